@@ -1,0 +1,160 @@
+package crematoria
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func readGz(t testing.TB, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+var traceName = regexp.MustCompile(`crematoria_s(\d+)_([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)(?:_(\w+))?\.res\.gz$`)
+
+type traceCase struct {
+	path, cmdPath string
+	seed          int
+	names         [NumPlayers]string
+	cfg           Config
+}
+
+// referenceTraces is the copy of the course engine's reference traces kept
+// in the repository; JGYM_TRACES may point to another folder of the same
+// layout (traces, commands/, edge/).
+const referenceTraces = "../../testdata/crematoria/traces"
+
+// traceCases lists the reference traces.
+func traceCases(t testing.TB) []traceCase {
+	var out []traceCase
+	root := os.Getenv("JGYM_TRACES")
+	if root == "" {
+		root = referenceTraces
+	}
+	dirs := []string{root, filepath.Join(root, "edge")}
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.res.gz"))
+		for _, f := range files {
+			m := traceName.FindStringSubmatch(filepath.Base(f))
+			if m == nil || seen[filepath.Base(f)] {
+				continue
+			}
+			seen[filepath.Base(f)] = true
+			seed, _ := strconv.Atoi(m[1])
+			tc := traceCase{path: f, seed: seed, names: [4]string{m[2], m[3], m[4], m[5]}, cfg: DefaultConfig()}
+			if m[6] != "" {
+				b, err := os.ReadFile(filepath.Join(dir, m[6]+".cnf"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				tc.cfg, err = ParseConfig(bytes.NewReader(b))
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			base := strings.TrimSuffix(filepath.Base(f), ".res.gz")
+			for _, c := range []string{filepath.Join(dir, "commands", base+".cmd.gz"), filepath.Join(dir, base+".cmd.gz")} {
+				if _, err := os.Stat(c); err == nil {
+					tc.cmdPath = c
+				}
+			}
+			out = append(out, tc)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no reference traces found")
+	}
+	return out
+}
+
+func firstDiff(a, b []byte) string {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			line := bytes.Count(a[:i], []byte("\n")) + 1
+			s := max(0, i-80)
+			return "first difference at byte " + strconv.Itoa(i) + " (line " + strconv.Itoa(line) + "):\nwant: " +
+				strconv.Quote(string(a[s:min(len(a), i+40)])) + "\n got: " + strconv.Quote(string(b[s:min(len(b), i+40)]))
+		}
+	}
+	return "lengths differ: want " + strconv.Itoa(len(a)) + " got " + strconv.Itoa(len(b))
+}
+
+func TestNativeMatchesReproduceTraces(t *testing.T) {
+	for _, tc := range traceCases(t) {
+		native := true
+		for _, n := range tc.names {
+			native = native && (n == "Null" || n == "Demo")
+		}
+		if !native {
+			continue
+		}
+		t.Run(filepath.Base(tc.path), func(t *testing.T) {
+			t.Parallel()
+			want := readGz(t, tc.path)
+			m, err := NewMatch(tc.cfg, tc.seed, tc.names)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			m.WriteTrace(&buf)
+			if err := m.Run(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(want, buf.Bytes()) {
+				t.Fatal(firstDiff(want, buf.Bytes()))
+			}
+		})
+	}
+}
+
+func TestReplayCommandFiles(t *testing.T) {
+	for _, tc := range traceCases(t) {
+		if tc.cmdPath == "" {
+			continue
+		}
+		t.Run(filepath.Base(tc.path), func(t *testing.T) {
+			t.Parallel()
+			want := readGz(t, tc.path)
+			log, err := ParseCommandLog(bytes.NewReader(readGz(t, tc.cmdPath)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := NewMatchWithBots(tc.cfg, tc.seed, tc.names, [4]Bot{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			m.WriteTrace(&buf)
+			for !m.Done() {
+				if err := m.StepTraced(log.Round(m.Round)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !bytes.Equal(want, buf.Bytes()) {
+				t.Fatal(firstDiff(want, buf.Bytes()))
+			}
+		})
+	}
+}

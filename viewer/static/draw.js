@@ -1,0 +1,306 @@
+// Canvas drawing of the two board levels, the units and the legend icons.
+//
+// The colours are exact hex values: the Go screenshot test looks for some of
+// them (ROCK, OWNED, PLAYER) in the rendered page, so keep viewer_test.go in
+// sync when changing them.
+
+import { isDay } from './parse.js';
+
+export const PLAYER = ['#e5383b', '#1c7ed6', '#2b9348', '#9d4edd'];
+export const OWNED = ['#f2a19d', '#a3c6ef', '#a3d8af', '#d4b3f0'];
+export const COLOR = {
+  rock: '#36302b',
+  rockEdge: '#2b2622',
+  cave: '#dacdb3',
+  elevator: '#f59f00',
+  elevatorInk: '#4a3000',
+  night: '#1f2d45',
+  nightGrid: '#27385a',
+  day: '#f6d675',
+  dayGrid: '#e9c55a',
+  gem: '#3de3f0',
+  gemEdge: '#0b5e66',
+  necro: '#eef0f2',
+  hound: '#17110f',
+  houndEye: '#ff7a1a',
+  ink: '#111418',
+  neutral: '#9aa4b1',
+  label: '#8b95a5',
+};
+
+/** Colour of player p (wraps for unusual player counts). */
+export function playerColor(p) {
+  return p >= 0 ? PLAYER[p % PLAYER.length] : COLOR.neutral;
+}
+
+/** Colour of a level-0 cell character. */
+function cell0Color(c) {
+  switch (c) {
+    case 'R': return COLOR.rock;
+    case 'C': return COLOR.cave;
+    case 'E': return COLOR.elevator;
+    default: return OWNED[(c.charCodeAt(0) - 48) % OWNED.length];
+  }
+}
+
+/** Draws the amber elevator tile with an up/down arrow. */
+function drawElevator(ctx, x, y, s) {
+  ctx.fillStyle = COLOR.elevator;
+  ctx.fillRect(x, y, s, s);
+  if (s < 6) return;
+  ctx.fillStyle = COLOR.elevatorInk;
+  const cx = x + s / 2;
+  const h = s * 0.32;
+  const w = s * 0.26;
+  ctx.beginPath();
+  ctx.moveTo(cx, y + s / 2 - h);
+  ctx.lineTo(cx + w, y + s / 2 - 1);
+  ctx.lineTo(cx - w, y + s / 2 - 1);
+  ctx.closePath();
+  ctx.moveTo(cx, y + s / 2 + h);
+  ctx.lineTo(cx + w, y + s / 2 + 1);
+  ctx.lineTo(cx - w, y + s / 2 + 1);
+  ctx.closePath();
+  ctx.fill();
+}
+
+/** Draws a gem (cyan diamond) centred in the cell. */
+export function drawGem(ctx, x, y, s) {
+  const cx = x + s / 2;
+  const cy = y + s / 2;
+  const r = Math.max(2, s * 0.36);
+  ctx.beginPath();
+  ctx.moveTo(cx, cy - r);
+  ctx.lineTo(cx + r * 0.8, cy);
+  ctx.lineTo(cx, cy + r);
+  ctx.lineTo(cx - r * 0.8, cy);
+  ctx.closePath();
+  ctx.fillStyle = COLOR.gem;
+  ctx.fill();
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = COLOR.gemEdge;
+  ctx.stroke();
+}
+
+/** Draws the terrain of one level for state st into ctx at offset (ox, oy). */
+export function drawTerrain(ctx, g, st, level, s, ox, oy) {
+  const grid = level === 0 ? st.grid0 : st.grid1;
+  for (let i = 0; i < g.rows; i++) {
+    const row = grid[i];
+    const y = oy + i * s;
+    for (let j = 0; j < g.cols; j++) {
+      const c = row[j];
+      const x = ox + j * s;
+      if (c === 'E') {
+        drawElevator(ctx, x, y, s);
+        continue;
+      }
+      if (level === 0) {
+        ctx.fillStyle = cell0Color(c);
+      } else {
+        ctx.fillStyle = isDay(st.round, j, g.cols) ? COLOR.day : COLOR.night;
+      }
+      ctx.fillRect(x, y, s, s);
+    }
+  }
+  if (level === 1) {
+    // Faint grid on the uniform surface so positions stay readable.
+    ctx.lineWidth = 1;
+    for (let j = 0; j < g.cols; j++) {
+      ctx.strokeStyle = isDay(st.round, j, g.cols) ? COLOR.dayGrid : COLOR.nightGrid;
+      ctx.beginPath();
+      ctx.moveTo(ox + j * s + 0.5, oy);
+      ctx.lineTo(ox + j * s + 0.5, oy + g.rows * s);
+      ctx.stroke();
+    }
+    for (let i = 0; i < g.rows; i++) {
+      const row = grid[i];
+      for (let j = 0; j < g.cols; j++) {
+        if (row[j] === 'G') drawGem(ctx, ox + j * s, oy + i * s, s);
+      }
+    }
+  }
+}
+
+/** Draws the column and row numbers around a board (every 10 cells). */
+export function drawRulers(ctx, g, s, ox, oy) {
+  ctx.fillStyle = COLOR.label;
+  ctx.font = '10px system-ui, "DejaVu Sans", sans-serif';
+  ctx.textBaseline = 'bottom';
+  ctx.textAlign = 'center';
+  for (let j = 0; j < g.cols; j += 10) ctx.fillText(String(j), ox + j * s + s / 2, oy - 2);
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'right';
+  for (let i = 0; i < g.rows; i += 10) ctx.fillText(String(i), ox - 4, oy + i * s + s / 2);
+}
+
+/**
+ * Draws one unit centred at (cx, cy) in a cell of size s.
+ * type: p Pioneer (circle), f Furyan (triangle), n Necromonger (square),
+ * h Hellhound (black diamond with orange eyes). faint: descending necromonger.
+ */
+export function drawUnit(ctx, type, group, cx, cy, s, faint) {
+  ctx.save();
+  ctx.lineWidth = s >= 12 ? 1.5 : 1;
+  ctx.strokeStyle = COLOR.ink;
+  const fill = group >= 0 ? playerColor(group) : null;
+  ctx.beginPath();
+  switch (type) {
+    case 'p': {
+      ctx.arc(cx, cy, s * 0.34, 0, 2 * Math.PI);
+      ctx.fillStyle = fill || COLOR.neutral;
+      break;
+    }
+    case 'f': {
+      const r = s * 0.5;
+      ctx.moveTo(cx, cy - r);
+      ctx.lineTo(cx + r * 0.92, cy + r * 0.72);
+      ctx.lineTo(cx - r * 0.92, cy + r * 0.72);
+      ctx.closePath();
+      ctx.fillStyle = fill || COLOR.neutral;
+      break;
+    }
+    case 'n': {
+      const r = s * 0.36;
+      ctx.rect(cx - r, cy - r, 2 * r, 2 * r);
+      ctx.fillStyle = COLOR.necro;
+      if (faint) {
+        ctx.globalAlpha = 0.45;
+        ctx.setLineDash([2, 2]);
+      }
+      break;
+    }
+    default: {
+      const r = s * 0.52;
+      ctx.moveTo(cx, cy - r);
+      ctx.lineTo(cx + r, cy);
+      ctx.lineTo(cx, cy + r);
+      ctx.lineTo(cx - r, cy);
+      ctx.closePath();
+      ctx.fillStyle = COLOR.hound;
+      ctx.strokeStyle = COLOR.houndEye;
+    }
+  }
+  ctx.fill();
+  ctx.stroke();
+  ctx.setLineDash([]);
+  if (type === 'n') {
+    // A dark cross marks necromongers so they read even on pale cells.
+    const r = s * 0.2;
+    ctx.strokeStyle = COLOR.ink;
+    ctx.beginPath();
+    ctx.moveTo(cx - r, cy - r);
+    ctx.lineTo(cx + r, cy + r);
+    ctx.moveTo(cx + r, cy - r);
+    ctx.lineTo(cx - r, cy + r);
+    ctx.stroke();
+  } else if (type === 'h') {
+    ctx.fillStyle = COLOR.houndEye;
+    const e = Math.max(1, s * 0.1);
+    ctx.fillRect(cx - s * 0.2, cy - e, e * 1.6, e * 1.6);
+    ctx.fillRect(cx + s * 0.2 - e * 1.6, cy - e, e * 1.6, e * 1.6);
+  } else if (s >= 16) {
+    ctx.fillStyle = '#fff';
+    ctx.font = `bold ${Math.round(s * 0.45)}px system-ui, sans-serif`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(type === 'p' ? 'P' : 'F', cx, cy + (type === 'f' ? s * 0.1 : 0));
+  }
+  ctx.restore();
+}
+
+/** Whether unit u is on the board (alive, landed or descending). */
+export function unitVisible(u) {
+  return u.i >= 0 && u.k >= 0 && (u.health !== 0 || u.type === 'h');
+}
+
+/**
+ * Draws the units on one level. a and b are the states at the start and end of
+ * the interval being animated and f in [0,1) the fraction; a unit that moved
+ * one planar step (columns wrap) slides, anything else jumps at f = 0.5.
+ */
+export function drawUnits(ctx, g, a, b, f, level, s, ox, oy) {
+  const width = g.cols * s;
+  const list = [];
+  for (let id = 0; id < a.units.length; id++) {
+    const ua = a.units[id];
+    const ub = b ? b.units[id] : ua;
+    let u = ua;
+    let di = 0;
+    let dj = 0;
+    if (f > 0 && b) {
+      const slide = unitVisible(ua) && unitVisible(ub) && ua.k === ub.k && ua.turns <= 0 && ub.turns <= 0;
+      let dcol = ub.j - ua.j;
+      if (dcol > g.cols / 2) dcol -= g.cols;
+      if (dcol < -g.cols / 2) dcol += g.cols;
+      if (slide && Math.abs(ub.i - ua.i) <= 1 && Math.abs(dcol) <= 1) {
+        di = (ub.i - ua.i) * f;
+        dj = dcol * f;
+        u = ua;
+      } else if (f >= 0.5) {
+        u = ub;
+      }
+    }
+    if (!unitVisible(u) || u.k !== level) continue;
+    list.push({ u, i: u.i + di, j: u.j + dj });
+  }
+  // Descending necromongers first (underneath), hellhounds last (on top).
+  const order = { n: 0, p: 1, f: 2, h: 3 };
+  list.sort((x, y) => (x.u.turns > 0 ? -1 : order[x.u.type]) - (y.u.turns > 0 ? -1 : order[y.u.type]));
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(ox, oy, width, g.rows * s);
+  ctx.clip();
+  for (const { u, i, j } of list) {
+    const cy = oy + i * s + s / 2;
+    const cx = ox + j * s + s / 2;
+    drawUnit(ctx, u.type, u.group, cx, cy, s, u.turns > 0);
+    // A unit sliding across the wrap-around edge is drawn on both sides.
+    if (j < 0) drawUnit(ctx, u.type, u.group, cx + width, cy, s, u.turns > 0);
+    if (j > g.cols - 1) drawUnit(ctx, u.type, u.group, cx - width, cy, s, u.turns > 0);
+    if (u.turns > 0 && s >= 9) {
+      ctx.fillStyle = COLOR.necro;
+      ctx.font = `bold ${Math.max(8, Math.round(s * 0.6))}px system-ui, sans-serif`;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'top';
+      ctx.fillText(String(u.turns), cx + s * 0.4, cy - s * 0.95);
+    }
+  }
+  ctx.restore();
+}
+
+/** Draws a small legend swatch into a fresh canvas and returns it. */
+export function legendIcon(kind, size = 18) {
+  const dpr = window.devicePixelRatio || 1;
+  const cv = document.createElement('canvas');
+  cv.width = size * dpr;
+  cv.height = size * dpr;
+  cv.style.width = `${size}px`;
+  cv.style.height = `${size}px`;
+  cv.className = 'legend-icon';
+  const ctx = cv.getContext('2d');
+  ctx.scale(dpr, dpr);
+  const fillCell = (c) => {
+    ctx.fillStyle = c;
+    ctx.fillRect(0, 0, size, size);
+  };
+  switch (kind) {
+    case 'rock': fillCell(COLOR.rock); break;
+    case 'cave': fillCell(COLOR.cave); break;
+    case 'elevator': drawElevator(ctx, 0, 0, size); break;
+    case 'night': fillCell(COLOR.night); break;
+    case 'day': fillCell(COLOR.day); break;
+    case 'gem': fillCell(COLOR.night); drawGem(ctx, 0, 0, size); break;
+    case 'pioneer': fillCell(COLOR.cave); drawUnit(ctx, 'p', -1, size / 2, size / 2, size, false); break;
+    case 'furyan': fillCell(COLOR.cave); drawUnit(ctx, 'f', -1, size / 2, size / 2, size, false); break;
+    case 'necro': fillCell(COLOR.night); drawUnit(ctx, 'n', -1, size / 2, size / 2, size, false); break;
+    case 'descending': fillCell(COLOR.night); drawUnit(ctx, 'n', -1, size / 2, size / 2, size, true); break;
+    case 'hound': fillCell(COLOR.cave); drawUnit(ctx, 'h', -1, size / 2, size / 2, size, false); break;
+    default: {
+      const p = Number(kind.slice(5)); // "ownedN"
+      ctx.fillStyle = OWNED[p % OWNED.length];
+      ctx.fillRect(0, 0, size, size);
+    }
+  }
+  return cv;
+}
