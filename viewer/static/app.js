@@ -42,7 +42,7 @@ function setGame(game, name) {
   view.name = name;
   showOverlay(null);
   $('trace-name').textContent = name || 'trace';
-  $('trace-meta').textContent = ` · seed ${game.seed} · ${game.names.join(' vs ')}`;
+  $('trace-name').title = `${name || 'trace'} · seed ${game.seed} · ${game.names.join(' vs ')}`;
   const warn = $('warning');
   warn.hidden = game.warnings.length === 0;
   warn.textContent = game.warnings.map((w) => `⚠ ${w}`).join('\n');
@@ -107,12 +107,12 @@ function layout() {
   if (!g) return;
   const area = $('boards');
   const rect = area.getBoundingClientRect();
-  const capH = 30;
+  const capH = document.querySelector('.board figcaption').offsetHeight || 20;
   const w = Math.max(200, rect.width - 4);
-  const h = Math.max(200, window.innerHeight - rect.top - 12);
+  const h = Math.max(200, window.innerHeight - rect.top - 12 - $('keys').offsetHeight - 8);
   const bw = (n) => (w - (n - 1) * 16) / n - MARGIN.left - MARGIN.right;
   const stacked = Math.min(Math.floor(bw(1) / g.cols),
-    Math.floor((h - 2 * (capH + MARGIN.top + MARGIN.bottom) - 16) / (2 * g.rows)));
+    Math.floor((h - 2 * (capH + MARGIN.top + MARGIN.bottom) - 8) / (2 * g.rows)));
   const side = Math.min(Math.floor(bw(2) / g.cols),
     Math.floor((h - capH - MARGIN.top - MARGIN.bottom) / g.rows));
   const sideBySide = side > stacked;
@@ -185,7 +185,7 @@ function play() {
   if (!g || view.playing) return;
   if (view.pos >= g.lastRound) setRound(0);
   view.playing = true;
-  $('btn-play').innerHTML = '&#x23F8;';
+  $('btn-play').classList.add('playing');
   view.lastFrame = performance.now();
   requestAnimationFrame(tick);
 }
@@ -193,7 +193,7 @@ function play() {
 function pause() {
   if (!view.playing) return;
   view.playing = false;
-  $('btn-play').innerHTML = '&#x25B6;';
+  $('btn-play').classList.remove('playing');
   setRound(Math.floor(view.pos));
 }
 

@@ -17,6 +17,10 @@ export const COLOR = {
   night: '#1f2d45',
   nightGrid: '#27385a',
   day: '#f6d675',
+  dawn: '#4b3d4f',
+  dawnGrid: '#554659',
+  danger: 'rgba(255, 90, 40, 0.22)',
+  dangerEdge: '#ff7a1a',
   dayGrid: '#e9c55a',
   gem: '#3de3f0',
   gemEdge: '#0b5e66',
@@ -82,6 +86,18 @@ export function drawGem(ctx, x, y, s) {
   ctx.stroke();
 }
 
+/**
+ * Returns the fill and grid colours of surface column j at round r: daylight,
+ * night, or dawn for the two night columns that the sun burns at the end of
+ * the round (SPEC §3.3 "burning columns").
+ */
+export function surfaceColor(r, j, cols) {
+  if (isDay(r, j, cols)) return [COLOR.day, COLOR.dayGrid];
+  const t1 = (2 * r) % cols;
+  if (j === t1 || j === (t1 + 1) % cols) return [COLOR.dawn, COLOR.dawnGrid];
+  return [COLOR.night, COLOR.nightGrid];
+}
+
 /** Draws the terrain of one level for state st into ctx at offset (ox, oy). */
 export function drawTerrain(ctx, g, st, level, s, ox, oy) {
   const grid = level === 0 ? st.grid0 : st.grid1;
@@ -95,23 +111,21 @@ export function drawTerrain(ctx, g, st, level, s, ox, oy) {
         drawElevator(ctx, x, y, s);
         continue;
       }
-      if (level === 0) {
-        ctx.fillStyle = cell0Color(c);
-      } else {
-        ctx.fillStyle = isDay(st.round, j, g.cols) ? COLOR.day : COLOR.night;
-      }
+      ctx.fillStyle = level === 0 ? cell0Color(c) : surfaceColor(st.round, j, g.cols)[0];
       ctx.fillRect(x, y, s, s);
     }
   }
   if (level === 1) {
     // Faint grid on the uniform surface so positions stay readable.
-    ctx.lineWidth = 1;
-    for (let j = 0; j < g.cols; j++) {
-      ctx.strokeStyle = isDay(st.round, j, g.cols) ? COLOR.dayGrid : COLOR.nightGrid;
-      ctx.beginPath();
-      ctx.moveTo(ox + j * s + 0.5, oy);
-      ctx.lineTo(ox + j * s + 0.5, oy + g.rows * s);
-      ctx.stroke();
+    if (s >= 6) {
+      for (let j = 0; j < g.cols; j++) {
+        ctx.fillStyle = surfaceColor(st.round, j, g.cols)[1];
+        for (let i = 0; i < g.rows; i++) {
+          if (grid[i][j] === 'E') continue;
+          ctx.fillRect(ox + j * s, oy + i * s, s, 1);
+          ctx.fillRect(ox + j * s, oy + i * s, 1, s);
+        }
+      }
     }
     for (let i = 0; i < g.rows; i++) {
       const row = grid[i];
@@ -171,7 +185,7 @@ export function drawUnit(ctx, type, group, cx, cy, s, faint) {
       break;
     }
     default: {
-      const r = s * 0.52;
+      const r = s * 0.6;
       ctx.moveTo(cx, cy - r);
       ctx.lineTo(cx + r, cy);
       ctx.lineTo(cx, cy + r);
@@ -251,6 +265,21 @@ export function drawUnits(ctx, g, a, b, f, level, s, ox, oy) {
   ctx.beginPath();
   ctx.rect(ox, oy, width, g.rows * s);
   ctx.clip();
+  // Hellhounds kill everything next to them: shade their 3x3 danger zone.
+  for (const { u, i, j } of list) {
+    if (u.type !== 'h') continue;
+    for (const shift of [-width, 0, width]) {
+      const x = ox + (j - 1) * s + shift;
+      const y = oy + (i - 1) * s;
+      ctx.fillStyle = COLOR.danger;
+      ctx.fillRect(x, y, 3 * s, 3 * s);
+      ctx.strokeStyle = COLOR.dangerEdge;
+      ctx.lineWidth = 1;
+      ctx.setLineDash([3, 2]);
+      ctx.strokeRect(x + 0.5, y + 0.5, 3 * s - 1, 3 * s - 1);
+      ctx.setLineDash([]);
+    }
+  }
   for (const { u, i, j } of list) {
     const cy = oy + i * s + s / 2;
     const cx = ox + j * s + s / 2;
@@ -290,12 +319,19 @@ export function legendIcon(kind, size = 18) {
     case 'elevator': drawElevator(ctx, 0, 0, size); break;
     case 'night': fillCell(COLOR.night); break;
     case 'day': fillCell(COLOR.day); break;
+    case 'dawn': fillCell(COLOR.dawn); break;
     case 'gem': fillCell(COLOR.night); drawGem(ctx, 0, 0, size); break;
     case 'pioneer': fillCell(COLOR.cave); drawUnit(ctx, 'p', -1, size / 2, size / 2, size, false); break;
     case 'furyan': fillCell(COLOR.cave); drawUnit(ctx, 'f', -1, size / 2, size / 2, size, false); break;
     case 'necro': fillCell(COLOR.night); drawUnit(ctx, 'n', -1, size / 2, size / 2, size, false); break;
     case 'descending': fillCell(COLOR.night); drawUnit(ctx, 'n', -1, size / 2, size / 2, size, true); break;
-    case 'hound': fillCell(COLOR.cave); drawUnit(ctx, 'h', -1, size / 2, size / 2, size, false); break;
+    case 'hound': {
+      fillCell(COLOR.cave);
+      ctx.fillStyle = COLOR.danger;
+      ctx.fillRect(0, 0, size, size);
+      drawUnit(ctx, 'h', -1, size / 2, size / 2, size * 0.8, false);
+      break;
+    }
     default: {
       const p = Number(kind.slice(5)); // "ownedN"
       ctx.fillStyle = OWNED[p % OWNED.length];
