@@ -46,8 +46,16 @@ type Game struct {
 	free      []int
 	perm      []int
 	perm2     []int
-	d0        []int32
-	bfs       []int32
+	hd0       [][8]int32 // D0 around each hellhound (see computeD0)
+	reached   []uint64
+	nextMask  []uint64
+	nextAdd   []uint64
+	front     []int32
+	touched   []int32
+	visited   []int32
+	caves     []int32 // level-0 Cave cells in row-major order (static)
+	adj       []int32 // non-Rock level-0 neighbours, by cell (see buildAdjacency)
+	adjStart  []int32
 	srcs      []Pos
 	cands     []Dir
 	attack    []Dir
@@ -66,6 +74,11 @@ func New(cfg Config, seed int) (*Game, error) {
 	}
 	if err := g.placeUnits(); err != nil {
 		return nil, err
+	}
+	for idx := 0; idx < LevelCells; idx++ {
+		if g.Cells[idx].Type == Cave {
+			g.caves = append(g.caves, int32(idx))
+		}
 	}
 	g.rebuildLists()
 	return g, nil

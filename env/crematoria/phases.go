@@ -1,5 +1,7 @@
 package crematoria
 
+import "math/bits"
+
 const far = 10000000 // D0 of unreachable cells (SPEC §8.7)
 
 // necromongerPhase moves the landed necromongers, then lands the descending
@@ -85,55 +87,130 @@ func (g *Game) necromongerPhase() {
 	}
 }
 
-// computeD0 fills g.d0 with the 8-connected distance through non-Rock
-// level-0 cells to the nearest Pioneer or Furyan on level 0 (SPEC §8.7).
+// computeD0 computes, for every hellhound and direction, D0 of the
+// neighbouring cell (SPEC §8.7): the 8-connected distance through non-Rock
+// level-0 cells to the nearest Pioneer or Furyan on level 0, or far. Each
+// hellhound acts from its start position, so only these cells matter.
+//
+// Rather than a search from every unit over the whole map, it runs one
+// bit-parallel breadth-first search from the candidate cells (a bit per
+// hellhound and direction, 64 at a time) and drops a bit as soon as it
+// reaches a unit: the search covers only the balls around the hellhounds.
 func (g *Game) computeD0() {
-	if g.d0 == nil {
-		g.d0 = make([]int32, LevelCells)
-		g.bfs = make([]int32, 0, LevelCells)
+	if g.reached == nil {
+		g.reached = make([]uint64, LevelCells)
+		g.nextMask = make([]uint64, LevelCells)
+		g.nextAdd = make([]uint64, LevelCells)
+		g.buildAdjacency()
 	}
-	q := g.bfs[:0]
-	for idx := 0; idx < LevelCells; idx++ {
-		g.d0[idx] = far
-		if id := g.Cells[idx].ID; id >= 0 {
-			if t := g.Units[id].Type; t == Pioneer || t == Furyan {
-				g.d0[idx] = 0
-				q = append(q, int32(idx))
-			}
-		}
+	nh := len(g.Hellhounds)
+	if cap(g.hd0) < nh {
+		g.hd0 = make([][8]int32, nh)
 	}
-	for h := 0; h < len(q); h++ {
-		idx := int(q[h])
-		i, j := idx/Cols, idx%Cols
-		nd := g.d0[idx] + 1
-		for a := -1; a <= 1; a++ {
-			ni := i + a
-			if ni < 0 || ni >= Rows {
+	g.hd0 = g.hd0[:nh]
+	for k0 := 0; k0 < nh; k0 += 8 {
+		g.d0Group(k0, min(nh, k0+8))
+	}
+}
+
+func (g *Game) isSource(idx int32) bool {
+	id := g.Cells[idx].ID
+	if id < 0 {
+		return false
+	}
+	t := g.Units[id].Type
+	return t == Pioneer || t == Furyan
+}
+
+// d0Group fills hd0 for hellhounds k0..k1-1 (at most 8).
+func (g *Game) d0Group(k0, k1 int) {
+	reached, next := g.reached, g.nextMask
+	visited := g.visited[:0]
+	var pending uint64
+	front := g.front[:0]
+	for k := k0; k < k1; k++ {
+		p := g.Units[g.Hellhounds[k]].Pos
+		for d := Bottom; d <= LB; d++ {
+			g.hd0[k][d] = far
+			n := p.Add(d)
+			if n.I < 0 || n.I >= Rows || g.Cells[n.Index()].Type == Rock {
 				continue
 			}
-			for b := -1; b <= 1; b++ {
-				nj := j + b
-				if nj < 0 {
-					nj += Cols
-				} else if nj >= Cols {
-					nj -= Cols
-				}
-				n := ni*Cols + nj
-				if g.d0[n] > nd && g.Cells[n].Type != Rock {
-					g.d0[n] = nd
-					q = append(q, int32(n))
-				}
+			b := uint64(1) << ((k-k0)*8 + int(d))
+			idx := int32(n.I*Cols + n.J)
+			if g.isSource(idx) {
+				g.hd0[k][d] = 0
+				continue
 			}
+			pending |= b
+			if reached[idx] == 0 {
+				front = append(front, idx)
+				visited = append(visited, idx)
+			}
+			reached[idx] |= b
 		}
 	}
-	g.bfs = q
+	// The masks of the frontier cells are the bits that reached them in the
+	// last layer; they live in next[] between layers.
+	for _, c := range front {
+		next[c] = reached[c]
+	}
+	touched := g.touched[:0]
+	for layer := int32(1); pending != 0 && len(front) > 0; layer++ {
+		touched = touched[:0]
+		for _, v := range front {
+			m := next[v] & pending
+			next[v] = 0
+			if m == 0 {
+				continue
+			}
+			for _, n := range g.adj[g.adjStart[v]:g.adjStart[v+1]] {
+				nb := m &^ reached[n]
+				if nb == 0 {
+					continue
+				}
+				if reached[n] == 0 {
+					visited = append(visited, n)
+				}
+				reached[n] |= nb
+				if g.nextAdd[n] == 0 {
+					touched = append(touched, n)
+				}
+				g.nextAdd[n] |= nb
+			}
+		}
+		front = front[:0]
+		for _, n := range touched {
+			m := g.nextAdd[n]
+			g.nextAdd[n] = 0
+			if g.isSource(n) {
+				found := m & pending
+				pending &^= found
+				for found != 0 {
+					bit := bits.TrailingZeros64(found)
+					found &= found - 1
+					g.hd0[k0+bit/8][bit%8] = layer
+				}
+				continue
+			}
+			next[n] = m
+			front = append(front, n)
+		}
+	}
+	for _, c := range front {
+		next[c] = 0
+	}
+	for _, c := range visited {
+		reached[c] = 0
+	}
+	g.front, g.touched, g.visited = front, touched, visited
 }
 
 // hellhoundPhase moves every hellhound towards the nearest Pioneer or
 // Furyan underground (SPEC §8.7).
 func (g *Game) hellhoundPhase() {
 	g.computeD0()
-	for _, id := range g.Hellhounds {
+	for k, id := range g.Hellhounds {
 		u := &g.Units[id]
 		g.cands = g.cands[:0]
 		best := int32(far + 1)
@@ -152,7 +229,7 @@ func (g *Game) hellhoundPhase() {
 			if !ok {
 				continue
 			}
-			v := g.d0[n.I*Cols+n.J]
+			v := g.hd0[k][d]
 			if v < best {
 				best, g.cands = v, g.cands[:0]
 			}
@@ -247,22 +324,22 @@ func (g *Game) necromongerArrival() {
 // respawn puts dead Pioneers and Furyans back on free caves (SPEC §8.13).
 func (g *Game) respawn() error {
 	excl := g.excl
-	for i := range excl {
-		excl[i] = false
-	}
-	for idx := 0; idx < LevelCells; idx++ {
-		if id := g.Cells[idx].ID; id >= 0 {
-			r := 1
-			if g.Units[id].Type == Hellhound {
-				r = 3
-			}
-			markSquare(excl, PosOf(idx), r)
+	clear(excl)
+	for id := range g.Units {
+		u := &g.Units[id]
+		if u.Pos.K != 0 || u.Pos.I < 0 || int(g.Cells[u.Pos.Index()].ID) != id {
+			continue // not standing on level 0 (dead, outside, not arrived)
 		}
+		r := 1
+		if u.Type == Hellhound {
+			r = 3
+		}
+		markSquare(excl, u.Pos, r)
 	}
 	g.free = g.free[:0]
-	for idx := 0; idx < LevelCells; idx++ {
-		if c := &g.Cells[idx]; c.Type == Cave && c.ID < 0 && !excl[idx] {
-			g.free = append(g.free, idx)
+	for _, idx := range g.caves {
+		if g.Cells[idx].ID < 0 && !excl[idx] {
+			g.free = append(g.free, int(idx))
 		}
 	}
 	m, n := len(g.free), len(g.deadOther)
@@ -310,4 +387,25 @@ func (g *Game) heal() {
 			}
 		}
 	}
+}
+
+// buildAdjacency lists, for every non-Rock level-0 cell, its non-Rock
+// neighbours (the map never changes during a game).
+func (g *Game) buildAdjacency() {
+	g.adjStart = make([]int32, LevelCells+1)
+	g.adj = g.adj[:0]
+	for idx := 0; idx < LevelCells; idx++ {
+		g.adjStart[idx] = int32(len(g.adj))
+		if g.Cells[idx].Type == Rock {
+			continue
+		}
+		p := PosOf(idx)
+		for d := Bottom; d <= LB; d++ {
+			n := p.Add(d)
+			if n.I >= 0 && n.I < Rows && g.Cells[n.Index()].Type != Rock {
+				g.adj = append(g.adj, int32(n.Index()))
+			}
+		}
+	}
+	g.adjStart[LevelCells] = int32(len(g.adj))
 }

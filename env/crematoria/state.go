@@ -174,7 +174,7 @@ func (s *State) rebuildLists() {
 	}
 	for idx := 0; idx < LevelCells; idx++ {
 		if o := s.Cells[idx].Owner; o >= 0 {
-			s.NbCells[o]++
+			s.NbCells[o&3]++
 		}
 	}
 }
