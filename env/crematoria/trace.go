@@ -69,7 +69,7 @@ func (t *TraceWriter) ints(label string, v [NumPlayers]int) {
 }
 
 // cellChar returns the trace character of a cell (SPEC §10.4).
-func cellChar(c *Cell, level int) byte {
+func cellChar(c *Cell, _ int) byte {
 	switch c.Type {
 	case Rock:
 		return 'R'
@@ -106,12 +106,19 @@ func AppendUnit(b []byte, u *Unit) []byte {
 
 // State writes one state block (SPEC §10.4).
 func (t *TraceWriter) State(s *State) {
-	t.buf = append(t.buf, '\n', '\n')
-	for idx := 0; idx < NumCells; idx++ {
-		t.buf = append(t.buf, cellChar(&s.Cells[idx], idx/LevelCells))
-		if idx%Cols == Cols-1 {
-			t.buf = append(t.buf, '\n')
+	n := len(t.buf)
+	t.buf = append(t.buf, make([]byte, 2+NumCells+2*Rows)...)
+	b := t.buf[n:]
+	b[0], b[1] = '\n', '\n'
+	k := 2
+	for row := 0; row < 2*Rows; row++ {
+		cells := s.Cells[row*Cols : (row+1)*Cols]
+		for j := range cells {
+			b[k+j] = cellChar(&cells[j], 0)
 		}
+		k += Cols
+		b[k] = '\n'
+		k++
 	}
 	t.buf = append(t.buf, "\nround "...)
 	t.buf = strconv.AppendInt(t.buf, int64(s.Round), 10)
