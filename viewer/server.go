@@ -97,6 +97,7 @@ func isAsset(file string) bool {
 func setCommonHeaders(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-cache")
 	h.Set("Content-Security-Policy",
 		"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'")
 }

@@ -30,10 +30,11 @@ function showOverlay(id) {
 function showError(message) {
   pause();
   $('error-text').textContent = message;
+  $('error-close').hidden = !view.game;
   showOverlay('error');
   document.body.dataset.state = 'error';
   document.title = 'jgym viewer - error';
-  $('status').textContent = 'error';
+  if (!view.game) $('status').textContent = 'error';
 }
 
 /** Installs a freshly parsed game and renders the requested round. */
@@ -200,7 +201,7 @@ function pause() {
 function tick(now) {
   if (!view.playing) return;
   const g = view.game;
-  const dt = Math.min(0.25, (now - view.lastFrame) / 1000);
+  const dt = Math.max(0, Math.min(0.25, (now - view.lastFrame) / 1000));
   view.lastFrame = now;
   const before = Math.floor(view.pos);
   view.pos = Math.min(g.lastRound, view.pos + dt * view.speed);
@@ -257,6 +258,11 @@ function wire() {
   $('btn-last').addEventListener('click', () => { pause(); setRound(view.game.lastRound); });
   $('seek').addEventListener('input', (ev) => { pause(); setRound(Number(ev.target.value)); });
   $('speed').addEventListener('change', (ev) => setSpeed(Number(ev.target.value)));
+  $('error-close').addEventListener('click', () => {
+    showOverlay(null);
+    document.body.dataset.state = 'loaded';
+    setRound(view.pos);
+  });
   $('file-input').addEventListener('change', (ev) => {
     const file = ev.target.files[0];
     if (file) loadFile(file);
@@ -265,6 +271,14 @@ function wire() {
   boards.forEach((cv, level) => {
     cv.addEventListener('mousemove', (ev) => hover(ev, level));
     cv.addEventListener('mouseleave', () => { $('tooltip').hidden = true; });
+  });
+  // Mouse clicks must not leave focus on a button: Space would then both
+  // click it and toggle playback.
+  for (const b of document.querySelectorAll('.controls button')) {
+    b.addEventListener('mousedown', (ev) => ev.preventDefault());
+  }
+  document.addEventListener('keyup', (ev) => {
+    if (ev.key === ' ' && view.game && ev.target instanceof HTMLButtonElement) ev.preventDefault();
   });
   document.addEventListener('keydown', (ev) => {
     if (!view.game || ev.ctrlKey || ev.metaKey || ev.altKey) return;
@@ -312,5 +326,5 @@ if (document.body.dataset.hasTrace === 'true') {
   document.body.dataset.state = 'empty';
   document.title = 'jgym viewer - open a trace';
 }
-// playerColor is re-exported for debugging from the console.
-window.jgymViewer = { view, setRound, playerColor };
+// Hooks for debugging from the browser console.
+window.jgymViewer = { view, setRound, render, play, pause, playerColor };

@@ -28,6 +28,7 @@ export const COLOR = {
   hound: '#17110f',
   houndEye: '#ff7a1a',
   ink: '#111418',
+  lightEdge: '#f1f3f5',
   neutral: '#9aa4b1',
   label: '#8b95a5',
 };
@@ -72,7 +73,7 @@ function drawElevator(ctx, x, y, s) {
 export function drawGem(ctx, x, y, s) {
   const cx = x + s / 2;
   const cy = y + s / 2;
-  const r = Math.max(2, s * 0.36);
+  const r = Math.max(2, s * 0.44);
   ctx.beginPath();
   ctx.moveTo(cx, cy - r);
   ctx.lineTo(cx + r * 0.8, cy);
@@ -153,15 +154,15 @@ export function drawRulers(ctx, g, s, ox, oy) {
  * type: p Pioneer (circle), f Furyan (triangle), n Necromonger (square),
  * h Hellhound (black diamond with orange eyes). faint: descending necromonger.
  */
-export function drawUnit(ctx, type, group, cx, cy, s, faint) {
+export function drawUnit(ctx, type, group, cx, cy, s, faint, edge = COLOR.ink) {
   ctx.save();
   ctx.lineWidth = s >= 12 ? 1.5 : 1;
-  ctx.strokeStyle = COLOR.ink;
+  ctx.strokeStyle = edge;
   const fill = group >= 0 ? playerColor(group) : null;
   ctx.beginPath();
   switch (type) {
     case 'p': {
-      ctx.arc(cx, cy, s * 0.34, 0, 2 * Math.PI);
+      ctx.arc(cx, cy, s * 0.38, 0, 2 * Math.PI);
       ctx.fillStyle = fill || COLOR.neutral;
       break;
     }
@@ -280,13 +281,16 @@ export function drawUnits(ctx, g, a, b, f, level, s, ox, oy) {
       ctx.setLineDash([]);
     }
   }
+  // Player units get a light edge on the dark night surface, a dark one below.
+  const edge = level === 1 ? COLOR.lightEdge : COLOR.ink;
   for (const { u, i, j } of list) {
     const cy = oy + i * s + s / 2;
     const cx = ox + j * s + s / 2;
-    drawUnit(ctx, u.type, u.group, cx, cy, s, u.turns > 0);
+    const e = u.type === 'p' || u.type === 'f' ? edge : COLOR.ink;
+    drawUnit(ctx, u.type, u.group, cx, cy, s, u.turns > 0, e);
     // A unit sliding across the wrap-around edge is drawn on both sides.
-    if (j < 0) drawUnit(ctx, u.type, u.group, cx + width, cy, s, u.turns > 0);
-    if (j > g.cols - 1) drawUnit(ctx, u.type, u.group, cx - width, cy, s, u.turns > 0);
+    if (j < 0) drawUnit(ctx, u.type, u.group, cx + width, cy, s, u.turns > 0, e);
+    if (j > g.cols - 1) drawUnit(ctx, u.type, u.group, cx - width, cy, s, u.turns > 0, e);
     if (u.turns > 0 && s >= 9) {
       ctx.fillStyle = COLOR.necro;
       ctx.font = `bold ${Math.max(8, Math.round(s * 0.6))}px system-ui, sans-serif`;

@@ -16,6 +16,10 @@ function el(tag, cls, ...children) {
   return e;
 }
 
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 function swatch(color) {
   const s = el('span', 'swatch');
   s.style.background = color;
@@ -45,7 +49,7 @@ export function renderScores(root, g, r) {
       el('span', 'pid', `P${p}`), el('span', 'pname', g.names[p]));
     if (lead) name.append(el('span', 'badge', r === g.lastRound ? 'winner' : 'leader'));
     const detail = el('div', 'score-detail',
-      `${st.cells[p]} cells · ${st.gems[p]} gems · ${counts[p].p} P / ${counts[p].f} F`);
+      `${plural(st.cells[p], 'cell')} · ${plural(st.gems[p], 'gem')} · ${counts[p].p} P / ${counts[p].f} F`);
     if (g.kind === 'SecGame') detail.append(` · cpu ${st.status[p]}`);
     const bar = el('div', 'score-bar');
     const fill = el('div', 'score-fill');
