@@ -5,6 +5,11 @@ import (
 	"io"
 )
 
+// BotErr is implemented by bots that can fail, such as C++ bots running in
+// their own process (env/crematoria/cppbot): after each Play, PlayRound
+// ends the game with the bot's error.
+type BotErr interface{ Err() error }
+
 // Match is a game with four bots, as the kit's Game program runs it
 // (SPEC §7): each round every bot plays on a snapshot of the state, then the
 // engine plays the round.
@@ -69,6 +74,11 @@ func (m *Match) PlayRound() error {
 		}
 		if err := o.Err(); err != nil {
 			return fmt.Errorf("round %d: player %d (%s): %w", m.Round, p, m.Names[p], err)
+		}
+		if be, ok := m.Bots[p].(BotErr); ok {
+			if err := be.Err(); err != nil {
+				return fmt.Errorf("round %d: player %d (%s): %w", m.Round, p, m.Names[p], err)
+			}
 		}
 		m.cmds[p] = o.List()
 	}

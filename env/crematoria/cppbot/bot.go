@@ -1,0 +1,396 @@
+package cppbot
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"jgym/env/crematoria"
+)
+
+// Errors a Bot reports, wrapped in a *BotError. A bot that gives more than
+// 1000 commands in a round reports crematoria.ErrTooManyCommands.
+var (
+	// ErrStart: the process could not be started.
+	ErrStart = errors.New("could not start")
+	// ErrCrashed: the process ended (crash, abort, exit) during the game.
+	ErrCrashed = errors.New("crashed")
+	// ErrTimeout: the bot did not answer in time.
+	ErrTimeout = errors.New("timed out")
+	// ErrProtocol: the bot's answer is not what the protocol allows.
+	ErrProtocol = errors.New("protocol error")
+	// ErrClosed: the bot was closed before the end of the game.
+	ErrClosed = errors.New("closed")
+)
+
+// BotError is the error of a C++ bot, naming the bot and the round.
+type BotError struct {
+	Bot    string // the bot's name (AIMine.cc: Mine)
+	Seat   int    // the seat (player number)
+	Round  int    // the round being played
+	Err    error  // what happened
+	Stderr string // the last lines the bot wrote to stderr
+}
+
+func (e *BotError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cpp bot %s (seat %d) in round %d: %v", e.Bot, e.Seat, e.Round, e.Err)
+	if e.Stderr != "" {
+		b.WriteString("\n  last lines of its stderr:\n    ")
+		b.WriteString(strings.ReplaceAll(e.Stderr, "\n", "\n    "))
+	}
+	return b.String()
+}
+
+func (e *BotError) Unwrap() error { return e.Err }
+
+// The stderr excerpt of a BotError.
+const (
+	errTailLines = 8
+	errTailBytes = 800
+)
+
+// Bot plays one seat of one game with a C++ bot process. It implements
+// crematoria.Bot and crematoria.BotErr. Play must be called from one
+// goroutine; Close and Err may be called from any.
+type Bot struct {
+	prog     *Program
+	me, seed int
+
+	cmd     *exec.Cmd
+	toBot   *os.File // engine -> runner
+	fromBot *os.File // runner -> engine
+	rd      *bufio.Reader
+	stderr  *tailBuffer
+	exited  chan struct{} // closed once the process has been waited for
+	waitErr error
+
+	player string // the registered name, after "ready"
+	ready  bool
+	done   bool
+	buf    []byte
+	cmds   []crematoria.Command
+
+	mu        sync.Mutex
+	err       error
+	closed    bool
+	closeOnce sync.Once
+}
+
+func newBot(p *Program, me, seed int) *Bot {
+	return &Bot{
+		prog: p, me: me, seed: seed,
+		stderr: newTailBuffer(p.opts.stderrLimit(), p.opts.Stderr),
+		exited: make(chan struct{}),
+	}
+}
+
+// start starts the process; errors are kept for Err.
+func (b *Bot) start() {
+	fail := func(err error) {
+		close(b.exited)
+		b.setErr(0, fmt.Errorf("%w: %v", ErrStart, err))
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		fail(err)
+		return
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		fail(err)
+		return
+	}
+	cmd := exec.Command(b.prog.Path)
+	cmd.Stdin = inR
+	cmd.Stdout = outW
+	cmd.Stderr = b.stderr
+	cmd.WaitDelay = time.Second
+	setProcAttr(cmd)
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		fail(err)
+		return
+	}
+	b.cmd, b.toBot, b.fromBot = cmd, inW, outR
+	b.rd = bufio.NewReaderSize(outR, 1<<16)
+	go func() {
+		b.waitErr = cmd.Wait()
+		close(b.exited)
+		b.prog.forget(b)
+	}()
+}
+
+// Play sends the state to the bot and gives its commands. After an error
+// it gives no orders; see Err.
+func (b *Bot) Play(s *crematoria.State, o *crematoria.Orders) {
+	if b.done || b.Err() != nil {
+		return
+	}
+	cfg := s.Cfg
+	if cfg == nil {
+		def := crematoria.DefaultConfig()
+		cfg = &def
+	}
+	if !b.ready {
+		timeout := b.prog.opts.startTimeout()
+		b.buf = appendInit(b.buf[:0], b.me, b.seed, cfg)
+		line, err := b.roundTrip(b.buf, timeout)
+		if err == nil {
+			b.player, err = parseReady(line)
+		}
+		if err != nil {
+			b.fail(s.Round, err)
+			return
+		}
+		b.ready = true
+	}
+	b.buf = appendRound(b.buf[:0], s)
+	line, err := b.roundTrip(b.buf, b.prog.opts.roundTimeout())
+	if err == nil {
+		b.cmds, err = parseCommands(line, b.cmds)
+	}
+	if err != nil {
+		b.fail(s.Round, err)
+		return
+	}
+	for _, c := range b.cmds {
+		o.Command(c.ID, c.Dir)
+	}
+	if s.Round >= cfg.NbRounds-1 {
+		b.finish()
+	}
+}
+
+// roundTrip sends msg and reads one answer line within timeout.
+func (b *Bot) roundTrip(msg []byte, timeout time.Duration) ([]byte, error) {
+	if b.isClosed() {
+		return nil, ErrClosed
+	}
+	deadline := time.Now().Add(timeout)
+	b.toBot.SetWriteDeadline(deadline)
+	if _, err := b.toBot.Write(msg); err != nil {
+		return nil, b.ioErr(err, timeout)
+	}
+	b.fromBot.SetReadDeadline(deadline)
+	line, err := b.rd.ReadSlice('\n')
+	if err != nil {
+		return nil, b.ioErr(err, timeout)
+	}
+	return line, nil
+}
+
+// ioErr explains a failed read or write on the protocol pipes.
+func (b *Bot) ioErr(err error, timeout time.Duration) error {
+	switch {
+	case b.isClosed():
+		return ErrClosed
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("%w: no answer within %v", ErrTimeout, timeout)
+	case errors.Is(err, bufio.ErrBufferFull):
+		return fmt.Errorf("%w: answer longer than %d bytes", ErrProtocol, b.rd.Size())
+	}
+	// The process closed the pipe: it has ended, or is about to.
+	select {
+	case <-b.exited:
+	case <-time.After(2 * time.Second):
+		return fmt.Errorf("%w: it closed its output (%v)", ErrCrashed, err)
+	}
+	ps := b.cmd.ProcessState
+	if ps == nil {
+		return fmt.Errorf("%w: %v", ErrCrashed, b.waitErr)
+	}
+	if ps.Success() {
+		return fmt.Errorf("%w: it exited with status 0 before the end of the game", ErrCrashed)
+	}
+	return fmt.Errorf("%w (%s)", ErrCrashed, ps)
+}
+
+// fail records the error, with the end of the bot's stderr, and kills the
+// process.
+func (b *Bot) fail(round int, err error) {
+	b.kill()
+	select {
+	case <-b.exited:
+	case <-time.After(2 * time.Second):
+	}
+	b.setErr(round, err)
+}
+
+func (b *Bot) setErr(round int, err error) {
+	tail, _ := b.stderr.Bytes()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.err == nil {
+		b.err = &BotError{Bot: b.prog.Name, Seat: b.me, Round: round, Err: err, Stderr: lastLines(tail)}
+	}
+}
+
+// finish ends the game for the bot: its input is closed and it exits; if
+// it lingers it is killed.
+func (b *Bot) finish() {
+	b.done = true
+	b.toBot.Close()
+	go func() {
+		select {
+		case <-b.exited:
+		case <-time.After(2 * time.Second):
+			b.kill()
+		}
+	}()
+}
+
+// kill kills the process group (if the process is still there) and closes
+// the pipes.
+func (b *Bot) kill() {
+	b.mu.Lock()
+	cmd := b.cmd
+	b.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	select {
+	case <-b.exited:
+	default:
+		killGroup(cmd)
+	}
+}
+
+// Err returns the bot's error (a *BotError), or nil.
+func (b *Bot) Err() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.err
+}
+
+// Close kills the bot's process group and waits for the process. It is
+// safe to call more than once and concurrently with Play.
+func (b *Bot) Close() error {
+	b.closeOnce.Do(func() {
+		b.mu.Lock()
+		b.closed = true
+		b.mu.Unlock()
+		b.kill()
+		if b.cmd != nil {
+			<-b.exited
+			b.toBot.Close()
+			b.fromBot.Close()
+		}
+		b.prog.forget(b)
+	})
+	return nil
+}
+
+func (b *Bot) isClosed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.closed
+}
+
+// Player returns the name the bot registered (RegisterPlayer), once it has
+// started playing.
+func (b *Bot) Player() string { return b.player }
+
+// Stderr returns the last bytes the bot wrote to stderr (at most
+// Options.StderrLimit) and how many it wrote in all.
+func (b *Bot) Stderr() ([]byte, int64) { return b.stderr.Bytes() }
+
+// Pid returns the bot's process id (0 if it did not start).
+func (b *Bot) Pid() int {
+	if b.cmd == nil || b.cmd.Process == nil {
+		return 0
+	}
+	return b.cmd.Process.Pid
+}
+
+// lastLines returns the end of a bot's stderr for an error message, with
+// runs of the same line shown once.
+func lastLines(tail []byte) string {
+	tail = bytes.TrimRight(tail, "\n")
+	if len(tail) > errTailBytes {
+		tail = tail[len(tail)-errTailBytes:]
+		if i := bytes.IndexByte(tail, '\n'); i >= 0 {
+			tail = tail[i+1:]
+		}
+	}
+	if len(tail) == 0 {
+		return ""
+	}
+	var lines []string
+	var last string
+	run := 0
+	flush := func() {
+		if run > 1 {
+			lines = append(lines, fmt.Sprintf("%s  (%d times)", last, run))
+		} else if run == 1 {
+			lines = append(lines, last)
+		}
+	}
+	for _, l := range strings.Split(string(tail), "\n") {
+		if run > 0 && l == last {
+			run++
+			continue
+		}
+		flush()
+		last, run = l, 1
+	}
+	flush()
+	if len(lines) > errTailLines {
+		lines = lines[len(lines)-errTailLines:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+var _ io.Closer = (*Bot)(nil)
+
+// tailBuffer keeps the last limit bytes written to it (a bot's stderr), and
+// copies everything to an optional writer.
+type tailBuffer struct {
+	mu    sync.Mutex
+	limit int
+	buf   []byte
+	total int64
+	copy  io.Writer
+}
+
+func newTailBuffer(limit int, copy io.Writer) *tailBuffer {
+	return &tailBuffer{limit: limit, copy: copy}
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.total += int64(len(p))
+	if t.copy != nil {
+		t.copy.Write(p) // a failing copy must not stop the bot
+	}
+	if len(p) >= t.limit {
+		t.buf = append(t.buf[:0], p[len(p)-t.limit:]...)
+		return len(p), nil
+	}
+	if over := len(t.buf) + len(p) - t.limit; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	t.buf = append(t.buf, p...)
+	return len(p), nil
+}
+
+// Bytes returns a copy of the kept bytes and the total written.
+func (t *tailBuffer) Bytes() ([]byte, int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]byte(nil), t.buf...), t.total
+}

@@ -1,0 +1,222 @@
+package cppbot
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"jgym/env/crematoria"
+)
+
+// The protocol between the engine and the runner (docs/cpp-bots.md). All
+// messages are ASCII tokens separated by spaces and newlines.
+//
+// Engine to runner, once:
+//
+//	init <me> <seed> <the 11 settings in configuration order>
+//
+// answered by "ready <name>". Then every round:
+//
+//	round <r> <nunits>
+//	<80 lines of 80 cell characters: level 0 rows 0..39, then level 1>
+//	<nunits lines: <p|f|n|h> <player> <health> <turns> <i> <j> <k>>
+//	occupied <m> <cell> <id> ...         (cell = k*3200 + i*80 + j)
+//	furyans <n0> <ids...> <n1> <ids...> <n2> <ids...> <n3> <ids...>
+//	pioneers <n0> <ids...> ... <n3> <ids...>
+//	necromongers <n> <ids...>
+//	hellhounds <n> <ids...>
+//	cells <c0> <c1> <c2> <c3>
+//	gems <g0> <g1> <g2> <g3>
+//	status 0 0 0 0
+//	play
+//
+// answered by "commands <n> <id> <dir> ..." (after the kit's filter,
+// SPEC §8.1). Any answer may instead be "error <kind> <text>". The engine
+// closes the runner's input at the end of the game.
+
+// appendInit appends the init message.
+func appendInit(b []byte, me, seed int, cfg *crematoria.Config) []byte {
+	b = append(b, "init "...)
+	b = strconv.AppendInt(b, int64(me), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(seed), 10)
+	for _, v := range cfg.Values() {
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	return append(b, '\n')
+}
+
+// cellChar is the trace character of a cell (SPEC §10.4), which is also
+// its protocol character.
+func cellChar(c *crematoria.Cell) byte {
+	switch c.Type {
+	case crematoria.Rock:
+		return 'R'
+	case crematoria.Elevator:
+		return 'E'
+	case crematoria.Cave:
+		if c.Owner >= 0 {
+			return '0' + byte(c.Owner)
+		}
+		return 'C'
+	}
+	if c.Gem {
+		return 'G'
+	}
+	return 'O'
+}
+
+func appendInts(b []byte, label string, v []int) []byte {
+	b = append(b, label...)
+	for _, x := range v {
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, '\n')
+}
+
+func appendList(b []byte, v []int) []byte {
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(len(v)), 10)
+	for _, x := range v {
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return b
+}
+
+// appendRound appends the round message: the whole state as the player
+// sees it at the start of the round (SPEC §7.4.1).
+func appendRound(b []byte, s *crematoria.State) []byte {
+	b = append(b, "round "...)
+	b = strconv.AppendInt(b, int64(s.Round), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(len(s.Units)), 10)
+	b = append(b, '\n')
+	for idx := range s.Cells {
+		b = append(b, cellChar(&s.Cells[idx]))
+		if idx%crematoria.Cols == crematoria.Cols-1 {
+			b = append(b, '\n')
+		}
+	}
+	for id := range s.Units {
+		b = crematoria.AppendUnit(b, &s.Units[id])
+		b = append(b, '\n')
+	}
+	n := 0
+	for idx := range s.Cells {
+		if s.Cells[idx].ID >= 0 {
+			n++
+		}
+	}
+	b = append(b, "occupied "...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	for idx := range s.Cells {
+		if id := s.Cells[idx].ID; id >= 0 {
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, int64(idx), 10)
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, int64(id), 10)
+		}
+	}
+	b = append(b, "\nfuryans"...)
+	for g := range s.Furyans {
+		b = appendList(b, s.Furyans[g])
+	}
+	b = append(b, "\npioneers"...)
+	for g := range s.Pioneers {
+		b = appendList(b, s.Pioneers[g])
+	}
+	b = append(b, "\nnecromongers"...)
+	b = appendList(b, s.Necromongers)
+	b = append(b, "\nhellhounds"...)
+	b = appendList(b, s.Hellhounds)
+	b = append(b, '\n')
+	b = appendInts(b, "cells", s.NbCells[:])
+	b = appendInts(b, "gems", s.NbGems[:])
+	return append(b, "status 0 0 0 0\nplay\n"...)
+}
+
+// errRunner is a failure the runner reported with an error line.
+var errRunner = errors.New("bot failed")
+
+// parseRunnerError turns "error <kind> <text>" into an error.
+func parseRunnerError(line []byte) error {
+	rest := bytes.TrimSpace(bytes.TrimPrefix(line, []byte("error")))
+	kind, text, _ := bytes.Cut(rest, []byte(" "))
+	switch string(kind) {
+	case "too-many-commands":
+		return fmt.Errorf("%w: %s", crematoria.ErrTooManyCommands, text)
+	case "protocol":
+		return fmt.Errorf("%w: the runner says: %s", ErrProtocol, text)
+	}
+	return fmt.Errorf("%w: %s: %s", errRunner, kind, text)
+}
+
+// parseReady parses "ready <name>".
+func parseReady(line []byte) (string, error) {
+	if bytes.HasPrefix(line, []byte("error ")) {
+		return "", parseRunnerError(line)
+	}
+	f := bytes.Fields(line)
+	if len(f) != 2 || string(f[0]) != "ready" {
+		return "", fmt.Errorf("%w: want \"ready <name>\", got %s", ErrProtocol, quote(line))
+	}
+	return string(f[1]), nil
+}
+
+// parseCommands parses "commands <n> <id> <dir> ..." into dst.
+func parseCommands(line []byte, dst []crematoria.Command) ([]crematoria.Command, error) {
+	dst = dst[:0]
+	if bytes.HasPrefix(line, []byte("error ")) {
+		return dst, parseRunnerError(line)
+	}
+	bad := func(why string) ([]crematoria.Command, error) {
+		return dst[:0], fmt.Errorf("%w: %s in %s", ErrProtocol, why, quote(line))
+	}
+	rest, ok := bytes.CutPrefix(bytes.TrimRight(line, "\n"), []byte("commands "))
+	if !ok {
+		return bad("want \"commands <n> ...\"")
+	}
+	next := func() (int, bool) {
+		rest = bytes.TrimLeft(rest, " ")
+		i := bytes.IndexByte(rest, ' ')
+		if i < 0 {
+			i = len(rest)
+		}
+		tok := rest[:i]
+		rest = rest[i:]
+		if len(tok) == 0 || len(tok) > 9 {
+			return 0, false
+		}
+		n, err := strconv.Atoi(string(tok))
+		return n, err == nil
+	}
+	n, ok := next()
+	if !ok || n < 0 || n > crematoria.MaxCommands {
+		return bad("bad command count")
+	}
+	for x := 0; x < n; x++ {
+		id, ok1 := next()
+		d, ok2 := next()
+		if !ok1 || !ok2 || d < 0 || d > int(crematoria.None) {
+			return bad("bad command")
+		}
+		dst = append(dst, crematoria.Command{ID: id, Dir: crematoria.Dir(d)})
+	}
+	if len(bytes.TrimSpace(rest)) != 0 {
+		return bad("extra data")
+	}
+	return dst, nil
+}
+
+// quote shows the start of a protocol line.
+func quote(line []byte) string {
+	line = bytes.TrimRight(line, "\n")
+	if len(line) > 80 {
+		return strconv.Quote(string(line[:80])) + "..."
+	}
+	return strconv.Quote(string(line))
+}
