@@ -4,20 +4,45 @@ GO ?= go
 BIN := bin/jgym
 VENV ?= .venv
 PY := $(VENV)/bin/python
+BUF := $(GO) run github.com/bufbuild/buf/cmd/buf@v1.75.0
 
 .DEFAULT_GOAL := help
 
 help: ## list the targets
-	@awk 'BEGIN{FS=":.*## "} /^[a-zA-Z_-]+:.*## /{printf "  \033[36m%-12s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN{FS=":.*## "} /^[a-zA-Z_-]+:.*## /{printf "  \033[36m%-14s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## build bin/jgym
 	$(GO) build -o $(BIN) ./cmd/jgym
 
-test: ## run every test (Go with the race detector, vet, Python)
+setup: build ## build jgym and create the Python venv (.venv) with the client
+	scripts/setup-python.sh $(VENV)
+
+demo: setup ## the main job: train briefly against Demo, evaluate, write a replay
+	scripts/demo.sh
+
+generate: ## regenerate the gRPC code (Go and Python) from api/
+	cd api && $(BUF) generate
+	python-client/scripts/gen_proto.sh
+
+lint-proto: ## buf lint and check the generated code is fresh
+	cd api && $(BUF) lint
+	scripts/check-generated.sh
+
+test-go: ## Go: vet and tests with the race detector
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
+test-py: ## Python: ruff, type check and pytest (needs make setup)
+	scripts/test-python.sh $(VENV)
+
+test: lint-proto test-go test-py ## run every test
+
 bench: build ## run the Go benchmarks and print figures
 	$(GO) test -run '^$$' -bench . -benchmem ./env/... ./vec/... ./server/...
+	$(BIN) bench --games 200
+	$(BIN) bench --games 200 --trace
 
-.PHONY: help build test bench
+serve: build ## start a server on 127.0.0.1:50051
+	$(BIN) serve
+
+.PHONY: help build setup demo generate lint-proto test-go test-py test bench serve

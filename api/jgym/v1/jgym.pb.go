@@ -870,9 +870,16 @@ type CreateSessionResponse struct {
 	// [B, L, ...], actions [B, L, ...].
 	NumLearners int32 `protobuf:"varint,3,opt,name=num_learners,json=numLearners,proto3" json:"num_learners,omitempty"`
 	// The effective async batch size.
-	BatchSize     int32 `protobuf:"varint,4,opt,name=batch_size,json=batchSize,proto3" json:"batch_size,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	BatchSize int32 `protobuf:"varint,4,opt,name=batch_size,json=batchSize,proto3" json:"batch_size,omitempty"`
+	// Upper bound in bytes of one StreamResponse of this session (a batch of
+	// every env, final observations included). Set the client's maximum
+	// receive message size to at least this.
+	MaxResponseBytes int64 `protobuf:"varint,5,opt,name=max_response_bytes,json=maxResponseBytes,proto3" json:"max_response_bytes,omitempty"`
+	// Upper bound in bytes of one StreamRequest the server accepts (the
+	// server-wide receive limit).
+	MaxRequestBytes int64 `protobuf:"varint,6,opt,name=max_request_bytes,json=maxRequestBytes,proto3" json:"max_request_bytes,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *CreateSessionResponse) Reset() {
@@ -929,6 +936,20 @@ func (x *CreateSessionResponse) GetNumLearners() int32 {
 func (x *CreateSessionResponse) GetBatchSize() int32 {
 	if x != nil {
 		return x.BatchSize
+	}
+	return 0
+}
+
+func (x *CreateSessionResponse) GetMaxResponseBytes() int64 {
+	if x != nil {
+		return x.MaxResponseBytes
+	}
+	return 0
+}
+
+func (x *CreateSessionResponse) GetMaxRequestBytes() int64 {
+	if x != nil {
+		return x.MaxRequestBytes
 	}
 	return 0
 }
@@ -1600,14 +1621,16 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x14idle_timeout_seconds\x18\t \x01(\x05R\x12idleTimeoutSeconds\x12\x1d\n" +
 	"\n" +
 	"trace_env0\x18\n" +
-	" \x01(\tR\ttraceEnv0\"\x9f\x01\n" +
+	" \x01(\tR\ttraceEnv0\"\xf9\x01\n" +
 	"\x15CreateSessionResponse\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12%\n" +
 	"\x04game\x18\x02 \x01(\v2\x11.jgym.v1.GameSpecR\x04game\x12!\n" +
 	"\fnum_learners\x18\x03 \x01(\x05R\vnumLearners\x12\x1d\n" +
 	"\n" +
-	"batch_size\x18\x04 \x01(\x05R\tbatchSize\"4\n" +
+	"batch_size\x18\x04 \x01(\x05R\tbatchSize\x12,\n" +
+	"\x12max_response_bytes\x18\x05 \x01(\x03R\x10maxResponseBytes\x12*\n" +
+	"\x11max_request_bytes\x18\x06 \x01(\x03R\x0fmaxRequestBytes\"4\n" +
 	"\x13CloseSessionRequest\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\"\x16\n" +

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const exportModel = "../../env/crematoria/cppexport/testdata/small.onnx"
+
+// shortCnf is the default configuration with 25 rounds.
+const shortCnf = `Crematoria 1.2
+nb_players 4
+nb_rounds 25
+nb_furyans 5
+nb_pioneers 15
+max_nb_necromongers 10
+nb_hellhounds 3
+nb_elevators 20
+gem_value 30
+turns_to_land 2
+rows 40
+cols 80
+GENERATOR
+`
+
+// TestExportCpp exports a policy with jgym export-cpp, then plays it as
+// cpp:AIMine.cc and the model as policy:Mine.onnx through jgym match: the
+// traces are equal. The --check and --bench flags work.
+func TestExportCpp(t *testing.T) {
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("g++ not found")
+	}
+	t.Setenv("JGYM_CPP_CACHE", t.TempDir())
+	t.Setenv("JGYM_CPP_TIMEOUT", "10s")
+	dir := t.TempDir()
+	model, err := os.ReadFile(exportModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onnx := filepath.Join(dir, "Mine.onnx") // policy:Mine.onnx plays as Mine, as cpp:AIMine.cc does
+	if err := os.WriteFile(onnx, model, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Games of 25 rounds keep the test short (the Go interpreter is slow
+	// under the race detector); env/crematoria/cppexport plays whole games.
+	cnf := filepath.Join(dir, "short.cnf")
+	if err := os.WriteFile(cnf, []byte(shortCnf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "AIMine.cc")
+	code, stdout, stderr := runJgym("export-cpp", onnx, "--name", "Mine", "-o", src)
+	if code != 0 {
+		t.Fatalf("export-cpp: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "wrote "+src+": player Mine") {
+		t.Errorf("stdout: %q", stdout)
+	}
+	text, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(text, []byte("#define PLAYER_NAME Mine")) || !bytes.Contains(text, []byte("RegisterPlayer(PLAYER_NAME);")) {
+		t.Error("the file does not register player Mine")
+	}
+
+	seeds := []string{"1", "6"} // seats 0 and 1 for the cpp player
+	for i, sd := range seeds {
+		var traces [2][]byte
+		for k, seat := range []string{"cpp:" + src, "policy:" + onnx} {
+			args := []string{"Demo", "Demo", "Demo"}
+			args = append(args[:i], append([]string{seat}, args[i:]...)...)
+			out := filepath.Join(dir, "game.res")
+			code, _, stderr := runJgym(append([]string{"match", "-q", "-s", sd, "-i", cnf, "-o", out}, args...)...)
+			if code != 0 {
+				t.Fatalf("match %v: exit %d: %s", args, code, stderr)
+			}
+			if traces[k], err = os.ReadFile(out); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(traces[0], traces[1]) {
+			t.Errorf("seed %s: jgym match with cpp:AIMine.cc and with policy:Mine.onnx in seat %d write different traces", sd, i)
+		}
+	}
+
+	code, stdout, stderr = runJgym("export-cpp", onnx, "--name", "Mine", "-o", src, "--check", "--bench", "-s", "2,3", "-i", cnf)
+	if code != 0 {
+		t.Fatalf("export-cpp --check --bench: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"check: seed 2, seat 2: cpp:" + src + " and policy:" + onnx + " play the same game (25 rounds, traces equal byte for byte)",
+		"check: seed 3, seat 3:",
+		"bench: seed 2, seat 2, 25 rounds against three Demos: the player's process used ",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	t.Logf("%s", stdout)
+}
+
+func TestExportCppErrors(t *testing.T) {
+	dir := t.TempDir()
+	notModel := filepath.Join(dir, "notes.onnx")
+	if err := os.WriteFile(notModel, []byte("not an ONNX file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{exportModel}, 2, "missing --name"},
+		{[]string{"--name", "Mine"}, 2, "want one model file"},
+		{[]string{exportModel, "--name", "2fast"}, 2, "not a C++ identifier"},
+		{[]string{exportModel, "--name", "ThisNameIsTooLong"}, 2, "longer than 12 characters"},
+		{[]string{exportModel, "--name", "Player"}, 2, "reserved"},
+		{[]string{exportModel, "--name", "Mine", "-s", "x"}, 2, "bad seed"},
+		{[]string{exportModel, "--name", "Mine", "-i", filepath.Join(dir, "missing.cnf")}, 1, "config"},
+		{[]string{filepath.Join(dir, "missing.onnx"), "--name", "Mine", "-o", filepath.Join(dir, "AIMine.cc")}, 1, "no such file"},
+		{[]string{notModel, "--name", "Mine", "-o", filepath.Join(dir, "AIMine.cc")}, 1, "export " + notModel},
+	}
+	for _, tc := range tests {
+		code, _, stderr := runJgym(append([]string{"export-cpp"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("export-cpp %q: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "AIMine.cc")); err == nil {
+		t.Error("a failed export wrote its output file")
+	}
+}

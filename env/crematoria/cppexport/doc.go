@@ -1,0 +1,48 @@
+// Package cppexport writes a trained Crematoria policy (an ONNX file that
+// the policy package plays, docs/export.md) as one C++ player for the
+// course kit: AI<Name>.cc, standard C++11 and the kit's Player.hh only,
+// weights embedded, registered with RegisterPlayer(PLAYER_NAME). The
+// player makes the same decisions as the Go policy bot (policy.Bot), round
+// for round: jgym match cpp:AIMine.cc ... and policy:Mine.onnx ... write
+// the same trace, byte for byte.
+//
+//	src, err := cppexport.Export(onnxBytes, cppexport.Options{Name: "Mine"})
+//
+// The jgym command is "jgym export-cpp model.onnx --name Mine"
+// (docs/cpp-bots.md, "Export to the kit").
+//
+// How the file is made:
+//
+//   - The model is loaded with policy.Parse (so the exporter accepts what
+//     the policy: seat accepts), its graph is read from the file, the
+//     constants are folded as the interpreter folds them, and the shape of
+//     every value is taken from the interpreter's own trial run (batch 1).
+//     Only the nodes the logits depend on are kept.
+//   - Each node becomes a block of C++ with its shapes written in, in the
+//     graph's order. Every operator follows the interpreter's arithmetic
+//     (env/crematoria/policy/ops.go, conv.go): each output element is
+//     computed by the same float operations in the same order (sums of a
+//     matrix product start at zero and add in increasing k; a convolution
+//     starts at its bias and adds input channel by channel, then kernel row,
+//     then kernel column; ReduceMean sums in double in input order), so the
+//     logits are equal bit for bit, not only close. The convolutions, where
+//     the time goes, compute several output channels of one row at once so
+//     that g++ -O2 vectorizes them; the per-element order is unchanged.
+//   - Weights are written as the shortest decimal literals that read back
+//     as the same float32 (9 significant digits at most), with the f
+//     suffix.
+//   - The file asks the compiler not to fuse multiplies and adds
+//     (#pragma GCC optimize("fp-contract=off")), as the Go compiler does not
+//     on amd64 (GOAMD64 v1 and v2), so -march=native keeps the results.
+//   - No global or static variable: the judge of the course forbids them,
+//     and a function-local "static const" table or a static constexpr
+//     member is a variable with static storage too (nm lists it as a data
+//     object of the player). The weights are automatic const arrays inside
+//     member functions, which the compiler keeps as anonymous read-only
+//     data, copied once into array members of the player object by its
+//     constructor. Every player object has its own copy and its own work
+//     arrays (being members of one object, they are known not to overlap,
+//     which lets g++ -O2 vectorize the element-wise loops).
+//   - The observation encoder is the C++ twin of crematoria.Observer,
+//     written against the kit's public API only.
+package cppexport

@@ -1,0 +1,175 @@
+package cppexport
+
+// encoderCC is the observation encoder of the exported player: the C++
+// twin of crematoria.Observer (env/crematoria/obs.go), written against the
+// kit's player API only, so that it builds with the course kit as with
+// jgym's. It fills the four network inputs exactly as the Go bot does,
+// element for element (docs/observation.md, crematoria-obs-1); U is the
+// number of unit slots.
+//
+// Unit codes come from the id ranges of SPEC §5.1 (ids below U are the
+// Pioneers and Furyans, then the necromonger slots, then the hellhounds)
+// and from unit() only for Pioneers and Furyans, which are alive in every
+// observed state, so that the kit never prints a warning.
+const encoderCC = `
+  // ---------------------------------------------------------------------
+  // Observation (crematoria-obs-1, docs/observation.md): the twin of the
+  // Go encoder, crematoria.Observer.
+
+  // rel returns the relative index of group g as seen by me().
+  int rel(int g) const { return (g - me() + 4) % 4; }
+
+  // unit_code returns the board code (bits 3-6) of the unit with id.
+  int unit_code(int id) const {
+    if (id < U) {
+      Unit u = unit(id);
+      return (u.type == Furyan ? 5 : 1) + rel(u.player);
+    }
+    return id >= U + max_nb_necromongers() ? 9 : 10;  // hellhound, necromonger
+  }
+
+  // stamp ors f into the flags of the cells within Chebyshev distance r of
+  // p (rows clipped, columns wrapped).
+  static void stamp(long long* flags, Pos p, int r, int f) {
+    for (int a = -r; a <= r; ++a) {
+      int i = p.i + a;
+      if (i < 0 || i >= 40) continue;
+      for (int b = -r; b <= r; ++b) flags[i * 80 + (p.j + b + 160) % 80] |= f;
+    }
+  }
+
+  // can_move reports whether the engine accepts moving u in direction d,
+  // executed first in the round (crematoria.CanMove).
+  bool can_move(const Unit& u, Dir d) const {
+    Pos t = u.pos + d;
+    if (!pos_ok(t)) return false;
+    if ((d == Up || d == Down) && cell(u.pos).type != Elevator) return false;
+    Cell tc = cell(t);
+    if (tc.id < 0) return tc.type != Rock;
+    if (tc.id >= U) {                                          // no group
+      if (tc.id >= U + max_nb_necromongers()) return true;   // hellhound
+      return u.type != Pioneer;                              // necromonger
+    }
+    if (unit(tc.id).player == u.player) return false;
+    return u.type != Pioneer;
+  }
+
+  // encode writes the observation of seat me() into the network's inputs.
+  void encode() {
+    long long* board = in_board_;
+    long long* units = in_units_;
+    float* glob = in_globals_;
+    unsigned char* mask = in_mask_;
+
+    // Planes 0 and 1: terrain | unit << 3.
+    for (int i = 0; i < 40; ++i)
+      for (int j = 0; j < 80; ++j) {
+        Cell c = cell(i, j, 0);
+        int t = 0;                                             // Rock
+        if (c.type == Cave) t = c.owner >= 0 ? 3 + rel(c.owner) : 1;
+        else if (c.type == Elevator) t = 2;
+        if (c.id >= 0) t |= unit_code(c.id) << 3;
+        board[i * 80 + j] = t;
+        Cell d = cell(i, j, 1);
+        int s = d.type == Elevator ? 2 : (d.gem ? 1 : 0);      // Outside: 0
+        if (d.id >= 0) s |= unit_code(d.id) << 3;
+        board[3200 + i * 80 + j] = s;
+      }
+
+    // Plane 2: flags.
+    long long* flags = board + 6400;
+    int col[80];
+    for (int j = 0; j < 80; ++j) col[j] = daylight(Pos(0, j, 1)) ? 1 : 0;
+    const int t1 = (2 * round()) % 80, n1 = (t1 + 40) % 80;
+    col[t1] |= 2;
+    col[(t1 + 1) % 80] |= 2;
+    col[n1] |= 4;
+    col[(n1 + 1) % 80] |= 4;
+    for (int i = 0; i < 40; ++i)
+      for (int j = 0; j < 80; ++j) flags[i * 80 + j] = col[j];
+    const vector<int> necros = necromongers();
+    for (size_t q = 0; q < necros.size(); ++q) {
+      Unit u = unit(necros[q]);
+      if (u.turns <= 0 || u.health <= 0 || !pos_ok(u.pos)) continue;
+      flags[u.pos.i * 80 + u.pos.j] |= u.turns == 1 ? 24 : 8;  // descending (8), lands now (16)
+    }
+    const vector<int> hounds = hellhounds();
+    for (size_t q = 0; q < hounds.size(); ++q) {
+      Pos p = unit(hounds[q]).pos;
+      if (!pos_ok(p)) continue;
+      stamp(flags, p, 3, 64);
+      stamp(flags, p, 1, 32);
+    }
+
+    // Units: one row per slot.
+    for (int id = 0; id < U; ++id) {
+      Unit u = unit(id);
+      long long* row = units + id * 8;
+      const int r = rel(u.player);
+      row[0] = r == 0;
+      row[1] = r;
+      row[2] = u.type == Furyan;
+      row[3] = u.health < 0 ? 0 : u.health;
+      if (pos_ok(u.pos)) {
+        row[4] = u.pos.i;
+        row[5] = u.pos.j;
+        row[6] = u.pos.k;
+        row[7] = cell(u.pos).type == Elevator;
+      } else {
+        row[4] = row[5] = row[6] = row[7] = 0;
+      }
+    }
+
+    // Globals, in float as the Go encoder computes them.
+    const float nr = (float)nb_rounds();
+    glob[0] = (float)round() / nr;
+    glob[1] = (float)(nb_rounds() - round()) / nr;
+    glob[2] = (float)t1 / 80.0f;
+    for (int g = 0; g < 4; ++g) {
+      const int r = rel(g);
+      glob[3 + r] = (float)(nb_cells(g) + gem_value() * nb_gems(g)) / 1000.0f;
+      glob[7 + r] = (float)nb_cells(g) / 1000.0f;
+      glob[11 + r] = (float)nb_gems(g) / 10.0f;
+    }
+    glob[15] = (float)necros.size() / (float)max_nb_necromongers();
+
+    // Action mask: None always, the rest for the units of mine.
+    for (int id = 0; id < U; ++id) {
+      unsigned char* row = mask + id * 11;
+      Unit u = unit(id);
+      const bool mine = u.player == me() && u.health > 0 && pos_ok(u.pos);
+      for (int d = 0; d < 10; ++d) row[d] = mine && can_move(u, Dir(d));
+      row[10] = 1;
+    }
+  }
+`
+
+// dumpCC writes the inputs and the logits of every round to stderr, in hex
+// (the tests' debug variant only: Options.dump).
+const dumpCC = `
+  // dump writes the round's inputs and logits to stderr (debug variant).
+  void dump() const {
+    const char* hx = "0123456789abcdef";
+    string s = "jgym-dump " + int_to_string(round());
+    s += " board ";
+    for (int i = 0; i < 9600; ++i) { s += hx[(in_board_[i] >> 4) & 15]; s += hx[in_board_[i] & 15]; }
+    s += " units ";
+    for (int i = 0; i < U * 8; ++i) { s += hx[(in_units_[i] >> 4) & 15]; s += hx[in_units_[i] & 15]; }
+    s += " globals ";
+    for (int i = 0; i < 16; ++i) {
+      unsigned int b;
+      memcpy(&b, &in_globals_[i], 4);
+      for (int k = 7; k >= 0; --k) s += hx[(b >> (4 * k)) & 15];
+    }
+    s += " mask ";
+    for (int i = 0; i < U * 11; ++i) { s += '0'; s += hx[in_mask_[i] & 15]; }
+    s += " logits ";
+    const float* lg = LOGITS;
+    for (int i = 0; i < U * 11; ++i) {
+      unsigned int b;
+      memcpy(&b, &lg[i], 4);
+      for (int k = 7; k >= 0; --k) s += hx[(b >> (4 * k)) & 15];
+    }
+    cerr << s << endl;
+  }
+`

@@ -1,0 +1,194 @@
+package cppexport
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"jgym/env/crematoria"
+	"jgym/env/crematoria/cppbot"
+	"jgym/env/crematoria/policy"
+)
+
+// kitDir holds jgym's kit headers, which the exported files are compiled
+// against.
+const kitDir = "../../../kit/crematoria"
+
+// trainedModel is the example's trained policy (colleague F's), used when
+// present; JGYM_EXPORT_MODEL overrides it.
+const trainedModel = "../../../python-client/examples/models/crematoria_ppo.onnx"
+
+var (
+	workDir  string // exported files, per test binary
+	cacheDir string // cppbot's compile cache, shared by the tests
+)
+
+func TestMain(m *testing.M) {
+	var err error
+	if workDir, err = os.MkdirTemp("", "cppexport-test-"); err == nil {
+		cacheDir = filepath.Join(workDir, "cache")
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	for _, b := range builds {
+		if b.prog != nil {
+			b.prog.Close()
+		}
+	}
+	os.RemoveAll(workDir)
+	os.Exit(code)
+}
+
+func needGXX(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("g++ not found")
+	}
+}
+
+// testModel is a model the tests export.
+type testModel struct {
+	name string // short name, also the player's name
+	path string
+}
+
+// models returns the models to test: the two of testdata and, if present,
+// the trained one.
+func models(t testing.TB) []testModel {
+	ms := []testModel{{"Small", "testdata/small.onnx"}, {"Ops", "testdata/ops.onnx"}}
+	p := os.Getenv("JGYM_EXPORT_MODEL")
+	if p == "" {
+		p = trainedModel
+	}
+	if _, err := os.Stat(p); err == nil {
+		ms = append(ms, testModel{"Trained", p})
+	} else {
+		t.Logf("no trained model at %s: testing the testdata models only", p)
+	}
+	return ms
+}
+
+// built is an exported model, compiled.
+type built struct {
+	src   string // AI<Name>.cc
+	prog  *cppbot.Program
+	model *policy.Model
+	err   error
+}
+
+var (
+	builtMu sync.Mutex
+	builds  = map[string]*built{}
+)
+
+// compiled exports and compiles a model once per test binary (dump: the debug
+// variant that writes its inputs and logits to stderr; flags: extra
+// compiler flags).
+func compiled(t testing.TB, tm testModel, dump bool, stderr *syncBuffer, flags ...string) *built {
+	t.Helper()
+	needGXX(t)
+	key := fmt.Sprintf("%s/%v/%p/%q", tm.path, dump, stderr, flags)
+	builtMu.Lock()
+	defer builtMu.Unlock()
+	if b, ok := builds[key]; ok {
+		if b.err != nil {
+			t.Fatal(b.err)
+		}
+		return b
+	}
+	b := &built{}
+	builds[key] = b
+	b.err = func() error {
+		raw, err := os.ReadFile(tm.path)
+		if err != nil {
+			return err
+		}
+		if b.model, err = policy.Parse(raw); err != nil {
+			return err
+		}
+		src, err := Export(raw, Options{Name: tm.name, Source: tm.path, dump: dump})
+		if err != nil {
+			return err
+		}
+		dir := filepath.Join(workDir, fmt.Sprintf("%s-%v-%d", tm.name, dump, len(builds)))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		b.src = filepath.Join(dir, "AI"+tm.name+".cc")
+		if err := os.WriteFile(b.src, src, 0o644); err != nil {
+			return err
+		}
+		opts := cppbot.Options{CacheDir: cacheDir, RoundTimeout: 20 * time.Second, StartTimeout: time.Minute, Flags: flags}
+		if stderr != nil {
+			opts.Stderr = stderr
+			opts.StderrLimit = 1
+		}
+		b.prog, err = cppbot.Open(b.src, opts)
+		return err
+	}()
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) Bytes() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]byte(nil), s.b.Bytes()...)
+}
+
+func (s *syncBuffer) Reset() {
+	s.mu.Lock()
+	s.b.Reset()
+	s.mu.Unlock()
+}
+
+// play plays one game and returns its trace and the number of commands
+// each seat gave.
+func play(t testing.TB, cfg crematoria.Config, seed int, names [4]string, bots [4]crematoria.Bot) ([]byte, [4]int) {
+	t.Helper()
+	m, err := crematoria.NewMatchWithBots(cfg, seed, names, bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	var orders [4]int
+	m.WriteTrace(&buf)
+	for !m.Done() {
+		if err := m.PlayRound(); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		for p := range orders {
+			orders[p] += len(m.Orders(p))
+		}
+	}
+	return buf.Bytes(), orders
+}
+
+// shortConfig is the default configuration with fewer rounds.
+func shortConfig(rounds int) crematoria.Config {
+	cfg := crematoria.DefaultConfig()
+	cfg.NbRounds = rounds
+	return cfg
+}

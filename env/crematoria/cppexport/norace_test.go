@@ -1,0 +1,5 @@
+//go:build !race
+
+package cppexport
+
+const raceEnabled = false

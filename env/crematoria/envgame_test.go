@@ -1,0 +1,305 @@
+package crematoria
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"reflect"
+	"testing"
+
+	"jgym/env"
+)
+
+func newInstance(t *testing.T, s env.Setup) (*instance, env.Factory) {
+	t.Helper()
+	f, err := NewEnv().NewFactory(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	in, err := f.NewInstance()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in.(*instance), f
+}
+
+// newOut allocates the buffers of one env's observation.
+func newOut(sp env.Spec, l int) *env.Out {
+	o := &env.Out{Scores: make([]int32, sp.NumSeats), Rank: make([]int32, l), Seats: make([]int32, l), Round: make([]int32, 1)}
+	for _, ts := range sp.Observation {
+		o.Obs = append(o.Obs, make([]byte, l*ts.Bytes()))
+	}
+	return o
+}
+
+func TestNewFactoryErrors(t *testing.T) {
+	e := NewEnv()
+	for _, c := range []struct {
+		name string
+		s    env.Setup
+		want error
+	}{
+		{"three seats", env.Setup{Seats: []string{"", "Demo", "Demo"}}, env.ErrBadSetup},
+		{"no learner", env.Setup{Seats: []string{"Demo", "Demo", "Demo", "Null"}}, env.ErrBadSetup},
+		{"unknown bot", env.Setup{Seats: []string{"", "Nobody", "Demo", "Null"}}, env.ErrUnknownBot},
+		{"bad config", env.Setup{Seats: []string{"", "", "", ""}, Config: "Crematoria 1.2\nnb_players 5"}, env.ErrBadSetup},
+		{"bad reward", env.Setup{Seats: []string{"", "", "", ""}, Reward: 9}, env.ErrBadSetup},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := e.NewFactory(c.s)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("NewFactory(%+v) = %v, want %v", c.s, err, c.want)
+			}
+			t.Log(err)
+		})
+	}
+}
+
+func TestSpec(t *testing.T) {
+	sp := NewEnv().Spec()
+	got := map[string][]int{}
+	for _, ts := range sp.Observation {
+		got[ts.Name] = ts.Shape
+	}
+	want := map[string][]int{"board": {3, 40, 80}, "units": {80, 8}, "globals": {16}, "action_mask": {80, 11}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("observation shapes = %v, want %v", got, want)
+	}
+	if sp.ObservationBytes() != 9600+640+64+880 {
+		t.Errorf("ObservationBytes() = %d, want %d", sp.ObservationBytes(), 9600+640+64+880)
+	}
+	if sp.Action.Dtype != env.Int8 || sp.ActionOrder.Dtype != env.Int16 || sp.NumActions != 11 {
+		t.Errorf("action spec = %+v / %+v / %d", sp.Action, sp.ActionOrder, sp.NumActions)
+	}
+}
+
+// TestDecode checks that actions become orders: only owned slots, None
+// dropped, in increasing order value, ties by slot.
+func TestDecode(t *testing.T) {
+	in, _ := newInstance(t, env.Setup{Seats: []string{"", "Null", "Null", "Null"}})
+	if err := in.Reset(4); err != nil {
+		t.Fatal(err)
+	}
+	u := NumSlots(&in.f.cfg)
+	dirs := make([]byte, u)
+	for i := range dirs {
+		dirs[i] = byte(None)
+	}
+	dirs[0], dirs[5], dirs[6], dirs[20] = byte(Right), byte(Bottom), byte(Up), byte(Top)
+	order := make([]byte, 2*u)
+	put := func(id int, v int16) { binary.LittleEndian.PutUint16(order[2*id:], uint16(v)) }
+	put(0, 3)
+	put(5, -1)
+	put(6, 3)
+	put(20, -5) // not mine: ignored whatever its order
+	for _, c := range []struct {
+		name  string
+		order []byte
+		want  []Command
+	}{
+		{"slot order", nil, []Command{{0, Right}, {5, Bottom}, {6, Up}}},
+		{"given order", order, []Command{{5, Bottom}, {0, Right}, {6, Up}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var o Orders
+			o.Reset(len(in.g.Units))
+			in.decode(0, dirs, c.order, &o)
+			if got := o.List(); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("decode = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// demoAsActions runs a Demo bot and turns its orders into an action and
+// an order tensor for one learner.
+func demoAsActions(d Bot, s *State, u int) (dirs, order []byte) {
+	var o Orders
+	o.Reset(len(s.Units))
+	d.Play(s, &o)
+	dirs = make([]byte, u)
+	order = make([]byte, 2*u)
+	for i := range dirs {
+		dirs[i] = byte(None)
+	}
+	for k, c := range o.List() {
+		if c.ID >= 0 && c.ID < u {
+			dirs[c.ID] = byte(c.Dir)
+			binary.LittleEndian.PutUint16(order[2*c.ID:], uint16(k))
+		}
+	}
+	return dirs, order
+}
+
+// TestLearnerReproducesMatch drives seat 1 with the actions a Demo bot
+// would give, in its order, and checks the game equals a Match of four
+// Demos: decoding, ordering and seating reproduce the engine exactly.
+func TestLearnerReproducesMatch(t *testing.T) {
+	const seed = 12
+	in, f := newInstance(t, env.Setup{Seats: []string{"Demo", "", "Demo", "Demo"}})
+	var got bytes.Buffer
+	in.SetTrace(func(episode int, s int64) (io.WriteCloser, error) {
+		if episode != 0 || s != seed {
+			t.Errorf("trace opened for episode %d seed %d, want 0 and %d", episode, s, seed)
+		}
+		return nopCloser{&got}, nil
+	})
+	if err := in.Reset(seed); err != nil {
+		t.Fatal(err)
+	}
+	var bots [NumPlayers]Bot
+	for p := range bots {
+		bots[p] = NewDemo(p, seed)
+	}
+	m, err := NewMatchWithBots(DefaultConfig(), seed, [NumPlayers]string{"Demo", "Learner", "Demo", "Demo"}, bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	m.WriteTrace(&want)
+	shadow := NewDemo(1, seed)
+	u := NumSlots(&in.f.cfg)
+	reward := make([]float32, 1)
+	out := newOut(f.Spec(), 1)
+	var sum float32
+	for !m.Done() {
+		dirs, order := demoAsActions(shadow, &in.g.State, u)
+		term, err := in.Step(dirs, order, reward)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += reward[0]
+		if err := m.PlayRound(); err != nil {
+			t.Fatal(err)
+		}
+		if term != m.Done() {
+			t.Fatalf("round %d: terminated %v, match done %v", m.Round, term, m.Done())
+		}
+		if in.g.Cells != m.Cells || !reflect.DeepEqual(in.g.Units, m.Units) {
+			t.Fatalf("round %d: env game differs from the match", m.Round)
+		}
+	}
+	in.Observe(out)
+	if got, want := sum, float32(m.Score(1)-15); got != want {
+		t.Errorf("sum of score-delta rewards = %v, want final score - 15 = %v", got, want)
+	}
+	for g := 0; g < NumPlayers; g++ {
+		if got, want := out.Scores[g], int32(m.Score(g)); got != want {
+			t.Errorf("Scores[%d] = %d, want %d", g, got, want)
+		}
+	}
+	if out.Round[0] != 120 || out.Seats[0] != 1 {
+		t.Errorf("round, seat = %d, %d, want 120, 1", out.Round[0], out.Seats[0])
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Errorf("the env's trace (%d bytes) differs from the match's (%d bytes)", got.Len(), want.Len())
+	}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+func TestRewards(t *testing.T) {
+	before := [NumPlayers]int{15, 15, 15, 15}
+	after := [NumPlayers]int{20, 14, 50, 14}
+	for _, c := range []struct {
+		mode env.RewardMode
+		p    int
+		done bool
+		want float32
+	}{
+		{env.ScoreDelta, 0, false, 5},
+		{env.ScoreDelta, 1, false, -1},
+		{env.Relative, 0, false, float32((20 - 78.0/3) - (15 - 15))},
+		{env.Rank, 2, false, 0},
+		{env.Rank, 2, true, 1},
+		{env.Rank, 0, true, 1.0 / 3},
+		{env.Rank, 1, true, -2.0 / 3}, // tied for 3rd and 4th: mean rank 3.5
+	} {
+		got := rewardOf(c.mode, &before, &after, c.p, c.done)
+		if d := got - c.want; d > 1e-6 || d < -1e-6 {
+			t.Errorf("rewardOf(%v, p=%d, done=%v) = %v, want %v", c.mode, c.p, c.done, got, c.want)
+		}
+	}
+}
+
+func TestShuffleSeats(t *testing.T) {
+	in, f := newInstance(t, env.Setup{Seats: []string{"", "Demo", "", "Null"}, Shuffle: true})
+	out := newOut(f.Spec(), 2)
+	seen := map[[2]int32]bool{}
+	for seed := int64(0); seed < 40; seed++ {
+		if err := in.Reset(seed); err != nil {
+			t.Fatal(err)
+		}
+		in.Observe(out)
+		s := [2]int32{out.Seats[0], out.Seats[1]}
+		if s[0] == s[1] {
+			t.Fatalf("seed %d: both learners at seat %d", seed, s[0])
+		}
+		seen[s] = true
+		for p := 0; p < NumPlayers; p++ {
+			isLearner := int32(p) == s[0] || int32(p) == s[1]
+			if (in.bots[p] == nil) != isLearner {
+				t.Fatalf("seed %d: seat %d learner %v but bot %T", seed, p, isLearner, in.bots[p])
+			}
+		}
+		again := [NumPlayers]int{0, 1, 2, 3}
+		shuffleSeats(&again, seed)
+		if again != in.seat {
+			t.Fatalf("seed %d: seating not a function of the seed", seed)
+		}
+	}
+	if len(seen) < 6 {
+		t.Errorf("40 seeds gave %d learner seatings, want at least 6 of 12", len(seen))
+	}
+}
+
+// FuzzStep feeds arbitrary action and order bytes to a learner: the
+// decoder must never panic nor issue a command for a unit the seat does
+// not own, whatever the client sends.
+func FuzzStep(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 10, 9, 8}, []byte{1, 0, 255, 255})
+	f.Add([]byte{255, 128, 11, 127}, []byte(nil))
+	f.Fuzz(func(t *testing.T, act, order []byte) {
+		in, _ := newInstance(t, env.Setup{Seats: []string{"Null", "", "Null", ""}})
+		if err := in.Reset(9); err != nil {
+			t.Fatal(err)
+		}
+		u := NumSlots(&in.f.cfg)
+		a := make([]byte, 2*u)
+		for i := range a {
+			if len(act) > 0 {
+				a[i] = act[i%len(act)]
+			}
+		}
+		var o []byte
+		if order != nil {
+			o = make([]byte, 4*u)
+			for i := range o {
+				if len(order) > 0 {
+					o[i] = order[i%len(order)]
+				}
+			}
+		}
+		for l, p := range in.learnerSeat {
+			var ord []byte
+			if o != nil {
+				ord = o[2*l*u : 2*(l+1)*u]
+			}
+			var orders Orders
+			orders.Reset(len(in.g.Units))
+			in.decode(p, a[l*u:(l+1)*u], ord, &orders)
+			for _, c := range orders.List() {
+				if in.g.Units[c.ID].Player != p || !c.Dir.Valid() || c.Dir == None {
+					t.Fatalf("learner %d (group %d): command %v for a unit of group %d", l, p, c, in.g.Units[c.ID].Player)
+				}
+			}
+		}
+		if _, err := in.Step(a, o, make([]float32, 2)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,0 +1,284 @@
+package crematoria
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// ObservationVersion names the observation and action layout that the
+// encoder below writes; docs/observation.md defines it.
+const ObservationVersion = "crematoria-obs-1"
+
+// Sizes of the observation tensors of one seat (docs/observation.md).
+const (
+	// BoardPlanes is the number of planes of the board tensor: level 0,
+	// level 1, flags.
+	BoardPlanes = 3
+	// BoardBytes is the size of the board tensor.
+	BoardBytes = BoardPlanes * LevelCells
+	// UnitFeatures is the number of columns of the units tensor.
+	UnitFeatures = 8
+	// NumGlobals is the length of the globals tensor (float32).
+	NumGlobals = 16
+	// NumDirs is the number of directions of a unit slot's action.
+	NumDirs = int(DirSize)
+)
+
+// Cell codes of the board planes 0 and 1: terrain in bits 0-2, the unit
+// standing on the cell in bits 3-6.
+const (
+	codeRock          = 0 // level 0
+	codeCave          = 1 // level 0, unowned
+	codeElevator      = 2 // both levels
+	codeOwnedCave     = 3 // level 0: + relative owner
+	codeOutside       = 0 // level 1
+	codeGem           = 1 // level 1
+	unitPioneer       = 1 // + relative owner
+	unitFuryan        = 5 // + relative owner
+	unitHellhound     = 9
+	unitNecromonger   = 10
+	flagDaylight      = 1
+	flagBurns         = 2
+	flagNightStarts   = 4
+	flagDescending    = 8
+	flagLands         = 16
+	flagNearHellhound = 32
+	flagHellhound3    = 64
+)
+
+// NumSlots returns the number of unit slots U of a configuration: the ids
+// of all Pioneers and Furyans.
+func NumSlots(cfg *Config) int { return NumPlayers * (cfg.NbFuryans + cfg.NbPioneers) }
+
+// rel returns the relative index of group g seen by group me.
+func rel(g, me int) uint8 { return uint8((g - me + NumPlayers) % NumPlayers) }
+
+// Observer encodes the egocentric observation of one seat
+// (crematoria-obs-1) into caller-owned buffers. Its zero value is ready
+// to use; it keeps scratch space between calls and is not safe for
+// concurrent use.
+type Observer struct {
+	code []uint8 // unit code by id, for the current observer
+}
+
+func (ob *Observer) unitCodes(s *State, me int) []uint8 {
+	if cap(ob.code) < len(s.Units) {
+		ob.code = make([]uint8, len(s.Units))
+	}
+	c := ob.code[:len(s.Units)]
+	for id := range s.Units {
+		u := &s.Units[id]
+		switch u.Type {
+		case Pioneer:
+			c[id] = unitPioneer + rel(u.Player, me)
+		case Furyan:
+			c[id] = unitFuryan + rel(u.Player, me)
+		case Hellhound:
+			c[id] = unitHellhound
+		default:
+			c[id] = unitNecromonger
+		}
+	}
+	return c
+}
+
+// Board writes the board tensor, uint8 [3, 40, 80], seen by seat me into
+// dst (len BoardBytes).
+func (ob *Observer) Board(s *State, me int, dst []byte) {
+	dst = dst[:BoardBytes]
+	codes := ob.unitCodes(s, me)
+	// Terrain codes by cell type and owner+1 (level 0), by type and gem
+	// (level 1): a table lookup per cell instead of a branch.
+	var lut0 [4][8]uint8
+	var lut1 [4][2]uint8
+	lut0[Cave][0] = codeCave
+	for g := 0; g < NumPlayers; g++ {
+		lut0[Cave][g+1] = codeOwnedCave + rel(g, me)
+	}
+	for o := range lut0[Elevator] {
+		lut0[Elevator][o] = codeElevator
+	}
+	lut1[Outside] = [2]uint8{codeOutside, codeGem}
+	lut1[Elevator] = [2]uint8{codeElevator, codeElevator}
+	lut1[Cave] = [2]uint8{codeOutside, codeGem}
+	lut1[Rock] = [2]uint8{codeOutside, codeGem}
+	level0 := dst[:LevelCells:LevelCells]
+	for idx := range level0 {
+		c := &s.Cells[idx]
+		t := lut0[c.Type&3][uint8(c.Owner+1)&7]
+		if c.ID >= 0 {
+			t |= codes[c.ID] << 3
+		}
+		level0[idx] = t
+	}
+	level1 := dst[LevelCells : 2*LevelCells : 2*LevelCells]
+	for idx := range level1 {
+		c := &s.Cells[LevelCells+idx]
+		t := lut1[c.Type&3][b2u(c.Gem)]
+		if c.ID >= 0 {
+			t |= codes[c.ID] << 3
+		}
+		level1[idx] = t
+	}
+	flags := dst[2*LevelCells:]
+	var col [Cols]uint8
+	for j := range col {
+		if Daylight(Pos{0, j, 1}, s.Round) {
+			col[j] = flagDaylight
+		}
+	}
+	t1 := NightStart(s.Round)
+	n1 := (t1 + 40) % Cols
+	col[t1] |= flagBurns
+	col[(t1+1)%Cols] |= flagBurns
+	col[n1] |= flagNightStarts
+	col[(n1+1)%Cols] |= flagNightStarts
+	for i := 0; i < Rows; i++ {
+		copy(flags[i*Cols:(i+1)*Cols], col[:])
+	}
+	for _, id := range s.Necromongers {
+		u := &s.Units[id]
+		if u.Turns <= 0 || u.Health <= 0 || !u.Pos.OnBoard() {
+			continue
+		}
+		f := uint8(flagDescending)
+		if u.Turns == 1 {
+			f |= flagLands
+		}
+		flags[u.Pos.I*Cols+u.Pos.J] |= f
+	}
+	for _, id := range s.Hellhounds {
+		p := s.Units[id].Pos
+		if !p.OnBoard() {
+			continue
+		}
+		stampSquare(flags, p, 3, flagHellhound3)
+		stampSquare(flags, p, 1, flagNearHellhound)
+	}
+}
+
+// stampSquare ors f into the cells of a level plane within Chebyshev
+// distance r of p (rows clipped, columns wrapped).
+func stampSquare(plane []byte, p Pos, r int, f uint8) {
+	for a := -r; a <= r; a++ {
+		i := p.I + a
+		if i < 0 || i >= Rows {
+			continue
+		}
+		for b := -r; b <= r; b++ {
+			j := (p.J + b + 2*Cols) % Cols
+			plane[i*Cols+j] |= f
+		}
+	}
+}
+
+// Units writes the units tensor, uint8 [U, 8], seen by seat me into dst
+// (len U*UnitFeatures).
+func (ob *Observer) Units(s *State, me int, dst []byte) {
+	n := NumSlots(s.Cfg)
+	dst = dst[:n*UnitFeatures]
+	for id := 0; id < n; id++ {
+		u := &s.Units[id]
+		row := dst[id*UnitFeatures : (id+1)*UnitFeatures]
+		r := rel(u.Player, me)
+		row[0] = b2u(r == 0)
+		row[1] = r
+		row[2] = b2u(u.Type == Furyan)
+		h := u.Health
+		if h < 0 {
+			h = 0
+		}
+		row[3] = uint8(h)
+		if u.Pos.OnBoard() {
+			row[4], row[5], row[6] = uint8(u.Pos.I), uint8(u.Pos.J), uint8(u.Pos.K)
+			row[7] = b2u(s.Cells[u.Pos.Index()].Type == Elevator)
+		} else {
+			row[4], row[5], row[6], row[7] = 0, 0, 0, 0
+		}
+	}
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Globals writes the globals tensor, float32 [16] little-endian, seen by
+// seat me into dst (len 4*NumGlobals).
+func (ob *Observer) Globals(s *State, me int, dst []byte) {
+	var v [NumGlobals]float32
+	nr := float32(s.Cfg.NbRounds)
+	v[0] = float32(s.Round) / nr
+	v[1] = float32(s.Cfg.NbRounds-s.Round) / nr
+	v[2] = float32(NightStart(s.Round)) / Cols
+	for g := 0; g < NumPlayers; g++ {
+		r := rel(g, me)
+		v[3+r] = float32(s.Score(g)) / 1000
+		v[7+r] = float32(s.NbCells[g]) / 1000
+		v[11+r] = float32(s.NbGems[g]) / 10
+	}
+	v[15] = float32(len(s.Necromongers)) / float32(s.Cfg.MaxNecros)
+	dst = dst[:4*NumGlobals]
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(dst[4*i:], math.Float32bits(x))
+	}
+}
+
+// Mask writes the action mask, bool [U, 11], of seat me into dst (len
+// U*NumDirs): direction d is legal for slot id when the engine accepts the
+// move from the observed state (docs/observation.md, "action_mask").
+func (ob *Observer) Mask(s *State, me int, dst []byte) {
+	n := NumSlots(s.Cfg)
+	dst = dst[:n*NumDirs]
+	for id := 0; id < n; id++ {
+		row := dst[id*NumDirs : (id+1)*NumDirs]
+		u := &s.Units[id]
+		if u.Player != me || u.Health <= 0 || !u.Pos.OnBoard() {
+			clear(row[:None])
+			row[None] = 1
+			continue
+		}
+		for d := Bottom; d < None; d++ {
+			row[d] = b2u(CanMove(s, u, d))
+		}
+		row[None] = 1
+	}
+}
+
+// CanMove reports whether the engine accepts moving Pioneer or Furyan u in
+// direction d from state s, executed first in the round (SPEC §8.4): the
+// target is on the board and not Rock, Up and Down leave from an
+// Elevator, the target holds no unit of u's group, and a Pioneer only
+// enters an empty cell or (going Down) a hellhound's. Deadly moves are
+// accepted. None is always accepted.
+func CanMove(s *State, u *Unit, d Dir) bool {
+	if d == None {
+		return true
+	}
+	if !d.Valid() {
+		return false
+	}
+	t := u.Pos.Add(d)
+	if !t.OnBoard() {
+		return false
+	}
+	if (d == Up || d == Down) && s.Cells[u.Pos.Index()].Type != Elevator {
+		return false
+	}
+	tc := &s.Cells[t.Index()]
+	if tc.ID < 0 {
+		return tc.Type != Rock
+	}
+	v := &s.Units[tc.ID]
+	switch {
+	case v.Player == u.Player:
+		return false
+	case v.Type == Hellhound:
+		return true
+	case u.Type == Pioneer:
+		return false
+	}
+	return true
+}

@@ -1,0 +1,295 @@
+package policy
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"jgym/env/crematoria"
+)
+
+// Builders of ONNX protobuf bytes for tests, with the field numbers of
+// onnx.go.
+
+func pbVarint(b []byte, num int, v uint64) []byte {
+	return binary.AppendUvarint(appendTag(b, num, varintType), v)
+}
+
+func pbBytes(b []byte, num int, p []byte) []byte {
+	b = binary.AppendUvarint(appendTag(b, num, bytesType), uint64(len(p)))
+	return append(b, p...)
+}
+
+func pbString(b []byte, num int, s string) []byte { return pbBytes(b, num, []byte(s)) }
+
+func floatTensorPB(name string, dims []int64, v []float32) []byte {
+	var b []byte
+	for _, d := range dims {
+		b = pbVarint(b, tensorDims, uint64(d))
+	}
+	b = pbVarint(b, tensorDataType, onnxFloat)
+	b = pbString(b, tensorName, name)
+	raw := make([]byte, 0, 4*len(v))
+	for _, x := range v {
+		raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(x))
+	}
+	return pbBytes(b, tensorRawData, raw)
+}
+
+func attrIntPB(name string, v int64) []byte {
+	b := pbString(nil, attrName, name)
+	b = pbVarint(b, attrType, 2) // INT
+	return pbVarint(b, attrI, uint64(v))
+}
+
+func nodePB(op string, in, out []string, attrs ...[]byte) []byte {
+	var b []byte
+	for _, s := range in {
+		b = pbString(b, nodeInput, s)
+	}
+	for _, s := range out {
+		b = pbString(b, nodeOutput, s)
+	}
+	b = pbString(b, nodeName, op+"_"+out[0])
+	b = pbString(b, nodeOpType, op)
+	for _, a := range attrs {
+		b = pbBytes(b, nodeAttribute, a)
+	}
+	return b
+}
+
+func valueInfoPB(name string, elem int64, dims ...int64) []byte {
+	var shape []byte
+	for _, d := range dims {
+		var dim []byte
+		if d < 0 {
+			dim = pbString(nil, dimParam, "batch")
+		} else {
+			dim = pbVarint(nil, dimValue, uint64(d))
+		}
+		shape = pbBytes(shape, shapeDim, dim)
+	}
+	tt := pbVarint(nil, ttElemType, uint64(elem))
+	tt = pbBytes(tt, ttShape, shape)
+	b := pbString(nil, valueName, name)
+	return pbBytes(b, valueType, pbBytes(nil, typeTensor, tt))
+}
+
+// tinyModel describes a policy whose logits are Cast(units) x W, masked.
+type tinyModel struct {
+	slots   int64
+	opset   int64
+	version string // observation_version; "-" leaves it out
+	extra   [][]byte
+	w       []float32 // [8, 11]
+	inputs  []string  // default: the four policy inputs
+}
+
+func (m tinyModel) bytes() []byte {
+	u := m.slots
+	if u == 0 {
+		u = 80
+	}
+	w := m.w
+	if w == nil {
+		w = make([]float32, 8*11)
+		for i := range w {
+			w[i] = float32(i%11) * 0.01
+		}
+	}
+	g := pbString(nil, graphName, "tiny")
+	nodes := [][]byte{
+		nodePB("Cast", []string{"units"}, []string{"u"}, attrIntPB("to", onnxFloat)),
+		nodePB("MatMul", []string{"u", "W"}, []string{"l"}),
+		nodePB("Constant", nil, []string{"neg"}, func() []byte {
+			b := pbString(nil, attrName, "value")
+			b = pbVarint(b, attrType, 4) // TENSOR
+			return pbBytes(b, attrT, floatTensorPB("", nil, []float32{-1e9}))
+		}()),
+		nodePB("Where", []string{"action_mask", "l", "neg"}, []string{"logits"}),
+	}
+	for _, n := range append(nodes, m.extra...) {
+		g = pbBytes(g, graphNode, n)
+	}
+	g = pbBytes(g, graphInitializer, floatTensorPB("W", []int64{8, 11}, w))
+	inputs := map[string][]byte{
+		"board":       valueInfoPB("board", onnxUint8, -1, 3, 40, 80),
+		"units":       valueInfoPB("units", onnxUint8, -1, u, 8),
+		"globals":     valueInfoPB("globals", onnxFloat, -1, 16),
+		"action_mask": valueInfoPB("action_mask", onnxBool, -1, u, 11),
+	}
+	names := m.inputs
+	if names == nil {
+		names = []string{"board", "units", "globals", "action_mask"}
+	}
+	for _, n := range names {
+		g = pbBytes(g, graphInput, inputs[n])
+	}
+	g = pbBytes(g, graphOutput, valueInfoPB("logits", onnxFloat, -1, u, 11))
+
+	opset := m.opset
+	if opset == 0 {
+		opset = 17
+	}
+	b := pbVarint(nil, modelIRVersion, 8)
+	b = pbString(b, modelProducerName, "load_test")
+	b = pbBytes(b, modelOpsetImport, pbVarint(pbString(nil, opsetDomain, ""), opsetVersion, uint64(opset)))
+	version := m.version
+	if version == "" {
+		version = crematoria.ObservationVersion
+	}
+	if version != "-" {
+		entry := pbString(pbString(nil, entryKey, KeyObservationVersion), entryValue, version)
+		b = pbBytes(b, modelMetadataProps, entry)
+	}
+	return pbBytes(b, modelGraph, g)
+}
+
+func TestParseTinyModel(t *testing.T) {
+	m, err := Parse(tinyModel{}.bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.NumSlots != 80 || m.Opset != 17 || m.Metadata[KeyObservationVersion] != crematoria.ObservationVersion {
+		t.Errorf("Parse = slots %d, opset %d, metadata %v", m.NumSlots, m.Opset, m.Metadata)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	softmax := nodePB("Softmax", []string{"l"}, []string{"s"})
+	tanh := nodePB("Tanh", []string{"l"}, []string{"t"})
+	tests := []struct {
+		name    string
+		model   []byte
+		want    error
+		message string
+	}{
+		{"unsupported operators", tinyModel{extra: [][]byte{softmax, tanh}}.bytes(), ErrUnsupported, "Softmax (1 nodes), Tanh (1 nodes)"},
+		{"other observation version", tinyModel{version: "crematoria-obs-0"}.bytes(), ErrObservationVersion, `trained on "crematoria-obs-0"`},
+		{"no observation version", tinyModel{version: "-"}.bytes(), ErrObservationVersion, "observation_version"},
+		{"old opset", tinyModel{opset: 9}.bytes(), ErrUnsupported, "opset 9"},
+		{"missing input", tinyModel{inputs: []string{"board", "units", "action_mask"}}.bytes(), ErrSignature, "inputs"},
+		{"slots not a multiple of 4", tinyModel{slots: 6}.bytes(), ErrSignature, "multiple"},
+		{"bad weight shape", tinyModel{w: make([]float32, 7*11)}.bytes(), ErrFormat, "raw bytes"},
+		{"truncated file", tinyModel{}.bytes()[:100], ErrFormat, ""},
+		{"empty file", nil, ErrFormat, "no graph"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(tt.model)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("Parse = %v, want an error wrapping %v", err, tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.message) {
+				t.Errorf("Parse = %q, want it to mention %q", err, tt.message)
+			}
+		})
+	}
+}
+
+func TestBotPlaysArgmaxInSlotOrder(t *testing.T) {
+	// Logits = units x W with W favouring Right (2), then None (10): every
+	// unit that can go Right goes Right, the others stay.
+	w := make([]float32, 8*11)
+	w[0*11+2] = 2 // column 0 of units is "mine"
+	w[0*11+10] = 1
+	m, err := Parse(tinyModel{w: w}.bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := crematoria.New(crematoria.DefaultConfig(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const me = 2
+	bot := NewBot(m, me)
+	var o crematoria.Orders
+	o.Reset(len(g.Units))
+	bot.Play(&g.State, &o)
+	if bot.Err() != nil {
+		t.Fatal(bot.Err())
+	}
+	last := -1
+	for _, c := range o.List() {
+		u := g.Units[c.ID]
+		if u.Player != me {
+			t.Errorf("command for unit %d of player %d", c.ID, u.Player)
+		}
+		if c.Dir != crematoria.Right || !crematoria.CanMove(&g.State, &u, crematoria.Right) {
+			t.Errorf("unit %d: %v, want Right (legal)", c.ID, c.Dir)
+		}
+		if c.ID <= last {
+			t.Errorf("unit %d commanded after unit %d: want slot order", c.ID, last)
+		}
+		last = c.ID
+	}
+	want := 0
+	for id := 0; id < m.NumSlots; id++ {
+		u := g.Units[id]
+		if u.Player == me && crematoria.CanMove(&g.State, &u, crematoria.Right) {
+			want++
+		}
+	}
+	if len(o.List()) != want || want == 0 {
+		t.Errorf("%d commands, want %d", len(o.List()), want)
+	}
+}
+
+func TestBotRejectsOtherSlotCount(t *testing.T) {
+	m, err := Parse(tinyModel{slots: 8}.bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := crematoria.New(crematoria.DefaultConfig(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot := NewBot(m, 0)
+	var o crematoria.Orders
+	o.Reset(len(g.Units))
+	bot.Play(&g.State, &o)
+	if !errors.Is(bot.Err(), ErrSignature) || len(o.List()) != 0 {
+		t.Errorf("Play with 80 slots on an 8-slot model: err %v, %d orders", bot.Err(), len(o.List()))
+	}
+}
+
+func TestMatchWithPolicyBot(t *testing.T) {
+	m, err := Parse(tinyModel{}.bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Factory(m)
+	var bots [crematoria.NumPlayers]crematoria.Bot
+	for p := range bots {
+		if p == 1 {
+			bots[p] = f(p, 7)
+		} else {
+			bots[p], _ = crematoria.NewDemo(p, 7), 0
+		}
+	}
+	match, err := crematoria.NewMatchWithBots(crematoria.DefaultConfig(), 7, [4]string{"Demo", "tiny", "Demo", "Demo"}, bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := 0; r < 5; r++ {
+		if err := match.PlayRound(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := bots[1].(*Bot).Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add(tinyModel{}.bytes())
+	f.Add(tinyModel{slots: 4}.bytes())
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 1<<16 {
+			return
+		}
+		Parse(b) // must not panic
+	})
+}

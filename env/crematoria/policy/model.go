@@ -1,0 +1,336 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"jgym/env/crematoria"
+)
+
+// Errors of Load and Parse, for callers that branch on them.
+var (
+	// ErrUnsupported means the model uses an operator, opset, data type or
+	// attribute value that the interpreter does not implement.
+	ErrUnsupported = errors.New("unsupported")
+	// ErrObservationVersion means the model was trained on another
+	// observation layout than the encoder writes
+	// (crematoria.ObservationVersion), or does not say which.
+	ErrObservationVersion = errors.New("observation version mismatch")
+	// ErrSignature means the model's inputs or outputs are not those of a
+	// Crematoria policy (docs/export.md).
+	ErrSignature = errors.New("not a Crematoria policy")
+)
+
+// Metadata keys that the exporter writes in metadata_props.
+const (
+	// KeyObservationVersion holds the observation layout the policy was
+	// trained on; it must equal crematoria.ObservationVersion.
+	KeyObservationVersion = "observation_version"
+	// KeyActionOrder says in which order the bot issues the commands
+	// ("slot": increasing unit id).
+	KeyActionOrder = "action_order"
+)
+
+// Opset range of the ai.onnx domain the interpreter accepts: the
+// operators it implements have the same semantics over this range (Slice
+// and Unsqueeze take inputs, ReduceMean's axes move to an input at 18 and
+// both forms are handled).
+const (
+	MinOpset = 13
+	MaxOpset = 21
+)
+
+// Input and output names of a Crematoria policy (docs/export.md).
+const (
+	InputBoard   = "board"
+	InputUnits   = "units"
+	InputGlobals = "globals"
+	InputMask    = "action_mask"
+	OutputLogits = "logits"
+)
+
+// Model is a loaded ONNX policy. It is immutable and safe for concurrent
+// use; every Run allocates its own intermediate tensors.
+type Model struct {
+	// Metadata holds the model's metadata_props.
+	Metadata map[string]string
+	// Opset is the model's ai.onnx opset version.
+	Opset int64
+	// NumSlots is the number of unit slots U the model was exported for.
+	NumSlots int
+	// Producer is the producer_name of the file (e.g. "pytorch").
+	Producer string
+
+	nodes  []nodeProto // the nodes left after constant folding, in order
+	consts map[string]*Tensor
+	inputs []valueInfo
+}
+
+// Load reads and checks an ONNX policy file.
+func Load(path string) (*Model, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("load policy: %w", err)
+	}
+	m, err := Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("load policy %s: %w", path, err)
+	}
+	return m, nil
+}
+
+// Parse decodes and checks an ONNX policy: every operator is supported,
+// the observation version matches, the inputs and outputs are those of a
+// Crematoria policy, and a forward pass on a zero observation runs. All
+// these errors happen here, never at play time.
+func Parse(b []byte) (*Model, error) {
+	mp, err := decodeModel(b)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{Metadata: mp.metadata, Producer: mp.producer, consts: map[string]*Tensor{}}
+	opset, ok := mp.opsets[""]
+	if !ok {
+		return nil, fmt.Errorf("%w: the model imports no ai.onnx opset", ErrFormat)
+	}
+	if opset < MinOpset || opset > MaxOpset {
+		return nil, fmt.Errorf("%w: ai.onnx opset %d (supported: %d to %d)", ErrUnsupported, opset, MinOpset, MaxOpset)
+	}
+	m.Opset = opset
+	if err := checkOperators(mp.graph.nodes); err != nil {
+		return nil, err
+	}
+	v, ok := mp.metadata[KeyObservationVersion]
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%w: metadata_props has no %q (want %q)", ErrObservationVersion, KeyObservationVersion, crematoria.ObservationVersion)
+	case v != crematoria.ObservationVersion:
+		return nil, fmt.Errorf("%w: the model was trained on %q, the encoder writes %q", ErrObservationVersion, v, crematoria.ObservationVersion)
+	}
+	if o, ok := mp.metadata[KeyActionOrder]; ok && o != "slot" {
+		return nil, fmt.Errorf("%w: action_order %q (only \"slot\")", ErrUnsupported, o)
+	}
+	for _, t := range mp.graph.initializers {
+		m.consts[t.Name] = t
+	}
+	if err := m.checkSignature(&mp.graph); err != nil {
+		return nil, err
+	}
+	if err := m.fold(mp.graph.nodes); err != nil {
+		return nil, err
+	}
+	// A forward pass on a zero observation checks every shape.
+	out, err := m.Run(m.zeroInputs())
+	if err != nil {
+		return nil, fmt.Errorf("trial run on a zero observation: %w", err)
+	}
+	lg := out[OutputLogits]
+	if lg == nil || lg.DType != Float32 || !equalShape(lg.Shape, []int{1, m.NumSlots, crematoria.NumDirs}) {
+		return nil, fmt.Errorf("%w: output %q is %v, want float32[1 %d %d]", ErrSignature, OutputLogits, lg, m.NumSlots, crematoria.NumDirs)
+	}
+	return m, nil
+}
+
+// checkOperators refuses, all at once, the operators the interpreter does
+// not implement and nodes of other domains.
+func checkOperators(nodes []nodeProto) error {
+	bad := map[string]int{}
+	for i := range nodes {
+		n := &nodes[i]
+		name := n.opType
+		if n.domain != "" {
+			name = n.domain + "." + n.opType
+		} else if _, ok := ops[n.opType]; ok {
+			for _, a := range n.attrs {
+				if a.graph {
+					return fmt.Errorf("%w: node %q (%s) has a graph attribute", ErrUnsupported, n.name, n.opType)
+				}
+			}
+			continue
+		}
+		bad[name]++
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(bad))
+	for k, c := range bad {
+		names = append(names, fmt.Sprintf("%s (%d nodes)", k, c))
+	}
+	sort.Strings(names)
+	return fmt.Errorf("%w operators: %s; the interpreter implements %s",
+		ErrUnsupported, strings.Join(names, ", "), strings.Join(Operators(), ", "))
+}
+
+// wantInputs are the element types and shapes (-1: any) of the inputs of a
+// Crematoria policy; the batch dimension may be symbolic.
+var wantInputs = []struct {
+	name     string
+	elemType []int64
+	shape    []int
+}{
+	{InputBoard, []int64{onnxUint8}, []int{-1, crematoria.BoardPlanes, crematoria.Rows, crematoria.Cols}},
+	{InputUnits, []int64{onnxUint8}, []int{-1, -1, crematoria.UnitFeatures}},
+	{InputGlobals, []int64{onnxFloat}, []int{-1, crematoria.NumGlobals}},
+	{InputMask, []int64{onnxBool}, []int{-1, -1, crematoria.NumDirs}},
+}
+
+func (m *Model) checkSignature(g *graphProto) error {
+	byName := map[string]valueInfo{}
+	for _, vi := range g.inputs {
+		if _, init := m.consts[vi.name]; init {
+			continue // old exporters list initializers as inputs too
+		}
+		byName[vi.name] = vi
+	}
+	if len(byName) != len(wantInputs) {
+		var names []string
+		for n := range byName {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return fmt.Errorf("%w: inputs %v, want board, units, globals, action_mask", ErrSignature, names)
+	}
+	for _, w := range wantInputs {
+		vi, ok := byName[w.name]
+		if !ok {
+			return fmt.Errorf("%w: no input %q", ErrSignature, w.name)
+		}
+		okType := false
+		for _, t := range w.elemType {
+			okType = okType || vi.elemType == t
+		}
+		if !okType || len(vi.shape) != len(w.shape) {
+			return fmt.Errorf("%w: input %q has type %d and shape %v, want type %v and shape %v", ErrSignature, w.name, vi.elemType, vi.shape, w.elemType, w.shape)
+		}
+		for i, d := range w.shape {
+			if i > 0 && d >= 0 && vi.shape[i] != d {
+				return fmt.Errorf("%w: input %q has shape %v, want %v", ErrSignature, w.name, vi.shape, w.shape)
+			}
+		}
+	}
+	u, mu := byName[InputUnits].shape[1], byName[InputMask].shape[1]
+	if u <= 0 || u != mu {
+		return fmt.Errorf("%w: units and action_mask must have the same fixed number of slots, got %d and %d", ErrSignature, u, mu)
+	}
+	if u%crematoria.NumPlayers != 0 {
+		return fmt.Errorf("%w: %d unit slots is not a multiple of %d", ErrSignature, u, crematoria.NumPlayers)
+	}
+	m.NumSlots = u
+	if s, ok := m.Metadata["num_slots"]; ok && s != strconv.Itoa(u) {
+		return fmt.Errorf("%w: metadata num_slots=%s but the inputs have %d slots", ErrSignature, s, u)
+	}
+	found := false
+	for _, vi := range g.outputs {
+		found = found || vi.name == OutputLogits
+	}
+	if !found {
+		return fmt.Errorf("%w: no output %q", ErrSignature, OutputLogits)
+	}
+	m.inputs = nil
+	for _, w := range wantInputs {
+		m.inputs = append(m.inputs, byName[w.name])
+	}
+	return nil
+}
+
+// fold evaluates the nodes whose inputs are all constants (Constant nodes
+// and what only depends on initializers) once, and keeps the others.
+func (m *Model) fold(nodes []nodeProto) error {
+	for i := range nodes {
+		n := &nodes[i]
+		constant := true
+		for _, name := range n.inputs {
+			if name == "" {
+				continue
+			}
+			if _, ok := m.consts[name]; !ok {
+				constant = false
+				break
+			}
+		}
+		if !constant {
+			m.nodes = append(m.nodes, *n)
+			continue
+		}
+		in := make([]*Tensor, len(n.inputs))
+		for j, name := range n.inputs {
+			in[j] = m.consts[name]
+		}
+		out, err := ops[n.opType](n, m.Opset, in)
+		if err != nil {
+			return fmt.Errorf("node %q (%s): %w", n.name, n.opType, err)
+		}
+		if len(n.outputs) != 1 {
+			return fmt.Errorf("%w: node %q (%s) has %d outputs", ErrUnsupported, n.name, n.opType, len(n.outputs))
+		}
+		m.consts[n.outputs[0]] = out
+	}
+	return nil
+}
+
+// zeroInputs returns an all-zero observation of batch size 1.
+func (m *Model) zeroInputs() map[string]*Tensor {
+	in := map[string]*Tensor{}
+	for _, vi := range m.inputs {
+		shape := append([]int(nil), vi.shape...)
+		shape[0] = 1
+		dt, _ := dtypeOf(vi.elemType)
+		in[vi.name] = newTensor(dt, shape)
+	}
+	return in
+}
+
+// Run evaluates the graph on the named inputs and returns every graph
+// value it computed, by name ("logits" among them). Integer inputs are
+// Int64 tensors, whatever their ONNX width.
+func (m *Model) Run(inputs map[string]*Tensor) (map[string]*Tensor, error) {
+	vals := make(map[string]*Tensor, len(m.nodes)+len(inputs))
+	for _, vi := range m.inputs {
+		t, ok := inputs[vi.name]
+		if !ok {
+			return nil, fmt.Errorf("missing input %q", vi.name)
+		}
+		want, _ := dtypeOf(vi.elemType)
+		if t.DType != want || len(t.Shape) != len(vi.shape) || t.Len() != len(t.F)+len(t.I)+len(t.B) {
+			return nil, fmt.Errorf("input %q is %v, want %s of rank %d", vi.name, t, want, len(vi.shape))
+		}
+		for i, d := range vi.shape {
+			if d >= 0 && t.Shape[i] != d {
+				return nil, fmt.Errorf("input %q has shape %v, want %v", vi.name, t.Shape, vi.shape)
+			}
+		}
+		vals[vi.name] = t
+	}
+	in := make([]*Tensor, 0, 8)
+	for i := range m.nodes {
+		n := &m.nodes[i]
+		in = in[:0]
+		for _, name := range n.inputs {
+			if name == "" {
+				in = append(in, nil)
+				continue
+			}
+			t, ok := vals[name]
+			if !ok {
+				if t, ok = m.consts[name]; !ok {
+					return nil, fmt.Errorf("node %q (%s): input %q is not computed before it (graph not in topological order?)", n.name, n.opType, name)
+				}
+			}
+			in = append(in, t)
+		}
+		out, err := ops[n.opType](n, m.Opset, in)
+		if err != nil {
+			return nil, fmt.Errorf("node %q (%s): %w", n.name, n.opType, err)
+		}
+		if len(n.outputs) != 1 {
+			return nil, fmt.Errorf("%w: node %q (%s) has %d outputs", ErrUnsupported, n.name, n.opType, len(n.outputs))
+		}
+		vals[n.outputs[0]] = out
+	}
+	return vals, nil
+}

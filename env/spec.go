@@ -1,0 +1,121 @@
+package env
+
+import "fmt"
+
+// Dtype is the element type of a tensor. Tensors are little-endian,
+// row-major.
+type Dtype uint8
+
+// The element types, numbered as jgym.v1.Dtype.
+const (
+	InvalidDtype Dtype = iota
+	Uint8
+	Int8
+	Int16
+	Int32
+	Float32
+	Bool
+	Int64
+)
+
+var dtypeNames = [...]string{"invalid", "uint8", "int8", "int16", "int32", "float32", "bool", "int64"}
+var dtypeSizes = [...]int{0, 1, 1, 2, 4, 4, 1, 8}
+
+// Size returns the size of one element in bytes (0 for InvalidDtype).
+func (d Dtype) Size() int {
+	if int(d) >= len(dtypeSizes) {
+		return 0
+	}
+	return dtypeSizes[d]
+}
+
+func (d Dtype) String() string {
+	if int(d) >= len(dtypeNames) {
+		return fmt.Sprintf("Dtype(%d)", int(d))
+	}
+	return dtypeNames[d]
+}
+
+// TensorSpec describes one tensor of one learner seat of one environment;
+// batches add leading dimensions [B, L].
+type TensorSpec struct {
+	Name  string
+	Dtype Dtype
+	Shape []int
+	// Low and High bound the values (informative for observations; actions
+	// outside them are rejected).
+	Low, High float64
+	// Description says what the tensor holds.
+	Description string
+}
+
+// NumElems returns the number of elements (the product of the shape).
+func (t TensorSpec) NumElems() int {
+	n := 1
+	for _, d := range t.Shape {
+		n *= d
+	}
+	return n
+}
+
+// Bytes returns the size of the tensor in bytes.
+func (t TensorSpec) Bytes() int { return t.NumElems() * t.Dtype.Size() }
+
+// Spec describes a game and its spaces for one configuration.
+type Spec struct {
+	// ID names the game, e.g. "Crematoria-v0".
+	ID string
+	// ObservationVersion names the observation layout, e.g.
+	// "crematoria-obs-1".
+	ObservationVersion string
+	// NumSeats is the number of seats at every table.
+	NumSeats int
+	// Observation lists the observation tensors of one seat.
+	Observation []TensorSpec
+	// Action is the action tensor of one seat: one choice per unit slot.
+	Action TensorSpec
+	// ActionOrder is the optional issue-order tensor of one seat.
+	ActionOrder TensorSpec
+	// NumActions is the number of choices per unit slot.
+	NumActions int
+	// NumRounds is the number of rounds of a game.
+	NumRounds int
+	// DefaultConfig is the game's default configuration text.
+	DefaultConfig string
+}
+
+// ObservationBytes returns the size in bytes of one seat's observation,
+// all tensors together.
+func (s *Spec) ObservationBytes() int {
+	n := 0
+	for _, t := range s.Observation {
+		n += t.Bytes()
+	}
+	return n
+}
+
+// RewardMode selects the reward of learner seats.
+type RewardMode uint8
+
+// The reward modes. The zero value is ScoreDelta.
+const (
+	// ScoreDelta is the change of the seat's score in the round.
+	ScoreDelta RewardMode = iota
+	// Relative is the change of (own score - mean of the others' scores).
+	Relative
+	// Rank is 0 until the last round, then the final rank mapped to
+	// [-1, 1] (1 for first, -1 for last, ties share the mean).
+	Rank
+)
+
+func (m RewardMode) String() string {
+	switch m {
+	case ScoreDelta:
+		return "score_delta"
+	case Relative:
+		return "relative"
+	case Rank:
+		return "rank"
+	}
+	return fmt.Sprintf("RewardMode(%d)", int(m))
+}

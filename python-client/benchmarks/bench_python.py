@@ -1,0 +1,241 @@
+"""Env-steps per second received in Python, next to the in-process Go figure.
+
+For each number of envs, a :class:`jgym.JgymVectorEnv` (one learner seat,
+three ``Demo`` bots, seed 1, full observations) is stepped ``--steps`` times
+with the same fixed legal actions as Go's ``BenchmarkStep`` in ``vec/``
+(a hash of env, round and slot moved to the next legal direction, computed
+once from the reset batch). Right before, vec's ``BenchmarkStep`` (built
+once with ``go test -c ./vec/``) runs the same number of batches in process
+(``-test.bench '^BenchmarkStep$/^envs=N$' -test.benchtime <steps>x``), so
+both figures cover the same rounds of the same games. Each pair is measured
+``--repeat`` times and the best of each kept (the machine may be busy with
+other work). The CPU time per env-step of the Python and server processes
+together does not depend on that load; compare it with the in-process CPU
+figure of ``benchmarks/grpcbench``.
+
+    python benchmarks/bench_python.py                 # 1, 16, 64, 256 envs
+    python benchmarks/bench_python.py --envs 64 --steps 120 --no-go
+
+Without ``--address`` a local ``jgym serve`` is started (all cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import platform
+import re
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import jgym
+from jgym.server import find_source_tree
+
+
+@dataclass
+class Args:
+    """Command-line arguments (each field is a ``--flag``)."""
+
+    envs: str = "1,16,64,256"
+    """comma-separated numbers of envs"""
+    steps: int = 120
+    """batches per measurement (a default game lasts 120 rounds)"""
+    repeat: int = 3
+    """measurements per point; the best is kept"""
+    address: str = ""
+    """host:port of a running jgym server (default: start one)"""
+    no_go: bool = False
+    """skip the in-process Go benchmark"""
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    """Builds the command line from the Args dataclass."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for f in dataclasses.fields(Args):
+        flag = f"--{f.name.replace('_', '-')}"
+        if isinstance(f.default, bool):
+            parser.add_argument(flag, action="store_true")
+        else:
+            parser.add_argument(flag, type=type(f.default), default=f.default)
+    return Args(**vars(parser.parse_args(argv)))
+
+
+def go_policy(mask: np.ndarray[Any, Any], rounds: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """The actions of vec's benchmark policy (vec/pool_test.go ``policy``).
+
+    Args:
+        mask: ``[N, U, 11]`` action masks (one learner seat).
+        rounds: ``[N]`` round numbers.
+
+    Returns:
+        ``[N, U]`` int8 directions.
+    """
+    n, u, dirs = mask.shape
+    ids = np.arange(n, dtype=np.uint64)[:, None]
+    slots = np.arange(u, dtype=np.uint64)[None, :]
+    r = rounds.astype(np.uint64)[:, None]
+    m32 = np.uint64(0xFFFFFFFF)
+    h = (
+        ((ids * np.uint64(2654435761)) & m32)
+        ^ ((r * np.uint64(40503)) & m32)
+        ^ (slots * np.uint64(97))
+    )
+    d = (h % np.uint64(dirs)).astype(np.int64)
+    for _ in range(dirs):  # move to the next legal direction
+        legal = np.take_along_axis(mask, d[..., None], axis=2)[..., 0] != 0
+        d = np.where(legal, d, (d + 1) % dirs)
+    out: np.ndarray[Any, Any] = d.astype(np.int8)
+    return out
+
+
+@dataclass
+class Point:
+    """One measurement: env-steps per second and CPU microseconds per env-step."""
+
+    rate: float
+    cpu_us: float | None
+
+
+def _proc_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) a process has used so far (Linux)."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()  # noqa: SIM115
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bench_python(n: int, steps: int, address: str, server_pid: int | None) -> Point:
+    """Steps ``n`` envs ``steps`` times through the server.
+
+    The CPU figure adds the Python process's and the server's CPU time (both
+    sides of the socket); ``None`` for a server that is not ours.
+    """
+    envs = jgym.make_vec("Crematoria-v0", num_envs=n, address=address)
+    try:
+        obs, info = envs.reset(seed=1)
+        actions = go_policy(obs["action_mask"], info["round"])
+        server0 = _proc_cpu(server_pid) if server_pid else None
+        cpu0 = time.process_time()
+        start = time.perf_counter()
+        for _ in range(steps):
+            envs.step(actions)
+        elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu0
+        server1 = _proc_cpu(server_pid) if server_pid else None
+    finally:
+        envs.close()
+    cpu_us = None
+    if server0 is not None and server1 is not None:
+        cpu_us = (cpu + server1 - server0) / (n * steps) * 1e6
+    return Point(n * steps / elapsed, cpu_us)
+
+
+def build_go_bench(src: Path, out: Path) -> Path:
+    """Compiles vec's benchmark binary once (``go test -c``)."""
+    binary = out / "vec.test"
+    subprocess.run(["go", "test", "-c", "-o", str(binary), "./vec/"], cwd=src, check=True)
+    return binary
+
+
+def bench_go(binary: Path, src: Path, n: int, steps: int) -> Point | None:
+    """Runs vec's BenchmarkStep for n envs in process (env-steps/s only).
+
+    Its CPU per env-step is in benchmarks/grpcbench (the process CPU here
+    would include building the pool and the resets).
+    """
+    cmd = [
+        str(binary), "-test.run", "^$", "-test.bench", f"^BenchmarkStep$/^envs={n}$",
+        "-test.benchtime", f"{steps}x",
+    ]  # fmt: skip
+    out = subprocess.run(cmd, cwd=src / "vec", capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        m = re.match(r"BenchmarkStep/envs=(\d+)\S*\s.*?([\d.e+]+) env-steps/s", line)
+        if m and int(m.group(1)) == n:
+            return Point(float(m.group(2)), None)
+    return None
+
+
+def _load() -> str:
+    try:
+        return " ".join(open("/proc/loadavg").read().split()[:3])
+    except OSError:
+        return "?"
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Measures and prints the table."""
+    args = parse_args(argv)
+    sizes = [int(s) for s in args.envs.split(",")]
+    print(
+        f"python {platform.python_version()}, {platform.machine()}, "
+        f"{os.cpu_count()} cores; {args.steps} batches per point, best of {args.repeat}; "
+        f"load average {_load()}"
+    )
+    src = None if args.no_go else find_source_tree()
+    if not args.no_go and src is None:
+        print("no jgym source tree: no Go figures")
+    server = None
+    address = args.address or None
+    if address is None:
+        server = jgym.LocalServer()
+        address = server.address
+    py: dict[int, Point] = {}
+    go: dict[int, Point] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        go_binary = build_go_bench(src, Path(tmp)) if src is not None else None
+        if go_binary is not None:
+            print(
+                f"Go: {go_binary.name} -test.bench '^BenchmarkStep$/^envs=N$' "
+                f"-test.benchtime {args.steps}x   (go test -c ./vec/)"
+            )
+        try:
+            for n in sizes:
+                for _ in range(args.repeat):
+                    if go_binary is not None and src is not None:
+                        g = bench_go(go_binary, src, n, args.steps)
+                        if g is not None:
+                            go[n] = _best(go.get(n), g)
+                    p = bench_python(n, args.steps, address, server.pid if server else None)
+                    py[n] = _best(py.get(n), p)
+        finally:
+            if server is not None:
+                server.close()
+    print(f"load average after: {_load()}")
+    print(
+        f"\n{'envs':>6} {'Go in-process':>14} {'Python (gRPC)':>14} {'ratio':>6}"
+        f" {'CPU us/env-step':>16}"
+    )
+    for n in sizes:
+        g, p = go.get(n), py[n]
+        print(
+            f"{n:6d} {_num(g.rate if g else None, 14)} {p.rate:14,.0f} "
+            f"{(f'{p.rate / g.rate:.2f}' if g else '-'):>6} {_num(p.cpu_us, 16, '.1f')}"
+        )
+    print(
+        "(env-steps/s: envs x batches per second. CPU: Python and server processes together,"
+        " user + system, per env-step. One learner seat, three Demo bots.)"
+    )
+
+
+def _best(old: Point | None, new: Point) -> Point:
+    """Keeps the faster run, and the smaller CPU cost."""
+    if old is None:
+        return new
+    cpus = [c for c in (old.cpu_us, new.cpu_us) if c is not None]
+    return Point(max(old.rate, new.rate), min(cpus) if cpus else None)
+
+
+def _num(x: float | None, width: int, fmt: str = ",.0f") -> str:
+    return f"{x:{width}{fmt}}" if x is not None else f"{'-':>{width}}"
+
+
+if __name__ == "__main__":
+    main()

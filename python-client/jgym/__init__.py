@@ -1,0 +1,98 @@
+"""Reinforcement-learning environments for the EDA course games, served by jgym.
+
+jgym runs the course's four-player grid games (Crematoria first) in a Go
+server and serves them over gRPC. This package speaks Gymnasium and
+PettingZoo on top of it:
+
+- ``gymnasium.make("jgym/Crematoria-v0")``: one learner seat against bots
+  (:class:`~jgym.env.JgymEnv`);
+- :func:`make_vec`: many games as one :class:`gymnasium.vector.VectorEnv`
+  (:class:`~jgym.vector.JgymVectorEnv`), on one server or spread over several;
+- :func:`parallel_env`: four learner seats as a :class:`pettingzoo.ParallelEnv`
+  (:class:`~jgym.parallel.JgymParallelEnv`), for self-play;
+- :func:`evaluate`: win rate, score and rank of a policy or a bot.
+
+Without an address, a local ``jgym serve`` is started and stopped for you
+(see :mod:`jgym.server`). Errors are :class:`jgym.errors.JgymError`.
+The full guide is docs/python.md.
+
+Example:
+    >>> import gymnasium, jgym
+    >>> "jgym/Crematoria-v0" in gymnasium.registry
+    True
+    >>> envs = jgym.make_vec("Crematoria-v0", num_envs=8)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from jgym import errors
+from jgym.client import Client, Session
+from jgym.env import JgymEnv
+from jgym.errors import (
+    BinaryNotFoundError,
+    InvalidArgumentError,
+    JgymError,
+    NotFoundError,
+    ResourceExhaustedError,
+    ServerError,
+    ServerStartError,
+    ServerUnavailableError,
+    SessionError,
+    UnsupportedError,
+)
+from jgym.evaluate import EvalResult, evaluate
+from jgym.parallel import JgymParallelEnv, parallel_env
+from jgym.server import LocalServer, find_binary
+from jgym.tensors import MaskedMultiDiscrete, sample_masked
+from jgym.vector import JgymVectorEnv, make_vec
+
+__version__ = "0.1.0"
+
+#: The games this package registers with Gymnasium, as ``jgym/<id>``.
+GAMES = ("Crematoria-v0",)
+
+__all__ = [
+    "GAMES",
+    "BinaryNotFoundError",
+    "Client",
+    "EvalResult",
+    "InvalidArgumentError",
+    "JgymEnv",
+    "JgymError",
+    "JgymParallelEnv",
+    "JgymVectorEnv",
+    "LocalServer",
+    "MaskedMultiDiscrete",
+    "NotFoundError",
+    "ResourceExhaustedError",
+    "ServerError",
+    "ServerStartError",
+    "ServerUnavailableError",
+    "Session",
+    "SessionError",
+    "UnsupportedError",
+    "errors",
+    "evaluate",
+    "find_binary",
+    "make_vec",
+    "parallel_env",
+    "sample_masked",
+]
+
+
+def _register() -> None:
+    for game in GAMES:
+        env_id = f"jgym/{game}"
+        if env_id in gymnasium.registry:
+            continue
+        gymnasium.register(
+            id=env_id,
+            entry_point="jgym.env:JgymEnv",
+            vector_entry_point="jgym.vector:JgymVectorEnv",
+            kwargs={"game": game},
+        )
+
+
+_register()

@@ -1,0 +1,479 @@
+"""A thin client of the jgym.v1 gRPC service: servers, sessions, streams.
+
+The environments of :mod:`jgym.env`, :mod:`jgym.vector` and
+:mod:`jgym.parallel` are built on it; use it directly for what they do not
+cover (listing bots, several sessions on one connection, async batches).
+
+A :class:`Session` owns one bidirectional ``Stream``: each ``send_*`` call
+queues one request without waiting, each :meth:`Session.recv` blocks for the
+next response, in order. ``step`` and ``reset`` do both.
+
+Example:
+    >>> client = Client()  # doctest: +SKIP
+    >>> session = client.create_session("Crematoria-v0", num_envs=2,
+    ...                                 seats=["", "Demo", "Demo", "Demo"])  # doctest: +SKIP
+    >>> result = session.reset(seed=1)  # doctest: +SKIP
+    >>> list(result.env_ids)  # doctest: +SKIP
+    [0, 1]
+    >>> client.close()  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import threading
+import weakref
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import grpc
+import numpy as np
+from gymnasium.vector import AutoresetMode
+
+from jgym.errors import (
+    InvalidArgumentError,
+    JgymError,
+    ServerUnavailableError,
+    SessionError,
+    from_rpc_error,
+)
+from jgym.server import ServerLease, health_check, shared_server
+from jgym.tensors import from_numpy
+from jgym.v1 import jgym_pb2 as pb
+from jgym.v1 import jgym_pb2_grpc as pb_grpc
+
+__all__ = ["Client", "Session", "autoreset_mode_value", "reward_mode_value"]
+
+# Batches are large (64 envs of Crematoria are ~0.7 MB): no 4 MB ceiling.
+_CHANNEL_OPTIONS = [
+    ("grpc.max_receive_message_length", -1),
+    ("grpc.max_send_message_length", -1),
+]
+
+_REWARD_MODES = {
+    "score_delta": pb.REWARD_MODE_SCORE_DELTA,
+    "relative": pb.REWARD_MODE_RELATIVE,
+    "rank": pb.REWARD_MODE_RANK,
+}
+_AUTORESET_MODES = {
+    AutoresetMode.NEXT_STEP: pb.AUTORESET_MODE_NEXT_STEP,
+    AutoresetMode.SAME_STEP: pb.AUTORESET_MODE_SAME_STEP,
+    AutoresetMode.DISABLED: pb.AUTORESET_MODE_DISABLED,
+}
+
+
+def reward_mode_value(mode: str) -> pb.RewardMode:
+    """Returns the wire value of a reward mode name.
+
+    Args:
+        mode: ``"score_delta"`` (the default), ``"relative"`` or ``"rank"``.
+
+    Returns:
+        The :class:`~jgym.v1.jgym_pb2.RewardMode` value.
+
+    Raises:
+        InvalidArgumentError: Unknown mode.
+
+    Example:
+        >>> reward_mode_value("rank") == pb.REWARD_MODE_RANK
+        True
+    """
+    try:
+        return _REWARD_MODES[mode]
+    except KeyError:
+        raise InvalidArgumentError(
+            f"reward_mode {mode!r}: want one of {sorted(_REWARD_MODES)}"
+        ) from None
+
+
+def autoreset_mode_value(mode: AutoresetMode | str) -> pb.AutoresetMode:
+    """Returns the wire value of a Gymnasium autoreset mode.
+
+    Args:
+        mode: An :class:`~gymnasium.vector.AutoresetMode` or its value
+            (``"NextStep"``, ``"SameStep"``, ``"Disabled"``).
+
+    Returns:
+        The :class:`~jgym.v1.jgym_pb2.AutoresetMode` value.
+
+    Raises:
+        InvalidArgumentError: Unknown mode.
+
+    Example:
+        >>> autoreset_mode_value("SameStep") == pb.AUTORESET_MODE_SAME_STEP
+        True
+    """
+    try:
+        return _AUTORESET_MODES[AutoresetMode(mode)]
+    except ValueError:
+        want = [m.value for m in AutoresetMode]
+        raise InvalidArgumentError(f"autoreset_mode {mode!r}: want one of {want}") from None
+
+
+_END = object()
+
+
+class _Stream:
+    """One Stream RPC: a request queue feeding gRPC, responses read in order."""
+
+    def __init__(self, stub: pb_grpc.JgymServiceStub) -> None:
+        self._requests: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._call = stub.Stream(self._iter())
+
+    def _iter(self) -> Iterator[pb.StreamRequest]:
+        while True:
+            req = self._requests.get()
+            if req is _END:
+                return
+            yield req
+
+    def send(self, req: pb.StreamRequest) -> None:
+        self._requests.put(req)
+
+    def recv(self) -> pb.StreamResponse:
+        resp: pb.StreamResponse = next(self._call)
+        return resp
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Half-closes the stream and lets the server end it; cancels it after ``timeout``.
+
+        With answers still unread the server cannot end the stream cleanly:
+        pass ``timeout=0`` to cancel at once.
+        """
+        done = threading.Event()
+        self._call.add_done_callback(lambda *_: done.set())
+        self._requests.put(_END)
+        if not done.wait(timeout):
+            self._call.cancel()
+
+
+class Session:
+    """A server session: ``num_envs`` games stepped in batches.
+
+    Made by :meth:`Client.create_session`. Arrays are ``[B, L, ...]``: B envs
+    of the request, L learner seats.
+
+    Attributes:
+        id: The session id.
+        game: The :class:`~jgym.v1.jgym_pb2.GameSpec` of the session's
+            configuration.
+        num_envs: Number of game instances.
+        num_learners: Number of learner seats per game (L).
+        batch_size: The server's effective async batch size.
+    """
+
+    def __init__(
+        self,
+        client: Client,
+        req: pb.CreateSessionRequest,
+        resp: pb.CreateSessionResponse,
+    ) -> None:
+        self._client = client
+        self._request = req
+        self.id = resp.session_id
+        self.game = resp.game
+        self.num_envs = req.num_envs
+        self.num_learners = resp.num_learners
+        self.batch_size = resp.batch_size
+        self.num_slots = int(resp.game.action.shape[0])
+        self._stream: _Stream | None = None
+        self._pending = 0
+        self._interrupted = False
+        self.closed = False
+
+    @property
+    def address(self) -> str:
+        """The server's address."""
+        return self._client.address
+
+    def _send(self, req: pb.StreamRequest) -> None:
+        if self.closed:
+            raise SessionError(f"session {self.id} is closed")
+        if self._interrupted:
+            self._recreate(req)
+        req.session_id = self.id
+        if self._stream is None:
+            self._stream = _Stream(self._client.stub)
+        self._stream.send(req)
+        self._pending += 1
+
+    def send_reset(self, seed: int | None = None, env_ids: Sequence[int] | None = None) -> None:
+        """Queues a reset; its result comes from the next :meth:`recv`.
+
+        Args:
+            seed: Env i (of the session) gets seed + i; ``None`` continues
+                each env's own seed sequence.
+            env_ids: The envs to reset; ``None`` for all.
+        """
+        reset = pb.ResetRequest(
+            env_ids=[int(i) for i in env_ids or ()],
+            seed=0 if seed is None else int(seed),
+            seed_given=seed is not None,
+        )
+        self._send(pb.StreamRequest(reset=reset))
+
+    def send_step(
+        self,
+        actions: np.ndarray[Any, Any],
+        order: np.ndarray[Any, Any] | None = None,
+        env_ids: Sequence[int] | None = None,
+    ) -> None:
+        """Queues a step without waiting; its result comes from :meth:`recv`.
+
+        Args:
+            actions: Directions, ``[B, L, U]`` or anything of that size
+                (e.g. ``[B * L, U]``), any integer dtype; sent as int8.
+            order: Optional priorities of the same size; sent as int16.
+            env_ids: The envs the actions are for; ``None`` for all.
+
+        Raises:
+            InvalidArgumentError: The actions do not have B * L * U elements.
+        """
+        b = len(env_ids) if env_ids is not None else self.num_envs
+        shape = (b, self.num_learners, self.num_slots)
+        step = pb.StepRequest(env_ids=env_ids or ())
+        step.actions.CopyFrom(from_numpy(_reshape(actions, shape, "actions"), np.int8))
+        if order is not None:
+            step.action_order.CopyFrom(from_numpy(_reshape(order, shape, "order"), np.int16))
+        self._send(pb.StreamRequest(step=step))
+
+    def send_recv(self) -> None:
+        """Queues a wait for envs still running from an async step."""
+        self._send(pb.StreamRequest(recv=pb.RecvRequest()))
+
+    def recv(self) -> pb.StepResult:
+        """Waits for the answer to the oldest queued request.
+
+        Returns:
+            The :class:`~jgym.v1.jgym_pb2.StepResult`.
+
+        Raises:
+            JgymError: The server refused the request (the subclass follows
+                the gRPC status) or went away.
+        """
+        if self._stream is None or self._pending == 0:
+            raise SessionError("recv without a pending request")
+        try:
+            resp = self._stream.recv()
+        except grpc.RpcError as e:
+            self._drop_stream()
+            raise from_rpc_error(e, f"session {self.id}") from None
+        except StopIteration:
+            self._drop_stream()
+            raise ServerUnavailableError(
+                f"session {self.id}: the server ended the stream"
+            ) from None
+        except BaseException:
+            # Interrupted (Ctrl-C) while waiting: gRPC cannot resume the
+            # stream, and the server closes a session whose stream is gone.
+            self.abandon()
+            raise
+        self._pending -= 1
+        return resp.result
+
+    def abandon(self) -> None:
+        """Gives up the answers still pending (after an interrupt).
+
+        The stream is cancelled, which ends the server's session; the next
+        :meth:`reset` (any other request is a :class:`SessionError`) creates
+        a new one with the same settings.
+        """
+        if self._pending or self._stream is not None:
+            self._drop_stream()
+            self._interrupted = True
+
+    def _recreate(self, req: pb.StreamRequest) -> None:
+        """Replaces a session lost to an interrupted wait, on a reset only."""
+        if req.WhichOneof("kind") != "reset":
+            raise SessionError(
+                f"session {self.id} was lost when waiting for it was interrupted: call reset()"
+            )
+        resp = self._client.call("create session", self._client.stub.CreateSession, self._request)
+        self.id = resp.session_id
+        self._interrupted = False
+
+    def _drop_stream(self) -> None:
+        if self._stream is not None:
+            self._stream.close(timeout=2.0 if self._pending == 0 else 0.0)
+        self._stream = None
+        self._pending = 0
+
+    def reset(self, seed: int | None = None, env_ids: Sequence[int] | None = None) -> pb.StepResult:
+        """Resets and waits for the first observations; see :meth:`send_reset`."""
+        self.send_reset(seed, env_ids)
+        return self.recv()
+
+    def step(
+        self,
+        actions: np.ndarray[Any, Any],
+        order: np.ndarray[Any, Any] | None = None,
+        env_ids: Sequence[int] | None = None,
+    ) -> pb.StepResult:
+        """Steps and waits for the result; see :meth:`send_step`."""
+        self.send_step(actions, order, env_ids)
+        return self.recv()
+
+    def close(self) -> None:
+        """Closes the stream and the server-side session. Idempotent."""
+        if self.closed:
+            return
+        self.closed = True
+        self._drop_stream()
+        self._client._forget(self)
+        with contextlib.suppress(JgymError):
+            self._client.call(
+                "close session",
+                self._client.stub.CloseSession,
+                pb.CloseSessionRequest(session_id=self.id),
+                timeout=5.0,
+            )
+
+
+def _reshape(a: Any, shape: tuple[int, ...], what: str) -> np.ndarray[Any, Any]:
+    arr = np.asarray(a)
+    if arr.size != int(np.prod(shape)):
+        raise InvalidArgumentError(
+            f"{what}: got shape {arr.shape} ({arr.size} values), want {shape[0] * shape[1]} "
+            f"rows of {shape[2]} (envs x learner seats, unit slots)"
+        )
+    if arr.dtype.kind not in "iub":
+        raise InvalidArgumentError(f"{what}: got dtype {arr.dtype}, want integers")
+    return arr.reshape(shape)
+
+
+def _close_channel(channel: grpc.Channel, lease: ServerLease | None) -> None:
+    channel.close()
+    if lease is not None:
+        lease.release()
+
+
+class Client:
+    """A connection to one jgym server.
+
+    Args:
+        address: ``host:port`` of a running server; ``None`` starts (or
+            shares) a local one, see :mod:`jgym.server`.
+        connect_timeout: Seconds to wait for the server to answer.
+
+    Raises:
+        ServerUnavailableError: Nothing answers at ``address`` in time.
+        ServerStartError: The local server could not be started.
+
+    Attributes:
+        address: The server's address.
+        server: The local server when the client started one, else ``None``.
+    """
+
+    def __init__(self, address: str | None = None, *, connect_timeout: float = 10.0) -> None:
+        self._lease = shared_server() if address is None else None
+        self.server = self._lease.server if self._lease is not None else None
+        self.address = address if address is not None else self._lease.server.address  # type: ignore[union-attr]
+        self._channel = grpc.insecure_channel(self.address, options=_CHANNEL_OPTIONS)
+        self._finalizer = weakref.finalize(self, _close_channel, self._channel, self._lease)
+        self.stub = pb_grpc.JgymServiceStub(self._channel)  # type: ignore[no-untyped-call]
+        self._sessions: weakref.WeakSet[Session] = weakref.WeakSet()
+        self._lock = threading.Lock()
+        try:
+            health_check(self._channel, timeout=connect_timeout)
+        except grpc.RpcError as e:
+            self.close()
+            raise ServerUnavailableError(
+                f"no jgym server answers at {self.address} within {connect_timeout:g} s: "
+                f"{e.details()}",
+                e.code(),
+            ) from None
+
+    def call(self, what: str, method: Any, request: Any, timeout: float | None = 60.0) -> Any:
+        """Calls a unary RPC, turning gRPC errors into :class:`JgymError`."""
+        try:
+            return method(request, timeout=timeout)
+        except grpc.RpcError as e:
+            raise from_rpc_error(e, what) from None
+
+    def list_games(self) -> list[pb.GameSpec]:
+        """Returns the specs of the games the server hosts."""
+        resp = self.call("list games", self.stub.ListGames, pb.ListGamesRequest())
+        return list(resp.games)
+
+    def list_bots(self, game: str = "") -> tuple[list[str], list[str]]:
+        """Returns the bot names a seat accepts and the ``prefix:PATH`` prefixes."""
+        resp = self.call("list bots", self.stub.ListBots, pb.ListBotsRequest(game=game))
+        return list(resp.bots), list(resp.prefixes)
+
+    def create_session(
+        self,
+        game: str,
+        num_envs: int,
+        seats: Sequence[str | None],
+        *,
+        shuffle_seats: bool = False,
+        reward_mode: str = "score_delta",
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        config: str | os.PathLike[str] = "",
+        batch_size: int = 0,
+        idle_timeout_seconds: int = 0,
+        trace_env0: str = "",
+    ) -> Session:
+        """Creates a session of ``num_envs`` games.
+
+        Args:
+            game: The game id, e.g. ``"Crematoria-v0"``.
+            num_envs: Number of games.
+            seats: Four entries: ``None`` or ``""`` for a learner seat, else
+                a bot name (``"Demo"``, ``"Null"``, ``"cpp:/path/AIMe.cc"``).
+            shuffle_seats: Permute the seats at every reset.
+            reward_mode: ``"score_delta"``, ``"relative"`` or ``"rank"``.
+            autoreset_mode: How finished games restart.
+            config: Configuration text in the kit's format ("" for the
+                default), or a path to a configuration file.
+            batch_size: Async batch size (0: synchronous).
+            idle_timeout_seconds: Close the session when idle this long
+                (0: server default).
+            trace_env0: Server-side directory for .res traces of env 0.
+
+        Returns:
+            The session.
+
+        Raises:
+            InvalidArgumentError: The server refused the setup (unknown bot,
+                bad configuration, ...), with its message.
+        """
+        if isinstance(config, os.PathLike):
+            config = open(config).read()  # noqa: SIM115
+        req = pb.CreateSessionRequest(
+            game=game,
+            num_envs=num_envs,
+            seats=[pb.SeatSpec(bot=s or "") for s in seats],
+            shuffle_seats=shuffle_seats,
+            reward_mode=reward_mode_value(reward_mode),
+            autoreset_mode=autoreset_mode_value(autoreset_mode),
+            config=config,
+            batch_size=batch_size,
+            idle_timeout_seconds=idle_timeout_seconds,
+            trace_env0=trace_env0,
+        )
+        resp = self.call("create session", self.stub.CreateSession, req)
+        session = Session(self, req, resp)
+        with self._lock:
+            self._sessions.add(session)
+        return session
+
+    def _forget(self, session: Session) -> None:
+        with self._lock:
+            self._sessions.discard(session)
+
+    def close(self) -> None:
+        """Closes the sessions, the channel, and releases the local server."""
+        with self._lock:
+            sessions = list(self._sessions)
+        for s in sessions:
+            s.close()
+        self._finalizer()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

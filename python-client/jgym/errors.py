@@ -1,0 +1,128 @@
+"""Exceptions raised by jgym.
+
+Every error the package raises is a :class:`JgymError`. Errors that come
+from the server carry its gRPC status code and message; they are mapped from
+:class:`grpc.RpcError` in exactly one place, :func:`from_rpc_error`.
+
+Example:
+    >>> import grpc
+    >>> err = InvalidArgumentError("seats: unknown bot 'Nobody'", grpc.StatusCode.INVALID_ARGUMENT)
+    >>> isinstance(err, JgymError), isinstance(err, ValueError)
+    (True, True)
+    >>> str(err)
+    "seats: unknown bot 'Nobody'"
+"""
+
+from __future__ import annotations
+
+import grpc
+
+__all__ = [
+    "BinaryNotFoundError",
+    "InvalidArgumentError",
+    "JgymError",
+    "NotFoundError",
+    "ResourceExhaustedError",
+    "ServerError",
+    "ServerStartError",
+    "ServerUnavailableError",
+    "SessionError",
+    "UnsupportedError",
+    "from_rpc_error",
+]
+
+
+class JgymError(Exception):
+    """Base class of every jgym error.
+
+    Attributes:
+        code: The gRPC status code for errors that came from a server, else
+            ``None``.
+        details: The server's message (or the local message).
+    """
+
+    def __init__(self, details: str, code: grpc.StatusCode | None = None) -> None:
+        super().__init__(details)
+        self.details = details
+        self.code = code
+
+
+class InvalidArgumentError(JgymError, ValueError):
+    """The request was malformed: unknown bot, bad configuration, wrong shape."""
+
+
+class NotFoundError(JgymError, LookupError):
+    """The server does not know the game or session named in the request."""
+
+
+class SessionError(JgymError):
+    """The session cannot serve the request (closed, expired, busy, or not reset)."""
+
+
+class ResourceExhaustedError(JgymError):
+    """The server refused the request for lack of capacity (too many envs, sessions)."""
+
+
+class UnsupportedError(JgymError, NotImplementedError):
+    """The server does not offer what the request asks for (gRPC UNIMPLEMENTED)."""
+
+
+class ServerError(JgymError):
+    """The server failed while serving the request (an internal error)."""
+
+
+class ServerUnavailableError(JgymError, ConnectionError):
+    """No server answers at the address, or it went away (crashed, stopped)."""
+
+
+class ServerStartError(JgymError, RuntimeError):
+    """A local ``jgym serve`` could not be started."""
+
+
+class BinaryNotFoundError(ServerStartError, FileNotFoundError):
+    """No ``jgym`` binary was found and none could be built."""
+
+
+_BY_CODE: dict[grpc.StatusCode, type[JgymError]] = {
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidArgumentError,
+    grpc.StatusCode.OUT_OF_RANGE: InvalidArgumentError,
+    grpc.StatusCode.NOT_FOUND: NotFoundError,
+    grpc.StatusCode.FAILED_PRECONDITION: SessionError,
+    grpc.StatusCode.ABORTED: SessionError,
+    grpc.StatusCode.ALREADY_EXISTS: SessionError,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhaustedError,
+    grpc.StatusCode.UNIMPLEMENTED: UnsupportedError,
+    grpc.StatusCode.UNAVAILABLE: ServerUnavailableError,
+    grpc.StatusCode.DEADLINE_EXCEEDED: ServerUnavailableError,
+    grpc.StatusCode.CANCELLED: ServerUnavailableError,
+}
+
+
+def from_rpc_error(err: grpc.RpcError, context: str = "") -> JgymError:
+    """Turns a gRPC error into the matching :class:`JgymError`.
+
+    Args:
+        err: The error raised by a gRPC call.
+        context: A short prefix saying what was attempted, e.g. ``"step"``.
+
+    Returns:
+        An exception whose message is the server's, prefixed by ``context``,
+        and whose ``code`` is the gRPC status code.
+
+    Example:
+        >>> class Fake(grpc.RpcError):
+        ...     def code(self): return grpc.StatusCode.NOT_FOUND
+        ...     def details(self): return 'unknown session "s1"'
+        >>> e = from_rpc_error(Fake(), "step")
+        >>> type(e).__name__, str(e)
+        ('NotFoundError', 'step: unknown session "s1"')
+    """
+    code_fn = getattr(err, "code", None)
+    details_fn = getattr(err, "details", None)
+    code = code_fn() if callable(code_fn) else None
+    details = details_fn() if callable(details_fn) else None
+    message = details or str(err) or "unknown gRPC error"
+    if context:
+        message = f"{context}: {message}"
+    cls = _BY_CODE.get(code, ServerError) if code is not None else ServerError
+    return cls(message, code)

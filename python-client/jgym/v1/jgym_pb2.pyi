@@ -1,0 +1,269 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Dtype(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DTYPE_UNSPECIFIED: _ClassVar[Dtype]
+    DTYPE_UINT8: _ClassVar[Dtype]
+    DTYPE_INT8: _ClassVar[Dtype]
+    DTYPE_INT16: _ClassVar[Dtype]
+    DTYPE_INT32: _ClassVar[Dtype]
+    DTYPE_FLOAT32: _ClassVar[Dtype]
+    DTYPE_BOOL: _ClassVar[Dtype]
+    DTYPE_INT64: _ClassVar[Dtype]
+
+class RewardMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    REWARD_MODE_UNSPECIFIED: _ClassVar[RewardMode]
+    REWARD_MODE_SCORE_DELTA: _ClassVar[RewardMode]
+    REWARD_MODE_RELATIVE: _ClassVar[RewardMode]
+    REWARD_MODE_RANK: _ClassVar[RewardMode]
+
+class AutoresetMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    AUTORESET_MODE_UNSPECIFIED: _ClassVar[AutoresetMode]
+    AUTORESET_MODE_NEXT_STEP: _ClassVar[AutoresetMode]
+    AUTORESET_MODE_SAME_STEP: _ClassVar[AutoresetMode]
+    AUTORESET_MODE_DISABLED: _ClassVar[AutoresetMode]
+DTYPE_UNSPECIFIED: Dtype
+DTYPE_UINT8: Dtype
+DTYPE_INT8: Dtype
+DTYPE_INT16: Dtype
+DTYPE_INT32: Dtype
+DTYPE_FLOAT32: Dtype
+DTYPE_BOOL: Dtype
+DTYPE_INT64: Dtype
+REWARD_MODE_UNSPECIFIED: RewardMode
+REWARD_MODE_SCORE_DELTA: RewardMode
+REWARD_MODE_RELATIVE: RewardMode
+REWARD_MODE_RANK: RewardMode
+AUTORESET_MODE_UNSPECIFIED: AutoresetMode
+AUTORESET_MODE_NEXT_STEP: AutoresetMode
+AUTORESET_MODE_SAME_STEP: AutoresetMode
+AUTORESET_MODE_DISABLED: AutoresetMode
+
+class Tensor(_message.Message):
+    __slots__ = ("dtype", "shape", "data")
+    DTYPE_FIELD_NUMBER: _ClassVar[int]
+    SHAPE_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    dtype: Dtype
+    shape: _containers.RepeatedScalarFieldContainer[int]
+    data: bytes
+    def __init__(self, dtype: _Optional[_Union[Dtype, str]] = ..., shape: _Optional[_Iterable[int]] = ..., data: _Optional[bytes] = ...) -> None: ...
+
+class TensorSpec(_message.Message):
+    __slots__ = ("name", "dtype", "shape", "low", "high", "description")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DTYPE_FIELD_NUMBER: _ClassVar[int]
+    SHAPE_FIELD_NUMBER: _ClassVar[int]
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    dtype: Dtype
+    shape: _containers.RepeatedScalarFieldContainer[int]
+    low: float
+    high: float
+    description: str
+    def __init__(self, name: _Optional[str] = ..., dtype: _Optional[_Union[Dtype, str]] = ..., shape: _Optional[_Iterable[int]] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., description: _Optional[str] = ...) -> None: ...
+
+class GameSpec(_message.Message):
+    __slots__ = ("id", "observation_version", "num_seats", "observation", "action", "action_order", "num_actions", "num_rounds", "default_config")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_VERSION_FIELD_NUMBER: _ClassVar[int]
+    NUM_SEATS_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ORDER_FIELD_NUMBER: _ClassVar[int]
+    NUM_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    NUM_ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_CONFIG_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    observation_version: str
+    num_seats: int
+    observation: _containers.RepeatedCompositeFieldContainer[TensorSpec]
+    action: TensorSpec
+    action_order: TensorSpec
+    num_actions: int
+    num_rounds: int
+    default_config: str
+    def __init__(self, id: _Optional[str] = ..., observation_version: _Optional[str] = ..., num_seats: _Optional[int] = ..., observation: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ..., action: _Optional[_Union[TensorSpec, _Mapping]] = ..., action_order: _Optional[_Union[TensorSpec, _Mapping]] = ..., num_actions: _Optional[int] = ..., num_rounds: _Optional[int] = ..., default_config: _Optional[str] = ...) -> None: ...
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games",)
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameSpec]
+    def __init__(self, games: _Optional[_Iterable[_Union[GameSpec, _Mapping]]] = ...) -> None: ...
+
+class ListBotsRequest(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    def __init__(self, game: _Optional[str] = ...) -> None: ...
+
+class ListBotsResponse(_message.Message):
+    __slots__ = ("bots", "prefixes")
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    PREFIXES_FIELD_NUMBER: _ClassVar[int]
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    prefixes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, bots: _Optional[_Iterable[str]] = ..., prefixes: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SeatSpec(_message.Message):
+    __slots__ = ("bot",)
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    def __init__(self, bot: _Optional[str] = ...) -> None: ...
+
+class CreateSessionRequest(_message.Message):
+    __slots__ = ("game", "num_envs", "seats", "shuffle_seats", "reward_mode", "autoreset_mode", "config", "batch_size", "idle_timeout_seconds", "trace_env0")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    NUM_ENVS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SHUFFLE_SEATS_FIELD_NUMBER: _ClassVar[int]
+    REWARD_MODE_FIELD_NUMBER: _ClassVar[int]
+    AUTORESET_MODE_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_FIELD_NUMBER: _ClassVar[int]
+    BATCH_SIZE_FIELD_NUMBER: _ClassVar[int]
+    IDLE_TIMEOUT_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    TRACE_ENV0_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    num_envs: int
+    seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
+    shuffle_seats: bool
+    reward_mode: RewardMode
+    autoreset_mode: AutoresetMode
+    config: str
+    batch_size: int
+    idle_timeout_seconds: int
+    trace_env0: str
+    def __init__(self, game: _Optional[str] = ..., num_envs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., shuffle_seats: _Optional[bool] = ..., reward_mode: _Optional[_Union[RewardMode, str]] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., config: _Optional[str] = ..., batch_size: _Optional[int] = ..., idle_timeout_seconds: _Optional[int] = ..., trace_env0: _Optional[str] = ...) -> None: ...
+
+class CreateSessionResponse(_message.Message):
+    __slots__ = ("session_id", "game", "num_learners", "batch_size", "max_response_bytes", "max_request_bytes")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    NUM_LEARNERS_FIELD_NUMBER: _ClassVar[int]
+    BATCH_SIZE_FIELD_NUMBER: _ClassVar[int]
+    MAX_RESPONSE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    MAX_REQUEST_BYTES_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    game: GameSpec
+    num_learners: int
+    batch_size: int
+    max_response_bytes: int
+    max_request_bytes: int
+    def __init__(self, session_id: _Optional[str] = ..., game: _Optional[_Union[GameSpec, _Mapping]] = ..., num_learners: _Optional[int] = ..., batch_size: _Optional[int] = ..., max_response_bytes: _Optional[int] = ..., max_request_bytes: _Optional[int] = ...) -> None: ...
+
+class CloseSessionRequest(_message.Message):
+    __slots__ = ("session_id",)
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ...) -> None: ...
+
+class CloseSessionResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ResetRequest(_message.Message):
+    __slots__ = ("seed", "env_ids", "seed_given")
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    ENV_IDS_FIELD_NUMBER: _ClassVar[int]
+    SEED_GIVEN_FIELD_NUMBER: _ClassVar[int]
+    seed: int
+    env_ids: _containers.RepeatedScalarFieldContainer[int]
+    seed_given: bool
+    def __init__(self, seed: _Optional[int] = ..., env_ids: _Optional[_Iterable[int]] = ..., seed_given: _Optional[bool] = ...) -> None: ...
+
+class StepRequest(_message.Message):
+    __slots__ = ("env_ids", "actions", "action_order")
+    ENV_IDS_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ORDER_FIELD_NUMBER: _ClassVar[int]
+    env_ids: _containers.RepeatedScalarFieldContainer[int]
+    actions: Tensor
+    action_order: Tensor
+    def __init__(self, env_ids: _Optional[_Iterable[int]] = ..., actions: _Optional[_Union[Tensor, _Mapping]] = ..., action_order: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
+
+class StreamRequest(_message.Message):
+    __slots__ = ("session_id", "reset", "step", "recv")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    RESET_FIELD_NUMBER: _ClassVar[int]
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    RECV_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    reset: ResetRequest
+    step: StepRequest
+    recv: RecvRequest
+    def __init__(self, session_id: _Optional[str] = ..., reset: _Optional[_Union[ResetRequest, _Mapping]] = ..., step: _Optional[_Union[StepRequest, _Mapping]] = ..., recv: _Optional[_Union[RecvRequest, _Mapping]] = ...) -> None: ...
+
+class RecvRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class Info(_message.Message):
+    __slots__ = ("scores", "rank", "round", "learner_seats", "episode")
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    LEARNER_SEATS_FIELD_NUMBER: _ClassVar[int]
+    EPISODE_FIELD_NUMBER: _ClassVar[int]
+    scores: Tensor
+    rank: Tensor
+    round: Tensor
+    learner_seats: Tensor
+    episode: Tensor
+    def __init__(self, scores: _Optional[_Union[Tensor, _Mapping]] = ..., rank: _Optional[_Union[Tensor, _Mapping]] = ..., round: _Optional[_Union[Tensor, _Mapping]] = ..., learner_seats: _Optional[_Union[Tensor, _Mapping]] = ..., episode: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
+
+class StepResult(_message.Message):
+    __slots__ = ("env_ids", "observation", "reward", "terminated", "truncated", "info", "final_observation", "final_env_index", "final_scores")
+    class ObservationEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: Tensor
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
+    class FinalObservationEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: Tensor
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
+    ENV_IDS_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    REWARD_FIELD_NUMBER: _ClassVar[int]
+    TERMINATED_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    INFO_FIELD_NUMBER: _ClassVar[int]
+    FINAL_OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    FINAL_ENV_INDEX_FIELD_NUMBER: _ClassVar[int]
+    FINAL_SCORES_FIELD_NUMBER: _ClassVar[int]
+    env_ids: _containers.RepeatedScalarFieldContainer[int]
+    observation: _containers.MessageMap[str, Tensor]
+    reward: Tensor
+    terminated: Tensor
+    truncated: Tensor
+    info: Info
+    final_observation: _containers.MessageMap[str, Tensor]
+    final_env_index: _containers.RepeatedScalarFieldContainer[int]
+    final_scores: Tensor
+    def __init__(self, env_ids: _Optional[_Iterable[int]] = ..., observation: _Optional[_Mapping[str, Tensor]] = ..., reward: _Optional[_Union[Tensor, _Mapping]] = ..., terminated: _Optional[_Union[Tensor, _Mapping]] = ..., truncated: _Optional[_Union[Tensor, _Mapping]] = ..., info: _Optional[_Union[Info, _Mapping]] = ..., final_observation: _Optional[_Mapping[str, Tensor]] = ..., final_env_index: _Optional[_Iterable[int]] = ..., final_scores: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
+
+class StreamResponse(_message.Message):
+    __slots__ = ("result",)
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    result: StepResult
+    def __init__(self, result: _Optional[_Union[StepResult, _Mapping]] = ...) -> None: ...

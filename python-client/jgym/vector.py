@@ -1,0 +1,435 @@
+"""The vector environment: many games of one or more servers as one batch.
+
+:class:`JgymVectorEnv` is a :class:`gymnasium.vector.VectorEnv`. Every
+learner seat of every game is one sub-environment: with ``num_envs`` games
+and L learner seats per game there are ``num_envs * L`` rows, game-major
+(row ``g * L + l`` is learner ``l`` of game ``g``). With the default single
+learner (three ``Demo`` opponents) rows and games coincide.
+
+Each step is one message per server: the actions go out as one int8 tensor,
+and the observations come back as one tensor per name, viewed with
+:func:`numpy.frombuffer` (no per-element copy; the arrays are read-only).
+:meth:`JgymVectorEnv.step_async` sends without waiting, so Python can work
+while the server steps; :meth:`JgymVectorEnv.step_wait` collects the batch.
+
+Example:
+    >>> import jgym
+    >>> envs = jgym.make_vec("Crematoria-v0", num_envs=4)  # doctest: +SKIP
+    >>> obs, info = envs.reset(seed=7)  # doctest: +SKIP
+    >>> obs["board"].shape, obs["action_mask"].shape  # doctest: +SKIP
+    ((4, 3, 40, 80), (4, 80, 11))
+    >>> envs.metadata["autoreset_mode"]  # doctest: +SKIP
+    <AutoresetMode.NEXT_STEP: 'NextStep'>
+    >>> envs.close()  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from jgym._batch import Array, Batch, Decoder, make_seats
+from jgym.client import Client, Session
+from jgym.errors import InvalidArgumentError, JgymError, SessionError
+from jgym.tensors import action_space, observation_space
+
+__all__ = ["JgymVectorEnv", "make_vec"]
+
+
+def _split(n: int, k: int) -> list[int]:
+    """Splits n envs over k servers as evenly as possible, earlier ones first.
+
+    Example:
+        >>> _split(10, 3)
+        [4, 3, 3]
+    """
+    return [n // k + (i < n % k) for i in range(k)]
+
+
+class JgymVectorEnv(VectorEnv):
+    """Many games served by jgym, as a Gymnasium vector environment.
+
+    Args:
+        game: The game id, e.g. ``"Crematoria-v0"``.
+        num_envs: Number of games (each has L learner seats, see the module
+            docs: the vector env has ``num_envs * L`` sub-environments).
+        opponents: Bots in the last seats; the others are learners. Default:
+            three ``"Demo"`` (one learner). ``()`` is four-seat self-play.
+        learners: Number of learner seats per game (the first seats); the
+            others are ``opponents``, or ``"Demo"`` bots.
+        seats: Four explicit seats (``None`` for learners), instead of
+            ``opponents``.
+        shuffle_seats: Permute the seats at every reset (from the seed).
+        reward_mode: ``"score_delta"`` (default), ``"relative"`` or ``"rank"``.
+        autoreset_mode: A :class:`~gymnasium.vector.AutoresetMode`; declared
+            in ``metadata["autoreset_mode"]``.
+        config: Configuration text in the kit's format, or a path to one.
+        address: ``host:port`` of a running server. Default: start a local
+            one.
+        addresses: Several servers; the games are split across them in
+            order (game ``g`` keeps seed ``seed + g`` wherever it runs).
+        action_order: Also take the order of the commands: actions become a
+            Dict of ``"action"`` and ``"order"`` (a priority per slot).
+        trace_env0: Server-side directory where game 0 of the first server
+            writes a ``.res`` trace of each game.
+        idle_timeout: Seconds without a request after which a server closes
+            the session (0: the server's default, 5 minutes for ``jgym
+            serve``); raise it when training pauses long between steps.
+        connect_timeout: Seconds to wait for each server.
+
+    Raises:
+        InvalidArgumentError: A bad option, or a setup the server refused
+            (the message is the server's).
+        ServerUnavailableError: A server does not answer.
+        ServerStartError: The local server could not be started.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium's convention
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_modes": [],
+    }
+
+    def __init__(
+        self,
+        game: str = "Crematoria-v0",
+        num_envs: int = 1,
+        *,
+        opponents: Sequence[str] | None = None,
+        learners: int | None = None,
+        seats: Sequence[str | None] | None = None,
+        shuffle_seats: bool = False,
+        reward_mode: str = "score_delta",
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        config: str | os.PathLike[str] = "",
+        address: str | None = None,
+        addresses: Sequence[str] | None = None,
+        action_order: bool = False,
+        trace_env0: str = "",
+        idle_timeout: int = 0,
+        connect_timeout: float = 10.0,
+    ) -> None:
+        if num_envs < 1:
+            raise InvalidArgumentError(f"num_envs {num_envs}: want at least 1")
+        if address is not None and addresses is not None:
+            raise InvalidArgumentError("give address or addresses, not both")
+        addrs: list[str | None] = list(addresses) if addresses else [address]
+        if len(addrs) > num_envs:
+            addrs = addrs[:num_envs]
+        self.autoreset_mode = AutoresetMode(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        self.game_id = game
+        self.seats = make_seats(seats, opponents, learners)
+        self.with_order = action_order
+        self.closed = False
+        self._clients: list[Client] = []
+        self._sessions: list[Session] = []
+        self._offsets: list[int] = []
+        try:
+            offset = 0
+            for i, (addr, n) in enumerate(zip(addrs, _split(num_envs, len(addrs)), strict=True)):
+                client = Client(addr, connect_timeout=connect_timeout)
+                self._clients.append(client)
+                self._sessions.append(
+                    client.create_session(
+                        game,
+                        n,
+                        self.seats,
+                        shuffle_seats=shuffle_seats,
+                        reward_mode=reward_mode,
+                        autoreset_mode=self.autoreset_mode,
+                        config=config,
+                        trace_env0=trace_env0 if i == 0 else "",
+                        idle_timeout_seconds=idle_timeout,
+                    )
+                )
+                self._offsets.append(offset)
+                offset += n
+        except BaseException:
+            self.close_extras()
+            raise
+        first = self._sessions[0]
+        self.spec_proto = first.game
+        self.num_games = num_envs
+        self.num_learners = first.num_learners
+        self.num_slots = first.num_slots
+        self.num_envs = num_envs * self.num_learners
+        self.single_observation_space = observation_space(first.game)
+        self.single_action_space = action_space(first.game, action_order)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._decoders = [Decoder(s.game, s.num_learners) for s in self._sessions]
+        self._obs: dict[str, Array] | None = None  # last full batch (partial resets)
+        self._stepping = False
+
+    @property
+    def server_pids(self) -> list[int]:
+        """The pids of the local servers this environment started (or shares)."""
+        return [c.server.pid for c in self._clients if c.server is not None]
+
+    # --- Gymnasium API ---------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Array], dict[str, Any]]:
+        """Starts new games in all (or, with ``options["reset_mask"]``, some) envs.
+
+        Args:
+            seed: Game ``g`` gets seed ``seed + g``. ``None`` continues each
+                game's own seed sequence.
+            options: ``{"reset_mask": bool array of num_envs}`` resets only
+                the masked sub-environments (their games); for
+                ``AutoresetMode.DISABLED``.
+
+        Returns:
+            The observations (a dict of ``[num_envs, ...]`` arrays) and info.
+        """
+        if self._stepping:
+            raise SessionError("reset during step_async: call step_wait first")
+        if seed is not None and not isinstance(seed, int | np.integer):
+            raise InvalidArgumentError(f"seed {seed!r}: want an int (game g uses seed + g)")
+        super().reset(seed=seed)
+        games = self._reset_games(options)
+        for s, off in zip(self._sessions, self._offsets, strict=True):
+            ids = None if games is None else [g - off for g in games if off <= g < off + s.num_envs]
+            if ids == []:
+                continue
+            s.send_reset(None if seed is None else int(seed) + off, ids)
+        batches = self._gather(
+            lambda s, off: games is None or any(off <= g < off + s.num_envs for g in games)
+        )
+        obs, info = self._merge(batches, partial=games is not None)
+        return obs, info
+
+    def _reset_games(self, options: dict[str, Any] | None) -> list[int] | None:
+        if not options or options.get("reset_mask") is None:
+            return None
+        mask = np.asarray(options["reset_mask"], dtype=bool)
+        if mask.shape != (self.num_envs,):
+            raise InvalidArgumentError(
+                f"reset_mask: got shape {mask.shape}, want ({self.num_envs},)"
+            )
+        if self._obs is None:
+            raise SessionError("reset_mask before the first full reset")
+        per_game = mask.reshape(self.num_games, self.num_learners).any(axis=1)
+        return [int(g) for g in np.flatnonzero(per_game)]
+
+    def step(self, actions: Any) -> tuple[dict[str, Array], Array, Array, Array, dict[str, Any]]:
+        """Plays one round in every game; see :meth:`step_async`."""
+        self.step_async(actions)
+        return self.step_wait()
+
+    def step_async(self, actions: Any) -> None:
+        """Sends the actions of every sub-environment without waiting.
+
+        Args:
+            actions: ``[num_envs, U]`` directions (any integer dtype); with
+                ``action_order``, a dict of that under ``"action"`` and
+                ``[num_envs, U]`` priorities under ``"order"``.
+
+        Raises:
+            InvalidArgumentError: The actions have the wrong size.
+            SessionError: A step is already pending.
+        """
+        if self.closed:
+            raise SessionError("step on a closed environment")
+        if self._stepping:
+            raise SessionError("step_async twice: call step_wait first")
+        if self._obs is None:
+            raise SessionError("step before reset: call reset() first")
+        order = None
+        if self.with_order:
+            if not isinstance(actions, dict) or "action" not in actions:
+                raise InvalidArgumentError(
+                    "actions: want a dict with 'action' and 'order' (action_order=True)"
+                )
+            order = self._rows(actions.get("order"), "actions['order']")
+            actions = actions["action"]
+        acts = self._rows(actions, "actions")
+        for s, off in zip(self._sessions, self._offsets, strict=True):
+            lo, hi = off * self.num_learners, (off + s.num_envs) * self.num_learners
+            s.send_step(acts[lo:hi], None if order is None else order[lo:hi])
+        self._stepping = True
+
+    def _rows(self, a: Any, what: str) -> Array:
+        if a is None:
+            raise InvalidArgumentError(f"{what} is missing")
+        arr = np.asarray(a)
+        want = (self.num_envs, self.num_slots)
+        if arr.shape != want:
+            raise InvalidArgumentError(f"{what}: got shape {arr.shape}, want {want}")
+        return arr
+
+    def step_wait(
+        self, **kwargs: Any
+    ) -> tuple[dict[str, Array], Array, Array, Array, dict[str, Any]]:
+        """Waits for the batch sent by :meth:`step_async`.
+
+        Returns:
+            ``(observations, rewards, terminations, truncations, infos)``;
+            rewards are float32, the flags bool, all ``[num_envs]``.
+            ``infos`` holds ``scores`` (``[num_envs, 4]``, seat order),
+            ``rank``, ``round``, ``seat`` (the learner's seat) and
+            ``episode_index``; with ``AutoresetMode.SAME_STEP`` also
+            ``final_obs`` and ``final_info`` as Gymnasium's own vector envs.
+        """
+        if not self._stepping:
+            raise SessionError("step_wait without step_async")
+        self._stepping = False
+        batches = self._gather(lambda s, off: True)
+        obs, info = self._merge(batches, partial=False)
+        reward = self._cat([b.reward for _, b in batches]).reshape(self.num_envs)
+        terminated = self._per_row([b.terminated for _, b in batches])
+        truncated = self._per_row([b.truncated for _, b in batches])
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            self._add_final(batches, info)
+        return obs, reward, terminated, truncated, info
+
+    def _gather(self, sent: Callable[[Session, int], bool]) -> list[tuple[int, Batch]]:
+        """Receives the answer of every session a request was ``sent`` to.
+
+        Every answer is read even when one is an error, so that no session
+        is left with an unread answer; then the first error is raised.
+        """
+        batches: list[tuple[int, Batch]] = []
+        error: JgymError | None = None
+        for s, dec, off in zip(self._sessions, self._decoders, self._offsets, strict=True):
+            if not sent(s, off):
+                continue
+            try:
+                batches.append((off, dec.decode(s.recv())))
+            except JgymError as e:
+                error = error or e
+            except BaseException:  # Ctrl-C: no session may keep a stale answer
+                for other in self._sessions:
+                    other.abandon()
+                raise
+        if error is not None:
+            raise error
+        return batches
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Closes the sessions and the connections (stopping a local server)."""
+        for s in self._sessions:
+            s.close()
+        for c in self._clients:
+            c.close()
+        self._sessions = []
+        self._clients = []
+
+    # --- batching ---------------------------------------------------------------
+
+    def _cat(self, parts: list[Array]) -> Array:
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    def _per_row(self, parts: list[Array]) -> Array:
+        """Per-game values ``[B]`` -> per-row ``[B * L]``."""
+        a = self._cat(parts)
+        return a if self.num_learners == 1 else np.repeat(a, self.num_learners, axis=0)
+
+    def _merge(
+        self, batches: list[tuple[int, Batch]], partial: bool
+    ) -> tuple[dict[str, Array], dict[str, Any]]:
+        n, L = self.num_envs, self.num_learners  # noqa: N806
+        if not partial:
+            obs = {
+                k: self._cat([b.obs[k] for _, b in batches]).reshape(
+                    n, *batches[0][1].obs[k].shape[2:]
+                )
+                for k in batches[0][1].obs
+            }
+            self._obs = obs
+            info = self._info(
+                self._cat([b.scores for _, b in batches]),
+                self._cat([b.rank for _, b in batches]).reshape(n),
+                self._per_row([b.round for _, b in batches]),
+                self._cat([b.seat for _, b in batches]).reshape(n),
+                self._per_row([b.episode for _, b in batches]),
+            )
+            return obs, info
+        # A partial reset: copy the new games' rows into the last batch.
+        assert self._obs is not None
+        obs = {k: v.copy() for k, v in self._obs.items()}
+        for off, b in batches:
+            rows = ((off + b.env_ids)[:, None] * L + np.arange(L)).reshape(-1)
+            for k, v in b.obs.items():
+                obs[k][rows] = v.reshape(len(rows), *v.shape[2:])
+        self._obs = obs
+        info = self._info(
+            np.zeros((self.num_games, 4), np.int32),
+            np.zeros(n, np.int32),
+            np.zeros(n, np.int32),
+            np.zeros(n, np.int32),
+            np.zeros(n, np.int32),
+        )
+        mask = np.zeros(n, bool)
+        for off, b in batches:
+            rows = ((off + b.env_ids)[:, None] * L + np.arange(L)).reshape(-1)
+            mask[rows] = True
+            info["scores"][rows] = np.repeat(b.scores, L, axis=0)
+            info["rank"][rows] = b.rank.reshape(-1)
+            info["round"][rows] = np.repeat(b.round, L)
+            info["seat"][rows] = b.seat.reshape(-1)
+            info["episode_index"][rows] = np.repeat(b.episode, L)
+        for k in ("scores", "rank", "round", "seat", "episode_index"):
+            info["_" + k] = mask
+        return obs, info
+
+    def _info(
+        self, scores: Array, rank: Array, round_: Array, seat: Array, episode: Array
+    ) -> dict[str, Any]:
+        if self.num_learners > 1:
+            scores = np.repeat(scores, self.num_learners, axis=0)
+        info: dict[str, Any] = {
+            "scores": scores,
+            "rank": rank,
+            "round": round_,
+            "seat": seat,
+            "episode_index": episode,
+        }
+        ones = np.ones(self.num_envs, dtype=bool)
+        for k in list(info):
+            info["_" + k] = ones
+        return info
+
+    def _add_final(self, batches: list[tuple[int, Batch]], info: dict[str, Any]) -> None:
+        """Adds Gymnasium's same-step ``final_obs`` and ``final_info`` entries."""
+        n, L = self.num_envs, self.num_learners  # noqa: N806
+        final_obs = np.full(n, None, dtype=object)
+        mask = np.zeros(n, dtype=bool)
+        scores = np.zeros((n, 4), dtype=np.int32)
+        for off, b in batches:
+            for f, pos in enumerate(b.final_index):
+                g = off + int(b.env_ids[pos])
+                for learner in range(L):
+                    row = g * L + learner
+                    final_obs[row] = {k: v[f, learner] for k, v in b.final_obs.items()}
+                    scores[row] = b.final_scores[f]
+                    mask[row] = True
+        if mask.any():
+            info["final_obs"] = final_obs
+            info["_final_obs"] = mask
+            info["final_info"] = {"scores": scores, "_scores": mask}
+            info["_final_info"] = mask
+
+    def __repr__(self) -> str:
+        where = ", ".join(c.address for c in self._clients) or "closed"
+        return f"JgymVectorEnv({self.game_id}, num_envs={self.num_envs}, {where})"
+
+
+def make_vec(game: str = "Crematoria-v0", num_envs: int = 1, **kwargs: Any) -> JgymVectorEnv:
+    """Makes a :class:`JgymVectorEnv`; the options are its constructor's.
+
+    Args:
+        game: The game id; ``"jgym/Crematoria-v0"`` is accepted too.
+        num_envs: Number of games.
+        **kwargs: See :class:`JgymVectorEnv`.
+
+    Returns:
+        The vector environment.
+    """
+    return JgymVectorEnv(game.removeprefix("jgym/"), num_envs, **kwargs)

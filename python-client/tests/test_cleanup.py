@@ -1,0 +1,168 @@
+"""No server outlives its environments, whatever way Python ends."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+import jgym
+from jgym.env import JgymEnv
+
+
+def alive(pid: int) -> bool:
+    """Whether pid is a live process (a zombie counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def wait_gone(pid: int, timeout: float = 15.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not alive(pid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_close_stops_the_server() -> None:
+    env = JgymEnv()
+    pid = env.server_pid
+    assert pid is not None and alive(pid)
+    env.reset(seed=0)
+    env.close()
+    assert wait_gone(pid)
+
+
+def test_shared_server_stops_with_the_last_env() -> None:
+    a = JgymEnv()
+    b = jgym.make_vec("Crematoria-v0", num_envs=2)
+    pid = a.server_pid
+    assert pid is not None and b.server_pids == [pid]
+    a.close()
+    assert alive(pid)
+    b.close()
+    assert wait_gone(pid)
+
+
+def test_env_made_in_a_short_lived_thread() -> None:
+    """PR_SET_PDEATHSIG follows the forking thread: the server must not die with it."""
+    made: list[JgymEnv] = []
+    t = threading.Thread(target=lambda: made.append(JgymEnv()))
+    t.start()
+    t.join()
+    env = made[0]
+    try:
+        time.sleep(0.3)
+        assert env.server_pid is not None and alive(env.server_pid)
+        env.reset(seed=1)
+    finally:
+        pid = env.server_pid
+        env.close()
+    assert pid is not None and wait_gone(pid)
+
+
+def run_child(body: str) -> subprocess.Popen[str]:
+    code = textwrap.dedent(
+        """
+        import sys, time
+        import numpy as np
+        import jgym
+        """
+    ) + textwrap.dedent(body)
+    return subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
+
+
+def read_pid(child: subprocess.Popen[str]) -> int:
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    assert line, child.stderr.read() if child.stderr else "no output"
+    return int(line)
+
+
+def test_interpreter_exit_without_close() -> None:
+    child = run_child(
+        """
+        envs = jgym.make_vec("Crematoria-v0", num_envs=2)
+        envs.reset(seed=0)
+        print(envs.server_pids[0], flush=True)
+        # exits without envs.close()
+        """
+    )
+    pid = read_pid(child)
+    assert child.wait(30) == 0
+    assert wait_gone(pid)
+
+
+def test_python_killed() -> None:
+    # An idle server: nothing it writes to its closed log pipe could end it,
+    # so only PR_SET_PDEATHSIG can.
+    child = run_child(
+        """
+        server = jgym.LocalServer()
+        print(server.pid, flush=True)
+        time.sleep(60)
+        """
+    )
+    pid = read_pid(child)
+    assert alive(pid)
+    child.send_signal(signal.SIGKILL)
+    child.wait(10)
+    assert wait_gone(pid)
+
+
+def test_ctrl_c() -> None:
+    child = run_child(
+        """
+        envs = jgym.make_vec("Crematoria-v0", num_envs=4)
+        obs, _ = envs.reset(seed=0)
+        print(envs.server_pids[0], flush=True)
+        while True:
+            obs, *_ = envs.step(np.full((4, 80), 10))
+        """
+    )
+    pid = read_pid(child)
+    time.sleep(0.3)
+    child.send_signal(signal.SIGINT)
+    assert child.wait(30) != 0
+    assert child.stderr is not None and "KeyboardInterrupt" in child.stderr.read()
+    assert wait_gone(pid)
+
+
+def test_interrupted_step_leaves_the_env_usable(address: str) -> None:
+    """A KeyboardInterrupt while waiting must not shift later answers by one."""
+    import _thread
+
+    envs = jgym.make_vec("Crematoria-v0", num_envs=256, address=address)
+    try:
+        envs.reset(seed=0)
+        timer = threading.Timer(0.005, _thread.interrupt_main)
+        timer.start()
+        try:
+            for _ in range(100):
+                envs.step(np.full((256, 80), 10))
+        except KeyboardInterrupt:
+            pass
+        timer.cancel()
+        _, info = envs.reset(seed=0)
+        assert (info["round"] == 0).all()
+        _, _, _, _, info = envs.step(np.full((256, 80), 10))
+        assert (info["round"] == 1).all()
+    finally:
+        envs.close()

@@ -1,0 +1,24 @@
+"""Runs the docstring examples of the package (those not marked +SKIP)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import jgym
+
+MODULES = sorted(
+    m.name
+    for m in pkgutil.walk_packages(jgym.__path__, "jgym.")
+    if not m.name.startswith("jgym.v1")
+)
+
+
+@pytest.mark.parametrize("name", ["jgym", *MODULES])
+def test_doctests(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, verbose=False)
+    assert result.failed == 0, f"{result.failed} doctest(s) failed in {name}"

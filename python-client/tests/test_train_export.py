@@ -1,0 +1,216 @@
+"""Train, export, and play the exported policy in Go: the same decisions.
+
+``examples/train_ppo.py`` trains for a tiny budget and exports ONNX. The test
+then records observations of real games with PyTorch's masked logits and
+argmax decisions, and runs the Go interpreter on them
+(``go test ./env/crematoria/policy -run TestMatchesTorch``): logits within
+1e-4, decisions equal. Last, one short game is played twice, once through
+the vector env with PyTorch choosing the moves and once by
+``jgym match policy:model.onnx Demo Demo Demo`` in Go: the final scores are
+the same, so encoder, network, argmax and command order all agree.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+import jgym
+from jgym.server import find_binary, find_source_tree
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+CLIENT = Path(__file__).resolve().parent.parent
+SCRIPT = CLIENT / "examples" / "train_ppo.py"
+
+ROUNDS = 12
+CONFIG = f"""Crematoria 1.2
+nb_players             4
+nb_rounds            {ROUNDS:3d}
+nb_furyans             5
+nb_pioneers           15
+max_nb_necromongers   10
+nb_hellhounds          3
+nb_elevators          20
+gem_value             30
+turns_to_land          2
+rows                  40
+cols                  80
+
+GENERATOR
+"""
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("train_ppo", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["train_ppo"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    if not SCRIPT.exists():
+        pytest.skip("no examples/train_ppo.py (tests run outside the source tree)")
+    tmp = tmp_path_factory.mktemp("train")
+    cfg = tmp / "short.cnf"
+    cfg.write_text(CONFIG)
+    onnx_path = tmp / "model.onnx"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--total-timesteps",
+            "128",
+            "--num-envs",
+            "4",
+            "--num-steps",
+            "32",
+            "--num-minibatches",
+            "2",
+            "--threads",
+            "1",
+            "--eval-every",
+            "0",
+            "--eval-final-games",
+            "4",
+            "--config",
+            str(cfg),
+            "--run-dir",
+            str(tmp / "runs"),
+            "--export",
+            str(onnx_path),
+            "--progress",
+            "false",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    run = Path(summary["run"])
+    for name in ("checkpoint.pt", "model.onnx", "history.json", "learning_curve.png"):
+        assert (run / name).exists(), name
+    assert summary["final_eval"]["games"] == 4
+    assert onnx_path.exists()
+    return {"onnx": onnx_path, "checkpoint": run / "checkpoint.pt", "config": cfg, "tmp": tmp}
+
+
+def test_metadata(trained: dict[str, Path]) -> None:
+    import onnx
+
+    model = onnx.load(str(trained["onnx"]))
+    meta = {p.key: p.value for p in model.metadata_props}
+    assert meta["observation_version"] == "crematoria-obs-1"
+    assert meta["num_slots"] == "80" and meta["action_order"] == "slot"
+    ops = {n.op_type for n in model.graph.node}
+    documented = {s.strip() for s in meta["operators"].split(",")} | {"Identity"}
+    assert ops <= documented, ops - documented
+
+
+def test_go_matches_torch(trained: dict[str, Path]) -> None:
+    src = find_source_tree()
+    if src is None or shutil.which("go") is None:
+        pytest.skip("needs the Go source tree and the go command")
+    mod = load_script()
+    agent = mod.load_agent(trained["checkpoint"])
+    rec = trained["tmp"] / "record"
+    rec.mkdir()
+    envs = jgym.make_vec(
+        num_envs=2, opponents=("Demo", "Demo", "Demo"), shuffle_seats=True, config=CONFIG
+    )
+    boards, units, globs, masks, logits = [], [], [], [], []
+    try:
+        obs, _ = envs.reset(seed=123)
+        rng = np.random.default_rng(0)
+        for _ in range(ROUNDS - 1):
+            with torch.inference_mode():
+                lg = agent(*mod.to_torch(obs)).numpy()
+            boards.append(np.array(obs["board"]))
+            units.append(np.array(obs["units"]))
+            globs.append(np.array(obs["globals"]))
+            masks.append(np.array(obs["action_mask"]).astype(np.uint8))
+            logits.append(lg)
+            # Random legal moves make more varied positions than the
+            # barely trained policy.
+            obs, *_ = envs.step(jgym.sample_masked(obs["action_mask"], rng))
+    finally:
+        envs.close()
+    lg = np.concatenate(logits)
+    np.concatenate(boards).tofile(rec / "board.bin")
+    np.concatenate(units).tofile(rec / "units.bin")
+    np.concatenate(globs).astype("<f4").tofile(rec / "globals.bin")
+    np.concatenate(masks).tofile(rec / "mask.bin")
+    lg.astype("<f4").tofile(rec / "logits.bin")
+    lg.argmax(-1).astype(np.uint8).tofile(rec / "actions.bin")
+    (rec / "meta.json").write_text(json.dumps({"n": len(lg), "num_slots": 80}))
+    env = {**os.environ, "JGYM_POLICY_MODEL": str(trained["onnx"]), "JGYM_POLICY_RECORD": str(rec)}
+    proc = subprocess.run(
+        ["go", "test", "-count=1", "-v", "-run", "^TestMatchesTorch$", "./env/crematoria/policy"],
+        cwd=src,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "SKIP" not in proc.stdout and "0 over" in proc.stdout, proc.stdout
+
+
+def test_same_game_in_go(trained: dict[str, Path]) -> None:
+    """PyTorch through the vector env and the Go bot play the same game."""
+    mod = load_script()
+    agent = mod.load_agent(trained["checkpoint"])
+    seed = 31
+    envs = jgym.make_vec(
+        num_envs=1, seats=(None, "Demo", "Demo", "Demo"), config=CONFIG, autoreset_mode="Disabled"
+    )
+    try:
+        obs, _ = envs.reset(seed=seed)
+        policy = mod.greedy(agent)
+        while True:
+            obs, _, terminated, _, info = envs.step(policy(obs))
+            if terminated.all():
+                break
+        torch_scores = [int(x) for x in info["scores"][0]]
+    finally:
+        envs.close()
+    proc = subprocess.run(
+        [
+            str(find_binary()),
+            "match",
+            f"policy:{trained['onnx']}",
+            "Demo",
+            "Demo",
+            "Demo",
+            "-s",
+            str(seed),
+            "-i",
+            str(trained["config"]),
+            "-o",
+            os.devnull,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    go_scores = [int(m) for m in re.findall(r"got score (\d+)", proc.stderr)]
+    assert go_scores == torch_scores

@@ -1,0 +1,195 @@
+package server
+
+import (
+	"fmt"
+
+	jgymv1 "jgym/api/jgym/v1"
+	"jgym/env"
+	"jgym/vec"
+)
+
+// dtypeToProto maps env dtypes to the wire enum; the numbering is the same.
+func dtypeToProto(d env.Dtype) jgymv1.Dtype { return jgymv1.Dtype(d) }
+
+func shape64(dims ...int) []int64 {
+	s := make([]int64, len(dims))
+	for i, d := range dims {
+		s[i] = int64(d)
+	}
+	return s
+}
+
+func tensorSpecToProto(t env.TensorSpec) *jgymv1.TensorSpec {
+	return &jgymv1.TensorSpec{
+		Name:        t.Name,
+		Dtype:       dtypeToProto(t.Dtype),
+		Shape:       shape64(t.Shape...),
+		Low:         t.Low,
+		High:        t.High,
+		Description: t.Description,
+	}
+}
+
+func specToProto(s env.Spec) *jgymv1.GameSpec {
+	g := &jgymv1.GameSpec{
+		Id:                 s.ID,
+		ObservationVersion: s.ObservationVersion,
+		NumSeats:           int32(s.NumSeats),
+		Action:             tensorSpecToProto(s.Action),
+		ActionOrder:        tensorSpecToProto(s.ActionOrder),
+		NumActions:         int32(s.NumActions),
+		NumRounds:          int32(s.NumRounds),
+		DefaultConfig:      s.DefaultConfig,
+	}
+	for _, t := range s.Observation {
+		g.Observation = append(g.Observation, tensorSpecToProto(t))
+	}
+	return g
+}
+
+func rewardFromProto(m jgymv1.RewardMode) (env.RewardMode, error) {
+	switch m {
+	case jgymv1.RewardMode_REWARD_MODE_UNSPECIFIED, jgymv1.RewardMode_REWARD_MODE_SCORE_DELTA:
+		return env.ScoreDelta, nil
+	case jgymv1.RewardMode_REWARD_MODE_RELATIVE:
+		return env.Relative, nil
+	case jgymv1.RewardMode_REWARD_MODE_RANK:
+		return env.Rank, nil
+	}
+	return 0, fmt.Errorf("%w: unknown reward_mode %d", errBadRequest, m)
+}
+
+func autoresetFromProto(m jgymv1.AutoresetMode) (vec.Autoreset, error) {
+	switch m {
+	case jgymv1.AutoresetMode_AUTORESET_MODE_UNSPECIFIED, jgymv1.AutoresetMode_AUTORESET_MODE_NEXT_STEP:
+		return vec.NextStep, nil
+	case jgymv1.AutoresetMode_AUTORESET_MODE_SAME_STEP:
+		return vec.SameStep, nil
+	case jgymv1.AutoresetMode_AUTORESET_MODE_DISABLED:
+		return vec.Disabled, nil
+	}
+	return 0, fmt.Errorf("%w: unknown autoreset_mode %d", errBadRequest, m)
+}
+
+// requestBytes bounds the size of a StreamRequest stepping n envs with l
+// learners: actions and action orders, env ids and framing.
+func requestBytes(s *env.Spec, n, l int) int64 {
+	per := int64(l)*int64(s.Action.Bytes()+s.ActionOrder.Bytes()) + 5
+	return int64(n)*per + 4096
+}
+
+// responseBytes bounds the size of a StreamResponse of n envs with l
+// learners: the observation tensors, rewards, flags, information, and with
+// sameStep the final observations and scores.
+func responseBytes(s *env.Spec, n, l int, sameStep bool) int64 {
+	obs := int64(l) * int64(s.ObservationBytes())
+	per := obs + int64(l)*4 + 2 + int64(s.NumSeats)*4 + int64(l)*8 + 8 + 5
+	if sameStep {
+		per += obs + int64(s.NumSeats)*4 + 5
+	}
+	return int64(n)*per + 4096
+}
+
+// checkTensor checks a request tensor against the expected dtype and
+// shape, and that its data length matches them.
+func checkTensor(name string, t *jgymv1.Tensor, want env.Dtype, shape []int64) error {
+	if t.GetDtype() != dtypeToProto(want) {
+		return fmt.Errorf("%w: %s has dtype %v, want %v", errBadRequest, name, t.GetDtype(), dtypeToProto(want))
+	}
+	got := t.GetShape()
+	same := len(got) == len(shape)
+	for i := 0; same && i < len(got); i++ {
+		same = got[i] == shape[i]
+	}
+	if !same {
+		return fmt.Errorf("%w: %s has shape %v, want %v", errBadRequest, name, got, shape)
+	}
+	n := int64(want.Size())
+	for _, d := range shape {
+		n *= d
+	}
+	if int64(len(t.GetData())) != n {
+		return fmt.Errorf("%w: %s has %d data bytes, its shape %v and dtype %v make %d",
+			errBadRequest, name, len(t.GetData()), shape, t.GetDtype(), n)
+	}
+	return nil
+}
+
+// result is a reusable StreamResponse for one session: the tensors are
+// allocated once and point at the pool's batch buffers for each answer.
+// gRPC encodes a message before SendMsg returns (the server installs no
+// stats handler that could read it later), so the buffers can be reused.
+type result struct {
+	spec   *env.Spec
+	l      int
+	resp   *jgymv1.StreamResponse
+	obs    []*jgymv1.Tensor
+	final  []*jgymv1.Tensor
+	reward *jgymv1.Tensor
+	term   *jgymv1.Tensor
+	trunc  *jgymv1.Tensor
+	scores *jgymv1.Tensor
+	rank   *jgymv1.Tensor
+	round  *jgymv1.Tensor
+	seats  *jgymv1.Tensor
+	ep     *jgymv1.Tensor
+	fsc    *jgymv1.Tensor
+}
+
+func newResult(spec *env.Spec, l int) *result {
+	r := &result{spec: spec, l: l}
+	t := func(d env.Dtype) *jgymv1.Tensor { return &jgymv1.Tensor{Dtype: dtypeToProto(d)} }
+	sr := &jgymv1.StepResult{Observation: map[string]*jgymv1.Tensor{}, Info: &jgymv1.Info{}}
+	for _, ts := range spec.Observation {
+		o := t(ts.Dtype)
+		r.obs = append(r.obs, o)
+		sr.Observation[ts.Name] = o
+		r.final = append(r.final, t(ts.Dtype))
+	}
+	r.reward, r.term, r.trunc = t(env.Float32), t(env.Bool), t(env.Bool)
+	r.scores, r.rank, r.round = t(env.Int32), t(env.Int32), t(env.Int32)
+	r.seats, r.ep, r.fsc = t(env.Int32), t(env.Int32), t(env.Int32)
+	sr.Reward, sr.Terminated, sr.Truncated = r.reward, r.term, r.trunc
+	sr.Info.Scores, sr.Info.Rank, sr.Info.Round = r.scores, r.rank, r.round
+	sr.Info.LearnerSeats, sr.Info.Episode = r.seats, r.ep
+	r.resp = &jgymv1.StreamResponse{Result: sr}
+	return r
+}
+
+// fill points the response at batch b and returns it.
+func (r *result) fill(b *vec.Batch) *jgymv1.StreamResponse {
+	n, l, s := int64(len(b.EnvIDs)), int64(r.l), int64(r.spec.NumSeats)
+	sr := r.resp.Result
+	sr.EnvIds = b.EnvIDs
+	set := func(t *jgymv1.Tensor, data []byte, dims ...int64) {
+		t.Data = data
+		t.Shape = append(t.Shape[:0], dims...)
+	}
+	for k, ts := range r.spec.Observation {
+		dims := append([]int64{n, l}, shape64(ts.Shape...)...)
+		set(r.obs[k], b.Obs[k], dims...)
+	}
+	set(r.reward, b.Reward, n, l)
+	set(r.term, b.Terminated, n)
+	set(r.trunc, b.Truncated, n)
+	set(r.scores, b.Scores, n, s)
+	set(r.rank, b.Rank, n, l)
+	set(r.round, b.Round, n)
+	set(r.seats, b.Seats, n, l)
+	set(r.ep, b.Episode, n)
+	sr.FinalEnvIndex = nil
+	sr.FinalObservation = nil
+	sr.FinalScores = nil
+	if f := int64(len(b.FinalIndex)); f > 0 {
+		sr.FinalEnvIndex = b.FinalIndex
+		sr.FinalObservation = make(map[string]*jgymv1.Tensor, len(r.final))
+		for k, ts := range r.spec.Observation {
+			dims := append([]int64{f, l}, shape64(ts.Shape...)...)
+			set(r.final[k], b.FinalObs[k], dims...)
+			sr.FinalObservation[ts.Name] = r.final[k]
+		}
+		set(r.fsc, b.FinalScores, f, s)
+		sr.FinalScores = r.fsc
+	}
+	return r.resp
+}
