@@ -9,8 +9,7 @@ export JGYM_BIN="$PWD/bin/jgym"
 budget=${JGYM_DEMO_SECONDS:-180}
 echo "== training for ${budget}s against Demo, Demo, Demo (CPU)"
 (cd python-client && ../.venv/bin/python examples/train_ppo.py --time-budget "$budget" \
-  --init examples/models/crematoria_ppo.pt --export "../$out/model.onnx" --run-dir "../$out") \
-  || (cd python-client && ../.venv/bin/python examples/train_ppo.py --time-budget "$budget" --export "../$out/model.onnx")
+  --init examples/models/crematoria_ppo.pt --export "../$out/model.onnx" --run-dir "../$out")
 echo "== evaluating against three Demos"
 bin/jgym eval "policy:$out/model.onnx" --opponents Demo,Demo,Demo -n 40
 echo "== writing a replay"

@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -29,6 +30,7 @@ import (
 	"github.com/rs/zerolog"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/experimental"
 	"google.golang.org/protobuf/proto"
 
 	jgymv1 "jgym/api/jgym/v1"
@@ -40,6 +42,10 @@ import (
 
 const slots, dirs = 80, 11
 
+// pipeDepth is the number of parts of a batch in flight in the pipelined
+// measure (-pipeline).
+var pipeDepth = 2
+
 // point is one measurement.
 type point struct {
 	Envs          int     `json:"envs"`
@@ -48,6 +54,9 @@ type point struct {
 	Ratio         float64 `json:"loopback_over_in_process"`
 	InProcessCPU  float64 `json:"in_process_cpu_us_per_env_step"`
 	LoopbackCPU   float64 `json:"loopback_cpu_us_per_env_step"`
+	Pipelined     float64 `json:"pipelined_env_steps_per_s"`
+	PipeRatio     float64 `json:"pipelined_over_in_process"`
+	PipelinedCPU  float64 `json:"pipelined_cpu_us_per_env_step"`
 	BytesPerBatch int     `json:"response_bytes_per_batch"`
 }
 
@@ -95,14 +104,29 @@ func main() {
 	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "worker goroutines per pool")
 	out := flag.String("out", "benchmarks/results/grpcbench.json", "results file (run from the repository root)")
 	repeat := flag.Int("repeat", 1, "measure each point this many times and keep the best (filters out other processes' load)")
+	skipInProcess := flag.Bool("loopback-only", false, "measure only the server path (for profiling it)")
+	flag.IntVar(&pipeDepth, "pipeline", 2, "parts of the batch in flight in the pipelined measure")
+	cpuprof := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
-	if err := run(*envList, *dur, *warm, *addr, *workers, *repeat, *out); err != nil {
+	if *cpuprof != "" {
+		f, err := os.Create(*cpuprof)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "grpcbench:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if err := run(*envList, *dur, *warm, *addr, *workers, *repeat, *out, *skipInProcess); err != nil {
 		fmt.Fprintln(os.Stderr, "grpcbench:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
 
-func run(envList string, dur, warm time.Duration, addr string, workers, repeat int, out string) error {
+func run(envList string, dur, warm time.Duration, addr string, workers, repeat int, out string, loopbackOnly bool) error {
 	var ns []int
 	for _, f := range strings.Split(envList, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
@@ -137,32 +161,44 @@ func run(envList string, dur, warm time.Duration, addr string, workers, repeat i
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(256<<20)),
 		grpc.WithInitialWindowSize(8<<20), grpc.WithInitialConnWindowSize(16<<20),
-		grpc.WithReadBufferSize(256<<10), grpc.WithWriteBufferSize(256<<10))
+		grpc.WithReadBufferSize(256<<10), grpc.WithWriteBufferSize(256<<10),
+		experimental.WithBufferPool(server.BufferPool()))
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
 	client := jgymv1.NewJgymServiceClient(conn)
-	fmt.Printf("| envs | in-process env-steps/s | loopback env-steps/s | loopback / in-process | in-process CPU µs/env-step | loopback CPU µs/env-step | response bytes/batch |\n|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Printf("| envs | in-process env-steps/s | loopback env-steps/s | loopback / in-process | pipelined env-steps/s | pipelined / in-process | in-process CPU µs/env-step | loopback CPU µs/env-step | pipelined CPU µs/env-step | response bytes/batch |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, n := range ns {
-		var ip, lb rate
+		var ip, lb, pl rate
 		var bytes int
 		for k := 0; k < max(repeat, 1); k++ {
-			r, err := inProcess(n, seats, workers, dur, warm)
-			if err != nil {
-				return err
+			if !loopbackOnly {
+				r, err := inProcess(n, seats, workers, dur, warm)
+				if err != nil {
+					return err
+				}
+				ip = best(ip, r)
 			}
-			ip = best(ip, r)
-			r, bytes, err = loopback(client, n, seats, dur, warm)
+			r, b, err := loopback(client, n, seats, dur, warm)
+			bytes = b
 			if err != nil {
 				return err
 			}
 			lb = best(lb, r)
+			if r, err = loopbackPipelined(client, n, seats, dur, warm); err != nil {
+				return err
+			}
+			pl = best(pl, r)
 		}
-		p := point{Envs: n, InProcess: ip.perSecond, Loopback: lb.perSecond, Ratio: lb.perSecond / ip.perSecond,
-			InProcessCPU: ip.cpuUs, LoopbackCPU: lb.cpuUs, BytesPerBatch: bytes}
+		p := point{Envs: n, InProcess: ip.perSecond, Loopback: lb.perSecond, InProcessCPU: ip.cpuUs,
+			LoopbackCPU: lb.cpuUs, Pipelined: pl.perSecond, PipelinedCPU: pl.cpuUs, BytesPerBatch: bytes}
+		if ip.perSecond > 0 {
+			p.Ratio, p.PipeRatio = lb.perSecond/ip.perSecond, pl.perSecond/ip.perSecond
+		}
 		res.Points = append(res.Points, p)
-		fmt.Printf("| %d | %.0f | %.0f | %.2f | %.1f | %.1f | %d |\n", n, p.InProcess, p.Loopback, p.Ratio, p.InProcessCPU, p.LoopbackCPU, bytes)
+		fmt.Printf("| %d | %.0f | %.0f | %.2f | %.0f | %.2f | %.1f | %.1f | %.1f | %d |\n", n, p.InProcess, p.Loopback, p.Ratio,
+			p.Pipelined, p.PipeRatio, p.InProcessCPU, p.LoopbackCPU, p.PipelinedCPU, bytes)
 	}
 	b, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
@@ -283,4 +319,75 @@ func loopback(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.
 // protoSize is the encoded size of a batch's answer.
 func protoSize(r *jgymv1.StepResult) int {
 	return proto.Size(&jgymv1.StreamResponse{Result: r})
+}
+
+// loopbackPipelined is loopback with two half batches in flight on the
+// stream: while the client picks actions for one half, the server steps
+// the other. Each request still gets its answer, in order; the session is
+// synchronous. With one env it is the same as loopback.
+func loopbackPipelined(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.Duration) (rate, error) {
+	if n < pipeDepth {
+		r, _, err := loopback(c, n, seats, dur, warm)
+		return r, err
+	}
+	ctx := context.Background()
+	req := &jgymv1.CreateSessionRequest{Game: crematoria.EnvID, NumEnvs: int32(n)}
+	for _, s := range seats {
+		req.Seats = append(req.Seats, &jgymv1.SeatSpec{Bot: s})
+	}
+	cr, err := c.CreateSession(ctx, req)
+	if err != nil {
+		return rate{}, err
+	}
+	defer c.CloseSession(ctx, &jgymv1.CloseSessionRequest{SessionId: cr.SessionId})
+	st, err := c.Stream(ctx)
+	if err != nil {
+		return rate{}, err
+	}
+	defer func() { st.CloseSend(); st.Recv() }()
+	if err := st.Send(&jgymv1.StreamRequest{SessionId: cr.SessionId,
+		Kind: &jgymv1.StreamRequest_Reset_{Reset_: &jgymv1.ResetRequest{Seed: 1, SeedGiven: true}}}); err != nil {
+		return rate{}, err
+	}
+	first, err := st.Recv()
+	if err != nil {
+		return rate{}, err
+	}
+	// The two halves: env ids, action buffers and requests.
+	halves := make([]struct {
+		ids []int32
+		act []byte
+		req *jgymv1.StreamRequest
+	}, pipeDepth)
+	mask := first.GetResult().GetObservation()["action_mask"].GetData()
+	for h := range halves {
+		lo, hi := h*n/pipeDepth, (h+1)*n/pipeDepth
+		hv := &halves[h]
+		for id := lo; id < hi; id++ {
+			hv.ids = append(hv.ids, int32(id))
+		}
+		hv.act = make([]byte, (hi-lo)*slots)
+		policy(hv.act, mask[lo*slots*dirs:hi*slots*dirs], hv.ids, 0)
+		hv.req = &jgymv1.StreamRequest{Kind: &jgymv1.StreamRequest_Step{Step: &jgymv1.StepRequest{EnvIds: hv.ids,
+			Actions: &jgymv1.Tensor{Dtype: jgymv1.Dtype_DTYPE_INT8, Shape: []int64{int64(hi - lo), 1, slots}, Data: hv.act}}}}
+	}
+	for h := range halves {
+		if err := st.Send(halves[h].req); err != nil {
+			return rate{}, err
+		}
+	}
+	// Each call of step receives one half's answer and sends its next
+	// actions: n/2 env steps. measure counts n per call, so it is given n/2.
+	h := 0
+	return measure(n/pipeDepth, dur, warm, func(round int) error {
+		resp, err := st.Recv()
+		if err != nil {
+			return err
+		}
+		hv := &halves[h]
+		r := resp.GetResult()
+		policy(hv.act, r.GetObservation()["action_mask"].GetData(), r.GetEnvIds(), round)
+		h = (h + 1) % pipeDepth
+		return st.Send(hv.req)
+	})
 }

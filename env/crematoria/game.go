@@ -45,18 +45,13 @@ type Game struct {
 	excl      []bool
 	free      []int
 	perm      []int
+	alpha     lazyPerm
 	perm2     []int
 	hd0       [][8]int32 // D0 around each hellhound (see computeD0)
-	reached   []uint64
-	nextMask  []uint64
-	nextAdd   []uint64
-	front     []int32
-	touched   []int32
-	visited   []int32
+	d0        d0Search
 	caves     []int32 // level-0 Cave cells in row-major order (static)
-	adj       []int32 // non-Rock level-0 neighbours, by cell (see buildAdjacency)
-	adjStart  []int32
-	srcs      []Pos
+	caveRows  rowBits // the same as row bitboards
+	srcs      []Pos   // scratch for the rule checker (verify.go)
 	cands     []Dir
 	attack    []Dir
 }
@@ -78,6 +73,7 @@ func New(cfg Config, seed int) (*Game, error) {
 	for idx := 0; idx < LevelCells; idx++ {
 		if g.Cells[idx].Type == Cave {
 			g.caves = append(g.caves, int32(idx))
+			g.caveRows.set(idx/Cols, idx%Cols)
 		}
 	}
 	g.rebuildLists()

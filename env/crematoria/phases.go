@@ -87,125 +87,6 @@ func (g *Game) necromongerPhase() {
 	}
 }
 
-// computeD0 computes, for every hellhound and direction, D0 of the
-// neighbouring cell (SPEC §8.7): the 8-connected distance through non-Rock
-// level-0 cells to the nearest Pioneer or Furyan on level 0, or far. Each
-// hellhound acts from its start position, so only these cells matter.
-//
-// Rather than a search from every unit over the whole map, it runs one
-// bit-parallel breadth-first search from the candidate cells (a bit per
-// hellhound and direction, 64 at a time) and drops a bit as soon as it
-// reaches a unit: the search covers only the balls around the hellhounds.
-func (g *Game) computeD0() {
-	if g.reached == nil {
-		g.reached = make([]uint64, LevelCells)
-		g.nextMask = make([]uint64, LevelCells)
-		g.nextAdd = make([]uint64, LevelCells)
-		g.buildAdjacency()
-	}
-	nh := len(g.Hellhounds)
-	if cap(g.hd0) < nh {
-		g.hd0 = make([][8]int32, nh)
-	}
-	g.hd0 = g.hd0[:nh]
-	for k0 := 0; k0 < nh; k0 += 8 {
-		g.d0Group(k0, min(nh, k0+8))
-	}
-}
-
-func (g *Game) isSource(idx int32) bool {
-	id := g.Cells[idx].ID
-	if id < 0 {
-		return false
-	}
-	t := g.Units[id].Type
-	return t == Pioneer || t == Furyan
-}
-
-// d0Group fills hd0 for hellhounds k0..k1-1 (at most 8).
-func (g *Game) d0Group(k0, k1 int) {
-	reached, next := g.reached, g.nextMask
-	visited := g.visited[:0]
-	var pending uint64
-	front := g.front[:0]
-	for k := k0; k < k1; k++ {
-		p := g.Units[g.Hellhounds[k]].Pos
-		for d := Bottom; d <= LB; d++ {
-			g.hd0[k][d] = far
-			n := p.Add(d)
-			if n.I < 0 || n.I >= Rows || g.Cells[n.Index()].Type == Rock {
-				continue
-			}
-			b := uint64(1) << ((k-k0)*8 + int(d))
-			idx := int32(n.I*Cols + n.J)
-			if g.isSource(idx) {
-				g.hd0[k][d] = 0
-				continue
-			}
-			pending |= b
-			if reached[idx] == 0 {
-				front = append(front, idx)
-				visited = append(visited, idx)
-			}
-			reached[idx] |= b
-		}
-	}
-	// The masks of the frontier cells are the bits that reached them in the
-	// last layer; they live in next[] between layers.
-	for _, c := range front {
-		next[c] = reached[c]
-	}
-	touched := g.touched[:0]
-	for layer := int32(1); pending != 0 && len(front) > 0; layer++ {
-		touched = touched[:0]
-		for _, v := range front {
-			m := next[v] & pending
-			next[v] = 0
-			if m == 0 {
-				continue
-			}
-			for _, n := range g.adj[g.adjStart[v]:g.adjStart[v+1]] {
-				nb := m &^ reached[n]
-				if nb == 0 {
-					continue
-				}
-				if reached[n] == 0 {
-					visited = append(visited, n)
-				}
-				reached[n] |= nb
-				if g.nextAdd[n] == 0 {
-					touched = append(touched, n)
-				}
-				g.nextAdd[n] |= nb
-			}
-		}
-		front = front[:0]
-		for _, n := range touched {
-			m := g.nextAdd[n]
-			g.nextAdd[n] = 0
-			if g.isSource(n) {
-				found := m & pending
-				pending &^= found
-				for found != 0 {
-					bit := bits.TrailingZeros64(found)
-					found &= found - 1
-					g.hd0[k0+bit/8][bit%8] = layer
-				}
-				continue
-			}
-			next[n] = m
-			front = append(front, n)
-		}
-	}
-	for _, c := range front {
-		next[c] = 0
-	}
-	for _, c := range visited {
-		reached[c] = 0
-	}
-	g.front, g.touched, g.visited = front, touched, visited
-}
-
 // hellhoundPhase moves every hellhound towards the nearest Pioneer or
 // Furyan underground (SPEC §8.7).
 func (g *Game) hellhoundPhase() {
@@ -323,57 +204,151 @@ func (g *Game) necromongerArrival() {
 
 // respawn puts dead Pioneers and Furyans back on free caves (SPEC §8.13).
 func (g *Game) respawn() error {
-	excl := g.excl
-	clear(excl)
+	// X and the occupied cells as row bitboards: V's order is row-major.
+	var excl, occ, free rowBits
 	for id := range g.Units {
 		u := &g.Units[id]
 		if u.Pos.K != 0 || u.Pos.I < 0 || int(g.Cells[u.Pos.Index()].ID) != id {
 			continue // not standing on level 0 (dead, outside, not arrived)
 		}
+		occ.set(u.Pos.I, u.Pos.J)
 		r := 1
 		if u.Type == Hellhound {
 			r = 3
 		}
-		markSquare(excl, u.Pos, r)
+		excl.square(u.Pos, r)
 	}
-	g.free = g.free[:0]
-	for _, idx := range g.caves {
-		if g.Cells[idx].ID < 0 && !excl[idx] {
-			g.free = append(g.free, int(idx))
+	// V: empty Caves outside X, with the count of V before each row.
+	var before [Rows]int
+	m := 0
+	for i := range Rows {
+		before[i] = m
+		for w := range 2 {
+			free[i][w] = g.caveRows[i][w] &^ occ[i][w] &^ excl[i][w]
+			m += bits.OnesCount64(free[i][w])
 		}
 	}
-	m, n := len(g.free), len(g.deadOther)
-	if cap(g.perm) < m {
-		g.perm = make([]int, m)
+	// α = P(m) is drawn in full every round (SPEC §8.13), but only its
+	// first entries are read: draw those, skip the rest in O(log m).
+	n := len(g.deadOther)
+	if n == 0 {
+		g.rng.SkipPerm(m)
+		return nil
 	}
-	alpha := g.rng.PermInto(g.perm[:m])
+	alpha := &g.alpha
+	alpha.start(&g.rng, m)
+	cells := g.perm[:0]
+	for i := 0; i < n; i++ {
+		idx := -1
+		for idx < 0 {
+			a, ok := alpha.next()
+			if !ok {
+				alpha.clean()
+				return ErrNoRespawnCell
+			}
+			if c := free.selectRowMajor(a, &before); !excl.has(c) {
+				idx = c
+			}
+		}
+		cells = append(cells, idx)
+		excl.square(PosOf(idx), 1)
+	}
+	alpha.finish()
+	g.perm = cells
 	if cap(g.perm2) < n {
 		g.perm2 = make([]int, n)
 	}
 	beta := g.rng.PermInto(g.perm2[:n])
-	j := -1
-	for i := 0; i < n; i++ {
-		for {
-			j++
-			if j >= m {
-				return ErrNoRespawnCell
-			}
-			if !excl[g.free[alpha[j]]] {
-				break
-			}
-		}
-		idx := g.free[alpha[j]]
+	for i, idx := range cells {
 		u := &g.Units[g.deadOther[beta[i]]]
 		u.Health = u.Type.MaxHealth()
 		u.Pos = PosOf(idx)
 		c := &g.Cells[idx]
 		c.ID = int16(u.ID)
 		if u.Type == Pioneer {
-			c.Owner = int8(u.Player)
+			g.setOwner(c, u.Player)
 		}
-		markSquare(excl, u.Pos, 1)
 	}
 	return nil
+}
+
+// setOwner gives cave c to group p and keeps the cell counts up to date.
+func (g *Game) setOwner(c *Cell, p int) {
+	if c.Owner >= 0 {
+		g.NbCells[c.Owner]--
+	}
+	c.Owner = int8(p)
+	g.NbCells[p]++
+}
+
+// rowBits is a set of level-0 cells as row bitboards: row i's columns
+// 0..63 are the bits of [i][0], columns 64..79 the low bits of [i][1].
+type rowBits [Rows][2]uint64
+
+func (x *rowBits) set(i, j int) { x[i][j>>6] |= 1 << (j & 63) }
+
+// has reports whether the level-0 cell of index idx (i*Cols+j) is in x.
+func (x *rowBits) has(idx int) bool {
+	i, j := idx/Cols, idx%Cols
+	return x[i][j>>6]>>(j&63)&1 != 0
+}
+
+// square adds every cell within Chebyshev distance r of p (rows clipped,
+// columns wrapping).
+func (x *rowBits) square(p Pos, r int) {
+	a, b := p.J-r, p.J+r
+	var lo, hi uint64
+	switch {
+	case a < 0:
+		lo, hi = colSpan(0, b)
+		l2, h2 := colSpan(a+Cols, Cols-1)
+		lo, hi = lo|l2, hi|h2
+	case b >= Cols:
+		lo, hi = colSpan(a, Cols-1)
+		l2, h2 := colSpan(0, b-Cols)
+		lo, hi = lo|l2, hi|h2
+	default:
+		lo, hi = colSpan(a, b)
+	}
+	for i := max(p.I-r, 0); i <= min(p.I+r, Rows-1); i++ {
+		x[i][0] |= lo
+		x[i][1] |= hi
+	}
+}
+
+// colSpan is the row mask of columns a..b (0 <= a <= b < Cols).
+func colSpan(a, b int) (lo, hi uint64) {
+	l1, h1 := colsBelow(b + 1)
+	l0, h0 := colsBelow(a)
+	return l1 &^ l0, h1 &^ h0
+}
+
+// colsBelow is the row mask of columns 0..n-1.
+func colsBelow(n int) (lo, hi uint64) {
+	if n >= 64 {
+		return ^uint64(0), 1<<(n-64) - 1
+	}
+	return 1<<n - 1, 0
+}
+
+// selectRowMajor returns the index of the a-th cell of x in row-major
+// order (a from 0); before[i] is the number of cells of x in rows < i.
+func (x *rowBits) selectRowMajor(a int, before *[Rows]int) int {
+	i := Rows - 1
+	for i > 0 && before[i] > a {
+		i--
+	}
+	k := a - before[i]
+	col := 0
+	w := x[i][0]
+	if c := bits.OnesCount64(w); k >= c {
+		k -= c
+		w, col = x[i][1], 64
+	}
+	for ; k > 0; k-- {
+		w &= w - 1
+	}
+	return i*Cols + col + bits.TrailingZeros64(w)
 }
 
 // heal gives every living unit HealthRecovery points (SPEC §8.14).
@@ -387,25 +362,4 @@ func (g *Game) heal() {
 			}
 		}
 	}
-}
-
-// buildAdjacency lists, for every non-Rock level-0 cell, its non-Rock
-// neighbours (the map never changes during a game).
-func (g *Game) buildAdjacency() {
-	g.adjStart = make([]int32, LevelCells+1)
-	g.adj = g.adj[:0]
-	for idx := 0; idx < LevelCells; idx++ {
-		g.adjStart[idx] = int32(len(g.adj))
-		if g.Cells[idx].Type == Rock {
-			continue
-		}
-		p := PosOf(idx)
-		for d := Bottom; d <= LB; d++ {
-			n := p.Add(d)
-			if n.I >= 0 && n.I < Rows && g.Cells[n.Index()].Type != Rock {
-				g.adj = append(g.adj, int32(n.Index()))
-			}
-		}
-	}
-	g.adjStart[LevelCells] = int32(len(g.adj))
 }

@@ -76,12 +76,112 @@ func (r *Rand) PermInto(v []int) []int {
 	return v
 }
 
-// Skip makes the draws of a permutation of n elements without building it.
+// SkipPerm makes the draws of a permutation of n elements without building
+// it, in O(log n).
 func (r *Rand) SkipPerm(n int) {
 	if n < 0 || n > maxRange {
 		return
 	}
-	for i := 0; i < n-1; i++ {
-		r.Int(i, n-1)
+	r.SkipDraws(n - 1)
+}
+
+// SkipDraws makes k accepted draws (2k steps) without computing their
+// values, in O(log k). Draws with an empty or too long range make no steps
+// and must not be counted.
+func (r *Rand) SkipDraws(k int) {
+	if k <= 0 {
+		return
 	}
+	steps := uint64(2 * k)
+	for b := 0; steps != 0; b++ {
+		if steps&1 != 0 {
+			r.s = (jumpMul[b]*r.s + jumpAdd[b]) & randMask
+		}
+		steps >>= 1
+	}
+}
+
+// jumpMul[b], jumpAdd[b] make 2^b steps at once: the recurrence composed
+// with itself is again affine modulo 2^31.
+var jumpMul, jumpAdd [40]uint64
+
+func init() {
+	jumpMul[0], jumpAdd[0] = randMul, randAdd
+	for b := 1; b < len(jumpMul); b++ {
+		a, c := jumpMul[b-1], jumpAdd[b-1]
+		jumpMul[b] = (a * a) & randMask
+		jumpAdd[b] = (a*c + c) & randMask
+	}
+}
+
+// lazyPerm yields P(m) (SPEC §1.4) one entry at a time: entry i is final
+// once step i of the shuffle is made, so a caller that reads only the
+// first few entries pays only for those, and finish makes the remaining
+// draws in O(log m). The generator must not be used by anyone else between
+// start and finish. Between uses its buffers are clean (all entries
+// unset), so games that share them stay independent.
+type lazyPerm struct {
+	r       *Rand
+	m       int
+	i       int     // entries produced so far
+	val     []int32 // val[p] is v[p] when set[p], else v[p] = p
+	set     []bool
+	touched []int32
+}
+
+func (l *lazyPerm) start(r *Rand, m int) {
+	l.r, l.m, l.i = r, m, 0
+	if len(l.val) < m {
+		l.val, l.set = make([]int32, m), make([]bool, m)
+	}
+	l.touched = l.touched[:0]
+}
+
+func (l *lazyPerm) at(p int) int32 {
+	if l.set[p] {
+		return l.val[p]
+	}
+	return int32(p)
+}
+
+func (l *lazyPerm) put(p int, v int32) {
+	if !l.set[p] {
+		l.set[p] = true
+		l.touched = append(l.touched, int32(p))
+	}
+	l.val[p] = v
+}
+
+// next returns the next entry of the permutation; ok is false after m.
+func (l *lazyPerm) next() (v int, ok bool) {
+	i := l.i
+	if i >= l.m {
+		return 0, false
+	}
+	l.i++
+	if i == l.m-1 {
+		return int(l.at(i)), true // the last entry takes no draw
+	}
+	t := l.r.Int(i, l.m-1)
+	vi, vt := l.at(i), l.at(t)
+	l.put(t, vi)
+	l.put(i, vt)
+	return int(vt), true
+}
+
+// finish makes the draws of the entries not produced and cleans the
+// buffers.
+func (l *lazyPerm) finish() {
+	done := min(l.i, l.m-1)
+	l.r.SkipDraws(l.m - 1 - done)
+	l.i = l.m
+	l.clean()
+}
+
+// clean unsets every entry written.
+func (l *lazyPerm) clean() {
+	for _, p := range l.touched {
+		l.set[p] = false
+	}
+	l.touched = l.touched[:0]
 }

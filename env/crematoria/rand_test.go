@@ -146,3 +146,51 @@ func TestDemoCheckpoint(t *testing.T) {
 		t.Errorf("Demo round 0 list = %v, want %v", got, want)
 	}
 }
+
+// TestSkipDraws checks the O(log k) jump against k draws made one by one.
+func TestSkipDraws(t *testing.T) {
+	for _, seed := range []int{0, 1, 12345, -7, 1 << 30} {
+		for _, k := range []int{0, 1, 2, 3, 7, 64, 999, 4097} {
+			a, b := NewRand(seed), NewRand(seed)
+			for i := 0; i < k; i++ {
+				a.Int(0, 9)
+			}
+			b.SkipDraws(k)
+			if a.State() != b.State() {
+				t.Fatalf("seed %d, %d draws: state %d after skipping, %d drawing", seed, k, b.State(), a.State())
+			}
+		}
+	}
+}
+
+// TestLazyPerm checks that reading a prefix of P(m) lazily and finishing
+// gives the same entries and leaves the generator where P(m) does.
+func TestLazyPerm(t *testing.T) {
+	var l lazyPerm
+	for _, seed := range []int{3, 77, 2024} {
+		for _, m := range []int{0, 1, 2, 5, 300, 1500} {
+			for _, read := range []int{0, 1, 3, m / 2, m} {
+				read = min(read, m)
+				full := NewRand(seed)
+				want := full.Perm(m)
+				r := NewRand(seed)
+				l.start(r, m)
+				for i := 0; i < read; i++ {
+					v, ok := l.next()
+					if !ok || v != want[i] {
+						t.Fatalf("seed %d m %d: entry %d = %d (ok %v), want %d", seed, m, i, v, ok, want[i])
+					}
+				}
+				l.finish()
+				if r.State() != full.State() {
+					t.Fatalf("seed %d m %d read %d: state %d, want %d", seed, m, read, r.State(), full.State())
+				}
+				if read == m {
+					if _, ok := l.next(); ok {
+						t.Fatalf("seed %d m %d: an entry after the last", seed, m)
+					}
+				}
+			}
+		}
+	}
+}

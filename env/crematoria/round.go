@@ -24,7 +24,7 @@ func (g *Game) Step(cmds *[NumPlayers][]Command) error {
 		return err
 	}
 	g.heal()
-	g.rebuildLists()
+	g.rebuildUnitLists()
 	g.Round++
 	return nil
 }
@@ -124,7 +124,7 @@ func (g *Game) move(id int, d Dir) bool {
 		g.stepTo(u, t)
 		if u.Type == Pioneer {
 			if tc.Type == Cave {
-				tc.Owner = int8(u.Player)
+				g.setOwner(tc, u.Player)
 			}
 			if tc.Gem {
 				tc.Gem = false

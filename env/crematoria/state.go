@@ -150,10 +150,16 @@ func (s *State) Winners() []int {
 
 // rebuildLists rebuilds the per-group lists and cell counts (SPEC §8.15).
 func (s *State) rebuildLists() {
+	s.rebuildUnitLists()
+	s.countCells()
+}
+
+// rebuildUnitLists rebuilds the per-group unit lists. (A Game keeps its
+// cell counts up to date as cells change owner, see Game.setOwner.)
+func (s *State) rebuildUnitLists() {
 	for g := 0; g < NumPlayers; g++ {
 		s.Furyans[g] = s.Furyans[g][:0]
 		s.Pioneers[g] = s.Pioneers[g][:0]
-		s.NbCells[g] = 0
 	}
 	s.Necromongers = s.Necromongers[:0]
 	s.Hellhounds = s.Hellhounds[:0]
@@ -172,10 +178,22 @@ func (s *State) rebuildLists() {
 			s.Hellhounds = append(s.Hellhounds, id)
 		}
 	}
-	for idx := 0; idx < LevelCells; idx++ {
-		if o := s.Cells[idx].Owner; o >= 0 {
-			s.NbCells[o&3]++
-		}
+}
+
+// countCells recounts the cells owned by each group.
+func (s *State) countCells() {
+	// Branch-free count: owners are -1..3, so owner+1 indexes n; four
+	// interleaved tallies keep the increments independent.
+	var n [4][8]int
+	cells := s.Cells[:LevelCells]
+	for idx := 0; idx+3 < len(cells); idx += 4 {
+		n[0][(cells[idx].Owner+1)&7]++
+		n[1][(cells[idx+1].Owner+1)&7]++
+		n[2][(cells[idx+2].Owner+1)&7]++
+		n[3][(cells[idx+3].Owner+1)&7]++
+	}
+	for g := 0; g < NumPlayers; g++ {
+		s.NbCells[g] = n[0][g+1] + n[1][g+1] + n[2][g+1] + n[3][g+1]
 	}
 }
 
