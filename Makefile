@@ -35,7 +35,11 @@ test-go: ## Go: vet and tests with the race detector
 test-py: ## Python: ruff, type check and pytest (needs make setup)
 	scripts/test-python.sh $(VENV)
 
-test: lint-proto test-go test-py ## run every test
+test-deploy: ## build the Docker image's server binary, run 3 replicas and a client spread over them
+	scripts/build-server.sh bin/jgym-linux
+	VENV=$(VENV) JGYM_BIN=bin/jgym-linux scripts/replicas.sh check 3
+
+test: lint-proto test-go test-py test-deploy ## run every test
 
 bench: build ## run the Go benchmarks and print figures
 	$(GO) test -run '^$$' -bench . -benchmem ./env/... ./vec/... ./server/...
@@ -45,4 +49,4 @@ bench: build ## run the Go benchmarks and print figures
 serve: build ## start a server on 127.0.0.1:50051
 	$(BIN) serve
 
-.PHONY: help build setup demo generate lint-proto test-go test-py test bench serve
+.PHONY: help build setup demo generate lint-proto test-go test-py test-deploy test bench serve

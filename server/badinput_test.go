@@ -43,6 +43,7 @@ func TestBadCreate(t *testing.T) {
 		{"server envs", std(func(r *jgymv1.CreateSessionRequest) { r.NumEnvs = 64; r.BatchSize = 0 }), codes.OK, ""},
 		{"server envs full", std(func(r *jgymv1.CreateSessionRequest) { r.NumEnvs = 64 }), codes.ResourceExhausted, "free"},
 		{"batch size", std(func(r *jgymv1.CreateSessionRequest) { r.BatchSize = 3 }), codes.InvalidArgument, "batch_size"},
+		{"seed stride", std(func(r *jgymv1.CreateSessionRequest) { r.SeedStride = 1 }), codes.InvalidArgument, "seed_stride"},
 		{"reward mode", std(func(r *jgymv1.CreateSessionRequest) { r.RewardMode = 42 }), codes.InvalidArgument, "reward_mode"},
 		{"autoreset mode", std(func(r *jgymv1.CreateSessionRequest) { r.AutoresetMode = 42 }), codes.InvalidArgument, "autoreset_mode"},
 		{"idle timeout", std(func(r *jgymv1.CreateSessionRequest) { r.IdleTimeoutSeconds = -1 }), codes.InvalidArgument, "idle_timeout"},

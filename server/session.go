@@ -141,6 +141,10 @@ func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionReq
 				errBadRequest, t, s.opts.idleTimeout, int(s.opts.maxIdleTimeout.Seconds()))
 		}
 	}
+	stride := int(req.GetSeedStride())
+	if stride != 0 && stride < n {
+		return nil, fmt.Errorf("%w: seed_stride is %d, want 0 (num_envs) or at least num_envs %d", errBadRequest, stride, n)
+	}
 	traceDir, err := s.traceDir(req.GetTraceEnv0())
 	if err != nil {
 		return nil, err
@@ -163,7 +167,7 @@ func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionReq
 	if err := s.reserve(n); err != nil {
 		return nil, err
 	}
-	ss, err := s.startSession(g, setup, n, auto, int(req.GetBatchSize()), idle, traceDir)
+	ss, err := s.startSession(g, setup, n, auto, int(req.GetBatchSize()), stride, idle, traceDir)
 	if err != nil {
 		s.release(n)
 		return nil, err
@@ -184,7 +188,7 @@ func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionReq
 }
 
 // startSession builds the factory and the pool of a validated request.
-func (s *Server) startSession(g env.Game, setup env.Setup, n int, auto vec.Autoreset, batch int, idle time.Duration, traceDir string) (*session, error) {
+func (s *Server) startSession(g env.Game, setup env.Setup, n int, auto vec.Autoreset, batch, stride int, idle time.Duration, traceDir string) (*session, error) {
 	f, err := g.NewFactory(setup)
 	if err != nil {
 		return nil, err
@@ -200,7 +204,7 @@ func (s *Server) startSession(g env.Game, setup env.Setup, n int, auto vec.Autor
 		return nil, fmt.Errorf("%w: a batch of this session takes up to %d bytes, over the server's message limit of %d; use fewer envs", errLimit, rs, s.maxResp)
 	}
 	id := newSessionID()
-	opts := []vec.Option{vec.WithWorkers(s.opts.workers), vec.WithAutoreset(auto), vec.WithBatchSize(batch)}
+	opts := []vec.Option{vec.WithWorkers(s.opts.workers), vec.WithAutoreset(auto), vec.WithBatchSize(batch), vec.WithSeedStride(stride)}
 	if traceDir != "" {
 		opts = append(opts, vec.WithTrace(func(episode int, seed int64) (io.WriteCloser, error) {
 			return os.Create(filepath.Join(traceDir, fmt.Sprintf("%s-env0-game%04d-seed%d.res", id, episode, seed)))

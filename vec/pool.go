@@ -72,6 +72,7 @@ type options struct {
 	workers   int
 	autoreset Autoreset
 	batchSize int
+	stride    int
 	trace     env.TraceOpener
 }
 
@@ -84,6 +85,12 @@ func WithAutoreset(a Autoreset) Option { return func(o *options) { o.autoreset =
 
 // WithBatchSize sets how many envs Recv returns (default: all envs).
 func WithBatchSize(b int) Option { return func(o *options) { o.batchSize = b } }
+
+// WithSeedStride sets the seed stride (default: the number of envs): env
+// i's k-th game after a reset seeded with s uses s+i+k*stride. A stride
+// of G lets several pools share out G games and give each game the seed
+// it would have in one pool of G envs (see Reset).
+func WithSeedStride(stride int) Option { return func(o *options) { o.stride = stride } }
 
 // WithTrace records every game of env 0 in the game's trace format, in
 // files opened by open. The game's instances must implement env.Tracer.
@@ -179,6 +186,12 @@ func New(f env.Factory, n int, opts ...Option) (*Pool, error) {
 	}
 	if o.batchSize < 0 || o.batchSize > n {
 		return nil, fmt.Errorf("%w: batch size %d, want 0..%d", ErrBadOption, o.batchSize, n)
+	}
+	if o.stride == 0 {
+		o.stride = n
+	}
+	if o.stride < n || o.stride >= seedMod {
+		return nil, fmt.Errorf("%w: seed stride %d, want %d (the number of envs) to %d", ErrBadOption, o.stride, n, seedMod-1)
 	}
 	if o.autoreset > Disabled {
 		return nil, fmt.Errorf("%w: autoreset mode %d", ErrBadOption, o.autoreset)
@@ -360,7 +373,7 @@ const seedMod = 1 << 31
 func (p *Pool) reset(i int, zeroReward bool) error {
 	e := &p.envs[i]
 	seed := e.nextSeed
-	e.nextSeed = (seed + int64(p.n)) % seedMod
+	e.nextSeed = (seed + int64(p.opts.stride)) % seedMod
 	if err := p.insts[i].Reset(seed); err != nil {
 		return fmt.Errorf("%w: env %d: reset: %w", ErrInstance, i, err)
 	}

@@ -1,6 +1,7 @@
 package vec_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -381,5 +382,47 @@ func TestBadCalls(t *testing.T) {
 	}
 	if _, err := vec.New(f, 2, vec.WithBatchSize(3)); !errors.Is(err, vec.ErrBadOption) {
 		t.Errorf("New(batch 3 of 2) = %v, want ErrBadOption", err)
+	}
+}
+
+// TestSeedStride splits five games over two pools (3 + 2 envs, stride 5,
+// the second reset with the seed offset by 3): each game gets the boards
+// it gets in one pool of 5, for the seeded reset and the next two.
+func TestSeedStride(t *testing.T) {
+	f := factory(t, oneLearner)
+	boards := func(p *vec.Pool, seed int64) [][]byte {
+		var out [][]byte
+		for k := 0; k < 3; k++ {
+			s := seed
+			if k > 0 {
+				s = vec.NoSeed
+			}
+			b, err := p.Reset(ctx, nil, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			per := len(b.Obs[0]) / len(b.EnvIDs)
+			for i := range b.EnvIDs {
+				out = append(out, append([]byte(nil), b.Obs[0][i*per:(i+1)*per]...))
+			}
+		}
+		return out
+	}
+	one := boards(newPool(t, f, 5), 9)
+	a := boards(newPool(t, f, 3, vec.WithSeedStride(5)), 9)
+	b := boards(newPool(t, f, 2, vec.WithSeedStride(5)), 12)
+	for k := 0; k < 3; k++ {
+		split := append(append([][]byte(nil), a[k*3:k*3+3]...), b[k*2:k*2+2]...)
+		for g := 0; g < 5; g++ {
+			if !bytes.Equal(one[k*5+g], split[g]) {
+				t.Errorf("reset %d, game %d: the split pools' board differs from one pool's", k, g)
+			}
+		}
+	}
+	if bytes.Equal(one[0], one[5]) {
+		t.Fatal("game 0's first and second boards are equal: the test cannot tell seeds apart")
+	}
+	if _, err := vec.New(f, 4, vec.WithSeedStride(3)); !errors.Is(err, vec.ErrBadOption) {
+		t.Errorf("stride 3 for 4 envs: err %v, want ErrBadOption", err)
 	}
 }

@@ -15,7 +15,8 @@ const NoSeed int64 = -1
 // Reset starts new games in the envs ids (nil: all envs) and waits for
 // them. With seed >= 0, env i is seeded with seed+i; with NoSeed, each env
 // continues its sequence: env i's k-th game after a reset seeded with s
-// uses s+i+k*NumEnvs (mod 2^31); before any seeded reset, s is 0. The
+// uses s+i+k*stride (mod 2^31; the stride is NumEnvs unless
+// WithSeedStride says otherwise); before any seeded reset, s is 0. The
 // batch is valid until the next call on the pool.
 func (p *Pool) Reset(ctx context.Context, ids []int32, seed int64) (*Batch, error) {
 	if seed < NoSeed || seed >= seedMod {

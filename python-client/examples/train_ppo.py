@@ -576,9 +576,12 @@ def main(args: Args) -> dict[str, Any]:
     num_updates = max(1, args.total_timesteps // args.batch_size)
     step, t0 = 0, time.time()
     next_obs = to_torch(obs)
+    # With a time budget the bar counts seconds (its end is the budget's),
+    # else environment steps.
+    timed = args.time_budget > 0
     bar = tqdm(
-        total=num_updates * args.batch_size,
-        unit="step",
+        total=round(args.time_budget) if timed else num_updates * args.batch_size,
+        unit="s" if timed else "step",
         disable=not args.progress,
         dynamic_ncols=True,
     )
@@ -650,7 +653,10 @@ def main(args: Args) -> dict[str, Any]:
                 writer.add_scalar("charts/score", own, step)
                 writer.add_scalar("charts/best_opponent_score", best, step)
                 writer.add_scalar("charts/win", float(win), step)
-        bar.update(T * n)
+        if timed:
+            bar.update(round(min(time.time() - t0, args.time_budget)) - bar.n)
+        else:
+            bar.update(T * n)
 
         # GAE per unit slot; buf_done[t] says whether the slot's episode ends with step t.
         with torch.inference_mode():
@@ -739,6 +745,7 @@ def main(args: Args) -> dict[str, Any]:
         writer.add_scalar("charts/learning_rate", stats["lr"], step)
         writer.add_scalar("charts/SPS", sps, step)
         bar.set_postfix(
+            step=step,
             sps=f"{sps:.0f}",
             score=f"{stats['score']:.0f}",
             win=f"{stats['win_rate']:.2f}",

@@ -415,6 +415,7 @@ class Client:
         batch_size: int = 0,
         idle_timeout_seconds: int = 0,
         trace_env0: str = "",
+        seed_stride: int = 0,
     ) -> Session:
         """Creates a session of ``num_envs`` games.
 
@@ -432,6 +433,8 @@ class Client:
             idle_timeout_seconds: Close the session when idle this long
                 (0: server default).
             trace_env0: Server-side directory for .res traces of env 0.
+            seed_stride: After a reset with seed ``s``, env ``i``'s ``k``-th
+                game uses ``s + i + k * seed_stride`` (0: ``num_envs``).
 
         Returns:
             The session.
@@ -453,6 +456,7 @@ class Client:
             batch_size=batch_size,
             idle_timeout_seconds=idle_timeout_seconds,
             trace_env0=trace_env0,
+            seed_stride=seed_stride,
         )
         resp = self.call("create session", self.stub.CreateSession, req)
         session = Session(self, req, resp)

@@ -72,7 +72,8 @@ class JgymVectorEnv(VectorEnv):
         address: ``host:port`` of a running server. Default: start a local
             one.
         addresses: Several servers; the games are split across them in
-            order (game ``g`` keeps seed ``seed + g`` wherever it runs).
+            order, and game ``g`` plays the same games wherever it runs
+            (seeds ``seed + g + k * num_envs``, as on one server).
         action_order: Also take the order of the commands: actions become a
             Dict of ``"action"`` and ``"order"`` (a priority per slot).
         trace_env0: Server-side directory where game 0 of the first server
@@ -144,6 +145,8 @@ class JgymVectorEnv(VectorEnv):
                         autoreset_mode=self.autoreset_mode,
                         config=config,
                         trace_env0=trace_env0 if i == 0 else "",
+                        # every game keeps the seeds it would have on one server
+                        seed_stride=num_envs,
                         idle_timeout_seconds=idle_timeout,
                     )
                 )
@@ -170,6 +173,11 @@ class JgymVectorEnv(VectorEnv):
     def server_pids(self) -> list[int]:
         """The pids of the local servers this environment started (or shares)."""
         return [c.server.pid for c in self._clients if c.server is not None]
+
+    @property
+    def games_per_server(self) -> list[tuple[str, int]]:
+        """Each server's address and the number of games it hosts, in game order."""
+        return [(c.address, s.num_envs) for c, s in zip(self._clients, self._sessions, strict=True)]
 
     # --- Gymnasium API ---------------------------------------------------------
 

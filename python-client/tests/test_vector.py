@@ -118,9 +118,10 @@ def test_split_over_addresses_is_the_same_game(
     )
     try:
         assert [s.num_envs for s in two._sessions] == [3, 2]
-        # The first game of every env is the same wherever it runs (game g
-        # uses seed + g). Later games continue each server's own sequence.
-        assert_same(rollout(one, seed=9, steps=2), rollout(two, seed=9, steps=2))
+        # Every game is the same wherever it runs: game g's k-th game uses
+        # seed 9 + g + 5k on one server and split over two (the short
+        # config ends a game every 3 steps, so 7 steps cross two resets).
+        assert_same(rollout(one, seed=9, steps=7), rollout(two, seed=9, steps=7))
     finally:
         one.close()
         two.close()

@@ -754,7 +754,13 @@ type CreateSessionRequest struct {
 	IdleTimeoutSeconds int32 `protobuf:"varint,9,opt,name=idle_timeout_seconds,json=idleTimeoutSeconds,proto3" json:"idle_timeout_seconds,omitempty"`
 	// Write a .res trace of every game of env 0 into this server-side
 	// directory (optional; must be allowed by the server's --trace-dir).
-	TraceEnv0     string `protobuf:"bytes,10,opt,name=trace_env0,json=traceEnv0,proto3" json:"trace_env0,omitempty"`
+	TraceEnv0 string `protobuf:"bytes,10,opt,name=trace_env0,json=traceEnv0,proto3" json:"trace_env0,omitempty"`
+	// Seed stride: after a reset seeded with s, env i's k-th game uses seed
+	// s + i + k * seed_stride (mod 2^31). 0 means num_envs. A client that
+	// splits G games over several servers gives each server seed_stride G
+	// and a reset seed offset by the index of its first game, so that every
+	// game gets the seed it would get on one server. At least num_envs.
+	SeedStride    int32 `protobuf:"varint,11,opt,name=seed_stride,json=seedStride,proto3" json:"seed_stride,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -857,6 +863,13 @@ func (x *CreateSessionRequest) GetTraceEnv0() string {
 		return x.TraceEnv0
 	}
 	return ""
+}
+
+func (x *CreateSessionRequest) GetSeedStride() int32 {
+	if x != nil {
+		return x.SeedStride
+	}
+	return 0
 }
 
 // CreateSessionResponse describes the new session.
@@ -1606,7 +1619,7 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x04bots\x18\x01 \x03(\tR\x04bots\x12\x1a\n" +
 	"\bprefixes\x18\x02 \x03(\tR\bprefixes\"\x1c\n" +
 	"\bSeatSpec\x12\x10\n" +
-	"\x03bot\x18\x01 \x01(\tR\x03bot\"\x90\x03\n" +
+	"\x03bot\x18\x01 \x01(\tR\x03bot\"\xb1\x03\n" +
 	"\x14CreateSessionRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x19\n" +
 	"\bnum_envs\x18\x02 \x01(\x05R\anumEnvs\x12'\n" +
@@ -1621,7 +1634,9 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x14idle_timeout_seconds\x18\t \x01(\x05R\x12idleTimeoutSeconds\x12\x1d\n" +
 	"\n" +
 	"trace_env0\x18\n" +
-	" \x01(\tR\ttraceEnv0\"\xf9\x01\n" +
+	" \x01(\tR\ttraceEnv0\x12\x1f\n" +
+	"\vseed_stride\x18\v \x01(\x05R\n" +
+	"seedStride\"\xf9\x01\n" +
 	"\x15CreateSessionResponse\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12%\n" +

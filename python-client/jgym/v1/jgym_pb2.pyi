@@ -127,7 +127,7 @@ class SeatSpec(_message.Message):
     def __init__(self, bot: _Optional[str] = ...) -> None: ...
 
 class CreateSessionRequest(_message.Message):
-    __slots__ = ("game", "num_envs", "seats", "shuffle_seats", "reward_mode", "autoreset_mode", "config", "batch_size", "idle_timeout_seconds", "trace_env0")
+    __slots__ = ("game", "num_envs", "seats", "shuffle_seats", "reward_mode", "autoreset_mode", "config", "batch_size", "idle_timeout_seconds", "trace_env0", "seed_stride")
     GAME_FIELD_NUMBER: _ClassVar[int]
     NUM_ENVS_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -138,6 +138,7 @@ class CreateSessionRequest(_message.Message):
     BATCH_SIZE_FIELD_NUMBER: _ClassVar[int]
     IDLE_TIMEOUT_SECONDS_FIELD_NUMBER: _ClassVar[int]
     TRACE_ENV0_FIELD_NUMBER: _ClassVar[int]
+    SEED_STRIDE_FIELD_NUMBER: _ClassVar[int]
     game: str
     num_envs: int
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
@@ -148,7 +149,8 @@ class CreateSessionRequest(_message.Message):
     batch_size: int
     idle_timeout_seconds: int
     trace_env0: str
-    def __init__(self, game: _Optional[str] = ..., num_envs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., shuffle_seats: _Optional[bool] = ..., reward_mode: _Optional[_Union[RewardMode, str]] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., config: _Optional[str] = ..., batch_size: _Optional[int] = ..., idle_timeout_seconds: _Optional[int] = ..., trace_env0: _Optional[str] = ...) -> None: ...
+    seed_stride: int
+    def __init__(self, game: _Optional[str] = ..., num_envs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., shuffle_seats: _Optional[bool] = ..., reward_mode: _Optional[_Union[RewardMode, str]] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., config: _Optional[str] = ..., batch_size: _Optional[int] = ..., idle_timeout_seconds: _Optional[int] = ..., trace_env0: _Optional[str] = ..., seed_stride: _Optional[int] = ...) -> None: ...
 
 class CreateSessionResponse(_message.Message):
     __slots__ = ("session_id", "game", "num_learners", "batch_size", "max_response_bytes", "max_request_bytes")

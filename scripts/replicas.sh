@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Several jgym servers on this machine, as deploy/compose.yaml runs them in
+# containers: replica k (1..N) serves gRPC on 127.0.0.1:$((50050+k)) and
+# metrics on 127.0.0.1:$((9090+k)).
+#
+#   scripts/replicas.sh up [N]     start N replicas (default 3), wait until they answer
+#   scripts/replicas.sh down       stop them (SIGTERM: sessions are drained)
+#   scripts/replicas.sh status     list them
+#   scripts/replicas.sh check [N]  up, spread 96 envs over them from Python, down
+#
+# State (pids, logs) lives in runs/replicas/. JGYM_BIN picks the binary
+# (default bin/jgym, built if missing); VENV the Python environment for check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=runs/replicas
+bin=${JGYM_BIN:-bin/jgym}
+venv=${VENV:-.venv}
+
+addresses() {
+  local n=$1 k out=""
+  for ((k = 1; k <= n; k++)); do out+="${out:+,}127.0.0.1:$((50050 + k))"; done
+  echo "$out"
+}
+
+up() {
+  local n=${1:-3} k
+  if [ ! -x "$bin" ]; then go build -o "$bin" ./cmd/jgym; fi
+  mkdir -p "$dir"
+  for ((k = 1; k <= n; k++)); do
+    if [ -f "$dir/$k.pid" ] && kill -0 "$(cat "$dir/$k.pid")" 2>/dev/null; then
+      echo "replica $k already running (pid $(cat "$dir/$k.pid"))"
+      continue
+    fi
+    "$bin" serve --addr "127.0.0.1:$((50050 + k))" --metrics-addr "127.0.0.1:$((9090 + k))" \
+      --log-format json >"$dir/$k.log" 2>&1 &
+    echo $! >"$dir/$k.pid"
+  done
+  for ((k = 1; k <= n; k++)); do
+    local tries=0
+    until grep -q '"serving"\|"listening"' "$dir/$k.log" 2>/dev/null; do
+      if ! kill -0 "$(cat "$dir/$k.pid")" 2>/dev/null; then
+        echo "replica $k exited; its log:" >&2
+        cat "$dir/$k.log" >&2
+        exit 1
+      fi
+      if ((++tries > 100)); then
+        echo "replica $k not ready after 10 s; its log: $dir/$k.log" >&2
+        exit 1
+      fi
+      sleep 0.1
+    done
+    echo "replica $k: grpc 127.0.0.1:$((50050 + k)), metrics http://127.0.0.1:$((9090 + k))/metrics, pid $(cat "$dir/$k.pid")"
+  done
+  echo "addresses: $(addresses "$n")"
+}
+
+down() {
+  local f pid
+  shopt -s nullglob
+  for f in "$dir"/*.pid; do
+    pid=$(cat "$f")
+    if kill -TERM "$pid" 2>/dev/null; then
+      for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid"; fi
+      echo "stopped replica $(basename "$f" .pid) (pid $pid)"
+    fi
+    rm -f "$f"
+  done
+}
+
+status() {
+  local f pid
+  shopt -s nullglob
+  for f in "$dir"/*.pid; do
+    pid=$(cat "$f")
+    if kill -0 "$pid" 2>/dev/null; then state=running; else state=dead; fi
+    echo "replica $(basename "$f" .pid): pid $pid $state"
+  done
+}
+
+check() {
+  local n=${1:-3}
+  up "$n"
+  trap down EXIT
+  "$venv/bin/python" python-client/examples/multi_server.py --addresses "$(addresses "$n")" --num-envs 96 --steps 20
+}
+
+case "${1:-}" in
+  up) up "${2:-3}" ;;
+  down) down ;;
+  status) status ;;
+  check) check "${2:-3}" ;;
+  *)
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac
