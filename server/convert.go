@@ -83,7 +83,8 @@ func requestBytes(s *env.Spec, n, l int) int64 {
 // sameStep the final observations and scores.
 func responseBytes(s *env.Spec, n, l int, sameStep bool) int64 {
 	obs := int64(l) * int64(s.ObservationBytes())
-	per := obs + int64(l)*4 + 2 + int64(s.NumSeats)*4 + int64(l)*8 + 8 + 5
+	// A delta-encoded observation can be its raw size plus the bitmaps.
+	per := obs + obs/64 + int64(len(s.Observation)) + int64(l)*4 + 2 + int64(s.NumSeats)*4 + int64(l)*8 + 8 + 5
 	if sameStep {
 		per += obs + int64(s.NumSeats)*4 + 5
 	}
@@ -122,6 +123,8 @@ func checkTensor(name string, t *jgymv1.Tensor, want env.Dtype, shape []int64) e
 type result struct {
 	spec   *env.Spec
 	l      int
+	delta  *deltaRefs // observation_delta: the references, else nil
+	dbuf   [][]byte   // per observation tensor, the encoded data
 	resp   *jgymv1.StreamResponse
 	obs    []*jgymv1.Tensor
 	final  []*jgymv1.Tensor
@@ -136,8 +139,16 @@ type result struct {
 	fsc    *jgymv1.Tensor
 }
 
-func newResult(spec *env.Spec, l int) *result {
+func newResult(spec *env.Spec, l, n int, delta bool) *result {
 	r := &result{spec: spec, l: l}
+	if delta {
+		var per []int
+		for _, ts := range spec.Observation {
+			per = append(per, l*ts.Bytes())
+		}
+		r.delta = newDeltaRefs(per, n)
+		r.dbuf = make([][]byte, len(per))
+	}
 	t := func(d env.Dtype) *jgymv1.Tensor { return &jgymv1.Tensor{Dtype: dtypeToProto(d)} }
 	sr := &jgymv1.StepResult{Observation: map[string]*jgymv1.Tensor{}, Info: &jgymv1.Info{}}
 	for _, ts := range spec.Observation {
@@ -167,6 +178,16 @@ func (r *result) fill(b *vec.Batch) *jgymv1.StreamResponse {
 	}
 	for k, ts := range r.spec.Observation {
 		dims := append([]int64{n, l}, shape64(ts.Shape...)...)
+		if r.delta != nil && r.delta.encodable(k) {
+			per := r.delta.per[k]
+			if cap(r.dbuf[k]) < deltaCap(len(b.EnvIDs), per) {
+				r.dbuf[k] = make([]byte, 0, deltaCap(len(b.EnvIDs), per))
+			}
+			r.dbuf[k] = encodeDelta(r.dbuf[k], b.Obs[k], b.EnvIDs, r.delta.refs[k], per)
+			set(r.obs[k], r.dbuf[k], dims...)
+			r.obs[k].Encoding = jgymv1.TensorEncoding_TENSOR_ENCODING_WORD_DELTA
+			continue
+		}
 		set(r.obs[k], b.Obs[k], dims...)
 	}
 	set(r.reward, b.Reward, n, l)

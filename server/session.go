@@ -167,7 +167,7 @@ func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionReq
 	if err := s.reserve(n); err != nil {
 		return nil, err
 	}
-	ss, err := s.startSession(g, setup, n, auto, int(req.GetBatchSize()), stride, idle, traceDir)
+	ss, err := s.startSession(g, setup, n, auto, int(req.GetBatchSize()), stride, req.GetObservationDelta(), idle, traceDir)
 	if err != nil {
 		s.release(n)
 		return nil, err
@@ -188,7 +188,7 @@ func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionReq
 }
 
 // startSession builds the factory and the pool of a validated request.
-func (s *Server) startSession(g env.Game, setup env.Setup, n int, auto vec.Autoreset, batch, stride int, idle time.Duration, traceDir string) (*session, error) {
+func (s *Server) startSession(g env.Game, setup env.Setup, n int, auto vec.Autoreset, batch, stride int, delta bool, idle time.Duration, traceDir string) (*session, error) {
 	f, err := g.NewFactory(setup)
 	if err != nil {
 		return nil, err
@@ -217,7 +217,7 @@ func (s *Server) startSession(g env.Game, setup env.Setup, n int, auto vec.Autor
 	}
 	ss := &session{id: id, game: spec.ID, n: n, l: l, async: batch > 0, idle: idle,
 		spec: spec, factory: f, pool: pool, created: time.Now()}
-	ss.res = newResult(&ss.spec, l)
+	ss.res = newResult(&ss.spec, l, n, delta)
 	ss.touch()
 	return ss, nil
 }

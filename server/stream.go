@@ -77,6 +77,12 @@ func (s *Server) attach(id string) (*session, error) {
 	if !ss.attached.CompareAndSwap(false, true) {
 		return nil, fmt.Errorf("%w: session %q is attached to another stream; close that one first", errAttached, id)
 	}
+	// A new stream starts its observation deltas from zero references.
+	ss.mu.Lock()
+	if ss.res.delta != nil {
+		ss.res.delta.clear()
+	}
+	ss.mu.Unlock()
 	s.mu.Lock()
 	s.streams++
 	s.mu.Unlock()

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"strconv"
 	"strings"
 	"syscall"
@@ -46,18 +47,21 @@ const slots, dirs = 80, 11
 // measure (-pipeline).
 var pipeDepth = 2
 
-// point is one measurement.
+// path is one loopback measurement of a point.
+type path struct {
+	Name      string  `json:"name"`
+	Rate      float64 `json:"env_steps_per_s"`
+	Ratio     float64 `json:"over_in_process"`
+	CPU       float64 `json:"cpu_us_per_env_step"`
+	RespBytes int     `json:"response_bytes_per_batch"`
+}
+
+// point is one number of envs.
 type point struct {
-	Envs          int     `json:"envs"`
-	InProcess     float64 `json:"in_process_env_steps_per_s"`
-	Loopback      float64 `json:"loopback_env_steps_per_s"`
-	Ratio         float64 `json:"loopback_over_in_process"`
-	InProcessCPU  float64 `json:"in_process_cpu_us_per_env_step"`
-	LoopbackCPU   float64 `json:"loopback_cpu_us_per_env_step"`
-	Pipelined     float64 `json:"pipelined_env_steps_per_s"`
-	PipeRatio     float64 `json:"pipelined_over_in_process"`
-	PipelinedCPU  float64 `json:"pipelined_cpu_us_per_env_step"`
-	BytesPerBatch int     `json:"response_bytes_per_batch"`
+	Envs         int     `json:"envs"`
+	InProcess    float64 `json:"in_process_env_steps_per_s"`
+	InProcessCPU float64 `json:"in_process_cpu_us_per_env_step"`
+	Loopback     []path  `json:"loopback"`
 }
 
 // rate is a measurement: env steps per wall-clock second, and the
@@ -107,7 +111,19 @@ func main() {
 	skipInProcess := flag.Bool("loopback-only", false, "measure only the server path (for profiling it)")
 	flag.IntVar(&pipeDepth, "pipeline", 2, "parts of the batch in flight in the pipelined measure")
 	cpuprof := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	traceOut := flag.String("trace", "", "write an execution trace of the whole run to this file (go tool trace)")
 	flag.Parse()
+	if *traceOut != "" {
+		f, err := os.Create(*traceOut)
+		if err == nil {
+			err = trace.Start(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "grpcbench:", err)
+			os.Exit(1)
+		}
+		defer trace.Stop()
+	}
 	if *cpuprof != "" {
 		f, err := os.Create(*cpuprof)
 		if err == nil {
@@ -168,10 +184,27 @@ func run(envList string, dur, warm time.Duration, addr string, workers, repeat i
 	}
 	defer conn.Close()
 	client := jgymv1.NewJgymServiceClient(conn)
-	fmt.Printf("| envs | in-process env-steps/s | loopback env-steps/s | loopback / in-process | pipelined env-steps/s | pipelined / in-process | in-process CPU µs/env-step | loopback CPU µs/env-step | pipelined CPU µs/env-step | response bytes/batch |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	wires := []struct {
+		name string
+		w    wire
+	}{
+		{"raw", wire{}},
+		{"delta", wire{delta: true}},
+		{fmt.Sprintf("delta, %d in flight", pipeDepth), wire{delta: true, depth: pipeDepth}},
+	}
+	fmt.Printf("| envs | in process | ")
+	for _, w := range wires {
+		fmt.Printf("loopback %s (/ in process) | ", w.name)
+	}
+	fmt.Printf("CPU µs/env-step: in process")
+	for _, w := range wires {
+		fmt.Printf(", %s", w.name)
+	}
+	fmt.Printf(" | bytes/batch: raw, delta |\n|---:|---:|%s---:|---:|\n", strings.Repeat("---:|", len(wires)))
 	for _, n := range ns {
-		var ip, lb, pl rate
-		var bytes int
+		var ip rate
+		lbs := make([]rate, len(wires))
+		sizes := make([]int, len(wires))
 		for k := 0; k < max(repeat, 1); k++ {
 			if !loopbackOnly {
 				r, err := inProcess(n, seats, workers, dur, warm)
@@ -180,25 +213,30 @@ func run(envList string, dur, warm time.Duration, addr string, workers, repeat i
 				}
 				ip = best(ip, r)
 			}
-			r, b, err := loopback(client, n, seats, dur, warm)
-			bytes = b
-			if err != nil {
-				return err
+			for i, w := range wires {
+				r, size, err := loopback(client, n, seats, dur, warm, w.w)
+				if err != nil {
+					return fmt.Errorf("loopback %s, %d envs: %w", w.name, n, err)
+				}
+				lbs[i], sizes[i] = best(lbs[i], r), size
 			}
-			lb = best(lb, r)
-			if r, err = loopbackPipelined(client, n, seats, dur, warm); err != nil {
-				return err
+		}
+		p := point{Envs: n, InProcess: ip.perSecond, InProcessCPU: ip.cpuUs}
+		fmt.Printf("| %d | %.0f | ", n, ip.perSecond)
+		for i, w := range wires {
+			lp := path{Name: w.name, Rate: lbs[i].perSecond, CPU: lbs[i].cpuUs, RespBytes: sizes[i]}
+			if ip.perSecond > 0 {
+				lp.Ratio = lbs[i].perSecond / ip.perSecond
 			}
-			pl = best(pl, r)
+			p.Loopback = append(p.Loopback, lp)
+			fmt.Printf("%.0f (%.2f) | ", lp.Rate, lp.Ratio)
 		}
-		p := point{Envs: n, InProcess: ip.perSecond, Loopback: lb.perSecond, InProcessCPU: ip.cpuUs,
-			LoopbackCPU: lb.cpuUs, Pipelined: pl.perSecond, PipelinedCPU: pl.cpuUs, BytesPerBatch: bytes}
-		if ip.perSecond > 0 {
-			p.Ratio, p.PipeRatio = lb.perSecond/ip.perSecond, pl.perSecond/ip.perSecond
+		fmt.Printf("%.1f", ip.cpuUs)
+		for i := range wires {
+			fmt.Printf(", %.1f", lbs[i].cpuUs)
 		}
+		fmt.Printf(" | %d, %d |\n", sizes[0], sizes[1])
 		res.Points = append(res.Points, p)
-		fmt.Printf("| %d | %.0f | %.0f | %.2f | %.0f | %.2f | %.1f | %.1f | %.1f | %d |\n", n, p.InProcess, p.Loopback, p.Ratio,
-			p.Pipelined, p.PipeRatio, p.InProcessCPU, p.LoopbackCPU, p.PipelinedCPU, bytes)
 	}
 	b, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
@@ -272,9 +310,23 @@ func inProcess(n int, seats []string, workers int, dur, warm time.Duration) (rat
 	})
 }
 
-func loopback(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.Duration) (rate, int, error) {
+// wire is how the loopback client talks to the server.
+type wire struct {
+	delta bool // observation_delta, decoded by the client
+	depth int  // parts of the batch in flight (1: one request, one answer)
+}
+
+// loopback steps n envs through the server: the batch is split into
+// w.depth parts (env ids), all sent at once; then each answer is decoded
+// (observations rebuilt from deltas with w.delta) and the part's next
+// actions sent, so that with depth 2 the server steps one half while the
+// client picks actions for the other. Each request gets its answer, in
+// order; the session is synchronous. It returns the rate and the size of
+// the last answer.
+func loopback(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.Duration, w wire) (rate, int, error) {
+	depth := min(max(w.depth, 1), n)
 	ctx := context.Background()
-	req := &jgymv1.CreateSessionRequest{Game: crematoria.EnvID, NumEnvs: int32(n)}
+	req := &jgymv1.CreateSessionRequest{Game: crematoria.EnvID, NumEnvs: int32(n), ObservationDelta: w.delta}
 	for _, s := range seats {
 		req.Seats = append(req.Seats, &jgymv1.SeatSpec{Bot: s})
 	}
@@ -288,106 +340,97 @@ func loopback(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.
 		return rate{}, 0, err
 	}
 	defer func() { st.CloseSend(); st.Recv() }()
-	do := func(r *jgymv1.StreamRequest) (*jgymv1.StepResult, error) {
+
+	// The client's full observations (and delta references) per tensor.
+	per := map[string]int{}
+	full, refs := map[string][]byte{}, map[string][]byte{}
+	for _, ts := range cr.GetGame().GetObservation() {
+		size := 1
+		for _, d := range ts.GetShape() {
+			size *= int(d)
+		}
+		if ts.GetDtype() == jgymv1.Dtype_DTYPE_FLOAT32 || ts.GetDtype() == jgymv1.Dtype_DTYPE_INT32 {
+			size *= 4
+		}
+		per[ts.GetName()], full[ts.GetName()], refs[ts.GetName()] = size, make([]byte, n*size), make([]byte, n*size)
+	}
+	// decode writes an answer's observations into full, by env id.
+	decode := func(r *jgymv1.StepResult) error {
+		ids := r.GetEnvIds()
+		for name, t := range r.GetObservation() {
+			p := per[name]
+			if t.GetEncoding() == jgymv1.TensorEncoding_TENSOR_ENCODING_WORD_DELTA {
+				// Contiguous ids (the parts are ranges): decode in place.
+				lo := int(ids[0])
+				if err := server.ApplyDelta(full[name][lo*p:(lo+len(ids))*p], t.GetData(), ids, refs[name], p); err != nil {
+					return err
+				}
+				continue
+			}
+			for k, id := range ids {
+				copy(full[name][int(id)*p:], t.GetData()[k*p:(k+1)*p])
+			}
+		}
+		return nil
+	}
+	send := func(r *jgymv1.StreamRequest) error {
 		r.SessionId = cr.SessionId
-		if err := st.Send(r); err != nil {
-			return nil, err
-		}
-		resp, err := st.Recv()
-		return resp.GetResult(), err
+		return st.Send(r)
 	}
-	r, err := do(&jgymv1.StreamRequest{Kind: &jgymv1.StreamRequest_Reset_{Reset_: &jgymv1.ResetRequest{Seed: 1, SeedGiven: true}}})
-	if err != nil {
+	if err := send(&jgymv1.StreamRequest{Kind: &jgymv1.StreamRequest_Reset_{Reset_: &jgymv1.ResetRequest{Seed: 1, SeedGiven: true}}}); err != nil {
 		return rate{}, 0, err
-	}
-	act := make([]byte, n*slots)
-	stepReq := &jgymv1.StreamRequest{Kind: &jgymv1.StreamRequest_Step{Step: &jgymv1.StepRequest{
-		Actions: &jgymv1.Tensor{Dtype: jgymv1.Dtype_DTYPE_INT8, Shape: []int64{int64(n), 1, slots}, Data: act}}}}
-	bytes := 0
-	rt, err := measure(n, dur, warm, func(round int) error {
-		policy(act, r.GetObservation()["action_mask"].GetData(), r.GetEnvIds(), round)
-		var err error
-		r, err = do(stepReq)
-		if err == nil && bytes == 0 {
-			bytes = protoSize(r)
-		}
-		return err
-	})
-	return rt, bytes, err
-}
-
-// protoSize is the encoded size of a batch's answer.
-func protoSize(r *jgymv1.StepResult) int {
-	return proto.Size(&jgymv1.StreamResponse{Result: r})
-}
-
-// loopbackPipelined is loopback with two half batches in flight on the
-// stream: while the client picks actions for one half, the server steps
-// the other. Each request still gets its answer, in order; the session is
-// synchronous. With one env it is the same as loopback.
-func loopbackPipelined(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.Duration) (rate, error) {
-	if n < pipeDepth {
-		r, _, err := loopback(c, n, seats, dur, warm)
-		return r, err
-	}
-	ctx := context.Background()
-	req := &jgymv1.CreateSessionRequest{Game: crematoria.EnvID, NumEnvs: int32(n)}
-	for _, s := range seats {
-		req.Seats = append(req.Seats, &jgymv1.SeatSpec{Bot: s})
-	}
-	cr, err := c.CreateSession(ctx, req)
-	if err != nil {
-		return rate{}, err
-	}
-	defer c.CloseSession(ctx, &jgymv1.CloseSessionRequest{SessionId: cr.SessionId})
-	st, err := c.Stream(ctx)
-	if err != nil {
-		return rate{}, err
-	}
-	defer func() { st.CloseSend(); st.Recv() }()
-	if err := st.Send(&jgymv1.StreamRequest{SessionId: cr.SessionId,
-		Kind: &jgymv1.StreamRequest_Reset_{Reset_: &jgymv1.ResetRequest{Seed: 1, SeedGiven: true}}}); err != nil {
-		return rate{}, err
 	}
 	first, err := st.Recv()
 	if err != nil {
-		return rate{}, err
+		return rate{}, 0, err
 	}
-	// The two halves: env ids, action buffers and requests.
-	halves := make([]struct {
-		ids []int32
-		act []byte
-		req *jgymv1.StreamRequest
-	}, pipeDepth)
-	mask := first.GetResult().GetObservation()["action_mask"].GetData()
-	for h := range halves {
-		lo, hi := h*n/pipeDepth, (h+1)*n/pipeDepth
-		hv := &halves[h]
-		for id := lo; id < hi; id++ {
-			hv.ids = append(hv.ids, int32(id))
+	if err := decode(first.GetResult()); err != nil {
+		return rate{}, 0, err
+	}
+	type part struct {
+		lo, hi int
+		ids    []int32
+		act    []byte
+		req    *jgymv1.StreamRequest
+	}
+	parts := make([]part, depth)
+	mask := full["action_mask"]
+	for h := range parts {
+		p := &parts[h]
+		p.lo, p.hi = h*n/depth, (h+1)*n/depth
+		for id := p.lo; id < p.hi; id++ {
+			p.ids = append(p.ids, int32(id))
 		}
-		hv.act = make([]byte, (hi-lo)*slots)
-		policy(hv.act, mask[lo*slots*dirs:hi*slots*dirs], hv.ids, 0)
-		hv.req = &jgymv1.StreamRequest{Kind: &jgymv1.StreamRequest_Step{Step: &jgymv1.StepRequest{EnvIds: hv.ids,
-			Actions: &jgymv1.Tensor{Dtype: jgymv1.Dtype_DTYPE_INT8, Shape: []int64{int64(hi - lo), 1, slots}, Data: hv.act}}}}
-	}
-	for h := range halves {
-		if err := st.Send(halves[h].req); err != nil {
-			return rate{}, err
+		p.act = make([]byte, (p.hi-p.lo)*slots)
+		policy(p.act, mask[p.lo*slots*dirs:p.hi*slots*dirs], p.ids, 0)
+		p.req = &jgymv1.StreamRequest{Kind: &jgymv1.StreamRequest_Step{Step: &jgymv1.StepRequest{EnvIds: p.ids,
+			Actions: &jgymv1.Tensor{Dtype: jgymv1.Dtype_DTYPE_INT8, Shape: []int64{int64(p.hi - p.lo), 1, slots}, Data: p.act}}}}
+		if err := send(p.req); err != nil {
+			return rate{}, 0, err
 		}
 	}
-	// Each call of step receives one half's answer and sends its next
-	// actions: n/2 env steps. measure counts n per call, so it is given n/2.
-	h := 0
-	return measure(n/pipeDepth, dur, warm, func(round int) error {
+	// Each call of step receives one part's answer and sends its next
+	// actions; measure counts n/depth env steps per call.
+	h, bytes, calls := 0, 0, 0
+	rt, err := measure(n/depth, dur, warm, func(round int) error {
 		resp, err := st.Recv()
 		if err != nil {
 			return err
 		}
-		hv := &halves[h]
 		r := resp.GetResult()
-		policy(hv.act, r.GetObservation()["action_mask"].GetData(), r.GetEnvIds(), round)
-		h = (h + 1) % pipeDepth
-		return st.Send(hv.req)
+		if err := decode(r); err != nil {
+			return err
+		}
+		p := &parts[h]
+		policy(p.act, mask[p.lo*slots*dirs:p.hi*slots*dirs], p.ids, round)
+		bytes += proto.Size(resp)
+		calls++
+		h = (h + 1) % depth
+		return send(p.req)
 	})
+	// Answers still in flight are drained by the deferred CloseSend.
+	if calls > 0 {
+		bytes = bytes * depth / calls // mean answer size for the whole batch
+	}
+	return rt, bytes, err
 }

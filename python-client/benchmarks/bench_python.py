@@ -53,6 +53,8 @@ class Args:
     """host:port of a running jgym server (default: start one)"""
     no_go: bool = False
     """skip the in-process Go benchmark"""
+    raw: bool = False
+    """receive raw observations instead of deltas (observation_delta=False)"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -112,13 +114,15 @@ def _proc_cpu(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def bench_python(n: int, steps: int, address: str, server_pid: int | None) -> Point:
+def bench_python(
+    n: int, steps: int, address: str, server_pid: int | None, delta: bool = True
+) -> Point:
     """Steps ``n`` envs ``steps`` times through the server.
 
     The CPU figure adds the Python process's and the server's CPU time (both
     sides of the socket); ``None`` for a server that is not ours.
     """
-    envs = jgym.make_vec("Crematoria-v0", num_envs=n, address=address)
+    envs = jgym.make_vec("Crematoria-v0", num_envs=n, address=address, observation_delta=delta)
     try:
         obs, info = envs.reset(seed=1)
         actions = go_policy(obs["action_mask"], info["round"])
@@ -203,7 +207,9 @@ def main(argv: list[str] | None = None) -> None:
                         g = bench_go(go_binary, src, n, args.steps)
                         if g is not None:
                             go[n] = _best(go.get(n), g)
-                    p = bench_python(n, args.steps, address, server.pid if server else None)
+                    p = bench_python(
+                        n, args.steps, address, server.pid if server else None, not args.raw
+                    )
                     py[n] = _best(py.get(n), p)
         finally:
             if server is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,17 +38,68 @@ class Batch:
 
 
 class Decoder:
-    """Turns StepResults of one session into :class:`Batch` es."""
+    """Turns StepResults of one session into :class:`Batch` es.
 
-    def __init__(self, game: pb.GameSpec, num_learners: int) -> None:
+    With a session that has ``observation_delta``, observations arrive as
+    ``TENSOR_ENCODING_WORD_DELTA``: per env, a bitmap of the 8-byte words
+    that changed since that env's last observation on the stream, then the
+    changed words. The decoder keeps each env's last observation (its
+    reference, zero when a new stream starts) and rebuilds the arrays.
+    """
+
+    def __init__(self, game: pb.GameSpec, num_learners: int, session: Any = None) -> None:
         self.dtypes = observation_dtypes(game)
         self.num_learners = num_learners
+        self._session = session
+        self._epoch = -1
+        self._refs: dict[str, Array] = {}
+        if session is not None and session.observation_delta:
+            for t in game.observation:
+                per = num_learners * math.prod(t.shape) * self.dtypes[t.name].itemsize
+                if per % 8 == 0:
+                    self._refs[t.name] = np.zeros((session.num_envs, per // 8), np.uint64)
 
-    def _obs(self, tensors: Mapping[str, pb.Tensor], what: str) -> dict[str, Array]:
-        try:
-            return {name: to_numpy(tensors[name], dt) for name, dt in self.dtypes.items()}
-        except KeyError as e:
-            raise ServerError(f"{what}: the server sent no {e} tensor") from None
+    def _obs(
+        self, tensors: Mapping[str, pb.Tensor], what: str, env_ids: Array | None = None
+    ) -> dict[str, Array]:
+        out = {}
+        for name, dt in self.dtypes.items():
+            if name not in tensors:
+                raise ServerError(f"{what}: the server sent no {name!r} tensor")
+            t = tensors[name]
+            if t.encoding == pb.TENSOR_ENCODING_WORD_DELTA and env_ids is not None:
+                out[name] = self._apply_delta(name, t, dt, env_ids)
+            elif t.encoding != pb.TENSOR_ENCODING_UNSPECIFIED:
+                raise ServerError(f"{what}: {name!r} has encoding {t.encoding}, not expected here")
+            else:
+                out[name] = to_numpy(t, dt)
+        return out
+
+    def _apply_delta(self, name: str, t: pb.Tensor, dt: np.dtype[Any], env_ids: Array) -> Array:
+        """Rebuilds a delta-encoded observation tensor and updates the references."""
+        if self._session is not None and self._session.stream_epoch != self._epoch:
+            for r in self._refs.values():
+                r.fill(0)  # a new stream starts from zeros, as the server does
+            self._epoch = self._session.stream_epoch
+        ref = self._refs.get(name)
+        if ref is None:
+            raise ServerError(f"{name!r} is delta-encoded but the session did not ask for it")
+        b, w = len(env_ids), ref.shape[1]
+        nb = (w + 7) // 8
+        data = t.data
+        if len(data) < b * nb:
+            raise ServerError(f"{name!r}: {len(data)} bytes, less than {b} bitmaps of {nb}")
+        bitmaps = np.frombuffer(data, np.uint8, count=b * nb).reshape(b, nb)
+        changed = np.unpackbits(bitmaps, axis=1, count=w, bitorder="little").view(np.bool_)
+        extra = len(data) - b * nb
+        if extra % 8 == 0:
+            words = np.frombuffer(data, np.uint64, offset=b * nb)
+        if extra % 8 or len(words) != int(changed.sum()):
+            raise ServerError(f"{name!r}: the bitmaps and the {extra} word bytes disagree")
+        rows = ref[env_ids]  # a copy: the returned array is the caller's
+        rows[changed] = words
+        ref[env_ids] = rows
+        return rows.view(dt).reshape(tuple(t.shape))
 
     def decode(self, r: pb.StepResult) -> Batch:
         """Decodes one result."""
@@ -56,7 +108,7 @@ class Decoder:
         has_final = len(r.final_env_index) > 0
         return Batch(
             env_ids=np.asarray(r.env_ids, dtype=np.int32),
-            obs=self._obs(r.observation, "observation"),
+            obs=self._obs(r.observation, "observation", np.asarray(r.env_ids, dtype=np.intp)),
             reward=_or(r, "reward", r.reward, np.zeros((b, self.num_learners), np.float32)),
             terminated=_or(r, "terminated", r.terminated, np.zeros(b, np.bool_)),
             truncated=_or(r, "truncated", r.truncated, np.zeros(b, np.bool_)),

@@ -179,6 +179,9 @@ class Session:
         self.batch_size = resp.batch_size
         self.num_slots = int(resp.game.action.shape[0])
         self._stream: _Stream | None = None
+        #: Counts the streams opened; observation deltas restart with each.
+        self.stream_epoch = 0
+        self.observation_delta = req.observation_delta
         self._pending = 0
         self._interrupted = False
         self.closed = False
@@ -196,6 +199,7 @@ class Session:
         req.session_id = self.id
         if self._stream is None:
             self._stream = _Stream(self._client.stub)
+            self.stream_epoch += 1
         self._stream.send(req)
         self._pending += 1
 
@@ -416,6 +420,7 @@ class Client:
         idle_timeout_seconds: int = 0,
         trace_env0: str = "",
         seed_stride: int = 0,
+        observation_delta: bool = True,
     ) -> Session:
         """Creates a session of ``num_envs`` games.
 
@@ -435,6 +440,10 @@ class Client:
             trace_env0: Server-side directory for .res traces of env 0.
             seed_stride: After a reset with seed ``s``, env ``i``'s ``k``-th
                 game uses ``s + i + k * seed_stride`` (0: ``num_envs``).
+            observation_delta: Have the server send each observation as
+                its changes since the last one (about a third of the bytes
+                for Crematoria); :class:`jgym._batch.Decoder` rebuilds the
+                arrays. docs/protocol.md has the encoding.
 
         Returns:
             The session.
@@ -457,6 +466,7 @@ class Client:
             idle_timeout_seconds=idle_timeout_seconds,
             trace_env0=trace_env0,
             seed_stride=seed_stride,
+            observation_delta=observation_delta,
         )
         resp = self.call("create session", self.stub.CreateSession, req)
         session = Session(self, req, resp)

@@ -109,7 +109,7 @@ class JgymEnv(gymnasium.Env):
         except BaseException:
             self._client.close()
             raise
-        self._decoder = Decoder(self._session.game, 1)
+        self._decoder = Decoder(self._session.game, 1, self._session)
         self.spec_proto = self._session.game
         self.num_slots = self._session.num_slots
         self.observation_space = observation_space(self._session.game)

@@ -96,7 +96,7 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
             self._client.close()
             raise
         n = self._session.num_learners
-        self._decoder = Decoder(self._session.game, n)
+        self._decoder = Decoder(self._session.game, n, self._session)
         self.num_slots = self._session.num_slots
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents: list[str] = []

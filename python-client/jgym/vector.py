@@ -82,6 +82,10 @@ class JgymVectorEnv(VectorEnv):
             the session (0: the server's default, 5 minutes for ``jgym
             serve``); raise it when training pauses long between steps.
         connect_timeout: Seconds to wait for each server.
+        observation_delta: Receive each observation as its changes since
+            the last one (about a third of the bytes; the arrays are
+            rebuilt here, writable and owned). ``False``: raw tensors,
+            returned as read-only views of the message.
 
     Raises:
         InvalidArgumentError: A bad option, or a setup the server refused
@@ -113,6 +117,7 @@ class JgymVectorEnv(VectorEnv):
         trace_env0: str = "",
         idle_timeout: int = 0,
         connect_timeout: float = 10.0,
+        observation_delta: bool = True,
     ) -> None:
         if num_envs < 1:
             raise InvalidArgumentError(f"num_envs {num_envs}: want at least 1")
@@ -148,6 +153,7 @@ class JgymVectorEnv(VectorEnv):
                         # every game keeps the seeds it would have on one server
                         seed_stride=num_envs,
                         idle_timeout_seconds=idle_timeout,
+                        observation_delta=observation_delta,
                     )
                 )
                 self._offsets.append(offset)
@@ -165,7 +171,7 @@ class JgymVectorEnv(VectorEnv):
         self.single_action_space = action_space(first.game, action_order)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._decoders = [Decoder(s.game, s.num_learners) for s in self._sessions]
+        self._decoders = [Decoder(s.game, s.num_learners, s) for s in self._sessions]
         self._obs: dict[str, Array] | None = None  # last full batch (partial resets)
         self._stepping = False
 

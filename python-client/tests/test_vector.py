@@ -51,7 +51,7 @@ def assert_same(a: list[Any], b: list[Any]) -> None:
 
 
 def test_spaces_and_zero_copy(address: str) -> None:
-    envs = jgym.make_vec("Crematoria-v0", num_envs=3, address=address)
+    envs = jgym.make_vec("Crematoria-v0", num_envs=3, address=address, observation_delta=False)
     try:
         assert envs.num_envs == 3
         assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
@@ -304,3 +304,23 @@ def test_record_episode_statistics(address: str, short_config: str) -> None:
         assert (info["episode"]["l"] == 3).all()
     finally:
         envs.close()
+
+
+def test_observation_delta_matches_raw(address: str, short_config: str) -> None:
+    raw = jgym.make_vec(
+        "Crematoria-v0", num_envs=3, address=address, config=short_config, observation_delta=False
+    )
+    delta = jgym.make_vec(
+        "Crematoria-v0", num_envs=3, address=address, config=short_config, observation_delta=True
+    )
+    try:
+        # 7 steps of 3-round games: two autoresets.
+        assert_same(rollout(raw, seed=4, steps=7), rollout(delta, seed=4, steps=7))
+        # A new stream restarts the references from zero on both ends.
+        delta._sessions[0]._drop_stream()
+        assert_same(rollout(raw, seed=5, steps=2), rollout(delta, seed=5, steps=2))
+        obs, _ = delta.reset(seed=5)
+        assert all(v.flags.writeable for v in obs.values())  # the caller's own arrays
+    finally:
+        raw.close()
+        delta.close()

@@ -98,6 +98,61 @@ func (Dtype) EnumDescriptor() ([]byte, []int) {
 	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{0}
 }
 
+// TensorEncoding says how a Tensor's data is encoded.
+type TensorEncoding int32
+
+const (
+	// TENSOR_ENCODING_UNSPECIFIED: the raw elements.
+	TensorEncoding_TENSOR_ENCODING_UNSPECIFIED TensorEncoding = 0
+	// TENSOR_ENCODING_WORD_DELTA: the tensor is [B, ...] for B envs, each
+	// env's part is a whole number W of 8-byte words, and data holds first B
+	// bitmaps of ceil(W/8) bytes (bit w%8 of byte w/8 set: word w changed),
+	// then the changed words, env after env, in word order. A word that did
+	// not change keeps its value in the env's reference: this tensor's value
+	// for that env in the last answer of the same stream that held the env,
+	// or zero bytes before any. docs/protocol.md has the details.
+	TensorEncoding_TENSOR_ENCODING_WORD_DELTA TensorEncoding = 1
+)
+
+// Enum value maps for TensorEncoding.
+var (
+	TensorEncoding_name = map[int32]string{
+		0: "TENSOR_ENCODING_UNSPECIFIED",
+		1: "TENSOR_ENCODING_WORD_DELTA",
+	}
+	TensorEncoding_value = map[string]int32{
+		"TENSOR_ENCODING_UNSPECIFIED": 0,
+		"TENSOR_ENCODING_WORD_DELTA":  1,
+	}
+)
+
+func (x TensorEncoding) Enum() *TensorEncoding {
+	p := new(TensorEncoding)
+	*p = x
+	return p
+}
+
+func (x TensorEncoding) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (TensorEncoding) Descriptor() protoreflect.EnumDescriptor {
+	return file_jgym_v1_jgym_proto_enumTypes[1].Descriptor()
+}
+
+func (TensorEncoding) Type() protoreflect.EnumType {
+	return &file_jgym_v1_jgym_proto_enumTypes[1]
+}
+
+func (x TensorEncoding) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use TensorEncoding.Descriptor instead.
+func (TensorEncoding) EnumDescriptor() ([]byte, []int) {
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{1}
+}
+
 // RewardMode selects the reward of a learner seat.
 type RewardMode int32
 
@@ -142,11 +197,11 @@ func (x RewardMode) String() string {
 }
 
 func (RewardMode) Descriptor() protoreflect.EnumDescriptor {
-	return file_jgym_v1_jgym_proto_enumTypes[1].Descriptor()
+	return file_jgym_v1_jgym_proto_enumTypes[2].Descriptor()
 }
 
 func (RewardMode) Type() protoreflect.EnumType {
-	return &file_jgym_v1_jgym_proto_enumTypes[1]
+	return &file_jgym_v1_jgym_proto_enumTypes[2]
 }
 
 func (x RewardMode) Number() protoreflect.EnumNumber {
@@ -155,7 +210,7 @@ func (x RewardMode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use RewardMode.Descriptor instead.
 func (RewardMode) EnumDescriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{1}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{2}
 }
 
 // AutoresetMode selects how finished games restart (Gymnasium's modes).
@@ -203,11 +258,11 @@ func (x AutoresetMode) String() string {
 }
 
 func (AutoresetMode) Descriptor() protoreflect.EnumDescriptor {
-	return file_jgym_v1_jgym_proto_enumTypes[2].Descriptor()
+	return file_jgym_v1_jgym_proto_enumTypes[3].Descriptor()
 }
 
 func (AutoresetMode) Type() protoreflect.EnumType {
-	return &file_jgym_v1_jgym_proto_enumTypes[2]
+	return &file_jgym_v1_jgym_proto_enumTypes[3]
 }
 
 func (x AutoresetMode) Number() protoreflect.EnumNumber {
@@ -216,7 +271,7 @@ func (x AutoresetMode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use AutoresetMode.Descriptor instead.
 func (AutoresetMode) EnumDescriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{2}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{3}
 }
 
 // Tensor is a dense array: shape, element type and the raw little-endian
@@ -226,10 +281,14 @@ type Tensor struct {
 	// The element type.
 	Dtype Dtype `protobuf:"varint,1,opt,name=dtype,proto3,enum=jgym.v1.Dtype" json:"dtype,omitempty"`
 	// The dimensions, outermost first. The product times the element size
-	// equals len(data).
+	// equals the decoded data's length.
 	Shape []int64 `protobuf:"varint,2,rep,packed,name=shape,proto3" json:"shape,omitempty"`
-	// The elements, row-major, little-endian.
-	Data          []byte `protobuf:"bytes,3,opt,name=data,proto3" json:"data,omitempty"`
+	// The elements, row-major, little-endian; or, with an encoding, their
+	// encoded form.
+	Data []byte `protobuf:"bytes,3,opt,name=data,proto3" json:"data,omitempty"`
+	// How data is encoded (observations of sessions with
+	// observation_delta only).
+	Encoding      TensorEncoding `protobuf:"varint,4,opt,name=encoding,proto3,enum=jgym.v1.TensorEncoding" json:"encoding,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -283,6 +342,13 @@ func (x *Tensor) GetData() []byte {
 		return x.Data
 	}
 	return nil
+}
+
+func (x *Tensor) GetEncoding() TensorEncoding {
+	if x != nil {
+		return x.Encoding
+	}
+	return TensorEncoding_TENSOR_ENCODING_UNSPECIFIED
 }
 
 // TensorSpec describes one tensor of a space, for a single learner seat of
@@ -760,9 +826,14 @@ type CreateSessionRequest struct {
 	// splits G games over several servers gives each server seed_stride G
 	// and a reset seed offset by the index of its first game, so that every
 	// game gets the seed it would get on one server. At least num_envs.
-	SeedStride    int32 `protobuf:"varint,11,opt,name=seed_stride,json=seedStride,proto3" json:"seed_stride,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	SeedStride int32 `protobuf:"varint,11,opt,name=seed_stride,json=seedStride,proto3" json:"seed_stride,omitempty"`
+	// Send observations as changes from the last ones the stream sent
+	// (TENSOR_ENCODING_WORD_DELTA, where a tensor's size per env is a whole
+	// number of 8-byte words): a Crematoria step then takes about a third
+	// of the bytes. Final observations are always raw.
+	ObservationDelta bool `protobuf:"varint,12,opt,name=observation_delta,json=observationDelta,proto3" json:"observation_delta,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *CreateSessionRequest) Reset() {
@@ -870,6 +941,13 @@ func (x *CreateSessionRequest) GetSeedStride() int32 {
 		return x.SeedStride
 	}
 	return 0
+}
+
+func (x *CreateSessionRequest) GetObservationDelta() bool {
+	if x != nil {
+		return x.ObservationDelta
+	}
+	return false
 }
 
 // CreateSessionResponse describes the new session.
@@ -1585,11 +1663,12 @@ var File_jgym_v1_jgym_proto protoreflect.FileDescriptor
 
 const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\n" +
-	"\x12jgym/v1/jgym.proto\x12\ajgym.v1\"X\n" +
+	"\x12jgym/v1/jgym.proto\x12\ajgym.v1\"\x8d\x01\n" +
 	"\x06Tensor\x12$\n" +
 	"\x05dtype\x18\x01 \x01(\x0e2\x0e.jgym.v1.DtypeR\x05dtype\x12\x14\n" +
 	"\x05shape\x18\x02 \x03(\x03R\x05shape\x12\x12\n" +
-	"\x04data\x18\x03 \x01(\fR\x04data\"\xa4\x01\n" +
+	"\x04data\x18\x03 \x01(\fR\x04data\x123\n" +
+	"\bencoding\x18\x04 \x01(\x0e2\x17.jgym.v1.TensorEncodingR\bencoding\"\xa4\x01\n" +
 	"\n" +
 	"TensorSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12$\n" +
@@ -1619,7 +1698,7 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x04bots\x18\x01 \x03(\tR\x04bots\x12\x1a\n" +
 	"\bprefixes\x18\x02 \x03(\tR\bprefixes\"\x1c\n" +
 	"\bSeatSpec\x12\x10\n" +
-	"\x03bot\x18\x01 \x01(\tR\x03bot\"\xb1\x03\n" +
+	"\x03bot\x18\x01 \x01(\tR\x03bot\"\xde\x03\n" +
 	"\x14CreateSessionRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x19\n" +
 	"\bnum_envs\x18\x02 \x01(\x05R\anumEnvs\x12'\n" +
@@ -1636,7 +1715,8 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"trace_env0\x18\n" +
 	" \x01(\tR\ttraceEnv0\x12\x1f\n" +
 	"\vseed_stride\x18\v \x01(\x05R\n" +
-	"seedStride\"\xf9\x01\n" +
+	"seedStride\x12+\n" +
+	"\x11observation_delta\x18\f \x01(\bR\x10observationDelta\"\xf9\x01\n" +
 	"\x15CreateSessionResponse\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12%\n" +
@@ -1704,7 +1784,10 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\rDTYPE_FLOAT32\x10\x05\x12\x0e\n" +
 	"\n" +
 	"DTYPE_BOOL\x10\x06\x12\x0f\n" +
-	"\vDTYPE_INT64\x10\a*v\n" +
+	"\vDTYPE_INT64\x10\a*Q\n" +
+	"\x0eTensorEncoding\x12\x1f\n" +
+	"\x1bTENSOR_ENCODING_UNSPECIFIED\x10\x00\x12\x1e\n" +
+	"\x1aTENSOR_ENCODING_WORD_DELTA\x10\x01*v\n" +
 	"\n" +
 	"RewardMode\x12\x1b\n" +
 	"\x17REWARD_MODE_UNSPECIFIED\x10\x00\x12\x1b\n" +
@@ -1735,80 +1818,82 @@ func file_jgym_v1_jgym_proto_rawDescGZIP() []byte {
 	return file_jgym_v1_jgym_proto_rawDescData
 }
 
-var file_jgym_v1_jgym_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_jgym_v1_jgym_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
 var file_jgym_v1_jgym_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_jgym_v1_jgym_proto_goTypes = []any{
 	(Dtype)(0),                    // 0: jgym.v1.Dtype
-	(RewardMode)(0),               // 1: jgym.v1.RewardMode
-	(AutoresetMode)(0),            // 2: jgym.v1.AutoresetMode
-	(*Tensor)(nil),                // 3: jgym.v1.Tensor
-	(*TensorSpec)(nil),            // 4: jgym.v1.TensorSpec
-	(*GameSpec)(nil),              // 5: jgym.v1.GameSpec
-	(*ListGamesRequest)(nil),      // 6: jgym.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),     // 7: jgym.v1.ListGamesResponse
-	(*ListBotsRequest)(nil),       // 8: jgym.v1.ListBotsRequest
-	(*ListBotsResponse)(nil),      // 9: jgym.v1.ListBotsResponse
-	(*SeatSpec)(nil),              // 10: jgym.v1.SeatSpec
-	(*CreateSessionRequest)(nil),  // 11: jgym.v1.CreateSessionRequest
-	(*CreateSessionResponse)(nil), // 12: jgym.v1.CreateSessionResponse
-	(*CloseSessionRequest)(nil),   // 13: jgym.v1.CloseSessionRequest
-	(*CloseSessionResponse)(nil),  // 14: jgym.v1.CloseSessionResponse
-	(*ResetRequest)(nil),          // 15: jgym.v1.ResetRequest
-	(*StepRequest)(nil),           // 16: jgym.v1.StepRequest
-	(*StreamRequest)(nil),         // 17: jgym.v1.StreamRequest
-	(*RecvRequest)(nil),           // 18: jgym.v1.RecvRequest
-	(*Info)(nil),                  // 19: jgym.v1.Info
-	(*StepResult)(nil),            // 20: jgym.v1.StepResult
-	(*StreamResponse)(nil),        // 21: jgym.v1.StreamResponse
-	nil,                           // 22: jgym.v1.StepResult.ObservationEntry
-	nil,                           // 23: jgym.v1.StepResult.FinalObservationEntry
+	(TensorEncoding)(0),           // 1: jgym.v1.TensorEncoding
+	(RewardMode)(0),               // 2: jgym.v1.RewardMode
+	(AutoresetMode)(0),            // 3: jgym.v1.AutoresetMode
+	(*Tensor)(nil),                // 4: jgym.v1.Tensor
+	(*TensorSpec)(nil),            // 5: jgym.v1.TensorSpec
+	(*GameSpec)(nil),              // 6: jgym.v1.GameSpec
+	(*ListGamesRequest)(nil),      // 7: jgym.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),     // 8: jgym.v1.ListGamesResponse
+	(*ListBotsRequest)(nil),       // 9: jgym.v1.ListBotsRequest
+	(*ListBotsResponse)(nil),      // 10: jgym.v1.ListBotsResponse
+	(*SeatSpec)(nil),              // 11: jgym.v1.SeatSpec
+	(*CreateSessionRequest)(nil),  // 12: jgym.v1.CreateSessionRequest
+	(*CreateSessionResponse)(nil), // 13: jgym.v1.CreateSessionResponse
+	(*CloseSessionRequest)(nil),   // 14: jgym.v1.CloseSessionRequest
+	(*CloseSessionResponse)(nil),  // 15: jgym.v1.CloseSessionResponse
+	(*ResetRequest)(nil),          // 16: jgym.v1.ResetRequest
+	(*StepRequest)(nil),           // 17: jgym.v1.StepRequest
+	(*StreamRequest)(nil),         // 18: jgym.v1.StreamRequest
+	(*RecvRequest)(nil),           // 19: jgym.v1.RecvRequest
+	(*Info)(nil),                  // 20: jgym.v1.Info
+	(*StepResult)(nil),            // 21: jgym.v1.StepResult
+	(*StreamResponse)(nil),        // 22: jgym.v1.StreamResponse
+	nil,                           // 23: jgym.v1.StepResult.ObservationEntry
+	nil,                           // 24: jgym.v1.StepResult.FinalObservationEntry
 }
 var file_jgym_v1_jgym_proto_depIdxs = []int32{
 	0,  // 0: jgym.v1.Tensor.dtype:type_name -> jgym.v1.Dtype
-	0,  // 1: jgym.v1.TensorSpec.dtype:type_name -> jgym.v1.Dtype
-	4,  // 2: jgym.v1.GameSpec.observation:type_name -> jgym.v1.TensorSpec
-	4,  // 3: jgym.v1.GameSpec.action:type_name -> jgym.v1.TensorSpec
-	4,  // 4: jgym.v1.GameSpec.action_order:type_name -> jgym.v1.TensorSpec
-	5,  // 5: jgym.v1.ListGamesResponse.games:type_name -> jgym.v1.GameSpec
-	10, // 6: jgym.v1.CreateSessionRequest.seats:type_name -> jgym.v1.SeatSpec
-	1,  // 7: jgym.v1.CreateSessionRequest.reward_mode:type_name -> jgym.v1.RewardMode
-	2,  // 8: jgym.v1.CreateSessionRequest.autoreset_mode:type_name -> jgym.v1.AutoresetMode
-	5,  // 9: jgym.v1.CreateSessionResponse.game:type_name -> jgym.v1.GameSpec
-	3,  // 10: jgym.v1.StepRequest.actions:type_name -> jgym.v1.Tensor
-	3,  // 11: jgym.v1.StepRequest.action_order:type_name -> jgym.v1.Tensor
-	15, // 12: jgym.v1.StreamRequest.reset:type_name -> jgym.v1.ResetRequest
-	16, // 13: jgym.v1.StreamRequest.step:type_name -> jgym.v1.StepRequest
-	18, // 14: jgym.v1.StreamRequest.recv:type_name -> jgym.v1.RecvRequest
-	3,  // 15: jgym.v1.Info.scores:type_name -> jgym.v1.Tensor
-	3,  // 16: jgym.v1.Info.rank:type_name -> jgym.v1.Tensor
-	3,  // 17: jgym.v1.Info.round:type_name -> jgym.v1.Tensor
-	3,  // 18: jgym.v1.Info.learner_seats:type_name -> jgym.v1.Tensor
-	3,  // 19: jgym.v1.Info.episode:type_name -> jgym.v1.Tensor
-	22, // 20: jgym.v1.StepResult.observation:type_name -> jgym.v1.StepResult.ObservationEntry
-	3,  // 21: jgym.v1.StepResult.reward:type_name -> jgym.v1.Tensor
-	3,  // 22: jgym.v1.StepResult.terminated:type_name -> jgym.v1.Tensor
-	3,  // 23: jgym.v1.StepResult.truncated:type_name -> jgym.v1.Tensor
-	19, // 24: jgym.v1.StepResult.info:type_name -> jgym.v1.Info
-	23, // 25: jgym.v1.StepResult.final_observation:type_name -> jgym.v1.StepResult.FinalObservationEntry
-	3,  // 26: jgym.v1.StepResult.final_scores:type_name -> jgym.v1.Tensor
-	20, // 27: jgym.v1.StreamResponse.result:type_name -> jgym.v1.StepResult
-	3,  // 28: jgym.v1.StepResult.ObservationEntry.value:type_name -> jgym.v1.Tensor
-	3,  // 29: jgym.v1.StepResult.FinalObservationEntry.value:type_name -> jgym.v1.Tensor
-	6,  // 30: jgym.v1.JgymService.ListGames:input_type -> jgym.v1.ListGamesRequest
-	8,  // 31: jgym.v1.JgymService.ListBots:input_type -> jgym.v1.ListBotsRequest
-	11, // 32: jgym.v1.JgymService.CreateSession:input_type -> jgym.v1.CreateSessionRequest
-	13, // 33: jgym.v1.JgymService.CloseSession:input_type -> jgym.v1.CloseSessionRequest
-	17, // 34: jgym.v1.JgymService.Stream:input_type -> jgym.v1.StreamRequest
-	7,  // 35: jgym.v1.JgymService.ListGames:output_type -> jgym.v1.ListGamesResponse
-	9,  // 36: jgym.v1.JgymService.ListBots:output_type -> jgym.v1.ListBotsResponse
-	12, // 37: jgym.v1.JgymService.CreateSession:output_type -> jgym.v1.CreateSessionResponse
-	14, // 38: jgym.v1.JgymService.CloseSession:output_type -> jgym.v1.CloseSessionResponse
-	21, // 39: jgym.v1.JgymService.Stream:output_type -> jgym.v1.StreamResponse
-	35, // [35:40] is the sub-list for method output_type
-	30, // [30:35] is the sub-list for method input_type
-	30, // [30:30] is the sub-list for extension type_name
-	30, // [30:30] is the sub-list for extension extendee
-	0,  // [0:30] is the sub-list for field type_name
+	1,  // 1: jgym.v1.Tensor.encoding:type_name -> jgym.v1.TensorEncoding
+	0,  // 2: jgym.v1.TensorSpec.dtype:type_name -> jgym.v1.Dtype
+	5,  // 3: jgym.v1.GameSpec.observation:type_name -> jgym.v1.TensorSpec
+	5,  // 4: jgym.v1.GameSpec.action:type_name -> jgym.v1.TensorSpec
+	5,  // 5: jgym.v1.GameSpec.action_order:type_name -> jgym.v1.TensorSpec
+	6,  // 6: jgym.v1.ListGamesResponse.games:type_name -> jgym.v1.GameSpec
+	11, // 7: jgym.v1.CreateSessionRequest.seats:type_name -> jgym.v1.SeatSpec
+	2,  // 8: jgym.v1.CreateSessionRequest.reward_mode:type_name -> jgym.v1.RewardMode
+	3,  // 9: jgym.v1.CreateSessionRequest.autoreset_mode:type_name -> jgym.v1.AutoresetMode
+	6,  // 10: jgym.v1.CreateSessionResponse.game:type_name -> jgym.v1.GameSpec
+	4,  // 11: jgym.v1.StepRequest.actions:type_name -> jgym.v1.Tensor
+	4,  // 12: jgym.v1.StepRequest.action_order:type_name -> jgym.v1.Tensor
+	16, // 13: jgym.v1.StreamRequest.reset:type_name -> jgym.v1.ResetRequest
+	17, // 14: jgym.v1.StreamRequest.step:type_name -> jgym.v1.StepRequest
+	19, // 15: jgym.v1.StreamRequest.recv:type_name -> jgym.v1.RecvRequest
+	4,  // 16: jgym.v1.Info.scores:type_name -> jgym.v1.Tensor
+	4,  // 17: jgym.v1.Info.rank:type_name -> jgym.v1.Tensor
+	4,  // 18: jgym.v1.Info.round:type_name -> jgym.v1.Tensor
+	4,  // 19: jgym.v1.Info.learner_seats:type_name -> jgym.v1.Tensor
+	4,  // 20: jgym.v1.Info.episode:type_name -> jgym.v1.Tensor
+	23, // 21: jgym.v1.StepResult.observation:type_name -> jgym.v1.StepResult.ObservationEntry
+	4,  // 22: jgym.v1.StepResult.reward:type_name -> jgym.v1.Tensor
+	4,  // 23: jgym.v1.StepResult.terminated:type_name -> jgym.v1.Tensor
+	4,  // 24: jgym.v1.StepResult.truncated:type_name -> jgym.v1.Tensor
+	20, // 25: jgym.v1.StepResult.info:type_name -> jgym.v1.Info
+	24, // 26: jgym.v1.StepResult.final_observation:type_name -> jgym.v1.StepResult.FinalObservationEntry
+	4,  // 27: jgym.v1.StepResult.final_scores:type_name -> jgym.v1.Tensor
+	21, // 28: jgym.v1.StreamResponse.result:type_name -> jgym.v1.StepResult
+	4,  // 29: jgym.v1.StepResult.ObservationEntry.value:type_name -> jgym.v1.Tensor
+	4,  // 30: jgym.v1.StepResult.FinalObservationEntry.value:type_name -> jgym.v1.Tensor
+	7,  // 31: jgym.v1.JgymService.ListGames:input_type -> jgym.v1.ListGamesRequest
+	9,  // 32: jgym.v1.JgymService.ListBots:input_type -> jgym.v1.ListBotsRequest
+	12, // 33: jgym.v1.JgymService.CreateSession:input_type -> jgym.v1.CreateSessionRequest
+	14, // 34: jgym.v1.JgymService.CloseSession:input_type -> jgym.v1.CloseSessionRequest
+	18, // 35: jgym.v1.JgymService.Stream:input_type -> jgym.v1.StreamRequest
+	8,  // 36: jgym.v1.JgymService.ListGames:output_type -> jgym.v1.ListGamesResponse
+	10, // 37: jgym.v1.JgymService.ListBots:output_type -> jgym.v1.ListBotsResponse
+	13, // 38: jgym.v1.JgymService.CreateSession:output_type -> jgym.v1.CreateSessionResponse
+	15, // 39: jgym.v1.JgymService.CloseSession:output_type -> jgym.v1.CloseSessionResponse
+	22, // 40: jgym.v1.JgymService.Stream:output_type -> jgym.v1.StreamResponse
+	36, // [36:41] is the sub-list for method output_type
+	31, // [31:36] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_jgym_v1_jgym_proto_init() }
@@ -1826,7 +1911,7 @@ func file_jgym_v1_jgym_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_jgym_v1_jgym_proto_rawDesc), len(file_jgym_v1_jgym_proto_rawDesc)),
-			NumEnums:      3,
+			NumEnums:      4,
 			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   1,

@@ -18,6 +18,11 @@ class Dtype(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DTYPE_BOOL: _ClassVar[Dtype]
     DTYPE_INT64: _ClassVar[Dtype]
 
+class TensorEncoding(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TENSOR_ENCODING_UNSPECIFIED: _ClassVar[TensorEncoding]
+    TENSOR_ENCODING_WORD_DELTA: _ClassVar[TensorEncoding]
+
 class RewardMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     REWARD_MODE_UNSPECIFIED: _ClassVar[RewardMode]
@@ -39,6 +44,8 @@ DTYPE_INT32: Dtype
 DTYPE_FLOAT32: Dtype
 DTYPE_BOOL: Dtype
 DTYPE_INT64: Dtype
+TENSOR_ENCODING_UNSPECIFIED: TensorEncoding
+TENSOR_ENCODING_WORD_DELTA: TensorEncoding
 REWARD_MODE_UNSPECIFIED: RewardMode
 REWARD_MODE_SCORE_DELTA: RewardMode
 REWARD_MODE_RELATIVE: RewardMode
@@ -49,14 +56,16 @@ AUTORESET_MODE_SAME_STEP: AutoresetMode
 AUTORESET_MODE_DISABLED: AutoresetMode
 
 class Tensor(_message.Message):
-    __slots__ = ("dtype", "shape", "data")
+    __slots__ = ("dtype", "shape", "data", "encoding")
     DTYPE_FIELD_NUMBER: _ClassVar[int]
     SHAPE_FIELD_NUMBER: _ClassVar[int]
     DATA_FIELD_NUMBER: _ClassVar[int]
+    ENCODING_FIELD_NUMBER: _ClassVar[int]
     dtype: Dtype
     shape: _containers.RepeatedScalarFieldContainer[int]
     data: bytes
-    def __init__(self, dtype: _Optional[_Union[Dtype, str]] = ..., shape: _Optional[_Iterable[int]] = ..., data: _Optional[bytes] = ...) -> None: ...
+    encoding: TensorEncoding
+    def __init__(self, dtype: _Optional[_Union[Dtype, str]] = ..., shape: _Optional[_Iterable[int]] = ..., data: _Optional[bytes] = ..., encoding: _Optional[_Union[TensorEncoding, str]] = ...) -> None: ...
 
 class TensorSpec(_message.Message):
     __slots__ = ("name", "dtype", "shape", "low", "high", "description")
@@ -127,7 +136,7 @@ class SeatSpec(_message.Message):
     def __init__(self, bot: _Optional[str] = ...) -> None: ...
 
 class CreateSessionRequest(_message.Message):
-    __slots__ = ("game", "num_envs", "seats", "shuffle_seats", "reward_mode", "autoreset_mode", "config", "batch_size", "idle_timeout_seconds", "trace_env0", "seed_stride")
+    __slots__ = ("game", "num_envs", "seats", "shuffle_seats", "reward_mode", "autoreset_mode", "config", "batch_size", "idle_timeout_seconds", "trace_env0", "seed_stride", "observation_delta")
     GAME_FIELD_NUMBER: _ClassVar[int]
     NUM_ENVS_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -139,6 +148,7 @@ class CreateSessionRequest(_message.Message):
     IDLE_TIMEOUT_SECONDS_FIELD_NUMBER: _ClassVar[int]
     TRACE_ENV0_FIELD_NUMBER: _ClassVar[int]
     SEED_STRIDE_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_DELTA_FIELD_NUMBER: _ClassVar[int]
     game: str
     num_envs: int
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
@@ -150,7 +160,8 @@ class CreateSessionRequest(_message.Message):
     idle_timeout_seconds: int
     trace_env0: str
     seed_stride: int
-    def __init__(self, game: _Optional[str] = ..., num_envs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., shuffle_seats: _Optional[bool] = ..., reward_mode: _Optional[_Union[RewardMode, str]] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., config: _Optional[str] = ..., batch_size: _Optional[int] = ..., idle_timeout_seconds: _Optional[int] = ..., trace_env0: _Optional[str] = ..., seed_stride: _Optional[int] = ...) -> None: ...
+    observation_delta: bool
+    def __init__(self, game: _Optional[str] = ..., num_envs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., shuffle_seats: _Optional[bool] = ..., reward_mode: _Optional[_Union[RewardMode, str]] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., config: _Optional[str] = ..., batch_size: _Optional[int] = ..., idle_timeout_seconds: _Optional[int] = ..., trace_env0: _Optional[str] = ..., seed_stride: _Optional[int] = ..., observation_delta: _Optional[bool] = ...) -> None: ...
 
 class CreateSessionResponse(_message.Message):
     __slots__ = ("session_id", "game", "num_learners", "batch_size", "max_response_bytes", "max_request_bytes")
