@@ -1,8 +1,11 @@
 package server
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"runtime"
+	"sync"
 	"unsafe"
 )
 
@@ -64,42 +67,73 @@ func words(b []byte) []uint64 {
 // encodeDelta writes into dst (whose capacity must be at least
 // deltaCap(len(ids), per)) the encoding of cur, the tensor of the envs
 // ids (per bytes each), against ref (per bytes for each env of the
-// session), and updates ref to cur.
+// session), and updates ref to cur. Large batches are encoded by several
+// goroutines, each on a range of envs.
 func encodeDelta(dst, cur []byte, ids []int32, ref []byte, per int) []byte {
-	w := per / 8
-	nb := bitmapBytes(w)
+	nb := bitmapBytes(per / 8)
 	b := len(ids)
 	dst = dst[:deltaCap(b, per)]
-	bms := dst[:b*nb]
-	clear(bms)
-	// The changed words go after the bitmaps; out[j] is written for every
-	// word and j advances only past the changed ones (no branch to
-	// mispredict). The bitmaps are a multiple of 8 bytes only by chance,
-	// so the words are written through a byte copy.
+	clear(dst[:b*nb])
+	parts := min(runtime.GOMAXPROCS(0), b/8)
+	if parts < 2 {
+		n := encodeRange(dst, cur, ids, ref, per, 0, b, b*nb)
+		return dst[:b*nb+n]
+	}
+	// Range r writes its words from b*nb + lo*per, room for all of them,
+	// then the ranges are moved down one after the other.
+	lens := make([]int, parts)
+	var wg sync.WaitGroup
+	for r := range parts {
+		lo, hi := r*b/parts, (r+1)*b/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lens[r] = encodeRange(dst, cur, ids, ref, per, lo, hi, b*nb+lo*per)
+		}()
+	}
+	wg.Wait()
 	j := b * nb
-	for k, id := range ids {
+	for r := range parts {
+		start := b*nb + r*b/parts*per
+		j += copy(dst[j:], dst[start:start+lens[r]])
+	}
+	return dst[:j]
+}
+
+// encodeRange encodes envs lo..hi-1 of the batch: their bitmaps at
+// dst[k*nb:], their changed words from dst[at:]. It returns the bytes of
+// words written.
+func encodeRange(dst, cur []byte, ids []int32, ref []byte, per, lo, hi, at int) int {
+	nb := bitmapBytes(per / 8)
+	j := at
+	for k := lo; k < hi; k++ {
+		id := ids[k]
 		c := words(cur[k*per : (k+1)*per])
 		r := words(ref[int(id)*per : (int(id)+1)*per])
-		bm := bms[k*nb : (k+1)*nb]
+		bm := dst[k*nb : (k+1)*nb]
+		// Every word is stored at dst[j] and j advances only past the
+		// changed ones (no branch to mispredict). The words start at an
+		// offset that is a multiple of 8 only by chance: a byte-slice store.
 		for i, cw := range c {
 			var ch int
 			if cw != r[i] {
 				ch = 1
 			}
-			*(*uint64)(unsafe.Pointer(&dst[j])) = cw
+			binary.NativeEndian.PutUint64(dst[j:j+8], cw)
 			j += ch * 8
 			bm[i>>3] |= byte(ch << (i & 7))
 			r[i] = cw
 		}
 	}
-	return dst[:j]
+	return j - at
 }
 
 // ApplyDelta decodes a TENSOR_ENCODING_WORD_DELTA tensor for a Go client:
 // data is the tensor's data, ids the answer's env ids, ref the client's
 // references (per bytes for each env of the session, zero at the start of
 // a stream), and out receives the decoded tensor (len(ids)*per bytes).
-// ref is updated.
+// ref is updated. When ids are consecutive, out may be ref's part for
+// them: the tensor is then decoded in place.
 func ApplyDelta(out, data []byte, ids []int32, ref []byte, per int) error {
 	if per%8 != 0 || len(out) != len(ids)*per {
 		return fmt.Errorf("delta: %d bytes per env is not whole words, or out has %d bytes for %d envs", per, len(out), len(ids))
@@ -130,7 +164,9 @@ func ApplyDelta(out, data []byte, ids []int32, ref []byte, per int) error {
 				ws = ws[8:]
 			}
 		}
-		copy(out[k*per:(k+1)*per], r)
+		if o := out[k*per : (k+1)*per]; &o[0] != &r[0] { // out may be ref itself
+			copy(o, r)
+		}
 	}
 	if len(ws) != 0 {
 		return fmt.Errorf("delta: %d bytes left after the changed words", len(ws))

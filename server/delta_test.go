@@ -10,15 +10,21 @@ import (
 // checks that ApplyDelta rebuilds every tensor, and that the encoding is
 // small when little changed.
 func TestDeltaRoundTrip(t *testing.T) {
-	const n, per = 5, 96
+	for _, n := range []int{5, 40} { // 40: encoded by several goroutines
+		testDeltaRoundTrip(t, n)
+	}
+}
+
+func testDeltaRoundTrip(t *testing.T, n int) {
+	const per = 96
 	rng := rand.New(rand.NewPCG(1, 2))
 	truth := make([]byte, n*per)
 	srvRef, cliRef := make([]byte, n*per), make([]byte, n*per)
 	dst := make([]byte, 0, deltaCap(n, per))
 	for round := 0; round < 200; round++ {
 		var ids []int32
-		for id := int32(0); id < n; id++ {
-			if rng.IntN(3) > 0 {
+		for id := int32(0); id < int32(n); id++ {
+			if rng.IntN(6) > 0 {
 				ids = append(ids, id)
 			}
 		}

@@ -343,7 +343,7 @@ func loopback(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.
 
 	// The client's full observations (and delta references) per tensor.
 	per := map[string]int{}
-	full, refs := map[string][]byte{}, map[string][]byte{}
+	full := map[string][]byte{}
 	for _, ts := range cr.GetGame().GetObservation() {
 		size := 1
 		for _, d := range ts.GetShape() {
@@ -352,7 +352,7 @@ func loopback(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.
 		if ts.GetDtype() == jgymv1.Dtype_DTYPE_FLOAT32 || ts.GetDtype() == jgymv1.Dtype_DTYPE_INT32 {
 			size *= 4
 		}
-		per[ts.GetName()], full[ts.GetName()], refs[ts.GetName()] = size, make([]byte, n*size), make([]byte, n*size)
+		per[ts.GetName()], full[ts.GetName()] = size, make([]byte, n*size)
 	}
 	// decode writes an answer's observations into full, by env id.
 	decode := func(r *jgymv1.StepResult) error {
@@ -360,9 +360,10 @@ func loopback(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.
 		for name, t := range r.GetObservation() {
 			p := per[name]
 			if t.GetEncoding() == jgymv1.TensorEncoding_TENSOR_ENCODING_WORD_DELTA {
-				// Contiguous ids (the parts are ranges): decode in place.
+				// Consecutive ids (the parts are ranges): decode in place;
+				// the references are the full observations.
 				lo := int(ids[0])
-				if err := server.ApplyDelta(full[name][lo*p:(lo+len(ids))*p], t.GetData(), ids, refs[name], p); err != nil {
+				if err := server.ApplyDelta(full[name][lo*p:(lo+len(ids))*p], t.GetData(), ids, full[name], p); err != nil {
 					return err
 				}
 				continue
