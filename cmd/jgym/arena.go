@@ -280,6 +280,14 @@ func meanInterval(xs []float64) interval {
 	return interval{Value: mean, Lo: mean - half, Hi: mean + half}
 }
 
+// within clips the interval's bounds to [lo, hi], the range the values
+// can take (the t interval knows nothing of it: a mean rank of 1.05 would
+// get a lower bound under 1).
+func (x interval) within(lo, hi float64) interval {
+	x.Lo, x.Hi = max(x.Lo, lo), min(x.Hi, hi)
+	return x
+}
+
 // tQuantile975 is the 97.5% quantile of Student's t distribution with df
 // degrees of freedom: exact values for df < 10, then the Cornish-Fisher
 // expansion around the normal quantile (Abramowitz and Stegun 26.7.5; error

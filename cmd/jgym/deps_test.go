@@ -19,6 +19,7 @@ import (
 //   - server imports api, env, vec, gRPC, protobuf and zerolog, and no
 //     concrete game.
 //   - api imports only gRPC and protobuf.
+//   - internal/... (test helpers) imports only the standard library.
 //   - no package imports cmd.
 //   - only cmd and benchmarks import concrete games (tests may too).
 //
@@ -99,6 +100,8 @@ func TestImportGraph(t *testing.T) {
 				bad = "server imports api, env, vec, gRPC, protobuf and zerolog"
 			case under(path, "jgym/api") && !std(imp) && !under(imp, "google.golang.org/grpc") && !under(imp, "google.golang.org/protobuf"):
 				bad = "api imports only gRPC and protobuf"
+			case under(path, "jgym/internal") && !std(imp):
+				bad = "internal imports only the standard library"
 			}
 			if bad != "" {
 				t.Errorf("%s imports %s: %s", path, imp, bad)

@@ -131,7 +131,7 @@ func summarizeEval(results []arenaResult, rep *evalReport) {
 	rep.WinRate = wilson(rep.Wins, n, z95)
 	rep.TieRate = wilson(rep.Ties, n, z95)
 	rep.MeanScore = meanInterval(scores)
-	rep.MeanRank = meanInterval(ranks)
+	rep.MeanRank = meanInterval(ranks).within(1, crematoria.NumPlayers) // ranks are 1..4
 	rep.MeanMargin = meanInterval(margins)
 	rep.OppScore = make([]interval, len(opp))
 	for k, xs := range opp {

@@ -140,7 +140,7 @@ func TestSummarizeEval(t *testing.T) {
 		t.Errorf("win rate %+v, want %+v", rep.WinRate, w)
 	}
 	ranks := []float64{1, 1, 2, 4, 1, 2, 1, 1}
-	if want := meanInterval(ranks); rep.MeanRank != want || !near(rep.MeanRank.Value, 13.0/8, 1e-12) {
+	if want := meanInterval(ranks).within(1, 4); rep.MeanRank != want || !near(rep.MeanRank.Value, 13.0/8, 1e-12) {
 		t.Errorf("mean rank %+v, want %+v (13/8)", rep.MeanRank, want)
 	}
 	if !near(rep.MeanScore.Value, 560.0/8, 1e-12) {
@@ -254,5 +254,12 @@ func TestArenaStopsOnCancel(t *testing.T) {
 	cancel()
 	if _, err := ar.play(ctx, tournamentGames(2, 50, 1)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
+
+func TestIntervalWithin(t *testing.T) {
+	got := interval{Value: 1.05, Lo: 0.949, Hi: 1.151}.within(1, 4)
+	if want := (interval{Value: 1.05, Lo: 1, Hi: 1.151}); got != want {
+		t.Errorf("within(1, 4) = %+v, want %+v", got, want)
 	}
 }

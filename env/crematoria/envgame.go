@@ -332,6 +332,13 @@ func (in *instance) Step(action, order []byte, reward []float32) (bool, error) {
 		o.Reset(len(g.Units))
 		if in.bots[p] != nil {
 			in.bots[p].Play(&g.State, o)
+			// A bot that can fail (a C++ bot in its own process that
+			// crashed or ran out of time) fails the env, as it ends a match.
+			if be, ok := in.bots[p].(BotErr); ok {
+				if err := be.Err(); err != nil {
+					return false, fmt.Errorf("round %d: the bot in seat %d failed: %w", g.Round, p, err)
+				}
+			}
 		}
 	}
 	for l, p := range in.learnerSeat {

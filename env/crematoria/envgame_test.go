@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 
 	"jgym/env"
@@ -302,4 +303,38 @@ func FuzzStep(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// failingBot plays nothing and reports an error from round 3 on, as a
+// crashed C++ bot does.
+type failingBot struct{ round int }
+
+func (b *failingBot) Play(s *State, o *Orders) { b.round = s.Round }
+func (b *failingBot) Err() error {
+	if b.round >= 3 {
+		return errors.New("bot process exited")
+	}
+	return nil
+}
+
+func TestFailingBotFailsTheStep(t *testing.T) {
+	in, _ := newInstance(t, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}})
+	if err := in.Reset(5); err != nil {
+		t.Fatal(err)
+	}
+	in.bots[2] = &failingBot{}
+	act := make([]byte, NumSlots(&in.f.cfg))
+	for i := range act {
+		act[i] = byte(None)
+	}
+	reward := make([]float32, 1)
+	for r := 0; r < 3; r++ {
+		if _, err := in.Step(act, nil, reward); err != nil {
+			t.Fatalf("round %d: %v", r, err)
+		}
+	}
+	_, err := in.Step(act, nil, reward)
+	if err == nil || !strings.Contains(err.Error(), "seat 2") || !strings.Contains(err.Error(), "bot process exited") {
+		t.Fatalf("round 3: err %v, want the seat-2 bot's failure", err)
+	}
 }
