@@ -17,7 +17,7 @@ build: ## build bin/jgym
 setup: build ## build jgym and create the Python venv (.venv) with the client
 	scripts/setup-python.sh $(VENV)
 
-demo: setup ## the main job: train briefly against Demo, evaluate, write a replay
+demo: setup ## the main job: train from scratch against Demo (3 min), evaluate, write a replay
 	scripts/demo.sh
 
 generate: ## regenerate the gRPC code (Go and Python) from api/
@@ -46,7 +46,11 @@ bench: build ## run the Go benchmarks and print figures
 	$(BIN) bench --games 200
 	$(BIN) bench --games 200 --trace
 
+bench-server: ## env-steps/s in process and through the server (benchmarks/RESULTS.md)
+	$(GO) run ./benchmarks/grpcbench -envs 1,16,64,256 -duration 3s -repeat 3 -out benchmarks/results/grpcbench.json
+	$(GO) run ./benchmarks/grpcecho
+
 serve: build ## start a server on 127.0.0.1:50051
 	$(BIN) serve
 
-.PHONY: help build setup demo generate lint-proto test-go test-py test-deploy test bench serve
+.PHONY: help build setup demo generate lint-proto test-go test-py test-deploy test bench bench-server serve
