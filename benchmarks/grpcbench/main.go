@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -113,33 +114,33 @@ func main() {
 	cpuprof := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	traceOut := flag.String("trace", "", "write an execution trace of the whole run to this file (go tool trace)")
 	flag.Parse()
-	if *traceOut != "" {
-		f, err := os.Create(*traceOut)
-		if err == nil {
-			err = trace.Start(f)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "grpcbench:", err)
-			os.Exit(1)
-		}
-		defer trace.Stop()
-	}
-	if *cpuprof != "" {
-		f, err := os.Create(*cpuprof)
-		if err == nil {
-			err = pprof.StartCPUProfile(f)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "grpcbench:", err)
-			os.Exit(1)
-		}
-		defer pprof.StopCPUProfile()
-	}
+	stopTrace := record(*traceOut, trace.Start, trace.Stop)
+	defer stopTrace()
+	stopProfile := record(*cpuprof, pprof.StartCPUProfile, pprof.StopCPUProfile)
+	defer stopProfile()
 	if err := run(*envList, *dur, *warm, *addr, *workers, *repeat, *out, *skipInProcess); err != nil {
 		fmt.Fprintln(os.Stderr, "grpcbench:", err)
-		pprof.StopCPUProfile()
+		stopProfile()
+		stopTrace()
 		os.Exit(1)
 	}
+}
+
+// record starts a recording (CPU profile, execution trace) into the file
+// path, when path is not empty, and returns the function that stops it.
+func record(path string, start func(io.Writer) error, stop func()) func() {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = start(f)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "grpcbench:", err)
+		os.Exit(1)
+	}
+	return func() { stop(); f.Close() }
 }
 
 func run(envList string, dur, warm time.Duration, addr string, workers, repeat int, out string, loopbackOnly bool) error {
