@@ -3,6 +3,8 @@ package cppexport
 import (
 	"fmt"
 	"strings"
+
+	"jgym/env/crematoria/policy"
 )
 
 // emitConv writes a 2-D convolution as a member function. The interpreter
@@ -14,25 +16,25 @@ import (
 // channels of one output row is accumulated at once in local arrays, so
 // that each input row is loaded once for several channels and the inner
 // loop over the row's columns vectorizes (SSE at -O2).
-func emitConv(e *emitter, n *node) error {
+func emitConv(e *emitter, n *policy.Node) error {
 	x, w, b, o := e.in(n, 0), e.in(n, 1), e.in(n, 2), e.out(n)
-	if x == nil || w == nil || x.dt != f32 || w.dt != f32 || len(x.shape) != 4 || len(w.shape) != 4 {
+	if x == nil || w == nil || x.dt != policy.Float32 || w.dt != policy.Float32 || len(x.shape) != 4 || len(w.shape) != 4 {
 		return unsupported(n, "want 4-D float X and W, got %v and %v", typeOf(x), typeOf(w))
 	}
-	if a, ok := n.attrs["auto_pad"]; ok && a.s != "" && a.s != "NOTSET" {
-		return unsupported(n, "auto_pad=%s", a.s)
+	if a, ok := n.Attrs["auto_pad"]; ok && a.S != "" && a.S != "NOTSET" {
+		return unsupported(n, "auto_pad=%s", a.S)
 	}
-	if b != nil && (b.dt != f32 || b.len() != w.shape[0]) {
+	if b != nil && (b.dt != policy.Float32 || b.len() != w.shape[0]) {
 		return unsupported(n, "bias %v", typeOf(b))
 	}
 	N, C, H, W := x.shape[0], x.shape[1], x.shape[2], x.shape[3]
 	M, CG, KH, KW := w.shape[0], w.shape[1], w.shape[2], w.shape[3]
-	group := int(n.attrInt("group", 1))
+	group := int(n.AttrInt("group", 1))
 	if group < 1 || C%group != 0 || M%group != 0 || C/group != CG {
 		return unsupported(n, "group %d for X %v and W %v", group, x.shape, w.shape)
 	}
 	var pads [4]int
-	if p := n.attrInts("pads"); p != nil {
+	if p := n.AttrInts("pads"); p != nil {
 		if len(p) != 4 {
 			return unsupported(n, "pads %v", p)
 		}
@@ -41,13 +43,13 @@ func emitConv(e *emitter, n *node) error {
 		}
 	}
 	sh, sw, dh, dw := 1, 1, 1, 1
-	if s := n.attrInts("strides"); s != nil {
+	if s := n.AttrInts("strides"); s != nil {
 		if len(s) != 2 || s[0] < 1 || s[1] < 1 {
 			return unsupported(n, "strides %v", s)
 		}
 		sh, sw = int(s[0]), int(s[1])
 	}
-	if d := n.attrInts("dilations"); d != nil {
+	if d := n.AttrInts("dilations"); d != nil {
 		if len(d) != 2 || d[0] < 1 || d[1] < 1 {
 			return unsupported(n, "dilations %v", d)
 		}
@@ -61,7 +63,7 @@ func emitConv(e *emitter, n *node) error {
 	f := &e.funcs
 	f.line("")
 	f.line("// %s (Conv %dx%d, dilation %dx%d, pads %v, stride %dx%d, group %d): %s%v -> %s%v",
-		sanitize(n.name), KH, KW, dh, dw, pads, sh, sw, group, x.id, x.shape, o.id, o.shape)
+		sanitize(n.Name), KH, KW, dh, dw, pads, sh, sw, group, x.id, x.shape, o.id, o.shape)
 	f.open("void %s()", fn)
 	f.line("const float* x = %s;", ptr(x))
 	f.line("const float* w = %s;", ptr(w))

@@ -14,20 +14,23 @@
 // How the file is made:
 //
 //   - The model is loaded with policy.Parse (so the exporter accepts what
-//     the policy: seat accepts), its graph is read from the file, the
-//     constants are folded as the interpreter folds them, and the shape of
-//     every value is taken from the interpreter's own trial run (batch 1).
-//     Only the nodes the logits depend on are kept.
+//     the policy: seat accepts), its graph is read from the file with the
+//     policy package's decoder (policy.DecodeGraph), the constants are
+//     folded as the interpreter folds them, and the shape of every value
+//     is taken from the interpreter's own trial run (batch 1). Only the
+//     nodes the logits depend on are kept.
 //   - Each node becomes a block of C++ with its shapes written in, in the
 //     graph's order. Every operator follows the interpreter's arithmetic
-//     (env/crematoria/policy/ops.go, conv.go): each output element is
-//     computed by the same float operations in the same order (sums of a
-//     matrix product start at zero and add in increasing k; a convolution
-//     starts at its bias and adds input channel by channel, then kernel row,
-//     then kernel column; ReduceMean sums in double in input order), so the
-//     logits are equal bit for bit, not only close. The convolutions, where
-//     the time goes, compute several output channels of one row at once so
-//     that g++ -O2 vectorizes them; the per-element order is unchanged.
+//     (env/crematoria/policy: elementwise.go, movement.go, matmul.go,
+//     reduce.go, conv.go; the files of the same names here translate
+//     them): each output element is computed by the same float operations
+//     in the same order (sums of a matrix product start at zero and add in
+//     increasing k; a convolution starts at its bias and adds input
+//     channel by channel, then kernel row, then kernel column; ReduceMean
+//     sums in double in input order), so the logits are equal bit for bit,
+//     not only close. The convolutions, where the time goes, compute
+//     several output channels of one row at once so that g++ -O2
+//     vectorizes them; the per-element order is unchanged.
 //   - Weights are written as the shortest decimal literals that read back
 //     as the same float32 (9 significant digits at most), with the f
 //     suffix.

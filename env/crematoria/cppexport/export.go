@@ -82,7 +82,7 @@ func Export(model []byte, opts Options) ([]byte, error) {
 	}
 	e := &emitter{p: p}
 	for _, n := range p.nodes {
-		if err := emitters[n.op](e, n); err != nil {
+		if err := emitters[n.OpType](e, n); err != nil {
 			return nil, err
 		}
 	}
@@ -171,13 +171,13 @@ func assemble(p *program, e *emitter, opts Options, src, sum string) []byte {
 	c.line("// Weights.")
 	for _, v := range p.order {
 		if v.konst != nil && v.used {
-			c.line("%s %s[%d];  // %s%v", v.dt.ctype(), v.id, max(v.len(), 1), sanitize(v.name), v.shape)
+			c.line("%s %s[%d];  // %s%v", ctype(v.dt), v.id, max(v.len(), 1), sanitize(v.name), v.shape)
 		}
 	}
 	c.line("// Intermediate values.")
 	for _, v := range p.order {
 		if v.konst == nil && !v.input && !v.alias && p.computed(v) {
-			c.line("%s %s[%d];  // %v", v.dt.ctype(), v.id, max(v.len(), 1), v.shape)
+			c.line("%s %s[%d];  // %v", ctype(v.dt), v.id, max(v.len(), 1), v.shape)
 		}
 	}
 	for _, s := range p.scratch {
@@ -250,7 +250,7 @@ func assemble(p *program, e *emitter, opts Options, src, sum string) []byte {
 // computed reports whether a value is written by a node that is kept.
 func (p *program) computed(v *value) bool {
 	for _, n := range p.nodes {
-		if n.outputs[0] == v.name {
+		if n.Outputs[0] == v.name {
 			return true
 		}
 	}
@@ -276,12 +276,12 @@ func writeLoader(c *code, v *value) {
 	t := v.konst
 	c.line("")
 	c.open("void load_%s()", v.id)
-	n := t.len()
+	n := t.Len()
 	if n == 0 {
 		c.close()
 		return
 	}
-	c.line("const %s w[%d] = {", v.dt.ctype(), n)
+	c.line("const %s w[%d] = {", ctype(v.dt), n)
 	const perLine = 8
 	var row []string
 	flush := func() {
@@ -289,17 +289,17 @@ func writeLoader(c *code, v *value) {
 		row = row[:0]
 	}
 	for k := 0; k < n; k++ {
-		switch t.dt {
-		case f32:
-			row = append(row, floatLit(t.f[k]))
-		case i64:
-			if t.i[k] == -1<<63 {
+		switch t.DType {
+		case policy.Float32:
+			row = append(row, floatLit(t.F[k]))
+		case policy.Int64:
+			if t.I[k] == -1<<63 {
 				row = append(row, "(-9223372036854775807LL - 1)")
 			} else {
-				row = append(row, fmt.Sprintf("%dLL", t.i[k]))
+				row = append(row, fmt.Sprintf("%dLL", t.I[k]))
 			}
 		default:
-			if t.b[k] {
+			if t.B[k] {
 				row = append(row, "1")
 			} else {
 				row = append(row, "0")

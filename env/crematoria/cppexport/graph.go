@@ -20,9 +20,9 @@ var ErrUnsupported = errors.New("not exportable to C++")
 type value struct {
 	name  string
 	id    string // C++ member holding it (aliases share their source's)
-	dt    dtype
+	dt    policy.DType
 	shape []int
-	konst *tensor // constant: its data
+	konst *policy.Tensor // constant: its data
 	input bool
 	used  bool // a constant read by the C++ code
 	alias bool // shares the storage of the value it reshapes
@@ -42,7 +42,7 @@ func (v *value) len() int { return numElems(v.shape) }
 type program struct {
 	model    *policy.Model
 	numSlots int
-	nodes    []*node
+	nodes    []*policy.Node
 	vals     map[string]*value
 	order    []*value // values in creation order (stable output)
 	logits   *value
@@ -57,12 +57,12 @@ var inputMembers = map[string]string{
 	policy.InputMask:    "in_mask_",
 }
 
-// build reads the graph of a model that policy.Parse accepted and prepares
-// the program: constants folded as the interpreter folds them, shapes and
-// types taken from the interpreter's own trial run, nodes that do not
-// lead to the logits dropped.
+// build reads the graph of a model that policy.Parse accepted (with
+// policy.DecodeGraph) and prepares the program: constants folded as the
+// interpreter folds them, shapes and types taken from the interpreter's
+// own trial run, nodes that do not lead to the logits dropped.
 func build(raw []byte, m *policy.Model) (*program, error) {
-	g, err := decodeGraph(raw)
+	g, err := policy.DecodeGraph(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -83,38 +83,39 @@ func build(raw []byte, m *policy.Model) (*program, error) {
 	}
 	for _, name := range []string{policy.InputBoard, policy.InputUnits, policy.InputGlobals, policy.InputMask} {
 		t := zero[name]
-		p.add(&value{name: name, id: inputMembers[name], dt: goDtype(t.DType), shape: t.Shape, input: true})
+		p.add(&value{name: name, id: inputMembers[name], dt: t.DType, shape: t.Shape, input: true})
 	}
-	for _, t := range g.initializers {
-		if p.vals[t.name] != nil {
+	for _, t := range g.Initializers {
+		if p.vals[t.Name] != nil {
 			continue // an initializer listed as an input by an old exporter
 		}
-		p.add(&value{name: t.name, dt: t.dt, shape: t.shape, konst: t})
+		p.add(&value{name: t.Name, dt: t.DType, shape: t.Shape, konst: t})
 	}
-	for _, n := range g.nodes {
-		if n.domain != "" {
-			return nil, fmt.Errorf("%w: node %q: operator %s.%s", ErrUnsupported, n.name, n.domain, n.op)
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		if n.Domain != "" {
+			return nil, fmt.Errorf("%w: node %q: operator %s.%s", ErrUnsupported, n.Name, n.Domain, n.OpType)
 		}
-		if len(n.outputs) != 1 {
-			return nil, fmt.Errorf("%w: node %q (%s) has %d outputs", ErrUnsupported, n.name, n.op, len(n.outputs))
+		if len(n.Outputs) != 1 {
+			return nil, fmt.Errorf("%w: node %q (%s) has %d outputs", ErrUnsupported, n.Name, n.OpType, len(n.Outputs))
 		}
-		if n.op == "Constant" {
+		if n.OpType == "Constant" {
 			t, err := constantValue(n)
 			if err != nil {
 				return nil, err
 			}
-			t.name = n.outputs[0]
-			p.add(&value{name: t.name, dt: t.dt, shape: t.shape, konst: t})
+			t.Name = n.Outputs[0]
+			p.add(&value{name: t.Name, dt: t.DType, shape: t.Shape, konst: t})
 			continue
 		}
 		allConst := true
-		for _, in := range n.inputs {
+		for _, in := range n.Inputs {
 			if in == "" {
 				continue
 			}
 			v := p.vals[in]
 			if v == nil {
-				return nil, fmt.Errorf("node %q (%s): input %q is not computed before it", n.name, n.op, in)
+				return nil, fmt.Errorf("node %q (%s): input %q is not computed before it", n.Name, n.OpType, in)
 			}
 			allConst = allConst && v.konst != nil
 		}
@@ -126,23 +127,23 @@ func build(raw []byte, m *policy.Model) (*program, error) {
 			if err != nil {
 				return nil, err
 			}
-			t.name = n.outputs[0]
-			p.add(&value{name: t.name, dt: t.dt, shape: t.shape, konst: t})
+			t.Name = n.Outputs[0]
+			p.add(&value{name: t.Name, dt: t.DType, shape: t.Shape, konst: t})
 			continue
 		}
-		if _, ok := emitters[n.op]; !ok {
+		if _, ok := emitters[n.OpType]; !ok {
 			return nil, fmt.Errorf("%w: operator %s (node %q); the exporter translates %s",
-				ErrUnsupported, n.op, n.name, strings.Join(Operators(), ", "))
+				ErrUnsupported, n.OpType, n.Name, strings.Join(Operators(), ", "))
 		}
-		out, ok := ran[n.outputs[0]]
+		out, ok := ran[n.Outputs[0]]
 		if !ok {
-			return nil, fmt.Errorf("node %q (%s): the interpreter did not compute %q", n.name, n.op, n.outputs[0])
+			return nil, fmt.Errorf("node %q (%s): the interpreter did not compute %q", n.Name, n.OpType, n.Outputs[0])
 		}
-		p.add(&value{name: n.outputs[0], dt: goDtype(out.DType), shape: append([]int(nil), out.Shape...)})
+		p.add(&value{name: n.Outputs[0], dt: out.DType, shape: append([]int(nil), out.Shape...)})
 		p.nodes = append(p.nodes, n)
 	}
 	p.logits = p.vals[policy.OutputLogits]
-	if p.logits == nil || p.logits.konst != nil || p.logits.dt != f32 || numElems(p.logits.shape) != u*crematoria.NumDirs {
+	if p.logits == nil || p.logits.konst != nil || p.logits.dt != policy.Float32 || numElems(p.logits.shape) != u*crematoria.NumDirs {
 		return nil, fmt.Errorf("%w: no float logits [1 %d %d] computed from the observation", ErrUnsupported, u, crematoria.NumDirs)
 	}
 	p.prune()
@@ -161,14 +162,14 @@ func (p *program) add(v *value) {
 // constants the remaining nodes read.
 func (p *program) prune() {
 	need := map[string]bool{p.logits.name: true}
-	var kept []*node
+	var kept []*policy.Node
 	for i := len(p.nodes) - 1; i >= 0; i-- {
 		n := p.nodes[i]
-		if !need[n.outputs[0]] {
+		if !need[n.Outputs[0]] {
 			continue
 		}
 		kept = append(kept, n)
-		for _, in := range n.inputs {
+		for _, in := range n.Inputs {
 			if in != "" {
 				need[in] = true
 			}
@@ -179,8 +180,8 @@ func (p *program) prune() {
 	}
 	p.nodes = kept
 	for _, n := range kept {
-		for k, in := range n.inputs {
-			if v := p.vals[in]; v != nil && v.konst != nil && !structural(n.op, k) {
+		for k, in := range n.Inputs {
+			if v := p.vals[in]; v != nil && v.konst != nil && !structural(n.OpType, k) {
 				v.used = true
 			}
 		}
@@ -199,16 +200,6 @@ func structural(op string, k int) bool {
 	return false
 }
 
-func goDtype(d policy.DType) dtype {
-	switch d {
-	case policy.Float32:
-		return f32
-	case policy.Int64:
-		return i64
-	}
-	return bln
-}
-
 // Operators returns the ONNX operators the exporter translates, sorted.
 func Operators() []string {
 	names := []string{"Constant"}
@@ -220,95 +211,95 @@ func Operators() []string {
 }
 
 // constantValue returns the value of a Constant node.
-func constantValue(n *node) (*tensor, error) {
-	if a, ok := n.attrs["value"]; ok && a.t != nil {
-		t := *a.t
+func constantValue(n *policy.Node) (*policy.Tensor, error) {
+	if a, ok := n.Attrs["value"]; ok && a.T != nil {
+		t := *a.T
 		return &t, nil
 	}
-	if a, ok := n.attrs["value_float"]; ok {
-		return &tensor{dt: f32, f: []float32{a.f}}, nil
+	if a, ok := n.Attrs["value_float"]; ok {
+		return &policy.Tensor{DType: policy.Float32, F: []float32{a.F}}, nil
 	}
-	if a, ok := n.attrs["value_int"]; ok {
-		return &tensor{dt: i64, i: []int64{a.i}}, nil
+	if a, ok := n.Attrs["value_int"]; ok {
+		return &policy.Tensor{DType: policy.Int64, I: []int64{a.I}}, nil
 	}
-	if a, ok := n.attrs["value_floats"]; ok {
-		return &tensor{dt: f32, shape: []int{len(a.floats)}, f: a.floats}, nil
+	if a, ok := n.Attrs["value_floats"]; ok {
+		return &policy.Tensor{DType: policy.Float32, Shape: []int{len(a.Floats)}, F: a.Floats}, nil
 	}
-	if a, ok := n.attrs["value_ints"]; ok {
-		return &tensor{dt: i64, shape: []int{len(a.ints)}, i: a.ints}, nil
+	if a, ok := n.Attrs["value_ints"]; ok {
+		return &policy.Tensor{DType: policy.Int64, Shape: []int{len(a.Ints)}, I: a.Ints}, nil
 	}
-	return nil, fmt.Errorf("%w: Constant node %q without a value", ErrUnsupported, n.name)
+	return nil, fmt.Errorf("%w: Constant node %q without a value", ErrUnsupported, n.Name)
 }
 
 // constInts returns the integers of a constant input (shapes, axes, Slice
 // bounds), which the exporter needs at generation time.
-func constInts(n *node, k int, vals map[string]*value) ([]int64, bool, error) {
-	if k >= len(n.inputs) || n.inputs[k] == "" {
+func constInts(n *policy.Node, k int, vals map[string]*value) ([]int64, bool, error) {
+	if k >= len(n.Inputs) || n.Inputs[k] == "" {
 		return nil, false, nil
 	}
-	v := vals[n.inputs[k]]
-	if v == nil || v.konst == nil || v.dt != i64 {
-		return nil, false, fmt.Errorf("%w: node %q (%s): input %d must be a constant integer tensor", ErrUnsupported, n.name, n.op, k)
+	v := vals[n.Inputs[k]]
+	if v == nil || v.konst == nil || v.dt != policy.Int64 {
+		return nil, false, fmt.Errorf("%w: node %q (%s): input %d must be a constant integer tensor", ErrUnsupported, n.Name, n.OpType, k)
 	}
-	return v.konst.i, true, nil
+	return v.konst.I, true, nil
 }
 
 // fold evaluates a node whose inputs are all constants. Only operators
 // that move elements without arithmetic are folded (their result does not
 // depend on how they are computed); torch.onnx.export folds everything
 // else itself.
-func fold(n *node, vals map[string]*value) (*tensor, error) {
-	in := make([]*tensor, len(n.inputs))
-	for k, name := range n.inputs {
+func fold(n *policy.Node, vals map[string]*value) (*policy.Tensor, error) {
+	in := make([]*policy.Tensor, len(n.Inputs))
+	for k, name := range n.Inputs {
 		if name != "" {
 			in[k] = vals[name].konst
 		}
 	}
 	if len(in) == 0 || in[0] == nil {
-		return nil, fmt.Errorf("%w: node %q (%s) has no data input", ErrUnsupported, n.name, n.op)
+		return nil, fmt.Errorf("%w: node %q (%s) has no data input", ErrUnsupported, n.Name, n.OpType)
 	}
 	x := in[0]
-	switch n.op {
+	switch n.OpType {
 	case "Identity":
 		t := *x
 		return &t, nil
 	case "Reshape", "Unsqueeze":
-		v := &value{dt: x.dt, shape: x.shape}
+		v := &value{dt: x.DType, shape: x.Shape}
 		shape, err := aliasShape(n, v, vals)
 		if err != nil {
 			return nil, err
 		}
 		t := *x
-		t.shape = shape
+		t.Shape = shape
 		return &t, nil
 	case "Cast":
-		to, err := dtypeOf(n.attrInt("to", 0))
+		to, err := policy.DTypeOf(n.AttrInt("to", 0))
 		if err != nil {
-			return nil, fmt.Errorf("node %q: %w", n.name, err)
+			return nil, fmt.Errorf("node %q: %w", n.Name, err)
 		}
-		if to == x.dt {
+		if to == x.DType {
 			t := *x
 			return &t, nil
 		}
-		if x.dt == i64 && to == f32 {
-			t := &tensor{dt: f32, shape: x.shape, f: make([]float32, x.len())}
-			for k, v := range x.i {
-				t.f[k] = float32(v)
+		if x.DType == policy.Int64 && to == policy.Float32 {
+			t := &policy.Tensor{DType: policy.Float32, Shape: x.Shape, F: make([]float32, x.Len())}
+			for k, v := range x.I {
+				t.F[k] = float32(v)
 			}
 			return t, nil
 		}
 	}
 	return nil, fmt.Errorf("%w: node %q (%s) has only constant inputs; export the model with constant folding (torch.onnx.export does it by default)",
-		ErrUnsupported, n.name, n.op)
+		ErrUnsupported, n.Name, n.OpType)
 }
 
 // aliasShape returns the output shape of a Reshape or Unsqueeze of v.
-func aliasShape(n *node, v *value, vals map[string]*value) ([]int, error) {
-	switch n.op {
+func aliasShape(n *policy.Node, v *value, vals map[string]*value) ([]int, error) {
+	switch n.OpType {
 	case "Reshape":
 		want, ok, err := constInts(n, 1, vals)
 		if err != nil || !ok {
-			return nil, fmt.Errorf("%w: node %q (Reshape): constant shape needed", ErrUnsupported, n.name)
+			return nil, fmt.Errorf("%w: node %q (Reshape): constant shape needed", ErrUnsupported, n.Name)
 		}
 		shape := make([]int, len(want))
 		infer, known := -1, 1
@@ -317,7 +308,7 @@ func aliasShape(n *node, v *value, vals map[string]*value) ([]int, error) {
 			case d == -1:
 				infer = i
 				continue
-			case d == 0 && n.attrInt("allowzero", 0) == 0:
+			case d == 0 && n.AttrInt("allowzero", 0) == 0:
 				shape[i] = v.shape[i]
 			default:
 				shape[i] = int(d)
@@ -329,7 +320,7 @@ func aliasShape(n *node, v *value, vals map[string]*value) ([]int, error) {
 		}
 		return shape, nil
 	case "Unsqueeze":
-		axes := n.attrInts("axes")
+		axes := n.AttrInts("axes")
 		if a, ok, err := constInts(n, 1, vals); err != nil {
 			return nil, err
 		} else if ok {
@@ -355,5 +346,5 @@ func aliasShape(n *node, v *value, vals map[string]*value) ([]int, error) {
 		}
 		return shape, nil
 	}
-	return nil, fmt.Errorf("%w: %s is not an alias", ErrUnsupported, n.op)
+	return nil, fmt.Errorf("%w: %s is not an alias", ErrUnsupported, n.OpType)
 }

@@ -10,7 +10,7 @@ import "fmt"
 // The loops are ordered so that the innermost one runs along an output
 // row: out[oy, ox] += w * in[iy, ox*sw + kx*dw - pl], which the compiler
 // turns into a tight loop over contiguous memory when the stride is 1.
-func opConv(n *nodeProto, _ int64, in []*Tensor) (*Tensor, error) {
+func opConv(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 	if err := needInputs(in, 2); err != nil {
 		return nil, err
 	}
@@ -22,20 +22,20 @@ func opConv(n *nodeProto, _ int64, in []*Tensor) (*Tensor, error) {
 	if x.DType != Float32 || w.DType != Float32 || len(x.Shape) != 4 || len(w.Shape) != 4 {
 		return nil, fmt.Errorf("want 4-D float X and W (2-D convolution), got %s and %s", x, w)
 	}
-	if a, ok := n.attrs["auto_pad"]; ok && a.s != "" && a.s != "NOTSET" {
-		return nil, fmt.Errorf("%w: Conv auto_pad=%s (only explicit pads)", ErrUnsupported, a.s)
+	if a, ok := n.Attrs["auto_pad"]; ok && a.S != "" && a.S != "NOTSET" {
+		return nil, fmt.Errorf("%w: Conv auto_pad=%s (only explicit pads)", ErrUnsupported, a.S)
 	}
 	N, C, H, W := x.Shape[0], x.Shape[1], x.Shape[2], x.Shape[3]
 	M, CG, KH, KW := w.Shape[0], w.Shape[1], w.Shape[2], w.Shape[3]
-	if ks := n.attrInts("kernel_shape"); ks != nil && (len(ks) != 2 || int(ks[0]) != KH || int(ks[1]) != KW) {
+	if ks := n.AttrInts("kernel_shape"); ks != nil && (len(ks) != 2 || int(ks[0]) != KH || int(ks[1]) != KW) {
 		return nil, fmt.Errorf("kernel_shape %v does not match W %v", ks, w.Shape)
 	}
-	group := int(n.attrInt("group", 1))
+	group := int(n.AttrInt("group", 1))
 	if group < 1 || C%group != 0 || M%group != 0 || C/group != CG {
 		return nil, fmt.Errorf("group %d does not fit X %v and W %v", group, x.Shape, w.Shape)
 	}
 	pads := [4]int{}
-	if p := n.attrInts("pads"); p != nil {
+	if p := n.AttrInts("pads"); p != nil {
 		if len(p) != 4 {
 			return nil, fmt.Errorf("pads %v: want 4 values", p)
 		}
@@ -44,14 +44,14 @@ func opConv(n *nodeProto, _ int64, in []*Tensor) (*Tensor, error) {
 		}
 	}
 	sh, sw := 1, 1
-	if s := n.attrInts("strides"); s != nil {
+	if s := n.AttrInts("strides"); s != nil {
 		if len(s) != 2 || s[0] < 1 || s[1] < 1 {
 			return nil, fmt.Errorf("bad strides %v", s)
 		}
 		sh, sw = int(s[0]), int(s[1])
 	}
 	dh, dw := 1, 1
-	if d := n.attrInts("dilations"); d != nil {
+	if d := n.AttrInts("dilations"); d != nil {
 		if len(d) != 2 || d[0] < 1 || d[1] < 1 {
 			return nil, fmt.Errorf("bad dilations %v", d)
 		}

@@ -25,4 +25,9 @@
 // takes for every unit it owns the argmax of the masked logits and issues
 // the commands in slot order (increasing unit id), as the environment does
 // with an action and no action order.
+//
+// DecodeGraph gives the file's graph as the decoder reads it (Graph, Node,
+// Attribute, ValueInfo and the initializers as Tensors), unchecked and
+// unfolded, for tools that translate the same files: the C++ exporter
+// (env/crematoria/cppexport) reads the models with it.
 package policy

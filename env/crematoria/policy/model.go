@@ -65,9 +65,9 @@ type Model struct {
 	// Producer is the producer_name of the file (e.g. "pytorch").
 	Producer string
 
-	nodes  []nodeProto // the nodes left after constant folding, in order
+	nodes  []Node // the nodes left after constant folding, in order
 	consts map[string]*Tensor
-	inputs []valueInfo
+	inputs []ValueInfo
 }
 
 // Load reads and checks an ONNX policy file.
@@ -101,7 +101,7 @@ func Parse(b []byte) (*Model, error) {
 		return nil, fmt.Errorf("%w: ai.onnx opset %d (supported: %d to %d)", ErrUnsupported, opset, MinOpset, MaxOpset)
 	}
 	m.Opset = opset
-	if err := checkOperators(mp.graph.nodes); err != nil {
+	if err := checkOperators(mp.graph.Nodes); err != nil {
 		return nil, err
 	}
 	v, ok := mp.metadata[KeyObservationVersion]
@@ -114,13 +114,13 @@ func Parse(b []byte) (*Model, error) {
 	if o, ok := mp.metadata[KeyActionOrder]; ok && o != "slot" {
 		return nil, fmt.Errorf("%w: action_order %q (only \"slot\")", ErrUnsupported, o)
 	}
-	for _, t := range mp.graph.initializers {
+	for _, t := range mp.graph.Initializers {
 		m.consts[t.Name] = t
 	}
-	if err := m.checkSignature(&mp.graph); err != nil {
+	if err := m.checkSignature(mp.graph); err != nil {
 		return nil, err
 	}
-	if err := m.fold(mp.graph.nodes); err != nil {
+	if err := m.fold(mp.graph.Nodes); err != nil {
 		return nil, err
 	}
 	// A forward pass on a zero observation checks every shape.
@@ -137,17 +137,17 @@ func Parse(b []byte) (*Model, error) {
 
 // checkOperators refuses, all at once, the operators the interpreter does
 // not implement and nodes of other domains.
-func checkOperators(nodes []nodeProto) error {
+func checkOperators(nodes []Node) error {
 	bad := map[string]int{}
 	for i := range nodes {
 		n := &nodes[i]
-		name := n.opType
-		if n.domain != "" {
-			name = n.domain + "." + n.opType
-		} else if _, ok := ops[n.opType]; ok {
-			for _, a := range n.attrs {
-				if a.graph {
-					return fmt.Errorf("%w: node %q (%s) has a graph attribute", ErrUnsupported, n.name, n.opType)
+		name := n.OpType
+		if n.Domain != "" {
+			name = n.Domain + "." + n.OpType
+		} else if _, ok := ops[n.OpType]; ok {
+			for _, a := range n.Attrs {
+				if a.HasGraph {
+					return fmt.Errorf("%w: node %q (%s) has a graph attribute", ErrUnsupported, n.Name, n.OpType)
 				}
 			}
 			continue
@@ -179,13 +179,13 @@ var wantInputs = []struct {
 	{InputMask, []int64{onnxBool}, []int{-1, -1, crematoria.NumDirs}},
 }
 
-func (m *Model) checkSignature(g *graphProto) error {
-	byName := map[string]valueInfo{}
-	for _, vi := range g.inputs {
-		if _, init := m.consts[vi.name]; init {
+func (m *Model) checkSignature(g *Graph) error {
+	byName := map[string]ValueInfo{}
+	for _, vi := range g.Inputs {
+		if _, init := m.consts[vi.Name]; init {
 			continue // old exporters list initializers as inputs too
 		}
-		byName[vi.name] = vi
+		byName[vi.Name] = vi
 	}
 	if len(byName) != len(wantInputs) {
 		var names []string
@@ -202,18 +202,18 @@ func (m *Model) checkSignature(g *graphProto) error {
 		}
 		okType := false
 		for _, t := range w.elemType {
-			okType = okType || vi.elemType == t
+			okType = okType || vi.ElemType == t
 		}
-		if !okType || len(vi.shape) != len(w.shape) {
-			return fmt.Errorf("%w: input %q has type %d and shape %v, want type %v and shape %v", ErrSignature, w.name, vi.elemType, vi.shape, w.elemType, w.shape)
+		if !okType || len(vi.Shape) != len(w.shape) {
+			return fmt.Errorf("%w: input %q has type %d and shape %v, want type %v and shape %v", ErrSignature, w.name, vi.ElemType, vi.Shape, w.elemType, w.shape)
 		}
 		for i, d := range w.shape {
-			if i > 0 && d >= 0 && vi.shape[i] != d {
-				return fmt.Errorf("%w: input %q has shape %v, want %v", ErrSignature, w.name, vi.shape, w.shape)
+			if i > 0 && d >= 0 && vi.Shape[i] != d {
+				return fmt.Errorf("%w: input %q has shape %v, want %v", ErrSignature, w.name, vi.Shape, w.shape)
 			}
 		}
 	}
-	u, mu := byName[InputUnits].shape[1], byName[InputMask].shape[1]
+	u, mu := byName[InputUnits].Shape[1], byName[InputMask].Shape[1]
 	if u <= 0 || u != mu {
 		return fmt.Errorf("%w: units and action_mask must have the same fixed number of slots, got %d and %d", ErrSignature, u, mu)
 	}
@@ -225,8 +225,8 @@ func (m *Model) checkSignature(g *graphProto) error {
 		return fmt.Errorf("%w: metadata num_slots=%s but the inputs have %d slots", ErrSignature, s, u)
 	}
 	found := false
-	for _, vi := range g.outputs {
-		found = found || vi.name == OutputLogits
+	for _, vi := range g.Outputs {
+		found = found || vi.Name == OutputLogits
 	}
 	if !found {
 		return fmt.Errorf("%w: no output %q", ErrSignature, OutputLogits)
@@ -240,11 +240,11 @@ func (m *Model) checkSignature(g *graphProto) error {
 
 // fold evaluates the nodes whose inputs are all constants (Constant nodes
 // and what only depends on initializers) once, and keeps the others.
-func (m *Model) fold(nodes []nodeProto) error {
+func (m *Model) fold(nodes []Node) error {
 	for i := range nodes {
 		n := &nodes[i]
 		constant := true
-		for _, name := range n.inputs {
+		for _, name := range n.Inputs {
 			if name == "" {
 				continue
 			}
@@ -257,18 +257,18 @@ func (m *Model) fold(nodes []nodeProto) error {
 			m.nodes = append(m.nodes, *n)
 			continue
 		}
-		in := make([]*Tensor, len(n.inputs))
-		for j, name := range n.inputs {
+		in := make([]*Tensor, len(n.Inputs))
+		for j, name := range n.Inputs {
 			in[j] = m.consts[name]
 		}
-		out, err := ops[n.opType](n, m.Opset, in)
+		out, err := ops[n.OpType](n, m.Opset, in)
 		if err != nil {
-			return fmt.Errorf("node %q (%s): %w", n.name, n.opType, err)
+			return fmt.Errorf("node %q (%s): %w", n.Name, n.OpType, err)
 		}
-		if len(n.outputs) != 1 {
-			return fmt.Errorf("%w: node %q (%s) has %d outputs", ErrUnsupported, n.name, n.opType, len(n.outputs))
+		if len(n.Outputs) != 1 {
+			return fmt.Errorf("%w: node %q (%s) has %d outputs", ErrUnsupported, n.Name, n.OpType, len(n.Outputs))
 		}
-		m.consts[n.outputs[0]] = out
+		m.consts[n.Outputs[0]] = out
 	}
 	return nil
 }
@@ -277,10 +277,10 @@ func (m *Model) fold(nodes []nodeProto) error {
 func (m *Model) zeroInputs() map[string]*Tensor {
 	in := map[string]*Tensor{}
 	for _, vi := range m.inputs {
-		shape := append([]int(nil), vi.shape...)
+		shape := append([]int(nil), vi.Shape...)
 		shape[0] = 1
-		dt, _ := dtypeOf(vi.elemType)
-		in[vi.name] = newTensor(dt, shape)
+		dt, _ := DTypeOf(vi.ElemType)
+		in[vi.Name] = newTensor(dt, shape)
 	}
 	return in
 }
@@ -291,26 +291,26 @@ func (m *Model) zeroInputs() map[string]*Tensor {
 func (m *Model) Run(inputs map[string]*Tensor) (map[string]*Tensor, error) {
 	vals := make(map[string]*Tensor, len(m.nodes)+len(inputs))
 	for _, vi := range m.inputs {
-		t, ok := inputs[vi.name]
+		t, ok := inputs[vi.Name]
 		if !ok {
-			return nil, fmt.Errorf("missing input %q", vi.name)
+			return nil, fmt.Errorf("missing input %q", vi.Name)
 		}
-		want, _ := dtypeOf(vi.elemType)
-		if t.DType != want || len(t.Shape) != len(vi.shape) || t.Len() != len(t.F)+len(t.I)+len(t.B) {
-			return nil, fmt.Errorf("input %q is %v, want %s of rank %d", vi.name, t, want, len(vi.shape))
+		want, _ := DTypeOf(vi.ElemType)
+		if t.DType != want || len(t.Shape) != len(vi.Shape) || t.Len() != len(t.F)+len(t.I)+len(t.B) {
+			return nil, fmt.Errorf("input %q is %v, want %s of rank %d", vi.Name, t, want, len(vi.Shape))
 		}
-		for i, d := range vi.shape {
+		for i, d := range vi.Shape {
 			if d >= 0 && t.Shape[i] != d {
-				return nil, fmt.Errorf("input %q has shape %v, want %v", vi.name, t.Shape, vi.shape)
+				return nil, fmt.Errorf("input %q has shape %v, want %v", vi.Name, t.Shape, vi.Shape)
 			}
 		}
-		vals[vi.name] = t
+		vals[vi.Name] = t
 	}
 	in := make([]*Tensor, 0, 8)
 	for i := range m.nodes {
 		n := &m.nodes[i]
 		in = in[:0]
-		for _, name := range n.inputs {
+		for _, name := range n.Inputs {
 			if name == "" {
 				in = append(in, nil)
 				continue
@@ -318,19 +318,19 @@ func (m *Model) Run(inputs map[string]*Tensor) (map[string]*Tensor, error) {
 			t, ok := vals[name]
 			if !ok {
 				if t, ok = m.consts[name]; !ok {
-					return nil, fmt.Errorf("node %q (%s): input %q is not computed before it (graph not in topological order?)", n.name, n.opType, name)
+					return nil, fmt.Errorf("node %q (%s): input %q is not computed before it (graph not in topological order?)", n.Name, n.OpType, name)
 				}
 			}
 			in = append(in, t)
 		}
-		out, err := ops[n.opType](n, m.Opset, in)
+		out, err := ops[n.OpType](n, m.Opset, in)
 		if err != nil {
-			return nil, fmt.Errorf("node %q (%s): %w", n.name, n.opType, err)
+			return nil, fmt.Errorf("node %q (%s): %w", n.Name, n.OpType, err)
 		}
-		if len(n.outputs) != 1 {
-			return nil, fmt.Errorf("%w: node %q (%s) has %d outputs", ErrUnsupported, n.name, n.opType, len(n.outputs))
+		if len(n.Outputs) != 1 {
+			return nil, fmt.Errorf("%w: node %q (%s) has %d outputs", ErrUnsupported, n.Name, n.OpType, len(n.Outputs))
 		}
-		vals[n.outputs[0]] = out
+		vals[n.Outputs[0]] = out
 	}
 	return vals, nil
 }

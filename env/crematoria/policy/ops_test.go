@@ -7,20 +7,20 @@ import (
 	"testing"
 )
 
-// node builds a nodeProto with attributes for direct operator calls.
-func node(op string, attrs ...*attribute) *nodeProto {
-	n := &nodeProto{opType: op, name: op, attrs: map[string]*attribute{}}
+// node builds a Node with attributes for direct operator calls.
+func node(op string, attrs ...*Attribute) *Node {
+	n := &Node{OpType: op, Name: op, Attrs: map[string]*Attribute{}}
 	for _, a := range attrs {
-		n.attrs[a.name] = a
+		n.Attrs[a.Name] = a
 	}
 	return n
 }
 
-func aInt(name string, v int64) *attribute      { return &attribute{name: name, i: v} }
-func aInts(name string, v ...int64) *attribute  { return &attribute{name: name, ints: v} }
-func aFloat(name string, v float32) *attribute  { return &attribute{name: name, f: v} }
-func aString(name, v string) *attribute         { return &attribute{name: name, s: v} }
-func aTensor(name string, t *Tensor) *attribute { return &attribute{name: name, t: t} }
+func aInt(name string, v int64) *Attribute      { return &Attribute{Name: name, I: v} }
+func aInts(name string, v ...int64) *Attribute  { return &Attribute{Name: name, Ints: v} }
+func aFloat(name string, v float32) *Attribute  { return &Attribute{Name: name, F: v} }
+func aString(name, v string) *Attribute         { return &Attribute{Name: name, S: v} }
+func aTensor(name string, t *Tensor) *Attribute { return &Attribute{Name: name, T: t} }
 
 func f32(shape []int, v ...float32) *Tensor { return NewFloat32(shape, v) }
 func i64(shape []int, v ...int64) *Tensor   { return NewInt64(shape, v) }
@@ -38,7 +38,7 @@ func iota32(n int) []float32 {
 func TestOperators(t *testing.T) {
 	tests := []struct {
 		name  string
-		n     *nodeProto
+		n     *Node
 		opset int64
 		in    []*Tensor
 		want  *Tensor
@@ -109,12 +109,12 @@ func TestOperators(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ops[tt.n.opType](tt.n, tt.opset, tt.in)
+			got, err := ops[tt.n.OpType](tt.n, tt.opset, tt.in)
 			if err != nil {
-				t.Fatalf("%s = error %v", tt.n.opType, err)
+				t.Fatalf("%s = error %v", tt.n.OpType, err)
 			}
 			if !sameTensor(got, tt.want, 1e-6) {
-				t.Errorf("%s = %v %v%v%v, want %v %v%v%v", tt.n.opType, got.Shape, got.F, got.I, got.B, tt.want.Shape, tt.want.F, tt.want.I, tt.want.B)
+				t.Errorf("%s = %v %v%v%v, want %v %v%v%v", tt.n.OpType, got.Shape, got.F, got.I, got.B, tt.want.Shape, tt.want.F, tt.want.I, tt.want.B)
 			}
 		})
 	}
@@ -144,7 +144,7 @@ func sameTensor(a, b *Tensor, tol float64) bool {
 func TestOperatorErrors(t *testing.T) {
 	tests := []struct {
 		name string
-		n    *nodeProto
+		n    *Node
 		in   []*Tensor
 	}{
 		{"Add shapes", node("Add"), []*Tensor{f32([]int{2}, 1, 2), f32([]int{3}, 1, 2, 3)}},
@@ -161,8 +161,8 @@ func TestOperatorErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got, err := ops[tt.n.opType](tt.n, 17, tt.in); err == nil {
-				t.Errorf("%s = %v, want an error", tt.n.opType, got)
+			if got, err := ops[tt.n.OpType](tt.n, 17, tt.in); err == nil {
+				t.Errorf("%s = %v, want an error", tt.n.OpType, got)
 			}
 		})
 	}

@@ -29,8 +29,9 @@ func (d DType) String() string {
 	return fmt.Sprintf("DType(%d)", int(d))
 }
 
-// dtypeOf maps an ONNX TensorProto.DataType to the interpreter's type.
-func dtypeOf(dataType int64) (DType, error) {
+// DTypeOf maps an ONNX TensorProto.DataType to the element type the
+// interpreter holds it as; the types it has none for wrap ErrUnsupported.
+func DTypeOf(dataType int64) (DType, error) {
 	switch dataType {
 	case onnxFloat, onnxDouble:
 		return Float32, nil

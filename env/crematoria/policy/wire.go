@@ -3,6 +3,8 @@ package policy
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"math"
 )
 
 // A protocol-buffers wire-format reader, just what decoding an ONNX file
@@ -88,4 +90,78 @@ func consumeField(b []byte) (num int, typ wireType, val []byte, v uint64, n int,
 // appendTag appends a field tag (used by tests to build models).
 func appendTag(b []byte, num int, typ wireType) []byte {
 	return binary.AppendUvarint(b, uint64(num)<<3|uint64(typ))
+}
+
+// fieldReader walks the fields of one message.
+type fieldReader struct {
+	b   []byte
+	err error
+}
+
+// next returns the next field; ok is false at the end or on an error.
+func (r *fieldReader) next() (num int, typ wireType, val []byte, v uint64, ok bool) {
+	if r.err != nil || len(r.b) == 0 {
+		return 0, 0, nil, 0, false
+	}
+	num, typ, val, v, n, err := consumeField(r.b)
+	if err != nil {
+		r.err = fmt.Errorf("%w: %v", ErrFormat, err)
+		return 0, 0, nil, 0, false
+	}
+	r.b = r.b[n:]
+	return num, typ, val, v, true
+}
+
+// wantBytes checks that a field that should be a message or string has
+// the length-delimited wire type.
+func (r *fieldReader) wantBytes(typ wireType, what string) bool {
+	if typ != bytesType {
+		r.err = fmt.Errorf("%w: %s has wire type %d", ErrFormat, what, typ)
+		return false
+	}
+	return true
+}
+
+// appendVarints appends a repeated varint field given packed or unpacked.
+func appendVarints(dst []int64, typ wireType, val []byte, v uint64) ([]int64, error) {
+	if typ == varintType {
+		return append(dst, int64(v)), nil
+	}
+	for len(val) > 0 {
+		x, n, err := consumeVarint(val)
+		if err != nil {
+			return dst, fmt.Errorf("%w: packed varints: %v", ErrFormat, err)
+		}
+		dst = append(dst, int64(x))
+		val = val[n:]
+	}
+	return dst, nil
+}
+
+// appendFloats appends a repeated float field given packed or unpacked.
+func appendFloats(dst []float32, typ wireType, val []byte, v uint64) ([]float32, error) {
+	if typ == fixed32Type {
+		return append(dst, math.Float32frombits(uint32(v))), nil
+	}
+	if len(val)%4 != 0 {
+		return dst, fmt.Errorf("%w: packed floats of %d bytes", ErrFormat, len(val))
+	}
+	for i := 0; i < len(val); i += 4 {
+		dst = append(dst, math.Float32frombits(binary.LittleEndian.Uint32(val[i:])))
+	}
+	return dst, nil
+}
+
+// appendDoubles appends a repeated double field given packed or unpacked.
+func appendDoubles(dst []float64, typ wireType, val []byte, v uint64) ([]float64, error) {
+	if typ == fixed64Type {
+		return append(dst, math.Float64frombits(v)), nil
+	}
+	if len(val)%8 != 0 {
+		return dst, fmt.Errorf("%w: packed doubles of %d bytes", ErrFormat, len(val))
+	}
+	for i := 0; i < len(val); i += 8 {
+		dst = append(dst, math.Float64frombits(binary.LittleEndian.Uint64(val[i:])))
+	}
+	return dst, nil
 }
