@@ -116,15 +116,15 @@ func checkTensor(name string, t *jgymv1.Tensor, want env.Dtype, shape []int64) e
 	return nil
 }
 
-// result is a reusable StreamResponse for one session: the tensors are
-// allocated once and point at the pool's batch buffers for each answer.
-// gRPC encodes a message before SendMsg returns (the server installs no
-// stats handler that could read it later), so the buffers can be reused.
+// result is a reusable StreamResponse for one stream. Its tensors own
+// their bytes: fill copies the batch out of the pool's buffers (or encodes
+// the observations into its own deltas), so the answer can be sent while
+// the pool steps the next request. gRPC encodes a message before SendMsg
+// returns, so a result can be filled again once it has been sent.
 type result struct {
 	spec   *env.Spec
 	l      int
-	delta  *deltaRefs // observation_delta: the references, else nil
-	dbuf   [][]byte   // per observation tensor, the encoded data
+	delta  *deltaRefs // observation_delta: the session's references, else nil
 	resp   *jgymv1.StreamResponse
 	obs    []*jgymv1.Tensor
 	final  []*jgymv1.Tensor
@@ -137,18 +137,12 @@ type result struct {
 	seats  *jgymv1.Tensor
 	ep     *jgymv1.Tensor
 	fsc    *jgymv1.Tensor
+	ids    []int32
+	fidx   []int32
 }
 
-func newResult(spec *env.Spec, l, n int, delta bool) *result {
-	r := &result{spec: spec, l: l}
-	if delta {
-		var per []int
-		for _, ts := range spec.Observation {
-			per = append(per, l*ts.Bytes())
-		}
-		r.delta = newDeltaRefs(per, n)
-		r.dbuf = make([][]byte, len(per))
-	}
+func newResult(spec *env.Spec, l int, delta *deltaRefs) *result {
+	r := &result{spec: spec, l: l, delta: delta}
 	t := func(d env.Dtype) *jgymv1.Tensor { return &jgymv1.Tensor{Dtype: dtypeToProto(d)} }
 	sr := &jgymv1.StepResult{Observation: map[string]*jgymv1.Tensor{}, Info: &jgymv1.Info{}}
 	for _, ts := range spec.Observation {
@@ -167,28 +161,33 @@ func newResult(spec *env.Spec, l, n int, delta bool) *result {
 	return r
 }
 
-// fill points the response at batch b and returns it.
-func (r *result) fill(b *vec.Batch) *jgymv1.StreamResponse {
+// set copies data into t's own buffer and sets its shape.
+func set(t *jgymv1.Tensor, data []byte, dims ...int64) {
+	t.Data = append(t.Data[:0], data...)
+	t.Shape = append(t.Shape[:0], dims...)
+}
+
+// fill copies batch b into the response, the observations delta-encoded
+// against the session's references when the session asked for deltas.
+func (r *result) fill(b *vec.Batch) {
 	n, l, s := int64(len(b.EnvIDs)), int64(r.l), int64(r.spec.NumSeats)
 	sr := r.resp.Result
-	sr.EnvIds = b.EnvIDs
-	set := func(t *jgymv1.Tensor, data []byte, dims ...int64) {
-		t.Data = data
-		t.Shape = append(t.Shape[:0], dims...)
-	}
+	r.ids = append(r.ids[:0], b.EnvIDs...)
+	sr.EnvIds = r.ids
 	for k, ts := range r.spec.Observation {
 		dims := append([]int64{n, l}, shape64(ts.Shape...)...)
+		t := r.obs[k]
 		if r.delta != nil && r.delta.encodable(k) {
 			per := r.delta.per[k]
-			if cap(r.dbuf[k]) < deltaCap(len(b.EnvIDs), per) {
-				r.dbuf[k] = make([]byte, 0, deltaCap(len(b.EnvIDs), per))
+			if cap(t.Data) < deltaCap(len(b.EnvIDs), per) {
+				t.Data = make([]byte, 0, deltaCap(len(b.EnvIDs), per))
 			}
-			r.dbuf[k] = encodeDelta(r.dbuf[k], b.Obs[k], b.EnvIDs, r.delta.refs[k], per)
-			set(r.obs[k], r.dbuf[k], dims...)
-			r.obs[k].Encoding = jgymv1.TensorEncoding_TENSOR_ENCODING_WORD_DELTA
+			t.Data = encodeDelta(t.Data, b.Obs[k], b.EnvIDs, r.delta.refs[k], per)
+			t.Shape = append(t.Shape[:0], dims...)
+			t.Encoding = jgymv1.TensorEncoding_TENSOR_ENCODING_WORD_DELTA
 			continue
 		}
-		set(r.obs[k], b.Obs[k], dims...)
+		set(t, b.Obs[k], dims...)
 	}
 	set(r.reward, b.Reward, n, l)
 	set(r.term, b.Terminated, n)
@@ -202,7 +201,8 @@ func (r *result) fill(b *vec.Batch) *jgymv1.StreamResponse {
 	sr.FinalObservation = nil
 	sr.FinalScores = nil
 	if f := int64(len(b.FinalIndex)); f > 0 {
-		sr.FinalEnvIndex = b.FinalIndex
+		r.fidx = append(r.fidx[:0], b.FinalIndex...)
+		sr.FinalEnvIndex = r.fidx
 		sr.FinalObservation = make(map[string]*jgymv1.Tensor, len(r.final))
 		for k, ts := range r.spec.Observation {
 			dims := append([]int64{f, l}, shape64(ts.Shape...)...)
@@ -212,5 +212,4 @@ func (r *result) fill(b *vec.Batch) *jgymv1.StreamResponse {
 		set(r.fsc, b.FinalScores, f, s)
 		sr.FinalScores = r.fsc
 	}
-	return r.resp
 }

@@ -107,6 +107,10 @@ type Server struct {
 	streams  int
 	draining bool
 	log      zerolog.Logger // the Serve context's logger, for the reaper
+
+	// readers are the streams' request readers (see Stream); each ends
+	// soon after its stream's handler returns, and Serve waits for them.
+	readers sync.WaitGroup
 }
 
 var _ jgymv1.JgymServiceServer = (*Server)(nil)
@@ -154,6 +158,7 @@ func (s *Server) grpcOptions() []grpc.ServerOption {
 		grpc.ReadBufferSize(256 << 10),
 		grpc.WriteBufferSize(256 << 10),
 		experimental.BufferPool(BufferPool()),
+		grpc.ForceServerCodecV2(Codec()),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 30 * time.Second, Timeout: 10 * time.Second}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
 		grpc.ChainUnaryInterceptor(s.unaryInterceptor),
@@ -206,6 +211,7 @@ func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
 	s.shutdown(gs)
 	close(stopReaper)
 	wg.Wait()
+	s.readers.Wait()
 	log.Info().Msg("stopped")
 	return err
 }

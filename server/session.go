@@ -29,8 +29,8 @@ const (
 	reasonShutdown = "shutdown"
 )
 
-// session is one client's vector of game instances: a vec.Pool and the
-// reusable answer. Requests are serialized by mu; at most one stream is
+// session is one client's vector of game instances: a vec.Pool and, with
+// observation_delta, the references of the deltas. Requests are serialized by mu; at most one stream is
 // attached at a time.
 type session struct {
 	id       string
@@ -41,7 +41,7 @@ type session struct {
 	spec     env.Spec
 	factory  env.Factory
 	pool     *vec.Pool
-	res      *result
+	delta    *deltaRefs // observation_delta: the references, else nil
 	created  time.Time
 	lastUsed atomic.Int64 // unix nanoseconds of the last request
 	attached atomic.Bool
@@ -217,7 +217,13 @@ func (s *Server) startSession(g env.Game, setup env.Setup, n int, auto vec.Autor
 	}
 	ss := &session{id: id, game: spec.ID, n: n, l: l, async: batch > 0, idle: idle,
 		spec: spec, factory: f, pool: pool, created: time.Now()}
-	ss.res = newResult(&ss.spec, l, n, delta)
+	if delta {
+		var per []int
+		for _, ts := range spec.Observation {
+			per = append(per, l*ts.Bytes())
+		}
+		ss.delta = newDeltaRefs(per, n)
+	}
 	ss.touch()
 	return ss, nil
 }

@@ -16,10 +16,61 @@ import (
 // Stream resets and steps one session: each request gets exactly one
 // answer, in order. An error ends the stream with a status; the session
 // stays open (a new stream may attach) unless the client went away.
+//
+// Two goroutines serve a stream, so that a client that keeps several
+// requests in flight has the next batch stepped while the last answer is
+// encoded and written: a reader (serveRequests) receives each request,
+// steps the pool and fills an answer; this one, the handler, sends the
+// answers in order. An answer owns its bytes (see result), and a stream
+// has two of them, so the reader can fill one while the other is sent.
 func (s *Server) Stream(st jgymv1.JgymService_StreamServer) error {
-	ctx := st.Context()
+	ctx, cancel := context.WithCancel(st.Context())
+	defer cancel() // stops the reader if this returns first
+	answers := make(chan answer, 1)
+	s.readers.Add(1)
+	go func() {
+		defer s.readers.Done()
+		s.serveRequests(ctx, st, answers)
+	}()
 	log := zerolog.Ctx(ctx)
-	var ss *session
+	for a := range answers {
+		if a.err != nil {
+			return a.err
+		}
+		if err := st.Send(a.res.resp); err != nil {
+			if st.Context().Err() != nil {
+				log.Info().Str("session", a.ss.id).Err(err).Msg("client vanished before its answer")
+				s.closeSession(a.ss, reasonVanished)
+			}
+			return err
+		}
+		s.metrics.latency[a.kind].observe(time.Since(a.start))
+		a.free <- a.res
+	}
+	return nil
+}
+
+// answer is what the reader hands the handler: a filled result to send
+// and give back to free, or the error that ends the stream.
+type answer struct {
+	ss    *session
+	res   *result
+	free  chan<- *result
+	kind  int
+	start time.Time
+	err   error
+}
+
+// serveRequests is a stream's reader (see Stream). It closes answers when
+// it is done, after releasing the session: a new stream can attach as
+// soon as this one has ended.
+func (s *Server) serveRequests(ctx context.Context, st jgymv1.JgymService_StreamServer, answers chan<- answer) {
+	defer close(answers)
+	log := zerolog.Ctx(ctx)
+	var (
+		ss   *session
+		free chan *result
+	)
 	defer func() {
 		if ss != nil {
 			ss.attached.Store(false)
@@ -28,43 +79,64 @@ func (s *Server) Stream(st jgymv1.JgymService_StreamServer) error {
 			s.mu.Unlock()
 		}
 	}()
+	fail := func(err error) {
+		select {
+		case answers <- answer{err: err}:
+		case <-ctx.Done():
+		}
+	}
 	for {
 		req, err := st.Recv()
 		if errors.Is(err, io.EOF) {
-			return nil
+			return
 		}
 		if err != nil {
-			if ss != nil && ctx.Err() != nil {
+			if ss != nil && st.Context().Err() != nil {
 				// The client cancelled or its connection died.
 				log.Info().Str("session", ss.id).Err(err).Msg("client vanished")
 				s.closeSession(ss, reasonVanished)
 			}
-			return err
+			fail(err)
+			return
 		}
 		if ss == nil {
 			if ss, err = s.attach(req.GetSessionId()); err != nil {
-				return toStatus(err)
+				fail(toStatus(err))
+				return
+			}
+			// The answers of this stream: two, so that one is filled while
+			// the other is sent. They are the stream's own, so that a
+			// stream that ended while its last answer was being sent
+			// shares nothing with the next one.
+			free = make(chan *result, 2)
+			for range 2 {
+				free <- newResult(&ss.spec, ss.l, ss.delta)
 			}
 		} else if id := req.GetSessionId(); id != "" && id != ss.id {
-			return toStatus(fmt.Errorf("%w: this stream is attached to session %q, not %q", errBadRequest, ss.id, id))
+			fail(toStatus(fmt.Errorf("%w: this stream is attached to session %q, not %q", errBadRequest, ss.id, id)))
+			return
+		}
+		var r *result
+		select {
+		case r = <-free:
+		case <-ctx.Done():
+			return
 		}
 		start := time.Now()
-		resp, kind, err := s.handle(ctx, ss, req)
+		kind, err := s.handle(ctx, ss, req, r)
 		if err != nil {
-			if ctx.Err() != nil {
+			if st.Context().Err() != nil {
 				log.Info().Str("session", ss.id).Err(err).Msg("client vanished during a request")
 				s.closeSession(ss, reasonVanished)
 			}
-			return toStatus(err)
+			fail(toStatus(err))
+			return
 		}
-		if err := st.Send(resp); err != nil {
-			if ctx.Err() != nil {
-				log.Info().Str("session", ss.id).Err(err).Msg("client vanished before its answer")
-				s.closeSession(ss, reasonVanished)
-			}
-			return err
+		select {
+		case answers <- answer{ss: ss, res: r, free: free, kind: kind, start: start}:
+		case <-ctx.Done():
+			return
 		}
-		s.metrics.latency[kind].observe(time.Since(start))
 	}
 }
 
@@ -79,8 +151,8 @@ func (s *Server) attach(id string) (*session, error) {
 	}
 	// A new stream starts its observation deltas from zero references.
 	ss.mu.Lock()
-	if ss.res.delta != nil {
-		ss.res.delta.clear()
+	if ss.delta != nil {
+		ss.delta.clear()
 	}
 	ss.mu.Unlock()
 	s.mu.Lock()
@@ -89,16 +161,15 @@ func (s *Server) attach(id string) (*session, error) {
 	return ss, nil
 }
 
-// handle answers one request under the session's lock. The answer points
-// at the pool's buffers, which stay untouched until the next request.
-func (s *Server) handle(ctx context.Context, ss *session, req *jgymv1.StreamRequest) (*jgymv1.StreamResponse, int, error) {
+// handle answers one request under the session's lock, into r.
+func (s *Server) handle(ctx context.Context, ss *session, req *jgymv1.StreamRequest, r *result) (int, error) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.closed {
 		if ss.reason == reasonShutdown {
-			return nil, 0, fmt.Errorf("%w: session %q was closed", errDraining, ss.id)
+			return 0, fmt.Errorf("%w: session %q was closed", errDraining, ss.id)
 		}
-		return nil, 0, fmt.Errorf("%w: session %q was closed (%s)", errNotFound, ss.id, ss.reason)
+		return 0, fmt.Errorf("%w: session %q was closed (%s)", errNotFound, ss.id, ss.reason)
 	}
 	ss.touch()
 	defer ss.touch()
@@ -121,13 +192,14 @@ func (s *Server) handle(ctx context.Context, ss *session, req *jgymv1.StreamRequ
 			s.metrics.envSteps.Add(uint64(len(b.EnvIDs)))
 		}
 	default:
-		return nil, 0, fmt.Errorf("%w: the request has none of reset, step, recv", errBadRequest)
+		return 0, fmt.Errorf("%w: the request has none of reset, step, recv", errBadRequest)
 	}
 	s.metrics.requests[kind].Add(1)
 	if err != nil {
-		return nil, kind, err
+		return kind, err
 	}
-	return ss.res.fill(b), kind, nil
+	r.fill(b)
+	return kind, nil
 }
 
 func (s *Server) reset(ctx context.Context, ss *session, r *jgymv1.ResetRequest) (*vec.Batch, error) {

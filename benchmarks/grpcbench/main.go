@@ -7,6 +7,14 @@
 // full observation and plays a legal direction per unit picked from the
 // action mask, the same cheap policy on both paths.
 //
+// In process, the envs are stepped synchronously through one vec.Pool, and
+// through two pools of half the envs each stepped by its own goroutine; the
+// better of the two is the reference of the ratios. Through the server:
+// one session answering one request per batch (raw observations, then
+// deltas); one session with the batch split in two halves, a request for
+// each in flight; and two sessions of half the envs, a request in flight on
+// each (the server steps sessions in parallel).
+//
 //	go run ./benchmarks/grpcbench -envs 1,16,64,256 -duration 3s -repeat 3 -out benchmarks/results/grpcbench.json
 //
 // With -addr it benchmarks a running server instead of starting one.
@@ -44,6 +52,9 @@ import (
 
 const slots, dirs = 80, 11
 
+// onlyPaths selects loopback paths by name (-paths).
+var onlyPaths string
+
 // pipeDepth is the number of parts of a batch in flight in the pipelined
 // measure (-pipeline).
 var pipeDepth = 2
@@ -59,10 +70,20 @@ type path struct {
 
 // point is one number of envs.
 type point struct {
-	Envs         int     `json:"envs"`
+	Envs int `json:"envs"`
+	// InProcess is the best in-process rate (one pool, or two pools of
+	// half the envs), the reference of the ratios.
 	InProcess    float64 `json:"in_process_env_steps_per_s"`
 	InProcessCPU float64 `json:"in_process_cpu_us_per_env_step"`
+	Pools        []pools `json:"in_process"`
 	Loopback     []path  `json:"loopback"`
+}
+
+// pools is one in-process measurement: the envs in that many pools.
+type pools struct {
+	Pools int     `json:"pools"`
+	Rate  float64 `json:"env_steps_per_s"`
+	CPU   float64 `json:"cpu_us_per_env_step"`
 }
 
 // rate is a measurement: env steps per wall-clock second, and the
@@ -110,6 +131,7 @@ func main() {
 	out := flag.String("out", "benchmarks/results/grpcbench.json", "results file (run from the repository root)")
 	repeat := flag.Int("repeat", 1, "measure each point this many times and keep the best (filters out other processes' load)")
 	skipInProcess := flag.Bool("loopback-only", false, "measure only the server path (for profiling it)")
+	flag.StringVar(&onlyPaths, "paths", "", "measure only the loopback paths whose names contain this text (e.g. sessions)")
 	flag.IntVar(&pipeDepth, "pipeline", 2, "parts of the batch in flight in the pipelined measure")
 	cpuprof := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	traceOut := flag.String("trace", "", "write an execution trace of the whole run to this file (go tool trace)")
@@ -176,7 +198,7 @@ func run(envList string, dur, warm time.Duration, addr string, workers, repeat i
 		addr = lis.Addr().String()
 	}
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(256<<20)),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(256<<20), grpc.ForceCodecV2(server.Codec())),
 		grpc.WithInitialWindowSize(8<<20), grpc.WithInitialConnWindowSize(16<<20),
 		grpc.WithReadBufferSize(256<<10), grpc.WithWriteBufferSize(256<<10),
 		experimental.WithBufferPool(server.BufferPool()))
@@ -192,29 +214,49 @@ func run(envList string, dur, warm time.Duration, addr string, workers, repeat i
 		{"raw", wire{}},
 		{"delta", wire{delta: true}},
 		{fmt.Sprintf("delta, %d in flight", pipeDepth), wire{delta: true, depth: pipeDepth}},
+		{fmt.Sprintf("delta, %d sessions", pipeDepth), wire{delta: true, depth: pipeDepth, sessions: true}},
 	}
-	fmt.Printf("| envs | in process | ")
+	if onlyPaths != "" {
+		kept := wires[:0]
+		for _, w := range wires {
+			if strings.Contains(w.name, onlyPaths) {
+				kept = append(kept, w)
+			}
+		}
+		if len(kept) == 0 {
+			return fmt.Errorf("-paths %q matches no path", onlyPaths)
+		}
+		wires = kept
+	}
+	poolCounts := []int{1, pipeDepth}
+	fmt.Printf("| envs | in process: 1 pool, %d pools | ", pipeDepth)
 	for _, w := range wires {
-		fmt.Printf("loopback %s (/ in process) | ", w.name)
+		fmt.Printf("loopback %s (/ best in process) | ", w.name)
 	}
 	fmt.Printf("CPU µs/env-step: in process")
 	for _, w := range wires {
 		fmt.Printf(", %s", w.name)
 	}
-	fmt.Printf(" | bytes/batch: raw, delta |\n|---:|---:|%s---:|---:|\n", strings.Repeat("---:|", len(wires)))
+	fmt.Printf(" | bytes/batch |\n|---:|---:|%s---:|---:|\n", strings.Repeat("---:|", len(wires)))
 	for _, n := range ns {
-		var ip rate
+		ips := make([]rate, len(poolCounts))
 		lbs := make([]rate, len(wires))
 		sizes := make([]int, len(wires))
 		for k := 0; k < max(repeat, 1); k++ {
-			if !loopbackOnly {
-				r, err := inProcess(n, seats, workers, dur, warm)
+			for i, pc := range poolCounts {
+				if loopbackOnly || pc > n || (i > 0 && pc == poolCounts[0]) {
+					continue
+				}
+				r, err := inProcess(n, pc, seats, workers, dur, warm)
 				if err != nil {
 					return err
 				}
-				ip = best(ip, r)
+				ips[i] = best(ips[i], r)
 			}
 			for i, w := range wires {
+				if w.w.depth > n {
+					continue // fewer envs than parts: the same as one part
+				}
 				r, size, err := loopback(client, n, seats, dur, warm, w.w)
 				if err != nil {
 					return fmt.Errorf("loopback %s, %d envs: %w", w.name, n, err)
@@ -222,9 +264,24 @@ func run(envList string, dur, warm time.Duration, addr string, workers, repeat i
 				lbs[i], sizes[i] = best(lbs[i], r), size
 			}
 		}
-		p := point{Envs: n, InProcess: ip.perSecond, InProcessCPU: ip.cpuUs}
-		fmt.Printf("| %d | %.0f | ", n, ip.perSecond)
+		var ip rate
+		p := point{Envs: n}
+		for i, r := range ips {
+			if r.perSecond == 0 {
+				continue
+			}
+			p.Pools = append(p.Pools, pools{Pools: poolCounts[i], Rate: r.perSecond, CPU: r.cpuUs})
+			if r.perSecond > ip.perSecond {
+				ip = r
+			}
+		}
+		p.InProcess, p.InProcessCPU = ip.perSecond, ip.cpuUs
+		fmt.Printf("| %d | %s, %s | ", n, orDash("%.0f", ips[0].perSecond), orDash("%.0f", ips[1].perSecond))
 		for i, w := range wires {
+			if lbs[i].perSecond == 0 {
+				fmt.Printf("- | ")
+				continue
+			}
 			lp := path{Name: w.name, Rate: lbs[i].perSecond, CPU: lbs[i].cpuUs, RespBytes: sizes[i]}
 			if ip.perSecond > 0 {
 				lp.Ratio = lbs[i].perSecond / ip.perSecond
@@ -234,9 +291,9 @@ func run(envList string, dur, warm time.Duration, addr string, workers, repeat i
 		}
 		fmt.Printf("%.1f", ip.cpuUs)
 		for i := range wires {
-			fmt.Printf(", %.1f", lbs[i].cpuUs)
+			fmt.Printf(", %s", orDash("%.1f", lbs[i].cpuUs))
 		}
-		fmt.Printf(" | %d, %d |\n", sizes[0], sizes[1])
+		fmt.Printf(" | %v |\n", sizes)
 		res.Points = append(res.Points, p)
 	}
 	b, err := json.MarshalIndent(res, "", "  ")
@@ -247,6 +304,14 @@ func run(envList string, dur, warm time.Duration, addr string, workers, repeat i
 		return err
 	}
 	return os.WriteFile(out, append(b, '\n'), 0o644)
+}
+
+// orDash formats x, or "-" for a point that was not measured (0).
+func orDash(format string, x float64) string {
+	if x == 0 {
+		return "-"
+	}
+	return fmt.Sprintf(format, x)
 }
 
 // policy writes a legal direction per slot, picked from the mask with a
@@ -287,7 +352,48 @@ func measure(n int, dur, warm time.Duration, step func(round int) error) (rate, 
 	return rate{float64(steps) / wall.Seconds(), float64(cpu.Microseconds()) / float64(steps)}, nil
 }
 
-func inProcess(n int, seats []string, workers int, dur, warm time.Duration) (rate, error) {
+// inProcess measures n envs stepped through vec.Pool in this process: one
+// pool of n envs, or (pools > 1) that many pools of n/pools envs, each
+// stepped by its own goroutine, the in-process counterpart of a client
+// with several sessions.
+func inProcess(n, pools int, seats []string, workers int, dur, warm time.Duration) (rate, error) {
+	if pools == 1 {
+		return stepPool(n, seats, workers, dur, warm)
+	}
+	type out struct {
+		r   rate
+		err error
+	}
+	outs := make(chan out, pools)
+	cpu0 := cpuTime()
+	for k := range pools {
+		size := (k+1)*n/pools - k*n/pools
+		go func() {
+			r, err := stepPool(size, seats, workers, dur, warm)
+			outs <- out{r, err}
+		}()
+	}
+	var (
+		total rate
+		err   error
+	)
+	for range pools {
+		o := <-outs
+		if o.err != nil {
+			err = o.err
+		}
+		total.perSecond += o.r.perSecond
+	}
+	if err != nil {
+		return rate{}, err
+	}
+	// The pools ran together: CPU per env step over the whole run.
+	total.cpuUs = float64((cpuTime() - cpu0).Microseconds()) / (total.perSecond * (dur + warm).Seconds())
+	return total, nil
+}
+
+// stepPool measures one pool of n envs stepped synchronously.
+func stepPool(n int, seats []string, workers int, dur, warm time.Duration) (rate, error) {
 	f, err := crematoria.NewEnv().NewFactory(env.Setup{Seats: seats})
 	if err != nil {
 		return rate{}, err
@@ -313,101 +419,106 @@ func inProcess(n int, seats []string, workers int, dur, warm time.Duration) (rat
 
 // wire is how the loopback client talks to the server.
 type wire struct {
-	delta bool // observation_delta, decoded by the client
-	depth int  // parts of the batch in flight (1: one request, one answer)
+	delta    bool // observation_delta, decoded by the client
+	depth    int  // parts of the batch in flight (1: one request, one answer)
+	sessions bool // each part in a session (and stream) of its own
+}
+
+// conn is one session of the loopback client: its stream and the full
+// observations of its envs (also the delta references), per tensor.
+type conn struct {
+	id   string
+	st   jgymv1.JgymService_StreamClient
+	full map[string][]byte
 }
 
 // loopback steps n envs through the server: the batch is split into
-// w.depth parts (env ids), all sent at once; then each answer is decoded
+// w.depth parts, all sent at once; then each answer is decoded
 // (observations rebuilt from deltas with w.delta) and the part's next
 // actions sent, so that with depth 2 the server steps one half while the
-// client picks actions for the other. Each request gets its answer, in
-// order; the session is synchronous. It returns the rate and the size of
-// the last answer.
+// client picks actions for the other. The parts are ranges of env ids of
+// one synchronous session, or with w.sessions sessions of their own, which
+// the server steps independently (the Python vector env's sessions
+// option). Each request gets its answer, in order. It returns the rate
+// and the size of a whole batch's answers.
 func loopback(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.Duration, w wire) (rate, int, error) {
 	depth := min(max(w.depth, 1), n)
 	ctx := context.Background()
-	req := &jgymv1.CreateSessionRequest{Game: crematoria.EnvID, NumEnvs: int32(n), ObservationDelta: w.delta}
-	for _, s := range seats {
-		req.Seats = append(req.Seats, &jgymv1.SeatSpec{Bot: s})
+	nsess := 1
+	if w.sessions {
+		nsess = depth
 	}
-	cr, err := c.CreateSession(ctx, req)
-	if err != nil {
-		return rate{}, 0, err
-	}
-	defer c.CloseSession(ctx, &jgymv1.CloseSessionRequest{SessionId: cr.SessionId})
-	st, err := c.Stream(ctx)
-	if err != nil {
-		return rate{}, 0, err
-	}
-	defer func() { st.CloseSend(); st.Recv() }()
-
-	// The client's full observations (and delta references) per tensor.
-	per := map[string]int{}
-	full := map[string][]byte{}
-	for _, ts := range cr.GetGame().GetObservation() {
-		size := 1
-		for _, d := range ts.GetShape() {
-			size *= int(d)
+	var per map[string]int
+	conns := make([]*conn, nsess)
+	for k := range conns {
+		size := (k+1)*n/nsess - k*n/nsess
+		req := &jgymv1.CreateSessionRequest{Game: crematoria.EnvID, NumEnvs: int32(size), ObservationDelta: w.delta,
+			SeedStride: int32(n)}
+		for _, s := range seats {
+			req.Seats = append(req.Seats, &jgymv1.SeatSpec{Bot: s})
 		}
-		if ts.GetDtype() == jgymv1.Dtype_DTYPE_FLOAT32 || ts.GetDtype() == jgymv1.Dtype_DTYPE_INT32 {
-			size *= 4
+		cr, err := c.CreateSession(ctx, req)
+		if err != nil {
+			return rate{}, 0, err
 		}
-		per[ts.GetName()], full[ts.GetName()] = size, make([]byte, n*size)
-	}
-	// decode writes an answer's observations into full, by env id.
-	decode := func(r *jgymv1.StepResult) error {
-		ids := r.GetEnvIds()
-		for name, t := range r.GetObservation() {
-			p := per[name]
-			if t.GetEncoding() == jgymv1.TensorEncoding_TENSOR_ENCODING_WORD_DELTA {
-				// Consecutive ids (the parts are ranges): decode in place;
-				// the references are the full observations.
-				lo := int(ids[0])
-				if err := server.ApplyDelta(full[name][lo*p:(lo+len(ids))*p], t.GetData(), ids, full[name], p); err != nil {
-					return err
-				}
-				continue
+		defer c.CloseSession(ctx, &jgymv1.CloseSessionRequest{SessionId: cr.SessionId})
+		st, err := c.Stream(ctx)
+		if err != nil {
+			return rate{}, 0, err
+		}
+		defer func() { st.CloseSend(); st.Recv() }()
+		per = map[string]int{}
+		cn := &conn{id: cr.SessionId, st: st, full: map[string][]byte{}}
+		for _, ts := range cr.GetGame().GetObservation() {
+			b := 1
+			for _, d := range ts.GetShape() {
+				b *= int(d)
 			}
-			for k, id := range ids {
-				copy(full[name][int(id)*p:], t.GetData()[k*p:(k+1)*p])
+			if ts.GetDtype() == jgymv1.Dtype_DTYPE_FLOAT32 || ts.GetDtype() == jgymv1.Dtype_DTYPE_INT32 {
+				b *= 4
 			}
+			per[ts.GetName()], cn.full[ts.GetName()] = b, make([]byte, size*b)
 		}
-		return nil
-	}
-	send := func(r *jgymv1.StreamRequest) error {
-		r.SessionId = cr.SessionId
-		return st.Send(r)
-	}
-	if err := send(&jgymv1.StreamRequest{Kind: &jgymv1.StreamRequest_Reset_{Reset_: &jgymv1.ResetRequest{Seed: 1, SeedGiven: true}}}); err != nil {
-		return rate{}, 0, err
-	}
-	first, err := st.Recv()
-	if err != nil {
-		return rate{}, 0, err
-	}
-	if err := decode(first.GetResult()); err != nil {
-		return rate{}, 0, err
+		conns[k] = cn
+		if err := st.Send(&jgymv1.StreamRequest{SessionId: cn.id, Kind: &jgymv1.StreamRequest_Reset_{
+			Reset_: &jgymv1.ResetRequest{Seed: int64(k * n / nsess), SeedGiven: true}}}); err != nil {
+			return rate{}, 0, err
+		}
+		first, err := st.Recv()
+		if err != nil {
+			return rate{}, 0, err
+		}
+		if err := decode(cn, per, first.GetResult()); err != nil {
+			return rate{}, 0, err
+		}
 	}
 	type part struct {
-		lo, hi int
-		ids    []int32
-		act    []byte
-		req    *jgymv1.StreamRequest
+		cn  *conn
+		lo  int // first env id in the session
+		ids []int32
+		act []byte
+		req *jgymv1.StreamRequest
 	}
 	parts := make([]part, depth)
-	mask := full["action_mask"]
 	for h := range parts {
 		p := &parts[h]
-		p.lo, p.hi = h*n/depth, (h+1)*n/depth
-		for id := p.lo; id < p.hi; id++ {
+		lo, hi := h*n/depth, (h+1)*n/depth
+		if w.sessions {
+			p.cn = conns[h]
+			lo, hi = 0, hi-lo
+		} else {
+			p.cn = conns[0]
+		}
+		p.lo = lo
+		for id := lo; id < hi; id++ {
 			p.ids = append(p.ids, int32(id))
 		}
-		p.act = make([]byte, (p.hi-p.lo)*slots)
-		policy(p.act, mask[p.lo*slots*dirs:p.hi*slots*dirs], p.ids, 0)
-		p.req = &jgymv1.StreamRequest{Kind: &jgymv1.StreamRequest_Step{Step: &jgymv1.StepRequest{EnvIds: p.ids,
-			Actions: &jgymv1.Tensor{Dtype: jgymv1.Dtype_DTYPE_INT8, Shape: []int64{int64(p.hi - p.lo), 1, slots}, Data: p.act}}}}
-		if err := send(p.req); err != nil {
+		p.act = make([]byte, (hi-lo)*slots)
+		p.req = &jgymv1.StreamRequest{SessionId: p.cn.id, Kind: &jgymv1.StreamRequest_Step{Step: &jgymv1.StepRequest{EnvIds: p.ids,
+			Actions: &jgymv1.Tensor{Dtype: jgymv1.Dtype_DTYPE_INT8, Shape: []int64{int64(hi - lo), 1, slots}, Data: p.act}}}}
+		mask := p.cn.full["action_mask"]
+		policy(p.act, mask[lo*slots*dirs:hi*slots*dirs], p.ids, 0)
+		if err := p.cn.st.Send(p.req); err != nil {
 			return rate{}, 0, err
 		}
 	}
@@ -415,24 +526,47 @@ func loopback(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.
 	// actions; measure counts n/depth env steps per call.
 	h, bytes, calls := 0, 0, 0
 	rt, err := measure(n/depth, dur, warm, func(round int) error {
-		resp, err := st.Recv()
+		p := &parts[h]
+		resp, err := p.cn.st.Recv()
 		if err != nil {
 			return err
 		}
-		r := resp.GetResult()
-		if err := decode(r); err != nil {
+		if err := decode(p.cn, per, resp.GetResult()); err != nil {
 			return err
 		}
-		p := &parts[h]
-		policy(p.act, mask[p.lo*slots*dirs:p.hi*slots*dirs], p.ids, round)
+		mask := p.cn.full["action_mask"]
+		policy(p.act, mask[p.lo*slots*dirs:(p.lo+len(p.ids))*slots*dirs], p.ids, round)
 		bytes += proto.Size(resp)
 		calls++
 		h = (h + 1) % depth
-		return send(p.req)
+		return p.cn.st.Send(p.req)
 	})
 	// Answers still in flight are drained by the deferred CloseSend.
 	if calls > 0 {
 		bytes = bytes * depth / calls // mean answer size for the whole batch
 	}
 	return rt, bytes, err
+}
+
+// decode writes an answer's observations into the session's full
+// observations, by env id.
+func decode(cn *conn, per map[string]int, r *jgymv1.StepResult) error {
+	ids := r.GetEnvIds()
+	for name, t := range r.GetObservation() {
+		p := per[name]
+		full := cn.full[name]
+		if t.GetEncoding() == jgymv1.TensorEncoding_TENSOR_ENCODING_WORD_DELTA {
+			// Consecutive ids (the parts are ranges): decode in place;
+			// the references are the full observations.
+			lo := int(ids[0])
+			if err := server.ApplyDelta(full[lo*p:(lo+len(ids))*p], t.GetData(), ids, full, p); err != nil {
+				return err
+			}
+			continue
+		}
+		for k, id := range ids {
+			copy(full[int(id)*p:], t.GetData()[k*p:(k+1)*p])
+		}
+	}
+	return nil
 }
