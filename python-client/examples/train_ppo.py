@@ -805,13 +805,21 @@ def plot_learning_curve(history: dict[str, Any], path: Path) -> None:
         steps = np.array([x["step"] for x in g])
         own = np.array([x["score"] for x in g], dtype=float)
         opp = np.array([x["best_opponent"] for x in g], dtype=float)
-        k = max(1, len(g) // 50)
-        smooth = np.convolve(own, np.ones(k) / k, mode="valid")
+        # The games of all envs end together (fixed-length games): average
+        # the games that ended at the same step, then smooth over steps.
+        at, idx = np.unique(steps, return_inverse=True)
+        count = np.bincount(idx)
+        k = max(1, len(at) // 25)
+        ones = np.ones(k) / k
         ax1.plot(steps, own, ".", alpha=0.2, label="learner (per game)")
-        ax1.plot(steps[k - 1 :], smooth, label=f"learner (mean of {k})")
         ax1.plot(
-            steps[k - 1 :],
-            np.convolve(opp, np.ones(k) / k, mode="valid"),
+            at[k - 1 :],
+            np.convolve(np.bincount(idx, own) / count, ones, mode="valid"),
+            label="learner (mean)",
+        )
+        ax1.plot(
+            at[k - 1 :],
+            np.convolve(np.bincount(idx, opp) / count, ones, mode="valid"),
             label="best opponent (mean)",
         )
     ax1.set_xlabel("environment steps")
