@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"jgym/internal/strict"
 )
 
 const (
@@ -19,7 +21,7 @@ const (
 // one compile cache, so every bot is compiled once.
 func TestCppSeats(t *testing.T) {
 	if _, err := exec.LookPath("g++"); err != nil {
-		t.Skip("g++ not found")
+		strict.Skip(t, "g++ not found")
 	}
 	t.Setenv("JGYM_CPP_CACHE", t.TempDir())
 	t.Setenv("JGYM_CPP_TIMEOUT", "10s")

@@ -13,6 +13,7 @@ import (
 	"jgym/env/crematoria"
 	"jgym/env/crematoria/cppbot"
 	"jgym/env/crematoria/policy"
+	"jgym/internal/strict"
 )
 
 // kitDir holds jgym's kit headers, which the exported files are compiled
@@ -50,7 +51,7 @@ func TestMain(m *testing.M) {
 func needGXX(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("g++"); err != nil {
-		t.Skip("g++ not found")
+		strict.Skip(t, "g++ not found")
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"jgym/internal/strict"
 )
 
 // The rules of the course's judge on an exported file: it compiles
@@ -100,7 +102,7 @@ var kitTypeData = regexp.MustCompile(`^_ZT[VIS](6Player|4Info|5State|8Settings|6
 func TestNoGlobals(t *testing.T) {
 	needGXX(t)
 	if _, err := exec.LookPath("nm"); err != nil {
-		t.Skip("nm not found")
+		strict.Skip(t, "nm not found")
 	}
 	dir := t.TempDir()
 	baseData, baseUndef := map[string]bool{}, map[string]bool{}
