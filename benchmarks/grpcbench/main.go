@@ -438,8 +438,7 @@ type conn struct {
 // actions sent, so that with depth 2 the server steps one half while the
 // client picks actions for the other. The parts are ranges of env ids of
 // one synchronous session, or with w.sessions sessions of their own, which
-// the server steps independently (the Python vector env's sessions
-// option). Each request gets its answer, in order. It returns the rate
+// the server steps independently. Each request gets its answer, in order. It returns the rate
 // and the size of a whole batch's answers.
 func loopback(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.Duration, w wire) (rate, int, error) {
 	depth := min(max(w.depth, 1), n)
@@ -467,17 +466,22 @@ func loopback(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.
 			return rate{}, 0, err
 		}
 		defer func() { st.CloseSend(); st.Recv() }()
-		per = map[string]int{}
+		if per == nil { // bytes per env of each tensor, the same in every session
+			per = map[string]int{}
+			for _, ts := range cr.GetGame().GetObservation() {
+				b := 1
+				for _, d := range ts.GetShape() {
+					b *= int(d)
+				}
+				if ts.GetDtype() == jgymv1.Dtype_DTYPE_FLOAT32 || ts.GetDtype() == jgymv1.Dtype_DTYPE_INT32 {
+					b *= 4
+				}
+				per[ts.GetName()] = b
+			}
+		}
 		cn := &conn{id: cr.SessionId, st: st, full: map[string][]byte{}}
-		for _, ts := range cr.GetGame().GetObservation() {
-			b := 1
-			for _, d := range ts.GetShape() {
-				b *= int(d)
-			}
-			if ts.GetDtype() == jgymv1.Dtype_DTYPE_FLOAT32 || ts.GetDtype() == jgymv1.Dtype_DTYPE_INT32 {
-				b *= 4
-			}
-			per[ts.GetName()], cn.full[ts.GetName()] = b, make([]byte, size*b)
+		for name, b := range per {
+			cn.full[name] = make([]byte, size*b)
 		}
 		conns[k] = cn
 		if err := st.Send(&jgymv1.StreamRequest{SessionId: cn.id, Kind: &jgymv1.StreamRequest_Reset_{

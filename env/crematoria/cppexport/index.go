@@ -4,29 +4,18 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"jgym/env/crematoria/policy"
 )
 
 // Index arithmetic: row-major strides, broadcasting, and the C++
 // expressions of flat indices.
 
-func numElems(shape []int) int {
-	n := 1
-	for _, d := range shape {
-		n *= d
-	}
-	return n
-}
-
-// strides returns the row-major strides of a shape.
-func strides(shape []int) []int {
-	s := make([]int, len(shape))
-	n := 1
-	for i := len(shape) - 1; i >= 0; i-- {
-		s[i] = n
-		n *= shape[i]
-	}
-	return s
-}
+// The interpreter's shape arithmetic, under short names.
+var (
+	numElems = policy.NumElems
+	strides  = policy.Strides
+)
 
 // index returns sum(vars[a] * strides[a]) + base as C++.
 func index(vars []string, str []int, base int) string {

@@ -54,7 +54,7 @@ func elementwise(in []*Tensor, f func(a, b float32) float32, g func(a, b int64) 
 }
 
 // isTrailing reports whether shape s, once its leading 1s are dropped,
-// is a suffix of out (so that it repeats every numElems(s) elements).
+// is a suffix of out (so that it repeats every NumElems(s) elements).
 func isTrailing(s, out []int) bool {
 	i := 0
 	for i < len(s) && s[i] == 1 {

@@ -55,8 +55,8 @@ func opConcat(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 		shape[axis] += t.Shape[axis]
 	}
 	out := newTensor(first.DType, shape)
-	outer := numElems(shape[:axis])
-	inner := numElems(shape[axis+1:])
+	outer := NumElems(shape[:axis])
+	inner := NumElems(shape[axis+1:])
 	dst := 0
 	for o := 0; o < outer; o++ {
 		for _, t := range in {
@@ -85,8 +85,8 @@ func opGather(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 	}
 	shape := append(append(append([]int(nil), data.Shape[:axis]...), idx.Shape...), data.Shape[axis+1:]...)
 	out := newTensor(data.DType, shape)
-	outer := numElems(data.Shape[:axis])
-	inner := numElems(data.Shape[axis+1:])
+	outer := NumElems(data.Shape[:axis])
+	inner := NumElems(data.Shape[axis+1:])
 	dim := data.Shape[axis]
 	dst := 0
 	for o := 0; o < outer; o++ {
@@ -130,7 +130,7 @@ func opGatherElements(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 	}
 	out := newTensor(data.DType, idx.Shape)
 	e := elems{data, out}
-	ds := strides(data.Shape)
+	ds := Strides(data.Shape)
 	pos := make([]int, rank)
 	dim := int64(data.Shape[axis])
 	for k, v := range ix {
@@ -185,7 +185,7 @@ func opTranspose(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 		shape[i] = x.Shape[p]
 	}
 	out := newTensor(x.DType, shape)
-	xs := strides(x.Shape)
+	xs := Strides(x.Shape)
 	eff := make([]int, rank) // input stride of each output axis
 	for i, p := range perm {
 		eff[i] = xs[p]
@@ -247,7 +247,7 @@ func opReshape(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 		}
 		shape[infer] = x.Len() / known
 	}
-	if numElems(shape) != x.Len() {
+	if NumElems(shape) != x.Len() {
 		return nil, fmt.Errorf("cannot reshape %v to %v", x.Shape, want)
 	}
 	out := *x
@@ -386,7 +386,7 @@ func opSlice(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 	if out.Len() == 0 {
 		return out, nil
 	}
-	xs := strides(x.Shape)
+	xs := Strides(x.Shape)
 	e := elems{x, out}
 	pos := make([]int, rank)
 	for k := 0; k < out.Len(); k++ {

@@ -208,7 +208,7 @@ func convRef(x, w, b *Tensor, pads [4]int, sh, sw, dh, dw, group int) *Tensor {
 func TestConvMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	randT := func(shape ...int) *Tensor {
-		v := make([]float32, numElems(shape))
+		v := make([]float32, NumElems(shape))
 		for i := range v {
 			v[i] = float32(rng.NormFloat64())
 		}

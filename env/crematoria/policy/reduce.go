@@ -49,7 +49,7 @@ func opReduceMean(n *Node, opset int64, in []*Tensor) (*Tensor, error) {
 			shape = append(shape, d)
 		}
 	}
-	sum := make([]float64, numElems(kept))
+	sum := make([]float64, NumElems(kept))
 	idx := broadcastIndex(kept, x.Shape) // input element -> output element
 	for k, v := range x.F {
 		sum[idx[k]] += float64(v)

@@ -57,7 +57,7 @@ type Tensor struct {
 // newTensor allocates a zero tensor.
 func newTensor(dt DType, shape []int) *Tensor {
 	t := &Tensor{DType: dt, Shape: append([]int(nil), shape...)}
-	n := numElems(shape)
+	n := NumElems(shape)
 	switch dt {
 	case Float32:
 		t.F = make([]float32, n)
@@ -88,7 +88,7 @@ func NewBool(shape []int, data []bool) *Tensor {
 }
 
 // Len returns the number of elements.
-func (t *Tensor) Len() int { return numElems(t.Shape) }
+func (t *Tensor) Len() int { return NumElems(t.Shape) }
 
 func (t *Tensor) String() string {
 	var b strings.Builder
@@ -105,7 +105,9 @@ func (t *Tensor) ints() ([]int64, error) {
 	return t.I, nil
 }
 
-func numElems(shape []int) int {
+// NumElems is the number of elements of a tensor of the shape (1 for a
+// scalar).
+func NumElems(shape []int) int {
 	n := 1
 	for _, d := range shape {
 		n *= d
@@ -113,8 +115,8 @@ func numElems(shape []int) int {
 	return n
 }
 
-// strides returns the row-major strides of a shape.
-func strides(shape []int) []int {
+// Strides returns the row-major strides of a shape, in elements.
+func Strides(shape []int) []int {
 	s := make([]int, len(shape))
 	n := 1
 	for i := len(shape) - 1; i >= 0; i-- {
@@ -165,7 +167,7 @@ func broadcastShape(shapes ...[]int) ([]int, error) {
 // an input of shape in (which broadcasts to out): idx[k] is the flat index
 // in the input of output element k.
 func broadcastIndex(in, out []int) []int {
-	n := numElems(out)
+	n := NumElems(out)
 	idx := make([]int, n)
 	if equalShape(in, out) {
 		for k := range idx {
@@ -174,7 +176,7 @@ func broadcastIndex(in, out []int) []int {
 		return idx
 	}
 	off := len(out) - len(in)
-	inStr := strides(in)
+	inStr := Strides(in)
 	// effective stride of each output axis in the input (0 where broadcast)
 	eff := make([]int, len(out))
 	for i := range in {
