@@ -62,8 +62,7 @@ type answer struct {
 }
 
 // serveRequests is a stream's reader (see Stream). It closes answers when
-// it is done, after releasing the session: a new stream can attach as
-// soon as this one has ended.
+// it is done, after releasing the session.
 func (s *Server) serveRequests(ctx context.Context, st jgymv1.JgymService_StreamServer, answers chan<- answer) {
 	defer close(answers)
 	log := zerolog.Ctx(ctx)
@@ -71,15 +70,23 @@ func (s *Server) serveRequests(ctx context.Context, st jgymv1.JgymService_Stream
 		ss   *session
 		free chan *result
 	)
-	defer func() {
+	// detach releases the session. It runs before the error that ends
+	// the stream is handed over, and before answers is closed, so that a
+	// client that sees its stream end can attach a new one at once. (If
+	// the handler's Send fails first, the client is gone or the stream is
+	// broken anyway; the session is released when this reader ends.)
+	detach := func() {
 		if ss != nil {
 			ss.attached.Store(false)
 			s.mu.Lock()
 			s.streams--
 			s.mu.Unlock()
+			ss = nil
 		}
-	}()
+	}
+	defer detach()
 	fail := func(err error) {
+		detach()
 		select {
 		case answers <- answer{err: err}:
 		case <-ctx.Done():
