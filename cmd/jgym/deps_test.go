@@ -13,8 +13,10 @@ import (
 // every package of the module: cmd -> server -> vec -> env <- env/<game>.
 //
 //   - env imports only the standard library.
-//   - env/<game>/... imports only the standard library, env and packages
-//     of the same game.
+//   - env/<game>/... imports only the standard library, env, the core
+//     packages and packages of the same game.
+//   - the core packages (what every game shares and names no game:
+//     sandbox) import only the standard library, env and each other.
 //   - vec imports only the standard library and env.
 //   - server imports api, env, vec, gRPC, protobuf and zerolog, and no
 //     concrete game.
@@ -62,6 +64,19 @@ func listPackages(t *testing.T) map[string]*goPackage {
 
 func under(path, root string) bool { return path == root || strings.HasPrefix(path, root+"/") }
 
+// corePackages are the roots of the packages every game may use; they
+// name no game.
+var corePackages = []string{"jgym/sandbox"}
+
+func isCore(path string) bool {
+	for _, r := range corePackages {
+		if under(path, r) {
+			return true
+		}
+	}
+	return false
+}
+
 // gameOf returns the game root (jgym/env/<game>) of a package, or "".
 func gameOf(path string) string {
 	rest, ok := strings.CutPrefix(path, "jgym/env/")
@@ -91,8 +106,10 @@ func TestImportGraph(t *testing.T) {
 				bad = "only cmd and benchmarks name concrete games"
 			case path == "jgym/env" && !std(imp):
 				bad = "env imports only the standard library"
-			case gameOf(path) != "" && !std(imp) && imp != "jgym/env" && gameOf(imp) != gameOf(path):
-				bad = "a game imports only the standard library, env and itself"
+			case gameOf(path) != "" && !std(imp) && imp != "jgym/env" && !isCore(imp) && gameOf(imp) != gameOf(path):
+				bad = "a game imports only the standard library, env, the core packages and itself"
+			case isCore(path) && !std(imp) && imp != "jgym/env" && !isCore(imp):
+				bad = "a core package imports only the standard library, env and the core packages"
 			case under(path, "jgym/vec") && !std(imp) && imp != "jgym/env":
 				bad = "vec imports only the standard library and env"
 			case under(path, "jgym/server") && !std(imp) && !under(imp, "jgym/api") && imp != "jgym/env" && imp != "jgym/vec" &&
@@ -108,13 +125,14 @@ func TestImportGraph(t *testing.T) {
 			}
 		}
 	}
-	// Transitively, env and the games stay within the standard library.
+	// Transitively, env, the core packages and the games stay within the
+	// standard library.
 	for path, p := range pkgs {
-		if path != "jgym/env" && gameOf(path) == "" {
+		if path != "jgym/env" && gameOf(path) == "" && !isCore(path) {
 			continue
 		}
 		for _, d := range p.Deps {
-			if !std(d) && !under(d, "jgym/env") {
+			if !std(d) && !under(d, "jgym/env") && !isCore(d) {
 				t.Errorf("%s depends on %s, outside the standard library", path, d)
 			}
 		}

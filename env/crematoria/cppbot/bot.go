@@ -8,11 +8,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"jgym/env/crematoria"
+	"jgym/sandbox"
 )
 
 // Errors a Bot reports, wrapped in a *BotError. A bot that gives more than
@@ -92,11 +95,42 @@ func newBot(p *Program, me, seed int) *Bot {
 	}
 }
 
-// start starts the process; errors are kept for Err.
+// start starts the process in the sandbox; errors are kept for Err.
 func (b *Bot) start() {
 	fail := func(err error) {
 		close(b.exited)
 		b.setErr(0, fmt.Errorf("%w: %v", ErrStart, err))
+	}
+	sb, err := b.prog.opts.sandbox()
+	if err != nil {
+		fail(err)
+		return
+	}
+	if err := b.prog.opts.Processes.acquire(); err != nil {
+		fail(err)
+		return
+	}
+	started := false
+	defer func() {
+		if !started {
+			b.prog.opts.Processes.release()
+		}
+	}()
+	exe, err := os.Open(b.prog.Path)
+	if err != nil {
+		fail(err)
+		return
+	}
+	defer exe.Close()
+	inside := "/bot/" + sandboxName(filepath.Base(b.prog.Path))
+	cmd, err := sb.Command(sandbox.Spec{
+		Args:   []string{inside},
+		Files:  []sandbox.File{{Path: inside, From: exe, Mode: 0o755}},
+		Limits: b.prog.opts.Limits,
+	})
+	if err != nil {
+		fail(err)
+		return
 	}
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -110,12 +144,10 @@ func (b *Bot) start() {
 		fail(err)
 		return
 	}
-	cmd := exec.Command(b.prog.Path)
 	cmd.Stdin = inR
 	cmd.Stdout = outW
 	cmd.Stderr = b.stderr
 	cmd.WaitDelay = time.Second
-	setProcAttr(cmd)
 	err = cmd.Start()
 	inR.Close()
 	outW.Close()
@@ -125,10 +157,17 @@ func (b *Bot) start() {
 		fail(err)
 		return
 	}
-	b.cmd, b.toBot, b.fromBot = cmd, inW, outR
+	started = true
+	running.Add(1)
+	b.mu.Lock()
+	b.cmd = cmd.Cmd
+	b.mu.Unlock()
+	b.toBot, b.fromBot = inW, outR
 	b.rd = bufio.NewReaderSize(outR, 1<<16)
 	go func() {
 		b.waitErr = cmd.Wait()
+		running.Add(-1)
+		b.prog.opts.Processes.release()
 		close(b.exited)
 		b.prog.forget(b)
 	}()
@@ -216,7 +255,20 @@ func (b *Bot) ioErr(err error, timeout time.Duration) error {
 	if ps.Success() {
 		return fmt.Errorf("%w: it exited with status 0 before the end of the game", ErrCrashed)
 	}
-	return fmt.Errorf("%w (%s)", ErrCrashed, ps)
+	return fmt.Errorf("%w (%s)", ErrCrashed, exitText(ps))
+}
+
+// exitText says how a bot's sandbox ended. bwrap exits with 128+N when the
+// bot was killed by signal N.
+func exitText(ps *os.ProcessState) string {
+	if c := ps.ExitCode(); c > 128 && c < 128+65 {
+		sig := syscall.Signal(c - 128)
+		if sig == syscall.SIGXCPU {
+			return "signal: " + sig.String() + ": its CPU time limit was reached"
+		}
+		return "signal: " + sig.String()
+	}
+	return ps.String()
 }
 
 // fail records the error, with the end of the bot's stderr, and kills the
@@ -265,7 +317,7 @@ func (b *Bot) kill() {
 	select {
 	case <-b.exited:
 	default:
-		killGroup(cmd)
+		sandbox.Kill(cmd)
 	}
 }
 

@@ -12,14 +12,20 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
+
+	"jgym/sandbox"
 )
 
 // Default limits.
 const (
-	DefaultRoundTimeout = time.Second
-	DefaultStartTimeout = 10 * time.Second
-	DefaultStderrLimit  = 64 << 10
+	DefaultRoundTimeout   = time.Second
+	DefaultStartTimeout   = 10 * time.Second
+	DefaultStderrLimit    = 64 << 10
+	DefaultCompileTimeout = 2 * time.Minute
+	// DefaultMaxSourceBytes bounds a bot's .cc or .o file.
+	DefaultMaxSourceBytes = 4 << 20
 )
 
 // Options configures compiling and running C++ bots. The zero value is
@@ -48,6 +54,68 @@ type Options struct {
 	// write to it concurrently, so it must be safe for concurrent use
 	// (os.Stderr is).
 	Stderr io.Writer
+
+	// Sandbox contains the compiler and the bots; default
+	// sandbox.Default(). Where no sandbox is available, C++ bots are
+	// refused.
+	Sandbox *sandbox.Sandbox
+	// Limits bound each bot process; zero fields take
+	// sandbox.DefaultBotLimits.
+	Limits sandbox.Limits
+	// CompileLimits bound each run of the compiler or linker; zero fields
+	// take sandbox.DefaultCompileLimits.
+	CompileLimits sandbox.Limits
+	// CompileTimeout bounds the wall time of each run of the compiler or
+	// linker; default DefaultCompileTimeout.
+	CompileTimeout time.Duration
+	// MaxSourceBytes bounds a bot's .cc or .o file; default
+	// DefaultMaxSourceBytes.
+	MaxSourceBytes int64
+	// Processes, if not nil, caps the bot processes running at once, over
+	// every program that shares it.
+	Processes *ProcessLimit
+}
+
+func (o Options) sandbox() (*sandbox.Sandbox, error) {
+	if o.Sandbox != nil {
+		return o.Sandbox, nil
+	}
+	return sandbox.Default()
+}
+
+// compiler returns the compiler's path; it must lie under /usr, the one
+// host folder the sandbox shows.
+func (o Options) compiler() (string, error) {
+	cxx := o.cxx()
+	p, err := exec.LookPath(cxx)
+	if err != nil {
+		return "", fmt.Errorf("cppbot: C++ compiler %q not found (set CXX or Options.CXX): %w", cxx, err)
+	}
+	if p, err = filepath.Abs(p); err != nil {
+		return "", fmt.Errorf("cppbot: %w", err)
+	}
+	if !strings.HasPrefix(p, "/usr/") {
+		return "", fmt.Errorf("cppbot: the C++ compiler %s is not under /usr, the only host folder the sandbox shows", p)
+	}
+	return p, nil
+}
+
+func (o Options) compileLimits() sandbox.Limits {
+	return o.CompileLimits.Or(sandbox.DefaultCompileLimits())
+}
+
+func (o Options) compileTimeout() time.Duration {
+	if o.CompileTimeout > 0 {
+		return o.CompileTimeout
+	}
+	return DefaultCompileTimeout
+}
+
+func (o Options) maxSourceBytes() int64 {
+	if o.MaxSourceBytes > 0 {
+		return o.MaxSourceBytes
+	}
+	return DefaultMaxSourceBytes
 }
 
 func (o Options) cxx() string {
@@ -118,25 +186,79 @@ var baseFlags = []string{"-std=c++11", "-O2"}
 
 // Compile builds the bot in src, an AI<Name>.cc source file or a prebuilt
 // AI<Name>.o object, with the kit and the runner into an executable and
-// returns its path. The result is cached by the content hash of the
-// sources, the compiler's version and the flags, so compiling the same bot
-// again returns at once.
+// returns its path. src must be a regular file of at most
+// Options.MaxSourceBytes. See CompileSource.
 func Compile(src string, opts Options) (string, error) {
-	data, err := os.ReadFile(src)
+	data, err := ReadSource(src, opts.maxSourceBytes())
 	if err != nil {
-		return "", fmt.Errorf("cppbot: %w", err)
+		return "", err
 	}
-	object := strings.HasSuffix(src, ".o")
-	cxx := opts.cxx()
+	return compileData(src, filepath.Base(src), data, opts)
+}
+
+// CompileSource builds a bot from its content: name is its file name
+// (AI<Name>.cc or AI<Name>.o; it picks the kind and names the executable),
+// data the file's bytes. The compiler and the linker run in the sandbox
+// (Options.Sandbox), within Options.CompileLimits and CompileTimeout, with
+// only the kit's headers on the include path. The result is cached by the
+// content hash of the sources, the compiler's version and the flags, so
+// compiling the same bot again returns at once.
+func CompileSource(name string, data []byte, opts Options) (string, error) {
+	if int64(len(data)) > opts.maxSourceBytes() {
+		return "", fmt.Errorf("cppbot: %s is %d bytes, over the limit of %d", name, len(data), opts.maxSourceBytes())
+	}
+	return compileData(name, name, data, opts)
+}
+
+// ReadSource reads a bot's file: a regular file (no FIFO, device or
+// directory) of at most limit bytes.
+func ReadSource(path string, limit int64) ([]byte, error) {
+	// O_NONBLOCK: opening a FIFO must not wait for a writer.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("cppbot: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("cppbot: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("cppbot: %s is not a regular file", path)
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("cppbot: %s is %d bytes, over the limit of %d", path, fi.Size(), limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("cppbot: %w", err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("cppbot: %s grew over the limit of %d bytes", path, limit)
+	}
+	return data, nil
+}
+
+// compileData compiles data; src names the bot in messages, name is its
+// file name.
+func compileData(src, name string, data []byte, opts Options) (string, error) {
+	object := strings.HasSuffix(name, ".o")
+	if !object && !strings.HasSuffix(name, ".cc") && !strings.HasSuffix(name, ".cpp") {
+		return "", fmt.Errorf("cppbot: %s: want a C++ source (.cc) or an object (.o)", src)
+	}
+	sb, err := opts.sandbox()
+	if err != nil {
+		return "", fmt.Errorf("cppbot: C++ bots are refused: %w", err)
+	}
+	cxx, err := opts.compiler()
+	if err != nil {
+		return "", err
+	}
 	id, err := compilerID(cxx)
 	if err != nil {
 		return "", err
 	}
 	cache := opts.cacheDir()
-	kitDir, err := ensureKit(cache)
-	if err != nil {
-		return "", err
-	}
 	flags := append(append([]string{}, baseFlags...), opts.Flags...)
 	_, ksum := kit()
 	runnerKey := hashOf("runner", ksum, id, strings.Join(flags, "\x00"))
@@ -145,7 +267,7 @@ func Compile(src string, opts Options) (string, error) {
 		kind = "o"
 	}
 	botKey := hashOf("bot", runnerKey, kind, string(data))
-	exe := filepath.Join(cache, "bots", botKey[:32], exeName(src))
+	exe := filepath.Join(cache, "bots", botKey[:32], exeName(name))
 	if _, err := os.Stat(exe); err == nil {
 		return exe, nil
 	}
@@ -155,45 +277,174 @@ func Compile(src string, opts Options) (string, error) {
 	if _, err := os.Stat(exe); err == nil {
 		return exe, nil
 	}
-	runnerObj, err := ensureRunner(cache, kitDir, cxx, flags, runnerKey)
+	c := &sandboxCompiler{sb: sb, cxx: cxx, flags: flags, opts: opts}
+	runnerObj, err := c.runner(cache, runnerKey)
 	if err != nil {
 		return "", err
 	}
-	tmp, err := os.MkdirTemp(cache, "tmp-bot-")
-	if err != nil {
-		return "", fmt.Errorf("cppbot: cache: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	obj := src
+	// Inside the sandbox the bot is /src/<name>; messages show src.
+	inside := "/src/" + sandboxName(name)
+	obj := data
 	var link []string
 	if object {
 		// Prebuilt objects may not be position independent.
 		link = []string{"-no-pie"}
 	} else {
-		// Compile a copy, so that #include "Player.hh" finds jgym's kit
-		// even when the course kit's headers lie next to the source.
-		ccPath := filepath.Join(tmp, filepath.Base(src))
-		if err := os.WriteFile(ccPath, data, 0o644); err != nil {
-			return "", fmt.Errorf("cppbot: %w", err)
+		args := append(append([]string{}, flags...), "-I", "/kit", "-x", "c++", "-c", inside, "-o", "/tmp/bot.o")
+		files := append(kitSandboxFiles(), sandbox.File{Path: inside, Data: data})
+		out, msg, err := c.run(args, "/tmp/bot.o", files)
+		if err != nil {
+			return "", &CompileError{Src: src, Stage: "compile", Output: trimOutput(msg, inside, src), Err: err}
 		}
-		obj = ccPath + ".o"
-		args := append(append([]string{}, flags...), "-I", kitDir, "-x", "c++", "-c", ccPath, "-o", obj)
-		if out, err := run(cxx, args...); err != nil {
-			return "", &CompileError{Src: src, Stage: "compile", Output: trimOutput(out, ccPath, src), Err: err}
+		obj = out
+	}
+	args := append(link, "-o", "/tmp/bot", "/src/bot.o", "/src/runner.o")
+	files := []sandbox.File{{Path: "/src/bot.o", Data: obj}, {Path: "/src/runner.o", Data: runnerObj}}
+	out, msg, err := c.run(args, "/tmp/bot", files)
+	if err != nil {
+		return "", &CompileError{Src: src, Stage: "link", Output: trimOutput(msg, inside, src), Err: err}
+	}
+	return exe, writeCache(cache, exe, out, 0o755)
+}
+
+// sandboxName is name with only safe characters, for the path of the
+// source inside the sandbox.
+func sandboxName(name string) string {
+	b := []byte(filepath.Base(name))
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			b[i] = '_'
 		}
 	}
-	tmpExe := filepath.Join(tmp, "bot")
-	args := append(link, "-o", tmpExe, obj, runnerObj)
-	if out, err := run(cxx, args...); err != nil {
-		return "", &CompileError{Src: src, Stage: "link", Output: trimOutput(out, obj, src), Err: err}
+	if len(b) == 0 || b[0] == '.' {
+		b = append([]byte("AI"), b...)
 	}
-	if err := os.MkdirAll(filepath.Dir(exe), 0o755); err != nil {
-		return "", fmt.Errorf("cppbot: cache: %w", err)
+	return string(b)
+}
+
+// writeCache writes data to path atomically (through a temporary file in
+// the cache).
+func writeCache(cache, path string, data []byte, mode os.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("cppbot: cache: %w", err)
 	}
-	if err := os.Rename(tmpExe, exe); err != nil {
-		return "", fmt.Errorf("cppbot: cache: %w", err)
+	f, err := os.CreateTemp(cache, "tmp-*")
+	if err != nil {
+		return fmt.Errorf("cppbot: cache: %w", err)
 	}
-	return exe, nil
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, mode)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("cppbot: cache: %w", err)
+	}
+	return nil
+}
+
+// kitSandboxFiles are the kit's files under /kit in the sandbox.
+func kitSandboxFiles() []sandbox.File {
+	files, _ := kit()
+	out := make([]sandbox.File, len(files))
+	for i, f := range files {
+		out[i] = sandbox.File{Path: "/kit/" + f.name, Data: f.data}
+	}
+	return out
+}
+
+// sandboxCompiler runs the compiler in the sandbox.
+type sandboxCompiler struct {
+	sb    *sandbox.Sandbox
+	cxx   string
+	flags []string
+	opts  Options
+}
+
+// Largest compiler output kept: the built file and the messages.
+const (
+	maxBuildBytes = 256 << 20
+	maxMsgBytes   = 64 << 10
+)
+
+// run runs cxx with args in the sandbox, then prints the file result to
+// stdout, and returns it and the compiler's messages.
+func (c *sandboxCompiler) run(args []string, result string, files []sandbox.File) (out, msg []byte, err error) {
+	script := `"$@" && exec cat ` + result
+	spec := sandbox.Spec{
+		Args:   append([]string{"/usr/bin/sh", "-c", script, "sh", c.cxx}, args...),
+		Files:  files,
+		Limits: c.opts.compileLimits(),
+	}
+	cmd, err := c.sb.Command(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	stdout := &limitedBuffer{limit: maxBuildBytes}
+	stderr := &limitedBuffer{limit: maxMsgBytes}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		return nil, nil, fmt.Errorf("start the sandbox: %w", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	timeout := c.opts.compileTimeout()
+	select {
+	case err = <-done:
+	case <-time.After(timeout):
+		sandbox.Kill(cmd.Cmd)
+		<-done
+		err = fmt.Errorf("no result within %v", timeout)
+	}
+	if err == nil && stdout.over {
+		err = fmt.Errorf("the result is over %d bytes", maxBuildBytes)
+	}
+	return stdout.buf, stderr.buf, err
+}
+
+// runner compiles runner.cc once per kit, compiler and flags, and returns
+// the object.
+func (c *sandboxCompiler) runner(cache, key string) ([]byte, error) {
+	obj := filepath.Join(cache, "runner-"+key[:32]+".o")
+	if b, err := os.ReadFile(obj); err == nil {
+		return b, nil
+	}
+	unlock := lockKey(obj)
+	defer unlock()
+	if b, err := os.ReadFile(obj); err == nil {
+		return b, nil
+	}
+	args := append(append([]string{}, c.flags...), "-I", "/kit", "-c", "/kit/runner.cc", "-o", "/tmp/runner.o")
+	out, msg, err := c.run(args, "/tmp/runner.o", kitSandboxFiles())
+	if err != nil {
+		return nil, &CompileError{Src: "runner.cc", Stage: "compile", Output: trimOutput(msg, "", ""), Err: err}
+	}
+	return out, writeCache(cache, obj, out, 0o644)
+}
+
+// limitedBuffer keeps the first limit bytes written to it.
+type limitedBuffer struct {
+	buf   []byte
+	limit int
+	over  bool
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := b.limit - len(b.buf); room < len(p) {
+		b.over = true
+		p = p[:max(room, 0)]
+	}
+	b.buf = append(b.buf, p...)
+	return n, nil
 }
 
 // exeName names a bot's executable after its file (AIMine.cc: AIMine), so
@@ -206,36 +457,9 @@ func exeName(src string) string {
 	return "bot"
 }
 
-// ensureRunner compiles runner.cc once per kit, compiler and flags.
-func ensureRunner(cache, kitDir, cxx string, flags []string, key string) (string, error) {
-	obj := filepath.Join(cache, "runner-"+key[:32]+".o")
-	if _, err := os.Stat(obj); err == nil {
-		return obj, nil
-	}
-	unlock := lockKey(obj)
-	defer unlock()
-	if _, err := os.Stat(obj); err == nil {
-		return obj, nil
-	}
-	f, err := os.CreateTemp(cache, "tmp-runner-*.o")
-	if err != nil {
-		return "", fmt.Errorf("cppbot: cache: %w", err)
-	}
-	tmp := f.Name()
-	f.Close()
-	defer os.Remove(tmp)
-	src := filepath.Join(kitDir, "runner.cc")
-	args := append(append([]string{}, flags...), "-I", kitDir, "-c", src, "-o", tmp)
-	if out, err := run(cxx, args...); err != nil {
-		return "", &CompileError{Src: src, Stage: "compile", Output: trimOutput(out, "", ""), Err: err}
-	}
-	if err := os.Rename(tmp, obj); err != nil {
-		return "", fmt.Errorf("cppbot: cache: %w", err)
-	}
-	return obj, nil
-}
-
-func run(name string, args ...string) ([]byte, error) {
+// hostRun runs the operator's own compiler outside the sandbox, only to
+// identify it (--version, -dumpmachine).
+func hostRun(name string, args ...string) ([]byte, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Env = append(os.Environ(), "LC_ALL=C")
 	return cmd.CombinedOutput()
@@ -257,11 +481,11 @@ func compilerID(cxx string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("cppbot: C++ compiler %q not found (set CXX or Options.CXX): %w", cxx, err)
 	}
-	out, err := run(path, "--version")
+	out, err := hostRun(path, "--version")
 	if err != nil {
 		return "", fmt.Errorf("cppbot: %s --version: %w", path, err)
 	}
-	mach, _ := run(path, "-dumpmachine")
+	mach, _ := hostRun(path, "-dumpmachine")
 	id := path + "\n" + string(out) + string(mach)
 	compilerIDs[cxx] = id
 	return id, nil
