@@ -1,6 +1,12 @@
-# The jgym server image: a static binary on a minimal base.
+# The jgym server image: a static binary on a minimal base, serving
+# beyond loopback with a token and TLS (docs/security.md). Mount the
+# tokens file at /etc/jgym/tokens and the certificate and key at
+# /etc/jgym/tls/tls.crt and tls.key (jgym certs and jgym token make them):
 #   docker build -t jgym .
-#   docker run -p 50051:50051 -p 9090:9090 jgym
+#   docker run -p 50051:50051 -p 9090:9090 -v "$PWD/secrets:/etc/jgym:ro" jgym
+# The image has no compiler and its seccomp profile forbids the sandbox's
+# user namespaces, so cpp: bots are refused; built-in bots and policies
+# (uploaded or from a mounted --bots-dir) play.
 # Each build step is a script that CI runs outside Docker as well
 # (scripts/build-server.sh), since CI machines have no Docker engine.
 
@@ -15,5 +21,8 @@ FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/jgym /usr/local/bin/jgym
 EXPOSE 50051 9090
 # Inside the container the server must listen on all interfaces; outside a
-# container jgym serve defaults to 127.0.0.1.
-ENTRYPOINT ["/usr/local/bin/jgym", "serve", "--addr", "0.0.0.0:50051", "--metrics-addr", "0.0.0.0:9090", "--log-format", "json"]
+# container jgym serve defaults to 127.0.0.1. /healthz on the metrics port
+# is the liveness and readiness probe.
+ENTRYPOINT ["/usr/local/bin/jgym", "serve", "--addr", "0.0.0.0:50051", "--metrics-addr", "0.0.0.0:9090", \
+  "--tokens", "/etc/jgym/tokens", "--tls-cert", "/etc/jgym/tls/tls.crt", "--tls-key", "/etc/jgym/tls/tls.key", \
+  "--log-format", "json"]

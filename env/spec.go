@@ -82,6 +82,10 @@ type Spec struct {
 	NumRounds int
 	// DefaultConfig is the game's default configuration text.
 	DefaultConfig string
+	// InstanceBytes is about how much memory one instance holds (its
+	// game, bots and scratch space, not the observation buffers), for
+	// servers that budget memory; 0 means unknown.
+	InstanceBytes int
 }
 
 // ObservationBytes returns the size in bytes of one seat's observation,

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Several jgym servers on this machine, as deploy/compose.yaml runs them in
 # containers: replica k (1..N) serves gRPC on 127.0.0.1:$((50050+k)) and
-# metrics on 127.0.0.1:$((9090+k)).
+# metrics on 127.0.0.1:$((9090+k)), with a token and TLS as a server for
+# other people would (docs/security.md): the CA, the certificates and the
+# tokens file are made in runs/replicas/ on the first start; clients read
+# them from $JGYM_TLS_CA and $JGYM_TOKEN (see "env").
 #
 #   scripts/replicas.sh up [N]     start N replicas (default 3), wait until they answer
 #   scripts/replicas.sh down       stop them (SIGTERM: sessions are drained)
 #   scripts/replicas.sh status     list them
+#   scripts/replicas.sh env        print the exports a client needs
 #   scripts/replicas.sh check [N]  up, spread 96 envs over them from Python, down
 #
 # State (pids, logs) lives in runs/replicas/. JGYM_BIN picks the binary
@@ -22,16 +26,32 @@ addresses() {
   echo "$out"
 }
 
+# credentials makes the CA, the server certificate and a token once.
+credentials() {
+  if [ ! -f "$dir/certs/ca.pem" ]; then
+    "$bin" certs --out "$dir/certs" --hosts localhost,127.0.0.1 >/dev/null
+  fi
+  if [ ! -f "$dir/tokens" ]; then
+    (umask 077 && "$bin" token replicas >"$dir/tokens")
+  fi
+}
+
+client_env() {
+  echo "export JGYM_TLS_CA=$PWD/$dir/certs/ca.pem JGYM_TOKEN=$(awk '{print $2; exit}' "$dir/tokens")"
+}
+
 up() {
   local n=${1:-3} k
   if [ ! -x "$bin" ]; then go build -o "$bin" ./cmd/jgym; fi
   mkdir -p "$dir"
+  credentials
   for ((k = 1; k <= n; k++)); do
     if [ -f "$dir/$k.pid" ] && kill -0 "$(cat "$dir/$k.pid")" 2>/dev/null; then
       echo "replica $k already running (pid $(cat "$dir/$k.pid"))"
       continue
     fi
     "$bin" serve --addr "127.0.0.1:$((50050 + k))" --metrics-addr "127.0.0.1:$((9090 + k))" \
+      --tokens "$dir/tokens" --tls-cert "$dir/certs/server.pem" --tls-key "$dir/certs/server-key.pem" \
       --log-format json >"$dir/$k.log" 2>&1 &
     echo $! >"$dir/$k.pid"
   done
@@ -52,6 +72,7 @@ up() {
     echo "replica $k: grpc 127.0.0.1:$((50050 + k)), metrics http://127.0.0.1:$((9090 + k))/metrics, pid $(cat "$dir/$k.pid")"
   done
   echo "addresses: $(addresses "$n")"
+  echo "client credentials: $(client_env)"
 }
 
 down() {
@@ -82,16 +103,24 @@ check() {
   local n=${1:-3}
   up "$n"
   trap down EXIT
+  eval "$(client_env)"
   "$venv/bin/python" python-client/examples/multi_server.py --addresses "$(addresses "$n")" --num-envs 96 --steps 20
+  # Without the token the servers refuse the client.
+  if JGYM_TOKEN= "$venv/bin/python" python-client/examples/multi_server.py --addresses "$(addresses "$n")" --num-envs 4 --steps 1 >/dev/null 2>&1; then
+    echo "a client without a token was served" >&2
+    exit 1
+  fi
+  echo "a client without a token is refused"
 }
 
 case "${1:-}" in
   up) up "${2:-3}" ;;
   down) down ;;
   status) status ;;
+  env) client_env ;;
   check) check "${2:-3}" ;;
   *)
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -32,15 +32,19 @@ var (
 
 // toStatus turns an error into a gRPC status error: the one place where
 // domain errors become status codes. Errors that already carry a status
-// (from gRPC itself) keep it.
+// (from gRPC itself) keep it. Messages are cut to maxMessageBytes, so that
+// no input is echoed whole.
 func toStatus(err error) error {
 	if err == nil {
 		return nil
 	}
-	if _, ok := status.FromError(err); ok {
+	if st, ok := status.FromError(err); ok {
+		if len(st.Message()) > maxMessageBytes {
+			return status.Error(st.Code(), clip(st.Message(), maxMessageBytes))
+		}
 		return err
 	}
-	return status.Error(codeOf(err), err.Error())
+	return status.Error(codeOf(err), clip(err.Error(), maxMessageBytes))
 }
 
 // codeOf picks the status code of a domain error.

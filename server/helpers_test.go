@@ -35,7 +35,35 @@ type testServer struct {
 	client jgymv1.JgymServiceClient
 	conn   *grpc.ClientConn
 	stop   func() // cancels Serve and waits for it
+	target string
+	dialOp []grpc.DialOption
 }
+
+// dial connects another client, sending token (if not empty) with every
+// call.
+func (ts *testServer) dial(t testing.TB, token string) jgymv1.JgymServiceClient {
+	t.Helper()
+	opts := append([]grpc.DialOption(nil), ts.dialOp...)
+	if token != "" {
+		opts = append(opts, grpc.WithPerRPCCredentials(bearer(token)))
+	}
+	conn, err := grpc.NewClient(ts.target, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return jgymv1.NewJgymServiceClient(conn)
+}
+
+// bearer sends a token as "authorization: Bearer TOKEN" (also without
+// TLS: the tests run on loopback and in memory).
+type bearer string
+
+func (b bearer) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+	return map[string]string{"authorization": "Bearer " + string(b)}, nil
+}
+
+func (bearer) RequireTransportSecurity() bool { return false }
 
 // transports are the two ways tests reach a server: in memory and over
 // real TCP on 127.0.0.1.
@@ -54,7 +82,13 @@ func registry(t testing.TB) *env.Registry {
 // stops at the end of the test.
 func start(t testing.TB, transport string, opts ...server.Option) *testServer {
 	t.Helper()
-	srv, err := server.New(registry(t), opts...)
+	return startWith(t, transport, registry(t), "", opts...)
+}
+
+// startWith runs a server of reg; the first client sends token.
+func startWith(t testing.TB, transport string, reg *env.Registry, token string, opts ...server.Option) *testServer {
+	t.Helper()
+	srv, err := server.New(reg, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +113,11 @@ func start(t testing.TB, transport string, opts ...server.Option) *testServer {
 	dial = append(dial, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(int(maxResp)), grpc.MaxCallSendMsgSize(64<<20)),
 		grpc.WithInitialWindowSize(8<<20), grpc.WithInitialConnWindowSize(16<<20))
-	conn, err := grpc.NewClient(target, dial...)
+	first := dial
+	if token != "" {
+		first = append(append([]grpc.DialOption(nil), dial...), grpc.WithPerRPCCredentials(bearer(token)))
+	}
+	conn, err := grpc.NewClient(target, first...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +129,7 @@ func start(t testing.TB, transport string, opts ...server.Option) *testServer {
 	ctx = zerolog.New(logw).With().Timestamp().Logger().WithContext(ctx)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, lis) }()
-	ts := &testServer{srv: srv, client: jgymv1.NewJgymServiceClient(conn), conn: conn}
+	ts := &testServer{srv: srv, client: jgymv1.NewJgymServiceClient(conn), conn: conn, target: target, dialOp: dial}
 	stopped := false
 	ts.stop = func() {
 		if stopped {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	jgymv1 "jgym/api/jgym/v1"
+	"jgym/server"
 )
 
 // TestLoad runs waves of many concurrent sessions over TCP, each created,
@@ -18,7 +19,7 @@ func TestLoad(t *testing.T) {
 		t.Skip("load test")
 	}
 	checkLeaks(t)
-	ts := start(t, "tcp")
+	ts := start(t, "tcp", server.WithClientLimits(server.ClientLimits{Sessions: 1000, Envs: 100000, Streams: 1000, Uploads: 1, UploadBytes: 1, TraceBytes: 1}))
 	const waves, sessions, envs, steps = 3, 32, 4, 15
 	var base int
 	for w := 0; w <= waves; w++ {

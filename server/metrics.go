@@ -52,6 +52,8 @@ type metrics struct {
 	requests        [numKinds]atomic.Uint64
 	latency         [numKinds]histogram
 	sessionsCreated atomic.Uint64
+	uploads         atomic.Uint64
+	refusedConns    atomic.Uint64
 	sessionsClosed  sync.Map          // reason -> *atomic.Uint64
 	errs            [17]atomic.Uint64 // by gRPC code
 
@@ -114,7 +116,9 @@ func (m *metrics) rate() float64 {
 
 // gauges are the values the server reads at scrape time.
 type gauges struct {
-	sessions, envs, streams int
+	sessions, envs, streams, allStreams, clients, procs int
+	memory                                              int64
+	extra                                               []gauge
 }
 
 // write writes every metric in the Prometheus text exposition format.
@@ -134,6 +138,22 @@ func (m *metrics) write(w io.Writer, g gauges) {
 	fmt.Fprintf(w, "jgym_envs %d\n", g.envs)
 	p("jgym_streams", "gauge", "Streams attached to sessions.")
 	fmt.Fprintf(w, "jgym_streams %d\n", g.streams)
+	p("jgym_streams_open", "gauge", "Streams open, attached to a session or not.")
+	fmt.Fprintf(w, "jgym_streams_open %d\n", g.allStreams)
+	p("jgym_clients", "gauge", "Clients (tokens, certificates or peer addresses) holding sessions, streams, uploads or traces.")
+	fmt.Fprintf(w, "jgym_clients %d\n", g.clients)
+	p("jgym_session_memory_bytes", "gauge", "Estimated memory of the open sessions, counted against the memory budget.")
+	fmt.Fprintf(w, "jgym_session_memory_bytes %d\n", g.memory)
+	p("jgym_bot_process_seats", "gauge", "Bot processes the open sessions may run (seats of process bots times envs).")
+	fmt.Fprintf(w, "jgym_bot_process_seats %d\n", g.procs)
+	p("jgym_uploads_total", "counter", "Bots uploaded and accepted.")
+	fmt.Fprintf(w, "jgym_uploads_total %d\n", m.uploads.Load())
+	p("jgym_connections_refused_total", "counter", "Connections closed at once for passing a connection limit.")
+	fmt.Fprintf(w, "jgym_connections_refused_total %d\n", m.refusedConns.Load())
+	for _, x := range g.extra {
+		p(x.name, "gauge", x.help)
+		fmt.Fprintf(w, "%s %s\n", x.name, strconv.FormatFloat(x.read(), 'g', -1, 64))
+	}
 	p("jgym_sessions_created_total", "counter", "Sessions created.")
 	fmt.Fprintf(w, "jgym_sessions_created_total %d\n", m.sessionsCreated.Load())
 	p("jgym_sessions_closed_total", "counter", "Sessions closed, by reason.")
@@ -171,5 +191,24 @@ func (s *Server) MetricsHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 		s.metrics.write(w, s.gauges())
+		writeRuntimeMetrics(w)
+	})
+}
+
+// HealthHandler answers 200 "serving" while the server serves and 503
+// once it shuts down: a probe for orchestrators that cannot speak gRPC
+// over TLS (Kubernetes' gRPC probes carry no TLS).
+func (s *Server) HealthHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		draining := s.draining
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if draining {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, "shutting down\n")
+			return
+		}
+		io.WriteString(w, "serving\n")
 	})
 }

@@ -2,16 +2,18 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net"
-	"runtime"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/experimental"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -21,72 +23,6 @@ import (
 	jgymv1 "jgym/api/jgym/v1"
 	"jgym/env"
 )
-
-// Option configures a Server.
-type Option func(*options)
-
-type options struct {
-	maxEnvsPerSession int
-	maxEnvs           int
-	maxSessions       int
-	workers           int
-	idleTimeout       time.Duration
-	maxIdleTimeout    time.Duration
-	shutdownGrace     time.Duration
-	reapInterval      time.Duration
-	window            int32
-	traceDir          string
-}
-
-func defaultOptions() options {
-	return options{
-		maxEnvsPerSession: 1024,
-		maxEnvs:           4096,
-		maxSessions:       256,
-		workers:           runtime.GOMAXPROCS(0),
-		idleTimeout:       5 * time.Minute,
-		maxIdleTimeout:    time.Hour,
-		shutdownGrace:     10 * time.Second,
-		reapInterval:      time.Second,
-		window:            8 << 20,
-	}
-}
-
-// WithMaxEnvsPerSession limits num_envs of one session (default 1024). The
-// server's message size limits are computed from it.
-func WithMaxEnvsPerSession(n int) Option { return func(o *options) { o.maxEnvsPerSession = n } }
-
-// WithMaxEnvs limits the game instances of all sessions together (default
-// 4096).
-func WithMaxEnvs(n int) Option { return func(o *options) { o.maxEnvs = n } }
-
-// WithMaxSessions limits the number of open sessions (default 256).
-func WithMaxSessions(n int) Option { return func(o *options) { o.maxSessions = n } }
-
-// WithWorkers sets the worker goroutines of each session's pool (default
-// GOMAXPROCS).
-func WithWorkers(n int) Option { return func(o *options) { o.workers = n } }
-
-// WithIdleTimeout sets how long a session may go without a request before
-// it is closed, when the client does not say (default 5 minutes).
-func WithIdleTimeout(d time.Duration) Option { return func(o *options) { o.idleTimeout = d } }
-
-// WithMaxIdleTimeout bounds the idle timeout a client may ask for
-// (default 1 hour).
-func WithMaxIdleTimeout(d time.Duration) Option { return func(o *options) { o.maxIdleTimeout = d } }
-
-// WithShutdownGrace sets how long Serve waits for streams to end after its
-// context is cancelled before it cuts them (default 10 seconds).
-func WithShutdownGrace(d time.Duration) Option { return func(o *options) { o.shutdownGrace = d } }
-
-// WithTraceDir allows sessions to record the games of their env 0
-// (CreateSessionRequest.trace_env0) in directories under dir. Without it
-// trace_env0 is refused.
-func WithTraceDir(dir string) Option { return func(o *options) { o.traceDir = dir } }
-
-// WithReapInterval sets how often idle sessions are looked for (default 1
-// second; tests shorten it).
-func WithReapInterval(d time.Duration) Option { return func(o *options) { o.reapInterval = d } }
 
 // Server serves the games of a registry over gRPC (jgym.v1.JgymService).
 // Make it with New and run it with Serve.
@@ -100,13 +36,20 @@ type Server struct {
 	maxReq  int64 // largest request accepted (gRPC receive limit)
 	maxResp int64 // largest response sent (gRPC send limit)
 
-	mu       sync.Mutex
-	sessions map[string]*session
-	booked   int // sessions open or being created
-	envs     int // instances of the open sessions, reserved ones included
-	streams  int
-	draining bool
-	log      zerolog.Logger // the Serve context's logger, for the reaper
+	tokens map[[32]byte]Token // by the SHA-256 of the secret
+	store  *BotStore
+
+	mu        sync.Mutex
+	sessions  map[string]*session
+	clients   map[string]*client
+	booked    int   // sessions open or being created
+	envs      int   // instances of the open sessions, reserved ones included
+	procs     int   // bot processes of the open sessions (seats of processPrefixes)
+	memory    int64 // estimated bytes of the open sessions
+	streams   int   // attached to sessions
+	allStream int   // open, attached or not
+	draining  bool
+	log       zerolog.Logger // the Serve context's logger, for the reaper
 
 	// readers are the streams' request readers (see Stream); each ends
 	// soon after its stream's handler returns, and Serve waits for them.
@@ -126,7 +69,10 @@ func New(reg *env.Registry, opts ...Option) (*Server, error) {
 	if o.maxEnvsPerSession < 1 || o.maxEnvs < 1 || o.maxSessions < 1 {
 		return nil, errors.New("server: limits must be at least 1")
 	}
-	if o.idleTimeout <= 0 || o.maxIdleTimeout < o.idleTimeout {
+	if o.maxStreams < 1 || o.maxConns < 1 || o.maxConnsPerPeer < 1 || o.memoryBudget < 1 || o.maxProcs < 0 || o.maxProcsPerSess < 0 {
+		return nil, errors.New("server: limits must be at least 1")
+	}
+	if o.idleTimeout <= 0 || o.maxIdleTimeout < o.idleTimeout || o.firstRequest <= 0 {
 		return nil, fmt.Errorf("server: idle timeout %v must be positive and at most the maximum %v", o.idleTimeout, o.maxIdleTimeout)
 	}
 	games := reg.Games()
@@ -134,11 +80,23 @@ func New(reg *env.Registry, opts ...Option) (*Server, error) {
 		return nil, errors.New("server: no game registered")
 	}
 	s := &Server{reg: reg, opts: o, metrics: newMetrics(), health: health.NewServer(),
-		sessions: map[string]*session{}, log: zerolog.Nop()}
+		sessions: map[string]*session{}, clients: map[string]*client{}, store: o.store, log: zerolog.Nop()}
+	if len(o.tokens) > 0 {
+		s.tokens = map[[32]byte]Token{}
+		for _, t := range o.tokens {
+			if len(t.Secret) < minSecretLen || !tokenNameRE.MatchString(t.Name) {
+				return nil, fmt.Errorf("server: token %s: a name of 1 to 64 letters, digits, '.', '_', '-' and a secret of at least %d characters", short(t.Name), minSecretLen)
+			}
+			s.tokens[sha256.Sum256([]byte(t.Secret))] = t
+		}
+	}
 	for _, g := range games {
 		sp := g.Spec()
 		s.maxReq = max(s.maxReq, requestBytes(&sp, o.maxEnvsPerSession, sp.NumSeats))
 		s.maxResp = max(s.maxResp, responseBytes(&sp, o.maxEnvsPerSession, sp.NumSeats, true))
+	}
+	if o.store != nil {
+		s.maxReq = max(s.maxReq, o.maxUploadBytes+4096)
 	}
 	return s, nil
 }
@@ -150,7 +108,7 @@ func (s *Server) MaxMessageBytes() (request, response int64) { return s.maxReq, 
 // batches, flow-control windows large enough for a batch, keepalive so
 // that vanished clients are noticed, and the interceptors.
 func (s *Server) grpcOptions() []grpc.ServerOption {
-	return []grpc.ServerOption{
+	opts := []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(int(s.maxReq)),
 		grpc.MaxSendMsgSize(int(s.maxResp)),
 		grpc.InitialWindowSize(s.opts.window),
@@ -159,12 +117,21 @@ func (s *Server) grpcOptions() []grpc.ServerOption {
 		grpc.WriteBufferSize(256 << 10),
 		experimental.BufferPool(BufferPool()),
 		grpc.ForceServerCodecV2(Codec()),
-		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 30 * time.Second, Timeout: 10 * time.Second}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 30 * time.Second, Timeout: 10 * time.Second, MaxConnectionIdle: s.opts.maxIdleTimeout + time.Minute}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
+		grpc.MaxConcurrentStreams(maxStreamsPerConn),
+		grpc.ConnectionTimeout(10 * time.Second),
 		grpc.ChainUnaryInterceptor(s.unaryInterceptor),
 		grpc.ChainStreamInterceptor(s.streamInterceptor),
 	}
+	if s.opts.tls != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(s.opts.tls)))
+	}
+	return opts
 }
+
+// maxStreamsPerConn bounds the concurrent calls of one connection.
+const maxStreamsPerConn = 128
 
 // Serve serves on lis until ctx is cancelled, then shuts down gracefully:
 // health turns NOT_SERVING, new sessions are refused, open sessions are
@@ -177,6 +144,7 @@ func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
 	s.draining = false
 	s.mu.Unlock()
 	log := s.log
+	lis = newLimitListener(lis, s.opts.maxConns, s.opts.maxConnsPerPeer, s.metrics)
 	gs := grpc.NewServer(s.grpcOptions()...)
 	jgymv1.RegisterJgymServiceServer(gs, s)
 	healthpb.RegisterHealthServer(gs, s.health)
@@ -237,7 +205,13 @@ func (s *Server) shutdown(gs *grpc.Server) {
 	case <-t.C:
 		s.log.Warn().Msg("grace period over: cutting the remaining streams")
 		gs.Stop()
-		<-stopped
+		// GracefulStop still waits for handlers that do not return, such
+		// as a CreateSession stuck preparing its bots; it ends with them,
+		// and such a session is closed as soon as it is made (draining).
+		select {
+		case <-stopped:
+		case <-time.After(time.Second):
+		}
 	}
 }
 
@@ -253,6 +227,9 @@ func (s *Server) reapLoop(stop <-chan struct{}) {
 		case now := <-t.C:
 			s.metrics.sample(now)
 			s.reap(now)
+			s.mu.Lock()
+			s.forgetIdleClients()
+			s.mu.Unlock()
 		}
 	}
 }
@@ -260,23 +237,37 @@ func (s *Server) reapLoop(stop <-chan struct{}) {
 func (s *Server) gauges() gauges {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g := gauges{sessions: len(s.sessions), streams: s.streams}
+	g := gauges{sessions: len(s.sessions), streams: s.streams, allStreams: s.allStream, clients: len(s.clients),
+		procs: s.procs, memory: s.memory, extra: s.opts.gauges}
 	for _, ss := range s.sessions {
 		g.envs += ss.n
 	}
 	return g
 }
 
-// unaryInterceptor gives handlers the server's logger and logs and
-// counts failures.
+// isHealth reports whether a method is the gRPC health service's, which
+// needs no token (probes of Kubernetes and load balancers carry none).
+func isHealth(method string) bool { return strings.HasPrefix(method, "/grpc.health.v1.Health/") }
+
+// unaryInterceptor identifies the client (refusing requests without a
+// valid token where tokens are required), gives handlers the server's
+// logger and logs and counts failures.
 func (s *Server) unaryInterceptor(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
 	s.mu.Lock()
 	log := s.log
 	s.mu.Unlock()
-	ctx = log.WithContext(ctx)
-	resp, err := h(ctx, req)
+	if isHealth(info.FullMethod) {
+		return h(ctx, req)
+	}
+	c, err := s.authenticate(ctx)
 	if err != nil {
 		s.logFailure(log, info.FullMethod, err)
+		return nil, err
+	}
+	ctx = context.WithValue(log.With().Str("client", c.id).Logger().WithContext(ctx), clientKey{}, c)
+	resp, err := h(ctx, req)
+	if err != nil {
+		s.logFailure(log.With().Str("client", c.id).Logger(), info.FullMethod, err)
 	}
 	return resp, err
 }
@@ -288,16 +279,55 @@ type ctxStream struct {
 
 func (c ctxStream) Context() context.Context { return c.ctx }
 
-// streamInterceptor is unaryInterceptor for streams.
+// streamInterceptor is unaryInterceptor for streams; it also counts the
+// open streams against the server's and the client's limits.
 func (s *Server) streamInterceptor(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
 	s.mu.Lock()
 	log := s.log
 	s.mu.Unlock()
-	err := h(srv, ctxStream{ss, log.WithContext(ss.Context())})
+	if isHealth(info.FullMethod) {
+		return h(srv, ss)
+	}
+	c, err := s.authenticate(ss.Context())
+	if err != nil {
+		s.logFailure(log, info.FullMethod, err)
+		return err
+	}
+	log = log.With().Str("client", c.id).Logger()
+	if err := s.openStream(c); err != nil {
+		err = toStatus(err)
+		s.logFailure(log, info.FullMethod, err)
+		return err
+	}
+	defer s.closeStream(c)
+	ctx := context.WithValue(log.WithContext(ss.Context()), clientKey{}, c)
+	err = h(srv, ctxStream{ss, ctx})
 	if err != nil {
 		s.logFailure(log, info.FullMethod, err)
 	}
 	return err
+}
+
+// openStream counts a new stream, or refuses it past a limit.
+func (s *Server) openStream(c *client) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.allStream >= s.opts.maxStreams:
+		return fmt.Errorf("%w: %d streams open, the server's limit", errLimit, s.allStream)
+	case c.streams >= c.limits.Streams:
+		return fmt.Errorf("%w: you have %d streams open, your limit", errLimit, c.streams)
+	}
+	s.allStream++
+	c.streams++
+	return nil
+}
+
+func (s *Server) closeStream(c *client) {
+	s.mu.Lock()
+	s.allStream--
+	c.streams--
+	s.mu.Unlock()
 }
 
 // logFailure counts a failed call and logs it; a client that cancelled

@@ -328,14 +328,28 @@ func scrape(t testing.TB, ts *testServer) string {
 }
 
 // TestTraceEnv0 records env 0's games as .res files under the server's
-// trace directory, and refuses directories outside it.
+// trace directory, and refuses directories outside it, by path or by a
+// symbolic link.
 func TestTraceEnv0(t *testing.T) {
 	checkLeaks(t)
-	root := t.TempDir()
+	root, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
 	ts := start(t, "bufconn", server.WithTraceDir(root))
-	_, err := ts.client.CreateSession(context.Background(), &jgymv1.CreateSessionRequest{Game: game, NumEnvs: 1,
-		Seats: seats("", "Demo", "Demo", "Demo"), TraceEnv0: "../elsewhere"})
-	wantCode(t, "trace_env0 outside", err, codes.PermissionDenied)
+	for _, dir := range []string{"../elsewhere", "/tmp", "a/../../b", ".hidden", strings.Repeat("x", 200)} {
+		_, err := ts.client.CreateSession(context.Background(), &jgymv1.CreateSessionRequest{Game: game, NumEnvs: 1,
+			Seats: seats("", "Demo", "Demo", "Demo"), TraceEnv0: dir})
+		wantCode(t, "trace_env0 "+dir, err, codes.InvalidArgument)
+	}
+	for _, dir := range []string{"link", "link/sub"} {
+		_, err := ts.client.CreateSession(context.Background(), &jgymv1.CreateSessionRequest{Game: game, NumEnvs: 1,
+			Seats: seats("", "Demo", "Demo", "Demo"), TraceEnv0: dir})
+		wantCode(t, "trace_env0 through a symlink out", err, codes.PermissionDenied)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) > 0 {
+		t.Errorf("the symlinked folder outside the trace directory got %d entries", len(ents))
+	}
 	cr := ts.create(t, &jgymv1.CreateSessionRequest{NumEnvs: 2, TraceEnv0: "run1"})
 	s := ts.open(t, cr.SessionId, 1)
 	r := s.must(resetReq(10))

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,7 +35,12 @@ const (
 type session struct {
 	id       string
 	game     string
+	client   *client
 	n, l     int
+	procs    int   // bot processes its seats may run
+	memory   int64 // estimated bytes, booked against the memory budget
+	trace    *os.Root
+	done     chan struct{} // closed when the session closes
 	async    bool
 	idle     time.Duration
 	spec     env.Spec
@@ -62,9 +67,13 @@ func (ss *session) close(reason string) (bool, error) {
 		return false, nil
 	}
 	ss.closed, ss.reason = true, reason
+	close(ss.done)
 	err := ss.pool.Close()
 	if ferr := ss.factory.Close(); err == nil {
 		err = ferr
+	}
+	if ss.trace != nil {
+		ss.trace.Close()
 	}
 	return true, err
 }
@@ -84,17 +93,22 @@ func (s *Server) ListGames(ctx context.Context, _ *jgymv1.ListGamesRequest) (*jg
 	return resp, nil
 }
 
-// ListBots lists the bots of a game (empty: the first hosted game).
+// ListBots lists the bots of a game (empty: the first hosted game): the
+// built-in ones and the files the operator offers.
 func (s *Server) ListBots(ctx context.Context, req *jgymv1.ListBotsRequest) (*jgymv1.ListBotsResponse, error) {
-	id := req.GetGame()
-	if id == "" {
-		id = s.reg.IDs()[0]
+	id, err := s.gameID(req.GetGame())
+	if err != nil {
+		return nil, toStatus(err)
 	}
 	g, err := s.reg.Lookup(id)
 	if err != nil {
 		return nil, toStatus(err)
 	}
 	names, prefixes := g.Bots()
+	if s.opts.offered != nil {
+		names = append(names, s.opts.offered(id)...)
+		sort.Strings(names)
+	}
 	return &jgymv1.ListBotsResponse{Bots: names, Prefixes: prefixes}, nil
 }
 
@@ -116,13 +130,17 @@ func (s *Server) CreateSession(ctx context.Context, req *jgymv1.CreateSessionReq
 }
 
 func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionRequest) (*session, error) {
+	if err := checkCreate(req); err != nil {
+		return nil, err
+	}
 	if req.GetGame() == "" {
 		return nil, fmt.Errorf("%w: game is required (hosted: %v)", errBadRequest, s.reg.IDs())
 	}
 	g, err := s.reg.Lookup(req.GetGame())
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w %s (hosted: %v)", env.ErrUnknownGame, short(req.GetGame()), s.reg.IDs())
 	}
+	c := s.clientOf(ctx)
 	n := int(req.GetNumEnvs())
 	switch {
 	case n < 1:
@@ -145,10 +163,6 @@ func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionReq
 	if stride != 0 && stride < n {
 		return nil, fmt.Errorf("%w: seed_stride is %d, want 0 (num_envs) or at least num_envs %d", errBadRequest, stride, n)
 	}
-	traceDir, err := s.traceDir(req.GetTraceEnv0())
-	if err != nil {
-		return nil, err
-	}
 	reward, err := rewardFromProto(req.GetRewardMode())
 	if err != nil {
 		return nil, err
@@ -161,22 +175,46 @@ func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionReq
 	for _, seat := range req.GetSeats() {
 		setup.Seats = append(setup.Seats, seat.GetBot())
 	}
-	if want := g.Spec().NumSeats; len(setup.Seats) != want {
+	spec := g.Spec()
+	if want := spec.NumSeats; len(setup.Seats) != want {
 		return nil, fmt.Errorf("%w: %d seats given, want %d (an empty bot name is a learner seat)", errBadRequest, len(setup.Seats), want)
 	}
-	if err := s.reserve(n); err != nil {
-		return nil, err
-	}
-	ss, err := s.startSession(g, setup, n, auto, int(req.GetBatchSize()), stride, req.GetObservationDelta(), idle, traceDir)
+	procSeats, err := s.checkSeats(c, spec.ID, setup.Seats)
 	if err != nil {
-		s.release(n)
 		return nil, err
 	}
+	b := booking{envs: n, procs: n * procSeats, memory: sessionMemory(&spec, n, setup.Learners())}
+	if b.procs > s.opts.maxProcsPerSess {
+		return nil, fmt.Errorf("%w: %d envs with %d bots that run a process each make %d processes, over the limit of %d per session",
+			errLimit, n, procSeats, b.procs, s.opts.maxProcsPerSess)
+	}
+	trace, err := s.traceRoot(req.GetTraceEnv0())
+	if err != nil {
+		return nil, err
+	}
+	if err := s.reserve(c, b); err != nil {
+		closeRoot(trace)
+		return nil, err
+	}
+	ss, err := s.startSession(c, g, setup, n, auto, int(req.GetBatchSize()), stride, req.GetObservationDelta(), idle, trace)
+	if err != nil {
+		closeRoot(trace)
+		s.release(c, b)
+		return nil, err
+	}
+	ss.procs, ss.memory = b.procs, b.memory
 	s.mu.Lock()
+	if s.draining {
+		// Shutdown began while the bots were being prepared.
+		s.mu.Unlock()
+		ss.close(reasonShutdown)
+		s.release(c, b)
+		return nil, errDraining
+	}
 	s.sessions[ss.id] = ss
 	s.mu.Unlock()
 	s.metrics.sessionsCreated.Add(1)
-	ev := zerolog.Ctx(ctx).Info().Str("session", ss.id).Str("game", ss.game).Int("envs", n).
+	ev := zerolog.Ctx(ctx).Info().Str("session", ss.id).Str("client", c.id).Str("game", ss.game).Int("envs", n).
 		Int("learners", ss.l).Strs("seats", setup.Seats).Bool("shuffle", setup.Shuffle).
 		Str("reward", reward.String()).Str("autoreset", auto.String()).Int("batch_size", ss.pool.BatchSize()).
 		Dur("idle_timeout", idle)
@@ -188,7 +226,7 @@ func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionReq
 }
 
 // startSession builds the factory and the pool of a validated request.
-func (s *Server) startSession(g env.Game, setup env.Setup, n int, auto vec.Autoreset, batch, stride int, delta bool, idle time.Duration, traceDir string) (*session, error) {
+func (s *Server) startSession(c *client, g env.Game, setup env.Setup, n int, auto vec.Autoreset, batch, stride int, delta bool, idle time.Duration, trace *os.Root) (*session, error) {
 	f, err := g.NewFactory(setup)
 	if err != nil {
 		return nil, err
@@ -204,10 +242,16 @@ func (s *Server) startSession(g env.Game, setup env.Setup, n int, auto vec.Autor
 		return nil, fmt.Errorf("%w: a batch of this session takes up to %d bytes, over the server's message limit of %d; use fewer envs", errLimit, rs, s.maxResp)
 	}
 	id := newSessionID()
-	opts := []vec.Option{vec.WithWorkers(s.opts.workers), vec.WithAutoreset(auto), vec.WithBatchSize(batch), vec.WithSeedStride(stride)}
-	if traceDir != "" {
+	opts := []vec.Option{vec.WithWorkers(s.opts.workers), vec.WithAutoreset(auto), vec.WithBatchSize(batch),
+		vec.WithSeedStride(stride), vec.WithGate(c.gate)}
+	if trace != nil {
 		opts = append(opts, vec.WithTrace(func(episode int, seed int64) (io.WriteCloser, error) {
-			return os.Create(filepath.Join(traceDir, fmt.Sprintf("%s-env0-game%04d-seed%d.res", id, episode, seed)))
+			name := fmt.Sprintf("%s-env0-game%04d-seed%d.res", id, episode, seed)
+			f, err := trace.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			if err != nil {
+				return nil, err
+			}
+			return &quotaWriter{f: f, c: c}, nil
 		}))
 	}
 	pool, err := vec.New(f, n, opts...)
@@ -215,8 +259,8 @@ func (s *Server) startSession(g env.Game, setup env.Setup, n int, auto vec.Autor
 		f.Close()
 		return nil, err
 	}
-	ss := &session{id: id, game: spec.ID, n: n, l: l, async: batch > 0, idle: idle,
-		spec: spec, factory: f, pool: pool, created: time.Now()}
+	ss := &session{id: id, game: spec.ID, client: c, n: n, l: l, async: batch > 0, idle: idle,
+		spec: spec, factory: f, pool: pool, created: time.Now(), trace: trace, done: make(chan struct{})}
 	if delta {
 		var per []int
 		for _, ts := range spec.Observation {
@@ -228,35 +272,101 @@ func (s *Server) startSession(g env.Game, setup env.Setup, n int, auto vec.Autor
 	return ss, nil
 }
 
-// traceDir resolves a trace_env0 request: a directory under the server's
-// --trace-dir (relative paths are taken from it), created if needed.
-func (s *Server) traceDir(req string) (string, error) {
+// traceRoot resolves a trace_env0 request: a relative directory under
+// the server's --trace-dir, created if needed, opened as an os.Root so
+// that no symbolic link leads a trace out of it. Files are created new
+// (never overwritten) and count against the client's TraceBytes.
+func (s *Server) traceRoot(req string) (*os.Root, error) {
 	if req == "" {
-		return "", nil
+		return nil, nil
 	}
 	if s.opts.traceDir == "" {
-		return "", fmt.Errorf("%w: trace_env0 needs a server started with a trace directory (jgym serve --trace-dir)", errForbidden)
+		return nil, fmt.Errorf("%w: trace_env0 needs a server started with a trace directory (jgym serve --trace-dir)", errForbidden)
 	}
-	root, err := filepath.Abs(s.opts.traceDir)
+	if !validTraceDir(req) {
+		return nil, fmt.Errorf("%w: trace_env0 %s: want \".\" or a relative path of at most 4 names of letters, digits, '.', '_' and '-'", errBadRequest, short(req))
+	}
+	root, err := os.OpenRoot(s.opts.traceDir)
 	if err != nil {
-		return "", fmt.Errorf("trace directory: %w", err)
+		return nil, fmt.Errorf("%w: the server's trace directory cannot be opened", errForbidden)
 	}
-	dir := req
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(root, dir)
+	if err := root.MkdirAll(req, 0o755); err != nil {
+		root.Close()
+		return nil, fmt.Errorf("%w: trace_env0 %s cannot be made in the trace directory", errForbidden, short(req))
 	}
-	dir = filepath.Clean(dir)
-	if rel, err := filepath.Rel(root, dir); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("%w: trace_env0 %q is outside the server's trace directory %s", errForbidden, req, root)
+	sub, err := root.OpenRoot(req)
+	root.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%w: trace_env0 %s cannot be opened in the trace directory", errForbidden, short(req))
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("%w: trace_env0: %v", errForbidden, err)
-	}
-	return dir, nil
+	return sub, nil
 }
 
-// reserve books a session of n instances against the server's limits.
-func (s *Server) reserve(n int) error {
+// validTraceDir reports whether a trace_env0 is "." or a relative path of
+// at most 4 names (ValidBotFile names).
+func validTraceDir(d string) bool {
+	if d == "." {
+		return true
+	}
+	parts := strings.Split(d, "/")
+	if len(parts) > 4 {
+		return false
+	}
+	for _, p := range parts {
+		if !ValidBotFile(p) {
+			return false
+		}
+	}
+	return true
+}
+
+func closeRoot(r *os.Root) {
+	if r != nil {
+		r.Close()
+	}
+}
+
+// quotaWriter writes a trace, charging its bytes to the client's
+// TraceBytes.
+type quotaWriter struct {
+	f *os.File
+	c *client
+}
+
+func (w *quotaWriter) Write(p []byte) (int, error) {
+	if n := w.c.traceBytes.Add(int64(len(p))); n > w.c.limits.TraceBytes {
+		w.c.traceBytes.Add(-int64(len(p)))
+		return 0, fmt.Errorf("%w: the trace quota of %d bytes is used up", errLimit, w.c.limits.TraceBytes)
+	}
+	return w.f.Write(p)
+}
+
+func (w *quotaWriter) Close() error { return w.f.Close() }
+
+// booking is what a session holds against the limits.
+type booking struct {
+	envs, procs int
+	memory      int64
+}
+
+// defaultInstanceBytes is the memory of one instance when the game does
+// not say (env.Spec.InstanceBytes).
+const defaultInstanceBytes = 256 << 10
+
+// sessionMemory estimates the memory of a session: its instances, and its
+// observations held about six times (the pool's buffers and final
+// observations, a gathered batch, a stream's two answers, delta
+// references).
+func sessionMemory(sp *env.Spec, n, learners int) int64 {
+	per := int64(sp.InstanceBytes)
+	if per <= 0 {
+		per = defaultInstanceBytes
+	}
+	return int64(n) * (per + 6*int64(max(learners, 1))*int64(sp.ObservationBytes()))
+}
+
+// reserve books a session against the server's and the client's limits.
+func (s *Server) reserve(c *client, b booking) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -264,29 +374,54 @@ func (s *Server) reserve(n int) error {
 		return errDraining
 	case s.booked >= s.opts.maxSessions:
 		return fmt.Errorf("%w: %d sessions open, the server's limit", errLimit, s.booked)
-	case s.envs+n > s.opts.maxEnvs:
-		return fmt.Errorf("%w: %d envs asked, %d of the server's %d are free", errLimit, n, s.opts.maxEnvs-s.envs, s.opts.maxEnvs)
+	case s.envs+b.envs > s.opts.maxEnvs:
+		return fmt.Errorf("%w: %d envs asked, %d of the server's %d are free", errLimit, b.envs, s.opts.maxEnvs-s.envs, s.opts.maxEnvs)
+	case c.sessions >= c.limits.Sessions:
+		return fmt.Errorf("%w: you have %d sessions open, your limit", errLimit, c.sessions)
+	case c.envs+b.envs > c.limits.Envs:
+		return fmt.Errorf("%w: %d envs asked, %d of your %d are free", errLimit, b.envs, c.limits.Envs-c.envs, c.limits.Envs)
+	case s.memory+b.memory > s.opts.memoryBudget:
+		return fmt.Errorf("%w: this session needs about %d MiB, %d MiB of the server's memory budget of %d MiB are free",
+			errLimit, b.memory>>20, (s.opts.memoryBudget-s.memory)>>20, s.opts.memoryBudget>>20)
+	case s.procs+b.procs > s.opts.maxProcs:
+		return fmt.Errorf("%w: this session's bots run %d processes, %d of the server's %d are free", errLimit, b.procs, s.opts.maxProcs-s.procs, s.opts.maxProcs)
 	}
-	s.envs += n
 	s.booked++
+	s.envs += b.envs
+	s.memory += b.memory
+	s.procs += b.procs
+	c.sessions++
+	c.envs += b.envs
 	return nil
 }
 
 // release returns what reserve booked.
-func (s *Server) release(n int) {
+func (s *Server) release(c *client, b booking) {
 	s.mu.Lock()
-	s.envs -= n
 	s.booked--
+	s.envs -= b.envs
+	s.memory -= b.memory
+	s.procs -= b.procs
+	c.sessions--
+	c.envs -= b.envs
 	s.mu.Unlock()
+}
+
+// clientOf returns the client of a request; calls that did not come
+// through the interceptors (tests calling methods directly) are one local
+// client.
+func (s *Server) clientOf(ctx context.Context) *client {
+	if c := clientOf(ctx); c != nil {
+		return c
+	}
+	return s.clientFor("local", s.opts.clientLimits)
 }
 
 // CloseSession closes a session at the client's request.
 func (s *Server) CloseSession(ctx context.Context, req *jgymv1.CloseSessionRequest) (*jgymv1.CloseSessionResponse, error) {
-	s.mu.Lock()
-	ss, ok := s.sessions[req.GetSessionId()]
-	s.mu.Unlock()
-	if !ok {
-		return nil, toStatus(fmt.Errorf("%w: %q (closed, expired or never created)", errNotFound, req.GetSessionId()))
+	ss, err := s.lookup(s.clientOf(ctx), req.GetSessionId())
+	if err != nil {
+		return nil, toStatus(err)
 	}
 	s.closeSession(ss, reasonClient)
 	return &jgymv1.CloseSessionResponse{}, nil
@@ -303,7 +438,7 @@ func (s *Server) closeSession(ss *session, reason string) {
 	if !closed {
 		return
 	}
-	s.release(ss.n)
+	s.release(ss.client, booking{envs: ss.n, procs: ss.procs, memory: ss.memory})
 	s.metrics.closed(reason)
 	ev := s.log.Info()
 	if err != nil {
@@ -348,16 +483,20 @@ func (s *Server) reap(now time.Time) {
 	}
 }
 
-// lookup finds an open session.
-func (s *Server) lookup(id string) (*session, error) {
+// lookup finds an open session of client c; the sessions of other clients
+// are not found.
+func (s *Server) lookup(c *client, id string) (*session, error) {
 	if id == "" {
-		return nil, fmt.Errorf("%w: the first message of a stream must name its session_id", errBadRequest)
+		return nil, fmt.Errorf("%w: session_id is required", errBadRequest)
+	}
+	if len(id) > maxSessionIDBytes {
+		return nil, fmt.Errorf("%w: session_id %s is not one the server gives", errNotFound, short(id))
 	}
 	s.mu.Lock()
 	ss, ok := s.sessions[id]
 	s.mu.Unlock()
-	if !ok {
-		return nil, fmt.Errorf("%w: %q (closed, expired or never created)", errNotFound, id)
+	if !ok || ss.client != c {
+		return nil, fmt.Errorf("%w: %s (closed, expired or never created)", errNotFound, short(id))
 	}
 	return ss, nil
 }

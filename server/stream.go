@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	jgymv1 "jgym/api/jgym/v1"
 	"jgym/vec"
@@ -27,27 +29,54 @@ func (s *Server) Stream(st jgymv1.JgymService_StreamServer) error {
 	ctx, cancel := context.WithCancel(st.Context())
 	defer cancel() // stops the reader if this returns first
 	answers := make(chan answer, 1)
+	attached := make(chan *session, 1)
 	s.readers.Add(1)
 	go func() {
 		defer s.readers.Done()
-		s.serveRequests(ctx, st, answers)
+		s.serveRequests(ctx, st, answers, attached)
 	}()
 	log := zerolog.Ctx(ctx)
-	for a := range answers {
-		if a.err != nil {
-			return a.err
-		}
-		if err := st.Send(a.res.resp); err != nil {
-			if st.Context().Err() != nil {
-				log.Info().Str("session", a.ss.id).Err(err).Msg("client vanished before its answer")
-				s.closeSession(a.ss, reasonVanished)
+	// A stream that sends nothing is ended after the first-request
+	// timeout; once attached, it ends when its session closes (idle,
+	// closed by the client, or shutdown).
+	first := time.NewTimer(s.opts.firstRequest)
+	defer first.Stop()
+	var closed <-chan struct{}
+	var ss *session
+	for {
+		select {
+		case <-first.C:
+			return status.Errorf(codes.DeadlineExceeded, "no request within %v of opening the stream", s.opts.firstRequest)
+		case ss = <-attached:
+			first.Stop()
+			closed = ss.done
+		case <-closed:
+			ss.mu.Lock()
+			reason := ss.reason
+			ss.mu.Unlock()
+			if reason == reasonShutdown {
+				return toStatus(fmt.Errorf("%w: session %s was closed", errDraining, ss.id))
 			}
-			return err
+			return toStatus(fmt.Errorf("%w: session %s was closed (%s)", errNotFound, ss.id, reason))
+		case a, ok := <-answers:
+			if !ok {
+				return nil
+			}
+			first.Stop()
+			if a.err != nil {
+				return a.err
+			}
+			if err := st.Send(a.res.resp); err != nil {
+				if st.Context().Err() != nil {
+					log.Info().Str("session", a.ss.id).Err(err).Msg("client vanished before its answer")
+					s.closeSession(a.ss, reasonVanished)
+				}
+				return err
+			}
+			s.metrics.latency[a.kind].observe(time.Since(a.start))
+			a.free <- a.res
 		}
-		s.metrics.latency[a.kind].observe(time.Since(a.start))
-		a.free <- a.res
 	}
-	return nil
 }
 
 // answer is what the reader hands the handler: a filled result to send
@@ -63,7 +92,7 @@ type answer struct {
 
 // serveRequests is a stream's reader (see Stream). It closes answers when
 // it is done, after releasing the session.
-func (s *Server) serveRequests(ctx context.Context, st jgymv1.JgymService_StreamServer, answers chan<- answer) {
+func (s *Server) serveRequests(ctx context.Context, st jgymv1.JgymService_StreamServer, answers chan<- answer, attached chan<- *session) {
 	defer close(answers)
 	log := zerolog.Ctx(ctx)
 	var (
@@ -107,10 +136,11 @@ func (s *Server) serveRequests(ctx context.Context, st jgymv1.JgymService_Stream
 			return
 		}
 		if ss == nil {
-			if ss, err = s.attach(req.GetSessionId()); err != nil {
+			if ss, err = s.attach(s.clientOf(ctx), req.GetSessionId()); err != nil {
 				fail(toStatus(err))
 				return
 			}
+			attached <- ss // room for one: sent once
 			// The answers of this stream: two, so that one is filled while
 			// the other is sent. They are the stream's own, so that a
 			// stream that ended while its last answer was being sent
@@ -120,7 +150,7 @@ func (s *Server) serveRequests(ctx context.Context, st jgymv1.JgymService_Stream
 				free <- newResult(&ss.spec, ss.l, ss.delta)
 			}
 		} else if id := req.GetSessionId(); id != "" && id != ss.id {
-			fail(toStatus(fmt.Errorf("%w: this stream is attached to session %q, not %q", errBadRequest, ss.id, id)))
+			fail(toStatus(fmt.Errorf("%w: this stream is attached to session %s, not %s", errBadRequest, ss.id, short(id))))
 			return
 		}
 		var r *result
@@ -147,14 +177,18 @@ func (s *Server) serveRequests(ctx context.Context, st jgymv1.JgymService_Stream
 	}
 }
 
-// attach binds a stream to a session; only one stream at a time.
-func (s *Server) attach(id string) (*session, error) {
-	ss, err := s.lookup(id)
+// attach binds a stream to a session of client c; only one stream at a
+// time.
+func (s *Server) attach(c *client, id string) (*session, error) {
+	if id == "" {
+		return nil, fmt.Errorf("%w: the first message of a stream must name its session_id", errBadRequest)
+	}
+	ss, err := s.lookup(c, id)
 	if err != nil {
 		return nil, err
 	}
 	if !ss.attached.CompareAndSwap(false, true) {
-		return nil, fmt.Errorf("%w: session %q is attached to another stream; close that one first", errAttached, id)
+		return nil, fmt.Errorf("%w: session %s is attached to another stream; close that one first", errAttached, id)
 	}
 	// A new stream starts its observation deltas from zero references.
 	ss.mu.Lock()

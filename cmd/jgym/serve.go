@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -17,13 +19,14 @@ import (
 
 	"jgym/env"
 	"jgym/env/crematoria"
+	"jgym/env/crematoria/cppbot"
 	"jgym/server"
 )
 
 func init() {
 	register(&command{
 		name:  "serve",
-		usage: "[--addr 127.0.0.1:50051] [--metrics-addr ADDR] [--workers N] [limits] [--log-format auto|json|console]",
+		usage: "[--addr 127.0.0.1:50051] [--tokens FILE --tls-cert FILE --tls-key FILE] [--bots-dir DIR] [limits] [--log-format auto|json|console]",
 		short: "serve the games to reinforcement-learning clients over gRPC",
 		run:   runServe,
 	})
@@ -33,30 +36,89 @@ func init() {
 type serveConfig struct {
 	addr, metricsAddr    string
 	logFormat, logLevel  string
-	workers              int
+	workers, clientCPU   int
 	maxEnvsPerSession    int
 	maxEnvs, maxSessions int
+	maxStreams           int
+	maxConns, maxPerPeer int
 	idleTimeout, maxIdle time.Duration
+	firstRequest         time.Duration
 	shutdownGrace        time.Duration
 	traceDir             string
+	memoryBudget         string
+	client               server.ClientLimits
+	uploadBytes          string // "" or "0": no uploads
+	uploadStore          string
+	botsDirs             []string
+	maxProcs, maxProcsPS int
+	tokensFile           string
+	tlsCert, tlsKey      string
+	tlsClientCA          string
+	insecure             bool
+}
+
+// stringsFlag is a repeatable string flag.
+type stringsFlag struct{ v *[]string }
+
+func (f stringsFlag) String() string {
+	if f.v == nil {
+		return ""
+	}
+	return strings.Join(*f.v, ",")
+}
+func (f stringsFlag) Set(s string) error { *f.v = append(*f.v, s); return nil }
+
+// defaultServeConfig is the configuration of jgym serve without flags.
+func defaultServeConfig() serveConfig {
+	return serveConfig{
+		addr: "127.0.0.1:50051", workers: runtime.GOMAXPROCS(0), clientCPU: runtime.GOMAXPROCS(0),
+		maxEnvsPerSession: 1024, maxEnvs: 4096, maxSessions: 256, maxStreams: 1024, maxConns: 1024, maxPerPeer: 64,
+		memoryBudget: "4GiB", client: server.DefaultClientLimits(),
+		idleTimeout: 5 * time.Minute, maxIdle: time.Hour, firstRequest: 30 * time.Second, shutdownGrace: 10 * time.Second,
+		uploadBytes: "16MiB", uploadStore: "1GiB", maxProcs: 256, maxProcsPS: 64,
+		logFormat: "auto", logLevel: "info",
+	}
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := commands["serve"]
 	fs := newFlagSet(c, stderr)
-	var cfg serveConfig
-	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:50051", "gRPC listen address; the default is loopback only, give an explicit address (e.g. 0.0.0.0:50051) to expose the server")
-	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics (e.g. 127.0.0.1:9090; default: off)")
-	fs.IntVar(&cfg.workers, "workers", runtime.GOMAXPROCS(0), "worker goroutines per session")
-	fs.IntVar(&cfg.maxEnvsPerSession, "max-envs-per-session", 1024, "most game instances in one session")
-	fs.IntVar(&cfg.maxEnvs, "max-envs", 4096, "most game instances in all sessions together")
-	fs.IntVar(&cfg.maxSessions, "max-sessions", 256, "most open sessions")
-	fs.DurationVar(&cfg.idleTimeout, "idle-timeout", 5*time.Minute, "close a session after this long without a request (clients may ask for another value)")
-	fs.DurationVar(&cfg.maxIdle, "max-idle-timeout", time.Hour, "largest idle timeout a client may ask for")
-	fs.DurationVar(&cfg.shutdownGrace, "shutdown-grace", 10*time.Second, "on SIGTERM or SIGINT, how long streams may take to end before they are cut")
+	cfg := defaultServeConfig()
+	d := cfg
+	fs.StringVar(&cfg.addr, "addr", d.addr, "gRPC listen address; the default is loopback only. Beyond loopback the server needs --tokens and TLS (or --insecure); see docs/security.md")
+	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics and a health probe at /healthz (e.g. 127.0.0.1:9090; default: off)")
+	fs.IntVar(&cfg.workers, "workers", d.workers, "worker goroutines per session")
+	fs.IntVar(&cfg.clientCPU, "client-cpu", d.clientCPU, "env steps of one client that run at once over all its sessions (shares the CPU fairly between clients)")
+	fs.IntVar(&cfg.maxEnvsPerSession, "max-envs-per-session", d.maxEnvsPerSession, "most game instances in one session")
+	fs.IntVar(&cfg.maxEnvs, "max-envs", d.maxEnvs, "most game instances in all sessions together")
+	fs.IntVar(&cfg.maxSessions, "max-sessions", d.maxSessions, "most open sessions")
+	fs.IntVar(&cfg.maxStreams, "max-streams", d.maxStreams, "most open streams")
+	fs.IntVar(&cfg.maxConns, "max-conns", d.maxConns, "most open connections")
+	fs.IntVar(&cfg.maxPerPeer, "max-conns-per-peer", d.maxPerPeer, "most open connections from one IP address")
+	fs.StringVar(&cfg.memoryBudget, "memory-budget", d.memoryBudget, "estimated memory all sessions may take together (K, M, G suffixes)")
+	fs.IntVar(&cfg.client.Sessions, "client-sessions", d.client.Sessions, "most open sessions of one client (a token, else a client certificate, else an IP address)")
+	fs.IntVar(&cfg.client.Envs, "client-envs", cfg.client.Envs, "most game instances of one client")
+	fs.IntVar(&cfg.client.Streams, "client-streams", cfg.client.Streams, "most open streams of one client")
+	fs.IntVar(&cfg.client.Uploads, "client-uploads", cfg.client.Uploads, "most uploaded bots one client keeps (the oldest are dropped)")
+	fs.Int64Var(&cfg.client.UploadBytes, "client-upload-bytes", cfg.client.UploadBytes, "most bytes of uploaded bots one client keeps")
+	fs.Int64Var(&cfg.client.TraceBytes, "client-trace-bytes", cfg.client.TraceBytes, "most bytes of traces one client may write (trace_env0)")
+	fs.DurationVar(&cfg.idleTimeout, "idle-timeout", d.idleTimeout, "close a session after this long without a request (clients may ask for another value)")
+	fs.DurationVar(&cfg.maxIdle, "max-idle-timeout", d.maxIdle, "largest idle timeout a client may ask for")
+	fs.DurationVar(&cfg.firstRequest, "first-request-timeout", d.firstRequest, "end a stream that sends no request for this long after it opens")
+	fs.DurationVar(&cfg.shutdownGrace, "shutdown-grace", d.shutdownGrace, "on SIGTERM or SIGINT, how long streams may take to end before they are cut")
 	fs.StringVar(&cfg.traceDir, "trace-dir", "", "allow sessions to write .res traces of their env 0 (trace_env0) under this directory (default: refused)")
-	fs.StringVar(&cfg.logFormat, "log-format", "auto", "log format: json, console, or auto (console on a terminal, else json)")
-	fs.StringVar(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.Var(stringsFlag{&cfg.botsDirs}, "bots-dir", "offer the bots of this directory (repeatable): NAME.onnx as policy:NAME.onnx, AI*.cc and AI*.o as cpp:NAME")
+	fs.StringVar(&cfg.uploadBytes, "max-upload-bytes", d.uploadBytes, "largest bot a client may upload (UploadBot); 0 refuses uploads")
+	fs.StringVar(&cfg.uploadStore, "upload-store-bytes", d.uploadStore, "most bytes of uploaded bots kept for all clients together")
+	fs.IntVar(&cfg.maxProcs, "max-bot-procs", d.maxProcs, "most C++ bot processes of all sessions together")
+	fs.IntVar(&cfg.maxProcsPS, "max-bot-procs-per-session", d.maxProcsPS, "most C++ bot processes of one session (envs x cpp: seats)")
+	fs.StringVar(&cfg.tokensFile, "tokens", "", "require a token on every request; FILE has lines NAME SECRET [LIMIT=VALUE ...] (docs/security.md)")
+	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "serve over TLS with this certificate (PEM; with --tls-key)")
+	fs.StringVar(&cfg.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
+	fs.StringVar(&cfg.tlsClientCA, "tls-client-ca", "", "mutual TLS: require client certificates signed by this CA (PEM)")
+	fs.BoolVar(&cfg.insecure, "insecure", false, "allow listening beyond loopback without a token or without TLS (trusted networks only)")
+	fs.StringVar(&cfg.logFormat, "log-format", d.logFormat, "log format: json, console, or auto (console on a terminal, else json)")
+	fs.StringVar(&cfg.logLevel, "log-level", d.logLevel, "log level: debug, info, warn, error")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -94,17 +156,126 @@ func newLogger(w io.Writer, format, level string) (zerolog.Logger, error) {
 	return zerolog.New(w).Level(lvl).With().Timestamp().Logger(), nil
 }
 
-// newRegistry hosts the games, with bots resolved by resolveBot (so the
-// prefixes registered in this binary work in sessions too).
-func newRegistry() (*env.Registry, error) {
-	prefixes := make([]string, len(botPrefixes))
-	for i, p := range botPrefixes {
-		prefixes[i] = p.prefix
+// serveOptions turns the flags into the server's options: limits, tokens,
+// TLS, bots directories and uploads, with bots resolved by serveBots (no
+// request names a host path).
+func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Option, error) {
+	budget, err := server.ParseBytes(cfg.memoryBudget)
+	if err != nil || budget < 1 {
+		return nil, nil, usageErr("bad --memory-budget %q: want a size such as 4GiB", cfg.memoryBudget)
 	}
-	return env.NewRegistry(crematoria.NewEnv(
-		crematoria.WithResolver(resolveBot),
-		crematoria.WithPrefixes(prefixes...),
+	uploadMax, err := server.ParseBytes(cfg.uploadBytes)
+	if err != nil || uploadMax < 0 {
+		return nil, nil, usageErr("bad --max-upload-bytes %q: want a size such as 16MiB, or 0", cfg.uploadBytes)
+	}
+	storeMax, err := server.ParseBytes(cfg.uploadStore)
+	if err != nil || storeMax < 1 {
+		return nil, nil, usageErr("bad --upload-store-bytes %q: want a size such as 1GiB", cfg.uploadStore)
+	}
+	cpp, err := cppOptions(os.Getenv, stderr)
+	if err != nil {
+		return nil, nil, usageErr("%v", err)
+	}
+	cpp.Processes = cppbot.NewProcessLimit(cfg.maxProcs)
+	var store *server.BotStore
+	if uploadMax > 0 {
+		store = server.NewBotStore(storeMax)
+	}
+	bots, err := newServeBots(cfg.botsDirs, store, cpp)
+	if err != nil {
+		return nil, nil, err
+	}
+	reg, err := env.NewRegistry(crematoria.NewEnv(
+		crematoria.WithResolver(bots.resolve),
+		crematoria.WithPrefixes(seatPrefixes...),
 	))
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := []server.Option{
+		server.WithWorkers(cfg.workers),
+		server.WithClientCPU(cfg.clientCPU),
+		server.WithMaxEnvsPerSession(cfg.maxEnvsPerSession),
+		server.WithMaxEnvs(cfg.maxEnvs),
+		server.WithMaxSessions(cfg.maxSessions),
+		server.WithMaxStreams(cfg.maxStreams),
+		server.WithMaxConnections(cfg.maxConns, cfg.maxPerPeer),
+		server.WithMemoryBudget(budget),
+		server.WithClientLimits(cfg.client),
+		server.WithIdleTimeout(cfg.idleTimeout),
+		server.WithMaxIdleTimeout(cfg.maxIdle),
+		server.WithFirstRequestTimeout(cfg.firstRequest),
+		server.WithShutdownGrace(cfg.shutdownGrace),
+		server.WithTraceDir(cfg.traceDir),
+		server.WithOfferedBots(bots.offered),
+		server.WithBotProcesses([]string{"cpp"}, cfg.maxProcs, cfg.maxProcsPS),
+		server.WithGauge("jgym_bot_processes", "C++ bot processes running.", func() float64 { return float64(cppbot.Running()) }),
+	}
+	if store != nil {
+		opts = append(opts, server.WithUploads(store, bots.check, uploadMax))
+	}
+	if cfg.tokensFile != "" {
+		toks, err := readTokens(cfg.tokensFile, cfg.client)
+		if err != nil {
+			return nil, nil, usageErr("--tokens: %v", err)
+		}
+		opts = append(opts, server.WithTokens(toks))
+	}
+	tlsCfg, err := serverTLS(cfg)
+	if err != nil {
+		return nil, nil, usageErr("%v", err)
+	}
+	if tlsCfg != nil {
+		opts = append(opts, server.WithTLS(tlsCfg))
+	}
+	if !isLoopback(cfg.addr) && !cfg.insecure && (cfg.tokensFile == "" || tlsCfg == nil) {
+		return nil, nil, usageErr("listening on %s, beyond loopback, needs --tokens FILE and --tls-cert/--tls-key (or --insecure on a trusted network): see docs/security.md", cfg.addr)
+	}
+	return reg, opts, nil
+}
+
+// readTokens reads a tokens file, which users other than its owner and
+// group (Kubernetes mounts secrets group-readable) may not read or write.
+func readTokens(path string, def server.ClientLimits) ([]server.Token, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().Perm()&0o027 != 0 {
+		return nil, fmt.Errorf("%s may be read or written by other users (mode %v): chmod 600 it", path, fi.Mode().Perm())
+	}
+	return server.ParseTokens(io.LimitReader(f, 1<<20), def)
+}
+
+// serverTLS builds the TLS configuration of the flags (nil without TLS).
+func serverTLS(cfg serveConfig) (*tls.Config, error) {
+	if cfg.tlsCert == "" && cfg.tlsKey == "" {
+		if cfg.tlsClientCA != "" {
+			return nil, errors.New("--tls-client-ca needs --tls-cert and --tls-key")
+		}
+		return nil, nil
+	}
+	if cfg.tlsCert == "" || cfg.tlsKey == "" {
+		return nil, errors.New("--tls-cert and --tls-key go together")
+	}
+	cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
+	if err != nil {
+		return nil, fmt.Errorf("TLS certificate: %w", err)
+	}
+	c := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	if cfg.tlsClientCA != "" {
+		pem, err := os.ReadFile(cfg.tlsClientCA)
+		if err != nil {
+			return nil, fmt.Errorf("--tls-client-ca: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("--tls-client-ca %s: no PEM certificate", cfg.tlsClientCA)
+		}
+		c.ClientCAs, c.ClientAuth = pool, tls.RequireAndVerifyClientCert
+	}
+	return c, nil
 }
 
 // isLoopback reports whether a listen address only accepts local clients.
@@ -125,20 +296,11 @@ func isLoopback(addr string) bool {
 // the gRPC listener's address once it listens.
 func serve(ctx context.Context, cfg serveConfig, ready func(grpcAddr, metricsAddr net.Addr)) error {
 	log := zerolog.Ctx(ctx)
-	reg, err := newRegistry()
+	reg, opts, err := serveOptions(cfg, os.Stderr)
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(reg,
-		server.WithWorkers(cfg.workers),
-		server.WithMaxEnvsPerSession(cfg.maxEnvsPerSession),
-		server.WithMaxEnvs(cfg.maxEnvs),
-		server.WithMaxSessions(cfg.maxSessions),
-		server.WithIdleTimeout(cfg.idleTimeout),
-		server.WithMaxIdleTimeout(cfg.maxIdle),
-		server.WithShutdownGrace(cfg.shutdownGrace),
-		server.WithTraceDir(cfg.traceDir),
-	)
+	srv, err := server.New(reg, opts...)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -146,8 +308,8 @@ func serve(ctx context.Context, cfg serveConfig, ready func(grpcAddr, metricsAdd
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	if !isLoopback(cfg.addr) {
-		log.Warn().Str("addr", cfg.addr).Msg("listening beyond loopback: the server has no authentication, expose it only on trusted networks")
+	if !isLoopback(cfg.addr) && (cfg.tokensFile == "" || cfg.tlsCert == "") {
+		log.Warn().Str("addr", cfg.addr).Msg("--insecure: listening beyond loopback without a token or without TLS; expose it only on trusted networks")
 	}
 	var wg sync.WaitGroup
 	var metricsAddr net.Addr
@@ -161,6 +323,7 @@ func serve(ctx context.Context, cfg serveConfig, ready func(grpcAddr, metricsAdd
 		metricsAddr = ml.Addr()
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", srv.MetricsHandler())
+		mux.Handle("/healthz", srv.HealthHandler())
 		hs = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 		wg.Add(1)
 		go func() {

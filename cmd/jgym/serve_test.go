@@ -58,8 +58,9 @@ func TestServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ctx = zerolog.New(&logs).WithContext(ctx)
-	cfg := serveConfig{addr: "127.0.0.1:0", metricsAddr: "127.0.0.1:0", workers: 2, maxEnvsPerSession: 64,
-		maxEnvs: 128, maxSessions: 4, idleTimeout: time.Minute, maxIdle: time.Hour, shutdownGrace: 2 * time.Second}
+	cfg := defaultServeConfig()
+	cfg.addr, cfg.metricsAddr, cfg.workers, cfg.maxEnvsPerSession = "127.0.0.1:0", "127.0.0.1:0", 2, 64
+	cfg.maxEnvs, cfg.maxSessions, cfg.idleTimeout, cfg.shutdownGrace = 128, 4, time.Minute, 2*time.Second
 	addrs := make(chan [2]net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
@@ -113,6 +114,16 @@ func TestServe(t *testing.T) {
 	resp.Body.Close()
 	if !strings.Contains(string(body), "jgym_env_steps_total 6") {
 		t.Errorf("metrics lack jgym_env_steps_total 6:\n%s", body)
+	}
+	for _, want := range []string{"go_goroutines ", "process_open_fds ", "process_resident_memory_bytes ", "jgym_bot_processes 0"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	if resp, err := http.Get("http://" + a[1].String() + "/healthz"); err != nil || resp.StatusCode != 200 {
+		t.Errorf("/healthz: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
 	}
 	st.CloseSend()
 	st.Recv()

@@ -5,8 +5,12 @@ wherever it runs); a step sends every server its actions before waiting
 for any answer, so the servers work at the same time.
 
     scripts/replicas.sh up 3      # or: docker compose -f deploy/compose.yaml up -d
+    eval "$(scripts/replicas.sh env)"   # the token and the CA: $JGYM_TOKEN, $JGYM_TLS_CA
     python examples/multi_server.py --addresses 127.0.0.1:50051,127.0.0.1:50052,127.0.0.1:50053
     scripts/replicas.sh down
+
+The servers' token and TLS CA come from ``--token`` and ``--tls-ca``, else
+from ``$JGYM_TOKEN`` and ``$JGYM_TLS_CA``.
 """
 
 from __future__ import annotations
@@ -26,9 +30,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--num-envs", type=int, default=96, help="games in all")
     parser.add_argument("--steps", type=int, default=50, help="vector steps to play")
     parser.add_argument("--seed", type=int, default=1, help="game g uses seed + g")
+    parser.add_argument("--token", default=None, help="the servers' token (default: $JGYM_TOKEN)")
+    parser.add_argument(
+        "--tls-ca", default=None, help="PEM file of the servers' CA (default: $JGYM_TLS_CA)"
+    )
     args = parser.parse_args(argv)
     addresses = [a.strip() for a in args.addresses.split(",") if a.strip()]
-    envs = jgym.make_vec("Crematoria-v0", num_envs=args.num_envs, addresses=addresses)
+    envs = jgym.make_vec(
+        "Crematoria-v0",
+        num_envs=args.num_envs,
+        addresses=addresses,
+        token=args.token,
+        tls=args.tls_ca,
+    )
     rng = np.random.default_rng(args.seed)
     try:
         obs, _ = envs.reset(seed=args.seed)

@@ -72,8 +72,10 @@ def play_with_agent(binary: Path, args: Args, out: Path) -> None:
         tempfile.TemporaryDirectory() as trace_dir,
         LocalServer(binary=binary, args=["--trace-dir", trace_dir]) as server,
     ):
+        # trace_env0 is a folder under the server's --trace-dir: "." is
+        # the trace directory itself.
         env = jgym.JgymEnv(
-            address=server.address, opponents=opponents, config=config, trace_env0=trace_dir
+            address=server.address, opponents=opponents, config=config, trace_env0="."
         )
         rng = np.random.default_rng(args.seed)
         try:

@@ -28,13 +28,15 @@ from __future__ import annotations
 import gymnasium
 
 from jgym import errors
-from jgym.client import Client, Session
+from jgym.client import TLS, Client, Session
 from jgym.env import JgymEnv
 from jgym.errors import (
+    AuthenticationError,
     BinaryNotFoundError,
     InvalidArgumentError,
     JgymError,
     NotFoundError,
+    PermissionDeniedError,
     ResourceExhaustedError,
     ServerError,
     ServerStartError,
@@ -55,6 +57,8 @@ GAMES = ("Crematoria-v0",)
 
 __all__ = [
     "GAMES",
+    "TLS",
+    "AuthenticationError",
     "BinaryNotFoundError",
     "Client",
     "EvalResult",
@@ -66,6 +70,7 @@ __all__ = [
     "LocalServer",
     "MaskedMultiDiscrete",
     "NotFoundError",
+    "PermissionDeniedError",
     "ResourceExhaustedError",
     "ServerError",
     "ServerStartError",

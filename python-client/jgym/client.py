@@ -21,8 +21,10 @@ Example:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import queue
+import re
 import threading
 import weakref
 from collections.abc import Iterator, Sequence
@@ -44,7 +46,7 @@ from jgym.tensors import from_numpy
 from jgym.v1 import jgym_pb2 as pb
 from jgym.v1 import jgym_pb2_grpc as pb_grpc
 
-__all__ = ["Client", "Session", "autoreset_mode_value", "reward_mode_value"]
+__all__ = ["TLS", "Client", "Session", "autoreset_mode_value", "reward_mode_value"]
 
 # Batches are large (64 envs of Crematoria are ~0.7 MB): no 4 MB ceiling.
 _CHANNEL_OPTIONS = [
@@ -115,12 +117,83 @@ def autoreset_mode_value(mode: AutoresetMode | str) -> pb.AutoresetMode:
 _END = object()
 
 
+@dataclasses.dataclass(frozen=True)
+class TLS:
+    """How to reach a server over TLS (``jgym serve --tls-cert``).
+
+    Attributes:
+        root_ca: PEM file of the CA that signed the server's certificate
+            (``jgym certs`` writes ``ca.pem``); ``None`` trusts the system's
+            roots.
+        client_cert: PEM certificate of this client, for servers that ask
+            for one (mutual TLS, ``--tls-client-ca``).
+        client_key: The private key of ``client_cert``.
+        server_name: The name to check in the server's certificate when it
+            is not the host of the address.
+
+    Example:
+        >>> TLS(root_ca="certs/ca.pem").server_name is None
+        True
+    """
+
+    root_ca: str | os.PathLike[str] | None = None
+    client_cert: str | os.PathLike[str] | None = None
+    client_key: str | os.PathLike[str] | None = None
+    server_name: str | None = None
+
+    def credentials(self) -> grpc.ChannelCredentials:
+        """Returns the gRPC channel credentials (reads the files)."""
+
+        def read(p: str | os.PathLike[str] | None) -> bytes | None:
+            if p is None:
+                return None
+            with open(p, "rb") as f:
+                return f.read()
+
+        if (self.client_cert is None) != (self.client_key is None):
+            raise InvalidArgumentError("TLS: client_cert and client_key go together")
+        return grpc.ssl_channel_credentials(
+            root_certificates=read(self.root_ca),
+            private_key=read(self.client_key),
+            certificate_chain=read(self.client_cert),
+        )
+
+
+def _tls_of(tls: TLS | str | os.PathLike[str] | bool | None) -> TLS | None:
+    """Normalises the ``tls`` argument; ``None`` reads ``$JGYM_TLS_CA``."""
+    if tls is None:
+        ca = os.environ.get("JGYM_TLS_CA")
+        return TLS(root_ca=ca) if ca else None
+    if tls is False:
+        return None
+    if tls is True:
+        return TLS()
+    if isinstance(tls, TLS):
+        return tls
+    return TLS(root_ca=tls)
+
+
+# What a bot's file may be named on the server (server.ValidBotFile).
+_BOT_FILE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
+_UPLOAD_KINDS = {"policy": pb.BOT_KIND_POLICY, "cpp": pb.BOT_KIND_CPP}
+
+
+def _upload_name(path: str) -> str:
+    """The file name an upload is given: the base name, made acceptable."""
+    base = os.path.basename(path)
+    stem, ext = os.path.splitext(base)
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "_", stem).lstrip(".-") or "bot"
+    return stem[: 64 - len(ext)] + ext
+
+
 class _Stream:
     """One Stream RPC: a request queue feeding gRPC, responses read in order."""
 
-    def __init__(self, stub: pb_grpc.JgymServiceStub) -> None:
+    def __init__(
+        self, stub: pb_grpc.JgymServiceStub, metadata: Sequence[tuple[str, str]] = ()
+    ) -> None:
         self._requests: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._call = stub.Stream(self._iter())
+        self._call = stub.Stream(self._iter(), metadata=tuple(metadata) or None)
 
     def _iter(self) -> Iterator[pb.StreamRequest]:
         while True:
@@ -198,7 +271,7 @@ class Session:
             self._recreate(req)
         req.session_id = self.id
         if self._stream is None:
-            self._stream = _Stream(self._client.stub)
+            self._stream = _Stream(self._client.stub, self._client._metadata)
             self.stream_epoch += 1
         self._stream.send(req)
         self._pending += 1
@@ -356,10 +429,22 @@ def _close_channel(channel: grpc.Channel, lease: ServerLease | None) -> None:
 class Client:
     """A connection to one jgym server.
 
+    Seats that name a bot file of this machine (``"policy:runs/snap.onnx"``,
+    ``"cpp:bots/AIMine.cc"``) are uploaded to the server (``UploadBot``,
+    once per file version) and seated by the name it gives back: the same
+    call works against a local and a remote server. A name without a
+    folder that is no file here (``"cpp:AIMine.cc"``) is left for the
+    server to find in its bots directories.
+
     Args:
         address: ``host:port`` of a running server; ``None`` starts (or
             shares) a local one, see :mod:`jgym.server`.
         connect_timeout: Seconds to wait for the server to answer.
+        token: The token of a server started with ``--tokens`` (default:
+            ``$JGYM_TOKEN``, for servers given by address).
+        tls: Reach the server over TLS: a :class:`TLS`, the path of the
+            CA's PEM file, or ``True`` for the system's roots (default:
+            ``$JGYM_TLS_CA`` if set, else plain text).
 
     Raises:
         ServerUnavailableError: Nothing answers at ``address`` in time.
@@ -370,11 +455,31 @@ class Client:
         server: The local server when the client started one, else ``None``.
     """
 
-    def __init__(self, address: str | None = None, *, connect_timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        address: str | None = None,
+        *,
+        connect_timeout: float = 10.0,
+        token: str | None = None,
+        tls: TLS | str | os.PathLike[str] | bool | None = None,
+    ) -> None:
         self._lease = shared_server() if address is None else None
         self.server = self._lease.server if self._lease is not None else None
         self.address = address if address is not None else self._lease.server.address  # type: ignore[union-attr]
-        self._channel = grpc.insecure_channel(self.address, options=_CHANNEL_OPTIONS)
+        if token is None and address is not None:
+            token = os.environ.get("JGYM_TOKEN") or None
+        self._metadata: tuple[tuple[str, str], ...] = (
+            (("authorization", f"Bearer {token}"),) if token else ()
+        )
+        self._uploads: dict[tuple[str, str, int, int, str], str] = {}
+        conf = _tls_of(tls) if address is not None else None
+        if conf is None:
+            self._channel = grpc.insecure_channel(self.address, options=_CHANNEL_OPTIONS)
+        else:
+            opts: list[tuple[str, Any]] = list(_CHANNEL_OPTIONS)
+            if conf.server_name:
+                opts.append(("grpc.ssl_target_name_override", conf.server_name))
+            self._channel = grpc.secure_channel(self.address, conf.credentials(), options=opts)
         self._finalizer = weakref.finalize(self, _close_channel, self._channel, self._lease)
         self.stub = pb_grpc.JgymServiceStub(self._channel)  # type: ignore[no-untyped-call]
         self._sessions: weakref.WeakSet[Session] = weakref.WeakSet()
@@ -392,9 +497,74 @@ class Client:
     def call(self, what: str, method: Any, request: Any, timeout: float | None = 60.0) -> Any:
         """Calls a unary RPC, turning gRPC errors into :class:`JgymError`."""
         try:
-            return method(request, timeout=timeout)
+            return method(request, timeout=timeout, metadata=self._metadata or None)
         except grpc.RpcError as e:
             raise from_rpc_error(e, what) from None
+
+    def upload_bot(self, path: str | os.PathLike[str], kind: str, game: str = "") -> str:
+        """Uploads a bot file and returns the seat name the server gives it.
+
+        Args:
+            path: An ONNX policy (``kind="policy"``) or a C++ source
+                ``AI<Name>.cc`` (``kind="cpp"``) on this machine.
+            kind: ``"policy"`` or ``"cpp"``.
+            game: The game it plays (default: the server's first).
+
+        Returns:
+            A seat name such as ``"policy:@3f2a.../snap.onnx"``.
+
+        Raises:
+            InvalidArgumentError: The file cannot be read, or the server
+                refused it (a policy that does not load, a source that does
+                not compile: the server's message says why).
+            ResourceExhaustedError: Over the server's upload limits.
+        """
+        if kind not in _UPLOAD_KINDS:
+            raise InvalidArgumentError(f"kind {kind!r}: want one of {sorted(_UPLOAD_KINDS)}")
+        p = os.fspath(path)
+        try:
+            st = os.stat(p)
+            key = (kind, os.path.realpath(p), st.st_mtime_ns, st.st_size, game)
+            if key in self._uploads:
+                return self._uploads[key]
+            with open(p, "rb") as f:
+                content = f.read()
+        except OSError as e:
+            raise InvalidArgumentError(f"bot file {p}: {e.strerror}") from None
+        resp = self.call(
+            f"upload {p}",
+            self.stub.UploadBot,
+            pb.UploadBotRequest(
+                kind=_UPLOAD_KINDS[kind], name=_upload_name(p), content=content, game=game
+            ),
+            timeout=300.0,  # a C++ bot is compiled first
+        )
+        self._uploads[key] = resp.bot
+        return str(resp.bot)
+
+    def resolve_seat(self, seat: str | None, game: str = "") -> str:
+        """Returns the seat name to send for ``seat``.
+
+        A bot file of this machine is uploaded (see the class); other names
+        are kept.
+
+        Raises:
+            InvalidArgumentError: A ``prefix:PATH`` seat with a folder in
+                PATH names no file here.
+        """
+        if not seat:
+            return ""
+        kind, sep, rest = seat.partition(":")
+        if not sep or kind not in _UPLOAD_KINDS or rest.startswith("@"):
+            return seat
+        if os.path.isfile(rest):
+            return self.upload_bot(rest, kind, game)
+        if not _BOT_FILE.match(rest):
+            raise InvalidArgumentError(
+                f"bot {seat!r}: no file {rest!r} on this machine (a server seats files of this "
+                "machine by upload, and its own bots by file name)"
+            )
+        return seat
 
     def list_games(self) -> list[pb.GameSpec]:
         """Returns the specs of the games the server hosts."""
@@ -428,7 +598,9 @@ class Client:
             game: The game id, e.g. ``"Crematoria-v0"``.
             num_envs: Number of games.
             seats: Four entries: ``None`` or ``""`` for a learner seat, else
-                a bot name (``"Demo"``, ``"Null"``, ``"cpp:/path/AIMe.cc"``).
+                a bot name (``"Demo"``, ``"Null"``, ``"cpp:bots/AIMe.cc"``,
+                ``"policy:runs/snap.onnx"``: files of this machine are
+                uploaded, see the class).
             shuffle_seats: Permute the seats at every reset.
             reward_mode: ``"score_delta"``, ``"relative"`` or ``"rank"``.
             autoreset_mode: How finished games restart.
@@ -457,7 +629,7 @@ class Client:
         req = pb.CreateSessionRequest(
             game=game,
             num_envs=num_envs,
-            seats=[pb.SeatSpec(bot=s or "") for s in seats],
+            seats=[pb.SeatSpec(bot=self.resolve_seat(s, game)) for s in seats],
             shuffle_seats=shuffle_seats,
             reward_mode=reward_mode_value(reward_mode),
             autoreset_mode=autoreset_mode_value(autoreset_mode),

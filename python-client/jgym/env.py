@@ -61,6 +61,10 @@ class JgymEnv(gymnasium.Env):
         render_mode: ``"ansi"`` (the scores and round as text) or ``None``;
             other modes render nothing (gymnasium.make warns about them).
         connect_timeout: Seconds to wait for the server.
+        token: Token of a server started with ``--tokens`` (default:
+            ``$JGYM_TOKEN``).
+        tls: TLS to the server: a :class:`jgym.TLS`, the CA's PEM path, or
+            ``True`` (default: ``$JGYM_TLS_CA`` if set).
 
     Raises:
         InvalidArgumentError: A bad option, or a setup the server refused.
@@ -83,6 +87,8 @@ class JgymEnv(gymnasium.Env):
         trace_env0: str = "",
         render_mode: str | None = None,
         connect_timeout: float = 10.0,
+        token: str | None = None,
+        tls: Any = None,
     ) -> None:
         opps = [opponents] if isinstance(opponents, str) else list(opponents)
         if len(opps) != 3:
@@ -94,7 +100,7 @@ class JgymEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.game_id = game
         self.with_order = action_order
-        self._client = Client(address, connect_timeout=connect_timeout)
+        self._client = Client(address, connect_timeout=connect_timeout, token=token, tls=tls)
         try:
             self._session: Session = self._client.create_session(
                 game,

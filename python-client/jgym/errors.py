@@ -18,10 +18,12 @@ from __future__ import annotations
 import grpc
 
 __all__ = [
+    "AuthenticationError",
     "BinaryNotFoundError",
     "InvalidArgumentError",
     "JgymError",
     "NotFoundError",
+    "PermissionDeniedError",
     "ResourceExhaustedError",
     "ServerError",
     "ServerStartError",
@@ -63,6 +65,14 @@ class ResourceExhaustedError(JgymError):
     """The server refused the request for lack of capacity (too many envs, sessions)."""
 
 
+class AuthenticationError(JgymError, PermissionError):
+    """The server wants a token (``token=`` or ``$JGYM_TOKEN``) and got none or a wrong one."""
+
+
+class PermissionDeniedError(JgymError, PermissionError):
+    """The server's configuration does not allow the request (uploads, trace_env0)."""
+
+
 class UnsupportedError(JgymError, NotImplementedError):
     """The server does not offer what the request asks for (gRPC UNIMPLEMENTED)."""
 
@@ -92,6 +102,8 @@ _BY_CODE: dict[grpc.StatusCode, type[JgymError]] = {
     grpc.StatusCode.ALREADY_EXISTS: SessionError,
     grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhaustedError,
     grpc.StatusCode.UNIMPLEMENTED: UnsupportedError,
+    grpc.StatusCode.UNAUTHENTICATED: AuthenticationError,
+    grpc.StatusCode.PERMISSION_DENIED: PermissionDeniedError,
     grpc.StatusCode.UNAVAILABLE: ServerUnavailableError,
     grpc.StatusCode.DEADLINE_EXCEEDED: ServerUnavailableError,
     grpc.StatusCode.CANCELLED: ServerUnavailableError,

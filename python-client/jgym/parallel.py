@@ -55,6 +55,10 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
         trace_env0: Server-side directory for a ``.res`` trace of each game.
         render_mode: ``None`` or ``"ansi"``.
         connect_timeout: Seconds to wait for the server.
+        token: Token of a server started with ``--tokens`` (default:
+            ``$JGYM_TOKEN``).
+        tls: TLS to the server: a :class:`jgym.TLS`, the CA's PEM path, or
+            ``True`` (default: ``$JGYM_TLS_CA`` if set).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012
@@ -76,11 +80,13 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
         trace_env0: str = "",
         render_mode: str | None = None,
         connect_timeout: float = 10.0,
+        token: str | None = None,
+        tls: Any = None,
     ) -> None:
         self.render_mode = render_mode
         self.game_id = game
         self.with_order = action_order
-        self._client = Client(address, connect_timeout=connect_timeout)
+        self._client = Client(address, connect_timeout=connect_timeout, token=token, tls=tls)
         try:
             self._session: Session = self._client.create_session(
                 game,

@@ -346,6 +346,8 @@ class LocalServer:
             server's own (one per core).
         args: More ``jgym serve`` arguments, e.g. ``("--trace-dir", "/tmp")``.
         startup_timeout: Seconds to wait for the server to answer.
+        tls_ca: For a server started with ``--tls-cert``: the PEM file of
+            its CA, to check that it answers over TLS.
 
     Raises:
         ServerStartError: The server exited or did not answer in time; the
@@ -366,8 +368,10 @@ class LocalServer:
         workers: int | None = None,
         args: Sequence[str] = (),
         startup_timeout: float = 60.0,
+        tls_ca: str | os.PathLike[str] | None = None,
     ) -> None:
         self.binary = Path(binary) if binary is not None else find_binary()
+        self._tls_ca = tls_ca
         cmd = [str(self.binary), "serve", "--addr", "127.0.0.1:0", "--log-format", "json"]
         if workers is not None:
             cmd += ["--workers", str(workers)]
@@ -427,7 +431,12 @@ class LocalServer:
         if port is None:
             raise ServerStartError(self._failure("did not announce its address"))
         address = f"127.0.0.1:{port}"
-        with grpc.insecure_channel(address) as channel:
+        if self._tls_ca is not None:
+            creds = grpc.ssl_channel_credentials(root_certificates=Path(self._tls_ca).read_bytes())
+            channel_cm = grpc.secure_channel(address, creds)
+        else:
+            channel_cm = grpc.insecure_channel(address)
+        with channel_cm as channel:
             while True:
                 left = deadline - time.monotonic()
                 if self._proc.poll() is not None:

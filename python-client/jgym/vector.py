@@ -82,6 +82,10 @@ class JgymVectorEnv(VectorEnv):
             the session (0: the server's default, 5 minutes for ``jgym
             serve``); raise it when training pauses long between steps.
         connect_timeout: Seconds to wait for each server.
+        token: Token of a server started with ``--tokens`` (default:
+            ``$JGYM_TOKEN``).
+        tls: TLS to the server: a :class:`jgym.TLS`, the CA's PEM path, or
+            ``True`` (default: ``$JGYM_TLS_CA`` if set).
         observation_delta: Receive each observation as its changes since
             the last one (about a third of the bytes; the arrays are
             rebuilt here, writable and owned). ``False``: raw tensors,
@@ -118,6 +122,8 @@ class JgymVectorEnv(VectorEnv):
         idle_timeout: int = 0,
         connect_timeout: float = 10.0,
         observation_delta: bool = True,
+        token: str | None = None,
+        tls: Any = None,
     ) -> None:
         if num_envs < 1:
             raise InvalidArgumentError(f"num_envs {num_envs}: want at least 1")
@@ -138,7 +144,7 @@ class JgymVectorEnv(VectorEnv):
         try:
             offset = 0
             for i, (addr, n) in enumerate(zip(addrs, _split(num_envs, len(addrs)), strict=True)):
-                client = Client(addr, connect_timeout=connect_timeout)
+                client = Client(addr, connect_timeout=connect_timeout, token=token, tls=tls)
                 self._clients.append(client)
                 self._sessions.append(
                     client.create_session(

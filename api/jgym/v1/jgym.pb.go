@@ -153,6 +153,60 @@ func (TensorEncoding) EnumDescriptor() ([]byte, []int) {
 	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{1}
 }
 
+// BotKind is the kind of an uploaded bot.
+type BotKind int32
+
+const (
+	// BOT_KIND_UNSPECIFIED is invalid.
+	BotKind_BOT_KIND_UNSPECIFIED BotKind = 0
+	// BOT_KIND_POLICY: an ONNX policy exported by jgym (seated as "policy:").
+	BotKind_BOT_KIND_POLICY BotKind = 1
+	// BOT_KIND_CPP: one C++ source file AI<Name>.cc for the game's course
+	// kit (seated as "cpp:"), compiled and run contained on the server.
+	BotKind_BOT_KIND_CPP BotKind = 2
+)
+
+// Enum value maps for BotKind.
+var (
+	BotKind_name = map[int32]string{
+		0: "BOT_KIND_UNSPECIFIED",
+		1: "BOT_KIND_POLICY",
+		2: "BOT_KIND_CPP",
+	}
+	BotKind_value = map[string]int32{
+		"BOT_KIND_UNSPECIFIED": 0,
+		"BOT_KIND_POLICY":      1,
+		"BOT_KIND_CPP":         2,
+	}
+)
+
+func (x BotKind) Enum() *BotKind {
+	p := new(BotKind)
+	*p = x
+	return p
+}
+
+func (x BotKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (BotKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_jgym_v1_jgym_proto_enumTypes[2].Descriptor()
+}
+
+func (BotKind) Type() protoreflect.EnumType {
+	return &file_jgym_v1_jgym_proto_enumTypes[2]
+}
+
+func (x BotKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use BotKind.Descriptor instead.
+func (BotKind) EnumDescriptor() ([]byte, []int) {
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{2}
+}
+
 // RewardMode selects the reward of a learner seat.
 type RewardMode int32
 
@@ -197,11 +251,11 @@ func (x RewardMode) String() string {
 }
 
 func (RewardMode) Descriptor() protoreflect.EnumDescriptor {
-	return file_jgym_v1_jgym_proto_enumTypes[2].Descriptor()
+	return file_jgym_v1_jgym_proto_enumTypes[3].Descriptor()
 }
 
 func (RewardMode) Type() protoreflect.EnumType {
-	return &file_jgym_v1_jgym_proto_enumTypes[2]
+	return &file_jgym_v1_jgym_proto_enumTypes[3]
 }
 
 func (x RewardMode) Number() protoreflect.EnumNumber {
@@ -210,7 +264,7 @@ func (x RewardMode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use RewardMode.Descriptor instead.
 func (RewardMode) EnumDescriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{2}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{3}
 }
 
 // AutoresetMode selects how finished games restart (Gymnasium's modes).
@@ -258,11 +312,11 @@ func (x AutoresetMode) String() string {
 }
 
 func (AutoresetMode) Descriptor() protoreflect.EnumDescriptor {
-	return file_jgym_v1_jgym_proto_enumTypes[3].Descriptor()
+	return file_jgym_v1_jgym_proto_enumTypes[4].Descriptor()
 }
 
 func (AutoresetMode) Type() protoreflect.EnumType {
-	return &file_jgym_v1_jgym_proto_enumTypes[3]
+	return &file_jgym_v1_jgym_proto_enumTypes[4]
 }
 
 func (x AutoresetMode) Number() protoreflect.EnumNumber {
@@ -271,7 +325,7 @@ func (x AutoresetMode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use AutoresetMode.Descriptor instead.
 func (AutoresetMode) EnumDescriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{3}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{4}
 }
 
 // Tensor is a dense array: shape, element type and the raw little-endian
@@ -695,9 +749,12 @@ func (x *ListBotsRequest) GetGame() string {
 // ListBotsResponse lists bot names.
 type ListBotsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Names accepted in SeatSpec.bot, sorted.
+	// Names accepted in SeatSpec.bot, sorted: the built-in bots and the
+	// files the operator offers (e.g. "cpp:AIMine.cc", "policy:best.onnx").
 	Bots []string `protobuf:"bytes,1,rep,name=bots,proto3" json:"bots,omitempty"`
-	// Accepted prefixes of the form "prefix:PATH", e.g. "policy", "cpp".
+	// Prefixes of "prefix:NAME" seats the server accepts: "policy", "cpp".
+	// NAME is a file the operator offers or "@" and the id of an upload
+	// (UploadBotResponse.bot), never a path on the server.
 	Prefixes      []string `protobuf:"bytes,2,rep,name=prefixes,proto3" json:"prefixes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -750,8 +807,9 @@ func (x *ListBotsResponse) GetPrefixes() []string {
 // SeatSpec says who plays a seat.
 type SeatSpec struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Empty for a learner seat driven by the client; otherwise a bot name
-	// (e.g. "Demo", "Riddick", "policy:/path/model.onnx").
+	// Empty for a learner seat driven by the client; otherwise a bot name:
+	// a built-in bot ("Demo"), an offered file ("policy:best.onnx") or an
+	// upload ("policy:@3f2a...", from UploadBot). At most 256 bytes.
 	Bot           string `protobuf:"bytes,1,opt,name=bot,proto3" json:"bot,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -792,6 +850,154 @@ func (x *SeatSpec) GetBot() string {
 		return x.Bot
 	}
 	return ""
+}
+
+// UploadBotRequest uploads a bot by content.
+type UploadBotRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What the content is.
+	Kind BotKind `protobuf:"varint,1,opt,name=kind,proto3,enum=jgym.v1.BotKind" json:"kind,omitempty"`
+	// The file's name, e.g. "AIMine.cc" or "snapshot.onnx": letters,
+	// digits, '.', '_' and '-', at most 64 bytes. It names the player in
+	// traces and messages.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// The file's bytes, at most the server's upload size limit.
+	Content []byte `protobuf:"bytes,3,opt,name=content,proto3" json:"content,omitempty"`
+	// The game the bot plays; empty means the first hosted game.
+	Game          string `protobuf:"bytes,4,opt,name=game,proto3" json:"game,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UploadBotRequest) Reset() {
+	*x = UploadBotRequest{}
+	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UploadBotRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UploadBotRequest) ProtoMessage() {}
+
+func (x *UploadBotRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UploadBotRequest.ProtoReflect.Descriptor instead.
+func (*UploadBotRequest) Descriptor() ([]byte, []int) {
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *UploadBotRequest) GetKind() BotKind {
+	if x != nil {
+		return x.Kind
+	}
+	return BotKind_BOT_KIND_UNSPECIFIED
+}
+
+func (x *UploadBotRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *UploadBotRequest) GetContent() []byte {
+	if x != nil {
+		return x.Content
+	}
+	return nil
+}
+
+func (x *UploadBotRequest) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+// UploadBotResponse names the stored bot.
+type UploadBotResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The seat name of the bot, e.g. "policy:@" followed by 32 hex digits.
+	Bot string `protobuf:"bytes,1,opt,name=bot,proto3" json:"bot,omitempty"`
+	// The SHA-256 of the content, in hex.
+	Sha256 string `protobuf:"bytes,2,opt,name=sha256,proto3" json:"sha256,omitempty"`
+	// Bytes of the client's uploads held by the server, this one included.
+	QuotaUsedBytes int64 `protobuf:"varint,3,opt,name=quota_used_bytes,json=quotaUsedBytes,proto3" json:"quota_used_bytes,omitempty"`
+	// The client's upload quota in bytes.
+	QuotaBytes    int64 `protobuf:"varint,4,opt,name=quota_bytes,json=quotaBytes,proto3" json:"quota_bytes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UploadBotResponse) Reset() {
+	*x = UploadBotResponse{}
+	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UploadBotResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UploadBotResponse) ProtoMessage() {}
+
+func (x *UploadBotResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UploadBotResponse.ProtoReflect.Descriptor instead.
+func (*UploadBotResponse) Descriptor() ([]byte, []int) {
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *UploadBotResponse) GetBot() string {
+	if x != nil {
+		return x.Bot
+	}
+	return ""
+}
+
+func (x *UploadBotResponse) GetSha256() string {
+	if x != nil {
+		return x.Sha256
+	}
+	return ""
+}
+
+func (x *UploadBotResponse) GetQuotaUsedBytes() int64 {
+	if x != nil {
+		return x.QuotaUsedBytes
+	}
+	return 0
+}
+
+func (x *UploadBotResponse) GetQuotaBytes() int64 {
+	if x != nil {
+		return x.QuotaBytes
+	}
+	return 0
 }
 
 // CreateSessionRequest creates a session.
@@ -838,7 +1044,7 @@ type CreateSessionRequest struct {
 
 func (x *CreateSessionRequest) Reset() {
 	*x = CreateSessionRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -850,7 +1056,7 @@ func (x *CreateSessionRequest) String() string {
 func (*CreateSessionRequest) ProtoMessage() {}
 
 func (x *CreateSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -863,7 +1069,7 @@ func (x *CreateSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateSessionRequest.ProtoReflect.Descriptor instead.
 func (*CreateSessionRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{8}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *CreateSessionRequest) GetGame() string {
@@ -975,7 +1181,7 @@ type CreateSessionResponse struct {
 
 func (x *CreateSessionResponse) Reset() {
 	*x = CreateSessionResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -987,7 +1193,7 @@ func (x *CreateSessionResponse) String() string {
 func (*CreateSessionResponse) ProtoMessage() {}
 
 func (x *CreateSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1000,7 +1206,7 @@ func (x *CreateSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateSessionResponse.ProtoReflect.Descriptor instead.
 func (*CreateSessionResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{9}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CreateSessionResponse) GetSessionId() string {
@@ -1056,7 +1262,7 @@ type CloseSessionRequest struct {
 
 func (x *CloseSessionRequest) Reset() {
 	*x = CloseSessionRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1068,7 +1274,7 @@ func (x *CloseSessionRequest) String() string {
 func (*CloseSessionRequest) ProtoMessage() {}
 
 func (x *CloseSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1081,7 +1287,7 @@ func (x *CloseSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseSessionRequest.ProtoReflect.Descriptor instead.
 func (*CloseSessionRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{10}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CloseSessionRequest) GetSessionId() string {
@@ -1100,7 +1306,7 @@ type CloseSessionResponse struct {
 
 func (x *CloseSessionResponse) Reset() {
 	*x = CloseSessionResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1112,7 +1318,7 @@ func (x *CloseSessionResponse) String() string {
 func (*CloseSessionResponse) ProtoMessage() {}
 
 func (x *CloseSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1125,7 +1331,7 @@ func (x *CloseSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseSessionResponse.ProtoReflect.Descriptor instead.
 func (*CloseSessionResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{11}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{13}
 }
 
 // ResetRequest starts new games.
@@ -1144,7 +1350,7 @@ type ResetRequest struct {
 
 func (x *ResetRequest) Reset() {
 	*x = ResetRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1156,7 +1362,7 @@ func (x *ResetRequest) String() string {
 func (*ResetRequest) ProtoMessage() {}
 
 func (x *ResetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1169,7 +1375,7 @@ func (x *ResetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetRequest.ProtoReflect.Descriptor instead.
 func (*ResetRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{12}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ResetRequest) GetSeed() int64 {
@@ -1210,7 +1416,7 @@ type StepRequest struct {
 
 func (x *StepRequest) Reset() {
 	*x = StepRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1222,7 +1428,7 @@ func (x *StepRequest) String() string {
 func (*StepRequest) ProtoMessage() {}
 
 func (x *StepRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1235,7 +1441,7 @@ func (x *StepRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepRequest.ProtoReflect.Descriptor instead.
 func (*StepRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{13}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *StepRequest) GetEnvIds() []int32 {
@@ -1279,7 +1485,7 @@ type StreamRequest struct {
 
 func (x *StreamRequest) Reset() {
 	*x = StreamRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1291,7 +1497,7 @@ func (x *StreamRequest) String() string {
 func (*StreamRequest) ProtoMessage() {}
 
 func (x *StreamRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1304,7 +1510,7 @@ func (x *StreamRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamRequest.ProtoReflect.Descriptor instead.
 func (*StreamRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{14}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *StreamRequest) GetSessionId() string {
@@ -1383,7 +1589,7 @@ type RecvRequest struct {
 
 func (x *RecvRequest) Reset() {
 	*x = RecvRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1395,7 +1601,7 @@ func (x *RecvRequest) String() string {
 func (*RecvRequest) ProtoMessage() {}
 
 func (x *RecvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1408,7 +1614,7 @@ func (x *RecvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecvRequest.ProtoReflect.Descriptor instead.
 func (*RecvRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{15}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{17}
 }
 
 // Info is per-env information, batched.
@@ -1430,7 +1636,7 @@ type Info struct {
 
 func (x *Info) Reset() {
 	*x = Info{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1442,7 +1648,7 @@ func (x *Info) String() string {
 func (*Info) ProtoMessage() {}
 
 func (x *Info) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1455,7 +1661,7 @@ func (x *Info) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Info.ProtoReflect.Descriptor instead.
 func (*Info) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{16}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Info) GetScores() *Tensor {
@@ -1522,7 +1728,7 @@ type StepResult struct {
 
 func (x *StepResult) Reset() {
 	*x = StepResult{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1534,7 +1740,7 @@ func (x *StepResult) String() string {
 func (*StepResult) ProtoMessage() {}
 
 func (x *StepResult) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1547,7 +1753,7 @@ func (x *StepResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepResult.ProtoReflect.Descriptor instead.
 func (*StepResult) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{17}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *StepResult) GetEnvIds() []int32 {
@@ -1624,7 +1830,7 @@ type StreamResponse struct {
 
 func (x *StreamResponse) Reset() {
 	*x = StreamResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1636,7 +1842,7 @@ func (x *StreamResponse) String() string {
 func (*StreamResponse) ProtoMessage() {}
 
 func (x *StreamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1649,7 +1855,7 @@ func (x *StreamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamResponse.ProtoReflect.Descriptor instead.
 func (*StreamResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{18}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *StreamResponse) GetResult() *StepResult {
@@ -1698,7 +1904,18 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x04bots\x18\x01 \x03(\tR\x04bots\x12\x1a\n" +
 	"\bprefixes\x18\x02 \x03(\tR\bprefixes\"\x1c\n" +
 	"\bSeatSpec\x12\x10\n" +
-	"\x03bot\x18\x01 \x01(\tR\x03bot\"\xde\x03\n" +
+	"\x03bot\x18\x01 \x01(\tR\x03bot\"z\n" +
+	"\x10UploadBotRequest\x12$\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x10.jgym.v1.BotKindR\x04kind\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x18\n" +
+	"\acontent\x18\x03 \x01(\fR\acontent\x12\x12\n" +
+	"\x04game\x18\x04 \x01(\tR\x04game\"\x88\x01\n" +
+	"\x11UploadBotResponse\x12\x10\n" +
+	"\x03bot\x18\x01 \x01(\tR\x03bot\x12\x16\n" +
+	"\x06sha256\x18\x02 \x01(\tR\x06sha256\x12(\n" +
+	"\x10quota_used_bytes\x18\x03 \x01(\x03R\x0equotaUsedBytes\x12\x1f\n" +
+	"\vquota_bytes\x18\x04 \x01(\x03R\n" +
+	"quotaBytes\"\xde\x03\n" +
 	"\x14CreateSessionRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x19\n" +
 	"\bnum_envs\x18\x02 \x01(\x05R\anumEnvs\x12'\n" +
@@ -1787,7 +2004,11 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\vDTYPE_INT64\x10\a*Q\n" +
 	"\x0eTensorEncoding\x12\x1f\n" +
 	"\x1bTENSOR_ENCODING_UNSPECIFIED\x10\x00\x12\x1e\n" +
-	"\x1aTENSOR_ENCODING_WORD_DELTA\x10\x01*v\n" +
+	"\x1aTENSOR_ENCODING_WORD_DELTA\x10\x01*J\n" +
+	"\aBotKind\x12\x18\n" +
+	"\x14BOT_KIND_UNSPECIFIED\x10\x00\x12\x13\n" +
+	"\x0fBOT_KIND_POLICY\x10\x01\x12\x10\n" +
+	"\fBOT_KIND_CPP\x10\x02*v\n" +
 	"\n" +
 	"RewardMode\x12\x1b\n" +
 	"\x17REWARD_MODE_UNSPECIFIED\x10\x00\x12\x1b\n" +
@@ -1798,13 +2019,14 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x1aAUTORESET_MODE_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18AUTORESET_MODE_NEXT_STEP\x10\x01\x12\x1c\n" +
 	"\x18AUTORESET_MODE_SAME_STEP\x10\x02\x12\x1b\n" +
-	"\x17AUTORESET_MODE_DISABLED\x10\x032\xee\x02\n" +
+	"\x17AUTORESET_MODE_DISABLED\x10\x032\xb2\x03\n" +
 	"\vJgymService\x12B\n" +
 	"\tListGames\x12\x19.jgym.v1.ListGamesRequest\x1a\x1a.jgym.v1.ListGamesResponse\x12?\n" +
 	"\bListBots\x12\x18.jgym.v1.ListBotsRequest\x1a\x19.jgym.v1.ListBotsResponse\x12N\n" +
 	"\rCreateSession\x12\x1d.jgym.v1.CreateSessionRequest\x1a\x1e.jgym.v1.CreateSessionResponse\x12K\n" +
 	"\fCloseSession\x12\x1c.jgym.v1.CloseSessionRequest\x1a\x1d.jgym.v1.CloseSessionResponse\x12=\n" +
-	"\x06Stream\x12\x16.jgym.v1.StreamRequest\x1a\x17.jgym.v1.StreamResponse(\x010\x01B\x19Z\x17jgym/api/jgym/v1;jgymv1b\x06proto3"
+	"\x06Stream\x12\x16.jgym.v1.StreamRequest\x1a\x17.jgym.v1.StreamResponse(\x010\x01\x12B\n" +
+	"\tUploadBot\x12\x19.jgym.v1.UploadBotRequest\x1a\x1a.jgym.v1.UploadBotResponseB\x19Z\x17jgym/api/jgym/v1;jgymv1b\x06proto3"
 
 var (
 	file_jgym_v1_jgym_proto_rawDescOnce sync.Once
@@ -1818,82 +2040,88 @@ func file_jgym_v1_jgym_proto_rawDescGZIP() []byte {
 	return file_jgym_v1_jgym_proto_rawDescData
 }
 
-var file_jgym_v1_jgym_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_jgym_v1_jgym_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_jgym_v1_jgym_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_jgym_v1_jgym_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_jgym_v1_jgym_proto_goTypes = []any{
 	(Dtype)(0),                    // 0: jgym.v1.Dtype
 	(TensorEncoding)(0),           // 1: jgym.v1.TensorEncoding
-	(RewardMode)(0),               // 2: jgym.v1.RewardMode
-	(AutoresetMode)(0),            // 3: jgym.v1.AutoresetMode
-	(*Tensor)(nil),                // 4: jgym.v1.Tensor
-	(*TensorSpec)(nil),            // 5: jgym.v1.TensorSpec
-	(*GameSpec)(nil),              // 6: jgym.v1.GameSpec
-	(*ListGamesRequest)(nil),      // 7: jgym.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),     // 8: jgym.v1.ListGamesResponse
-	(*ListBotsRequest)(nil),       // 9: jgym.v1.ListBotsRequest
-	(*ListBotsResponse)(nil),      // 10: jgym.v1.ListBotsResponse
-	(*SeatSpec)(nil),              // 11: jgym.v1.SeatSpec
-	(*CreateSessionRequest)(nil),  // 12: jgym.v1.CreateSessionRequest
-	(*CreateSessionResponse)(nil), // 13: jgym.v1.CreateSessionResponse
-	(*CloseSessionRequest)(nil),   // 14: jgym.v1.CloseSessionRequest
-	(*CloseSessionResponse)(nil),  // 15: jgym.v1.CloseSessionResponse
-	(*ResetRequest)(nil),          // 16: jgym.v1.ResetRequest
-	(*StepRequest)(nil),           // 17: jgym.v1.StepRequest
-	(*StreamRequest)(nil),         // 18: jgym.v1.StreamRequest
-	(*RecvRequest)(nil),           // 19: jgym.v1.RecvRequest
-	(*Info)(nil),                  // 20: jgym.v1.Info
-	(*StepResult)(nil),            // 21: jgym.v1.StepResult
-	(*StreamResponse)(nil),        // 22: jgym.v1.StreamResponse
-	nil,                           // 23: jgym.v1.StepResult.ObservationEntry
-	nil,                           // 24: jgym.v1.StepResult.FinalObservationEntry
+	(BotKind)(0),                  // 2: jgym.v1.BotKind
+	(RewardMode)(0),               // 3: jgym.v1.RewardMode
+	(AutoresetMode)(0),            // 4: jgym.v1.AutoresetMode
+	(*Tensor)(nil),                // 5: jgym.v1.Tensor
+	(*TensorSpec)(nil),            // 6: jgym.v1.TensorSpec
+	(*GameSpec)(nil),              // 7: jgym.v1.GameSpec
+	(*ListGamesRequest)(nil),      // 8: jgym.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),     // 9: jgym.v1.ListGamesResponse
+	(*ListBotsRequest)(nil),       // 10: jgym.v1.ListBotsRequest
+	(*ListBotsResponse)(nil),      // 11: jgym.v1.ListBotsResponse
+	(*SeatSpec)(nil),              // 12: jgym.v1.SeatSpec
+	(*UploadBotRequest)(nil),      // 13: jgym.v1.UploadBotRequest
+	(*UploadBotResponse)(nil),     // 14: jgym.v1.UploadBotResponse
+	(*CreateSessionRequest)(nil),  // 15: jgym.v1.CreateSessionRequest
+	(*CreateSessionResponse)(nil), // 16: jgym.v1.CreateSessionResponse
+	(*CloseSessionRequest)(nil),   // 17: jgym.v1.CloseSessionRequest
+	(*CloseSessionResponse)(nil),  // 18: jgym.v1.CloseSessionResponse
+	(*ResetRequest)(nil),          // 19: jgym.v1.ResetRequest
+	(*StepRequest)(nil),           // 20: jgym.v1.StepRequest
+	(*StreamRequest)(nil),         // 21: jgym.v1.StreamRequest
+	(*RecvRequest)(nil),           // 22: jgym.v1.RecvRequest
+	(*Info)(nil),                  // 23: jgym.v1.Info
+	(*StepResult)(nil),            // 24: jgym.v1.StepResult
+	(*StreamResponse)(nil),        // 25: jgym.v1.StreamResponse
+	nil,                           // 26: jgym.v1.StepResult.ObservationEntry
+	nil,                           // 27: jgym.v1.StepResult.FinalObservationEntry
 }
 var file_jgym_v1_jgym_proto_depIdxs = []int32{
 	0,  // 0: jgym.v1.Tensor.dtype:type_name -> jgym.v1.Dtype
 	1,  // 1: jgym.v1.Tensor.encoding:type_name -> jgym.v1.TensorEncoding
 	0,  // 2: jgym.v1.TensorSpec.dtype:type_name -> jgym.v1.Dtype
-	5,  // 3: jgym.v1.GameSpec.observation:type_name -> jgym.v1.TensorSpec
-	5,  // 4: jgym.v1.GameSpec.action:type_name -> jgym.v1.TensorSpec
-	5,  // 5: jgym.v1.GameSpec.action_order:type_name -> jgym.v1.TensorSpec
-	6,  // 6: jgym.v1.ListGamesResponse.games:type_name -> jgym.v1.GameSpec
-	11, // 7: jgym.v1.CreateSessionRequest.seats:type_name -> jgym.v1.SeatSpec
-	2,  // 8: jgym.v1.CreateSessionRequest.reward_mode:type_name -> jgym.v1.RewardMode
-	3,  // 9: jgym.v1.CreateSessionRequest.autoreset_mode:type_name -> jgym.v1.AutoresetMode
-	6,  // 10: jgym.v1.CreateSessionResponse.game:type_name -> jgym.v1.GameSpec
-	4,  // 11: jgym.v1.StepRequest.actions:type_name -> jgym.v1.Tensor
-	4,  // 12: jgym.v1.StepRequest.action_order:type_name -> jgym.v1.Tensor
-	16, // 13: jgym.v1.StreamRequest.reset:type_name -> jgym.v1.ResetRequest
-	17, // 14: jgym.v1.StreamRequest.step:type_name -> jgym.v1.StepRequest
-	19, // 15: jgym.v1.StreamRequest.recv:type_name -> jgym.v1.RecvRequest
-	4,  // 16: jgym.v1.Info.scores:type_name -> jgym.v1.Tensor
-	4,  // 17: jgym.v1.Info.rank:type_name -> jgym.v1.Tensor
-	4,  // 18: jgym.v1.Info.round:type_name -> jgym.v1.Tensor
-	4,  // 19: jgym.v1.Info.learner_seats:type_name -> jgym.v1.Tensor
-	4,  // 20: jgym.v1.Info.episode:type_name -> jgym.v1.Tensor
-	23, // 21: jgym.v1.StepResult.observation:type_name -> jgym.v1.StepResult.ObservationEntry
-	4,  // 22: jgym.v1.StepResult.reward:type_name -> jgym.v1.Tensor
-	4,  // 23: jgym.v1.StepResult.terminated:type_name -> jgym.v1.Tensor
-	4,  // 24: jgym.v1.StepResult.truncated:type_name -> jgym.v1.Tensor
-	20, // 25: jgym.v1.StepResult.info:type_name -> jgym.v1.Info
-	24, // 26: jgym.v1.StepResult.final_observation:type_name -> jgym.v1.StepResult.FinalObservationEntry
-	4,  // 27: jgym.v1.StepResult.final_scores:type_name -> jgym.v1.Tensor
-	21, // 28: jgym.v1.StreamResponse.result:type_name -> jgym.v1.StepResult
-	4,  // 29: jgym.v1.StepResult.ObservationEntry.value:type_name -> jgym.v1.Tensor
-	4,  // 30: jgym.v1.StepResult.FinalObservationEntry.value:type_name -> jgym.v1.Tensor
-	7,  // 31: jgym.v1.JgymService.ListGames:input_type -> jgym.v1.ListGamesRequest
-	9,  // 32: jgym.v1.JgymService.ListBots:input_type -> jgym.v1.ListBotsRequest
-	12, // 33: jgym.v1.JgymService.CreateSession:input_type -> jgym.v1.CreateSessionRequest
-	14, // 34: jgym.v1.JgymService.CloseSession:input_type -> jgym.v1.CloseSessionRequest
-	18, // 35: jgym.v1.JgymService.Stream:input_type -> jgym.v1.StreamRequest
-	8,  // 36: jgym.v1.JgymService.ListGames:output_type -> jgym.v1.ListGamesResponse
-	10, // 37: jgym.v1.JgymService.ListBots:output_type -> jgym.v1.ListBotsResponse
-	13, // 38: jgym.v1.JgymService.CreateSession:output_type -> jgym.v1.CreateSessionResponse
-	15, // 39: jgym.v1.JgymService.CloseSession:output_type -> jgym.v1.CloseSessionResponse
-	22, // 40: jgym.v1.JgymService.Stream:output_type -> jgym.v1.StreamResponse
-	36, // [36:41] is the sub-list for method output_type
-	31, // [31:36] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	6,  // 3: jgym.v1.GameSpec.observation:type_name -> jgym.v1.TensorSpec
+	6,  // 4: jgym.v1.GameSpec.action:type_name -> jgym.v1.TensorSpec
+	6,  // 5: jgym.v1.GameSpec.action_order:type_name -> jgym.v1.TensorSpec
+	7,  // 6: jgym.v1.ListGamesResponse.games:type_name -> jgym.v1.GameSpec
+	2,  // 7: jgym.v1.UploadBotRequest.kind:type_name -> jgym.v1.BotKind
+	12, // 8: jgym.v1.CreateSessionRequest.seats:type_name -> jgym.v1.SeatSpec
+	3,  // 9: jgym.v1.CreateSessionRequest.reward_mode:type_name -> jgym.v1.RewardMode
+	4,  // 10: jgym.v1.CreateSessionRequest.autoreset_mode:type_name -> jgym.v1.AutoresetMode
+	7,  // 11: jgym.v1.CreateSessionResponse.game:type_name -> jgym.v1.GameSpec
+	5,  // 12: jgym.v1.StepRequest.actions:type_name -> jgym.v1.Tensor
+	5,  // 13: jgym.v1.StepRequest.action_order:type_name -> jgym.v1.Tensor
+	19, // 14: jgym.v1.StreamRequest.reset:type_name -> jgym.v1.ResetRequest
+	20, // 15: jgym.v1.StreamRequest.step:type_name -> jgym.v1.StepRequest
+	22, // 16: jgym.v1.StreamRequest.recv:type_name -> jgym.v1.RecvRequest
+	5,  // 17: jgym.v1.Info.scores:type_name -> jgym.v1.Tensor
+	5,  // 18: jgym.v1.Info.rank:type_name -> jgym.v1.Tensor
+	5,  // 19: jgym.v1.Info.round:type_name -> jgym.v1.Tensor
+	5,  // 20: jgym.v1.Info.learner_seats:type_name -> jgym.v1.Tensor
+	5,  // 21: jgym.v1.Info.episode:type_name -> jgym.v1.Tensor
+	26, // 22: jgym.v1.StepResult.observation:type_name -> jgym.v1.StepResult.ObservationEntry
+	5,  // 23: jgym.v1.StepResult.reward:type_name -> jgym.v1.Tensor
+	5,  // 24: jgym.v1.StepResult.terminated:type_name -> jgym.v1.Tensor
+	5,  // 25: jgym.v1.StepResult.truncated:type_name -> jgym.v1.Tensor
+	23, // 26: jgym.v1.StepResult.info:type_name -> jgym.v1.Info
+	27, // 27: jgym.v1.StepResult.final_observation:type_name -> jgym.v1.StepResult.FinalObservationEntry
+	5,  // 28: jgym.v1.StepResult.final_scores:type_name -> jgym.v1.Tensor
+	24, // 29: jgym.v1.StreamResponse.result:type_name -> jgym.v1.StepResult
+	5,  // 30: jgym.v1.StepResult.ObservationEntry.value:type_name -> jgym.v1.Tensor
+	5,  // 31: jgym.v1.StepResult.FinalObservationEntry.value:type_name -> jgym.v1.Tensor
+	8,  // 32: jgym.v1.JgymService.ListGames:input_type -> jgym.v1.ListGamesRequest
+	10, // 33: jgym.v1.JgymService.ListBots:input_type -> jgym.v1.ListBotsRequest
+	15, // 34: jgym.v1.JgymService.CreateSession:input_type -> jgym.v1.CreateSessionRequest
+	17, // 35: jgym.v1.JgymService.CloseSession:input_type -> jgym.v1.CloseSessionRequest
+	21, // 36: jgym.v1.JgymService.Stream:input_type -> jgym.v1.StreamRequest
+	13, // 37: jgym.v1.JgymService.UploadBot:input_type -> jgym.v1.UploadBotRequest
+	9,  // 38: jgym.v1.JgymService.ListGames:output_type -> jgym.v1.ListGamesResponse
+	11, // 39: jgym.v1.JgymService.ListBots:output_type -> jgym.v1.ListBotsResponse
+	16, // 40: jgym.v1.JgymService.CreateSession:output_type -> jgym.v1.CreateSessionResponse
+	18, // 41: jgym.v1.JgymService.CloseSession:output_type -> jgym.v1.CloseSessionResponse
+	25, // 42: jgym.v1.JgymService.Stream:output_type -> jgym.v1.StreamResponse
+	14, // 43: jgym.v1.JgymService.UploadBot:output_type -> jgym.v1.UploadBotResponse
+	38, // [38:44] is the sub-list for method output_type
+	32, // [32:38] is the sub-list for method input_type
+	32, // [32:32] is the sub-list for extension type_name
+	32, // [32:32] is the sub-list for extension extendee
+	0,  // [0:32] is the sub-list for field type_name
 }
 
 func init() { file_jgym_v1_jgym_proto_init() }
@@ -1901,7 +2129,7 @@ func file_jgym_v1_jgym_proto_init() {
 	if File_jgym_v1_jgym_proto != nil {
 		return
 	}
-	file_jgym_v1_jgym_proto_msgTypes[14].OneofWrappers = []any{
+	file_jgym_v1_jgym_proto_msgTypes[16].OneofWrappers = []any{
 		(*StreamRequest_Reset_)(nil),
 		(*StreamRequest_Step)(nil),
 		(*StreamRequest_Recv)(nil),
@@ -1911,8 +2139,8 @@ func file_jgym_v1_jgym_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_jgym_v1_jgym_proto_rawDesc), len(file_jgym_v1_jgym_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   21,
+			NumEnums:      5,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -28,6 +28,7 @@ const (
 	JgymService_CreateSession_FullMethodName = "/jgym.v1.JgymService/CreateSession"
 	JgymService_CloseSession_FullMethodName  = "/jgym.v1.JgymService/CloseSession"
 	JgymService_Stream_FullMethodName        = "/jgym.v1.JgymService/Stream"
+	JgymService_UploadBot_FullMethodName     = "/jgym.v1.JgymService/UploadBot"
 )
 
 // JgymServiceClient is the client API for JgymService service.
@@ -48,6 +49,11 @@ type JgymServiceClient interface {
 	// server answers each with exactly one response, in order. Only one
 	// stream may be attached to a session at a time.
 	Stream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[StreamRequest, StreamResponse], error)
+	// UploadBot stores a bot given by its content (an ONNX policy or one C++
+	// source file) for the calling client, checks that it loads or
+	// compiles, and returns the name that seats it. Uploads count against
+	// the client's quota; the oldest are dropped to make room.
+	UploadBot(ctx context.Context, in *UploadBotRequest, opts ...grpc.CallOption) (*UploadBotResponse, error)
 }
 
 type jgymServiceClient struct {
@@ -111,6 +117,16 @@ func (c *jgymServiceClient) Stream(ctx context.Context, opts ...grpc.CallOption)
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type JgymService_StreamClient = grpc.BidiStreamingClient[StreamRequest, StreamResponse]
 
+func (c *jgymServiceClient) UploadBot(ctx context.Context, in *UploadBotRequest, opts ...grpc.CallOption) (*UploadBotResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UploadBotResponse)
+	err := c.cc.Invoke(ctx, JgymService_UploadBot_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // JgymServiceServer is the server API for JgymService service.
 // All implementations must embed UnimplementedJgymServiceServer
 // for forward compatibility.
@@ -129,6 +145,11 @@ type JgymServiceServer interface {
 	// server answers each with exactly one response, in order. Only one
 	// stream may be attached to a session at a time.
 	Stream(grpc.BidiStreamingServer[StreamRequest, StreamResponse]) error
+	// UploadBot stores a bot given by its content (an ONNX policy or one C++
+	// source file) for the calling client, checks that it loads or
+	// compiles, and returns the name that seats it. Uploads count against
+	// the client's quota; the oldest are dropped to make room.
+	UploadBot(context.Context, *UploadBotRequest) (*UploadBotResponse, error)
 	mustEmbedUnimplementedJgymServiceServer()
 }
 
@@ -153,6 +174,9 @@ func (UnimplementedJgymServiceServer) CloseSession(context.Context, *CloseSessio
 }
 func (UnimplementedJgymServiceServer) Stream(grpc.BidiStreamingServer[StreamRequest, StreamResponse]) error {
 	return status.Error(codes.Unimplemented, "method Stream not implemented")
+}
+func (UnimplementedJgymServiceServer) UploadBot(context.Context, *UploadBotRequest) (*UploadBotResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UploadBot not implemented")
 }
 func (UnimplementedJgymServiceServer) mustEmbedUnimplementedJgymServiceServer() {}
 func (UnimplementedJgymServiceServer) testEmbeddedByValue()                     {}
@@ -254,6 +278,24 @@ func _JgymService_Stream_Handler(srv interface{}, stream grpc.ServerStream) erro
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type JgymService_StreamServer = grpc.BidiStreamingServer[StreamRequest, StreamResponse]
 
+func _JgymService_UploadBot_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UploadBotRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(JgymServiceServer).UploadBot(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: JgymService_UploadBot_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(JgymServiceServer).UploadBot(ctx, req.(*UploadBotRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // JgymService_ServiceDesc is the grpc.ServiceDesc for JgymService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -276,6 +318,10 @@ var JgymService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CloseSession",
 			Handler:    _JgymService_CloseSession_Handler,
+		},
+		{
+			MethodName: "UploadBot",
+			Handler:    _JgymService_UploadBot_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -283,9 +283,12 @@ func TestMatchWithPolicyBot(t *testing.T) {
 	}
 }
 
+// FuzzParse: Parse, the decoder of files from outside, never panics nor
+// runs away on any bytes.
 func FuzzParse(f *testing.F) {
 	f.Add(tinyModel{}.bytes())
 	f.Add(tinyModel{slots: 4}.bytes())
+	f.Add(tinyModel{extra: [][]byte{constNode("a", []int64{2, 1}), constNode("b", []int64{1, 3}), nodePB("Add", []string{"a", "b"}, []string{"ab"})}}.bytes())
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) > 1<<16 {
 			return

@@ -3,10 +3,12 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"jgym/env/crematoria"
 )
@@ -23,7 +25,47 @@ var (
 	// ErrSignature means the model's inputs or outputs are not those of a
 	// Crematoria policy (docs/export.md).
 	ErrSignature = errors.New("not a Crematoria policy")
+	// ErrTooLarge means the model passes a bound: file size, number of
+	// nodes, or the memory of one forward pass.
+	ErrTooLarge = errors.New("model too large")
 )
+
+// Bounds on the models a policy bot runs, so that a file from outside
+// cannot take the server's memory.
+const (
+	// MaxFileBytes bounds an ONNX file (Load).
+	MaxFileBytes = 64 << 20
+	// MaxNodes bounds the nodes of a graph.
+	MaxNodes = 10000
+	// MaxTensorElems bounds the elements of any tensor an operator makes
+	// (64 MiB of float32).
+	MaxTensorElems = 1 << 24
+	// MaxPassElems bounds the elements of all the tensors of one forward
+	// pass together (256 MiB of float32), checked by the trial run of
+	// Parse: later passes have the same shapes.
+	MaxPassElems = 1 << 26
+)
+
+// The bounds in force (tests lower them).
+var (
+	maxTensorElems = MaxTensorElems
+	maxPassElems   = MaxPassElems
+)
+
+// tooLarge is the panic of newTensor past MaxTensorElems.
+type tooLarge struct{ shape []int }
+
+// guard turns a tooLarge panic of the current goroutine into an error
+// wrapping ErrTooLarge in *err.
+func guard(err *error) {
+	if r := recover(); r != nil {
+		tl, ok := r.(tooLarge)
+		if !ok {
+			panic(r)
+		}
+		*err = fmt.Errorf("%w: a tensor of shape %v has more than %d elements", ErrTooLarge, tl.shape, maxTensorElems)
+	}
+}
 
 // Metadata keys that the exporter writes in metadata_props.
 const (
@@ -70,9 +112,10 @@ type Model struct {
 	inputs []ValueInfo
 }
 
-// Load reads and checks an ONNX policy file.
+// Load reads and checks an ONNX policy file: a regular file (not a FIFO
+// or a device) of at most MaxFileBytes.
 func Load(path string) (*Model, error) {
-	b, err := os.ReadFile(path)
+	b, err := readFile(path, MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("load policy: %w", err)
 	}
@@ -88,9 +131,15 @@ func Load(path string) (*Model, error) {
 // Crematoria policy, and a forward pass on a zero observation runs. All
 // these errors happen here, never at play time.
 func Parse(b []byte) (*Model, error) {
+	if len(b) > MaxFileBytes {
+		return nil, fmt.Errorf("%w: %d bytes, over %d", ErrTooLarge, len(b), MaxFileBytes)
+	}
 	mp, err := decodeModel(b)
 	if err != nil {
 		return nil, err
+	}
+	if n := len(mp.graph.Nodes); n > MaxNodes {
+		return nil, fmt.Errorf("%w: %d nodes, over %d", ErrTooLarge, n, MaxNodes)
 	}
 	m := &Model{Metadata: mp.metadata, Producer: mp.producer, consts: map[string]*Tensor{}}
 	opset, ok := mp.opsets[""]
@@ -240,7 +289,9 @@ func (m *Model) checkSignature(g *Graph) error {
 
 // fold evaluates the nodes whose inputs are all constants (Constant nodes
 // and what only depends on initializers) once, and keeps the others.
-func (m *Model) fold(nodes []Node) error {
+func (m *Model) fold(nodes []Node) (err error) {
+	defer guard(&err)
+	elems := 0
 	for i := range nodes {
 		n := &nodes[i]
 		constant := true
@@ -268,6 +319,9 @@ func (m *Model) fold(nodes []Node) error {
 		if len(n.Outputs) != 1 {
 			return fmt.Errorf("%w: node %q (%s) has %d outputs", ErrUnsupported, n.Name, n.OpType, len(n.Outputs))
 		}
+		if elems += out.Len(); elems > maxPassElems {
+			return fmt.Errorf("%w: folding the constants makes tensors of more than %d elements", ErrTooLarge, maxPassElems)
+		}
 		m.consts[n.Outputs[0]] = out
 	}
 	return nil
@@ -288,8 +342,10 @@ func (m *Model) zeroInputs() map[string]*Tensor {
 // Run evaluates the graph on the named inputs and returns every graph
 // value it computed, by name ("logits" among them). Integer inputs are
 // Int64 tensors, whatever their ONNX width.
-func (m *Model) Run(inputs map[string]*Tensor) (map[string]*Tensor, error) {
+func (m *Model) Run(inputs map[string]*Tensor) (_ map[string]*Tensor, err error) {
+	defer guard(&err)
 	vals := make(map[string]*Tensor, len(m.nodes)+len(inputs))
+	elems := 0
 	for _, vi := range m.inputs {
 		t, ok := inputs[vi.Name]
 		if !ok {
@@ -330,7 +386,38 @@ func (m *Model) Run(inputs map[string]*Tensor) (map[string]*Tensor, error) {
 		if len(n.Outputs) != 1 {
 			return nil, fmt.Errorf("%w: node %q (%s) has %d outputs", ErrUnsupported, n.Name, n.OpType, len(n.Outputs))
 		}
+		if elems += out.Len(); elems > maxPassElems {
+			return nil, fmt.Errorf("%w: one forward pass makes tensors of more than %d elements", ErrTooLarge, maxPassElems)
+		}
 		vals[n.Outputs[0]] = out
 	}
 	return vals, nil
+}
+
+// readFile reads a regular file of at most limit bytes; opening a FIFO
+// does not wait for a writer.
+func readFile(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("%w: %s is %d bytes, over %d", ErrTooLarge, path, fi.Size(), limit)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%w: %s grew over %d bytes", ErrTooLarge, path, limit)
+	}
+	return b, nil
 }

@@ -58,6 +58,10 @@ type Tensor struct {
 func newTensor(dt DType, shape []int) *Tensor {
 	t := &Tensor{DType: dt, Shape: append([]int(nil), shape...)}
 	n := NumElems(shape)
+	if n > maxTensorElems || n < 0 {
+		// Recovered by Run and fold (guard), which return ErrTooLarge.
+		panic(tooLarge{shape: t.Shape})
+	}
 	switch dt {
 	case Float32:
 		t.F = make([]float32, n)

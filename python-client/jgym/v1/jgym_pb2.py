@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12jgym/v1/jgym.proto\x12\x07jgym.v1\"o\n\x06Tensor\x12\x1d\n\x05\x64type\x18\x01 \x01(\x0e\x32\x0e.jgym.v1.Dtype\x12\r\n\x05shape\x18\x02 \x03(\x03\x12\x0c\n\x04\x64\x61ta\x18\x03 \x01(\x0c\x12)\n\x08\x65ncoding\x18\x04 \x01(\x0e\x32\x17.jgym.v1.TensorEncoding\"x\n\nTensorSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x1d\n\x05\x64type\x18\x02 \x01(\x0e\x32\x0e.jgym.v1.Dtype\x12\r\n\x05shape\x18\x03 \x03(\x03\x12\x0b\n\x03low\x18\x04 \x01(\x01\x12\x0c\n\x04high\x18\x05 \x01(\x01\x12\x13\n\x0b\x64\x65scription\x18\x06 \x01(\t\"\x81\x02\n\x08GameSpec\x12\n\n\x02id\x18\x01 \x01(\t\x12\x1b\n\x13observation_version\x18\x02 \x01(\t\x12\x11\n\tnum_seats\x18\x03 \x01(\x05\x12(\n\x0bobservation\x18\x04 \x03(\x0b\x32\x13.jgym.v1.TensorSpec\x12#\n\x06\x61\x63tion\x18\x05 \x01(\x0b\x32\x13.jgym.v1.TensorSpec\x12)\n\x0c\x61\x63tion_order\x18\x06 \x01(\x0b\x32\x13.jgym.v1.TensorSpec\x12\x13\n\x0bnum_actions\x18\x07 \x01(\x05\x12\x12\n\nnum_rounds\x18\x08 \x01(\x05\x12\x16\n\x0e\x64\x65\x66\x61ult_config\x18\t \x01(\t\"\x12\n\x10ListGamesRequest\"5\n\x11ListGamesResponse\x12 \n\x05games\x18\x01 \x03(\x0b\x32\x11.jgym.v1.GameSpec\"\x1f\n\x0fListBotsRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\"2\n\x10ListBotsResponse\x12\x0c\n\x04\x62ots\x18\x01 \x03(\t\x12\x10\n\x08prefixes\x18\x02 \x03(\t\"\x17\n\x08SeatSpec\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\"\xcf\x02\n\x14\x43reateSessionRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x10\n\x08num_envs\x18\x02 \x01(\x05\x12 \n\x05seats\x18\x03 \x03(\x0b\x32\x11.jgym.v1.SeatSpec\x12\x15\n\rshuffle_seats\x18\x04 \x01(\x08\x12(\n\x0breward_mode\x18\x05 \x01(\x0e\x32\x13.jgym.v1.RewardMode\x12.\n\x0e\x61utoreset_mode\x18\x06 \x01(\x0e\x32\x16.jgym.v1.AutoresetMode\x12\x0e\n\x06\x63onfig\x18\x07 \x01(\t\x12\x12\n\nbatch_size\x18\x08 \x01(\x05\x12\x1c\n\x14idle_timeout_seconds\x18\t \x01(\x05\x12\x12\n\ntrace_env0\x18\n \x01(\t\x12\x13\n\x0bseed_stride\x18\x0b \x01(\x05\x12\x19\n\x11observation_delta\x18\x0c \x01(\x08\"\xad\x01\n\x15\x43reateSessionResponse\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x1f\n\x04game\x18\x02 \x01(\x0b\x32\x11.jgym.v1.GameSpec\x12\x14\n\x0cnum_learners\x18\x03 \x01(\x05\x12\x12\n\nbatch_size\x18\x04 \x01(\x05\x12\x1a\n\x12max_response_bytes\x18\x05 \x01(\x03\x12\x19\n\x11max_request_bytes\x18\x06 \x01(\x03\")\n\x13\x43loseSessionRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\"\x16\n\x14\x43loseSessionResponse\"A\n\x0cResetRequest\x12\x0c\n\x04seed\x18\x01 \x01(\x03\x12\x0f\n\x07\x65nv_ids\x18\x02 \x03(\x05\x12\x12\n\nseed_given\x18\x03 \x01(\x08\"g\n\x0bStepRequest\x12\x0f\n\x07\x65nv_ids\x18\x01 \x03(\x05\x12 \n\x07\x61\x63tions\x18\x02 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12%\n\x0c\x61\x63tion_order\x18\x03 \x01(\x0b\x32\x0f.jgym.v1.Tensor\"\x9f\x01\n\rStreamRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12&\n\x05reset\x18\x02 \x01(\x0b\x32\x15.jgym.v1.ResetRequestH\x00\x12$\n\x04step\x18\x03 \x01(\x0b\x32\x14.jgym.v1.StepRequestH\x00\x12$\n\x04recv\x18\x04 \x01(\x0b\x32\x14.jgym.v1.RecvRequestH\x00\x42\x06\n\x04kind\"\r\n\x0bRecvRequest\"\xb0\x01\n\x04Info\x12\x1f\n\x06scores\x18\x01 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12\x1d\n\x04rank\x18\x02 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12\x1e\n\x05round\x18\x03 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12&\n\rlearner_seats\x18\x04 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12 \n\x07\x65pisode\x18\x05 \x01(\x0b\x32\x0f.jgym.v1.Tensor\"\xf4\x03\n\nStepResult\x12\x0f\n\x07\x65nv_ids\x18\x01 \x03(\x05\x12\x39\n\x0bobservation\x18\x02 \x03(\x0b\x32$.jgym.v1.StepResult.ObservationEntry\x12\x1f\n\x06reward\x18\x03 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12#\n\nterminated\x18\x04 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12\"\n\ttruncated\x18\x05 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12\x1b\n\x04info\x18\x06 \x01(\x0b\x32\r.jgym.v1.Info\x12\x44\n\x11\x66inal_observation\x18\x07 \x03(\x0b\x32).jgym.v1.StepResult.FinalObservationEntry\x12\x17\n\x0f\x66inal_env_index\x18\x08 \x03(\x05\x12%\n\x0c\x66inal_scores\x18\t \x01(\x0b\x32\x0f.jgym.v1.Tensor\x1a\x43\n\x10ObservationEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1e\n\x05value\x18\x02 \x01(\x0b\x32\x0f.jgym.v1.Tensor:\x02\x38\x01\x1aH\n\x15\x46inalObservationEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1e\n\x05value\x18\x02 \x01(\x0b\x32\x0f.jgym.v1.Tensor:\x02\x38\x01\"5\n\x0eStreamResponse\x12#\n\x06result\x18\x01 \x01(\x0b\x32\x13.jgym.v1.StepResult*\x95\x01\n\x05\x44type\x12\x15\n\x11\x44TYPE_UNSPECIFIED\x10\x00\x12\x0f\n\x0b\x44TYPE_UINT8\x10\x01\x12\x0e\n\nDTYPE_INT8\x10\x02\x12\x0f\n\x0b\x44TYPE_INT16\x10\x03\x12\x0f\n\x0b\x44TYPE_INT32\x10\x04\x12\x11\n\rDTYPE_FLOAT32\x10\x05\x12\x0e\n\nDTYPE_BOOL\x10\x06\x12\x0f\n\x0b\x44TYPE_INT64\x10\x07*Q\n\x0eTensorEncoding\x12\x1f\n\x1bTENSOR_ENCODING_UNSPECIFIED\x10\x00\x12\x1e\n\x1aTENSOR_ENCODING_WORD_DELTA\x10\x01*v\n\nRewardMode\x12\x1b\n\x17REWARD_MODE_UNSPECIFIED\x10\x00\x12\x1b\n\x17REWARD_MODE_SCORE_DELTA\x10\x01\x12\x18\n\x14REWARD_MODE_RELATIVE\x10\x02\x12\x14\n\x10REWARD_MODE_RANK\x10\x03*\x88\x01\n\rAutoresetMode\x12\x1e\n\x1a\x41UTORESET_MODE_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x41UTORESET_MODE_NEXT_STEP\x10\x01\x12\x1c\n\x18\x41UTORESET_MODE_SAME_STEP\x10\x02\x12\x1b\n\x17\x41UTORESET_MODE_DISABLED\x10\x03\x32\xee\x02\n\x0bJgymService\x12\x42\n\tListGames\x12\x19.jgym.v1.ListGamesRequest\x1a\x1a.jgym.v1.ListGamesResponse\x12?\n\x08ListBots\x12\x18.jgym.v1.ListBotsRequest\x1a\x19.jgym.v1.ListBotsResponse\x12N\n\rCreateSession\x12\x1d.jgym.v1.CreateSessionRequest\x1a\x1e.jgym.v1.CreateSessionResponse\x12K\n\x0c\x43loseSession\x12\x1c.jgym.v1.CloseSessionRequest\x1a\x1d.jgym.v1.CloseSessionResponse\x12=\n\x06Stream\x12\x16.jgym.v1.StreamRequest\x1a\x17.jgym.v1.StreamResponse(\x01\x30\x01\x42\x19Z\x17jgym/api/jgym/v1;jgymv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12jgym/v1/jgym.proto\x12\x07jgym.v1\"o\n\x06Tensor\x12\x1d\n\x05\x64type\x18\x01 \x01(\x0e\x32\x0e.jgym.v1.Dtype\x12\r\n\x05shape\x18\x02 \x03(\x03\x12\x0c\n\x04\x64\x61ta\x18\x03 \x01(\x0c\x12)\n\x08\x65ncoding\x18\x04 \x01(\x0e\x32\x17.jgym.v1.TensorEncoding\"x\n\nTensorSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x1d\n\x05\x64type\x18\x02 \x01(\x0e\x32\x0e.jgym.v1.Dtype\x12\r\n\x05shape\x18\x03 \x03(\x03\x12\x0b\n\x03low\x18\x04 \x01(\x01\x12\x0c\n\x04high\x18\x05 \x01(\x01\x12\x13\n\x0b\x64\x65scription\x18\x06 \x01(\t\"\x81\x02\n\x08GameSpec\x12\n\n\x02id\x18\x01 \x01(\t\x12\x1b\n\x13observation_version\x18\x02 \x01(\t\x12\x11\n\tnum_seats\x18\x03 \x01(\x05\x12(\n\x0bobservation\x18\x04 \x03(\x0b\x32\x13.jgym.v1.TensorSpec\x12#\n\x06\x61\x63tion\x18\x05 \x01(\x0b\x32\x13.jgym.v1.TensorSpec\x12)\n\x0c\x61\x63tion_order\x18\x06 \x01(\x0b\x32\x13.jgym.v1.TensorSpec\x12\x13\n\x0bnum_actions\x18\x07 \x01(\x05\x12\x12\n\nnum_rounds\x18\x08 \x01(\x05\x12\x16\n\x0e\x64\x65\x66\x61ult_config\x18\t \x01(\t\"\x12\n\x10ListGamesRequest\"5\n\x11ListGamesResponse\x12 \n\x05games\x18\x01 \x03(\x0b\x32\x11.jgym.v1.GameSpec\"\x1f\n\x0fListBotsRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\"2\n\x10ListBotsResponse\x12\x0c\n\x04\x62ots\x18\x01 \x03(\t\x12\x10\n\x08prefixes\x18\x02 \x03(\t\"\x17\n\x08SeatSpec\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\"_\n\x10UploadBotRequest\x12\x1e\n\x04kind\x18\x01 \x01(\x0e\x32\x10.jgym.v1.BotKind\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x03 \x01(\x0c\x12\x0c\n\x04game\x18\x04 \x01(\t\"_\n\x11UploadBotResponse\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0e\n\x06sha256\x18\x02 \x01(\t\x12\x18\n\x10quota_used_bytes\x18\x03 \x01(\x03\x12\x13\n\x0bquota_bytes\x18\x04 \x01(\x03\"\xcf\x02\n\x14\x43reateSessionRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x10\n\x08num_envs\x18\x02 \x01(\x05\x12 \n\x05seats\x18\x03 \x03(\x0b\x32\x11.jgym.v1.SeatSpec\x12\x15\n\rshuffle_seats\x18\x04 \x01(\x08\x12(\n\x0breward_mode\x18\x05 \x01(\x0e\x32\x13.jgym.v1.RewardMode\x12.\n\x0e\x61utoreset_mode\x18\x06 \x01(\x0e\x32\x16.jgym.v1.AutoresetMode\x12\x0e\n\x06\x63onfig\x18\x07 \x01(\t\x12\x12\n\nbatch_size\x18\x08 \x01(\x05\x12\x1c\n\x14idle_timeout_seconds\x18\t \x01(\x05\x12\x12\n\ntrace_env0\x18\n \x01(\t\x12\x13\n\x0bseed_stride\x18\x0b \x01(\x05\x12\x19\n\x11observation_delta\x18\x0c \x01(\x08\"\xad\x01\n\x15\x43reateSessionResponse\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x1f\n\x04game\x18\x02 \x01(\x0b\x32\x11.jgym.v1.GameSpec\x12\x14\n\x0cnum_learners\x18\x03 \x01(\x05\x12\x12\n\nbatch_size\x18\x04 \x01(\x05\x12\x1a\n\x12max_response_bytes\x18\x05 \x01(\x03\x12\x19\n\x11max_request_bytes\x18\x06 \x01(\x03\")\n\x13\x43loseSessionRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\"\x16\n\x14\x43loseSessionResponse\"A\n\x0cResetRequest\x12\x0c\n\x04seed\x18\x01 \x01(\x03\x12\x0f\n\x07\x65nv_ids\x18\x02 \x03(\x05\x12\x12\n\nseed_given\x18\x03 \x01(\x08\"g\n\x0bStepRequest\x12\x0f\n\x07\x65nv_ids\x18\x01 \x03(\x05\x12 \n\x07\x61\x63tions\x18\x02 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12%\n\x0c\x61\x63tion_order\x18\x03 \x01(\x0b\x32\x0f.jgym.v1.Tensor\"\x9f\x01\n\rStreamRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12&\n\x05reset\x18\x02 \x01(\x0b\x32\x15.jgym.v1.ResetRequestH\x00\x12$\n\x04step\x18\x03 \x01(\x0b\x32\x14.jgym.v1.StepRequestH\x00\x12$\n\x04recv\x18\x04 \x01(\x0b\x32\x14.jgym.v1.RecvRequestH\x00\x42\x06\n\x04kind\"\r\n\x0bRecvRequest\"\xb0\x01\n\x04Info\x12\x1f\n\x06scores\x18\x01 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12\x1d\n\x04rank\x18\x02 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12\x1e\n\x05round\x18\x03 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12&\n\rlearner_seats\x18\x04 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12 \n\x07\x65pisode\x18\x05 \x01(\x0b\x32\x0f.jgym.v1.Tensor\"\xf4\x03\n\nStepResult\x12\x0f\n\x07\x65nv_ids\x18\x01 \x03(\x05\x12\x39\n\x0bobservation\x18\x02 \x03(\x0b\x32$.jgym.v1.StepResult.ObservationEntry\x12\x1f\n\x06reward\x18\x03 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12#\n\nterminated\x18\x04 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12\"\n\ttruncated\x18\x05 \x01(\x0b\x32\x0f.jgym.v1.Tensor\x12\x1b\n\x04info\x18\x06 \x01(\x0b\x32\r.jgym.v1.Info\x12\x44\n\x11\x66inal_observation\x18\x07 \x03(\x0b\x32).jgym.v1.StepResult.FinalObservationEntry\x12\x17\n\x0f\x66inal_env_index\x18\x08 \x03(\x05\x12%\n\x0c\x66inal_scores\x18\t \x01(\x0b\x32\x0f.jgym.v1.Tensor\x1a\x43\n\x10ObservationEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1e\n\x05value\x18\x02 \x01(\x0b\x32\x0f.jgym.v1.Tensor:\x02\x38\x01\x1aH\n\x15\x46inalObservationEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1e\n\x05value\x18\x02 \x01(\x0b\x32\x0f.jgym.v1.Tensor:\x02\x38\x01\"5\n\x0eStreamResponse\x12#\n\x06result\x18\x01 \x01(\x0b\x32\x13.jgym.v1.StepResult*\x95\x01\n\x05\x44type\x12\x15\n\x11\x44TYPE_UNSPECIFIED\x10\x00\x12\x0f\n\x0b\x44TYPE_UINT8\x10\x01\x12\x0e\n\nDTYPE_INT8\x10\x02\x12\x0f\n\x0b\x44TYPE_INT16\x10\x03\x12\x0f\n\x0b\x44TYPE_INT32\x10\x04\x12\x11\n\rDTYPE_FLOAT32\x10\x05\x12\x0e\n\nDTYPE_BOOL\x10\x06\x12\x0f\n\x0b\x44TYPE_INT64\x10\x07*Q\n\x0eTensorEncoding\x12\x1f\n\x1bTENSOR_ENCODING_UNSPECIFIED\x10\x00\x12\x1e\n\x1aTENSOR_ENCODING_WORD_DELTA\x10\x01*J\n\x07\x42otKind\x12\x18\n\x14\x42OT_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x42OT_KIND_POLICY\x10\x01\x12\x10\n\x0c\x42OT_KIND_CPP\x10\x02*v\n\nRewardMode\x12\x1b\n\x17REWARD_MODE_UNSPECIFIED\x10\x00\x12\x1b\n\x17REWARD_MODE_SCORE_DELTA\x10\x01\x12\x18\n\x14REWARD_MODE_RELATIVE\x10\x02\x12\x14\n\x10REWARD_MODE_RANK\x10\x03*\x88\x01\n\rAutoresetMode\x12\x1e\n\x1a\x41UTORESET_MODE_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x41UTORESET_MODE_NEXT_STEP\x10\x01\x12\x1c\n\x18\x41UTORESET_MODE_SAME_STEP\x10\x02\x12\x1b\n\x17\x41UTORESET_MODE_DISABLED\x10\x03\x32\xb2\x03\n\x0bJgymService\x12\x42\n\tListGames\x12\x19.jgym.v1.ListGamesRequest\x1a\x1a.jgym.v1.ListGamesResponse\x12?\n\x08ListBots\x12\x18.jgym.v1.ListBotsRequest\x1a\x19.jgym.v1.ListBotsResponse\x12N\n\rCreateSession\x12\x1d.jgym.v1.CreateSessionRequest\x1a\x1e.jgym.v1.CreateSessionResponse\x12K\n\x0c\x43loseSession\x12\x1c.jgym.v1.CloseSessionRequest\x1a\x1d.jgym.v1.CloseSessionResponse\x12=\n\x06Stream\x12\x16.jgym.v1.StreamRequest\x1a\x17.jgym.v1.StreamResponse(\x01\x30\x01\x12\x42\n\tUploadBot\x12\x19.jgym.v1.UploadBotRequest\x1a\x1a.jgym.v1.UploadBotResponseB\x19Z\x17jgym/api/jgym/v1;jgymv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,14 +36,16 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_STEPRESULT_OBSERVATIONENTRY']._serialized_options = b'8\001'
   _globals['_STEPRESULT_FINALOBSERVATIONENTRY']._loaded_options = None
   _globals['_STEPRESULT_FINALOBSERVATIONENTRY']._serialized_options = b'8\001'
-  _globals['_DTYPE']._serialized_start=2379
-  _globals['_DTYPE']._serialized_end=2528
-  _globals['_TENSORENCODING']._serialized_start=2530
-  _globals['_TENSORENCODING']._serialized_end=2611
-  _globals['_REWARDMODE']._serialized_start=2613
-  _globals['_REWARDMODE']._serialized_end=2731
-  _globals['_AUTORESETMODE']._serialized_start=2734
-  _globals['_AUTORESETMODE']._serialized_end=2870
+  _globals['_DTYPE']._serialized_start=2573
+  _globals['_DTYPE']._serialized_end=2722
+  _globals['_TENSORENCODING']._serialized_start=2724
+  _globals['_TENSORENCODING']._serialized_end=2805
+  _globals['_BOTKIND']._serialized_start=2807
+  _globals['_BOTKIND']._serialized_end=2881
+  _globals['_REWARDMODE']._serialized_start=2883
+  _globals['_REWARDMODE']._serialized_end=3001
+  _globals['_AUTORESETMODE']._serialized_start=3004
+  _globals['_AUTORESETMODE']._serialized_end=3140
   _globals['_TENSOR']._serialized_start=31
   _globals['_TENSOR']._serialized_end=142
   _globals['_TENSORSPEC']._serialized_start=144
@@ -60,32 +62,36 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTBOTSRESPONSE']._serialized_end=684
   _globals['_SEATSPEC']._serialized_start=686
   _globals['_SEATSPEC']._serialized_end=709
-  _globals['_CREATESESSIONREQUEST']._serialized_start=712
-  _globals['_CREATESESSIONREQUEST']._serialized_end=1047
-  _globals['_CREATESESSIONRESPONSE']._serialized_start=1050
-  _globals['_CREATESESSIONRESPONSE']._serialized_end=1223
-  _globals['_CLOSESESSIONREQUEST']._serialized_start=1225
-  _globals['_CLOSESESSIONREQUEST']._serialized_end=1266
-  _globals['_CLOSESESSIONRESPONSE']._serialized_start=1268
-  _globals['_CLOSESESSIONRESPONSE']._serialized_end=1290
-  _globals['_RESETREQUEST']._serialized_start=1292
-  _globals['_RESETREQUEST']._serialized_end=1357
-  _globals['_STEPREQUEST']._serialized_start=1359
-  _globals['_STEPREQUEST']._serialized_end=1462
-  _globals['_STREAMREQUEST']._serialized_start=1465
-  _globals['_STREAMREQUEST']._serialized_end=1624
-  _globals['_RECVREQUEST']._serialized_start=1626
-  _globals['_RECVREQUEST']._serialized_end=1639
-  _globals['_INFO']._serialized_start=1642
-  _globals['_INFO']._serialized_end=1818
-  _globals['_STEPRESULT']._serialized_start=1821
-  _globals['_STEPRESULT']._serialized_end=2321
-  _globals['_STEPRESULT_OBSERVATIONENTRY']._serialized_start=2180
-  _globals['_STEPRESULT_OBSERVATIONENTRY']._serialized_end=2247
-  _globals['_STEPRESULT_FINALOBSERVATIONENTRY']._serialized_start=2249
-  _globals['_STEPRESULT_FINALOBSERVATIONENTRY']._serialized_end=2321
-  _globals['_STREAMRESPONSE']._serialized_start=2323
-  _globals['_STREAMRESPONSE']._serialized_end=2376
-  _globals['_JGYMSERVICE']._serialized_start=2873
-  _globals['_JGYMSERVICE']._serialized_end=3239
+  _globals['_UPLOADBOTREQUEST']._serialized_start=711
+  _globals['_UPLOADBOTREQUEST']._serialized_end=806
+  _globals['_UPLOADBOTRESPONSE']._serialized_start=808
+  _globals['_UPLOADBOTRESPONSE']._serialized_end=903
+  _globals['_CREATESESSIONREQUEST']._serialized_start=906
+  _globals['_CREATESESSIONREQUEST']._serialized_end=1241
+  _globals['_CREATESESSIONRESPONSE']._serialized_start=1244
+  _globals['_CREATESESSIONRESPONSE']._serialized_end=1417
+  _globals['_CLOSESESSIONREQUEST']._serialized_start=1419
+  _globals['_CLOSESESSIONREQUEST']._serialized_end=1460
+  _globals['_CLOSESESSIONRESPONSE']._serialized_start=1462
+  _globals['_CLOSESESSIONRESPONSE']._serialized_end=1484
+  _globals['_RESETREQUEST']._serialized_start=1486
+  _globals['_RESETREQUEST']._serialized_end=1551
+  _globals['_STEPREQUEST']._serialized_start=1553
+  _globals['_STEPREQUEST']._serialized_end=1656
+  _globals['_STREAMREQUEST']._serialized_start=1659
+  _globals['_STREAMREQUEST']._serialized_end=1818
+  _globals['_RECVREQUEST']._serialized_start=1820
+  _globals['_RECVREQUEST']._serialized_end=1833
+  _globals['_INFO']._serialized_start=1836
+  _globals['_INFO']._serialized_end=2012
+  _globals['_STEPRESULT']._serialized_start=2015
+  _globals['_STEPRESULT']._serialized_end=2515
+  _globals['_STEPRESULT_OBSERVATIONENTRY']._serialized_start=2374
+  _globals['_STEPRESULT_OBSERVATIONENTRY']._serialized_end=2441
+  _globals['_STEPRESULT_FINALOBSERVATIONENTRY']._serialized_start=2443
+  _globals['_STEPRESULT_FINALOBSERVATIONENTRY']._serialized_end=2515
+  _globals['_STREAMRESPONSE']._serialized_start=2517
+  _globals['_STREAMRESPONSE']._serialized_end=2570
+  _globals['_JGYMSERVICE']._serialized_start=3143
+  _globals['_JGYMSERVICE']._serialized_end=3577
 # @@protoc_insertion_point(module_scope)

@@ -23,6 +23,12 @@ class TensorEncoding(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TENSOR_ENCODING_UNSPECIFIED: _ClassVar[TensorEncoding]
     TENSOR_ENCODING_WORD_DELTA: _ClassVar[TensorEncoding]
 
+class BotKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    BOT_KIND_UNSPECIFIED: _ClassVar[BotKind]
+    BOT_KIND_POLICY: _ClassVar[BotKind]
+    BOT_KIND_CPP: _ClassVar[BotKind]
+
 class RewardMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     REWARD_MODE_UNSPECIFIED: _ClassVar[RewardMode]
@@ -46,6 +52,9 @@ DTYPE_BOOL: Dtype
 DTYPE_INT64: Dtype
 TENSOR_ENCODING_UNSPECIFIED: TensorEncoding
 TENSOR_ENCODING_WORD_DELTA: TensorEncoding
+BOT_KIND_UNSPECIFIED: BotKind
+BOT_KIND_POLICY: BotKind
+BOT_KIND_CPP: BotKind
 REWARD_MODE_UNSPECIFIED: RewardMode
 REWARD_MODE_SCORE_DELTA: RewardMode
 REWARD_MODE_RELATIVE: RewardMode
@@ -134,6 +143,30 @@ class SeatSpec(_message.Message):
     BOT_FIELD_NUMBER: _ClassVar[int]
     bot: str
     def __init__(self, bot: _Optional[str] = ...) -> None: ...
+
+class UploadBotRequest(_message.Message):
+    __slots__ = ("kind", "name", "content", "game")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    kind: BotKind
+    name: str
+    content: bytes
+    game: str
+    def __init__(self, kind: _Optional[_Union[BotKind, str]] = ..., name: _Optional[str] = ..., content: _Optional[bytes] = ..., game: _Optional[str] = ...) -> None: ...
+
+class UploadBotResponse(_message.Message):
+    __slots__ = ("bot", "sha256", "quota_used_bytes", "quota_bytes")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    SHA256_FIELD_NUMBER: _ClassVar[int]
+    QUOTA_USED_BYTES_FIELD_NUMBER: _ClassVar[int]
+    QUOTA_BYTES_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    sha256: str
+    quota_used_bytes: int
+    quota_bytes: int
+    def __init__(self, bot: _Optional[str] = ..., sha256: _Optional[str] = ..., quota_used_bytes: _Optional[int] = ..., quota_bytes: _Optional[int] = ...) -> None: ...
 
 class CreateSessionRequest(_message.Message):
     __slots__ = ("game", "num_envs", "seats", "shuffle_seats", "reward_mode", "autoreset_mode", "config", "batch_size", "idle_timeout_seconds", "trace_env0", "seed_stride", "observation_delta")

@@ -60,6 +60,11 @@ class JgymServiceStub:
                 request_serializer=jgym_dot_v1_dot_jgym__pb2.StreamRequest.SerializeToString,
                 response_deserializer=jgym_dot_v1_dot_jgym__pb2.StreamResponse.FromString,
                 _registered_method=True)
+        self.UploadBot = channel.unary_unary(
+                '/jgym.v1.JgymService/UploadBot',
+                request_serializer=jgym_dot_v1_dot_jgym__pb2.UploadBotRequest.SerializeToString,
+                response_deserializer=jgym_dot_v1_dot_jgym__pb2.UploadBotResponse.FromString,
+                _registered_method=True)
 
 
 class JgymServiceServicer:
@@ -103,6 +108,16 @@ class JgymServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def UploadBot(self, request, context):
+        """UploadBot stores a bot given by its content (an ONNX policy or one C++
+        source file) for the calling client, checks that it loads or
+        compiles, and returns the name that seats it. Uploads count against
+        the client's quota; the oldest are dropped to make room.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_JgymServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -130,6 +145,11 @@ def add_JgymServiceServicer_to_server(servicer, server):
                     servicer.Stream,
                     request_deserializer=jgym_dot_v1_dot_jgym__pb2.StreamRequest.FromString,
                     response_serializer=jgym_dot_v1_dot_jgym__pb2.StreamResponse.SerializeToString,
+            ),
+            'UploadBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.UploadBot,
+                    request_deserializer=jgym_dot_v1_dot_jgym__pb2.UploadBotRequest.FromString,
+                    response_serializer=jgym_dot_v1_dot_jgym__pb2.UploadBotResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -268,6 +288,33 @@ class JgymService:
             '/jgym.v1.JgymService/Stream',
             jgym_dot_v1_dot_jgym__pb2.StreamRequest.SerializeToString,
             jgym_dot_v1_dot_jgym__pb2.StreamResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UploadBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/jgym.v1.JgymService/UploadBot',
+            jgym_dot_v1_dot_jgym__pb2.UploadBotRequest.SerializeToString,
+            jgym_dot_v1_dot_jgym__pb2.UploadBotResponse.FromString,
             options,
             channel_credentials,
             insecure,
