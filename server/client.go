@@ -18,8 +18,6 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
-
-	"jgym/vec"
 )
 
 // ClientLimits bound what one client may hold at once. A client is a
@@ -181,7 +179,6 @@ func ParseBytes(s string) (int64, error) {
 type client struct {
 	id     string
 	limits ClientLimits
-	gate   vec.Gate // shares the CPU between clients
 
 	sessions, envs, streams int
 	traceBytes              atomic.Int64
@@ -239,7 +236,7 @@ func (s *Server) clientFor(id string, lim ClientLimits) *client {
 	defer s.mu.Unlock()
 	c, ok := s.clients[id]
 	if !ok {
-		c = &client{id: id, limits: lim, gate: vec.NewGate(s.opts.clientCPU)}
+		c = &client{id: id, limits: lim}
 		s.clients[id] = c
 	}
 	return c

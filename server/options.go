@@ -17,7 +17,6 @@ type options struct {
 	maxConns          int
 	maxConnsPerPeer   int
 	workers           int
-	clientCPU         int
 	idleTimeout       time.Duration
 	maxIdleTimeout    time.Duration
 	firstRequest      time.Duration
@@ -54,7 +53,6 @@ func defaultOptions() options {
 		maxConns:          1024,
 		maxConnsPerPeer:   64,
 		workers:           runtime.GOMAXPROCS(0),
-		clientCPU:         runtime.GOMAXPROCS(0),
 		idleTimeout:       5 * time.Minute,
 		maxIdleTimeout:    time.Hour,
 		firstRequest:      30 * time.Second,
@@ -93,11 +91,6 @@ func WithMaxConnections(total, perPeer int) Option {
 // WithWorkers sets the worker goroutines of each session's pool (default
 // GOMAXPROCS).
 func WithWorkers(n int) Option { return func(o *options) { o.workers = n } }
-
-// WithClientCPU sets how many tasks (a reset or step of one env) of one
-// client run at once over all its sessions (default GOMAXPROCS), so that
-// clients share the CPU fairly whatever their number of sessions and envs.
-func WithClientCPU(n int) Option { return func(o *options) { o.clientCPU = n } }
 
 // WithIdleTimeout sets how long a session may go without a request before
 // it is closed, when the client does not say (default 5 minutes).

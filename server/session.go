@@ -243,7 +243,7 @@ func (s *Server) startSession(c *client, g env.Game, setup env.Setup, n int, aut
 	}
 	id := newSessionID()
 	opts := []vec.Option{vec.WithWorkers(s.opts.workers), vec.WithAutoreset(auto), vec.WithBatchSize(batch),
-		vec.WithSeedStride(stride), vec.WithGate(c.gate)}
+		vec.WithSeedStride(stride)}
 	if trace != nil {
 		opts = append(opts, vec.WithTrace(func(episode int, seed int64) (io.WriteCloser, error) {
 			name := fmt.Sprintf("%s-env0-game%04d-seed%d.res", id, episode, seed)

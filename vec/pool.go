@@ -74,7 +74,6 @@ type options struct {
 	batchSize int
 	stride    int
 	trace     env.TraceOpener
-	gate      Gate
 }
 
 // WithWorkers sets the number of worker goroutines (default GOMAXPROCS,
@@ -96,24 +95,6 @@ func WithSeedStride(stride int) Option { return func(o *options) { o.stride = st
 // WithTrace records every game of env 0 in the game's trace format, in
 // files opened by open. The game's instances must implement env.Tracer.
 func WithTrace(open env.TraceOpener) Option { return func(o *options) { o.trace = open } }
-
-// Gate bounds how many tasks of the pools that share it run at once. A
-// server gives each client one, so that the CPU is shared between clients
-// rather than between their sessions or envs: a client with 1,000 envs
-// then runs at most as many tasks at a time as one with 4. A nil Gate
-// bounds nothing.
-type Gate chan struct{}
-
-// NewGate returns a gate that lets n tasks run at once (nil when n < 1).
-func NewGate(n int) Gate {
-	if n < 1 {
-		return nil
-	}
-	return make(Gate, n)
-}
-
-// WithGate makes the pool's workers run each task through g.
-func WithGate(g Gate) Option { return func(o *options) { o.gate = g } }
 
 // envState is the pool's bookkeeping of one env. Workers write it while
 // the env is in flight; the caller reads it after the env's completion was
@@ -354,15 +335,8 @@ func (p *Pool) closeInstances() error {
 // have room for every env, so a worker never blocks on them.
 func (p *Pool) worker() {
 	defer p.wg.Done()
-	g := p.opts.gate
 	for t := range p.tasks {
-		if g != nil {
-			g <- struct{}{}
-			p.run(t)
-			<-g
-		} else {
-			p.run(t)
-		}
+		p.run(t)
 		if t.async {
 			p.ready <- t.env
 		} else {

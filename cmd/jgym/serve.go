@@ -36,7 +36,7 @@ func init() {
 type serveConfig struct {
 	addr, metricsAddr    string
 	logFormat, logLevel  string
-	workers, clientCPU   int
+	workers              int
 	maxEnvsPerSession    int
 	maxEnvs, maxSessions int
 	maxStreams           int
@@ -71,7 +71,7 @@ func (f stringsFlag) Set(s string) error { *f.v = append(*f.v, s); return nil }
 // defaultServeConfig is the configuration of jgym serve without flags.
 func defaultServeConfig() serveConfig {
 	return serveConfig{
-		addr: "127.0.0.1:50051", workers: runtime.GOMAXPROCS(0), clientCPU: runtime.GOMAXPROCS(0),
+		addr: "127.0.0.1:50051", workers: runtime.GOMAXPROCS(0),
 		maxEnvsPerSession: 1024, maxEnvs: 4096, maxSessions: 256, maxStreams: 1024, maxConns: 1024, maxPerPeer: 64,
 		memoryBudget: "4GiB", client: server.DefaultClientLimits(),
 		idleTimeout: 5 * time.Minute, maxIdle: time.Hour, firstRequest: 30 * time.Second, shutdownGrace: 10 * time.Second,
@@ -88,7 +88,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.addr, "addr", d.addr, "gRPC listen address; the default is loopback only. Beyond loopback the server needs --tokens and TLS (or --insecure); see docs/security.md")
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics and a health probe at /healthz (e.g. 127.0.0.1:9090; default: off)")
 	fs.IntVar(&cfg.workers, "workers", d.workers, "worker goroutines per session")
-	fs.IntVar(&cfg.clientCPU, "client-cpu", d.clientCPU, "env steps of one client that run at once over all its sessions (shares the CPU fairly between clients)")
 	fs.IntVar(&cfg.maxEnvsPerSession, "max-envs-per-session", d.maxEnvsPerSession, "most game instances in one session")
 	fs.IntVar(&cfg.maxEnvs, "max-envs", d.maxEnvs, "most game instances in all sessions together")
 	fs.IntVar(&cfg.maxSessions, "max-sessions", d.maxSessions, "most open sessions")
@@ -194,7 +193,6 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 	}
 	opts := []server.Option{
 		server.WithWorkers(cfg.workers),
-		server.WithClientCPU(cfg.clientCPU),
 		server.WithMaxEnvsPerSession(cfg.maxEnvsPerSession),
 		server.WithMaxEnvs(cfg.maxEnvs),
 		server.WithMaxSessions(cfg.maxSessions),
