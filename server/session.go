@@ -214,7 +214,7 @@ func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionReq
 	s.sessions[ss.id] = ss
 	s.mu.Unlock()
 	s.metrics.sessionsCreated.Add(1)
-	ev := zerolog.Ctx(ctx).Info().Str("session", ss.id).Str("client", c.id).Str("game", ss.game).Int("envs", n).
+	ev := zerolog.Ctx(ctx).Info().Str("session", ss.id).Str("game", ss.game).Int("envs", n).
 		Int("learners", ss.l).Strs("seats", setup.Seats).Bool("shuffle", setup.Shuffle).
 		Str("reward", reward.String()).Str("autoreset", auto.String()).Int("batch_size", ss.pool.BatchSize()).
 		Dur("idle_timeout", idle)

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -212,4 +213,100 @@ func TestServeUploads(t *testing.T) {
 	if status.Code(err) != codes.InvalidArgument {
 		t.Errorf("a junk policy: %v, want InvalidArgument", err)
 	}
+}
+
+// Hostile C++ bots uploaded to jgym serve end their own games with an
+// error; afterwards no bot process is left and the server's heap is back
+// near where it started.
+func TestServeHostileUploads(t *testing.T) {
+	if _, err := sandbox.Default(); errors.Is(err, sandbox.ErrUnavailable) {
+		strict.Skip(t, err.Error())
+	}
+	cfg := defaultServeConfig()
+	cfg.addr = "127.0.0.1:0"
+	addr := startServe(t, cfg)
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c := jgymv1.NewJgymServiceClient(conn)
+	ctx := context.Background()
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapInuse
+	}
+	base := heap()
+	for _, bot := range []struct{ name, play string }{
+		{"AIHog.cc", `if (round() == 1) { size_t n = size_t(4) << 30; char* p = (char*)malloc(n); if (!p) abort(); memset(p, 1, n); }`},
+		{"AIForker.cc", `if (round() == 1) { for (int i = 0; i < 100; ++i) if (fork() == 0) { sleep(60); _exit(0); } abort(); }`},
+		{"AIEscaper.cc", `if (round() == 1 && fork() == 0) { setsid(); sleep(600); _exit(0); }`},
+	} {
+		src := "#include \"Player.hh\"\n#include <cstdlib>\n#include <cstring>\n#include <unistd.h>\n#define PLAYER_NAME P\n" +
+			"struct PLAYER_NAME : public Player {\n static Player* factory() { return new PLAYER_NAME; }\n virtual void play() {\n" + bot.play + "\n }\n};\nRegisterPlayer(PLAYER_NAME);\n"
+		up, err := c.UploadBot(ctx, &jgymv1.UploadBotRequest{Kind: jgymv1.BotKind_BOT_KIND_CPP, Name: bot.name, Content: []byte(src)})
+		if err != nil {
+			t.Fatalf("%s: %v", bot.name, err)
+		}
+		cr, err := c.CreateSession(ctx, &jgymv1.CreateSessionRequest{Game: "Crematoria-v0", NumEnvs: 2,
+			Seats: []*jgymv1.SeatSpec{{}, {Bot: up.Bot}, {Bot: "Demo"}, {Bot: "Null"}}})
+		if err != nil {
+			t.Fatalf("%s: %v", bot.name, err)
+		}
+		st, err := c.Stream(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		do := func(r *jgymv1.StreamRequest) error {
+			r.SessionId = cr.SessionId
+			if err := st.Send(r); err != nil {
+				return err
+			}
+			_, err := st.Recv()
+			return err
+		}
+		err = do(&jgymv1.StreamRequest{Kind: &jgymv1.StreamRequest_Reset_{Reset_: &jgymv1.ResetRequest{Seed: 1, SeedGiven: true}}})
+		for k := 0; err == nil && k < 5; k++ {
+			err = do(&jgymv1.StreamRequest{Kind: &jgymv1.StreamRequest_Step{Step: &jgymv1.StepRequest{
+				Actions: &jgymv1.Tensor{Dtype: jgymv1.Dtype_DTYPE_INT8, Shape: []int64{2, 1, 80}, Data: make([]byte, 160)}}}})
+		}
+		if bot.name != "AIEscaper.cc" && (status.Code(err) != codes.Aborted || !strings.Contains(err.Error(), "cpp bot")) {
+			t.Errorf("%s: the game ended with %v, want Aborted naming the bot", bot.name, err)
+		}
+		st.CloseSend()
+		c.CloseSession(ctx, &jgymv1.CloseSessionRequest{SessionId: cr.SessionId})
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for cppbot.Running() > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := cppbot.Running(); n > 0 {
+		t.Errorf("%d bot sandboxes left", n)
+	}
+	// No process of these bots (/bot/AI<Name> inside the sandbox), the
+	// setsid child included.
+	for time.Now().Before(deadline) && len(sandboxed("/bot/AI")) > 0 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if pids := sandboxed("/bot/AI"); len(pids) > 0 {
+		t.Errorf("bot processes %v left", pids)
+	}
+	if after := heap(); after > base+64<<20 {
+		t.Errorf("heap in use %d MiB after the games, %d MiB before", after>>20, base>>20)
+	}
+}
+
+// sandboxed lists the pids whose command line starts with prefix.
+func sandboxed(prefix string) []string {
+	var pids []string
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.HasPrefix(string(b), prefix) {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
 }
