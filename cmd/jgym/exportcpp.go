@@ -14,7 +14,7 @@ import (
 	"jgym/env/crematoria"
 	"jgym/env/crematoria/cppbot"
 	"jgym/env/crematoria/cppexport"
-	"jgym/env/crematoria/policy"
+	"jgym/policy"
 )
 
 func init() {
@@ -93,7 +93,7 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	defer prog.Close()
 	fmt.Fprintf(stdout, "built %s in %.1f s (g++ -std=c++11 -O2 with jgym's kit, or the compile cache)\n", *out, time.Since(start).Seconds())
 	if *check {
-		m, err := policy.Load(model)
+		m, err := policy.Load(model, crematoria.PolicySignature())
 		if err != nil {
 			return err
 		}
@@ -102,7 +102,7 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 				return err
 			}
 			seat := sd % crematoria.NumPlayers
-			want, err := exportGame(cfg, sd, seat, *name, policy.NewBot(m, seat))
+			want, err := exportGame(cfg, sd, seat, *name, crematoria.NewPolicyBot(m, seat))
 			if err != nil {
 				return fmt.Errorf("check: policy:%s: %w", model, err)
 			}

@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"jgym/env/crematoria"
-	"jgym/env/crematoria/policy"
+	"jgym/policy"
 )
 
 // The policy: seat prefix: an ONNX policy exported by
 // python-client/examples/train_ppo.py (docs/export.md), run by the pure-Go
-// interpreter of env/crematoria/policy. A file is loaded and checked once
+// interpreter of package policy (crematoria.PolicyBot). A file is loaded and checked once
 // per process (unsupported operators and a mismatched observation version
 // fail here, before any game starts) and shared by every seat and game
 // that names it while the file is unchanged: a loaded model is immutable.
@@ -47,10 +47,10 @@ func openPolicyBot(path string) (crematoria.BotFactory, io.Closer, error) {
 	defer policyMu.Unlock()
 	m, ok := policyModels[key]
 	if !ok {
-		if m, err = policy.Load(path); err != nil {
+		if m, err = policy.Load(path, crematoria.PolicySignature()); err != nil {
 			return nil, nil, err
 		}
 		policyModels[key] = m
 	}
-	return policy.Factory(m), nil, nil
+	return crematoria.PolicyFactory(m), nil, nil
 }

@@ -16,7 +16,7 @@ import (
 
 	"jgym/env/crematoria"
 	"jgym/env/crematoria/cppbot"
-	"jgym/env/crematoria/policy"
+	"jgym/policy"
 	"jgym/server"
 )
 
@@ -74,7 +74,7 @@ func (b *serveBots) resolve(name string) (crematoria.BotFactory, io.Closer, erro
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", file, err)
 		}
-		return policy.Factory(m), nil, nil
+		return crematoria.PolicyFactory(m), nil, nil
 	case "cpp":
 		exe, err := cppbot.CompileSource(file, data, b.cpp)
 		if err != nil {
@@ -168,7 +168,7 @@ func (b *serveBots) model(data []byte) (*policy.Model, error) {
 	if m, ok := b.models[key]; ok {
 		return m, nil
 	}
-	m, err := policy.Parse(data)
+	m, err := policy.Parse(data, crematoria.PolicySignature())
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,7 @@
 ``examples/train_ppo.py`` trains for a tiny budget and exports ONNX. The test
 then records observations of real games with PyTorch's masked logits and
 argmax decisions, and runs the Go interpreter on them
-(``go test ./env/crematoria/policy -run TestMatchesTorch``): logits within
+(``go test ./env/crematoria -run TestMatchesTorch``): logits within
 1e-4, decisions equal. Last, one short game is played twice, once through
 the vector env with PyTorch choosing the moves and once by
 ``jgym match policy:model.onnx Demo Demo Demo`` in Go: the final scores are
@@ -161,7 +161,7 @@ def test_go_matches_torch(trained: dict[str, Path]) -> None:
     (rec / "meta.json").write_text(json.dumps({"n": len(lg), "num_slots": 80}))
     env = {**os.environ, "JGYM_POLICY_MODEL": str(trained["onnx"]), "JGYM_POLICY_RECORD": str(rec)}
     proc = subprocess.run(
-        ["go", "test", "-count=1", "-v", "-run", "^TestMatchesTorch$", "./env/crematoria/policy"],
+        ["go", "test", "-count=1", "-v", "-run", "^TestMatchesTorch$", "./env/crematoria"],
         cwd=src,
         env=env,
         capture_output=True,

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"jgym/env/crematoria/policy"
+	"jgym/policy"
 )
 
 // emitConv writes a 2-D convolution as a member function. The interpreter

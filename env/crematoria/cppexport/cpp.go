@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"jgym/env/crematoria/policy"
+	"jgym/policy"
 )
 
 // C++ text: the indenting writer, literals, element types and comments.

@@ -2,7 +2,7 @@
 // the policy package plays, docs/export.md) as one C++ player for the
 // course kit: AI<Name>.cc, standard C++11 and the kit's Player.hh only,
 // weights embedded, registered with RegisterPlayer(PLAYER_NAME). The
-// player makes the same decisions as the Go policy bot (policy.Bot), round
+// player makes the same decisions as the Go policy bot (crematoria.PolicyBot), round
 // for round: jgym match cpp:AIMine.cc ... and policy:Mine.onnx ... write
 // the same trace, byte for byte.
 //

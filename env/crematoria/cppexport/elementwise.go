@@ -1,6 +1,6 @@
 package cppexport
 
-import "jgym/env/crematoria/policy"
+import "jgym/policy"
 
 // The element-wise operators (policy/elementwise.go): Add and Mul with
 // broadcasting, Where, Relu and Cast.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"jgym/env/crematoria/policy"
+	"jgym/policy"
 )
 
 // emitter writes the forward pass: one block of C++ per node, and a member

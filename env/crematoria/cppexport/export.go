@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"jgym/env/crematoria"
-	"jgym/env/crematoria/policy"
+	"jgym/policy"
 )
 
 // Options configures Export.
@@ -72,7 +72,7 @@ func Export(model []byte, opts Options) ([]byte, error) {
 	if err := CheckName(opts.Name); err != nil {
 		return nil, err
 	}
-	m, err := policy.Parse(model)
+	m, err := policy.Parse(model, crematoria.PolicySignature())
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"jgym/env/crematoria"
-	"jgym/env/crematoria/policy"
+	"jgym/policy"
 )
 
 // TestTraceMatchesPolicyBot plays the exported player (cpp:AI<Name>.cc,
@@ -51,7 +51,7 @@ func TestTraceMatchesPolicyBot(t *testing.T) {
 				for _, p := range g.seats {
 					names[p] = tm.name
 					cpp[p] = b.prog.NewBot(p, g.seed)
-					gob[p] = policy.NewBot(b.model, p)
+					gob[p] = crematoria.NewPolicyBot(b.model, p)
 				}
 				want, orders := play(t, g.cfg, g.seed, names, gob)
 				got, _ := play(t, g.cfg, g.seed, names, cpp)
@@ -108,7 +108,7 @@ func (r *recorder) Play(s *crematoria.State, o *crematoria.Orders) {
 	r.ob.Units(s, r.me, g.units)
 	r.ob.Globals(s, r.me, g.glob)
 	r.ob.Mask(s, r.me, g.mask)
-	lg, err := r.m.Logits(nil, g.board, g.units, g.glob, g.mask)
+	lg, err := r.m.Logits(nil, [][]byte{g.board, g.units, g.glob, g.mask})
 	if err != nil {
 		panic(err)
 	}

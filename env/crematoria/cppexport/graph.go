@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"jgym/env/crematoria"
-	"jgym/env/crematoria/policy"
+	"jgym/policy"
 )
 
 // ErrUnsupported is wrapped by the errors about models the exporter cannot
@@ -51,10 +51,10 @@ type program struct {
 
 // Input names and C++ members of the observation tensors.
 var inputMembers = map[string]string{
-	policy.InputBoard:   "in_board_",
-	policy.InputUnits:   "in_units_",
-	policy.InputGlobals: "in_globals_",
-	policy.InputMask:    "in_mask_",
+	"board":   "in_board_",
+	"units":   "in_units_",
+	"globals": "in_globals_",
+	"action_mask":    "in_mask_",
 }
 
 // build reads the graph of a model that policy.Parse accepted (with
@@ -72,16 +72,16 @@ func build(raw []byte, m *policy.Model) (*program, error) {
 	// The interpreter's values on a zero observation give the shape and
 	// type of every value computed at play time.
 	zero := map[string]*policy.Tensor{
-		policy.InputBoard:   policy.NewInt64([]int{1, crematoria.BoardPlanes, crematoria.Rows, crematoria.Cols}, make([]int64, crematoria.BoardBytes)),
-		policy.InputUnits:   policy.NewInt64([]int{1, u, crematoria.UnitFeatures}, make([]int64, u*crematoria.UnitFeatures)),
-		policy.InputGlobals: policy.NewFloat32([]int{1, crematoria.NumGlobals}, make([]float32, crematoria.NumGlobals)),
-		policy.InputMask:    policy.NewBool([]int{1, u, crematoria.NumDirs}, make([]bool, u*crematoria.NumDirs)),
+		"board":   policy.NewInt64([]int{1, crematoria.BoardPlanes, crematoria.Rows, crematoria.Cols}, make([]int64, crematoria.BoardBytes)),
+		"units":   policy.NewInt64([]int{1, u, crematoria.UnitFeatures}, make([]int64, u*crematoria.UnitFeatures)),
+		"globals": policy.NewFloat32([]int{1, crematoria.NumGlobals}, make([]float32, crematoria.NumGlobals)),
+		"action_mask":    policy.NewBool([]int{1, u, crematoria.NumDirs}, make([]bool, u*crematoria.NumDirs)),
 	}
 	ran, err := m.Run(zero)
 	if err != nil {
 		return nil, fmt.Errorf("trial run: %w", err)
 	}
-	for _, name := range []string{policy.InputBoard, policy.InputUnits, policy.InputGlobals, policy.InputMask} {
+	for _, name := range []string{"board", "units", "globals", "action_mask"} {
 		t := zero[name]
 		p.add(&value{name: name, id: inputMembers[name], dt: t.DType, shape: t.Shape, input: true})
 	}

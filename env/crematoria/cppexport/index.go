@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"jgym/env/crematoria/policy"
+	"jgym/policy"
 )
 
 // Index arithmetic: row-major strides, broadcasting, and the C++

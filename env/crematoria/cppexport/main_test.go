@@ -12,7 +12,7 @@ import (
 
 	"jgym/env/crematoria"
 	"jgym/env/crematoria/cppbot"
-	"jgym/env/crematoria/policy"
+	"jgym/policy"
 	"jgym/internal/strict"
 )
 
@@ -112,7 +112,7 @@ func compiled(t testing.TB, tm testModel, dump bool, stderr *syncBuffer, flags .
 		if err != nil {
 			return err
 		}
-		if b.model, err = policy.Parse(raw); err != nil {
+		if b.model, err = policy.Parse(raw, crematoria.PolicySignature()); err != nil {
 			return err
 		}
 		src, err := Export(raw, Options{Name: tm.name, Source: tm.path, dump: dump})

@@ -2,7 +2,7 @@ package cppexport
 
 import (
 	"fmt"
-	"jgym/env/crematoria/policy"
+	"jgym/policy"
 )
 
 // The matrix products (policy/matmul.go): MatMul and Gemm.

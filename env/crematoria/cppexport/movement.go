@@ -1,6 +1,6 @@
 package cppexport
 
-import "jgym/env/crematoria/policy"
+import "jgym/policy"
 
 // The data-movement operators (policy/movement.go): they copy elements
 // without arithmetic, or only view them with another shape (emitAlias).

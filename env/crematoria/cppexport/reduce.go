@@ -1,6 +1,6 @@
 package cppexport
 
-import "jgym/env/crematoria/policy"
+import "jgym/policy"
 
 // ReduceMean (policy/reduce.go): sums in double in input order.
 

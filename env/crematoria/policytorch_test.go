@@ -1,4 +1,4 @@
-package policy
+package crematoria_test
 
 import (
 	"encoding/binary"
@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	"jgym/env/crematoria"
+	"jgym/policy"
 )
 
-// TestMatchesTorch compares the Go interpreter with PyTorch on observations
+// TestMatchesTorch compares the Go interpreter (package policy) with PyTorch on observations
 // recorded by python-client/tests/test_train_export.py (which sets the two
 // variables and runs this test). The record directory holds meta.json
 // ({"n": N, "num_slots": U}) and raw little-endian arrays: board.bin uint8
@@ -23,7 +24,7 @@ func TestMatchesTorch(t *testing.T) {
 	if modelPath == "" || dir == "" {
 		t.Skip("set JGYM_POLICY_MODEL and JGYM_POLICY_RECORD (python-client/tests/test_train_export.py does)")
 	}
-	m, err := Load(modelPath)
+	m, err := policy.Load(modelPath, crematoria.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,11 +62,11 @@ func TestMatchesTorch(t *testing.T) {
 	const tol = 1e-4
 	worst, mismatched := 0.0, 0
 	for i := 0; i < meta.N; i++ {
-		got, err := m.Logits(nil,
-			board[i*crematoria.BoardBytes:(i+1)*crematoria.BoardBytes],
-			units[i*u*crematoria.UnitFeatures:(i+1)*u*crematoria.UnitFeatures],
-			glob[i*4*crematoria.NumGlobals:(i+1)*4*crematoria.NumGlobals],
-			mask[i*u*crematoria.NumDirs:(i+1)*u*crematoria.NumDirs])
+		got, err := m.Logits(nil, [][]byte{
+			board[i*crematoria.BoardBytes : (i+1)*crematoria.BoardBytes],
+			units[i*u*crematoria.UnitFeatures : (i+1)*u*crematoria.UnitFeatures],
+			glob[i*4*crematoria.NumGlobals : (i+1)*4*crematoria.NumGlobals],
+			mask[i*u*crematoria.NumDirs : (i+1)*u*crematoria.NumDirs]})
 		if err != nil {
 			t.Fatalf("observation %d: %v", i, err)
 		}
@@ -83,9 +84,9 @@ func TestMatchesTorch(t *testing.T) {
 				}
 			}
 		}
-		dirs := Argmax(got, u)
+		dirs := policy.Argmax(got, u, crematoria.NumDirs)
 		for id, d := range dirs {
-			if want := crematoria.Dir(actions[i*u+id]); d != want {
+			if want := int(actions[i*u+id]); d != want {
 				t.Errorf("observation %d slot %d: decision = %v, want %v (PyTorch)", i, id, d, want)
 			}
 		}

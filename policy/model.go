@@ -6,11 +6,8 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
-
-	"jgym/env/crematoria"
 )
 
 // Errors of Load and Parse, for callers that branch on them.
@@ -19,12 +16,12 @@ var (
 	// attribute value that the interpreter does not implement.
 	ErrUnsupported = errors.New("unsupported")
 	// ErrObservationVersion means the model was trained on another
-	// observation layout than the encoder writes
-	// (crematoria.ObservationVersion), or does not say which.
+	// observation layout than the game's encoder writes
+	// (Signature.ObservationVersion), or does not say which.
 	ErrObservationVersion = errors.New("observation version mismatch")
-	// ErrSignature means the model's inputs or outputs are not those of a
-	// Crematoria policy (docs/export.md).
-	ErrSignature = errors.New("not a Crematoria policy")
+	// ErrSignature means the model's inputs or outputs are not those the
+	// game's Signature asks for (docs/export.md).
+	ErrSignature = errors.New("not a policy of the game")
 	// ErrTooLarge means the model passes a bound: file size, number of
 	// nodes, or the memory of one forward pass.
 	ErrTooLarge = errors.New("model too large")
@@ -70,7 +67,7 @@ func guard(err *error) {
 // Metadata keys that the exporter writes in metadata_props.
 const (
 	// KeyObservationVersion holds the observation layout the policy was
-	// trained on; it must equal crematoria.ObservationVersion.
+	// trained on; it must equal the game's (Signature.ObservationVersion).
 	KeyObservationVersion = "observation_version"
 	// KeyActionOrder says in which order the bot issues the commands
 	// ("slot": increasing unit id).
@@ -86,14 +83,8 @@ const (
 	MaxOpset = 21
 )
 
-// Input and output names of a Crematoria policy (docs/export.md).
-const (
-	InputBoard   = "board"
-	InputUnits   = "units"
-	InputGlobals = "globals"
-	InputMask    = "action_mask"
-	OutputLogits = "logits"
-)
+// OutputLogits is the name of a policy's output: the logits [1, U, A].
+const OutputLogits = "logits"
 
 // Model is a loaded ONNX policy. It is immutable and safe for concurrent
 // use; every Run allocates its own intermediate tensors.
@@ -107,30 +98,33 @@ type Model struct {
 	// Producer is the producer_name of the file (e.g. "pytorch").
 	Producer string
 
+	// Signature is the game's signature the model was checked against.
+	Signature Signature
+
 	nodes  []Node // the nodes left after constant folding, in order
 	consts map[string]*Tensor
-	inputs []ValueInfo
+	inputs []ValueInfo // in the order of Signature.Inputs
 }
 
-// Load reads and checks an ONNX policy file: a regular file (not a FIFO
-// or a device) of at most MaxFileBytes.
-func Load(path string) (*Model, error) {
+// Load reads and checks an ONNX policy file for a game: a regular file
+// (not a FIFO or a device) of at most MaxFileBytes.
+func Load(path string, sig Signature) (*Model, error) {
 	b, err := readFile(path, MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("load policy: %w", err)
 	}
-	m, err := Parse(b)
+	m, err := Parse(b, sig)
 	if err != nil {
 		return nil, fmt.Errorf("load policy %s: %w", path, err)
 	}
 	return m, nil
 }
 
-// Parse decodes and checks an ONNX policy: every operator is supported,
-// the observation version matches, the inputs and outputs are those of a
-// Crematoria policy, and a forward pass on a zero observation runs. All
-// these errors happen here, never at play time.
-func Parse(b []byte) (*Model, error) {
+// Parse decodes and checks an ONNX policy for the game of sig: every
+// operator is supported, the observation version matches, the inputs and
+// outputs are those sig asks for, and a forward pass on a zero observation
+// runs. All these errors happen here, never at play time.
+func Parse(b []byte, sig Signature) (*Model, error) {
 	if len(b) > MaxFileBytes {
 		return nil, fmt.Errorf("%w: %d bytes, over %d", ErrTooLarge, len(b), MaxFileBytes)
 	}
@@ -141,7 +135,7 @@ func Parse(b []byte) (*Model, error) {
 	if n := len(mp.graph.Nodes); n > MaxNodes {
 		return nil, fmt.Errorf("%w: %d nodes, over %d", ErrTooLarge, n, MaxNodes)
 	}
-	m := &Model{Metadata: mp.metadata, Producer: mp.producer, consts: map[string]*Tensor{}}
+	m := &Model{Metadata: mp.metadata, Producer: mp.producer, Signature: sig, consts: map[string]*Tensor{}}
 	opset, ok := mp.opsets[""]
 	if !ok {
 		return nil, fmt.Errorf("%w: the model imports no ai.onnx opset", ErrFormat)
@@ -156,9 +150,9 @@ func Parse(b []byte) (*Model, error) {
 	v, ok := mp.metadata[KeyObservationVersion]
 	switch {
 	case !ok:
-		return nil, fmt.Errorf("%w: metadata_props has no %q (want %q)", ErrObservationVersion, KeyObservationVersion, crematoria.ObservationVersion)
-	case v != crematoria.ObservationVersion:
-		return nil, fmt.Errorf("%w: the model was trained on %q, the encoder writes %q", ErrObservationVersion, v, crematoria.ObservationVersion)
+		return nil, fmt.Errorf("%w: metadata_props has no %q (want %q)", ErrObservationVersion, KeyObservationVersion, sig.ObservationVersion)
+	case v != sig.ObservationVersion:
+		return nil, fmt.Errorf("%w: the model was trained on %q, the encoder writes %q", ErrObservationVersion, v, sig.ObservationVersion)
 	}
 	if o, ok := mp.metadata[KeyActionOrder]; ok && o != "slot" {
 		return nil, fmt.Errorf("%w: action_order %q (only \"slot\")", ErrUnsupported, o)
@@ -178,8 +172,8 @@ func Parse(b []byte) (*Model, error) {
 		return nil, fmt.Errorf("trial run on a zero observation: %w", err)
 	}
 	lg := out[OutputLogits]
-	if lg == nil || lg.DType != Float32 || !equalShape(lg.Shape, []int{1, m.NumSlots, crematoria.NumDirs}) {
-		return nil, fmt.Errorf("%w: output %q is %v, want float32[1 %d %d]", ErrSignature, OutputLogits, lg, m.NumSlots, crematoria.NumDirs)
+	if lg == nil || lg.DType != Float32 || !equalShape(lg.Shape, []int{1, m.NumSlots, sig.Actions}) {
+		return nil, fmt.Errorf("%w: output %q is %v, want float32[1 %d %d]", ErrSignature, OutputLogits, lg, m.NumSlots, sig.Actions)
 	}
 	return m, nil
 }
@@ -213,78 +207,6 @@ func checkOperators(nodes []Node) error {
 	sort.Strings(names)
 	return fmt.Errorf("%w operators: %s; the interpreter implements %s",
 		ErrUnsupported, strings.Join(names, ", "), strings.Join(Operators(), ", "))
-}
-
-// wantInputs are the element types and shapes (-1: any) of the inputs of a
-// Crematoria policy; the batch dimension may be symbolic.
-var wantInputs = []struct {
-	name     string
-	elemType []int64
-	shape    []int
-}{
-	{InputBoard, []int64{onnxUint8}, []int{-1, crematoria.BoardPlanes, crematoria.Rows, crematoria.Cols}},
-	{InputUnits, []int64{onnxUint8}, []int{-1, -1, crematoria.UnitFeatures}},
-	{InputGlobals, []int64{onnxFloat}, []int{-1, crematoria.NumGlobals}},
-	{InputMask, []int64{onnxBool}, []int{-1, -1, crematoria.NumDirs}},
-}
-
-func (m *Model) checkSignature(g *Graph) error {
-	byName := map[string]ValueInfo{}
-	for _, vi := range g.Inputs {
-		if _, init := m.consts[vi.Name]; init {
-			continue // old exporters list initializers as inputs too
-		}
-		byName[vi.Name] = vi
-	}
-	if len(byName) != len(wantInputs) {
-		var names []string
-		for n := range byName {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		return fmt.Errorf("%w: inputs %v, want board, units, globals, action_mask", ErrSignature, names)
-	}
-	for _, w := range wantInputs {
-		vi, ok := byName[w.name]
-		if !ok {
-			return fmt.Errorf("%w: no input %q", ErrSignature, w.name)
-		}
-		okType := false
-		for _, t := range w.elemType {
-			okType = okType || vi.ElemType == t
-		}
-		if !okType || len(vi.Shape) != len(w.shape) {
-			return fmt.Errorf("%w: input %q has type %d and shape %v, want type %v and shape %v", ErrSignature, w.name, vi.ElemType, vi.Shape, w.elemType, w.shape)
-		}
-		for i, d := range w.shape {
-			if i > 0 && d >= 0 && vi.Shape[i] != d {
-				return fmt.Errorf("%w: input %q has shape %v, want %v", ErrSignature, w.name, vi.Shape, w.shape)
-			}
-		}
-	}
-	u, mu := byName[InputUnits].Shape[1], byName[InputMask].Shape[1]
-	if u <= 0 || u != mu {
-		return fmt.Errorf("%w: units and action_mask must have the same fixed number of slots, got %d and %d", ErrSignature, u, mu)
-	}
-	if u%crematoria.NumPlayers != 0 {
-		return fmt.Errorf("%w: %d unit slots is not a multiple of %d", ErrSignature, u, crematoria.NumPlayers)
-	}
-	m.NumSlots = u
-	if s, ok := m.Metadata["num_slots"]; ok && s != strconv.Itoa(u) {
-		return fmt.Errorf("%w: metadata num_slots=%s but the inputs have %d slots", ErrSignature, s, u)
-	}
-	found := false
-	for _, vi := range g.Outputs {
-		found = found || vi.Name == OutputLogits
-	}
-	if !found {
-		return fmt.Errorf("%w: no output %q", ErrSignature, OutputLogits)
-	}
-	m.inputs = nil
-	for _, w := range wantInputs {
-		m.inputs = append(m.inputs, byName[w.name])
-	}
-	return nil
 }
 
 // fold evaluates the nodes whose inputs are all constants (Constant nodes

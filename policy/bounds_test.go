@@ -51,7 +51,7 @@ func TestParseBounds(t *testing.T) {
 		{"too many bytes", make([]byte, MaxFileBytes+1)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse(tc.model)
+			_, err := Parse(tc.model, testSig)
 			if !errors.Is(err, ErrTooLarge) {
 				t.Fatalf("Parse = %v, want ErrTooLarge", err)
 			}
@@ -72,7 +72,7 @@ func TestLoadFiles(t *testing.T) {
 	f.Close()
 	for _, path := range []string{fifo, "/dev/zero", t.TempDir(), big} {
 		done := make(chan error, 1)
-		go func() { _, err := Load(path); done <- err }()
+		go func() { _, err := Load(path, testSig); done <- err }()
 		select {
 		case err := <-done:
 			if err == nil {
