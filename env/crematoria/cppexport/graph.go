@@ -51,10 +51,10 @@ type program struct {
 
 // Input names and C++ members of the observation tensors.
 var inputMembers = map[string]string{
-	"board":   "in_board_",
-	"units":   "in_units_",
-	"globals": "in_globals_",
-	"action_mask":    "in_mask_",
+	"board":       "in_board_",
+	"units":       "in_units_",
+	"globals":     "in_globals_",
+	"action_mask": "in_mask_",
 }
 
 // build reads the graph of a model that policy.Parse accepted (with
@@ -72,10 +72,10 @@ func build(raw []byte, m *policy.Model) (*program, error) {
 	// The interpreter's values on a zero observation give the shape and
 	// type of every value computed at play time.
 	zero := map[string]*policy.Tensor{
-		"board":   policy.NewInt64([]int{1, crematoria.BoardPlanes, crematoria.Rows, crematoria.Cols}, make([]int64, crematoria.BoardBytes)),
-		"units":   policy.NewInt64([]int{1, u, crematoria.UnitFeatures}, make([]int64, u*crematoria.UnitFeatures)),
-		"globals": policy.NewFloat32([]int{1, crematoria.NumGlobals}, make([]float32, crematoria.NumGlobals)),
-		"action_mask":    policy.NewBool([]int{1, u, crematoria.NumDirs}, make([]bool, u*crematoria.NumDirs)),
+		"board":       policy.NewInt64([]int{1, crematoria.BoardPlanes, crematoria.Rows, crematoria.Cols}, make([]int64, crematoria.BoardBytes)),
+		"units":       policy.NewInt64([]int{1, u, crematoria.UnitFeatures}, make([]int64, u*crematoria.UnitFeatures)),
+		"globals":     policy.NewFloat32([]int{1, crematoria.NumGlobals}, make([]float32, crematoria.NumGlobals)),
+		"action_mask": policy.NewBool([]int{1, u, crematoria.NumDirs}, make([]bool, u*crematoria.NumDirs)),
 	}
 	ran, err := m.Run(zero)
 	if err != nil {

@@ -12,8 +12,8 @@ import (
 
 	"jgym/env/crematoria"
 	"jgym/env/crematoria/cppbot"
-	"jgym/policy"
 	"jgym/internal/strict"
+	"jgym/policy"
 )
 
 // kitDir holds jgym's kit headers, which the exported files are compiled
