@@ -6,8 +6,8 @@ import (
 	"os"
 	"time"
 
+	"jgym/cppbot"
 	"jgym/env/crematoria"
-	"jgym/env/crematoria/cppbot"
 )
 
 // The cpp: seat prefix: a C++ bot written for the course kit, compiled with
@@ -30,11 +30,15 @@ func openCppBot(path string) (crematoria.BotFactory, io.Closer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	prog, err := cppbot.Open(path, opts)
+	k, err := crematoria.CppKit()
 	if err != nil {
 		return nil, nil, err
 	}
-	return prog.Factory(), prog, nil
+	prog, err := cppbot.Open(path, k, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return crematoria.CppFactory(prog), prog, nil
 }
 
 // cppOptions reads the cpp: options from the environment.

@@ -14,7 +14,7 @@ import (
 
 const (
 	cppKit      = "../../kit/crematoria"
-	cppTestdata = "../../env/crematoria/cppbot/testdata"
+	cppTestdata = "../../cppbot/testdata"
 )
 
 // TestCppSeats plays cpp: seats through the command line. The subtests share

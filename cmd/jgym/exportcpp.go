@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"jgym/cppbot"
 	"jgym/env/crematoria"
-	"jgym/env/crematoria/cppbot"
 	"jgym/env/crematoria/cppexport"
 	"jgym/policy"
 )
@@ -86,7 +86,11 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	start := time.Now()
-	prog, err := cppbot.Open(*out, opts)
+	k, err := crematoria.CppKit()
+	if err != nil {
+		return err
+	}
+	prog, err := cppbot.Open(*out, k, opts)
 	if err != nil {
 		return err
 	}
@@ -106,7 +110,7 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			if err != nil {
 				return fmt.Errorf("check: policy:%s: %w", model, err)
 			}
-			bot := prog.NewBot(seat, sd)
+			bot := crematoria.NewCppBot(prog, seat, sd)
 			got, err := exportGame(cfg, sd, seat, *name, bot)
 			bot.Close() // reaped now, not during --bench
 			if err != nil {
@@ -128,7 +132,7 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return fmt.Errorf("bench: this system does not report the CPU time of child processes")
 		}
 		t0 := time.Now()
-		bot := prog.NewBot(seat, sd)
+		bot := crematoria.NewCppBot(prog, seat, sd)
 		_, err := exportGame(cfg, sd, seat, *name, bot)
 		bot.Close() // waits for the process, so that its CPU time is counted
 		wall := time.Since(t0)

@@ -17,9 +17,9 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"jgym/cppbot"
 	"jgym/env"
 	"jgym/env/crematoria"
-	"jgym/env/crematoria/cppbot"
 	"jgym/server"
 )
 

@@ -14,8 +14,8 @@ import (
 	"sync"
 	"syscall"
 
+	"jgym/cppbot"
 	"jgym/env/crematoria"
-	"jgym/env/crematoria/cppbot"
 	"jgym/policy"
 	"jgym/server"
 )
@@ -76,7 +76,11 @@ func (b *serveBots) resolve(name string) (crematoria.BotFactory, io.Closer, erro
 		}
 		return crematoria.PolicyFactory(m), nil, nil
 	case "cpp":
-		exe, err := cppbot.CompileSource(file, data, b.cpp)
+		k, err := crematoria.CppKit()
+		if err != nil {
+			return nil, nil, err
+		}
+		exe, err := cppbot.CompileSource(file, data, k, b.cpp)
 		if err != nil {
 			if offered && errors.Is(err, cppbot.ErrCompile) {
 				// Not the operator's source text to a client.
@@ -84,8 +88,8 @@ func (b *serveBots) resolve(name string) (crematoria.BotFactory, io.Closer, erro
 			}
 			return nil, nil, err
 		}
-		prog := cppbot.NewProgram(exe, file, b.cpp)
-		return prog.Factory(), prog, nil
+		prog := cppbot.NewProgram(exe, file, k, b.cpp)
+		return crematoria.CppFactory(prog), prog, nil
 	}
 	return nil, nil, fmt.Errorf("%w %q (prefixes: %s)", crematoria.ErrUnknownBot, prefix, strings.Join(seatPrefixes, ", "))
 }
@@ -187,7 +191,11 @@ func (b *serveBots) check(_ context.Context, kind, game, name string, data []byt
 		_, err := b.model(data)
 		return err
 	case "cpp":
-		_, err := cppbot.CompileSource(name, data, b.cpp)
+		k, err := crematoria.CppKit()
+		if err != nil {
+			return err
+		}
+		_, err = cppbot.CompileSource(name, data, k, b.cpp)
 		return err
 	}
 	return fmt.Errorf("unknown kind %q", kind)

@@ -22,7 +22,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	jgymv1 "jgym/api/jgym/v1"
-	"jgym/env/crematoria/cppbot"
+	"jgym/cppbot"
 	"jgym/internal/strict"
 	"jgym/sandbox"
 )

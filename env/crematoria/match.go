@@ -6,7 +6,7 @@ import (
 )
 
 // BotErr is implemented by bots that can fail, such as C++ bots running in
-// their own process (env/crematoria/cppbot): after each Play, PlayRound
+// their own process (CppBot, package cppbot): after each Play, PlayRound
 // ends the game with the bot's error.
 type BotErr interface{ Err() error }
 

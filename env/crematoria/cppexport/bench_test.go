@@ -42,7 +42,7 @@ func BenchmarkExportedGame(b *testing.B) {
 		}
 		u0, s0, _ := ChildrenCPU()
 		t0 := time.Now()
-		bot := bt.prog.NewBot(seat, seed)
+		bot := crematoria.NewCppBot(bt.prog, seat, seed)
 		names[seat], bots[seat] = tm.name, bot
 		play(b, cfg, seed, names, bots)
 		bot.Close()

@@ -50,7 +50,7 @@ func TestTraceMatchesPolicyBot(t *testing.T) {
 				}
 				for _, p := range g.seats {
 					names[p] = tm.name
-					cpp[p] = b.prog.NewBot(p, g.seed)
+					cpp[p] = crematoria.NewCppBot(b.prog, p, g.seed)
 					gob[p] = crematoria.NewPolicyBot(b.model, p)
 				}
 				want, orders := play(t, g.cfg, g.seed, names, gob)
@@ -210,7 +210,7 @@ func testInputsAndLogits(t *testing.T, rounds int, games []seatGame, flags ...st
 					names[p] = "Demo"
 					bots[p] = crematoria.NewDemo(p, g.seed)
 				}
-				bot := b.prog.NewBot(g.seat, g.seed)
+				bot := crematoria.NewCppBot(b.prog, g.seat, g.seed)
 				rec := &recorder{inner: bot, m: b.model, me: g.seat}
 				names[g.seat], bots[g.seat] = tm.name, rec
 				play(t, shortConfig(rounds), g.seed, names, bots)

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"jgym/cppbot"
 	"jgym/env/crematoria"
-	"jgym/env/crematoria/cppbot"
 	"jgym/internal/strict"
 	"jgym/policy"
 )
@@ -132,7 +132,11 @@ func compiled(t testing.TB, tm testModel, dump bool, stderr *syncBuffer, flags .
 			opts.Stderr = stderr
 			opts.StderrLimit = 1
 		}
-		b.prog, err = cppbot.Open(b.src, opts)
+		k, err := crematoria.CppKit()
+		if err != nil {
+			return err
+		}
+		b.prog, err = cppbot.Open(b.src, k, opts)
 		return err
 	}()
 	if b.err != nil {

@@ -185,15 +185,15 @@ func (e *CompileError) Unwrap() []error { return []error{ErrCompile, e.Err} }
 var baseFlags = []string{"-std=c++11", "-O2"}
 
 // Compile builds the bot in src, an AI<Name>.cc source file or a prebuilt
-// AI<Name>.o object, with the kit and the runner into an executable and
-// returns its path. src must be a regular file of at most
+// AI<Name>.o object, with the game's kit and its runner into an
+// executable and returns its path. src must be a regular file of at most
 // Options.MaxSourceBytes. See CompileSource.
-func Compile(src string, opts Options) (string, error) {
+func Compile(src string, k *Kit, opts Options) (string, error) {
 	data, err := ReadSource(src, opts.maxSourceBytes())
 	if err != nil {
 		return "", err
 	}
-	return compileData(src, filepath.Base(src), data, opts)
+	return compileData(src, filepath.Base(src), data, k, opts)
 }
 
 // CompileSource builds a bot from its content: name is its file name
@@ -203,11 +203,11 @@ func Compile(src string, opts Options) (string, error) {
 // only the kit's headers on the include path. The result is cached by the
 // content hash of the sources, the compiler's version and the flags, so
 // compiling the same bot again returns at once.
-func CompileSource(name string, data []byte, opts Options) (string, error) {
+func CompileSource(name string, data []byte, k *Kit, opts Options) (string, error) {
 	if int64(len(data)) > opts.maxSourceBytes() {
 		return "", fmt.Errorf("cppbot: %s is %d bytes, over the limit of %d", name, len(data), opts.maxSourceBytes())
 	}
-	return compileData(name, name, data, opts)
+	return compileData(name, name, data, k, opts)
 }
 
 // ReadSource reads a bot's file: a regular file (no FIFO, device or
@@ -241,7 +241,7 @@ func ReadSource(path string, limit int64) ([]byte, error) {
 
 // compileData compiles data; src names the bot in messages, name is its
 // file name.
-func compileData(src, name string, data []byte, opts Options) (string, error) {
+func compileData(src, name string, data []byte, k *Kit, opts Options) (string, error) {
 	object := strings.HasSuffix(name, ".o")
 	if !object && !strings.HasSuffix(name, ".cc") && !strings.HasSuffix(name, ".cpp") {
 		return "", fmt.Errorf("cppbot: %s: want a C++ source (.cc) or an object (.o)", src)
@@ -260,8 +260,7 @@ func compileData(src, name string, data []byte, opts Options) (string, error) {
 	}
 	cache := opts.cacheDir()
 	flags := append(append([]string{}, baseFlags...), opts.Flags...)
-	_, ksum := kit()
-	runnerKey := hashOf("runner", ksum, id, strings.Join(flags, "\x00"))
+	runnerKey := hashOf("runner", k.sum, id, strings.Join(flags, "\x00"))
 	kind := "cc"
 	if object {
 		kind = "o"
@@ -277,7 +276,7 @@ func compileData(src, name string, data []byte, opts Options) (string, error) {
 	if _, err := os.Stat(exe); err == nil {
 		return exe, nil
 	}
-	c := &sandboxCompiler{sb: sb, cxx: cxx, flags: flags, opts: opts}
+	c := &sandboxCompiler{sb: sb, cxx: cxx, flags: flags, opts: opts, kit: k}
 	runnerObj, err := c.runner(cache, runnerKey)
 	if err != nil {
 		return "", err
@@ -291,7 +290,7 @@ func compileData(src, name string, data []byte, opts Options) (string, error) {
 		link = []string{"-no-pie"}
 	} else {
 		args := append(append([]string{}, flags...), "-I", "/kit", "-x", "c++", "-c", inside, "-o", "/tmp/bot.o")
-		files := append(kitSandboxFiles(), sandbox.File{Path: inside, Data: data})
+		files := append(k.sandboxFiles(), sandbox.File{Path: inside, Data: data})
 		out, msg, err := c.run(args, "/tmp/bot.o", files)
 		if err != nil {
 			return "", &CompileError{Src: src, Stage: "compile", Output: trimOutput(msg, inside, src), Err: err}
@@ -350,22 +349,13 @@ func writeCache(cache, path string, data []byte, mode os.FileMode) error {
 	return nil
 }
 
-// kitSandboxFiles are the kit's files under /kit in the sandbox.
-func kitSandboxFiles() []sandbox.File {
-	files, _ := kit()
-	out := make([]sandbox.File, len(files))
-	for i, f := range files {
-		out[i] = sandbox.File{Path: "/kit/" + f.name, Data: f.data}
-	}
-	return out
-}
-
 // sandboxCompiler runs the compiler in the sandbox.
 type sandboxCompiler struct {
 	sb    *sandbox.Sandbox
 	cxx   string
 	flags []string
 	opts  Options
+	kit   *Kit
 }
 
 // Largest compiler output kept: the built file and the messages.
@@ -423,7 +413,7 @@ func (c *sandboxCompiler) runner(cache, key string) ([]byte, error) {
 		return b, nil
 	}
 	args := append(append([]string{}, c.flags...), "-I", "/kit", "-c", "/kit/runner.cc", "-o", "/tmp/runner.o")
-	out, msg, err := c.run(args, "/tmp/runner.o", kitSandboxFiles())
+	out, msg, err := c.run(args, "/tmp/runner.o", c.kit.sandboxFiles())
 	if err != nil {
 		return nil, &CompileError{Src: "runner.cc", Stage: "compile", Output: trimOutput(msg, "", ""), Err: err}
 	}

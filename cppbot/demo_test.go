@@ -1,8 +1,9 @@
-package cppbot
+package cppbot_test
 
 import (
 	"bytes"
 	"fmt"
+	"jgym/cppbot"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // The C++ Demo and Null, run through the runner, reproduce the course's
 // reference traces and the Go bots' traces byte for byte.
 func TestCppDemoReproducesReference(t *testing.T) {
-	progs := map[string]*Program{
+	progs := map[string]*cppbot.Program{
 		"cpp:Demo": compiled(t, filepath.Join(kitDir, "AIDemo.cc"), testOpts()),
 		"cpp:Null": compiled(t, filepath.Join(kitDir, "AINull.cc"), testOpts()),
 	}
@@ -57,7 +58,7 @@ func TestCppDemoReproducesReference(t *testing.T) {
 
 // A C++ Demo mixed with Go Demos gives the same trace as four Go Demos.
 func TestCppDemoMixedWithGoDemos(t *testing.T) {
-	progs := map[string]*Program{"cpp:Demo": compiled(t, filepath.Join(kitDir, "AIDemo.cc"), testOpts())}
+	progs := map[string]*cppbot.Program{"cpp:Demo": compiled(t, filepath.Join(kitDir, "AIDemo.cc"), testOpts())}
 	names := [4]string{"Demo", "Demo", "Demo", "Demo"}
 	got, err := playMatch(5, names, seats(t, 5, progs, [4]string{"Demo", "cpp:Demo", "Demo", "cpp:Demo"}))
 	if err != nil {
@@ -85,7 +86,7 @@ func (r replay) Play(s *crematoria.State, o *crematoria.Orders) {
 // (pre-owned cells, an initial gem), the Dummy seat replayed from its
 // recorded commands.
 func TestCppDemoReproducesEdgeTraces(t *testing.T) {
-	progs := map[string]*Program{
+	progs := map[string]*cppbot.Program{
 		"Demo": compiled(t, filepath.Join(kitDir, "AIDemo.cc"), testOpts()),
 		"Null": compiled(t, filepath.Join(kitDir, "AINull.cc"), testOpts()),
 	}
@@ -117,7 +118,7 @@ func TestCppDemoReproducesEdgeTraces(t *testing.T) {
 			var bots [4]crematoria.Bot
 			for p, n := range tc.names {
 				if prog, ok := progs[n]; ok {
-					b := prog.NewBot(p, tc.seed)
+					b := crematoria.NewCppBot(prog, p, tc.seed)
 					t.Cleanup(func() { b.Close() })
 					bots[p] = b
 				} else {

@@ -1,8 +1,9 @@
-package cppbot
+package cppbot_test
 
 import (
 	"bytes"
 	"errors"
+	"jgym/cppbot"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -26,10 +27,10 @@ func TestContainment(t *testing.T) {
 		round int
 		text  string
 	}{
-		{"AICrash.cc", ErrCrashed, 5, "about to dereference a null pointer"},
-		{"AIHang.cc", ErrTimeout, 3, "no answer within 1.5s"},
+		{"AICrash.cc", cppbot.ErrCrashed, 5, "about to dereference a null pointer"},
+		{"AIHang.cc", cppbot.ErrTimeout, 3, "no answer within 1.5s"},
 		{"AIFlood.cc", crematoria.ErrTooManyCommands, 7, "1001 commands in round 7"},
-		{"AIThrow.cc", errRunner, 2, "play() threw boom"},
+		{"AIThrow.cc", cppbot.ErrRunner, 2, "play() threw boom"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.src, func(t *testing.T) {
@@ -43,23 +44,23 @@ func TestContainment(t *testing.T) {
 			var good []byte
 			var goodErr error
 			names := [4]string{"Demo", "Demo", "Demo", "Demo"}
-			goodBots := seats(t, 6, map[string]*Program{"cpp:Demo": demo}, [4]string{"cpp:Demo", "cpp:Demo", "cpp:Demo", "cpp:Demo"})
+			goodBots := seats(t, 6, map[string]*cppbot.Program{"cpp:Demo": demo}, [4]string{"cpp:Demo", "cpp:Demo", "cpp:Demo", "cpp:Demo"})
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				good, goodErr = playMatch(6, names, goodBots)
 			}()
 
-			b := bad.NewBot(0, 1)
-			bots := seats(t, 1, map[string]*Program{"cpp:Demo": demo}, [4]string{"Null", "cpp:Demo", "Demo", "cpp:Demo"})
+			b := crematoria.NewCppBot(bad, 0, 1)
+			bots := seats(t, 1, map[string]*cppbot.Program{"cpp:Demo": demo}, [4]string{"Null", "cpp:Demo", "Demo", "cpp:Demo"})
 			bots[0] = b
 			_, err := playMatch(1, [4]string{bad.Name, "Demo", "Demo", "Demo"}, bots)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("error %v, want %v", err, tc.want)
 			}
-			var be *BotError
+			var be *cppbot.BotError
 			if !errors.As(err, &be) || be.Round != tc.round || be.Seat != 0 || be.Bot != bad.Name {
-				t.Fatalf("error %#v, want a BotError for %s in round %d", be, bad.Name, tc.round)
+				t.Fatalf("error %#v, want a cppbot.BotError for %s in round %d", be, bad.Name, tc.round)
 			}
 			msg := err.Error()
 			for _, w := range []string{"cpp bot " + bad.Name + " (seat 0) in round " + strconv.Itoa(tc.round), tc.text} {
@@ -70,7 +71,7 @@ func TestContainment(t *testing.T) {
 			if b.Err() == nil {
 				t.Error("Err() is nil after the failure")
 			}
-			pid := b.Pid()
+			pid := b.Process().Pid()
 			b.Close()
 			if err := syscall.Kill(pid, 0); err != syscall.ESRCH {
 				t.Errorf("process %d still exists after Close (kill 0: %v)", pid, err)
@@ -84,7 +85,7 @@ func TestContainment(t *testing.T) {
 				t.Fatalf("the parallel game: %s", firstDiff(want, good))
 			}
 			for _, gb := range goodBots {
-				pid := gb.(*Bot).Pid()
+				pid := gb.(*crematoria.CppBot).Process().Pid()
 				waitGone(t, pid)
 			}
 		})
@@ -121,24 +122,24 @@ func TestProtocolErrors(t *testing.T) {
 		round int
 		text  string
 	}{
-		{"garbage", script("garbage", "read l; echo ready Fake; read l; echo hello world; cat >/dev/null\n"), ErrProtocol, 0, `"hello world"`},
-		{"no ready", script("noready", "read l; echo hi; cat >/dev/null\n"), ErrProtocol, 0, `want "ready <name>"`},
-		{"bad dir", script("baddir", "read l; echo ready Fake; read l; echo commands 1 3 11; cat >/dev/null\n"), ErrProtocol, 0, "bad command"},
-		{"too many", script("toomany", "read l; echo ready Fake; read l; echo commands 1001; cat >/dev/null\n"), ErrProtocol, 0, "bad command count"},
-		{"exit", script("exit", "read l; echo ready Fake; exit 0\n"), ErrCrashed, 0, "exited with status 0"},
-		{"exit 3", script("exit3", "read l; exit 3\n"), ErrCrashed, 0, "exit status 3"},
-		{"missing", filepath.Join(dir, "does-not-exist"), ErrStart, 0, "could not start"},
+		{"garbage", script("garbage", "read l; echo ready Fake; read l; echo hello world; cat >/dev/null\n"), cppbot.ErrProtocol, 0, `"hello world"`},
+		{"no ready", script("noready", "read l; echo hi; cat >/dev/null\n"), cppbot.ErrProtocol, 0, `want "ready <name>"`},
+		{"bad dir", script("baddir", "read l; echo ready Fake; read l; echo commands 1 3 11; cat >/dev/null\n"), cppbot.ErrProtocol, 0, "bad command"},
+		{"too many", script("toomany", "read l; echo ready Fake; read l; echo commands 1001; cat >/dev/null\n"), cppbot.ErrProtocol, 0, "bad command count"},
+		{"exit", script("exit", "read l; echo ready Fake; exit 0\n"), cppbot.ErrCrashed, 0, "exited with status 0"},
+		{"exit 3", script("exit3", "read l; exit 3\n"), cppbot.ErrCrashed, 0, "exit status 3"},
+		{"missing", filepath.Join(dir, "does-not-exist"), cppbot.ErrStart, 0, "could not start"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			opts := testOpts()
 			opts.RoundTimeout = 5 * time.Second
-			prog := NewProgram(tc.exe, "AIFake.sh", opts)
+			prog := cppbot.NewProgram(tc.exe, "AIFake.sh", testKit(t), opts)
 			defer prog.Close()
-			bots := [4]crematoria.Bot{prog.NewBot(0, 1), crematoria.Null{}, crematoria.Null{}, crematoria.Null{}}
+			bots := [4]crematoria.Bot{crematoria.NewCppBot(prog, 0, 1), crematoria.Null{}, crematoria.Null{}, crematoria.Null{}}
 			_, err := playMatch(1, [4]string{"Fake", "Null", "Null", "Null"}, bots)
-			var be *BotError
+			var be *cppbot.BotError
 			if !errors.Is(err, tc.want) || !errors.As(err, &be) || be.Round != tc.round || be.Bot != "Fake" {
 				t.Fatalf("error %v, want %v in round %d", err, tc.want, tc.round)
 			}
@@ -152,7 +153,7 @@ func TestProtocolErrors(t *testing.T) {
 // A bot that registers no player is reported at its start.
 func TestNoRegisteredPlayer(t *testing.T) {
 	prog := compiled(t, "testdata/AINoRegister.cc", testOpts())
-	bots := [4]crematoria.Bot{prog.NewBot(0, 1), crematoria.Null{}, crematoria.Null{}, crematoria.Null{}}
+	bots := [4]crematoria.Bot{crematoria.NewCppBot(prog, 0, 1), crematoria.Null{}, crematoria.Null{}, crematoria.Null{}}
 	_, err := playMatch(1, [4]string{"NoRegister", "Null", "Null", "Null"}, bots)
 	if err == nil || !strings.Contains(err.Error(), "missing RegisterPlayer?") || !strings.Contains(err.Error(), "NoRegister") {
 		t.Fatalf("error %v, want one about a missing RegisterPlayer", err)
@@ -173,13 +174,13 @@ func TestCompileErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(filepath.Base(tc.src), func(t *testing.T) {
 			t.Parallel()
-			_, err := Compile(tc.src, testOpts())
+			_, err := cppbot.Compile(tc.src, testKit(t), testOpts())
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var ce *CompileError
+			var ce *cppbot.CompileError
 			if tc.stage != "" {
-				if !errors.Is(err, ErrCompile) || !errors.As(err, &ce) || ce.Stage != tc.stage {
+				if !errors.Is(err, cppbot.ErrCompile) || !errors.As(err, &ce) || ce.Stage != tc.stage {
 					t.Fatalf("error %v, want a %s error", err, tc.stage)
 				}
 			}
@@ -198,12 +199,12 @@ func TestCompileErrors(t *testing.T) {
 // Compiling again is served from the cache.
 func TestCompileCache(t *testing.T) {
 	src := filepath.Join(kitDir, "AINull.cc")
-	first, err := Compile(src, testOpts())
+	first, err := cppbot.Compile(src, testKit(t), testOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	again, err := Compile(src, testOpts())
+	again, err := cppbot.Compile(src, testKit(t), testOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +222,7 @@ func TestCloseDuringPlay(t *testing.T) {
 	opts := testOpts()
 	opts.RoundTimeout = time.Minute
 	prog := compiled(t, filepath.Join("testdata", "AIHang.cc"), opts)
-	bots := [4]*Bot{prog.NewBot(0, 1), prog.NewBot(1, 1), prog.NewBot(2, 1), prog.NewBot(3, 1)}
+	bots := [4]*crematoria.CppBot{crematoria.NewCppBot(prog, 0, 1), crematoria.NewCppBot(prog, 1, 1), crematoria.NewCppBot(prog, 2, 1), crematoria.NewCppBot(prog, 3, 1)}
 	var all [4]crematoria.Bot
 	for p, b := range bots {
 		all[p] = b
@@ -235,22 +236,22 @@ func TestCloseDuringPlay(t *testing.T) {
 	bots[0].Close()
 	select {
 	case err := <-done:
-		if !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), "cpp bot Hang (seat 0) in round") {
-			t.Fatalf("error %v, want ErrClosed", err)
+		if !errors.Is(err, cppbot.ErrClosed) || !strings.Contains(err.Error(), "cpp bot Hang (seat 0) in round") {
+			t.Fatalf("error %v, want cppbot.ErrClosed", err)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Play did not return after Close")
 	}
 	prog.Close()
 	for _, b := range bots {
-		if err := syscall.Kill(b.Pid(), 0); err != syscall.ESRCH {
-			t.Errorf("process %d still exists after Program.Close (kill 0: %v)", b.Pid(), err)
+		if err := syscall.Kill(b.Process().Pid(), 0); err != syscall.ESRCH {
+			t.Errorf("process %d still exists after Program.Close (kill 0: %v)", b.Process().Pid(), err)
 		}
 	}
 	// Bots made after Program.Close are closed at once.
-	late := prog.NewBot(0, 1)
+	late := crematoria.NewCppBot(prog, 0, 1)
 	late.Play(&crematoria.State{}, &crematoria.Orders{})
-	if !errors.Is(late.Err(), ErrClosed) && !errors.Is(late.Err(), ErrStart) {
+	if !errors.Is(late.Err(), cppbot.ErrClosed) && !errors.Is(late.Err(), cppbot.ErrStart) {
 		t.Errorf("bot made after Close: Err() = %v", late.Err())
 	}
 }

@@ -14,12 +14,11 @@ import (
 	"syscall"
 	"time"
 
-	"jgym/env/crematoria"
 	"jgym/sandbox"
 )
 
-// Errors a Bot reports, wrapped in a *BotError. A bot that gives more than
-// 1000 commands in a round reports crematoria.ErrTooManyCommands.
+// Errors a Process reports, wrapped in a *BotError; the runner's own
+// error kinds map to the game's errors (Kit.Errors).
 var (
 	// ErrStart: the process could not be started.
 	ErrStart = errors.New("could not start")
@@ -60,10 +59,12 @@ const (
 	errTailBytes = 800
 )
 
-// Bot plays one seat of one game with a C++ bot process. It implements
-// crematoria.Bot and crematoria.BotErr. Play must be called from one
-// goroutine; Close and Err may be called from any.
-type Bot struct {
+// Process is one C++ bot playing one seat of one game, in its own process
+// in the sandbox. The game's adapter sends it the game's messages (Ready,
+// then Ask every round) and parses the answers. Ready, Ask, Fail and
+// Finish must be called from one goroutine; Close and Err may be called
+// from any.
+type Process struct {
 	prog     *Program
 	me, seed int
 
@@ -76,10 +77,6 @@ type Bot struct {
 	waitErr error
 
 	player string // the registered name, after "ready"
-	ready  bool
-	done   bool
-	buf    []byte
-	cmds   []crematoria.Command
 
 	mu        sync.Mutex
 	err       error
@@ -87,8 +84,8 @@ type Bot struct {
 	closeOnce sync.Once
 }
 
-func newBot(p *Program, me, seed int) *Bot {
-	return &Bot{
+func newProcess(p *Program, me, seed int) *Process {
+	return &Process{
 		prog: p, me: me, seed: seed,
 		stderr: newTailBuffer(p.opts.stderrLimit(), p.opts.Stderr),
 		exited: make(chan struct{}),
@@ -96,7 +93,7 @@ func newBot(p *Program, me, seed int) *Bot {
 }
 
 // start starts the process in the sandbox; errors are kept for Err.
-func (b *Bot) start() {
+func (b *Process) start() {
 	fail := func(err error) {
 		close(b.exited)
 		b.setErr(0, fmt.Errorf("%w: %v", ErrStart, err))
@@ -173,49 +170,52 @@ func (b *Bot) start() {
 	}()
 }
 
-// Play sends the state to the bot and gives its commands. After an error
-// it gives no orders; see Err.
-func (b *Bot) Play(s *crematoria.State, o *crematoria.Orders) {
-	if b.done || b.Err() != nil {
-		return
+// Ready starts the game for the bot: it sends init (the game's first
+// message, with the seat, the seed and the settings) and waits, for at
+// most Options.StartTimeout, for the runner's "ready <name>" once the
+// player is constructed. On failure the process is killed and Err reports
+// the error (round 0).
+func (b *Process) Ready(init []byte) error {
+	if err := b.Err(); err != nil {
+		return err
 	}
-	cfg := s.Cfg
-	if cfg == nil {
-		def := crematoria.DefaultConfig()
-		cfg = &def
-	}
-	if !b.ready {
-		timeout := b.prog.opts.startTimeout()
-		b.buf = appendInit(b.buf[:0], b.me, b.seed, cfg)
-		line, err := b.roundTrip(b.buf, timeout)
-		if err == nil {
-			b.player, err = parseReady(line)
-		}
-		if err != nil {
-			b.fail(s.Round, err)
-			return
-		}
-		b.ready = true
-	}
-	b.buf = appendRound(b.buf[:0], s)
-	line, err := b.roundTrip(b.buf, b.prog.opts.roundTimeout())
+	line, err := b.roundTrip(init, b.prog.opts.startTimeout())
 	if err == nil {
-		b.cmds, err = parseCommands(line, b.cmds)
+		b.player, err = parseReady(line, b.prog.kit)
 	}
 	if err != nil {
-		b.fail(s.Round, err)
-		return
+		b.fail(0, err)
+		return b.Err()
 	}
-	for _, c := range b.cmds {
-		o.Command(c.ID, c.Dir)
-	}
-	if s.Round >= cfg.NbRounds-1 {
-		b.finish()
-	}
+	return nil
 }
 
+// Ask sends the message of a round and returns the runner's answer
+// without its newline, valid until the next call, within
+// Options.RoundTimeout. On failure (a crash, a timeout, an answer too
+// long, an "error <kind> <text>" line from the runner) the process is
+// killed and Err reports the error with the round.
+func (b *Process) Ask(round int, msg []byte) ([]byte, error) {
+	if err := b.Err(); err != nil {
+		return nil, err
+	}
+	line, err := b.roundTrip(msg, b.prog.opts.roundTimeout())
+	if err == nil && bytes.HasPrefix(line, []byte("error ")) {
+		err = parseRunnerError(line, b.prog.kit)
+	}
+	if err != nil {
+		b.fail(round, err)
+		return nil, b.Err()
+	}
+	return bytes.TrimRight(line, "\n"), nil
+}
+
+// Fail ends the bot with err in round (an answer the game cannot parse):
+// the process is killed and Err reports err.
+func (b *Process) Fail(round int, err error) { b.fail(round, err) }
+
 // roundTrip sends msg and reads one answer line within timeout.
-func (b *Bot) roundTrip(msg []byte, timeout time.Duration) ([]byte, error) {
+func (b *Process) roundTrip(msg []byte, timeout time.Duration) ([]byte, error) {
 	if b.isClosed() {
 		return nil, ErrClosed
 	}
@@ -233,7 +233,7 @@ func (b *Bot) roundTrip(msg []byte, timeout time.Duration) ([]byte, error) {
 }
 
 // ioErr explains a failed read or write on the protocol pipes.
-func (b *Bot) ioErr(err error, timeout time.Duration) error {
+func (b *Process) ioErr(err error, timeout time.Duration) error {
 	switch {
 	case b.isClosed():
 		return ErrClosed
@@ -273,7 +273,7 @@ func exitText(ps *os.ProcessState) string {
 
 // fail records the error, with the end of the bot's stderr, and kills the
 // process.
-func (b *Bot) fail(round int, err error) {
+func (b *Process) fail(round int, err error) {
 	b.kill()
 	select {
 	case <-b.exited:
@@ -282,7 +282,7 @@ func (b *Bot) fail(round int, err error) {
 	b.setErr(round, err)
 }
 
-func (b *Bot) setErr(round int, err error) {
+func (b *Process) setErr(round int, err error) {
 	tail, _ := b.stderr.Bytes()
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -291,10 +291,12 @@ func (b *Bot) setErr(round int, err error) {
 	}
 }
 
-// finish ends the game for the bot: its input is closed and it exits; if
+// Finish ends the game for the bot: its input is closed and it exits; if
 // it lingers it is killed.
-func (b *Bot) finish() {
-	b.done = true
+func (b *Process) Finish() {
+	if b.toBot == nil {
+		return
+	}
 	b.toBot.Close()
 	go func() {
 		select {
@@ -307,7 +309,7 @@ func (b *Bot) finish() {
 
 // kill kills the process group (if the process is still there) and closes
 // the pipes.
-func (b *Bot) kill() {
+func (b *Process) kill() {
 	b.mu.Lock()
 	cmd := b.cmd
 	b.mu.Unlock()
@@ -322,7 +324,7 @@ func (b *Bot) kill() {
 }
 
 // Err returns the bot's error (a *BotError), or nil.
-func (b *Bot) Err() error {
+func (b *Process) Err() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.err
@@ -330,7 +332,7 @@ func (b *Bot) Err() error {
 
 // Close kills the bot's process group and waits for the process. It is
 // safe to call more than once and concurrently with Play.
-func (b *Bot) Close() error {
+func (b *Process) Close() error {
 	b.closeOnce.Do(func() {
 		b.mu.Lock()
 		b.closed = true
@@ -346,7 +348,7 @@ func (b *Bot) Close() error {
 	return nil
 }
 
-func (b *Bot) isClosed() bool {
+func (b *Process) isClosed() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.closed
@@ -354,14 +356,14 @@ func (b *Bot) isClosed() bool {
 
 // Player returns the name the bot registered (RegisterPlayer), once it has
 // started playing.
-func (b *Bot) Player() string { return b.player }
+func (b *Process) Player() string { return b.player }
 
 // Stderr returns the last bytes the bot wrote to stderr (at most
 // Options.StderrLimit) and how many it wrote in all.
-func (b *Bot) Stderr() ([]byte, int64) { return b.stderr.Bytes() }
+func (b *Process) Stderr() ([]byte, int64) { return b.stderr.Bytes() }
 
 // Pid returns the bot's process id (0 if it did not start).
-func (b *Bot) Pid() int {
+func (b *Process) Pid() int {
 	if b.cmd == nil || b.cmd.Process == nil {
 		return 0
 	}
@@ -406,7 +408,7 @@ func lastLines(tail []byte) string {
 	return strings.Join(lines, "\n")
 }
 
-var _ io.Closer = (*Bot)(nil)
+var _ io.Closer = (*Process)(nil)
 
 // tailBuffer keeps the last limit bytes written to it (a bot's stderr), and
 // copies everything to an optional writer.

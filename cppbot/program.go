@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"jgym/env/crematoria"
 )
 
 // Program is a compiled C++ bot. Each seat it takes gets its own Bot and
@@ -19,27 +17,28 @@ type Program struct {
 	// Src is the file the bot was built from.
 	Src string
 
+	kit  *Kit
 	opts Options
 
 	mu     sync.Mutex
-	live   map[*Bot]struct{}
+	live   map[*Process]struct{}
 	closed bool
 }
 
-// Open compiles src (AI<Name>.cc, or a prebuilt AI<Name>.o) and returns the
-// program.
-func Open(src string, opts Options) (*Program, error) {
-	exe, err := Compile(src, opts)
+// Open compiles src (AI<Name>.cc, or a prebuilt AI<Name>.o) with the
+// game's kit and returns the program.
+func Open(src string, k *Kit, opts Options) (*Program, error) {
+	exe, err := Compile(src, k, opts)
 	if err != nil {
 		return nil, err
 	}
-	return NewProgram(exe, src, opts), nil
+	return NewProgram(exe, src, k, opts), nil
 }
 
 // NewProgram returns the program of an executable already built by Compile
-// (or any program that speaks the runner's protocol).
-func NewProgram(exe, src string, opts Options) *Program {
-	return &Program{Path: exe, Name: BotName(src), Src: src, opts: opts, live: map[*Bot]struct{}{}}
+// (or any program that speaks the runner's protocol of kit k).
+func NewProgram(exe, src string, k *Kit, opts Options) *Program {
+	return &Program{Path: exe, Name: BotName(src), Src: src, kit: k, opts: opts, live: map[*Process]struct{}{}}
 }
 
 // BotName returns the name of the bot in file path: the base name without
@@ -53,10 +52,10 @@ func BotName(path string) string {
 	return base
 }
 
-// NewBot starts the bot for seat me of a game with the given seed. The
+// Start starts the bot for seat me of a game with the given seed. The
 // process starts at once; a failure to start is reported by Err.
-func (p *Program) NewBot(me, seed int) *Bot {
-	b := newBot(p, me, seed)
+func (p *Program) Start(me, seed int) *Process {
+	b := newProcess(p, me, seed)
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -69,14 +68,8 @@ func (p *Program) NewBot(me, seed int) *Bot {
 	return b
 }
 
-// Factory returns a crematoria.BotFactory that starts a new Bot for each
-// seat.
-func (p *Program) Factory() crematoria.BotFactory {
-	return func(me, seed int) crematoria.Bot { return p.NewBot(me, seed) }
-}
-
 // forget removes a closed bot from the live set.
-func (p *Program) forget(b *Bot) {
+func (p *Program) forget(b *Process) {
 	p.mu.Lock()
 	delete(p.live, b)
 	p.mu.Unlock()
@@ -87,7 +80,7 @@ func (p *Program) forget(b *Bot) {
 func (p *Program) Close() error {
 	p.mu.Lock()
 	p.closed = true
-	bots := make([]*Bot, 0, len(p.live))
+	bots := make([]*Process, 0, len(p.live))
 	for b := range p.live {
 		bots = append(bots, b)
 	}

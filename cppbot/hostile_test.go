@@ -1,11 +1,12 @@
 //go:build linux
 
-package cppbot
+package cppbot_test
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"jgym/cppbot"
 	"net"
 	"os"
 	"path/filepath"
@@ -134,7 +135,7 @@ func TestHostileBots(t *testing.T) {
 		notText string // never in the error
 	}{
 		{bot: hostileBot{name: "Spin", play: `if (round() == 2) { volatile unsigned long x = 0; for (;;) x = x + 1; }`},
-			want: ErrTimeout, text: "no answer within"},
+			want: cppbot.ErrTimeout, text: "no answer within"},
 		{bot: hostileBot{name: "Hog", play: fmt.Sprintf(`if (round() == 1) {
       size_t n = %d;
       char* p = (char*)malloc(n);
@@ -142,7 +143,7 @@ func TestHostileBots(t *testing.T) {
       memset(p, 1, n);
       cerr << "Hog: ALLOCATED " << n << endl;
     }`, 2*memCap)},
-			want: ErrCrashed, text: "allocation denied", notText: "ALLOCATED"},
+			want: cppbot.ErrCrashed, text: "allocation denied", notText: "ALLOCATED"},
 		{bot: hostileBot{name: "Forker", play: `if (round() == 1) {
       int made = 0, denied = 0;
       for (int i = 0; i < 200; ++i) {
@@ -153,7 +154,7 @@ func TestHostileBots(t *testing.T) {
       cerr << "Forker: made " << made << ", fork denied " << denied << " times" << endl;
       if (denied > 0) abort();
     }`},
-			want: ErrCrashed, text: "fork denied"},
+			want: cppbot.ErrCrashed, text: "fork denied"},
 		{bot: hostileBot{name: "Escaper", play: `if (round() == 1) {
       pid_t c = fork();
       if (c == 0) { setsid(); signal(SIGHUP, SIG_IGN); sleep(600); _exit(0); }
@@ -171,7 +172,7 @@ func TestHostileBots(t *testing.T) {
       cerr << "Reader: read denied " << denied << " times" << endl;
       abort();
     }`},
-			want: ErrCrashed, text: "read denied 2 times", notText: "LEAK"},
+			want: cppbot.ErrCrashed, text: "read denied 2 times", notText: "LEAK"},
 		{bot: hostileBot{name: "Caller", play: fmt.Sprintf(`if (round() == 1) {
       int s = socket(AF_INET, SOCK_STREAM, 0);
       sockaddr_in a; memset(&a, 0, sizeof a);
@@ -180,7 +181,7 @@ func TestHostileBots(t *testing.T) {
       else cerr << "Caller: connect denied: " << strerror(errno) << endl;
       abort();
     }`, port)},
-			want: ErrCrashed, text: "connect denied", notText: "CONNECTED"},
+			want: cppbot.ErrCrashed, text: "connect denied", notText: "CONNECTED"},
 	}
 	dir := t.TempDir()
 	t.Run("bots", func(t *testing.T) {
@@ -195,7 +196,7 @@ func TestHostileBots(t *testing.T) {
 				opts.RoundTimeout = 2 * time.Second
 				opts.Limits = sandbox.Limits{AddressSpace: memCap}
 				prog := compiled(t, src, opts)
-				b := prog.NewBot(0, 1)
+				b := crematoria.NewCppBot(prog, 0, 1)
 				bots := [4]crematoria.Bot{b, crematoria.Null{}, crematoria.Null{}, crematoria.Null{}}
 				_, err := playMatch(1, [4]string{tc.bot.name, "Null", "Null", "Null"}, bots)
 				switch {
@@ -250,8 +251,8 @@ func TestHostileIncludes(t *testing.T) {
 			os.WriteFile(src, []byte(`#include "`+tc.include+"\"\n"), 0o644)
 			opts := testOpts()
 			opts.CompileLimits = sandbox.Limits{AddressSpace: 512 << 20, CPU: 20 * time.Second}
-			_, err := Compile(src, opts)
-			if !tc.compiles && !errors.Is(err, ErrCompile) {
+			_, err := cppbot.Compile(src, testKit(t), opts)
+			if !tc.compiles && !errors.Is(err, cppbot.ErrCompile) {
 				t.Fatalf("Compile = %v, want a compile error", err)
 			}
 			if err == nil {
@@ -278,6 +279,7 @@ func TestSourceFiles(t *testing.T) {
 	os.WriteFile(big, bytes.Repeat([]byte("// x\n"), 1000), 0o644)
 	opts := testOpts()
 	opts.MaxSourceBytes = 1000
+	k := testKit(t)
 	for _, tc := range []struct{ path, text string }{
 		{fifo, "not a regular file"},
 		{"/dev/zero", "not a regular file"},
@@ -285,7 +287,7 @@ func TestSourceFiles(t *testing.T) {
 		{big, "over the limit"},
 	} {
 		done := make(chan error, 1)
-		go func() { _, err := Compile(tc.path, opts); done <- err }()
+		go func() { _, err := cppbot.Compile(tc.path, k, opts); done <- err }()
 		select {
 		case err := <-done:
 			if err == nil || !strings.Contains(err.Error(), tc.text) {
@@ -302,13 +304,13 @@ func TestSourceFiles(t *testing.T) {
 func TestProcessLimit(t *testing.T) {
 	needSandbox(t)
 	opts := testOpts()
-	opts.Processes = NewProcessLimit(2)
+	opts.Processes = cppbot.NewProcessLimit(2)
 	prog := compiled(t, filepath.Join(kitDir, "AINull.cc"), opts)
-	a, b, c := prog.NewBot(0, 1), prog.NewBot(1, 1), prog.NewBot(2, 1)
+	a, b, c := crematoria.NewCppBot(prog, 0, 1), crematoria.NewCppBot(prog, 1, 1), crematoria.NewCppBot(prog, 2, 1)
 	if a.Err() != nil || b.Err() != nil {
 		t.Fatalf("first two bots: %v, %v", a.Err(), b.Err())
 	}
-	if err := c.Err(); !errors.Is(err, ErrStart) || !strings.Contains(err.Error(), "limit of 2") {
+	if err := c.Err(); !errors.Is(err, cppbot.ErrStart) || !strings.Contains(err.Error(), "limit of 2") {
 		t.Fatalf("third bot: %v, want the limit of 2", err)
 	}
 	a.Close()
@@ -316,7 +318,7 @@ func TestProcessLimit(t *testing.T) {
 	for opts.Processes.InUse() > 1 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	d := prog.NewBot(3, 1)
+	d := crematoria.NewCppBot(prog, 3, 1)
 	if d.Err() != nil {
 		t.Fatalf("a bot after one ended: %v", d.Err())
 	}

@@ -1,16 +1,16 @@
-package cppbot
+package crematoria
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"strconv"
 
-	"jgym/env/crematoria"
+	"jgym/cppbot"
 )
 
-// The protocol between the engine and the runner (docs/cpp-bots.md). All
-// messages are ASCII tokens separated by spaces and newlines.
+// The messages of Crematoria's runner protocol (kit/crematoria/runner.cc,
+// docs/cpp-bots.md; package cppbot frames them). All messages are ASCII
+// tokens separated by spaces and newlines.
 //
 // Engine to runner, once:
 //
@@ -36,7 +36,7 @@ import (
 // closes the runner's input at the end of the game.
 
 // appendInit appends the init message.
-func appendInit(b []byte, me, seed int, cfg *crematoria.Config) []byte {
+func appendInit(b []byte, me, seed int, cfg *Config) []byte {
 	b = append(b, "init "...)
 	b = strconv.AppendInt(b, int64(me), 10)
 	b = append(b, ' ')
@@ -46,26 +46,6 @@ func appendInit(b []byte, me, seed int, cfg *crematoria.Config) []byte {
 		b = strconv.AppendInt(b, int64(v), 10)
 	}
 	return append(b, '\n')
-}
-
-// cellChar is the trace character of a cell (SPEC §10.4), which is also
-// its protocol character.
-func cellChar(c *crematoria.Cell) byte {
-	switch c.Type {
-	case crematoria.Rock:
-		return 'R'
-	case crematoria.Elevator:
-		return 'E'
-	case crematoria.Cave:
-		if c.Owner >= 0 {
-			return '0' + byte(c.Owner)
-		}
-		return 'C'
-	}
-	if c.Gem {
-		return 'G'
-	}
-	return 'O'
 }
 
 func appendInts(b []byte, label string, v []int) []byte {
@@ -89,20 +69,20 @@ func appendList(b []byte, v []int) []byte {
 
 // appendRound appends the round message: the whole state as the player
 // sees it at the start of the round (SPEC §7.4.1).
-func appendRound(b []byte, s *crematoria.State) []byte {
+func appendRound(b []byte, s *State) []byte {
 	b = append(b, "round "...)
 	b = strconv.AppendInt(b, int64(s.Round), 10)
 	b = append(b, ' ')
 	b = strconv.AppendInt(b, int64(len(s.Units)), 10)
 	b = append(b, '\n')
 	for idx := range s.Cells {
-		b = append(b, cellChar(&s.Cells[idx]))
-		if idx%crematoria.Cols == crematoria.Cols-1 {
+		b = append(b, cellChar(&s.Cells[idx], idx)) // the trace characters (SPEC §10.4)
+		if idx%Cols == Cols-1 {
 			b = append(b, '\n')
 		}
 	}
 	for id := range s.Units {
-		b = crematoria.AppendUnit(b, &s.Units[id])
+		b = AppendUnit(b, &s.Units[id])
 		b = append(b, '\n')
 	}
 	n := 0
@@ -139,42 +119,11 @@ func appendRound(b []byte, s *crematoria.State) []byte {
 	return append(b, "status 0 0 0 0\nplay\n"...)
 }
 
-// errRunner is a failure the runner reported with an error line.
-var errRunner = errors.New("bot failed")
-
-// parseRunnerError turns "error <kind> <text>" into an error.
-func parseRunnerError(line []byte) error {
-	rest := bytes.TrimSpace(bytes.TrimPrefix(line, []byte("error")))
-	kind, text, _ := bytes.Cut(rest, []byte(" "))
-	switch string(kind) {
-	case "too-many-commands":
-		return fmt.Errorf("%w: %s", crematoria.ErrTooManyCommands, text)
-	case "protocol":
-		return fmt.Errorf("%w: the runner says: %s", ErrProtocol, text)
-	}
-	return fmt.Errorf("%w: %s: %s", errRunner, kind, text)
-}
-
-// parseReady parses "ready <name>".
-func parseReady(line []byte) (string, error) {
-	if bytes.HasPrefix(line, []byte("error ")) {
-		return "", parseRunnerError(line)
-	}
-	f := bytes.Fields(line)
-	if len(f) != 2 || string(f[0]) != "ready" {
-		return "", fmt.Errorf("%w: want \"ready <name>\", got %s", ErrProtocol, quote(line))
-	}
-	return string(f[1]), nil
-}
-
 // parseCommands parses "commands <n> <id> <dir> ..." into dst.
-func parseCommands(line []byte, dst []crematoria.Command) ([]crematoria.Command, error) {
+func parseCommands(line []byte, dst []Command) ([]Command, error) {
 	dst = dst[:0]
-	if bytes.HasPrefix(line, []byte("error ")) {
-		return dst, parseRunnerError(line)
-	}
-	bad := func(why string) ([]crematoria.Command, error) {
-		return dst[:0], fmt.Errorf("%w: %s in %s", ErrProtocol, why, quote(line))
+	bad := func(why string) ([]Command, error) {
+		return dst[:0], fmt.Errorf("%w: %s in %s", cppbot.ErrProtocol, why, cppbot.Quote(line))
 	}
 	rest, ok := bytes.CutPrefix(bytes.TrimRight(line, "\n"), []byte("commands "))
 	if !ok {
@@ -195,28 +144,19 @@ func parseCommands(line []byte, dst []crematoria.Command) ([]crematoria.Command,
 		return n, err == nil
 	}
 	n, ok := next()
-	if !ok || n < 0 || n > crematoria.MaxCommands {
+	if !ok || n < 0 || n > MaxCommands {
 		return bad("bad command count")
 	}
 	for x := 0; x < n; x++ {
 		id, ok1 := next()
 		d, ok2 := next()
-		if !ok1 || !ok2 || d < 0 || d > int(crematoria.None) {
+		if !ok1 || !ok2 || d < 0 || d > int(None) {
 			return bad("bad command")
 		}
-		dst = append(dst, crematoria.Command{ID: id, Dir: crematoria.Dir(d)})
+		dst = append(dst, Command{ID: id, Dir: Dir(d)})
 	}
 	if len(bytes.TrimSpace(rest)) != 0 {
 		return bad("extra data")
 	}
 	return dst, nil
-}
-
-// quote shows the start of a protocol line.
-func quote(line []byte) string {
-	line = bytes.TrimRight(line, "\n")
-	if len(line) > 80 {
-		return strconv.Quote(string(line[:80])) + "..."
-	}
-	return strconv.Quote(string(line))
 }

@@ -1,7 +1,8 @@
-package cppbot
+package cppbot_test
 
 import (
 	"bytes"
+	"jgym/cppbot"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -53,7 +54,7 @@ func TestPrebuiltObjectLinksAndPlays(t *testing.T) {
 	}
 	opts := testOpts()
 	opts.StderrLimit = 16 << 20 // keep the warnings of round 0
-	prog, err := Open(obj, opts)
+	prog, err := cppbot.Open(obj, testKit(t), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestPrebuiltObjectLinksAndPlays(t *testing.T) {
 	if prog.Name != "TestBot" {
 		t.Errorf("Name = %q, want TestBot", prog.Name)
 	}
-	progs := map[string]*Program{
+	progs := map[string]*cppbot.Program{
 		"cpp:TestBot": prog,
 		"cpp:Demo":    compiled(t, filepath.Join(kitDir, "AIDemo.cc"), testOpts()),
 	}
@@ -80,11 +81,11 @@ func TestPrebuiltObjectLinksAndPlays(t *testing.T) {
 		if !bytes.Equal(want, got) {
 			t.Fatalf("seed %d: C++ test bot vs Go twin: %s", seed, firstDiff(want, got))
 		}
-		b := bots[0].(*Bot)
-		if b.Player() != "TestBot" {
-			t.Errorf("registered name %q, want TestBot", b.Player())
+		b := bots[0].(*crematoria.CppBot)
+		if b.Process().Player() != "TestBot" {
+			t.Errorf("registered name %q, want TestBot", b.Process().Player())
 		}
-		stderr, _ := b.Stderr()
+		stderr, _ := b.Process().Stderr()
 		for _, w := range []string{
 			"warning: cell requested for position (-1, 0, 0)",
 			"warning: unit requested for identifier -1",

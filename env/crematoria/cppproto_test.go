@@ -1,4 +1,4 @@
-package cppbot
+package crematoria
 
 import (
 	"errors"
@@ -6,28 +6,25 @@ import (
 	"strings"
 	"testing"
 
-	"jgym/env/crematoria"
+	"jgym/cppbot"
 )
 
 func TestParseCommands(t *testing.T) {
 	tests := []struct {
 		line string
-		want []crematoria.Command
+		want []Command
 		err  error
 	}{
 		{"commands 0\n", nil, nil},
-		{"commands 2 5 4 17 10\n", []crematoria.Command{{ID: 5, Dir: crematoria.Top}, {ID: 17, Dir: crematoria.None}}, nil},
-		{"commands 1 -3 0\n", []crematoria.Command{{ID: -3, Dir: crematoria.Bottom}}, nil},
-		{"commands 1 5 11\n", nil, ErrProtocol},
-		{"commands 1 5 -1\n", nil, ErrProtocol},
-		{"commands 2 5 4\n", nil, ErrProtocol},
-		{"commands 1 5 4 6\n", nil, ErrProtocol},
-		{"commands 1001\n", nil, ErrProtocol},
-		{"commands x\n", nil, ErrProtocol},
-		{"hello\n", nil, ErrProtocol},
-		{"error too-many-commands 1001 commands in round 7 (max 1000)\n", nil, crematoria.ErrTooManyCommands},
-		{"error exception play() threw boom\n", nil, errRunner},
-		{"error protocol bad grid row\n", nil, ErrProtocol},
+		{"commands 2 5 4 17 10\n", []Command{{ID: 5, Dir: Top}, {ID: 17, Dir: None}}, nil},
+		{"commands 1 -3 0\n", []Command{{ID: -3, Dir: Bottom}}, nil},
+		{"commands 1 5 11\n", nil, cppbot.ErrProtocol},
+		{"commands 1 5 -1\n", nil, cppbot.ErrProtocol},
+		{"commands 2 5 4\n", nil, cppbot.ErrProtocol},
+		{"commands 1 5 4 6\n", nil, cppbot.ErrProtocol},
+		{"commands 1001\n", nil, cppbot.ErrProtocol},
+		{"commands x\n", nil, cppbot.ErrProtocol},
+		{"hello\n", nil, cppbot.ErrProtocol},
 	}
 	for _, tc := range tests {
 		got, err := parseCommands([]byte(tc.line), nil)
@@ -41,28 +38,10 @@ func TestParseCommands(t *testing.T) {
 	}
 }
 
-func TestParseReady(t *testing.T) {
-	tests := []struct {
-		line, name string
-		err        error
-	}{
-		{"ready Demo\n", "Demo", nil},
-		{"ready\n", "", ErrProtocol},
-		{"ready a b\n", "", ErrProtocol},
-		{"error registry want exactly one registered player, found 0\n", "", errRunner},
-	}
-	for _, tc := range tests {
-		name, err := parseReady([]byte(tc.line))
-		if name != tc.name || !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
-			t.Errorf("%q: got %q, %v; want %q, %v", tc.line, name, err, tc.name, tc.err)
-		}
-	}
-}
-
 // The round message of a new game: the grid as in the trace, every unit,
 // the occupied cells and the lists.
 func TestAppendRound(t *testing.T) {
-	g, err := crematoria.New(crematoria.DefaultConfig(), 1)
+	g, err := New(DefaultConfig(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,11 @@
-package cppbot
+package cppbot_test
 
 import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
 	"io"
+	"jgym/cppbot"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,8 +18,8 @@ import (
 
 // Paths of the repository's kit and reference traces.
 const (
-	kitDir    = "../../../kit/crematoria"
-	tracesDir = "../../../testdata/crematoria/traces"
+	kitDir    = "../kit/crematoria"
+	tracesDir = "../testdata/crematoria/traces"
 )
 
 // testCache is the compile cache shared by the tests of one test binary,
@@ -37,10 +38,20 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// testKit returns the kit the test bots are written for: Crematoria's.
+func testKit(t testing.TB) *cppbot.Kit {
+	t.Helper()
+	k, err := crematoria.CppKit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
 // testOpts returns options using the test cache, with a generous round
 // timeout so that a loaded machine does not make the tests flaky.
-func testOpts() Options {
-	return Options{CacheDir: testCache, RoundTimeout: 10 * time.Second}
+func testOpts() cppbot.Options {
+	return cppbot.Options{CacheDir: testCache, RoundTimeout: 10 * time.Second}
 }
 
 var (
@@ -55,7 +66,7 @@ type compileResult struct {
 }
 
 // compiled compiles src once per test binary and returns its program.
-func compiled(t testing.TB, src string, opts Options) *Program {
+func compiled(t testing.TB, src string, opts cppbot.Options) *cppbot.Program {
 	t.Helper()
 	compileMu.Lock()
 	r, ok := compileOnce[src]
@@ -64,11 +75,11 @@ func compiled(t testing.TB, src string, opts Options) *Program {
 		compileOnce[src] = r
 	}
 	compileMu.Unlock()
-	r.once.Do(func() { r.exe, r.err = Compile(src, testOpts()) })
+	r.once.Do(func() { r.exe, r.err = cppbot.Compile(src, testKit(t), testOpts()) })
 	if r.err != nil {
 		t.Fatalf("compile %s: %v", src, r.err)
 	}
-	p := NewProgram(r.exe, src, opts)
+	p := cppbot.NewProgram(r.exe, src, testKit(t), opts)
 	t.Cleanup(func() { p.Close() })
 	return p
 }
@@ -117,12 +128,12 @@ func playMatchCfg(cfg crematoria.Config, seed int, names [4]string, bots [4]crem
 
 // seat makes the bots of a line-up: "cpp:" names are C++ programs, others
 // are Go bots.
-func seats(t testing.TB, seed int, progs map[string]*Program, names [4]string) [4]crematoria.Bot {
+func seats(t testing.TB, seed int, progs map[string]*cppbot.Program, names [4]string) [4]crematoria.Bot {
 	t.Helper()
 	var bots [4]crematoria.Bot
 	for p, n := range names {
 		if prog, ok := progs[n]; ok {
-			b := prog.NewBot(p, seed)
+			b := crematoria.NewCppBot(prog, p, seed)
 			t.Cleanup(func() { b.Close() })
 			bots[p] = b
 			continue
