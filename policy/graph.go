@@ -2,7 +2,7 @@ package policy
 
 // The graph of an ONNX file as the decoder reads it (onnx.go), before any
 // check or constant folding. The interpreter runs on it, and tools that
-// translate the same files (env/crematoria/cppexport) read it with
+// translate the same files (cppexport) read it with
 // DecodeGraph rather than decoding the file again.
 
 // Graph is the GraphProto of an ONNX model: its nodes in file order, its

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"jgym/cppbot"
+	"jgym/cppexport"
 	"jgym/env/crematoria"
-	"jgym/env/crematoria/cppexport"
 	"jgym/policy"
 )
 
@@ -47,7 +47,8 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *name == "" {
 		return usageErr("missing --name NAME (the player's name)")
 	}
-	if err := cppexport.CheckName(*name); err != nil {
+	target := crematoria.CppTarget()
+	if err := target.CheckName(*name); err != nil {
 		return usageErr("%v", err)
 	}
 	var seedList []int
@@ -69,7 +70,7 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if base := strings.TrimSuffix(filepath.Base(*out), filepath.Ext(*out)); base != "AI"+*name {
 		fmt.Fprintf(stderr, "jgym export-cpp: warning: the kit expects player %s in a file named AI%s.cc\n", *name, *name)
 	}
-	if err := cppexport.ExportFile(model, *out, cppexport.Options{Name: *name}); err != nil {
+	if err := cppexport.ExportFile(model, *out, target, cppexport.Options{Name: *name}); err != nil {
 		return err
 	}
 	fi, err := os.Stat(*out)

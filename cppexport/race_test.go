@@ -1,6 +1,6 @@
 //go:build race
 
-package cppexport
+package cppexport_test
 
 // raceEnabled: the race detector slows the Go interpreter down about 25
 // times, so the tests play short games.

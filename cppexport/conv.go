@@ -8,7 +8,7 @@ import (
 )
 
 // emitConv writes a 2-D convolution as a member function. The interpreter
-// (env/crematoria/policy/conv.go) starts every output element at the bias
+// (policy/conv.go) starts every output element at the bias
 // (or zero) and adds w * x for input channel c, then kernel row ky, then
 // kernel column kx, in increasing order, skipping the taps that fall in
 // the zero padding. The C++ keeps exactly that sequence per element; only

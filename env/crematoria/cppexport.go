@@ -1,7 +1,41 @@
-package cppexport
+package crematoria
+
+import (
+	"jgym/cppexport"
+)
+
+// CppTarget is Crematoria's side of an exported C++ player (package
+// cppexport, "jgym export-cpp"): the signature of its policies, the kit's
+// names, the C++ twin of Observer and the C++ twin of PolicyBot's orders.
+func CppTarget() cppexport.Target {
+	return cppexport.Target{
+		Game:      "Crematoria",
+		Signature: PolicySignature(),
+		Reserved: []string{"Pos", "Cell", "Unit", "Movement", "Dir", "CellType", "UnitType", "Bottom", "BR", "Right",
+			"RT", "Top", "TL", "Left", "LB", "Up", "Down", "None", "DirSize", "Outside", "Cave", "Rock", "Elevator",
+			"CellTypeSize", "Pioneer", "Furyan", "Necromonger", "Hellhound", "UnitTypeSize"},
+		Members:   map[string]string{"board": "in_board_", "units": "in_units_", "globals": "in_globals_", "action_mask": "in_mask_"},
+		SlotsExpr: "4 * (nb_furyans() + nb_pioneers())",
+		Encoder:   encoderCC,
+		Act:       actCC,
+	}
+}
+
+// actCC gives the orders from the logits, as PolicyBot does: for each unit
+// of mine, the direction with the largest logit (the lowest on a tie),
+// None left out, in increasing unit id.
+const actCC = `
+for (int id = 0; id < U; ++id) {
+  const float* row = logits + id * 11;
+  int best = 0;
+  for (int d = 1; d < 11; ++d)
+    if (row[d] > row[best]) best = d;
+  if (best != None && unit(id).player == me()) command(id, Dir(best));
+}
+`
 
 // encoderCC is the observation encoder of the exported player: the C++
-// twin of crematoria.Observer (env/crematoria/obs.go), written against the
+// twin of Observer (env/crematoria/obs.go), written against the
 // kit's player API only, so that it builds with the course kit as with
 // jgym's. It fills the four network inputs exactly as the Go bot does,
 // element for element (docs/observation.md, crematoria-obs-1); U is the
@@ -141,35 +175,5 @@ const encoderCC = `
       for (int d = 0; d < 10; ++d) row[d] = mine && can_move(u, Dir(d));
       row[10] = 1;
     }
-  }
-`
-
-// dumpCC writes the inputs and the logits of every round to stderr, in hex
-// (the tests' debug variant only: Options.dump).
-const dumpCC = `
-  // dump writes the round's inputs and logits to stderr (debug variant).
-  void dump() const {
-    const char* hx = "0123456789abcdef";
-    string s = "jgym-dump " + int_to_string(round());
-    s += " board ";
-    for (int i = 0; i < 9600; ++i) { s += hx[(in_board_[i] >> 4) & 15]; s += hx[in_board_[i] & 15]; }
-    s += " units ";
-    for (int i = 0; i < U * 8; ++i) { s += hx[(in_units_[i] >> 4) & 15]; s += hx[in_units_[i] & 15]; }
-    s += " globals ";
-    for (int i = 0; i < 16; ++i) {
-      unsigned int b;
-      memcpy(&b, &in_globals_[i], 4);
-      for (int k = 7; k >= 0; --k) s += hx[(b >> (4 * k)) & 15];
-    }
-    s += " mask ";
-    for (int i = 0; i < U * 11; ++i) { s += '0'; s += hx[in_mask_[i] & 15]; }
-    s += " logits ";
-    const float* lg = LOGITS;
-    for (int i = 0; i < U * 11; ++i) {
-      unsigned int b;
-      memcpy(&b, &lg[i], 4);
-      for (int k = 7; k >= 0; --k) s += hx[(b >> (4 * k)) & 15];
-    }
-    cerr << s << endl;
   }
 `

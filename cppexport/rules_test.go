@@ -1,7 +1,8 @@
-package cppexport
+package cppexport_test
 
 import (
 	"fmt"
+	"jgym/cppexport"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -187,7 +188,7 @@ func TestSourceRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			src, err := Export(raw, Options{Name: tm.name})
+			src, err := cppexport.Export(raw, crematoriaTarget, cppexport.Options{Name: tm.name})
 			if err != nil {
 				t.Fatal(err)
 			}

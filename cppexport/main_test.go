@@ -1,10 +1,10 @@
-package cppexport
+package cppexport_test
 
 import (
 	"bytes"
 	"fmt"
+	"jgym/cppexport"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -12,17 +12,16 @@ import (
 
 	"jgym/cppbot"
 	"jgym/env/crematoria"
-	"jgym/internal/strict"
 	"jgym/policy"
 )
 
 // kitDir holds jgym's kit headers, which the exported files are compiled
 // against.
-const kitDir = "../../../kit/crematoria"
+const kitDir = "../kit/crematoria"
 
 // trainedModel is the example's trained policy (colleague F's), used when
 // present; JGYM_EXPORT_MODEL overrides it.
-const trainedModel = "../../../python-client/examples/models/crematoria_ppo.onnx"
+const trainedModel = "../python-client/examples/models/crematoria_ppo.onnx"
 
 var (
 	workDir  string // exported files, per test binary
@@ -48,12 +47,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func needGXX(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("g++"); err != nil {
-		strict.Skip(t, "g++ not found")
-	}
-}
+var needGXX = cppexport.NeedGXX
 
 // testModel is a model the tests export.
 type testModel struct {
@@ -115,7 +109,7 @@ func compiled(t testing.TB, tm testModel, dump bool, stderr *syncBuffer, flags .
 		if b.model, err = policy.Parse(raw, crematoria.PolicySignature()); err != nil {
 			return err
 		}
-		src, err := Export(raw, Options{Name: tm.name, Source: tm.path, dump: dump})
+		src, err := export(raw, cppexport.Options{Name: tm.name, Source: tm.path}, dump)
 		if err != nil {
 			return err
 		}
@@ -196,4 +190,15 @@ func shortConfig(rounds int) crematoria.Config {
 	cfg := crematoria.DefaultConfig()
 	cfg.NbRounds = rounds
 	return cfg
+}
+
+// crematoriaTarget is the game the tests export for.
+var crematoriaTarget = crematoria.CppTarget()
+
+// export exports raw for Crematoria, with the debug dump if dump.
+func export(raw []byte, opts cppexport.Options, dump bool) ([]byte, error) {
+	if dump {
+		opts = cppexport.WithDump(opts)
+	}
+	return cppexport.Export(raw, crematoriaTarget, opts)
 }

@@ -1,7 +1,7 @@
-"""Writes the test models of env/crematoria/cppexport (random weights).
+"""Writes the test models of cppexport (random weights).
 
     cd python-client/examples && PYTHONPATH=. ../../.venv/bin/python \
-        ../../env/crematoria/cppexport/testdata/make_models.py ../../env/crematoria/cppexport/testdata
+        ../../cppexport/testdata/make_models.py ../../cppexport/testdata
 
 - small.onnx: the network of train_ppo.py (Agent, as of this writing: a
   full-resolution and a stride-2 half-resolution map) with a hidden layer

@@ -1,9 +1,10 @@
-package cppexport
+package cppexport_test
 
 import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"jgym/cppexport"
 	"math"
 	"os"
 	"regexp"
@@ -131,7 +132,7 @@ type dumpRound struct {
 	logits                   []byte // float bits, big-endian hex order
 }
 
-var dumpRE = regexp.MustCompile(`^jgym-dump (\d+) board ([0-9a-f]+) units ([0-9a-f]+) globals ([0-9a-f]+) mask ([0-9a-f]+) logits ([0-9a-f]+)$`)
+var dumpRE = regexp.MustCompile(`^jgym-dump (\d+) board ([0-9a-f]+) units ([0-9a-f]+) globals ([0-9a-f]+) action_mask ([0-9a-f]+) logits ([0-9a-f]+)$`)
 
 func parseDump(t *testing.T, out []byte) []dumpRound {
 	t.Helper()
@@ -278,32 +279,32 @@ func TestExportErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"", "2fast", "Mine-2", "ThirteenChars", "Player", "None", "class", "jgymX", "a__b"} {
-		if _, err := Export(raw, Options{Name: name}); err == nil {
+		if _, err := cppexport.Export(raw, crematoriaTarget, cppexport.Options{Name: name}); err == nil {
 			t.Errorf("name %q accepted", name)
 		}
 	}
 	for _, name := range []string{"Mine", "ppo_v2", "TwelveChars_"} {
-		if err := CheckName(name); err != nil {
+		if err := crematoriaTarget.CheckName(name); err != nil {
 			t.Errorf("name %q refused: %v", name, err)
 		}
 	}
-	if _, err := Export([]byte("not a model"), Options{Name: "Mine"}); err == nil {
+	if _, err := cppexport.Export([]byte("not a model"), crematoriaTarget, cppexport.Options{Name: "Mine"}); err == nil {
 		t.Error("garbage accepted")
 	}
 	// An operator the interpreter runs but the exporter would not know.
-	saved := emitters["Where"]
-	delete(emitters, "Where")
-	_, err = Export(raw, Options{Name: "Mine"})
-	emitters["Where"] = saved
-	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "operator Where") {
-		t.Errorf("without Where: err = %v, want ErrUnsupported naming Where", err)
+	saved := cppexport.Emitters["Where"]
+	delete(cppexport.Emitters, "Where")
+	_, err = cppexport.Export(raw, crematoriaTarget, cppexport.Options{Name: "Mine"})
+	cppexport.Emitters["Where"] = saved
+	if !errors.Is(err, cppexport.ErrUnsupported) || !strings.Contains(err.Error(), "operator Where") {
+		t.Errorf("without Where: err = %v, want cppexport.ErrUnsupported naming Where", err)
 	}
 	// The output is deterministic.
-	a, err := Export(raw, Options{Name: "Mine", Source: "x.onnx"})
+	a, err := cppexport.Export(raw, crematoriaTarget, cppexport.Options{Name: "Mine", Source: "x.onnx"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := Export(raw, Options{Name: "Mine", Source: "x.onnx"})
+	b, _ := cppexport.Export(raw, crematoriaTarget, cppexport.Options{Name: "Mine", Source: "x.onnx"})
 	if !bytes.Equal(a, b) {
 		t.Error("two exports of the same model differ")
 	}

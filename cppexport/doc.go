@@ -1,12 +1,15 @@
-// Package cppexport writes a trained Crematoria policy (an ONNX file that
-// the policy package plays, docs/export.md) as one C++ player for the
-// course kit: AI<Name>.cc, standard C++11 and the kit's Player.hh only,
-// weights embedded, registered with RegisterPlayer(PLAYER_NAME). The
-// player makes the same decisions as the Go policy bot (crematoria.PolicyBot), round
-// for round: jgym match cpp:AIMine.cc ... and policy:Mine.onnx ... write
-// the same trace, byte for byte.
+// Package cppexport writes a trained policy of any jgym game (an ONNX file
+// that the policy package plays, docs/export.md) as one C++ player for the
+// game's course kit: AI<Name>.cc, standard C++11 and the kit's Player.hh
+// only, weights embedded, registered with RegisterPlayer(PLAYER_NAME). It
+// names no game: the game's Target gives the policy signature, the C++
+// twin of its observation encoder and the C++ that gives the orders, and
+// the exporter writes the network between them. The player makes the same
+// decisions as the game's Go policy bot (crematoria.PolicyBot), round for
+// round: jgym match cpp:AIMine.cc ... and policy:Mine.onnx ... write the
+// same trace, byte for byte.
 //
-//	src, err := cppexport.Export(onnxBytes, cppexport.Options{Name: "Mine"})
+//	src, err := cppexport.Export(onnxBytes, crematoria.CppTarget(), cppexport.Options{Name: "Mine"})
 //
 // The jgym command is "jgym export-cpp model.onnx --name Mine"
 // (docs/cpp-bots.md, "Export to the kit").
@@ -21,7 +24,7 @@
 //     nodes the logits depend on are kept.
 //   - Each node becomes a block of C++ with its shapes written in, in the
 //     graph's order. Every operator follows the interpreter's arithmetic
-//     (env/crematoria/policy: elementwise.go, movement.go, matmul.go,
+//     (package policy: elementwise.go, movement.go, matmul.go,
 //     reduce.go, conv.go; the files of the same names here translate
 //     them): each output element is computed by the same float operations
 //     in the same order (sums of a matrix product start at zero and add in
@@ -46,6 +49,7 @@
 //     constructor. Every player object has its own copy and its own work
 //     arrays (being members of one object, they are known not to overlap,
 //     which lets g++ -O2 vectorize the element-wise loops).
-//   - The observation encoder is the C++ twin of crematoria.Observer,
+//   - The observation encoder (Target.Encoder) is the C++ twin of the
+//     game's Go encoder; for Crematoria of crematoria.Observer,
 //     written against the kit's public API only.
 package cppexport

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"jgym/env/crematoria"
 	"jgym/policy"
 )
 
@@ -49,19 +48,11 @@ type program struct {
 	scratch  []scratch
 }
 
-// Input names and C++ members of the observation tensors.
-var inputMembers = map[string]string{
-	"board":       "in_board_",
-	"units":       "in_units_",
-	"globals":     "in_globals_",
-	"action_mask": "in_mask_",
-}
-
 // build reads the graph of a model that policy.Parse accepted (with
 // policy.DecodeGraph) and prepares the program: constants folded as the
 // interpreter folds them, shapes and types taken from the interpreter's
 // own trial run, nodes that do not lead to the logits dropped.
-func build(raw []byte, m *policy.Model) (*program, error) {
+func build(raw []byte, m *policy.Model, tg *Target) (*program, error) {
 	g, err := policy.DecodeGraph(raw)
 	if err != nil {
 		return nil, err
@@ -71,19 +62,21 @@ func build(raw []byte, m *policy.Model) (*program, error) {
 
 	// The interpreter's values on a zero observation give the shape and
 	// type of every value computed at play time.
-	zero := map[string]*policy.Tensor{
-		"board":       policy.NewInt64([]int{1, crematoria.BoardPlanes, crematoria.Rows, crematoria.Cols}, make([]int64, crematoria.BoardBytes)),
-		"units":       policy.NewInt64([]int{1, u, crematoria.UnitFeatures}, make([]int64, u*crematoria.UnitFeatures)),
-		"globals":     policy.NewFloat32([]int{1, crematoria.NumGlobals}, make([]float32, crematoria.NumGlobals)),
-		"action_mask": policy.NewBool([]int{1, u, crematoria.NumDirs}, make([]bool, u*crematoria.NumDirs)),
+	zero := map[string]*policy.Tensor{}
+	for _, in := range tg.Signature.Inputs {
+		t, err := inputTensor(in, u)
+		if err != nil {
+			return nil, err
+		}
+		zero[in.Name] = t
 	}
 	ran, err := m.Run(zero)
 	if err != nil {
 		return nil, fmt.Errorf("trial run: %w", err)
 	}
-	for _, name := range []string{"board", "units", "globals", "action_mask"} {
-		t := zero[name]
-		p.add(&value{name: name, id: inputMembers[name], dt: t.DType, shape: t.Shape, input: true})
+	for _, in := range tg.Signature.Inputs {
+		t := zero[in.Name]
+		p.add(&value{name: in.Name, id: tg.member(in.Name), dt: t.DType, shape: t.Shape, input: true})
 	}
 	for _, t := range g.Initializers {
 		if p.vals[t.Name] != nil {
@@ -143,8 +136,8 @@ func build(raw []byte, m *policy.Model) (*program, error) {
 		p.nodes = append(p.nodes, n)
 	}
 	p.logits = p.vals[policy.OutputLogits]
-	if p.logits == nil || p.logits.konst != nil || p.logits.dt != policy.Float32 || numElems(p.logits.shape) != u*crematoria.NumDirs {
-		return nil, fmt.Errorf("%w: no float logits [1 %d %d] computed from the observation", ErrUnsupported, u, crematoria.NumDirs)
+	if a := tg.Signature.Actions; p.logits == nil || p.logits.konst != nil || p.logits.dt != policy.Float32 || numElems(p.logits.shape) != u*a {
+		return nil, fmt.Errorf("%w: no float logits [1 %d %d] computed from the observation", ErrUnsupported, u, a)
 	}
 	p.prune()
 	return p, nil

@@ -1,6 +1,7 @@
-package cppexport
+package cppexport_test
 
 import (
+	"jgym/cppexport"
 	"os"
 	"strings"
 	"testing"
@@ -18,7 +19,7 @@ import (
 // model; JGYM_EXPORT_CXXFLAGS adds compiler flags after -std=c++11 -O2
 // (e.g. "-O0", or the judge's).
 //
-//	go test ./env/crematoria/cppexport -run '^$' -bench ExportedGame -benchtime 5x
+//	go test ./cppexport -run '^$' -bench ExportedGame -benchtime 5x
 func BenchmarkExportedGame(b *testing.B) {
 	tm := testModel{"Bench", "testdata/small.onnx"}
 	if p := os.Getenv("JGYM_EXPORT_MODEL"); p != "" {
@@ -27,7 +28,7 @@ func BenchmarkExportedGame(b *testing.B) {
 		tm.path = trainedModel
 	}
 	bt := compiled(b, tm, false, nil, strings.Fields(os.Getenv("JGYM_EXPORT_CXXFLAGS"))...)
-	if _, _, ok := ChildrenCPU(); !ok {
+	if _, _, ok := cppexport.ChildrenCPU(); !ok {
 		b.Skip("no getrusage here")
 	}
 	b.Logf("model %s, flags %q", tm.path, os.Getenv("JGYM_EXPORT_CXXFLAGS"))
@@ -40,14 +41,14 @@ func BenchmarkExportedGame(b *testing.B) {
 		for p := range bots {
 			names[p], bots[p] = "Demo", crematoria.NewDemo(p, seed)
 		}
-		u0, s0, _ := ChildrenCPU()
+		u0, s0, _ := cppexport.ChildrenCPU()
 		t0 := time.Now()
 		bot := crematoria.NewCppBot(bt.prog, seat, seed)
 		names[seat], bots[seat] = tm.name, bot
 		play(b, cfg, seed, names, bots)
 		bot.Close()
 		wall += time.Since(t0)
-		u1, s1, _ := ChildrenCPU()
+		u1, s1, _ := cppexport.ChildrenCPU()
 		cpu += u1 - u0 + s1 - s0
 	}
 	n := float64(b.N)

@@ -1,5 +1,5 @@
 //go:build !race
 
-package cppexport
+package cppexport_test
 
 const raceEnabled = false

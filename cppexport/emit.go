@@ -17,7 +17,7 @@ type emitter struct {
 }
 
 // emitters translate the operators of the Go interpreter, each with the
-// interpreter's element order and arithmetic (env/crematoria/policy:
+// interpreter's element order and arithmetic (package policy:
 // elementwise.go, movement.go, matmul.go, reduce.go and conv.go, which
 // the files of the same names here follow): every output element is
 // computed by the same sequence of float operations, so the C++ results

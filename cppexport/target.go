@@ -1,0 +1,98 @@
+package cppexport
+
+import (
+	"fmt"
+	"strings"
+
+	"jgym/env"
+	"jgym/policy"
+)
+
+// Target is a game's side of an exported player: what its policies take
+// (the Signature), the C++ that fills the network's inputs from the kit's
+// State (the twin of the game's Go encoder), and the C++ that turns the
+// logits into the kit's commands (the twin of the game's policy bot). The
+// exporter writes the network between them. A game's package gives it
+// (crematoria.CppTarget).
+type Target struct {
+	// Game names the game in the file's header ("Crematoria").
+	Game string
+	// Signature is the game's policy signature.
+	Signature policy.Signature
+	// Reserved are the names the kit's headers define: a player may not
+	// be named after one.
+	Reserved []string
+	// Members names the C++ array member that holds each input
+	// ("board": "in_board_"); inputs not listed are "in_<name>_".
+	Members map[string]string
+	// SlotsExpr is a C++ expression of the game's number of unit slots;
+	// when it is not the network's U the player gives no orders.
+	SlotsExpr string
+	// Encoder is C++ code inside the player struct: member functions, one
+	// of them "void encode()" that writes the observation of me() into the
+	// input members. U is the network's number of unit slots.
+	Encoder string
+	// Act is C++ code inside play(), after the network ran: it gives the
+	// orders from "logits" (const float*, U x Signature.Actions).
+	Act string
+}
+
+// member returns the C++ member of an input.
+func (t *Target) member(name string) string {
+	if m, ok := t.Members[name]; ok {
+		return m
+	}
+	return "in_" + sanitizeIdent(name) + "_"
+}
+
+// sanitizeIdent keeps the letters, digits and underscores of s.
+func sanitizeIdent(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// inputShape is an input's shape with batch 1 and U slots.
+func inputShape(in policy.Input, u int) []int {
+	shape := []int{1}
+	for _, d := range in.Shape {
+		if d < 0 {
+			d = u
+		}
+		shape = append(shape, d)
+	}
+	return shape
+}
+
+// inputCType is the C++ element type of an input member: the interpreter
+// holds integers as int64 and bools as bytes.
+func inputCType(d env.Dtype) string {
+	switch d {
+	case env.Float32:
+		return "float"
+	case env.Bool:
+		return "unsigned char"
+	}
+	return "long long"
+}
+
+// inputTensor is a zero tensor of an input, as the interpreter takes it.
+func inputTensor(in policy.Input, u int) (*policy.Tensor, error) {
+	shape := inputShape(in, u)
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	switch in.Dtype {
+	case env.Float32:
+		return policy.NewFloat32(shape, make([]float32, n)), nil
+	case env.Bool:
+		return policy.NewBool(shape, make([]bool, n)), nil
+	case env.Uint8, env.Int8, env.Int16, env.Int32, env.Int64:
+		return policy.NewInt64(shape, make([]int64, n)), nil
+	}
+	return nil, fmt.Errorf("input %q has dtype %s", in.Name, in.Dtype)
+}
