@@ -1,0 +1,303 @@
+package moria
+
+import "slices"
+
+// The Balin bot's paths: dwarves to their targets, wizards to the dwarves,
+// and the issue order of the commands (see balin.go).
+
+// Weights of the Balin bot.
+const (
+	balinNearBalrog    = 6    // cells within this Manhattan distance of the Balrog cost more
+	balinBalrogCost    = 4    // extra cost of those cells
+	balinTrollCost     = 8    // extra cost of a cell next to a troll
+	balinEnemyCost     = 3    // extra cost of a cell holding an enemy unit (it must be captured first)
+	balinOrcCost       = 4    // extra cost of a cell holding an orc
+	balinOwnCost       = 1    // extra cost of a cell holding one of our units
+	balinCaveValue     = 1.0  // a cave we do not own
+	balinEnemyCave     = 1.3  // a cave an enemy owns (we gain, it loses)
+	balinTreasure      = 11.0 // a treasure (and its cave)
+	balinRockValue     = 0.8  // a rock next to the caves, to dig new ground
+	balinCaptureValue  = 9.0  // an enemy dwarf to capture at the start of the game
+	balinSearchLimit   = 80   // cost horizon of the dwarves' searches
+	balinWizardLimit   = 24   // steps horizon of the wizards' search
+	balinHealthyOffset = 6    // a wizard prefers a wounded dwarf this many steps farther
+)
+
+// costs computes the cost of entering every cell and the value of every
+// target for this round.
+func (bn *Balin) costs() {
+	s := bn.s
+	late := float32(bn.left) / float32(s.Cfg.NbRounds)
+	for idx := range s.Cells {
+		c := &s.Cells[idx]
+		bn.value[idx] = 0
+		cost := 0
+		switch c.Type {
+		case Cave, Outside:
+			cost = 1
+		case Rock:
+			cost = int(c.Turns) + 1
+		}
+		if cost == 0 || bn.lethal[idx] {
+			bn.enter[idx] = 0
+			continue
+		}
+		p := PosOf(idx)
+		if Manh(p, bn.b) <= balinNearBalrog {
+			cost += balinBalrogCost
+		}
+		if bn.trollAdj[idx] {
+			cost += balinTrollCost
+		}
+		if id := c.ID; id >= 0 {
+			u := &s.Units[id]
+			switch {
+			case u.Type == Troll || u.Type == Balrog || u.Pos.Index() != idx:
+				cost = 0 // trolls, the Balrog and stale ids block
+			case u.Player == bn.me:
+				cost += balinOwnCost
+			case u.Type == Orc:
+				cost += balinOrcCost
+			default:
+				cost += balinEnemyCost
+				v := balinCaptureValue * (0.3 + late)
+				if u.Type == Wizard {
+					v *= 0.6
+				}
+				bn.value[idx] = v
+			}
+		}
+		bn.enter[idx] = int8(min(cost, maxEnter))
+		if cost == 0 {
+			continue
+		}
+		switch {
+		case c.Type == Cave && c.Treasure:
+			bn.value[idx] += balinTreasure
+		case c.Type == Cave && int(c.Owner) != bn.me && c.Owner >= 0:
+			bn.value[idx] += balinEnemyCave
+		case c.Type == Cave && c.Owner < 0:
+			bn.value[idx] += balinCaveValue
+		case c.Type == Rock && bn.nextToCave(p):
+			bn.value[idx] += balinRockValue
+		}
+	}
+}
+
+func (bn *Balin) nextToCave(p Pos) bool {
+	for d := Bottom; d < None; d += 2 {
+		if t := p.Add(d); t.OnBoard() && bn.s.Cells[t.Index()].Type == Cave {
+			return true
+		}
+	}
+	return false
+}
+
+// moveDwarves sends every dwarf without an order to the best target of the
+// cells it reaches first, or down the gradient towards the nearest target.
+func (bn *Balin) moveDwarves() {
+	s := bn.s
+	bn.dwarves = bn.dwarves[:0]
+	q := &bn.fwd
+	q.reset()
+	for _, id := range s.Dwarves[bn.me] {
+		if !bn.busy[id] {
+			q.push(s.Units[id].Pos.Index(), 0, -1, len(bn.dwarves))
+			bn.dwarves = append(bn.dwarves, id)
+		}
+	}
+	if len(bn.dwarves) == 0 {
+		return
+	}
+	limit := int32(min(balinSearchLimit, 2*bn.left+2))
+	q.run(&bn.enter, false, false, limit)
+	best := append(bn.best[:0], make([]float32, len(bn.dwarves))...)
+	target := bn.target[:0]
+	for range bn.dwarves {
+		target = append(target, -1)
+	}
+	bn.best, bn.target = best, target
+	for idx, v := range bn.value {
+		d := q.dist[idx]
+		if v == 0 || d == 0 || d == unreached || int(d) > bn.left+1 {
+			continue
+		}
+		k := q.src[idx]
+		if sc := v / float32(d+1); sc > best[k] {
+			best[k], target[k] = sc, idx
+		}
+	}
+	var idle []int
+	for k, id := range bn.dwarves {
+		if target[k] < 0 {
+			idle = append(idle, id)
+			continue
+		}
+		bn.step(id, q.firstStep(target[k]))
+	}
+	if len(idle) == 0 {
+		return
+	}
+	// The idle dwarves go down the gradient of the distance to any target.
+	r := &bn.back
+	r.reset()
+	for idx, v := range bn.value {
+		if v > 0 && bn.enter[idx] > 0 {
+			r.push(idx, 0, -1, 0)
+		}
+	}
+	r.run(&bn.enter, true, false, balinSearchLimit)
+	for _, id := range idle {
+		p := s.Units[id].Pos
+		bestN, bestD := -1, unreached
+		for d := Bottom; d < None; d++ {
+			t := p.Add(d)
+			if !t.OnBoard() {
+				continue
+			}
+			ti := t.Index()
+			if w := int32(bn.enter[ti]); w > 0 && r.dist[ti] < unreached && w+r.dist[ti] < bestD {
+				bestN, bestD = ti, w+r.dist[ti]
+			}
+		}
+		if bestN >= 0 {
+			bn.step(id, bestN)
+		}
+	}
+}
+
+// step orders dwarf id to act on its neighbour cell t: attack the unit
+// there, dig the rock, or move in, if that is safe.
+func (bn *Balin) step(id, t int) {
+	s := bn.s
+	u := &s.Units[id]
+	from := u.Pos.Index()
+	d := dirTo(from, t)
+	if d == None {
+		return
+	}
+	c := &s.Cells[t]
+	switch {
+	case c.ID >= 0 && s.Units[c.ID].Player == bn.me:
+		// One of ours stands there: follow it if it moves away.
+		if bn.safe(t) && bn.taken[t] != bn.stamp {
+			bn.taken[t] = bn.stamp
+			bn.add(id, d, orderMove, t)
+		}
+	case c.ID >= 0:
+		bn.add(id, d, orderAttack, -1)
+	case c.Type == Rock:
+		if bn.safe(from) {
+			bn.add(id, d, orderMove, -1)
+		}
+	case bn.safe(t) && bn.taken[t] != bn.stamp:
+		bn.taken[t] = bn.stamp
+		bn.add(id, d, orderMove, t)
+	}
+}
+
+// wizardCosts sets the cost of a wizard's step into each cell: 1 onto a
+// cave or outside cell out of danger that is empty or holds one of our
+// units, else 0.
+func (bn *Balin) wizardCosts() {
+	s := bn.s
+	for idx := range s.Cells {
+		c := &s.Cells[idx]
+		ok := (c.Type == Cave || c.Type == Outside) && bn.safe(idx) && (c.ID < 0 || s.Units[c.ID].Player == bn.me)
+		bn.wenter[idx] = 0
+		if ok {
+			bn.wenter[idx] = 1
+		}
+	}
+}
+
+// moveWizards moves every wizard next to a wounded dwarf of ours, else next
+// to any of our dwarves: one search from the cells next to our dwarves, those
+// next to the healthy ones starting farther.
+func (bn *Balin) moveWizards() {
+	s := bn.s
+	if len(s.Wizards[bn.me]) == 0 {
+		return
+	}
+	bn.wizardCosts()
+	r := &bn.back
+	r.reset()
+	for _, id := range s.Dwarves[bn.me] {
+		u := &s.Units[id]
+		start := int32(0)
+		if u.Health >= DwarfHealth {
+			start = balinHealthyOffset
+		}
+		for d := Bottom; d < None; d += 2 {
+			if t := u.Pos.Add(d); t.OnBoard() && bn.wenter[t.Index()] > 0 {
+				r.push(t.Index(), start, -1, 0)
+			}
+		}
+	}
+	r.run(&bn.wenter, true, true, balinWizardLimit)
+	for _, id := range s.Wizards[bn.me] {
+		p := s.Units[id].Pos.Index()
+		if bn.busy[id] || r.dist[p] == unreached {
+			continue
+		}
+		bestN, bestD := -1, r.dist[p]
+		for d := Bottom; d < None; d += 2 {
+			t := PosOf(p).Add(d)
+			if !t.OnBoard() {
+				continue
+			}
+			ti := t.Index()
+			if bn.wenter[ti] > 0 && s.Cells[ti].ID < 0 && bn.taken[ti] != bn.stamp && r.dist[ti] < bestD {
+				bestN, bestD = ti, r.dist[ti]
+			}
+		}
+		if bestN >= 0 {
+			bn.taken[bestN] = bn.stamp
+			bn.add(id, dirTo(p, bestN), orderMove, bestN)
+		}
+	}
+}
+
+// issue gives the orders: attacks, then flights, then moves, a move into
+// a cell one of our units leaves after that unit's move.
+func (bn *Balin) issue(o *Orders) {
+	s := bn.s
+	// Cells our moving units leave, and units already ordered.
+	leaving, done := bn.leaving[:0], bn.done[:0]
+	for _, x := range bn.orders {
+		if x.kind != orderAttack && x.to >= 0 {
+			leaving = append(leaving, s.Units[x.id].Pos.Index())
+		}
+	}
+	isDone := func(id int) bool { return slices.Contains(done, id) }
+	for kind := orderAttack; kind <= orderFlee; kind++ {
+		for _, x := range bn.orders {
+			if x.kind == kind {
+				o.Command(x.id, x.dir)
+				done = append(done, x.id)
+			}
+		}
+	}
+	for progress := true; progress; {
+		progress = false
+		for _, x := range bn.orders {
+			if x.kind != orderMove || isDone(x.id) {
+				continue
+			}
+			if x.to >= 0 && slices.Contains(leaving, x.to) {
+				if vid := s.Cells[x.to].ID; vid >= 0 && !isDone(int(vid)) {
+					continue // wait for the unit there to move first
+				}
+			}
+			o.Command(x.id, x.dir)
+			done = append(done, x.id)
+			progress = true
+		}
+	}
+	for _, x := range bn.orders {
+		if x.kind == orderMove && !isDone(x.id) {
+			o.Command(x.id, x.dir)
+		}
+	}
+	bn.leaving, bn.done = leaving, done
+}

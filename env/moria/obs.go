@@ -1,0 +1,323 @@
+package moria
+
+import (
+	"encoding/binary"
+	"math"
+	"slices"
+)
+
+// ObservationVersion names the observation and action layout that the
+// encoder below writes; docs/rules/moria.md ("Observation and action
+// (moria-obs-1)") defines it.
+const ObservationVersion = "moria-obs-1"
+
+// Sizes of the observation tensors of one seat.
+const (
+	// BoardPlanes is the number of planes of the board tensor.
+	BoardPlanes = 7
+	// BoardBytes is the size of the board tensor.
+	BoardBytes = BoardPlanes * NumCells
+	// UnitFeatures is the number of columns of the units tensor.
+	UnitFeatures = 10
+	// NumGlobals is the length of the globals tensor (float32).
+	NumGlobals = 24
+	// NumDirs is the number of directions of a unit slot's action.
+	NumDirs = int(DirSize)
+)
+
+// Board planes.
+const (
+	planeTerrain  = iota // CellType 0..4
+	planeOwner           // 0 none, 1 + rel owner
+	planeTreasure        // 1 if a treasure
+	planeRock            // hits left of a rock, 0 elsewhere
+	planeUnit            // unit code (unitCode*)
+	planeHealth          // health of the unit, in 1/250 of its maximum
+	planeFlags           // flag* bits
+)
+
+// Unit codes of the board's unit plane.
+const (
+	unitCodeDwarf  = 1 // + rel owner
+	unitCodeWizard = 5 // + rel owner
+	unitCodeOrc    = 9
+	unitCodeTroll  = 10
+	unitCodeBalrog = 11
+)
+
+// Flag bits of the board's flags plane.
+const (
+	flagLethal    = 1  // ending the round here may be deadly: the Balrog may kill here this round
+	flagBalrogAdj = 2  // within one cell of the Balrog: stepping here kills at once
+	flagTrollAdj  = 4  // next to a troll (trolls attack adjacent dwarves and wizards)
+	flagOrcAdj    = 8  // next to an orc
+	flagDiamond   = 16 // within Manhattan 4 of the Balrog (orcs and trolls never enter)
+	flagBirth     = 32 // a free abyss where an orc may be born this round
+)
+
+// NumSlots returns the number of unit slots U of a configuration: the ids
+// of all dwarves and wizards.
+func NumSlots(cfg *Config) int { return cfg.FirstOrc() }
+
+// rel returns the relative index of clan p seen by clan me.
+func rel(p, me int) uint8 { return uint8((p - me + NumPlayers) % NumPlayers) }
+
+// Observer encodes the egocentric observation of one seat (moria-obs-1)
+// into caller-owned buffers. Its zero value is ready to use; it is not
+// safe for concurrent use.
+type Observer struct{}
+
+// unitCode returns the board code of unit u seen by clan me.
+func unitCode(u *Unit, me int) uint8 {
+	switch u.Type {
+	case Dwarf:
+		return unitCodeDwarf + rel(u.Player, me)
+	case Wizard:
+		return unitCodeWizard + rel(u.Player, me)
+	case Orc:
+		return unitCodeOrc
+	case Troll:
+		return unitCodeTroll
+	}
+	return unitCodeBalrog
+}
+
+// healthByte scales a unit's health to 0..250 of its maximum (the Balrog:
+// 250).
+func healthByte(u *Unit) uint8 {
+	mx := u.Type.MaxHealth()
+	if mx == 0 {
+		return 250
+	}
+	return uint8(max(0, min(u.Health, mx)) * 250 / mx)
+}
+
+// Board writes the board tensor, uint8 [7, 60, 60], seen by clan me into
+// dst (len BoardBytes).
+func (ob *Observer) Board(s *State, me int, dst []byte) {
+	dst = dst[:BoardBytes]
+	plane := func(k int) []byte { return dst[k*NumCells : (k+1)*NumCells : (k+1)*NumCells] }
+	terrain, owner, treasure, rock := plane(planeTerrain), plane(planeOwner), plane(planeTreasure), plane(planeRock)
+	unit, health, flags := plane(planeUnit), plane(planeHealth), plane(planeFlags)
+	for idx := range s.Cells {
+		c := &s.Cells[idx]
+		terrain[idx] = uint8(c.Type)
+		owner[idx] = 0
+		if c.Owner >= 0 {
+			owner[idx] = 1 + rel(int(c.Owner), me)
+		}
+		treasure[idx] = b2u(c.Treasure)
+		rock[idx] = 0
+		if c.Type == Rock {
+			rock[idx] = uint8(c.Turns)
+		}
+		unit[idx], health[idx] = 0, 0
+		if c.ID >= 0 {
+			u := &s.Units[c.ID]
+			unit[idx], health[idx] = unitCode(u, me), healthByte(u)
+		}
+	}
+	clear(flags)
+	b := s.Units[s.BalrogID].Pos
+	for _, d := range [5]Dir{None, Bottom, Right, Top, Left} {
+		if c := b.Add(d); s.Inside(c) || d == None {
+			stamp(flags, c, 1, flagLethal)
+		}
+	}
+	stamp(flags, b, 1, flagBalrogAdj)
+	for i := max(b.I-balrogSafeManh, 0); i <= min(b.I+balrogSafeManh, Rows-1); i++ {
+		w := balrogSafeManh - absInt(i-b.I)
+		for j := max(b.J-w, 0); j <= min(b.J+w, Cols-1); j++ {
+			flags[i*Cols+j] |= flagDiamond
+		}
+	}
+	for _, id := range s.Trolls {
+		stamp(flags, s.Units[id].Pos, 1, flagTrollAdj)
+	}
+	for _, id := range s.Orcs {
+		stamp(flags, s.Units[id].Pos, 1, flagOrcAdj)
+	}
+	for idx := range s.Cells {
+		if c := &s.Cells[idx]; c.Type == Abyss && c.ID < 0 && Manh(PosOf(idx), b) > birthSafeManh {
+			flags[idx] |= flagBirth
+		}
+	}
+}
+
+// stamp ors f into the cells of a plane within Chebyshev distance r of p.
+func stamp(plane []byte, p Pos, r int, f uint8) {
+	for i := max(p.I-r, 0); i <= min(p.I+r, Rows-1); i++ {
+		for j := max(p.J-r, 0); j <= min(p.J+r, Cols-1); j++ {
+			plane[i*Cols+j] |= f
+		}
+	}
+}
+
+// Units writes the units tensor, uint8 [U, 10], seen by clan me into dst
+// (len U*UnitFeatures).
+func (ob *Observer) Units(s *State, me int, dst []byte) {
+	n := NumSlots(s.Cfg)
+	dst = dst[:n*UnitFeatures]
+	b := s.Units[s.BalrogID].Pos
+	for id := 0; id < n; id++ {
+		u := &s.Units[id]
+		row := dst[id*UnitFeatures : (id+1)*UnitFeatures]
+		r := rel(u.Player, me)
+		row[0] = b2u(r == 0)
+		row[1] = r
+		row[2] = uint8(u.Type)
+		row[3] = uint8(max(0, min(u.Health, 255)))
+		clear(row[4:])
+		if !u.Pos.OnBoard() {
+			continue
+		}
+		row[4], row[5] = uint8(u.Pos.I), uint8(u.Pos.J)
+		row[6] = uint8(s.Cells[u.Pos.Index()].Type)
+		row[7] = uint8(min(Manh(u.Pos, b), 255))
+		var enemies, ownAdj uint8
+		for d := Bottom; d < None; d++ {
+			t := u.Pos.Add(d)
+			if !t.OnBoard() {
+				continue
+			}
+			if vid := s.Cells[t.Index()].ID; vid >= 0 {
+				if v := &s.Units[vid]; v.Player == u.Player {
+					ownAdj++
+				} else if v.Type != Balrog {
+					enemies++
+				}
+			}
+		}
+		row[8], row[9] = enemies, ownAdj
+	}
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Globals writes the globals tensor, float32 [24] little-endian, seen by
+// clan me into dst (len 4*NumGlobals).
+func (ob *Observer) Globals(s *State, me int, dst []byte) {
+	var v [NumGlobals]float32
+	nr := float32(s.Cfg.NbRounds)
+	v[0] = float32(s.Round) / nr
+	v[1] = float32(s.Cfg.NbRounds-s.Round) / nr
+	for p := 0; p < NumPlayers; p++ {
+		r := rel(p, me)
+		v[2+r] = float32(s.Score(p)) / 1000
+		v[6+r] = float32(s.NbCells[p]) / 1000
+		v[10+r] = float32(s.NbTreasures[p]) / IniTreasures
+		v[14+r] = float32(len(s.Dwarves[p])+len(s.Wizards[p])) / float32(s.Cfg.ClanUnits())
+	}
+	v[18] = float32(len(s.Orcs)) / float32(s.Cfg.MaxNbOrcs)
+	b := s.Units[s.BalrogID].Pos
+	v[19], v[20] = float32(b.I)/Rows, float32(b.J)/Cols
+	left := 0
+	for idx := range s.Cells {
+		if s.Cells[idx].Treasure {
+			left++
+		}
+	}
+	v[21] = float32(left) / IniTreasures
+	v[22] = float32(s.Cfg.TreasureValue) / 10
+	v[23] = float32(s.Cfg.RockResistance) / 5
+	dst = dst[:4*NumGlobals]
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(dst[4*i:], math.Float32bits(x))
+	}
+}
+
+// Mask writes the action mask, bool [U, 9], of clan me into dst (len
+// U*NumDirs): direction d is legal for slot id when the engine accepts and
+// prints the move from the observed state (CanMove). None is always legal.
+func (ob *Observer) Mask(s *State, me int, dst []byte) {
+	n := NumSlots(s.Cfg)
+	dst = dst[:n*NumDirs]
+	for id := 0; id < n; id++ {
+		row := dst[id*NumDirs : (id+1)*NumDirs]
+		u := &s.Units[id]
+		for d := Bottom; d < None; d++ {
+			row[d] = b2u(u.Player == me && CanMove(s, u, d))
+		}
+		row[None] = 1
+	}
+}
+
+// CanMove reports whether the engine accepts and prints the move of dwarf
+// or wizard u in direction d from state s, executed first in the round
+// (SPEC §8.2, §8.4): on the board; a wizard only orthogonally, onto an
+// empty Cave, Outside or Abyss cell; a dwarf onto anything but Granite, a
+// unit of its clan or the Balrog (it attacks units, digs rocks). Deadly
+// moves (into an abyss, next to the Balrog) are accepted. None is always
+// accepted (no command is given).
+func CanMove(s *State, u *Unit, d Dir) bool {
+	if d == None {
+		return true
+	}
+	if !d.Valid() || u.Health <= 0 || (u.Type != Dwarf && u.Type != Wizard) || (u.Type == Wizard && d.Diagonal()) {
+		return false
+	}
+	t := u.Pos.Add(d)
+	if !t.OnBoard() {
+		return false
+	}
+	c := &s.Cells[t.Index()]
+	if c.ID >= 0 {
+		v := &s.Units[c.ID]
+		return u.Type == Dwarf && v.Player != u.Player && v.Type != Balrog
+	}
+	switch c.Type {
+	case Granite:
+		return false
+	case Rock:
+		return u.Type == Dwarf
+	}
+	return true
+}
+
+// Decoder turns one seat's action tensor (a direction per unit slot) and
+// optional order tensor into orders, as the env does for a learner and as
+// a policy bot does for its seat. Its zero value is ready to use; it keeps
+// scratch space between calls and is not safe for concurrent use.
+type Decoder struct {
+	keys []int64
+}
+
+// Decode gives clan me's orders: dirs holds one direction (int8) per unit
+// slot, order (nil or 2 bytes per slot, int16 little-endian) the issue
+// order. The slots me owns whose direction is not None are commanded in
+// increasing order value, ties by slot; slots me does not own and values
+// outside 0..8 are skipped, as the engine would skip them (SPEC §8.2).
+func (dc *Decoder) Decode(s *State, me int, dirs, order []byte, o *Orders) {
+	keys := dc.keys[:0]
+	n := min(len(dirs), NumSlots(s.Cfg))
+	for id := 0; id < n; id++ {
+		d := Dir(int8(dirs[id]))
+		if d == None || !d.Valid() || s.Units[id].Player != me {
+			continue
+		}
+		var prio int64
+		if order != nil {
+			prio = int64(int16(binary.LittleEndian.Uint16(order[2*id:])))
+		}
+		keys = append(keys, prio<<32|int64(id))
+	}
+	if order != nil {
+		slices.Sort(keys)
+	}
+	for _, k := range keys {
+		id := int(k & 0xffffffff)
+		o.Command(id, Dir(int8(dirs[id])))
+	}
+	dc.keys = keys
+}
+
+// DecodeActions is Decoder.Decode with a fresh decoder.
+func DecodeActions(s *State, me int, dirs, order []byte, o *Orders) {
+	var dc Decoder
+	dc.Decode(s, me, dirs, order, o)
+}

@@ -1,0 +1,51 @@
+// Package pandemic is the Pandemic game of the EDA course (Jutge.org),
+// reimplemented to reproduce the course engine byte for byte: the same seed,
+// configuration and players give the same .res trace. The behaviour is
+// specified in the project's SPEC (the course engine's random generator,
+// map generator, round procedure and trace format); section numbers in
+// comments (§8.4, ...) refer to it, and docs/rules/pandemic.md describes the
+// game for its users.
+//
+// # A tour
+//
+// A Game is a deterministic, single-goroutine state machine. New builds the
+// map from a configuration and a seed; Step plays one round from the four
+// players' command lists:
+//
+//	g, err := pandemic.New(pandemic.DefaultConfig(), 1)
+//	var cmds [pandemic.NumPlayers][]pandemic.Command
+//	cmds[0] = []pandemic.Command{{ID: 5, Dir: pandemic.Right}}
+//	err = g.Step(&cmds) // g.State is now the state after round 1
+//
+// The embedded State is what every player sees at the start of a round:
+// the board as one slice per field (State.Types, State.Virus,
+// State.UnitAt, State.MaskAt, indexed by State.Idx), the cities and paths
+// and their owners, the unit table (State.Units, indexed by the unit's
+// stable id), each player's sorted unit list and the scores. Bots receive a
+// *State and must not modify it.
+//
+// A Match seats four Bots (Null, Demo, Pasteur, or your own) and writes the
+// trace in the kit's format:
+//
+//	m, err := pandemic.NewMatch(cfg, seed, [4]string{"Demo", "Null", "Demo", "Null"})
+//	m.WriteTrace(w)
+//	err = m.Run()
+//
+// Bots give orders through Orders, which applies the kit's player-side
+// filter (the first command per unit wins, at most MaxCommands calls per
+// round). The engine validates the commands, shuffles them and executes
+// them in a random order (§8.2, §8.3).
+//
+// Configurations use the kit's file format (ParseConfig, Config.String);
+// DefaultConfig is the kit's default.cnf. Traces are parsed by ParseTrace
+// and checked by Verify, either replayed from a command log (ParseCommandLog,
+// the lists each player handed to the engine) or against the rules. Where
+// the course program aborts (too many commands, a unit killed twice, no cell
+// to spawn on), jgym returns an error wrapping a sentinel (ErrTooManyCommands,
+// ErrKilledTwice, ErrNoSpawnCell, ...) and the trace written so far.
+//
+// NewEnv adapts the game to the env contract (EnvID "Pandemic-v0"): the
+// egocentric observation pandemic-obs-1 (Observer), one direction per unit
+// slot as the action (DecodeActions), action masks (CanMove), rewards from
+// the scores.
+package pandemic

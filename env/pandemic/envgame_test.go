@@ -1,0 +1,391 @@
+package pandemic
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"jgym/env"
+)
+
+func newInstance(t *testing.T, s env.Setup) (*instance, env.Factory) {
+	t.Helper()
+	f, err := NewEnv().NewFactory(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	in, err := f.NewInstance()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in.(*instance), f
+}
+
+// newOut allocates the buffers of one env's observation.
+func newOut(sp env.Spec, l int) *env.Out {
+	o := &env.Out{Scores: make([]int32, sp.NumSeats), Rank: make([]int32, l), Seats: make([]int32, l), Round: make([]int32, 1)}
+	for _, ts := range sp.Observation {
+		o.Obs = append(o.Obs, make([]byte, l*ts.Bytes()))
+	}
+	return o
+}
+
+func TestNewFactoryErrors(t *testing.T) {
+	e := NewEnv()
+	for _, c := range []struct {
+		name string
+		s    env.Setup
+		want error
+	}{
+		{"three seats", env.Setup{Seats: []string{"", "Demo", "Demo"}}, env.ErrBadSetup},
+		{"no learner", env.Setup{Seats: []string{"Demo", "Demo", "Demo", "Null"}}, env.ErrBadSetup},
+		{"unknown bot", env.Setup{Seats: []string{"", "Nobody", "Demo", "Null"}}, env.ErrUnknownBot},
+		{"bad config", env.Setup{Seats: []string{"", "", "", ""}, Config: "Pandemic 1.0\nnb_players 5"}, env.ErrBadSetup},
+		{"bad reward", env.Setup{Seats: []string{"", "", "", ""}, Reward: 9}, env.ErrBadSetup},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := e.NewFactory(c.s)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("NewFactory(%+v) = %v, want %v", c.s, err, c.want)
+			}
+		})
+	}
+}
+
+func TestSpec(t *testing.T) {
+	sp := NewEnv().Spec()
+	got := map[string][]int{}
+	for _, ts := range sp.Observation {
+		got[ts.Name] = ts.Shape
+	}
+	want := map[string][]int{"board": {6, 70, 70}, "units": {60, 13}, "globals": {24}, "action_mask": {60, 5}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("observation shapes = %v, want %v", got, want)
+	}
+	if got, want := sp.ObservationBytes(), 6*4900+60*13+4*24+60*5; got != want {
+		t.Errorf("ObservationBytes() = %d, want %d", got, want)
+	}
+	if sp.ID != EnvID || sp.ObservationVersion != "pandemic-obs-1" || sp.NumRounds != 200 {
+		t.Errorf("spec = %s %s %d rounds", sp.ID, sp.ObservationVersion, sp.NumRounds)
+	}
+	if sp.Action.Dtype != env.Int8 || sp.ActionOrder.Dtype != env.Int16 || sp.NumActions != 5 {
+		t.Errorf("action spec = %+v / %+v / %d", sp.Action, sp.ActionOrder, sp.NumActions)
+	}
+	// A configuration changes the shapes.
+	f, err := NewEnv().NewFactory(env.Setup{Seats: []string{"", "Null", "Null", "Null"},
+		Config: strings.Replace(strings.Replace(strings.Replace(DefaultConfigText, "70", "30", 2), "nb_units                    15", "nb_units 4", 1), "200", "50", 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Spec().Observation[0].Shape; !reflect.DeepEqual(got, []int{6, 30, 30}) {
+		t.Errorf("board shape of a 30 x 30 configuration = %v", got)
+	}
+	if got := f.Spec().Action.Shape; !reflect.DeepEqual(got, []int{16}) {
+		t.Errorf("action shape with 4 units each = %v, want [16]", got)
+	}
+}
+
+// TestDecode checks that actions become orders: only owned slots, None and
+// bad values dropped, in increasing order value, ties by slot.
+func TestDecode(t *testing.T) {
+	g := newTestGame(t, 4)
+	u := NumSlots(&g.cfg)
+	dirs := make([]byte, u)
+	for i := range dirs {
+		dirs[i] = byte(None)
+	}
+	dirs[0], dirs[5], dirs[6], dirs[20], dirs[7] = byte(Right), byte(Bottom), byte(Top), byte(Top), 9
+	order := make([]byte, 2*u)
+	put := func(id int, v int16) { binary.LittleEndian.PutUint16(order[2*id:], uint16(v)) }
+	put(0, 3)
+	put(5, -1)
+	put(6, 3)
+	put(20, -5) // not mine: ignored whatever its order
+	for _, c := range []struct {
+		name  string
+		order []byte
+		want  []Command
+	}{
+		{"slot order", nil, []Command{{0, Right}, {5, Bottom}, {6, Top}}},
+		{"given order", order, []Command{{5, Bottom}, {0, Right}, {6, Top}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var o Orders
+			o.Reset(len(g.Units))
+			DecodeActions(&g.State, 0, dirs, c.order, &o, nil)
+			if got := o.List(); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("DecodeActions = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// demoAsActions runs a Demo bot and turns its orders into an action and an
+// order tensor for one learner. Demo's None commands are dropped: the
+// engine ignores them (SPEC §8.2).
+func demoAsActions(d Bot, s *State, u int) (dirs, order []byte) {
+	var o Orders
+	o.Reset(len(s.Units))
+	d.Play(s, &o)
+	dirs = make([]byte, u)
+	order = make([]byte, 2*u)
+	for i := range dirs {
+		dirs[i] = byte(None)
+	}
+	for k, c := range o.List() {
+		if c.ID >= 0 && c.ID < u {
+			dirs[c.ID] = byte(c.Dir)
+			binary.LittleEndian.PutUint16(order[2*c.ID:], uint16(k))
+		}
+	}
+	return dirs, order
+}
+
+// TestLearnerReproducesMatch drives seat 1 with the actions a Demo bot
+// would give, in its order, and checks the game equals a Match of four
+// Demos: decoding, ordering, seating and tracing reproduce the engine.
+func TestLearnerReproducesMatch(t *testing.T) {
+	const seed = 12
+	in, f := newInstance(t, env.Setup{Seats: []string{"Demo", "", "Demo", "Demo"}})
+	var got bytes.Buffer
+	in.SetTrace(func(episode int, s int64) (io.WriteCloser, error) {
+		if episode != 0 || s != seed {
+			t.Errorf("trace opened for episode %d seed %d, want 0 and %d", episode, s, seed)
+		}
+		return nopCloser{&got}, nil
+	})
+	if err := in.Reset(seed); err != nil {
+		t.Fatal(err)
+	}
+	var bots [NumPlayers]Bot
+	for p := range bots {
+		bots[p] = NewDemo(p, seed)
+	}
+	m, err := NewMatchWithBots(DefaultConfig(), seed, [NumPlayers]string{"Demo", "Learner", "Demo", "Demo"}, bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	m.WriteTrace(&want)
+	shadow := NewDemo(1, seed)
+	u := NumSlots(&in.f.cfg)
+	reward := make([]float32, 1)
+	out := newOut(f.Spec(), 1)
+	var sum float32
+	for !m.Done() {
+		dirs, order := demoAsActions(shadow, &in.g.State, u)
+		term, err := in.Step(dirs, order, reward)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += reward[0]
+		if err := m.PlayRound(); err != nil {
+			t.Fatal(err)
+		}
+		if term != m.Done() {
+			t.Fatalf("round %d: terminated %v, match done %v", m.Round, term, m.Done())
+		}
+		if !reflect.DeepEqual(in.g.Units, m.Units) || !bytes.Equal(in.g.Virus, m.Virus) {
+			t.Fatalf("round %d: env game differs from the match", m.Round)
+		}
+	}
+	in.Observe(out)
+	if got, want := sum, float32(m.Scores[1]); got != want {
+		t.Errorf("sum of score-delta rewards = %v, want the final score %v", got, want)
+	}
+	for p := 0; p < NumPlayers; p++ {
+		if got, want := out.Scores[p], int32(m.Scores[p]); got != want {
+			t.Errorf("Scores[%d] = %d, want %d", p, got, want)
+		}
+	}
+	if out.Round[0] != 200 || out.Seats[0] != 1 {
+		t.Errorf("round, seat = %d, %d, want 200, 1", out.Round[0], out.Seats[0])
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Errorf("the env's trace (%d bytes) differs from the match's (%d bytes)", got.Len(), want.Len())
+	}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+func TestRewards(t *testing.T) {
+	before := [NumPlayers]int{15, 15, 15, 15}
+	after := [NumPlayers]int{20, 14, 50, 14}
+	for _, c := range []struct {
+		mode env.RewardMode
+		p    int
+		done bool
+		want float32
+	}{
+		{env.ScoreDelta, 0, false, 5},
+		{env.ScoreDelta, 1, false, -1},
+		{env.Relative, 0, false, float32((20 - 78.0/3) - (15 - 15))},
+		{env.Rank, 2, false, 0},
+		{env.Rank, 2, true, 1},
+		{env.Rank, 0, true, 1.0 / 3},
+		{env.Rank, 1, true, -2.0 / 3}, // tied for 3rd and 4th: mean rank 3.5
+	} {
+		got := rewardOf(c.mode, &before, &after, c.p, c.done)
+		if d := got - c.want; d > 1e-6 || d < -1e-6 {
+			t.Errorf("rewardOf(%v, p=%d, done=%v) = %v, want %v", c.mode, c.p, c.done, got, c.want)
+		}
+	}
+}
+
+func TestShuffleSeats(t *testing.T) {
+	in, f := newInstance(t, env.Setup{Seats: []string{"", "Demo", "", "Null"}, Shuffle: true})
+	out := newOut(f.Spec(), 2)
+	seen := map[[2]int32]bool{}
+	for seed := int64(0); seed < 40; seed++ {
+		if err := in.Reset(seed); err != nil {
+			t.Fatal(err)
+		}
+		in.Observe(out)
+		s := [2]int32{out.Seats[0], out.Seats[1]}
+		if s[0] == s[1] {
+			t.Fatalf("seed %d: both learners at seat %d", seed, s[0])
+		}
+		seen[s] = true
+		for p := 0; p < NumPlayers; p++ {
+			isLearner := int32(p) == s[0] || int32(p) == s[1]
+			if (in.bots[p] == nil) != isLearner {
+				t.Fatalf("seed %d: seat %d learner %v but bot %T", seed, p, isLearner, in.bots[p])
+			}
+		}
+		again := [NumPlayers]int{0, 1, 2, 3}
+		shuffleSeats(&again, seed)
+		if again != in.seat {
+			t.Fatalf("seed %d: seating not a function of the seed", seed)
+		}
+	}
+	if len(seen) < 6 {
+		t.Errorf("40 seeds gave %d learner seatings, want at least 6 of 12", len(seen))
+	}
+}
+
+// FuzzStep feeds arbitrary action and order bytes to two learners: the
+// decoder must never panic nor issue a command for a unit the seat does
+// not own, whatever the client sends.
+func FuzzStep(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 9, 8}, []byte{1, 0, 255, 255})
+	f.Add([]byte{255, 128, 5, 127}, []byte(nil))
+	f.Fuzz(func(t *testing.T, act, order []byte) {
+		in, _ := newInstance(t, env.Setup{Seats: []string{"Null", "", "Null", ""}})
+		if err := in.Reset(9); err != nil {
+			t.Fatal(err)
+		}
+		u := NumSlots(&in.f.cfg)
+		a := make([]byte, 2*u)
+		for i := range a {
+			if len(act) > 0 {
+				a[i] = act[i%len(act)]
+			}
+		}
+		var o []byte
+		if order != nil {
+			o = make([]byte, 4*u)
+			for i := range o {
+				if len(order) > 0 {
+					o[i] = order[i%len(order)]
+				}
+			}
+		}
+		for l, p := range in.learnerSeat {
+			var ord []byte
+			if o != nil {
+				ord = o[2*l*u : 2*(l+1)*u]
+			}
+			var orders Orders
+			orders.Reset(len(in.g.Units))
+			DecodeActions(&in.g.State, p, a[l*u:(l+1)*u], ord, &orders, nil)
+			for _, c := range orders.List() {
+				if in.g.Units[c.ID].Player != p || !c.Dir.Valid() || c.Dir == None {
+					t.Fatalf("learner %d (player %d): command %v for a unit of player %d", l, p, c, in.g.Units[c.ID].Player)
+				}
+			}
+		}
+		if _, err := in.Step(a, o, make([]float32, 2)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// failingBot plays nothing and reports an error from round 3 on, as a
+// crashed bot in its own process does.
+type failingBot struct{ round int }
+
+func (b *failingBot) Play(s *State, o *Orders) { b.round = s.Round }
+func (b *failingBot) Err() error {
+	if b.round >= 3 {
+		return errors.New("bot process exited")
+	}
+	return nil
+}
+
+func TestFailingBotFailsTheStep(t *testing.T) {
+	in, _ := newInstance(t, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}})
+	if err := in.Reset(5); err != nil {
+		t.Fatal(err)
+	}
+	in.bots[2] = &failingBot{}
+	act := make([]byte, NumSlots(&in.f.cfg))
+	for i := range act {
+		act[i] = byte(None)
+	}
+	reward := make([]float32, 1)
+	for r := 0; r < 3; r++ {
+		if _, err := in.Step(act, nil, reward); err != nil {
+			t.Fatalf("round %d: %v", r, err)
+		}
+	}
+	_, err := in.Step(act, nil, reward)
+	if err == nil || !strings.Contains(err.Error(), "seat 2") || !strings.Contains(err.Error(), "bot process exited") {
+		t.Fatalf("round 3: err %v, want the seat-2 bot's failure", err)
+	}
+}
+
+// TestEnvWithPasteur plays a whole game of a learner that takes its
+// actions from the masks (the first legal direction) against Pasteur, and
+// checks the episode's bookkeeping.
+func TestEnvWithPasteur(t *testing.T) {
+	in, f := newInstance(t, env.Setup{Seats: []string{"Pasteur", "", "Demo", "Null"}, Reward: env.Relative})
+	if err := in.Reset(21); err != nil {
+		t.Fatal(err)
+	}
+	sp := f.Spec()
+	out := newOut(sp, 1)
+	act := make([]byte, sp.Action.Bytes())
+	reward := make([]float32, 1)
+	rounds := 0
+	for done := false; !done; rounds++ {
+		in.Observe(out)
+		mask := out.Obs[3]
+		for id := range act {
+			act[id] = byte(None)
+			for d := 0; d < NumDirs-1; d++ {
+				if mask[id*NumDirs+(id+d+rounds)%4] == 1 {
+					act[id] = byte((id + d + rounds) % 4)
+					break
+				}
+			}
+		}
+		var err error
+		if done, err = in.Step(act, nil, reward); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in.Observe(out)
+	if rounds != 200 || out.Round[0] != 200 {
+		t.Errorf("episode of %d rounds, round %d, want 200", rounds, out.Round[0])
+	}
+	if out.Rank[0] == 1 || out.Scores[0] <= out.Scores[1] {
+		t.Errorf("the mask-walker outscored Pasteur: scores %v", out.Scores)
+	}
+}

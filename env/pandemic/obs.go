@@ -1,0 +1,333 @@
+package pandemic
+
+import (
+	"encoding/binary"
+	"math"
+	"slices"
+)
+
+// ObservationVersion names the observation and action layout that the
+// encoder below writes; docs/rules/pandemic.md ("Observation and action
+// (pandemic-obs-1)") defines it.
+const ObservationVersion = "pandemic-obs-1"
+
+// Sizes of the observation tensors of one seat.
+const (
+	// BoardPlanes is the number of planes of the board tensor: terrain,
+	// virus, unit, health, conquest, flags.
+	BoardPlanes = 6
+	// UnitFeatures is the number of columns of the units tensor.
+	UnitFeatures = 13
+	// NumGlobals is the length of the globals tensor (float32).
+	NumGlobals = 24
+	// NumDirs is the number of directions of a unit slot's action.
+	NumDirs = int(DirSize)
+)
+
+// Board planes.
+const (
+	PlaneTerrain  = iota // 0 wall, 1 grass, 2 city, 3 path
+	PlaneVirus           // virus of the cell, 0..10
+	PlaneUnit            // 0 no unit, else 1 + the relative owner of the unit
+	PlaneHealth          // health of the unit on the cell (0..255, saturated)
+	PlaneConquest        // 0 grass, wall or unowned, else 1 + the relative owner of the cell's city or path
+	PlaneFlags           // FlagMask | FlagMasked | FlagRing | FlagInfected | FlagImmune
+)
+
+// Bits of the flags plane.
+const (
+	FlagMask     = 1 << iota // a mask lies on the cell
+	FlagMasked               // the unit on the cell wears a mask
+	FlagRing                 // a spawn cell: the ring at distance 1 from the edge
+	FlagInfected             // the unit on the cell is infected
+	FlagImmune               // the unit on the cell is immune
+)
+
+// Columns of the units tensor.
+const (
+	UnitMine      = iota // 1 if the observing player owns the unit
+	UnitOwner            // relative owner, 0..3
+	UnitHealth           // health (0..255, saturated)
+	UnitRow              // row (saturated at 255)
+	UnitCol              // column (saturated at 255)
+	UnitDamage           // virus damage per round, 0 if not infected
+	UnitTurns            // rounds infected (saturated at 255)
+	UnitImmune           // 1 if immune
+	UnitMasked           // 1 if it wears a mask
+	UnitCellType         // type of its cell: 1 grass, 2 city, 3 path
+	UnitCellVirus        // virus of its cell
+	UnitConquest         // 0, else 1 + the relative owner of its cell's city or path
+	UnitEnemies          // enemy units on the 4 neighbouring cells
+)
+
+// NumSlots returns the number of unit slots U of a configuration: every
+// unit id (4 nb_units); a slot is the unit with that stable id.
+func NumSlots(cfg *Config) int { return cfg.NumUnits() }
+
+// BoardBytes returns the size of the board tensor of a configuration.
+func BoardBytes(cfg *Config) int { return BoardPlanes * cfg.Rows * cfg.Cols }
+
+// Rel returns the relative index of player pl seen by player me: 0 for me,
+// then the others in seat order after me.
+func Rel(pl, me int) uint8 { return uint8((pl - me + NumPlayers) % NumPlayers) }
+
+func sat(x int) uint8 {
+	switch {
+	case x < 0:
+		return 0
+	case x > 255:
+		return 255
+	}
+	return uint8(x)
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Observer encodes the egocentric observation of one seat
+// (pandemic-obs-1) into caller-owned buffers. Its zero value is ready to
+// use; it keeps scratch space between calls and is not safe for concurrent
+// use.
+type Observer struct {
+	ring    []bool // spawn ring cells, for the board of rows rows
+	rows    int
+	sizes   []int
+	scratch []int32
+}
+
+// conquest returns the conquest code of cell idx seen by me.
+func conquest(s *State, idx, me int) uint8 {
+	o := -1
+	if c := s.CityOf[idx]; c >= 0 {
+		o = s.CityOwner[c]
+	} else if p := s.PathOf[idx]; p >= 0 {
+		o = s.PathOwner[p]
+	}
+	if o < 0 {
+		return 0
+	}
+	return 1 + Rel(o, me)
+}
+
+// Board writes the board tensor, uint8 [6, rows, cols], seen by seat me
+// into dst (len BoardBytes).
+func (ob *Observer) Board(s *State, me int, dst []byte) {
+	n := s.Rows * s.Cols
+	dst = dst[:BoardPlanes*n]
+	if ob.rows != s.Rows || len(ob.ring) != n {
+		ob.ring, ob.rows = make([]bool, n), s.Rows
+		for i := 1; i <= s.Rows-2; i++ {
+			for j := 1; j <= s.Cols-2; j++ {
+				ob.ring[i*s.Cols+j] = i == 1 || j == 1 || i == s.Rows-2 || j == s.Cols-2
+			}
+		}
+	}
+	terrain := dst[PlaneTerrain*n : (PlaneTerrain+1)*n]
+	virus := dst[PlaneVirus*n : (PlaneVirus+1)*n]
+	unit := dst[PlaneUnit*n : (PlaneUnit+1)*n]
+	health := dst[PlaneHealth*n : (PlaneHealth+1)*n]
+	conq := dst[PlaneConquest*n : (PlaneConquest+1)*n]
+	flags := dst[PlaneFlags*n : (PlaneFlags+1)*n]
+	for idx := 0; idx < n; idx++ {
+		terrain[idx] = uint8(s.Types[idx])
+		virus[idx] = s.Virus[idx]
+		conq[idx] = conquest(s, idx, me)
+		f := b2u(s.MaskAt[idx])*FlagMask | b2u(ob.ring[idx])*FlagRing
+		unit[idx], health[idx] = 0, 0
+		if id := s.UnitAt[idx]; id >= 0 {
+			u := &s.Units[id]
+			unit[idx] = 1 + Rel(u.Player, me)
+			health[idx] = sat(u.Health)
+			f |= b2u(u.Mask)*FlagMasked | b2u(u.Damage > 0)*FlagInfected | b2u(u.Immune)*FlagImmune
+		}
+		flags[idx] = f
+	}
+}
+
+// Units writes the units tensor, uint8 [U, 13], seen by seat me into dst
+// (len U*UnitFeatures).
+func (ob *Observer) Units(s *State, me int, dst []byte) {
+	n := len(s.Units)
+	dst = dst[:n*UnitFeatures]
+	for id := 0; id < n; id++ {
+		u := &s.Units[id]
+		row := dst[id*UnitFeatures : (id+1)*UnitFeatures]
+		r := Rel(u.Player, me)
+		row[UnitMine] = b2u(r == 0)
+		row[UnitOwner] = r
+		row[UnitHealth] = sat(u.Health)
+		row[UnitDamage] = sat(u.Damage)
+		row[UnitTurns] = sat(u.Turns)
+		row[UnitImmune] = b2u(u.Immune)
+		row[UnitMasked] = b2u(u.Mask)
+		if !s.OnBoard(u.Pos) {
+			row[UnitRow], row[UnitCol], row[UnitCellType], row[UnitCellVirus], row[UnitConquest], row[UnitEnemies] = 0, 0, 0, 0, 0, 0
+			continue
+		}
+		idx := s.Idx(u.Pos)
+		row[UnitRow], row[UnitCol] = sat(u.Pos.I), sat(u.Pos.J)
+		row[UnitCellType] = uint8(s.Types[idx])
+		row[UnitCellVirus] = s.Virus[idx]
+		row[UnitConquest] = conquest(s, idx, me)
+		enemies := uint8(0)
+		for d := Bottom; d < None; d++ {
+			if q := u.Pos.Add(d); s.OnBoard(q) {
+				if v := s.UnitAt[s.Idx(q)]; v >= 0 && s.Units[v].Player != u.Player {
+					enemies++
+				}
+			}
+		}
+		row[UnitEnemies] = enemies
+	}
+}
+
+// Income returns the points player pl would score in a round if the
+// owners stayed as they are (SPEC §8.12): cities, paths and components.
+func (s *State) Income(pl int) int {
+	var sizes []int
+	return s.income(pl, &sizes, nil)
+}
+
+// income is Income with scratch space: *sizes is reused and updated.
+func (s *State) income(pl int, sizes *[]int, scratch []int32) int {
+	points := 0
+	for k, o := range s.CityOwner {
+		if o == pl {
+			points += s.Cfg.BonusPerCityCell * len(s.Cities[k])
+		}
+	}
+	for k, o := range s.PathOwner {
+		if o == pl {
+			points += s.Cfg.BonusPerPathCell * len(s.Paths[k].Cells)
+		}
+	}
+	*sizes = s.Components(pl, (*sizes)[:0], scratch)
+	for _, size := range *sizes {
+		points += ComponentPoints(s.Cfg.FactorConnectedComponent, size)
+	}
+	return points
+}
+
+// Globals writes the globals tensor, float32 [24] little-endian, seen by
+// seat me into dst (len 4*NumGlobals).
+func (ob *Observer) Globals(s *State, me int, dst []byte) {
+	var v [NumGlobals]float32
+	nr := float32(s.Cfg.NbRounds)
+	v[0] = float32(s.Round) / nr
+	v[1] = float32(s.Cfg.NbRounds-s.Round) / nr
+	v[2] = float32(b2u((s.Round+1)%MaskPeriod == 0 && s.Round+1 < s.Cfg.NbRounds))
+	var cities, paths, units [NumPlayers]int
+	for _, o := range s.CityOwner {
+		if o >= 0 {
+			cities[o]++
+		}
+	}
+	for _, o := range s.PathOwner {
+		if o >= 0 {
+			paths[o]++
+		}
+	}
+	for pl := range units {
+		units[pl] = len(s.PlayerUnits[pl])
+	}
+	frac := func(x, n int) float32 {
+		if n == 0 {
+			return 0
+		}
+		return float32(x) / float32(n)
+	}
+	for pl := 0; pl < NumPlayers; pl++ {
+		r := int(Rel(pl, me))
+		v[3+r] = float32(math.Log1p(float64(max(s.Scores[pl], 0))) / 16)
+		v[7+r] = frac(cities[pl], len(s.CityOwner))
+		v[11+r] = frac(paths[pl], len(s.PathOwner))
+		v[15+r] = frac(units[pl], len(s.Units))
+		if len(ob.scratch) < 2*len(s.Cities) {
+			ob.scratch = make([]int32, 2*len(s.Cities))
+		}
+		v[19+r] = float32(math.Log1p(float64(max(s.income(pl, &ob.sizes, ob.scratch), 0))) / 16)
+	}
+	v[23] = float32(len(s.Masks)) / 10
+	dst = dst[:4*NumGlobals]
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(dst[4*i:], math.Float32bits(x))
+	}
+}
+
+// Mask writes the action mask, bool [U, 5], of seat me into dst (len
+// U*NumDirs): direction d is legal for slot id when CanMove accepts it;
+// None is always legal, and it is the only legal choice of the slots the
+// seat does not own.
+func (ob *Observer) Mask(s *State, me int, dst []byte) {
+	n := len(s.Units)
+	dst = dst[:n*NumDirs]
+	for id := 0; id < n; id++ {
+		row := dst[id*NumDirs : (id+1)*NumDirs]
+		u := &s.Units[id]
+		for d := Bottom; d < None; d++ {
+			row[d] = b2u(u.Player == me && CanMove(s, u, d))
+		}
+		row[None] = 1
+	}
+}
+
+// CanMove reports whether the engine carries out moving unit u in
+// direction d, executed first in the round (SPEC §8.4): the target is on
+// the board, not a wall, and not held by a unit of u's player. A target
+// held by an enemy is an attack, which always takes place (and moves u when
+// it kills). None is always accepted (it gives no command).
+func CanMove(s *State, u *Unit, d Dir) bool {
+	if d == None {
+		return true
+	}
+	if !d.Valid() || !s.OnBoard(u.Pos) {
+		return false
+	}
+	q := u.Pos.Add(d)
+	if !s.OnBoard(q) {
+		return false
+	}
+	qi := s.Idx(q)
+	if s.Types[qi] == Wall {
+		return false
+	}
+	v := s.UnitAt[qi]
+	return v < 0 || s.Units[v].Player != u.Player
+}
+
+// DecodeActions turns one seat's action into orders for player me: the
+// slots me owns whose direction is 0..3, in increasing order value (ties by
+// slot; slot order when order is nil). dirs holds one direction per unit
+// slot (int8 as bytes), order one little-endian int16 per slot or nil.
+// Slots the player does not own and other values are skipped, as the
+// engine would skip them (SPEC §8.2). keys is scratch space, returned for
+// reuse.
+func DecodeActions(s *State, me int, dirs, order []byte, o *Orders, keys []int64) []int64 {
+	keys = keys[:0]
+	for id, b := range dirs {
+		if id >= len(s.Units) {
+			break
+		}
+		d := Dir(int8(b))
+		if d == None || !d.Valid() || s.Units[id].Player != me {
+			continue
+		}
+		var prio int64
+		if order != nil && 2*id+1 < len(order) {
+			prio = int64(int16(binary.LittleEndian.Uint16(order[2*id:])))
+		}
+		keys = append(keys, prio<<32|int64(id))
+	}
+	if order != nil {
+		slices.Sort(keys)
+	}
+	for _, k := range keys {
+		id := int(k & 0xffffffff)
+		o.Move(id, Dir(int8(dirs[id])))
+	}
+	return keys
+}

@@ -1,0 +1,176 @@
+package pandemic
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func readGz(t testing.TB, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+var traceName = regexp.MustCompile(`pandemic_s(\d+)_([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)\.res\.gz$`)
+
+type traceCase struct {
+	path, cmdPath string
+	seed          int
+	names         [NumPlayers]string
+	cfg           Config
+	edge          bool
+}
+
+// referenceTraces is the copy of the course engine's reference traces kept
+// in the repository; JGYM_PANDEMIC_TRACES may point to another folder of
+// the same layout (traces, commands/, edge/ with a .cnf beside each trace).
+const referenceTraces = "../../testdata/pandemic/traces"
+
+func tracesRoot() string {
+	if root := os.Getenv("JGYM_PANDEMIC_TRACES"); root != "" {
+		return root
+	}
+	return referenceTraces
+}
+
+// traceCases lists the reference traces.
+func traceCases(t testing.TB) []traceCase {
+	var out []traceCase
+	root := tracesRoot()
+	for _, dir := range []string{root, filepath.Join(root, "edge")} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.res.gz"))
+		for _, f := range files {
+			m := traceName.FindStringSubmatch(filepath.Base(f))
+			if m == nil {
+				continue
+			}
+			seed, _ := strconv.Atoi(m[1])
+			base := strings.TrimSuffix(filepath.Base(f), ".res.gz")
+			tc := traceCase{path: f, seed: seed, names: [4]string{m[2], m[3], m[4], m[5]}, cfg: DefaultConfig(), edge: dir != root}
+			if cnf := filepath.Join(dir, base+".cnf"); fileExists(cnf) {
+				b, err := os.ReadFile(cnf)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tc.cfg, err = ParseConfig(bytes.NewReader(b)); err != nil {
+					t.Fatalf("%s: %v", cnf, err)
+				}
+			}
+			for _, c := range []string{filepath.Join(dir, "commands", base+".cmd.gz"), filepath.Join(dir, base+".cmd.gz")} {
+				if fileExists(c) {
+					tc.cmdPath = c
+				}
+			}
+			out = append(out, tc)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no reference traces found")
+	}
+	return out
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func firstDiff(want, got []byte) string {
+	n := min(len(want), len(got))
+	for i := 0; i < n; i++ {
+		if want[i] != got[i] {
+			line := bytes.Count(want[:i], []byte("\n")) + 1
+			s := max(0, i-80)
+			return "first difference at byte " + strconv.Itoa(i) + " (line " + strconv.Itoa(line) + "):\nwant: " +
+				strconv.Quote(string(want[s:min(len(want), i+40)])) + "\n got: " + strconv.Quote(string(got[s:min(len(got), i+40)]))
+		}
+	}
+	return "lengths differ: want " + strconv.Itoa(len(want)) + " got " + strconv.Itoa(len(got))
+}
+
+// sampled reports whether a heavy test checks trace number i: every trace
+// normally, one in three under the race detector (see race_test.go).
+func sampled(i int) bool { return !raceDetector || i%3 == 0 }
+
+// native reports whether jgym can run every player of the line-up.
+func (tc traceCase) native() bool {
+	for _, n := range tc.names {
+		if n != "Null" && n != "Demo" {
+			return false
+		}
+	}
+	return true
+}
+
+func TestNativeMatchesReproduceTraces(t *testing.T) {
+	for _, tc := range traceCases(t) {
+		if !tc.native() {
+			continue
+		}
+		t.Run(filepath.Base(tc.path), func(t *testing.T) {
+			t.Parallel()
+			want := readGz(t, tc.path)
+			m, err := NewMatch(tc.cfg, tc.seed, tc.names)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			m.WriteTrace(&buf)
+			if err := m.Run(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(want, buf.Bytes()) {
+				t.Fatal(firstDiff(want, buf.Bytes()))
+			}
+		})
+	}
+}
+
+func TestReplayCommandFiles(t *testing.T) {
+	for _, tc := range traceCases(t) {
+		if tc.cmdPath == "" {
+			continue
+		}
+		t.Run(filepath.Base(tc.path), func(t *testing.T) {
+			t.Parallel()
+			want := readGz(t, tc.path)
+			log, err := ParseCommandLog(bytes.NewReader(readGz(t, tc.cmdPath)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := NewMatchWithBots(tc.cfg, tc.seed, tc.names, [4]Bot{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			m.WriteTrace(&buf)
+			for !m.Done() {
+				if err := m.StepTraced(log.Round(m.Round)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !bytes.Equal(want, buf.Bytes()) {
+				t.Fatal(firstDiff(want, buf.Bytes()))
+			}
+		})
+	}
+}
