@@ -1,0 +1,47 @@
+// Package dominator is the Dominator game of the EDA course (Jutge.org,
+// "Dominator 4.0"), reimplemented to reproduce the course engine byte for
+// byte: the same seed, configuration and players give the same .res
+// trace. The behaviour is specified in SPEC.md (the course engine's random
+// generator, board generators, round procedure and trace format); section
+// numbers in comments (§8.4, ...) refer to it. docs/rules/dominator.md
+// tells the rules, the trace format and the observation in jgym's words.
+//
+// # A tour
+//
+// A Game is a deterministic, single-goroutine state machine. New builds the
+// board from a configuration and a seed and places the units; Step plays
+// one round from the four players' command lists:
+//
+//	g, err := dominator.New(dominator.DefaultConfig(), 1)
+//	var cmds [dominator.NumPlayers][]dominator.Command
+//	cmds[0] = []dominator.Command{{ID: 12, Dir: dominator.Right}} // a farmer of player 0
+//	err = g.Step(&cmds) // g.State is now the state of round 1
+//
+// The embedded State is the board (State.Grid, row-major), the unit table
+// (State.Units, indexed by the unit's stable id), the land and total
+// scores, and per-player id lists. Every player programs as if it were
+// player 0: State.View turns the board so that a player's box is the
+// top-left one, and the directions a player gives are in that view (player
+// 1's Right is the real Top, Dir.Rotate). Step takes them so.
+//
+// A Match seats four Bots (Null, Demo, Khan, or your own), gives each its
+// view every round and writes the trace in the kit's format:
+//
+//	m, err := dominator.NewMatch(cfg, seed, [4]string{"Khan", "Demo", "Null", "Demo"})
+//	m.WriteTrace(w)
+//	err = m.Run()
+//	m.WriteResults(os.Stderr) // "info: player Khan got score 175000", ...
+//
+// Bots give orders through Orders, which applies the kit's player-side
+// filter (first command per unit wins, at most MaxCommands calls per
+// round). Where the course program aborts (a failed assertion, a player
+// giving too many commands), the engine returns an error wrapping
+// ErrAbort and the trace stops where the course program's does.
+//
+// Configurations use the kit's file format (ParseConfig, Config.String);
+// DefaultConfig is the kit's default.cnf and ShippedConfig the other
+// shipped ones. Traces are parsed by ParseTrace and checked by Verify,
+// replaying a command log (ParseCommandLog) exactly or checking every
+// round against the rules. NewEnv offers the game to the env layer
+// (Dominator-v0) with the observation dominator-obs-1 (Observer, Decoder).
+package dominator

@@ -1,0 +1,184 @@
+package dominator
+
+// The maps Khan plans with: what threatens a cell, who will stand where,
+// and breadth-first searches over the board of its view.
+
+// Flags of khanMap.danger.
+const (
+	dangerHaunted  = 1 << iota // haunted now: stepping here kills
+	dangerWitch                // within 2 of a witch, active or not: may be haunted any time
+	dangerReach                // within 3 of an enemy witch that may step this round
+	dangerOwnWitch             // within 2 of where an own witch is going
+	dangerKnight               // next to an enemy knight: may be attacked
+)
+
+// khanMap is the per-round picture of the board, in Khan's view.
+type khanMap struct {
+	n      int     // side of the board
+	wall   []bool  // per cell
+	danger []uint8 // per cell, dangerHaunted | ...
+	unit   []int16 // per cell: unit standing there now, or -1
+	taken  []bool  // per cell: an own unit will try to be there after the round
+	stamp  []int32 // BFS visit stamps
+	first  []int8  // BFS: first direction from the start
+	dist   []int16 // BFS: distance from the start
+	queue  []int32
+	cur    int32
+	nb     []int32 // neighbours, see neighbours
+}
+
+func (m *khanMap) reset(v *State) {
+	m.n = v.Cfg.Rows
+	cells := len(v.Grid)
+	if len(m.wall) != cells {
+		m.wall = make([]bool, cells)
+		m.danger = make([]uint8, cells)
+		m.unit = make([]int16, cells)
+		m.taken = make([]bool, cells)
+		m.stamp = make([]int32, cells)
+		m.first = make([]int8, cells)
+		m.dist = make([]int16, cells)
+		m.queue = make([]int32, 0, cells)
+		m.cur = 0
+		m.nb = nil
+	}
+	for idx := range v.Grid {
+		c := &v.Grid[idx]
+		m.wall[idx] = c.Type == Wall
+		m.unit[idx] = c.ID
+		m.taken[idx] = false
+		m.danger[idx] = 0
+		if c.Haunted {
+			m.danger[idx] = dangerHaunted
+		}
+	}
+}
+
+func (m *khanMap) idx(p Pos) int   { return p.I*m.n + p.J }
+func (m *khanMap) pos(idx int) Pos { return Pos{idx / m.n, idx % m.n} }
+func (m *khanMap) in(p Pos) bool   { return p.I >= 0 && p.I < m.n && p.J >= 0 && p.J < m.n }
+
+// stampDiamond ors flag into every on-board cell within Manhattan
+// distance r of p.
+func (m *khanMap) stampDiamond(p Pos, r int, flag uint8) {
+	for x := -r; x <= r; x++ {
+		for y := -r + absInt(x); y <= r-absInt(x); y++ {
+			q := Pos{p.I + x, p.J + y}
+			if m.in(q) {
+				m.danger[m.idx(q)] |= flag
+			}
+		}
+	}
+}
+
+// free reports whether a unit can step onto cell idx now: on the board,
+// not a wall, nobody there, nobody of ours going there.
+func (m *khanMap) free(idx int) bool { return !m.wall[idx] && m.unit[idx] < 0 && !m.taken[idx] }
+
+// neighbours returns the 8 neighbour cells of every cell, in direction
+// order, -1 off the board.
+func (m *khanMap) neighbours() []int32 {
+	if len(m.nb) == 8*len(m.wall) {
+		return m.nb
+	}
+	m.nb = make([]int32, 8*len(m.wall))
+	for c := range m.wall {
+		p := m.pos(c)
+		for d := Bottom; d < None; d++ {
+			q := p.Add(d)
+			m.nb[8*c+int(d)] = -1
+			if m.in(q) {
+				m.nb[8*c+int(d)] = int32(m.idx(q))
+			}
+		}
+	}
+	return m.nb
+}
+
+// search is a breadth-first search from cell s over the cells pass allows
+// (s excepted), orthogonally or in all 8 directions, until it reaches a
+// cell marked in goal that accept (if not nil) accepts. It returns that
+// cell and the first direction of a shortest path to it; ok is false when
+// no cell is found within maxDist.
+func (m *khanMap) search(s int, diag bool, maxDist int, pass, goal []bool, accept func(idx int) bool) (cell int, first Dir, ok bool) {
+	nb := m.neighbours()
+	step := 2
+	if diag {
+		step = 1
+	}
+	m.cur++
+	cur := m.cur
+	m.stamp[s] = cur
+	m.first[s] = -1
+	m.dist[s] = 0
+	q := append(m.queue[:0], int32(s))
+	for h := 0; h < len(q); h++ {
+		c := int(q[h])
+		if c != s && goal[c] && (accept == nil || accept(c)) {
+			m.queue = q
+			return c, Dir(m.first[c]), true
+		}
+		if int(m.dist[c]) >= maxDist {
+			continue
+		}
+		row := nb[8*c : 8*c+8]
+		for d := 0; d < 8; d += step {
+			nc := row[d]
+			if nc < 0 || m.stamp[nc] == cur || !pass[nc] {
+				continue
+			}
+			m.stamp[nc] = cur
+			m.dist[nc] = m.dist[c] + 1
+			if c == s {
+				m.first[nc] = int8(d)
+			} else {
+				m.first[nc] = m.first[c]
+			}
+			q = append(q, nc)
+		}
+	}
+	m.queue = q
+	return 0, None, false
+}
+
+// field computes into dist the distance from every cell to the nearest
+// source over the cells pass allows (sources always count), orthogonally
+// or in 8 directions; unreachable cells get unreachable.
+func (m *khanMap) field(dist []int16, srcs []int32, diag bool, pass []bool) {
+	nb := m.neighbours()
+	step := 2
+	if diag {
+		step = 1
+	}
+	for i := range dist {
+		dist[i] = unreachable
+	}
+	q := m.queue[:0]
+	for _, c := range srcs {
+		if dist[c] != 0 {
+			dist[c] = 0
+			q = append(q, c)
+		}
+	}
+	for h := 0; h < len(q); h++ {
+		c := int(q[h])
+		row := nb[8*c : 8*c+8]
+		for d := 0; d < 8; d += step {
+			nc := row[d]
+			if nc < 0 || dist[nc] != unreachable || !pass[nc] {
+				continue
+			}
+			dist[nc] = dist[c] + 1
+			q = append(q, nc)
+		}
+	}
+	m.queue = q
+}
+
+// unreachable is the distance of cells a field does not reach.
+const unreachable = 1 << 14
+
+var (
+	orthDirs = []Dir{Bottom, Right, Top, Left}
+	allDirs  = []Dir{Bottom, BR, Right, RT, Top, TL, Left, LB}
+)

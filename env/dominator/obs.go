@@ -1,0 +1,322 @@
+package dominator
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// ObservationVersion names the observation and action layout the encoder
+// below writes; docs/rules/dominator.md ("Observation and action")
+// defines it.
+const ObservationVersion = "dominator-obs-1"
+
+// Sizes of the observation tensors of one seat.
+const (
+	// BoardPlanes is the number of planes of the board tensor.
+	BoardPlanes = 6
+	// UnitFeatures is the number of columns of the units tensor.
+	UnitFeatures = 8
+	// NumGlobals is the length of the globals tensor (float32).
+	NumGlobals = 18
+	// NumDirs is the number of directions of a unit slot's action.
+	NumDirs = int(DirSize)
+)
+
+// Planes of the board tensor.
+const (
+	PlaneTerrain = iota // 1 empty, 0 wall
+	PlaneOwner          // 0 no owner, else 1 + relative owner
+	PlaneUnit           // 0 no unit, else 1 + 3*relative owner + type
+	PlaneHealth         // health in percent of the maximum (witches 100)
+	PlaneHaunted        // 1 haunted
+	PlaneThreat         // ThreatSleeping | ThreatWitchStep | ThreatKnight | MyBox
+)
+
+// Bits of the threat plane.
+const (
+	// ThreatSleeping marks cells within 2 of an inactive witch: they
+	// become haunted when it wakes up.
+	ThreatSleeping = 1 << iota
+	// ThreatWitchStep marks cells within 3 of an enemy witch: one step of
+	// hers can haunt them.
+	ThreatWitchStep
+	// ThreatKnight marks the 8 neighbours of an enemy knight.
+	ThreatKnight
+	// MyBox marks the cells of the observer's box, where its units are
+	// reborn.
+	MyBox
+)
+
+// NumSlots returns the number of unit slots U of a configuration: every
+// unit id.
+func NumSlots(cfg *Config) int { return cfg.NumUnits() }
+
+// rel returns the relative index of player p seen by player me.
+func rel(p, me int) int { return (p - me + 2*NumPlayers) % NumPlayers }
+
+// ViewPos returns where player k sees the real position p on a board of
+// side n (SPEC §3.4).
+func ViewPos(p Pos, k, n int) Pos {
+	switch k & 3 {
+	case 1:
+		return Pos{p.J, n - 1 - p.I}
+	case 2:
+		return Pos{n - 1 - p.I, n - 1 - p.J}
+	case 3:
+		return Pos{n - 1 - p.J, p.I}
+	}
+	return p
+}
+
+// RealPos is the inverse of ViewPos: the real position of position p of
+// player k's view.
+func RealPos(p Pos, k, n int) Pos {
+	switch k & 3 {
+	case 1:
+		return Pos{n - 1 - p.J, p.I}
+	case 2:
+		return Pos{n - 1 - p.I, n - 1 - p.J}
+	case 3:
+		return Pos{p.J, n - 1 - p.I}
+	}
+	return p
+}
+
+// onGrid reports whether unit id stands on the board: lost units (SPEC
+// §8.9) do not.
+func (s *State) onGrid(id int) bool {
+	p := s.Units[id].Pos
+	return s.OnBoard(p) && int(s.Grid[p.I*s.Cfg.Cols+p.J].ID) == id
+}
+
+// Observer encodes the egocentric observation (dominator-obs-1) of player
+// me into caller-owned buffers: the board turned so that me's box is the
+// top-left one, players numbered relative to me (0 me, then the next
+// seats). s is the real state and me a seat, or a player's view
+// (State.View) and me = 0. Its zero value is ready to use; it keeps
+// scratch space between calls and is not safe for concurrent use.
+type Observer struct {
+	threat []uint8
+}
+
+// Board writes the board tensor, uint8 [BoardPlanes, rows, cols], into
+// dst.
+func (ob *Observer) Board(s *State, me int, dst []byte) {
+	n := s.Cfg.Rows
+	cells := n * n
+	dst = dst[:BoardPlanes*cells]
+	ob.threats(s, me)
+	terrain, owner, unit := dst[:cells], dst[cells:2*cells], dst[2*cells:3*cells]
+	health, haunted, threat := dst[3*cells:4*cells], dst[4*cells:5*cells], dst[5*cells:6*cells]
+	var ownerCode [NumPlayers + 2]uint8 // by owner+1
+	for o := 0; o <= NumPlayers; o++ {
+		ownerCode[o+1] = uint8(1 + rel(o, me))
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			rp := RealPos(Pos{i, j}, me, n)
+			ri := rp.I*n + rp.J
+			c := &s.Grid[ri]
+			k := i*n + j
+			terrain[k] = b2u(c.Type != Wall)
+			owner[k] = ownerCode[c.Owner+1]
+			haunted[k] = b2u(c.Haunted)
+			threat[k] = ob.threat[ri]
+			unit[k], health[k] = 0, 0
+			if c.ID >= 0 {
+				u := &s.Units[c.ID]
+				unit[k] = uint8(1 + 3*rel(u.Player, me) + int(u.Type))
+				health[k] = healthPercent(s.Cfg, u)
+			}
+		}
+	}
+}
+
+// threats fills ob.threat, by real cell, for player me.
+func (ob *Observer) threats(s *State, me int) {
+	n := s.Cfg.Cols
+	if len(ob.threat) != len(s.Grid) {
+		ob.threat = make([]uint8, len(s.Grid))
+	}
+	clear(ob.threat)
+	stamp := func(p Pos, r int, bit uint8) {
+		for x := -r; x <= r; x++ {
+			for y := -r + absInt(x); y <= r-absInt(x); y++ {
+				if q := (Pos{p.I + x, p.J + y}); s.OnBoard(q) {
+					ob.threat[q.I*n+q.J] |= bit
+				}
+			}
+		}
+	}
+	for p := 0; p < NumPlayers; p++ {
+		for _, id := range s.Witches[p] {
+			w := &s.Units[id]
+			if !s.onGrid(id) {
+				continue
+			}
+			if !w.Active {
+				stamp(w.Pos, 2, ThreatSleeping)
+			}
+			if p != me {
+				stamp(w.Pos, 3, ThreatWitchStep)
+			}
+		}
+	}
+	for id := range s.Units {
+		u := &s.Units[id]
+		if u.Type != Knight || u.Player == me || !s.onGrid(id) {
+			continue
+		}
+		for d := Bottom; d < None; d++ {
+			if q := u.Pos.Add(d); s.OnBoard(q) {
+				ob.threat[q.I*n+q.J] |= ThreatKnight
+			}
+		}
+	}
+	box := PlayerBox(me, s.Cfg.Rows, s.Cfg.Cols)
+	for i := box.I0; i <= box.I1; i++ {
+		for j := box.J0; j <= box.J1; j++ {
+			ob.threat[i*n+j] |= MyBox
+		}
+	}
+}
+
+func healthPercent(c *Config, u *Unit) uint8 {
+	if u.Type == Witch {
+		return 100
+	}
+	h := 100 * max(u.Health, 0) / c.MaxHealth(u.Type)
+	return uint8(min(h, 100))
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Units writes the units tensor, uint8 [U, UnitFeatures], into dst: per
+// unit id, mine, relative owner, type, health percent, row and column in
+// the observer's frame, on the board (0 for a lost unit, whose row and
+// column are 0), active (witches).
+func (ob *Observer) Units(s *State, me int, dst []byte) {
+	n := len(s.Units)
+	dst = dst[:n*UnitFeatures]
+	for id := 0; id < n; id++ {
+		u := &s.Units[id]
+		row := dst[id*UnitFeatures : (id+1)*UnitFeatures]
+		r := rel(u.Player, me)
+		row[0] = b2u(r == 0)
+		row[1] = uint8(r)
+		row[2] = uint8(u.Type)
+		row[3] = healthPercent(s.Cfg, u)
+		row[4], row[5], row[6] = 0, 0, 0
+		if s.onGrid(id) {
+			vp := ViewPos(u.Pos, me, s.Cfg.Rows)
+			row[4], row[5], row[6] = uint8(vp.I), uint8(vp.J), 1
+		}
+		row[7] = b2u(u.Type == Witch && u.Active)
+	}
+}
+
+// Globals writes the globals tensor, float32 [NumGlobals] little-endian,
+// into dst (len 4*NumGlobals): the round and the rounds left as fractions
+// of nb_rounds; per relative player the land as a fraction of the cells
+// that are not walls, the total score as a fraction of its maximum, the
+// farmers and the knights as fractions of all units.
+func (ob *Observer) Globals(s *State, me int, dst []byte) {
+	var v [NumGlobals]float32
+	nr := float32(s.Cfg.NbRounds)
+	v[0] = float32(s.Round) / nr
+	v[1] = float32(s.Cfg.NbRounds-s.Round) / nr
+	cells := 0
+	for idx := range s.Grid {
+		if s.Grid[idx].Type != Wall {
+			cells++
+		}
+	}
+	cells = max(cells, 1)
+	units := float32(max(len(s.Units), 1))
+	for p := 0; p < NumPlayers; p++ {
+		r := rel(p, me)
+		v[2+r] = float32(s.Land[p]) / float32(cells)
+		v[6+r] = float32(s.TotalScore[p]) / (float32(cells) * (nr + 1))
+		v[10+r] = float32(len(s.Farmers[p])) / units
+		v[14+r] = float32(len(s.Knights[p])) / units
+	}
+	dst = dst[:4*NumGlobals]
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(dst[4*i:], math.Float32bits(x))
+	}
+}
+
+// Legal reports whether the engine's validation (SPEC §8.2) accepts
+// direction d, in me's frame, for unit id of player me standing on the
+// board: None always; for me's units on the board the orthogonal
+// directions, and the diagonal ones for knights. Lost units take None
+// only: commanding them may abort the game (SPEC §8.4).
+func Legal(s *State, me, id int, d Dir) bool {
+	if d == None {
+		return true
+	}
+	if id < 0 || id >= len(s.Units) || !d.Valid() {
+		return false
+	}
+	u := &s.Units[id]
+	return u.Player == me && s.onGrid(id) && (!d.Diagonal() || u.Type == Knight)
+}
+
+// Mask writes the action mask, bool [U, NumDirs], of player me into dst:
+// Legal for every unit id and direction.
+func (ob *Observer) Mask(s *State, me int, dst []byte) {
+	n := len(s.Units)
+	dst = dst[:n*NumDirs]
+	for id := 0; id < n; id++ {
+		row := dst[id*NumDirs : (id+1)*NumDirs]
+		for d := Bottom; d <= None; d++ {
+			row[d] = b2u(Legal(s, me, id, d))
+		}
+	}
+}
+
+// Works reports whether a legal move of unit id in direction d (me's
+// frame) would be printed if it were the only command of the round (SPEC
+// §8.4): the target is on the board and not a wall, and either free (and
+// not haunted, unless the unit is a witch) or, for a knight, holds an
+// enemy farmer or knight. None always works.
+func Works(s *State, me, id int, d Dir) bool {
+	if d == None {
+		return true
+	}
+	if !Legal(s, me, id, d) {
+		return false
+	}
+	u := &s.Units[id]
+	t := u.Pos.Add(d.Rotate(me))
+	if !s.OnBoard(t) {
+		return false
+	}
+	c := &s.Grid[t.I*s.Cfg.Cols+t.J]
+	switch {
+	case c.Type == Wall:
+		return false
+	case c.ID < 0:
+		return u.Type == Witch || !c.Haunted
+	}
+	v := &s.Units[c.ID]
+	return u.Type == Knight && v.Type != Witch && v.Player != u.Player
+}
+
+// MoveMask writes the move mask, bool [U, NumDirs], of player me into dst:
+// Works for every unit id and direction.
+func (ob *Observer) MoveMask(s *State, me int, dst []byte) {
+	n := len(s.Units)
+	dst = dst[:n*NumDirs]
+	for id := 0; id < n; id++ {
+		row := dst[id*NumDirs : (id+1)*NumDirs]
+		for d := Bottom; d <= None; d++ {
+			row[d] = b2u(Works(s, me, id, d))
+		}
+	}
+}

@@ -1,0 +1,302 @@
+package dominator
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Divergence is the first place where a trace departs from what the engine
+// does (with commands) or from what the rules allow (without). Want is what
+// the verifier expected there, Got what the trace holds.
+type Divergence struct {
+	// Round is the round of the state block ("round k") or of the
+	// movements block (the one leading to state k) that diverges; -1 for
+	// the header.
+	Round int
+	Unit  int    // unit id, or -1
+	Field string // e.g. "health", "pos", "grid (3, 4)", "land", "movement"
+	Want  string
+	Got   string
+	Line  int // line of the trace (1-based), 0 if unknown
+}
+
+func (d *Divergence) Error() string {
+	var b strings.Builder
+	if d.Round < 0 {
+		b.WriteString("header")
+	} else {
+		fmt.Fprintf(&b, "round %d", d.Round)
+	}
+	if d.Unit >= 0 {
+		fmt.Fprintf(&b, ", unit %d", d.Unit)
+	}
+	fmt.Fprintf(&b, ", %s: want %s, got %s", d.Field, d.Want, d.Got)
+	if d.Line > 0 {
+		fmt.Fprintf(&b, " (line %d)", d.Line)
+	}
+	return b.String()
+}
+
+// VerifyOptions selects how Verify checks a trace.
+type VerifyOptions struct {
+	// Config is the configuration the game was played with: its settings
+	// must equal the trace header, and its board source is used. When nil,
+	// the settings come from the header and the initial state must be that
+	// of some board source: GENERATOR2, GENERATOR3, GENERATOR1 with the
+	// number of walls the state shows, or the FIXED board of the state's
+	// grid (the units, placed by the engine's generator after the board,
+	// tell them apart).
+	Config *Config
+	// Commands are the command lists the players handed to the engine
+	// (SPEC §15.1). With them the game is replayed exactly; without them
+	// every round is checked against the rules.
+	Commands *CommandLog
+}
+
+// Verify checks a trace: replayed from log when log is not nil, else
+// against the rules. It returns nil, a *Divergence, or another error (a bad
+// command log, an engine abort).
+func Verify(tr *Trace, log *CommandLog) error {
+	return VerifyWith(tr, VerifyOptions{Commands: log})
+}
+
+// VerifyWith is Verify with options.
+func VerifyWith(tr *Trace, o VerifyOptions) error {
+	if tr == nil || len(tr.States) != tr.Config.NbRounds+1 || len(tr.Moves) != tr.Config.NbRounds {
+		return errors.New("verify: incomplete trace")
+	}
+	g, err := initialGame(tr, o.Config)
+	if err != nil {
+		return err
+	}
+	if o.Commands != nil {
+		return replayCommands(tr, g, o.Commands)
+	}
+	return checkRules(tr, g)
+}
+
+// InferConfig returns a configuration that gives the trace's initial
+// state: the header's settings and a board source, as VerifyOptions
+// describes.
+func InferConfig(tr *Trace) (Config, error) {
+	g, err := initialGame(tr, nil)
+	if err != nil {
+		return Config{}, err
+	}
+	return g.cfg, nil
+}
+
+// initialGame builds the game of the trace and checks its initial state.
+func initialGame(tr *Trace, want *Config) (*Game, error) {
+	if want != nil {
+		got := tr.Config.Values()
+		for i, v := range want.Values() {
+			if got[i] != v {
+				return nil, &Divergence{Round: -1, Unit: -1, Field: configKeys[i], Want: fmt.Sprint(v),
+					Got: fmt.Sprint(got[i]), Line: 6 + i}
+			}
+		}
+		g, err := New(*want, tr.Seed)
+		if err != nil {
+			return nil, fmt.Errorf("verify: build the game: %w", err)
+		}
+		if d := tr.diffState(0, &g.State); d != nil {
+			return nil, d
+		}
+		return g, nil
+	}
+	var best *Divergence
+	bestDiffs := -1
+	for _, cfg := range candidateConfigs(tr) {
+		g, err := New(cfg, tr.Seed)
+		if err != nil {
+			continue
+		}
+		d := tr.diffState(0, &g.State)
+		if d == nil {
+			return g, nil
+		}
+		if n := countStateDiffs(&g.State, &tr.States[0]); bestDiffs < 0 || n < bestDiffs {
+			best, bestDiffs = d, n
+		}
+	}
+	if best == nil {
+		best = &Divergence{Round: 0, Unit: -1, Field: "board", Want: "a board on which the initial units fit",
+			Got: "none (GENERATOR1..3 or FIXED)", Line: tr.StateLine(0)}
+	}
+	return nil, best
+}
+
+// candidateConfigs lists the board sources that may have made the trace's
+// initial state. GENERATOR1 a b draws q = R(a, b) walls and then the same
+// as GENERATOR1 q q: only the number of walls matters.
+func candidateConfigs(tr *Trace) []Config {
+	base := tr.Config
+	base.Board, base.Params, base.Grid = "", nil, nil
+	var out []Config
+	add := func(board string, params []int, grid []string) {
+		c := base
+		c.Board, c.Params, c.Grid = board, params, grid
+		if c.Validate() == nil {
+			out = append(out, c)
+		}
+	}
+	add(Generator2, nil, nil)
+	add(Generator3, nil, nil)
+	rows, cols := base.Rows, base.Cols
+	s0 := &tr.States[0]
+	walls := 0
+	grid := make([]string, rows)
+	for i := 0; i < rows; i++ {
+		grid[i] = string(s0.Grid[i*cols : (i+1)*cols])
+		for j := 1; j < cols-1; j++ {
+			if i > 0 && i < rows-1 && s0.Grid[i*cols+j] == 'X' {
+				walls++
+			}
+		}
+	}
+	add(Generator1, []int{walls}, nil)
+	add(Generator1, []int{walls, walls}, nil)
+	add(Fixed, nil, grid)
+	return out
+}
+
+// countStateDiffs counts the cells and unit records that differ between s
+// and the trace state, to report the closest candidate game.
+func countStateDiffs(s *State, ts *TraceState) int {
+	n := 0
+	for idx := range s.Grid {
+		if CellChar(&s.Grid[idx]) != ts.Grid[idx] {
+			n++
+		}
+	}
+	for id := range s.Units {
+		if id >= len(ts.Units) || !sameUnit(&s.Units[id], &ts.Units[id]) {
+			n++
+		}
+	}
+	return n
+}
+
+func sameUnit(a, b *Unit) bool {
+	return a.Type == b.Type && a.Player == b.Player && a.Pos == b.Pos && a.Health == b.Health
+}
+
+// replayCommands plays the game with the recorded commands and compares each
+// movements block and state with the trace, in file order, so the first
+// divergence is the first differing byte.
+func replayCommands(tr *Trace, g *Game, log *CommandLog) error {
+	if err := checkCommandLog(log, tr.Config.NbRounds); err != nil {
+		return err
+	}
+	for r := 0; r < tr.Config.NbRounds; r++ {
+		if err := g.Step(log.Round(r)); err != nil {
+			return fmt.Errorf("verify: %w", err)
+		}
+		if d := tr.diffMoves(r, g.Moves); d != nil {
+			return d
+		}
+		if d := tr.diffState(r+1, &g.State); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// checkCommandLog checks that the log could come from the player-side
+// filter (SPEC §8.1): at most MaxCommands per list, one command per unit.
+func checkCommandLog(log *CommandLog, rounds int) error {
+	if len(log.Rounds) > rounds {
+		return fmt.Errorf("%w: %d rounds of commands for a game of %d rounds", ErrCommandFile, len(log.Rounds), rounds)
+	}
+	for r := range log.Rounds {
+		for p, cmds := range log.Rounds[r] {
+			if len(cmds) > MaxCommands {
+				return fmt.Errorf("%w: round %d player %d: %d commands (max %d)", ErrCommandFile, r, p, len(cmds), MaxCommands)
+			}
+			seen := make(map[int]bool, len(cmds))
+			for _, c := range cmds {
+				if seen[c.ID] {
+					return fmt.Errorf("%w: round %d player %d: unit %d commanded twice (the player-side filter keeps one)", ErrCommandFile, r, p, c.ID)
+				}
+				seen[c.ID] = true
+			}
+		}
+	}
+	return nil
+}
+
+func moveText(m Move) string { return fmt.Sprintf("%q", fmt.Sprintf("%d %c", m.ID, m.Dir.Char())) }
+
+// diffMoves compares the movements block that leads from state r to
+// state r+1 (the movements of round r+1) with want.
+func (t *Trace) diffMoves(r int, want []Move) *Divergence {
+	got := t.Moves[r]
+	for i := 0; i < len(want) || i < len(got); i++ {
+		d := &Divergence{Round: r + 1, Unit: -1, Field: "movement", Line: t.MovesLine(r) + 1 + i}
+		switch {
+		case i >= len(got):
+			d.Unit, d.Want, d.Got = want[i].ID, moveText(want[i]), `"-1" (end of the block)`
+		case i >= len(want):
+			d.Unit, d.Want, d.Got = got[i].ID, `"-1" (end of the block)`, moveText(got[i])
+		case want[i] != got[i]:
+			d.Unit, d.Want, d.Got = got[i].ID, moveText(want[i]), moveText(got[i])
+		default:
+			continue
+		}
+		return d
+	}
+	return nil
+}
+
+// diffState compares state k of the trace with s, field by field in file
+// order.
+func (t *Trace) diffState(k int, s *State) *Divergence {
+	ts := &t.States[k]
+	cols := t.Config.Cols
+	for idx := range s.Grid {
+		want, got := CellChar(&s.Grid[idx]), ts.Grid[idx]
+		if want != got {
+			p := Pos{idx / cols, idx % cols}
+			return &Divergence{Round: k, Unit: -1, Field: "grid " + p.String(), Want: string(want), Got: string(got),
+				Line: t.gridLine(k, p.I)}
+		}
+	}
+	if s.Round != ts.Round {
+		return &Divergence{Round: k, Unit: -1, Field: "round", Want: fmt.Sprint(s.Round), Got: fmt.Sprint(ts.Round),
+			Line: t.stateFieldLine(k, 0)}
+	}
+	for f, pair := range [2][2][NumPlayers]int{{s.Land, ts.Land}, {s.TotalScore, ts.TotalScore}} {
+		if pair[0] != pair[1] {
+			return &Divergence{Round: k, Unit: -1, Field: [2]string{"land", "total_score"}[f],
+				Want: fmt.Sprint(pair[0]), Got: fmt.Sprint(pair[1]), Line: t.stateFieldLine(k, 1+f)}
+		}
+	}
+	if len(s.Units) != len(ts.Units) {
+		return &Divergence{Round: k, Unit: -1, Field: "units", Want: fmt.Sprint(len(s.Units)), Got: fmt.Sprint(len(ts.Units))}
+	}
+	for id := range s.Units {
+		if d := t.diffUnit(k, &s.Units[id], &ts.Units[id]); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+func (t *Trace) diffUnit(k int, w, g *Unit) *Divergence {
+	d := &Divergence{Round: k, Unit: w.ID, Line: t.unitLine(k, w.ID)}
+	switch {
+	case w.Type != g.Type:
+		d.Field, d.Want, d.Got = "type", string(w.Type.Char()), string(g.Type.Char())
+	case w.Player != g.Player:
+		d.Field, d.Want, d.Got = "player", fmt.Sprint(w.Player), fmt.Sprint(g.Player)
+	case w.Pos != g.Pos:
+		d.Field, d.Want, d.Got = "pos", w.Pos.String(), g.Pos.String()
+	case w.Health != g.Health:
+		d.Field, d.Want, d.Got = "health", fmt.Sprint(w.Health), fmt.Sprint(g.Health)
+	default:
+		return nil
+	}
+	return d
+}
