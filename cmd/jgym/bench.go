@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -10,17 +9,13 @@ import (
 	"sync"
 	"time"
 
-	"jgym/env/crematoria"
+	"jgym/arena"
 )
-
-// courseRoundsPerSecond is the course engine's speed writing the trace with
-// four Null players on the reference machine (about 1.6 ms per round).
-const courseRoundsPerSecond = 630
 
 func init() {
 	register(&command{
 		name:  "bench",
-		usage: "[--bots P0,P1,P2,P3] [--games N] [--trace] [-j WORKERS] [-i CONFIG]",
+		usage: "[--game NAME] [--bots P0,P1,P2,P3] [--games N] [--trace] [-j WORKERS] [-i CONFIG]",
 		short: "measure engine throughput in rounds per second",
 		run:   runBench,
 	})
@@ -29,38 +24,36 @@ func init() {
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := commands["bench"]
 	fs := newFlagSet(c, stderr)
+	gameName := gameFlag(fs)
 	botList := fs.String("bots", "Null,Null,Null,Null", "the four seats, comma separated")
-	games := fs.Int("games", 200, "games to play")
+	nGames := fs.Int("games", 200, "games to play")
 	trace := fs.Bool("trace", false, "also write each trace (to a discarding writer, through a buffered writer as jgym match does)")
 	workers := fs.Int("j", 1, "parallel games (goroutines); rounds/s per core is reported too")
-	cfgPath := fs.String("i", "", "configuration file (default: the embedded default)")
+	cfgPath := fs.String("i", "", "configuration file (default: the game's embedded default)")
 	seed0 := fs.Int("seed0", 1, "seed of the first game; game i uses seed0+i")
 	if _, err := parseArgs(fs, args); err != nil {
 		return err
 	}
-	names := strings.Split(*botList, ",")
-	if len(names) != crematoria.NumPlayers {
-		return usageErr("--bots needs 4 names, got %d", len(names))
-	}
-	if *games < 1 || *workers < 1 {
-		return usageErr("--games and -j must be at least 1")
-	}
-	cfg, err := loadConfig(*cfgPath)
+	g, err := findGame(*gameName)
 	if err != nil {
 		return err
 	}
-	var factories [crematoria.NumPlayers]crematoria.BotFactory
-	var seat [crematoria.NumPlayers]string
-	for p, n := range names {
-		f, closer, err := resolveBot(n)
-		if err != nil {
-			return fmt.Errorf("player %d: %w", p, err)
-		}
-		if closer != nil {
-			defer closer.Close()
-		}
-		factories[p], seat[p] = f, traceName(n)
+	names := strings.Split(*botList, ",")
+	if len(names) != arena.Seats {
+		return usageErr("--bots needs %d names, got %d", arena.Seats, len(names))
 	}
+	if *nGames < 1 || *workers < 1 {
+		return usageErr("--games and -j must be at least 1")
+	}
+	cfg, err := loadGameConfig(g, *cfgPath)
+	if err != nil {
+		return err
+	}
+	players, closePlayers, err := newPlayers(g, names)
+	if err != nil {
+		return err
+	}
+	defer closePlayers()
 	jobs := make(chan int)
 	errs := make(chan error, *workers)
 	var wg sync.WaitGroup
@@ -70,7 +63,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				if err := benchGame(cfg, *seed0+i, seat, factories, *trace); err != nil {
+				if err := benchGame(ctx, g, cfg, *seed0+i, players, *trace); err != nil {
 					errs <- err
 					return
 				}
@@ -78,7 +71,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}()
 	}
 feed:
-	for i := 0; i < *games; i++ {
+	for i := 0; i < *nGames; i++ {
 		select {
 		case jobs <- i:
 		case err := <-errs:
@@ -91,46 +84,36 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	select {
 	case err := <-errs:
 		return err
 	default:
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	el := time.Since(start)
-	rounds := *games * cfg.NbRounds
+	rounds := *nGames * cfg.Rounds()
 	rps := float64(rounds) / el.Seconds()
 	cores := min(*workers, runtime.NumCPU())
-	fmt.Fprintf(stdout, "bots %s, %d games x %d rounds, trace %v, %d workers on %d CPUs\n", *botList, *games, cfg.NbRounds, *trace, *workers, runtime.NumCPU())
+	fmt.Fprintf(stdout, "bots %s, %d games x %d rounds, trace %v, %d workers on %d CPUs\n", *botList, *nGames, cfg.Rounds(), *trace, *workers, runtime.NumCPU())
 	fmt.Fprintf(stdout, "elapsed %.3fs  %.0f rounds/s  %.0f rounds/s per core  %.1f us/round/core\n",
 		el.Seconds(), rps, rps/float64(cores), 1e6*float64(cores)/rps)
-	if *trace {
-		fmt.Fprintf(stdout, "%.0fx the course engine (%d rounds/s writing the trace)\n", rps/float64(cores)/courseRoundsPerSecond, courseRoundsPerSecond)
+	if *trace && g.courseSpeed > 0 {
+		fmt.Fprintf(stdout, "%.0fx the course engine (%.0f rounds/s writing the trace)\n", rps/float64(cores)/g.courseSpeed, g.courseSpeed)
 	}
 	return nil
 }
 
-func benchGame(cfg crematoria.Config, seed int, seat [crematoria.NumPlayers]string, fs [crematoria.NumPlayers]crematoria.BotFactory, trace bool) error {
-	var bots [crematoria.NumPlayers]crematoria.Bot
-	for p, f := range fs {
-		bots[p] = f(p, seed)
-	}
-	m, err := crematoria.NewMatchWithBots(cfg, seed, seat, bots)
-	if err != nil {
-		return err
-	}
-	var bw *bufio.Writer
+// benchGame plays one game, its trace written to a discarding writer if
+// trace is set.
+func benchGame(ctx context.Context, g arena.Game, cfg arena.Config, seed int, players []arena.Player, trace bool) error {
+	t := &arena.Table{Config: cfg, Seed: seed, Players: players}
 	if trace {
-		bw = bufio.NewWriterSize(io.Discard, 1<<16)
-		m.WriteTrace(bw)
+		t.Trace = io.Discard
 	}
-	if err := m.Run(); err != nil {
+	if err := g.Play(ctx, t); err != nil {
 		return fmt.Errorf("seed %d: %w", seed, err)
-	}
-	if bw != nil {
-		return bw.Flush()
 	}
 	return nil
 }

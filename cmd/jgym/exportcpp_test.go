@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-const exportModel = "../../env/crematoria/cppexport/testdata/small.onnx"
+const exportModel = "../../cppexport/testdata/small.onnx"
 
 // shortCnf is the default configuration with 25 rounds.
 const shortCnf = `Crematoria 1.2

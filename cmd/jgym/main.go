@@ -1,5 +1,7 @@
-// Command jgym runs Crematoria games, serves them to reinforcement-learning
-// clients over gRPC, and checks, benchmarks and replays them.
+// Command jgym runs the EDA course's games (the table of games.go; the
+// commands take --game, Crematoria by default), serves them to
+// reinforcement-learning clients over gRPC, and checks, benchmarks and
+// replays them.
 //
 // Usage:
 //

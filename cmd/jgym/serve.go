@@ -19,7 +19,6 @@ import (
 
 	"jgym/cppbot"
 	"jgym/env"
-	"jgym/env/crematoria"
 	"jgym/server"
 )
 
@@ -156,8 +155,9 @@ func newLogger(w io.Writer, format, level string) (zerolog.Logger, error) {
 }
 
 // serveOptions turns the flags into the server's options: limits, tokens,
-// TLS, bots directories and uploads, with bots resolved by serveBots (no
-// request names a host path).
+// TLS, bots directories and uploads, with the games of the table hosted
+// and their prefix seats loaded by serveBots (no request names a host
+// path).
 func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Option, error) {
 	budget, err := server.ParseBytes(cfg.memoryBudget)
 	if err != nil || budget < 1 {
@@ -184,10 +184,7 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 	if err != nil {
 		return nil, nil, err
 	}
-	reg, err := env.NewRegistry(crematoria.NewEnv(
-		crematoria.WithResolver(bots.resolve),
-		crematoria.WithPrefixes(seatPrefixes...),
-	))
+	reg, err := env.NewRegistry(bots.host(games)...)
 	if err != nil {
 		return nil, nil, err
 	}

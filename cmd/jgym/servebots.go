@@ -14,13 +14,14 @@ import (
 	"sync"
 	"syscall"
 
+	"jgym/arena"
 	"jgym/cppbot"
-	"jgym/env/crematoria"
+	"jgym/env"
 	"jgym/policy"
 	"jgym/server"
 )
 
-// serveBots is what jgym serve seats besides the built-in bots: files of
+// serveBots is the arena.Loader of jgym serve: it loads the files of
 // the operator's bots directories ("policy:NAME", "cpp:NAME", NAME a file
 // name, never a path) and the clients' uploads ("policy:@HASH/NAME").
 // Nothing a request names is a path on the host: names are looked up in
@@ -30,16 +31,26 @@ type serveBots struct {
 	dirs  []string
 	store *server.BotStore
 	cpp   cppbot.Options
+	games map[string]arena.Game // by env id, for uploads (host)
 
 	mu     sync.Mutex
-	models map[[32]byte]*policy.Model // by content hash
+	models map[modelKey]*policy.Model
 }
 
-// seatPrefixes are the "prefix:NAME" seats jgym serve accepts.
-var seatPrefixes = []string{"cpp", "policy"}
+// modelKey identifies a policy by its content and the observation it was
+// checked against.
+type modelKey struct {
+	hash        [32]byte
+	observation string
+}
+
+var (
+	_ arena.Loader    = (*serveBots)(nil)
+	_ arena.Describer = (*serveBots)(nil)
+)
 
 func newServeBots(dirs []string, store *server.BotStore, cpp cppbot.Options) (*serveBots, error) {
-	b := &serveBots{store: store, cpp: cpp, models: map[[32]byte]*policy.Model{}}
+	b := &serveBots{store: store, cpp: cpp, games: map[string]arena.Game{}, models: map[modelKey]*policy.Model{}}
 	for _, d := range dirs {
 		abs, err := filepath.Abs(d)
 		if err != nil {
@@ -54,44 +65,52 @@ func newServeBots(dirs []string, store *server.BotStore, cpp cppbot.Options) (*s
 	return b, nil
 }
 
-// resolve seats a bot of a session.
-func (b *serveBots) resolve(name string) (crematoria.BotFactory, io.Closer, error) {
-	prefix, rest, ok := strings.Cut(name, ":")
-	if !ok {
-		f, err := crematoria.LookupBot(name)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%w (or prefix:NAME with prefix %s: a file of the server's bots directories, or an upload)", err, strings.Join(seatPrefixes, " or "))
-		}
-		return f, nil, nil
+// host returns the envs of the games, seating their bots through b, and
+// takes uploads for them.
+func (b *serveBots) host(gs []tableGame) []env.Game {
+	envs := make([]env.Game, len(gs))
+	for i, g := range gs {
+		envs[i] = g.env(b)
+		b.games[envs[i].Spec().ID] = g.Game
 	}
-	file, data, offered, err := b.content(prefix, rest)
+	return envs
+}
+
+// Describe says where the references of prefix seats point.
+func (b *serveBots) Describe() string { return "a file of the server's bots directories, or an upload" }
+
+// Policy loads the policy of a "policy:" seat.
+func (b *serveBots) Policy(ref string, sig policy.Signature) (*policy.Model, error) {
+	file, data, _, err := b.content("policy", ref)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	switch prefix {
-	case "policy":
-		m, err := b.model(data)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", file, err)
-		}
-		return crematoria.PolicyFactory(m), nil, nil
-	case "cpp":
-		k, err := crematoria.CppKit()
-		if err != nil {
-			return nil, nil, err
-		}
-		exe, err := cppbot.CompileSource(file, data, k, b.cpp)
-		if err != nil {
-			if offered && errors.Is(err, cppbot.ErrCompile) {
-				// Not the operator's source text to a client.
-				return nil, nil, fmt.Errorf("%s does not compile on this server (its operator sees why with: jgym match cpp:%s Null Null Null)", file, file)
+	m, err := b.model(data, sig)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return m, nil
+}
+
+// Cpp compiles the bot of a "cpp:" seat (in the sandbox).
+func (b *serveBots) Cpp(ref string, k *cppbot.Kit) (*cppbot.Program, error) {
+	file, data, offered, err := b.content("cpp", ref)
+	if err != nil {
+		return nil, err
+	}
+	exe, err := cppbot.CompileSource(file, data, k, b.cpp)
+	if err != nil {
+		if offered && errors.Is(err, cppbot.ErrCompile) {
+			// Not the operator's source text to a client.
+			game := ""
+			if !strings.EqualFold(k.Game, games[0].Name()) {
+				game = "--game " + strings.ToLower(k.Game) + " "
 			}
-			return nil, nil, err
+			return nil, fmt.Errorf("%s does not compile on this server (its operator sees why with: jgym match %scpp:%s Null Null Null)", file, game, file)
 		}
-		prog := cppbot.NewProgram(exe, file, k, b.cpp)
-		return crematoria.CppFactory(prog), prog, nil
+		return nil, err
 	}
-	return nil, nil, fmt.Errorf("%w %q (prefixes: %s)", crematoria.ErrUnknownBot, prefix, strings.Join(seatPrefixes, ", "))
+	return cppbot.NewProgram(exe, file, k, b.cpp), nil
 }
 
 // content returns the file name and bytes of a "prefix:NAME" seat: an
@@ -100,7 +119,7 @@ func (b *serveBots) content(prefix, rest string) (file string, data []byte, offe
 	if hash, name, ok := server.ParseUploadRef(rest); ok {
 		_, data, ok := b.store.Get(prefix, hash)
 		if !ok {
-			return "", nil, false, fmt.Errorf("%w: no upload %s (upload it again)", crematoria.ErrUnknownBot, hash)
+			return "", nil, false, fmt.Errorf("%w: no upload %s (upload it again)", env.ErrUnknownBot, hash)
 		}
 		return name, data, false, nil
 	}
@@ -132,7 +151,7 @@ func (b *serveBots) readOffered(name string, limit int64) ([]byte, error) {
 		}
 		return data, err
 	}
-	return nil, fmt.Errorf("%w: no file %q in the server's bots directories", crematoria.ErrUnknownBot, name)
+	return nil, fmt.Errorf("%w: no file %q in the server's bots directories", env.ErrUnknownBot, name)
 }
 
 // readInRoot reads name in dir through an os.Root.
@@ -164,15 +183,15 @@ func readInRoot(dir, name string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// model parses an ONNX policy once per content.
-func (b *serveBots) model(data []byte) (*policy.Model, error) {
-	key := sha256.Sum256(data)
+// model parses an ONNX policy once per content and game.
+func (b *serveBots) model(data []byte, sig policy.Signature) (*policy.Model, error) {
+	key := modelKey{sha256.Sum256(data), sig.ObservationVersion}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if m, ok := b.models[key]; ok {
 		return m, nil
 	}
-	m, err := policy.Parse(data, crematoria.PolicySignature())
+	m, err := policy.Parse(data, sig)
 	if err != nil {
 		return nil, err
 	}
@@ -181,24 +200,44 @@ func (b *serveBots) model(data []byte) (*policy.Model, error) {
 }
 
 // check is the server's BotCheck: an uploaded policy must load, a C++
-// source must compile (in the sandbox).
+// source must compile (in the sandbox), for the game.
 func (b *serveBots) check(_ context.Context, kind, game, name string, data []byte) error {
-	if game != crematoria.EnvID {
-		return fmt.Errorf("uploads are for %s only", crematoria.EnvID)
-	}
-	switch kind {
-	case "policy":
-		_, err := b.model(data)
-		return err
-	case "cpp":
-		k, err := crematoria.CppKit()
-		if err != nil {
-			return err
+	g, ok := b.games[game]
+	if !ok {
+		ids := make([]string, 0, len(b.games))
+		for id := range b.games {
+			ids = append(ids, id)
 		}
-		_, err = cppbot.CompileSource(name, data, k, b.cpp)
+		sort.Strings(ids)
+		return fmt.Errorf("uploads are for %s only", strings.Join(ids, ", "))
+	}
+	if kind != "policy" && kind != "cpp" {
+		return fmt.Errorf("unknown kind %q", kind)
+	}
+	p, err := g.NewPlayer(kind+":"+name, uploadCheck{b, name, data})
+	if err != nil {
 		return err
 	}
-	return fmt.Errorf("unknown kind %q", kind)
+	return p.Close()
+}
+
+// uploadCheck loads an upload's content for check, before it is stored.
+type uploadCheck struct {
+	b    *serveBots
+	name string
+	data []byte
+}
+
+func (u uploadCheck) Policy(_ string, sig policy.Signature) (*policy.Model, error) {
+	return u.b.model(u.data, sig)
+}
+
+func (u uploadCheck) Cpp(_ string, k *cppbot.Kit) (*cppbot.Program, error) {
+	exe, err := cppbot.CompileSource(u.name, u.data, k, u.b.cpp)
+	if err != nil {
+		return nil, err
+	}
+	return cppbot.NewProgram(exe, u.name, k, u.b.cpp), nil
 }
 
 // offered lists the "prefix:NAME" bots of the bots directories, for

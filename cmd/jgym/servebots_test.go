@@ -23,6 +23,8 @@ import (
 
 	jgymv1 "jgym/api/jgym/v1"
 	"jgym/cppbot"
+	"jgym/env"
+	"jgym/env/crematoria"
 	"jgym/internal/strict"
 	"jgym/sandbox"
 )
@@ -62,8 +64,23 @@ func TestServeBotsDir(t *testing.T) {
 	if got, want := strings.Join(b.offered(""), " "), "cpp:AINull.cc policy:ppo.onnx"; got != want {
 		t.Errorf("offered = %q, want %q", got, want)
 	}
-	if _, _, err := b.resolve("policy:ppo.onnx"); err != nil {
+	// The server's env seats bots as crematoria.ResolveBot does with b.
+	resolve := func(name string) error {
+		_, c, err := crematoria.ResolveBot(name, b)
+		if c != nil {
+			c.Close()
+		}
+		return err
+	}
+	if err := resolve("policy:ppo.onnx"); err != nil {
 		t.Errorf("policy:ppo.onnx: %v", err)
+	}
+	err = resolve("Nobody")
+	if want := "(or prefix:NAME with prefix cpp or policy: a file of the server's bots directories, or an upload)"; err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("Nobody: %v, want it to end with %s", err, want)
+	}
+	if err := resolve("policy:missing.onnx"); !errors.Is(err, env.ErrUnknownBot) {
+		t.Errorf("policy:missing.onnx: %v, want env.ErrUnknownBot", err)
 	}
 	for _, name := range []string{
 		"policy:fifo.onnx", "policy:out.onnx", "policy:zero.onnx", "policy:dir.onnx", "cpp:AIPasswd.cc",
@@ -71,7 +88,7 @@ func TestServeBotsDir(t *testing.T) {
 		"policy:@0123456789abcdef0123456789abcdef/x.onnx", "exec:x",
 	} {
 		done := make(chan error, 1)
-		go func() { _, _, err := b.resolve(name); done <- err }()
+		go func() { done <- resolve(name) }()
 		select {
 		case err := <-done:
 			if err == nil {

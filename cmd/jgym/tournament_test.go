@@ -9,95 +9,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"jgym/arena"
 )
 
-// The expected ratings are the published results of the TrueSkill
-// algorithm with the default settings (draw probability 10%, tau included),
-// as given by the reference implementations' test suites.
-func TestTrueSkill(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		ranks []int
-		want  []rating
-	}{
-		{"1 vs 1 win", []int{1, 2}, []rating{{29.396, 7.171}, {20.604, 7.171}}},
-		{"1 vs 1 draw", []int{1, 1}, []rating{{25.000, 6.457}, {25.000, 6.457}}},
-		{"4-player free-for-all", []int{1, 2, 3, 4}, []rating{{33.207, 6.348}, {27.401, 5.787}, {22.599, 5.787}, {16.793, 6.348}}},
-		{"order of seats does not matter", []int{3, 1, 4, 2}, []rating{{22.599, 5.787}, {33.207, 6.348}, {16.793, 6.348}, {27.401, 5.787}}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			n := len(tc.ranks)
-			r := make([]rating, n)
-			seats := make([]int, n)
-			for i := range r {
-				r[i] = rating{tsDefault.Mu, tsDefault.Sigma}
-				seats[i] = i
-			}
-			tsRate(tsDefault, r, seats, tc.ranks)
-			for i, w := range tc.want {
-				if !near(r[i].Mu, w.Mu, 1e-3) || !near(r[i].Sigma, w.Sigma, 1e-3) {
-					t.Errorf("player %d: %.3f ± %.3f, want %.3f ± %.3f", i, r[i].Mu, r[i].Sigma, w.Mu, w.Sigma)
-				}
-			}
-		})
-	}
-}
-
-func TestTrueSkillSharedSeats(t *testing.T) {
-	// Players 0 and 1 hold two seats each and 0 beats 1 with both seats.
-	// The winner goes up, the loser down, symmetrically, and both become
-	// more certain than after a 1 vs 1 game (every seat counts as
-	// evidence, see tsRate).
-	one := []rating{{25, 25.0 / 3}, {25, 25.0 / 3}}
-	tsRate(tsDefault, one, []int{0, 1}, []int{1, 2})
-	two := []rating{{25, 25.0 / 3}, {25, 25.0 / 3}}
-	tsRate(tsDefault, two, []int{0, 1, 0, 1}, []int{1, 3, 1, 3})
-	if !(two[0].Mu > 25 && two[1].Mu < 25 && near(two[0].Mu-25, 25-two[1].Mu, 1e-9) &&
-		near(two[0].Sigma, two[1].Sigma, 1e-9) && two[0].Sigma < one[0].Sigma) {
-		t.Errorf("one seat each: %+v; two seats each: %+v", one, two)
-	}
-}
-
-func TestTournamentSchedule(t *testing.T) {
-	for _, k := range []int{2, 3, 4, 5, 6} {
-		n := 4 * k * 15 // whole passes over the subsets and the rotations
-		games := tournamentGames(k, n, 1)
-		seatCount := make([][4]int, k)
-		for i, g := range games {
-			if g.Seed != 1+i {
-				t.Fatalf("k=%d game %d seed %d", k, i, g.Seed)
-			}
-			distinct := map[int]bool{}
-			for s, b := range g.Seats {
-				seatCount[b][s]++
-				distinct[b] = true
-			}
-			if want := min(k, 4); len(distinct) != want {
-				t.Fatalf("k=%d game %d: %v has %d distinct bots, want %d", k, i, g.Seats, len(distinct), want)
-			}
-		}
-		// Every bot sits in every seat equally often.
-		for b := 1; b < k; b++ {
-			if seatCount[b] != seatCount[0] {
-				t.Errorf("k=%d: seat counts %v", k, seatCount)
-				break
-			}
-		}
-		for s := 1; s < 4; s++ {
-			if seatCount[0][s] != seatCount[0][0] {
-				t.Errorf("k=%d: bot 0 seats %v", k, seatCount[0])
-			}
-		}
-	}
-}
-
-func tournamentJSON(t *testing.T, args ...string) tournamentReport {
+func tournamentJSON(t *testing.T, args ...string) arena.TournamentReport {
 	t.Helper()
 	code, out, errOut := evalRun(append([]string{"tournament", "--json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("jgym tournament %v: exit %d: %s", args, code, errOut)
 	}
-	var rep tournamentReport
+	var rep arena.TournamentReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("bad JSON: %v\n%s", err, out)
 	}

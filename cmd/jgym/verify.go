@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"jgym/env/crematoria"
+	"jgym/arena"
 )
 
 func init() {
@@ -25,8 +25,12 @@ func init() {
 }
 
 // maxCommandFile bounds the decompressed size of a command file (a default
-// game's is about 50 KB).
+// Crematoria game's is about 50 KB).
 const maxCommandFile = 64 << 20
+
+// maxTraceFile bounds the decompressed size of a trace (a default
+// Crematoria game's is about 1 MB; its parser takes at most about 170 MB).
+const maxTraceFile = 256 << 20
 
 // repeated is a flag that may be given several times.
 type repeated []string
@@ -59,13 +63,17 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	var cfg *crematoria.Config
+	var cfg *gameConfig
 	if *cfgPath != "" {
-		c, err := loadConfig(*cfgPath)
+		g, err := configGame(*cfgPath)
 		if err != nil {
 			return err
 		}
-		cfg = &c
+		c, err := loadGameConfig(g, *cfgPath)
+		if err != nil {
+			return err
+		}
+		cfg = &gameConfig{game: g, cfg: c, path: *cfgPath}
 	}
 	failed := 0
 	for i, path := range traces {
@@ -134,56 +142,106 @@ func lookupCommands(dir, trace string) commandSource {
 	return commandSource{err: fmt.Errorf("commands: no %s.cmd.gz or %s.cmd in %s", base, base, dir)}
 }
 
-// verifyFile verifies one trace file.
-func verifyFile(path string, cmds commandSource, cfg *crematoria.Config) error {
+// gameConfig is the configuration of -i and its game.
+type gameConfig struct {
+	game tableGame
+	cfg  arena.Config
+	path string
+}
+
+// verifyFile verifies one trace file with the game it is a trace of.
+func verifyFile(path string, cmds commandSource, cfg *gameConfig) error {
 	if cmds.err != nil {
 		return cmds.err
 	}
-	f, err := os.Open(path)
+	trace, err := readTrace(path)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	tr, err := crematoria.ParseTrace(f)
+	g, err := traceGame(trace)
 	if err != nil {
 		return err
 	}
-	var log *crematoria.CommandLog
+	var c arena.Config
+	if cfg != nil {
+		if cfg.game.Name() != g.Name() {
+			return fmt.Errorf("a %s trace, and -i %s is a %s configuration", g.Name(), cfg.path, cfg.game.Name())
+		}
+		c = cfg.cfg
+	}
+	var log []byte
 	if cmds.path != "" {
-		if log, err = readCommandLog(cmds.path); err != nil {
+		if log, err = readCommandFile(cmds.path); err != nil {
 			return err
 		}
 	}
-	return crematoria.VerifyWith(tr, crematoria.VerifyOptions{Config: cfg, Commands: log})
+	err = g.Verify(trace, log, c)
+	if ce := (*arena.CommandsError)(nil); errors.As(err, &ce) {
+		return fmt.Errorf("commands %s: %w", cmds.path, ce.Err)
+	}
+	return err
 }
 
-// readCommandLog reads a command file, plain or gzipped.
-func readCommandLog(path string) (*crematoria.CommandLog, error) {
+// traceGame returns the game of a trace: the one its header names. A file
+// that does not begin as a trace goes to the default game, whose parser
+// says what is wrong with it.
+func traceGame(trace []byte) (tableGame, error) {
+	word := arena.GameOf(trace[:min(len(trace), 4096)])
+	if g, ok := lookupGame(word); ok {
+		return g, nil
+	}
+	if bytes.HasPrefix(trace, []byte("Game\n")) && word != "" {
+		return tableGame{}, fmt.Errorf("a trace of %.40q, a game jgym does not play (games: %s)", word, gameNames())
+	}
+	return games[0], nil
+}
+
+// readTrace reads a trace file, plain or gzipped.
+func readTrace(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := readMaybeGzip(f, maxTraceFile)
+	if err != nil {
+		return nil, fmt.Errorf("bad trace: %w", err)
+	}
+	return data, nil
+}
+
+// readCommandFile reads a command file, plain or gzipped.
+func readCommandFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("commands: %w", err)
 	}
 	defer f.Close()
-	br := bufio.NewReader(f)
-	var r io.Reader = br
+	data, err := readMaybeGzip(f, maxCommandFile)
+	if err != nil {
+		return nil, fmt.Errorf("commands %s: %w", path, err)
+	}
+	return data, nil
+}
+
+// readMaybeGzip reads r, gunzipped if it is gzipped, up to limit bytes.
+func readMaybeGzip(r io.Reader, limit int64) ([]byte, error) {
+	br := bufio.NewReader(r)
+	r = br
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("commands %s: %w", path, err)
+			return nil, err // "gzip: invalid header"
 		}
 		defer zr.Close()
 		r = zr
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxCommandFile+1))
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("commands %s: %w", path, err)
-	case len(data) > maxCommandFile:
-		return nil, fmt.Errorf("commands %s: %w", path, errors.New("larger than 64 MB"))
+		return nil, err
+	case int64(len(data)) > limit:
+		return nil, fmt.Errorf("larger than %d MB", limit>>20)
 	}
-	log, err := crematoria.ParseCommandLog(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("commands %s: %w", path, err)
-	}
-	return log, nil
+	return data, nil
 }

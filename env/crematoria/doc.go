@@ -37,4 +37,9 @@
 // Configurations use the kit's file format (ParseConfig, Config.String);
 // DefaultConfig is the kit's default.cnf. Command logs (ParseCommandLog)
 // replay recorded games, also of players jgym cannot run.
+//
+// Arena is the game for the command line's machinery (package arena:
+// matches, batches, evaluations, tournaments, verification); ResolveBot
+// seats registered bots and the "policy:" and "cpp:" files an
+// arena.Loader loads, and NewEnv(WithLoader(l)) seats them in the env.
 package crematoria
