@@ -30,10 +30,10 @@ type pageData struct {
 }
 
 // Handler returns an http.Handler that serves the viewer page at "/", its
-// assets (style.css, *.js) next to it, and trace at "/trace.res". name is
-// shown in the page header (typically the file name). If trace is gzipped it
-// is decompressed first. If trace is nil the page opens with a file picker and
-// "/trace.res" answers 404.
+// assets (style.css, *.js, games/*.js) next to it, and trace at
+// "/trace.res". name is shown in the page header (typically the file name).
+// If trace is gzipped it is decompressed first. If trace is nil the page
+// opens with a file picker and "/trace.res" answers 404.
 func Handler(trace []byte, name string) http.Handler {
 	if isGzip(trace) {
 		if plain, err := decodeTrace(trace); err == nil {
@@ -71,7 +71,7 @@ func Handler(trace []byte, name string) http.Handler {
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	})
-	mux.HandleFunc("GET /{file}", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("GET /{file...}", func(w http.ResponseWriter, r *http.Request) {
 		file := r.PathValue("file")
 		if file == "index.html" || !isAsset(file) {
 			http.NotFound(w, r)
@@ -83,8 +83,12 @@ func Handler(trace []byte, name string) http.Handler {
 	return mux
 }
 
-// isAsset reports whether file is one of the page's static assets.
+// isAsset reports whether file (a slash-separated path such as "app.js" or
+// "games/moria.js") is one of the page's static assets.
 func isAsset(file string) bool {
+	if !fs.ValidPath(file) {
+		return false
+	}
 	switch path.Ext(file) {
 	case ".js", ".css":
 		_, err := fs.Stat(staticFiles, "static/"+file)

@@ -7,11 +7,18 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 )
 
 // ErrNotTrace is wrapped by the errors LoadTrace returns when a file is not a
-// Crematoria trace (its first token is neither "Game" nor "SecGame").
-var ErrNotTrace = errors.New("not a Crematoria trace")
+// trace of a game the viewer replays: its first token is neither "Game" nor
+// "SecGame", or it names another game.
+var ErrNotTrace = errors.New("not a game trace")
+
+// games are the games the page replays (static/games/index.js registers
+// them), by the name a trace gives after its "Seed N" line.
+var games = []string{"Crematoria", "Dominator", "Pandemic", "Moria"}
 
 // maxTraceSize bounds the size of a decompressed trace. A default trace is
 // about 1 MB; this leaves plenty of room for long non-default games while
@@ -21,10 +28,12 @@ const maxTraceSize = 256 << 20
 // gzipMagic are the first two bytes of every gzip stream.
 var gzipMagic = []byte{0x1f, 0x8b}
 
-// LoadTrace reads a Crematoria trace from path. Gzipped files (recognised by
-// the gzip magic bytes, whatever their name) are decompressed. The result must
-// start with the token "Game" or "SecGame", otherwise LoadTrace returns an
-// error wrapping ErrNotTrace.
+// LoadTrace reads a trace (of Crematoria, Dominator, Pandemic or Moria) from
+// path. Gzipped files (recognised by the gzip magic bytes, whatever their
+// name) are decompressed. The result must start with the token "Game" or
+// "SecGame" and, when it goes on to "Seed N" and a game's name, name one of
+// those games; otherwise LoadTrace returns an error wrapping ErrNotTrace. The
+// rest is read by the page, which reports what it cannot read.
 func LoadTrace(path string) ([]byte, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -66,11 +75,23 @@ func decodeTrace(data []byte) ([]byte, error) {
 }
 
 // checkTrace verifies that the first whitespace-separated token of data is
-// "Game" or "SecGame", the two headers the course viewer accepts.
+// "Game" or "SecGame", the two headers the course viewers accept, and that
+// the game named after "Seed N", if any, is one the page replays.
 func checkTrace(data []byte) error {
-	first := firstToken(data)
+	fields := leadingFields(data)
+	first := ""
+	if len(fields) > 0 {
+		first = string(fields[0])
+	}
 	if first == "Game" || first == "SecGame" {
-		return nil
+		if len(fields) < 4 || string(fields[1]) != "Seed" || slices.Contains(games, string(fields[3])) {
+			return nil
+		}
+		name := string(fields[3])
+		if len(name) > 24 {
+			name = name[:24] + "..."
+		}
+		return fmt.Errorf("%w: it is a trace of %q; the viewer replays %s", ErrNotTrace, name, strings.Join(games, ", "))
 	}
 	if first == "" {
 		return fmt.Errorf("%w: the file is empty", ErrNotTrace)
@@ -81,15 +102,12 @@ func checkTrace(data []byte) error {
 	return fmt.Errorf("%w: it should start with \"Game\" or \"SecGame\" but starts with %q", ErrNotTrace, first)
 }
 
-// firstToken returns the first whitespace-separated token of data (looking at
-// most at the first few hundred bytes).
-func firstToken(data []byte) string {
+// leadingFields returns the first few whitespace-separated tokens of data
+// (looking at most at the first few hundred bytes).
+func leadingFields(data []byte) [][]byte {
 	if len(data) > 512 {
 		data = data[:512]
 	}
 	fields := bytes.Fields(data)
-	if len(fields) == 0 {
-		return ""
-	}
-	return string(fields[0])
+	return fields[:min(len(fields), 4)]
 }

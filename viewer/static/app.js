@@ -1,16 +1,20 @@
 // Main controller of the viewer page: loading, playback, layout and panels.
+// Everything game-specific (reading states, drawing boards, panel texts) is
+// in the game's module, games/<game>.js, picked by the name in the trace.
 
-import { parseTrace, isDay } from './parse.js';
-import { drawTerrain, drawUnits, drawRulers, playerColor } from './draw.js';
+import { parseTrace } from './parse.js';
+import { drawRulers, playerColor } from './draw.js';
 import { ScoreChart } from './chart.js';
 import { renderLegend, renderSettings, renderScores, describeCell } from './panels.js';
+import { GAMES } from './games/index.js';
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [1, 2, 4, 8, 16, 32];
 const MARGIN = { left: 24, top: 14, right: 6, bottom: 4 }; // room for the rulers
 
 const view = {
-  game: null,
+  game: null, // the parsed trace (parse.js); game.game is its game module
+  nbBoards: 0,
   name: document.body.dataset.name || '',
   pos: 0, // current time in rounds; fractional while animating
   playing: false,
@@ -37,22 +41,46 @@ function showError(message) {
   if (!view.game) $('status').textContent = 'error';
 }
 
+/** Sets up the board captions and canvases the game uses. */
+function setBoards(game) {
+  const specs = game.game.boards(game);
+  view.nbBoards = specs.length;
+  boards.forEach((cv, b) => {
+    const spec = specs[b];
+    $(`board${b}`).hidden = !spec;
+    if (!spec) return;
+    $(`tag${b}`).textContent = spec.tag;
+    $(`title${b}`).textContent = spec.title;
+    cv.setAttribute('aria-label', `${game.name}: ${spec.title}`);
+  });
+}
+
 /** Installs a freshly parsed game and renders the requested round. */
 function setGame(game, name) {
+  pause();
   view.game = game;
   view.name = name;
   showOverlay(null);
+  document.body.dataset.game = game.name;
+  document.body.dataset.complete = String(game.complete);
+  $('game-name').textContent = game.name;
   $('trace-name').textContent = name || 'trace';
-  $('trace-name').title = `${name || 'trace'} · seed ${game.seed} · ${game.names.join(' vs ')}`;
+  $('trace-name').title = `${name || 'trace'} · ${game.name} · seed ${game.seed} · ${game.names.join(' vs ')}`;
   const warn = $('warning');
   warn.hidden = game.warnings.length === 0;
   warn.textContent = game.warnings.map((w) => `⚠ ${w}`).join('\n');
   const seek = $('seek');
   seek.max = String(game.lastRound);
   for (const el of document.querySelectorAll('.controls button, #seek')) el.disabled = false;
+  const cut = $('cut-note');
+  cut.hidden = game.complete;
+  cut.textContent = game.complete ? '' : game.cut.reason === 'cut short'
+    ? `Game cut short: the trace stops after round ${game.cut.round} of ${game.nbRounds}. No winner.`
+    : `Trace damaged after round ${game.cut.round} of ${game.nbRounds}. No winner.`;
+  setBoards(game);
   renderLegend($('legend'), game);
   renderSettings($('settings'), game);
-  $('score-note').textContent = `cells + ${game.settings.gem_value} × gems`;
+  $('score-note').textContent = game.game.scoreRule(game);
   chart.setGame(game);
   layout();
   const params = new URLSearchParams(location.search);
@@ -65,7 +93,7 @@ function setGame(game, name) {
 /** Parses trace text and installs it, or shows the error. */
 function loadText(text, name) {
   try {
-    setGame(parseTrace(text), name);
+    setGame(parseTrace(text, GAMES), name);
   } catch (err) {
     console.error(err);
     showError(`${name ? `${name}: ` : ''}${err.message}`);
@@ -112,13 +140,20 @@ function layout() {
   const w = Math.max(200, rect.width - 4);
   const h = Math.max(200, window.innerHeight - rect.top - 12 - $('keys').offsetHeight - 8);
   const bw = (n) => (w - (n - 1) * 16) / n - MARGIN.left - MARGIN.right;
-  const stacked = Math.min(Math.floor(bw(1) / g.cols),
-    Math.floor((h - 2 * (capH + MARGIN.top + MARGIN.bottom) - 8) / (2 * g.rows)));
-  const side = Math.min(Math.floor(bw(2) / g.cols),
+  const single = Math.min(Math.floor(bw(1) / g.cols),
     Math.floor((h - capH - MARGIN.top - MARGIN.bottom) / g.rows));
-  const sideBySide = side > stacked;
-  view.cell = Math.max(4, Math.min(24, sideBySide ? side : stacked));
-  area.classList.toggle('side-by-side', sideBySide);
+  if (view.nbBoards === 1) {
+    view.cell = Math.max(4, Math.min(24, single));
+    area.classList.remove('side-by-side');
+  } else {
+    // Two boards: stacked, or side by side when that gives bigger cells.
+    const stacked = Math.min(Math.floor(bw(1) / g.cols),
+      Math.floor((h - 2 * (capH + MARGIN.top + MARGIN.bottom) - 8) / (2 * g.rows)));
+    const side = Math.min(Math.floor(bw(2) / g.cols), single);
+    const sideBySide = side > stacked;
+    view.cell = Math.max(4, Math.min(24, sideBySide ? side : stacked));
+    area.classList.toggle('side-by-side', sideBySide);
+  }
   const dpr = window.devicePixelRatio || 1;
   for (const cv of boards) {
     const cw = MARGIN.left + g.cols * view.cell + MARGIN.right;
@@ -132,7 +167,7 @@ function layout() {
   render();
 }
 
-/** Draws both levels at the current (possibly fractional) time. */
+/** Draws the boards at the current (possibly fractional) time. */
 function render() {
   const g = view.game;
   if (!g) return;
@@ -140,17 +175,18 @@ function render() {
   const f = view.pos - r;
   const a = g.rounds[r];
   const b = r < g.lastRound ? g.rounds[r + 1] : null;
-  const terrain = f >= 0.5 && b ? b : a;
   const s = view.cell;
   const dpr = window.devicePixelRatio || 1;
-  boards.forEach((cv, level) => {
+  for (let board = 0; board < view.nbBoards; board++) {
+    const cv = boards[board];
     const ctx = cv.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, cv.width, cv.height);
-    drawTerrain(ctx, g, terrain, level, s, MARGIN.left, MARGIN.top);
-    drawUnits(ctx, g, a, b, f, level, s, MARGIN.left, MARGIN.top);
+    ctx.save();
+    g.game.drawBoard(ctx, g, a, b, f, board, s, MARGIN.left, MARGIN.top);
+    ctx.restore();
     drawRulers(ctx, g, s, MARGIN.left, MARGIN.top);
-  });
+  }
 }
 
 /** Updates everything that depends on the integer round. */
@@ -161,14 +197,9 @@ function updatePanels(r) {
   document.title = `jgym viewer - round ${r} - loaded`;
   renderScores($('scores'), g, r);
   chart.draw(r);
-  const days = [];
-  for (let j = 0; j < g.cols; j++) if (isDay(r, j, g.cols)) days.push(j);
-  const ranges = [];
-  for (let k = 0; k < days.length; k++) {
-    if (k === 0 || days[k] !== days[k - 1] + 1) ranges.push([days[k], days[k]]);
-    else ranges[ranges.length - 1][1] = days[k];
+  for (let board = 0; board < view.nbBoards; board++) {
+    $(`hint${board}`).textContent = g.game.boardHint(g, r, board);
   }
-  $('sun-info').textContent = `☀ daylight in columns ${ranges.map(([x, y]) => (x === y ? `${x}` : `${x}–${y}`)).join(', ')}`;
 }
 
 /** Jumps to integer round r (clamped) and redraws. */
@@ -231,18 +262,18 @@ function changeSpeed(dir) {
 }
 
 /** Shows what is under the pointer on a board. */
-function hover(ev, level) {
+function hover(ev, board) {
   const g = view.game;
   const tip = $('tooltip');
   if (!g) return;
-  const rect = boards[level].getBoundingClientRect();
+  const rect = boards[board].getBoundingClientRect();
   const j = Math.floor((ev.clientX - rect.left - MARGIN.left) / view.cell);
   const i = Math.floor((ev.clientY - rect.top - MARGIN.top) / view.cell);
   if (i < 0 || j < 0 || i >= g.rows || j >= g.cols) {
     tip.hidden = true;
     return;
   }
-  tip.replaceChildren(...describeCell(g, Math.floor(view.pos), i, j, level));
+  tip.replaceChildren(...describeCell(g, Math.floor(view.pos), i, j, board));
   tip.hidden = false;
   const x = Math.min(ev.clientX + 14, window.innerWidth - tip.offsetWidth - 8);
   const y = Math.min(ev.clientY + 14, window.innerHeight - tip.offsetHeight - 8);
@@ -268,8 +299,8 @@ function wire() {
     if (file) loadFile(file);
     ev.target.value = '';
   });
-  boards.forEach((cv, level) => {
-    cv.addEventListener('mousemove', (ev) => hover(ev, level));
+  boards.forEach((cv, board) => {
+    cv.addEventListener('mousemove', (ev) => hover(ev, board));
     cv.addEventListener('mouseleave', () => { $('tooltip').hidden = true; });
   });
   // Mouse clicks must not leave focus on a button: Space would then both
@@ -326,5 +357,9 @@ if (document.body.dataset.hasTrace === 'true') {
   document.body.dataset.state = 'empty';
   document.title = 'jgym viewer - open a trace';
 }
-// Hooks for debugging from the browser console.
-window.jgymViewer = { view, setRound, render, play, pause, playerColor };
+// Hooks for debugging from the browser console (and for the Go tests, which
+// read the board geometry to sample the canvases).
+window.jgymViewer = {
+  view, setRound, render, play, pause, playerColor,
+  geometry: () => ({ cell: view.cell, left: MARGIN.left, top: MARGIN.top, dpr: window.devicePixelRatio || 1 }),
+};

@@ -1,145 +1,27 @@
-// Canvas drawing of the two board levels, the units and the legend icons.
+// Canvas helpers shared by the games: the four player colours, unit shapes,
+// health bars, rulers, legend icons and the slide of a unit between rounds.
 //
-// The colours are exact hex values: the Go screenshot test looks for some of
-// them (ROCK, OWNED, PLAYER) in the rendered page, so keep viewer_test.go in
-// sync when changing them.
+// The colours are exact hex values: the Go tests look for them (PLAYER,
+// OWNED and each game's terrain colours) in what the page draws, so keep
+// viewer_test.go in sync when changing them.
 
-import { isDay } from './parse.js';
-
+/** Unit colour of players 0..3: red, blue, green, purple. */
 export const PLAYER = ['#e5383b', '#1c7ed6', '#2b9348', '#9d4edd'];
+/** Pale tint of the same four colours, for the cells a player owns. */
 export const OWNED = ['#f2a19d', '#a3c6ef', '#a3d8af', '#d4b3f0'];
-export const COLOR = {
-  rock: '#36302b',
-  rockEdge: '#2b2622',
-  cave: '#dacdb3',
-  elevator: '#f59f00',
-  elevatorInk: '#4a3000',
-  night: '#1f2d45',
-  nightGrid: '#27385a',
-  day: '#f6d675',
-  dawn: '#4b3d4f',
-  dawnGrid: '#554659',
-  danger: 'rgba(255, 90, 40, 0.22)',
-  dangerEdge: '#ff7a1a',
-  dayGrid: '#e9c55a',
-  gem: '#3de3f0',
-  gemEdge: '#0b5e66',
-  necro: '#eef0f2',
-  hound: '#17110f',
-  houndEye: '#ff7a1a',
-  ink: '#111418',
-  lightEdge: '#f1f3f5',
-  neutral: '#9aa4b1',
-  label: '#8b95a5',
-};
 
-/** Colour of player p (wraps for unusual player counts). */
+export const INK = '#111418';
+export const NEUTRAL = '#9aa4b1';
+export const LABEL = '#8b95a5';
+
+/** Colour of player p (wraps for unusual player counts; grey for none). */
 export function playerColor(p) {
-  return p >= 0 ? PLAYER[p % PLAYER.length] : COLOR.neutral;
-}
-
-/** Colour of a level-0 cell character. */
-function cell0Color(c) {
-  switch (c) {
-    case 'R': return COLOR.rock;
-    case 'C': return COLOR.cave;
-    case 'E': return COLOR.elevator;
-    default: return OWNED[(c.charCodeAt(0) - 48) % OWNED.length];
-  }
-}
-
-/** Draws the amber elevator tile with an up/down arrow. */
-function drawElevator(ctx, x, y, s) {
-  ctx.fillStyle = COLOR.elevator;
-  ctx.fillRect(x, y, s, s);
-  if (s < 6) return;
-  ctx.fillStyle = COLOR.elevatorInk;
-  const cx = x + s / 2;
-  const h = s * 0.32;
-  const w = s * 0.26;
-  ctx.beginPath();
-  ctx.moveTo(cx, y + s / 2 - h);
-  ctx.lineTo(cx + w, y + s / 2 - 1);
-  ctx.lineTo(cx - w, y + s / 2 - 1);
-  ctx.closePath();
-  ctx.moveTo(cx, y + s / 2 + h);
-  ctx.lineTo(cx + w, y + s / 2 + 1);
-  ctx.lineTo(cx - w, y + s / 2 + 1);
-  ctx.closePath();
-  ctx.fill();
-}
-
-/** Draws a gem (cyan diamond) centred in the cell. */
-export function drawGem(ctx, x, y, s) {
-  const cx = x + s / 2;
-  const cy = y + s / 2;
-  const r = Math.max(2, s * 0.44);
-  ctx.beginPath();
-  ctx.moveTo(cx, cy - r);
-  ctx.lineTo(cx + r * 0.8, cy);
-  ctx.lineTo(cx, cy + r);
-  ctx.lineTo(cx - r * 0.8, cy);
-  ctx.closePath();
-  ctx.fillStyle = COLOR.gem;
-  ctx.fill();
-  ctx.lineWidth = 1;
-  ctx.strokeStyle = COLOR.gemEdge;
-  ctx.stroke();
-}
-
-/**
- * Returns the fill and grid colours of surface column j at round r: daylight,
- * night, or dawn for the two night columns that the sun burns at the end of
- * the round (SPEC §3.3 "burning columns").
- */
-export function surfaceColor(r, j, cols) {
-  if (isDay(r, j, cols)) return [COLOR.day, COLOR.dayGrid];
-  const t1 = (2 * r) % cols;
-  if (j === t1 || j === (t1 + 1) % cols) return [COLOR.dawn, COLOR.dawnGrid];
-  return [COLOR.night, COLOR.nightGrid];
-}
-
-/** Draws the terrain of one level for state st into ctx at offset (ox, oy). */
-export function drawTerrain(ctx, g, st, level, s, ox, oy) {
-  const grid = level === 0 ? st.grid0 : st.grid1;
-  for (let i = 0; i < g.rows; i++) {
-    const row = grid[i];
-    const y = oy + i * s;
-    for (let j = 0; j < g.cols; j++) {
-      const c = row[j];
-      const x = ox + j * s;
-      if (c === 'E') {
-        drawElevator(ctx, x, y, s);
-        continue;
-      }
-      ctx.fillStyle = level === 0 ? cell0Color(c) : surfaceColor(st.round, j, g.cols)[0];
-      ctx.fillRect(x, y, s, s);
-    }
-  }
-  if (level === 1) {
-    // Faint grid on the uniform surface so positions stay readable.
-    if (s >= 6) {
-      for (let j = 0; j < g.cols; j++) {
-        ctx.fillStyle = surfaceColor(st.round, j, g.cols)[1];
-        for (let i = 0; i < g.rows; i++) {
-          if (grid[i][j] === 'E') continue;
-          ctx.fillRect(ox + j * s, oy + i * s, s, 1);
-          ctx.fillRect(ox + j * s, oy + i * s, 1, s);
-        }
-      }
-    }
-    for (let i = 0; i < g.rows; i++) {
-      const row = grid[i];
-      for (let j = 0; j < g.cols; j++) {
-        if (row[j] === 'G') drawGem(ctx, ox + j * s, oy + i * s, s);
-      }
-    }
-  }
+  return p >= 0 ? PLAYER[p % PLAYER.length] : NEUTRAL;
 }
 
 /** Draws the column and row numbers around a board (every 10 cells). */
 export function drawRulers(ctx, g, s, ox, oy) {
-  ctx.fillStyle = COLOR.label;
+  ctx.fillStyle = LABEL;
   ctx.font = '10px system-ui, "DejaVu Sans", sans-serif';
   ctx.textBaseline = 'bottom';
   ctx.textAlign = 'center';
@@ -149,161 +31,122 @@ export function drawRulers(ctx, g, s, ox, oy) {
   for (let i = 0; i < g.rows; i += 10) ctx.fillText(String(i), ox - 4, oy + i * s + s / 2);
 }
 
-/**
- * Draws one unit centred at (cx, cy) in a cell of size s.
- * type: p Pioneer (circle), f Furyan (triangle), n Necromonger (square),
- * h Hellhound (black diamond with orange eyes). faint: descending necromonger.
- */
-export function drawUnit(ctx, type, group, cx, cy, s, faint, edge = COLOR.ink) {
-  ctx.save();
-  ctx.lineWidth = s >= 12 ? 1.5 : 1;
-  ctx.strokeStyle = edge;
-  const fill = group >= 0 ? playerColor(group) : null;
-  ctx.beginPath();
-  switch (type) {
-    case 'p': {
-      ctx.arc(cx, cy, s * 0.38, 0, 2 * Math.PI);
-      ctx.fillStyle = fill || COLOR.neutral;
-      break;
+/** Fills a whole board grid: color(c, i, j) gives the colour of character c. */
+export function fillGrid(ctx, rows, s, ox, oy, color) {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    for (let j = 0; j < row.length; j++) {
+      ctx.fillStyle = color(row[j], i, j);
+      ctx.fillRect(ox + j * s, oy + i * s, s, s);
     }
-    case 'f': {
-      const r = s * 0.5;
+  }
+}
+
+/** Draws faint cell borders (top and left edge of every cell) when cells are big enough. */
+export function drawGridLines(ctx, g, s, ox, oy, color = 'rgba(0, 0, 0, 0.07)') {
+  if (s < 8) return;
+  ctx.fillStyle = color;
+  for (let i = 0; i < g.rows; i++) ctx.fillRect(ox, oy + i * s, g.cols * s, 1);
+  for (let j = 0; j < g.cols; j++) ctx.fillRect(ox + j * s, oy, 1, g.rows * s);
+}
+
+/**
+ * Traces a unit shape centred at (cx, cy) with radius r into the current
+ * path: circle, triangle, square, diamond, star, hexagon or shield.
+ */
+export function shapePath(ctx, shape, cx, cy, r) {
+  ctx.beginPath();
+  switch (shape) {
+    case 'circle':
+      ctx.arc(cx, cy, r, 0, 2 * Math.PI);
+      break;
+    case 'triangle':
       ctx.moveTo(cx, cy - r);
       ctx.lineTo(cx + r * 0.92, cy + r * 0.72);
       ctx.lineTo(cx - r * 0.92, cy + r * 0.72);
       ctx.closePath();
-      ctx.fillStyle = fill || COLOR.neutral;
       break;
-    }
-    case 'n': {
-      const r = s * 0.36;
+    case 'square':
       ctx.rect(cx - r, cy - r, 2 * r, 2 * r);
-      ctx.fillStyle = COLOR.necro;
-      if (faint) {
-        ctx.globalAlpha = 0.45;
-        ctx.setLineDash([2, 2]);
-      }
       break;
-    }
-    default: {
-      const r = s * 0.6;
+    case 'diamond':
       ctx.moveTo(cx, cy - r);
       ctx.lineTo(cx + r, cy);
       ctx.lineTo(cx, cy + r);
       ctx.lineTo(cx - r, cy);
       ctx.closePath();
-      ctx.fillStyle = COLOR.hound;
-      ctx.strokeStyle = COLOR.houndEye;
-    }
+      break;
+    case 'star':
+      for (let k = 0; k < 10; k++) {
+        const a = -Math.PI / 2 + (k * Math.PI) / 5;
+        const rr = k % 2 === 0 ? r : r * 0.48;
+        if (k === 0) ctx.moveTo(cx + rr * Math.cos(a), cy + rr * Math.sin(a));
+        else ctx.lineTo(cx + rr * Math.cos(a), cy + rr * Math.sin(a));
+      }
+      ctx.closePath();
+      break;
+    case 'hexagon':
+      for (let k = 0; k < 6; k++) {
+        const a = (k * Math.PI) / 3;
+        if (k === 0) ctx.moveTo(cx + r * Math.cos(a), cy + r * Math.sin(a));
+        else ctx.lineTo(cx + r * Math.cos(a), cy + r * Math.sin(a));
+      }
+      ctx.closePath();
+      break;
+    default: // shield: flat top, pointed bottom
+      ctx.moveTo(cx - r * 0.85, cy - r * 0.8);
+      ctx.lineTo(cx + r * 0.85, cy - r * 0.8);
+      ctx.lineTo(cx + r * 0.85, cy + r * 0.1);
+      ctx.lineTo(cx, cy + r);
+      ctx.lineTo(cx - r * 0.85, cy + r * 0.1);
+      ctx.closePath();
   }
-  ctx.fill();
-  ctx.stroke();
-  ctx.setLineDash([]);
-  if (type === 'n') {
-    // A dark cross marks necromongers so they read even on pale cells.
-    const r = s * 0.2;
-    ctx.strokeStyle = COLOR.ink;
-    ctx.beginPath();
-    ctx.moveTo(cx - r, cy - r);
-    ctx.lineTo(cx + r, cy + r);
-    ctx.moveTo(cx + r, cy - r);
-    ctx.lineTo(cx - r, cy + r);
-    ctx.stroke();
-  } else if (type === 'h') {
-    ctx.fillStyle = COLOR.houndEye;
-    const e = Math.max(1, s * 0.1);
-    ctx.fillRect(cx - s * 0.2, cy - e, e * 1.6, e * 1.6);
-    ctx.fillRect(cx + s * 0.2 - e * 1.6, cy - e, e * 1.6, e * 1.6);
-  } else if (s >= 16) {
-    ctx.fillStyle = '#fff';
-    ctx.font = `bold ${Math.round(s * 0.45)}px system-ui, sans-serif`;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillText(type === 'p' ? 'P' : 'F', cx, cy + (type === 'f' ? s * 0.1 : 0));
-  }
-  ctx.restore();
 }
 
-/** Whether unit u is on the board (alive, landed or descending). */
-export function unitVisible(u) {
-  return u.i >= 0 && u.k >= 0 && (u.health !== 0 || u.type === 'h');
+/** Draws a filled and outlined shape. */
+export function drawShape(ctx, shape, cx, cy, r, fill, edge = INK, width = 1) {
+  shapePath(ctx, shape, cx, cy, r);
+  ctx.fillStyle = fill;
+  ctx.fill();
+  ctx.lineWidth = width;
+  ctx.strokeStyle = edge;
+  ctx.stroke();
 }
 
 /**
- * Draws the units on one level. a and b are the states at the start and end of
- * the interval being animated and f in [0,1) the fraction; a unit that moved
- * one planar step (columns wrap) slides, anything else jumps at f = 0.5.
+ * Draws a small health bar along the bottom of the cell at (x, y) when the
+ * unit is hurt (0 <= frac < 1) and cells are big enough to show it.
  */
-export function drawUnits(ctx, g, a, b, f, level, s, ox, oy) {
-  const width = g.cols * s;
-  const list = [];
-  for (let id = 0; id < a.units.length; id++) {
-    const ua = a.units[id];
-    const ub = b ? b.units[id] : ua;
-    let u = ua;
-    let di = 0;
-    let dj = 0;
-    if (f > 0 && b) {
-      const slide = unitVisible(ua) && unitVisible(ub) && ua.k === ub.k && ua.turns <= 0 && ub.turns <= 0;
-      let dcol = ub.j - ua.j;
-      if (dcol > g.cols / 2) dcol -= g.cols;
-      if (dcol < -g.cols / 2) dcol += g.cols;
-      if (slide && Math.abs(ub.i - ua.i) <= 1 && Math.abs(dcol) <= 1) {
-        di = (ub.i - ua.i) * f;
-        dj = dcol * f;
-        u = ua;
-      } else if (f >= 0.5) {
-        u = ub;
-      }
-    }
-    if (!unitVisible(u) || u.k !== level) continue;
-    list.push({ u, i: u.i + di, j: u.j + dj });
-  }
-  // Descending necromongers first (underneath), hellhounds last (on top).
-  const order = { n: 0, p: 1, f: 2, h: 3 };
-  list.sort((x, y) => (x.u.turns > 0 ? -1 : order[x.u.type]) - (y.u.turns > 0 ? -1 : order[y.u.type]));
-  ctx.save();
-  ctx.beginPath();
-  ctx.rect(ox, oy, width, g.rows * s);
-  ctx.clip();
-  // Hellhounds kill everything next to them: shade their 3x3 danger zone.
-  for (const { u, i, j } of list) {
-    if (u.type !== 'h') continue;
-    for (const shift of [-width, 0, width]) {
-      const x = ox + (j - 1) * s + shift;
-      const y = oy + (i - 1) * s;
-      ctx.fillStyle = COLOR.danger;
-      ctx.fillRect(x, y, 3 * s, 3 * s);
-      ctx.strokeStyle = COLOR.dangerEdge;
-      ctx.lineWidth = 1;
-      ctx.setLineDash([3, 2]);
-      ctx.strokeRect(x + 0.5, y + 0.5, 3 * s - 1, 3 * s - 1);
-      ctx.setLineDash([]);
-    }
-  }
-  // Player units get a light edge on the dark night surface, a dark one below.
-  const edge = level === 1 ? COLOR.lightEdge : COLOR.ink;
-  for (const { u, i, j } of list) {
-    const cy = oy + i * s + s / 2;
-    const cx = ox + j * s + s / 2;
-    const e = u.type === 'p' || u.type === 'f' ? edge : COLOR.ink;
-    drawUnit(ctx, u.type, u.group, cx, cy, s, u.turns > 0, e);
-    // A unit sliding across the wrap-around edge is drawn on both sides.
-    if (j < 0) drawUnit(ctx, u.type, u.group, cx + width, cy, s, u.turns > 0, e);
-    if (j > g.cols - 1) drawUnit(ctx, u.type, u.group, cx - width, cy, s, u.turns > 0, e);
-    if (u.turns > 0 && s >= 9) {
-      ctx.fillStyle = COLOR.necro;
-      ctx.font = `bold ${Math.max(8, Math.round(s * 0.6))}px system-ui, sans-serif`;
-      ctx.textAlign = 'left';
-      ctx.textBaseline = 'top';
-      ctx.fillText(String(u.turns), cx + s * 0.4, cy - s * 0.95);
-    }
-  }
-  ctx.restore();
+export function drawHealthBar(ctx, x, y, s, frac) {
+  if (s < 9 || !(frac < 1) || frac < 0) return;
+  const w = Math.round(s * 0.8);
+  const h = Math.max(2, Math.round(s * 0.12));
+  const bx = Math.round(x + (s - w) / 2);
+  const by = Math.round(y + s - h - 1);
+  ctx.fillStyle = '#111418';
+  ctx.fillRect(bx, by, w, h);
+  ctx.fillStyle = frac > 0.5 ? '#51cf66' : frac > 0.25 ? '#fcc419' : '#ff6b6b';
+  ctx.fillRect(bx, by, Math.max(1, Math.round(w * frac)), h);
 }
 
-/** Draws a small legend swatch into a fresh canvas and returns it. */
-export function legendIcon(kind, size = 18) {
+/**
+ * Where to draw a unit at fraction f in [0, 1) of the step from state a to
+ * state b: ua and ub are its records there (with i, j), shown(u) tells
+ * whether it is on the board. A unit that moved at most one cell in each
+ * direction slides; anything else jumps at f = 0.5. Returns {u, i, j} (u the
+ * record whose other fields apply) or null when it is not on the board.
+ */
+export function slide(ua, ub, f, shown) {
+  if (!ub || f <= 0) return shown(ua) ? { u: ua, i: ua.i, j: ua.j } : null;
+  if (shown(ua) && shown(ub) && Math.abs(ub.i - ua.i) <= 1 && Math.abs(ub.j - ua.j) <= 1) {
+    return { u: ua, i: ua.i + (ub.i - ua.i) * f, j: ua.j + (ub.j - ua.j) * f };
+  }
+  const u = f >= 0.5 ? ub : ua;
+  return shown(u) ? { u, i: u.i, j: u.j } : null;
+}
+
+/** Returns a fresh legend canvas of size x size CSS pixels drawn by paint(ctx, size). */
+export function iconCanvas(paint, size = 18) {
   const dpr = window.devicePixelRatio || 1;
   const cv = document.createElement('canvas');
   cv.width = size * dpr;
@@ -313,34 +156,22 @@ export function legendIcon(kind, size = 18) {
   cv.className = 'legend-icon';
   const ctx = cv.getContext('2d');
   ctx.scale(dpr, dpr);
-  const fillCell = (c) => {
+  paint(ctx, size);
+  return cv;
+}
+
+/** A legend icon that is a plain cell of colour c. */
+export function cellIcon(c) {
+  return iconCanvas((ctx, size) => {
     ctx.fillStyle = c;
     ctx.fillRect(0, 0, size, size);
-  };
-  switch (kind) {
-    case 'rock': fillCell(COLOR.rock); break;
-    case 'cave': fillCell(COLOR.cave); break;
-    case 'elevator': drawElevator(ctx, 0, 0, size); break;
-    case 'night': fillCell(COLOR.night); break;
-    case 'day': fillCell(COLOR.day); break;
-    case 'dawn': fillCell(COLOR.dawn); break;
-    case 'gem': fillCell(COLOR.night); drawGem(ctx, 0, 0, size); break;
-    case 'pioneer': fillCell(COLOR.cave); drawUnit(ctx, 'p', -1, size / 2, size / 2, size, false); break;
-    case 'furyan': fillCell(COLOR.cave); drawUnit(ctx, 'f', -1, size / 2, size / 2, size, false); break;
-    case 'necro': fillCell(COLOR.night); drawUnit(ctx, 'n', -1, size / 2, size / 2, size, false); break;
-    case 'descending': fillCell(COLOR.night); drawUnit(ctx, 'n', -1, size / 2, size / 2, size, true); break;
-    case 'hound': {
-      fillCell(COLOR.cave);
-      ctx.fillStyle = COLOR.danger;
-      ctx.fillRect(0, 0, size, size);
-      drawUnit(ctx, 'h', -1, size / 2, size / 2, size * 0.8, false);
-      break;
-    }
-    default: {
-      const p = Number(kind.slice(5)); // "ownedN"
-      ctx.fillStyle = OWNED[p % OWNED.length];
-      ctx.fillRect(0, 0, size, size);
-    }
-  }
-  return cv;
+  });
+}
+
+/** The row of four owned-cell tints used in legends. */
+export function ownedIcons(n) {
+  const box = document.createElement('span');
+  box.className = 'legend-owned';
+  for (let p = 0; p < Math.min(n, OWNED.length); p++) box.append(cellIcon(OWNED[p]));
+  return box;
 }

@@ -1,25 +1,24 @@
-// Parser for Crematoria traces (.res files), following SPEC §10.
+// Shared trace reader: the tokenizer, the preamble every game writes, the
+// round loop and what happens when a trace breaks off.
 //
-// Like the course viewer (§10.7), the trace is split on whitespace and read as
-// a sequence of tokens, so blank lines and spacing do not matter. Every token
-// remembers its line so errors can point at the offending place.
-
-export const SETTING_KEYS = [
-  'nb_players', 'nb_rounds', 'nb_furyans', 'nb_pioneers', 'max_nb_necromongers',
-  'nb_hellhounds', 'nb_elevators', 'gem_value', 'turns_to_land', 'rows', 'cols',
-];
-
-const UNIT_TYPES = 'pfnh';
-const DIR_CHARS = 'bwrxytlzudn';
-const LEVEL0_CHARS = /^[RCE0-9]+$/;
-const LEVEL1_CHARS = /^[OGE]+$/;
+// Like the course viewers, a trace is split on whitespace and read as a
+// sequence of tokens, so blank lines and spacing do not matter. Every token
+// remembers its line so errors can point at the offending place. After the
+// preamble ("Game" or "SecGame", "Seed N") the next token names the game; the
+// game's module (games/*.js) reads its settings, names and state blocks.
 
 /** TraceError is thrown for malformed traces; line is 1-based (0 if unknown). */
 export class TraceError extends Error {
-  constructor(message, line) {
+  /**
+   * atEnd is true when the problem is at the last token of the file or past
+   * it, which is how a trace that was cut short (an aborted game, a file
+   * written halfway) looks.
+   */
+  constructor(message, line, atEnd = false) {
     super(line > 0 ? `line ${line}: ${message}` : message);
     this.name = 'TraceError';
     this.line = line;
+    this.atEnd = atEnd;
   }
 }
 
@@ -42,8 +41,13 @@ function tokenize(text) {
   return { tokens, lines };
 }
 
+/** Shortens a token for an error message. */
+export function short(t) {
+  return t.length > 40 ? `${t.slice(0, 40)}…` : t;
+}
+
 /** Reader walks the token list. */
-class Reader {
+export class Reader {
   constructor(text) {
     const { tokens, lines } = tokenize(text);
     this.tokens = tokens;
@@ -56,9 +60,14 @@ class Reader {
     return p >= 0 ? this.lines[p] : 0;
   }
 
+  /** Returns a TraceError at the current token (not thrown). */
+  error(message) {
+    return new TraceError(message, this.line(), this.pos >= this.tokens.length - 1);
+  }
+
   next(what) {
     if (this.pos >= this.tokens.length) {
-      throw new TraceError(`unexpected end of file, expected ${what}`, this.line());
+      throw this.error(`unexpected end of file, expected ${what}`);
     }
     return this.tokens[this.pos++];
   }
@@ -67,7 +76,7 @@ class Reader {
     const t = this.next(`"${word}"`);
     if (t !== word) {
       this.pos--;
-      throw new TraceError(`expected "${word}", found "${short(t)}"`, this.line());
+      throw this.error(`expected "${word}", found "${short(t)}"`);
     }
   }
 
@@ -75,7 +84,7 @@ class Reader {
     const t = this.next(what);
     if (!/^-?\d+$/.test(t)) {
       this.pos--;
-      throw new TraceError(`expected an integer (${what}), found "${short(t)}"`, this.line());
+      throw this.error(`expected an integer (${what}), found "${short(t)}"`);
     }
     return parseInt(t, 10);
   }
@@ -85,7 +94,7 @@ class Reader {
     const v = Number(t);
     if (t === '' || Number.isNaN(v)) {
       this.pos--;
-      throw new TraceError(`expected a number (${what}), found "${short(t)}"`, this.line());
+      throw this.error(`expected a number (${what}), found "${short(t)}"`);
     }
     return v;
   }
@@ -93,167 +102,183 @@ class Reader {
   done() {
     return this.pos >= this.tokens.length;
   }
-}
 
-function short(t) {
-  return t.length > 40 ? `${t.slice(0, 40)}…` : t;
-}
+  // Helpers shared by the game modules.
 
-/** Reads the header, settings and names; returns a game skeleton. */
-function readHeader(rd) {
-  const kind = rd.next('"Game"');
-  if (kind !== 'Game' && kind !== 'SecGame') {
-    throw new TraceError(`not a Crematoria trace: it must start with "Game" or "SecGame", found "${short(kind)}"`, 1);
-  }
-  rd.expect('Seed');
-  const seed = rd.int('seed');
-  rd.expect('Crematoria');
-  const version = rd.next('game version');
-  const warnings = [];
-  if (version !== '1.2') {
-    warnings.push(`trace is for Crematoria ${version}; this viewer knows version 1.2`);
-  }
-  const settings = {};
-  for (const key of SETTING_KEYS) {
-    rd.expect(key);
-    settings[key] = rd.int(key);
-  }
-  const s = settings;
-  if (s.nb_players < 1 || s.nb_players > 16) throw new TraceError(`bad nb_players ${s.nb_players}`, rd.line());
-  if (s.nb_rounds < 0) throw new TraceError(`bad nb_rounds ${s.nb_rounds}`, rd.line());
-  if (s.rows < 1 || s.cols < 1 || s.rows * s.cols > 1e6) {
-    throw new TraceError(`bad board size ${s.rows}x${s.cols}`, rd.line());
-  }
-  for (const k of ['nb_furyans', 'nb_pioneers', 'max_nb_necromongers', 'nb_hellhounds']) {
-    if (s[k] < 0 || s[k] > 100000) throw new TraceError(`bad ${k} ${s[k]}`, rd.line());
-  }
-  rd.expect('names');
-  const names = [];
-  for (let p = 0; p < s.nb_players; p++) names.push(rd.next(`name of player ${p}`));
-  const perPlayer = s.nb_furyans + s.nb_pioneers;
-  return {
-    kind, seed, version, settings, names, warnings,
-    rows: s.rows,
-    cols: s.cols,
-    nbPlayers: s.nb_players,
-    nbUnits: s.nb_players * perPlayer + s.max_nb_necromongers + s.nb_hellhounds,
-    rounds: [],
-    moves: [],
-    scores: [],
-  };
-}
-
-/** Reads one grid level (rows tokens of cols characters). */
-function readLevel(rd, g, level) {
-  const rows = [];
-  const valid = level === 0 ? LEVEL0_CHARS : LEVEL1_CHARS;
-  for (let i = 0; i < g.rows; i++) {
-    const row = rd.next(`row ${i} of level ${level}`);
-    if (row.length !== g.cols || !valid.test(row)) {
-      rd.pos--;
-      const why = row.length !== g.cols ? `has ${row.length} characters instead of ${g.cols}` : 'holds an unknown cell character';
-      throw new TraceError(`row ${i} of level ${level} ${why}: "${short(row)}"`, rd.line());
-    }
-    rows.push(row);
-  }
-  return rows;
-}
-
-/** Reads the state block of round r. */
-function readState(rd, g, r) {
-  const grid0 = readLevel(rd, g, 0);
-  const grid1 = readLevel(rd, g, 1);
-  rd.expect('round');
-  const got = rd.int('round number');
-  if (got !== r) throw new TraceError(`expected round ${r}, found round ${got}`, rd.line());
-  const list = (key, read) => {
-    rd.expect(key);
+  /** Reads `key` and one value per player with read(what). */
+  perPlayer(g, key, read = (w) => this.int(w)) {
+    this.expect(key);
     const out = [];
     for (let p = 0; p < g.nbPlayers; p++) out.push(read(`${key} of player ${p}`));
     return out;
-  };
-  const cells = list('nb_cells', (w) => rd.int(w));
-  const gems = list('nb_gems', (w) => rd.int(w));
-  const status = list('status', (w) => rd.float(w));
-  const units = [];
-  for (let id = 0; id < g.nbUnits; id++) {
-    const type = rd.next(`type of unit ${id}`);
-    if (type.length !== 1 || !UNIT_TYPES.includes(type)) {
-      rd.pos--;
-      throw new TraceError(`unit ${id}: unknown unit type "${short(type)}" (expected p, f, n or h)`, rd.line());
-    }
-    const u = { id, type };
-    u.group = rd.int(`group of unit ${id}`);
-    u.health = rd.int(`health of unit ${id}`);
-    u.turns = rd.int(`turns of unit ${id}`);
-    u.i = rd.int(`row of unit ${id}`);
-    u.j = rd.int(`column of unit ${id}`);
-    u.k = rd.int(`level of unit ${id}`);
-    units.push(u);
   }
-  return { round: r, grid0, grid1, cells, gems, status, units };
+
+  /** Reads `key value` pairs as integers (or floats for keys in floats). */
+  settings(keys, floats = []) {
+    const out = {};
+    for (const key of keys) {
+      this.expect(key);
+      out[key] = floats.includes(key) ? this.float(key) : this.int(key);
+    }
+    return out;
+  }
+
+  /** Reads "names" and n player names. */
+  names(n) {
+    this.expect('names');
+    const names = [];
+    for (let p = 0; p < n; p++) names.push(this.next(`name of player ${p}`));
+    return names;
+  }
+
+  /** Reads `rows` grid rows of `cols` characters each matching valid. */
+  grid(g, valid, what = 'row') {
+    const rows = [];
+    for (let i = 0; i < g.rows; i++) rows.push(this.gridRow(g, valid, `${what} ${i}`));
+    return rows;
+  }
+
+  /** Reads one grid row of g.cols characters matching valid (a regexp). */
+  gridRow(g, valid, what) {
+    const row = this.next(what);
+    if (row.length !== g.cols || !valid.test(row)) {
+      this.pos--;
+      const why = row.length !== g.cols ? `has ${row.length} characters instead of ${g.cols}` : 'holds an unknown cell character';
+      throw this.error(`${what} ${why}: "${short(row)}"`);
+    }
+    return row;
+  }
+
+  /** Reads `round r` and checks the number. */
+  round(r) {
+    this.expect('round');
+    const got = this.int('round number');
+    if (got !== r) throw this.error(`expected round ${r}, found round ${got}`);
+  }
 }
 
-/** Reads the movements block that follows the state of a round. */
-function readMoves(rd, g) {
-  rd.expect('movements');
+/** Checks the board and player counts read from a header. */
+export function checkSizes(rd, g) {
+  if (g.nbPlayers < 1 || g.nbPlayers > 16) throw rd.error(`bad nb_players ${g.nbPlayers}`);
+  if (g.nbRounds < 0) throw rd.error(`bad nb_rounds ${g.nbRounds}`);
+  if (g.rows < 1 || g.cols < 1 || g.rows * g.cols > 1e6) {
+    throw rd.error(`bad board size ${g.rows}x${g.cols}`);
+  }
+}
+
+/**
+ * Reads the moves that follow the state of a round: the game's keyword, then
+ * "id dir" pairs until -1 (dir one of the game's direction letters).
+ */
+function readMoves(rd, g, game) {
+  rd.expect(game.movesWord);
   const moves = [];
   for (;;) {
     const id = rd.int('unit id or -1');
     if (id === -1) return moves;
-    if (id < 0 || id >= g.nbUnits) throw new TraceError(`movement of unknown unit ${id}`, rd.line());
+    if (id < 0 || id >= g.nbUnits) throw rd.error(`movement of unknown unit ${id}`);
     const dir = rd.next(`direction of unit ${id}`);
-    if (dir.length !== 1 || !DIR_CHARS.includes(dir)) {
+    if (dir.length !== 1 || !game.dirs.includes(dir)) {
       rd.pos--;
-      throw new TraceError(`unknown direction "${short(dir)}" for unit ${id}`, rd.line());
+      throw rd.error(`unknown direction "${short(dir)}" for unit ${id}`);
     }
     moves.push({ id, dir });
   }
 }
 
 /**
- * parseTrace reads a whole trace. Errors in the header or in the first state
- * throw a TraceError. A trace that breaks off later (an aborted game, or a file
- * damaged halfway) is kept up to its last complete state and gets a warning.
+ * parseTrace reads a whole trace with the module games.get(name) of the game
+ * it names. Errors in the preamble, the header or the first state throw a
+ * TraceError. A trace that breaks off later is kept up to its last complete
+ * state, with complete = false and a warning: cut short when it simply ends
+ * (an aborted game), damaged when a later token is wrong.
+ *
+ * The result holds the game module, the header (seed, settings, names, board
+ * size, nbRounds), rounds[r] (the game's state of round r), scores[r] (one
+ * score per player), moves[r] (the moves between rounds r and r + 1),
+ * lastRound, complete, cut ({round, reason} when not complete) and warnings.
  */
-export function parseTrace(text) {
+export function parseTrace(text, games) {
   const rd = new Reader(text);
   if (rd.done()) throw new TraceError('the file is empty', 0);
-  const g = readHeader(rd);
-  const gv = g.settings.gem_value;
-  for (let r = 0; r <= g.settings.nb_rounds; r++) {
-    let state;
+  const kind = rd.next('"Game"');
+  if (kind !== 'Game' && kind !== 'SecGame') {
+    throw new TraceError(`not a game trace: it must start with "Game" or "SecGame", found "${short(kind)}"`, 1);
+  }
+  rd.expect('Seed');
+  const seed = rd.int('seed');
+  const name = rd.next('the name of the game');
+  const game = games.get(name);
+  if (!game) {
+    rd.pos--;
+    throw rd.error(`unknown game "${short(name)}": this viewer replays ${[...games.keys()].join(', ')}`);
+  }
+  const version = rd.next('game version');
+  const g = {
+    game, kind, seed, version,
+    name: game.name,
+    warnings: [],
+    rounds: [],
+    moves: [],
+    scores: [],
+    complete: true,
+    cut: null,
+  };
+  if (version !== game.version) {
+    g.warnings.push(`trace is for ${name} ${version}; this viewer knows version ${game.version}`);
+  }
+  game.readHeader(rd, g);
+  let endOfLast = rd.pos; // token index just after the last complete state
+  for (let r = 0; r <= g.nbRounds; r++) {
+    let state = null;
     let moves = null;
     try {
-      state = readState(rd, g, r);
-      if (r < g.settings.nb_rounds) moves = readMoves(rd, g);
+      state = game.readState(rd, g, r);
+      endOfLast = rd.pos;
+      if (r < g.nbRounds) moves = readMoves(rd, g, game);
     } catch (err) {
-      if (r === 0 || !(err instanceof TraceError)) throw err;
+      if (!(err instanceof TraceError)) throw err;
       if (state) {
         g.rounds.push(state);
-        g.scores.push(state.cells.map((c, p) => c + gv * state.gems[p]));
+        g.scores.push(game.score(g, state));
       }
-      const last = g.rounds.length - 1;
-      g.warnings.push(`trace is incomplete or damaged after round ${last} (${err.message}); showing rounds 0-${last}`);
-      g.lastRound = last;
-      g.moves.length = last;
-      return g;
+      if (g.rounds.length === 0) {
+        if (err.atEnd) throw new TraceError(`the game was cut short before its first complete state: ${err.message}`, 0);
+        throw err;
+      }
+      cutShort(g, rd, text, err, endOfLast);
+      break;
     }
     g.rounds.push(state);
-    g.scores.push(state.cells.map((c, p) => c + gv * state.gems[p]));
+    g.scores.push(game.score(g, state));
     if (moves) g.moves.push(moves);
   }
-  if (!rd.done()) {
+  if (g.complete && !rd.done()) {
     g.warnings.push(`ignored ${rd.tokens.length - rd.pos} unexpected tokens after the last round (line ${rd.line()})`);
   }
   g.lastRound = g.rounds.length - 1;
+  g.moves.length = g.lastRound;
   return g;
 }
 
-/** Returns true when level-1 column j is in daylight at round r (SPEC §3.3). */
-export function isDay(r, j, cols) {
-  const half = cols / 2;
-  const t1 = (2 * r) % cols;
-  if (t1 + half - 1 < cols) return j < t1 || j > t1 + half - 1;
-  return t1 + half - 1 - cols < j && j < t1;
+/** Marks g as incomplete after err and explains why in a warning. */
+function cutShort(g, rd, text, err, endOfLast) {
+  // A file cut in the middle of a line may end with half a token: when the
+  // last state used the very last token and no whitespace follows it, that
+  // token may be partial, so the state is not trusted.
+  if (err.atEnd && endOfLast === rd.tokens.length && !/\s$/.test(text) && g.rounds.length > 1) {
+    g.rounds.pop();
+    g.scores.pop();
+  }
+  const last = g.rounds.length - 1;
+  g.complete = false;
+  if (err.atEnd) {
+    g.cut = { round: last, reason: 'cut short' };
+    g.warnings.push(`Game cut short: the trace ends after round ${last} of ${g.nbRounds}, as an aborted game's does ` +
+      `(${err.message}). Showing rounds 0-${last}; there is no winner.`);
+  } else {
+    g.cut = { round: last, reason: 'damaged' };
+    g.warnings.push(`Trace damaged after round ${last} of ${g.nbRounds} (${err.message}). ` +
+      `Showing rounds 0-${last}; there is no winner.`);
+  }
 }
