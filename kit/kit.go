@@ -12,7 +12,7 @@ import (
 	"io/fs"
 )
 
-//go:embed crematoria
+//go:embed crematoria moria pandemic
 var files embed.FS
 
 // FS returns the kit of a game by its folder name ("crematoria").

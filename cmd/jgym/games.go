@@ -11,6 +11,8 @@ import (
 	"jgym/arena"
 	"jgym/env"
 	"jgym/env/crematoria"
+	"jgym/env/moria"
+	"jgym/env/pandemic"
 )
 
 // tableGame is a game jgym plays: its adapter for the command line, and
@@ -32,6 +34,14 @@ var games = []tableGame{
 		Game:        crematoria.Arena(),
 		env:         func(l arena.Loader) env.Game { return crematoria.NewEnv(crematoria.WithLoader(l)) },
 		courseSpeed: 630, // about 1.6 ms per round
+	},
+	{
+		Game: pandemic.Arena(),
+		env:  func(l arena.Loader) env.Game { return pandemic.NewEnv(pandemic.WithLoader(l)) },
+	},
+	{
+		Game: moria.Arena(),
+		env:  func(l arena.Loader) env.Game { return moria.NewEnv(moria.WithLoader(l)) },
 	},
 }
 

@@ -98,7 +98,7 @@ func TestGameTable(t *testing.T) {
 		{"a bot of another game", []string{"match", "--game", "fake", "Demo", "Bob", "Ann", "Ann", "-s", "5"}, 1,
 			"", `player 0: unknown bot "Demo"`},
 		{"unknown game", []string{"match", "--game", "Chess", "Ann", "Bob", "Ann", "Ann", "-s", "5"}, 2,
-			"", `unknown game "Chess" (games: Crematoria, Fake)`},
+			"", `unknown game "Chess" (games: ` + gameNames() + `)`},
 		{"a configuration of another game", []string{"match", "Demo", "Demo", "Demo", "Demo", "-s", "1", "-i", fakeCnf}, 2,
 			"", "is a Fake configuration, not Crematoria: give --game Fake"},
 		{"a Crematoria configuration for Fake", []string{"eval", "-g", "fake", "Ann", "--opponents", "Bob", "-i", altCnf}, 2,
@@ -118,7 +118,7 @@ func TestGameTable(t *testing.T) {
 		{"verify, each trace with its game", []string{"verify", fakeRes, crem}, 0,
 			"OK " + fakeRes + "\nOK " + crem + "\n", ""},
 		{"verify, a trace of an unknown game", []string{"verify", otherRes}, 1,
-			`FAIL ` + otherRes + `: a trace of "Mystery", a game jgym does not play (games: Crematoria, Fake)`, ""},
+			`FAIL ` + otherRes + `: a trace of "Mystery", a game jgym does not play (games: ` + gameNames() + `)`, ""},
 		{"verify -i of one game, traces of both", []string{"verify", "-i", fakeCnf, fakeRes, crem}, 1,
 			"FAIL " + fakeRes + ": other rounds\nFAIL " + crem + ": a Crematoria trace, and -i " + fakeCnf + " is a Fake configuration\n", ""},
 	} {

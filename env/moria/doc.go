@@ -47,4 +47,19 @@
 //
 // NewEnv wraps the game as an env.Game ("Moria-v0") with the egocentric
 // observation moria-obs-1 (Observer, DecodeActions).
+//
+// Bots from outside jgym take seats too. A C++ bot written for the course
+// kit (AI<Name>.cc) compiles against CppKit, jgym's implementation of the
+// kit's headers (kit/moria), and plays through package cppbot as a CppBot;
+// an ONNX policy (package policy, PolicySignature) plays as a PolicyBot;
+// CppTarget turns such a policy into a C++ player for the kit (package
+// cppexport) that plays exactly as the PolicyBot:
+//
+//	k, _ := moria.CppKit()
+//	prog, err := cppbot.Open("AIMine.cc", k, cppbot.Options{})
+//	bots := [4]moria.Bot{moria.NewCppBot(prog, 0, seed), moria.NewDemo(1, seed), ...}
+//
+// Arena gives the game to the command line (package arena): "jgym match
+// --game moria" seats registered bots and "cpp:" and "policy:" files
+// (ResolveBot), writes the trace and the command log, and verifies traces.
 package moria

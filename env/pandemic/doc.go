@@ -48,4 +48,16 @@
 // egocentric observation pandemic-obs-1 (Observer), one direction per unit
 // slot as the action (DecodeActions), action masks (CanMove), rewards from
 // the scores.
+//
+// Two bots come from files. CppBot seats a student's C++ bot written for
+// the course kit: package cppbot compiles it against CppKit (kit/pandemic,
+// jgym's implementation of the kit's player API) and runs it in a
+// sandbox, one process per seat for the whole game. PolicyBot seats an
+// ONNX policy loaded with PolicySignature (package policy). ResolveBot
+// seats "cpp:REF" and "policy:REF" names through an arena.Loader, and
+// Arena gives the game to the command line (package arena):
+//
+//	k, err := pandemic.CppKit()
+//	prog, err := cppbot.Open("AIMine.cc", k, cppbot.Options{})
+//	bots := [4]pandemic.Bot{pandemic.NewCppBot(prog, 0, seed), pandemic.NewDemo(1, seed), ...}
 package pandemic

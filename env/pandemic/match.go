@@ -84,6 +84,15 @@ func (m *Match) Orders(p int) []Command { return m.cmds[p] }
 
 // PlayRound asks each bot for its orders and plays one round.
 func (m *Match) PlayRound() error {
+	if err := m.collect(); err != nil {
+		return err
+	}
+	return m.StepTraced(&m.cmds)
+}
+
+// collect asks each bot for its orders of the round (Orders); it fails
+// with the first player's error (too many commands, a bot that failed).
+func (m *Match) collect() error {
 	for p := 0; p < NumPlayers; p++ {
 		o := &m.orders[p]
 		o.Reset(len(m.Units))
@@ -100,7 +109,7 @@ func (m *Match) PlayRound() error {
 		}
 		m.cmds[p] = o.List()
 	}
-	return m.StepTraced(&m.cmds)
+	return nil
 }
 
 // StepTraced plays one round with the given commands and writes it to the

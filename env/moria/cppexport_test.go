@@ -1,0 +1,309 @@
+package moria
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"jgym/cppexport"
+	"jgym/policy"
+)
+
+// exported writes the C++ player of the test policy for u slots (weights
+// from seed) under dir, with target t, and returns its file and the Go
+// model.
+func exported(t *testing.T, dir, name string, tg cppexport.Target, u int, seed uint64) (string, *policy.Model) {
+	t.Helper()
+	raw := tinyPolicy(u, seed)
+	m, err := policy.Parse(raw, PolicySignature())
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := cppexport.Export(raw, tg, cppexport.Options{Name: name, Source: "tiny.onnx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeBot(t, dir, name, string(src)), m
+}
+
+// The exported player (the test policy through CppTarget, compiled with
+// jgym's kit and run in the sandbox) and the Go policy bot play the same
+// games: the traces are equal byte for byte, in every seat, and with two
+// seats of the player in one game.
+func TestCppExportPlaysAsPolicyBot(t *testing.T) {
+	needCpp(t)
+	dir := t.TempDir()
+	src, m := exported(t, dir, "Tiny", CppTarget(), 100, 4)
+	out, err := exec.Command("g++", "-std=c++11", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-fsyntax-only",
+		"-I", kitDir, src).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the exported file does not compile cleanly: %v\n%s", err, out)
+	}
+	prog := compiled(t, src, cppOpts())
+	games := []struct {
+		seed  int
+		seats []int
+	}{{1, []int{0}}, {2, []int{1}}, {3, []int{2}}, {4, []int{3}}, {5, []int{0, 2}}}
+	rounds := 200
+	if raceEnabled {
+		games, rounds = games[:2], 20
+	}
+	cfg := withRounds(DefaultConfig(), rounds)
+	for _, g := range games {
+		var names [NumPlayers]string
+		var cpp, gob [NumPlayers]Bot
+		for p := range names {
+			names[p] = "Demo"
+			cpp[p], gob[p] = NewDemo(p, g.seed), NewDemo(p, g.seed)
+		}
+		for _, p := range g.seats {
+			names[p] = "Tiny"
+			b := NewCppBot(prog, p, g.seed)
+			defer b.Close()
+			cpp[p], gob[p] = b, NewPolicyBot(m, p)
+		}
+		want, orders := playCounting(t, cfg, g.seed, names, gob, g.seats)
+		got, _ := playCounting(t, cfg, g.seed, names, cpp, g.seats)
+		if !bytes.Equal(want, got) {
+			t.Errorf("seed %d, seats %v: the exported player's trace differs from the policy bot's: %s", g.seed, g.seats, firstDiff(want, got))
+			continue
+		}
+		if orders < rounds {
+			t.Errorf("seed %d: %d orders in %d rounds: the comparison proves little", g.seed, orders, rounds)
+		}
+		t.Logf("seed %d, seats %v: %d rounds, %d orders, traces equal", g.seed, g.seats, rounds, orders)
+	}
+}
+
+// playCounting plays a game and returns its trace and the number of
+// orders the given seats gave.
+func playCounting(t *testing.T, cfg Config, seed int, names [NumPlayers]string, bots [NumPlayers]Bot, seats []int) ([]byte, int) {
+	t.Helper()
+	m, err := NewMatchWithBots(cfg, seed, names, bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	m.WriteTrace(&buf)
+	n := 0
+	for !m.Done() {
+		if err := m.PlayRound(); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		for _, p := range seats {
+			n += len(m.Orders(p))
+		}
+	}
+	return buf.Bytes(), n
+}
+
+// dumpAct writes, after the orders, the network's inputs and logits to
+// stderr on one line (floats as their bits in hex).
+const dumpAct = `
+{
+  ostringstream o;
+  o << "jgym-dump " << round();
+  for (int k = 0; k < 7 * 3600; ++k) o << ' ' << in_board_[k];
+  o << " |";
+  for (int k = 0; k < U * 10; ++k) o << ' ' << in_units_[k];
+  o << " |";
+  for (int k = 0; k < 24; ++k) {
+    unsigned int x;
+    memcpy(&x, &in_globals_[k], 4);
+    o << ' ' << hex << x << dec;
+  }
+  o << " |";
+  for (int k = 0; k < U * 9; ++k) o << ' ' << int(in_mask_[k]);
+  o << " |";
+  for (int k = 0; k < U * 9; ++k) {
+    unsigned int x;
+    memcpy(&x, &logits[k], 4);
+    o << ' ' << hex << x << dec;
+  }
+  cerr << o.str() << endl;
+}
+`
+
+// goDump is what the dump variant of the exported player writes for
+// state s and seat me: the Go encoder's tensors and the Go interpreter's
+// logits.
+func goDump(t *testing.T, m *policy.Model, s *State, me int) string {
+	u := m.NumSlots
+	var ob Observer
+	obs := [][]byte{make([]byte, BoardBytes), make([]byte, u*UnitFeatures), make([]byte, 4*NumGlobals), make([]byte, u*NumDirs)}
+	ob.Board(s, me, obs[0])
+	ob.Units(s, me, obs[1])
+	ob.Globals(s, me, obs[2])
+	ob.Mask(s, me, obs[3])
+	logits, err := m.Logits(nil, obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b []byte
+	b = fmt.Appendf(b, "jgym-dump %d", s.Round)
+	for _, x := range obs[0] {
+		b = fmt.Appendf(b, " %d", x)
+	}
+	b = append(b, " |"...)
+	for _, x := range obs[1] {
+		b = fmt.Appendf(b, " %d", x)
+	}
+	b = append(b, " |"...)
+	for k := 0; k < NumGlobals; k++ {
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, uint64(binary.LittleEndian.Uint32(obs[2][4*k:])), 16)
+	}
+	b = append(b, " |"...)
+	for _, x := range obs[3] {
+		b = fmt.Appendf(b, " %d", x)
+	}
+	b = append(b, " |"...)
+	for _, x := range logits {
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, uint64(math.Float32bits(x)), 16)
+	}
+	return string(b)
+}
+
+// dumpSpectator runs the dump variant on every state without using its
+// orders, records what it should write, and lets inner give the seat's
+// orders.
+type dumpSpectator struct {
+	t     *testing.T
+	cpp   *CppBot
+	m     *policy.Model
+	me    int
+	inner Bot
+	want  []string
+}
+
+func (sp *dumpSpectator) Play(s *State, o *Orders) {
+	sp.want = append(sp.want, goDump(sp.t, sp.m, s, sp.me))
+	var scratch Orders
+	scratch.Reset(len(s.Units))
+	sp.cpp.Play(s, &scratch)
+	if sp.inner != nil {
+		sp.inner.Play(s, o)
+	}
+}
+
+func (sp *dumpSpectator) Err() error { return sp.cpp.Err() }
+
+// The C++ encoder of CppTarget is the twin of Observer: a variant of the
+// exported player that writes its inputs and logits every round gives the
+// Go encoder's four tensors, element for element, and the Go interpreter's
+// logits, bit for bit, in a default game against Demos and in a crowded
+// game with orcs, abysses and stale troll ids (testdata/moria/aborts,
+// 140 unit slots).
+func TestCppExportEncoderIsObserversTwin(t *testing.T) {
+	needCpp(t)
+	aborts := filepath.Join(traceRoot(), "..", "aborts")
+	crowded := loadConfigFile(t, filepath.Join(aborts, "crowded.cnf"))
+	log, err := ParseCommandLog(bytes.NewReader(readGz(t, filepath.Join(aborts, "moria_s460_Brawl-Brawl-Brawl-Brawl_crowded.cmd.gz"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds := 100
+	if raceEnabled {
+		rounds = 10
+	}
+	tests := []struct {
+		name  string
+		cfg   Config
+		seed  int
+		seat  int
+		inner func(p int) Bot
+		abort bool
+	}{
+		{"default", withRounds(DefaultConfig(), rounds), 8, 3, func(p int) Bot { return NewDemo(p, 8) }, false},
+		{"crowded", crowded, 460, 0, func(p int) Bot { return replayBot{log, p} }, true},
+	}
+	dir := t.TempDir()
+	tg := CppTarget()
+	tg.Act += dumpAct
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			name := "Dump" + strconv.Itoa(NumSlots(&tc.cfg))
+			src, m := exported(t, dir, name, tg, NumSlots(&tc.cfg), 9)
+			var stderr syncBuffer
+			opts := cppOpts()
+			opts.Stderr, opts.StderrLimit = &stderr, 1
+			sp := &dumpSpectator{t: t, cpp: NewCppBot(compiled(t, src, opts), tc.seat, tc.seed), m: m, me: tc.seat, inner: tc.inner(tc.seat)}
+			var bots [NumPlayers]Bot
+			for p := range bots {
+				bots[p] = tc.inner(p)
+			}
+			bots[tc.seat] = sp
+			_, err := playTrace(tc.cfg, tc.seed, [4]string{"A", "B", "C", "D"}, bots)
+			if tc.abort != (err != nil) {
+				t.Fatalf("the game ended with %v (abort expected: %v)", err, tc.abort)
+			}
+			sp.cpp.Close()
+			var got []string
+			for _, line := range strings.Split(stderr.String(), "\n") {
+				if strings.HasPrefix(line, "jgym-dump ") {
+					got = append(got, line)
+				}
+			}
+			if len(got) != len(sp.want) {
+				t.Fatalf("%d rounds dumped, %d played", len(got), len(sp.want))
+			}
+			sections := []string{"board", "units", "globals", "action_mask", "logits"}
+			for r := range got {
+				if got[r] == sp.want[r] {
+					continue
+				}
+				g, w := strings.Split(got[r], " |"), strings.Split(sp.want[r], " |")
+				for k := range w {
+					if k < len(g) && g[k] == w[k] {
+						continue
+					}
+					gf, wf := strings.Fields(g[min(k, len(g)-1)]), strings.Fields(w[k])
+					i := 0
+					for i < len(gf) && i < len(wf) && gf[i] == wf[i] {
+						i++
+					}
+					t.Fatalf("round %d: %s differs at element %d: C++ %q, Go %q", r, sections[k], i-2*b2i(k == 0),
+						strings.Join(gf[i:min(i+3, len(gf))], " "), strings.Join(wf[i:min(i+3, len(wf))], " "))
+				}
+			}
+			t.Logf("%d rounds: inputs and %d logits per round equal", len(got), m.NumSlots*NumDirs)
+		})
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// The kit's names cannot name an exported player, and the exported file
+// includes the kit's Player.hh only.
+func TestCppTargetNames(t *testing.T) {
+	tg := CppTarget()
+	for _, name := range []string{"Balrog", "Dwarf", "Abyss", "None", "Pos"} {
+		if err := tg.CheckName(name); err == nil {
+			t.Errorf("name %q accepted", name)
+		}
+	}
+	src, err := cppexport.Export(tinyPolicy(100, 4), tg, cppexport.Options{Name: "Mine"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(line, "#include") && line != `#include "Player.hh"` {
+			t.Errorf("the exported file has %q", line)
+		}
+	}
+	if !bytes.Contains(src, []byte("moria-obs-1, 100 unit slots")) {
+		t.Error("the header does not name moria-obs-1 and 100 slots")
+	}
+}

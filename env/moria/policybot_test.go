@@ -1,0 +1,196 @@
+package moria
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"testing"
+
+	"jgym/env"
+	"jgym/policy"
+)
+
+// tinyModel loads the test policy (onnx_test.go) for the default number of
+// unit slots.
+func tinyModel(t testing.TB) *policy.Model {
+	t.Helper()
+	m, err := policy.Parse(tinyPolicy(NumSlots(&defaultConfig), 4), PolicySignature())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/tiny.onnx")
+
+// testdata/tiny.onnx is the test policy (100 slots), for the commands of
+// the documentation: "jgym match -g moria policy:env/moria/testdata/tiny.onnx ...".
+// go test -run TestTinyPolicyFile -update rewrites it.
+func TestTinyPolicyFile(t *testing.T) {
+	const path = "testdata/tiny.onnx"
+	want := tinyPolicy(100, 4)
+	if *update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s differs from tinyPolicy(100, 4): rewrite it with go test -run TestTinyPolicyFile -update", path)
+	}
+	if _, err := policy.Load(path, PolicySignature()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPolicySignature(t *testing.T) {
+	sig := PolicySignature()
+	if sig.ObservationVersion != ObservationVersion || sig.Actions != NumDirs || sig.SlotsMultiple != NumPlayers || len(sig.Inputs) != 4 {
+		t.Fatalf("PolicySignature() = %+v", sig)
+	}
+	want := []policy.Input{
+		{Name: "board", Dtype: env.Uint8, Shape: []int{BoardPlanes, Rows, Cols}},
+		{Name: "units", Dtype: env.Uint8, Shape: []int{-1, UnitFeatures}},
+		{Name: "globals", Dtype: env.Float32, Shape: []int{NumGlobals}},
+		{Name: "action_mask", Dtype: env.Bool, Shape: []int{-1, NumDirs}},
+	}
+	for k, in := range sig.Inputs {
+		w := want[k]
+		if in.Name != w.Name || in.Dtype != w.Dtype || len(in.Shape) != len(w.Shape) {
+			t.Fatalf("input %d = %+v, want %+v", k, in, w)
+		}
+		for i := range w.Shape {
+			if in.Shape[i] != w.Shape[i] {
+				t.Errorf("input %s shape %v, want %v", in.Name, in.Shape, w.Shape)
+			}
+		}
+	}
+	if m := tinyModel(t); m.NumSlots != 100 {
+		t.Errorf("NumSlots = %d, want 100", m.NumSlots)
+	}
+	// A model of another game does not load.
+	if _, err := policy.Parse(tinyPolicy(100, 1), policy.Signature{ObservationVersion: "crematoria-obs-1", Inputs: PolicySignature().Inputs, Actions: 11}); !errors.Is(err, policy.ErrObservationVersion) {
+		t.Errorf("a Moria model loaded as a crematoria-obs-1 policy: %v", err)
+	}
+}
+
+// The policy bot commands, in slot order, the argmax of its logits for
+// every unit it owns (None left out), and only legal moves.
+func TestPolicyBotPlaysArgmaxInSlotOrder(t *testing.T) {
+	m := tinyModel(t)
+	g, err := New(DefaultConfig(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, me := range []int{0, 2} {
+		bot := NewPolicyBot(m, me)
+		var o Orders
+		o.Reset(len(g.Units))
+		bot.Play(&g.State, &o)
+		if bot.Err() != nil {
+			t.Fatal(bot.Err())
+		}
+		best := policy.Argmax(bot.Logits(), m.NumSlots, NumDirs)
+		var want []Command
+		dirs := map[Dir]int{}
+		for id, d := range best {
+			if g.Units[id].Player == me && Dir(d) != None {
+				want = append(want, Command{ID: id, Dir: Dir(d)})
+				dirs[Dir(d)]++
+			}
+		}
+		got := o.List()
+		if len(got) != len(want) || len(want) < 5 || len(dirs) < 3 {
+			t.Fatalf("seat %d: %d commands in %d directions, want %d (at least 5, in 3 directions)", me, len(got), len(dirs), len(want))
+		}
+		for k, c := range got {
+			if c != want[k] {
+				t.Errorf("seat %d: command %d = %+v, want %+v", me, k, c, want[k])
+			}
+			if u := g.Units[c.ID]; !CanMove(&g.State, &u, c.Dir) {
+				t.Errorf("seat %d: unit %d: %v is not legal", me, c.ID, c.Dir)
+			}
+		}
+	}
+}
+
+// A model of 100 slots refuses a game of another number of units.
+func TestPolicyBotRejectsOtherSlotCount(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.NbWizards--
+	g, err := New(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot := NewPolicyBot(tinyModel(t), 0)
+	var o Orders
+	o.Reset(len(g.Units))
+	bot.Play(&g.State, &o)
+	if !errors.Is(bot.Err(), policy.ErrSignature) || len(o.List()) != 0 {
+		t.Errorf("Play with %d slots on a 100-slot model: err %v, %d orders", NumSlots(&cfg), bot.Err(), len(o.List()))
+	}
+}
+
+// The policy bot plays what the environment plays for a learner whose
+// action is the argmax of the same model on the env's observation: the
+// env's trace and a match with the bot in the learner's seat are equal.
+func TestPolicyBotMatchesEnv(t *testing.T) {
+	const seed, seat = 21, 2
+	rounds := 200
+	if raceEnabled {
+		rounds = 20
+	}
+	cfg := withRounds(DefaultConfig(), rounds)
+	model := tinyModel(t)
+	f, err := NewEnv().NewFactory(env.Setup{Seats: []string{"Demo", "Null", "", "Demo"}, Config: cfg.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	inst, err := f.NewInstance()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Close()
+	var got bytes.Buffer
+	inst.(*instance).SetTrace(func(int, int64) (io.WriteCloser, error) { return nopCloser{&got}, nil })
+	if err := inst.Reset(seed); err != nil {
+		t.Fatal(err)
+	}
+	out := newOut(f.Spec(), 1)
+	reward := make([]float32, 1)
+	action := make([]byte, model.NumSlots)
+	orders := 0
+	for done := false; !done; {
+		inst.Observe(out)
+		logits, err := model.Logits(nil, out.Obs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, d := range policy.Argmax(logits, model.NumSlots, NumDirs) {
+			action[id] = byte(d)
+		}
+		if done, err = inst.Step(action, nil, reward); err != nil {
+			t.Fatal(err)
+		}
+		orders += len(inst.(*instance).orders[seat].List())
+	}
+
+	bots := [NumPlayers]Bot{NewDemo(0, seed), Null{}, PolicyFactory(model)(seat, seed), NewDemo(3, seed)}
+	want, err := playTrace(cfg, seed, [4]string{"Demo", "Null", "Learner", "Demo"}, bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Fatalf("the env's trace differs from the policy bot's: %s", firstDiff(want, got.Bytes()))
+	}
+	if orders < rounds {
+		t.Errorf("%d orders in %d rounds: the comparison proves little", orders, rounds)
+	}
+	t.Logf("%d rounds, %d orders of the policy: traces equal", rounds, orders)
+}

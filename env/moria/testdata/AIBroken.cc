@@ -1,0 +1,12 @@
+// AIBroken.cc: a test bot that does not compile.
+#include "Player.hh"
+
+#define PLAYER_NAME Broken
+
+struct PLAYER_NAME : public Player {
+  static Player* factory() { return new PLAYER_NAME; }
+
+  virtual void play() { command(undeclared_variable, Bottom); }
+};
+
+RegisterPlayer(PLAYER_NAME);
