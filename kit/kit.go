@@ -12,7 +12,7 @@ import (
 	"io/fs"
 )
 
-//go:embed crematoria moria pandemic
+//go:embed crematoria moria pandemic dominator
 var files embed.FS
 
 // FS returns the kit of a game by its folder name ("crematoria").

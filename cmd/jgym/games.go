@@ -11,6 +11,7 @@ import (
 	"jgym/arena"
 	"jgym/env"
 	"jgym/env/crematoria"
+	"jgym/env/dominator"
 	"jgym/env/moria"
 	"jgym/env/pandemic"
 )
@@ -34,6 +35,10 @@ var games = []tableGame{
 		Game:        crematoria.Arena(),
 		env:         func(l arena.Loader) env.Game { return crematoria.NewEnv(crematoria.WithLoader(l)) },
 		courseSpeed: 630, // about 1.6 ms per round
+	},
+	{
+		Game: dominator.Arena(),
+		env:  func(l arena.Loader) env.Game { return dominator.NewEnv(dominator.WithLoader(l)) },
 	},
 	{
 		Game: pandemic.Arena(),

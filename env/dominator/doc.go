@@ -44,4 +44,19 @@
 // replaying a command log (ParseCommandLog) exactly or checking every
 // round against the rules. NewEnv offers the game to the env layer
 // (Dominator-v0) with the observation dominator-obs-1 (Observer, Decoder).
+//
+// Other players take seats too: a C++ bot written for the course kit runs
+// in its own sandboxed process with jgym's implementation of the kit
+// (kit/dominator, CppKit; package cppbot compiles it), and an ONNX policy
+// runs in Go (PolicyBot, PolicySignature; package policy):
+//
+//	k, _ := dominator.CppKit()
+//	prog, err := cppbot.Open("AIMine.cc", k, cppbot.Options{})
+//	bot := dominator.NewCppBot(prog, 0, seed) // plays seat 0 on its rotated view
+//
+// CppTarget exports a policy as a C++ player of the kit (package
+// cppexport) that plays the policy bot's games byte for byte. Arena gives
+// the game to jgym's commands (package arena): seats named "policy:REF"
+// and "cpp:REF" (ResolveBot, or WithLoader for an Env), games with their
+// trace and command log, and trace verification.
 package dominator

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"jgym/arena"
 	"jgym/env"
 )
 
@@ -29,6 +30,16 @@ type envOptions struct {
 
 // WithResolver makes the Env seat bots through r instead of LookupBot.
 func WithResolver(r Resolver) EnvOption { return func(o *envOptions) { o.resolve = r } }
+
+// WithLoader makes the Env seat bots through ResolveBot with l: the
+// registered bots, and "policy:REF" and "cpp:REF" files that l loads
+// (arena.Prefixes, which Bots lists).
+func WithLoader(l arena.Loader) EnvOption {
+	return func(o *envOptions) {
+		o.resolve = func(name string) (BotFactory, io.Closer, error) { return ResolveBot(name, l) }
+		o.prefixes = slices.Clone(arena.Prefixes)
+	}
+}
 
 // WithPrefixes lists the "prefix:PATH" prefixes the resolver accepts, for
 // Bots.
@@ -131,7 +142,7 @@ func (e *Env) NewFactory(s env.Setup) (env.Factory, error) {
 		bf, closer, err := e.opts.resolve(name)
 		if err != nil {
 			f.Close()
-			if errors.Is(err, ErrUnknownBot) {
+			if errors.Is(err, ErrUnknownBot) || errors.Is(err, env.ErrUnknownBot) {
 				return nil, fmt.Errorf("seat %d: %w", j, tagged{env.ErrUnknownBot, err})
 			}
 			return nil, fmt.Errorf("seat %d: bot %q: %w", j, name, tagged{env.ErrBadSetup, err})

@@ -1,0 +1,239 @@
+package dominator
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"jgym/cppexport"
+)
+
+// probeSource is a C++ player that runs the exported encoder
+// (CppTarget().Encoder) on what it sees and gives, as the id of its only
+// command, a digest of the five network inputs.
+func probeSource(u, side int) string {
+	t := CppTarget()
+	enc := strings.ReplaceAll(encoderCC, "BOARD_SIDE", fmt.Sprint(side))
+	return fmt.Sprintf(`// AIProbe.cc: runs the exported encoder and gives a digest of its inputs.
+#include "Player.hh"
+
+#include <cstring>
+
+#define PLAYER_NAME Probe
+
+struct PLAYER_NAME : public Player {
+  static Player* factory() { return new PLAYER_NAME; }
+
+  enum { U = %d };
+  long long %s[%d];
+  long long %s[U * 8];
+  float %s[18];
+  unsigned char %s[U * 9];
+  unsigned char %s[U * 9];
+  unsigned int h;
+
+  void add(unsigned int x) {
+    h ^= x;
+    h *= 16777619u;
+  }
+
+  virtual void play() {
+    encode();
+    h = 2166136261u;
+    for (int k = 0; k < %d; ++k) add((unsigned int)in_board_[k]);
+    for (int k = 0; k < U * 8; ++k) add((unsigned int)in_units_[k]);
+    for (int k = 0; k < 18; ++k) {
+      unsigned int bits;
+      memcpy(&bits, &in_globals_[k], 4);
+      add(bits);
+    }
+    for (int k = 0; k < U * 9; ++k) add(in_mask_[k]);
+    for (int k = 0; k < U * 9; ++k) add(in_move_mask_[k]);
+    command(-1 - int(h & 0x3fffffff), None);
+  }
+%s
+};
+
+RegisterPlayer(PLAYER_NAME);
+`, u, t.Members["board"], BoardPlanes*side*side, t.Members["units"], t.Members["globals"], t.Members["action_mask"],
+		t.Members["move_mask"], BoardPlanes*side*side, enc)
+}
+
+// observationDigest is the probe's digest of the Go encoder's tensors of
+// seat me of the real state s.
+func observationDigest(ob *Observer, s *State, me int) int {
+	u := NumSlots(s.Cfg)
+	board := make([]byte, BoardPlanes*s.Cfg.Rows*s.Cfg.Cols)
+	units := make([]byte, u*UnitFeatures)
+	glob := make([]byte, 4*NumGlobals)
+	mask := make([]byte, u*NumDirs)
+	move := make([]byte, u*NumDirs)
+	ob.Board(s, me, board)
+	ob.Units(s, me, units)
+	ob.Globals(s, me, glob)
+	ob.Mask(s, me, mask)
+	ob.MoveMask(s, me, move)
+	h := uint32(2166136261)
+	add := func(x uint32) {
+		h ^= x
+		h *= 16777619
+	}
+	for _, b := range [][]byte{board, units} {
+		for _, x := range b {
+			add(uint32(x))
+		}
+	}
+	for k := 0; k < NumGlobals; k++ {
+		add(binary.LittleEndian.Uint32(glob[4*k:]))
+	}
+	for _, b := range [][]byte{mask, move} {
+		for _, x := range b {
+			add(uint32(x))
+		}
+	}
+	return -1 - int(h&0x3fffffff)
+}
+
+// The exported encoder, run by the C++ player on its rotated view, writes
+// the tensors the Go encoder (Observer) writes for the env on the real
+// state, element for element (a digest of them, every round, every
+// seat): in default games, on FIXED and GENERATOR3 boards of another
+// size, and in the crowded games where units are lost (SPEC §8.9).
+func TestCppEncoderMatchesObserver(t *testing.T) {
+	needCpp(t)
+	for _, base := range []string{
+		"dominator_s7_Demo-Demo-Demo-Demo",
+		"dominator_s10_Dummy-Demo-Null-Demo",
+		"fixed2_s25_Demo-Dummy-Demo-Chaos",
+		"crowd3_s5_Chaos-Demo-Dummy-Chaos",
+		"manywitch_s7_Chaos-Demo-Dummy-Chaos",
+	} {
+		t.Run(base, func(t *testing.T) {
+			t.Parallel()
+			c := findCase(t, base)
+			var log *CommandLog
+			if c.cmdPath != "" {
+				log = loadLog(t, c.cmdPath)
+			}
+			src := filepath.Join(t.TempDir(), "AIProbe.cc")
+			if err := os.WriteFile(src, []byte(probeSource(NumSlots(&c.cfg), c.cfg.Rows)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			prog := compiled(t, src)
+			var probes [NumPlayers]*CppBot
+			for p := range probes {
+				probes[p] = NewCppBot(prog, p, c.seed)
+				defer probes[p].Close()
+			}
+			m, err := NewMatchWithBots(c.cfg, c.seed, c.names, seatBots(t, c.seed, c.names, log))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			m.WriteTrace(&buf)
+			var ob Observer
+			var v State
+			var o Orders
+			lost := 0
+			for !m.Done() {
+				for id := range m.Units {
+					if !m.onGrid(id) {
+						lost++
+					}
+				}
+				for p, b := range probes {
+					m.View(p, &v)
+					o.Reset(len(v.Units))
+					b.Play(&v, &o)
+					if err := b.Err(); err != nil {
+						t.Fatal(err)
+					}
+					want := observationDigest(&ob, &m.State, p)
+					if got := o.List(); len(got) != 1 || got[0].ID != want {
+						t.Fatalf("round %d, seat %d: the C++ encoder's digest %v, the Go encoder's %d", m.Round, p, got, want)
+					}
+				}
+				if err := m.PlayRound(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if want := readGz(t, c.path); !bytes.Equal(want, buf.Bytes()) {
+				t.Fatalf("not the reference game: %s", firstDiff(want, buf.Bytes()))
+			}
+			if strings.HasPrefix(base, "crowd3") && lost == 0 { // 25 unit-rounds in crowd3_s5
+				t.Errorf("no unit was lost: the test does not cover lost units")
+			}
+			t.Logf("%d rounds x 4 seats equal; %d unit-rounds off the grid", m.Round, lost)
+		})
+	}
+}
+
+// exportTiny exports model as player Tiny into a temporary AITiny.cc.
+func exportTiny(t *testing.T, model []byte) (string, error) {
+	src, err := cppexport.Export(model, CppTarget(), cppexport.Options{Name: "Tiny", Source: "tiny.onnx"})
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(t.TempDir(), "AITiny.cc")
+	return path, os.WriteFile(path, src, 0o644)
+}
+
+// A tiny policy exported to C++ with CppTarget compiles cleanly with the
+// kit, and the C++ player plays the same game as the Go policy bot
+// (PolicyBot) against Demos, in every seat and twice in one game.
+func TestExportedPlayerMatchesPolicyBot(t *testing.T) {
+	needCpp(t)
+	path, err := exportTiny(t, tinyPolicy(128, 37))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("g++", "-std=c++11", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-fsyntax-only",
+		"-I", kitDir, path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the exported player does not compile cleanly: %v\n%s", err, out)
+	}
+	prog := compiled(t, path)
+	m := tinyBot(t)
+	for _, g := range []struct {
+		seed  int
+		seats []int
+	}{{1, []int{0}}, {2, []int{1}}, {3, []int{2}}, {4, []int{3}}, {5, []int{0, 2}}} {
+		t.Run(fmt.Sprintf("s%d_seats%v", g.seed, g.seats), func(t *testing.T) {
+			t.Parallel()
+			var cpp, gob [NumPlayers]Bot
+			names := [NumPlayers]string{"Demo", "Demo", "Demo", "Demo"}
+			for p := range cpp {
+				cpp[p], gob[p] = NewDemo(p, g.seed), NewDemo(p, g.seed)
+			}
+			for _, p := range g.seats {
+				b := NewCppBot(prog, p, g.seed)
+				defer b.Close()
+				cpp[p], gob[p], names[p] = b, NewPolicyBot(m, p), "Tiny"
+			}
+			got, err := playTrace(DefaultConfig(), g.seed, names, cpp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := playTrace(DefaultConfig(), g.seed, names, gob)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(want, got) {
+				t.Fatal(firstDiff(want, got))
+			}
+			demo, err := playTrace(DefaultConfig(), g.seed, [4]string{"Demo", "Demo", "Demo", "Demo"},
+				[4]Bot{NewDemo(0, g.seed), NewDemo(1, g.seed), NewDemo(2, g.seed), NewDemo(3, g.seed)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Equal(demo[bytes.Index(demo, []byte("\n\n")):], got[bytes.Index(got, []byte("\n\n")):]) {
+				t.Error("the policy played like a Demo")
+			}
+		})
+	}
+}

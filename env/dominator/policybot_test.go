@@ -1,0 +1,193 @@
+package dominator
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"slices"
+	"testing"
+
+	"jgym/env"
+	"jgym/policy"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/tiny.onnx")
+
+// testdata/tiny.onnx is the tiny policy of the default configuration, for
+// the documentation's commands (jgym match -g dominator
+// policy:env/dominator/testdata/tiny.onnx ...).
+func TestTinyPolicyFile(t *testing.T) {
+	want := tinyPolicy(128, 37)
+	if *update {
+		if err := os.WriteFile("testdata/tiny.onnx", want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile("testdata/tiny.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("testdata/tiny.onnx is not the tiny policy: go test ./env/dominator -run TestTinyPolicyFile -update")
+	}
+	if _, err := policy.Load("testdata/tiny.onnx", PolicySignature()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tinyBot loads the tiny policy for the default configuration.
+func tinyBot(t testing.TB) *policy.Model {
+	t.Helper()
+	cfg := DefaultConfig()
+	m, err := policy.Parse(tinyPolicy(NumSlots(&cfg), cfg.Rows), PolicySignature())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// The signature holds every observation tensor of the env, move_mask
+// included, with U free.
+func TestPolicySignature(t *testing.T) {
+	sig := PolicySignature()
+	spec := NewEnv().Spec()
+	if sig.ObservationVersion != ObservationVersion || sig.Actions != NumDirs || sig.SlotsMultiple != NumPlayers ||
+		len(sig.Inputs) != len(spec.Observation) {
+		t.Fatalf("PolicySignature() = %+v", sig)
+	}
+	want := [][]int{{BoardPlanes, 37, 37}, {-1, UnitFeatures}, {NumGlobals}, {-1, NumDirs}, {-1, NumDirs}}
+	for k, in := range sig.Inputs {
+		if in.Name != spec.Observation[k].Name || in.Dtype != spec.Observation[k].Dtype || !slices.Equal(in.Shape, want[k]) {
+			t.Errorf("input %d = %+v, want %s %s %v", k, in, spec.Observation[k].Name, spec.Observation[k].Dtype, want[k])
+		}
+	}
+	if m := tinyBot(t); m.NumSlots != 128 {
+		t.Errorf("NumSlots = %d, want 128", m.NumSlots)
+	}
+}
+
+// The policy bot gives, round after round, the orders the env gives for a
+// learner whose action is the argmax of the same policy on the env's
+// observation (Observe, Step without action_order): the two games are
+// the same.
+func TestPolicyBotPlaysLikeTheEnv(t *testing.T) {
+	m := tinyBot(t)
+	const seed, seat = 5, 2
+	// The env: seat 2 is the learner, the others Demos.
+	in, _ := newInstance(t, env.Setup{Seats: []string{"Demo", "Demo", "", "Demo"}})
+	if err := in.Reset(seed); err != nil {
+		t.Fatal(err)
+	}
+	// The match: seat 2 is the policy bot.
+	bots := [NumPlayers]Bot{NewDemo(0, seed), NewDemo(1, seed), NewPolicyBot(m, seat), NewDemo(3, seed)}
+	match, err := NewMatchWithBots(DefaultConfig(), seed, [4]string{"Demo", "Demo", "Learner", "Demo"}, bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := in.f.Spec()
+	out := newOut(sp, 1)
+	u := NumSlots(&in.f.cfg)
+	action := make([]byte, u)
+	reward := make([]float32, 1)
+	inputs := m.NewInputs()
+	moved := 0
+	used := map[Dir]bool{}
+	for r := 0; r < 60; r++ {
+		in.Observe(out)
+		logits, err := m.Logits(inputs, out.Obs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, d := range policy.Argmax(logits, u, NumDirs) {
+			action[id] = byte(d)
+		}
+		if _, err := in.Step(action, nil, reward); err != nil {
+			t.Fatal(err)
+		}
+		if err := match.PlayRound(); err != nil {
+			t.Fatal(err)
+		}
+		if err := bots[seat].(*PolicyBot).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := match.Orders(seat), in.m.Orders(seat); !slices.Equal(got, want) {
+			t.Fatalf("round %d: the policy bot gave %v, the env %v", r, got, want)
+		}
+		moved += len(match.Orders(seat))
+		for _, c := range match.Orders(seat) {
+			used[c.Dir] = true
+		}
+		if match.State.TotalScore != in.m.State.TotalScore || !slices.Equal(match.Moves, in.m.Moves) {
+			t.Fatalf("round %d: the games differ", r)
+		}
+	}
+	if moved < 60*20 {
+		t.Errorf("the policy bot gave %d orders in 60 rounds; the tiny policy should move most units", moved)
+	}
+	if len(used) < 4 {
+		t.Errorf("the policy bot used the directions %v; the tiny policy should use most", used)
+	}
+}
+
+// The bot issues, in slot order, the argmax of each of its units when the
+// engine keeps it (never None), and plays the same on its view as on the
+// real state.
+func TestPolicyBotOrders(t *testing.T) {
+	m := tinyBot(t)
+	g, err := New(DefaultConfig(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots := [NumPlayers]Bot{NewDemo(0, 3), NewDemo(1, 3), NewDemo(2, 3), NewDemo(3, 3)}
+	playRounds(t, g, 7, &bots)
+	for me := 0; me < NumPlayers; me++ {
+		bot := NewPolicyBot(m, me)
+		var o, ov Orders
+		o.Reset(len(g.Units))
+		bot.PlaySeat(&g.State, me, &o)
+		best := policy.Argmax(bot.Logits(), m.NumSlots, NumDirs)
+		var want []Command
+		for id, d := range best {
+			if Dir(d) != None && Legal(&g.State, me, id, Dir(d)) {
+				want = append(want, Command{ID: id, Dir: Dir(d)})
+			}
+		}
+		if got := o.List(); !slices.Equal(got, want) || len(want) == 0 {
+			t.Errorf("seat %d: orders %v, want %v", me, got, want)
+		}
+		var v State
+		g.View(me, &v)
+		ov.Reset(len(g.Units))
+		NewPolicyBot(m, me).Play(&v, &ov)
+		if !slices.Equal(ov.List(), o.List()) {
+			t.Errorf("seat %d: on the view %v, on the state %v", me, ov.List(), o.List())
+		}
+	}
+}
+
+// A model of 128 slots on a 37 x 37 board refuses games of another number
+// of units or another board.
+func TestPolicyBotRejectsOtherConfigs(t *testing.T) {
+	m := tinyBot(t)
+	fewer := DefaultConfig()
+	fewer.NbFarmers--
+	other, err := ShippedConfig("generator3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Rows, other.Cols = 31, 31
+	for _, cfg := range []Config{fewer, other} {
+		g, err := New(cfg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bot := NewPolicyBot(m, 0)
+		var o Orders
+		o.Reset(len(g.Units))
+		bot.PlaySeat(&g.State, 0, &o)
+		if !errors.Is(bot.Err(), policy.ErrSignature) || len(o.List()) != 0 {
+			t.Errorf("%d slots, %d x %d: err %v, %d orders", NumSlots(&cfg), cfg.Rows, cfg.Cols, bot.Err(), len(o.List()))
+		}
+	}
+}
