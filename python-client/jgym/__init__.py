@@ -53,7 +53,7 @@ from jgym.vector import JgymVectorEnv, make_vec
 __version__ = "0.1.0"
 
 #: The games this package registers with Gymnasium, as ``jgym/<id>``.
-GAMES = ("Crematoria-v0",)
+GAMES = ("Crematoria-v0", "Dominator-v0", "Pandemic-v0", "Moria-v0")
 
 __all__ = [
     "GAMES",

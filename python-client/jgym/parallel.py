@@ -83,6 +83,7 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
         token: str | None = None,
         tls: Any = None,
     ) -> None:
+        self.metadata = {**type(self).metadata, "name": "jgym_" + game.lower().replace("-", "_")}
         self.render_mode = render_mode
         self.game_id = game
         self.with_order = action_order
