@@ -81,6 +81,7 @@ type Process struct {
 	mu        sync.Mutex
 	err       error
 	closed    bool
+	finished  bool // Finish was called: the game is over
 	closeOnce sync.Once
 }
 
@@ -297,6 +298,13 @@ func (b *Process) Finish() {
 	if b.toBot == nil {
 		return
 	}
+	b.mu.Lock()
+	b.finished = true
+	b.mu.Unlock()
+	if u, sy, ok := treeCPU(b.Pid()); ok {
+		cpuUser.Add(int64(u))
+		cpuSys.Add(int64(sy))
+	}
 	b.toBot.Close()
 	go func() {
 		select {
@@ -336,7 +344,17 @@ func (b *Process) Close() error {
 	b.closeOnce.Do(func() {
 		b.mu.Lock()
 		b.closed = true
+		finished := b.finished
 		b.mu.Unlock()
+		if finished && b.cmd != nil {
+			// A bot whose game ended exits by itself: let it, so that its
+			// process is reaped normally (its CPU time then counts in the
+			// rusage of jgym's children, which export-cpp --bench reads).
+			select {
+			case <-b.exited:
+			case <-time.After(2 * time.Second):
+			}
+		}
 		b.kill()
 		if b.cmd != nil {
 			<-b.exited

@@ -1,7 +1,7 @@
 package cppexport_test
 
 import (
-	"jgym/cppexport"
+	"jgym/cppbot"
 	"os"
 	"strings"
 	"testing"
@@ -28,8 +28,8 @@ func BenchmarkExportedGame(b *testing.B) {
 		tm.path = trainedModel
 	}
 	bt := compiled(b, tm, false, nil, strings.Fields(os.Getenv("JGYM_EXPORT_CXXFLAGS"))...)
-	if _, _, ok := cppexport.ChildrenCPU(); !ok {
-		b.Skip("no getrusage here")
+	if _, _, ok := cppbot.FinishedCPU(); !ok {
+		b.Skip("this system does not report the CPU time of processes (/proc)")
 	}
 	b.Logf("model %s, flags %q", tm.path, os.Getenv("JGYM_EXPORT_CXXFLAGS"))
 	cfg := crematoria.DefaultConfig()
@@ -41,14 +41,14 @@ func BenchmarkExportedGame(b *testing.B) {
 		for p := range bots {
 			names[p], bots[p] = "Demo", crematoria.NewDemo(p, seed)
 		}
-		u0, s0, _ := cppexport.ChildrenCPU()
+		u0, s0, _ := cppbot.FinishedCPU()
 		t0 := time.Now()
 		bot := crematoria.NewCppBot(bt.prog, seat, seed)
 		names[seat], bots[seat] = tm.name, bot
 		play(b, cfg, seed, names, bots)
 		bot.Close()
 		wall += time.Since(t0)
-		u1, s1, _ := cppexport.ChildrenCPU()
+		u1, s1, _ := cppbot.FinishedCPU()
 		cpu += u1 - u0 + s1 - s0
 	}
 	n := float64(b.N)

@@ -11,16 +11,15 @@ import (
 	"strings"
 	"time"
 
+	"jgym/arena"
 	"jgym/cppbot"
 	"jgym/cppexport"
-	"jgym/env/crematoria"
-	"jgym/policy"
 )
 
 func init() {
 	register(&command{
 		name:  "export-cpp",
-		usage: "MODEL.onnx --name NAME [-o AI<NAME>.cc] [--check] [--bench] [-s SEEDS] [-i CONFIG]",
+		usage: "[--game NAME] MODEL.onnx --name NAME [-o AI<NAME>.cc] [--check] [--bench] [-s SEEDS] [-i CONFIG]",
 		short: "write a trained policy as one C++ player file for the course kit (docs/cpp-bots.md)",
 		run:   runExportCpp,
 	})
@@ -29,13 +28,14 @@ func init() {
 func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := commands["export-cpp"]
 	fs := newFlagSet(c, stderr)
+	gameName := gameFlag(fs)
 	name := fs.String("name", "", "the player's name, PLAYER_NAME (required; at most 12 characters)")
 	out := fs.String("o", "", "output file (default AI<NAME>.cc in the current directory)")
 	fs.StringVar(out, "output", "", "same as -o")
 	check := fs.Bool("check", false, "compile the file and check that it plays exactly as policy:MODEL (one game per seed, against three Demos)")
 	bench := fs.Bool("bench", false, "compile the file and report the CPU time its process uses for one game against three Demos")
 	seeds := fs.String("s", "1", "comma-separated seeds of the --check and --bench games (the seat turns with the seed: seed mod 4)")
-	cfgPath := fs.String("i", "", "configuration file of the --check and --bench games (default: the embedded default.cnf)")
+	cfgPath := fs.String("i", "", "configuration file of the --check and --bench games (default: the game's default)")
 	fs.StringVar(cfgPath, "input", "", "same as -i")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -47,7 +47,14 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *name == "" {
 		return usageErr("missing --name NAME (the player's name)")
 	}
-	target := crematoria.CppTarget()
+	g, err := findGame(*gameName)
+	if err != nil {
+		return err
+	}
+	if g.cppTarget == nil {
+		return usageErr("export-cpp does not write %s players yet", g.Name())
+	}
+	target := g.cppTarget()
 	if err := target.CheckName(*name); err != nil {
 		return usageErr("%v", err)
 	}
@@ -59,7 +66,7 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		seedList = append(seedList, sd)
 	}
-	cfg, err := loadConfig(*cfgPath)
+	cfg, err := loadGameConfig(g, *cfgPath)
 	if err != nil {
 		return err
 	}
@@ -82,38 +89,34 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return nil
 	}
 
-	opts, err := cppOptions(os.Getenv, stderr)
-	if err != nil {
-		return err
-	}
 	start := time.Now()
-	k, err := crematoria.CppKit()
+	cpp, err := g.NewPlayer("cpp:"+*out, cliLoader)
 	if err != nil {
 		return err
 	}
-	prog, err := cppbot.Open(*out, k, opts)
-	if err != nil {
-		return err
-	}
-	defer prog.Close()
+	defer cpp.Close()
 	fmt.Fprintf(stdout, "built %s in %.1f s (g++ -std=c++11 -O2 with jgym's kit, or the compile cache)\n", *out, time.Since(start).Seconds())
+	demo, err := g.NewPlayer("Demo", nil)
+	if err != nil {
+		return err
+	}
+	defer demo.Close()
 	if *check {
-		m, err := policy.Load(model, crematoria.PolicySignature())
+		pol, err := g.NewPlayer("policy:"+model, cliLoader)
 		if err != nil {
 			return err
 		}
+		defer pol.Close()
 		for _, sd := range seedList {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			seat := sd % crematoria.NumPlayers
-			want, err := exportGame(cfg, sd, seat, *name, crematoria.NewPolicyBot(m, seat))
+			seat := sd % arena.Seats
+			want, err := exportGame(ctx, g, cfg, sd, seat, *name, pol, demo)
 			if err != nil {
 				return fmt.Errorf("check: policy:%s: %w", model, err)
 			}
-			bot := crematoria.NewCppBot(prog, seat, sd)
-			got, err := exportGame(cfg, sd, seat, *name, bot)
-			bot.Close() // reaped now, not during --bench
+			got, err := exportGame(ctx, g, cfg, sd, seat, *name, cpp, demo)
 			if err != nil {
 				return fmt.Errorf("check: %s: %w", *out, err)
 			}
@@ -122,49 +125,42 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 					sd, seat, *out, model, diffLine(got, want))
 			}
 			fmt.Fprintf(stdout, "check: seed %d, seat %d: cpp:%s and policy:%s play the same game (%d rounds, traces equal byte for byte)\n",
-				sd, seat, *out, model, cfg.NbRounds)
+				sd, seat, *out, model, cfg.Rounds())
 		}
 	}
 	if *bench {
 		sd := seedList[0]
-		seat := sd % crematoria.NumPlayers
-		u0, s0, ok := cppexport.ChildrenCPU()
+		seat := sd % arena.Seats
+		u0, s0, ok := cppbot.FinishedCPU()
 		if !ok {
-			return fmt.Errorf("bench: this system does not report the CPU time of child processes")
+			return fmt.Errorf("bench: this system does not report the CPU time of processes (/proc)")
 		}
 		t0 := time.Now()
-		bot := crematoria.NewCppBot(prog, seat, sd)
-		_, err := exportGame(cfg, sd, seat, *name, bot)
-		bot.Close() // waits for the process, so that its CPU time is counted
-		wall := time.Since(t0)
-		if err != nil {
+		// The player's process tree is measured when its game ends.
+		if _, err := exportGame(ctx, g, cfg, sd, seat, *name, cpp, demo); err != nil {
 			return fmt.Errorf("bench: %w", err)
 		}
-		u1, s1, _ := cppexport.ChildrenCPU()
+		wall := time.Since(t0)
+		u1, s1, _ := cppbot.FinishedCPU()
 		user, sys := u1-u0, s1-s0
 		cpu := user + sys
 		fmt.Fprintf(stdout, "bench: seed %d, seat %d, %d rounds against three Demos: the player's process used %.3f s of CPU (user %.3f s, system %.3f s), %.2f ms per round; game wall time %.2f s\n",
-			sd, seat, cfg.NbRounds, cpu.Seconds(), user.Seconds(), sys.Seconds(), cpu.Seconds()*1000/float64(cfg.NbRounds), wall.Seconds())
+			sd, seat, cfg.Rounds(), cpu.Seconds(), user.Seconds(), sys.Seconds(), cpu.Seconds()*1000/float64(cfg.Rounds()), wall.Seconds())
 	}
 	return nil
 }
 
-// exportGame plays one game with bot in seat and Demos elsewhere, and
-// returns its trace.
-func exportGame(cfg crematoria.Config, seed, seat int, name string, bot crematoria.Bot) ([]byte, error) {
-	var names [crematoria.NumPlayers]string
-	var bots [crematoria.NumPlayers]crematoria.Bot
-	for p := range bots {
-		names[p], bots[p] = "Demo", crematoria.NewDemo(p, seed)
+// exportGame plays one game with p in seat (named name in the trace) and
+// Demos elsewhere, and returns its trace.
+func exportGame(ctx context.Context, g tableGame, cfg arena.Config, seed, seat int, name string, p, demo arena.Player) ([]byte, error) {
+	t := &arena.Table{Config: cfg, Seed: seed, Players: make([]arena.Player, arena.Seats), Names: make([]string, arena.Seats)}
+	for s := range t.Players {
+		t.Players[s], t.Names[s] = demo, "Demo"
 	}
-	names[seat], bots[seat] = name, bot
-	m, err := crematoria.NewMatchWithBots(cfg, seed, names, bots)
-	if err != nil {
-		return nil, err
-	}
+	t.Players[seat], t.Names[seat] = p, name
 	var buf bytes.Buffer
-	m.WriteTrace(&buf)
-	if err := m.Run(); err != nil {
+	t.Trace = &buf
+	if err := g.Play(ctx, t); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

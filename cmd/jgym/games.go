@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"jgym/arena"
+	"jgym/cppexport"
 	"jgym/env"
 	"jgym/env/crematoria"
 	"jgym/env/dominator"
@@ -23,6 +24,9 @@ type tableGame struct {
 	// env returns the game as an env.Game whose "prefix:REF" seats l
 	// loads.
 	env func(l arena.Loader) env.Game
+	// cppTarget is the game's side of an exported C++ player (jgym
+	// export-cpp); nil if the game has none yet.
+	cppTarget func() cppexport.Target
 	// courseSpeed is the course engine's speed in rounds per second
 	// writing the trace with four Null players on the reference machine,
 	// for jgym bench; 0 if not measured.
@@ -34,19 +38,22 @@ var games = []tableGame{
 	{
 		Game:        crematoria.Arena(),
 		env:         func(l arena.Loader) env.Game { return crematoria.NewEnv(crematoria.WithLoader(l)) },
+		cppTarget:   crematoria.CppTarget,
 		courseSpeed: 630, // about 1.6 ms per round
 	},
 	{
-		Game: dominator.Arena(),
-		env:  func(l arena.Loader) env.Game { return dominator.NewEnv(dominator.WithLoader(l)) },
+		Game:      dominator.Arena(),
+		env:       func(l arena.Loader) env.Game { return dominator.NewEnv(dominator.WithLoader(l)) },
+		cppTarget: dominator.CppTarget,
 	},
 	{
 		Game: pandemic.Arena(),
 		env:  func(l arena.Loader) env.Game { return pandemic.NewEnv(pandemic.WithLoader(l)) },
 	},
 	{
-		Game: moria.Arena(),
-		env:  func(l arena.Loader) env.Game { return moria.NewEnv(moria.WithLoader(l)) },
+		Game:      moria.Arena(),
+		env:       func(l arena.Loader) env.Game { return moria.NewEnv(moria.WithLoader(l)) },
+		cppTarget: moria.CppTarget,
 	},
 }
 
@@ -128,14 +135,4 @@ func configGame(path string) (tableGame, error) {
 		return g, nil
 	}
 	return games[0], nil
-}
-
-// loadConfig reads a Crematoria configuration file, or returns the
-// embedded default when path is empty (jgym export-cpp).
-func loadConfig(path string) (crematoria.Config, error) {
-	cfg, err := loadGameConfig(crematoria.Arena(), path)
-	if err != nil {
-		return crematoria.Config{}, err
-	}
-	return cfg.(crematoria.Config), nil
 }
