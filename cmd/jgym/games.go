@@ -47,8 +47,9 @@ var games = []tableGame{
 		cppTarget: dominator.CppTarget,
 	},
 	{
-		Game: pandemic.Arena(),
-		env:  func(l arena.Loader) env.Game { return pandemic.NewEnv(pandemic.WithLoader(l)) },
+		Game:      pandemic.Arena(),
+		env:       func(l arena.Loader) env.Game { return pandemic.NewEnv(pandemic.WithLoader(l)) },
+		cppTarget: pandemic.CppTarget,
 	},
 	{
 		Game:      moria.Arena(),

@@ -83,6 +83,13 @@ type compileResult struct {
 // closed at the end of the test.
 func compiled(t testing.TB, src string) *cppbot.Program {
 	t.Helper()
+	return compiledWith(t, src, cppOpts())
+}
+
+// compiledWith is compiled with the program's options opts (the cache
+// stays the test binary's).
+func compiledWith(t testing.TB, src string, opts cppbot.Options) *cppbot.Program {
+	t.Helper()
 	needCpp(t)
 	v, _ := compileCache.LoadOrStore(src, &compileResult{})
 	r := v.(*compileResult)
@@ -90,7 +97,7 @@ func compiled(t testing.TB, src string) *cppbot.Program {
 	if r.err != nil {
 		t.Fatalf("compile %s: %v", src, r.err)
 	}
-	p := cppbot.NewProgram(r.exe, src, testKit(t), cppOpts())
+	p := cppbot.NewProgram(r.exe, src, testKit(t), opts)
 	t.Cleanup(func() { p.Close() })
 	return p
 }

@@ -60,4 +60,9 @@
 //	k, err := pandemic.CppKit()
 //	prog, err := cppbot.Open("AIMine.cc", k, cppbot.Options{})
 //	bots := [4]pandemic.Bot{pandemic.NewCppBot(prog, 0, seed), pandemic.NewDemo(1, seed), ...}
+//
+// CppTarget turns a policy into a C++ player for the kit (package
+// cppexport, "jgym export-cpp --game pandemic"): the C++ twin of Observer
+// and of PolicyBot's orders, so that the player plays as PolicyBot does,
+// byte for byte.
 package pandemic
