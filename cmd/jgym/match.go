@@ -91,7 +91,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(cfgPath, "input", "", "same as -i")
 	out := fs.String("o", "", "trace file (default: standard output)")
 	fs.StringVar(out, "output", "", "same as -o")
-	cmdOut := fs.String("commands", "", "also write the players' command lists to this file (the game's SPEC, command file format)")
+	cmdOut := fs.String("commands", "", "also write the players' command lists to this file (one line per round and player;\n"+
+		"the format is in docs/rules/<game>.md)")
 	quiet := fs.Bool("q", false, "do not print the results")
 	names, err := parseArgs(fs, args)
 	if err != nil {

@@ -46,9 +46,9 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	c := commands["verify"]
 	fs := newFlagSet(c, stderr)
 	var cmdArgs repeated
-	fs.Var(&cmdArgs, "commands", "command file of the trace (SPEC §15.4 format, plain or gzipped), given once per trace,\n"+
-		"or a directory holding <base>.cmd.gz for each trace <base>.res[.gz]; without it, every round\n"+
-		"is checked against the rules")
+	fs.Var(&cmdArgs, "commands", "command file of the trace as jgym match --commands writes it (plain or gzipped; the format\n"+
+		"is in docs/rules/<game>.md), given once per trace, or a directory holding <base>.cmd.gz for\n"+
+		"each trace <base>.res[.gz]; without it, every round is checked against the rules")
 	cfgPath := fs.String("i", "", "configuration the games were played with (default: each trace's header settings,\n"+
 		"with the map regenerated from the seed, or FIXED as the first state shows it)")
 	fs.StringVar(cfgPath, "input", "", "same as -i")

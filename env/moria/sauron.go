@@ -208,7 +208,7 @@ func (g *Game) balrogStep(dir Dir, kill func(id, by int)) error {
 	bal := &g.Units[g.BalrogID]
 	q := bal.Pos.Add(dir)
 	if id := g.Cells[q.Index()].ID; id >= 0 {
-		return fmt.Errorf("%w: the Balrog's step %v to %v meets unit id %d (a stale troll id, SPEC §8.8)", ErrBalrogBlocked, dir, q, id)
+		return fmt.Errorf("%w: the Balrog's step %v to %v meets unit id %d (a stale troll id, docs/rules/moria.md#a-round-in-order)", ErrBalrogBlocked, dir, q, id)
 	}
 	g.setID(bal.Pos.Index(), -1)
 	bal.Pos = q

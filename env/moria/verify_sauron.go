@@ -161,7 +161,7 @@ func (s *ruleSim) rebirths() *Divergence {
 			reborn = append(reborn, id)
 		}
 	}
-	const why = "a cell of the outside ring out of the ban set (SPEC §8.11)"
+	const why = "a cell of the outside ring out of the ban set (rebirth: docs/rules/moria.md#a-round-in-order, step 9)"
 	for _, id := range reborn {
 		p := s.next.Units[id].Pos
 		switch {
