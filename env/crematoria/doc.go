@@ -1,9 +1,9 @@
 // Package crematoria is the Crematoria game of the EDA course (Jutge.org),
 // reimplemented to reproduce the course engine byte for byte: the same seed,
-// configuration and players give the same .res trace. The behaviour is
-// specified in SPEC.md (the course engine's random generator, map
+// configuration and players give the same .res trace. docs/rules/crematoria.md
+// restates the course engine's behaviour (its random generator, map
 // generator, round procedure and trace format); section numbers in comments
-// (§8.4, ...) refer to it.
+// (§8.4, ...) refer to the course engine's specification it follows.
 //
 // # A tour
 //

@@ -1,10 +1,10 @@
 // Package dominator is the Dominator game of the EDA course (Jutge.org,
 // "Dominator 4.0"), reimplemented to reproduce the course engine byte for
 // byte: the same seed, configuration and players give the same .res
-// trace. The behaviour is specified in SPEC.md (the course engine's random
-// generator, board generators, round procedure and trace format); section
-// numbers in comments (§8.4, ...) refer to it. docs/rules/dominator.md
-// tells the rules, the trace format and the observation in jgym's words.
+// trace. docs/rules/dominator.md restates the course engine's behaviour
+// (its random generator, board generators, round procedure and trace
+// format); section numbers in comments (§8.4, ...) refer to the course
+// engine's specification it follows.
 //
 // # A tour
 //

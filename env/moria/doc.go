@@ -1,10 +1,10 @@
 // Package moria is the Moria game of the EDA course (Jutge.org, "Moria
 // 1.1"), reimplemented to reproduce the course engine byte for byte: the
-// same seed, configuration and players give the same .res trace. The
-// behaviour is specified in SPEC.md (the course engine's random generator,
-// map generator, round procedure and trace format); section numbers in
-// comments (§8.4, ...) refer to it, and docs/rules/moria.md describes the
-// game for its users.
+// same seed, configuration and players give the same .res trace.
+// docs/rules/moria.md restates the course engine's behaviour (its random
+// generator, map generator, round procedure and trace format); section
+// numbers in comments (§8.4, ...) refer to the course engine's
+// specification it follows.
 //
 // # A tour
 //

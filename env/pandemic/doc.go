@@ -1,10 +1,9 @@
 // Package pandemic is the Pandemic game of the EDA course (Jutge.org),
 // reimplemented to reproduce the course engine byte for byte: the same seed,
-// configuration and players give the same .res trace. The behaviour is
-// specified in the project's SPEC (the course engine's random generator,
-// map generator, round procedure and trace format); section numbers in
-// comments (§8.4, ...) refer to it, and docs/rules/pandemic.md describes the
-// game for its users.
+// configuration and players give the same .res trace. docs/rules/pandemic.md
+// restates the course engine's behaviour (its random generator, map
+// generator, round procedure and trace format); section numbers in comments
+// (§8.4, ...) refer to the course engine's specification it follows.
 //
 // # A tour
 //
