@@ -46,7 +46,15 @@ type pathLoader struct {
 	models map[policyKey]*policy.Model
 }
 
-var _ arena.Loader = (*pathLoader)(nil)
+var (
+	_ arena.Loader    = (*pathLoader)(nil)
+	_ arena.Describer = (*pathLoader)(nil)
+)
+
+// Describe says where the references of prefix seats point.
+func (l *pathLoader) Describe() string {
+	return "the path of an exported ONNX policy, or of a C++ bot AI<Name>.cc or AI<Name>.o"
+}
 
 // cliLoader loads the files of the commands' seats.
 var cliLoader = newPathLoader(os.Getenv, os.Stderr)

@@ -21,9 +21,26 @@ func init() {
 	})
 	register(&command{
 		name:  "list",
-		usage: "",
+		usage: "[--game NAME]",
 		short: "list the games and the bots that can take a seat",
 		run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+			fs := newFlagSet(commands["list"], stderr)
+			gameName := gameFlag(fs)
+			pos, err := parseArgs(fs, args)
+			if err != nil {
+				return err
+			}
+			if len(pos) > 0 {
+				return usageErr("unexpected arguments %q", pos)
+			}
+			if *gameName != "" {
+				g, err := findGame(*gameName)
+				if err != nil {
+					return err
+				}
+				printGame(stdout, g, g.Name()+":")
+				return nil
+			}
 			printGames(stdout)
 			return nil
 		},
@@ -38,16 +55,21 @@ func printGames(w io.Writer) {
 			fmt.Fprintln(w)
 		}
 		if i == 0 {
-			fmt.Fprintf(w, "%s (default):\n", g.Name())
+			printGame(w, g, g.Name()+" (default):")
 		} else {
-			fmt.Fprintf(w, "%s (--game %s):\n", g.Name(), strings.ToLower(g.Name()))
+			printGame(w, g, fmt.Sprintf("%s (--game %s):", g.Name(), strings.ToLower(g.Name())))
 		}
-		for _, n := range g.Bots() {
-			fmt.Fprintln(w, n)
-		}
-		for _, p := range arena.Prefixes {
-			fmt.Fprintf(w, "%s:PATH\t%s\n", p, prefixHelp[p])
-		}
+	}
+}
+
+// printGame prints a heading, then the game's bots and prefix seats.
+func printGame(w io.Writer, g tableGame, heading string) {
+	fmt.Fprintln(w, heading)
+	for _, n := range g.Bots() {
+		fmt.Fprintln(w, n)
+	}
+	for _, p := range arena.Prefixes {
+		fmt.Fprintf(w, "%s:PATH\t%s\n", p, prefixHelp[p])
 	}
 }
 

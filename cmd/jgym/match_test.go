@@ -112,3 +112,20 @@ func TestListAndHelp(t *testing.T) {
 		t.Errorf("jgym help: exit %d, output %q", code, stdout)
 	}
 }
+
+// jgym without a command is a usage error; list takes --help and --game.
+func TestUsageAndList(t *testing.T) {
+	if code, stdout, stderr := runJgym(); code != 2 || stdout != "" || !strings.Contains(stderr, "Usage: jgym <command>") {
+		t.Errorf("jgym: exit %d, stdout %q, stderr %.80q; want exit 2 and the help on stderr", code, stdout, stderr)
+	}
+	if code, _, stderr := runJgym("list", "--help"); code != 0 || !strings.Contains(stderr, "usage: jgym list [--game NAME]") {
+		t.Errorf("jgym list --help: exit %d, stderr %q", code, stderr)
+	}
+	if code, stdout, _ := runJgym("list", "-g", "pandemic"); code != 0 || !strings.HasPrefix(stdout, "Pandemic:\nDemo\nNull\nPasteur\ncpp:PATH") {
+		t.Errorf("jgym list -g pandemic: exit %d, stdout %q", code, stdout)
+	}
+	if code, _, stderr := runJgym("match", "Foo", "Demo", "Demo", "Demo", "-s", "1", "-o", filepath.Join(t.TempDir(), "x.res")); code != 1 ||
+		!strings.Contains(stderr, `unknown bot "Foo"`) || !strings.Contains(stderr, "policy") || !strings.Contains(stderr, "cpp") {
+		t.Errorf("an unknown bot: exit %d, stderr %q; want the prefix seats named", code, stderr)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"jgym/arena"
 )
@@ -112,7 +113,13 @@ func printTournament(w io.Writer, r *arena.TournamentReport) {
 
 // writePlot draws the ratings as dots with 95% error bars, best on top.
 func writePlot(path string, r *arena.TournamentReport) error {
-	const rowH, left, right, top, plotW = 30, 150, 30, 40, 480
+	const rowH, right, top, plotW = 30, 30, 40, 480
+	// The names sit left of the plot, right-aligned: make room for the
+	// longest (about 7 px a character at 12 px, sans-serif).
+	left := 150
+	for _, b := range r.Bots {
+		left = max(left, 7*utf8.RuneCountInString(b.Name)+20)
+	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, b := range r.Bots {
 		lo, hi = math.Min(lo, b.Mu-b.CI95), math.Max(hi, b.Mu+b.CI95)
@@ -122,7 +129,7 @@ func writePlot(path string, r *arena.TournamentReport) error {
 	if hi <= lo {
 		hi = lo + step
 	}
-	x := func(v float64) float64 { return left + plotW*(v-lo)/(hi-lo) }
+	x := func(v float64) float64 { return float64(left) + plotW*(v-lo)/(hi-lo) }
 	h := top + rowH*len(r.Bots) + 40
 	var sb strings.Builder
 	fmt.Fprintf(&sb, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", left+plotW+right, h)

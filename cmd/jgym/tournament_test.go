@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -82,5 +84,23 @@ func TestTournamentText(t *testing.T) {
 	}
 	if code, _, _ := evalRun("tournament", "Demo", "-n", "3"); code != 2 {
 		t.Errorf("one bot: exit %d, want 2", code)
+	}
+}
+
+// A long bot name fits left of the plot.
+func TestPlotLongNames(t *testing.T) {
+	long := "policy:runs/a-long-experiment-name/snapshot_000123.onnx"
+	r := &arena.TournamentReport{Games: 4, Bots: []arena.Standing{{Name: long, Mu: 25, CI95: 3}, {Name: "Demo", Mu: 20, CI95: 3}}}
+	path := filepath.Join(t.TempDir(), "plot.svg")
+	if err := writePlot(path, r); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	m := regexp.MustCompile(`<text x="(\d+)"[^>]*text-anchor="end"[^>]*>` + regexp.QuoteMeta(long)).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("no label for %q in the plot", long)
+	}
+	if x, _ := strconv.Atoi(string(m[1])); x < 7*len(long) {
+		t.Errorf("the label of %d characters ends at x=%d: it is cut", len(long), x)
 	}
 }
