@@ -1,7 +1,7 @@
 // Package cppbot lets C++ bots written for a game's course kit take a seat
 // in jgym games. It names no game: a game gives its Kit (the player API
 // headers and the runner of kit/<game>, package kit) and an adapter that
-// speaks its messages (crematoria.CppBot).
+// speaks its messages: a Protocol driven by a Bot (crematoria.CppBot).
 //
 // A bot is one AI<Name>.cc file written against the kit's player API, or
 // a prebuilt object AI<Name>.o compiled against the course kit. Compile

@@ -20,6 +20,12 @@
 //     caller-owned buffers ([Out]), so a batch is encoded in place without
 //     allocation.
 //   - A [Registry] maps game ids ("Crematoria-v0") to games.
+//   - A [Host] is a Game made of a game's [Rules]: the game supplies its
+//     configuration, spaces, bots ([BotRegistry]) and a [Table] that plays
+//     one game (its round, observation encoder, masks, action decoding and
+//     trace writer); the Host does the rest, the same for every game:
+//     setups, seating and shuffling, bots and their release, trace files,
+//     rewards, scores and ranks.
 //
 // # A tour
 //

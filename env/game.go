@@ -108,6 +108,16 @@ type Out struct {
 	Round []int32
 }
 
+// NewOut allocates the buffers of one environment's observation and
+// information for the spec's spaces and l learner seats.
+func NewOut(spec Spec, l int) *Out {
+	o := &Out{Scores: make([]int32, spec.NumSeats), Rank: make([]int32, l), Seats: make([]int32, l), Round: make([]int32, 1)}
+	for _, t := range spec.Observation {
+		o.Obs = append(o.Obs, make([]byte, l*t.Bytes()))
+	}
+	return o
+}
+
 // TraceOpener opens the file that records one game: the episode counter
 // of the instance (0 for its first game) and the game seed.
 type TraceOpener func(episode int, seed int64) (io.WriteCloser, error)

@@ -27,19 +27,14 @@ type tableGame struct {
 	// cppTarget is the game's side of an exported C++ player (jgym
 	// export-cpp); nil if the game has none yet.
 	cppTarget func() cppexport.Target
-	// courseSpeed is the course engine's speed in rounds per second
-	// writing the trace with four Null players on the reference machine,
-	// for jgym bench; 0 if not measured.
-	courseSpeed float64
 }
 
 // games are the games jgym plays; the first is the default.
 var games = []tableGame{
 	{
-		Game:        crematoria.Arena(),
-		env:         func(l arena.Loader) env.Game { return crematoria.NewEnv(crematoria.WithLoader(l)) },
-		cppTarget:   crematoria.CppTarget,
-		courseSpeed: 630, // about 1.6 ms per round
+		Game:      crematoria.Arena(),
+		env:       func(l arena.Loader) env.Game { return crematoria.NewEnv(crematoria.WithLoader(l)) },
+		cppTarget: crematoria.CppTarget,
 	},
 	{
 		Game:      dominator.Arena(),

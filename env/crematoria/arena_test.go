@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"jgym/arena"
+	"jgym/course/coursetest"
 	"jgym/cppbot"
 	"jgym/env"
 	"jgym/policy"
@@ -37,9 +38,9 @@ func TestArenaPlayAndVerify(t *testing.T) {
 	if err := g.Play(context.Background(), tb); err != nil {
 		t.Fatal(err)
 	}
-	want := readGz(t, filepath.Join(referenceTraces, "crematoria_s4_Demo-Null-Demo-Null.res.gz"))
+	want := coursetest.ReadGz(t, filepath.Join(referenceTraces, "crematoria_s4_Demo-Null-Demo-Null.res.gz"))
 	if !bytes.Equal(trace.Bytes(), want) {
-		t.Errorf("trace differs from the course engine's: %s", firstDiff(want, trace.Bytes()))
+		t.Errorf("trace differs from the course engine's: %s", coursetest.FirstDiff(want, trace.Bytes()))
 	}
 	if fmt.Sprint(tb.Scores) != "[235 29 357 33]" {
 		t.Errorf("scores %v, want [235 29 357 33]", tb.Scores)

@@ -1,8 +1,6 @@
 package crematoria
 
 import (
-	"bytes"
-	"fmt"
 	"strconv"
 
 	"jgym/cppbot"
@@ -48,25 +46,6 @@ func appendInit(b []byte, me, seed int, cfg *Config) []byte {
 	return append(b, '\n')
 }
 
-func appendInts(b []byte, label string, v []int) []byte {
-	b = append(b, label...)
-	for _, x := range v {
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return append(b, '\n')
-}
-
-func appendList(b []byte, v []int) []byte {
-	b = append(b, ' ')
-	b = strconv.AppendInt(b, int64(len(v)), 10)
-	for _, x := range v {
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return b
-}
-
 // appendRound appends the round message: the whole state as the player
 // sees it at the start of the round (SPEC §7.4.1).
 func appendRound(b []byte, s *State) []byte {
@@ -103,60 +82,27 @@ func appendRound(b []byte, s *State) []byte {
 	}
 	b = append(b, "\nfuryans"...)
 	for g := range s.Furyans {
-		b = appendList(b, s.Furyans[g])
+		b = cppbot.AppendList(b, s.Furyans[g])
 	}
 	b = append(b, "\npioneers"...)
 	for g := range s.Pioneers {
-		b = appendList(b, s.Pioneers[g])
+		b = cppbot.AppendList(b, s.Pioneers[g])
 	}
 	b = append(b, "\nnecromongers"...)
-	b = appendList(b, s.Necromongers)
+	b = cppbot.AppendList(b, s.Necromongers)
 	b = append(b, "\nhellhounds"...)
-	b = appendList(b, s.Hellhounds)
+	b = cppbot.AppendList(b, s.Hellhounds)
 	b = append(b, '\n')
-	b = appendInts(b, "cells", s.NbCells[:])
-	b = appendInts(b, "gems", s.NbGems[:])
+	b = cppbot.AppendInts(b, "cells", s.NbCells[:])
+	b = cppbot.AppendInts(b, "gems", s.NbGems[:])
 	return append(b, "status 0 0 0 0\nplay\n"...)
 }
 
-// parseCommands parses "commands <n> <id> <dir> ..." into dst.
+// parseCommands parses "commands <n> <id> <dir> ..." into dst: at most
+// MaxCommands commands, numbers of at most 9 characters, directions
+// 0..10.
 func parseCommands(line []byte, dst []Command) ([]Command, error) {
-	dst = dst[:0]
-	bad := func(why string) ([]Command, error) {
-		return dst[:0], fmt.Errorf("%w: %s in %s", cppbot.ErrProtocol, why, cppbot.Quote(line))
-	}
-	rest, ok := bytes.CutPrefix(bytes.TrimRight(line, "\n"), []byte("commands "))
-	if !ok {
-		return bad("want \"commands <n> ...\"")
-	}
-	next := func() (int, bool) {
-		rest = bytes.TrimLeft(rest, " ")
-		i := bytes.IndexByte(rest, ' ')
-		if i < 0 {
-			i = len(rest)
-		}
-		tok := rest[:i]
-		rest = rest[i:]
-		if len(tok) == 0 || len(tok) > 9 {
-			return 0, false
-		}
-		n, err := strconv.Atoi(string(tok))
-		return n, err == nil
-	}
-	n, ok := next()
-	if !ok || n < 0 || n > MaxCommands {
-		return bad("bad command count")
-	}
-	for x := 0; x < n; x++ {
-		id, ok1 := next()
-		d, ok2 := next()
-		if !ok1 || !ok2 || d < 0 || d > int(None) {
-			return bad("bad command")
-		}
-		dst = append(dst, Command{ID: id, Dir: Dir(d)})
-	}
-	if len(bytes.TrimSpace(rest)) != 0 {
-		return bad("extra data")
-	}
-	return dst, nil
+	return cppbot.ParseCommands(line, MaxCommands, 9, dst, func(id, d int) (Command, bool) {
+		return Command{ID: id, Dir: Dir(d)}, d >= 0 && d <= int(None)
+	})
 }

@@ -9,30 +9,15 @@ import (
 	"strings"
 	"testing"
 
+	"jgym/course/coursetest"
 	"jgym/env"
 )
 
-func newInstance(t *testing.T, s env.Setup) (*instance, env.Factory) {
+// newInstance makes an instance of the setup and returns it with its
+// table.
+func newInstance(t *testing.T, s env.Setup) (env.Instance, *table, env.Factory) {
 	t.Helper()
-	f, err := NewEnv().NewFactory(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	in, err := f.NewInstance()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return in.(*instance), f
-}
-
-// newOut allocates the buffers of one env's observation.
-func newOut(sp env.Spec, l int) *env.Out {
-	o := &env.Out{Scores: make([]int32, sp.NumSeats), Rank: make([]int32, l), Seats: make([]int32, l), Round: make([]int32, 1)}
-	for _, ts := range sp.Observation {
-		o.Obs = append(o.Obs, make([]byte, l*ts.Bytes()))
-	}
-	return o
+	return coursetest.NewInstance[*table](t, NewEnv(), s)
 }
 
 func TestNewFactoryErrors(t *testing.T) {
@@ -79,11 +64,11 @@ func TestSpec(t *testing.T) {
 // TestDecode checks that actions become orders: only owned slots, None
 // dropped, in increasing order value, ties by slot.
 func TestDecode(t *testing.T) {
-	in, _ := newInstance(t, env.Setup{Seats: []string{"", "Null", "Null", "Null"}})
+	in, tb, _ := newInstance(t, env.Setup{Seats: []string{"", "Null", "Null", "Null"}})
 	if err := in.Reset(4); err != nil {
 		t.Fatal(err)
 	}
-	u := NumSlots(&in.f.cfg)
+	u := tb.slots
 	dirs := make([]byte, u)
 	for i := range dirs {
 		dirs[i] = byte(None)
@@ -105,8 +90,8 @@ func TestDecode(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var o Orders
-			o.Reset(len(in.g.Units))
-			in.decode(0, dirs, c.order, &o)
+			o.Reset(len(tb.g.Units))
+			tb.decode(0, dirs, c.order, &o)
 			if got := o.List(); !reflect.DeepEqual(got, c.want) {
 				t.Errorf("decode = %v, want %v", got, c.want)
 			}
@@ -139,13 +124,13 @@ func demoAsActions(d Bot, s *State, u int) (dirs, order []byte) {
 // Demos: decoding, ordering and seating reproduce the engine exactly.
 func TestLearnerReproducesMatch(t *testing.T) {
 	const seed = 12
-	in, f := newInstance(t, env.Setup{Seats: []string{"Demo", "", "Demo", "Demo"}})
+	in, tb, f := newInstance(t, env.Setup{Seats: []string{"Demo", "", "Demo", "Demo"}})
 	var got bytes.Buffer
-	in.SetTrace(func(episode int, s int64) (io.WriteCloser, error) {
+	in.(env.Tracer).SetTrace(func(episode int, s int64) (io.WriteCloser, error) {
 		if episode != 0 || s != seed {
 			t.Errorf("trace opened for episode %d seed %d, want 0 and %d", episode, s, seed)
 		}
-		return nopCloser{&got}, nil
+		return coursetest.NopCloser{Writer: &got}, nil
 	})
 	if err := in.Reset(seed); err != nil {
 		t.Fatal(err)
@@ -161,12 +146,12 @@ func TestLearnerReproducesMatch(t *testing.T) {
 	var want bytes.Buffer
 	m.WriteTrace(&want)
 	shadow := NewDemo(1, seed)
-	u := NumSlots(&in.f.cfg)
+	u := tb.slots
 	reward := make([]float32, 1)
-	out := newOut(f.Spec(), 1)
+	out := env.NewOut(f.Spec(), 1)
 	var sum float32
 	for !m.Done() {
-		dirs, order := demoAsActions(shadow, &in.g.State, u)
+		dirs, order := demoAsActions(shadow, &tb.g.State, u)
 		term, err := in.Step(dirs, order, reward)
 		if err != nil {
 			t.Fatal(err)
@@ -178,7 +163,7 @@ func TestLearnerReproducesMatch(t *testing.T) {
 		if term != m.Done() {
 			t.Fatalf("round %d: terminated %v, match done %v", m.Round, term, m.Done())
 		}
-		if in.g.Cells != m.Cells || !reflect.DeepEqual(in.g.Units, m.Units) {
+		if tb.g.Cells != m.Cells || !reflect.DeepEqual(tb.g.Units, m.Units) {
 			t.Fatalf("round %d: env game differs from the match", m.Round)
 		}
 	}
@@ -199,65 +184,6 @@ func TestLearnerReproducesMatch(t *testing.T) {
 	}
 }
 
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
-
-func TestRewards(t *testing.T) {
-	before := [NumPlayers]int{15, 15, 15, 15}
-	after := [NumPlayers]int{20, 14, 50, 14}
-	for _, c := range []struct {
-		mode env.RewardMode
-		p    int
-		done bool
-		want float32
-	}{
-		{env.ScoreDelta, 0, false, 5},
-		{env.ScoreDelta, 1, false, -1},
-		{env.Relative, 0, false, float32((20 - 78.0/3) - (15 - 15))},
-		{env.Rank, 2, false, 0},
-		{env.Rank, 2, true, 1},
-		{env.Rank, 0, true, 1.0 / 3},
-		{env.Rank, 1, true, -2.0 / 3}, // tied for 3rd and 4th: mean rank 3.5
-	} {
-		got := rewardOf(c.mode, &before, &after, c.p, c.done)
-		if d := got - c.want; d > 1e-6 || d < -1e-6 {
-			t.Errorf("rewardOf(%v, p=%d, done=%v) = %v, want %v", c.mode, c.p, c.done, got, c.want)
-		}
-	}
-}
-
-func TestShuffleSeats(t *testing.T) {
-	in, f := newInstance(t, env.Setup{Seats: []string{"", "Demo", "", "Null"}, Shuffle: true})
-	out := newOut(f.Spec(), 2)
-	seen := map[[2]int32]bool{}
-	for seed := int64(0); seed < 40; seed++ {
-		if err := in.Reset(seed); err != nil {
-			t.Fatal(err)
-		}
-		in.Observe(out)
-		s := [2]int32{out.Seats[0], out.Seats[1]}
-		if s[0] == s[1] {
-			t.Fatalf("seed %d: both learners at seat %d", seed, s[0])
-		}
-		seen[s] = true
-		for p := 0; p < NumPlayers; p++ {
-			isLearner := int32(p) == s[0] || int32(p) == s[1]
-			if (in.bots[p] == nil) != isLearner {
-				t.Fatalf("seed %d: seat %d learner %v but bot %T", seed, p, isLearner, in.bots[p])
-			}
-		}
-		again := [NumPlayers]int{0, 1, 2, 3}
-		shuffleSeats(&again, seed)
-		if again != in.seat {
-			t.Fatalf("seed %d: seating not a function of the seed", seed)
-		}
-	}
-	if len(seen) < 6 {
-		t.Errorf("40 seeds gave %d learner seatings, want at least 6 of 12", len(seen))
-	}
-}
-
 // FuzzStep feeds arbitrary action and order bytes to a learner: the
 // decoder must never panic nor issue a command for a unit the seat does
 // not own, whatever the client sends.
@@ -265,11 +191,11 @@ func FuzzStep(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 10, 9, 8}, []byte{1, 0, 255, 255})
 	f.Add([]byte{255, 128, 11, 127}, []byte(nil))
 	f.Fuzz(func(t *testing.T, act, order []byte) {
-		in, _ := newInstance(t, env.Setup{Seats: []string{"Null", "", "Null", ""}})
+		in, tb, ef := newInstance(t, env.Setup{Seats: []string{"Null", "", "Null", ""}})
 		if err := in.Reset(9); err != nil {
 			t.Fatal(err)
 		}
-		u := NumSlots(&in.f.cfg)
+		u := tb.slots
 		a := make([]byte, 2*u)
 		for i := range a {
 			if len(act) > 0 {
@@ -285,17 +211,20 @@ func FuzzStep(f *testing.F) {
 				}
 			}
 		}
-		for l, p := range in.learnerSeat {
+		out := env.NewOut(ef.Spec(), 2)
+		in.Observe(out)
+		for l, p := range out.Seats {
+			p := int(p)
 			var ord []byte
 			if o != nil {
 				ord = o[2*l*u : 2*(l+1)*u]
 			}
 			var orders Orders
-			orders.Reset(len(in.g.Units))
-			in.decode(p, a[l*u:(l+1)*u], ord, &orders)
+			orders.Reset(len(tb.g.Units))
+			tb.decode(p, a[l*u:(l+1)*u], ord, &orders)
 			for _, c := range orders.List() {
-				if in.g.Units[c.ID].Player != p || !c.Dir.Valid() || c.Dir == None {
-					t.Fatalf("learner %d (group %d): command %v for a unit of group %d", l, p, c, in.g.Units[c.ID].Player)
+				if tb.g.Units[c.ID].Player != p || !c.Dir.Valid() || c.Dir == None {
+					t.Fatalf("learner %d (group %d): command %v for a unit of group %d", l, p, c, tb.g.Units[c.ID].Player)
 				}
 			}
 		}
@@ -318,12 +247,12 @@ func (b *failingBot) Err() error {
 }
 
 func TestFailingBotFailsTheStep(t *testing.T) {
-	in, _ := newInstance(t, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}})
+	in, tb, _ := newInstance(t, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}})
 	if err := in.Reset(5); err != nil {
 		t.Fatal(err)
 	}
-	in.bots[2] = &failingBot{}
-	act := make([]byte, NumSlots(&in.f.cfg))
+	tb.bots[2] = &failingBot{}
+	act := make([]byte, tb.slots)
 	for i := range act {
 		act[i] = byte(None)
 	}

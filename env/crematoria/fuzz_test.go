@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // Fuzz targets. "go test" runs them on their seed corpus only; to fuzz:
@@ -46,9 +48,9 @@ func FuzzParseConfig(f *testing.F) {
 
 func FuzzParseTrace(f *testing.F) {
 	small := filepath.Join(referenceTraces, "edge", "crematoria_s2_Null-Null-Null-Null_elev23.res.gz")
-	raw := readGz(f, small)
+	raw := coursetest.ReadGz(f, small)
 	f.Add(raw)
-	f.Add(gzipBytes(f, raw))
+	f.Add(coursetest.Gzip(f, raw))
 	f.Add(raw[:len(raw)/3])
 	f.Add(bytes.Replace(raw, []byte("nb_rounds           2"), []byte("nb_rounds           1"), 1))
 	f.Add(bytes.Replace(raw, []byte("\n90 l\n"), []byte("\n90 r\n5 u\n"), 1))
@@ -64,7 +66,7 @@ func FuzzParseTrace(f *testing.F) {
 		}
 		if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
 			if !bytes.Equal(out.Bytes(), data) {
-				t.Fatalf("accepted input is not written back identically: %s", firstDiff(data, out.Bytes()))
+				t.Fatalf("accepted input is not written back identically: %s", coursetest.FirstDiff(data, out.Bytes()))
 			}
 		}
 		// Verify must never panic. Large maps with many elevators make the
@@ -77,8 +79,8 @@ func FuzzParseTrace(f *testing.F) {
 }
 
 func FuzzParseCommandLog(f *testing.F) {
-	f.Add(readGz(f, filepath.Join(referenceTraces, "edge", "crematoria_s2_Null-Null-Null-Null_elev23.cmd.gz")))
-	demo := readGz(f, filepath.Join(referenceTraces, "commands", "crematoria_s1_Demo-Demo-Demo-Demo.cmd.gz"))
+	f.Add(coursetest.ReadGz(f, filepath.Join(referenceTraces, "edge", "crematoria_s2_Null-Null-Null-Null_elev23.cmd.gz")))
+	demo := coursetest.ReadGz(f, filepath.Join(referenceTraces, "commands", "crematoria_s1_Demo-Demo-Demo-Demo.cmd.gz"))
 	f.Add(demo[:bytes.IndexByte(demo, '\n')+1])
 	f.Add([]byte("3 1 2 5 0 6 10\n0 0 0\n"))
 	f.Add([]byte("0 0 1 -1 4\n0 0 0\n"))

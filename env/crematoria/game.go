@@ -3,13 +3,16 @@ package crematoria
 import (
 	"errors"
 	"fmt"
+
+	"jgym/course"
+	"jgym/env"
 )
 
 // Errors the engine returns. The course program aborts in these cases; jgym
 // ends the game with the error instead.
 var (
-	// ErrGameOver is returned by Step after the last round.
-	ErrGameOver = errors.New("game is over")
+	// ErrGameOver is returned by Step after the last round (env.ErrGameOver).
+	ErrGameOver = env.ErrGameOver
 	// ErrNoRespawnCell means a dead unit found no cell to respawn on.
 	ErrNoRespawnCell = errors.New("no free cave cell to respawn a unit")
 	// ErrTooFewCells means the initial units do not fit on the map.
@@ -45,7 +48,7 @@ type Game struct {
 	excl      []bool
 	free      []int
 	perm      []int
-	alpha     lazyPerm
+	alpha     course.LazyPerm
 	perm2     []int
 	hd0       [][8]int32 // D0 around each hellhound (see computeD0)
 	d0        d0Search

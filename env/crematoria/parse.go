@@ -1,35 +1,19 @@
 package crematoria
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
-	"errors"
-	"fmt"
 	"io"
-	"strconv"
 	"strings"
+
+	"jgym/course"
 )
 
-// ErrTrace is wrapped by every trace parsing error.
-var ErrTrace = errors.New("bad trace")
+// ErrTrace is wrapped by every trace parsing error (course.ErrTrace).
+var ErrTrace = course.ErrTrace
 
-// ParseError reports where and why a trace is malformed.
-type ParseError struct {
-	Line  int    // 1-based line number
-	Round int    // round of the state or movements block being read; -1 in the header
-	Msg   string // what was expected and what was found
-}
-
-func (e *ParseError) Error() string {
-	if e.Round < 0 {
-		return fmt.Sprintf("%v: line %d (header): %s", ErrTrace, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%v: line %d (round %d): %s", ErrTrace, e.Line, e.Round, e.Msg)
-}
-
-// Unwrap makes errors.Is(err, ErrTrace) true.
-func (e *ParseError) Unwrap() error { return ErrTrace }
+// ParseError reports where and why a trace is malformed: the line, the
+// round of the state or movements block being read (-1 in the header) and
+// what was expected and found.
+type ParseError = course.ParseError
 
 // Trace is a parsed .res file (SPEC §10): the header, the nb_rounds+1
 // states and the nb_rounds movements blocks.
@@ -62,151 +46,23 @@ const (
 	// needs 23,353; the bound allows about 10,000 rounds with default units.
 	maxTraceRecords = 1 << 21
 	maxTraceLine    = 4096
-	maxTraceNameLen = 12
 )
 
 // ParseTrace reads a trace, plain or gzip-compressed. It is strict: it
 // accepts exactly the bytes the engine writes (SPEC §10), with the values
 // left for Verify to judge, and reports the first malformed line.
 func ParseTrace(r io.Reader) (*Trace, error) {
-	br := bufio.NewReaderSize(r, maxTraceLine)
-	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%w: gzip: %v", ErrTrace, err)
-		}
-		defer zr.Close()
-		br = bufio.NewReaderSize(zr, maxTraceLine)
-	}
-	p := &traceParser{r: br, round: -1}
-	tr, err := p.parse()
+	tr, err := course.NewTraceReader(r, maxTraceLine)
 	if err != nil {
 		return nil, err
 	}
-	return tr, nil
+	p := &traceParser{TraceReader: tr}
+	return p.parse()
 }
 
+// traceParser reads Crematoria's layout with a course.TraceReader.
 type traceParser struct {
-	r     *bufio.Reader
-	line  int // number of the last line read
-	round int
-}
-
-func (p *traceParser) fail(format string, a ...any) error {
-	return &ParseError{Line: p.line, Round: p.round, Msg: fmt.Sprintf(format, a...)}
-}
-
-// next reads the next line without its newline. The slice is valid until
-// the next read.
-func (p *traceParser) next(what string) ([]byte, error) {
-	p.line++
-	b, err := p.r.ReadSlice('\n')
-	switch {
-	case err == nil:
-		return b[:len(b)-1], nil
-	case errors.Is(err, bufio.ErrBufferFull):
-		return nil, p.fail("line longer than %d bytes, want %s", maxTraceLine, what)
-	case errors.Is(err, io.EOF) && len(b) == 0:
-		return nil, p.fail("unexpected end of file, want %s", what)
-	case errors.Is(err, io.EOF):
-		return nil, p.fail("last line %s does not end with a newline", quoteTrunc(b))
-	}
-	return nil, p.fail("read error: %v", err)
-}
-
-func quoteTrunc(b []byte) string {
-	if len(b) > 48 {
-		return strconv.Quote(string(b[:48])) + "..."
-	}
-	return strconv.Quote(string(b))
-}
-
-// literal reads a line that must be exactly want.
-func (p *traceParser) literal(want string) error {
-	got, err := p.next(strconv.Quote(want))
-	if err != nil {
-		return err
-	}
-	if string(got) != want {
-		return p.fail("want %q, got %s", want, quoteTrunc(got))
-	}
-	return nil
-}
-
-// canonInt parses a decimal integer written as the engine writes it: no
-// sign but '-', no leading zeros, no "-0", within 32 bits.
-func canonInt(s []byte) (int, bool) {
-	neg := len(s) > 0 && s[0] == '-'
-	digits := s
-	if neg {
-		digits = s[1:]
-	}
-	if len(digits) == 0 || len(digits) > 10 || (digits[0] == '0' && (len(digits) > 1 || neg)) {
-		return 0, false
-	}
-	n := 0
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = 10*n + int(c-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, n >= -1<<31 && n < 1<<31
-}
-
-// intAfter reads a line "<prefix><int>".
-func (p *traceParser) intAfter(prefix string) (int, error) {
-	got, err := p.next(strconv.Quote(prefix + "<integer>"))
-	if err != nil {
-		return 0, err
-	}
-	if !bytes.HasPrefix(got, []byte(prefix)) {
-		return 0, p.fail("want %q followed by an integer, got %s", prefix, quoteTrunc(got))
-	}
-	n, ok := canonInt(got[len(prefix):])
-	if !ok {
-		return 0, p.fail("after %q want an integer, got %s", prefix, quoteTrunc(got[len(prefix):]))
-	}
-	return n, nil
-}
-
-// parseIntFields reads len(dst) integers separated by single spaces from b, which
-// must hold nothing else; it returns the index of the first bad one, or -1.
-func parseIntFields(b []byte, dst []*int) int {
-	for i, d := range dst {
-		end := bytes.IndexByte(b, ' ')
-		if i == len(dst)-1 {
-			end = len(b)
-		} else if end < 0 {
-			return i
-		}
-		n, ok := canonInt(b[:end])
-		if !ok {
-			return i
-		}
-		*d = n
-		b = b[min(end+1, len(b)):]
-	}
-	return -1
-}
-
-// ints4 reads a line "<label> a b c d".
-func (p *traceParser) ints4(label string) ([NumPlayers]int, error) {
-	var v [NumPlayers]int
-	got, err := p.next(strconv.Quote(label + " <4 integers>"))
-	if err != nil {
-		return v, err
-	}
-	if !bytes.HasPrefix(got, []byte(label+" ")) {
-		return v, p.fail("want %q and 4 integers separated by single spaces, got %s", label, quoteTrunc(got))
-	}
-	if bad := parseIntFields(got[len(label)+1:], []*int{&v[0], &v[1], &v[2], &v[3]}); bad >= 0 {
-		return v, p.fail("%s: want 4 integers separated by single spaces, value %d is not: %s", label, bad, quoteTrunc(got))
-	}
-	return v, nil
+	*course.TraceReader
 }
 
 func (p *traceParser) parse() (*Trace, error) {
@@ -221,76 +77,57 @@ func (p *traceParser) parse() (*Trace, error) {
 	tr.Moves = make([][]Move, 0, cap0)
 	for k := 0; k <= rounds; k++ {
 		if k > 0 {
-			p.round = k - 1
+			p.Round = k - 1
 			if err := p.movements(tr); err != nil {
 				return nil, err
 			}
 		}
-		p.round = k
+		p.Round = k
 		tr.States = append(tr.States, TraceState{})
 		if err := p.state(tr, &tr.States[k]); err != nil {
 			return nil, err
 		}
 	}
-	if _, err := p.r.ReadByte(); err == nil {
-		p.line++
-		return nil, p.fail("data after the last state (round %d)", rounds)
-	} else if !errors.Is(err, io.EOF) {
-		return nil, p.fail("read error: %v", err)
+	if err := p.End(rounds); err != nil {
+		return nil, err
 	}
 	return tr, nil
 }
 
 func (p *traceParser) header(tr *Trace) error {
 	for _, want := range []string{"Game", ""} {
-		if err := p.literal(want); err != nil {
+		if err := p.Literal(want); err != nil {
 			return err
 		}
 	}
-	seed, err := p.intAfter("Seed ")
+	seed, err := p.IntAfter("Seed ")
 	if err != nil {
 		return err
 	}
 	if seed < 0 {
-		return p.fail("seed %d is negative", seed)
+		return p.Fail("seed %d is negative", seed)
 	}
 	tr.Seed = seed
 	for _, want := range []string{"", Version} {
-		if err := p.literal(want); err != nil {
+		if err := p.Literal(want); err != nil {
 			return err
 		}
 	}
 	for i, f := range tr.Config.fields() {
 		k := configKeys[i]
-		n, err := p.intAfter(k + strings.Repeat(" ", 20-len(k)))
+		n, err := p.IntAfter(k + strings.Repeat(" ", 20-len(k)))
 		if err != nil {
 			return err
 		}
 		*f = n
 	}
 	if err := tr.Config.Validate(); err != nil {
-		return p.fail("settings: %v", err)
+		return p.Fail("settings: %v", err)
 	}
 	if recs := (tr.Config.NbRounds + 1) * (tr.Config.NumUnits() + 100); recs > maxTraceRecords {
-		return p.fail("settings too large for a trace: %d rounds of %d units", tr.Config.NbRounds, tr.Config.NumUnits())
+		return p.Fail("settings too large for a trace: %d rounds of %d units", tr.Config.NbRounds, tr.Config.NumUnits())
 	}
-	got, err := p.next(`"names" and 4 names`)
-	if err != nil {
-		return err
-	}
-	rest, ok := strings.CutPrefix(string(got), "names              ")
-	f := strings.Split(rest, " ")
-	if !ok || len(f) != 1+NumPlayers || f[0] != "" {
-		return p.fail("want \"names\", 14 spaces and 4 names each preceded by one space, got %s", quoteTrunc(got))
-	}
-	for i := range tr.Names {
-		name := f[1+i]
-		if name == "" || len(name) > maxTraceNameLen || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
-			return p.fail("name %d: want 1 to %d printable characters without spaces, got %q", i, maxTraceNameLen, name)
-		}
-		tr.Names[i] = name
-	}
-	return nil
+	return p.Names("names              ", `"names", 14 spaces and 4 names each preceded by one space`, tr.Names[:])
 }
 
 // gridChars are the characters each level may hold (SPEC §10.4).
@@ -307,41 +144,41 @@ var gridOK = func() (ok [Levels][256]bool) {
 
 func (p *traceParser) state(tr *Trace, s *TraceState) error {
 	for range 2 {
-		if err := p.literal(""); err != nil {
+		if err := p.Literal(""); err != nil {
 			return err
 		}
 	}
 	for k := 0; k < Levels; k++ {
 		for i := 0; i < Rows; i++ {
-			got, err := p.next("a row of the grid")
+			got, err := p.Next("a row of the grid")
 			if err != nil {
 				return err
 			}
 			if len(got) != Cols {
-				return p.fail("grid row %d of level %d: want %d characters, got %d", i, k, Cols, len(got))
+				return p.Fail("grid row %d of level %d: want %d characters, got %d", i, k, Cols, len(got))
 			}
 			for j := 0; j < Cols; j++ {
 				if !gridOK[k][got[j]] {
-					return p.fail("grid cell (%d, %d, %d): character %q is not one of %s", i, j, k, got[j], gridChars[k])
+					return p.Fail("grid cell (%d, %d, %d): character %q is not one of %s", i, j, k, got[j], gridChars[k])
 				}
 			}
 			copy(s.Grid[Pos{i, 0, k}.Index():], got)
 		}
 	}
-	if err := p.literal(""); err != nil {
+	if err := p.Literal(""); err != nil {
 		return err
 	}
 	var err error
-	if s.Round, err = p.intAfter("round "); err != nil {
+	if s.Round, err = p.IntAfter("round "); err != nil {
 		return err
 	}
-	if s.NbCells, err = p.ints4("nb_cells"); err != nil {
+	if err = p.Ints("nb_cells", s.NbCells[:]); err != nil {
 		return err
 	}
-	if s.NbGems, err = p.ints4("nb_gems"); err != nil {
+	if err = p.Ints("nb_gems", s.NbGems[:]); err != nil {
 		return err
 	}
-	if err := p.literal("status 0 0 0 0"); err != nil {
+	if err := p.Literal("status 0 0 0 0"); err != nil {
 		return err
 	}
 	s.Units = make([]Unit, tr.Config.NumUnits())
@@ -350,11 +187,11 @@ func (p *traceParser) state(tr *Trace, s *TraceState) error {
 			return err
 		}
 	}
-	return p.literal("")
+	return p.Literal("")
 }
 
 func (p *traceParser) unit(id int, u *Unit) error {
-	got, err := p.next("the line of a unit")
+	got, err := p.Next("the line of a unit")
 	if err != nil {
 		return err
 	}
@@ -363,12 +200,12 @@ func (p *traceParser) unit(id int, u *Unit) error {
 		t = strings.IndexByte("pfnh", got[0])
 	}
 	if t < 0 {
-		return p.fail("unit %d: want \"<p|f|n|h> group health turns i j k\", got %s", id, quoteTrunc(got))
+		return p.Fail("unit %d: want \"<p|f|n|h> group health turns i j k\", got %s", id, course.Quote(got))
 	}
 	u.ID, u.Type = id, UnitType(t)
-	if bad := parseIntFields(got[2:], []*int{&u.Player, &u.Health, &u.Turns, &u.Pos.I, &u.Pos.J, &u.Pos.K}); bad >= 0 {
-		return p.fail("unit %d: want \"<p|f|n|h> group health turns i j k\" with single spaces, %s is not an integer: %s",
-			id, unitFields[bad], quoteTrunc(got))
+	if bad := course.IntFields(got[2:], []*int{&u.Player, &u.Health, &u.Turns, &u.Pos.I, &u.Pos.J, &u.Pos.K}); bad >= 0 {
+		return p.Fail("unit %d: want \"<p|f|n|h> group health turns i j k\" with single spaces, %s is not an integer: %s",
+			id, unitFields[bad], course.Quote(got))
 	}
 	return nil
 }
@@ -377,40 +214,19 @@ func (p *traceParser) unit(id int, u *Unit) error {
 var unitFields = [6]string{"group", "health", "turns", "i", "j", "k"}
 
 func (p *traceParser) movements(tr *Trace) error {
-	if err := p.literal("movements"); err != nil {
+	moves, err := course.ReadMoves(p.TraceReader, movesBlock, tr.Config.NumUnits(), func(id int, c byte) (Move, bool) {
+		d, ok := DirFromChar(c)
+		return Move{ID: id, Dir: d}, ok
+	})
+	if err != nil {
 		return err
-	}
-	moves := []Move{}
-	for {
-		got, err := p.next(`a movement "<id> <direction>" or "-1"`)
-		if err != nil {
-			return err
-		}
-		if string(got) == "-1" {
-			break
-		}
-		if len(moves) == tr.Config.NumUnits() {
-			return p.fail("more movement lines than units (%d), want \"-1\"", len(moves))
-		}
-		sp := bytes.IndexByte(got, ' ')
-		var id int
-		var d Dir
-		ok := sp > 0 && sp == len(got)-2
-		if ok {
-			id, ok = canonInt(got[:sp])
-			ok = ok && id >= 0
-		}
-		if ok {
-			d, ok = DirFromChar(got[sp+1])
-		}
-		if !ok {
-			return p.fail("want a movement \"<id> <one of bwrxtylzudn>\" or \"-1\", got %s", quoteTrunc(got))
-		}
-		moves = append(moves, Move{ID: id, Dir: d})
 	}
 	tr.Moves = append(tr.Moves, moves)
 	return nil
 }
+
+// movesBlock is the movements block of a round (SPEC §10).
+var movesBlock = course.MoveBlock{Keyword: "movements", Noun: "movement", Want: "<direction>", Chars: "bwrxtylzudn"}
 
 // Trace layout: 17 header lines, then per state a block of 88+units lines
 // (2 empty, 80 grid rows, 1 empty, round, nb_cells, nb_gems, status, the

@@ -2,19 +2,20 @@ package crematoria
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 func TestParseTraceRoundTrip(t *testing.T) {
 	for _, tc := range traceCases(t) {
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			t.Parallel()
-			raw := readGz(t, tc.path)
+			raw := coursetest.ReadGz(t, tc.path)
 			tr, err := ParseTrace(bytes.NewReader(raw))
 			if err != nil {
 				t.Fatal(err)
@@ -33,7 +34,7 @@ func TestParseTraceRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(buf.Bytes(), raw) {
-				t.Errorf("WriteTo differs from the input: %s", firstDiff(raw, buf.Bytes()))
+				t.Errorf("WriteTo differs from the input: %s", coursetest.FirstDiff(raw, buf.Bytes()))
 			}
 		})
 	}
@@ -49,7 +50,7 @@ func TestParseTraceGzip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := ParseTrace(bytes.NewReader(readGz(t, tc.path)))
+	plain, err := ParseTrace(bytes.NewReader(coursetest.ReadGz(t, tc.path)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestParseTraceGzip(t *testing.T) {
 	gz.WriteTo(&a)
 	plain.WriteTo(&b)
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
-		t.Errorf("gzip and plain parses differ: %s", firstDiff(b.Bytes(), a.Bytes()))
+		t.Errorf("gzip and plain parses differ: %s", coursetest.FirstDiff(b.Bytes(), a.Bytes()))
 	}
 	if _, err := ParseTrace(bytes.NewReader(compressed[:len(compressed)/2])); !errors.Is(err, ErrTrace) {
 		t.Errorf("truncated gzip: got %v, want an error wrapping ErrTrace", err)
@@ -69,7 +70,7 @@ func TestParseTraceGzip(t *testing.T) {
 // units on 105-197; round 0's "movements" is on line 199.
 func TestParseTraceErrors(t *testing.T) {
 	tc := refTraceNamed(t, "crematoria_s2_Null-Null-Null-Null_elev23.res.gz")
-	raw := string(readGz(t, tc.path))
+	raw := string(coursetest.ReadGz(t, tc.path))
 	setLine := func(n int, text string) func(string) string {
 		return func(s string) string {
 			lines := strings.Split(s, "\n")
@@ -152,28 +153,10 @@ func TestParseTraceErrors(t *testing.T) {
 	}
 }
 
-func TestCanonInt(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want int
-		ok   bool
-	}{
-		{"0", 0, true}, {"-1", -1, true}, {"120", 120, true}, {"2147483647", 2147483647, true},
-		{"-2147483648", -2147483648, true}, {"2147483648", 0, false}, {"", 0, false}, {"-", 0, false},
-		{"-0", 0, false}, {"007", 0, false}, {"+5", 0, false}, {"1e3", 0, false}, {" 1", 0, false},
-		{"99999999999", 0, false},
-	} {
-		got, ok := canonInt([]byte(c.in))
-		if ok != c.ok || (ok && got != c.want) {
-			t.Errorf("canonInt(%q) = %d, %v, want %d, %v", c.in, got, ok, c.want, c.ok)
-		}
-	}
-}
-
 // TestParseTraceLineNumbers checks the line helpers the divergences use.
 func TestParseTraceLineNumbers(t *testing.T) {
 	tc := refTraceNamed(t, "crematoria_s2_Null-Null-Null-Null_elev23.res.gz")
-	raw := readGz(t, tc.path)
+	raw := coursetest.ReadGz(t, tc.path)
 	tr, err := ParseTrace(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
@@ -196,15 +179,4 @@ func TestParseTraceLineNumbers(t *testing.T) {
 			t.Errorf("%s: line %d is %q, want %q", c.name, c.line, got, c.want)
 		}
 	}
-}
-
-func gzipBytes(t testing.TB, b []byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(b)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }

@@ -236,14 +236,14 @@ func (g *Game) respawn() error {
 		return nil
 	}
 	alpha := &g.alpha
-	alpha.start(&g.rng, m)
+	alpha.Start(&g.rng, m)
 	cells := g.perm[:0]
 	for i := 0; i < n; i++ {
 		idx := -1
 		for idx < 0 {
-			a, ok := alpha.next()
+			a, ok := alpha.Next()
 			if !ok {
-				alpha.clean()
+				alpha.Drop()
 				return ErrNoRespawnCell
 			}
 			if c := free.selectRowMajor(a, &before); !excl.has(c) {
@@ -253,7 +253,7 @@ func (g *Game) respawn() error {
 		cells = append(cells, idx)
 		excl.square(PosOf(idx), 1)
 	}
-	alpha.finish()
+	alpha.Finish()
 	g.perm = cells
 	if cap(g.perm2) < n {
 		g.perm2 = make([]int, n)

@@ -2,33 +2,15 @@ package crematoria
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-func readGz(t testing.TB, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+	"jgym/course/coursetest"
+)
 
 var traceName = regexp.MustCompile(`crematoria_s(\d+)_([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)(?:_(\w+))?\.res\.gz$`)
 
@@ -88,19 +70,6 @@ func traceCases(t testing.TB) []traceCase {
 	return out
 }
 
-func firstDiff(a, b []byte) string {
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			line := bytes.Count(a[:i], []byte("\n")) + 1
-			s := max(0, i-80)
-			return "first difference at byte " + strconv.Itoa(i) + " (line " + strconv.Itoa(line) + "):\nwant: " +
-				strconv.Quote(string(a[s:min(len(a), i+40)])) + "\n got: " + strconv.Quote(string(b[s:min(len(b), i+40)]))
-		}
-	}
-	return "lengths differ: want " + strconv.Itoa(len(a)) + " got " + strconv.Itoa(len(b))
-}
-
 func TestNativeMatchesReproduceTraces(t *testing.T) {
 	for _, tc := range traceCases(t) {
 		native := true
@@ -112,7 +81,7 @@ func TestNativeMatchesReproduceTraces(t *testing.T) {
 		}
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			t.Parallel()
-			want := readGz(t, tc.path)
+			want := coursetest.ReadGz(t, tc.path)
 			m, err := NewMatch(tc.cfg, tc.seed, tc.names)
 			if err != nil {
 				t.Fatal(err)
@@ -123,7 +92,7 @@ func TestNativeMatchesReproduceTraces(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(want, buf.Bytes()) {
-				t.Fatal(firstDiff(want, buf.Bytes()))
+				t.Fatal(coursetest.FirstDiff(want, buf.Bytes()))
 			}
 		})
 	}
@@ -136,8 +105,8 @@ func TestReplayCommandFiles(t *testing.T) {
 		}
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			t.Parallel()
-			want := readGz(t, tc.path)
-			log, err := ParseCommandLog(bytes.NewReader(readGz(t, tc.cmdPath)))
+			want := coursetest.ReadGz(t, tc.path)
+			log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, tc.cmdPath)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +122,7 @@ func TestReplayCommandFiles(t *testing.T) {
 				}
 			}
 			if !bytes.Equal(want, buf.Bytes()) {
-				t.Fatal(firstDiff(want, buf.Bytes()))
+				t.Fatal(coursetest.FirstDiff(want, buf.Bytes()))
 			}
 		})
 	}

@@ -3,37 +3,15 @@ package crematoria
 import (
 	"errors"
 	"fmt"
-	"strings"
+
+	"jgym/course"
 )
 
 // Divergence is the first place where a trace departs from what the engine
-// does (with commands) or from what the rules allow (without). Want is what
-// the verifier expected there, Got what the trace holds.
-type Divergence struct {
-	Round int    // the state or movements block of this round; -1 for the header
-	Unit  int    // unit id, or -1
-	Field string // e.g. "health", "pos", "grid (3, 4, 1)", "nb_cells", "movement"
-	Want  string
-	Got   string
-	Line  int // line of the trace (1-based), 0 if unknown
-}
-
-func (d *Divergence) Error() string {
-	var b strings.Builder
-	if d.Round < 0 {
-		b.WriteString("header")
-	} else {
-		fmt.Fprintf(&b, "round %d", d.Round)
-	}
-	if d.Unit >= 0 {
-		fmt.Fprintf(&b, ", unit %d", d.Unit)
-	}
-	fmt.Fprintf(&b, ", %s: want %s, got %s", d.Field, d.Want, d.Got)
-	if d.Line > 0 {
-		fmt.Fprintf(&b, " (line %d)", d.Line)
-	}
-	return b.String()
-}
+// does (with commands) or from what the rules allow (without): its Round
+// is that of the state or movements block, -1 for the header; Field is e.g.
+// "health", "pos", "grid (3, 4, 1)", "nb_cells" or "movement".
+type Divergence = course.Divergence
 
 // VerifyOptions selects how Verify checks a trace.
 type VerifyOptions struct {
@@ -197,22 +175,7 @@ func moveText(m Move) string { return fmt.Sprintf("%q", fmt.Sprintf("%d %c", m.I
 
 // diffMoves compares the movements block of round r with want.
 func (t *Trace) diffMoves(r int, want []Move) *Divergence {
-	got := t.Moves[r]
-	for i := 0; i < len(want) || i < len(got); i++ {
-		d := &Divergence{Round: r, Unit: -1, Field: "movement", Line: t.MovesLine(r) + 1 + i}
-		switch {
-		case i >= len(got):
-			d.Unit, d.Want, d.Got = want[i].ID, moveText(want[i]), `"-1" (end of the block)`
-		case i >= len(want):
-			d.Unit, d.Want, d.Got = got[i].ID, `"-1" (end of the block)`, moveText(got[i])
-		case want[i] != got[i]:
-			d.Unit, d.Want, d.Got = got[i].ID, moveText(want[i]), moveText(got[i])
-		default:
-			continue
-		}
-		return d
-	}
-	return nil
+	return course.DiffMoves(r, "movement", t.MovesLine(r)+1, want, t.Moves[r], func(m Move) int { return m.ID }, moveText)
 }
 
 // diffState compares state k of the trace with s, field by field in file

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // mutationsPerTrace is the number of random mutations TestVerifyMutations
@@ -285,7 +287,7 @@ func TestVerifyMutations(t *testing.T) {
 				}
 			} else {
 				tc := refTraceNamed(t, name)
-				raw, fixedMap = readGz(t, tc.path), tc.cfg.Fixed != nil
+				raw, fixedMap = coursetest.ReadGz(t, tc.path), tc.cfg.Fixed != nil
 			}
 			tr, err := ParseTrace(bytes.NewReader(raw))
 			if err != nil {

@@ -8,18 +8,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // loadTrace parses a reference trace and, if it has one, its command log.
 func loadRefTrace(t testing.TB, tc traceCase) (*Trace, *CommandLog) {
 	t.Helper()
-	tr, err := ParseTrace(bytes.NewReader(readGz(t, tc.path)))
+	tr, err := ParseTrace(bytes.NewReader(coursetest.ReadGz(t, tc.path)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var log *CommandLog
 	if tc.cmdPath != "" {
-		if log, err = ParseCommandLog(bytes.NewReader(readGz(t, tc.cmdPath))); err != nil {
+		if log, err = ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, tc.cmdPath))); err != nil {
 			t.Fatal(err)
 		}
 	}

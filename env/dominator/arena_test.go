@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"jgym/arena"
+	"jgym/course/coursetest"
 	"jgym/cppbot"
 	"jgym/env"
 	"jgym/policy"
@@ -33,8 +34,8 @@ func (l testLoader) Cpp(ref string, k *cppbot.Kit) (*cppbot.Program, error) {
 	return compiled(l.t, ref), nil
 }
 
-// table resolves the seats and returns the table of one game.
-func table(t *testing.T, l arena.Loader, seed int, cfg arena.Config, seats ...string) *arena.Table {
+// arenaTable resolves the seats and returns the table of one game.
+func arenaTable(t *testing.T, l arena.Loader, seed int, cfg arena.Config, seats ...string) *arena.Table {
 	t.Helper()
 	g := Arena()
 	tb := &arena.Table{Config: cfg, Seed: seed}
@@ -58,14 +59,14 @@ func TestArenaPlaysReferenceGame(t *testing.T) {
 		t.Fatalf("Arena() = %s, bots %v, %d rounds", g.Name(), g.Bots(), g.DefaultConfig().Rounds())
 	}
 	var trace, cmds bytes.Buffer
-	tb := table(t, nil, 3, g.DefaultConfig(), "Demo", "Null", "Demo", "Null")
+	tb := arenaTable(t, nil, 3, g.DefaultConfig(), "Demo", "Null", "Demo", "Null")
 	tb.Trace, tb.Commands = &trace, &cmds
 	if err := g.Play(context.Background(), tb); err != nil {
 		t.Fatal(err)
 	}
 	c := findCase(t, "dominator_s3_Demo-Null-Demo-Null")
-	if want := readGz(t, c.path); !bytes.Equal(want, trace.Bytes()) {
-		t.Fatal(firstDiff(want, trace.Bytes()))
+	if want := coursetest.ReadGz(t, c.path); !bytes.Equal(want, trace.Bytes()) {
+		t.Fatal(coursetest.FirstDiff(want, trace.Bytes()))
 	}
 	tr, err := ParseTrace(bytes.NewReader(trace.Bytes()))
 	if err != nil {
@@ -106,7 +107,7 @@ func TestArenaVerifyConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	var trace bytes.Buffer
-	tb := table(t, nil, 8, cfg, "Khan", "Demo", "Demo", "Null")
+	tb := arenaTable(t, nil, 8, cfg, "Khan", "Demo", "Demo", "Null")
 	tb.Trace = &trace
 	if err := g.Play(context.Background(), tb); err != nil {
 		t.Fatal(err)
@@ -138,8 +139,8 @@ func (flooder) Play(v *State, o *Orders) {
 func TestArenaAbortedGame(t *testing.T) {
 	g := Arena()
 	var trace, cmds bytes.Buffer
-	tb := table(t, nil, 3, g.DefaultConfig(), "Null", "Null", "Null", "Null")
-	tb.Players[2] = &arenaPlayer{name: "TestFlooder", factory: func(me, seed int) Bot { return flooder{} }}
+	tb := arenaTable(t, nil, 3, g.DefaultConfig(), "Null", "Null", "Null", "Null")
+	tb.Players[2] = arenaGame.BotPlayer("TestFlooder", func(me, seed int) Bot { return flooder{} })
 	tb.Trace, tb.Commands = &trace, &cmds
 	err := g.Play(context.Background(), tb)
 	if !errors.Is(err, ErrTooManyCommands) || !errors.Is(err, ErrAbort) || !strings.Contains(err.Error(), "round 5: player 2 (TestFlooder)") {
@@ -148,7 +149,7 @@ func TestArenaAbortedGame(t *testing.T) {
 	want := tracePrefix(t, DefaultConfig(), 3, 4)
 	want = bytes.Replace(want, []byte("names          Null Null Null Null"), []byte("names          Null Null TestFlooder Null"), 1)
 	if !bytes.Equal(want, trace.Bytes()) {
-		t.Error(firstDiff(want, trace.Bytes()))
+		t.Error(coursetest.FirstDiff(want, trace.Bytes()))
 	}
 	log, err := ParseCommandLog(bytes.NewReader(cmds.Bytes()))
 	if err != nil || len(log.Rounds) != 4 {
@@ -190,7 +191,7 @@ func TestArenaCppAndPolicySeats(t *testing.T) {
 	g := Arena()
 	play := func(seats ...string) ([]byte, []int) {
 		var trace bytes.Buffer
-		tb := table(t, l, 2, g.DefaultConfig(), seats...)
+		tb := arenaTable(t, l, 2, g.DefaultConfig(), seats...)
 		tb.Names = []string{"Demo", "Tiny", "Demo", "Demo"}
 		tb.Trace = &trace
 		if err := g.Play(context.Background(), tb); err != nil {
@@ -206,7 +207,7 @@ func TestArenaCppAndPolicySeats(t *testing.T) {
 	a, sa := play("Demo", "policy:tiny", "Demo", "cpp:"+filepath.Join(kitDir, "AIDemo.cc"))
 	b, sb := play("cpp:"+filepath.Join(kitDir, "AIDemo.cc"), "cpp:"+src, "Demo", "Demo")
 	if !bytes.Equal(a, b) || !slices.Equal(sa, sb) {
-		t.Fatal(firstDiff(a, b))
+		t.Fatal(coursetest.FirstDiff(a, b))
 	}
 }
 

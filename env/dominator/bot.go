@@ -1,11 +1,6 @@
 package dominator
 
-import (
-	"errors"
-	"fmt"
-	"sort"
-	"sync"
-)
+import "jgym/env"
 
 // Bot plays one seat of one game. Play is called once per round with the
 // seat's view of the state at the start of the round (State.View: the bot
@@ -19,7 +14,7 @@ type Bot interface {
 // BotFactory makes the bot for seat me of a game with the given game seed.
 // A bot that draws random numbers seeds its own generator with seed+me+1,
 // as the kit does (SPEC §1.5).
-type BotFactory func(me, seed int) Bot
+type BotFactory = env.BotFactory[Bot]
 
 // SeatBot is implemented by bots that can play from the real state: a
 // Match then calls PlaySeat(s, me, o) with the state and the bot's seat
@@ -35,51 +30,22 @@ type SeatBot interface {
 // bot's error.
 type BotErr interface{ Err() error }
 
-// ErrUnknownBot is returned for a bot name that is not registered.
-var ErrUnknownBot = errors.New("unknown bot")
+// ErrUnknownBot is returned for a bot name that is not registered
+// (env.ErrUnknownBot).
+var ErrUnknownBot = env.ErrUnknownBot
 
-var (
-	botsMu sync.RWMutex
-	bots   = map[string]BotFactory{}
-)
+// bots is the registry of Dominator's bots.
+var bots = env.NewBotRegistry[Bot]("dominator")
 
 // RegisterBot registers a bot under name. It panics on a duplicate name,
 // as registering two players with the same name fails in the kit.
-func RegisterBot(name string, f BotFactory) {
-	botsMu.Lock()
-	defer botsMu.Unlock()
-	if _, dup := bots[name]; dup {
-		panic("dominator: bot registered twice: " + name)
-	}
-	bots[name] = f
-}
+func RegisterBot(name string, f BotFactory) { bots.Register(name, f) }
 
 // BotNames returns the registered bot names, sorted.
-func BotNames() []string {
-	botsMu.RLock()
-	defer botsMu.RUnlock()
-	return namesLocked()
-}
-
-func namesLocked() []string {
-	names := make([]string, 0, len(bots))
-	for n := range bots {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func BotNames() []string { return bots.Names() }
 
 // LookupBot returns the factory of a registered bot.
-func LookupBot(name string) (BotFactory, error) {
-	botsMu.RLock()
-	defer botsMu.RUnlock()
-	f, ok := bots[name]
-	if !ok {
-		return nil, fmt.Errorf("%w %q (known: %v)", ErrUnknownBot, name, namesLocked())
-	}
-	return f, nil
-}
+func LookupBot(name string) (BotFactory, error) { return bots.Lookup(name) }
 
 func init() {
 	RegisterBot("Null", func(me, seed int) Bot { return Null{} })

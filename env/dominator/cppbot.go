@@ -34,12 +34,7 @@ func CppKit() (*cppbot.Kit, error) {
 // it give no orders and report a *cppbot.BotError from Err; Match ends
 // that game.
 type CppBot struct {
-	p        *cppbot.Process
-	me, seed int
-	ready    bool
-	done     bool
-	buf      []byte
-	cmds     []Command
+	cppbot.Bot[*State, Command]
 }
 
 var (
@@ -49,7 +44,7 @@ var (
 
 // NewCppBot starts prog for seat me of a game with the given seed.
 func NewCppBot(prog *cppbot.Program, me, seed int) *CppBot {
-	return &CppBot{p: prog.Start(me, seed), me: me, seed: seed}
+	return &CppBot{cppbot.NewBot[*State, Command](prog, cppProtocol{}, me, seed)}
 }
 
 // CppFactory returns a BotFactory that starts a process of prog for each
@@ -58,43 +53,25 @@ func CppFactory(prog *cppbot.Program) BotFactory {
 	return func(me, seed int) Bot { return NewCppBot(prog, me, seed) }
 }
 
-// Process returns the bot's process.
-func (b *CppBot) Process() *cppbot.Process { return b.p }
-
-// Err returns the bot's error (a *cppbot.BotError), or nil.
-func (b *CppBot) Err() error { return b.p.Err() }
-
-// Close kills the bot's process.
-func (b *CppBot) Close() error { return b.p.Close() }
-
 // Play sends the seat's view v to the bot and gives its commands. After
 // an error it gives no orders; see Err.
 func (b *CppBot) Play(v *State, o *Orders) {
-	if b.done || b.p.Err() != nil {
-		return
-	}
-	cfg := v.Cfg
-	if !b.ready {
-		b.buf = appendInit(b.buf[:0], b.me, b.seed, cfg)
-		if b.p.Ready(b.buf) != nil {
-			return
-		}
-		b.ready = true
-	}
-	b.buf = appendRound(b.buf[:0], v)
-	line, err := b.p.Ask(v.Round, b.buf)
-	if err != nil {
-		return
-	}
-	if b.cmds, err = parseCommands(line, b.cmds); err != nil {
-		b.p.Fail(v.Round, err)
-		return
-	}
-	for _, c := range b.cmds {
+	for _, c := range b.Commands(v) {
 		o.Command(c.ID, c.Dir)
 	}
-	if v.Round >= cfg.NbRounds-1 {
-		b.done = true
-		b.p.Finish()
-	}
 }
+
+// cppProtocol is Dominator's side of the runner protocol (cppproto.go).
+type cppProtocol struct{}
+
+func (cppProtocol) AppendInit(b []byte, me, seed int, s *State) []byte {
+	return appendInit(b, me, seed, s.Cfg)
+}
+
+func (cppProtocol) AppendRound(b []byte, s *State) []byte { return appendRound(b, s) }
+
+func (cppProtocol) ParseCommands(line []byte, dst []Command) ([]Command, error) {
+	return parseCommands(line, dst)
+}
+
+func (cppProtocol) Round(s *State) (int, bool) { return s.Round, s.Round >= s.Cfg.NbRounds-1 }

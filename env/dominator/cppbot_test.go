@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"jgym/course/coursetest"
 	"jgym/cppbot"
 	"jgym/internal/strict"
 	"jgym/sandbox"
@@ -178,8 +179,8 @@ func TestCppDemoReproducesReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := readGz(t, c.path); !bytes.Equal(want, got) {
-				t.Fatal(firstDiff(want, got))
+			if want := coursetest.ReadGz(t, c.path); !bytes.Equal(want, got) {
+				t.Fatal(coursetest.FirstDiff(want, got))
 			}
 		})
 	}
@@ -215,8 +216,8 @@ func TestCppDemoReproducesEdgeTraces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := readGz(t, c.path); !bytes.Equal(want, got) {
-				t.Fatal(firstDiff(want, got))
+			if want := coursetest.ReadGz(t, c.path); !bytes.Equal(want, got) {
+				t.Fatal(coursetest.FirstDiff(want, got))
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"jgym/course/coursetest"
 	"jgym/cppexport"
 )
 
@@ -162,8 +163,8 @@ func TestCppEncoderMatchesObserver(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if want := readGz(t, c.path); !bytes.Equal(want, buf.Bytes()) {
-				t.Fatalf("not the reference game: %s", firstDiff(want, buf.Bytes()))
+			if want := coursetest.ReadGz(t, c.path); !bytes.Equal(want, buf.Bytes()) {
+				t.Fatalf("not the reference game: %s", coursetest.FirstDiff(want, buf.Bytes()))
 			}
 			if strings.HasPrefix(base, "crowd3") && lost == 0 { // 25 unit-rounds in crowd3_s5
 				t.Errorf("no unit was lost: the test does not cover lost units")
@@ -224,7 +225,7 @@ func TestExportedPlayerMatchesPolicyBot(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(want, got) {
-				t.Fatal(firstDiff(want, got))
+				t.Fatal(coursetest.FirstDiff(want, got))
 			}
 			demo, err := playTrace(DefaultConfig(), g.seed, [4]string{"Demo", "Demo", "Demo", "Demo"},
 				[4]Bot{NewDemo(0, g.seed), NewDemo(1, g.seed), NewDemo(2, g.seed), NewDemo(3, g.seed)})

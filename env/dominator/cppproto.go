@@ -1,8 +1,6 @@
 package dominator
 
 import (
-	"bytes"
-	"fmt"
 	"strconv"
 
 	"jgym/cppbot"
@@ -123,45 +121,10 @@ func appendRound(b []byte, v *State) []byte {
 	return append(b, "status 0 0 0 0\nplay\n"...)
 }
 
-// parseCommands parses "commands <n> <id> <dir> ..." into dst. Ids and
-// directions are any 32-bit integers, as a player may pass them.
+// parseCommands parses "commands <n> <id> <dir> ..." into dst: at most
+// MaxCommands commands, ids and directions any 32-bit integers, as a player may pass them.
 func parseCommands(line []byte, dst []Command) ([]Command, error) {
-	dst = dst[:0]
-	bad := func(why string) ([]Command, error) {
-		return dst[:0], fmt.Errorf("%w: %s in %s", cppbot.ErrProtocol, why, cppbot.Quote(line))
-	}
-	rest, ok := bytes.CutPrefix(bytes.TrimRight(line, "\n"), []byte("commands "))
-	if !ok {
-		return bad("want \"commands <n> ...\"")
-	}
-	next := func() (int, bool) {
-		rest = bytes.TrimLeft(rest, " ")
-		i := bytes.IndexByte(rest, ' ')
-		if i < 0 {
-			i = len(rest)
-		}
-		tok := rest[:i]
-		rest = rest[i:]
-		if len(tok) == 0 || len(tok) > 11 {
-			return 0, false
-		}
-		n, err := strconv.ParseInt(string(tok), 10, 32)
-		return int(n), err == nil
-	}
-	n, ok := next()
-	if !ok || n < 0 || n > MaxCommands {
-		return bad("bad command count")
-	}
-	for x := 0; x < n; x++ {
-		id, ok1 := next()
-		d, ok2 := next()
-		if !ok1 || !ok2 {
-			return bad("bad command")
-		}
-		dst = append(dst, Command{ID: id, Dir: Dir(d)})
-	}
-	if len(bytes.TrimSpace(rest)) != 0 {
-		return bad("extra data")
-	}
-	return dst, nil
+	return cppbot.ParseCommands(line, MaxCommands, 11, dst, func(id, d int) (Command, bool) {
+		return Command{ID: id, Dir: Dir(d)}, true
+	})
 }

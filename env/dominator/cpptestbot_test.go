@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"jgym/course/coursetest"
 	"jgym/cppbot"
 )
 
@@ -91,7 +92,7 @@ func (t *twin) Play(v *State, o *Orders) {
 	}
 	o.Command(len(v.Units)+3, Left)
 	o.Command(-7, 100)
-	t.rng.Perm(5)
+	t.rng.FullPerm(5)
 }
 
 // playLog plays a whole game and returns its trace and every command list
@@ -195,7 +196,7 @@ func TestCppTestBotMatchesTwin(t *testing.T) {
 				}
 			}
 			if !bytes.Equal(want, got) {
-				t.Fatal(firstDiff(want, got))
+				t.Fatal(coursetest.FirstDiff(want, got))
 			}
 			for _, b := range seats {
 				if b.Process().Player() != "TestBot" {
@@ -283,7 +284,7 @@ func TestCppBotFailures(t *testing.T) {
 			want := tracePrefix(t, DefaultConfig(), 3, tc.round)
 			want = bytes.Replace(want, []byte("names          Null Null Null Null"), []byte("names          Null "+tc.bot+" Null Null"), 1)
 			if !bytes.Equal(want, got) {
-				t.Error(firstDiff(want, got))
+				t.Error(coursetest.FirstDiff(want, got))
 			}
 		})
 	}

@@ -68,7 +68,7 @@ func (d *Demo) PlaySeat(s *State, me int, o *Orders) {
 			}
 		}
 	} else {
-		perm := d.rng.Perm(len(k))
+		perm := d.rng.FullPerm(len(k))
 		for i, id := range k {
 			o.Command(id, Dir(2*(perm[i]%4)+1))
 		}

@@ -9,30 +9,15 @@ import (
 	"strings"
 	"testing"
 
+	"jgym/course/coursetest"
 	"jgym/env"
 )
 
-func newInstance(t *testing.T, s env.Setup) (*instance, env.Factory) {
+// newInstance makes an instance of the setup and returns it with its
+// table.
+func newInstance(t *testing.T, s env.Setup) (env.Instance, *table, env.Factory) {
 	t.Helper()
-	f, err := NewEnv().NewFactory(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	in, err := f.NewInstance()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return in.(*instance), f
-}
-
-// newOut allocates the buffers of one env's observation.
-func newOut(sp env.Spec, l int) *env.Out {
-	o := &env.Out{Scores: make([]int32, sp.NumSeats), Rank: make([]int32, l), Seats: make([]int32, l), Round: make([]int32, 1)}
-	for _, ts := range sp.Observation {
-		o.Obs = append(o.Obs, make([]byte, l*ts.Bytes()))
-	}
-	return o
+	return coursetest.NewInstance[*table](t, NewEnv(), s)
 }
 
 func TestNewFactoryErrors(t *testing.T) {
@@ -90,12 +75,12 @@ func TestSpec(t *testing.T) {
 // seat, None and illegal directions dropped, in increasing order value,
 // ties by slot.
 func TestDecode(t *testing.T) {
-	in, _ := newInstance(t, env.Setup{Seats: []string{"Null", "", "Null", "Null"}})
+	in, tb, _ := newInstance(t, env.Setup{Seats: []string{"Null", "", "Null", "Null"}})
 	if err := in.Reset(4); err != nil {
 		t.Fatal(err)
 	}
-	s := &in.m.State
-	u := NumSlots(&in.f.cfg)
+	s := &tb.m.State
+	u := NumSlots(tb.cfg)
 	dirs := make([]byte, u)
 	for i := range dirs {
 		dirs[i] = byte(None)
@@ -152,22 +137,18 @@ func demoAsActions(d Bot, s *State, p, u int) (dirs, order []byte) {
 	return dirs, order
 }
 
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
-
 // TestLearnerReproducesMatch drives seat 1 with the actions a Demo bot
 // would give, in its order, and checks the game equals a Match of four
 // Demos: decoding, ordering and seating reproduce the engine exactly.
 func TestLearnerReproducesMatch(t *testing.T) {
 	const seed = 12
-	in, f := newInstance(t, env.Setup{Seats: []string{"Demo", "", "Demo", "Demo"}})
+	in, tb, f := newInstance(t, env.Setup{Seats: []string{"Demo", "", "Demo", "Demo"}})
 	var got bytes.Buffer
-	in.SetTrace(func(episode int, s int64) (io.WriteCloser, error) {
+	in.(env.Tracer).SetTrace(func(episode int, s int64) (io.WriteCloser, error) {
 		if episode != 0 || s != seed {
 			t.Errorf("trace opened for episode %d seed %d, want 0 and %d", episode, s, seed)
 		}
-		return nopCloser{&got}, nil
+		return coursetest.NopCloser{Writer: &got}, nil
 	})
 	if err := in.Reset(seed); err != nil {
 		t.Fatal(err)
@@ -183,12 +164,12 @@ func TestLearnerReproducesMatch(t *testing.T) {
 	var want bytes.Buffer
 	m.WriteTrace(&want)
 	shadow := NewDemo(1, seed)
-	u := NumSlots(&in.f.cfg)
+	u := NumSlots(tb.cfg)
 	reward := make([]float32, 1)
-	out := newOut(f.Spec(), 1)
+	out := env.NewOut(f.Spec(), 1)
 	var sum float32
 	for !m.Done() {
-		dirs, order := demoAsActions(shadow, &in.m.State, 1, u)
+		dirs, order := demoAsActions(shadow, &tb.m.State, 1, u)
 		term, err := in.Step(dirs, order, reward)
 		if err != nil {
 			t.Fatal(err)
@@ -200,7 +181,7 @@ func TestLearnerReproducesMatch(t *testing.T) {
 		if term != m.Done() {
 			t.Fatalf("round %d: terminated %v, match done %v", m.Round, term, m.Done())
 		}
-		if !reflect.DeepEqual(in.m.Grid, m.Grid) || !reflect.DeepEqual(in.m.Units, m.Units) {
+		if !reflect.DeepEqual(tb.m.Grid, m.Grid) || !reflect.DeepEqual(tb.m.Units, m.Units) {
 			t.Fatalf("round %d: env game differs from the match", m.Round)
 		}
 	}
@@ -217,65 +198,7 @@ func TestLearnerReproducesMatch(t *testing.T) {
 		t.Errorf("round, seat = %d, %d, want 200, 1", out.Round[0], out.Seats[0])
 	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) {
-		t.Errorf("the env's trace (%d bytes) differs from the match's (%d bytes): %s", got.Len(), want.Len(), firstDiff(want.Bytes(), got.Bytes()))
-	}
-}
-
-func TestRewards(t *testing.T) {
-	before := [NumPlayers]int{20, 20, 20, 20}
-	after := [NumPlayers]int{45, 39, 80, 39}
-	for _, c := range []struct {
-		mode env.RewardMode
-		p    int
-		done bool
-		want float32
-	}{
-		{env.ScoreDelta, 0, false, 25},
-		{env.ScoreDelta, 1, false, 19},
-		{env.Relative, 0, false, float32((45 - 158.0/3) - 0)},
-		{env.Rank, 2, false, 0},
-		{env.Rank, 2, true, 1},
-		{env.Rank, 0, true, 1.0 / 3},
-		{env.Rank, 1, true, -2.0 / 3}, // tied for 3rd and 4th: mean rank 3.5
-	} {
-		got := rewardOf(c.mode, &before, &after, c.p, c.done)
-		if d := got - c.want; d > 1e-5 || d < -1e-5 {
-			t.Errorf("rewardOf(%v, p=%d, done=%v) = %v, want %v", c.mode, c.p, c.done, got, c.want)
-		}
-	}
-}
-
-func TestShuffleSeats(t *testing.T) {
-	in, f := newInstance(t, env.Setup{Seats: []string{"", "Demo", "", "Null"}, Shuffle: true})
-	out := newOut(f.Spec(), 2)
-	seen := map[[2]int32]bool{}
-	for seed := int64(0); seed < 40; seed++ {
-		if err := in.Reset(seed); err != nil {
-			t.Fatal(err)
-		}
-		in.Observe(out)
-		s := [2]int32{out.Seats[0], out.Seats[1]}
-		if s[0] == s[1] {
-			t.Fatalf("seed %d: both learners at seat %d", seed, s[0])
-		}
-		seen[s] = true
-		for p := 0; p < NumPlayers; p++ {
-			isLearner := int32(p) == s[0] || int32(p) == s[1]
-			if (in.m.Bots[p] == nil) != isLearner {
-				t.Fatalf("seed %d: seat %d learner %v but bot %T", seed, p, isLearner, in.m.Bots[p])
-			}
-			if want := map[bool]string{true: "Learner", false: in.m.Names[p]}[isLearner]; in.m.Names[p] != want {
-				t.Fatalf("seed %d: seat %d named %q, want %q", seed, p, in.m.Names[p], want)
-			}
-		}
-		again := [NumPlayers]int{0, 1, 2, 3}
-		shuffleSeats(&again, seed)
-		if again != in.seat {
-			t.Fatalf("seed %d: seating not a function of the seed", seed)
-		}
-	}
-	if len(seen) < 6 {
-		t.Errorf("40 seeds gave %d learner seatings, want at least 6 of 12", len(seen))
+		t.Errorf("the env's trace (%d bytes) differs from the match's (%d bytes): %s", got.Len(), want.Len(), coursetest.FirstDiff(want.Bytes(), got.Bytes()))
 	}
 }
 
@@ -286,11 +209,11 @@ func FuzzStep(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 10, 9, 8}, []byte{1, 0, 255, 255})
 	f.Add([]byte{255, 128, 11, 127}, []byte(nil))
 	f.Fuzz(func(t *testing.T, act, order []byte) {
-		in, _ := newInstance(t, env.Setup{Seats: []string{"Null", "", "Demo", ""}})
+		in, tb, ef := newInstance(t, env.Setup{Seats: []string{"Null", "", "Demo", ""}})
 		if err := in.Reset(9); err != nil {
 			t.Fatal(err)
 		}
-		u := NumSlots(&in.f.cfg)
+		u := NumSlots(tb.cfg)
 		a := make([]byte, 2*u)
 		for i := range a {
 			if len(act) > 0 {
@@ -306,17 +229,20 @@ func FuzzStep(f *testing.F) {
 				}
 			}
 		}
-		for l, p := range in.learnerSeat {
+		out := env.NewOut(ef.Spec(), 2)
+		in.Observe(out)
+		for l, p := range out.Seats {
+			p := int(p)
 			var ord []byte
 			if o != nil {
 				ord = o[2*l*u : 2*(l+1)*u]
 			}
 			var orders Orders
-			orders.Reset(len(in.m.Units))
+			orders.Reset(len(tb.m.Units))
 			var dc Decoder
-			dc.Decode(&in.m.State, p, a[l*u:(l+1)*u], ord, &orders)
+			dc.Decode(&tb.m.State, p, a[l*u:(l+1)*u], ord, &orders)
 			for _, c := range orders.List() {
-				if !Legal(&in.m.State, p, c.ID, c.Dir) || c.Dir == None {
+				if !Legal(&tb.m.State, p, c.ID, c.Dir) || c.Dir == None {
 					t.Fatalf("learner %d (player %d): command %v the engine drops", l, p, c)
 				}
 			}
@@ -342,12 +268,12 @@ func (b *failingBot) Err() error {
 }
 
 func TestFailingBotFailsTheStep(t *testing.T) {
-	in, _ := newInstance(t, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}})
+	in, tb, _ := newInstance(t, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}})
 	if err := in.Reset(5); err != nil {
 		t.Fatal(err)
 	}
-	in.m.Bots[2] = &failingBot{}
-	act := make([]byte, NumSlots(&in.f.cfg))
+	tb.m.Bots[2] = &failingBot{}
+	act := make([]byte, NumSlots(tb.cfg))
 	for i := range act {
 		act[i] = byte(None)
 	}
@@ -388,7 +314,7 @@ func TestEnvRegistry(t *testing.T) {
 		t.Fatal(err)
 	}
 	sp := f.Spec()
-	out := newOut(sp, 1)
+	out := env.NewOut(sp, 1)
 	action := make([]byte, sp.Action.Bytes())
 	reward := make([]float32, 1)
 	rounds := 0
@@ -417,11 +343,11 @@ func TestEnvRegistry(t *testing.T) {
 // Reset: the first trace must be a prefix of a whole game's, the second a
 // whole game that verifies.
 func TestTraceAcrossResets(t *testing.T) {
-	in, f := newInstance(t, env.Setup{Seats: []string{"Demo", "", "Null", "Demo"}})
+	in, _, f := newInstance(t, env.Setup{Seats: []string{"Demo", "", "Null", "Demo"}})
 	traces := map[int]*bytes.Buffer{}
-	in.SetTrace(func(episode int, seed int64) (io.WriteCloser, error) {
+	in.(env.Tracer).SetTrace(func(episode int, seed int64) (io.WriteCloser, error) {
 		traces[episode] = &bytes.Buffer{}
-		return nopCloser{traces[episode]}, nil
+		return coursetest.NopCloser{Writer: traces[episode]}, nil
 	})
 	act := make([]byte, f.Spec().Action.Bytes())
 	for i := range act {

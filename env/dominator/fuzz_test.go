@@ -2,13 +2,14 @@ package dominator
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // Fuzz targets. "go test" runs them on their seed corpus only; to fuzz:
@@ -17,18 +18,6 @@ import (
 //
 // The traces of the corpus are some 20 KB long: without a short
 // -fuzzminimizetime the fuzzer spends most of its time minimizing them.
-
-func gzipBytes(t testing.TB, b []byte) []byte {
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	if _, err := zw.Write(b); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
 
 func FuzzParseConfig(f *testing.F) {
 	for _, name := range ShippedConfigNames() {
@@ -81,7 +70,7 @@ func smallTrace(t testing.TB) []byte {
 func FuzzParseTrace(f *testing.F) {
 	raw := smallTrace(f)
 	f.Add(raw)
-	f.Add(gzipBytes(f, raw))
+	f.Add(coursetest.Gzip(f, raw))
 	f.Add(raw[:len(raw)/3])
 	f.Add(bytes.Replace(raw, []byte("nb_rounds      4"), []byte("nb_rounds      1"), 1))
 	f.Add(bytes.Replace(raw, []byte("\nmovements\n"), []byte("\nmovements\n5 n\n"), 1))
@@ -97,7 +86,7 @@ func FuzzParseTrace(f *testing.F) {
 		}
 		if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
 			if !bytes.Equal(out.Bytes(), data) {
-				t.Fatalf("accepted input is not written back identically: %s", firstDiff(data, out.Bytes()))
+				t.Fatalf("accepted input is not written back identically: %s", coursetest.FirstDiff(data, out.Bytes()))
 			}
 		}
 		// Verify must never panic; only small games, for speed.
@@ -109,8 +98,8 @@ func FuzzParseTrace(f *testing.F) {
 }
 
 func FuzzParseCommandLog(f *testing.F) {
-	f.Add(readGz(f, filepath.Join(referenceTraces, "edge", "aborts", "crowd1_s1_Chaos-Demo-Dummy-Chaos.cmd.gz")))
-	demo := readGz(f, filepath.Join(referenceTraces, "commands", "dominator_s1_Demo-Demo-Demo-Demo.cmd.gz"))
+	f.Add(coursetest.ReadGz(f, filepath.Join(referenceTraces, "edge", "aborts", "crowd1_s1_Chaos-Demo-Dummy-Chaos.cmd.gz")))
+	demo := coursetest.ReadGz(f, filepath.Join(referenceTraces, "commands", "dominator_s1_Demo-Demo-Demo-Demo.cmd.gz"))
 	f.Add(demo[:bytes.IndexByte(demo, '\n')+1])
 	f.Add([]byte("3 1 2 5 0 6 10\n0 0 0\n"))
 	f.Add([]byte("0 0 1 -1 4\n0 0 0\n0 0 0\n"))

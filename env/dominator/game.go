@@ -3,12 +3,15 @@ package dominator
 import (
 	"errors"
 	"fmt"
+
+	"jgym/course"
+	"jgym/env"
 )
 
 // Errors the engine returns.
 var (
-	// ErrGameOver is returned by Step after the last round.
-	ErrGameOver = errors.New("game is over")
+	// ErrGameOver is returned by Step after the last round (env.ErrGameOver).
+	ErrGameOver = env.ErrGameOver
 	// ErrAbort means the course program aborts at this point (a failed
 	// assertion, SPEC conventions): its trace stops there, and so does
 	// jgym's. Errors wrap it with what went wrong.
@@ -52,7 +55,7 @@ type Game struct {
 	perm      []int
 	moved     []int32 // round in which a unit was last in V
 	killed    []int32 // round in which a unit was last killed
-	lazy      lazyPerm
+	lazy      course.LazyPerm
 	cells     []int32 // candidate cells of a group spawn
 	cells2    []int32
 	extra     []int

@@ -326,7 +326,7 @@ func (b *board) generator3() error {
 		}
 	}
 	var rest []door
-	for _, k := range b.rng.Perm(len(doors)) {
+	for _, k := range b.rng.FullPerm(len(doors)) {
 		d := doors[k]
 		x := d.i*cc + d.j
 		y := x + 1

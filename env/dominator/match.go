@@ -3,7 +3,8 @@ package dominator
 import (
 	"fmt"
 	"io"
-	"strings"
+
+	"jgym/course"
 )
 
 // Match is a game with four bots, as the kit's Game program runs it
@@ -23,7 +24,7 @@ type Match struct {
 // without spaces, as the course program requires (SPEC §13).
 func checkNames(names [NumPlayers]string) error {
 	for p, n := range names {
-		if n == "" || len(n) > 12 || strings.ContainsFunc(n, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		if !course.ValidName(n) {
 			return fmt.Errorf("%w: player %d: name %q is not 1 to 12 printable characters without spaces", ErrAbort, p, n)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 func TestParseTraceRoundTrip(t *testing.T) {
@@ -17,7 +19,7 @@ func TestParseTraceRoundTrip(t *testing.T) {
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			raw := readGz(t, tc.path)
+			raw := coursetest.ReadGz(t, tc.path)
 			tr, err := ParseTrace(bytes.NewReader(raw))
 			if err != nil {
 				t.Fatal(err)
@@ -39,7 +41,7 @@ func TestParseTraceRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(buf.Bytes(), raw) {
-				t.Errorf("WriteTo differs from the input: %s", firstDiff(raw, buf.Bytes()))
+				t.Errorf("WriteTo differs from the input: %s", coursetest.FirstDiff(raw, buf.Bytes()))
 			}
 		})
 	}
@@ -55,7 +57,7 @@ func TestParseTraceGzip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := ParseTrace(bytes.NewReader(readGz(t, tc.path)))
+	plain, err := ParseTrace(bytes.NewReader(coursetest.ReadGz(t, tc.path)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +74,7 @@ func TestParseTraceGzip(t *testing.T) {
 // units on 64-191; the first "movements" is on line 193.
 func TestParseTraceErrors(t *testing.T) {
 	tc := refTraceNamed(t, "dominator_s1_Null-Null-Null-Null.res.gz")
-	raw := string(readGz(t, tc.path))
+	raw := string(coursetest.ReadGz(t, tc.path))
 	setLine := func(n int, text string) func(string) string {
 		return func(s string) string {
 			lines := strings.Split(s, "\n")
@@ -124,7 +126,7 @@ func TestParseTraceErrors(t *testing.T) {
 
 func TestTraceLineNumbers(t *testing.T) {
 	tc := refTraceNamed(t, "dominator_s3_Demo-Demo-Demo-Demo.res.gz")
-	raw := readGz(t, tc.path)
+	raw := coursetest.ReadGz(t, tc.path)
 	tr, err := ParseTrace(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
@@ -148,7 +150,7 @@ func TestCommandLogRoundTrip(t *testing.T) {
 		if tc.cmdPath == "" {
 			continue
 		}
-		raw := readGz(t, tc.cmdPath)
+		raw := coursetest.ReadGz(t, tc.cmdPath)
 		log, err := ParseCommandLog(bytes.NewReader(raw))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -158,7 +160,7 @@ func TestCommandLogRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(buf.Bytes(), raw) {
-			t.Errorf("%s: Write differs from the file: %s", tc.name, firstDiff(raw, buf.Bytes()))
+			t.Errorf("%s: Write differs from the file: %s", tc.name, coursetest.FirstDiff(raw, buf.Bytes()))
 		}
 		if got, want := log.Complete(0), tc.name != "crowd2_s1_Chaos-Demo-Dummy-Chaos.partial.res.gz"; got != want {
 			t.Errorf("%s: Complete(0) = %v, want %v", tc.name, got, want)

@@ -119,12 +119,13 @@ func (g *Game) spawn(pl int, units []int, extra []int) []int {
 	}
 	g.cells = good
 	lp := &g.lazy
-	lp.start(&g.rng, len(good))
+	lp.StartFull(&g.rng, len(good))
 	for k := 0; k < len(units) && k < len(good); k++ {
-		idx := int(good[lp.next()])
+		e, _ := lp.Next()
+		idx := int(good[e])
 		g.place(units[k], Pos{idx / n, idx % n})
 	}
-	lp.finish()
+	lp.Finish()
 	if len(units) <= len(good) {
 		return extra
 	}
@@ -137,15 +138,15 @@ func (g *Game) spawn(pl int, units []int, extra []int) []int {
 		}
 	}
 	g.cells2 = free
-	lp.start(&g.rng, len(free))
+	lp.StartFull(&g.rng, len(free))
 	for k := 0; k < len(units) && k < len(free); k++ {
-		e := lp.next()
+		e, _ := lp.Next()
 		if k >= len(good) {
 			idx := int(free[e])
 			g.place(units[k], Pos{idx / n, idx % n})
 		}
 	}
-	lp.finish()
+	lp.Finish()
 	if len(units) > len(good)+len(free) {
 		extra = append(extra, units[len(good)+len(free):]...)
 	}

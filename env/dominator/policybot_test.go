@@ -75,7 +75,7 @@ func TestPolicyBotPlaysLikeTheEnv(t *testing.T) {
 	m := tinyBot(t)
 	const seed, seat = 5, 2
 	// The env: seat 2 is the learner, the others Demos.
-	in, _ := newInstance(t, env.Setup{Seats: []string{"Demo", "Demo", "", "Demo"}})
+	in, tb, f := newInstance(t, env.Setup{Seats: []string{"Demo", "Demo", "", "Demo"}})
 	if err := in.Reset(seed); err != nil {
 		t.Fatal(err)
 	}
@@ -85,9 +85,9 @@ func TestPolicyBotPlaysLikeTheEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp := in.f.Spec()
-	out := newOut(sp, 1)
-	u := NumSlots(&in.f.cfg)
+	sp := f.Spec()
+	out := env.NewOut(sp, 1)
+	u := NumSlots(tb.cfg)
 	action := make([]byte, u)
 	reward := make([]float32, 1)
 	inputs := m.NewInputs()
@@ -111,14 +111,14 @@ func TestPolicyBotPlaysLikeTheEnv(t *testing.T) {
 		if err := bots[seat].(*PolicyBot).Err(); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := match.Orders(seat), in.m.Orders(seat); !slices.Equal(got, want) {
+		if got, want := match.Orders(seat), tb.m.Orders(seat); !slices.Equal(got, want) {
 			t.Fatalf("round %d: the policy bot gave %v, the env %v", r, got, want)
 		}
 		moved += len(match.Orders(seat))
 		for _, c := range match.Orders(seat) {
 			used[c.Dir] = true
 		}
-		if match.State.TotalScore != in.m.State.TotalScore || !slices.Equal(match.Moves, in.m.Moves) {
+		if match.State.TotalScore != tb.m.State.TotalScore || !slices.Equal(match.Moves, tb.m.Moves) {
 			t.Fatalf("round %d: the games differ", r)
 		}
 	}

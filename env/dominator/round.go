@@ -70,7 +70,7 @@ func (g *Game) execute() error {
 	if cap(g.perm) < n {
 		g.perm = make([]int, n)
 	}
-	perm := g.rng.PermInto(g.perm[:n])
+	perm := g.rng.FullPermInto(g.perm[:n])
 	r := int32(g.Round)
 	for _, k := range perm {
 		c := g.valid[k]
@@ -302,7 +302,7 @@ func (g *Game) placeExtras(extra []int) error {
 				}
 			}
 		}
-		g.rng.SkipPerm(count)
+		g.rng.SkipFullPerm(count)
 		return nil
 	}
 	free := g.cells2[:0]
@@ -318,11 +318,12 @@ func (g *Game) placeExtras(extra []int) error {
 		return fmt.Errorf("%w: %d units to respawn anywhere but only %d free cells", ErrAbort, len(extra), len(free))
 	}
 	lp := &g.lazy
-	lp.start(&g.rng, len(free))
+	lp.StartFull(&g.rng, len(free))
 	for _, id := range extra {
-		idx := int(free[lp.next()])
+		e, _ := lp.Next()
+		idx := int(free[e])
 		g.place(id, Pos{idx / n, idx % n})
 	}
-	lp.finish()
+	lp.Finish()
 	return nil
 }

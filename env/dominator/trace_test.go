@@ -2,34 +2,16 @@ package dominator
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-func readGz(t testing.TB, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+	"jgym/course/coursetest"
+)
 
 // referenceTraces is the copy of the course program's reference traces kept
 // in the repository; JGYM_DOMINATOR_TRACES may point to another folder of
@@ -111,22 +93,9 @@ func traceCases(t testing.TB) []traceCase {
 	return out
 }
 
-func firstDiff(want, got []byte) string {
-	n := min(len(want), len(got))
-	for i := 0; i < n; i++ {
-		if want[i] != got[i] {
-			line := bytes.Count(want[:i], []byte("\n")) + 1
-			s := max(0, i-80)
-			return "first difference at byte " + strconv.Itoa(i) + " (line " + strconv.Itoa(line) + "):\nwant: " +
-				strconv.Quote(string(want[s:min(len(want), i+40)])) + "\n got: " + strconv.Quote(string(got[s:min(len(got), i+40)]))
-		}
-	}
-	return "lengths differ: want " + strconv.Itoa(len(want)) + " got " + strconv.Itoa(len(got))
-}
-
 func loadLog(t testing.TB, path string) *CommandLog {
 	t.Helper()
-	log, err := ParseCommandLog(bytes.NewReader(readGz(t, path)))
+	log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, path)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +113,7 @@ func TestNativeMatchesReproduceTraces(t *testing.T) {
 		n++
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			want := readGz(t, tc.path)
+			want := coursetest.ReadGz(t, tc.path)
 			m, err := NewMatch(tc.cfg, tc.seed, tc.names)
 			if err != nil {
 				t.Fatal(err)
@@ -155,7 +124,7 @@ func TestNativeMatchesReproduceTraces(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(want, buf.Bytes()) {
-				t.Fatal(firstDiff(want, buf.Bytes()))
+				t.Fatal(coursetest.FirstDiff(want, buf.Bytes()))
 			}
 		})
 	}
@@ -230,13 +199,13 @@ func TestReplayCommandFiles(t *testing.T) {
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			want := readGz(t, tc.path)
+			want := coursetest.ReadGz(t, tc.path)
 			got, err := replayTrace(t, tc, true)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(want, got) {
-				t.Fatal(firstDiff(want, got))
+				t.Fatal(coursetest.FirstDiff(want, got))
 			}
 		})
 	}
@@ -264,14 +233,14 @@ func TestAbortedGames(t *testing.T) {
 			if tc.path == "" || tc.cmdPath == "" {
 				t.Fatalf("no partial trace and command file %s", c.name)
 			}
-			want := readGz(t, tc.path)
+			want := coursetest.ReadGz(t, tc.path)
 			got, err := replayTrace(t, tc, false)
 			if (c.wantErr == nil) != (err == nil) || (err != nil && !errorsIs(err, c.wantErr)) {
 				t.Fatalf("replay error = %v, want %v", err, c.wantErr)
 			}
 			t.Logf("stopped with: %v", err)
 			if !bytes.Equal(want, got) {
-				t.Fatal(firstDiff(want, got))
+				t.Fatal(coursetest.FirstDiff(want, got))
 			}
 		})
 	}

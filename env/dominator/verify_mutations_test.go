@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // mutationsPerTrace is the number of random mutations TestVerifyMutations
@@ -274,7 +276,7 @@ func TestVerifyMutations(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			tc := refTraceNamed(t, name)
-			raw := readGz(t, tc.path)
+			raw := coursetest.ReadGz(t, tc.path)
 			tr, err := ParseTrace(bytes.NewReader(raw))
 			if err != nil {
 				t.Fatal(err)

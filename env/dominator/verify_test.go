@@ -7,12 +7,14 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // loadRefTrace parses a reference trace and its command log.
 func loadRefTrace(t testing.TB, tc traceCase) (*Trace, *CommandLog) {
 	t.Helper()
-	tr, err := ParseTrace(bytes.NewReader(readGz(t, tc.path)))
+	tr, err := ParseTrace(bytes.NewReader(coursetest.ReadGz(t, tc.path)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +155,7 @@ func TestDivergenceError(t *testing.T) {
 // at the line where the trace first differs.
 func TestVerifyReportsFirstByte(t *testing.T) {
 	tc := refTraceNamed(t, "dominator_s5_Dummy-Demo-Null-Demo.res.gz")
-	raw := readGz(t, tc.path)
+	raw := coursetest.ReadGz(t, tc.path)
 	log := loadLog(t, tc.cmdPath)
 	lines := strings.Split(string(raw), "\n")
 	tr0, _ := ParseTrace(bytes.NewReader(raw))

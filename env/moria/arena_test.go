@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"jgym/arena"
+	"jgym/course/coursetest"
 	"jgym/cppbot"
 	"jgym/env"
 	"jgym/policy"
@@ -39,8 +40,8 @@ func TestArenaPlayAndVerify(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref := refTraceNamed(t, "moria_s4_Demo-Null-Demo-Null.res.gz")
-	if want := readGz(t, ref.path); !bytes.Equal(trace.Bytes(), want) {
-		t.Errorf("trace differs from the course engine's: %s", firstDiff(want, trace.Bytes()))
+	if want := coursetest.ReadGz(t, ref.path); !bytes.Equal(trace.Bytes(), want) {
+		t.Errorf("trace differs from the course engine's: %s", coursetest.FirstDiff(want, trace.Bytes()))
 	}
 	if fmt.Sprint(tb.Scores) != "[345 3 228 9]" {
 		t.Errorf("scores %v, want [345 3 228 9] (index.tsv)", tb.Scores)
@@ -88,14 +89,14 @@ func TestArenaPlayAndVerify(t *testing.T) {
 func TestArenaAbortedGame(t *testing.T) {
 	dir := filepath.Join(traceRoot(), "..", "aborts")
 	cfg := loadConfigFile(t, filepath.Join(dir, "crowded.cnf"))
-	log, err := ParseCommandLog(bytes.NewReader(readGz(t, filepath.Join(dir, "moria_s460_Brawl-Brawl-Brawl-Brawl_crowded.cmd.gz"))))
+	log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, filepath.Join(dir, "moria_s460_Brawl-Brawl-Brawl-Brawl_crowded.cmd.gz"))))
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := Arena()
 	var players []arena.Player
 	for range NumPlayers {
-		players = append(players, &arenaPlayer{name: "Brawl", factory: func(me, seed int) Bot { return replayBot{log, me} }})
+		players = append(players, arenaGame.BotPlayer("Brawl", func(me, seed int) Bot { return replayBot{log, me} }))
 	}
 	var trace, cmds bytes.Buffer
 	tb := &arena.Table{Config: cfg, Seed: 460, Players: players, Trace: &trace, Commands: &cmds}
@@ -259,7 +260,7 @@ func TestArenaPrefixSeats(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(want, trace.Bytes()) {
-		t.Fatalf("the arena's trace differs from the Go bots': %s", firstDiff(want, trace.Bytes()))
+		t.Fatalf("the arena's trace differs from the Go bots': %s", coursetest.FirstDiff(want, trace.Bytes()))
 	}
 	if err := g.Verify(trace.Bytes(), cmds.Bytes(), nil); err != nil {
 		t.Errorf("Verify with the command log: %v", err)

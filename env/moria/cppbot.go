@@ -33,12 +33,7 @@ func CppKit() (*cppbot.Kit, error) {
 // hang, garbage, too many commands) makes it give no orders and report a
 // *cppbot.BotError from Err; Match ends that game.
 type CppBot struct {
-	p        *cppbot.Process
-	me, seed int
-	ready    bool
-	done     bool
-	buf      []byte
-	cmds     []Command
+	cppbot.Bot[*State, Command]
 }
 
 var (
@@ -48,7 +43,7 @@ var (
 
 // NewCppBot starts prog for seat me of a game with the given seed.
 func NewCppBot(prog *cppbot.Program, me, seed int) *CppBot {
-	return &CppBot{p: prog.Start(me, seed), me: me, seed: seed}
+	return &CppBot{cppbot.NewBot[*State, Command](prog, cppProtocol{}, me, seed)}
 }
 
 // CppFactory returns a BotFactory that starts a process of prog for each
@@ -57,46 +52,35 @@ func CppFactory(prog *cppbot.Program) BotFactory {
 	return func(me, seed int) Bot { return NewCppBot(prog, me, seed) }
 }
 
-// Process returns the bot's process.
-func (b *CppBot) Process() *cppbot.Process { return b.p }
-
-// Err returns the bot's error (a *cppbot.BotError), or nil.
-func (b *CppBot) Err() error { return b.p.Err() }
-
-// Close kills the bot's process.
-func (b *CppBot) Close() error { return b.p.Close() }
-
 // Play sends the state to the bot and gives its commands. After an error
 // it gives no orders; see Err.
 func (b *CppBot) Play(s *State, o *Orders) {
-	if b.done || b.p.Err() != nil {
-		return
-	}
-	cfg := s.Cfg
-	if cfg == nil {
-		cfg = &defaultConfig
-	}
-	if !b.ready {
-		b.buf = appendInit(b.buf[:0], b.me, b.seed, cfg)
-		if b.p.Ready(b.buf) != nil {
-			return
-		}
-		b.ready = true
-	}
-	b.buf = appendRound(b.buf[:0], s)
-	line, err := b.p.Ask(s.Round+1, b.buf)
-	if err != nil {
-		return
-	}
-	if b.cmds, err = parseCommands(line, b.cmds); err != nil {
-		b.p.Fail(s.Round+1, err)
-		return
-	}
-	for _, c := range b.cmds {
+	for _, c := range b.Commands(s) {
 		o.Command(c.ID, c.Dir)
 	}
-	if s.Round >= cfg.NbRounds-1 {
-		b.done = true
-		b.p.Finish()
+}
+
+// cppProtocol is Moria's side of the runner protocol (cppproto.go).
+type cppProtocol struct{}
+
+func (cppProtocol) AppendInit(b []byte, me, seed int, s *State) []byte {
+	return appendInit(b, me, seed, cppConfig(s))
+}
+
+func (cppProtocol) AppendRound(b []byte, s *State) []byte { return appendRound(b, s) }
+
+func (cppProtocol) ParseCommands(line []byte, dst []Command) ([]Command, error) {
+	return parseCommands(line, dst)
+}
+
+func (cppProtocol) Round(s *State) (int, bool) {
+	return s.Round + 1, s.Round >= cppConfig(s).NbRounds-1
+}
+
+// cppConfig is the configuration of s, the default one if s has none.
+func cppConfig(s *State) *Config {
+	if s.Cfg == nil {
+		return &defaultConfig
 	}
+	return s.Cfg
 }

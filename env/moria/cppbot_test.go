@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"jgym/course/coursetest"
 	"jgym/cppbot"
 )
 
@@ -115,8 +116,8 @@ func TestCppDemoReproducesReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := readGz(t, ref.path); !bytes.Equal(want, got) {
-				t.Fatalf("C++ bots vs reference: %s", firstDiff(want, got))
+			if want := coursetest.ReadGz(t, ref.path); !bytes.Equal(want, got) {
+				t.Fatalf("C++ bots vs reference: %s", coursetest.FirstDiff(want, got))
 			}
 		})
 	}
@@ -148,7 +149,7 @@ func TestCppDemoWithReplayedDummy(t *testing.T) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			t.Parallel()
 			ref := refTraceNamed(t, fmt.Sprintf("moria_s%d_Dummy-Demo-Null-Demo.res.gz", seed))
-			log, err := ParseCommandLog(bytes.NewReader(readGz(t, ref.cmdPath)))
+			log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, ref.cmdPath)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -158,8 +159,8 @@ func TestCppDemoWithReplayedDummy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := readGz(t, ref.path); !bytes.Equal(want, got) {
-				t.Fatal(firstDiff(want, got))
+			if want := coursetest.ReadGz(t, ref.path); !bytes.Equal(want, got) {
+				t.Fatal(coursetest.FirstDiff(want, got))
 			}
 		})
 	}
@@ -180,7 +181,7 @@ func TestCppDemoFixedMap(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(want, got) {
-		t.Fatal(firstDiff(want, got))
+		t.Fatal(coursetest.FirstDiff(want, got))
 	}
 }
 
@@ -239,7 +240,7 @@ func TestCppBotFailures(t *testing.T) {
 			}
 			want = bytes.Replace(want, []byte(fmt.Sprintf("nb_rounds          %d\n", tc.round-1)), []byte("nb_rounds          200\n"), 1)
 			if !bytes.Equal(want, got) {
-				t.Errorf("truncated trace: %s", firstDiff(want, got))
+				t.Errorf("truncated trace: %s", coursetest.FirstDiff(want, got))
 			}
 		})
 	}
@@ -274,7 +275,7 @@ func TestCppPrebuiltObject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := readGz(t, refTraceNamed(t, "moria_s2_Demo-Null-Demo-Null.res.gz").path); !bytes.Equal(want, got) {
-		t.Fatal(firstDiff(want, got))
+	if want := coursetest.ReadGz(t, refTraceNamed(t, "moria_s2_Demo-Null-Demo-Null.res.gz").path); !bytes.Equal(want, got) {
+		t.Fatal(coursetest.FirstDiff(want, got))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"jgym/course/coursetest"
 	"jgym/cppexport"
 	"jgym/policy"
 )
@@ -71,7 +72,7 @@ func TestCppExportPlaysAsPolicyBot(t *testing.T) {
 		want, orders := playCounting(t, cfg, g.seed, names, gob, g.seats)
 		got, _ := playCounting(t, cfg, g.seed, names, cpp, g.seats)
 		if !bytes.Equal(want, got) {
-			t.Errorf("seed %d, seats %v: the exported player's trace differs from the policy bot's: %s", g.seed, g.seats, firstDiff(want, got))
+			t.Errorf("seed %d, seats %v: the exported player's trace differs from the policy bot's: %s", g.seed, g.seats, coursetest.FirstDiff(want, got))
 			continue
 		}
 		if orders < rounds {
@@ -205,7 +206,7 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 	needCpp(t)
 	aborts := filepath.Join(traceRoot(), "..", "aborts")
 	crowded := loadConfigFile(t, filepath.Join(aborts, "crowded.cnf"))
-	log, err := ParseCommandLog(bytes.NewReader(readGz(t, filepath.Join(aborts, "moria_s460_Brawl-Brawl-Brawl-Brawl_crowded.cmd.gz"))))
+	log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, filepath.Join(aborts, "moria_s460_Brawl-Brawl-Brawl-Brawl_crowded.cmd.gz"))))
 	if err != nil {
 		t.Fatal(err)
 	}

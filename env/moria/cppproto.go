@@ -1,8 +1,6 @@
 package moria
 
 import (
-	"bytes"
-	"fmt"
 	"strconv"
 
 	"jgym/cppbot"
@@ -56,25 +54,6 @@ func appendInit(b []byte, me, seed int, cfg *Config) []byte {
 	return append(b, '\n')
 }
 
-func appendInts(b []byte, label string, v []int) []byte {
-	b = append(b, label...)
-	for _, x := range v {
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return append(b, '\n')
-}
-
-func appendList(b []byte, v []int) []byte {
-	b = append(b, ' ')
-	b = strconv.AppendInt(b, int64(len(v)), 10)
-	for _, x := range v {
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return b
-}
-
 // appendRound appends the round message: the whole state as the player
 // sees it at the start of the round (SPEC §7).
 func appendRound(b []byte, s *State) []byte {
@@ -111,62 +90,28 @@ func appendRound(b []byte, s *State) []byte {
 	}
 	b = append(b, "\ndwarves"...)
 	for p := range s.Dwarves {
-		b = appendList(b, s.Dwarves[p])
+		b = cppbot.AppendList(b, s.Dwarves[p])
 	}
 	b = append(b, "\nwizards"...)
 	for p := range s.Wizards {
-		b = appendList(b, s.Wizards[p])
+		b = cppbot.AppendList(b, s.Wizards[p])
 	}
 	b = append(b, "\norcs"...)
-	b = appendList(b, s.Orcs)
+	b = cppbot.AppendList(b, s.Orcs)
 	b = append(b, "\ntrolls"...)
-	b = appendList(b, s.Trolls)
+	b = cppbot.AppendList(b, s.Trolls)
 	b = append(b, "\nbalrog "...)
 	b = strconv.AppendInt(b, int64(s.BalrogID), 10)
 	b = append(b, '\n')
-	b = appendInts(b, "cells", s.NbCells[:])
-	b = appendInts(b, "treasures", s.NbTreasures[:])
+	b = cppbot.AppendInts(b, "cells", s.NbCells[:])
+	b = cppbot.AppendInts(b, "treasures", s.NbTreasures[:])
 	return append(b, "status 0 0 0 0\nplay\n"...)
 }
 
-// parseCommands parses "commands <n> <id> <dir> ..." into dst.
+// parseCommands parses "commands <n> <id> <dir> ..." into dst: at most
+// MaxCommands commands, ids and directions 32-bit integers, directions 0..8.
 func parseCommands(line []byte, dst []Command) ([]Command, error) {
-	dst = dst[:0]
-	bad := func(why string) ([]Command, error) {
-		return dst[:0], fmt.Errorf("%w: %s in %s", cppbot.ErrProtocol, why, cppbot.Quote(line))
-	}
-	rest, ok := bytes.CutPrefix(bytes.TrimRight(line, "\n"), []byte("commands "))
-	if !ok {
-		return bad("want \"commands <n> ...\"")
-	}
-	next := func() (int, bool) {
-		rest = bytes.TrimLeft(rest, " ")
-		i := bytes.IndexByte(rest, ' ')
-		if i < 0 {
-			i = len(rest)
-		}
-		tok := rest[:i]
-		rest = rest[i:]
-		if len(tok) == 0 || len(tok) > 11 {
-			return 0, false
-		}
-		n, err := strconv.ParseInt(string(tok), 10, 32)
-		return int(n), err == nil
-	}
-	n, ok := next()
-	if !ok || n < 0 || n > MaxCommands {
-		return bad("bad command count")
-	}
-	for x := 0; x < n; x++ {
-		id, ok1 := next()
-		d, ok2 := next()
-		if !ok1 || !ok2 || d < 0 || d > int(None) {
-			return bad("bad command")
-		}
-		dst = append(dst, Command{ID: id, Dir: Dir(d)})
-	}
-	if len(bytes.TrimSpace(rest)) != 0 {
-		return bad("extra data")
-	}
-	return dst, nil
+	return cppbot.ParseCommands(line, MaxCommands, 11, dst, func(id, d int) (Command, bool) {
+		return Command{ID: id, Dir: Dir(d)}, d >= 0 && d <= int(None)
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"jgym/course/coursetest"
 	"jgym/cppbot"
 )
 
@@ -257,7 +258,7 @@ func TestCppStateRoundTrip(t *testing.T) {
 	needCpp(t)
 	aborts := filepath.Join(traceRoot(), "..", "aborts")
 	crowded := loadConfigFile(t, filepath.Join(aborts, "crowded.cnf"))
-	log, err := ParseCommandLog(bytes.NewReader(readGz(t, filepath.Join(aborts, "moria_s460_Brawl-Brawl-Brawl-Brawl_crowded.cmd.gz"))))
+	log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, filepath.Join(aborts, "moria_s460_Brawl-Brawl-Brawl-Brawl_crowded.cmd.gz"))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -180,9 +180,9 @@ func (g *Game) rebirth() error {
 // not depend on which unit takes them, so they are picked before β.
 func (g *Game) pickCells(cells, v []int, x *[Rows]uint64, n int) []int {
 	a := &g.round.alpha
-	a.start(&g.rng, len(v))
+	a.Start(&g.rng, len(v))
 	for len(cells) < n {
-		k, ok := a.next()
+		k, ok := a.Next()
 		if !ok {
 			break
 		}
@@ -191,7 +191,7 @@ func (g *Game) pickCells(cells, v []int, x *[Rows]uint64, n int) []int {
 			banSquare(x, PosOf(idx), 1)
 		}
 	}
-	a.finish()
+	a.Finish()
 	return cells
 }
 

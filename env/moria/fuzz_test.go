@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // Fuzz targets. "go test" runs them on their seed corpus only; to fuzz:
@@ -43,7 +45,7 @@ func FuzzParseConfig(f *testing.F) {
 func FuzzParseTrace(f *testing.F) {
 	raw := smallTrace(f, 2)
 	f.Add(raw)
-	f.Add(gzipBytes(f, raw))
+	f.Add(coursetest.Gzip(f, raw))
 	f.Add(raw[:len(raw)/3])
 	f.Add(raw[:bytes.Index(raw, []byte("movements\n"))])
 	f.Add(bytes.Replace(raw, []byte("nb_rounds          2"), []byte("nb_rounds          1"), 1))
@@ -60,7 +62,7 @@ func FuzzParseTrace(f *testing.F) {
 		}
 		if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
 			if !bytes.Equal(out.Bytes(), data) {
-				t.Fatalf("accepted input is not written back identically: %s", firstDiff(data, out.Bytes()))
+				t.Fatalf("accepted input is not written back identically: %s", coursetest.FirstDiff(data, out.Bytes()))
 			}
 		}
 		// Verify must never panic; only short games are verified here.
@@ -72,9 +74,9 @@ func FuzzParseTrace(f *testing.F) {
 }
 
 func FuzzParseCommandLog(f *testing.F) {
-	demo := readGz(f, filepath.Join(referenceTraces, "commands", "moria_s1_Demo-Demo-Demo-Demo.cmd.gz"))
+	demo := coursetest.ReadGz(f, filepath.Join(referenceTraces, "commands", "moria_s1_Demo-Demo-Demo-Demo.cmd.gz"))
 	f.Add(demo[:bytes.IndexByte(demo, '\n')+1])
-	f.Add(readGz(f, filepath.Join(referenceTraces, "commands", "moria_s1_Null-Null-Null-Null.cmd.gz")))
+	f.Add(coursetest.ReadGz(f, filepath.Join(referenceTraces, "commands", "moria_s1_Null-Null-Null-Null.cmd.gz")))
 	f.Add([]byte("3 1 2 5 0 6 8\n1 0 0\n"))
 	f.Add([]byte("1 0 1 -1 4\n1 0 0\n"))
 	f.Add([]byte("0 0 0\n"))

@@ -3,6 +3,8 @@ package moria
 import (
 	"errors"
 	"fmt"
+
+	"jgym/env"
 )
 
 // Errors the engine returns. The course program aborts in these cases
@@ -10,8 +12,8 @@ import (
 // a Match leaves the trace as the course program leaves it: ending with the
 // last complete state.
 var (
-	// ErrGameOver is returned by Step after the last round.
-	ErrGameOver = errors.New("game is over")
+	// ErrGameOver is returned by Step after the last round (env.ErrGameOver).
+	ErrGameOver = env.ErrGameOver
 	// ErrAbort is wrapped by every error where the course engine aborts
 	// in the middle of a round (a failed assertion).
 	ErrAbort = errors.New("the course engine aborts")

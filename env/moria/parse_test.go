@@ -2,20 +2,21 @@ package moria
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 func TestParseTraceRoundTrip(t *testing.T) {
 	for _, tc := range traceCases(t) {
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			t.Parallel()
-			raw := readGz(t, tc.path)
+			raw := coursetest.ReadGz(t, tc.path)
 			tr, err := ParseTrace(bytes.NewReader(raw))
 			if err != nil {
 				t.Fatal(err)
@@ -34,7 +35,7 @@ func TestParseTraceRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(buf.Bytes(), raw) {
-				t.Errorf("WriteTo differs from the input: %s", firstDiff(raw, buf.Bytes()))
+				t.Errorf("WriteTo differs from the input: %s", coursetest.FirstDiff(raw, buf.Bytes()))
 			}
 		})
 	}
@@ -44,7 +45,7 @@ func TestParseTraceRoundTrip(t *testing.T) {
 // of that many rounds (a game with fewer rounds has the same first states).
 func smallTrace(t testing.TB, rounds int) []byte {
 	t.Helper()
-	raw := readGz(t, refTraceNamed(t, "moria_s2_Null-Null-Null-Null.res.gz").path)
+	raw := coursetest.ReadGz(t, refTraceNamed(t, "moria_s2_Null-Null-Null-Null.res.gz").path)
 	tr, err := ParseTrace(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
@@ -68,8 +69,8 @@ func TestParseTraceGzip(t *testing.T) {
 	}
 	var a bytes.Buffer
 	gz.WriteTo(&a)
-	if want := readGz(t, path); !bytes.Equal(a.Bytes(), want) {
-		t.Errorf("gzip parse differs: %s", firstDiff(want, a.Bytes()))
+	if want := coursetest.ReadGz(t, path); !bytes.Equal(a.Bytes(), want) {
+		t.Errorf("gzip parse differs: %s", coursetest.FirstDiff(want, a.Bytes()))
 	}
 	if _, err := ParseTrace(bytes.NewReader(compressed[:len(compressed)/2])); !errors.Is(err, ErrTrace) {
 		t.Errorf("truncated gzip: got %v, want an error wrapping ErrTrace", err)
@@ -181,34 +182,16 @@ func TestParseTraceTruncated(t *testing.T) {
 	var buf bytes.Buffer
 	tr.WriteTo(&buf)
 	if !bytes.Equal(buf.Bytes(), cut) {
-		t.Errorf("WriteTo of a truncated trace: %s", firstDiff(cut, buf.Bytes()))
+		t.Errorf("WriteTo of a truncated trace: %s", coursetest.FirstDiff(cut, buf.Bytes()))
 	}
 	if _, err := ParseTrace(bytes.NewReader(cut[:len(cut)-1])); !errors.Is(err, ErrTrace) {
 		t.Errorf("cut before the state's last empty line: got %v, want ErrTrace", err)
 	}
 }
 
-func TestCanonInt(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want int
-		ok   bool
-	}{
-		{"0", 0, true}, {"-1", -1, true}, {"120", 120, true}, {"2147483647", 2147483647, true},
-		{"-2147483648", -2147483648, true}, {"2147483648", 0, false}, {"", 0, false}, {"-", 0, false},
-		{"-0", 0, false}, {"007", 0, false}, {"+5", 0, false}, {"1e3", 0, false}, {" 1", 0, false},
-		{"99999999999", 0, false},
-	} {
-		got, ok := canonInt([]byte(c.in))
-		if ok != c.ok || (ok && got != c.want) {
-			t.Errorf("canonInt(%q) = %d, %v, want %d, %v", c.in, got, ok, c.want, c.ok)
-		}
-	}
-}
-
 // TestParseTraceLineNumbers checks the line helpers the divergences use.
 func TestParseTraceLineNumbers(t *testing.T) {
-	raw := readGz(t, refTraceNamed(t, "moria_s1_Demo-Null-Demo-Null.res.gz").path)
+	raw := coursetest.ReadGz(t, refTraceNamed(t, "moria_s1_Demo-Null-Demo-Null.res.gz").path)
 	tr, err := ParseTrace(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
@@ -232,15 +215,4 @@ func TestParseTraceLineNumbers(t *testing.T) {
 			t.Errorf("%s: line %d is %q, want %q", c.name, c.line, got, c.want)
 		}
 	}
-}
-
-func gzipBytes(t testing.TB, b []byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(b)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }

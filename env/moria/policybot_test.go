@@ -8,6 +8,7 @@ import (
 	"os"
 	"testing"
 
+	"jgym/course/coursetest"
 	"jgym/env"
 	"jgym/policy"
 )
@@ -158,11 +159,11 @@ func TestPolicyBotMatchesEnv(t *testing.T) {
 	}
 	defer inst.Close()
 	var got bytes.Buffer
-	inst.(*instance).SetTrace(func(int, int64) (io.WriteCloser, error) { return nopCloser{&got}, nil })
+	inst.(env.Tracer).SetTrace(func(int, int64) (io.WriteCloser, error) { return coursetest.NopCloser{Writer: &got}, nil })
 	if err := inst.Reset(seed); err != nil {
 		t.Fatal(err)
 	}
-	out := newOut(f.Spec(), 1)
+	out := env.NewOut(f.Spec(), 1)
 	reward := make([]float32, 1)
 	action := make([]byte, model.NumSlots)
 	orders := 0
@@ -178,7 +179,7 @@ func TestPolicyBotMatchesEnv(t *testing.T) {
 		if done, err = inst.Step(action, nil, reward); err != nil {
 			t.Fatal(err)
 		}
-		orders += len(inst.(*instance).orders[seat].List())
+		orders += len(coursetest.TableOf[*table](t, inst).orders[seat].List())
 	}
 
 	bots := [NumPlayers]Bot{NewDemo(0, seed), Null{}, PolicyFactory(model)(seat, seed), NewDemo(3, seed)}
@@ -187,7 +188,7 @@ func TestPolicyBotMatchesEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), want) {
-		t.Fatalf("the env's trace differs from the policy bot's: %s", firstDiff(want, got.Bytes()))
+		t.Fatalf("the env's trace differs from the policy bot's: %s", coursetest.FirstDiff(want, got.Bytes()))
 	}
 	if orders < rounds {
 		t.Errorf("%d orders in %d rounds: the comparison proves little", orders, rounds)

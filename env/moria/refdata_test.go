@@ -2,8 +2,6 @@ package moria
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -23,24 +21,6 @@ func traceRoot() string {
 		return r
 	}
 	return referenceTraces
-}
-
-func readGz(t testing.TB, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 var traceName = regexp.MustCompile(`moria_s(\d+)_([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)(?:_(\w+))?\.res\.gz$`)
@@ -113,20 +93,6 @@ func refTraceNamed(t testing.TB, base string) traceCase {
 	}
 	t.Fatalf("no reference trace %s", base)
 	return traceCase{}
-}
-
-// firstDiff describes the first differing byte of want and got.
-func firstDiff(want, got []byte) string {
-	n := min(len(want), len(got))
-	for i := 0; i < n; i++ {
-		if want[i] != got[i] {
-			line := bytes.Count(want[:i], []byte("\n")) + 1
-			s := max(0, i-80)
-			return "first difference at byte " + strconv.Itoa(i) + " (line " + strconv.Itoa(line) + "):\nwant: " +
-				strconv.Quote(string(want[s:min(len(want), i+40)])) + "\n got: " + strconv.Quote(string(got[s:min(len(got), i+40)]))
-		}
-	}
-	return "lengths differ: want " + strconv.Itoa(len(want)) + " got " + strconv.Itoa(len(got))
 }
 
 func mustRead(t testing.TB, path string) []byte {

@@ -1,6 +1,10 @@
 package moria
 
-import "fmt"
+import (
+	"fmt"
+
+	"jgym/course"
+)
 
 // One round, in the exact order of SPEC §8. Each phase is a method so the
 // round reads like the specification.
@@ -22,7 +26,7 @@ type roundScratch struct {
 	reborn   []int // dwarves, wizards and trolls to reborn, id order
 	cells    []int // rebirth cells, in placement order
 	ring     []int
-	alpha    lazyPerm
+	alpha    course.LazyPerm
 	occ      [Rows]uint64 // cells holding a unit id, one row per word
 	aborted  error
 }

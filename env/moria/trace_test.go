@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // TestRound1States checks the board generator's state at the start of
@@ -49,7 +51,7 @@ func TestNativeMatchesReproduceTraces(t *testing.T) {
 		}
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			t.Parallel()
-			want := readGz(t, tc.path)
+			want := coursetest.ReadGz(t, tc.path)
 			m, err := NewMatch(tc.cfg, tc.seed, tc.names)
 			if err != nil {
 				t.Fatal(err)
@@ -60,7 +62,7 @@ func TestNativeMatchesReproduceTraces(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(want, buf.Bytes()) {
-				t.Fatal(firstDiff(want, buf.Bytes()))
+				t.Fatal(coursetest.FirstDiff(want, buf.Bytes()))
 			}
 		})
 	}
@@ -75,8 +77,8 @@ func TestReplayCommandFiles(t *testing.T) {
 		}
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			t.Parallel()
-			want := readGz(t, tc.path)
-			log, err := ParseCommandLog(bytes.NewReader(readGz(t, tc.cmdPath)))
+			want := coursetest.ReadGz(t, tc.path)
+			log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, tc.cmdPath)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +94,7 @@ func TestReplayCommandFiles(t *testing.T) {
 				}
 			}
 			if !bytes.Equal(want, buf.Bytes()) {
-				t.Fatal(firstDiff(want, buf.Bytes()))
+				t.Fatal(coursetest.FirstDiff(want, buf.Bytes()))
 			}
 		})
 	}
@@ -117,7 +119,7 @@ func loadConfigFile(t testing.TB, path string) Config {
 func TestAbortedGame(t *testing.T) {
 	dir := filepath.Join(traceRoot(), "..", "aborts")
 	cfg := loadConfigFile(t, filepath.Join(dir, "crowded.cnf"))
-	log, err := ParseCommandLog(bytes.NewReader(readGz(t, filepath.Join(dir, "moria_s460_Brawl-Brawl-Brawl-Brawl_crowded.cmd.gz"))))
+	log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, filepath.Join(dir, "moria_s460_Brawl-Brawl-Brawl-Brawl_crowded.cmd.gz"))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +155,7 @@ func TestAbortedGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(want, got) {
-		t.Errorf("the aborted game's trace is not its first %d rounds: %s", abortRound-1, firstDiff(want, got))
+		t.Errorf("the aborted game's trace is not its first %d rounds: %s", abortRound-1, coursetest.FirstDiff(want, got))
 	}
 	if !bytes.HasSuffix(got, []byte("\n\n")) || bytes.HasSuffix(got, []byte("-1\n")) {
 		t.Error("the trace does not end with a complete state")

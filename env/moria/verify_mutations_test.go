@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // mutationsPerTrace is the number of random mutations TestVerifyMutations
@@ -206,7 +208,7 @@ func TestVerifyMutations(t *testing.T) {
 					t.Fatal(err)
 				}
 			} else {
-				raw = readGz(t, refTraceNamed(t, name).path)
+				raw = coursetest.ReadGz(t, refTraceNamed(t, name).path)
 			}
 			tr, err := ParseTrace(bytes.NewReader(raw))
 			if err != nil {

@@ -7,18 +7,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // loadRefTrace parses a reference trace and, if it has one, its command log.
 func loadRefTrace(t testing.TB, tc traceCase) (*Trace, *CommandLog) {
 	t.Helper()
-	tr, err := ParseTrace(bytes.NewReader(readGz(t, tc.path)))
+	tr, err := ParseTrace(bytes.NewReader(coursetest.ReadGz(t, tc.path)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var log *CommandLog
 	if tc.cmdPath != "" {
-		if log, err = ParseCommandLog(bytes.NewReader(readGz(t, tc.cmdPath))); err != nil {
+		if log, err = ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, tc.cmdPath))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -91,7 +93,7 @@ func TestVerifyAcceptsBrawls(t *testing.T) {
 func TestVerifyAbortedTrace(t *testing.T) {
 	dir := filepath.Join(traceRoot(), "..", "aborts")
 	cfg := loadConfigFile(t, filepath.Join(dir, "crowded.cnf"))
-	log, err := ParseCommandLog(bytes.NewReader(readGz(t, filepath.Join(dir, "moria_s460_Brawl-Brawl-Brawl-Brawl_crowded.cmd.gz"))))
+	log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, filepath.Join(dir, "moria_s460_Brawl-Brawl-Brawl-Brawl_crowded.cmd.gz"))))
 	if err != nil {
 		t.Fatal(err)
 	}

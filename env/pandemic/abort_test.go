@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // fixedConfig returns a 20 x 20 FIXED configuration whose map rows are
@@ -86,7 +88,7 @@ func TestCommandLimit(t *testing.T) {
 			want := tracePrefix(t, DefaultConfig(), 3, 2)
 			want = bytes.Replace(want, []byte("names          Null Null Null Null"), []byte("names          Null Spam Null Null"), 1)
 			if !bytes.Equal(buf.Bytes(), want) {
-				t.Error(firstDiff(want, buf.Bytes()))
+				t.Error(coursetest.FirstDiff(want, buf.Bytes()))
 			}
 		})
 	}

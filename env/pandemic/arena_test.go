@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"jgym/arena"
+	"jgym/course/coursetest"
 	"jgym/cppbot"
 	"jgym/env"
 	"jgym/policy"
@@ -59,8 +60,8 @@ func TestArenaPlaysReferenceGame(t *testing.T) {
 	if err := g.Play(context.Background(), tb); err != nil {
 		t.Fatal(err)
 	}
-	if want := readGz(t, filepath.Join(tracesRoot(), "pandemic_s3_Demo-Null-Demo-Null.res.gz")); !bytes.Equal(want, trace.Bytes()) {
-		t.Fatal(firstDiff(want, trace.Bytes()))
+	if want := coursetest.ReadGz(t, filepath.Join(tracesRoot(), "pandemic_s3_Demo-Null-Demo-Null.res.gz")); !bytes.Equal(want, trace.Bytes()) {
+		t.Fatal(coursetest.FirstDiff(want, trace.Bytes()))
 	}
 	tr, err := ParseTrace(bytes.NewReader(trace.Bytes()))
 	if err != nil {

@@ -1,11 +1,6 @@
 package pandemic
 
-import (
-	"errors"
-	"fmt"
-	"sort"
-	"sync"
-)
+import "jgym/env"
 
 // Bot plays one seat of one game. Play is called once per round with the
 // state at the start of the round (read-only) and gives its orders through o.
@@ -16,65 +11,30 @@ type Bot interface {
 // BotFactory makes the bot for seat me of a game with the given game seed.
 // A bot that draws random numbers seeds its own generator with seed+me+1, as
 // the kit does (SPEC §1.6).
-type BotFactory func(me, seed int) Bot
+type BotFactory = env.BotFactory[Bot]
 
 // BotErr is implemented by bots that can fail, such as bots running in
 // their own process: after each Play, PlayRound ends the game with the
 // bot's error.
 type BotErr interface{ Err() error }
 
-// ErrUnknownBot is returned for a bot name that is not registered.
-var ErrUnknownBot = errors.New("unknown bot")
+// ErrUnknownBot is returned for a bot name that is not registered
+// (env.ErrUnknownBot).
+var ErrUnknownBot = env.ErrUnknownBot
 
-var (
-	botsMu sync.RWMutex
-	bots   = map[string]BotFactory{}
-)
+// bots is the registry of Pandemic's bots.
+var bots = env.NewBotRegistry[Bot]("pandemic")
 
 // RegisterBot registers a bot under name. It panics on a duplicate name, like
 // registering two players with the same name in the kit.
-func RegisterBot(name string, f BotFactory) {
-	botsMu.Lock()
-	defer botsMu.Unlock()
-	if _, dup := bots[name]; dup {
-		panic("pandemic: bot registered twice: " + name)
-	}
-	bots[name] = f
-}
+func RegisterBot(name string, f BotFactory) { bots.Register(name, f) }
 
 // BotNames returns the registered bot names in sorted order (the kit's
 // --list).
-func BotNames() []string {
-	botsMu.RLock()
-	defer botsMu.RUnlock()
-	return namesLocked()
-}
+func BotNames() []string { return bots.Names() }
 
 // LookupBot returns the factory of a registered bot.
-func LookupBot(name string) (BotFactory, error) {
-	botsMu.RLock()
-	defer botsMu.RUnlock()
-	f, ok := bots[name]
-	if !ok {
-		return nil, fmt.Errorf("%w %q (known: %v)", ErrUnknownBot, name, namesLocked())
-	}
-	return f, nil
-}
-
-func namesLocked() []string {
-	names := make([]string, 0, len(bots))
-	for n := range bots {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-var (
-	_ Bot = Null{}
-	_ Bot = (*Demo)(nil)
-	_ Bot = (*Pasteur)(nil)
-)
+func LookupBot(name string) (BotFactory, error) { return bots.Lookup(name) }
 
 func init() {
 	RegisterBot("Null", func(me, seed int) Bot { return Null{} })

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"jgym/course/coursetest"
 	"jgym/cppbot"
 	"jgym/internal/strict"
 	"jgym/sandbox"
@@ -178,7 +179,7 @@ func TestCppDemoReproducesReference(t *testing.T) {
 			var log *CommandLog
 			if slices.Contains(tc.names[:], "Dummy") {
 				var err error
-				if log, err = ParseCommandLog(bytes.NewReader(readGz(t, filepath.Join(root, "commands", base+".cmd.gz")))); err != nil {
+				if log, err = ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, filepath.Join(root, "commands", base+".cmd.gz")))); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -186,8 +187,8 @@ func TestCppDemoReproducesReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := readGz(t, filepath.Join(root, base+".res.gz")); !bytes.Equal(want, got) {
-				t.Fatal(firstDiff(want, got))
+			if want := coursetest.ReadGz(t, filepath.Join(root, base+".res.gz")); !bytes.Equal(want, got) {
+				t.Fatal(coursetest.FirstDiff(want, got))
 			}
 		})
 	}
@@ -218,7 +219,7 @@ func TestCppDemoReproducesEdgeTraces(t *testing.T) {
 			if tc.path == "" || tc.cmdPath == "" {
 				t.Fatalf("%s: no trace and command file", base)
 			}
-			log, err := ParseCommandLog(bytes.NewReader(readGz(t, tc.cmdPath)))
+			log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, tc.cmdPath)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,8 +234,8 @@ func TestCppDemoReproducesEdgeTraces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := readGz(t, tc.path); !bytes.Equal(want, got) {
-				t.Fatal(firstDiff(want, got))
+			if want := coursetest.ReadGz(t, tc.path); !bytes.Equal(want, got) {
+				t.Fatal(coursetest.FirstDiff(want, got))
 			}
 		})
 	}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"jgym/course/coursetest"
 	"jgym/cppexport"
 	"jgym/policy"
 )
@@ -78,7 +79,7 @@ func TestCppExportPlaysAsPolicyBot(t *testing.T) {
 		want, orders := playCounting(t, cfg, g.seed, names, gob, g.seats)
 		got, _ := playCounting(t, cfg, g.seed, names, cpp, g.seats)
 		if !bytes.Equal(want, got) {
-			t.Errorf("seed %d, seats %v: the exported player's trace differs from the policy bot's: %s", g.seed, g.seats, firstDiff(want, got))
+			t.Errorf("seed %d, seats %v: the exported player's trace differs from the policy bot's: %s", g.seed, g.seats, coursetest.FirstDiff(want, got))
 			continue
 		}
 		if orders < cfg.NbRounds {
@@ -130,7 +131,7 @@ func TestCppExportOtherBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(want, got) {
-		t.Errorf("the player gave orders on a 40 x 40 board: %s", firstDiff(want, got))
+		t.Errorf("the player gave orders on a 40 x 40 board: %s", coursetest.FirstDiff(want, got))
 	}
 	b.Close()
 	stderr, _ := b.Process().Stderr()
@@ -289,7 +290,7 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 				if c, ok = cases[tc.name]; !ok || c.cmdPath == "" {
 					t.Fatalf("no reference game %s with its commands", tc.name)
 				}
-				log, err := ParseCommandLog(bytes.NewReader(readGz(t, c.cmdPath)))
+				log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, c.cmdPath)))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -323,8 +324,8 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 				}
 			}
 			if c.path != "" && mt.Done() {
-				if want := readGz(t, c.path); !bytes.Equal(want, trace.Bytes()) {
-					t.Fatalf("not the reference game: %s", firstDiff(want, trace.Bytes()))
+				if want := coursetest.ReadGz(t, c.path); !bytes.Equal(want, trace.Bytes()) {
+					t.Fatalf("not the reference game: %s", coursetest.FirstDiff(want, trace.Bytes()))
 				}
 			}
 			sp.cpp.Close() // waits for the last of its stderr

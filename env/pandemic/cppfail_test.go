@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"jgym/course/coursetest"
 	"jgym/cppbot"
 )
 
@@ -122,7 +123,7 @@ func (t *twin) Play(s *State, o *Orders) {
 	o.Move(-3, Top)
 	o.Move(len(s.Units)+2, Left)
 	o.Move(len(s.Units)+5, 7)
-	t.rng.Perm(3)
+	t.rng.FullPerm(3)
 }
 
 // playLog plays a whole game and returns its trace and every command list
@@ -196,7 +197,7 @@ func TestCppTestBotMatchesTwin(t *testing.T) {
 				}
 			}
 			if !bytes.Equal(want, got) {
-				t.Fatal(firstDiff(want, got))
+				t.Fatal(coursetest.FirstDiff(want, got))
 			}
 			if a.Process().Player() != "TestBot" {
 				t.Errorf("registered name %q, want TestBot", a.Process().Player())
@@ -267,7 +268,7 @@ func TestCppBotFailures(t *testing.T) {
 			want := tracePrefix(t, DefaultConfig(), 3, tc.round)
 			want = bytes.Replace(want, []byte("names          Null Null Null Null"), []byte("names          Null "+tc.bot+" Null Null"), 1)
 			if !bytes.Equal(want, got) {
-				t.Error(firstDiff(want, got))
+				t.Error(coursetest.FirstDiff(want, got))
 			}
 		})
 	}

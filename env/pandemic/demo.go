@@ -33,7 +33,7 @@ func (d *Demo) Play(s *State, o *Orders) {
 	if cap(d.perm) < len(mine) {
 		d.perm = make([]int, len(mine))
 	}
-	perm := d.rng.PermInto(d.perm[:len(mine)])
+	perm := d.rng.FullPermInto(d.perm[:len(mine)])
 	for _, k := range perm {
 		id := mine[k]
 		u := &s.Units[id]

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // TestDemoMatchesCommandLogs replays every reference game from its command
@@ -17,7 +19,7 @@ func TestDemoMatchesCommandLogs(t *testing.T) {
 		}
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			t.Parallel()
-			log, err := ParseCommandLog(bytes.NewReader(readGz(t, tc.cmdPath)))
+			log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, tc.cmdPath)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,11 +1,9 @@
 package pandemic
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 
 	"jgym/arena"
@@ -18,66 +16,44 @@ const EnvID = "Pandemic-v0"
 // Resolver turns a seat name into a bot factory: a registered bot name or
 // a "prefix:PATH" name. The closer, if not nil, releases what the bot
 // holds once no game uses it any more.
-type Resolver func(name string) (BotFactory, io.Closer, error)
+type Resolver = env.Resolver[Bot]
 
 // EnvOption configures an Env.
-type EnvOption func(*envOptions)
-
-type envOptions struct {
-	resolve  Resolver
-	prefixes []string
-}
+type EnvOption = env.HostOption[Bot]
 
 // WithResolver makes the Env seat bots through r instead of LookupBot.
-func WithResolver(r Resolver) EnvOption { return func(o *envOptions) { o.resolve = r } }
+func WithResolver(r Resolver) EnvOption { return env.WithResolver(r) }
 
 // WithLoader makes the Env seat bots through ResolveBot with l: the
 // registered bots, and "policy:REF" and "cpp:REF" files that l loads
 // (arena.Prefixes, which Bots lists).
 func WithLoader(l arena.Loader) EnvOption {
-	return func(o *envOptions) {
-		o.resolve = func(name string) (BotFactory, io.Closer, error) { return ResolveBot(name, l) }
-		o.prefixes = slices.Clone(arena.Prefixes)
-	}
+	return env.WithResolver(func(name string) (BotFactory, io.Closer, error) { return ResolveBot(name, l) }, arena.Prefixes...)
 }
 
 // WithPrefixes lists the "prefix:PATH" prefixes the resolver accepts, for
 // Bots.
-func WithPrefixes(p ...string) EnvOption {
-	return func(o *envOptions) { o.prefixes = append([]string(nil), p...) }
-}
+func WithPrefixes(p ...string) EnvOption { return env.WithPrefixes[Bot](p...) }
 
 // Env is Pandemic as an env.Game: observations of pandemic-obs-1
 // (docs/rules/pandemic.md), one direction per unit slot as the action,
 // rewards from the scores, bots seated through a Resolver.
-type Env struct {
-	opts envOptions
-}
-
-var _ env.Game = (*Env)(nil)
+type Env = env.Host[Config, Bot]
 
 // NewEnv returns Pandemic as an env.Game.
-func NewEnv(opts ...EnvOption) *Env {
-	e := &Env{opts: envOptions{resolve: func(name string) (BotFactory, io.Closer, error) {
-		f, err := LookupBot(name)
-		return f, nil, err
-	}}}
-	for _, o := range opts {
-		o(&e.opts)
-	}
-	return e
-}
+func NewEnv(opts ...EnvOption) *Env { return env.NewHost[Config, Bot](rules{}, opts...) }
 
-// Spec describes the spaces with the default configuration.
-func (e *Env) Spec() env.Spec {
-	cfg := DefaultConfig()
-	return specFor(&cfg)
-}
+// rules is Pandemic for an env.Host and an arena.Host (arena.go): the game's
+// name, configurations and bots, its spaces and tables.
+type rules struct{}
 
-// Bots lists the registered bots and the resolver's prefixes.
-func (e *Env) Bots() (names, prefixes []string) {
-	return BotNames(), append([]string(nil), e.opts.prefixes...)
-}
+func (rules) Name() string                            { return strings.Fields(Version)[0] }
+func (rules) DefaultConfig() Config                   { return DefaultConfig() }
+func (rules) ParseConfig(r io.Reader) (Config, error) { return ParseConfig(r) }
+func (rules) Bots() *env.BotRegistry[Bot]             { return bots }
+
+func (rules) Spec(cfg *Config) (env.Spec, error)  { return specFor(cfg), nil }
+func (rules) NewTable(cfg *Config) env.Table[Bot] { return &table{cfg: cfg, slots: NumSlots(cfg)} }
 
 // specFor returns the spaces of a configuration.
 func specFor(cfg *Config) env.Spec {
@@ -106,368 +82,112 @@ func specFor(cfg *Config) env.Spec {
 	}
 }
 
-// NewFactory validates a setup: exactly four seats, at least one learner,
-// a configuration the engine accepts, bots the resolver knows.
-func (e *Env) NewFactory(s env.Setup) (env.Factory, error) {
-	if len(s.Seats) != NumPlayers {
-		return nil, fmt.Errorf("%w: want %d seats, got %d", env.ErrBadSetup, NumPlayers, len(s.Seats))
-	}
-	if s.Learners() == 0 {
-		return nil, fmt.Errorf("%w: no learner seat (an empty bot name makes a seat a learner)", env.ErrBadSetup)
-	}
-	if s.Reward > env.Rank {
-		return nil, fmt.Errorf("%w: unknown reward mode %d", env.ErrBadSetup, s.Reward)
-	}
-	cfg := DefaultConfig()
-	if strings.TrimSpace(s.Config) != "" {
-		c, err := ParseConfig(strings.NewReader(s.Config))
-		if err != nil {
-			return nil, fmt.Errorf("config: %w", tagged{env.ErrBadSetup, err})
-		}
-		cfg = c
-	}
-	f := &factory{cfg: cfg, setup: s, slots: NumSlots(&cfg)}
-	f.setup.Seats = slices.Clone(s.Seats)
-	f.spec = specFor(&f.cfg)
-	for j, name := range s.Seats {
-		if name == "" {
-			f.learners = append(f.learners, j)
-			continue
-		}
-		bf, closer, err := e.opts.resolve(name)
-		if err != nil {
-			f.Close()
-			if errors.Is(err, ErrUnknownBot) {
-				return nil, fmt.Errorf("seat %d: %w", j, tagged{env.ErrUnknownBot, err})
-			}
-			return nil, fmt.Errorf("seat %d: bot %q: %w", j, name, tagged{env.ErrBadSetup, err})
-		}
-		if closer != nil {
-			f.closers = append(f.closers, closer)
-		}
-		f.bots[j] = bf
-	}
-	return f, nil
+// table is one Pandemic game at an env table (env.Table): the engine,
+// the bots by player, the learners' orders and the observation encoder.
+type table struct {
+	cfg    *Config
+	slots  int
+	seed   int
+	g      *Game
+	names  [NumPlayers]string
+	bots   [NumPlayers]Bot // by player; nil for learners
+	orders [NumPlayers]Orders
+	cmds   [NumPlayers][]Command
+	keys   []int64
+	obs    Observer
+	trace  *TraceWriter
 }
 
-var (
-	_ env.Factory  = (*factory)(nil)
-	_ env.Instance = (*instance)(nil)
-	_ env.Tracer   = (*instance)(nil)
-)
+var _ env.Table[Bot] = (*table)(nil)
 
-// factory makes instances of one setup.
-type factory struct {
-	cfg      Config
-	setup    env.Setup
-	spec     env.Spec
-	slots    int
-	learners []int                  // seat index (in setup order) of each learner
-	bots     [NumPlayers]BotFactory // by setup seat; nil for learners
-	closers  []io.Closer
-}
-
-func (f *factory) Spec() env.Spec { return f.spec }
-func (f *factory) Learners() int  { return len(f.learners) }
-
-func (f *factory) NewInstance() (env.Instance, error) {
-	return &instance{f: f, learnerSeat: make([]int, len(f.learners))}, nil
-}
-
-func (f *factory) Close() error {
-	var errs []error
-	for _, c := range f.closers {
-		errs = append(errs, c.Close())
-	}
-	f.closers = nil
-	return errors.Join(errs...)
-}
-
-// instance is one Pandemic table.
-type instance struct {
-	f           *factory
-	g           *Game
-	seat        [NumPlayers]int // setup seat j plays as player seat[j]
-	learnerSeat []int           // player of each learner
-	bots        [NumPlayers]Bot // by player; nil for learners
-	orders      [NumPlayers]Orders
-	cmds        [NumPlayers][]Command
-	keys        []int64
-	obs         Observer
-	openTrace   env.TraceOpener
-	trace       *TraceWriter
-	traceFile   io.WriteCloser
-	episode     int
-}
-
-// errNotStarted is returned by Step before the first Reset.
-var errNotStarted = errors.New("pandemic: Step before Reset")
-
-// Reset starts a new game: the map from the seed, the seating (shuffled
-// with a generator derived from the seed when the setup asks), fresh bots.
-func (in *instance) Reset(seed int64) error {
-	g, err := New(in.f.cfg, int(seed))
+// Reset starts the game of the seed: the map, the units, the bots.
+func (t *table) Reset(seed int64, names [NumPlayers]string, bots [NumPlayers]Bot) error {
+	g, err := New(*t.cfg, int(seed))
+	t.g = g
 	if err != nil {
-		return fmt.Errorf("new game seed %d: %w", seed, err)
-	}
-	if err := in.closeBots(); err != nil {
 		return err
 	}
-	in.g = g
-	for j := range in.seat {
-		in.seat[j] = j
-	}
-	if in.f.setup.Shuffle {
-		shuffleSeats(&in.seat, seed)
-	}
-	for l, j := range in.f.learners {
-		in.learnerSeat[l] = in.seat[j]
-	}
-	for j, bf := range in.f.bots {
-		if bf != nil {
-			p := in.seat[j]
-			in.bots[p] = bf(p, int(seed))
-		}
-	}
-	in.episode++
-	if in.openTrace != nil {
-		return in.startTrace(in.episode-1, seed)
-	}
+	t.seed, t.names, t.bots = int(seed), names, bots
 	return nil
 }
 
-// SetTrace makes the instance write a .res trace of each game.
-func (in *instance) SetTrace(open env.TraceOpener) { in.openTrace = open }
+func (t *table) Done() bool              { return t.g.Done() }
+func (t *table) Round() int              { return t.g.Round }
+func (t *table) Scores() [NumPlayers]int { return t.g.Scores }
 
-// startTrace opens the trace of a new game and writes its header and
-// initial state; the names are the seats' bots ("Learner" for learners).
-func (in *instance) startTrace(episode int, seed int64) error {
-	if err := in.endTrace(); err != nil {
-		return err
-	}
-	w, err := in.openTrace(episode, seed)
-	if err != nil {
-		return fmt.Errorf("open trace: %w", err)
-	}
-	var names [NumPlayers]string
-	for j, name := range in.f.setup.Seats {
-		names[in.seat[j]] = SeatName(name)
-	}
-	in.traceFile, in.trace = w, NewTraceWriter(w)
-	in.trace.Header(&in.f.cfg, int(seed), names)
-	in.trace.State(&in.g.State)
-	return in.trace.Err()
-}
-
-// SeatName is the name a seat gets in a trace: the bot's name, the base
-// name of a prefix:PATH bot, or Learner; at most 12 characters.
-func SeatName(name string) string {
-	switch {
-	case name == "":
-		name = "Learner"
-	case strings.Contains(name, ":"):
-		_, path, _ := strings.Cut(name, ":")
-		name = path[strings.LastIndexAny(path, `/\`)+1:]
-		if k := strings.LastIndex(name, "."); k > 0 {
-			name = name[:k]
-		}
-	}
-	if len(name) > 12 {
-		name = name[:12]
-	}
-	return name
-}
-
-// endTrace closes the current trace, if any.
-func (in *instance) endTrace() error {
-	if in.traceFile == nil {
-		return nil
-	}
-	err := in.trace.Err()
-	if cerr := in.traceFile.Close(); err == nil {
-		err = cerr
-	}
-	in.trace, in.traceFile = nil, nil
-	if err != nil {
-		return fmt.Errorf("trace: %w", err)
-	}
-	return nil
-}
-
-// shuffleSeats permutes the seats with a splitmix64 generator seeded from
-// the game seed (Fisher-Yates), independent of the game's own generator.
-func shuffleSeats(seat *[NumPlayers]int, seed int64) {
-	x := uint64(seed) ^ 0x6a09e667f3bcc909
-	next := func() uint64 {
-		x += 0x9e3779b97f4a7c15
-		z := x
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-		return z ^ (z >> 31)
-	}
-	for i := NumPlayers - 1; i > 0; i-- {
-		k := int(next() % uint64(i+1))
-		seat[i], seat[k] = seat[k], seat[i]
-	}
-}
-
-func (in *instance) closeBots() error {
-	var errs []error
-	for p, b := range in.bots {
-		if c, ok := b.(io.Closer); ok {
-			errs = append(errs, c.Close())
-		}
-		in.bots[p] = nil
-	}
-	return errors.Join(errs...)
-}
-
-// Close releases the bots and closes the trace.
-func (in *instance) Close() error { return errors.Join(in.closeBots(), in.endTrace()) }
-
-// Step plays one round: the bots give their orders, the learners' actions
-// become orders, the engine plays the round.
-func (in *instance) Step(action, order []byte, reward []float32) (bool, error) {
-	g := in.g
-	if g == nil {
-		return false, errNotStarted
-	}
-	if g.Done() {
-		return true, ErrGameOver
-	}
-	u := in.f.slots
-	for p := range in.orders {
-		o := &in.orders[p]
+// Play plays one round: the bots give their orders, the learners' actions
+// become orders, the engine plays the round and the trace records it. A
+// round the engine aborts after its commands block still writes the block,
+// as the course engine does.
+func (t *table) Play(learners []env.Learner) (bool, error) {
+	g := t.g
+	for p := range t.orders {
+		o := &t.orders[p]
 		o.Reset(len(g.Units))
-		if in.bots[p] != nil {
-			in.bots[p].Play(&g.State, o)
+		if t.bots[p] != nil {
+			t.bots[p].Play(&g.State, o)
 			// A bot that can fail (one in its own process that crashed or
 			// ran out of time) fails the env, as it ends a match.
-			if be, ok := in.bots[p].(BotErr); ok {
+			if be, ok := t.bots[p].(BotErr); ok {
 				if err := be.Err(); err != nil {
 					return false, fmt.Errorf("round %d: the bot in seat %d failed: %w", g.Round, p, err)
 				}
 			}
 		}
 	}
-	for l, p := range in.learnerSeat {
-		var ord []byte
-		if order != nil {
-			ord = order[2*l*u : 2*(l+1)*u]
-		}
-		in.keys = DecodeActions(&g.State, p, action[l*u:(l+1)*u], ord, &in.orders[p], in.keys)
+	for _, l := range learners {
+		t.keys = DecodeActions(&g.State, l.Player, l.Action, l.Order, &t.orders[l.Player], t.keys)
 	}
-	for p := range in.orders {
-		if err := in.orders[p].Err(); err != nil {
+	for p := range t.orders {
+		if err := t.orders[p].Err(); err != nil {
 			return false, fmt.Errorf("round %d: player %d: %w", g.Round, p, err)
 		}
-		in.cmds[p] = in.orders[p].List()
+		t.cmds[p] = t.orders[p].List()
 	}
-	before := g.Scores
-	err := g.Step(&in.cmds)
-	if in.trace != nil && (err == nil || g.MovesDone) {
-		in.trace.Commands(g.Moves)
+	err := g.Step(&t.cmds)
+	if t.trace != nil && (err == nil || g.MovesDone) {
+		t.trace.Commands(g.Moves)
 		if err == nil {
-			in.trace.State(&g.State)
+			t.trace.State(&g.State)
 		}
 	}
 	if err != nil {
 		return false, fmt.Errorf("round %d: %w", g.Round, err)
 	}
-	after := g.Scores
-	done := g.Done()
-	if in.trace != nil {
-		if err := in.trace.Err(); err != nil {
+	if t.trace != nil {
+		if err := t.trace.Err(); err != nil {
 			return false, fmt.Errorf("trace: %w", err)
 		}
-		if done {
-			if err := in.endTrace(); err != nil {
-				return false, err
-			}
-		}
 	}
-	for l, p := range in.learnerSeat {
-		reward[l] = rewardOf(in.f.setup.Reward, &before, &after, p, done)
-	}
-	return done, nil
+	return false, nil
 }
 
-// rewardOf is the reward of player p for a round that took the scores from
-// before to after (docs/rules/pandemic.md, "Reward").
-func rewardOf(mode env.RewardMode, before, after *[NumPlayers]int, p int, done bool) float32 {
-	switch mode {
-	case env.Relative:
-		return float32(relScore(after, p) - relScore(before, p))
-	case env.Rank:
-		if !done {
-			return 0
-		}
-		return float32(1 - 2*(meanRank(after, p)-1)/3)
-	}
-	return float32(after[p] - before[p])
+// Observe writes learner l's observation as player p.
+func (t *table) Observe(o *env.Out, l, p int) {
+	s := &t.g.State
+	u := t.slots
+	bb := BoardBytes(t.cfg)
+	t.obs.Board(s, p, o.Obs[0][l*bb:(l+1)*bb])
+	t.obs.Units(s, p, o.Obs[1][l*u*UnitFeatures:(l+1)*u*UnitFeatures])
+	t.obs.Globals(s, p, o.Obs[2][l*4*NumGlobals:(l+1)*4*NumGlobals])
+	t.obs.Mask(s, p, o.Obs[3][l*u*NumDirs:(l+1)*u*NumDirs])
 }
 
-func relScore(s *[NumPlayers]int, p int) float64 {
-	others := 0
-	for q, x := range s {
-		if q != p {
-			others += x
-		}
-	}
-	return float64(s[p]) - float64(others)/(NumPlayers-1)
+// StartTrace writes the .res header and the initial state to w; the names
+// are the seats' bots ("Learner" for learners).
+func (t *table) StartTrace(w io.Writer) error {
+	t.trace = NewTraceWriter(w)
+	t.trace.Header(t.cfg, t.seed, t.names)
+	t.trace.State(&t.g.State)
+	return t.trace.Err()
 }
 
-// meanRank is the rank of p (1 best), tied players sharing the mean of
-// their ranks.
-func meanRank(s *[NumPlayers]int, p int) float64 {
-	above, tied := 0, 0
-	for q, x := range s {
-		switch {
-		case x > s[p]:
-			above++
-		case x == s[p] && q != p:
-			tied++
-		}
+// EndTrace stops the trace.
+func (t *table) EndTrace() error {
+	if t.trace == nil {
+		return nil
 	}
-	return 1 + float64(above) + float64(tied)/2
+	err := t.trace.Err()
+	t.trace = nil
+	return err
 }
-
-// Observe writes every learner's observation, the scores in player order,
-// each learner's rank (1 + number of players with a higher score), player
-// and the round.
-func (in *instance) Observe(o *env.Out) {
-	g := in.g
-	if g == nil {
-		return
-	}
-	s := &g.State
-	u := in.f.slots
-	bb := BoardBytes(&in.f.cfg)
-	for l, p := range in.learnerSeat {
-		in.obs.Board(s, p, o.Obs[0][l*bb:(l+1)*bb])
-		in.obs.Units(s, p, o.Obs[1][l*u*UnitFeatures:(l+1)*u*UnitFeatures])
-		in.obs.Globals(s, p, o.Obs[2][l*4*NumGlobals:(l+1)*4*NumGlobals])
-		in.obs.Mask(s, p, o.Obs[3][l*u*NumDirs:(l+1)*u*NumDirs])
-	}
-	for q, x := range g.Scores {
-		o.Scores[q] = int32(x)
-	}
-	for l, p := range in.learnerSeat {
-		r := int32(1)
-		for _, x := range g.Scores {
-			if x > g.Scores[p] {
-				r++
-			}
-		}
-		o.Rank[l] = r
-		o.Seats[l] = int32(p)
-	}
-	o.Round[0] = int32(g.Round)
-}
-
-// tagged is an error that reads as err and also matches tag with
-// errors.Is: it marks an error with an env sentinel without repeating it.
-type tagged struct{ tag, err error }
-
-func (t tagged) Error() string   { return t.err.Error() }
-func (t tagged) Unwrap() []error { return []error{t.tag, t.err} }

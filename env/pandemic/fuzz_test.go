@@ -2,13 +2,14 @@ package pandemic
 
 import (
 	"bytes"
-	"compress/gzip"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // Fuzz targets. "go test" runs them on their seed corpus only; to fuzz:
@@ -45,20 +46,10 @@ func FuzzParseConfig(f *testing.F) {
 	})
 }
 
-func gzipBytes(t testing.TB, b []byte) []byte {
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(b)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 func FuzzParseTrace(f *testing.F) {
-	raw := readGz(f, filepath.Join(referenceTraces, "edge", "pandemic_s602_Demo-Dummy-Demo-Dummy.res.gz"))
+	raw := coursetest.ReadGz(f, filepath.Join(referenceTraces, "edge", "pandemic_s602_Demo-Dummy-Demo-Dummy.res.gz"))
 	f.Add(raw)
-	f.Add(gzipBytes(f, raw))
+	f.Add(coursetest.Gzip(f, raw))
 	f.Add(raw[:len(raw)/3])
 	f.Add(raw[:bytes.Index(raw, []byte("commands\n"))])
 	f.Add(bytes.Replace(raw, []byte("nb_rounds                   120"), []byte("nb_rounds                   1"), 1))
@@ -75,7 +66,7 @@ func FuzzParseTrace(f *testing.F) {
 		}
 		if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
 			if !bytes.Equal(out.Bytes(), data) {
-				t.Fatalf("accepted input is not written back identically: %s", firstDiff(data, out.Bytes()))
+				t.Fatalf("accepted input is not written back identically: %s", coursetest.FirstDiff(data, out.Bytes()))
 			}
 		}
 		// Verify must never panic; map generation of large boards is slow by
@@ -88,8 +79,8 @@ func FuzzParseTrace(f *testing.F) {
 }
 
 func FuzzParseCommandLog(f *testing.F) {
-	f.Add(readGz(f, filepath.Join(referenceTraces, "edge", "commands", "pandemic_s602_Demo-Dummy-Demo-Dummy.cmd.gz")))
-	chaos := readGz(f, filepath.Join(referenceTraces, "edge", "commands", "pandemic_s801_Chaos-Demo-Dummy-Chaos.cmd.gz"))
+	f.Add(coursetest.ReadGz(f, filepath.Join(referenceTraces, "edge", "commands", "pandemic_s602_Demo-Dummy-Demo-Dummy.cmd.gz")))
+	chaos := coursetest.ReadGz(f, filepath.Join(referenceTraces, "edge", "commands", "pandemic_s801_Chaos-Demo-Dummy-Chaos.cmd.gz"))
 	f.Add(chaos[:bytes.IndexByte(chaos, '\n')+1])
 	f.Add([]byte("3 1 2 5 0 6 -1\n0 0 0\n"))
 	f.Add([]byte("0 0 1 -3 7\n0 0 0\n"))

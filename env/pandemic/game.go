@@ -3,13 +3,15 @@ package pandemic
 import (
 	"errors"
 	"fmt"
+
+	"jgym/env"
 )
 
 // Errors the engine returns. The course program aborts in these cases
 // (SPEC §14, §15.3); jgym ends the game with the error instead.
 var (
-	// ErrGameOver is returned by Step after the last round.
-	ErrGameOver = errors.New("game is over")
+	// ErrGameOver is returned by Step after the last round (env.ErrGameOver).
+	ErrGameOver = env.ErrGameOver
 	// ErrNoSpawnCell means a unit found no spawnable cell (SPEC §5.3).
 	ErrNoSpawnCell = errors.New("no spawnable cell for a unit")
 	// ErrKilledTwice means a unit killed by an attack died again from the

@@ -286,7 +286,7 @@ func (g *mapGen) placeWalls() error {
 		cells = cells[:0]
 		for _, x := range c {
 			if l == 0 {
-				up = g.r.Bernoulli(p)
+				up = bernoulli(g.r, p)
 				l = g.r.Int(3, 6)
 			}
 			if up {

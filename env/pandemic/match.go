@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
+
+	"jgym/course"
 )
 
 // ErrBadName is returned for a player name the trace cannot hold: the kit
@@ -14,7 +15,7 @@ var ErrBadName = errors.New("bad player name")
 // checkNames checks the four names of a match.
 func checkNames(names [NumPlayers]string) error {
 	for p, n := range names {
-		if n == "" || len(n) > 12 || strings.ContainsFunc(n, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		if !course.ValidName(n) {
 			return fmt.Errorf("player %d: %w %q: want 1 to 12 printable characters without spaces", p, ErrBadName, n)
 		}
 	}

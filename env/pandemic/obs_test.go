@@ -182,7 +182,7 @@ func TestMaskAgainstEngine(t *testing.T) {
 						t.Fatalf("engine validation dropped %v", cmds[me][0])
 					}
 					rngBefore := cg.rng.State()
-					cg.perm = cg.rng.PermInto(make([]int, 1))
+					cg.perm = cg.rng.FullPermInto(make([]int, 1))
 					moved := cg.move(id, d)
 					attacked := target >= 0 && cg.rng.State() != rngBefore && cg.Units[target].Health != g.Units[target].Health
 					accepted := moved || attacked

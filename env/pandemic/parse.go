@@ -1,34 +1,20 @@
 package pandemic
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
-	"errors"
-	"fmt"
 	"io"
 	"strings"
+
+	"jgym/course"
 )
 
-// ErrTrace is wrapped by every trace parsing error.
-var ErrTrace = errors.New("bad trace")
+// ErrTrace is wrapped by every trace parsing error (course.ErrTrace).
+var ErrTrace = course.ErrTrace
 
-// ParseError reports where and why a trace is malformed.
-type ParseError struct {
-	Line  int    // 1-based line number
-	Round int    // round of the state or commands block being read; -1 in the header
-	Msg   string // what was expected and what was found
-}
-
-func (e *ParseError) Error() string {
-	if e.Round < 0 {
-		return fmt.Sprintf("%v: line %d (header): %s", ErrTrace, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%v: line %d (round %d): %s", ErrTrace, e.Line, e.Round, e.Msg)
-}
-
-// Unwrap makes errors.Is(err, ErrTrace) true.
-func (e *ParseError) Unwrap() error { return ErrTrace }
+// ParseError reports where and why a trace is malformed: the line, the
+// round of the state or commands block being read (-1 in the header) and
+// what was expected and found.
+type ParseError = course.ParseError
 
 // Trace is a parsed .res file (SPEC §10): the header, the states and the
 // commands blocks. A complete trace has nb_rounds+1 states; the trace of
@@ -79,9 +65,8 @@ type lines struct {
 
 // Limits that bound the memory of a parsed trace whatever the input.
 const (
-	maxTraceBytes   = 1 << 28 // cells and unit records over all states
-	maxTraceLine    = 16384
-	maxTraceNameLen = 12
+	maxTraceBytes = 1 << 28 // cells and unit records over all states
+	maxTraceLine  = 16384
 )
 
 // ParseTrace reads a trace, plain or gzip-compressed. It is strict: it
@@ -90,28 +75,20 @@ const (
 // may end early, right after a state or a commands block, as the trace of
 // an aborted game does.
 func ParseTrace(r io.Reader) (*Trace, error) {
-	br := bufio.NewReaderSize(r, maxTraceLine)
-	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%w: gzip: %v", ErrTrace, err)
-		}
-		defer zr.Close()
-		br = bufio.NewReaderSize(zr, maxTraceLine)
+	tr, err := course.NewTraceReader(r, maxTraceLine)
+	if err != nil {
+		return nil, err
 	}
-	p := &traceParser{r: br, round: -1}
+	tr.SayWant = true
+	p := &traceParser{TraceReader: tr}
 	return p.parse()
 }
 
+// traceParser reads Pandemic's layout with a course.TraceReader, whose
+// errors say what was wanted even after a cut line.
 type traceParser struct {
-	r       *bufio.Reader
-	line    int // number of the last line read
-	round   int
+	*course.TraceReader
 	scratch []Pos
-}
-
-func (p *traceParser) fail(format string, a ...any) error {
-	return &ParseError{Line: p.line, Round: p.round, Msg: fmt.Sprintf(format, a...)}
 }
 
 func (p *traceParser) parse() (*Trace, error) {
@@ -124,45 +101,42 @@ func (p *traceParser) parse() (*Trace, error) {
 	tr.Commands = make([][]Move, 0, min(rounds, 256))
 	for k := 0; k <= rounds; k++ {
 		if k > 0 {
-			if eof, err := p.atEOF(); err != nil || eof {
+			if eof, err := p.AtEOF(); err != nil || eof {
 				return tr, err // aborted after a state block
 			}
-			p.round = k
+			p.Round = k
 			if err := p.commands(tr); err != nil {
 				return nil, err
 			}
-			if eof, err := p.atEOF(); err != nil || eof {
+			if eof, err := p.AtEOF(); err != nil || eof {
 				return tr, err // aborted after a commands block
 			}
 		}
-		p.round = k
+		p.Round = k
 		tr.States = append(tr.States, TraceState{})
 		if err := p.state(tr, &tr.States[k]); err != nil {
 			return nil, err
 		}
 	}
-	if eof, err := p.atEOF(); err != nil {
+	if err := p.End(rounds); err != nil {
 		return nil, err
-	} else if !eof {
-		p.line++
-		return nil, p.fail("data after the last state (round %d)", rounds)
 	}
 	return tr, nil
 }
 
 func (p *traceParser) header(tr *Trace) error {
 	for _, want := range []string{"Game", ""} {
-		if err := p.literal(want); err != nil {
+		if err := p.Literal(want); err != nil {
 			return err
 		}
 	}
-	seed, err := p.intAfter("Seed ")
+	seed, err := p.IntAfter("Seed ")
 	if err != nil {
 		return err
 	}
 	tr.Seed = seed
 	for _, want := range []string{"", Version} {
-		if err := p.literal(want); err != nil {
+		if err := p.Literal(want); err != nil {
 			return err
 		}
 	}
@@ -171,21 +145,21 @@ func (p *traceParser) header(tr *Trace) error {
 	for i, k := range configKeys {
 		prefix := k + strings.Repeat(" ", settingsKeyWidth-len(k))
 		if i < len(ints) {
-			n, err := p.intAfter(prefix)
+			n, err := p.IntAfter(prefix)
 			if err != nil {
 				return err
 			}
 			*ints[i] = n
 			continue
 		}
-		got, err := p.next(prefix + "<number>")
+		got, err := p.Next(prefix + "<number>")
 		if err != nil {
 			return err
 		}
 		v, ok := bytes.CutPrefix(got, []byte(prefix))
 		x, okx := parseCDouble(string(v))
 		if !ok || !okx || FormatDouble(x) != string(v) {
-			return p.fail("want %q and a number as %%g prints it, got %s", prefix, quoteTrunc(got))
+			return p.Fail("want %q and a number as %%g prints it, got %s", prefix, course.Quote(got))
 		}
 		if i == 9 {
 			c.InfectionFactor = x
@@ -194,67 +168,29 @@ func (p *traceParser) header(tr *Trace) error {
 		}
 	}
 	if err := c.Validate(); err != nil {
-		return p.fail("settings: %v", err)
+		return p.Fail("settings: %v", err)
 	}
 	if size := (c.NbRounds + 1) * (c.Rows*c.Cols + 16*c.NumUnits()); size > maxTraceBytes {
-		return p.fail("settings too large for a trace: %d rounds of a %d x %d board", c.NbRounds, c.Rows, c.Cols)
+		return p.Fail("settings too large for a trace: %d rounds of a %d x %d board", c.NbRounds, c.Rows, c.Cols)
 	}
-	got, err := p.next(`"names" and 4 names`)
-	if err != nil {
-		return err
-	}
-	rest, ok := strings.CutPrefix(string(got), "names         ")
-	f := strings.Split(rest, " ")
-	if !ok || len(f) != 1+NumPlayers || f[0] != "" {
-		return p.fail("want \"names\", 9 spaces and 4 names each preceded by one space, got %s", quoteTrunc(got))
-	}
-	for i := range tr.Names {
-		name := f[1+i]
-		if name == "" || len(name) > maxTraceNameLen || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
-			return p.fail("name %d: want 1 to %d printable characters without spaces, got %q", i, maxTraceNameLen, name)
-		}
-		tr.Names[i] = name
-	}
-	return nil
+	return p.Names("names         ", `"names", 9 spaces and 4 names each preceded by one space`, tr.Names[:])
 }
 
 func (p *traceParser) commands(tr *Trace) error {
-	if err := p.literal("commands"); err != nil {
+	tr.cmdLines = append(tr.cmdLines, p.Line+1)
+	moves, err := course.ReadMoves(p.TraceReader, commandsBlock, tr.Config.NumUnits(), func(id int, c byte) (Move, bool) {
+		d, ok := DirFromChar(c)
+		return Move{ID: id, Dir: d}, ok && d != None
+	})
+	if err != nil {
 		return err
-	}
-	tr.cmdLines = append(tr.cmdLines, p.line)
-	moves := []Move{}
-	for {
-		got, err := p.next(`a command "<id> <b|r|t|l>" or "-1"`)
-		if err != nil {
-			return err
-		}
-		if string(got) == "-1" {
-			break
-		}
-		if len(moves) == tr.Config.NumUnits() {
-			return p.fail("more command lines than units (%d), want \"-1\"", len(moves))
-		}
-		sp := bytes.IndexByte(got, ' ')
-		var id int
-		var d Dir
-		ok := sp > 0 && sp == len(got)-2
-		if ok {
-			id, ok = canonInt(got[:sp])
-			ok = ok && id >= 0
-		}
-		if ok {
-			d, ok = DirFromChar(got[sp+1])
-			ok = ok && d != None
-		}
-		if !ok {
-			return p.fail("want a command \"<id> <one of brtl>\" or \"-1\", got %s", quoteTrunc(got))
-		}
-		moves = append(moves, Move{ID: id, Dir: d})
 	}
 	tr.Commands = append(tr.Commands, moves)
 	return nil
 }
+
+// commandsBlock is the commands block of a round (SPEC §10).
+var commandsBlock = course.MoveBlock{Keyword: "commands", Noun: "command", Want: "<b|r|t|l>", Chars: "brtl"}
 
 // WriteTo writes the trace in the .res format. For a parsed trace the
 // output is byte-identical to the input.

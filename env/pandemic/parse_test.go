@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 func TestParseTraceRoundTrip(t *testing.T) {
@@ -16,7 +18,7 @@ func TestParseTraceRoundTrip(t *testing.T) {
 		}
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			t.Parallel()
-			raw := readGz(t, tc.path)
+			raw := coursetest.ReadGz(t, tc.path)
 			tr, err := ParseTrace(bytes.NewReader(raw))
 			if err != nil {
 				t.Fatal(err)
@@ -30,7 +32,7 @@ func TestParseTraceRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(raw, out.Bytes()) {
-				t.Fatal(firstDiff(raw, out.Bytes()))
+				t.Fatal(coursetest.FirstDiff(raw, out.Bytes()))
 			}
 			// The gzip file parses the same.
 			f, err := os.Open(tc.path)
@@ -50,7 +52,7 @@ func TestParseTraceRoundTrip(t *testing.T) {
 // commands block parses as the trace of an aborted game, and that a cut
 // anywhere else is an error.
 func TestParseTracePartial(t *testing.T) {
-	raw := readGz(t, filepath.Join(tracesRoot(), "edge", "pandemic_s602_Demo-Dummy-Demo-Dummy.res.gz"))
+	raw := coursetest.ReadGz(t, filepath.Join(tracesRoot(), "edge", "pandemic_s602_Demo-Dummy-Demo-Dummy.res.gz"))
 	afterState := bytes.Index(raw, []byte("commands\n"))
 	afterCmds := afterState + bytes.Index(raw[afterState:], []byte("\n-1\n")) + 4
 	for _, c := range []struct {
@@ -81,14 +83,14 @@ func TestParseTracePartial(t *testing.T) {
 			var out bytes.Buffer
 			tr.WriteTo(&out)
 			if !bytes.Equal(out.Bytes(), raw[:c.cut]) {
-				t.Error(firstDiff(raw[:c.cut], out.Bytes()))
+				t.Error(coursetest.FirstDiff(raw[:c.cut], out.Bytes()))
 			}
 		})
 	}
 }
 
 func TestParseTraceErrors(t *testing.T) {
-	raw := readGz(t, filepath.Join(tracesRoot(), "edge", "pandemic_s602_Demo-Dummy-Demo-Dummy.res.gz"))
+	raw := coursetest.ReadGz(t, filepath.Join(tracesRoot(), "edge", "pandemic_s602_Demo-Dummy-Demo-Dummy.res.gz"))
 	rep := func(old, new string) []byte { return bytes.Replace(raw, []byte(old), []byte(new), 1) }
 	for _, c := range []struct {
 		name string

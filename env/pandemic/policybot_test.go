@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"jgym/course/coursetest"
 	"jgym/env"
 	"jgym/policy"
 )
@@ -155,13 +156,13 @@ func TestPolicySignature(t *testing.T) {
 func TestPolicyBotMatchesEnv(t *testing.T) {
 	const seed = 5
 	m := tinyModel(t)
-	in, f := newInstance(t, env.Setup{Seats: []string{"Demo", "", "Null", "Demo"}})
+	in, tb, f := newInstance(t, env.Setup{Seats: []string{"Demo", "", "Null", "Demo"}})
 	var got bytes.Buffer
-	in.SetTrace(func(int, int64) (io.WriteCloser, error) { return nopCloser{&got}, nil })
+	in.(env.Tracer).SetTrace(func(int, int64) (io.WriteCloser, error) { return coursetest.NopCloser{Writer: &got}, nil })
 	if err := in.Reset(seed); err != nil {
 		t.Fatal(err)
 	}
-	out := newOut(f.Spec(), 1)
+	out := env.NewOut(f.Spec(), 1)
 	reward := make([]float32, 1)
 	action := make([]byte, m.NumSlots)
 	moves := 0
@@ -177,7 +178,7 @@ func TestPolicyBotMatchesEnv(t *testing.T) {
 		if done, err = in.Step(action, nil, reward); err != nil {
 			t.Fatal(err)
 		}
-		moves += len(in.orders[1].List())
+		moves += len(tb.orders[1].List())
 	}
 	if moves == 0 {
 		t.Fatal("the policy never gave an order")
@@ -195,7 +196,7 @@ func TestPolicyBotMatchesEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(want.Bytes(), got.Bytes()) {
-		t.Fatal(firstDiff(want.Bytes(), got.Bytes()))
+		t.Fatal(coursetest.FirstDiff(want.Bytes(), got.Bytes()))
 	}
 	if l := bot.(*PolicyBot).Logits(); len(l) != 60*NumDirs {
 		t.Errorf("Logits() has %d values, want %d", len(l), 60*NumDirs)

@@ -1,88 +1,23 @@
 package pandemic
 
-import "math"
+import (
+	"math"
 
-// Rand is the course engine's random generator (SPEC §1): a 31-bit linear
-// congruential generator. Its zero value is a generator seeded with 0.
-//
-// Every accepted integer draw advances the state by two steps, even
-// R(k, k); the byte-exact reproduction depends on it.
-type Rand struct {
-	s uint64
-}
-
-const (
-	randMul  = 843314861
-	randAdd  = 453816693
-	randMask = 1<<31 - 1
-	maxRange = 1000000
+	"jgym/course"
 )
 
+// Rand is the course engine's random generator (SPEC §1, package course):
+// a 31-bit linear congruential generator whose every accepted integer draw
+// makes two steps, even R(k, k). Pandemic's P(n) is Rand.FullPerm, with
+// exactly n draws (SPEC §1.4).
+type Rand = course.Rand
+
 // NewRand returns a generator seeded with seed (SPEC §1.2).
-func NewRand(seed int) *Rand {
-	r := &Rand{}
-	r.Seed(seed)
-	return r
-}
+func NewRand(seed int) *Rand { return course.NewRand(seed) }
 
-// Seed resets the generator to |seed| mod 2^31, the seed taken as the
-// kit's 32-bit int. No step is made.
-func (r *Rand) Seed(seed int) {
-	x := int64(int32(seed))
-	if x < 0 {
-		x = -x
-	}
-	r.s = uint64(x) & randMask
-}
-
-// State returns the raw generator state.
-func (r *Rand) State() int64 { return int64(r.s) }
-
-// SetState sets the raw generator state (the low 31 bits are kept).
-func (r *Rand) SetState(s int64) { r.s = uint64(s) & randMask }
-
-func (r *Rand) step() {
-	r.s = (randMul*r.s + randAdd) & randMask
-}
-
-// Int draws a uniform integer in [l, u] (SPEC §1.3). When l > u, or the
-// range is longer than 10^6, it returns l and leaves the state unchanged.
-func (r *Rand) Int(l, u int) int {
-	if l > u || u-l+1 > maxRange {
-		return l
-	}
-	s := (randMul*r.s + randAdd) & randMask
-	s = (randMul*s + randAdd) & randMask
-	r.s = s
-	return l + int((uint64(u-l+1)*s)>>31)
-}
-
-// Perm draws a permutation of 0..n-1 (SPEC §1.4) with exactly n draws.
-// It returns nil when n < 0 or n > 10^6, as the kit's random_permutation
-// returns an empty vector and draws nothing.
-func (r *Rand) Perm(n int) []int {
-	if n < 0 || n > maxRange {
-		return nil
-	}
-	return r.PermInto(make([]int, n))
-}
-
-// PermInto is Perm writing into v (len(v) = n) to avoid an allocation.
-func (r *Rand) PermInto(v []int) []int {
-	n := len(v)
-	for i := range v {
-		v[i] = i
-	}
-	for i := 0; i < n; i++ {
-		t := r.Int(i, n-1)
-		v[i], v[t] = v[t], v[i]
-	}
-	return v
-}
-
-// Bernoulli is the trial B(p) of SPEC §1.5: it always draws R(1, 10000)
-// and succeeds when the draw is at most trunc(10000 p).
-func (r *Rand) Bernoulli(p float64) bool {
+// bernoulli is the trial B(p) of SPEC §1.5: it always draws R(1, 10000)
+// from r and succeeds when the draw is at most trunc(10000 p).
+func bernoulli(r *Rand, p float64) bool {
 	return r.Int(1, 10000) <= Threshold(p)
 }
 

@@ -63,7 +63,7 @@ func (g *Game) execute() {
 	if cap(g.perm) < len(g.valid) {
 		g.perm = make([]int, len(g.valid), 2*len(g.valid))
 	}
-	perm := g.rng.PermInto(g.perm[:len(g.valid)])
+	perm := g.rng.FullPermInto(g.perm[:len(g.valid)])
 	for _, k := range perm {
 		c := g.valid[k]
 		if g.killed[c.ID] {

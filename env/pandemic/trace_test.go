@@ -2,33 +2,15 @@ package pandemic
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-func readGz(t testing.TB, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+	"jgym/course/coursetest"
+)
 
 var traceName = regexp.MustCompile(`pandemic_s(\d+)_([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)\.res\.gz$`)
 
@@ -94,19 +76,6 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-func firstDiff(want, got []byte) string {
-	n := min(len(want), len(got))
-	for i := 0; i < n; i++ {
-		if want[i] != got[i] {
-			line := bytes.Count(want[:i], []byte("\n")) + 1
-			s := max(0, i-80)
-			return "first difference at byte " + strconv.Itoa(i) + " (line " + strconv.Itoa(line) + "):\nwant: " +
-				strconv.Quote(string(want[s:min(len(want), i+40)])) + "\n got: " + strconv.Quote(string(got[s:min(len(got), i+40)]))
-		}
-	}
-	return "lengths differ: want " + strconv.Itoa(len(want)) + " got " + strconv.Itoa(len(got))
-}
-
 // sampled reports whether a heavy test checks trace number i: every trace
 // normally, one in three under the race detector (see race_test.go).
 func sampled(i int) bool { return !raceDetector || i%3 == 0 }
@@ -128,7 +97,7 @@ func TestNativeMatchesReproduceTraces(t *testing.T) {
 		}
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			t.Parallel()
-			want := readGz(t, tc.path)
+			want := coursetest.ReadGz(t, tc.path)
 			m, err := NewMatch(tc.cfg, tc.seed, tc.names)
 			if err != nil {
 				t.Fatal(err)
@@ -139,7 +108,7 @@ func TestNativeMatchesReproduceTraces(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(want, buf.Bytes()) {
-				t.Fatal(firstDiff(want, buf.Bytes()))
+				t.Fatal(coursetest.FirstDiff(want, buf.Bytes()))
 			}
 		})
 	}
@@ -152,8 +121,8 @@ func TestReplayCommandFiles(t *testing.T) {
 		}
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			t.Parallel()
-			want := readGz(t, tc.path)
-			log, err := ParseCommandLog(bytes.NewReader(readGz(t, tc.cmdPath)))
+			want := coursetest.ReadGz(t, tc.path)
+			log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, tc.cmdPath)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,7 +138,7 @@ func TestReplayCommandFiles(t *testing.T) {
 				}
 			}
 			if !bytes.Equal(want, buf.Bytes()) {
-				t.Fatal(firstDiff(want, buf.Bytes()))
+				t.Fatal(coursetest.FirstDiff(want, buf.Bytes()))
 			}
 		})
 	}

@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
+
+	"jgym/course"
 )
 
 // ErrIncompleteTrace is returned by Verify for a trace that ends before its
@@ -12,33 +13,10 @@ import (
 var ErrIncompleteTrace = errors.New("incomplete trace")
 
 // Divergence is the first place where a trace departs from what the engine
-// does (with commands) or from what the rules allow (without). Want is what
-// the verifier expected there, Got what the trace holds.
-type Divergence struct {
-	Round int    // the state or commands block of this round; -1 for the header
-	Unit  int    // unit id, or -1
-	Field string // e.g. "health", "pos", "grid (3, 4)", "total_score", "command"
-	Want  string
-	Got   string
-	Line  int // line of the trace (1-based), 0 if unknown
-}
-
-func (d *Divergence) Error() string {
-	var b strings.Builder
-	if d.Round < 0 {
-		b.WriteString("header")
-	} else {
-		fmt.Fprintf(&b, "round %d", d.Round)
-	}
-	if d.Unit >= 0 {
-		fmt.Fprintf(&b, ", unit %d", d.Unit)
-	}
-	fmt.Fprintf(&b, ", %s: want %s, got %s", d.Field, d.Want, d.Got)
-	if d.Line > 0 {
-		fmt.Fprintf(&b, " (line %d)", d.Line)
-	}
-	return b.String()
-}
+// does (with commands) or from what the rules allow (without): its Round
+// is that of the state or commands block, -1 for the header; Field is e.g.
+// "health", "pos", "grid (3, 4)", "total_score" or "command".
+type Divergence = course.Divergence
 
 // VerifyOptions selects how Verify checks a trace.
 type VerifyOptions struct {
@@ -248,22 +226,7 @@ func (t *Trace) commandsLine(r int) int {
 
 // diffCommands compares the commands block of round r+1 with want.
 func (t *Trace) diffCommands(r int, want []Move) *Divergence {
-	got := t.Commands[r]
-	for i := 0; i < len(want) || i < len(got); i++ {
-		d := &Divergence{Round: r + 1, Unit: -1, Field: "command", Line: t.commandsLine(r) + 1 + i}
-		switch {
-		case i >= len(got):
-			d.Unit, d.Want, d.Got = want[i].ID, moveText(want[i]), `"-1" (end of the block)`
-		case i >= len(want):
-			d.Unit, d.Want, d.Got = got[i].ID, `"-1" (end of the block)`, moveText(got[i])
-		case want[i] != got[i]:
-			d.Unit, d.Want, d.Got = got[i].ID, moveText(want[i]), moveText(got[i])
-		default:
-			continue
-		}
-		return d
-	}
-	return nil
+	return course.DiffMoves(r+1, "command", t.commandsLine(r)+1, want, t.Commands[r], func(m Move) int { return m.ID }, moveText)
 }
 
 // mapLines returns the lines of the "cities" and "paths" keywords of state k.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // mutationsPerTrace is the number of random mutations TestVerifyMutations
@@ -224,7 +226,7 @@ func checkMutations(t *testing.T, tc traceCase, n int, seed uint64) {
 	var total, caughtRules, exempt int
 	kinds := map[string][2]int{}
 	{
-		raw := readGz(t, tc.path)
+		raw := coursetest.ReadGz(t, tc.path)
 		tr, log := loadRefTrace(t, tc)
 		lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
 		rng := rand.New(rand.NewPCG(seed, 7))

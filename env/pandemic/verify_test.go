@@ -5,18 +5,20 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // loadRefTrace parses a reference trace and, if it has one, its command log.
 func loadRefTrace(t testing.TB, tc traceCase) (*Trace, *CommandLog) {
 	t.Helper()
-	tr, err := ParseTrace(bytes.NewReader(readGz(t, tc.path)))
+	tr, err := ParseTrace(bytes.NewReader(coursetest.ReadGz(t, tc.path)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var log *CommandLog
 	if tc.cmdPath != "" {
-		if log, err = ParseCommandLog(bytes.NewReader(readGz(t, tc.cmdPath))); err != nil {
+		if log, err = ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, tc.cmdPath))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -75,7 +77,7 @@ func TestDivergenceError(t *testing.T) {
 // by hand only when aborts are allowed.
 func TestVerifyPartialTraces(t *testing.T) {
 	tc := refTraceNamed(t, "pandemic_s602_Demo-Dummy-Demo-Dummy.res.gz")
-	raw := readGz(t, tc.path)
+	raw := coursetest.ReadGz(t, tc.path)
 	_, log := loadRefTrace(t, tc)
 	first := bytes.Index(raw, []byte("commands\n"))
 	cut := first + 1 + bytes.Index(raw[first+1:], []byte("commands\n")) // after the state of round 1

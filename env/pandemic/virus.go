@@ -85,12 +85,12 @@ func (g *Game) infectAndHeal() {
 		case u.Immune:
 		case u.Damage == 0:
 			p := InfectProb(int(s.Virus[s.Idx(u.Pos)]), u.Mask, &g.cfg)
-			if g.rng.Bernoulli(p) {
+			if bernoulli(&g.rng, p) {
 				u.Damage, u.Turns = g.rng.Int(2, 5), 1
 			}
 		default:
 			u.Turns++
-			if g.rng.Bernoulli(HealProb(u.Turns)) {
+			if bernoulli(&g.rng, HealProb(u.Turns)) {
 				u.Damage, u.Immune = 0, true
 			}
 		}

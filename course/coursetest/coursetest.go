@@ -1,0 +1,66 @@
+// Package coursetest holds the test helpers every game's tests share:
+// reading and writing gzip-compressed reference traces, showing where two
+// traces first differ, and a trace file that is never closed.
+package coursetest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"strconv"
+	"testing"
+)
+
+// ReadGz returns the uncompressed content of a gzip file, failing the
+// test on any error.
+func ReadGz(t testing.TB, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Gzip returns b gzip-compressed.
+func Gzip(t testing.TB, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// FirstDiff describes where got first departs from want: the byte, its
+// line and the text around it on both sides.
+func FirstDiff(want, got []byte) string {
+	n := min(len(want), len(got))
+	for i := 0; i < n; i++ {
+		if want[i] != got[i] {
+			line := bytes.Count(want[:i], []byte("\n")) + 1
+			s := max(0, i-80)
+			return "first difference at byte " + strconv.Itoa(i) + " (line " + strconv.Itoa(line) + "):\nwant: " +
+				strconv.Quote(string(want[s:min(len(want), i+40)])) + "\n got: " + strconv.Quote(string(got[s:min(len(got), i+40)]))
+		}
+	}
+	return "lengths differ: want " + strconv.Itoa(len(want)) + " got " + strconv.Itoa(len(got))
+}
+
+// NopCloser is a trace file whose Close does nothing.
+type NopCloser struct{ io.Writer }
+
+// Close does nothing.
+func (NopCloser) Close() error { return nil }
