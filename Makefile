@@ -35,11 +35,20 @@ test-go: ## Go: vet and tests with the race detector
 test-py: ## Python: ruff, type check and pytest (needs make setup)
 	scripts/test-python.sh $(VENV)
 
+wheel: build ## the wheel with the server inside (this platform) and the sdist, in dist/
+	scripts/build-wheel.sh $(VENV) host
+
+wheels: build ## the wheels of every platform (cross-compiled: Linux x86_64/aarch64, macOS) and the sdist
+	scripts/build-wheel.sh $(VENV) all
+
+test-wheel: wheel ## install the wheel in a fresh venv, no Go on PATH, and run the README's Python quick-start
+	scripts/test-wheel.sh $(VENV)
+
 test-deploy: ## build the Docker image's server binary, run 3 replicas and a client spread over them
 	scripts/build-server.sh bin/jgym-linux
 	VENV=$(VENV) JGYM_BIN=bin/jgym-linux scripts/replicas.sh check 3
 
-test: lint-proto test-go test-py test-deploy ## run every test
+test: lint-proto test-go test-py test-wheel test-deploy ## run every test
 
 bench: build ## run the Go benchmarks and print figures
 	$(GO) test -run '^$$' -bench . -benchmem ./env/... ./vec/... ./server/...
@@ -53,4 +62,4 @@ bench-server: ## env-steps/s in process and through the server (benchmarks/RESUL
 serve: build ## start a server on 127.0.0.1:50051
 	$(BIN) serve
 
-.PHONY: help build setup demo generate lint-proto test-go test-py test-deploy test bench bench-server serve
+.PHONY: help build setup demo generate lint-proto test-go test-py wheel wheels test-wheel test-deploy test bench bench-server serve

@@ -9,9 +9,10 @@ if [ ! -x "$venv/bin/python" ]; then
   echo "no Python environment in $venv: run make setup first" >&2
   exit 1
 fi
+venv=$(cd "$venv" && pwd)
 go build -o bin/jgym ./cmd/jgym
 export JGYM_BIN="$PWD/bin/jgym"
 cd python-client
-"../$venv/bin/ruff" check .
-"../$venv/bin/mypy" jgym
-"../$venv/bin/python" -m pytest -q tests
+"$venv/bin/ruff" check .
+"$venv/bin/mypy" jgym
+"$venv/bin/python" -m pytest -q tests

@@ -36,6 +36,7 @@ type options struct {
 	maxProcs          int
 	maxProcsPerSess   int
 	gauges            []gauge
+	version           string
 }
 
 // gauge is a metric read at scrape time.
@@ -64,8 +65,13 @@ func defaultOptions() options {
 		maxUploadBytes:    16 << 20,
 		maxProcs:          256,
 		maxProcsPerSess:   64,
+		version:           "dev",
 	}
 }
+
+// WithVersion sets the release GetVersion reports (default "dev"); jgym
+// serve gives its own.
+func WithVersion(v string) Option { return func(o *options) { o.version = v } }
 
 // WithMaxEnvsPerSession limits num_envs of one session (default 1024). The
 // server's message size limits are computed from it.

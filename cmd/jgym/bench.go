@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -15,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:  "bench",
-		usage: "[--game NAME] [--bots P0,P1,P2,P3] [--games N] [--trace] [-j WORKERS] [-i CONFIG]",
+		usage: "[--game NAME] [--bots P0,P1,P2,P3] [--games N] [--trace] [-j WORKERS] [-i CONFIG] [--course-kit DIR [--course-games N]]",
 		short: "measure engine throughput in rounds per second",
 		run:   runBench,
 	})
@@ -31,8 +32,16 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	workers := fs.Int("j", 1, "parallel games (goroutines); rounds/s per core is reported too")
 	cfgPath := fs.String("i", "", "configuration file (default: the game's embedded default)")
 	seed0 := fs.Int("seed0", 1, "seed of the first game; game i uses seed0+i")
+	kitDir := fs.String("course-kit", "", "the course's kit of the game, built (its Game program; make all): time it too on the first games, writing the trace, and print how many times faster jgym is (needs --trace); without it nothing is compared")
+	courseGames := fs.Int("course-games", 20, "games the course engine plays (with --course-kit)")
 	if _, err := parseArgs(fs, args); err != nil {
 		return err
+	}
+	if *kitDir != "" && !*trace {
+		return usageErr("--course-kit compares the engines writing the trace, as the course engine always does: add --trace")
+	}
+	if *courseGames < 1 {
+		return usageErr("--course-games must be at least 1")
 	}
 	g, err := findGame(*gameName)
 	if err != nil {
@@ -99,9 +108,17 @@ feed:
 	fmt.Fprintf(stdout, "bots %s, %d games x %d rounds, trace %v, %d workers on %d CPUs\n", *botList, *nGames, cfg.Rounds(), *trace, *workers, runtime.NumCPU())
 	fmt.Fprintf(stdout, "elapsed %.3fs  %.0f rounds/s  %.0f rounds/s per core  %.1f us/round/core\n",
 		el.Seconds(), rps, rps/float64(cores), 1e6*float64(cores)/rps)
-	if *trace && g.courseSpeed > 0 {
-		fmt.Fprintf(stdout, "%.0fx the course engine (%.0f rounds/s writing the trace)\n", rps/float64(cores)/g.courseSpeed, g.courseSpeed)
+	if *kitDir == "" {
+		return nil
 	}
+	n := min(*courseGames, *nGames)
+	course, err := benchCourse(ctx, *kitDir, *cfgPath, names, n, *seed0)
+	if err != nil {
+		return err
+	}
+	crps := float64(n*cfg.Rounds()) / course.Seconds()
+	fmt.Fprintf(stdout, "course engine %s: %d games, elapsed %.3fs  %.0f rounds/s writing the trace, one process at a time\n", filepath.Join(*kitDir, "Game"), n, course.Seconds(), crps)
+	fmt.Fprintf(stdout, "jgym: %.1fx the course engine per core (both measured now, writing the trace)\n", rps/float64(cores)/crps)
 	return nil
 }
 

@@ -20,6 +20,8 @@ import (
 	"os/signal"
 	"sort"
 	"syscall"
+
+	"jgym/server"
 )
 
 // command is one subcommand of the jgym binary.
@@ -102,7 +104,14 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "\nRun \"jgym help <command>\" or \"jgym <command> -h\" for details.")
 }
 
-func versionString() string { return "jgym 0.1.0 (Crematoria 1.2)" }
+// version is jgym's release: jgym serve reports it (GetVersion), and the
+// Python package of the same release (python-client/pyproject.toml, whose
+// wheel carries this binary) has the same version; a test checks it.
+const version = "0.2.0"
+
+func versionString() string {
+	return fmt.Sprintf("jgym %s (protocol %d)", version, server.ProtocolVersion)
+}
 
 // parseArgs parses flags that may appear before, between or after the
 // positional arguments, as the kit's getopt does.

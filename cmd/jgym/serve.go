@@ -189,6 +189,7 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 		return nil, nil, err
 	}
 	opts := []server.Option{
+		server.WithVersion(version),
 		server.WithWorkers(cfg.workers),
 		server.WithMaxEnvsPerSession(cfg.maxEnvsPerSession),
 		server.WithMaxEnvs(cfg.maxEnvs),

@@ -21,8 +21,6 @@ Without ``--address`` a local ``jgym serve`` is started (all cores).
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import os
 import platform
 import re
@@ -36,6 +34,7 @@ from typing import Any
 import numpy as np
 
 import jgym
+from jgym.cli import parse
 from jgym.server import find_source_tree
 
 
@@ -51,22 +50,15 @@ class Args:
     """measurements per point; the best is kept"""
     address: str = ""
     """host:port of a running jgym server (default: start one)"""
-    no_go: bool = False
-    """skip the in-process Go benchmark"""
+    go: bool = True
+    """also run the in-process Go benchmark of vec (--no-go skips it)"""
     raw: bool = False
     """receive raw observations instead of deltas (observation_delta=False)"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
-    """Builds the command line from the Args dataclass."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for f in dataclasses.fields(Args):
-        flag = f"--{f.name.replace('_', '-')}"
-        if isinstance(f.default, bool):
-            parser.add_argument(flag, action="store_true")
-        else:
-            parser.add_argument(flag, type=type(f.default), default=f.default)
-    return Args(**vars(parser.parse_args(argv)))
+    """Builds the command line from the Args dataclass (``--help`` describes each flag)."""
+    return parse(Args, argv, __doc__.splitlines()[0])
 
 
 def go_policy(mask: np.ndarray[Any, Any], rounds: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -183,8 +175,8 @@ def main(argv: list[str] | None = None) -> None:
         f"{os.cpu_count()} cores; {args.steps} batches per point, best of {args.repeat}; "
         f"load average {_load()}"
     )
-    src = None if args.no_go else find_source_tree()
-    if not args.no_go and src is None:
+    src = None if not args.go else find_source_tree()
+    if args.go and src is None:
         print("no jgym source tree: no Go figures")
     server = None
     address = args.address or None

@@ -11,14 +11,13 @@ Without ``--address`` a local ``jgym serve`` is started and stopped.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 import jgym
+from jgym.cli import parse
 
 
 @dataclass
@@ -40,13 +39,8 @@ class Args:
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
-    """Builds the command line from the Args dataclass."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for f in dataclasses.fields(Args):
-        parser.add_argument(
-            f"--{f.name.replace('_', '-')}", type=type(f.default), default=f.default
-        )
-    return Args(**vars(parser.parse_args(argv)))
+    """Builds the command line from the Args dataclass (``--help`` describes each flag)."""
+    return parse(Args, argv, __doc__.splitlines()[0])
 
 
 def main(argv: list[str] | None = None) -> None:

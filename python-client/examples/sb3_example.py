@@ -13,8 +13,6 @@ This is a smoke-sized run on CPU, to show the wiring, not a strong player.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +21,7 @@ import gymnasium
 import numpy as np
 
 import jgym  # noqa: F401 - registers jgym/Crematoria-v0
+from jgym.cli import parse
 from jgym.client import Client
 
 
@@ -45,13 +44,8 @@ class Args:
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
-    """Builds the command line from the Args dataclass."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for f in dataclasses.fields(Args):
-        parser.add_argument(
-            f"--{f.name.replace('_', '-')}", type=type(f.default), default=f.default
-        )
-    return Args(**vars(parser.parse_args(argv)))
+    """Builds the command line from the Args dataclass (``--help`` describes each flag)."""
+    return parse(Args, argv, __doc__.splitlines()[0])
 
 
 def config_with_rounds(nb_rounds: int, address: str | None) -> str:

@@ -1,37 +1,55 @@
-"""PPO for Crematoria, CleanRL style: one file, one dataclass of arguments.
+"""PPO for every jgym game, CleanRL style: one file, one dataclass of arguments.
 
 Trains a policy for one learner seat against bots (three ``Demo`` by
-default), then exports it to ONNX so that it plays without Python: in Go as
-the ``policy:PATH`` seat (``jgym match policy:model.onnx Demo Demo Demo -s 1``)
-and, following docs/export.md, in C++.
+default) in any of jgym's games (``--game``: Crematoria-v0, the default,
+Dominator-v0, Pandemic-v0, Moria-v0), then exports it to ONNX so that it
+plays without Python: in Go as the ``policy:PATH`` seat (``jgym match
+--game moria policy:model.onnx Demo Demo Demo -s 1``) and, with ``jgym
+export-cpp``, in C++.
 
     python examples/train_ppo.py --time-budget 1800 --export examples/models/crematoria_ppo.onnx
+    python examples/train_ppo.py --game moria --total-timesteps 300000 --export moria_ppo.onnx
 
-The network (docs/training.md has the reasons):
+The network follows from the game's spaces, as the server describes them
+(its GameSpec: the observation tensors' names, dtypes and shapes, the number
+of actions), and from a small description of the game (``GAMES``): how each
+board plane is read (categorical codes, bit flags or scalars), which unit
+features are the unit's row and column, whether the columns wrap around,
+the scale of each unit feature. For every game (docs/training.md has the
+reasons):
 
-- every board cell is turned into features: a learned embedding of the
-  level-0 code, one of the level-1 code (both levels share the cell's
-  row and column, so they are stacked as channels) and a linear map of the
-  7 flag bits, unpacked;
-- the map wraps horizontally, so each convolution pads the columns
-  circularly (concat of the last and first columns) and the rows with zeros;
+- every board cell is turned into features: the sum of a learned embedding
+  of each code plane and a linear map of the other planes (flag bytes
+  unpacked into their bits, scalars scaled);
+- convolutions pad the rows with zeros and the columns circularly where
+  the map wraps (Crematoria), with zeros elsewhere;
 - a thin full-resolution map (one residual 3x3 convolution) for what is next
-  to each unit, and a stride-2 convolution to a wider 20 x 40 map with
-  residual 3x3 convolutions (dilations 1, 2, 4) for what is farther away;
+  to each unit, and a stride-2 convolution to a wider half-resolution map
+  with residual 3x3 convolutions (dilations 1, 2, 4) for what is farther away;
 - each unit slot gathers the features at its cell in both maps, adds its own
-  features (scaled) and a projection of the pooled map and the globals, and
-  a small MLP shared by all slots gives 11 logits (illegal directions
-  masked) and the slot's value.
+  features (scaled), the game's other per-slot masks (Dominator's
+  ``move_mask``) and a projection of the pooled map and the globals, and a
+  small MLP shared by all slots gives one logit per action (illegal ones
+  masked).
 
 An action is one direction per unit slot, a product of per-slot
 categoricals. Commands are issued in slot order, the environment's default,
 which the exported bot reproduces.
 
-Rewards: each of my units is its own agent (shared weights). It is credited
-with what its move earned (``unit_rewards``: a cave cell for a Pioneer, a gem,
-a capture for a Furyan), has its own value and advantage, and its episode
-ends when it stops being mine (killed or captured). This credit assignment
-is what makes 30 minutes of CPU enough to beat the Demo bot.
+Rewards (``--credit``):
+
+- ``team`` (the default of Dominator, Pandemic and Moria): the environment's
+  reward, by default the change of the seat's score (``--reward-mode``),
+  scaled and, with ``--norm-reward``, divided by a running deviation of the
+  discounted return. One value per game (a critic over the pooled map and
+  the pooled units); every unit of the seat shares the advantage, each with
+  its own clipped probability ratio.
+- ``units`` (Crematoria's default, a shaping documented in
+  docs/training.md): each of my units is its own agent (shared weights),
+  credited with what its own move earned (``UNIT_CREDIT``: for Crematoria a
+  cave cell for a Pioneer, a gem, a capture for a Furyan; for Dominator,
+  Pandemic and Moria see their functions), with its own value and
+  advantage; its episode ends when it stops being mine (killed or captured).
 
 Opponents: ``--opponents`` takes seat sets separated by ``;``, each three
 comma-separated seats; the environments are split evenly among the sets.
@@ -54,7 +72,8 @@ import os
 import random
 import shutil
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +83,9 @@ import torch.nn.functional as F  # noqa: N812
 from torch import nn
 
 import jgym
+from jgym.tensors import DTYPES, MASK_DTYPE
 
+# Crematoria's constants (its per-unit rewards use them).
 ROWS, COLS, DIRS = 40, 80, 11
 NONE = 10
 OBS_VERSION = "crematoria-obs-1"
@@ -75,11 +96,232 @@ UNIT_SCALE = (1.0, 1 / 3, 1.0, 1 / 100, 1 / 40, 1 / 80, 1.0, 1.0)
 TRAIN_SEED0 = 1_000_000
 
 
+# --- the games ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plane:
+    """How the network reads one board plane (one uint8 value per cell).
+
+    ``code``: a learned embedding of each value ``0..n-1``; ``bits``: the
+    ``n`` low bits, unpacked, then a linear map; ``scalar``: the value times
+    ``scale``, then a linear map.
+    """
+
+    kind: str
+    n: int = 1
+    scale: float = 1.0
+
+    def table(self) -> torch.Tensor | None:
+        """The constant table a ``bits`` or ``scalar`` value indexes (None for codes)."""
+        if self.kind == "bits":
+            return torch.tensor(
+                [[(v >> b) & 1 for b in range(self.n)] for v in range(1 << self.n)],
+                dtype=torch.float32,
+            )
+        if self.kind == "scalar":
+            return (torch.arange(256, dtype=torch.float32) * self.scale)[:, None]
+        return None
+
+    def __str__(self) -> str:
+        if self.kind == "code":
+            return f"codes 0..{self.n - 1} (embedding)"
+        if self.kind == "bits":
+            return f"{self.n} flag bits (linear)"
+        return f"scalar x {self.scale:g} (linear)"
+
+
+def code(n: int) -> Plane:
+    """A plane of categorical codes 0..n-1."""
+    return Plane("code", n)
+
+
+def bits(n: int) -> Plane:
+    """A plane of n bit flags."""
+    return Plane("bits", n)
+
+
+def scalar(scale: float) -> Plane:
+    """A plane of quantities, read as value x scale."""
+    return Plane("scalar", 1, scale)
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the trainer knows of a game beyond its spaces (docs/training.md).
+
+    Attributes:
+        planes: How to read each plane of ``board`` (as many as it has).
+        unit_scale: The scale of each column of ``units``.
+        row: The ``units`` column of the unit's row (to gather the board
+            features at its cell).
+        col: The ``units`` column of the unit's column.
+        wrap: The columns wrap around (the last is next to the first).
+        mask: The ``[U, A]`` bool tensor whose false entries get ``-1e9``;
+            the game's other bool ``[U, A]`` tensors are features of their slot.
+        credit: The default ``--credit``: ``team`` (the env's reward) or
+            ``units`` (per-unit credit, ``UNIT_CREDIT``).
+        defaults: The game's defaults of other arguments.
+    """
+
+    planes: tuple[Plane, ...]
+    unit_scale: tuple[float, ...]
+    row: int = 4
+    col: int = 5
+    wrap: bool = False
+    mask: str = "action_mask"
+    credit: str = "team"
+    defaults: dict[str, Any] = field(default_factory=dict)
+
+
+# Each game's observation layout is documented in docs/observation.md
+# (Crematoria) and docs/rules/<game>.md, "Observation and action".
+GAMES: dict[str, Game] = {
+    "Crematoria-v0": Game(
+        # level-0 code, level-1 code (terrain | unit << 3), the flags byte
+        planes=(code(128), code(128), bits(7)),
+        unit_scale=UNIT_SCALE,
+        wrap=True,
+        credit="units",
+    ),
+    "Dominator-v0": Game(
+        # terrain, owner, unit, health %, haunted, threat bits
+        planes=(code(2), code(5), code(13), scalar(1 / 100), code(2), bits(4)),
+        # mine, rel owner, type, health %, row, col, on board, active witch
+        unit_scale=(1.0, 1 / 3, 1 / 2, 1 / 100, 1 / 37, 1 / 37, 1.0, 1.0),
+        # Moves the engine keeps but that cannot succeed (into a wall, a unit
+        # of mine, a haunted cell) are masked; action_mask is a slot feature.
+        mask="move_mask",
+        defaults={"norm_reward": True},
+    ),
+    "Pandemic-v0": Game(
+        # terrain, virus, unit, health, conquest, flags
+        planes=(code(4), scalar(1 / 10), code(5), scalar(1 / 100), code(5), bits(5)),
+        unit_scale=(
+            1.0,  # mine
+            1 / 3,  # rel owner
+            1 / 100,  # health
+            1 / 70,  # row
+            1 / 70,  # col
+            1 / 5,  # virus damage per round
+            1 / 50,  # rounds infected
+            1.0,  # immune
+            1.0,  # wears a mask
+            1 / 3,  # type of its cell
+            1 / 10,  # virus of its cell
+            1 / 4,  # conquest of its cell
+            1 / 4,  # adjacent enemies
+        ),
+        row=3,
+        col=4,
+        # A lighter half-resolution map: the exported C++ player must stay
+        # well within the judge's 1 s of CPU for a whole 200-round match.
+        # Per-unit credits are city and path sizes (up to about 30 a round).
+        defaults={"norm_reward": True, "coarse": 16, "reward_scale": 0.02},
+    ),
+    "Moria-v0": Game(
+        # cell type, owner, treasure, rock hits left, unit, unit health, flags
+        planes=(code(5), code(5), code(2), scalar(1 / 5), code(12), scalar(1 / 250), bits(6)),
+        # mine, rel owner, type, health, row, col, cell type, distance to
+        # the Balrog, others around, allies around
+        unit_scale=(1.0, 1 / 3, 1.0, 1 / 100, 1 / 60, 1 / 60, 1 / 4, 1 / 30, 1 / 8, 1 / 8),
+        defaults={"norm_reward": True, "coarse": 16},  # a lighter map, as Pandemic's
+    ),
+}
+
+
+def game_id(name: str) -> str:
+    """The environment id of a game named in any case, with or without ``-v0``."""
+    for g in GAMES:
+        if name.lower() in (g.lower(), g.split("-v")[0].lower()):
+            return g
+    raise SystemExit(f"--game {name}: not one of {', '.join(GAMES)}")
+
+
+@dataclass(frozen=True)
+class Spaces:
+    """A game's spaces as the server's GameSpec gives them: what the network is built from.
+
+    Attributes:
+        game: The environment id.
+        version: The observation layout version (``crematoria-obs-1``, ...).
+        inputs: The observation tensors in the spec's order: (name, numpy
+            dtype name, shape of one seat).
+        num_actions: Choices per unit slot.
+    """
+
+    game: str
+    version: str
+    inputs: tuple[tuple[str, str, tuple[int, ...]], ...]
+    num_actions: int
+
+    @classmethod
+    def of(cls, spec: Any) -> Spaces:
+        """From a session's GameSpec (``JgymVectorEnv.spec_proto``)."""
+        return cls(
+            spec.id,
+            spec.observation_version,
+            tuple(
+                (t.name, DTYPES[t.dtype].name, tuple(int(d) for d in t.shape))
+                for t in spec.observation
+            ),
+            int(spec.num_actions),
+        )
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Spaces:
+        """From :meth:`to_dict` (checkpoints)."""
+        ins = tuple((n, dt, tuple(s)) for n, dt, s in d["inputs"])
+        return cls(d["game"], d["version"], ins, int(d["num_actions"]))
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain dict (what checkpoints store)."""
+        return {
+            "game": self.game,
+            "version": self.version,
+            "inputs": [[n, dt, list(s)] for n, dt, s in self.inputs],
+            "num_actions": self.num_actions,
+        }
+
+    def shape(self, name: str) -> tuple[int, ...]:
+        """The shape of one seat's tensor ``name``."""
+        for n, _, s in self.inputs:
+            if n == name:
+                return s
+        raise KeyError(f"{self.game} has no observation tensor {name!r}")
+
+    @property
+    def num_slots(self) -> int:
+        """U, the number of unit slots."""
+        return self.shape("units")[0]
+
+
+# Checkpoints written before the trainer read the spec hold Crematoria's.
+CREMATORIA_SPACES = Spaces(
+    "Crematoria-v0",
+    OBS_VERSION,
+    (
+        ("board", "uint8", (3, ROWS, COLS)),
+        ("units", "uint8", (80, 8)),
+        ("globals", "float32", (16,)),
+        ("action_mask", "bool", (80, DIRS)),
+    ),
+    DIRS,
+)
+
+
 @dataclass
 class Args:
-    """Command-line arguments (``--total-timesteps 100000`` etc.)."""
+    """Command-line arguments (``--total-timesteps 100000`` etc.).
 
-    exp_name: str = "crematoria_ppo"
+    The defaults are Crematoria's; a game's ``Game.defaults`` replace some
+    of them for that game (flags given on the command line win).
+    """
+
+    game: str = "Crematoria-v0"
+    """the game: Crematoria-v0, Dominator-v0, Pandemic-v0 or Moria-v0 (any case, '-v0' optional)"""
+    exp_name: str = ""
+    """run name prefix (default: <game>_ppo)"""
     seed: int = 1
     """seed of PyTorch and of the training games (game seeds start at 1,000,000)"""
     threads: int = 2
@@ -94,17 +336,21 @@ class Args:
     opponents: str = "Demo,Demo,Demo"
     """seat sets separated by ';' (each 3 bots; 'self' = the latest snapshot)"""
     shuffle_seats: bool = True
+    credit: str = ""
+    """'team': the env's reward for the seat; 'units': per-unit credit (shaping); '': the game's"""
     reward_mode: str = "score_delta"
-    """the env's reward (only logged: training uses the per-unit rewards below)"""
+    """the env's reward (with --credit units it is only logged)"""
     reward_scale: float = 0.1
+    norm_reward: bool = False
+    """team credit: divide rewards by a running std of the discounted return (clipped to +-10)"""
     gem_value: float = 30.0
-    """per-unit reward of a Pioneer picking a gem (a cave cell earns 1)"""
+    """Crematoria, credit units: reward of a Pioneer picking a gem (a cave cell earns 1)"""
     capture_reward: float = 5.0
-    """per-unit reward of a Furyan capturing the unit it attacked"""
+    """Crematoria, credit units: reward of a Furyan capturing the unit it attacked"""
     address: str = ""
     """a running jgym server (default: start one)"""
     config: str = ""
-    """game configuration file (default: the course's default.cnf)"""
+    """game configuration file (default: the game's default)"""
     # PPO
     learning_rate: float = 6e-4
     anneal_lr: bool = True
@@ -150,10 +396,25 @@ class Args:
         """Environment steps per update."""
         return self.num_envs * self.num_steps
 
+    @property
+    def desc(self) -> Game:
+        """The game's description."""
+        return GAMES[game_id(self.game)]
 
-def parse_args() -> Args:
-    """Builds an argparse parser from the Args dataclass."""
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    @property
+    def slot_credit(self) -> bool:
+        """Per-unit credit (``units``) rather than the seat's reward (``team``)."""
+        c = self.credit or self.desc.credit
+        if c not in ("team", "units"):
+            raise SystemExit(f"--credit {c}: want team or units")
+        return c == "units"
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    """Builds an argparse parser from the Args dataclass, with the game's defaults."""
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter
+    )
     for f in dataclasses.fields(Args):
         flag = "--" + f.name.replace("_", "-")
         if f.type in ("bool", bool):
@@ -163,7 +424,12 @@ def parse_args() -> Args:
         else:
             typ = {"int": int, "float": float, "str": str}[str(f.type)]
             p.add_argument(flag, type=typ, default=f.default)
-    return Args(**vars(p.parse_args()))
+    first, _ = p.parse_known_args(argv)
+    game = game_id(first.game)
+    p.set_defaults(game=game, exp_name=f"{game.split('-v')[0].lower()}_ppo", **GAMES[game].defaults)
+    args = Args(**vars(p.parse_args(argv)))
+    args.game = game_id(args.game)
+    return args
 
 
 # --- the network --------------------------------------------------------------
@@ -174,6 +440,11 @@ def wrap_columns(x: torch.Tensor, p: int) -> torch.Tensor:
     return torch.cat([x[..., -p:], x, x[..., :p]], dim=-1)
 
 
+def no_pad(x: torch.Tensor, p: int) -> torch.Tensor:
+    """Maps whose columns do not wrap: the convolutions pad with zeros themselves."""
+    return x
+
+
 def layer_init(layer: nn.Linear, std: float = np.sqrt(2), bias: float = 0.0) -> nn.Linear:
     """Orthogonal initialization, as CleanRL."""
     nn.init.orthogonal_(layer.weight, std)
@@ -182,113 +453,204 @@ def layer_init(layer: nn.Linear, std: float = np.sqrt(2), bias: float = 0.0) -> 
 
 
 class Agent(nn.Module):
-    """Actor-critic over the crematoria-obs-1 tensors (see the module docs).
+    """Actor-critic over a game's observation tensors (see the module docs).
 
-    Inputs are the raw observation tensors: board uint8 [B,3,40,80], units
-    uint8 [B,U,8], globals float32 [B,16], action_mask bool [B,U,11].
-    Two resolutions keep it cheap on a CPU: a thin full-resolution map for
-    what is next to each unit, and a wider half-resolution map (20 x 40)
-    for what is farther away.
+    Inputs are the raw observation tensors in the spec's order (for
+    Crematoria board uint8 [B,3,40,80], units uint8 [B,U,8], globals
+    float32 [B,16], action_mask bool [B,U,11]). Two resolutions keep it
+    cheap on a CPU: a thin full-resolution map for what is next to each
+    unit, and a wider half-resolution map for what is farther away.
+
+    Args:
+        spaces: The game's spaces.
+        channels: Channels of the full-resolution map.
+        coarse: Channels of the half-resolution map.
+        hidden: Width of the per-slot MLP.
+        dilations: Dilations of the half-resolution convolutions.
+        team_value: One value per game (``--credit team``) instead of one
+            per unit slot.
     """
 
     def __init__(
         self,
-        num_slots: int,
+        spaces: Spaces,
         channels: int = 8,
         coarse: int = 24,
         hidden: int = 64,
         dilations: tuple[int, ...] = (1, 2, 4),
+        *,
+        team_value: bool = False,
     ) -> None:
         super().__init__()
+        game = GAMES[spaces.game]
         c, k = channels, coarse
-        self.channels, self.coarse, self.num_slots = c, k, num_slots
+        self.spaces, self.game = spaces, game
+        self.channels, self.coarse, self.num_slots = c, k, spaces.num_slots
         self.dilations = tuple(dilations)
-        self.emb0 = nn.Embedding(128, c)  # level-0 cell code: terrain | unit << 3
-        self.emb1 = nn.Embedding(128, c)  # level-1 cell code
-        bits = torch.tensor(
-            [[(v >> b) & 1 for b in range(7)] for v in range(128)], dtype=torch.float32
-        )
-        self.register_buffer("flag_bits", bits)  # flags byte -> its 7 bits
-        self.flag = nn.Linear(7, c, bias=False)
-        self.local = nn.Conv2d(c, c, 3, padding=(1, 0))
-        self.down = nn.Conv2d(c, k, 3, stride=2, padding=(1, 0))
+        self.team_value = team_value
+        names = [n for n, _, _ in spaces.inputs]
+        planes, rows, cols = spaces.shape("board")
+        nfeat = spaces.shape("units")[1]
+        if len(game.planes) != planes or len(game.unit_scale) != nfeat:
+            raise ValueError(
+                f"{spaces.game}: the description has {len(game.planes)} planes and "
+                f"{len(game.unit_scale)} unit features, the spec {planes} and {nfeat}"
+            )
+        self.rows, self.cols = rows, cols
+        self.half = ((rows - 1) // 2 + 1, (cols - 1) // 2 + 1)  # the stride-2 map
+        self.i_board, self.i_units = names.index("board"), names.index("units")
+        self.i_globals, self.i_mask = names.index("globals"), names.index(game.mask)
+        # The game's other per-slot masks ([U, A] bool, Dominator's move_mask)
+        # are features of their slot.
+        self.i_extra = [
+            i
+            for i, (n, dt, s) in enumerate(spaces.inputs)
+            if i not in (self.i_board, self.i_units, self.i_globals, self.i_mask)
+        ]
+        for i in self.i_extra:
+            _, dt, s = spaces.inputs[i]
+            if dt != "bool" or s != (self.num_slots, spaces.num_actions):
+                raise ValueError(f"{spaces.game}: no use for observation tensor {names[i]!r}")
+        extra = len(self.i_extra) * spaces.num_actions
+
+        # Cell features: an embedding per code plane, plus a linear map of
+        # the other planes read through constant tables.
+        self.codes = [i for i, p in enumerate(game.planes) if p.kind == "code"]
+        for i in self.codes:
+            self.add_module(f"emb{i}", nn.Embedding(game.planes[i].n, c))
+        self.tables = [i for i, p in enumerate(game.planes) if p.kind != "code"]
+        width = 0
+        for i in self.tables:
+            t = game.planes[i].table()
+            assert t is not None
+            self.register_buffer(self.table_name(i), t)
+            width += t.shape[1]
+        self.flag = nn.Linear(width, c, bias=False) if width else None
+        self.pad = wrap_columns if game.wrap else no_pad
+
+        def pads(d: int) -> tuple[int, int]:
+            return (d, 0) if game.wrap else (d, d)
+
+        self.local = nn.Conv2d(c, c, 3, padding=pads(1))
+        self.down = nn.Conv2d(c, k, 3, stride=2, padding=pads(1))
         self.convs = nn.ModuleList(
-            nn.Conv2d(k, k, 3, padding=(d, 0), dilation=d) for d in self.dilations
+            nn.Conv2d(k, k, 3, padding=pads(d), dilation=d) for d in self.dilations
         )
-        self.register_buffer("unit_scale", torch.tensor(UNIT_SCALE))
-        # units @ cell_index = row * 80 + col in every channel (exact in float32)
-        cell = torch.zeros(8, c)
-        cell[4], cell[5] = COLS, 1
+        self.register_buffer("unit_scale", torch.tensor(game.unit_scale, dtype=torch.float32))
+        # units @ cell_index = row * cols + col in every channel (exact in float32)
+        cell = torch.zeros(nfeat, c)
+        cell[game.row], cell[game.col] = cols, 1
         self.register_buffer("cell_index", cell)
-        # trunc(units @ half_sel) @ half_index = (row // 2) * 40 + col // 2
-        half = torch.zeros(8, 2)
-        half[4, 0], half[5, 1] = 0.5, 0.5
+        # trunc(units @ half_sel) @ half_index = (row // 2) * half_cols + col // 2
+        half = torch.zeros(nfeat, 2)
+        half[game.row, 0], half[game.col, 1] = 0.5, 0.5
         self.register_buffer("half_sel", half)
-        self.register_buffer("half_index", torch.tensor([[COLS / 2] * k, [1.0] * k]))
+        self.register_buffer("half_index", torch.tensor([[float(self.half[1])] * k, [1.0] * k]))
         self.register_buffer("masked", torch.tensor(-1e9))
-        self.unit_in = layer_init(nn.Linear(c + k + 8, hidden))
-        self.glob_in = layer_init(nn.Linear(k + 16, hidden))
-        self.unit_out = layer_init(nn.Linear(hidden, DIRS), std=0.01)
+        g = spaces.shape("globals")[0]
+        self.unit_in = layer_init(nn.Linear(c + k + nfeat + extra, hidden))
+        self.glob_in = layer_init(nn.Linear(k + g, hidden))
+        self.unit_out = layer_init(nn.Linear(hidden, spaces.num_actions), std=0.01)
+        # The value of each slot, or (team) of the seat from the pooled map,
+        # the globals and the mean of its units' hidden layers.
         self.critic = nn.Sequential(
-            layer_init(nn.Linear(hidden, hidden)),
+            layer_init(nn.Linear(2 * hidden if team_value else hidden, hidden)),
             nn.ReLU(),
             layer_init(nn.Linear(hidden, 1), std=1.0),
         )
 
+    def table_name(self, i: int) -> str:
+        """The buffer of plane i's table: ``flag_bits`` for a game's one bits plane."""
+        if self.game.planes[i].kind == "scalar":
+            return f"scalar{i}"
+        return "flag_bits" if sum(p.kind == "bits" for p in self.game.planes) == 1 else f"bits{i}"
+
     def features(self, board: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Board codes -> full-resolution [B,c,40,80] and half-resolution [B,k,20,40] maps."""
+        """Board planes -> full-resolution [B,c,H,W] and half-resolution [B,k,H/2,W/2] maps."""
         b = board.long()
-        h = self.emb0(b[:, 0]) + self.emb1(b[:, 1]) + self.flag(self.flag_bits[b[:, 2]])
+        h: torch.Tensor | None = None
+        for i in self.codes:
+            e = getattr(self, f"emb{i}")(b[:, i])
+            h = e if h is None else h + e
+        if self.flag is not None:
+            parts = [getattr(self, self.table_name(i))[b[:, i]] for i in self.tables]
+            f = self.flag(parts[0] if len(parts) == 1 else torch.cat(parts, -1))
+            h = f if h is None else h + f
+        assert h is not None
         x = F.relu(h).permute(0, 3, 1, 2)
-        x = x + F.relu(self.local(wrap_columns(x, 1)))
-        y = F.relu(self.down(wrap_columns(x, 1)))
+        x = x + F.relu(self.local(self.pad(x, 1)))
+        y = F.relu(self.down(self.pad(x, 1)))
         for d, conv in zip(self.dilations, self.convs, strict=True):
-            y = y + F.relu(conv(wrap_columns(y, d)))
+            y = y + F.relu(conv(self.pad(y, d)))
         return x, y
 
-    def heads(self, board, units, globals_, mask):
-        """Returns the masked logits [B, U, 11] and each unit's value [B, U]."""
+    def heads(self, *obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Returns the masked logits [B, U, A] and the values ([B, U] per slot, [B] team)."""
+        board, units = obs[self.i_board], obs[self.i_units]
+        globals_, mask = obs[self.i_globals], obs[self.i_mask]
         x, y = self.features(board)
-        fine = x.permute(0, 2, 3, 1).reshape(-1, ROWS * COLS, self.channels)
-        coarse = y.permute(0, 2, 3, 1).reshape(-1, ROWS * COLS // 4, self.coarse)
+        fine = x.permute(0, 2, 3, 1).reshape(-1, self.rows * self.cols, self.channels)
+        coarse = y.permute(0, 2, 3, 1).reshape(-1, self.half[0] * self.half[1], self.coarse)
         u = units.float()
         at_cell = torch.gather(fine, 1, (u @ self.cell_index).long())  # [B, U, c]
         half = (u @ self.half_sel).long().float() @ self.half_index
         near = torch.gather(coarse, 1, half.long())  # [B, U, k]
         ctx = torch.cat([y.mean(dim=(2, 3)), globals_], -1)
-        h = F.relu(
-            self.unit_in(torch.cat([at_cell, near, u * self.unit_scale], -1))
-            + self.glob_in(ctx).unsqueeze(1)
-        )
+        slot = [at_cell, near, u * self.unit_scale] + [obs[i].float() for i in self.i_extra]
+        z = self.unit_in(torch.cat(slot, -1))
+        g = self.glob_in(ctx)
+        h = F.relu(z + g.unsqueeze(1))
         logits = torch.where(mask, self.unit_out(h), self.masked)
-        return logits, self.critic(h).squeeze(-1)
+        if not self.team_value:
+            return logits, self.critic(h).squeeze(-1)
+        mine = u[..., :1]  # units column 0: the unit is mine
+        pooled = (h * mine).sum(1) / mine.sum(1).clamp(min=1.0)
+        return logits, self.critic(torch.cat([F.relu(g), pooled], -1)).squeeze(-1)
 
-    def forward(self, board, units, globals_, mask):
+    def forward(self, *obs: torch.Tensor) -> torch.Tensor:
         """The exported graph: masked logits only."""
-        return self.heads(board, units, globals_, mask)[0]
+        return self.heads(*obs)[0]
 
 
-def to_torch(obs: dict[str, np.ndarray]) -> tuple[torch.Tensor, ...]:
-    """The vector env's observation dict -> the network's input tensors."""
-    return (
-        torch.from_numpy(np.array(obs["board"])),  # copies: the env's arrays are read-only
-        torch.from_numpy(np.array(obs["units"])),
-        torch.from_numpy(np.array(obs["globals"])),
-        torch.from_numpy(np.asarray(obs["action_mask"]).astype(bool)),
+def make_agent(spaces: Spaces, args: dict[str, Any]) -> Agent:
+    """The network of a run's arguments (an ``Args`` as a dict)."""
+    game = spaces.game
+    credit = args.get("credit") or GAMES[game].credit
+    return Agent(
+        spaces,
+        args["channels"],
+        args["coarse"],
+        args["hidden"],
+        tuple(int(d) for d in args["dilations"].split(",")),
+        team_value=credit == "team",
     )
 
 
-def load_agent(path: str | Path, num_slots: int = 80) -> Agent:
+def to_torch(obs: dict[str, np.ndarray]) -> tuple[torch.Tensor, ...]:
+    """The vector env's observation dict (in the spec's order) -> the network's inputs.
+
+    Bool tensors (masks) arrive as int8 0/1 (``jgym.tensors.MASK_DTYPE``).
+    """
+    return tuple(
+        torch.from_numpy(np.asarray(x).astype(bool))
+        if np.asarray(x).dtype == MASK_DTYPE
+        else torch.from_numpy(np.array(x))  # copies: the env's arrays are read-only
+        for x in obs.values()
+    )
+
+
+def load_agent(path: str | Path, num_slots: int | None = None) -> Agent:
     """Loads a checkpoint.pt written by this script, in eval mode."""
     ck = torch.load(path, weights_only=True)
-    a = ck["args"]
-    dil = tuple(int(d) for d in a["dilations"].split(","))
-    agent = Agent(num_slots, a["channels"], a["coarse"], a["hidden"], dil)
+    spaces = Spaces.from_dict(ck["spaces"]) if "spaces" in ck else CREMATORIA_SPACES
+    if num_slots is not None and num_slots != spaces.num_slots:
+        raise ValueError(f"{path}: {spaces.num_slots} unit slots, not {num_slots}")
+    agent = make_agent(spaces, ck["args"])
     agent.load_state_dict(ck["model"])
     return agent.eval()
 
 
-def greedy(agent: Agent):
+def greedy(agent: Agent) -> Callable[[dict[str, np.ndarray]], np.ndarray]:
     """The deterministic policy the exported bot plays: argmax of the masked logits."""
 
     @torch.inference_mode()
@@ -301,34 +663,46 @@ def greedy(agent: Agent):
 
 # --- export ---------------------------------------------------------------------
 
-PREPROCESSING = (
-    "inputs are the raw crematoria-obs-1 tensors of one seat, batch first: "
-    "board uint8[B,3,40,80], units uint8[B,U,8], globals float32[B,16], action_mask bool[B,U,11]. "
-    "Inside the graph: board planes 0 and 1 index learned embeddings (Gather), plane 2 indexes a "
-    "constant bit table (the 7 flag bits) followed by a linear map; units are cast to float, their "
-    "cell index is units[...,4]*80+units[...,5] (a MatMul with a constant), their features are "
-    "scaled by (1,1/3,1,1/100,1/40,1/80,1,1). Output: logits float32[B,U,11], -1e9 where the mask "
-    "is false. Decision: argmax per owned slot (first on ties); commands in slot order, None "
-    "not issued."
-)
 OPERATORS = (
     "Add, Cast, Concat, Constant, Conv, Gather, GatherElements, Gemm, MatMul, Mul, "
     "ReduceMean, Relu, Reshape, Slice, Transpose, Unsqueeze, Where"
 )
 
 
+def preprocessing(agent: Agent) -> str:
+    """The one-paragraph summary of the graph's preprocessing (metadata)."""
+    sp, game = agent.spaces, agent.game
+    ins = ", ".join(f"{n} {dt}[B,{','.join(map(str, s))}]" for n, dt, s in sp.inputs)
+    planes = "; ".join(f"plane {i}: {p}" for i, p in enumerate(game.planes))
+    extra = [sp.inputs[i][0] for i in agent.i_extra]
+    return (
+        f"inputs are the raw {sp.version} tensors of one seat, batch first: {ins}. "
+        f"Inside the graph: board {planes}; code embeddings and the linear maps are summed per "
+        f"cell. Columns {'wrap around' if game.wrap else 'are zero-padded'}. Units are cast to "
+        f"float, their cell index is units[...,{game.row}]*{agent.cols}+units[...,{game.col}] "
+        f"(a MatMul with a constant), their features are scaled by "
+        f"({','.join(f'{s:g}' for s in game.unit_scale)})"
+        + (f"; {', '.join(extra)} are features of their slot" if extra else "")
+        + f". Output: logits float32[B,U,{sp.num_actions}], -1e9 where {game.mask} is false. "
+        "Decision: argmax per owned slot (first on ties); commands in slot order, None "
+        "not issued."
+    )
+
+
 def export_onnx(agent: Agent, path: str | Path, args: Args | None = None) -> None:
-    """Writes the actor as ONNX (opset 17) with the metadata Go and C++ check."""
+    """Writes the actor as ONNX (opset 17) with the metadata Go and C++ check.
+
+    Every observation tensor of the spec is an input, in the spec's order,
+    with its name and dtype; the output is ``logits`` [B, U, A].
+    """
     import onnx
 
-    u = agent.num_slots
-    sample = (
-        torch.zeros(1, 3, ROWS, COLS, dtype=torch.uint8),
-        torch.zeros(1, u, 8, dtype=torch.uint8),
-        torch.zeros(1, 16, dtype=torch.float32),
-        torch.ones(1, u, DIRS, dtype=torch.bool),
+    sp = agent.spaces
+    dt = {"uint8": torch.uint8, "float32": torch.float32, "bool": torch.bool}
+    sample = tuple(
+        (torch.ones if d == "bool" else torch.zeros)(1, *s, dtype=dt[d]) for _, d, s in sp.inputs
     )
-    names = ["board", "units", "globals", "action_mask"]
+    names = [n for n, _, _ in sp.inputs]
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     was_training = agent.training
@@ -345,15 +719,28 @@ def export_onnx(agent: Agent, path: str | Path, args: Args | None = None) -> Non
     )
     agent.train(was_training)
     model = onnx.load(str(path))
+    got = [i.name for i in model.graph.input]
+    if got != names:
+        raise RuntimeError(f"exported inputs {got}, want {names} (an unused input was dropped)")
+    game = agent.game
     meta = {
-        "observation_version": OBS_VERSION,
-        "game": "Crematoria-v0",
-        "num_slots": str(u),
+        "observation_version": sp.version,
+        "game": sp.game,
+        "num_slots": str(agent.num_slots),
         "action_order": "slot",
-        "preprocessing": PREPROCESSING,
+        "preprocessing": preprocessing(agent),
         "operators": OPERATORS,
         "network": json.dumps(
-            {"channels": agent.channels, "coarse": agent.coarse, "dilations": list(agent.dilations)}
+            {
+                "channels": agent.channels,
+                "coarse": agent.coarse,
+                "dilations": list(agent.dilations),
+                "planes": [dataclasses.asdict(p) for p in game.planes],
+                "unit_scale": list(game.unit_scale),
+                "row": game.row,
+                "col": game.col,
+                "wrap": game.wrap,
+            }
         ),
     }
     if args is not None:
@@ -434,6 +821,245 @@ def unit_rewards(
     return r, mine_after
 
 
+Obs = dict[str, np.ndarray]
+
+# Row and column steps of the directions Bottom, BR, Right, RT, Top, TL,
+# Left, LB, None (Dominator, Moria) and Bottom, Right, Top, Left, None
+# (Pandemic).
+DI8 = np.array([1, 1, 0, -1, -1, -1, 0, 1, 0])
+DJ8 = np.array([0, 1, 1, 1, 0, -1, -1, -1, 0])
+DI4 = np.array([1, 0, -1, 0, 0])
+DJ4 = np.array([0, 1, 0, -1, 0])
+
+
+def crematoria_credit(
+    before: Obs, action: np.ndarray, after: Obs, args: Args
+) -> tuple[np.ndarray, np.ndarray]:
+    """Crematoria's per-unit credit (``unit_rewards``) from the observation before the round."""
+    return unit_rewards(
+        before["board"],
+        before["units"],
+        action,
+        after["units"],
+        gem_value=args.gem_value,
+        capture=args.capture_reward,
+    )
+
+
+def captured(
+    units: np.ndarray,
+    after: np.ndarray,
+    action: np.ndarray,
+    *,
+    attacker: np.ndarray,
+    di: np.ndarray,
+    dj: np.ndarray,
+    game: Game,
+    shape: tuple[int, int],
+    on_board: np.ndarray | None = None,
+) -> np.ndarray:
+    """Which of my ``attacker`` slots moved onto a rival unit that is mine after the round.
+
+    Args:
+        units: The units before the round, [N,U,F].
+        after: The units after it.
+        action: The directions played, [N,U].
+        attacker: The slots that may capture (mine, of the right type), [N,U].
+        di: Row step of each direction.
+        dj: Column step of each direction.
+        game: The game's description (the row and column features).
+        shape: The board's rows and columns.
+        on_board: The slots on the board (default: all).
+    """
+    n, u = action.shape
+    rows, cols = shape
+    env = np.arange(n)[:, None].repeat(u, 1)
+    row, col = units[..., game.row].astype(np.int64), units[..., game.col].astype(np.int64)
+    here = np.ones((n, u), bool) if on_board is None else on_board
+    at = np.full((n, rows, cols), -1, dtype=np.int64)
+    at[env[here], row[here], col[here]] = np.nonzero(here)[1]
+    a = action.astype(np.int64)
+    ti, tj = row + di[a], col + dj[a]
+    ok = attacker & here & ((di[a] != 0) | (dj[a] != 0))
+    ok &= (ti >= 0) & (ti < rows) & (tj >= 0) & (tj < cols)
+    target = np.where(ok, at[env, ti.clip(0, rows - 1), tj.clip(0, cols - 1)], -1)
+    tgt = target.clip(0, u - 1)
+    mine = units[..., 0] == 1
+    return (target >= 0) & ~mine[env, tgt] & (after[..., 0] == 1)[env, tgt]
+
+
+def dominator_credit(
+    before: Obs, action: np.ndarray, after: Obs, args: Args
+) -> tuple[np.ndarray, np.ndarray]:
+    """Dominator: a farmer earns 1 for a cell it paints that was not mine.
+
+    A knight earns ``--capture-reward`` for a rival unit it attacked that
+    is mine after the round (captured). Witches earn nothing here.
+    """
+    board, units, au = before["board"], before["units"], after["units"]
+    n, u = action.shape
+    env = np.arange(n)[:, None].repeat(u, 1)
+    mine, mine_after = units[..., 0] == 1, au[..., 0] == 1
+    row, col = au[..., 4].astype(np.int64), au[..., 5].astype(np.int64)
+    moved = mine & mine_after & (au[..., 6] == 1) & (units[..., 6] == 1)
+    moved &= (row != units[..., 4]) | (col != units[..., 5])
+    painted = moved & (units[..., 2] == 0) & (board[env, 1, row, col] != 1)
+    game = GAMES["Dominator-v0"]
+    knight = mine & (units[..., 2] == 1)
+    cap = captured(
+        units,
+        au,
+        action,
+        attacker=knight,
+        di=DI8,
+        dj=DJ8,
+        game=game,
+        shape=board.shape[2:],
+        on_board=units[..., 6] == 1,
+    )
+    return painted + args.capture_reward * cap, mine_after
+
+
+def moria_credit(
+    before: Obs, action: np.ndarray, after: Obs, args: Args
+) -> tuple[np.ndarray, np.ndarray]:
+    """Moria: a dwarf earns 1 for a cave it conquers, the treasure's value for a treasure.
+
+    A dwarf also earns ``--capture-reward`` for a rival dwarf or wizard it
+    attacked that is mine after the round (captured). Wizards earn
+    nothing here.
+    """
+    board, units, au = before["board"], before["units"], after["units"]
+    n, u = action.shape
+    env = np.arange(n)[:, None].repeat(u, 1)
+    mine, mine_after = units[..., 0] == 1, au[..., 0] == 1
+    row, col = au[..., 4].astype(np.int64), au[..., 5].astype(np.int64)
+    dwarf = mine & (units[..., 2] == 0)
+    moved = dwarf & mine_after & ((row != units[..., 4]) | (col != units[..., 5]))
+    cave = moved & (board[env, 0, row, col] == 1)
+    conquered = cave & (board[env, 1, row, col] != 1)
+    treasure = cave & (board[env, 2, row, col] == 1)
+    value = before["globals"][:, 22:23] * 10  # treasure_value / 10
+    game = GAMES["Moria-v0"]
+    cap = captured(
+        units, au, action, attacker=dwarf, di=DI8, dj=DJ8, game=game, shape=board.shape[2:]
+    )
+    return conquered + value * treasure + args.capture_reward * cap, mine_after
+
+
+class Regions:
+    """Pandemic's cities and paths: 4-connected cells of one type, labelled per board.
+
+    The terrain never changes during a game, so each env's labels are kept
+    until its terrain plane does.
+    """
+
+    def __init__(self) -> None:
+        self.cache: dict[int, tuple[bytes, np.ndarray, np.ndarray]] = {}
+
+    def __call__(self, i: int, terrain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The region of every cell (-1 outside cities and paths) and each region's size."""
+        key = terrain.tobytes()
+        hit = self.cache.get(i)
+        if hit is None or hit[0] != key:
+            hit = (key, *self.label(terrain))
+            self.cache[i] = hit
+        return hit[1], hit[2]
+
+    @staticmethod
+    def label(terrain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Labels the cities (terrain 2) and paths (3) by propagating the least cell index."""
+        rows, cols = terrain.shape
+        big = rows * cols
+        t = terrain.astype(np.int64)
+        lab = np.where(t >= 2, np.arange(big).reshape(rows, cols), big)
+        while True:
+            new = lab.copy()
+            for axis, step in ((0, 1), (0, -1), (1, 1), (1, -1)):
+                nb = np.roll(lab, step, axis)
+                same = np.roll(t, step, axis) == t
+                if axis == 0:
+                    same[0 if step == 1 else -1, :] = False
+                else:
+                    same[:, 0 if step == 1 else -1] = False
+                new = np.where(same & (t >= 2), np.minimum(new, nb), new)
+            if np.array_equal(new, lab):
+                break
+            lab = new
+        ids, inv = np.unique(lab, return_inverse=True)
+        inv = inv.reshape(rows, cols)
+        sizes = np.bincount(inv.ravel())
+        if ids[-1] == big:  # the cells of no region
+            inv = np.where(lab == big, -1, inv)
+        return inv, sizes
+
+
+REGIONS = Regions()
+
+
+def pandemic_credit(
+    before: Obs, action: np.ndarray, after: Obs, args: Args
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pandemic: each city or path I own after the round pays its size to my units in it.
+
+    That is the round's score without the connected-components bonus,
+    split equally among the units standing in each owned region (a region
+    held with none of my units in it pays nobody). A unit also earns
+    ``--capture-reward`` for a rival unit it attacked that is mine after
+    the round (captured).
+    """
+    units, au, board = before["units"], after["units"], after["board"]
+    n, u = action.shape
+    mine, mine_after = units[..., 0] == 1, au[..., 0] == 1
+    r = np.zeros((n, u), dtype=np.float32)
+    row, col = au[..., 3].astype(np.int64), au[..., 4].astype(np.int64)
+    for i in range(n):
+        lab, size = REGIONS(i, board[i, 0])
+        reg = lab[row[i], col[i]]
+        held = mine_after[i] & (reg >= 0) & (board[i, 4, row[i], col[i]] == 1)
+        count = np.bincount(reg[held], minlength=len(size))
+        r[i, held] = size[reg[held]] / count[reg[held]]
+    game = GAMES["Pandemic-v0"]
+    shape = before["board"].shape[2:]
+    cap = captured(units, au, action, attacker=mine, di=DI4, dj=DJ4, game=game, shape=shape)
+    return r + args.capture_reward * cap, mine_after
+
+
+#: Per-unit credit (``--credit units``) by game: (observation before the
+#: round, action, observation after it, args) -> (rewards [N,U], whether
+#: each slot is still mine after the round).
+UNIT_CREDIT: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
+    "Crematoria-v0": crematoria_credit,
+    "Dominator-v0": dominator_credit,
+    "Pandemic-v0": pandemic_credit,
+    "Moria-v0": moria_credit,
+}
+
+
+class RewardNorm:
+    """Divides rewards by a running standard deviation of the discounted return.
+
+    Gymnasium's ``NormalizeReward``, batched: the reward keeps its sign and
+    its proportions within the run (it is still the env's reward), only its
+    scale is learned; the result is clipped to ``[-clip, clip]``.
+    """
+
+    def __init__(self, n: int, gamma: float, clip: float = 10.0) -> None:
+        self.ret = np.zeros(n)
+        self.gamma, self.clip = gamma, clip
+        self.count, self.mean, self.var = 1e-4, 0.0, 1.0
+
+    def __call__(self, r: np.ndarray, done: np.ndarray) -> np.ndarray:
+        """The normalized rewards [N] of one step; done [N] ends the returns."""
+        self.ret = self.ret * self.gamma + r
+        m, v, k = self.ret.mean(), self.ret.var(), len(self.ret)
+        d, tot = m - self.mean, self.count + k
+        self.var = (self.var * self.count + v * k + d * d * self.count * k / tot) / tot
+        self.mean, self.count = self.mean + d * k / tot, tot
+        self.ret[done] = 0.0
+        return np.clip(r / np.sqrt(self.var + 1e-8), -self.clip, self.clip)
+
+
 # --- environments -------------------------------------------------------------
 
 
@@ -454,6 +1080,7 @@ class Envs:
         self.games = [0] * k
         for i in range(k):
             self._open(i, snapshot)
+        self.spaces = Spaces.of(self.envs[0].spec_proto)
 
     def _seats(self, i: int, snapshot: str | None) -> tuple[str, ...]:
         return tuple(
@@ -466,6 +1093,7 @@ class Envs:
         if self.envs[i] is not None:
             self.envs[i].close()
         self.envs[i] = jgym.make_vec(
+            a.game,
             num_envs=self.sizes[i],
             opponents=self._seats(i, snapshot),
             shuffle_seats=a.shuffle_seats,
@@ -493,7 +1121,7 @@ class Envs:
     def step(self, actions: np.ndarray):
         """Steps every set.
 
-        Returns the next observation, the env reward, done, the units tensor
+        Returns the next observation, the env reward, done, the observation
         after the round (the final one of games that ended) and the final
         scores of ended games as (set, scores, learner seat).
         """
@@ -507,10 +1135,11 @@ class Envs:
             self.obs[i] = obs
             rewards.append(r)
             dones.append(term | trunc)
-            after = np.array(obs["units"])
+            after = {k: np.array(x) for k, x in obs.items()}
             if "final_info" in info:
                 for row in np.flatnonzero(info["_final_obs"]):
-                    after[row] = info["final_obs"][row]["units"]
+                    for k, x in after.items():
+                        x[row] = info["final_obs"][row][k]
                     # info["seat"] is already the new game's: use the last step's.
                     finals.append((i, info["final_info"]["scores"][row], int(self.seat[i][row])))
             afters.append(after)
@@ -519,7 +1148,7 @@ class Envs:
             self.reset_obs(),
             np.concatenate(rewards),
             np.concatenate(dones),
-            np.concatenate(afters),
+            {k: np.concatenate([a[k] for a in afters]) for k in afters[0]},
             finals,
         )
 
@@ -537,6 +1166,12 @@ def main(args: Args) -> dict[str, Any]:
     from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
 
+    args.game = game_id(args.game)
+    if not args.exp_name:
+        args.exp_name = f"{args.game.split('-v')[0].lower()}_ppo"
+    slot_credit = args.slot_credit
+    if slot_credit and args.game not in UNIT_CREDIT:
+        raise SystemExit(f"--credit units: no per-unit credit for {args.game}")
     run_name = f"{args.exp_name}__{args.seed}__{int(time.time())}"
     run = Path(args.run_dir) / run_name
     run.mkdir(parents=True, exist_ok=True)
@@ -549,28 +1184,32 @@ def main(args: Args) -> dict[str, Any]:
 
     envs = Envs(args, snapshot=None)
     obs = envs.reset_obs()
-    n, u = args.num_envs, obs["units"].shape[1]
-    agent = Agent(
-        u, args.channels, args.coarse, args.hidden, tuple(int(d) for d in args.dilations.split(","))
-    )
+    spaces = envs.spaces
+    n, u = args.num_envs, spaces.num_slots
+    agent = make_agent(spaces, dataclasses.asdict(args))
     if args.init:
         agent.load_state_dict(torch.load(args.init, weights_only=True)["model"])
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+    check_codes(agent, obs)
 
     T = args.num_steps  # noqa: N806
-    buf_board = torch.zeros((T, n, 3, ROWS, COLS), dtype=torch.uint8)
-    buf_units = torch.zeros((T, n, u, 8), dtype=torch.uint8)
-    buf_glob = torch.zeros((T, n, 16))
-    buf_mask = torch.zeros((T, n, u, DIRS), dtype=torch.bool)
+    names = [name for name, _, _ in spaces.inputs]
+    dtypes = {"uint8": torch.uint8, "float32": torch.float32, "bool": torch.bool}
+    bufs = [torch.zeros((T, n, *s), dtype=dtypes[d]) for _, d, s in spaces.inputs]
+    i_units = names.index("units")
     buf_act = torch.zeros((T, n, u), dtype=torch.long)
-    # Per unit slot: each of my units is an agent with its own reward,
+    buf_logp = torch.zeros((T, n, u))
+    buf_valid = torch.zeros((T, n, u))  # the slot is mine at step t
+    # Credit "units": each of my units is an agent with its own reward,
     # value and advantage (shared weights); a slot's "episode" ends when
     # the unit stops being mine (killed, captured) or the game ends.
-    buf_logp = torch.zeros((T, n, u))
-    buf_rew = torch.zeros((T, n, u))
-    buf_done = torch.zeros((T, n, u))  # the slot's episode ends with step t
-    buf_val = torch.zeros((T, n, u))
-    buf_valid = torch.zeros((T, n, u))  # the slot is mine at step t
+    # Credit "team": the seat's reward and value; its units share the
+    # advantage.
+    per = (T, n, u) if slot_credit else (T, n)
+    buf_rew = torch.zeros(per)
+    buf_done = torch.zeros(per)  # the (slot's) episode ends with step t
+    buf_val = torch.zeros(per)
+    norm = RewardNorm(n, args.gamma) if args.norm_reward and not slot_credit else None
 
     history: dict[str, list] = {"games": [], "evals": [], "updates": []}
     num_updates = max(1, args.total_timesteps // args.batch_size)
@@ -594,6 +1233,7 @@ def main(args: Args) -> dict[str, Any]:
             opponents=args.eval_opponents.split(","),
             n_games=games,
             seed0=args.eval_seed,
+            game=args.game,
             address=args.address or None,
             config=Path(args.config).read_text() if args.config else "",
             verbose=False,
@@ -605,6 +1245,16 @@ def main(args: Args) -> dict[str, Any]:
         writer.add_scalar("eval/mean_rank", s["mean_rank"], step)
         bar.write(f"[{tag}] step {step}: {r}")
         return s
+
+    def save_checkpoint() -> None:
+        torch.save(
+            {
+                "model": agent.state_dict(),
+                "args": dataclasses.asdict(args),
+                "spaces": spaces.to_dict(),
+            },
+            run / "checkpoint.pt",
+        )
 
     done_updates = 0
     for update in range(1, num_updates + 1):
@@ -620,27 +1270,26 @@ def main(args: Args) -> dict[str, Any]:
         agent.eval()
         for t in range(T):
             step += n
-            b, un, gl, mk = next_obs
-            buf_board[t], buf_units[t], buf_glob[t], buf_mask[t] = b, un, gl, mk
-            buf_valid[t] = (un[..., 0] == 1).float()
+            for buf, x in zip(bufs, next_obs, strict=True):
+                buf[t] = x
+            buf_valid[t] = (next_obs[i_units][..., 0] == 1).float()
             with torch.inference_mode():
-                logits, value = agent.heads(b, un, gl, mk)
+                logits, value = agent.heads(*next_obs)
                 dist = torch.distributions.Categorical(logits=logits)
                 action = dist.sample()
                 buf_logp[t] = dist.log_prob(action)
             buf_val[t], buf_act[t] = value, action
             act = action.numpy().astype(np.int8)
-            obs, _, done, after, finals = envs.step(act)
-            r, mine_after = unit_rewards(
-                b.numpy(),
-                un.numpy(),
-                act,
-                after,
-                gem_value=args.gem_value,
-                capture=args.capture_reward,
-            )
-            buf_rew[t] = torch.from_numpy(r * args.reward_scale)
-            buf_done[t] = torch.from_numpy((done[:, None] | ~mine_after).astype(np.float32))
+            obs, env_rew, done, after, finals = envs.step(act)
+            if slot_credit:
+                before = {k: x.numpy() for k, x in zip(names, next_obs, strict=True)}
+                r, mine_after = UNIT_CREDIT[args.game](before, act, after, args)
+                buf_rew[t] = torch.from_numpy(r * args.reward_scale)
+                buf_done[t] = torch.from_numpy((done[:, None] | ~mine_after).astype(np.float32))
+            else:
+                r = env_rew.astype(np.float64) * args.reward_scale
+                buf_rew[t] = torch.from_numpy((norm(r, done) if norm else r).astype(np.float32))
+                buf_done[t] = torch.from_numpy(done.astype(np.float32))
             next_obs = to_torch(obs)
             for i, sc, seat in finals:
                 own = int(sc[seat])
@@ -658,11 +1307,12 @@ def main(args: Args) -> dict[str, Any]:
         else:
             bar.update(T * n)
 
-        # GAE per unit slot; buf_done[t] says whether the slot's episode ends with step t.
+        # GAE per unit slot (or per seat); buf_done[t] says whether the
+        # episode ends with step t.
         with torch.inference_mode():
             next_value = agent.heads(*next_obs)[1]
             adv = torch.zeros_like(buf_rew)
-            last = torch.zeros(n, u)
+            last = torch.zeros_like(buf_rew[0])
             for t in reversed(range(T)):
                 nv = next_value if t == T - 1 else buf_val[t + 1]
                 nonterminal = 1.0 - buf_done[t]
@@ -672,11 +1322,10 @@ def main(args: Args) -> dict[str, Any]:
             returns = adv + buf_val
 
         bs = args.batch_size
-        f_board, f_units = buf_board.reshape(bs, 3, ROWS, COLS), buf_units.reshape(bs, u, 8)
-        f_glob, f_mask = buf_glob.reshape(bs, 16), buf_mask.reshape(bs, u, DIRS)
+        flat = [b.reshape(bs, *b.shape[2:]) for b in bufs]
         f_act, f_logp = buf_act.reshape(bs, u), buf_logp.reshape(bs, u)
-        f_adv, f_ret = adv.reshape(bs, u), returns.reshape(bs, u)
-        f_val, f_valid = buf_val.reshape(bs, u), buf_valid.reshape(bs, u)
+        f_adv, f_ret = adv.reshape(bs, *per[2:]), returns.reshape(bs, *per[2:])
+        f_val, f_valid = buf_val.reshape(bs, *per[2:]), buf_valid.reshape(bs, u)
         agent.train()
         mb = bs // args.num_minibatches
         clipfracs, approx_kl = [], torch.tensor(0.0)
@@ -684,7 +1333,7 @@ def main(args: Args) -> dict[str, Any]:
             perm = torch.randperm(bs)
             for start in range(0, bs, mb):
                 idx = perm[start : start + mb]
-                logits, value = agent.heads(f_board[idx], f_units[idx], f_glob[idx], f_mask[idx])
+                logits, value = agent.heads(*(f[idx] for f in flat))
                 logp_all = F.log_softmax(logits, -1)
                 logp = logp_all.gather(-1, f_act[idx].unsqueeze(-1)).squeeze(-1)
                 valid = f_valid[idx]
@@ -700,21 +1349,25 @@ def main(args: Args) -> dict[str, Any]:
                     approx_kl = mean((ratio - 1) - logratio)
                     clipfracs.append(mean(((ratio - 1.0).abs() > args.clip_coef).float()).item())
                 a = f_adv[idx]
+                if not slot_credit:
+                    a = a.unsqueeze(-1).expand_as(valid)  # the seat's advantage for each unit
                 if args.norm_adv:
                     mu = mean(a)
                     a = (a - mu) / (mean((a - mu) ** 2).sqrt() + 1e-8)
                 pg_loss = mean(
                     torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef))
                 )
+                # The value loss: over my units (per slot) or over the games (team).
+                vmean = mean if slot_credit else torch.mean
                 if args.clip_vloss:
                     v_clip = f_val[idx] + (value - f_val[idx]).clamp(
                         -args.clip_coef, args.clip_coef
                     )
-                    v_loss = 0.5 * mean(
+                    v_loss = 0.5 * vmean(
                         torch.max((value - f_ret[idx]) ** 2, (v_clip - f_ret[idx]) ** 2)
                     )
                 else:
-                    v_loss = 0.5 * mean((value - f_ret[idx]) ** 2)
+                    v_loss = 0.5 * vmean((value - f_ret[idx]) ** 2)
                 loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
                 optimizer.zero_grad()
                 loss.backward()
@@ -725,7 +1378,7 @@ def main(args: Args) -> dict[str, Any]:
 
         done_updates = update
         sps = step / (time.time() - t0)
-        last = recent[-64:]
+        last_games = recent[-64:]
         stats = {
             "step": step,
             "time": time.time() - t0,
@@ -736,8 +1389,8 @@ def main(args: Args) -> dict[str, Any]:
             "approx_kl": approx_kl.item(),
             "clipfrac": float(np.mean(clipfracs)),
             "lr": optimizer.param_groups[0]["lr"],
-            "score": float(np.mean([s for s, _ in last])) if last else float("nan"),
-            "win_rate": float(np.mean([w for _, w in last])) if last else float("nan"),
+            "score": float(np.mean([s for s, _ in last_games])) if last_games else float("nan"),
+            "win_rate": float(np.mean([w for _, w in last_games])) if last_games else float("nan"),
         }
         history["updates"].append(stats)
         for k in ("pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac"):
@@ -758,17 +1411,12 @@ def main(args: Args) -> dict[str, Any]:
             next_obs = to_torch(envs.reset_obs())
         if args.eval_every and update % args.eval_every == 0:
             evaluate_now(args.eval_games, "eval")
-            torch.save(
-                {"model": agent.state_dict(), "args": dataclasses.asdict(args)},
-                run / "checkpoint.pt",
-            )
+            save_checkpoint()
     bar.close()
     envs.close()
     train_time = time.time() - t0
 
-    torch.save(
-        {"model": agent.state_dict(), "args": dataclasses.asdict(args)}, run / "checkpoint.pt"
-    )
+    save_checkpoint()
     onnx_path = run / "model.onnx"
     export_onnx(agent, onnx_path, args)
     if args.export:
@@ -777,6 +1425,7 @@ def main(args: Args) -> dict[str, Any]:
     final = evaluate_now(args.eval_final_games, "final") if args.eval_final_games else None
     summary = {
         "run": str(run),
+        "game": args.game,
         "steps": step,
         "updates": done_updates,
         "train_seconds": train_time,
@@ -790,6 +1439,16 @@ def main(args: Args) -> dict[str, Any]:
     writer.close()
     print(json.dumps(summary, default=float))
     return summary
+
+
+def check_codes(agent: Agent, obs: dict[str, np.ndarray]) -> None:
+    """Fails early if a board plane holds a value its description does not cover."""
+    board = np.asarray(obs["board"])
+    for i, p in enumerate(agent.game.planes):
+        top = int(board[:, i].max())
+        size = p.n if p.kind == "code" else (1 << p.n if p.kind == "bits" else 256)
+        if top >= size:
+            raise SystemExit(f"{agent.spaces.game}: board plane {i} holds {top}, beyond {p}")
 
 
 def plot_learning_curve(history: dict[str, Any], path: Path) -> None:

@@ -18,8 +18,6 @@ Then watch it: ``jgym view OUT.res`` (or the course viewer).
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import shutil
 import subprocess
 import tempfile
@@ -29,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 import jgym
+from jgym.cli import parse
 from jgym.server import LocalServer, find_binary
 
 
@@ -47,13 +46,8 @@ class Args:
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
-    """Builds the command line from the Args dataclass."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for f in dataclasses.fields(Args):
-        parser.add_argument(
-            f"--{f.name.replace('_', '-')}", type=type(f.default), default=f.default
-        )
-    return Args(**vars(parser.parse_args(argv)))
+    """Builds the command line from the Args dataclass (``--help`` describes each flag)."""
+    return parse(Args, argv, __doc__.splitlines()[0])
 
 
 def server_writes_traces(binary: Path) -> bool:

@@ -1,7 +1,8 @@
 """Reinforcement-learning environments for the EDA course games, served by jgym.
 
-jgym runs the course's four-player grid games (Crematoria first) in a Go
-server and serves them over gRPC. This package speaks Gymnasium and
+jgym runs the course's four-player grid games (Crematoria, Dominator,
+Pandemic, Moria) in a Go server and serves them over gRPC; the wheel
+carries the server. This package speaks Gymnasium and
 PettingZoo on top of it:
 
 - ``gymnasium.make("jgym/Crematoria-v0")``: one learner seat against bots
@@ -25,6 +26,13 @@ Example:
 
 from __future__ import annotations
 
+import os
+
+# gRPC in a forked child (Gymnasium's AsyncVectorEnv, SuperSuit and Ray
+# workers fork a parent that holds channels) hangs unless gRPC prepares for
+# forks; it reads this when it is first imported (docs/python.md).
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "1")
+
 import gymnasium
 
 from jgym import errors
@@ -33,6 +41,7 @@ from jgym.env import JgymEnv
 from jgym.errors import (
     AuthenticationError,
     BinaryNotFoundError,
+    InvalidActionError,
     InvalidArgumentError,
     JgymError,
     NotFoundError,
@@ -43,14 +52,16 @@ from jgym.errors import (
     ServerUnavailableError,
     SessionError,
     UnsupportedError,
+    VersionMismatchError,
 )
 from jgym.evaluate import EvalResult, evaluate
 from jgym.parallel import JgymParallelEnv, parallel_env
 from jgym.server import LocalServer, find_binary
 from jgym.tensors import MaskedMultiDiscrete, sample_masked
 from jgym.vector import JgymVectorEnv, make_vec
+from jgym.version import VERSION
 
-__version__ = "0.1.0"
+__version__ = VERSION
 
 #: The games this package registers with Gymnasium, as ``jgym/<id>``.
 GAMES = ("Crematoria-v0", "Dominator-v0", "Pandemic-v0", "Moria-v0")
@@ -62,6 +73,7 @@ __all__ = [
     "BinaryNotFoundError",
     "Client",
     "EvalResult",
+    "InvalidActionError",
     "InvalidArgumentError",
     "JgymEnv",
     "JgymError",
@@ -78,6 +90,7 @@ __all__ = [
     "Session",
     "SessionError",
     "UnsupportedError",
+    "VersionMismatchError",
     "errors",
     "evaluate",
     "find_binary",

@@ -9,13 +9,144 @@ from typing import Any
 
 import numpy as np
 
-from jgym.errors import InvalidArgumentError, ServerError
+from jgym.errors import InvalidActionError, InvalidArgumentError, ServerError
 from jgym.tensors import observation_dtypes, to_numpy
 from jgym.v1 import jgym_pb2 as pb
 
 Array = np.ndarray[Any, Any]
 
 DEFAULT_OPPONENTS = ("Demo", "Demo", "Demo")
+
+#: Game seeds are the course's 0..2^31-1 (the kit's ``-s``).
+MAX_SEED = 2**31 - 1
+
+_INT16 = np.iinfo(np.int16)
+
+
+def _integers(a: Any, shape: tuple[int, ...], what: str) -> Array:
+    """``a`` as an integer array of ``shape``, or an :class:`InvalidActionError`."""
+    if isinstance(a, dict):
+        raise InvalidActionError(f"{what}: got a dict, want an array of shape {shape}")
+    try:
+        arr = np.asarray(a)
+    except (TypeError, ValueError) as e:  # ragged lists
+        raise InvalidActionError(f"{what}: not an array of shape {shape}: {e}") from None
+    if arr.shape != shape:
+        raise InvalidActionError(f"{what}: got shape {arr.shape}, want {shape}")
+    if arr.dtype.kind not in "iu":
+        raise InvalidActionError(
+            f"{what}: got dtype {arr.dtype}, want integers (bools, floats and NaN are refused)"
+        )
+    return arr
+
+
+def _first_bad(arr: Array, bad: Array, what: str, want: str) -> InvalidActionError:
+    idx = tuple(int(i) for i in np.argwhere(bad)[0])
+    where = idx[0] if len(idx) == 1 else idx
+    n = int(bad.sum())
+    more = f" ({n - 1} more)" if n > 1 else ""
+    return InvalidActionError(f"{what}: value {arr[idx]} at index {where}{more}, want {want}")
+
+
+def check_actions(a: Any, shape: tuple[int, ...], num_actions: int, what: str = "action") -> Array:
+    """Checks actions and returns them as int8, the wire's dtype.
+
+    The range is checked on the values given, before any conversion (an
+    int64 258 is refused, not played as 2).
+
+    Args:
+        a: The actions (array-like of integers).
+        shape: The shape they must have.
+        num_actions: Directions are ``0..num_actions-1``.
+        what: Names the actions in the error.
+
+    Returns:
+        An int8 array of ``shape``.
+
+    Raises:
+        InvalidActionError: Wrong shape, not integers, or out of range.
+
+    Example:
+        >>> check_actions([1, 10], (2,), 11).dtype
+        dtype('int8')
+        >>> check_actions([1, 258], (2,), 11)
+        Traceback (most recent call last):
+        ...
+        jgym.errors.InvalidActionError: action: value 258 at index 1, want 0..10
+    """
+    arr = _integers(a, shape, what)
+    bad = (arr < 0) | (arr >= num_actions)
+    if bad.any():
+        raise _first_bad(arr, bad, what, f"0..{num_actions - 1}")
+    return arr.astype(np.int8, copy=False)
+
+
+def check_order(a: Any, shape: tuple[int, ...], what: str = "order") -> Array:
+    """Checks command priorities and returns them as int16, the wire's dtype.
+
+    Raises:
+        InvalidActionError: Wrong shape, not integers, or outside int16.
+
+    Example:
+        >>> check_order([0, 70000], (2,))
+        Traceback (most recent call last):
+        ...
+        jgym.errors.InvalidActionError: order: value 70000 at index 1, want -32768..32767
+    """
+    arr = _integers(a, shape, what)
+    bad = (arr < _INT16.min) | (arr > _INT16.max)
+    if bad.any():
+        raise _first_bad(arr, bad, what, f"{_INT16.min}..{_INT16.max}")
+    return arr.astype(np.int16, copy=False)
+
+
+def split_action(
+    action: Any, shape: tuple[int, ...], num_actions: int, with_order: bool, what: str
+) -> tuple[Array, Array | None]:
+    """Checks an action (a dict of ``action`` and ``order`` with ``with_order``).
+
+    The one check of the single, vector and PettingZoo environments.
+
+    Returns:
+        The directions as int8 and the priorities as int16 (or ``None``).
+
+    Raises:
+        InvalidActionError: See :func:`check_actions` and :func:`check_order`.
+    """
+    if not with_order:
+        return check_actions(action, shape, num_actions, what), None
+    if not isinstance(action, dict) or "action" not in action or "order" not in action:
+        raise InvalidActionError(
+            f"{what}: want a dict of 'action' and 'order' (action_order=True), "
+            f"got {type(action).__name__}"
+        )
+    return (
+        check_actions(action["action"], shape, num_actions, f"{what}['action']"),
+        check_order(action["order"], shape, f"{what}['order']"),
+    )
+
+
+def check_seed(seed: Any, what: str = "seed") -> int | None:
+    """Checks a game seed: ``None`` or an integer 0..2^31-1.
+
+    Raises:
+        InvalidArgumentError: Not an integer, or out of range.
+
+    Example:
+        >>> check_seed(7), check_seed(None)
+        (7, None)
+        >>> check_seed(2**63)
+        Traceback (most recent call last):
+        ...
+        jgym.errors.InvalidArgumentError: seed 9223372036854775808: want 0..2147483647
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise InvalidArgumentError(f"{what} {seed!r}: want an int 0..{MAX_SEED} or None")
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise InvalidArgumentError(f"{what} {int(seed)}: want 0..{MAX_SEED}")
+    return int(seed)
 
 
 @dataclass

@@ -34,17 +34,20 @@ import grpc
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
+from jgym._batch import check_actions, check_order, check_seed
 from jgym.errors import (
     InvalidArgumentError,
     JgymError,
     ServerUnavailableError,
     SessionError,
+    VersionMismatchError,
     from_rpc_error,
 )
 from jgym.server import ServerLease, health_check, shared_server
 from jgym.tensors import from_numpy
 from jgym.v1 import jgym_pb2 as pb
 from jgym.v1 import jgym_pb2_grpc as pb_grpc
+from jgym.version import ServerVersion, check, check_observation
 
 __all__ = ["TLS", "Client", "Session", "autoreset_mode_value", "reward_mode_value"]
 
@@ -283,10 +286,14 @@ class Session:
             seed: Env i (of the session) gets seed + i; ``None`` continues
                 each env's own seed sequence.
             env_ids: The envs to reset; ``None`` for all.
+
+        Raises:
+            InvalidArgumentError: A seed outside 0..2^31-1.
         """
+        seed = check_seed(seed)
         reset = pb.ResetRequest(
             env_ids=[int(i) for i in env_ids or ()],
-            seed=0 if seed is None else int(seed),
+            seed=0 if seed is None else seed,
             seed_given=seed is not None,
         )
         self._send(pb.StreamRequest(reset=reset))
@@ -307,13 +314,17 @@ class Session:
 
         Raises:
             InvalidArgumentError: The actions do not have B * L * U elements.
+            InvalidActionError: A direction outside ``0..num_actions-1``, or
+                not integers (:func:`jgym._batch.check_actions`).
         """
         b = len(env_ids) if env_ids is not None else self.num_envs
         shape = (b, self.num_learners, self.num_slots)
         step = pb.StepRequest(env_ids=env_ids or ())
-        step.actions.CopyFrom(from_numpy(_reshape(actions, shape, "actions"), np.int8))
+        acts = check_actions(_reshape(actions, shape, "actions"), shape, self.game.num_actions)
+        step.actions.CopyFrom(from_numpy(acts, np.int8))
         if order is not None:
-            step.action_order.CopyFrom(from_numpy(_reshape(order, shape, "order"), np.int16))
+            prio = check_order(_reshape(order, shape, "order"), shape)
+            step.action_order.CopyFrom(from_numpy(prio, np.int16))
         self._send(pb.StreamRequest(step=step))
 
     def send_recv(self) -> None:
@@ -415,12 +426,12 @@ def _reshape(a: Any, shape: tuple[int, ...], what: str) -> np.ndarray[Any, Any]:
             f"{what}: got shape {arr.shape} ({arr.size} values), want {shape[0] * shape[1]} "
             f"rows of {shape[2]} (envs x learner seats, unit slots)"
         )
-    if arr.dtype.kind not in "iub":
-        raise InvalidArgumentError(f"{what}: got dtype {arr.dtype}, want integers")
     return arr.reshape(shape)
 
 
-def _close_channel(channel: grpc.Channel, lease: ServerLease | None) -> None:
+def _close_channel(channel: grpc.Channel, lease: ServerLease | None, owner: int) -> None:
+    if os.getpid() != owner:
+        return  # a forked child: the channel and the server are its parent's
     channel.close()
     if lease is not None:
         lease.release()
@@ -445,14 +456,19 @@ class Client:
         tls: Reach the server over TLS: a :class:`TLS`, the path of the
             CA's PEM file, or ``True`` for the system's roots (default:
             ``$JGYM_TLS_CA`` if set, else plain text).
+        check_version: Ask the server for its versions and refuse one that
+            speaks another protocol (see :mod:`jgym.version`).
 
     Raises:
         ServerUnavailableError: Nothing answers at ``address`` in time.
         ServerStartError: The local server could not be started.
+        VersionMismatchError: The server speaks another protocol.
 
     Attributes:
         address: The server's address.
         server: The local server when the client started one, else ``None``.
+        version: The server's :class:`~jgym.version.ServerVersion` (``None``
+            with ``check_version=False``).
     """
 
     def __init__(
@@ -462,6 +478,7 @@ class Client:
         connect_timeout: float = 10.0,
         token: str | None = None,
         tls: TLS | str | os.PathLike[str] | bool | None = None,
+        check_version: bool = True,
     ) -> None:
         self._lease = shared_server() if address is None else None
         self.server = self._lease.server if self._lease is not None else None
@@ -480,7 +497,9 @@ class Client:
             if conf.server_name:
                 opts.append(("grpc.ssl_target_name_override", conf.server_name))
             self._channel = grpc.secure_channel(self.address, conf.credentials(), options=opts)
-        self._finalizer = weakref.finalize(self, _close_channel, self._channel, self._lease)
+        self._finalizer = weakref.finalize(
+            self, _close_channel, self._channel, self._lease, os.getpid()
+        )
         self.stub = pb_grpc.JgymServiceStub(self._channel)  # type: ignore[no-untyped-call]
         self._sessions: weakref.WeakSet[Session] = weakref.WeakSet()
         self._lock = threading.Lock()
@@ -493,6 +512,39 @@ class Client:
                 f"{e.details()}",
                 e.code(),
             ) from None
+        self.version: ServerVersion | None = None
+        if check_version:
+            try:
+                self.version = self.server_version()
+                check(self.version, self.address)
+            except BaseException:
+                self.close()
+                raise
+
+    def server_version(self) -> ServerVersion:
+        """Asks the server for its release, protocol and observation versions.
+
+        Raises:
+            VersionMismatchError: The server predates the call (jgym before
+                0.2.0).
+        """
+        try:
+            resp = self.stub.GetVersion(
+                pb.GetVersionRequest(), timeout=30.0, metadata=self._metadata or None
+            )
+        except grpc.RpcError as e:
+            if e.code() == grpc.StatusCode.UNIMPLEMENTED:
+                raise VersionMismatchError(
+                    f"the server at {self.address} predates the version handshake (jgym "
+                    "before 0.2.0, no GetVersion): run the server of this jgym "
+                    "(jgym --version, or the binary in this wheel), or install the jgym "
+                    "wheel of the server's release",
+                    e.code(),
+                ) from None
+            raise from_rpc_error(e, "get version") from None
+        return ServerVersion(
+            resp.server_version, resp.protocol_version, dict(resp.observation_versions)
+        )
 
     def call(self, what: str, method: Any, request: Any, timeout: float | None = 60.0) -> Any:
         """Calls a unary RPC, turning gRPC errors into :class:`JgymError`."""
@@ -613,7 +665,7 @@ class Client:
             seed_stride: After a reset with seed ``s``, env ``i``'s ``k``-th
                 game uses ``s + i + k * seed_stride`` (0: ``num_envs``).
             observation_delta: Have the server send each observation as
-                its changes since the last one (about a third of the bytes
+                its changes since the last one (about a quarter of the bytes
                 for Crematoria); :class:`jgym._batch.Decoder` rebuilds the
                 arrays. docs/protocol.md has the encoding.
 
@@ -641,6 +693,18 @@ class Client:
             observation_delta=observation_delta,
         )
         resp = self.call("create session", self.stub.CreateSession, req)
+        if self.version is not None:
+            try:
+                check_observation(
+                    resp.game.id, resp.game.observation_version, self.version.server, self.address
+                )
+            except VersionMismatchError:
+                self.call(
+                    "close session",
+                    self.stub.CloseSession,
+                    pb.CloseSessionRequest(session_id=resp.session_id),
+                )
+                raise
         session = Session(self, req, resp)
         with self._lock:
             self._sessions.add(session)

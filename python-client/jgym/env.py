@@ -1,6 +1,7 @@
 """The single-agent environment: one learner seat against bots.
 
-``import jgym`` registers it with Gymnasium as ``jgym/Crematoria-v0``.
+``import jgym`` registers it with Gymnasium as ``jgym/<Game>-v0`` for every
+game of :data:`jgym.GAMES`.
 
 Example:
     >>> import gymnasium, jgym
@@ -10,7 +11,7 @@ Example:
     >>> obs, info = env.reset(seed=1)  # doctest: +SKIP
     >>> sorted(obs)  # doctest: +SKIP
     ['action_mask', 'board', 'globals', 'units']
-    >>> action = env.action_space.sample(mask=tuple(obs["action_mask"]))  # doctest: +SKIP
+    >>> action = env.action_space.sample(mask=obs["action_mask"])  # doctest: +SKIP
     >>> obs, reward, terminated, truncated, info = env.step(action)  # doctest: +SKIP
     >>> env.close()  # doctest: +SKIP
 """
@@ -22,27 +23,55 @@ from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
-import numpy as np
 
-from jgym._batch import Array, Batch, Decoder, make_seats
+from jgym._batch import Array, Batch, Decoder, check_seed, make_seats, split_action
 from jgym.client import Client, Session
 from jgym.errors import InvalidArgumentError, SessionError
-from jgym.tensors import action_space, observation_space
+from jgym.render import renderer
+from jgym.tensors import action_space, flat_space, flatten, observation_space
 
-__all__ = ["JgymEnv"]
+__all__ = ["RENDER_MODES", "JgymEnv"]
+
+#: The render modes of every jgym environment: a board image per game in
+#: the viewer's colours, or the board as text (:mod:`jgym.render`).
+RENDER_MODES = ("ansi", "rgb_array")
 
 
-class JgymEnv(gymnasium.Env):
+def check_render_mode(mode: str | None) -> str | None:
+    """Returns ``mode`` if jgym renders it.
+
+    Raises:
+        InvalidArgumentError: Another mode (``"human"``: record ``rgb_array``
+            frames with ``gymnasium.wrappers.RecordVideo``, or watch a
+            ``.res`` trace with ``jgym view``).
+    """
+    if mode is not None and mode not in RENDER_MODES:
+        raise InvalidArgumentError(
+            f"render_mode {mode!r}: want one of {list(RENDER_MODES)} or None (for a window, "
+            "record rgb_array frames with gymnasium.wrappers.RecordVideo or watch a "
+            "trace with jgym view)"
+        )
+    return mode
+
+
+class JgymEnv(gymnasium.Env[Any, Any]):
     """One learner seat of a jgym game, as a Gymnasium environment.
 
     Observations are a dict of the game's tensors for the learner's seat
     (egocentric: the learner is always "me"; see docs/observation.md), with
-    the bool ``action_mask`` as int8 0/1. The action is one direction per unit
-    slot, ``MultiDiscrete([11] * U)``; slots the learner does not own are
+    the bool ``action_mask`` as int8 0/1; with ``flatten_observation`` one
+    float32 vector instead. The action is one direction per unit slot,
+    ``MultiDiscrete([num_actions] * U)``; slots the learner does not own are
     ignored.
 
+    The environment pickles (``pickle``, ``cloudpickle``): the copy connects
+    to the same server, or starts its own local one, with the same options;
+    it has no game until its first :meth:`reset`. So subprocess vector envs
+    (Gymnasium's ``AsyncVectorEnv``, SB3's ``SubprocVecEnv``, SuperSuit) and
+    Ray workers can carry it.
+
     Args:
-        game: The game id, e.g. ``"Crematoria-v0"``.
+        game: The game id, e.g. ``"Crematoria-v0"`` (:data:`jgym.GAMES`).
         opponents: The bots in the other three seats (default three
             ``"Demo"``).
         seat: The learner's seat, 0..3 (the opponents fill the others in
@@ -58,8 +87,12 @@ class JgymEnv(gymnasium.Env):
             commands are issued in increasing priority).
         trace_env0: Server-side directory where each game is written as a
             ``.res`` trace.
-        render_mode: ``"ansi"`` (the scores and round as text) or ``None``;
-            other modes render nothing (gymnasium.make warns about them).
+        render_mode: ``"rgb_array"`` (the board as an image, in the viewer's
+            colours), ``"ansi"`` (the board as text) or ``None``.
+        flatten_observation: Observations are one float32 vector (a
+            ``Box``), the Dict's tensors one after the other in key order
+            (``action_mask`` first; :func:`jgym.tensors.flat_space`), for
+            libraries that want a Box.
         connect_timeout: Seconds to wait for the server.
         token: Token of a server started with ``--tokens`` (default:
             ``$JGYM_TOKEN``).
@@ -69,9 +102,10 @@ class JgymEnv(gymnasium.Env):
     Raises:
         InvalidArgumentError: A bad option, or a setup the server refused.
         ServerUnavailableError: The server does not answer.
+        VersionMismatchError: The server speaks another protocol.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 8}  # noqa: RUF012
 
     def __init__(
         self,
@@ -86,10 +120,13 @@ class JgymEnv(gymnasium.Env):
         action_order: bool = False,
         trace_env0: str = "",
         render_mode: str | None = None,
+        flatten_observation: bool = False,
         connect_timeout: float = 10.0,
         token: str | None = None,
         tls: Any = None,
     ) -> None:
+        self._kwargs = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
+        game = game.removeprefix("jgym/")
         opps = [opponents] if isinstance(opponents, str) else list(opponents)
         if len(opps) != 3:
             raise InvalidArgumentError(f"opponents: got {len(opps)} bots, want 3")
@@ -97,9 +134,10 @@ class JgymEnv(gymnasium.Env):
             raise InvalidArgumentError(f"seat {seat}: want 0..3")
         seats: list[str | None] = list(opps)
         seats.insert(seat, None)
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.game_id = game
         self.with_order = action_order
+        self.flatten_observation = flatten_observation
         self._client = Client(address, connect_timeout=connect_timeout, token=token, tls=tls)
         try:
             self._session: Session = self._client.create_session(
@@ -118,10 +156,26 @@ class JgymEnv(gymnasium.Env):
         self._decoder = Decoder(self._session.game, 1, self._session)
         self.spec_proto = self._session.game
         self.num_slots = self._session.num_slots
-        self.observation_space = observation_space(self._session.game)
+        self.dict_observation_space = observation_space(self._session.game)
+        self.observation_space = (
+            flat_space(self.dict_observation_space)
+            if flatten_observation
+            else self.dict_observation_space
+        )
         self.action_space = action_space(self._session.game, action_order)
+        self._renderer = renderer(self.spec_proto.observation_version)
         self._done = True
         self._last: Batch | None = None
+
+    # --- pickling ---------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"kwargs": self._kwargs}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(**state["kwargs"])  # type: ignore[misc]
+
+    # --- the server ------------------------------------------------------------------
 
     @property
     def server_address(self) -> str:
@@ -133,31 +187,41 @@ class JgymEnv(gymnasium.Env):
         """The pid of the local server the environment started, if any."""
         return self._client.server.pid if self._client.server is not None else None
 
+    # --- Gymnasium API -----------------------------------------------------------------
+
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Array], dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         """Starts a new game.
 
         Args:
-            seed: The game's seed (the kit's ``-s``); ``None`` continues the
-                seed sequence.
+            seed: The game's seed, 0..2^31-1 (the kit's ``-s``); ``None``
+                continues the seed sequence.
             options: Unused.
 
         Returns:
             The first observation and the info.
+
+        Raises:
+            InvalidArgumentError: A seed that is no int 0..2^31-1.
+            SessionError: The environment is closed.
         """
+        seed = check_seed(seed)
+        if self._session.closed:
+            raise SessionError("reset on a closed environment")
         super().reset(seed=seed)
         b = self._decoder.decode(self._session.reset(seed))
         self._done = False
         self._last = b
         return self._obs(b), self._info(b)
 
-    def step(self, action: Any) -> tuple[dict[str, Array], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Plays one round.
 
         Args:
-            action: ``U`` directions; with ``action_order``, a dict of that
-                under ``"action"`` and ``U`` priorities under ``"order"``.
+            action: ``U`` directions, integers ``0..num_actions-1``; with
+                ``action_order``, a dict of that under ``"action"`` and ``U``
+                priorities under ``"order"``.
 
         Returns:
             ``(observation, reward, terminated, truncated, info)``. ``info``
@@ -166,32 +230,36 @@ class JgymEnv(gymnasium.Env):
 
         Raises:
             SessionError: The game is over (call :meth:`reset`).
-            InvalidArgumentError: The action has the wrong shape.
+            InvalidActionError: The action has the wrong shape or dtype, or
+                a value out of range (the same checks as the vector and
+                PettingZoo environments).
         """
         if self._done:
             raise SessionError("step after the game ended (or before reset): call reset()")
-        order = None
-        if self.with_order:
-            if not isinstance(action, dict) or "action" not in action or "order" not in action:
-                raise InvalidArgumentError("action: want a dict of 'action' and 'order'")
-            order = self._check(action["order"], "action['order']")
-            action = action["action"]
-        acts = self._check(action, "action")
+        acts, order = split_action(
+            action, (self.num_slots,), self.spec_proto.num_actions, self.with_order, "action"
+        )
         b = self._decoder.decode(self._session.step(acts, order))
         terminated = bool(b.terminated[0])
         self._done = terminated or bool(b.truncated[0])
         self._last = b
         return self._obs(b), float(b.reward[0, 0]), terminated, bool(b.truncated[0]), self._info(b)
 
-    def _check(self, a: Any, what: str) -> Array:
-        arr = np.asarray(a)
-        if arr.shape != (self.num_slots,):
-            raise InvalidArgumentError(f"{what}: got shape {arr.shape}, want ({self.num_slots},)")
-        return arr
+    def action_masks(self) -> Array:
+        """The legal actions of the last observation, flat: ``[U * num_actions]`` bool.
 
-    @staticmethod
-    def _obs(b: Batch) -> dict[str, Array]:
-        return {k: v[0, 0] for k, v in b.obs.items()}
+        The form sb3-contrib's ``MaskablePPO`` asks for.
+        """
+        if self._last is None:
+            raise SessionError("action_masks before reset: call reset()")
+        mask: Array = self._last.obs["action_mask"][0, 0].reshape(-1).astype(bool)
+        return mask
+
+    def _obs(self, b: Batch) -> Any:
+        obs = {k: v[0, 0] for k, v in b.obs.items()}
+        if self.flatten_observation:
+            return flatten(self.dict_observation_space, obs)
+        return obs
 
     @staticmethod
     def _info(b: Batch) -> dict[str, Any]:
@@ -202,16 +270,26 @@ class JgymEnv(gymnasium.Env):
             "seat": int(b.seat[0, 0]),
         }
 
-    def render(self) -> str | None:
-        """Returns the round, the learner's seat and the scores as text (``"ansi"``)."""
-        if self.render_mode != "ansi" or self._last is None:
+    def render(self) -> Any:
+        """Draws the board the learner sees.
+
+        Returns:
+            With ``render_mode="rgb_array"`` a ``uint8 [height, width, 3]``
+            image (the viewer's colours, a score bar on top); with
+            ``"ansi"`` the board as text, with the round and scores; else
+            ``None``. Before the first reset: ``None``.
+        """
+        if self.render_mode is None or self._last is None:
             return None
         b = self._last
-        scores = " ".join(f"{s:5d}" for s in b.scores[0])
-        return f"round {int(b.round[0]):4d}  me: seat {int(b.seat[0, 0])}  scores {scores}\n"
+        obs = {k: v[0, 0] for k, v in b.obs.items()}
+        seat = int(b.seat[0, 0])
+        if self.render_mode == "rgb_array":
+            return self._renderer.rgb(obs, seat, b.scores[0])
+        return self._renderer.ansi(obs, seat, b.scores[0], int(b.round[0]))
 
     def close(self) -> None:
-        """Closes the session and the connection (stopping a local server)."""
+        """Closes the session and the connection (stopping a local server). Idempotent."""
         if getattr(self, "_client", None) is not None:
             self._session.close()
             self._client.close()

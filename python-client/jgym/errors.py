@@ -20,6 +20,7 @@ import grpc
 __all__ = [
     "AuthenticationError",
     "BinaryNotFoundError",
+    "InvalidActionError",
     "InvalidArgumentError",
     "JgymError",
     "NotFoundError",
@@ -30,6 +31,7 @@ __all__ = [
     "ServerUnavailableError",
     "SessionError",
     "UnsupportedError",
+    "VersionMismatchError",
     "from_rpc_error",
 ]
 
@@ -51,6 +53,27 @@ class JgymError(Exception):
 
 class InvalidArgumentError(JgymError, ValueError):
     """The request was malformed: unknown bot, bad configuration, wrong shape."""
+
+
+class InvalidActionError(InvalidArgumentError):
+    """An action (or action order) the game cannot take, refused before it is sent.
+
+    Raised the same way by the single, vector and PettingZoo environments:
+    a wrong shape, a dtype that is not an integer (floats, NaN, bools), or a
+    value outside the game's directions ``0..num_actions-1`` (checked on the
+    value given, before any conversion, so 258 is not played as 2). The
+    message names the first bad value and its index.
+    """
+
+
+class VersionMismatchError(JgymError):
+    """The server speaks another protocol or observation layout than this package.
+
+    Raised when connecting to a server (:meth:`jgym.Client.server_version`):
+    typically a new wheel against an old remote server, or the reverse. The
+    message gives both sides' versions; install the matching ``jgym`` wheel
+    or run the matching server.
+    """
 
 
 class NotFoundError(JgymError, LookupError):

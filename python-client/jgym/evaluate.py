@@ -202,6 +202,7 @@ def evaluate(
     n_games: int = 200,
     seed0: int = 0,
     *,
+    game: str = "Crematoria-v0",
     config: str = "",
     address: str | None = None,
     workers: int | None = None,
@@ -214,6 +215,8 @@ def evaluate(
             ``[N, U]``), or a bot: a registered name, ``"policy:PATH"``,
             ``"cpp:PATH"``, or the path of an ``.onnx`` policy.
         opponents: The three opponents (bot names or ``prefix:PATH``).
+        game: The game's environment id (``jgym.GAMES``); bots play it with
+            ``jgym match --game`` and its name without the version.
         n_games: Number of games, a multiple of 4 (each seed from the four
             seats, see :func:`schedule`).
         seed0: First seed. Training examples use seeds from 1,000,000 on,
@@ -239,14 +242,14 @@ def evaluate(
     t0 = time.perf_counter()
     if callable(policy_or_bot):
         name = getattr(policy_or_bot, "__name__", "policy")
-        scores = _play_policy(policy_or_bot, opponents, games, config, address)
+        scores = _play_policy(policy_or_bot, opponents, games, config, address, game=game)
     else:
         name = str(policy_or_bot)
         if ":" not in name and name.endswith(".onnx"):
             name = "policy:" + name
         if config:
             raise InvalidArgumentError("config: only for policies (bots play the default)")
-        scores = _play_bots(name, opponents, games, workers)
+        scores = _play_bots(name, opponents, games, workers, game=game)
     r = EvalResult(
         player=name,
         opponents=opponents,
@@ -272,6 +275,8 @@ def _play_policy(
     games: list[tuple[int, int]],
     config: str,
     address: str | None,
+    *,
+    game: str,
 ) -> np.ndarray:
     from jgym.vector import make_vec  # noqa: PLC0415 (avoids an import cycle)
 
@@ -280,6 +285,7 @@ def _play_policy(
     seed0 = games[0][0]
     for seat in range(4):
         envs = make_vec(
+            game,
             num_envs=m,
             seats=_seats(None, opponents, seat),
             config=config,
@@ -301,17 +307,25 @@ def _play_policy(
 
 
 def _play_bots(
-    player: str, opponents: tuple[str, ...], games: list[tuple[int, int]], workers: int | None
+    player: str,
+    opponents: tuple[str, ...],
+    games: list[tuple[int, int]],
+    workers: int | None,
+    *,
+    game: str,
 ) -> np.ndarray:
     binary = find_binary()
     for name in (player, *opponents):
         if name.startswith("policy:") and not Path(name[len("policy:") :]).is_file():
             raise InvalidArgumentError(f"{name}: no such file")
 
-    def play(game: tuple[int, int]) -> list[int]:
-        seed, seat = game
+    game_name = game.split("-v", maxsplit=1)[0]
+
+    def play(one: tuple[int, int]) -> list[int]:
+        seed, seat = one
         seats = [str(s) for s in _seats(player, opponents, seat)]
-        cmd = [str(binary), "match", *seats, "-s", str(seed), "-o", os.devnull]
+        cmd = [str(binary), "match", "--game", game_name, *seats]
+        cmd += ["-s", str(seed), "-o", os.devnull]
         p = subprocess.run(cmd, capture_output=True, text=True, check=False)
         found = [int(m.group(2)) for m in map(_SCORE_RE.match, p.stderr.splitlines()) if m]
         if p.returncode != 0 or len(found) != 4:

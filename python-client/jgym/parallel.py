@@ -31,10 +31,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from jgym._batch import Array, Batch, Decoder, make_seats
+from jgym._batch import Array, Batch, Decoder, check_seed, make_seats, split_action
 from jgym.client import Client, Session
+from jgym.env import RENDER_MODES, check_render_mode
 from jgym.errors import InvalidArgumentError, SessionError
-from jgym.tensors import action_space, observation_space
+from jgym.render import renderer
+from jgym.tensors import action_space, flat_space, flatten, observation_space
 
 __all__ = ["JgymParallelEnv", "parallel_env"]
 
@@ -53,17 +55,28 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
             one.
         action_order: Actions are dicts of ``"action"`` and ``"order"``.
         trace_env0: Server-side directory for a ``.res`` trace of each game.
-        render_mode: ``None`` or ``"ansi"``.
+        render_mode: ``"rgb_array"`` (the board as an image, in the
+            viewer's colours), ``"ansi"`` (the board as text) or ``None``.
         connect_timeout: Seconds to wait for the server.
         token: Token of a server started with ``--tokens`` (default:
             ``$JGYM_TOKEN``).
         tls: TLS to the server: a :class:`jgym.TLS`, the CA's PEM path, or
             ``True`` (default: ``$JGYM_TLS_CA`` if set).
+
+    The global state (:meth:`state`, :attr:`state_space`, for centralised
+    critics such as MAPPO's) is the whole game as the first agent sees it:
+    its observation without the masks, flattened to float32, then its seat
+    one-hot. Every jgym game shows the whole board to every seat, so this
+    is the complete state, in one agent's frame for the whole episode.
+
+    The environment pickles: the copy connects to the same server (or
+    starts its own) with the same options and needs a :meth:`reset`.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012
         "name": "jgym_crematoria_v0",
-        "render_modes": ["ansi"],
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 8,
         "is_parallelizable": True,
     }
 
@@ -83,8 +96,10 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
         token: str | None = None,
         tls: Any = None,
     ) -> None:
+        self._kwargs = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
+        game = game.removeprefix("jgym/")
         self.metadata = {**type(self).metadata, "name": "jgym_" + game.lower().replace("-", "_")}
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.game_id = game
         self.with_order = action_order
         self._client = Client(address, connect_timeout=connect_timeout, token=token, tls=tls)
@@ -115,7 +130,22 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
         self.action_spaces = {
             a: action_space(self._session.game, action_order) for a in self.possible_agents
         }
+        self._state_keys = [k for k in obs_space if not k.endswith("mask")]
+        self._state_dict_space = spaces.Dict({k: obs_space[k] for k in self._state_keys})
+        box = flat_space(self._state_dict_space)
+        self.state_space = spaces.Box(
+            low=np.concatenate([box.low, np.zeros(4, np.float32)]),
+            high=np.concatenate([box.high, np.ones(4, np.float32)]),
+            dtype=np.float32,
+        )
+        self._renderer = renderer(self._session.game.observation_version)
         self._last: Batch | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"kwargs": self._kwargs}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(**state["kwargs"])  # type: ignore[misc]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """Returns the agent's observation space (the same object every call)."""
@@ -131,12 +161,20 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
         """Starts a new game with every agent alive.
 
         Args:
-            seed: The game's seed; ``None`` continues the seed sequence.
+            seed: The game's seed, 0..2^31-1; ``None`` continues the seed
+                sequence.
             options: Unused.
 
         Returns:
             Observations and infos by agent.
+
+        Raises:
+            InvalidArgumentError: A seed that is no int 0..2^31-1.
+            SessionError: The environment is closed.
         """
+        seed = check_seed(seed)
+        if self._session.closed:
+            raise SessionError("reset on a closed environment")
         b = self._decoder.decode(self._session.reset(seed))
         self.agents = list(self.possible_agents)
         self._last = b
@@ -159,7 +197,10 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
 
         Raises:
             SessionError: No live agents (call :meth:`reset`).
-            InvalidArgumentError: Unknown agent or wrong action shape.
+            InvalidArgumentError: An action for an agent that is not live.
+            InvalidActionError: An action of the wrong shape or dtype, or a
+                value out of range (the same checks as the single and vector
+                environments).
         """
         if not self.agents:
             raise SessionError("step with no live agents: call reset()")
@@ -170,14 +211,11 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
             if agent not in self.agents:
                 raise InvalidArgumentError(f"action for {agent!r}, not a live agent")
             i = self.possible_agents.index(agent)
-            directions = a
-            if self.with_order:
-                if not isinstance(a, dict) or "action" not in a or "order" not in a:
-                    raise InvalidArgumentError(f"{agent}: want a dict of 'action' and 'order'")
-                assert order is not None
-                order[i] = self._check(a["order"], agent)
-                directions = a["action"]
-            acts[i] = self._check(directions, agent)
+            acts[i], o = split_action(
+                a, (u,), self._session.game.num_actions, self.with_order, f"action of {agent}"
+            )
+            if order is not None and o is not None:
+                order[i] = o
         b = self._decoder.decode(self._session.step(acts, order))
         self._last = b
         done = bool(b.terminated[0])
@@ -189,12 +227,6 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
         if done or cut:
             self.agents = []
         return obs, rewards, terminations, truncations, infos
-
-    def _check(self, a: Any, agent: str) -> Array:
-        arr = np.asarray(a)
-        if arr.shape != (self.num_slots,):
-            raise InvalidArgumentError(f"{agent}: got shape {arr.shape}, want ({self.num_slots},)")
-        return arr
 
     def _obs(self, b: Batch) -> dict[str, Any]:
         return {
@@ -215,16 +247,40 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
             if a in self.agents
         }
 
-    def render(self) -> str | None:
-        """Returns the round and the scores as text (``"ansi"``)."""
-        if self.render_mode != "ansi" or self._last is None:
+    def state(self) -> Array:
+        """The global state: the first agent's observation without masks, and its seat.
+
+        Returns:
+            A float32 vector in :attr:`state_space` (see the class).
+
+        Raises:
+            SessionError: Before the first reset.
+        """
+        if self._last is None:
+            raise SessionError("state before reset: call reset()")
+        b = self._last
+        obs = {k: b.obs[k][0, 0] for k in self._state_keys}
+        seat = np.zeros(4, np.float32)
+        seat[int(b.seat[0, 0])] = 1.0
+        return np.concatenate([flatten(self._state_dict_space, obs), seat])
+
+    def render(self) -> Any:
+        """Draws the board as the first agent sees it (see :meth:`jgym.JgymEnv.render`).
+
+        Returns:
+            An image (``"rgb_array"``), text (``"ansi"``) or ``None``.
+        """
+        if self.render_mode is None or self._last is None:
             return None
         b = self._last
-        scores = " ".join(f"{s:5d}" for s in b.scores[0])
-        return f"round {int(b.round[0]):4d}  scores {scores}\n"
+        obs = {k: v[0, 0] for k, v in b.obs.items()}
+        seat = int(b.seat[0, 0])
+        if self.render_mode == "rgb_array":
+            return self._renderer.rgb(obs, seat, b.scores[0])
+        return self._renderer.ansi(obs, seat, b.scores[0], int(b.round[0]))
 
     def close(self) -> None:
-        """Closes the session and the connection (stopping a local server)."""
+        """Closes the session and the connection (stopping a local server). Idempotent."""
         self._session.close()
         self._client.close()
 

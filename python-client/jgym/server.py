@@ -5,11 +5,13 @@ child process on 127.0.0.1 and stops it when the last environment using it
 closes. The binary is looked up in this order (:func:`find_binary`):
 
 1. the ``JGYM_BIN`` environment variable;
-2. ``jgym`` on ``PATH``;
-3. the cache, ``$JGYM_CACHE_DIR/bin/jgym`` (default
+2. the binary the wheel carries, ``jgym/bin/jgym`` in this package (the
+   server of this package's release);
+3. ``jgym`` on ``PATH``;
+4. the cache, ``$JGYM_CACHE_DIR/bin/jgym`` (default
    ``~/.cache/jgym/bin/jgym``), unless a jgym source tree is found whose Go
    files are newer;
-4. ``go build`` from a jgym source tree into the cache: the tree is
+5. ``go build`` from a jgym source tree into the cache: the tree is
    ``$JGYM_SRC``, else the first directory above this package or above the
    working directory whose ``go.mod`` says ``module jgym``.
 
@@ -52,6 +54,7 @@ import grpc
 from jgym.errors import BinaryNotFoundError, ServerStartError
 
 __all__ = [
+    "PACKAGED_BIN",
     "LocalServer",
     "ServerLease",
     "build_binary",
@@ -68,6 +71,10 @@ ENV_BIN = "JGYM_BIN"
 ENV_SRC = "JGYM_SRC"
 #: Environment variable overriding the cache directory.
 ENV_CACHE = "JGYM_CACHE_DIR"
+#: The binary a wheel carries (setup.py compiles it into the package).
+PACKAGED_BIN = Path(__file__).resolve().parent / "bin" / (
+    "jgym.exe" if sys.platform == "win32" else "jgym"
+)
 
 _HEALTH_CHECK = "/grpc.health.v1.Health/Check"
 _SERVING = b"\x08\x01"  # grpc.health.v1.HealthCheckResponse{status: SERVING}
@@ -211,8 +218,10 @@ def find_binary(*, build: bool = True) -> Path:
         if not (p.is_file() and os.access(p, os.X_OK)):
             raise BinaryNotFoundError(f"{ENV_BIN}={env_bin} is not an executable file")
         return p
+    if PACKAGED_BIN.is_file() and os.access(PACKAGED_BIN, os.X_OK):
+        return PACKAGED_BIN
     on_path = shutil.which("jgym")
-    if on_path:
+    if on_path and not _is_entry_point(Path(on_path)):
         return Path(on_path)
     cached = cache_dir() / "bin" / "jgym"
     src = find_source_tree()
@@ -222,9 +231,28 @@ def find_binary(*, build: bool = True) -> Path:
     if src is not None and build:
         return build_binary(src, cached)
     raise BinaryNotFoundError(
-        f"no jgym binary: set {ENV_BIN}, put jgym on PATH, or set {ENV_SRC} "
-        "to a jgym source tree (with Go installed) to build one"
+        f"no jgym binary: install a jgym wheel (it carries one), set {ENV_BIN}, put jgym "
+        f"on PATH, or set {ENV_SRC} to a jgym source tree (with Go installed) to build one"
     )
+
+
+def _is_entry_point(p: Path) -> bool:
+    """Whether ``p`` is the ``jgym`` script pip writes for :func:`run_binary` (not a binary)."""
+    try:
+        with p.open("rb") as f:
+            head = f.read(512)
+    except OSError:
+        return False
+    return head.startswith(b"#!") and b"run_binary" in head
+
+
+def run_binary() -> None:
+    """The ``jgym`` command a wheel installs: runs the binary with the same arguments."""
+    binary = find_binary(build=False)
+    args = [str(binary), *sys.argv[1:]]
+    if sys.platform == "win32":  # no exec on Windows
+        raise SystemExit(subprocess.call(args))
+    os.execv(binary, args)
 
 
 # --- child process management -------------------------------------------------
@@ -288,8 +316,15 @@ class _Spawner:
                 reply.put(e)
 
 
-def _stop_process(proc: subprocess.Popen[bytes], timeout: float = 5.0) -> None:
-    """Stops a server child and its process group: SIGTERM, then SIGKILL."""
+def _stop_process(proc: subprocess.Popen[bytes], owner: int, timeout: float = 5.0) -> None:
+    """Stops a server child and its process group: SIGTERM, then SIGKILL.
+
+    Only in the process that started it (``owner``): a forked child (a
+    subprocess vector env, a Ray worker) inherits the object but not the
+    server, which goes on serving its parent.
+    """
+    if os.getpid() != owner:
+        return
     pgid = proc.pid  # start_new_session: the child leads its own group
     if proc.poll() is None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -397,7 +432,7 @@ class LocalServer:
         except OSError as e:
             raise ServerStartError(f"cannot run {self.binary}: {e}") from e
         self.pid = self._proc.pid
-        self._finalizer = weakref.finalize(self, _stop_process, self._proc)
+        self._finalizer = weakref.finalize(self, _stop_process, self._proc, os.getpid())
         threading.Thread(
             target=self._read_log, name=f"jgym-serve-{self.pid}-log", daemon=True
         ).start()
@@ -502,10 +537,13 @@ class ServerLease:
     def __init__(self, server: LocalServer) -> None:
         self.server = server
         self._released = False
+        self._pid = os.getpid()
 
     def release(self) -> None:
         """Gives the lease back; the last release stops the server. Idempotent."""
         global _shared  # noqa: PLW0603 - the process-wide server
+        if os.getpid() != self._pid:
+            return  # a forked child's copy: the lease is the parent's
         with _shared_lock:
             if self._released:
                 return
@@ -518,6 +556,18 @@ class ServerLease:
             if _shared is self.server:
                 _shared = None
         self.server.close()
+
+
+def _after_fork_in_child() -> None:
+    """A forked child starts its own shared server when it needs one."""
+    global _shared, _shared_lock, _users  # noqa: PLW0603 - the process-wide server
+    _shared = None
+    _users = {}
+    _shared_lock = threading.Lock()  # the parent may have held it while forking
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def shared_server() -> ServerLease:

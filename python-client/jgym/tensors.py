@@ -32,6 +32,8 @@ __all__ = [
     "DTYPES",
     "MaskedMultiDiscrete",
     "action_space",
+    "flat_space",
+    "flatten",
     "from_numpy",
     "observation_space",
     "sample_masked",
@@ -126,7 +128,7 @@ def tensor_space(spec: pb.TensorSpec) -> spaces.Space[Any]:
     shape = tuple(int(d) for d in spec.shape)
     if spec.dtype == pb.DTYPE_BOOL:
         return spaces.MultiBinary(list(shape))
-    dt = DTYPES[spec.dtype]
+    dt: Any = DTYPES[spec.dtype]
     return spaces.Box(low=spec.low, high=spec.high, shape=shape, dtype=dt)
 
 
@@ -193,8 +195,10 @@ class MaskedMultiDiscrete(spaces.MultiDiscrete):
             and mask.shape == (len(self.nvec), int(self.nvec.max()))
             and bool(np.all(self.nvec == self.nvec[0]))
         ):
-            return (sample_masked(mask, self.np_random) + self.start).astype(self.dtype)
-        return super().sample(mask=mask, probability=probability)
+            out: np.ndarray[Any, Any] = sample_masked(mask, self.np_random) + self.start
+            return out.astype(self.dtype)
+        drawn: np.ndarray[Any, Any] = super().sample(mask=mask, probability=probability)
+        return drawn
 
 
 def action_space(game: pb.GameSpec, with_order: bool = False) -> spaces.Space[Any]:
@@ -225,3 +229,51 @@ def observation_dtypes(game: pb.GameSpec) -> dict[str, np.dtype[Any]]:
         t.name: MASK_DTYPE if t.dtype == pb.DTYPE_BOOL else DTYPES[t.dtype]
         for t in game.observation
     }
+
+
+def flat_space(space: spaces.Dict) -> spaces.Box:
+    """Returns the float32 Box of a Dict observation flattened by :func:`flatten`.
+
+    The tensors follow one another in the Dict's (sorted) key order, each
+    row-major: ``action_mask`` first, then ``board``, ``globals``, ...
+    (Gymnasium's :func:`~gymnasium.spaces.utils.flatten_space` order).
+
+    Example:
+        >>> d = spaces.Dict(
+        ...     {"b": spaces.Box(0, 9, (2,), np.uint8), "a": spaces.MultiBinary([1, 2])}
+        ... )
+        >>> flat_space(d)
+        Box(0.0, [1. 1. 9. 9.], (4,), float32)
+    """
+    lows, highs = [], []
+    for s in space.values():
+        if isinstance(s, spaces.MultiBinary):
+            n = math.prod(s.shape)
+            lows.append(np.zeros(n))
+            highs.append(np.ones(n))
+        else:
+            assert isinstance(s, spaces.Box)
+            lows.append(np.asarray(s.low, np.float64).reshape(-1))
+            highs.append(np.minimum(np.asarray(s.high, np.float64).reshape(-1), 3.0e38))
+    low = np.concatenate(lows).astype(np.float32)
+    high = np.concatenate(highs).astype(np.float32)
+    return spaces.Box(low=low, high=high, dtype=np.float32)
+
+
+def flatten(
+    space: spaces.Dict, obs: dict[str, np.ndarray[Any, Any]], batch: int | None = None
+) -> np.ndarray[Any, Any]:
+    """Flattens one observation (or a batch of ``batch``) into float32 (:func:`flat_space`).
+
+    Example:
+        >>> d = spaces.Dict(
+        ...     {"b": spaces.Box(0, 9, (2,), np.uint8), "a": spaces.MultiBinary([1, 2])}
+        ... )
+        >>> obs = {"a": np.array([[1, 0]], np.int8), "b": np.array([7, 8], np.uint8)}
+        >>> flatten(d, obs).tolist()
+        [1.0, 0.0, 7.0, 8.0]
+    """
+    if batch is None:
+        return np.concatenate([np.asarray(obs[k], np.float32).reshape(-1) for k in space])
+    parts = [np.asarray(obs[k], np.float32).reshape(batch, -1) for k in space]
+    return np.concatenate(parts, axis=1)

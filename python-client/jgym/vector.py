@@ -26,17 +26,20 @@ Example:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from jgym._batch import Array, Batch, Decoder, make_seats
+from jgym._batch import MAX_SEED, Array, Batch, Decoder, check_seed, make_seats, split_action
+from jgym._rows import RowAPI
 from jgym.client import Client, Session
+from jgym.env import RENDER_MODES, check_render_mode
 from jgym.errors import InvalidArgumentError, JgymError, SessionError
-from jgym.tensors import action_space, observation_space
+from jgym.render import renderer
+from jgym.tensors import action_space, flat_space, flatten, observation_space
 
 __all__ = ["JgymVectorEnv", "make_vec"]
 
@@ -51,7 +54,7 @@ def _split(n: int, k: int) -> list[int]:
     return [n // k + (i < n % k) for i in range(k)]
 
 
-class JgymVectorEnv(VectorEnv):
+class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
     """Many games served by jgym, as a Gymnasium vector environment.
 
     Args:
@@ -87,9 +90,19 @@ class JgymVectorEnv(VectorEnv):
         tls: TLS to the server: a :class:`jgym.TLS`, the CA's PEM path, or
             ``True`` (default: ``$JGYM_TLS_CA`` if set).
         observation_delta: Receive each observation as its changes since
-            the last one (about a third of the bytes; the arrays are
+            the last one (about a quarter of the bytes; the arrays are
             rebuilt here, writable and owned). ``False``: raw tensors,
             returned as read-only views of the message.
+        render_mode: ``"rgb_array"`` or ``"ansi"``: :meth:`render` draws
+            every sub-environment's board (a tuple, as Gymnasium's own
+            vector envs); ``None`` draws nothing.
+        flatten_observation: Observations are one float32 ``[num_envs, N]``
+            array (the Dict's tensors in key order, ``action_mask`` first;
+            :func:`jgym.tensors.flat_space`), for libraries that want a Box.
+
+    The vector environment pickles: the copy connects to the same servers
+    (or starts its own local one) with the same options and needs a
+    :meth:`reset`.
 
     Raises:
         InvalidArgumentError: A bad option, or a setup the server refused
@@ -100,7 +113,8 @@ class JgymVectorEnv(VectorEnv):
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium's convention
         "autoreset_mode": AutoresetMode.NEXT_STEP,
-        "render_modes": [],
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 8,
     }
 
     def __init__(
@@ -124,7 +138,11 @@ class JgymVectorEnv(VectorEnv):
         observation_delta: bool = True,
         token: str | None = None,
         tls: Any = None,
+        render_mode: str | None = None,
+        flatten_observation: bool = False,
     ) -> None:
+        self._kwargs = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
+        game = game.removeprefix("jgym/")
         if num_envs < 1:
             raise InvalidArgumentError(f"num_envs {num_envs}: want at least 1")
         if address is not None and addresses is not None:
@@ -137,6 +155,8 @@ class JgymVectorEnv(VectorEnv):
         self.game_id = game
         self.seats = make_seats(seats, opponents, learners)
         self.with_order = action_order
+        self.render_mode = check_render_mode(render_mode)
+        self.flatten_observation = flatten_observation
         self.closed = False
         self._clients: list[Client] = []
         self._sessions: list[Session] = []
@@ -173,13 +193,30 @@ class JgymVectorEnv(VectorEnv):
         self.num_learners = first.num_learners
         self.num_slots = first.num_slots
         self.num_envs = num_envs * self.num_learners
-        self.single_observation_space = observation_space(first.game)
+        self.single_dict_observation_space = observation_space(first.game)
+        self.single_observation_space = (
+            flat_space(self.single_dict_observation_space)
+            if flatten_observation
+            else self.single_dict_observation_space
+        )
         self.single_action_space = action_space(first.game, action_order)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._decoders = [Decoder(s.game, s.num_learners, s) for s in self._sessions]
         self._obs: dict[str, Array] | None = None  # last full batch (partial resets)
+        self._info_last: dict[str, Any] | None = None
         self._stepping = False
+        self._row_attrs: dict[str, tuple[Any, ...]] = {}
+        self._renderer = renderer(self.spec_proto.observation_version)
+
+    # --- pickling ---------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"kwargs": self._kwargs}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        kwargs = dict(state["kwargs"])
+        self.__init__(kwargs.pop("game"), kwargs.pop("num_envs"), **kwargs)  # type: ignore[misc]
 
     @property
     def server_pids(self) -> list[int]:
@@ -194,35 +231,107 @@ class JgymVectorEnv(VectorEnv):
     # --- Gymnasium API ---------------------------------------------------------
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Array], dict[str, Any]]:
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[Any, dict[str, Any]]:
         """Starts new games in all (or, with ``options["reset_mask"]``, some) envs.
 
         Args:
-            seed: Game ``g`` gets seed ``seed + g``. ``None`` continues each
-                game's own seed sequence.
+            seed: Game ``g`` gets seed ``seed + g``; or a list of one seed
+                (or ``None``) per sub-environment, the rows of a game
+                sharing one; ``None`` continues each game's own seed
+                sequence. Seeds are 0..2^31-1.
             options: ``{"reset_mask": bool array of num_envs}`` resets only
                 the masked sub-environments (their games); for
                 ``AutoresetMode.DISABLED``.
 
         Returns:
-            The observations (a dict of ``[num_envs, ...]`` arrays) and info.
+            The observations (a dict of ``[num_envs, ...]`` arrays, or one
+            float32 array with ``flatten_observation``) and info.
+
+        Raises:
+            InvalidArgumentError: A bad seed or reset mask.
+            SessionError: The environment is closed, or a step is pending.
         """
+        if self.closed:
+            raise SessionError("reset on a closed environment")
         if self._stepping:
             raise SessionError("reset during step_async: call step_wait first")
-        if seed is not None and not isinstance(seed, int | np.integer):
-            raise InvalidArgumentError(f"seed {seed!r}: want an int (game g uses seed + g)")
-        super().reset(seed=seed)
+        seeds = self._game_seeds(seed)
         games = self._reset_games(options)
+        if isinstance(seeds, list):
+            if games is not None:
+                raise InvalidArgumentError("a list of seeds resets every game: no reset_mask")
+            first = next((x for x in seeds if x is not None), None)
+            super().reset(seed=first)
+            return self._reset_each(seeds)
+        super().reset(seed=seeds)
+        counts = []
         for s, off in zip(self._sessions, self._offsets, strict=True):
             ids = None if games is None else [g - off for g in games if off <= g < off + s.num_envs]
+            counts.append(0 if ids == [] else 1)
             if ids == []:
                 continue
-            s.send_reset(None if seed is None else int(seed) + off, ids)
-        batches = self._gather(
-            lambda s, off: games is None or any(off <= g < off + s.num_envs for g in games)
-        )
-        obs, info = self._merge(batches, partial=games is not None)
+            s.send_reset(None if seeds is None else seeds + off, ids)
+        batches = self._gather(counts)
+        return self._out(*self._merge(batches, partial=games is not None))
+
+    def _game_seeds(self, seed: Any) -> int | list[int | None] | None:
+        """The reset's seed: one int (game g gets seed + g), None, or one per game.
+
+        A list has one seed (or ``None``) per sub-environment, as Gymnasium's
+        vector envs take; the rows of a game (its learner seats) share one.
+        """
+        if seed is None or isinstance(seed, int | np.integer):
+            s = check_seed(seed)
+            if s is not None and s + self.num_games - 1 > MAX_SEED:
+                raise InvalidArgumentError(
+                    f"seed {s}: game {self.num_games - 1} would get {s + self.num_games - 1}, "
+                    f"want at most {MAX_SEED}"
+                )
+            return s
+        if not isinstance(seed, list | tuple | np.ndarray):
+            raise InvalidArgumentError(
+                f"seed {seed!r}: want an int 0..{MAX_SEED} (game g uses seed + g), None, or a "
+                f"list of {self.num_envs}"
+            )
+        rows = [check_seed(x, f"seed[{i}]") for i, x in enumerate(list(seed))]
+        if len(rows) != self.num_envs:
+            raise InvalidArgumentError(f"seed: got {len(rows)} seeds, want {self.num_envs}")
+        L = self.num_learners  # noqa: N806
+        per_game = rows[::L]
+        for g in range(self.num_games):
+            if len(set(rows[g * L : (g + 1) * L])) > 1:
+                raise InvalidArgumentError(
+                    f"seed: rows {g * L}..{(g + 1) * L - 1} are the learners of game {g} and "
+                    "need one seed"
+                )
+        first = per_game[0]
+        if first is not None and all(x == first + g for g, x in enumerate(per_game)):
+            return first
+        return per_game
+
+    def _reset_each(self, seeds: list[int | None]) -> tuple[Any, dict[str, Any]]:
+        """Resets every game with its own seed: a request per run of seeds."""
+        counts = []
+        for s, off in zip(self._sessions, self._offsets, strict=True):
+            # env i of a request seeded b gets (b + i) mod 2^31: group the
+            # envs by the b that gives each its seed.
+            groups: dict[int | None, list[int]] = {}
+            for i in range(s.num_envs):
+                x = seeds[off + i]
+                groups.setdefault(None if x is None else (x - i) % (MAX_SEED + 1), []).append(i)
+            for base, ids in groups.items():
+                s.send_reset(base, None if len(ids) == s.num_envs else ids)
+            counts.append(len(groups))
+        return self._out(*self._merge(self._gather(counts), partial=True))
+
+    def _out(self, obs: dict[str, Array], info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        self._info_last = info
+        if self.flatten_observation:
+            return flatten(self.single_dict_observation_space, obs, self.num_envs), info
         return obs, info
 
     def _reset_games(self, options: dict[str, Any] | None) -> list[int] | None:
@@ -261,28 +370,15 @@ class JgymVectorEnv(VectorEnv):
             raise SessionError("step_async twice: call step_wait first")
         if self._obs is None:
             raise SessionError("step before reset: call reset() first")
-        order = None
-        if self.with_order:
-            if not isinstance(actions, dict) or "action" not in actions:
-                raise InvalidArgumentError(
-                    "actions: want a dict with 'action' and 'order' (action_order=True)"
-                )
-            order = self._rows(actions.get("order"), "actions['order']")
-            actions = actions["action"]
-        acts = self._rows(actions, "actions")
+        acts, order = split_action(
+            actions, (self.num_envs, self.num_slots), self.spec_proto.num_actions,
+            self.with_order, "actions",
+        )
         for s, off in zip(self._sessions, self._offsets, strict=True):
             lo, hi = off * self.num_learners, (off + s.num_envs) * self.num_learners
             s.send_step(acts[lo:hi], None if order is None else order[lo:hi])
         self._stepping = True
 
-    def _rows(self, a: Any, what: str) -> Array:
-        if a is None:
-            raise InvalidArgumentError(f"{what} is missing")
-        arr = np.asarray(a)
-        want = (self.num_envs, self.num_slots)
-        if arr.shape != want:
-            raise InvalidArgumentError(f"{what}: got shape {arr.shape}, want {want}")
-        return arr
 
     def step_wait(
         self, **kwargs: Any
@@ -300,43 +396,53 @@ class JgymVectorEnv(VectorEnv):
         if not self._stepping:
             raise SessionError("step_wait without step_async")
         self._stepping = False
-        batches = self._gather(lambda s, off: True)
+        batches = self._gather([1] * len(self._sessions))
         obs, info = self._merge(batches, partial=False)
         reward = self._cat([b.reward for _, b in batches]).reshape(self.num_envs)
         terminated = self._per_row([b.terminated for _, b in batches])
         truncated = self._per_row([b.truncated for _, b in batches])
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
             self._add_final(batches, info)
-        return obs, reward, terminated, truncated, info
+            if self.flatten_observation and "final_obs" in info:
+                for i in np.flatnonzero(info["_final_obs"]):
+                    info["final_obs"][i] = flatten(
+                        self.single_dict_observation_space, info["final_obs"][i]
+                    )
+        obs_out, info = self._out(obs, info)
+        return obs_out, reward, terminated, truncated, info
 
-    def _gather(self, sent: Callable[[Session, int], bool]) -> list[tuple[int, Batch]]:
-        """Receives the answer of every session a request was ``sent`` to.
+    def _gather(self, counts: list[int]) -> list[tuple[int, Batch]]:
+        """Receives ``counts[j]`` answers from session ``j``.
 
         Every answer is read even when one is an error, so that no session
         is left with an unread answer; then the first error is raised.
         """
         batches: list[tuple[int, Batch]] = []
         error: JgymError | None = None
-        for s, dec, off in zip(self._sessions, self._decoders, self._offsets, strict=True):
-            if not sent(s, off):
-                continue
-            try:
-                batches.append((off, dec.decode(s.recv())))
-            except JgymError as e:
-                error = error or e
-            except BaseException:  # Ctrl-C: no session may keep a stale answer
-                for other in self._sessions:
-                    other.abandon()
-                raise
+        for s, dec, off, n in zip(
+            self._sessions, self._decoders, self._offsets, counts, strict=True
+        ):
+            for _ in range(n):
+                try:
+                    batches.append((off, dec.decode(s.recv())))
+                except JgymError as e:
+                    error = error or e
+                except BaseException:  # Ctrl-C: no session may keep a stale answer
+                    for other in self._sessions:
+                        other.abandon()
+                    raise
         if error is not None:
             raise error
         return batches
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Closes the sessions and the connections (stopping a local server)."""
-        for s in self._sessions:
+        """Closes the sessions and the connections (stopping a local server). Idempotent.
+
+        Also safe on an env whose constructor failed (nothing opened yet).
+        """
+        for s in getattr(self, "_sessions", []):
             s.close()
-        for c in self._clients:
+        for c in getattr(self, "_clients", []):
             c.close()
         self._sessions = []
         self._clients = []
@@ -371,9 +477,14 @@ class JgymVectorEnv(VectorEnv):
                 self._per_row([b.episode for _, b in batches]),
             )
             return obs, info
-        # A partial reset: copy the new games' rows into the last batch.
-        assert self._obs is not None
-        obs = {k: v.copy() for k, v in self._obs.items()}
+        # A partial reset: copy the new games' rows into the last batch (or,
+        # seed by seed, into a new one).
+        if self._obs is None:
+            obs = {
+                k: np.zeros((n, *v.shape[2:]), v.dtype) for k, v in batches[0][1].obs.items()
+            }
+        else:
+            obs = {k: v.copy() for k, v in self._obs.items()}
         for off, b in batches:
             rows = ((off + b.env_ids)[:, None] * L + np.arange(L)).reshape(-1)
             for k, v in b.obs.items():

@@ -100,7 +100,12 @@ def diff(shipped: Path, fresh: Path) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """Runs the generator; see the module docstring."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=SHIPPED)
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=SHIPPED,
+        help="the package root to write jgym/v1 into (default: python-client)",
+    )
     parser.add_argument("--check", action="store_true", help="compare only, write nothing")
     args = parser.parse_args(argv)
     if args.check:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import importlib.util
 import pkgutil
 
 import pytest
@@ -17,8 +18,14 @@ MODULES = sorted(
 )
 
 
+#: Modules of the extras, and what they need.
+NEEDS = {"jgym.sb3": "sb3_contrib", "jgym.nets": "torch", "jgym.rllib": "ray"}
+
+
 @pytest.mark.parametrize("name", ["jgym", *MODULES])
 def test_doctests(name: str) -> None:
+    if name in NEEDS and importlib.util.find_spec(NEEDS[name]) is None:
+        pytest.skip(f"{name} needs {NEEDS[name]} (an extra)")
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, verbose=False)
     assert result.failed == 0, f"{result.failed} doctest(s) failed in {name}"

@@ -123,6 +123,9 @@ def test_render_ansi(address: str) -> None:
     try:
         env.reset(seed=1)
         text = env.render()
-        assert text is not None and text.startswith("round    0")
+        assert text is not None and text.startswith("Crematoria  round 0  me: seat 0  scores")
+        lines = text.splitlines()
+        assert len(lines) == 1 + 40 + 1 + 40 + 1  # header, surface, separator, underground, legend
+        assert all(len(ln) == 80 for ln in lines[1:-1])
     finally:
         env.close()

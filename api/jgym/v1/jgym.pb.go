@@ -617,6 +617,111 @@ func (x *GameSpec) GetDefaultConfig() string {
 	return ""
 }
 
+// GetVersionRequest asks for the server's versions.
+type GetVersionRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetVersionRequest) Reset() {
+	*x = GetVersionRequest{}
+	mi := &file_jgym_v1_jgym_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetVersionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetVersionRequest) ProtoMessage() {}
+
+func (x *GetVersionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_jgym_v1_jgym_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetVersionRequest.ProtoReflect.Descriptor instead.
+func (*GetVersionRequest) Descriptor() ([]byte, []int) {
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{3}
+}
+
+// GetVersionResponse says what the server is and what it speaks.
+type GetVersionResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The server's release, e.g. "0.2.0" (the jgym wheel of the same
+	// release carries this server).
+	ServerVersion string `protobuf:"bytes,1,opt,name=server_version,json=serverVersion,proto3" json:"server_version,omitempty"`
+	// The version of this protocol the server speaks. It changes when an
+	// older client would misread a newer server (or the reverse); a client
+	// refuses a server of another protocol version.
+	ProtocolVersion int32 `protobuf:"varint,2,opt,name=protocol_version,json=protocolVersion,proto3" json:"protocol_version,omitempty"`
+	// The observation layout of each hosted game, by game id (e.g.
+	// "Crematoria-v0": "crematoria-obs-1"), as in GameSpec.
+	ObservationVersions map[string]string `protobuf:"bytes,3,rep,name=observation_versions,json=observationVersions,proto3" json:"observation_versions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *GetVersionResponse) Reset() {
+	*x = GetVersionResponse{}
+	mi := &file_jgym_v1_jgym_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetVersionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetVersionResponse) ProtoMessage() {}
+
+func (x *GetVersionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_jgym_v1_jgym_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetVersionResponse.ProtoReflect.Descriptor instead.
+func (*GetVersionResponse) Descriptor() ([]byte, []int) {
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *GetVersionResponse) GetServerVersion() string {
+	if x != nil {
+		return x.ServerVersion
+	}
+	return ""
+}
+
+func (x *GetVersionResponse) GetProtocolVersion() int32 {
+	if x != nil {
+		return x.ProtocolVersion
+	}
+	return 0
+}
+
+func (x *GetVersionResponse) GetObservationVersions() map[string]string {
+	if x != nil {
+		return x.ObservationVersions
+	}
+	return nil
+}
+
 // ListGamesRequest asks for the hosted games.
 type ListGamesRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -626,7 +731,7 @@ type ListGamesRequest struct {
 
 func (x *ListGamesRequest) Reset() {
 	*x = ListGamesRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[3]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -638,7 +743,7 @@ func (x *ListGamesRequest) String() string {
 func (*ListGamesRequest) ProtoMessage() {}
 
 func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[3]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -651,7 +756,7 @@ func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesRequest.ProtoReflect.Descriptor instead.
 func (*ListGamesRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{3}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{5}
 }
 
 // ListGamesResponse lists the hosted games.
@@ -665,7 +770,7 @@ type ListGamesResponse struct {
 
 func (x *ListGamesResponse) Reset() {
 	*x = ListGamesResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[4]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -677,7 +782,7 @@ func (x *ListGamesResponse) String() string {
 func (*ListGamesResponse) ProtoMessage() {}
 
 func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[4]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -690,7 +795,7 @@ func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesResponse.ProtoReflect.Descriptor instead.
 func (*ListGamesResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{4}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ListGamesResponse) GetGames() []*GameSpec {
@@ -711,7 +816,7 @@ type ListBotsRequest struct {
 
 func (x *ListBotsRequest) Reset() {
 	*x = ListBotsRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[5]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -723,7 +828,7 @@ func (x *ListBotsRequest) String() string {
 func (*ListBotsRequest) ProtoMessage() {}
 
 func (x *ListBotsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[5]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -736,7 +841,7 @@ func (x *ListBotsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBotsRequest.ProtoReflect.Descriptor instead.
 func (*ListBotsRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{5}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ListBotsRequest) GetGame() string {
@@ -762,7 +867,7 @@ type ListBotsResponse struct {
 
 func (x *ListBotsResponse) Reset() {
 	*x = ListBotsResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[6]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -774,7 +879,7 @@ func (x *ListBotsResponse) String() string {
 func (*ListBotsResponse) ProtoMessage() {}
 
 func (x *ListBotsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[6]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -787,7 +892,7 @@ func (x *ListBotsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBotsResponse.ProtoReflect.Descriptor instead.
 func (*ListBotsResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{6}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ListBotsResponse) GetBots() []string {
@@ -817,7 +922,7 @@ type SeatSpec struct {
 
 func (x *SeatSpec) Reset() {
 	*x = SeatSpec{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[7]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -829,7 +934,7 @@ func (x *SeatSpec) String() string {
 func (*SeatSpec) ProtoMessage() {}
 
 func (x *SeatSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[7]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -842,7 +947,7 @@ func (x *SeatSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatSpec.ProtoReflect.Descriptor instead.
 func (*SeatSpec) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{7}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *SeatSpec) GetBot() string {
@@ -871,7 +976,7 @@ type UploadBotRequest struct {
 
 func (x *UploadBotRequest) Reset() {
 	*x = UploadBotRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -883,7 +988,7 @@ func (x *UploadBotRequest) String() string {
 func (*UploadBotRequest) ProtoMessage() {}
 
 func (x *UploadBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -896,7 +1001,7 @@ func (x *UploadBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBotRequest.ProtoReflect.Descriptor instead.
 func (*UploadBotRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{8}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *UploadBotRequest) GetKind() BotKind {
@@ -944,7 +1049,7 @@ type UploadBotResponse struct {
 
 func (x *UploadBotResponse) Reset() {
 	*x = UploadBotResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -956,7 +1061,7 @@ func (x *UploadBotResponse) String() string {
 func (*UploadBotResponse) ProtoMessage() {}
 
 func (x *UploadBotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -969,7 +1074,7 @@ func (x *UploadBotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBotResponse.ProtoReflect.Descriptor instead.
 func (*UploadBotResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{9}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *UploadBotResponse) GetBot() string {
@@ -1044,7 +1149,7 @@ type CreateSessionRequest struct {
 
 func (x *CreateSessionRequest) Reset() {
 	*x = CreateSessionRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1056,7 +1161,7 @@ func (x *CreateSessionRequest) String() string {
 func (*CreateSessionRequest) ProtoMessage() {}
 
 func (x *CreateSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1069,7 +1174,7 @@ func (x *CreateSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateSessionRequest.ProtoReflect.Descriptor instead.
 func (*CreateSessionRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{10}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CreateSessionRequest) GetGame() string {
@@ -1181,7 +1286,7 @@ type CreateSessionResponse struct {
 
 func (x *CreateSessionResponse) Reset() {
 	*x = CreateSessionResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1193,7 +1298,7 @@ func (x *CreateSessionResponse) String() string {
 func (*CreateSessionResponse) ProtoMessage() {}
 
 func (x *CreateSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1206,7 +1311,7 @@ func (x *CreateSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateSessionResponse.ProtoReflect.Descriptor instead.
 func (*CreateSessionResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{11}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CreateSessionResponse) GetSessionId() string {
@@ -1262,7 +1367,7 @@ type CloseSessionRequest struct {
 
 func (x *CloseSessionRequest) Reset() {
 	*x = CloseSessionRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1274,7 +1379,7 @@ func (x *CloseSessionRequest) String() string {
 func (*CloseSessionRequest) ProtoMessage() {}
 
 func (x *CloseSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1287,7 +1392,7 @@ func (x *CloseSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseSessionRequest.ProtoReflect.Descriptor instead.
 func (*CloseSessionRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{12}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *CloseSessionRequest) GetSessionId() string {
@@ -1306,7 +1411,7 @@ type CloseSessionResponse struct {
 
 func (x *CloseSessionResponse) Reset() {
 	*x = CloseSessionResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1318,7 +1423,7 @@ func (x *CloseSessionResponse) String() string {
 func (*CloseSessionResponse) ProtoMessage() {}
 
 func (x *CloseSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1331,7 +1436,7 @@ func (x *CloseSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseSessionResponse.ProtoReflect.Descriptor instead.
 func (*CloseSessionResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{13}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{15}
 }
 
 // ResetRequest starts new games.
@@ -1350,7 +1455,7 @@ type ResetRequest struct {
 
 func (x *ResetRequest) Reset() {
 	*x = ResetRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1362,7 +1467,7 @@ func (x *ResetRequest) String() string {
 func (*ResetRequest) ProtoMessage() {}
 
 func (x *ResetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1375,7 +1480,7 @@ func (x *ResetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetRequest.ProtoReflect.Descriptor instead.
 func (*ResetRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{14}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ResetRequest) GetSeed() int64 {
@@ -1416,7 +1521,7 @@ type StepRequest struct {
 
 func (x *StepRequest) Reset() {
 	*x = StepRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1428,7 +1533,7 @@ func (x *StepRequest) String() string {
 func (*StepRequest) ProtoMessage() {}
 
 func (x *StepRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1441,7 +1546,7 @@ func (x *StepRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepRequest.ProtoReflect.Descriptor instead.
 func (*StepRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{15}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *StepRequest) GetEnvIds() []int32 {
@@ -1485,7 +1590,7 @@ type StreamRequest struct {
 
 func (x *StreamRequest) Reset() {
 	*x = StreamRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1497,7 +1602,7 @@ func (x *StreamRequest) String() string {
 func (*StreamRequest) ProtoMessage() {}
 
 func (x *StreamRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1510,7 +1615,7 @@ func (x *StreamRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamRequest.ProtoReflect.Descriptor instead.
 func (*StreamRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{16}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *StreamRequest) GetSessionId() string {
@@ -1589,7 +1694,7 @@ type RecvRequest struct {
 
 func (x *RecvRequest) Reset() {
 	*x = RecvRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1601,7 +1706,7 @@ func (x *RecvRequest) String() string {
 func (*RecvRequest) ProtoMessage() {}
 
 func (x *RecvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1614,7 +1719,7 @@ func (x *RecvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecvRequest.ProtoReflect.Descriptor instead.
 func (*RecvRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{17}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{19}
 }
 
 // Info is per-env information, batched.
@@ -1636,7 +1741,7 @@ type Info struct {
 
 func (x *Info) Reset() {
 	*x = Info{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1648,7 +1753,7 @@ func (x *Info) String() string {
 func (*Info) ProtoMessage() {}
 
 func (x *Info) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1661,7 +1766,7 @@ func (x *Info) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Info.ProtoReflect.Descriptor instead.
 func (*Info) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{18}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Info) GetScores() *Tensor {
@@ -1728,7 +1833,7 @@ type StepResult struct {
 
 func (x *StepResult) Reset() {
 	*x = StepResult{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[19]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1740,7 +1845,7 @@ func (x *StepResult) String() string {
 func (*StepResult) ProtoMessage() {}
 
 func (x *StepResult) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[19]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1753,7 +1858,7 @@ func (x *StepResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepResult.ProtoReflect.Descriptor instead.
 func (*StepResult) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{19}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *StepResult) GetEnvIds() []int32 {
@@ -1830,7 +1935,7 @@ type StreamResponse struct {
 
 func (x *StreamResponse) Reset() {
 	*x = StreamResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1842,7 +1947,7 @@ func (x *StreamResponse) String() string {
 func (*StreamResponse) ProtoMessage() {}
 
 func (x *StreamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1855,7 +1960,7 @@ func (x *StreamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamResponse.ProtoReflect.Descriptor instead.
 func (*StreamResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{20}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *StreamResponse) GetResult() *StepResult {
@@ -1894,7 +1999,15 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"numActions\x12\x1d\n" +
 	"\n" +
 	"num_rounds\x18\b \x01(\x05R\tnumRounds\x12%\n" +
-	"\x0edefault_config\x18\t \x01(\tR\rdefaultConfig\"\x12\n" +
+	"\x0edefault_config\x18\t \x01(\tR\rdefaultConfig\"\x13\n" +
+	"\x11GetVersionRequest\"\x97\x02\n" +
+	"\x12GetVersionResponse\x12%\n" +
+	"\x0eserver_version\x18\x01 \x01(\tR\rserverVersion\x12)\n" +
+	"\x10protocol_version\x18\x02 \x01(\x05R\x0fprotocolVersion\x12g\n" +
+	"\x14observation_versions\x18\x03 \x03(\v24.jgym.v1.GetVersionResponse.ObservationVersionsEntryR\x13observationVersions\x1aF\n" +
+	"\x18ObservationVersionsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x12\n" +
 	"\x10ListGamesRequest\"<\n" +
 	"\x11ListGamesResponse\x12'\n" +
 	"\x05games\x18\x01 \x03(\v2\x11.jgym.v1.GameSpecR\x05games\"%\n" +
@@ -2019,8 +2132,10 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x1aAUTORESET_MODE_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18AUTORESET_MODE_NEXT_STEP\x10\x01\x12\x1c\n" +
 	"\x18AUTORESET_MODE_SAME_STEP\x10\x02\x12\x1b\n" +
-	"\x17AUTORESET_MODE_DISABLED\x10\x032\xb2\x03\n" +
-	"\vJgymService\x12B\n" +
+	"\x17AUTORESET_MODE_DISABLED\x10\x032\xf9\x03\n" +
+	"\vJgymService\x12E\n" +
+	"\n" +
+	"GetVersion\x12\x1a.jgym.v1.GetVersionRequest\x1a\x1b.jgym.v1.GetVersionResponse\x12B\n" +
 	"\tListGames\x12\x19.jgym.v1.ListGamesRequest\x1a\x1a.jgym.v1.ListGamesResponse\x12?\n" +
 	"\bListBots\x12\x18.jgym.v1.ListBotsRequest\x1a\x19.jgym.v1.ListBotsResponse\x12N\n" +
 	"\rCreateSession\x12\x1d.jgym.v1.CreateSessionRequest\x1a\x1e.jgym.v1.CreateSessionResponse\x12K\n" +
@@ -2041,7 +2156,7 @@ func file_jgym_v1_jgym_proto_rawDescGZIP() []byte {
 }
 
 var file_jgym_v1_jgym_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_jgym_v1_jgym_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_jgym_v1_jgym_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_jgym_v1_jgym_proto_goTypes = []any{
 	(Dtype)(0),                    // 0: jgym.v1.Dtype
 	(TensorEncoding)(0),           // 1: jgym.v1.TensorEncoding
@@ -2051,26 +2166,29 @@ var file_jgym_v1_jgym_proto_goTypes = []any{
 	(*Tensor)(nil),                // 5: jgym.v1.Tensor
 	(*TensorSpec)(nil),            // 6: jgym.v1.TensorSpec
 	(*GameSpec)(nil),              // 7: jgym.v1.GameSpec
-	(*ListGamesRequest)(nil),      // 8: jgym.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),     // 9: jgym.v1.ListGamesResponse
-	(*ListBotsRequest)(nil),       // 10: jgym.v1.ListBotsRequest
-	(*ListBotsResponse)(nil),      // 11: jgym.v1.ListBotsResponse
-	(*SeatSpec)(nil),              // 12: jgym.v1.SeatSpec
-	(*UploadBotRequest)(nil),      // 13: jgym.v1.UploadBotRequest
-	(*UploadBotResponse)(nil),     // 14: jgym.v1.UploadBotResponse
-	(*CreateSessionRequest)(nil),  // 15: jgym.v1.CreateSessionRequest
-	(*CreateSessionResponse)(nil), // 16: jgym.v1.CreateSessionResponse
-	(*CloseSessionRequest)(nil),   // 17: jgym.v1.CloseSessionRequest
-	(*CloseSessionResponse)(nil),  // 18: jgym.v1.CloseSessionResponse
-	(*ResetRequest)(nil),          // 19: jgym.v1.ResetRequest
-	(*StepRequest)(nil),           // 20: jgym.v1.StepRequest
-	(*StreamRequest)(nil),         // 21: jgym.v1.StreamRequest
-	(*RecvRequest)(nil),           // 22: jgym.v1.RecvRequest
-	(*Info)(nil),                  // 23: jgym.v1.Info
-	(*StepResult)(nil),            // 24: jgym.v1.StepResult
-	(*StreamResponse)(nil),        // 25: jgym.v1.StreamResponse
-	nil,                           // 26: jgym.v1.StepResult.ObservationEntry
-	nil,                           // 27: jgym.v1.StepResult.FinalObservationEntry
+	(*GetVersionRequest)(nil),     // 8: jgym.v1.GetVersionRequest
+	(*GetVersionResponse)(nil),    // 9: jgym.v1.GetVersionResponse
+	(*ListGamesRequest)(nil),      // 10: jgym.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),     // 11: jgym.v1.ListGamesResponse
+	(*ListBotsRequest)(nil),       // 12: jgym.v1.ListBotsRequest
+	(*ListBotsResponse)(nil),      // 13: jgym.v1.ListBotsResponse
+	(*SeatSpec)(nil),              // 14: jgym.v1.SeatSpec
+	(*UploadBotRequest)(nil),      // 15: jgym.v1.UploadBotRequest
+	(*UploadBotResponse)(nil),     // 16: jgym.v1.UploadBotResponse
+	(*CreateSessionRequest)(nil),  // 17: jgym.v1.CreateSessionRequest
+	(*CreateSessionResponse)(nil), // 18: jgym.v1.CreateSessionResponse
+	(*CloseSessionRequest)(nil),   // 19: jgym.v1.CloseSessionRequest
+	(*CloseSessionResponse)(nil),  // 20: jgym.v1.CloseSessionResponse
+	(*ResetRequest)(nil),          // 21: jgym.v1.ResetRequest
+	(*StepRequest)(nil),           // 22: jgym.v1.StepRequest
+	(*StreamRequest)(nil),         // 23: jgym.v1.StreamRequest
+	(*RecvRequest)(nil),           // 24: jgym.v1.RecvRequest
+	(*Info)(nil),                  // 25: jgym.v1.Info
+	(*StepResult)(nil),            // 26: jgym.v1.StepResult
+	(*StreamResponse)(nil),        // 27: jgym.v1.StreamResponse
+	nil,                           // 28: jgym.v1.GetVersionResponse.ObservationVersionsEntry
+	nil,                           // 29: jgym.v1.StepResult.ObservationEntry
+	nil,                           // 30: jgym.v1.StepResult.FinalObservationEntry
 }
 var file_jgym_v1_jgym_proto_depIdxs = []int32{
 	0,  // 0: jgym.v1.Tensor.dtype:type_name -> jgym.v1.Dtype
@@ -2079,49 +2197,52 @@ var file_jgym_v1_jgym_proto_depIdxs = []int32{
 	6,  // 3: jgym.v1.GameSpec.observation:type_name -> jgym.v1.TensorSpec
 	6,  // 4: jgym.v1.GameSpec.action:type_name -> jgym.v1.TensorSpec
 	6,  // 5: jgym.v1.GameSpec.action_order:type_name -> jgym.v1.TensorSpec
-	7,  // 6: jgym.v1.ListGamesResponse.games:type_name -> jgym.v1.GameSpec
-	2,  // 7: jgym.v1.UploadBotRequest.kind:type_name -> jgym.v1.BotKind
-	12, // 8: jgym.v1.CreateSessionRequest.seats:type_name -> jgym.v1.SeatSpec
-	3,  // 9: jgym.v1.CreateSessionRequest.reward_mode:type_name -> jgym.v1.RewardMode
-	4,  // 10: jgym.v1.CreateSessionRequest.autoreset_mode:type_name -> jgym.v1.AutoresetMode
-	7,  // 11: jgym.v1.CreateSessionResponse.game:type_name -> jgym.v1.GameSpec
-	5,  // 12: jgym.v1.StepRequest.actions:type_name -> jgym.v1.Tensor
-	5,  // 13: jgym.v1.StepRequest.action_order:type_name -> jgym.v1.Tensor
-	19, // 14: jgym.v1.StreamRequest.reset:type_name -> jgym.v1.ResetRequest
-	20, // 15: jgym.v1.StreamRequest.step:type_name -> jgym.v1.StepRequest
-	22, // 16: jgym.v1.StreamRequest.recv:type_name -> jgym.v1.RecvRequest
-	5,  // 17: jgym.v1.Info.scores:type_name -> jgym.v1.Tensor
-	5,  // 18: jgym.v1.Info.rank:type_name -> jgym.v1.Tensor
-	5,  // 19: jgym.v1.Info.round:type_name -> jgym.v1.Tensor
-	5,  // 20: jgym.v1.Info.learner_seats:type_name -> jgym.v1.Tensor
-	5,  // 21: jgym.v1.Info.episode:type_name -> jgym.v1.Tensor
-	26, // 22: jgym.v1.StepResult.observation:type_name -> jgym.v1.StepResult.ObservationEntry
-	5,  // 23: jgym.v1.StepResult.reward:type_name -> jgym.v1.Tensor
-	5,  // 24: jgym.v1.StepResult.terminated:type_name -> jgym.v1.Tensor
-	5,  // 25: jgym.v1.StepResult.truncated:type_name -> jgym.v1.Tensor
-	23, // 26: jgym.v1.StepResult.info:type_name -> jgym.v1.Info
-	27, // 27: jgym.v1.StepResult.final_observation:type_name -> jgym.v1.StepResult.FinalObservationEntry
-	5,  // 28: jgym.v1.StepResult.final_scores:type_name -> jgym.v1.Tensor
-	24, // 29: jgym.v1.StreamResponse.result:type_name -> jgym.v1.StepResult
-	5,  // 30: jgym.v1.StepResult.ObservationEntry.value:type_name -> jgym.v1.Tensor
-	5,  // 31: jgym.v1.StepResult.FinalObservationEntry.value:type_name -> jgym.v1.Tensor
-	8,  // 32: jgym.v1.JgymService.ListGames:input_type -> jgym.v1.ListGamesRequest
-	10, // 33: jgym.v1.JgymService.ListBots:input_type -> jgym.v1.ListBotsRequest
-	15, // 34: jgym.v1.JgymService.CreateSession:input_type -> jgym.v1.CreateSessionRequest
-	17, // 35: jgym.v1.JgymService.CloseSession:input_type -> jgym.v1.CloseSessionRequest
-	21, // 36: jgym.v1.JgymService.Stream:input_type -> jgym.v1.StreamRequest
-	13, // 37: jgym.v1.JgymService.UploadBot:input_type -> jgym.v1.UploadBotRequest
-	9,  // 38: jgym.v1.JgymService.ListGames:output_type -> jgym.v1.ListGamesResponse
-	11, // 39: jgym.v1.JgymService.ListBots:output_type -> jgym.v1.ListBotsResponse
-	16, // 40: jgym.v1.JgymService.CreateSession:output_type -> jgym.v1.CreateSessionResponse
-	18, // 41: jgym.v1.JgymService.CloseSession:output_type -> jgym.v1.CloseSessionResponse
-	25, // 42: jgym.v1.JgymService.Stream:output_type -> jgym.v1.StreamResponse
-	14, // 43: jgym.v1.JgymService.UploadBot:output_type -> jgym.v1.UploadBotResponse
-	38, // [38:44] is the sub-list for method output_type
-	32, // [32:38] is the sub-list for method input_type
-	32, // [32:32] is the sub-list for extension type_name
-	32, // [32:32] is the sub-list for extension extendee
-	0,  // [0:32] is the sub-list for field type_name
+	28, // 6: jgym.v1.GetVersionResponse.observation_versions:type_name -> jgym.v1.GetVersionResponse.ObservationVersionsEntry
+	7,  // 7: jgym.v1.ListGamesResponse.games:type_name -> jgym.v1.GameSpec
+	2,  // 8: jgym.v1.UploadBotRequest.kind:type_name -> jgym.v1.BotKind
+	14, // 9: jgym.v1.CreateSessionRequest.seats:type_name -> jgym.v1.SeatSpec
+	3,  // 10: jgym.v1.CreateSessionRequest.reward_mode:type_name -> jgym.v1.RewardMode
+	4,  // 11: jgym.v1.CreateSessionRequest.autoreset_mode:type_name -> jgym.v1.AutoresetMode
+	7,  // 12: jgym.v1.CreateSessionResponse.game:type_name -> jgym.v1.GameSpec
+	5,  // 13: jgym.v1.StepRequest.actions:type_name -> jgym.v1.Tensor
+	5,  // 14: jgym.v1.StepRequest.action_order:type_name -> jgym.v1.Tensor
+	21, // 15: jgym.v1.StreamRequest.reset:type_name -> jgym.v1.ResetRequest
+	22, // 16: jgym.v1.StreamRequest.step:type_name -> jgym.v1.StepRequest
+	24, // 17: jgym.v1.StreamRequest.recv:type_name -> jgym.v1.RecvRequest
+	5,  // 18: jgym.v1.Info.scores:type_name -> jgym.v1.Tensor
+	5,  // 19: jgym.v1.Info.rank:type_name -> jgym.v1.Tensor
+	5,  // 20: jgym.v1.Info.round:type_name -> jgym.v1.Tensor
+	5,  // 21: jgym.v1.Info.learner_seats:type_name -> jgym.v1.Tensor
+	5,  // 22: jgym.v1.Info.episode:type_name -> jgym.v1.Tensor
+	29, // 23: jgym.v1.StepResult.observation:type_name -> jgym.v1.StepResult.ObservationEntry
+	5,  // 24: jgym.v1.StepResult.reward:type_name -> jgym.v1.Tensor
+	5,  // 25: jgym.v1.StepResult.terminated:type_name -> jgym.v1.Tensor
+	5,  // 26: jgym.v1.StepResult.truncated:type_name -> jgym.v1.Tensor
+	25, // 27: jgym.v1.StepResult.info:type_name -> jgym.v1.Info
+	30, // 28: jgym.v1.StepResult.final_observation:type_name -> jgym.v1.StepResult.FinalObservationEntry
+	5,  // 29: jgym.v1.StepResult.final_scores:type_name -> jgym.v1.Tensor
+	26, // 30: jgym.v1.StreamResponse.result:type_name -> jgym.v1.StepResult
+	5,  // 31: jgym.v1.StepResult.ObservationEntry.value:type_name -> jgym.v1.Tensor
+	5,  // 32: jgym.v1.StepResult.FinalObservationEntry.value:type_name -> jgym.v1.Tensor
+	8,  // 33: jgym.v1.JgymService.GetVersion:input_type -> jgym.v1.GetVersionRequest
+	10, // 34: jgym.v1.JgymService.ListGames:input_type -> jgym.v1.ListGamesRequest
+	12, // 35: jgym.v1.JgymService.ListBots:input_type -> jgym.v1.ListBotsRequest
+	17, // 36: jgym.v1.JgymService.CreateSession:input_type -> jgym.v1.CreateSessionRequest
+	19, // 37: jgym.v1.JgymService.CloseSession:input_type -> jgym.v1.CloseSessionRequest
+	23, // 38: jgym.v1.JgymService.Stream:input_type -> jgym.v1.StreamRequest
+	15, // 39: jgym.v1.JgymService.UploadBot:input_type -> jgym.v1.UploadBotRequest
+	9,  // 40: jgym.v1.JgymService.GetVersion:output_type -> jgym.v1.GetVersionResponse
+	11, // 41: jgym.v1.JgymService.ListGames:output_type -> jgym.v1.ListGamesResponse
+	13, // 42: jgym.v1.JgymService.ListBots:output_type -> jgym.v1.ListBotsResponse
+	18, // 43: jgym.v1.JgymService.CreateSession:output_type -> jgym.v1.CreateSessionResponse
+	20, // 44: jgym.v1.JgymService.CloseSession:output_type -> jgym.v1.CloseSessionResponse
+	27, // 45: jgym.v1.JgymService.Stream:output_type -> jgym.v1.StreamResponse
+	16, // 46: jgym.v1.JgymService.UploadBot:output_type -> jgym.v1.UploadBotResponse
+	40, // [40:47] is the sub-list for method output_type
+	33, // [33:40] is the sub-list for method input_type
+	33, // [33:33] is the sub-list for extension type_name
+	33, // [33:33] is the sub-list for extension extendee
+	0,  // [0:33] is the sub-list for field type_name
 }
 
 func init() { file_jgym_v1_jgym_proto_init() }
@@ -2129,7 +2250,7 @@ func file_jgym_v1_jgym_proto_init() {
 	if File_jgym_v1_jgym_proto != nil {
 		return
 	}
-	file_jgym_v1_jgym_proto_msgTypes[16].OneofWrappers = []any{
+	file_jgym_v1_jgym_proto_msgTypes[18].OneofWrappers = []any{
 		(*StreamRequest_Reset_)(nil),
 		(*StreamRequest_Step)(nil),
 		(*StreamRequest_Recv)(nil),
@@ -2140,7 +2261,7 @@ func file_jgym_v1_jgym_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_jgym_v1_jgym_proto_rawDesc), len(file_jgym_v1_jgym_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   23,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

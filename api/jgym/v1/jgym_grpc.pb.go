@@ -23,6 +23,7 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
+	JgymService_GetVersion_FullMethodName    = "/jgym.v1.JgymService/GetVersion"
 	JgymService_ListGames_FullMethodName     = "/jgym.v1.JgymService/ListGames"
 	JgymService_ListBots_FullMethodName      = "/jgym.v1.JgymService/ListBots"
 	JgymService_CreateSession_FullMethodName = "/jgym.v1.JgymService/CreateSession"
@@ -37,6 +38,10 @@ const (
 //
 // JgymService hosts vectorized game sessions.
 type JgymServiceClient interface {
+	// GetVersion returns the server's release and the versions of what it
+	// speaks: the protocol and each hosted game's observation layout.
+	// Clients call it first and refuse a server they would misunderstand.
+	GetVersion(ctx context.Context, in *GetVersionRequest, opts ...grpc.CallOption) (*GetVersionResponse, error)
 	// ListGames lists the games the server hosts and their tensor spaces.
 	ListGames(ctx context.Context, in *ListGamesRequest, opts ...grpc.CallOption) (*ListGamesResponse, error)
 	// ListBots lists the bots that can take a seat.
@@ -62,6 +67,16 @@ type jgymServiceClient struct {
 
 func NewJgymServiceClient(cc grpc.ClientConnInterface) JgymServiceClient {
 	return &jgymServiceClient{cc}
+}
+
+func (c *jgymServiceClient) GetVersion(ctx context.Context, in *GetVersionRequest, opts ...grpc.CallOption) (*GetVersionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetVersionResponse)
+	err := c.cc.Invoke(ctx, JgymService_GetVersion_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func (c *jgymServiceClient) ListGames(ctx context.Context, in *ListGamesRequest, opts ...grpc.CallOption) (*ListGamesResponse, error) {
@@ -133,6 +148,10 @@ func (c *jgymServiceClient) UploadBot(ctx context.Context, in *UploadBotRequest,
 //
 // JgymService hosts vectorized game sessions.
 type JgymServiceServer interface {
+	// GetVersion returns the server's release and the versions of what it
+	// speaks: the protocol and each hosted game's observation layout.
+	// Clients call it first and refuse a server they would misunderstand.
+	GetVersion(context.Context, *GetVersionRequest) (*GetVersionResponse, error)
 	// ListGames lists the games the server hosts and their tensor spaces.
 	ListGames(context.Context, *ListGamesRequest) (*ListGamesResponse, error)
 	// ListBots lists the bots that can take a seat.
@@ -160,6 +179,9 @@ type JgymServiceServer interface {
 // pointer dereference when methods are called.
 type UnimplementedJgymServiceServer struct{}
 
+func (UnimplementedJgymServiceServer) GetVersion(context.Context, *GetVersionRequest) (*GetVersionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetVersion not implemented")
+}
 func (UnimplementedJgymServiceServer) ListGames(context.Context, *ListGamesRequest) (*ListGamesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListGames not implemented")
 }
@@ -197,6 +219,24 @@ func RegisterJgymServiceServer(s grpc.ServiceRegistrar, srv JgymServiceServer) {
 		t.testEmbeddedByValue()
 	}
 	s.RegisterService(&JgymService_ServiceDesc, srv)
+}
+
+func _JgymService_GetVersion_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetVersionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(JgymServiceServer).GetVersion(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: JgymService_GetVersion_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(JgymServiceServer).GetVersion(ctx, req.(*GetVersionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
 }
 
 func _JgymService_ListGames_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
@@ -303,6 +343,10 @@ var JgymService_ServiceDesc = grpc.ServiceDesc{
 	ServiceName: "jgym.v1.JgymService",
 	HandlerType: (*JgymServiceServer)(nil),
 	Methods: []grpc.MethodDesc{
+		{
+			MethodName: "GetVersion",
+			Handler:    _JgymService_GetVersion_Handler,
+		},
 		{
 			MethodName: "ListGames",
 			Handler:    _JgymService_ListGames_Handler,

@@ -114,6 +114,27 @@ class GameSpec(_message.Message):
     default_config: str
     def __init__(self, id: _Optional[str] = ..., observation_version: _Optional[str] = ..., num_seats: _Optional[int] = ..., observation: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ..., action: _Optional[_Union[TensorSpec, _Mapping]] = ..., action_order: _Optional[_Union[TensorSpec, _Mapping]] = ..., num_actions: _Optional[int] = ..., num_rounds: _Optional[int] = ..., default_config: _Optional[str] = ...) -> None: ...
 
+class GetVersionRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class GetVersionResponse(_message.Message):
+    __slots__ = ("server_version", "protocol_version", "observation_versions")
+    class ObservationVersionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    SERVER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    server_version: str
+    protocol_version: int
+    observation_versions: _containers.ScalarMap[str, str]
+    def __init__(self, server_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., observation_versions: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
 class ListGamesRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...

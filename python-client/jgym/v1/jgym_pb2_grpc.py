@@ -35,6 +35,11 @@ class JgymServiceStub:
         Args:
             channel: A grpc.Channel.
         """
+        self.GetVersion = channel.unary_unary(
+                '/jgym.v1.JgymService/GetVersion',
+                request_serializer=jgym_dot_v1_dot_jgym__pb2.GetVersionRequest.SerializeToString,
+                response_deserializer=jgym_dot_v1_dot_jgym__pb2.GetVersionResponse.FromString,
+                _registered_method=True)
         self.ListGames = channel.unary_unary(
                 '/jgym.v1.JgymService/ListGames',
                 request_serializer=jgym_dot_v1_dot_jgym__pb2.ListGamesRequest.SerializeToString,
@@ -70,6 +75,15 @@ class JgymServiceStub:
 class JgymServiceServicer:
     """JgymService hosts vectorized game sessions.
     """
+
+    def GetVersion(self, request, context):
+        """GetVersion returns the server's release and the versions of what it
+        speaks: the protocol and each hosted game's observation layout.
+        Clients call it first and refuse a server they would misunderstand.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
 
     def ListGames(self, request, context):
         """ListGames lists the games the server hosts and their tensor spaces.
@@ -121,6 +135,11 @@ class JgymServiceServicer:
 
 def add_JgymServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
+            'GetVersion': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetVersion,
+                    request_deserializer=jgym_dot_v1_dot_jgym__pb2.GetVersionRequest.FromString,
+                    response_serializer=jgym_dot_v1_dot_jgym__pb2.GetVersionResponse.SerializeToString,
+            ),
             'ListGames': grpc.unary_unary_rpc_method_handler(
                     servicer.ListGames,
                     request_deserializer=jgym_dot_v1_dot_jgym__pb2.ListGamesRequest.FromString,
@@ -162,6 +181,33 @@ def add_JgymServiceServicer_to_server(servicer, server):
 class JgymService:
     """JgymService hosts vectorized game sessions.
     """
+
+    @staticmethod
+    def GetVersion(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/jgym.v1.JgymService/GetVersion',
+            jgym_dot_v1_dot_jgym__pb2.GetVersionRequest.SerializeToString,
+            jgym_dot_v1_dot_jgym__pb2.GetVersionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
 
     @staticmethod
     def ListGames(request,

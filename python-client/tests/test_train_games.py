@@ -1,0 +1,211 @@
+"""One trainer for every game: train, export, and play the export in Go (tiny budgets).
+
+For Dominator, Pandemic and Moria, ``examples/train_ppo.py --game NAME``
+trains for two PPO updates (4 games of 12 rounds in parallel, the per-unit
+credit the shipped models were trained with) and exports ONNX. Then:
+
+- the ONNX file's inputs are the game's observation tensors (the server's
+  GameSpec) in the spec's order, with their names and dtypes (Dominator's
+  ``move_mask`` too), its output is ``logits`` [B, U, A] and its metadata
+  names the game's observation version;
+- one game is played twice, once through the vector env with PyTorch
+  choosing the moves (the greedy policy) and once by ``jgym match --game
+  NAME policy:model.onnx Demo Demo Demo`` in Go: the final scores are the
+  same, so the Go encoder, the network, the argmax and the command order
+  all agree with training.
+
+A last test trains Dominator with the default credit (``team``: the env's
+reward) for one update. Crematoria's own test is test_train_export.py.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import jgym
+from jgym.server import find_binary
+
+torch = pytest.importorskip("torch")
+onnx = pytest.importorskip("onnx")
+
+CLIENT = Path(__file__).resolve().parent.parent
+SCRIPT = CLIENT / "examples" / "train_ppo.py"
+ROUNDS = 12
+GAMES = ["Dominator-v0", "Pandemic-v0", "Moria-v0"]
+ONNX_TYPES = {"uint8": 2, "float32": 1, "bool": 9}
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("train_ppo", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["train_ppo"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def short_config(game: str) -> str:
+    """The game's default configuration with ROUNDS rounds."""
+    envs = jgym.make_vec(game, num_envs=1, opponents=("Null", "Null", "Null"))
+    try:
+        cfg = envs.spec_proto.default_config
+    finally:
+        envs.close()
+    out, n = re.subn(r"(?m)^(nb_rounds\s+)\d+", lambda m: f"{m.group(1)}{ROUNDS}", cfg)
+    assert n == 1, cfg
+    return out
+
+
+def train(tmp: Path, game: str, *extra: str) -> dict:
+    """Runs the script with a tiny budget; returns its summary (and the paths)."""
+    cfg = tmp / "short.cnf"
+    cfg.write_text(short_config(game))
+    onnx_path = tmp / "model.onnx"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--game",
+            game,
+            "--num-envs",
+            "4",
+            "--num-steps",
+            "32",
+            "--num-minibatches",
+            "2",
+            "--threads",
+            "1",
+            "--eval-every",
+            "0",
+            "--eval-final-games",
+            "4",
+            "--config",
+            str(cfg),
+            "--run-dir",
+            str(tmp / "runs"),
+            "--export",
+            str(onnx_path),
+            "--progress",
+            "false",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert summary["game"] == game
+    assert summary["final_eval"]["games"] == 4
+    assert onnx_path.exists()
+    run = Path(summary["run"])
+    return {**summary, "onnx": onnx_path, "checkpoint": run / "checkpoint.pt", "config": cfg}
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def trained(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    if not SCRIPT.exists():
+        pytest.skip("no examples/train_ppo.py (tests run outside the source tree)")
+    game = request.param
+    tmp = tmp_path_factory.mktemp(game.split("-")[0].lower())
+    return train(tmp, game, "--total-timesteps", "256", "--credit", "units")
+
+
+def test_onnx_signature(trained: dict) -> None:
+    """Inputs: the spec's tensors in its order, names and dtypes; logits [B, U, A]."""
+    game = trained["game"]
+    envs = jgym.make_vec(game, num_envs=1, opponents=("Null", "Null", "Null"))
+    try:
+        spec = envs.spec_proto
+    finally:
+        envs.close()
+    model = onnx.load(str(trained["onnx"]))
+    got = [
+        (i.name, i.type.tensor_type.elem_type, [d.dim_value for d in i.type.tensor_type.shape.dim])
+        for i in model.graph.input
+    ]
+    mod = load_script()
+    sp = mod.Spaces.of(spec)
+    want = [(n, ONNX_TYPES[dt], [0, *s]) for n, dt, s in sp.inputs]  # batch is symbolic
+    assert got == want
+    if game == "Dominator-v0":
+        assert [n for n, *_ in got][-1] == "move_mask"
+    (out,) = model.graph.output
+    u, a = sp.num_slots, int(spec.num_actions)
+    assert out.name == "logits"
+    assert [d.dim_value for d in out.type.tensor_type.shape.dim] == [0, u, a]
+    meta = {p.key: p.value for p in model.metadata_props}
+    assert meta["observation_version"] == spec.observation_version
+    assert meta["game"] == game and meta["num_slots"] == str(u)
+    ops = {n.op_type for n in model.graph.node}
+    assert ops <= {s.strip() for s in meta["operators"].split(",")} | {"Identity"}
+
+
+def test_same_game_in_go(trained: dict) -> None:
+    """PyTorch through the vector env and the Go policy: seat play the same game."""
+    game, seed = trained["game"], 7
+    mod = load_script()
+    agent = mod.load_agent(trained["checkpoint"])
+    config = trained["config"].read_text()
+    envs = jgym.make_vec(
+        game,
+        num_envs=1,
+        seats=(None, "Demo", "Demo", "Demo"),
+        config=config,
+        autoreset_mode="Disabled",
+    )
+    try:
+        obs, _ = envs.reset(seed=seed)
+        policy = mod.greedy(agent)
+        while True:
+            obs, _, terminated, _, info = envs.step(policy(obs))
+            if terminated.all():
+                break
+        torch_scores = [int(x) for x in info["scores"][0]]
+    finally:
+        envs.close()
+    proc = subprocess.run(
+        [
+            str(find_binary()),
+            "match",
+            "--game",
+            game.split("-v")[0],
+            f"policy:{trained['onnx']}",
+            "Demo",
+            "Demo",
+            "Demo",
+            "-s",
+            str(seed),
+            "-i",
+            str(trained["config"]),
+            "-o",
+            os.devnull,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    go_scores = [int(m) for m in re.findall(r"got score (\d+)", proc.stderr)]
+    assert go_scores == torch_scores
+
+
+def test_team_credit(tmp_path: Path) -> None:
+    """The default credit of these games, the env's reward, trains and exports too."""
+    if not SCRIPT.exists():
+        pytest.skip("no examples/train_ppo.py (tests run outside the source tree)")
+    s = train(tmp_path, "Dominator-v0", "--total-timesteps", "128")
+    ck = torch.load(s["checkpoint"], weights_only=True)
+    assert ck["args"]["credit"] == "" and ck["args"]["norm_reward"]
+    assert ck["model"]["critic.0.weight"].shape[1] == 2 * ck["args"]["hidden"]  # the seat's value
