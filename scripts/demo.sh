@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # The main job on the embedded default configuration: train a policy from
-# scratch against three Demos for a few minutes (CPU), evaluate it, write a
-# replay of one of its games, and say where the replay and the plot are.
-#   scripts/demo.sh            (JGYM_DEMO_SECONDS=180 sets the training time)
+# scratch against three Demos (CPU), evaluate it, write a replay of one of
+# its games, and say where the replay and the plot are.
+#   scripts/demo.sh            (JGYM_DEMO_STEPS=65536 sets the training budget)
+# The budget is environment steps, not seconds, and training is
+# synchronous and seeded: the same machine gives the same policy and the
+# same evaluation whatever else it is running (benchmarks/RESULTS.md, "The
+# newcomer path"); a busy machine only takes longer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=runs/demo
 rm -rf "$out"
 mkdir -p "$out"
 export JGYM_BIN="$PWD/bin/jgym"
-budget=${JGYM_DEMO_SECONDS:-180}
-echo "== training from scratch for ${budget}s against Demo, Demo, Demo (CPU; the server is started for you)"
-(cd python-client && ../.venv/bin/python examples/train_ppo.py --time-budget "$budget" \
-  --export "../$out/model.onnx" --run-dir "../$out")
+steps=${JGYM_DEMO_STEPS:-65536}
+echo "== training from scratch for $steps env steps against Demo, Demo, Demo (CPU, 2 threads; the server is started for you)"
+(cd python-client && ../.venv/bin/python examples/train_ppo.py --total-timesteps "$steps" \
+  --threads 2 --seed 1 --export "../$out/model.onnx" --run-dir "../$out")
 cp "$out"/crematoria_ppo__*/learning_curve.png "$out/learning_curve.png"
 echo "== evaluating the trained policy against three Demos (40 games, in Go)"
 bin/jgym eval "policy:$out/model.onnx" --opponents Demo,Demo,Demo -n 40

@@ -16,7 +16,7 @@ import (
 //   - env/<game>/... imports only the standard library, env, the core
 //     packages and packages of the same game.
 //   - the core packages (what every game shares and names no game:
-//     sandbox, policy, cppbot, cppexport, kit, arena, course) import only
+//     sandbox, policy, cppbot, cppexport, kit, arena, course, dataset) import only
 //     the standard library, env and each other.
 //   - vec imports only the standard library and env.
 //   - server imports api, env, vec, gRPC, protobuf and zerolog, and no
@@ -67,7 +67,7 @@ func under(path, root string) bool { return path == root || strings.HasPrefix(pa
 
 // corePackages are the roots of the packages every game may use; they
 // name no game.
-var corePackages = []string{"jgym/sandbox", "jgym/policy", "jgym/cppbot", "jgym/cppexport", "jgym/kit", "jgym/arena", "jgym/course"}
+var corePackages = []string{"jgym/sandbox", "jgym/policy", "jgym/cppbot", "jgym/cppexport", "jgym/kit", "jgym/arena", "jgym/course", "jgym/dataset"}
 
 func isCore(path string) bool {
 	for _, r := range corePackages {

@@ -10,6 +10,7 @@ import (
 
 	"jgym/arena"
 	"jgym/cppexport"
+	"jgym/dataset"
 	"jgym/env"
 	"jgym/env/crematoria"
 	"jgym/env/dominator"
@@ -27,6 +28,9 @@ type tableGame struct {
 	// cppTarget is the game's side of an exported C++ player (jgym
 	// export-cpp); nil if the game has none yet.
 	cppTarget func() cppexport.Target
+	// dataset is the game's side of jgym dataset; nil if the game has
+	// none yet.
+	dataset func() dataset.Source
 }
 
 // games are the games jgym plays; the first is the default.
@@ -35,21 +39,25 @@ var games = []tableGame{
 		Game:      crematoria.Arena(),
 		env:       func(l arena.Loader) env.Game { return crematoria.NewEnv(crematoria.WithLoader(l)) },
 		cppTarget: crematoria.CppTarget,
+		dataset:   crematoria.Dataset,
 	},
 	{
 		Game:      dominator.Arena(),
 		env:       func(l arena.Loader) env.Game { return dominator.NewEnv(dominator.WithLoader(l)) },
 		cppTarget: dominator.CppTarget,
+		dataset:   dominator.Dataset,
 	},
 	{
 		Game:      pandemic.Arena(),
 		env:       func(l arena.Loader) env.Game { return pandemic.NewEnv(pandemic.WithLoader(l)) },
 		cppTarget: pandemic.CppTarget,
+		dataset:   pandemic.Dataset,
 	},
 	{
 		Game:      moria.Arena(),
 		env:       func(l arena.Loader) env.Game { return moria.NewEnv(moria.WithLoader(l)) },
 		cppTarget: moria.CppTarget,
+		dataset:   moria.Dataset,
 	},
 }
 

@@ -93,6 +93,19 @@ type maskEvent struct {
 }
 
 func checkRules(tr *Trace, g *Game) error {
+	c := newRuleChecker(tr, g)
+	for r := 0; r < len(tr.Commands); r++ {
+		c.r = r
+		if d := c.round(); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// newRuleChecker returns the checker of tr's rounds from g, its initial
+// game, which each round then advances.
+func newRuleChecker(tr *Trace, g *Game) *ruleChecker {
 	n := len(g.Units)
 	c := &ruleChecker{tr: tr, g: g, cfg: &g.cfg, st: make([]uint8, n), mask: make([]uint8, n),
 		startPos: make([]Pos, n), startOwner: make([]int, n), startHealth: make([]int, n),
@@ -114,13 +127,7 @@ func checkRules(tr *Trace, g *Game) error {
 			c.st[id] = stClean
 		}
 	}
-	for r := 0; r < len(tr.Commands); r++ {
-		c.r = r
-		if d := c.round(); d != nil {
-			return d
-		}
-	}
-	return nil
+	return c
 }
 
 func (c *ruleChecker) cmdDiv(i int, want, got string) *Divergence {

@@ -38,13 +38,13 @@ which the exported bot reproduces.
 
 Rewards (``--credit``):
 
-- ``team`` (the default of Dominator, Pandemic and Moria): the environment's
+- ``team``: the environment's
   reward, by default the change of the seat's score (``--reward-mode``),
   scaled and, with ``--norm-reward``, divided by a running deviation of the
   discounted return. One value per game (a critic over the pooled map and
   the pooled units); every unit of the seat shares the advantage, each with
   its own clipped probability ratio.
-- ``units`` (Crematoria's default, a shaping documented in
+- ``units`` (every game's default, a shaping documented in
   docs/training.md): each of my units is its own agent (shared weights),
   credited with what its own move earned (``UNIT_CREDIT``: for Crematoria a
   cave cell for a Pioneer, a gem, a capture for a Furyan; for Dominator,
@@ -83,6 +83,7 @@ import torch.nn.functional as F  # noqa: N812
 from torch import nn
 
 import jgym
+from jgym.cli import help_texts
 from jgym.tensors import DTYPES, MASK_DTYPE
 
 # Crematoria's constants (its per-unit rewards use them).
@@ -192,6 +193,7 @@ GAMES: dict[str, Game] = {
         # Moves the engine keeps but that cannot succeed (into a wall, a unit
         # of mine, a haunted cell) are masked; action_mask is a slot feature.
         mask="move_mask",
+        credit="units",
         defaults={"norm_reward": True},
     ),
     "Pandemic-v0": Game(
@@ -217,6 +219,7 @@ GAMES: dict[str, Game] = {
         # A lighter half-resolution map: the exported C++ player must stay
         # well within the judge's 1 s of CPU for a whole 200-round match.
         # Per-unit credits are city and path sizes (up to about 30 a round).
+        credit="units",
         defaults={"norm_reward": True, "coarse": 16, "reward_scale": 0.02},
     ),
     "Moria-v0": Game(
@@ -225,6 +228,7 @@ GAMES: dict[str, Game] = {
         # mine, rel owner, type, health, row, col, cell type, distance to
         # the Balrog, others around, allies around
         unit_scale=(1.0, 1 / 3, 1.0, 1 / 100, 1 / 60, 1 / 60, 1 / 4, 1 / 30, 1 / 8, 1 / 8),
+        credit="units",
         defaults={"norm_reward": True, "coarse": 16},  # a lighter map, as Pandemic's
     ),
 }
@@ -331,39 +335,54 @@ class Args:
     time_budget: float = 0.0
     """stop training after this many seconds (0: no limit); the exported model is the last one"""
     num_envs: int = 32
+    """games stepped together (one learner seat each)"""
     num_steps: int = 32
     """rounds per environment per rollout"""
     opponents: str = "Demo,Demo,Demo"
     """seat sets separated by ';' (each 3 bots; 'self' = the latest snapshot)"""
     shuffle_seats: bool = True
+    """the learner's seat is drawn anew each game"""
     credit: str = ""
     """'team': the env's reward for the seat; 'units': per-unit credit (shaping); '': the game's"""
     reward_mode: str = "score_delta"
     """the env's reward (with --credit units it is only logged)"""
     reward_scale: float = 0.1
+    """rewards are multiplied by this before PPO sees them"""
     norm_reward: bool = False
     """team credit: divide rewards by a running std of the discounted return (clipped to +-10)"""
     gem_value: float = 30.0
     """Crematoria, credit units: reward of a Pioneer picking a gem (a cave cell earns 1)"""
     capture_reward: float = 5.0
-    """Crematoria, credit units: reward of a Furyan capturing the unit it attacked"""
+    """credit units: reward of a unit capturing the rival unit it attacked (Furyan, knight, ...)"""
     address: str = ""
     """a running jgym server (default: start one)"""
     config: str = ""
     """game configuration file (default: the game's default)"""
     # PPO
     learning_rate: float = 6e-4
+    """Adam's learning rate"""
     anneal_lr: bool = True
+    """the learning rate decreases linearly to 0 over the run"""
     gamma: float = 0.97
+    """discount factor"""
     gae_lambda: float = 0.9
+    """lambda of generalized advantage estimation"""
     num_minibatches: int = 4
+    """minibatches per epoch of an update"""
     update_epochs: int = 2
+    """epochs over the rollout per update"""
     norm_adv: bool = True
+    """advantages normalized per minibatch"""
     clip_coef: float = 0.2
+    """PPO's clipping of the probability ratio"""
     clip_vloss: bool = False
+    """clip the value loss as the policy loss"""
     ent_coef: float = 0.01
+    """weight of the entropy bonus"""
     vf_coef: float = 0.5
+    """weight of the value loss"""
     max_grad_norm: float = 0.5
+    """gradients are clipped to this norm"""
     target_kl: float = 0.0
     """stop the epochs of an update early above this KL (0: never)"""
     # network
@@ -372,18 +391,24 @@ class Args:
     coarse: int = 24
     """channels of the half-resolution map"""
     hidden: int = 64
+    """width of the per-slot MLP"""
     dilations: str = "1,2,4"
     """dilations of the half-resolution convolutions"""
     # evaluation, snapshots, outputs
     eval_every: int = 20
     """updates between evaluations (0: only at the end)"""
     eval_games: int = 16
+    """games of each periodic evaluation (greedy policy)"""
     eval_final_games: int = 32
+    """games of the final evaluation"""
     eval_opponents: str = "Demo,Demo,Demo"
+    """the three seats the evaluations play against"""
     eval_seed: int = 0
+    """first seed of the evaluation games"""
     snapshot_every: int = 0
     """updates between ONNX snapshots for 'self' opponents (0: none)"""
     run_dir: str = "runs"
+    """where runs/<run name>/ is written"""
     export: str = ""
     """also copy the final ONNX model here"""
     init: str = ""
@@ -415,20 +440,35 @@ def parse_args(argv: list[str] | None = None) -> Args:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter
     )
+    helps = help_texts(Args)
     for f in dataclasses.fields(Args):
         flag = "--" + f.name.replace("_", "-")
+        text = helps.get(f.name, f.name.replace("_", " "))
+        if "default" not in text:
+            text += " (default: %(default)s)"
         if f.type in ("bool", bool):
             p.add_argument(
-                flag, type=lambda s: s.lower() in ("1", "true", "yes"), default=f.default
+                flag,
+                type=lambda s: s.lower() in ("1", "true", "yes"),
+                default=f.default,
+                metavar="true|false",
+                help=text,
             )
         else:
             typ = {"int": int, "float": float, "str": str}[str(f.type)]
-            p.add_argument(flag, type=typ, default=f.default)
+            p.add_argument(flag, type=typ, default=f.default, help=text)
     first, _ = p.parse_known_args(argv)
     game = game_id(first.game)
     p.set_defaults(game=game, exp_name=f"{game.split('-v')[0].lower()}_ppo", **GAMES[game].defaults)
     args = Args(**vars(p.parse_args(argv)))
     args.game = game_id(args.game)
+    if os.environ.get("JGYM_QUICK"):
+        # A smoke test of the command as written (the docs harness sets it):
+        # two updates, at most 20 s, small evaluations.
+        args.total_timesteps = min(args.total_timesteps, 2 * args.batch_size)
+        args.time_budget = min(args.time_budget or 20.0, 20.0)
+        args.eval_games = min(args.eval_games, 4)
+        args.eval_final_games = min(args.eval_final_games, 4)
     return args
 
 
@@ -1180,7 +1220,13 @@ def main(args: Args) -> dict[str, Any]:
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
+    # Reproducible: budgeted by --total-timesteps (no --time-budget), the same
+    # seed and --threads give the same policy whatever the machine's load.
+    # Every step is synchronous (act, step all envs, then learn); the games'
+    # seeds and seats come from --seed; PyTorch's CPU kernels split work by
+    # thread count, not by timing.
     torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True)
 
     envs = Envs(args, snapshot=None)
     obs = envs.reset_obs()
@@ -1216,14 +1262,19 @@ def main(args: Args) -> dict[str, Any]:
     step, t0 = 0, time.time()
     next_obs = to_torch(obs)
     # With a time budget the bar counts seconds (its end is the budget's),
-    # else environment steps.
+    # else environment steps (tqdm shows steps/s and the ETA).
     timed = args.time_budget > 0
     bar = tqdm(
         total=round(args.time_budget) if timed else num_updates * args.batch_size,
         unit="s" if timed else "step",
+        unit_scale=not timed,
         disable=not args.progress,
         dynamic_ncols=True,
     )
+    # The bar's "greedy" is the last evaluation's win rate of the greedy
+    # policy (what the final evaluation judges); "train" is the win rate of
+    # the sampled policy in the last training games.
+    greedy_win = "-"
     snapshot_dir = run / "snapshots"
     recent: list[tuple[float, bool]] = []
 
@@ -1398,10 +1449,9 @@ def main(args: Args) -> dict[str, Any]:
         writer.add_scalar("charts/learning_rate", stats["lr"], step)
         writer.add_scalar("charts/SPS", sps, step)
         bar.set_postfix(
-            step=step,
-            sps=f"{sps:.0f}",
+            greedy=greedy_win,
+            train=f"{stats['win_rate']:.2f}",
             score=f"{stats['score']:.0f}",
-            win=f"{stats['win_rate']:.2f}",
             ent=f"{stats['entropy']:.2f}",
         )
         if args.snapshot_every and update % args.snapshot_every == 0:
@@ -1410,7 +1460,8 @@ def main(args: Args) -> dict[str, Any]:
             envs.reload(str(snap))
             next_obs = to_torch(envs.reset_obs())
         if args.eval_every and update % args.eval_every == 0:
-            evaluate_now(args.eval_games, "eval")
+            e = evaluate_now(args.eval_games, "eval")
+            greedy_win = f"{e['wins']}/{e['games']}"
             save_checkpoint()
     bar.close()
     envs.close()

@@ -108,7 +108,43 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         assert (run / name).exists(), name
     assert summary["final_eval"]["games"] == 4
     assert onnx_path.exists()
-    return {"onnx": onnx_path, "checkpoint": run / "checkpoint.pt", "config": cfg, "tmp": tmp}
+    return {
+        "onnx": onnx_path,
+        "checkpoint": run / "checkpoint.pt",
+        "config": cfg,
+        "tmp": tmp,
+        "argv": proc.args,
+        "history": run / "history.json",
+    }
+
+
+def test_same_budget_same_policy(trained: dict[str, Path], tmp_path: Path) -> None:
+    """Budgeted in env steps, a second run (other directory, a busier machine) learns the same.
+
+    make demo relies on it: the same seed and thread count give the same
+    weights and the same losses, whatever the load (this second run runs
+    while pytest and the first run's server share the CPU).
+    """
+    argv = [str(a) for a in trained["argv"]]  # type: ignore[union-attr]
+    argv[argv.index("--run-dir") + 1] = str(tmp_path / "runs")
+    argv[argv.index("--export") + 1] = str(tmp_path / "model.onnx")
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=240, check=False)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    run = Path(json.loads(proc.stdout.strip().splitlines()[-1])["run"])
+    a = torch.load(trained["checkpoint"], weights_only=True)["model"]
+    b = torch.load(run / "checkpoint.pt", weights_only=True)["model"]
+    assert a.keys() == b.keys()
+    for k in a:
+        assert torch.equal(a[k], b[k]), k
+    h1 = json.loads(trained["history"].read_text())
+    h2 = json.loads((run / "history.json").read_text())
+    for u1, u2 in zip(h1["updates"], h2["updates"], strict=True):
+        assert (u1["pg_loss"], u1["v_loss"], u1["entropy"]) == (
+            u2["pg_loss"],
+            u2["v_loss"],
+            u2["entropy"],
+        )
+    assert h1["summary"]["final_eval"]["mean_score"] == h2["summary"]["final_eval"]["mean_score"]
 
 
 def test_metadata(trained: dict[str, Path]) -> None:

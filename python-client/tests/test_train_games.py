@@ -14,7 +14,7 @@ credit the shipped models were trained with) and exports ONNX. Then:
   same, so the Go encoder, the network, the argmax and the command order
   all agree with training.
 
-A last test trains Dominator with the default credit (``team``: the env's
+A last test trains Dominator with the other credit (``team``: the env's
 reward) for one update. Crematoria's own test is test_train_export.py.
 """
 
@@ -202,10 +202,10 @@ def test_same_game_in_go(trained: dict) -> None:
 
 
 def test_team_credit(tmp_path: Path) -> None:
-    """The default credit of these games, the env's reward, trains and exports too."""
+    """The other credit, the env's reward for the seat, trains and exports too."""
     if not SCRIPT.exists():
         pytest.skip("no examples/train_ppo.py (tests run outside the source tree)")
-    s = train(tmp_path, "Dominator-v0", "--total-timesteps", "128")
+    s = train(tmp_path, "Dominator-v0", "--total-timesteps", "128", "--credit", "team")
     ck = torch.load(s["checkpoint"], weights_only=True)
-    assert ck["args"]["credit"] == "" and ck["args"]["norm_reward"]
+    assert ck["args"]["credit"] == "team" and ck["args"]["norm_reward"]
     assert ck["model"]["critic.0.weight"].shape[1] == 2 * ck["args"]["hidden"]  # the seat's value

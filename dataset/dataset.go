@@ -1,0 +1,79 @@
+// Package dataset turns traces of any game into training data: for every
+// chosen seat and round of a trace, the seat's observation as the game's
+// env encodes it, the action label of each unit slot (the move it made in
+// the round, or the game's "none" action), and the seat's reward. A game
+// supplies a Source (its package's Dataset function); a Writer stores the
+// samples as shards of .npz files (numpy's zip of .npy arrays) and a JSON
+// manifest, which python-client/jgym/dataset.py reads.
+//
+// Usage:
+//
+//	w, err := dataset.NewWriter(dir, dataset.Options{ShardSize: 4096})
+//	rep, err := crematoria.Dataset().Open(traceBytes, nil)
+//	err = w.AddTrace("game.res", rep, []int{0, 1, 2, 3})
+//	m, err := w.Close() // the manifest, also written to dir/manifest.json
+//
+// docs/learning-from-traces.md defines the labels and what a trace cannot
+// tell.
+package dataset
+
+import (
+	"errors"
+
+	"jgym/arena"
+	"jgym/env"
+)
+
+// Source is a game's side of a dataset: it opens the game's traces.
+type Source interface {
+	// Open reads a trace (plain bytes) played with cfg, or with its
+	// header's settings when cfg is nil, and returns its replay, before
+	// the first round.
+	Open(trace []byte, cfg arena.Config) (Replay, error)
+}
+
+// Replay walks the rounds of one trace, rebuilding the game's state at the
+// start of each round from the trace.
+type Replay interface {
+	// Spec is the env's spaces for the trace's configuration: the
+	// observation tensors Observe writes, the action tensor of the labels.
+	Spec() env.Spec
+	// Names are the players' names in seat order, as the trace header has
+	// them.
+	Names() []string
+	// Seed is the trace's seed.
+	Seed() int
+	// Next moves to the next round that has a movements block: the state
+	// at its start is rebuilt and the round is replayed. It returns false
+	// at the end of the trace or on an error (Err).
+	Next() bool
+	// Round is the index of the current round, 0 for the first.
+	Round() int
+	// Observe writes seat's observation of the state at the start of the
+	// round into obs, one slice per Spec().Observation tensor, exactly as
+	// the env encodes it.
+	Observe(seat int, obs [][]byte)
+	// Label writes seat's action label per unit slot into action (the
+	// Spec().Action tensor, one int8 per slot): the direction of the move
+	// the slot's unit made in the round, in the seat's view, if the seat
+	// owned it at the start of the round; else the "none" action.
+	Label(seat int, action []byte)
+	// Scores are the seats' scores at the start of the round and after
+	// it.
+	Scores() (before, after []int)
+	// Err is the error that stopped Next, if any.
+	Err() error
+}
+
+// Estimator is a Replay whose observations hold features its traces do not
+// print, which it estimates: Estimated describes them, for the manifest.
+type Estimator interface {
+	Estimated() []string
+}
+
+// ErrSpec is returned when a trace's spaces differ from the dataset's (the
+// traces of one dataset must share their tensor shapes).
+var ErrSpec = errors.New("dataset: the trace's spaces differ from the dataset's")
+
+// maskName is the observation tensor whose rows say which labels are legal.
+const maskName = "action_mask"
