@@ -17,8 +17,8 @@ build: ## build bin/jgym
 setup: build ## build jgym and create the Python venv (.venv) with the client
 	scripts/setup-python.sh $(VENV)
 
-demo: setup ## the main job: train from scratch against Demo (3 min), evaluate, write a replay
-	scripts/demo.sh
+demo: setup ## the main job: train from scratch against Demo (65,536 env steps), evaluate, write a replay
+	VENV=$(VENV) scripts/demo.sh
 
 generate: ## regenerate the gRPC code (Go and Python) from api/
 	cd api && $(BUF) generate
@@ -48,7 +48,10 @@ test-deploy: ## build the Docker image's server binary, run 3 replicas and a cli
 	scripts/build-server.sh bin/jgym-linux
 	VENV=$(VENV) JGYM_BIN=bin/jgym-linux scripts/replicas.sh check 3
 
-test: lint-proto test-go test-py test-wheel test-deploy ## run every test
+test-docs: build ## run the docs' shell and Python blocks (docs/docs-harness.md; needs make setup)
+	$(PY) scripts/docs_harness.py --venv $(VENV)
+
+test: lint-proto test-go test-py test-wheel test-deploy test-docs ## run every test
 
 bench: build ## run the Go benchmarks and print figures
 	$(GO) test -run '^$$' -bench . -benchmem ./env/... ./vec/... ./server/...
@@ -62,4 +65,4 @@ bench-server: ## env-steps/s in process and through the server (benchmarks/RESUL
 serve: build ## start a server on 127.0.0.1:50051
 	$(BIN) serve
 
-.PHONY: help build setup demo generate lint-proto test-go test-py wheel wheels test-wheel test-deploy test bench bench-server serve
+.PHONY: help build setup demo generate lint-proto test-go test-py wheel wheels test-wheel test-deploy test-docs test bench bench-server serve

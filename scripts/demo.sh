@@ -13,13 +13,20 @@ out=runs/demo
 rm -rf "$out"
 mkdir -p "$out"
 export JGYM_BIN="$PWD/bin/jgym"
+venv=${VENV:-.venv}
+python=$(cd "$venv" && pwd)/bin/python
 steps=${JGYM_DEMO_STEPS:-65536}
+games=40
+if [ -n "${JGYM_QUICK:-}" ]; then  # a smoke test (the docs harness): train_ppo.py shrinks too
+  steps=2048
+  games=4
+fi
 echo "== training from scratch for $steps env steps against Demo, Demo, Demo (CPU, 2 threads; the server is started for you)"
-(cd python-client && ../.venv/bin/python examples/train_ppo.py --total-timesteps "$steps" \
+(cd python-client && "$python" examples/train_ppo.py --total-timesteps "$steps" \
   --threads 2 --seed 1 --export "../$out/model.onnx" --run-dir "../$out")
 cp "$out"/crematoria_ppo__*/learning_curve.png "$out/learning_curve.png"
-echo "== evaluating the trained policy against three Demos (40 games, in Go)"
-bin/jgym eval "policy:$out/model.onnx" --opponents Demo,Demo,Demo -n 40
+echo "== evaluating the trained policy against three Demos ($games games, in Go)"
+bin/jgym eval "policy:$out/model.onnx" --opponents Demo,Demo,Demo -n "$games"
 echo "== writing a replay of one game"
 bin/jgym match "policy:$out/model.onnx" Demo Demo Demo -s 1 -o "$out/replay.res"
 echo

@@ -20,8 +20,7 @@ func init() {
 	register(&command{
 		name:  "dataset",
 		usage: "[--game NAME] [-i CONFIG] [--players NAME,...|--seats 0,1,..] [--shard-size N] -o DIR TRACE|DIR...",
-		short: "turn .res traces into training data: each seat's observation, action labels and reward per round\n" +
-			"(shards of .npz and a manifest.json; docs/learning-from-traces.md)",
+		short: "turn .res traces into training data: observations, move labels and rewards (docs/learning-from-traces.md)",
 		run: runDataset,
 	})
 }

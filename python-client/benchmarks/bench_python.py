@@ -17,6 +17,8 @@ figure of ``benchmarks/grpcbench``.
     python benchmarks/bench_python.py --envs 64 --steps 120 --no-go
 
 Without ``--address`` a local ``jgym serve`` is started (all cores).
+``JGYM_QUICK=1`` (set by the docs harness) shrinks it to a smoke test: the
+first two sizes, 10 batches, once.
 """
 
 from __future__ import annotations
@@ -58,7 +60,13 @@ class Args:
 
 def parse_args(argv: list[str] | None = None) -> Args:
     """Builds the command line from the Args dataclass (``--help`` describes each flag)."""
-    return parse(Args, argv, __doc__.splitlines()[0])
+    args = parse(Args, argv, __doc__.splitlines()[0])
+    if os.environ.get("JGYM_QUICK"):
+        # A smoke test of the command as written (the docs harness sets it).
+        args.envs = ",".join(args.envs.split(",")[:2])
+        args.steps = min(args.steps, 10)
+        args.repeat = 1
+    return args
 
 
 def go_policy(mask: np.ndarray[Any, Any], rounds: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

@@ -14,11 +14,13 @@ runners' games over them; ``--addresses`` names running ones instead
 
 Each iteration prints the mean return of the finished games and the
 fraction of the sampled moves that were legal (always 1: the module masks
-the illegal ones).
+the illegal ones). ``JGYM_QUICK=1`` (set by the docs harness) shrinks the
+run to a smoke test: one iteration of 400 steps on 20-round games.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -77,6 +79,13 @@ def short_config(game: str, nb_rounds: int, address: str | None) -> str:
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     """Trains and returns each iteration's summary."""
     args = parse(Args, argv)
+    if os.environ.get("JGYM_QUICK"):
+        # A smoke test of the command as written (the docs harness sets it).
+        args.iterations = 1
+        args.train_batch_size = min(args.train_batch_size, 400)
+        args.minibatch_size = min(args.minibatch_size, 200)
+        args.num_epochs = 1
+        args.nb_rounds = args.nb_rounds or 20
     import ray
 
     from jgym.rllib import ppo_config

@@ -13,11 +13,14 @@ moves (the env's ``action_masks()``). Any game: ``--game``.
 Then it plays ``--eval-games`` games against three Demos with
 ``jgym.evaluate`` (each seed from the four seats; seeds the training never
 used) and prints the win rate with its 95% interval. docs/python.md has the
-figures measured on the project's machine.
+figures measured on the project's machine. ``JGYM_QUICK=1`` (set by the
+docs harness) shrinks the run to a smoke test: two rollouts, 4 evaluation
+games.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -105,6 +108,11 @@ class ScaledRewards:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Trains, saves, evaluates; returns the evaluation summary."""
     args = parse(Args, argv)
+    if os.environ.get("JGYM_QUICK"):
+        # A smoke test of the command as written (the docs harness sets it).
+        args.time_budget = min(args.time_budget, 20.0)
+        args.total_timesteps = min(args.total_timesteps, 2 * args.num_envs * args.n_steps)
+        args.eval_games = min(args.eval_games, 4)
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback

@@ -328,8 +328,9 @@ class Args:
     """run name prefix (default: <game>_ppo)"""
     seed: int = 1
     """seed of PyTorch and of the training games (game seeds start at 1,000,000)"""
-    threads: int = 2
-    """PyTorch CPU threads (1 is faster on a machine busy with other work)"""
+    threads: int = 1
+    """PyTorch CPU threads; 1 leaves a core to the jgym server and does not stall when
+    the machine is busy (benchmarks/RESULTS.md: a forward pass took 60x longer with 2)"""
     total_timesteps: int = 2_000_000
     """environment steps (rounds of one learner seat)"""
     time_budget: float = 0.0
@@ -464,7 +465,10 @@ def parse_args(argv: list[str] | None = None) -> Args:
     args.game = game_id(args.game)
     if os.environ.get("JGYM_QUICK"):
         # A smoke test of the command as written (the docs harness sets it):
-        # two updates, at most 20 s, small evaluations.
+        # two small updates (8 games x 16 rounds), at most 20 s, small evaluations.
+        args.num_envs = min(args.num_envs, 8)
+        args.num_steps = min(args.num_steps, 16)
+        args.num_minibatches = min(args.num_minibatches, 2)
         args.total_timesteps = min(args.total_timesteps, 2 * args.batch_size)
         args.time_budget = min(args.time_budget or 20.0, 20.0)
         args.eval_games = min(args.eval_games, 4)
@@ -1201,6 +1205,47 @@ class Envs:
 # --- training -----------------------------------------------------------------
 
 
+class Phases:
+    """Wall-clock seconds spent in each phase of training (benchmarks/bench_trainer.py).
+
+    ``with phases("env"): ...`` adds the block's time to ``env``. The
+    phases: ``env`` (stepping the games: the server's work and the
+    transfer), ``policy`` (the forward pass and sampling of the rollout),
+    ``credit`` (rewards: per-unit credit or the env's reward, normalized),
+    ``buffers`` (numpy to torch, rollout buffers, bookkeeping of finished
+    games), ``gae`` (values of the last step and advantages), ``update``
+    (the PPO epochs), ``eval`` (periodic evaluations and snapshots).
+    """
+
+    NAMES = ("env", "policy", "credit", "buffers", "gae", "update", "eval")
+
+    def __init__(self) -> None:
+        self.seconds = dict.fromkeys(self.NAMES, 0.0)
+        self._name = ""
+        self._t = 0.0
+
+    def __call__(self, name: str) -> Phases:
+        """Names the phase that the next ``with`` block times."""
+        self._name = name
+        return self
+
+    def __enter__(self) -> None:
+        self._t = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        self.seconds[self._name] += time.perf_counter() - self._t
+
+    def summary(self, steps: int) -> dict[str, Any]:
+        """Seconds per phase, their share, and env-steps/s without the evaluations."""
+        total = sum(self.seconds.values())
+        train = total - self.seconds["eval"]
+        return {
+            "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+            "share": {k: round(v / total, 4) if total else 0.0 for k, v in self.seconds.items()},
+            "steps_per_second_without_eval": steps / train if train else 0.0,
+        }
+
+
 def main(args: Args) -> dict[str, Any]:
     """Trains, exports, evaluates; returns the summary."""
     from torch.utils.tensorboard import SummaryWriter
@@ -1258,6 +1303,7 @@ def main(args: Args) -> dict[str, Any]:
     norm = RewardNorm(n, args.gamma) if args.norm_reward and not slot_credit else None
 
     history: dict[str, list] = {"games": [], "evals": [], "updates": []}
+    phases = Phases()
     num_updates = max(1, args.total_timesteps // args.batch_size)
     step, t0 = 0, time.time()
     next_obs = to_torch(obs)
@@ -1321,27 +1367,33 @@ def main(args: Args) -> dict[str, Any]:
         agent.eval()
         for t in range(T):
             step += n
-            for buf, x in zip(bufs, next_obs, strict=True):
-                buf[t] = x
-            buf_valid[t] = (next_obs[i_units][..., 0] == 1).float()
-            with torch.inference_mode():
+            with phases("buffers"):
+                for buf, x in zip(bufs, next_obs, strict=True):
+                    buf[t] = x
+                buf_valid[t] = (next_obs[i_units][..., 0] == 1).float()
+            with phases("policy"), torch.inference_mode():
                 logits, value = agent.heads(*next_obs)
                 dist = torch.distributions.Categorical(logits=logits)
                 action = dist.sample()
                 buf_logp[t] = dist.log_prob(action)
-            buf_val[t], buf_act[t] = value, action
-            act = action.numpy().astype(np.int8)
-            obs, env_rew, done, after, finals = envs.step(act)
-            if slot_credit:
-                before = {k: x.numpy() for k, x in zip(names, next_obs, strict=True)}
-                r, mine_after = UNIT_CREDIT[args.game](before, act, after, args)
-                buf_rew[t] = torch.from_numpy(r * args.reward_scale)
-                buf_done[t] = torch.from_numpy((done[:, None] | ~mine_after).astype(np.float32))
-            else:
-                r = env_rew.astype(np.float64) * args.reward_scale
-                buf_rew[t] = torch.from_numpy((norm(r, done) if norm else r).astype(np.float32))
-                buf_done[t] = torch.from_numpy(done.astype(np.float32))
-            next_obs = to_torch(obs)
+                buf_val[t], buf_act[t] = value, action
+                act = action.numpy().astype(np.int8)
+            with phases("env"):
+                obs, env_rew, done, after, finals = envs.step(act)
+            with phases("credit"):
+                if slot_credit:
+                    before = {k: x.numpy() for k, x in zip(names, next_obs, strict=True)}
+                    r, mine_after = UNIT_CREDIT[args.game](before, act, after, args)
+                    buf_rew[t] = torch.from_numpy(r * args.reward_scale)
+                    ended = (done[:, None] | ~mine_after).astype(np.float32)
+                    buf_done[t] = torch.from_numpy(ended)
+                else:
+                    r = env_rew.astype(np.float64) * args.reward_scale
+                    r = norm(r, done) if norm else r
+                    buf_rew[t] = torch.from_numpy(r.astype(np.float32))
+                    buf_done[t] = torch.from_numpy(done.astype(np.float32))
+            with phases("buffers"):
+                next_obs = to_torch(obs)
             for i, sc, seat in finals:
                 own = int(sc[seat])
                 best = max(int(x) for j, x in enumerate(sc) if j != seat)
@@ -1360,7 +1412,7 @@ def main(args: Args) -> dict[str, Any]:
 
         # GAE per unit slot (or per seat); buf_done[t] says whether the
         # episode ends with step t.
-        with torch.inference_mode():
+        with phases("gae"), torch.inference_mode():
             next_value = agent.heads(*next_obs)[1]
             adv = torch.zeros_like(buf_rew)
             last = torch.zeros_like(buf_rew[0])
@@ -1378,54 +1430,59 @@ def main(args: Args) -> dict[str, Any]:
         f_adv, f_ret = adv.reshape(bs, *per[2:]), returns.reshape(bs, *per[2:])
         f_val, f_valid = buf_val.reshape(bs, *per[2:]), buf_valid.reshape(bs, u)
         agent.train()
-        mb = bs // args.num_minibatches
-        clipfracs, approx_kl = [], torch.tensor(0.0)
-        for _epoch in range(args.update_epochs):
-            perm = torch.randperm(bs)
-            for start in range(0, bs, mb):
-                idx = perm[start : start + mb]
-                logits, value = agent.heads(*(f[idx] for f in flat))
-                logp_all = F.log_softmax(logits, -1)
-                logp = logp_all.gather(-1, f_act[idx].unsqueeze(-1)).squeeze(-1)
-                valid = f_valid[idx]
-                count = valid.sum().clamp(min=1)
+        with phases("update"):
+            mb = bs // args.num_minibatches
+            clipfracs, approx_kl = [], torch.tensor(0.0)
+            for _epoch in range(args.update_epochs):
+                perm = torch.randperm(bs)
+                for start in range(0, bs, mb):
+                    idx = perm[start : start + mb]
+                    logits, value = agent.heads(*(f[idx] for f in flat))
+                    logp_all = F.log_softmax(logits, -1)
+                    logp = logp_all.gather(-1, f_act[idx].unsqueeze(-1)).squeeze(-1)
+                    valid = f_valid[idx]
+                    count = valid.sum().clamp(min=1)
 
-                def mean(x: torch.Tensor, valid=valid, count=count) -> torch.Tensor:
-                    return (x * valid).sum() / count  # over my units only
+                    def mean(x: torch.Tensor, valid=valid, count=count) -> torch.Tensor:
+                        return (x * valid).sum() / count  # over my units only
 
-                entropy = mean(-(logp_all.exp() * logp_all).sum(-1))
-                logratio = logp - f_logp[idx]
-                ratio = logratio.exp()
-                with torch.no_grad():
-                    approx_kl = mean((ratio - 1) - logratio)
-                    clipfracs.append(mean(((ratio - 1.0).abs() > args.clip_coef).float()).item())
-                a = f_adv[idx]
-                if not slot_credit:
-                    a = a.unsqueeze(-1).expand_as(valid)  # the seat's advantage for each unit
-                if args.norm_adv:
-                    mu = mean(a)
-                    a = (a - mu) / (mean((a - mu) ** 2).sqrt() + 1e-8)
-                pg_loss = mean(
-                    torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef))
-                )
-                # The value loss: over my units (per slot) or over the games (team).
-                vmean = mean if slot_credit else torch.mean
-                if args.clip_vloss:
-                    v_clip = f_val[idx] + (value - f_val[idx]).clamp(
-                        -args.clip_coef, args.clip_coef
+                    entropy = mean(-(logp_all.exp() * logp_all).sum(-1))
+                    logratio = logp - f_logp[idx]
+                    ratio = logratio.exp()
+                    with torch.no_grad():
+                        approx_kl = mean((ratio - 1) - logratio)
+                        clipfracs.append(
+                            mean(((ratio - 1.0).abs() > args.clip_coef).float()).item()
+                        )
+                    a = f_adv[idx]
+                    if not slot_credit:
+                        a = a.unsqueeze(-1).expand_as(valid)  # the seat's advantage for each unit
+                    if args.norm_adv:
+                        mu = mean(a)
+                        a = (a - mu) / (mean((a - mu) ** 2).sqrt() + 1e-8)
+                    pg_loss = mean(
+                        torch.max(
+                            -a * ratio, -a * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)
+                        )
                     )
-                    v_loss = 0.5 * vmean(
-                        torch.max((value - f_ret[idx]) ** 2, (v_clip - f_ret[idx]) ** 2)
-                    )
-                else:
-                    v_loss = 0.5 * vmean((value - f_ret[idx]) ** 2)
-                loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
-                optimizer.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
-                optimizer.step()
-            if args.target_kl and approx_kl > args.target_kl:
-                break
+                    # The value loss: over my units (per slot) or over the games (team).
+                    vmean = mean if slot_credit else torch.mean
+                    if args.clip_vloss:
+                        v_clip = f_val[idx] + (value - f_val[idx]).clamp(
+                            -args.clip_coef, args.clip_coef
+                        )
+                        v_loss = 0.5 * vmean(
+                            torch.max((value - f_ret[idx]) ** 2, (v_clip - f_ret[idx]) ** 2)
+                        )
+                    else:
+                        v_loss = 0.5 * vmean((value - f_ret[idx]) ** 2)
+                    loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
+                    optimizer.zero_grad()
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
+                    optimizer.step()
+                if args.target_kl and approx_kl > args.target_kl:
+                    break
 
         done_updates = update
         sps = step / (time.time() - t0)
@@ -1454,15 +1511,16 @@ def main(args: Args) -> dict[str, Any]:
             score=f"{stats['score']:.0f}",
             ent=f"{stats['entropy']:.2f}",
         )
-        if args.snapshot_every and update % args.snapshot_every == 0:
-            snap = snapshot_dir / f"update_{update:05d}.onnx"
-            export_onnx(agent, snap)
-            envs.reload(str(snap))
-            next_obs = to_torch(envs.reset_obs())
-        if args.eval_every and update % args.eval_every == 0:
-            e = evaluate_now(args.eval_games, "eval")
-            greedy_win = f"{e['wins']}/{e['games']}"
-            save_checkpoint()
+        with phases("eval"):
+            if args.snapshot_every and update % args.snapshot_every == 0:
+                snap = snapshot_dir / f"update_{update:05d}.onnx"
+                export_onnx(agent, snap)
+                envs.reload(str(snap))
+                next_obs = to_torch(envs.reset_obs())
+            if args.eval_every and update % args.eval_every == 0:
+                e = evaluate_now(args.eval_games, "eval")
+                greedy_win = f"{e['wins']}/{e['games']}"
+                save_checkpoint()
     bar.close()
     envs.close()
     train_time = time.time() - t0
@@ -1481,6 +1539,7 @@ def main(args: Args) -> dict[str, Any]:
         "updates": done_updates,
         "train_seconds": train_time,
         "sps": step / train_time,
+        "phases": phases.summary(step),
         "final_eval": final,
         "onnx": str(onnx_path),
     }

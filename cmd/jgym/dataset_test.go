@@ -1,0 +1,55 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"jgym/dataset"
+)
+
+// TestDatasetCommand turns reference traces of two games into datasets:
+// the seats chosen by name, the shards and the manifest's counts.
+func TestDatasetCommand(t *testing.T) {
+	for _, tc := range []struct{ game, trace string }{
+		{"Crematoria", "../../testdata/crematoria/traces/crematoria_s10_Dummy-Demo-Null-Demo.res.gz"},
+		{"Moria", firstTrace(t, "../../testdata/moria/traces")},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "data")
+			code, stdout, stderr := runJgym("dataset", "--seats", "1,3", "--shard-size", "100", "-o", out, tc.trace)
+			if code != 0 {
+				t.Fatalf("jgym dataset = %d\n%s%s", code, stdout, stderr)
+			}
+			data, err := os.ReadFile(filepath.Join(out, dataset.ManifestFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m dataset.Manifest
+			if err := json.Unmarshal(data, &m); err != nil {
+				t.Fatal(err)
+			}
+			if m.Game != tc.game || m.Samples != 2*m.Traces[0].Rounds || len(m.Shards) != (m.Samples+99)/100 || m.Labels.Moves == 0 {
+				t.Errorf("manifest: game %s, %d samples of %d rounds, %d shards, %d moves", m.Game, m.Samples, m.Traces[0].Rounds, len(m.Shards), m.Labels.Moves)
+			}
+			if !strings.Contains(stdout, "OK "+tc.trace) {
+				t.Errorf("stdout = %q, want OK %s", stdout, tc.trace)
+			}
+			code, _, _ = runJgym("dataset", "-o", out, tc.trace)
+			if code != 1 {
+				t.Errorf("jgym dataset into an existing dataset = %d, want 1", code)
+			}
+		})
+	}
+}
+
+func firstTrace(t *testing.T, dir string) string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(dir, "*.res.gz"))
+	if len(m) == 0 {
+		t.Skipf("no trace in %s", dir)
+	}
+	return m[0]
+}
