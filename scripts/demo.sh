@@ -21,9 +21,9 @@ if [ -n "${JGYM_QUICK:-}" ]; then  # a smoke test (the docs harness): train_ppo.
   steps=2048
   games=4
 fi
-echo "== training from scratch for $steps env steps against Demo, Demo, Demo (CPU, 2 threads; the server is started for you)"
+echo "== training from scratch for $steps env steps against Demo, Demo, Demo (CPU, 1 thread; the server is started for you)"
 (cd python-client && "$python" examples/train_ppo.py --total-timesteps "$steps" \
-  --threads 2 --seed 1 --export "../$out/model.onnx" --run-dir "../$out")
+  --threads 1 --seed 1 --export "../$out/model.onnx" --run-dir "../$out")
 cp "$out"/crematoria_ppo__*/learning_curve.png "$out/learning_curve.png"
 echo "== evaluating the trained policy against three Demos ($games games, in Go)"
 bin/jgym eval "policy:$out/model.onnx" --opponents Demo,Demo,Demo -n "$games"
