@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -114,8 +115,18 @@ type Writer struct {
 	mask   int      // index of action_mask in cols, or -1
 }
 
-// NewWriter creates dir (if needed) for a dataset.
+// ErrExists is returned by NewWriter for a directory that already holds a
+// dataset (a manifest or shards): datasets are written once, never mixed.
+var ErrExists = errors.New("dataset: the directory already holds a dataset")
+
+// NewWriter creates dir (if needed) for a dataset; dir must not hold one.
 func NewWriter(dir string, opt Options) (*Writer, error) {
+	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); err == nil {
+		return nil, fmt.Errorf("%w: %s", ErrExists, dir)
+	}
+	if shards, _ := filepath.Glob(filepath.Join(dir, "shard-*.npz")); len(shards) > 0 {
+		return nil, fmt.Errorf("%w: %s (%d shards)", ErrExists, dir, len(shards))
+	}
 	if opt.ShardSize <= 0 {
 		opt.ShardSize = DefaultShardSize
 	}
