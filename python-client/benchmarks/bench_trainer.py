@@ -38,8 +38,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="games stepped together (train_ppo.py --num-envs, default: 32)")
     p.add_argument("--num-steps", type=int, default=32,
                    help="rounds per game per update (train_ppo.py --num-steps, default: 32)")
-    p.add_argument("--threads", type=int, default=2,
-                   help="PyTorch CPU threads (default: 2)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="PyTorch CPU threads (default: 1, train_ppo.py's)")
     p.add_argument("--extra", default="",
                    help="more train_ppo.py flags, one string (e.g. '--coarse 16')")
     p.add_argument("--json", default="",

@@ -330,7 +330,8 @@ class Args:
     """seed of PyTorch and of the training games (game seeds start at 1,000,000)"""
     threads: int = 1
     """PyTorch CPU threads; 1 leaves a core to the jgym server and does not stall when
-    the machine is busy (benchmarks/RESULTS.md: a forward pass took 60x longer with 2)"""
+    the machine is busy (benchmarks/RESULTS.md: 2 threads are about 1.5x faster on an
+    idle 2-core machine, and 5x slower per forward pass on a busy one)"""
     total_timesteps: int = 2_000_000
     """environment steps (rounds of one learner seat)"""
     time_budget: float = 0.0
