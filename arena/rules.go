@@ -95,14 +95,26 @@ func (g *Host[C, B]) ParseConfig(r io.Reader) (Config, error) {
 
 // configOf returns the game's configuration of a Config.
 func (g *Host[C, B]) configOf(c Config) (C, error) {
-	switch c := any(c).(type) {
-	case C:
-		return c, nil
-	case *C:
-		return *c, nil
+	if v, ok := ConfigOf[C](c); ok {
+		return v, nil
 	}
 	var none C
 	return none, fmt.Errorf("%s: %T is not a %s configuration", g.name, c, g.rules.Name())
+}
+
+// ConfigOf returns c as a game's configuration type C (given as C or *C);
+// false when c is of another game or nil.
+func ConfigOf[C any](c Config) (C, bool) {
+	switch v := any(c).(type) {
+	case C:
+		return v, true
+	case *C:
+		if v != nil {
+			return *v, true
+		}
+	}
+	var none C
+	return none, false
 }
 
 // player is a resolved seat.

@@ -23,14 +23,12 @@ var _ dataset.Replay = (*replay)(nil)
 // Open parses a trace and builds its initial state as Verify does.
 func (datasetSource) Open(trace []byte, cfg arena.Config) (dataset.Replay, error) {
 	var want *Config
-	switch c := cfg.(type) {
-	case nil:
-	case Config:
+	if cfg != nil {
+		c, ok := arena.ConfigOf[Config](cfg)
+		if !ok {
+			return nil, fmt.Errorf("crematoria: %T is not a Crematoria configuration", cfg)
+		}
 		want = &c
-	case *Config:
-		want = c
-	default:
-		return nil, fmt.Errorf("crematoria: %T is not a Crematoria configuration", cfg)
 	}
 	tr, err := ParseTrace(bytes.NewReader(trace))
 	if err != nil {
