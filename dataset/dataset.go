@@ -65,6 +65,22 @@ type Replay interface {
 	Err() error
 }
 
+// Expert is a Replay that can label with a bot's commands instead of the
+// trace's moves: after UseExpert, Label writes, for each seat and round,
+// the direction of the first command the bot gives for each unit the seat
+// owns, the bot playing that seat from the state at the start of the
+// round (one bot per seat, made with the trace's seed and called every
+// round in order, so bots that remember earlier rounds work). The units
+// it gives no command get the "none" action. The commands are what the
+// bot orders, whether or not the engine would carry them out, and the
+// bot's order of commands is lost. This is how a bot labels the states
+// another player reached (DAgger).
+type Expert interface {
+	// UseExpert makes Label use the registered bot name; it fails for a
+	// name the game does not register (no prefix: no files are read).
+	UseExpert(name string) error
+}
+
 // Estimator is a Replay whose observations hold features its traces do not
 // print, which it estimates: Estimated describes them, for the manifest.
 type Estimator interface {

@@ -37,6 +37,10 @@ type Options struct {
 	ShardSize int
 	// Level is the deflate level of the shards (flate.BestSpeed when 0).
 	Level int
+	// LabelsFrom says where the labels come from, for the manifest:
+	// "moves" (the trace's, the default) or "expert:NAME" (the commands
+	// of a bot, Expert).
+	LabelsFrom string
 }
 
 // Manifest describes a dataset directory; it is written as
@@ -51,6 +55,9 @@ type Manifest struct {
 	// last action of every game).
 	NoneAction int `json:"none_action"`
 	NumRounds  int `json:"num_rounds"`
+	// LabelsFrom is "moves" (the moves the trace records) or
+	// "expert:NAME" (the commands bot NAME gives in each seat's place).
+	LabelsFrom string `json:"labels_from"`
 	// Estimated lists the observation features the traces do not print,
 	// which the game estimates (docs/learning-from-traces.md); empty when
 	// the observations are exactly the env's.
@@ -136,8 +143,11 @@ func NewWriter(dir string, opt Options) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
+	if opt.LabelsFrom == "" {
+		opt.LabelsFrom = "moves"
+	}
 	return &Writer{dir: dir, opt: opt, m: Manifest{Format: Format, Game: opt.Game, ShardSize: opt.ShardSize,
-		Shards: []Shard{}, Traces: []Trace{}}}, nil
+		LabelsFrom: opt.LabelsFrom, Shards: []Shard{}, Traces: []Trace{}}}, nil
 }
 
 // extras are the per-sample arrays after the observation and the action.

@@ -19,9 +19,9 @@ import (
 func init() {
 	register(&command{
 		name:  "dataset",
-		usage: "[--game NAME] [-i CONFIG] [--players NAME,...|--seats 0,1,..] [--shard-size N] -o DIR TRACE|DIR...",
+		usage: "[--game NAME] [-i CONFIG] [--players NAME,...|--seats 0,1,..] [--expert BOT] [--shard-size N] -o DIR TRACE|DIR...",
 		short: "turn .res traces into training data: observations, move labels and rewards (docs/learning-from-traces.md)",
-		run: runDataset,
+		run:   runDataset,
 	})
 }
 
@@ -36,6 +36,7 @@ func runDataset(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	players := fs.String("players", "", "comma-separated player names: the seats of each trace whose name is one of them")
 	seatList := fs.String("seats", "", "comma-separated seats 0..3 (default: all four)")
 	shardSize := fs.Int("shard-size", dataset.DefaultShardSize, "most samples per shard")
+	expert := fs.String("expert", "", "label with the commands this registered bot gives in each chosen seat's place, not with the trace's moves (DAgger; docs/learning-from-traces.md)")
 	traces, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -82,7 +83,7 @@ func runDataset(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	d := &datasetRun{game: g, cfg: cfg, seats: seats, stdout: stdout}
+	d := &datasetRun{game: g, cfg: cfg, seats: seats, expert: *expert, stdout: stdout}
 	if *players != "" {
 		d.players = strings.Split(*players, ",")
 	}
@@ -123,6 +124,7 @@ type datasetRun struct {
 	cfg     arena.Config
 	seats   []int
 	players []string
+	expert  string // --expert: the bot whose commands are the labels
 	w       *dataset.Writer
 	stdout  io.Writer
 }
@@ -149,6 +151,17 @@ func (d *datasetRun) add(path, out string, shardSize int) error {
 	if err != nil {
 		return err
 	}
+	labels := "moves"
+	if d.expert != "" {
+		ex, ok := rep.(dataset.Expert)
+		if !ok {
+			return fmt.Errorf("--expert: jgym dataset cannot label %s traces with a bot's commands yet", d.game.Name())
+		}
+		if err := ex.UseExpert(d.expert); err != nil {
+			return fmt.Errorf("--expert: %w", err)
+		}
+		labels = "expert:" + d.expert
+	}
 	seats := d.seats
 	if d.players != nil {
 		seats = nil
@@ -163,7 +176,7 @@ func (d *datasetRun) add(path, out string, shardSize int) error {
 		}
 	}
 	if d.w == nil {
-		if d.w, err = dataset.NewWriter(out, dataset.Options{Game: d.game.Name(), ShardSize: shardSize}); err != nil {
+		if d.w, err = dataset.NewWriter(out, dataset.Options{Game: d.game.Name(), ShardSize: shardSize, LabelsFrom: labels}); err != nil {
 			return err
 		}
 	}

@@ -53,3 +53,32 @@ func firstTrace(t *testing.T, dir string) string {
 	}
 	return m[0]
 }
+
+// TestDatasetExpert labels a trace with a bot's commands: the manifest
+// says so; an unknown bot, or a prefixed name (a file), is refused.
+func TestDatasetExpert(t *testing.T) {
+	trace := "../../testdata/crematoria/traces/crematoria_s10_Dummy-Demo-Null-Demo.res.gz"
+	out := filepath.Join(t.TempDir(), "data")
+	code, stdout, stderr := runJgym("dataset", "--expert", "Riddick", "--players", "Null", "-o", out, trace)
+	if code != 0 {
+		t.Fatalf("jgym dataset --expert = %d\n%s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(out, dataset.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m dataset.Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	// Null gives no orders; Riddick, in its place, moves its units.
+	if m.LabelsFrom != "expert:Riddick" || m.Labels.Moves == 0 {
+		t.Errorf("labels_from %q, %d moves; want expert:Riddick and moves", m.LabelsFrom, m.Labels.Moves)
+	}
+	for _, bad := range []string{"Nobody", "cpp:/etc/passwd"} {
+		code, stdout, _ := runJgym("dataset", "--expert", bad, "-o", filepath.Join(t.TempDir(), "d"), trace)
+		if code != 1 || !strings.Contains(stdout, "unknown bot") || strings.Contains(stdout, "root:") {
+			t.Errorf("--expert %s: exit %d, %q", bad, code, stdout)
+		}
+	}
+}

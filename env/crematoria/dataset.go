@@ -18,7 +18,10 @@ func Dataset() dataset.Source { return datasetSource{} }
 
 type datasetSource struct{}
 
-var _ dataset.Replay = (*replay)(nil)
+var (
+	_ dataset.Replay = (*replay)(nil)
+	_ dataset.Expert = (*replay)(nil)
+)
 
 // Open parses a trace and builds its initial state as Verify does.
 func (datasetSource) Open(trace []byte, cfg arena.Config) (dataset.Replay, error) {
@@ -54,11 +57,17 @@ func (datasetSource) Open(trace []byte, cfg arena.Config) (dataset.Replay, error
 // replay steps the rules check of checkRules one round at a time: sim.base
 // holds the state at the start of round r, sim.g the state after it.
 type replay struct {
-	sim *ruleSim
-	tab table // the env's table over sim.base, for its Observe
-	r   int
-	err error
+	sim    *ruleSim
+	tab    table // the env's table over sim.base, for its Observe
+	r      int
+	err    error
+	expert dataset.ExpertLabels[Bot] // UseExpert: labels from a bot's commands
+	orders Orders
 }
+
+// UseExpert makes Label write the commands of the registered bot name
+// (dataset.Expert).
+func (rp *replay) UseExpert(name string) error { return rp.expert.Use(bots, name) }
 
 func (rp *replay) Spec() env.Spec { return specFor(rp.tab.cfg) }
 func (rp *replay) Seed() int      { return rp.sim.tr.Seed }
@@ -93,6 +102,19 @@ func (rp *replay) Label(seat int, action []byte) {
 		action[k] = byte(None)
 	}
 	units := rp.sim.base.Units
+	if rp.expert.On() {
+		rp.expert.Label(seat, rp.r, rp.sim.tr.Seed, action, func(b Bot, action []byte) {
+			o := &rp.orders
+			o.Reset(len(units))
+			b.Play(&rp.sim.base.State, o)
+			for _, c := range o.List() {
+				if c.ID >= 0 && c.ID < len(action) && units[c.ID].Player == seat {
+					action[c.ID] = byte(c.Dir)
+				}
+			}
+		})
+		return
+	}
 	for _, m := range rp.sim.moves {
 		if m.ID < len(action) && units[m.ID].Player == seat {
 			action[m.ID] = byte(m.Dir)

@@ -56,10 +56,43 @@ func (datasetSource) Open(trace []byte, cfg arena.Config) (dataset.Replay, error
 // replay steps the rules check of checkRules one round at a time: sim.base
 // holds the state at the start of round r, sim.g the state after it.
 type replay struct {
-	sim *ruleSim
-	tab table // the env's table over sim.base, for its Observe
-	r   int
-	err error
+	sim    *ruleSim
+	tab    table // the env's table over sim.base, for its Observe
+	r      int
+	err    error
+	expert dataset.ExpertLabels[Bot] // UseExpert: labels from a bot's commands
+	orders Orders
+	view   State
+}
+
+var _ dataset.Expert = (*replay)(nil)
+
+// UseExpert makes Label write the commands of the registered bot name
+// (dataset.Expert).
+func (rp *replay) UseExpert(name string) error { return rp.expert.Use(bots, name) }
+
+// expertPlay plays bot b in seat from the state at the start of the round
+// as a Match does (its view, or the state for a SeatBot) and writes its
+// commands: a bot's directions are in its view's frame, which is the
+// frame of the env's actions.
+func (rp *replay) expertPlay(seat int, b Bot, action []byte) {
+	s := &rp.sim.base.State
+	o := &rp.orders
+	o.Reset(len(s.Units))
+	switch sb, isSeat := b.(SeatBot); {
+	case isSeat:
+		sb.PlaySeat(s, seat, o)
+	case seat == 0:
+		b.Play(s, o)
+	default:
+		s.View(seat, &rp.view)
+		b.Play(&rp.view, o)
+	}
+	for _, c := range o.List() {
+		if c.ID >= 0 && c.ID < len(action) && s.Units[c.ID].Player == seat {
+			action[c.ID] = byte(c.Dir)
+		}
+	}
 }
 
 func (rp *replay) Spec() env.Spec { return specFor(rp.tab.cfg) }
@@ -95,6 +128,10 @@ func (rp *replay) Observe(seat int, obs [][]byte) { rp.tab.Observe(&env.Out{Obs:
 func (rp *replay) Label(seat int, action []byte) {
 	for k := range action {
 		action[k] = byte(None)
+	}
+	if rp.expert.On() {
+		rp.expert.Label(seat, rp.r, rp.sim.tr.Seed, action, func(b Bot, action []byte) { rp.expertPlay(seat, b, action) })
+		return
 	}
 	units := rp.sim.base.Units
 	for _, m := range rp.sim.moves {

@@ -60,7 +60,16 @@ type replay struct {
 	prev   []Unit // before's units in the previous round
 	r      int
 	err    error
+	expert dataset.ExpertLabels[Bot] // UseExpert: labels from a bot's commands
+	orders Orders
 }
+
+var _ dataset.Expert = (*replay)(nil)
+
+// UseExpert makes Label write the commands of the registered bot name
+// (dataset.Expert). The bot plays the state the replay rebuilt, whose
+// unit statuses a trace does not print are estimated (Estimated).
+func (rp *replay) UseExpert(name string) error { return rp.expert.Use(bots, name) }
 
 func (rp *replay) Spec() env.Spec { return specFor(rp.tab.cfg) }
 func (rp *replay) Seed() int      { return rp.chk.tr.Seed }
@@ -100,6 +109,19 @@ func (rp *replay) Label(seat int, action []byte) {
 		action[k] = byte(None)
 	}
 	units := rp.before.Units
+	if rp.expert.On() {
+		rp.expert.Label(seat, rp.r, rp.chk.tr.Seed, action, func(b Bot, action []byte) {
+			o := &rp.orders
+			o.Reset(len(units))
+			b.Play(&rp.before.State, o)
+			for _, c := range o.List() {
+				if c.ID >= 0 && c.ID < len(action) && units[c.ID].Player == seat {
+					action[c.ID] = byte(c.Dir)
+				}
+			}
+		})
+		return
+	}
 	for _, m := range rp.chk.tr.Commands[rp.r] {
 		if m.ID < len(action) && units[m.ID].Player == seat {
 			action[m.ID] = byte(m.Dir)

@@ -82,6 +82,9 @@ class Args:
     """where to write the checkpoint (train_ppo.py's format: --init takes it)"""
     ppo_flags: str = ""
     """train_ppo.py network flags, e.g. '--hidden 128' (give train_ppo.py the same)"""
+    init: str = ""
+    """start from this checkpoint (an earlier bc.py or train_ppo.py one of the same network),
+    as DAgger's later iterations do"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -179,6 +182,8 @@ def main(args: Args) -> dict[str, Any]:
     spaces = spaces_of(ppo, ds)
     pargs = ppo_args(ppo, args)
     agent = ppo.make_agent(spaces, dataclasses.asdict(pargs))
+    if args.init:
+        agent.load_state_dict(torch.load(args.init, weights_only=True)["model"])
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate)
     names = ds.observation_names
     print(

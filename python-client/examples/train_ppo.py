@@ -83,6 +83,7 @@ import torch.nn.functional as F  # noqa: N812
 from torch import nn
 
 import jgym
+import jgym.league
 from jgym.cli import help_texts
 from jgym.tensors import DTYPES, MASK_DTYPE
 
@@ -341,7 +342,21 @@ class Args:
     num_steps: int = 32
     """rounds per environment per rollout"""
     opponents: str = "Demo,Demo,Demo"
-    """seat sets separated by ';' (each 3 bots; 'self' = the latest snapshot)"""
+    """seat sets separated by ';' (each 3 bots; 'self' = the latest snapshot); not with --league"""
+    league: str = ""
+    """self-play league: its scripted bots, comma-separated (e.g. 'Riddick,Demo'); each game's
+    three opponents are drawn from them and the --snapshot-every snapshots by PFSP (jgym.league)"""
+    league_snapshots: int = 4
+    """--league: most snapshots of the learner kept in the pool (the oldest leave)"""
+    league_weighting: str = "hard"
+    """--league: PFSP weighting: 'hard' ((1-x)^2, x: learner's win rate), 'variance', 'uniform'"""
+    league_sets: int = 4
+    """--league: groups of envs, each with its own table, drawn anew when its games end"""
+    rate_every: int = 0
+    """--league: updates between TrueSkill ratings of the pool and the learner (jgym tournament);
+    0: only at the end"""
+    rate_games: int = 24
+    """--league: games of each rating tournament"""
     shuffle_seats: bool = True
     """the learner's seat is drawn anew each game"""
     credit: str = ""
@@ -387,6 +402,9 @@ class Args:
     """gradients are clipped to this norm"""
     target_kl: float = 0.0
     """stop the epochs of an update early above this KL (0: never)"""
+    value_warmup: int = 0
+    """the first updates train the value only (the policy is kept): for a policy from --init,
+    whose value head is untrained (a behaviour-cloned one)"""
     # network
     channels: int = 8
     """channels of the full-resolution map"""
@@ -411,6 +429,11 @@ class Args:
     """updates between ONNX snapshots for 'self' opponents (0: none)"""
     run_dir: str = "runs"
     """where runs/<run name>/ is written"""
+    run_name: str = ""
+    """the run's directory name (default: <exp name>__<seed>__<unix time>)"""
+    resume: bool = False
+    """continue the run in runs/<run name>/ from its checkpoint.pt (weights, optimizer, step,
+    league, history); its unfinished games are not resumed, new ones start"""
     export: str = ""
     """also copy the final ONNX model here"""
     init: str = ""
@@ -1109,20 +1132,43 @@ class RewardNorm:
 
 
 class Envs:
-    """The vector envs of all opponent sets, stepped together as one batch."""
+    """The vector envs of all opponent sets, stepped together as one batch.
 
-    def __init__(self, args: Args, snapshot: str | None) -> None:
-        self.args = args
-        self.sets = [tuple(s.strip() for s in x.split(",")) for x in args.opponents.split(";")]
-        for s in self.sets:
-            if len(s) != 3:
-                raise SystemExit(f"--opponents: {s} is not three seats")
-        k = len(self.sets)
+    Without a league each set has fixed opponents (``--opponents``) and
+    shuffled seats. With one (``--league``) there are ``--league-sets``
+    sets, each seated by ``League.lineup`` (three opponents drawn by PFSP,
+    the learner's seat drawn), every finished game is recorded in the
+    league, and a set whose games all ended is seated anew.
+    """
+
+    def __init__(
+        self,
+        args: Args,
+        snapshot: str | None,
+        league: jgym.league.League | None = None,
+        restart: dict[str, Any] | None = None,
+    ) -> None:
+        self.args, self.league = args, league
+        if league is not None:
+            k = max(1, min(args.league_sets, args.num_envs))
+            self.sets: list[tuple[str, ...]] = [()] * k
+        else:
+            self.sets = [tuple(s.strip() for s in x.split(",")) for x in args.opponents.split(";")]
+            for s in self.sets:
+                if len(s) != 3:
+                    raise SystemExit(f"--opponents: {s} is not three seats")
+            k = len(self.sets)
         self.sizes = [args.num_envs // k + (i < args.num_envs % k) for i in range(k)]
         self.envs: list[Any] = [None] * k
         self.obs: list[dict[str, np.ndarray]] = [{}] * k
         self.seat: list[np.ndarray] = [np.zeros(0)] * k  # the learner's seat in each game
+        self.tables: list[list[str | None]] = [[] for _ in range(k)]  # league: the seats
         self.games = [0] * k
+        self.next_seed = TRAIN_SEED0 + args.seed * 10_000_000
+        if restart:  # a resumed run plays new seeds
+            games = [int(g) for g in restart["games"]][:k]
+            self.games = games + [0] * (k - len(games))
+            self.next_seed = int(restart["next_seed"])
         for i in range(k):
             self._open(i, snapshot)
         self.spaces = Spaces.of(self.envs[0].spec_proto)
@@ -1137,19 +1183,25 @@ class Envs:
         a = self.args
         if self.envs[i] is not None:
             self.envs[i].close()
+        if self.league is not None:
+            self.tables[i], _ = self.league.lineup()
+            seating: dict[str, Any] = {"seats": self.tables[i], "shuffle_seats": False}
+            seed = self.next_seed
+            self.next_seed += self.sizes[i]
+        else:
+            seating = {"opponents": self._seats(i, snapshot), "shuffle_seats": a.shuffle_seats}
+            # Disjoint seed ranges per set and per reopening.
+            seed = TRAIN_SEED0 + a.seed * 10_000_000 + i * 1_000_000 + self.games[i]
+            self.games[i] += 10_000
         self.envs[i] = jgym.make_vec(
             a.game,
             num_envs=self.sizes[i],
-            opponents=self._seats(i, snapshot),
-            shuffle_seats=a.shuffle_seats,
+            **seating,
             reward_mode=a.reward_mode,
             autoreset_mode="SameStep",
             address=a.address or None,
             config=Path(a.config).read_text() if a.config else "",
         )
-        # Disjoint seed ranges per set and per reopening.
-        seed = TRAIN_SEED0 + a.seed * 10_000_000 + i * 1_000_000 + self.games[i]
-        self.games[i] += 10_000
         self.obs[i], info = self.envs[i].reset(seed=seed)
         self.seat[i] = np.array(info["seat"])
 
@@ -1175,20 +1227,27 @@ class Envs:
             env.step_async(actions[lo : lo + n])
             lo += n
         rewards, dones, afters, finals = [], [], [], []
-        for i, env in enumerate(self.envs):
+        for i, env in enumerate(list(self.envs)):
             obs, r, term, trunc, info = env.step_wait()
             self.obs[i] = obs
             rewards.append(r)
             dones.append(term | trunc)
             after = {k: np.array(x) for k, x in obs.items()}
+            ended = np.zeros(len(r), bool)
             if "final_info" in info:
                 for row in np.flatnonzero(info["_final_obs"]):
                     for k, x in after.items():
                         x[row] = info["final_obs"][row][k]
                     # info["seat"] is already the new game's: use the last step's.
-                    finals.append((i, info["final_info"]["scores"][row], int(self.seat[i][row])))
+                    sc, seat = info["final_info"]["scores"][row], int(self.seat[i][row])
+                    finals.append((i, sc, seat))
+                    ended[row] = True
+                    if self.league is not None:
+                        self.league.record(self.tables[i], [int(x) for x in sc], seat)
             afters.append(after)
             self.seat[i] = np.array(info["seat"])
+            if self.league is not None and ended.all():
+                self._open(i, None)  # a new table for the next games
         return (
             self.reset_obs(),
             np.concatenate(rewards),
@@ -1258,8 +1317,9 @@ def main(args: Args) -> dict[str, Any]:
     slot_credit = args.slot_credit
     if slot_credit and args.game not in UNIT_CREDIT:
         raise SystemExit(f"--credit units: no per-unit credit for {args.game}")
-    run_name = f"{args.exp_name}__{args.seed}__{int(time.time())}"
+    run_name = args.run_name or f"{args.exp_name}__{args.seed}__{int(time.time())}"
     run = Path(args.run_dir) / run_name
+    resumed = load_resume(run) if args.resume else None
     run.mkdir(parents=True, exist_ok=True)
     writer = SummaryWriter(str(run))
     writer.add_text("args", "\n".join(f"{k}: {v}" for k, v in dataclasses.asdict(args).items()))
@@ -1274,14 +1334,18 @@ def main(args: Args) -> dict[str, Any]:
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
 
-    envs = Envs(args, snapshot=None)
+    league = make_league(args, resumed)
+    envs = Envs(args, snapshot=None, league=league, restart=resumed and resumed["envs"])
     obs = envs.reset_obs()
     spaces = envs.spaces
     n, u = args.num_envs, spaces.num_slots
     agent = make_agent(spaces, dataclasses.asdict(args))
-    if args.init:
+    if args.init and not resumed:
         agent.load_state_dict(torch.load(args.init, weights_only=True)["model"])
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+    if resumed:
+        agent.load_state_dict(resumed["model"])
+        optimizer.load_state_dict(resumed["optimizer"])
     check_codes(agent, obs)
 
     T = args.num_steps  # noqa: N806
@@ -1303,16 +1367,23 @@ def main(args: Args) -> dict[str, Any]:
     buf_val = torch.zeros(per)
     norm = RewardNorm(n, args.gamma) if args.norm_reward and not slot_credit else None
 
-    history: dict[str, list] = {"games": [], "evals": [], "updates": []}
+    history: dict[str, list] = {"games": [], "evals": [], "updates": [], "ratings": []}
     phases = Phases()
     num_updates = max(1, args.total_timesteps // args.batch_size)
-    step, t0 = 0, time.time()
+    step, t0, first_update = 0, time.time(), 1
+    if resumed:
+        history.update(resumed["history"])
+        step, first_update = resumed["step"], resumed["update"] + 1
+        set_rng_state(resumed["rng"])
+        print(f"resuming {run} at update {first_update - 1}, step {step}")
+    step_start = step  # the steps of this invocation are step - step_start
     next_obs = to_torch(obs)
     # With a time budget the bar counts seconds (its end is the budget's),
     # else environment steps (tqdm shows steps/s and the ETA).
     timed = args.time_budget > 0
     bar = tqdm(
         total=round(args.time_budget) if timed else num_updates * args.batch_size,
+        initial=0 if timed else step,
         unit="s" if timed else "step",
         unit_scale=not timed,
         disable=not args.progress,
@@ -1345,17 +1416,55 @@ def main(args: Args) -> dict[str, Any]:
         return s
 
     def save_checkpoint() -> None:
+        # Written to a temporary file first: an interrupted write leaves
+        # the previous checkpoint whole (--resume reads it).
+        tmp = run / "checkpoint.pt.tmp"
         torch.save(
             {
                 "model": agent.state_dict(),
                 "args": dataclasses.asdict(args),
                 "spaces": spaces.to_dict(),
+                "state": {
+                    "optimizer": optimizer.state_dict(),
+                    "step": step,
+                    "update": done_updates,
+                    "league": json.dumps(league.state_dict()) if league else "",
+                    "envs": {"games": list(envs.games), "next_seed": envs.next_seed},
+                    "rng": rng_state(),
+                },
             },
-            run / "checkpoint.pt",
+            tmp,
+        )
+        (run / "history.json").write_text(json.dumps(history, indent=1, default=float))
+        tmp.replace(run / "checkpoint.pt")
+
+    def rate_league() -> None:
+        """TrueSkill ratings of the pool and the current learner (jgym tournament)."""
+        assert league is not None
+        path = snapshot_dir / f"learner_{done_updates:05d}.onnx"
+        export_onnx(agent, path)
+        got = league.rate(
+            [("learner", f"policy:{path.resolve()}")],
+            game=args.game,
+            games=args.rate_games,
+            config=args.config,
+        )
+        path.unlink()
+        history["ratings"].append({"step": step, "ratings": got})
+        for name, r in got.items():
+            writer.add_scalar(f"league/rating/{name}", r["mu"], step)
+        top = sorted(got.items(), key=lambda kv: -kv[1]["mu"])
+        bar.write(
+            f"[ratings] step {step}: "
+            + ", ".join(f"{k} {v['mu']:.1f}+-{2 * v['sigma']:.1f}" for k, v in top)
         )
 
-    done_updates = 0
-    for update in range(1, num_updates + 1):
+    if league is not None and args.snapshot_every and not resumed:
+        # The starting policy (a behaviour-cloned one, say) joins the pool.
+        league.add_snapshot(export_snapshot(agent, snapshot_dir, 0), 0)
+
+    done_updates = first_update - 1
+    for update in range(first_update, num_updates + 1):
         if args.time_budget and time.time() - t0 > args.time_budget:
             bar.write(f"time budget reached after {done_updates} updates")
             break
@@ -1477,7 +1586,10 @@ def main(args: Args) -> dict[str, Any]:
                         )
                     else:
                         v_loss = 0.5 * vmean((value - f_ret[idx]) ** 2)
-                    loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
+                    if update <= args.value_warmup:
+                        loss = args.vf_coef * v_loss
+                    else:
+                        loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
                     optimizer.zero_grad()
                     loss.backward()
                     nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
@@ -1486,7 +1598,7 @@ def main(args: Args) -> dict[str, Any]:
                     break
 
         done_updates = update
-        sps = step / (time.time() - t0)
+        sps = (step - step_start) / (time.time() - t0)
         last_games = recent[-64:]
         stats = {
             "step": step,
@@ -1514,14 +1626,25 @@ def main(args: Args) -> dict[str, Any]:
         )
         with phases("eval"):
             if args.snapshot_every and update % args.snapshot_every == 0:
-                snap = snapshot_dir / f"update_{update:05d}.onnx"
-                export_onnx(agent, snap)
-                envs.reload(str(snap))
-                next_obs = to_torch(envs.reset_obs())
+                snap = export_snapshot(agent, snapshot_dir, update)
+                if league is not None:
+                    league.add_snapshot(snap, step, f"snap_{update}")
+                else:
+                    envs.reload(str(snap))
+                    next_obs = to_torch(envs.reset_obs())
+            if league is not None:
+                for m, w in zip(league.members, league.weights(), strict=True):
+                    writer.add_scalar(f"league/learner_win_rate/{m.name}", m.win_rate, step)
+                    writer.add_scalar(f"league/weight/{m.name}", w, step)
+                if args.rate_every and update % args.rate_every == 0:
+                    rate_league()
             if args.eval_every and update % args.eval_every == 0:
                 e = evaluate_now(args.eval_games, "eval")
                 greedy_win = f"{e['wins']}/{e['games']}"
                 save_checkpoint()
+    if league is not None and not (args.rate_every and done_updates % args.rate_every == 0):
+        with phases("eval"):
+            rate_league()
     bar.close()
     envs.close()
     train_time = time.time() - t0
@@ -1539,17 +1662,75 @@ def main(args: Args) -> dict[str, Any]:
         "steps": step,
         "updates": done_updates,
         "train_seconds": train_time,
-        "sps": step / train_time,
-        "phases": phases.summary(step),
+        "sps": (step - step_start) / train_time,
+        "phases": phases.summary(step - step_start),
         "final_eval": final,
         "onnx": str(onnx_path),
     }
+    if league is not None:
+        summary["league"] = league.state_dict()["members"]
+        summary["ratings"] = history["ratings"][-1]["ratings"] if history["ratings"] else {}
+        print(league.table())
     history["summary"] = summary  # type: ignore[assignment]
     (run / "history.json").write_text(json.dumps(history, indent=1, default=float))
     plot_learning_curve(history, run / "learning_curve.png")
     writer.close()
     print(json.dumps(summary, default=float))
     return summary
+
+
+def make_league(args: Args, resumed: dict[str, Any] | None) -> jgym.league.League | None:
+    """The league of ``--league`` (restored when resuming), or None."""
+    if not args.league:
+        return None
+    if resumed and resumed["league"]:
+        return jgym.league.League.from_state_dict(json.loads(resumed["league"]))
+    return jgym.league.League(
+        args.league.split(","),
+        max_snapshots=args.league_snapshots,
+        weighting=args.league_weighting,
+        seed=args.seed,
+    )
+
+
+def export_snapshot(agent: Agent, directory: Path, update: int) -> Path:
+    """Exports the current policy as ``DIR/update_NNNNN.onnx`` (absolute path)."""
+    path = (directory / f"update_{update:05d}.onnx").resolve()
+    export_onnx(agent, path)
+    return path
+
+
+def rng_state() -> dict[str, Any]:
+    """The generators' states (torch, numpy, random) as tensors and lists (a checkpoint's)."""
+    kind, keys, pos, has_gauss, gauss = np.random.get_state()
+    return {
+        "torch": torch.get_rng_state(),
+        "numpy": [kind, torch.from_numpy(np.asarray(keys, dtype=np.int64)), pos, has_gauss, gauss],
+        "random": json.dumps(random.getstate()),
+    }
+
+
+def set_rng_state(st: dict[str, Any]) -> None:
+    """Restores :func:`rng_state`."""
+    torch.set_rng_state(st["torch"])
+    kind, keys, pos, has_gauss, gauss = st["numpy"]
+    np.random.set_state((kind, keys.numpy().astype(np.uint32), pos, has_gauss, gauss))
+    v, internal, g = json.loads(st["random"])
+    random.setstate((v, tuple(internal), g))
+
+
+def load_resume(run: Path) -> dict[str, Any]:
+    """What ``--resume`` continues from: run/checkpoint.pt's weights and state, its history."""
+    path = run / "checkpoint.pt"
+    if not path.is_file():
+        raise SystemExit(f"--resume: no {path} (give the --run-name of an earlier run)")
+    ck = torch.load(path, weights_only=True)
+    if "state" not in ck:
+        raise SystemExit(f"--resume: {path} has no training state (an older checkpoint)")
+    hist = run / "history.json"
+    history = json.loads(hist.read_text()) if hist.is_file() else {}
+    history.pop("summary", None)
+    return {"model": ck["model"], **ck["state"], "history": history}
 
 
 def check_codes(agent: Agent, obs: dict[str, np.ndarray]) -> None:
@@ -1569,7 +1750,9 @@ def plot_learning_curve(history: dict[str, Any], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+    rated = history.get("ratings") or []
+    fig, axes = plt.subplots(1, 3 if rated else 2, figsize=(16 if rated else 11, 4))
+    ax1, ax2 = axes[0], axes[1]
     g = history["games"]
     if g:
         steps = np.array([x["step"] for x in g])
@@ -1614,6 +1797,22 @@ def plot_learning_curve(history: dict[str, Any], path: Path) -> None:
     ax2.set_xlabel("environment steps")
     ax2.set_ylabel("win rate (greedy, 95% CI)")
     ax2.set_title("evaluation")
+    if rated:
+        # TrueSkill of the league's members and the learner (jgym tournament);
+        # a snapshot appears from the rating after it joined the pool.
+        ax3 = axes[2]
+        names = sorted({k for r in rated for k in r["ratings"]}, key=lambda k: (k != "learner", k))
+        for name in names:
+            pts = [(r["step"], r["ratings"][name]) for r in rated if name in r["ratings"]]
+            xs = [p for p, _ in pts]
+            mu = [x["mu"] for _, x in pts]
+            err = [2 * x["sigma"] for _, x in pts]
+            kw = {"linewidth": 2.5} if name == "learner" else {"alpha": 0.6}
+            ax3.errorbar(xs, mu, yerr=err, marker="o", capsize=2, label=name, **kw)
+        ax3.set_xlabel("environment steps")
+        ax3.set_ylabel("TrueSkill mu (+- 2 sigma)")
+        ax3.set_title("league ratings (jgym tournament)")
+        ax3.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -1,0 +1,438 @@
+"""One command per game: behaviour cloning of the strong bot, then PPO with a self-play league.
+
+    python examples/recipe.py --game crematoria --steps 2000000 --out ../runs/recipe_crematoria
+
+runs, in ``--out`` (each stage is skipped when its output is there, so the
+same command resumes an interrupted recipe, and a larger ``--steps``
+continues the PPO run from its checkpoint):
+
+1. **games**: ``--bc-games`` games of the game's strong bot (Riddick,
+   Khan, Pasteur, Balin) against itself and Demos (two strong bots and two
+   Demos, the seats turning with the seed), played by ``jgym match`` into
+   ``traces/`` (gzipped ``.res``);
+2. **dataset**: ``jgym dataset --expert STRONG --players STRONG`` turns
+   the strong bot's seats into ``data/``, labelled with the commands it
+   gave (docs/learning-from-traces.md);
+3. **bc**: ``examples/bc.py`` clones the strong bot into train_ppo.py's
+   network (``bc.pt``, exported as ``bc.onnx``);
+4. **dagger**: ``--dagger`` rounds of DAgger: the latest cloned policy
+   plays ``--dagger-games`` games against the strong bot and two Demos
+   (``jgym eval --trace-dir``), the strong bot labels the states it
+   reached (``jgym dataset --expert STRONG``), and bc.py continues on all
+   the data so far (``dagger<k>.pt``, ``dagger<k>.onnx``): the clone
+   learns what the strong bot does in the states the clone itself gets into;
+5. **ppo**: ``examples/train_ppo.py --init`` (the last clone) trains for ``--steps``
+   environment steps (rounds of the learner's seat) against a league
+   (``--league STRONG,Demo`` plus a snapshot of itself every
+   ``--snapshot-every`` updates, drawn by PFSP, rated by ``jgym
+   tournament``) into ``ppo/`` (checkpoint, TensorBoard logs, learning
+   curve, ``model.onnx``); an interrupted run resumes from its last
+   checkpoint;
+6. **eval**: ``jgym eval`` of the PPO policy and of the cloned ones, on the
+   same ``--eval-games`` unseen seeds with rotating seats, against the
+   strong bot and two Demos, three strong bots and three Demos
+   (``eval.json``, and a table on standard output);
+7. **export**: ``jgym export-cpp --check`` writes ``AI<Name>.cc`` for the
+   course kit and checks that it plays as the ``policy:`` bot.
+
+``summary.json`` holds every stage's figures and times. ``JGYM_QUICK=1``
+(the docs harness, the tests) shrinks every stage to a smoke test.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from jgym.cli import parse
+from jgym.server import find_binary
+
+HERE = Path(__file__).resolve().parent
+
+#: Each game's strong scripted bot (the one the recipe clones and must beat).
+STRONG = {
+    "Crematoria-v0": "Riddick",
+    "Dominator-v0": "Khan",
+    "Pandemic-v0": "Pasteur",
+    "Moria-v0": "Balin",
+}
+
+#: Seeds of the cloned games (training games use 1,000,000 on, evaluations 1 on).
+BC_SEED0 = 500_000
+
+
+@dataclass
+class Args:
+    """Command-line arguments (each field is a ``--flag``)."""
+
+    game: str = "Crematoria-v0"
+    """the game: Crematoria, Dominator, Pandemic or Moria (any case, '-v0' optional)"""
+    out: str = ""
+    """the recipe's directory (default: runs/recipe_<game>)"""
+    steps: int = 2_000_000
+    """PPO's budget in environment steps (rounds of the learner's seat); a larger value
+    given to a finished recipe continues its PPO run"""
+    bc_games: int = 200
+    """games of the strong bot cloned (two of its seats per game)"""
+    bc_epochs: int = 4
+    """behaviour-cloning passes over the games"""
+    dagger: int = 2
+    """DAgger rounds after behaviour cloning (0: none)"""
+    dagger_games: int = 200
+    """games the clone plays in each DAgger round (its seat and the strong bot's are labelled)"""
+    dagger_epochs: int = 2
+    """behaviour-cloning passes over all the data in each DAgger round"""
+    snapshot_every: int = 50
+    """PPO updates between snapshots of the learner joining the league"""
+    rate_every: int = 100
+    """PPO updates between TrueSkill ratings of the league (jgym tournament)"""
+    eval_games: int = 200
+    """games of each final evaluation (a multiple of 4; seeds 1.., seats rotating)"""
+    check_seeds: str = "1,2,3,4"
+    """seeds of the export's check (the C++ player against three Demos)"""
+    threads: int = 1
+    """PyTorch threads of BC and PPO (2 is faster on an idle 2-core machine)"""
+    ppo_flags: str = ""
+    """more train_ppo.py flags, e.g. '--num-envs 64' (network flags are also given to bc.py)"""
+    seed: int = 1
+    """seed of BC and PPO"""
+
+
+def game_id(name: str) -> str:
+    """The environment id of a game named in any case, with or without ``-v0``."""
+    for g in STRONG:
+        if name.lower() in (g.lower(), g.split("-v")[0].lower()):
+            return g
+    raise SystemExit(f"--game {name}: not one of {', '.join(STRONG)}")
+
+
+NETWORK_FLAGS = ("--channels", "--coarse", "--hidden", "--dilations")
+
+
+def network_flags(flags: list[str]) -> list[str]:
+    """The network flags among train_ppo.py flags (bc.py must build the same network)."""
+    out: list[str] = []
+    for i, f in enumerate(flags):
+        if f in NETWORK_FLAGS and i + 1 < len(flags):
+            out += [f, flags[i + 1]]
+    return out
+
+
+class Recipe:
+    """The stages of the recipe in one directory (see the module docs)."""
+
+    def __init__(self, args: Args) -> None:
+        self.args = args
+        self.game = game_id(args.game)
+        self.name = self.game.split("-v")[0].lower()
+        self.strong = STRONG[self.game]
+        self.out = Path(args.out or f"runs/recipe_{self.name}").resolve()
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.quick = bool(os.environ.get("JGYM_QUICK"))
+        self.jgym = str(find_binary())
+        path = self.out / "summary.json"
+        self.summary: dict[str, Any] = json.loads(path.read_text()) if path.is_file() else {}
+        self.summary["args"] = asdict(args)
+
+    def save(self) -> None:
+        """Writes summary.json."""
+        (self.out / "summary.json").write_text(json.dumps(self.summary, indent=1))
+
+    def run(self, cmd: list[str], **kw: Any) -> subprocess.CompletedProcess[str]:
+        """Runs a command, its output on ours; fails the recipe if it fails."""
+        print("$", " ".join(cmd), flush=True)
+        p = subprocess.run(cmd, text=True, check=False, **kw)
+        if p.returncode != 0:
+            raise SystemExit(f"recipe: {Path(cmd[0]).name} failed with exit status {p.returncode}")
+        return p
+
+    def stage(self, name: str, fn: Any) -> None:
+        """Runs a stage, timing it into the summary."""
+        print(f"\n== {name} ==", flush=True)
+        t = time.time()
+        fn()
+        took = time.time() - t
+        self.summary.setdefault("seconds", {})[name] = round(took, 1)
+        self.save()
+        print(f"== {name}: {took:.0f} s", flush=True)
+
+    # --- stages -----------------------------------------------------------
+
+    def games(self) -> None:
+        """Plays the strong bot's games (skips the traces already there)."""
+        d = self.out / "traces"
+        d.mkdir(exist_ok=True)
+        n = 4 if self.quick else self.args.bc_games
+        s, demo = self.strong, "Demo"
+        lineups = [(s, s, demo, demo), (demo, s, s, demo), (demo, demo, s, s), (s, demo, demo, s)]
+        played = 0
+        for k in range(n):
+            seed = BC_SEED0 + k
+            final = d / f"g{seed}.res.gz"
+            if final.is_file():
+                continue
+            raw = d / f"g{seed}.res"
+            cmd = [self.jgym, "match", "--game", self.name, *lineups[k % 4]]
+            subprocess.run(
+                [*cmd, "-s", str(seed), "-o", str(raw)],
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            with raw.open("rb") as f, gzip.open(final, "wb") as g:
+                shutil.copyfileobj(f, g)
+            raw.unlink()
+            played += 1
+            if played % 50 == 0:
+                print(f"  {k + 1}/{n} games", flush=True)
+        self.summary["games"] = {
+            "traces": n,
+            "played_now": played,
+            "lineups": [",".join(x) for x in lineups],
+        }
+
+    def dataset(self) -> None:
+        """``jgym dataset --players STRONG`` (a dataset left incomplete is rebuilt)."""
+        d = self.out / "data"
+        if (d / "manifest.json").is_file():
+            print(f"  {d} is there")
+            return
+        shutil.rmtree(d, ignore_errors=True)
+        cmd = [self.jgym, "dataset", "--game", self.name, "--expert", self.strong]
+        cmd += ["--players", self.strong]
+        self.run([*cmd, "-o", str(d), str(self.out / "traces")], stdout=subprocess.DEVNULL)
+        m = json.loads((d / "manifest.json").read_text())
+        self.summary["dataset"] = {"samples": m.get("samples"), "labels": m.get("labels")}
+
+    def bc(self) -> None:
+        """bc.py into bc.pt, exported as bc.onnx."""
+        self.clone("bc", self.out / "data", self.args.bc_epochs, None)
+
+    def clone(self, name: str, data: Path, epochs: int, init: Path | None) -> None:
+        """bc.py on ``data`` into NAME.pt (from ``init``), exported as NAME.onnx (both kept)."""
+        pt = self.out / f"{name}.pt"
+        if not pt.is_file():
+            net = network_flags(self.args.ppo_flags.split())
+            tmp = self.out / f"{name}.pt.tmp"
+            self.run(
+                [
+                    sys.executable,
+                    str(HERE / "bc.py"),
+                    "--game",
+                    self.game,
+                    "--data",
+                    str(data),
+                    "--epochs",
+                    str(epochs),
+                    "--seed",
+                    str(self.args.seed),
+                    "--threads",
+                    str(self.args.threads),
+                    "--buffer-shards",
+                    "4",
+                    "--out",
+                    str(tmp),
+                    *(["--init", str(init)] if init else []),
+                    *(["--ppo-flags", " ".join(net)] if net else []),
+                ]
+            )
+            tmp.replace(pt)
+        onnx = self.out / f"{name}.onnx"
+        if not onnx.is_file():
+            code = (
+                "import sys; sys.path.insert(0, sys.argv[1]); import train_ppo as t; "
+                "t.export_onnx(t.load_agent(sys.argv[2]), sys.argv[3])"
+            )
+            self.run([sys.executable, "-c", code, str(HERE), str(pt), str(onnx)])
+
+    @property
+    def clones(self) -> list[str]:
+        """The cloned policies in order: bc, dagger1, ..."""
+        return ["bc"] + [f"dagger{k}" for k in range(1, self.args.dagger + 1)]
+
+    def dagger(self) -> None:
+        """DAgger rounds: the clone plays, the strong bot labels, bc.py continues on everything."""
+        n = 4 if self.quick else self.args.dagger_games
+        s = self.strong
+        for k in range(1, self.args.dagger + 1):
+            prev, name = self.clones[k - 1], self.clones[k]
+            if (self.out / f"{name}.onnx").is_file():
+                print(f"  {name}.onnx is there")
+                continue
+            d = self.out / name
+            traces = d / "traces"
+            if not (d / "played").is_file():
+                shutil.rmtree(traces, ignore_errors=True)
+                traces.mkdir(parents=True)
+                model = self.out / f"{prev}.onnx"
+                self.run(
+                    [
+                        self.jgym,
+                        "eval",
+                        "--game",
+                        self.name,
+                        f"policy:{model}",
+                        "--opponents",
+                        f"{s},Demo,Demo",
+                        "-n",
+                        str(n),
+                        "--seed0",
+                        str(BC_SEED0 + 100_000 * k),
+                        "--trace-dir",
+                        str(traces),
+                    ],
+                    stdout=subprocess.DEVNULL,
+                )
+                for f in traces.glob("*.res"):
+                    with f.open("rb") as src, gzip.open(f.with_suffix(".res.gz"), "wb") as dst:
+                        shutil.copyfileobj(src, dst)
+                    f.unlink()
+                (d / "played").write_text("")
+            data = d / "data"
+            if not (data / "manifest.json").is_file():
+                shutil.rmtree(data, ignore_errors=True)
+                # Every round so far: the strong bot's games and each clone's.
+                dirs = [self.out / "traces"] + [
+                    self.out / c / "traces" for c in self.clones[1 : k + 1]
+                ]
+                players = ",".join([s, *self.clones[:k]])
+                cmd = [self.jgym, "dataset", "--game", self.name, "--expert", s]
+                cmd += ["--players", players, "-o", str(data), *map(str, dirs)]
+                self.run(cmd, stdout=subprocess.DEVNULL)
+            epochs = 1 if self.quick else self.args.dagger_epochs
+            self.clone(name, data, epochs, self.out / f"{prev}.pt")
+        self.summary["dagger"] = {"rounds": self.args.dagger, "games_per_round": n}
+
+    @property
+    def imitation(self) -> str:
+        """The last cloned policy (PPO starts from it)."""
+        return self.clones[-1]
+
+    def ppo(self) -> None:
+        """train_ppo.py from bc.pt with the league; resumes ppo/ when it has a checkpoint."""
+        a = self.args
+        run = self.out / "ppo"
+        resume = (run / "checkpoint.pt").is_file()
+        s = self.strong
+        cmd = [
+            sys.executable,
+            str(HERE / "train_ppo.py"),
+            "--game",
+            self.game,
+            "--init",
+            str(self.out / f"{self.imitation}.pt"),
+            "--value-warmup",
+            "8",
+            "--learning-rate",
+            "3e-4",
+            "--ent-coef",
+            "0.003",
+            "--league",
+            f"{s},Demo",
+            "--snapshot-every",
+            str(a.snapshot_every),
+            "--rate-every",
+            str(a.rate_every),
+            "--eval-opponents",
+            f"{s},Demo,Demo",
+            "--eval-every",
+            str(a.snapshot_every),
+            "--eval-final-games",
+            "0",
+            "--total-timesteps",
+            str(a.steps),
+            "--threads",
+            str(a.threads),
+            "--seed",
+            str(a.seed),
+            "--run-dir",
+            str(self.out),
+            "--run-name",
+            "ppo",
+            "--resume",
+            str(resume).lower(),
+            *a.ppo_flags.split(),
+        ]
+        if self.quick:
+            cmd += ["--snapshot-every", "1", "--rate-every", "0", "--rate-games", "4"]
+        self.run(cmd)
+        hist = json.loads((run / "history.json").read_text())
+        self.summary["ppo"] = hist.get("summary", {})
+
+    def evaluate(self) -> None:
+        """``jgym eval`` of the PPO and BC policies against three tables."""
+        n = 4 if self.quick else self.args.eval_games
+        s = self.strong
+        tables = [f"{s},Demo,Demo", f"{s},{s},{s}", "Demo,Demo,Demo"]
+        rows: dict[str, dict[str, Any]] = {}
+        who_model = [("ppo", self.out / "ppo" / "model.onnx")]
+        who_model += [(c, self.out / f"{c}.onnx") for c in dict.fromkeys(["bc", self.imitation])]
+        for who, model in who_model:
+            for t in tables:
+                cmd = [self.jgym, "eval", "--game", self.name, f"policy:{model}"]
+                p = self.run(
+                    [*cmd, "--opponents", t, "-n", str(n), "--json"],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                )
+                r = json.loads(p.stdout)
+                r.pop("games_detail", None)
+                r.pop("results", None)
+                rows[f"{who} vs {t}"] = r
+        self.summary["eval"] = {k: summarize(v) for k, v in rows.items()}
+        (self.out / "eval.json").write_text(json.dumps(rows, indent=1))
+        for k, v in self.summary["eval"].items():
+            print(f"  {k:<36} {v}")
+
+    def export(self) -> None:
+        """``jgym export-cpp --check`` into AI<Name>.cc."""
+        name = f"{self.name[:1].upper()}{self.name[1:4]}PPO"
+        cc = self.out / f"AI{name}.cc"
+        seeds = "1" if self.quick else self.args.check_seeds
+        cmd = [self.jgym, "export-cpp", "--game", self.name, str(self.out / "ppo" / "model.onnx")]
+        self.run([*cmd, "--name", name, "-o", str(cc), "--check", "-s", seeds])
+        self.summary["export"] = {"file": str(cc), "bytes": cc.stat().st_size, "check_seeds": seeds}
+
+    def all(self) -> None:
+        """Every stage in order."""
+        t = time.time()
+        for name, fn in (
+            ("games", self.games),
+            ("dataset", self.dataset),
+            ("bc", self.bc),
+            ("dagger", self.dagger),
+            ("ppo", self.ppo),
+            ("eval", self.evaluate),
+            ("export", self.export),
+        ):
+            self.stage(name, fn)
+        print(f"\nrecipe done in {time.time() - t:.0f} s: {self.out}/summary.json")
+
+
+def summarize(r: dict[str, Any]) -> str:
+    """One line of a ``jgym eval --json`` report: wins, win rate and its interval, mean score."""
+    w = r["win_rate"]
+    return (
+        f"{r['wins']}/{r['games']} wins, {100 * w['value']:.1f}% "
+        f"[{100 * w['lo']:.1f}, {100 * w['hi']:.1f}], mean score {r['mean_score']['value']:.1f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> Path:
+    """Runs the recipe; returns its directory."""
+    args = parse(Args, argv, __doc__.splitlines()[0])
+    r = Recipe(args)
+    r.all()
+    return r.out
+
+
+if __name__ == "__main__":
+    main()

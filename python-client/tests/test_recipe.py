@@ -1,0 +1,111 @@
+"""examples/recipe.py end to end on a tiny budget.
+
+The stages: games, dataset, BC, DAgger, PPO with the league, eval, export.
+
+``JGYM_QUICK=1`` shrinks every stage (4 cloned games, a few BC batches,
+one DAgger round of 4 games, two PPO updates of 8 envs x 16 rounds, 4-game evaluations, one export
+check); PPO plays 12-round games (``--config``) so that training games end
+and the league records them. A second run of the same command finds every
+stage's output and resumes instead of redoing it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import jgym
+
+pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+CLIENT = Path(__file__).resolve().parent.parent
+SCRIPT = CLIENT / "examples" / "recipe.py"
+ROUNDS = 12
+
+
+def short_config(game: str, tmp: Path) -> Path:
+    """The game's default configuration with ROUNDS rounds, as a file."""
+    envs = jgym.make_vec(game, num_envs=1, opponents=("Null", "Null", "Null"))
+    try:
+        cfg = envs.spec_proto.default_config
+    finally:
+        envs.close()
+    lines = [
+        f"nb_rounds {ROUNDS}" if ln.split()[:1] == ["nb_rounds"] else ln for ln in cfg.splitlines()
+    ]
+    path = tmp / "short.cnf"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def run_recipe(out: Path, cfg: Path) -> str:
+    env = {**os.environ, "JGYM_QUICK": "1"}
+    cmd = [sys.executable, str(SCRIPT), "--game", "crematoria", "--out", str(out), "--dagger", "1"]
+    cmd += ["--ppo-flags", f"--config {cfg} --league-sets 2 --progress false"]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900, check=False)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    return p.stdout
+
+
+def test_recipe_tiny(tmp_path: Path) -> None:
+    out = tmp_path / "recipe"
+    cfg = short_config("Crematoria-v0", tmp_path)
+    log = run_recipe(out, cfg)
+    s = json.loads((out / "summary.json").read_text())
+    assert list(s["seconds"]) == ["games", "dataset", "bc", "dagger", "ppo", "eval", "export"]
+
+    # games and dataset: 4 games of Riddick, its two seats each, 120 rounds
+    assert len(list((out / "traces").glob("*.res.gz"))) == 4
+    assert s["dataset"]["samples"] == 4 * 2 * 120
+    assert s["dataset"]["labels"]["moves"] > 0
+    manifest = json.loads((out / "data" / "manifest.json").read_text())
+    assert manifest["labels_from"] == "expert:Riddick"
+
+    # BC, one DAgger round (the clone's 4 games, labelled by Riddick), PPO
+    # from the last clone against the league
+    assert (out / "bc.pt").is_file() and (out / "bc.onnx").is_file()
+    assert len(list((out / "dagger1" / "traces").glob("*.res.gz"))) == 4
+    dagger = json.loads((out / "dagger1" / "data" / "manifest.json").read_text())
+    assert dagger["labels_from"] == "expert:Riddick"
+    assert len(dagger["traces"]) == 8  # Riddick's 4 games and the clone's 4
+    assert any("bc" in t["names"] for t in dagger["traces"])
+    assert (out / "dagger1.pt").is_file() and (out / "dagger1.onnx").is_file()
+    hist = json.loads((out / "ppo" / "history.json").read_text())
+    assert len(hist["updates"]) == 2
+    league = {m["name"]: m for m in s["ppo"]["league"]}
+    assert {"Riddick", "Demo", "snap_0"} <= set(league)
+    # 12-round games end during training; each is recorded against its table
+    assert sum(m["games"] for m in league.values()) > 0
+    assert len(hist["games"]) > 0
+    rated = hist["ratings"][-1]["ratings"]
+    assert {"learner", "Riddick", "Demo"} <= set(rated)
+    assert rated["learner"]["games"] > 0
+    assert (out / "ppo" / "learning_curve.png").stat().st_size > 0
+    assert list((out / "ppo").glob("events.out.tfevents.*"))
+
+    # eval: both policies against the three tables, from jgym eval
+    ev = json.loads((out / "eval.json").read_text())
+    tables = ("Riddick,Demo,Demo", "Riddick,Riddick,Riddick", "Demo,Demo,Demo")
+    assert set(ev) == {f"{who} vs {t}" for who in ("ppo", "bc", "dagger1") for t in tables}
+    assert all(r["games"] == 4 for r in ev.values())
+
+    # export: the C++ player plays as the policy (the check passed, or the recipe failed)
+    cc = Path(s["export"]["file"])
+    assert cc.is_file() and cc.name == "AICremPPO.cc"
+    assert "traces equal byte for byte" in log
+
+    # Again: nothing is redone, PPO resumes from its checkpoint.
+    bc_time = (out / "bc.pt").stat().st_mtime
+    log2 = run_recipe(out, cfg)
+    s2 = json.loads((out / "summary.json").read_text())
+    assert s2["games"]["played_now"] == 0
+    assert "data is there" in log2 and "dagger1.onnx is there" in log2
+    assert (out / "bc.pt").stat().st_mtime == bc_time
+    assert "resuming" in log2 and "at update 2" in log2
+    assert len(json.loads((out / "ppo" / "history.json").read_text())["updates"]) == 2
