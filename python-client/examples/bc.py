@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import torch
 import torch.nn.functional as F  # noqa: N812
+from tqdm import tqdm
 
 from jgym.cli import parse
 from jgym.dataset import TraceDataset, open_dataset
@@ -82,6 +83,8 @@ class Args:
     """where to write the checkpoint (train_ppo.py's format: --init takes it)"""
     ppo_flags: str = ""
     """train_ppo.py network flags, e.g. '--hidden 128' (give train_ppo.py the same)"""
+    progress: bool = True
+    """show a tqdm progress bar (batches of all epochs)"""
     init: str = ""
     """start from this checkpoint (an earlier bc.py or train_ppo.py one of the same network),
     as DAgger's later iterations do"""
@@ -192,6 +195,15 @@ def main(args: Args) -> dict[str, Any]:
     history: dict[str, list[Any]] = {"loss": [], "epochs": []}
     t0 = time.time()
     seen = 0
+    per_epoch = -(-len(train) // args.batch_size)
+    if args.max_batches:
+        per_epoch = min(per_epoch, args.max_batches)
+    bar = tqdm(
+        total=args.epochs * per_epoch,
+        unit="batch",
+        disable=not args.progress,
+        dynamic_ncols=True,
+    )
     for epoch in range(args.epochs):
         for i, batch in enumerate(
             train.batches(args.batch_size, seed=args.seed + epoch, buffer_shards=args.buffer_shards)
@@ -204,6 +216,9 @@ def main(args: Args) -> dict[str, Any]:
             opt.step()
             history["loss"].append(loss.item())
             seen += len(batch["action"])
+            bar.update(1)
+            if i % 20 == 0:
+                bar.set_postfix(epoch=epoch + 1, loss=f"{np.mean(history['loss'][-20:]):.3f}")
         ev = evaluate(agent, held, names, 4 * args.batch_size) if len(held) else {}
         recent = history["loss"][-10:]
         row = {
@@ -212,7 +227,8 @@ def main(args: Args) -> dict[str, Any]:
             **ev,
         }
         history["epochs"].append(row)
-        print(json.dumps(row))
+        bar.write(json.dumps(row))
+    bar.close()
     took = time.time() - t0
     torch.save(
         {

@@ -489,7 +489,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
     args.game = game_id(args.game)
     if os.environ.get("JGYM_QUICK"):
         # A smoke test of the command as written (the docs harness sets it):
-        # two small updates (8 games x 16 rounds), at most 20 s, small evaluations.
+        # two small updates (8 games x 16 rounds), at most 20 s, small
+        # evaluations and ratings.
         args.num_envs = min(args.num_envs, 8)
         args.num_steps = min(args.num_steps, 16)
         args.num_minibatches = min(args.num_minibatches, 2)
@@ -497,6 +498,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
         args.time_budget = min(args.time_budget or 20.0, 20.0)
         args.eval_games = min(args.eval_games, 4)
         args.eval_final_games = min(args.eval_final_games, 4)
+        args.rate_games = min(args.rate_games, 4)
     return args
 
 
