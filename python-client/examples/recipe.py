@@ -36,7 +36,8 @@ continues the PPO run from its checkpoint):
    course kit and checks that it plays as the ``policy:`` bot.
 
 ``summary.json`` holds every stage's figures and times. ``JGYM_QUICK=1``
-(the docs harness, the tests) shrinks every stage to a smoke test.
+(the docs harness, the tests) shrinks every stage to a smoke test, written
+to ``<out>_quick`` so that it never mixes with a real recipe's outputs.
 """
 
 from __future__ import annotations
@@ -135,12 +136,22 @@ class Recipe:
         self.name = self.game.split("-v")[0].lower()
         self.strong = STRONG[self.game]
         self.out = Path(args.out or f"runs/recipe_{self.name}").resolve()
-        self.out.mkdir(parents=True, exist_ok=True)
         self.quick = bool(os.environ.get("JGYM_QUICK"))
+        if self.quick:  # a smoke test never writes into a real recipe's directory
+            self.out = self.out.with_name(self.out.name + "_quick")
+            print(f"JGYM_QUICK is set: a smoke test, in {self.out}")
+        self.out.mkdir(parents=True, exist_ok=True)
         self.jgym = str(find_binary())
         path = self.out / "summary.json"
         self.summary: dict[str, Any] = json.loads(path.read_text()) if path.is_file() else {}
+        # A smoke test's outputs (JGYM_QUICK) must not pass for a real
+        # recipe's, nor the other way round: the stages trust what they find.
+        if self.summary.get("quick", self.quick) != self.quick:
+            made = "with" if self.summary["quick"] else "without"
+            raise SystemExit(f"recipe: {self.out} was made {made} JGYM_QUICK; give another --out")
         self.summary["args"] = asdict(args)
+        self.summary["quick"] = self.quick
+        self.save()
 
     def save(self) -> None:
         """Writes summary.json."""
@@ -204,11 +215,11 @@ class Recipe:
         d = self.out / "data"
         if (d / "manifest.json").is_file():
             print(f"  {d} is there")
-            return
-        shutil.rmtree(d, ignore_errors=True)
-        cmd = [self.jgym, "dataset", "--game", self.name, "--expert", self.strong]
-        cmd += ["--players", self.strong]
-        self.run([*cmd, "-o", str(d), str(self.out / "traces")], stdout=subprocess.DEVNULL)
+        else:
+            shutil.rmtree(d, ignore_errors=True)
+            cmd = [self.jgym, "dataset", "--game", self.name, "--expert", self.strong]
+            cmd += ["--players", self.strong]
+            self.run([*cmd, "-o", str(d), str(self.out / "traces")], stdout=subprocess.DEVNULL)
         m = json.loads((d / "manifest.json").read_text())
         self.summary["dataset"] = {"samples": m.get("samples"), "labels": m.get("labels")}
 
@@ -246,7 +257,7 @@ class Recipe:
             )
             tmp.replace(pt)
         onnx = self.out / f"{name}.onnx"
-        if not onnx.is_file():
+        if not onnx.is_file() or onnx.stat().st_mtime < pt.stat().st_mtime:
             code = (
                 "import sys; sys.path.insert(0, sys.argv[1]); import train_ppo as t; "
                 "t.export_onnx(t.load_agent(sys.argv[2]), sys.argv[3])"

@@ -45,6 +45,7 @@ def short_config(game: str, tmp: Path) -> Path:
 
 
 def run_recipe(out: Path, cfg: Path) -> str:
+    """Runs the recipe's smoke test into ``out`` (the script adds ``_quick``)."""
     env = {**os.environ, "JGYM_QUICK": "1"}
     cmd = [sys.executable, str(SCRIPT), "--game", "crematoria", "--out", str(out), "--dagger", "1"]
     cmd += ["--ppo-flags", f"--config {cfg} --league-sets 2 --progress false"]
@@ -54,9 +55,9 @@ def run_recipe(out: Path, cfg: Path) -> str:
 
 
 def test_recipe_tiny(tmp_path: Path) -> None:
-    out = tmp_path / "recipe"
     cfg = short_config("Crematoria-v0", tmp_path)
-    log = run_recipe(out, cfg)
+    log = run_recipe(tmp_path / "recipe", cfg)
+    out = tmp_path / "recipe_quick"
     s = json.loads((out / "summary.json").read_text())
     assert list(s["seconds"]) == ["games", "dataset", "bc", "dagger", "ppo", "eval", "export"]
 
@@ -102,10 +103,17 @@ def test_recipe_tiny(tmp_path: Path) -> None:
 
     # Again: nothing is redone, PPO resumes from its checkpoint.
     bc_time = (out / "bc.pt").stat().st_mtime
-    log2 = run_recipe(out, cfg)
+    log2 = run_recipe(tmp_path / "recipe", cfg)
     s2 = json.loads((out / "summary.json").read_text())
     assert s2["games"]["played_now"] == 0
     assert "data is there" in log2 and "dagger1.onnx is there" in log2
     assert (out / "bc.pt").stat().st_mtime == bc_time
     assert "resuming" in log2 and "at update 2" in log2
     assert len(json.loads((out / "ppo" / "history.json").read_text())["updates"]) == 2
+
+    # A real run refuses the smoke test's directory (and the other way round).
+    env = {k: v for k, v in os.environ.items() if k != "JGYM_QUICK"}
+    cmd = [sys.executable, str(SCRIPT), "--game", "crematoria", "--out", str(out)]
+    assert out.name.endswith("_quick")
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert p.returncode != 0 and "was made with JGYM_QUICK" in p.stderr
