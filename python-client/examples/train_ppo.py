@@ -58,9 +58,18 @@ A seat ``self`` is the latest exported snapshot of the learner itself
 runs (slower than the scripted bots: one CPU forward pass per round and
 seat).
 
+League (``--league Riddick,Demo``): instead of fixed sets, every table's
+three opponents are drawn from the league's scripted bots and the
+learner's ``--snapshot-every`` snapshots by prioritised fictitious
+self-play (``jgym.league``), and ``jgym tournament`` rates the pool and
+the learner every ``--rate-every`` updates (TensorBoard, the learning curve).
+
 Outputs (in ``runs/<run name>/``): TensorBoard logs, ``checkpoint.pt``,
 ``history.json``, ``learning_curve.png``, ``model.onnx`` and, with
-``--export PATH``, a copy of the ONNX file there.
+``--export PATH``, a copy of the ONNX file there. ``--run-name NAME
+--resume true`` continues a run from its checkpoint (weights, optimizer,
+step, league, generators); ``--init`` starts from another run's or
+bc.py's weights (``--value-warmup`` then trains the value first).
 """
 
 from __future__ import annotations
