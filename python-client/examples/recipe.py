@@ -43,6 +43,7 @@ to ``<out>_quick`` so that it never mixes with a real recipe's outputs.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import shutil
@@ -97,6 +98,11 @@ class Args:
     """PPO updates between TrueSkill ratings of the league (jgym tournament)"""
     eval_games: int = 200
     """games of each final evaluation (a multiple of 4; seeds 1.., seats rotating)"""
+    eval_tables: str = ""
+    """the evaluation's tables, ';'-separated, each three comma-separated seats
+    (default: 'STRONG,Demo,Demo;STRONG,STRONG,STRONG;Demo,Demo,Demo')"""
+    eval_clones: bool = True
+    """also evaluate the clones (bc and the last DAgger one) on the same games"""
     check_seeds: str = "1,2,3,4"
     """seeds of the export's check (the C++ player against three Demos)"""
     threads: int = 1
@@ -379,15 +385,31 @@ class Recipe:
         self.summary["ppo"] = hist.get("summary", {})
 
     def evaluate(self) -> None:
-        """``jgym eval`` of the PPO and BC policies against three tables."""
+        """``jgym eval`` of the PPO policy (and the clones) against each table.
+
+        eval.json is written after each table; a table already measured for
+        the same model (same SHA-256) and number of games is kept, so an
+        interrupted evaluation resumes.
+        """
         n = 4 if self.quick else self.args.eval_games
         s = self.strong
-        tables = [f"{s},Demo,Demo", f"{s},{s},{s}", "Demo,Demo,Demo"]
+        spec = self.args.eval_tables or f"{s},Demo,Demo;{s},{s},{s};Demo,Demo,Demo"
+        tables = [t.strip() for t in spec.split(";") if t.strip()]
+        path = self.out / "eval.json"
+        old: dict[str, dict[str, Any]] = json.loads(path.read_text()) if path.is_file() else {}
         rows: dict[str, dict[str, Any]] = {}
         who_model = [("ppo", self.out / "ppo" / "model.onnx")]
-        who_model += [(c, self.out / f"{c}.onnx") for c in dict.fromkeys(["bc", self.imitation])]
+        if self.args.eval_clones:
+            clones = dict.fromkeys(["bc", self.imitation])
+            who_model += [(c, self.out / f"{c}.onnx") for c in clones]
         for who, model in who_model:
+            stamp = hashlib.sha256(model.read_bytes()).hexdigest()
             for t in tables:
+                key = f"{who} vs {t}"
+                prev = old.get(key)
+                if prev and prev.get("model_sha256") == stamp and prev.get("games") == n:
+                    rows[key] = prev
+                    continue
                 cmd = [self.jgym, "eval", "--game", self.name, f"policy:{model}"]
                 p = self.run(
                     [*cmd, "--opponents", t, "-n", str(n), "--json"],
@@ -395,11 +417,13 @@ class Recipe:
                     stderr=subprocess.DEVNULL,
                 )
                 r = json.loads(p.stdout)
-                r.pop("games_detail", None)
                 r.pop("results", None)
-                rows[f"{who} vs {t}"] = r
+                r["model_sha256"] = stamp
+                rows[key] = r
+                print(f"  {key:<36} {summarize(r)}", flush=True)
+                path.write_text(json.dumps({**old, **rows}, indent=1))
+        path.write_text(json.dumps(rows, indent=1))
         self.summary["eval"] = {k: summarize(v) for k, v in rows.items()}
-        (self.out / "eval.json").write_text(json.dumps(rows, indent=1))
         for k, v in self.summary["eval"].items():
             print(f"  {k:<36} {v}")
 

@@ -823,7 +823,10 @@ def export_onnx(agent: Agent, path: str | Path, args: Args | None = None) -> Non
         ),
     }
     if args is not None:
-        meta["train_args"] = json.dumps(dataclasses.asdict(args))
+        # How the run was invoked (--resume) is not part of what was trained:
+        # a resumed run that trains no further exports the same file.
+        trained = {k: v for k, v in dataclasses.asdict(args).items() if k != "resume"}
+        meta["train_args"] = json.dumps(trained)
     onnx.helper.set_model_props(model, meta)
     model.producer_name = "jgym train_ppo.py"
     onnx.save(model, str(path))

@@ -109,6 +109,7 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     assert "data is there" in log2 and "dagger1.onnx is there" in log2
     assert (out / "bc.pt").stat().st_mtime == bc_time
     assert "resuming" in log2 and "at update 2" in log2
+    assert "jgym eval --game" not in log2  # the same models: the evaluations are kept
     assert len(json.loads((out / "ppo" / "history.json").read_text())["updates"]) == 2
 
     # A real run refuses the smoke test's directory (and the other way round).
