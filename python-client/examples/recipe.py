@@ -422,6 +422,19 @@ class Recipe:
                 rows[key] = r
                 print(f"  {key:<36} {summarize(r)}", flush=True)
                 path.write_text(json.dumps({**old, **rows}, indent=1))
+        # Tables of earlier runs stay while their model is unchanged.
+        sha = {
+            who: hashlib.sha256(m.read_bytes()).hexdigest()
+            for who, m in [("ppo", self.out / "ppo" / "model.onnx")]
+            + [(c, self.out / f"{c}.onnx") for c in self.clones]
+            if m.is_file()
+        }
+        kept = {
+            k: v
+            for k, v in old.items()
+            if k not in rows and v.get("model_sha256") == sha.get(k.split(" vs ")[0])
+        }
+        rows = {**kept, **rows}
         path.write_text(json.dumps(rows, indent=1))
         self.summary["eval"] = {k: summarize(v) for k, v in rows.items()}
         for k, v in self.summary["eval"].items():
