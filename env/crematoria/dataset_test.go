@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"jgym/course/coursetest"
+	"jgym/dataset/datasettest"
 	"jgym/env"
 )
 
@@ -13,13 +14,8 @@ import (
 // seat's observation (the env's table over the engine's state) before
 // every round and the accepted orders of each round.
 func playRecorded(t *testing.T, cfg Config, seed int) (trace []byte, obs [][NumPlayers][][]byte, orders [][NumPlayers][]Command) {
-	return playRecordedBy(t, cfg, seed, [NumPlayers]string{"Demo", "Demo", "Demo", "Demo"})
-}
-
-// playRecordedBy is playRecorded with the given players.
-func playRecordedBy(t *testing.T, cfg Config, seed int, names [NumPlayers]string) (trace []byte, obs [][NumPlayers][][]byte, orders [][NumPlayers][]Command) {
 	t.Helper()
-	m, err := NewMatch(cfg, seed, names)
+	m, err := NewMatch(cfg, seed, [NumPlayers]string{"Demo", "Demo", "Demo", "Demo"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,57 +102,12 @@ func TestDatasetMatchesEngine(t *testing.T) {
 func TestDatasetExpertLabels(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.NbRounds = 30
-	names := [NumPlayers]string{"Riddick", "Demo", "Riddick", "Demo"}
-	trace, _, orders := playRecordedBy(t, cfg, 11, names)
-	rep, err := Dataset().Open(trace, nil)
+	m, err := NewMatch(cfg, 11, [NumPlayers]string{"Riddick", "Demo", "Riddick", "Demo"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rep.(interface{ UseExpert(string) error }).UseExpert("cpp:AIx.cc"); err == nil {
-		t.Fatal("UseExpert accepted a prefixed name")
-	}
-	if err := rep.(interface{ UseExpert(string) error }).UseExpert("Riddick"); err != nil {
-		t.Fatal(err)
-	}
-	action := make([]byte, rep.Spec().Action.NumElems())
-	again := make([]byte, len(action))
-	differ, labelled := 0, 0
-	for rep.Next() {
-		r := rep.Round()
-		for p := 0; p < NumPlayers; p++ {
-			rep.Label(p, action)
-			rep.Label(p, again) // a second call repeats the labels
-			if !bytes.Equal(action, again) {
-				t.Fatalf("round %d seat %d: a second Label differs", r, p)
-			}
-			want := make([]byte, len(action))
-			for k := range want {
-				want[k] = byte(None)
-			}
-			for _, c := range orders[r][p] {
-				if c.ID < len(want) {
-					want[c.ID] = byte(c.Dir)
-				}
-			}
-			for id, b := range action {
-				if Dir(b) != None {
-					labelled++
-				}
-				if names[p] == "Riddick" && b != want[id] {
-					t.Fatalf("round %d seat %d slot %d: expert label %v, Riddick ordered %v", r, p, id, Dir(b), Dir(want[id]))
-				}
-				if names[p] == "Demo" && b != want[id] {
-					differ++
-				}
-			}
-		}
-	}
-	if err := rep.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if labelled == 0 || differ == 0 {
-		t.Errorf("labelled %d slots, %d differ from Demo's orders; want both > 0", labelled, differ)
-	}
+	datasettest.CheckExpertLabels(t, Dataset(), m, cfg.NbRounds, "Riddick", None,
+		func(c Command) (int, Dir) { return c.ID, c.Dir })
 }
 
 // TestDatasetIllegalLabels checks that every label the observation's mask
