@@ -1,14 +1,19 @@
-"""Milliseconds per forward pass of train_ppo.py's network, by PyTorch thread count.
+"""Milliseconds per forward pass of train_ppo.py's networks, by PyTorch thread count.
 
-Builds the trainer's network for a game (untrained: the time does not
-depend on the weights), takes a real observation batch from the env and
-times the policy's forward pass (``agent.heads``) with 1 and with 2
+Builds the trainer's networks for a game (``--net``: ``local``, the
+default, and ``conv``; untrained: the time does not depend on the
+weights), takes a real observation batch from the env (after ``--rounds``
+rounds of random legal moves against three Demos, so that the units have
+spread out) and times the policy's forward pass (``agent.heads``, as in
+the rollout) and, with ``--update``, one training step on the batch
+(forward, backward and Adam, as one PPO minibatch) with 1 and with 2
 PyTorch threads. Run it on an idle machine and again while another job
 keeps the cores busy: that is where the thread count matters
 (benchmarks/RESULTS.md).
 
     python benchmarks/bench_forward.py                       # Crematoria, batch 32
     python benchmarks/bench_forward.py --game Moria-v0 --batch 8 --repeat 50
+    python benchmarks/bench_forward.py --net local,conv --batch 256 --update --threads 1
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import torch
 
 import jgym
@@ -35,6 +42,22 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--batch", type=int, default=32, help="observations per pass (default: 32)")
     p.add_argument("--repeat", type=int, default=20, help="timed passes per setting (default: 20)")
     p.add_argument("--threads", default="1,2", help="comma-separated thread counts (default: 1,2)")
+    p.add_argument(
+        "--net",
+        default="local,conv",
+        help="comma-separated networks (train_ppo.py --net; default: local,conv)",
+    )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=20,
+        help="rounds of random legal moves before the batch is taken (default: 20)",
+    )
+    p.add_argument(
+        "--update",
+        action="store_true",
+        help="also time a training step (forward, backward, Adam) on the batch",
+    )
     return p.parse_args(argv)  # fmt: skip
 
 
@@ -49,23 +72,51 @@ def main(argv: list[str] | None = None) -> None:
     sys.modules["train_ppo"] = tp
     spec.loader.exec_module(tp)
     targs = tp.parse_args(["--game", args.game])
-    envs = jgym.make_vec(targs.game, num_envs=args.batch)
+    envs = jgym.make_vec(targs.game, num_envs=args.batch, opponents=("Demo", "Demo", "Demo"))
     try:
         obs, _ = envs.reset(seed=1)
-        agent = tp.make_agent(tp.Spaces.of(envs.spec_proto), dataclasses.asdict(targs))
+        spaces = tp.Spaces.of(envs.spec_proto)
+        rng = np.random.default_rng(1)
+        for _ in range(args.rounds):
+            mask = np.asarray(obs[tp.GAMES[targs.game].mask]).astype(bool)
+            obs, *_ = envs.step((rng.random(mask.shape) * mask).argmax(-1).astype(np.int8))
     finally:
         envs.close()
     x = tp.to_torch(obs)
-    print(f"{args.game}, batch {args.batch}, {os.cpu_count()} cores, torch {torch.__version__}")
-    for th in (int(t) for t in args.threads.split(",")):
-        torch.set_num_threads(th)
-        with torch.inference_mode():
-            agent.heads(*x)  # warm up
-            t0 = time.perf_counter()
-            for _ in range(args.repeat):
-                agent.heads(*x)
-            ms = (time.perf_counter() - t0) / args.repeat * 1000
-        print(f"threads {th}: {ms:8.2f} ms per forward pass")
+    mine = float((x[[n for n, _, _ in spaces.inputs].index("units")][..., 0] == 1).sum())
+    print(
+        f"{args.game}, batch {args.batch}, {mine / args.batch:.1f} units of the seat per "
+        f"observation, {os.cpu_count()} cores, torch {torch.__version__}"
+    )
+    for net in args.net.split(","):
+        agent = tp.make_agent(spaces, {**dataclasses.asdict(targs), "net": net})
+        weights = sum(p.numel() for p in agent.parameters())
+        opt = torch.optim.Adam(agent.parameters(), lr=1e-4)
+
+        def train_step(agent: Any = agent, opt: Any = opt) -> None:
+            logits, value = agent.heads(*x)
+            loss = -torch.log_softmax(logits, -1)[..., 0].mean() + value.square().mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+
+        for th in (int(t) for t in args.threads.split(",")):
+            torch.set_num_threads(th)
+            with torch.inference_mode():
+                agent.heads(*x)  # warm up
+                t0 = time.perf_counter()
+                for _ in range(args.repeat):
+                    agent.heads(*x)
+                ms = (time.perf_counter() - t0) / args.repeat * 1000
+            line = f"{net:<6} ({weights} weights) threads {th}: {ms:8.2f} ms per forward pass"
+            if args.update:
+                train_step()  # warm up
+                t0 = time.perf_counter()
+                for _ in range(args.repeat):
+                    train_step()
+                ms = (time.perf_counter() - t0) / args.repeat * 1000
+                line += f", {ms:8.2f} ms per training step"
+            print(line)
 
 
 if __name__ == "__main__":

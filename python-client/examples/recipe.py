@@ -121,7 +121,16 @@ def game_id(name: str) -> str:
     raise SystemExit(f"--game {name}: not one of {', '.join(STRONG)}")
 
 
-NETWORK_FLAGS = ("--channels", "--coarse", "--hidden", "--dilations")
+NETWORK_FLAGS = (
+    "--net",
+    "--channels",
+    "--coarse",
+    "--hidden",
+    "--dilations",
+    "--crop",
+    "--block",
+    "--blocks",
+)
 
 
 def network_flags(flags: list[str]) -> list[str]:

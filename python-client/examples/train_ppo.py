@@ -21,16 +21,23 @@ reasons):
 - every board cell is turned into features: the sum of a learned embedding
   of each code plane and a linear map of the other planes (flag bytes
   unpacked into their bits, scalars scaled);
-- convolutions pad the rows with zeros and the columns circularly where
-  the map wraps (Crematoria), with zeros elsewhere;
-- a thin full-resolution map (one residual 3x3 convolution) for what is next
-  to each unit, and a stride-2 convolution to a wider half-resolution map
-  with residual 3x3 convolutions (dilations 1, 2, 4) for what is farther away;
-- each unit slot gathers the features at its cell in both maps, adds its own
-  features (scaled), the game's other per-slot masks (Dominator's
-  ``move_mask``) and a projection of the pooled map and the globals, and a
-  small MLP shared by all slots gives one logit per action (illegal ones
-  masked).
+- ``--net local`` (the default, ``LocalAgent``): no convolution; each unit
+  slot reads the 5x5 cells around its unit and the 3x3 blocks (of 8x8 cells,
+  averaged) around its unit's block; off the board is zero, Crematoria's
+  columns wrap around;
+- ``--net conv`` (``Agent``, the shipped models' network): a thin
+  full-resolution map (one residual 3x3 convolution) for what is next to
+  each unit, and a stride-2 convolution to a wider half-resolution map with
+  residual 3x3 convolutions (dilations 1, 2, 4) for what is farther away;
+  each slot gathers the features at its cell in both maps;
+- each slot adds its own features (scaled), the game's other per-slot masks
+  (Dominator's ``move_mask``) and a projection of the pooled board and the
+  globals, and a small MLP shared by all slots gives one logit per action
+  (illegal ones masked) and the slot's value.
+
+The local network costs a small fraction of the convolutions' (training
+computes only the slots the learner owns): benchmarks/RESULTS.md, "The
+trainer at 2,000 env-steps/s".
 
 An action is one direction per unit slot, a product of per-slot
 categoricals. Commands are issued in slot order, the environment's default,
@@ -415,14 +422,24 @@ class Args:
     """the first updates train the value only (the policy is kept): for a policy from --init,
     whose value head is untrained (a behaviour-cloned one)"""
     # network
+    net: str = "local"
+    """the network: 'local' (each unit reads the cells and blocks around it, LocalAgent: no
+    convolution) or 'conv' (convolutions over the board, Agent: the shipped models' before
+    2026-11-25, 4 to 7 times slower to train)"""
     channels: int = 8
-    """channels of the full-resolution map"""
+    """channels of the full-resolution map (local: features per cell)"""
     coarse: int = 24
     """channels of the half-resolution map"""
     hidden: int = 64
     """width of the per-slot MLP"""
     dilations: str = "1,2,4"
     """dilations of the half-resolution convolutions"""
+    crop: int = 5
+    """local: side of the square of cells each unit reads"""
+    block: int = 8
+    """local: side of the pooled blocks"""
+    blocks: int = 3
+    """local: side of the square of blocks each unit reads"""
     # evaluation, snapshots, outputs
     eval_every: int = 20
     """updates between evaluations (0: only at the end)"""
@@ -527,11 +544,96 @@ def no_pad(x: torch.Tensor, p: int) -> torch.Tensor:
 def layer_init(layer: nn.Linear, std: float = np.sqrt(2), bias: float = 0.0) -> nn.Linear:
     """Orthogonal initialization, as CleanRL."""
     nn.init.orthogonal_(layer.weight, std)
-    nn.init.constant_(layer.bias, bias)
+    if layer.bias is not None:
+        nn.init.constant_(layer.bias, bias)
     return layer
 
 
-class Agent(nn.Module):
+class BoardNet(nn.Module):
+    """What both networks share: the observation tensors' roles and the cell embedding.
+
+    ``cells(board)`` turns each board cell into ``channels`` features: the
+    sum of a learned embedding of each code plane and a linear map of the
+    other planes (flag bytes unpacked into their bits, scalars scaled).
+    """
+
+    def __init__(self, spaces: Spaces, channels: int, *, team_value: bool) -> None:
+        super().__init__()
+        game = GAMES[spaces.game]
+        c = channels
+        self.spaces, self.game = spaces, game
+        self.channels, self.num_slots = c, spaces.num_slots
+        self.team_value = team_value
+        names = [n for n, _, _ in spaces.inputs]
+        planes, rows, cols = spaces.shape("board")
+        self.nfeat = nfeat = spaces.shape("units")[1]
+        if len(game.planes) != planes or len(game.unit_scale) != nfeat:
+            raise ValueError(
+                f"{spaces.game}: the description has {len(game.planes)} planes and "
+                f"{len(game.unit_scale)} unit features, the spec {planes} and {nfeat}"
+            )
+        self.rows, self.cols = rows, cols
+        self.i_board, self.i_units = names.index("board"), names.index("units")
+        self.i_globals, self.i_mask = names.index("globals"), names.index(game.mask)
+        # The game's other per-slot masks ([U, A] bool, Dominator's move_mask)
+        # are features of their slot.
+        self.i_extra = [
+            i
+            for i, (n, dt, s) in enumerate(spaces.inputs)
+            if i not in (self.i_board, self.i_units, self.i_globals, self.i_mask)
+        ]
+        for i in self.i_extra:
+            _, dt, s = spaces.inputs[i]
+            if dt != "bool" or s != (self.num_slots, spaces.num_actions):
+                raise ValueError(f"{spaces.game}: no use for observation tensor {names[i]!r}")
+        self.extra = len(self.i_extra) * spaces.num_actions
+
+        # Cell features: an embedding per code plane, plus a linear map of
+        # the other planes read through constant tables.
+        self.codes = [i for i, p in enumerate(game.planes) if p.kind == "code"]
+        for i in self.codes:
+            self.add_module(f"emb{i}", nn.Embedding(game.planes[i].n, c))
+        self.tables = [i for i, p in enumerate(game.planes) if p.kind != "code"]
+        width = 0
+        for i in self.tables:
+            t = game.planes[i].table()
+            assert t is not None
+            self.register_buffer(self.table_name(i), t)
+            width += t.shape[1]
+        self.flag = nn.Linear(width, c, bias=False) if width else None
+        self.register_buffer("unit_scale", torch.tensor(game.unit_scale, dtype=torch.float32))
+        self.register_buffer("masked", torch.tensor(-1e9))
+
+    def table_name(self, i: int) -> str:
+        """The buffer of plane i's table: ``flag_bits`` for a game's one bits plane."""
+        if self.game.planes[i].kind == "scalar":
+            return f"scalar{i}"
+        return "flag_bits" if sum(p.kind == "bits" for p in self.game.planes) == 1 else f"bits{i}"
+
+    def cells(self, board: torch.Tensor) -> torch.Tensor:
+        """Board planes [B,P,H,W] -> cell features [B,H,W,c] (before the ReLU)."""
+        b = board.long()
+        h: torch.Tensor | None = None
+        for i in self.codes:
+            e = getattr(self, f"emb{i}")(b[:, i])
+            h = e if h is None else h + e
+        if self.flag is not None:
+            parts = [getattr(self, self.table_name(i))[b[:, i]] for i in self.tables]
+            f = self.flag(parts[0] if len(parts) == 1 else torch.cat(parts, -1))
+            h = f if h is None else h + f
+        assert h is not None
+        return h
+
+    def forward(self, *obs: torch.Tensor) -> torch.Tensor:
+        """The exported graph: masked logits only."""
+        return self.heads(*obs)[0]
+
+    def heads(self, *obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Returns the masked logits [B, U, A] and the values ([B, U] per slot, [B] team)."""
+        raise NotImplementedError
+
+
+class Agent(BoardNet):
     """Actor-critic over a game's observation tensors (see the module docs).
 
     Inputs are the raw observation tensors in the spec's order (for
@@ -560,51 +662,13 @@ class Agent(nn.Module):
         *,
         team_value: bool = False,
     ) -> None:
-        super().__init__()
-        game = GAMES[spaces.game]
-        c, k = channels, coarse
-        self.spaces, self.game = spaces, game
-        self.channels, self.coarse, self.num_slots = c, k, spaces.num_slots
+        super().__init__(spaces, channels, team_value=team_value)
+        game, c, k = self.game, channels, coarse
+        self.net = "conv"
+        self.coarse = k
         self.dilations = tuple(dilations)
-        self.team_value = team_value
-        names = [n for n, _, _ in spaces.inputs]
-        planes, rows, cols = spaces.shape("board")
-        nfeat = spaces.shape("units")[1]
-        if len(game.planes) != planes or len(game.unit_scale) != nfeat:
-            raise ValueError(
-                f"{spaces.game}: the description has {len(game.planes)} planes and "
-                f"{len(game.unit_scale)} unit features, the spec {planes} and {nfeat}"
-            )
-        self.rows, self.cols = rows, cols
+        rows, cols, nfeat, extra = self.rows, self.cols, self.nfeat, self.extra
         self.half = ((rows - 1) // 2 + 1, (cols - 1) // 2 + 1)  # the stride-2 map
-        self.i_board, self.i_units = names.index("board"), names.index("units")
-        self.i_globals, self.i_mask = names.index("globals"), names.index(game.mask)
-        # The game's other per-slot masks ([U, A] bool, Dominator's move_mask)
-        # are features of their slot.
-        self.i_extra = [
-            i
-            for i, (n, dt, s) in enumerate(spaces.inputs)
-            if i not in (self.i_board, self.i_units, self.i_globals, self.i_mask)
-        ]
-        for i in self.i_extra:
-            _, dt, s = spaces.inputs[i]
-            if dt != "bool" or s != (self.num_slots, spaces.num_actions):
-                raise ValueError(f"{spaces.game}: no use for observation tensor {names[i]!r}")
-        extra = len(self.i_extra) * spaces.num_actions
-
-        # Cell features: an embedding per code plane, plus a linear map of
-        # the other planes read through constant tables.
-        self.codes = [i for i, p in enumerate(game.planes) if p.kind == "code"]
-        for i in self.codes:
-            self.add_module(f"emb{i}", nn.Embedding(game.planes[i].n, c))
-        self.tables = [i for i, p in enumerate(game.planes) if p.kind != "code"]
-        width = 0
-        for i in self.tables:
-            t = game.planes[i].table()
-            assert t is not None
-            self.register_buffer(self.table_name(i), t)
-            width += t.shape[1]
-        self.flag = nn.Linear(width, c, bias=False) if width else None
         self.pad = wrap_columns if game.wrap else no_pad
 
         def pads(d: int) -> tuple[int, int]:
@@ -615,7 +679,6 @@ class Agent(nn.Module):
         self.convs = nn.ModuleList(
             nn.Conv2d(k, k, 3, padding=pads(d), dilation=d) for d in self.dilations
         )
-        self.register_buffer("unit_scale", torch.tensor(game.unit_scale, dtype=torch.float32))
         # units @ cell_index = row * cols + col in every channel (exact in float32)
         cell = torch.zeros(nfeat, c)
         cell[game.row], cell[game.col] = cols, 1
@@ -625,7 +688,6 @@ class Agent(nn.Module):
         half[game.row, 0], half[game.col, 1] = 0.5, 0.5
         self.register_buffer("half_sel", half)
         self.register_buffer("half_index", torch.tensor([[float(self.half[1])] * k, [1.0] * k]))
-        self.register_buffer("masked", torch.tensor(-1e9))
         g = spaces.shape("globals")[0]
         self.unit_in = layer_init(nn.Linear(c + k + nfeat + extra, hidden))
         self.glob_in = layer_init(nn.Linear(k + g, hidden))
@@ -638,24 +700,9 @@ class Agent(nn.Module):
             layer_init(nn.Linear(hidden, 1), std=1.0),
         )
 
-    def table_name(self, i: int) -> str:
-        """The buffer of plane i's table: ``flag_bits`` for a game's one bits plane."""
-        if self.game.planes[i].kind == "scalar":
-            return f"scalar{i}"
-        return "flag_bits" if sum(p.kind == "bits" for p in self.game.planes) == 1 else f"bits{i}"
-
     def features(self, board: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Board planes -> full-resolution [B,c,H,W] and half-resolution [B,k,H/2,W/2] maps."""
-        b = board.long()
-        h: torch.Tensor | None = None
-        for i in self.codes:
-            e = getattr(self, f"emb{i}")(b[:, i])
-            h = e if h is None else h + e
-        if self.flag is not None:
-            parts = [getattr(self, self.table_name(i))[b[:, i]] for i in self.tables]
-            f = self.flag(parts[0] if len(parts) == 1 else torch.cat(parts, -1))
-            h = f if h is None else h + f
-        assert h is not None
+        h = self.cells(board)
         x = F.relu(h).permute(0, 3, 1, 2)
         x = x + F.relu(self.local(self.pad(x, 1)))
         y = F.relu(self.down(self.pad(x, 1)))
@@ -686,15 +733,323 @@ class Agent(nn.Module):
         pooled = (h * mine).sum(1) / mine.sum(1).clamp(min=1.0)
         return logits, self.critic(torch.cat([F.relu(g), pooled], -1)).squeeze(-1)
 
-    def forward(self, *obs: torch.Tensor) -> torch.Tensor:
-        """The exported graph: masked logits only."""
-        return self.heads(*obs)[0]
+
+def crop_tables(size: int, crop: int, stride: int, wrap: bool) -> tuple[torch.Tensor, ...]:
+    """Index tables of an egocentric crop along one axis of ``size`` cells.
+
+    For every uint8 coordinate ``x`` (0..255) and every offset ``d`` of the
+    crop (``-crop//2..crop//2``): the cell ``x + d`` (``wrap``: modulo
+    ``size``), times ``stride``, and whether it is on the board. Coordinates
+    beyond the board give cells off the board (index 0, outside), so a
+    network that gathers through these tables never reads out of range.
+    """
+    half = crop // 2
+    index = torch.zeros(256, crop)
+    inside = torch.zeros(256, crop)
+    for x in range(256):
+        for j, d in enumerate(range(-half, half + 1)):
+            y = x + d
+            if x < size and wrap:
+                y %= size
+            if x < size and 0 <= y < size:
+                index[x, j], inside[x, j] = y * stride, 1.0
+    return index, inside
 
 
-def make_agent(spaces: Spaces, args: dict[str, Any]) -> Agent:
-    """The network of a run's arguments (an ``Args`` as a dict)."""
+class CountsTimes(torch.autograd.Function):
+    """``counts @ weight`` for constant counts [N, n] and a learned table [n, c].
+
+    The same product as ``@``, whose backward pass PyTorch computes as
+    ``counts.T @ grad`` on a transposed view, three times slower on a CPU
+    than ``(grad.T @ counts).T`` (benchmarks/RESULTS.md, the trainer).
+    """
+
+    @staticmethod
+    def forward(ctx: Any, counts: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+        """``counts @ weight``."""
+        ctx.save_for_backward(counts)
+        return counts @ weight
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[None, torch.Tensor]:
+        """The weight's gradient (the counts are constants)."""
+        (counts,) = ctx.saved_tensors
+        return None, (grad.t() @ counts).t()
+
+
+class Lookup(torch.autograd.Function):
+    """``weight[index]``, an embedding lookup, whose backward pass uses ``index_add_``.
+
+    On a CPU several times faster than ``nn.Embedding``'s backward pass for a
+    small table and many lookups, and deterministic.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, weight: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+        """``weight[index]``."""
+        ctx.save_for_backward(index)
+        ctx.rows = weight.shape[0]
+        return weight[index]
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None]:
+        """The table's gradient: each lookup's gradient added to its row."""
+        (index,) = ctx.saved_tensors
+        flat = grad.reshape(-1, grad.shape[-1])
+        out = torch.zeros(ctx.rows, flat.shape[1], dtype=grad.dtype)
+        return out.index_add_(0, index.reshape(-1), flat), None
+
+
+class LocalAgent(BoardNet):
+    """An egocentric actor-critic: each unit slot reads the board around its own cell.
+
+    No convolution runs over the board: the cells are embedded as in
+    :class:`Agent` (``cells``), then
+
+    - each slot reads the ``crop x crop`` cells centred on its unit, each
+      cell's features after a ReLU (off the board: zeros; Crematoria's
+      columns wrap around);
+    - the cells' features are averaged over ``block x block`` blocks (two
+      matrix products with constant pooling matrices), then a ReLU, and
+      each slot reads the ``blocks x blocks`` blocks centred on its unit's;
+    - with its own features (scaled), the game's other per-slot masks and a
+      projection of the globals and the mean of the blocks, an MLP shared
+      by the slots (two layers of ``hidden``) gives one logit per action
+      (illegal ones masked) and the slot's value (or, team credit, the
+      seat's from the mean of its units').
+
+    Two ways to compute the same function: the exported graph
+    (:meth:`heads_dense`, every slot, the same ONNX operators as
+    :class:`Agent`'s) and, in PyTorch, :meth:`heads` for the slots the
+    learner owns only, embedding only the cells they read and pooling the
+    blocks from per-block counts of each code (the mean of a code plane's
+    embedding is its histogram times the table). A test checks they agree.
+
+    Args:
+        spaces: The game's spaces.
+        channels: Features per cell.
+        hidden: Width of the per-slot MLP.
+        crop: Side of the square of cells each slot reads (odd).
+        block: Side of the pooled blocks.
+        blocks: Side of the square of blocks each slot reads (odd).
+        team_value: One value per game instead of one per unit slot.
+    """
+
+    def __init__(
+        self,
+        spaces: Spaces,
+        channels: int = 8,
+        hidden: int = 64,
+        *,
+        crop: int = 5,
+        block: int = 8,
+        blocks: int = 3,
+        team_value: bool = False,
+    ) -> None:
+        super().__init__(spaces, channels, team_value=team_value)
+        if crop % 2 == 0 or blocks % 2 == 0 or block < 1:
+            raise ValueError(f"--crop {crop} and --blocks {blocks} must be odd, --block positive")
+        game, c = self.game, channels
+        self.net = "local"
+        self.crop, self.block, self.blocks = crop, block, blocks
+        rows, cols, nfeat = self.rows, self.cols, self.nfeat
+        hb, wb = -(-rows // block), -(-cols // block)
+        self.grid = (hb, wb)
+        sel = torch.zeros(nfeat, 2)
+        sel[game.row, 0], sel[game.col, 1] = 1.0, 1.0
+        self.register_buffer("sel_row", sel[:, :1].clone())
+        self.register_buffer("sel_col", sel[:, 1:].clone())
+        self.register_buffer("ones", torch.ones(1, c))
+        # The fine crop: cell index row * cols + col, per offset.
+        for name, (size, stride) in (("row", (rows, cols)), ("col", (cols, 1))):
+            index, inside = crop_tables(size, crop, stride, wrap=game.wrap and name == "col")
+            self.register_buffer(f"fine_{name}", index)
+            self.register_buffer(f"fine_{name}_in", inside)
+        # The blocks: pooling matrices (each block's mean) and the crop of
+        # blocks around the unit's block, indexed by the unit's cell.
+        for name, size, nb in (("row", rows, hb), ("col", cols, wb)):
+            pool = torch.zeros(size, nb)
+            for x in range(size):
+                pool[x, x // block] = 1.0
+            self.register_buffer(f"pool_{name}", pool / pool.sum(0).clamp(min=1.0))
+            index, inside = crop_tables(nb, blocks, wb if name == "row" else 1,
+                                        wrap=game.wrap and name == "col")  # fmt: skip
+            of_cell = torch.tensor([min(x // block, 255) for x in range(256)])
+            index, inside = index[of_cell], inside[of_cell]
+            index[size:], inside[size:] = 0.0, 0.0
+            self.register_buffer(f"block_{name}", index)
+            self.register_buffer(f"block_{name}_in", inside)
+        # For heads: each cell's block, and each block's number of cells.
+        cell_block = torch.tensor(
+            [(r // block) * wb + cl // block for r in range(rows) for cl in range(cols)]
+        )
+        self.register_buffer("cell_block", cell_block, persistent=False)
+        self.register_buffer("plane_index", torch.arange(len(game.planes)), persistent=False)
+        self.register_buffer(
+            "block_size",
+            torch.bincount(cell_block, minlength=hb * wb).float().unsqueeze(1),
+            persistent=False,
+        )
+        g = spaces.shape("globals")[0]
+        self.near_in = layer_init(nn.Linear(crop * crop * c, hidden))
+        self.far_in = layer_init(nn.Linear(blocks * blocks * c, hidden, bias=False))
+        self.unit_in = layer_init(nn.Linear(nfeat + self.extra, hidden, bias=False))
+        self.glob_in = layer_init(nn.Linear(c + g, hidden, bias=False))
+        self.mid = layer_init(nn.Linear(hidden, hidden))
+        self.unit_out = layer_init(nn.Linear(hidden, spaces.num_actions), std=0.01)
+        self.critic = nn.Sequential(
+            layer_init(nn.Linear(2 * hidden if team_value else hidden, hidden)),
+            nn.ReLU(),
+            layer_init(nn.Linear(hidden, 1), std=1.0),
+        )
+
+    # -- the exported graph: every slot ------------------------------------------------
+
+    def gather_crop(
+        self, maps: torch.Tensor, rr: torch.Tensor, cc: torch.Tensor, kind: str
+    ) -> torch.Tensor:
+        """Features [B, U, k*k*c] of the crop around each slot from maps [B, N, c].
+
+        ``rr``, ``cc``: [B, U, 1] int64 row and column of each slot's unit.
+        """
+        u, c = self.num_slots, self.channels
+        k = self.crop if kind == "fine" else self.blocks
+        rows = getattr(self, f"{kind}_row")[rr].reshape(-1, u, k, 1)
+        cols = getattr(self, f"{kind}_col")[cc]  # [B, U, 1, k]
+        inside = (
+            getattr(self, f"{kind}_row_in")[rr].reshape(-1, u, k, 1)
+            * getattr(self, f"{kind}_col_in")[cc]
+        )
+        index = ((rows + cols).reshape(-1, u * k * k, 1) @ self.ones).long()  # [B, U*k*k, c]
+        got = torch.gather(maps, 1, index).reshape(-1, u, k * k, c)
+        return (got * inside.reshape(-1, u, k * k, 1)).reshape(-1, u, k * k * c)
+
+    def heads_dense(self, *obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """:meth:`heads` computed for every slot: the exported graph."""
+        board, units = obs[self.i_board], obs[self.i_units]
+        globals_, mask = obs[self.i_globals], obs[self.i_mask]
+        c = self.channels
+        h = self.cells(board)  # [B, H, W, c]
+        fine = F.relu(h).reshape(-1, self.rows * self.cols, c)
+        # block means: [B, c, H, W] @ [W, wb] -> [B, c, wb, H] @ [H, hb] -> [B, hb*wb, c]
+        y = h.permute(0, 3, 1, 2) @ self.pool_col
+        y = y.transpose(2, 3) @ self.pool_row  # [B, c, wb, hb]
+        blocks = F.relu(y.permute(0, 3, 2, 1).reshape(-1, self.grid[0] * self.grid[1], c))
+        u = units.float()
+        rr, cc = (u @ self.sel_row).long(), (u @ self.sel_col).long()  # [B, U, 1]
+        feats = [u * self.unit_scale] + [obs[i].float() for i in self.i_extra]
+        g = self.glob_in(torch.cat([blocks.mean(1), globals_], -1))
+        z = (
+            self.near_in(self.gather_crop(fine, rr, cc, "fine"))
+            + self.far_in(self.gather_crop(blocks, rr, cc, "block"))
+            + self.unit_in(torch.cat(feats, -1))
+        )
+        hid = F.relu(self.mid(F.relu(z + g.unsqueeze(1))))
+        logits = torch.where(mask, self.unit_out(hid), self.masked)
+        return logits, self.values(hid, g, u[..., 0])
+
+    def values(self, hid: torch.Tensor, g: torch.Tensor, mine: torch.Tensor) -> torch.Tensor:
+        """Per slot [B, U], or (team) the seat's [B] from its units' mean hidden layer."""
+        if not self.team_value:
+            return self.critic(hid).squeeze(-1)
+        m = mine.unsqueeze(-1)
+        pooled = (hid * m).sum(1) / m.sum(1).clamp(min=1.0)
+        return self.critic(torch.cat([F.relu(g), pooled], -1)).squeeze(-1)
+
+    # -- training: the slots the learner owns only ---------------------------------------
+
+    def heads(self, *obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Returns the masked logits [B, U, A] and the values ([B, U] per slot, [B] team).
+
+        Computed for the slots whose unit is mine (``units`` column 0); the
+        others get the logits and values of a zero hidden layer (their
+        moves are not the learner's, and the losses skip them).
+        """
+        if torch.onnx.is_in_onnx_export():
+            return self.heads_dense(*obs)
+        board, units = obs[self.i_board], obs[self.i_units]
+        globals_, mask = obs[self.i_globals], obs[self.i_mask]
+        b, u, c = board.shape[0], self.num_slots, self.channels
+        codes = board.long()
+        # Block means of the cell features from per-block counts of each code.
+        nb = self.grid[0] * self.grid[1]
+        pre = torch.zeros(b * nb, c)
+        flat = codes.flatten(2)  # [B, P, H*W]
+        for i in self.codes:
+            n = self.game.planes[i].n
+            idx = self.cell_block * n + flat[:, i]  # [B, H*W]: (block, code)
+            hist = torch.zeros(b, nb * n).scatter_add_(1, idx, torch.ones(idx.shape))
+            pre = pre + CountsTimes.apply(hist.view(b * nb, n), getattr(self, f"emb{i}").weight)
+        if self.flag is not None:
+            # each block's sums of the tables' rows: counts of each value times the table
+            parts = []
+            for i in self.tables:
+                table = getattr(self, self.table_name(i))
+                n = table.shape[0]
+                idx = self.cell_block * n + flat[:, i]
+                hist = torch.zeros(b, nb * n).scatter_add_(1, idx, torch.ones(idx.shape))
+                parts.append(hist.view(b * nb, n) @ table)
+            pre = pre + self.flag(parts[0] if len(parts) == 1 else torch.cat(parts, -1))
+        blocks = F.relu(pre.view(b, nb, c) / self.block_size)  # [B, nb, c]
+        g = self.glob_in(torch.cat([blocks.mean(1), globals_], -1))
+        # The slots that are mine, and what each reads.
+        bi, ui = (units[..., 0] == 1).nonzero(as_tuple=True)
+        uf = units[bi, ui].float()  # [N, F]
+        rr = uf[:, self.game.row].long()
+        cc = uf[:, self.game.col].long()
+        k, kb = self.crop, self.blocks
+        cell = (self.fine_row[rr].unsqueeze(2) + self.fine_col[cc].unsqueeze(1)).long()
+        inside = self.fine_row_in[rr].unsqueeze(2) * self.fine_col_in[cc].unsqueeze(1)
+        # [N, k*k, P]: board[bi, p, cell] read from the flat board
+        hw = self.rows * self.cols
+        at = (bi.view(-1, 1, 1) * flat.shape[1] + self.plane_index) * hw + cell.view(-1, k * k, 1)
+        cell_codes = board.reshape(-1)[at].long()
+        near = F.relu(self.cell_features(cell_codes)) * inside.view(-1, k * k, 1)
+        blk = (self.block_row[rr].unsqueeze(2) + self.block_col[cc].unsqueeze(1)).long()
+        blk_in = self.block_row_in[rr].unsqueeze(2) * self.block_col_in[cc].unsqueeze(1)
+        far = blocks[bi.unsqueeze(1), blk.view(-1, kb * kb)] * blk_in.view(-1, kb * kb, 1)
+        feats = [uf * self.unit_scale] + [obs[i][bi, ui].float() for i in self.i_extra]
+        z = (
+            self.near_in(near.flatten(1))
+            + self.far_in(far.flatten(1))
+            + self.unit_in(torch.cat(feats, -1))
+        )
+        hid_mine = F.relu(self.mid(F.relu(z + g[bi])))
+        hid = torch.zeros(b, u, hid_mine.shape[-1]).index_put((bi, ui), hid_mine)
+        logits = torch.where(mask, self.unit_out(hid), self.masked)
+        return logits, self.values(hid, g, units[..., 0].float())
+
+    def cell_features(self, codes: torch.Tensor) -> torch.Tensor:
+        """:meth:`cells` of cells given as [..., P] plane values."""
+        h: torch.Tensor | None = None
+        for i in self.codes:
+            e = Lookup.apply(getattr(self, f"emb{i}").weight, codes[..., i])
+            h = e if h is None else h + e
+        if self.flag is not None:
+            parts = [getattr(self, self.table_name(i))[codes[..., i]] for i in self.tables]
+            f = self.flag(parts[0] if len(parts) == 1 else torch.cat(parts, -1))
+            h = f if h is None else h + f
+        assert h is not None
+        return h
+
+
+def make_agent(spaces: Spaces, args: dict[str, Any]) -> BoardNet:
+    """The network of a run's arguments (an ``Args`` as a dict; older runs have no ``net``)."""
     game = spaces.game
     credit = args.get("credit") or GAMES[game].credit
+    net = args.get("net", "conv")
+    if net == "local":
+        return LocalAgent(
+            spaces,
+            args["channels"],
+            args["hidden"],
+            crop=args["crop"],
+            block=args["block"],
+            blocks=args["blocks"],
+            team_value=credit == "team",
+        )
+    if net != "conv":
+        raise SystemExit(f"--net {net}: want conv or local")
     return Agent(
         spaces,
         args["channels"],
@@ -703,6 +1058,19 @@ def make_agent(spaces: Spaces, args: dict[str, Any]) -> Agent:
         tuple(int(d) for d in args["dilations"].split(",")),
         team_value=credit == "team",
     )
+
+
+def sample(logits: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Draws one action per slot from masked logits [..., A]; returns it and its log-probability.
+
+    The Gumbel-max draw: the argmax of the logits plus Gumbel noise follows
+    the softmax's distribution (masked actions, at -1e9, are never drawn).
+    Several times cheaper on a CPU than ``torch.distributions.Categorical``.
+    """
+    logp = F.log_softmax(logits, -1)
+    noise = -torch.log(-torch.log(torch.rand_like(logits).clamp_(min=1e-20)))
+    action = (logits + noise).argmax(-1)
+    return action, logp.gather(-1, action.unsqueeze(-1)).squeeze(-1)
 
 
 def to_torch(obs: dict[str, np.ndarray]) -> tuple[torch.Tensor, ...]:
@@ -718,7 +1086,7 @@ def to_torch(obs: dict[str, np.ndarray]) -> tuple[torch.Tensor, ...]:
     )
 
 
-def load_agent(path: str | Path, num_slots: int | None = None) -> Agent:
+def load_agent(path: str | Path, num_slots: int | None = None) -> BoardNet:
     """Loads a checkpoint.pt written by this script, in eval mode."""
     ck = torch.load(path, weights_only=True)
     spaces = Spaces.from_dict(ck["spaces"]) if "spaces" in ck else CREMATORIA_SPACES
@@ -729,7 +1097,7 @@ def load_agent(path: str | Path, num_slots: int | None = None) -> Agent:
     return agent.eval()
 
 
-def greedy(agent: Agent) -> Callable[[dict[str, np.ndarray]], np.ndarray]:
+def greedy(agent: BoardNet) -> Callable[[dict[str, np.ndarray]], np.ndarray]:
     """The deterministic policy the exported bot plays: argmax of the masked logits."""
 
     @torch.inference_mode()
@@ -748,7 +1116,7 @@ OPERATORS = (
 )
 
 
-def preprocessing(agent: Agent) -> str:
+def preprocessing(agent: BoardNet) -> str:
     """The one-paragraph summary of the graph's preprocessing (metadata)."""
     sp, game = agent.spaces, agent.game
     ins = ", ".join(f"{n} {dt}[B,{','.join(map(str, s))}]" for n, dt, s in sp.inputs)
@@ -758,8 +1126,15 @@ def preprocessing(agent: Agent) -> str:
         f"inputs are the raw {sp.version} tensors of one seat, batch first: {ins}. "
         f"Inside the graph: board {planes}; code embeddings and the linear maps are summed per "
         f"cell. Columns {'wrap around' if game.wrap else 'are zero-padded'}. Units are cast to "
-        f"float, their cell index is units[...,{game.row}]*{agent.cols}+units[...,{game.col}] "
-        f"(a MatMul with a constant), their features are scaled by "
+        + (
+            f"float, their cell index is units[...,{game.row}]*{agent.cols}+units[...,{game.col}] "
+            "(a MatMul with a constant)"
+            if isinstance(agent, Agent)
+            else f"float; each unit's row units[...,{game.row}] and column units[...,{game.col}] "
+            f"index constant tables of the {agent.crop}x{agent.crop} cells and "
+            f"{agent.blocks}x{agent.blocks} blocks of {agent.block}x{agent.block} cells around it"
+        )
+        + ", their features are scaled by "
         f"({','.join(f'{s:g}' for s in game.unit_scale)})"
         + (f"; {', '.join(extra)} are features of their slot" if extra else "")
         + f". Output: logits float32[B,U,{sp.num_actions}], -1e9 where {game.mask} is false. "
@@ -768,7 +1143,7 @@ def preprocessing(agent: Agent) -> str:
     )
 
 
-def export_onnx(agent: Agent, path: str | Path, args: Args | None = None) -> None:
+def export_onnx(agent: BoardNet, path: str | Path, args: Args | None = None) -> None:
     """Writes the actor as ONNX (opset 17) with the metadata Go and C++ check.
 
     Every observation tensor of the spec is an input, in the spec's order,
@@ -811,9 +1186,13 @@ def export_onnx(agent: Agent, path: str | Path, args: Args | None = None) -> Non
         "operators": OPERATORS,
         "network": json.dumps(
             {
+                "net": agent.net,
                 "channels": agent.channels,
-                "coarse": agent.coarse,
-                "dilations": list(agent.dilations),
+                **(
+                    {"coarse": agent.coarse, "dilations": list(agent.dilations)}
+                    if isinstance(agent, Agent)
+                    else {"crop": agent.crop, "block": agent.block, "blocks": agent.blocks}
+                ),
                 "planes": [dataclasses.asdict(p) for p in game.planes],
                 "unit_scale": list(game.unit_scale),
                 "row": game.row,
@@ -1497,9 +1876,7 @@ def main(args: Args) -> dict[str, Any]:
                 buf_valid[t] = (next_obs[i_units][..., 0] == 1).float()
             with phases("policy"), torch.inference_mode():
                 logits, value = agent.heads(*next_obs)
-                dist = torch.distributions.Categorical(logits=logits)
-                action = dist.sample()
-                buf_logp[t] = dist.log_prob(action)
+                action, buf_logp[t] = sample(logits)
                 buf_val[t], buf_act[t] = value, action
                 act = action.numpy().astype(np.int8)
             with phases("env"):
@@ -1707,7 +2084,7 @@ def make_league(args: Args, resumed: dict[str, Any] | None) -> jgym.league.Leagu
     )
 
 
-def export_snapshot(agent: Agent, directory: Path, update: int) -> Path:
+def export_snapshot(agent: BoardNet, directory: Path, update: int) -> Path:
     """Exports the current policy as ``DIR/update_NNNNN.onnx`` (absolute path)."""
     path = (directory / f"update_{update:05d}.onnx").resolve()
     export_onnx(agent, path)
@@ -1747,7 +2124,7 @@ def load_resume(run: Path) -> dict[str, Any]:
     return {"model": ck["model"], **ck["state"], "history": history}
 
 
-def check_codes(agent: Agent, obs: dict[str, np.ndarray]) -> None:
+def check_codes(agent: BoardNet, obs: dict[str, np.ndarray]) -> None:
     """Fails early if a board plane holds a value its description does not cover."""
     board = np.asarray(obs["board"])
     for i, p in enumerate(agent.game.planes):

@@ -176,7 +176,11 @@ def test_go_matches_torch(trained: dict[str, Path]) -> None:
         rng = np.random.default_rng(0)
         for _ in range(ROUNDS - 1):
             with torch.inference_mode():
-                lg = agent(*mod.to_torch(obs)).numpy()
+                # The exported graph's function on every slot (--net local's
+                # PyTorch path computes the seat's own units only;
+                # test_train_games.py checks both agree there).
+                heads = getattr(agent, "heads_dense", agent.heads)
+                lg = heads(*mod.to_torch(obs))[0].numpy()
             boards.append(np.array(obs["board"]))
             units.append(np.array(obs["units"]))
             globs.append(np.array(obs["globals"]))

@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
 import pytest
 
 import jgym
@@ -109,16 +110,33 @@ def train(tmp: Path, game: str, *extra: str) -> dict:
     assert summary["final_eval"]["games"] == 4
     assert onnx_path.exists()
     run = Path(summary["run"])
-    return {**summary, "onnx": onnx_path, "checkpoint": run / "checkpoint.pt", "config": cfg}
+    net = extra[extra.index("--net") + 1] if "--net" in extra else "conv"
+    return {
+        **summary,
+        "onnx": onnx_path,
+        "checkpoint": run / "checkpoint.pt",
+        "config": cfg,
+        "net": net,
+    }
 
 
-@pytest.fixture(scope="module", params=GAMES)
+# Every game with the convolutional network; every game (Crematoria too)
+# with the egocentric one (--net local), whose exported graph computes every
+# slot while PyTorch computes the learner's slots only.
+NETS = [(g, "conv") for g in GAMES] + [(g, "local") for g in ["Crematoria-v0", *GAMES]]
+
+
+@pytest.fixture(scope="module", params=NETS, ids=[f"{g}-{n}" for g, n in NETS])
 def trained(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict:
     if not SCRIPT.exists():
         pytest.skip("no examples/train_ppo.py (tests run outside the source tree)")
-    game = request.param
-    tmp = tmp_path_factory.mktemp(game.split("-")[0].lower())
-    return train(tmp, game, "--total-timesteps", "256", "--credit", "units")
+    game, net = request.param
+    tmp = tmp_path_factory.mktemp(f"{game.split('-')[0].lower()}_{net}")
+    return train(tmp, game, "--total-timesteps", "256", "--credit", "units", "--net", net)
+
+
+def meta_of(model: object) -> dict[str, str]:
+    return {p.key: p.value for p in model.metadata_props}  # type: ignore[attr-defined]
 
 
 def test_onnx_signature(trained: dict) -> None:
@@ -140,11 +158,12 @@ def test_onnx_signature(trained: dict) -> None:
     assert got == want
     if game == "Dominator-v0":
         assert [n for n, *_ in got][-1] == "move_mask"
+    assert json.loads(meta_of(model)["network"])["net"] == trained["net"]
     (out,) = model.graph.output
     u, a = sp.num_slots, int(spec.num_actions)
     assert out.name == "logits"
     assert [d.dim_value for d in out.type.tensor_type.shape.dim] == [0, u, a]
-    meta = {p.key: p.value for p in model.metadata_props}
+    meta = meta_of(model)
     assert meta["observation_version"] == spec.observation_version
     assert meta["game"] == game and meta["num_slots"] == str(u)
     ops = {n.op_type for n in model.graph.node}
@@ -209,3 +228,46 @@ def test_team_credit(tmp_path: Path) -> None:
     ck = torch.load(s["checkpoint"], weights_only=True)
     assert ck["args"]["credit"] == "team" and ck["args"]["norm_reward"]
     assert ck["model"]["critic.0.weight"].shape[1] == 2 * ck["args"]["hidden"]  # the seat's value
+
+
+@pytest.mark.parametrize("game", ["Crematoria-v0", *GAMES])
+def test_local_net_sparse_equals_dense(game: str) -> None:
+    """--net local: PyTorch's path (the learner's slots only, code counts per
+    block) gives the exported graph's logits and values on the learner's
+    slots, on observations of real games."""
+    if not SCRIPT.exists():
+        pytest.skip("no examples/train_ppo.py (tests run outside the source tree)")
+    mod = load_script()
+    envs = jgym.make_vec(game, num_envs=4, opponents=("Demo", "Demo", "Demo"))
+    try:
+        spaces = mod.Spaces.of(envs.spec_proto)
+        obs, _ = envs.reset(seed=3)
+        batches = []
+        rng = np.random.default_rng(0)
+        for t in range(30):
+            mask = np.asarray(obs[mod.GAMES[game].mask]).astype(bool)
+            # a random legal move per slot, so that units spread out
+            pick = rng.random(mask.shape) * mask
+            obs, *_ = envs.step(pick.argmax(-1).astype(np.int8))
+            if t % 10 == 9:
+                batches.append(mod.to_torch(obs))
+    finally:
+        envs.close()
+    args = {**vars(mod.Args()), **mod.GAMES[game].defaults, "game": game, "net": "local"}
+    for credit in ("units", "team"):
+        torch.manual_seed(1)
+        agent = mod.make_agent(spaces, {**args, "credit": credit})
+        with torch.no_grad():
+            for p in agent.parameters():  # larger than at initialisation: a stricter test
+                p.mul_(3.0)
+        for obs_t in batches:
+            with torch.no_grad():
+                logits, values = agent.heads(*obs_t)
+                want_logits, want_values = agent.heads_dense(*obs_t)
+            mine = obs_t[agent.i_units][..., 0] == 1
+            assert mine.sum() > 0
+            torch.testing.assert_close(logits[mine], want_logits[mine], rtol=1e-4, atol=1e-4)
+            if credit == "units":
+                torch.testing.assert_close(values[mine], want_values[mine], rtol=1e-4, atol=1e-4)
+            else:
+                torch.testing.assert_close(values, want_values, rtol=1e-4, atol=1e-4)
