@@ -84,6 +84,11 @@ func Export(model []byte, t Target, opts Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	act, err := t.act(m.ActionOrder)
+	if err != nil {
+		return nil, err
+	}
+	t.Act = act
 	p, err := build(model, m, &t)
 	if err != nil {
 		return nil, err

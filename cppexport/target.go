@@ -33,8 +33,24 @@ type Target struct {
 	// input members. U is the network's number of unit slots.
 	Encoder string
 	// Act is C++ code inside play(), after the network ran: it gives the
-	// orders from "logits" (const float*, U x Signature.Actions).
+	// orders from "logits" (const float*, U x Signature.Actions), in the
+	// order policy.OrderSlot.
 	Act string
+	// ActOrders is the Act of each other order of the commands the game's
+	// bot implements (Signature.ActionOrders), by the model's
+	// action_order.
+	ActOrders map[string]string
+}
+
+// act returns the Act of the model's order of the commands.
+func (t *Target) act(order string) (string, error) {
+	if order == "" || order == policy.OrderSlot {
+		return t.Act, nil
+	}
+	if a, ok := t.ActOrders[order]; ok {
+		return a, nil
+	}
+	return "", fmt.Errorf("%w: %s players cannot issue the commands in the order %q", policy.ErrUnsupported, t.Game, order)
 }
 
 // member returns the C++ member of an input.

@@ -96,6 +96,7 @@ type tinyModel struct {
 	slots   int64
 	opset   int64
 	version string // observation_version; "-" leaves it out
+	order   string // action_order; "" leaves it out
 	extra   [][]byte
 	w       []float32 // [8, 11]
 	inputs  []string  // default: the four policy inputs
@@ -158,6 +159,9 @@ func (m tinyModel) bytes() []byte {
 		entry := pbString(pbString(nil, entryKey, KeyObservationVersion), entryValue, version)
 		b = pbBytes(b, modelMetadataProps, entry)
 	}
+	if m.order != "" {
+		b = pbBytes(b, modelMetadataProps, pbString(pbString(nil, entryKey, KeyActionOrder), entryValue, m.order))
+	}
 	return pbBytes(b, modelGraph, g)
 }
 
@@ -168,6 +172,33 @@ func TestParseTinyModel(t *testing.T) {
 	}
 	if m.NumSlots != 80 || m.Opset != 17 || m.Metadata[KeyObservationVersion] != testSig.ObservationVersion {
 		t.Errorf("Parse = slots %d, opset %d, metadata %v", m.NumSlots, m.Opset, m.Metadata)
+	}
+}
+
+// TestParseActionOrder: a model's action_order is OrderSlot when absent or
+// "slot", another order only when the game's signature lists it, and an
+// error names an unknown one clipped.
+func TestParseActionOrder(t *testing.T) {
+	for _, order := range []string{"", OrderSlot} {
+		m, err := Parse(tinyModel{order: order}.bytes(), testSig)
+		if err != nil || m.ActionOrder != OrderSlot {
+			t.Fatalf("order %q: Parse = %v, ActionOrder %q", order, err, m.ActionOrder)
+		}
+	}
+	_, err := Parse(tinyModel{order: OrderAttacksFirst}.bytes(), testSig)
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), OrderAttacksFirst) {
+		t.Fatalf("attacks_first without the signature's leave: %v", err)
+	}
+	sig := testSig
+	sig.ActionOrders = []string{OrderAttacksFirst}
+	m, err := Parse(tinyModel{order: OrderAttacksFirst}.bytes(), sig)
+	if err != nil || m.ActionOrder != OrderAttacksFirst {
+		t.Fatalf("attacks_first with it: Parse = %v, ActionOrder %q", err, m.ActionOrder)
+	}
+	long := strings.Repeat("x", 5000)
+	_, err = Parse(tinyModel{order: long}.bytes(), sig)
+	if !errors.Is(err, ErrUnsupported) || len(err.Error()) > 300 {
+		t.Fatalf("a 5000-byte order: %d bytes of error %.80q", len(err.Error()), err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -70,8 +71,20 @@ const (
 	// trained on; it must equal the game's (Signature.ObservationVersion).
 	KeyObservationVersion = "observation_version"
 	// KeyActionOrder says in which order the bot issues the commands
-	// ("slot": increasing unit id).
+	// (OrderSlot when absent; a game's Signature.ActionOrders lists the
+	// others its bot implements).
 	KeyActionOrder = "action_order"
+)
+
+// The orders of a policy bot's commands (metadata action_order).
+const (
+	// OrderSlot: increasing unit id, the environment's order without an
+	// action_order tensor.
+	OrderSlot = "slot"
+	// OrderAttacksFirst: first the commands that attack another player's
+	// unit (each game defines which), then the others, each group in
+	// increasing unit id.
+	OrderAttacksFirst = "attacks_first"
 )
 
 // Opset range of the ai.onnx domain the interpreter accepts: the
@@ -100,6 +113,9 @@ type Model struct {
 
 	// Signature is the game's signature the model was checked against.
 	Signature Signature
+	// ActionOrder is the order the bot issues the commands in (metadata
+	// action_order): OrderSlot or one of Signature.ActionOrders.
+	ActionOrder string
 
 	nodes  []Node // the nodes left after constant folding, in order
 	consts map[string]*Tensor
@@ -154,8 +170,12 @@ func Parse(b []byte, sig Signature) (*Model, error) {
 	case v != sig.ObservationVersion:
 		return nil, fmt.Errorf("%w: the model was trained on %q, the encoder writes %q", ErrObservationVersion, v, sig.ObservationVersion)
 	}
-	if o, ok := mp.metadata[KeyActionOrder]; ok && o != "slot" {
-		return nil, fmt.Errorf("%w: action_order %q (only \"slot\")", ErrUnsupported, o)
+	m.ActionOrder = OrderSlot
+	if o, ok := mp.metadata[KeyActionOrder]; ok && o != OrderSlot {
+		if !slices.Contains(sig.ActionOrders, o) {
+			return nil, fmt.Errorf("%w: action_order %q (this game's bots issue %q)", ErrUnsupported, clipText(o, 40), append([]string{OrderSlot}, sig.ActionOrders...))
+		}
+		m.ActionOrder = o
 	}
 	for _, t := range mp.graph.Initializers {
 		m.consts[t.Name] = t
@@ -342,4 +362,13 @@ func readFile(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s grew over %d bytes", ErrTooLarge, path, limit)
 	}
 	return b, nil
+}
+
+// clipText returns s cut to at most n bytes, with "..." when it was cut:
+// errors never echo unbounded input from a file.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }

@@ -29,6 +29,9 @@ type Signature struct {
 	Actions int
 	// SlotsMultiple, if not 0, is a number U must be a multiple of.
 	SlotsMultiple int
+	// ActionOrders are the orders of the commands (metadata action_order)
+	// the game's policy bot can issue besides OrderSlot, the default.
+	ActionOrders []string
 }
 
 // Input is one observation tensor of a Signature.

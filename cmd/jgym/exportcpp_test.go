@@ -103,6 +103,29 @@ func TestExportCpp(t *testing.T) {
 	t.Logf("%s", stdout)
 }
 
+// TestExportCppAttacksFirst: a model whose action_order is attacks_first
+// (cppexport/testdata/attacks_first.onnx: train_ppo.py's local network
+// after 10 minutes against three Demos, exported with --command-order
+// attacks_first) exported to C++ issues its commands as the Go policy bot
+// does. In these games the order changes the trace (the same model with
+// action_order slot plays another game on seed 1), and a C++ player that
+// put the attacks last fails this check.
+func TestExportCppAttacksFirst(t *testing.T) {
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("no g++")
+	}
+	t.Setenv("JGYM_CPP_CACHE", t.TempDir())
+	dir := t.TempDir()
+	src := filepath.Join(dir, "AIAtt.cc")
+	code, stdout, stderr := runJgym("export-cpp", "../../cppexport/testdata/attacks_first.onnx", "--name", "Att", "-o", src, "--check", "-s", "1,2")
+	if code != 0 {
+		t.Fatalf("export-cpp --check: exit %d: %s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "check: seed 1, seat 1: ") || !strings.Contains(stdout, "traces equal byte for byte") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}
+
 func TestExportCppErrors(t *testing.T) {
 	dir := t.TempDir()
 	notModel := filepath.Join(dir, "notes.onnx")

@@ -2,6 +2,7 @@ package crematoria
 
 import (
 	"jgym/cppexport"
+	"jgym/policy"
 )
 
 // CppTarget is Crematoria's side of an exported C++ player (package
@@ -18,8 +19,38 @@ func CppTarget() cppexport.Target {
 		SlotsExpr: "4 * (nb_furyans() + nb_pioneers())",
 		Encoder:   encoderCC,
 		Act:       actCC,
+		ActOrders: map[string]string{policy.OrderAttacksFirst: actAttacksFirstCC},
 	}
 }
+
+// actAttacksFirstCC gives the orders as PolicyBot does for a model whose
+// action_order is attacks_first: the same directions as actCC, the
+// attacks (crematoria.Attacks) first, then the other commands, each group
+// in increasing unit id.
+const actAttacksFirstCC = `
+vector<int> best(U, None);
+for (int id = 0; id < U; ++id) {
+  const float* row = logits + id * 11;
+  int b = 0;
+  for (int d = 1; d < 11; ++d)
+    if (row[d] > row[b]) b = d;
+  if (unit(id).player == me()) best[id] = b;
+}
+for (int pass = 0; pass < 2; ++pass)
+  for (int id = 0; id < U; ++id) {
+    if (best[id] == None) continue;
+    Unit u = unit(id);
+    bool attack = false;
+    if (u.type == Furyan) {
+      Pos t = u.pos + Dir(best[id]);
+      if (pos_ok(t)) {
+        Cell c = cell(t);
+        attack = c.id >= 0 && c.id < U && unit(c.id).player != me();
+      }
+    }
+    if (attack == (pass == 0)) command(id, Dir(best[id]));
+  }
+`
 
 // actCC gives the orders from the logits, as PolicyBot does: for each unit
 // of mine, the direction with the largest logit (the lowest on a tie),

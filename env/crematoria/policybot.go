@@ -14,6 +14,7 @@ func PolicySignature() policy.Signature {
 	spec := specFor(&defaultConfig)
 	sig := policy.SignatureOf(&spec)
 	sig.SlotsMultiple = NumPlayers
+	sig.ActionOrders = []string{policy.OrderAttacksFirst}
 	return sig
 }
 
@@ -27,7 +28,9 @@ var defaultConfig = DefaultConfig()
 // tie). It issues the commands in slot order (increasing unit id), leaving
 // out None, which is what the environment does with an action and no
 // action_order, so the bot plays exactly the moves the policy chose in
-// training.
+// training. A model whose action_order is policy.OrderAttacksFirst has its
+// attacks (Attacks) issued first, then the other commands, each group in
+// slot order: what the trainer's action_order tensor asked for.
 type PolicyBot struct {
 	m   *policy.Model
 	me  int
@@ -74,11 +77,39 @@ func (b *PolicyBot) Play(s *State, o *Orders) {
 		}
 		return
 	}
-	for id, d := range dirs {
-		if d != None && s.Units[id].Player == b.me {
+	// One pass in slot order, or two: the attacks, then the rest.
+	first := b.m.ActionOrder == policy.OrderAttacksFirst
+	passes := 1
+	if first {
+		passes = 2
+	}
+	for pass := 0; pass < passes; pass++ {
+		for id, d := range dirs {
+			u := &s.Units[id]
+			if d == None || u.Player != b.me || first && Attacks(s, u, d) != (pass == 0) {
+				continue
+			}
 			o.Command(id, d)
 		}
 	}
+}
+
+// Attacks reports whether moving u in direction d attacks another player's
+// unit: u is a Furyan and the cell one step away in d (columns wrapping,
+// Up and Down changing the level) holds, at the start of the round, a
+// Pioneer or a Furyan (a unit slot) of another player. The commands of
+// policy.OrderAttacksFirst, in the policy bot, the exported C++ player and
+// the trainer (python-client/examples/train_ppo.py), put these first.
+func Attacks(s *State, u *Unit, d Dir) bool {
+	if u.Type != Furyan || d == None || !d.Valid() {
+		return false
+	}
+	t := u.Pos.Add(d)
+	if !t.OnBoard() {
+		return false
+	}
+	id := s.Cells[t.Index()].ID
+	return id >= 0 && int(id) < NumSlots(s.Cfg) && s.Units[id].Player != u.Player
 }
 
 // Decide returns the chosen direction of every unit slot (None for slots

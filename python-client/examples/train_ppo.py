@@ -201,6 +201,7 @@ GAMES: dict[str, Game] = {
         unit_scale=UNIT_SCALE,
         wrap=True,
         credit="units",
+        defaults={"command_order": "attacks_first"},
     ),
     "Dominator-v0": Game(
         # terrain, owner, unit, health %, haunted, threat bits
@@ -377,6 +378,11 @@ class Args:
     """the learner's seat is drawn anew each game"""
     credit: str = ""
     """'team': the env's reward for the seat; 'units': per-unit credit (shaping); '': the game's"""
+    command_order: str = "slot"
+    """the order of the learner's commands in a round, learnt with and exported (ONNX
+    action_order): 'slot' (increasing unit id) or 'attacks_first' (the moves that attack
+    another player's unit first; Crematoria's default: its engine runs command k of every
+    player before command k+1, and a unit killed earlier loses its own)"""
     reward_mode: str = "score_delta"
     """the env's reward (with --credit units it is only logged)"""
     reward_scale: float = 0.1
@@ -564,6 +570,8 @@ class BoardNet(nn.Module):
         self.spaces, self.game = spaces, game
         self.channels, self.num_slots = c, spaces.num_slots
         self.team_value = team_value
+        # The order of the commands (--command-order), set by make_agent.
+        self.command_order = "slot"
         names = [n for n, _, _ in spaces.inputs]
         planes, rows, cols = spaces.shape("board")
         self.nfeat = nfeat = spaces.shape("units")[1]
@@ -1038,6 +1046,17 @@ def make_agent(spaces: Spaces, args: dict[str, Any]) -> BoardNet:
     game = spaces.game
     credit = args.get("credit") or GAMES[game].credit
     net = args.get("net", "conv")
+    order = args.get("command_order", "slot")  # runs before 2026-11-25: slot
+    if order not in ("slot", "attacks_first") or (order != "slot" and game not in ATTACKS):
+        raise SystemExit(f"--command-order {order}: want slot or, for {', '.join(ATTACKS)}, "
+                         "attacks_first")  # fmt: skip
+    agent = build_net(spaces, args, net, credit)
+    agent.command_order = order
+    return agent
+
+
+def build_net(spaces: Spaces, args: dict[str, Any], net: str, credit: str) -> BoardNet:
+    """The network ``--net`` of a run's arguments."""
     if net == "local":
         return LocalAgent(
             spaces,
@@ -1097,14 +1116,26 @@ def load_agent(path: str | Path, num_slots: int | None = None) -> BoardNet:
     return agent.eval()
 
 
-def greedy(agent: BoardNet) -> Callable[[dict[str, np.ndarray]], np.ndarray]:
-    """The deterministic policy the exported bot plays: argmax of the masked logits."""
+def greedy(agent: BoardNet) -> Callable[[dict[str, np.ndarray]], Any]:
+    """The deterministic policy the exported bot plays: argmax of the masked logits.
+
+    With ``--command-order attacks_first`` it returns the action and its
+    ``action_order`` (``{"action", "order"}``, for envs made with
+    ``action_order=True``; ``jgym.evaluate`` reads the policy's
+    ``action_order`` attribute).
+    """
 
     @torch.inference_mode()
-    def policy(obs: dict[str, np.ndarray]) -> np.ndarray:
-        return agent(*to_torch(obs)).argmax(-1).numpy().astype(np.int8)
+    def policy(obs: dict[str, np.ndarray]) -> Any:
+        act = agent(*to_torch(obs)).argmax(-1).numpy().astype(np.int8)
+        if agent.command_order == "slot":
+            return act
+        order = command_priorities(agent.spaces.game, agent.command_order, obs["units"], act)
+        return {"action": act, "order": order}
 
     policy.__name__ = "ppo"
+    # jgym.evaluate then opens its envs with action_order
+    policy.action_order = agent.command_order != "slot"  # type: ignore[attr-defined]
     return policy
 
 
@@ -1181,7 +1212,7 @@ def export_onnx(agent: BoardNet, path: str | Path, args: Args | None = None) -> 
         "observation_version": sp.version,
         "game": sp.game,
         "num_slots": str(agent.num_slots),
-        "action_order": "slot",
+        "action_order": agent.command_order,
         "preprocessing": preprocessing(agent),
         "operators": OPERATORS,
         "network": json.dumps(
@@ -1497,6 +1528,44 @@ UNIT_CREDIT: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
 }
 
 
+def crematoria_attacks(units: np.ndarray, action: np.ndarray) -> np.ndarray:
+    """Which moves [N, U] attack another player's unit (``crematoria.Attacks`` in Go).
+
+    A Furyan of mine whose move's target cell (columns wrapping, Up and
+    Down changing the level) holds, at the start of the round, a Pioneer or
+    a Furyan (a unit slot) of another player.
+    """
+    units = np.asarray(units).astype(np.int64)
+    n, u = action.shape
+    env = np.arange(n)[:, None].repeat(u, 1)
+    at = np.full((n, 2, ROWS, COLS), -1, dtype=np.int64)
+    alive = units[..., 3] > 0
+    at[env[alive], units[..., 6][alive], units[..., 4][alive], units[..., 5][alive]] = np.nonzero(
+        alive
+    )[1]
+    a = action.astype(np.int64)
+    ti, tk = units[..., 4] + DI[a], units[..., 6] + DK[a]
+    tj = (units[..., 5] + DJ[a]) % COLS
+    furyan = (units[..., 0] == 1) & (units[..., 2] == 1) & (a < NONE)
+    ok = furyan & (ti >= 0) & (ti < ROWS) & (tk >= 0) & (tk < 2)
+    target = np.where(ok, at[env, tk.clip(0, 1), ti.clip(0, ROWS - 1), tj], -1)
+    return (target >= 0) & (units[env, target.clip(0, u - 1), 0] != 1)
+
+
+#: ``--command-order attacks_first`` by game: (units [N,U,F], action [N,U])
+#: -> the moves that attack another player's unit; they are issued first.
+ATTACKS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "Crematoria-v0": crematoria_attacks,
+}
+
+
+def command_priorities(game: str, order: str, units: np.ndarray, action: np.ndarray) -> np.ndarray:
+    """The ``action_order`` tensor [N, U] (int16) of ``--command-order`` for these moves."""
+    if order == "slot":
+        return np.zeros(action.shape, dtype=np.int16)
+    return np.where(ATTACKS[game](units, action), 0, 1).astype(np.int16)
+
+
 class RewardNorm:
     """Divides rewards by a running standard deviation of the discounted return.
 
@@ -1594,6 +1663,7 @@ class Envs:
             autoreset_mode="SameStep",
             address=a.address or None,
             config=Path(a.config).read_text() if a.config else "",
+            action_order=a.command_order != "slot",
         )
         self.obs[i], info = self.envs[i].reset(seed=seed)
         self.seat[i] = np.array(info["seat"])
@@ -1615,9 +1685,14 @@ class Envs:
         after the round (the final one of games that ended) and the final
         scores of ended games as (set, scores, learner seat).
         """
-        lo = 0
-        for env, n in zip(self.envs, self.sizes, strict=True):
-            env.step_async(actions[lo : lo + n])
+        lo, a = 0, self.args
+        for env, obs, n in zip(self.envs, self.obs, self.sizes, strict=True):
+            act = actions[lo : lo + n]
+            if a.command_order != "slot":
+                order = command_priorities(a.game, a.command_order, obs["units"], act)
+                env.step_async({"action": act, "order": order})
+            else:
+                env.step_async(act)
             lo += n
         rewards, dones, afters, finals = [], [], [], []
         for i, env in enumerate(list(self.envs)):

@@ -212,8 +212,11 @@ def evaluate(
 
     Args:
         policy_or_bot: A policy (callable, observations -> actions
-            ``[N, U]``), or a bot: a registered name, ``"policy:PATH"``,
-            ``"cpp:PATH"``, or the path of an ``.onnx`` policy.
+            ``[N, U]``; a callable whose ``action_order`` attribute is true
+            returns ``{"action", "order"}`` for envs made with
+            ``action_order=True``), or a bot: a registered name,
+            ``"policy:PATH"``, ``"cpp:PATH"``, or the path of an ``.onnx``
+            policy.
         opponents: The three opponents (bot names or ``prefix:PATH``).
         game: The game's environment id (``jgym.GAMES``); bots play it with
             ``jgym match --game`` and its name without the version.
@@ -283,6 +286,7 @@ def _play_policy(
     scores = np.zeros((len(games), 4), dtype=np.int64)
     m = len(games) // 4
     seed0 = games[0][0]
+    ordered = bool(getattr(policy, "action_order", False))
     for seat in range(4):
         envs = make_vec(
             game,
@@ -291,11 +295,13 @@ def _play_policy(
             config=config,
             address=address,
             autoreset_mode="Disabled",
+            action_order=ordered,
         )
         try:
             obs, _ = envs.reset(seed=seed0)
             while True:
-                obs, _, terminated, _, info = envs.step(np.asarray(policy(obs)))
+                act = policy(obs)
+                obs, _, terminated, _, info = envs.step(act if ordered else np.asarray(act))
                 if terminated.all():
                     break
                 if terminated.any():

@@ -153,7 +153,9 @@ def test_metadata(trained: dict[str, Path]) -> None:
     model = onnx.load(str(trained["onnx"]))
     meta = {p.key: p.value for p in model.metadata_props}
     assert meta["observation_version"] == "crematoria-obs-1"
-    assert meta["num_slots"] == "80" and meta["action_order"] == "slot"
+    # Crematoria's default --command-order: the Go bot and the C++ player
+    # issue the attacks first, as the env did in training (test_same_game_in_go).
+    assert meta["num_slots"] == "80" and meta["action_order"] == "attacks_first"
     ops = {n.op_type for n in model.graph.node}
     documented = {s.strip() for s in meta["operators"].split(",")} | {"Identity"}
     assert ops <= documented, ops - documented
@@ -213,38 +215,42 @@ def test_go_matches_torch(trained: dict[str, Path]) -> None:
     assert "SKIP" not in proc.stdout and "0 over" in proc.stdout, proc.stdout
 
 
-def test_same_game_in_go(trained: dict[str, Path]) -> None:
-    """PyTorch through the vector env and the Go bot play the same game."""
-    mod = load_script()
-    agent = mod.load_agent(trained["checkpoint"])
-    seed = 31
-    envs = jgym.make_vec(
-        num_envs=1, seats=(None, "Demo", "Demo", "Demo"), config=CONFIG, autoreset_mode="Disabled"
-    )
+def play_in_env(mod: ModuleType, agent: object, seed: int, seats: tuple, order: bool) -> list[int]:
+    """Final scores of one game with the greedy policy in seat 0 of the vector env.
+
+    ``order``: send the policy's ``action_order`` (attacks first) as the
+    exported bot issues its commands; else the moves in slot order.
+    """
+    policy = mod.greedy(agent)
+    envs = jgym.make_vec(num_envs=1, seats=seats, autoreset_mode="Disabled", action_order=order)
     try:
         obs, _ = envs.reset(seed=seed)
-        policy = mod.greedy(agent)
         while True:
-            obs, _, terminated, _, info = envs.step(policy(obs))
+            act = policy(obs)
+            obs, _, terminated, _, info = envs.step(act if order else act["action"])
             if terminated.all():
-                break
-        torch_scores = [int(x) for x in info["scores"][0]]
+                return [int(x) for x in info["scores"][0]]
     finally:
         envs.close()
+
+
+def test_same_game_in_go(trained: dict[str, Path]) -> None:
+    """PyTorch through the vector env and the Go bot play the same game.
+
+    A whole default game against Riddick, whose Furyans fight: the bot's
+    commands go attacks first (the model's action_order), and the same
+    moves in slot order give another game, so the check sees the order.
+    """
+    mod = load_script()
+    agent = mod.load_agent(trained["checkpoint"])
+    assert agent.command_order == "attacks_first"
+    seed, seats = 3, (None, "Riddick", "Demo", "Demo")
+    torch_scores = play_in_env(mod, agent, seed, seats, order=True)
+    assert play_in_env(mod, agent, seed, seats, order=False) != torch_scores
     proc = subprocess.run(
         [
-            str(find_binary()),
-            "match",
-            f"policy:{trained['onnx']}",
-            "Demo",
-            "Demo",
-            "Demo",
-            "-s",
-            str(seed),
-            "-i",
-            str(trained["config"]),
-            "-o",
-            os.devnull,
+            *(str(find_binary()), "match", f"policy:{trained['onnx']}"),
+            *("Riddick", "Demo", "Demo", "-s", str(seed), "-o", os.devnull),
         ],
         capture_output=True,
         text=True,

@@ -176,16 +176,18 @@ def test_same_game_in_go(trained: dict) -> None:
     mod = load_script()
     agent = mod.load_agent(trained["checkpoint"])
     config = trained["config"].read_text()
+    policy = mod.greedy(agent)
     envs = jgym.make_vec(
         game,
         num_envs=1,
         seats=(None, "Demo", "Demo", "Demo"),
         config=config,
         autoreset_mode="Disabled",
+        # Crematoria's commands go attacks first (--command-order), as the bot's
+        action_order=policy.action_order,  # type: ignore[attr-defined]
     )
     try:
         obs, _ = envs.reset(seed=seed)
-        policy = mod.greedy(agent)
         while True:
             obs, _, terminated, _, info = envs.step(policy(obs))
             if terminated.all():
