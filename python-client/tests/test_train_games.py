@@ -268,8 +268,11 @@ def test_local_net_sparse_equals_dense(game: str) -> None:
                 want_logits, want_values = agent.heads_dense(*obs_t)
             mine = obs_t[agent.i_units][..., 0] == 1
             assert mine.sum() > 0
-            torch.testing.assert_close(logits[mine], want_logits[mine], rtol=1e-4, atol=1e-4)
-            if credit == "units":
-                torch.testing.assert_close(values[mine], want_values[mine], rtol=1e-4, atol=1e-4)
-            else:
-                torch.testing.assert_close(values, want_values, rtol=1e-4, atol=1e-4)
+            # Both sum in float32 in different orders: the tolerance follows
+            # the size of the outputs (a missing term would be of that size).
+            for got, want in [
+                (logits[mine], want_logits[mine]),
+                (values[mine], want_values[mine]) if credit == "units" else (values, want_values),
+            ]:
+                size = max(1.0, float(want[want > -1e8].abs().max()))
+                torch.testing.assert_close(got, want, rtol=1e-4, atol=2e-4 * size)
