@@ -184,9 +184,12 @@ def main(args: Args) -> dict[str, Any]:
     train, held = ds.split(args.holdout, seed=args.seed)
     spaces = spaces_of(ppo, ds)
     pargs = ppo_args(ppo, args)
+    init = torch.load(args.init, weights_only=True) if args.init else None
+    if init is not None:  # the weights load into their own network only
+        ppo.adopt_network(pargs, init["args"], f"--init {args.init}", order=False)
     agent = ppo.make_agent(spaces, dataclasses.asdict(pargs))
-    if args.init:
-        agent.load_state_dict(torch.load(args.init, weights_only=True)["model"])
+    if init is not None:
+        agent.load_state_dict(init["model"])
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate)
     names = ds.observation_names
     print(

@@ -1788,6 +1788,11 @@ def main(args: Args) -> dict[str, Any]:
     run_name = args.run_name or f"{args.exp_name}__{args.seed}__{int(time.time())}"
     run = Path(args.run_dir) / run_name
     resumed = load_resume(run) if args.resume else None
+    if resumed:
+        adopt_network(args, resumed["args"], "--resume", order=True)
+    elif args.init:
+        init_args = torch.load(args.init, weights_only=True)["args"]
+        adopt_network(args, init_args, f"--init {args.init}", order=False)
     run.mkdir(parents=True, exist_ok=True)
     writer = SummaryWriter(str(run))
     writer.add_text("args", "\n".join(f"{k}: {v}" for k, v in dataclasses.asdict(args).items()))
@@ -2196,7 +2201,33 @@ def load_resume(run: Path) -> dict[str, Any]:
     hist = run / "history.json"
     history = json.loads(hist.read_text()) if hist.is_file() else {}
     history.pop("summary", None)
-    return {"model": ck["model"], **ck["state"], "history": history}
+    return {"model": ck["model"], "args": ck["args"], **ck["state"], "history": history}
+
+
+#: The arguments that shape the network's weights (and the critic's, ``credit``).
+NETWORK_FIELDS = ("net", "channels", "coarse", "hidden", "dilations", "crop", "block", "blocks")
+#: Their values in checkpoints written before the field existed.
+OLD_VALUES = {"net": "conv", "command_order": "slot"}
+
+
+def adopt_network(args: Any, saved: dict[str, Any], why: str, *, order: bool) -> None:
+    """Takes the network arguments of a checkpoint's run (``--init``, ``--resume``).
+
+    Its weights only load into the same network, so the checkpoint's
+    network flags win over the command line's (and the game's defaults),
+    with a note when they differ; a resumed run also keeps its
+    ``--command-order``. Checkpoints written before a field existed have
+    its old value (``OLD_VALUES``: the convolutional network, slot order).
+    """
+    fields = NETWORK_FIELDS + ("credit",) + (("command_order",) if order else ())
+    for f in fields:
+        if f not in saved and f not in OLD_VALUES:
+            continue  # a field the saved network does not use (crop of a conv network)
+        want = saved.get(f, OLD_VALUES.get(f))
+        if getattr(args, f) != want:
+            flag = "--" + f.replace("_", "-")
+            print(f"{why}: {flag} {want}, the checkpoint's (not {getattr(args, f)})")
+            setattr(args, f, want)
 
 
 def check_codes(agent: BoardNet, obs: dict[str, np.ndarray]) -> None:

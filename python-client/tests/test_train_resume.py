@@ -60,3 +60,25 @@ def test_resume_continues(tmp_path: Path) -> None:
 
     missing = train(tmp_path / "elsewhere", 32, "--resume", "true")
     assert missing.returncode != 0 and "no " in missing.stderr and "checkpoint.pt" in missing.stderr
+
+
+def test_checkpoint_network_wins(capsys: pytest.CaptureFixture[str]) -> None:
+    """--resume and --init take the checkpoint's network flags (its weights load only
+    into its own network); a checkpoint from before --net is the convolutional one, in
+    slot order; --init keeps the command line's --command-order."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train_ppo", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["train_ppo"] = mod
+    spec.loader.exec_module(mod)
+    old = {"channels": 8, "coarse": 16, "hidden": 64, "dilations": "1,2,4", "credit": ""}
+    args = mod.parse_args(["--hidden", "32"])
+    assert (args.net, args.command_order) == ("local", "attacks_first")
+    mod.adopt_network(args, old, "--resume", order=True)
+    assert (args.net, args.coarse, args.hidden, args.command_order) == ("conv", 16, 64, "slot")
+    assert "--resume: --net conv, the checkpoint's (not local)" in capsys.readouterr().out
+    args = mod.parse_args([])
+    mod.adopt_network(args, {**old, "net": "local", "crop": 7}, "--init x", order=False)
+    assert (args.net, args.crop, args.command_order) == ("local", 7, "attacks_first")
