@@ -307,7 +307,13 @@ func TestMetrics(t *testing.T) {
 	ts := start(t, "bufconn")
 	cr := ts.create(t, &jgymv1.CreateSessionRequest{NumEnvs: 4})
 	play(t, ts.open(t, cr.SessionId, 1), 1, 10)
-	out := scrape(t, ts)
+	// A request's latency is observed once its answer is sent, which may
+	// be after the client has it: wait for the last step's.
+	var out string
+	eventually(t, "the last step's latency in the metrics", func() bool {
+		out = scrape(t, ts)
+		return strings.Contains(out, `jgym_request_duration_seconds_count{kind="step"} 10`)
+	})
 	for _, want := range []string{
 		"jgym_env_steps_total 40", "jgym_sessions 1", "jgym_envs 4", "jgym_streams 1",
 		`jgym_requests_total{kind="step"} 10`, `jgym_request_duration_seconds_count{kind="step"} 10`,
