@@ -46,26 +46,6 @@ def load_trainer():
     return tp
 
 
-def attacks_first(tp, units: np.ndarray, act: np.ndarray) -> np.ndarray:
-    """Priorities [N, U] (int16): 0 for the attacks of my Furyans, 1 for the rest."""
-    units = units.astype(np.int64)
-    n, u = act.shape
-    env = np.arange(n)[:, None].repeat(u, 1)
-    at = np.full((n, 2, tp.ROWS, tp.COLS), -1, dtype=np.int64)
-    alive = units[..., 3] > 0
-    at[env[alive], units[..., 6][alive], units[..., 4][alive], units[..., 5][alive]] = np.nonzero(
-        alive
-    )[1]
-    a = act.astype(np.int64)
-    ti, tk = units[..., 4] + tp.DI[a], units[..., 6] + tp.DK[a]
-    tj = (units[..., 5] + tp.DJ[a]) % tp.COLS
-    furyan = (units[..., 0] == 1) & (units[..., 2] == 1) & (a < 10)
-    ok = furyan & (ti >= 0) & (ti < tp.ROWS) & (tk >= 0) & (tk < 2)
-    target = np.where(ok, at[env, tk.clip(0, 1), ti.clip(0, tp.ROWS - 1), tj], -1)
-    attack = (target >= 0) & (units[env, target.clip(0, u - 1), 0] != 1)
-    return np.where(attack, 0, 1).astype(np.int16)
-
-
 def play(tp, agent, order: str, games: int) -> tuple[int, list[int]]:
     """Wins and scores of the policy over seeds 1..games from every seat."""
     wins, scores = 0, []
@@ -81,7 +61,8 @@ def play(tp, agent, order: str, games: int) -> tuple[int, list[int]]:
                 with torch.inference_mode():
                     act = agent(*tp.to_torch(obs)).argmax(-1).numpy().astype(np.int8)
                 units = np.asarray(obs["units"])
-                prio = attacks_first(tp, units, act) if order == "attacks" else np.zeros_like(act)
+                mode = "attacks_first" if order == "attacks" else "slot"
+                prio = tp.command_priorities("Crematoria-v0", mode, units, act)
                 obs, _, term, trunc, info = envs.step({"action": act, "order": prio})
                 if (term | trunc).all():
                     break
