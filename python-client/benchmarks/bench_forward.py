@@ -54,6 +54,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="rounds of random legal moves before the batch is taken (default: 20)",
     )
     p.add_argument(
+        "--malloc",
+        default="keep",
+        choices=("keep", "default"),
+        help="keep: glibc keeps freed blocks, as train_ppo.py sets it (keep_freed_memory); "
+        "default: glibc's default (default: keep)",
+    )
+    p.add_argument(
         "--update",
         action="store_true",
         help="also time a training step (forward, backward, Adam) on the batch",
@@ -71,6 +78,8 @@ def main(argv: list[str] | None = None) -> None:
     tp = importlib.util.module_from_spec(spec)
     sys.modules["train_ppo"] = tp
     spec.loader.exec_module(tp)
+    if args.malloc == "keep":
+        tp.keep_freed_memory()
     targs = tp.parse_args(["--game", args.game])
     envs = jgym.make_vec(targs.game, num_envs=args.batch, opponents=("Demo", "Demo", "Demo"))
     try:
@@ -93,8 +102,12 @@ def main(argv: list[str] | None = None) -> None:
         weights = sum(p.numel() for p in agent.parameters())
         opt = torch.optim.Adam(agent.parameters(), lr=1e-4)
 
-        def train_step(agent: Any = agent, opt: Any = opt) -> None:
-            logits, value = agent.heads(*x)
+        with torch.no_grad():
+            pre = agent.block_inputs(x[[n for n, _, _ in spaces.inputs].index("board")])
+
+        def train_step(agent: Any = agent, opt: Any = opt, pre: Any = pre) -> None:
+            # as PPO: my units' slots only, the board's block inputs from the rollout
+            logits, value, _, _ = agent.packed(*x, pre=pre)
             loss = -torch.log_softmax(logits, -1)[..., 0].mean() + value.square().mean()
             opt.zero_grad()
             loss.backward()

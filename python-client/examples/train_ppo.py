@@ -374,6 +374,10 @@ class Args:
     0: only at the end"""
     rate_games: int = 24
     """--league: games of each rating tournament"""
+    pipeline: bool = False
+    """two lanes of envs: one lane's games step in the server while the policy reads the
+    other's observations, so the server's work and the trainer's overlap; it does not pay
+    on a 2-core machine, where both already use every core (benchmarks/RESULTS.md)"""
     shuffle_seats: bool = True
     """the learner's seat is drawn anew each game"""
     credit: str = ""
@@ -636,9 +640,33 @@ class BoardNet(nn.Module):
         """The exported graph: masked logits only."""
         return self.heads(*obs)[0]
 
-    def heads(self, *obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Returns the masked logits [B, U, A] and the values ([B, U] per slot, [B] team)."""
+    def heads(
+        self, *obs: torch.Tensor, pre: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Returns the masked logits [B, U, A] and the values ([B, U] per slot, [B] team).
+
+        ``pre``: :meth:`block_inputs` of the board, if already computed.
+        """
         raise NotImplementedError
+
+    def block_inputs(self, board: torch.Tensor) -> torch.Tensor | None:
+        """What the network computes from the board alone and can be kept for the update.
+
+        None: nothing (the conv network).
+        """
+        return None
+
+    def packed(
+        self, *obs: torch.Tensor, pre: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """:meth:`heads` of the slots that are mine (``units`` column 0) only: what PPO trains.
+
+        Returns the masked logits [N, A], the values ([N] per slot, [B]
+        team) and the slots, batch and slot indices [N] each (row-major).
+        """
+        logits, values = self.heads(*obs, pre=pre)
+        bi, ui = (obs[self.i_units][..., 0] == 1).nonzero(as_tuple=True)
+        return logits[bi, ui], (values if self.team_value else values[bi, ui]), bi, ui
 
 
 class Agent(BoardNet):
@@ -718,7 +746,9 @@ class Agent(BoardNet):
             y = y + F.relu(conv(self.pad(y, d)))
         return x, y
 
-    def heads(self, *obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def heads(
+        self, *obs: torch.Tensor, pre: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """Returns the masked logits [B, U, A] and the values ([B, U] per slot, [B] team)."""
         board, units = obs[self.i_board], obs[self.i_units]
         globals_, mask = obs[self.i_globals], obs[self.i_mask]
@@ -785,27 +815,48 @@ class CountsTimes(torch.autograd.Function):
         return None, (grad.t() @ counts).t()
 
 
-class Lookup(torch.autograd.Function):
-    """``weight[index]``, an embedding lookup, whose backward pass uses ``index_add_``.
+class LookupSum(torch.autograd.Function):
+    """``weight[index].sum(0)``: the sum of P embedding lookups per item, index [P, M].
 
-    On a CPU several times faster than ``nn.Embedding``'s backward pass for a
-    small table and many lookups, and deterministic.
+    Adds the P lookups in place, without the [P, M, c] intermediate, and its
+    backward pass adds each lookup's gradient to its row with ``index_add_``:
+    on a CPU several times faster than ``nn.Embedding``'s and deterministic.
+    That runs on one thread: with two, ``index_add_`` into a small table was
+    several times slower than with one in the profiler (the threads contend
+    for the same rows).
     """
 
     @staticmethod
     def forward(ctx: Any, weight: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
-        """``weight[index]``."""
+        """The [M, c] sums."""
         ctx.save_for_backward(index)
         ctx.rows = weight.shape[0]
-        return weight[index]
+        h = weight[index[0]]
+        for p in range(1, index.shape[0]):
+            h += weight[index[p]]
+        return h
 
     @staticmethod
     def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None]:
         """The table's gradient: each lookup's gradient added to its row."""
         (index,) = ctx.saved_tensors
-        flat = grad.reshape(-1, grad.shape[-1])
-        out = torch.zeros(ctx.rows, flat.shape[1], dtype=grad.dtype)
-        return out.index_add_(0, index.reshape(-1), flat), None
+        out = torch.zeros(ctx.rows, grad.shape[1], dtype=grad.dtype)
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            for p in range(index.shape[0]):
+                out.index_add_(0, index[p], grad)
+            return out, None
+        finally:
+            torch.set_num_threads(threads)
+
+
+# LocalAgent.cell_features: a code or bits plane of at most this many values
+# is read as one-hot rows times its features (matrix products), one of more
+# by a lookup (LookupSum): the faster on this CPU, forward and backward,
+# with 1 or 2 threads. Dominator's and Pandemic's planes are all read as
+# one-hot rows, Moria's but its flags (64 values), none of Crematoria's (128).
+ONE_HOT_VALUES = 32
 
 
 class LocalAgent(BoardNet):
@@ -893,6 +944,25 @@ class LocalAgent(BoardNet):
         )
         self.register_buffer("cell_block", cell_block, persistent=False)
         self.register_buffer("plane_index", torch.arange(len(game.planes)), persistent=False)
+        # block_means: the planes counted by value (codes, bits), where each
+        # one's values start in the counts, the scalar planes; and where each
+        # table plane's columns start in flag's input.
+        self.hist_planes = [i for i, p in enumerate(game.planes) if p.kind != "scalar"]
+        self.scalar_planes = [i for i, p in enumerate(game.planes) if p.kind == "scalar"]
+        offset = self.offsets(self.hist_planes)
+        self.register_buffer("hist_offset", offset, persistent=False)
+        # cell_features: the planes of few values read as one-hot rows, the others looked up
+        self.one_hot_planes = [i for i in self.hist_planes if self.num_values(i) <= ONE_HOT_VALUES]
+        self.lookup_planes = [i for i in self.hist_planes if self.num_values(i) > ONE_HOT_VALUES]
+        self.register_buffer("one_hot_offset", self.offsets(self.one_hot_planes), persistent=False)
+        self.register_buffer("lookup_offset", self.offsets(self.lookup_planes), persistent=False)
+        base = cell_block * offset[-1] + offset[:-1].view(-1, 1)  # [P', H*W]
+        self.register_buffer("hist_base", base, persistent=False)
+        self.flag_columns: dict[int, int] = {}
+        start = 0
+        for i in self.tables:
+            self.flag_columns[i] = start
+            start += game.planes[i].table().shape[1]
         self.register_buffer(
             "block_size",
             torch.bincount(cell_block, minlength=hb * wb).float().unsqueeze(1),
@@ -966,39 +1036,40 @@ class LocalAgent(BoardNet):
 
     # -- training: the slots the learner owns only ---------------------------------------
 
-    def heads(self, *obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def heads(
+        self, *obs: torch.Tensor, pre: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """Returns the masked logits [B, U, A] and the values ([B, U] per slot, [B] team).
 
-        Computed for the slots whose unit is mine (``units`` column 0); the
-        others get the logits and values of a zero hidden layer (their
-        moves are not the learner's, and the losses skip them).
+        Computed for the slots whose unit is mine (``units`` column 0,
+        :meth:`packed`); the others get the logits and value of a zero
+        hidden layer, as in :meth:`heads_dense` (their moves are not the
+        learner's, and the losses skip them).
         """
         if torch.onnx.is_in_onnx_export():
             return self.heads_dense(*obs)
+        logits_mine, values, bi, ui = self.packed(*obs, pre=pre)
+        mask = obs[self.i_mask]
+        b, u = mask.shape[:2]
+        logits = torch.where(mask, self.unit_out.bias, self.masked).index_put((bi, ui), logits_mine)
+        if not self.team_value:
+            zero = self.critic(torch.zeros(1, self.unit_out.in_features)).reshape(1, 1)
+            values = zero.expand(b, u).index_put((bi, ui), values)
+        return logits, values
+
+    def packed(
+        self, *obs: torch.Tensor, pre: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """:meth:`BoardNet.packed`, embedding only the cells the slots that are mine read.
+
+        The blocks come from per-block counts (:meth:`block_inputs`, or ``pre``).
+        """
         board, units = obs[self.i_board], obs[self.i_units]
         globals_, mask = obs[self.i_globals], obs[self.i_mask]
-        b, u, c = board.shape[0], self.num_slots, self.channels
-        codes = board.long()
-        # Block means of the cell features from per-block counts of each code.
-        nb = self.grid[0] * self.grid[1]
-        pre = torch.zeros(b * nb, c)
-        flat = codes.flatten(2)  # [B, P, H*W]
-        for i in self.codes:
-            n = self.game.planes[i].n
-            idx = self.cell_block * n + flat[:, i]  # [B, H*W]: (block, code)
-            hist = torch.zeros(b, nb * n).scatter_add_(1, idx, torch.ones(idx.shape))
-            pre = pre + CountsTimes.apply(hist.view(b * nb, n), getattr(self, f"emb{i}").weight)
-        if self.flag is not None:
-            # each block's sums of the tables' rows: counts of each value times the table
-            parts = []
-            for i in self.tables:
-                table = getattr(self, self.table_name(i))
-                n = table.shape[0]
-                idx = self.cell_block * n + flat[:, i]
-                hist = torch.zeros(b, nb * n).scatter_add_(1, idx, torch.ones(idx.shape))
-                parts.append(hist.view(b * nb, n) @ table)
-            pre = pre + self.flag(parts[0] if len(parts) == 1 else torch.cat(parts, -1))
-        blocks = F.relu(pre.view(b, nb, c) / self.block_size)  # [B, nb, c]
+        b = board.shape[0]
+        if pre is None:
+            pre = self.block_inputs(board)
+        blocks = F.relu(self.block_means(pre))  # [B, nb, c]
         g = self.glob_in(torch.cat([blocks.mean(1), globals_], -1))
         # The slots that are mine, and what each reads.
         bi, ui = (units[..., 0] == 1).nonzero(as_tuple=True)
@@ -1010,7 +1081,7 @@ class LocalAgent(BoardNet):
         inside = self.fine_row_in[rr].unsqueeze(2) * self.fine_col_in[cc].unsqueeze(1)
         # [N, k*k, P]: board[bi, p, cell] read from the flat board
         hw = self.rows * self.cols
-        at = (bi.view(-1, 1, 1) * flat.shape[1] + self.plane_index) * hw + cell.view(-1, k * k, 1)
+        at = (bi.view(-1, 1, 1) * board.shape[1] + self.plane_index) * hw + cell.view(-1, k * k, 1)
         cell_codes = board.reshape(-1)[at].long()
         near = F.relu(self.cell_features(cell_codes)) * inside.view(-1, k * k, 1)
         blk = (self.block_row[rr].unsqueeze(2) + self.block_col[cc].unsqueeze(1)).long()
@@ -1022,23 +1093,102 @@ class LocalAgent(BoardNet):
             + self.far_in(far.flatten(1))
             + self.unit_in(torch.cat(feats, -1))
         )
-        hid_mine = F.relu(self.mid(F.relu(z + g[bi])))
-        hid = torch.zeros(b, u, hid_mine.shape[-1]).index_put((bi, ui), hid_mine)
-        logits = torch.where(mask, self.unit_out(hid), self.masked)
-        return logits, self.values(hid, g, units[..., 0].float())
+        hid = F.relu(self.mid(F.relu(z + g[bi])))  # [N, hidden]
+        logits = torch.where(mask[bi, ui], self.unit_out(hid), self.masked)
+        if not self.team_value:
+            return logits, self.critic(hid).squeeze(-1), bi, ui
+        # the seat's value from the mean of its units' hidden layers (none: zeros)
+        count = torch.bincount(bi, minlength=b).clamp(min=1).unsqueeze(1).float()
+        pooled = torch.zeros(b, hid.shape[1]).index_add(0, bi, hid) / count
+        return logits, self.critic(torch.cat([F.relu(g), pooled], -1)).squeeze(-1), bi, ui
+
+    def block_inputs(self, board: torch.Tensor) -> torch.Tensor:
+        """What :meth:`block_means` reads of a board: [B, nb, K + S], constants of the board.
+
+        For each block, the share of its cells that hold each value of the
+        code and bits planes (K values in all, one scatter for all planes),
+        then the mean of each of the S scalar planes (two products with the
+        pooling matrices). The trainer computes them once per observation,
+        in the rollout, rather than in every epoch of the update.
+        """
+        b, nb = board.shape[0], self.grid[0] * self.grid[1]
+        flat = board.flatten(2)  # [B, P, H*W]
+        k = int(self.hist_offset[-1])
+        # (block, value) of each cell of those planes: [B, P' * H*W]
+        idx = flat[:, self.hist_planes].long()
+        idx += self.hist_base  # in place: a batch of boards in int64 is large
+        idx = idx.view(b, -1)
+        ones = torch.ones(1).expand(idx.shape)
+        counts = torch.zeros(b, nb * k).scatter_add_(1, idx, ones).view(b, nb, k)
+        parts = [counts / self.block_size]
+        for i in self.scalar_planes:
+            x = flat[:, i].float().view(b, 1, self.rows, self.cols)
+            y = (x @ self.pool_col).transpose(2, 3) @ self.pool_row  # [B, 1, wb, hb]
+            parts.append(y.permute(0, 3, 2, 1).reshape(b, nb, 1))
+        return parts[0] if len(parts) == 1 else torch.cat(parts, -1)
+
+    def block_means(self, pre: torch.Tensor) -> torch.Tensor:
+        """The mean of :meth:`cells` over each block, [B, nb, c] (before the ReLU).
+
+        From :meth:`block_inputs`: the shares of each value times its
+        features (:meth:`value_features`), plus each scalar plane's mean
+        times its. No features of every cell are built.
+        """
+        b, nb, k = pre.shape
+        weight = torch.cat([self.value_features(i) for i in self.hist_planes + self.scalar_planes])
+        return CountsTimes.apply(pre.reshape(b * nb, k), weight).view(b, nb, -1)
+
+    def value_features(self, i: int) -> torch.Tensor:
+        """The features of each value of plane i, [n, c] (a scalar plane: of value 1)."""
+        plane = self.game.planes[i]
+        if plane.kind == "code":
+            return getattr(self, f"emb{i}").weight
+        assert self.flag is not None
+        start = self.flag_columns[i]
+        table = getattr(self, self.table_name(i))
+        w = self.flag.weight[:, start : start + table.shape[1]]  # [c, width]
+        if plane.kind == "scalar":
+            return (w * plane.scale).t()  # the table is value x scale
+        return table @ w.t()
+
+    def num_values(self, i: int) -> int:
+        """The number of values of code or bits plane i."""
+        plane = self.game.planes[i]
+        return 1 << plane.n if plane.kind == "bits" else plane.n
+
+    def offsets(self, planes: list[int]) -> torch.Tensor:
+        """Where each plane's values start when those planes' values are numbered in a row.
+
+        [len(planes) + 1] int64, the last is the number of values in all.
+        """
+        return torch.tensor([0] + [self.num_values(i) for i in planes]).cumsum(0)
 
     def cell_features(self, codes: torch.Tensor) -> torch.Tensor:
-        """:meth:`cells` of cells given as [..., P] plane values."""
-        h: torch.Tensor | None = None
-        for i in self.codes:
-            e = Lookup.apply(getattr(self, f"emb{i}").weight, codes[..., i])
-            h = e if h is None else h + e
-        if self.flag is not None:
-            parts = [getattr(self, self.table_name(i))[codes[..., i]] for i in self.tables]
-            f = self.flag(parts[0] if len(parts) == 1 else torch.cat(parts, -1))
-            h = f if h is None else h + f
-        assert h is not None
-        return h
+        """:meth:`cells` of cells given as [..., P] plane values.
+
+        The features of each plane's value (:meth:`value_features`), summed:
+        the planes of few values as a product of the cells' one-hot rows
+        and their features, the others by one lookup each (LookupSum), the
+        scalar planes as a product.
+        """
+        shape = codes.shape[:-1]
+        codes = codes.reshape(-1, codes.shape[-1])
+        h = torch.zeros(codes.shape[0], self.channels)
+        if self.one_hot_planes:
+            idx = codes[:, self.one_hot_planes] + self.one_hot_offset[:-1]
+            ones = torch.ones(1).expand(idx.shape)
+            counts = torch.zeros(idx.shape[0], int(self.one_hot_offset[-1]))
+            counts.scatter_add_(1, idx, ones)
+            weight = torch.cat([self.value_features(i) for i in self.one_hot_planes])
+            h = CountsTimes.apply(counts, weight)
+        if self.lookup_planes:
+            idx = (codes[:, self.lookup_planes] + self.lookup_offset[:-1]).t().contiguous()
+            weight = torch.cat([self.value_features(i) for i in self.lookup_planes])
+            h = h + LookupSum.apply(weight, idx)
+        if self.scalar_planes:
+            weight = torch.cat([self.value_features(i) for i in self.scalar_planes])
+            h = h + codes[:, self.scalar_planes].float() @ weight
+        return h.view(*shape, -1)
 
 
 def make_agent(spaces: Spaces, args: dict[str, Any]) -> BoardNet:
@@ -1601,6 +1751,11 @@ class Envs:
     sets, each seated by ``League.lineup`` (three opponents drawn by PFSP,
     the learner's seat drawn), every finished game is recorded in the
     league, and a set whose games all ended is seated anew.
+
+    The sets form lanes (``--pipeline``: two, each about half the games;
+    one opponent set is then split in two): the trainer sends one lane's
+    actions (:meth:`send`), and while those games step in the server it
+    reads the other lane's observations; :meth:`receive` waits for a lane.
     """
 
     def __init__(
@@ -1619,8 +1774,15 @@ class Envs:
             for s in self.sets:
                 if len(s) != 3:
                     raise SystemExit(f"--opponents: {s} is not three seats")
+            if args.pipeline and len(self.sets) == 1 and args.num_envs >= 2:
+                self.sets *= 2  # two lanes of the same opponents
             k = len(self.sets)
         self.sizes = [args.num_envs // k + (i < args.num_envs % k) for i in range(k)]
+        # The lanes: sets 0..h-1 and h..k-1 (their rows follow each other).
+        h = (k + 1) // 2 if args.pipeline and k >= 2 else k
+        self.lanes = [range(0, h), range(h, k)] if h < k else [range(k)]
+        starts = np.cumsum([0, *self.sizes])
+        self.lane_rows = [(int(starts[r.start]), int(starts[r.stop])) for r in self.lanes]
         self.envs: list[Any] = [None] * k
         self.obs: list[dict[str, np.ndarray]] = [{}] * k
         self.seat: list[np.ndarray] = [np.zeros(0)] * k  # the learner's seat in each game
@@ -1678,15 +1840,16 @@ class Envs:
         """The current observation of all envs, concatenated."""
         return {k: np.concatenate([o[k] for o in self.obs]) for k in self.obs[0]}
 
-    def step(self, actions: np.ndarray):
-        """Steps every set.
+    def lane_obs(self, lane: int) -> dict[str, np.ndarray]:
+        """The current observation of a lane's envs, concatenated."""
+        obs = [self.obs[i] for i in self.lanes[lane]]
+        return {k: np.concatenate([o[k] for o in obs]) for k in obs[0]}
 
-        Returns the next observation, the env reward, done, the observation
-        after the round (the final one of games that ended) and the final
-        scores of ended games as (set, scores, learner seat).
-        """
+    def send(self, lane: int, actions: np.ndarray) -> None:
+        """Sends the actions of a lane's games (its rows) without waiting."""
         lo, a = 0, self.args
-        for env, obs, n in zip(self.envs, self.obs, self.sizes, strict=True):
+        for i in self.lanes[lane]:
+            env, obs, n = self.envs[i], self.obs[i], self.sizes[i]
             act = actions[lo : lo + n]
             if a.command_order != "slot":
                 order = command_priorities(a.game, a.command_order, obs["units"], act)
@@ -1694,8 +1857,17 @@ class Envs:
             else:
                 env.step_async(act)
             lo += n
+
+    def receive(self, lane: int):
+        """Waits for a lane's games after :meth:`send`.
+
+        Returns the lane's next observation, the env reward, done, the
+        observation after the round (the final one of games that ended) and
+        the final scores of ended games as (set, scores, learner seat).
+        """
         rewards, dones, afters, finals = [], [], [], []
-        for i, env in enumerate(list(self.envs)):
+        for i in self.lanes[lane]:
+            env = self.envs[i]
             obs, r, term, trunc, info = env.step_wait()
             self.obs[i] = obs
             rewards.append(r)
@@ -1717,7 +1889,7 @@ class Envs:
             if self.league is not None and ended.all():
                 self._open(i, None)  # a new table for the next games
         return (
-            self.reset_obs(),
+            self.lane_obs(lane),
             np.concatenate(rewards),
             np.concatenate(dones),
             {k: np.concatenate([a[k] for a in afters]) for k in afters[0]},
@@ -1774,11 +1946,38 @@ class Phases:
         }
 
 
+def keep_freed_memory() -> bool:
+    """Lets glibc's malloc keep the large blocks PyTorch frees, to reuse them.
+
+    By default glibc returns every block above 128 KiB (up to 32 MiB as it
+    adapts) to the system when it is freed, so each large temporary tensor
+    of a training step comes back as fresh pages that the kernel must fault
+    in and zero (benchmarks/RESULTS.md, "Every game at 2,000 env-steps/s",
+    measures the training step with and without it). Raising the mmap and
+    trim thresholds keeps the freed memory in the heap for the next
+    minibatch: the process keeps the memory of its largest step rather than
+    returning it in between. Returns whether it applied (glibc only;
+    elsewhere nothing changes).
+    """
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name or "libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    m_trim_threshold, m_mmap_threshold = -1, -3  # <malloc.h>
+    return bool(mallopt(m_mmap_threshold, 1 << 30)) and bool(mallopt(m_trim_threshold, 1 << 30))
+
+
 def main(args: Args) -> dict[str, Any]:
     """Trains, exports, evaluates; returns the summary."""
     from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
 
+    keep_freed_memory()
     args.game = game_id(args.game)
     if not args.exp_name:
         args.exp_name = f"{args.game.split('-v')[0].lower()}_ppo"
@@ -1825,10 +2024,10 @@ def main(args: Args) -> dict[str, Any]:
     names = [name for name, _, _ in spaces.inputs]
     dtypes = {"uint8": torch.uint8, "float32": torch.float32, "bool": torch.bool}
     bufs = [torch.zeros((T, n, *s), dtype=dtypes[d]) for _, d, s in spaces.inputs]
-    i_units = names.index("units")
     buf_act = torch.zeros((T, n, u), dtype=torch.long)
+    i_board = names.index("board")
+    buf_pre: torch.Tensor | None = None  # the network's block_inputs of each observation
     buf_logp = torch.zeros((T, n, u))
-    buf_valid = torch.zeros((T, n, u))  # the slot is mine at step t
     # Credit "units": each of my units is an agent with its own reward,
     # value and advantage (shared weights); a slot's "episode" ends when
     # the unit stops being mine (killed, captured) or the game ends.
@@ -1850,7 +2049,8 @@ def main(args: Args) -> dict[str, Any]:
         set_rng_state(resumed["rng"])
         print(f"resuming {run} at update {first_update - 1}, step {step}")
     step_start = step  # the steps of this invocation are step - step_start
-    next_obs = to_torch(obs)
+    lanes = envs.lane_rows  # each lane's rows
+    lane_obs = [to_torch(envs.lane_obs(j)) for j in range(len(lanes))]
     # With a time budget the bar counts seconds (its end is the budget's),
     # else environment steps (tqdm shows steps/s and the ETA).
     timed = args.time_budget > 0
@@ -1948,33 +2148,55 @@ def main(args: Args) -> dict[str, Any]:
             optimizer.param_groups[0]["lr"] = frac * args.learning_rate
 
         agent.eval()
-        for t in range(T):
+        # A software pipeline over the lanes (Envs): at iteration t each lane
+        # waits for its games' step t-1, then the policy reads its
+        # observations and sends its step t, while the other lane's games
+        # step in the server; the credit of step t-1 (every row) follows.
+        for t in range(T + 1):
+            received = []
+            for j, (lo, hi) in enumerate(lanes):
+                if t > 0:
+                    with phases("env"):
+                        received.append(envs.receive(j))
+                    with phases("buffers"):
+                        lane_obs[j] = to_torch(received[-1][0])
+                if t == T:
+                    continue
+                x = lane_obs[j]
+                with phases("buffers"):
+                    for buf, xi in zip(bufs, x, strict=True):
+                        buf[t, lo:hi] = xi
+                with phases("policy"), torch.inference_mode():
+                    pre = agent.block_inputs(x[i_board])
+                    logits, value = agent.heads(*x, pre=pre)
+                    if pre is not None:  # kept for the update (the local network)
+                        if buf_pre is None:
+                            buf_pre = torch.zeros((T, n, *pre.shape[1:]))
+                        buf_pre[t, lo:hi] = pre
+                    action, buf_logp[t, lo:hi] = sample(logits)
+                    buf_val[t, lo:hi], buf_act[t, lo:hi] = value, action
+                with phases("env"):
+                    envs.send(j, action.numpy().astype(np.int8))
+            if t == 0:
+                continue
             step += n
-            with phases("buffers"):
-                for buf, x in zip(bufs, next_obs, strict=True):
-                    buf[t] = x
-                buf_valid[t] = (next_obs[i_units][..., 0] == 1).float()
-            with phases("policy"), torch.inference_mode():
-                logits, value = agent.heads(*next_obs)
-                action, buf_logp[t] = sample(logits)
-                buf_val[t], buf_act[t] = value, action
-                act = action.numpy().astype(np.int8)
-            with phases("env"):
-                obs, env_rew, done, after, finals = envs.step(act)
+            _, rews, dones, afters, lane_finals = zip(*received, strict=True)
+            env_rew, done = np.concatenate(rews), np.concatenate(dones)
+            finals = [f for fs in lane_finals for f in fs]
             with phases("credit"):
                 if slot_credit:
-                    before = {k: x.numpy() for k, x in zip(names, next_obs, strict=True)}
+                    before = {k: b[t - 1].numpy() for k, b in zip(names, bufs, strict=True)}
+                    after = {k: np.concatenate([a[k] for a in afters]) for k in afters[0]}
+                    act = buf_act[t - 1].numpy().astype(np.int8)
                     r, mine_after = UNIT_CREDIT[args.game](before, act, after, args)
-                    buf_rew[t] = torch.from_numpy(r * args.reward_scale)
+                    buf_rew[t - 1] = torch.from_numpy(r * args.reward_scale)
                     ended = (done[:, None] | ~mine_after).astype(np.float32)
-                    buf_done[t] = torch.from_numpy(ended)
+                    buf_done[t - 1] = torch.from_numpy(ended)
                 else:
                     r = env_rew.astype(np.float64) * args.reward_scale
                     r = norm(r, done) if norm else r
-                    buf_rew[t] = torch.from_numpy(r.astype(np.float32))
-                    buf_done[t] = torch.from_numpy(done.astype(np.float32))
-            with phases("buffers"):
-                next_obs = to_torch(obs)
+                    buf_rew[t - 1] = torch.from_numpy(r.astype(np.float32))
+                    buf_done[t - 1] = torch.from_numpy(done.astype(np.float32))
             for i, sc, seat in finals:
                 own = int(sc[seat])
                 best = max(int(x) for j, x in enumerate(sc) if j != seat)
@@ -1986,6 +2208,7 @@ def main(args: Args) -> dict[str, Any]:
                 writer.add_scalar("charts/score", own, step)
                 writer.add_scalar("charts/best_opponent_score", best, step)
                 writer.add_scalar("charts/win", float(win), step)
+        next_obs = tuple(torch.cat(xs) for xs in zip(*lane_obs, strict=True))
         if timed:
             bar.update(round(min(time.time() - t0, args.time_budget)) - bar.n)
         else:
@@ -2009,7 +2232,7 @@ def main(args: Args) -> dict[str, Any]:
         flat = [b.reshape(bs, *b.shape[2:]) for b in bufs]
         f_act, f_logp = buf_act.reshape(bs, u), buf_logp.reshape(bs, u)
         f_adv, f_ret = adv.reshape(bs, *per[2:]), returns.reshape(bs, *per[2:])
-        f_val, f_valid = buf_val.reshape(bs, *per[2:]), buf_valid.reshape(bs, u)
+        f_val = buf_val.reshape(bs, *per[2:])
         agent.train()
         with phases("update"):
             mb = bs // args.num_minibatches
@@ -2018,26 +2241,26 @@ def main(args: Args) -> dict[str, Any]:
                 perm = torch.randperm(bs)
                 for start in range(0, bs, mb):
                     idx = perm[start : start + mb]
-                    logits, value = agent.heads(*(f[idx] for f in flat))
+                    # Only the slots that are mine: [N, A] logits, their actions etc.
+                    pre = None if buf_pre is None else buf_pre.flatten(0, 1)[idx]
+                    logits, value, bi, ui = agent.packed(*(f[idx] for f in flat), pre=pre)
                     logp_all = F.log_softmax(logits, -1)
-                    logp = logp_all.gather(-1, f_act[idx].unsqueeze(-1)).squeeze(-1)
-                    valid = f_valid[idx]
-                    count = valid.sum().clamp(min=1)
+                    logp = logp_all.gather(-1, f_act[idx][bi, ui].unsqueeze(-1)).squeeze(-1)
+                    count = max(len(bi), 1)
 
-                    def mean(x: torch.Tensor, valid=valid, count=count) -> torch.Tensor:
-                        return (x * valid).sum() / count  # over my units only
+                    def mean(x: torch.Tensor, count=count) -> torch.Tensor:
+                        return x.sum() / count  # over my units
 
                     entropy = mean(-(logp_all.exp() * logp_all).sum(-1))
-                    logratio = logp - f_logp[idx]
+                    logratio = logp - f_logp[idx][bi, ui]
                     ratio = logratio.exp()
                     with torch.no_grad():
                         approx_kl = mean((ratio - 1) - logratio)
                         clipfracs.append(
                             mean(((ratio - 1.0).abs() > args.clip_coef).float()).item()
                         )
-                    a = f_adv[idx]
-                    if not slot_credit:
-                        a = a.unsqueeze(-1).expand_as(valid)  # the seat's advantage for each unit
+                    # per slot, or the seat's advantage for each of its units
+                    a = f_adv[idx][bi, ui] if slot_credit else f_adv[idx][bi]
                     if args.norm_adv:
                         mu = mean(a)
                         a = (a - mu) / (mean((a - mu) ** 2).sqrt() + 1e-8)
@@ -2048,15 +2271,14 @@ def main(args: Args) -> dict[str, Any]:
                     )
                     # The value loss: over my units (per slot) or over the games (team).
                     vmean = mean if slot_credit else torch.mean
+                    old, ret = f_val[idx], f_ret[idx]
+                    if slot_credit:
+                        old, ret = old[bi, ui], ret[bi, ui]
                     if args.clip_vloss:
-                        v_clip = f_val[idx] + (value - f_val[idx]).clamp(
-                            -args.clip_coef, args.clip_coef
-                        )
-                        v_loss = 0.5 * vmean(
-                            torch.max((value - f_ret[idx]) ** 2, (v_clip - f_ret[idx]) ** 2)
-                        )
+                        v_clip = old + (value - old).clamp(-args.clip_coef, args.clip_coef)
+                        v_loss = 0.5 * vmean(torch.max((value - ret) ** 2, (v_clip - ret) ** 2))
                     else:
-                        v_loss = 0.5 * vmean((value - f_ret[idx]) ** 2)
+                        v_loss = 0.5 * vmean((value - ret) ** 2)
                     if update <= args.value_warmup:
                         loss = args.vf_coef * v_loss
                     else:
@@ -2102,7 +2324,7 @@ def main(args: Args) -> dict[str, Any]:
                     league.add_snapshot(snap, step, f"snap_{update}")
                 else:
                     envs.reload(str(snap))
-                    next_obs = to_torch(envs.reset_obs())
+                    lane_obs = [to_torch(envs.lane_obs(j)) for j in range(len(lanes))]
             if league is not None:
                 for m, w in zip(league.members, league.weights(), strict=True):
                     writer.add_scalar(f"league/learner_win_rate/{m.name}", m.win_rate, step)

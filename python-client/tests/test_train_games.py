@@ -276,3 +276,71 @@ def test_local_net_sparse_equals_dense(game: str) -> None:
             ]:
                 size = max(1.0, float(want[want > -1e8].abs().max()))
                 torch.testing.assert_close(got, want, rtol=1e-4, atol=2e-4 * size)
+
+
+@pytest.mark.parametrize("game", ["Crematoria-v0", *GAMES])
+def test_local_net_gradients_equal_dense(game: str) -> None:
+    """--net local: what PPO trains on (``packed``, with the rollout's
+    ``block_inputs`` and the hand-written backward passes CountsTimes and
+    LookupSum) has the exported graph's gradients, for every weight."""
+    if not SCRIPT.exists():
+        pytest.skip("no examples/train_ppo.py (tests run outside the source tree)")
+    mod = load_script()
+    envs = jgym.make_vec(game, num_envs=6, opponents=("Demo", "Demo", "Demo"))
+    try:
+        spaces = mod.Spaces.of(envs.spec_proto)
+        obs, _ = envs.reset(seed=5)
+        rng = np.random.default_rng(1)
+        for _ in range(12):
+            mask = np.asarray(obs[mod.GAMES[game].mask]).astype(bool)
+            obs, *_ = envs.step((rng.random(mask.shape) * mask).argmax(-1).astype(np.int8))
+        x = mod.to_torch(obs)
+    finally:
+        envs.close()
+    args = {**vars(mod.Args()), **mod.GAMES[game].defaults, "game": game, "net": "local"}
+    for credit in ("units", "team"):
+        torch.manual_seed(2)
+        agent = mod.make_agent(spaces, {**args, "credit": credit})
+        with torch.no_grad():
+            pre = agent.block_inputs(x[agent.i_board])
+        logits, values, bi, ui = agent.packed(*x, pre=pre)
+        want_logits, want_values = agent.heads_dense(*x)
+        gen = torch.Generator().manual_seed(3)
+        w_logits = torch.randn(logits.shape, generator=gen)
+        w_values = torch.randn(values.shape, generator=gen)
+        legal = logits > -1e8
+        got = torch.autograd.grad(
+            (torch.where(legal, logits, 0.0) * w_logits).sum() + (values * w_values).sum(),
+            list(agent.parameters()),
+            allow_unused=True,
+        )
+        dense_values = want_values if credit == "team" else want_values[bi, ui]
+        want = torch.autograd.grad(
+            (torch.where(legal, want_logits[bi, ui], 0.0) * w_logits).sum()
+            + (dense_values * w_values).sum(),
+            list(agent.parameters()),
+            allow_unused=True,
+        )
+        names = [n for n, _ in agent.named_parameters()]
+        for name, g, w in zip(names, got, want, strict=True):
+            assert (g is None) == (w is None), name
+            if g is None:
+                continue
+            assert float(w.abs().max()) > 0 or name.startswith("emb"), name
+            size = max(1e-3, float(w.abs().max()))
+            torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-4 * size, msg=name)
+
+
+def test_pipeline(tmp_path: Path) -> None:
+    """--pipeline true: two lanes of envs, each stepped while the policy reads
+    the other's; it trains, and its games come from both lanes' sets."""
+    if not SCRIPT.exists():
+        pytest.skip("no examples/train_ppo.py (tests run outside the source tree)")
+    s = train(
+        tmp_path, "Crematoria-v0", "--total-timesteps", "256", "--pipeline", "true",
+        "--net", "local", "--num-steps", "64",
+    )  # fmt: skip
+    history = json.loads((Path(s["run"]) / "history.json").read_text())
+    assert {g["set"] for g in history["games"]} == {0, 1}
+    # 4 envs (2 per lane) play 64 rounds of games of ROUNDS rounds (short.cnf)
+    assert len(history["games"]) == 4 * (64 // ROUNDS)
