@@ -9,15 +9,16 @@ import (
 // Relu and Cast.
 
 func opAdd(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
-	return elementwise(in, func(a, b float32) float32 { return a + b }, func(a, b int64) int64 { return a + b })
+	return elementwise(in, false, func(a, b float32) float32 { return a + b }, func(a, b int64) int64 { return a + b })
 }
 
 func opMul(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
-	return elementwise(in, func(a, b float32) float32 { return a * b }, func(a, b int64) int64 { return a * b })
+	return elementwise(in, true, func(a, b float32) float32 { return a * b }, func(a, b int64) int64 { return a * b })
 }
 
-// elementwise applies an elementwise operation with numpy broadcasting.
-func elementwise(in []*Tensor, f func(a, b float32) float32, g func(a, b int64) int64) (*Tensor, error) {
+// elementwise applies an elementwise operation with numpy broadcasting: f
+// on floats (mul: f is a*b, else a+b, for the fast paths), g on integers.
+func elementwise(in []*Tensor, mul bool, f func(a, b float32) float32, g func(a, b int64) int64) (*Tensor, error) {
 	if err := needInputs(in, 2); err != nil {
 		return nil, err
 	}
@@ -30,13 +31,15 @@ func elementwise(in []*Tensor, f func(a, b float32) float32, g func(a, b int64) 
 		return nil, err
 	}
 	out := newTensor(a.DType, shape)
-	// Fast path: same shapes, or b a trailing vector/scalar.
+	// Fast paths, without a call per element: the operands swapped so that
+	// a has the output's shape (both operations commute), then b of the
+	// same shape, a trailing block that repeats (a bias), or a leading
+	// block whose every element repeats over the trailing axes (a mask).
+	if a.DType == Float32 && !equalShape(a.Shape, shape) && equalShape(b.Shape, shape) {
+		a, b = b, a
+	}
 	if a.DType == Float32 && equalShape(a.Shape, shape) {
-		nb := b.Len()
-		if equalShape(b.Shape, shape) || (nb > 0 && len(a.F)%nb == 0 && isTrailing(b.Shape, shape)) {
-			for i, x := range a.F {
-				out.F[i] = f(x, b.F[i%nb])
-			}
+		if fastFloat(out.F, a.F, b, shape, mul) {
 			return out, nil
 		}
 	}
@@ -51,6 +54,68 @@ func elementwise(in []*Tensor, f func(a, b float32) float32, g func(a, b int64) 
 		}
 	}
 	return out, nil
+}
+
+// fastFloat writes a (of the output's shape) op b into out and reports
+// true when b is the same shape, a trailing block (repeated) or a block of
+// leading axes whose elements each repeat over the other axes; otherwise
+// it writes nothing and reports false.
+func fastFloat(out, a []float32, b *Tensor, shape []int, mul bool) bool {
+	nb := len(b.F)
+	if nb == 0 || len(a)%nb != 0 {
+		return false
+	}
+	switch {
+	case equalShape(b.Shape, shape) || isTrailing(b.Shape, shape):
+		for lo := 0; lo < len(a); lo += nb {
+			o, x := out[lo:lo+nb], a[lo:lo+nb]
+			if mul {
+				for i, y := range b.F {
+					o[i] = x[i] * y
+				}
+			} else {
+				for i, y := range b.F {
+					o[i] = x[i] + y
+				}
+			}
+		}
+	case isLeading(b.Shape, shape):
+		rep := len(a) / nb
+		for j, y := range b.F {
+			o, x := out[j*rep:(j+1)*rep], a[j*rep:(j+1)*rep]
+			if mul {
+				for i := range o {
+					o[i] = x[i] * y
+				}
+			} else {
+				for i := range o {
+					o[i] = x[i] + y
+				}
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// isLeading reports whether shape s (of out's rank) equals out on its
+// first axes and is 1 on the others, so that each of its elements repeats
+// over a contiguous run of out.
+func isLeading(s, out []int) bool {
+	if len(s) != len(out) {
+		return false
+	}
+	i := 0
+	for i < len(s) && s[i] == out[i] {
+		i++
+	}
+	for j := i; j < len(s); j++ {
+		if s[j] != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // isTrailing reports whether shape s, once its leading 1s are dropped,
@@ -138,6 +203,18 @@ func opCast(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 	}
 	x := in[0]
 	out := newTensor(dt, x.Shape)
+	switch { // the casts a policy makes per cell, without a switch per element
+	case x.DType == Int64 && dt == Float32:
+		for i, v := range x.I {
+			out.F[i] = float32(v)
+		}
+		return out, nil
+	case x.DType == Float32 && dt == Int64:
+		for i, v := range x.F {
+			out.I[i] = int64(math.Trunc(float64(v)))
+		}
+		return out, nil
+	}
 	for i := 0; i < x.Len(); i++ {
 		var f float64
 		switch x.DType {

@@ -55,14 +55,52 @@ func opMatMul(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 	return out, nil
 }
 
-// matmul adds A [m,k] times B [k,n] into C [m,n].
+// matmul adds A [m,k] times B [k,n] into C [m,n]. Zeros of A are
+// skipped: the policies' activations come out of ReLUs, one-hot codes and
+// masks, and half or more of them are zero (adding 0*b changes nothing
+// for finite weights).
 func matmul(C, A, B []float32, m, k, n int) {
+	if n < 16 && m >= 4*n {
+		matmulNarrow(C, A, B, m, k, n)
+		return
+	}
 	for i := 0; i < m; i++ {
 		c := C[i*n : (i+1)*n]
 		for p, x := range A[i*k : (i+1)*k] {
-			axpy(c, B[p*n:(p+1)*n], x)
+			if x != 0 {
+				axpy(c, B[p*n:(p+1)*n], x)
+			}
 		}
 	}
+}
+
+// matmulNarrow is matmul for a narrow B (few columns, many rows of A):
+// B transposed once, each element of C a dot product over k contiguous
+// floats, rather than k short axpys.
+func matmulNarrow(C, A, B []float32, m, k, n int) {
+	bt := make([]float32, n*k)
+	for p := 0; p < k; p++ {
+		for j := 0; j < n; j++ {
+			bt[j*k+p] = B[p*n+j]
+		}
+	}
+	for i := 0; i < m; i++ {
+		a := A[i*k : (i+1)*k]
+		c := C[i*n : (i+1)*n]
+		for j := range c {
+			c[j] += dot(a, bt[j*k:(j+1)*k])
+		}
+	}
+}
+
+// dot is the dot product of a and b (len(b) >= len(a)), summed in order.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s float32
+	for i, x := range a {
+		s += x * b[i]
+	}
+	return s
 }
 
 // axpy adds x*b to c (len(b) >= len(c)).

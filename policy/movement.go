@@ -131,8 +131,12 @@ func opGatherElements(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 	out := newTensor(data.DType, idx.Shape)
 	e := elems{data, out}
 	ds := Strides(data.Shape)
+	// base is the offset of the current position's axes other than axis,
+	// kept as the position advances (an odometer over idx's shape).
+	eff := append([]int(nil), ds...)
+	eff[axis] = 0
 	pos := make([]int, rank)
-	dim := int64(data.Shape[axis])
+	dim, step, base := int64(data.Shape[axis]), ds[axis], 0
 	for k, v := range ix {
 		if v < 0 {
 			v += dim
@@ -140,20 +144,18 @@ func opGatherElements(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 		if v < 0 || v >= dim {
 			return nil, fmt.Errorf("index %d out of range [0, %d)", ix[k], dim)
 		}
-		src := 0
-		for a, p := range pos {
-			if a == axis {
-				src += int(v) * ds[a]
-			} else {
-				src += p * ds[a]
-			}
+		if src := base + int(v)*step; out.DType == Float32 {
+			out.F[k] = data.F[src]
+		} else {
+			e.copy(k, src)
 		}
-		e.copy(k, src)
 		for a := rank - 1; a >= 0; a-- {
 			pos[a]++
+			base += eff[a]
 			if pos[a] < idx.Shape[a] {
 				break
 			}
+			base -= eff[a] * pos[a]
 			pos[a] = 0
 		}
 	}

@@ -1017,12 +1017,16 @@ class LocalAgent(BoardNet):
         rr, cc = (u @ self.sel_row).long(), (u @ self.sel_col).long()  # [B, U, 1]
         feats = [u * self.unit_scale] + [obs[i].float() for i in self.i_extra]
         g = self.glob_in(torch.cat([blocks.mean(1), globals_], -1))
+        # The slots that are not mine get a zero hidden layer, as in heads;
+        # their inputs are zeroed first, which an interpreter that skips
+        # zeros in its products (jgym's Go one) does not compute.
+        mine = u[..., :1]
         z = (
-            self.near_in(self.gather_crop(fine, rr, cc, "fine"))
-            + self.far_in(self.gather_crop(blocks, rr, cc, "block"))
+            self.near_in(self.gather_crop(fine, rr, cc, "fine") * mine)
+            + self.far_in(self.gather_crop(blocks, rr, cc, "block") * mine)
             + self.unit_in(torch.cat(feats, -1))
         )
-        hid = F.relu(self.mid(F.relu(z + g.unsqueeze(1))))
+        hid = F.relu(self.mid(F.relu(z + g.unsqueeze(1)) * mine)) * mine
         logits = torch.where(mask, self.unit_out(hid), self.masked)
         return logits, self.values(hid, g, u[..., 0])
 
