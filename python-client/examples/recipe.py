@@ -133,6 +133,11 @@ NETWORK_FLAGS = (
 )
 
 
+def flags(**kw: object) -> list[str]:
+    """``--name value`` pairs for a command line (``buffer_shards`` gives ``--buffer-shards``)."""
+    return [x for k, v in kw.items() for x in (f"--{k.replace('_', '-')}", str(v))]
+
+
 def network_flags(flags: list[str]) -> list[str]:
     """The network flags among train_ppo.py flags (bc.py must build the same network)."""
     out: list[str] = []
@@ -248,28 +253,13 @@ class Recipe:
         if not pt.is_file():
             net = network_flags(self.args.ppo_flags.split())
             tmp = self.out / f"{name}.pt.tmp"
-            self.run(
-                [
-                    sys.executable,
-                    str(HERE / "bc.py"),
-                    "--game",
-                    self.game,
-                    "--data",
-                    str(data),
-                    "--epochs",
-                    str(epochs),
-                    "--seed",
-                    str(self.args.seed),
-                    "--threads",
-                    str(self.args.threads),
-                    "--buffer-shards",
-                    "4",
-                    "--out",
-                    str(tmp),
-                    *(["--init", str(init)] if init else []),
-                    *(["--ppo-flags", " ".join(net)] if net else []),
-                ]
-            )
+            a = self.args
+            cmd = [sys.executable, str(HERE / "bc.py")]
+            cmd += flags(game=self.game, data=data, epochs=epochs, seed=a.seed, threads=a.threads)
+            cmd += flags(buffer_shards=4, out=tmp)
+            cmd += flags(init=init) if init else []
+            cmd += flags(ppo_flags=" ".join(net)) if net else []
+            self.run(cmd)
             tmp.replace(pt)
         onnx = self.out / f"{name}.onnx"
         if not onnx.is_file() or onnx.stat().st_mtime < pt.stat().st_mtime:
@@ -299,24 +289,9 @@ class Recipe:
                 shutil.rmtree(traces, ignore_errors=True)
                 traces.mkdir(parents=True)
                 model = self.out / f"{prev}.onnx"
-                self.run(
-                    [
-                        self.jgym,
-                        "eval",
-                        "--game",
-                        self.name,
-                        f"policy:{model}",
-                        "--opponents",
-                        f"{s},Demo,Demo",
-                        "-n",
-                        str(n),
-                        "--seed0",
-                        str(BC_SEED0 + 100_000 * k),
-                        "--trace-dir",
-                        str(traces),
-                    ],
-                    stdout=subprocess.DEVNULL,
-                )
+                cmd = [self.jgym, "eval", "--game", self.name, f"policy:{model}", "-n", str(n)]
+                cmd += flags(opponents=f"{s},Demo,Demo", seed0=BC_SEED0 + 100_000 * k)
+                self.run([*cmd, *flags(trace_dir=traces)], stdout=subprocess.DEVNULL)
                 for f in traces.glob("*.res"):
                     with f.open("rb") as src, gzip.open(f.with_suffix(".res.gz"), "wb") as dst:
                         shutil.copyfileobj(src, dst)
@@ -348,45 +323,15 @@ class Recipe:
         run = self.out / "ppo"
         resume = (run / "checkpoint.pt").is_file()
         s = self.strong
-        cmd = [
-            sys.executable,
-            str(HERE / "train_ppo.py"),
-            "--game",
-            self.game,
-            "--init",
-            str(self.out / f"{self.imitation}.pt"),
-            "--value-warmup",
-            "8",
-            "--learning-rate",
-            "3e-4",
-            "--ent-coef",
-            "0.003",
-            "--league",
-            f"{s},Demo",
-            "--snapshot-every",
-            str(a.snapshot_every),
-            "--rate-every",
-            str(a.rate_every),
-            "--eval-opponents",
-            f"{s},Demo,Demo",
-            "--eval-every",
-            str(a.snapshot_every),
-            "--eval-final-games",
-            "0",
-            "--total-timesteps",
-            str(a.steps),
-            "--threads",
-            str(a.threads),
-            "--seed",
-            str(a.seed),
-            "--run-dir",
-            str(self.out),
-            "--run-name",
-            "ppo",
-            "--resume",
-            str(resume).lower(),
-            *a.ppo_flags.split(),
-        ]
+        cmd = [sys.executable, str(HERE / "train_ppo.py")]
+        cmd += flags(game=self.game, init=self.out / f"{self.imitation}.pt")
+        # from a clone: the value head first, then small steps and little entropy
+        cmd += flags(value_warmup=8, learning_rate="3e-4", ent_coef=0.003)
+        cmd += flags(league=f"{s},Demo", snapshot_every=a.snapshot_every, rate_every=a.rate_every)
+        cmd += flags(eval_opponents=f"{s},Demo,Demo", eval_every=a.snapshot_every)
+        cmd += flags(eval_final_games=0, total_timesteps=a.steps, threads=a.threads, seed=a.seed)
+        cmd += flags(run_dir=self.out, run_name="ppo", resume=str(resume).lower())
+        cmd += a.ppo_flags.split()
         if self.quick:
             cmd += ["--snapshot-every", "1", "--rate-every", "0", "--rate-games", "4"]
         self.run(cmd)

@@ -435,7 +435,7 @@ class Args:
     net: str = "local"
     """the network: 'local' (each unit reads the cells and blocks around it, LocalAgent: no
     convolution) or 'conv' (convolutions over the board, Agent: the shipped models' before
-    2026-11-25, 4 to 7 times slower to train)"""
+    2026-11-25, 3 to 11 times slower to train)"""
     channels: int = 8
     """channels of the full-resolution map (local: features per cell)"""
     coarse: int = 24
@@ -851,12 +851,12 @@ class LookupSum(torch.autograd.Function):
             torch.set_num_threads(threads)
 
 
-# LocalAgent.cell_features: a code or bits plane of at most this many values
-# is read as one-hot rows times its features (matrix products), one of more
-# by a lookup (LookupSum): the faster on this CPU, forward and backward,
-# with 1 or 2 threads. Dominator's and Pandemic's planes are all read as
-# one-hot rows, Moria's but its flags (64 values), none of Crematoria's (128).
-ONE_HOT_VALUES = 32
+# LocalAgent.cell_features: when a cell's code and bits planes have at most
+# this many combinations of values (Dominator 4,160, Pandemic 3,200, Moria
+# 38,400; not Crematoria's 2,097,152), the features of every combination
+# are tabulated and each cell looks up one row of the table; otherwise it
+# looks up one row per plane (LookupSum).
+JOINT_VALUES = 1 << 16
 
 
 class LocalAgent(BoardNet):
@@ -951,11 +951,12 @@ class LocalAgent(BoardNet):
         self.scalar_planes = [i for i, p in enumerate(game.planes) if p.kind == "scalar"]
         offset = self.offsets(self.hist_planes)
         self.register_buffer("hist_offset", offset, persistent=False)
-        # cell_features: the planes of few values read as one-hot rows, the others looked up
-        self.one_hot_planes = [i for i in self.hist_planes if self.num_values(i) <= ONE_HOT_VALUES]
-        self.lookup_planes = [i for i in self.hist_planes if self.num_values(i) > ONE_HOT_VALUES]
-        self.register_buffer("one_hot_offset", self.offsets(self.one_hot_planes), persistent=False)
-        self.register_buffer("lookup_offset", self.offsets(self.lookup_planes), persistent=False)
+        # cell_features: a cell's values of those planes as one number (mixed
+        # radix, the last plane's digit lowest) when there are few combinations
+        sizes = [self.num_values(i) for i in self.hist_planes]
+        self.joint = int(np.prod(sizes)) <= JOINT_VALUES
+        stride = torch.tensor([int(np.prod(sizes[j + 1 :])) for j in range(len(sizes))])
+        self.register_buffer("joint_stride", stride, persistent=False)
         base = cell_block * offset[-1] + offset[:-1].view(-1, 1)  # [P', H*W]
         self.register_buffer("hist_base", base, persistent=False)
         self.flag_columns: dict[int, int] = {}
@@ -1171,24 +1172,24 @@ class LocalAgent(BoardNet):
         """:meth:`cells` of cells given as [..., P] plane values.
 
         The features of each plane's value (:meth:`value_features`), summed:
-        the planes of few values as a product of the cells' one-hot rows
-        and their features, the others by one lookup each (LookupSum), the
-        scalar planes as a product.
+        for the code and bits planes one row of the table of every
+        combination of their values (``JOINT_VALUES``) or one lookup per
+        plane (LookupSum), plus the scalar planes' as a product.
         """
         shape = codes.shape[:-1]
         codes = codes.reshape(-1, codes.shape[-1])
-        h = torch.zeros(codes.shape[0], self.channels)
-        if self.one_hot_planes:
-            idx = codes[:, self.one_hot_planes] + self.one_hot_offset[:-1]
-            ones = torch.ones(1).expand(idx.shape)
-            counts = torch.zeros(idx.shape[0], int(self.one_hot_offset[-1]))
-            counts.scatter_add_(1, idx, ones)
-            weight = torch.cat([self.value_features(i) for i in self.one_hot_planes])
-            h = CountsTimes.apply(counts, weight)
-        if self.lookup_planes:
-            idx = (codes[:, self.lookup_planes] + self.lookup_offset[:-1]).t().contiguous()
-            weight = torch.cat([self.value_features(i) for i in self.lookup_planes])
-            h = h + LookupSum.apply(weight, idx)
+        if self.joint:
+            # the features of every combination of values, [J, c], then one row per cell
+            table = torch.zeros(1, self.channels)
+            for i in self.hist_planes:
+                w = self.value_features(i)
+                table = (table.unsqueeze(1) + w.unsqueeze(0)).reshape(-1, self.channels)
+            idx = (codes[:, self.hist_planes] * self.joint_stride).sum(-1, keepdim=True)
+            h = LookupSum.apply(table, idx.t())
+        else:
+            idx = (codes[:, self.hist_planes] + self.hist_offset[:-1]).t().contiguous()
+            weight = torch.cat([self.value_features(i) for i in self.hist_planes])
+            h = LookupSum.apply(weight, idx)
         if self.scalar_planes:
             weight = torch.cat([self.value_features(i) for i in self.scalar_planes])
             h = h + codes[:, self.scalar_planes].float() @ weight

@@ -11,16 +11,15 @@ env's. Then the reader's batches must cover every sample once.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from testhelpers import load_example
 
 import jgym
 from jgym.dataset import open_dataset
@@ -212,11 +211,7 @@ def test_behaviour_cloning(tmp_path: Path) -> None:
         timeout=60,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    spec = importlib.util.spec_from_file_location("bc", script)
-    assert spec is not None and spec.loader is not None
-    bc = importlib.util.module_from_spec(spec)
-    sys.modules["bc"] = bc  # dataclasses look their module up
-    spec.loader.exec_module(bc)
+    bc = load_example("bc")
     ck = tmp_path / "bc.pt"
     args = bc.parse_args(
         [

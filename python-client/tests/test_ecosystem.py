@@ -12,12 +12,12 @@ ecosystem'`` leaves them out.
 from __future__ import annotations
 
 import importlib.util
-import sys
 from pathlib import Path
 
 import gymnasium
 import numpy as np
 import pytest
+from testhelpers import load_example
 
 import jgym
 
@@ -30,15 +30,6 @@ U, A = 80, 11
 def needs(*modules: str) -> pytest.MarkDecorator:
     missing = [m for m in modules if importlib.util.find_spec(m) is None]
     return pytest.mark.skipif(bool(missing), reason=f"needs {', '.join(missing)} (the extras)")
-
-
-def load_example(name: str) -> object:
-    spec = importlib.util.spec_from_file_location(name, CLIENT / "examples" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 @needs("supersuit")

@@ -12,7 +12,6 @@ the same, so encoder, network, argmax and command order all agree.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -24,6 +23,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+from testhelpers import load_example
 
 import jgym
 from jgym.server import find_binary, find_source_tree
@@ -53,12 +53,7 @@ GENERATOR
 
 
 def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_ppo", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["train_ppo"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_example("train_ppo")
 
 
 @pytest.fixture(scope="module")

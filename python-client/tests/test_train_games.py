@@ -20,7 +20,6 @@ reward) for one update. Crematoria's own test is test_train_export.py.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -28,9 +27,11 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
+from testhelpers import load_example
 
 import jgym
 from jgym.server import find_binary
@@ -46,12 +47,7 @@ ONNX_TYPES = {"uint8": 2, "float32": 1, "bool": 9}
 
 
 def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_ppo", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["train_ppo"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_example("train_ppo")
 
 
 def short_config(game: str) -> str:
@@ -232,6 +228,28 @@ def test_team_credit(tmp_path: Path) -> None:
     assert ck["model"]["critic.0.weight"].shape[1] == 2 * ck["args"]["hidden"]  # the seat's value
 
 
+def random_play(
+    mod: Any, game: str, *, num_envs: int, seed: int, rounds: int, every: int
+) -> tuple[Any, list[tuple[torch.Tensor, ...]]]:
+    """The game's Spaces and its observations (as the network takes them)
+    after every ``every`` rounds of random legal moves against three Demos
+    (so that the units spread out)."""
+    envs = jgym.make_vec(game, num_envs=num_envs, opponents=("Demo", "Demo", "Demo"))
+    try:
+        spaces = mod.Spaces.of(envs.spec_proto)
+        obs, _ = envs.reset(seed=seed)
+        batches = []
+        rng = np.random.default_rng(seed)
+        for t in range(rounds):
+            mask = np.asarray(obs[mod.GAMES[game].mask]).astype(bool)
+            obs, *_ = envs.step((rng.random(mask.shape) * mask).argmax(-1).astype(np.int8))
+            if t % every == every - 1:
+                batches.append(mod.to_torch(obs))
+    finally:
+        envs.close()
+    return spaces, batches
+
+
 @pytest.mark.parametrize("game", ["Crematoria-v0", *GAMES])
 def test_local_net_sparse_equals_dense(game: str) -> None:
     """--net local: PyTorch's path (the learner's slots only, code counts per
@@ -240,21 +258,7 @@ def test_local_net_sparse_equals_dense(game: str) -> None:
     if not SCRIPT.exists():
         pytest.skip("no examples/train_ppo.py (tests run outside the source tree)")
     mod = load_script()
-    envs = jgym.make_vec(game, num_envs=4, opponents=("Demo", "Demo", "Demo"))
-    try:
-        spaces = mod.Spaces.of(envs.spec_proto)
-        obs, _ = envs.reset(seed=3)
-        batches = []
-        rng = np.random.default_rng(0)
-        for t in range(30):
-            mask = np.asarray(obs[mod.GAMES[game].mask]).astype(bool)
-            # a random legal move per slot, so that units spread out
-            pick = rng.random(mask.shape) * mask
-            obs, *_ = envs.step(pick.argmax(-1).astype(np.int8))
-            if t % 10 == 9:
-                batches.append(mod.to_torch(obs))
-    finally:
-        envs.close()
+    spaces, batches = random_play(mod, game, num_envs=4, seed=3, rounds=30, every=10)
     args = {**vars(mod.Args()), **mod.GAMES[game].defaults, "game": game, "net": "local"}
     for credit in ("units", "team"):
         torch.manual_seed(1)
@@ -284,17 +288,7 @@ def test_local_net_gradients_equal_dense(game: str) -> None:
     if not SCRIPT.exists():
         pytest.skip("no examples/train_ppo.py (tests run outside the source tree)")
     mod = load_script()
-    envs = jgym.make_vec(game, num_envs=6, opponents=("Demo", "Demo", "Demo"))
-    try:
-        spaces = mod.Spaces.of(envs.spec_proto)
-        obs, _ = envs.reset(seed=5)
-        rng = np.random.default_rng(1)
-        for _ in range(12):
-            mask = np.asarray(obs[mod.GAMES[game].mask]).astype(bool)
-            obs, *_ = envs.step((rng.random(mask.shape) * mask).argmax(-1).astype(np.int8))
-        x = mod.to_torch(obs)
-    finally:
-        envs.close()
+    spaces, (x,) = random_play(mod, game, num_envs=6, seed=5, rounds=12, every=12)
     args = {**vars(mod.Args()), **mod.GAMES[game].defaults, "game": game, "net": "local"}
     for credit in ("units", "team"):
         torch.manual_seed(2)

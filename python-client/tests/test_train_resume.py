@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from testhelpers import load_example
 
 torch = pytest.importorskip("torch")
 
@@ -66,13 +67,7 @@ def test_checkpoint_network_wins(capsys: pytest.CaptureFixture[str]) -> None:
     """--resume and --init take the checkpoint's network flags (its weights load only
     into its own network); a checkpoint from before --net is the convolutional one, in
     slot order; --init keeps the command line's --command-order."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("train_ppo", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["train_ppo"] = mod
-    spec.loader.exec_module(mod)
+    mod = load_example("train_ppo")
     old = {"channels": 8, "coarse": 16, "hidden": 64, "dilations": "1,2,4", "credit": ""}
     args = mod.parse_args(["--hidden", "32"])
     assert (args.net, args.command_order) == ("local", "attacks_first")
