@@ -6,7 +6,8 @@ weights), takes a real observation batch from the env (after ``--rounds``
 rounds of random legal moves against three Demos, so that the units have
 spread out) and times the policy's forward pass (``agent.heads``, as in
 the rollout) and, with ``--update``, one training step on the batch
-(forward, backward and Adam, as one PPO minibatch) with 1 and with 2
+(forward, backward and Adam, as one PPO minibatch: the seat's own slots,
+the board's block inputs kept from the rollout) with 1 and with 2
 PyTorch threads. Run it on an idle machine and again while another job
 keeps the cores busy: that is where the thread count matters
 (benchmarks/RESULTS.md).
