@@ -8,17 +8,12 @@ import (
 // The element-wise operators: Add and Mul with numpy broadcasting, Where,
 // Relu and Cast.
 
-func opAdd(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
-	return elementwise(in, false, func(a, b float32) float32 { return a + b }, func(a, b int64) int64 { return a + b })
-}
+func opAdd(n *Node, _ int64, in []*Tensor) (*Tensor, error) { return elementwise(in, false) }
 
-func opMul(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
-	return elementwise(in, true, func(a, b float32) float32 { return a * b }, func(a, b int64) int64 { return a * b })
-}
+func opMul(n *Node, _ int64, in []*Tensor) (*Tensor, error) { return elementwise(in, true) }
 
-// elementwise applies an elementwise operation with numpy broadcasting: f
-// on floats (mul: f is a*b, else a+b, for the fast paths), g on integers.
-func elementwise(in []*Tensor, mul bool, f func(a, b float32) float32, g func(a, b int64) int64) (*Tensor, error) {
+// elementwise applies a*b (mul) or a+b with numpy broadcasting.
+func elementwise(in []*Tensor, mul bool) (*Tensor, error) {
 	if err := needInputs(in, 2); err != nil {
 		return nil, err
 	}
@@ -44,13 +39,22 @@ func elementwise(in []*Tensor, mul bool, f func(a, b float32) float32, g func(a,
 		}
 	}
 	ia, ib := broadcastIndex(a.Shape, shape), broadcastIndex(b.Shape, shape)
-	if a.DType == Float32 {
+	switch {
+	case a.DType == Float32 && mul:
 		for k := range out.F {
-			out.F[k] = f(a.F[ia[k]], b.F[ib[k]])
+			out.F[k] = a.F[ia[k]] * b.F[ib[k]]
 		}
-	} else {
+	case a.DType == Float32:
+		for k := range out.F {
+			out.F[k] = a.F[ia[k]] + b.F[ib[k]]
+		}
+	case mul:
 		for k := range out.I {
-			out.I[k] = g(a.I[ia[k]], b.I[ib[k]])
+			out.I[k] = a.I[ia[k]] * b.I[ib[k]]
+		}
+	default:
+		for k := range out.I {
+			out.I[k] = a.I[ia[k]] + b.I[ib[k]]
 		}
 	}
 	return out, nil

@@ -1843,11 +1843,15 @@ class Envs:
 
     def reset_obs(self) -> dict[str, np.ndarray]:
         """The current observation of all envs, concatenated."""
-        return {k: np.concatenate([o[k] for o in self.obs]) for k in self.obs[0]}
+        return self.concat(range(len(self.envs)))
 
     def lane_obs(self, lane: int) -> dict[str, np.ndarray]:
         """The current observation of a lane's envs, concatenated."""
-        obs = [self.obs[i] for i in self.lanes[lane]]
+        return self.concat(self.lanes[lane])
+
+    def concat(self, sets: range) -> dict[str, np.ndarray]:
+        """The current observation of these sets' envs, concatenated."""
+        obs = [self.obs[i] for i in sets]
         return {k: np.concatenate([o[k] for o in obs]) for k in obs[0]}
 
     def send(self, lane: int, actions: np.ndarray) -> None:
