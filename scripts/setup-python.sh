@@ -5,11 +5,23 @@
 # python-client/constraints.txt.
 #   scripts/setup-python.sh [VENV]   (default: .venv)
 # JGYM_PY_EXTRAS picks the extras (default dev,train,rllib,video).
+#
+# Disk. PyPI's PyTorch for Linux x86_64 is a CUDA build: with its NVIDIA
+# libraries and Triton a resolver install (pip install jgym[train]) needs
+# about 6.5 GB installed and, since pip downloads every wheel before it
+# installs any, about 10 GB at its peak. A CI machine ran out of disk there.
+# So with every extra on Linux x86_64 (the default), constraints.txt is a
+# lock: its packages are installed as pinned, without the resolver
+# (--no-deps), the large ones in a pip call each so that no more than one
+# large download sits on disk at a time, and without Triton (the compiler
+# of torch.compile on GPUs, which jgym never calls: 1 GB). The venv is then
+# about 5.5 GB, and the peak about 6 GB. `pip check` runs at the end and
+# must find nothing missing but Triton.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${1:-.venv}
 extras=${JGYM_PY_EXTRAS:-dev,train,rllib,video}
-constraints=python-client/constraints.txt
+lock=python-client/constraints.txt
 start=$SECONDS
 step() { echo "[setup $1/3, $((SECONDS - start)) s] $2"; }
 # pip's progress bars on a terminal, one line per stage elsewhere (CI logs).
@@ -20,23 +32,53 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
 pip=("$venv/bin/python" -m pip)
-"${pip[@]}" install -q --upgrade pip
-# PyTorch on CPU: PyPI's Linux x86_64 wheels pull several GB of CUDA
-# libraries, PyTorch's own CPU index has the same version without them.
-# pip cannot name an index in an extra, so it is installed first, from that
-# index where pip reaches it ($JGYM_TORCH_INDEX; empty: skip), else the
-# extras below take PyPI's.
+"${pip[@]}" install -q --no-cache-dir --upgrade pip
+pinned() { grep -v '^#' "$lock" | grep -v '^$'; }
+# The packages of PyTorch's CUDA build (PyPI's), torch itself apart.
+cuda_re='^(nvidia-|cuda-)'
+uses_lock=false
+if [ "$extras" = dev,train,rllib,video ] && [ "$(uname -sm)" = "Linux x86_64" ]; then
+  uses_lock=true
+fi
+
 step 2 "PyTorch (CPU)"
+# PyTorch's own CPU index has the same version without the CUDA libraries;
+# it is tried first where pip reaches it ($JGYM_TORCH_INDEX; empty: skip).
+torch=$(pinned | grep -i '^torch==')
 if [[ ",$extras," =~ ,(train|rllib), ]] && ! "$venv/bin/python" -c 'import torch' 2>/dev/null; then
   index=${JGYM_TORCH_INDEX-https://download.pytorch.org/whl/cpu}
-  torch=$(grep -i '^torch==' "$constraints")
-  if [ -n "$index" ] && "${pip[@]}" install -q --retries 1 --timeout 20 --index-url "$index" "$torch" 2>/dev/null; then
+  if [ -n "$index" ] && "${pip[@]}" install -q --no-cache-dir --no-deps --retries 1 --timeout 20 \
+      --index-url "$index" "$torch" 2>/dev/null; then
     echo "PyTorch: the CPU build from $index"
+  elif $uses_lock; then
+    echo "PyTorch: $index is out of reach, PyPI's build (its CUDA libraries one at a time, no Triton)"
+    for pkg in $(pinned | grep -E "$cuda_re") "$torch"; do
+      "${pip[@]}" install -q --no-cache-dir --no-deps "$pkg"
+    done
   else
     echo "PyTorch: $index is out of reach, PyPI's build (with its CUDA libraries)"
   fi
 fi
+
 step 3 "jgym and its extras [$extras] (a few minutes the first time)"
-# setuptools warns about editable installs in general; nothing to act on.
-PYTHONWARNINGS=ignore::UserWarning "${pip[@]}" install "${quiet[@]}" -c "$constraints" -e "./python-client[$extras]"
-echo "Python environment ready in $((SECONDS - start)) s: $venv ($("$venv/bin/python" --version))"
+if $uses_lock; then
+  # Everything else the lock pins; torch's pure-Python dependencies
+  # (sympy, networkx, ...) are among them.
+  rest=$(mktemp)
+  trap 'rm -f "$rest"' EXIT
+  pinned | grep -Ev "$cuda_re" | grep -Evi '^(torch|triton)==' > "$rest"
+  "${pip[@]}" install "${quiet[@]}" --no-cache-dir --no-deps -r "$rest"
+  # setuptools warns about editable installs in general; nothing to act on.
+  PYTHONWARNINGS=ignore::UserWarning "${pip[@]}" install "${quiet[@]}" --no-cache-dir --no-deps -e ./python-client
+  # The lock must be whole: pip check lists what an installed package
+  # requires and does not find (Triton aside, left out on purpose above).
+  problems=$("${pip[@]}" check 2>&1 | grep -v -e '^No broken requirements' -e ' requires triton' || true)
+  if [ -n "$problems" ]; then
+    echo "$lock is not a whole lock for this venv (update it: see its header):" >&2
+    echo "$problems" >&2
+    exit 1
+  fi
+else
+  PYTHONWARNINGS=ignore::UserWarning "${pip[@]}" install "${quiet[@]}" --no-cache-dir -c "$lock" -e "./python-client[$extras]"
+fi
+echo "Python environment ready in $((SECONDS - start)) s: $venv ($("$venv/bin/python" --version), $(du -sh "$venv" | cut -f1))"
