@@ -94,6 +94,8 @@ class Args:
     """behaviour-cloning passes over all the data in each DAgger round"""
     snapshot_every: int = 50
     """PPO updates between snapshots of the learner joining the league"""
+    anchor_share: float = 0.5
+    """share of PPO's tables that seat the strong bot and two Demos (the league draws the rest)"""
     rate_every: int = 100
     """PPO updates between TrueSkill ratings of the league (jgym tournament)"""
     eval_games: int = 200
@@ -328,6 +330,9 @@ class Recipe:
         # from a clone: the value head first, then small steps and little entropy
         cmd += flags(value_warmup=8, learning_rate="3e-4", ent_coef=0.003)
         cmd += flags(league=f"{s},Demo", snapshot_every=a.snapshot_every, rate_every=a.rate_every)
+        # Half the tables are the evaluation's first one (the strong bot and
+        # two Demos), which hard PFSP alone hardly ever draws.
+        cmd += flags(league_anchor=f"{s},Demo,Demo", league_anchor_share=a.anchor_share)
         cmd += flags(eval_opponents=f"{s},Demo,Demo", eval_every=a.snapshot_every)
         cmd += flags(eval_final_games=0, total_timesteps=a.steps, threads=a.threads, seed=a.seed)
         cmd += flags(run_dir=self.out, run_name="ppo", resume=str(resume).lower())

@@ -70,6 +70,8 @@ three opponents are drawn from the league's scripted bots and the
 learner's ``--snapshot-every`` snapshots by prioritised fictitious
 self-play (``jgym.league``), and ``jgym tournament`` rates the pool and
 the learner every ``--rate-every`` updates (TensorBoard, the learning curve).
+``--league-anchor Riddick,Demo,Demo`` seats that table as it is in
+``--league-anchor-share`` of the lineups (the table the learner is judged at).
 
 Outputs (in ``runs/<run name>/``): TensorBoard logs, ``checkpoint.pt``,
 ``history.json``, ``learning_curve.png``, ``model.onnx`` and, with
@@ -367,6 +369,11 @@ class Args:
     """--league: most snapshots of the learner kept in the pool (the oldest leave)"""
     league_weighting: str = "hard"
     """--league: PFSP weighting: 'hard' ((1-x)^2, x: learner's win rate), 'variance', 'uniform'"""
+    league_anchor: str = ""
+    """--league: the table the learner is judged at, three comma-separated bots (e.g.
+    'Riddick,Demo,Demo'), seated as it is in --league-anchor-share of the lineups"""
+    league_anchor_share: float = 0.5
+    """--league: the share of lineups that seat --league-anchor (the rest: PFSP draws)"""
     league_sets: int = 4
     """--league: groups of envs, each with its own table, drawn anew when its games end"""
     rate_every: int = 0
@@ -2391,6 +2398,8 @@ def make_league(args: Args, resumed: dict[str, Any] | None) -> jgym.league.Leagu
         args.league.split(","),
         max_snapshots=args.league_snapshots,
         weighting=args.league_weighting,
+        anchor=args.league_anchor.split(",") if args.league_anchor else (),
+        anchor_share=args.league_anchor_share,
         seed=args.seed,
     )
 

@@ -20,6 +20,14 @@ half game of prior so an unplayed member counts as ``x = 1/2``):
 
 A floor (``min_weight``, relative to the largest weight) keeps every member
 in play, so its win rate keeps being measured as the learner changes.
+
+An **anchor** table (``anchor=("Riddick", "Demo", "Demo")``) is the table
+the learner is judged at: a share of the lineups (``anchor_share``) seats
+it as it is, the rest are drawn by PFSP. Without it, ``hard`` PFSP hardly
+ever draws the weak bots the learner beats, so the tables it is evaluated
+at (the strong bot with two Demos, whose units the strong bot captures)
+are almost never played in training: measured in benchmarks/RESULTS.md
+("The anchor table").
 Win rates are exponentially forgetting (``decay`` per recorded game) so
 they follow the learner.
 
@@ -94,6 +102,9 @@ class League:
         power: The exponent of ``hard``.
         min_weight: Every member's weight is at least this fraction of the largest.
         decay: Each recorded game multiplies a member's past counts by this.
+        anchor: Three seats (bot names) seated as they are in a share of
+            the lineups; its bots join the pool (empty: none).
+        anchor_share: The share of lineups that seat the anchor.
         seed: Seed of the draws.
     """
 
@@ -106,6 +117,8 @@ class League:
         power: float = 2.0,
         min_weight: float = 0.05,
         decay: float = 0.99,
+        anchor: Sequence[str] = (),
+        anchor_share: float = 0.5,
         seed: int = 0,
     ) -> None:
         if weighting not in WEIGHTINGS:
@@ -114,8 +127,14 @@ class League:
             raise InvalidArgumentError(
                 "want max_snapshots >= 0, 0 <= min_weight <= 1 and 0 < decay <= 1"
             )
+        self.anchor = [a.strip() for a in anchor]
+        if self.anchor and (len(self.anchor) != 3 or not all(self.anchor)):
+            raise InvalidArgumentError(f"the anchor table wants 3 bot names, got {len(anchor)}")
+        if not 0.0 <= anchor_share <= 1.0:
+            raise InvalidArgumentError("want 0 <= anchor_share <= 1")
+        self.anchor_share = anchor_share if self.anchor else 0.0
         self.members: list[Member] = []
-        for name in bots:
+        for name in [*bots, *self.anchor]:
             b = name.strip()
             if not b:
                 raise InvalidArgumentError("an empty bot name in the league")
@@ -175,14 +194,17 @@ class League:
         return [x / s for x in w]
 
     def lineup(self) -> tuple[list[str | None], int]:
-        """Draws a table: three opponents by PFSP and a seat for the learner.
+        """Draws a table: the anchor or three opponents by PFSP, and a seat for the learner.
 
         Returns the four seats (``None`` for the learner, in the seat drawn
         uniformly) and the learner's seat index.
         """
-        opp = self.rng.choices(self.members, weights=self.weights(), k=3)
+        if self.anchor and self.rng.random() < self.anchor_share:
+            seats: list[str | None] = list(self.anchor)  # bots: always members
+            self.rng.shuffle(seats)
+        else:
+            seats = [m.seat for m in self.rng.choices(self.members, weights=self.weights(), k=3)]
         learner = self.rng.randrange(4)
-        seats: list[str | None] = [m.seat for m in opp]
         seats.insert(learner, None)
         return seats, learner
 
@@ -275,6 +297,8 @@ class League:
             "power": self.power,
             "min_weight": self.min_weight,
             "decay": self.decay,
+            "anchor": self.anchor,
+            "anchor_share": self.anchor_share,
             "rng": _jsonable(self.rng.getstate()),
         }
 
@@ -288,6 +312,8 @@ class League:
             power=float(d["power"]),
             min_weight=float(d["min_weight"]),
             decay=float(d["decay"]),
+            anchor=d.get("anchor", ()),  # leagues saved before anchors had none
+            anchor_share=float(d.get("anchor_share", 0.5)),
         )
         lg.members = [Member(**m) for m in d["members"]]
         lg.rng.setstate(_tupled(d["rng"]))
@@ -305,7 +331,8 @@ class League:
 
     def __repr__(self) -> str:
         names = ", ".join(m.name for m in self.members)
-        return f"League({names}; {self.weighting}, {len(self.snapshots)} snapshots)"
+        anchor = f", anchor {','.join(self.anchor)} {self.anchor_share:.0%}" if self.anchor else ""
+        return f"League({names}; {self.weighting}, {len(self.snapshots)} snapshots{anchor})"
 
 
 def _jsonable(x: Any) -> Any:

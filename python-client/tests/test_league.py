@@ -103,6 +103,40 @@ def test_state_round_trip_draws_the_same() -> None:
     assert [again.lineup() for _ in range(20)] == [lg.lineup() for _ in range(20)]
 
 
+def test_anchor_share_of_lineups() -> None:
+    # Riddick beats the learner, Demo never does: hard PFSP alone would
+    # hardly ever seat the Demos; the anchor seats Riddick, Demo, Demo in
+    # its share of the lineups (any order), the rest are PFSP draws.
+    lg = League(["Riddick"], anchor=["Riddick", "Demo", "Demo"], anchor_share=0.25, seed=3)
+    assert [m.name for m in lg.members] == ["Riddick", "Demo"]
+    play(lg, "Demo", 200, 0)
+    play(lg, "Riddick", 0, 200)
+    n, anchored = 4000, 0
+    for _ in range(n):
+        seats, learner = lg.lineup()
+        assert seats[learner] is None and len(seats) == 4
+        opp = sorted(s for s in seats if s is not None)
+        if opp == ["Demo", "Demo", "Riddick"]:
+            anchored += 1
+    # PFSP draws Riddick, Demo, Demo with probability 3 * w_D^2 * w_R, about 0.7%
+    # here (Demo's weight is the 5% floor); the anchor adds 25%.
+    w = dict(zip((m.name for m in lg.members), lg.weights(), strict=True))
+    want = 0.25 + 0.75 * 3 * w["Demo"] ** 2 * w["Riddick"]
+    assert abs(anchored / n - want) < 4 * (want * (1 - want) / n) ** 0.5
+    assert 0.22 < anchored / n < 0.29
+
+
+def test_anchor_round_trip_and_old_states() -> None:
+    lg = League(["Riddick"], anchor=["Riddick", "Demo", "Demo"], anchor_share=0.5, seed=1)
+    again = League.from_state_dict(lg.state_dict())
+    assert [again.lineup() for _ in range(30)] == [lg.lineup() for _ in range(30)]
+    old = League(["Riddick", "Demo"], seed=1).state_dict()
+    del old["anchor"], old["anchor_share"]  # saved before anchors existed
+    restored = League.from_state_dict(old)
+    assert restored.anchor == [] and restored.anchor_share == 0.0
+    assert "anchor" in repr(lg) and "anchor" not in repr(restored)
+
+
 def test_bad_settings() -> None:
     with pytest.raises(InvalidArgumentError, match="weighting"):
         League(["Demo"], weighting="elo")
@@ -112,6 +146,10 @@ def test_bad_settings() -> None:
         League([]).weights()
     with pytest.raises(InvalidArgumentError, match="empty bot name"):
         League(["Demo", " "])
+    with pytest.raises(InvalidArgumentError, match="anchor table wants 3"):
+        League(["Demo"], anchor=["Riddick", "Demo"])
+    with pytest.raises(InvalidArgumentError, match="anchor_share"):
+        League(["Demo"], anchor=["Demo", "Demo", "Demo"], anchor_share=1.5)
 
 
 def test_rate_runs_a_tournament() -> None:
