@@ -23,7 +23,6 @@ figures.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -33,17 +32,8 @@ import torch
 
 import jgym
 
-TRAIN = Path(__file__).resolve().parent.parent / "examples" / "train_ppo.py"
-
-
-def load_trainer():
-    """Imports examples/train_ppo.py (a script, not a module)."""
-    spec = importlib.util.spec_from_file_location("train_ppo", TRAIN)
-    assert spec is not None and spec.loader is not None
-    tp = importlib.util.module_from_spec(spec)
-    sys.modules["train_ppo"] = tp
-    spec.loader.exec_module(tp)
-    return tp
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+from bc import load_ppo  # examples/ is not a package
 
 
 def play(tp, agent, order: str, games: int) -> tuple[int, list[int]]:
@@ -85,7 +75,7 @@ def main(argv: list[str] | None = None) -> None:
     if os.environ.get("JGYM_QUICK"):
         args.games = 1
     torch.set_num_threads(1)
-    tp = load_trainer()
+    tp = load_ppo()
     agent = tp.load_agent(args.checkpoint, num_slots=80)
     for order in args.orders.split(","):
         wins, scores = play(tp, agent, order, args.games)
