@@ -130,6 +130,11 @@ def test_python_killed() -> None:
 def test_ctrl_c() -> None:
     child = run_child(
         """
+        # Python leaves SIGINT ignored when it starts ignored (a test run
+        # started in the background by a shell without job control): the
+        # handler of an interactive session, as a user at a terminal has.
+        import signal
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         envs = jgym.make_vec("Crematoria-v0", num_envs=4)
         obs, _ = envs.reset(seed=0)
         print(envs.server_pids[0], flush=True)
