@@ -35,7 +35,7 @@ continues the PPO run from its checkpoint):
 7. **export**: ``jgym export-cpp --check`` writes ``AI<Name>.cc`` for the
    course kit and checks that it plays as the ``policy:`` bot.
 
-``summary.json`` holds every stage's figures and times. ``JGYM_QUICK=1``
+``summary.json`` holds every stage's figures, wall times and CPU times. ``JGYM_QUICK=1``
 (the docs harness, the tests) shrinks every stage to a smoke test, written
 to ``<out>_quick`` so that it never mixes with a real recipe's outputs.
 """
@@ -46,6 +46,7 @@ import gzip
 import hashlib
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -188,14 +189,22 @@ class Recipe:
         return p
 
     def stage(self, name: str, fn: Any) -> None:
-        """Runs a stage, timing it into the summary."""
+        """Runs a stage, timing it into the summary: wall seconds and CPU seconds.
+
+        The CPU seconds are those of the stage's commands and their own
+        children (the jgym servers, the bots they seat), user and system
+        time summed over every core: on a machine shared with other work
+        they say what the recipe itself used, where the wall time also
+        counts the waiting.
+        """
         print(f"\n== {name} ==", flush=True)
-        t = time.time()
+        t, cpu = time.time(), children_cpu()
         fn()
-        took = time.time() - t
+        took, used = time.time() - t, children_cpu() - cpu
         self.summary.setdefault("seconds", {})[name] = round(took, 1)
+        self.summary.setdefault("cpu_seconds", {})[name] = round(used, 1)
         self.save()
-        print(f"== {name}: {took:.0f} s", flush=True)
+        print(f"== {name}: {took:.0f} s ({used:.0f} s of CPU)", flush=True)
 
     # --- stages -----------------------------------------------------------
 
@@ -422,6 +431,12 @@ class Recipe:
         ):
             self.stage(name, fn)
         print(f"\nrecipe done in {time.time() - t:.0f} s: {self.out}/summary.json")
+
+
+def children_cpu() -> float:
+    """User and system CPU seconds of this process's finished children (and theirs)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def summarize(r: dict[str, Any]) -> str:

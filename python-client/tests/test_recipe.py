@@ -60,6 +60,9 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     out = tmp_path / "recipe_quick"
     s = json.loads((out / "summary.json").read_text())
     assert list(s["seconds"]) == ["games", "dataset", "bc", "dagger", "ppo", "eval", "export"]
+    # CPU seconds of each stage's commands (PPO's: the trainer and its server)
+    assert list(s["cpu_seconds"]) == list(s["seconds"])
+    assert s["cpu_seconds"]["bc"] > 0 and s["cpu_seconds"]["ppo"] > 1.0
 
     # games and dataset: 4 games of Riddick, its two seats each, 120 rounds
     assert len(list((out / "traces").glob("*.res.gz"))) == 4
@@ -81,6 +84,7 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     assert len(hist["updates"]) == 2
     league = {m["name"]: m for m in s["ppo"]["league"]}
     assert {"Riddick", "Demo", "snap_0"} <= set(league)
+    assert "--league-anchor Riddick,Demo,Demo --league-anchor-share 0.5" in log
     # 12-round games end during training; each is recorded against its table
     assert sum(m["games"] for m in league.values()) > 0
     assert len(hist["games"]) > 0
