@@ -9,9 +9,11 @@ import sys
 import textwrap
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import jgym
 from jgym.env import JgymEnv
@@ -72,21 +74,38 @@ def test_env_made_in_a_short_lived_thread() -> None:
     assert pid is not None and wait_gone(pid)
 
 
-def run_child(body: str) -> subprocess.Popen[str]:
-    code = textwrap.dedent(
-        """
-        import sys, time
-        import numpy as np
-        import jgym
-        """
-    ) + textwrap.dedent(body)
-    return subprocess.Popen(
-        [sys.executable, "-c", code],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=os.environ.copy(),
-    )
+@pytest.fixture
+def run_child() -> Iterator[Callable[[str], subprocess.Popen[str]]]:
+    """Starts Python children running a body after the imports; kills those still running.
+
+    A child left running by a failed test would go on stepping its server
+    for ever, on the cores the rest of the suite needs.
+    """
+    children: list[subprocess.Popen[str]] = []
+
+    def start(body: str) -> subprocess.Popen[str]:
+        code = textwrap.dedent(
+            """
+            import sys, time
+            import numpy as np
+            import jgym
+            """
+        ) + textwrap.dedent(body)
+        child = subprocess.Popen(
+            [sys.executable, "-c", code],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=os.environ.copy(),
+        )
+        children.append(child)
+        return child
+
+    yield start
+    for child in children:
+        if child.poll() is None:
+            child.kill()  # its server follows (PR_SET_PDEATHSIG)
+            child.wait(10)
 
 
 def read_pid(child: subprocess.Popen[str]) -> int:
@@ -96,7 +115,7 @@ def read_pid(child: subprocess.Popen[str]) -> int:
     return int(line)
 
 
-def test_interpreter_exit_without_close() -> None:
+def test_interpreter_exit_without_close(run_child: Callable[[str], subprocess.Popen[str]]) -> None:
     child = run_child(
         """
         envs = jgym.make_vec("Crematoria-v0", num_envs=2)
@@ -110,7 +129,7 @@ def test_interpreter_exit_without_close() -> None:
     assert wait_gone(pid)
 
 
-def test_python_killed() -> None:
+def test_python_killed(run_child: Callable[[str], subprocess.Popen[str]]) -> None:
     # An idle server: nothing it writes to its closed log pipe could end it,
     # so only PR_SET_PDEATHSIG can.
     child = run_child(
@@ -127,7 +146,7 @@ def test_python_killed() -> None:
     assert wait_gone(pid)
 
 
-def test_ctrl_c() -> None:
+def test_ctrl_c(run_child: Callable[[str], subprocess.Popen[str]]) -> None:
     child = run_child(
         """
         # Python leaves SIGINT ignored when it starts ignored (a test run
