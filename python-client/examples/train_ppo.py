@@ -663,13 +663,29 @@ class BoardNet(nn.Module):
         """
         return None
 
+    def cell_index(
+        self, board: torch.Tensor, units: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor] | None:
+        """What the network reads of the cells of these boards, kept for the update.
+
+        None: nothing (the conv network).
+        """
+        return None
+
     def packed(
-        self, *obs: torch.Tensor, pre: torch.Tensor | None = None
+        self,
+        *obs: torch.Tensor,
+        pre: torch.Tensor | None = None,
+        cells: tuple[torch.Tensor, torch.Tensor] | None = None,
+        columns: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         """:meth:`heads` of the slots that are mine (``units`` column 0) only: what PPO trains.
 
         Returns the masked logits [N, A], the values ([N] per slot, [B]
         team) and the slots, batch and slot indices [N] each (row-major).
+        ``cells``: :meth:`cell_index` of these observations (the local
+        network), if already computed; ``columns``: the columns of
+        :meth:`block_inputs` that ``pre`` holds (default: all).
         """
         logits, values = self.heads(*obs, pre=pre)
         bi, ui = (obs[self.i_units][..., 0] == 1).nonzero(as_tuple=True)
@@ -858,6 +874,34 @@ class LookupSum(torch.autograd.Function):
             torch.set_num_threads(threads)
 
 
+class Rows(torch.autograd.Function):
+    """``table[index]`` for a small learned table [C, c] and many int64 rows [M].
+
+    ``index_select`` forward; the backward pass adds each row's gradient to
+    its table row with ``index_add_`` on one thread (as :class:`LookupSum`),
+    not PyTorch's accumulating ``index_put_``.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, table: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+        """The [M, c] rows."""
+        ctx.save_for_backward(index)
+        ctx.rows = table.shape[0]
+        return table.index_select(0, index)
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None]:
+        """The table's gradient."""
+        (index,) = ctx.saved_tensors
+        out = torch.zeros(ctx.rows, grad.shape[1], dtype=grad.dtype)
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            return out.index_add_(0, index, grad), None
+        finally:
+            torch.set_num_threads(threads)
+
+
 # LocalAgent.cell_features: when a cell's code and bits planes have at most
 # this many combinations of values (Dominator 4,160, Pandemic 3,200, Moria
 # 38,400; not Crematoria's 2,097,152), the features of every combination
@@ -964,6 +1008,12 @@ class LocalAgent(BoardNet):
         self.joint = int(np.prod(sizes)) <= JOINT_VALUES
         stride = torch.tensor([int(np.prod(sizes[j + 1 :])) for j in range(len(sizes))])
         self.register_buffer("joint_stride", stride, persistent=False)
+        # near_features: a cell's uint8 values of every plane as one int64 key
+        # (base 256), for up to 7 planes (every game has 3 to 7).
+        nplanes = len(game.planes)
+        self.keyed = nplanes <= 7
+        key_stride = [256 ** (nplanes - 1 - j) for j in range(nplanes)] if self.keyed else [0]
+        self.register_buffer("key_stride", torch.tensor(key_stride), persistent=False)
         base = cell_block * offset[-1] + offset[:-1].view(-1, 1)  # [P', H*W]
         self.register_buffer("hist_base", base, persistent=False)
         self.flag_columns: dict[int, int] = {}
@@ -1070,32 +1120,32 @@ class LocalAgent(BoardNet):
         return logits, values
 
     def packed(
-        self, *obs: torch.Tensor, pre: torch.Tensor | None = None
+        self,
+        *obs: torch.Tensor,
+        pre: torch.Tensor | None = None,
+        cells: tuple[torch.Tensor, torch.Tensor] | None = None,
+        columns: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-        """:meth:`BoardNet.packed`, embedding only the cells the slots that are mine read.
+        """:meth:`BoardNet.packed`, embedding only the distinct cells the slots that are mine read.
 
-        The blocks come from per-block counts (:meth:`block_inputs`, or ``pre``).
+        The blocks come from per-block counts (:meth:`block_inputs`, or
+        ``pre``: only its ``columns`` when given, :meth:`block_means`), the
+        cells from :meth:`cell_index` (or ``cells``).
         """
         board, units = obs[self.i_board], obs[self.i_units]
         globals_, mask = obs[self.i_globals], obs[self.i_mask]
         b = board.shape[0]
         if pre is None:
             pre = self.block_inputs(board)
-        blocks = F.relu(self.block_means(pre))  # [B, nb, c]
+        blocks = F.relu(self.block_means(pre, columns))  # [B, nb, c]
         g = self.glob_in(torch.cat([blocks.mean(1), globals_], -1))
         # The slots that are mine, and what each reads.
         bi, ui = (units[..., 0] == 1).nonzero(as_tuple=True)
         uf = units[bi, ui].float()  # [N, F]
         rr = uf[:, self.game.row].long()
         cc = uf[:, self.game.col].long()
-        k, kb = self.crop, self.blocks
-        cell = (self.fine_row[rr].unsqueeze(2) + self.fine_col[cc].unsqueeze(1)).long()
-        inside = self.fine_row_in[rr].unsqueeze(2) * self.fine_col_in[cc].unsqueeze(1)
-        # [N, k*k, P]: board[bi, p, cell] read from the flat board
-        hw = self.rows * self.cols
-        at = (bi.view(-1, 1, 1) * board.shape[1] + self.plane_index) * hw + cell.view(-1, k * k, 1)
-        cell_codes = board.reshape(-1)[at].long()
-        near = F.relu(self.cell_features(cell_codes)) * inside.view(-1, k * k, 1)
+        kb = self.blocks
+        near = self.near_features(board, bi, ui, rr, cc, cells=cells)  # [N, crop*crop, c]
         blk = (self.block_row[rr].unsqueeze(2) + self.block_col[cc].unsqueeze(1)).long()
         blk_in = self.block_row_in[rr].unsqueeze(2) * self.block_col_in[cc].unsqueeze(1)
         far = blocks[bi.unsqueeze(1), blk.view(-1, kb * kb)] * blk_in.view(-1, kb * kb, 1)
@@ -1113,6 +1163,81 @@ class LocalAgent(BoardNet):
         count = torch.bincount(bi, minlength=b).clamp(min=1).unsqueeze(1).float()
         pooled = torch.zeros(b, hid.shape[1]).index_add(0, bi, hid) / count
         return logits, self.critic(torch.cat([F.relu(g), pooled], -1)).squeeze(-1), bi, ui
+
+    def near_features(
+        self,
+        board: torch.Tensor,
+        bi: torch.Tensor,
+        ui: torch.Tensor,
+        rr: torch.Tensor,
+        cc: torch.Tensor,
+        *,
+        cells: tuple[torch.Tensor, torch.Tensor] | None = None,
+    ) -> torch.Tensor:
+        """The features after the ReLU of the crop's cells, [N, k*k, c] (off the board: 0).
+
+        ``bi``, ``ui``: each slot's board and slot, ``rr``, ``cc``: its
+        unit's row and column. The features are computed once per distinct
+        cell (the values of every plane: one int64 key; a batch holds a few
+        thousand distinct cells for hundreds of thousands read), then each
+        cell read takes its row (:class:`Rows`): the same values as
+        computing every cell read, which is done only when the keys would
+        not fit in an int64 (``keyed`` false: more than 7 planes).
+        ``cells``: :meth:`cell_index` of these boards, if already computed
+        (the update computes it once for all its epochs).
+        """
+        kk = self.crop * self.crop
+        if cells is not None:
+            distinct, index = cells
+            inverse = index[bi, ui].long()
+        elif not self.keyed:
+            cell, inside = self.crop_cells(rr, cc)
+            at = (bi.view(-1, 1, 1) * board.shape[1] + self.plane_index) * self.rows * self.cols
+            codes = board.reshape(-1)[at + cell.view(-1, kk, 1)].long()  # [N, k*k, P]
+            return F.relu(self.cell_features(codes)) * inside.view(-1, kk, 1)
+        else:
+            distinct, inverse = torch.unique(self.read_keys(board, bi, rr, cc), return_inverse=True)
+        codes = (distinct.clamp(min=0).unsqueeze(1) // self.key_stride) % 256
+        table = F.relu(self.cell_features(codes)) * (distinct >= 0).unsqueeze(1)
+        return Rows.apply(table, inverse.view(-1)).view(-1, kk, self.channels)
+
+    def crop_cells(self, rr: torch.Tensor, cc: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The cells [N, k, k] (row * cols + col) of each slot's crop, and which are inside."""
+        cell = (self.fine_row[rr].unsqueeze(2) + self.fine_col[cc].unsqueeze(1)).long()
+        inside = self.fine_row_in[rr].unsqueeze(2) * self.fine_col_in[cc].unsqueeze(1)
+        return cell, inside
+
+    def read_keys(
+        self, board: torch.Tensor, bi: torch.Tensor, rr: torch.Tensor, cc: torch.Tensor
+    ) -> torch.Tensor:
+        """The key (every plane's value, base 256) of each cell of each slot's crop, [N, k*k].
+
+        Off the board: -1.
+        """
+        kk = self.crop * self.crop
+        cell, inside = self.crop_cells(rr, cc)
+        at = (bi.view(-1, 1, 1) * board.shape[1] + self.plane_index) * self.rows * self.cols
+        read = (board.reshape(-1)[at + cell.view(-1, kk, 1)].long() * self.key_stride).sum(-1)
+        return read.masked_fill(inside.view(-1, kk) == 0, -1)
+
+    def cell_index(
+        self, board: torch.Tensor, units: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor] | None:
+        """The distinct cells [C] (keys) the slots that are mine read, and their rows [B, U, k*k].
+
+        What :meth:`near_features` reads of the boards, computed once for
+        the update's epochs and minibatches (int32 rows; other slots: 0).
+        None when the keys do not fit (``keyed``).
+        """
+        if not self.keyed:
+            return None
+        bi, ui = (units[..., 0] == 1).nonzero(as_tuple=True)
+        uf = units[bi, ui].long()
+        read = self.read_keys(board, bi, uf[:, self.game.row], uf[:, self.game.col])
+        distinct, inverse = torch.unique(read, return_inverse=True)
+        index = torch.zeros(*units.shape[:2], read.shape[1], dtype=torch.int32)
+        index[bi, ui] = inverse.int()
+        return distinct, index
 
     def block_inputs(self, board: torch.Tensor) -> torch.Tensor:
         """What :meth:`block_means` reads of a board: [B, nb, K + S], constants of the board.
@@ -1139,15 +1264,20 @@ class LocalAgent(BoardNet):
             parts.append(y.permute(0, 3, 2, 1).reshape(b, nb, 1))
         return parts[0] if len(parts) == 1 else torch.cat(parts, -1)
 
-    def block_means(self, pre: torch.Tensor) -> torch.Tensor:
+    def block_means(self, pre: torch.Tensor, columns: torch.Tensor | None = None) -> torch.Tensor:
         """The mean of :meth:`cells` over each block, [B, nb, c] (before the ReLU).
 
         From :meth:`block_inputs`: the shares of each value times its
         features (:meth:`value_features`), plus each scalar plane's mean
-        times its. No features of every cell are built.
+        times its. No features of every cell are built. ``columns``: the
+        columns of :meth:`block_inputs` that ``pre`` holds, the others
+        being zero in every block (the update keeps the rollout's nonzero
+        ones: a few dozen of Crematoria's 384 values occur).
         """
         b, nb, k = pre.shape
         weight = torch.cat([self.value_features(i) for i in self.hist_planes + self.scalar_planes])
+        if columns is not None:
+            weight = weight[columns]
         return CountsTimes.apply(pre.reshape(b * nb, k), weight).view(b, nb, -1)
 
     def value_features(self, i: int) -> torch.Tensor:
@@ -2251,6 +2381,15 @@ def main(args: Args) -> dict[str, Any]:
         f_val = buf_val.reshape(bs, *per[2:])
         agent.train()
         with phases("update"):
+            # What the network reads of the boards, once for every epoch: the
+            # distinct cells, and the block counts' columns that are not zero.
+            with torch.no_grad():
+                cells = agent.cell_index(flat[i_board], flat[names.index("units")])
+                columns, kept_pre = None, None
+                if buf_pre is not None:
+                    kept_pre = buf_pre.flatten(0, 1)
+                    columns = kept_pre.flatten(0, 1).ne(0).any(0).nonzero().squeeze(1)
+                    kept_pre = kept_pre[..., columns]
             mb = bs // args.num_minibatches
             clipfracs, approx_kl = [], torch.tensor(0.0)
             for _epoch in range(args.update_epochs):
@@ -2258,8 +2397,11 @@ def main(args: Args) -> dict[str, Any]:
                 for start in range(0, bs, mb):
                     idx = perm[start : start + mb]
                     # Only the slots that are mine: [N, A] logits, their actions etc.
-                    pre = None if buf_pre is None else buf_pre.flatten(0, 1)[idx]
-                    logits, value, bi, ui = agent.packed(*(f[idx] for f in flat), pre=pre)
+                    pre = None if kept_pre is None else kept_pre[idx]
+                    kept = None if cells is None else (cells[0], cells[1][idx])
+                    logits, value, bi, ui = agent.packed(
+                        *(f[idx] for f in flat), pre=pre, cells=kept, columns=columns
+                    )
                     logp_all = F.log_softmax(logits, -1)
                     logp = logp_all.gather(-1, f_act[idx][bi, ui].unsqueeze(-1)).squeeze(-1)
                     count = max(len(bi), 1)

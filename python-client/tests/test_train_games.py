@@ -260,9 +260,11 @@ def test_local_net_sparse_equals_dense(game: str) -> None:
     mod = load_script()
     spaces, batches = random_play(mod, game, num_envs=4, seed=3, rounds=30, every=10)
     args = {**vars(mod.Args()), **mod.GAMES[game].defaults, "game": game, "net": "local"}
-    for credit in ("units", "team"):
+    # keyed False: the cells read one by one, as for a game of over 7 planes
+    for credit, keyed in (("units", True), ("team", True), ("units", False)):
         torch.manual_seed(1)
         agent = mod.make_agent(spaces, {**args, "credit": credit})
+        agent.keyed = keyed
         with torch.no_grad():
             for p in agent.parameters():  # larger than at initialisation: a stricter test
                 p.mul_(3.0)
@@ -283,19 +285,34 @@ def test_local_net_sparse_equals_dense(game: str) -> None:
 @pytest.mark.parametrize("game", ["Crematoria-v0", *GAMES])
 def test_local_net_gradients_equal_dense(game: str) -> None:
     """--net local: what PPO trains on (``packed``, with the rollout's
-    ``block_inputs`` and the hand-written backward passes CountsTimes and
-    LookupSum) has the exported graph's gradients, for every weight."""
+    ``block_inputs``, the distinct cells of ``cell_index`` computed once for
+    the whole rollout or per batch, and the hand-written backward passes
+    CountsTimes, LookupSum and Rows) has the exported graph's gradients,
+    for every weight."""
     if not SCRIPT.exists():
         pytest.skip("no examples/train_ppo.py (tests run outside the source tree)")
     mod = load_script()
-    spaces, (x,) = random_play(mod, game, num_envs=6, seed=5, rounds=12, every=12)
+    spaces, (rollout,) = random_play(mod, game, num_envs=6, seed=5, rounds=12, every=12)
     args = {**vars(mod.Args()), **mod.GAMES[game].defaults, "game": game, "net": "local"}
-    for credit in ("units", "team"):
+    # a minibatch of the rollout: 4 of its 6 observations, in another order
+    idx = torch.tensor([4, 1, 5, 2])
+    for credit, kept in (("units", False), ("team", False), ("units", True), ("team", True)):
         torch.manual_seed(2)
         agent = mod.make_agent(spaces, {**args, "credit": credit})
+        x = tuple(t[idx] for t in rollout)
         with torch.no_grad():
             pre = agent.block_inputs(x[agent.i_board])
-        logits, values, bi, ui = agent.packed(*x, pre=pre)
+            cells = agent.cell_index(rollout[agent.i_board], rollout[agent.i_units])
+            # as the update keeps them: the rollout's nonzero block-count columns
+            every = agent.block_inputs(rollout[agent.i_board])
+            columns = every.flatten(0, 1).ne(0).any(0).nonzero().squeeze(1)
+        assert cells is not None and agent.keyed  # every game's cells fit in a key
+        assert 0 < len(columns) < every.shape[-1]
+        minibatch, kept_columns = None, None
+        if kept:
+            minibatch, kept_columns = (cells[0], cells[1][idx]), columns
+            pre = every[idx][..., columns]
+        logits, values, bi, ui = agent.packed(*x, pre=pre, cells=minibatch, columns=kept_columns)
         want_logits, want_values = agent.heads_dense(*x)
         gen = torch.Generator().manual_seed(3)
         w_logits = torch.randn(logits.shape, generator=gen)
