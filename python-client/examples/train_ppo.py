@@ -404,6 +404,12 @@ class Args:
     """Crematoria, credit units: reward of a Pioneer picking a gem (a cave cell earns 1)"""
     capture_reward: float = 5.0
     """credit units: reward of a unit capturing the rival unit it attacked (Furyan, knight, ...)"""
+    steal_reward: float = 0.0
+    """Crematoria, credit units: extra reward of a cave cell a Pioneer takes from another group
+    (1: the cell counts for what it is to the score difference, +1 to me and -1 to them)"""
+    loss_penalty: float = 0.0
+    """Crematoria, credit units: penalty of a unit of mine that another group gets (every dead
+    unit joins another group: its killer's, or one drawn at random)"""
     address: str = ""
     """a running jgym server (default: start one)"""
     config: str = ""
@@ -1549,13 +1555,17 @@ def unit_rewards(
     *,
     gem_value: float,
     capture: float,
+    steal: float = 0.0,
+    lost: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Credits each of my units with what its own move earned this round.
 
-    A Pioneer that steps onto a cave I do not own earns 1 (the cell), onto a
-    gem ``gem_value``; a Furyan whose attack captures the unit it targeted
-    earns ``capture``. The rest of the score change (cells lost to others,
-    respawns) is nobody's doing and goes unrewarded.
+    A Pioneer that steps onto a cave I do not own earns 1 (the cell), plus
+    ``steal`` when another group owned it, onto a gem ``gem_value``; a
+    Furyan whose attack captures the unit it targeted earns ``capture``; a
+    unit that another group gets (it died: captured, or reborn in a group
+    drawn at random) loses ``lost``. The rest of the score change (cells
+    lost to others) is nobody's doing and goes unrewarded.
 
     Args:
         board: The board before the round, [N,3,40,80].
@@ -1564,6 +1574,8 @@ def unit_rewards(
         after: The units tensor after the round (the final one for ended games).
         gem_value: Reward of a gem.
         capture: Reward of a capture.
+        steal: Extra reward of a cell taken from another group.
+        lost: Penalty of a unit lost to another group.
 
     Returns:
         The rewards [N,U] and whether each slot is still mine after the round.
@@ -1588,7 +1600,8 @@ def unit_rewards(
     terrain = board[env, lvl, row, col] & 7
     conquered = moved & (lvl == 0) & ((terrain == 1) | (terrain >= 4))
     gem = moved & (lvl == 1) & (terrain == 1)
-    r += conquered + gem_value * gem
+    r += conquered + gem_value * gem + steal * (conquered & (terrain >= 4))
+    r -= lost * (mine & ~mine_after)
     # Furyans: the slot on the targeted cell before the round, captured after it.
     at = np.full((n, 2, ROWS, COLS), -1, dtype=np.int64)
     at[env, units[..., 6], units[..., 4], units[..., 5]] = np.arange(u)[None, :]
@@ -1627,6 +1640,8 @@ def crematoria_credit(
         after["units"],
         gem_value=args.gem_value,
         capture=args.capture_reward,
+        steal=args.steal_reward,
+        lost=args.loss_penalty,
     )
 
 

@@ -353,3 +353,50 @@ def test_pipeline(tmp_path: Path) -> None:
     assert {g["set"] for g in history["games"]} == {0, 1}
     # 4 envs (2 per lane) play 64 rounds of games of ROUNDS rounds (short.cnf)
     assert len(history["games"]) == 4 * (64 // ROUNDS)
+
+
+def test_crematoria_steal_and_loss_credit() -> None:
+    """--steal-reward and --loss-penalty (Crematoria's per-unit credit): in
+    games of random legal moves against Riddick, each of my Pioneers that
+    stays mine and ends the round on a cave another group owned before the
+    round (read from the boards before and after, not from its move) gets
+    the steal reward on top of the cell, and each unit of mine that another
+    group has after the round loses the penalty."""
+    if not SCRIPT.exists():
+        pytest.skip("no examples/train_ppo.py (tests run outside the source tree)")
+    mod = load_script()
+    envs = jgym.make_vec("Crematoria-v0", num_envs=4, opponents=("Riddick", "Riddick", "Riddick"))
+    stolen_total = lost_total = 0
+    try:
+        obs, _ = envs.reset(seed=11)
+        rng = np.random.default_rng(11)
+        for _ in range(80):
+            before = {k: np.array(v) for k, v in obs.items()}
+            mask = before["action_mask"].astype(bool)
+            act = (rng.random(mask.shape) * mask).argmax(-1).astype(np.int8)
+            obs, _, term, trunc, _ = envs.step(act)
+            after = {k: np.array(v) for k, v in obs.items()}
+            if (term | trunc).any():
+                break
+            base, _ = mod.unit_rewards(
+                before["board"], before["units"], act, after["units"], gem_value=30, capture=5
+            )
+            got, _ = mod.unit_rewards(
+                before["board"], before["units"], act, after["units"],
+                gem_value=30, capture=5, steal=1.5, lost=2.0,
+            )  # fmt: skip
+            u0, u1 = before["units"], after["units"]
+            env = np.arange(4)[:, None]
+            row, col = u1[..., 4].astype(int), u1[..., 5].astype(int)
+            owner_before = before["board"][env, 0, row, col] & 7
+            owner_after = after["board"][env, 0, row, col] & 7
+            stayed = (u0[..., 0] == 1) & (u1[..., 0] == 1)
+            stolen = stayed & (u1[..., 2] == 0) & (u1[..., 6] == 0)
+            stolen &= (owner_before >= 4) & (owner_after == 3)
+            lost = (u0[..., 0] == 1) & (u1[..., 0] != 1)
+            np.testing.assert_allclose(got - base, 1.5 * stolen - 2.0 * lost)
+            stolen_total += int(stolen.sum())
+            lost_total += int(lost.sum())
+    finally:
+        envs.close()
+    assert stolen_total > 0 and lost_total > 0  # the games had both
