@@ -195,14 +195,17 @@ class Recipe:
         children (the jgym servers, the bots they seat), user and system
         time summed over every core: on a machine shared with other work
         they say what the recipe itself used, where the wall time also
-        counts the waiting.
+        counts the waiting. Both add up over the invocations of a resumed
+        recipe (a stage found done adds nothing).
         """
         print(f"\n== {name} ==", flush=True)
         t, cpu = time.time(), children_cpu()
         fn()
         took, used = time.time() - t, children_cpu() - cpu
-        self.summary.setdefault("seconds", {})[name] = round(took, 1)
-        self.summary.setdefault("cpu_seconds", {})[name] = round(used, 1)
+        # A resumed recipe adds to what the earlier invocations spent.
+        for key, x in (("seconds", took), ("cpu_seconds", used)):
+            spent = self.summary.setdefault(key, {})
+            spent[name] = round(spent.get(name, 0.0) + x, 1)
         self.save()
         print(f"== {name}: {took:.0f} s ({used:.0f} s of CPU)", flush=True)
 

@@ -110,6 +110,9 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     log2 = run_recipe(tmp_path / "recipe", cfg)
     s2 = json.loads((out / "summary.json").read_text())
     assert s2["games"]["played_now"] == 0
+    # the stages found done keep the time the first run spent on them
+    assert s2["cpu_seconds"]["bc"] >= s["cpu_seconds"]["bc"] > 0
+    assert s2["seconds"]["bc"] >= s["seconds"]["bc"] > 0
     assert "data is there" in log2 and "dagger1.onnx is there" in log2
     assert (out / "bc.pt").stat().st_mtime == bc_time
     assert "resuming" in log2 and "at update 2" in log2
