@@ -1248,11 +1248,13 @@ class LocalAgent(BoardNet):
     def block_inputs(self, board: torch.Tensor) -> torch.Tensor:
         """What :meth:`block_means` reads of a board: [B, nb, K + S], constants of the board.
 
-        For each block, the share of its cells that hold each value of the
+        For each block, the number of its cells that hold each value of the
         code and bits planes (K values in all, one scatter for all planes),
-        then the mean of each of the S scalar planes (two products with the
-        pooling matrices). The trainer computes them once per observation,
-        in the rollout, rather than in every epoch of the update.
+        then the sum of each of the S scalar planes (two products with the
+        pooling matrices): :meth:`block_means` divides its product by the
+        block's size, not these. The trainer computes them once per
+        observation, in the rollout, rather than in every epoch of the
+        update.
         """
         b, nb = board.shape[0], self.grid[0] * self.grid[1]
         flat = board.flatten(2)  # [B, P, H*W]
@@ -1262,20 +1264,20 @@ class LocalAgent(BoardNet):
         idx += self.hist_base  # in place: a batch of boards in int64 is large
         idx = idx.view(b, -1)
         ones = torch.ones(1).expand(idx.shape)
-        counts = torch.zeros(b, nb * k).scatter_add_(1, idx, ones).view(b, nb, k)
-        parts = [counts / self.block_size]
+        parts = [torch.zeros(b, nb * k).scatter_add_(1, idx, ones).view(b, nb, k)]
         for i in self.scalar_planes:
             x = flat[:, i].float().view(b, 1, self.rows, self.cols)
-            y = (x @ self.pool_col).transpose(2, 3) @ self.pool_row  # [B, 1, wb, hb]
-            parts.append(y.permute(0, 3, 2, 1).reshape(b, nb, 1))
+            y = (x @ self.pool_col).transpose(2, 3) @ self.pool_row  # [B, 1, wb, hb]: means
+            parts.append(y.permute(0, 3, 2, 1).reshape(b, nb, 1) * self.block_size)
         return parts[0] if len(parts) == 1 else torch.cat(parts, -1)
 
     def block_means(self, pre: torch.Tensor, columns: torch.Tensor | None = None) -> torch.Tensor:
         """The mean of :meth:`cells` over each block, [B, nb, c] (before the ReLU).
 
-        From :meth:`block_inputs`: the shares of each value times its
-        features (:meth:`value_features`), plus each scalar plane's mean
-        times its. No features of every cell are built. ``columns``: the
+        From :meth:`block_inputs`: the counts of each value times its
+        features (:meth:`value_features`), plus each scalar plane's sum
+        times its, over the block's size. No features of every cell are
+        built. ``columns``: the
         columns of :meth:`block_inputs` that ``pre`` holds, the others
         being zero in every block (the update keeps the rollout's nonzero
         ones: a few dozen of Crematoria's 384 values occur).
@@ -1284,7 +1286,7 @@ class LocalAgent(BoardNet):
         weight = torch.cat([self.value_features(i) for i in self.hist_planes + self.scalar_planes])
         if columns is not None:
             weight = weight[columns]
-        return CountsTimes.apply(pre.reshape(b * nb, k), weight).view(b, nb, -1)
+        return CountsTimes.apply(pre.reshape(b * nb, k), weight).view(b, nb, -1) / self.block_size
 
     def value_features(self, i: int) -> torch.Tensor:
         """The features of each value of plane i, [n, c] (a scalar plane: of value 1)."""
