@@ -860,9 +860,9 @@ class LookupSum(torch.autograd.Function):
         """The [M, c] sums."""
         ctx.save_for_backward(index)
         ctx.rows = weight.shape[0]
-        h = weight[index[0]]
+        h = weight.index_select(0, index[0])
         for p in range(1, index.shape[0]):
-            h += weight[index[p]]
+            h += weight.index_select(0, index[p])
         return h
 
     @staticmethod
@@ -876,34 +876,6 @@ class LookupSum(torch.autograd.Function):
             for p in range(index.shape[0]):
                 out.index_add_(0, index[p], grad)
             return out, None
-        finally:
-            torch.set_num_threads(threads)
-
-
-class Rows(torch.autograd.Function):
-    """``table[index]`` for a small learned table [C, c] and many int64 rows [M].
-
-    ``index_select`` forward; the backward pass adds each row's gradient to
-    its table row with ``index_add_`` on one thread (as :class:`LookupSum`),
-    not PyTorch's accumulating ``index_put_``.
-    """
-
-    @staticmethod
-    def forward(ctx: Any, table: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
-        """The [M, c] rows."""
-        ctx.save_for_backward(index)
-        ctx.rows = table.shape[0]
-        return table.index_select(0, index)
-
-    @staticmethod
-    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None]:
-        """The table's gradient."""
-        (index,) = ctx.saved_tensors
-        out = torch.zeros(ctx.rows, grad.shape[1], dtype=grad.dtype)
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            return out.index_add_(0, index, grad), None
         finally:
             torch.set_num_threads(threads)
 
@@ -1186,7 +1158,7 @@ class LocalAgent(BoardNet):
         unit's row and column. The features are computed once per distinct
         cell (the values of every plane: one int64 key; a batch holds a few
         thousand distinct cells for hundreds of thousands read), then each
-        cell read takes its row (:class:`Rows`): the same values as
+        cell read takes its row (:class:`LookupSum`, one lookup): the same values as
         computing every cell read, which is done only when the keys would
         not fit in an int64 (``keyed`` false: more than 7 planes).
         ``cells``: :meth:`cell_index` of these boards, if already computed
@@ -1205,7 +1177,7 @@ class LocalAgent(BoardNet):
             distinct, inverse = torch.unique(self.read_keys(board, bi, rr, cc), return_inverse=True)
         codes = (distinct.clamp(min=0).unsqueeze(1) // self.key_stride) % 256
         table = F.relu(self.cell_features(codes)) * (distinct >= 0).unsqueeze(1)
-        return Rows.apply(table, inverse.view(-1)).view(-1, kk, self.channels)
+        return LookupSum.apply(table, inverse.view(1, -1)).view(-1, kk, self.channels)
 
     def crop_cells(self, rr: torch.Tensor, cc: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """The cells [N, k, k] (row * cols + col) of each slot's crop, and which are inside."""

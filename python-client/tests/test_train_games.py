@@ -287,7 +287,7 @@ def test_local_net_gradients_equal_dense(game: str) -> None:
     """--net local: what PPO trains on (``packed``, with the rollout's
     ``block_inputs``, the distinct cells of ``cell_index`` computed once for
     the whole rollout or per batch, and the hand-written backward passes
-    CountsTimes, LookupSum and Rows) has the exported graph's gradients,
+    CountsTimes and LookupSum) has the exported graph's gradients,
     for every weight."""
     if not SCRIPT.exists():
         pytest.skip("no examples/train_ppo.py (tests run outside the source tree)")
