@@ -669,7 +669,7 @@ class BoardNet(nn.Module):
         """
         return None
 
-    def cell_index(
+    def read_cells(
         self, board: torch.Tensor, units: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor] | None:
         """What the network reads of the cells of these boards, kept for the update.
@@ -689,7 +689,7 @@ class BoardNet(nn.Module):
 
         Returns the masked logits [N, A], the values ([N] per slot, [B]
         team) and the slots, batch and slot indices [N] each (row-major).
-        ``cells``: :meth:`cell_index` of these observations (the local
+        ``cells``: :meth:`read_cells` of these observations (the local
         network), if already computed; ``columns``: the columns of
         :meth:`block_inputs` that ``pre`` holds (default: all).
         """
@@ -1108,7 +1108,7 @@ class LocalAgent(BoardNet):
 
         The blocks come from per-block counts (:meth:`block_inputs`, or
         ``pre``: only its ``columns`` when given, :meth:`block_means`), the
-        cells from :meth:`cell_index` (or ``cells``).
+        cells from :meth:`read_cells` (or ``cells``).
         """
         board, units = obs[self.i_board], obs[self.i_units]
         globals_, mask = obs[self.i_globals], obs[self.i_mask]
@@ -1161,7 +1161,7 @@ class LocalAgent(BoardNet):
         cell read takes its row (:class:`LookupSum`, one lookup): the same values as
         computing every cell read, which is done only when the keys would
         not fit in an int64 (``keyed`` false: more than 7 planes).
-        ``cells``: :meth:`cell_index` of these boards, if already computed
+        ``cells``: :meth:`read_cells` of these boards, if already computed
         (the update computes it once for all its epochs).
         """
         kk = self.crop * self.crop
@@ -1198,7 +1198,7 @@ class LocalAgent(BoardNet):
         read = (board.reshape(-1)[at + cell.view(-1, kk, 1)].long() * self.key_stride).sum(-1)
         return read.masked_fill(inside.view(-1, kk) == 0, -1)
 
-    def cell_index(
+    def read_cells(
         self, board: torch.Tensor, units: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor] | None:
         """The distinct cells [C] (keys) the slots that are mine read, and their rows [B, U, k*k].
@@ -2373,7 +2373,7 @@ def main(args: Args) -> dict[str, Any]:
             # What the network reads of the boards, once for every epoch: the
             # distinct cells, and the block counts' columns that are not zero.
             with torch.no_grad():
-                cells = agent.cell_index(flat[i_board], flat[names.index("units")])
+                cells = agent.read_cells(flat[i_board], flat[names.index("units")])
                 columns, kept_pre = None, None
                 if buf_pre is not None:
                     kept_pre = buf_pre.flatten(0, 1)

@@ -285,7 +285,7 @@ def test_local_net_sparse_equals_dense(game: str) -> None:
 @pytest.mark.parametrize("game", ["Crematoria-v0", *GAMES])
 def test_local_net_gradients_equal_dense(game: str) -> None:
     """--net local: what PPO trains on (``packed``, with the rollout's
-    ``block_inputs``, the distinct cells of ``cell_index`` computed once for
+    ``block_inputs``, the distinct cells of ``read_cells`` computed once for
     the whole rollout or per batch, and the hand-written backward passes
     CountsTimes and LookupSum) has the exported graph's gradients,
     for every weight."""
@@ -302,7 +302,7 @@ def test_local_net_gradients_equal_dense(game: str) -> None:
         x = tuple(t[idx] for t in rollout)
         with torch.no_grad():
             pre = agent.block_inputs(x[agent.i_board])
-            cells = agent.cell_index(rollout[agent.i_board], rollout[agent.i_units])
+            cells = agent.read_cells(rollout[agent.i_board], rollout[agent.i_units])
             # as the update keeps them: the rollout's nonzero block-count columns
             every = agent.block_inputs(rollout[agent.i_board])
             columns = every.flatten(0, 1).ne(0).any(0).nonzero().squeeze(1)
