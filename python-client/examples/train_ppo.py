@@ -355,7 +355,9 @@ class Args:
     total_timesteps: int = 2_000_000
     """environment steps (rounds of one learner seat)"""
     time_budget: float = 0.0
-    """stop training after this many seconds (0: no limit); the exported model is the last one"""
+    """stop training after this many seconds (0: no limit), counting the seconds of the
+    invocations a resumed run continues (the checkpoint keeps them); the exported model is
+    the last one"""
     num_envs: int = 32
     """games stepped together (one learner seat each)"""
     num_steps: int = 32
@@ -2182,8 +2184,16 @@ def main(args: Args) -> dict[str, Any]:
         history.update(resumed["history"])
         step, first_update = resumed["step"], resumed["update"] + 1
         set_rng_state(resumed["rng"])
-        print(f"resuming {run} at update {first_update - 1}, step {step}")
-    step_start = step  # the steps of this invocation are step - step_start
+        # The time budget counts the earlier invocations' seconds (a checkpoint
+        # written before they were kept counts none).
+        t0 -= float(resumed.get("seconds", 0.0))
+        print(
+            f"resuming {run} at update {first_update - 1}, step {step}, "
+            f"after {time.time() - t0:.0f} s of training"
+        )
+    # The steps and seconds of this invocation are step - step_start and
+    # time.time() - t_start (t0 also counts the resumed run's earlier ones).
+    step_start, t_start = step, time.time()
     lanes = envs.lane_rows  # each lane's rows
     lane_obs = [to_torch(envs.lane_obs(j)) for j in range(len(lanes))]
     # With a time budget the bar counts seconds (its end is the budget's),
@@ -2191,7 +2201,7 @@ def main(args: Args) -> dict[str, Any]:
     timed = args.time_budget > 0
     bar = tqdm(
         total=round(args.time_budget) if timed else num_updates * args.batch_size,
-        initial=0 if timed else step,
+        initial=min(round(time.time() - t0), round(args.time_budget)) if timed else step,
         unit="s" if timed else "step",
         unit_scale=not timed,
         disable=not args.progress,
@@ -2236,6 +2246,8 @@ def main(args: Args) -> dict[str, Any]:
                     "optimizer": optimizer.state_dict(),
                     "step": step,
                     "update": done_updates,
+                    # the wall seconds of training so far, all invocations
+                    "seconds": time.time() - t0,
                     "league": json.dumps(league.state_dict()) if league else "",
                     "envs": {"games": list(envs.games), "next_seed": envs.next_seed},
                     "rng": rng_state(),
@@ -2438,7 +2450,7 @@ def main(args: Args) -> dict[str, Any]:
                     break
 
         done_updates = update
-        sps = (step - step_start) / (time.time() - t0)
+        sps = (step - step_start) / (time.time() - t_start)
         last_games = recent[-64:]
         stats = {
             "step": step,
@@ -2487,7 +2499,7 @@ def main(args: Args) -> dict[str, Any]:
             rate_league()
     bar.close()
     envs.close()
-    train_time = time.time() - t0
+    train_time, this_time = time.time() - t0, time.time() - t_start
 
     save_checkpoint()
     onnx_path = run / "model.onnx"
@@ -2502,7 +2514,7 @@ def main(args: Args) -> dict[str, Any]:
         "steps": step,
         "updates": done_updates,
         "train_seconds": train_time,
-        "sps": (step - step_start) / train_time,
+        "sps": (step - step_start) / this_time,
         "phases": phases.summary(step - step_start),
         "final_eval": final,
         "onnx": str(onnx_path),

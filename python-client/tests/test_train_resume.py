@@ -4,7 +4,9 @@ One PPO update (4 games x 8 rounds), then the same run resumed with a
 budget of two: the second invocation starts at update 2 and step 32, does
 one more update, Adam's state continues (its step count doubles), the
 history keeps both updates and the league (with its snapshot) is the one
-saved. Resuming a run that has no checkpoint is refused with a clear
+saved. The checkpoint keeps the seconds of training, and a time budget
+counts them: resumed with a budget they already exceed, the run does no
+update. Resuming a run that has no checkpoint is refused with a clear
 message.
 """
 
@@ -58,6 +60,15 @@ def test_resume_continues(tmp_path: Path) -> None:
     league2 = json.loads(ck2["state"]["league"])
     assert [m["name"] for m in league2["members"]] == ["Demo", "snap_0", "snap_1", "snap_2"]
     assert len(hist["ratings"]) == 2  # one rating at the end of each invocation
+
+    seconds = float(ck2["state"]["seconds"])
+    assert seconds > float(ck["state"]["seconds"]) > 0
+    budget = f"{seconds / 2:.3f}"
+    third = train(tmp_path, 128, "--resume", "true", "--time-budget", budget)
+    assert third.returncode == 0, third.stderr[-2000:]
+    assert "time budget reached after 2 updates" in third.stdout + third.stderr
+    ck3 = torch.load(run / "checkpoint.pt", weights_only=True)
+    assert ck3["state"]["step"] == 64 and float(ck3["state"]["seconds"]) >= seconds
 
     missing = train(tmp_path / "elsewhere", 32, "--resume", "true")
     assert missing.returncode != 0 and "no " in missing.stderr and "checkpoint.pt" in missing.stderr
