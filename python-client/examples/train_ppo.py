@@ -1171,21 +1171,27 @@ class LocalAgent(BoardNet):
             distinct, index = cells
             inverse = index[bi, ui].long()
         elif not self.keyed:
-            cell, inside = self.crop_cells(rr, cc)
-            at = (bi.view(-1, 1, 1) * board.shape[1] + self.plane_index) * self.rows * self.cols
-            codes = board.reshape(-1)[at + cell.view(-1, kk, 1)].long()  # [N, k*k, P]
-            return F.relu(self.cell_features(codes)) * inside.view(-1, kk, 1)
+            codes, inside = self.crop_codes(board, bi, rr, cc)
+            return F.relu(self.cell_features(codes)) * inside.unsqueeze(2)
         else:
             distinct, inverse = torch.unique(self.read_keys(board, bi, rr, cc), return_inverse=True)
         codes = (distinct.clamp(min=0).unsqueeze(1) // self.key_stride) % 256
         table = F.relu(self.cell_features(codes)) * (distinct >= 0).unsqueeze(1)
         return LookupSum.apply(table, inverse.view(1, -1)).view(-1, kk, self.channels)
 
-    def crop_cells(self, rr: torch.Tensor, cc: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """The cells [N, k, k] (row * cols + col) of each slot's crop, and which are inside."""
+    def crop_codes(
+        self, board: torch.Tensor, bi: torch.Tensor, rr: torch.Tensor, cc: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """The values of each slot's crop, [N, k*k, P], and which of its cells are on the board.
+
+        Every plane's value (int64, read from the flat board) of each cell;
+        ``inside`` is [N, k*k].
+        """
+        kk = self.crop * self.crop
         cell = (self.fine_row[rr].unsqueeze(2) + self.fine_col[cc].unsqueeze(1)).long()
         inside = self.fine_row_in[rr].unsqueeze(2) * self.fine_col_in[cc].unsqueeze(1)
-        return cell, inside
+        at = (bi.view(-1, 1, 1) * board.shape[1] + self.plane_index) * self.rows * self.cols
+        return board.reshape(-1)[at + cell.view(-1, kk, 1)].long(), inside.view(-1, kk)
 
     def read_keys(
         self, board: torch.Tensor, bi: torch.Tensor, rr: torch.Tensor, cc: torch.Tensor
@@ -1194,11 +1200,8 @@ class LocalAgent(BoardNet):
 
         Off the board: -1.
         """
-        kk = self.crop * self.crop
-        cell, inside = self.crop_cells(rr, cc)
-        at = (bi.view(-1, 1, 1) * board.shape[1] + self.plane_index) * self.rows * self.cols
-        read = (board.reshape(-1)[at + cell.view(-1, kk, 1)].long() * self.key_stride).sum(-1)
-        return read.masked_fill(inside.view(-1, kk) == 0, -1)
+        codes, inside = self.crop_codes(board, bi, rr, cc)
+        return (codes * self.key_stride).sum(-1).masked_fill(inside == 0, -1)
 
     def read_cells(
         self, board: torch.Tensor, units: torch.Tensor
