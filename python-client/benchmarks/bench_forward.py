@@ -8,13 +8,19 @@ spread out) and times the policy's forward pass (``agent.heads``, as in
 the rollout) and, with ``--update``, one training step on the batch
 (forward, backward and Adam, as one PPO minibatch: the seat's own slots,
 the board's block inputs kept from the rollout) with 1 and with 2
-PyTorch threads. Run it on an idle machine and again while another job
-keeps the cores busy: that is where the thread count matters
-(benchmarks/RESULTS.md).
+PyTorch threads. The training step reads the batch's distinct cells and
+nonzero block columns computed once, as the update does for its epochs.
+``--extra`` passes network flags to train_ppo.py (``--crop 7 --hidden
+128``); ``--profile N`` then prints the N operators of the training step
+that take the most time (PyTorch's profiler, by input shape). Run it on
+an idle machine and again while another job keeps the cores busy: that is
+where the thread count matters (benchmarks/RESULTS.md).
 
     python benchmarks/bench_forward.py                       # Crematoria, batch 32
     python benchmarks/bench_forward.py --game Moria-v0 --batch 8 --repeat 50
     python benchmarks/bench_forward.py --net local,conv --batch 256 --update --threads 1
+    python benchmarks/bench_forward.py --net local --batch 256 --update --threads 2 \
+        --extra "--crop 7 --hidden 128" --profile 8
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import argparse
 import dataclasses
 import importlib.util
 import os
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -66,6 +73,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="also time a training step (forward, backward, Adam) on the batch",
     )
+    p.add_argument(
+        "--extra",
+        default="",
+        help="more train_ppo.py flags for the networks, e.g. '--crop 7 --hidden 128'",
+    )
+    p.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        help="with --update: print this many operators of the training step, most time first",
+    )
     return p.parse_args(argv)  # fmt: skip
 
 
@@ -81,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
     spec.loader.exec_module(tp)
     if args.malloc == "keep":
         tp.keep_freed_memory()
-    targs = tp.parse_args(["--game", args.game])
+    targs = tp.parse_args(["--game", args.game, *shlex.split(args.extra)])
     envs = jgym.make_vec(targs.game, num_envs=args.batch, opponents=("Demo", "Demo", "Demo"))
     try:
         obs, _ = envs.reset(seed=1)
@@ -103,12 +121,25 @@ def main(argv: list[str] | None = None) -> None:
         weights = sum(p.numel() for p in agent.parameters())
         opt = torch.optim.Adam(agent.parameters(), lr=1e-4)
 
+        names = [n for n, _, _ in spaces.inputs]
         with torch.no_grad():
-            pre = agent.block_inputs(x[[n for n, _, _ in spaces.inputs].index("board")])
+            pre = agent.block_inputs(x[names.index("board")])
+            # as the update: the distinct cells and the nonzero block columns, once
+            cells = agent.read_cells(x[names.index("board")], x[names.index("units")])
+            columns = None
+            if pre is not None:
+                columns = pre.flatten(0, 1).ne(0).any(0).nonzero().squeeze(1)
+                pre = pre[..., columns]
 
-        def train_step(agent: Any = agent, opt: Any = opt, pre: Any = pre) -> None:
+        def train_step(
+            agent: Any = agent,
+            opt: Any = opt,
+            pre: Any = pre,
+            cells: Any = cells,
+            columns: Any = columns,
+        ) -> None:
             # as PPO: my units' slots only, the board's block inputs from the rollout
-            logits, value, _, _ = agent.packed(*x, pre=pre)
+            logits, value, _, _ = agent.packed(*x, pre=pre, cells=cells, columns=columns)
             loss = -torch.log_softmax(logits, -1)[..., 0].mean() + value.square().mean()
             opt.zero_grad()
             loss.backward()
@@ -131,6 +162,14 @@ def main(argv: list[str] | None = None) -> None:
                 ms = (time.perf_counter() - t0) / args.repeat * 1000
                 line += f", {ms:8.2f} ms per training step"
             print(line)
+            if args.update and args.profile:
+                with torch.profiler.profile(record_shapes=True) as prof:
+                    for _ in range(args.repeat):
+                        train_step()
+                table = prof.key_averages(group_by_input_shape=True).table(
+                    sort_by="self_cpu_time_total", row_limit=args.profile
+                )
+                print(table)
 
 
 if __name__ == "__main__":
