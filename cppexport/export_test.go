@@ -97,6 +97,7 @@ type recorder struct {
 type goRound struct {
 	round                    int
 	board, units, glob, mask []byte
+	paths                    []byte
 	logits                   []float32
 }
 
@@ -104,12 +105,16 @@ func (r *recorder) Play(s *crematoria.State, o *crematoria.Orders) {
 	u := r.m.NumSlots
 	g := goRound{round: s.Round,
 		board: make([]byte, crematoria.BoardBytes), units: make([]byte, u*crematoria.UnitFeatures),
-		glob: make([]byte, 4*crematoria.NumGlobals), mask: make([]byte, u*crematoria.NumDirs)}
+		glob: make([]byte, 4*crematoria.NumGlobals), mask: make([]byte, u*crematoria.NumDirs),
+		paths: make([]byte, u*crematoria.PathColumns)}
 	r.ob.Board(s, r.me, g.board)
 	r.ob.Units(s, r.me, g.units)
 	r.ob.Globals(s, r.me, g.glob)
 	r.ob.Mask(s, r.me, g.mask)
-	lg, err := r.m.Logits(nil, [][]byte{g.board, g.units, g.glob, g.mask})
+	r.ob.Paths(s, r.me, g.paths)
+	// The model's version's tensors: crematoria-obs-1 models take the
+	// first four.
+	lg, err := r.m.Logits(nil, [][]byte{g.board, g.units, g.glob, g.mask, g.paths}[:len(r.m.Signature.Inputs)])
 	if err != nil {
 		panic(err)
 	}
@@ -129,10 +134,13 @@ func (r *recorder) Err() error {
 type dumpRound struct {
 	round                    int
 	board, units, glob, mask []byte
+	paths                    []byte
 	logits                   []byte // float bits, big-endian hex order
 }
 
-var dumpRE = regexp.MustCompile(`^jgym-dump (\d+) board ([0-9a-f]+) units ([0-9a-f]+) globals ([0-9a-f]+) action_mask ([0-9a-f]+) logits ([0-9a-f]+)$`)
+// The player dumps every input of the game's signature (crematoria-obs-2),
+// also for a model of crematoria-obs-1, which reads the first four.
+var dumpRE = regexp.MustCompile(`^jgym-dump (\d+) board ([0-9a-f]+) units ([0-9a-f]+) globals ([0-9a-f]+) action_mask ([0-9a-f]+) paths ([0-9a-f]+) logits ([0-9a-f]+)$`)
 
 func parseDump(t *testing.T, out []byte) []dumpRound {
 	t.Helper()
@@ -148,7 +156,7 @@ func parseDump(t *testing.T, out []byte) []dumpRound {
 		var d dumpRound
 		d.round, _ = strconv.Atoi(m[1])
 		var err error
-		for k, dst := range []*[]byte{&d.board, &d.units, &d.glob, &d.mask, &d.logits} {
+		for k, dst := range []*[]byte{&d.board, &d.units, &d.glob, &d.mask, &d.paths, &d.logits} {
 			if *dst, err = hex.DecodeString(m[k+2]); err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +174,7 @@ func be32(b []byte, i int) uint32 {
 // TestInputsAndLogitsMatchGo runs the debug variant of the exported player,
 // which writes its network inputs and its logits to stderr every round, and
 // compares them with what the Go encoder (crematoria.Observer) and the Go
-// interpreter compute from the same states: the four observation tensors
+// interpreter compute from the same states: the five observation tensors
 // must be equal element for element and the logits bit for bit.
 func TestInputsAndLogitsMatchGo(t *testing.T) {
 	rounds, games := 120, []seatGame{{11, 0}, {12, 1}, {13, 2}, {14, 3}}
@@ -229,7 +237,7 @@ func testInputsAndLogits(t *testing.T, rounds int, games []seatGame, flags ...st
 					for _, c := range []struct {
 						name      string
 						got, want []byte
-					}{{"board", d.board, w.board}, {"units", d.units, w.units}, {"mask", d.mask, w.mask}} {
+					}{{"board", d.board, w.board}, {"units", d.units, w.units}, {"mask", d.mask, w.mask}, {"paths", d.paths, w.paths}} {
 						if !bytes.Equal(c.got, c.want) {
 							t.Fatalf("seed %d seat %d round %d: %s differs at byte %d", g.seed, g.seat, d.round, c.name, diffAt(c.got, c.want))
 						}

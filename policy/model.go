@@ -164,11 +164,16 @@ func Parse(b []byte, sig Signature) (*Model, error) {
 		return nil, err
 	}
 	v, ok := mp.metadata[KeyObservationVersion]
-	switch {
-	case !ok:
+	if !ok {
 		return nil, fmt.Errorf("%w: metadata_props has no %q (want %q)", ErrObservationVersion, KeyObservationVersion, sig.ObservationVersion)
-	case v != sig.ObservationVersion:
-		return nil, fmt.Errorf("%w: the model was trained on %q, the encoder writes %q", ErrObservationVersion, v, sig.ObservationVersion)
+	}
+	if v != sig.ObservationVersion {
+		i := slices.IndexFunc(sig.Older, func(o Signature) bool { return o.ObservationVersion == v })
+		if i < 0 {
+			return nil, fmt.Errorf("%w: the model was trained on %q, the encoder writes %s", ErrObservationVersion, clipText(v, 40), sig.versions())
+		}
+		sig = sig.Older[i]
+		m.Signature = sig
 	}
 	m.ActionOrder = OrderSlot
 	if o, ok := mp.metadata[KeyActionOrder]; ok && o != OrderSlot {

@@ -32,6 +32,20 @@ type Signature struct {
 	// ActionOrders are the orders of the commands (metadata action_order)
 	// the game's policy bot can issue besides OrderSlot, the default.
 	ActionOrders []string
+	// Older are the signatures of earlier observation versions that the
+	// game's bots still play: a model trained on one of them is checked
+	// against it, and its Model.Signature is that one (its bot feeds it
+	// the tensors it names).
+	Older []Signature
+}
+
+// versions lists the observation versions sig accepts, for errors.
+func (sig *Signature) versions() string {
+	v := strconv.Quote(sig.ObservationVersion)
+	for _, o := range sig.Older {
+		v += " or " + strconv.Quote(o.ObservationVersion)
+	}
+	return v
 }
 
 // Input is one observation tensor of a Signature.

@@ -25,7 +25,7 @@ func TestListGamesAndBots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(g.Games) != 1 || g.Games[0].Id != game || g.Games[0].ObservationVersion != "crematoria-obs-1" || len(g.Games[0].Observation) != 4 {
+	if len(g.Games) != 1 || g.Games[0].Id != game || g.Games[0].ObservationVersion != "crematoria-obs-2" || len(g.Games[0].Observation) != 5 {
 		t.Fatalf("ListGames = %v", g)
 	}
 	b, err := ts.client.ListBots(context.Background(), &jgymv1.ListBotsRequest{})
@@ -48,7 +48,7 @@ func TestEpisodes(t *testing.T) {
 			ts := start(t, tr)
 			const n = 8
 			cr := ts.create(t, &jgymv1.CreateSessionRequest{NumEnvs: n})
-			if cr.NumLearners != 1 || cr.BatchSize != n || cr.MaxResponseBytes < n*11184 {
+			if cr.NumLearners != 1 || cr.BatchSize != n || cr.MaxResponseBytes < n*21744 {
 				t.Fatalf("CreateSession = %v", cr)
 			}
 			s := ts.open(t, cr.SessionId, 1)
@@ -57,7 +57,7 @@ func TestEpisodes(t *testing.T) {
 			for name, x := range r.Observation {
 				shapes[name] = fmt.Sprint(x.Shape)
 			}
-			want := map[string]string{"board": "[8 1 3 40 80]", "units": "[8 1 80 8]", "globals": "[8 1 16]", "action_mask": "[8 1 80 11]"}
+			want := map[string]string{"board": "[8 1 3 40 80]", "units": "[8 1 80 8]", "globals": "[8 1 16]", "action_mask": "[8 1 80 11]", "paths": "[8 1 80 132]"}
 			if fmt.Sprint(shapes) != fmt.Sprint(want) {
 				t.Fatalf("observation shapes = %v, want %v", shapes, want)
 			}

@@ -15,7 +15,7 @@ func CppTarget() cppexport.Target {
 		Reserved: []string{"Pos", "Cell", "Unit", "Movement", "Dir", "CellType", "UnitType", "Bottom", "BR", "Right",
 			"RT", "Top", "TL", "Left", "LB", "Up", "Down", "None", "DirSize", "Outside", "Cave", "Rock", "Elevator",
 			"CellTypeSize", "Pioneer", "Furyan", "Necromonger", "Hellhound", "UnitTypeSize"},
-		Members:   map[string]string{"board": "in_board_", "units": "in_units_", "globals": "in_globals_", "action_mask": "in_mask_"},
+		Members:   map[string]string{"board": "in_board_", "units": "in_units_", "globals": "in_globals_", "action_mask": "in_mask_", "paths": "in_paths_"},
 		SlotsExpr: "4 * (nb_furyans() + nb_pioneers())",
 		Encoder:   encoderCC,
 		Act:       actCC,
@@ -69,7 +69,7 @@ for (int id = 0; id < U; ++id) {
 // twin of Observer (env/crematoria/obs.go), written against the
 // kit's player API only, so that it builds with the course kit as with
 // jgym's. It fills the four network inputs exactly as the Go bot does,
-// element for element (docs/observation.md, crematoria-obs-1); U is the
+// element for element (docs/observation.md, crematoria-obs-2); U is the
 // number of unit slots.
 //
 // Unit codes come from the id ranges of SPEC §5.1 (ids below U are the
@@ -78,7 +78,7 @@ for (int id = 0; id < U; ++id) {
 // observed state, so that the kit never prints a warning.
 const encoderCC = `
   // ---------------------------------------------------------------------
-  // Observation (crematoria-obs-1, docs/observation.md): the twin of the
+  // Observation (crematoria-obs-2, docs/observation.md): the twin of the
   // Go encoder, crematoria.Observer.
 
   // rel returns the relative index of group g as seen by me().
@@ -198,6 +198,8 @@ const encoderCC = `
     }
     glob[15] = (float)necros.size() / (float)max_nb_necromongers();
 
+    paths(in_paths_);
+
     // Action mask: None always, the rest for the units of mine.
     for (int id = 0; id < U; ++id) {
       unsigned char* row = mask + id * 11;
@@ -205,6 +207,86 @@ const encoderCC = `
       const bool mine = u.player == me() && u.health > 0 && pos_ok(u.pos);
       for (int d = 0; d < 10; ++d) row[d] = mine && can_move(u, Dir(d));
       row[10] = 1;
+    }
+  }
+
+  // ---------------------------------------------------------------------
+  // The paths tensor (crematoria-obs-2): the twin of Observer.Paths
+  // (env/crematoria/paths.go), with a queue instead of bitboards. Cell
+  // index k * 3200 + i * 80 + j; dist_ is 255 beyond 63 moves.
+  unsigned char dist_[6][6400];
+  int queue_[6400];
+
+  // is_source reports whether cell x (level k) is a source of field f.
+  bool is_source(int f, const Cell& c, int k) const {
+    switch (f) {
+      case 0: return k == 0 && c.type == Cave && c.owner != me();  // a cave not mine
+      case 1: return k == 1 && c.gem;                              // a gem
+      case 2: return k == 0 && c.type == Cave && c.owner < 0;      // an unowned cave
+      case 3: case 4:                                              // an enemy Pioneer, Furyan
+        if (c.id < 0 || c.id >= U) return false;
+        return unit(c.id).player != me() && (unit(c.id).type == Furyan) == (f == 4);
+      default: return c.type == Elevator;
+    }
+  }
+
+  void search(int f) {
+    unsigned char* d = dist_[f];
+    int n = 0;
+    for (int x = 0; x < 6400; ++x) {
+      Cell c = cell(x % 3200 / 80, x % 80, x / 3200);
+      d[x] = 255;
+      if (c.type != Rock && is_source(f, c, x / 3200)) {
+        d[x] = 0;
+        queue_[n++] = x;
+      }
+    }
+    for (int h = 0; h < n; ++h) {
+      const int x = queue_[h], k = x / 3200, i = x % 3200 / 80, j = x % 80;
+      if (d[x] >= 63) break;
+      for (int a = -1; a <= 1; ++a) {
+        if (i + a < 0 || i + a >= 40) continue;
+        for (int b = -1; b <= 1; ++b) {
+          const int y = k * 3200 + (i + a) * 80 + (j + b + 80) % 80;
+          if (d[y] == 255 && cell(i + a, (j + b + 80) % 80, k).type != Rock) {
+            d[y] = d[x] + 1;
+            queue_[n++] = y;
+          }
+        }
+      }
+      if (cell(i, j, k).type == Elevator) {
+        const int y = x + (k == 0 ? 3200 : -3200);
+        if (d[y] == 255) {
+          d[y] = d[x] + 1;
+          queue_[n++] = y;
+        }
+      }
+    }
+  }
+
+  // paths writes the paths tensor: for each unit of mine and field f, the
+  // directions 0..9 onto nearer cells (columns f*11+d), then the distance
+  // thresholds reached (columns 66+f*11+k).
+  void paths(unsigned char* out) {
+    const int thresholds[11] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48};
+    for (int x = 0; x < U * 132; ++x) out[x] = 0;
+    for (int f = 0; f < 6; ++f) search(f);
+    for (int id = 0; id < U; ++id) {
+      Unit u = unit(id);
+      if (u.player != me() || u.health <= 0 || !pos_ok(u.pos)) continue;
+      unsigned char* row = out + id * 132;
+      const int i = u.pos.i, j = u.pos.j, k = u.pos.k, x = k * 3200 + i * 80 + j;
+      const bool elevator = cell(u.pos).type == Elevator;
+      const int di[8] = {1, 1, 0, -1, -1, -1, 0, 1}, dj[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+      for (int f = 0; f < 6; ++f) {
+        const unsigned char* d = dist_[f];
+        for (int q = 0; q < 8; ++q) {
+          if (i + di[q] < 0 || i + di[q] >= 40) continue;
+          row[f * 11 + q] = d[k * 3200 + (i + di[q]) * 80 + (j + dj[q] + 80) % 80] < d[x];
+        }
+        if (elevator) row[f * 11 + (k == 0 ? 8 : 9)] = d[k == 0 ? x + 3200 : x - 3200] < d[x];
+        for (int q = 0; q < 11; ++q) row[66 + f * 11 + q] = d[x] >= thresholds[q];
+      }
     }
   }
 `

@@ -38,7 +38,7 @@ func WithLoader(l arena.Loader) EnvOption {
 func WithPrefixes(p ...string) EnvOption { return env.WithPrefixes[Bot](p...) }
 
 // Env is Crematoria as an env.Game: observations of docs/observation.md
-// (crematoria-obs-1), one direction per unit slot as the action, rewards
+// (crematoria-obs-2), one direction per unit slot as the action, rewards
 // from the scores, bots seated through a Resolver.
 type Env = env.Host[Config, Bot]
 
@@ -73,6 +73,8 @@ func specFor(cfg *Config) env.Spec {
 				Description: "round, sun, scores, cells, gems, necromongers (normalized)"},
 			{Name: "action_mask", Dtype: env.Bool, Shape: []int{u, NumDirs}, Low: 0, High: 1,
 				Description: "legal directions per unit slot (None always legal)"},
+			{Name: "paths", Dtype: env.Bool, Shape: []int{u, PathColumns}, Low: 0, High: 1,
+				Description: "per unit slot and path field: moves that near the field's nearest cell, distance thresholds"},
 		},
 		Action: env.TensorSpec{Name: "action", Dtype: env.Int8, Shape: []int{u}, Low: 0, High: float64(None),
 			Description: "a direction 0..10 per unit slot; slots not owned are ignored"},
@@ -193,6 +195,7 @@ func (t *table) Observe(o *env.Out, l, p int) {
 	t.obs.Units(s, p, o.Obs[1][l*u*UnitFeatures:(l+1)*u*UnitFeatures])
 	t.obs.Globals(s, p, o.Obs[2][l*4*NumGlobals:(l+1)*4*NumGlobals])
 	t.obs.Mask(s, p, o.Obs[3][l*u*NumDirs:(l+1)*u*NumDirs])
+	t.obs.Paths(s, p, o.Obs[4][l*u*PathColumns:(l+1)*u*PathColumns])
 }
 
 // StartTrace writes the .res header and the initial state to w; the names

@@ -285,6 +285,7 @@ func FuzzObserve(f *testing.F) {
 			ob.Units(&g.State, me, make([]byte, u*UnitFeatures))
 			ob.Globals(&g.State, me, make([]byte, 4*NumGlobals))
 			ob.Mask(&g.State, me, make([]byte, u*NumDirs))
+			ob.Paths(&g.State, me, make([]byte, u*PathColumns))
 		}
 	})
 }
@@ -298,12 +299,14 @@ func BenchmarkObserve(b *testing.B) {
 	var ob Observer
 	u := NumSlots(&g.cfg)
 	board, units, gl, mask := make([]byte, BoardBytes), make([]byte, u*UnitFeatures), make([]byte, 4*NumGlobals), make([]byte, u*NumDirs)
+	paths := make([]byte, u*PathColumns)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		ob.Board(&g.State, 1, board)
 		ob.Units(&g.State, 1, units)
 		ob.Globals(&g.State, 1, gl)
 		ob.Mask(&g.State, 1, mask)
+		ob.Paths(&g.State, 1, paths)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "obs/s")
 }

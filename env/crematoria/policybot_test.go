@@ -99,16 +99,20 @@ func TestMatchWithPolicyBot(t *testing.T) {
 	}
 }
 
-// The exported example model is a Crematoria policy.
+// The exported example model is a Crematoria policy (trained on
+// crematoria-obs-1: its bot feeds it that version's four tensors).
 func TestPolicySignature(t *testing.T) {
 	sig := crematoria.PolicySignature()
-	if sig.ObservationVersion != crematoria.ObservationVersion || sig.Actions != crematoria.NumDirs || len(sig.Inputs) != 4 {
+	if sig.ObservationVersion != crematoria.ObservationVersion || sig.Actions != crematoria.NumDirs || len(sig.Inputs) != 5 {
 		t.Fatalf("PolicySignature() = %+v", sig)
+	}
+	if len(sig.Older) != 1 || sig.Older[0].ObservationVersion != crematoria.ObservationVersion1 || len(sig.Older[0].Inputs) != 4 {
+		t.Fatalf("PolicySignature().Older = %+v", sig.Older)
 	}
 	if _, err := os.Stat(exampleModel); err != nil {
 		t.Fatal(err)
 	}
-	if m := exampleBot(t); m.NumSlots != 80 {
-		t.Errorf("NumSlots = %d, want 80", m.NumSlots)
+	if m := exampleBot(t); m.NumSlots != 80 || m.Signature.ObservationVersion != crematoria.ObservationVersion1 {
+		t.Errorf("NumSlots = %d, version %q; want 80, %q", m.NumSlots, m.Signature.ObservationVersion, crematoria.ObservationVersion1)
 	}
 }

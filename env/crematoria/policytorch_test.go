@@ -17,8 +17,10 @@ import (
 // variables and runs this test). The record directory holds meta.json
 // ({"n": N, "num_slots": U}) and raw little-endian arrays: board.bin uint8
 // [N,3,40,80], units.bin uint8 [N,U,8], globals.bin float32 [N,16],
-// mask.bin uint8 [N,U,11], logits.bin float32 [N,U,11] (PyTorch's masked
-// logits) and actions.bin uint8 [N,U] (PyTorch's argmax).
+// mask.bin uint8 [N,U,11], paths.bin uint8 [N,U,132] (crematoria-obs-2),
+// logits.bin float32 [N,U,11] (PyTorch's masked logits) and actions.bin
+// uint8 [N,U] (PyTorch's argmax). A model of crematoria-obs-1 is given the
+// first four.
 func TestMatchesTorch(t *testing.T) {
 	modelPath, dir := os.Getenv("JGYM_POLICY_MODEL"), os.Getenv("JGYM_POLICY_RECORD")
 	if modelPath == "" || dir == "" {
@@ -57,16 +59,19 @@ func TestMatchesTorch(t *testing.T) {
 	units := read("units.bin", u*crematoria.UnitFeatures)
 	glob := read("globals.bin", 4*crematoria.NumGlobals)
 	mask := read("mask.bin", u*crematoria.NumDirs)
+	paths := read("paths.bin", u*crematoria.PathColumns)
 	logits := read("logits.bin", 4*u*crematoria.NumDirs)
 	actions := read("actions.bin", u)
 	const tol = 1e-4
 	worst, mismatched := 0.0, 0
 	for i := 0; i < meta.N; i++ {
-		got, err := m.Logits(nil, [][]byte{
+		obs := [][]byte{
 			board[i*crematoria.BoardBytes : (i+1)*crematoria.BoardBytes],
 			units[i*u*crematoria.UnitFeatures : (i+1)*u*crematoria.UnitFeatures],
 			glob[i*4*crematoria.NumGlobals : (i+1)*4*crematoria.NumGlobals],
-			mask[i*u*crematoria.NumDirs : (i+1)*u*crematoria.NumDirs]})
+			mask[i*u*crematoria.NumDirs : (i+1)*u*crematoria.NumDirs],
+			paths[i*u*crematoria.PathColumns : (i+1)*u*crematoria.PathColumns]}
+		got, err := m.Logits(nil, obs[:len(m.Signature.Inputs)])
 		if err != nil {
 			t.Fatalf("observation %d: %v", i, err)
 		}

@@ -602,8 +602,8 @@ class BoardNet(nn.Module):
         self.rows, self.cols = rows, cols
         self.i_board, self.i_units = names.index("board"), names.index("units")
         self.i_globals, self.i_mask = names.index("globals"), names.index(game.mask)
-        # The game's other per-slot masks ([U, A] bool, Dominator's move_mask)
-        # are features of their slot.
+        # The game's other per-slot bool tensors ([U, K]: Dominator's
+        # move_mask, Crematoria's paths) are features of their slot.
         self.i_extra = [
             i
             for i, (n, dt, s) in enumerate(spaces.inputs)
@@ -611,9 +611,9 @@ class BoardNet(nn.Module):
         ]
         for i in self.i_extra:
             _, dt, s = spaces.inputs[i]
-            if dt != "bool" or s != (self.num_slots, spaces.num_actions):
+            if dt != "bool" or len(s) != 2 or s[0] != self.num_slots:
                 raise ValueError(f"{spaces.game}: no use for observation tensor {names[i]!r}")
-        self.extra = len(self.i_extra) * spaces.num_actions
+        self.extra = sum(spaces.inputs[i][2][1] for i in self.i_extra)
 
         # Cell features: an embedding per code plane, plus a linear map of
         # the other planes read through constant tables.

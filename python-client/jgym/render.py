@@ -189,7 +189,7 @@ def _abs_chars(seat: int, chars: str) -> list[str]:
 
 
 class Crematoria(BoardRenderer):
-    """Crematoria (``crematoria-obs-1``): the surface above, the underground below."""
+    """Crematoria (``crematoria-obs-1`` and ``-2``): the surface above, the underground below."""
 
     name = "Crematoria"
     legend = (

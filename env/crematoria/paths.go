@@ -1,0 +1,257 @@
+package crematoria
+
+// The paths tensor of crematoria-obs-2 (docs/observation.md): for every
+// unit slot, which of its moves bring it closer to the nearest cell of
+// some kind, and how far that cell is, counted in moves along the board.
+// The network's own view is a few cells around each unit; these features
+// carry what lies beyond it.
+
+// Path fields, the kinds of cells whose distance the paths tensor gives,
+// in the order of its columns.
+const (
+	PathCave         = iota // a Cave not owned by the observer (unowned or another group's)
+	PathGem                 // a level-1 cell with a gem
+	PathFreeCave            // an unowned Cave
+	PathEnemyPioneer        // a cell with a Pioneer of another group
+	PathEnemyFuryan         // a cell with a Furyan of another group
+	PathElevator            // an Elevator (either level)
+	NumPathFields
+)
+
+// PathThresholds are the distances of the thermometer columns: column k
+// of a field's second block is set when the unit's distance is at least
+// PathThresholds[k]. A cell farther than PathMaxDistance moves (or never
+// reached) counts as unreachable, past every threshold.
+var PathThresholds = [NumDirs]uint8{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48}
+
+// PathMaxDistance is the largest distance the search measures.
+const PathMaxDistance = 63
+
+// PathColumns is the number of columns of the paths tensor: per field, 11
+// descent flags (one per direction), then 11 thermometer flags.
+const PathColumns = 2 * NumPathFields * NumDirs
+
+// unreachable is the distance of a cell beyond PathMaxDistance.
+const unreachable = 255
+
+// A bitboard holds one bit per cell of both levels: row i of level k is
+// the 80 bits of words [k][i][0] (columns 0-63) and [k][i][1] (columns
+// 64-79 in its low 16 bits).
+type bitboard [2][Rows][2]uint64
+
+const hiMask = 1<<(Cols-64) - 1
+
+func (b *bitboard) set(k, i, j int) {
+	b[k][i][j>>6] |= 1 << (j & 63)
+}
+
+func (b *bitboard) has(p Pos) bool {
+	return b[p.K][p.I][p.J>>6]>>(p.J&63)&1 == 1
+}
+
+// pathSearch is the scratch space of Paths.
+type pathSearch struct {
+	pass, elev bitboard                // not Rock; Elevator
+	src        [NumPathFields]bitboard // the sources of each field
+	reached    bitboard                // cells at distance <= t
+	front, h   bitboard                // distance exactly t; its rows spread sideways
+	jump       bitboard                // front's elevators, on the other level
+	mine       []int                   // the observer's slots on the board
+	dist       []uint8                 // by entry of mine
+}
+
+// Paths writes the paths tensor, bool [U, PathColumns], of seat me into
+// dst (len U*PathColumns). For each of me's units (the other slots are
+// zeros) and field f, column f*11+d is 1 when direction d (0..9) takes the
+// unit to a cell strictly nearer a cell of the field than its own, and
+// column (NumPathFields+f)*11+k is 1 when its own distance is at least
+// PathThresholds[k]. Distances count the moves of a Pioneer or Furyan:
+// the eight planar directions (columns wrapping, rows not) onto cells
+// that are not Rock, and Up or Down at an Elevator; units do not block;
+// beyond PathMaxDistance a cell is unreachable (farther than every
+// threshold). None (10) is never a descent.
+//
+// The search is breadth first on bitboards, from every source at once,
+// and stops once every unit of me has its distance.
+func (ob *Observer) Paths(s *State, me int, dst []byte) {
+	n := NumSlots(s.Cfg)
+	dst = dst[:n*PathColumns]
+	clear(dst)
+	if ob.paths == nil {
+		ob.paths = new(pathSearch)
+	}
+	ps := ob.paths
+	ps.mine = ps.mine[:0]
+	for id := 0; id < n; id++ {
+		if u := &s.Units[id]; u.Player == me && u.Health > 0 && u.Pos.OnBoard() {
+			ps.mine = append(ps.mine, id)
+		}
+	}
+	if len(ps.mine) == 0 {
+		return
+	}
+	ps.sources(s, me)
+	for f := range ps.src {
+		ps.search(s, f, dst)
+	}
+}
+
+// sources sets pass, elev and the sources of every field for seat me.
+func (ps *pathSearch) sources(s *State, me int) {
+	ps.pass, ps.elev = bitboard{}, bitboard{}
+	ps.src = [NumPathFields]bitboard{}
+	cave, free, gem := &ps.src[PathCave], &ps.src[PathFreeCave], &ps.src[PathGem]
+	for i := 0; i < Rows; i++ {
+		row0 := s.Cells[i*Cols : (i+1)*Cols]
+		row1 := s.Cells[LevelCells+i*Cols : LevelCells+(i+1)*Cols]
+		for j := range row0 {
+			c := &row0[j]
+			switch c.Type {
+			case Rock:
+			case Cave:
+				ps.pass.set(0, i, j)
+				if int(c.Owner) != me {
+					cave.set(0, i, j)
+				}
+				if c.Owner < 0 {
+					free.set(0, i, j)
+				}
+			case Elevator:
+				ps.pass.set(0, i, j)
+				ps.elev.set(0, i, j)
+			default:
+				ps.pass.set(0, i, j)
+			}
+			c = &row1[j]
+			if c.Type != Rock {
+				ps.pass.set(1, i, j)
+			}
+			if c.Type == Elevator {
+				ps.elev.set(1, i, j)
+			}
+			if c.Gem {
+				gem.set(1, i, j)
+			}
+		}
+	}
+	ps.src[PathElevator] = ps.elev
+	for id := 0; id < NumSlots(s.Cfg); id++ {
+		u := &s.Units[id]
+		if u.Player == me || u.Health <= 0 || !u.Pos.OnBoard() {
+			continue
+		}
+		f := PathEnemyPioneer
+		if u.Type == Furyan {
+			f = PathEnemyFuryan
+		}
+		ps.src[f].set(u.Pos.K, u.Pos.I, u.Pos.J)
+	}
+}
+
+// search runs field f's search and writes its columns for ps.mine.
+func (ps *pathSearch) search(s *State, f int, dst []byte) {
+	const far = unreachable
+	dist := ps.dist[:0]
+	for range ps.mine {
+		dist = append(dist, far)
+	}
+	ps.dist = dist
+	left := len(ps.mine)
+	// Distance 0: the sources that are not Rock.
+	for k := range ps.front {
+		for i := range ps.front[k] {
+			for w := 0; w < 2; w++ {
+				ps.front[k][i][w] = ps.src[f][k][i][w] & ps.pass[k][i][w]
+			}
+		}
+	}
+	ps.reached = ps.front
+	prev := bitboard{} // cells at distance < t
+	for t := 0; ; t++ {
+		// The units whose cell is at distance t: their neighbours in prev
+		// are nearer.
+		for e, id := range ps.mine {
+			if dist[e] == far && ps.front.has(s.Units[id].Pos) {
+				dist[e] = uint8(t)
+				ps.write(s, f, id, uint8(t), &prev, dst)
+				left--
+			}
+		}
+		if left == 0 || t == PathMaxDistance || !ps.expand() {
+			break
+		}
+		prev = ps.reached
+		ps.or(&ps.reached, &ps.front)
+	}
+	// The units beyond: every reached neighbour is nearer.
+	for e, id := range ps.mine {
+		if dist[e] == far {
+			ps.write(s, f, id, far, &ps.reached, dst)
+		}
+	}
+}
+
+// or sets a |= b.
+func (ps *pathSearch) or(a, b *bitboard) {
+	for k := range a {
+		for i := range a[k] {
+			a[k][i][0] |= b[k][i][0]
+			a[k][i][1] |= b[k][i][1]
+		}
+	}
+}
+
+// expand replaces front with the cells one move from it that are not
+// reached yet, and reports whether there are any.
+func (ps *pathSearch) expand() bool {
+	fr, h, jump := &ps.front, &ps.h, &ps.jump
+	for k := range fr {
+		for i := range fr[k] {
+			lo, hi := fr[k][i][0], fr[k][i][1]
+			// Column j+1 and j-1 of every bit, columns wrapping.
+			llo, lhi := lo<<1|hi>>(Cols-65)&1, (hi<<1|lo>>63)&hiMask
+			rlo, rhi := lo>>1|(hi&1)<<63, hi>>1|(lo&1)<<(Cols-65)
+			h[k][i][0], h[k][i][1] = lo|llo|rlo, hi|lhi|rhi
+			// Up or Down from an elevator of the other level.
+			jump[1-k][i][0], jump[1-k][i][1] = lo&ps.elev[k][i][0], hi&ps.elev[k][i][1]
+		}
+	}
+	any := uint64(0)
+	for k := range fr {
+		for i := range fr[k] {
+			for w := 0; w < 2; w++ {
+				v := h[k][i][w] | jump[k][i][w]
+				if i > 0 {
+					v |= h[k][i-1][w]
+				}
+				if i < Rows-1 {
+					v |= h[k][i+1][w]
+				}
+				v &= ps.pass[k][i][w] &^ ps.reached[k][i][w]
+				fr[k][i][w] = v
+				any |= v
+			}
+		}
+	}
+	return any != 0
+}
+
+// write sets unit id's columns of field f: its distance d, and as
+// descents the moves onto cells of nearer (cells at a distance below d).
+func (ps *pathSearch) write(s *State, f, id int, d uint8, nearer *bitboard, dst []byte) {
+	u := &s.Units[id]
+	row := dst[id*PathColumns : (id+1)*PathColumns]
+	elevator := ps.elev.has(u.Pos)
+	for dir := Bottom; dir < None; dir++ {
+		if dir >= Up && (!elevator || (dir == Up) != (u.Pos.K == 0)) {
+			continue
+		}
+		if t := u.Pos.Add(dir); t.OnBoard() && nearer.has(t) {
+			row[f*NumDirs+int(dir)] = 1
+		}
+	}
+	therm := row[(NumPathFields+f)*NumDirs:]
+	for k, th := range PathThresholds {
+		therm[k] = b2u(d >= th)
+	}
+}
