@@ -202,6 +202,42 @@ func TestParseActionOrder(t *testing.T) {
 	}
 }
 
+// TestParseOlderVersion: a signature with Older accepts a model of an
+// older observation version, checked against that version's inputs, and
+// its Model.Signature is that one; a version neither names is refused with
+// both named and the model's clipped.
+func TestParseOlderVersion(t *testing.T) {
+	newer := testSig
+	newer.ObservationVersion = "crematoria-obs-2"
+	newer.Inputs = append(append([]Input(nil), testSig.Inputs...), Input{"paths", env.Bool, []int{-1, 132}})
+	newer.Older = []Signature{testSig}
+	m, err := Parse(tinyModel{}.bytes(), newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Signature.ObservationVersion != testSig.ObservationVersion || len(m.Signature.Inputs) != 4 {
+		t.Errorf("Model.Signature = %+v, want the older one", m.Signature)
+	}
+	// Four tensors feed it; five are refused.
+	obs := [][]byte{make([]byte, 9600), make([]byte, 640), make([]byte, 64), make([]byte, 880)}
+	if _, err := m.Logits(nil, obs); err != nil {
+		t.Errorf("Logits with the older version's tensors: %v", err)
+	}
+	if _, err := m.Logits(nil, append(obs, make([]byte, 80*132))); err == nil {
+		t.Error("Logits with five tensors for a four-input model: no error")
+	}
+	// Without Older, the same model is refused.
+	newer.Older = nil
+	if _, err := Parse(tinyModel{}.bytes(), newer); !errors.Is(err, ErrObservationVersion) {
+		t.Errorf("no Older: %v, want ErrObservationVersion", err)
+	}
+	newer.Older = []Signature{testSig}
+	_, err = Parse(tinyModel{version: "crematoria-obs-0" + strings.Repeat("x", 5000)}.bytes(), newer)
+	if !errors.Is(err, ErrObservationVersion) || !strings.Contains(err.Error(), `"crematoria-obs-2" or "crematoria-obs-1"`) || len(err.Error()) > 300 {
+		t.Errorf("unknown version: %.200v", err)
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	softmax := nodePB("Softmax", []string{"l"}, []string{"s"})
 	tanh := nodePB("Tanh", []string{"l"}, []string{"t"})
