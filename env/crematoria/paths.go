@@ -1,8 +1,9 @@
 package crematoria
 
-// The paths tensor of crematoria-obs-2 (docs/observation.md): for every
-// unit slot, which of its moves bring it closer to the nearest cell of
-// some kind, and how far that cell is, counted in moves along the board.
+// The paths tensor of crematoria-obs-2 (docs/observation.md): for each
+// unit of the observing seat, which of its moves bring it closer to the
+// nearest cell of some kind, and how far that cell is, counted in moves
+// along the board.
 // The network's own view is a few cells around each unit; these features
 // carry what lies beyond it.
 
@@ -18,17 +19,18 @@ const (
 	NumPathFields
 )
 
-// PathThresholds are the distances of the thermometer columns: column k
-// of a field's second block is set when the unit's distance is at least
-// PathThresholds[k]. A cell farther than PathMaxDistance moves (or never
+// PathThresholds are the distances of the thermometer columns: column
+// (NumPathFields+f)*11+k is set when the unit's distance to field f is at
+// least PathThresholds[k]. A cell farther than PathMaxDistance moves (or never
 // reached) counts as unreachable, past every threshold.
 var PathThresholds = [NumDirs]uint8{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48}
 
 // PathMaxDistance is the largest distance the search measures.
 const PathMaxDistance = 63
 
-// PathColumns is the number of columns of the paths tensor: per field, 11
-// descent flags (one per direction), then 11 thermometer flags.
+// PathColumns is the number of columns of the paths tensor: 11 descent
+// flags per field (column f*11+d for direction d), then 11 thermometer
+// flags per field.
 const PathColumns = 2 * NumPathFields * NumDirs
 
 // unreachable is the distance of a cell beyond PathMaxDistance.
