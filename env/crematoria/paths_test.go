@@ -174,27 +174,23 @@ func TestPathsHandChecked(t *testing.T) {
 	row := got[5*PathColumns : 6*PathColumns]
 	flags := func(f int) string { return fmt.Sprint(row[f*NumDirs : (f+1)*NumDirs]) }
 	therm := func(f int) string { return fmt.Sprint(row[(NumPathFields+f)*NumDirs : (NumPathFields+f+1)*NumDirs]) }
-	// The cave not owned by seat 0: column 3, 4 steps Right (across the
-	// wrap). Only Right gets nearer (BR and RT are Rock).
-	if want := "[0 0 1 0 0 0 0 0 0 0 0]"; flags(PathCave) != want {
-		t.Errorf("cave descents %s, want %s", flags(PathCave), want)
-	}
-	if want := "[1 1 1 1 0 0 0 0 0 0 0]"; therm(PathCave) != want {
-		t.Errorf("cave distance flags %s, want %s (distance 4)", therm(PathCave), want)
-	}
-	// The gem: Right twice to the elevator, Up, then two rows down: 5.
-	if want := "[0 0 1 0 0 0 0 0 0 0 0]"; flags(PathGem) != want {
-		t.Errorf("gem descents %s, want %s", flags(PathGem), want)
-	}
-	if want := "[1 1 1 1 0 0 0 0 0 0 0]"; therm(PathGem) != want {
-		t.Errorf("gem distance flags %s, want %s (distance 5: under 6)", therm(PathGem), want)
-	}
-	// No enemy anywhere: unreachable, every threshold passed, no descent.
-	if want := "[0 0 0 0 0 0 0 0 0 0 0]"; flags(PathEnemyPioneer) != want {
-		t.Errorf("enemy pioneer descents %s, want %s", flags(PathEnemyPioneer), want)
-	}
-	if want := "[1 1 1 1 1 1 1 1 1 1 1]"; therm(PathEnemyFuryan) != want {
-		t.Errorf("enemy furyan distance flags %s, want %s", therm(PathEnemyFuryan), want)
+	for _, c := range []struct {
+		what, got, want string
+	}{
+		// The cave not owned by seat 0: column 3, 4 steps Right (across
+		// the wrap). Only Right gets nearer (BR and RT are Rock).
+		{"cave descents", flags(PathCave), "[0 0 1 0 0 0 0 0 0 0 0]"},
+		{"cave distance flags (distance 4)", therm(PathCave), "[1 1 1 1 0 0 0 0 0 0 0]"},
+		// The gem: Right twice to the elevator, Up, then two rows down: 5.
+		{"gem descents", flags(PathGem), "[0 0 1 0 0 0 0 0 0 0 0]"},
+		{"gem distance flags (distance 5: under 6)", therm(PathGem), "[1 1 1 1 0 0 0 0 0 0 0]"},
+		// No enemy anywhere: unreachable, every threshold passed, no descent.
+		{"enemy pioneer descents", flags(PathEnemyPioneer), "[0 0 0 0 0 0 0 0 0 0 0]"},
+		{"enemy furyan distance flags", therm(PathEnemyFuryan), "[1 1 1 1 1 1 1 1 1 1 1]"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %s, want %s", c.what, c.got, c.want)
+		}
 	}
 	// From the elevator, Up nears the gem.
 	at(10, 79, 0).ID = -1
