@@ -27,7 +27,7 @@ func newTestGame(t *testing.T, seed int) *Game {
 }
 
 // playRounds plays n rounds with Demo bots in every seat.
-func playRounds(t *testing.T, g *Game, n int) {
+func playRounds(t testing.TB, g *Game, n int) {
 	t.Helper()
 	var bots [NumPlayers]Bot
 	for p := range bots {
@@ -291,22 +291,33 @@ func FuzzObserve(f *testing.F) {
 }
 
 // BenchmarkObserve encodes one seat's whole observation.
+// BenchmarkObserve encodes one seat's whole observation (every tensor of
+// crematoria-obs-2) of states spread over a game of Demos: rounds 0, 20,
+// .., 100 in turn, the seat turning too (a training env observes every
+// round; the paths' searches depend on how the board has been taken).
 func BenchmarkObserve(b *testing.B) {
 	g, err := New(DefaultConfig(), 3)
 	if err != nil {
 		b.Fatal(err)
+	}
+	var states []*State
+	for r := 0; r <= 100; r += 20 {
+		playRounds(b, g, r-g.Round)
+		states = append(states, &cloneGame(g).State)
 	}
 	var ob Observer
 	u := NumSlots(&g.cfg)
 	board, units, gl, mask := make([]byte, BoardBytes), make([]byte, u*UnitFeatures), make([]byte, 4*NumGlobals), make([]byte, u*NumDirs)
 	paths := make([]byte, u*PathColumns)
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		ob.Board(&g.State, 1, board)
-		ob.Units(&g.State, 1, units)
-		ob.Globals(&g.State, 1, gl)
-		ob.Mask(&g.State, 1, mask)
-		ob.Paths(&g.State, 1, paths)
+		s, me := states[i%len(states)], i%NumPlayers
+		ob.Board(s, me, board)
+		ob.Units(s, me, units)
+		ob.Globals(s, me, gl)
+		ob.Mask(s, me, mask)
+		ob.Paths(s, me, paths)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "obs/s")
 }

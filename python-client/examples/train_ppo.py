@@ -491,6 +491,11 @@ class Args:
     """start from this checkpoint.pt"""
     progress: bool = True
     """show a tqdm progress bar"""
+    bf16: bool = False
+    """local network: its per-slot MLP (most of the training's arithmetic) in bfloat16 in the
+    rollout and the update: faster where the CPU has AVX512-BF16 or AMX-BF16, several times
+    slower where it has not (a warning says so); the weights, the losses and the exported
+    model stay float32 (docs/training.md)"""
 
     @property
     def batch_size(self) -> int:
@@ -591,6 +596,8 @@ class BoardNet(nn.Module):
         self.team_value = team_value
         # The order of the commands (--command-order), set by make_agent.
         self.command_order = "slot"
+        # Training only (--bf16): LocalAgent.packed's per-slot MLP in bfloat16.
+        self.bf16 = False
         names = [n for n, _, _ in spaces.inputs]
         planes, rows, cols = spaces.shape("board")
         self.nfeat = nfeat = spaces.shape("units")[1]
@@ -889,6 +896,9 @@ class LookupSum(torch.autograd.Function):
 # looks up one row per plane (LookupSum).
 JOINT_VALUES = 1 << 16
 
+# LocalAgent.packed with --bf16: the slots' rows are padded to a multiple of this.
+BF16_ROWS = 512
+
 
 class LocalAgent(BoardNet):
     """An egocentric actor-critic: each unit slot reads the board around its own cell.
@@ -1130,15 +1140,25 @@ class LocalAgent(BoardNet):
         blk_in = self.block_row_in[rr].unsqueeze(2) * self.block_col_in[cc].unsqueeze(1)
         far = blocks[bi.unsqueeze(1), blk.view(-1, kb * kb)] * blk_in.view(-1, kb * kb, 1)
         feats = [uf * self.unit_scale] + [obs[i][bi, ui].float() for i in self.i_extra]
-        z = (
-            self.near_in(near.flatten(1))
-            + self.far_in(far.flatten(1))
-            + self.unit_in(torch.cat(feats, -1))
-        )
-        hid = F.relu(self.mid(F.relu(z + g[bi])))  # [N, hidden]
-        logits = torch.where(mask[bi, ui], self.unit_out(hid), self.masked)
-        if not self.team_value:
-            return logits, self.critic(hid).squeeze(-1), bi, ui
+        # The per-slot MLP, where the time goes: in bfloat16 with --bf16
+        # (the products' inputs rounded, their sums and everything else
+        # float32). oneDNN compiles a kernel for each new number of rows, so
+        # the rows are padded with zeros to a multiple of BF16_ROWS.
+        n = len(bi)
+        pad = -n % BF16_ROWS if self.bf16 else 0
+        x = [near.flatten(1), far.flatten(1), torch.cat(feats, -1), g[bi]]
+        if pad:
+            x = [F.pad(t, (0, 0, 0, pad)) for t in x]
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.bf16):
+            z = self.near_in(x[0]) + self.far_in(x[1]) + self.unit_in(x[2])
+            hid = F.relu(self.mid(F.relu(z + x[3])))  # [N + pad, hidden]
+            out = self.unit_out(hid)[:n]
+            value = None if self.team_value else self.critic(hid)[:n]
+            hid = hid[:n]
+        logits = torch.where(mask[bi, ui], out.float(), self.masked)
+        if value is not None:
+            return logits, value.float().squeeze(-1), bi, ui
+        hid = hid.float()
         # the seat's value from the mean of its units' hidden layers (none: zeros)
         count = torch.bincount(bi, minlength=b).clamp(min=1).unsqueeze(1).float()
         pooled = torch.zeros(b, hid.shape[1]).index_add(0, bi, hid) / count
@@ -2086,6 +2106,18 @@ class Phases:
         }
 
 
+def cpu_has_bf16() -> bool:
+    """Whether the CPU multiplies bfloat16 natively (Linux: the flags of /proc/cpuinfo).
+
+    Elsewhere (no /proc/cpuinfo) it answers True: nothing is known.
+    """
+    try:
+        flags = Path("/proc/cpuinfo").read_text().split()
+    except OSError:
+        return True
+    return "avx512_bf16" in flags or "amx_bf16" in flags
+
+
 def keep_freed_memory() -> bool:
     """Lets glibc's malloc keep the large blocks PyTorch frees, to reuse them.
 
@@ -2152,6 +2184,14 @@ def main(args: Args) -> dict[str, Any]:
     spaces = envs.spaces
     n, u = args.num_envs, spaces.num_slots
     agent = make_agent(spaces, dataclasses.asdict(args))
+    if args.bf16 and not isinstance(agent, LocalAgent):
+        raise SystemExit("--bf16: only with --net local")
+    if args.bf16 and not cpu_has_bf16():
+        print(
+            "train_ppo.py: warning: --bf16 on a CPU without AVX512-BF16 or AMX-BF16 (per "
+            "/proc/cpuinfo): bfloat16 products are emulated there, several times slower"
+        )
+    agent.bf16 = args.bf16
     if args.init and not resumed:
         agent.load_state_dict(torch.load(args.init, weights_only=True)["model"])
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)

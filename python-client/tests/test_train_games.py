@@ -340,6 +340,54 @@ def test_local_net_gradients_equal_dense(game: str) -> None:
             torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-4 * size, msg=name)
 
 
+def test_local_net_bf16(tmp_path: Path) -> None:
+    """--bf16: the per-slot MLP in bfloat16 gives float32 logits and values
+    near the float32 network's, for each slot (the rows padded for oneDNN are
+    dropped: a slot's output does not depend on how many rows there are),
+    gradients for every weight, and a short training run with it works."""
+    if not SCRIPT.exists():
+        pytest.skip("no examples/train_ppo.py (tests run outside the source tree)")
+    mod = load_script()
+    game = "Crematoria-v0"
+    spaces, (obs,) = random_play(mod, game, num_envs=6, seed=7, rounds=20, every=20)
+    args = {**vars(mod.Args()), **mod.GAMES[game].defaults, "game": game, "net": "local"}
+    torch.manual_seed(4)
+    agent = mod.make_agent(spaces, args)
+    with torch.no_grad():
+        want_logits, want_values, bi, ui = agent.packed(*obs)
+    agent.bf16 = True
+    logits, values, bi16, ui16 = agent.packed(*obs)
+    assert len(bi) % mod.BF16_ROWS != 0  # the rows were padded
+    assert torch.equal(bi, bi16) and torch.equal(ui, ui16)
+    assert logits.dtype == values.dtype == torch.float32
+    legal = want_logits > -1e8
+    assert torch.equal(legal, logits > -1e8)
+    for got, want in [(logits[legal], want_logits[legal]), (values, want_values)]:
+        size = float(want.abs().max())
+        assert size > 0
+        # bfloat16 keeps 8 bits of mantissa: about 0.4% of each product's inputs
+        torch.testing.assert_close(got, want, rtol=0.0, atol=0.03 * size)
+        assert not torch.equal(got, want)  # it did run in bfloat16
+    # one slot alone gives what it gives among all the others
+    with torch.no_grad():
+        one = tuple(t[bi[:1]] for t in obs)
+        logits1, *_ = agent.packed(*one)
+    k = int((bi == bi[0]).sum())
+    torch.testing.assert_close(logits1, logits[:k].detach(), rtol=0.0, atol=0.03 * size)
+    grads = torch.autograd.grad(
+        logits[legal].sum() + values.sum(), list(agent.parameters()), allow_unused=True
+    )
+    names = [n for n, _ in agent.named_parameters()]
+    for name, g in zip(names, grads, strict=True):
+        if name.startswith(("near_in", "far_in", "unit_in", "mid", "unit_out", "critic")):
+            assert g is not None and g.dtype == torch.float32 and float(g.abs().max()) > 0, name
+    s = train(
+        tmp_path, game, "--total-timesteps", "256", "--net", "local", "--bf16", "true",
+        "--num-envs", "4", "--num-steps", "64",
+    )  # fmt: skip
+    assert s["steps"] == 256
+
+
 def test_pipeline(tmp_path: Path) -> None:
     """--pipeline true: two lanes of envs, each stepped while the policy reads
     the other's; it trains, and its games come from both lanes' sets."""
