@@ -77,3 +77,39 @@ def test_bench_forward_profile() -> None:
     )
     assert "ms per forward pass" in out and "ms per training step" in out
     assert "Self CPU time total" in out and "Input Shapes" in out
+
+
+def test_crematoria_totals(tmp_path: Path) -> None:
+    """benchmarks/crematoria_totals.py: each bot's mean cells, gems and
+    score over traces; the scores are the ones the engine prints, and the
+    games have gems (Riddick picks them), so both terms count."""
+    import os
+    import re
+
+    from jgym.server import ENV_BIN, find_binary
+
+    jgym = os.environ.get(ENV_BIN) or str(find_binary())
+    printed: dict[str, list[int]] = {}
+    for seed in (3, 4):
+        p = subprocess.run(
+            [jgym, "match", "Riddick", "Demo", "Riddick", "Null", "-s", str(seed),
+             "-o", str(tmp_path / f"g{seed}.res")],
+            capture_output=True, text=True, timeout=120, check=True,
+        )  # fmt: skip
+        for name, score in re.findall(r"player (\w+) got score (\d+)", p.stdout + p.stderr):
+            printed.setdefault(name, []).append(int(score))
+    out = run("benchmarks/crematoria_totals.py", str(tmp_path))
+    assert out.startswith("2 games")
+    rows = {r.split()[0]: r.split()[1:] for r in out.splitlines()[2:]}
+    assert set(rows) == {"Riddick", "Demo", "Null"} == set(printed)
+    for name, (seats, cells, gems, score) in rows.items():
+        assert int(seats) == len(printed[name])
+        assert float(score) == pytest.approx(sum(printed[name]) / len(printed[name]), abs=0.05)
+        assert float(score) == pytest.approx(float(cells) + 30 * float(gems), abs=0.1)
+    assert float(rows["Riddick"][2]) > 0
+    (tmp_path / "broken.res").write_text("Game\n\nnot a trace\n")
+    proc = subprocess.run(
+        [sys.executable, str(CLIENT / "benchmarks/crematoria_totals.py"), str(tmp_path)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert proc.returncode != 0 and "broken.res: not a Crematoria trace" in proc.stderr
