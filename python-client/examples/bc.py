@@ -82,7 +82,8 @@ class Args:
     out: str = "checkpoint.pt"
     """where to write the checkpoint (train_ppo.py's format: --init takes it)"""
     ppo_flags: str = ""
-    """train_ppo.py network flags, e.g. '--hidden 128' (give train_ppo.py the same)"""
+    """train_ppo.py network flags, e.g. '--hidden 128' (give train_ppo.py the same), and
+    '--bf16 true' (the per-slot MLP in bfloat16, as in train_ppo.py)"""
     progress: bool = True
     """show a tqdm progress bar (batches of all epochs)"""
     init: str = ""
@@ -188,6 +189,7 @@ def main(args: Args) -> dict[str, Any]:
     if init is not None:  # the weights load into their own network only
         ppo.adopt_network(pargs, init["args"], f"--init {args.init}", order=False)
     agent = ppo.make_agent(spaces, dataclasses.asdict(pargs))
+    ppo.set_bf16(agent, pargs.bf16)  # --ppo-flags "--bf16 true": as train_ppo.py's
     if init is not None:
         agent.load_state_dict(init["model"])
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate)

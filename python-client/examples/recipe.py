@@ -111,7 +111,8 @@ class Args:
     threads: int = 1
     """PyTorch threads of BC and PPO (2 is faster on an idle 2-core machine)"""
     ppo_flags: str = ""
-    """more train_ppo.py flags, e.g. '--num-envs 64' (network flags are also given to bc.py)"""
+    """more train_ppo.py flags, e.g. '--num-envs 64' (network flags and --bf16 are also given
+    to bc.py)"""
     seed: int = 1
     """seed of BC and PPO"""
 
@@ -133,6 +134,7 @@ NETWORK_FLAGS = (
     "--crop",
     "--block",
     "--blocks",
+    "--bf16",  # not the network, but how bc.py computes it too
 )
 
 

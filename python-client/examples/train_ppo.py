@@ -2106,6 +2106,21 @@ class Phases:
         }
 
 
+def set_bf16(agent: BoardNet, on: bool) -> None:
+    """--bf16: the local network's per-slot MLP in bfloat16 (training only).
+
+    Warns where the CPU does not multiply bfloat16 natively.
+    """
+    if on and not isinstance(agent, LocalAgent):
+        raise SystemExit("--bf16: only with --net local")
+    if on and not cpu_has_bf16():
+        print(
+            "warning: --bf16 on a CPU without AVX512-BF16 or AMX-BF16 (per /proc/cpuinfo): "
+            "bfloat16 products are emulated there, several times slower"
+        )
+    agent.bf16 = on
+
+
 def cpu_has_bf16() -> bool:
     """Whether the CPU multiplies bfloat16 natively (Linux: the flags of /proc/cpuinfo).
 
@@ -2184,14 +2199,7 @@ def main(args: Args) -> dict[str, Any]:
     spaces = envs.spaces
     n, u = args.num_envs, spaces.num_slots
     agent = make_agent(spaces, dataclasses.asdict(args))
-    if args.bf16 and not isinstance(agent, LocalAgent):
-        raise SystemExit("--bf16: only with --net local")
-    if args.bf16 and not cpu_has_bf16():
-        print(
-            "train_ppo.py: warning: --bf16 on a CPU without AVX512-BF16 or AMX-BF16 (per "
-            "/proc/cpuinfo): bfloat16 products are emulated there, several times slower"
-        )
-    agent.bf16 = args.bf16
+    set_bf16(agent, args.bf16)
     if args.init and not resumed:
         agent.load_state_dict(torch.load(args.init, weights_only=True)["model"])
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)

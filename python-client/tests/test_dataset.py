@@ -170,7 +170,7 @@ def test_split_by_trace(tmp_path: Path) -> None:
     assert all(b["trace"].tolist() == [0] * len(b["trace"]) for b in train.batches(16))
 
 
-def test_behaviour_cloning(tmp_path: Path) -> None:
+def test_behaviour_cloning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """examples/bc.py: the loss drops in one short epoch, and train_ppo.py loads its checkpoint."""
     torch = pytest.importorskip("torch")
     script = Path(__file__).resolve().parent.parent / "examples" / "bc.py"
@@ -213,24 +213,23 @@ def test_behaviour_cloning(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     bc = load_example("bc")
     ck = tmp_path / "bc.pt"
-    args = bc.parse_args(
-        [
-            "--data",
-            str(tmp_path / "data"),
-            "--epochs",
-            "1",
-            "--batch-size",
-            "8",
-            "--learning-rate",
-            "3e-3",
-            "--holdout",
-            "0.34",
-            "--threads",
-            "1",
-            "--out",
-            str(ck),
-        ]
-    )
+    args_list = [
+        "--data",
+        str(tmp_path / "data"),
+        "--epochs",
+        "1",
+        "--batch-size",
+        "8",
+        "--learning-rate",
+        "3e-3",
+        "--holdout",
+        "0.34",
+        "--threads",
+        "1",
+        "--out",
+        str(ck),
+    ]
+    args = bc.parse_args(args_list)
     summary = bc.main(args)
     losses = summary["history"]["loss"]
     assert len(losses) >= 10
@@ -245,3 +244,18 @@ def test_behaviour_cloning(tmp_path: Path) -> None:
     assert tuple(logits.shape) == (4, 80, 11)
     saved = torch.load(ck, weights_only=True)
     assert set(saved) == {"model", "args", "spaces"}
+    # --ppo-flags "--bf16 true": the same training with the per-slot MLP in
+    # bfloat16 (train_ppo.set_bf16) also learns
+    calls: list[bool] = []
+    set_bf16 = ppo.set_bf16
+
+    def spy(agent: object, on: bool) -> None:
+        calls.append(on)
+        set_bf16(agent, on)
+
+    bf16 = bc.parse_args([*args_list, "--ppo-flags", "--bf16 true"])
+    monkeypatch.setattr(bc, "load_ppo", lambda: ppo)  # the module whose set_bf16 is watched
+    monkeypatch.setattr(ppo, "set_bf16", spy)
+    losses = bc.main(bf16)["history"]["loss"]
+    assert calls == [True]
+    assert np.mean(losses[-3:]) < np.mean(losses[:3]), losses
