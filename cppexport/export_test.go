@@ -87,7 +87,12 @@ func firstDiffLine(a, b []byte) int {
 // recorder wraps a bot and records, every round, what the Go policy bot
 // computes from the same state: its observation and its logits.
 type recorder struct {
-	inner  crematoria.Bot
+	inner crematoria.Bot
+	// driver, when set, plays the seat instead: inner still sees every
+	// state and decides, but its orders are dropped (a Riddick drives
+	// the units up to the surface, where the sun_paths' escape is).
+	driver crematoria.Bot
+	scrap  crematoria.Orders
 	m      *policy.Model
 	me     int
 	ob     crematoria.Observer
@@ -97,7 +102,7 @@ type recorder struct {
 type goRound struct {
 	round                    int
 	board, units, glob, mask []byte
-	paths                    []byte
+	paths, sun               []byte
 	logits                   []float32
 }
 
@@ -106,21 +111,28 @@ func (r *recorder) Play(s *crematoria.State, o *crematoria.Orders) {
 	g := goRound{round: s.Round,
 		board: make([]byte, crematoria.BoardBytes), units: make([]byte, u*crematoria.UnitFeatures),
 		glob: make([]byte, 4*crematoria.NumGlobals), mask: make([]byte, u*crematoria.NumDirs),
-		paths: make([]byte, u*crematoria.PathColumns)}
+		paths: make([]byte, u*crematoria.PathColumns), sun: make([]byte, u*crematoria.SunColumns)}
 	r.ob.Board(s, r.me, g.board)
 	r.ob.Units(s, r.me, g.units)
 	r.ob.Globals(s, r.me, g.glob)
 	r.ob.Mask(s, r.me, g.mask)
 	r.ob.Paths(s, r.me, g.paths)
+	r.ob.SunPaths(s, r.me, g.sun)
 	// The model's version's tensors: crematoria-obs-1 models take the
-	// first four.
-	lg, err := r.m.Logits(nil, [][]byte{g.board, g.units, g.glob, g.mask, g.paths}[:len(r.m.Signature.Inputs)])
+	// first four, crematoria-obs-2 models the first five.
+	lg, err := r.m.Logits(nil, [][]byte{g.board, g.units, g.glob, g.mask, g.paths, g.sun}[:len(r.m.Signature.Inputs)])
 	if err != nil {
 		panic(err)
 	}
 	g.logits = append([]float32(nil), lg...)
 	r.rounds = append(r.rounds, g)
-	r.inner.Play(s, o)
+	if r.driver == nil {
+		r.inner.Play(s, o)
+		return
+	}
+	r.scrap.Reset(len(s.Units))
+	r.inner.Play(s, &r.scrap)
+	r.driver.Play(s, o)
 }
 
 func (r *recorder) Err() error {
@@ -134,13 +146,13 @@ func (r *recorder) Err() error {
 type dumpRound struct {
 	round                    int
 	board, units, glob, mask []byte
-	paths                    []byte
+	paths, sun               []byte
 	logits                   []byte // float bits, big-endian hex order
 }
 
-// The player dumps every input of the game's signature (crematoria-obs-2),
-// also for a model of crematoria-obs-1, which reads the first four.
-var dumpRE = regexp.MustCompile(`^jgym-dump (\d+) board ([0-9a-f]+) units ([0-9a-f]+) globals ([0-9a-f]+) action_mask ([0-9a-f]+) paths ([0-9a-f]+) logits ([0-9a-f]+)$`)
+// The player dumps every input of the game's signature (crematoria-obs-3),
+// also for a model of an older version, which reads the first four or five.
+var dumpRE = regexp.MustCompile(`^jgym-dump (\d+) board ([0-9a-f]+) units ([0-9a-f]+) globals ([0-9a-f]+) action_mask ([0-9a-f]+) paths ([0-9a-f]+) sun_paths ([0-9a-f]+) logits ([0-9a-f]+)$`)
 
 func parseDump(t *testing.T, out []byte) []dumpRound {
 	t.Helper()
@@ -156,7 +168,7 @@ func parseDump(t *testing.T, out []byte) []dumpRound {
 		var d dumpRound
 		d.round, _ = strconv.Atoi(m[1])
 		var err error
-		for k, dst := range []*[]byte{&d.board, &d.units, &d.glob, &d.mask, &d.paths, &d.logits} {
+		for k, dst := range []*[]byte{&d.board, &d.units, &d.glob, &d.mask, &d.paths, &d.sun, &d.logits} {
 			if *dst, err = hex.DecodeString(m[k+2]); err != nil {
 				t.Fatal(err)
 			}
@@ -177,10 +189,10 @@ func be32(b []byte, i int) uint32 {
 // interpreter compute from the same states: the five observation tensors
 // must be equal element for element and the logits bit for bit.
 func TestInputsAndLogitsMatchGo(t *testing.T) {
-	rounds, games := 120, []seatGame{{11, 0}, {12, 1}, {13, 2}, {14, 3}}
+	rounds, games := 120, []seatGame{{11, 0, false}, {12, 1, true}, {13, 2, false}, {14, 3, true}}
 	switch {
 	case raceEnabled:
-		rounds, games = 12, games[:2]
+		rounds, games = 40, games[1:2]
 	case testing.Short():
 		rounds = 40
 	}
@@ -199,11 +211,15 @@ func TestNativeFlagsStayExact(t *testing.T) {
 	case testing.Short():
 		rounds = 20
 	}
-	testInputsAndLogits(t, rounds, []seatGame{{21, 1}}, "-O3", "-march=native")
+	testInputsAndLogits(t, rounds, []seatGame{{21, 1, true}}, "-O3", "-march=native")
 }
 
-// seatGame is a game with the player under test in one seat.
-type seatGame struct{ seed, seat int }
+// seatGame is a game with the player under test in one seat, its units
+// moved by a Riddick when riddick is set.
+type seatGame struct {
+	seed, seat int
+	riddick    bool
+}
 
 func testInputsAndLogits(t *testing.T, rounds int, games []seatGame, flags ...string) {
 	for _, tm := range models(t) {
@@ -221,6 +237,9 @@ func testInputsAndLogits(t *testing.T, rounds int, games []seatGame, flags ...st
 				}
 				bot := crematoria.NewCppBot(b.prog, g.seat, g.seed)
 				rec := &recorder{inner: bot, m: b.model, me: g.seat}
+				if g.riddick {
+					rec.driver = crematoria.NewRiddick(g.seat, g.seed)
+				}
 				names[g.seat], bots[g.seat] = tm.name, rec
 				play(t, shortConfig(rounds), g.seed, names, bots)
 				bot.Close() // waits for the process, and so for its stderr
@@ -228,7 +247,7 @@ func testInputsAndLogits(t *testing.T, rounds int, games []seatGame, flags ...st
 				if len(dumps) != len(rec.rounds) {
 					t.Fatalf("seed %d: %d rounds dumped, %d played", g.seed, len(dumps), len(rec.rounds))
 				}
-				worst := 0
+				worst, surface, trips := 0, 0, 0
 				for i, d := range dumps {
 					w := rec.rounds[i]
 					if d.round != w.round {
@@ -237,9 +256,24 @@ func testInputsAndLogits(t *testing.T, rounds int, games []seatGame, flags ...st
 					for _, c := range []struct {
 						name      string
 						got, want []byte
-					}{{"board", d.board, w.board}, {"units", d.units, w.units}, {"mask", d.mask, w.mask}, {"paths", d.paths, w.paths}} {
+					}{{"board", d.board, w.board}, {"units", d.units, w.units}, {"mask", d.mask, w.mask}, {"paths", d.paths, w.paths}, {"sun_paths", d.sun, w.sun}} {
 						if !bytes.Equal(c.got, c.want) {
 							t.Fatalf("seed %d seat %d round %d: %s differs at byte %d", g.seed, g.seat, d.round, c.name, diffAt(c.got, c.want))
+						}
+					}
+					// What the sun_paths compared held: units of mine on the
+					// surface (escape columns), gems within reach.
+					n := crematoria.NumDirs
+					for id := 0; id < u; id++ {
+						if w.units[id*crematoria.UnitFeatures] == 0 { // not mine
+							continue
+						}
+						row := w.sun[id*crematoria.SunColumns : (id+1)*crematoria.SunColumns]
+						if bytes.ContainsRune(row[:n], 1) || bytes.ContainsRune(row[2*n:3*n], 1) {
+							surface++
+						}
+						if bytes.ContainsRune(row[3*n:4*n], 0) {
+							trips++
 						}
 					}
 					for k := 0; k < crematoria.NumGlobals; k++ {
@@ -262,7 +296,11 @@ func testInputsAndLogits(t *testing.T, rounds int, games []seatGame, flags ...st
 				if worst > 0 {
 					t.Fatalf("seed %d: logits differ (up to %d per round)", g.seed, worst)
 				}
-				t.Logf("seed %d seat %d: %d rounds, observations and %d logits per round equal bit for bit", g.seed, g.seat, len(dumps), u*crematoria.NumDirs)
+				t.Logf("seed %d seat %d: %d rounds, observations and %d logits per round equal bit for bit; sun_paths of %d units on the surface, %d with a gem within reach",
+					g.seed, g.seat, len(dumps), u*crematoria.NumDirs, surface, trips)
+				if g.riddick && rounds >= 40 && (surface == 0 || trips == 0) {
+					t.Errorf("seed %d: the sun_paths compared had %d units on the surface and %d gems within reach", g.seed, surface, trips)
+				}
 			}
 		})
 	}

@@ -25,7 +25,7 @@ func TestListGamesAndBots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(g.Games) != 1 || g.Games[0].Id != game || g.Games[0].ObservationVersion != "crematoria-obs-2" || len(g.Games[0].Observation) != 5 {
+	if len(g.Games) != 1 || g.Games[0].Id != game || g.Games[0].ObservationVersion != "crematoria-obs-3" || len(g.Games[0].Observation) != 6 {
 		t.Fatalf("ListGames = %v", g)
 	}
 	b, err := ts.client.ListBots(context.Background(), &jgymv1.ListBotsRequest{})
@@ -57,7 +57,7 @@ func TestEpisodes(t *testing.T) {
 			for name, x := range r.Observation {
 				shapes[name] = fmt.Sprint(x.Shape)
 			}
-			want := map[string]string{"board": "[8 1 3 40 80]", "units": "[8 1 80 8]", "globals": "[8 1 16]", "action_mask": "[8 1 80 11]", "paths": "[8 1 80 132]"}
+			want := map[string]string{"board": "[8 1 3 40 80]", "units": "[8 1 80 8]", "globals": "[8 1 16]", "action_mask": "[8 1 80 11]", "paths": "[8 1 80 132]", "sun_paths": "[8 1 80 44]"}
 			if fmt.Sprint(shapes) != fmt.Sprint(want) {
 				t.Fatalf("observation shapes = %v, want %v", shapes, want)
 			}

@@ -18,7 +18,7 @@ func TestGetVersion(t *testing.T) {
 	if got.ServerVersion != "9.8.7" || got.ProtocolVersion != server.ProtocolVersion {
 		t.Errorf("GetVersion = %q, protocol %d, want %q, protocol %d", got.ServerVersion, got.ProtocolVersion, "9.8.7", server.ProtocolVersion)
 	}
-	if len(got.ObservationVersions) != 1 || got.ObservationVersions[game] != "crematoria-obs-2" {
-		t.Errorf("GetVersion observation versions = %v, want %s: crematoria-obs-2", got.ObservationVersions, game)
+	if len(got.ObservationVersions) != 1 || got.ObservationVersions[game] != "crematoria-obs-3" {
+		t.Errorf("GetVersion observation versions = %v, want %s: crematoria-obs-3", got.ObservationVersions, game)
 	}
 }

@@ -15,7 +15,7 @@ func CppTarget() cppexport.Target {
 		Reserved: []string{"Pos", "Cell", "Unit", "Movement", "Dir", "CellType", "UnitType", "Bottom", "BR", "Right",
 			"RT", "Top", "TL", "Left", "LB", "Up", "Down", "None", "DirSize", "Outside", "Cave", "Rock", "Elevator",
 			"CellTypeSize", "Pioneer", "Furyan", "Necromonger", "Hellhound", "UnitTypeSize"},
-		Members:   map[string]string{"board": "in_board_", "units": "in_units_", "globals": "in_globals_", "action_mask": "in_mask_", "paths": "in_paths_"},
+		Members:   map[string]string{"board": "in_board_", "units": "in_units_", "globals": "in_globals_", "action_mask": "in_mask_", "paths": "in_paths_", "sun_paths": "in_sun_paths_"},
 		SlotsExpr: "4 * (nb_furyans() + nb_pioneers())",
 		Encoder:   encoderCC,
 		Act:       actCC,
@@ -69,7 +69,7 @@ for (int id = 0; id < U; ++id) {
 // twin of Observer (env/crematoria/obs.go), written against the
 // kit's player API only, so that it builds with the course kit as with
 // jgym's. It fills the four network inputs exactly as the Go bot does,
-// element for element (docs/observation.md, crematoria-obs-2); U is the
+// element for element (docs/observation.md, crematoria-obs-3); U is the
 // number of unit slots.
 //
 // Unit codes come from the id ranges of SPEC §5.1 (ids below U are the
@@ -78,7 +78,7 @@ for (int id = 0; id < U; ++id) {
 // observed state, so that the kit never prints a warning.
 const encoderCC = `
   // ---------------------------------------------------------------------
-  // Observation (crematoria-obs-2, docs/observation.md): the twin of the
+  // Observation (crematoria-obs-3, docs/observation.md): the twin of the
   // Go encoder, crematoria.Observer.
 
   // rel returns the relative index of group g as seen by me().
@@ -199,6 +199,7 @@ const encoderCC = `
     glob[15] = (float)necros.size() / (float)max_nb_necromongers();
 
     paths(in_paths_);
+    sun_paths(in_sun_paths_);
 
     // Action mask: None always, the rest for the units of mine.
     for (int id = 0; id < U; ++id) {
@@ -287,6 +288,118 @@ const encoderCC = `
         if (elevator) row[f * 11 + (k == 0 ? 8 : 9)] = d[k == 0 ? x + 3200 : x - 3200] < d[x];
         for (int q = 0; q < 11; ++q) row[66 + f * 11 + q] = d[x] >= thresholds[q];
       }
+    }
+  }
+
+  // ---------------------------------------------------------------------
+  // The sun_paths tensor (crematoria-obs-3): the twin of Observer.SunPaths
+  // (env/crematoria/sunpaths.go). Values are 127 beyond 63 or never
+  // reached; left_[j] is the rounds before level-1 column j burns, -1 in
+  // daylight.
+  signed char left_[80];
+  bool allowed_[6400];
+  signed char escape_[6400], trip_[6400];
+  vector<int> src_[21];
+
+  // run fills val with the delayed-source search from src_ (start values
+  // -20..0 at index v + 20), clearing src_; on level 1 only unless levels.
+  void run(signed char* val, bool levels) {
+    for (int x = 0; x < 6400; ++x) val[x] = 127;
+    vector<int> cur, next;
+    int pending = 0;
+    for (int b = 0; b <= 20; ++b) pending += src_[b].size();
+    for (int v = -20; v <= 63; ++v) {
+      if (v <= 0) {
+        vector<int>& b = src_[v + 20];
+        for (int x : b)
+          if (val[x] == 127) {
+            val[x] = v;
+            cur.push_back(x);
+          }
+        pending -= b.size();
+        b.clear();
+      }
+      if ((cur.empty() && pending == 0) || v == 63) break;
+      next.clear();
+      for (int x : cur) {
+        const int k = x / 3200, i = x % 3200 / 80, j = x % 80;
+        for (int a = -1; a <= 1; ++a) {
+          if (i + a < 0 || i + a >= 40) continue;
+          for (int b = -1; b <= 1; ++b) {
+            const int y = k * 3200 + (i + a) * 80 + (j + b + 80) % 80;
+            if (allowed_[y] && val[y] == 127) {
+              val[y] = v + 1;
+              next.push_back(y);
+            }
+          }
+        }
+        if (levels && cell(i, j, k).type == Elevator) {
+          const int y = k == 0 ? x + 3200 : x - 3200;
+          if (allowed_[y] && val[y] == 127) {
+            val[y] = v + 1;
+            next.push_back(y);
+          }
+        }
+      }
+      cur.swap(next);
+    }
+    for (int b = 0; b <= 20; ++b) src_[b].clear();
+  }
+
+  // sun_write sets field f's columns of the unit at (i, j, k).
+  void sun_write(int f, const signed char* val, int i, int j, int k, unsigned char* row) {
+    const int thresholds[11] = {-16, -12, -8, -6, -4, -3, -2, -1, 0, 1, 4};
+    const int di[8] = {1, 1, 0, -1, -1, -1, 0, 1}, dj[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+    const int x = k * 3200 + i * 80 + j, v = val[x];
+    for (int q = 0; q < 8; ++q) {
+      if (i + di[q] < 0 || i + di[q] >= 40) continue;
+      const int w = val[k * 3200 + (i + di[q]) * 80 + (j + dj[q] + 80) % 80];
+      row[f * 11 + q] = w != 127 && w < v;
+    }
+    if (cell(i, j, k).type == Elevator) {
+      if (k == 1) row[f * 11 + 9] = f == 0 || (val[x - 3200] != 127 && val[x - 3200] < v);  // Down escapes
+      else row[f * 11 + 8] = val[x + 3200] != 127 && val[x + 3200] < v;
+    }
+    for (int q = 0; q < 11; ++q) row[22 + f * 11 + q] = v >= thresholds[q];
+  }
+
+  // sun_paths writes the sun_paths tensor: for each unit of mine, the
+  // escape field (level 1 only) and the gem trip field.
+  void sun_paths(unsigned char* out) {
+    for (int x = 0; x < U * 44; ++x) out[x] = 0;
+    bool any = false;
+    for (int id = 0; id < U; ++id) {
+      Unit u = unit(id);
+      if (u.player == me() && u.health > 0 && pos_ok(u.pos)) any = true;
+    }
+    if (!any) return;
+    const int t1 = 2 * round() % 80;
+    for (int j = 0; j < 80; ++j) {
+      const int o = (j - t1 + 80) % 80;
+      left_[j] = o < 40 ? o / 2 : -1;
+    }
+    for (int x = 0; x < 3200; ++x) {
+      allowed_[x] = cell(x / 80, x % 80, 0).type != Rock;
+      allowed_[3200 + x] = cell(x / 80, x % 80, 1).type != Rock && left_[x % 80] >= 0;
+    }
+    for (int j = 0; j < 80; ++j)
+      if (left_[j] >= 0)
+        for (int i = 0; i < 40; ++i)
+          if (cell(i, j, 1).type == Elevator) src_[20 - left_[j]].push_back(3200 + i * 80 + j);
+    run(escape_, false);
+    for (int x = 3200; x < 6400; ++x) {
+      const int j = x % 80;
+      if (!cell(x % 3200 / 80, j, 1).gem || left_[j] < 0 || escape_[x] > 0) continue;
+      const int latest = min((int)left_[j], -(int)escape_[x]);
+      src_[20 - latest].push_back(x);
+    }
+    run(trip_, true);
+    for (int id = 0; id < U; ++id) {
+      Unit u = unit(id);
+      if (u.player != me() || u.health <= 0 || !pos_ok(u.pos)) continue;
+      unsigned char* row = out + id * 44;
+      if (u.pos.k == 1) sun_write(0, escape_, u.pos.i, u.pos.j, 1, row);
+      sun_write(1, trip_, u.pos.i, u.pos.j, u.pos.k, row);
     }
   }
 `

@@ -38,7 +38,7 @@ func WithLoader(l arena.Loader) EnvOption {
 func WithPrefixes(p ...string) EnvOption { return env.WithPrefixes[Bot](p...) }
 
 // Env is Crematoria as an env.Game: observations of docs/observation.md
-// (crematoria-obs-2), one direction per unit slot as the action, rewards
+// (crematoria-obs-3), one direction per unit slot as the action, rewards
 // from the scores, bots seated through a Resolver.
 type Env = env.Host[Config, Bot]
 
@@ -75,6 +75,8 @@ func specFor(cfg *Config) env.Spec {
 				Description: "legal directions per unit slot (None always legal)"},
 			{Name: "paths", Dtype: env.Bool, Shape: []int{u, PathColumns}, Low: 0, High: 1,
 				Description: "per unit slot and path field: moves that near the field's nearest cell, distance thresholds"},
+			{Name: "sun_paths", Dtype: env.Bool, Shape: []int{u, SunColumns}, Low: 0, High: 1,
+				Description: "per unit slot: moves that near an escape underground and a gem worth the trip before the sun, slack thresholds"},
 		},
 		Action: env.TensorSpec{Name: "action", Dtype: env.Int8, Shape: []int{u}, Low: 0, High: float64(None),
 			Description: "a direction 0..10 per unit slot; slots not owned are ignored"},
@@ -196,6 +198,7 @@ func (t *table) Observe(o *env.Out, l, p int) {
 	t.obs.Globals(s, p, o.Obs[2][l*4*NumGlobals:(l+1)*4*NumGlobals])
 	t.obs.Mask(s, p, o.Obs[3][l*u*NumDirs:(l+1)*u*NumDirs])
 	t.obs.Paths(s, p, o.Obs[4][l*u*PathColumns:(l+1)*u*PathColumns])
+	t.obs.SunPaths(s, p, o.Obs[5][l*u*SunColumns:(l+1)*u*SunColumns])
 }
 
 // StartTrace writes the .res header and the initial state to w; the names

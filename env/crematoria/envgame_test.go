@@ -49,12 +49,12 @@ func TestSpec(t *testing.T) {
 	for _, ts := range sp.Observation {
 		got[ts.Name] = ts.Shape
 	}
-	want := map[string][]int{"board": {3, 40, 80}, "units": {80, 8}, "globals": {16}, "action_mask": {80, 11}, "paths": {80, 132}}
+	want := map[string][]int{"board": {3, 40, 80}, "units": {80, 8}, "globals": {16}, "action_mask": {80, 11}, "paths": {80, 132}, "sun_paths": {80, 44}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("observation shapes = %v, want %v", got, want)
 	}
-	if sp.ObservationBytes() != 9600+640+64+880+10560 {
-		t.Errorf("ObservationBytes() = %d, want %d", sp.ObservationBytes(), 9600+640+64+880+10560)
+	if sp.ObservationBytes() != 9600+640+64+880+10560+3520 {
+		t.Errorf("ObservationBytes() = %d, want %d", sp.ObservationBytes(), 9600+640+64+880+10560+3520)
 	}
 	if sp.Action.Dtype != env.Int8 || sp.ActionOrder.Dtype != env.Int16 || sp.NumActions != 11 {
 		t.Errorf("action spec = %+v / %+v / %d", sp.Action, sp.ActionOrder, sp.NumActions)

@@ -6,10 +6,16 @@ import (
 )
 
 // ObservationVersion names the observation and action layout that the
-// encoder below writes; docs/observation.md defines it. crematoria-obs-2
-// is crematoria-obs-1's four tensors and the paths tensor (paths.go);
-// policies trained on crematoria-obs-1 still play (PolicySignature).
-const ObservationVersion = "crematoria-obs-2"
+// encoder below writes; docs/observation.md defines it. crematoria-obs-3
+// is crematoria-obs-2's five tensors and the sun_paths tensor
+// (sunpaths.go); crematoria-obs-2 is crematoria-obs-1's four tensors and
+// the paths tensor (paths.go). Policies trained on the older versions
+// still play (PolicySignature).
+const ObservationVersion = "crematoria-obs-3"
+
+// ObservationVersion2 is the second layout: board, units, globals,
+// action_mask, paths.
+const ObservationVersion2 = "crematoria-obs-2"
 
 // ObservationVersion1 is the first layout: board, units, globals,
 // action_mask.
@@ -60,12 +66,13 @@ func NumSlots(cfg *Config) int { return NumPlayers * (cfg.NbFuryans + cfg.NbPion
 func rel(g, me int) uint8 { return uint8((g - me + NumPlayers) % NumPlayers) }
 
 // Observer encodes the egocentric observation of one seat
-// (crematoria-obs-2) into caller-owned buffers. Its zero value is ready
+// (crematoria-obs-3) into caller-owned buffers. Its zero value is ready
 // to use; it keeps scratch space between calls and is not safe for
 // concurrent use.
 type Observer struct {
 	code  []uint8     // unit code by id, for the current observer
 	paths *pathSearch // the searches of Paths
+	sun   *sunSearch  // the searches of SunPaths
 }
 
 func (ob *Observer) unitCodes(s *State, me int) []uint8 {

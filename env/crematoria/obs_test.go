@@ -29,9 +29,15 @@ func newTestGame(t *testing.T, seed int) *Game {
 // playRounds plays n rounds with Demo bots in every seat.
 func playRounds(t testing.TB, g *Game, n int) {
 	t.Helper()
+	playRoundsWith(t, g, n, NewDemo)
+}
+
+// playRoundsWith plays n rounds with bots of newBot in every seat.
+func playRoundsWith(t testing.TB, g *Game, n int, newBot func(me, seed int) Bot) {
+	t.Helper()
 	var bots [NumPlayers]Bot
 	for p := range bots {
-		bots[p] = NewDemo(p, g.Seed())
+		bots[p] = newBot(p, g.Seed())
 	}
 	var o [NumPlayers]Orders
 	var cmds [NumPlayers][]Command
@@ -308,7 +314,7 @@ func BenchmarkObserve(b *testing.B) {
 	var ob Observer
 	u := NumSlots(&g.cfg)
 	board, units, gl, mask := make([]byte, BoardBytes), make([]byte, u*UnitFeatures), make([]byte, 4*NumGlobals), make([]byte, u*NumDirs)
-	paths := make([]byte, u*PathColumns)
+	paths, sun := make([]byte, u*PathColumns), make([]byte, u*SunColumns)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -318,6 +324,28 @@ func BenchmarkObserve(b *testing.B) {
 		ob.Globals(s, me, gl)
 		ob.Mask(s, me, mask)
 		ob.Paths(s, me, paths)
+		ob.SunPaths(s, me, sun)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "obs/s")
+}
+
+// BenchmarkSunPaths is the sun_paths tensor alone, over the states of a
+// game of Riddicks (who go up for gems) and the four seats.
+func BenchmarkSunPaths(b *testing.B) {
+	g, err := New(DefaultConfig(), 3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var states []*State
+	for r := 0; r <= 100; r += 20 {
+		playRoundsWith(b, g, r-g.Round, NewRiddick)
+		states = append(states, &cloneGame(g).State)
+	}
+	var ob Observer
+	sun := make([]byte, NumSlots(&g.cfg)*SunColumns)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ob.SunPaths(states[i%len(states)], i%NumPlayers, sun)
+	}
 }

@@ -206,8 +206,16 @@ func (ps *pathSearch) or(a, b *bitboard) {
 // expand replaces front with the cells one move from it that are not
 // reached yet, and reports whether there are any.
 func (ps *pathSearch) expand() bool {
-	fr, h, jump := &ps.front, &ps.h, &ps.jump
-	for k := range fr {
+	return expandFront(&ps.front, &ps.h, &ps.jump, &ps.pass, &ps.elev, &ps.reached, 0)
+}
+
+// expandFront replaces fr with the cells of pass one move from it that are
+// not in reached, and reports whether there are any: the eight planar
+// moves (columns wrapping, rows not) and, from a cell of elev, the move to
+// the other level. h and jump are scratch. With from = 1 only level 1 is
+// searched, without jumps.
+func expandFront(fr, h, jump, pass, elev, reached *bitboard, from int) bool {
+	for k := from; k < len(fr); k++ {
 		for i := range fr[k] {
 			lo, hi := fr[k][i][0], fr[k][i][1]
 			// Column j+1 and j-1 of every bit, columns wrapping.
@@ -215,21 +223,24 @@ func (ps *pathSearch) expand() bool {
 			rlo, rhi := lo>>1|(hi&1)<<63, hi>>1|(lo&1)<<(Cols-65)
 			h[k][i][0], h[k][i][1] = lo|llo|rlo, hi|lhi|rhi
 			// Up or Down from an elevator of the other level.
-			jump[1-k][i][0], jump[1-k][i][1] = lo&ps.elev[k][i][0], hi&ps.elev[k][i][1]
+			jump[1-k][i][0], jump[1-k][i][1] = lo&elev[k][i][0], hi&elev[k][i][1]
 		}
 	}
 	any := uint64(0)
-	for k := range fr {
+	for k := from; k < len(fr); k++ {
 		for i := range fr[k] {
 			for w := 0; w < 2; w++ {
-				v := h[k][i][w] | jump[k][i][w]
+				v := h[k][i][w]
+				if from == 0 {
+					v |= jump[k][i][w]
+				}
 				if i > 0 {
 					v |= h[k][i-1][w]
 				}
 				if i < Rows-1 {
 					v |= h[k][i+1][w]
 				}
-				v &= ps.pass[k][i][w] &^ ps.reached[k][i][w]
+				v &= pass[k][i][w] &^ reached[k][i][w]
 				fr[k][i][w] = v
 				any |= v
 			}

@@ -8,18 +8,21 @@ import (
 
 // PolicySignature is what a Crematoria policy takes and gives
 // (docs/export.md): the observation of docs/observation.md
-// (crematoria-obs-2, or crematoria-obs-1's four tensors for a policy
-// trained on that version) with any multiple of 4 unit slots, and logits
-// [1, U, 11].
+// (crematoria-obs-3, or the first five or four tensors for a policy
+// trained on crematoria-obs-2 or crematoria-obs-1) with any multiple of 4
+// unit slots, and logits [1, U, 11].
 func PolicySignature() policy.Signature {
 	spec := specFor(&defaultConfig)
 	sig := policy.SignatureOf(&spec)
 	sig.SlotsMultiple = NumPlayers
 	sig.ActionOrders = []string{policy.OrderAttacksFirst}
+	v2 := sig
+	v2.ObservationVersion = ObservationVersion2
+	v2.Inputs = sig.Inputs[:5] // board, units, globals, action_mask, paths
 	v1 := sig
 	v1.ObservationVersion = ObservationVersion1
 	v1.Inputs = sig.Inputs[:4] // board, units, globals, action_mask
-	sig.Older = []policy.Signature{v1}
+	sig.Older = []policy.Signature{v2, v1}
 	return sig
 }
 
@@ -28,7 +31,7 @@ var defaultConfig = DefaultConfig()
 
 // PolicyBot plays a seat with an ONNX policy (package policy): every round
 // it encodes the observation of its seat (the tensors of the model's
-// version, crematoria-obs-2 or crematoria-obs-1, with Observer), runs the network and, for each unit slot it owns, takes the
+// version, crematoria-obs-3, -2 or -1, with Observer), runs the network and, for each unit slot it owns, takes the
 // direction with the largest logit (the lowest direction number on a
 // tie). It issues the commands in slot order (increasing unit id), leaving
 // out None, which is what the environment does with an action and no
@@ -42,7 +45,7 @@ type PolicyBot struct {
 	ob  Observer
 	err error
 
-	obs    [][]byte // board, units, globals, action_mask[, paths]
+	obs    [][]byte // board, units, globals, action_mask[, paths[, sun_paths]]
 	in     policy.Inputs
 	logits []float32
 }
@@ -56,7 +59,7 @@ func NewPolicyBot(m *policy.Model, me int) *PolicyBot {
 	return &PolicyBot{
 		m: m, me: me,
 		obs: [][]byte{make([]byte, BoardBytes), make([]byte, u*UnitFeatures), make([]byte, 4*NumGlobals), make([]byte, u*NumDirs),
-			make([]byte, u*PathColumns)}[:len(m.Signature.Inputs)],
+			make([]byte, u*PathColumns), make([]byte, u*SunColumns)}[:len(m.Signature.Inputs)],
 		in: m.NewInputs(),
 	}
 }
@@ -131,6 +134,9 @@ func (b *PolicyBot) Decide(s *State) ([]Dir, error) {
 	b.ob.Mask(s, b.me, b.obs[3])
 	if len(b.obs) > 4 {
 		b.ob.Paths(s, b.me, b.obs[4])
+	}
+	if len(b.obs) > 5 {
+		b.ob.SunPaths(s, b.me, b.obs[5])
 	}
 	logits, err := b.m.Logits(b.in, b.obs)
 	if err != nil {

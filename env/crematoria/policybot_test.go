@@ -103,10 +103,11 @@ func TestMatchWithPolicyBot(t *testing.T) {
 // crematoria-obs-1: its bot feeds it that version's four tensors).
 func TestPolicySignature(t *testing.T) {
 	sig := crematoria.PolicySignature()
-	if sig.ObservationVersion != crematoria.ObservationVersion || sig.Actions != crematoria.NumDirs || len(sig.Inputs) != 5 {
+	if sig.ObservationVersion != crematoria.ObservationVersion || sig.Actions != crematoria.NumDirs || len(sig.Inputs) != 6 {
 		t.Fatalf("PolicySignature() = %+v", sig)
 	}
-	if len(sig.Older) != 1 || sig.Older[0].ObservationVersion != crematoria.ObservationVersion1 || len(sig.Older[0].Inputs) != 4 {
+	if len(sig.Older) != 2 || sig.Older[0].ObservationVersion != crematoria.ObservationVersion2 || len(sig.Older[0].Inputs) != 5 ||
+		sig.Older[1].ObservationVersion != crematoria.ObservationVersion1 || len(sig.Older[1].Inputs) != 4 {
 		t.Fatalf("PolicySignature().Older = %+v", sig.Older)
 	}
 	if _, err := os.Stat(exampleModel); err != nil {

@@ -17,10 +17,10 @@ import (
 // variables and runs this test). The record directory holds meta.json
 // ({"n": N, "num_slots": U}) and raw little-endian arrays: board.bin uint8
 // [N,3,40,80], units.bin uint8 [N,U,8], globals.bin float32 [N,16],
-// mask.bin uint8 [N,U,11], paths.bin uint8 [N,U,132] (crematoria-obs-2),
-// logits.bin float32 [N,U,11] (PyTorch's masked logits) and actions.bin
-// uint8 [N,U] (PyTorch's argmax). A model of crematoria-obs-1 is given the
-// first four.
+// mask.bin uint8 [N,U,11], paths.bin uint8 [N,U,132], sun_paths.bin
+// uint8 [N,U,44] (crematoria-obs-3), logits.bin float32 [N,U,11]
+// (PyTorch's masked logits) and actions.bin uint8 [N,U] (PyTorch's
+// argmax). A model of an older version is given the first four or five.
 func TestMatchesTorch(t *testing.T) {
 	modelPath, dir := os.Getenv("JGYM_POLICY_MODEL"), os.Getenv("JGYM_POLICY_RECORD")
 	if modelPath == "" || dir == "" {
@@ -60,6 +60,7 @@ func TestMatchesTorch(t *testing.T) {
 	glob := read("globals.bin", 4*crematoria.NumGlobals)
 	mask := read("mask.bin", u*crematoria.NumDirs)
 	paths := read("paths.bin", u*crematoria.PathColumns)
+	sun := read("sun_paths.bin", u*crematoria.SunColumns)
 	logits := read("logits.bin", 4*u*crematoria.NumDirs)
 	actions := read("actions.bin", u)
 	const tol = 1e-4
@@ -70,7 +71,8 @@ func TestMatchesTorch(t *testing.T) {
 			units[i*u*crematoria.UnitFeatures : (i+1)*u*crematoria.UnitFeatures],
 			glob[i*4*crematoria.NumGlobals : (i+1)*4*crematoria.NumGlobals],
 			mask[i*u*crematoria.NumDirs : (i+1)*u*crematoria.NumDirs],
-			paths[i*u*crematoria.PathColumns : (i+1)*u*crematoria.PathColumns]}
+			paths[i*u*crematoria.PathColumns : (i+1)*u*crematoria.PathColumns],
+			sun[i*u*crematoria.SunColumns : (i+1)*u*crematoria.SunColumns]}
 		got, err := m.Logits(nil, obs[:len(m.Signature.Inputs)])
 		if err != nil {
 			t.Fatalf("observation %d: %v", i, err)

@@ -41,7 +41,7 @@ PROTOCOL_VERSION = 1
 #: docs/observation.md). A server's game of another layout is refused; a
 #: game this package does not know is served as the server describes it.
 OBSERVATION_VERSIONS = {
-    "Crematoria-v0": "crematoria-obs-2",
+    "Crematoria-v0": "crematoria-obs-3",
     "Dominator-v0": "dominator-obs-1",
     "Pandemic-v0": "pandemic-obs-1",
     "Moria-v0": "moria-obs-1",

@@ -147,7 +147,7 @@ def test_metadata(trained: dict[str, Path]) -> None:
 
     model = onnx.load(str(trained["onnx"]))
     meta = {p.key: p.value for p in model.metadata_props}
-    assert meta["observation_version"] == "crematoria-obs-2"
+    assert meta["observation_version"] == "crematoria-obs-3"
     # Crematoria's default --command-order: the Go bot and the C++ player
     # issue the attacks first, as the env did in training (test_same_game_in_go).
     assert meta["num_slots"] == "80" and meta["action_order"] == "attacks_first"
@@ -167,7 +167,7 @@ def test_go_matches_torch(trained: dict[str, Path]) -> None:
     envs = jgym.make_vec(
         num_envs=2, opponents=("Demo", "Demo", "Demo"), shuffle_seats=True, config=CONFIG
     )
-    boards, units, globs, masks, paths, logits = [], [], [], [], [], []
+    boards, units, globs, masks, paths, suns, logits = [], [], [], [], [], [], []
     try:
         obs, _ = envs.reset(seed=123)
         rng = np.random.default_rng(0)
@@ -183,6 +183,7 @@ def test_go_matches_torch(trained: dict[str, Path]) -> None:
             globs.append(np.array(obs["globals"]))
             masks.append(np.array(obs["action_mask"]).astype(np.uint8))
             paths.append(np.array(obs["paths"]).astype(np.uint8))
+            suns.append(np.array(obs["sun_paths"]).astype(np.uint8))
             logits.append(lg)
             # Random legal moves make more varied positions than the
             # barely trained policy.
@@ -195,6 +196,7 @@ def test_go_matches_torch(trained: dict[str, Path]) -> None:
     np.concatenate(globs).astype("<f4").tofile(rec / "globals.bin")
     np.concatenate(masks).tofile(rec / "mask.bin")
     np.concatenate(paths).tofile(rec / "paths.bin")
+    np.concatenate(suns).tofile(rec / "sun_paths.bin")
     lg.astype("<f4").tofile(rec / "logits.bin")
     lg.argmax(-1).astype(np.uint8).tofile(rec / "actions.bin")
     (rec / "meta.json").write_text(json.dumps({"n": len(lg), "num_slots": 80}))

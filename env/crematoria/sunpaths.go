@@ -1,0 +1,310 @@
+package crematoria
+
+// The sun_paths tensor of crematoria-obs-3 (docs/observation.md): the paths
+// tensor (paths.go) counts moves and ignores the sun, so it cannot tell a
+// unit whether a trip to a gem leaves it the time to get back underground
+// before its column burns. sun_paths measures trips against the sun's
+// clock, for two fields:
+//
+//   - escape: how much slack a unit on level 1 has to reach an Elevator and
+//     go Down before its column burns;
+//   - gem trip: how much slack a unit has to reach a gem and still escape
+//     from the gem's cell afterwards.
+//
+// Both are breadth-first searches whose sources start late by their slack
+// (a "delayed-source" search): the value of a cell is the fewest moves to a
+// source minus that source's slack, so a value of 0 or less means the trip
+// is feasible, with that many rounds to spare.
+
+// Fields of the sun_paths tensor, in the order of its columns.
+const (
+	SunEscape  = iota // reach a night Elevator of level 1 and go Down in time
+	SunGemTrip        // reach a gem in time to escape from its cell
+	NumSunFields
+)
+
+// SunColumns is the number of columns of the sun_paths tensor: 11 descent
+// flags per field (column f*11+d), then 11 thermometer flags per field
+// (column (NumSunFields+f)*11+k).
+const SunColumns = 2 * NumSunFields * NumDirs
+
+// SunThresholds are the values of the thermometer columns: column
+// (NumSunFields+f)*11+k is set when the unit's value for field f is at least
+// SunThresholds[k]. A value of 0 or less is a feasible trip; a cell whose
+// value exceeds SunMaxValue (or that no source reaches) is past every
+// threshold.
+var SunThresholds = [NumDirs]int8{-16, -12, -8, -6, -4, -3, -2, -1, 0, 1, 4}
+
+// SunMaxValue is the largest value the searches measure.
+const SunMaxValue = 63
+
+// sunFar is the value of a cell beyond SunMaxValue or never reached.
+const sunFar = 127
+
+// NightLeft returns, for a level-1 column c in round r, the number of rounds
+// after this one before the sun burns it (0: it burns at the end of round
+// r, 19: at the end of round r+19) and whether it is in the night at all
+// (rules/crematoria.md, "Distances and the sun": the night of round r covers
+// the 40 columns from t1 = 2r mod 80, and burns t1 and t1+1 at its end).
+func NightLeft(r, c int) (left int, night bool) {
+	o := ((c-2*r)%Cols + 2*Cols) % Cols
+	return o / 2, o < Cols/2
+}
+
+// sunSearch is the scratch space of SunPaths.
+type sunSearch struct {
+	left     [Cols]int8              // NightLeft of each column, -1 in daylight
+	pass     bitboard                // level 0 not Rock, level 1 not Rock and in the night
+	elev     bitboard                // the Elevators
+	surface  bitboard                // pass, level 1 only (the escape search)
+	noElev   bitboard                // no Elevator (the escape search does not jump)
+	src      [sunOffset + 1]bitboard // sources by start value + sunOffset
+	used     [sunOffset + 1]bool     // which of src hold any
+	reached  bitboard                // cells of value <= t
+	front, h bitboard                // value exactly t; scratch
+	jump     bitboard                // scratch
+	prev     bitboard                // cells of value < t
+	mine     []int                   // the observer's live units on the board
+	gems     []Pos                   // the gems of level 1 in the night
+	gemVal   []int8                  // their escape values
+}
+
+// sunOffset shifts start values (-19..0, at most -(Cols/4 - 1)) to source
+// buckets.
+const sunOffset = Cols / 4
+
+// SunPaths writes the sun_paths tensor, bool [U, SunColumns], of seat me
+// into dst (len U*SunColumns). The rows of slots that are not me's live
+// units are zeros.
+//
+// The searches move as the paths tensor's do (the eight planar directions,
+// columns wrapping, rows not, onto cells that are not Rock, and Up or Down
+// at an Elevator; units do not block), but on level 1 only onto the columns
+// in the night this round. With left(c) the rounds before column c burns
+// (NightLeft):
+//
+//   - escape(x), for a level-1 night cell x, is the least d(x, e) - left(e)
+//     over the level-1 Elevators e in the night, d counting moves on level 1
+//     only. A unit on x can reach e and go Down before e burns when it is 0
+//     or less.
+//   - latest(g) = min(left(g), -escape(g)) is how many moves from now a
+//     unit may take to reach gem g and still escape from it (and find the
+//     gem there: it vanishes when g's column burns).
+//   - trip(x) is the least d(x, g) - latest(g) over the gems g with
+//     latest(g) >= 0, d counting moves on both levels.
+//
+// Values over SunMaxValue count as unreachable. For slot id of a unit of me
+// with value v for field f, column f*11+d is 1 when direction d (0..9)
+// leads to a cell of value below v (for escape, Down from an Elevator
+// always does: level 0 is safe), and column (NumSunFields+f)*11+k is 1
+// when v >= SunThresholds[k]. A unit on level 0 has no escape value: its
+// escape columns are all 0.
+//
+// Both searches run on bitboards, value by value, the sources joining at
+// their start values, and stop once every unit (and, for escape, every
+// gem) has its value.
+func (ob *Observer) SunPaths(s *State, me int, dst []byte) {
+	n := NumSlots(s.Cfg)
+	dst = dst[:n*SunColumns]
+	clear(dst)
+	if ob.sun == nil {
+		ob.sun = new(sunSearch)
+	}
+	ss := ob.sun
+	ss.mine = ss.mine[:0]
+	for id := 0; id < n; id++ {
+		if u := &s.Units[id]; u.Player == me && u.Health > 0 && u.Pos.OnBoard() {
+			ss.mine = append(ss.mine, id)
+		}
+	}
+	if len(ss.mine) == 0 {
+		return
+	}
+	ss.prepare(s)
+	// Escape: from the night elevators of level 1, on level 1.
+	for j := 0; j < Cols; j++ {
+		if ss.left[j] < 0 {
+			continue
+		}
+		w, bit := j>>6, uint64(1)<<(j&63)
+		b := sunOffset - int(ss.left[j])
+		for i := 0; i < Rows; i++ {
+			if e := ss.elev[1][i][w] & bit; e != 0 {
+				ss.src[b][1][i][w] |= e
+				ss.used[b] = true
+			}
+		}
+	}
+	ss.search(s, SunEscape, &ss.surface, &ss.noElev, dst)
+	// Gem trips: from the gems one can still take and escape with.
+	for e, g := range ss.gems {
+		if v := ss.gemVal[e]; v <= 0 {
+			b := sunOffset - int(min(ss.left[g.J], -v))
+			ss.src[b].set(1, g.I, g.J)
+			ss.used[b] = true
+		}
+	}
+	ss.search(s, SunGemTrip, &ss.pass, &ss.elev, dst)
+}
+
+// prepare sets the night columns, the cells the searches may enter and the
+// gems.
+func (ss *sunSearch) prepare(s *State) {
+	for j := range ss.left {
+		left, night := NightLeft(s.Round, j)
+		ss.left[j] = int8(left)
+		if !night {
+			ss.left[j] = -1
+		}
+	}
+	ss.pass, ss.elev, ss.surface = bitboard{}, bitboard{}, bitboard{}
+	ss.gems = ss.gems[:0]
+	for i := 0; i < Rows; i++ {
+		row0 := s.Cells[i*Cols : (i+1)*Cols]
+		row1 := s.Cells[LevelCells+i*Cols : LevelCells+(i+1)*Cols]
+		for j := range row0 {
+			if row0[j].Type != Rock {
+				ss.pass.set(0, i, j)
+			}
+			if row0[j].Type == Elevator {
+				ss.elev.set(0, i, j)
+			}
+			if row1[j].Type == Elevator {
+				ss.elev.set(1, i, j)
+			}
+			if ss.left[j] < 0 {
+				continue
+			}
+			if row1[j].Type != Rock {
+				ss.pass.set(1, i, j)
+				ss.surface.set(1, i, j)
+			}
+			if row1[j].Gem {
+				ss.gems = append(ss.gems, Pos{I: i, J: j, K: 1})
+			}
+		}
+	}
+}
+
+// search runs field f's delayed-source search from ss.src (which it
+// clears) over the cells of pass, jumping levels at the cells of elev, and
+// writes the field's columns for ss.mine (the units on level 1 only for
+// escape, whose search also sets gemVal).
+func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
+	type target struct {
+		p    Pos
+		id   int // a unit, or -1 - the gem's index
+		done bool
+	}
+	var buf [128]target
+	targets := buf[:0]
+	for _, id := range ss.mine {
+		if p := s.Units[id].Pos; f != SunEscape || p.K == 1 {
+			targets = append(targets, target{p: p, id: id})
+		}
+	}
+	if f == SunEscape {
+		ss.gemVal = ss.gemVal[:0]
+		for e, g := range ss.gems {
+			ss.gemVal = append(ss.gemVal, sunFar)
+			targets = append(targets, target{p: g, id: -1 - e})
+		}
+	}
+	left := len(targets)
+	// The first and last start values.
+	first, last := 1, -sunOffset-1
+	for b, u := range ss.used {
+		if u {
+			first, last = min(first, b-sunOffset), b-sunOffset
+		}
+	}
+	if first > 0 {
+		left = 0 // no source: every target is unreachable
+	}
+	ss.reached, ss.front, ss.prev = bitboard{}, bitboard{}, bitboard{}
+	from := 0 // the escape search stays on level 1
+	if f == SunEscape {
+		from = 1
+	}
+	for t := first; left > 0; t++ {
+		// The sources that start at t and are not reached yet.
+		if t <= last && ss.used[t+sunOffset] {
+			src := &ss.src[t+sunOffset]
+			for k := range src {
+				for i := range src[k] {
+					for w := 0; w < 2; w++ {
+						v := src[k][i][w] & pass[k][i][w] &^ ss.reached[k][i][w]
+						ss.front[k][i][w] |= v
+						ss.reached[k][i][w] |= v
+					}
+				}
+			}
+		}
+		// The targets of value t: their neighbours in prev are nearer.
+		for e := range targets {
+			tg := &targets[e]
+			if tg.done || !ss.front.has(tg.p) {
+				continue
+			}
+			tg.done = true
+			left--
+			if tg.id < 0 {
+				ss.gemVal[-1-tg.id] = int8(t)
+			} else {
+				ss.write(f, tg.p, int8(t), &ss.prev, dst[tg.id*SunColumns:(tg.id+1)*SunColumns])
+			}
+		}
+		if t == SunMaxValue {
+			break
+		}
+		ss.prev = ss.reached
+		if !expandFront(&ss.front, &ss.h, &ss.jump, pass, elev, &ss.reached, from) && t >= last {
+			break
+		}
+		ss.or(&ss.reached, &ss.front)
+	}
+	for b, u := range ss.used {
+		if u {
+			ss.src[b], ss.used[b] = bitboard{}, false
+		}
+	}
+	// The units beyond: every reached neighbour is nearer.
+	for _, tg := range targets {
+		if !tg.done && tg.id >= 0 {
+			ss.write(f, tg.p, sunFar, &ss.reached, dst[tg.id*SunColumns:(tg.id+1)*SunColumns])
+		}
+	}
+}
+
+// or sets a |= b.
+func (ss *sunSearch) or(a, b *bitboard) {
+	for k := range a {
+		for i := range a[k] {
+			a[k][i][0] |= b[k][i][0]
+			a[k][i][1] |= b[k][i][1]
+		}
+	}
+}
+
+// write sets field f's columns of a unit at p of value v: as descents the
+// moves onto cells of nearer (for escape, also Down from an Elevator), and
+// the thresholds.
+func (ss *sunSearch) write(f int, p Pos, v int8, nearer *bitboard, row []byte) {
+	elevator := ss.elev.has(p)
+	for dir := Bottom; dir < None; dir++ {
+		if dir >= Up && (!elevator || (dir == Up) != (p.K == 0)) {
+			continue
+		}
+		if f == SunEscape && dir == Down {
+			row[f*NumDirs+int(dir)] = 1
+			continue
+		}
+		if t := p.Add(dir); t.OnBoard() && nearer.has(t) {
+			row[f*NumDirs+int(dir)] = 1
+		}
+	}
+	therm := row[(NumSunFields+f)*NumDirs:]
+	for k, th := range SunThresholds {
+		therm[k] = b2u(v >= th)
+	}
+}

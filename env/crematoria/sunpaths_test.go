@@ -1,0 +1,315 @@
+package crematoria
+
+import (
+	"fmt"
+	"testing"
+)
+
+// The night of rules/crematoria.md, "Distances and the sun": in round 0
+// daylight covers columns 40..79 and the sun burns columns 0 and 1 at the
+// end of the round; in round 1, columns 0-1 and 42-79 are in daylight.
+func TestNightLeft(t *testing.T) {
+	for _, c := range []struct {
+		r, c, left int
+		night      bool
+	}{
+		{0, 0, 0, true}, {0, 1, 0, true}, {0, 2, 1, true}, {0, 39, 19, true}, {0, 40, 0, false}, {0, 79, 0, false},
+		{1, 0, 0, false}, {1, 1, 0, false}, {1, 2, 0, true}, {1, 41, 19, true}, {1, 42, 0, false},
+		{39, 78, 0, true}, {39, 79, 0, true}, {39, 0, 1, true}, {39, 37, 19, true}, {39, 38, 0, false},
+		{40, 0, 0, true}, {119, 78, 0, true}, {119, 37, 19, true}, {119, 77, 0, false},
+	} {
+		left, night := NightLeft(c.r, c.c)
+		if night != c.night || night && left != c.left {
+			t.Errorf("NightLeft(round %d, column %d) = %d, %v, want %d, %v", c.r, c.c, left, night, c.left, c.night)
+		}
+	}
+}
+
+// relaxedSun computes the escape and gem trip values another way than
+// SunPaths' search, from docs/observation.md's definitions: every cell
+// starts at its source value or unreachable, then all cells are relaxed
+// from their neighbours until nothing changes; values over SunMaxValue
+// become unreachable.
+func relaxedSun(s *State) (escape, trip []int) {
+	const inf = 1 << 20
+	t1 := 2 * s.Round % Cols
+	left := func(idx int) (int, bool) {
+		o := (idx%Cols - t1 + Cols) % Cols
+		return o / 2, o < 40
+	}
+	allowed := func(idx int) bool {
+		if s.Cells[idx].Type == Rock {
+			return false
+		}
+		_, night := left(idx)
+		return idx < LevelCells || night
+	}
+	relax := func(d []int, levels bool) {
+		for changed := true; changed; {
+			changed = false
+			for idx := range d {
+				if !allowed(idx) || !levels && idx < LevelCells {
+					continue
+				}
+				p := PosOf(idx)
+				for dir := Bottom; dir < None; dir++ {
+					q := p.Add(dir)
+					if !q.OnBoard() || !allowed(q.Index()) || dir >= Up && (!levels || s.Cells[idx].Type != Elevator) {
+						continue
+					}
+					if dq := d[q.Index()]; dq+1 < d[idx] {
+						d[idx], changed = dq+1, true
+					}
+				}
+			}
+		}
+		for idx := range d {
+			if d[idx] > SunMaxValue {
+				d[idx] = sunFar
+			}
+		}
+	}
+	escape = make([]int, 2*LevelCells)
+	for idx := range escape {
+		escape[idx] = inf
+		if l, night := left(idx); idx >= LevelCells && night && s.Cells[idx].Type == Elevator {
+			escape[idx] = -l
+		}
+	}
+	relax(escape, false)
+	trip = make([]int, 2*LevelCells)
+	for idx := range trip {
+		trip[idx] = inf
+		if l, night := left(idx); idx >= LevelCells && night && s.Cells[idx].Gem && escape[idx] <= 0 {
+			trip[idx] = -min(l, -escape[idx])
+		}
+	}
+	relax(trip, true)
+	return escape, trip
+}
+
+// Every flag of the sun_paths tensor agrees with the values of the
+// relaxation, for every seat, on boards of several seeds and rounds; the
+// slots of other players are zeros.
+func TestSunPathsAgainstRelaxation(t *testing.T) {
+	var feasible, doomed, trips, descents int
+	// One Observer for every board and seat: nothing of a search may leak
+	// into the next.
+	var ob Observer
+	for _, c := range []struct {
+		seed, rounds int
+		scatter      bool
+	}{{1, 0, false}, {7, 30, false}, {42, 57, false}, {3, 90, false}, {5, 21, true}} {
+		// Riddicks send Pioneers up for gems.
+		g := newTestGame(t, c.seed)
+		playRoundsWith(t, g, c.rounds, NewRiddick)
+		s := &g.State
+		u := NumSlots(&g.cfg)
+		if c.scatter {
+			// Every Pioneer and Furyan moved to a free cell of level 1 in
+			// the night, spread over the band: some can escape, some not.
+			t1 := 2 * s.Round % Cols
+			for id := 0; id < u; id++ {
+				p := Pos{I: id * 7 % Rows, J: id * 13 % 40, K: 1}
+				p.J = (t1 + p.J) % Cols
+				for s.Cells[p.Index()].ID >= 0 {
+					p.I = (p.I + 1) % Rows
+				}
+				s.Cells[s.Units[id].Pos.Index()].ID = -1
+				s.Units[id].Pos = p
+				s.Cells[p.Index()].ID = int16(id)
+			}
+		}
+		escape, trip := relaxedSun(s)
+		got := make([]byte, u*SunColumns)
+		for me := 0; me < NumPlayers; me++ {
+			ob.SunPaths(s, me, got)
+			for id := 0; id < u; id++ {
+				p := s.Units[id].Pos
+				row := got[id*SunColumns : (id+1)*SunColumns]
+				if s.Units[id].Player != me {
+					for _, x := range row {
+						if x != 0 {
+							t.Fatalf("seed %d seat %d: slot %d of player %d has sun_paths features", c.seed, me, id, s.Units[id].Player)
+						}
+					}
+					continue
+				}
+				elevator := s.Cells[p.Index()].Type == Elevator
+				for f, val := range [][]int{escape, trip} {
+					if f == SunEscape && p.K == 0 {
+						for k := 0; k < NumDirs; k++ {
+							if row[f*NumDirs+k] != 0 || row[(NumSunFields+f)*NumDirs+k] != 0 {
+								t.Fatalf("seed %d seat %d slot %d underground has escape flags %v", c.seed, me, id, row)
+							}
+						}
+						continue
+					}
+					v := val[p.Index()]
+					for dir := Bottom; dir < DirSize; dir++ {
+						q := p.Add(dir)
+						want := dir != None && q.OnBoard() && (dir < Up || elevator) &&
+							(f == SunEscape && dir == Down || val[q.Index()] != sunFar && val[q.Index()] < v)
+						if (row[f*NumDirs+int(dir)] == 1) != want {
+							t.Fatalf("seed %d round %d seat %d field %d slot %d at %v (value %d) direction %v: flag %d, want %v",
+								c.seed, s.Round, me, f, id, p, v, dir, row[f*NumDirs+int(dir)], want)
+						}
+						if want {
+							descents++
+						}
+					}
+					for k, th := range SunThresholds {
+						if want := v >= int(th); (row[(NumSunFields+f)*NumDirs+k] == 1) != want {
+							t.Fatalf("seed %d seat %d field %d slot %d: value %d, threshold %d flag %d", c.seed, me, f, id, v, th, row[(NumSunFields+f)*NumDirs+k])
+						}
+					}
+					switch {
+					case f == SunEscape && v <= 0:
+						feasible++
+					case f == SunEscape:
+						doomed++
+					case v <= 0:
+						trips++
+					}
+				}
+			}
+		}
+	}
+	// The test must have seen every kind of value.
+	if feasible == 0 || doomed == 0 || trips == 0 || descents == 0 {
+		t.Errorf("%d units that can escape, %d doomed, %d feasible gem trips, %d descents", feasible, doomed, trips, descents)
+	}
+	t.Logf("%d units that can escape, %d doomed, %d feasible gem trips, %d descents", feasible, doomed, trips, descents)
+}
+
+// A hand-made board in round 0 (night on columns 0..39, column j burning
+// at the end of round j/2): a Pioneer of seat 0 on level 1, elevators and
+// a gem placed so that each value is worked out from the rules alone.
+func TestSunPathsHandChecked(t *testing.T) {
+	g := newTestGame(t, 1)
+	s := &g.State
+	s.Round = 0
+	for idx := range s.Cells {
+		c := &s.Cells[idx]
+		c.ID, c.Gem, c.Owner = -1, false, -1
+		c.Type = Cave
+		if idx >= LevelCells {
+			c.Type = Outside
+		}
+	}
+	at := func(i, j, k int) *Cell { return &s.Cells[Pos{i, j, k}.Index()] }
+	elevator := func(i, j int) { at(i, j, 0).Type, at(i, j, 1).Type = Elevator, Elevator }
+	// The only night elevators: (20, 10), which burns at the end of round
+	// 5, and (20, 30), burning at the end of round 15. (5, 50) is in
+	// daylight.
+	elevator(20, 10)
+	elevator(20, 30)
+	elevator(5, 50)
+	for id := range s.Units {
+		s.Units[id].Pos = NoPos
+	}
+	put := func(p Pos) {
+		if old := s.Units[5].Pos; old.OnBoard() {
+			s.Cells[old.Index()].ID = -1
+		}
+		s.Units[5].Pos = p
+		s.Cells[p.Index()].ID = 5
+	}
+	if s.Units[5].Type != Pioneer || s.Units[5].Player != 0 {
+		t.Fatalf("slot 5 is %v of %d", s.Units[5].Type, s.Units[5].Player)
+	}
+	var ob Observer
+	u := NumSlots(&g.cfg)
+	got := make([]byte, u*SunColumns)
+	row := got[5*SunColumns : 6*SunColumns]
+	flags := func(f int) string { return fmt.Sprint(row[f*NumDirs : (f+1)*NumDirs]) }
+	therm := func(f int) string { return fmt.Sprint(row[(NumSunFields+f)*NumDirs : (NumSunFields+f+1)*NumDirs]) }
+	// SunThresholds: -16, -12, -8, -6, -4, -3, -2, -1, 0, 1, 4.
+	for _, c := range []struct {
+		what       string
+		at         Pos
+		gem        Pos
+		f          int
+		flags, thm string
+	}{
+		// (20, 14): 4 moves to (20, 10), which has 5 rounds: value -1 (16
+		// moves to (20, 30), 15 rounds: 1). TL, Left and LB are 3 moves
+		// from (20, 10): -2.
+		{"escape towards the nearer elevator", Pos{20, 14, 1}, NoPos, SunEscape,
+			"[0 0 0 0 0 1 1 1 0 0 0]", "[1 1 1 1 1 1 1 1 0 0 0]"},
+		// (20, 20): 10 moves to either, 10-5 = 5 and 10-15 = -5; BR, Right
+		// and RT are 9 from (20, 30): -6.
+		{"escape towards the later elevator", Pos{20, 20, 1}, NoPos, SunEscape,
+			"[0 1 1 1 0 0 0 0 0 0 0]", "[1 1 1 1 0 0 0 0 0 0 0]"},
+		// On (20, 10): value -5; its neighbours are at -4; Down escapes.
+		{"escape on an elevator", Pos{20, 10, 1}, NoPos, SunEscape,
+			"[0 0 0 0 0 0 0 0 0 1 0]", "[1 1 1 1 0 0 0 0 0 0 0]"},
+		// (20, 2): 8 moves to (20, 10): 3, doomed (28 to (20, 30): 13);
+		// BR, Right and RT are at 2.
+		{"doomed", Pos{20, 2, 1}, NoPos, SunEscape,
+			"[0 1 1 1 0 0 0 0 0 0 0]", "[1 1 1 1 1 1 1 1 1 1 0]"},
+		// A gem at (20, 24) (12 rounds left): 6 - 15 = -9 to escape from
+		// it, so latest = min(12, 9) = 9. From (20, 27, 0) the trip is 3
+		// moves to (20, 30, 0), Up, 6 moves Left: 10, value 1 (via (20,
+		// 10): 32). BR, Right and RT are one move nearer: 0.
+		{"a gem trip just too long", Pos{20, 27, 0}, Pos{20, 24, 1}, SunGemTrip,
+			"[0 1 1 1 0 0 0 0 0 0 0]", "[1 1 1 1 1 1 1 1 1 1 0]"},
+		// From (20, 29, 0): 1 + 1 + 6 = 8 moves, value -1: feasible. Only
+		// Right, onto the elevator, is nearer (BR and RT are 1 from it).
+		{"a gem trip in time", Pos{20, 29, 0}, Pos{20, 24, 1}, SunGemTrip,
+			"[0 0 1 0 0 0 0 0 0 0 0]", "[1 1 1 1 1 1 1 1 0 0 0]"},
+		// On level 1 at (20, 26): 2 moves, value 2 - 9 = -7; TL, Left and
+		// LB are at -8.
+		{"a gem trip on the surface", Pos{20, 26, 1}, Pos{20, 24, 1}, SunGemTrip,
+			"[0 0 0 0 0 1 1 1 0 0 0]", "[1 1 1 0 0 0 0 0 0 0 0]"},
+		// A gem at (20, 1) burns at the end of this round, and nobody on
+		// it escapes in time (9 - 5 = 4 > 0): no source, no trip at all.
+		{"a gem too late", Pos{20, 3, 1}, Pos{20, 1, 1}, SunGemTrip,
+			"[0 0 0 0 0 0 0 0 0 0 0]", "[1 1 1 1 1 1 1 1 1 1 1]"},
+	} {
+		if c.gem.OnBoard() {
+			at(c.gem.I, c.gem.J, 1).Gem = true
+		}
+		put(c.at)
+		ob.SunPaths(s, 0, got)
+		if flags(c.f) != c.flags || therm(c.f) != c.thm {
+			t.Errorf("%s: flags %s thresholds %s, want %s %s", c.what, flags(c.f), therm(c.f), c.flags, c.thm)
+		}
+		if c.gem.OnBoard() {
+			at(c.gem.I, c.gem.J, 1).Gem = false
+		}
+	}
+}
+
+// A search of level 1 only (from = 1) ignores whatever its scratch holds
+// from an earlier search of both levels: the escape search runs after the
+// gem trip search of the previous call with the same Observer.
+func TestExpandFrontLevel1IgnoresScratch(t *testing.T) {
+	var fr, h, pass, reached, noElev bitboard
+	for i := 0; i < Rows; i++ {
+		pass[1][i] = [2]uint64{^uint64(0), hiMask}
+	}
+	fr.set(1, 20, 40)
+	reached = fr
+	clean, dirty := fr, fr
+	var jump, junk bitboard
+	for i := 0; i < Rows; i++ {
+		junk[1][i] = [2]uint64{0x5555, 0x11} // a leftover of a level-0 front
+	}
+	expandFront(&clean, &h, &jump, &pass, &noElev, &reached, 1)
+	expandFront(&dirty, &h, &junk, &pass, &noElev, &reached, 1)
+	if clean != dirty {
+		t.Errorf("the scratch's jump changed a level-1 expansion")
+	}
+	var want bitboard
+	for a := -1; a <= 1; a++ {
+		for b := -1; b <= 1; b++ {
+			if a != 0 || b != 0 {
+				want.set(1, 20+a, 40+b)
+			}
+		}
+	}
+	if clean != want {
+		t.Errorf("expanding (20, 40, 1) did not give its eight neighbours")
+	}
+}
