@@ -210,7 +210,12 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 			targets = append(targets, target{p: g, id: -1 - e})
 		}
 	}
-	left := len(targets)
+	left, units := len(targets), 0
+	for _, tg := range targets {
+		if tg.id >= 0 {
+			units++
+		}
+	}
 	// The first and last start values.
 	first, last := 1, -sunOffset-1
 	for b, u := range ss.used {
@@ -251,10 +256,12 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 			if tg.id < 0 {
 				ss.gemVal[-1-tg.id] = int8(t)
 			} else {
+				units--
 				ss.write(f, tg.p, int8(t), &ss.prev, dst[tg.id*SunColumns:(tg.id+1)*SunColumns])
 			}
 		}
-		if t == SunMaxValue {
+		// A gem's escape value counts only when it is 0 or less.
+		if t == SunMaxValue || units == 0 && t >= 0 {
 			break
 		}
 		ss.prev = ss.reached
