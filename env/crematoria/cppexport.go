@@ -68,7 +68,7 @@ for (int id = 0; id < U; ++id) {
 // encoderCC is the observation encoder of the exported player: the C++
 // twin of Observer (env/crematoria/obs.go), written against the
 // kit's player API only, so that it builds with the course kit as with
-// jgym's. It fills the four network inputs exactly as the Go bot does,
+// jgym's. It fills the six network inputs exactly as the Go bot does,
 // element for element (docs/observation.md, crematoria-obs-3); U is the
 // number of unit slots.
 //
