@@ -298,21 +298,13 @@ func FuzzObserve(f *testing.F) {
 
 // BenchmarkObserve encodes one seat's whole observation.
 // BenchmarkObserve encodes one seat's whole observation (every tensor of
-// crematoria-obs-2) of states spread over a game of Demos: rounds 0, 20,
+// crematoria-obs-3) of states spread over a game of Demos: rounds 0, 20,
 // .., 100 in turn, the seat turning too (a training env observes every
 // round; the paths' searches depend on how the board has been taken).
 func BenchmarkObserve(b *testing.B) {
-	g, err := New(DefaultConfig(), 3)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var states []*State
-	for r := 0; r <= 100; r += 20 {
-		playRounds(b, g, r-g.Round)
-		states = append(states, &cloneGame(g).State)
-	}
+	states := gameStates(b, NewDemo)
 	var ob Observer
-	u := NumSlots(&g.cfg)
+	u := NumSlots(states[0].Cfg)
 	board, units, gl, mask := make([]byte, BoardBytes), make([]byte, u*UnitFeatures), make([]byte, 4*NumGlobals), make([]byte, u*NumDirs)
 	paths, sun := make([]byte, u*PathColumns), make([]byte, u*SunColumns)
 	b.ReportAllocs()
@@ -332,20 +324,27 @@ func BenchmarkObserve(b *testing.B) {
 // BenchmarkSunPaths is the sun_paths tensor alone, over the states of a
 // game of Riddicks (who go up for gems) and the four seats.
 func BenchmarkSunPaths(b *testing.B) {
+	states := gameStates(b, NewRiddick)
+	var ob Observer
+	sun := make([]byte, NumSlots(states[0].Cfg)*SunColumns)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ob.SunPaths(states[i%len(states)], i%NumPlayers, sun)
+	}
+}
+
+// gameStates returns the states of rounds 0, 20, .., 100 of seed 3's game
+// played by bots of newBot.
+func gameStates(b *testing.B, newBot func(me, seed int) Bot) []*State {
 	g, err := New(DefaultConfig(), 3)
 	if err != nil {
 		b.Fatal(err)
 	}
 	var states []*State
 	for r := 0; r <= 100; r += 20 {
-		playRoundsWith(b, g, r-g.Round, NewRiddick)
+		playRoundsWith(b, g, r-g.Round, newBot)
 		states = append(states, &cloneGame(g).State)
 	}
-	var ob Observer
-	sun := make([]byte, NumSlots(&g.cfg)*SunColumns)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		ob.SunPaths(states[i%len(states)], i%NumPlayers, sun)
-	}
+	return states
 }

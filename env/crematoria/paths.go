@@ -83,12 +83,7 @@ func (ob *Observer) Paths(s *State, me int, dst []byte) {
 		ob.paths = new(pathSearch)
 	}
 	ps := ob.paths
-	ps.mine = ps.mine[:0]
-	for id := 0; id < n; id++ {
-		if u := &s.Units[id]; u.Player == me && u.Health > 0 && u.Pos.OnBoard() {
-			ps.mine = append(ps.mine, id)
-		}
-	}
+	ps.mine = liveUnits(s, me, ps.mine[:0])
 	if len(ps.mine) == 0 {
 		return
 	}
@@ -96,6 +91,16 @@ func (ob *Observer) Paths(s *State, me int, dst []byte) {
 	for f := range ps.src {
 		ps.search(s, f, dst)
 	}
+}
+
+// liveUnits appends to dst the slots of seat me's live units on the board.
+func liveUnits(s *State, me int, dst []int) []int {
+	for id := 0; id < NumSlots(s.Cfg); id++ {
+		if u := &s.Units[id]; u.Player == me && u.Health > 0 && u.Pos.OnBoard() {
+			dst = append(dst, id)
+		}
+	}
+	return dst
 }
 
 // sources sets pass, elev and the sources of every field for seat me.
@@ -183,7 +188,7 @@ func (ps *pathSearch) search(s *State, f int, dst []byte) {
 			break
 		}
 		prev = ps.reached
-		ps.or(&ps.reached, &ps.front)
+		ps.reached.or(&ps.front)
 	}
 	// The units beyond: every reached neighbour is nearer.
 	for e, id := range ps.mine {
@@ -193,12 +198,12 @@ func (ps *pathSearch) search(s *State, f int, dst []byte) {
 	}
 }
 
-// or sets a |= b.
-func (ps *pathSearch) or(a, b *bitboard) {
-	for k := range a {
-		for i := range a[k] {
-			a[k][i][0] |= b[k][i][0]
-			a[k][i][1] |= b[k][i][1]
+// or sets b |= o.
+func (b *bitboard) or(o *bitboard) {
+	for k := range b {
+		for i := range b[k] {
+			b[k][i][0] |= o[k][i][0]
+			b[k][i][1] |= o[k][i][1]
 		}
 	}
 }
@@ -249,20 +254,26 @@ func expandFront(fr, h, jump, pass, elev, reached *bitboard, from int) bool {
 	return any != 0
 }
 
+// descents sets flags[d] for the directions d (0..9) that take a unit at p
+// onto a cell of nearer: the planar moves, and Up or Down when p is an
+// Elevator (elevator).
+func descents(p Pos, elevator bool, nearer *bitboard, flags []byte) {
+	for dir := Bottom; dir < None; dir++ {
+		if dir >= Up && (!elevator || (dir == Up) != (p.K == 0)) {
+			continue
+		}
+		if t := p.Add(dir); t.OnBoard() && nearer.has(t) {
+			flags[dir] = 1
+		}
+	}
+}
+
 // write sets unit id's columns of field f: its distance d, and as
 // descents the moves onto cells of nearer (cells at a distance below d).
 func (ps *pathSearch) write(s *State, f, id int, d uint8, nearer *bitboard, dst []byte) {
 	u := &s.Units[id]
 	row := dst[id*PathColumns : (id+1)*PathColumns]
-	elevator := ps.elev.has(u.Pos)
-	for dir := Bottom; dir < None; dir++ {
-		if dir >= Up && (!elevator || (dir == Up) != (u.Pos.K == 0)) {
-			continue
-		}
-		if t := u.Pos.Add(dir); t.OnBoard() && nearer.has(t) {
-			row[f*NumDirs+int(dir)] = 1
-		}
-	}
+	descents(u.Pos, ps.elev.has(u.Pos), nearer, row[f*NumDirs:(f+1)*NumDirs])
 	therm := row[(NumPathFields+f)*NumDirs:]
 	for k, th := range PathThresholds {
 		therm[k] = b2u(d >= th)

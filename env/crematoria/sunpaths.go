@@ -111,12 +111,7 @@ func (ob *Observer) SunPaths(s *State, me int, dst []byte) {
 		ob.sun = new(sunSearch)
 	}
 	ss := ob.sun
-	ss.mine = ss.mine[:0]
-	for id := 0; id < n; id++ {
-		if u := &s.Units[id]; u.Player == me && u.Health > 0 && u.Pos.OnBoard() {
-			ss.mine = append(ss.mine, id)
-		}
-	}
+	ss.mine = liveUnits(s, me, ss.mine[:0])
 	if len(ss.mine) == 0 {
 		return
 	}
@@ -268,7 +263,7 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 		if !expandFront(&ss.front, &ss.h, &ss.jump, pass, elev, &ss.reached, from) && t >= last {
 			break
 		}
-		ss.or(&ss.reached, &ss.front)
+		ss.reached.or(&ss.front)
 	}
 	for b, u := range ss.used {
 		if u {
@@ -283,32 +278,14 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 	}
 }
 
-// or sets a |= b.
-func (ss *sunSearch) or(a, b *bitboard) {
-	for k := range a {
-		for i := range a[k] {
-			a[k][i][0] |= b[k][i][0]
-			a[k][i][1] |= b[k][i][1]
-		}
-	}
-}
-
 // write sets field f's columns of a unit at p of value v: as descents the
 // moves onto cells of nearer (for escape, also Down from an Elevator), and
 // the thresholds.
 func (ss *sunSearch) write(f int, p Pos, v int8, nearer *bitboard, row []byte) {
 	elevator := ss.elev.has(p)
-	for dir := Bottom; dir < None; dir++ {
-		if dir >= Up && (!elevator || (dir == Up) != (p.K == 0)) {
-			continue
-		}
-		if f == SunEscape && dir == Down {
-			row[f*NumDirs+int(dir)] = 1
-			continue
-		}
-		if t := p.Add(dir); t.OnBoard() && nearer.has(t) {
-			row[f*NumDirs+int(dir)] = 1
-		}
+	descents(p, elevator, nearer, row[f*NumDirs:(f+1)*NumDirs])
+	if f == SunEscape && elevator && p.K == 1 {
+		row[f*NumDirs+int(Down)] = 1 // level 0 is safe
 	}
 	therm := row[(NumSunFields+f)*NumDirs:]
 	for k, th := range SunThresholds {
