@@ -218,8 +218,15 @@ func opCast(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 			out.I[i] = int64(math.Trunc(float64(v)))
 		}
 		return out, nil
+	case x.DType == Bool && dt == Float32:
+		for i, v := range x.B {
+			if v {
+				out.F[i] = 1
+			}
+		}
+		return out, nil
 	}
-	for i := 0; i < x.Len(); i++ {
+	for i, total := 0, x.Len(); i < total; i++ {
 		var f float64
 		switch x.DType {
 		case Float32:

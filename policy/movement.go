@@ -192,10 +192,15 @@ func opTranspose(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 	for i, p := range perm {
 		eff[i] = xs[p]
 	}
+	total := out.Len()
+	if x.DType == Float32 && total > 0 {
+		transposeFloat(out.F, x.F, shape, eff)
+		return out, nil
+	}
 	e := elems{x, out}
 	pos := make([]int, rank)
 	src := 0
-	for k := 0; k < out.Len(); k++ {
+	for k := 0; k < total; k++ {
 		e.copy(k, src)
 		for a := rank - 1; a >= 0; a-- {
 			pos[a]++
@@ -208,6 +213,31 @@ func opTranspose(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 		}
 	}
 	return out, nil
+}
+
+// transposeFloat writes out (of shape) from x, where output axis a steps
+// x by eff[a]: a row of the last axis at a time, the odometer of the
+// others between rows.
+func transposeFloat(out, x []float32, shape, eff []int) {
+	rank := len(shape)
+	last, step := shape[rank-1], eff[rank-1]
+	pos := make([]int, rank-1)
+	src := 0
+	for k := 0; k < len(out); k += last {
+		row := out[k : k+last]
+		for j, s := 0, src; j < len(row); j, s = j+1, s+step {
+			row[j] = x[s]
+		}
+		for a := rank - 2; a >= 0; a-- {
+			pos[a]++
+			src += eff[a]
+			if pos[a] < shape[a] {
+				break
+			}
+			src -= eff[a] * pos[a]
+			pos[a] = 0
+		}
+	}
 }
 
 func opReshape(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
@@ -391,7 +421,8 @@ func opSlice(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 	xs := Strides(x.Shape)
 	e := elems{x, out}
 	pos := make([]int, rank)
-	for k := 0; k < out.Len(); k++ {
+	total := out.Len()
+	for k := 0; k < total; k++ {
 		src := 0
 		for a, p := range pos {
 			src += (first[a] + p*step[a]) * xs[a]

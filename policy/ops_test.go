@@ -260,3 +260,61 @@ func TestBroadcastIndex(t *testing.T) {
 		t.Errorf("broadcastIndex = %v, want %v", got, want)
 	}
 }
+
+// The float32 fast paths of Transpose and Cast give what the generic,
+// element-by-element path gives for the same values held as int64: random
+// shapes of rank 1 to 4 and every permutation of their axes.
+func TestFastPathsMatchGeneric(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	var perms func(n int) [][]int64
+	perms = func(n int) [][]int64 {
+		if n == 1 {
+			return [][]int64{{0}}
+		}
+		var out [][]int64
+		for _, p := range perms(n - 1) {
+			for at := 0; at <= len(p); at++ {
+				q := append(append(append([]int64{}, p[:at]...), int64(n-1)), p[at:]...)
+				out = append(out, q)
+			}
+		}
+		return out
+	}
+	for rank := 1; rank <= 4; rank++ {
+		for range 5 {
+			shape := make([]int, rank)
+			for a := range shape {
+				shape[a] = 1 + rng.IntN(4)
+			}
+			n := NumElems(shape)
+			fv, iv := make([]float32, n), make([]int64, n)
+			for k := range fv {
+				iv[k] = int64(rng.IntN(1000))
+				fv[k] = float32(iv[k])
+			}
+			for _, p := range perms(rank) {
+				nd := node("Transpose", aInts("perm", p...))
+				gf, err := opTranspose(nd, 17, []*Tensor{f32(shape, fv...)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				gi, err := opTranspose(nd, 17, []*Tensor{i64(shape, iv...)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := make([]float32, len(gi.I))
+				for k, v := range gi.I {
+					want[k] = float32(v)
+				}
+				if !reflect.DeepEqual(gf.Shape, gi.Shape) || !reflect.DeepEqual(gf.F, want) {
+					t.Fatalf("shape %v perm %v: float %v, generic %v", shape, p, gf.F, gi.I)
+				}
+			}
+		}
+	}
+	b := &Tensor{DType: Bool, Shape: []int{2, 2}, B: []bool{true, false, false, true}}
+	got, err := opCast(node("Cast", &Attribute{Name: "to", I: int64(onnxFloat)}), 17, []*Tensor{b})
+	if err != nil || !reflect.DeepEqual(got.F, []float32{1, 0, 0, 1}) {
+		t.Errorf("Cast bool to float = %v, %v", got, err)
+	}
+}

@@ -296,7 +296,6 @@ func FuzzObserve(f *testing.F) {
 	})
 }
 
-// BenchmarkObserve encodes one seat's whole observation.
 // BenchmarkObserve encodes one seat's whole observation (every tensor of
 // crematoria-obs-3) of states spread over a game of Demos: rounds 0, 20,
 // .., 100 in turn, the seat turning too (a training env observes every

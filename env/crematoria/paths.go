@@ -56,8 +56,7 @@ type pathSearch struct {
 	pass, elev bitboard                // not Rock; Elevator
 	src        [NumPathFields]bitboard // the sources of each field
 	reached    bitboard                // cells at distance <= t
-	front, h   bitboard                // distance exactly t; its rows spread sideways
-	jump       bitboard                // front's elevators, on the other level
+	front      bitboard                // cells at distance exactly t
 	mine       []int                   // the observer's slots on the board
 	dist       []uint8                 // by entry of mine
 }
@@ -105,40 +104,48 @@ func liveUnits(s *State, me int, dst []int) []int {
 
 // sources sets pass, elev and the sources of every field for seat me.
 func (ps *pathSearch) sources(s *State, me int) {
-	ps.pass, ps.elev = bitboard{}, bitboard{}
 	ps.src = [NumPathFields]bitboard{}
 	cave, free, gem := &ps.src[PathCave], &ps.src[PathFreeCave], &ps.src[PathGem]
+	// Each word is built in variables, a bit per cell, then stored.
 	for i := 0; i < Rows; i++ {
-		row0 := s.Cells[i*Cols : (i+1)*Cols]
-		row1 := s.Cells[LevelCells+i*Cols : LevelCells+(i+1)*Cols]
-		for j := range row0 {
-			c := &row0[j]
-			switch c.Type {
-			case Rock:
-			case Cave:
-				ps.pass.set(0, i, j)
-				if int(c.Owner) != me {
-					cave.set(0, i, j)
+		for w := 0; w < 2; w++ {
+			j0 := w * 64
+			row0 := s.Cells[i*Cols+j0 : i*Cols+min(j0+64, Cols)]
+			row1 := s.Cells[LevelCells+i*Cols+j0 : LevelCells+i*Cols+min(j0+64, Cols)]
+			var pass0, pass1, elev0, elev1, caves, frees, gems uint64
+			for j := range row0 {
+				bit := uint64(1) << j
+				c := &row0[j]
+				switch c.Type {
+				case Rock:
+				case Cave:
+					pass0 |= bit
+					if int(c.Owner) != me {
+						caves |= bit
+					}
+					if c.Owner < 0 {
+						frees |= bit
+					}
+				case Elevator:
+					pass0 |= bit
+					elev0 |= bit
+				default:
+					pass0 |= bit
 				}
-				if c.Owner < 0 {
-					free.set(0, i, j)
+				c = &row1[j]
+				if c.Type != Rock {
+					pass1 |= bit
 				}
-			case Elevator:
-				ps.pass.set(0, i, j)
-				ps.elev.set(0, i, j)
-			default:
-				ps.pass.set(0, i, j)
+				if c.Type == Elevator {
+					elev1 |= bit
+				}
+				if c.Gem {
+					gems |= bit
+				}
 			}
-			c = &row1[j]
-			if c.Type != Rock {
-				ps.pass.set(1, i, j)
-			}
-			if c.Type == Elevator {
-				ps.elev.set(1, i, j)
-			}
-			if c.Gem {
-				gem.set(1, i, j)
-			}
+			ps.pass[0][i][w], ps.pass[1][i][w] = pass0, pass1
+			ps.elev[0][i][w], ps.elev[1][i][w] = elev0, elev1
+			cave[0][i][w], free[0][i][w], gem[1][i][w] = caves, frees, gems
 		}
 	}
 	ps.src[PathElevator] = ps.elev
@@ -184,11 +191,13 @@ func (ps *pathSearch) search(s *State, f int, dst []byte) {
 				left--
 			}
 		}
-		if left == 0 || t == PathMaxDistance || !ps.expand() {
+		if left == 0 || t == PathMaxDistance {
 			break
 		}
 		prev = ps.reached
-		ps.reached.or(&ps.front)
+		if !ps.expand() {
+			break
+		}
 	}
 	// The units beyond: every reached neighbour is nearer.
 	for e, id := range ps.mine {
@@ -198,60 +207,80 @@ func (ps *pathSearch) search(s *State, f int, dst []byte) {
 	}
 }
 
-// or sets b |= o.
-func (b *bitboard) or(o *bitboard) {
-	for k := range b {
-		for i := range b[k] {
-			b[k][i][0] |= o[k][i][0]
-			b[k][i][1] |= o[k][i][1]
-		}
-	}
-}
-
 // expand replaces front with the cells one move from it that are not
-// reached yet, and reports whether there are any.
+// reached yet, adds them to reached, and reports whether there are any.
 func (ps *pathSearch) expand() bool {
-	return expandFront(&ps.front, &ps.h, &ps.jump, &ps.pass, &ps.elev, &ps.reached, 0)
+	return expandFront(&ps.front, &ps.pass, &ps.elev, &ps.reached, 0)
 }
 
 // expandFront replaces fr with the cells of pass one move from it that are
-// not in reached, and reports whether there are any: the eight planar
+// not in reached, adds them to reached, and reports whether there are any:
+// the eight planar
 // moves (columns wrapping, rows not) and, from a cell of elev, the move to
-// the other level. h and jump are scratch. With from = 1 only level 1 is
-// searched, without jumps.
-func expandFront(fr, h, jump, pass, elev, reached *bitboard, from int) bool {
-	for k := from; k < len(fr); k++ {
-		for i := range fr[k] {
-			lo, hi := fr[k][i][0], fr[k][i][1]
-			// Column j+1 and j-1 of every bit, columns wrapping.
-			llo, lhi := lo<<1|hi>>(Cols-65)&1, (hi<<1|lo>>63)&hiMask
-			rlo, rhi := lo>>1|(hi&1)<<63, hi>>1|(lo&1)<<(Cols-65)
-			h[k][i][0], h[k][i][1] = lo|llo|rlo, hi|lhi|rhi
-			// Up or Down from an elevator of the other level.
-			jump[1-k][i][0], jump[1-k][i][1] = lo&elev[k][i][0], hi&elev[k][i][1]
+// the other level. With from = 1 only level 1 is searched, without jumps
+// (fr's level 0 must be empty). The cells of fr must be in reached.
+//
+// It visits only the rows next to the front's, and each row once: the
+// sideways spread of rows i-1, i and i+1 rides along in variables (x, y,
+// z), and a row of fr is overwritten only after the spread of the row
+// below has been read from it.
+func expandFront(fr, pass, elev, reached *bitboard, from int) bool {
+	lo, hi := -1, -1
+	for i := 0; i < Rows; i++ {
+		if fr[0][i][0]|fr[0][i][1]|fr[1][i][0]|fr[1][i][1] != 0 {
+			if lo < 0 {
+				lo = i
+			}
+			hi = i
 		}
 	}
+	if lo < 0 {
+		return false
+	}
+	a, b := max(lo-1, 0), min(hi+1, Rows-1)
+	// Rows a-1 and b+1 of fr are empty (or off the board): their spread is 0.
+	var x00, x01, x10, x11 uint64 // row i-1, level k, word w: xkw
+	y00, y01 := spread(fr[0][a][0], fr[0][a][1])
+	y10, y11 := spread(fr[1][a][0], fr[1][a][1])
 	any := uint64(0)
-	for k := from; k < len(fr); k++ {
-		for i := range fr[k] {
-			for w := 0; w < 2; w++ {
-				v := h[k][i][w]
-				if from == 0 {
-					v |= jump[k][i][w]
-				}
-				if i > 0 {
-					v |= h[k][i-1][w]
-				}
-				if i < Rows-1 {
-					v |= h[k][i+1][w]
-				}
-				v &= pass[k][i][w] &^ reached[k][i][w]
-				fr[k][i][w] = v
-				any |= v
-			}
+	for i := a; i <= b; i++ {
+		var z00, z01, z10, z11 uint64
+		if i+1 <= b {
+			z00, z01 = spread(fr[0][i+1][0], fr[0][i+1][1])
+			z10, z11 = spread(fr[1][i+1][0], fr[1][i+1][1])
 		}
+		v10 := (x10 | y10 | z10)
+		v11 := (x11 | y11 | z11)
+		if from == 0 {
+			v00 := (x00 | y00 | z00) | fr[1][i][0]&elev[1][i][0]
+			v01 := (x01 | y01 | z01) | fr[1][i][1]&elev[1][i][1]
+			v10 |= fr[0][i][0] & elev[0][i][0]
+			v11 |= fr[0][i][1] & elev[0][i][1]
+			v00 &= pass[0][i][0] &^ reached[0][i][0]
+			v01 &= pass[0][i][1] &^ reached[0][i][1]
+			fr[0][i][0], fr[0][i][1] = v00, v01
+			reached[0][i][0] |= v00
+			reached[0][i][1] |= v01
+			any |= v00 | v01
+		}
+		v10 &= pass[1][i][0] &^ reached[1][i][0]
+		v11 &= pass[1][i][1] &^ reached[1][i][1]
+		fr[1][i][0], fr[1][i][1] = v10, v11
+		reached[1][i][0] |= v10
+		reached[1][i][1] |= v11
+		any |= v10 | v11
+		x00, x01, x10, x11 = y00, y01, y10, y11
+		y00, y01, y10, y11 = z00, z01, z10, z11
 	}
 	return any != 0
+}
+
+// spread returns a row's cells with the cells beside them (columns j-1, j
+// and j+1, wrapping), the row given as its two words.
+func spread(lo, hi uint64) (uint64, uint64) {
+	llo, lhi := lo<<1|hi>>(Cols-65)&1, (hi<<1|lo>>63)&hiMask
+	rlo, rhi := lo>>1|(hi&1)<<63, hi>>1|(lo&1)<<(Cols-65)
+	return lo | llo | rlo, hi | lhi | rhi
 }
 
 // descents sets flags[d] for the directions d (0..9) that take a unit at p

@@ -53,20 +53,19 @@ func NightLeft(r, c int) (left int, night bool) {
 
 // sunSearch is the scratch space of SunPaths.
 type sunSearch struct {
-	left     [Cols]int8              // NightLeft of each column, -1 in daylight
-	pass     bitboard                // level 0 not Rock, level 1 not Rock and in the night
-	elev     bitboard                // the Elevators
-	surface  bitboard                // pass, level 1 only (the escape search)
-	noElev   bitboard                // no Elevator (the escape search does not jump)
-	src      [sunOffset + 1]bitboard // sources by start value + sunOffset
-	used     [sunOffset + 1]bool     // which of src hold any
-	reached  bitboard                // cells of value <= t
-	front, h bitboard                // value exactly t; scratch
-	jump     bitboard                // scratch
-	prev     bitboard                // cells of value < t
-	mine     []int                   // the observer's live units on the board
-	gems     []Pos                   // the gems of level 1 in the night
-	gemVal   []int8                  // their escape values
+	left    [Cols]int8              // NightLeft of each column, -1 in daylight
+	pass    bitboard                // level 0 not Rock, level 1 not Rock and in the night
+	elev    bitboard                // the Elevators
+	surface bitboard                // pass, level 1 only (the escape search)
+	noElev  bitboard                // no Elevator (the escape search does not jump)
+	src     [sunOffset + 1]bitboard // sources by start value + sunOffset
+	used    [sunOffset + 1]bool     // which of src hold any
+	reached bitboard                // cells of value <= t
+	front   bitboard                // cells of value exactly t
+	prev    bitboard                // cells of value < t
+	mine    []int                   // the observer's live units on the board
+	gems    []Pos                   // the gems of level 1 in the night
+	gemVal  []int8                  // their escape values
 }
 
 // sunOffset shifts start values (-19..0, at most -(Cols/4 - 1)) to source
@@ -152,31 +151,38 @@ func (ss *sunSearch) prepare(s *State) {
 			ss.left[j] = -1
 		}
 	}
-	ss.pass, ss.elev, ss.surface = bitboard{}, bitboard{}, bitboard{}
 	ss.gems = ss.gems[:0]
+	// Each word is built in variables, a bit per cell, then stored.
 	for i := 0; i < Rows; i++ {
-		row0 := s.Cells[i*Cols : (i+1)*Cols]
-		row1 := s.Cells[LevelCells+i*Cols : LevelCells+(i+1)*Cols]
-		for j := range row0 {
-			if row0[j].Type != Rock {
-				ss.pass.set(0, i, j)
+		for w := 0; w < 2; w++ {
+			j0 := w * 64
+			row0 := s.Cells[i*Cols+j0 : i*Cols+min(j0+64, Cols)]
+			row1 := s.Cells[LevelCells+i*Cols+j0 : LevelCells+i*Cols+min(j0+64, Cols)]
+			var pass0, surface, elev0, elev1 uint64
+			for j := range row0 {
+				bit := uint64(1) << j
+				if row0[j].Type != Rock {
+					pass0 |= bit
+				}
+				if row0[j].Type == Elevator {
+					elev0 |= bit
+				}
+				c := &row1[j]
+				if c.Type == Elevator {
+					elev1 |= bit
+				}
+				if ss.left[j0+j] < 0 {
+					continue
+				}
+				if c.Type != Rock {
+					surface |= bit
+				}
+				if c.Gem {
+					ss.gems = append(ss.gems, Pos{I: i, J: j0 + j, K: 1})
+				}
 			}
-			if row0[j].Type == Elevator {
-				ss.elev.set(0, i, j)
-			}
-			if row1[j].Type == Elevator {
-				ss.elev.set(1, i, j)
-			}
-			if ss.left[j] < 0 {
-				continue
-			}
-			if row1[j].Type != Rock {
-				ss.pass.set(1, i, j)
-				ss.surface.set(1, i, j)
-			}
-			if row1[j].Gem {
-				ss.gems = append(ss.gems, Pos{I: i, J: j, K: 1})
-			}
+			ss.pass[0][i][w], ss.pass[1][i][w], ss.surface[1][i][w] = pass0, surface, surface
+			ss.elev[0][i][w], ss.elev[1][i][w] = elev0, elev1
 		}
 	}
 }
@@ -260,10 +266,9 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 			break
 		}
 		ss.prev = ss.reached
-		if !expandFront(&ss.front, &ss.h, &ss.jump, pass, elev, &ss.reached, from) && t >= last {
+		if !expandFront(&ss.front, pass, elev, &ss.reached, from) && t >= last {
 			break
 		}
-		ss.reached.or(&ss.front)
 	}
 	for b, u := range ss.used {
 		if u {

@@ -2,6 +2,7 @@ package crematoria
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -281,35 +282,78 @@ func TestSunPathsHandChecked(t *testing.T) {
 	}
 }
 
-// A search of level 1 only (from = 1) ignores whatever its scratch holds
-// from an earlier search of both levels: the escape search runs after the
-// gem trip search of the previous call with the same Observer.
-func TestExpandFrontLevel1IgnoresScratch(t *testing.T) {
-	var fr, h, pass, reached, noElev bitboard
-	for i := 0; i < Rows; i++ {
-		pass[1][i] = [2]uint64{^uint64(0), hiMask}
+// expandFront against a cell-by-cell expansion: random fronts (a few cells
+// to most of the board, on the edge rows and across the wrapping columns),
+// random Rock, Elevators and reached cells, over both levels and over level
+// 1 only.
+func TestExpandFrontAgainstCells(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	random := func(p float64, levels int) (b bitboard) {
+		for k := 2 - levels; k < 2; k++ {
+			for i := 0; i < Rows; i++ {
+				for j := 0; j < Cols; j++ {
+					if rng.Float64() < p {
+						b.set(k, i, j)
+					}
+				}
+			}
+		}
+		return b
 	}
-	fr.set(1, 20, 40)
-	reached = fr
-	clean, dirty := fr, fr
-	var jump, junk bitboard
-	for i := 0; i < Rows; i++ {
-		junk[1][i] = [2]uint64{0x5555, 0x11} // a leftover of a level-0 front
-	}
-	expandFront(&clean, &h, &jump, &pass, &noElev, &reached, 1)
-	expandFront(&dirty, &h, &junk, &pass, &noElev, &reached, 1)
-	if clean != dirty {
-		t.Errorf("the scratch's jump changed a level-1 expansion")
-	}
-	var want bitboard
-	for a := -1; a <= 1; a++ {
-		for b := -1; b <= 1; b++ {
-			if a != 0 || b != 0 {
-				want.set(1, 20+a, 40+b)
+	for _, density := range []float64{0.001, 0.01, 0.1, 0.5} {
+		for from := 0; from <= 1; from++ {
+			for range 20 {
+				fr := random(density, 2-from)
+				if density < 0.01 { // the board's edges
+					fr.set(1, 0, 79)
+					fr.set(1, Rows-1, 0)
+				}
+				pass, elev, reached := random(0.8, 2), random(0.1, 2), random(0.3, 2)
+				reached.or(&fr) // as in the searches: the front is reached
+				var want bitboard
+				for k := from; k < 2; k++ {
+					for i := 0; i < Rows; i++ {
+						for j := 0; j < Cols; j++ {
+							p := Pos{I: i, J: j, K: k}
+							if !fr.has(p) {
+								continue
+							}
+							next := []Pos{}
+							for d := Bottom; d < Up; d++ {
+								next = append(next, p.Add(d))
+							}
+							if from == 0 && elev.has(p) {
+								next = append(next, Pos{I: i, J: j, K: 1 - k})
+							}
+							for _, q := range next {
+								if q.OnBoard() && pass.has(q) && !reached.has(q) {
+									want.set(q.K, q.I, q.J)
+								}
+							}
+						}
+					}
+				}
+				got, gotReached := fr, reached
+				some := expandFront(&got, &pass, &elev, &gotReached, from)
+				reached.or(&want)
+				if got != want || gotReached != reached || some != (want != bitboard{}) {
+					t.Fatalf("density %g, from %d: expandFront differs from the cell-by-cell expansion", density, from)
+				}
 			}
 		}
 	}
-	if clean != want {
-		t.Errorf("expanding (20, 40, 1) did not give its eight neighbours")
+	var empty, pass bitboard
+	if expandFront(&empty, &pass, &pass, &pass, 0) {
+		t.Errorf("an empty front expanded")
+	}
+}
+
+// or sets b |= o.
+func (b *bitboard) or(o *bitboard) {
+	for k := range b {
+		for i := range b[k] {
+			b[k][i][0] |= o[k][i][0]
+			b[k][i][1] |= o[k][i][1]
+		}
 	}
 }
