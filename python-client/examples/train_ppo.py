@@ -95,6 +95,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# PyTorch's OpenMP threads spin-wait for the next parallel region after
+# each one: by default 300,000 spins, long enough to stay on a core while
+# the trainer waits for the games. The server needs those cores then
+# (benchmarks/RESULTS.md, "OpenMP's spin-wait"): spin briefly, then sleep.
+# Read when libgomp loads, so before torch; a value in the environment wins.
+os.environ.setdefault("GOMP_SPINCOUNT", "5000")
+
 import numpy as np
 import torch
 import torch.nn.functional as F  # noqa: N812

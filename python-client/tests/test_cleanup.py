@@ -157,6 +157,9 @@ def test_ctrl_c(run_child: Callable[[str], subprocess.Popen[str]]) -> None:
         envs = jgym.make_vec("Crematoria-v0", num_envs=4)
         obs, _ = envs.reset(seed=0)
         print(envs.server_pids[0], flush=True)
+        # A child that is still there 20 s on prints where it hangs.
+        import faulthandler
+        faulthandler.dump_traceback_later(20)
         while True:
             obs, *_ = envs.step(np.full((4, 80), 10))
         """
@@ -164,7 +167,13 @@ def test_ctrl_c(run_child: Callable[[str], subprocess.Popen[str]]) -> None:
     pid = read_pid(child)
     time.sleep(0.3)
     child.send_signal(signal.SIGINT)
-    assert child.wait(30) != 0
+    try:
+        code = child.wait(30)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        _, err = child.communicate(timeout=10)
+        pytest.fail(f"the child did not end within 30 s of SIGINT; its stderr ends:\n{err[-6000:]}")
+    assert code != 0
     assert child.stderr is not None and "KeyboardInterrupt" in child.stderr.read()
     assert wait_gone(pid)
 
@@ -190,3 +199,22 @@ def test_interrupted_step_leaves_the_env_usable(address: str) -> None:
         assert (info["round"] == 1).all()
     finally:
         envs.close()
+
+
+def test_exit_leaves_nothing_for_finalization(address: str) -> None:
+    """The client's finalizer (atexit) marks its sessions closed.
+
+    A vector env's ``__del__`` then has nothing to say to the server during
+    the interpreter's finalization, when gRPC's threads are frozen.
+    """
+    envs = jgym.make_vec("Crematoria-v0", num_envs=2, address=address)
+    envs.reset(seed=0)
+    envs.step(np.full((2, 80), 10))
+    client, session = envs._clients[0], envs._sessions[0]
+    assert not session.closed
+    client._finalizer()  # what atexit runs
+    assert session.closed
+    calls: list[str] = []
+    client.stub.CloseSession = lambda *a, **k: calls.append("CloseSession")
+    envs.close()
+    assert calls == []
