@@ -28,12 +28,18 @@ continues the PPO run from its checkpoint):
    tournament``) into ``ppo/`` (checkpoint, TensorBoard logs, learning
    curve, ``model.onnx``); an interrupted run resumes from its last
    checkpoint;
-6. **eval**: ``jgym eval`` of the PPO policy and of the cloned ones, on the
+6. **finetune** (with ``--finetune-steps``): ``--finetune-steps`` more PPO
+   steps from the league's policy against the evaluation's first table
+   only (the strong bot and two Demos), with a small learning rate and
+   ``--finetune-flags`` (e.g. ``--gem-value 45``), into ``finetune/``;
+   the evaluation and the export then take its policy;
+7. **eval**: ``jgym eval`` of the PPO policy and of the cloned ones, on the
    same ``--eval-games`` unseen seeds with rotating seats, against the
    strong bot and two Demos, three strong bots and three Demos
    (``eval.json``, and a table on standard output);
-7. **export**: ``jgym export-cpp --check`` writes ``AI<Name>.cc`` for the
-   course kit and checks that it plays as the ``policy:`` bot.
+8. **export**: ``jgym export-cpp --check`` writes ``AI<Name>.cc`` for the
+   course kit (from the last policy: finetune's, else PPO's) and checks
+   that it plays as the ``policy:`` bot.
 
 ``summary.json`` holds every stage's figures, wall times and CPU times. ``JGYM_QUICK=1``
 (the docs harness, the tests) shrinks every stage to a smoke test, written
@@ -70,6 +76,9 @@ STRONG = {
 
 #: Seeds of the cloned games (training games use 1,000,000 on, evaluations 1 on).
 BC_SEED0 = 500_000
+
+#: Flags of the finetune stage beside --finetune-flags: small steps from a trained policy.
+FINETUNE = {"learning_rate": "1e-4", "ent_coef": 0.003}
 
 
 @dataclass
@@ -115,6 +124,12 @@ class Args:
     to bc.py)"""
     seed: int = 1
     """seed of BC and PPO"""
+    finetune_steps: int = 0
+    """steps of a last PPO stage against the strong bot and two Demos only, from the league's
+    policy (0: none); a larger value given to a finished recipe continues it"""
+    finetune_flags: str = ""
+    """more train_ppo.py flags of the finetune stage, e.g. '--gem-value 45' (the network and
+    --bf16 come from --ppo-flags)"""
 
 
 def game_id(name: str) -> str:
@@ -141,6 +156,20 @@ NETWORK_FLAGS = (
 def flags(**kw: object) -> list[str]:
     """``--name value`` pairs for a command line (``buffer_shards`` gives ``--buffer-shards``)."""
     return [x for k, v in kw.items() for x in (f"--{k.replace('_', '-')}", str(v))]
+
+
+def without_budget(flags: list[str]) -> list[str]:
+    """train_ppo.py flags without ``--time-budget`` and its value (the league's budget)."""
+    out: list[str] = []
+    skip = False
+    for f in flags:
+        if skip:
+            skip = False
+        elif f == "--time-budget":
+            skip = True
+        elif not f.startswith("--time-budget="):
+            out.append(f)
+    return out
 
 
 def network_flags(flags: list[str]) -> list[str]:
@@ -357,6 +386,32 @@ class Recipe:
         hist = json.loads((run / "history.json").read_text())
         self.summary["ppo"] = hist.get("summary", {})
 
+    def finetune(self) -> None:
+        """train_ppo.py from ppo/checkpoint.pt against STRONG,Demo,Demo only; resumes finetune/."""
+        a = self.args
+        if a.finetune_steps <= 0:
+            print("  no --finetune-steps: skipped")
+            return
+        run = self.out / "finetune"
+        resume = (run / "checkpoint.pt").is_file()
+        cmd = [sys.executable, str(HERE / "train_ppo.py")]
+        cmd += flags(game=self.game, init=self.out / "ppo" / "checkpoint.pt", **FINETUNE)
+        cmd += flags(opponents=f"{self.strong},Demo,Demo", eval_every=0, eval_final_games=0)
+        cmd += flags(total_timesteps=a.finetune_steps, threads=a.threads, seed=a.seed)
+        cmd += flags(run_dir=self.out, run_name="finetune", resume=str(resume).lower())
+        cmd += without_budget(a.ppo_flags.split()) + a.finetune_flags.split()
+        self.run(cmd)
+        hist = json.loads((run / "history.json").read_text())
+        self.summary["finetune"] = hist.get("summary", {})
+
+    @property
+    def policies(self) -> list[tuple[str, Path]]:
+        """The trained policies: PPO's, then finetune's when the stage runs."""
+        out = [("ppo", self.out / "ppo" / "model.onnx")]
+        if self.args.finetune_steps > 0:
+            out.append(("finetune", self.out / "finetune" / "model.onnx"))
+        return out
+
     def evaluate(self) -> None:
         """``jgym eval`` of the PPO policy (and the clones) against each table.
 
@@ -371,7 +426,7 @@ class Recipe:
         path = self.out / "eval.json"
         old: dict[str, dict[str, Any]] = json.loads(path.read_text()) if path.is_file() else {}
         rows: dict[str, dict[str, Any]] = {}
-        who_model = [("ppo", self.out / "ppo" / "model.onnx")]
+        who_model = list(self.policies)
         if self.args.eval_clones:
             clones = dict.fromkeys(["bc", self.imitation])
             who_model += [(c, self.out / f"{c}.onnx") for c in clones]
@@ -398,8 +453,7 @@ class Recipe:
         # Tables of earlier runs stay while their model is unchanged.
         sha = {
             who: hashlib.sha256(m.read_bytes()).hexdigest()
-            for who, m in [("ppo", self.out / "ppo" / "model.onnx")]
-            + [(c, self.out / f"{c}.onnx") for c in self.clones]
+            for who, m in self.policies + [(c, self.out / f"{c}.onnx") for c in self.clones]
             if m.is_file()
         }
         kept = {
@@ -418,7 +472,7 @@ class Recipe:
         name = f"{self.name[:1].upper()}{self.name[1:4]}PPO"
         cc = self.out / f"AI{name}.cc"
         seeds = "1" if self.quick else self.args.check_seeds
-        cmd = [self.jgym, "export-cpp", "--game", self.name, str(self.out / "ppo" / "model.onnx")]
+        cmd = [self.jgym, "export-cpp", "--game", self.name, str(self.policies[-1][1])]
         self.run([*cmd, "--name", name, "-o", str(cc), "--check", "-s", seeds])
         self.summary["export"] = {"file": str(cc), "bytes": cc.stat().st_size, "check_seeds": seeds}
 
@@ -431,6 +485,7 @@ class Recipe:
             ("bc", self.bc),
             ("dagger", self.dagger),
             ("ppo", self.ppo),
+            ("finetune", self.finetune),
             ("eval", self.evaluate),
             ("export", self.export),
         ):

@@ -1,6 +1,7 @@
 """examples/recipe.py end to end on a tiny budget.
 
-The stages: games, dataset, BC, DAgger, PPO with the league, eval, export.
+The stages: games, dataset, BC, DAgger, PPO with the league, finetune
+against the strong bot and two Demos, eval, export.
 
 ``JGYM_QUICK=1`` shrinks every stage (4 cloned games, a few BC batches,
 one DAgger round of 4 games, two PPO updates of 8 envs x 16 rounds, 4-game evaluations, one export
@@ -48,7 +49,8 @@ def run_recipe(out: Path, cfg: Path) -> str:
     """Runs the recipe's smoke test into ``out`` (the script adds ``_quick``)."""
     env = {**os.environ, "JGYM_QUICK": "1"}
     cmd = [sys.executable, str(SCRIPT), "--game", "crematoria", "--out", str(out), "--dagger", "1"]
-    cmd += ["--ppo-flags", f"--config {cfg} --league-sets 2 --progress false"]
+    cmd += ["--ppo-flags", f"--config {cfg} --league-sets 2 --progress false --time-budget 600"]
+    cmd += ["--finetune-steps", "64", "--finetune-flags", "--gem-value 45"]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900, check=False)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     return p.stdout
@@ -59,7 +61,8 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     log = run_recipe(tmp_path / "recipe", cfg)
     out = tmp_path / "recipe_quick"
     s = json.loads((out / "summary.json").read_text())
-    assert list(s["seconds"]) == ["games", "dataset", "bc", "dagger", "ppo", "eval", "export"]
+    stages = ["games", "dataset", "bc", "dagger", "ppo", "finetune", "eval", "export"]
+    assert list(s["seconds"]) == stages
     # CPU seconds of each stage's commands (PPO's: the trainer and its server)
     assert list(s["cpu_seconds"]) == list(s["seconds"])
     assert s["cpu_seconds"]["bc"] > 0 and s["cpu_seconds"]["ppo"] > 1.0
@@ -94,15 +97,27 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     assert (out / "ppo" / "learning_curve.png").stat().st_size > 0
     assert list((out / "ppo").glob("events.out.tfevents.*"))
 
-    # eval: both policies against the three tables, from jgym eval
+    # finetune: from PPO's checkpoint, against Riddick and two Demos only,
+    # with its own flags and without the league's time budget
+    (ft,) = [ln for ln in log.splitlines() if ln.startswith("$ ") and "--run-name finetune" in ln]
+    assert f"--init {out / 'ppo' / 'checkpoint.pt'}" in ft
+    assert "--opponents Riddick,Demo,Demo" in ft and "--gem-value 45" in ft
+    assert "--time-budget" not in ft and "--league " not in ft and "--league-anchor" not in ft
+    ft_hist = json.loads((out / "finetune" / "history.json").read_text())
+    assert len(ft_hist["updates"]) > 0 and s["finetune"]["steps"] > 0
+    assert (out / "finetune" / "model.onnx").is_file()
+
+    # eval: the policies against the three tables, from jgym eval
     ev = json.loads((out / "eval.json").read_text())
     tables = ("Riddick,Demo,Demo", "Riddick,Riddick,Riddick", "Demo,Demo,Demo")
-    assert set(ev) == {f"{who} vs {t}" for who in ("ppo", "bc", "dagger1") for t in tables}
+    who = ("ppo", "finetune", "bc", "dagger1")
+    assert set(ev) == {f"{w} vs {t}" for w in who for t in tables}
     assert all(r["games"] == 4 for r in ev.values())
 
     # export: the C++ player plays as the policy (the check passed, or the recipe failed)
     cc = Path(s["export"]["file"])
     assert cc.is_file() and cc.name == "AICremPPO.cc"
+    assert f"export-cpp --game crematoria {out / 'finetune' / 'model.onnx'}" in log
     assert "traces equal byte for byte" in log
 
     # Again: nothing is redone, PPO resumes from its checkpoint.
@@ -118,6 +133,8 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     assert "resuming" in log2 and "at update 2" in log2
     assert "jgym eval --game" not in log2  # the same models: the evaluations are kept
     assert len(json.loads((out / "ppo" / "history.json").read_text())["updates"]) == 2
+    ft_hist2 = json.loads((out / "finetune" / "history.json").read_text())
+    assert len(ft_hist2["updates"]) == len(ft_hist["updates"])
 
     # A real run refuses the smoke test's directory (and the other way round).
     env = {k: v for k, v in os.environ.items() if k != "JGYM_QUICK"}
