@@ -202,15 +202,7 @@ func opTranspose(n *Node, _ int64, in []*Tensor) (*Tensor, error) {
 	src := 0
 	for k := 0; k < total; k++ {
 		e.copy(k, src)
-		for a := rank - 1; a >= 0; a-- {
-			pos[a]++
-			src += eff[a]
-			if pos[a] < shape[a] {
-				break
-			}
-			src -= eff[a] * pos[a]
-			pos[a] = 0
-		}
+		src = odometer(pos, shape, eff, src)
 	}
 	return out, nil
 }
@@ -228,15 +220,7 @@ func transposeFloat(out, x []float32, shape, eff []int) {
 		for j, s := 0, src; j < len(row); j, s = j+1, s+step {
 			row[j] = x[s]
 		}
-		for a := rank - 2; a >= 0; a-- {
-			pos[a]++
-			src += eff[a]
-			if pos[a] < shape[a] {
-				break
-			}
-			src -= eff[a] * pos[a]
-			pos[a] = 0
-		}
+		src = odometer(pos, shape, eff, src) // pos has the axes before the last
 	}
 }
 

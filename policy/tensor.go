@@ -192,15 +192,7 @@ func broadcastIndex(in, out []int) []int {
 	cur := 0
 	for k := 0; k < n; k++ {
 		idx[k] = cur
-		for a := len(out) - 1; a >= 0; a-- {
-			pos[a]++
-			cur += eff[a]
-			if pos[a] < out[a] {
-				break
-			}
-			cur -= eff[a] * pos[a]
-			pos[a] = 0
-		}
+		cur = odometer(pos, out, eff, cur)
 	}
 	return idx
 }
@@ -215,4 +207,19 @@ func equalShape(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// odometer advances pos, a position in shape (the last axis fastest), by
+// one, and returns off moved with it, where axis a steps off by eff[a].
+func odometer(pos, shape, eff []int, off int) int {
+	for a := len(pos) - 1; a >= 0; a-- {
+		pos[a]++
+		off += eff[a]
+		if pos[a] < shape[a] {
+			break
+		}
+		off -= eff[a] * pos[a]
+		pos[a] = 0
+	}
+	return off
 }
