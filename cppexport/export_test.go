@@ -85,7 +85,9 @@ func firstDiffLine(a, b []byte) int {
 }
 
 // recorder wraps a bot and records, every round, what the Go policy bot
-// computes from the same state: its observation and its logits.
+// computes from the same state: the tensors its network reads (the
+// encoder's, with the opponents relabelled for a model by score) and its
+// logits.
 type recorder struct {
 	inner crematoria.Bot
 	// driver, when set, plays the seat instead: inner still sees every
@@ -104,6 +106,7 @@ type goRound struct {
 	board, units, glob, mask []byte
 	paths, sun               []byte
 	logits                   []float32
+	reordered                bool // the opponents by score were not by seat
 }
 
 func (r *recorder) Play(s *crematoria.State, o *crematoria.Orders) {
@@ -118,6 +121,11 @@ func (r *recorder) Play(s *crematoria.State, o *crematoria.Orders) {
 	r.ob.Mask(s, r.me, g.mask)
 	r.ob.Paths(s, r.me, g.paths)
 	r.ob.SunPaths(s, r.me, g.sun)
+	if r.m.OpponentOrder == policy.OpponentsByScore {
+		seat := bytes.Clone(g.glob)
+		crematoria.OrderOpponentsByScore(g.board, g.units, g.glob)
+		g.reordered = !bytes.Equal(g.glob, seat)
+	}
 	// The model's version's tensors: crematoria-obs-1 models take the
 	// first four, crematoria-obs-2 models the first five.
 	lg, err := r.m.Logits(nil, [][]byte{g.board, g.units, g.glob, g.mask, g.paths, g.sun}[:len(r.m.Signature.Inputs)])
@@ -189,14 +197,14 @@ func be32(b []byte, i int) uint32 {
 // interpreter compute from the same states: the five observation tensors
 // must be equal element for element and the logits bit for bit.
 func TestInputsAndLogitsMatchGo(t *testing.T) {
-	rounds, games := 120, []seatGame{{11, 0, false}, {12, 1, true}, {13, 2, false}, {14, 3, true}}
+	rounds, games := 120, []seatGame{{11, 0, false, false}, {12, 1, true, false}, {13, 2, false, false}, {14, 3, true, false}}
 	switch {
 	case raceEnabled:
 		rounds, games = 40, games[1:2]
 	case testing.Short():
 		rounds = 40
 	}
-	testInputsAndLogits(t, rounds, games)
+	testInputsAndLogits(t, models(t), rounds, games)
 }
 
 // TestNativeFlagsStayExact compiles the exported player for the CPU at hand
@@ -211,18 +219,19 @@ func TestNativeFlagsStayExact(t *testing.T) {
 	case testing.Short():
 		rounds = 20
 	}
-	testInputsAndLogits(t, rounds, []seatGame{{21, 1, true}}, "-O3", "-march=native")
+	testInputsAndLogits(t, models(t), rounds, []seatGame{{21, 1, true, false}}, "-O3", "-march=native")
 }
 
 // seatGame is a game with the player under test in one seat, its units
-// moved by a Riddick when riddick is set.
+// moved by a Riddick when riddick is set, and Demos elsewhere, but for a
+// Riddick in the seat across the table when rival is set.
 type seatGame struct {
-	seed, seat int
-	riddick    bool
+	seed, seat     int
+	riddick, rival bool
 }
 
-func testInputsAndLogits(t *testing.T, rounds int, games []seatGame, flags ...string) {
-	for _, tm := range models(t) {
+func testInputsAndLogits(t *testing.T, ms []testModel, rounds int, games []seatGame, flags ...string) {
+	for _, tm := range ms {
 		t.Run(tm.name, func(t *testing.T) {
 			var stderr syncBuffer
 			b := compiled(t, tm, true, &stderr, flags...)
@@ -234,6 +243,10 @@ func testInputsAndLogits(t *testing.T, rounds int, games []seatGame, flags ...st
 				for p := range bots {
 					names[p] = "Demo"
 					bots[p] = crematoria.NewDemo(p, g.seed)
+				}
+				if g.rival {
+					p := (g.seat + 2) % 4
+					names[p], bots[p] = "Riddick", crematoria.NewRiddick(p, g.seed)
 				}
 				bot := crematoria.NewCppBot(b.prog, g.seat, g.seed)
 				rec := &recorder{inner: bot, m: b.model, me: g.seat}
@@ -247,11 +260,14 @@ func testInputsAndLogits(t *testing.T, rounds int, games []seatGame, flags ...st
 				if len(dumps) != len(rec.rounds) {
 					t.Fatalf("seed %d: %d rounds dumped, %d played", g.seed, len(dumps), len(rec.rounds))
 				}
-				worst, surface, trips := 0, 0, 0
+				worst, surface, trips, reordered := 0, 0, 0, 0
 				for i, d := range dumps {
 					w := rec.rounds[i]
 					if d.round != w.round {
 						t.Fatalf("dump %d is round %d, want %d", i, d.round, w.round)
+					}
+					if w.reordered {
+						reordered++
 					}
 					for _, c := range []struct {
 						name      string
@@ -300,6 +316,12 @@ func testInputsAndLogits(t *testing.T, rounds int, games []seatGame, flags ...st
 					g.seed, g.seat, len(dumps), u*crematoria.NumDirs, surface, trips)
 				if g.riddick && rounds >= 40 && (surface == 0 || trips == 0) {
 					t.Errorf("seed %d: the sun_paths compared had %d units on the surface and %d gems within reach", g.seed, surface, trips)
+				}
+				if b.model.OpponentOrder == policy.OpponentsByScore {
+					t.Logf("seed %d: the opponents by score were not by seat in %d rounds", g.seed, reordered)
+					if rounds >= 40 && reordered == 0 {
+						t.Errorf("seed %d: the opponents by score were by seat in every round: the comparison proves little", g.seed)
+					}
 				}
 			}
 		})

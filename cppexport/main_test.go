@@ -6,9 +6,12 @@ import (
 	"jgym/cppexport"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"jgym/cppbot"
 	"jgym/env/crematoria"
@@ -55,10 +58,10 @@ type testModel struct {
 	path string
 }
 
-// models returns the models to test: the two of testdata and, if present,
-// the trained one.
+// models returns the models to test: the two of testdata, small.onnx with
+// opponent_order score (scoreModel) and, if present, the trained one.
 func models(t testing.TB) []testModel {
-	ms := []testModel{{"Small", "testdata/small.onnx"}, {"Ops", "testdata/ops.onnx"}}
+	ms := []testModel{{"Small", "testdata/small.onnx"}, {"Ops", "testdata/ops.onnx"}, {"SmallScore", scoreModel(t)}}
 	p := os.Getenv("JGYM_EXPORT_MODEL")
 	if p == "" {
 		p = trainedModel
@@ -69,6 +72,43 @@ func models(t testing.TB) []testModel {
 		t.Logf("no trained model at %s: testing the testdata models only", p)
 	}
 	return ms
+}
+
+// withMetadata returns an ONNX file with one more metadata_props entry
+// (ModelProto field 14, a StringStringEntryProto of key 1 and value 2):
+// a repeated field may come after the others, and a later entry of a key
+// wins in policy.Parse.
+func withMetadata(onnx []byte, key, value string) []byte {
+	entry := protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), key)
+	entry = protowire.AppendString(protowire.AppendTag(entry, 2, protowire.BytesType), value)
+	b := protowire.AppendTag(slices.Clone(onnx), 14, protowire.BytesType)
+	return protowire.AppendBytes(b, entry)
+}
+
+var scoreOnce struct {
+	sync.Once
+	path string
+	err  error
+}
+
+// scoreModel writes, once per test binary, testdata/small.onnx with the
+// metadata opponent_order = score into the work directory and returns its
+// path: the same weights fed the opponents by decreasing score.
+func scoreModel(t testing.TB) string {
+	t.Helper()
+	scoreOnce.Do(func() {
+		raw, err := os.ReadFile("testdata/small.onnx")
+		if err != nil {
+			scoreOnce.err = err
+			return
+		}
+		scoreOnce.path = filepath.Join(workDir, "small_score.onnx")
+		scoreOnce.err = os.WriteFile(scoreOnce.path, withMetadata(raw, policy.KeyOpponentOrder, policy.OpponentsByScore), 0o644)
+	})
+	if scoreOnce.err != nil {
+		t.Fatal(scoreOnce.err)
+	}
+	return scoreOnce.path
 }
 
 // built is an exported model, compiled.

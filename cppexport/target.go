@@ -40,6 +40,14 @@ type Target struct {
 	// bot implements (Signature.ActionOrders), by the model's
 	// action_order.
 	ActOrders map[string]string
+	// Opponents is, for each order of the opponents in the observation
+	// that the game's bot implements besides policy.OpponentsBySeat
+	// (Signature.OpponentOrders), C++ code inside the player struct:
+	// member functions, one of them "void order_opponents()", which play()
+	// calls right after encode() for a model of that opponent_order to
+	// rewrite the input members as the Go bot rewrites its tensors. A
+	// model by seat has neither the code nor the call.
+	Opponents map[string]string
 }
 
 // act returns the Act of the model's order of the commands.
@@ -51,6 +59,18 @@ func (t *Target) act(order string) (string, error) {
 		return a, nil
 	}
 	return "", fmt.Errorf("%w: %s players cannot issue the commands in the order %q", policy.ErrUnsupported, t.Game, order)
+}
+
+// opponents returns the C++ of the model's order of the opponents ("" for
+// policy.OpponentsBySeat: encode() alone).
+func (t *Target) opponents(order string) (string, error) {
+	if order == "" || order == policy.OpponentsBySeat {
+		return "", nil
+	}
+	if c, ok := t.Opponents[order]; ok {
+		return c, nil
+	}
+	return "", fmt.Errorf("%w: %s players cannot order the opponents by %q", policy.ErrUnsupported, t.Game, order)
 }
 
 // member returns the C++ member of an input.

@@ -97,6 +97,7 @@ type tinyModel struct {
 	opset   int64
 	version string // observation_version; "-" leaves it out
 	order   string // action_order; "" leaves it out
+	opp     string // opponent_order; "" leaves it out
 	extra   [][]byte
 	w       []float32 // [8, 11]
 	inputs  []string  // default: the four policy inputs
@@ -162,6 +163,9 @@ func (m tinyModel) bytes() []byte {
 	if m.order != "" {
 		b = pbBytes(b, modelMetadataProps, pbString(pbString(nil, entryKey, KeyActionOrder), entryValue, m.order))
 	}
+	if m.opp != "" {
+		b = pbBytes(b, modelMetadataProps, pbString(pbString(nil, entryKey, KeyOpponentOrder), entryValue, m.opp))
+	}
 	return pbBytes(b, modelGraph, g)
 }
 
@@ -197,6 +201,45 @@ func TestParseActionOrder(t *testing.T) {
 	}
 	long := strings.Repeat("x", 5000)
 	_, err = Parse(tinyModel{order: long}.bytes(), sig)
+	if !errors.Is(err, ErrUnsupported) || len(err.Error()) > 300 {
+		t.Fatalf("a 5000-byte order: %d bytes of error %.80q", len(err.Error()), err)
+	}
+}
+
+// TestParseOpponentOrder: a model's opponent_order is OpponentsBySeat when
+// absent or "seat", another order only when the game's signature (or the
+// older signature the model is checked against) lists it, and an error
+// names an unknown one clipped.
+func TestParseOpponentOrder(t *testing.T) {
+	for _, opp := range []string{"", OpponentsBySeat} {
+		m, err := Parse(tinyModel{opp: opp}.bytes(), testSig)
+		if err != nil || m.OpponentOrder != OpponentsBySeat {
+			t.Fatalf("opponent_order %q: Parse = %v, OpponentOrder %q", opp, err, m.OpponentOrder)
+		}
+	}
+	_, err := Parse(tinyModel{opp: OpponentsByScore}.bytes(), testSig)
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), `opponent_order "score"`) {
+		t.Fatalf("score without the signature's leave: %v, want ErrUnsupported naming it", err)
+	}
+	sig := testSig
+	sig.OpponentOrders = []string{OpponentsByScore}
+	m, err := Parse(tinyModel{opp: OpponentsByScore}.bytes(), sig)
+	if err != nil || m.OpponentOrder != OpponentsByScore || m.ActionOrder != OrderSlot {
+		t.Fatalf("score with it: Parse = %v, OpponentOrder %q, ActionOrder %q", err, m.OpponentOrder, m.ActionOrder)
+	}
+	// A model of an older version is checked against that version's list.
+	newer := sig
+	newer.ObservationVersion = "crematoria-obs-2"
+	newer.Older = []Signature{testSig}
+	if _, err := Parse(tinyModel{opp: OpponentsByScore}.bytes(), newer); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("score, older signature without it: %v, want ErrUnsupported", err)
+	}
+	newer.Older = []Signature{sig}
+	if m, err := Parse(tinyModel{opp: OpponentsByScore}.bytes(), newer); err != nil || m.OpponentOrder != OpponentsByScore {
+		t.Errorf("score, older signature with it: Parse = %v", err)
+	}
+	long := strings.Repeat("x", 5000)
+	_, err = Parse(tinyModel{opp: long}.bytes(), sig)
 	if !errors.Is(err, ErrUnsupported) || len(err.Error()) > 300 {
 		t.Fatalf("a 5000-byte order: %d bytes of error %.80q", len(err.Error()), err)
 	}

@@ -74,6 +74,11 @@ const (
 	// (OrderSlot when absent; a game's Signature.ActionOrders lists the
 	// others its bot implements).
 	KeyActionOrder = "action_order"
+	// KeyOpponentOrder says how the bot labels the opponents in the
+	// observation before it runs the network (OpponentsBySeat when absent;
+	// a game's Signature.OpponentOrders lists the others its bot
+	// implements).
+	KeyOpponentOrder = "opponent_order"
 )
 
 // The orders of a policy bot's commands (metadata action_order).
@@ -85,6 +90,20 @@ const (
 	// unit (each game defines which), then the others, each group in
 	// increasing unit id.
 	OrderAttacksFirst = "attacks_first"
+)
+
+// The orders of the opponents in a policy's observation (metadata
+// opponent_order). A network's weights are not symmetric in the
+// opponents' labels; an order other than the seats' gives it a canonical
+// view.
+const (
+	// OpponentsBySeat: the encoder's labels, relative index 1, 2, 3 for
+	// the next seats in turn.
+	OpponentsBySeat = "seat"
+	// OpponentsByScore: the opponents relabelled by decreasing score
+	// (relative index 1 the highest, ties by seat order), as each game
+	// defines it on its observation tensors.
+	OpponentsByScore = "score"
 )
 
 // Opset range of the ai.onnx domain the interpreter accepts: the
@@ -116,6 +135,10 @@ type Model struct {
 	// ActionOrder is the order the bot issues the commands in (metadata
 	// action_order): OrderSlot or one of Signature.ActionOrders.
 	ActionOrder string
+	// OpponentOrder is how the bot labels the opponents in the observation
+	// (metadata opponent_order): OpponentsBySeat or one of
+	// Signature.OpponentOrders.
+	OpponentOrder string
 
 	nodes  []Node // the nodes left after constant folding, in order
 	consts map[string]*Tensor
@@ -181,6 +204,13 @@ func Parse(b []byte, sig Signature) (*Model, error) {
 			return nil, fmt.Errorf("%w: action_order %q (this game's bots issue %q)", ErrUnsupported, clipText(o, 40), append([]string{OrderSlot}, sig.ActionOrders...))
 		}
 		m.ActionOrder = o
+	}
+	m.OpponentOrder = OpponentsBySeat
+	if o, ok := mp.metadata[KeyOpponentOrder]; ok && o != OpponentsBySeat {
+		if !slices.Contains(sig.OpponentOrders, o) {
+			return nil, fmt.Errorf("%w: opponent_order %q (this game's bots order the opponents by %q)", ErrUnsupported, clipText(o, 40), append([]string{OpponentsBySeat}, sig.OpponentOrders...))
+		}
+		m.OpponentOrder = o
 	}
 	for _, t := range mp.graph.Initializers {
 		m.consts[t.Name] = t

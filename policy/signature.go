@@ -32,6 +32,10 @@ type Signature struct {
 	// ActionOrders are the orders of the commands (metadata action_order)
 	// the game's policy bot can issue besides OrderSlot, the default.
 	ActionOrders []string
+	// OpponentOrders are the orders of the opponents in the observation
+	// (metadata opponent_order) the game's policy bot can feed besides
+	// OpponentsBySeat, the default.
+	OpponentOrders []string
 	// Older are the signatures of earlier observation versions that the
 	// game's bots still play: a model trained on one of them is checked
 	// against it, and its Model.Signature is that one (its bot feeds it

@@ -20,8 +20,59 @@ func CppTarget() cppexport.Target {
 		Encoder:   encoderCC,
 		Act:       actCC,
 		ActOrders: map[string]string{policy.OrderAttacksFirst: actAttacksFirstCC},
+		Opponents: map[string]string{policy.OpponentsByScore: opponentsByScoreCC},
 	}
 }
+
+// opponentsByScoreCC relabels the opponents in the network's inputs by
+// decreasing score, for a model whose opponent_order is score: the C++
+// twin of OrderOpponentsByScore, run right after encode().
+const opponentsByScoreCC = `
+  // ---------------------------------------------------------------------
+  // Opponents by score (opponent_order "score", docs/observation.md): the
+  // twin of crematoria.OrderOpponentsByScore. The opponents, rel 1..3,
+  // are ordered by decreasing score (globals 3..6, as float), ties by
+  // increasing rel, and take rel 1, 2, 3 in that order in the board's
+  // level planes, the units' owners and the globals.
+  void order_opponents() {
+    long long* board = in_board_;
+    long long* units = in_units_;
+    float* glob = in_globals_;
+    int order[3] = {1, 2, 3};
+    for (int i = 1; i < 3; ++i)
+      for (int j = i; j > 0 && glob[3 + order[j]] > glob[3 + order[j - 1]]; --j) {
+        const int o = order[j];
+        order[j] = order[j - 1];
+        order[j - 1] = o;
+      }
+    int nr[4] = {0, 0, 0, 0};                                  // new rel by old
+    for (int k = 0; k < 3; ++k) nr[order[k]] = 1 + k;
+    if (nr[1] == 1 && nr[2] == 2 && nr[3] == 3) return;
+
+    // Planes 0 and 1: terrain | unit << 3; owned caves on level 0 only.
+    for (int x = 0; x < 6400; ++x) {
+      const long long c = board[x];
+      int t = (int)(c & 7), u = (int)((c >> 3) & 15);
+      if (u >= 1 && u <= 4) u = 1 + nr[u - 1];                 // Pioneer
+      else if (u >= 5 && u <= 8) u = 5 + nr[u - 5];            // Furyan
+      if (x < 3200 && t >= 3 && t <= 6) t = 3 + nr[t - 3];     // owned cave
+      board[x] = (c & ~127LL) | u << 3 | t;
+    }
+
+    // Units: the rel owner.
+    for (int id = 0; id < U; ++id) {
+      long long* row = units + id * 8;
+      if (row[1] >= 0 && row[1] < 4) row[1] = nr[row[1]];
+    }
+
+    // Globals: the scores, cells and gems of each rel.
+    for (int base = 3; base <= 11; base += 4) {
+      float v[4];
+      for (int r = 0; r < 4; ++r) v[r] = glob[base + r];
+      for (int r = 0; r < 4; ++r) glob[base + nr[r]] = v[r];
+    }
+  }
+`
 
 // actAttacksFirstCC gives the orders as PolicyBot does for a model whose
 // action_order is attacks_first: the same directions as actCC, the

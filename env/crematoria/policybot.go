@@ -10,12 +10,15 @@ import (
 // (docs/export.md): the observation of docs/observation.md
 // (crematoria-obs-3, or the first five or four tensors for a policy
 // trained on crematoria-obs-2 or crematoria-obs-1) with any multiple of 4
-// unit slots, and logits [1, U, 11].
+// unit slots, and logits [1, U, 11]. Every version takes the opponents by
+// seat or by score (OrderOpponentsByScore only rewrites board, units and
+// globals, which they all have).
 func PolicySignature() policy.Signature {
 	spec := specFor(&defaultConfig)
 	sig := policy.SignatureOf(&spec)
 	sig.SlotsMultiple = NumPlayers
 	sig.ActionOrders = []string{policy.OrderAttacksFirst}
+	sig.OpponentOrders = []string{policy.OpponentsByScore}
 	v2 := sig
 	v2.ObservationVersion = ObservationVersion2
 	v2.Inputs = sig.Inputs[:5] // board, units, globals, action_mask, paths
@@ -38,7 +41,10 @@ var defaultConfig = DefaultConfig()
 // action_order, so the bot plays exactly the moves the policy chose in
 // training. A model whose action_order is policy.OrderAttacksFirst has its
 // attacks (Attacks) issued first, then the other commands, each group in
-// slot order: what the trainer's action_order tensor asked for.
+// slot order: what the trainer's action_order tensor asked for. A model
+// whose opponent_order is policy.OpponentsByScore sees the opponents
+// relabelled by decreasing score (OrderOpponentsByScore) in the tensors it
+// reads.
 type PolicyBot struct {
 	m   *policy.Model
 	me  int
@@ -131,6 +137,9 @@ func (b *PolicyBot) Decide(s *State) ([]Dir, error) {
 	b.ob.Board(s, b.me, b.obs[0])
 	b.ob.Units(s, b.me, b.obs[1])
 	b.ob.Globals(s, b.me, b.obs[2])
+	if b.m.OpponentOrder == policy.OpponentsByScore {
+		OrderOpponentsByScore(b.obs[0], b.obs[1], b.obs[2])
+	}
 	b.ob.Mask(s, b.me, b.obs[3])
 	if len(b.obs) > 4 {
 		b.ob.Paths(s, b.me, b.obs[4])

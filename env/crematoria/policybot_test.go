@@ -2,8 +2,12 @@ package crematoria_test
 
 import (
 	"errors"
+	"math"
 	"os"
+	"slices"
 	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"jgym/env/crematoria"
 	"jgym/policy"
@@ -115,5 +119,100 @@ func TestPolicySignature(t *testing.T) {
 	}
 	if m := exampleBot(t); m.NumSlots != 80 || m.Signature.ObservationVersion != crematoria.ObservationVersion1 {
 		t.Errorf("NumSlots = %d, version %q; want 80, %q", m.NumSlots, m.Signature.ObservationVersion, crematoria.ObservationVersion1)
+	}
+}
+
+// withMetadata returns an ONNX file with one more metadata_props entry
+// (ModelProto field 14, a StringStringEntryProto of key 1 and value 2):
+// a repeated field may come after the others, and a later entry of a key
+// wins in policy.Parse.
+func withMetadata(onnx []byte, key, value string) []byte {
+	entry := protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), key)
+	entry = protowire.AppendString(protowire.AppendTag(entry, 2, protowire.BytesType), value)
+	b := protowire.AppendTag(slices.Clone(onnx), 14, protowire.BytesType)
+	return protowire.AppendBytes(b, entry)
+}
+
+// scoreTwin plays a seat with the bot of a model whose opponent_order is
+// score and checks, every round, that its logits are those of the same
+// weights without the key on the tensors relabelled by
+// OrderOpponentsByScore, and counts the rounds where the two decide
+// differently.
+type scoreTwin struct {
+	t           *testing.T
+	bot         *crematoria.PolicyBot // opponent_order score
+	seat        *crematoria.PolicyBot // the same weights, by seat
+	plain       *policy.Model
+	me          int
+	ob          crematoria.Observer
+	rounds, dif int
+}
+
+func (w *scoreTwin) Play(s *crematoria.State, o *crematoria.Orders) {
+	w.bot.Play(s, o)
+	u := w.plain.NumSlots
+	obs := [][]byte{make([]byte, crematoria.BoardBytes), make([]byte, u*crematoria.UnitFeatures),
+		make([]byte, 4*crematoria.NumGlobals), make([]byte, u*crematoria.NumDirs)}
+	w.ob.Board(s, w.me, obs[0])
+	w.ob.Units(s, w.me, obs[1])
+	w.ob.Globals(s, w.me, obs[2])
+	w.ob.Mask(s, w.me, obs[3])
+	crematoria.OrderOpponentsByScore(obs[0], obs[1], obs[2])
+	want, err := w.plain.Logits(nil, obs)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	got := w.bot.Logits()
+	for k := range want {
+		if math.Float32bits(got[k]) != math.Float32bits(want[k]) {
+			w.t.Fatalf("round %d: logit %d = %g, want %g (the plain model on the relabelled tensors)", s.Round, k, got[k], want[k])
+		}
+	}
+	mine, err := w.seat.Decide(s)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	theirs, _ := w.bot.Decide(s)
+	w.rounds++
+	if !slices.Equal(mine, theirs) {
+		w.dif++
+	}
+}
+
+// A model whose opponent_order is score feeds its network the opponents
+// relabelled by score: its logits are the plain model's on the relabelled
+// tensors, and with Riddick at the table (scores that differ) it decides
+// otherwise than the same weights by seat in some rounds.
+func TestPolicyBotOrdersOpponentsByScore(t *testing.T) {
+	raw, err := os.ReadFile(exampleModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := policy.Parse(raw, crematoria.PolicySignature())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := policy.Parse(withMetadata(raw, policy.KeyOpponentOrder, policy.OpponentsByScore), crematoria.PolicySignature())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.OpponentOrder != policy.OpponentsBySeat || m.OpponentOrder != policy.OpponentsByScore {
+		t.Fatalf("OpponentOrder = %q and %q, want %q and %q", plain.OpponentOrder, m.OpponentOrder, policy.OpponentsBySeat, policy.OpponentsByScore)
+	}
+	const seed, me = 5, 2
+	w := &scoreTwin{t: t, bot: crematoria.NewPolicyBot(m, me), seat: crematoria.NewPolicyBot(plain, me), plain: plain, me: me}
+	bots := [crematoria.NumPlayers]crematoria.Bot{crematoria.NewRiddick(0, seed), crematoria.NewDemo(1, seed), w, crematoria.NewDemo(3, seed)}
+	cfg := crematoria.DefaultConfig()
+	cfg.NbRounds = 120
+	match, err := crematoria.NewMatchWithBots(cfg, seed, [4]string{"Riddick", "Demo", "ppo", "Demo"}, bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := match.Run(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d rounds, %d decided otherwise than by seat", w.rounds, w.dif)
+	if w.dif == 0 {
+		t.Errorf("in %d rounds the model by score decided as the model by seat: the relabelling is not live", w.rounds)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"jgym/course/coursetest"
@@ -77,6 +78,23 @@ func TestPolicySignature(t *testing.T) {
 	// A model of another game does not load.
 	if _, err := policy.Parse(tinyPolicy(100, 1), policy.Signature{ObservationVersion: "crematoria-obs-1", Inputs: PolicySignature().Inputs, Actions: 11}); !errors.Is(err, policy.ErrObservationVersion) {
 		t.Errorf("a Moria model loaded as a crematoria-obs-1 policy: %v", err)
+	}
+}
+
+// Moria's bots order the opponents by seat only: a model whose
+// opponent_order is score (a Crematoria feature) is refused at load time,
+// one that says seat loads.
+func TestPolicyRejectsOpponentOrderScore(t *testing.T) {
+	with := func(order string) []byte {
+		entry := pbString(pbString(nil, 1, policy.KeyOpponentOrder), 2, order)
+		return pbBytes(tinyPolicy(100, 4), 14, entry) // metadata_props
+	}
+	_, err := policy.Parse(with(policy.OpponentsByScore), PolicySignature())
+	if !errors.Is(err, policy.ErrUnsupported) || !strings.Contains(err.Error(), `opponent_order "score"`) {
+		t.Errorf("opponent_order score: err = %v, want policy.ErrUnsupported naming it", err)
+	}
+	if m, err := policy.Parse(with(policy.OpponentsBySeat), PolicySignature()); err != nil || m.OpponentOrder != policy.OpponentsBySeat {
+		t.Errorf("opponent_order seat: Parse = %v", err)
 	}
 }
 

@@ -403,6 +403,11 @@ class Args:
     action_order): 'slot' (increasing unit id) or 'attacks_first' (the moves that attack
     another player's unit first; Crematoria's default: its engine runs command k of every
     player before command k+1, and a unit killed earlier loses its own)"""
+    opponent_order: str = "seat"
+    """how the network sees the three opponents, learnt with and exported (ONNX
+    opponent_order): 'seat' (relative index 1, 2, 3 = the next seats in turn) or 'score'
+    (Crematoria: 1 = the opponent with the highest score, then the next; the bots reorder
+    them before the network reads the observation, docs/observation.md)"""
     reward_mode: str = "score_delta"
     """the env's reward (with --credit units it is only logged)"""
     reward_scale: float = 0.1
@@ -603,6 +608,8 @@ class BoardNet(nn.Module):
         self.team_value = team_value
         # The order of the commands (--command-order), set by make_agent.
         self.command_order = "slot"
+        # How the network sees the opponents (--opponent-order), set by make_agent.
+        self.opponent_order = "seat"
         # Training only (--bf16): LocalAgent.packed's per-slot MLP in bfloat16.
         self.bf16 = False
         names = [n for n, _, _ in spaces.inputs]
@@ -1354,8 +1361,13 @@ def make_agent(spaces: Spaces, args: dict[str, Any]) -> BoardNet:
     if order not in ("slot", "attacks_first") or (order != "slot" and game not in ATTACKS):
         raise SystemExit(f"--command-order {order}: want slot or, for {', '.join(ATTACKS)}, "
                          "attacks_first")  # fmt: skip
+    opp = args.get("opponent_order", "seat")  # runs before 2026-11-29: seat
+    if opp != "seat" and opp not in OPPONENT_ORDERS.get(game, {}):
+        have = ", ".join(f"{o} ({g})" for g, d in OPPONENT_ORDERS.items() for o in d)
+        raise SystemExit(f"--opponent-order {opp}: want seat or one of: {have}")
     agent = build_net(spaces, args, net, credit)
     agent.command_order = order
+    agent.opponent_order = opp
     return agent
 
 
@@ -1396,6 +1408,56 @@ def sample(logits: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     return action, logp.gather(-1, action.unsqueeze(-1)).squeeze(-1)
 
 
+def crematoria_by_score(obs: Obs) -> Obs:
+    """Crematoria's observation with the opponents relabelled by score (``--opponent-order score``).
+
+    Relative index 1 becomes the opponent with the highest score, 2 the
+    next and 3 the lowest (ties keep their seat order), in the board's
+    codes (owned caves, Pioneers, Furyans), the units' owner column and the
+    globals' scores, cells and gems: the transform the Go and C++ bots
+    apply to a model with ``opponent_order: score`` (docs/observation.md).
+    The other tensors do not name the opponents and are kept.
+    """
+    g = np.asarray(obs["globals"])
+    n = g.shape[0]
+    rows = np.arange(n)[:, None]
+    order = np.argsort(-g[:, 4:7], axis=1, kind="stable")  # old rel - 1, best first
+    new = np.zeros((n, 4), np.int64)
+    new[rows, 1 + order] = np.arange(1, 4)
+    # Per env, the new code of each byte of board planes 0 and 1.
+    code = np.arange(256)
+    terrain, unit = code & 7, code >> 3
+    own = (terrain >= 3) & (terrain <= 6)
+    pio, fur = (unit >= 1) & (unit <= 4), (unit >= 5) & (unit <= 8)
+    t = np.where(own, 3 + new[:, (terrain - 3).clip(0, 3)], terrain)
+    u = np.where(pio, 1 + new[:, (unit - 1).clip(0, 3)], unit)
+    u = np.where(fur, 5 + new[:, (unit - 5).clip(0, 3)], u)
+    lut = (t | (u << 3)).astype(np.uint8)  # [N, 256]
+    out = dict(obs)
+    board = np.array(obs["board"])
+    board[:, :2] = lut[rows, board[:, :2].reshape(n, -1)].reshape(board[:, :2].shape)
+    out["board"] = board
+    units = np.array(obs["units"])
+    units[..., 1] = new[rows, units[..., 1]]
+    out["units"] = units
+    glob = np.array(g)
+    for base in (3, 7, 11):
+        glob[rows, base + new] = g[:, base : base + 4]
+    out["globals"] = glob
+    return out
+
+
+#: The games' ``--opponent-order`` views besides 'seat' (the env's own).
+OPPONENT_ORDERS: dict[str, dict[str, Callable[[Obs], Obs]]] = {
+    "Crematoria-v0": {"score": crematoria_by_score}
+}
+
+
+def view(order: str, game: str, obs: Obs) -> Obs:
+    """The observation as a network of ``--opponent-order order`` reads it."""
+    return obs if order == "seat" else OPPONENT_ORDERS[game][order](obs)
+
+
 def to_torch(obs: dict[str, np.ndarray]) -> tuple[torch.Tensor, ...]:
     """The vector env's observation dict (in the spec's order) -> the network's inputs.
 
@@ -1431,7 +1493,8 @@ def greedy(agent: BoardNet) -> Callable[[dict[str, np.ndarray]], Any]:
 
     @torch.inference_mode()
     def policy(obs: dict[str, np.ndarray]) -> Any:
-        act = agent(*to_torch(obs)).argmax(-1).numpy().astype(np.int8)
+        act = agent(*to_torch(view(agent.opponent_order, agent.spaces.game, obs))).argmax(-1)
+        act = act.numpy().astype(np.int8)
         if agent.command_order == "slot":
             return act
         order = command_priorities(agent.spaces.game, agent.command_order, obs["units"], act)
@@ -1517,6 +1580,7 @@ def export_onnx(agent: BoardNet, path: str | Path, args: Args | None = None) -> 
         "game": sp.game,
         "num_slots": str(agent.num_slots),
         "action_order": agent.command_order,
+        **({"opponent_order": agent.opponent_order} if agent.opponent_order != "seat" else {}),
         "preprocessing": preprocessing(agent),
         "operators": OPERATORS,
         "network": json.dumps(
@@ -2207,6 +2271,10 @@ def main(args: Args) -> dict[str, Any]:
     n, u = args.num_envs, spaces.num_slots
     agent = make_agent(spaces, dataclasses.asdict(args))
     set_bf16(agent, args.bf16)
+
+    def see(obs: Obs) -> Obs:  # the observation as the network reads it (--opponent-order)
+        return view(agent.opponent_order, spaces.game, obs)
+
     if args.init and not resumed:
         agent.load_state_dict(torch.load(args.init, weights_only=True)["model"])
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
@@ -2253,7 +2321,7 @@ def main(args: Args) -> dict[str, Any]:
     # time.time() - t_start (t0 also counts the resumed run's earlier ones).
     step_start, t_start = step, time.time()
     lanes = envs.lane_rows  # each lane's rows
-    lane_obs = [to_torch(envs.lane_obs(j)) for j in range(len(lanes))]
+    lane_obs = [to_torch(see(envs.lane_obs(j))) for j in range(len(lanes))]
     # With a time budget the bar counts seconds (its end is the budget's),
     # else environment steps (tqdm shows steps/s and the ETA).
     timed = args.time_budget > 0
@@ -2364,7 +2432,7 @@ def main(args: Args) -> dict[str, Any]:
                     with phases("env"):
                         received.append(envs.receive(j))
                     with phases("buffers"):
-                        lane_obs[j] = to_torch(received[-1][0])
+                        lane_obs[j] = to_torch(see(received[-1][0]))
                 if t == T:
                     continue
                 x = lane_obs[j]
@@ -2541,7 +2609,7 @@ def main(args: Args) -> dict[str, Any]:
                     league.add_snapshot(snap, step, f"snap_{update}")
                 else:
                     envs.reload(str(snap))
-                    lane_obs = [to_torch(envs.lane_obs(j)) for j in range(len(lanes))]
+                    lane_obs = [to_torch(see(envs.lane_obs(j))) for j in range(len(lanes))]
             if league is not None:
                 for m, w in zip(league.members, league.weights(), strict=True):
                     writer.add_scalar(f"league/learner_win_rate/{m.name}", m.win_rate, step)
@@ -2648,7 +2716,7 @@ def load_resume(run: Path) -> dict[str, Any]:
 #: The arguments that shape the network's weights (and the critic's, ``credit``).
 NETWORK_FIELDS = ("net", "channels", "coarse", "hidden", "dilations", "crop", "block", "blocks")
 #: Their values in checkpoints written before the field existed.
-OLD_VALUES = {"net": "conv", "command_order": "slot"}
+OLD_VALUES = {"net": "conv", "command_order": "slot", "opponent_order": "seat"}
 
 
 def adopt_network(args: Any, saved: dict[str, Any], why: str, *, order: bool) -> None:
@@ -2660,7 +2728,7 @@ def adopt_network(args: Any, saved: dict[str, Any], why: str, *, order: bool) ->
     ``--command-order``. Checkpoints written before a field existed have
     its old value (``OLD_VALUES``: the convolutional network, slot order).
     """
-    fields = NETWORK_FIELDS + ("credit",) + (("command_order",) if order else ())
+    fields = NETWORK_FIELDS + ("credit",) + (("command_order", "opponent_order") if order else ())
     for f in fields:
         if f not in saved and f not in OLD_VALUES:
             continue  # a field the saved network does not use (crop of a conv network)

@@ -259,3 +259,98 @@ def test_same_game_in_go(trained: dict[str, Path]) -> None:
     assert proc.returncode == 0, proc.stderr
     go_scores = [int(m) for m in re.findall(r"got score (\d+)", proc.stderr)]
     assert go_scores == torch_scores
+
+
+def test_opponents_by_score() -> None:
+    """--opponent-order score relabels the opponents by score, ties in seat order."""
+    mod = load_script()
+    board = np.zeros((2, 3, 40, 80), np.uint8)
+    # plane 0: a cave of rel 1 with a Pioneer of rel 2; a cave of rel 3 with a
+    # Furyan of rel 1; an unowned cave with a hellhound; plane 1: a Furyan of
+    # rel 3 on a gem; plane 2: flags, never relabelled
+    board[:, 0, 0, 0] = 4 | (3 << 3)
+    board[:, 0, 0, 1] = 6 | (6 << 3)
+    board[:, 0, 0, 2] = 1 | (9 << 3)
+    board[:, 1, 5, 5] = 1 | (8 << 3)
+    board[:, 2, 7, 7] = 0x44
+    units = np.zeros((2, 80, 8), np.uint8)
+    units[:, :4, 1] = [0, 1, 2, 3]
+    units[:, :4, 0] = [1, 0, 0, 0]
+    glob = np.zeros((2, 16), np.float32)
+    glob[:, 0] = 0.5
+    # env 0: rel 3 leads, then rel 1, then rel 2; env 1: rel 2 and 3 tie
+    glob[0, 3:7] = [0.7, 0.2, 0.1, 0.9]
+    glob[1, 3:7] = [0.7, 0.1, 0.5, 0.5]
+    glob[:, 7:11] = glob[:, 3:7] * 10
+    glob[:, 11:15] = [1, 2, 3, 4]
+    mask = np.ones((2, 80, 11), np.int8)
+    obs = {"board": board, "units": units, "globals": glob, "action_mask": mask}
+    got = mod.crematoria_by_score(obs)
+    # new rel of old rel 0..3: env 0 [0, 2, 3, 1]; env 1 [0, 3, 1, 2]
+    new = [[0, 2, 3, 1], [0, 3, 1, 2]]
+    for e in range(2):
+        n = new[e]
+        b = got["board"][e]
+        assert b[0, 0, 0] == (3 + n[1]) | ((1 + n[2]) << 3)
+        assert b[0, 0, 1] == (3 + n[3]) | ((5 + n[1]) << 3)
+        assert b[0, 0, 2] == 1 | (9 << 3) and b[1, 5, 5] == 1 | ((5 + n[3]) << 3)
+        assert np.array_equal(b[2], board[e, 2])
+        assert list(got["units"][e, :4, 1]) == [n[r] for r in range(4)]
+        assert np.array_equal(got["units"][e, :, 0], units[e, :, 0])
+        for base in (3, 7, 11):
+            for r in range(4):
+                assert got["globals"][e, base + n[r]] == glob[e, base + r]
+        assert got["globals"][e, 0] == 0.5
+    # rel 1 is the leader; the input is not changed; other tensors are kept
+    assert (got["globals"][:, 4] >= got["globals"][:, 5:7].max(1)).all()
+    assert board[0, 0, 0, 0] == 4 | (3 << 3) and units[0, 1, 1] == 1
+    assert got["action_mask"] is mask
+    # already ordered: the identity
+    again = mod.crematoria_by_score(got)
+    for k in ("board", "units", "globals"):
+        assert np.array_equal(again[k], got[k])
+
+
+def test_opponent_order_same_game_in_go(trained: dict[str, Path], tmp_path: Path) -> None:
+    """A model of --opponent-order score plays the same game in PyTorch and as Go's policy bot.
+
+    The weights of the trained run, exported once as they are and once with
+    the opponents by score: the two play different games against Riddick
+    (the view matters), and each plays the same game in the vector env
+    (PyTorch, the trainer's view) as in ``jgym match`` (the Go bot's).
+    """
+    mod = load_script()
+    seed, seats = 3, (None, "Riddick", "Demo", "Demo")
+    scores = {}
+    for order in ("seat", "score"):
+        agent = mod.load_agent(trained["checkpoint"])
+        agent.opponent_order = order
+        onnx_path = tmp_path / f"{order}.onnx"
+        mod.export_onnx(agent, onnx_path)
+        torch_scores = play_in_env(mod, agent, seed, seats, order=True)
+        proc = subprocess.run(
+            [
+                *(str(find_binary()), "match", f"policy:{onnx_path}"),
+                *("Riddick", "Demo", "Demo", "-s", str(seed), "-o", os.devnull),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr
+        go_scores = [int(m) for m in re.findall(r"got score (\d+)", proc.stderr)]
+        assert go_scores == torch_scores, order
+        scores[order] = torch_scores
+    assert scores["seat"] != scores["score"]
+
+
+def test_opponent_order_only_where_supported() -> None:
+    import dataclasses
+
+    mod = load_script()
+    args = dataclasses.asdict(mod.Args())
+    agent = mod.make_agent(mod.CREMATORIA_SPACES, {**args, "opponent_order": "score"})
+    assert agent.opponent_order == "score"
+    with pytest.raises(SystemExit, match="--opponent-order rank: want seat or one of: score"):
+        mod.make_agent(mod.CREMATORIA_SPACES, {**args, "opponent_order": "rank"})

@@ -1,0 +1,99 @@
+package crematoria
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Indices of the per-group entries of the globals tensor: entry base+r is
+// the value of relative index r.
+const (
+	globScores = 3  // score / 1000
+	globCells  = 7  // nb_cells / 1000
+	globGems   = 11 // nb_gems / 10
+)
+
+// OrderOpponentsByScore relabels the three opponents of one seat's encoded
+// observation by decreasing score, in place: the transform of a policy
+// whose metadata opponent_order is "score" (policy.OpponentsByScore,
+// docs/observation.md). board (uint8 [3, 40, 80]), units (uint8 [U, 8])
+// and globals (float32 [16], little-endian) are the encoder's tensors;
+// the others hold no relative index of an opponent and stay as they are.
+//
+// The scores are the float32 values globals[3+r]. The opponents, relative
+// indices 1, 2 and 3, are ordered by decreasing score, ties by increasing
+// index, and the one at position k of that order becomes relative index
+// 1+k; the seat itself stays 0. The new labels replace the old ones in the
+// owned caves of board plane 0 (terrain 3..6), the Pioneers and Furyans of
+// planes 0 and 1 (unit codes 1..4 and 5..8), column 1 of units (the rel
+// owner) and globals 3..14 (scores, cells and gems of each rel). When the
+// opponents' scores are already in that order, as when they tie, nothing
+// changes. The exported C++ player does the same (CppTarget).
+func OrderOpponentsByScore(board, units, globals []byte) {
+	nr, identity := opponentsByScore(globals)
+	if identity {
+		return
+	}
+	// Code tables of planes 0 and 1: terrain in bits 0-2 (owned caves on
+	// level 0 only), the unit in bits 3-6, bit 7 kept.
+	var lut0, lut1 [256]uint8
+	for c := range lut0 {
+		t, u, high := uint8(c)&7, uint8(c)>>3&15, uint8(c)&0x80
+		switch {
+		case u >= unitPioneer && u < unitPioneer+NumPlayers:
+			u = unitPioneer + nr[u-unitPioneer]
+		case u >= unitFuryan && u < unitFuryan+NumPlayers:
+			u = unitFuryan + nr[u-unitFuryan]
+		}
+		lut1[c] = high | u<<3 | t
+		if t >= codeOwnedCave && t < codeOwnedCave+NumPlayers {
+			t = codeOwnedCave + nr[t-codeOwnedCave]
+		}
+		lut0[c] = high | u<<3 | t
+	}
+	level0 := board[:LevelCells:LevelCells]
+	for i, c := range level0 {
+		level0[i] = lut0[c]
+	}
+	level1 := board[LevelCells : 2*LevelCells : 2*LevelCells]
+	for i, c := range level1 {
+		level1[i] = lut1[c]
+	}
+	for row := 0; row+UnitFeatures <= len(units); row += UnitFeatures {
+		if o := units[row+1]; o < NumPlayers {
+			units[row+1] = nr[o]
+		}
+	}
+	for _, base := range [...]int{globScores, globCells, globGems} {
+		var v [NumPlayers][4]byte
+		for r := range v {
+			copy(v[r][:], globals[4*(base+r):])
+		}
+		for r := range v {
+			copy(globals[4*(base+int(nr[r])):], v[r][:])
+		}
+	}
+}
+
+// opponentsByScore returns the new relative index of each old one under
+// OrderOpponentsByScore, and whether that is the identity.
+func opponentsByScore(globals []byte) (nr [NumPlayers]uint8, identity bool) {
+	var s [NumPlayers]float32
+	for r := range s {
+		s[r] = math.Float32frombits(binary.LittleEndian.Uint32(globals[4*(globScores+r):]))
+	}
+	// Insertion sort of the opponents, a strict comparison keeping the
+	// ties in increasing index.
+	order := [NumPlayers - 1]uint8{1, 2, 3}
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && s[order[j]] > s[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	identity = true
+	for k, old := range order {
+		nr[old] = uint8(1 + k)
+		identity = identity && old == uint8(1+k)
+	}
+	return nr, identity
+}
