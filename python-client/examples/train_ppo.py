@@ -1408,6 +1408,14 @@ def sample(logits: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     return action, logp.gather(-1, action.unsqueeze(-1)).squeeze(-1)
 
 
+# Crematoria's board codes (terrain | unit << 3) that name a group: owned
+# caves (terrain 3..6), Pioneers (unit 1..4) and Furyans (unit 5..8).
+_CODE = np.arange(256)
+_TERRAIN, _UNIT = _CODE & 7, _CODE >> 3
+_OWNED = (_TERRAIN >= 3) & (_TERRAIN <= 6)
+_PIONEER, _FURYAN = (_UNIT >= 1) & (_UNIT <= 4), (_UNIT >= 5) & (_UNIT <= 8)
+
+
 def crematoria_by_score(obs: Obs) -> Obs:
     """Crematoria's observation with the opponents relabelled by score (``--opponent-order score``).
 
@@ -1424,18 +1432,21 @@ def crematoria_by_score(obs: Obs) -> Obs:
     order = np.argsort(-g[:, 4:7], axis=1, kind="stable")  # old rel - 1, best first
     new = np.zeros((n, 4), np.int64)
     new[rows, 1 + order] = np.arange(1, 4)
-    # Per env, the new code of each byte of board planes 0 and 1.
-    code = np.arange(256)
-    terrain, unit = code & 7, code >> 3
-    own = (terrain >= 3) & (terrain <= 6)
-    pio, fur = (unit >= 1) & (unit <= 4), (unit >= 5) & (unit <= 8)
-    t = np.where(own, 3 + new[:, (terrain - 3).clip(0, 3)], terrain)
-    u = np.where(pio, 1 + new[:, (unit - 1).clip(0, 3)], unit)
-    u = np.where(fur, 5 + new[:, (unit - 5).clip(0, 3)], u)
-    lut = (t | (u << 3)).astype(np.uint8)  # [N, 256]
     out = dict(obs)
     board = np.array(obs["board"])
-    board[:, :2] = lut[rows, board[:, :2].reshape(n, -1)].reshape(board[:, :2].shape)
+    # The games whose opponents change labels: each one's new code of
+    # every byte of board planes 0 and 1 (a table of 256), looked up in
+    # one flat table.
+    e = np.flatnonzero((new[:, 1:] != np.arange(1, 4)).any(1))
+    if len(e):
+        m = new[e]
+        t = np.where(_OWNED, 3 + m[:, (_TERRAIN - 3).clip(0, 3)], _TERRAIN)
+        u = np.where(_PIONEER, 1 + m[:, (_UNIT - 1).clip(0, 3)], _UNIT)
+        u = np.where(_FURYAN, 5 + m[:, (_UNIT - 5).clip(0, 3)], u)
+        lut = (t | (u << 3)).astype(np.uint8).ravel()  # [len(e) * 256]
+        planes = board[e, :2]
+        idx = planes.reshape(len(e), -1).astype(np.intp) + (np.arange(len(e)) * 256)[:, None]
+        board[e, :2] = np.take(lut, idx).reshape(planes.shape)
     out["board"] = board
     units = np.array(obs["units"])
     units[..., 1] = new[rows, units[..., 1]]
