@@ -28,6 +28,7 @@ import train_ppo  # examples/ is not a package
 
 
 def main() -> None:
+    """Exports the checkpoint with each view and prints both views' wins by relative seat."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("checkpoint", help="a train_ppo.py checkpoint.pt (Crematoria)")
     p.add_argument("--games", type=int, default=400, help="games per view, a multiple of 4")
