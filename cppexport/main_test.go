@@ -6,13 +6,11 @@ import (
 	"jgym/cppexport"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"testing"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protowire"
-
+	"jgym/course/coursetest"
 	"jgym/cppbot"
 	"jgym/env/crematoria"
 	"jgym/policy"
@@ -74,17 +72,6 @@ func models(t testing.TB) []testModel {
 	return ms
 }
 
-// withMetadata returns an ONNX file with one more metadata_props entry
-// (ModelProto field 14, a StringStringEntryProto of key 1 and value 2):
-// a repeated field may come after the others, and a later entry of a key
-// wins in policy.Parse.
-func withMetadata(onnx []byte, key, value string) []byte {
-	entry := protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), key)
-	entry = protowire.AppendString(protowire.AppendTag(entry, 2, protowire.BytesType), value)
-	b := protowire.AppendTag(slices.Clone(onnx), 14, protowire.BytesType)
-	return protowire.AppendBytes(b, entry)
-}
-
 var scoreOnce struct {
 	sync.Once
 	path string
@@ -103,7 +90,7 @@ func scoreModel(t testing.TB) string {
 			return
 		}
 		scoreOnce.path = filepath.Join(workDir, "small_score.onnx")
-		scoreOnce.err = os.WriteFile(scoreOnce.path, withMetadata(raw, policy.KeyOpponentOrder, policy.OpponentsByScore), 0o644)
+		scoreOnce.err = os.WriteFile(scoreOnce.path, coursetest.WithMetadata(raw, policy.KeyOpponentOrder, policy.OpponentsByScore), 0o644)
 	})
 	if scoreOnce.err != nil {
 		t.Fatal(scoreOnce.err)

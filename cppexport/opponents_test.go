@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"jgym/course/coursetest"
 	"jgym/cppexport"
 	"jgym/env/crematoria"
 	"jgym/policy"
@@ -27,12 +28,12 @@ func TestExportOpponentOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byScore := withMetadata(raw, policy.KeyOpponentOrder, policy.OpponentsByScore)
+	byScore := coursetest.WithMetadata(raw, policy.KeyOpponentOrder, policy.OpponentsByScore)
 	score, err := cppexport.Export(byScore, crematoriaTarget, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bySeat, err := cppexport.Export(withMetadata(raw, policy.KeyOpponentOrder, policy.OpponentsBySeat), crematoriaTarget, opts)
+	bySeat, err := cppexport.Export(coursetest.WithMetadata(raw, policy.KeyOpponentOrder, policy.OpponentsBySeat), crematoriaTarget, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,16 @@
 // Package coursetest holds the test helpers every game's tests share:
 // reading and writing gzip-compressed reference traces, showing where two
-// traces first differ, and a trace file that is never closed.
+// traces first differ, a trace file that is never closed, and an ONNX
+// file with one more metadata entry.
 package coursetest
 
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -64,3 +67,20 @@ type NopCloser struct{ io.Writer }
 
 // Close does nothing.
 func (NopCloser) Close() error { return nil }
+
+// WithMetadata returns an ONNX file with one more metadata_props entry
+// (ModelProto field 14, a StringStringEntryProto of key 1 and value 2):
+// a repeated field may come after the others, and a later entry of a key
+// wins in policy.Parse.
+func WithMetadata(onnx []byte, key, value string) []byte {
+	entry := appendField(appendField(nil, 1, []byte(key)), 2, []byte(value))
+	return appendField(slices.Clone(onnx), 14, entry)
+}
+
+// appendField appends protobuf field f of wire type 2 (length-delimited)
+// holding v.
+func appendField(b []byte, f uint64, v []byte) []byte {
+	b = binary.AppendUvarint(b, f<<3|2)
+	b = binary.AppendUvarint(b, uint64(len(v)))
+	return append(b, v...)
+}

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"jgym/env/crematoria"
+	"jgym/policy"
 )
 
 func TestGzipRoundTrip(t *testing.T) {
@@ -23,5 +26,24 @@ func TestFirstDiff(t *testing.T) {
 	}
 	if got := FirstDiff([]byte("ab"), []byte("a")); got != "lengths differ: want 2 got 1" {
 		t.Errorf("FirstDiff = %q", got)
+	}
+}
+
+func TestWithMetadata(t *testing.T) {
+	raw, err := os.ReadFile("../../cppexport/testdata/small.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{policy.OpponentsByScore, policy.OpponentsBySeat} {
+		m, err := policy.Parse(WithMetadata(raw, policy.KeyOpponentOrder, v), crematoria.PolicySignature())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.OpponentOrder != v || m.Metadata[policy.KeyOpponentOrder] != v {
+			t.Errorf("opponent_order %q: parsed %q", v, m.OpponentOrder)
+		}
+	}
+	if m, err := policy.Parse(raw, crematoria.PolicySignature()); err != nil || m.OpponentOrder != policy.OpponentsBySeat {
+		t.Errorf("the file itself: %v, %q", err, m.OpponentOrder)
 	}
 }

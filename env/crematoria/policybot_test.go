@@ -7,8 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"google.golang.org/protobuf/encoding/protowire"
-
+	"jgym/course/coursetest"
 	"jgym/env/crematoria"
 	"jgym/policy"
 )
@@ -122,17 +121,6 @@ func TestPolicySignature(t *testing.T) {
 	}
 }
 
-// withMetadata returns an ONNX file with one more metadata_props entry
-// (ModelProto field 14, a StringStringEntryProto of key 1 and value 2):
-// a repeated field may come after the others, and a later entry of a key
-// wins in policy.Parse.
-func withMetadata(onnx []byte, key, value string) []byte {
-	entry := protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), key)
-	entry = protowire.AppendString(protowire.AppendTag(entry, 2, protowire.BytesType), value)
-	b := protowire.AppendTag(slices.Clone(onnx), 14, protowire.BytesType)
-	return protowire.AppendBytes(b, entry)
-}
-
 // scoreTwin plays a seat with the bot of a model whose opponent_order is
 // score and checks, every round, that its logits are those of the same
 // weights without the key on the tensors relabelled by
@@ -192,7 +180,7 @@ func TestPolicyBotOrdersOpponentsByScore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := policy.Parse(withMetadata(raw, policy.KeyOpponentOrder, policy.OpponentsByScore), crematoria.PolicySignature())
+	m, err := policy.Parse(coursetest.WithMetadata(raw, policy.KeyOpponentOrder, policy.OpponentsByScore), crematoria.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -233,6 +233,22 @@ def play_in_env(mod: ModuleType, agent: object, seed: int, seats: tuple, order: 
         envs.close()
 
 
+def go_match_scores(onnx: Path, seed: int) -> list[int]:
+    """Final scores of ``jgym match policy:ONNX Riddick Demo Demo -s SEED`` (the Go bot, seat 0)."""
+    proc = subprocess.run(
+        [
+            *(str(find_binary()), "match", f"policy:{onnx}"),
+            *("Riddick", "Demo", "Demo", "-s", str(seed), "-o", os.devnull),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return [int(m) for m in re.findall(r"got score (\d+)", proc.stderr)]
+
+
 def test_same_game_in_go(trained: dict[str, Path]) -> None:
     """PyTorch through the vector env and the Go bot play the same game.
 
@@ -246,19 +262,7 @@ def test_same_game_in_go(trained: dict[str, Path]) -> None:
     seed, seats = 3, (None, "Riddick", "Demo", "Demo")
     torch_scores = play_in_env(mod, agent, seed, seats, order=True)
     assert play_in_env(mod, agent, seed, seats, order=False) != torch_scores
-    proc = subprocess.run(
-        [
-            *(str(find_binary()), "match", f"policy:{trained['onnx']}"),
-            *("Riddick", "Demo", "Demo", "-s", str(seed), "-o", os.devnull),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    go_scores = [int(m) for m in re.findall(r"got score (\d+)", proc.stderr)]
-    assert go_scores == torch_scores
+    assert go_match_scores(trained["onnx"], seed) == torch_scores
 
 
 def test_opponents_by_score() -> None:
@@ -328,19 +332,7 @@ def test_opponent_order_same_game_in_go(trained: dict[str, Path], tmp_path: Path
         onnx_path = tmp_path / f"{order}.onnx"
         mod.export_onnx(agent, onnx_path)
         torch_scores = play_in_env(mod, agent, seed, seats, order=True)
-        proc = subprocess.run(
-            [
-                *(str(find_binary()), "match", f"policy:{onnx_path}"),
-                *("Riddick", "Demo", "Demo", "-s", str(seed), "-o", os.devnull),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert proc.returncode == 0, proc.stderr
-        go_scores = [int(m) for m in re.findall(r"got score (\d+)", proc.stderr)]
-        assert go_scores == torch_scores, order
+        assert go_match_scores(onnx_path, seed) == torch_scores, order
         scores[order] = torch_scores
     assert scores["seat"] != scores["score"]
 
