@@ -24,7 +24,7 @@
 // Close kills the whole sandbox; Program.Close closes every Process of the
 // program. A ProcessLimit caps the processes a server runs at once.
 //
-//	k, _ := crematoria.CppKit()
+//	k, _ := crematoria.Def.CppKit()
 //	prog, err := cppbot.Open("AIMine.cc", k, cppbot.Options{})
-//	bot := crematoria.NewCppBot(prog, 0, seed) // a crematoria.Bot
+//	bot := crematoria.Def.NewCppBot(prog, 0, seed) // a crematoria.Bot
 package cppbot

@@ -196,7 +196,7 @@ func TestHostileBots(t *testing.T) {
 				opts.RoundTimeout = 2 * time.Second
 				opts.Limits = sandbox.Limits{AddressSpace: memCap}
 				prog := compiled(t, src, opts)
-				b := crematoria.NewCppBot(prog, 0, 1)
+				b := crematoria.Def.NewCppBot(prog, 0, 1)
 				bots := [4]crematoria.Bot{b, crematoria.Null{}, crematoria.Null{}, crematoria.Null{}}
 				_, err := playMatch(1, [4]string{tc.bot.name, "Null", "Null", "Null"}, bots)
 				switch {
@@ -306,7 +306,7 @@ func TestProcessLimit(t *testing.T) {
 	opts := testOpts()
 	opts.Processes = cppbot.NewProcessLimit(2)
 	prog := compiled(t, filepath.Join(kitDir, "AINull.cc"), opts)
-	a, b, c := crematoria.NewCppBot(prog, 0, 1), crematoria.NewCppBot(prog, 1, 1), crematoria.NewCppBot(prog, 2, 1)
+	a, b, c := crematoria.Def.NewCppBot(prog, 0, 1), crematoria.Def.NewCppBot(prog, 1, 1), crematoria.Def.NewCppBot(prog, 2, 1)
 	if a.Err() != nil || b.Err() != nil {
 		t.Fatalf("first two bots: %v, %v", a.Err(), b.Err())
 	}
@@ -318,7 +318,7 @@ func TestProcessLimit(t *testing.T) {
 	for opts.Processes.InUse() > 1 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	d := crematoria.NewCppBot(prog, 3, 1)
+	d := crematoria.Def.NewCppBot(prog, 3, 1)
 	if d.Err() != nil {
 		t.Fatalf("a bot after one ended: %v", d.Err())
 	}

@@ -20,7 +20,7 @@
 //
 // A tour:
 //
-//	m, err := policy.Load("crematoria_ppo.onnx", crematoria.PolicySignature())
+//	m, err := policy.Load("crematoria_ppo.onnx", crematoria.Def.PolicySignature())
 //	in := m.NewInputs()
 //	logits, err := m.Logits(in, obs)             // obs: the seat's tensors, as the env writes them
 //	best := policy.Argmax(logits, m.NumSlots, 11) // an action per unit slot

@@ -43,7 +43,7 @@ func guardedRegistry(t testing.TB, store *server.BotStore, slow *stuckBot) *env.
 	resolve := func(name string) (crematoria.BotFactory, io.Closer, error) {
 		prefix, rest, ok := strings.Cut(name, ":")
 		if !ok {
-			f, err := crematoria.LookupBot(name)
+			f, err := crematoria.Def.Bots.Lookup(name)
 			return f, nil, err
 		}
 		if hash, _, ok := server.ParseUploadRef(rest); ok {
@@ -62,7 +62,7 @@ func guardedRegistry(t testing.TB, store *server.BotStore, slow *stuckBot) *env.
 		}
 		return func(int, int) crematoria.Bot { return crematoria.Null{} }, nil, nil
 	}
-	reg, err := env.NewRegistry(crematoria.NewEnv(crematoria.WithResolver(resolve), crematoria.WithPrefixes("policy", "cpp")))
+	reg, err := env.NewRegistry(crematoria.Def.Host(env.WithResolver(resolve), env.WithPrefixes[crematoria.Bot]("policy", "cpp")))
 	if err != nil {
 		t.Fatal(err)
 	}

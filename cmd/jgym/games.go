@@ -36,10 +36,10 @@ type tableGame struct {
 // games are the games jgym plays; the first is the default.
 var games = []tableGame{
 	{
-		Game:      crematoria.Arena(),
-		env:       func(l arena.Loader) env.Game { return crematoria.NewEnv(crematoria.WithLoader(l)) },
-		cppTarget: crematoria.CppTarget,
-		dataset:   crematoria.Dataset,
+		Game:      crematoria.Def.Arena(),
+		env:       crematoria.Def.Env,
+		cppTarget: func() cppexport.Target { t, _ := crematoria.Def.Export(); return t },
+		dataset:   crematoria.Def.Dataset,
 	},
 	{
 		Game:      dominator.Arena(),

@@ -66,7 +66,7 @@ func TestServeBotsDir(t *testing.T) {
 	}
 	// The server's env seats bots as crematoria.ResolveBot does with b.
 	resolve := func(name string) error {
-		_, c, err := crematoria.ResolveBot(name, b)
+		_, c, err := crematoria.Def.ResolveBot(name, b)
 		if c != nil {
 			c.Close()
 		}

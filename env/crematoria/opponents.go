@@ -3,6 +3,8 @@ package crematoria
 import (
 	"encoding/binary"
 	"math"
+
+	"jgym/policy"
 )
 
 // Indices of the per-group entries of the globals tensor: entry base+r is
@@ -96,4 +98,55 @@ func opponentsByScore(globals []byte) (nr [NumPlayers]uint8, identity bool) {
 		identity = identity && old == uint8(1+k)
 	}
 	return nr, identity
+}
+
+// orderOpponents is OrderOpponentsByScore on one seat's encoded tensors
+// (Def.OpponentOrders): board, units and globals, which every observation
+// version has.
+func orderOpponents(obs [][]byte) { OrderOpponentsByScore(obs[0], obs[1], obs[2]) }
+
+// signature is what a Crematoria policy takes and gives
+// (docs/export.md): the observation of docs/observation.md
+// (crematoria-obs-3, or the first five or four tensors for a policy
+// trained on crematoria-obs-2 or crematoria-obs-1) with any multiple of 4
+// unit slots, and logits [1, U, 11].
+func signature() policy.Signature {
+	spec, _ := specFor(&defaultConfig)
+	sig := policy.SignatureOf(&spec)
+	sig.SlotsMultiple = NumPlayers
+	v2 := sig
+	v2.ObservationVersion = ObservationVersion2
+	v2.Inputs = sig.Inputs[:5] // board, units, globals, action_mask, paths
+	v1 := sig
+	v1.ObservationVersion = ObservationVersion1
+	v1.Inputs = sig.Inputs[:4] // board, units, globals, action_mask
+	sig.Older = []policy.Signature{v2, v1}
+	return sig
+}
+
+// attacksFirst is the priority of a command of policy.OrderAttacksFirst
+// (Def.ActionOrders): 0 for an attack (Attacks), 1 for another move.
+func attacksFirst(s *State, me, id int, d Dir) int {
+	if Attacks(s, &s.Units[id], d) {
+		return 0
+	}
+	return 1
+}
+
+// Attacks reports whether moving u in direction d attacks another player's
+// unit: u is a Furyan and the cell one step away in d (columns wrapping,
+// Up and Down changing the level) holds, at the start of the round, a
+// Pioneer or a Furyan (a unit slot) of another player. The commands of
+// policy.OrderAttacksFirst, in the policy bot, the exported C++ player and
+// the trainer (python-client/examples/train_ppo.py), put these first.
+func Attacks(s *State, u *Unit, d Dir) bool {
+	if u.Type != Furyan || d == None || !d.Valid() {
+		return false
+	}
+	t := u.Pos.Add(d)
+	if !t.OnBoard() {
+		return false
+	}
+	id := s.Cells[t.Index()].ID
+	return id >= 0 && int(id) < NumSlots(s.Cfg) && s.Units[id].Player != u.Player
 }

@@ -95,9 +95,9 @@ func TestVerifyBadCommandLog(t *testing.T) {
 	tr, _ := loadRefTrace(t, tc)
 	tooLong := &CommandLog{Rounds: make([][NumPlayers][]Command, 3)}
 	dup := &CommandLog{Rounds: make([][NumPlayers][]Command, 2)}
-	dup.Rounds[1][2] = []Command{{5, Top}, {5, Left}}
+	dup.Rounds[1][2] = []Command{{ID: 5, Dir: Top}, {ID: 5, Dir: Left}}
 	moved := &CommandLog{Rounds: make([][NumPlayers][]Command, 2)}
-	moved.Rounds[0][0] = []Command{{5, Top}, {6, Left}, {7, Right}, {8, Bottom}}
+	moved.Rounds[0][0] = []Command{{ID: 5, Dir: Top}, {ID: 6, Dir: Left}, {ID: 7, Dir: Right}, {ID: 8, Dir: Bottom}}
 	for _, c := range []struct {
 		name string
 		log  *CommandLog
@@ -217,7 +217,7 @@ func playBrawl(cfg Config, seed int, junk bool) ([]byte, *CommandLog, error) {
 	for p := range bots {
 		bots[p] = newBrawler(p, seed, junk)
 	}
-	m, err := NewMatchWithBots(cfg, seed, [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}, bots)
+	m, err := Def.NewMatch(cfg, seed, [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}, bots)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,0 +1,115 @@
+package game
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+
+	"jgym/arena"
+	"jgym/cppexport"
+	"jgym/dataset"
+	"jgym/env"
+	"jgym/policy"
+)
+
+// Define checks a game's definition and prepares what the core builds of
+// it once; the game package exports the result. It panics on a missing
+// field, a programming error that every test of the game finds.
+func Define[C Config, G, S any, D Dir](d *Def[C, G, S, D]) *Def[C, G, S, D] {
+	required := map[string]bool{
+		"Name": d.Name != "", "EnvID": d.EnvID != "", "DefaultConfig": d.DefaultConfig != nil,
+		"ParseConfig": d.ParseConfig != nil, "New": d.New != nil, "State": d.State != nil,
+		"Round": d.Round != nil, "Scores": d.Scores != nil, "Step": d.Step != nil,
+		"NumUnits": d.NumUnits != nil, "Owner": d.Owner != nil, "Config": d.Config != nil,
+		"Trace": d.Trace != nil, "Verify": d.Verify != nil, "Replay": d.Replay != nil,
+		"Bots": d.Bots != nil, "Spec": d.Spec != nil, "NewEncoder": d.NewEncoder != nil,
+		"Legal": d.Legal != nil, "Signature": d.Signature != nil, "CppProtocol": d.CppProtocol != nil,
+	}
+	for _, k := range slices.Sorted(maps.Keys(required)) {
+		if !required[k] {
+			panic(fmt.Sprintf("game.Define: %s: %s is not set", d.Name, k))
+		}
+	}
+	if d.LogDirs[0] > d.LogDirs[1] {
+		panic(fmt.Sprintf("game.Define: %s: LogDirs %v is empty", d.Name, d.LogDirs))
+	}
+	d.arena = arena.NewHost[C, Bot[S, D]](arenaRules[C, G, S, D]{d})
+	return d
+}
+
+// PolicySignature is what the game's policies take and give: the game's
+// Signature, with the action and opponent orders its policy bot
+// implements (Def.ActionOrders, Def.OpponentOrders), for every
+// observation version it feeds.
+func (d *Def[C, G, S, D]) PolicySignature() policy.Signature {
+	sig := d.Signature()
+	actions := slices.Sorted(maps.Keys(d.ActionOrders))
+	opponents := slices.Sorted(maps.Keys(d.OpponentOrders))
+	set := func(s *policy.Signature) {
+		s.ActionOrders, s.OpponentOrders = actions, opponents
+	}
+	set(&sig)
+	sig.Older = slices.Clone(sig.Older)
+	for i := range sig.Older {
+		set(&sig.Older[i])
+	}
+	return sig
+}
+
+// Host returns the game as an env.Game (an env.Host of its rules), its
+// seats resolved by the options (by default the registered bots).
+func (d *Def[C, G, S, D]) Host(opts ...env.HostOption[Bot[S, D]]) *env.Host[C, Bot[S, D]] {
+	return env.NewHost[C, Bot[S, D]](envRules[C, G, S, D]{d}, opts...)
+}
+
+// WithLoader makes a Host seat bots through ResolveBot with l: the
+// registered bots, and "policy:REF" and "cpp:REF" files that l loads
+// (arena.Prefixes, which Bots lists).
+func (d *Def[C, G, S, D]) WithLoader(l arena.Loader) env.HostOption[Bot[S, D]] {
+	return env.WithResolver(func(name string) (BotFactory[S, D], io.Closer, error) { return d.ResolveBot(name, l) }, arena.Prefixes...)
+}
+
+// Entry is a defined game as the tools see it, whatever its types: what
+// cmd/jgym, the server and the dataset and export commands read from the
+// registry.
+type Entry interface {
+	// Arena is the game for the command line (match, verify, eval).
+	Arena() arena.Game
+	// ID is the game's env id ("Crematoria-v0").
+	ID() string
+	// Strong names the game's strong scripted bot.
+	Strong() string
+	// Env is the game as an env.Game whose "prefix:REF" seats l loads.
+	Env(l arena.Loader) env.Game
+	// Dataset is the game's side of jgym dataset.
+	Dataset() dataset.Source
+	// Export is the game's side of jgym export-cpp (false: none).
+	Export() (cppexport.Target, bool)
+}
+
+// ID is the game's env id.
+func (d *Def[C, G, S, D]) ID() string { return d.EnvID }
+
+// Strong names the game's strong scripted bot.
+func (d *Def[C, G, S, D]) Strong() string { return d.StrongBot }
+
+// Env is the game as an env.Game whose "prefix:REF" seats l loads (nil:
+// the registered bots only).
+func (d *Def[C, G, S, D]) Env(l arena.Loader) env.Game {
+	if l == nil {
+		return d.Host()
+	}
+	return d.Host(d.WithLoader(l))
+}
+
+// Export is the game's side of jgym export-cpp, with the game's policy
+// signature; false when the game has none.
+func (d *Def[C, G, S, D]) Export() (cppexport.Target, bool) {
+	if d.CppTarget == nil {
+		return cppexport.Target{}, false
+	}
+	t := d.CppTarget()
+	t.Signature = d.PolicySignature()
+	return t, true
+}

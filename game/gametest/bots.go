@@ -1,0 +1,164 @@
+package gametest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"jgym/course/coursetest"
+	"jgym/cppbot"
+	"jgym/env"
+	"jgym/game"
+	"jgym/internal/strict"
+	"jgym/policy"
+	"jgym/sandbox"
+)
+
+// testPolicyBot seats the model as a bot and checks it plays the game a
+// learner plays with the model's greedy actions on the env's
+// observations: the policy bot encodes, decides and orders as the env.
+func testPolicyBot[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S, D], o Options) {
+	m, err := policy.Load(o.Model, d.PolicySignature())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const seed = 3
+	names := [game.NumSeats]string{"Learner", "Demo", "Demo", "Demo"}
+	bots := [game.NumSeats]game.Bot[S, D]{d.NewPolicyBot(m, 0)}
+	for p := 1; p < game.NumSeats; p++ {
+		f, _ := d.Bots.Lookup("Demo")
+		bots[p] = f(p, seed)
+	}
+	match, err := d.NewMatch(d.DefaultConfig(), seed, names, bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	match.WriteTrace(&want)
+	if err := match.Run(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+
+	in, f := newInstance(t, d, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}})
+	var got bytes.Buffer
+	in.(env.Tracer).SetTrace(func(int, int64) (io.WriteCloser, error) { return coursetest.NopCloser{Writer: &got}, nil })
+	if err := in.Reset(seed); err != nil {
+		t.Fatal(err)
+	}
+	spec := f.Spec()
+	out := env.NewOut(spec, 1)
+	var feed [][]byte
+	for _, input := range m.Signature.Inputs {
+		for i, ts := range spec.Observation {
+			if ts.Name == input.Name {
+				feed = append(feed, out.Obs[i])
+			}
+		}
+	}
+	action := make([]byte, spec.Action.Bytes())
+	var order []byte
+	prio := d.ActionOrders[m.ActionOrder]
+	if prio != nil {
+		order = make([]byte, spec.ActionOrder.Bytes())
+	}
+	reward := make([]float32, 1)
+	opp := d.OpponentOrders[m.OpponentOrder]
+	for done := false; !done; {
+		in.Observe(out)
+		if opp != nil {
+			opp(out.Obs)
+		}
+		logits, err := m.Logits(nil, feed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := d.MatchOf(in).State()
+		for id, a := range policy.Argmax(logits, len(action), spec.NumActions) {
+			action[id] = byte(a)
+			if prio != nil && id < d.NumUnits(s) {
+				binary.LittleEndian.PutUint16(order[2*id:], uint16(prio(s, 0, id, D(a))))
+			}
+		}
+		if done, err = in.Step(action, order, reward); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(want.Bytes(), got.Bytes()) {
+		t.Fatalf("the policy bot's game differs from the learner's: %s", coursetest.FirstDiff(want.Bytes(), got.Bytes()))
+	}
+}
+
+// testCppBot compiles the kit's C++ Demo (AIDemo.cc) and checks that, at
+// seats 0 and 2 beside two Go Demos, it plays the game of four Go Demos
+// byte for byte.
+func testCppBot[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S, D], o Options) {
+	if _, err := exec.LookPath("g++"); err != nil {
+		strict.Skip(t, "g++ not found: "+err.Error())
+	}
+	if _, err := sandbox.Default(); errors.Is(err, sandbox.ErrUnavailable) {
+		strict.Skip(t, err.Error())
+	}
+	k, err := d.CppKit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys, err := d.Kit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := fs.ReadFile(fsys, "AIDemo.cc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "AIDemo.cc")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog, err := cppbot.Open(path, k, cppbot.Options{CacheDir: dir, RoundTimeout: 20 * time.Second, StderrLimit: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prog.Close()
+	seeds := []int{1, 2}
+	if o.short {
+		seeds = seeds[:1]
+	}
+	demo, _ := d.Bots.Lookup("Demo")
+	names := [game.NumSeats]string{"Demo", "Demo", "Demo", "Demo"}
+	for _, seed := range seeds {
+		want := playTrace(t, d, seed, names, [game.NumSeats]game.Bot[S, D]{demo(0, seed), demo(1, seed), demo(2, seed), demo(3, seed)})
+		cpp := [game.NumSeats]game.Bot[S, D]{d.NewCppBot(prog, 0, seed), demo(1, seed), d.NewCppBot(prog, 2, seed), demo(3, seed)}
+		got := playTrace(t, d, seed, names, cpp)
+		for _, b := range cpp {
+			if c, ok := b.(io.Closer); ok {
+				c.Close()
+			}
+		}
+		if !bytes.Equal(want, got) {
+			t.Fatalf("seed %d: the C++ Demo's game differs from the Go Demo's: %s", seed, coursetest.FirstDiff(want, got))
+		}
+	}
+}
+
+// playTrace plays a game of the bots and returns its trace.
+func playTrace[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S, D], seed int, names [game.NumSeats]string, bots [game.NumSeats]game.Bot[S, D]) []byte {
+	t.Helper()
+	m, err := d.NewMatch(d.DefaultConfig(), seed, names, bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	m.WriteTrace(&buf)
+	if err := m.Run(t.Context()); err != nil && !errors.Is(err, game.ErrAbort) {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
