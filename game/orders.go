@@ -82,6 +82,9 @@ func (o *Orders[D]) Command(id int, d D) {
 	o.list = append(o.list, Command[D]{id, d})
 }
 
+// Move is Command under the name of Pandemic's kit (move(id, dir)).
+func (o *Orders[D]) Move(id int, d D) { o.Command(id, d) }
+
 func (o *Orders[D]) isMarked(id int) bool {
 	if id >= 0 && id < len(o.marked) {
 		return o.marked[id] == o.stamp
