@@ -33,7 +33,7 @@ func (src datasetSource[C, G, S, D]) Open(trace []byte, cfg arena.Config) (datas
 	if err != nil {
 		return nil, err
 	}
-	spec, err := def.Spec(rs.Config())
+	spec, err := def.EnvSpec(rs.Config())
 	if err != nil {
 		return nil, err
 	}

@@ -107,8 +107,9 @@ type Def[C Config, G any, S any, D Dir] struct {
 	Bots *env.BotRegistry[Bot[S, D]]
 
 	// Spec describes the env's spaces for a configuration: the
-	// observation tensors NewEncoder writes, the action of one direction
-	// per unit slot. A configuration whose observation does not fit them
+	// observation tensors NewEncoder writes and how to read them, the
+	// action of one direction per unit slot (the core fills the identity:
+	// id, name, strong bot, seats; see EnvSpec). A configuration whose observation does not fit them
 	// is an error wrapping env.ErrBadSetup.
 	Spec func(cfg *C) (env.Spec, error)
 	// NewEncoder returns an observation encoder (it may keep scratch

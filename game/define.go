@@ -113,3 +113,14 @@ func (d *Def[C, G, S, D]) Export() (cppexport.Target, bool) {
 	t.Signature = d.PolicySignature()
 	return t, true
 }
+
+// EnvSpec describes the env's spaces for a configuration: the game's Spec,
+// with the identity the definition holds (id, name, strong bot, seats).
+func (d *Def[C, G, S, D]) EnvSpec(cfg *C) (env.Spec, error) {
+	s, err := d.Spec(cfg)
+	if err != nil {
+		return s, err
+	}
+	s.ID, s.Name, s.StrongBot, s.NumSeats = d.EnvID, d.Name, d.StrongBot, NumSeats
+	return s, nil
+}

@@ -118,7 +118,7 @@ func (b *PolicyBot[C, G, S, D]) prepare(s *S) error {
 	if cfg == b.cfg && b.cfg != nil {
 		return nil
 	}
-	spec, err := b.def.Spec(cfg)
+	spec, err := b.def.EnvSpec(cfg)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func (nopConfig) Rounds() int { return 0 }
 func (r envRules[C, G, S, D]) Name() string                         { return r.def.Name }
 func (r envRules[C, G, S, D]) DefaultConfig() C                     { return r.def.DefaultConfig() }
 func (r envRules[C, G, S, D]) ParseConfig(rd io.Reader) (C, error)  { return r.def.ParseConfig(rd) }
-func (r envRules[C, G, S, D]) Spec(cfg *C) (env.Spec, error)        { return r.def.Spec(cfg) }
+func (r envRules[C, G, S, D]) Spec(cfg *C) (env.Spec, error)        { return r.def.EnvSpec(cfg) }
 func (r envRules[C, G, S, D]) Bots() *env.BotRegistry[Bot[S, D]]    { return r.def.Bots }
 func (r envRules[C, G, S, D]) NewTable(cfg *C) env.Table[Bot[S, D]] { return r.def.newTable(cfg) }
 
@@ -38,7 +38,7 @@ type table[C Config, G, S any, D Dir] struct {
 
 func (d *Def[C, G, S, D]) newTable(cfg *C) *table[C, G, S, D] {
 	t := &table[C, G, S, D]{def: d, cfg: cfg, enc: d.NewEncoder()}
-	if spec, err := d.Spec(cfg); err == nil {
+	if spec, err := d.EnvSpec(cfg); err == nil {
 		for _, ts := range spec.Observation {
 			t.sizes = append(t.sizes, ts.Bytes())
 		}

@@ -20,7 +20,7 @@ func shape64(dims ...int) []int64 {
 }
 
 func tensorSpecToProto(t env.TensorSpec) *jgymv1.TensorSpec {
-	return &jgymv1.TensorSpec{
+	ts := &jgymv1.TensorSpec{
 		Name:        t.Name,
 		Dtype:       dtypeToProto(t.Dtype),
 		Shape:       shape64(t.Shape...),
@@ -28,6 +28,13 @@ func tensorSpecToProto(t env.TensorSpec) *jgymv1.TensorSpec {
 		High:        t.High,
 		Description: t.Description,
 	}
+	for _, p := range t.Planes {
+		ts.Planes = append(ts.Planes, &jgymv1.PlaneSpec{Name: p.Name, Kind: jgymv1.PlaneKind(p.Kind), Count: int32(p.Count), Scale: p.Scale})
+	}
+	for _, c := range t.Columns {
+		ts.Columns = append(ts.Columns, &jgymv1.ColumnSpec{Name: c.Name, Scale: c.Scale})
+	}
+	return ts
 }
 
 func specToProto(s env.Spec) *jgymv1.GameSpec {
@@ -40,6 +47,12 @@ func specToProto(s env.Spec) *jgymv1.GameSpec {
 		NumActions:         int32(s.NumActions),
 		NumRounds:          int32(s.NumRounds),
 		DefaultConfig:      s.DefaultConfig,
+		UnitRow:            int32(s.UnitRow),
+		UnitCol:            int32(s.UnitCol),
+		WrapColumns:        s.WrapColumns,
+		PolicyMask:         s.PolicyMask,
+		Name:               s.Name,
+		StrongBot:          s.StrongBot,
 	}
 	for _, t := range s.Observation {
 		g.Observation = append(g.Observation, tensorSpecToProto(t))

@@ -2,6 +2,7 @@ package crematoria
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 
 	"jgym/env"
@@ -303,16 +304,19 @@ func CanMove(s *State, u *Unit, d Dir) bool {
 func specFor(cfg *Config) (env.Spec, error) {
 	u := NumSlots(cfg)
 	return env.Spec{
-		ID:                 EnvID,
 		ObservationVersion: ObservationVersion,
-		NumSeats:           NumPlayers,
 		Observation: []env.TensorSpec{
 			{Name: "board", Dtype: env.Uint8, Shape: []int{BoardPlanes, Rows, Cols}, Low: 0, High: 127,
-				Description: "planes: level 0 codes, level 1 codes, flags (terrain | unit<<3)"},
+				Description: "planes: level 0 codes, level 1 codes, flags (terrain | unit<<3)",
+				Planes:      []env.Plane{env.Code("level 0 code", 128), env.Code("level 1 code", 128), env.Bits("flags", 7)}},
 			{Name: "units", Dtype: env.Uint8, Shape: []int{u, UnitFeatures}, Low: 0, High: 100,
-				Description: "per unit slot: mine, rel owner, type, health, row, col, level, on elevator"},
+				Description: "per unit slot: mine, rel owner, type, health, row, col, level, on elevator",
+				Columns: []env.Column{{Name: "mine", Scale: 1}, {Name: "rel owner", Scale: 1.0 / 3}, {Name: "type", Scale: 1},
+					{Name: "health", Scale: 1.0 / 100}, {Name: "row", Scale: 1.0 / Rows}, {Name: "col", Scale: 1.0 / Cols},
+					{Name: "level", Scale: 1}, {Name: "on elevator", Scale: 1}}},
 			{Name: "globals", Dtype: env.Float32, Shape: []int{NumGlobals}, Low: 0, High: math.MaxFloat32,
-				Description: "round, sun, scores, cells, gems, necromongers (normalized)"},
+				Description: "round, sun, scores, cells, gems, necromongers (normalized)",
+				Columns:     globalColumns},
 			{Name: "action_mask", Dtype: env.Bool, Shape: []int{u, NumDirs}, Low: 0, High: 1,
 				Description: "legal directions per unit slot (None always legal)"},
 			{Name: "paths", Dtype: env.Bool, Shape: []int{u, PathColumns}, Low: 0, High: 1,
@@ -327,8 +331,24 @@ func specFor(cfg *Config) (env.Spec, error) {
 		NumActions:    NumDirs,
 		NumRounds:     cfg.NbRounds,
 		DefaultConfig: DefaultConfigText,
+		UnitRow:       4,
+		UnitCol:       5,
+		WrapColumns:   true,
+		PolicyMask:    "action_mask",
 	}, nil
 }
+
+// globalColumns names the entries of the globals tensor, normalized as
+// Globals writes them.
+var globalColumns = func() []env.Column {
+	c := []env.Column{{Name: "round", Scale: 1}, {Name: "rounds left", Scale: 1}, {Name: "night start", Scale: 1}}
+	for _, what := range []string{"score", "cells", "gems"} {
+		for r := range NumPlayers {
+			c = append(c, env.Column{Name: fmt.Sprintf("%s of rel %d", what, r), Scale: 1})
+		}
+	}
+	return append(c, env.Column{Name: "necromongers", Scale: 1})
+}()
 
 // Encode writes player me's observation of s: the tensors of specFor, in
 // its order, into obs (nil entries are not computed) (game.Encoder).

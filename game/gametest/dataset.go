@@ -24,7 +24,7 @@ func testDataset[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[
 		t.Fatal(err)
 	}
 	spec := rep.Spec()
-	if want, _ := d.Spec(&cfg); !equalSpecs(spec, want) {
+	if want, _ := d.EnvSpec(&cfg); !equalSpecs(spec, want) {
 		t.Fatalf("the replay's spec differs from the env's")
 	}
 	if got := rep.Names(); !slices.Equal(got, names[:]) {
@@ -87,7 +87,7 @@ func playRecorded[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def
 	}
 	var buf bytes.Buffer
 	m.WriteTrace(&buf)
-	spec, _ := d.Spec(&cfg)
+	spec, _ := d.EnvSpec(&cfg)
 	enc := d.NewEncoder()
 	for !m.Done() {
 		var round [game.NumSeats][][]byte

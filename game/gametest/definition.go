@@ -16,7 +16,7 @@ func testDefinition[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.D
 	if cfg.Rounds() <= 0 {
 		t.Errorf("the default configuration has %d rounds", cfg.Rounds())
 	}
-	spec, err := d.Spec(&cfg)
+	spec, err := d.EnvSpec(&cfg)
 	if err != nil {
 		t.Fatalf("Spec(default) = %v", err)
 	}
@@ -39,6 +39,7 @@ func testDefinition[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.D
 	if !names["action_mask"] {
 		t.Error("the observation has no action_mask")
 	}
+	checkDescription(t, &spec)
 	sig := d.PolicySignature()
 	if sig.ObservationVersion != spec.ObservationVersion || sig.Actions != spec.NumActions || len(sig.Inputs) != len(spec.Observation) {
 		t.Errorf("PolicySignature: version %q, %d actions, %d inputs; spec: %q, %d, %d",
@@ -78,5 +79,43 @@ func testDefinition[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.D
 		if c.Rounds() != cfg.Rounds() {
 			t.Errorf("the default text has %d rounds, DefaultConfig %d", c.Rounds(), cfg.Rounds())
 		}
+	}
+}
+
+// checkDescription checks the spec's description of its tensors: planes
+// and columns as many as the tensors have, and the layout fields naming
+// tensors and columns that exist.
+func checkDescription(t *testing.T, spec *env.Spec) {
+	t.Helper()
+	u := spec.Action.Shape[0]
+	board, units, mask := false, false, false
+	for _, ts := range spec.Observation {
+		if len(ts.Planes) > 0 {
+			board = true
+			if len(ts.Planes) != ts.Shape[0] {
+				t.Errorf("%s: %d planes described, %d in the shape", ts.Name, len(ts.Planes), ts.Shape[0])
+			}
+			for _, p := range ts.Planes {
+				if p.Name == "" || p.Count < 1 || p.Scale <= 0 || p.Kind == env.InvalidPlane || p.Kind > env.PlaneScalar ||
+					p.Kind == env.PlaneCode && p.Count > 256 || p.Kind == env.PlaneBits && p.Count > 8 {
+					t.Errorf("%s: plane %+v", ts.Name, p)
+				}
+			}
+		}
+		if len(ts.Columns) > 0 && len(ts.Columns) != ts.Shape[len(ts.Shape)-1] {
+			t.Errorf("%s: %d columns described, %d in the shape", ts.Name, len(ts.Columns), ts.Shape[len(ts.Shape)-1])
+		}
+		if ts.Name == "units" {
+			units = true
+			if len(ts.Columns) == 0 || spec.UnitRow >= len(ts.Columns) || spec.UnitCol >= len(ts.Columns) || spec.UnitRow == spec.UnitCol {
+				t.Errorf("units: %d columns described, unit row %d and col %d", len(ts.Columns), spec.UnitRow, spec.UnitCol)
+			}
+		}
+		if ts.Name == spec.PolicyMask {
+			mask = ts.Dtype == env.Bool && len(ts.Shape) == 2 && ts.Shape[0] == u && ts.Shape[1] == spec.NumActions
+		}
+	}
+	if !board || !units || !mask {
+		t.Errorf("the spec describes a board %v, units %v, a policy mask %q of bool [U, A] %v", board, units, spec.PolicyMask, mask)
 	}
 }

@@ -78,7 +78,7 @@ func testSetup[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C,
 		}
 	}
 	cfg := d.DefaultConfig()
-	want, _ := d.Spec(&cfg)
+	want, _ := d.EnvSpec(&cfg)
 	_, f := newInstance(t, d, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}})
 	if got := f.Spec(); !reflect.DeepEqual(got, want) {
 		t.Errorf("factory spec = %+v, want %+v", got, want)

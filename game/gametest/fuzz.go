@@ -30,7 +30,7 @@ func FuzzConfig[C game.Config, G, S any, D game.Dir](f *testing.F, d *game.Def[C
 		if err != nil {
 			return
 		}
-		d.Spec(&cfg)
+		d.EnvSpec(&cfg)
 	})
 }
 

@@ -35,7 +35,7 @@ os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "1")
 
 import gymnasium
 
-from jgym import errors
+from jgym import errors, spec
 from jgym.client import TLS, Client, Session
 from jgym.env import JgymEnv
 from jgym.errors import (
@@ -97,6 +97,7 @@ __all__ = [
     "make_vec",
     "parallel_env",
     "sample_masked",
+    "spec",
 ]
 
 

@@ -153,6 +153,63 @@ func (TensorEncoding) EnumDescriptor() ([]byte, []int) {
 	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{1}
 }
 
+// PlaneKind is how a network reads the values of a board plane.
+type PlaneKind int32
+
+const (
+	// PLANE_KIND_UNSPECIFIED is invalid.
+	PlaneKind_PLANE_KIND_UNSPECIFIED PlaneKind = 0
+	// PLANE_KIND_CODE: categorical codes 0..count-1 (an embedding).
+	PlaneKind_PLANE_KIND_CODE PlaneKind = 1
+	// PLANE_KIND_BITS: count independent flag bits, bit 0 first.
+	PlaneKind_PLANE_KIND_BITS PlaneKind = 2
+	// PLANE_KIND_SCALAR: a quantity, read as value times scale.
+	PlaneKind_PLANE_KIND_SCALAR PlaneKind = 3
+)
+
+// Enum value maps for PlaneKind.
+var (
+	PlaneKind_name = map[int32]string{
+		0: "PLANE_KIND_UNSPECIFIED",
+		1: "PLANE_KIND_CODE",
+		2: "PLANE_KIND_BITS",
+		3: "PLANE_KIND_SCALAR",
+	}
+	PlaneKind_value = map[string]int32{
+		"PLANE_KIND_UNSPECIFIED": 0,
+		"PLANE_KIND_CODE":        1,
+		"PLANE_KIND_BITS":        2,
+		"PLANE_KIND_SCALAR":      3,
+	}
+)
+
+func (x PlaneKind) Enum() *PlaneKind {
+	p := new(PlaneKind)
+	*p = x
+	return p
+}
+
+func (x PlaneKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (PlaneKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_jgym_v1_jgym_proto_enumTypes[2].Descriptor()
+}
+
+func (PlaneKind) Type() protoreflect.EnumType {
+	return &file_jgym_v1_jgym_proto_enumTypes[2]
+}
+
+func (x PlaneKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use PlaneKind.Descriptor instead.
+func (PlaneKind) EnumDescriptor() ([]byte, []int) {
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{2}
+}
+
 // BotKind is the kind of an uploaded bot.
 type BotKind int32
 
@@ -191,11 +248,11 @@ func (x BotKind) String() string {
 }
 
 func (BotKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_jgym_v1_jgym_proto_enumTypes[2].Descriptor()
+	return file_jgym_v1_jgym_proto_enumTypes[3].Descriptor()
 }
 
 func (BotKind) Type() protoreflect.EnumType {
-	return &file_jgym_v1_jgym_proto_enumTypes[2]
+	return &file_jgym_v1_jgym_proto_enumTypes[3]
 }
 
 func (x BotKind) Number() protoreflect.EnumNumber {
@@ -204,7 +261,7 @@ func (x BotKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use BotKind.Descriptor instead.
 func (BotKind) EnumDescriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{2}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{3}
 }
 
 // RewardMode selects the reward of a learner seat.
@@ -251,11 +308,11 @@ func (x RewardMode) String() string {
 }
 
 func (RewardMode) Descriptor() protoreflect.EnumDescriptor {
-	return file_jgym_v1_jgym_proto_enumTypes[3].Descriptor()
+	return file_jgym_v1_jgym_proto_enumTypes[4].Descriptor()
 }
 
 func (RewardMode) Type() protoreflect.EnumType {
-	return &file_jgym_v1_jgym_proto_enumTypes[3]
+	return &file_jgym_v1_jgym_proto_enumTypes[4]
 }
 
 func (x RewardMode) Number() protoreflect.EnumNumber {
@@ -264,7 +321,7 @@ func (x RewardMode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use RewardMode.Descriptor instead.
 func (RewardMode) EnumDescriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{3}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{4}
 }
 
 // AutoresetMode selects how finished games restart (Gymnasium's modes).
@@ -312,11 +369,11 @@ func (x AutoresetMode) String() string {
 }
 
 func (AutoresetMode) Descriptor() protoreflect.EnumDescriptor {
-	return file_jgym_v1_jgym_proto_enumTypes[4].Descriptor()
+	return file_jgym_v1_jgym_proto_enumTypes[5].Descriptor()
 }
 
 func (AutoresetMode) Type() protoreflect.EnumType {
-	return &file_jgym_v1_jgym_proto_enumTypes[4]
+	return &file_jgym_v1_jgym_proto_enumTypes[5]
 }
 
 func (x AutoresetMode) Number() protoreflect.EnumNumber {
@@ -325,7 +382,7 @@ func (x AutoresetMode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use AutoresetMode.Descriptor instead.
 func (AutoresetMode) EnumDescriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{4}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{5}
 }
 
 // Tensor is a dense array: shape, element type and the raw little-endian
@@ -420,7 +477,14 @@ type TensorSpec struct {
 	// Largest valid value (informative; for Box spaces).
 	High float64 `protobuf:"fixed64,5,opt,name=high,proto3" json:"high,omitempty"`
 	// What the tensor holds; the full meaning is in docs/observation.md.
-	Description   string `protobuf:"bytes,6,opt,name=description,proto3" json:"description,omitempty"`
+	Description string `protobuf:"bytes,6,opt,name=description,proto3" json:"description,omitempty"`
+	// How to read each plane of a board tensor (its first dimension), in
+	// order; empty for other tensors.
+	Planes []*PlaneSpec `protobuf:"bytes,7,rep,name=planes,proto3" json:"planes,omitempty"`
+	// What each column (last dimension) of a per-unit or vector tensor
+	// holds and its scale, in order; empty where the columns are not
+	// described.
+	Columns       []*ColumnSpec `protobuf:"bytes,8,rep,name=columns,proto3" json:"columns,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -497,6 +561,148 @@ func (x *TensorSpec) GetDescription() string {
 	return ""
 }
 
+func (x *TensorSpec) GetPlanes() []*PlaneSpec {
+	if x != nil {
+		return x.Planes
+	}
+	return nil
+}
+
+func (x *TensorSpec) GetColumns() []*ColumnSpec {
+	if x != nil {
+		return x.Columns
+	}
+	return nil
+}
+
+// PlaneSpec describes one plane of a board tensor: one value per cell.
+type PlaneSpec struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What the plane holds, e.g. "terrain".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// How its values read.
+	Kind PlaneKind `protobuf:"varint,2,opt,name=kind,proto3,enum=jgym.v1.PlaneKind" json:"kind,omitempty"`
+	// The number of codes (CODE) or flag bits (BITS); 1 for a scalar.
+	Count int32 `protobuf:"varint,3,opt,name=count,proto3" json:"count,omitempty"`
+	// The factor that brings a scalar near [0, 1]; 1 otherwise.
+	Scale         float64 `protobuf:"fixed64,4,opt,name=scale,proto3" json:"scale,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlaneSpec) Reset() {
+	*x = PlaneSpec{}
+	mi := &file_jgym_v1_jgym_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlaneSpec) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlaneSpec) ProtoMessage() {}
+
+func (x *PlaneSpec) ProtoReflect() protoreflect.Message {
+	mi := &file_jgym_v1_jgym_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlaneSpec.ProtoReflect.Descriptor instead.
+func (*PlaneSpec) Descriptor() ([]byte, []int) {
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *PlaneSpec) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *PlaneSpec) GetKind() PlaneKind {
+	if x != nil {
+		return x.Kind
+	}
+	return PlaneKind_PLANE_KIND_UNSPECIFIED
+}
+
+func (x *PlaneSpec) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *PlaneSpec) GetScale() float64 {
+	if x != nil {
+		return x.Scale
+	}
+	return 0
+}
+
+// ColumnSpec describes one column of a per-unit or vector tensor.
+type ColumnSpec struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What it holds, e.g. "health".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The factor that brings it near [0, 1].
+	Scale         float64 `protobuf:"fixed64,2,opt,name=scale,proto3" json:"scale,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ColumnSpec) Reset() {
+	*x = ColumnSpec{}
+	mi := &file_jgym_v1_jgym_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ColumnSpec) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ColumnSpec) ProtoMessage() {}
+
+func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
+	mi := &file_jgym_v1_jgym_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ColumnSpec.ProtoReflect.Descriptor instead.
+func (*ColumnSpec) Descriptor() ([]byte, []int) {
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *ColumnSpec) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ColumnSpec) GetScale() float64 {
+	if x != nil {
+		return x.Scale
+	}
+	return 0
+}
+
 // GameSpec describes a game and its spaces.
 type GameSpec struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -520,13 +726,29 @@ type GameSpec struct {
 	NumRounds int32 `protobuf:"varint,8,opt,name=num_rounds,json=numRounds,proto3" json:"num_rounds,omitempty"`
 	// The game's default configuration text.
 	DefaultConfig string `protobuf:"bytes,9,opt,name=default_config,json=defaultConfig,proto3" json:"default_config,omitempty"`
+	// The columns of the "units" tensor that hold a unit's board row and
+	// column, where a network reads the board under a unit.
+	UnitRow int32 `protobuf:"varint,10,opt,name=unit_row,json=unitRow,proto3" json:"unit_row,omitempty"`
+	// See unit_row.
+	UnitCol int32 `protobuf:"varint,11,opt,name=unit_col,json=unitCol,proto3" json:"unit_col,omitempty"`
+	// The board's columns wrap around: the last is next to the first.
+	WrapColumns bool `protobuf:"varint,12,opt,name=wrap_columns,json=wrapColumns,proto3" json:"wrap_columns,omitempty"`
+	// The bool [U, num_actions] observation tensor whose false entries a
+	// policy never samples (the moves that cannot succeed): "action_mask"
+	// unless the game has a stricter one.
+	PolicyMask string `protobuf:"bytes,13,opt,name=policy_mask,json=policyMask,proto3" json:"policy_mask,omitempty"`
+	// The game's name, e.g. "Crematoria" (its traces begin with it).
+	Name string `protobuf:"bytes,14,opt,name=name,proto3" json:"name,omitempty"`
+	// The game's strong scripted bot, e.g. "Riddick": the opponent its
+	// recipe trains against.
+	StrongBot     string `protobuf:"bytes,15,opt,name=strong_bot,json=strongBot,proto3" json:"strong_bot,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GameSpec) Reset() {
 	*x = GameSpec{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[2]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -538,7 +760,7 @@ func (x *GameSpec) String() string {
 func (*GameSpec) ProtoMessage() {}
 
 func (x *GameSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[2]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -551,7 +773,7 @@ func (x *GameSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameSpec.ProtoReflect.Descriptor instead.
 func (*GameSpec) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{2}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *GameSpec) GetId() string {
@@ -617,6 +839,48 @@ func (x *GameSpec) GetDefaultConfig() string {
 	return ""
 }
 
+func (x *GameSpec) GetUnitRow() int32 {
+	if x != nil {
+		return x.UnitRow
+	}
+	return 0
+}
+
+func (x *GameSpec) GetUnitCol() int32 {
+	if x != nil {
+		return x.UnitCol
+	}
+	return 0
+}
+
+func (x *GameSpec) GetWrapColumns() bool {
+	if x != nil {
+		return x.WrapColumns
+	}
+	return false
+}
+
+func (x *GameSpec) GetPolicyMask() string {
+	if x != nil {
+		return x.PolicyMask
+	}
+	return ""
+}
+
+func (x *GameSpec) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *GameSpec) GetStrongBot() string {
+	if x != nil {
+		return x.StrongBot
+	}
+	return ""
+}
+
 // GetVersionRequest asks for the server's versions.
 type GetVersionRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -626,7 +890,7 @@ type GetVersionRequest struct {
 
 func (x *GetVersionRequest) Reset() {
 	*x = GetVersionRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[3]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -638,7 +902,7 @@ func (x *GetVersionRequest) String() string {
 func (*GetVersionRequest) ProtoMessage() {}
 
 func (x *GetVersionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[3]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -651,7 +915,7 @@ func (x *GetVersionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetVersionRequest.ProtoReflect.Descriptor instead.
 func (*GetVersionRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{3}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{5}
 }
 
 // GetVersionResponse says what the server is and what it speaks.
@@ -673,7 +937,7 @@ type GetVersionResponse struct {
 
 func (x *GetVersionResponse) Reset() {
 	*x = GetVersionResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[4]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -685,7 +949,7 @@ func (x *GetVersionResponse) String() string {
 func (*GetVersionResponse) ProtoMessage() {}
 
 func (x *GetVersionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[4]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -698,7 +962,7 @@ func (x *GetVersionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetVersionResponse.ProtoReflect.Descriptor instead.
 func (*GetVersionResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{4}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *GetVersionResponse) GetServerVersion() string {
@@ -731,7 +995,7 @@ type ListGamesRequest struct {
 
 func (x *ListGamesRequest) Reset() {
 	*x = ListGamesRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[5]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -743,7 +1007,7 @@ func (x *ListGamesRequest) String() string {
 func (*ListGamesRequest) ProtoMessage() {}
 
 func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[5]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -756,7 +1020,7 @@ func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesRequest.ProtoReflect.Descriptor instead.
 func (*ListGamesRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{5}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{7}
 }
 
 // ListGamesResponse lists the hosted games.
@@ -770,7 +1034,7 @@ type ListGamesResponse struct {
 
 func (x *ListGamesResponse) Reset() {
 	*x = ListGamesResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[6]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -782,7 +1046,7 @@ func (x *ListGamesResponse) String() string {
 func (*ListGamesResponse) ProtoMessage() {}
 
 func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[6]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -795,7 +1059,7 @@ func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesResponse.ProtoReflect.Descriptor instead.
 func (*ListGamesResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{6}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ListGamesResponse) GetGames() []*GameSpec {
@@ -816,7 +1080,7 @@ type ListBotsRequest struct {
 
 func (x *ListBotsRequest) Reset() {
 	*x = ListBotsRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[7]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -828,7 +1092,7 @@ func (x *ListBotsRequest) String() string {
 func (*ListBotsRequest) ProtoMessage() {}
 
 func (x *ListBotsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[7]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -841,7 +1105,7 @@ func (x *ListBotsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBotsRequest.ProtoReflect.Descriptor instead.
 func (*ListBotsRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{7}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ListBotsRequest) GetGame() string {
@@ -867,7 +1131,7 @@ type ListBotsResponse struct {
 
 func (x *ListBotsResponse) Reset() {
 	*x = ListBotsResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -879,7 +1143,7 @@ func (x *ListBotsResponse) String() string {
 func (*ListBotsResponse) ProtoMessage() {}
 
 func (x *ListBotsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -892,7 +1156,7 @@ func (x *ListBotsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBotsResponse.ProtoReflect.Descriptor instead.
 func (*ListBotsResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{8}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ListBotsResponse) GetBots() []string {
@@ -922,7 +1186,7 @@ type SeatSpec struct {
 
 func (x *SeatSpec) Reset() {
 	*x = SeatSpec{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -934,7 +1198,7 @@ func (x *SeatSpec) String() string {
 func (*SeatSpec) ProtoMessage() {}
 
 func (x *SeatSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -947,7 +1211,7 @@ func (x *SeatSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatSpec.ProtoReflect.Descriptor instead.
 func (*SeatSpec) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{9}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SeatSpec) GetBot() string {
@@ -976,7 +1240,7 @@ type UploadBotRequest struct {
 
 func (x *UploadBotRequest) Reset() {
 	*x = UploadBotRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -988,7 +1252,7 @@ func (x *UploadBotRequest) String() string {
 func (*UploadBotRequest) ProtoMessage() {}
 
 func (x *UploadBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1001,7 +1265,7 @@ func (x *UploadBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBotRequest.ProtoReflect.Descriptor instead.
 func (*UploadBotRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{10}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *UploadBotRequest) GetKind() BotKind {
@@ -1049,7 +1313,7 @@ type UploadBotResponse struct {
 
 func (x *UploadBotResponse) Reset() {
 	*x = UploadBotResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1061,7 +1325,7 @@ func (x *UploadBotResponse) String() string {
 func (*UploadBotResponse) ProtoMessage() {}
 
 func (x *UploadBotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1074,7 +1338,7 @@ func (x *UploadBotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBotResponse.ProtoReflect.Descriptor instead.
 func (*UploadBotResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{11}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *UploadBotResponse) GetBot() string {
@@ -1149,7 +1413,7 @@ type CreateSessionRequest struct {
 
 func (x *CreateSessionRequest) Reset() {
 	*x = CreateSessionRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1161,7 +1425,7 @@ func (x *CreateSessionRequest) String() string {
 func (*CreateSessionRequest) ProtoMessage() {}
 
 func (x *CreateSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1174,7 +1438,7 @@ func (x *CreateSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateSessionRequest.ProtoReflect.Descriptor instead.
 func (*CreateSessionRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{12}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *CreateSessionRequest) GetGame() string {
@@ -1286,7 +1550,7 @@ type CreateSessionResponse struct {
 
 func (x *CreateSessionResponse) Reset() {
 	*x = CreateSessionResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1298,7 +1562,7 @@ func (x *CreateSessionResponse) String() string {
 func (*CreateSessionResponse) ProtoMessage() {}
 
 func (x *CreateSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1311,7 +1575,7 @@ func (x *CreateSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateSessionResponse.ProtoReflect.Descriptor instead.
 func (*CreateSessionResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{13}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *CreateSessionResponse) GetSessionId() string {
@@ -1367,7 +1631,7 @@ type CloseSessionRequest struct {
 
 func (x *CloseSessionRequest) Reset() {
 	*x = CloseSessionRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1379,7 +1643,7 @@ func (x *CloseSessionRequest) String() string {
 func (*CloseSessionRequest) ProtoMessage() {}
 
 func (x *CloseSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1392,7 +1656,7 @@ func (x *CloseSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseSessionRequest.ProtoReflect.Descriptor instead.
 func (*CloseSessionRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{14}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *CloseSessionRequest) GetSessionId() string {
@@ -1411,7 +1675,7 @@ type CloseSessionResponse struct {
 
 func (x *CloseSessionResponse) Reset() {
 	*x = CloseSessionResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1423,7 +1687,7 @@ func (x *CloseSessionResponse) String() string {
 func (*CloseSessionResponse) ProtoMessage() {}
 
 func (x *CloseSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1436,7 +1700,7 @@ func (x *CloseSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseSessionResponse.ProtoReflect.Descriptor instead.
 func (*CloseSessionResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{15}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{17}
 }
 
 // ResetRequest starts new games.
@@ -1455,7 +1719,7 @@ type ResetRequest struct {
 
 func (x *ResetRequest) Reset() {
 	*x = ResetRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1467,7 +1731,7 @@ func (x *ResetRequest) String() string {
 func (*ResetRequest) ProtoMessage() {}
 
 func (x *ResetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1480,7 +1744,7 @@ func (x *ResetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetRequest.ProtoReflect.Descriptor instead.
 func (*ResetRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{16}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ResetRequest) GetSeed() int64 {
@@ -1521,7 +1785,7 @@ type StepRequest struct {
 
 func (x *StepRequest) Reset() {
 	*x = StepRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1533,7 +1797,7 @@ func (x *StepRequest) String() string {
 func (*StepRequest) ProtoMessage() {}
 
 func (x *StepRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1546,7 +1810,7 @@ func (x *StepRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepRequest.ProtoReflect.Descriptor instead.
 func (*StepRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{17}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *StepRequest) GetEnvIds() []int32 {
@@ -1590,7 +1854,7 @@ type StreamRequest struct {
 
 func (x *StreamRequest) Reset() {
 	*x = StreamRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1602,7 +1866,7 @@ func (x *StreamRequest) String() string {
 func (*StreamRequest) ProtoMessage() {}
 
 func (x *StreamRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1615,7 +1879,7 @@ func (x *StreamRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamRequest.ProtoReflect.Descriptor instead.
 func (*StreamRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{18}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *StreamRequest) GetSessionId() string {
@@ -1694,7 +1958,7 @@ type RecvRequest struct {
 
 func (x *RecvRequest) Reset() {
 	*x = RecvRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[19]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1706,7 +1970,7 @@ func (x *RecvRequest) String() string {
 func (*RecvRequest) ProtoMessage() {}
 
 func (x *RecvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[19]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1719,7 +1983,7 @@ func (x *RecvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecvRequest.ProtoReflect.Descriptor instead.
 func (*RecvRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{19}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{21}
 }
 
 // Info is per-env information, batched.
@@ -1741,7 +2005,7 @@ type Info struct {
 
 func (x *Info) Reset() {
 	*x = Info{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1753,7 +2017,7 @@ func (x *Info) String() string {
 func (*Info) ProtoMessage() {}
 
 func (x *Info) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1766,7 +2030,7 @@ func (x *Info) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Info.ProtoReflect.Descriptor instead.
 func (*Info) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{20}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Info) GetScores() *Tensor {
@@ -1833,7 +2097,7 @@ type StepResult struct {
 
 func (x *StepResult) Reset() {
 	*x = StepResult{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[21]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1845,7 +2109,7 @@ func (x *StepResult) String() string {
 func (*StepResult) ProtoMessage() {}
 
 func (x *StepResult) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[21]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1858,7 +2122,7 @@ func (x *StepResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepResult.ProtoReflect.Descriptor instead.
 func (*StepResult) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{21}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *StepResult) GetEnvIds() []int32 {
@@ -1935,7 +2199,7 @@ type StreamResponse struct {
 
 func (x *StreamResponse) Reset() {
 	*x = StreamResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[22]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1947,7 +2211,7 @@ func (x *StreamResponse) String() string {
 func (*StreamResponse) ProtoMessage() {}
 
 func (x *StreamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[22]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1960,7 +2224,7 @@ func (x *StreamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamResponse.ProtoReflect.Descriptor instead.
 func (*StreamResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{22}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *StreamResponse) GetResult() *StepResult {
@@ -1979,7 +2243,7 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x05dtype\x18\x01 \x01(\x0e2\x0e.jgym.v1.DtypeR\x05dtype\x12\x14\n" +
 	"\x05shape\x18\x02 \x03(\x03R\x05shape\x12\x12\n" +
 	"\x04data\x18\x03 \x01(\fR\x04data\x123\n" +
-	"\bencoding\x18\x04 \x01(\x0e2\x17.jgym.v1.TensorEncodingR\bencoding\"\xa4\x01\n" +
+	"\bencoding\x18\x04 \x01(\x0e2\x17.jgym.v1.TensorEncodingR\bencoding\"\xff\x01\n" +
 	"\n" +
 	"TensorSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12$\n" +
@@ -1987,7 +2251,18 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x05shape\x18\x03 \x03(\x03R\x05shape\x12\x10\n" +
 	"\x03low\x18\x04 \x01(\x01R\x03low\x12\x12\n" +
 	"\x04high\x18\x05 \x01(\x01R\x04high\x12 \n" +
-	"\vdescription\x18\x06 \x01(\tR\vdescription\"\xeb\x02\n" +
+	"\vdescription\x18\x06 \x01(\tR\vdescription\x12*\n" +
+	"\x06planes\x18\a \x03(\v2\x12.jgym.v1.PlaneSpecR\x06planes\x12-\n" +
+	"\acolumns\x18\b \x03(\v2\x13.jgym.v1.ColumnSpecR\acolumns\"s\n" +
+	"\tPlaneSpec\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12&\n" +
+	"\x04kind\x18\x02 \x01(\x0e2\x12.jgym.v1.PlaneKindR\x04kind\x12\x14\n" +
+	"\x05count\x18\x03 \x01(\x05R\x05count\x12\x14\n" +
+	"\x05scale\x18\x04 \x01(\x01R\x05scale\"6\n" +
+	"\n" +
+	"ColumnSpec\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05scale\x18\x02 \x01(\x01R\x05scale\"\x98\x04\n" +
 	"\bGameSpec\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12/\n" +
 	"\x13observation_version\x18\x02 \x01(\tR\x12observationVersion\x12\x1b\n" +
@@ -1999,7 +2274,16 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"numActions\x12\x1d\n" +
 	"\n" +
 	"num_rounds\x18\b \x01(\x05R\tnumRounds\x12%\n" +
-	"\x0edefault_config\x18\t \x01(\tR\rdefaultConfig\"\x13\n" +
+	"\x0edefault_config\x18\t \x01(\tR\rdefaultConfig\x12\x19\n" +
+	"\bunit_row\x18\n" +
+	" \x01(\x05R\aunitRow\x12\x19\n" +
+	"\bunit_col\x18\v \x01(\x05R\aunitCol\x12!\n" +
+	"\fwrap_columns\x18\f \x01(\bR\vwrapColumns\x12\x1f\n" +
+	"\vpolicy_mask\x18\r \x01(\tR\n" +
+	"policyMask\x12\x12\n" +
+	"\x04name\x18\x0e \x01(\tR\x04name\x12\x1d\n" +
+	"\n" +
+	"strong_bot\x18\x0f \x01(\tR\tstrongBot\"\x13\n" +
 	"\x11GetVersionRequest\"\x97\x02\n" +
 	"\x12GetVersionResponse\x12%\n" +
 	"\x0eserver_version\x18\x01 \x01(\tR\rserverVersion\x12)\n" +
@@ -2117,7 +2401,12 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\vDTYPE_INT64\x10\a*Q\n" +
 	"\x0eTensorEncoding\x12\x1f\n" +
 	"\x1bTENSOR_ENCODING_UNSPECIFIED\x10\x00\x12\x1e\n" +
-	"\x1aTENSOR_ENCODING_WORD_DELTA\x10\x01*J\n" +
+	"\x1aTENSOR_ENCODING_WORD_DELTA\x10\x01*h\n" +
+	"\tPlaneKind\x12\x1a\n" +
+	"\x16PLANE_KIND_UNSPECIFIED\x10\x00\x12\x13\n" +
+	"\x0fPLANE_KIND_CODE\x10\x01\x12\x13\n" +
+	"\x0fPLANE_KIND_BITS\x10\x02\x12\x15\n" +
+	"\x11PLANE_KIND_SCALAR\x10\x03*J\n" +
 	"\aBotKind\x12\x18\n" +
 	"\x14BOT_KIND_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fBOT_KIND_POLICY\x10\x01\x12\x10\n" +
@@ -2155,94 +2444,100 @@ func file_jgym_v1_jgym_proto_rawDescGZIP() []byte {
 	return file_jgym_v1_jgym_proto_rawDescData
 }
 
-var file_jgym_v1_jgym_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_jgym_v1_jgym_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_jgym_v1_jgym_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
+var file_jgym_v1_jgym_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_jgym_v1_jgym_proto_goTypes = []any{
 	(Dtype)(0),                    // 0: jgym.v1.Dtype
 	(TensorEncoding)(0),           // 1: jgym.v1.TensorEncoding
-	(BotKind)(0),                  // 2: jgym.v1.BotKind
-	(RewardMode)(0),               // 3: jgym.v1.RewardMode
-	(AutoresetMode)(0),            // 4: jgym.v1.AutoresetMode
-	(*Tensor)(nil),                // 5: jgym.v1.Tensor
-	(*TensorSpec)(nil),            // 6: jgym.v1.TensorSpec
-	(*GameSpec)(nil),              // 7: jgym.v1.GameSpec
-	(*GetVersionRequest)(nil),     // 8: jgym.v1.GetVersionRequest
-	(*GetVersionResponse)(nil),    // 9: jgym.v1.GetVersionResponse
-	(*ListGamesRequest)(nil),      // 10: jgym.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),     // 11: jgym.v1.ListGamesResponse
-	(*ListBotsRequest)(nil),       // 12: jgym.v1.ListBotsRequest
-	(*ListBotsResponse)(nil),      // 13: jgym.v1.ListBotsResponse
-	(*SeatSpec)(nil),              // 14: jgym.v1.SeatSpec
-	(*UploadBotRequest)(nil),      // 15: jgym.v1.UploadBotRequest
-	(*UploadBotResponse)(nil),     // 16: jgym.v1.UploadBotResponse
-	(*CreateSessionRequest)(nil),  // 17: jgym.v1.CreateSessionRequest
-	(*CreateSessionResponse)(nil), // 18: jgym.v1.CreateSessionResponse
-	(*CloseSessionRequest)(nil),   // 19: jgym.v1.CloseSessionRequest
-	(*CloseSessionResponse)(nil),  // 20: jgym.v1.CloseSessionResponse
-	(*ResetRequest)(nil),          // 21: jgym.v1.ResetRequest
-	(*StepRequest)(nil),           // 22: jgym.v1.StepRequest
-	(*StreamRequest)(nil),         // 23: jgym.v1.StreamRequest
-	(*RecvRequest)(nil),           // 24: jgym.v1.RecvRequest
-	(*Info)(nil),                  // 25: jgym.v1.Info
-	(*StepResult)(nil),            // 26: jgym.v1.StepResult
-	(*StreamResponse)(nil),        // 27: jgym.v1.StreamResponse
-	nil,                           // 28: jgym.v1.GetVersionResponse.ObservationVersionsEntry
-	nil,                           // 29: jgym.v1.StepResult.ObservationEntry
-	nil,                           // 30: jgym.v1.StepResult.FinalObservationEntry
+	(PlaneKind)(0),                // 2: jgym.v1.PlaneKind
+	(BotKind)(0),                  // 3: jgym.v1.BotKind
+	(RewardMode)(0),               // 4: jgym.v1.RewardMode
+	(AutoresetMode)(0),            // 5: jgym.v1.AutoresetMode
+	(*Tensor)(nil),                // 6: jgym.v1.Tensor
+	(*TensorSpec)(nil),            // 7: jgym.v1.TensorSpec
+	(*PlaneSpec)(nil),             // 8: jgym.v1.PlaneSpec
+	(*ColumnSpec)(nil),            // 9: jgym.v1.ColumnSpec
+	(*GameSpec)(nil),              // 10: jgym.v1.GameSpec
+	(*GetVersionRequest)(nil),     // 11: jgym.v1.GetVersionRequest
+	(*GetVersionResponse)(nil),    // 12: jgym.v1.GetVersionResponse
+	(*ListGamesRequest)(nil),      // 13: jgym.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),     // 14: jgym.v1.ListGamesResponse
+	(*ListBotsRequest)(nil),       // 15: jgym.v1.ListBotsRequest
+	(*ListBotsResponse)(nil),      // 16: jgym.v1.ListBotsResponse
+	(*SeatSpec)(nil),              // 17: jgym.v1.SeatSpec
+	(*UploadBotRequest)(nil),      // 18: jgym.v1.UploadBotRequest
+	(*UploadBotResponse)(nil),     // 19: jgym.v1.UploadBotResponse
+	(*CreateSessionRequest)(nil),  // 20: jgym.v1.CreateSessionRequest
+	(*CreateSessionResponse)(nil), // 21: jgym.v1.CreateSessionResponse
+	(*CloseSessionRequest)(nil),   // 22: jgym.v1.CloseSessionRequest
+	(*CloseSessionResponse)(nil),  // 23: jgym.v1.CloseSessionResponse
+	(*ResetRequest)(nil),          // 24: jgym.v1.ResetRequest
+	(*StepRequest)(nil),           // 25: jgym.v1.StepRequest
+	(*StreamRequest)(nil),         // 26: jgym.v1.StreamRequest
+	(*RecvRequest)(nil),           // 27: jgym.v1.RecvRequest
+	(*Info)(nil),                  // 28: jgym.v1.Info
+	(*StepResult)(nil),            // 29: jgym.v1.StepResult
+	(*StreamResponse)(nil),        // 30: jgym.v1.StreamResponse
+	nil,                           // 31: jgym.v1.GetVersionResponse.ObservationVersionsEntry
+	nil,                           // 32: jgym.v1.StepResult.ObservationEntry
+	nil,                           // 33: jgym.v1.StepResult.FinalObservationEntry
 }
 var file_jgym_v1_jgym_proto_depIdxs = []int32{
 	0,  // 0: jgym.v1.Tensor.dtype:type_name -> jgym.v1.Dtype
 	1,  // 1: jgym.v1.Tensor.encoding:type_name -> jgym.v1.TensorEncoding
 	0,  // 2: jgym.v1.TensorSpec.dtype:type_name -> jgym.v1.Dtype
-	6,  // 3: jgym.v1.GameSpec.observation:type_name -> jgym.v1.TensorSpec
-	6,  // 4: jgym.v1.GameSpec.action:type_name -> jgym.v1.TensorSpec
-	6,  // 5: jgym.v1.GameSpec.action_order:type_name -> jgym.v1.TensorSpec
-	28, // 6: jgym.v1.GetVersionResponse.observation_versions:type_name -> jgym.v1.GetVersionResponse.ObservationVersionsEntry
-	7,  // 7: jgym.v1.ListGamesResponse.games:type_name -> jgym.v1.GameSpec
-	2,  // 8: jgym.v1.UploadBotRequest.kind:type_name -> jgym.v1.BotKind
-	14, // 9: jgym.v1.CreateSessionRequest.seats:type_name -> jgym.v1.SeatSpec
-	3,  // 10: jgym.v1.CreateSessionRequest.reward_mode:type_name -> jgym.v1.RewardMode
-	4,  // 11: jgym.v1.CreateSessionRequest.autoreset_mode:type_name -> jgym.v1.AutoresetMode
-	7,  // 12: jgym.v1.CreateSessionResponse.game:type_name -> jgym.v1.GameSpec
-	5,  // 13: jgym.v1.StepRequest.actions:type_name -> jgym.v1.Tensor
-	5,  // 14: jgym.v1.StepRequest.action_order:type_name -> jgym.v1.Tensor
-	21, // 15: jgym.v1.StreamRequest.reset:type_name -> jgym.v1.ResetRequest
-	22, // 16: jgym.v1.StreamRequest.step:type_name -> jgym.v1.StepRequest
-	24, // 17: jgym.v1.StreamRequest.recv:type_name -> jgym.v1.RecvRequest
-	5,  // 18: jgym.v1.Info.scores:type_name -> jgym.v1.Tensor
-	5,  // 19: jgym.v1.Info.rank:type_name -> jgym.v1.Tensor
-	5,  // 20: jgym.v1.Info.round:type_name -> jgym.v1.Tensor
-	5,  // 21: jgym.v1.Info.learner_seats:type_name -> jgym.v1.Tensor
-	5,  // 22: jgym.v1.Info.episode:type_name -> jgym.v1.Tensor
-	29, // 23: jgym.v1.StepResult.observation:type_name -> jgym.v1.StepResult.ObservationEntry
-	5,  // 24: jgym.v1.StepResult.reward:type_name -> jgym.v1.Tensor
-	5,  // 25: jgym.v1.StepResult.terminated:type_name -> jgym.v1.Tensor
-	5,  // 26: jgym.v1.StepResult.truncated:type_name -> jgym.v1.Tensor
-	25, // 27: jgym.v1.StepResult.info:type_name -> jgym.v1.Info
-	30, // 28: jgym.v1.StepResult.final_observation:type_name -> jgym.v1.StepResult.FinalObservationEntry
-	5,  // 29: jgym.v1.StepResult.final_scores:type_name -> jgym.v1.Tensor
-	26, // 30: jgym.v1.StreamResponse.result:type_name -> jgym.v1.StepResult
-	5,  // 31: jgym.v1.StepResult.ObservationEntry.value:type_name -> jgym.v1.Tensor
-	5,  // 32: jgym.v1.StepResult.FinalObservationEntry.value:type_name -> jgym.v1.Tensor
-	8,  // 33: jgym.v1.JgymService.GetVersion:input_type -> jgym.v1.GetVersionRequest
-	10, // 34: jgym.v1.JgymService.ListGames:input_type -> jgym.v1.ListGamesRequest
-	12, // 35: jgym.v1.JgymService.ListBots:input_type -> jgym.v1.ListBotsRequest
-	17, // 36: jgym.v1.JgymService.CreateSession:input_type -> jgym.v1.CreateSessionRequest
-	19, // 37: jgym.v1.JgymService.CloseSession:input_type -> jgym.v1.CloseSessionRequest
-	23, // 38: jgym.v1.JgymService.Stream:input_type -> jgym.v1.StreamRequest
-	15, // 39: jgym.v1.JgymService.UploadBot:input_type -> jgym.v1.UploadBotRequest
-	9,  // 40: jgym.v1.JgymService.GetVersion:output_type -> jgym.v1.GetVersionResponse
-	11, // 41: jgym.v1.JgymService.ListGames:output_type -> jgym.v1.ListGamesResponse
-	13, // 42: jgym.v1.JgymService.ListBots:output_type -> jgym.v1.ListBotsResponse
-	18, // 43: jgym.v1.JgymService.CreateSession:output_type -> jgym.v1.CreateSessionResponse
-	20, // 44: jgym.v1.JgymService.CloseSession:output_type -> jgym.v1.CloseSessionResponse
-	27, // 45: jgym.v1.JgymService.Stream:output_type -> jgym.v1.StreamResponse
-	16, // 46: jgym.v1.JgymService.UploadBot:output_type -> jgym.v1.UploadBotResponse
-	40, // [40:47] is the sub-list for method output_type
-	33, // [33:40] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	8,  // 3: jgym.v1.TensorSpec.planes:type_name -> jgym.v1.PlaneSpec
+	9,  // 4: jgym.v1.TensorSpec.columns:type_name -> jgym.v1.ColumnSpec
+	2,  // 5: jgym.v1.PlaneSpec.kind:type_name -> jgym.v1.PlaneKind
+	7,  // 6: jgym.v1.GameSpec.observation:type_name -> jgym.v1.TensorSpec
+	7,  // 7: jgym.v1.GameSpec.action:type_name -> jgym.v1.TensorSpec
+	7,  // 8: jgym.v1.GameSpec.action_order:type_name -> jgym.v1.TensorSpec
+	31, // 9: jgym.v1.GetVersionResponse.observation_versions:type_name -> jgym.v1.GetVersionResponse.ObservationVersionsEntry
+	10, // 10: jgym.v1.ListGamesResponse.games:type_name -> jgym.v1.GameSpec
+	3,  // 11: jgym.v1.UploadBotRequest.kind:type_name -> jgym.v1.BotKind
+	17, // 12: jgym.v1.CreateSessionRequest.seats:type_name -> jgym.v1.SeatSpec
+	4,  // 13: jgym.v1.CreateSessionRequest.reward_mode:type_name -> jgym.v1.RewardMode
+	5,  // 14: jgym.v1.CreateSessionRequest.autoreset_mode:type_name -> jgym.v1.AutoresetMode
+	10, // 15: jgym.v1.CreateSessionResponse.game:type_name -> jgym.v1.GameSpec
+	6,  // 16: jgym.v1.StepRequest.actions:type_name -> jgym.v1.Tensor
+	6,  // 17: jgym.v1.StepRequest.action_order:type_name -> jgym.v1.Tensor
+	24, // 18: jgym.v1.StreamRequest.reset:type_name -> jgym.v1.ResetRequest
+	25, // 19: jgym.v1.StreamRequest.step:type_name -> jgym.v1.StepRequest
+	27, // 20: jgym.v1.StreamRequest.recv:type_name -> jgym.v1.RecvRequest
+	6,  // 21: jgym.v1.Info.scores:type_name -> jgym.v1.Tensor
+	6,  // 22: jgym.v1.Info.rank:type_name -> jgym.v1.Tensor
+	6,  // 23: jgym.v1.Info.round:type_name -> jgym.v1.Tensor
+	6,  // 24: jgym.v1.Info.learner_seats:type_name -> jgym.v1.Tensor
+	6,  // 25: jgym.v1.Info.episode:type_name -> jgym.v1.Tensor
+	32, // 26: jgym.v1.StepResult.observation:type_name -> jgym.v1.StepResult.ObservationEntry
+	6,  // 27: jgym.v1.StepResult.reward:type_name -> jgym.v1.Tensor
+	6,  // 28: jgym.v1.StepResult.terminated:type_name -> jgym.v1.Tensor
+	6,  // 29: jgym.v1.StepResult.truncated:type_name -> jgym.v1.Tensor
+	28, // 30: jgym.v1.StepResult.info:type_name -> jgym.v1.Info
+	33, // 31: jgym.v1.StepResult.final_observation:type_name -> jgym.v1.StepResult.FinalObservationEntry
+	6,  // 32: jgym.v1.StepResult.final_scores:type_name -> jgym.v1.Tensor
+	29, // 33: jgym.v1.StreamResponse.result:type_name -> jgym.v1.StepResult
+	6,  // 34: jgym.v1.StepResult.ObservationEntry.value:type_name -> jgym.v1.Tensor
+	6,  // 35: jgym.v1.StepResult.FinalObservationEntry.value:type_name -> jgym.v1.Tensor
+	11, // 36: jgym.v1.JgymService.GetVersion:input_type -> jgym.v1.GetVersionRequest
+	13, // 37: jgym.v1.JgymService.ListGames:input_type -> jgym.v1.ListGamesRequest
+	15, // 38: jgym.v1.JgymService.ListBots:input_type -> jgym.v1.ListBotsRequest
+	20, // 39: jgym.v1.JgymService.CreateSession:input_type -> jgym.v1.CreateSessionRequest
+	22, // 40: jgym.v1.JgymService.CloseSession:input_type -> jgym.v1.CloseSessionRequest
+	26, // 41: jgym.v1.JgymService.Stream:input_type -> jgym.v1.StreamRequest
+	18, // 42: jgym.v1.JgymService.UploadBot:input_type -> jgym.v1.UploadBotRequest
+	12, // 43: jgym.v1.JgymService.GetVersion:output_type -> jgym.v1.GetVersionResponse
+	14, // 44: jgym.v1.JgymService.ListGames:output_type -> jgym.v1.ListGamesResponse
+	16, // 45: jgym.v1.JgymService.ListBots:output_type -> jgym.v1.ListBotsResponse
+	21, // 46: jgym.v1.JgymService.CreateSession:output_type -> jgym.v1.CreateSessionResponse
+	23, // 47: jgym.v1.JgymService.CloseSession:output_type -> jgym.v1.CloseSessionResponse
+	30, // 48: jgym.v1.JgymService.Stream:output_type -> jgym.v1.StreamResponse
+	19, // 49: jgym.v1.JgymService.UploadBot:output_type -> jgym.v1.UploadBotResponse
+	43, // [43:50] is the sub-list for method output_type
+	36, // [36:43] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_jgym_v1_jgym_proto_init() }
@@ -2250,7 +2545,7 @@ func file_jgym_v1_jgym_proto_init() {
 	if File_jgym_v1_jgym_proto != nil {
 		return
 	}
-	file_jgym_v1_jgym_proto_msgTypes[18].OneofWrappers = []any{
+	file_jgym_v1_jgym_proto_msgTypes[20].OneofWrappers = []any{
 		(*StreamRequest_Reset_)(nil),
 		(*StreamRequest_Step)(nil),
 		(*StreamRequest_Recv)(nil),
@@ -2260,8 +2555,8 @@ func file_jgym_v1_jgym_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_jgym_v1_jgym_proto_rawDesc), len(file_jgym_v1_jgym_proto_rawDesc)),
-			NumEnums:      5,
-			NumMessages:   26,
+			NumEnums:      6,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

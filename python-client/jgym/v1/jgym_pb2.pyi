@@ -23,6 +23,13 @@ class TensorEncoding(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TENSOR_ENCODING_UNSPECIFIED: _ClassVar[TensorEncoding]
     TENSOR_ENCODING_WORD_DELTA: _ClassVar[TensorEncoding]
 
+class PlaneKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PLANE_KIND_UNSPECIFIED: _ClassVar[PlaneKind]
+    PLANE_KIND_CODE: _ClassVar[PlaneKind]
+    PLANE_KIND_BITS: _ClassVar[PlaneKind]
+    PLANE_KIND_SCALAR: _ClassVar[PlaneKind]
+
 class BotKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     BOT_KIND_UNSPECIFIED: _ClassVar[BotKind]
@@ -52,6 +59,10 @@ DTYPE_BOOL: Dtype
 DTYPE_INT64: Dtype
 TENSOR_ENCODING_UNSPECIFIED: TensorEncoding
 TENSOR_ENCODING_WORD_DELTA: TensorEncoding
+PLANE_KIND_UNSPECIFIED: PlaneKind
+PLANE_KIND_CODE: PlaneKind
+PLANE_KIND_BITS: PlaneKind
+PLANE_KIND_SCALAR: PlaneKind
 BOT_KIND_UNSPECIFIED: BotKind
 BOT_KIND_POLICY: BotKind
 BOT_KIND_CPP: BotKind
@@ -77,23 +88,47 @@ class Tensor(_message.Message):
     def __init__(self, dtype: _Optional[_Union[Dtype, str]] = ..., shape: _Optional[_Iterable[int]] = ..., data: _Optional[bytes] = ..., encoding: _Optional[_Union[TensorEncoding, str]] = ...) -> None: ...
 
 class TensorSpec(_message.Message):
-    __slots__ = ("name", "dtype", "shape", "low", "high", "description")
+    __slots__ = ("name", "dtype", "shape", "low", "high", "description", "planes", "columns")
     NAME_FIELD_NUMBER: _ClassVar[int]
     DTYPE_FIELD_NUMBER: _ClassVar[int]
     SHAPE_FIELD_NUMBER: _ClassVar[int]
     LOW_FIELD_NUMBER: _ClassVar[int]
     HIGH_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    PLANES_FIELD_NUMBER: _ClassVar[int]
+    COLUMNS_FIELD_NUMBER: _ClassVar[int]
     name: str
     dtype: Dtype
     shape: _containers.RepeatedScalarFieldContainer[int]
     low: float
     high: float
     description: str
-    def __init__(self, name: _Optional[str] = ..., dtype: _Optional[_Union[Dtype, str]] = ..., shape: _Optional[_Iterable[int]] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., description: _Optional[str] = ...) -> None: ...
+    planes: _containers.RepeatedCompositeFieldContainer[PlaneSpec]
+    columns: _containers.RepeatedCompositeFieldContainer[ColumnSpec]
+    def __init__(self, name: _Optional[str] = ..., dtype: _Optional[_Union[Dtype, str]] = ..., shape: _Optional[_Iterable[int]] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., description: _Optional[str] = ..., planes: _Optional[_Iterable[_Union[PlaneSpec, _Mapping]]] = ..., columns: _Optional[_Iterable[_Union[ColumnSpec, _Mapping]]] = ...) -> None: ...
+
+class PlaneSpec(_message.Message):
+    __slots__ = ("name", "kind", "count", "scale")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    SCALE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    kind: PlaneKind
+    count: int
+    scale: float
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[PlaneKind, str]] = ..., count: _Optional[int] = ..., scale: _Optional[float] = ...) -> None: ...
+
+class ColumnSpec(_message.Message):
+    __slots__ = ("name", "scale")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SCALE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    scale: float
+    def __init__(self, name: _Optional[str] = ..., scale: _Optional[float] = ...) -> None: ...
 
 class GameSpec(_message.Message):
-    __slots__ = ("id", "observation_version", "num_seats", "observation", "action", "action_order", "num_actions", "num_rounds", "default_config")
+    __slots__ = ("id", "observation_version", "num_seats", "observation", "action", "action_order", "num_actions", "num_rounds", "default_config", "unit_row", "unit_col", "wrap_columns", "policy_mask", "name", "strong_bot")
     ID_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_VERSION_FIELD_NUMBER: _ClassVar[int]
     NUM_SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -103,6 +138,12 @@ class GameSpec(_message.Message):
     NUM_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     NUM_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_CONFIG_FIELD_NUMBER: _ClassVar[int]
+    UNIT_ROW_FIELD_NUMBER: _ClassVar[int]
+    UNIT_COL_FIELD_NUMBER: _ClassVar[int]
+    WRAP_COLUMNS_FIELD_NUMBER: _ClassVar[int]
+    POLICY_MASK_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    STRONG_BOT_FIELD_NUMBER: _ClassVar[int]
     id: str
     observation_version: str
     num_seats: int
@@ -112,7 +153,13 @@ class GameSpec(_message.Message):
     num_actions: int
     num_rounds: int
     default_config: str
-    def __init__(self, id: _Optional[str] = ..., observation_version: _Optional[str] = ..., num_seats: _Optional[int] = ..., observation: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ..., action: _Optional[_Union[TensorSpec, _Mapping]] = ..., action_order: _Optional[_Union[TensorSpec, _Mapping]] = ..., num_actions: _Optional[int] = ..., num_rounds: _Optional[int] = ..., default_config: _Optional[str] = ...) -> None: ...
+    unit_row: int
+    unit_col: int
+    wrap_columns: bool
+    policy_mask: str
+    name: str
+    strong_bot: str
+    def __init__(self, id: _Optional[str] = ..., observation_version: _Optional[str] = ..., num_seats: _Optional[int] = ..., observation: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ..., action: _Optional[_Union[TensorSpec, _Mapping]] = ..., action_order: _Optional[_Union[TensorSpec, _Mapping]] = ..., num_actions: _Optional[int] = ..., num_rounds: _Optional[int] = ..., default_config: _Optional[str] = ..., unit_row: _Optional[int] = ..., unit_col: _Optional[int] = ..., wrap_columns: _Optional[bool] = ..., policy_mask: _Optional[str] = ..., name: _Optional[str] = ..., strong_bot: _Optional[str] = ...) -> None: ...
 
 class GetVersionRequest(_message.Message):
     __slots__ = ()
