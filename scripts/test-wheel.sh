@@ -49,5 +49,7 @@ git clone -q "$root" "$tmp/clone"
   exit 1
 }
 clone_wheels=("$tmp"/clone/dist/jgym-*-py3-none-manylinux_2_17_x86_64*.whl)
-[ ${#clone_wheels[@]} -eq 1 ] && "$build_py" -m zipfile -l "${clone_wheels[0]}" | grep -q 'jgym/bin/jgym '
+[ ${#clone_wheels[@]} -eq 1 ]
+listing=$("$build_py" -m zipfile -l "${clone_wheels[0]}")
+grep -q 'jgym/bin/jgym ' <<<"$listing"
 echo "make wheel on a fresh clone built $(basename "${clone_wheels[0]}") in its own venv (.venv-build)"
