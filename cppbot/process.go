@@ -301,9 +301,10 @@ func (b *Process) Finish() {
 	b.mu.Lock()
 	b.finished = true
 	b.mu.Unlock()
-	if u, sy, ok := treeCPU(b.Pid()); ok {
-		cpuUser.Add(int64(u))
-		cpuSys.Add(int64(sy))
+	if tree, player, ok := treeUsage(b.Pid()); ok {
+		cpuUser.Add(int64(tree.User))
+		cpuSys.Add(int64(tree.Sys))
+		b.prog.record(player)
 	}
 	b.toBot.Close()
 	go func() {

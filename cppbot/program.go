@@ -23,6 +23,7 @@ type Program struct {
 	mu     sync.Mutex
 	live   map[*Process]struct{}
 	closed bool
+	usages []Usage // of the last bots whose game ended, in that order (usage.go)
 }
 
 // Open compiles src (AI<Name>.cc, or a prebuilt AI<Name>.o) with the

@@ -76,14 +76,15 @@ const encoderCC = `
   enum { ENC_ROWS = BOARD_ROWS, ENC_COLS = BOARD_COLS, ENC_MASK_PERIOD = MASK_PERIOD };
 
   // enc_rel returns the relative index of player pl seen by me() (Rel).
-  int enc_rel(int pl) const { return (pl - me() + 4) % 4; }
+  // It and its callers are not const: the course kit's me() is not.
+  int enc_rel(int pl) { return (pl - me() + 4) % 4; }
 
   // enc_sat clamps x to 0..255 (sat).
   static int enc_sat(int x) { return x < 0 ? 0 : (x > 255 ? 255 : x); }
 
   // enc_conquest returns the conquest code of cell c: 0, else 1 + the
   // relative owner of its city or path (conquest).
-  int enc_conquest(const Cell& c) const {
+  int enc_conquest(const Cell& c) {
     int o = -1;
     if (c.city_id >= 0)
       o = city_owner(c.city_id);
