@@ -14,7 +14,9 @@ func TestContract(t *testing.T) {
 
 func FuzzStep(f *testing.F) { gametest.FuzzStep(f, Def) }
 
-func FuzzConfig(f *testing.F) { gametest.FuzzConfig(f, Def, []byte(DefaultConfig().Text()), []byte(smallConfig.Text())) }
+func FuzzConfig(f *testing.F) {
+	gametest.FuzzConfig(f, Def, []byte(DefaultConfig().Text()), []byte(smallConfig.Text()))
+}
 
 func FuzzTrace(f *testing.F) {
 	gametest.FuzzTrace(f, Def, [2][]byte{[]byte(DefaultConfig().Text()), []byte("0 0 1 0 1\n")})
