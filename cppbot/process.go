@@ -96,7 +96,7 @@ func newProcess(p *Program, me, seed int) *Process {
 func (b *Process) start() {
 	fail := func(err error) {
 		close(b.exited)
-		b.setErr(0, fmt.Errorf("%w: %v", ErrStart, err))
+		b.setErr(0, fmt.Errorf("%w: %w", ErrStart, err))
 	}
 	sb, err := b.prog.opts.sandbox()
 	if err != nil {
