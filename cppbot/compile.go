@@ -62,8 +62,9 @@ type Options struct {
 	// sandbox.Default(). Where no sandbox is available, C++ bots are
 	// refused.
 	Sandbox *sandbox.Sandbox
-	// Limits bound each bot process; zero fields take
-	// sandbox.DefaultBotLimits.
+	// Limits bound each bot (its sandbox: all its processes together
+	// where the sandbox has control groups, else each of them); zero
+	// fields take sandbox.DefaultBotLimits.
 	Limits sandbox.Limits
 	// CompileLimits bound each run of the compiler or linker; zero fields
 	// take sandbox.DefaultCompileLimits.

@@ -245,14 +245,27 @@ func anonymousFile(data []byte) (*os.File, error) {
 }
 
 // Processes returns the host pids of the processes running in this
-// process's sandboxes: the members of their control groups, or, where
-// there are none, every descendant of this process. Tests count what
-// they leave behind with it, never processes of other programs.
+// process's sandboxes: the members of their control groups and, for
+// sandboxes without one, the descendants of this process (which may
+// include other children of it). Tests count what they leave behind with
+// it, never processes of other programs.
 func Processes() []int {
-	if cg := cgTree.Load(); cg != nil {
-		return cg.processes()
+	seen := map[int]bool{}
+	var out []int
+	add := func(ps []int) {
+		for _, p := range ps {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
 	}
-	return descendants(os.Getpid())
+	if cg := cgTree.Load(); cg != nil {
+		add(cg.processes())
+	}
+	add(descendants(os.Getpid()))
+	sort.Ints(out)
+	return out
 }
 
 // descendants returns the pids of every descendant of pid, from /proc.
