@@ -48,6 +48,24 @@ func countedOr(t *testing.T) *Sandbox {
 	return nil
 }
 
+// All of jgym's sandboxes together weigh less than the server's own
+// threads (cpu.shares 512 against 1024 each in v1, cpu.weight 25 against
+// 100 in v2).
+func TestCPUWeight(t *testing.T) {
+	if countedOr(t) == nil {
+		return
+	}
+	cg := cgTree.Load()
+	file, want := filepath.Join(cg.ctrl["cpu"], "cpu.shares"), strconv.Itoa(cpuSharesV1)
+	if cg.v2 {
+		file, want = filepath.Join(cg.ctrl["cpu"], "cpu.weight"), strconv.Itoa(cpuWeightV2)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil || strings.TrimSpace(string(b)) != want {
+		t.Errorf("%s = %q (%v), want %s", file, b, err, want)
+	}
+}
+
 // A sandbox made without control groups says so.
 func TestNoCgroups(t *testing.T) {
 	testSandbox(t)
