@@ -4,9 +4,17 @@
 # /etc/jgym/tls/tls.crt and tls.key (jgym certs and jgym token make them):
 #   docker build -t jgym .
 #   docker run -p 50051:50051 -p 9090:9090 -v "$PWD/secrets:/etc/jgym:ro" jgym
-# The image has no compiler and its seccomp profile forbids the sandbox's
-# user namespaces, so cpp: bots are refused; built-in bots and policies
-# (uploaded or from a mounted --bots-dir) play.
+# The image has no compiler and no bubblewrap, and Docker's default
+# seccomp profile forbids the sandbox's user namespaces, so cpp: bots are
+# refused; built-in bots and policies (uploaded or from a mounted
+# --bots-dir) play. To host C++ bots a container needs bubblewrap and g++
+# in its image, user namespaces (a seccomp profile that allows them) and,
+# for uploaded ones, a writable cgroup of its own (cgroup v2, a private
+# cgroup namespace, /sys/fs/cgroup read-write): there jgym gives every
+# bot's sandbox a control group that counts its memory and CPU. Without
+# that cgroup jgym serve refuses uploaded C++ bots and logs why, unless it
+# is started with --allow-uncounted-cpp-uploads (docs/security.md, "Where
+# there are no control groups").
 # Each build step is a script that CI runs outside Docker as well
 # (scripts/build-server.sh), since CI machines have no Docker engine.
 

@@ -26,6 +26,9 @@ const (
 	DefaultCompileTimeout = 2 * time.Minute
 	// DefaultMaxSourceBytes bounds a bot's .cc or .o file.
 	DefaultMaxSourceBytes = 4 << 20
+	// DefaultMaxExecutableBytes bounds a bot's executable (a 676-byte
+	// source with a 120 MiB initialized array makes a 120 MiB one).
+	DefaultMaxExecutableBytes = 32 << 20
 )
 
 // Options configures compiling and running C++ bots. The zero value is
@@ -59,8 +62,9 @@ type Options struct {
 	// sandbox.Default(). Where no sandbox is available, C++ bots are
 	// refused.
 	Sandbox *sandbox.Sandbox
-	// Limits bound each bot process; zero fields take
-	// sandbox.DefaultBotLimits.
+	// Limits bound each bot (its sandbox: all its processes together
+	// where the sandbox has control groups, else each of them); zero
+	// fields take sandbox.DefaultBotLimits.
 	Limits sandbox.Limits
 	// CompileLimits bound each run of the compiler or linker; zero fields
 	// take sandbox.DefaultCompileLimits.
@@ -74,6 +78,14 @@ type Options struct {
 	// Processes, if not nil, caps the bot processes running at once, over
 	// every program that shares it.
 	Processes *ProcessLimit
+	// MaxExecutableBytes bounds a bot's executable, when it is built and
+	// when it starts; default DefaultMaxExecutableBytes.
+	MaxExecutableBytes int64
+	// RequireCounted refuses to compile or start a bot where the sandbox
+	// gives it no control group (sandbox.Sandbox.Counted): the error
+	// wraps sandbox.ErrUncounted and says why. A server sets it for the
+	// bots its clients upload.
+	RequireCounted bool
 }
 
 func (o Options) sandbox() (*sandbox.Sandbox, error) {
@@ -116,6 +128,13 @@ func (o Options) maxSourceBytes() int64 {
 		return o.MaxSourceBytes
 	}
 	return DefaultMaxSourceBytes
+}
+
+func (o Options) maxExecutableBytes() int64 {
+	if o.MaxExecutableBytes > 0 {
+		return o.MaxExecutableBytes
+	}
+	return DefaultMaxExecutableBytes
 }
 
 func (o Options) cxx() string {
@@ -250,6 +269,11 @@ func compileData(src, name string, data []byte, k *Kit, opts Options) (string, e
 	if err != nil {
 		return "", fmt.Errorf("cppbot: C++ bots are refused: %w", err)
 	}
+	if opts.RequireCounted {
+		if err := sb.Counted(); err != nil {
+			return "", fmt.Errorf("cppbot: C++ bots are refused: %w", err)
+		}
+	}
 	cxx, err := opts.compiler()
 	if err != nil {
 		return "", err
@@ -300,6 +324,9 @@ func compileData(src, name string, data []byte, k *Kit, opts Options) (string, e
 	args := append(link, "-o", "/tmp/bot", "/src/bot.o", "/src/runner.o")
 	files := []sandbox.File{{Path: "/src/bot.o", Data: obj}, {Path: "/src/runner.o", Data: runnerObj}}
 	out, msg, err := c.run(args, "/tmp/bot", files)
+	if err == nil && int64(len(out)) > opts.maxExecutableBytes() {
+		err = fmt.Errorf("the executable is %d bytes, over the limit of %d", len(out), opts.maxExecutableBytes())
+	}
 	if err != nil {
 		return "", &CompileError{Src: src, Stage: "link", Output: trimOutput(msg, inside, src), Err: err}
 	}
@@ -390,9 +417,17 @@ func (c *sandboxCompiler) run(args []string, result string, files []sandbox.File
 	select {
 	case err = <-done:
 	case <-time.After(timeout):
-		sandbox.Kill(cmd.Cmd)
+		cmd.Kill()
 		<-done
 		err = fmt.Errorf("no result within %v", timeout)
+	}
+	lim := cmd.Limits()
+	switch {
+	case err == nil:
+	case cmd.CPUExceeded():
+		err = fmt.Errorf("its CPU time limit of %v was reached, all its processes together", lim.CPU)
+	case cmd.MemoryExceeded():
+		err = fmt.Errorf("its memory limit of %d MiB was reached, all its processes and its /tmp together", lim.Memory>>20)
 	}
 	if err == nil && stdout.over {
 		err = fmt.Errorf("the result is over %d bytes", maxBuildBytes)

@@ -19,6 +19,7 @@ import (
 
 	"jgym/cppbot"
 	"jgym/env"
+	"jgym/sandbox"
 	"jgym/server"
 )
 
@@ -54,6 +55,12 @@ type serveConfig struct {
 	tlsCert, tlsKey      string
 	tlsClientCA          string
 	insecure             bool
+	// cppUncounted hosts uploaded C++ bots even where the sandbox gives
+	// them no control group (--allow-uncounted-cpp-uploads).
+	cppUncounted bool
+	// cppSandbox contains the C++ bots; nil: sandbox.Default(). Tests give
+	// one without control groups.
+	cppSandbox *sandbox.Sandbox
 }
 
 // stringsFlag is a repeatable string flag.
@@ -110,6 +117,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.uploadStore, "upload-store-bytes", d.uploadStore, "most bytes of uploaded bots kept for all clients together")
 	fs.IntVar(&cfg.maxProcs, "max-bot-procs", d.maxProcs, "most C++ bot processes of all sessions together")
 	fs.IntVar(&cfg.maxProcsPS, "max-bot-procs-per-session", d.maxProcsPS, "most C++ bot processes of one session (envs x cpp: seats)")
+	fs.BoolVar(&cfg.cppUncounted, "allow-uncounted-cpp-uploads", false, "host uploaded C++ bots even where the machine gives their sandboxes no control groups, which count the memory and CPU of all their processes (docs/security.md)")
 	fs.StringVar(&cfg.tokensFile, "tokens", "", "require a token on every request; FILE has lines NAME SECRET [LIMIT=VALUE ...] (docs/security.md)")
 	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "serve over TLS with this certificate (PEM; with --tls-key)")
 	fs.StringVar(&cfg.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
@@ -176,6 +184,11 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 		return nil, nil, usageErr("%v", err)
 	}
 	cpp.Processes = cppbot.NewProcessLimit(cfg.maxProcs)
+	cpp.Sandbox = cfg.cppSandbox
+	// Uploaded C++ bots need a control group per sandbox, unless the
+	// operator opts out; the operator's own (bots directories) do not.
+	uploads := cpp
+	uploads.RequireCounted = !cfg.cppUncounted
 	var store *server.BotStore
 	if uploadMax > 0 {
 		store = server.NewBotStore(storeMax)
@@ -184,6 +197,7 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 	if err != nil {
 		return nil, nil, err
 	}
+	bots.uploadCpp = uploads
 	reg, err := env.NewRegistry(bots.host(games)...)
 	if err != nil {
 		return nil, nil, err
@@ -274,6 +288,27 @@ func serverTLS(cfg serveConfig) (*tls.Config, error) {
 	return c, nil
 }
 
+// logCppContainment says at start how C++ bots are contained where their
+// sandboxes get no control groups: what runs, what is refused, and why.
+func logCppContainment(log *zerolog.Logger, cfg serveConfig) {
+	sb, err := cfg.cppSandbox, error(nil)
+	if sb == nil {
+		sb, err = sandbox.Default()
+	}
+	if err != nil {
+		log.Warn().Str("why", err.Error()).Msg("C++ bots are refused: they cannot be contained here")
+		return
+	}
+	why := sb.Counted()
+	switch {
+	case why == nil:
+	case cfg.cppUncounted:
+		log.Warn().Str("why", why.Error()).Msg("--allow-uncounted-cpp-uploads: C++ bots, uploaded ones too, run without control groups: per-process limits only")
+	default:
+		log.Warn().Str("why", why.Error()).Msg("uploaded C++ bots are refused: their sandboxes get no control groups (--allow-uncounted-cpp-uploads hosts them anyway); the bots directories' run with per-process limits only")
+	}
+}
+
 // isLoopback reports whether a listen address only accepts local clients.
 func isLoopback(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
@@ -307,6 +342,7 @@ func serve(ctx context.Context, cfg serveConfig, ready func(grpcAddr, metricsAdd
 	if !isLoopback(cfg.addr) && (cfg.tokensFile == "" || cfg.tlsCert == "") {
 		log.Warn().Str("addr", cfg.addr).Msg("--insecure: listening beyond loopback without a token or without TLS; expose it only on trusted networks")
 	}
+	logCppContainment(log, cfg)
 	var wg sync.WaitGroup
 	var metricsAddr net.Addr
 	var hs *http.Server

@@ -18,6 +18,7 @@ import (
 	"jgym/cppbot"
 	"jgym/env"
 	"jgym/policy"
+	"jgym/sandbox"
 	"jgym/server"
 )
 
@@ -28,10 +29,11 @@ import (
 // each directory through an os.Root, so that no symbolic link leads out of
 // it, and only regular files of bounded size are read.
 type serveBots struct {
-	dirs  []string
-	store *server.BotStore
-	cpp   cppbot.Options
-	games map[string]arena.Game // by env id, for uploads (host)
+	dirs      []string
+	store     *server.BotStore
+	cpp       cppbot.Options        // the bots directories'
+	uploadCpp cppbot.Options        // the clients' uploads' (RequireCounted unless the operator opted out)
+	games     map[string]arena.Game // by env id, for uploads (host)
 
 	mu     sync.Mutex
 	models map[modelKey]*policy.Model
@@ -50,7 +52,7 @@ var (
 )
 
 func newServeBots(dirs []string, store *server.BotStore, cpp cppbot.Options) (*serveBots, error) {
-	b := &serveBots{store: store, cpp: cpp, games: map[string]arena.Game{}, models: map[modelKey]*policy.Model{}}
+	b := &serveBots{store: store, cpp: cpp, uploadCpp: cpp, games: map[string]arena.Game{}, models: map[modelKey]*policy.Model{}}
 	for _, d := range dirs {
 		abs, err := filepath.Abs(d)
 		if err != nil {
@@ -98,8 +100,15 @@ func (b *serveBots) Cpp(ref string, k *cppbot.Kit) (*cppbot.Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	exe, err := cppbot.CompileSource(file, data, k, b.cpp)
+	opts := b.cpp
+	if !offered {
+		opts = b.uploadCpp
+	}
+	exe, err := cppbot.CompileSource(file, data, k, opts)
 	if err != nil {
+		if errors.Is(err, sandbox.ErrUncounted) {
+			return nil, errUncountedUpload
+		}
 		if offered && errors.Is(err, cppbot.ErrCompile) {
 			// Not the operator's source text to a client.
 			game := ""
@@ -110,8 +119,13 @@ func (b *serveBots) Cpp(ref string, k *cppbot.Kit) (*cppbot.Program, error) {
 		}
 		return nil, err
 	}
-	return cppbot.NewProgram(exe, file, k, b.cpp), nil
+	return cppbot.NewProgram(exe, file, k, opts), nil
 }
+
+// errUncountedUpload refuses an uploaded C++ bot where the sandbox has no
+// control groups (the reason, with the machine's paths, is in the
+// operator's log, not in the client's error).
+var errUncountedUpload = errors.New("this server does not host uploaded C++ bots: its machine gives their sandboxes no control groups to count the memory and CPU of all their processes (its operator may allow them with --allow-uncounted-cpp-uploads)")
 
 // content returns the file name and bytes of a "prefix:NAME" seat: an
 // upload, or a file of the bots directories (offered).
@@ -233,11 +247,14 @@ func (u uploadCheck) Policy(_ string, sig policy.Signature) (*policy.Model, erro
 }
 
 func (u uploadCheck) Cpp(_ string, k *cppbot.Kit) (*cppbot.Program, error) {
-	exe, err := cppbot.CompileSource(u.name, u.data, k, u.b.cpp)
+	exe, err := cppbot.CompileSource(u.name, u.data, k, u.b.uploadCpp)
+	if errors.Is(err, sandbox.ErrUncounted) {
+		return nil, errUncountedUpload
+	}
 	if err != nil {
 		return nil, err
 	}
-	return cppbot.NewProgram(exe, u.name, k, u.b.cpp), nil
+	return cppbot.NewProgram(exe, u.name, k, u.b.uploadCpp), nil
 }
 
 // offered lists the "prefix:NAME" bots of the bots directories, for
