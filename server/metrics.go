@@ -1,10 +1,12 @@
 package server
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -210,5 +212,25 @@ func (s *Server) HealthHandler() http.Handler {
 			return
 		}
 		io.WriteString(w, "serving\n")
+	})
+}
+
+// TokenHandler passes to h only the requests that carry one of the
+// server's tokens (WithTokens) as "Authorization: Bearer SECRET", and
+// answers the others 401; without tokens it is h. jgym serve puts the
+// metrics beyond loopback behind it.
+func (s *Server) TokenHandler(h http.Handler) http.Handler {
+	if len(s.tokens) == 0 {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		secret, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if _, known := s.tokens[sha256.Sum256([]byte(secret))]; !ok || !known {
+			s.metrics.failed(codes.Unauthenticated)
+			w.Header().Set("WWW-Authenticate", `Bearer realm="jgym"`)
+			http.Error(w, "this endpoint needs a token of the server: send \"Authorization: Bearer TOKEN\"", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
 	})
 }

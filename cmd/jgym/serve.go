@@ -85,7 +85,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := defaultServeConfig()
 	d := cfg
 	fs.StringVar(&cfg.addr, "addr", d.addr, "gRPC listen address; the default is loopback only. Beyond loopback the server needs --tokens and TLS (or --insecure); see docs/security.md")
-	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics and a health probe at /healthz (e.g. 127.0.0.1:9090; default: off)")
+	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics and a health probe at /healthz (e.g. 127.0.0.1:9090; default: off); beyond loopback, like --addr, it needs --tokens and TLS (then HTTPS, and /metrics needs a token) or --insecure")
 	fs.IntVar(&cfg.workers, "workers", d.workers, "worker goroutines per session")
 	fs.IntVar(&cfg.maxEnvsPerSession, "max-envs-per-session", d.maxEnvsPerSession, "most game instances in one session")
 	fs.IntVar(&cfg.maxEnvs, "max-envs", d.maxEnvs, "most game instances in all sessions together")
@@ -227,6 +227,9 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 	if !isLoopback(cfg.addr) && !cfg.insecure && (cfg.tokensFile == "" || tlsCfg == nil) {
 		return nil, nil, usageErr("listening on %s, beyond loopback, needs --tokens FILE and --tls-cert/--tls-key (or --insecure on a trusted network): see docs/security.md", cfg.addr)
 	}
+	if err := checkMetricsAddr(cfg, tlsCfg != nil); err != nil {
+		return nil, nil, err
+	}
 	return reg, opts, nil
 }
 
@@ -311,16 +314,14 @@ func serve(ctx context.Context, cfg serveConfig, ready func(grpcAddr, metricsAdd
 	var metricsAddr net.Addr
 	var hs *http.Server
 	if cfg.metricsAddr != "" {
-		ml, err := net.Listen("tcp", cfg.metricsAddr)
+		tlsCfg, _ := serverTLS(cfg) // loaded once already by serveOptions
+		var ml net.Listener
+		hs, ml, err = metricsServer(cfg.metricsAddr, metricsSecured(cfg, tlsCfg), srv, tlsCfg)
 		if err != nil {
 			lis.Close()
 			return fmt.Errorf("metrics listen: %w", err)
 		}
 		metricsAddr = ml.Addr()
-		mux := http.NewServeMux()
-		mux.Handle("/metrics", srv.MetricsHandler())
-		mux.Handle("/healthz", srv.HealthHandler())
-		hs = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -328,7 +329,14 @@ func serve(ctx context.Context, cfg serveConfig, ready func(grpcAddr, metricsAdd
 				log.Error().Err(err).Msg("metrics server failed")
 			}
 		}()
-		log.Info().Str("addr", metricsAddr.String()).Msg("metrics at /metrics")
+		if metricsSecured(cfg, tlsCfg) {
+			log.Info().Str("addr", metricsAddr.String()).Msg("metrics at https://ADDR/metrics, for a token of --tokens; /healthz open")
+		} else {
+			if !isLoopback(cfg.metricsAddr) {
+				log.Warn().Str("addr", cfg.metricsAddr).Msg("--insecure: metrics beyond loopback in plain HTTP to anyone; expose them only on trusted networks")
+			}
+			log.Info().Str("addr", metricsAddr.String()).Msg("metrics at /metrics")
+		}
 	}
 	if ready != nil {
 		ready(lis.Addr(), metricsAddr)
