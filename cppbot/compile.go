@@ -74,6 +74,29 @@ type Options struct {
 	// Processes, if not nil, caps the bot processes running at once, over
 	// every program that shares it.
 	Processes *ProcessLimit
+	// Compiles, if not nil, caps the compilers running at once, over every
+	// build that shares it (see CompileLimit).
+	Compiles *CompileLimit
+	// CacheBytes bounds the compiled bots kept in CacheDir (see
+	// diskCache); default DefaultCacheBytes.
+	CacheBytes int64
+	// MaxExecutableBytes bounds a compiled bot and its object file;
+	// default DefaultMaxExecutableBytes.
+	MaxExecutableBytes int64
+}
+
+func (o Options) cacheBytes() int64 {
+	if o.CacheBytes > 0 {
+		return o.CacheBytes
+	}
+	return DefaultCacheBytes
+}
+
+func (o Options) maxExecutableBytes() int64 {
+	if o.MaxExecutableBytes > 0 {
+		return o.MaxExecutableBytes
+	}
+	return DefaultMaxExecutableBytes
 }
 
 func (o Options) sandbox() (*sandbox.Sandbox, error) {
@@ -267,43 +290,89 @@ func compileData(src, name string, data []byte, k *Kit, opts Options) (string, e
 	}
 	botKey := hashOf("bot", runnerKey, kind, string(data))
 	exe := filepath.Join(cache, "bots", botKey[:32], exeName(name))
-	if _, err := os.Stat(exe); err == nil {
+	dc := cacheOf(cache)
+	if dc.hit(exe) {
 		return exe, nil
 	}
 
 	unlock := lockKey(exe)
 	defer unlock()
-	if _, err := os.Stat(exe); err == nil {
+	if dc.hit(exe) {
 		return exe, nil
 	}
+	release, err := opts.Compiles.acquire()
+	if err != nil {
+		return "", err
+	}
+	defer release()
 	c := &sandboxCompiler{sb: sb, cxx: cxx, flags: flags, opts: opts, kit: k}
 	runnerObj, err := c.runner(cache, runnerKey)
 	if err != nil {
 		return "", err
 	}
-	// Inside the sandbox the bot is /src/<name>; messages show src.
+	defer runnerObj.Close()
+	// Inside the sandbox the bot is /src/<name>; messages show src. Each
+	// stage's output goes to a file of the cache, never to memory.
 	inside := "/src/" + sandboxName(name)
-	obj := data
+	obj, err := tempFile(cache)
+	if err != nil {
+		return "", err
+	}
+	defer removeTemp(obj)
 	var link []string
 	if object {
 		// Prebuilt objects may not be position independent.
 		link = []string{"-no-pie"}
+		if _, err := obj.Write(data); err != nil {
+			return "", fmt.Errorf("cppbot: cache: %w", err)
+		}
 	} else {
 		args := append(append([]string{}, flags...), "-I", "/kit", "-x", "c++", "-c", inside, "-o", "/tmp/bot.o")
 		files := append(k.sandboxFiles(), sandbox.File{Path: inside, Data: data})
-		out, msg, err := c.run(args, "/tmp/bot.o", files)
+		msg, err := c.run(args, "/tmp/bot.o", files, obj)
 		if err != nil {
 			return "", &CompileError{Src: src, Stage: "compile", Output: trimOutput(msg, inside, src), Err: err}
 		}
-		obj = out
 	}
+	if err := rewind(obj); err != nil {
+		return "", fmt.Errorf("cppbot: cache: %w", err)
+	}
+	out, err := tempFile(cache)
+	if err != nil {
+		return "", err
+	}
+	defer removeTemp(out)
 	args := append(link, "-o", "/tmp/bot", "/src/bot.o", "/src/runner.o")
-	files := []sandbox.File{{Path: "/src/bot.o", Data: obj}, {Path: "/src/runner.o", Data: runnerObj}}
-	out, msg, err := c.run(args, "/tmp/bot", files)
+	files := []sandbox.File{{Path: "/src/bot.o", From: obj}, {Path: "/src/runner.o", From: runnerObj}}
+	msg, err := c.run(args, "/tmp/bot", files, out)
 	if err != nil {
 		return "", &CompileError{Src: src, Stage: "link", Output: trimOutput(msg, inside, src), Err: err}
 	}
-	return exe, writeCache(cache, exe, out, 0o755)
+	size, err := commitCache(out, exe, 0o755)
+	if err != nil {
+		return "", err
+	}
+	dc.add(exe, size, opts.cacheBytes())
+	return exe, nil
+}
+
+// commitCache moves the finished temporary file tmp to path, with mode,
+// and returns its size.
+func commitCache(tmp *os.File, path string, mode os.FileMode) (int64, error) {
+	fi, err := tmp.Stat()
+	if err == nil {
+		err = os.MkdirAll(filepath.Dir(path), 0o755)
+	}
+	if err == nil {
+		err = tmp.Chmod(mode)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("cppbot: cache: %w", err)
+	}
+	return fi.Size(), nil
 }
 
 // sandboxName is name with only safe characters, for the path of the
@@ -321,34 +390,6 @@ func sandboxName(name string) string {
 	return string(b)
 }
 
-// writeCache writes data to path atomically (through a temporary file in
-// the cache).
-func writeCache(cache, path string, data []byte, mode os.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("cppbot: cache: %w", err)
-	}
-	f, err := os.CreateTemp(cache, "tmp-*")
-	if err != nil {
-		return fmt.Errorf("cppbot: cache: %w", err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, mode)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("cppbot: cache: %w", err)
-	}
-	return nil
-}
-
 // sandboxCompiler runs the compiler in the sandbox.
 type sandboxCompiler struct {
 	sb    *sandbox.Sandbox
@@ -358,15 +399,13 @@ type sandboxCompiler struct {
 	kit   *Kit
 }
 
-// Largest compiler output kept: the built file and the messages.
-const (
-	maxBuildBytes = 256 << 20
-	maxMsgBytes   = 64 << 10
-)
+// maxMsgBytes bounds the compiler's messages kept.
+const maxMsgBytes = 64 << 10
 
 // run runs cxx with args in the sandbox, then prints the file result to
-// stdout, and returns it and the compiler's messages.
-func (c *sandboxCompiler) run(args []string, result string, files []sandbox.File) (out, msg []byte, err error) {
+// stdout, which goes to out (at most Options.MaxExecutableBytes), and
+// returns the compiler's messages.
+func (c *sandboxCompiler) run(args []string, result string, files []sandbox.File, out *os.File) (msg []byte, err error) {
 	script := `"$@" && exec cat ` + result
 	spec := sandbox.Spec{
 		Args:   append([]string{"/usr/bin/sh", "-c", script, "sh", c.cxx}, args...),
@@ -375,14 +414,14 @@ func (c *sandboxCompiler) run(args []string, result string, files []sandbox.File
 	}
 	cmd, err := c.sb.Command(spec)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	stdout := &limitedBuffer{limit: maxBuildBytes}
+	stdout := &cappedFile{f: out, limit: c.opts.maxExecutableBytes()}
 	stderr := &limitedBuffer{limit: maxMsgBytes}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
-		return nil, nil, fmt.Errorf("start the sandbox: %w", err)
+		return nil, fmt.Errorf("start the sandbox: %w", err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -394,30 +433,42 @@ func (c *sandboxCompiler) run(args []string, result string, files []sandbox.File
 		<-done
 		err = fmt.Errorf("no result within %v", timeout)
 	}
-	if err == nil && stdout.over {
-		err = fmt.Errorf("the result is over %d bytes", maxBuildBytes)
+	if stdout.over {
+		err = fmt.Errorf("%w: the result is over %d bytes (a bot's executable may be at most that)", ErrTooBig, stdout.limit)
 	}
-	return stdout.buf, stderr.buf, err
+	return stderr.buf, err
 }
 
 // runner compiles runner.cc once per kit, compiler and flags, and returns
-// the object.
-func (c *sandboxCompiler) runner(cache, key string) ([]byte, error) {
+// the object, open.
+func (c *sandboxCompiler) runner(cache, key string) (*os.File, error) {
 	obj := filepath.Join(cache, "runner-"+key[:32]+".o")
-	if b, err := os.ReadFile(obj); err == nil {
-		return b, nil
+	if f, err := os.Open(obj); err == nil {
+		return f, nil
 	}
 	unlock := lockKey(obj)
 	defer unlock()
-	if b, err := os.ReadFile(obj); err == nil {
-		return b, nil
+	if f, err := os.Open(obj); err == nil {
+		return f, nil
 	}
+	tmp, err := tempFile(cache)
+	if err != nil {
+		return nil, err
+	}
+	defer removeTemp(tmp)
 	args := append(append([]string{}, c.flags...), "-I", "/kit", "-c", "/kit/runner.cc", "-o", "/tmp/runner.o")
-	out, msg, err := c.run(args, "/tmp/runner.o", c.kit.sandboxFiles())
+	msg, err := c.run(args, "/tmp/runner.o", c.kit.sandboxFiles(), tmp)
 	if err != nil {
 		return nil, &CompileError{Src: "runner.cc", Stage: "compile", Output: trimOutput(msg, "", ""), Err: err}
 	}
-	return out, writeCache(cache, obj, out, 0o644)
+	if _, err := commitCache(tmp, obj, 0o644); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(obj)
+	if err != nil {
+		return nil, fmt.Errorf("cppbot: cache: %w", err)
+	}
+	return f, nil
 }
 
 // limitedBuffer keeps the first limit bytes written to it.

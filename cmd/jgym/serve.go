@@ -54,6 +54,7 @@ type serveConfig struct {
 	tlsCert, tlsKey      string
 	tlsClientCA          string
 	insecure             bool
+	h                    hostileConfig
 }
 
 // stringsFlag is a repeatable string flag.
@@ -75,7 +76,7 @@ func defaultServeConfig() serveConfig {
 		memoryBudget: "4GiB", client: server.DefaultClientLimits(),
 		idleTimeout: 5 * time.Minute, maxIdle: time.Hour, firstRequest: 30 * time.Second, shutdownGrace: 10 * time.Second,
 		uploadBytes: "16MiB", uploadStore: "1GiB", maxProcs: 256, maxProcsPS: 64,
-		logFormat: "auto", logLevel: "info",
+		logFormat: "auto", logLevel: "info", h: defaultHostileConfig(),
 	}
 }
 
@@ -114,6 +115,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "serve over TLS with this certificate (PEM; with --tls-key)")
 	fs.StringVar(&cfg.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
 	fs.StringVar(&cfg.tlsClientCA, "tls-client-ca", "", "mutual TLS: require client certificates signed by this CA (PEM)")
+	hostileFlags(fs, &cfg)
 	fs.BoolVar(&cfg.insecure, "insecure", false, "allow listening beyond loopback without a token or without TLS (trusted networks only)")
 	fs.StringVar(&cfg.logFormat, "log-format", d.logFormat, "log format: json, console, or auto (console on a terminal, else json)")
 	fs.StringVar(&cfg.logLevel, "log-level", d.logLevel, "log level: debug, info, warn, error")
@@ -176,6 +178,10 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 		return nil, nil, usageErr("%v", err)
 	}
 	cpp.Processes = cppbot.NewProcessLimit(cfg.maxProcs)
+	hostile, err := hostileOptions(cfg, &cpp)
+	if err != nil {
+		return nil, nil, err
+	}
 	var store *server.BotStore
 	if uploadMax > 0 {
 		store = server.NewBotStore(storeMax)
@@ -207,6 +213,7 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 		server.WithBotProcesses([]string{"cpp"}, cfg.maxProcs, cfg.maxProcsPS),
 		server.WithGauge("jgym_bot_processes", "C++ bot processes running.", func() float64 { return float64(cppbot.Running()) }),
 	}
+	opts = append(opts, hostile...)
 	if store != nil {
 		opts = append(opts, server.WithUploads(store, bots.check, uploadMax))
 	}
