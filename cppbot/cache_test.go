@@ -1,6 +1,7 @@
 package cppbot_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -158,7 +159,7 @@ func TestCompileLimit(t *testing.T) {
 		}
 	}()
 	var wg sync.WaitGroup
-	errs := make([]error, 3)
+	errs := make([]error, 2)
 	for i := range errs {
 		wg.Add(1)
 		go func() {
@@ -180,7 +181,7 @@ func TestCompileLimit(t *testing.T) {
 	// A build that cannot get a slot within the wait fails with ErrBusy.
 	opts.Compiles = cppbot.NewCompileLimit(1, time.Millisecond)
 	var busy error
-	for i := 0; i < 3 && busy == nil; i++ {
+	for i := 0; i < 2 && busy == nil; i++ {
 		errs := make([]error, 2)
 		for k := range errs {
 			wg.Add(1)
@@ -242,4 +243,35 @@ func descendants(comm string) []int {
 		}
 	}
 	return out
+}
+
+// A build whose caller goes away stops: the compiler is killed.
+func TestCompileStopsWithItsCaller(t *testing.T) {
+	needSandbox(t)
+	opts := testOpts()
+	opts.CacheDir = ownCache(t)
+	var src strings.Builder
+	src.WriteString("#include \"Player.hh\"\n")
+	for k := range 4000 { // seconds of work for the compiler
+		fmt.Fprintf(&src, "int f%d(int x) { int s = %d; for (int i = 0; i < x; ++i) s += (i * %d) ^ (s >> 3); return s; }\n", k, k, k+1)
+	}
+	src.WriteString("#define PLAYER_NAME Slow\nstruct PLAYER_NAME : public Player {\n static Player* factory() { return new PLAYER_NAME; }\n virtual void play() {}\n};\nRegisterPlayer(PLAYER_NAME);\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for len(descendants("cc1plus")) == 0 && ctx.Err() == nil {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel() // the compiler runs: the client leaves
+	}()
+	start := time.Now()
+	_, err := cppbot.CompileSourceContext(ctx, "AISlow.cc", []byte(src.String()), testKit(t), opts)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("a build whose caller left: %v, want context.Canceled", err)
+	}
+	t.Logf("stopped %v after it started", time.Since(start).Round(time.Millisecond))
+	for deadline := time.Now().Add(5 * time.Second); len(descendants("cc1plus")) > 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the compiler still runs after its caller left")
+		}
+	}
 }

@@ -2,6 +2,7 @@ package cppbot
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -216,7 +217,7 @@ func Compile(src string, k *Kit, opts Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return compileData(src, filepath.Base(src), data, k, opts)
+	return compileData(context.Background(), src, filepath.Base(src), data, k, opts)
 }
 
 // CompileSource builds a bot from its content: name is its file name
@@ -227,10 +228,17 @@ func Compile(src string, k *Kit, opts Options) (string, error) {
 // content hash of the sources, the compiler's version and the flags, so
 // compiling the same bot again returns at once.
 func CompileSource(name string, data []byte, k *Kit, opts Options) (string, error) {
+	return CompileSourceContext(context.Background(), name, data, k, opts)
+}
+
+// CompileSourceContext is CompileSource for a caller that may go away
+// (a client's upload): once ctx is done, a build waiting for a compile
+// slot gives up and a running compiler is killed.
+func CompileSourceContext(ctx context.Context, name string, data []byte, k *Kit, opts Options) (string, error) {
 	if int64(len(data)) > opts.maxSourceBytes() {
 		return "", fmt.Errorf("cppbot: %s is %d bytes, over the limit of %d", name, len(data), opts.maxSourceBytes())
 	}
-	return compileData(name, name, data, k, opts)
+	return compileData(ctx, name, name, data, k, opts)
 }
 
 // ReadSource reads a bot's file: a regular file (no FIFO, device or
@@ -264,7 +272,7 @@ func ReadSource(path string, limit int64) ([]byte, error) {
 
 // compileData compiles data; src names the bot in messages, name is its
 // file name.
-func compileData(src, name string, data []byte, k *Kit, opts Options) (string, error) {
+func compileData(ctx context.Context, src, name string, data []byte, k *Kit, opts Options) (string, error) {
 	object := strings.HasSuffix(name, ".o")
 	if !object && !strings.HasSuffix(name, ".cc") && !strings.HasSuffix(name, ".cpp") {
 		return "", fmt.Errorf("cppbot: %s: want a C++ source (.cc) or an object (.o)", src)
@@ -300,12 +308,12 @@ func compileData(src, name string, data []byte, k *Kit, opts Options) (string, e
 	if dc.hit(exe) {
 		return exe, nil
 	}
-	release, err := opts.Compiles.acquire()
+	release, err := opts.Compiles.acquire(ctx)
 	if err != nil {
 		return "", err
 	}
 	defer release()
-	c := &sandboxCompiler{sb: sb, cxx: cxx, flags: flags, opts: opts, kit: k}
+	c := &sandboxCompiler{ctx: ctx, sb: sb, cxx: cxx, flags: flags, opts: opts, kit: k}
 	runnerObj, err := c.runner(cache, runnerKey)
 	if err != nil {
 		return "", err
@@ -392,6 +400,7 @@ func sandboxName(name string) string {
 
 // sandboxCompiler runs the compiler in the sandbox.
 type sandboxCompiler struct {
+	ctx   context.Context // cancels the build
 	sb    *sandbox.Sandbox
 	cxx   string
 	flags []string
@@ -432,6 +441,10 @@ func (c *sandboxCompiler) run(args []string, result string, files []sandbox.File
 		sandbox.Kill(cmd.Cmd)
 		<-done
 		err = fmt.Errorf("no result within %v", timeout)
+	case <-c.ctx.Done():
+		sandbox.Kill(cmd.Cmd)
+		<-done
+		err = fmt.Errorf("stopped: %w", c.ctx.Err())
 	}
 	if stdout.over {
 		err = fmt.Errorf("%w: the result is over %d bytes (a bot's executable may be at most that)", ErrTooBig, stdout.limit)

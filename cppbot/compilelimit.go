@@ -1,6 +1,7 @@
 package cppbot
 
 import (
+	"context"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -40,7 +41,7 @@ func (l *CompileLimit) Running() int {
 
 // acquire takes a slot (a nil limit has all the slots), and returns the
 // function that gives it back.
-func (l *CompileLimit) acquire() (release func(), err error) {
+func (l *CompileLimit) acquire(ctx context.Context) (release func(), err error) {
 	if l == nil {
 		return func() {}, nil
 	}
@@ -61,6 +62,8 @@ func (l *CompileLimit) acquire() (release func(), err error) {
 		return l.release, nil
 	case <-t.C:
 		return nil, fmt.Errorf("%w (%d compiling) for %v: try again later", ErrBusy, cap(l.slots), l.wait)
+	case <-ctx.Done():
+		return nil, fmt.Errorf("cppbot: waiting for a compile slot: %w", ctx.Err())
 	}
 }
 

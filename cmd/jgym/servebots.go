@@ -204,7 +204,7 @@ func (b *serveBots) model(data []byte, sig policy.Signature) (*policy.Model, err
 // of the C++ bot's executable, which the server counts against the
 // client's quota; a compile that found every compiler slot taken is
 // an error wrapping env.ErrBusy (ResourceExhausted).
-func (b *serveBots) check(_ context.Context, kind, game, name string, data []byte) (int64, error) {
+func (b *serveBots) check(ctx context.Context, kind, game, name string, data []byte) (int64, error) {
 	g, ok := b.games[game]
 	if !ok {
 		ids := make([]string, 0, len(b.games))
@@ -217,7 +217,7 @@ func (b *serveBots) check(_ context.Context, kind, game, name string, data []byt
 	if kind != "policy" && kind != "cpp" {
 		return 0, fmt.Errorf("unknown kind %q", kind)
 	}
-	u := &uploadCheck{b: b, name: name, data: data}
+	u := &uploadCheck{ctx: ctx, b: b, name: name, data: data}
 	p, err := g.NewPlayer(kind+":"+name, u)
 	if err != nil {
 		return 0, err
@@ -236,6 +236,7 @@ func (b *serveBots) check(_ context.Context, kind, game, name string, data []byt
 
 // uploadCheck loads an upload's content for check, before it is stored.
 type uploadCheck struct {
+	ctx  context.Context // the upload's: a client that leaves stops its build
 	b    *serveBots
 	name string
 	data []byte
@@ -247,7 +248,7 @@ func (u *uploadCheck) Policy(_ string, sig policy.Signature) (*policy.Model, err
 }
 
 func (u *uploadCheck) Cpp(_ string, k *cppbot.Kit) (*cppbot.Program, error) {
-	exe, err := cppbot.CompileSource(u.name, u.data, k, u.b.cpp)
+	exe, err := cppbot.CompileSourceContext(u.ctx, u.name, u.data, k, u.b.cpp)
 	if err != nil {
 		return nil, err
 	}
