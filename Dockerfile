@@ -29,8 +29,9 @@ FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/jgym /usr/local/bin/jgym
 EXPOSE 50051 9090
 # Inside the container the server must listen on all interfaces; outside a
-# container jgym serve defaults to 127.0.0.1. /healthz on the metrics port
-# is the liveness and readiness probe.
+# container jgym serve defaults to 127.0.0.1. The metrics port follows the
+# same rule: with the tokens and TLS it serves HTTPS, /metrics to a token
+# holder only; /healthz on it (no token) is the liveness and readiness probe.
 ENTRYPOINT ["/usr/local/bin/jgym", "serve", "--addr", "0.0.0.0:50051", "--metrics-addr", "0.0.0.0:9090", \
   "--tokens", "/etc/jgym/tokens", "--tls-cert", "/etc/jgym/tls/tls.crt", "--tls-key", "/etc/jgym/tls/tls.key", \
   "--log-format", "json"]

@@ -56,7 +56,7 @@ func checkRefused(t *testing.T, src string, sb *sandbox.Sandbox) {
 	}
 	prog := cppbot.NewProgram(exe, "AINull.cc", testKit(t), opts)
 	defer prog.Close()
-	b := crematoria.NewCppBot(prog, 0, 1)
+	b := crematoria.Def.NewCppBot(prog, 0, 1)
 	if err := b.Err(); !errors.Is(err, cppbot.ErrStart) || !errors.Is(err, sandbox.ErrUncounted) {
 		t.Errorf("start with RequireCounted = %v, want ErrStart wrapping sandbox.ErrUncounted", err)
 	}
@@ -128,7 +128,7 @@ func TestHostileTmpfs(t *testing.T) {
 	opts := testOpts()
 	opts.Limits = sandbox.Limits{Memory: 32 << 20, TmpSize: 96 << 20}
 	prog := compiled(t, src, opts)
-	bots := [4]crematoria.Bot{crematoria.NewCppBot(prog, 0, 1), crematoria.Null{}, crematoria.Null{}, crematoria.Null{}}
+	bots := [4]crematoria.Bot{crematoria.Def.NewCppBot(prog, 0, 1), crematoria.Null{}, crematoria.Null{}, crematoria.Null{}}
 	_, err := playMatch(1, [4]string{"Shm", "Null", "Null", "Null"}, bots)
 	if !errors.Is(err, cppbot.ErrCrashed) {
 		t.Fatalf("the game ended with %v, want the bot crashed", err)
@@ -173,7 +173,7 @@ func TestHostileExecutable(t *testing.T) {
 	// A program built before is capped when it starts.
 	capped := cppbot.NewProgram(exe, src, testKit(t), small)
 	defer capped.Close()
-	if err := crematoria.NewCppBot(capped, 0, 1).Err(); !errors.Is(err, cppbot.ErrStart) || !strings.Contains(err.Error(), "over the limit") {
+	if err := crematoria.Def.NewCppBot(capped, 0, 1).Err(); !errors.Is(err, cppbot.ErrStart) || !strings.Contains(err.Error(), "over the limit") {
 		t.Errorf("start with a cap of 4 MiB: %v, want ErrStart over the limit", err)
 	}
 
@@ -183,7 +183,7 @@ func TestHostileExecutable(t *testing.T) {
 	defer prog.Close()
 	var bots [4]crematoria.Bot
 	for p := range bots {
-		bots[p] = crematoria.NewCppBot(prog, p, 1)
+		bots[p] = crematoria.Def.NewCppBot(prog, p, 1)
 	}
 	var seen []string
 	bots[0] = inspect{bots[0].(*crematoria.CppBot), 3, func() {
@@ -269,7 +269,7 @@ func TestHostileDaemons(t *testing.T) {
 	opts.RoundTimeout = 90 * time.Second // round 5 lasts until the budget acts
 	opts.Limits = sandbox.Limits{CPU: time.Second}
 	prog := compiled(t, src, opts)
-	b := crematoria.NewCppBot(prog, 0, 1)
+	b := crematoria.Def.NewCppBot(prog, 0, 1)
 	var paused time.Duration
 	seat := inspect{b, 3, func() {
 		before, ok1 := b.Process().CPU()

@@ -214,8 +214,11 @@ func (b *serveBots) model(data []byte, sig policy.Signature) (*policy.Model, err
 }
 
 // check is the server's BotCheck: an uploaded policy must load, a C++
-// source must compile (in the sandbox), for the game.
-func (b *serveBots) check(_ context.Context, kind, game, name string, data []byte) error {
+// source must compile (in the sandbox), for the game. It returns the size
+// of the C++ bot's executable, which the server counts against the
+// client's quota; a compile that found every compiler slot taken is
+// an error wrapping env.ErrBusy (ResourceExhausted).
+func (b *serveBots) check(ctx context.Context, kind, game, name string, data []byte) (int64, error) {
 	g, ok := b.games[game]
 	if !ok {
 		ids := make([]string, 0, len(b.games))
@@ -223,37 +226,50 @@ func (b *serveBots) check(_ context.Context, kind, game, name string, data []byt
 			ids = append(ids, id)
 		}
 		sort.Strings(ids)
-		return fmt.Errorf("uploads are for %s only", strings.Join(ids, ", "))
+		return 0, fmt.Errorf("uploads are for %s only", strings.Join(ids, ", "))
 	}
 	if kind != "policy" && kind != "cpp" {
-		return fmt.Errorf("unknown kind %q", kind)
+		return 0, fmt.Errorf("unknown kind %q", kind)
 	}
-	p, err := g.NewPlayer(kind+":"+name, uploadCheck{b, name, data})
+	u := &uploadCheck{ctx: ctx, b: b, name: name, data: data}
+	p, err := g.NewPlayer(kind+":"+name, u)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	return p.Close()
+	if err := p.Close(); err != nil {
+		return 0, err
+	}
+	var kept int64
+	if u.exe != "" {
+		if fi, err := os.Stat(u.exe); err == nil {
+			kept = fi.Size()
+		}
+	}
+	return kept, nil
 }
 
 // uploadCheck loads an upload's content for check, before it is stored.
 type uploadCheck struct {
+	ctx  context.Context // the upload's: a client that leaves stops its build
 	b    *serveBots
 	name string
 	data []byte
+	exe  string // the C++ bot's executable, once compiled
 }
 
-func (u uploadCheck) Policy(_ string, sig policy.Signature) (*policy.Model, error) {
+func (u *uploadCheck) Policy(_ string, sig policy.Signature) (*policy.Model, error) {
 	return u.b.model(u.data, sig)
 }
 
-func (u uploadCheck) Cpp(_ string, k *cppbot.Kit) (*cppbot.Program, error) {
-	exe, err := cppbot.CompileSource(u.name, u.data, k, u.b.uploadCpp)
+func (u *uploadCheck) Cpp(_ string, k *cppbot.Kit) (*cppbot.Program, error) {
+	exe, err := cppbot.CompileSourceContext(u.ctx, u.name, u.data, k, u.b.uploadCpp)
 	if errors.Is(err, sandbox.ErrUncounted) {
 		return nil, errUncountedUpload
 	}
 	if err != nil {
 		return nil, err
 	}
+	u.exe = exe
 	return cppbot.NewProgram(exe, u.name, k, u.b.uploadCpp), nil
 }
 
