@@ -32,6 +32,7 @@ func TestMain(m *testing.M) {
 	cppCache = dir
 	code := m.Run()
 	os.RemoveAll(dir)
+	sandbox.Release() // the control groups and shared files of its sandboxes
 	os.Exit(code)
 }
 

@@ -36,6 +36,7 @@ func TestMain(m *testing.M) {
 	testCache = dir
 	code := m.Run()
 	os.RemoveAll(dir)
+	sandbox.Release() // the control groups and shared files of its sandboxes
 	os.Exit(code)
 }
 
