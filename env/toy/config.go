@@ -44,7 +44,7 @@ func DefaultConfig() Config {
 func (c Config) Rounds() int { return c.NbRounds }
 
 // NumUnits is the number of units of a game: Units per player.
-func (c *Config) NumUnits() int { return NumPlayers * c.Units }
+func (c Config) NumUnits() int { return NumPlayers * c.Units }
 
 // configKeys are the settings in the order Text writes them, each with
 // its bounds.
