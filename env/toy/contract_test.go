@@ -1,6 +1,8 @@
 package toy
 
 import (
+	"bytes"
+	"context"
 	"testing"
 
 	"jgym/game/gametest"
@@ -18,6 +20,18 @@ func FuzzConfig(f *testing.F) {
 	gametest.FuzzConfig(f, Def, []byte(DefaultConfig().Text()), []byte(smallConfig.Text()))
 }
 
+// FuzzTrace starts from a game of smallConfig and its command file.
 func FuzzTrace(f *testing.F) {
-	gametest.FuzzTrace(f, Def, [2][]byte{[]byte(DefaultConfig().Text()), []byte("0 0 1 0 1\n")})
+	m, err := Def.NewBotMatch(smallConfig, 1, [NumPlayers]string{"Greedy", "Demo", "Greedy", "Demo"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	var trace, cmds bytes.Buffer
+	m.WriteTrace(&trace)
+	m.Record()
+	if err := m.Run(context.Background()); err != nil {
+		f.Fatal(err)
+	}
+	m.Log().Write(&cmds)
+	gametest.FuzzTrace(f, Def, [2][]byte{trace.Bytes(), cmds.Bytes()})
 }
