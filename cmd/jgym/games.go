@@ -24,9 +24,9 @@ import (
 // adds env/toy's).
 var games = mustRegistry(
 	crematoria.Def,
-	legacyGame{dominator.Arena(), func(l arena.Loader) env.Game { return dominator.NewEnv(dominator.WithLoader(l)) }, dominator.CppTarget, dominator.Dataset},
-	legacyGame{pandemic.Arena(), func(l arena.Loader) env.Game { return pandemic.NewEnv(pandemic.WithLoader(l)) }, pandemic.CppTarget, pandemic.Dataset},
-	legacyGame{moria.Arena(), func(l arena.Loader) env.Game { return moria.NewEnv(moria.WithLoader(l)) }, moria.CppTarget, moria.Dataset},
+	legacyGame{dominator.Arena(), legacyEnv(dominator.NewEnv, dominator.WithLoader), dominator.CppTarget, dominator.Dataset},
+	legacyGame{pandemic.Arena(), legacyEnv(pandemic.NewEnv, pandemic.WithLoader), pandemic.CppTarget, pandemic.Dataset},
+	legacyGame{moria.Arena(), legacyEnv(moria.NewEnv, moria.WithLoader), moria.CppTarget, moria.Dataset},
 )
 
 func mustRegistry(gs ...game.Entry) *game.Registry {
@@ -44,6 +44,17 @@ type legacyGame struct {
 	env     func(l arena.Loader) env.Game
 	target  func() cppexport.Target
 	dataset func() dataset.Source
+}
+
+// legacyEnv is a legacy game's env whose "prefix:REF" seats l loads (nil:
+// the registered bots only).
+func legacyEnv[O any, E env.Game](newEnv func(...O) E, withLoader func(arena.Loader) O) func(arena.Loader) env.Game {
+	return func(l arena.Loader) env.Game {
+		if l == nil {
+			return newEnv()
+		}
+		return newEnv(withLoader(l))
+	}
 }
 
 func (g legacyGame) Arena() arena.Game                { return g.Game }
