@@ -54,10 +54,10 @@ var games = []tableGame{
 		dataset:   pandemic.Dataset,
 	},
 	{
-		Game:      moria.Arena(),
-		env:       func(l arena.Loader) env.Game { return moria.NewEnv(moria.WithLoader(l)) },
-		cppTarget: moria.CppTarget,
-		dataset:   moria.Dataset,
+		Game:      moria.Def.Arena(),
+		env:       moria.Def.Env,
+		cppTarget: func() cppexport.Target { t, _ := moria.Def.Export(); return t },
+		dataset:   moria.Def.Dataset,
 	},
 }
 
