@@ -285,14 +285,18 @@ func CanMove(s *State, u *Unit, d Dir) bool {
 func specFor(cfg *Config) (env.Spec, error) {
 	u := NumSlots(cfg)
 	return env.Spec{
-		ID:                 EnvID,
 		ObservationVersion: ObservationVersion,
-		NumSeats:           NumPlayers,
 		Observation: []env.TensorSpec{
 			{Name: "board", Dtype: env.Uint8, Shape: []int{BoardPlanes, Rows, Cols}, Low: 0, High: 255,
-				Description: "planes: terrain, rel owner, treasure, rock hits left, unit code, unit health, flags"},
+				Description: "planes: terrain, rel owner, treasure, rock hits left, unit code, unit health, flags",
+				Planes: []env.Plane{env.Code("cell type", 5), env.Code("rel owner", 5), env.Code("treasure", 2),
+					env.Scalar("rock hits left", 1.0/5), env.Code("unit", 12), env.Scalar("unit health", 1.0/250), env.Bits("flags", 6)}},
 			{Name: "units", Dtype: env.Uint8, Shape: []int{u, UnitFeatures}, Low: 0, High: 255,
-				Description: "per unit slot: mine, rel owner, type, health, row, col, cell type, Balrog distance, enemies and allies around"},
+				Description: "per unit slot: mine, rel owner, type, health, row, col, cell type, Balrog distance, enemies and allies around",
+				Columns: []env.Column{{Name: "mine", Scale: 1}, {Name: "rel owner", Scale: 1.0 / 3}, {Name: "type", Scale: 1},
+					{Name: "health", Scale: 1.0 / 100}, {Name: "row", Scale: 1.0 / 60}, {Name: "col", Scale: 1.0 / 60},
+					{Name: "cell type", Scale: 1.0 / 4}, {Name: "Balrog distance", Scale: 1.0 / 30},
+					{Name: "others around", Scale: 1.0 / 8}, {Name: "allies around", Scale: 1.0 / 8}}},
 			{Name: "globals", Dtype: env.Float32, Shape: []int{NumGlobals}, Low: 0, High: math.MaxFloat32,
 				Description: "round, scores, cells, treasures, units, orcs, Balrog, treasures left, settings (normalized)"},
 			{Name: "action_mask", Dtype: env.Bool, Shape: []int{u, NumDirs}, Low: 0, High: 1,
@@ -305,6 +309,9 @@ func specFor(cfg *Config) (env.Spec, error) {
 		NumActions:    NumDirs,
 		NumRounds:     cfg.NbRounds,
 		DefaultConfig: DefaultConfigText,
+		UnitRow:       4,
+		UnitCol:       5,
+		PolicyMask:    "action_mask",
 	}, nil
 }
 
