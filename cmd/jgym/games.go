@@ -26,7 +26,7 @@ var games = mustRegistry(
 	crematoria.Def,
 	legacyGame{dominator.Arena(), legacyEnv(dominator.NewEnv, dominator.WithLoader), dominator.CppTarget, dominator.Dataset},
 	legacyGame{pandemic.Arena(), legacyEnv(pandemic.NewEnv, pandemic.WithLoader), pandemic.CppTarget, pandemic.Dataset},
-	legacyGame{moria.Arena(), legacyEnv(moria.NewEnv, moria.WithLoader), moria.CppTarget, moria.Dataset},
+	moria.Def,
 )
 
 func mustRegistry(gs ...game.Entry) *game.Registry {

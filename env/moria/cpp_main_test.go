@@ -62,7 +62,7 @@ func cppOpts() cppbot.Options {
 
 func testKit(t testing.TB) *cppbot.Kit {
 	t.Helper()
-	k, err := CppKit()
+	k, err := Def.CppKit()
 	if err != nil {
 		t.Fatal(err)
 	}

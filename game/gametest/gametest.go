@@ -13,7 +13,9 @@
 //   - Traces: every reference trace the course engine wrote is reproduced
 //     byte for byte by a match of the registered bots it names, and by a
 //     replay of its command file; Verify accepts it, with and without the
-//     commands; with the commands it rejects every mutated byte.
+//     commands (without them, the trace of a game the engine aborted may
+//     be refused as truncated, game.ErrTruncated); with the commands it
+//     rejects every mutated byte.
 //   - Env: a learner driven by a bot's orders plays the bot's game; a bot
 //     that fails ends the step; equal seeds give equal games; decoded
 //     actions only command the seat's units in legal directions;
