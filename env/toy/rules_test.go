@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"jgym/course"
 	"jgym/game"
 )
 
@@ -152,7 +151,7 @@ func TestAbort(t *testing.T) {
 	if n := strings.Count(trace.String(), "\nround "); n != 3 {
 		t.Errorf("the trace holds %d states, want 3 (rounds 0..2)", n)
 	}
-	if err := Verify(trace.Bytes(), nil, nil); !errors.Is(err, course.ErrTrace) || !strings.Contains(err.Error(), "ends after round 2 of 12") {
+	if err := Verify(trace.Bytes(), nil, nil); !errors.Is(err, game.ErrTruncated) || !strings.Contains(err.Error(), "after round 2 of 12") {
 		t.Errorf("Verify without commands = %v, want the trace incomplete", err)
 	}
 	if err := Verify(trace.Bytes(), m.Log(), nil); err != nil {

@@ -14,7 +14,8 @@ import (
 // settings, every printed movement is a move the rules allow (each unit
 // once a round), the state after each round is what the moves and the
 // paint make of it (captured units dropped by the game's generator) and
-// the trace holds every round. The order of the players' moves within a
+// the trace holds every round (else an error wrapping game.ErrTruncated:
+// an aborted game's trace, or a cut file). The order of the players' moves within a
 // round is not checked: ignored commands are not printed. With the log it
 // replays the players' commands and compares every byte. cfg, if not nil,
 // must be the header's settings. It returns nil, a *course.Divergence or
@@ -33,7 +34,7 @@ func Verify(trace []byte, log *game.CommandLog[Dir], cfg *Config) error {
 		return err
 	}
 	if n := len(rs.tr.States) - 1; n < rs.tr.Config.NbRounds {
-		return fmt.Errorf("%w: the trace ends after round %d of %d", course.ErrTrace, n, rs.tr.Config.NbRounds)
+		return fmt.Errorf("%w: after round %d of %d", game.ErrTruncated, n, rs.tr.Config.NbRounds)
 	}
 	return nil
 }
