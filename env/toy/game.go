@@ -209,6 +209,20 @@ func (g *Game) Step(cmds *[NumPlayers][]Command) error {
 		}
 	}
 	g.startRound()
+	g.moveUnits(cmds)
+	g.paint()
+	g.Round++
+	return nil
+}
+
+// startRound forgets the last round's moves.
+func (g *Game) startRound() {
+	g.Moves = g.Moves[:0]
+	clear(g.moved)
+}
+
+// moveUnits is phase 1: the commands in turns from player round mod 4.
+func (g *Game) moveUnits(cmds *[NumPlayers][]Command) {
 	first := g.Round % NumPlayers
 	for k, more := 0, true; more; k++ {
 		more = false
@@ -220,13 +234,6 @@ func (g *Game) Step(cmds *[NumPlayers][]Command) error {
 			}
 		}
 	}
-	g.endRound()
-	return nil
-}
-
-func (g *Game) startRound() {
-	g.Moves = g.Moves[:0]
-	clear(g.moved)
 }
 
 // move plays player p's command c; it reports whether the unit moved.
@@ -257,13 +264,12 @@ func (g *Game) move(p int, c Command) bool {
 	return true
 }
 
-// endRound paints the units' cells and counts the round.
-func (g *Game) endRound() {
+// paint is phase 2: every unit paints its cell.
+func (g *Game) paint() {
 	s := &g.State
 	for _, u := range s.Units {
 		s.Grid[s.Cell(u.Row, u.Col)] = Paint + byte(u.Player)
 	}
-	s.Round++
 }
 
 // Rand is the toy's random generator (SplitMix64): it draws the map and

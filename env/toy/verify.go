@@ -104,7 +104,8 @@ func (rs *rounds) Next() bool {
 			return false
 		}
 	}
-	g.endRound()
+	g.paint()
+	g.Round++
 	if d := diffState(&g.State, rs.tr, r); d != nil {
 		rs.err = d
 		return false
