@@ -42,10 +42,10 @@ var games = []tableGame{
 		dataset:   crematoria.Def.Dataset,
 	},
 	{
-		Game:      dominator.Arena(),
-		env:       func(l arena.Loader) env.Game { return dominator.NewEnv(dominator.WithLoader(l)) },
-		cppTarget: dominator.CppTarget,
-		dataset:   dominator.Dataset,
+		Game:      dominator.Def.Arena(),
+		env:       dominator.Def.Env,
+		cppTarget: func() cppexport.Target { t, _ := dominator.Def.Export(); return t },
+		dataset:   dominator.Def.Dataset,
 	},
 	{
 		Game:      pandemic.Arena(),
