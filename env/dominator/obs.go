@@ -333,14 +333,17 @@ func specFor(cfg *Config) (env.Spec, error) {
 	}
 	u := NumSlots(cfg)
 	return env.Spec{
-		ID:                 EnvID,
 		ObservationVersion: ObservationVersion,
-		NumSeats:           NumPlayers,
 		Observation: []env.TensorSpec{
 			{Name: "board", Dtype: env.Uint8, Shape: []int{BoardPlanes, cfg.Rows, cfg.Cols}, Low: 0, High: 100,
-				Description: "planes of the observer's view: terrain, owner, unit, health %, haunted, threat bits"},
+				Description: "planes of the observer's view: terrain, owner, unit, health %, haunted, threat bits",
+				Planes: []env.Plane{env.Code("terrain", 2), env.Code("owner", 5), env.Code("unit", 13),
+					env.Scalar("health %", 1.0/100), env.Code("haunted", 2), env.Bits("threats", 4)}},
 			{Name: "units", Dtype: env.Uint8, Shape: []int{u, UnitFeatures}, Low: 0, High: 255,
-				Description: "per unit id: mine, rel owner, type, health %, row, col, on board, active witch"},
+				Description: "per unit id: mine, rel owner, type, health %, row, col, on board, active witch",
+				Columns: []env.Column{{Name: "mine", Scale: 1}, {Name: "rel owner", Scale: 1.0 / 3}, {Name: "type", Scale: 1.0 / 2},
+					{Name: "health %", Scale: 1.0 / 100}, {Name: "row", Scale: 1.0 / float64(cfg.Rows)},
+					{Name: "col", Scale: 1.0 / float64(cfg.Cols)}, {Name: "on board", Scale: 1}, {Name: "active witch", Scale: 1}}},
 			{Name: "globals", Dtype: env.Float32, Shape: []int{NumGlobals}, Low: 0, High: 1,
 				Description: "round, rounds left; per rel player land, total score, farmers, knights (normalized)"},
 			{Name: "action_mask", Dtype: env.Bool, Shape: []int{u, NumDirs}, Low: 0, High: 1,
@@ -355,6 +358,11 @@ func specFor(cfg *Config) (env.Spec, error) {
 		NumActions:    NumDirs,
 		NumRounds:     cfg.NbRounds,
 		DefaultConfig: DefaultConfigText,
+		UnitRow:       4,
+		UnitCol:       5,
+		// Moves the engine keeps but that cannot succeed (into a wall, a
+		// unit of mine, a haunted cell) are masked from the policy.
+		PolicyMask: "move_mask",
 	}, nil
 }
 
