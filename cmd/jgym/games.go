@@ -24,7 +24,7 @@ import (
 // adds env/toy's).
 var games = mustRegistry(
 	crematoria.Def,
-	legacyGame{dominator.Arena(), legacyEnv(dominator.NewEnv, dominator.WithLoader), dominator.CppTarget, dominator.Dataset},
+	dominator.Def,
 	legacyGame{pandemic.Arena(), legacyEnv(pandemic.NewEnv, pandemic.WithLoader), pandemic.CppTarget, pandemic.Dataset},
 	moria.Def,
 )
