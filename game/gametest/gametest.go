@@ -40,10 +40,11 @@ import (
 // Options says where a game's fixtures are and what to skip.
 type Options struct {
 	// Traces is the folder of reference traces of the course engine:
-	// NAME_sSEED_P0-P1-P2-P3[_CONFIG].res.gz, with the configuration
-	// CONFIG.cnf (or NAME.cnf, when NAME is not the game's) beside it and
-	// command files commands/BASE.cmd.gz or BASE.cmd.gz; subfolders are
-	// searched too. JGYM_TRACES_<GAME> may point to another folder of
+	// NAME_sSEED_P0-P1-P2-P3[_CONFIG].res.gz (BASE.res.gz), with its
+	// configuration beside it when it is not the default (BASE.cnf, else
+	// CONFIG.cnf, or NAME.cnf when NAME is not the game's) and command
+	// files commands/BASE.cmd.gz or BASE.cmd.gz; subfolders are searched
+	// too. JGYM_TRACES_<GAME> may point to another folder of
 	// that layout.
 	Traces string
 	// Model, if not empty, is an ONNX policy of the game for the

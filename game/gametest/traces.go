@@ -52,8 +52,11 @@ func Traces[C game.Config, G, S any, D game.Dir](t testing.TB, d *game.Def[C, G,
 		seed, _ := strconv.Atoi(m[2])
 		tr := Trace[C]{Path: path, Seed: seed, Names: [game.NumSeats]string{m[3], m[4], m[5], m[6]}, Config: d.DefaultConfig()}
 		folder := filepath.Dir(path)
+		base := strings.TrimSuffix(e.Name(), ".res.gz")
 		cnf := ""
 		switch {
+		case fileExists(filepath.Join(folder, base+".cnf")):
+			cnf = filepath.Join(folder, base+".cnf")
 		case m[7] != "":
 			cnf = filepath.Join(folder, m[7]+".cnf")
 		case !strings.EqualFold(m[1], d.Name) && m[1] != "default":
@@ -69,9 +72,8 @@ func Traces[C game.Config, G, S any, D game.Dir](t testing.TB, d *game.Def[C, G,
 			}
 			tr.Configured = true
 		}
-		base := strings.TrimSuffix(e.Name(), ".res.gz")
 		for _, c := range []string{filepath.Join(folder, "commands", base+".cmd.gz"), filepath.Join(folder, base+".cmd.gz")} {
-			if _, err := os.Stat(c); err == nil {
+			if fileExists(c) {
 				tr.Commands = c
 			}
 		}
@@ -85,6 +87,12 @@ func Traces[C game.Config, G, S any, D game.Dir](t testing.TB, d *game.Def[C, G,
 		t.Fatalf("no reference traces in %s", dir)
 	}
 	return out
+}
+
+// fileExists reports whether path names a file.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // short keeps every k-th trace under Options.Short.
