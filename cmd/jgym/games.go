@@ -48,10 +48,10 @@ var games = []tableGame{
 		dataset:   dominator.Dataset,
 	},
 	{
-		Game:      pandemic.Arena(),
-		env:       func(l arena.Loader) env.Game { return pandemic.NewEnv(pandemic.WithLoader(l)) },
-		cppTarget: pandemic.CppTarget,
-		dataset:   pandemic.Dataset,
+		Game:      pandemic.Def.Arena(),
+		env:       pandemic.Def.Env,
+		cppTarget: func() cppexport.Target { t, _ := pandemic.Def.Export(); return t },
+		dataset:   pandemic.Def.Dataset,
 	},
 	{
 		Game:      moria.Arena(),
