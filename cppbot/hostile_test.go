@@ -65,17 +65,13 @@ RegisterPlayer(PLAYER_NAME);
 `
 }
 
-// botProcesses lists the host pids of processes running the executable
+// botProcesses lists the host pids of this test binary's sandboxes
+// (sandbox.Processes: never another program's) running the executable
 // of a bot (/bot/AI<name> inside the sandbox).
 func botProcesses(name string) []int {
 	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+	for _, pid := range sandbox.Processes() {
+		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
 		if err == nil && bytes.HasPrefix(b, []byte("/bot/AI"+name+"\x00")) {
 			pids = append(pids, pid)
 		}

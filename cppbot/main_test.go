@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"jgym/env/crematoria"
+	"jgym/sandbox"
 )
 
 // Paths of the repository's kit and reference traces.
@@ -36,6 +37,7 @@ func TestMain(m *testing.M) {
 	testCache = dir
 	code := m.Run()
 	os.RemoveAll(dir)
+	sandbox.Release() // the control groups and shared files of its sandboxes
 	os.Exit(code)
 }
 

@@ -18,6 +18,9 @@ var (
 	ErrBadSetup = errors.New("bad setup")
 	// ErrDuplicateGame is returned when a game id is registered twice.
 	ErrDuplicateGame = errors.New("game registered twice")
+	// ErrBusy means a resource the host shares between its users (such as
+	// its compiler slots) stays taken: the request may succeed later.
+	ErrBusy = errors.New("busy")
 )
 
 // Setup configures the tables of a Factory: the game configuration, who

@@ -157,7 +157,8 @@ type Def[C Config, G any, S any, D Dir] struct {
 	// "too-many-commands", which is ErrTooManyCommands).
 	Kit       func() (fs.FS, error)
 	KitErrors map[string]error
-	// CppProtocol is the game's side of the runner protocol.
+	// CppProtocol is the game's side of the runner protocol (required
+	// with a Kit).
 	CppProtocol cppbot.Protocol[*S, Command[D]]
 	// CppTarget, optional, is the game's side of an exported C++ player
 	// (jgym export-cpp).

@@ -25,7 +25,8 @@ func Define[C Config, G, S any, D Dir](d *Def[C, G, S, D]) *Def[C, G, S, D] {
 		"NumUnits": d.NumUnits != nil, "Owner": d.Owner != nil, "Config": d.Config != nil,
 		"Trace": d.Trace != nil, "Verify": d.Verify != nil, "Replay": d.Replay != nil,
 		"Bots": d.Bots != nil, "Spec": d.Spec != nil, "NewEncoder": d.NewEncoder != nil,
-		"Legal": d.Legal != nil, "Signature": d.Signature != nil, "CppProtocol": d.CppProtocol != nil,
+		"Legal": d.Legal != nil, "Signature": d.Signature != nil,
+		"CppProtocol": d.CppProtocol != nil || d.Kit == nil,
 	}
 	for _, k := range slices.Sorted(maps.Keys(required)) {
 		if !required[k] {

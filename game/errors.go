@@ -22,6 +22,11 @@ var (
 	// kits accept 1 to 12 printable characters, one token of the names
 	// line.
 	ErrBadName = fmt.Errorf("%w: bad player name", ErrAbort)
+	// ErrTruncated is wrapped by the error of a verifier that checks a
+	// trace without its commands when the trace ends before its last
+	// round and every round present passed: the course program aborted
+	// there, or the file was cut. Only the commands can tell.
+	ErrTruncated = errors.New("trace ends before the last round")
 	// ErrCommandFile is wrapped by every error of a command file.
 	ErrCommandFile = errors.New("bad command file")
 	// ErrGameOver is returned when a round is asked of a game that ended.

@@ -40,7 +40,9 @@ type session struct {
 	procs    int   // bot processes its seats may run
 	memory   int64 // estimated bytes, booked against the memory budget
 	trace    *os.Root
-	done     chan struct{} // closed when the session closes
+	done     chan struct{}      // closed when the session closes
+	ctx      context.Context    // cancelled when the session closes
+	cancel   context.CancelFunc // cancels ctx
 	async    bool
 	idle     time.Duration
 	spec     env.Spec
@@ -68,6 +70,7 @@ func (ss *session) close(reason string) (bool, error) {
 	}
 	ss.closed, ss.reason = true, reason
 	close(ss.done)
+	ss.cancel()
 	err := ss.pool.Close()
 	if ferr := ss.factory.Close(); err == nil {
 		err = ferr
@@ -282,6 +285,7 @@ func (s *Server) startSession(c *client, g env.Game, setup env.Setup, n int, aut
 	}
 	ss := &session{id: id, game: spec.ID, client: c, n: n, l: l, async: batch > 0, idle: idle,
 		spec: spec, factory: f, pool: pool, created: time.Now(), trace: trace, done: make(chan struct{})}
+	ss.ctx, ss.cancel = context.WithCancel(context.Background())
 	if delta {
 		var per []int
 		for _, ts := range spec.Observation {

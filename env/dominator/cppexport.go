@@ -8,8 +8,8 @@ import (
 )
 
 // CppTarget is Dominator's side of an exported C++ player (package
-// cppexport, "jgym export-cpp"): the signature of its policies, the kit's
-// names, the C++ twin of Observer and the C++ twin of PolicyBot's orders,
+// cppexport, "jgym export-cpp"; Def.Export adds the signature of its
+// policies): the kit's names, the C++ twin of Observer and the C++ twin of PolicyBot's orders,
 // both written against the kit's public API only, on the rotated view the
 // player sees (SPEC §3.4).
 //
@@ -17,11 +17,9 @@ import (
 // of 0 unit slots: the player then warns once and gives no orders, where
 // the Go bot stops the game with an error.
 func CppTarget() cppexport.Target {
-	sig := PolicySignature()
-	n := sig.Inputs[0].Shape[1] // the board side the network takes
+	n := signature().Inputs[0].Shape[1] // the board side the network takes
 	return cppexport.Target{
-		Game:      "Dominator",
-		Signature: sig,
+		Game: "Dominator",
 		Reserved: []string{"Pos", "Cell", "Unit", "Movement", "Dir", "CellType", "UnitType", "Bottom", "BR", "Right",
 			"RT", "Top", "TL", "Left", "LB", "None", "DirSize", "Empty", "Wall", "CellTypeSize", "Farmer", "Knight",
 			"Witch", "UnitTypeSize", "BOARD_N"},
@@ -33,8 +31,8 @@ func CppTarget() cppexport.Target {
 	}
 }
 
-// actCC gives the orders from the logits, as PolicyBot does (Decoder with
-// no action_order): for every unit slot the direction with the largest
+// actCC gives the orders from the logits, as PolicyBot does (the env's
+// decoder with no action_order): for every unit slot the direction with the largest
 // logit (the lowest on a tie); the legal ones other than None, in
 // increasing unit id.
 const actCC = `

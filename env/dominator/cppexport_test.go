@@ -128,10 +128,10 @@ func TestCppEncoderMatchesObserver(t *testing.T) {
 			prog := compiled(t, src)
 			var probes [NumPlayers]*CppBot
 			for p := range probes {
-				probes[p] = NewCppBot(prog, p, c.seed)
+				probes[p] = Def.NewCppBot(prog, p, c.seed)
 				defer probes[p].Close()
 			}
-			m, err := NewMatchWithBots(c.cfg, c.seed, c.names, seatBots(t, c.seed, c.names, log))
+			m, err := Def.NewMatch(c.cfg, c.seed, c.names, seatBots(t, c.seed, c.names, log))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,21 +142,21 @@ func TestCppEncoderMatchesObserver(t *testing.T) {
 			var o Orders
 			lost := 0
 			for !m.Done() {
-				for id := range m.Units {
-					if !m.onGrid(id) {
+				for id := range m.Game.Units {
+					if !m.Game.onGrid(id) {
 						lost++
 					}
 				}
 				for p, b := range probes {
-					m.View(p, &v)
+					m.State().View(p, &v)
 					o.Reset(len(v.Units))
 					b.Play(&v, &o)
 					if err := b.Err(); err != nil {
 						t.Fatal(err)
 					}
-					want := observationDigest(&ob, &m.State, p)
+					want := observationDigest(&ob, m.State(), p)
 					if got := o.List(); len(got) != 1 || got[0].ID != want {
-						t.Fatalf("round %d, seat %d: the C++ encoder's digest %v, the Go encoder's %d", m.Round, p, got, want)
+						t.Fatalf("round %d, seat %d: the C++ encoder's digest %v, the Go encoder's %d", m.Round(), p, got, want)
 					}
 				}
 				if err := m.PlayRound(); err != nil {
@@ -169,14 +169,15 @@ func TestCppEncoderMatchesObserver(t *testing.T) {
 			if strings.HasPrefix(base, "crowd3") && lost == 0 { // 25 unit-rounds in crowd3_s5
 				t.Errorf("no unit was lost: the test does not cover lost units")
 			}
-			t.Logf("%d rounds x 4 seats equal; %d unit-rounds off the grid", m.Round, lost)
+			t.Logf("%d rounds x 4 seats equal; %d unit-rounds off the grid", m.Round(), lost)
 		})
 	}
 }
 
 // exportTiny exports model as player Tiny into a temporary AITiny.cc.
 func exportTiny(t *testing.T, model []byte) (string, error) {
-	src, err := cppexport.Export(model, CppTarget(), cppexport.Options{Name: "Tiny", Source: "tiny.onnx"})
+	target, _ := Def.Export()
+	src, err := cppexport.Export(model, target, cppexport.Options{Name: "Tiny", Source: "tiny.onnx"})
 	if err != nil {
 		return "", err
 	}
@@ -212,9 +213,9 @@ func TestExportedPlayerMatchesPolicyBot(t *testing.T) {
 				cpp[p], gob[p] = NewDemo(p, g.seed), NewDemo(p, g.seed)
 			}
 			for _, p := range g.seats {
-				b := NewCppBot(prog, p, g.seed)
+				b := Def.NewCppBot(prog, p, g.seed)
 				defer b.Close()
-				cpp[p], gob[p], names[p] = b, NewPolicyBot(m, p), "Tiny"
+				cpp[p], gob[p], names[p] = b, Def.NewPolicyBot(m, p), "Tiny"
 			}
 			got, err := playTrace(DefaultConfig(), g.seed, names, cpp)
 			if err != nil {

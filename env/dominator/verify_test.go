@@ -114,9 +114,9 @@ func TestVerifyBadCommandLog(t *testing.T) {
 	tr, _ := loadRefTrace(t, tc)
 	tooLong := &CommandLog{Rounds: make([][NumPlayers][]Command, 201)}
 	dup := &CommandLog{Rounds: make([][NumPlayers][]Command, 2)}
-	dup.Rounds[1][2] = []Command{{70, Top}, {70, Left}}
+	dup.Rounds[1][2] = []Command{{ID: 70, Dir: Top}, {ID: 70, Dir: Left}}
 	moved := &CommandLog{Rounds: make([][NumPlayers][]Command, 2)}
-	moved.Rounds[0][0] = []Command{{12, Top}, {13, Left}, {14, Right}, {15, Bottom}}
+	moved.Rounds[0][0] = []Command{{ID: 12, Dir: Top}, {ID: 13, Dir: Left}, {ID: 14, Dir: Right}, {ID: 15, Dir: Bottom}}
 	for _, c := range []struct {
 		name string
 		log  *CommandLog
@@ -239,7 +239,7 @@ func playBrawl(cfg Config, seed int, junk bool) ([]byte, *CommandLog, error) {
 	for p := range bots {
 		bots[p] = newBrawler(p, seed, junk)
 	}
-	m, err := NewMatchWithBots(cfg, seed, [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}, bots)
+	m, err := Def.NewMatch(cfg, seed, [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}, bots)
 	if err != nil {
 		return nil, nil, err
 	}

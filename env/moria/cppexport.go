@@ -5,13 +5,12 @@ import (
 )
 
 // CppTarget is Moria's side of an exported C++ player (package cppexport,
-// "jgym export-cpp --game Moria"): the signature of its policies, the
-// kit's names, the C++ twin of Observer and the C++ twin of PolicyBot's
-// orders.
+// "jgym export-cpp --game Moria"): the kit's names, the C++ twin of
+// Observer and the C++ twin of PolicyBot's orders (Def.Export adds the
+// signature of its policies).
 func CppTarget() cppexport.Target {
 	return cppexport.Target{
-		Game:      "Moria",
-		Signature: PolicySignature(),
+		Game: "Moria",
 		Reserved: []string{"Pos", "Cell", "Unit", "Movement", "Dir", "CellType", "UnitType", "Bottom", "BR", "Right",
 			"RT", "Top", "TL", "Left", "LB", "None", "DirSize", "Outside", "Cave", "Abyss", "Granite", "Rock",
 			"CellTypeSize", "Dwarf", "Wizard", "Orc", "Troll", "Balrog", "UnitTypeSize"},
@@ -22,7 +21,7 @@ func CppTarget() cppexport.Target {
 	}
 }
 
-// actCC gives the orders from the logits, as PolicyBot does (a Decoder
+// actCC gives the orders from the logits, as PolicyBot does (the decoder
 // with no action order): for each unit of mine, the direction with the
 // largest logit (the lowest on a tie), None left out, in increasing unit
 // id.

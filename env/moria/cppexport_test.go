@@ -13,6 +13,7 @@ import (
 
 	"jgym/course/coursetest"
 	"jgym/cppexport"
+	"jgym/internal/race"
 	"jgym/policy"
 )
 
@@ -22,7 +23,7 @@ import (
 func exported(t *testing.T, dir, name string, tg cppexport.Target, u int, seed uint64) (string, *policy.Model) {
 	t.Helper()
 	raw := tinyPolicy(u, seed)
-	m, err := policy.Parse(raw, PolicySignature())
+	m, err := policy.Parse(raw, Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func exported(t *testing.T, dir, name string, tg cppexport.Target, u int, seed u
 func TestCppExportPlaysAsPolicyBot(t *testing.T) {
 	needCpp(t)
 	dir := t.TempDir()
-	src, m := exported(t, dir, "Tiny", CppTarget(), 100, 4)
+	src, m := exported(t, dir, "Tiny", exportTarget(), 100, 4)
 	out, err := exec.Command("g++", "-std=c++11", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-fsyntax-only",
 		"-I", kitDir, src).CombinedOutput()
 	if err != nil {
@@ -52,7 +53,7 @@ func TestCppExportPlaysAsPolicyBot(t *testing.T) {
 		seats []int
 	}{{1, []int{0}}, {2, []int{1}}, {3, []int{2}}, {4, []int{3}}, {5, []int{0, 2}}}
 	rounds := 200
-	if raceEnabled {
+	if race.Enabled {
 		games, rounds = games[:2], 20
 	}
 	cfg := withRounds(DefaultConfig(), rounds)
@@ -65,9 +66,9 @@ func TestCppExportPlaysAsPolicyBot(t *testing.T) {
 		}
 		for _, p := range g.seats {
 			names[p] = "Tiny"
-			b := NewCppBot(prog, p, g.seed)
+			b := Def.NewCppBot(prog, p, g.seed)
 			defer b.Close()
-			cpp[p], gob[p] = b, NewPolicyBot(m, p)
+			cpp[p], gob[p] = b, Def.NewPolicyBot(m, p)
 		}
 		want, orders := playCounting(t, cfg, g.seed, names, gob, g.seats)
 		got, _ := playCounting(t, cfg, g.seed, names, cpp, g.seats)
@@ -86,7 +87,7 @@ func TestCppExportPlaysAsPolicyBot(t *testing.T) {
 // orders the given seats gave.
 func playCounting(t *testing.T, cfg Config, seed int, names [NumPlayers]string, bots [NumPlayers]Bot, seats []int) ([]byte, int) {
 	t.Helper()
-	m, err := NewMatchWithBots(cfg, seed, names, bots)
+	m, err := Def.NewMatch(cfg, seed, names, bots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ type dumpSpectator struct {
 
 func (sp *dumpSpectator) Play(s *State, o *Orders) {
 	sp.want = append(sp.want, goDump(sp.t, sp.m, s, sp.me))
-	var scratch Orders
+	scratch := *Def.NewOrders()
 	scratch.Reset(len(s.Units))
 	sp.cpp.Play(s, &scratch)
 	if sp.inner != nil {
@@ -211,7 +212,7 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 		t.Fatal(err)
 	}
 	rounds := 100
-	if raceEnabled {
+	if race.Enabled {
 		rounds = 10
 	}
 	tests := []struct {
@@ -226,7 +227,7 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 		{"crowded", crowded, 460, 0, func(p int) Bot { return replayBot{log, p} }, true},
 	}
 	dir := t.TempDir()
-	tg := CppTarget()
+	tg := exportTarget()
 	tg.Act += dumpAct
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -235,7 +236,7 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 			var stderr syncBuffer
 			opts := cppOpts()
 			opts.Stderr, opts.StderrLimit = &stderr, 1
-			sp := &dumpSpectator{t: t, cpp: NewCppBot(compiled(t, src, opts), tc.seat, tc.seed), m: m, me: tc.seat, inner: tc.inner(tc.seat)}
+			sp := &dumpSpectator{t: t, cpp: Def.NewCppBot(compiled(t, src, opts), tc.seat, tc.seed), m: m, me: tc.seat, inner: tc.inner(tc.seat)}
 			var bots [NumPlayers]Bot
 			for p := range bots {
 				bots[p] = tc.inner(p)
@@ -289,7 +290,7 @@ func b2i(b bool) int {
 // The kit's names cannot name an exported player, and the exported file
 // includes the kit's Player.hh only.
 func TestCppTargetNames(t *testing.T) {
-	tg := CppTarget()
+	tg := exportTarget()
 	for _, name := range []string{"Balrog", "Dwarf", "Abyss", "None", "Pos"} {
 		if err := tg.CheckName(name); err == nil {
 			t.Errorf("name %q accepted", name)
@@ -307,4 +308,11 @@ func TestCppTargetNames(t *testing.T) {
 	if !bytes.Contains(src, []byte("moria-obs-1, 100 unit slots")) {
 		t.Error("the header does not name moria-obs-1 and 100 slots")
 	}
+}
+
+// exportTarget is the target jgym export-cpp uses: CppTarget with the
+// signature of Moria's policies.
+func exportTarget() cppexport.Target {
+	tg, _ := Def.Export()
+	return tg
 }

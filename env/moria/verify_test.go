@@ -97,13 +97,13 @@ func TestVerifyAbortedTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewMatchWithBots(cfg, 460, [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}, [4]Bot{})
+	m, err := Def.NewMatch(cfg, 460, [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}, [4]Bot{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
 	m.WriteTrace(&buf)
-	for !m.Done() && m.StepTraced(log.Round(m.Round+1)) == nil {
+	for !m.Done() && m.Step(log.Round(m.Round())) == nil {
 	}
 	tr, err := ParseTrace(bytes.NewReader(buf.Bytes()))
 	if err != nil {
@@ -171,9 +171,9 @@ func TestVerifyBadCommandLog(t *testing.T) {
 	tr, _ := loadRefTrace(t, tc)
 	tooLong := &CommandLog{Rounds: make([][NumPlayers][]Command, 201)}
 	dup := &CommandLog{Rounds: make([][NumPlayers][]Command, 2)}
-	dup.Rounds[1][2] = []Command{{55, Top}, {55, Left}}
+	dup.Rounds[1][2] = []Command{{ID: 55, Dir: Top}, {ID: 55, Dir: Left}}
 	moved := &CommandLog{Rounds: make([][NumPlayers][]Command, 2)}
-	moved.Rounds[0][0] = []Command{{5, Top}, {6, Left}, {7, Right}, {8, Bottom}, {9, BR}}
+	moved.Rounds[0][0] = []Command{{ID: 5, Dir: Top}, {ID: 6, Dir: Left}, {ID: 7, Dir: Right}, {ID: 8, Dir: Bottom}, {ID: 9, Dir: BR}}
 	for _, c := range []struct {
 		name string
 		log  *CommandLog
@@ -214,7 +214,7 @@ func TestDivergenceError(t *testing.T) {
 func TestVerifyAcceptsRingFull(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.NbDwarves, cfg.NbTrolls = 40, 12
-	m, err := NewMatch(cfg, 1, [4]string{"Null", "Null", "Null", "Null"})
+	m, err := Def.NewBotMatch(cfg, 1, [4]string{"Null", "Null", "Null", "Null"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,8 +225,8 @@ func TestVerifyAcceptsRingFull(t *testing.T) {
 		if err := m.PlayRound(); err != nil {
 			t.Fatal(err)
 		}
-		for _, id := range m.round.reborn {
-			if !onRing(m.Units[id].Pos) {
+		for _, id := range m.Game.round.reborn {
+			if !onRing(m.Game.Units[id].Pos) {
 				inside++
 			}
 		}

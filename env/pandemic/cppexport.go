@@ -16,11 +16,10 @@ import (
 // of 0 unit slots: the player then warns once and gives no orders, where
 // the Go bot stops the game with policy.ErrSignature.
 func CppTarget() cppexport.Target {
-	sig := PolicySignature()
+	sig := signature()
 	rows, cols := sig.Inputs[0].Shape[1], sig.Inputs[0].Shape[2] // the board the network takes
 	return cppexport.Target{
-		Game:      "Pandemic",
-		Signature: sig,
+		Game: "Pandemic",
 		// The kit's types, enumerators and free functions, the player API
 		// (a player named after a member it calls would not compile), and
 		// the encoder's constants.
@@ -40,8 +39,8 @@ func CppTarget() cppexport.Target {
 	}
 }
 
-// actCC gives the orders from the logits, as PolicyBot does (DecodeActions
-// with no action order): for each unit slot the direction with the
+// actCC gives the orders from the logits, as PolicyBot does (the env's
+// decoding with no action order): for each unit slot the direction with the
 // largest logit (the lowest on a tie), given in increasing unit id for the
 // units of mine, None left out.
 const actCC = `
@@ -76,14 +75,15 @@ const encoderCC = `
   enum { ENC_ROWS = BOARD_ROWS, ENC_COLS = BOARD_COLS, ENC_MASK_PERIOD = MASK_PERIOD };
 
   // enc_rel returns the relative index of player pl seen by me() (Rel).
-  int enc_rel(int pl) const { return (pl - me() + 4) % 4; }
+  // It and its callers are not const: the course kit's me() is not.
+  int enc_rel(int pl) { return (pl - me() + 4) % 4; }
 
   // enc_sat clamps x to 0..255 (sat).
   static int enc_sat(int x) { return x < 0 ? 0 : (x > 255 ? 255 : x); }
 
   // enc_conquest returns the conquest code of cell c: 0, else 1 + the
   // relative owner of its city or path (conquest).
-  int enc_conquest(const Cell& c) const {
+  int enc_conquest(const Cell& c) {
     int o = -1;
     if (c.city_id >= 0)
       o = city_owner(c.city_id);

@@ -27,7 +27,7 @@ import gymnasium
 from jgym._batch import Array, Batch, Decoder, check_seed, make_seats, split_action
 from jgym.client import Client, Session
 from jgym.errors import InvalidArgumentError, SessionError
-from jgym.render import renderer
+from jgym.render import BoardRenderer, renderer
 from jgym.tensors import action_space, flat_space, flatten, observation_space
 
 __all__ = ["RENDER_MODES", "JgymEnv"]
@@ -178,7 +178,10 @@ class JgymEnv(gymnasium.Env[Any, Any]):
             else self.dict_observation_space
         )
         self.action_space = action_space(self._session.game, action_order)
-        self._renderer = renderer(self.spec_proto.observation_version)
+        # Only a render mode needs the game's renderer (a game may have none).
+        self._renderer: BoardRenderer | None = (
+            renderer(self.spec_proto.observation_version) if self.render_mode else None
+        )
         self._done = True
         self._last: Batch | None = None
 
@@ -302,6 +305,7 @@ class JgymEnv(gymnasium.Env[Any, Any]):
         b = self._last
         obs = {k: v[0, 0] for k, v in b.obs.items()}
         seat = int(b.seat[0, 0])
+        assert self._renderer is not None  # made for the render mode
         if self.render_mode == "rgb_array":
             return self._renderer.rgb(obs, seat, b.scores[0])
         return self._renderer.ansi(obs, seat, b.scores[0], int(b.round[0]))

@@ -228,7 +228,8 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         self._info_last: dict[str, Any] | None = None
         self._stepping = False
         self._row_attrs: dict[str, tuple[Any, ...]] = {}
-        self._renderer = renderer(self.spec_proto.observation_version)
+        # Only a render mode needs the game's renderer (a game may have none).
+        self._renderer = renderer(self.spec_proto.observation_version) if self.render_mode else None
 
     # --- pickling ---------------------------------------------------------------
 
