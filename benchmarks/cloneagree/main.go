@@ -8,10 +8,11 @@
 //     command for each unit is compared with Dummy's (the direction, and
 //     whether the unit is commanded at all); also the fraction of (round,
 //     seat) whose whole command list matches, in order;
+//
 //   - scores: four clones play the seeds of the games, and their mean and
 //     median scores per player are compared with the recorded games'.
 //
-//	go run ./benchmarks/cloneagree --game pandemic --dir DIR --from 1000071 --to 1000100
+//     go run ./benchmarks/cloneagree --game pandemic --dir DIR --from 1000071 --to 1000100
 //
 // Each game registers its measure in a file of its own (pandemic.go).
 package main
