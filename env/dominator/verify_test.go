@@ -36,31 +36,6 @@ func refTraceNamed(t testing.TB, name string) traceCase {
 	return traceCase{}
 }
 
-func TestVerifyAcceptsReferenceTraces(t *testing.T) {
-	for _, tc := range traceCases(t) {
-		if tc.abort {
-			continue
-		}
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			tr, log := loadRefTrace(t, tc)
-			if err := Verify(tr, nil); err != nil {
-				t.Errorf("rules: got %v, want nil", err)
-			}
-			if log == nil {
-				t.Fatal("no command file")
-			}
-			if err := Verify(tr, log); err != nil {
-				t.Errorf("replay: got %v, want nil", err)
-			}
-			cfg := tc.cfg
-			if err := VerifyWith(tr, VerifyOptions{Config: &cfg, Commands: log}); err != nil {
-				t.Errorf("replay with the configuration: got %v, want nil", err)
-			}
-		})
-	}
-}
-
 // TestInferConfig checks that the board source of every shipped
 // configuration is recognised from a trace's first state.
 func TestInferConfig(t *testing.T) {
