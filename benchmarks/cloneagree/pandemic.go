@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -75,14 +76,14 @@ func pandemicAgreement(dir string, from, to int) error {
 		}
 		// Four clones play the seed.
 		names := [pandemic.NumPlayers]string{"DummyClone", "DummyClone", "DummyClone", "DummyClone"}
-		m, err := pandemic.NewMatch(tr.Config, seed, names)
+		m, err := pandemic.Def.NewBotMatch(tr.Config, seed, names)
 		if err != nil {
 			return fmt.Errorf("seed %d: %w", seed, err)
 		}
-		if err := m.Run(); err != nil {
+		if err := m.Run(context.Background()); err != nil {
 			return fmt.Errorf("seed %d: %w", seed, err)
 		}
-		for _, s := range m.Scores {
+		for _, s := range m.Scores() {
 			clone = append(clone, float64(s))
 		}
 	}

@@ -2,6 +2,7 @@ package pandemic
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -89,14 +90,14 @@ func TestDummyCloneTraces(t *testing.T) {
 				t.Fatal(err)
 			}
 			clone := [NumPlayers]string{"DummyClone", "DummyClone", "DummyClone", "DummyClone"}
-			match, err := NewMatch(tr.Config, tr.Seed, clone)
+			match, err := Def.NewBotMatch(tr.Config, tr.Seed, clone)
 			if err != nil {
 				t.Fatal(err)
 			}
 			match.Names = tr.Names // the trace names the players Dummy
 			var got bytes.Buffer
 			match.WriteTrace(&got)
-			if err := match.Run(); err != nil {
+			if err := match.Run(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got.Bytes(), want) {

@@ -1,6 +1,7 @@
 package pandemic
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -37,11 +38,11 @@ func BenchmarkPasteurPlay(b *testing.B) {
 		}
 		tb := &timedBot{Bot: NewPasteur(seat, seed)}
 		bots[seat], names[seat] = tb, "Pasteur"
-		m, err := NewMatchWithBots(DefaultConfig(), seed, names, bots)
+		m, err := Def.NewMatch(DefaultConfig(), seed, names, bots)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := m.Run(); err != nil {
+		if err := m.Run(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 		spent += tb.spent
