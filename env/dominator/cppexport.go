@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"jgym/cppexport"
+	"jgym/policy"
 )
 
 // CppTarget is Dominator's side of an exported C++ player (package
@@ -28,8 +29,32 @@ func CppTarget() cppexport.Target {
 		SlotsExpr: fmt.Sprintf("rows() == %d && cols() == %d ? 4 * (nb_farmers() + nb_knights() + nb_witches()) : 0", n, n),
 		Encoder:   strings.ReplaceAll(encoderCC, "BOARD_SIDE", fmt.Sprint(n)),
 		Act:       actCC,
+		Opponents: map[string]string{policy.OpponentsByScore: cppexport.ScoreOrderCC + opponentsByScoreCC},
 	}
 }
+
+// opponentsByScoreCC relabels the opponents in the network's inputs by
+// decreasing score, for a model whose opponent_order is score: the C++
+// twin of OrderOpponentsByScore, run right after encode().
+const opponentsByScoreCC = `
+  // order_opponents: the twin of dominator.OrderOpponentsByScore. The
+  // opponents take rel 1, 2, 3 by decreasing total score (globals 6..9)
+  // in board planes 1 (owner) and 2 (unit 1 + 3 rel + type), the units'
+  // owners and the four per-player blocks of globals.
+  void order_opponents() {
+    int nr[4];
+    if (!opp_score_order(in_globals_ + 6, nr)) return;
+    const int cells = BOARD_N * BOARD_N;
+    for (int x = 0; x < cells; ++x) {
+      long long* owner = in_board_ + cells + x;
+      long long* unit = in_board_ + 2 * cells + x;
+      *owner = opp_code(nr, *owner, 1);
+      if (*unit >= 1 && *unit <= 12) *unit = 1 + 3 * nr[(*unit - 1) / 3] + (*unit - 1) % 3;
+    }
+    for (int id = 0; id < U; ++id) in_units_[id * 8 + 1] = opp_code(nr, in_units_[id * 8 + 1], 0);
+    for (int at = 2; at <= 14; at += 4) opp_floats(nr, in_globals_ + at);
+  }
+`
 
 // actCC gives the orders from the logits, as PolicyBot does (the env's
 // decoder with no action_order): for every unit slot the direction with the largest

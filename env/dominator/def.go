@@ -8,6 +8,7 @@ import (
 
 	"jgym/game"
 	"jgym/kit"
+	"jgym/policy"
 )
 
 // EnvID is the id of Dominator in an env.Registry.
@@ -67,6 +68,11 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 	None:       None,
 
 	Signature: signature,
+	// The commands of a round are executed in a random order the engine
+	// draws over all players' lists (SPEC §8.3): the order a player gives
+	// them in changes which order is drawn, not its odds, so Dominator
+	// offers no action order. The opponents may be ordered by score.
+	OpponentOrders: map[string]func(obs [][]byte){policy.OpponentsByScore: orderOpponents},
 
 	Kit:         func() (fs.FS, error) { return kit.FS("dominator") },
 	CppProtocol: cppProtocol{},

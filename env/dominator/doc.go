@@ -47,7 +47,8 @@
 // replaying a command log (ParseCommandLog) exactly or checking every
 // round against the rules. Def.Host offers the game to the env layer
 // (Dominator-v0) with the observation dominator-obs-1 (Observer; actions
-// become orders through Legal).
+// become orders through Legal) and its option, for sessions and policies
+// alike, of the opponents ordered by score (OrderOpponentsByScore).
 //
 // Other players take seats too: a C++ bot written for the course kit runs
 // in its own sandboxed process with jgym's implementation of the kit

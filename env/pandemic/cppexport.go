@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"jgym/cppexport"
+	"jgym/policy"
 )
 
 // CppTarget is Pandemic's side of an exported C++ player (package
@@ -35,9 +36,34 @@ func CppTarget() cppexport.Target {
 		SlotsExpr: fmt.Sprintf("rows() == %d && cols() == %d ? total_units() : 0", rows, cols),
 		Encoder: strings.NewReplacer("BOARD_ROWS", fmt.Sprint(rows), "BOARD_COLS", fmt.Sprint(cols),
 			"MASK_PERIOD", fmt.Sprint(MaskPeriod)).Replace(encoderCC),
-		Act: actCC,
+		Act:       actCC,
+		Opponents: map[string]string{policy.OpponentsByScore: cppexport.ScoreOrderCC + opponentsByScoreCC},
 	}
 }
+
+// opponentsByScoreCC relabels the opponents in the network's inputs by
+// decreasing score, for a model whose opponent_order is score: the C++
+// twin of OrderOpponentsByScore, run right after encode().
+const opponentsByScoreCC = `
+  // order_opponents: the twin of pandemic.OrderOpponentsByScore. The
+  // opponents take rel 1, 2, 3 by decreasing score (globals 3..6) in
+  // board planes 2 (unit) and 4 (conquest), the units' columns 1 (owner)
+  // and 11 (conquest), and the five per-player blocks of globals.
+  void order_opponents() {
+    int nr[4];
+    if (!opp_score_order(in_globals_ + 3, nr)) return;
+    const int cells = ENC_ROWS * ENC_COLS;
+    for (int x = 0; x < cells; ++x) {
+      in_board_[2 * cells + x] = opp_code(nr, in_board_[2 * cells + x], 1);
+      in_board_[4 * cells + x] = opp_code(nr, in_board_[4 * cells + x], 1);
+    }
+    for (int id = 0; id < U; ++id) {
+      in_units_[id * 13 + 1] = opp_code(nr, in_units_[id * 13 + 1], 0);
+      in_units_[id * 13 + 11] = opp_code(nr, in_units_[id * 13 + 11], 1);
+    }
+    for (int at = 3; at <= 19; at += 4) opp_floats(nr, in_globals_ + at);
+  }
+`
 
 // actCC gives the orders from the logits, as PolicyBot does (the env's
 // decoding with no action order): for each unit slot the direction with the

@@ -8,6 +8,7 @@ import (
 
 	"jgym/game"
 	"jgym/kit"
+	"jgym/policy"
 )
 
 // EnvID is the id of Pandemic in an env.Registry.
@@ -69,6 +70,12 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 	None:       None,
 
 	Signature: signature,
+	// The engine executes the commands of a round in one random order it
+	// draws over every player's list (SPEC §8.3): the order a player
+	// gives them in changes which order is drawn, not its odds, so
+	// Pandemic offers no action order. The opponents may be ordered by
+	// score.
+	OpponentOrders: map[string]func(obs [][]byte){policy.OpponentsByScore: orderOpponents},
 
 	Kit:         func() (fs.FS, error) { return kit.FS("pandemic") },
 	CppProtocol: cppProtocol{},

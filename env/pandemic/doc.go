@@ -48,7 +48,9 @@
 //
 // Def.Host is the game as an env (EnvID "Pandemic-v0"): the egocentric
 // observation pandemic-obs-1 (Observer), one direction per unit slot as the
-// action, action masks (CanMove), rewards from the scores. Def.Dataset
+// action, action masks (CanMove), rewards from the scores, and the option,
+// for sessions and policies alike, of the opponents ordered by score
+// (OrderOpponentsByScore). Def.Dataset
 // learns from traces, estimating the unit statuses a trace does not print.
 //
 // Two bots come from files. CppBot seats a student's C++ bot written for

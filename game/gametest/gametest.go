@@ -25,7 +25,10 @@
 //     and labels that are the players' orders; expert labels are the
 //     expert's orders.
 //   - PolicyBot: a policy seated as a bot plays the game a learner playing
-//     the policy's greedy actions plays (with Options.Model).
+//     the policy's greedy actions plays (with Options.Model), with the
+//     orders its metadata names and with each other order of the
+//     opponents and of the commands the game offers, which the env applies
+//     as session options.
 //   - CppBot: the kit's C++ Demo plays the Go Demo's games byte for byte
 //     (when the game has a kit and the machine can compile and contain).
 //
