@@ -68,6 +68,10 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 
 	Signature: signature,
 
+	Credit:        credit,
+	CreditWeights: creditWeights,
+	CopyState:     func(dst, src *State) { dst.CopyFrom(src) },
+
 	Kit:         func() (fs.FS, error) { return kit.FS("dominator") },
 	CppProtocol: cppProtocol{},
 	CppTarget:   CppTarget,

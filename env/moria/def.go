@@ -65,6 +65,10 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 
 	Signature: signature,
 
+	Credit:        credit,
+	CreditWeights: creditWeights,
+	CopyState:     func(dst, src *State) { dst.CopyFrom(src) },
+
 	Kit:         func() (fs.FS, error) { return kit.FS("moria") },
 	CppProtocol: cppProtocol{},
 	CppTarget:   CppTarget,
