@@ -49,14 +49,16 @@ type creditFixture struct {
 		Seed   int64    `json:"seed"`
 		Seats  []string `json:"seats"`
 		Config string   `json:"config"`
+		// Rounds hold, per learner (in seat order), its seat, action,
+		// credits and slots owned after the round.
 		Rounds []struct {
-			Seat       int       `json:"seat"`
-			Action     []int     `json:"action"`
-			Scores     []int     `json:"scores"`
-			Rewards    []float64 `json:"rewards"`
-			MineAfter  []int     `json:"mine_after"`
-			AltRewards []float64 `json:"alt_rewards"`
-			Done       bool      `json:"done"`
+			Seat       []int       `json:"seat"`
+			Action     [][]int     `json:"action"`
+			Scores     []int       `json:"scores"`
+			Rewards    [][]float64 `json:"rewards"`
+			MineAfter  [][]int     `json:"mine_after"`
+			AltRewards [][]float64 `json:"alt_rewards"`
+			Done       bool        `json:"done"`
 		} `json:"rounds"`
 	} `json:"games"`
 }
@@ -64,13 +66,14 @@ type creditFixture struct {
 // Credit checks a game's per-unit credit, in two subtests:
 //
 //   - Fixture: the fixture's games, replayed through the env with the
-//     recorded actions (the same scores each round, the learner's seat
-//     and which slots it owns after each round as recorded), give the
-//     recorded credit exactly (float32 equality) for every round and
-//     slot, with the default weights (the trainer's defaults) and with
-//     the fixture's other weights: the env's unit rewards with one set
-//     (the other weights in the first game, the defaults in the others),
-//     Credit called on the same rounds with the other.
+//     recorded actions of their learners (the same scores each round, the
+//     learners' seats and which slots each owns after each round as
+//     recorded), give the recorded credit exactly (float32 equality) for
+//     every round, learner and slot, with the default weights (the
+//     trainer's defaults) and with the fixture's other weights: the env's
+//     unit rewards with one set (the other weights in the first game, the
+//     defaults in the others), Credit called on the same rounds with the
+//     other.
 //   - Score: in games of bots, for every seat and round, the units'
 //     credits under the Pure weights plus the remainder Credit returns
 //     add up to the seat's score change (within float32 rounding of the
@@ -142,7 +145,7 @@ func testCreditFixture[C game.Config, G, S any, D game.Dir](t *testing.T, d *gam
 		s := env.Setup{Config: gm.Config, Seats: gm.Seats, UnitRewards: true, CreditWeights: sets[viaEnv]}
 		in, f := newInstance(t, d, s)
 		spec := f.Spec()
-		u := spec.UnitReward.NumElems()
+		u, l := spec.UnitReward.NumElems(), f.Learners()
 		if u == 0 || spec.Action.NumElems() != u {
 			t.Fatalf("unit reward spec %v for an action of %d slots", spec.UnitReward, spec.Action.NumElems())
 		}
@@ -150,22 +153,27 @@ func testCreditFixture[C game.Config, G, S any, D game.Dir](t *testing.T, d *gam
 			t.Fatal(err)
 		}
 		m := d.MatchOf(in)
-		out := env.NewOut(spec, 1)
-		action := make([]byte, spec.Action.Bytes())
+		out := env.NewOut(spec, l)
+		action := make([]byte, l*spec.Action.Bytes())
 		var got [2][]float32
-		got[0], got[1] = make([]float32, u), make([]float32, u)
-		reward := make([]float32, 1)
+		got[0], got[1] = make([]float32, l*u), make([]float32, l*u)
+		reward := make([]float32, l)
 		bad := 0
 		for r, rd := range gm.Rounds {
 			in.Observe(out)
-			if int(out.Seats[0]) != rd.Seat {
-				t.Fatalf("game %d round %d: learner in seat %d, recorded %d", k, r, out.Seats[0], rd.Seat)
+			if len(rd.Seat) != l || len(rd.Action) != l || len(rd.Rewards) != l || len(rd.AltRewards) != l || len(rd.MineAfter) != l {
+				t.Fatalf("game %d round %d: the fixture's learners are not the setup's %d", k, r, l)
 			}
-			if len(rd.Action) != u || len(rd.Rewards) != u || len(rd.AltRewards) != u || len(rd.MineAfter) != u {
-				t.Fatalf("game %d round %d: %d actions, %d rewards for %d slots", k, r, len(rd.Action), len(rd.Rewards), u)
-			}
-			for i, a := range rd.Action {
-				action[i] = byte(int8(a))
+			for i, seat := range rd.Seat {
+				if int(out.Seats[i]) != seat {
+					t.Fatalf("game %d round %d: learner %d in seat %d, recorded %d", k, r, i, out.Seats[i], seat)
+				}
+				if len(rd.Action[i]) != u || len(rd.Rewards[i]) != u || len(rd.AltRewards[i]) != u || len(rd.MineAfter[i]) != u {
+					t.Fatalf("game %d round %d learner %d: %d actions, %d credits for %d slots", k, r, i, len(rd.Action[i]), len(rd.Rewards[i]), u)
+				}
+				for id, a := range rd.Action[i] {
+					action[i*u+id] = byte(int8(a))
+				}
 			}
 			d.CopyState(&before, m.State())
 			done, err := in.Step(action, nil, reward)
@@ -174,7 +182,9 @@ func testCreditFixture[C game.Config, G, S any, D game.Dir](t *testing.T, d *gam
 			}
 			in.(env.UnitRewarder).UnitRewards(got[viaEnv])
 			clear(got[1-viaEnv])
-			d.Credit(&before, m.Game, rd.Seat, direct, got[1-viaEnv])
+			for i, seat := range rd.Seat {
+				d.Credit(&before, m.Game, seat, direct, got[1-viaEnv][i*u:(i+1)*u])
+			}
 			if sc := m.Scores(); !slices.Equal(sc[:], rd.Scores) {
 				t.Fatalf("game %d round %d: scores %v, recorded %v (not the recorded game)", k, r, sc, rd.Scores)
 			}
@@ -182,24 +192,26 @@ func testCreditFixture[C game.Config, G, S any, D game.Dir](t *testing.T, d *gam
 				t.Fatalf("game %d round %d: done %v, recorded %v", k, r, done, rd.Done)
 			}
 			st := m.State()
-			for id := range u {
-				if mine := d.Owner(st, id) == rd.Seat; mine != (rd.MineAfter[id] == 1) {
-					t.Fatalf("game %d round %d slot %d: the learner's %v after the round, recorded %v", k, r, id, mine, !mine)
-				}
-			}
-			for set, want := range [2][]float64{rd.Rewards, rd.AltRewards} {
-				how := "Credit"
-				if set == viaEnv {
-					how = "the env"
-				}
-				for id, w := range want {
-					if got[set][id] != float32(w) {
-						if bad++; bad <= 5 {
-							t.Errorf("game %d round %d slot %d, weights %v (%s): credit %v, the trainer's %v", k, r, id, sets[set], how, got[set][id], w)
-						}
+			for i, seat := range rd.Seat {
+				for id := range u {
+					if mine := d.Owner(st, id) == seat; mine != (rd.MineAfter[i][id] == 1) {
+						t.Fatalf("game %d round %d seat %d slot %d: its own %v after the round, recorded %v", k, r, seat, id, mine, !mine)
 					}
-					if w != 0 {
-						nonzero++
+				}
+				for set, want := range [2][]float64{rd.Rewards[i], rd.AltRewards[i]} {
+					how := "Credit"
+					if set == viaEnv {
+						how = "the env"
+					}
+					for id, w := range want {
+						if g := got[set][i*u+id]; g != float32(w) {
+							if bad++; bad <= 5 {
+								t.Errorf("game %d round %d seat %d slot %d, weights %v (%s): credit %v, the trainer's %v", k, r, seat, id, sets[set], how, g, w)
+							}
+						}
+						if w != 0 {
+							nonzero++
+						}
 					}
 				}
 			}
