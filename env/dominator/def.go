@@ -74,6 +74,10 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 	// offers no action order. The opponents may be ordered by score.
 	OpponentOrders: map[string]func(obs [][]byte){policy.OpponentsByScore: orderOpponents},
 
+	Credit:        credit,
+	CreditWeights: creditWeights,
+	CopyState:     func(dst, src *State) { dst.CopyFrom(src) },
+
 	Kit:         func() (fs.FS, error) { return kit.FS("dominator") },
 	CppProtocol: cppProtocol{},
 	CppTarget:   CppTarget,

@@ -77,6 +77,10 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 	// score.
 	OpponentOrders: map[string]func(obs [][]byte){policy.OpponentsByScore: orderOpponents},
 
+	Credit:        credit,
+	CreditWeights: creditWeights,
+	CopyState:     func(dst, src *State) { dst.CopyFrom(src) },
+
 	Kit:         func() (fs.FS, error) { return kit.FS("pandemic") },
 	CppProtocol: cppProtocol{},
 	CppTarget:   CppTarget,

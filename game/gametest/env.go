@@ -83,9 +83,19 @@ func testSetup[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C,
 	}
 	cfg := d.DefaultConfig()
 	want, _ := d.EnvSpec(&cfg)
+	// A factory's spec has the per-unit credit tensor only when the setup
+	// asks for it; the game's lists it when the game offers it.
+	if d.Credit != nil {
+		_, f := newInstance(t, d, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}, UnitRewards: true})
+		if got := f.Spec(); !reflect.DeepEqual(got, want) {
+			t.Errorf("factory spec with unit rewards = %+v, want %+v", got, want)
+		}
+	}
+	plain := want
+	plain.UnitReward = env.TensorSpec{}
 	_, f := newInstance(t, d, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}})
-	if got := f.Spec(); !reflect.DeepEqual(got, want) {
-		t.Errorf("factory spec = %+v, want %+v", got, want)
+	if got := f.Spec(); !reflect.DeepEqual(got, plain) {
+		t.Errorf("factory spec = %+v, want %+v", got, plain)
 	}
 	if !reflect.DeepEqual(h.Spec(), want) {
 		t.Errorf("game spec = %+v, want %+v", h.Spec(), want)
