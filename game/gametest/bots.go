@@ -2,7 +2,6 @@ package gametest
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"io"
 	"io/fs"
@@ -46,7 +45,10 @@ func testPolicyBot[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.De
 		t.Fatal(err)
 	}
 
-	in, f := newInstance(t, d, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}})
+	// The env orders the opponents and the commands as the model's
+	// metadata says: the learner sends the greedy directions only.
+	in, f := newInstance(t, d, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"},
+		OpponentOrder: m.OpponentOrder, ActionOrder: m.ActionOrder})
 	var got bytes.Buffer
 	in.(env.Tracer).SetTrace(func(int, int64) (io.WriteCloser, error) { return coursetest.NopCloser{Writer: &got}, nil })
 	if err := in.Reset(seed); err != nil {
@@ -63,30 +65,17 @@ func testPolicyBot[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.De
 		}
 	}
 	action := make([]byte, spec.Action.Bytes())
-	var order []byte
-	prio := d.ActionOrders[m.ActionOrder]
-	if prio != nil {
-		order = make([]byte, spec.ActionOrder.Bytes())
-	}
 	reward := make([]float32, 1)
-	opp := d.OpponentOrders[m.OpponentOrder]
 	for done := false; !done; {
 		in.Observe(out)
-		if opp != nil {
-			opp(out.Obs)
-		}
 		logits, err := m.Logits(nil, feed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := d.MatchOf(in).State()
 		for id, a := range policy.Argmax(logits, len(action), spec.NumActions) {
 			action[id] = byte(a)
-			if prio != nil && id < d.NumUnits(s) {
-				binary.LittleEndian.PutUint16(order[2*id:], uint16(prio(s, 0, id, D(a))))
-			}
 		}
-		if done, err = in.Step(action, order, reward); err != nil {
+		if done, err = in.Step(action, nil, reward); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -72,6 +72,10 @@ func testSetup[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C,
 		{"prefix without loader", env.Setup{Seats: []string{"", "cpp:AIx.cc", "Demo", "Null"}}, env.ErrUnknownBot},
 		{"bad config", env.Setup{Seats: []string{"", "", "", ""}, Config: d.Name + " garbage\nnb_players 5"}, env.ErrBadSetup},
 		{"bad reward", env.Setup{Seats: []string{"", "", "", ""}, Reward: 9}, env.ErrBadSetup},
+		{"unknown opponent order", env.Setup{Seats: []string{"", "", "", ""}, OpponentOrder: "alphabet"}, env.ErrBadSetup},
+		{"unknown action order", env.Setup{Seats: []string{"", "", "", ""}, ActionOrder: "random"}, env.ErrBadSetup},
+		{"unknown credit weight", env.Setup{Seats: []string{"", "", "", ""}, UnitRewards: true,
+			CreditWeights: map[string]float64{"luck": 1}}, env.ErrBadSetup},
 	} {
 		if _, err := h.NewFactory(c.s); !errors.Is(err, c.want) {
 			t.Errorf("%s: NewFactory(%+v) = %v, want %v", c.name, c.s, err, c.want)

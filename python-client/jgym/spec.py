@@ -23,6 +23,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -72,14 +73,14 @@ class TensorInfo:
     """One observation tensor of one seat."""
 
     name: str
-    dtype: np.dtype  # type: ignore[type-arg]
+    dtype: np.dtype[Any]
     shape: tuple[int, ...]
     description: str = ""
     planes: tuple[Plane, ...] = ()
     columns: tuple[Column, ...] = ()
 
     @property
-    def scales(self) -> np.ndarray:  # type: ignore[type-arg]
+    def scales(self) -> np.ndarray[Any, Any]:
         """The columns' scales as a float32 vector (ones where not described)."""
         if not self.columns:
             return np.ones(self.shape[-1], dtype=np.float32)
@@ -139,7 +140,9 @@ def describe(spec: pb.GameSpec) -> GameInfo:
             dtype=DTYPES[t.dtype],
             shape=tuple(int(d) for d in t.shape),
             description=t.description,
-            planes=tuple(Plane(p.name, _KINDS[p.kind], int(p.count), float(p.scale)) for p in t.planes),
+            planes=tuple(
+                Plane(p.name, _KINDS[p.kind], int(p.count), float(p.scale)) for p in t.planes
+            ),
             columns=tuple(Column(c.name, float(c.scale)) for c in t.columns),
         )
         for t in spec.observation

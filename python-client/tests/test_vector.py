@@ -324,3 +324,27 @@ def test_observation_delta_matches_raw(address: str, short_config: str) -> None:
     finally:
         raw.close()
         delta.close()
+
+
+def test_session_options_orders(address: str) -> None:
+    """The env orders the commands and the opponents as a session asks, and refuses unknown orders."""
+    with jgym.Client(address) as c:
+        (spec,) = [g for g in c.list_games() if g.id == "Crematoria-v0"]
+    assert "attacks_first" in spec.action_orders and "score" in spec.opponent_orders
+    envs = jgym.make_vec(
+        "Crematoria-v0",
+        num_envs=2,
+        address=address,
+        command_order="attacks_first",
+        opponent_order="score",
+    )
+    try:
+        obs, _ = envs.reset(seed=3)
+        rng = np.random.default_rng(0)
+        for _ in range(3):
+            obs, *_ = envs.step(jgym.sample_masked(obs["action_mask"], rng))
+    finally:
+        envs.close()
+    for bad in ({"command_order": "random"}, {"opponent_order": "alphabet"}):
+        with pytest.raises(jgym.InvalidArgumentError, match="order"):
+            jgym.make_vec("Crematoria-v0", num_envs=1, address=address, **bad)
