@@ -53,7 +53,20 @@ func (rules) ParseConfig(r io.Reader) (Config, error) { return ParseConfig(r) }
 func (rules) Bots() *env.BotRegistry[Bot]             { return bots }
 
 func (rules) Spec(cfg *Config) (env.Spec, error)  { return specFor(cfg), nil }
-func (rules) NewTable(cfg *Config) env.Table[Bot] { return &table{cfg: cfg, slots: NumSlots(cfg)} }
+func (rules) NewTable(cfg *Config, _ *env.Setup) env.Table[Bot] {
+	return &table{cfg: cfg, slots: NumSlots(cfg)}
+}
+
+// CheckSetup refuses the options Pandemic does not offer yet (orders,
+// per-unit credit).
+func (rules) CheckSetup(s *env.Setup, _ *env.Spec) error {
+	if (s.OpponentOrder != "" && s.OpponentOrder != "seat") || (s.ActionOrder != "" && s.ActionOrder != "slot") ||
+		s.UnitRewards || len(s.CreditWeights) > 0 {
+		return fmt.Errorf("%w: pandemic offers no orders or per-unit credit", env.ErrBadSetup)
+	}
+	return nil
+}
+
 
 // specFor returns the spaces of a configuration.
 func specFor(cfg *Config) env.Spec {
@@ -183,6 +196,9 @@ func (t *table) StartTrace(w io.Writer) error {
 }
 
 // EndTrace stops the trace.
+// UnitRewards is never asked for: CheckSetup refuses the option.
+func (t *table) UnitRewards(_ int, dst []float32) { clear(dst) }
+
 func (t *table) EndTrace() error {
 	if t.trace == nil {
 		return nil
