@@ -184,7 +184,9 @@ def load_agent(
     return load_checkpoint(path, info=info, address=address)[0]
 
 
-def _old_agent(ck: dict[str, Any], info: GameInfo | None, address: str | None, where: str) -> BoardNet:
+def _old_agent(
+    ck: dict[str, Any], info: GameInfo | None, address: str | None, where: str
+) -> BoardNet:
     """The network of an older trainer's checkpoint, from the server's description of its game."""
     spaces = ck.get("spaces")
     game = spaces["game"] if spaces else FIRST_GAME

@@ -62,8 +62,8 @@ def preprocessing(agent: BoardNet) -> str:
         )
     else:
         cell = (
-            f"float, their cell index is units[...,{agent.row}]*{agent.cols}+units[...,{agent.col}] "
-            "(a MatMul with a constant)"
+            f"float, their cell index is units[...,{agent.row}]*{agent.cols}"
+            f"+units[...,{agent.col}] (a MatMul with a constant)"
         )
     return (
         f"inputs are the raw {info.version} tensors of one seat, batch first: {ins}. "
@@ -78,7 +78,9 @@ def preprocessing(agent: BoardNet) -> str:
     )
 
 
-def export_onnx(agent: BoardNet, path: str | Path, train_args: dict[str, Any] | None = None) -> None:
+def export_onnx(
+    agent: BoardNet, path: str | Path, train_args: dict[str, Any] | None = None
+) -> None:
     """Writes the network's actor as ONNX with the metadata Go and C++ check (module docs).
 
     Raises:
@@ -182,7 +184,9 @@ class OnnxPolicy:
         if missing := [n for n in self.inputs if n not in have]:
             raise ValueError(f"{self.path}: reads {missing}, which {info.id} does not have")
         if self.num_slots != info.num_slots:
-            raise ValueError(f"{self.path}: {self.num_slots} unit slots, {info.id} {info.num_slots}")
+            raise ValueError(
+                f"{self.path}: {self.num_slots} unit slots, {info.id} {info.num_slots}"
+            )
         if offered is not None:
             acts, opps = offered
             if self.action_order not in (SLOT, *acts):
@@ -215,4 +219,3 @@ def read_onnx(path: str | Path) -> OnnxPolicy:
         producer=model.producer_name,
         metadata=meta,
     )
-

@@ -110,7 +110,9 @@ class History:
                 title="evaluation")  # fmt: skip
         if rated:
             ax3 = axes[2]
-            names = sorted({k for r in rated for k in r["ratings"]}, key=lambda k: (k != "learner", k))
+            names = sorted(
+                {k for r in rated for k in r["ratings"]}, key=lambda k: (k != "learner", k)
+            )
             for name in names:
                 pts = [(r["step"], r["ratings"][name]) for r in rated if name in r["ratings"]]
                 kw: dict[str, Any] = {"linewidth": 2.5} if name == "learner" else {"alpha": 0.6}

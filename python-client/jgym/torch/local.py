@@ -19,7 +19,7 @@ import torch.nn.functional as F  # noqa: N812
 from torch import nn
 
 from jgym.spec import GameInfo
-from jgym.torch.nets import BoardNet, NetConfig, layer_init, plane_size, plane_table
+from jgym.torch.nets import BoardNet, NetConfig, layer_init, plane_table
 
 __all__ = ["BF16_ROWS", "JOINT_VALUES", "CountsTimes", "LocalAgent", "LookupSum", "crop_tables"]
 
@@ -144,6 +144,26 @@ class LocalAgent(BoardNet):
     """
 
     net = "local"
+    sel_row: torch.Tensor
+    sel_col: torch.Tensor
+    ones: torch.Tensor
+    fine_row: torch.Tensor
+    fine_row_in: torch.Tensor
+    fine_col: torch.Tensor
+    fine_col_in: torch.Tensor
+    pool_row: torch.Tensor
+    pool_col: torch.Tensor
+    block_row: torch.Tensor
+    block_row_in: torch.Tensor
+    block_col: torch.Tensor
+    block_col_in: torch.Tensor
+    cell_block: torch.Tensor
+    plane_index: torch.Tensor
+    hist_offset: torch.Tensor
+    joint_stride: torch.Tensor
+    key_stride: torch.Tensor
+    hist_base: torch.Tensor
+    block_size: torch.Tensor
 
     def __init__(self, info: GameInfo, config: NetConfig, **kw: Any) -> None:
         super().__init__(info, config, **kw)
@@ -195,8 +215,8 @@ class LocalAgent(BoardNet):
         # radix, the last plane's digit lowest) when there are few combinations
         sizes = [self.num_values(i) for i in self.hist_planes]
         self.joint = math.prod(sizes) <= JOINT_VALUES
-        stride = torch.tensor([math.prod(sizes[j + 1 :]) for j in range(len(sizes))])
-        self.register_buffer("joint_stride", stride, persistent=False)
+        joint = torch.tensor([math.prod(sizes[j + 1 :]) for j in range(len(sizes))])
+        self.register_buffer("joint_stride", joint, persistent=False)
         # near_features: a cell's uint8 values of every plane as one int64 key
         # (base 256), for up to 7 planes (every game has 3 to 7).
         nplanes = len(self.planes)
@@ -247,7 +267,8 @@ class LocalAgent(BoardNet):
         )
         index = ((rows + cols).reshape(-1, u * k * k, 1) @ self.ones).long()  # [B, U*k*k, c]
         got = torch.gather(maps, 1, index).reshape(-1, u, k * k, c)
-        return (got * inside.reshape(-1, u, k * k, 1)).reshape(-1, u, k * k * c)
+        out: torch.Tensor = (got * inside.reshape(-1, u, k * k, 1)).reshape(-1, u, k * k * c)
+        return out
 
     def heads_dense(self, *obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """:meth:`heads` computed for every slot: the exported graph."""
@@ -280,10 +301,12 @@ class LocalAgent(BoardNet):
     def values(self, hid: torch.Tensor, g: torch.Tensor, mine: torch.Tensor) -> torch.Tensor:
         """Per slot [B, U], or (team) the seat's [B] from its units' mean hidden layer."""
         if not self.team_value:
-            return self.critic(hid).squeeze(-1)
+            v: torch.Tensor = self.critic(hid).squeeze(-1)
+            return v
         m = mine.unsqueeze(-1)
         pooled = (hid * m).sum(1) / m.sum(1).clamp(min=1.0)
-        return self.critic(torch.cat([F.relu(g), pooled], -1)).squeeze(-1)
+        team: torch.Tensor = self.critic(torch.cat([F.relu(g), pooled], -1)).squeeze(-1)
+        return team
 
     # -- training: the slots the learner owns only ---------------------------------------
 
@@ -397,7 +420,8 @@ class LocalAgent(BoardNet):
             distinct, inverse = torch.unique(self.read_keys(board, bi, rr, cc), return_inverse=True)
         codes = (distinct.clamp(min=0).unsqueeze(1) // self.key_stride) % 256
         table = F.relu(self.cell_features(codes)) * (distinct >= 0).unsqueeze(1)
-        return LookupSum.apply(table, inverse.view(1, -1)).view(-1, kk, self.channels)
+        near: torch.Tensor = LookupSum.apply(table, inverse.view(1, -1))
+        return near.view(-1, kk, self.channels)
 
     def crop_codes(
         self, board: torch.Tensor, bi: torch.Tensor, rr: torch.Tensor, cc: torch.Tensor
@@ -483,20 +507,23 @@ class LocalAgent(BoardNet):
         weight = torch.cat([self.value_features(i) for i in self.hist_planes + self.scalar_planes])
         if columns is not None:
             weight = weight[columns]
-        return CountsTimes.apply(pre.reshape(b * nb, k), weight).view(b, nb, -1) / self.block_size
+        sums: torch.Tensor = CountsTimes.apply(pre.reshape(b * nb, k), weight)
+        return sums.view(b, nb, -1) / self.block_size
 
     def value_features(self, i: int) -> torch.Tensor:
         """The features of each value of plane i, [n, c] (a scalar plane: of value 1)."""
         plane = self.planes[i]
         if plane.kind == "code":
-            return getattr(self, f"emb{i}").weight
+            emb: nn.Embedding = getattr(self, f"emb{i}")
+            return emb.weight
         assert self.flag is not None
         start = self.flag_columns[i]
         table = getattr(self, self.table_name(i))
         w = self.flag.weight[:, start : start + table.shape[1]]  # [c, width]
         if plane.kind == "scalar":
             return (w * plane.scale).t()  # the table is value x scale
-        return table @ w.t()
+        bits: torch.Tensor = table @ w.t()
+        return bits
 
     def num_values(self, i: int) -> int:
         """The number of values of code or bits plane i."""
@@ -535,4 +562,5 @@ class LocalAgent(BoardNet):
         if self.scalar_planes:
             weight = torch.cat([self.value_features(i) for i in self.scalar_planes])
             h = h + codes[:, self.scalar_planes].float() @ weight
-        return h.view(*shape, -1)
+        out: torch.Tensor = h.view(*shape, -1)
+        return out

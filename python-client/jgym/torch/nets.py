@@ -183,6 +183,8 @@ class BoardNet(nn.Module):
     """
 
     net = ""
+    unit_scale: torch.Tensor
+    masked: torch.Tensor
 
     def __init__(
         self,
@@ -207,8 +209,10 @@ class BoardNet(nn.Module):
         planes, rows, cols = board.shape
         self.nfeat = nfeat = units.shape[1]
         if len(self.planes) != planes:
-            raise ValueError(f"{info.id}: the server describes {len(self.planes)} of {planes} "
-                             "board planes (a game that describes its observation trains)")  # fmt: skip
+            raise ValueError(
+                f"{info.id}: the server describes {len(self.planes)} of {planes} board planes "
+                "(a game trains once it describes its observation)"
+            )
         if units.columns and len(units.columns) != nfeat:
             raise ValueError(f"{info.id}: {len(units.columns)} units columns described of {nfeat}")
         self.rows, self.cols = rows, cols
@@ -238,10 +242,10 @@ class BoardNet(nn.Module):
         self.tables = [i for i, p in enumerate(self.planes) if p.kind != "code"]
         width = 0
         for i in self.tables:
-            t = plane_table(self.planes[i])
-            assert t is not None
-            self.register_buffer(self.table_name(i), t)
-            width += t.shape[1]
+            table = plane_table(self.planes[i])
+            assert table is not None
+            self.register_buffer(self.table_name(i), table)
+            width += table.shape[1]
         self.flag = nn.Linear(width, c, bias=False) if width else None
         self.register_buffer("unit_scale", torch.from_numpy(units.scales.copy()))
         self.register_buffer("masked", torch.tensor(-1e9))
@@ -348,6 +352,9 @@ class Agent(BoardNet):
     """
 
     net = "conv"
+    cell_index: torch.Tensor
+    half_sel: torch.Tensor
+    half_index: torch.Tensor
 
     def __init__(self, info: GameInfo, config: NetConfig, **kw: Any) -> None:
         super().__init__(info, config, **kw)
@@ -355,7 +362,7 @@ class Agent(BoardNet):
         self.coarse = k
         self.dilations = tuple(config.dilations)
         rows, cols, nfeat, extra = self.rows, self.cols, self.nfeat, self.extra
-        self.half = ((rows - 1) // 2 + 1, (cols - 1) // 2 + 1)  # the stride-2 map
+        self.half_shape = ((rows - 1) // 2 + 1, (cols - 1) // 2 + 1)  # the stride-2 map
         self.pad = wrap_columns if self.wrap else no_pad
         wrap = self.wrap
 
@@ -375,7 +382,7 @@ class Agent(BoardNet):
         half = torch.zeros(nfeat, 2)
         half[self.row, 0], half[self.col, 1] = 0.5, 0.5
         self.register_buffer("half_sel", half)
-        self.register_buffer("half_index", torch.tensor([[float(self.half[1])] * k, [1.0] * k]))
+        self.register_buffer("half_index", torch.tensor([[float(self.half_shape[1])] * k, [1.0] * k]))
         g = self.info.tensor("globals").shape[0]
         self.unit_in = layer_init(nn.Linear(c + k + nfeat + extra, hidden))
         self.glob_in = layer_init(nn.Linear(k + g, hidden))
@@ -406,7 +413,7 @@ class Agent(BoardNet):
         globals_, mask = obs[self.i_globals], obs[self.i_mask]
         x, y = self.features(board)
         fine = x.permute(0, 2, 3, 1).reshape(-1, self.rows * self.cols, self.channels)
-        coarse = y.permute(0, 2, 3, 1).reshape(-1, self.half[0] * self.half[1], self.coarse)
+        coarse = y.permute(0, 2, 3, 1).reshape(-1, self.half_shape[0] * self.half_shape[1], self.coarse)
         u = units.float()
         at_cell = torch.gather(fine, 1, (u @ self.cell_index).long())  # [B, U, c]
         half = (u @ self.half_sel).long().float() @ self.half_index
