@@ -148,7 +148,8 @@ class Args:
     eval_opponents: str = "Demo,Demo,Demo"
     """the three seats the evaluations play against (a league's anchor table)"""
     run_dir: str = ""
-    """the run's directory; one with a checkpoint continues (default: runs/<game>__<seed>__<time>)"""
+    """the run's directory; one that has a checkpoint continues from it (default:
+    runs/<game>__<seed>__<unix time>)"""
     config: str = ""
     """the game's configuration file (default: the game's default)"""
 
@@ -156,7 +157,9 @@ class Args:
 def env_options(args: Args, spec: Any) -> dict[str, Any]:
     """The options of the run's envs: the game's offered orders and credit, resolved."""
     orders = list(spec.action_orders)
-    credit, _, weights = (args.credit or ("units" if spec.unit_reward.name else "team")).partition(":")
+    credit, _, weights = (args.credit or ("units" if spec.unit_reward.name else "team")).partition(
+        ":"
+    )
     if credit not in ("units", "team") or (credit == "units" and not spec.unit_reward.name):
         raise SystemExit(f"--credit {args.credit}: want team, or units where the game offers it")
     return {
@@ -168,15 +171,24 @@ def env_options(args: Args, spec: Any) -> dict[str, Any]:
     }
 
 
+def export_snapshot(agent: Any, run: Path, update: int) -> Path:
+    """Exports the policy as run/snapshots/update_NNNNN.onnx (for 'self' seats and the league)."""
+    path = (run / "snapshots" / f"update_{update:05d}.onnx").resolve()
+    export_onnx(agent, path)
+    return path
+
+
 def main(args: Args) -> dict[str, Any]:
     """Trains, exports, evaluates; returns the summary."""
     keep_freed_memory()
-    game = next((g for g in jgym.GAMES if args.game.lower() in (g.lower(), g.split("-v")[0].lower())), None)
-    if game is None:
-        raise SystemExit(f"--game {args.game}: not one of {', '.join(jgym.GAMES)}")
-    args.game = game
-    run = Path(args.run_dir or f"runs/{game.split('-v')[0].lower()}__{args.seed}__{int(time.time())}")
-    resumed = torch.load(run / "checkpoint.pt", weights_only=True) if (run / "checkpoint.pt").is_file() else None
+    names = {n.lower(): g for g in jgym.GAMES for n in (g, g.split("-v")[0])}
+    game = args.game = names.get(args.game.lower(), "")
+    if not game:
+        raise SystemExit(f"--game: not one of {', '.join(jgym.GAMES)}")
+    stem = f"runs/{game.split('-v')[0].lower()}__{args.seed}__{int(time.time())}"
+    run = Path(args.run_dir or stem)
+    saved = run / "checkpoint.pt"
+    resumed = torch.load(saved, weights_only=True) if saved.is_file() else None
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
@@ -197,21 +209,30 @@ def main(args: Args) -> dict[str, Any]:
     options = env_options(args, probe.spec_proto)
     probe.close()
     restart = resumed["state"]["lanes"] if resumed else None
-    envs = Lanes(game, args.num_envs, seed=args.seed, opponents=sets, league=league, restart=restart,
-                 **options)  # fmt: skip
+    envs = Lanes(
+        game,
+        args.num_envs,
+        seed=args.seed,
+        opponents=sets,
+        league=league,
+        restart=restart,
+        **options,
+    )
     info = describe(envs.spec)
     orders = {k: options[k] for k in ("command_order", "opponent_order")}
     warmup = 0
     if resumed:
-        agent, _ = load_checkpoint(run / "checkpoint.pt", info=info)
+        agent, _ = load_checkpoint(saved, info=info)
     elif args.init:
         agent, ck = load_checkpoint(args.init, info=info)
-        agent.command_order, agent.opponent_order = orders["command_order"], orders["opponent_order"]
+        agent.command_order = orders["command_order"]
+        agent.opponent_order = orders["opponent_order"]
         warmup = VALUE_WARMUP if ck["network"]["trained"] == "bc" else 0
     else:
         agent = build_agent(info, args.net, team_value=not options["unit_rewards"], **orders)
     if agent.team_value == options["unit_rewards"]:
-        raise SystemExit(f"--credit {args.credit}: the network's value is {'per seat' if agent.team_value else 'per slot'}")
+        value = "per seat" if agent.team_value else "per unit slot"
+        raise SystemExit(f"--credit {args.credit}: the --init network's value is {value}")
     agent = agent.to(device).train()
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     history, phases = History.load(run / "history.json") if resumed else History(), Phases()
@@ -258,6 +279,8 @@ def main(args: Args) -> dict[str, Any]:
         save_checkpoint(run / "checkpoint.pt", agent, args=dataclasses.asdict(args), state=state)
         history.save(run / "history.json")
 
+    if league is not None and not resumed:  # the starting policy (a clone, say) joins the pool
+        league.add_snapshot(export_snapshot(agent, run, 0), 0, "snap_0")
     update = first - 1
     for update in range(first, num_updates + 1):
         optimizer.param_groups[0]["lr"] = (1.0 - (update - 1.0) / num_updates) * args.learning_rate
@@ -342,7 +365,9 @@ def main(args: Args) -> dict[str, Any]:
                     ratio = logratio.exp()
                     with torch.no_grad():
                         approx_kl = ((ratio - 1) - logratio).sum() / count
-                        clipfracs.append(float(((ratio - 1.0).abs() > args.clip_coef).sum()) / count)
+                        clipfracs.append(
+                            float(((ratio - 1.0).abs() > args.clip_coef).sum()) / count
+                        )
                     # per slot, or the seat's advantage for each of its units
                     a = f_adv[idx][bi, ui] if slot_credit else f_adv[idx][bi]
                     mu = a.sum() / count
@@ -371,28 +396,31 @@ def main(args: Args) -> dict[str, Any]:
         for k in ("pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac"):
             writer.add_scalar(f"losses/{k}", stats[k], step)
         writer.add_scalar("charts/SPS", stats["sps"], step)
+        ent, sps = stats["entropy"], stats["sps"]
         print(f"update {update}/{num_updates} step {step}: score {score:.1f} win {win_rate:.2f} "
-              f"entropy {stats['entropy']:.2f} ({stats['sps']:.0f} steps/s)", flush=True)  # fmt: skip
+              f"entropy {ent:.2f} ({sps:.0f} steps/s)", flush=True)  # fmt: skip
         if args.eval_every and update % args.eval_every == 0:
             with phases("eval"):
-                snap = (run / "snapshots" / f"update_{update:05d}.onnx").resolve()
-                export_onnx(agent, snap)
+                snap = export_snapshot(agent, run, update)
                 if league is not None:
                     league.add_snapshot(snap, step, f"snap_{update}")
                 elif any("self" in s for s in sets):
                     envs.reload(str(snap))
                     obs = to_torch(envs.all_obs(), names, device)
-                evaluate(max(4, args.eval_games // 8 * 4), "eval")
+                if args.eval_games:
+                    evaluate(max(4, args.eval_games // 8 * 4), "eval")
                 checkpoint(update)
     envs.close()
     checkpoint(update)
     export_onnx(agent, run / "model.onnx", dataclasses.asdict(args))
     final = evaluate(args.eval_games, "final") if args.eval_games else None
+    took = max(time.time() - t_start, 1e-9)
     summary: dict[str, Any] = {
         "run": str(run), "game": game, "steps": step, "updates": update,
-        "train_seconds": time.time() - t0, "sps": (step - step_start) / max(time.time() - t_start, 1e-9),
+        "train_seconds": time.time() - t0, "sps": (step - step_start) / took,
         "phases": phases.summary(step - step_start), "final_eval": final,
-        "onnx": str(run / "model.onnx"), "options": {k: v for k, v in options.items() if k != "config"},
+        "onnx": str(run / "model.onnx"),
+        "options": {k: v for k, v in options.items() if k != "config"},
     }  # fmt: skip
     if league is not None:
         path = (run / "snapshots" / "learner.onnx").resolve()

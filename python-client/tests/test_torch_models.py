@@ -40,11 +40,12 @@ PT = sorted(p.name for p in MODELS.glob("*.pt"))
 
 
 def game_of(name: str) -> str:
-    return {g.split("-v")[0].lower(): g for g in jgym.GAMES}[name.split("_")[0]]
+    return {g.split("-v")[0].lower(): g for g in jgym.GAMES}[name.split("_", maxsplit=1)[0]]
 
 
 def go_scores(model: Path, game: str, seed: int, opponents: list[str]) -> list[int]:
-    cmd = [str(find_binary()), "match", "--game", game.split("-v")[0], f"policy:{model}"]
+    name = game.split("-v", maxsplit=1)[0]
+    cmd = [str(find_binary()), "match", "--game", name, f"policy:{model}"]
     proc = subprocess.run(
         [*cmd, *opponents, "-s", str(seed), "-o", os.devnull],
         capture_output=True,
@@ -76,7 +77,7 @@ def env_scores(policy: Any, game: str, seed: int, opponents: list[str]) -> list[
 
 
 def test_every_model_has_a_fixture() -> None:
-    assert ONNX == sorted(p.name for p in MODELS.glob("*.onnx"))
+    assert sorted(p.name for p in MODELS.glob("*.onnx")) == ONNX
     assert PT and all(p.replace(".pt", ".onnx") in FIXTURE for p in PT)
 
 

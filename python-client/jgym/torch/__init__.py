@@ -30,6 +30,7 @@ Example:
 from jgym.torch.checkpoint import (
     build_agent,
     game_info,
+    game_spec,
     load_agent,
     load_checkpoint,
     rng_state,
@@ -59,6 +60,7 @@ __all__ = [
     "cpu_has_bf16",
     "export_onnx",
     "game_info",
+    "game_spec",
     "greedy",
     "keep_freed_memory",
     "load_agent",

@@ -39,10 +39,12 @@ import torch
 from jgym.spec import GameInfo, describe
 from jgym.torch.local import LocalAgent
 from jgym.torch.nets import SEAT, SLOT, Agent, BoardNet, NetConfig
+from jgym.v1 import jgym_pb2 as pb
 
 __all__ = [
     "build_agent",
     "game_info",
+    "game_spec",
     "load_agent",
     "load_checkpoint",
     "rng_state",
@@ -88,8 +90,8 @@ def build_agent(
     )
 
 
-def game_info(game: str, address: str | None = None) -> GameInfo:
-    """The server's description of a game (its default configuration).
+def game_spec(game: str, address: str | None = None) -> pb.GameSpec:
+    """The server's spec of a game (its default configuration): ``ListGames``' answer.
 
     ``address``: a running server (default: the shared local one).
 
@@ -102,10 +104,15 @@ def game_info(game: str, address: str | None = None) -> GameInfo:
     try:
         for spec in client.list_games():
             if spec.id == game:
-                return describe(spec)
+                return spec
     finally:
         client.close()
     raise KeyError(f"the server hosts no game {game!r}")
+
+
+def game_info(game: str, address: str | None = None) -> GameInfo:
+    """The server's description of a game (:func:`game_spec`, :func:`jgym.spec.describe`)."""
+    return describe(game_spec(game, address))
 
 
 def save_checkpoint(

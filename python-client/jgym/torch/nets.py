@@ -382,7 +382,8 @@ class Agent(BoardNet):
         half = torch.zeros(nfeat, 2)
         half[self.row, 0], half[self.col, 1] = 0.5, 0.5
         self.register_buffer("half_sel", half)
-        self.register_buffer("half_index", torch.tensor([[float(self.half_shape[1])] * k, [1.0] * k]))
+        half_cols = float(self.half_shape[1])
+        self.register_buffer("half_index", torch.tensor([[half_cols] * k, [1.0] * k]))
         g = self.info.tensor("globals").shape[0]
         self.unit_in = layer_init(nn.Linear(c + k + nfeat + extra, hidden))
         self.glob_in = layer_init(nn.Linear(k + g, hidden))
@@ -413,7 +414,8 @@ class Agent(BoardNet):
         globals_, mask = obs[self.i_globals], obs[self.i_mask]
         x, y = self.features(board)
         fine = x.permute(0, 2, 3, 1).reshape(-1, self.rows * self.cols, self.channels)
-        coarse = y.permute(0, 2, 3, 1).reshape(-1, self.half_shape[0] * self.half_shape[1], self.coarse)
+        cells = self.half_shape[0] * self.half_shape[1]
+        coarse = y.permute(0, 2, 3, 1).reshape(-1, cells, self.coarse)
         u = units.float()
         at_cell = torch.gather(fine, 1, (u @ self.cell_index).long())  # [B, U, c]
         half = (u @ self.half_sel).long().float() @ self.half_index
