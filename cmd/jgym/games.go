@@ -9,9 +9,6 @@ import (
 	"strings"
 
 	"jgym/arena"
-	"jgym/cppexport"
-	"jgym/dataset"
-	"jgym/env"
 	"jgym/env/crematoria"
 	"jgym/env/dominator"
 	"jgym/env/moria"
@@ -25,7 +22,7 @@ import (
 var games = mustRegistry(
 	crematoria.Def,
 	dominator.Def,
-	legacyGame{pandemic.Arena(), legacyEnv(pandemic.NewEnv, pandemic.WithLoader), pandemic.CppTarget, pandemic.Dataset},
+	pandemic.Def,
 	moria.Def,
 )
 
@@ -36,33 +33,6 @@ func mustRegistry(gs ...game.Entry) *game.Registry {
 	}
 	return r
 }
-
-// legacyGame is a game not yet defined through game.Def, as a registry
-// entry: its command-line game, env, export target and dataset source.
-type legacyGame struct {
-	arena.Game
-	env     func(l arena.Loader) env.Game
-	target  func() cppexport.Target
-	dataset func() dataset.Source
-}
-
-// legacyEnv is a legacy game's env whose "prefix:REF" seats l loads (nil:
-// the registered bots only).
-func legacyEnv[O any, E env.Game](newEnv func(...O) E, withLoader func(arena.Loader) O) func(arena.Loader) env.Game {
-	return func(l arena.Loader) env.Game {
-		if l == nil {
-			return newEnv()
-		}
-		return newEnv(withLoader(l))
-	}
-}
-
-func (g legacyGame) Arena() arena.Game                { return g.Game }
-func (g legacyGame) ID() string                       { return g.env(nil).Spec().ID }
-func (g legacyGame) Strong() string                   { return g.env(nil).Spec().StrongBot }
-func (g legacyGame) Env(l arena.Loader) env.Game      { return g.env(l) }
-func (g legacyGame) Dataset() dataset.Source          { return g.dataset() }
-func (g legacyGame) Export() (cppexport.Target, bool) { return g.target(), true }
 
 // tableGame is a registered game as the commands use it: its entry, with
 // its command-line game's methods at hand.

@@ -16,11 +16,10 @@ import (
 // of 0 unit slots: the player then warns once and gives no orders, where
 // the Go bot stops the game with policy.ErrSignature.
 func CppTarget() cppexport.Target {
-	sig := PolicySignature()
+	sig := signature()
 	rows, cols := sig.Inputs[0].Shape[1], sig.Inputs[0].Shape[2] // the board the network takes
 	return cppexport.Target{
-		Game:      "Pandemic",
-		Signature: sig,
+		Game: "Pandemic",
 		// The kit's types, enumerators and free functions, the player API
 		// (a player named after a member it calls would not compile), and
 		// the encoder's constants.
@@ -40,8 +39,8 @@ func CppTarget() cppexport.Target {
 	}
 }
 
-// actCC gives the orders from the logits, as PolicyBot does (DecodeActions
-// with no action order): for each unit slot the direction with the
+// actCC gives the orders from the logits, as PolicyBot does (the env's
+// decoding with no action order): for each unit slot the direction with the
 // largest logit (the lowest on a tie), given in increasing unit id for the
 // units of mine, None left out.
 const actCC = `

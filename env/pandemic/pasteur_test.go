@@ -3,6 +3,7 @@ package pandemic
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -101,7 +102,7 @@ func playSeated(t *testing.T, cfg Config, seed, seat int, names [4]string) [4]in
 		if p == seat {
 			continue
 		}
-		f, err := LookupBot(n)
+		f, err := Def.Bots.Lookup(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,14 +110,14 @@ func playSeated(t *testing.T, cfg Config, seed, seat int, names [4]string) [4]in
 	}
 	bots[seat] = &checkedBot{Bot: NewPasteur(seat, seed), t: t, me: seat}
 	names[seat] = "Pasteur"
-	m, err := NewMatchWithBots(cfg, seed, names, bots)
+	m, err := Def.NewMatch(cfg, seed, names, bots)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Run(); err != nil {
+	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return m.Scores
+	return m.Scores()
 }
 
 // TestPasteurStrength measures the two aims of the strong bot: it wins at
@@ -185,13 +186,13 @@ func TestPasteurPlaysEdgeConfigs(t *testing.T) {
 				bots[p] = NewDemo(p, tc.seed)
 			}
 			bots[1] = &checkedBot{Bot: NewPasteur(1, tc.seed), t: t, me: 1}
-			m, err := NewMatchWithBots(tc.cfg, tc.seed, [4]string{"Demo", "Pasteur", "Demo", "Demo"}, bots)
+			m, err := Def.NewMatch(tc.cfg, tc.seed, [4]string{"Demo", "Pasteur", "Demo", "Demo"}, bots)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
 			m.WriteTrace(&buf)
-			if err := m.Run(); err != nil {
+			if err := m.Run(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			tr, err := ParseTrace(&buf)
@@ -201,7 +202,7 @@ func TestPasteurPlaysEdgeConfigs(t *testing.T) {
 			if err := Verify(tr, nil); err != nil {
 				t.Errorf("rules: %v", err)
 			}
-			t.Logf("scores %v", m.Scores)
+			t.Logf("scores %v", m.Scores())
 		})
 	}
 }

@@ -39,10 +39,18 @@ func testPolicyBot[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.De
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A whole game, or its first rounds under -short and the race detector
+	// (a network's forward pass is slow there).
+	rounds := d.DefaultConfig().Rounds()
+	if o.short {
+		rounds = min(rounds, 12)
+	}
 	var want bytes.Buffer
 	match.WriteTrace(&want)
-	if err := match.Run(t.Context()); err != nil {
-		t.Fatal(err)
+	for match.Round() < rounds {
+		if err := match.PlayRound(); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	// The env orders the opponents and the commands as the model's
@@ -66,7 +74,7 @@ func testPolicyBot[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.De
 	}
 	action := make([]byte, spec.Action.Bytes())
 	reward := make([]float32, 1)
-	for done := false; !done; {
+	for r := 0; r < rounds; r++ {
 		in.Observe(out)
 		logits, err := m.Logits(nil, feed)
 		if err != nil {
@@ -75,7 +83,7 @@ func testPolicyBot[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.De
 		for id, a := range policy.Argmax(logits, len(action), spec.NumActions) {
 			action[id] = byte(a)
 		}
-		if done, err = in.Step(action, nil, reward); err != nil {
+		if _, err = in.Step(action, nil, reward); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -43,10 +43,11 @@ import (
 // Options says where a game's fixtures are and what to skip.
 type Options struct {
 	// Traces is the folder of reference traces of the course engine:
-	// NAME_sSEED_P0-P1-P2-P3[_CONFIG][.partial].res.gz (.partial: a game
-	// the course program aborted), with the configuration CONFIG.cnf (or
-	// NAME.cnf, when NAME is not the game's) beside it or in a folder
-	// above, and command files commands/BASE.cmd.gz or BASE.cmd.gz;
+	// NAME_sSEED_P0-P1-P2-P3[_CONFIG][.partial].res.gz (BASE.res.gz;
+	// .partial: a game the course program aborted), with its configuration
+	// when it is not the default: BASE.cnf beside it, else CONFIG.cnf (or
+	// NAME.cnf when NAME is not the game's) beside it or in a folder
+	// above; command files commands/BASE.cmd.gz or BASE.cmd.gz;
 	// subfolders are searched too. JGYM_TRACES_<GAME> may point to another folder of
 	// that layout.
 	Traces string

@@ -57,8 +57,11 @@ func Traces[C game.Config, G, S any, D game.Dir](t testing.TB, d *game.Def[C, G,
 		tr := Trace[C]{Path: path, Seed: seed, Names: [game.NumSeats]string{m[3], m[4], m[5], m[6]}, Config: d.DefaultConfig(),
 			Partial: m[8] != ""}
 		folder := filepath.Dir(path)
+		base := strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".res.gz"), ".partial")
 		cnf := ""
 		switch {
+		case fileExists(filepath.Join(folder, base+".cnf")):
+			cnf = base + ".cnf"
 		case m[7] != "":
 			cnf = m[7] + ".cnf"
 		case !strings.EqualFold(m[1], d.Name) && m[1] != "default":
@@ -74,9 +77,8 @@ func Traces[C game.Config, G, S any, D game.Dir](t testing.TB, d *game.Def[C, G,
 			}
 			tr.Configured = true
 		}
-		base := strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".res.gz"), ".partial")
 		for _, c := range []string{filepath.Join(folder, "commands", base+".cmd.gz"), filepath.Join(folder, base+".cmd.gz")} {
-			if _, err := os.Stat(c); err == nil {
+			if fileExists(c) {
 				tr.Commands = c
 			}
 		}
@@ -106,6 +108,12 @@ func findConfig(root, folder, name string) string {
 			return filepath.Join(folder, name)
 		}
 	}
+}
+
+// fileExists reports whether path names a file.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // short keeps every k-th trace under Options.Short.
