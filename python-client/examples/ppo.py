@@ -66,6 +66,7 @@ from jgym.cli import parse
 from jgym.league import League
 from jgym.spec import describe
 from jgym.torch import (
+    BoardNet,
     History,
     Lanes,
     Phases,
@@ -154,17 +155,21 @@ class Args:
     """the game's configuration file (default: the game's default)"""
 
 
-def env_options(args: Args, spec: Any) -> dict[str, Any]:
-    """The options of the run's envs: the game's offered orders and credit, resolved."""
+def env_options(args: Args, spec: Any, agent: BoardNet | None, resumed: bool) -> dict[str, Any]:
+    """The options of the run's envs: the offered orders and credit, or the checkpoint's."""
+    offers_credit = bool(spec.unit_reward.name)
+    credit, _, weights = (args.credit or ("units" if offers_credit else "team")).partition(":")
     orders = list(spec.action_orders)
-    credit, _, weights = (args.credit or ("units" if spec.unit_reward.name else "team")).partition(
-        ":"
-    )
-    if credit not in ("units", "team") or (credit == "units" and not spec.unit_reward.name):
+    command, opponent = args.command_order or (orders[0] if orders else "slot"), args.opponent_order
+    if agent is not None:  # its value head decides the credit; a resumed run keeps its orders
+        credit = "team" if agent.team_value else "units"
+        if resumed:
+            command, opponent = agent.command_order, agent.opponent_order
+    if credit not in ("units", "team") or (credit == "units" and not offers_credit):
         raise SystemExit(f"--credit {args.credit}: want team, or units where the game offers it")
     return {
-        "command_order": args.command_order or (orders[0] if orders else "slot"),
-        "opponent_order": args.opponent_order,
+        "command_order": command,
+        "opponent_order": opponent,
         "unit_rewards": credit == "units",
         "credit_weights": {k: float(v) for k, v in (w.split("=") for w in weights.split(",") if w)},
         "config": Path(args.config).read_text() if args.config else "",
@@ -181,8 +186,8 @@ def export_snapshot(agent: Any, run: Path, update: int) -> Path:
 def main(args: Args) -> dict[str, Any]:
     """Trains, exports, evaluates; returns the summary."""
     keep_freed_memory()
-    names = {n.lower(): g for g in jgym.GAMES for n in (g, g.split("-v")[0])}
-    game = args.game = names.get(args.game.lower(), "")
+    ids = {n.lower(): g for g in jgym.GAMES for n in (g, g.split("-v")[0])}
+    game = args.game = ids.get(args.game.lower(), "")
     if not game:
         raise SystemExit(f"--game: not one of {', '.join(jgym.GAMES)}")
     stem = f"runs/{game.split('-v')[0].lower()}__{args.seed}__{int(time.time())}"
@@ -205,9 +210,20 @@ def main(args: Args) -> dict[str, Any]:
                         anchor=args.eval_opponents.split(","), seed=args.seed)  # fmt: skip
         if resumed and resumed["state"]["league"]:
             league = League.from_state_dict(json.loads(resumed["state"]["league"]))
-    probe = jgym.make_vec(game, num_envs=1, opponents=("Null",) * 3)
-    options = env_options(args, probe.spec_proto)
+    config = Path(args.config).read_text() if args.config else ""
+    probe = jgym.make_vec(game, num_envs=1, opponents=("Null",) * 3, config=config)
+    spec, info = probe.spec_proto, describe(probe.spec_proto)
     probe.close()
+    agent: BoardNet | None = None
+    warmup = 0
+    if resumed or args.init:  # the checkpoint's network, value head and (resumed) orders
+        agent, ck = load_checkpoint(saved if resumed else args.init, info=info)
+        warmup = VALUE_WARMUP if ck["network"]["trained"] == "bc" and not resumed else 0
+    options = env_options(args, spec, agent, resumed is not None)
+    orders = {k: options[k] for k in ("command_order", "opponent_order")}
+    if agent is None:
+        agent = build_agent(info, args.net, team_value=not options["unit_rewards"], **orders)
+    agent.command_order, agent.opponent_order = orders["command_order"], orders["opponent_order"]
     restart = resumed["state"]["lanes"] if resumed else None
     envs = Lanes(
         game,
@@ -218,21 +234,6 @@ def main(args: Args) -> dict[str, Any]:
         restart=restart,
         **options,
     )
-    info = describe(envs.spec)
-    orders = {k: options[k] for k in ("command_order", "opponent_order")}
-    warmup = 0
-    if resumed:
-        agent, _ = load_checkpoint(saved, info=info)
-    elif args.init:
-        agent, ck = load_checkpoint(args.init, info=info)
-        agent.command_order = orders["command_order"]
-        agent.opponent_order = orders["opponent_order"]
-        warmup = VALUE_WARMUP if ck["network"]["trained"] == "bc" else 0
-    else:
-        agent = build_agent(info, args.net, team_value=not options["unit_rewards"], **orders)
-    if agent.team_value == options["unit_rewards"]:
-        value = "per seat" if agent.team_value else "per unit slot"
-        raise SystemExit(f"--credit {args.credit}: the --init network's value is {value}")
     agent = agent.to(device).train()
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     history, phases = History.load(run / "history.json") if resumed else History(), Phases()

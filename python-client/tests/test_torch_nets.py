@@ -276,3 +276,21 @@ def test_two_lanes() -> None:
         assert sorted(f.set for f in finals) == [0, 0, 1, 1]
     finally:
         lanes.close()
+
+
+def test_history(tmp_path: Path) -> None:
+    """A run's record: recent games, a JSON round trip (the summary is not kept), a plot."""
+    h = jt.History()
+    assert np.isnan(h.recent()[0])
+    h.add_games(64, [jt.Final(0, (10, 3, 4, 5), 0), jt.Final(1, (1, 9, 2, 3), 2)])
+    assert h.recent() == (6.0, 0.5)
+    assert h.games[1] == {"step": 64, "set": 1, "score": 2, "best_opponent": 9, "win": False}
+    h.evals.append({"step": 64, "win_rate": 0.5, "win_ci95": [0.1, 0.9], "mean_score": 6.0})
+    h.ratings.append({"step": 64, "ratings": {"learner": {"mu": 25.0, "sigma": 8.0}}})
+    h.summary = {"steps": 64}
+    h.save(tmp_path / "history.json")
+    back = jt.History.load(tmp_path / "history.json")
+    assert (back.games, back.evals, back.ratings, back.summary) == (h.games, h.evals, h.ratings, {})
+    assert jt.History.load(tmp_path / "none.json") == jt.History()
+    h.plot(tmp_path / "curve.png")
+    assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
