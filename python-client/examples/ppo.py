@@ -73,6 +73,7 @@ from jgym.torch import (
     RewardNorm,
     build_agent,
     export_onnx,
+    game_spec,
     greedy,
     keep_freed_memory,
     load_checkpoint,
@@ -156,7 +157,7 @@ class Args:
 
 
 def env_options(args: Args, spec: Any, agent: BoardNet | None, resumed: bool) -> dict[str, Any]:
-    """The options of the run's envs: the offered orders and credit, or the checkpoint's."""
+    """The envs' options: the orders and credit the game offers (ListGames), or the checkpoint's."""
     offers_credit = bool(spec.unit_reward.name)
     credit, _, weights = (args.credit or ("units" if offers_credit else "team")).partition(":")
     orders = list(spec.action_orders)
@@ -212,14 +213,14 @@ def main(args: Args) -> dict[str, Any]:
             league = League.from_state_dict(json.loads(resumed["state"]["league"]))
     config = Path(args.config).read_text() if args.config else ""
     probe = jgym.make_vec(game, num_envs=1, opponents=("Null",) * 3, config=config)
-    spec, info = probe.spec_proto, describe(probe.spec_proto)
+    info = describe(probe.spec_proto)  # the configuration's shapes
     probe.close()
     agent: BoardNet | None = None
     warmup = 0
     if resumed or args.init:  # the checkpoint's network, value head and (resumed) orders
         agent, ck = load_checkpoint(saved if resumed else args.init, info=info)
         warmup = VALUE_WARMUP if ck["network"]["trained"] == "bc" and not resumed else 0
-    options = env_options(args, spec, agent, resumed is not None)
+    options = env_options(args, game_spec(game), agent, resumed is not None)
     orders = {k: options[k] for k in ("command_order", "opponent_order")}
     if agent is None:
         agent = build_agent(info, args.net, team_value=not options["unit_rewards"], **orders)
