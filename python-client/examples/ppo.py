@@ -427,7 +427,9 @@ def main(args: Args) -> dict[str, Any]:
     if league is not None:
         path = (run / "snapshots" / "learner.onnx").resolve()
         export_onnx(agent, path)
-        got = league.rate([("learner", f"policy:{path}")], game=game, games=24, config=args.config)
+        games = max(4, min(24, args.eval_games))  # rating games: at most 24
+        learner = [("learner", f"policy:{path}")]
+        got = league.rate(learner, game=game, games=games, config=args.config)
         history.ratings.append({"step": step, "ratings": got})
         summary["ratings"] = got
         print(league.table())
