@@ -62,8 +62,9 @@ def main(argv: list[str] | None = None) -> None:
     runs = {}
     for item in args.trainers:
         name, _, d = item.partition("=")
-        seeds = sorted(Path(d).glob("s[0-9]*"), key=lambda x: int(x.name[1:]))
-        runs[name] = {s.name: (history(s), final_scores(s)) for s in seeds}
+        dirs = [x for x in Path(d).glob("s[0-9]*") if x.is_dir() and x.name[1:].isdigit()]
+        dirs.sort(key=lambda x: int(x.name[1:]))
+        runs[name] = {s.name: (history(s), final_scores(s)) for s in dirs}
     print("| trainer | table | " + " | ".join(f"seed {s[1:]}" for s in runs[name])
           + " | mean | spread (max - min) |")  # fmt: skip
     print("|---" * (4 + len(runs[name])) + "|")
