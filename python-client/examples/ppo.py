@@ -431,7 +431,7 @@ def main(args: Args) -> dict[str, Any]:
         learner = [("learner", f"policy:{path}")]
         got = league.rate(learner, game=game, games=games, config=args.config)
         history.ratings.append({"step": step, "ratings": got})
-        summary["ratings"] = got
+        summary["ratings"], summary["league"] = got, league.state_dict()["members"]
         print(league.table())
     history.summary = summary
     history.save(run / "history.json")
