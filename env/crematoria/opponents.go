@@ -95,7 +95,7 @@ func attacksFirst(s *State, me, id int, d Dir) int {
 // Up and Down changing the level) holds, at the start of the round, a
 // Pioneer or a Furyan (a unit slot) of another player. The commands of
 // policy.OrderAttacksFirst, in the policy bot, the exported C++ player and
-// the trainer (python-client/examples/train_ppo.py), put these first.
+// the trainer (python-client/examples/ppo.py), put these first.
 func Attacks(s *State, u *Unit, d Dir) bool {
 	if u.Type != Furyan || d == None || !d.Valid() {
 		return false
