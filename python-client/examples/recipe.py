@@ -23,7 +23,8 @@ continues the PPO run from its checkpoint):
    learns what the strong bot does in the states the clone itself gets into;
 5. **ppo**: ``examples/ppo.py --init`` (the last clone) trains for ``--steps``
    environment steps (rounds of the learner's seat) against a league
-   (``--opponents league:STRONG,Demo``: those bots and the clone, plus a
+   (``--opponents league:STRONG,SPARRING,Demo``: those bots, the sparring
+   partner ``--sparring`` (the game's DummyClone where it has one) and the clone, plus a
    snapshot of itself every ``--snapshot-every`` updates, drawn by PFSP,
    half the tables seating the strong bot and two Demos, rated by ``jgym
    tournament`` at the end) into ``ppo/`` (checkpoint, TensorBoard logs,
@@ -36,8 +37,8 @@ continues the PPO run from its checkpoint):
    the evaluation and the export then take its policy;
 7. **eval**: ``jgym eval`` of the PPO policy and of the cloned ones, on the
    same ``--eval-games`` unseen seeds with rotating seats, against the
-   strong bot and two Demos, three strong bots and three Demos
-   (``eval.json``, and a table on standard output);
+   strong bot and two Demos, three strong bots, three Demos and three
+   sparring partners (``eval.json``, and a table on standard output);
 8. **export**: ``jgym export-cpp --check`` writes ``AI<Name>.cc`` for the
    course kit (from the last policy: finetune's, else PPO's) and checks
    that it plays as the ``policy:`` bot.
@@ -62,18 +63,19 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from jgym import STRONG_BOTS
 from jgym.cli import parse
 from jgym.server import find_binary
 
 HERE = Path(__file__).resolve().parent
 
-#: Each game's strong scripted bot (the one the recipe clones and must beat).
-STRONG = {
-    "Crematoria-v0": "Riddick",
-    "Dominator-v0": "Khan",
-    "Pandemic-v0": "Pasteur",
-    "Moria-v0": "Balin",
-}
+#: Each game's strong scripted bot (the one the recipe clones and must beat),
+#: from the games' Go definitions.
+STRONG: dict[str, str] = dict(STRONG_BOTS)
+
+#: The bot a game's sparring partner defaults to where the game has it: the
+#: clone of the course's Dummy (docs/bots.md).
+DUMMY_CLONE = "DummyClone"
 
 #: Seeds of the cloned games (training games use 1,000,000 on, evaluations 1 on).
 BC_SEED0 = 500_000
@@ -124,6 +126,9 @@ class Args:
     finetune_steps: int = 0
     """steps of a last PPO stage against the strong bot and two Demos only, from the league's
     policy (0: none); a larger value given to a finished recipe continues it"""
+    sparring: str = "auto"
+    """a bot the league seats beside the strong bot and the clone, and the evaluation plays
+    at a table of three ('auto': DummyClone where the game has it, else none; '': none)"""
     finetune_flags: str = ""
     """more examples/ppo.py flags of the finetune stage, e.g. '--credit units:gem=45' (the
     network is PPO's)"""
@@ -170,6 +175,7 @@ class Recipe:
             print(f"JGYM_QUICK is set: a smoke test, in {self.out}")
         self.out.mkdir(parents=True, exist_ok=True)
         self.jgym = str(find_binary())
+        self.sparring = self.find_sparring(args.sparring)
         path = self.out / "summary.json"
         self.summary: dict[str, Any] = json.loads(path.read_text()) if path.is_file() else {}
         # A smoke test's outputs (JGYM_QUICK) must not pass for a real
@@ -180,6 +186,15 @@ class Recipe:
         self.summary["args"] = asdict(args)
         self.summary["quick"] = self.quick
         self.save()
+
+    def find_sparring(self, want: str) -> str:
+        """The sparring bot: ``want``, or with 'auto' DummyClone where ``jgym list`` shows it."""
+        if want != "auto":
+            return want
+        p = subprocess.run(
+            [self.jgym, "list", "--game", self.name], text=True, capture_output=True, check=False
+        )
+        return DUMMY_CLONE if DUMMY_CLONE in p.stdout.split() else ""
 
     def save(self) -> None:
         """Writes summary.json."""
@@ -340,7 +355,8 @@ class Recipe:
         cmd = [sys.executable, str(HERE / "ppo.py")]
         # from a clone (its value head trains alone first): small steps, little entropy
         cmd += flags(game=self.game, init=self.out / f"{self.imitation}.pt")
-        cmd += flags(learning_rate="3e-4", ent_coef=0.003, opponents=f"league:{s},Demo")
+        league = ",".join(b for b in (s, self.sparring, "Demo") if b)
+        cmd += flags(learning_rate="3e-4", ent_coef=0.003, opponents=f"league:{league}")
         # the league seats the evaluation's table (the strong bot and two
         # Demos), which hard PFSP alone hardly ever draws, in half the lineups
         cmd += flags(eval_opponents=f"{s},Demo,Demo", eval_every=a.snapshot_every)
@@ -386,6 +402,9 @@ class Recipe:
         n = 4 if self.quick else self.args.eval_games
         s = self.strong
         spec = self.args.eval_tables or f"{s},Demo,Demo;{s},{s},{s};Demo,Demo,Demo"
+        if not self.args.eval_tables and self.sparring:
+            d = self.sparring
+            spec += f";{d},{d},{d}"
         tables = [t.strip() for t in spec.split(";") if t.strip()]
         path = self.out / "eval.json"
         old: dict[str, dict[str, Any]] = json.loads(path.read_text()) if path.is_file() else {}

@@ -63,10 +63,11 @@ from jgym.version import VERSION
 
 __version__ = VERSION
 
-from jgym._games import GAMES  # generated from the Go definitions (make generate)
+from jgym._games import GAMES, STRONG_BOTS  # generated from the Go definitions (make generate)
 
 __all__ = [
     "GAMES",
+    "STRONG_BOTS",
     "TLS",
     "AuthenticationError",
     "BinaryNotFoundError",

@@ -51,6 +51,8 @@ def run_recipe(out: Path, cfg: Path) -> str:
     cmd = [sys.executable, str(SCRIPT), "--game", "crematoria", "--out", str(out), "--dagger", "1"]
     cmd += ["--ppo-flags", f"--config {cfg}"]
     cmd += ["--finetune-steps", "64", "--finetune-flags", "--clip-coef 0.1"]
+    # a sparring partner named (the default, 'auto', takes the game's DummyClone)
+    cmd += ["--sparring", "Null"]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900, check=False)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     return p.stdout
@@ -86,8 +88,8 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     hist = json.loads((out / "ppo" / "history.json").read_text())
     assert len(hist["updates"]) == 2
     league = {m["name"]: m for m in s["ppo"]["league"]}
-    assert {"Riddick", "Demo", "snap_0"} <= set(league)
-    assert "--opponents league:Riddick,Demo --eval-opponents Riddick,Demo,Demo" in log
+    assert {"Riddick", "Null", "Demo", "snap_0"} <= set(league)
+    assert "--opponents league:Riddick,Null,Demo --eval-opponents Riddick,Demo,Demo" in log
     # 12-round games end during training; each is recorded against its table
     assert sum(m["games"] for m in league.values()) > 0
     assert len(hist["games"]) > 0
@@ -110,7 +112,7 @@ def test_recipe_tiny(tmp_path: Path) -> None:
 
     # eval: the policies against the three tables, from jgym eval
     ev = json.loads((out / "eval.json").read_text())
-    tables = ("Riddick,Demo,Demo", "Riddick,Riddick,Riddick", "Demo,Demo,Demo")
+    tables = ("Riddick,Demo,Demo", "Riddick,Riddick,Riddick", "Demo,Demo,Demo", "Null,Null,Null")
     who = ("ppo", "finetune", "bc", "dagger1")
     assert set(ev) == {f"{w} vs {t}" for w in who for t in tables}
     assert all(r["games"] == 4 for r in ev.values())
