@@ -32,8 +32,10 @@
 //   - CppBot: the kit's C++ Demo plays the Go Demo's games byte for byte
 //     (when the game has a kit and the machine can compile and contain).
 //
-// The fuzz targets (FuzzStep, FuzzConfig, FuzzTrace, FuzzCommands) are
-// called from a game's own Fuzz functions, which go test -fuzz needs.
+// The fuzz bodies (FuzzStep, FuzzConfig, FuzzCommandLog, FuzzTrace) are
+// called from a game's own Fuzz functions, which go test -fuzz needs, with
+// the game's seed corpus; the engine benchmarks (BenchmarkRounds,
+// BenchmarkNewGame) from its Benchmark functions, one line each.
 package gametest
 
 import (
