@@ -21,6 +21,7 @@ credit, and a run continues from its directory's checkpoint.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -100,7 +101,8 @@ def test_the_script_stays_small() -> None:
 
 
 def test_same_budget_same_policy(trained: dict[str, Any], tmp_path: Path) -> None:
-    """Budgeted in env steps, a second run (another directory, a busier machine) learns the same."""
+    """Budgeted in env steps, a second run (another directory, a busier machine) learns the same;
+    benchmarks/ppo_parity.py's comparison says so, and sees a changed copy."""
     argv = [str(a) for a in trained["argv"]]
     argv[argv.index("--run-dir") + 1] = str(tmp_path / "run")
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)
@@ -116,6 +118,30 @@ def test_same_budget_same_policy(trained: dict[str, Any], tmp_path: Path) -> Non
         assert (u1["pg_loss"], u1["v_loss"], u1["entropy"]) == (
             u2["pg_loss"], u2["v_loss"], u2["entropy"])  # fmt: skip
     assert s["final_eval"]["mean_score"] == trained["summary"]["final_eval"]["mean_score"]
+    # benchmarks/ppo_parity.py --same finds them equal, and a changed weight, game and loss not
+    spec = importlib.util.spec_from_file_location("ppo_parity", CLIENT / "benchmarks/ppo_parity.py")
+    assert spec is not None and spec.loader is not None
+    parity = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(parity)
+    same = parity.same
+    got = same(trained["run"], Path(s["run"]))
+    for k in ("weights", "games", "evals", "updates", "onnx_initializers", "onnx_nodes"):
+        assert got[k] is True, (k, got)
+    assert got["updates_differ"] == {} and got["onnx_inputs_outputs"] is True, got
+    changed = tmp_path / "changed"
+    shutil.copytree(s["run"], changed)
+    ck = torch.load(changed / "checkpoint.pt", weights_only=True)
+    first = next(iter(ck["model"]))
+    ck["model"][first] = ck["model"][first] + 1e-6
+    torch.save(ck, changed / "checkpoint.pt")
+    h = json.loads((changed / "history.json").read_text())
+    h["games"][-1]["score"] += 1
+    h["updates"][0]["pg_loss"] *= 1.5
+    (changed / "history.json").write_text(json.dumps(h))
+    got = same(trained["run"], changed)
+    assert got["weights"] is False and got["games"] is False and got["evals"] is True, got
+    assert list(got["updates_differ"]) == ["pg_loss"], got
+    assert got["updates_differ"]["pg_loss"].startswith("1 of 1,"), got
 
 
 def test_metadata(trained: dict[str, Any]) -> None:
