@@ -51,6 +51,7 @@ from jgym.errors import (
     ServerStartError,
     ServerUnavailableError,
     SessionError,
+    TLSError,
     UnsupportedError,
     VersionMismatchError,
 )
@@ -88,6 +89,7 @@ __all__ = [
     "ServerUnavailableError",
     "Session",
     "SessionError",
+    "TLSError",
     "UnsupportedError",
     "VersionMismatchError",
     "errors",

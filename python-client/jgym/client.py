@@ -35,7 +35,9 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from jgym._batch import check_actions, check_order, check_seed
+from jgym._probe import explain_auth, explain_unreachable
 from jgym.errors import (
+    AuthenticationError,
     InvalidArgumentError,
     JgymError,
     ServerUnavailableError,
@@ -558,11 +560,15 @@ class Client:
             health_check(self._channel, timeout=connect_timeout)
         except grpc.RpcError as e:
             self.close()
-            raise ServerUnavailableError(
-                f"no jgym server answers at {self.address} within {connect_timeout:g} s: "
-                f"{e.details()}",
-                e.code(),
-            ) from None
+            err = explain_unreachable(
+                self.address,
+                uses_tls=conf is not None,
+                root_ca=os.fspath(conf.root_ca) if conf is not None and conf.root_ca else None,
+                server_name=conf.server_name if conf is not None else None,
+                detail=f"{e.details()} within {connect_timeout:g} s",
+            )
+            err.code = e.code()
+            raise err from None
         self.version: ServerVersion | None = None
         if check_version:
             try:
@@ -592,7 +598,7 @@ class Client:
                     "wheel of the server's release",
                     e.code(),
                 ) from None
-            raise from_rpc_error(e, "get version") from None
+            raise self._explained(from_rpc_error(e, "get version")) from None
         return ServerVersion(
             resp.server_version, resp.protocol_version, dict(resp.observation_versions)
         )
@@ -602,7 +608,13 @@ class Client:
         try:
             return method(request, timeout=timeout, metadata=self._metadata or None)
         except grpc.RpcError as e:
-            raise from_rpc_error(e, what) from None
+            raise self._explained(from_rpc_error(e, what)) from None
+
+    def _explained(self, err: JgymError) -> JgymError:
+        """Says whether a refused call lacked a token or had a wrong one."""
+        if isinstance(err, AuthenticationError):
+            return explain_auth(err, self.address, sent_token=bool(self._metadata))
+        return err
 
     def upload_bot(self, path: str | os.PathLike[str], kind: str, game: str = "") -> str:
         """Uploads a bot file and returns the seat name the server gives it.
