@@ -57,12 +57,12 @@ def _handshake(
     return verdict
 
 
-def _context(verify_ca: str | None, verify: bool) -> ssl.SSLContext:
+def _context(verify_ca: bytes | None, verify: bool) -> ssl.SSLContext:
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     ctx.set_alpn_protocols(["h2"])
     if verify:
         if verify_ca:
-            ctx.load_verify_locations(verify_ca)
+            ctx.load_verify_locations(cadata=verify_ca.decode(errors="replace"))
         else:
             ctx.load_default_certs()
     else:
@@ -75,7 +75,7 @@ def explain_unreachable(
     address: str,
     *,
     uses_tls: bool,
-    root_ca: str | None,
+    root_ca: bytes | None,
     server_name: str | None,
     detail: str,
     timeout: float = 2.0,
@@ -85,7 +85,7 @@ def explain_unreachable(
     Args:
         address: ``host:port`` of the server.
         uses_tls: Whether the client's channel is a TLS one.
-        root_ca: The CA's PEM file the client trusts (``None``: the system's).
+        root_ca: The PEM of the CA the client trusts (``None``: the system's).
         server_name: The name checked in the certificate, if not the host.
         detail: What gRPC said.
         timeout: Seconds for the probe's connection and handshake.
@@ -128,7 +128,7 @@ def _after_handshake(
     address: str,
     hp: tuple[str, int],
     *,
-    root_ca: str | None,
+    root_ca: bytes | None,
     server_name: str | None,
     detail: str,
     timeout: float,
@@ -136,7 +136,7 @@ def _after_handshake(
     """A TLS client met a TLS server and still failed: whose certificate?"""
     name = server_name or hp[0]
     if _handshake(hp, _context(root_ca, True), timeout, name) == "unverified":
-        which = f"the CA in {root_ca}" if root_ca else "the system's roots"
+        which = "the CA given" if root_ca else "the system's roots"
         return TLSError(
             f"the server's certificate at {address} is not signed by {which} "
             f"(or is not for {name!r}): give the CA that signed it (jgym certs "

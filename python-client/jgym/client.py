@@ -126,8 +126,13 @@ _END = object()
 class TLS:
     """How to reach a server over TLS (``jgym serve --tls-cert``).
 
+    Each of ``root_ca``, ``client_cert`` and ``client_key`` is a file's
+    path or the PEM text itself (``"-----BEGIN ..."``, str or bytes): the
+    text travels where the file does not, e.g. in an RLlib env config to
+    env runners on other machines (:mod:`jgym.rllib`).
+
     Attributes:
-        root_ca: PEM file of the CA that signed the server's certificate
+        root_ca: PEM of the CA that signed the server's certificate
             (``jgym certs`` writes ``ca.pem``); ``None`` trusts the system's
             roots.
         client_cert: PEM certificate of this client, for servers that ask
@@ -141,27 +146,44 @@ class TLS:
         True
     """
 
-    root_ca: str | os.PathLike[str] | None = None
-    client_cert: str | os.PathLike[str] | None = None
-    client_key: str | os.PathLike[str] | None = None
+    root_ca: str | bytes | os.PathLike[str] | None = None
+    client_cert: str | bytes | os.PathLike[str] | None = None
+    client_key: str | bytes | os.PathLike[str] | None = None
     server_name: str | None = None
 
     def credentials(self) -> grpc.ChannelCredentials:
         """Returns the gRPC channel credentials (reads the files)."""
-
-        def read(p: str | os.PathLike[str] | None) -> bytes | None:
-            if p is None:
-                return None
-            with open(p, "rb") as f:
-                return f.read()
-
         if (self.client_cert is None) != (self.client_key is None):
             raise InvalidArgumentError("TLS: client_cert and client_key go together")
         return grpc.ssl_channel_credentials(
-            root_certificates=read(self.root_ca),
-            private_key=read(self.client_key),
-            certificate_chain=read(self.client_cert),
+            root_certificates=pem_bytes(self.root_ca),
+            private_key=pem_bytes(self.client_key),
+            certificate_chain=pem_bytes(self.client_cert),
         )
+
+    def portable(self) -> TLS:
+        """The same settings with the files' PEM text in place of their paths.
+
+        Example:
+            >>> TLS(root_ca="-----BEGIN CERTIFICATE-----...").portable().root_ca[:10]
+            b'-----BEGIN'
+        """
+        return TLS(
+            root_ca=pem_bytes(self.root_ca),
+            client_cert=pem_bytes(self.client_cert),
+            client_key=pem_bytes(self.client_key),
+            server_name=self.server_name,
+        )
+
+
+def pem_bytes(p: str | bytes | os.PathLike[str] | None) -> bytes | None:
+    """PEM text as bytes: given as such, or read from the file ``p`` names."""
+    if p is None or isinstance(p, bytes):
+        return p
+    if isinstance(p, str) and p.lstrip().startswith("-----BEGIN"):
+        return p.encode()
+    with open(p, "rb") as f:
+        return f.read()
 
 
 def _tls_of(tls: TLS | str | os.PathLike[str] | bool | None) -> TLS | None:
@@ -563,7 +585,7 @@ class Client:
             err = explain_unreachable(
                 self.address,
                 uses_tls=conf is not None,
-                root_ca=os.fspath(conf.root_ca) if conf is not None and conf.root_ca else None,
+                root_ca=pem_bytes(conf.root_ca) if conf is not None else None,
                 server_name=conf.server_name if conf is not None else None,
                 detail=f"{e.details()} within {connect_timeout:g} s",
             )
