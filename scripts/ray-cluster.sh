@@ -37,6 +37,7 @@ node() {
   else
     args+=(--address "127.0.0.1:$port")
   fi
+  rm -f "$dir/$k.log"
   RAY_AUTH_MODE=token RAY_AUTH_TOKEN=$(cat "$dir/token") \
     "$ray" start "${args[@]}" --dashboard-agent-listen-port 0 >"$dir/$k.log" 2>&1 &
   echo $! >"$dir/$k.pid"
@@ -53,17 +54,25 @@ up() {
       echo "node $k already running (pid $(cat "$dir/$k.pid"))"
       continue
     fi
-    node "$k"
-    # A node's `ray start` prints this once it runs (a worker: once it has
-    # joined the head); the head must run before a worker can join.
-    tries=0
-    until grep -q "Ray runtime started" "$dir/$k.log" 2>/dev/null; do
-      if ! kill -0 "$(cat "$dir/$k.pid")" 2>/dev/null || ((++tries > 900)); then
-        echo "ray node $k did not start; the end of its log ($dir/$k.log):" >&2
-        tail -20 "$dir/$k.log" >&2
-        exit 1
-      fi
-      sleep 0.2
+    # A node's `ray start` prints "Ray runtime started" once it runs (a
+    # worker: once it has joined the head). Ray gives a raylet 30 s to
+    # register, too little on a loaded machine: a node that gives up is
+    # started again, up to three times.
+    for attempt in 1 2 3; do
+      node "$k"
+      tries=0
+      until grep -q "Ray runtime started" "$dir/$k.log" 2>/dev/null; do
+        if ! kill -0 "$(cat "$dir/$k.pid")" 2>/dev/null || ((++tries > 900)); then
+          break
+        fi
+        sleep 0.2
+      done
+      if grep -q "Ray runtime started" "$dir/$k.log" 2>/dev/null; then break; fi
+      kill -TERM "$(cat "$dir/$k.pid")" 2>/dev/null || true
+      echo "ray node $k did not start (attempt $attempt of 3); the end of its log ($dir/$k.log):" >&2
+      tail -3 "$dir/$k.log" >&2
+      if [ "$attempt" = 3 ]; then exit 1; fi
+      sleep 2
     done
   done
   echo "ray: $n nodes at 127.0.0.1:$port (a head and $((n - 1)) workers, token authentication)"
