@@ -3,7 +3,7 @@ games, and the credentials travel as text in the env config.
 
 docs/operations.md's "Training on a Ray cluster" block runs the whole
 recipe (two Ray nodes, three servers with TLS and a token) in the docs
-harness; these tests pin the two pieces it depends on, in a second.
+harness; these tests pin the two pieces it depends on, without a cluster.
 """
 
 from __future__ import annotations
