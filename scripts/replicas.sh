@@ -14,7 +14,7 @@
 #   scripts/replicas.sh steps      each replica's env steps (its metrics); fails if one has none
 #
 # State (pids, logs) lives in runs/replicas/. JGYM_BIN picks the binary
-# (default bin/jgym, built if missing); VENV the Python environment for check.
+# (default bin/jgym, built if missing); VENV the Python environment for check and steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=runs/replicas
