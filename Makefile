@@ -17,7 +17,14 @@ build: ## build bin/jgym
 setup: build ## build jgym and create the Python venv (.venv) with the client
 	scripts/setup-python.sh $(VENV)
 
-demo: setup ## the main job: train from scratch against Demo (65,536 env steps), evaluate, write a replay
+demo: ## the main job: train from scratch against Demo (65,536 env steps), evaluate, write a replay
+	@if [ ! -x $(PY) ] || ! $(PY) -c 'import torch' 2>/dev/null; then \
+	  echo "make demo: first the Python environment $(VENV) (scripts/setup-python.sh: several minutes, mostly"; \
+	  echo "  downloads; PyTorch's CPU build where download.pytorch.org answers, else PyPI's CUDA build: the venv"; \
+	  echo "  of every extra is then 5.6 GB, 3 GB of it NVIDIA's libraries, measured with du -sh .venv);"; \
+	  echo "  then 5 to 8 minutes of training on two cores (benchmarks/RESULTS.md) and two evaluations"; \
+	fi
+	$(MAKE) --no-print-directory setup
 	VENV=$(VENV) scripts/demo.sh
 
 generate: ## regenerate the gRPC code (Go and Python) from api/ and python-client/jgym/_games.py from the game definitions

@@ -11,9 +11,10 @@
 #   scripts/replicas.sh status     list them
 #   scripts/replicas.sh env        print the exports a client needs
 #   scripts/replicas.sh check [N]  up, spread 96 envs over them from Python, down
+#   scripts/replicas.sh steps      each replica's env steps (its metrics); fails if one has none
 #
 # State (pids, logs) lives in runs/replicas/. JGYM_BIN picks the binary
-# (default bin/jgym, built if missing); VENV the Python environment for check.
+# (default bin/jgym, built if missing); VENV the Python environment for check and steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=runs/replicas
@@ -113,14 +114,37 @@ check() {
   echo "a client without a token is refused"
 }
 
+# steps prints the rounds each running replica has played
+# (jgym_env_steps_total of its metrics) and fails when one has played none.
+steps() {
+  local f k n idle=0
+  shopt -s nullglob
+  for f in "$dir"/*.pid; do
+    k=$(basename "$f" .pid)
+    n=$("$venv/bin/python" - "$((9090 + k))" <<'EOF'
+import sys, urllib.request
+text = urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=10).read().decode()
+print(next(int(float(l.split()[1])) for l in text.splitlines() if l.startswith("jgym_env_steps_total ")))
+EOF
+)
+    echo "replica $k (127.0.0.1:$((50050 + k))): $n env steps"
+    if [ "$n" = 0 ]; then idle=1; fi
+  done
+  if [ "$idle" = 1 ]; then
+    echo "a replica played no games" >&2
+    return 1
+  fi
+}
+
 case "${1:-}" in
   up) up "${2:-3}" ;;
   down) down ;;
   status) status ;;
   env) client_env ;;
   check) check "${2:-3}" ;;
+  steps) steps ;;
   *)
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

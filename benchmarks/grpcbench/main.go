@@ -39,7 +39,6 @@ import (
 
 	"github.com/rs/zerolog"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/experimental"
 	"google.golang.org/protobuf/proto"
 
@@ -58,6 +57,9 @@ var onlyPaths string
 // pipeDepth is the number of parts of a batch in flight in the pipelined
 // measure (-pipeline).
 var pipeDepth = 2
+
+// dialOpts say how to reach the server of -addr (its token and TLS).
+var dialOpts server.DialOptions
 
 // path is one loopback measurement of a point.
 type path struct {
@@ -132,6 +134,10 @@ func main() {
 	repeat := flag.Int("repeat", 1, "measure each point this many times and keep the best (filters out other processes' load)")
 	skipInProcess := flag.Bool("loopback-only", false, "measure only the server path (for profiling it)")
 	flag.StringVar(&onlyPaths, "paths", "", "measure only the loopback paths whose names contain this text (e.g. sessions)")
+	flag.StringVar(&dialOpts.Token, "token", os.Getenv("JGYM_TOKEN"), "with -addr: the server's token (default $JGYM_TOKEN)")
+	flag.StringVar(&dialOpts.CAFile, "tls-ca", os.Getenv("JGYM_TLS_CA"), "with -addr: reach the server over TLS, trusting this CA's PEM (default $JGYM_TLS_CA)")
+	flag.StringVar(&dialOpts.CertFile, "tls-cert", "", "with -addr: this client's certificate (mutual TLS)")
+	flag.StringVar(&dialOpts.KeyFile, "tls-key", "", "with -addr: the key of -tls-cert")
 	flag.IntVar(&pipeDepth, "pipeline", 2, "parts of the batch in flight in the pipelined measure")
 	cpuprof := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	traceOut := flag.String("trace", "", "write an execution trace of the whole run to this file (go tool trace)")
@@ -178,6 +184,7 @@ func run(envList string, dur, warm time.Duration, addr string, workers, repeat i
 	res := results{Date: time.Now().UTC().Format(time.RFC3339), GoVer: runtime.Version(), CPUs: runtime.NumCPU(),
 		Load: strings.TrimSpace(string(load)), Duration: dur.String(), Workers: workers, Repeat: repeat, Seats: "learner, Demo, Demo, Demo"}
 	seats := []string{"", "Demo", "Demo", "Demo"}
+	remote := addr != ""
 	if addr == "" {
 		reg, err := env.NewRegistry(crematoria.Def.Host())
 		if err != nil {
@@ -197,7 +204,12 @@ func run(envList string, dur, warm time.Duration, addr string, workers, repeat i
 		defer func() { cancel(); <-done }()
 		addr = lis.Addr().String()
 	}
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+	if !remote {
+		dialOpts = server.DialOptions{}
+	}
+	// server.Dial says why a server refuses (TLS, a token) instead of
+	// failing on the first step.
+	conn, err := server.Dial(context.Background(), addr, dialOpts,
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(256<<20), grpc.ForceCodecV2(server.Codec())),
 		grpc.WithInitialWindowSize(8<<20), grpc.WithInitialConnWindowSize(16<<20),
 		grpc.WithReadBufferSize(256<<10), grpc.WithWriteBufferSize(256<<10),

@@ -10,12 +10,21 @@ runners' games over them; ``--addresses`` names running ones instead
 
     pip install './python-client[rllib]'
     python examples/rllib_ppo.py --game Moria-v0 --num-env-runners 2 --servers 2 --iterations 20
-    python examples/rllib_ppo.py --addresses 10.0.0.5:50051,10.0.0.6:50051 --ray-address auto
+    python examples/rllib_ppo.py --addresses 10.0.0.5:50051,10.0.0.6:50051 --ray-address auto \
+        --token "$JGYM_TOKEN" --tls-ca certs/ca.pem
+
+The servers' token and TLS files come from ``--token``, ``--tls-ca`` (and
+``--tls-cert``/``--tls-key`` for mutual TLS), else from ``$JGYM_TOKEN`` and
+``$JGYM_TLS_CA`` of the driver's shell, as in ``multi_server.py``. The
+driver reads the files and sends their text to every env runner in
+RLlib's env config: Ray's workers, on this machine or another, do not
+inherit the driver's environment (docs/operations.md, "Training on a Ray
+cluster").
 
 Each iteration prints the mean return of the finished games and the
 fraction of the sampled moves that were legal (always 1: the module masks
 the illegal ones). ``JGYM_QUICK=1`` (set by the docs harness) shrinks the
-run to a smoke test: one iteration of 400 steps on 20-round games.
+run to a smoke test: at most two iterations of 400 steps on 20-round games.
 """
 
 from __future__ import annotations
@@ -61,13 +70,40 @@ class Args:
     """rounds per game, 0 for the game's own (fewer for quick tests)"""
     seed: int = 1
     """seed of RLlib"""
+    token: str = ""
+    """the servers' token (default: $JGYM_TOKEN)"""
+    tls_ca: str = ""
+    """PEM file of the servers' CA: TLS to the servers (default: $JGYM_TLS_CA)"""
+    tls_cert: str = ""
+    """this client's certificate, for servers that ask for one (mutual TLS)"""
+    tls_key: str = ""
+    """the private key of --tls-cert"""
+    tls_server_name: str = ""
+    """the name to check in the servers' certificates when not their host"""
 
 
-def short_config(game: str, nb_rounds: int, address: str | None) -> str:
+def credentials(args: Args) -> dict[str, Any]:
+    """The servers' token and TLS, for the env config: the files' text, not their paths."""
+    out: dict[str, Any] = {}
+    token = args.token or os.environ.get("JGYM_TOKEN", "")
+    if token:
+        out["token"] = token
+    ca = args.tls_ca or os.environ.get("JGYM_TLS_CA", "")
+    if ca or args.tls_cert:
+        out["tls"] = jgym.TLS(
+            root_ca=ca or None,
+            client_cert=args.tls_cert or None,
+            client_key=args.tls_key or None,
+            server_name=args.tls_server_name or None,
+        ).portable()
+    return out
+
+
+def short_config(game: str, nb_rounds: int, address: str | None, creds: dict[str, Any]) -> str:
     """The game's default configuration with another number of rounds ('' for the default)."""
     if nb_rounds <= 0:
         return ""
-    with jgym.Client(address) as client:
+    with jgym.Client(address, **creds) as client:
         spec = next(g for g in client.list_games() if g.id == game)
     lines = []
     for line in spec.default_config.splitlines():
@@ -81,7 +117,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     args = parse(Args, argv)
     if os.environ.get("JGYM_QUICK"):
         # A smoke test of the command as written (the docs harness sets it).
-        args.iterations = 1
+        args.iterations = min(args.iterations, 2)
         args.train_batch_size = min(args.train_batch_size, 400)
         args.minibatch_size = min(args.minibatch_size, 200)
         args.num_epochs = 1
@@ -97,7 +133,11 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         servers = [jgym.LocalServer() for _ in range(max(1, args.servers))]
         addresses = [s.address for s in servers]
     print(f"jgym servers: {', '.join(addresses)}")
-    env_config: dict[str, Any] = {"config": short_config(args.game, args.nb_rounds, addresses[0])}
+    creds = credentials(args) if args.addresses else {}
+    env_config: dict[str, Any] = {
+        "config": short_config(args.game, args.nb_rounds, addresses[0], creds),
+        **creds,
+    }
     if args.ray_address:
         ray.init(address=args.ray_address)
     else:

@@ -51,6 +51,7 @@ from jgym.errors import (
     ServerStartError,
     ServerUnavailableError,
     SessionError,
+    TLSError,
     UnsupportedError,
     VersionMismatchError,
 )
@@ -89,6 +90,7 @@ __all__ = [
     "ServerUnavailableError",
     "Session",
     "SessionError",
+    "TLSError",
     "UnsupportedError",
     "VersionMismatchError",
     "errors",

@@ -35,7 +35,9 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from jgym._batch import check_actions, check_order, check_seed
+from jgym._probe import explain_auth, explain_unreachable
 from jgym.errors import (
+    AuthenticationError,
     InvalidArgumentError,
     JgymError,
     ServerUnavailableError,
@@ -124,8 +126,13 @@ _END = object()
 class TLS:
     """How to reach a server over TLS (``jgym serve --tls-cert``).
 
+    Each of ``root_ca``, ``client_cert`` and ``client_key`` is a file's
+    path or the PEM text itself (``"-----BEGIN ..."``, str or bytes): the
+    text travels where the file does not, e.g. in an RLlib env config to
+    env runners on other machines (:mod:`jgym.rllib`).
+
     Attributes:
-        root_ca: PEM file of the CA that signed the server's certificate
+        root_ca: PEM of the CA that signed the server's certificate
             (``jgym certs`` writes ``ca.pem``); ``None`` trusts the system's
             roots.
         client_cert: PEM certificate of this client, for servers that ask
@@ -139,27 +146,44 @@ class TLS:
         True
     """
 
-    root_ca: str | os.PathLike[str] | None = None
-    client_cert: str | os.PathLike[str] | None = None
-    client_key: str | os.PathLike[str] | None = None
+    root_ca: str | bytes | os.PathLike[str] | None = None
+    client_cert: str | bytes | os.PathLike[str] | None = None
+    client_key: str | bytes | os.PathLike[str] | None = None
     server_name: str | None = None
 
     def credentials(self) -> grpc.ChannelCredentials:
         """Returns the gRPC channel credentials (reads the files)."""
-
-        def read(p: str | os.PathLike[str] | None) -> bytes | None:
-            if p is None:
-                return None
-            with open(p, "rb") as f:
-                return f.read()
-
         if (self.client_cert is None) != (self.client_key is None):
             raise InvalidArgumentError("TLS: client_cert and client_key go together")
         return grpc.ssl_channel_credentials(
-            root_certificates=read(self.root_ca),
-            private_key=read(self.client_key),
-            certificate_chain=read(self.client_cert),
+            root_certificates=pem_bytes(self.root_ca),
+            private_key=pem_bytes(self.client_key),
+            certificate_chain=pem_bytes(self.client_cert),
         )
+
+    def portable(self) -> TLS:
+        """The same settings with the files' PEM text in place of their paths.
+
+        Example:
+            >>> TLS(root_ca="-----BEGIN CERTIFICATE-----...").portable().root_ca[:10]
+            b'-----BEGIN'
+        """
+        return TLS(
+            root_ca=pem_bytes(self.root_ca),
+            client_cert=pem_bytes(self.client_cert),
+            client_key=pem_bytes(self.client_key),
+            server_name=self.server_name,
+        )
+
+
+def pem_bytes(p: str | bytes | os.PathLike[str] | None) -> bytes | None:
+    """PEM text as bytes: given as such, or read from the file ``p`` names."""
+    if p is None or isinstance(p, bytes):
+        return p
+    if isinstance(p, str) and p.lstrip().startswith("-----BEGIN"):
+        return p.encode()
+    with open(p, "rb") as f:
+        return f.read()
 
 
 def _tls_of(tls: TLS | str | os.PathLike[str] | bool | None) -> TLS | None:
@@ -558,11 +582,15 @@ class Client:
             health_check(self._channel, timeout=connect_timeout)
         except grpc.RpcError as e:
             self.close()
-            raise ServerUnavailableError(
-                f"no jgym server answers at {self.address} within {connect_timeout:g} s: "
-                f"{e.details()}",
-                e.code(),
-            ) from None
+            err = explain_unreachable(
+                self.address,
+                uses_tls=conf is not None,
+                root_ca=pem_bytes(conf.root_ca) if conf is not None else None,
+                server_name=conf.server_name if conf is not None else None,
+                detail=f"{e.details()} within {connect_timeout:g} s",
+            )
+            err.code = e.code()
+            raise err from None
         self.version: ServerVersion | None = None
         if check_version:
             try:
@@ -592,7 +620,7 @@ class Client:
                     "wheel of the server's release",
                     e.code(),
                 ) from None
-            raise from_rpc_error(e, "get version") from None
+            raise self._explained(from_rpc_error(e, "get version")) from None
         return ServerVersion(
             resp.server_version, resp.protocol_version, dict(resp.observation_versions)
         )
@@ -602,7 +630,13 @@ class Client:
         try:
             return method(request, timeout=timeout, metadata=self._metadata or None)
         except grpc.RpcError as e:
-            raise from_rpc_error(e, what) from None
+            raise self._explained(from_rpc_error(e, what)) from None
+
+    def _explained(self, err: JgymError) -> JgymError:
+        """Says whether a refused call lacked a token or had a wrong one."""
+        if isinstance(err, AuthenticationError):
+            return explain_auth(err, self.address, sent_token=bool(self._metadata))
+        return err
 
     def upload_bot(self, path: str | os.PathLike[str], kind: str, game: str = "") -> str:
         """Uploads a bot file and returns the seat name the server gives it.

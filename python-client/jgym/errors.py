@@ -30,6 +30,7 @@ __all__ = [
     "ServerStartError",
     "ServerUnavailableError",
     "SessionError",
+    "TLSError",
     "UnsupportedError",
     "VersionMismatchError",
     "from_rpc_error",
@@ -106,6 +107,17 @@ class ServerError(JgymError):
 
 class ServerUnavailableError(JgymError, ConnectionError):
     """No server answers at the address, or it went away (crashed, stopped)."""
+
+
+class TLSError(ServerUnavailableError):
+    """TLS is on one side only, or the server's certificate is not trusted.
+
+    Raised when connecting: "this server requires TLS" (a plain-text client,
+    a server started with ``--tls-cert``), "this server does not use TLS"
+    (``tls=`` or ``$JGYM_TLS_CA`` against a plain-text server), or a
+    certificate the CA given does not vouch for. A :class:`ServerUnavailableError`,
+    so code that caught that still catches this.
+    """
 
 
 class ServerStartError(JgymError, RuntimeError):

@@ -5,11 +5,16 @@ against one or more jgym servers, and the learner trains the module.
 
 - :func:`register_envs` registers every game with Ray Tune as
   ``"jgym/<Game>-v0"``. The env config takes :class:`~jgym.env.JgymEnv`'s
-  options, and ``addresses``: a list of servers, env runner ``i`` (and
-  sub-environment ``j`` of it) playing on
-  ``addresses[(i * num_envs_per_env_runner + j) % len(addresses)]``
-  (``address`` for one server; neither: each env runner starts a local
-  server).
+  options, and ``addresses``: a list of servers, env runner ``i`` (RLlib
+  numbers the remote ones from 1; 0 is the driver's) and sub-environment
+  ``j`` of it playing on
+  ``addresses[((i - 1) * num_envs_per_env_runner + j) % len(addresses)]``,
+  so that every server gets games (``address`` for one server; neither:
+  each env runner starts a local server). The servers' credentials go in
+  the env config too, ``token`` and ``tls`` (a :class:`jgym.TLS` whose
+  PEMs are their text, :meth:`jgym.TLS.portable`): Ray's workers do not
+  inherit the driver's shell, so ``$JGYM_TOKEN`` and ``$JGYM_TLS_CA`` set
+  there do not reach them.
 - :class:`JgymRLModule`: a ``TorchRLModule`` with the ``ValueFunctionAPI``
   reading the Dict observation as it is (:class:`jgym.nets.SlotNet`: for
   each unit slot the board cells around it and its features, the whole
@@ -71,13 +76,42 @@ def env_creator(game: str) -> Any:
         config = dict(env_config or {})
         addresses = config.pop("addresses", None)
         per_runner = int(config.pop("num_envs_per_env_runner", 1))
+        config.pop("num_envs", None)  # RLlib's vector entry point adds it
         if addresses:
-            worker = int(getattr(env_config, "worker_index", 0))
-            vector = int(getattr(env_config, "vector_index", 0))
-            config["address"] = addresses[(worker * per_runner + vector) % len(addresses)]
+            config["address"] = addresses[slot(env_config, per_runner) % len(addresses)]
         return JgymEnv(game, **config)
 
     return create
+
+
+#: Envs made so far in this process, by env runner (see :func:`slot`).
+_made: dict[int, int] = {}
+
+
+def slot(env_config: Any, per_runner: int) -> int:
+    """The rank of an env among all env runners' envs, from 0.
+
+    RLlib's ``EnvContext`` numbers the remote env runners from 1
+    (``worker_index`` 0 is the driver's local one, which samples only with
+    no remote runners): env ``j`` of runner ``i`` is
+    ``(i - 1) * per_runner + j``, so that ranks 0, 1, ... are all used.
+    The new API stack gives every env of a runner the same context
+    (``vector_index`` 0), so ``j`` counts the envs this process has made
+    for runner ``i``, modulo ``per_runner`` (an env made again after a
+    failure keeps its server).
+
+    Example:
+        >>> class Ctx(dict):
+        ...     worker_index, vector_index = 7, 0
+        >>> [slot(Ctx(), 2) for _ in range(3)]  # runner 7: ranks 12 and 13
+        [12, 13, 12]
+    """
+    worker = int(getattr(env_config, "worker_index", 0))
+    vector = int(getattr(env_config, "vector_index", 0))
+    if vector == 0:
+        vector = _made.get(worker, 0) % max(per_runner, 1)
+        _made[worker] = _made.get(worker, 0) + 1
+    return max(worker - 1, 0) * per_runner + vector
 
 
 def register_envs(games: Sequence[str] = jgym.GAMES) -> list[str]:
@@ -163,16 +197,23 @@ class JgymRLModule(TorchRLModule, ValueFunctionAPI):
         return self._value(slots, glob)
 
 
-def module_spec(game: str, address: str | None = None, **model_config: Any) -> RLModuleSpec:
+def module_spec(
+    game: str,
+    address: str | None = None,
+    *,
+    token: str | None = None,
+    tls: Any = None,
+    **model_config: Any,
+) -> RLModuleSpec:
     """The ``RLModuleSpec`` of :class:`JgymRLModule` for a game.
 
-    Asks a server (``address``, or a local one) for the game's spec, for the
-    ``units`` columns of a unit's position.
+    Asks a server (``address`` with its ``token`` and ``tls``, or a local
+    one) for the game's spec, for the ``units`` columns of a unit's position.
     """
     from jgym.nets import unit_position_columns  # noqa: PLC0415
 
     if "position_columns" not in model_config:
-        with jgym.Client(address) as client:
+        with jgym.Client(address, token=token, tls=tls) as client:
             spec = next(g for g in client.list_games() if g.id == game.removeprefix("jgym/"))
         model_config["position_columns"] = unit_position_columns(spec)
     return RLModuleSpec(module_class=JgymRLModule, model_config=model_config)
@@ -198,7 +239,11 @@ def ppo_config(
             them (module docs). ``None``: each env runner starts a local
             server.
         env_config: More options of :class:`~jgym.env.JgymEnv`
-            (``opponents``, ``config``, ``reward_mode``, ...).
+            (``opponents``, ``config``, ``reward_mode``, the servers'
+            ``token`` and ``tls``, ...). A ``tls`` given as a path or a
+            :class:`jgym.TLS` of paths is sent as the files' text
+            (:meth:`jgym.TLS.portable`): env runners on other machines
+            need not have the files.
         model_config: Options of :class:`JgymRLModule`.
 
     Returns:
@@ -213,12 +258,18 @@ def ppo_config(
     if addresses:
         cfg["addresses"] = list(addresses)
         cfg["num_envs_per_env_runner"] = num_envs_per_env_runner
+    if cfg.get("tls") not in (None, False, True):
+        tls = cfg["tls"]
+        cfg["tls"] = (tls if isinstance(tls, jgym.TLS) else jgym.TLS(root_ca=tls)).portable()
     first = addresses[0] if addresses else cfg.get("address")
+    spec = module_spec(
+        game, first, token=cfg.get("token"), tls=cfg.get("tls"), **(model_config or {})
+    )
     return (
         PPOConfig()  # type: ignore[no-untyped-call]
         .environment(name, env_config=cfg)
         .env_runners(
             num_env_runners=num_env_runners, num_envs_per_env_runner=num_envs_per_env_runner
         )
-        .rl_module(rl_module_spec=module_spec(game, first, **(model_config or {})))
+        .rl_module(rl_module_spec=spec)
     )

@@ -74,10 +74,62 @@ def test_token_and_ca_from_the_environment(
         env.close()
 
 
-def test_plain_text_client_is_not_served(secured: tuple[LocalServer, str, Path]) -> None:
+def test_plain_text_client_is_told_tls_is_required(secured: tuple[LocalServer, str, Path]) -> None:
     server, secret, _ = secured
-    with pytest.raises(jgym.ServerUnavailableError):
+    with pytest.raises(jgym.TLSError, match="this server requires TLS") as e:
         jgym.Client(server.address, token=secret, tls=False, connect_timeout=2)
+    assert "no jgym server answers" not in str(e.value)
+    assert isinstance(e.value, jgym.ServerUnavailableError)  # what older code caught
+
+
+def test_tls_client_is_told_the_server_is_plain_text(address: str, tmp_path: Path) -> None:
+    binary = str(find_binary())
+    subprocess.run([binary, "certs", "--out", str(tmp_path)], check=True, capture_output=True)
+    with pytest.raises(jgym.TLSError, match="this server does not use TLS"):
+        jgym.Client(address, tls=str(tmp_path / "ca.pem"), connect_timeout=2)
+
+
+def test_untrusted_certificate_is_named(
+    secured: tuple[LocalServer, str, Path], tmp_path: Path
+) -> None:
+    server, secret, _ = secured
+    binary = str(find_binary())
+    subprocess.run([binary, "certs", "--out", str(tmp_path)], check=True, capture_output=True)
+    other_ca = tmp_path / "ca.pem"  # a CA that did not sign the server's certificate
+    with pytest.raises(jgym.TLSError, match="not signed by the CA given"):
+        jgym.Client(server.address, token=secret, tls=str(other_ca), connect_timeout=2)
+
+
+@pytest.mark.parametrize(
+    ("token", "message"),
+    [(None, "this server requires a token"), ("not-the-token-0000", "the token was refused")],
+)
+def test_token_errors_say_what_is_wrong(
+    secured: tuple[LocalServer, str, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    token: str | None,
+    message: str,
+) -> None:
+    server, _, ca = secured
+    monkeypatch.delenv("JGYM_TOKEN", raising=False)
+    for check_version in (True, False):  # the version handshake, or the first call
+        with pytest.raises(jgym.AuthenticationError, match=message):
+            c = jgym.Client(server.address, token=token, tls=str(ca), check_version=check_version)
+            try:
+                c.list_games()
+            finally:
+                c.close()
+
+
+def test_nothing_listening_is_not_blamed_on_tls() -> None:
+    import socket
+
+    with socket.socket() as s:  # a port that was free a moment ago
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(jgym.ServerUnavailableError, match="connection was refused") as e:
+        jgym.Client(f"127.0.0.1:{port}", tls=False, connect_timeout=1)
+    assert not isinstance(e.value, jgym.TLSError)
 
 
 def test_policy_file_is_uploaded(address: str) -> None:
