@@ -5,7 +5,8 @@ default, and ``conv``, with sizes as examples/ppo.py's ``--net``;
 untrained: the time does not depend on the weights), takes a real
 observation batch from the env (after ``--rounds`` rounds of random legal
 moves against three Demos, so that the units have spread out) and times
-the policy's forward pass (``agent.heads``, as in the rollout) and, with ``--update``, one training step on the batch
+the policy's forward pass (``agent.heads``, as in the rollout) and, with
+``--update``, one training step on the batch
 (forward, backward and Adam, as one PPO minibatch: the seat's own slots,
 the board's block inputs kept from the rollout) with 1 and with 2
 PyTorch threads. The training step reads the batch's distinct cells and

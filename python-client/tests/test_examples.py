@@ -86,11 +86,11 @@ def test_bench_python() -> None:
 @pytest.mark.skipif(not importlib.util.find_spec("torch"), reason="needs the [train] extra")
 def test_bench_forward_profile() -> None:
     """bench_forward.py times a forward pass and a training step of the network
-    --extra describes, and --profile prints the step's longest operators."""
+    --net describes, and --profile prints the step's longest operators."""
     out = run(
         "benchmarks/bench_forward.py",
-        *("--net", "local", "--batch", "4", "--rounds", "3", "--repeat", "1", "--threads", "1"),
-        *("--update", "--extra", "--crop 3 --hidden 16", "--profile", "3"),
+        *("--net", "local:crop=3,hidden=16", "--batch", "4", "--rounds", "3", "--repeat", "1"),
+        *("--threads", "1", "--update", "--profile", "3"),
     )
     assert "ms per forward pass" in out and "ms per training step" in out
     assert "Self CPU time total" in out and "Input Shapes" in out

@@ -97,7 +97,8 @@ class History:
                 mean = np.bincount(idx, ys) / count
                 ax1.plot(at[k - 1 :], np.convolve(mean, ones, mode="valid"), label=label)
         ax1.set(xlabel="environment steps", ylabel="final score", title="training games")
-        ax1.legend()
+        if ax1.get_legend_handles_labels()[0]:  # no game ended yet: nothing to label
+            ax1.legend()
         if self.evals:
             e = self.evals
             err = np.array(

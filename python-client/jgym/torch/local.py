@@ -562,5 +562,5 @@ class LocalAgent(BoardNet):
         if self.scalar_planes:
             weight = torch.cat([self.value_features(i) for i in self.scalar_planes])
             h = h + codes[:, self.scalar_planes].float() @ weight
-        out: torch.Tensor = h.view(*shape, -1)
+        out: torch.Tensor = h.view(*shape, self.channels)  # N may be 0 (no unit left)
         return out
