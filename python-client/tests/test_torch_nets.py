@@ -128,6 +128,22 @@ def test_local_net_sparse_equals_dense(game: str) -> None:
                 torch.testing.assert_close(got, want, rtol=1e-4, atol=2e-4 * size)
 
 
+def test_local_net_with_no_unit_left() -> None:
+    """A batch where the seat owns no unit (wiped out: it happens against
+    Riddick) gives logits and values of the right shapes, as the dense path."""
+    info, batches = random_play("Crematoria-v0", num_envs=2, seed=5, rounds=2, every=2)
+    obs_t = list(batches[0])
+    torch.manual_seed(1)
+    agent = jt.build_agent(info, "local")
+    units = obs_t[agent.i_units].clone()
+    units[..., agent.mine] = 0  # none of the slots is the seat's
+    obs_t[agent.i_units] = units
+    with torch.no_grad():
+        logits, values = agent.heads(*obs_t)
+        want_logits, want_values = agent.heads_dense(*obs_t)
+    assert logits.shape == want_logits.shape and values.shape == want_values.shape
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_local_net_gradients_equal_dense(game: str) -> None:
     """net local: what PPO trains on (``packed``, with the rollout's
