@@ -1,0 +1,309 @@
+package crematoria
+
+import "fmt"
+
+// DummyClone plays as the course's Dummy player (draft under study).
+type DummyClone struct {
+	me    int
+	rng   Rand
+	fdist []int32
+	pdist []int32
+	gdist []int32
+	hdist []int32
+	queue []int32
+	taken map[int]bool
+	// Trace, when set, receives one line per decision (study only).
+	Trace func(id int, what string)
+}
+
+func init() { RegisterBot("DummyClone", NewDummyClone) }
+
+// NewDummyClone returns the Dummy clone for seat me of a game with the
+// given seed.
+func NewDummyClone(me, seed int) Bot {
+	d := &DummyClone{me: me}
+	d.rng.Seed(seed + me + 1)
+	return d
+}
+
+// Study knobs.
+var (
+	StudyPct   = 35
+	StudyHound = 4
+	StudyAvoid = 4
+	StudyGemK  = 9
+	StudyDay   = true
+	StudyFlags = 0
+)
+
+// Rng exposes the generator (study only).
+func (d *DummyClone) Rng() *Rand { return &d.rng }
+
+// Play gives the orders of one round.
+func (d *DummyClone) Play(s *State, o *Orders) {
+	d.Prepare(s)
+	for _, id := range d.Order(s) {
+		if dir, ok := d.Decide(s, &s.Units[id]); ok {
+			d.Issue(o, &s.Units[id], dir)
+		}
+	}
+}
+
+// Order is the order in which units are decided (study).
+func (d *DummyClone) Order(s *State) []int {
+	return append(append([]int(nil), s.Furyans[d.me]...), s.Pioneers[d.me]...)
+}
+
+// Taken exposes the taken set (study).
+func (d *DummyClone) Taken() map[int]bool { return d.taken }
+
+func (d *DummyClone) unitAt(s *State, idx int) *Unit {
+	if v := s.Cells[idx].ID; v >= 0 {
+		return &s.Units[v]
+	}
+	return nil
+}
+
+// Prepare computes the round's fields (study).
+func (d *DummyClone) Prepare(s *State) {
+	d.taken = map[int]bool{}
+	for _, id := range d.Order(s) {
+		d.taken[s.Units[id].Pos.Index()] = true
+	}
+	rock := func(idx int) bool { return s.Cells[idx].Type != Rock }
+	walk := func(idx int) bool {
+		if s.Cells[idx].Type == Rock {
+			return false
+		}
+		return !StudyDay || idx < LevelCells || !Daylight(PosOf(idx), s.Round)
+	}
+	d.hdist = d.field(s, d.hdist, func(idx int) bool {
+		u := d.unitAt(s, idx)
+		return u != nil && u.Type == Hellhound
+	}, rock, false, nil)
+	d.fdist = d.field(s, d.fdist, func(idx int) bool {
+		u := d.unitAt(s, idx)
+		return u != nil && u.Type == Pioneer && u.Player != d.me
+	}, rock, false, nil)
+	occ := func(idx int) bool { return s.Cells[idx].ID >= 0 }
+	var pb, gb func(int) bool
+	if StudyFlags&1 != 0 {
+		pb = occ
+	}
+	if StudyFlags&2 != 0 {
+		gb = occ
+	}
+	d.pdist = d.field(s, d.pdist, func(idx int) bool {
+		c := &s.Cells[idx]
+		return c.Type == Cave && int(c.Owner) != d.me
+	}, walk, true, pb)
+	d.gdist = d.field(s, d.gdist, func(idx int) bool { return s.Cells[idx].Gem }, walk, true, gb)
+}
+
+// Decide is the decision for one unit (study).
+func (d *DummyClone) Decide(s *State, u *Unit) (Dir, bool) {
+	if u.Type == Furyan {
+		return d.furyan(s, u)
+	}
+	return d.pioneer(s, u)
+}
+
+func (d *DummyClone) note(id int, f string, a ...any) {
+	if d.Trace != nil {
+		d.Trace(id, fmt.Sprintf(f, a...))
+	}
+}
+
+// Issue commands u unless its target is taken (study).
+func (d *DummyClone) Issue(o *Orders, u *Unit, dir Dir) {
+	t := u.Pos.Add(dir)
+	key := -1
+	if t.OnBoard() {
+		key = t.Index()
+	}
+	if d.taken[key] {
+		d.note(u.ID, "taken")
+		return
+	}
+	d.taken[key] = true
+	o.Command(u.ID, dir)
+}
+
+func (d *DummyClone) draw(id int, l, u int, what string) int {
+	r := NewRand(0)
+	r.SetState(d.rng.State())
+	r.Step()
+	r.Step()
+	x := d.rng.Int(l, u)
+	d.note(id, "%s=%d(%.3f)", what, x, float64(r.State())/(1<<31))
+	return x
+}
+
+func (d *DummyClone) randomMove(id int) bool { return d.draw(id, 0, 99, "t") < StudyPct }
+
+func (d *DummyClone) furyan(s *State, u *Unit) (Dir, bool) {
+	var enemies []Dir
+	for dir := Bottom; dir <= LB; dir++ {
+		t := u.Pos.Add(dir)
+		if !t.OnBoard() {
+			continue
+		}
+		if w := d.unitAt(s, t.Index()); w != nil && (w.Type == Pioneer || w.Type == Furyan) && w.Player != d.me {
+			enemies = append(enemies, dir)
+		}
+	}
+	if len(enemies) > 0 {
+		return enemies[d.draw(u.ID, 0, len(enemies)-1, "attack")], true
+	}
+	if StudyFlags&8 != 0 {
+		if dir, ok := d.fleeHound(s, u); ok {
+			return dir, true
+		}
+	}
+	rnd := d.randomMove(u.ID)
+	if StudyFlags&16 != 0 {
+		if dir, ok := d.fleeHound(s, u); ok {
+			return dir, true
+		}
+	}
+	if rnd {
+		return Dir(d.draw(u.ID, 0, 7, "rnd")), true
+	}
+	if StudyFlags&64 != 0 {
+		if dir, ok := d.fleeHound(s, u); ok {
+			return dir, true
+		}
+	}
+	return d.step(s, u, d.fdist, true)
+}
+
+func (d *DummyClone) pioneer(s *State, u *Unit) (Dir, bool) {
+	var threats []Dir
+	for dir := Bottom; dir <= LB; dir++ {
+		t := u.Pos.Add(dir)
+		if !t.OnBoard() {
+			continue
+		}
+		if w := d.unitAt(s, t.Index()); w != nil && ((w.Type == Furyan && w.Player != d.me) || w.Type == Necromonger) {
+			threats = append(threats, dir)
+		}
+	}
+	if len(threats) > 0 {
+		return (threats[d.draw(u.ID, 0, len(threats)-1, "flee")] + 4) % 8, true
+	}
+	if dir, ok := d.fleeHound(s, u); ok {
+		return dir, true
+	}
+	if d.randomMove(u.ID) {
+		return Dir(d.draw(u.ID, 0, 7, "rnd")), true
+	}
+	if g := d.gdist[u.Pos.Index()]; g >= 0 && int(g) <= StudyGemK {
+		d.note(u.ID, "gem d=%d", g)
+		return d.step(s, u, d.gdist, StudyFlags&4 == 0)
+	}
+	return d.step(s, u, d.pdist, true)
+}
+
+func (d *DummyClone) fleeHound(s *State, u *Unit) (Dir, bool) {
+	here := d.hdist[u.Pos.Index()]
+	if u.Pos.K != 0 || here < 0 || int(here) > StudyHound {
+		return None, false
+	}
+	var best []Dir
+	bx := int32(-1)
+	for dir := Bottom; dir <= LB; dir++ {
+		t := u.Pos.Add(dir)
+		if !t.OnBoard() {
+			continue
+		}
+		c := &s.Cells[t.Index()]
+		if c.Type == Rock || c.ID >= 0 {
+			continue
+		}
+		x := d.hdist[t.Index()]
+		if x > bx {
+			bx, best = x, best[:0]
+		}
+		if x == bx {
+			best = append(best, dir)
+		}
+	}
+	if len(best) == 0 {
+		d.note(u.ID, "hound-stuck")
+		return None, false
+	}
+	d.note(u.ID, "hound %v", best)
+	return best[d.draw(u.ID, 0, len(best)-1, "hidx")], true
+}
+
+// step moves u to a free neighbour nearer to the goal, drawn among them.
+func (d *DummyClone) step(s *State, u *Unit, dist []int32, free bool) (Dir, bool) {
+	here := dist[u.Pos.Index()]
+	var c []Dir
+	for dir := Bottom; dir <= Down; dir++ {
+		if dir >= Up && s.Cells[u.Pos.Index()].Type != Elevator {
+			continue
+		}
+		t := u.Pos.Add(dir)
+		if !t.OnBoard() || (free && s.Cells[t.Index()].ID >= 0) {
+			continue
+		}
+		if (u.Type == Pioneer || StudyFlags&32 != 0) && t.K == 0 {
+			if h := d.hdist[t.Index()]; h >= 0 && int(h) <= StudyAvoid {
+				continue
+			}
+		}
+		if x := dist[t.Index()]; x >= 0 && x < here {
+			c = append(c, dir)
+		}
+	}
+	if len(c) == 0 {
+		d.note(u.ID, "nocand")
+		return None, false
+	}
+	d.note(u.ID, "cands %v", c)
+	return c[d.draw(u.ID, 0, len(c)-1, "idx")], true
+}
+
+// field computes distances to the goal cells through cells where pass
+// holds, on level 0 or (threeD) on both levels joined by elevators.
+func (d *DummyClone) field(s *State, dist []int32, goal, pass func(idx int) bool, threeD bool, block func(idx int) bool) []int32 {
+	if dist == nil {
+		dist = make([]int32, NumCells)
+	}
+	d.queue = d.queue[:0]
+	n := LevelCells
+	if threeD {
+		n = NumCells
+	}
+	for idx := range dist {
+		dist[idx] = -1
+		if idx < n && pass(idx) && goal(idx) && (block == nil || !block(idx)) {
+			dist[idx] = 0
+			d.queue = append(d.queue, int32(idx))
+		}
+	}
+	for h := 0; h < len(d.queue); h++ {
+		p := PosOf(int(d.queue[h]))
+		last := LB
+		if threeD && s.Cells[p.Index()].Type == Elevator {
+			last = Down
+		}
+		for dir := Bottom; dir <= last; dir++ {
+			t := p.Add(dir)
+			if !t.OnBoard() {
+				continue
+			}
+			ti := t.Index()
+			if dist[ti] >= 0 || !pass(ti) {
+				continue
+			}
+			dist[ti] = dist[p.Index()] + 1
+			if block != nil && block(ti) {
+				continue
+			}
+			d.queue = append(d.queue, int32(ti))
+		}
+	}
+	return dist
+}
