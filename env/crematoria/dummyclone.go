@@ -33,7 +33,8 @@ var (
 	StudyAvoid = 4
 	StudyGemK  = 9
 	StudyDay   = true
-	StudyFlags = 0
+	StudyFlags  = 0
+	StudyPBlock = 1
 )
 
 // Rng exposes the generator (study only).
@@ -87,14 +88,24 @@ func (d *DummyClone) Prepare(s *State) {
 	}, rock, false, nil)
 	occ := func(idx int) bool { return s.Cells[idx].ID >= 0 }
 	var pb, gb func(int) bool
-	if StudyFlags&1 != 0 {
+	switch StudyPBlock {
+	case 1:
 		pb = occ
+	case 3:
+		pb = func(idx int) bool { u := d.unitAt(s, idx); return u != nil && u.Player != d.me }
+	case 4:
+		pb = func(idx int) bool { u := d.unitAt(s, idx); return u != nil && u.Player == d.me }
+	case 5:
+		pb = func(idx int) bool { u := d.unitAt(s, idx); return u != nil && u.Player != d.me && u.Type != Pioneer }
 	}
 	if StudyFlags&2 != 0 {
 		gb = occ
 	}
 	d.pdist = d.field(s, d.pdist, func(idx int) bool {
 		c := &s.Cells[idx]
+		if StudyPBlock == 2 && c.ID >= 0 {
+			return false
+		}
 		return c.Type == Cave && int(c.Owner) != d.me
 	}, walk, true, pb)
 	d.gdist = d.field(s, d.gdist, func(idx int) bool { return s.Cells[idx].Gem }, walk, true, gb)
@@ -240,6 +251,7 @@ func (d *DummyClone) fleeHound(s *State, u *Unit) (Dir, bool) {
 func (d *DummyClone) step(s *State, u *Unit, dist []int32, free bool) (Dir, bool) {
 	here := dist[u.Pos.Index()]
 	var c []Dir
+	bx := int32(-1)
 	for dir := Bottom; dir <= Down; dir++ {
 		if dir >= Up && s.Cells[u.Pos.Index()].Type != Elevator {
 			continue
@@ -252,6 +264,17 @@ func (d *DummyClone) step(s *State, u *Unit, dist []int32, free bool) (Dir, bool
 			if h := d.hdist[t.Index()]; h >= 0 && int(h) <= StudyAvoid {
 				continue
 			}
+		}
+		if StudyFlags&128 != 0 {
+			if x := dist[t.Index()]; x >= 0 {
+				if x < bx || bx < 0 {
+					bx, c = x, c[:0]
+				}
+				if x == bx {
+					c = append(c, dir)
+				}
+			}
+			continue
 		}
 		if x := dist[t.Index()]; x >= 0 && x < here {
 			c = append(c, dir)
