@@ -11,6 +11,9 @@ type DummyClone struct {
 	gdist []int32
 	hdist []int32
 	queue []int32
+	four  bool
+	prevH []Pos
+	hprev []int32
 	taken map[int]bool
 	// Trace, when set, receives one line per decision (study only).
 	Trace func(id int, what string)
@@ -35,6 +38,7 @@ var (
 	StudyDay   = true
 	StudyFlags  = 0
 	StudyPBlock = 1
+	StudyHBlock = 0
 )
 
 // Rng exposes the generator (study only).
@@ -78,10 +82,36 @@ func (d *DummyClone) Prepare(s *State) {
 		}
 		return !StudyDay || idx < LevelCells || !Daylight(PosOf(idx), s.Round)
 	}
+	var hb func(int) bool
+	switch StudyHBlock {
+	case 1:
+		hb = func(idx int) bool { u := d.unitAt(s, idx); return u != nil && u.Type != Hellhound }
+	case 2:
+		hb = func(idx int) bool { return s.Cells[idx].Type == Elevator }
+	}
+	hpass := rock
+	if StudyHBlock == 3 {
+		hpass = func(idx int) bool { return s.Cells[idx].Type == Cave }
+	}
+	d.four = StudyHBlock == 4
 	d.hdist = d.field(s, d.hdist, func(idx int) bool {
 		u := d.unitAt(s, idx)
 		return u != nil && u.Type == Hellhound
-	}, rock, false, nil)
+	}, hpass, false, hb)
+	d.four = false
+	var prev []Pos
+	for _, h := range s.Hellhounds {
+		prev = append(prev, s.Units[h].Pos)
+	}
+	if d.prevH == nil {
+		d.prevH = prev
+	}
+	old := map[int]bool{}
+	for _, p := range d.prevH {
+		old[p.Index()] = true
+	}
+	d.hprev = d.field(s, d.hprev, func(idx int) bool { return old[idx] }, hpass, false, nil)
+	d.prevH = prev
 	d.fdist = d.field(s, d.fdist, func(idx int) bool {
 		u := d.unitAt(s, idx)
 		return u != nil && u.Type == Pioneer && u.Player != d.me
@@ -185,7 +215,7 @@ func (d *DummyClone) furyan(s *State, u *Unit) (Dir, bool) {
 			return dir, true
 		}
 	}
-	return d.step(s, u, d.fdist, true)
+	return d.step(s, u, d.fdist, true, true)
 }
 
 func (d *DummyClone) pioneer(s *State, u *Unit) (Dir, bool) {
@@ -210,13 +240,17 @@ func (d *DummyClone) pioneer(s *State, u *Unit) (Dir, bool) {
 	}
 	if g := d.gdist[u.Pos.Index()]; g >= 0 && int(g) <= StudyGemK {
 		d.note(u.ID, "gem d=%d", g)
-		return d.step(s, u, d.gdist, StudyFlags&4 == 0)
+		return d.step(s, u, d.gdist, StudyFlags&4 == 0, StudyFlags&256 == 0)
 	}
-	return d.step(s, u, d.pdist, true)
+	return d.step(s, u, d.pdist, true, true)
 }
 
 func (d *DummyClone) fleeHound(s *State, u *Unit) (Dir, bool) {
-	here := d.hdist[u.Pos.Index()]
+	hd := d.hdist
+	if StudyFlags&1024 != 0 {
+		hd = d.hprev
+	}
+	here := hd[u.Pos.Index()]
 	if u.Pos.K != 0 || here < 0 || int(here) > StudyHound {
 		return None, false
 	}
@@ -231,7 +265,7 @@ func (d *DummyClone) fleeHound(s *State, u *Unit) (Dir, bool) {
 		if c.Type == Rock || c.ID >= 0 {
 			continue
 		}
-		x := d.hdist[t.Index()]
+		x := hd[t.Index()]
 		if x > bx {
 			bx, best = x, best[:0]
 		}
@@ -248,36 +282,11 @@ func (d *DummyClone) fleeHound(s *State, u *Unit) (Dir, bool) {
 }
 
 // step moves u to a free neighbour nearer to the goal, drawn among them.
-func (d *DummyClone) step(s *State, u *Unit, dist []int32, free bool) (Dir, bool) {
-	here := dist[u.Pos.Index()]
-	var c []Dir
-	bx := int32(-1)
-	for dir := Bottom; dir <= Down; dir++ {
-		if dir >= Up && s.Cells[u.Pos.Index()].Type != Elevator {
-			continue
-		}
-		t := u.Pos.Add(dir)
-		if !t.OnBoard() || (free && s.Cells[t.Index()].ID >= 0) {
-			continue
-		}
-		if (u.Type == Pioneer || StudyFlags&32 != 0) && t.K == 0 {
-			if h := d.hdist[t.Index()]; h >= 0 && int(h) <= StudyAvoid {
-				continue
-			}
-		}
-		if StudyFlags&128 != 0 {
-			if x := dist[t.Index()]; x >= 0 {
-				if x < bx || bx < 0 {
-					bx, c = x, c[:0]
-				}
-				if x == bx {
-					c = append(c, dir)
-				}
-			}
-			continue
-		}
-		if x := dist[t.Index()]; x >= 0 && x < here {
-			c = append(c, dir)
+func (d *DummyClone) step(s *State, u *Unit, dist []int32, free, avoid bool) (Dir, bool) {
+	c := d.cands(s, u, dist, free, avoid)
+	if d.Trace != nil && avoid {
+		if all := d.cands(s, u, dist, free, false); len(all) != len(c) {
+			d.note(u.ID, "avoidmatters %v", all)
 		}
 	}
 	if len(c) == 0 {
@@ -286,6 +295,50 @@ func (d *DummyClone) step(s *State, u *Unit, dist []int32, free bool) (Dir, bool
 	}
 	d.note(u.ID, "cands %v", c)
 	return c[d.draw(u.ID, 0, len(c)-1, "idx")], true
+}
+
+func (d *DummyClone) cands(s *State, u *Unit, dist []int32, free, avoid bool) []Dir {
+	var c []Dir
+	bx := int32(-1)
+	danger := func(t Pos) bool {
+		if !avoid || t.K != 0 || !(u.Type == Pioneer || StudyFlags&32 != 0) {
+			return false
+		}
+		h := d.hdist[t.Index()]
+		return h >= 0 && int(h) <= StudyAvoid
+	}
+	for dir := Bottom; dir <= Down; dir++ {
+		if dir >= Up && s.Cells[u.Pos.Index()].Type != Elevator {
+			continue
+		}
+		t := u.Pos.Add(dir)
+		if !t.OnBoard() || (free && s.Cells[t.Index()].ID >= 0) {
+			continue
+		}
+		if StudyFlags&2048 == 0 && danger(t) {
+			continue
+		}
+		if x := dist[t.Index()]; x >= 0 {
+			if x < bx || bx < 0 {
+				bx, c = x, c[:0]
+			}
+			if x == bx {
+				c = append(c, dir)
+			}
+		}
+	}
+	if StudyFlags&2048 != 0 {
+		var safe []Dir
+		for _, dir := range c {
+			if !danger(u.Pos.Add(dir)) {
+				safe = append(safe, dir)
+			}
+		}
+		if len(safe) > 0 {
+			c = safe
+		}
+	}
+	return c
 }
 
 // field computes distances to the goal cells through cells where pass
@@ -313,6 +366,9 @@ func (d *DummyClone) field(s *State, dist []int32, goal, pass func(idx int) bool
 			last = Down
 		}
 		for dir := Bottom; dir <= last; dir++ {
+			if d.four && dir < Up && dir%2 == 1 {
+				continue
+			}
 			t := p.Add(dir)
 			if !t.OnBoard() {
 				continue
@@ -330,3 +386,6 @@ func (d *DummyClone) field(s *State, dist []int32, goal, pass func(idx int) bool
 	}
 	return dist
 }
+
+// StudyFields exposes the fields (study only).
+func (d *DummyClone) StudyFields() (p, g, h, f []int32) { return d.pdist, d.gdist, d.hdist, d.fdist }
