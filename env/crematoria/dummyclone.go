@@ -112,10 +112,17 @@ func (d *DummyClone) Prepare(s *State) {
 	}
 	d.hprev = d.field(s, d.hprev, func(idx int) bool { return old[idx] }, hpass, false, nil)
 	d.prevH = prev
-	d.fdist = d.field(s, d.fdist, func(idx int) bool {
-		u := d.unitAt(s, idx)
-		return u != nil && u.Type == Pioneer && u.Player != d.me
-	}, rock, false, nil)
+	if StudyFlags&4096 != 0 {
+		d.fdist = d.field(s, d.fdist, func(idx int) bool {
+			u := d.unitAt(s, idx)
+			return u != nil && u.Type == Pioneer && u.Player != d.me
+		}, walk, true, nil)
+	} else {
+		d.fdist = d.field(s, d.fdist, func(idx int) bool {
+			u := d.unitAt(s, idx)
+			return u != nil && u.Type == Pioneer && u.Player != d.me
+		}, rock, false, nil)
+	}
 	occ := func(idx int) bool { return s.Cells[idx].ID >= 0 }
 	var pb, gb func(int) bool
 	switch StudyPBlock {
@@ -189,7 +196,7 @@ func (d *DummyClone) furyan(s *State, u *Unit) (Dir, bool) {
 		if !t.OnBoard() {
 			continue
 		}
-		if w := d.unitAt(s, t.Index()); w != nil && (w.Type == Pioneer || w.Type == Furyan) && w.Player != d.me {
+		if w := d.unitAt(s, t.Index()); w != nil && ((w.Type == Pioneer || w.Type == Furyan) && w.Player != d.me || StudyFlags&8192 != 0 && w.Type == Necromonger) {
 			enemies = append(enemies, dir)
 		}
 	}
