@@ -31,13 +31,13 @@ func NewDummyClone(me, seed int) Bot {
 
 // Study knobs.
 var (
-	StudyPct   = 35
-	StudyHound = 4
-	StudyAvoid = 4
-	StudyGemK  = 9
-	StudyDay   = true
-	StudyFlags  = 0
-	StudyPBlock = 1
+	StudyPct    = 35
+	StudyHound  = 4
+	StudyAvoid  = 4
+	StudyGemK   = 9
+	StudyDay    = true
+	StudyFlags  = 14789
+	StudyPBlock = 0
 	StudyHBlock = 0
 )
 
