@@ -4,17 +4,18 @@ import "fmt"
 
 // DummyClone plays as the course's Dummy player (draft under study).
 type DummyClone struct {
-	me    int
-	rng   Rand
-	fdist []int32
-	pdist []int32
-	gdist []int32
-	hdist []int32
-	queue []int32
-	four  bool
-	prevH []Pos
-	hprev []int32
-	taken map[int]bool
+	me        int
+	rng       Rand
+	fdist     []int32
+	pdist     []int32
+	gdist     []int32
+	hdist     []int32
+	queue     []int32
+	four      bool
+	prevH     []Pos
+	studyPrev []Pos
+	hprev     []int32
+	taken     map[int]bool
 	// Trace, when set, receives one line per decision (study only).
 	Trace func(id int, what string)
 }
@@ -36,8 +37,8 @@ var (
 	StudyAvoid  = 4
 	StudyGemK   = 9
 	StudyDay    = true
-	StudyFlags  = 14789
-	StudyPBlock = 0
+	StudyFlags  = 47557
+	StudyPBlock = 7
 	StudyHBlock = 0
 )
 
@@ -106,11 +107,28 @@ func (d *DummyClone) Prepare(s *State) {
 	if d.prevH == nil {
 		d.prevH = prev
 	}
+	d.studyPrev = append(d.studyPrev[:0], d.prevH...)
 	old := map[int]bool{}
-	for _, p := range d.prevH {
+	for k, p := range d.prevH {
+		if StudyFlags&16384 != 0 {
+			c := prev[k]
+			q := Pos{2*c.I - p.I, c.J, 0}
+			dj := c.J - p.J
+			if dj > 1 {
+				dj -= Cols
+			} else if dj < -1 {
+				dj += Cols
+			}
+			q.J = (c.J + dj + Cols) % Cols
+			if !q.OnBoard() {
+				q = c
+			}
+			old[q.Index()] = true
+			continue
+		}
 		old[p.Index()] = true
 	}
-	d.hprev = d.field(s, d.hprev, func(idx int) bool { return old[idx] }, hpass, false, nil)
+	d.hprev = d.field(s, d.hprev, func(idx int) bool { return old[idx] }, func(int) bool { return true }, false, nil)
 	d.prevH = prev
 	if StudyFlags&4096 != 0 {
 		d.fdist = d.field(s, d.fdist, func(idx int) bool {
@@ -138,13 +156,30 @@ func (d *DummyClone) Prepare(s *State) {
 	if StudyFlags&2 != 0 {
 		gb = occ
 	}
+	dang := func(idx int) bool {
+		if idx >= LevelCells {
+			return false
+		}
+		h := d.hdist[idx]
+		return h >= 0 && int(h) <= StudyAvoid
+	}
+	ppass := walk
+	switch StudyPBlock {
+	case 6: // dangerous cells are neither goals nor passable
+		ppass = func(idx int) bool { return walk(idx) && !dang(idx) }
+	case 7: // dangerous cells may be goals but are not passed through
+		pb = dang
+	}
 	d.pdist = d.field(s, d.pdist, func(idx int) bool {
 		c := &s.Cells[idx]
 		if StudyPBlock == 2 && c.ID >= 0 {
 			return false
 		}
 		return c.Type == Cave && int(c.Owner) != d.me
-	}, walk, true, pb)
+	}, ppass, true, pb)
+	if StudyFlags&65536 != 0 {
+		gb = dang
+	}
 	d.gdist = d.field(s, d.gdist, func(idx int) bool { return s.Cells[idx].Gem }, walk, true, gb)
 }
 
@@ -249,7 +284,7 @@ func (d *DummyClone) pioneer(s *State, u *Unit) (Dir, bool) {
 		d.note(u.ID, "gem d=%d", g)
 		return d.step(s, u, d.gdist, StudyFlags&4 == 0, StudyFlags&256 == 0)
 	}
-	return d.step(s, u, d.pdist, true, true)
+	return d.step(s, u, d.pdist, true, StudyFlags&32768 == 0)
 }
 
 func (d *DummyClone) fleeHound(s *State, u *Unit) (Dir, bool) {
@@ -311,7 +346,11 @@ func (d *DummyClone) cands(s *State, u *Unit, dist []int32, free, avoid bool) []
 		if !avoid || t.K != 0 || !(u.Type == Pioneer || StudyFlags&32 != 0) {
 			return false
 		}
-		h := d.hdist[t.Index()]
+		hd := d.hdist
+		if StudyFlags&512 != 0 {
+			hd = d.hprev
+		}
+		h := hd[t.Index()]
 		return h >= 0 && int(h) <= StudyAvoid
 	}
 	for dir := Bottom; dir <= Down; dir++ {
@@ -396,3 +435,21 @@ func (d *DummyClone) field(s *State, dist []int32, goal, pass func(idx int) bool
 
 // StudyFields exposes the fields (study only).
 func (d *DummyClone) StudyFields() (p, g, h, f []int32) { return d.pdist, d.gdist, d.hdist, d.fdist }
+
+// StudyVariants returns the cave-field candidate lists of u under the
+// avoidance variants (study only): exclude-then-min, min-then-filter, none.
+func (d *DummyClone) StudyVariants(s *State, u *Unit) [3][]Dir {
+	f := StudyFlags
+	defer func() { StudyFlags = f }()
+	var out [3][]Dir
+	StudyFlags = f &^ 2048
+	out[0] = d.cands(s, u, d.pdist, true, true)
+	StudyFlags = f | 2048
+	out[1] = d.cands(s, u, d.pdist, true, true)
+	out[2] = d.cands(s, u, d.pdist, true, false)
+	return out
+}
+
+// StudyPrevHounds returns the hounds' positions of the previous round
+// (study only; valid after Prepare: the current ones).
+func (d *DummyClone) StudyPrevHounds() []Pos { return d.studyPrev }
