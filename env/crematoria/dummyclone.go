@@ -37,7 +37,7 @@ var (
 	StudyAvoid  = 4
 	StudyGemK   = 9
 	StudyDay    = true
-	StudyFlags  = 47557
+	StudyFlags  = 833989
 	StudyPBlock = 7
 	StudyHBlock = 0
 )
@@ -226,7 +226,14 @@ func (d *DummyClone) randomMove(id int) bool { return d.draw(id, 0, 99, "t") < S
 
 func (d *DummyClone) furyan(s *State, u *Unit) (Dir, bool) {
 	var enemies []Dir
-	for dir := Bottom; dir <= LB; dir++ {
+	flast := LB
+	if StudyFlags&524288 != 0 {
+		flast = Down
+	}
+	for dir := Bottom; dir <= flast; dir++ {
+		if dir >= Up && s.Cells[u.Pos.Index()].Type != Elevator {
+			continue
+		}
 		t := u.Pos.Add(dir)
 		if !t.OnBoard() {
 			continue
@@ -262,7 +269,14 @@ func (d *DummyClone) furyan(s *State, u *Unit) (Dir, bool) {
 
 func (d *DummyClone) pioneer(s *State, u *Unit) (Dir, bool) {
 	var threats []Dir
-	for dir := Bottom; dir <= LB; dir++ {
+	last := LB
+	if StudyFlags&262144 != 0 {
+		last = Down
+	}
+	for dir := Bottom; dir <= last; dir++ {
+		if dir >= Up && s.Cells[u.Pos.Index()].Type != Elevator {
+			continue
+		}
 		t := u.Pos.Add(dir)
 		if !t.OnBoard() {
 			continue
@@ -400,9 +414,14 @@ func (d *DummyClone) field(s *State, dist []int32, goal, pass func(idx int) bool
 	}
 	for idx := range dist {
 		dist[idx] = -1
-		if idx < n && pass(idx) && goal(idx) && (block == nil || !block(idx)) {
-			dist[idx] = 0
-			d.queue = append(d.queue, int32(idx))
+		if idx < n && pass(idx) && goal(idx) {
+			switch {
+			case block == nil || !block(idx):
+				dist[idx] = 0
+				d.queue = append(d.queue, int32(idx))
+			case StudyFlags&131072 != 0:
+				dist[idx] = 0
+			}
 		}
 	}
 	for h := 0; h < len(d.queue); h++ {
