@@ -37,7 +37,7 @@ var (
 	StudyAvoid  = 4
 	StudyGemK   = 9
 	StudyDay    = true
-	StudyFlags  = 833989
+	StudyFlags  = 3979717
 	StudyPBlock = 7
 	StudyHBlock = 0
 )
@@ -131,10 +131,14 @@ func (d *DummyClone) Prepare(s *State) {
 	d.hprev = d.field(s, d.hprev, func(idx int) bool { return old[idx] }, func(int) bool { return true }, false, nil)
 	d.prevH = prev
 	if StudyFlags&4096 != 0 {
+		fw := walk
+		if StudyFlags&(1<<20) != 0 {
+			fw = rock
+		}
 		d.fdist = d.field(s, d.fdist, func(idx int) bool {
 			u := d.unitAt(s, idx)
 			return u != nil && u.Type == Pioneer && u.Player != d.me
-		}, walk, true, nil)
+		}, fw, true, nil)
 	} else {
 		d.fdist = d.field(s, d.fdist, func(idx int) bool {
 			u := d.unitAt(s, idx)
@@ -164,6 +168,9 @@ func (d *DummyClone) Prepare(s *State) {
 		return h >= 0 && int(h) <= StudyAvoid
 	}
 	ppass := walk
+	if StudyFlags&(1<<21) != 0 {
+		ppass = rock
+	}
 	switch StudyPBlock {
 	case 6: // dangerous cells are neither goals nor passable
 		ppass = func(idx int) bool { return walk(idx) && !dang(idx) }
@@ -180,7 +187,11 @@ func (d *DummyClone) Prepare(s *State) {
 	if StudyFlags&65536 != 0 {
 		gb = dang
 	}
-	d.gdist = d.field(s, d.gdist, func(idx int) bool { return s.Cells[idx].Gem }, walk, true, gb)
+	gw := walk
+	if StudyFlags&(1<<22) != 0 {
+		gw = rock
+	}
+	d.gdist = d.field(s, d.gdist, func(idx int) bool { return s.Cells[idx].Gem }, gw, true, gb)
 }
 
 // Decide is the decision for one unit (study).
