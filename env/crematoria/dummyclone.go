@@ -10,6 +10,8 @@ type DummyClone struct {
 	pdist     []int32
 	gdist     []int32
 	hdist     []int32
+	edist     []int32
+	p0dist    []int32
 	queue     []int32
 	four      bool
 	prevH     []Pos
@@ -37,9 +39,10 @@ var (
 	StudyAvoid  = 4
 	StudyGemK   = 9
 	StudyDay    = true
-	StudyFlags  = 3979717
+	StudyFlags  = 12368325
 	StudyPBlock = 7
 	StudyHBlock = 0
+	StudyOut    = 2
 )
 
 // Rng exposes the generator (study only).
@@ -187,6 +190,18 @@ func (d *DummyClone) Prepare(s *State) {
 	if StudyFlags&65536 != 0 {
 		gb = dang
 	}
+	switch StudyOut {
+	case 1:
+		d.edist = d.field(s, d.edist, func(idx int) bool { return idx < LevelCells && s.Cells[idx].Type == Elevator }, walk, true, nil)
+	case 2:
+		d.edist = d.field(s, d.edist, func(idx int) bool { return idx < LevelCells && s.Cells[idx].Type == Elevator }, rock, true, nil)
+	}
+	if StudyFlags&(1<<23) != 0 {
+		d.p0dist = d.field(s, d.p0dist, func(idx int) bool {
+			c := &s.Cells[idx]
+			return c.Type == Cave && int(c.Owner) != d.me
+		}, rock, true, nil)
+	}
 	gw := walk
 	if StudyFlags&(1<<22) != 0 {
 		gw = rock
@@ -308,6 +323,14 @@ func (d *DummyClone) pioneer(s *State, u *Unit) (Dir, bool) {
 	if g := d.gdist[u.Pos.Index()]; g >= 0 && int(g) <= StudyGemK {
 		d.note(u.ID, "gem d=%d", g)
 		return d.step(s, u, d.gdist, StudyFlags&4 == 0, StudyFlags&256 == 0)
+	}
+	if u.Pos.K == 1 && StudyOut > 0 {
+		d.note(u.ID, "out")
+		return d.step(s, u, d.edist, true, false)
+	}
+	if StudyFlags&(1<<23) != 0 && d.pdist[u.Pos.Index()] < 0 {
+		d.note(u.ID, "fallback")
+		return d.step(s, u, d.p0dist, true, false)
 	}
 	return d.step(s, u, d.pdist, true, StudyFlags&32768 == 0)
 }
