@@ -487,7 +487,15 @@ func (d *DummyClone) field(s *State, dist []int32, goal, pass func(idx int) bool
 }
 
 // StudyFields exposes the fields (study only).
-func (d *DummyClone) StudyFields() (p, g, h, f []int32) { return d.pdist, d.gdist, d.hdist, d.fdist }
+func (d *DummyClone) StudyFields() (p, g, h, f []int32) {
+	if StudyShowE {
+		return d.pdist, d.gdist, d.hdist, d.edist
+	}
+	return d.pdist, d.gdist, d.hdist, d.fdist
+}
+
+// StudyShowE makes StudyFields return the elevator field as f.
+var StudyShowE bool
 
 // StudyVariants returns the cave-field candidate lists of u under the
 // avoidance variants (study only): exclude-then-min, min-then-filter, none.
