@@ -1,25 +1,53 @@
 package crematoria
 
-import "fmt"
-
-// DummyClone plays as the course's Dummy player (draft under study).
+// DummyClone plays like the course's Dummy player, the strongest of the
+// course's reference bots. Dummy is distributed only as a compiled object;
+// its rules were read from 20 games of four Dummies (the trace and every
+// player's commands of each round), studied on seeds 1000001-1000014 and
+// measured on the held-out seeds 1000015-1000020, where the clone gives
+// 97% of the units Dummy's command (benchmarks/notebook/crematoria-dummy.md
+// has the figures and the commands that measure them). Students can seat
+// it as a sparring partner (`jgym match`, `jgym eval --opponents
+// DummyClone`).
+//
+// Like Demo, it draws from the player's own generator seeded with
+// seed+me+1, R(l, u) below. Each round it decides its furyans, then its
+// pioneers, in the order of State.Furyans and State.Pioneers:
+//
+//   - Furyan: the enemies next to it (an enemy pioneer or furyan, or a
+//     necromonger; the eight directions, and up and down on an elevator)
+//     are attacked, one drawn among them by R(0, n-1). Otherwise
+//     R(0, 99) < 35 moves in direction R(0, 7); otherwise a furyan on
+//     level 0 within 4 steps of a hellhound flees it (below); otherwise it
+//     steps towards the nearest enemy pioneer (both levels).
+//   - Pioneer: a threat next to it (an enemy furyan or a necromonger) makes
+//     it step the opposite way, (d+4) mod 8 for the threat d drawn among
+//     them; otherwise a pioneer on level 0 within 4 steps of a hellhound
+//     flees it; otherwise R(0, 99) < 35 moves in direction R(0, 7);
+//     otherwise it steps towards a gem within 9 steps (walking only where
+//     the sun does not shine, and onto occupied cells too); otherwise, on
+//     level 1, towards the nearest elevator; otherwise towards the nearest
+//     cave it does not own, walking around the cells within 4 steps of a
+//     hellhound (it may end on one); if no such walk exists, by any walk.
+//
+// A step goes to a free neighbour (no unit on it) whose distance to the
+// goal is least, one drawn among the ties by R(0, n-1); a unit without
+// such a neighbour gets no command. Fleeing a hellhound goes to the free
+// neighbour on level 0 farthest from the hellhounds, drawn among the ties.
+// A command is given only if no unit of the player stands on its target
+// and no earlier command of the round goes there; Dummy never commands
+// None.
+//
+// Distances are breadth-first walks over cells that are not rock, in the
+// eight directions and through elevators; the hellhound distance is taken
+// on level 0 only.
 type DummyClone struct {
-	me        int
-	rng       Rand
-	fdist     []int32
-	pdist     []int32
-	gdist     []int32
-	hdist     []int32
-	edist     []int32
-	p0dist    []int32
-	queue     []int32
-	four      bool
-	prevH     []Pos
-	studyPrev []Pos
-	hprev     []int32
-	taken     map[int]bool
-	// Trace, when set, receives one line per decision (study only).
-	Trace func(id int, what string)
+	me    int
+	rng   Rand
+	taken []bool // targets of the round, by cell index; NumCells is off the board
+
+	hound, enemy, cave, anyCave, gem, lift []int32 // distance fields
+	queue                                  []int32
 }
 
 func init() { RegisterBot("DummyClone", NewDummyClone) }
@@ -32,39 +60,32 @@ func NewDummyClone(me, seed int) Bot {
 	return d
 }
 
-// Study knobs.
-var (
-	StudyPct    = 35
-	StudyHound  = 4
-	StudyAvoid  = 4
-	StudyGemK   = 9
-	StudyDay    = true
-	StudyFlags  = 12368325
-	StudyPBlock = 7
-	StudyHBlock = 0
-	StudyOut    = 2
+// The constants of Dummy's rules, as read from its games.
+const (
+	dummyRandomPct = 35 // percent of units moving at random
+	dummyHoundNear = 4  // hellhound distance fled, and walked around
+	dummyGemNear   = 9  // gems sought within this distance
 )
-
-// Rng exposes the generator (study only).
-func (d *DummyClone) Rng() *Rand { return &d.rng }
 
 // Play gives the orders of one round.
 func (d *DummyClone) Play(s *State, o *Orders) {
-	d.Prepare(s)
-	for _, id := range d.Order(s) {
-		if dir, ok := d.Decide(s, &s.Units[id]); ok {
-			d.Issue(o, &s.Units[id], dir)
+	d.prepare(s)
+	for _, ids := range [][]int{s.Furyans[d.me], s.Pioneers[d.me]} {
+		for _, id := range ids {
+			u := &s.Units[id]
+			var dir Dir
+			var ok bool
+			if u.Type == Furyan {
+				dir, ok = d.furyan(s, u)
+			} else {
+				dir, ok = d.pioneer(s, u)
+			}
+			if ok {
+				d.issue(o, u, dir)
+			}
 		}
 	}
 }
-
-// Order is the order in which units are decided (study).
-func (d *DummyClone) Order(s *State) []int {
-	return append(append([]int(nil), s.Furyans[d.me]...), s.Pioneers[d.me]...)
-}
-
-// Taken exposes the taken set (study).
-func (d *DummyClone) Taken() map[int]bool { return d.taken }
 
 func (d *DummyClone) unitAt(s *State, idx int) *Unit {
 	if v := s.Cells[idx].ID; v >= 0 {
@@ -73,275 +94,139 @@ func (d *DummyClone) unitAt(s *State, idx int) *Unit {
 	return nil
 }
 
-// Prepare computes the round's fields (study).
-func (d *DummyClone) Prepare(s *State) {
-	d.taken = map[int]bool{}
-	for _, id := range d.Order(s) {
-		d.taken[s.Units[id].Pos.Index()] = true
+// prepare marks the player's units' cells taken and computes the round's
+// distance fields.
+func (d *DummyClone) prepare(s *State) {
+	if d.taken == nil {
+		d.taken = make([]bool, NumCells+1)
 	}
-	rock := func(idx int) bool { return s.Cells[idx].Type != Rock }
-	walk := func(idx int) bool {
-		if s.Cells[idx].Type == Rock {
-			return false
+	clear(d.taken)
+	for _, ids := range [][]int{s.Furyans[d.me], s.Pioneers[d.me]} {
+		for _, id := range ids {
+			d.taken[s.Units[id].Pos.Index()] = true
 		}
-		return !StudyDay || idx < LevelCells || !Daylight(PosOf(idx), s.Round)
 	}
-	var hb func(int) bool
-	switch StudyHBlock {
-	case 1:
-		hb = func(idx int) bool { u := d.unitAt(s, idx); return u != nil && u.Type != Hellhound }
-	case 2:
-		hb = func(idx int) bool { return s.Cells[idx].Type == Elevator }
-	}
-	hpass := rock
-	if StudyHBlock == 3 {
-		hpass = func(idx int) bool { return s.Cells[idx].Type == Cave }
-	}
-	d.four = StudyHBlock == 4
-	d.hdist = d.field(s, d.hdist, func(idx int) bool {
+	notRock := func(idx int) bool { return s.Cells[idx].Type != Rock }
+	d.hound = d.field(s, d.hound, func(idx int) bool {
 		u := d.unitAt(s, idx)
 		return u != nil && u.Type == Hellhound
-	}, hpass, false, hb)
-	d.four = false
-	var prev []Pos
-	for _, h := range s.Hellhounds {
-		prev = append(prev, s.Units[h].Pos)
-	}
-	if d.prevH == nil {
-		d.prevH = prev
-	}
-	d.studyPrev = append(d.studyPrev[:0], d.prevH...)
-	old := map[int]bool{}
-	for k, p := range d.prevH {
-		if StudyFlags&16384 != 0 {
-			c := prev[k]
-			q := Pos{2*c.I - p.I, c.J, 0}
-			dj := c.J - p.J
-			if dj > 1 {
-				dj -= Cols
-			} else if dj < -1 {
-				dj += Cols
-			}
-			q.J = (c.J + dj + Cols) % Cols
-			if !q.OnBoard() {
-				q = c
-			}
-			old[q.Index()] = true
-			continue
-		}
-		old[p.Index()] = true
-	}
-	d.hprev = d.field(s, d.hprev, func(idx int) bool { return old[idx] }, func(int) bool { return true }, false, nil)
-	d.prevH = prev
-	if StudyFlags&4096 != 0 {
-		fw := walk
-		if StudyFlags&(1<<20) != 0 {
-			fw = rock
-		}
-		d.fdist = d.field(s, d.fdist, func(idx int) bool {
-			u := d.unitAt(s, idx)
-			return u != nil && u.Type == Pioneer && u.Player != d.me
-		}, fw, true, nil)
-	} else {
-		d.fdist = d.field(s, d.fdist, func(idx int) bool {
-			u := d.unitAt(s, idx)
-			return u != nil && u.Type == Pioneer && u.Player != d.me
-		}, rock, false, nil)
-	}
-	occ := func(idx int) bool { return s.Cells[idx].ID >= 0 }
-	var pb, gb func(int) bool
-	switch StudyPBlock {
-	case 1:
-		pb = occ
-	case 3:
-		pb = func(idx int) bool { u := d.unitAt(s, idx); return u != nil && u.Player != d.me }
-	case 4:
-		pb = func(idx int) bool { u := d.unitAt(s, idx); return u != nil && u.Player == d.me }
-	case 5:
-		pb = func(idx int) bool { u := d.unitAt(s, idx); return u != nil && u.Player != d.me && u.Type != Pioneer }
-	}
-	if StudyFlags&2 != 0 {
-		gb = occ
-	}
-	dang := func(idx int) bool {
-		if idx >= LevelCells {
-			return false
-		}
-		h := d.hdist[idx]
-		return h >= 0 && int(h) <= StudyAvoid
-	}
-	ppass := walk
-	if StudyFlags&(1<<21) != 0 {
-		ppass = rock
-	}
-	switch StudyPBlock {
-	case 6: // dangerous cells are neither goals nor passable
-		ppass = func(idx int) bool { return walk(idx) && !dang(idx) }
-	case 7: // dangerous cells may be goals but are not passed through
-		pb = dang
-	}
-	d.pdist = d.field(s, d.pdist, func(idx int) bool {
+	}, notRock, false, nil)
+	d.enemy = d.field(s, d.enemy, func(idx int) bool {
+		u := d.unitAt(s, idx)
+		return u != nil && u.Type == Pioneer && u.Player != d.me
+	}, notRock, true, nil)
+	notOwnCave := func(idx int) bool {
 		c := &s.Cells[idx]
-		if StudyPBlock == 2 && c.ID >= 0 {
-			return false
-		}
 		return c.Type == Cave && int(c.Owner) != d.me
-	}, ppass, true, pb)
-	if StudyFlags&65536 != 0 {
-		gb = dang
 	}
-	switch StudyOut {
-	case 1:
-		d.edist = d.field(s, d.edist, func(idx int) bool { return idx < LevelCells && s.Cells[idx].Type == Elevator }, walk, true, nil)
-	case 2:
-		d.edist = d.field(s, d.edist, func(idx int) bool { return idx < LevelCells && s.Cells[idx].Type == Elevator }, rock, true, nil)
+	d.cave = d.field(s, d.cave, notOwnCave, notRock, true, func(idx int) bool { return d.nearHound(idx) })
+	d.anyCave = d.field(s, d.anyCave, notOwnCave, notRock, true, nil)
+	d.lift = d.field(s, d.lift, func(idx int) bool {
+		return idx < LevelCells && s.Cells[idx].Type == Elevator
+	}, notRock, true, nil)
+	inShade := func(idx int) bool {
+		return s.Cells[idx].Type != Rock && (idx < LevelCells || !Daylight(PosOf(idx), s.Round))
 	}
-	if StudyFlags&(1<<23) != 0 {
-		d.p0dist = d.field(s, d.p0dist, func(idx int) bool {
-			c := &s.Cells[idx]
-			return c.Type == Cave && int(c.Owner) != d.me
-		}, rock, true, nil)
-	}
-	gw := walk
-	if StudyFlags&(1<<22) != 0 {
-		gw = rock
-	}
-	d.gdist = d.field(s, d.gdist, func(idx int) bool { return s.Cells[idx].Gem }, gw, true, gb)
+	d.gem = d.field(s, d.gem, func(idx int) bool { return s.Cells[idx].Gem }, inShade, true, nil)
 }
 
-// Decide is the decision for one unit (study).
-func (d *DummyClone) Decide(s *State, u *Unit) (Dir, bool) {
-	if u.Type == Furyan {
-		return d.furyan(s, u)
+// nearHound reports whether cell idx is on level 0 within dummyHoundNear
+// steps of a hellhound.
+func (d *DummyClone) nearHound(idx int) bool {
+	if idx >= LevelCells {
+		return false
 	}
-	return d.pioneer(s, u)
+	h := d.hound[idx]
+	return h >= 0 && h <= dummyHoundNear
 }
 
-func (d *DummyClone) note(id int, f string, a ...any) {
-	if d.Trace != nil {
-		d.Trace(id, fmt.Sprintf(f, a...))
-	}
-}
-
-// Issue commands u unless its target is taken (study).
-func (d *DummyClone) Issue(o *Orders, u *Unit, dir Dir) {
-	t := u.Pos.Add(dir)
-	key := -1
-	if t.OnBoard() {
+// issue commands u in direction dir unless its target is taken.
+func (d *DummyClone) issue(o *Orders, u *Unit, dir Dir) {
+	key := NumCells
+	if t := u.Pos.Add(dir); t.OnBoard() {
 		key = t.Index()
 	}
 	if d.taken[key] {
-		d.note(u.ID, "taken")
 		return
 	}
 	d.taken[key] = true
 	o.Command(u.ID, dir)
 }
 
-func (d *DummyClone) draw(id int, l, u int, what string) int {
-	r := NewRand(0)
-	r.SetState(d.rng.State())
-	r.Step()
-	r.Step()
-	x := d.rng.Int(l, u)
-	d.note(id, "%s=%d(%.3f)", what, x, float64(r.State())/(1<<31))
-	return x
-}
-
-func (d *DummyClone) randomMove(id int) bool { return d.draw(id, 0, 99, "t") < StudyPct }
-
-func (d *DummyClone) furyan(s *State, u *Unit) (Dir, bool) {
-	var enemies []Dir
-	flast := LB
-	if StudyFlags&524288 != 0 {
-		flast = Down
-	}
-	for dir := Bottom; dir <= flast; dir++ {
-		if dir >= Up && s.Cells[u.Pos.Index()].Type != Elevator {
-			continue
-		}
-		t := u.Pos.Add(dir)
-		if !t.OnBoard() {
-			continue
-		}
-		if w := d.unitAt(s, t.Index()); w != nil && ((w.Type == Pioneer || w.Type == Furyan) && w.Player != d.me || StudyFlags&8192 != 0 && w.Type == Necromonger) {
-			enemies = append(enemies, dir)
-		}
-	}
-	if len(enemies) > 0 {
-		return enemies[d.draw(u.ID, 0, len(enemies)-1, "attack")], true
-	}
-	if StudyFlags&8 != 0 {
-		if dir, ok := d.fleeHound(s, u); ok {
-			return dir, true
-		}
-	}
-	rnd := d.randomMove(u.ID)
-	if StudyFlags&16 != 0 {
-		if dir, ok := d.fleeHound(s, u); ok {
-			return dir, true
-		}
-	}
-	if rnd {
-		return Dir(d.draw(u.ID, 0, 7, "rnd")), true
-	}
-	if StudyFlags&64 != 0 {
-		if dir, ok := d.fleeHound(s, u); ok {
-			return dir, true
-		}
-	}
-	return d.step(s, u, d.fdist, true, true)
-}
-
-func (d *DummyClone) pioneer(s *State, u *Unit) (Dir, bool) {
-	var threats []Dir
+// around lists the directions from u that lead to a cell on the board
+// holding a unit accepted by is: the eight, and up and down on an
+// elevator.
+func (d *DummyClone) around(s *State, u *Unit, is func(w *Unit) bool) []Dir {
+	var out []Dir
 	last := LB
-	if StudyFlags&262144 != 0 {
+	if s.Cells[u.Pos.Index()].Type == Elevator {
 		last = Down
 	}
 	for dir := Bottom; dir <= last; dir++ {
-		if dir >= Up && s.Cells[u.Pos.Index()].Type != Elevator {
-			continue
-		}
 		t := u.Pos.Add(dir)
 		if !t.OnBoard() {
 			continue
 		}
-		if w := d.unitAt(s, t.Index()); w != nil && ((w.Type == Furyan && w.Player != d.me) || w.Type == Necromonger) {
-			threats = append(threats, dir)
+		if w := d.unitAt(s, t.Index()); w != nil && is(w) {
+			out = append(out, dir)
 		}
 	}
-	if len(threats) > 0 {
-		return (threats[d.draw(u.ID, 0, len(threats)-1, "flee")] + 4) % 8, true
+	return out
+}
+
+func (d *DummyClone) randomMove() (Dir, bool) {
+	if d.rng.Int(0, 99) < dummyRandomPct {
+		return Dir(d.rng.Int(0, 7)), true
+	}
+	return None, false
+}
+
+func (d *DummyClone) furyan(s *State, u *Unit) (Dir, bool) {
+	enemies := d.around(s, u, func(w *Unit) bool {
+		return (w.Type == Pioneer || w.Type == Furyan) && w.Player != d.me || w.Type == Necromonger
+	})
+	if len(enemies) > 0 {
+		return enemies[d.rng.Int(0, len(enemies)-1)], true
+	}
+	if dir, ok := d.randomMove(); ok {
+		return dir, true
 	}
 	if dir, ok := d.fleeHound(s, u); ok {
 		return dir, true
 	}
-	if d.randomMove(u.ID) {
-		return Dir(d.draw(u.ID, 0, 7, "rnd")), true
-	}
-	if g := d.gdist[u.Pos.Index()]; g >= 0 && int(g) <= StudyGemK {
-		d.note(u.ID, "gem d=%d", g)
-		return d.step(s, u, d.gdist, StudyFlags&4 == 0, StudyFlags&256 == 0)
-	}
-	if u.Pos.K == 1 && StudyOut > 0 {
-		d.note(u.ID, "out")
-		return d.step(s, u, d.edist, true, false)
-	}
-	if StudyFlags&(1<<23) != 0 && d.pdist[u.Pos.Index()] < 0 {
-		d.note(u.ID, "fallback")
-		return d.step(s, u, d.p0dist, true, false)
-	}
-	return d.step(s, u, d.pdist, true, StudyFlags&32768 == 0)
+	return d.step(s, u, d.enemy, true)
 }
 
-func (d *DummyClone) fleeHound(s *State, u *Unit) (Dir, bool) {
-	hd := d.hdist
-	if StudyFlags&1024 != 0 {
-		hd = d.hprev
+func (d *DummyClone) pioneer(s *State, u *Unit) (Dir, bool) {
+	threats := d.around(s, u, func(w *Unit) bool {
+		return w.Type == Furyan && w.Player != d.me || w.Type == Necromonger
+	})
+	if len(threats) > 0 {
+		return (threats[d.rng.Int(0, len(threats)-1)] + 4) % 8, true
 	}
-	here := hd[u.Pos.Index()]
-	if u.Pos.K != 0 || here < 0 || int(here) > StudyHound {
+	if dir, ok := d.fleeHound(s, u); ok {
+		return dir, true
+	}
+	if dir, ok := d.randomMove(); ok {
+		return dir, true
+	}
+	switch here := u.Pos.Index(); {
+	case d.gem[here] >= 0 && d.gem[here] <= dummyGemNear:
+		return d.step(s, u, d.gem, false)
+	case u.Pos.K == 1:
+		return d.step(s, u, d.lift, true)
+	case d.cave[here] < 0:
+		return d.step(s, u, d.anyCave, true)
+	}
+	return d.step(s, u, d.cave, true)
+}
+
+// fleeHound moves a unit on level 0 within dummyHoundNear of a hellhound
+// to the free neighbour farthest from the hellhounds, drawn among the
+// ties.
+func (d *DummyClone) fleeHound(s *State, u *Unit) (Dir, bool) {
+	here := d.hound[u.Pos.Index()]
+	if u.Pos.K != 0 || here < 0 || here > dummyHoundNear {
 		return None, false
 	}
 	var best []Dir
@@ -355,7 +240,7 @@ func (d *DummyClone) fleeHound(s *State, u *Unit) (Dir, bool) {
 		if c.Type == Rock || c.ID >= 0 {
 			continue
 		}
-		x := hd[t.Index()]
+		x := d.hound[t.Index()]
 		if x > bx {
 			bx, best = x, best[:0]
 		}
@@ -364,52 +249,23 @@ func (d *DummyClone) fleeHound(s *State, u *Unit) (Dir, bool) {
 		}
 	}
 	if len(best) == 0 {
-		d.note(u.ID, "hound-stuck")
 		return None, false
 	}
-	d.note(u.ID, "hound %v", best)
-	return best[d.draw(u.ID, 0, len(best)-1, "hidx")], true
+	return best[d.rng.Int(0, len(best)-1)], true
 }
 
-// step moves u to a free neighbour nearer to the goal, drawn among them.
-func (d *DummyClone) step(s *State, u *Unit, dist []int32, free, avoid bool) (Dir, bool) {
-	c := d.cands(s, u, dist, free, avoid)
-	if d.Trace != nil && avoid {
-		if all := d.cands(s, u, dist, free, false); len(all) != len(c) {
-			d.note(u.ID, "avoidmatters %v", all)
-		}
-	}
-	if len(c) == 0 {
-		d.note(u.ID, "nocand")
-		return None, false
-	}
-	d.note(u.ID, "cands %v", c)
-	return c[d.draw(u.ID, 0, len(c)-1, "idx")], true
-}
-
-func (d *DummyClone) cands(s *State, u *Unit, dist []int32, free, avoid bool) []Dir {
+// step moves u to a neighbour of least distance in dist, drawn among the
+// ties; free excludes the neighbours holding a unit.
+func (d *DummyClone) step(s *State, u *Unit, dist []int32, free bool) (Dir, bool) {
 	var c []Dir
 	bx := int32(-1)
-	danger := func(t Pos) bool {
-		if !avoid || t.K != 0 || !(u.Type == Pioneer || StudyFlags&32 != 0) {
-			return false
-		}
-		hd := d.hdist
-		if StudyFlags&512 != 0 {
-			hd = d.hprev
-		}
-		h := hd[t.Index()]
-		return h >= 0 && int(h) <= StudyAvoid
+	last := LB
+	if s.Cells[u.Pos.Index()].Type == Elevator {
+		last = Down
 	}
-	for dir := Bottom; dir <= Down; dir++ {
-		if dir >= Up && s.Cells[u.Pos.Index()].Type != Elevator {
-			continue
-		}
+	for dir := Bottom; dir <= last; dir++ {
 		t := u.Pos.Add(dir)
 		if !t.OnBoard() || (free && s.Cells[t.Index()].ID >= 0) {
-			continue
-		}
-		if StudyFlags&2048 == 0 && danger(t) {
 			continue
 		}
 		if x := dist[t.Index()]; x >= 0 {
@@ -421,53 +277,39 @@ func (d *DummyClone) cands(s *State, u *Unit, dist []int32, free, avoid bool) []
 			}
 		}
 	}
-	if StudyFlags&2048 != 0 {
-		var safe []Dir
-		for _, dir := range c {
-			if !danger(u.Pos.Add(dir)) {
-				safe = append(safe, dir)
-			}
-		}
-		if len(safe) > 0 {
-			c = safe
-		}
+	if len(c) == 0 {
+		return None, false
 	}
-	return c
+	return c[d.rng.Int(0, len(c)-1)], true
 }
 
-// field computes distances to the goal cells through cells where pass
-// holds, on level 0 or (threeD) on both levels joined by elevators.
-func (d *DummyClone) field(s *State, dist []int32, goal, pass func(idx int) bool, threeD bool, block func(idx int) bool) []int32 {
+// field computes into dist (allocated if nil) the distances to the goal
+// cells through cells where pass holds: on level 0 only, or (both) on
+// both levels joined by elevators. A cell where block holds gets its
+// distance but is not walked through, and is no goal.
+func (d *DummyClone) field(s *State, dist []int32, goal, pass func(idx int) bool, both bool, block func(idx int) bool) []int32 {
 	if dist == nil {
 		dist = make([]int32, NumCells)
 	}
 	d.queue = d.queue[:0]
 	n := LevelCells
-	if threeD {
+	if both {
 		n = NumCells
 	}
 	for idx := range dist {
 		dist[idx] = -1
-		if idx < n && pass(idx) && goal(idx) {
-			switch {
-			case block == nil || !block(idx):
-				dist[idx] = 0
-				d.queue = append(d.queue, int32(idx))
-			case StudyFlags&131072 != 0:
-				dist[idx] = 0
-			}
+		if idx < n && pass(idx) && goal(idx) && (block == nil || !block(idx)) {
+			dist[idx] = 0
+			d.queue = append(d.queue, int32(idx))
 		}
 	}
 	for h := 0; h < len(d.queue); h++ {
 		p := PosOf(int(d.queue[h]))
 		last := LB
-		if threeD && s.Cells[p.Index()].Type == Elevator {
+		if both && s.Cells[p.Index()].Type == Elevator {
 			last = Down
 		}
 		for dir := Bottom; dir <= last; dir++ {
-			if d.four && dir < Up && dir%2 == 1 {
-				continue
-			}
 			t := p.Add(dir)
 			if !t.OnBoard() {
 				continue
@@ -485,32 +327,3 @@ func (d *DummyClone) field(s *State, dist []int32, goal, pass func(idx int) bool
 	}
 	return dist
 }
-
-// StudyFields exposes the fields (study only).
-func (d *DummyClone) StudyFields() (p, g, h, f []int32) {
-	if StudyShowE {
-		return d.pdist, d.gdist, d.hdist, d.edist
-	}
-	return d.pdist, d.gdist, d.hdist, d.fdist
-}
-
-// StudyShowE makes StudyFields return the elevator field as f.
-var StudyShowE bool
-
-// StudyVariants returns the cave-field candidate lists of u under the
-// avoidance variants (study only): exclude-then-min, min-then-filter, none.
-func (d *DummyClone) StudyVariants(s *State, u *Unit) [3][]Dir {
-	f := StudyFlags
-	defer func() { StudyFlags = f }()
-	var out [3][]Dir
-	StudyFlags = f &^ 2048
-	out[0] = d.cands(s, u, d.pdist, true, true)
-	StudyFlags = f | 2048
-	out[1] = d.cands(s, u, d.pdist, true, true)
-	out[2] = d.cands(s, u, d.pdist, true, false)
-	return out
-}
-
-// StudyPrevHounds returns the hounds' positions of the previous round
-// (study only; valid after Prepare: the current ones).
-func (d *DummyClone) StudyPrevHounds() []Pos { return d.studyPrev }
