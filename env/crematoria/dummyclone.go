@@ -1,11 +1,14 @@
 package crematoria
 
+import "sync"
+
 // DummyClone plays like the course's Dummy player, the strongest of the
 // course's reference bots. Dummy is distributed only as a compiled object;
 // its rules were read from 20 games of four Dummies (the trace and every
 // player's commands of each round), studied on seeds 1000001-1000014 and
 // measured on the held-out seeds 1000015-1000020, where the clone gives
-// 97% of the units Dummy's command (benchmarks/notebook/crematoria-dummy.md
+// 96.4% of the units Dummy's command and four clones score 1.9% above
+// four Dummies (benchmarks/notebook/crematoria-dummy.md
 // has the figures and the commands that measure them). Students can seat
 // it as a sparring partner (`jgym match`, `jgym eval --opponents
 // DummyClone`).
@@ -46,7 +49,12 @@ type DummyClone struct {
 	rng   Rand
 	taken []bool // targets of the round, by cell index; NumCells is off the board
 
-	hound, enemy, cave, anyCave, gem, lift []int32 // distance fields
+	// Distance fields: to the hellhounds (level 0), the enemy pioneers,
+	// the caves the player does not own (around the hellhounds, and by
+	// any walk), the gems (in the shade) and the elevators of level 0.
+	hound, enemy, cave, anyCave, gem, lift []int32
+	anyCaveDone                            bool   // anyCave is this round's
+	notRock, shade, near                   []bool // cells not rock; not rock nor in daylight; near a hellhound
 	queue                                  []int32
 }
 
@@ -99,6 +107,13 @@ func (d *DummyClone) unitAt(s *State, idx int) *Unit {
 func (d *DummyClone) prepare(s *State) {
 	if d.taken == nil {
 		d.taken = make([]bool, NumCells+1)
+		d.notRock = make([]bool, NumCells)
+		d.shade = make([]bool, NumCells)
+		d.near = make([]bool, NumCells)
+		for idx := range d.notRock {
+			d.notRock[idx] = s.Cells[idx].Type != Rock
+		}
+		d.lift = d.field(s, d.lift, func(idx int) bool { return idx < LevelCells && s.Cells[idx].Type == Elevator }, d.notRock, NumCells, nil)
 	}
 	clear(d.taken)
 	for _, ids := range [][]int{s.Furyans[d.me], s.Pioneers[d.me]} {
@@ -106,38 +121,32 @@ func (d *DummyClone) prepare(s *State) {
 			d.taken[s.Units[id].Pos.Index()] = true
 		}
 	}
-	notRock := func(idx int) bool { return s.Cells[idx].Type != Rock }
 	d.hound = d.field(s, d.hound, func(idx int) bool {
 		u := d.unitAt(s, idx)
 		return u != nil && u.Type == Hellhound
-	}, notRock, false, nil)
+	}, d.notRock, LevelCells, nil)
+	for idx := range d.near {
+		h := d.hound[idx]
+		d.near[idx] = idx < LevelCells && h >= 0 && h <= dummyHoundNear
+	}
 	d.enemy = d.field(s, d.enemy, func(idx int) bool {
 		u := d.unitAt(s, idx)
 		return u != nil && u.Type == Pioneer && u.Player != d.me
-	}, notRock, true, nil)
-	notOwnCave := func(idx int) bool {
+	}, d.notRock, NumCells, nil)
+	d.cave = d.field(s, d.cave, d.notOwnCave(s), d.notRock, NumCells, d.near)
+	d.anyCaveDone = false
+	for idx := range d.shade {
+		d.shade[idx] = d.notRock[idx] && (idx < LevelCells || !Daylight(PosOf(idx), s.Round))
+	}
+	d.gem = d.field(s, d.gem, func(idx int) bool { return s.Cells[idx].Gem }, d.shade, NumCells, nil)
+}
+
+// notOwnCave is the goal of the caves the player does not own.
+func (d *DummyClone) notOwnCave(s *State) func(idx int) bool {
+	return func(idx int) bool {
 		c := &s.Cells[idx]
 		return c.Type == Cave && int(c.Owner) != d.me
 	}
-	d.cave = d.field(s, d.cave, notOwnCave, notRock, true, func(idx int) bool { return d.nearHound(idx) })
-	d.anyCave = d.field(s, d.anyCave, notOwnCave, notRock, true, nil)
-	d.lift = d.field(s, d.lift, func(idx int) bool {
-		return idx < LevelCells && s.Cells[idx].Type == Elevator
-	}, notRock, true, nil)
-	inShade := func(idx int) bool {
-		return s.Cells[idx].Type != Rock && (idx < LevelCells || !Daylight(PosOf(idx), s.Round))
-	}
-	d.gem = d.field(s, d.gem, func(idx int) bool { return s.Cells[idx].Gem }, inShade, true, nil)
-}
-
-// nearHound reports whether cell idx is on level 0 within dummyHoundNear
-// steps of a hellhound.
-func (d *DummyClone) nearHound(idx int) bool {
-	if idx >= LevelCells {
-		return false
-	}
-	h := d.hound[idx]
-	return h >= 0 && h <= dummyHoundNear
 }
 
 // issue commands u in direction dir unless its target is taken.
@@ -216,6 +225,10 @@ func (d *DummyClone) pioneer(s *State, u *Unit) (Dir, bool) {
 	case u.Pos.K == 1:
 		return d.step(s, u, d.lift, true)
 	case d.cave[here] < 0:
+		if !d.anyCaveDone {
+			d.anyCave = d.field(s, d.anyCave, d.notOwnCave(s), d.notRock, NumCells, nil)
+			d.anyCaveDone = true
+		}
 		return d.step(s, u, d.anyCave, true)
 	}
 	return d.step(s, u, d.cave, true)
@@ -284,46 +297,57 @@ func (d *DummyClone) step(s *State, u *Unit, dist []int32, free bool) (Dir, bool
 }
 
 // field computes into dist (allocated if nil) the distances to the goal
-// cells through cells where pass holds: on level 0 only, or (both) on
-// both levels joined by elevators. A cell where block holds gets its
-// distance but is not walked through, and is no goal.
-func (d *DummyClone) field(s *State, dist []int32, goal, pass func(idx int) bool, both bool, block func(idx int) bool) []int32 {
+// cells among the first n (n = LevelCells: on level 0 only; n = NumCells:
+// on both levels, joined by the elevators) through the cells where pass
+// holds. A cell where block holds gets its distance but is not
+// walked through, and is no goal.
+func (d *DummyClone) field(s *State, dist []int32, goal func(idx int) bool, pass []bool, n int, block []bool) []int32 {
 	if dist == nil {
 		dist = make([]int32, NumCells)
 	}
+	both := n == NumCells
 	d.queue = d.queue[:0]
-	n := LevelCells
-	if both {
-		n = NumCells
-	}
 	for idx := range dist {
 		dist[idx] = -1
-		if idx < n && pass(idx) && goal(idx) && (block == nil || !block(idx)) {
+		if idx < n && pass[idx] && goal(idx) && (block == nil || !block[idx]) {
 			dist[idx] = 0
 			d.queue = append(d.queue, int32(idx))
 		}
 	}
+	nb := neighbours()
 	for h := 0; h < len(d.queue); h++ {
-		p := PosOf(int(d.queue[h]))
+		pi := d.queue[h]
 		last := LB
-		if both && s.Cells[p.Index()].Type == Elevator {
+		if both && s.Cells[pi].Type == Elevator {
 			last = Down
 		}
-		for dir := Bottom; dir <= last; dir++ {
-			t := p.Add(dir)
-			if !t.OnBoard() {
+		next := dist[pi] + 1
+		for _, ti := range nb[pi][:last+1] {
+			if ti < 0 || dist[ti] >= 0 || !pass[ti] {
 				continue
 			}
-			ti := t.Index()
-			if dist[ti] >= 0 || !pass(ti) {
+			dist[ti] = next
+			if block != nil && block[ti] {
 				continue
 			}
-			dist[ti] = dist[p.Index()] + 1
-			if block != nil && block(ti) {
-				continue
-			}
-			d.queue = append(d.queue, int32(ti))
+			d.queue = append(d.queue, ti)
 		}
 	}
 	return dist
 }
+
+// neighbours is, for every cell and direction Bottom..Down, the index of
+// the neighbouring cell, or -1 off the board; built on first use.
+var neighbours = sync.OnceValue(func() *[NumCells][Down + 1]int32 {
+	var nb [NumCells][Down + 1]int32
+	for idx := range nb {
+		p := PosOf(idx)
+		for dir := Bottom; dir <= Down; dir++ {
+			nb[idx][dir] = -1
+			if t := p.Add(dir); t.OnBoard() {
+				nb[idx][dir] = int32(t.Index())
+			}
+		}
+	}
+	return &nb
+})
