@@ -18,6 +18,7 @@ func init() { games["crematoria"] = crematoriaAgreement }
 // Dummy, no command.
 func crematoriaAgreement(dir string, from, to int) error {
 	var units, unitsAgree, lists, listsAgree int
+	var kind, kindAgree [2]int // furyans, pioneers
 	var real, clone []float64
 	for seed := from; seed <= to; seed++ {
 		base := filepath.Join(dir, fmt.Sprintf("crematoria_s%d_Dummy-Dummy-Dummy-Dummy", seed))
@@ -57,11 +58,13 @@ func crematoriaAgreement(dir string, from, to int) error {
 				if slices.Equal(got, want[p]) {
 					listsAgree++
 				}
-				for _, ids := range [][]int{g.Furyans[p], g.Pioneers[p]} {
+				for k, ids := range [][]int{g.Furyans[p], g.Pioneers[p]} {
 					for _, id := range ids {
 						units++
+						kind[k]++
 						if dirOf(got, id) == dirOf(want[p], id) {
 							unitsAgree++
+							kindAgree[k]++
 						}
 					}
 				}
@@ -90,6 +93,7 @@ func crematoriaAgreement(dir string, from, to int) error {
 	n := to - from + 1
 	fmt.Printf("crematoria DummyClone on %d games of four Dummies (seeds %d-%d)\n", n, from, to)
 	fmt.Printf("unit commands agreeing: %d of %d (%.4f)\n", unitsAgree, units, float64(unitsAgree)/float64(units))
+	fmt.Printf("  furyans %d of %d (%.4f), pioneers %d of %d (%.4f)\n", kindAgree[0], kind[0], float64(kindAgree[0])/float64(kind[0]), kindAgree[1], kind[1], float64(kindAgree[1])/float64(kind[1]))
 	fmt.Printf("(round, seat) command lists equal in order: %d of %d (%.4f)\n", listsAgree, lists, float64(listsAgree)/float64(lists))
 	fmt.Printf("score per player, recorded games: mean %.1f median %.1f\n", mean(real), median(real))
 	fmt.Printf("score per player, four clones:    mean %.1f median %.1f (mean ratio %.4f)\n", mean(clone), median(clone), mean(clone)/mean(real))
