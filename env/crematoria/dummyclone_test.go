@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"jgym/course/coursetest"
@@ -107,24 +108,37 @@ func TestDummyCloneAgreesWithDummy(t *testing.T) {
 // DummyClones: their mean score per player must be within 10% of the
 // recorded games' (four Dummies).
 func TestDummyCloneScores(t *testing.T) {
+	var mu sync.Mutex
 	var real, clone float64
-	for seed := range dummyAgreementFloor {
-		tr, _ := dummyGame(t, seed)
-		final := tr.States[len(tr.States)-1]
-		for p := range final.NbCells {
-			real += float64(final.NbCells[p] + tr.Config.GemValue*final.NbGems[p])
+	t.Run("games", func(t *testing.T) {
+		for seed := range dummyAgreementFloor {
+			t.Run(fmt.Sprint(seed), func(t *testing.T) {
+				t.Parallel()
+				tr, _ := dummyGame(t, seed)
+				final := tr.States[len(tr.States)-1]
+				var r, c float64
+				for p := range final.NbCells {
+					r += float64(final.NbCells[p] + tr.Config.GemValue*final.NbGems[p])
+				}
+				names := [NumPlayers]string{"DummyClone", "DummyClone", "DummyClone", "DummyClone"}
+				m, err := Def.NewBotMatch(tr.Config, seed, names)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := m.Run(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				for _, s := range m.Scores() {
+					c += float64(s)
+				}
+				mu.Lock()
+				real, clone = real+r, clone+c
+				mu.Unlock()
+			})
 		}
-		names := [NumPlayers]string{"DummyClone", "DummyClone", "DummyClone", "DummyClone"}
-		m, err := Def.NewBotMatch(tr.Config, seed, names)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Run(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range m.Scores() {
-			clone += float64(s)
-		}
+	})
+	if t.Failed() {
+		return
 	}
 	t.Logf("total score of the players: four Dummies %.0f, four DummyClones %.0f (ratio %.3f)", real, clone, clone/real)
 	if clone < 0.9*real || clone > 1.1*real {
