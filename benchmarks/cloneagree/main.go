@@ -14,15 +14,21 @@
 //
 //     go run ./benchmarks/cloneagree --game pandemic --dir DIR --from 1000071 --to 1000100
 //
-// Each game registers its measure in a file of its own (pandemic.go).
+// Each game registers its measure in a file of its own (crematoria.go,
+// pandemic.go); the helpers below are shared.
 package main
 
 import (
+	"compress/gzip"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
+
+	"jgym/game"
 )
 
 // measure runs one game's measure on the games of dir with seeds from..to
@@ -55,4 +61,46 @@ func names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// dirOf is the direction of unit id's command in cmds, or -1 when the list
+// does not command it.
+func dirOf[D game.Dir](cmds []game.Command[D], id int) D {
+	for _, c := range cmds {
+		if c.ID == id {
+			return c.Dir
+		}
+	}
+	return -1
+}
+
+// readGz reads a whole gzipped file.
+func readGz(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return io.ReadAll(z)
+}
+
+func mean(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}
+
+func median(v []float64) float64 {
+	w := slices.Clone(v)
+	sort.Float64s(w)
+	if len(w)%2 == 1 {
+		return w[len(w)/2]
+	}
+	return (w[len(w)/2-1] + w[len(w)/2]) / 2
 }

@@ -2,14 +2,10 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 
 	"jgym/env/pandemic"
 )
@@ -94,45 +90,4 @@ func pandemicAgreement(dir string, from, to int) error {
 	fmt.Printf("score per player, recorded games: mean %.1f median %.1f\n", mean(real), median(real))
 	fmt.Printf("score per player, four clones:    mean %.1f median %.1f (mean ratio %.4f)\n", mean(clone), median(clone), mean(clone)/mean(real))
 	return nil
-}
-
-// dirOf is the direction of unit id's command in cmds, or -1 when the list
-// does not command it.
-func dirOf(cmds []pandemic.Command, id int) pandemic.Dir {
-	for _, c := range cmds {
-		if c.ID == id {
-			return c.Dir
-		}
-	}
-	return -1
-}
-
-func readGz(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return io.ReadAll(z)
-}
-
-func mean(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x
-	}
-	return s / float64(len(v))
-}
-
-func median(v []float64) float64 {
-	w := slices.Clone(v)
-	sort.Float64s(w)
-	if len(w)%2 == 1 {
-		return w[len(w)/2]
-	}
-	return (w[len(w)/2-1] + w[len(w)/2]) / 2
 }
