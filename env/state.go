@@ -14,7 +14,7 @@ var (
 	// position that cannot be restored: another game's or another setup's
 	// state, a truncated, corrupt or forged one, a trace that its commands
 	// do not reproduce, a round out of range.
-	ErrBadState = errors.New("bad saved state")
+	ErrBadState = errors.New("bad saved state or trace start")
 	// ErrUnsaved means a game in progress cannot be saved: a seat plays a
 	// bot whose state a saved state cannot hold (a C++ bot in its own
 	// process), or the instance has no game.
