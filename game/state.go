@@ -36,9 +36,11 @@ import (
 // A C++ bot (in its own process) cannot be replayed: a match with one is
 // not saved (env.ErrUnsaved).
 //
-// Restoring costs a replay of the rounds played (bots included): a few
-// milliseconds for a whole game of the course games with their scripted
-// bots. Clone is the same replay, in process, without the encoding.
+// Restoring costs a replay of the rounds played, bots included: with the
+// strong bots that is most of the cost (tens to hundreds of milliseconds
+// at mid-game; gametest.BenchStates measures it per game). Clone is the
+// same replay in process, without the encoding; a Clone without bots (a
+// search's, whose rollouts seat their own) replays the engine alone.
 
 // ErrBadState and ErrUnsaved are env's (errors of saved states).
 var (
@@ -210,10 +212,13 @@ func (d *Def[C, G, S, D]) Restore(cfg C, seed int, names [NumSeats]string, bots 
 	return m, nil
 }
 
-// Clone returns a copy of the match at its round, with new bots of the
-// factories (a bot of the original is never shared): the replay of its
-// recorded commands (see the design above). The copy records its commands
-// and writes no trace.
+// Clone returns a copy of the match at its round with the given bots, new
+// ones (a bot of the original is never shared): the replay of its
+// recorded commands (see the design above), each bot checked to give the
+// original's orders, so that the copy's bots are the original's. A nil
+// bot's seat is replayed from the record without a bot: a Clone with no
+// bots replays the engine alone, the cheap copy a search wants. The copy
+// records its commands and writes no trace.
 func (m *Match[C, G, S, D]) Clone(bots [NumSeats]Bot[S, D]) (*Match[C, G, S, D], error) {
 	if err := m.CanSave(); err != nil {
 		return nil, err

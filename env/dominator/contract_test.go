@@ -22,3 +22,7 @@ func TestContract(t *testing.T) {
 }
 
 func FuzzStep(f *testing.F) { gametest.FuzzStep(f, Def) }
+
+// BenchmarkStates measures saved states at the middle of a game
+// (gametest.BenchStates): SaveState, RestoreState and Match.Clone.
+func BenchmarkStates(b *testing.B) { gametest.BenchStates(b, Def) }

@@ -322,3 +322,80 @@ func testEnvTraceStart[C game.Config, G, S any, D game.Dir](t *testing.T, d *gam
 		t.Fatal(err)
 	}
 }
+
+// BenchStates measures saved states at the middle of a game of the Demo
+// and the strong bot (two learners playing random legal actions): the
+// size of a state, SaveState, RestoreState (a replay of the rounds
+// played, bots included), Match.Clone with new bots (the same replay) and
+// without bots (the engine's replay alone, a search's clone).
+func BenchStates[C game.Config, G, S any, D game.Dir](b *testing.B, d *game.Def[C, G, S, D]) {
+	setup := env.Setup{Seats: []string{"", "Demo", "", d.StrongBot}}
+	f, err := d.Host().NewFactory(setup)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	in, err := f.NewInstance()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer in.Close()
+	if err := in.Reset(1); err != nil {
+		b.Fatal(err)
+	}
+	spec, l := f.Spec(), f.Learners()
+	rng := rand.New(rand.NewPCG(1, 2))
+	act := make([]byte, l*spec.Action.Bytes())
+	o, rew := env.NewOut(spec, l), make([]float32, l)
+	k := spec.NumRounds / 2
+	for range k {
+		in.Observe(o)
+		sampleMasked(rng, spec, o, act)
+		if _, err := in.Step(act, nil, rew); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sv := in.(env.Saver)
+	state, err := sv.SaveState(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Save", func(b *testing.B) {
+		var buf []byte
+		for b.Loop() {
+			buf, _ = sv.SaveState(buf[:0])
+		}
+		b.ReportMetric(float64(len(state)), "state-bytes")
+		b.ReportMetric(float64(k), "rounds")
+	})
+	b.Run("Restore", func(b *testing.B) {
+		for b.Loop() {
+			if err := sv.RestoreState(state); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(k), "rounds")
+	})
+	m := d.MatchOf(in)
+	b.Run("Clone", func(b *testing.B) {
+		for b.Loop() {
+			var bots [game.NumSeats]game.Bot[S, D]
+			for p, bot := range m.Bots {
+				if bot != nil {
+					f, _ := d.Bots.Lookup(m.Names[p])
+					bots[p] = f(p, m.Seed)
+				}
+			}
+			if _, err := m.Clone(bots); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("CloneEngine", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := m.Clone([game.NumSeats]game.Bot[S, D]{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
