@@ -39,3 +39,5 @@ func FuzzTrace(f *testing.F) {
 // BenchmarkStates measures saved states at the middle of a game
 // (gametest.BenchStates): SaveState, RestoreState and Match.Clone.
 func BenchmarkStates(b *testing.B) { gametest.BenchStates(b, Def) }
+
+func FuzzState(f *testing.F) { gametest.FuzzState(f, Def) }

@@ -2,8 +2,10 @@ package gametest
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 
+	"jgym/env"
 	"jgym/game"
 )
 
@@ -45,6 +47,55 @@ func FuzzTrace[C game.Config, G, S any, D game.Dir](f *testing.F, d *game.Def[C,
 		d.Verify(trace, nil, nil)
 		if log, err := d.ParseCommandLog(bytes.NewReader(cmds)); err == nil {
 			d.Verify(trace, log, nil)
+		}
+	})
+}
+
+// FuzzState feeds bytes to RestoreState of an instance (two learners, the
+// Demo and the strong bot, shuffled seats): a state is refused with
+// env.ErrBadState or restored, never a panic; a restored game steps. The
+// corpus starts with states saved at a few rounds.
+func FuzzState[C game.Config, G, S any, D game.Dir](f *testing.F, d *game.Def[C, G, S, D]) {
+	setup := env.Setup{Seats: []string{"", "Demo", "", d.StrongBot}, Shuffle: true}
+	fac, err := d.Host().NewFactory(setup)
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer fac.Close()
+	in, err := fac.NewInstance()
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer in.Close()
+	spec, l := fac.Spec(), fac.Learners()
+	act := make([]byte, l*spec.Action.Bytes())
+	rew := make([]float32, l)
+	if err := in.Reset(5); err != nil {
+		f.Fatal(err)
+	}
+	sv := in.(env.Saver)
+	for r := range 6 {
+		st, err := sv.SaveState(nil)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(st)
+		for range r {
+			if _, err := in.Step(act, nil, rew); err != nil {
+				f.Fatal(err)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, state []byte) {
+		err := sv.RestoreState(state)
+		if err != nil {
+			if !errors.Is(err, env.ErrBadState) {
+				t.Fatalf("RestoreState: %v, want an error wrapping env.ErrBadState", err)
+			}
+			return
+		}
+		if _, err := in.Step(act, nil, rew); err != nil && !errors.Is(err, env.ErrGameOver) {
+			t.Fatalf("a restored game does not step: %v", err)
 		}
 	})
 }
