@@ -204,7 +204,31 @@ func testBadStates[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.De
 	if err := a.Reset(4); err != nil {
 		t.Fatal(err)
 	}
+	// Games that cannot be saved: no game yet, a seat whose bot's state a
+	// state cannot hold (a C++ bot's, in its own process).
+	fresh, _ := newInstance(t, d, setup)
+	if _, err := fresh.(env.Saver).SaveState(nil); !errors.Is(err, env.ErrUnsaved) {
+		t.Errorf("save before any reset: %v, want ErrUnsaved", err)
+	}
+	m, err := d.NewMatch(d.DefaultConfig(), 1, [game.NumSeats]string{"a", "b", "c", "d"},
+		[game.NumSeats]game.Bot[S, D]{nil, unsavedBot[S, D]{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Record()
+	if _, err := m.AppendLog(nil); !errors.Is(err, env.ErrUnsaved) {
+		t.Errorf("save with a bot that cannot be saved: %v, want ErrUnsaved", err)
+	}
+	if _, err := m.Clone([game.NumSeats]game.Bot[S, D]{}); !errors.Is(err, env.ErrUnsaved) {
+		t.Errorf("clone with a bot that cannot be saved: %v, want ErrUnsaved", err)
+	}
 }
+
+// unsavedBot is a bot whose state a saved state cannot hold.
+type unsavedBot[S any, D game.Dir] struct{}
+
+func (unsavedBot[S, D]) Play(*S, *game.Orders[D]) {}
+func (unsavedBot[S, D]) Unsaved()                 {}
 
 // testTraceStarts starts games from rounds of the reference traces with a
 // command file and plays them on with the file's commands: the trace must
