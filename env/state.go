@@ -28,8 +28,9 @@ var (
 const MaxStateBytes = 4 << 20
 
 // MaxTraceBytes bounds a trace, and its command file, a trace start
-// reads.
-const MaxTraceBytes = 32 << 20
+// reads: four times the largest reference trace of the course games
+// (about 2 MB).
+const MaxTraceBytes = 8 << 20
 
 // Saver is implemented by instances whose games can be saved and restored
 // at any round (every Host's instance whose table is a StateTable).

@@ -281,6 +281,8 @@ class Session:
         self.num_envs = req.num_envs
         self.num_learners = resp.num_learners
         self.batch_size = resp.batch_size
+        #: The largest request the server accepts (0: unknown).
+        self.max_request_bytes = resp.max_request_bytes
         self.num_slots = int(resp.game.action.shape[0])
         self._stream: _Stream | None = None
         #: Counts the streams opened; observation deltas restart with each.

@@ -403,15 +403,27 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
             raise InvalidArgumentError(f"{len(states)} states for {len(order)} games")
         if self._obs is None and len(order) != self.num_games:
             raise SessionError("set_state of some games before the first full reset")
-        by_game = dict(zip(order, states, strict=True))
+        by_game = {g: bytes(st) for g, st in zip(order, states, strict=True)}
         counts = []
         for s, off, ids in zip(
             self._sessions, self._offsets, self._sessions_of(order), strict=True
         ):
-            counts.append(1 if ids else 0)
-            if ids:
-                s.send_set_state([by_game[off + i] for i in ids], ids)
-        return self._out(*self._merge(self._gather(counts), partial=len(order) != self.num_games))
+            # Requests of at most half the server's request limit.
+            limit = s.max_request_bytes // 2 or 1 << 62
+            chunks: list[list[int]] = []
+            size = limit
+            for i in ids:
+                n = len(by_game[off + i]) + 16
+                if size + n > limit:
+                    chunks.append([])
+                    size = 0
+                chunks[-1].append(i)
+                size += n
+            for chunk in chunks:
+                s.send_set_state([by_game[off + i] for i in chunk], chunk)
+            counts.append(len(chunks))
+        partial = len(order) != self.num_games or sum(counts) > 1
+        return self._out(*self._merge(self._gather(counts), partial=partial))
 
     def _out(self, obs: dict[str, Array], info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         self._info_last = info

@@ -86,6 +86,11 @@ def test_vector_get_set_state(address: str) -> None:
         one = envs.get_state([1])
         obs2, _ = envs.set_state(states)
         assert _same(_play(envs, obs2, 9, 6), want)
+        # Restores split into requests under the server's limit.
+        for s in envs._sessions:
+            s.max_request_bytes = 2 * (max(map(len, states)) + 16)
+        obs2, _ = envs.set_state(states)
+        assert _same(_play(envs, obs2, 9, 6), want)
         obs3, _ = envs.set_state(one, [1])
         assert obs3["board"].shape == obs2["board"].shape
     finally:

@@ -1932,10 +1932,10 @@ func (x *ResetRequest) GetTraceStart() *TraceStart {
 // session's.
 type TraceStart struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The trace, plain .res bytes (at most 32 MiB and the server's request
-	// limit).
+	// The trace, plain .res bytes (at most 8 MiB; the server's request
+	// limit is at least 16 MiB).
 	Trace []byte `protobuf:"bytes,1,opt,name=trace,proto3" json:"trace,omitempty"`
-	// Its command file (the game's format; at most 32 MiB).
+	// Its command file (the game's format; at most 8 MiB).
 	Commands []byte `protobuf:"bytes,2,opt,name=commands,proto3" json:"commands,omitempty"`
 	// Instead of trace and commands: a trace of the directory the operator
 	// offers with --start-traces, by its base name (NAME.res and NAME.cmd,
@@ -2060,6 +2060,8 @@ type SetStateRequest struct {
 	// One saved state per env, as GetState gave them: opaque bytes tied to
 	// the session's game, configuration and seats; checked whole (a bad one
 	// fails the request with INVALID_ARGUMENT and leaves its env to reset).
+	// The request is bounded by max_request_bytes: restore many envs in
+	// several requests.
 	States        [][]byte `protobuf:"bytes,2,rep,name=states,proto3" json:"states,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2581,7 +2583,8 @@ type StreamResponse struct {
 	Result *StepResult `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
 	// The answer to a get_state: one saved state per env, in the order of
 	// its env_ids. A state is a game's seed, seating and command lists
-	// (a few bytes per command), restored by a replay.
+	// (a few bytes per command, at most 4 MiB), restored by a replay; the
+	// answer is not bounded by max_response_bytes.
 	States        [][]byte `protobuf:"bytes,2,rep,name=states,proto3" json:"states,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
