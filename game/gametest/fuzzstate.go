@@ -52,7 +52,7 @@ func FuzzState[C game.Config, G, S any, D game.Dir](f *testing.F, d *game.Def[C,
 		// replay behind it).
 		sealed := state
 		if len(state) >= 4 {
-			body := state[:len(state)-4:len(state)-4]
+			body := state[: len(state)-4 : len(state)-4]
 			sealed = binary.LittleEndian.AppendUint32(body, crc32.ChecksumIEEE(body))
 		}
 		for _, st := range [][]byte{state, sealed} {
