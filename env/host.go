@@ -174,7 +174,7 @@ func (h *Host[C, B]) NewFactory(s Setup) (Factory, error) {
 	if !s.UnitRewards {
 		spec.UnitReward = TensorSpec{}
 	}
-	f := &factory[C, B]{h: h, cfg: cfg, setup: s, spec: spec}
+	f := &factory[C, B]{h: h, cfg: cfg, setup: s, spec: spec, fingerprint: fingerprint(h.rules.Name(), &s)}
 	f.setup.Seats = slices.Clone(s.Seats)
 	f.setup.CreditWeights = maps.Clone(s.CreditWeights)
 	for j, name := range s.Seats {
@@ -207,6 +207,8 @@ type factory[C, B any] struct {
 	learners []int                   // seat index (in setup order) of each learner
 	bots     [NumSeats]BotFactory[B] // by setup seat; nil for learners
 	closers  []io.Closer
+	// fingerprint identifies the setup in its saved states.
+	fingerprint uint64
 }
 
 var _ Factory = (*factory[int, any])(nil)

@@ -20,6 +20,7 @@ type instance[C, B any] struct {
 	openTrace   TraceOpener
 	traceFile   io.WriteCloser
 	episode     int
+	seed        int64 // the current game's seed
 }
 
 var (
@@ -45,16 +46,30 @@ func (in *instance[C, B]) table() any { return in.t }
 // from the seed when the setup asks), fresh bots, the table's game of the
 // seed, its trace.
 func (in *instance[C, B]) Reset(seed int64) error {
+	return in.start(seed, nil, func(names [NumSeats]string) error {
+		return in.t.Reset(seed, names, in.bots)
+	})
+}
+
+// start starts a game of the seed: the seating (seat, or the setup's,
+// shuffled with a generator derived from the seed when it asks), fresh
+// bots, then begin starts the table's game, then its trace.
+func (in *instance[C, B]) start(seed int64, seat *[NumSeats]int, begin func(names [NumSeats]string) error) error {
 	in.live = false
 	if err := errors.Join(in.endTrace(), in.closeBots()); err != nil {
 		return err
 	}
-	for j := range in.seat {
-		in.seat[j] = j
-	}
 	f := in.f
-	if f.setup.Shuffle {
-		shuffleSeats(&in.seat, seed)
+	switch {
+	case seat != nil:
+		in.seat = *seat
+	default:
+		for j := range in.seat {
+			in.seat[j] = j
+		}
+		if f.setup.Shuffle {
+			shuffleSeats(&in.seat, seed)
+		}
 	}
 	for l, j := range f.learners {
 		in.learnerSeat[l] = in.seat[j]
@@ -67,11 +82,12 @@ func (in *instance[C, B]) Reset(seed int64) error {
 			in.bots[p] = bf(p, int(seed))
 		}
 	}
-	if err := in.t.Reset(seed, names, in.bots); err != nil {
+	if err := begin(names); err != nil {
 		in.closeBots()
 		return fmt.Errorf("new game seed %d: %w", seed, err)
 	}
 	in.live = true
+	in.seed = seed
 	in.episode++
 	if in.openTrace != nil {
 		return in.startTrace(in.episode-1, seed)

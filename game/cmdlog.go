@@ -162,11 +162,19 @@ func (l *CommandLog[D]) Write(w io.Writer) error {
 	return bw.Flush()
 }
 
-// Record appends one round's lists to the log (copies).
+// Record appends one round's lists to the log (copies, in one
+// allocation).
 func (l *CommandLog[D]) Record(cmds *[NumSeats][]Command[D]) {
+	n := 0
+	for _, x := range cmds {
+		n += len(x)
+	}
+	all := make([]Command[D], 0, n)
 	var c [NumSeats][]Command[D]
 	for p := range c {
-		c[p] = append([]Command[D](nil), cmds[p]...)
+		k := len(all)
+		all = append(all, cmds[p]...)
+		c[p] = all[k:len(all):len(all)]
 	}
 	l.Rounds = append(l.Rounds, c)
 	if l.Present != nil {

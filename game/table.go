@@ -45,6 +45,8 @@ type table[C Config, G, S any, D Dir] struct {
 	weights []float64                       // the credit's weights, nil: no credit
 	before  S                               // the state before the last round (credit)
 	credit  [][]float32                     // each learner's credit of the last round
+
+	traceNames [NumSeats]string // the names of the trace's header
 }
 
 func (d *Def[C, G, S, D]) newTable(cfg *C, s *env.Setup) *table[C, G, S, D] {
@@ -66,11 +68,13 @@ func (d *Def[C, G, S, D]) newTable(cfg *C, s *env.Setup) *table[C, G, S, D] {
 // Reset starts the match of the seed with the bots.
 func (t *table[C, G, S, D]) Reset(seed int64, names [NumSeats]string, bots [NumSeats]Bot[S, D]) error {
 	m, err := t.def.NewMatch(*t.cfg, int(seed), names, bots)
-	t.m = m
-	for _, c := range t.credit {
-		clear(c)
+	if err != nil {
+		t.m = nil
+		return err
 	}
-	return err
+	m.Record()
+	t.started(m, names)
+	return nil
 }
 
 func (t *table[C, G, S, D]) Done() bool            { return t.m.Done() }
@@ -137,7 +141,7 @@ func (t *table[C, G, S, D]) Observe(o *env.Out, l, p int) {
 }
 
 // StartTrace makes the match write its trace to w.
-func (t *table[C, G, S, D]) StartTrace(w io.Writer) error { return t.m.WriteTrace(w) }
+func (t *table[C, G, S, D]) StartTrace(w io.Writer) error { return t.startTrace(w) }
 
 // EndTrace stops the match's trace.
 func (t *table[C, G, S, D]) EndTrace() error {

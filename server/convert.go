@@ -148,6 +148,7 @@ type result struct {
 	l      int
 	delta  *deltaRefs // observation_delta: the session's references, else nil
 	resp   *jgymv1.StreamResponse
+	sr     *jgymv1.StepResult // the batch's part of resp
 	obs    []*jgymv1.Tensor
 	final  []*jgymv1.Tensor
 	reward *jgymv1.Tensor
@@ -185,7 +186,13 @@ func newResult(spec *env.Spec, l int, delta *deltaRefs) *result {
 	sr.Info.Scores, sr.Info.Rank, sr.Info.Round = r.scores, r.rank, r.round
 	sr.Info.LearnerSeats, sr.Info.Episode = r.seats, r.ep
 	r.resp = &jgymv1.StreamResponse{Result: sr}
+	r.sr = sr
 	return r
+}
+
+// states makes the response the answer to a get_state.
+func (r *result) states(states [][]byte) {
+	r.resp.Result, r.resp.States = nil, states
 }
 
 // set copies data into t's own buffer and sets its shape.
@@ -198,7 +205,8 @@ func set(t *jgymv1.Tensor, data []byte, dims ...int64) {
 // against the session's references when the session asked for deltas.
 func (r *result) fill(b *vec.Batch) {
 	n, l, s := int64(len(b.EnvIDs)), int64(r.l), int64(r.spec.NumSeats)
-	sr := r.resp.Result
+	sr := r.sr
+	r.resp.Result, r.resp.States = sr, nil
 	r.ids = append(r.ids[:0], b.EnvIDs...)
 	sr.EnvIds = r.ids
 	for k, ts := range r.spec.Observation {

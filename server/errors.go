@@ -55,6 +55,7 @@ func codeOf(err error) codes.Code {
 	case errors.Is(err, context.DeadlineExceeded):
 		return codes.DeadlineExceeded
 	case errors.Is(err, errBadRequest),
+		errors.Is(err, env.ErrBadState),
 		errors.Is(err, env.ErrBadSetup),
 		errors.Is(err, vec.ErrBadOption),
 		errors.Is(err, vec.ErrBadEnvID),
@@ -66,6 +67,7 @@ func codeOf(err error) codes.Code {
 		errors.Is(err, env.ErrUnknownBot):
 		return codes.NotFound
 	case errors.Is(err, errAttached),
+		errors.Is(err, env.ErrUnsaved),
 		errors.Is(err, vec.ErrNotReset),
 		errors.Is(err, vec.ErrNeedsReset),
 		errors.Is(err, vec.ErrBusy),

@@ -24,6 +24,7 @@ type options struct {
 	reapInterval      time.Duration
 	window            int32
 	traceDir          string
+	startTraces       string
 	memoryBudget      int64
 	clientLimits      ClientLimits
 	tokens            []Token
@@ -125,6 +126,11 @@ func WithShutdownGrace(d time.Duration) Option { return func(o *options) { o.shu
 // (CreateSessionRequest.trace_env0) in directories under dir. Without it
 // trace_env0 is refused.
 func WithTraceDir(dir string) Option { return func(o *options) { o.traceDir = dir } }
+
+// WithStartTraces offers the traces of dir (NAME.res or NAME.res.gz with
+// NAME.cmd or NAME.cmd.gz) as starts of games (ResetRequest.trace_start
+// by name). Without it only traces the client sends are accepted.
+func WithStartTraces(dir string) Option { return func(o *options) { o.startTraces = dir } }
 
 // WithReapInterval sets how often idle sessions are looked for (default 1
 // second; tests shorten it).

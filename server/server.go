@@ -107,6 +107,9 @@ func New(reg *env.Registry, opts ...Option) (*Server, error) {
 	if o.store != nil {
 		s.maxReq = max(s.maxReq, o.maxUploadBytes+4096)
 	}
+	// A trace start sends a trace and its command file; a set_state, the
+	// states of some envs (a client restores many in several requests).
+	s.maxReq = max(s.maxReq, 2*env.MaxTraceBytes+4096)
 	return s, nil
 }
 

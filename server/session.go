@@ -378,16 +378,25 @@ type booking struct {
 // not say (env.Spec.InstanceBytes).
 const defaultInstanceBytes = 256 << 10
 
-// sessionMemory estimates the memory of a session: its instances, and its
-// observations held about six times (the pool's buffers and final
-// observations, a gathered batch, a stream's two answers, delta
-// references).
+// sessionMemory estimates the memory of a session: its instances with
+// the command lists they record (saved states are their encoding, held by
+// the client), and its observations held about six times (the pool's
+// buffers and final observations, a gathered batch, a stream's two
+// answers, delta references).
 func sessionMemory(sp *env.Spec, n, learners int) int64 {
 	per := int64(sp.InstanceBytes)
 	if per <= 0 {
 		per = defaultInstanceBytes
 	}
-	return int64(n) * (per + 6*int64(max(learners, 1))*int64(sp.ObservationBytes()))
+	return int64(n) * (per + 6*int64(max(learners, 1))*int64(sp.ObservationBytes()) + commandLogBytes(sp))
+}
+
+// commandLogBytes bounds the command lists one instance records for its
+// saved states: a game's rounds, each at most one command per unit slot
+// (the player-side filter keeps one per unit) of 16 bytes, and four lists'
+// headers.
+func commandLogBytes(sp *env.Spec) int64 {
+	return int64(sp.NumRounds) * (int64(sp.Action.NumElems())*16 + 4*24)
 }
 
 // reserve books a session against the server's and the client's limits.

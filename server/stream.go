@@ -246,6 +246,17 @@ func (s *Server) handle(ctx context.Context, ss *session, req *jgymv1.StreamRequ
 	case *jgymv1.StreamRequest_Step:
 		kind = kindStep
 		b, err = s.step(ctx, ss, k.Step)
+	case *jgymv1.StreamRequest_GetState:
+		kind = kindReset
+		states, err := ss.pool.SaveStates(envIDs(k.GetState.GetEnvIds()))
+		if err != nil {
+			return kind, err
+		}
+		r.states(states)
+		return kind, nil
+	case *jgymv1.StreamRequest_SetState:
+		kind = kindReset
+		b, err = ss.pool.RestoreStates(ctx, envIDs(k.SetState.GetEnvIds()), k.SetState.GetStates())
 	case *jgymv1.StreamRequest_Recv:
 		kind = kindRecv
 		b, err = ss.pool.Recv(ctx)
@@ -253,7 +264,7 @@ func (s *Server) handle(ctx context.Context, ss *session, req *jgymv1.StreamRequ
 			s.metrics.envSteps.Add(uint64(len(b.EnvIDs)))
 		}
 	default:
-		return 0, fmt.Errorf("%w: the request has none of reset, step, recv", errBadRequest)
+		return 0, fmt.Errorf("%w: the request has none of reset, step, recv, get_state, set_state", errBadRequest)
 	}
 	s.metrics.requests[kind].Add(1)
 	if err != nil {
@@ -271,11 +282,16 @@ func (s *Server) reset(ctx context.Context, ss *session, r *jgymv1.ResetRequest)
 			return nil, fmt.Errorf("%w: seed %d, want 0..2147483647", errBadRequest, seed)
 		}
 	}
-	ids := r.GetEnvIds()
-	if len(ids) == 0 {
-		ids = nil
+	ids := envIDs(r.GetEnvIds())
+	var (
+		b   *vec.Batch
+		err error
+	)
+	if ts := r.GetTraceStart(); ts != nil {
+		b, err = s.traceStart(ctx, ss, ids, ts)
+	} else {
+		b, err = ss.pool.Reset(ctx, ids, seed)
 	}
-	b, err := ss.pool.Reset(ctx, ids, seed)
 	if err == nil {
 		s.metrics.envResets.Add(uint64(len(b.EnvIDs)))
 	}

@@ -111,6 +111,9 @@ type envState struct {
 	hasOrder bool  // action order given for the current step
 	err      error // failure of the last operation
 	failed   bool  // failed and not reset since
+	// start is what an opRestore or opTraceStart starts from (the
+	// caller's bytes, read by the worker).
+	start *start
 }
 
 type opKind uint8
@@ -118,6 +121,8 @@ type opKind uint8
 const (
 	opReset opKind = iota
 	opStep
+	opRestore
+	opTraceStart
 )
 
 // task is one unit of work for a worker: one env, one operation.
@@ -369,6 +374,8 @@ func (p *Pool) run(t task) {
 		e.err = p.reset(i, true)
 	case opStep:
 		e.err = p.step(i)
+	case opRestore, opTraceStart:
+		e.err = p.restart(i, t.op)
 	}
 }
 

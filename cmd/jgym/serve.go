@@ -45,6 +45,7 @@ type serveConfig struct {
 	firstRequest         time.Duration
 	shutdownGrace        time.Duration
 	traceDir             string
+	startTraces          string
 	memoryBudget         string
 	client               server.ClientLimits
 	uploadBytes          string // "" or "0": no uploads
@@ -112,6 +113,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&cfg.maxIdle, "max-idle-timeout", d.maxIdle, "largest idle timeout a client may ask for")
 	fs.DurationVar(&cfg.firstRequest, "first-request-timeout", d.firstRequest, "end a stream that sends no request for this long after it opens")
 	fs.DurationVar(&cfg.shutdownGrace, "shutdown-grace", d.shutdownGrace, "on SIGTERM or SIGINT, how long streams may take to end before they are cut")
+	fs.StringVar(&cfg.startTraces, "start-traces", "", "offer the traces of this directory (NAME.res[.gz] with NAME.cmd[.gz]) as starts of games, by name (default: only traces clients send)")
 	fs.StringVar(&cfg.traceDir, "trace-dir", "", "allow sessions to write .res traces of their env 0 (trace_env0) under this directory (default: refused)")
 	fs.Var(stringsFlag{&cfg.botsDirs}, "bots-dir", "offer the bots of this directory (repeatable): NAME.onnx as policy:NAME.onnx, AI*.cc and AI*.o as cpp:NAME")
 	fs.StringVar(&cfg.uploadBytes, "max-upload-bytes", d.uploadBytes, "largest bot a client may upload (UploadBot); 0 refuses uploads")
@@ -223,6 +225,7 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 		server.WithFirstRequestTimeout(cfg.firstRequest),
 		server.WithShutdownGrace(cfg.shutdownGrace),
 		server.WithTraceDir(cfg.traceDir),
+		server.WithStartTraces(cfg.startTraces),
 		server.WithOfferedBots(bots.offered),
 		server.WithBotProcesses([]string{"cpp"}, cfg.maxProcs, cfg.maxProcsPS),
 		server.WithGauge("jgym_bot_processes", "C++ bot processes running.", func() float64 { return float64(cppbot.Running()) }),

@@ -22,3 +22,9 @@ func TestContract(t *testing.T) {
 }
 
 func FuzzStep(f *testing.F) { gametest.FuzzStep(f, Def) }
+
+// BenchmarkStates measures saved states at the middle of a game
+// (gametest.BenchStates): SaveState, RestoreState and Match.Clone.
+func BenchmarkStates(b *testing.B) { gametest.BenchStates(b, Def) }
+
+func FuzzState(f *testing.F) { gametest.FuzzState(f, Def) }

@@ -35,3 +35,9 @@ func FuzzTrace(f *testing.F) {
 	m.Log().Write(&cmds)
 	gametest.FuzzTrace(f, Def, [2][]byte{trace.Bytes(), cmds.Bytes()})
 }
+
+// BenchmarkStates measures saved states at the middle of a game
+// (gametest.BenchStates): SaveState, RestoreState and Match.Clone.
+func BenchmarkStates(b *testing.B) { gametest.BenchStates(b, Def) }
+
+func FuzzState(f *testing.F) { gametest.FuzzState(f, Def) }

@@ -24,6 +24,11 @@
 //   - Dataset: a trace replayed for a dataset gives the env's observations
 //     and labels that are the players' orders; expert labels are the
 //     expert's orders.
+//   - States: a game saved at a round and restored continues exactly as
+//     the original (observations, rewards, credit, trace bytes); damaged,
+//     forged and foreign states are refused with env.ErrBadState; a game
+//     started from rounds of every whole reference trace with a command
+//     file and played on with its commands gives the reference trace.
 //   - PolicyBot: a policy seated as a bot plays the game a learner playing
 //     the policy's greedy actions plays (with Options.Model), with the
 //     orders its metadata names and with each other order of the
@@ -71,6 +76,7 @@ func Run[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S,
 	t.Run("Traces", func(t *testing.T) { testTraces(t, d, o) })
 	t.Run("Env", func(t *testing.T) { testEnv(t, d, o) })
 	t.Run("Dataset", func(t *testing.T) { testDataset(t, d, o) })
+	t.Run("States", func(t *testing.T) { testStates(t, d, o) })
 	if o.Model != "" {
 		t.Run("PolicyBot", func(t *testing.T) { testPolicyBot(t, d, o) })
 	}

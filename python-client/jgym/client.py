@@ -305,6 +305,8 @@ class Session:
         self.num_envs = req.num_envs
         self.num_learners = resp.num_learners
         self.batch_size = resp.batch_size
+        #: The largest request the server accepts (0: unknown).
+        self.max_request_bytes = resp.max_request_bytes
         self.num_slots = int(resp.game.action.shape[0])
         self._stream: _Stream | None = None
         #: Counts the streams opened; observation deltas restart with each.
@@ -331,13 +333,20 @@ class Session:
         self._stream.send(req)
         self._pending += 1
 
-    def send_reset(self, seed: int | None = None, env_ids: Sequence[int] | None = None) -> None:
+    def send_reset(
+        self,
+        seed: int | None = None,
+        env_ids: Sequence[int] | None = None,
+        trace: TraceStart | None = None,
+    ) -> None:
         """Queues a reset; its result comes from the next :meth:`recv`.
 
         Args:
             seed: Env i (of the session) gets seed + i; ``None`` continues
                 each env's own seed sequence.
             env_ids: The envs to reset; ``None`` for all.
+            trace: Start the envs from a round of a trace instead
+                (:class:`TraceStart`); the seed is then the trace's.
 
         Raises:
             InvalidArgumentError: A seed outside 0..2^31-1.
@@ -348,7 +357,52 @@ class Session:
             seed=0 if seed is None else seed,
             seed_given=seed is not None,
         )
+        if trace is not None:
+            reset.trace_start.CopyFrom(trace.to_proto())
         self._send(pb.StreamRequest(reset=reset))
+
+    def get_state(self, env_ids: Sequence[int] | None = None) -> list[bytes]:
+        """Saves the games of some envs.
+
+        Args:
+            env_ids: The envs; ``None`` for all.
+
+        Returns:
+            One saved state per env: opaque bytes that :meth:`set_state`
+            restores into an env of a session of the same game,
+            configuration and seats (of any server of the same version).
+
+        Raises:
+            FailedPreconditionError: A seat cannot be saved (a C++ bot), or
+                an env has no game.
+        """
+        self._send(
+            pb.StreamRequest(get_state=pb.GetStateRequest(env_ids=[int(i) for i in env_ids or ()]))
+        )
+        return list(self._recv_response().states)
+
+    def set_state(
+        self, states: Sequence[bytes], env_ids: Sequence[int] | None = None
+    ) -> pb.StepResult:
+        """Restores saved games into some envs, answered as a reset.
+
+        Args:
+            states: One state of :meth:`get_state` per env.
+            env_ids: The envs; ``None`` for all, in order.
+
+        Raises:
+            InvalidArgumentError: A state of another game or setup, or a
+                damaged one (the stream ends; the env needs a reset).
+        """
+        self.send_set_state(states, env_ids)
+        return self.recv()
+
+    def send_set_state(self, states: Sequence[bytes], env_ids: Sequence[int] | None = None) -> None:
+        """Queues a :meth:`set_state`; its result comes from :meth:`recv`."""
+        req = pb.SetStateRequest(
+            env_ids=[int(i) for i in env_ids or ()], states=[bytes(x) for x in states]
+        )
+        self._send(pb.StreamRequest(set_state=req))
 
     def send_step(
         self,
@@ -393,6 +447,10 @@ class Session:
             JgymError: The server refused the request (the subclass follows
                 the gRPC status) or went away.
         """
+        return self._recv_response().result
+
+    def _recv_response(self) -> pb.StreamResponse:
+        """Waits for the whole answer to the oldest queued request."""
         if self._stream is None or self._pending == 0:
             raise SessionError("recv without a pending request")
         try:
@@ -411,7 +469,7 @@ class Session:
             self.abandon()
             raise
         self._pending -= 1
-        return resp.result
+        return resp
 
     def abandon(self) -> None:
         """Gives up the answers still pending (after an interrupt).
@@ -440,9 +498,14 @@ class Session:
         self._stream = None
         self._pending = 0
 
-    def reset(self, seed: int | None = None, env_ids: Sequence[int] | None = None) -> pb.StepResult:
+    def reset(
+        self,
+        seed: int | None = None,
+        env_ids: Sequence[int] | None = None,
+        trace: TraceStart | None = None,
+    ) -> pb.StepResult:
         """Resets and waits for the first observations; see :meth:`send_reset`."""
-        self.send_reset(seed, env_ids)
+        self.send_reset(seed, env_ids, trace)
         return self.recv()
 
     def step(
@@ -832,3 +895,43 @@ class Client:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@dataclasses.dataclass(frozen=True)
+class TraceStart:
+    """A start of games at a round of a trace (``reset(options=...)``).
+
+    With the trace's bytes and its command file, the game is the trace's,
+    replayed to ``round`` bit for bit (the server checks the replay gives
+    the trace's bytes), then played on by the session's seats. ``name``
+    instead picks a trace the server's operator offers (``jgym serve
+    --start-traces DIR``), by its base name: never a path.
+    """
+
+    trace: bytes = b""
+    commands: bytes = b""
+    name: str = ""
+    round: int = 0
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any] | None) -> TraceStart | None:
+        """The start an options dict asks for, or None.
+
+        Its keys: ``trace``, ``commands``, ``trace_name``, ``round``.
+        """
+        if not options or (options.get("trace") is None and options.get("trace_name") is None):
+            return None
+        trace = options.get("trace") or b""
+        if isinstance(trace, str):
+            raise InvalidArgumentError("options['trace'] is the trace's bytes, not a path")
+        return cls(
+            trace=bytes(trace),
+            commands=bytes(options.get("commands") or b""),
+            name=str(options.get("trace_name") or ""),
+            round=int(options.get("round", 0)),
+        )
+
+    def to_proto(self) -> pb.TraceStart:
+        return pb.TraceStart(
+            trace=self.trace, commands=self.commands, name=self.name, round=self.round
+        )

@@ -25,7 +25,7 @@ from typing import Any
 import gymnasium
 
 from jgym._batch import Array, Batch, Decoder, check_seed, make_seats, split_action
-from jgym.client import Client, Session
+from jgym.client import Client, Session, TraceStart
 from jgym.errors import InvalidArgumentError, SessionError
 from jgym.render import BoardRenderer, renderer
 from jgym.tensors import action_space, flat_space, flatten, observation_space
@@ -215,20 +215,58 @@ class JgymEnv(gymnasium.Env[Any, Any]):
         Args:
             seed: The game's seed, 0..2^31-1 (the kit's ``-s``); ``None``
                 continues the seed sequence.
-            options: Unused.
+            options: ``{"trace": bytes, "commands": bytes, "round": k}``
+                starts from round ``k`` of a trace (its ``.res`` bytes and
+                its command file's), or ``{"trace_name": NAME, "round":
+                k}`` from a trace the server offers (``jgym serve
+                --start-traces``); the seed is then the trace's.
 
         Returns:
             The first observation and the info.
 
         Raises:
-            InvalidArgumentError: A seed that is no int 0..2^31-1.
+            InvalidArgumentError: A seed that is no int 0..2^31-1, or a
+                trace start the server refuses.
             SessionError: The environment is closed.
         """
         seed = check_seed(seed)
         if self._session.closed:
             raise SessionError("reset on a closed environment")
         super().reset(seed=seed)
-        b = self._decoder.decode(self._session.reset(seed))
+        start = TraceStart.from_options(options)
+        b = self._decoder.decode(self._session.reset(seed, trace=start))
+        self._done = False
+        self._last = b
+        return self._obs(b), self._info(b)
+
+    def get_state(self) -> bytes:
+        """Saves the game in progress.
+
+        Returns:
+            Opaque bytes (the game's seed, seating and command lists, a few
+            bytes per command) that :meth:`set_state` restores into an
+            environment of the same game, configuration and seats: the
+            game then continues exactly as it would have from here.
+
+        Raises:
+            FailedPreconditionError: A seat cannot be saved (a C++ bot),
+                or no game was started.
+        """
+        return self._session.get_state()[0]
+
+    def set_state(self, state: bytes) -> tuple[Any, dict[str, Any]]:
+        """Restores a saved game (see :meth:`get_state`).
+
+        Returns:
+            The observation and the info at the saved round, as a reset.
+
+        Raises:
+            InvalidArgumentError: A state of another game or setup, or a
+                damaged one; the environment then needs a reset.
+        """
+        if self._session.closed:
+            raise SessionError("set_state on a closed environment")
+        b = self._decoder.decode(self._session.set_state([state]))
         self._done = False
         self._last = b
         return self._obs(b), self._info(b)

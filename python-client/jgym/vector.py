@@ -350,6 +350,81 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
             counts.append(len(groups))
         return self._out(*self._merge(self._gather(counts), partial=True))
 
+    def _sessions_of(self, games: Sequence[int] | None) -> list[list[int]]:
+        """The games (of 0..num_games-1) each session holds, as its env ids."""
+        if games is None:
+            games = range(self.num_games)
+        per: list[list[int]] = [[] for _ in self._sessions]
+        for game in games:
+            g = int(game)
+            if not 0 <= g < self.num_games:
+                raise InvalidArgumentError(f"game {g}: want 0..{self.num_games - 1}")
+            for j, (s, off) in enumerate(zip(self._sessions, self._offsets, strict=True)):
+                if off <= g < off + s.num_envs:
+                    per[j].append(g - off)
+        return per
+
+    def get_state(self, games: Sequence[int] | None = None) -> list[bytes]:
+        """Saves the games in progress (see :meth:`jgym.JgymEnv.get_state`).
+
+        Args:
+            games: Game indices (``0..num_games-1``; game ``g`` holds the
+                sub-environments ``g*L..g*L+L-1``); ``None`` for all.
+
+        Returns:
+            One opaque saved state per game, in the order asked.
+        """
+        if self._stepping:
+            raise SessionError("get_state during step_async: call step_wait first")
+        order = list(range(self.num_games)) if games is None else [int(g) for g in games]
+        saved: dict[int, bytes] = {}
+        for s, off, ids in zip(
+            self._sessions, self._offsets, self._sessions_of(order), strict=True
+        ):
+            if ids:
+                for i, st in zip(ids, s.get_state(ids), strict=True):
+                    saved[off + i] = st
+        return [saved[g] for g in order]
+
+    def set_state(
+        self, states: Sequence[bytes], games: Sequence[int] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Restores saved games (see :meth:`get_state`).
+
+        It is answered as a reset of those games: the observations of every
+        sub-environment, the others unchanged.
+        """
+        if self.closed:
+            raise SessionError("set_state on a closed environment")
+        if self._stepping:
+            raise SessionError("set_state during step_async: call step_wait first")
+        order = list(range(self.num_games)) if games is None else [int(g) for g in games]
+        if len(states) != len(order):
+            raise InvalidArgumentError(f"{len(states)} states for {len(order)} games")
+        if self._obs is None and len(order) != self.num_games:
+            raise SessionError("set_state of some games before the first full reset")
+        by_game = {g: bytes(st) for g, st in zip(order, states, strict=True)}
+        counts = []
+        for s, off, ids in zip(
+            self._sessions, self._offsets, self._sessions_of(order), strict=True
+        ):
+            # Requests of at most half the server's request limit.
+            limit = s.max_request_bytes // 2 or 1 << 62
+            chunks: list[list[int]] = []
+            size = limit
+            for i in ids:
+                n = len(by_game[off + i]) + 16
+                if size + n > limit:
+                    chunks.append([])
+                    size = 0
+                chunks[-1].append(i)
+                size += n
+            for chunk in chunks:
+                s.send_set_state([by_game[off + i] for i in chunk], chunk)
+            counts.append(len(chunks))
+        partial = len(order) != self.num_games or sum(counts) > 1
+        return self._out(*self._merge(self._gather(counts), partial=partial))
+
     def _out(self, obs: dict[str, Array], info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         self._info_last = info
         if self.flatten_observation:
@@ -393,14 +468,16 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         if self._obs is None:
             raise SessionError("step before reset: call reset() first")
         acts, order = split_action(
-            actions, (self.num_envs, self.num_slots), self.spec_proto.num_actions,
-            self.with_order, "actions",
+            actions,
+            (self.num_envs, self.num_slots),
+            self.spec_proto.num_actions,
+            self.with_order,
+            "actions",
         )
         for s, off in zip(self._sessions, self._offsets, strict=True):
             lo, hi = off * self.num_learners, (off + s.num_envs) * self.num_learners
             s.send_step(acts[lo:hi], None if order is None else order[lo:hi])
         self._stepping = True
-
 
     def step_wait(
         self, **kwargs: Any
@@ -506,9 +583,7 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         # A partial reset: copy the new games' rows into the last batch (or,
         # seed by seed, into a new one).
         if self._obs is None:
-            obs = {
-                k: np.zeros((n, *v.shape[2:]), v.dtype) for k, v in batches[0][1].obs.items()
-            }
+            obs = {k: np.zeros((n, *v.shape[2:]), v.dtype) for k, v in batches[0][1].obs.items()}
         else:
             obs = {k: v.copy() for k, v in self._obs.items()}
         for off, b in batches:

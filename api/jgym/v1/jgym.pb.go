@@ -1858,7 +1858,10 @@ type ResetRequest struct {
 	// continue their own seed sequences.
 	EnvIds []int32 `protobuf:"varint,2,rep,packed,name=env_ids,json=envIds,proto3" json:"env_ids,omitempty"`
 	// Whether seed is meaningful.
-	SeedGiven     bool `protobuf:"varint,3,opt,name=seed_given,json=seedGiven,proto3" json:"seed_given,omitempty"`
+	SeedGiven bool `protobuf:"varint,3,opt,name=seed_given,json=seedGiven,proto3" json:"seed_given,omitempty"`
+	// Start the envs from a round of a trace instead of a new game (the
+	// seed is then the trace's; seed and seed_given are ignored).
+	TraceStart    *TraceStart `protobuf:"bytes,4,opt,name=trace_start,json=traceStart,proto3" json:"trace_start,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1914,6 +1917,200 @@ func (x *ResetRequest) GetSeedGiven() bool {
 	return false
 }
 
+func (x *ResetRequest) GetTraceStart() *TraceStart {
+	if x != nil {
+		return x.TraceStart
+	}
+	return nil
+}
+
+// TraceStart starts games from a round of a trace: the trace's game,
+// replayed with its command file to the round, then played on by the
+// session's seats (its bots are asked for their orders in the replayed
+// rounds, unused, so that their memories are a seated bot's). The replay
+// must give the trace's bytes. The trace's configuration must be the
+// session's.
+type TraceStart struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The trace, plain .res bytes (at most 8 MiB; the server's request
+	// limit is at least 16 MiB).
+	Trace []byte `protobuf:"bytes,1,opt,name=trace,proto3" json:"trace,omitempty"`
+	// Its command file (the game's format; at most 8 MiB).
+	Commands []byte `protobuf:"bytes,2,opt,name=commands,proto3" json:"commands,omitempty"`
+	// Instead of trace and commands: a trace of the directory the operator
+	// offers with --start-traces, by its base name (NAME.res and NAME.cmd,
+	// either gzipped as NAME.res.gz and NAME.cmd.gz); a name, never a path.
+	Name string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// The round to start at: 0 (the initial state) to the game's rounds.
+	Round         int32 `protobuf:"varint,4,opt,name=round,proto3" json:"round,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TraceStart) Reset() {
+	*x = TraceStart{}
+	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TraceStart) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TraceStart) ProtoMessage() {}
+
+func (x *TraceStart) ProtoReflect() protoreflect.Message {
+	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TraceStart.ProtoReflect.Descriptor instead.
+func (*TraceStart) Descriptor() ([]byte, []int) {
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *TraceStart) GetTrace() []byte {
+	if x != nil {
+		return x.Trace
+	}
+	return nil
+}
+
+func (x *TraceStart) GetCommands() []byte {
+	if x != nil {
+		return x.Commands
+	}
+	return nil
+}
+
+func (x *TraceStart) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *TraceStart) GetRound() int32 {
+	if x != nil {
+		return x.Round
+	}
+	return 0
+}
+
+// GetStateRequest asks for the saved states of some envs.
+type GetStateRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The envs (empty: all envs, in order).
+	EnvIds        []int32 `protobuf:"varint,1,rep,packed,name=env_ids,json=envIds,proto3" json:"env_ids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetStateRequest) Reset() {
+	*x = GetStateRequest{}
+	mi := &file_jgym_v1_jgym_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetStateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetStateRequest) ProtoMessage() {}
+
+func (x *GetStateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_jgym_v1_jgym_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetStateRequest.ProtoReflect.Descriptor instead.
+func (*GetStateRequest) Descriptor() ([]byte, []int) {
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *GetStateRequest) GetEnvIds() []int32 {
+	if x != nil {
+		return x.EnvIds
+	}
+	return nil
+}
+
+// SetStateRequest restores saved states into some envs; it is answered
+// as a reset (their observations).
+type SetStateRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The envs (empty: all envs, in order).
+	EnvIds []int32 `protobuf:"varint,1,rep,packed,name=env_ids,json=envIds,proto3" json:"env_ids,omitempty"`
+	// One saved state per env, as GetState gave them: opaque bytes tied to
+	// the session's game, configuration and seats; checked whole (a bad one
+	// fails the request with INVALID_ARGUMENT and leaves its env to reset).
+	// The request is bounded by max_request_bytes: restore many envs in
+	// several requests.
+	States        [][]byte `protobuf:"bytes,2,rep,name=states,proto3" json:"states,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetStateRequest) Reset() {
+	*x = SetStateRequest{}
+	mi := &file_jgym_v1_jgym_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetStateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetStateRequest) ProtoMessage() {}
+
+func (x *SetStateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_jgym_v1_jgym_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetStateRequest.ProtoReflect.Descriptor instead.
+func (*SetStateRequest) Descriptor() ([]byte, []int) {
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *SetStateRequest) GetEnvIds() []int32 {
+	if x != nil {
+		return x.EnvIds
+	}
+	return nil
+}
+
+func (x *SetStateRequest) GetStates() [][]byte {
+	if x != nil {
+		return x.States
+	}
+	return nil
+}
+
 // StepRequest sends actions to some envs.
 type StepRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1931,7 +2128,7 @@ type StepRequest struct {
 
 func (x *StepRequest) Reset() {
 	*x = StepRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1943,7 +2140,7 @@ func (x *StepRequest) String() string {
 func (*StepRequest) ProtoMessage() {}
 
 func (x *StepRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1956,7 +2153,7 @@ func (x *StepRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepRequest.ProtoReflect.Descriptor instead.
 func (*StepRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{20}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *StepRequest) GetEnvIds() []int32 {
@@ -1993,6 +2190,8 @@ type StreamRequest struct {
 	//	*StreamRequest_Reset_
 	//	*StreamRequest_Step
 	//	*StreamRequest_Recv
+	//	*StreamRequest_GetState
+	//	*StreamRequest_SetState
 	Kind          isStreamRequest_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2000,7 +2199,7 @@ type StreamRequest struct {
 
 func (x *StreamRequest) Reset() {
 	*x = StreamRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[21]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2012,7 +2211,7 @@ func (x *StreamRequest) String() string {
 func (*StreamRequest) ProtoMessage() {}
 
 func (x *StreamRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[21]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2025,7 +2224,7 @@ func (x *StreamRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamRequest.ProtoReflect.Descriptor instead.
 func (*StreamRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{21}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *StreamRequest) GetSessionId() string {
@@ -2069,6 +2268,24 @@ func (x *StreamRequest) GetRecv() *RecvRequest {
 	return nil
 }
 
+func (x *StreamRequest) GetGetState() *GetStateRequest {
+	if x != nil {
+		if x, ok := x.Kind.(*StreamRequest_GetState); ok {
+			return x.GetState
+		}
+	}
+	return nil
+}
+
+func (x *StreamRequest) GetSetState() *SetStateRequest {
+	if x != nil {
+		if x, ok := x.Kind.(*StreamRequest_SetState); ok {
+			return x.SetState
+		}
+	}
+	return nil
+}
+
 type isStreamRequest_Kind interface {
 	isStreamRequest_Kind()
 }
@@ -2089,11 +2306,25 @@ type StreamRequest_Recv struct {
 	Recv *RecvRequest `protobuf:"bytes,4,opt,name=recv,proto3,oneof"`
 }
 
+type StreamRequest_GetState struct {
+	// Save the games of some envs: answered with StreamResponse.states.
+	GetState *GetStateRequest `protobuf:"bytes,5,opt,name=get_state,json=getState,proto3,oneof"`
+}
+
+type StreamRequest_SetState struct {
+	// Restore saved games into some envs: answered as a reset.
+	SetState *SetStateRequest `protobuf:"bytes,6,opt,name=set_state,json=setState,proto3,oneof"`
+}
+
 func (*StreamRequest_Reset_) isStreamRequest_Kind() {}
 
 func (*StreamRequest_Step) isStreamRequest_Kind() {}
 
 func (*StreamRequest_Recv) isStreamRequest_Kind() {}
+
+func (*StreamRequest_GetState) isStreamRequest_Kind() {}
+
+func (*StreamRequest_SetState) isStreamRequest_Kind() {}
 
 // RecvRequest waits for pending async envs.
 type RecvRequest struct {
@@ -2104,7 +2335,7 @@ type RecvRequest struct {
 
 func (x *RecvRequest) Reset() {
 	*x = RecvRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[22]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2116,7 +2347,7 @@ func (x *RecvRequest) String() string {
 func (*RecvRequest) ProtoMessage() {}
 
 func (x *RecvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[22]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2129,7 +2360,7 @@ func (x *RecvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecvRequest.ProtoReflect.Descriptor instead.
 func (*RecvRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{22}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{25}
 }
 
 // Info is per-env information, batched.
@@ -2151,7 +2382,7 @@ type Info struct {
 
 func (x *Info) Reset() {
 	*x = Info{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[23]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2163,7 +2394,7 @@ func (x *Info) String() string {
 func (*Info) ProtoMessage() {}
 
 func (x *Info) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[23]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2176,7 +2407,7 @@ func (x *Info) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Info.ProtoReflect.Descriptor instead.
 func (*Info) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{23}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Info) GetScores() *Tensor {
@@ -2247,7 +2478,7 @@ type StepResult struct {
 
 func (x *StepResult) Reset() {
 	*x = StepResult{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[24]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2259,7 +2490,7 @@ func (x *StepResult) String() string {
 func (*StepResult) ProtoMessage() {}
 
 func (x *StepResult) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[24]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2272,7 +2503,7 @@ func (x *StepResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepResult.ProtoReflect.Descriptor instead.
 func (*StepResult) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{24}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *StepResult) GetEnvIds() []int32 {
@@ -2348,15 +2579,20 @@ func (x *StepResult) GetUnitRewards() *Tensor {
 // StreamResponse is one answer on the Stream.
 type StreamResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The batch.
-	Result        *StepResult `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
+	// The batch (absent in the answer to a get_state).
+	Result *StepResult `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
+	// The answer to a get_state: one saved state per env, in the order of
+	// its env_ids. A state is a game's seed, seating and command lists
+	// (a few bytes per command, at most 4 MiB), restored by a replay; the
+	// answer is not bounded by max_response_bytes.
+	States        [][]byte `protobuf:"bytes,2,rep,name=states,proto3" json:"states,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StreamResponse) Reset() {
 	*x = StreamResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[25]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2368,7 +2604,7 @@ func (x *StreamResponse) String() string {
 func (*StreamResponse) ProtoMessage() {}
 
 func (x *StreamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[25]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2381,12 +2617,19 @@ func (x *StreamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamResponse.ProtoReflect.Descriptor instead.
 func (*StreamResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{25}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *StreamResponse) GetResult() *StepResult {
 	if x != nil {
 		return x.Result
+	}
+	return nil
+}
+
+func (x *StreamResponse) GetStates() [][]byte {
+	if x != nil {
+		return x.States
 	}
 	return nil
 }
@@ -2516,22 +2759,37 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x13CloseSessionRequest\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\"\x16\n" +
-	"\x14CloseSessionResponse\"Z\n" +
+	"\x14CloseSessionResponse\"\x90\x01\n" +
 	"\fResetRequest\x12\x12\n" +
 	"\x04seed\x18\x01 \x01(\x03R\x04seed\x12\x17\n" +
 	"\aenv_ids\x18\x02 \x03(\x05R\x06envIds\x12\x1d\n" +
 	"\n" +
-	"seed_given\x18\x03 \x01(\bR\tseedGiven\"\x85\x01\n" +
+	"seed_given\x18\x03 \x01(\bR\tseedGiven\x124\n" +
+	"\vtrace_start\x18\x04 \x01(\v2\x13.jgym.v1.TraceStartR\n" +
+	"traceStart\"h\n" +
+	"\n" +
+	"TraceStart\x12\x14\n" +
+	"\x05trace\x18\x01 \x01(\fR\x05trace\x12\x1a\n" +
+	"\bcommands\x18\x02 \x01(\fR\bcommands\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x14\n" +
+	"\x05round\x18\x04 \x01(\x05R\x05round\"*\n" +
+	"\x0fGetStateRequest\x12\x17\n" +
+	"\aenv_ids\x18\x01 \x03(\x05R\x06envIds\"B\n" +
+	"\x0fSetStateRequest\x12\x17\n" +
+	"\aenv_ids\x18\x01 \x03(\x05R\x06envIds\x12\x16\n" +
+	"\x06states\x18\x02 \x03(\fR\x06states\"\x85\x01\n" +
 	"\vStepRequest\x12\x17\n" +
 	"\aenv_ids\x18\x01 \x03(\x05R\x06envIds\x12)\n" +
 	"\aactions\x18\x02 \x01(\v2\x0f.jgym.v1.TensorR\aactions\x122\n" +
-	"\faction_order\x18\x03 \x01(\v2\x0f.jgym.v1.TensorR\vactionOrder\"\xbd\x01\n" +
+	"\faction_order\x18\x03 \x01(\v2\x0f.jgym.v1.TensorR\vactionOrder\"\xaf\x02\n" +
 	"\rStreamRequest\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12-\n" +
 	"\x05reset\x18\x02 \x01(\v2\x15.jgym.v1.ResetRequestH\x00R\x05reset\x12*\n" +
 	"\x04step\x18\x03 \x01(\v2\x14.jgym.v1.StepRequestH\x00R\x04step\x12*\n" +
-	"\x04recv\x18\x04 \x01(\v2\x14.jgym.v1.RecvRequestH\x00R\x04recvB\x06\n" +
+	"\x04recv\x18\x04 \x01(\v2\x14.jgym.v1.RecvRequestH\x00R\x04recv\x127\n" +
+	"\tget_state\x18\x05 \x01(\v2\x18.jgym.v1.GetStateRequestH\x00R\bgetState\x127\n" +
+	"\tset_state\x18\x06 \x01(\v2\x18.jgym.v1.SetStateRequestH\x00R\bsetStateB\x06\n" +
 	"\x04kind\"\r\n" +
 	"\vRecvRequest\"\xdc\x01\n" +
 	"\x04Info\x12'\n" +
@@ -2560,9 +2818,10 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x0f.jgym.v1.TensorR\x05value:\x028\x01\x1aT\n" +
 	"\x15FinalObservationEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12%\n" +
-	"\x05value\x18\x02 \x01(\v2\x0f.jgym.v1.TensorR\x05value:\x028\x01\"=\n" +
+	"\x05value\x18\x02 \x01(\v2\x0f.jgym.v1.TensorR\x05value:\x028\x01\"U\n" +
 	"\x0eStreamResponse\x12+\n" +
-	"\x06result\x18\x01 \x01(\v2\x13.jgym.v1.StepResultR\x06result*\x95\x01\n" +
+	"\x06result\x18\x01 \x01(\v2\x13.jgym.v1.StepResultR\x06result\x12\x16\n" +
+	"\x06states\x18\x02 \x03(\fR\x06states*\x95\x01\n" +
 	"\x05Dtype\x12\x15\n" +
 	"\x11DTYPE_UNSPECIFIED\x10\x00\x12\x0f\n" +
 	"\vDTYPE_UINT8\x10\x01\x12\x0e\n" +
@@ -2620,7 +2879,7 @@ func file_jgym_v1_jgym_proto_rawDescGZIP() []byte {
 }
 
 var file_jgym_v1_jgym_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_jgym_v1_jgym_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_jgym_v1_jgym_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_jgym_v1_jgym_proto_goTypes = []any{
 	(Dtype)(0),                    // 0: jgym.v1.Dtype
 	(TensorEncoding)(0),           // 1: jgym.v1.TensorEncoding
@@ -2648,16 +2907,19 @@ var file_jgym_v1_jgym_proto_goTypes = []any{
 	(*CloseSessionRequest)(nil),   // 23: jgym.v1.CloseSessionRequest
 	(*CloseSessionResponse)(nil),  // 24: jgym.v1.CloseSessionResponse
 	(*ResetRequest)(nil),          // 25: jgym.v1.ResetRequest
-	(*StepRequest)(nil),           // 26: jgym.v1.StepRequest
-	(*StreamRequest)(nil),         // 27: jgym.v1.StreamRequest
-	(*RecvRequest)(nil),           // 28: jgym.v1.RecvRequest
-	(*Info)(nil),                  // 29: jgym.v1.Info
-	(*StepResult)(nil),            // 30: jgym.v1.StepResult
-	(*StreamResponse)(nil),        // 31: jgym.v1.StreamResponse
-	nil,                           // 32: jgym.v1.GetVersionResponse.ObservationVersionsEntry
-	nil,                           // 33: jgym.v1.CreateSessionRequest.CreditWeightsEntry
-	nil,                           // 34: jgym.v1.StepResult.ObservationEntry
-	nil,                           // 35: jgym.v1.StepResult.FinalObservationEntry
+	(*TraceStart)(nil),            // 26: jgym.v1.TraceStart
+	(*GetStateRequest)(nil),       // 27: jgym.v1.GetStateRequest
+	(*SetStateRequest)(nil),       // 28: jgym.v1.SetStateRequest
+	(*StepRequest)(nil),           // 29: jgym.v1.StepRequest
+	(*StreamRequest)(nil),         // 30: jgym.v1.StreamRequest
+	(*RecvRequest)(nil),           // 31: jgym.v1.RecvRequest
+	(*Info)(nil),                  // 32: jgym.v1.Info
+	(*StepResult)(nil),            // 33: jgym.v1.StepResult
+	(*StreamResponse)(nil),        // 34: jgym.v1.StreamResponse
+	nil,                           // 35: jgym.v1.GetVersionResponse.ObservationVersionsEntry
+	nil,                           // 36: jgym.v1.CreateSessionRequest.CreditWeightsEntry
+	nil,                           // 37: jgym.v1.StepResult.ObservationEntry
+	nil,                           // 38: jgym.v1.StepResult.FinalObservationEntry
 }
 var file_jgym_v1_jgym_proto_depIdxs = []int32{
 	0,  // 0: jgym.v1.Tensor.dtype:type_name -> jgym.v1.Dtype
@@ -2671,54 +2933,57 @@ var file_jgym_v1_jgym_proto_depIdxs = []int32{
 	7,  // 8: jgym.v1.GameSpec.action_order:type_name -> jgym.v1.TensorSpec
 	11, // 9: jgym.v1.GameSpec.credit_weights:type_name -> jgym.v1.CreditWeight
 	7,  // 10: jgym.v1.GameSpec.unit_reward:type_name -> jgym.v1.TensorSpec
-	32, // 11: jgym.v1.GetVersionResponse.observation_versions:type_name -> jgym.v1.GetVersionResponse.ObservationVersionsEntry
+	35, // 11: jgym.v1.GetVersionResponse.observation_versions:type_name -> jgym.v1.GetVersionResponse.ObservationVersionsEntry
 	10, // 12: jgym.v1.ListGamesResponse.games:type_name -> jgym.v1.GameSpec
 	3,  // 13: jgym.v1.UploadBotRequest.kind:type_name -> jgym.v1.BotKind
 	18, // 14: jgym.v1.CreateSessionRequest.seats:type_name -> jgym.v1.SeatSpec
 	4,  // 15: jgym.v1.CreateSessionRequest.reward_mode:type_name -> jgym.v1.RewardMode
 	5,  // 16: jgym.v1.CreateSessionRequest.autoreset_mode:type_name -> jgym.v1.AutoresetMode
-	33, // 17: jgym.v1.CreateSessionRequest.credit_weights:type_name -> jgym.v1.CreateSessionRequest.CreditWeightsEntry
+	36, // 17: jgym.v1.CreateSessionRequest.credit_weights:type_name -> jgym.v1.CreateSessionRequest.CreditWeightsEntry
 	10, // 18: jgym.v1.CreateSessionResponse.game:type_name -> jgym.v1.GameSpec
-	6,  // 19: jgym.v1.StepRequest.actions:type_name -> jgym.v1.Tensor
-	6,  // 20: jgym.v1.StepRequest.action_order:type_name -> jgym.v1.Tensor
-	25, // 21: jgym.v1.StreamRequest.reset:type_name -> jgym.v1.ResetRequest
-	26, // 22: jgym.v1.StreamRequest.step:type_name -> jgym.v1.StepRequest
-	28, // 23: jgym.v1.StreamRequest.recv:type_name -> jgym.v1.RecvRequest
-	6,  // 24: jgym.v1.Info.scores:type_name -> jgym.v1.Tensor
-	6,  // 25: jgym.v1.Info.rank:type_name -> jgym.v1.Tensor
-	6,  // 26: jgym.v1.Info.round:type_name -> jgym.v1.Tensor
-	6,  // 27: jgym.v1.Info.learner_seats:type_name -> jgym.v1.Tensor
-	6,  // 28: jgym.v1.Info.episode:type_name -> jgym.v1.Tensor
-	34, // 29: jgym.v1.StepResult.observation:type_name -> jgym.v1.StepResult.ObservationEntry
-	6,  // 30: jgym.v1.StepResult.reward:type_name -> jgym.v1.Tensor
-	6,  // 31: jgym.v1.StepResult.terminated:type_name -> jgym.v1.Tensor
-	6,  // 32: jgym.v1.StepResult.truncated:type_name -> jgym.v1.Tensor
-	29, // 33: jgym.v1.StepResult.info:type_name -> jgym.v1.Info
-	35, // 34: jgym.v1.StepResult.final_observation:type_name -> jgym.v1.StepResult.FinalObservationEntry
-	6,  // 35: jgym.v1.StepResult.final_scores:type_name -> jgym.v1.Tensor
-	6,  // 36: jgym.v1.StepResult.unit_rewards:type_name -> jgym.v1.Tensor
-	30, // 37: jgym.v1.StreamResponse.result:type_name -> jgym.v1.StepResult
-	6,  // 38: jgym.v1.StepResult.ObservationEntry.value:type_name -> jgym.v1.Tensor
-	6,  // 39: jgym.v1.StepResult.FinalObservationEntry.value:type_name -> jgym.v1.Tensor
-	12, // 40: jgym.v1.JgymService.GetVersion:input_type -> jgym.v1.GetVersionRequest
-	14, // 41: jgym.v1.JgymService.ListGames:input_type -> jgym.v1.ListGamesRequest
-	16, // 42: jgym.v1.JgymService.ListBots:input_type -> jgym.v1.ListBotsRequest
-	21, // 43: jgym.v1.JgymService.CreateSession:input_type -> jgym.v1.CreateSessionRequest
-	23, // 44: jgym.v1.JgymService.CloseSession:input_type -> jgym.v1.CloseSessionRequest
-	27, // 45: jgym.v1.JgymService.Stream:input_type -> jgym.v1.StreamRequest
-	19, // 46: jgym.v1.JgymService.UploadBot:input_type -> jgym.v1.UploadBotRequest
-	13, // 47: jgym.v1.JgymService.GetVersion:output_type -> jgym.v1.GetVersionResponse
-	15, // 48: jgym.v1.JgymService.ListGames:output_type -> jgym.v1.ListGamesResponse
-	17, // 49: jgym.v1.JgymService.ListBots:output_type -> jgym.v1.ListBotsResponse
-	22, // 50: jgym.v1.JgymService.CreateSession:output_type -> jgym.v1.CreateSessionResponse
-	24, // 51: jgym.v1.JgymService.CloseSession:output_type -> jgym.v1.CloseSessionResponse
-	31, // 52: jgym.v1.JgymService.Stream:output_type -> jgym.v1.StreamResponse
-	20, // 53: jgym.v1.JgymService.UploadBot:output_type -> jgym.v1.UploadBotResponse
-	47, // [47:54] is the sub-list for method output_type
-	40, // [40:47] is the sub-list for method input_type
-	40, // [40:40] is the sub-list for extension type_name
-	40, // [40:40] is the sub-list for extension extendee
-	0,  // [0:40] is the sub-list for field type_name
+	26, // 19: jgym.v1.ResetRequest.trace_start:type_name -> jgym.v1.TraceStart
+	6,  // 20: jgym.v1.StepRequest.actions:type_name -> jgym.v1.Tensor
+	6,  // 21: jgym.v1.StepRequest.action_order:type_name -> jgym.v1.Tensor
+	25, // 22: jgym.v1.StreamRequest.reset:type_name -> jgym.v1.ResetRequest
+	29, // 23: jgym.v1.StreamRequest.step:type_name -> jgym.v1.StepRequest
+	31, // 24: jgym.v1.StreamRequest.recv:type_name -> jgym.v1.RecvRequest
+	27, // 25: jgym.v1.StreamRequest.get_state:type_name -> jgym.v1.GetStateRequest
+	28, // 26: jgym.v1.StreamRequest.set_state:type_name -> jgym.v1.SetStateRequest
+	6,  // 27: jgym.v1.Info.scores:type_name -> jgym.v1.Tensor
+	6,  // 28: jgym.v1.Info.rank:type_name -> jgym.v1.Tensor
+	6,  // 29: jgym.v1.Info.round:type_name -> jgym.v1.Tensor
+	6,  // 30: jgym.v1.Info.learner_seats:type_name -> jgym.v1.Tensor
+	6,  // 31: jgym.v1.Info.episode:type_name -> jgym.v1.Tensor
+	37, // 32: jgym.v1.StepResult.observation:type_name -> jgym.v1.StepResult.ObservationEntry
+	6,  // 33: jgym.v1.StepResult.reward:type_name -> jgym.v1.Tensor
+	6,  // 34: jgym.v1.StepResult.terminated:type_name -> jgym.v1.Tensor
+	6,  // 35: jgym.v1.StepResult.truncated:type_name -> jgym.v1.Tensor
+	32, // 36: jgym.v1.StepResult.info:type_name -> jgym.v1.Info
+	38, // 37: jgym.v1.StepResult.final_observation:type_name -> jgym.v1.StepResult.FinalObservationEntry
+	6,  // 38: jgym.v1.StepResult.final_scores:type_name -> jgym.v1.Tensor
+	6,  // 39: jgym.v1.StepResult.unit_rewards:type_name -> jgym.v1.Tensor
+	33, // 40: jgym.v1.StreamResponse.result:type_name -> jgym.v1.StepResult
+	6,  // 41: jgym.v1.StepResult.ObservationEntry.value:type_name -> jgym.v1.Tensor
+	6,  // 42: jgym.v1.StepResult.FinalObservationEntry.value:type_name -> jgym.v1.Tensor
+	12, // 43: jgym.v1.JgymService.GetVersion:input_type -> jgym.v1.GetVersionRequest
+	14, // 44: jgym.v1.JgymService.ListGames:input_type -> jgym.v1.ListGamesRequest
+	16, // 45: jgym.v1.JgymService.ListBots:input_type -> jgym.v1.ListBotsRequest
+	21, // 46: jgym.v1.JgymService.CreateSession:input_type -> jgym.v1.CreateSessionRequest
+	23, // 47: jgym.v1.JgymService.CloseSession:input_type -> jgym.v1.CloseSessionRequest
+	30, // 48: jgym.v1.JgymService.Stream:input_type -> jgym.v1.StreamRequest
+	19, // 49: jgym.v1.JgymService.UploadBot:input_type -> jgym.v1.UploadBotRequest
+	13, // 50: jgym.v1.JgymService.GetVersion:output_type -> jgym.v1.GetVersionResponse
+	15, // 51: jgym.v1.JgymService.ListGames:output_type -> jgym.v1.ListGamesResponse
+	17, // 52: jgym.v1.JgymService.ListBots:output_type -> jgym.v1.ListBotsResponse
+	22, // 53: jgym.v1.JgymService.CreateSession:output_type -> jgym.v1.CreateSessionResponse
+	24, // 54: jgym.v1.JgymService.CloseSession:output_type -> jgym.v1.CloseSessionResponse
+	34, // 55: jgym.v1.JgymService.Stream:output_type -> jgym.v1.StreamResponse
+	20, // 56: jgym.v1.JgymService.UploadBot:output_type -> jgym.v1.UploadBotResponse
+	50, // [50:57] is the sub-list for method output_type
+	43, // [43:50] is the sub-list for method input_type
+	43, // [43:43] is the sub-list for extension type_name
+	43, // [43:43] is the sub-list for extension extendee
+	0,  // [0:43] is the sub-list for field type_name
 }
 
 func init() { file_jgym_v1_jgym_proto_init() }
@@ -2726,10 +2991,12 @@ func file_jgym_v1_jgym_proto_init() {
 	if File_jgym_v1_jgym_proto != nil {
 		return
 	}
-	file_jgym_v1_jgym_proto_msgTypes[21].OneofWrappers = []any{
+	file_jgym_v1_jgym_proto_msgTypes[24].OneofWrappers = []any{
 		(*StreamRequest_Reset_)(nil),
 		(*StreamRequest_Step)(nil),
 		(*StreamRequest_Recv)(nil),
+		(*StreamRequest_GetState)(nil),
+		(*StreamRequest_SetState)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2737,7 +3004,7 @@ func file_jgym_v1_jgym_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_jgym_v1_jgym_proto_rawDesc), len(file_jgym_v1_jgym_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   30,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

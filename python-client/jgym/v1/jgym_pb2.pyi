@@ -324,14 +324,42 @@ class CloseSessionResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class ResetRequest(_message.Message):
-    __slots__ = ("seed", "env_ids", "seed_given")
+    __slots__ = ("seed", "env_ids", "seed_given", "trace_start")
     SEED_FIELD_NUMBER: _ClassVar[int]
     ENV_IDS_FIELD_NUMBER: _ClassVar[int]
     SEED_GIVEN_FIELD_NUMBER: _ClassVar[int]
+    TRACE_START_FIELD_NUMBER: _ClassVar[int]
     seed: int
     env_ids: _containers.RepeatedScalarFieldContainer[int]
     seed_given: bool
-    def __init__(self, seed: _Optional[int] = ..., env_ids: _Optional[_Iterable[int]] = ..., seed_given: _Optional[bool] = ...) -> None: ...
+    trace_start: TraceStart
+    def __init__(self, seed: _Optional[int] = ..., env_ids: _Optional[_Iterable[int]] = ..., seed_given: _Optional[bool] = ..., trace_start: _Optional[_Union[TraceStart, _Mapping]] = ...) -> None: ...
+
+class TraceStart(_message.Message):
+    __slots__ = ("trace", "commands", "name", "round")
+    TRACE_FIELD_NUMBER: _ClassVar[int]
+    COMMANDS_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    trace: bytes
+    commands: bytes
+    name: str
+    round: int
+    def __init__(self, trace: _Optional[bytes] = ..., commands: _Optional[bytes] = ..., name: _Optional[str] = ..., round: _Optional[int] = ...) -> None: ...
+
+class GetStateRequest(_message.Message):
+    __slots__ = ("env_ids",)
+    ENV_IDS_FIELD_NUMBER: _ClassVar[int]
+    env_ids: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, env_ids: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class SetStateRequest(_message.Message):
+    __slots__ = ("env_ids", "states")
+    ENV_IDS_FIELD_NUMBER: _ClassVar[int]
+    STATES_FIELD_NUMBER: _ClassVar[int]
+    env_ids: _containers.RepeatedScalarFieldContainer[int]
+    states: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, env_ids: _Optional[_Iterable[int]] = ..., states: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class StepRequest(_message.Message):
     __slots__ = ("env_ids", "actions", "action_order")
@@ -344,16 +372,20 @@ class StepRequest(_message.Message):
     def __init__(self, env_ids: _Optional[_Iterable[int]] = ..., actions: _Optional[_Union[Tensor, _Mapping]] = ..., action_order: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
 
 class StreamRequest(_message.Message):
-    __slots__ = ("session_id", "reset", "step", "recv")
+    __slots__ = ("session_id", "reset", "step", "recv", "get_state", "set_state")
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     RESET_FIELD_NUMBER: _ClassVar[int]
     STEP_FIELD_NUMBER: _ClassVar[int]
     RECV_FIELD_NUMBER: _ClassVar[int]
+    GET_STATE_FIELD_NUMBER: _ClassVar[int]
+    SET_STATE_FIELD_NUMBER: _ClassVar[int]
     session_id: str
     reset: ResetRequest
     step: StepRequest
     recv: RecvRequest
-    def __init__(self, session_id: _Optional[str] = ..., reset: _Optional[_Union[ResetRequest, _Mapping]] = ..., step: _Optional[_Union[StepRequest, _Mapping]] = ..., recv: _Optional[_Union[RecvRequest, _Mapping]] = ...) -> None: ...
+    get_state: GetStateRequest
+    set_state: SetStateRequest
+    def __init__(self, session_id: _Optional[str] = ..., reset: _Optional[_Union[ResetRequest, _Mapping]] = ..., step: _Optional[_Union[StepRequest, _Mapping]] = ..., recv: _Optional[_Union[RecvRequest, _Mapping]] = ..., get_state: _Optional[_Union[GetStateRequest, _Mapping]] = ..., set_state: _Optional[_Union[SetStateRequest, _Mapping]] = ...) -> None: ...
 
 class RecvRequest(_message.Message):
     __slots__ = ()
@@ -412,7 +444,9 @@ class StepResult(_message.Message):
     def __init__(self, env_ids: _Optional[_Iterable[int]] = ..., observation: _Optional[_Mapping[str, Tensor]] = ..., reward: _Optional[_Union[Tensor, _Mapping]] = ..., terminated: _Optional[_Union[Tensor, _Mapping]] = ..., truncated: _Optional[_Union[Tensor, _Mapping]] = ..., info: _Optional[_Union[Info, _Mapping]] = ..., final_observation: _Optional[_Mapping[str, Tensor]] = ..., final_env_index: _Optional[_Iterable[int]] = ..., final_scores: _Optional[_Union[Tensor, _Mapping]] = ..., unit_rewards: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
 
 class StreamResponse(_message.Message):
-    __slots__ = ("result",)
+    __slots__ = ("result", "states")
     RESULT_FIELD_NUMBER: _ClassVar[int]
+    STATES_FIELD_NUMBER: _ClassVar[int]
     result: StepResult
-    def __init__(self, result: _Optional[_Union[StepResult, _Mapping]] = ...) -> None: ...
+    states: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, result: _Optional[_Union[StepResult, _Mapping]] = ..., states: _Optional[_Iterable[bytes]] = ...) -> None: ...
