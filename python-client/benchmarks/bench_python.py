@@ -126,6 +126,7 @@ def bench_python(
     steps: int,
     address: str,
     server_pid: int | None,
+    *,
     delta: bool = True,
     game: str = "Crematoria-v0",
 ) -> Point:
@@ -192,8 +193,8 @@ def main(argv: list[str] | None = None) -> None:
     sizes = [int(s) for s in args.envs.split(",")]
     print(
         f"python {platform.python_version()}, {platform.machine()}, "
-        f"{args.game}; {os.cpu_count()} cores; {args.steps} batches per point, best of {args.repeat}; "
-        f"load average {_load()}"
+        f"{args.game}; {os.cpu_count()} cores; {args.steps} batches per point, "
+        f"best of {args.repeat}; load average {_load()}"
     )
     if args.go and args.game != "Crematoria-v0":
         print(f"vec's BenchmarkStep plays Crematoria: no Go figure for {args.game}")
@@ -223,7 +224,12 @@ def main(argv: list[str] | None = None) -> None:
                         if g is not None:
                             go[n] = _best(go.get(n), g)
                     p = bench_python(
-                        n, args.steps, address, server.pid if server else None, not args.raw, args.game
+                        n,
+                        args.steps,
+                        address,
+                        server.pid if server else None,
+                        delta=not args.raw,
+                        game=args.game,
                     )
                     py[n] = _best(py.get(n), p)
         finally:
