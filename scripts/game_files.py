@@ -68,7 +68,7 @@ def normalised(lines: list[str], game: str) -> list[str]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--root", type=Path, default=Path("."))
+    ap.add_argument("--root", type=Path, default=Path("."), help="the repository (default: .)")
     ap.add_argument("--files", action="store_true", help="list every file with its class")
     args = ap.parse_args()
     files = {g: game_files(args.root, g) for g in GAMES}
