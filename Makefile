@@ -66,7 +66,7 @@ bench: build ## run the Go benchmarks and print figures
 	$(BIN) bench --games 200
 	$(BIN) bench --games 200 --trace
 
-bench-server: ## env-steps/s in process and through the server (benchmarks/RESULTS.md)
+bench-server: ## env-steps/s in process and through the server (benchmarks/README.md#server)
 	$(GO) run ./benchmarks/grpcbench -envs 1,16,64,256 -duration 3s -repeat 3 -out benchmarks/results/grpcbench.json
 	$(GO) run ./benchmarks/grpcecho
 

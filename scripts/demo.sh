@@ -5,7 +5,7 @@
 #   scripts/demo.sh            (JGYM_DEMO_STEPS=65536 sets the training budget)
 # The budget is environment steps, not seconds, and training is
 # synchronous and seeded: the same machine gives the same policy and the
-# same evaluation whatever else it is running (benchmarks/RESULTS.md, "The
+# same evaluation whatever else it is running (benchmarks/notebook/results-history.md, "The
 # newcomer path"); a busy machine only takes longer.
 set -euo pipefail
 cd "$(dirname "$0")/.."

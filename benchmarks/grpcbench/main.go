@@ -1,7 +1,8 @@
-// Command grpcbench measures Crematoria env-steps per second in process
+// Command grpcbench measures a game's env-steps per second in process
 // (vec.Pool) and through the jgym server from a Go client over TCP
 // loopback, for several numbers of envs, and writes the figures to a JSON
-// results file that later runs can be compared with.
+// results file that later runs can be compared with. -game picks the game
+// (Crematoria by default).
 //
 // Every env has one learner seat and three Demo bots; the learner gets the
 // full observation and plays a legal direction per unit picked from the
@@ -45,11 +46,41 @@ import (
 	jgymv1 "jgym/api/jgym/v1"
 	"jgym/env"
 	"jgym/env/crematoria"
+	"jgym/env/dominator"
+	"jgym/env/moria"
+	"jgym/env/pandemic"
+	"jgym/game"
 	"jgym/server"
 	"jgym/vec"
 )
 
-const slots, dirs = 80, 11
+// games are the games -game picks from.
+var games = []game.Entry{crematoria.Def, dominator.Def, pandemic.Def, moria.Def}
+
+// theGame is the game measured (-game); slots and dirs are the shape of
+// its action mask, the observation tensor at maskAt.
+var (
+	theGame             env.Game
+	slots, dirs, maskAt int
+)
+
+// pickGame sets theGame and the mask's shape from the game named name
+// (its name or env id, any case).
+func pickGame(name string) error {
+	for _, e := range games {
+		if strings.EqualFold(e.ID(), name) || strings.EqualFold(strings.TrimSuffix(e.ID(), "-v0"), name) {
+			theGame = e.Env(nil)
+			for i, t := range theGame.Spec().Observation {
+				if t.Name == "action_mask" && len(t.Shape) == 2 {
+					maskAt, slots, dirs = i, t.Shape[0], t.Shape[1]
+					return nil
+				}
+			}
+			return fmt.Errorf("%s has no action_mask tensor", e.ID())
+		}
+	}
+	return fmt.Errorf("unknown game %q (Crematoria, Dominator, Pandemic, Moria)", name)
+}
 
 // onlyPaths selects loopback paths by name (-paths).
 var onlyPaths string
@@ -120,11 +151,13 @@ type results struct {
 	Duration string  `json:"duration_per_point"`
 	Workers  int     `json:"workers"`
 	Repeat   int     `json:"best_of"`
+	Game     string  `json:"game"`
 	Seats    string  `json:"seats"`
 	Points   []point `json:"points"`
 }
 
 func main() {
+	gameName := flag.String("game", "Crematoria", "the game: Crematoria, Dominator, Pandemic, Moria")
 	envList := flag.String("envs", "1,16,64,256", "comma-separated numbers of envs")
 	dur := flag.Duration("duration", 5*time.Second, "measuring time per point and path")
 	warm := flag.Duration("warmup", time.Second, "warm-up time per point and path")
@@ -142,6 +175,10 @@ func main() {
 	cpuprof := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	traceOut := flag.String("trace", "", "write an execution trace of the whole run to this file (go tool trace)")
 	flag.Parse()
+	if err := pickGame(*gameName); err != nil {
+		fmt.Fprintln(os.Stderr, "grpcbench:", err)
+		os.Exit(2)
+	}
 	stopTrace := record(*traceOut, trace.Start, trace.Stop)
 	defer stopTrace()
 	stopProfile := record(*cpuprof, pprof.StartCPUProfile, pprof.StopCPUProfile)
@@ -182,11 +219,11 @@ func run(envList string, dur, warm time.Duration, addr string, workers, repeat i
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
 	res := results{Date: time.Now().UTC().Format(time.RFC3339), GoVer: runtime.Version(), CPUs: runtime.NumCPU(),
-		Load: strings.TrimSpace(string(load)), Duration: dur.String(), Workers: workers, Repeat: repeat, Seats: "learner, Demo, Demo, Demo"}
+		Load: strings.TrimSpace(string(load)), Duration: dur.String(), Workers: workers, Repeat: repeat, Game: theGame.Spec().ID, Seats: "learner, Demo, Demo, Demo"}
 	seats := []string{"", "Demo", "Demo", "Demo"}
 	remote := addr != ""
 	if addr == "" {
-		reg, err := env.NewRegistry(crematoria.Def.Host())
+		reg, err := env.NewRegistry(theGame)
 		if err != nil {
 			return err
 		}
@@ -333,7 +370,7 @@ func policy(act, mask []byte, ids []int32, round int) {
 		for s := 0; s < slots; s++ {
 			row := mask[(k*slots+s)*dirs : (k*slots+s+1)*dirs]
 			h := uint32(id)*2654435761 ^ uint32(round)*40503 ^ uint32(s)*97
-			d := int(h % dirs)
+			d := int(h % uint32(dirs))
 			for row[d] == 0 {
 				d = (d + 1) % dirs
 			}
@@ -406,7 +443,7 @@ func inProcess(n, pools int, seats []string, workers int, dur, warm time.Duratio
 
 // stepPool measures one pool of n envs stepped synchronously.
 func stepPool(n int, seats []string, workers int, dur, warm time.Duration) (rate, error) {
-	f, err := crematoria.Def.Host().NewFactory(env.Setup{Seats: seats})
+	f, err := theGame.NewFactory(env.Setup{Seats: seats})
 	if err != nil {
 		return rate{}, err
 	}
@@ -423,7 +460,7 @@ func stepPool(n int, seats []string, workers int, dur, warm time.Duration) (rate
 	}
 	act := make([]byte, n*slots)
 	return measure(n, dur, warm, func(round int) error {
-		policy(act, b.Obs[3], b.EnvIDs, round)
+		policy(act, b.Obs[maskAt], b.EnvIDs, round)
 		b, err = p.Step(ctx, nil, act, nil)
 		return err
 	})
@@ -463,7 +500,7 @@ func loopback(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.
 	conns := make([]*conn, nsess)
 	for k := range conns {
 		size := (k+1)*n/nsess - k*n/nsess
-		req := &jgymv1.CreateSessionRequest{Game: crematoria.EnvID, NumEnvs: int32(size), ObservationDelta: w.delta,
+		req := &jgymv1.CreateSessionRequest{Game: theGame.Spec().ID, NumEnvs: int32(size), ObservationDelta: w.delta,
 			SeedStride: int32(n)}
 		for _, s := range seats {
 			req.Seats = append(req.Seats, &jgymv1.SeatSpec{Bot: s})
@@ -531,7 +568,7 @@ func loopback(c jgymv1.JgymServiceClient, n int, seats []string, dur, warm time.
 		}
 		p.act = make([]byte, (hi-lo)*slots)
 		p.req = &jgymv1.StreamRequest{SessionId: p.cn.id, Kind: &jgymv1.StreamRequest_Step{Step: &jgymv1.StepRequest{EnvIds: p.ids,
-			Actions: &jgymv1.Tensor{Dtype: jgymv1.Dtype_DTYPE_INT8, Shape: []int64{int64(hi - lo), 1, slots}, Data: p.act}}}}
+			Actions: &jgymv1.Tensor{Dtype: jgymv1.Dtype_DTYPE_INT8, Shape: []int64{int64(hi - lo), 1, int64(slots)}, Data: p.act}}}}
 		mask := p.cn.full["action_mask"]
 		policy(p.act, mask[lo*slots*dirs:hi*slots*dirs], p.ids, 0)
 		if err := p.cn.st.Send(p.req); err != nil {

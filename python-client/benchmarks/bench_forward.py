@@ -14,7 +14,7 @@ nonzero block columns computed once, as the update does for its epochs.
 ``--profile N`` prints the N operators of the training step
 that take the most time (PyTorch's profiler, by input shape). Run it on
 an idle machine and again while another job keeps the cores busy: that is
-where the thread count matters (benchmarks/RESULTS.md).
+where the thread count matters (benchmarks/notebook/results-history.md).
 
     python benchmarks/bench_forward.py                       # Crematoria, batch 32
     python benchmarks/bench_forward.py --game Moria-v0 --batch 8 --repeat 50

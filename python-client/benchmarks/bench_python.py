@@ -15,6 +15,11 @@ figure of ``benchmarks/grpcbench``.
 
     python benchmarks/bench_python.py                 # 1, 16, 64, 256 envs
     python benchmarks/bench_python.py --envs 64 --steps 120 --no-go
+    python benchmarks/bench_python.py --game Moria-v0     # another game (no Go figure)
+
+vec's ``BenchmarkStep`` plays Crematoria: for another game the Go column is
+left out; ``go run ./benchmarks/grpcbench -game GAME`` has its in-process
+figures.
 
 Without ``--address`` a local ``jgym serve`` is started (all cores).
 ``JGYM_QUICK=1`` (set by the docs harness) shrinks it to a smoke test: the
@@ -44,6 +49,8 @@ from jgym.server import find_source_tree
 class Args:
     """Command-line arguments (each field is a ``--flag``)."""
 
+    game: str = "Crematoria-v0"
+    """the game's env id"""
     envs: str = "1,16,64,256"
     """comma-separated numbers of envs"""
     steps: int = 120
@@ -73,7 +80,7 @@ def go_policy(mask: np.ndarray[Any, Any], rounds: np.ndarray[Any, Any]) -> np.nd
     """The actions of vec's benchmark policy (vec/pool_test.go ``policy``).
 
     Args:
-        mask: ``[N, U, 11]`` action masks (one learner seat).
+        mask: ``[N, U, D]`` action masks (one learner seat).
         rounds: ``[N]`` round numbers.
 
     Returns:
@@ -115,14 +122,20 @@ def _proc_cpu(pid: int) -> float | None:
 
 
 def bench_python(
-    n: int, steps: int, address: str, server_pid: int | None, delta: bool = True
+    n: int,
+    steps: int,
+    address: str,
+    server_pid: int | None,
+    *,
+    delta: bool = True,
+    game: str = "Crematoria-v0",
 ) -> Point:
     """Steps ``n`` envs ``steps`` times through the server.
 
     The CPU figure adds the Python process's and the server's CPU time (both
     sides of the socket); ``None`` for a server that is not ours.
     """
-    envs = jgym.make_vec("Crematoria-v0", num_envs=n, address=address, observation_delta=delta)
+    envs = jgym.make_vec(game, num_envs=n, address=address, observation_delta=delta)
     try:
         obs, info = envs.reset(seed=1)
         actions = go_policy(obs["action_mask"], info["round"])
@@ -180,9 +193,12 @@ def main(argv: list[str] | None = None) -> None:
     sizes = [int(s) for s in args.envs.split(",")]
     print(
         f"python {platform.python_version()}, {platform.machine()}, "
-        f"{os.cpu_count()} cores; {args.steps} batches per point, best of {args.repeat}; "
-        f"load average {_load()}"
+        f"{args.game}; {os.cpu_count()} cores; {args.steps} batches per point, "
+        f"best of {args.repeat}; load average {_load()}"
     )
+    if args.go and args.game != "Crematoria-v0":
+        print(f"vec's BenchmarkStep plays Crematoria: no Go figure for {args.game}")
+        args.go = False
     src = None if not args.go else find_source_tree()
     if args.go and src is None:
         print("no jgym source tree: no Go figures")
@@ -208,7 +224,12 @@ def main(argv: list[str] | None = None) -> None:
                         if g is not None:
                             go[n] = _best(go.get(n), g)
                     p = bench_python(
-                        n, args.steps, address, server.pid if server else None, not args.raw
+                        n,
+                        args.steps,
+                        address,
+                        server.pid if server else None,
+                        delta=not args.raw,
+                        game=args.game,
                     )
                     py[n] = _best(py.get(n), p)
         finally:

@@ -5,7 +5,7 @@ for each game given, and prints its env-steps/s and where the time went
 (``jgym.torch.Phases``): ``env`` (the games: the server's work and the
 transfer), ``policy`` (forward pass and sampling), ``credit`` (rewards),
 ``buffers`` (numpy to torch, rollout buffers), ``gae``, ``update`` (the PPO
-epochs). benchmarks/RESULTS.md has the figures of this machine.
+epochs). benchmarks/README.md ("Trainer") has the figures of this machine.
 
     python benchmarks/bench_trainer.py                        # Crematoria, 8 updates
     python benchmarks/bench_trainer.py --games Moria-v0,Dominator-v0 --updates 4 --threads 1

@@ -14,7 +14,7 @@ against Riddick, Demo, Demo with two orders of the same moves, the env's
   policy bot and the C++ player of a model exported so follow).
 
 It prints the wins and the mean score of each order over the same games
-(``--games`` seeds from 1, every seat). benchmarks/RESULTS.md has the
+(``--games`` seeds from 1, every seat). benchmarks/notebook/results-history.md has the
 figures.
 
     python benchmarks/command_order.py ../runs/recipe_crematoria/dagger1.pt --games 10

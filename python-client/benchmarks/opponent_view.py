@@ -7,7 +7,7 @@ examples/ppo.py checkpoint) twice, with the opponents by seat and by score
 (``opponent_order``, docs/observation.md), plays each with ``jgym eval``'s
 engine against the same games, and prints the wins overall and by the
 relative seat of the strong opponent (the first of ``--opponents``).
-benchmarks/RESULTS.md has the figures.
+benchmarks/notebook/results-history.md has the figures.
 
     python benchmarks/opponent_view.py ../runs/recipe_crematoria/ppo/checkpoint.pt --games 8
 """

@@ -26,7 +26,7 @@ the learner is judged at: a share of the lineups (``anchor_share``) seats
 it as it is, the rest are drawn by PFSP. Without it, ``hard`` PFSP hardly
 ever draws the weak bots the learner beats, so the tables it is evaluated
 at (the strong bot with two Demos, whose units the strong bot captures)
-are almost never played in training: measured in benchmarks/RESULTS.md
+are almost never played in training: measured in benchmarks/notebook/results-history.md
 ("The anchor table").
 Win rates are exponentially forgetting (``decay`` per recorded game) so
 they follow the learner.

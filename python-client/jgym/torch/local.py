@@ -51,7 +51,7 @@ class CountsTimes(torch.autograd.Function):
 
     The same product as ``@``, whose backward pass PyTorch computes as
     ``counts.T @ grad`` on a transposed view, three times slower on a CPU
-    than ``(grad.T @ counts).T`` (benchmarks/RESULTS.md, the trainer).
+    than ``(grad.T @ counts).T`` (benchmarks/notebook/results-history.md, the trainer).
     """
 
     @staticmethod
