@@ -22,7 +22,7 @@ demo: ## the main job: train from scratch against Demo (65,536 env steps), evalu
 	  echo "make demo: first the Python environment $(VENV) (scripts/setup-python.sh: several minutes, mostly"; \
 	  echo "  downloads; PyTorch's CPU build where download.pytorch.org answers, else PyPI's CUDA build: the venv"; \
 	  echo "  of every extra is then 5.6 GB, 3 GB of it NVIDIA's libraries, measured with du -sh .venv);"; \
-	  echo "  then 5 to 8 minutes of training on two cores (benchmarks/RESULTS.md) and two evaluations"; \
+	  echo "  then 5 to 8 minutes of training on two cores (benchmarks/notebook/results-history.md, 'The newcomer path') and two evaluations"; \
 	fi
 	$(MAKE) --no-print-directory setup
 	VENV=$(VENV) scripts/demo.sh

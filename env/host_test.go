@@ -55,7 +55,7 @@ func (toyRules) Spec(cfg *int) (Spec, error) {
 		ActionOrder: TensorSpec{Name: "action_order", Dtype: Int16, Shape: []int{2}},
 	}, nil
 }
-func (r toyRules) Bots() *BotRegistry[toyBot]    { return r.reg }
+func (r toyRules) Bots() *BotRegistry[toyBot]              { return r.reg }
 func (toyRules) NewTable(cfg *int, _ *Setup) Table[toyBot] { return &toyTable{rounds: *cfg} }
 func (toyRules) CheckSetup(s *Setup, _ *Spec) error {
 	if s.OpponentOrder != "" || s.ActionOrder != "" || s.UnitRewards || len(s.CreditWeights) > 0 {

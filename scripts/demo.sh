@@ -25,7 +25,7 @@ fi
 name=Rookie
 echo "== training from scratch for $steps env steps against Demo, Demo, Demo (CPU, 1 thread; the server is started for you)"
 if [ -z "${JGYM_QUICK:-}" ]; then
-  echo "   (5 to 8 minutes on two cores, busy or idle: benchmarks/RESULTS.md, \"The newcomer path\")"
+  echo "   (5 to 8 minutes on two cores, busy or idle: benchmarks/notebook/results-history.md, \"The newcomer path\")"
 fi
 # --eval-games 0: the one evaluation is the demo's own, below. The run's
 # JSON summary stays in $out/run/history.json.
