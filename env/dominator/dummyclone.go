@@ -35,11 +35,9 @@ package dominator
 // stands on the board the Dummy gives its witches and knights no order,
 // and when no cell is left to paint none to its farmers (no draws either).
 type DummyClone struct {
-	rng   Rand
-	n     int
-	dist  [3][]int16 // per kind of unit and cell: see field
-	queue []int32
-	cands [8]Dir
+	rng    Rand
+	policy dummyPolicy
+	cands  [8]Dir
 }
 
 // NewDummyClone returns the DummyClone for seat me of a game with the
@@ -54,66 +52,89 @@ func init() { RegisterBot("DummyClone", NewDummyClone) }
 
 // Play gives the Dummy's orders for one round on its view.
 func (c *DummyClone) Play(v *State, o *Orders) {
-	c.n = v.Cfg.Rows
+	prey, paint := c.policy.prepare(v, 0)
+	if prey {
+		for _, id := range v.Witches[0] {
+			o.Command(id, c.draw(v, id))
+		}
+	}
+	if paint {
+		for _, id := range v.Farmers[0] {
+			o.Command(id, c.draw(v, id))
+		}
+	}
+	if prey {
+		for _, id := range v.Knights[0] {
+			o.Command(id, c.draw(v, id))
+		}
+	}
+}
+
+// draw returns the direction of unit id: the candidate of the draw, or
+// any direction of the unit when it has no candidate.
+func (c *DummyClone) draw(v *State, id int) Dir {
+	k := c.policy.candidates(v, id, &c.cands)
+	if k > 0 {
+		return c.cands[c.rng.Int(0, k-1)]
+	}
+	if v.Units[id].Type == Knight {
+		return Dir(c.rng.Int(0, 7))
+	}
+	return Dir(2 * c.rng.Int(0, 3))
+}
+
+// dummyPolicy is the Dummy's way of choosing, for one player (me) of a
+// state in any frame: the candidate directions of each of its units. The
+// candidates, as cells, do not depend on the frame, so a bot can forecast
+// a Dummy opponent's moves on its own view.
+type dummyPolicy struct {
+	me    int
+	n     int
+	dist  [3][]int16 // per unit type and cell: see field
+	queue []int32
+}
+
+// prepare computes the fields of player me on state v, and reports
+// whether the board holds an enemy farmer or knight of me (else the Dummy
+// leaves its witches and knights alone) and a cell its farmers could paint
+// (else it leaves its farmers alone).
+func (c *dummyPolicy) prepare(v *State, me int) (prey, paint bool) {
+	c.me, c.n = me, v.Cfg.Rows
 	if len(c.queue) != len(v.Grid) {
 		for k := range c.dist {
 			c.dist[k] = make([]int16, len(v.Grid))
 		}
 		c.queue = make([]int32, len(v.Grid))
 	}
-	prey, paint := c.targets(v)
-	if prey {
-		c.field(v, dummyWitch)
-		c.field(v, dummyKnight)
-	}
-	if paint {
-		c.field(v, dummyFarmer)
-	}
-	if prey {
-		for _, id := range v.Witches[0] {
-			o.Command(id, c.choose(v, id, dummyWitch))
-		}
-	}
-	if paint {
-		for _, id := range v.Farmers[0] {
-			o.Command(id, c.choose(v, id, dummyFarmer))
-		}
-	}
-	if prey {
-		for _, id := range v.Knights[0] {
-			o.Command(id, c.choose(v, id, dummyKnight))
-		}
-	}
-}
-
-// targets reports whether the board holds an enemy farmer or knight (else
-// the Dummy leaves its witches and knights alone) and a cell its farmers
-// could paint (else it leaves its farmers alone).
-func (c *DummyClone) targets(v *State) (prey, paint bool) {
 	for i := range v.Grid {
 		q := Pos{i / c.n, i % c.n}
 		prey = prey || c.prey(v, q)
-		paint = paint || c.goal(v, q, dummyFarmer)
+		paint = paint || c.goal(v, q, Farmer)
 		if prey && paint {
 			break
 		}
 	}
+	if prey {
+		c.field(v, Witch)
+		c.field(v, Knight)
+	}
+	if paint {
+		c.field(v, Farmer)
+	}
 	return prey, paint
 }
 
-// The three ways the Dummy moves a unit.
-const (
-	dummyWitch = iota
-	dummyFarmer
-	dummyKnight
-)
-
-// choose returns the direction of unit id: the candidate of the draw.
-func (c *DummyClone) choose(v *State, id, kind int) Dir {
-	p := v.Units[id].Pos
+// candidates writes into out the candidate directions of unit id (of
+// player me, in v's frame), in increasing order, and returns how many
+// there are: the steps of least score (see DummyClone). It returns 0 when
+// the unit has no step to score. The fields of the unit's type must have
+// been prepared.
+func (c *dummyPolicy) candidates(v *State, id int, out *[8]Dir) int {
+	u := &v.Units[id]
+	kind, p := u.Type, u.Pos
 	k, best := 0, 0
 	step := Dir(2)
-	if kind == dummyKnight {
+	if kind == Knight {
 		step = 1
 	}
 	for d := Bottom; d < None; d += step {
@@ -131,21 +152,15 @@ func (c *DummyClone) choose(v *State, id, kind int) Dir {
 			best, k = s, 0
 		}
 		if s == best {
-			c.cands[k] = d
+			out[k] = d
 			k++
 		}
 	}
-	if k == 0 {
-		if kind == dummyKnight {
-			return Dir(c.rng.Int(0, 7))
-		}
-		return Dir(2 * c.rng.Int(0, 3))
-	}
-	return c.cands[c.rng.Int(0, k-1)]
+	return k
 }
 
-// prey reports whether q holds an enemy farmer or knight.
-func (c *DummyClone) prey(v *State, q Pos) bool {
+// prey reports whether q holds a farmer or knight of another player.
+func (c *dummyPolicy) prey(v *State, q Pos) bool {
 	if !v.OnBoard(q) {
 		return false
 	}
@@ -154,35 +169,36 @@ func (c *DummyClone) prey(v *State, q Pos) bool {
 		return false
 	}
 	u := &v.Units[id]
-	return u.Player != 0 && u.Type != Witch
+	return u.Player != c.me && u.Type != Witch
 }
 
-// enter reports whether a unit of the given kind may step on q (and walk
+// enter reports whether a unit of the given type may step on q (and walk
 // over it in a search): no wall, no unit, and for a farmer not haunted.
-func (c *DummyClone) enter(v *State, q Pos, kind int) bool {
+func (c *dummyPolicy) enter(v *State, q Pos, kind UnitType) bool {
 	if !v.OnBoard(q) {
 		return false
 	}
 	cell := &v.Grid[q.I*c.n+q.J]
-	return cell.Type != Wall && cell.ID < 0 && (kind != dummyFarmer || !cell.Haunted)
+	return cell.Type != Wall && cell.ID < 0 && (kind != Farmer || !cell.Haunted)
 }
 
-// goal reports whether q is what a unit of the given kind walks to: a cell
-// to paint for a farmer, an enemy farmer or knight for the others.
-func (c *DummyClone) goal(v *State, q Pos, kind int) bool {
-	if kind == dummyFarmer {
-		return c.enter(v, q, kind) && v.Grid[q.I*c.n+q.J].Owner != 0
+// goal reports whether q is what a unit of the given type walks to: a
+// cell to paint for a farmer, a farmer or knight of another player for the
+// others.
+func (c *dummyPolicy) goal(v *State, q Pos, kind UnitType) bool {
+	if kind == Farmer {
+		return c.enter(v, q, kind) && int(v.Grid[q.I*c.n+q.J].Owner) != c.me
 	}
 	return c.prey(v, q)
 }
 
-// field computes, for every cell a unit of the given kind may enter, the
+// field computes, for every cell a unit of the given type may enter, the
 // distance the Dummy's search finds from there to the nearest goal of the
 // unit, walking over such cells (orthogonally, or in king moves for a
 // knight), or -1 when there is none; goals get 0. The unit's own cell is
 // not one it may enter (it stands there), so the searches of all the units
-// of a kind share one field.
-func (c *DummyClone) field(v *State, kind int) {
+// of a type share one field.
+func (c *dummyPolicy) field(v *State, kind UnitType) {
 	dist := c.dist[kind]
 	q := c.queue[:0]
 	for i := range dist {
@@ -193,7 +209,7 @@ func (c *DummyClone) field(v *State, kind int) {
 		}
 	}
 	step := Dir(2)
-	if kind == dummyKnight {
+	if kind == Knight {
 		step = 1
 	}
 	for h := 0; h < len(q); h++ {
