@@ -20,10 +20,10 @@ func ExampleNewMatch() {
 	}
 	m.WriteResults(os.Stdout)
 	// Output:
-	// info: player Khan got score 171733
-	// info: player Demo got score 4266
-	// info: player Null got score 2025
-	// info: player Demo got score 6202
+	// info: player Khan got score 170860
+	// info: player Demo got score 3402
+	// info: player Null got score 1955
+	// info: player Demo got score 5244
 	// info: player(s) Khan got top score
 }
 

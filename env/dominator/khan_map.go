@@ -19,6 +19,7 @@ type khanMap struct {
 	danger []uint8 // per cell, dangerHaunted | ...
 	unit   []int16 // per cell: unit standing there now, or -1
 	taken  []bool  // per cell: an own unit will try to be there after the round
+	leave  []bool  // per cell: the own unit there is ordered to step away
 	stamp  []int32 // BFS visit stamps
 	first  []int8  // BFS: first direction from the start
 	dist   []int16 // BFS: distance from the start
@@ -35,6 +36,7 @@ func (m *khanMap) reset(v *State) {
 		m.danger = make([]uint8, cells)
 		m.unit = make([]int16, cells)
 		m.taken = make([]bool, cells)
+		m.leave = make([]bool, cells)
 		m.stamp = make([]int32, cells)
 		m.first = make([]int8, cells)
 		m.dist = make([]int16, cells)
@@ -47,6 +49,7 @@ func (m *khanMap) reset(v *State) {
 		m.wall[idx] = c.Type == Wall
 		m.unit[idx] = c.ID
 		m.taken[idx] = false
+		m.leave[idx] = false
 		m.danger[idx] = 0
 		if c.Haunted {
 			m.danger[idx] = dangerHaunted

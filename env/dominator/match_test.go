@@ -76,7 +76,7 @@ func TestMatchNames(t *testing.T) {
 	if _, err := NewMatch(DefaultConfig(), 1, [4]string{"Null", "Nobody", "Null", "Null"}); !errors.Is(err, ErrUnknownBot) {
 		t.Errorf("an unknown bot: %v, want ErrUnknownBot", err)
 	}
-	want := []string{"Demo", "Khan", "Null"}
+	want := []string{"Demo", "DummyClone", "Khan", "Null"}
 	if got := BotNames(); !reflect.DeepEqual(got, want) {
 		t.Errorf("BotNames() = %v, want %v", got, want)
 	}
