@@ -47,3 +47,43 @@ func BenchmarkNewGame(b *testing.B) {
 		}
 	}
 }
+
+// timedBot runs the benchmark's timer only while its bot plays.
+type timedBot struct {
+	Bot
+	b     *testing.B
+	plays int
+}
+
+func (t *timedBot) Play(v *State, o *Orders) {
+	t.b.StartTimer()
+	t.Bot.Play(v, o)
+	t.b.StopTimer()
+	t.plays++
+}
+
+// benchmarkBotPlay times one round of bot (seat 0) against three
+// DummyClones, the bot's Play only: one op is one round of the bot.
+func benchmarkBotPlay(b *testing.B, bot BotFactory) {
+	b.ReportAllocs()
+	b.StopTimer()
+	seed := 1
+	t := &timedBot{b: b}
+	for t.plays < b.N {
+		t.Bot = bot(0, seed)
+		m, err := NewMatchWithBots(DefaultConfig(), seed, [NumPlayers]string{"Bot", "D", "D", "D"},
+			[NumPlayers]Bot{t, NewDummyClone(1, seed), NewDummyClone(2, seed), NewDummyClone(3, seed)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for !m.Done() && t.plays < b.N {
+			if err := m.PlayRound(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		seed++
+	}
+}
+
+func BenchmarkKhanPlay(b *testing.B)       { benchmarkBotPlay(b, NewKhan) }
+func BenchmarkDummyClonePlay(b *testing.B) { benchmarkBotPlay(b, NewDummyClone) }

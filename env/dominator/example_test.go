@@ -20,10 +20,10 @@ func ExampleNewMatch() {
 	}
 	m.WriteResults(os.Stdout)
 	// Output:
-	// info: player Khan got score 170860
-	// info: player Demo got score 3402
-	// info: player Null got score 1955
-	// info: player Demo got score 5244
+	// info: player Khan got score 169574
+	// info: player Demo got score 2790
+	// info: player Null got score 1878
+	// info: player Demo got score 5865
 	// info: player(s) Khan got top score
 }
 

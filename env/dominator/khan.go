@@ -13,13 +13,16 @@ package dominator
 //     farmers and knights (those that stand in the new area, or step into
 //     it, die and join Khan), never over one of its own units and never
 //     next to its other witch (both would fall asleep), else towards the
-//     nearest enemy;
+//     nearest enemy that comes near Khan's units (they stay home rather
+//     than chase enemies across the board);
 //  2. its knights attack where a capture is likeliest (the planned damage
 //     of the others counted, a prey about to walk away discounted), or
 //     walk to the nearest prey;
-//  3. its farmers paint: each takes the step that paints the most (a
-//     cell of an enemy's colour counts more) or brings it nearest to cells
-//     to paint, against the risk of being haunted or captured there.
+//  3. its farmers paint: each, nearest first, claims the nearest cell to
+//     paint that no other farmer claimed, then takes the step that paints
+//     the most (a cell of an enemy's colour counts more) or brings it
+//     nearer its cell, against the risk of being haunted or captured this
+//     round, and of ending within reach of an enemy witch or knight.
 //
 // Every choice weighs what it gains against the expected loss of the unit.
 // Its units never step into a haunted cell or into the area one of its
@@ -30,7 +33,6 @@ type Khan struct {
 	w     khanWeights
 	m     khanMap
 	fc    khanForecast
-	round int
 	risk  []float32 // per cell: probability that a unit there dies of a spell
 	dmg   []float32 // per unit id: damage our knights plan to deal this round
 	edist []int16   // per cell: walking distance to the nearest enemy
@@ -62,7 +64,6 @@ type khanWeights struct {
 	nearWitch  float32 // share of a unit lost by ending within 3 of an enemy witch
 	step       float32 // each step of distance to what a unit walks to
 	sleep      float32 // risk of a cell near a sleeping witch
-	defend     float32 // an enemy knight's attacks on our units, per attack
 	passRisk   float32 // farmers walk over cells less risky than this
 	goalRisk   float32 // farmers walk to paint cells less risky than this
 	home       float32 // witches hunt enemies within this distance of our units (0: any)
@@ -74,12 +75,11 @@ var khanDefault = khanWeights{
 	farmer:     14,
 	knight:     10,
 	attack:     1.5,
-	enemyCell:  0.6,
+	enemyCell:  1.2,
 	nearKnight: 3,
-	nearWitch:  0.4,
+	nearWitch:  0.8,
 	step:       0.3,
 	sleep:      0.5,
-	defend:     0,
 	passRisk:   0.3,
 	goalRisk:   0.2,
 	home:       8,
@@ -110,7 +110,6 @@ func (k *Khan) setup(v *State) {
 		k.tdist = make([]int16, cells)
 		k.kdist = make([]int16, cells)
 	}
-	k.round = v.Round
 	clear(k.dmg)
 	clear(k.claim)
 	k.m.reset(v)
@@ -150,7 +149,7 @@ func (k *Khan) riskMap(v *State) {
 		}
 	}
 	for c := range k.risk {
-		if m.danger[c]&dangerHaunted != 0 {
+		if m.haunt[c] {
 			k.risk[c] = 1
 		}
 	}

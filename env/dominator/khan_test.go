@@ -1,10 +1,13 @@
 package dominator
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sync"
 	"testing"
+
+	"jgym/course/coursetest"
 )
 
 // checkedBot wraps a bot and fails the test when one of its rounds gives
@@ -245,5 +248,81 @@ func TestKhanOtherConfigs(t *testing.T) {
 			}
 			t.Logf("%v", m.TotalScore)
 		})
+	}
+}
+
+// TestKhanBeatsDummyClones plays Khan against three DummyClones (the
+// course's Dummy, exactly), its seat rotating over the four seats, on
+// seeds used neither to tune Khan (1-400) nor to report on it
+// (7001-7200), and requires it to win at least 75% of the games (issue
+// 30). Its orders must all be valid. Under -short or the race detector it
+// plays fewer games and only requires it to win more than half.
+func TestKhanBeatsDummyClones(t *testing.T) {
+	games, want := 40, 0.75
+	if testing.Short() || raceEnabled {
+		games, want = 8, 0.5
+	}
+	var mu sync.Mutex
+	wins, bad := 0, 0
+	t.Run("games", func(t *testing.T) {
+		for w := 0; w < 2; w++ {
+			t.Run(fmt.Sprint(w), func(t *testing.T) {
+				t.Parallel()
+				for g := w; g < games; g += 2 {
+					seat, seed := g%NumPlayers, 3000+g
+					var bots [NumPlayers]Bot
+					var names [NumPlayers]string
+					for p := range bots {
+						bots[p], names[p] = NewDummyClone(p, seed), "DummyClone"
+					}
+					names[seat] = "Khan"
+					bots[seat] = &checkedBot{Bot: NewKhan(seat, seed), t: t, me: seat, name: "Khan", mu: &mu, bad: &bad}
+					m, err := NewMatchWithBots(DefaultConfig(), seed, names, bots)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := m.Run(); err != nil {
+						t.Fatalf("seed %d: %v", seed, err)
+					}
+					best := 0
+					for p, s := range m.TotalScore {
+						if p != seat {
+							best = max(best, s)
+						}
+					}
+					mu.Lock()
+					if m.TotalScore[seat] > best {
+						wins++
+					}
+					mu.Unlock()
+				}
+			})
+		}
+	})
+	rate := float64(wins) / float64(games)
+	t.Logf("Khan won %d of %d games against three DummyClones (%.1f%%)", wins, games, 100*rate)
+	if rate < want {
+		t.Errorf("Khan won %.1f%% of its games against three DummyClones, want at least %.0f%%", 100*rate, 100*want)
+	}
+}
+
+// TestKhanDeterministic plays the same game twice: Khan draws no random
+// numbers, so the traces are equal.
+func TestKhanDeterministic(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.NbRounds = 60
+	var traces [2]bytes.Buffer
+	for i := range traces {
+		m, err := NewMatch(cfg, 4242, [NumPlayers]string{"DummyClone", "Khan", "Khan", "DummyClone"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.WriteTrace(&traces[i])
+		if err := m.Run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(traces[0].Bytes(), traces[1].Bytes()) {
+		t.Fatal(coursetest.FirstDiff(traces[0].Bytes(), traces[1].Bytes()))
 	}
 }

@@ -181,7 +181,7 @@ func (k *Khan) planKnights(v *State, o *Orders) {
 				}
 				there := 1 - 0.5*k.fc.moves(m, e)
 				cap := killChance(v.Cfg, float32(v.Units[e].Health)-k.dmg[e])
-				val = there*(cap*(k.value(v.Units[e].Type)+k.w.defend*k.threat(v, e))+(1-cap)*k.w.attack) - stay*k.w.knight
+				val = there*(cap*k.value(v.Units[e].Type)+(1-cap)*k.w.attack) - stay*k.w.knight
 			case m.taken[c] || k.risk[c] >= 1:
 				continue
 			default:
@@ -200,27 +200,10 @@ func (k *Khan) planKnights(v *State, o *Orders) {
 			k.dmg[target] += mean * (1 - 0.5*k.fc.moves(m, target))
 		} else {
 			m.taken[m.idx(u.Pos.Add(best))] = true
+			m.leave[x] = true
 		}
 		o.Command(id, best)
 	}
-}
-
-// threat returns how many of our units enemy unit e may attack this
-// round (forecast).
-func (k *Khan) threat(v *State, e int) float32 {
-	n := int(k.fc.nNext[e])
-	if n == 0 || v.Units[e].Type != Knight {
-		return 0
-	}
-	hits := 0
-	for i := 0; i < n; i++ {
-		if c := k.fc.next[e][i]; c >= 0 {
-			if x := k.m.unit[c]; x >= 0 && v.Units[x].Player == 0 {
-				hits++
-			}
-		}
-	}
-	return float32(hits) / float32(n)
 }
 
 // walk is what a distance to a unit's goal costs.
