@@ -5,7 +5,7 @@ package dominator
 // (dummyPolicy): each unit moves to one of its candidate cells, uniformly.
 // Against the Dummy the candidates are exact; against other players they
 // are a guess, which is why Khan also keeps a margin around every enemy
-// witch (khanForecast.witchFloor).
+// witch (witchFloor).
 
 // khanForecast holds, for one round, the candidate moves of every unit of
 // the other players and the threats they make on each cell, in Khan's
