@@ -20,9 +20,10 @@ setup: build ## build jgym and create the Python venv (.venv) with the client
 demo: setup ## the main job: train from scratch against Demo (65,536 env steps), evaluate, write a replay
 	VENV=$(VENV) scripts/demo.sh
 
-generate: ## regenerate the gRPC code (Go and Python) from api/
+generate: ## regenerate the gRPC code (Go and Python) from api/ and python-client/jgym/_games.py from the game definitions
 	cd api && $(BUF) generate
 	python-client/scripts/gen_proto.sh
+	$(GO) test ./cmd/jgym -run TestGeneratedPython -update
 
 lint-proto: ## buf lint and check the generated code is fresh
 	cd api && $(BUF) lint
@@ -35,14 +36,14 @@ test-go: ## Go: vet and tests with the race detector
 test-py: ## Python: ruff, type check and pytest (needs make setup)
 	scripts/test-python.sh $(VENV)
 
-wheel: build ## the wheel with the server inside (this platform) and the sdist, in dist/
-	scripts/build-wheel.sh $(VENV) host
+wheel: ## the wheel with the server inside (this platform) and the sdist, in dist/ (its own build venv: .venv-build)
+	scripts/build-wheel.sh host
 
-wheels: build ## the wheels of every platform (cross-compiled: Linux x86_64/aarch64, macOS) and the sdist
-	scripts/build-wheel.sh $(VENV) all
+wheels: ## the wheels of every platform (cross-compiled: Linux x86_64/aarch64, macOS) and the sdist
+	scripts/build-wheel.sh all
 
-test-wheel: wheel ## install the wheel in a fresh venv, no Go on PATH, and run the README's Python quick-start
-	scripts/test-wheel.sh $(VENV)
+test-wheel: wheel ## install the wheel in a fresh venv, no Go on PATH, and run the README's Python quick-start; make wheel on a fresh clone
+	scripts/test-wheel.sh
 
 test-deploy: ## build the Docker image's server binary, run 3 replicas and a client spread over them
 	scripts/build-server.sh bin/jgym-linux

@@ -133,7 +133,7 @@ func TestNewBatchUnknownBot(t *testing.T) {
 }
 
 func TestBatchStopsOnCancel(t *testing.T) {
-	b, err := arena.NewBatch(crematoria.Arena(), crematoria.DefaultConfig(), []string{"Demo", "Null"}, nil)
+	b, err := arena.NewBatch(crematoria.Def.Arena(), crematoria.DefaultConfig(), []string{"Demo", "Null"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestBatchStopsOnCancel(t *testing.T) {
 // TestBatchTraces plays Crematoria games into a trace directory: the
 // traces are the course engine's.
 func TestBatchTraces(t *testing.T) {
-	b, err := arena.NewBatch(crematoria.Arena(), crematoria.DefaultConfig(), []string{"Demo", "Null"}, nil)
+	b, err := arena.NewBatch(crematoria.Def.Arena(), crematoria.DefaultConfig(), []string{"Demo", "Null"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package cppbot
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -59,8 +60,9 @@ type Options struct {
 	// sandbox.Default(). Where no sandbox is available, C++ bots are
 	// refused.
 	Sandbox *sandbox.Sandbox
-	// Limits bound each bot process; zero fields take
-	// sandbox.DefaultBotLimits.
+	// Limits bound each bot (its sandbox: all its processes together
+	// where the sandbox has control groups, else each of them); zero
+	// fields take sandbox.DefaultBotLimits.
 	Limits sandbox.Limits
 	// CompileLimits bound each run of the compiler or linker; zero fields
 	// take sandbox.DefaultCompileLimits.
@@ -74,6 +76,28 @@ type Options struct {
 	// Processes, if not nil, caps the bot processes running at once, over
 	// every program that shares it.
 	Processes *ProcessLimit
+	// MaxExecutableBytes bounds a bot's executable and its object file,
+	// when it is built and when it starts; default
+	// DefaultMaxExecutableBytes.
+	MaxExecutableBytes int64
+	// RequireCounted refuses to compile or start a bot where the sandbox
+	// gives it no control group (sandbox.Sandbox.Counted): the error
+	// wraps sandbox.ErrUncounted and says why. A server sets it for the
+	// bots its clients upload.
+	RequireCounted bool
+	// Compiles, if not nil, caps the compilers running at once, over every
+	// build that shares it (see CompileLimit).
+	Compiles *CompileLimit
+	// CacheBytes bounds the compiled bots kept in CacheDir (see
+	// diskCache); default DefaultCacheBytes.
+	CacheBytes int64
+}
+
+func (o Options) cacheBytes() int64 {
+	if o.CacheBytes > 0 {
+		return o.CacheBytes
+	}
+	return DefaultCacheBytes
 }
 
 func (o Options) sandbox() (*sandbox.Sandbox, error) {
@@ -116,6 +140,13 @@ func (o Options) maxSourceBytes() int64 {
 		return o.MaxSourceBytes
 	}
 	return DefaultMaxSourceBytes
+}
+
+func (o Options) maxExecutableBytes() int64 {
+	if o.MaxExecutableBytes > 0 {
+		return o.MaxExecutableBytes
+	}
+	return DefaultMaxExecutableBytes
 }
 
 func (o Options) cxx() string {
@@ -193,7 +224,7 @@ func Compile(src string, k *Kit, opts Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return compileData(src, filepath.Base(src), data, k, opts)
+	return compileData(context.Background(), src, filepath.Base(src), data, k, opts)
 }
 
 // CompileSource builds a bot from its content: name is its file name
@@ -204,10 +235,17 @@ func Compile(src string, k *Kit, opts Options) (string, error) {
 // content hash of the sources, the compiler's version and the flags, so
 // compiling the same bot again returns at once.
 func CompileSource(name string, data []byte, k *Kit, opts Options) (string, error) {
+	return CompileSourceContext(context.Background(), name, data, k, opts)
+}
+
+// CompileSourceContext is CompileSource for a caller that may go away
+// (a client's upload): once ctx is done, a build waiting for a compile
+// slot gives up and a running compiler is killed.
+func CompileSourceContext(ctx context.Context, name string, data []byte, k *Kit, opts Options) (string, error) {
 	if int64(len(data)) > opts.maxSourceBytes() {
 		return "", fmt.Errorf("cppbot: %s is %d bytes, over the limit of %d", name, len(data), opts.maxSourceBytes())
 	}
-	return compileData(name, name, data, k, opts)
+	return compileData(ctx, name, name, data, k, opts)
 }
 
 // ReadSource reads a bot's file: a regular file (no FIFO, device or
@@ -241,7 +279,7 @@ func ReadSource(path string, limit int64) ([]byte, error) {
 
 // compileData compiles data; src names the bot in messages, name is its
 // file name.
-func compileData(src, name string, data []byte, k *Kit, opts Options) (string, error) {
+func compileData(ctx context.Context, src, name string, data []byte, k *Kit, opts Options) (string, error) {
 	object := strings.HasSuffix(name, ".o")
 	if !object && !strings.HasSuffix(name, ".cc") && !strings.HasSuffix(name, ".cpp") {
 		return "", fmt.Errorf("cppbot: %s: want a C++ source (.cc) or an object (.o)", src)
@@ -249,6 +287,11 @@ func compileData(src, name string, data []byte, k *Kit, opts Options) (string, e
 	sb, err := opts.sandbox()
 	if err != nil {
 		return "", fmt.Errorf("cppbot: C++ bots are refused: %w", err)
+	}
+	if opts.RequireCounted {
+		if err := sb.Counted(); err != nil {
+			return "", fmt.Errorf("cppbot: C++ bots are refused: %w", err)
+		}
 	}
 	cxx, err := opts.compiler()
 	if err != nil {
@@ -267,43 +310,89 @@ func compileData(src, name string, data []byte, k *Kit, opts Options) (string, e
 	}
 	botKey := hashOf("bot", runnerKey, kind, string(data))
 	exe := filepath.Join(cache, "bots", botKey[:32], exeName(name))
-	if _, err := os.Stat(exe); err == nil {
+	dc := cacheOf(cache)
+	if dc.hit(exe) {
 		return exe, nil
 	}
 
 	unlock := lockKey(exe)
 	defer unlock()
-	if _, err := os.Stat(exe); err == nil {
+	if dc.hit(exe) {
 		return exe, nil
 	}
-	c := &sandboxCompiler{sb: sb, cxx: cxx, flags: flags, opts: opts, kit: k}
+	release, err := opts.Compiles.acquire(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	c := &sandboxCompiler{ctx: ctx, sb: sb, cxx: cxx, flags: flags, opts: opts, kit: k}
 	runnerObj, err := c.runner(cache, runnerKey)
 	if err != nil {
 		return "", err
 	}
-	// Inside the sandbox the bot is /src/<name>; messages show src.
+	defer runnerObj.Close()
+	// Inside the sandbox the bot is /src/<name>; messages show src. Each
+	// stage's output goes to a file of the cache, never to memory.
 	inside := "/src/" + sandboxName(name)
-	obj := data
+	obj, err := tempFile(cache)
+	if err != nil {
+		return "", err
+	}
+	defer removeTemp(obj)
 	var link []string
 	if object {
 		// Prebuilt objects may not be position independent.
 		link = []string{"-no-pie"}
+		if _, err := obj.Write(data); err != nil {
+			return "", fmt.Errorf("cppbot: cache: %w", err)
+		}
 	} else {
 		args := append(append([]string{}, flags...), "-I", "/kit", "-x", "c++", "-c", inside, "-o", "/tmp/bot.o")
 		files := append(k.sandboxFiles(), sandbox.File{Path: inside, Data: data})
-		out, msg, err := c.run(args, "/tmp/bot.o", files)
+		msg, err := c.run(args, "/tmp/bot.o", files, obj)
 		if err != nil {
 			return "", &CompileError{Src: src, Stage: "compile", Output: trimOutput(msg, inside, src), Err: err}
 		}
-		obj = out
 	}
+	if err := rewind(obj); err != nil {
+		return "", fmt.Errorf("cppbot: cache: %w", err)
+	}
+	out, err := tempFile(cache)
+	if err != nil {
+		return "", err
+	}
+	defer removeTemp(out)
 	args := append(link, "-o", "/tmp/bot", "/src/bot.o", "/src/runner.o")
-	files := []sandbox.File{{Path: "/src/bot.o", Data: obj}, {Path: "/src/runner.o", Data: runnerObj}}
-	out, msg, err := c.run(args, "/tmp/bot", files)
+	files := []sandbox.File{{Path: "/src/bot.o", From: obj}, {Path: "/src/runner.o", From: runnerObj}}
+	msg, err := c.run(args, "/tmp/bot", files, out)
 	if err != nil {
 		return "", &CompileError{Src: src, Stage: "link", Output: trimOutput(msg, inside, src), Err: err}
 	}
-	return exe, writeCache(cache, exe, out, 0o755)
+	size, err := commitCache(out, exe, 0o755)
+	if err != nil {
+		return "", err
+	}
+	dc.add(exe, size, opts.cacheBytes())
+	return exe, nil
+}
+
+// commitCache moves the finished temporary file tmp to path, with mode,
+// and returns its size.
+func commitCache(tmp *os.File, path string, mode os.FileMode) (int64, error) {
+	fi, err := tmp.Stat()
+	if err == nil {
+		err = os.MkdirAll(filepath.Dir(path), 0o755)
+	}
+	if err == nil {
+		err = tmp.Chmod(mode)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("cppbot: cache: %w", err)
+	}
+	return fi.Size(), nil
 }
 
 // sandboxName is name with only safe characters, for the path of the
@@ -321,36 +410,9 @@ func sandboxName(name string) string {
 	return string(b)
 }
 
-// writeCache writes data to path atomically (through a temporary file in
-// the cache).
-func writeCache(cache, path string, data []byte, mode os.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("cppbot: cache: %w", err)
-	}
-	f, err := os.CreateTemp(cache, "tmp-*")
-	if err != nil {
-		return fmt.Errorf("cppbot: cache: %w", err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, mode)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("cppbot: cache: %w", err)
-	}
-	return nil
-}
-
 // sandboxCompiler runs the compiler in the sandbox.
 type sandboxCompiler struct {
+	ctx   context.Context // cancels the build
 	sb    *sandbox.Sandbox
 	cxx   string
 	flags []string
@@ -358,15 +420,13 @@ type sandboxCompiler struct {
 	kit   *Kit
 }
 
-// Largest compiler output kept: the built file and the messages.
-const (
-	maxBuildBytes = 256 << 20
-	maxMsgBytes   = 64 << 10
-)
+// maxMsgBytes bounds the compiler's messages kept.
+const maxMsgBytes = 64 << 10
 
 // run runs cxx with args in the sandbox, then prints the file result to
-// stdout, and returns it and the compiler's messages.
-func (c *sandboxCompiler) run(args []string, result string, files []sandbox.File) (out, msg []byte, err error) {
+// stdout, which goes to out (at most Options.MaxExecutableBytes), and
+// returns the compiler's messages.
+func (c *sandboxCompiler) run(args []string, result string, files []sandbox.File, out *os.File) (msg []byte, err error) {
 	script := `"$@" && exec cat ` + result
 	spec := sandbox.Spec{
 		Args:   append([]string{"/usr/bin/sh", "-c", script, "sh", c.cxx}, args...),
@@ -375,14 +435,14 @@ func (c *sandboxCompiler) run(args []string, result string, files []sandbox.File
 	}
 	cmd, err := c.sb.Command(spec)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	stdout := &limitedBuffer{limit: maxBuildBytes}
+	stdout := &cappedFile{f: out, limit: c.opts.maxExecutableBytes()}
 	stderr := &limitedBuffer{limit: maxMsgBytes}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
-		return nil, nil, fmt.Errorf("start the sandbox: %w", err)
+		return nil, fmt.Errorf("start the sandbox: %w", err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -390,34 +450,58 @@ func (c *sandboxCompiler) run(args []string, result string, files []sandbox.File
 	select {
 	case err = <-done:
 	case <-time.After(timeout):
-		sandbox.Kill(cmd.Cmd)
+		cmd.Kill()
 		<-done
 		err = fmt.Errorf("no result within %v", timeout)
+	case <-c.ctx.Done():
+		cmd.Kill()
+		<-done
+		err = fmt.Errorf("stopped: %w", c.ctx.Err())
 	}
-	if err == nil && stdout.over {
-		err = fmt.Errorf("the result is over %d bytes", maxBuildBytes)
+	lim := cmd.Limits()
+	switch {
+	case err == nil:
+	case cmd.CPUExceeded():
+		err = fmt.Errorf("its CPU time limit of %v was reached, all its processes together", lim.CPU)
+	case cmd.MemoryExceeded():
+		err = fmt.Errorf("its memory limit of %d MiB was reached, all its processes and its /tmp together", lim.Memory>>20)
 	}
-	return stdout.buf, stderr.buf, err
+	if stdout.over {
+		err = fmt.Errorf("%w: the result is over %d bytes (a bot's executable may be at most that)", ErrTooBig, stdout.limit)
+	}
+	return stderr.buf, err
 }
 
 // runner compiles runner.cc once per kit, compiler and flags, and returns
-// the object.
-func (c *sandboxCompiler) runner(cache, key string) ([]byte, error) {
+// the object, open.
+func (c *sandboxCompiler) runner(cache, key string) (*os.File, error) {
 	obj := filepath.Join(cache, "runner-"+key[:32]+".o")
-	if b, err := os.ReadFile(obj); err == nil {
-		return b, nil
+	if f, err := os.Open(obj); err == nil {
+		return f, nil
 	}
 	unlock := lockKey(obj)
 	defer unlock()
-	if b, err := os.ReadFile(obj); err == nil {
-		return b, nil
+	if f, err := os.Open(obj); err == nil {
+		return f, nil
 	}
+	tmp, err := tempFile(cache)
+	if err != nil {
+		return nil, err
+	}
+	defer removeTemp(tmp)
 	args := append(append([]string{}, c.flags...), "-I", "/kit", "-c", "/kit/runner.cc", "-o", "/tmp/runner.o")
-	out, msg, err := c.run(args, "/tmp/runner.o", c.kit.sandboxFiles())
+	msg, err := c.run(args, "/tmp/runner.o", c.kit.sandboxFiles(), tmp)
 	if err != nil {
 		return nil, &CompileError{Src: "runner.cc", Stage: "compile", Output: trimOutput(msg, "", ""), Err: err}
 	}
-	return out, writeCache(cache, obj, out, 0o644)
+	if _, err := commitCache(tmp, obj, 0o644); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(obj)
+	if err != nil {
+		return nil, fmt.Errorf("cppbot: cache: %w", err)
+	}
+	return f, nil
 }
 
 // limitedBuffer keeps the first limit bytes written to it.

@@ -51,7 +51,7 @@ func TestContainment(t *testing.T) {
 				good, goodErr = playMatch(6, names, goodBots)
 			}()
 
-			b := crematoria.NewCppBot(bad, 0, 1)
+			b := crematoria.Def.NewCppBot(bad, 0, 1)
 			bots := seats(t, 1, map[string]*cppbot.Program{"cpp:Demo": demo}, [4]string{"Null", "cpp:Demo", "Demo", "cpp:Demo"})
 			bots[0] = b
 			_, err := playMatch(1, [4]string{bad.Name, "Demo", "Demo", "Demo"}, bots)
@@ -137,7 +137,7 @@ func TestProtocolErrors(t *testing.T) {
 			opts.RoundTimeout = 5 * time.Second
 			prog := cppbot.NewProgram(tc.exe, "AIFake.sh", testKit(t), opts)
 			defer prog.Close()
-			bots := [4]crematoria.Bot{crematoria.NewCppBot(prog, 0, 1), crematoria.Null{}, crematoria.Null{}, crematoria.Null{}}
+			bots := [4]crematoria.Bot{crematoria.Def.NewCppBot(prog, 0, 1), crematoria.Null{}, crematoria.Null{}, crematoria.Null{}}
 			_, err := playMatch(1, [4]string{"Fake", "Null", "Null", "Null"}, bots)
 			var be *cppbot.BotError
 			if !errors.Is(err, tc.want) || !errors.As(err, &be) || be.Round != tc.round || be.Bot != "Fake" {
@@ -153,7 +153,7 @@ func TestProtocolErrors(t *testing.T) {
 // A bot that registers no player is reported at its start.
 func TestNoRegisteredPlayer(t *testing.T) {
 	prog := compiled(t, "testdata/AINoRegister.cc", testOpts())
-	bots := [4]crematoria.Bot{crematoria.NewCppBot(prog, 0, 1), crematoria.Null{}, crematoria.Null{}, crematoria.Null{}}
+	bots := [4]crematoria.Bot{crematoria.Def.NewCppBot(prog, 0, 1), crematoria.Null{}, crematoria.Null{}, crematoria.Null{}}
 	_, err := playMatch(1, [4]string{"NoRegister", "Null", "Null", "Null"}, bots)
 	if err == nil || !strings.Contains(err.Error(), "missing RegisterPlayer?") || !strings.Contains(err.Error(), "NoRegister") {
 		t.Fatalf("error %v, want one about a missing RegisterPlayer", err)
@@ -222,7 +222,7 @@ func TestCloseDuringPlay(t *testing.T) {
 	opts := testOpts()
 	opts.RoundTimeout = time.Minute
 	prog := compiled(t, filepath.Join("testdata", "AIHang.cc"), opts)
-	bots := [4]*crematoria.CppBot{crematoria.NewCppBot(prog, 0, 1), crematoria.NewCppBot(prog, 1, 1), crematoria.NewCppBot(prog, 2, 1), crematoria.NewCppBot(prog, 3, 1)}
+	bots := [4]*crematoria.CppBot{crematoria.Def.NewCppBot(prog, 0, 1), crematoria.Def.NewCppBot(prog, 1, 1), crematoria.Def.NewCppBot(prog, 2, 1), crematoria.Def.NewCppBot(prog, 3, 1)}
 	var all [4]crematoria.Bot
 	for p, b := range bots {
 		all[p] = b
@@ -249,7 +249,7 @@ func TestCloseDuringPlay(t *testing.T) {
 		}
 	}
 	// Bots made after Program.Close are closed at once.
-	late := crematoria.NewCppBot(prog, 0, 1)
+	late := crematoria.Def.NewCppBot(prog, 0, 1)
 	late.Play(&crematoria.State{}, &crematoria.Orders{})
 	if !errors.Is(late.Err(), cppbot.ErrClosed) && !errors.Is(late.Err(), cppbot.ErrStart) {
 		t.Errorf("bot made after Close: Err() = %v", late.Err())

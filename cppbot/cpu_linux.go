@@ -7,18 +7,25 @@ import (
 	"time"
 )
 
-// treeCPU returns the CPU time used so far by the process pid and its
-// descendants, from /proc (the kernel's USER_HZ is 100 on Linux).
-func treeCPU(pid int) (user, sys time.Duration, ok bool) {
+// procStat is what usage reads of one process in /proc.
+type procStat struct {
+	ppid       int
+	comm       string
+	utime, stm int64 // clock ticks
+}
+
+// treeUsage returns what the process pid and its descendants used so far
+// (tree: CPU only) and what the bot's own processes used (player: CPU and
+// the sum of their peak resident sets): the descendants that are not the
+// sandbox's, the sandbox's being pid itself and the descendants with its
+// command name (bwrap and the init process it forks). It reads /proc; the
+// kernel's USER_HZ is 100 on Linux, so times are multiples of 10 ms.
+func treeUsage(pid int) (tree, player Usage, ok bool) {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
-		return 0, 0, false
+		return tree, player, false
 	}
-	type stat struct {
-		ppid       int
-		utime, stm int64
-	}
-	procs := map[int]stat{}
+	procs := map[int]procStat{}
 	for _, e := range ents {
 		p, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -31,21 +38,22 @@ func treeCPU(pid int) (user, sys time.Duration, ok bool) {
 		// The command name, in parentheses, may hold spaces: fields
 		// start after its closing parenthesis.
 		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
+		i, j := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if i < 0 || j < i {
 			continue
 		}
-		f := strings.Fields(s[i+1:])
+		f := strings.Fields(s[j+1:])
 		if len(f) < 13 {
 			continue
 		}
 		ppid, _ := strconv.Atoi(f[1])
 		ut, _ := strconv.ParseInt(f[11], 10, 64)
 		st, _ := strconv.ParseInt(f[12], 10, 64)
-		procs[p] = stat{ppid, ut, st}
+		procs[p] = procStat{ppid, s[i+1 : j], ut, st}
 	}
-	if _, ok := procs[pid]; !ok {
-		return 0, 0, false
+	root, found := procs[pid]
+	if !found {
+		return tree, player, false
 	}
 	const tick = 10 * time.Millisecond
 	in := map[int]bool{pid: true}
@@ -58,10 +66,37 @@ func treeCPU(pid int) (user, sys time.Duration, ok bool) {
 		}
 	}
 	for p := range in {
-		user += time.Duration(procs[p].utime) * tick
-		sys += time.Duration(procs[p].stm) * tick
+		st := procs[p]
+		u, s := time.Duration(st.utime)*tick, time.Duration(st.stm)*tick
+		tree.User += u
+		tree.Sys += s
+		if p == pid || st.comm == root.comm {
+			continue
+		}
+		player.User += u
+		player.Sys += s
+		player.PeakRSS += peakRSS(p)
 	}
-	return user, sys, true
+	return tree, player, true
+}
+
+// peakRSS returns the peak resident set size of process pid in bytes
+// (VmHWM of /proc/pid/status), 0 if unknown.
+func peakRSS(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			f := strings.Fields(rest)
+			if len(f) == 2 && f[1] == "kB" {
+				kb, _ := strconv.ParseInt(f[0], 10, 64)
+				return kb << 10
+			}
+		}
+	}
+	return 0
 }
 
 const supportsTreeCPU = true

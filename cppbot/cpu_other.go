@@ -2,8 +2,6 @@
 
 package cppbot
 
-import "time"
-
-func treeCPU(int) (user, sys time.Duration, ok bool) { return 0, 0, false }
+func treeUsage(int) (tree, player Usage, ok bool) { return tree, player, false }
 
 const supportsTreeCPU = false

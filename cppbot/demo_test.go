@@ -118,7 +118,7 @@ func TestCppDemoReproducesEdgeTraces(t *testing.T) {
 			var bots [4]crematoria.Bot
 			for p, n := range tc.names {
 				if prog, ok := progs[n]; ok {
-					b := crematoria.NewCppBot(prog, p, tc.seed)
+					b := crematoria.Def.NewCppBot(prog, p, tc.seed)
 					t.Cleanup(func() { b.Close() })
 					bots[p] = b
 				} else {

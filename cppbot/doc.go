@@ -24,7 +24,14 @@
 // Close kills the whole sandbox; Program.Close closes every Process of the
 // program. A ProcessLimit caps the processes a server runs at once.
 //
-//	k, _ := crematoria.CppKit()
+// Where the sandbox gives each bot a control group, its limits count all
+// its processes together (memory with its /tmp, one CPU budget), and the
+// bot runs only during its turns: it starts frozen and is frozen again
+// once it has answered. Its executable is shared read-only by all its
+// processes and capped (Options.MaxExecutableBytes).
+// Options.RequireCounted refuses bots where there is no such group.
+//
+//	k, _ := crematoria.Def.CppKit()
 //	prog, err := cppbot.Open("AIMine.cc", k, cppbot.Options{})
-//	bot := crematoria.NewCppBot(prog, 0, seed) // a crematoria.Bot
+//	bot := crematoria.Def.NewCppBot(prog, 0, seed) // a crematoria.Bot
 package cppbot

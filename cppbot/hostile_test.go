@@ -65,17 +65,13 @@ RegisterPlayer(PLAYER_NAME);
 `
 }
 
-// botProcesses lists the host pids of processes running the executable
+// botProcesses lists the host pids of this test binary's sandboxes
+// (sandbox.Processes: never another program's) running the executable
 // of a bot (/bot/AI<name> inside the sandbox).
 func botProcesses(name string) []int {
 	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+	for _, pid := range sandbox.Processes() {
+		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
 		if err == nil && bytes.HasPrefix(b, []byte("/bot/AI"+name+"\x00")) {
 			pids = append(pids, pid)
 		}
@@ -196,7 +192,7 @@ func TestHostileBots(t *testing.T) {
 				opts.RoundTimeout = 2 * time.Second
 				opts.Limits = sandbox.Limits{AddressSpace: memCap}
 				prog := compiled(t, src, opts)
-				b := crematoria.NewCppBot(prog, 0, 1)
+				b := crematoria.Def.NewCppBot(prog, 0, 1)
 				bots := [4]crematoria.Bot{b, crematoria.Null{}, crematoria.Null{}, crematoria.Null{}}
 				_, err := playMatch(1, [4]string{tc.bot.name, "Null", "Null", "Null"}, bots)
 				switch {
@@ -306,7 +302,7 @@ func TestProcessLimit(t *testing.T) {
 	opts := testOpts()
 	opts.Processes = cppbot.NewProcessLimit(2)
 	prog := compiled(t, filepath.Join(kitDir, "AINull.cc"), opts)
-	a, b, c := crematoria.NewCppBot(prog, 0, 1), crematoria.NewCppBot(prog, 1, 1), crematoria.NewCppBot(prog, 2, 1)
+	a, b, c := crematoria.Def.NewCppBot(prog, 0, 1), crematoria.Def.NewCppBot(prog, 1, 1), crematoria.Def.NewCppBot(prog, 2, 1)
 	if a.Err() != nil || b.Err() != nil {
 		t.Fatalf("first two bots: %v, %v", a.Err(), b.Err())
 	}
@@ -318,7 +314,7 @@ func TestProcessLimit(t *testing.T) {
 	for opts.Processes.InUse() > 1 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	d := crematoria.NewCppBot(prog, 3, 1)
+	d := crematoria.Def.NewCppBot(prog, 3, 1)
 	if d.Err() != nil {
 		t.Fatalf("a bot after one ended: %v", d.Err())
 	}

@@ -3,6 +3,7 @@ package cppbot_test
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"jgym/cppbot"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"jgym/env/crematoria"
+	"jgym/sandbox"
 )
 
 // Paths of the repository's kit and reference traces.
@@ -35,13 +37,14 @@ func TestMain(m *testing.M) {
 	testCache = dir
 	code := m.Run()
 	os.RemoveAll(dir)
+	sandbox.Release() // the control groups and shared files of its sandboxes
 	os.Exit(code)
 }
 
 // testKit returns the kit the test bots are written for: Crematoria's.
 func testKit(t testing.TB) *cppbot.Kit {
 	t.Helper()
-	k, err := crematoria.CppKit()
+	k, err := crematoria.Def.CppKit()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,13 +119,13 @@ func playMatch(seed int, names [4]string, bots [4]crematoria.Bot) ([]byte, error
 
 // playMatchCfg plays a whole game and returns its trace.
 func playMatchCfg(cfg crematoria.Config, seed int, names [4]string, bots [4]crematoria.Bot) ([]byte, error) {
-	m, err := crematoria.NewMatchWithBots(cfg, seed, names, bots)
+	m, err := crematoria.Def.NewMatch(cfg, seed, names, bots)
 	if err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
 	m.WriteTrace(&buf)
-	err = m.Run()
+	err = m.Run(context.Background())
 	return buf.Bytes(), err
 }
 
@@ -133,12 +136,12 @@ func seats(t testing.TB, seed int, progs map[string]*cppbot.Program, names [4]st
 	var bots [4]crematoria.Bot
 	for p, n := range names {
 		if prog, ok := progs[n]; ok {
-			b := crematoria.NewCppBot(prog, p, seed)
+			b := crematoria.Def.NewCppBot(prog, p, seed)
 			t.Cleanup(func() { b.Close() })
 			bots[p] = b
 			continue
 		}
-		f, err := crematoria.LookupBot(n)
+		f, err := crematoria.Def.Bots.Lookup(n)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -68,7 +67,7 @@ type Process struct {
 	prog     *Program
 	me, seed int
 
-	cmd     *exec.Cmd
+	cmd     *sandbox.Cmd
 	toBot   *os.File // engine -> runner
 	fromBot *os.File // runner -> engine
 	rd      *bufio.Reader
@@ -97,7 +96,7 @@ func newProcess(p *Program, me, seed int) *Process {
 func (b *Process) start() {
 	fail := func(err error) {
 		close(b.exited)
-		b.setErr(0, fmt.Errorf("%w: %v", ErrStart, err))
+		b.setErr(0, fmt.Errorf("%w: %w", ErrStart, err))
 	}
 	sb, err := b.prog.opts.sandbox()
 	if err != nil {
@@ -114,17 +113,34 @@ func (b *Process) start() {
 			b.prog.opts.Processes.release()
 		}
 	}()
+	if b.prog.opts.RequireCounted {
+		if err := sb.Counted(); err != nil {
+			fail(err)
+			return
+		}
+	}
 	exe, err := os.Open(b.prog.Path)
 	if err != nil {
 		fail(err)
 		return
 	}
 	defer exe.Close()
+	if fi, err := exe.Stat(); err != nil || !fi.Mode().IsRegular() {
+		fail(errors.New("its executable is not a regular file"))
+		return
+	} else if max := b.prog.opts.maxExecutableBytes(); fi.Size() > max {
+		fail(fmt.Errorf("its executable is %d bytes, over the limit of %d", fi.Size(), max))
+		return
+	}
+	// Every process of the program maps the same executable (Shared):
+	// nothing is copied per process. The bot starts frozen and runs only
+	// during its turns (roundTrip).
 	inside := "/bot/" + sandboxName(filepath.Base(b.prog.Path))
 	cmd, err := sb.Command(sandbox.Spec{
-		Args:   []string{inside},
-		Files:  []sandbox.File{{Path: inside, From: exe, Mode: 0o755}},
-		Limits: b.prog.opts.Limits,
+		Args:        []string{inside},
+		Files:       []sandbox.File{{Path: inside, From: exe, Mode: 0o755, Shared: true}},
+		Limits:      b.prog.opts.Limits,
+		StartFrozen: true,
 	})
 	if err != nil {
 		fail(err)
@@ -158,7 +174,7 @@ func (b *Process) start() {
 	started = true
 	running.Add(1)
 	b.mu.Lock()
-	b.cmd = cmd.Cmd
+	b.cmd = cmd
 	b.mu.Unlock()
 	b.toBot, b.fromBot = inW, outR
 	b.rd = bufio.NewReaderSize(outR, 1<<16)
@@ -215,10 +231,16 @@ func (b *Process) Ask(round int, msg []byte) ([]byte, error) {
 // the process is killed and Err reports err.
 func (b *Process) Fail(round int, err error) { b.fail(round, err) }
 
-// roundTrip sends msg and reads one answer line within timeout.
+// roundTrip sends msg and reads one answer line within timeout. The bot
+// runs only from the message to its answer: it is frozen between its
+// turns (where the sandbox has control groups), so that what it leaves
+// running, daemons included, burns nothing while the game waits.
 func (b *Process) roundTrip(msg []byte, timeout time.Duration) ([]byte, error) {
 	if b.isClosed() {
 		return nil, ErrClosed
+	}
+	if err := b.cmd.Thaw(); err != nil {
+		return nil, b.ioErr(err, timeout)
 	}
 	deadline := time.Now().Add(timeout)
 	b.toBot.SetWriteDeadline(deadline)
@@ -230,6 +252,7 @@ func (b *Process) roundTrip(msg []byte, timeout time.Duration) ([]byte, error) {
 	if err != nil {
 		return nil, b.ioErr(err, timeout)
 	}
+	b.cmd.Freeze() // a failure leaves it running: its CPU still counts
 	return line, nil
 }
 
@@ -248,6 +271,13 @@ func (b *Process) ioErr(err error, timeout time.Duration) error {
 	case <-b.exited:
 	case <-time.After(2 * time.Second):
 		return fmt.Errorf("%w: it closed its output (%v)", ErrCrashed, err)
+	}
+	lim := b.cmd.Limits()
+	switch {
+	case b.cmd.CPUExceeded():
+		return fmt.Errorf("%w (its CPU time limit of %v was reached, all its processes together)", ErrCrashed, lim.CPU)
+	case b.cmd.MemoryExceeded():
+		return fmt.Errorf("%w (its memory limit of %d MiB was reached, all its processes and its /tmp together)", ErrCrashed, lim.Memory>>20)
 	}
 	ps := b.cmd.ProcessState
 	if ps == nil {
@@ -301,10 +331,12 @@ func (b *Process) Finish() {
 	b.mu.Lock()
 	b.finished = true
 	b.mu.Unlock()
-	if u, sy, ok := treeCPU(b.Pid()); ok {
-		cpuUser.Add(int64(u))
-		cpuSys.Add(int64(sy))
+	if tree, player, ok := treeUsage(b.Pid()); ok {
+		cpuUser.Add(int64(tree.User))
+		cpuSys.Add(int64(tree.Sys))
+		b.prog.record(player)
 	}
+	b.cmd.Thaw() // to read the end of its input and exit
 	b.toBot.Close()
 	go func() {
 		select {
@@ -327,7 +359,7 @@ func (b *Process) kill() {
 	select {
 	case <-b.exited:
 	default:
-		sandbox.Kill(cmd)
+		cmd.Kill()
 	}
 }
 
@@ -386,6 +418,18 @@ func (b *Process) Pid() int {
 		return 0
 	}
 	return b.cmd.Process.Pid
+}
+
+// CPU returns the CPU time used so far by all the bot's processes (its
+// sandbox's control group), where the sandbox counts it.
+func (b *Process) CPU() (time.Duration, bool) {
+	b.mu.Lock()
+	cmd := b.cmd
+	b.mu.Unlock()
+	if cmd == nil {
+		return 0, false
+	}
+	return cmd.CPU()
 }
 
 // lastLines returns the end of a bot's stderr for an error message, with

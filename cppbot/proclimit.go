@@ -3,23 +3,10 @@ package cppbot
 import (
 	"fmt"
 	"sync/atomic"
-	"time"
 )
 
 // running counts the bot processes of this package that are running.
 var running atomic.Int64
-
-// cpuUser and cpuSys add up the CPU time of the bots that finished their
-// game (Process.Finish), in nanoseconds.
-var cpuUser, cpuSys atomic.Int64
-
-// FinishedCPU returns the CPU time used by the bots of this process that
-// finished their game, each bot's whole process tree measured when its
-// game ended (from /proc; ok is false where the system does not tell).
-// The difference over a game is what its bots used.
-func FinishedCPU() (user, sys time.Duration, ok bool) {
-	return time.Duration(cpuUser.Load()), time.Duration(cpuSys.Load()), supportsTreeCPU
-}
 
 // Running returns how many bot processes are running in this process, for
 // metrics.

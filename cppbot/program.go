@@ -23,6 +23,7 @@ type Program struct {
 	mu     sync.Mutex
 	live   map[*Process]struct{}
 	closed bool
+	usages []Usage // of the last bots whose game ended, in that order (usage.go)
 }
 
 // Open compiles src (AI<Name>.cc, or a prebuilt AI<Name>.o) with the
@@ -37,7 +38,10 @@ func Open(src string, k *Kit, opts Options) (*Program, error) {
 
 // NewProgram returns the program of an executable already built by Compile
 // (or any program that speaks the runner's protocol of kit k).
+// A program built in the cache keeps its executable from eviction until
+// it is closed.
 func NewProgram(exe, src string, k *Kit, opts Options) *Program {
+	cacheOf(opts.cacheDir()).pin(exe, 1)
 	return &Program{Path: exe, Name: BotName(src), Src: src, kit: k, opts: opts, live: map[*Process]struct{}{}}
 }
 
@@ -64,6 +68,7 @@ func (p *Program) Start(me, seed int) *Process {
 	}
 	p.live[b] = struct{}{}
 	p.mu.Unlock()
+	cacheOf(p.opts.cacheDir()).touch(p.Path)
 	b.start()
 	return b
 }
@@ -79,6 +84,9 @@ func (p *Program) forget(b *Process) {
 // Bots created afterwards are closed at once.
 func (p *Program) Close() error {
 	p.mu.Lock()
+	if !p.closed {
+		cacheOf(p.opts.cacheDir()).pin(p.Path, -1)
+	}
 	p.closed = true
 	bots := make([]*Process, 0, len(p.live))
 	for b := range p.live {

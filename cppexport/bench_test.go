@@ -43,7 +43,7 @@ func BenchmarkExportedGame(b *testing.B) {
 		}
 		u0, s0, _ := cppbot.FinishedCPU()
 		t0 := time.Now()
-		bot := crematoria.NewCppBot(bt.prog, seat, seed)
+		bot := crematoria.Def.NewCppBot(bt.prog, seat, seed)
 		names[seat], bots[seat] = tm.name, bot
 		play(b, cfg, seed, names, bots)
 		bot.Close()

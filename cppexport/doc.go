@@ -9,7 +9,7 @@
 // round: jgym match cpp:AIMine.cc ... and policy:Mine.onnx ... write the
 // same trace, byte for byte.
 //
-//	src, err := cppexport.Export(onnxBytes, crematoria.CppTarget(), cppexport.Options{Name: "Mine"})
+//	src, err := cppexport.Export(onnxBytes, target, cppexport.Options{Name: "Mine"})
 //
 // The jgym command is "jgym export-cpp model.onnx --name Mine"
 // (docs/cpp-bots.md, "Export to the kit").

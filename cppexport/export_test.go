@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"jgym/cppexport"
+	"jgym/game"
 	"math"
 	"os"
 	"regexp"
@@ -51,8 +52,8 @@ func TestTraceMatchesPolicyBot(t *testing.T) {
 				}
 				for _, p := range g.seats {
 					names[p] = tm.name
-					cpp[p] = crematoria.NewCppBot(b.prog, p, g.seed)
-					gob[p] = crematoria.NewPolicyBot(b.model, p)
+					cpp[p] = crematoria.Def.NewCppBot(b.prog, p, g.seed)
+					gob[p] = crematoria.Def.NewPolicyBot(b.model, p)
 				}
 				want, orders := play(t, g.cfg, g.seed, names, gob)
 				got, _ := play(t, g.cfg, g.seed, names, cpp)
@@ -144,7 +145,7 @@ func (r *recorder) Play(s *crematoria.State, o *crematoria.Orders) {
 }
 
 func (r *recorder) Err() error {
-	if be, ok := r.inner.(crematoria.BotErr); ok {
+	if be, ok := r.inner.(game.BotErr); ok {
 		return be.Err()
 	}
 	return nil
@@ -248,7 +249,7 @@ func testInputsAndLogits(t *testing.T, ms []testModel, rounds int, games []seatG
 					p := (g.seat + 2) % 4
 					names[p], bots[p] = "Riddick", crematoria.NewRiddick(p, g.seed)
 				}
-				bot := crematoria.NewCppBot(b.prog, g.seat, g.seed)
+				bot := crematoria.Def.NewCppBot(b.prog, g.seat, g.seed)
 				rec := &recorder{inner: bot, m: b.model, me: g.seat}
 				if g.riddick {
 					rec.driver = crematoria.NewRiddick(g.seat, g.seed)

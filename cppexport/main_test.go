@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"jgym/cppexport"
+	"jgym/game"
 	"os"
 	"path/filepath"
 	"sync"
@@ -133,7 +134,7 @@ func compiled(t testing.TB, tm testModel, dump bool, stderr *syncBuffer, flags .
 		if err != nil {
 			return err
 		}
-		if b.model, err = policy.Parse(raw, crematoria.PolicySignature()); err != nil {
+		if b.model, err = policy.Parse(raw, crematoria.Def.PolicySignature()); err != nil {
 			return err
 		}
 		src, err := export(raw, cppexport.Options{Name: tm.name, Source: tm.path}, dump)
@@ -153,7 +154,7 @@ func compiled(t testing.TB, tm testModel, dump bool, stderr *syncBuffer, flags .
 			opts.Stderr = stderr
 			opts.StderrLimit = 1
 		}
-		k, err := crematoria.CppKit()
+		k, err := crematoria.Def.CppKit()
 		if err != nil {
 			return err
 		}
@@ -194,7 +195,7 @@ func (s *syncBuffer) Reset() {
 // each seat gave.
 func play(t testing.TB, cfg crematoria.Config, seed int, names [4]string, bots [4]crematoria.Bot) ([]byte, [4]int) {
 	t.Helper()
-	m, err := crematoria.NewMatchWithBots(cfg, seed, names, bots)
+	m, err := crematoria.Def.NewMatch(cfg, seed, names, bots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +221,7 @@ func shortConfig(rounds int) crematoria.Config {
 }
 
 // crematoriaTarget is the game the tests export for.
-var crematoriaTarget = crematoria.CppTarget()
+var crematoriaTarget = cppTargetOf(crematoria.Def)
 
 // export exports raw for Crematoria, with the debug dump if dump.
 func export(raw []byte, opts cppexport.Options, dump bool) ([]byte, error) {
@@ -228,4 +229,13 @@ func export(raw []byte, opts cppexport.Options, dump bool) ([]byte, error) {
 		opts = cppexport.WithDump(opts)
 	}
 	return cppexport.Export(raw, crematoriaTarget, opts)
+}
+
+// cppTargetOf is a game's side of an exported player.
+func cppTargetOf(e game.Entry) cppexport.Target {
+	t, ok := e.Export()
+	if !ok {
+		panic("no export target")
+	}
+	return t
 }

@@ -42,7 +42,7 @@ func TestExportOpponentOrder(t *testing.T) {
 	}
 	member := crematoriaTarget.Opponents[policy.OpponentsByScore]
 	if member == "" {
-		t.Fatal("crematoria.CppTarget() has no code for the opponents by score")
+		t.Fatal("crematoria's target has no code for the opponents by score")
 	}
 	if !strings.Contains(string(score), "    encode();\n    order_opponents();\n") {
 		t.Error("the player by score does not call order_opponents right after encode")
@@ -87,7 +87,7 @@ func TestOpponentOrderScoreMatchesPolicyBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := policy.Parse(raw, crematoria.PolicySignature())
+	plain, err := policy.Parse(raw, crematoria.Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,9 +124,9 @@ func TestOpponentOrderScoreMatchesPolicyBot(t *testing.T) {
 			}
 			return names, bots
 		}
-		names, gob := seat(func(p int) crematoria.Bot { return crematoria.NewPolicyBot(b.model, p) })
+		names, gob := seat(func(p int) crematoria.Bot { return crematoria.Def.NewPolicyBot(b.model, p) })
 		want, orders := play(t, g.cfg, g.seed, names, gob)
-		_, cpp := seat(func(p int) crematoria.Bot { return crematoria.NewCppBot(b.prog, p, g.seed) })
+		_, cpp := seat(func(p int) crematoria.Bot { return crematoria.Def.NewCppBot(b.prog, p, g.seed) })
 		got, _ := play(t, g.cfg, g.seed, names, cpp)
 		if !bytes.Equal(got, want) {
 			t.Errorf("seed %d, seat %d: the trace of cpp:AI%s.cc differs from policy:%s's (line %d)",
@@ -136,7 +136,7 @@ func TestOpponentOrderScoreMatchesPolicyBot(t *testing.T) {
 		if orders[g.seat] == 0 {
 			t.Errorf("seed %d: the policy gave no orders: the comparison proves little", g.seed)
 		}
-		_, bySeat := seat(func(p int) crematoria.Bot { return crematoria.NewPolicyBot(plain, p) })
+		_, bySeat := seat(func(p int) crematoria.Bot { return crematoria.Def.NewPolicyBot(plain, p) })
 		other, _ := play(t, g.cfg, g.seed, names, bySeat)
 		if bytes.Equal(other, want) {
 			t.Errorf("seed %d, seat %d: the same weights by seat play the same game: the relabelling is not live", g.seed, g.seat)

@@ -55,11 +55,11 @@ func TestShippedPlayerMatchesPolicyBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := policy.Parse(raw, crematoria.PolicySignature())
+	m, err := policy.Parse(raw, crematoria.Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := crematoria.CppKit()
+	k, err := crematoria.Def.CppKit()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,8 +87,8 @@ func TestShippedPlayerMatchesPolicyBot(t *testing.T) {
 			}
 		}
 		names[g.seat] = shippedName
-		cpp[g.seat] = crematoria.NewCppBot(prog, g.seat, g.seed)
-		gob[g.seat] = crematoria.NewPolicyBot(m, g.seat)
+		cpp[g.seat] = crematoria.Def.NewCppBot(prog, g.seat, g.seed)
+		gob[g.seat] = crematoria.Def.NewPolicyBot(m, g.seat)
 		want, orders := play(t, g.cfg, g.seed, names, gob)
 		got, _ := play(t, g.cfg, g.seed, names, cpp)
 		if !bytes.Equal(got, want) {

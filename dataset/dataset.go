@@ -9,7 +9,7 @@
 // Usage:
 //
 //	w, err := dataset.NewWriter(dir, dataset.Options{ShardSize: 4096})
-//	rep, err := crematoria.Dataset().Open(traceBytes, nil)
+//	rep, err := crematoria.Def.Dataset().Open(traceBytes, nil)
 //	err = w.AddTrace("game.res", rep, []int{0, 1, 2, 3})
 //	m, err := w.Close() // the manifest, also written to dir/manifest.json
 //

@@ -29,7 +29,7 @@
 //
 // # A tour
 //
-//	reg, _ := env.NewRegistry(crematoria.NewEnv())
+//	reg, _ := env.NewRegistry(crematoria.Def.Host())
 //	g, _ := reg.Lookup("Crematoria-v0")
 //	f, _ := g.NewFactory(env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}})
 //	defer f.Close()

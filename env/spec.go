@@ -47,6 +47,68 @@ type TensorSpec struct {
 	Low, High float64
 	// Description says what the tensor holds.
 	Description string
+	// Planes says how to read each plane of a board tensor (its first
+	// dimension), in order; empty for other tensors.
+	Planes []Plane
+	// Columns says what each column (last dimension) of a per-unit or
+	// vector tensor holds and its scale, in order; empty where the
+	// columns are not described (flags read as they are).
+	Columns []Column
+}
+
+// PlaneKind is how a network reads the values of a board plane.
+type PlaneKind uint8
+
+// The plane kinds, numbered as jgym.v1.PlaneKind.
+const (
+	InvalidPlane PlaneKind = iota
+	// PlaneCode: categorical codes 0..Count-1 (an embedding).
+	PlaneCode
+	// PlaneBits: Count independent flag bits, bit 0 first.
+	PlaneBits
+	// PlaneScalar: a quantity, read as value times Scale.
+	PlaneScalar
+)
+
+var planeKindNames = [...]string{"invalid", "code", "bits", "scalar"}
+
+func (k PlaneKind) String() string {
+	if int(k) >= len(planeKindNames) {
+		return fmt.Sprintf("PlaneKind(%d)", int(k))
+	}
+	return planeKindNames[k]
+}
+
+// Plane describes one plane of a board tensor: one value per cell.
+type Plane struct {
+	// Name says what the plane holds.
+	Name string
+	// Kind is how its values read.
+	Kind PlaneKind
+	// Count is the number of codes (PlaneCode) or of flag bits
+	// (PlaneBits); 1 for a scalar.
+	Count int
+	// Scale is the factor that brings a scalar near [0, 1]; 1 otherwise.
+	Scale float64
+}
+
+// Code is a plane of n categorical codes.
+func Code(name string, n int) Plane { return Plane{Name: name, Kind: PlaneCode, Count: n, Scale: 1} }
+
+// Bits is a plane of n flag bits.
+func Bits(name string, n int) Plane { return Plane{Name: name, Kind: PlaneBits, Count: n, Scale: 1} }
+
+// Scalar is a plane of quantities read as value times scale.
+func Scalar(name string, scale float64) Plane {
+	return Plane{Name: name, Kind: PlaneScalar, Count: 1, Scale: scale}
+}
+
+// Column describes one column of a per-unit or vector tensor.
+type Column struct {
+	// Name says what it holds.
+	Name string
+	// Scale is the factor that brings it near [0, 1].
+	Scale float64
 }
 
 // NumElems returns the number of elements (the product of the shape).
@@ -65,6 +127,11 @@ func (t TensorSpec) Bytes() int { return t.NumElems() * t.Dtype.Size() }
 type Spec struct {
 	// ID names the game, e.g. "Crematoria-v0".
 	ID string
+	// Name is the game's name, e.g. "Crematoria" (its traces begin with
+	// it).
+	Name string
+	// StrongBot names the game's strong scripted bot, e.g. "Riddick".
+	StrongBot string
 	// ObservationVersion names the observation layout, e.g.
 	// "crematoria-obs-1".
 	ObservationVersion string
@@ -82,6 +149,31 @@ type Spec struct {
 	NumRounds int
 	// DefaultConfig is the game's default configuration text.
 	DefaultConfig string
+	// UnitRow and UnitCol are the columns of the "units" tensor that hold
+	// a unit's board row and column, where a network reads the board
+	// under a unit.
+	UnitRow, UnitCol int
+	// WrapColumns says the board's columns wrap around: the last is next
+	// to the first (Crematoria).
+	WrapColumns bool
+	// PolicyMask names the bool [U, NumActions] tensor whose false
+	// entries a policy never samples: the moves that cannot succeed. It is
+	// action_mask unless the game has a stricter one.
+	PolicyMask string
+	// ActionOrders are the orders of a learner's commands the game offers
+	// besides slot order (Setup.ActionOrder).
+	ActionOrders []string
+	// OpponentOrders are the orders of the opponents in the observation
+	// the game offers besides seat order (Setup.OpponentOrder).
+	OpponentOrders []string
+	// CreditWeights are the weights of the game's per-unit credit, with
+	// their defaults (Setup.CreditWeights); empty when the game has no
+	// per-unit credit.
+	CreditWeights []Weight
+	// UnitReward is the per-unit credit tensor of one learner, float32
+	// [U], when the setup asked for it (Setup.UnitRewards); zero
+	// otherwise.
+	UnitReward TensorSpec
 	// InstanceBytes is about how much memory one instance holds (its
 	// game, bots and scratch space, not the observation buffers), for
 	// servers that budget memory; 0 means unknown.
@@ -96,6 +188,16 @@ func (s *Spec) ObservationBytes() int {
 		n += t.Bytes()
 	}
 	return n
+}
+
+// Weight is one weight of a game's per-unit credit.
+type Weight struct {
+	// Name names it in Setup.CreditWeights, e.g. "capture".
+	Name string
+	// Default is its value when the setup does not set it.
+	Default float64
+	// Description says what earns it.
+	Description string
 }
 
 // RewardMode selects the reward of learner seats.

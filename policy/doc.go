@@ -1,6 +1,6 @@
 // Package policy runs exported policies of any jgym game without Python:
 // a pure-Go loader and interpreter for the ONNX files that
-// python-client/examples/train_ppo.py writes. It names no game: a game
+// jgym.torch (python-client/examples/ppo.py) writes. It names no game: a game
 // describes what its policies take and give with a Signature (its
 // observation tensors, usually SignatureOf its env.Spec, and the number
 // of actions per unit slot), and its package holds the bot that encodes a
@@ -20,7 +20,7 @@
 //
 // A tour:
 //
-//	m, err := policy.Load("crematoria_ppo.onnx", crematoria.PolicySignature())
+//	m, err := policy.Load("crematoria_ppo.onnx", crematoria.Def.PolicySignature())
 //	in := m.NewInputs()
 //	logits, err := m.Logits(in, obs)             // obs: the seat's tensors, as the env writes them
 //	best := policy.Argmax(logits, m.NumSlots, 11) // an action per unit slot

@@ -20,42 +20,58 @@ var ErrUnavailable = errors.New("sandbox unavailable")
 // Limits bound what a contained program may use. A zero field means the
 // limit of DefaultBotLimits.
 type Limits struct {
-	// AddressSpace is the most virtual memory, in bytes (RLIMIT_AS).
+	// AddressSpace is the most virtual memory of each process, in bytes
+	// (RLIMIT_AS).
 	AddressSpace int64
-	// CPU is the most CPU time (RLIMIT_CPU, whole seconds, rounded up);
-	// the program is killed when it has used it.
+	// Memory is the most memory of all the program's processes together,
+	// in bytes, counted by the kernel in the sandbox's control group: its
+	// pages, its files in /tmp, shared memory, pipes and kernel memory
+	// made for it. Past it the kernel kills one of its processes. Where
+	// the sandbox has no control groups (Sandbox.Counted), only
+	// AddressSpace and TmpSize hold.
+	Memory int64
+	// CPU is the most CPU time of the program: of all its processes
+	// together where the sandbox has control groups (the sandbox kills it
+	// when they have used it, within a fifth of a second), and of each
+	// process (RLIMIT_CPU, whole seconds, rounded up) everywhere.
 	CPU time.Duration
 	// Processes is the most processes and threads in the sandbox
-	// (RLIMIT_NPROC, counted in the sandbox's own user namespace).
+	// (RLIMIT_NPROC, counted in the sandbox's own user namespace, and the
+	// pids controller of its control group).
 	Processes int
 	// OpenFiles is the most open file descriptors (RLIMIT_NOFILE).
 	OpenFiles int
 	// FileSize is the largest file the program may write (RLIMIT_FSIZE).
 	FileSize int64
-	// TmpSize is the size of its private /tmp (a tmpfs), in bytes.
+	// TmpSize is the size of its private /tmp (a tmpfs), in bytes: the
+	// one place it may write.
 	TmpSize int64
 }
 
 // DefaultBotLimits are the limits of a C++ bot for one game: 1 GiB of
-// address space, 60 CPU seconds, 16 processes and threads, 64 open files,
+// memory (all its processes and its /tmp together) and of address space
+// per process, 60 CPU seconds, 16 processes and threads, 64 open files,
 // files of at most 16 MiB in a 16 MiB /tmp.
 func DefaultBotLimits() Limits {
-	return Limits{AddressSpace: 1 << 30, CPU: 60 * time.Second, Processes: 16, OpenFiles: 64,
+	return Limits{AddressSpace: 1 << 30, Memory: 1 << 30, CPU: 60 * time.Second, Processes: 16, OpenFiles: 64,
 		FileSize: 16 << 20, TmpSize: 16 << 20}
 }
 
-// DefaultCompileLimits are the limits of one compilation: 2 GiB of address
-// space, 120 CPU seconds, 32 processes and threads, 256 open files, files
-// of at most 256 MiB in a 512 MiB /tmp.
+// DefaultCompileLimits are the limits of one compilation: 2 GiB of memory
+// and of address space per process, 120 CPU seconds, 32 processes and
+// threads, 256 open files, files of at most 64 MiB in a 512 MiB /tmp.
 func DefaultCompileLimits() Limits {
-	return Limits{AddressSpace: 2 << 30, CPU: 120 * time.Second, Processes: 32, OpenFiles: 256,
-		FileSize: 256 << 20, TmpSize: 512 << 20}
+	return Limits{AddressSpace: 2 << 30, Memory: 2 << 30, CPU: 120 * time.Second, Processes: 32, OpenFiles: 256,
+		FileSize: 64 << 20, TmpSize: 512 << 20}
 }
 
 // Or returns l with its zero fields taken from d.
 func (l Limits) Or(d Limits) Limits {
 	if l.AddressSpace <= 0 {
 		l.AddressSpace = d.AddressSpace
+	}
+	if l.Memory <= 0 {
+		l.Memory = d.Memory
 	}
 	if l.CPU <= 0 {
 		l.CPU = d.CPU
@@ -96,17 +112,26 @@ type Options struct {
 	// ("nobody"). They are ignored when jgym is not root: the sandbox then
 	// runs as jgym's own user.
 	UID, GID int
+	// NoCgroups runs programs without control groups, as on a machine
+	// that has none: Counted then reports ErrUncounted (for tests of that
+	// path, and for operators who opt out).
+	NoCgroups bool
 }
 
-// File is a file handed to the contained program: its content is copied
-// when the sandbox starts, from the open file From or from Data, into Path
-// inside the sandbox, read-only, with the permission bits Mode (0644 when
-// 0). From stays the caller's to close (after Start).
+// File is a file handed to the contained program, read-only, at Path
+// inside the sandbox: the open file From or the bytes Data. Data and a
+// File that is not Shared are copied in when the sandbox starts, with the
+// permission bits Mode (0644 when 0). A Shared file is bound, not copied:
+// every sandbox that shares it maps the same pages (a bot's executable,
+// which its processes share); it keeps the permission bits of From when
+// they grant Mode to every user, else one copy is made with Mode. From
+// stays the caller's to close (after Start).
 type File struct {
-	Path string
-	From *os.File
-	Data []byte
-	Mode os.FileMode
+	Path   string
+	From   *os.File
+	Data   []byte
+	Mode   os.FileMode
+	Shared bool
 }
 
 // Spec is one program to run contained.
@@ -114,28 +139,47 @@ type Spec struct {
 	// Args is the command line inside the sandbox; Args[0] is a path
 	// inside it (a File's Path, or a program under /usr).
 	Args []string
-	// Files are copied in before the program starts.
+	// Files are put in before the program starts.
 	Files []File
 	// Limits bound the program; zero fields take DefaultBotLimits.
 	Limits Limits
 	// Env is added to the program's environment, which otherwise holds
 	// only PATH=/usr/bin:/bin, HOME=/tmp and LC_ALL=C.
 	Env []string
+	// StartFrozen starts the program frozen where the sandbox has
+	// control groups: it runs once Cmd.Thaw is called (a bot that waits
+	// for its first turn burns nothing).
+	StartFrozen bool
 }
 
 // Sandbox runs programs contained. It is safe for concurrent use.
 type Sandbox struct {
-	bwrap, prlimit string
-	uid, gid       int
-	root           bool // jgym runs as root: drop to uid, gid
+	bwrap, prlimit, sh string
+	uid, gid           int
+	root               bool     // jgym runs as root: drop to uid, gid
+	cg                 *cgroups // nil: no control groups (cgErr says why)
+	cgErr              error
 }
 
 // New finds the tools and runs a trial program in a sandbox; the error
-// wraps ErrUnavailable when programs cannot be contained here.
+// wraps ErrUnavailable when programs cannot be contained here. Where the
+// machine offers control groups, each program gets one (Counted).
 func New(o Options) (*Sandbox, error) {
 	sb, err := newSandbox(o)
 	if err != nil {
 		return nil, err
+	}
+	if o.NoCgroups {
+		sb.cgErr = fmt.Errorf("%w: the sandbox was made without them", ErrUncounted)
+	} else {
+		sb.cg, sb.cgErr = systemCgroups()
+	}
+	if sb.cg != nil {
+		if err := sb.probe(); err == nil {
+			return sb, nil
+		} else {
+			sb.cg, sb.cgErr = nil, fmt.Errorf("%w: a trial run in a control group failed: %v", ErrUncounted, err)
+		}
 	}
 	if err := sb.probe(); err != nil {
 		return nil, err
@@ -165,6 +209,9 @@ func newSandbox(o Options) (*Sandbox, error) {
 	if sb.prlimit, err = find(o.Prlimit, "prlimit", "util-linux"); err != nil {
 		return nil, err
 	}
+	if sb.sh, err = find("", "sh", "dash"); err != nil {
+		return nil, err
+	}
 	if o.UID > 0 {
 		sb.uid = o.UID
 	}
@@ -174,11 +221,21 @@ func newSandbox(o Options) (*Sandbox, error) {
 	return sb, nil
 }
 
-// probe runs /bin/true contained.
+// probe runs /usr/bin/true contained, with a shared file.
 func (sb *Sandbox) probe() error {
-	cmd, err := sb.Command(Spec{Args: []string{"/usr/bin/true"}, Limits: Limits{CPU: 5 * time.Second}})
+	f, err := os.CreateTemp("", "jgym-probe-")
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	cmd, err := sb.Command(Spec{
+		Args:   []string{"/usr/bin/true"},
+		Files:  []File{{Path: "/probe/file", From: f, Mode: 0o444, Shared: true}},
+		Limits: Limits{CPU: 5 * time.Second},
+	})
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -191,7 +248,7 @@ func (sb *Sandbox) probe() error {
 	select {
 	case err = <-done:
 	case <-time.After(10 * time.Second):
-		Kill(cmd.Cmd)
+		cmd.Kill()
 		err = errors.Join(errors.New("no answer in 10s"), <-done)
 	}
 	if err != nil {
@@ -199,8 +256,8 @@ func (sb *Sandbox) probe() error {
 		if len(msg) > 200 {
 			msg = msg[:200] + "..."
 		}
-		return fmt.Errorf("%w: a trial run failed (%v: %s); bwrap needs user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0; in Docker, a seccomp profile that allows them)",
-			ErrUnavailable, err, msg)
+		return fmt.Errorf("%w: a trial run failed (%v: %s); bwrap needs user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0; in Docker, a seccomp profile that allows them), and the sandbox's user must be able to reach the temporary directory %s",
+			ErrUnavailable, err, msg, os.TempDir())
 	}
 	return nil
 }
@@ -209,56 +266,29 @@ func (sb *Sandbox) probe() error {
 // whether jgym is root (else the sandbox runs as jgym's own user).
 func (sb *Sandbox) User() (uid, gid int, dropped bool) { return sb.uid, sb.gid, sb.root }
 
-// Cmd is a contained program: an exec.Cmd whose Start also releases what
-// Command prepared.
-type Cmd struct {
-	*exec.Cmd
-	owned []*os.File // the anonymous files holding File.Data
+// Counted returns nil when each program runs in a control group of its
+// own, which counts its memory (tmpfs included) and the CPU time and
+// number of all its processes, and can freeze it; else an error wrapping
+// ErrUncounted that says why.
+func (sb *Sandbox) Counted() error {
+	if sb.cg != nil {
+		return nil
+	}
+	return sb.cgErr
 }
 
-// Start starts the sandbox.
-func (c *Cmd) Start() error {
-	err := c.Cmd.Start()
-	c.release()
-	return err
-}
+// sandboxProcesses is how many processes of a sandbox are bubblewrap's
+// own (its process outside, its init inside), beside Limits.Processes.
+const sandboxProcesses = 2
 
-// Run starts the sandbox and waits for it.
-func (c *Cmd) Run() error {
-	if err := c.Start(); err != nil {
-		return err
-	}
-	return c.Wait()
-}
+// gateScript waits on descriptor 3 until jgym has put the shell in the
+// sandbox's control group, then becomes bwrap: everything the sandbox
+// starts is counted from its first instruction.
+const gateScript = `read -r go <&3 || exit 125; exec 3<&-; exec "$@"`
 
-func (c *Cmd) release() {
-	for _, f := range c.owned {
-		f.Close()
-	}
-	c.owned = nil
-}
-
-// anonymousFile returns an unlinked temporary file holding data, at offset 0.
-func anonymousFile(data []byte) (*os.File, error) {
-	f, err := os.CreateTemp("", "jgym-sandbox-*")
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	if _, err := f.Seek(0, 0); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	return f, nil
-}
-
-// Command returns the command that runs spec contained. Kill kills the
-// sandbox and everything in it.
-func (sb *Sandbox) Command(spec Spec) (c *Cmd, err error) {
+// Command returns the command that runs spec contained. Cmd.Kill kills
+// the sandbox and everything in it.
+func (sb *Sandbox) Command(spec Spec) (_ *Cmd, err error) {
 	if len(spec.Args) == 0 || !path.IsAbs(spec.Args[0]) {
 		return nil, errors.New("sandbox: Args[0] must be an absolute path inside the sandbox")
 	}
@@ -281,28 +311,26 @@ func (sb *Sandbox) Command(spec Spec) (c *Cmd, err error) {
 		}
 		args = append(args, "--setenv", k, v)
 	}
+	c := &Cmd{sb: sb, lim: lim, startFrozen: spec.StartFrozen}
+	defer func() {
+		if err != nil {
+			c.release()
+		}
+	}()
+	// Descriptor 3 is the gate where the sandbox gets a control group;
+	// the files' descriptors follow.
+	var extra []*os.File
+	if sb.cg != nil {
+		extra = append(extra, nil) // the gate, made by Start
+	}
 	// The files' parent directories, parents first, then the files.
 	made := map[string]bool{"/": true, "/tmp": true}
 	var dirs, files []string
-	var extra, owned []*os.File
-	defer func() {
-		if err != nil {
-			for _, f := range owned {
-				f.Close()
-			}
-		}
-	}()
 	for _, f := range spec.Files {
 		if !path.IsAbs(f.Path) || path.Clean(f.Path) != f.Path || (f.From == nil) == (f.Data == nil) ||
-			f.Path == "/usr" || strings.HasPrefix(f.Path, "/usr/") {
+			f.Path == "/usr" || strings.HasPrefix(f.Path, "/usr/") ||
+			(f.Shared && f.From == nil) {
 			return nil, fmt.Errorf("sandbox: bad file %q", f.Path)
-		}
-		from := f.From
-		if from == nil {
-			if from, err = anonymousFile(f.Data); err != nil {
-				return nil, err
-			}
-			owned = append(owned, from)
 		}
 		for d := path.Dir(f.Path); !made[d]; d = path.Dir(d) {
 			made[d] = true
@@ -311,6 +339,22 @@ func (sb *Sandbox) Command(spec Spec) (c *Cmd, err error) {
 		mode := f.Mode
 		if mode == 0 {
 			mode = 0o644
+		}
+		if f.Shared {
+			host, release, err := shares.acquire(f.From, mode)
+			if err != nil {
+				return nil, err
+			}
+			c.shared = append(c.shared, release)
+			files = append(files, "--ro-bind", host, f.Path)
+			continue
+		}
+		from := f.From
+		if from == nil {
+			if from, err = anonymousFile(f.Data); err != nil {
+				return nil, err
+			}
+			c.owned = append(c.owned, from)
 		}
 		fd := 3 + len(extra)
 		extra = append(extra, from)
@@ -321,15 +365,24 @@ func (sb *Sandbox) Command(spec Spec) (c *Cmd, err error) {
 		args = append(args, "--dir", d)
 	}
 	args = append(args, files...)
+	// Nothing but /tmp is writable: the sandbox's root and /dev (its shm)
+	// are read-only, so a bot cannot keep memory in an unsized tmpfs.
+	args = append(args, "--remount-ro", "/dev", "--remount-ro", "/")
 	args = append(args, "--", sb.prlimit)
 	args = append(args, lim.prlimitArgs()...)
 	args = append(args, "--")
 	args = append(args, spec.Args...)
-	cmd := exec.Command(sb.bwrap, args...)
+	var cmd *exec.Cmd
+	if sb.cg != nil {
+		cmd = exec.Command(sb.sh, append([]string{"-c", gateScript, "jgym-sandbox", sb.bwrap}, args...)...)
+	} else {
+		cmd = exec.Command(sb.bwrap, args...)
+	}
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C"}
 	cmd.ExtraFiles = extra
 	sb.setProcAttr(cmd)
-	return &Cmd{Cmd: cmd, owned: owned}, nil
+	c.Cmd = cmd
+	return c, nil
 }
 
 // sortByLen sorts paths so that parents come before their children.

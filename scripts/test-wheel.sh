@@ -2,12 +2,14 @@
 # Installs the built wheel (make wheel) into a fresh venv and runs the
 # README's Python quick-start there with no Go on PATH, away from the source
 # tree: the wheel alone must start the server it carries. Then builds a
-# wheel from the sdist (Go present) and checks it carries a server too.
-#   scripts/test-wheel.sh [VENV]   (default .venv: builds from the sdist)
+# wheel from the sdist (Go present) and checks it carries a server too, and
+# runs make wheel on a fresh clone of the repository's HEAD (no venv, no
+# bin/, no dist/ there: make wheel makes its own build venv).
+#   scripts/test-wheel.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-venv=${1:-.venv}
+build_py=${JGYM_BUILD_VENV:-.venv-build}/bin/python # made by make wheel
 shopt -s nullglob
 wheels=(dist/jgym-*-py3-none-manylinux_2_17_x86_64*.whl)
 if [ ${#wheels[@]} -ne 1 ]; then
@@ -32,7 +34,22 @@ fi
 echo "the wheel's quick-start ran with no Go on PATH"
 cd "$root"
 sdists=(dist/jgym-*.tar.gz)
-"$venv/bin/python" -m pip wheel -q --no-deps --no-build-isolation -w "$tmp/from-sdist" "${sdists[0]}"
-listing=$("$venv/bin/python" -m zipfile -l "$tmp"/from-sdist/jgym-*.whl)
+"$build_py" -m pip wheel -q --disable-pip-version-check --no-deps --no-build-isolation -w "$tmp/from-sdist" "${sdists[0]}"
+listing=$("$build_py" -m zipfile -l "$tmp"/from-sdist/jgym-*.whl)
 grep -q 'jgym/bin/jgym ' <<<"$listing"
 echo "the sdist built a wheel with the server: $(basename "$tmp"/from-sdist/*.whl)"
+if ! git rev-parse --verify -q HEAD >/dev/null; then
+  echo "not a git checkout: make wheel on a fresh clone is not tried" >&2
+  exit 1
+fi
+git clone -q "$root" "$tmp/clone"
+(cd "$tmp/clone" && env -u JGYM_BUILD_VENV make -s wheel >"$tmp/clone.log" 2>&1) || {
+  tail -20 "$tmp/clone.log" >&2
+  echo "make wheel failed on a fresh clone" >&2
+  exit 1
+}
+clone_wheels=("$tmp"/clone/dist/jgym-*-py3-none-manylinux_2_17_x86_64*.whl)
+[ ${#clone_wheels[@]} -eq 1 ]
+listing=$("$build_py" -m zipfile -l "${clone_wheels[0]}")
+grep -q 'jgym/bin/jgym ' <<<"$listing"
+echo "make wheel on a fresh clone built $(basename "${clone_wheels[0]}") in its own venv (.venv-build)"

@@ -31,7 +31,7 @@ const (
 
 var tokens = []server.Token{
 	{Name: "victim", Secret: victimToken, Limits: server.DefaultClientLimits()},
-	{Name: "attacker", Secret: attackerToken, Limits: server.ClientLimits{Sessions: 2, Envs: 64, Streams: 4, Uploads: 2, UploadBytes: 1 << 20, TraceBytes: 1 << 20}},
+	{Name: "attacker", Secret: attackerToken, Limits: server.ClientLimits{Sessions: 2, Envs: 64, Streams: 4, Uploads: 2, UploadBytes: 1 << 20, TraceBytes: 1 << 20, Compiles: 1}},
 }
 
 // guardedRegistry hosts Crematoria with "policy" and "cpp" seats resolved
@@ -43,7 +43,7 @@ func guardedRegistry(t testing.TB, store *server.BotStore, slow *stuckBot) *env.
 	resolve := func(name string) (crematoria.BotFactory, io.Closer, error) {
 		prefix, rest, ok := strings.Cut(name, ":")
 		if !ok {
-			f, err := crematoria.LookupBot(name)
+			f, err := crematoria.Def.Bots.Lookup(name)
 			return f, nil, err
 		}
 		if hash, _, ok := server.ParseUploadRef(rest); ok {
@@ -62,7 +62,7 @@ func guardedRegistry(t testing.TB, store *server.BotStore, slow *stuckBot) *env.
 		}
 		return func(int, int) crematoria.Bot { return crematoria.Null{} }, nil, nil
 	}
-	reg, err := env.NewRegistry(crematoria.NewEnv(crematoria.WithResolver(resolve), crematoria.WithPrefixes("policy", "cpp")))
+	reg, err := env.NewRegistry(crematoria.Def.Host(env.WithResolver(resolve), env.WithPrefixes[crematoria.Bot]("policy", "cpp")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func guardedRegistry(t testing.TB, store *server.BotStore, slow *stuckBot) *env.
 type stuckBot struct{ entered, release chan struct{} }
 
 // acceptAll is a BotCheck that accepts any content.
-func acceptAll(context.Context, string, string, string, []byte) error { return nil }
+func acceptAll(context.Context, string, string, string, []byte) (int64, error) { return 0, nil }
 
 // victimDigest plays the victim's reference game: 4 envs, 60 steps.
 func victimGame(t testing.TB, c jgymv1.JgymServiceClient) string {
@@ -294,14 +294,14 @@ func TestUploads(t *testing.T) {
 	store := server.NewBotStore(64 << 20)
 	var checked []string
 	var mu sync.Mutex
-	check := func(_ context.Context, kind, game, name string, data []byte) error {
+	check := func(_ context.Context, kind, game, name string, data []byte) (int64, error) {
 		mu.Lock()
 		checked = append(checked, kind+" "+name)
 		mu.Unlock()
 		if string(data) == "bad" {
-			return errors.New("does not compile: " + strings.Repeat("E", 10000))
+			return 0, errors.New("does not compile: " + strings.Repeat("E", 10000))
 		}
-		return nil
+		return 0, nil
 	}
 	ts := startWith(t, "bufconn", guardedRegistry(t, store, nil), victimToken,
 		server.WithTokens(tokens), server.WithUploads(store, check, 1<<20))

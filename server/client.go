@@ -38,13 +38,16 @@ type ClientLimits struct {
 	// TraceBytes is the most bytes of traces (trace_env0) it may write
 	// while the server runs.
 	TraceBytes int64
+	// Compiles is the most uploads checked at once (a C++ upload is
+	// compiled); past it an upload is refused (ResourceExhausted).
+	Compiles int
 }
 
 // DefaultClientLimits are the limits of a client without a token of its
-// own: 16 sessions, 1024 envs, 32 streams, 64 uploads of 256 MiB in all,
-// 1 GiB of traces.
+// own: 16 sessions, 1024 envs, 32 streams, 64 uploads of 256 MiB in all
+// (their builds included), 1 GiB of traces, 2 uploads checked at once.
 func DefaultClientLimits() ClientLimits {
-	return ClientLimits{Sessions: 16, Envs: 1024, Streams: 32, Uploads: 64, UploadBytes: 256 << 20, TraceBytes: 1 << 30}
+	return ClientLimits{Sessions: 16, Envs: 1024, Streams: 32, Uploads: 64, UploadBytes: 256 << 20, TraceBytes: 1 << 30, Compiles: 2}
 }
 
 // Token authenticates a client: requests carry the metadata
@@ -63,7 +66,7 @@ const minSecretLen = 16
 // ParseTokens reads a tokens file: one token per line, "NAME SECRET
 // [LIMIT=VALUE ...]", blank lines and lines starting with # ignored.
 // Limits not given take def. LIMIT is one of sessions, envs, streams,
-// uploads, upload_bytes, trace_bytes; byte sizes take the suffixes K, M,
+// uploads, upload_bytes, trace_bytes, compiles; byte sizes take the suffixes K, M,
 // G (powers of 1024). Error messages never quote a secret.
 func ParseTokens(r io.Reader, def ClientLimits) ([]Token, error) {
 	var toks []Token
@@ -127,8 +130,10 @@ func setLimit(l *ClientLimits, kv string) error {
 		dst = &l.UploadBytes
 	case "trace_bytes":
 		dst = &l.TraceBytes
+	case "compiles":
+		dst = &l.Compiles
 	default:
-		return fmt.Errorf("unknown limit %s (want sessions, envs, streams, uploads, upload_bytes or trace_bytes)", short(k))
+		return fmt.Errorf("unknown limit %s (want sessions, envs, streams, uploads, upload_bytes, trace_bytes or compiles)", short(k))
 	}
 	n, err := ParseBytes(v)
 	if err != nil || n < 0 {
@@ -181,13 +186,14 @@ type client struct {
 	limits ClientLimits
 
 	sessions, envs, streams int
+	checks                  int // uploads being checked (takeCheck)
 	traceBytes              atomic.Int64
 }
 
 // idle reports whether the client holds nothing, so that its entry may be
 // dropped. Call with Server.mu held.
 func (c *client) idle() bool {
-	return c.sessions == 0 && c.streams == 0 && c.traceBytes.Load() == 0
+	return c.sessions == 0 && c.streams == 0 && c.checks == 0 && c.traceBytes.Load() == 0
 }
 
 type clientKey struct{}
@@ -199,27 +205,54 @@ func clientOf(ctx context.Context) *client {
 	return c
 }
 
+// identity is who a call comes from: a client's id and its limits.
+type identity struct {
+	id  string
+	lim ClientLimits
+}
+
 // authenticate identifies the client of a request, or refuses it.
 func (s *Server) authenticate(ctx context.Context) (*client, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	p, _ := peer.FromContext(ctx)
+	who, err := s.identify(md, p)
+	if err != nil {
+		return nil, err
+	}
+	return s.clientFor(who.id, who.lim), nil
+}
+
+// caller returns the client of a call: the one the tap identified, else
+// (a call that did not pass the tap) the one authenticate finds.
+func (s *Server) caller(ctx context.Context) (*client, error) {
+	if t := tapOf(ctx); t != nil && t.authed {
+		return s.clientFor(t.who.id, t.who.lim), nil
+	}
+	return s.authenticate(ctx)
+}
+
+// identify finds who a call comes from, from its headers and its peer: a
+// token where the server requires one (else an Unauthenticated status),
+// else a verified client certificate's common name, else the peer's IP.
+func (s *Server) identify(md metadata.MD, p *peer.Peer) (identity, error) {
 	if len(s.tokens) > 0 {
-		md, _ := metadata.FromIncomingContext(ctx)
 		vals := md.Get("authorization")
 		if len(vals) != 1 {
-			return nil, status.Error(codes.Unauthenticated, "this server needs a token: send the metadata \"authorization: Bearer TOKEN\" (Python: token=...)")
+			return identity{}, status.Error(codes.Unauthenticated, "this server needs a token: send the metadata \"authorization: Bearer TOKEN\" (Python: token=...)")
 		}
 		secret, ok := strings.CutPrefix(vals[0], "Bearer ")
 		if !ok {
-			return nil, status.Error(codes.Unauthenticated, "the authorization metadata must be \"Bearer TOKEN\"")
+			return identity{}, status.Error(codes.Unauthenticated, "the authorization metadata must be \"Bearer TOKEN\"")
 		}
 		t, ok := s.tokens[sha256.Sum256([]byte(secret))]
 		if !ok {
-			return nil, status.Error(codes.Unauthenticated, "unknown token")
+			return identity{}, status.Error(codes.Unauthenticated, "unknown token")
 		}
-		return s.clientFor("token:"+t.Name, t.Limits), nil
+		return identity{"token:" + t.Name, t.Limits}, nil
 	}
 	id := "peer:unknown"
-	if p, ok := peer.FromContext(ctx); ok {
-		if ti, ok := p.AuthInfo.(credentials.TLSInfo); ok && len(ti.State.VerifiedChains) > 0 && len(ti.State.VerifiedChains[0]) > 0 {
+	if p != nil {
+		if ti, ok := authInfo(p).(credentials.TLSInfo); ok && len(ti.State.VerifiedChains) > 0 && len(ti.State.VerifiedChains[0]) > 0 {
 			id = "cert:" + ti.State.VerifiedChains[0][0].Subject.CommonName
 		} else if host, _, err := net.SplitHostPort(p.Addr.String()); err == nil {
 			id = "peer:" + host
@@ -227,7 +260,7 @@ func (s *Server) authenticate(ctx context.Context) (*client, error) {
 			id = "peer:" + p.Addr.String()
 		}
 	}
-	return s.clientFor(id, s.opts.clientLimits), nil
+	return identity{id, s.opts.clientLimits}, nil
 }
 
 // clientFor returns the client entry of id, made if needed.

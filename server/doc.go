@@ -14,7 +14,7 @@
 // codes in one function, toStatus. It is the only layer that logs: one
 // zerolog logger, taken from Serve's context.
 //
-//	reg, _ := env.NewRegistry(crematoria.NewEnv())
+//	reg, _ := env.NewRegistry(crematoria.Def.Host())
 //	srv, _ := server.New(reg, server.WithMaxEnvs(4096))
 //	lis, _ := net.Listen("tcp", "127.0.0.1:50051")
 //	err := srv.Serve(logger.WithContext(ctx), lis) // until ctx is cancelled

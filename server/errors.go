@@ -72,7 +72,7 @@ func codeOf(err error) codes.Code {
 		errors.Is(err, vec.ErrNothingPending),
 		errors.Is(err, vec.ErrClosed):
 		return codes.FailedPrecondition
-	case errors.Is(err, errLimit):
+	case errors.Is(err, errLimit), errors.Is(err, env.ErrBusy):
 		return codes.ResourceExhausted
 	case errors.Is(err, vec.ErrInstance):
 		return codes.Aborted

@@ -71,7 +71,7 @@ var transports = []string{"bufconn", "tcp"}
 
 func registry(t testing.TB) *env.Registry {
 	t.Helper()
-	reg, err := env.NewRegistry(crematoria.NewEnv())
+	reg, err := env.NewRegistry(crematoria.Def.Host())
 	if err != nil {
 		t.Fatal(err)
 	}

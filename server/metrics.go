@@ -1,10 +1,12 @@
 package server
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,6 +56,8 @@ type metrics struct {
 	sessionsCreated atomic.Uint64
 	uploads         atomic.Uint64
 	refusedConns    atomic.Uint64
+	connsClosed     [numConnReasons]atomic.Uint64
+	compiles        atomic.Int64      // uploads being checked (compiled) now
 	sessionsClosed  sync.Map          // reason -> *atomic.Uint64
 	errs            [17]atomic.Uint64 // by gRPC code
 
@@ -79,6 +83,17 @@ func (m *metrics) closed(reason string) {
 	v, _ := m.sessionsClosed.LoadOrStore(reason, new(atomic.Uint64))
 	v.(*atomic.Uint64).Add(1)
 }
+
+// Reasons the server closes a connection it had accepted.
+const (
+	connUnauthenticated = iota // read too much without a valid token
+	connUnread                 // left answers unread (WithUnreadTimeout)
+	numConnReasons
+)
+
+var connReasonNames = [numConnReasons]string{"unauthenticated", "unread"}
+
+func (m *metrics) connClosed(reason int) { m.connsClosed[reason].Add(1) }
 
 func (m *metrics) failed(c codes.Code) {
 	if int(c) < len(m.errs) {
@@ -117,6 +132,7 @@ func (m *metrics) rate() float64 {
 // gauges are the values the server reads at scrape time.
 type gauges struct {
 	sessions, envs, streams, allStreams, clients, procs int
+	unauth                                              int
 	memory                                              int64
 	extra                                               []gauge
 }
@@ -150,6 +166,14 @@ func (m *metrics) write(w io.Writer, g gauges) {
 	fmt.Fprintf(w, "jgym_uploads_total %d\n", m.uploads.Load())
 	p("jgym_connections_refused_total", "counter", "Connections closed at once for passing a connection limit.")
 	fmt.Fprintf(w, "jgym_connections_refused_total %d\n", m.refusedConns.Load())
+	p("jgym_connections_closed_total", "counter", "Connections the server closed, by reason: unauthenticated (read too much without a valid token), unread (left the answers of ended streams unread).")
+	for r, name := range connReasonNames {
+		fmt.Fprintf(w, "jgym_connections_closed_total{reason=%q} %d\n", name, m.connsClosed[r].Load())
+	}
+	p("jgym_unauthenticated_calls", "gauge", "Calls without a valid token in progress (health checks).")
+	fmt.Fprintf(w, "jgym_unauthenticated_calls %d\n", g.unauth)
+	p("jgym_compiles", "gauge", "Uploaded bots being checked (C++: compiled) now.")
+	fmt.Fprintf(w, "jgym_compiles %d\n", m.compiles.Load())
 	for _, x := range g.extra {
 		p(x.name, "gauge", x.help)
 		fmt.Fprintf(w, "%s %s\n", x.name, strconv.FormatFloat(x.read(), 'g', -1, 64))
@@ -210,5 +234,25 @@ func (s *Server) HealthHandler() http.Handler {
 			return
 		}
 		io.WriteString(w, "serving\n")
+	})
+}
+
+// TokenHandler passes to h only the requests that carry one of the
+// server's tokens (WithTokens) as "Authorization: Bearer SECRET", and
+// answers the others 401; without tokens it is h. jgym serve puts the
+// metrics beyond loopback behind it.
+func (s *Server) TokenHandler(h http.Handler) http.Handler {
+	if len(s.tokens) == 0 {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		secret, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if _, known := s.tokens[sha256.Sum256([]byte(secret))]; !ok || !known {
+			s.metrics.failed(codes.Unauthenticated)
+			w.Header().Set("WWW-Authenticate", `Bearer realm="jgym"`)
+			http.Error(w, "this endpoint needs a token of the server: send \"Authorization: Bearer TOKEN\"", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
 	})
 }

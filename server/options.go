@@ -37,6 +37,9 @@ type options struct {
 	maxProcsPerSess   int
 	gauges            []gauge
 	version           string
+	unauthBytes       int64
+	unauthStreams     int
+	unreadTimeout     time.Duration
 }
 
 // gauge is a metric read at scrape time.
@@ -66,6 +69,9 @@ func defaultOptions() options {
 		maxProcs:          256,
 		maxProcsPerSess:   64,
 		version:           "dev",
+		unauthBytes:       64 << 10,
+		unauthStreams:     64,
+		unreadTimeout:     2 * time.Minute,
 	}
 }
 
@@ -173,3 +179,21 @@ func WithBotProcesses(prefixes []string, total, perSession int) Option {
 func WithGauge(name, help string, read func() float64) Option {
 	return func(o *options) { o.gauges = append(o.gauges, gauge{name, help, read}) }
 }
+
+// WithUnauthenticated bounds what a stranger costs where tokens are
+// required (WithTokens): a connection on which no call has carried a
+// valid token reads at most bytes in all (default 64 KiB) and is then
+// closed; calls without a token (only the health service takes them) are
+// at most calls in progress on the server (default 64) and 4 on a
+// connection. Calls to other methods without a valid token are refused
+// from their headers, before their body is read.
+func WithUnauthenticated(bytes int64, calls int) Option {
+	return func(o *options) { o.unauthBytes, o.unauthStreams = bytes, calls }
+}
+
+// WithUnreadTimeout sets how long a connection may keep the answers of
+// ended streams unread (default 2 minutes): a stream ends with its
+// session, but the transport sends its last answers and its status only
+// as fast as the client reads them, and drops them only with the
+// connection, which the server then closes.
+func WithUnreadTimeout(d time.Duration) Option { return func(o *options) { o.unreadTimeout = d } }

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/experimental"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -48,8 +49,12 @@ type Server struct {
 	memory    int64 // estimated bytes of the open sessions
 	streams   int   // attached to sessions
 	allStream int   // open, attached or not
+	unauth    int   // calls without a token in progress (see tap)
 	draining  bool
 	log       zerolog.Logger // the Serve context's logger, for the reaper
+
+	connMu sync.Mutex
+	conns  map[*conn]struct{} // open connections (see conn)
 
 	// readers are the streams' request readers (see Stream); each ends
 	// soon after its stream's handler returns, and Serve waits for them.
@@ -72,6 +77,9 @@ func New(reg *env.Registry, opts ...Option) (*Server, error) {
 	if o.maxStreams < 1 || o.maxConns < 1 || o.maxConnsPerPeer < 1 || o.memoryBudget < 1 || o.maxProcs < 0 || o.maxProcsPerSess < 0 {
 		return nil, errors.New("server: limits must be at least 1")
 	}
+	if o.unauthBytes < 1 || o.unauthStreams < 0 || o.unreadTimeout <= 0 {
+		return nil, errors.New("server: the unauthenticated allowance and the unread timeout must be positive")
+	}
 	if o.idleTimeout <= 0 || o.maxIdleTimeout < o.idleTimeout || o.firstRequest <= 0 {
 		return nil, fmt.Errorf("server: idle timeout %v must be positive and at most the maximum %v", o.idleTimeout, o.maxIdleTimeout)
 	}
@@ -80,7 +88,8 @@ func New(reg *env.Registry, opts ...Option) (*Server, error) {
 		return nil, errors.New("server: no game registered")
 	}
 	s := &Server{reg: reg, opts: o, metrics: newMetrics(), health: health.NewServer(),
-		sessions: map[string]*session{}, clients: map[string]*client{}, store: o.store, log: zerolog.Nop()}
+		sessions: map[string]*session{}, clients: map[string]*client{}, store: o.store, log: zerolog.Nop(),
+		conns: map[*conn]struct{}{}}
 	if len(o.tokens) > 0 {
 		s.tokens = map[[32]byte]Token{}
 		for _, t := range o.tokens {
@@ -121,13 +130,15 @@ func (s *Server) grpcOptions() []grpc.ServerOption {
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
 		grpc.MaxConcurrentStreams(maxStreamsPerConn),
 		grpc.ConnectionTimeout(10 * time.Second),
+		grpc.InTapHandle(s.tap),
 		grpc.ChainUnaryInterceptor(s.unaryInterceptor),
 		grpc.ChainStreamInterceptor(s.streamInterceptor),
 	}
+	creds := insecure.NewCredentials()
 	if s.opts.tls != nil {
-		opts = append(opts, grpc.Creds(credentials.NewTLS(s.opts.tls)))
+		creds = credentials.NewTLS(s.opts.tls)
 	}
-	return opts
+	return append(opts, grpc.Creds(connCreds{TransportCredentials: creds, s: s}))
 }
 
 // maxStreamsPerConn bounds the concurrent calls of one connection.
@@ -227,6 +238,7 @@ func (s *Server) reapLoop(stop <-chan struct{}) {
 		case now := <-t.C:
 			s.metrics.sample(now)
 			s.reap(now)
+			s.closeUnread(now)
 			s.mu.Lock()
 			s.forgetIdleClients()
 			s.mu.Unlock()
@@ -238,11 +250,18 @@ func (s *Server) gauges() gauges {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g := gauges{sessions: len(s.sessions), streams: s.streams, allStreams: s.allStream, clients: len(s.clients),
-		procs: s.procs, memory: s.memory, extra: s.opts.gauges}
+		procs: s.procs, memory: s.memory, unauth: s.unauth, extra: s.opts.gauges}
 	for _, ss := range s.sessions {
 		g.envs += ss.n
 	}
 	return g
+}
+
+// logger returns the Serve context's logger.
+func (s *Server) logger() zerolog.Logger {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.log
 }
 
 // isHealth reports whether a method is the gRPC health service's, which
@@ -253,13 +272,11 @@ func isHealth(method string) bool { return strings.HasPrefix(method, "/grpc.heal
 // valid token where tokens are required), gives handlers the server's
 // logger and logs and counts failures.
 func (s *Server) unaryInterceptor(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
-	s.mu.Lock()
-	log := s.log
-	s.mu.Unlock()
+	log := s.logger()
 	if isHealth(info.FullMethod) {
 		return h(ctx, req)
 	}
-	c, err := s.authenticate(ctx)
+	c, err := s.caller(ctx)
 	if err != nil {
 		s.logFailure(log, info.FullMethod, err)
 		return nil, err
@@ -282,13 +299,11 @@ func (c ctxStream) Context() context.Context { return c.ctx }
 // streamInterceptor is unaryInterceptor for streams; it also counts the
 // open streams against the server's and the client's limits.
 func (s *Server) streamInterceptor(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
-	s.mu.Lock()
-	log := s.log
-	s.mu.Unlock()
+	log := s.logger()
 	if isHealth(info.FullMethod) {
 		return h(srv, ss)
 	}
-	c, err := s.authenticate(ss.Context())
+	c, err := s.caller(ss.Context())
 	if err != nil {
 		s.logFailure(log, info.FullMethod, err)
 		return err

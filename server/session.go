@@ -40,7 +40,9 @@ type session struct {
 	procs    int   // bot processes its seats may run
 	memory   int64 // estimated bytes, booked against the memory budget
 	trace    *os.Root
-	done     chan struct{} // closed when the session closes
+	done     chan struct{}      // closed when the session closes
+	ctx      context.Context    // cancelled when the session closes
+	cancel   context.CancelFunc // cancels ctx
 	async    bool
 	idle     time.Duration
 	spec     env.Spec
@@ -68,6 +70,7 @@ func (ss *session) close(reason string) (bool, error) {
 	}
 	ss.closed, ss.reason = true, reason
 	close(ss.done)
+	ss.cancel()
 	err := ss.pool.Close()
 	if ferr := ss.factory.Close(); err == nil {
 		err = ferr
@@ -129,6 +132,13 @@ func (s *Server) CreateSession(ctx context.Context, req *jgymv1.CreateSessionReq
 	}, nil
 }
 
+// Bounds of a session's options, so that a request's strings stay small
+// in memory and messages.
+const (
+	maxOptionBytes   = 64
+	maxCreditWeights = 32
+)
+
 func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionRequest) (*session, error) {
 	if err := checkCreate(req); err != nil {
 		return nil, err
@@ -171,7 +181,21 @@ func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionReq
 	if err != nil {
 		return nil, err
 	}
-	setup := env.Setup{Config: req.GetConfig(), Shuffle: req.GetShuffleSeats(), Reward: reward}
+	setup := env.Setup{Config: req.GetConfig(), Shuffle: req.GetShuffleSeats(), Reward: reward,
+		OpponentOrder: req.GetOpponentOrder(), ActionOrder: req.GetActionOrder(), UnitRewards: req.GetUnitRewards()}
+	if len(setup.OpponentOrder) > maxOptionBytes || len(setup.ActionOrder) > maxOptionBytes || len(req.GetCreditWeights()) > maxCreditWeights {
+		return nil, fmt.Errorf("%w: opponent_order and action_order take at most %d bytes, credit_weights at most %d entries",
+			errBadRequest, maxOptionBytes, maxCreditWeights)
+	}
+	if w := req.GetCreditWeights(); len(w) > 0 {
+		setup.CreditWeights = make(map[string]float64, len(w))
+		for k, v := range w {
+			if len(k) > maxOptionBytes {
+				return nil, fmt.Errorf("%w: a credit weight's name takes at most %d bytes", errBadRequest, maxOptionBytes)
+			}
+			setup.CreditWeights[k] = v
+		}
+	}
 	for _, seat := range req.GetSeats() {
 		setup.Seats = append(setup.Seats, seat.GetBot())
 	}
@@ -261,6 +285,7 @@ func (s *Server) startSession(c *client, g env.Game, setup env.Setup, n int, aut
 	}
 	ss := &session{id: id, game: spec.ID, client: c, n: n, l: l, async: batch > 0, idle: idle,
 		spec: spec, factory: f, pool: pool, created: time.Now(), trace: trace, done: make(chan struct{})}
+	ss.ctx, ss.cancel = context.WithCancel(context.Background())
 	if delta {
 		var per []int
 		for _, ts := range spec.Observation {

@@ -50,14 +50,16 @@ func (s *Server) Stream(st jgymv1.JgymService_StreamServer) error {
 		case ss = <-attached:
 			first.Stop()
 			closed = ss.done
-		case <-closed:
-			ss.mu.Lock()
-			reason := ss.reason
-			ss.mu.Unlock()
-			if reason == reasonShutdown {
-				return toStatus(fmt.Errorf("%w: session %s was closed", errDraining, ss.id))
+			if t := tapOf(st.Context()); t != nil {
+				// A handler blocked sending to a client that does not
+				// read is not here to see its session close: sendGrace
+				// after it closes, the call's context is cancelled, which
+				// ends the send (the transport drops the answers it still
+				// holds with the connection, see conn.unread).
+				defer context.AfterFunc(ss.ctx, func() { time.AfterFunc(sendGrace, t.cancel) })()
 			}
-			return toStatus(fmt.Errorf("%w: session %s was closed (%s)", errNotFound, ss.id, reason))
+		case <-closed:
+			return closedStatus(ss)
 		case a, ok := <-answers:
 			if !ok {
 				return nil
@@ -67,6 +69,9 @@ func (s *Server) Stream(st jgymv1.JgymService_StreamServer) error {
 				return a.err
 			}
 			if err := st.Send(a.res.resp); err != nil {
+				if a.ss.ctx.Err() != nil {
+					return closedStatus(a.ss) // the send was cancelled (see sendGrace)
+				}
 				if st.Context().Err() != nil {
 					log.Info().Str("session", a.ss.id).Err(err).Msg("client vanished before its answer")
 					s.closeSession(a.ss, reasonVanished)
@@ -78,6 +83,21 @@ func (s *Server) Stream(st jgymv1.JgymService_StreamServer) error {
 		}
 	}
 }
+
+// closedStatus is the status that ends the stream of a closed session.
+func closedStatus(ss *session) error {
+	ss.mu.Lock()
+	reason := ss.reason
+	ss.mu.Unlock()
+	if reason == reasonShutdown {
+		return toStatus(fmt.Errorf("%w: session %s was closed", errDraining, ss.id))
+	}
+	return toStatus(fmt.Errorf("%w: session %s was closed (%s)", errNotFound, ss.id, reason))
+}
+
+// sendGrace is how long after its session closes a stream's handler may
+// still be sending before the send is cancelled.
+const sendGrace = time.Second
 
 // answer is what the reader hands the handler: a filled result to send
 // and give back to free, or the error that ends the stream.
@@ -127,7 +147,7 @@ func (s *Server) serveRequests(ctx context.Context, st jgymv1.JgymService_Stream
 			return
 		}
 		if err != nil {
-			if ss != nil && st.Context().Err() != nil {
+			if ss != nil && st.Context().Err() != nil && ss.ctx.Err() == nil {
 				// The client cancelled or its connection died.
 				log.Info().Str("session", ss.id).Err(err).Msg("client vanished")
 				s.closeSession(ss, reasonVanished)

@@ -4,19 +4,25 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 
 	jgymv1 "jgym/api/jgym/v1"
+	"jgym/env"
 )
 
 // BotCheck checks an uploaded bot before it is stored: that an ONNX
 // policy loads and fits the game, that a C++ source compiles. kind is the
-// seat prefix ("policy", "cpp"), name the file name. Its error goes to the
-// client: it must not carry the content of files other than data.
-type BotCheck func(ctx context.Context, kind, game, name string, data []byte) error
+// seat prefix ("policy", "cpp"), name the file name. kept is what the
+// check leaves on the server's disk for the bot (a C++ bot's executable):
+// it counts against the client's upload quota with the content. Its error
+// goes to the client: it must not carry the content of files other than
+// data. An error wrapping env.ErrBusy (the compilers are all taken) is
+// ResourceExhausted, others InvalidArgument.
+type BotCheck func(ctx context.Context, kind, game, name string, data []byte) (kept int64, err error)
 
 // BotStore holds the bots that clients upload (UploadBot), by content:
 // an upload is named by the hash of its bytes, and the clients that
@@ -36,8 +42,12 @@ type BotStore struct {
 type upload struct {
 	key, kind, hash, name string
 	data                  []byte
+	kept                  int64 // bytes on disk for it (BotCheck), counted in quotas
 	owners                int
 }
+
+// cost is what an upload counts against its owners' quotas.
+func (u *upload) cost() int64 { return int64(len(u.data)) + u.kept }
 
 // NewBotStore returns a store of at most maxBytes of uploads over all
 // clients.
@@ -111,24 +121,26 @@ func (st *BotStore) holds(client string) bool {
 	return len(st.owners[client]) > 0
 }
 
-// usage returns the bytes of client's uploads.
+// usage returns the bytes of client's uploads and what is kept for them.
 func (st *BotStore) usage(client string) int64 {
 	var n int64
 	for _, u := range st.owners[client] {
-		n += int64(len(u.data))
+		n += u.cost()
 	}
 	return n
 }
 
 // put stores data for client, dropping its oldest uploads as its limits
-// require, and returns the upload and the client's bytes after it.
-func (st *BotStore) put(client string, lim ClientLimits, kind, name string, data []byte) (*upload, int64, error) {
+// require, and returns the upload and the client's bytes after it. kept
+// is what the server keeps on disk for it (BotCheck): it counts against
+// the client's quota, not against the store's memory.
+func (st *BotStore) put(client string, lim ClientLimits, kind, name string, data []byte, kept int64) (*upload, int64, error) {
 	sum := sha256.Sum256(data)
 	hash := hex.EncodeToString(sum[:16])
 	key := kind + "/" + hash
 	size := int64(len(data))
-	if size > lim.UploadBytes || lim.Uploads < 1 {
-		return nil, 0, fmt.Errorf("%w: an upload of %d bytes is over your upload quota of %d bytes", errLimit, size, lim.UploadBytes)
+	if size+kept > lim.UploadBytes || lim.Uploads < 1 {
+		return nil, 0, fmt.Errorf("%w: an upload of %d bytes (%d with its build) is over your upload quota of %d bytes", errLimit, size, size+kept, lim.UploadBytes)
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -152,12 +164,12 @@ func (st *BotStore) put(client string, lim ClientLimits, kind, name string, data
 			return nil, 0, fmt.Errorf("%w: the server's store of uploaded bots is full (%d bytes)", errLimit, st.maxBytes)
 		}
 	}
-	for len(mine) > 0 && (len(mine)+1 > lim.Uploads || st.usage(client)+size > lim.UploadBytes) {
+	for len(mine) > 0 && (len(mine)+1 > lim.Uploads || st.usage(client)+size+kept > lim.UploadBytes) {
 		mine = st.drop(mine)
 		st.owners[client] = mine
 	}
 	if !shared {
-		u = &upload{key: key, kind: kind, hash: hash, name: name, data: data}
+		u = &upload{key: key, kind: kind, hash: hash, name: name, data: data, kept: kept}
 		st.items[key] = u
 		st.bytes += size
 	}
@@ -221,11 +233,19 @@ func (s *Server) uploadBot(ctx context.Context, req *jgymv1.UploadBotRequest) (*
 		return nil, fmt.Errorf("%w: %s seats %s: bots", errForbidden, game, kind.prefix)
 	}
 	c := clientOf(ctx)
-	if err := s.opts.botCheck(ctx, kind.prefix, game, name, data); err != nil {
+	if err := s.takeCheck(c); err != nil {
+		return nil, err
+	}
+	kept, err := s.opts.botCheck(ctx, kind.prefix, game, name, data)
+	s.giveCheck(c)
+	if errors.Is(err, env.ErrBusy) {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %s", errBadRequest, name, clip(err.Error(), maxCheckMessage))
 	}
 	// The content is kept: copy it out of the request's buffer.
-	u, used, err := s.store.put(c.id, c.limits, kind.prefix, name, append([]byte(nil), data...))
+	u, used, err := s.store.put(c.id, c.limits, kind.prefix, name, append([]byte(nil), data...), kept)
 	if err != nil {
 		return nil, err
 	}
@@ -236,6 +256,26 @@ func (s *Server) uploadBot(ctx context.Context, req *jgymv1.UploadBotRequest) (*
 		QuotaUsedBytes: used,
 		QuotaBytes:     c.limits.UploadBytes,
 	}, nil
+}
+
+// takeCheck counts an upload being checked (a C++ upload compiles) against
+// the client's Compiles limit.
+func (s *Server) takeCheck(c *client) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.checks >= c.limits.Compiles {
+		return fmt.Errorf("%w: you have %d uploads being checked (compiled), your limit: wait for one to finish", errLimit, c.checks)
+	}
+	c.checks++
+	s.metrics.compiles.Add(1)
+	return nil
+}
+
+func (s *Server) giveCheck(c *client) {
+	s.mu.Lock()
+	c.checks--
+	s.mu.Unlock()
+	s.metrics.compiles.Add(-1)
 }
 
 // maxCheckMessage bounds the message of a failed BotCheck (a compiler's

@@ -22,7 +22,7 @@ func (b boom) Play(s *crematoria.State, _ *crematoria.Orders) {
 // TestPanickingInstance: a panicking bot fails its env, not the pool.
 func TestPanickingInstance(t *testing.T) {
 	checkLeaks(t)
-	g := crematoria.NewEnv(crematoria.WithResolver(func(string) (crematoria.BotFactory, io.Closer, error) {
+	g := crematoria.Def.Host(env.WithResolver(func(string) (crematoria.BotFactory, io.Closer, error) {
 		return func(me, seed int) crematoria.Bot { return boom{seed} }, nil, nil
 	}))
 	f, err := g.NewFactory(env.Setup{Seats: []string{"", "Boom", "Boom", "Boom"}})

@@ -22,7 +22,7 @@ var ctx = context.Background()
 
 func factory(t testing.TB, s env.Setup) env.Factory {
 	t.Helper()
-	f, err := crematoria.NewEnv().NewFactory(s)
+	f, err := crematoria.Def.Host().NewFactory(s)
 	if err != nil {
 		t.Fatal(err)
 	}

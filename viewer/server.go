@@ -5,6 +5,7 @@ import (
 	"context"
 	"embed"
 	"errors"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"net"
@@ -36,7 +37,7 @@ type pageData struct {
 // opens with a file picker and "/trace.res" answers 404.
 func Handler(trace []byte, name string) http.Handler {
 	if isGzip(trace) {
-		if plain, err := decodeTrace(trace); err == nil {
+		if plain, err := decodeTrace(trace, MaxTraceBytes); err == nil {
 			trace = plain
 		}
 	}
@@ -111,9 +112,21 @@ func setCommonHeaders(w http.ResponseWriter) {
 // page URL, e.g. "http://127.0.0.1:41234/". When ctx is cancelled the server
 // shuts down gracefully and Serve returns nil; it returns an error if it cannot
 // listen or the server fails.
-func Serve(ctx context.Context, addr string, trace []byte, name string, ready func(url string)) error {
+//
+// Like jgym serve, the viewer listens beyond loopback only when told
+// (WithInsecure; it has no token or TLS), else Serve returns an error
+// wrapping ErrBeyondLoopback. Every request must name the viewer in its
+// Host header (see hostGuard): others get 421 Misdirected Request.
+func Serve(ctx context.Context, addr string, trace []byte, name string, ready func(url string), opts ...Option) error {
+	var o serveOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if addr == "" {
 		addr = DefaultAddr
+	}
+	if !IsLoopback(addr) && !o.insecure {
+		return fmt.Errorf("viewer: %s: %w: it has no token or TLS, so anyone who reaches the address reads the trace (docs/viewer.md)", addr, ErrBeyondLoopback)
 	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
@@ -121,7 +134,7 @@ func Serve(ctx context.Context, addr string, trace []byte, name string, ready fu
 		return err
 	}
 	srv := &http.Server{
-		Handler:           Handler(trace, name),
+		Handler:           newHostGuard(Handler(trace, name), ln.Addr(), o.hosts),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	done := make(chan error, 1)

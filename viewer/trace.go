@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // ErrNotTrace is wrapped by the errors LoadTrace returns when a file is not a
@@ -20,10 +21,11 @@ var ErrNotTrace = errors.New("not a game trace")
 // them), by the name a trace gives after its "Seed N" line.
 var games = []string{"Crematoria", "Dominator", "Pandemic", "Moria"}
 
-// maxTraceSize bounds the size of a decompressed trace. A default trace is
+// MaxTraceBytes is the default bound of LoadTrace on the size of a trace,
+// as a file (plain or gzipped) and once decompressed. A default trace is
 // about 1 MB; this leaves plenty of room for long non-default games while
-// protecting against gzip bombs.
-const maxTraceSize = 256 << 20
+// refusing gzip bombs and endless inputs.
+const MaxTraceBytes = 256 << 20
 
 // gzipMagic are the first two bytes of every gzip stream.
 var gzipMagic = []byte{0x1f, 0x8b}
@@ -33,13 +35,19 @@ var gzipMagic = []byte{0x1f, 0x8b}
 // name) are decompressed. The result must start with the token "Game" or
 // "SecGame" and, when it goes on to "Seed N" and a game's name, name one of
 // those games; otherwise LoadTrace returns an error wrapping ErrNotTrace. The
-// rest is read by the page, which reports what it cannot read.
-func LoadTrace(path string) ([]byte, error) {
-	raw, err := os.ReadFile(path)
+// rest is read by the page, which reports what it cannot read. The file
+// must be a regular file (a device such as /dev/zero, a FIFO or a
+// directory is refused before anything is read) of at most MaxTraceBytes,
+// and so must its decompressed text.
+func LoadTrace(path string) ([]byte, error) { return LoadTraceLimit(path, MaxTraceBytes) }
+
+// LoadTraceLimit is LoadTrace with limit in place of MaxTraceBytes.
+func LoadTraceLimit(path string, limit int64) ([]byte, error) {
+	raw, err := readRegular(path, limit)
 	if err != nil {
 		return nil, fmt.Errorf("viewer: %w", err)
 	}
-	data, err := decodeTrace(raw)
+	data, err := decodeTrace(raw, limit)
 	if err != nil {
 		return nil, fmt.Errorf("viewer: %s: %w", path, err)
 	}
@@ -54,8 +62,54 @@ func isGzip(data []byte) bool {
 	return bytes.HasPrefix(data, gzipMagic)
 }
 
-// decodeTrace returns data, gunzipped when it starts with the gzip magic.
-func decodeTrace(data []byte) ([]byte, error) {
+// readRegular reads path, a regular file of at most limit bytes: other
+// files are refused from their metadata, before any read (O_NONBLOCK: a
+// FIFO without a writer does not block the open), and a file that grows
+// past limit while it is read is refused after limit+1 bytes.
+func readRegular(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is %s, not a regular file", path, fileKind(fi.Mode()))
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("%s: %d bytes, over the limit of %d (--max-trace-bytes)", path, fi.Size(), limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: grew over the limit of %d bytes while read", path, limit)
+	}
+	return data, nil
+}
+
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a plain file"
+}
+
+// decodeTrace returns data, gunzipped (to at most limit bytes) when it
+// starts with the gzip magic.
+func decodeTrace(data []byte, limit int64) ([]byte, error) {
 	if !isGzip(data) {
 		return data, nil
 	}
@@ -64,12 +118,12 @@ func decodeTrace(data []byte) ([]byte, error) {
 		return nil, fmt.Errorf("bad gzip data: %w", err)
 	}
 	defer zr.Close()
-	out, err := io.ReadAll(io.LimitReader(zr, maxTraceSize+1))
+	out, err := io.ReadAll(io.LimitReader(zr, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("bad gzip data: %w", err)
 	}
-	if len(out) > maxTraceSize {
-		return nil, fmt.Errorf("decompressed trace is larger than %d MB", maxTraceSize>>20)
+	if int64(len(out)) > limit {
+		return nil, fmt.Errorf("decompressed trace is larger than %d bytes (--max-trace-bytes)", limit)
 	}
 	return out, nil
 }

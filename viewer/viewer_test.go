@@ -536,7 +536,7 @@ func readGz(t *testing.T, path string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := decodeTrace(gz)
+	plain, err := decodeTrace(gz, MaxTraceBytes)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -179,7 +179,7 @@ func run(envList string, dur, warm time.Duration, addr string, workers, repeat i
 		Load: strings.TrimSpace(string(load)), Duration: dur.String(), Workers: workers, Repeat: repeat, Seats: "learner, Demo, Demo, Demo"}
 	seats := []string{"", "Demo", "Demo", "Demo"}
 	if addr == "" {
-		reg, err := env.NewRegistry(crematoria.NewEnv())
+		reg, err := env.NewRegistry(crematoria.Def.Host())
 		if err != nil {
 			return err
 		}
@@ -394,7 +394,7 @@ func inProcess(n, pools int, seats []string, workers int, dur, warm time.Duratio
 
 // stepPool measures one pool of n envs stepped synchronously.
 func stepPool(n int, seats []string, workers int, dur, warm time.Duration) (rate, error) {
-	f, err := crematoria.NewEnv().NewFactory(env.Setup{Seats: seats})
+	f, err := crematoria.Def.Host().NewFactory(env.Setup{Seats: seats})
 	if err != nil {
 		return rate{}, err
 	}

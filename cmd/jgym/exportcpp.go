@@ -19,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		name:  "export-cpp",
-		usage: "[--game NAME] MODEL.onnx --name NAME [-o AI<NAME>.cc] [--check] [--bench] [-s SEEDS] [-i CONFIG]",
+		usage: "[--game NAME] {MODEL.onnx --name NAME [-o AI<NAME>.cc] [--check] | AI<Name>.cc} [--bench [--cpu-budget 500ms]] [-s SEEDS] [-i CONFIG]",
 		short: "write a trained policy as one C++ player file for the course kit (docs/cpp-bots.md)",
 		run:   runExportCpp,
 	})
@@ -29,12 +29,14 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	c := commands["export-cpp"]
 	fs := newFlagSet(c, stderr)
 	gameName := gameFlag(fs)
-	name := fs.String("name", "", "the player's name, PLAYER_NAME (required; at most 12 characters)")
+	name := fs.String("name", "", "the player's name, PLAYER_NAME (required for a model; at most 12 characters)")
 	out := fs.String("o", "", "output file (default AI<NAME>.cc in the current directory)")
 	fs.StringVar(out, "output", "", "same as -o")
 	check := fs.Bool("check", false, "compile the file and check that it plays exactly as policy:MODEL (one game per seed, against three Demos)")
-	bench := fs.Bool("bench", false, "compile the file and report the CPU time its process uses for one game against three Demos")
-	seeds := fs.String("s", "1", "comma-separated seeds of the --check and --bench games (the seat turns with the seed: seed mod 4)")
+	bench := fs.Bool("bench", false, "compile the file, play whole games against three Demos and report the CPU time, peak memory and source size of the player, "+
+		"and whether it is within the CPU budget (--cpu-budget)")
+	seeds := fs.String("s", "", "comma-separated seeds of the --check and --bench games; the seat turns with the seed: seed mod 4 (default 1 for --check, 1,2,3 for --bench)")
+	budget := fs.Duration("cpu-budget", defaultCPUBudget, "the CPU time per match the --bench verdict compares with")
 	cfgPath := fs.String("i", "", "configuration file of the --check and --bench games (default: the game's default)")
 	fs.StringVar(cfgPath, "input", "", "same as -i")
 	pos, err := parseArgs(fs, args)
@@ -42,55 +44,86 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	if len(pos) != 1 {
-		return usageErr("want one model file, got %d arguments", len(pos))
+		return usageErr("want one model file (or, with --bench alone, one AI<Name>.cc), got %d arguments", len(pos))
 	}
-	if *name == "" {
-		return usageErr("missing --name NAME (the player's name)")
+	if *budget <= 0 {
+		return usageErr("--cpu-budget %v: want a positive duration such as 500ms", *budget)
 	}
 	g, err := findGame(*gameName)
 	if err != nil {
 		return err
 	}
-	if g.cppTarget == nil {
-		return usageErr("export-cpp does not write %s players yet", g.Name())
+	target, ok := g.Export()
+	if !ok {
+		return usageErr("export-cpp does not write %s players: the game has no course kit", g.Name())
 	}
-	target := g.cppTarget()
-	if err := target.CheckName(*name); err != nil {
-		return usageErr("%v", err)
+	model := pos[0]
+	// A C++ file is benchmarked as it is: nothing to export or to check
+	// against.
+	source := strings.HasSuffix(model, ".cc")
+	switch {
+	case source && (*check || !*bench):
+		return usageErr("%s is a C++ file: only --bench takes one (--check and the export take the ONNX model)", model)
+	case source && *out != "":
+		return usageErr("-o: %s is benchmarked as it is, not written", model)
+	case !source && *name == "":
+		return usageErr("missing --name NAME (the player's name)")
+	}
+	if *name != "" {
+		if err := target.CheckName(*name); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	spec := *seeds
+	if spec == "" {
+		spec = "1"
+		if *bench {
+			spec = "1,2,3"
+		}
 	}
 	var seedList []int
-	for _, s := range strings.Split(*seeds, ",") {
+	for _, s := range strings.Split(spec, ",") {
 		sd, err := parseSeed(strings.TrimSpace(s))
 		if err != nil {
 			return err
 		}
 		seedList = append(seedList, sd)
 	}
+	if *bench && len(seedList) > maxBenchSeeds {
+		return usageErr("--bench plays at most %d games (-s gives %d seeds)", maxBenchSeeds, len(seedList))
+	}
 	cfg, err := loadGameConfig(g, *cfgPath)
 	if err != nil {
 		return err
 	}
-	model := pos[0]
-	if *out == "" {
-		*out = "AI" + *name + ".cc"
+	if source {
+		*out = model
+		if *name == "" {
+			*name = cppbot.BotName(model)
+		}
+	} else {
+		if *out == "" {
+			*out = "AI" + *name + ".cc"
+		}
+		if base := strings.TrimSuffix(filepath.Base(*out), filepath.Ext(*out)); base != "AI"+*name {
+			fmt.Fprintf(stderr, "jgym export-cpp: warning: the kit expects player %s in a file named AI%s.cc\n", *name, *name)
+		}
+		if err := cppexport.ExportFile(model, *out, target, cppexport.Options{Name: *name}); err != nil {
+			return err
+		}
+		fi, err := os.Stat(*out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s: player %s, %d bytes\n", *out, *name, fi.Size())
 	}
-	if base := strings.TrimSuffix(filepath.Base(*out), filepath.Ext(*out)); base != "AI"+*name {
-		fmt.Fprintf(stderr, "jgym export-cpp: warning: the kit expects player %s in a file named AI%s.cc\n", *name, *name)
-	}
-	if err := cppexport.ExportFile(model, *out, target, cppexport.Options{Name: *name}); err != nil {
-		return err
-	}
-	fi, err := os.Stat(*out)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %s: player %s, %d bytes\n", *out, *name, fi.Size())
 	if !*check && !*bench {
 		return nil
 	}
 
 	start := time.Now()
-	cpp, err := g.NewPlayer("cpp:"+*out, cliLoader)
+	loader := &programLoader{Loader: newPathLoader(exportGetenv, stderr)}
+	cpp, err := g.NewPlayer("cpp:"+*out, loader)
 	if err != nil {
 		return err
 	}
@@ -129,23 +162,8 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	if *bench {
-		sd := seedList[0]
-		seat := sd % arena.Seats
-		u0, s0, ok := cppbot.FinishedCPU()
-		if !ok {
-			return fmt.Errorf("bench: this system does not report the CPU time of processes (/proc)")
-		}
-		t0 := time.Now()
-		// The player's process tree is measured when its game ends.
-		if _, err := exportGame(ctx, g, cfg, sd, seat, *name, cpp, demo); err != nil {
-			return fmt.Errorf("bench: %w", err)
-		}
-		wall := time.Since(t0)
-		u1, s1, _ := cppbot.FinishedCPU()
-		user, sys := u1-u0, s1-s0
-		cpu := user + sys
-		fmt.Fprintf(stdout, "bench: seed %d, seat %d, %d rounds against three Demos: the player's process used %.3f s of CPU (user %.3f s, system %.3f s), %.2f ms per round; game wall time %.2f s\n",
-			sd, seat, cfg.Rounds(), cpu.Seconds(), user.Seconds(), sys.Seconds(), cpu.Seconds()*1000/float64(cfg.Rounds()), wall.Seconds())
+		return benchPlayer(ctx, stdout, benchSpec{game: g, cfg: cfg, seeds: seedList, name: *name, src: *out,
+			player: cpp, demo: demo, prog: loader.program, budget: *budget})
 	}
 	return nil
 }

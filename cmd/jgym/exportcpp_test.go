@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"jgym/cppbot"
 )
 
 const exportModel = "../../cppexport/testdata/small.onnx"
@@ -95,12 +99,66 @@ func TestExportCpp(t *testing.T) {
 		"check: seed 2, seat 2: cpp:" + src + " and policy:" + onnx + " play the same game (25 rounds, traces equal byte for byte)",
 		"check: seed 3, seat 3:",
 		"bench: seed 2, seat 2, 25 rounds against three Demos: the player's process used ",
+		"bench: seed 3, seat 3, 25 rounds against three Demos: the player's process used ",
+		"bench: " + src + ": CPU per match at most ",
+		"(2 games); peak RSS at most ",
+		"bench: within 0.5 s of CPU per match: ",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
 	t.Logf("%s", stdout)
+
+	// A C++ file is benchmarked as it is, its source size reported.
+	fi, err := os.Stat(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runJgym("export-cpp", src, "--bench", "-s", "5", "-i", cnf, "--cpu-budget", "1h")
+	if code != 0 {
+		t.Fatalf("export-cpp AIMine.cc --bench: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"bench: seed 5, seat 1, 25 rounds against three Demos: the player's process used ",
+		"(1 game); peak RSS at most ",
+		fmt.Sprintf("; source %d bytes", fi.Size()),
+		"bench: within 3600 s of CPU per match: yes",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "wrote ") {
+		t.Errorf("export-cpp AIMine.cc --bench wrote a file:\n%s", stdout)
+	}
+}
+
+// TestBenchSummary: the verdict compares the worst game's CPU time with
+// the budget; the figures are the worst and the mean.
+func TestBenchSummary(t *testing.T) {
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	tests := []struct {
+		games  []cppbot.Usage
+		budget time.Duration
+		want   []string
+	}{
+		{[]cppbot.Usage{{User: ms(300), Sys: ms(20), PeakRSS: 5 << 20}, {User: ms(400), PeakRSS: 7 << 20}}, ms(500),
+			[]string{"at most 0.40 s, mean 0.36 s (2 games); peak RSS at most 7.0 MiB; source 2048 bytes (2 KiB)", "within 0.5 s of CPU per match: yes"}},
+		{[]cppbot.Usage{{User: ms(300)}, {User: ms(490), Sys: ms(20)}}, ms(500),
+			[]string{"at most 0.51 s, mean 0.41 s", "within 0.5 s of CPU per match: NO, 0.51 s in the worst game"}},
+		{[]cppbot.Usage{{User: ms(500)}}, ms(500), []string{"within 0.5 s of CPU per match: yes"}},
+		{[]cppbot.Usage{{User: ms(800)}}, time.Second, []string{"within 1 s of CPU per match: yes", "only Pandemic's gives a figure"}},
+	}
+	for _, tc := range tests {
+		var b strings.Builder
+		benchSummary(&b, "AIMine.cc", 2048, tc.games, tc.budget)
+		for _, w := range tc.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("benchSummary(%v, %v) =\n%s\nwant %q", tc.games, tc.budget, b.String(), w)
+			}
+		}
+	}
 }
 
 // TestExportCppAttacksFirst: a model whose action_order is attacks_first
@@ -146,6 +204,11 @@ func TestExportCppErrors(t *testing.T) {
 		{[]string{exportModel, "--name", "Mine", "-i", filepath.Join(dir, "missing.cnf")}, 1, "config"},
 		{[]string{filepath.Join(dir, "missing.onnx"), "--name", "Mine", "-o", filepath.Join(dir, "AIMine.cc")}, 1, "no such file"},
 		{[]string{notModel, "--name", "Mine", "-o", filepath.Join(dir, "AIMine.cc")}, 1, "export " + notModel},
+		{[]string{filepath.Join(dir, "AIMine.cc")}, 2, "only --bench takes one"},
+		{[]string{filepath.Join(dir, "AIMine.cc"), "--bench", "--check"}, 2, "only --bench takes one"},
+		{[]string{filepath.Join(dir, "AIMine.cc"), "--bench", "-o", "AIOther.cc"}, 2, "benchmarked as it is"},
+		{[]string{exportModel, "--name", "Mine", "--bench", "--cpu-budget", "0s"}, 2, "want a positive duration"},
+		{[]string{exportModel, "--name", "Mine", "--bench", "-s", strings.Repeat("1,", 50) + "1"}, 2, "at most 50 games"},
 	}
 	for _, tc := range tests {
 		code, _, stderr := runJgym(append([]string{"export-cpp"}, tc.args...)...)

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"syscall"
 
+	"jgym/sandbox"
 	"jgym/server"
 )
 
@@ -47,6 +48,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
+	sandbox.Release() // the control groups and shared files of C++ bots' sandboxes
 	os.Exit(code)
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"jgym/cppbot"
 	"jgym/env"
+	"jgym/sandbox"
 	"jgym/server"
 )
 
@@ -54,6 +55,13 @@ type serveConfig struct {
 	tlsCert, tlsKey      string
 	tlsClientCA          string
 	insecure             bool
+	h                    hostileConfig
+	// cppUncounted hosts uploaded C++ bots even where the sandbox gives
+	// them no control group (--allow-uncounted-cpp-uploads).
+	cppUncounted bool
+	// cppSandbox contains the C++ bots; nil: sandbox.Default(). Tests give
+	// one without control groups.
+	cppSandbox *sandbox.Sandbox
 }
 
 // stringsFlag is a repeatable string flag.
@@ -75,7 +83,7 @@ func defaultServeConfig() serveConfig {
 		memoryBudget: "4GiB", client: server.DefaultClientLimits(),
 		idleTimeout: 5 * time.Minute, maxIdle: time.Hour, firstRequest: 30 * time.Second, shutdownGrace: 10 * time.Second,
 		uploadBytes: "16MiB", uploadStore: "1GiB", maxProcs: 256, maxProcsPS: 64,
-		logFormat: "auto", logLevel: "info",
+		logFormat: "auto", logLevel: "info", h: defaultHostileConfig(),
 	}
 }
 
@@ -85,7 +93,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := defaultServeConfig()
 	d := cfg
 	fs.StringVar(&cfg.addr, "addr", d.addr, "gRPC listen address; the default is loopback only. Beyond loopback the server needs --tokens and TLS (or --insecure); see docs/security.md")
-	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics and a health probe at /healthz (e.g. 127.0.0.1:9090; default: off)")
+	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics and a health probe at /healthz (e.g. 127.0.0.1:9090; default: off); beyond loopback, like --addr, it needs --tokens and TLS (then HTTPS, and /metrics needs a token) or --insecure")
 	fs.IntVar(&cfg.workers, "workers", d.workers, "worker goroutines per session")
 	fs.IntVar(&cfg.maxEnvsPerSession, "max-envs-per-session", d.maxEnvsPerSession, "most game instances in one session")
 	fs.IntVar(&cfg.maxEnvs, "max-envs", d.maxEnvs, "most game instances in all sessions together")
@@ -110,10 +118,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.uploadStore, "upload-store-bytes", d.uploadStore, "most bytes of uploaded bots kept for all clients together")
 	fs.IntVar(&cfg.maxProcs, "max-bot-procs", d.maxProcs, "most C++ bot processes of all sessions together")
 	fs.IntVar(&cfg.maxProcsPS, "max-bot-procs-per-session", d.maxProcsPS, "most C++ bot processes of one session (envs x cpp: seats)")
+	fs.BoolVar(&cfg.cppUncounted, "allow-uncounted-cpp-uploads", false, "host uploaded C++ bots even where the machine gives their sandboxes no control groups, which count the memory and CPU of all their processes (docs/security.md)")
 	fs.StringVar(&cfg.tokensFile, "tokens", "", "require a token on every request; FILE has lines NAME SECRET [LIMIT=VALUE ...] (docs/security.md)")
 	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "serve over TLS with this certificate (PEM; with --tls-key)")
 	fs.StringVar(&cfg.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
 	fs.StringVar(&cfg.tlsClientCA, "tls-client-ca", "", "mutual TLS: require client certificates signed by this CA (PEM)")
+	hostileFlags(fs, &cfg)
 	fs.BoolVar(&cfg.insecure, "insecure", false, "allow listening beyond loopback without a token or without TLS (trusted networks only)")
 	fs.StringVar(&cfg.logFormat, "log-format", d.logFormat, "log format: json, console, or auto (console on a terminal, else json)")
 	fs.StringVar(&cfg.logLevel, "log-level", d.logLevel, "log level: debug, info, warn, error")
@@ -176,6 +186,15 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 		return nil, nil, usageErr("%v", err)
 	}
 	cpp.Processes = cppbot.NewProcessLimit(cfg.maxProcs)
+	cpp.Sandbox = cfg.cppSandbox
+	hostile, err := hostileOptions(cfg, &cpp)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Uploaded C++ bots need a control group per sandbox, unless the
+	// operator opts out; the operator's own (bots directories) do not.
+	uploads := cpp
+	uploads.RequireCounted = !cfg.cppUncounted
 	var store *server.BotStore
 	if uploadMax > 0 {
 		store = server.NewBotStore(storeMax)
@@ -184,7 +203,8 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 	if err != nil {
 		return nil, nil, err
 	}
-	reg, err := env.NewRegistry(bots.host(games)...)
+	bots.uploadCpp = uploads
+	reg, err := env.NewRegistry(bots.host(gameList())...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -207,6 +227,7 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 		server.WithBotProcesses([]string{"cpp"}, cfg.maxProcs, cfg.maxProcsPS),
 		server.WithGauge("jgym_bot_processes", "C++ bot processes running.", func() float64 { return float64(cppbot.Running()) }),
 	}
+	opts = append(opts, hostile...)
 	if store != nil {
 		opts = append(opts, server.WithUploads(store, bots.check, uploadMax))
 	}
@@ -226,6 +247,9 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 	}
 	if !isLoopback(cfg.addr) && !cfg.insecure && (cfg.tokensFile == "" || tlsCfg == nil) {
 		return nil, nil, usageErr("listening on %s, beyond loopback, needs --tokens FILE and --tls-cert/--tls-key (or --insecure on a trusted network): see docs/security.md", cfg.addr)
+	}
+	if err := checkMetricsAddr(cfg, tlsCfg != nil); err != nil {
+		return nil, nil, err
 	}
 	return reg, opts, nil
 }
@@ -274,6 +298,27 @@ func serverTLS(cfg serveConfig) (*tls.Config, error) {
 	return c, nil
 }
 
+// logCppContainment says at start how C++ bots are contained where their
+// sandboxes get no control groups: what runs, what is refused, and why.
+func logCppContainment(log *zerolog.Logger, cfg serveConfig) {
+	sb, err := cfg.cppSandbox, error(nil)
+	if sb == nil {
+		sb, err = sandbox.Default()
+	}
+	if err != nil {
+		log.Warn().Str("why", err.Error()).Msg("C++ bots are refused: they cannot be contained here")
+		return
+	}
+	why := sb.Counted()
+	switch {
+	case why == nil:
+	case cfg.cppUncounted:
+		log.Warn().Str("why", why.Error()).Msg("--allow-uncounted-cpp-uploads: C++ bots, uploaded ones too, run without control groups: per-process limits only")
+	default:
+		log.Warn().Str("why", why.Error()).Msg("uploaded C++ bots are refused: their sandboxes get no control groups (--allow-uncounted-cpp-uploads hosts them anyway); the bots directories' run with per-process limits only")
+	}
+}
+
 // isLoopback reports whether a listen address only accepts local clients.
 func isLoopback(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
@@ -307,20 +352,19 @@ func serve(ctx context.Context, cfg serveConfig, ready func(grpcAddr, metricsAdd
 	if !isLoopback(cfg.addr) && (cfg.tokensFile == "" || cfg.tlsCert == "") {
 		log.Warn().Str("addr", cfg.addr).Msg("--insecure: listening beyond loopback without a token or without TLS; expose it only on trusted networks")
 	}
+	logCppContainment(log, cfg)
 	var wg sync.WaitGroup
 	var metricsAddr net.Addr
 	var hs *http.Server
 	if cfg.metricsAddr != "" {
-		ml, err := net.Listen("tcp", cfg.metricsAddr)
+		tlsCfg, _ := serverTLS(cfg) // loaded once already by serveOptions
+		var ml net.Listener
+		hs, ml, err = metricsServer(cfg.metricsAddr, metricsSecured(cfg, tlsCfg), srv, tlsCfg)
 		if err != nil {
 			lis.Close()
 			return fmt.Errorf("metrics listen: %w", err)
 		}
 		metricsAddr = ml.Addr()
-		mux := http.NewServeMux()
-		mux.Handle("/metrics", srv.MetricsHandler())
-		mux.Handle("/healthz", srv.HealthHandler())
-		hs = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -328,7 +372,14 @@ func serve(ctx context.Context, cfg serveConfig, ready func(grpcAddr, metricsAdd
 				log.Error().Err(err).Msg("metrics server failed")
 			}
 		}()
-		log.Info().Str("addr", metricsAddr.String()).Msg("metrics at /metrics")
+		if metricsSecured(cfg, tlsCfg) {
+			log.Info().Str("addr", metricsAddr.String()).Msg("metrics at https://ADDR/metrics, for a token of --tokens; /healthz open")
+		} else {
+			if !isLoopback(cfg.metricsAddr) {
+				log.Warn().Str("addr", cfg.metricsAddr).Msg("--insecure: metrics beyond loopback in plain HTTP to anyone; expose them only on trusted networks")
+			}
+			log.Info().Str("addr", metricsAddr.String()).Msg("metrics at /metrics")
+		}
 	}
 	if ready != nil {
 		ready(lis.Addr(), metricsAddr)

@@ -18,6 +18,7 @@ import (
 	"jgym/cppbot"
 	"jgym/env"
 	"jgym/policy"
+	"jgym/sandbox"
 	"jgym/server"
 )
 
@@ -28,10 +29,11 @@ import (
 // each directory through an os.Root, so that no symbolic link leads out of
 // it, and only regular files of bounded size are read.
 type serveBots struct {
-	dirs  []string
-	store *server.BotStore
-	cpp   cppbot.Options
-	games map[string]arena.Game // by env id, for uploads (host)
+	dirs      []string
+	store     *server.BotStore
+	cpp       cppbot.Options        // the bots directories'
+	uploadCpp cppbot.Options        // the clients' uploads' (RequireCounted unless the operator opted out)
+	games     map[string]arena.Game // by env id, for uploads (host)
 
 	mu     sync.Mutex
 	models map[modelKey]*policy.Model
@@ -50,7 +52,7 @@ var (
 )
 
 func newServeBots(dirs []string, store *server.BotStore, cpp cppbot.Options) (*serveBots, error) {
-	b := &serveBots{store: store, cpp: cpp, games: map[string]arena.Game{}, models: map[modelKey]*policy.Model{}}
+	b := &serveBots{store: store, cpp: cpp, uploadCpp: cpp, games: map[string]arena.Game{}, models: map[modelKey]*policy.Model{}}
 	for _, d := range dirs {
 		abs, err := filepath.Abs(d)
 		if err != nil {
@@ -70,7 +72,7 @@ func newServeBots(dirs []string, store *server.BotStore, cpp cppbot.Options) (*s
 func (b *serveBots) host(gs []tableGame) []env.Game {
 	envs := make([]env.Game, len(gs))
 	for i, g := range gs {
-		envs[i] = g.env(b)
+		envs[i] = g.Env(b)
 		b.games[envs[i].Spec().ID] = g.Game
 	}
 	return envs
@@ -98,20 +100,32 @@ func (b *serveBots) Cpp(ref string, k *cppbot.Kit) (*cppbot.Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	exe, err := cppbot.CompileSource(file, data, k, b.cpp)
+	opts := b.cpp
+	if !offered {
+		opts = b.uploadCpp
+	}
+	exe, err := cppbot.CompileSource(file, data, k, opts)
 	if err != nil {
+		if errors.Is(err, sandbox.ErrUncounted) {
+			return nil, errUncountedUpload
+		}
 		if offered && errors.Is(err, cppbot.ErrCompile) {
 			// Not the operator's source text to a client.
 			game := ""
-			if !strings.EqualFold(k.Game, games[0].Name()) {
+			if !strings.EqualFold(k.Game, defaultGame().Name()) {
 				game = "--game " + strings.ToLower(k.Game) + " "
 			}
 			return nil, fmt.Errorf("%s does not compile on this server (its operator sees why with: jgym match %scpp:%s Null Null Null)", file, game, file)
 		}
 		return nil, err
 	}
-	return cppbot.NewProgram(exe, file, k, b.cpp), nil
+	return cppbot.NewProgram(exe, file, k, opts), nil
 }
+
+// errUncountedUpload refuses an uploaded C++ bot where the sandbox has no
+// control groups (the reason, with the machine's paths, is in the
+// operator's log, not in the client's error).
+var errUncountedUpload = errors.New("this server does not host uploaded C++ bots: its machine gives their sandboxes no control groups to count the memory and CPU of all their processes (its operator may allow them with --allow-uncounted-cpp-uploads)")
 
 // content returns the file name and bytes of a "prefix:NAME" seat: an
 // upload, or a file of the bots directories (offered).
@@ -200,8 +214,11 @@ func (b *serveBots) model(data []byte, sig policy.Signature) (*policy.Model, err
 }
 
 // check is the server's BotCheck: an uploaded policy must load, a C++
-// source must compile (in the sandbox), for the game.
-func (b *serveBots) check(_ context.Context, kind, game, name string, data []byte) error {
+// source must compile (in the sandbox), for the game. It returns the size
+// of the C++ bot's executable, which the server counts against the
+// client's quota; a compile that found every compiler slot taken is
+// an error wrapping env.ErrBusy (ResourceExhausted).
+func (b *serveBots) check(ctx context.Context, kind, game, name string, data []byte) (int64, error) {
 	g, ok := b.games[game]
 	if !ok {
 		ids := make([]string, 0, len(b.games))
@@ -209,35 +226,51 @@ func (b *serveBots) check(_ context.Context, kind, game, name string, data []byt
 			ids = append(ids, id)
 		}
 		sort.Strings(ids)
-		return fmt.Errorf("uploads are for %s only", strings.Join(ids, ", "))
+		return 0, fmt.Errorf("uploads are for %s only", strings.Join(ids, ", "))
 	}
 	if kind != "policy" && kind != "cpp" {
-		return fmt.Errorf("unknown kind %q", kind)
+		return 0, fmt.Errorf("unknown kind %q", kind)
 	}
-	p, err := g.NewPlayer(kind+":"+name, uploadCheck{b, name, data})
+	u := &uploadCheck{ctx: ctx, b: b, name: name, data: data}
+	p, err := g.NewPlayer(kind+":"+name, u)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	return p.Close()
+	if err := p.Close(); err != nil {
+		return 0, err
+	}
+	var kept int64
+	if u.exe != "" {
+		if fi, err := os.Stat(u.exe); err == nil {
+			kept = fi.Size()
+		}
+	}
+	return kept, nil
 }
 
 // uploadCheck loads an upload's content for check, before it is stored.
 type uploadCheck struct {
+	ctx  context.Context // the upload's: a client that leaves stops its build
 	b    *serveBots
 	name string
 	data []byte
+	exe  string // the C++ bot's executable, once compiled
 }
 
-func (u uploadCheck) Policy(_ string, sig policy.Signature) (*policy.Model, error) {
+func (u *uploadCheck) Policy(_ string, sig policy.Signature) (*policy.Model, error) {
 	return u.b.model(u.data, sig)
 }
 
-func (u uploadCheck) Cpp(_ string, k *cppbot.Kit) (*cppbot.Program, error) {
-	exe, err := cppbot.CompileSource(u.name, u.data, k, u.b.cpp)
+func (u *uploadCheck) Cpp(_ string, k *cppbot.Kit) (*cppbot.Program, error) {
+	exe, err := cppbot.CompileSourceContext(u.ctx, u.name, u.data, k, u.b.uploadCpp)
+	if errors.Is(err, sandbox.ErrUncounted) {
+		return nil, errUncountedUpload
+	}
 	if err != nil {
 		return nil, err
 	}
-	return cppbot.NewProgram(exe, u.name, k, u.b.cpp), nil
+	u.exe = exe
+	return cppbot.NewProgram(exe, u.name, k, u.b.uploadCpp), nil
 }
 
 // offered lists the "prefix:NAME" bots of the bots directories, for

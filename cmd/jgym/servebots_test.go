@@ -66,7 +66,7 @@ func TestServeBotsDir(t *testing.T) {
 	}
 	// The server's env seats bots as crematoria.ResolveBot does with b.
 	resolve := func(name string) error {
-		_, c, err := crematoria.ResolveBot(name, b)
+		_, c, err := crematoria.Def.ResolveBot(name, b)
 		if c != nil {
 			c.Close()
 		}
@@ -193,11 +193,15 @@ func TestServeTokensAndTLS(t *testing.T) {
 // seated by the name UploadBot returns; a broken one is refused with the
 // compiler's message about it; a policy is checked.
 func TestServeUploads(t *testing.T) {
-	if _, err := sandbox.Default(); errors.Is(err, sandbox.ErrUnavailable) {
+	sb, err := sandbox.Default()
+	if errors.Is(err, sandbox.ErrUnavailable) {
 		strict.Skip(t, err.Error())
 	}
 	cfg := defaultServeConfig()
 	cfg.addr = "127.0.0.1:0"
+	// Where the sandbox has no control groups the operator opts in
+	// (TestServeUncountedUploads checks the refusal).
+	cfg.cppUncounted = sb.Counted() != nil
 	addr := startServe(t, cfg)
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -236,11 +240,13 @@ func TestServeUploads(t *testing.T) {
 // error; afterwards no bot process is left and the server's heap is back
 // near where it started.
 func TestServeHostileUploads(t *testing.T) {
-	if _, err := sandbox.Default(); errors.Is(err, sandbox.ErrUnavailable) {
+	sb, err := sandbox.Default()
+	if errors.Is(err, sandbox.ErrUnavailable) {
 		strict.Skip(t, err.Error())
 	}
 	cfg := defaultServeConfig()
 	cfg.addr = "127.0.0.1:0"
+	cfg.cppUncounted = sb.Counted() != nil
 	addr := startServe(t, cfg)
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -302,12 +308,13 @@ func TestServeHostileUploads(t *testing.T) {
 	if n := cppbot.Running(); n > 0 {
 		t.Errorf("%d bot sandboxes left", n)
 	}
-	// No process of these bots (/bot/AI<Name> inside the sandbox), the
-	// setsid child included.
-	for time.Now().Before(deadline) && len(sandboxed("/bot/AI")) > 0 {
+	// No process of this test's sandboxes (sandbox.Processes: never
+	// another program's, such as another job's bots), the setsid child
+	// included.
+	for time.Now().Before(deadline) && len(sandbox.Processes()) > 0 {
 		time.Sleep(20 * time.Millisecond)
 	}
-	if pids := sandboxed("/bot/AI"); len(pids) > 0 {
+	if pids := sandbox.Processes(); len(pids) > 0 {
 		t.Errorf("bot processes %v left", pids)
 	}
 	if after := heap(); after > base+64<<20 {
@@ -315,15 +322,40 @@ func TestServeHostileUploads(t *testing.T) {
 	}
 }
 
-// sandboxed lists the pids whose command line starts with prefix.
-func sandboxed(prefix string) []string {
-	var pids []string
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.HasPrefix(string(b), prefix) {
-			pids = append(pids, e.Name())
+// Where the sandboxes get no control groups, jgym serve refuses uploaded
+// C++ bots, saying why, unless its operator opts in with
+// --allow-uncounted-cpp-uploads; policies are still taken.
+func TestServeUncountedUploads(t *testing.T) {
+	if _, err := sandbox.Default(); errors.Is(err, sandbox.ErrUnavailable) {
+		strict.Skip(t, err.Error())
+	}
+	sb, err := sandbox.New(sandbox.Options{NoCgroups: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	null, _ := os.ReadFile("../../kit/crematoria/AINull.cc")
+	model, _ := os.ReadFile("../../python-client/examples/models/crematoria_ppo.onnx")
+	for _, allow := range []bool{false, true} {
+		cfg := defaultServeConfig()
+		cfg.addr = "127.0.0.1:0"
+		cfg.cppSandbox, cfg.cppUncounted = sb, allow
+		conn, err := grpc.NewClient(startServe(t, cfg), grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		c := jgymv1.NewJgymServiceClient(conn)
+		ctx := context.Background()
+		_, err = c.UploadBot(ctx, &jgymv1.UploadBotRequest{Kind: jgymv1.BotKind_BOT_KIND_CPP, Name: "AINull.cc", Content: null})
+		switch {
+		case allow && err != nil:
+			t.Errorf("with --allow-uncounted-cpp-uploads: %v", err)
+		case !allow && (status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "does not host uploaded C++ bots") ||
+			!strings.Contains(err.Error(), "--allow-uncounted-cpp-uploads") || strings.Contains(err.Error(), "/sys/")):
+			t.Errorf("an uploaded C++ bot without control groups: %v, want a refusal that says why (and names no path)", err)
+		}
+		if _, err := c.UploadBot(ctx, &jgymv1.UploadBotRequest{Kind: jgymv1.BotKind_BOT_KIND_POLICY, Name: "ppo.onnx", Content: model}); err != nil {
+			t.Errorf("a policy upload: %v", err)
 		}
 	}
-	return pids
 }

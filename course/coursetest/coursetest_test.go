@@ -35,7 +35,7 @@ func TestWithMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range []string{policy.OpponentsByScore, policy.OpponentsBySeat} {
-		m, err := policy.Parse(WithMetadata(raw, policy.KeyOpponentOrder, v), crematoria.PolicySignature())
+		m, err := policy.Parse(WithMetadata(raw, policy.KeyOpponentOrder, v), crematoria.Def.PolicySignature())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func TestWithMetadata(t *testing.T) {
 			t.Errorf("opponent_order %q: parsed %q", v, m.OpponentOrder)
 		}
 	}
-	if m, err := policy.Parse(raw, crematoria.PolicySignature()); err != nil || m.OpponentOrder != policy.OpponentsBySeat {
+	if m, err := policy.Parse(raw, crematoria.Def.PolicySignature()); err != nil || m.OpponentOrder != policy.OpponentsBySeat {
 		t.Errorf("the file itself: %v, %q", err, m.OpponentOrder)
 	}
 }

@@ -20,7 +20,7 @@ import (
 // course engine's, the command log replays it, and a broken command log
 // is a *arena.CommandsError.
 func TestArenaPlayAndVerify(t *testing.T) {
-	g := Arena()
+	g := Def.Arena()
 	if g.Name() != "Crematoria" || g.DefaultConfig().Rounds() != 120 {
 		t.Fatalf("Arena: name %q, %d rounds", g.Name(), g.DefaultConfig().Rounds())
 	}
@@ -73,7 +73,7 @@ func (otherPlayer) Name() string { return "Other" }
 func (otherPlayer) Close() error { return nil }
 
 func TestArenaPlayErrors(t *testing.T) {
-	g := Arena()
+	g := Def.Arena()
 	demo, err := g.NewPlayer("Demo", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -112,21 +112,21 @@ func (l *recordingLoader) Cpp(ref string, k *cppbot.Kit) (*cppbot.Program, error
 }
 
 func TestResolveBot(t *testing.T) {
-	if _, _, err := ResolveBot("Demo", nil); err != nil {
+	if _, _, err := Def.ResolveBot("Demo", nil); err != nil {
 		t.Errorf("Demo: %v", err)
 	}
 	for _, name := range []string{"Nobody", "exec:x"} {
-		if _, _, err := ResolveBot(name, nil); !errors.Is(err, ErrUnknownBot) {
+		if _, _, err := Def.ResolveBot(name, nil); !errors.Is(err, ErrUnknownBot) {
 			t.Errorf("%s: %v, want ErrUnknownBot", name, err)
 		}
 	}
-	if _, _, err := ResolveBot("policy:x.onnx", nil); !errors.Is(err, arena.ErrNoLoader) {
+	if _, _, err := Def.ResolveBot("policy:x.onnx", nil); !errors.Is(err, arena.ErrNoLoader) {
 		t.Errorf("policy:x.onnx without a loader: %v, want ErrNoLoader", err)
 	}
 	boom := errors.New("boom")
 	l := &recordingLoader{err: boom}
 	for _, name := range []string{"policy:dir/x.onnx", "cpp:AIMine.cc"} {
-		if _, _, err := ResolveBot(name, l); !errors.Is(err, boom) {
+		if _, _, err := Def.ResolveBot(name, l); !errors.Is(err, boom) {
 			t.Errorf("%s: %v, want the loader's error", name, err)
 		}
 	}
@@ -140,7 +140,7 @@ func TestResolveBot(t *testing.T) {
 // loader; a loader's "no such file" is an unknown bot.
 func TestEnvWithLoader(t *testing.T) {
 	l := &recordingLoader{err: fmt.Errorf("%w: no file", env.ErrUnknownBot)}
-	e := NewEnv(WithLoader(l))
+	e := Def.Host(Def.WithLoader(l))
 	if _, prefixes := e.Bots(); fmt.Sprint(prefixes) != fmt.Sprint(arena.Prefixes) {
 		t.Errorf("prefixes %v, want %v", prefixes, arena.Prefixes)
 	}

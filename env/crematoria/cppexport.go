@@ -10,8 +10,7 @@ import (
 // names, the C++ twin of Observer and the C++ twin of PolicyBot's orders.
 func CppTarget() cppexport.Target {
 	return cppexport.Target{
-		Game:      "Crematoria",
-		Signature: PolicySignature(),
+		Game: "Crematoria",
 		Reserved: []string{"Pos", "Cell", "Unit", "Movement", "Dir", "CellType", "UnitType", "Bottom", "BR", "Right",
 			"RT", "Top", "TL", "Left", "LB", "Up", "Down", "None", "DirSize", "Outside", "Cave", "Rock", "Elevator",
 			"CellTypeSize", "Pioneer", "Furyan", "Necromonger", "Hellhound", "UnitTypeSize"},

@@ -1,114 +1,12 @@
 package crematoria
 
 import (
-	"bytes"
 	"fmt"
 	"testing"
 
 	"jgym/course/coursetest"
-	"jgym/dataset/datasettest"
 	"jgym/env"
 )
-
-// playRecorded plays a game of Demos, writing its trace, and records each
-// seat's observation (the env's table over the engine's state) before
-// every round and the accepted orders of each round.
-func playRecorded(t *testing.T, cfg Config, seed int) (trace []byte, obs [][NumPlayers][][]byte, orders [][NumPlayers][]Command) {
-	t.Helper()
-	m, err := NewMatch(cfg, seed, [NumPlayers]string{"Demo", "Demo", "Demo", "Demo"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	m.WriteTrace(&buf)
-	spec := specFor(&cfg)
-	tab := table{cfg: &cfg, slots: NumSlots(&cfg), g: m.Game}
-	for !m.Done() {
-		var round [NumPlayers][][]byte
-		for p := range round {
-			o := env.NewOut(spec, 1)
-			tab.Observe(o, 0, p)
-			round[p] = o.Obs
-		}
-		if err := m.PlayRound(); err != nil {
-			t.Fatal(err)
-		}
-		var cmds [NumPlayers][]Command
-		for p := range cmds {
-			cmds[p] = append([]Command(nil), m.Orders(p)...)
-		}
-		obs, orders = append(obs, round), append(orders, cmds)
-	}
-	return buf.Bytes(), obs, orders
-}
-
-// TestDatasetMatchesEngine replays a trace and compares every seat's
-// observation with the one the env encoded from the engine's own state,
-// and each label with the orders the players gave: a moved unit's label
-// is the direction its owner ordered.
-func TestDatasetMatchesEngine(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.NbRounds = 40
-	trace, obs, orders := playRecorded(t, cfg, 5)
-	rep, err := Dataset().Open(trace, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := rep.Spec()
-	got := env.NewOut(spec, 1).Obs
-	action := make([]byte, spec.Action.NumElems())
-	rounds, moves := 0, 0
-	for rep.Next() {
-		r := rep.Round()
-		if r != rounds {
-			t.Fatalf("Round() = %d, want %d", r, rounds)
-		}
-		for p := 0; p < NumPlayers; p++ {
-			rep.Observe(p, got)
-			for i, ts := range spec.Observation {
-				if !bytes.Equal(obs[r][p][i], got[i]) {
-					t.Fatalf("round %d seat %d %s: (-engine +trace) %s", r, p, ts.Name, coursetest.FirstDiff(obs[r][p][i], got[i]))
-				}
-			}
-			rep.Label(p, action)
-			ordered := map[int]Dir{}
-			for _, c := range orders[r][p] {
-				ordered[c.ID] = c.Dir
-			}
-			for id, b := range action {
-				if d := Dir(b); d != None {
-					moves++
-					if od, ok := ordered[id]; !ok || od != d {
-						t.Errorf("round %d seat %d slot %d: label %v, ordered %v (given: %v)", r, p, id, d, od, ok)
-					}
-				}
-			}
-		}
-		rounds++
-	}
-	if err := rep.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if rounds != cfg.NbRounds || moves == 0 {
-		t.Errorf("rounds, moves = %d, %d; want %d, > 0", rounds, moves, cfg.NbRounds)
-	}
-}
-
-// TestDatasetExpertLabels labels a game of Riddick and Demo with Riddick as
-// the expert: in Riddick's seats the labels are exactly the orders Riddick
-// gave in the game (its first command per unit it owned), so the bot saw
-// the state it played; in Demo's seats they are Riddick's commands for
-// Demo's units, which differ from Demo's orders.
-func TestDatasetExpertLabels(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.NbRounds = 30
-	m, err := NewMatch(cfg, 11, [NumPlayers]string{"Riddick", "Demo", "Riddick", "Demo"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	datasettest.CheckExpertLabels(t, Dataset(), m, cfg.NbRounds, "Riddick", None,
-		func(c Command) (int, Dir) { return c.ID, c.Dir })
-}
 
 // TestDatasetIllegalLabels checks that every label the observation's mask
 // refuses on a course trace is a move into a cell whose unit at the start
@@ -116,7 +14,11 @@ func TestDatasetExpertLabels(t *testing.T) {
 // that of a move executed first (docs/learning-from-traces.md).
 func TestDatasetIllegalLabels(t *testing.T) {
 	trace := coursetest.ReadGz(t, "../../testdata/crematoria/traces/crematoria_s10_Demo-Demo-Demo-Demo.res.gz")
-	rep, err := Dataset().Open(trace, nil)
+	rep, err := Def.Dataset().Open(trace, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds, err := newTraceRounds(trace, nil) // the same rounds, to read the state and moves
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,11 +26,10 @@ func TestDatasetIllegalLabels(t *testing.T) {
 	obs := env.NewOut(spec, 1).Obs
 	action := make([]byte, spec.Action.NumElems())
 	illegal := 0
-	for rep.Next() {
-		r := rep.(*replay)
-		s := &r.sim.base.State
+	for rep.Next() && rounds.Next() {
+		s, moves := rounds.State(), rounds.Moves()
 		line := map[int]int{} // unit id -> line of its move in the block
-		for i, m := range r.sim.moves {
+		for i, m := range moves {
 			line[m.ID] = i
 		}
 		for p := 0; p < NumPlayers; p++ {
@@ -140,8 +41,8 @@ func TestDatasetIllegalLabels(t *testing.T) {
 					continue
 				}
 				illegal++
-				if why := explain(s, r.sim.moves, line, id, Dir(b)); why != "" {
-					t.Errorf("round %d seat %d unit %d moved %v against the mask: %s", r.r, p, id, Dir(b), why)
+				if why := explain(s, moves, line, id, Dir(b)); why != "" {
+					t.Errorf("round %d seat %d unit %d moved %v against the mask: %s", rep.Round(), p, id, Dir(b), why)
 				}
 			}
 		}

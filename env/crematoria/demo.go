@@ -10,6 +10,8 @@ type Demo struct {
 	mode map[int]int
 }
 
+func init() { RegisterBot("Demo", NewDemo) }
+
 // NewDemo returns the Demo bot for seat me of a game with the given seed.
 func NewDemo(me, seed int) Bot {
 	d := &Demo{me: me, mode: map[int]int{}}

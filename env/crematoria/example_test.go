@@ -1,6 +1,7 @@
 package crematoria_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -9,15 +10,15 @@ import (
 )
 
 // Play a game of four Demo players and print the final scores.
-func ExampleNewMatch() {
-	m, err := crematoria.NewMatch(crematoria.DefaultConfig(), 1, [4]string{"Demo", "Demo", "Demo", "Demo"})
+func Example() {
+	m, err := crematoria.Def.NewBotMatch(crematoria.DefaultConfig(), 1, [4]string{"Demo", "Demo", "Demo", "Demo"})
 	if err != nil {
 		panic(err)
 	}
-	if err := m.Run(); err != nil {
+	if err := m.Run(context.Background()); err != nil {
 		panic(err)
 	}
-	fmt.Println(m.Scores(), m.Winners())
+	fmt.Println(m.Scores(), m.Game.Winners())
 	// Output: [221 281 275 171] [1]
 }
 
@@ -50,16 +51,16 @@ func ExampleGame_Step() {
 }
 
 // Write the first rounds of a trace in the kit's .res format.
-func ExampleMatch_WriteTrace() {
+func Example_trace() {
 	cfg := crematoria.DefaultConfig()
 	cfg.NbRounds = 2
-	m, err := crematoria.NewMatch(cfg, 7, [4]string{"Null", "Null", "Null", "Null"})
+	m, err := crematoria.Def.NewBotMatch(cfg, 7, [4]string{"Null", "Null", "Null", "Null"})
 	if err != nil {
 		panic(err)
 	}
 	var b strings.Builder
 	m.WriteTrace(&b)
-	if err := m.Run(); err != nil {
+	if err := m.Run(context.Background()); err != nil {
 		panic(err)
 	}
 	lines := strings.Split(b.String(), "\n")
@@ -76,20 +77,20 @@ func (b towardsRight) Play(s *crematoria.State, o *crematoria.Orders) {
 	}
 }
 
-func ExampleBot() {
+func Example_bot() {
 	var bots [4]crematoria.Bot
 	for p := range bots {
 		bots[p] = towardsRight{me: p}
 	}
 	bots[3] = crematoria.NewDemo(3, 42)
-	m, err := crematoria.NewMatchWithBots(crematoria.DefaultConfig(), 42, [4]string{"Right", "Right", "Right", "Demo"}, bots)
+	m, err := crematoria.Def.NewMatch(crematoria.DefaultConfig(), 42, [4]string{"Right", "Right", "Right", "Demo"}, bots)
 	if err != nil {
 		panic(err)
 	}
-	if err := m.Run(); err != nil {
+	if err := m.Run(context.Background()); err != nil {
 		panic(err)
 	}
-	fmt.Println(m.Round)
+	fmt.Println(m.Round())
 	// Output: 120
 }
 

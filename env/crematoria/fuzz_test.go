@@ -111,7 +111,7 @@ var fuzzBase = sync.OnceValues(func() (*Game, error) {
 	for p := range bots {
 		bots[p] = newBrawler(p, 11, false)
 	}
-	m, err := NewMatchWithBots(cfg, 11, [4]string{"A", "B", "C", "D"}, bots)
+	m, err := Def.NewMatch(cfg, 11, [4]string{"A", "B", "C", "D"}, bots)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +142,7 @@ func TestCloneStepGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, b := cloneStepGame(base), cloneStepGame(base)
-	cmds := [NumPlayers][]Command{{{0, Left}}, {{20, Top}}, {}, {{79, Up}}}
+	cmds := [NumPlayers][]Command{{{ID: 0, Dir: Left}}, {{ID: 20, Dir: Top}}, {}, {{ID: 79, Dir: Up}}}
 	for range 3 {
 		if err := a.Step(&cmds); err != nil {
 			t.Fatal(err)
@@ -249,7 +249,7 @@ func FuzzOrdersStep(f *testing.F) {
 		var listed, filtered, engine [NumPlayers][]Command
 		tooMany := false
 		for p := range raw {
-			var o Orders
+			o := *Def.NewOrders()
 			o.Reset(n)
 			for _, c := range raw[p] {
 				o.Command(c.ID, c.Dir)

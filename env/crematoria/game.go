@@ -19,15 +19,6 @@ var (
 	ErrTooFewCells = errors.New("not enough free cave cells for the initial units")
 )
 
-// Command is one order: move unit ID in direction Dir.
-type Command struct {
-	ID  int
-	Dir Dir
-}
-
-// Move is one printed movement of a round (SPEC §10.5).
-type Move = Command
-
 // Game is one Crematoria game: a deterministic state machine driven by the
 // board generator seeded with the game seed. It is not safe for concurrent
 // use; a Game is stepped by a single goroutine.

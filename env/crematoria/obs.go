@@ -2,7 +2,10 @@ package crematoria
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
+
+	"jgym/env"
 )
 
 // ObservationVersion names the observation and action layout that the
@@ -295,4 +298,78 @@ func CanMove(s *State, u *Unit, d Dir) bool {
 		return false
 	}
 	return true
+}
+
+// specFor returns the spaces of a configuration.
+func specFor(cfg *Config) (env.Spec, error) {
+	u := NumSlots(cfg)
+	return env.Spec{
+		ObservationVersion: ObservationVersion,
+		Observation: []env.TensorSpec{
+			{Name: "board", Dtype: env.Uint8, Shape: []int{BoardPlanes, Rows, Cols}, Low: 0, High: 127,
+				Description: "planes: level 0 codes, level 1 codes, flags (terrain | unit<<3)",
+				Planes:      []env.Plane{env.Code("level 0 code", 128), env.Code("level 1 code", 128), env.Bits("flags", 7)}},
+			{Name: "units", Dtype: env.Uint8, Shape: []int{u, UnitFeatures}, Low: 0, High: 100,
+				Description: "per unit slot: mine, rel owner, type, health, row, col, level, on elevator",
+				Columns: []env.Column{{Name: "mine", Scale: 1}, {Name: "rel owner", Scale: 1.0 / 3}, {Name: "type", Scale: 1},
+					{Name: "health", Scale: 1.0 / 100}, {Name: "row", Scale: 1.0 / Rows}, {Name: "col", Scale: 1.0 / Cols},
+					{Name: "level", Scale: 1}, {Name: "on elevator", Scale: 1}}},
+			{Name: "globals", Dtype: env.Float32, Shape: []int{NumGlobals}, Low: 0, High: math.MaxFloat32,
+				Description: "round, sun, scores, cells, gems, necromongers (normalized)",
+				Columns:     globalColumns},
+			{Name: "action_mask", Dtype: env.Bool, Shape: []int{u, NumDirs}, Low: 0, High: 1,
+				Description: "legal directions per unit slot (None always legal)"},
+			{Name: "paths", Dtype: env.Bool, Shape: []int{u, PathColumns}, Low: 0, High: 1,
+				Description: "per unit slot and path field: moves that near the field's nearest cell, distance thresholds"},
+			{Name: "sun_paths", Dtype: env.Bool, Shape: []int{u, SunColumns}, Low: 0, High: 1,
+				Description: "per unit slot: moves that near an escape underground and a gem worth the trip before the sun, slack thresholds"},
+		},
+		Action: env.TensorSpec{Name: "action", Dtype: env.Int8, Shape: []int{u}, Low: 0, High: float64(None),
+			Description: "a direction 0..10 per unit slot; slots not owned are ignored"},
+		ActionOrder: env.TensorSpec{Name: "action_order", Dtype: env.Int16, Shape: []int{u}, Low: math.MinInt16, High: math.MaxInt16,
+			Description: "optional: commands are issued in increasing value, ties by slot"},
+		NumActions:    NumDirs,
+		NumRounds:     cfg.NbRounds,
+		DefaultConfig: DefaultConfigText,
+		UnitRow:       4,
+		UnitCol:       5,
+		WrapColumns:   true,
+		PolicyMask:    "action_mask",
+	}, nil
+}
+
+// globalColumns names the entries of the globals tensor, normalized as
+// Globals writes them.
+var globalColumns = func() []env.Column {
+	c := []env.Column{{Name: "round", Scale: 1}, {Name: "rounds left", Scale: 1}, {Name: "night start", Scale: 1}}
+	for _, what := range []string{"score", "cells", "gems"} {
+		for r := range NumPlayers {
+			c = append(c, env.Column{Name: fmt.Sprintf("%s of rel %d", what, r), Scale: 1})
+		}
+	}
+	return append(c, env.Column{Name: "necromongers", Scale: 1})
+}()
+
+// Encode writes player me's observation of s: the tensors of specFor, in
+// its order, into obs (nil entries are not computed) (game.Encoder).
+func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
+	for i, dst := range obs {
+		if dst == nil {
+			continue
+		}
+		switch i {
+		case 0:
+			ob.Board(s, me, dst)
+		case 1:
+			ob.Units(s, me, dst)
+		case 2:
+			ob.Globals(s, me, dst)
+		case 3:
+			ob.Mask(s, me, dst)
+		case 4:
+			ob.Paths(s, me, dst)
+		case 5:
+			ob.SunPaths(s, me, dst)
+		}
+	}
 }

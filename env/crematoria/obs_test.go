@@ -252,11 +252,11 @@ func TestMaskAgainstEngine(t *testing.T) {
 				for d := Bottom; d < None; d++ {
 					cg := cloneGame(g)
 					var cmds [NumPlayers][]Command
-					cmds[me] = []Command{{id, d}}
+					cmds[me] = []Command{{ID: id, Dir: d}}
 					if err := cg.Step(&cmds); err != nil {
 						t.Fatal(err)
 					}
-					accepted := len(cg.Moves) > 0 && cg.Moves[0] == Command{id, d}
+					accepted := len(cg.Moves) > 0 && cg.Moves[0] == Command{ID: id, Dir: d}
 					if got := mask[id*NumDirs+int(d)] == 1; got != accepted {
 						t.Errorf("seed %d round %d: unit %d (%v at %v) %v: mask %v, engine accepted %v",
 							c.seed, g.Round, id, g.Units[id].Type, g.Units[id].Pos, d, got, accepted)

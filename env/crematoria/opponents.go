@@ -1,8 +1,8 @@
 package crematoria
 
 import (
-	"encoding/binary"
-	"math"
+	"jgym/game"
+	"jgym/policy"
 )
 
 // Indices of the per-group entries of the globals tensor: entry base+r is
@@ -30,7 +30,7 @@ const (
 // opponents' scores are already in that order, as when they tie, nothing
 // changes. The exported C++ player does the same (CppTarget).
 func OrderOpponentsByScore(board, units, globals []byte) {
-	nr, identity := opponentsByScore(globals)
+	nr, identity := game.ScoreOrder(globals, globScores)
 	if identity {
 		return
 	}
@@ -39,17 +39,9 @@ func OrderOpponentsByScore(board, units, globals []byte) {
 	var lut0, lut1 [256]uint8
 	for c := range lut0 {
 		t, u, high := uint8(c)&7, uint8(c)>>3&15, uint8(c)&0x80
-		switch {
-		case u >= unitPioneer && u < unitPioneer+NumPlayers:
-			u = unitPioneer + nr[u-unitPioneer]
-		case u >= unitFuryan && u < unitFuryan+NumPlayers:
-			u = unitFuryan + nr[u-unitFuryan]
-		}
+		u = nr.Code(nr.Code(u, unitPioneer), unitFuryan)
 		lut1[c] = high | u<<3 | t
-		if t >= codeOwnedCave && t < codeOwnedCave+NumPlayers {
-			t = codeOwnedCave + nr[t-codeOwnedCave]
-		}
-		lut0[c] = high | u<<3 | t
+		lut0[c] = high | u<<3 | nr.Code(t, codeOwnedCave)
 	}
 	level0 := board[:LevelCells:LevelCells]
 	for i, c := range level0 {
@@ -59,41 +51,59 @@ func OrderOpponentsByScore(board, units, globals []byte) {
 	for i, c := range level1 {
 		level1[i] = lut1[c]
 	}
-	for row := 0; row+UnitFeatures <= len(units); row += UnitFeatures {
-		if o := units[row+1]; o < NumPlayers {
-			units[row+1] = nr[o]
-		}
-	}
-	for _, base := range [...]int{globScores, globCells, globGems} {
-		var v [NumPlayers][4]byte
-		for r := range v {
-			copy(v[r][:], globals[4*(base+r):])
-		}
-		for r := range v {
-			copy(globals[4*(base+int(nr[r])):], v[r][:])
-		}
+	nr.Column(units, UnitFeatures, 1, 0)
+	for _, at := range [...]int{globScores, globCells, globGems} {
+		nr.Floats(globals, at)
 	}
 }
 
-// opponentsByScore returns the new relative index of each old one under
-// OrderOpponentsByScore, and whether that is the identity.
-func opponentsByScore(globals []byte) (nr [NumPlayers]uint8, identity bool) {
-	var s [NumPlayers]float32
-	for r := range s {
-		s[r] = math.Float32frombits(binary.LittleEndian.Uint32(globals[4*(globScores+r):]))
+// orderOpponents is OrderOpponentsByScore on one seat's encoded tensors
+// (Def.OpponentOrders): board, units and globals, which every observation
+// version has.
+func orderOpponents(obs [][]byte) { OrderOpponentsByScore(obs[0], obs[1], obs[2]) }
+
+// signature is what a Crematoria policy takes and gives
+// (docs/export.md): the observation of docs/observation.md
+// (crematoria-obs-3, or the first five or four tensors for a policy
+// trained on crematoria-obs-2 or crematoria-obs-1) with any multiple of 4
+// unit slots, and logits [1, U, 11].
+func signature() policy.Signature {
+	spec, _ := specFor(&defaultConfig)
+	sig := policy.SignatureOf(&spec)
+	sig.SlotsMultiple = NumPlayers
+	v2 := sig
+	v2.ObservationVersion = ObservationVersion2
+	v2.Inputs = sig.Inputs[:5] // board, units, globals, action_mask, paths
+	v1 := sig
+	v1.ObservationVersion = ObservationVersion1
+	v1.Inputs = sig.Inputs[:4] // board, units, globals, action_mask
+	sig.Older = []policy.Signature{v2, v1}
+	return sig
+}
+
+// attacksFirst is the priority of a command of policy.OrderAttacksFirst
+// (Def.ActionOrders): 0 for an attack (Attacks), 1 for another move.
+func attacksFirst(s *State, me, id int, d Dir) int {
+	if Attacks(s, &s.Units[id], d) {
+		return 0
 	}
-	// Insertion sort of the opponents, a strict comparison keeping the
-	// ties in increasing index.
-	order := [NumPlayers - 1]uint8{1, 2, 3}
-	for i := 1; i < len(order); i++ {
-		for j := i; j > 0 && s[order[j]] > s[order[j-1]]; j-- {
-			order[j], order[j-1] = order[j-1], order[j]
-		}
+	return 1
+}
+
+// Attacks reports whether moving u in direction d attacks another player's
+// unit: u is a Furyan and the cell one step away in d (columns wrapping,
+// Up and Down changing the level) holds, at the start of the round, a
+// Pioneer or a Furyan (a unit slot) of another player. The commands of
+// policy.OrderAttacksFirst, in the policy bot, the exported C++ player and
+// the trainer (python-client/examples/ppo.py), put these first.
+func Attacks(s *State, u *Unit, d Dir) bool {
+	if u.Type != Furyan || d == None || !d.Valid() {
+		return false
 	}
-	identity = true
-	for k, old := range order {
-		nr[old] = uint8(1 + k)
-		identity = identity && old == uint8(1+k)
+	t := u.Pos.Add(d)
+	if !t.OnBoard() {
+		return false
 	}
-	return nr, identity
+	id := s.Cells[t.Index()].ID
+	return id >= 0 && int(id) < NumSlots(s.Cfg) && s.Units[id].Player != u.Player
 }

@@ -69,7 +69,7 @@ func (g *Game) necromongerPhase() {
 			}
 		}
 		g.move(id, dir)
-		g.Moves = append(g.Moves, Move{id, dir})
+		g.Moves = append(g.Moves, Move{ID: id, Dir: dir})
 	}
 	for _, id := range g.startNec {
 		u := &g.Units[id]
@@ -123,7 +123,7 @@ func (g *Game) hellhoundPhase() {
 			dir = g.cands[g.rng.Int(0, len(g.cands)-1)]
 		}
 		g.move(id, dir)
-		g.Moves = append(g.Moves, Move{id, dir})
+		g.Moves = append(g.Moves, Move{ID: id, Dir: dir})
 	}
 }
 

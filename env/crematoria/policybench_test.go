@@ -19,7 +19,7 @@ func BenchmarkPolicyBot(b *testing.B) {
 	if path == "" {
 		path = exampleModel
 	}
-	m, err := policy.Load(path, crematoria.PolicySignature())
+	m, err := policy.Load(path, crematoria.Def.PolicySignature())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -27,10 +27,10 @@ func BenchmarkPolicyBot(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bot := crematoria.NewPolicyBot(m, 0)
+	bot := crematoria.Def.NewPolicyBot(m, 0)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := bot.Decide(&g.State); err != nil {
+		if _, err := bot.Decide(&g.State, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package crematoria_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"os"
@@ -14,7 +15,7 @@ import (
 
 func exampleBot(t testing.TB) *policy.Model {
 	t.Helper()
-	m, err := policy.Load(exampleModel, crematoria.PolicySignature())
+	m, err := policy.Load(exampleModel, crematoria.Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,8 +31,8 @@ func TestPolicyBotPlaysArgmaxInSlotOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	const me = 2
-	bot := crematoria.NewPolicyBot(m, me)
-	var o crematoria.Orders
+	bot := crematoria.Def.NewPolicyBot(m, me)
+	o := *crematoria.Def.NewOrders()
 	o.Reset(len(g.Units))
 	bot.Play(&g.State, &o)
 	if bot.Err() != nil {
@@ -68,8 +69,8 @@ func TestPolicyBotRejectsOtherSlotCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bot := crematoria.NewPolicyBot(m, 0)
-	var o crematoria.Orders
+	bot := crematoria.Def.NewPolicyBot(m, 0)
+	o := *crematoria.Def.NewOrders()
 	o.Reset(len(g.Units))
 	bot.Play(&g.State, &o)
 	if !errors.Is(bot.Err(), policy.ErrSignature) || len(o.List()) != 0 {
@@ -79,7 +80,7 @@ func TestPolicyBotRejectsOtherSlotCount(t *testing.T) {
 
 // A policy seat plays a match through its factory.
 func TestMatchWithPolicyBot(t *testing.T) {
-	f := crematoria.PolicyFactory(exampleBot(t))
+	f := crematoria.Def.PolicyFactory(exampleBot(t))
 	var bots [crematoria.NumPlayers]crematoria.Bot
 	for p := range bots {
 		if p == 1 {
@@ -88,7 +89,7 @@ func TestMatchWithPolicyBot(t *testing.T) {
 			bots[p] = crematoria.NewDemo(p, 7)
 		}
 	}
-	match, err := crematoria.NewMatchWithBots(crematoria.DefaultConfig(), 7, [4]string{"Demo", "ppo", "Demo", "Demo"}, bots)
+	match, err := crematoria.Def.NewMatch(crematoria.DefaultConfig(), 7, [4]string{"Demo", "ppo", "Demo", "Demo"}, bots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,13 +106,13 @@ func TestMatchWithPolicyBot(t *testing.T) {
 // The exported example model is a Crematoria policy (trained on
 // crematoria-obs-1: its bot feeds it that version's four tensors).
 func TestPolicySignature(t *testing.T) {
-	sig := crematoria.PolicySignature()
+	sig := crematoria.Def.PolicySignature()
 	if sig.ObservationVersion != crematoria.ObservationVersion || sig.Actions != crematoria.NumDirs || len(sig.Inputs) != 6 {
-		t.Fatalf("PolicySignature() = %+v", sig)
+		t.Fatalf("Def.PolicySignature() = %+v", sig)
 	}
 	if len(sig.Older) != 2 || sig.Older[0].ObservationVersion != crematoria.ObservationVersion2 || len(sig.Older[0].Inputs) != 5 ||
 		sig.Older[1].ObservationVersion != crematoria.ObservationVersion1 || len(sig.Older[1].Inputs) != 4 {
-		t.Fatalf("PolicySignature().Older = %+v", sig.Older)
+		t.Fatalf("Def.PolicySignature().Older = %+v", sig.Older)
 	}
 	if _, err := os.Stat(exampleModel); err != nil {
 		t.Fatal(err)
@@ -156,11 +157,11 @@ func (w *scoreTwin) Play(s *crematoria.State, o *crematoria.Orders) {
 			w.t.Fatalf("round %d: logit %d = %g, want %g (the plain model on the relabelled tensors)", s.Round, k, got[k], want[k])
 		}
 	}
-	mine, err := w.seat.Decide(s)
+	mine, err := w.seat.Decide(s, w.me)
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	theirs, _ := w.bot.Decide(s)
+	theirs, _ := w.bot.Decide(s, w.me)
 	w.rounds++
 	if !slices.Equal(mine, theirs) {
 		w.dif++
@@ -176,11 +177,11 @@ func TestPolicyBotOrdersOpponentsByScore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := policy.Parse(raw, crematoria.PolicySignature())
+	plain, err := policy.Parse(raw, crematoria.Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := policy.Parse(coursetest.WithMetadata(raw, policy.KeyOpponentOrder, policy.OpponentsByScore), crematoria.PolicySignature())
+	m, err := policy.Parse(coursetest.WithMetadata(raw, policy.KeyOpponentOrder, policy.OpponentsByScore), crematoria.Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,15 +189,15 @@ func TestPolicyBotOrdersOpponentsByScore(t *testing.T) {
 		t.Fatalf("OpponentOrder = %q and %q, want %q and %q", plain.OpponentOrder, m.OpponentOrder, policy.OpponentsBySeat, policy.OpponentsByScore)
 	}
 	const seed, me = 5, 2
-	w := &scoreTwin{t: t, bot: crematoria.NewPolicyBot(m, me), seat: crematoria.NewPolicyBot(plain, me), plain: plain, me: me}
+	w := &scoreTwin{t: t, bot: crematoria.Def.NewPolicyBot(m, me), seat: crematoria.Def.NewPolicyBot(plain, me), plain: plain, me: me}
 	bots := [crematoria.NumPlayers]crematoria.Bot{crematoria.NewRiddick(0, seed), crematoria.NewDemo(1, seed), w, crematoria.NewDemo(3, seed)}
 	cfg := crematoria.DefaultConfig()
 	cfg.NbRounds = 120
-	match, err := crematoria.NewMatchWithBots(cfg, seed, [4]string{"Riddick", "Demo", "ppo", "Demo"}, bots)
+	match, err := crematoria.Def.NewMatch(cfg, seed, [4]string{"Riddick", "Demo", "ppo", "Demo"}, bots)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := match.Run(); err != nil {
+	if err := match.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d rounds, %d decided otherwise than by seat", w.rounds, w.dif)

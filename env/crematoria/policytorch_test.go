@@ -26,7 +26,7 @@ func TestMatchesTorch(t *testing.T) {
 	if modelPath == "" || dir == "" {
 		t.Skip("set JGYM_POLICY_MODEL and JGYM_POLICY_RECORD (python-client/tests/test_train_export.py does)")
 	}
-	m, err := policy.Load(modelPath, crematoria.PolicySignature())
+	m, err := policy.Load(modelPath, crematoria.Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func TestMapAndPlacementCheckpoints(t *testing.T) {
 	if got := g.rng.State(); got != 1707777015 {
 		t.Errorf("seed 1: state after round 0 = %d, want 1707777015", got)
 	}
-	wantMoves := []Move{{90, Left}, {91, RT}, {92, TL}}
+	wantMoves := []Move{{ID: 90, Dir: Left}, {ID: 91, Dir: RT}, {ID: 92, Dir: TL}}
 	if !slices.Equal(g.Moves, wantMoves) {
 		t.Errorf("seed 1 round 0 moves = %v, want %v", g.Moves, wantMoves)
 	}
@@ -63,7 +63,7 @@ func TestMapAndPlacementCheckpoints(t *testing.T) {
 
 // SPEC §12 checkpoint: seed 1, four Demos, round 0, player 0's list.
 func TestDemoCheckpoint(t *testing.T) {
-	m, err := NewMatch(DefaultConfig(), 1, [4]string{"Demo", "Demo", "Demo", "Demo"})
+	m, err := Def.NewBotMatch(DefaultConfig(), 1, [4]string{"Demo", "Demo", "Demo", "Demo"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package crematoria
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -64,7 +65,7 @@ func playChecked(t *testing.T, cfg Config, seed int, names [NumPlayers]string) *
 	t.Helper()
 	var bots [NumPlayers]Bot
 	for p, n := range names {
-		f, err := LookupBot(n)
+		f, err := Def.Bots.Lookup(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,11 +74,11 @@ func playChecked(t *testing.T, cfg Config, seed int, names [NumPlayers]string) *
 			bots[p] = &checkedBot{Bot: bots[p], t: t, me: p, name: n}
 		}
 	}
-	m, err := NewMatchWithBots(cfg, seed, names, bots)
+	m, err := Def.NewMatch(cfg, seed, names, bots)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Run(); err != nil {
+	if err := m.Run(context.Background()); err != nil {
 		t.Fatalf("seed %d %v: %v", seed, names, err)
 	}
 	for p, b := range bots {
@@ -120,13 +121,13 @@ func TestRiddickGivesCleanOrders(t *testing.T) {
 
 func TestRiddickIsDeterministic(t *testing.T) {
 	trace := func() []byte {
-		m, err := NewMatch(DefaultConfig(), 5, [4]string{"Riddick", "Demo", "Riddick", "Riddick"})
+		m, err := Def.NewBotMatch(DefaultConfig(), 5, [4]string{"Riddick", "Demo", "Riddick", "Riddick"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
 		m.WriteTrace(&buf)
-		if err := m.Run(); err != nil {
+		if err := m.Run(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		return buf.Bytes()
@@ -143,7 +144,7 @@ func TestRiddickBeatsDemos(t *testing.T) {
 		names[seat] = "Riddick"
 		seed := 100 + seat
 		m := playChecked(t, DefaultConfig(), seed, names)
-		w := m.Winners()
+		w := m.Game.Winners()
 		if len(w) != 1 || w[0] != seat {
 			t.Errorf("seed %d: Riddick in seat %d, scores %v", seed, seat, m.Scores())
 		}
@@ -252,11 +253,11 @@ func BenchmarkRiddickGame(b *testing.B) {
 	} {
 		b.Run(names[0]+"-"+names[1], func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				m, err := NewMatch(DefaultConfig(), 1+i%20, names)
+				m, err := Def.NewBotMatch(DefaultConfig(), 1+i%20, names)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := m.Run(); err != nil {
+				if err := m.Run(context.Background()); err != nil {
 					b.Fatal(err)
 				}
 			}

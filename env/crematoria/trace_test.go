@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"jgym/course/coursetest"
 )
 
 var traceName = regexp.MustCompile(`crematoria_s(\d+)_([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)(?:_(\w+))?\.res\.gz$`)
@@ -68,62 +66,4 @@ func traceCases(t testing.TB) []traceCase {
 		t.Fatal("no reference traces found")
 	}
 	return out
-}
-
-func TestNativeMatchesReproduceTraces(t *testing.T) {
-	for _, tc := range traceCases(t) {
-		native := true
-		for _, n := range tc.names {
-			native = native && (n == "Null" || n == "Demo")
-		}
-		if !native {
-			continue
-		}
-		t.Run(filepath.Base(tc.path), func(t *testing.T) {
-			t.Parallel()
-			want := coursetest.ReadGz(t, tc.path)
-			m, err := NewMatch(tc.cfg, tc.seed, tc.names)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			m.WriteTrace(&buf)
-			if err := m.Run(); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(want, buf.Bytes()) {
-				t.Fatal(coursetest.FirstDiff(want, buf.Bytes()))
-			}
-		})
-	}
-}
-
-func TestReplayCommandFiles(t *testing.T) {
-	for _, tc := range traceCases(t) {
-		if tc.cmdPath == "" {
-			continue
-		}
-		t.Run(filepath.Base(tc.path), func(t *testing.T) {
-			t.Parallel()
-			want := coursetest.ReadGz(t, tc.path)
-			log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, tc.cmdPath)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := NewMatchWithBots(tc.cfg, tc.seed, tc.names, [4]Bot{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			m.WriteTrace(&buf)
-			for !m.Done() {
-				if err := m.StepTraced(log.Round(m.Round)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if !bytes.Equal(want, buf.Bytes()) {
-				t.Fatal(coursetest.FirstDiff(want, buf.Bytes()))
-			}
-		})
-	}
 }

@@ -1,6 +1,12 @@
 package crematoria
 
-import "fmt"
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"jgym/game"
+)
 
 // Checking a round against the rules (no commands).
 //
@@ -334,4 +340,59 @@ func (s *ruleSim) kill(id, by int) {
 		v.Pos = NoPos
 	}
 	s.killedBy[id] = by
+}
+
+// traceRounds steps the rules check one round at a time, for datasets
+// (game.Rounds): sim.base holds the state at the start of round r, sim.g
+// the state after it.
+type traceRounds struct {
+	sim *ruleSim
+	r   int
+	err error
+}
+
+// newTraceRounds parses a trace and builds its initial state as Verify
+// does (want, if not nil, is the configuration it was played with).
+func newTraceRounds(trace []byte, want *Config) (game.Rounds[Config, State, Dir], error) {
+	tr, err := ParseTrace(bytes.NewReader(trace))
+	if err != nil {
+		return nil, err
+	}
+	if len(tr.States) != tr.Config.NbRounds+1 || len(tr.Moves) != tr.Config.NbRounds {
+		return nil, errors.New("crematoria: incomplete trace")
+	}
+	g, err := initialGame(tr, want)
+	if err != nil {
+		return nil, err
+	}
+	w := &Game{cfg: g.cfg, seed: g.seed, excl: make([]bool, LevelCells)}
+	w.State.CopyFrom(&g.State)
+	n := len(g.Units)
+	sim := &ruleSim{tr: tr, base: g, g: w, hits: make([]hitRecord, n), killedBy: make([]int, n), moved: make([]bool, n)}
+	return &traceRounds{sim: sim, r: -1}, nil
+}
+
+func (t *traceRounds) Config() *Config                { return &t.sim.base.cfg }
+func (t *traceRounds) Seed() int                      { return t.sim.tr.Seed }
+func (t *traceRounds) Names() [NumPlayers]string      { return t.sim.tr.Names }
+func (t *traceRounds) State() *State                  { return &t.sim.base.State }
+func (t *traceRounds) Moves() []Move                  { return t.sim.moves }
+func (t *traceRounds) Err() error                     { return t.err }
+func (t *traceRounds) Scores() (b, a [NumPlayers]int) { return t.sim.base.Scores(), t.sim.g.Scores() }
+
+func (t *traceRounds) Next() bool {
+	s := t.sim
+	if t.err != nil || t.r+1 >= s.tr.Config.NbRounds {
+		return false
+	}
+	if t.r >= 0 {
+		s.base.State.CopyFrom(&s.g.State)
+	}
+	t.r++
+	s.r, s.next, s.moves = t.r, &s.tr.States[t.r+1], s.tr.Moves[t.r]
+	if d := s.round(); d != nil {
+		t.err = d
+		return false
+	}
+	return true
 }

@@ -28,30 +28,6 @@ func loadRefTrace(t testing.TB, tc traceCase) (*Trace, *CommandLog) {
 	return tr, log
 }
 
-func TestVerifyAcceptsReferenceTraces(t *testing.T) {
-	for _, tc := range traceCases(t) {
-		t.Run(filepath.Base(tc.path), func(t *testing.T) {
-			t.Parallel()
-			tr, log := loadRefTrace(t, tc)
-			if err := Verify(tr, nil); err != nil {
-				t.Errorf("rules: got %v, want nil", err)
-			}
-			if log == nil {
-				t.Fatal("no command file")
-			}
-			if err := Verify(tr, log); err != nil {
-				t.Errorf("replay: got %v, want nil", err)
-			}
-			if filepath.Base(filepath.Dir(tc.path)) == "edge" {
-				cfg := tc.cfg
-				if err := VerifyWith(tr, VerifyOptions{Config: &cfg}); err != nil {
-					t.Errorf("rules with the configuration: got %v, want nil", err)
-				}
-			}
-		})
-	}
-}
-
 func TestVerifyConfigMismatch(t *testing.T) {
 	tc := refTraceNamed(t, "crematoria_s3_Demo-Null-Demo-Demo_alt.res.gz")
 	tr, log := loadRefTrace(t, tc)
@@ -95,9 +71,9 @@ func TestVerifyBadCommandLog(t *testing.T) {
 	tr, _ := loadRefTrace(t, tc)
 	tooLong := &CommandLog{Rounds: make([][NumPlayers][]Command, 3)}
 	dup := &CommandLog{Rounds: make([][NumPlayers][]Command, 2)}
-	dup.Rounds[1][2] = []Command{{5, Top}, {5, Left}}
+	dup.Rounds[1][2] = []Command{{ID: 5, Dir: Top}, {ID: 5, Dir: Left}}
 	moved := &CommandLog{Rounds: make([][NumPlayers][]Command, 2)}
-	moved.Rounds[0][0] = []Command{{5, Top}, {6, Left}, {7, Right}, {8, Bottom}}
+	moved.Rounds[0][0] = []Command{{ID: 5, Dir: Top}, {ID: 6, Dir: Left}, {ID: 7, Dir: Right}, {ID: 8, Dir: Bottom}}
 	for _, c := range []struct {
 		name string
 		log  *CommandLog
@@ -217,7 +193,7 @@ func playBrawl(cfg Config, seed int, junk bool) ([]byte, *CommandLog, error) {
 	for p := range bots {
 		bots[p] = newBrawler(p, seed, junk)
 	}
-	m, err := NewMatchWithBots(cfg, seed, [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}, bots)
+	m, err := Def.NewMatch(cfg, seed, [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}, bots)
 	if err != nil {
 		return nil, nil, err
 	}

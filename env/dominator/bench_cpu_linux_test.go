@@ -30,25 +30,17 @@ func benchmarkBotCPU(b *testing.B, bot BotFactory) {
 	var cpu time.Duration
 	plays, seed := 0, 1
 	for plays < b.N {
-		p := bot(0, seed)
-		m, err := NewMatchWithBots(DefaultConfig(), seed, [NumPlayers]string{"Bot", "D", "D", "D"},
-			[NumPlayers]Bot{nil, NewDummyClone(1, seed), NewDummyClone(2, seed), NewDummyClone(3, seed)})
+		timed := &cpuBot{Bot: bot(0, seed), b: b, cpu: &cpu}
+		m, err := Def.NewMatch(DefaultConfig(), seed, [NumPlayers]string{"Bot", "D", "D", "D"},
+			[NumPlayers]Bot{timed, NewDummyClone(1, seed), NewDummyClone(2, seed), NewDummyClone(3, seed)})
 		if err != nil {
 			b.Fatal(err)
 		}
-		var view State
-		var o Orders
 		for !m.Done() && plays < b.N {
-			m.View(0, &view)
-			o.Reset(len(m.Units))
-			start := threadCPU(b)
-			p.Play(&view, &o)
-			cpu += threadCPU(b) - start
-			plays++
-			m.Bots[0] = replayOrders(o.List())
 			if err := m.PlayRound(); err != nil {
 				b.Fatal(err)
 			}
+			plays++
 		}
 		seed++
 	}
@@ -57,13 +49,18 @@ func benchmarkBotCPU(b *testing.B, bot BotFactory) {
 	b.ReportMetric(per*200, "cpu-s/game")
 }
 
-// replayOrders gives a fixed list of orders.
-type replayOrders []Command
+// cpuBot adds the thread CPU time of its bot's plays to cpu (the match
+// plays every seat on the calling goroutine, locked to its thread).
+type cpuBot struct {
+	Bot
+	b   *testing.B
+	cpu *time.Duration
+}
 
-func (r replayOrders) Play(_ *State, o *Orders) {
-	for _, c := range r {
-		o.Command(c.ID, c.Dir)
-	}
+func (c *cpuBot) Play(s *State, o *Orders) {
+	start := threadCPU(c.b)
+	c.Bot.Play(s, o)
+	*c.cpu += threadCPU(c.b) - start
 }
 
 func BenchmarkKhanCPU(b *testing.B)       { benchmarkBotCPU(b, NewKhan) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,7 +39,7 @@ func TestDummyCloneReproducesDummyGames(t *testing.T) {
 			for p := range bots {
 				bots[p] = NewDummyClone(p, seed)
 			}
-			m, err := NewMatchWithBots(DefaultConfig(), seed, names, bots)
+			m, err := Def.NewMatch(DefaultConfig(), seed, names, bots)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +50,7 @@ func TestDummyCloneReproducesDummyGames(t *testing.T) {
 					t.Fatal(err)
 				}
 				for p := 0; p < NumPlayers; p++ {
-					if got, want := m.Orders(p), log.Round(r)[p]; !equalCommands(got, want) {
+					if got, want := m.Orders(p), log.Round(r)[p]; !slices.Equal(got, want) {
 						t.Fatalf("round %d seat %d: %s", r, p, commandDiff(got, want))
 					}
 				}
@@ -91,7 +92,7 @@ func TestDummyCloneFollowsReferenceDummies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var o Orders
+			o := *Def.NewOrders()
 			var view State
 			for r := 0; !g.Done() && log.Complete(r); r++ {
 				for p, b := range bots {
@@ -101,7 +102,7 @@ func TestDummyCloneFollowsReferenceDummies(t *testing.T) {
 					o.Reset(len(g.Units))
 					g.State.View(p, &view)
 					b.Play(&view, &o)
-					if got, want := o.List(), log.Round(r)[p]; !equalCommands(got, want) {
+					if got, want := o.List(), log.Round(r)[p]; !slices.Equal(got, want) {
 						t.Fatalf("round %d seat %d: %s", r, p, commandDiff(got, want))
 					}
 				}

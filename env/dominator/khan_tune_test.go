@@ -1,6 +1,7 @@
 package dominator
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -44,26 +45,26 @@ func BenchmarkKhanWeights(b *testing.B) {
 						bots[p] = NewDummyClone(p, seed)
 					}
 					bots[seat] = &Khan{w: w}
-					m, err := NewMatchWithBots(DefaultConfig(), seed, [NumPlayers]string{"a", "b", "c", "d"}, bots)
+					m, err := Def.NewMatch(DefaultConfig(), seed, [NumPlayers]string{"a", "b", "c", "d"}, bots)
 					if err == nil {
-						err = m.Run()
+						err = m.Run(context.Background())
 					}
 					if err != nil {
 						b.Error(err)
 						return
 					}
 					best := 0
-					for p, s := range m.TotalScore {
+					for p, s := range m.Game.TotalScore {
 						if p != seat {
 							best = max(best, s)
 						}
 					}
 					mu.Lock()
-					if m.TotalScore[seat] > best {
+					if m.Game.TotalScore[seat] > best {
 						wins++
 					}
-					margin += float64(m.TotalScore[seat]-best) / float64(best)
-					score += float64(m.TotalScore[seat])
+					margin += float64(m.Game.TotalScore[seat]-best) / float64(best)
+					score += float64(m.Game.TotalScore[seat])
 					mu.Unlock()
 				}
 			}()

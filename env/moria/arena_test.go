@@ -21,8 +21,8 @@ import (
 // course engine's, the command log (rounds from 1) replays it, and a
 // broken command log is a *arena.CommandsError.
 func TestArenaPlayAndVerify(t *testing.T) {
-	g := Arena()
-	if g.Name() != "Moria" || g.DefaultConfig().Rounds() != 200 || fmt.Sprint(g.Bots()) != fmt.Sprint(BotNames()) {
+	g := Def.Arena()
+	if g.Name() != "Moria" || g.DefaultConfig().Rounds() != 200 || fmt.Sprint(g.Bots()) != fmt.Sprint(Def.Bots.Names()) {
 		t.Fatalf("Arena: name %q, %d rounds, bots %v", g.Name(), g.DefaultConfig().Rounds(), g.Bots())
 	}
 	var players []arena.Player
@@ -93,10 +93,10 @@ func TestArenaAbortedGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := Arena()
+	g := Def.Arena()
 	var players []arena.Player
 	for range NumPlayers {
-		players = append(players, arenaGame.BotPlayer("Brawl", func(me, seed int) Bot { return replayBot{log, me} }))
+		players = append(players, Def.Arena().(*arena.Host[Config, Bot]).BotPlayer("Brawl", func(me, seed int) Bot { return replayBot{log, me} }))
 	}
 	var trace, cmds bytes.Buffer
 	tb := &arena.Table{Config: cfg, Seed: 460, Players: players, Trace: &trace, Commands: &cmds}
@@ -128,7 +128,7 @@ func (otherPlayer) Name() string { return "Other" }
 func (otherPlayer) Close() error { return nil }
 
 func TestArenaPlayErrors(t *testing.T) {
-	g := Arena()
+	g := Def.Arena()
 	demo, err := g.NewPlayer("Demo", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -170,21 +170,21 @@ func (l *recordingLoader) Cpp(ref string, k *cppbot.Kit) (*cppbot.Program, error
 }
 
 func TestResolveBot(t *testing.T) {
-	if _, _, err := ResolveBot("Balin", nil); err != nil {
+	if _, _, err := Def.ResolveBot("Balin", nil); err != nil {
 		t.Errorf("Balin: %v", err)
 	}
 	for _, name := range []string{"Nobody", "exec:x"} {
-		if _, _, err := ResolveBot(name, nil); !errors.Is(err, ErrUnknownBot) {
+		if _, _, err := Def.ResolveBot(name, nil); !errors.Is(err, ErrUnknownBot) {
 			t.Errorf("%s: %v, want ErrUnknownBot", name, err)
 		}
 	}
-	if _, _, err := ResolveBot("cpp:AIMine.cc", nil); !errors.Is(err, arena.ErrNoLoader) {
+	if _, _, err := Def.ResolveBot("cpp:AIMine.cc", nil); !errors.Is(err, arena.ErrNoLoader) {
 		t.Errorf("cpp:AIMine.cc without a loader: %v, want ErrNoLoader", err)
 	}
 	boom := errors.New("boom")
 	l := &recordingLoader{err: boom}
 	for _, name := range []string{"policy:dir/x.onnx", "cpp:AIMine.cc"} {
-		if _, _, err := ResolveBot(name, l); !errors.Is(err, boom) {
+		if _, _, err := Def.ResolveBot(name, l); !errors.Is(err, boom) {
 			t.Errorf("%s: %v, want the loader's error", name, err)
 		}
 	}
@@ -198,7 +198,7 @@ func TestResolveBot(t *testing.T) {
 // loader; a loader's "no such file" is an unknown bot.
 func TestEnvWithLoader(t *testing.T) {
 	l := &recordingLoader{err: fmt.Errorf("%w: no file", env.ErrUnknownBot)}
-	e := NewEnv(WithLoader(l))
+	e := Def.Host(Def.WithLoader(l))
 	if _, prefixes := e.Bots(); fmt.Sprint(prefixes) != fmt.Sprint(arena.Prefixes) {
 		t.Errorf("prefixes %v, want %v", prefixes, arena.Prefixes)
 	}
@@ -234,7 +234,7 @@ func TestArenaPrefixSeats(t *testing.T) {
 	if err := os.WriteFile(model, tinyPolicy(100, 4), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g := Arena()
+	g := Def.Arena()
 	var players []arena.Player
 	for _, n := range []string{"cpp:" + filepath.Join(kitDir, "AIDemo.cc"), "policy:" + model, "Demo", "cpp:" + filepath.Join(kitDir, "AINull.cc")} {
 		p, err := g.NewPlayer(n, fileLoader{})
@@ -250,12 +250,12 @@ func TestArenaPrefixSeats(t *testing.T) {
 	if err := g.Play(context.Background(), tb); err != nil {
 		t.Fatal(err)
 	}
-	m, err := policy.Load(model, PolicySignature())
+	m, err := policy.Load(model, Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}
 	want, err := playTrace(DefaultConfig(), seed, [4]string{"Demo", "Tiny", "Demo", "Null"},
-		[4]Bot{NewDemo(0, seed), NewPolicyBot(m, 1), NewDemo(2, seed), Null{}})
+		[4]Bot{NewDemo(0, seed), Def.NewPolicyBot(m, 1), NewDemo(2, seed), Null{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,10 @@ package moria
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"jgym/internal/race"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -53,7 +55,7 @@ func playChecked(t *testing.T, cfg Config, seed int, names [NumPlayers]string) *
 	t.Helper()
 	var bots [NumPlayers]Bot
 	for p, n := range names {
-		f, err := LookupBot(n)
+		f, err := Def.Bots.Lookup(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,11 +64,11 @@ func playChecked(t *testing.T, cfg Config, seed int, names [NumPlayers]string) *
 			bots[p] = &checkedBot{Bot: bots[p], t: t, me: p, name: n}
 		}
 	}
-	m, err := NewMatchWithBots(cfg, seed, names, bots)
+	m, err := Def.NewMatch(cfg, seed, names, bots)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Run(); err != nil {
+	if err := m.Run(context.Background()); err != nil {
 		if !errors.Is(err, ErrAbort) {
 			t.Fatalf("seed %d %v: %v", seed, names, err)
 		}
@@ -104,13 +106,13 @@ func TestBalinGivesCleanOrders(t *testing.T) {
 
 func TestBalinIsDeterministic(t *testing.T) {
 	trace := func() []byte {
-		m, err := NewMatch(DefaultConfig(), 5, [4]string{"Balin", "Demo", "Balin", "Balin"})
+		m, err := Def.NewBotMatch(DefaultConfig(), 5, [4]string{"Balin", "Demo", "Balin", "Balin"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
 		m.WriteTrace(&buf)
-		if err := m.Run(); err != nil {
+		if err := m.Run(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		return buf.Bytes()
@@ -132,7 +134,7 @@ func TestBalinStrength(t *testing.T) {
 	t.Parallel()
 	games, dummyGames := 200, 1000
 	switch {
-	case raceEnabled:
+	case race.Enabled:
 		games, dummyGames = 8, 4
 	case testing.Short():
 		games = 40
@@ -153,15 +155,15 @@ func TestBalinStrength(t *testing.T) {
 				seat := g % NumPlayers
 				names := [4]string{"Demo", "Demo", "Demo", "Demo"}
 				names[seat] = "Balin"
-				m, err := NewMatch(DefaultConfig(), 10001+g, names)
+				m, err := Def.NewBotMatch(DefaultConfig(), 10001+g, names)
 				if err == nil {
-					err = m.Run()
+					err = m.Run(context.Background())
 				}
 				if err != nil {
 					t.Errorf("seed %d: %v", 10001+g, err)
 					continue
 				}
-				w := m.Winners()
+				w := m.Game.Winners()
 				results[g] = result{seat, m.Scores(), len(w) == 1 && w[0] == seat}
 			}
 		}()
@@ -198,15 +200,15 @@ func TestBalinStrength(t *testing.T) {
 		}
 		names := ref.names
 		names[seat] = "Balin"
-		m, err := NewMatch(DefaultConfig(), ref.seed, names)
+		m, err := Def.NewBotMatch(DefaultConfig(), ref.seed, names)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Run(); err != nil {
+		if err := m.Run(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s: Balin %d, Dummy %d (seat %d)", ref.file, m.Score(seat), ref.scores[seat], seat)
-		balin += float64(m.Score(seat))
+		t.Logf("%s: Balin %d, Dummy %d (seat %d)", ref.file, m.Game.Score(seat), ref.scores[seat], seat)
+		balin += float64(m.Game.Score(seat))
 		dummy += float64(ref.scores[seat])
 		n++
 	}

@@ -17,7 +17,7 @@ func benchmarkRounds(b *testing.B, bot string, trace bool) {
 		if m == nil || m.Done() {
 			b.StopTimer() // map generation is measured by BenchmarkNewGame
 			var err error
-			m, err = NewMatch(DefaultConfig(), seed, names)
+			m, err = Def.NewBotMatch(DefaultConfig(), seed, names)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -59,7 +59,7 @@ func BenchmarkRoundBalin(b *testing.B) {
 		if m == nil || m.Done() {
 			b.StopTimer()
 			var err error
-			if m, err = NewMatch(DefaultConfig(), seed, [NumPlayers]string{"Balin", "Demo", "Demo", "Demo"}); err != nil {
+			if m, err = Def.NewBotMatch(DefaultConfig(), seed, [NumPlayers]string{"Balin", "Demo", "Demo", "Demo"}); err != nil {
 				b.Fatal(err)
 			}
 			seed++

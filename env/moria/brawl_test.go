@@ -2,6 +2,7 @@ package moria
 
 import (
 	"bytes"
+	"context"
 	"math/rand/v2"
 	"testing"
 )
@@ -73,25 +74,15 @@ func playBrawl(cfg Config, seed int, junk bool) ([]byte, *CommandLog, error) {
 	for p := range bots {
 		bots[p] = newBrawler(p, seed, junk)
 	}
-	m, err := NewMatchWithBots(cfg, seed, [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}, bots)
+	m, err := Def.NewMatch(cfg, seed, [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}, bots)
 	if err != nil {
 		return nil, nil, err
 	}
 	var buf bytes.Buffer
 	m.WriteTrace(&buf)
-	log := &CommandLog{}
-	for !m.Done() {
-		err := m.PlayRound()
-		var cmds [NumPlayers][]Command
-		for p := range cmds {
-			cmds[p] = m.Orders(p)
-		}
-		log.Record(&cmds) // the commands of an aborted round too
-		if err != nil {
-			return buf.Bytes(), log, err
-		}
-	}
-	return buf.Bytes(), log, nil
+	m.Record() // the commands of an aborted round too
+	err = m.Run(context.Background())
+	return buf.Bytes(), m.Log(), err
 }
 
 // checkInvariants compares the engine's incremental bookkeeping with a
@@ -152,7 +143,7 @@ func TestBrawlInvariants(t *testing.T) {
 			for p := range bots {
 				bots[p] = newBrawler(p, c.seed, true)
 			}
-			m, err := NewMatchWithBots(c.cfg, c.seed, [4]string{"A", "B", "C", "D"}, bots)
+			m, err := Def.NewMatch(c.cfg, c.seed, [4]string{"A", "B", "C", "D"}, bots)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,8 +153,8 @@ func TestBrawlInvariants(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkInvariants(t, m.Game)
-				orcs = max(orcs, len(m.Orcs))
-				abysses = len(m.abyssCells)
+				orcs = max(orcs, len(m.Game.Orcs))
+				abysses = len(m.Game.abyssCells)
 			}
 			if orcs == 0 || abysses == 0 {
 				t.Errorf("no orcs (%d) or abysses (%d): the game did not exercise them", orcs, abysses)

@@ -32,6 +32,7 @@ func TestMain(m *testing.M) {
 	cppCache = dir
 	code := m.Run()
 	os.RemoveAll(dir)
+	sandbox.Release() // the control groups and shared files of its sandboxes
 	os.Exit(code)
 }
 
@@ -61,7 +62,7 @@ func cppOpts() cppbot.Options {
 
 func testKit(t testing.TB) *cppbot.Kit {
 	t.Helper()
-	k, err := CppKit()
+	k, err := Def.CppKit()
 	if err != nil {
 		t.Fatal(err)
 	}

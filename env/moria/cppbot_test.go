@@ -2,6 +2,7 @@ package moria
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 
 	"jgym/course/coursetest"
 	"jgym/cppbot"
+	"jgym/internal/race"
 )
 
 // The kit, its runner and the course's players compile without a warning.
@@ -54,13 +56,13 @@ func TestCppLayout(t *testing.T) {
 
 // playTrace plays a whole game and returns its trace.
 func playTrace(cfg Config, seed int, names [NumPlayers]string, bots [NumPlayers]Bot) ([]byte, error) {
-	m, err := NewMatchWithBots(cfg, seed, names, bots)
+	m, err := Def.NewMatch(cfg, seed, names, bots)
 	if err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
 	m.WriteTrace(&buf)
-	err = m.Run()
+	err = m.Run(context.Background())
 	return buf.Bytes(), err
 }
 
@@ -71,12 +73,12 @@ func cppSeats(t testing.TB, seed int, names [NumPlayers]string) [NumPlayers]Bot 
 	var bots [NumPlayers]Bot
 	for p, n := range names {
 		if file, ok := strings.CutPrefix(n, "cpp:"); ok {
-			b := NewCppBot(kitBot(t, "AI"+file+".cc"), p, seed)
+			b := Def.NewCppBot(kitBot(t, "AI"+file+".cc"), p, seed)
 			t.Cleanup(func() { b.Close() })
 			bots[p] = b
 			continue
 		}
-		f, err := LookupBot(n)
+		f, err := Def.Bots.Lookup(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +106,7 @@ func TestCppDemoReproducesReference(t *testing.T) {
 		{12, [4]string{"Demo", "Demo", "Demo", "Demo"}, [4]string{"cpp:Demo", "Demo", "Demo", "Demo"}},
 		{10, [4]string{"Demo", "Null", "Demo", "Null"}, [4]string{"Demo", "cpp:Null", "cpp:Demo", "Null"}},
 	}
-	if raceEnabled {
+	if race.Enabled {
 		tests = tests[:2]
 	}
 	for _, tc := range tests {
@@ -131,7 +133,7 @@ type replayBot struct {
 }
 
 func (r replayBot) Play(s *State, o *Orders) {
-	for _, c := range r.log.Round(s.Round + 1)[r.me] {
+	for _, c := range r.log.Round(s.Round)[r.me] {
 		o.Command(c.ID, c.Dir)
 	}
 }
@@ -142,7 +144,7 @@ func (r replayBot) Play(s *State, o *Orders) {
 func TestCppDemoWithReplayedDummy(t *testing.T) {
 	needCpp(t)
 	seeds := []int{4, 11}
-	if raceEnabled {
+	if race.Enabled {
 		seeds = seeds[:1]
 	}
 	for _, seed := range seeds {
@@ -211,7 +213,7 @@ func TestCppBotFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			prog := compiled(t, "testdata/AI"+tc.name+".cc", cppOpts())
-			b := NewCppBot(prog, tc.seat, 1)
+			b := Def.NewCppBot(prog, tc.seat, 1)
 			defer b.Close()
 			names := [4]string{"Demo", "Null", "Demo", "Null"}
 			bots := [4]Bot{NewDemo(0, 1), Null{}, NewDemo(2, 1), Null{}}
@@ -267,7 +269,7 @@ func TestCppPrebuiltObject(t *testing.T) {
 	names := [4]string{"Demo", "Null", "Demo", "Null"}
 	bots := cppSeats(t, seed, names)
 	for _, p := range []int{0, 2} {
-		b := NewCppBot(prog, p, seed)
+		b := Def.NewCppBot(prog, p, seed)
 		defer b.Close()
 		bots[p] = b
 	}

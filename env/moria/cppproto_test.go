@@ -240,7 +240,7 @@ func (sp *spectator) Play(s *State, o *Orders) {
 			sp.stale++
 		}
 	}
-	var scratch Orders
+	scratch := *Def.NewOrders()
 	scratch.Reset(len(s.Units))
 	sp.cpp.Play(s, &scratch)
 	if sp.inner != nil {
@@ -279,7 +279,7 @@ func TestCppStateRoundTrip(t *testing.T) {
 			var stderr syncBuffer
 			opts := cppOpts()
 			opts.Stderr, opts.StderrLimit = &stderr, 1
-			sp := &spectator{cpp: NewCppBot(compiled(t, src, opts), tc.seat, tc.seed), me: tc.seat, inner: tc.inner(tc.seat)}
+			sp := &spectator{cpp: Def.NewCppBot(compiled(t, src, opts), tc.seat, tc.seed), me: tc.seat, inner: tc.inner(tc.seat)}
 			var bots [NumPlayers]Bot
 			for p := range bots {
 				bots[p] = tc.inner(p)

@@ -15,7 +15,7 @@ func TestDistMapMatchesFullMap(t *testing.T) {
 		for p := range bots {
 			bots[p] = newBrawler(p, seed, false)
 		}
-		m, err := NewMatchWithBots(cfg, seed, [4]string{"A", "B", "C", "D"}, bots)
+		m, err := Def.NewMatch(cfg, seed, [4]string{"A", "B", "C", "D"}, bots)
 		if err != nil {
 			t.Fatal(err)
 		}

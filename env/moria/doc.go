@@ -22,13 +22,15 @@
 // indexed by the unit's stable id), per-clan id lists and counters. Bots
 // receive a *State and must not modify it.
 //
-// A Match seats four Bots (Null, Demo, Balin, or your own) and writes the
-// trace in the kit's format:
+// Def is Moria's definition for the core (package game), which builds
+// from it the play loop, the env, the command line's game, datasets, the
+// policy and C++ bots. A Match seats four Bots (Null, Demo, Balin, or your
+// own) and writes the trace in the kit's format:
 //
-//	m, err := moria.NewMatch(cfg, seed, [4]string{"Demo", "Null", "Demo", "Null"})
+//	m, err := moria.Def.NewBotMatch(cfg, seed, [4]string{"Demo", "Null", "Demo", "Null"})
 //	m.WriteTrace(w)
-//	err = m.Run()
-//	moria.WriteResults(os.Stderr, &m.State, m.Names) // the kit's end-of-game report
+//	err = m.Run(ctx)
+//	moria.WriteResults(os.Stderr, m.State(), m.Names) // the kit's end-of-game report
 //
 // Bots give orders through Orders, which applies the kit's player-side
 // filter (first command per unit wins, bad directions dropped, at most
@@ -45,21 +47,25 @@
 // from a command log (ParseCommandLog, the format of the reference data) or,
 // without one, round by round against the rules.
 //
-// NewEnv wraps the game as an env.Game ("Moria-v0") with the egocentric
-// observation moria-obs-1 (Observer, DecodeActions).
+// Def.Host is the game as an env.Game ("Moria-v0") with the egocentric
+// observation moria-obs-1 (Observer; Def.Decode turns actions into orders).
+// Its options, for sessions and policies alike: the opponents ordered by
+// score (OrderOpponentsByScore) and the attacks first among a clan's
+// orders (Attacks).
 //
 // Bots from outside jgym take seats too. A C++ bot written for the course
-// kit (AI<Name>.cc) compiles against CppKit, jgym's implementation of the
-// kit's headers (kit/moria), and plays through package cppbot as a CppBot;
-// an ONNX policy (package policy, PolicySignature) plays as a PolicyBot;
-// CppTarget turns such a policy into a C++ player for the kit (package
-// cppexport) that plays exactly as the PolicyBot:
+// kit (AI<Name>.cc) compiles against Def.CppKit, jgym's implementation of
+// the kit's headers (kit/moria), and plays through package cppbot as a
+// CppBot; an ONNX policy (package policy, Def.PolicySignature) plays as a
+// PolicyBot; Def.Export turns such a policy into a C++ player for the kit
+// (package cppexport) that plays exactly as the PolicyBot:
 //
-//	k, _ := moria.CppKit()
+//	k, _ := moria.Def.CppKit()
 //	prog, err := cppbot.Open("AIMine.cc", k, cppbot.Options{})
-//	bots := [4]moria.Bot{moria.NewCppBot(prog, 0, seed), moria.NewDemo(1, seed), ...}
+//	bots := [4]moria.Bot{moria.Def.NewCppBot(prog, 0, seed), moria.NewDemo(1, seed), ...}
 //
-// Arena gives the game to the command line (package arena): "jgym match
-// --game moria" seats registered bots and "cpp:" and "policy:" files
-// (ResolveBot), writes the trace and the command log, and verifies traces.
+// Def.Arena gives the game to the command line (package arena): "jgym
+// match --game moria" seats registered bots and "cpp:" and "policy:" files
+// (Def.ResolveBot), writes the trace and the command log, and verifies
+// traces.
 package moria

@@ -1,6 +1,7 @@
 package moria_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -9,28 +10,28 @@ import (
 )
 
 // Play a game of four Demo players and print the final scores.
-func ExampleNewMatch() {
-	m, err := moria.NewMatch(moria.DefaultConfig(), 1, [4]string{"Demo", "Demo", "Demo", "Demo"})
+func Example() {
+	m, err := moria.Def.NewBotMatch(moria.DefaultConfig(), 1, [4]string{"Demo", "Demo", "Demo", "Demo"})
 	if err != nil {
 		panic(err)
 	}
-	if err := m.Run(); err != nil {
+	if err := m.Run(context.Background()); err != nil {
 		panic(err)
 	}
-	fmt.Println(m.Scores(), m.Winners())
+	fmt.Println(m.Scores(), m.Game.Winners())
 	// Output: [152 181 123 176] [1]
 }
 
 // Print the course program's end-of-game report.
 func ExampleWriteResults() {
-	m, err := moria.NewMatch(moria.DefaultConfig(), 2, [4]string{"Demo", "Null", "Demo", "Null"})
+	m, err := moria.Def.NewBotMatch(moria.DefaultConfig(), 2, [4]string{"Demo", "Null", "Demo", "Null"})
 	if err != nil {
 		panic(err)
 	}
-	if err := m.Run(); err != nil {
+	if err := m.Run(context.Background()); err != nil {
 		panic(err)
 	}
-	moria.WriteResults(os.Stdout, &m.State, m.Names)
+	moria.WriteResults(os.Stdout, m.State(), m.Names)
 	// Output:
 	// info: player Demo got score 306
 	// info: player Null got score 1
@@ -70,16 +71,16 @@ func ExampleGame_Step() {
 }
 
 // Write the first round of a trace in the kit's .res format.
-func ExampleMatch_WriteTrace() {
+func Example_trace() {
 	cfg := moria.DefaultConfig()
 	cfg.NbRounds = 1
-	m, err := moria.NewMatch(cfg, 7, [4]string{"Null", "Null", "Null", "Null"})
+	m, err := moria.Def.NewBotMatch(cfg, 7, [4]string{"Null", "Null", "Null", "Null"})
 	if err != nil {
 		panic(err)
 	}
 	var b strings.Builder
 	m.WriteTrace(&b)
-	if err := m.Run(); err != nil {
+	if err := m.Run(context.Background()); err != nil {
 		panic(err)
 	}
 	lines := strings.Split(b.String(), "\n")

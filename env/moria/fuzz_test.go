@@ -108,7 +108,7 @@ var fuzzBase = sync.OnceValues(func() (*Game, error) {
 	for p := range bots {
 		bots[p] = newBrawler(p, 11, false)
 	}
-	m, err := NewMatchWithBots(cfg, 11, [4]string{"A", "B", "C", "D"}, bots)
+	m, err := Def.NewMatch(cfg, 11, [4]string{"A", "B", "C", "D"}, bots)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func FuzzOrdersStep(f *testing.F) {
 		}
 		var listed, valid [NumPlayers][]Command
 		for p := range raw {
-			var o Orders
+			o := *Def.NewOrders()
 			o.Reset(n)
 			for _, c := range raw[p] {
 				o.Command(c.ID, c.Dir)

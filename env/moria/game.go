@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"jgym/env"
+	"jgym/game"
 )
 
 // Errors the engine returns. The course program aborts in these cases
@@ -15,8 +16,8 @@ var (
 	// ErrGameOver is returned by Step after the last round (env.ErrGameOver).
 	ErrGameOver = env.ErrGameOver
 	// ErrAbort is wrapped by every error where the course engine aborts
-	// in the middle of a round (a failed assertion).
-	ErrAbort = errors.New("the course engine aborts")
+	// in the middle of a round (a failed assertion) (game.ErrAbort).
+	ErrAbort = game.ErrAbort
 	// ErrBalrogBlocked means the Balrog's step leads onto a cell that holds
 	// a unit id, only possible through a stale troll id (SPEC §8.8). The
 	// reference fails an assertion in Board::move.
@@ -28,15 +29,6 @@ var (
 	// treasure-free caves (SPEC §5.2).
 	ErrTooFewCells = errors.New("not enough free caves for the initial units")
 )
-
-// Command is one order: move unit ID in direction Dir.
-type Command struct {
-	ID  int
-	Dir Dir
-}
-
-// Move is one printed movement of a round (SPEC §10.3).
-type Move = Command
 
 // Game is one Moria game: a deterministic state machine driven by the
 // board generator seeded with the game seed. It is not safe for concurrent

@@ -3,7 +3,9 @@ package moria
 import (
 	"encoding/binary"
 	"math"
-	"slices"
+
+	"jgym/env"
+	"jgym/policy"
 )
 
 // ObservationVersion names the observation and action layout that the
@@ -279,45 +281,66 @@ func CanMove(s *State, u *Unit, d Dir) bool {
 	return true
 }
 
-// Decoder turns one seat's action tensor (a direction per unit slot) and
-// optional order tensor into orders, as the env does for a learner and as
-// a policy bot does for its seat. Its zero value is ready to use; it keeps
-// scratch space between calls and is not safe for concurrent use.
-type Decoder struct {
-	keys []int64
+// specFor returns the spaces of a configuration.
+func specFor(cfg *Config) (env.Spec, error) {
+	u := NumSlots(cfg)
+	return env.Spec{
+		ObservationVersion: ObservationVersion,
+		Observation: []env.TensorSpec{
+			{Name: "board", Dtype: env.Uint8, Shape: []int{BoardPlanes, Rows, Cols}, Low: 0, High: 255,
+				Description: "planes: terrain, rel owner, treasure, rock hits left, unit code, unit health, flags",
+				Planes: []env.Plane{env.Code("cell type", 5), env.Code("rel owner", 5), env.Code("treasure", 2),
+					env.Scalar("rock hits left", 1.0/5), env.Code("unit", 12), env.Scalar("unit health", 1.0/250), env.Bits("flags", 6)}},
+			{Name: "units", Dtype: env.Uint8, Shape: []int{u, UnitFeatures}, Low: 0, High: 255,
+				Description: "per unit slot: mine, rel owner, type, health, row, col, cell type, Balrog distance, enemies and allies around",
+				Columns: []env.Column{{Name: "mine", Scale: 1}, {Name: "rel owner", Scale: 1.0 / 3}, {Name: "type", Scale: 1},
+					{Name: "health", Scale: 1.0 / 100}, {Name: "row", Scale: 1.0 / 60}, {Name: "col", Scale: 1.0 / 60},
+					{Name: "cell type", Scale: 1.0 / 4}, {Name: "Balrog distance", Scale: 1.0 / 30},
+					{Name: "others around", Scale: 1.0 / 8}, {Name: "allies around", Scale: 1.0 / 8}}},
+			{Name: "globals", Dtype: env.Float32, Shape: []int{NumGlobals}, Low: 0, High: math.MaxFloat32,
+				Description: "round, scores, cells, treasures, units, orcs, Balrog, treasures left, settings (normalized)"},
+			{Name: "action_mask", Dtype: env.Bool, Shape: []int{u, NumDirs}, Low: 0, High: 1,
+				Description: "legal directions per unit slot (None always legal)"},
+		},
+		Action: env.TensorSpec{Name: "action", Dtype: env.Int8, Shape: []int{u}, Low: 0, High: float64(None),
+			Description: "a direction 0..8 per unit slot; slots not owned are ignored"},
+		ActionOrder: env.TensorSpec{Name: "action_order", Dtype: env.Int16, Shape: []int{u}, Low: math.MinInt16, High: math.MaxInt16,
+			Description: "optional: commands are issued in increasing value, ties by slot"},
+		NumActions:    NumDirs,
+		NumRounds:     cfg.NbRounds,
+		DefaultConfig: DefaultConfigText,
+		UnitRow:       4,
+		UnitCol:       5,
+		PolicyMask:    "action_mask",
+	}, nil
 }
 
-// Decode gives clan me's orders: dirs holds one direction (int8) per unit
-// slot, order (nil or 2 bytes per slot, int16 little-endian) the issue
-// order. The slots me owns whose direction is not None are commanded in
-// increasing order value, ties by slot; slots me does not own and values
-// outside 0..8 are skipped, as the engine would skip them (SPEC §8.2).
-func (dc *Decoder) Decode(s *State, me int, dirs, order []byte, o *Orders) {
-	keys := dc.keys[:0]
-	n := min(len(dirs), NumSlots(s.Cfg))
-	for id := 0; id < n; id++ {
-		d := Dir(int8(dirs[id]))
-		if d == None || !d.Valid() || s.Units[id].Player != me {
+// Encode writes clan me's observation of s: the tensors of specFor, in
+// its order, into obs (nil entries are not computed) (game.Encoder).
+func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
+	for i, dst := range obs {
+		if dst == nil {
 			continue
 		}
-		var prio int64
-		if order != nil {
-			prio = int64(int16(binary.LittleEndian.Uint16(order[2*id:])))
+		switch i {
+		case 0:
+			ob.Board(s, me, dst)
+		case 1:
+			ob.Units(s, me, dst)
+		case 2:
+			ob.Globals(s, me, dst)
+		case 3:
+			ob.Mask(s, me, dst)
 		}
-		keys = append(keys, prio<<32|int64(id))
 	}
-	if order != nil {
-		slices.Sort(keys)
-	}
-	for _, k := range keys {
-		id := int(k & 0xffffffff)
-		o.Command(id, Dir(int8(dirs[id])))
-	}
-	dc.keys = keys
 }
 
-// DecodeActions is Decoder.Decode with a fresh decoder.
-func DecodeActions(s *State, me int, dirs, order []byte, o *Orders) {
-	var dc Decoder
-	dc.Decode(s, me, dirs, order, o)
+// signature is what a Moria policy takes and gives (docs/export.md): the
+// observation moria-obs-1 of docs/rules/moria.md with any multiple of 4
+// unit slots, and logits [1, U, 9].
+func signature() policy.Signature {
+	spec, _ := specFor(&defaultConfig)
+	sig := policy.SignatureOf(&spec)
+	sig.SlotsMultiple = NumPlayers
+	return sig
 }

@@ -2,7 +2,10 @@ package moria
 
 import (
 	"encoding/binary"
+	"jgym/env"
+	"jgym/internal/race"
 	"math"
+	"reflect"
 	"testing"
 )
 
@@ -147,7 +150,7 @@ func TestUnitsAndGlobals(t *testing.T) {
 // refused.
 func TestMaskAgainstEngine(t *testing.T) {
 	cases := []struct{ seed, rounds int }{{3, 0}, {3, 40}, {5, 90}, {8, 150}, {11, 199}}
-	if testing.Short() || raceEnabled {
+	if testing.Short() || race.Enabled {
 		cases = cases[1:3]
 	}
 	for _, c := range cases {
@@ -178,11 +181,11 @@ func TestMaskAgainstEngine(t *testing.T) {
 				for d := Bottom; d < None; d++ {
 					cg := cloneGame(g)
 					var cmds [NumPlayers][]Command
-					cmds[me] = []Command{{id, d}}
+					cmds[me] = []Command{{ID: id, Dir: d}}
 					if err := cg.Step(&cmds); err != nil {
 						t.Fatal(err)
 					}
-					accepted := len(cg.Moves) > 0 && cg.Moves[0] == Command{id, d}
+					accepted := len(cg.Moves) > 0 && cg.Moves[0] == Command{ID: id, Dir: d}
 					if got := mask[id*NumDirs+int(d)] == 1; got != accepted {
 						t.Errorf("seed %d round %d: unit %d (%v at %v) %v: mask %v, engine accepted %v",
 							c.seed, g.Round, id, g.Units[id].Type, g.Units[id].Pos, d, got, accepted)
@@ -238,4 +241,30 @@ func BenchmarkObserve(b *testing.B) {
 		ob.Mask(&g.State, 1, mask)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "obs/s")
+}
+
+// TestSpec checks the env's spaces of the default configuration: the
+// tensors of moria-obs-1 and the action of one direction per unit slot.
+func TestSpec(t *testing.T) {
+	sp := Def.Host().Spec()
+	got := map[string][]int{}
+	for _, ts := range sp.Observation {
+		got[ts.Name] = ts.Shape
+	}
+	want := map[string][]int{"board": {7, 60, 60}, "units": {100, 10}, "globals": {24}, "action_mask": {100, 9}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("observation shapes = %v, want %v", got, want)
+	}
+	if got, want := sp.ObservationBytes(), 25200+1000+96+900; got != want {
+		t.Errorf("ObservationBytes() = %d, want %d", got, want)
+	}
+	if sp.ID != "Moria-v0" || sp.ObservationVersion != "moria-obs-1" || sp.NumRounds != 200 || sp.NumSeats != 4 {
+		t.Errorf("spec = %q %q %d rounds %d seats", sp.ID, sp.ObservationVersion, sp.NumRounds, sp.NumSeats)
+	}
+	if sp.Action.Dtype != env.Int8 || sp.ActionOrder.Dtype != env.Int16 || sp.NumActions != 9 {
+		t.Errorf("action spec = %+v / %+v / %d", sp.Action, sp.ActionOrder, sp.NumActions)
+	}
+	if names, _ := Def.Host().Bots(); !reflect.DeepEqual(names, []string{"Balin", "Demo", "Null"}) {
+		t.Errorf("Bots() = %v, want [Balin Demo Null]", names)
+	}
 }

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"io"
 	"os"
 	"strings"
 	"testing"
 
-	"jgym/course/coursetest"
 	"jgym/env"
 	"jgym/policy"
 )
@@ -18,7 +16,7 @@ import (
 // unit slots.
 func tinyModel(t testing.TB) *policy.Model {
 	t.Helper()
-	m, err := policy.Parse(tinyPolicy(NumSlots(&defaultConfig), 4), PolicySignature())
+	m, err := policy.Parse(tinyPolicy(NumSlots(&defaultConfig), 4), Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,15 +43,15 @@ func TestTinyPolicyFile(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("%s differs from tinyPolicy(100, 4): rewrite it with go test -run TestTinyPolicyFile -update", path)
 	}
-	if _, err := policy.Load(path, PolicySignature()); err != nil {
+	if _, err := policy.Load(path, Def.PolicySignature()); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestPolicySignature(t *testing.T) {
-	sig := PolicySignature()
+	sig := Def.PolicySignature()
 	if sig.ObservationVersion != ObservationVersion || sig.Actions != NumDirs || sig.SlotsMultiple != NumPlayers || len(sig.Inputs) != 4 {
-		t.Fatalf("PolicySignature() = %+v", sig)
+		t.Fatalf("Def.PolicySignature() = %+v", sig)
 	}
 	want := []policy.Input{
 		{Name: "board", Dtype: env.Uint8, Shape: []int{BoardPlanes, Rows, Cols}},
@@ -76,25 +74,39 @@ func TestPolicySignature(t *testing.T) {
 		t.Errorf("NumSlots = %d, want 100", m.NumSlots)
 	}
 	// A model of another game does not load.
-	if _, err := policy.Parse(tinyPolicy(100, 1), policy.Signature{ObservationVersion: "crematoria-obs-1", Inputs: PolicySignature().Inputs, Actions: 11}); !errors.Is(err, policy.ErrObservationVersion) {
+	if _, err := policy.Parse(tinyPolicy(100, 1), policy.Signature{ObservationVersion: "crematoria-obs-1", Inputs: Def.PolicySignature().Inputs, Actions: 11}); !errors.Is(err, policy.ErrObservationVersion) {
 		t.Errorf("a Moria model loaded as a crematoria-obs-1 policy: %v", err)
 	}
 }
 
-// Moria's bots order the opponents by seat only: a model whose
-// opponent_order is score (a Crematoria feature) is refused at load time,
-// one that says seat loads.
-func TestPolicyRejectsOpponentOrderScore(t *testing.T) {
-	with := func(order string) []byte {
-		entry := pbString(pbString(nil, 1, policy.KeyOpponentOrder), 2, order)
+// Moria's bots order the opponents by seat or by score and issue the
+// commands by slot or attacks first: a model naming another order is
+// refused at load time, one naming these loads with them.
+func TestPolicyOrdersMetadata(t *testing.T) {
+	with := func(key, order string) []byte {
+		entry := pbString(pbString(nil, 1, key), 2, order)
 		return pbBytes(tinyPolicy(100, 4), 14, entry) // metadata_props
 	}
-	_, err := policy.Parse(with(policy.OpponentsByScore), PolicySignature())
-	if !errors.Is(err, policy.ErrUnsupported) || !strings.Contains(err.Error(), `opponent_order "score"`) {
-		t.Errorf("opponent_order score: err = %v, want policy.ErrUnsupported naming it", err)
+	for _, c := range []struct{ key, order string }{
+		{policy.KeyOpponentOrder, "alphabet"}, {policy.KeyActionOrder, "random"},
+	} {
+		_, err := policy.Parse(with(c.key, c.order), Def.PolicySignature())
+		if !errors.Is(err, policy.ErrUnsupported) || !strings.Contains(err.Error(), c.key+` "`+c.order+`"`) {
+			t.Errorf("%s %s: err = %v, want policy.ErrUnsupported naming it", c.key, c.order, err)
+		}
 	}
-	if m, err := policy.Parse(with(policy.OpponentsBySeat), PolicySignature()); err != nil || m.OpponentOrder != policy.OpponentsBySeat {
-		t.Errorf("opponent_order seat: Parse = %v", err)
+	for _, c := range []struct{ key, order string }{
+		{policy.KeyOpponentOrder, policy.OpponentsBySeat}, {policy.KeyOpponentOrder, policy.OpponentsByScore},
+		{policy.KeyActionOrder, policy.OrderSlot}, {policy.KeyActionOrder, policy.OrderAttacksFirst},
+	} {
+		m, err := policy.Parse(with(c.key, c.order), Def.PolicySignature())
+		if err != nil {
+			t.Errorf("%s %s: Parse = %v", c.key, c.order, err)
+			continue
+		}
+		if got := map[string]string{policy.KeyOpponentOrder: m.OpponentOrder, policy.KeyActionOrder: m.ActionOrder}[c.key]; got != c.order {
+			t.Errorf("%s %s: the model's order is %q", c.key, c.order, got)
+		}
 	}
 }
 
@@ -107,8 +119,8 @@ func TestPolicyBotPlaysArgmaxInSlotOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, me := range []int{0, 2} {
-		bot := NewPolicyBot(m, me)
-		var o Orders
+		bot := Def.NewPolicyBot(m, me)
+		o := *Def.NewOrders()
 		o.Reset(len(g.Units))
 		bot.Play(&g.State, &o)
 		if bot.Err() != nil {
@@ -146,70 +158,11 @@ func TestPolicyBotRejectsOtherSlotCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bot := NewPolicyBot(tinyModel(t), 0)
-	var o Orders
+	bot := Def.NewPolicyBot(tinyModel(t), 0)
+	o := *Def.NewOrders()
 	o.Reset(len(g.Units))
 	bot.Play(&g.State, &o)
 	if !errors.Is(bot.Err(), policy.ErrSignature) || len(o.List()) != 0 {
 		t.Errorf("Play with %d slots on a 100-slot model: err %v, %d orders", NumSlots(&cfg), bot.Err(), len(o.List()))
 	}
-}
-
-// The policy bot plays what the environment plays for a learner whose
-// action is the argmax of the same model on the env's observation: the
-// env's trace and a match with the bot in the learner's seat are equal.
-func TestPolicyBotMatchesEnv(t *testing.T) {
-	const seed, seat = 21, 2
-	rounds := 200
-	if raceEnabled {
-		rounds = 20
-	}
-	cfg := withRounds(DefaultConfig(), rounds)
-	model := tinyModel(t)
-	f, err := NewEnv().NewFactory(env.Setup{Seats: []string{"Demo", "Null", "", "Demo"}, Config: cfg.String()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	inst, err := f.NewInstance()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inst.Close()
-	var got bytes.Buffer
-	inst.(env.Tracer).SetTrace(func(int, int64) (io.WriteCloser, error) { return coursetest.NopCloser{Writer: &got}, nil })
-	if err := inst.Reset(seed); err != nil {
-		t.Fatal(err)
-	}
-	out := env.NewOut(f.Spec(), 1)
-	reward := make([]float32, 1)
-	action := make([]byte, model.NumSlots)
-	orders := 0
-	for done := false; !done; {
-		inst.Observe(out)
-		logits, err := model.Logits(nil, out.Obs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for id, d := range policy.Argmax(logits, model.NumSlots, NumDirs) {
-			action[id] = byte(d)
-		}
-		if done, err = inst.Step(action, nil, reward); err != nil {
-			t.Fatal(err)
-		}
-		orders += len(coursetest.TableOf[*table](t, inst).orders[seat].List())
-	}
-
-	bots := [NumPlayers]Bot{NewDemo(0, seed), Null{}, PolicyFactory(model)(seat, seed), NewDemo(3, seed)}
-	want, err := playTrace(cfg, seed, [4]string{"Demo", "Null", "Learner", "Demo"}, bots)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got.Bytes(), want) {
-		t.Fatalf("the env's trace differs from the policy bot's: %s", coursetest.FirstDiff(want, got.Bytes()))
-	}
-	if orders < rounds {
-		t.Errorf("%d orders in %d rounds: the comparison proves little", orders, rounds)
-	}
-	t.Logf("%d rounds, %d orders of the policy: traces equal", rounds, orders)
 }

@@ -1,8 +1,6 @@
 package moria
 
 import (
-	"fmt"
-
 	"jgym/course"
 )
 
@@ -67,9 +65,11 @@ func (g *Game) Step(cmds *[NumPlayers][]Command) error {
 	return nil
 }
 
+// abort leaves the game in the middle of the round: every later Step
+// returns err (a Match names the round).
 func (g *Game) abort(err error) error {
-	g.round.aborted = fmt.Errorf("round %d: %w", g.Round+1, err)
-	return g.round.aborted
+	g.round.aborted = err
+	return err
 }
 
 // Killed reports whether unit id was killed in the last round played

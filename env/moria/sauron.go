@@ -106,7 +106,7 @@ func (g *Game) sauronTurn(u *Unit, maps *sauronMaps) {
 		dir = cand[g.rng.Int(0, len(cand)-1)]
 		g.sauronStep(u, dir)
 	}
-	g.Moves = append(g.Moves, Move{u.ID, dir})
+	g.Moves = append(g.Moves, Move{ID: u.ID, Dir: dir})
 }
 
 // sauronPhase moves the living orcs, then every troll, killed ones
@@ -197,7 +197,7 @@ func (g *Game) balrogPhase() error {
 			return err
 		}
 	}
-	g.Moves = append(g.Moves, Move{g.BalrogID, dir})
+	g.Moves = append(g.Moves, Move{ID: g.BalrogID, Dir: dir})
 	return nil
 }
 

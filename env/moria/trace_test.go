@@ -3,6 +3,7 @@ package moria
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -44,62 +45,6 @@ func TestRound1States(t *testing.T) {
 	}
 }
 
-func TestNativeMatchesReproduceTraces(t *testing.T) {
-	for _, tc := range traceCases(t) {
-		if !tc.native() {
-			continue
-		}
-		t.Run(filepath.Base(tc.path), func(t *testing.T) {
-			t.Parallel()
-			want := coursetest.ReadGz(t, tc.path)
-			m, err := NewMatch(tc.cfg, tc.seed, tc.names)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			m.WriteTrace(&buf)
-			if err := m.Run(); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(want, buf.Bytes()) {
-				t.Fatal(coursetest.FirstDiff(want, buf.Bytes()))
-			}
-		})
-	}
-}
-
-// TestReplayCommandFiles replays every trace that has a command file from
-// the logged commands, Dummy's included.
-func TestReplayCommandFiles(t *testing.T) {
-	for _, tc := range traceCases(t) {
-		if tc.cmdPath == "" {
-			continue
-		}
-		t.Run(filepath.Base(tc.path), func(t *testing.T) {
-			t.Parallel()
-			want := coursetest.ReadGz(t, tc.path)
-			log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, tc.cmdPath)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := NewMatchWithBots(tc.cfg, tc.seed, tc.names, [4]Bot{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			m.WriteTrace(&buf)
-			for !m.Done() {
-				if err := m.StepTraced(log.Round(m.Round + 1)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if !bytes.Equal(want, buf.Bytes()) {
-				t.Fatal(coursetest.FirstDiff(want, buf.Bytes()))
-			}
-		})
-	}
-}
-
 func loadConfigFile(t testing.TB, path string) Config {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -126,19 +71,22 @@ func TestAbortedGame(t *testing.T) {
 	const abortRound = 149
 	names := [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}
 	play := func(last int) ([]byte, error) {
-		m, err := NewMatchWithBots(cfg, 460, names, [4]Bot{})
+		m, err := Def.NewMatch(cfg, 460, names, [4]Bot{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
 		m.WriteTrace(&buf)
-		for m.Round < last {
-			if err := m.StepTraced(log.Round(m.Round + 1)); err != nil {
-				if m.Round+1 != abortRound {
-					t.Errorf("aborted in round %d, want %d", m.Round+1, abortRound)
+		for m.Round() < last {
+			if err := m.Step(log.Round(m.Round())); err != nil {
+				if m.Round()+1 != abortRound {
+					t.Errorf("aborted in round %d, want %d", m.Round()+1, abortRound)
 				}
-				if again := m.Step(log.Round(m.Round + 1)); again == nil || again.Error() != err.Error() {
-					t.Errorf("Step after the abort = %v, want the same error", again)
+				if again := m.Step(log.Round(m.Round())); again == nil || again.Error() != err.Error() {
+					t.Errorf("Match.Step after the abort = %v, want the same error", again)
+				}
+				if again := m.Game.Step(log.Round(m.Round())); again == nil || !errors.Is(err, again) {
+					t.Errorf("Game.Step after the abort = %v, want the engine's error again", again)
 				}
 				return buf.Bytes(), err
 			}
@@ -167,15 +115,15 @@ func TestAbortedGame(t *testing.T) {
 func TestFixedMap(t *testing.T) {
 	cfg := loadConfigFile(t, filepath.Join(traceRoot(), "fixed1.cnf"))
 	for _, seed := range []int{1, 7, 99} {
-		m, err := NewMatch(cfg, seed, [4]string{"Demo", "Demo", "Null", "Demo"})
+		m, err := Def.NewBotMatch(cfg, seed, [4]string{"Demo", "Demo", "Null", "Demo"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for idx := range m.Cells {
-			c := &m.Cells[idx]
+		for idx := range m.Game.Cells {
+			c := &m.Game.Cells[idx]
 			want := cfg.Fixed[idx/Cols][idx%Cols]
 			if got := CellChar(c, cfg.RockResistance); got != want {
-				if id := c.ID; id < 0 || m.Units[id].Type != Dwarf || got != '0'+byte(m.Units[id].Player) {
+				if id := c.ID; id < 0 || m.Game.Units[id].Type != Dwarf || got != '0'+byte(m.Game.Units[id].Player) {
 					t.Fatalf("seed %d cell %v: %c, want %c", seed, PosOf(idx), got, want)
 				}
 			}
@@ -187,11 +135,11 @@ func TestFixedMap(t *testing.T) {
 			v += strings.Count(line, "C")
 		}
 		r.SkipPerm(v)
-		b := m.Units[m.BalrogID].Pos
+		b := m.Game.Units[m.Game.BalrogID].Pos
 		if col, row := r.Int(3, 56), r.Int(3, 56); b != (Pos{row, col}) {
 			t.Errorf("seed %d: Balrog at %v, want (%d, %d)", seed, b, row, col)
 		}
-		if err := m.Run(); err != nil {
+		if err := m.Run(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}

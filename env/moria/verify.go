@@ -5,13 +5,14 @@ import (
 	"fmt"
 
 	"jgym/course"
+	"jgym/game"
 )
 
 // ErrTruncated is returned by Verify without commands for a trace that
 // ends before its last round after every round present passed: the course
 // engine aborted, or the file was cut. Only the commands can tell (SPEC
-// §8.8).
-var ErrTruncated = errors.New("trace ends before the last round")
+// §8.8) (game.ErrTruncated).
+var ErrTruncated = game.ErrTruncated
 
 // Divergence is the first place where a trace departs from what the engine
 // does (with commands) or from what the rules allow (without): its Round
@@ -143,11 +144,11 @@ func countStateDiffs(s *State, ts *TraceState) int {
 // divergence is the first differing byte. A truncated trace must end where
 // the engine aborts.
 func replayCommands(tr *Trace, g *Game, log *CommandLog) error {
-	if err := checkCommandLog(log, tr.Config.NbRounds); err != nil {
+	if err := log.Check(tr.Config.NbRounds, &orderRules); err != nil {
 		return err
 	}
 	for r := 1; r <= tr.Config.NbRounds; r++ {
-		err := g.Step(log.Round(r))
+		err := g.Step(log.Round(r - 1)) // the lists of the r-th round played
 		if r == len(tr.States) {
 			// The trace ended after state r-1: the engine must abort now.
 			if errors.Is(err, ErrAbort) {
@@ -172,30 +173,6 @@ func replayCommands(tr *Trace, g *Game, log *CommandLog) error {
 		}
 		if d := tr.diffState(r, &g.State); d != nil {
 			return d
-		}
-	}
-	return nil
-}
-
-// checkCommandLog checks that the log could come from the player-side
-// filter (SPEC §8.1): at most MaxCommands per list, one command per unit.
-func checkCommandLog(log *CommandLog, rounds int) error {
-	if len(log.Rounds) > rounds {
-		return fmt.Errorf("%w: %d rounds of commands for a game of %d rounds", ErrCommandFile, len(log.Rounds), rounds)
-	}
-	for r := range log.Rounds {
-		for p, cmds := range log.Rounds[r] {
-			if len(cmds) > MaxCommands {
-				return fmt.Errorf("%w: round %d player %d: %d commands (max %d)", ErrCommandFile, r+1, p, len(cmds), MaxCommands)
-			}
-			seen := make(map[int]bool, len(cmds))
-			for _, c := range cmds {
-				if seen[c.ID] {
-					return fmt.Errorf("%w: round %d player %d: unit %d commanded twice (the player-side filter keeps one)",
-						ErrCommandFile, r+1, p, c.ID)
-				}
-				seen[c.ID] = true
-			}
 		}
 	}
 	return nil

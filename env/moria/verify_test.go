@@ -27,28 +27,6 @@ func loadRefTrace(t testing.TB, tc traceCase) (*Trace, *CommandLog) {
 	return tr, log
 }
 
-func TestVerifyAcceptsReferenceTraces(t *testing.T) {
-	for _, tc := range traceCases(t) {
-		t.Run(filepath.Base(tc.path), func(t *testing.T) {
-			t.Parallel()
-			tr, log := loadRefTrace(t, tc)
-			if err := Verify(tr, nil); err != nil {
-				t.Errorf("rules: got %v, want nil", err)
-			}
-			if log == nil {
-				t.Fatal("no command file")
-			}
-			if err := Verify(tr, log); err != nil {
-				t.Errorf("replay: got %v, want nil", err)
-			}
-			cfg := tc.cfg
-			if err := VerifyWith(tr, VerifyOptions{Config: &cfg}); err != nil {
-				t.Errorf("rules with the configuration: got %v, want nil", err)
-			}
-		})
-	}
-}
-
 // TestVerifyAcceptsBrawls checks verify on games with far more fighting
 // than the reference games: many attacks on one unit in a round, captures,
 // orcs and trolls hit, rocks dug to abysses, in several configurations.
@@ -97,13 +75,13 @@ func TestVerifyAbortedTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewMatchWithBots(cfg, 460, [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}, [4]Bot{})
+	m, err := Def.NewMatch(cfg, 460, [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}, [4]Bot{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
 	m.WriteTrace(&buf)
-	for !m.Done() && m.StepTraced(log.Round(m.Round+1)) == nil {
+	for !m.Done() && m.Step(log.Round(m.Round())) == nil {
 	}
 	tr, err := ParseTrace(bytes.NewReader(buf.Bytes()))
 	if err != nil {
@@ -171,9 +149,9 @@ func TestVerifyBadCommandLog(t *testing.T) {
 	tr, _ := loadRefTrace(t, tc)
 	tooLong := &CommandLog{Rounds: make([][NumPlayers][]Command, 201)}
 	dup := &CommandLog{Rounds: make([][NumPlayers][]Command, 2)}
-	dup.Rounds[1][2] = []Command{{55, Top}, {55, Left}}
+	dup.Rounds[1][2] = []Command{{ID: 55, Dir: Top}, {ID: 55, Dir: Left}}
 	moved := &CommandLog{Rounds: make([][NumPlayers][]Command, 2)}
-	moved.Rounds[0][0] = []Command{{5, Top}, {6, Left}, {7, Right}, {8, Bottom}, {9, BR}}
+	moved.Rounds[0][0] = []Command{{ID: 5, Dir: Top}, {ID: 6, Dir: Left}, {ID: 7, Dir: Right}, {ID: 8, Dir: Bottom}, {ID: 9, Dir: BR}}
 	for _, c := range []struct {
 		name string
 		log  *CommandLog
@@ -214,7 +192,7 @@ func TestDivergenceError(t *testing.T) {
 func TestVerifyAcceptsRingFull(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.NbDwarves, cfg.NbTrolls = 40, 12
-	m, err := NewMatch(cfg, 1, [4]string{"Null", "Null", "Null", "Null"})
+	m, err := Def.NewBotMatch(cfg, 1, [4]string{"Null", "Null", "Null", "Null"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,8 +203,8 @@ func TestVerifyAcceptsRingFull(t *testing.T) {
 		if err := m.PlayRound(); err != nil {
 			t.Fatal(err)
 		}
-		for _, id := range m.round.reborn {
-			if !onRing(m.Units[id].Pos) {
+		for _, id := range m.Game.round.reborn {
+			if !onRing(m.Game.Units[id].Pos) {
 				inside++
 			}
 		}

@@ -68,15 +68,18 @@ class State {
     return -2;
   }
 
+  // farmers, knights and witches are not const, as in the course kit: a
+  // player cannot call them on a const State.
+
   // farmers returns the ids of the farmers of player pl, increasing.
-  vector<int> farmers(int pl) const {
+  vector<int> farmers(int pl) {
     if (player_ok_(pl)) return farmers_[pl];
     cerr << "warning: farmers requested for player " << pl << endl;
     return vector<int>();
   }
 
   // knights returns the ids of the knights of player pl, increasing.
-  vector<int> knights(int pl) const {
+  vector<int> knights(int pl) {
     if (player_ok_(pl)) return knights_[pl];
     cerr << "warning: knights requested for player " << pl << endl;
     return vector<int>();
@@ -84,7 +87,7 @@ class State {
 
   // witches returns the ids of the witches of player pl, in their fixed
   // order.
-  vector<int> witches(int pl) const {
+  vector<int> witches(int pl) {
     if (player_ok_(pl)) return witches_[pl];
     cerr << "warning: witches requested for player " << pl << endl;
     return vector<int>();

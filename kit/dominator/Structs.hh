@@ -25,8 +25,12 @@ enum Dir {
   DirSize  // 9: number of directions, not a direction
 };
 
-// dir_ok reports whether dir is one of the 9 directions (0..8).
-inline bool dir_ok(int dir) { return dir >= Bottom and dir <= None; }
+// dir_ok reports whether dir is one of the 9 directions (0..8). It takes
+// a Dir, as in the course kit: an int argument does not compile.
+inline bool dir_ok(Dir dir) {
+  int d = dir;
+  return d >= Bottom and d <= None;
+}
 
 // CellType is the kind of a cell.
 enum CellType { Empty, Wall, CellTypeSize };
@@ -34,8 +38,12 @@ enum CellType { Empty, Wall, CellTypeSize };
 // UnitType is the kind of a unit.
 enum UnitType { Farmer, Knight, Witch, UnitTypeSize };
 
-// ut_ok reports whether ut is a unit type.
-inline bool ut_ok(int ut) { return ut >= Farmer and ut < UnitTypeSize; }
+// ut_ok reports whether ut is a unit type. It takes a UnitType, as in the
+// course kit: an int argument does not compile.
+inline bool ut_ok(UnitType ut) {
+  int t = ut;
+  return t >= Farmer and t < UnitTypeSize;
+}
 
 // ut2char returns the trace letter of a unit type: f, k or w.
 inline char ut2char(UnitType t) {

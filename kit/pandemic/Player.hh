@@ -34,8 +34,9 @@ class Player : public Info, public Random_generator, public Action {
   // play is called once per round. The default does nothing.
   virtual void play() {}
 
-  // me returns this player's number (0..3).
-  int me() const { return me_; }
+  // me returns this player's number (0..3). It is not const, as in the
+  // course kit: a player cannot call it on a const Player.
+  int me() { return me_; }
 
   Player() : me_(-1) {}
 

@@ -97,8 +97,8 @@ class State {
   }
 
   // my_units returns the ids of the units of player pl, in increasing
-  // order.
-  vector<int> my_units(int pl) const {
+  // order. It is not const, as in the course kit.
+  vector<int> my_units(int pl) {
     if (pl >= 0 and pl < int(player_units_.size())) return player_units_[pl];
     cerr << "warning: my_units requested for player " << pl << endl;
     return vector<int>();

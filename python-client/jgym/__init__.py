@@ -35,7 +35,7 @@ os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "1")
 
 import gymnasium
 
-from jgym import errors
+from jgym import errors, spec
 from jgym.client import TLS, Client, Session
 from jgym.env import JgymEnv
 from jgym.errors import (
@@ -63,8 +63,7 @@ from jgym.version import VERSION
 
 __version__ = VERSION
 
-#: The games this package registers with Gymnasium, as ``jgym/<id>``.
-GAMES = ("Crematoria-v0", "Dominator-v0", "Pandemic-v0", "Moria-v0")
+from jgym._games import GAMES  # generated from the Go definitions (make generate)
 
 __all__ = [
     "GAMES",
@@ -97,6 +96,7 @@ __all__ = [
     "make_vec",
     "parallel_env",
     "sample_masked",
+    "spec",
 ]
 
 

@@ -34,6 +34,23 @@ def test_random_agent(tmp_path: Path, short_config: str) -> None:
     assert "8 games" in out  # two games of 3 rounds per env (the 4th step of each resets)
 
 
+@pytest.mark.ecosystem
+@pytest.mark.skipif(
+    not importlib.util.find_spec("supersuit"), reason="needs supersuit (the [dev] extra)"
+)
+def test_supersuit_example(tmp_path: Path, address: str, short_config: str) -> None:
+    """examples/supersuit_vec.py: two 3-round games in two worker processes, 7 steps."""
+    cfg = tmp_path / "short.cnf"
+    cfg.write_text(short_config)
+    out = run(
+        "examples/supersuit_vec.py",
+        *("--steps", "7", "--copies", "2", "--num-cpus", "2"),
+        *("--config", str(cfg), "--address", address),
+    )
+    assert "over 8 agents (2 games x 4 seats, 2 worker processes)" in out
+    assert "16 agent-episodes: mean return" in out  # both games end twice: rounds 3 and 6
+
+
 def test_write_trace(tmp_path: Path) -> None:
     res = tmp_path / "game.res"
     out = run("examples/write_trace.py", "--out", str(res), "--seed", "2")

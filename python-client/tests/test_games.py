@@ -93,3 +93,22 @@ def test_strong_bot_seat(game: str, address: str, short_configs: dict[str, str])
         env.reset(seed=2)
     finally:
         env.close()
+
+
+@pytest.mark.parametrize("game", jgym.GAMES)
+def test_spec_describes_the_observation(game: str, address: str) -> None:
+    """The server says how to read its tensors: what a network is built from."""
+    with jgym.Client(address) as c:
+        (spec,) = [g for g in c.list_games() if g.id == game]
+    info = jgym.spec.describe(spec)
+    assert info.id == game and info.num_actions == spec.num_actions
+    board = info.board
+    assert len(board.planes) == board.shape[0]
+    for p in board.planes:
+        assert p.kind in ("code", "bits", "scalar") and p.count >= 1 and p.scale > 0
+    units = info.tensor("units")
+    assert len(units.columns) == units.shape[-1]
+    assert {units.columns[info.unit_row].name, units.columns[info.unit_col].name} == {"row", "col"}
+    mask = info.tensor(info.policy_mask)
+    assert mask.dtype == np.bool_ and mask.shape == (info.num_slots, info.num_actions)
+    assert spec.name and spec.strong_bot

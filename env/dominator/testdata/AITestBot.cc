@@ -63,7 +63,7 @@ struct PLAYER_NAME : public Player {
     ostringstream os;
     os << Pos(1, -2);
     CHECK(os.str() == "(1, -2)");
-    CHECK(dir_ok(None) and dir_ok(Bottom) and not dir_ok(DirSize) and not dir_ok(-1));
+    CHECK(dir_ok(None) and dir_ok(Bottom) and not dir_ok(DirSize));
     CHECK(ut_ok(Witch) and not ut_ok(UnitTypeSize) and ut2char(Knight) == 'k' and char2ut('w') == Witch);
     Unit w(Witch, 3, 1, -1);
     CHECK(w.pos == Pos(0, 0) and not w.active and Movement(5, Left).dir == Left);

@@ -1,0 +1,167 @@
+package moria
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+
+	"jgym/game"
+	"jgym/kit"
+	"jgym/policy"
+)
+
+// EnvID is the id of Moria in an env.Registry.
+const EnvID = "Moria-v0"
+
+// Def is Moria's definition: everything the core needs to play it, host
+// it as an env, seat bots and policies, check and learn from its traces
+// and export players for its kit.
+var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
+	Name:      "Moria",
+	EnvID:     EnvID,
+	StrongBot: "Balin",
+
+	DefaultConfig: DefaultConfig,
+	ParseConfig:   ParseConfig,
+
+	New:      New,
+	State:    func(g *Game) *State { return &g.State },
+	Round:    func(g *Game) int { return g.Round },
+	Scores:   func(g *Game) [NumPlayers]int { return g.Scores() },
+	Step:     (*Game).Step,
+	NumUnits: func(s *State) int { return len(s.Units) },
+	Owner:    func(s *State, id int) int { return s.Units[id].Player },
+	Config:   func(s *State) *Config { return cppConfig(s) },
+
+	Orders: orderRules,
+	// The command files number the rounds from 1 (SPEC §15.1).
+	LogFirstRound: 1,
+	LogDirs:       [2]int{0, int(DirSize) - 1},
+
+	// An engine abort (ErrAbort: the Balrog on a stale troll id) ends the
+	// game with nothing of the round written (TraceWriter.Round); the
+	// Match records the aborted round's command lists, so that Verify
+	// replays the game to the abort.
+	Trace: func(w io.Writer, cfg *Config, seed int, names [NumPlayers]string, g *Game) game.Tracer[*Game] {
+		t := NewTraceWriter(w)
+		t.Header(cfg, seed, names)
+		t.State(&g.State)
+		return t
+	},
+	Verify: func(trace []byte, log *CommandLog, cfg *Config) error {
+		tr, err := ParseTrace(bytes.NewReader(trace))
+		if err != nil {
+			return err
+		}
+		return VerifyWith(tr, VerifyOptions{Config: cfg, Commands: log})
+	},
+	Replay: newTraceRounds,
+
+	Bots: bots,
+
+	Spec:       specFor,
+	NewEncoder: func() game.Encoder[State] { return &Observer{} },
+	Legal:      func(s *State, me, id int, d Dir) bool { return d.Valid() && s.Units[id].Player == me },
+	None:       None,
+
+	Signature:      signature,
+	ActionOrders:   map[string]func(s *State, me, id int, d Dir) int{policy.OrderAttacksFirst: attacksFirst},
+	OpponentOrders: map[string]func(obs [][]byte){policy.OpponentsByScore: orderOpponents},
+
+	Credit:        credit,
+	CreditWeights: creditWeights,
+	CopyState:     func(dst, src *State) { dst.CopyFrom(src) },
+
+	Kit:         func() (fs.FS, error) { return kit.FS("moria") },
+	CppProtocol: cppProtocol{},
+	CppTarget:   CppTarget,
+})
+
+// orderRules are the kit's player-side filter: command() drops
+// directions out of range without marking the unit (SPEC §8.1).
+var orderRules = game.OrderRules[Dir]{Valid: Dir.Valid}
+
+// The core's types for Moria.
+type (
+	// Command is one order: move unit ID in direction Dir.
+	Command = game.Command[Dir]
+	// Move is one printed movement of a round (SPEC §10.3).
+	Move = Command
+	// Orders collects one player's commands of a round with the kit's
+	// player-side filter (SPEC §8.1).
+	Orders = game.Orders[Dir]
+	// Bot plays one seat; it reads the state (read-only) at the start of
+	// each round.
+	Bot = game.Bot[State, Dir]
+	// BotFactory makes the bot of seat me of a game with the game seed.
+	BotFactory = game.BotFactory[State, Dir]
+	// Null is the kit's Null player.
+	Null = game.Null[State, Dir]
+	// Match is a game with four bots, as the kit's Game program runs it
+	// (SPEC §7).
+	Match = game.Match[Config, *Game, State, Dir]
+	// CommandLog holds the command lists each player handed to the engine
+	// (SPEC §15.1): Rounds[k] is the k-th round played, round k+1 of the
+	// file.
+	CommandLog = game.CommandLog[Dir]
+	// PolicyBot plays a seat with an ONNX policy.
+	PolicyBot = game.PolicyBot[Config, *Game, State, Dir]
+	// CppBot plays a seat with a C++ bot of the course kit.
+	CppBot = game.CppBot[State, Dir]
+)
+
+// The errors of the player-side filter and of command files (package
+// game's).
+var (
+	ErrTooManyCommands = game.ErrTooManyCommands
+	ErrCommandFile     = game.ErrCommandFile
+	ErrUnknownBot      = game.ErrUnknownBot
+)
+
+// MaxCommands is the most commands a player may give in one round; the
+// course program aborts when a player gives more (SPEC §8.1).
+const MaxCommands = game.MaxCommands
+
+// bots is the registry of Moria's bots.
+var bots = game.NewBots[State, Dir]("moria")
+
+// RegisterBot registers a bot under name. It panics on a duplicate name, like
+// registering two players with the same name in the kit.
+func RegisterBot(name string, f BotFactory) { bots.Register(name, f) }
+
+// Rounds is the number of rounds of a game (game.Config).
+func (c Config) Rounds() int { return c.NbRounds }
+
+// ParseCommandLog reads a command file (SPEC §15.1): one line per round
+// and player, "r p n id1 dir1 ... idn dirn", rounds from 1, directions
+// numeric 0..8.
+func ParseCommandLog(r io.Reader) (*CommandLog, error) { return Def.ParseCommandLog(r) }
+
+// cppProtocol is Moria's side of the runner protocol (cppproto.go).
+type cppProtocol struct{}
+
+func (cppProtocol) AppendInit(b []byte, me, seed int, s *State) []byte {
+	return appendInit(b, me, seed, cppConfig(s))
+}
+
+func (cppProtocol) AppendRound(b []byte, s *State) []byte { return appendRound(b, s) }
+
+func (cppProtocol) ParseCommands(line []byte, dst []Command) ([]Command, error) {
+	return parseCommands(line, dst)
+}
+
+func (cppProtocol) Round(s *State) (int, bool) {
+	return s.Round + 1, s.Round >= cppConfig(s).NbRounds-1
+}
+
+// cppConfig is the configuration of s, the default one if s has none.
+func cppConfig(s *State) *Config {
+	if s.Cfg == nil {
+		return &defaultConfig
+	}
+	return s.Cfg
+}
+
+// defaultConfig is the kit's default configuration, for states without
+// one and the signature.
+var defaultConfig = DefaultConfig()

@@ -1,0 +1,137 @@
+package game
+
+import (
+	"fmt"
+
+	"jgym/arena"
+	"jgym/dataset"
+	"jgym/env"
+)
+
+// Dataset returns the game's side of jgym dataset: a trace's rounds
+// rebuilt by the game's verifier (Def.Replay: the engine's state at the
+// start of each round, checked against the trace), encoded by the env's
+// encoder and labelled with the movements blocks
+// (docs/learning-from-traces.md).
+func (d *Def[C, G, S, D]) Dataset() dataset.Source { return datasetSource[C, G, S, D]{d} }
+
+type datasetSource[C Config, G, S any, D Dir] struct{ def *Def[C, G, S, D] }
+
+// Open reads a trace played with cfg (nil: its header's settings) and
+// returns its replay, before the first round.
+func (src datasetSource[C, G, S, D]) Open(trace []byte, cfg arena.Config) (dataset.Replay, error) {
+	def := src.def
+	var want *C
+	if cfg != nil {
+		c, ok := arena.ConfigOf[C](cfg)
+		if !ok {
+			return nil, fmt.Errorf("%s: %T is not a %s configuration", def.Name, cfg, def.Name)
+		}
+		want = &c
+	}
+	rs, err := def.Replay(trace, want)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := def.EnvSpec(rs.Config())
+	if err != nil {
+		return nil, err
+	}
+	rp := &replay[C, G, S, D]{def: def, rs: rs, spec: spec, enc: def.NewEncoder(), r: -1}
+	for p := range rp.orders {
+		rp.orders[p].rules = &def.Orders
+	}
+	if e, ok := rs.(dataset.Estimator); ok {
+		return estimatingReplay[C, G, S, D]{rp, e}, nil
+	}
+	return rp, nil
+}
+
+// replay is a trace's rounds as a dataset.Replay.
+type replay[C Config, G, S any, D Dir] struct {
+	def    *Def[C, G, S, D]
+	rs     Rounds[C, S, D]
+	spec   env.Spec
+	enc    Encoder[S]
+	r      int
+	expert dataset.ExpertLabels[Bot[S, D]] // UseExpert: labels from a bot's commands
+	orders [NumSeats]Orders[D]
+	views  [NumSeats]S
+}
+
+var (
+	_ dataset.Replay = (*replay[nopConfig, int, int, int8])(nil)
+	_ dataset.Expert = (*replay[nopConfig, int, int, int8])(nil)
+)
+
+// estimatingReplay is a replay whose rounds estimate what the trace does
+// not print (dataset.Estimator).
+type estimatingReplay[C Config, G, S any, D Dir] struct {
+	*replay[C, G, S, D]
+	dataset.Estimator
+}
+
+// UseExpert makes Label write the commands of the registered bot name.
+func (rp *replay[C, G, S, D]) UseExpert(name string) error { return rp.expert.Use(rp.def.Bots, name) }
+
+func (rp *replay[C, G, S, D]) Spec() env.Spec { return rp.spec }
+func (rp *replay[C, G, S, D]) Seed() int      { return rp.rs.Seed() }
+func (rp *replay[C, G, S, D]) Round() int     { return rp.r }
+func (rp *replay[C, G, S, D]) Err() error     { return rp.rs.Err() }
+
+func (rp *replay[C, G, S, D]) Names() []string {
+	n := rp.rs.Names()
+	return n[:]
+}
+
+func (rp *replay[C, G, S, D]) Next() bool {
+	if !rp.rs.Next() {
+		return false
+	}
+	rp.r++
+	return true
+}
+
+// Observe writes seat's observation of the state at the start of the
+// round, as the env encodes it.
+func (rp *replay[C, G, S, D]) Observe(seat int, obs [][]byte) {
+	rp.enc.Encode(rp.rs.State(), seat, obs)
+}
+
+// Label writes, for each unit slot seat owned at the start of the round,
+// the direction (in the seat's frame) of the move its unit made, or of
+// the expert's command for it; the other slots get None.
+func (rp *replay[C, G, S, D]) Label(seat int, action []byte) {
+	def, s := rp.def, rp.rs.State()
+	for k := range action {
+		action[k] = byte(int8(def.None))
+	}
+	set := func(id int, d D) {
+		if id >= 0 && id < len(action) && def.Owner(s, id) == seat {
+			action[id] = byte(int8(d))
+		}
+	}
+	if rp.expert.On() {
+		rp.expert.Label(seat, rp.r, rp.rs.Seed(), action, func(b Bot[S, D], action []byte) {
+			o := &rp.orders[seat]
+			o.Reset(def.NumUnits(s))
+			playBot(def, b, s, seat, &rp.views[seat], o)
+			for _, c := range o.List() {
+				set(c.ID, c.Dir)
+			}
+		})
+		return
+	}
+	for _, m := range rp.rs.Moves() {
+		d := m.Dir
+		if def.ViewDir != nil {
+			d = def.ViewDir(seat, d)
+		}
+		set(m.ID, d)
+	}
+}
+
+func (rp *replay[C, G, S, D]) Scores() (before, after []int) {
+	b, a := rp.rs.Scores()
+	return b[:], a[:]
+}
