@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"jgym/course/coursetest"
+	"jgym/game/gametest"
 )
 
 // Fuzz targets. "go test" runs them on their seed corpus only; to fuzz:
@@ -18,32 +19,18 @@ import (
 //	go test -run '^$' -fuzz FuzzOrdersStep -fuzztime 45s ./env/crematoria/
 
 func FuzzParseConfig(f *testing.F) {
-	f.Add([]byte(DefaultConfigText))
+	var seeds [][]byte
+	seeds = append(seeds, []byte(DefaultConfigText))
 	cnfs, _ := filepath.Glob(filepath.Join(referenceTraces, "edge", "*.cnf"))
 	for _, p := range cnfs {
 		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
+			seeds = append(seeds, b)
 		}
 	}
-	f.Add([]byte("Crematoria 1.2 nb_players 4 nb_rounds -3"))
-	f.Add([]byte(strings.Replace(DefaultConfigText, "GENERATOR", "GENERATOR 3", 1)))
-	f.Add([]byte(strings.Replace(DefaultConfigText, "GENERATOR", "FIXED RRR", 1)))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := ParseConfig(bytes.NewReader(data))
-		if err != nil {
-			return
-		}
-		if err := cfg.Validate(); err != nil {
-			t.Fatalf("ParseConfig accepted a configuration Validate rejects: %v", err)
-		}
-		again, err := ParseConfig(strings.NewReader(cfg.String()))
-		if err != nil {
-			t.Fatalf("String() of an accepted configuration does not parse: %v", err)
-		}
-		if !reflect.DeepEqual(again, cfg) {
-			t.Fatalf("round trip: got %+v, want %+v", again, cfg)
-		}
-	})
+	seeds = append(seeds, []byte("Crematoria 1.2 nb_players 4 nb_rounds -3"))
+	seeds = append(seeds, []byte(strings.Replace(DefaultConfigText, "GENERATOR", "GENERATOR 3", 1)))
+	seeds = append(seeds, []byte(strings.Replace(DefaultConfigText, "GENERATOR", "FIXED RRR", 1)))
+	gametest.FuzzConfig(f, Def, seeds...)
 }
 
 func FuzzParseTrace(f *testing.F) {
@@ -79,28 +66,13 @@ func FuzzParseTrace(f *testing.F) {
 }
 
 func FuzzParseCommandLog(f *testing.F) {
-	f.Add(coursetest.ReadGz(f, filepath.Join(referenceTraces, "edge", "crematoria_s2_Null-Null-Null-Null_elev23.cmd.gz")))
+	var seeds [][]byte
+	seeds = append(seeds, coursetest.ReadGz(f, filepath.Join(referenceTraces, "edge", "crematoria_s2_Null-Null-Null-Null_elev23.cmd.gz")))
 	demo := coursetest.ReadGz(f, filepath.Join(referenceTraces, "commands", "crematoria_s1_Demo-Demo-Demo-Demo.cmd.gz"))
-	f.Add(demo[:bytes.IndexByte(demo, '\n')+1])
-	f.Add([]byte("3 1 2 5 0 6 10\n0 0 0\n"))
-	f.Add([]byte("0 0 1 -1 4\n0 0 0\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		log, err := ParseCommandLog(bytes.NewReader(data))
-		if err != nil {
-			return
-		}
-		var out bytes.Buffer
-		if err := log.Write(&out); err != nil {
-			t.Fatal(err)
-		}
-		again, err := ParseCommandLog(&out)
-		if err != nil {
-			t.Fatalf("written log does not parse: %v", err)
-		}
-		if got, want := fmt.Sprint(again.Rounds), fmt.Sprint(log.Rounds); got != want {
-			t.Fatalf("round trip: got %s, want %s", got, want)
-		}
-	})
+	seeds = append(seeds, demo[:bytes.IndexByte(demo, '\n')+1])
+	seeds = append(seeds, []byte("3 1 2 5 0 6 10\n0 0 0\n"))
+	seeds = append(seeds, []byte("0 0 1 -1 4\n0 0 0\n"))
+	gametest.FuzzCommandLog(f, Def, seeds...)
 }
 
 // fuzzBase is a game in progress (dead and living necromonger slots,

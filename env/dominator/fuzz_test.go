@@ -2,14 +2,13 @@ package dominator
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"jgym/course/coursetest"
+	"jgym/game/gametest"
 )
 
 // Fuzz targets. "go test" runs them on their seed corpus only; to fuzz:
@@ -20,39 +19,25 @@ import (
 // -fuzzminimizetime the fuzzer spends most of its time minimizing them.
 
 func FuzzParseConfig(f *testing.F) {
+	var seeds [][]byte
 	for _, name := range ShippedConfigNames() {
 		c, err := ShippedConfig(name)
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add([]byte(c.String()))
+		seeds = append(seeds, []byte(c.String()))
 	}
 	cnfs, _ := filepath.Glob(filepath.Join(referenceTraces, "edge", "*.cnf"))
 	for _, p := range cnfs {
 		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
+			seeds = append(seeds, b)
 		}
 	}
-	f.Add([]byte("Dominator 4.0 nb_players 4 nb_rounds -3"))
-	f.Add([]byte(strings.Replace(DefaultConfigText, "GENERATOR2", "GENERATOR2 3", 1)))
-	f.Add([]byte(strings.Replace(DefaultConfigText, "GENERATOR2", "GENERATOR1 10 5 x", 1)))
-	f.Add([]byte(strings.Replace(DefaultConfigText, "GENERATOR2", "FIXED XXX", 1)))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := ParseConfig(bytes.NewReader(data))
-		if err != nil {
-			return
-		}
-		if err := cfg.Validate(); err != nil {
-			t.Fatalf("ParseConfig accepted a configuration Validate rejects: %v", err)
-		}
-		again, err := ParseConfig(strings.NewReader(cfg.String()))
-		if err != nil {
-			t.Fatalf("String() of an accepted configuration does not parse: %v", err)
-		}
-		if !reflect.DeepEqual(again, cfg) {
-			t.Fatalf("round trip: got %+v, want %+v", again, cfg)
-		}
-	})
+	seeds = append(seeds, []byte("Dominator 4.0 nb_players 4 nb_rounds -3"))
+	seeds = append(seeds, []byte(strings.Replace(DefaultConfigText, "GENERATOR2", "GENERATOR2 3", 1)))
+	seeds = append(seeds, []byte(strings.Replace(DefaultConfigText, "GENERATOR2", "GENERATOR1 10 5 x", 1)))
+	seeds = append(seeds, []byte(strings.Replace(DefaultConfigText, "GENERATOR2", "FIXED XXX", 1)))
+	gametest.FuzzConfig(f, Def, seeds...)
 }
 
 // smallTrace is a short game of brawlers, with deaths and reborn units,
@@ -98,32 +83,12 @@ func FuzzParseTrace(f *testing.F) {
 }
 
 func FuzzParseCommandLog(f *testing.F) {
-	f.Add(coursetest.ReadGz(f, filepath.Join(referenceTraces, "edge", "aborts", "crowd1_s1_Chaos-Demo-Dummy-Chaos.cmd.gz")))
+	var seeds [][]byte
+	seeds = append(seeds, coursetest.ReadGz(f, filepath.Join(referenceTraces, "edge", "aborts", "crowd1_s1_Chaos-Demo-Dummy-Chaos.cmd.gz")))
 	demo := coursetest.ReadGz(f, filepath.Join(referenceTraces, "commands", "dominator_s1_Demo-Demo-Demo-Demo.cmd.gz"))
-	f.Add(demo[:bytes.IndexByte(demo, '\n')+1])
-	f.Add([]byte("3 1 2 5 0 6 10\n0 0 0\n"))
-	f.Add([]byte("0 0 1 -1 4\n0 0 0\n0 0 0\n"))
-	f.Add([]byte("0 3 1 2147483647 -2147483648\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		log, err := ParseCommandLog(bytes.NewReader(data))
-		if err != nil {
-			return
-		}
-		var out bytes.Buffer
-		if err := log.Write(&out); err != nil {
-			t.Fatal(err)
-		}
-		again, err := ParseCommandLog(&out)
-		if err != nil {
-			t.Fatalf("written log does not parse: %v", err)
-		}
-		if got, want := fmt.Sprint(again.Rounds), fmt.Sprint(log.Rounds); got != want {
-			t.Fatalf("round trip: got %s, want %s", got, want)
-		}
-		for r := range log.Rounds {
-			if again.Complete(r) != log.Complete(r) {
-				t.Fatalf("round %d: complete %v after the round trip, want %v", r, again.Complete(r), log.Complete(r))
-			}
-		}
-	})
+	seeds = append(seeds, demo[:bytes.IndexByte(demo, '\n')+1])
+	seeds = append(seeds, []byte("3 1 2 5 0 6 10\n0 0 0\n"))
+	seeds = append(seeds, []byte("0 0 1 -1 4\n0 0 0\n0 0 0\n"))
+	seeds = append(seeds, []byte("0 3 1 2147483647 -2147483648\n"))
+	gametest.FuzzCommandLog(f, Def, seeds...)
 }

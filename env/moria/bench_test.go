@@ -1,74 +1,33 @@
 package moria
 
 import (
-	"io"
+	"jgym/game/gametest"
 	"testing"
 )
 
-// benchmarkRounds plays whole games with the named bots and reports rounds
-// per second; with trace, the .res trace is written to io.Discard.
-func benchmarkRounds(b *testing.B, bot string, trace bool) {
-	b.ReportAllocs()
-	names := [NumPlayers]string{bot, bot, bot, bot}
-	rounds := 0
-	seed := 1
-	var m *Match
-	for i := 0; i < b.N; i++ {
-		if m == nil || m.Done() {
-			b.StopTimer() // map generation is measured by BenchmarkNewGame
-			var err error
-			m, err = Def.NewBotMatch(DefaultConfig(), seed, names)
-			if err != nil {
-				b.Fatal(err)
-			}
-			seed++
-			if trace {
-				m.WriteTrace(io.Discard)
-			}
-			b.StartTimer()
-		}
-		if err := m.PlayRound(); err != nil {
-			b.Fatal(err)
-		}
-		rounds++
-	}
-	b.ReportMetric(float64(rounds)/b.Elapsed().Seconds(), "rounds/s")
+// The engine's speed: whole games of the default configuration (package
+// gametest's BenchmarkRounds and BenchmarkNewGame).
+
+func BenchmarkRoundNull(b *testing.B) {
+	gametest.BenchmarkRounds(b, Def, gametest.Bench{Seats: gametest.Four("Null"), UntimedNew: true})
 }
 
-func BenchmarkRoundNull(b *testing.B)      { benchmarkRounds(b, "Null", false) }
-func BenchmarkRoundDemo(b *testing.B)      { benchmarkRounds(b, "Demo", false) }
-func BenchmarkRoundNullTrace(b *testing.B) { benchmarkRounds(b, "Null", true) }
-func BenchmarkRoundDemoTrace(b *testing.B) { benchmarkRounds(b, "Demo", true) }
+func BenchmarkRoundDemo(b *testing.B) {
+	gametest.BenchmarkRounds(b, Def, gametest.Bench{Seats: gametest.Four("Demo"), UntimedNew: true})
+}
+
+func BenchmarkRoundNullTrace(b *testing.B) {
+	gametest.BenchmarkRounds(b, Def, gametest.Bench{Seats: gametest.Four("Null"), Trace: true, UntimedNew: true})
+}
+
+func BenchmarkRoundDemoTrace(b *testing.B) {
+	gametest.BenchmarkRounds(b, Def, gametest.Bench{Seats: gametest.Four("Demo"), Trace: true, UntimedNew: true})
+}
 
 // BenchmarkNewGame measures map generation and unit placement.
-func BenchmarkNewGame(b *testing.B) {
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		if _, err := New(DefaultConfig(), i); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkNewGame(b *testing.B) { gametest.BenchmarkNewGame(b, Def) }
 
 // BenchmarkRoundBalin plays Balin against three Demos.
 func BenchmarkRoundBalin(b *testing.B) {
-	b.ReportAllocs()
-	rounds, seed := 0, 1
-	var m *Match
-	for i := 0; i < b.N; i++ {
-		if m == nil || m.Done() {
-			b.StopTimer()
-			var err error
-			if m, err = Def.NewBotMatch(DefaultConfig(), seed, [NumPlayers]string{"Balin", "Demo", "Demo", "Demo"}); err != nil {
-				b.Fatal(err)
-			}
-			seed++
-			b.StartTimer()
-		}
-		if err := m.PlayRound(); err != nil {
-			b.Fatal(err)
-		}
-		rounds++
-	}
-	b.ReportMetric(float64(rounds)/b.Elapsed().Seconds(), "rounds/s")
+	gametest.BenchmarkRounds(b, Def, gametest.Bench{Seats: [NumPlayers]string{"Balin", "Demo", "Demo", "Demo"}, UntimedNew: true})
 }

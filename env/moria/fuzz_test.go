@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"jgym/course/coursetest"
+	"jgym/game/gametest"
 )
 
 // Fuzz targets. "go test" runs them on their seed corpus only; to fuzz:
@@ -17,29 +18,15 @@ import (
 //	go test -run '^$' -fuzz FuzzParseTrace -fuzztime 45s ./env/moria/
 
 func FuzzParseConfig(f *testing.F) {
-	f.Add([]byte(DefaultConfigText))
+	var seeds [][]byte
+	seeds = append(seeds, []byte(DefaultConfigText))
 	for _, p := range []string{filepath.Join(referenceTraces, "fixed1.cnf"), filepath.Join(referenceTraces, "..", "aborts", "crowded.cnf")} {
-		f.Add(mustRead(f, p))
+		seeds = append(seeds, mustRead(f, p))
 	}
-	f.Add([]byte("Moria 1.1 nb_players 4 nb_rounds -3"))
-	f.Add([]byte(strings.Replace(DefaultConfigText, "GENERATOR", "GENERATOR 3", 1)))
-	f.Add([]byte(strings.Replace(DefaultConfigText, "GENERATOR", "FIXED RRR", 1)))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := ParseConfig(bytes.NewReader(data))
-		if err != nil {
-			return
-		}
-		if err := cfg.Validate(); err != nil {
-			t.Fatalf("ParseConfig accepted a configuration Validate rejects: %v", err)
-		}
-		again, err := ParseConfig(strings.NewReader(cfg.String()))
-		if err != nil {
-			t.Fatalf("String() of an accepted configuration does not parse: %v", err)
-		}
-		if !reflect.DeepEqual(again, cfg) {
-			t.Fatalf("round trip: got %+v, want %+v", again, cfg)
-		}
-	})
+	seeds = append(seeds, []byte("Moria 1.1 nb_players 4 nb_rounds -3"))
+	seeds = append(seeds, []byte(strings.Replace(DefaultConfigText, "GENERATOR", "GENERATOR 3", 1)))
+	seeds = append(seeds, []byte(strings.Replace(DefaultConfigText, "GENERATOR", "FIXED RRR", 1)))
+	gametest.FuzzConfig(f, Def, seeds...)
 }
 
 func FuzzParseTrace(f *testing.F) {
@@ -74,29 +61,14 @@ func FuzzParseTrace(f *testing.F) {
 }
 
 func FuzzParseCommandLog(f *testing.F) {
+	var seeds [][]byte
 	demo := coursetest.ReadGz(f, filepath.Join(referenceTraces, "commands", "moria_s1_Demo-Demo-Demo-Demo.cmd.gz"))
-	f.Add(demo[:bytes.IndexByte(demo, '\n')+1])
-	f.Add(coursetest.ReadGz(f, filepath.Join(referenceTraces, "commands", "moria_s1_Null-Null-Null-Null.cmd.gz")))
-	f.Add([]byte("3 1 2 5 0 6 8\n1 0 0\n"))
-	f.Add([]byte("1 0 1 -1 4\n1 0 0\n"))
-	f.Add([]byte("0 0 0\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		log, err := ParseCommandLog(bytes.NewReader(data))
-		if err != nil {
-			return
-		}
-		var out bytes.Buffer
-		if err := log.Write(&out); err != nil {
-			t.Fatal(err)
-		}
-		again, err := ParseCommandLog(&out)
-		if err != nil {
-			t.Fatalf("written log does not parse: %v", err)
-		}
-		if got, want := fmt.Sprint(again.Rounds), fmt.Sprint(log.Rounds); got != want {
-			t.Fatalf("round trip: got %s, want %s", got, want)
-		}
-	})
+	seeds = append(seeds, demo[:bytes.IndexByte(demo, '\n')+1])
+	seeds = append(seeds, coursetest.ReadGz(f, filepath.Join(referenceTraces, "commands", "moria_s1_Null-Null-Null-Null.cmd.gz")))
+	seeds = append(seeds, []byte("3 1 2 5 0 6 8\n1 0 0\n"))
+	seeds = append(seeds, []byte("1 0 1 -1 4\n1 0 0\n"))
+	seeds = append(seeds, []byte("0 0 0\n"))
+	gametest.FuzzCommandLog(f, Def, seeds...)
 }
 
 // fuzzBase is a game in progress (orcs, captured units, dug rocks) that

@@ -5,11 +5,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"jgym/course/coursetest"
+	"jgym/game/gametest"
 )
 
 // Fuzz targets. "go test" runs them on their seed corpus only; to fuzz:
@@ -17,33 +17,19 @@ import (
 //	go test -run '^$' -fuzz FuzzParseTrace -fuzztime 45s ./env/pandemic/
 
 func FuzzParseConfig(f *testing.F) {
-	f.Add([]byte(DefaultConfigText))
+	var seeds [][]byte
+	seeds = append(seeds, []byte(DefaultConfigText))
 	cnfs, _ := filepath.Glob(filepath.Join(referenceTraces, "edge", "*.cnf"))
 	for _, p := range cnfs {
 		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
+			seeds = append(seeds, b)
 		}
 	}
-	f.Add([]byte("Pandemic 1.0 nb_players 4 rows -3"))
-	f.Add([]byte(strings.Replace(DefaultConfigText, "GENERATOR1", "GENERATOR1 3", 1)))
-	f.Add([]byte(strings.Replace(DefaultConfigText, "GENERATOR1", "FIXED a b 00 WWW", 1)))
-	f.Add([]byte(strings.Replace(DefaultConfigText, "50", "1e-3", 1)))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := ParseConfig(bytes.NewReader(data))
-		if err != nil {
-			return
-		}
-		if err := cfg.Validate(); err != nil {
-			t.Fatalf("ParseConfig accepted a configuration Validate rejects: %v", err)
-		}
-		again, err := ParseConfig(strings.NewReader(cfg.String()))
-		if err != nil {
-			t.Fatalf("String() of an accepted configuration does not parse: %v", err)
-		}
-		if !reflect.DeepEqual(again, cfg) {
-			t.Fatalf("round trip: got %+v, want %+v", again, cfg)
-		}
-	})
+	seeds = append(seeds, []byte("Pandemic 1.0 nb_players 4 rows -3"))
+	seeds = append(seeds, []byte(strings.Replace(DefaultConfigText, "GENERATOR1", "GENERATOR1 3", 1)))
+	seeds = append(seeds, []byte(strings.Replace(DefaultConfigText, "GENERATOR1", "FIXED a b 00 WWW", 1)))
+	seeds = append(seeds, []byte(strings.Replace(DefaultConfigText, "50", "1e-3", 1)))
+	gametest.FuzzConfig(f, Def, seeds...)
 }
 
 func FuzzParseTrace(f *testing.F) {
@@ -79,41 +65,14 @@ func FuzzParseTrace(f *testing.F) {
 }
 
 func FuzzParseCommandLog(f *testing.F) {
-	f.Add(coursetest.ReadGz(f, filepath.Join(referenceTraces, "edge", "commands", "pandemic_s602_Demo-Dummy-Demo-Dummy.cmd.gz")))
+	var seeds [][]byte
+	seeds = append(seeds, coursetest.ReadGz(f, filepath.Join(referenceTraces, "edge", "commands", "pandemic_s602_Demo-Dummy-Demo-Dummy.cmd.gz")))
 	chaos := coursetest.ReadGz(f, filepath.Join(referenceTraces, "edge", "commands", "pandemic_s801_Chaos-Demo-Dummy-Chaos.cmd.gz"))
-	f.Add(chaos[:bytes.IndexByte(chaos, '\n')+1])
-	f.Add([]byte("3 1 2 5 0 6 -1\n0 0 0\n"))
-	f.Add([]byte("0 0 1 -3 7\n0 0 0\n"))
-	f.Add([]byte("0 0 2 4 1 4 2\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		log, err := ParseCommandLog(bytes.NewReader(data))
-		if err != nil {
-			return
-		}
-		var out bytes.Buffer
-		if err := log.Write(&out); err != nil {
-			t.Fatal(err)
-		}
-		again, err := ParseCommandLog(&out)
-		if err != nil {
-			t.Fatalf("Write output does not parse: %v", err)
-		}
-		if len(again.Rounds) != len(log.Rounds) {
-			t.Fatalf("round trip: %d rounds, want %d", len(again.Rounds), len(log.Rounds))
-		}
-		for r := range log.Rounds {
-			for p := range log.Rounds[r] {
-				if len(log.Rounds[r][p]) != len(again.Rounds[r][p]) {
-					t.Fatalf("round trip: round %d player %d differs", r, p)
-				}
-				for i, c := range log.Rounds[r][p] {
-					if again.Rounds[r][p][i] != c {
-						t.Fatalf("round trip: round %d player %d command %d differs", r, p, i)
-					}
-				}
-			}
-		}
-	})
+	seeds = append(seeds, chaos[:bytes.IndexByte(chaos, '\n')+1])
+	seeds = append(seeds, []byte("3 1 2 5 0 6 -1\n0 0 0\n"))
+	seeds = append(seeds, []byte("0 0 1 -3 7\n0 0 0\n"))
+	seeds = append(seeds, []byte("0 0 2 4 1 4 2\n"))
+	gametest.FuzzCommandLog(f, Def, seeds...)
 }
 
 // chaosBot gives random commands to its units and, with junk, every kind

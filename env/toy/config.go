@@ -72,9 +72,9 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// Text is the configuration's text form, which ParseConfig reads back and
+// String is the configuration's text form, which ParseConfig reads back and
 // every trace's header begins with.
-func (c Config) Text() string {
+func (c Config) String() string {
 	var b strings.Builder
 	b.WriteString(Version + "\n")
 	for i, p := range c.fields() {

@@ -17,7 +17,7 @@ func TestContract(t *testing.T) {
 func FuzzStep(f *testing.F) { gametest.FuzzStep(f, Def) }
 
 func FuzzConfig(f *testing.F) {
-	gametest.FuzzConfig(f, Def, []byte(DefaultConfig().Text()), []byte(smallConfig.Text()))
+	gametest.FuzzConfig(f, Def, []byte(DefaultConfig().String()), []byte(smallConfig.String()))
 }
 
 // FuzzTrace starts from a game of smallConfig and its command file.

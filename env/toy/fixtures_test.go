@@ -49,11 +49,11 @@ func TestFixtures(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(tracesDir, "commands"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(small, []byte(smallConfig.Text()), 0o644); err != nil {
+		if err := os.WriteFile(small, []byte(smallConfig.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if b, err := os.ReadFile(small); err != nil || string(b) != smallConfig.Text() {
+	if b, err := os.ReadFile(small); err != nil || string(b) != smallConfig.String() {
 		t.Fatalf("%s is not smallConfig's text (%v)", small, err)
 	}
 	var want []string

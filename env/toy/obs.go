@@ -51,7 +51,7 @@ func specFor(cfg *Config) (env.Spec, error) {
 			Description: "optional: commands are issued in increasing value, ties by slot"},
 		NumActions:    NumDirs,
 		NumRounds:     cfg.NbRounds,
-		DefaultConfig: DefaultConfig().Text(),
+		DefaultConfig: DefaultConfig().String(),
 		UnitRow:       2,
 		UnitCol:       3,
 		PolicyMask:    "action_mask",

@@ -198,14 +198,14 @@ func TestGreedyBeatsDemo(t *testing.T) {
 }
 
 func TestParseConfig(t *testing.T) {
-	def := DefaultConfig().Text()
+	def := DefaultConfig().String()
 	for _, c := range []struct {
 		name, text string
 		ok         bool
 	}{
 		{"the default text", def, true},
 		{"other order, blank lines", "\nToy 1\ncapture 5\n\nwalls 10\nunits 3\ncols 10\nrows 10\nrounds 40\n", true},
-		{"the small text", smallConfig.Text(), true},
+		{"the small text", smallConfig.String(), true},
 		{"empty", "", false},
 		{"another game", strings.Replace(def, "Toy 1", "Crematoria 1.2", 1), false},
 		{"a setting missing", strings.Replace(def, "walls 10\n", "", 1), false},
@@ -222,7 +222,7 @@ func TestParseConfig(t *testing.T) {
 		}
 	}
 	for _, cfg := range []Config{DefaultConfig(), smallConfig} {
-		got, err := ParseConfig(strings.NewReader(cfg.Text()))
+		got, err := ParseConfig(strings.NewReader(cfg.String()))
 		if err != nil || got != cfg {
 			t.Errorf("ParseConfig(Text()) = %+v, %v; want %+v", got, err, cfg)
 		}

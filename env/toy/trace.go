@@ -37,7 +37,7 @@ type TraceWriter struct {
 // NewTraceWriter writes the header and the initial state of g to w.
 func NewTraceWriter(w io.Writer, cfg *Config, seed int, names [NumPlayers]string, g *Game) *TraceWriter {
 	t := &TraceWriter{w: w}
-	t.b = append(t.b, cfg.Text()...)
+	t.b = append(t.b, cfg.String()...)
 	t.b = fmt.Appendf(t.b, "seed %d\nnames %s\n", seed, strings.Join(names[:], " "))
 	t.b = appendState(t.b, &g.State)
 	t.flush()

@@ -2,6 +2,9 @@ package gametest
 
 import (
 	"bytes"
+	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 
 	"jgym/game"
@@ -18,10 +21,22 @@ func FuzzStep[C game.Config, G, S any, D game.Dir](f *testing.F, d *game.Def[C, 
 	f.Fuzz(func(t *testing.T, act, order []byte) { CheckStep(t, d, act, order) })
 }
 
+// textConfig is what every game's configuration offers beyond
+// [game.Config]: its validation and its text, which ParseConfig reads.
+type textConfig interface {
+	Validate() error
+	String() string
+}
+
 // FuzzConfig is the body of a game's fuzz target of configuration files:
-// ParseConfig never panics, and a configuration it accepts has a spec or
-// a clear error.
+// ParseConfig never panics; a configuration it accepts is valid, has a
+// spec or a clear error, and its text parses back to the same value.
+//
+//	func FuzzConfig(f *testing.F) { gametest.FuzzConfig(f, Def, []byte(DefaultConfigText)) }
 func FuzzConfig[C game.Config, G, S any, D game.Dir](f *testing.F, d *game.Def[C, G, S, D], seeds ...[]byte) {
+	if _, ok := any(new(C)).(textConfig); !ok {
+		f.Fatalf("%s: *Config has no Validate() error and String() string", d.Name)
+	}
 	for _, s := range seeds {
 		f.Add(s)
 	}
@@ -30,7 +45,49 @@ func FuzzConfig[C game.Config, G, S any, D game.Dir](f *testing.F, d *game.Def[C
 		if err != nil {
 			return
 		}
+		tc := any(&cfg).(textConfig)
+		if err := tc.Validate(); err != nil {
+			t.Fatalf("ParseConfig accepted a configuration Validate rejects: %v", err)
+		}
+		again, err := d.ParseConfig(strings.NewReader(tc.String()))
+		if err != nil {
+			t.Fatalf("String() of an accepted configuration does not parse: %v", err)
+		}
+		if !reflect.DeepEqual(again, cfg) {
+			t.Fatalf("round trip: got %+v, want %+v", again, cfg)
+		}
 		d.EnvSpec(&cfg)
+	})
+}
+
+// FuzzCommandLog is the body of a game's fuzz target of command files:
+// ParseCommandLog never panics, and a log it accepts is written back to
+// a file that parses to the same commands, rounds complete or not alike.
+func FuzzCommandLog[C game.Config, G, S any, D game.Dir](f *testing.F, d *game.Def[C, G, S, D], seeds ...[]byte) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		log, err := d.ParseCommandLog(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		if err := log.Write(&out); err != nil {
+			t.Fatal(err)
+		}
+		again, err := d.ParseCommandLog(&out)
+		if err != nil {
+			t.Fatalf("written log does not parse: %v", err)
+		}
+		if got, want := fmt.Sprint(again.Rounds), fmt.Sprint(log.Rounds); got != want {
+			t.Fatalf("round trip: got %s, want %s", got, want)
+		}
+		for r := range log.Rounds {
+			if again.Complete(r) != log.Complete(r) {
+				t.Fatalf("round %d: complete %v after the round trip, want %v", r, again.Complete(r), log.Complete(r))
+			}
+		}
 	})
 }
 
