@@ -15,7 +15,7 @@
 //     go run ./benchmarks/cloneagree --game pandemic --dir DIR --from 1000071 --to 1000100
 //
 // Each game registers its measure in a file of its own (crematoria.go,
-// pandemic.go); the helpers below are shared.
+// dominator.go, pandemic.go); the helpers below are shared.
 package main
 
 import (
@@ -88,6 +88,7 @@ func readGz(path string) ([]byte, error) {
 	return io.ReadAll(z)
 }
 
+// mean is the mean of v.
 func mean(v []float64) float64 {
 	s := 0.0
 	for _, x := range v {
@@ -96,6 +97,7 @@ func mean(v []float64) float64 {
 	return s / float64(len(v))
 }
 
+// median is the median of v.
 func median(v []float64) float64 {
 	w := slices.Clone(v)
 	sort.Float64s(w)

@@ -124,6 +124,9 @@ func TestUsageAndList(t *testing.T) {
 	if code, stdout, _ := runJgym("list", "-g", "pandemic"); code != 0 || !strings.HasPrefix(stdout, "Pandemic:\nDemo\nDummyClone\nNull\nPasteur\ncpp:PATH") {
 		t.Errorf("jgym list -g pandemic: exit %d, stdout %q", code, stdout)
 	}
+	if code, stdout, _ := runJgym("list", "-g", "dominator"); code != 0 || !strings.HasPrefix(stdout, "Dominator:\nDemo\nDummyClone\nKhan\nNull\ncpp:PATH") {
+		t.Errorf("jgym list -g dominator: exit %d, stdout %q", code, stdout)
+	}
 	if code, _, stderr := runJgym("match", "Foo", "Demo", "Demo", "Demo", "-s", "1", "-o", filepath.Join(t.TempDir(), "x.res")); code != 1 ||
 		!strings.Contains(stderr, `unknown bot "Foo"`) || !strings.Contains(stderr, "policy") || !strings.Contains(stderr, "cpp") {
 		t.Errorf("an unknown bot: exit %d, stderr %q; want the prefix seats named", code, stderr)

@@ -21,10 +21,10 @@ func Example() {
 	}
 	dominator.WriteResults(os.Stdout, m.State(), m.Names)
 	// Output:
-	// info: player Khan got score 171733
-	// info: player Demo got score 4266
-	// info: player Null got score 2025
-	// info: player Demo got score 6202
+	// info: player Khan got score 169574
+	// info: player Demo got score 2790
+	// info: player Null got score 1878
+	// info: player Demo got score 5865
 	// info: player(s) Khan got top score
 }
 

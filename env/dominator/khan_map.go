@@ -1,30 +1,22 @@
 package dominator
 
-// The maps Khan plans with: what threatens a cell, who will stand where,
-// and breadth-first searches over the board of its view.
-
-// Flags of khanMap.danger.
-const (
-	dangerHaunted  = 1 << iota // haunted now: stepping here kills
-	dangerWitch                // within 2 of a witch, active or not: may be haunted any time
-	dangerReach                // within 3 of an enemy witch that may step this round
-	dangerOwnWitch             // within 2 of where an own witch is going
-	dangerKnight               // next to an enemy knight: may be attacked
-)
+// The map Khan plans with: walls, units, who will stand where, and
+// breadth-first searches over the board of its view.
 
 // khanMap is the per-round picture of the board, in Khan's view.
 type khanMap struct {
-	n      int     // side of the board
-	wall   []bool  // per cell
-	danger []uint8 // per cell, dangerHaunted | ...
-	unit   []int16 // per cell: unit standing there now, or -1
-	taken  []bool  // per cell: an own unit will try to be there after the round
-	stamp  []int32 // BFS visit stamps
-	first  []int8  // BFS: first direction from the start
-	dist   []int16 // BFS: distance from the start
-	queue  []int32
-	cur    int32
-	nb     []int32 // neighbours, see neighbours
+	n     int     // side of the board
+	wall  []bool  // per cell
+	haunt []bool  // per cell: haunted now (stepping there kills)
+	unit  []int16 // per cell: unit standing there now, or -1
+	taken []bool  // per cell: an own unit will try to be there after the round
+	leave []bool  // per cell: the own unit there is ordered to step away
+	stamp []int32 // BFS visit stamps
+	first []int8  // BFS: first direction from the start
+	dist  []int16 // BFS: distance from the start
+	queue []int32
+	cur   int32
+	nb    []int32 // neighbours, see neighbours
 }
 
 func (m *khanMap) reset(v *State) {
@@ -32,9 +24,10 @@ func (m *khanMap) reset(v *State) {
 	cells := len(v.Grid)
 	if len(m.wall) != cells {
 		m.wall = make([]bool, cells)
-		m.danger = make([]uint8, cells)
+		m.haunt = make([]bool, cells)
 		m.unit = make([]int16, cells)
 		m.taken = make([]bool, cells)
+		m.leave = make([]bool, cells)
 		m.stamp = make([]int32, cells)
 		m.first = make([]int8, cells)
 		m.dist = make([]int16, cells)
@@ -47,29 +40,14 @@ func (m *khanMap) reset(v *State) {
 		m.wall[idx] = c.Type == Wall
 		m.unit[idx] = c.ID
 		m.taken[idx] = false
-		m.danger[idx] = 0
-		if c.Haunted {
-			m.danger[idx] = dangerHaunted
-		}
+		m.leave[idx] = false
+		m.haunt[idx] = c.Haunted
 	}
 }
 
 func (m *khanMap) idx(p Pos) int   { return p.I*m.n + p.J }
 func (m *khanMap) pos(idx int) Pos { return Pos{idx / m.n, idx % m.n} }
 func (m *khanMap) in(p Pos) bool   { return p.I >= 0 && p.I < m.n && p.J >= 0 && p.J < m.n }
-
-// stampDiamond ors flag into every on-board cell within Manhattan
-// distance r of p.
-func (m *khanMap) stampDiamond(p Pos, r int, flag uint8) {
-	for x := -r; x <= r; x++ {
-		for y := -r + absInt(x); y <= r-absInt(x); y++ {
-			q := Pos{p.I + x, p.J + y}
-			if m.in(q) {
-				m.danger[m.idx(q)] |= flag
-			}
-		}
-	}
-}
 
 // free reports whether a unit can step onto cell idx now: on the board,
 // not a wall, nobody there, nobody of ours going there.

@@ -78,7 +78,7 @@ func TestMatchNames(t *testing.T) {
 	if _, err := Def.NewBotMatch(DefaultConfig(), 1, [4]string{"Null", "Nobody", "Null", "Null"}); !errors.Is(err, ErrUnknownBot) {
 		t.Errorf("an unknown bot: %v, want ErrUnknownBot", err)
 	}
-	want := []string{"Demo", "Khan", "Null"}
+	want := []string{"Demo", "DummyClone", "Khan", "Null"}
 	if got := Def.Bots.Names(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Def.Bots.Names() = %v, want %v", got, want)
 	}

@@ -2,8 +2,8 @@
 
 tests/fixtures/shipped_games.json holds the final scores of games each
 ``examples/models/*.onnx`` played as Go's ``policy:`` bot, recorded with the
-jgym of commit 12fa66d (before jgym.torch; tests/fixtures/record_shipped.py
-says how). Here:
+jgym of commit 918f094 (before jgym.torch, with Dominator's new Khan;
+tests/fixtures/record_shipped.py says how). Here:
 
 - each ``.onnx`` file reads (:func:`jgym.torch.read_onnx`), fits the game
   the server describes, and plays those games again in Go: the same scores;
