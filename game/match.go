@@ -25,7 +25,7 @@ type Match[C Config, G, S any, D Dir] struct {
 
 	orders [NumSeats]Orders[D]
 	cmds   [NumSeats][]Command[D]
-	views  [NumSeats]S
+	views  *[NumSeats]S // the bots' views (Def.View), allocated on first use
 	trace  Tracer[G]
 	log    *CommandLog[D]
 	err    error // the error that ended the game, sticky
@@ -191,7 +191,14 @@ func (m *Match[C, G, S, D]) step(cmds *[NumSeats][]Command[D], round int) error 
 // it: a Blind bot gets nothing to read, a SeatBot the real state and its
 // seat, another bot the view of Def.View.
 func (m *Match[C, G, S, D]) playBot(b Bot[S, D], s *S, p int, o *Orders[D]) {
-	playBot(m.def, b, s, p, &m.views[p], o)
+	var scratch *S
+	if m.def.View != nil {
+		if m.views == nil { // a game without views holds no copies of its state
+			m.views = new([NumSeats]S)
+		}
+		scratch = &m.views[p]
+	}
+	playBot(m.def, b, s, p, scratch, o)
 }
 
 // playBot is Match.playBot with the view's scratch space.
