@@ -69,55 +69,64 @@ func emitConvPixels(e *emitter, fn, name string, x, w, b, o *value, pads [4]int,
 	f.line("int kylo = 0, kyhi = %d;  // the kernel rows inside the input", KH)
 	f.line("while (kylo < %d && iy0 + kylo * %d < 0) ++kylo;", KH, dh)
 	f.line("while (kyhi > kylo && iy0 + (kyhi - 1) * %d >= %d) --kyhi;", dh, H)
-	f.open("for (int ox = 0; ox < %d; ++ox)", OW)
+	mb := convBlock(M)
+	nv := mb / 4
+	// Columns ox in [oxlo, oxhi) have every kernel column inside the
+	// input: there px pixels are computed at once, the taps written out.
+	oxlo, oxhi := (pads[1]+sw-1)/sw, 0
+	if last := W - 1 + pads[1] - (KW-1)*dw; last >= 0 {
+		oxhi = min(last/sw+1, OW)
+	}
+	px := 1
+	if nv <= 6 && KW <= 7 {
+		px = 2
+	}
+	f.open("for (int ox = 0; ox < %d;)", OW)
+	if oxlo < oxhi {
+		f.open("if (ox >= %d && ox + %d <= %d)", oxlo, px, oxhi)
+		f.line("const float* in = x + n * %d + ox * %d - %d;  // pixel ox's input column of kx = 0, channel 0", C*H*W, sw, pads[1])
+		convBlockLoop(f, M, nv, px, b != nil, func(f *code) {
+			f.open("for (int c = 0; c < %d; ++c)", C)
+			f.open("for (int ky = kylo; ky < kyhi; ++ky)")
+			f.line("const float* row = in + c * %d + (iy0 + ky * %d) * %d;", H*W, dh, W)
+			f.line("const jgym_v4* wk = %s + (c * %d + ky) * %d + m0 / 4;", wt, KH, KW*mv)
+			for kx := 0; kx < KW; kx++ {
+				f.open("")
+				for p := 0; p < px; p++ {
+					f.line("const float s%d = row[%d];", p, p*sw+kx*dw)
+					f.line("const jgym_v4 x%d = {s%d, s%d, s%d, s%d};", p, p, p, p, p)
+				}
+				f.line("const jgym_v4* wv = wk + %d;", kx*mv)
+				convTap(f, nv, px)
+				f.close()
+			}
+			f.close()
+			f.close()
+		}, OH, OW)
+		f.line("ox += %d;", px)
+		f.line("continue;")
+		f.close()
+	}
 	f.line("const int ix0 = ox * %d - %d;  // the input column of kx = 0", sw, pads[1])
 	f.line("int kxlo = 0, kxhi = %d;  // the kernel columns inside the input", KW)
 	f.line("while (kxlo < %d && ix0 + kxlo * %d < 0) ++kxlo;", KW, dw)
 	f.line("while (kxhi > kxlo && ix0 + (kxhi - 1) * %d >= %d) --kxhi;", dw, W)
-	mb := convBlock(M)
-	nv := mb / 4
-	if mb < M {
-		f.open("for (int m0 = 0; m0 < %d; m0 += %d)", M, mb)
-	} else {
-		f.line("const int m0 = 0;")
-	}
-	accs := make([]string, nv)
-	for v := range accs {
-		if b == nil {
-			accs[v] = fmt.Sprintf("a%d = {0.0f, 0.0f, 0.0f, 0.0f}", v)
-		} else {
-			accs[v] = fmt.Sprintf("a%d = {bias[m0 + %d], bias[m0 + %d], bias[m0 + %d], bias[m0 + %d]}", v, 4*v, 4*v+1, 4*v+2, 4*v+3)
-		}
-	}
-	f.line("jgym_v4 %s;", strings.Join(accs, ", "))
-	f.open("for (int c = 0; c < %d; ++c)", C)
-	f.line("const float* xc = x + (n * %d + c) * %d;", C, H*W)
-	f.open("for (int ky = kylo; ky < kyhi; ++ky)")
-	f.line("const float* row = xc + (iy0 + ky * %d) * %d;", dh, W)
-	f.line("const jgym_v4* wk = %s + (c * %d + ky) * %d + m0 / 4;", wt, KH, KW*mv)
-	f.open("for (int kx = kxlo; kx < kxhi; ++kx)")
-	f.line("const float xs = row[ix0 + kx * %d];", dw)
-	f.line("const jgym_v4 xv = {xs, xs, xs, xs};")
-	f.line("const jgym_v4* wv = wk + kx * %d;", mv)
-	for v0 := 0; v0 < nv; v0 += 4 {
-		var parts []string
-		for v := v0; v < min(v0+4, nv); v++ {
-			parts = append(parts, fmt.Sprintf("a%d += wv[%d] * xv;", v, v))
-		}
-		f.line("%s", strings.Join(parts, " "))
-	}
-	f.close()
-	f.close()
-	f.close()
-	f.line("float* yo = y + ((n * %d + m0) * %d + oy) * %d + ox;", M, OH, OW)
-	f.open("for (int q = 0; q < 4; ++q)")
-	for v := 0; v < nv; v++ {
-		f.line("yo[(%d + q) * %d] = a%d[q];", 4*v, OH*OW, v)
-	}
-	f.close()
-	if mb < M {
+	convBlockLoop(f, M, nv, 1, b != nil, func(f *code) {
+		f.open("for (int c = 0; c < %d; ++c)", C)
+		f.line("const float* xc = x + (n * %d + c) * %d;", C, H*W)
+		f.open("for (int ky = kylo; ky < kyhi; ++ky)")
+		f.line("const float* row = xc + (iy0 + ky * %d) * %d;", dh, W)
+		f.line("const jgym_v4* wk = %s + (c * %d + ky) * %d + m0 / 4;", wt, KH, KW*mv)
+		f.open("for (int kx = kxlo; kx < kxhi; ++kx)")
+		f.line("const float s0 = row[ix0 + kx * %d];", dw)
+		f.line("const jgym_v4 x0 = {s0, s0, s0, s0};")
+		f.line("const jgym_v4* wv = wk + kx * %d;", mv)
+		convTap(f, nv, 1)
 		f.close()
-	}
+		f.close()
+		f.close()
+	}, OH, OW)
+	f.line("++ox;")
 	f.close()
 	f.close()
 	if N > 1 {
@@ -166,3 +175,51 @@ struct jgym_v4 {
 };
 #endif
 `
+
+// convBlockLoop writes the loop over the blocks of output channels of px
+// pixels (ox, ox+1, ...): the accumulators a<pixel>_<vector> start at the
+// bias (or zero), taps adds the taps, and the sums are stored.
+func convBlockLoop(f *code, M, nv, px int, bias bool, taps func(f *code), OH, OW int) {
+	mb := nv * 4
+	if mb < M {
+		f.open("for (int m0 = 0; m0 < %d; m0 += %d)", M, mb)
+	} else {
+		f.open("")
+		f.line("const int m0 = 0;")
+	}
+	for p := 0; p < px; p++ {
+		accs := make([]string, nv)
+		for v := range accs {
+			if bias {
+				accs[v] = fmt.Sprintf("a%d_%d = {bias[m0 + %d], bias[m0 + %d], bias[m0 + %d], bias[m0 + %d]}", p, v, 4*v, 4*v+1, 4*v+2, 4*v+3)
+			} else {
+				accs[v] = fmt.Sprintf("a%d_%d = {0.0f, 0.0f, 0.0f, 0.0f}", p, v)
+			}
+		}
+		f.line("jgym_v4 %s;", strings.Join(accs, ", "))
+	}
+	taps(f)
+	f.line("float* yo = y + ((n * %d + m0) * %d + oy) * %d + ox;", M, OH, OW)
+	f.open("for (int q = 0; q < 4; ++q)")
+	for p := 0; p < px; p++ {
+		for v := 0; v < nv; v++ {
+			f.line("yo[(%d + q) * %d + %d] = a%d_%d[q];", 4*v, OH*OW, p, p, v)
+		}
+	}
+	f.close()
+	f.close()
+}
+
+// convTap writes the products and sums of one tap: each pixel p's
+// accumulators add wv[v] * x<p>.
+func convTap(f *code, nv, px int) {
+	for p := 0; p < px; p++ {
+		for v0 := 0; v0 < nv; v0 += 4 {
+			var parts []string
+			for v := v0; v < min(v0+4, nv); v++ {
+				parts = append(parts, fmt.Sprintf("a%d_%d += wv[%d] * x%d;", p, v, v, p))
+			}
+			f.line("%s", strings.Join(parts, " "))
+		}
+	}
+}

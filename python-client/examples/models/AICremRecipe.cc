@@ -431,10 +431,12 @@ struct PLAYER_NAME : public Player {
     for (int h = 0; h < n; ++h) {
       const int x = queue_[h], k = x / 3200, i = x % 3200 / 80, j = x % 80;
       if (d[x] >= 63) break;
+      const int cols[3] = {j == 0 ? 79 : j - 1, j, j == 79 ? 0 : j + 1};  // columns wrap
       for (int a = -1; a <= 1; ++a) {
         if (i + a < 0 || i + a >= 40) continue;
-        for (int b = -1; b <= 1; ++b) {
-          const int y = k * 3200 + (i + a) * 80 + (j + b + 80) % 80;
+        const int base = k * 3200 + (i + a) * 80;
+        for (int b = 0; b < 3; ++b) {
+          const int y = base + cols[b];
           if (d[y] == 255 && cells_[y].type != Rock) {
             d[y] = d[x] + 1;
             queue_[n++] = y;
@@ -509,10 +511,12 @@ struct PLAYER_NAME : public Player {
       next.clear();
       for (int x : cur) {
         const int k = x / 3200, i = x % 3200 / 80, j = x % 80;
+        const int cols[3] = {j == 0 ? 79 : j - 1, j, j == 79 ? 0 : j + 1};  // columns wrap
         for (int a = -1; a <= 1; ++a) {
           if (i + a < 0 || i + a >= 40) continue;
-          for (int b = -1; b <= 1; ++b) {
-            const int y = k * 3200 + (i + a) * 80 + (j + b + 80) % 80;
+          const int base = k * 3200 + (i + a) * 80;
+          for (int b = 0; b < 3; ++b) {
+            const int y = base + cols[b];
             if (allowed_[y] && val[y] == 127) {
               val[y] = v + 1;
               next.push_back(y);
