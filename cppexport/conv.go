@@ -59,6 +59,10 @@ func emitConv(e *emitter, n *policy.Node) error {
 	fn := "conv_" + o.id
 	e.header(n)
 	e.body.line("%s();", fn)
+	if group == 1 && M%4 == 0 {
+		emitConvPixels(e, fn, n.Name, x, w, b, o, pads, [2]int{sh, sw}, [2]int{dh, dw})
+		return nil
+	}
 
 	f := &e.funcs
 	f.line("")

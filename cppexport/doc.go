@@ -31,9 +31,16 @@
 //     increasing k; a convolution starts at its bias and adds input
 //     channel by channel, then kernel row, then kernel column; ReduceMean
 //     sums in double in input order), so the logits are equal bit for bit,
-//     not only close. The convolutions, where the time goes, compute
-//     several output channels of one row at once so that g++ -O2
-//     vectorizes them; the per-element order is unchanged.
+//     not only close. The convolutions and matrix products, where the
+//     time goes, work on four floats at once (jgym_v4: the vector
+//     extension of g++ and clang, a plain struct elsewhere) with the sums
+//     held in registers: a convolution computes a block of up to 32
+//     output channels of one or two pixels at once over the taps, from a
+//     copy of its kernel laid out [c][ky][kx][m] that the constructor
+//     makes (convpixels.go); a product with a constant B, blocks of up
+//     to 32 columns of a row over the nonzero entries of that row of A,
+//     skipped as the interpreter skips them (matmulv4.go). The
+//     per-element order is unchanged.
 //   - Weights are written as the shortest decimal literals that read back
 //     as the same float32 (9 significant digits at most), with the f
 //     suffix.

@@ -14,6 +14,7 @@ type emitter struct {
 	body  code // forward()'s body
 	funcs code // helper member functions
 	nvar  int
+	v4s   map[string]bool // the jgym_v4 copies of constants written (constV4)
 }
 
 // emitters translate the operators of the Go interpreter, each with the

@@ -183,6 +183,9 @@ func assemble(p *program, e *emitter, t *Target, opp string, opts Options, src, 
 	c.line("static Player* factory() { return new PLAYER_NAME; }")
 	c.line("")
 	c.line("enum { U = %d };  // unit slots", p.numSlots)
+	if p.v4 {
+		c.b.WriteString(indent(strings.TrimLeft(v4CC, "\n"), c.indent))
+	}
 	c.line("")
 	c.line("// Network inputs (%s).", t.Signature.ObservationVersion)
 	for _, in := range t.Signature.Inputs {
@@ -211,6 +214,9 @@ func assemble(p *program, e *emitter, t *Target, opp string, opts Options, src, 
 		if v.konst != nil && v.used {
 			c.line("load_%s();", v.id)
 		}
+	}
+	for _, l := range p.init {
+		c.line("%s", l)
 	}
 	c.close()
 	c.line("")

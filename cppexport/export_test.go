@@ -223,6 +223,20 @@ func TestNativeFlagsStayExact(t *testing.T) {
 	testInputsAndLogits(t, models(t), rounds, []seatGame{{21, 1, true, false}}, "-O3", "-march=native")
 }
 
+// TestPlainV4StaysExact compiles the exported player with jgym_v4 as the
+// plain struct that compilers without g++'s vector extension get
+// (-DJGYM_PLAIN_V4): its logits too equal the Go bot's bit for bit.
+func TestPlainV4StaysExact(t *testing.T) {
+	rounds := 30
+	switch {
+	case raceEnabled:
+		rounds = 8
+	case testing.Short():
+		rounds = 15
+	}
+	testInputsAndLogits(t, models(t), rounds, []seatGame{{22, 2, true, false}}, "-DJGYM_PLAIN_V4")
+}
+
 // seatGame is a game with the player under test in one seat, its units
 // moved by a Riddick when riddick is set, and Demos elsewhere, but for a
 // Riddick in the seat across the table when rival is set.

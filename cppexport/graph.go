@@ -46,6 +46,8 @@ type program struct {
 	order    []*value // values in creation order (stable output)
 	logits   *value
 	scratch  []scratch
+	init     []string // statements the constructor runs after loading the weights
+	v4       bool     // the code uses jgym_v4 (v4CC)
 }
 
 // build reads the graph of a model that policy.Parse accepted (with

@@ -3,6 +3,7 @@ package cppexport
 import (
 	"fmt"
 	"jgym/policy"
+	"math"
 )
 
 // The matrix products (policy/matmul.go): MatMul and Gemm.
@@ -75,6 +76,14 @@ func emitMatMul(e *emitter, n *policy.Node) error {
 	e.body.open("")
 	vars, lk := e.loops(batch)
 	aOff := index(vars, scale(ea, m*k), 0)
+	if b.konst != nil && nn%4 == 0 && finite(b.konst.F) {
+		bv := e.constV4(b, false, k*b.len()/(k*nn), nn)
+		e.matmulV4(m, k, nn, bv, "("+index(vars, scale(eb, k*nn), 0)+") / 4", ptr(o), index(vars, scale(strides(batch), m*nn), 0),
+			func(i, p string) string { return fmt.Sprintf("%s[%s + %s * %d + %s]", ptr(a), aOff, i, k, p) })
+		e.closeLoops(lk)
+		e.body.close()
+		return nil
+	}
 	e.matmul(m, k, nn, ptr(b), index(vars, scale(eb, k*nn), 0), ptr(o), index(vars, scale(strides(batch), m*nn), 0),
 		func(i, p string) string { return fmt.Sprintf("%s[%s + %s * %d + %s]", ptr(a), aOff, i, k, p) })
 	e.closeLoops(lk)
@@ -99,19 +108,23 @@ func emitGemm(e *emitter, n *policy.Node) error {
 	}
 	e.header(n)
 	e.body.open("")
-	B := ptr(b)
-	if tb {
-		// The interpreter transposes B first (a copy): so does the C++.
-		B = o.id + "bt_"
-		e.p.scratch = append(e.p.scratch, scratch{B, "float", k * nn})
-		e.body.line("for (int i = 0; i < %d; ++i) for (int j = 0; j < %d; ++j) %s[j * %d + i] = %s[i * %d + j];", nn, k, B, nn, ptr(b), k)
-	}
 	A := ptr(a)
 	aAt := func(i, p string) string { return fmt.Sprintf("%s[%s * %d + %s]", A, i, k, p) }
 	if ta {
 		aAt = func(i, p string) string { return fmt.Sprintf("%s[%s * %d + %s]", A, p, m, i) }
 	}
-	e.matmul(m, k, nn, B, "0", ptr(o), "0", aAt)
+	B := ptr(b)
+	if b.konst != nil && nn%4 == 0 && finite(b.konst.F) {
+		e.matmulV4(m, k, nn, e.constV4(b, tb, k, nn), "0", ptr(o), "0", aAt)
+	} else if tb {
+		// The interpreter transposes B first (a copy): so does the C++.
+		B = o.id + "bt_"
+		e.p.scratch = append(e.p.scratch, scratch{B, "float", k * nn})
+		e.body.line("for (int i = 0; i < %d; ++i) for (int j = 0; j < %d; ++j) %s[j * %d + i] = %s[i * %d + j];", nn, k, B, nn, ptr(b), k)
+		e.matmul(m, k, nn, B, "0", ptr(o), "0", aAt)
+	} else {
+		e.matmul(m, k, nn, B, "0", ptr(o), "0", aAt)
+	}
 	e.body.line("float* C = %s;", ptr(o))
 	if alpha != 1 {
 		e.body.line("for (int i = 0; i < %d; ++i) C[i] *= %s;", m*nn, floatLit(alpha))
@@ -131,4 +144,17 @@ func emitGemm(e *emitter, n *policy.Node) error {
 	}
 	e.body.close()
 	return nil
+}
+
+// finite reports whether every float of f is finite: a product with such
+// a B may skip the zeros of A, as the interpreter does, whatever path of
+// policy/matmul.go it takes (0 * b is then a zero, which adds nothing to a
+// sum that starts at +0).
+func finite(f []float32) bool {
+	for _, x := range f {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return false
+		}
+	}
+	return true
 }

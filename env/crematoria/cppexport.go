@@ -169,8 +169,17 @@ const encoderCC = `
     return u.type != Pioneer;
   }
 
+  // cells_ is the board of this round, cell k * 3200 + i * 80 + j, read
+  // from the kit once per round by encode: the searches below read each
+  // cell many times.
+  Cell cells_[6400];
+
+  // at returns the cell at (i, j, k) of cells_.
+  const Cell& at(int i, int j, int k) const { return cells_[k * 3200 + i * 80 + j]; }
+
   // encode writes the observation of seat me() into the network's inputs.
   void encode() {
+    for (int x = 0; x < 6400; ++x) cells_[x] = cell(x % 3200 / 80, x % 80, x / 3200);
     long long* board = in_board_;
     long long* units = in_units_;
     float* glob = in_globals_;
@@ -179,13 +188,13 @@ const encoderCC = `
     // Planes 0 and 1: terrain | unit << 3.
     for (int i = 0; i < 40; ++i)
       for (int j = 0; j < 80; ++j) {
-        Cell c = cell(i, j, 0);
+        const Cell& c = at(i, j, 0);
         int t = 0;                                             // Rock
         if (c.type == Cave) t = c.owner >= 0 ? 3 + rel(c.owner) : 1;
         else if (c.type == Elevator) t = 2;
         if (c.id >= 0) t |= unit_code(c.id) << 3;
         board[i * 80 + j] = t;
-        Cell d = cell(i, j, 1);
+        const Cell& d = at(i, j, 1);
         int s = d.type == Elevator ? 2 : (d.gem ? 1 : 0);      // Outside: 0
         if (d.id >= 0) s |= unit_code(d.id) << 3;
         board[3200 + i * 80 + j] = s;
@@ -285,7 +294,7 @@ const encoderCC = `
     unsigned char* d = dist_[f];
     int n = 0;
     for (int x = 0; x < 6400; ++x) {
-      Cell c = cell(x % 3200 / 80, x % 80, x / 3200);
+      const Cell& c = cells_[x];
       d[x] = 255;
       if (c.type != Rock && is_source(f, c, x / 3200)) {
         d[x] = 0;
@@ -295,17 +304,19 @@ const encoderCC = `
     for (int h = 0; h < n; ++h) {
       const int x = queue_[h], k = x / 3200, i = x % 3200 / 80, j = x % 80;
       if (d[x] >= 63) break;
+      const int cols[3] = {j == 0 ? 79 : j - 1, j, j == 79 ? 0 : j + 1};  // columns wrap
       for (int a = -1; a <= 1; ++a) {
         if (i + a < 0 || i + a >= 40) continue;
-        for (int b = -1; b <= 1; ++b) {
-          const int y = k * 3200 + (i + a) * 80 + (j + b + 80) % 80;
-          if (d[y] == 255 && cell(i + a, (j + b + 80) % 80, k).type != Rock) {
+        const int base = k * 3200 + (i + a) * 80;
+        for (int b = 0; b < 3; ++b) {
+          const int y = base + cols[b];
+          if (d[y] == 255 && cells_[y].type != Rock) {
             d[y] = d[x] + 1;
             queue_[n++] = y;
           }
         }
       }
-      if (cell(i, j, k).type == Elevator) {
+      if (cells_[x].type == Elevator) {
         const int y = x + (k == 0 ? 3200 : -3200);
         if (d[y] == 255) {
           d[y] = d[x] + 1;
@@ -373,17 +384,19 @@ const encoderCC = `
       next.clear();
       for (int x : cur) {
         const int k = x / 3200, i = x % 3200 / 80, j = x % 80;
+        const int cols[3] = {j == 0 ? 79 : j - 1, j, j == 79 ? 0 : j + 1};  // columns wrap
         for (int a = -1; a <= 1; ++a) {
           if (i + a < 0 || i + a >= 40) continue;
-          for (int b = -1; b <= 1; ++b) {
-            const int y = k * 3200 + (i + a) * 80 + (j + b + 80) % 80;
+          const int base = k * 3200 + (i + a) * 80;
+          for (int b = 0; b < 3; ++b) {
+            const int y = base + cols[b];
             if (allowed_[y] && val[y] == 127) {
               val[y] = v + 1;
               next.push_back(y);
             }
           }
         }
-        if (levels && cell(i, j, k).type == Elevator) {
+        if (levels && cells_[x].type == Elevator) {
           const int y = k == 0 ? x + 3200 : x - 3200;
           if (allowed_[y] && val[y] == 127) {
             val[y] = v + 1;
@@ -406,7 +419,7 @@ const encoderCC = `
       const int w = val[k * 3200 + (i + di[q]) * 80 + (j + dj[q] + 80) % 80];
       row[f * 11 + q] = w != 127 && w < v;
     }
-    if (cell(i, j, k).type == Elevator) {
+    if (cells_[x].type == Elevator) {
       if (k == 1) row[f * 11 + 9] = f == 0 || (val[x - 3200] != 127 && val[x - 3200] < v);  // Down escapes
       else row[f * 11 + 8] = val[x + 3200] != 127 && val[x + 3200] < v;
     }
@@ -429,17 +442,17 @@ const encoderCC = `
       left_[j] = o < 40 ? o / 2 : -1;
     }
     for (int x = 0; x < 3200; ++x) {
-      allowed_[x] = cell(x / 80, x % 80, 0).type != Rock;
-      allowed_[3200 + x] = cell(x / 80, x % 80, 1).type != Rock && left_[x % 80] >= 0;
+      allowed_[x] = cells_[x].type != Rock;
+      allowed_[3200 + x] = cells_[3200 + x].type != Rock && left_[x % 80] >= 0;
     }
     for (int j = 0; j < 80; ++j)
       if (left_[j] >= 0)
         for (int i = 0; i < 40; ++i)
-          if (cell(i, j, 1).type == Elevator) src_[20 - left_[j]].push_back(3200 + i * 80 + j);
+          if (at(i, j, 1).type == Elevator) src_[20 - left_[j]].push_back(3200 + i * 80 + j);
     run(escape_, false);
     for (int x = 3200; x < 6400; ++x) {
       const int j = x % 80;
-      if (!cell(x % 3200 / 80, j, 1).gem || left_[j] < 0 || escape_[x] > 0) continue;
+      if (!cells_[x].gem || left_[j] < 0 || escape_[x] > 0) continue;
       const int latest = min((int)left_[j], -(int)escape_[x]);
       src_[20 - latest].push_back(x);
     }

@@ -37,6 +37,24 @@ struct PLAYER_NAME : public Player {
   static Player* factory() { return new PLAYER_NAME; }
 
   enum { U = 80 };  // unit slots
+  // Four floats operated on at once, element by element (the convolutions).
+  #if defined(__GNUC__) && !defined(JGYM_PLAIN_V4)
+  typedef float jgym_v4 __attribute__((vector_size(16)));
+  #else
+  struct jgym_v4 {
+    float e[4];
+    float operator[](int i) const { return e[i]; }
+    jgym_v4 operator*(const jgym_v4& o) const {
+      jgym_v4 r;
+      for (int i = 0; i < 4; ++i) r.e[i] = e[i] * o.e[i];
+      return r;
+    }
+    jgym_v4& operator+=(const jgym_v4& o) {
+      for (int i = 0; i < 4; ++i) e[i] += o.e[i];
+      return *this;
+    }
+  };
+  #endif
 
   // Network inputs (crematoria-obs-3).
   long long in_board_[9600];  // board [1 3 40 80]
@@ -146,7 +164,14 @@ struct PLAYER_NAME : public Player {
   float t136_[880];  // [1 80 11]
   float t137_[880];  // [1 80 11]
   float t138_[880];  // [1 80 11]
+  jgym_v4 t27_v4_[14];
   double t66_sum_[8];
+  jgym_v4 t28_v4_[768];
+  jgym_v4 t11_v4_[2];
+  jgym_v4 t29_v4_[12544];
+  jgym_v4 t30_v4_[2304];
+  jgym_v4 t31_v4_[5888];
+  jgym_v4 t32_v4_[4096];
   bool warned_;
 
   PLAYER_NAME() : warned_(false) {
@@ -181,6 +206,13 @@ struct PLAYER_NAME : public Player {
     load_t35_();
     load_t36_();
     load_t42_();
+    prep_t27_v4_();
+    prep_t28_v4_();
+    prep_t11_v4_();
+    prep_t29_v4_();
+    prep_t30_v4_();
+    prep_t31_v4_();
+    prep_t32_v4_();
   }
 
   // play is called once per round.
@@ -264,8 +296,17 @@ struct PLAYER_NAME : public Player {
     return u.type != Pioneer;
   }
 
+  // cells_ is the board of this round, cell k * 3200 + i * 80 + j, read
+  // from the kit once per round by encode: the searches below read each
+  // cell many times.
+  Cell cells_[6400];
+
+  // at returns the cell at (i, j, k) of cells_.
+  const Cell& at(int i, int j, int k) const { return cells_[k * 3200 + i * 80 + j]; }
+
   // encode writes the observation of seat me() into the network's inputs.
   void encode() {
+    for (int x = 0; x < 6400; ++x) cells_[x] = cell(x % 3200 / 80, x % 80, x / 3200);
     long long* board = in_board_;
     long long* units = in_units_;
     float* glob = in_globals_;
@@ -274,13 +315,13 @@ struct PLAYER_NAME : public Player {
     // Planes 0 and 1: terrain | unit << 3.
     for (int i = 0; i < 40; ++i)
       for (int j = 0; j < 80; ++j) {
-        Cell c = cell(i, j, 0);
+        const Cell& c = at(i, j, 0);
         int t = 0;                                             // Rock
         if (c.type == Cave) t = c.owner >= 0 ? 3 + rel(c.owner) : 1;
         else if (c.type == Elevator) t = 2;
         if (c.id >= 0) t |= unit_code(c.id) << 3;
         board[i * 80 + j] = t;
-        Cell d = cell(i, j, 1);
+        const Cell& d = at(i, j, 1);
         int s = d.type == Elevator ? 2 : (d.gem ? 1 : 0);      // Outside: 0
         if (d.id >= 0) s |= unit_code(d.id) << 3;
         board[3200 + i * 80 + j] = s;
@@ -380,7 +421,7 @@ struct PLAYER_NAME : public Player {
     unsigned char* d = dist_[f];
     int n = 0;
     for (int x = 0; x < 6400; ++x) {
-      Cell c = cell(x % 3200 / 80, x % 80, x / 3200);
+      const Cell& c = cells_[x];
       d[x] = 255;
       if (c.type != Rock && is_source(f, c, x / 3200)) {
         d[x] = 0;
@@ -390,17 +431,19 @@ struct PLAYER_NAME : public Player {
     for (int h = 0; h < n; ++h) {
       const int x = queue_[h], k = x / 3200, i = x % 3200 / 80, j = x % 80;
       if (d[x] >= 63) break;
+      const int cols[3] = {j == 0 ? 79 : j - 1, j, j == 79 ? 0 : j + 1};  // columns wrap
       for (int a = -1; a <= 1; ++a) {
         if (i + a < 0 || i + a >= 40) continue;
-        for (int b = -1; b <= 1; ++b) {
-          const int y = k * 3200 + (i + a) * 80 + (j + b + 80) % 80;
-          if (d[y] == 255 && cell(i + a, (j + b + 80) % 80, k).type != Rock) {
+        const int base = k * 3200 + (i + a) * 80;
+        for (int b = 0; b < 3; ++b) {
+          const int y = base + cols[b];
+          if (d[y] == 255 && cells_[y].type != Rock) {
             d[y] = d[x] + 1;
             queue_[n++] = y;
           }
         }
       }
-      if (cell(i, j, k).type == Elevator) {
+      if (cells_[x].type == Elevator) {
         const int y = x + (k == 0 ? 3200 : -3200);
         if (d[y] == 255) {
           d[y] = d[x] + 1;
@@ -468,17 +511,19 @@ struct PLAYER_NAME : public Player {
       next.clear();
       for (int x : cur) {
         const int k = x / 3200, i = x % 3200 / 80, j = x % 80;
+        const int cols[3] = {j == 0 ? 79 : j - 1, j, j == 79 ? 0 : j + 1};  // columns wrap
         for (int a = -1; a <= 1; ++a) {
           if (i + a < 0 || i + a >= 40) continue;
-          for (int b = -1; b <= 1; ++b) {
-            const int y = k * 3200 + (i + a) * 80 + (j + b + 80) % 80;
+          const int base = k * 3200 + (i + a) * 80;
+          for (int b = 0; b < 3; ++b) {
+            const int y = base + cols[b];
             if (allowed_[y] && val[y] == 127) {
               val[y] = v + 1;
               next.push_back(y);
             }
           }
         }
-        if (levels && cell(i, j, k).type == Elevator) {
+        if (levels && cells_[x].type == Elevator) {
           const int y = k == 0 ? x + 3200 : x - 3200;
           if (allowed_[y] && val[y] == 127) {
             val[y] = v + 1;
@@ -501,7 +546,7 @@ struct PLAYER_NAME : public Player {
       const int w = val[k * 3200 + (i + di[q]) * 80 + (j + dj[q] + 80) % 80];
       row[f * 11 + q] = w != 127 && w < v;
     }
-    if (cell(i, j, k).type == Elevator) {
+    if (cells_[x].type == Elevator) {
       if (k == 1) row[f * 11 + 9] = f == 0 || (val[x - 3200] != 127 && val[x - 3200] < v);  // Down escapes
       else row[f * 11 + 8] = val[x + 3200] != 127 && val[x + 3200] < v;
     }
@@ -524,17 +569,17 @@ struct PLAYER_NAME : public Player {
       left_[j] = o < 40 ? o / 2 : -1;
     }
     for (int x = 0; x < 3200; ++x) {
-      allowed_[x] = cell(x / 80, x % 80, 0).type != Rock;
-      allowed_[3200 + x] = cell(x / 80, x % 80, 1).type != Rock && left_[x % 80] >= 0;
+      allowed_[x] = cells_[x].type != Rock;
+      allowed_[3200 + x] = cells_[3200 + x].type != Rock && left_[x % 80] >= 0;
     }
     for (int j = 0; j < 80; ++j)
       if (left_[j] >= 0)
         for (int i = 0; i < 40; ++i)
-          if (cell(i, j, 1).type == Elevator) src_[20 - left_[j]].push_back(3200 + i * 80 + j);
+          if (at(i, j, 1).type == Elevator) src_[20 - left_[j]].push_back(3200 + i * 80 + j);
     run(escape_, false);
     for (int x = 3200; x < 6400; ++x) {
       const int j = x % 80;
-      if (!cell(x % 3200 / 80, j, 1).gem || left_[j] < 0 || escape_[x] > 0) continue;
+      if (!cells_[x].gem || left_[j] < 0 || escape_[x] > 0) continue;
       const int latest = min((int)left_[j], -(int)escape_[x]);
       src_[20 - latest].push_back(x);
     }
@@ -700,14 +745,21 @@ struct PLAYER_NAME : public Player {
     {
       for (int i8 = 0; i8 < 40; ++i8) {
         for (int i = 0; i < 80; ++i) {
-          float acc[8];
-          for (int j = 0; j < 8; ++j) acc[j] = 0.0f;
-          for (int p = 0; p < 7; ++p) {
-            const float x = t44_[i8 * 560 + i * 7 + p];
-            const float* r = t27_ + 0 + p * 8;
-            for (int j = 0; j < 8; ++j) acc[j] += x * r[j];
+          float* ci = t45_ + i8 * 640 + i * 8;
+          {
+            jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
+            for (int p = 0; p < 7; ++p) {
+              const float x = t44_[i8 * 560 + i * 7 + p];
+              if (x == 0.0f) continue;
+              const jgym_v4 xv = {x, x, x, x};
+              const jgym_v4* r = t27_v4_ + (0) / 4 + p * 2 + 0;
+              a0 += xv * r[0]; a1 += xv * r[1];
+            }
+            for (int q = 0; q < 4; ++q) {
+              ci[0 + q] = a0[q];
+              ci[4 + q] = a1[q];
+            }
           }
-          for (int j = 0; j < 8; ++j) t45_[i8 * 640 + i * 8 + j] = acc[j];
         }
       }
     }
@@ -898,14 +950,87 @@ struct PLAYER_NAME : public Player {
     // /glob_in/MatMul (MatMul): t67_[1 24], t28_[24 128] -> t68_[1 128]
     {
       for (int i = 0; i < 1; ++i) {
-        float acc[128];
-        for (int j = 0; j < 128; ++j) acc[j] = 0.0f;
-        for (int p = 0; p < 24; ++p) {
-          const float x = t67_[0 + i * 24 + p];
-          const float* r = t28_ + 0 + p * 128;
-          for (int j = 0; j < 128; ++j) acc[j] += x * r[j];
+        int nzp[24];
+        float nzx[24];
+        int nz = 0;
+        for (int p = 0; p < 24; ++p) { const float x = t67_[0 + i * 24 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t68_ + 0 + i * 128;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t28_v4_ + (0) / 4 + nzp[t] * 32 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+            ci[8 + q] = a2[q];
+            ci[12 + q] = a3[q];
+            ci[16 + q] = a4[q];
+            ci[20 + q] = a5[q];
+            ci[24 + q] = a6[q];
+            ci[28 + q] = a7[q];
+          }
         }
-        for (int j = 0; j < 128; ++j) t68_[0 + i * 128 + j] = acc[j];
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t28_v4_ + (0) / 4 + nzp[t] * 32 + 8;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[32 + q] = a0[q];
+            ci[36 + q] = a1[q];
+            ci[40 + q] = a2[q];
+            ci[44 + q] = a3[q];
+            ci[48 + q] = a4[q];
+            ci[52 + q] = a5[q];
+            ci[56 + q] = a6[q];
+            ci[60 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t28_v4_ + (0) / 4 + nzp[t] * 32 + 16;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[64 + q] = a0[q];
+            ci[68 + q] = a1[q];
+            ci[72 + q] = a2[q];
+            ci[76 + q] = a3[q];
+            ci[80 + q] = a4[q];
+            ci[84 + q] = a5[q];
+            ci[88 + q] = a6[q];
+            ci[92 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t28_v4_ + (0) / 4 + nzp[t] * 32 + 24;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[96 + q] = a0[q];
+            ci[100 + q] = a1[q];
+            ci[104 + q] = a2[q];
+            ci[108 + q] = a3[q];
+            ci[112 + q] = a4[q];
+            ci[116 + q] = a5[q];
+            ci[120 + q] = a6[q];
+            ci[124 + q] = a7[q];
+          }
+        }
       }
     }
     // /Slice (Slice): t58_[1 80 8], t70_[1], t71_[1], t69_[1], t72_[1] -> t73_[1 80 1]
@@ -1004,14 +1129,21 @@ struct PLAYER_NAME : public Player {
     // /MatMul_4 (MatMul): t83_[1 3920 1], t11_[1 8] -> t86_[1 3920 8]
     {
       for (int i = 0; i < 3920; ++i) {
-        float acc[8];
-        for (int j = 0; j < 8; ++j) acc[j] = 0.0f;
-        for (int p = 0; p < 1; ++p) {
-          const float x = t83_[0 + i * 1 + p];
-          const float* r = t11_ + 0 + p * 8;
-          for (int j = 0; j < 8; ++j) acc[j] += x * r[j];
+        float* ci = t86_ + 0 + i * 8;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int p = 0; p < 1; ++p) {
+            const float x = t83_[0 + i * 1 + p];
+            if (x == 0.0f) continue;
+            const jgym_v4 xv = {x, x, x, x};
+            const jgym_v4* r = t11_v4_ + (0) / 4 + p * 2 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+          }
         }
-        for (int j = 0; j < 8; ++j) t86_[0 + i * 8 + j] = acc[j];
       }
     }
     // /Cast_6 (Cast): t86_[1 3920 8] -> t87_[1 3920 8]
@@ -1062,14 +1194,87 @@ struct PLAYER_NAME : public Player {
     // /near_in/MatMul (MatMul): t96_[1 80 392], t29_[392 128] -> t97_[1 80 128]
     {
       for (int i = 0; i < 80; ++i) {
-        float acc[128];
-        for (int j = 0; j < 128; ++j) acc[j] = 0.0f;
-        for (int p = 0; p < 392; ++p) {
-          const float x = t96_[0 + i * 392 + p];
-          const float* r = t29_ + 0 + p * 128;
-          for (int j = 0; j < 128; ++j) acc[j] += x * r[j];
+        int nzp[392];
+        float nzx[392];
+        int nz = 0;
+        for (int p = 0; p < 392; ++p) { const float x = t96_[0 + i * 392 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t97_ + 0 + i * 128;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t29_v4_ + (0) / 4 + nzp[t] * 32 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+            ci[8 + q] = a2[q];
+            ci[12 + q] = a3[q];
+            ci[16 + q] = a4[q];
+            ci[20 + q] = a5[q];
+            ci[24 + q] = a6[q];
+            ci[28 + q] = a7[q];
+          }
         }
-        for (int j = 0; j < 128; ++j) t97_[0 + i * 128 + j] = acc[j];
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t29_v4_ + (0) / 4 + nzp[t] * 32 + 8;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[32 + q] = a0[q];
+            ci[36 + q] = a1[q];
+            ci[40 + q] = a2[q];
+            ci[44 + q] = a3[q];
+            ci[48 + q] = a4[q];
+            ci[52 + q] = a5[q];
+            ci[56 + q] = a6[q];
+            ci[60 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t29_v4_ + (0) / 4 + nzp[t] * 32 + 16;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[64 + q] = a0[q];
+            ci[68 + q] = a1[q];
+            ci[72 + q] = a2[q];
+            ci[76 + q] = a3[q];
+            ci[80 + q] = a4[q];
+            ci[84 + q] = a5[q];
+            ci[88 + q] = a6[q];
+            ci[92 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t29_v4_ + (0) / 4 + nzp[t] * 32 + 24;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[96 + q] = a0[q];
+            ci[100 + q] = a1[q];
+            ci[104 + q] = a2[q];
+            ci[108 + q] = a3[q];
+            ci[112 + q] = a4[q];
+            ci[116 + q] = a5[q];
+            ci[120 + q] = a6[q];
+            ci[124 + q] = a7[q];
+          }
+        }
       }
     }
     // /near_in/Add (Add): t24_[128], t97_[1 80 128] -> t98_[1 80 128]
@@ -1171,14 +1376,21 @@ struct PLAYER_NAME : public Player {
     // /MatMul_5 (MatMul): t108_[1 720 1], t11_[1 8] -> t111_[1 720 8]
     {
       for (int i = 0; i < 720; ++i) {
-        float acc[8];
-        for (int j = 0; j < 8; ++j) acc[j] = 0.0f;
-        for (int p = 0; p < 1; ++p) {
-          const float x = t108_[0 + i * 1 + p];
-          const float* r = t11_ + 0 + p * 8;
-          for (int j = 0; j < 8; ++j) acc[j] += x * r[j];
+        float* ci = t111_ + 0 + i * 8;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int p = 0; p < 1; ++p) {
+            const float x = t108_[0 + i * 1 + p];
+            if (x == 0.0f) continue;
+            const jgym_v4 xv = {x, x, x, x};
+            const jgym_v4* r = t11_v4_ + (0) / 4 + p * 2 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+          }
         }
-        for (int j = 0; j < 8; ++j) t111_[0 + i * 8 + j] = acc[j];
       }
     }
     // /Cast_7 (Cast): t111_[1 720 8] -> t112_[1 720 8]
@@ -1229,14 +1441,87 @@ struct PLAYER_NAME : public Player {
     // /far_in/MatMul (MatMul): t121_[1 80 72], t30_[72 128] -> t122_[1 80 128]
     {
       for (int i = 0; i < 80; ++i) {
-        float acc[128];
-        for (int j = 0; j < 128; ++j) acc[j] = 0.0f;
-        for (int p = 0; p < 72; ++p) {
-          const float x = t121_[0 + i * 72 + p];
-          const float* r = t30_ + 0 + p * 128;
-          for (int j = 0; j < 128; ++j) acc[j] += x * r[j];
+        int nzp[72];
+        float nzx[72];
+        int nz = 0;
+        for (int p = 0; p < 72; ++p) { const float x = t121_[0 + i * 72 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t122_ + 0 + i * 128;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t30_v4_ + (0) / 4 + nzp[t] * 32 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+            ci[8 + q] = a2[q];
+            ci[12 + q] = a3[q];
+            ci[16 + q] = a4[q];
+            ci[20 + q] = a5[q];
+            ci[24 + q] = a6[q];
+            ci[28 + q] = a7[q];
+          }
         }
-        for (int j = 0; j < 128; ++j) t122_[0 + i * 128 + j] = acc[j];
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t30_v4_ + (0) / 4 + nzp[t] * 32 + 8;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[32 + q] = a0[q];
+            ci[36 + q] = a1[q];
+            ci[40 + q] = a2[q];
+            ci[44 + q] = a3[q];
+            ci[48 + q] = a4[q];
+            ci[52 + q] = a5[q];
+            ci[56 + q] = a6[q];
+            ci[60 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t30_v4_ + (0) / 4 + nzp[t] * 32 + 16;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[64 + q] = a0[q];
+            ci[68 + q] = a1[q];
+            ci[72 + q] = a2[q];
+            ci[76 + q] = a3[q];
+            ci[80 + q] = a4[q];
+            ci[84 + q] = a5[q];
+            ci[88 + q] = a6[q];
+            ci[92 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t30_v4_ + (0) / 4 + nzp[t] * 32 + 24;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[96 + q] = a0[q];
+            ci[100 + q] = a1[q];
+            ci[104 + q] = a2[q];
+            ci[108 + q] = a3[q];
+            ci[112 + q] = a4[q];
+            ci[116 + q] = a5[q];
+            ci[120 + q] = a6[q];
+            ci[124 + q] = a7[q];
+          }
+        }
       }
     }
     // /Add_4 (Add): t98_[1 80 128], t122_[1 80 128] -> t123_[1 80 128]
@@ -1279,14 +1564,87 @@ struct PLAYER_NAME : public Player {
     // /unit_in/MatMul (MatMul): t124_[1 80 184], t31_[184 128] -> t125_[1 80 128]
     {
       for (int i = 0; i < 80; ++i) {
-        float acc[128];
-        for (int j = 0; j < 128; ++j) acc[j] = 0.0f;
-        for (int p = 0; p < 184; ++p) {
-          const float x = t124_[0 + i * 184 + p];
-          const float* r = t31_ + 0 + p * 128;
-          for (int j = 0; j < 128; ++j) acc[j] += x * r[j];
+        int nzp[184];
+        float nzx[184];
+        int nz = 0;
+        for (int p = 0; p < 184; ++p) { const float x = t124_[0 + i * 184 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t125_ + 0 + i * 128;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t31_v4_ + (0) / 4 + nzp[t] * 32 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+            ci[8 + q] = a2[q];
+            ci[12 + q] = a3[q];
+            ci[16 + q] = a4[q];
+            ci[20 + q] = a5[q];
+            ci[24 + q] = a6[q];
+            ci[28 + q] = a7[q];
+          }
         }
-        for (int j = 0; j < 128; ++j) t125_[0 + i * 128 + j] = acc[j];
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t31_v4_ + (0) / 4 + nzp[t] * 32 + 8;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[32 + q] = a0[q];
+            ci[36 + q] = a1[q];
+            ci[40 + q] = a2[q];
+            ci[44 + q] = a3[q];
+            ci[48 + q] = a4[q];
+            ci[52 + q] = a5[q];
+            ci[56 + q] = a6[q];
+            ci[60 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t31_v4_ + (0) / 4 + nzp[t] * 32 + 16;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[64 + q] = a0[q];
+            ci[68 + q] = a1[q];
+            ci[72 + q] = a2[q];
+            ci[76 + q] = a3[q];
+            ci[80 + q] = a4[q];
+            ci[84 + q] = a5[q];
+            ci[88 + q] = a6[q];
+            ci[92 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t31_v4_ + (0) / 4 + nzp[t] * 32 + 24;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[96 + q] = a0[q];
+            ci[100 + q] = a1[q];
+            ci[104 + q] = a2[q];
+            ci[108 + q] = a3[q];
+            ci[112 + q] = a4[q];
+            ci[116 + q] = a5[q];
+            ci[120 + q] = a6[q];
+            ci[124 + q] = a7[q];
+          }
+        }
       }
     }
     // /Add_5 (Add): t123_[1 80 128], t125_[1 80 128] -> t126_[1 80 128]
@@ -1330,14 +1688,87 @@ struct PLAYER_NAME : public Player {
     // /mid/MatMul (MatMul): t131_[1 80 128], t32_[128 128] -> t132_[1 80 128]
     {
       for (int i = 0; i < 80; ++i) {
-        float acc[128];
-        for (int j = 0; j < 128; ++j) acc[j] = 0.0f;
-        for (int p = 0; p < 128; ++p) {
-          const float x = t131_[0 + i * 128 + p];
-          const float* r = t32_ + 0 + p * 128;
-          for (int j = 0; j < 128; ++j) acc[j] += x * r[j];
+        int nzp[128];
+        float nzx[128];
+        int nz = 0;
+        for (int p = 0; p < 128; ++p) { const float x = t131_[0 + i * 128 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t132_ + 0 + i * 128;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t32_v4_ + (0) / 4 + nzp[t] * 32 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+            ci[8 + q] = a2[q];
+            ci[12 + q] = a3[q];
+            ci[16 + q] = a4[q];
+            ci[20 + q] = a5[q];
+            ci[24 + q] = a6[q];
+            ci[28 + q] = a7[q];
+          }
         }
-        for (int j = 0; j < 128; ++j) t132_[0 + i * 128 + j] = acc[j];
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t32_v4_ + (0) / 4 + nzp[t] * 32 + 8;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[32 + q] = a0[q];
+            ci[36 + q] = a1[q];
+            ci[40 + q] = a2[q];
+            ci[44 + q] = a3[q];
+            ci[48 + q] = a4[q];
+            ci[52 + q] = a5[q];
+            ci[56 + q] = a6[q];
+            ci[60 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t32_v4_ + (0) / 4 + nzp[t] * 32 + 16;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[64 + q] = a0[q];
+            ci[68 + q] = a1[q];
+            ci[72 + q] = a2[q];
+            ci[76 + q] = a3[q];
+            ci[80 + q] = a4[q];
+            ci[84 + q] = a5[q];
+            ci[88 + q] = a6[q];
+            ci[92 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t32_v4_ + (0) / 4 + nzp[t] * 32 + 24;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[96 + q] = a0[q];
+            ci[100 + q] = a1[q];
+            ci[104 + q] = a2[q];
+            ci[108 + q] = a3[q];
+            ci[112 + q] = a4[q];
+            ci[116 + q] = a5[q];
+            ci[120 + q] = a6[q];
+            ci[124 + q] = a7[q];
+          }
+        }
       }
     }
     // /mid/Add (Add): t25_[128], t132_[1 80 128] -> t133_[1 80 128]
@@ -1403,6 +1834,48 @@ struct PLAYER_NAME : public Player {
       }
     }
     return true;
+  }
+
+  // t27_ as 7 rows of 2 jgym_v4 (a matrix product's B).
+  void prep_t27_v4_() {
+    const float* b = t27_;
+    for (int p = 0; p < 7; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t27_v4_[p * 2 + q] = v; }
+  }
+
+  // t28_ as 24 rows of 32 jgym_v4 (a matrix product's B).
+  void prep_t28_v4_() {
+    const float* b = t28_;
+    for (int p = 0; p < 24; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t28_v4_[p * 32 + q] = v; }
+  }
+
+  // t11_ as 1 rows of 2 jgym_v4 (a matrix product's B).
+  void prep_t11_v4_() {
+    const float* b = t11_;
+    for (int p = 0; p < 1; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t11_v4_[p * 2 + q] = v; }
+  }
+
+  // t29_ as 392 rows of 32 jgym_v4 (a matrix product's B).
+  void prep_t29_v4_() {
+    const float* b = t29_;
+    for (int p = 0; p < 392; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t29_v4_[p * 32 + q] = v; }
+  }
+
+  // t30_ as 72 rows of 32 jgym_v4 (a matrix product's B).
+  void prep_t30_v4_() {
+    const float* b = t30_;
+    for (int p = 0; p < 72; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t30_v4_[p * 32 + q] = v; }
+  }
+
+  // t31_ as 184 rows of 32 jgym_v4 (a matrix product's B).
+  void prep_t31_v4_() {
+    const float* b = t31_;
+    for (int p = 0; p < 184; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t31_v4_[p * 32 + q] = v; }
+  }
+
+  // t32_ as 128 rows of 32 jgym_v4 (a matrix product's B).
+  void prep_t32_v4_() {
+    const float* b = t32_;
+    for (int p = 0; p < 128; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t32_v4_[p * 32 + q] = v; }
   }
 
   // ---------------------------------------------------------------------
