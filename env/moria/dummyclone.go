@@ -11,13 +11,13 @@ type DummyClone struct {
 	q       []int32
 	claimed [NumCells]bool
 
-	digTarget map[int]int // dwarf id -> rock cell it digs
+	digTarget   map[int]int // dwarf id -> rock cell it digs
 	prevDwarves []int
 	first       bool
 
-	Dbg    map[int]int64      // TEMP: generator state before each unit
-	Why    map[int]string     // TEMP
-	Oracle func(id int) Dir   // TEMP
+	Dbg    map[int]int64        // TEMP: generator state before each unit
+	Why    map[int]string       // TEMP
+	Oracle func(id int) Dir     // TEMP
 	Note   func(string, ...any) // TEMP
 }
 
