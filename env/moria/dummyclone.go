@@ -104,20 +104,19 @@ func (d *DummyClone) dwarf(s *State, u *Unit) Dir {
 		return d.flee(s, u, 1)
 	}
 	if !d.unitNear(s, u.Pos, 5) {
+		least := 1 << 30
 		for k := Dir(0); k < 8; k++ {
 			q := u.Pos.Add(k)
-			if q.OnBoard() && s.Cell(q).Type == Rock && int(s.Cell(q).Turns) < s.Cfg.RockResistance {
+			if !q.OnBoard() || s.Cell(q).Type != Rock {
+				continue
+			}
+			t := int(s.Cell(q).Turns)
+			if t < least {
+				least, n = t, 0
+			}
+			if t == least {
 				c[n] = k
 				n++
-			}
-		}
-		if n == 0 {
-			for k := Dir(0); k < 8; k++ {
-				q := u.Pos.Add(k)
-				if q.OnBoard() && s.Cell(q).Type == Rock {
-					c[n] = k
-					n++
-				}
 			}
 		}
 		if n > 0 {
@@ -203,23 +202,17 @@ func (d *DummyClone) wizard(s *State, u *Unit) Dir {
 	if Manh(u.Pos, s.Balrog().Pos) <= BalM {
 		return d.flee(s, u, 2)
 	}
+	d.wizardField(s, u.Pos)
 	if d.spot(s, u.Pos) {
-		for k := Dir(0); k < 8; k += 2 {
-			q := u.Pos.Add(k)
-			if !q.OnBoard() {
-				continue
-			}
-			if id := s.Cell(q).ID; id >= 0 {
-				if v := &s.Units[id]; SpotV == 1 && v.Player == d.me && v.Type == Dwarf {
-					c[n] = k
-					n++
+		for pass := int32(0); pass < 2; pass++ {
+			for k := Dir(0); k < 8; k += 2 {
+				q := u.Pos.Add(k)
+				if !q.OnBoard() || d.wdist[q.Index()] != pass {
+					continue
 				}
-				continue
-			}
-			if t := s.Cell(q).Type; t != Cave && t != Outside {
-				continue
-			}
-			if d.spot(s, q) {
+				if pass == 1 && SpotFreeOnly && s.Cell(q).ID >= 0 {
+					continue
+				}
 				c[n] = k
 				n++
 			}
@@ -230,14 +223,22 @@ func (d *DummyClone) wizard(s *State, u *Unit) Dir {
 		}
 		return c[d.rng.Int(0, n-1)]
 	}
-	d.wizardField(s, u.Pos)
-	cur := d.wdist[u.Pos.Index()]
+	cur := int32(1 << 30)
 	for k := Dir(0); k < 8; k += 2 {
 		q := u.Pos.Add(k)
-		if !q.OnBoard() {
+		if !q.OnBoard() || d.candBlocked(s, q) {
 			continue
 		}
-		if x := d.wdist[q.Index()]; x >= 0 && x == cur-1 {
+		if x := d.wdist[q.Index()]; x >= 0 && x < cur {
+			cur = x
+		}
+	}
+	for k := Dir(0); k < 8; k += 2 {
+		q := u.Pos.Add(k)
+		if !q.OnBoard() || d.candBlocked(s, q) {
+			continue
+		}
+		if x := d.wdist[q.Index()]; x == cur {
 			c[n] = k
 			n++
 		}
@@ -297,6 +298,9 @@ func (d *DummyClone) wizardField(s *State, w Pos) {
 		if ExclAdj && Manh(p, w) == 1 {
 			continue
 		}
+		if WSrcZone && Manh(p, s.Balrog().Pos) <= BalM {
+			continue
+		}
 		i := p.Index()
 		d.wdist[i] = 0
 		q = append(q, int32(i))
@@ -313,6 +317,9 @@ func (d *DummyClone) wizardField(s *State, w Pos) {
 				continue
 			}
 			if Manh(r, s.Balrog().Pos) <= BalM {
+				continue
+			}
+			if id := s.Cells[ri].ID; WBlock && id >= 0 && d.blocks(s, &s.Units[id]) {
 				continue
 			}
 			d.wdist[ri] = d.wdist[q[h]] + 1
@@ -387,6 +394,8 @@ var DigDraw = true
 var Injured = false
 var Stale = false
 var ExclAdj = false
+var WSrcZone = true
+var WBlock = false
 var SpotFree = true
 var SpotK = 4
 var SpotV = 1
@@ -477,4 +486,37 @@ func (d *DummyClone) unitNear(s *State, p Pos, r int) bool {
 		}
 	}
 	return false
+}
+
+var BlockMode = 3
+
+func (d *DummyClone) blocks(s *State, v *Unit) bool {
+	switch BlockMode {
+	case 0:
+		return v.Player == d.me && v.Type == Wizard
+	case 1:
+		return v.Player == d.me
+	case 2:
+		return v.Type != Dwarf
+	case 3:
+		return v.Type == Wizard
+	}
+	return true
+}
+
+var CandMode = 1
+var SpotFreeOnly = false
+
+func (d *DummyClone) candBlocked(s *State, q Pos) bool {
+	id := s.Cell(q).ID
+	if id < 0 {
+		return false
+	}
+	switch CandMode {
+	case 0:
+		return false
+	case 1:
+		return s.Units[id].Player == d.me
+	}
+	return true
 }
