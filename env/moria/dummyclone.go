@@ -226,7 +226,7 @@ func (d *DummyClone) wizard(s *State, u *Unit) Dir {
 	cur := int32(1 << 30)
 	for k := Dir(0); k < 8; k += 2 {
 		q := u.Pos.Add(k)
-		if !q.OnBoard() || d.candBlocked(s, q) {
+		if !q.OnBoard() || (!CurAll && d.candBlocked(s, q)) {
 			continue
 		}
 		if x := d.wdist[q.Index()]; x >= 0 && x < cur {
@@ -246,6 +246,9 @@ func (d *DummyClone) wizard(s *State, u *Unit) Dir {
 	d.Why[u.ID] = fmt.Sprintf("wbfs cur %d cands %v", cur, c[:n])
 	if n > 0 {
 		return c[d.rng.Int(0, n-1)]
+	}
+	if SkipDraw && cur < 1<<30 {
+		d.rng.Int(0, 0)
 	}
 	return None
 }
@@ -504,8 +507,10 @@ func (d *DummyClone) blocks(s *State, v *Unit) bool {
 	return true
 }
 
-var CandMode = 1
+var CandMode = 2
 var SpotFreeOnly = false
+var CurAll = true
+var SkipDraw = true
 
 func (d *DummyClone) candBlocked(s *State, q Pos) bool {
 	id := s.Cell(q).ID
