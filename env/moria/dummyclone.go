@@ -103,6 +103,18 @@ func (d *DummyClone) dwarf(s *State, u *Unit) Dir {
 	if Manh(u.Pos, s.Balrog().Pos) <= BalM {
 		return d.flee(s, u, 1)
 	}
+	for k := Dir(0); k < 8; k++ {
+		q := u.Pos.Add(k)
+		if q.OnBoard() && s.Cell(q).Treasure && s.Cell(q).ID < 0 {
+			c[n] = k
+			n++
+		}
+	}
+	if n > 0 && (TreasureAlways || !d.unitNear(s, u.Pos, 5)) {
+		d.Why[u.ID] = fmt.Sprintf("treasure %v", c[:n])
+		return c[d.rng.Int(0, n-1)]
+	}
+	n = 0
 	if !d.unitNear(s, u.Pos, 5) {
 		least := 1 << 30
 		for k := Dir(0); k < 8; k++ {
@@ -511,6 +523,7 @@ var CandMode = 2
 var SpotFreeOnly = false
 var CurAll = true
 var SkipDraw = true
+var TreasureAlways = true
 
 func (d *DummyClone) candBlocked(s *State, q Pos) bool {
 	id := s.Cell(q).ID
