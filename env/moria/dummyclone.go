@@ -215,7 +215,13 @@ func (d *DummyClone) wizard(s *State, u *Unit) Dir {
 		return d.flee(s, u, 2)
 	}
 	d.wizardField(s, u.Pos)
-	if d.spot(s, u.Pos) {
+	atSpot := false
+	for k := Dir(0); k < 8; k += 2 {
+		if q := u.Pos.Add(k); q.OnBoard() && d.wdist[q.Index()] == 0 {
+			atSpot = true
+		}
+	}
+	if atSpot {
 		for pass := int32(0); pass < 2; pass++ {
 			for k := Dir(0); k < 8; k += 2 {
 				q := u.Pos.Add(k)
