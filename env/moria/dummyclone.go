@@ -244,31 +244,42 @@ func (d *DummyClone) wizard(s *State, u *Unit) Dir {
 	cur := int32(1 << 30)
 	for k := Dir(0); k < 8; k += 2 {
 		q := u.Pos.Add(k)
-		if !q.OnBoard() || (!CurAll && d.candBlocked(s, q)) {
+		if !q.OnBoard() {
 			continue
 		}
 		if x := d.wdist[q.Index()]; x >= 0 && x < cur {
 			cur = x
 		}
 	}
+	if cur == 1<<30 {
+		d.Why[u.ID] = "wbfs none"
+		return None
+	}
+	free := false
 	for k := Dir(0); k < 8; k += 2 {
 		q := u.Pos.Add(k)
-		if !q.OnBoard() || d.candBlocked(s, q) {
-			continue
+		if q.OnBoard() && d.wdist[q.Index()] == cur && s.Cell(q).ID < 0 {
+			free = true
 		}
-		if x := d.wdist[q.Index()]; x == cur {
+	}
+	for k := Dir(0); k < 8; k += 2 {
+		q := u.Pos.Add(k)
+		if q.OnBoard() && d.wdist[q.Index()] == cur && (!free || s.Cell(q).ID < 0) {
 			c[n] = k
 			n++
 		}
 	}
+	if !free && NextLevel {
+		for k := Dir(0); k < 8; k += 2 {
+			q := u.Pos.Add(k)
+			if q.OnBoard() && d.wdist[q.Index()] == cur+1 {
+				c[n] = k
+				n++
+			}
+		}
+	}
 	d.Why[u.ID] = fmt.Sprintf("wbfs cur %d cands %v", cur, c[:n])
-	if n > 0 {
-		return c[d.rng.Int(0, n-1)]
-	}
-	if SkipDraw && cur < 1<<30 {
-		d.rng.Int(0, 0)
-	}
-	return None
+	return c[d.rng.Int(0, n-1)]
 }
 
 // goalField: steps from each cell to the nearest cave the player does not
@@ -328,6 +339,9 @@ func (d *DummyClone) wizardField(s *State, w Pos) {
 	}
 	for h := 0; h < len(q); h++ {
 		p := PosOf(int(q[h]))
+		if M3 && d.wdist[q[h]] > 0 && s.Cells[q[h]].ID >= 0 {
+			continue // a held cell gets a distance but leads nowhere
+		}
 		for k := Dir(0); k < 8; k += 2 {
 			r := p.Add(k)
 			if !r.OnBoard() {
@@ -530,6 +544,8 @@ var SpotFreeOnly = false
 var CurAll = true
 var SkipDraw = true
 var TreasureAlways = true
+var M3 = false
+var NextLevel = true
 
 func (d *DummyClone) candBlocked(s *State, q Pos) bool {
 	id := s.Cell(q).ID
