@@ -86,6 +86,18 @@ func (d *DummyClone) dwarf(s *State, u *Unit) Dir {
 	n := 0
 	for k := Dir(0); k < 8; k++ {
 		q := u.Pos.Add(k)
+		if q.OnBoard() && s.Cell(q).Treasure && s.Cell(q).ID < 0 {
+			c[n] = k
+			n++
+		}
+	}
+	if n > 0 && (TreasureAlways || !d.unitNear(s, u.Pos, 5)) {
+		d.Why[u.ID] = fmt.Sprintf("treasure %v", c[:n])
+		return c[d.rng.Int(0, n-1)]
+	}
+	n = 0
+	for k := Dir(0); k < 8; k++ {
+		q := u.Pos.Add(k)
 		if !q.OnBoard() {
 			continue
 		}
@@ -103,18 +115,6 @@ func (d *DummyClone) dwarf(s *State, u *Unit) Dir {
 	if Manh(u.Pos, s.Balrog().Pos) <= BalM {
 		return d.flee(s, u, 1)
 	}
-	for k := Dir(0); k < 8; k++ {
-		q := u.Pos.Add(k)
-		if q.OnBoard() && s.Cell(q).Treasure && s.Cell(q).ID < 0 {
-			c[n] = k
-			n++
-		}
-	}
-	if n > 0 && (TreasureAlways || !d.unitNear(s, u.Pos, 5)) {
-		d.Why[u.ID] = fmt.Sprintf("treasure %v", c[:n])
-		return c[d.rng.Int(0, n-1)]
-	}
-	n = 0
 	if !d.unitNear(s, u.Pos, 5) {
 		least := 1 << 30
 		for k := Dir(0); k < 8; k++ {
