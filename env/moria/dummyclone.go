@@ -159,6 +159,11 @@ func (d *DummyClone) dwarf(s *State, u *Unit) Dir {
 	if n > 0 {
 		return c[d.rng.Int(0, n-1)]
 	}
+	if NoGoalFlee {
+		dir := d.fleeM(s, u, 1, NoGoalCheb)
+		d.Why[u.ID] = "nogoal " + d.Why[u.ID]
+		return dir
+	}
 	return None
 }
 
@@ -366,7 +371,9 @@ func (d *DummyClone) wizardField(s *State, w Pos) {
 
 // flee moves u to a free cave or outside neighbour (every step-th
 // direction) as far (Manhattan) from the Balrog as possible.
-func (d *DummyClone) flee(s *State, u *Unit, step Dir) Dir {
+func (d *DummyClone) flee(s *State, u *Unit, step Dir) Dir { return d.fleeM(s, u, step, false) }
+
+func (d *DummyClone) fleeM(s *State, u *Unit, step Dir, cheb bool) Dir {
 	var c [8]Dir
 	n := 0
 	b := s.Balrog().Pos
@@ -380,6 +387,9 @@ func (d *DummyClone) flee(s *State, u *Unit, step Dir) Dir {
 			continue
 		}
 		m := Manh(q, b)
+		if cheb {
+			m = Cheb(q, b)
+		}
 		if m > best {
 			best, n = m, 0
 		}
@@ -540,12 +550,14 @@ func (d *DummyClone) blocks(s *State, v *Unit) bool {
 }
 
 var CandMode = 2
-var SpotFreeOnly = false
+var SpotFreeOnly = true
 var CurAll = true
 var SkipDraw = true
 var TreasureAlways = true
 var M3 = false
 var NextLevel = true
+var NoGoalFlee = false
+var NoGoalCheb = true
 
 func (d *DummyClone) candBlocked(s *State, q Pos) bool {
 	id := s.Cell(q).ID
