@@ -186,7 +186,7 @@ func (d *DummyClone) danger(s *State, p Pos) bool {
 }
 
 func (d *DummyClone) wizard(s *State, u *Unit) Dir {
-	var c [4]Dir
+	var c [12]Dir
 	n := 0
 	var en [8]Dir
 	ne := 0
@@ -231,6 +231,9 @@ func (d *DummyClone) wizard(s *State, u *Unit) Dir {
 			for k := Dir(0); k < 8; k += 2 {
 				q := u.Pos.Add(k)
 				if !q.OnBoard() || d.wdist[q.Index()] != pass {
+					continue
+				}
+				if pass == 0 && OneD && n > 0 {
 					continue
 				}
 				if pass == 1 && SpotFreeOnly && s.Cell(q).ID >= 0 {
@@ -551,6 +554,7 @@ func (d *DummyClone) blocks(s *State, v *Unit) bool {
 
 var CandMode = 2
 var SpotFreeOnly = true
+var OneD = true
 var CurAll = true
 var SkipDraw = true
 var TreasureAlways = true
