@@ -160,9 +160,33 @@ func (d *DummyClone) dwarf(s *State, u *Unit) Dir {
 		return c[d.rng.Int(0, n-1)]
 	}
 	if NoGoalFlee {
-		dir := d.fleeM(s, u, 1, NoGoalCheb)
-		d.Why[u.ID] = "nogoal " + d.Why[u.ID]
-		return dir
+		b := s.Balrog().Pos
+		for k := Dir(0); k < 8; k++ {
+			q := u.Pos.Add(k)
+			if !q.OnBoard() {
+				continue
+			}
+			if t := s.Cell(q).Type; t != Cave && t != Outside {
+				continue
+			}
+			if !NGOcc && s.Cell(q).ID >= 0 {
+				continue
+			}
+			if !NGZone && Manh(q, b) <= BalM {
+				continue
+			}
+			c[n] = k
+			n++
+		}
+		d.Why[u.ID] = fmt.Sprintf("nogoal %v", c[:n])
+		if n == 0 {
+			return None
+		}
+		k := c[d.rng.Int(0, n-1)]
+		if Manh(u.Pos.Add(k), b) <= BalM {
+			return None
+		}
+		return k
 	}
 	return None
 }
@@ -560,7 +584,9 @@ var SkipDraw = true
 var TreasureAlways = true
 var M3 = false
 var NextLevel = true
-var NoGoalFlee = false
+var NoGoalFlee = true
+var NGOcc = false
+var NGZone = false
 var NoGoalCheb = true
 
 func (d *DummyClone) candBlocked(s *State, q Pos) bool {
