@@ -284,8 +284,23 @@ func (d *DummyClone) wizard(s *State, u *Unit) Dir {
 		}
 	}
 	if cur == 1<<30 {
-		d.Why[u.ID] = "wbfs none"
-		return None
+		b := s.Balrog().Pos
+		for k := Dir(0); k < 8; k += 2 {
+			q := u.Pos.Add(k)
+			if !q.OnBoard() || s.Cell(q).ID >= 0 || Manh(q, b) <= BalM {
+				continue
+			}
+			if t := s.Cell(q).Type; t != Cave && t != Outside {
+				continue
+			}
+			c[n] = k
+			n++
+		}
+		d.Why[u.ID] = fmt.Sprintf("wbfs none %v", c[:n])
+		if n == 0 {
+			return None
+		}
+		return c[d.rng.Int(0, n-1)]
 	}
 	free := false
 	for k := Dir(0); k < 8; k += 2 {
