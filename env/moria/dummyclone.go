@@ -283,6 +283,43 @@ func (d *DummyClone) wizard(s *State, u *Unit) Dir {
 			cur = x
 		}
 	}
+	if cur == 1<<30 && (WNG == 2 || WNG == 3 || WNG == 4) {
+		b := s.Balrog().Pos
+		for k := Dir(0); k < 8; k += 2 {
+			q := u.Pos.Add(k)
+			if !q.OnBoard() {
+				continue
+			}
+			t := s.Cell(q).Type
+			if WNG == 2 && t != Cave && t != Outside {
+				continue
+			}
+			if WNG == 4 && (t != Cave && t != Outside || Manh(q, b) <= BalM) {
+				continue
+			}
+			c[n] = k
+			n++
+		}
+		d.Why[u.ID] = fmt.Sprintf("wbfs none %v", c[:n])
+		if n == 0 {
+			return None
+		}
+		k := c[d.rng.Int(0, n-1)]
+		q := u.Pos.Add(k)
+		if t := s.Cell(q).Type; s.Cell(q).ID >= 0 || Manh(q, b) <= BalM || (t != Cave && t != Outside) {
+			return None
+		}
+		return k
+	}
+	if cur == 1<<30 && WNG == 1 {
+		k := Dir(2 * d.rng.Int(0, 3))
+		d.Why[u.ID] = fmt.Sprintf("wbfs none random %v", k)
+		q := u.Pos.Add(k)
+		if q.OnBoard() && (s.Cell(q).ID >= 0 || Manh(q, s.Balrog().Pos) <= BalM) {
+			return None
+		}
+		return k
+	}
 	if cur == 1<<30 {
 		b := s.Balrog().Pos
 		for k := Dir(0); k < 8; k += 2 {
@@ -602,6 +639,7 @@ var NextLevel = true
 var NoGoalFlee = true
 var NGOcc = false
 var NGZone = false
+var WNG = 2
 var NoGoalCheb = true
 
 func (d *DummyClone) candBlocked(s *State, q Pos) bool {
