@@ -20,9 +20,10 @@ setup: build ## build jgym and create the Python venv (.venv) with the client
 demo: setup ## the main job: train from scratch against Demo (65,536 env steps), evaluate, write a replay
 	VENV=$(VENV) scripts/demo.sh
 
-generate: ## regenerate the gRPC code (Go and Python) from api/
+generate: ## regenerate the gRPC code (Go and Python) from api/ and python-client/jgym/_games.py from the game definitions
 	cd api && $(BUF) generate
 	python-client/scripts/gen_proto.sh
+	$(GO) test ./cmd/jgym -run TestGeneratedPython -update
 
 lint-proto: ## buf lint and check the generated code is fresh
 	cd api && $(BUF) lint

@@ -1,5 +1,7 @@
 package arena
 
+import "strconv"
+
 // EvalReport is what an evaluation of one player against fixed opponents
 // measures (jgym eval; also its --json output).
 //
@@ -9,27 +11,40 @@ package arena
 // where it shares the top score. The rank of the player is one plus the
 // number of seats that scored more than it, so tied seats share the best
 // rank (competition ranking: 1, 1, 3, 4). Proportions have Wilson score
-// intervals; means have Student-t intervals.
+// intervals and the mean rank (1..4) a Student-t interval. Scores and
+// margins can be heavy-tailed (Pandemic's grow exponentially), so their
+// means have percentile bootstrap intervals (BootstrapMeanInterval) and
+// their medians distribution-free order-statistic intervals
+// (MedianInterval); Intervals says so in the report.
 type EvalReport struct {
-	Bot        string     `json:"bot"`
-	Opponents  []string   `json:"opponents"`
-	Config     string     `json:"config"`
-	Seed0      int        `json:"seed0"`
-	Games      int        `json:"games"`
-	Wins       int        `json:"wins"`
-	Ties       int        `json:"ties"`
-	Losses     int        `json:"losses"`
-	WinRate    Interval   `json:"win_rate"`
-	TieRate    Interval   `json:"tie_rate"`
-	MeanScore  Interval   `json:"mean_score"`
-	MeanRank   Interval   `json:"mean_rank"`
-	MeanMargin Interval   `json:"mean_margin"` // the player's score minus the best opponent's
-	OppScore   []Interval `json:"opponent_mean_score"`
-	PerSeat    []EvalSeat `json:"per_seat"`
-	Workers    int        `json:"workers"`
-	Seconds    float64    `json:"elapsed_seconds"`
-	Results    []EvalGame `json:"results"`
+	Bot          string     `json:"bot"`
+	Opponents    []string   `json:"opponents"`
+	Config       string     `json:"config"`
+	Seed0        int        `json:"seed0"`
+	Games        int        `json:"games"`
+	Wins         int        `json:"wins"`
+	Ties         int        `json:"ties"`
+	Losses       int        `json:"losses"`
+	WinRate      Interval   `json:"win_rate"`
+	TieRate      Interval   `json:"tie_rate"`
+	MeanScore    Interval   `json:"mean_score"`
+	MedianScore  Interval   `json:"median_score"`
+	MeanRank     Interval   `json:"mean_rank"`
+	MeanMargin   Interval   `json:"mean_margin"` // the player's score minus the best opponent's
+	MedianMargin Interval   `json:"median_margin"`
+	OppScore     []Interval `json:"opponent_mean_score"`
+	// Intervals names the methods of the 95% intervals (EvalIntervals).
+	Intervals string     `json:"intervals"`
+	PerSeat   []EvalSeat `json:"per_seat"`
+	Workers   int        `json:"workers"`
+	Seconds   float64    `json:"elapsed_seconds"`
+	Results   []EvalGame `json:"results"`
 }
+
+// EvalIntervals describes the intervals of an EvalReport.
+var EvalIntervals = "95% intervals: rates Wilson score; mean rank Student t; " +
+	"mean score and margin percentile bootstrap (" + strconv.Itoa(BootstrapResamples) + " resamples); " +
+	"median score and margin order statistics (distribution-free)"
 
 // EvalSeat is the player's record in one seat.
 type EvalSeat struct {
@@ -113,13 +128,16 @@ func (r *EvalReport) Summarize(results []Result) {
 	}
 	r.WinRate = Wilson(r.Wins, n, Z95)
 	r.TieRate = Wilson(r.Ties, n, Z95)
-	r.MeanScore = MeanInterval(scores)
+	r.MeanScore = BootstrapMeanInterval(scores, BootstrapResamples)
+	r.MedianScore = MedianInterval(scores)
 	r.MeanRank = MeanInterval(ranks).Within(1, Seats) // ranks are 1..4
-	r.MeanMargin = MeanInterval(margins)
+	r.MeanMargin = BootstrapMeanInterval(margins, BootstrapResamples)
+	r.MedianMargin = MedianInterval(margins)
 	r.OppScore = make([]Interval, len(opp))
 	for k, xs := range opp {
-		r.OppScore[k] = MeanInterval(xs)
+		r.OppScore[k] = BootstrapMeanInterval(xs, BootstrapResamples)
 	}
+	r.Intervals = EvalIntervals
 	r.PerSeat = make([]EvalSeat, Seats)
 	for p := range r.PerSeat {
 		r.PerSeat[p] = EvalSeat{Seat: p, Games: seatGames[p], Wins: seatWins[p], WinRate: Wilson(seatWins[p], seatGames[p], Z95)}

@@ -43,12 +43,24 @@ func TestSummarizeEval(t *testing.T) {
 	if want := MeanInterval(ranks).Within(1, 4); rep.MeanRank != want || !near(rep.MeanRank.Value, 13.0/8, 1e-12) {
 		t.Errorf("mean rank %+v, want %+v (13/8)", rep.MeanRank, want)
 	}
-	if !near(rep.MeanScore.Value, 560.0/8, 1e-12) {
-		t.Errorf("mean score %v, want 70", rep.MeanScore.Value)
+	scores := []float64{100, 50, 80, 10, 100, 60, 90, 70}
+	if !near(rep.MeanScore.Value, 560.0/8, 1e-12) || rep.MeanScore != BootstrapMeanInterval(scores, BootstrapResamples) {
+		t.Errorf("mean score %+v, want 70 with its bootstrap interval", rep.MeanScore)
+	}
+	// Sorted scores 10 50 60 70 80 90 100 100: median 75; with 8 games
+	// the order-statistic interval is [min, max].
+	if want := (Interval{75, 10, 100}); rep.MedianScore != want {
+		t.Errorf("median score %+v, want %+v", rep.MedianScore, want)
+	}
+	if rep.Intervals != EvalIntervals {
+		t.Errorf("intervals %q, want %q", rep.Intervals, EvalIntervals)
 	}
 	// Margins: 60, 0, -10, -30, 90, -10, 10, 10.
 	if !near(rep.MeanMargin.Value, 120.0/8, 1e-12) {
 		t.Errorf("mean margin %v, want 15", rep.MeanMargin.Value)
+	}
+	if want := (Interval{5, -30, 90}); rep.MedianMargin != want {
+		t.Errorf("median margin %+v, want %+v", rep.MedianMargin, want)
 	}
 	wantOpp := []float64{340.0 / 8, 170.0 / 8, 160.0 / 8}
 	for k, w := range wantOpp {

@@ -132,3 +132,49 @@ func inputTensor(in policy.Input, u int) (*policy.Tensor, error) {
 	}
 	return nil, fmt.Errorf("input %q has dtype %s", in.Name, in.Dtype)
 }
+
+// ScoreOrderCC is C++ for a game's Target.Opponents entry of
+// policy.OpponentsByScore: member functions that its order_opponents()
+// calls, the twins of game.ScoreOrder and of game.Relabel's methods.
+//
+//   - opp_score_order(s, nr) sets nr[r], the new relative index of rel r,
+//     ordering the opponents (rel 1..3) by decreasing score s[r], ties by
+//     increasing rel (rel 0 stays 0), and returns whether any index moves.
+//   - opp_code(nr, c, base) is code c relabelled when it is base + rel.
+//   - opp_floats(nr, g) moves the four values g[0..3] of rel 0..3 to
+//     g[nr[r]].
+//
+// A game's entry is ScoreOrderCC followed by its own order_opponents().
+const ScoreOrderCC = `
+  // ---------------------------------------------------------------------
+  // Opponents by score (opponent_order "score", docs/observation.md): the
+  // twins of game.ScoreOrder and game.Relabel.
+
+  // opp_score_order sets nr[r], the new rel of rel r: the opponents, rel
+  // 1..3, by decreasing score s[r], ties by increasing rel; rel 0 stays 0.
+  // It returns whether any rel moves.
+  static bool opp_score_order(const float* s, int nr[4]) {
+    int order[3] = {1, 2, 3};
+    for (int i = 1; i < 3; ++i)
+      for (int j = i; j > 0 && s[order[j]] > s[order[j - 1]]; --j) {
+        const int o = order[j];
+        order[j] = order[j - 1];
+        order[j - 1] = o;
+      }
+    nr[0] = 0;
+    for (int k = 0; k < 3; ++k) nr[order[k]] = 1 + k;
+    return nr[1] != 1 || nr[2] != 2 || nr[3] != 3;
+  }
+
+  // opp_code returns code c relabelled when it is base + rel, else c.
+  static long long opp_code(const int nr[4], long long c, int base) {
+    return c >= base && c < base + 4 ? base + nr[c - base] : c;
+  }
+
+  // opp_floats moves the value of rel r of the block g[0..3] to g[nr[r]].
+  static void opp_floats(const int nr[4], float* g) {
+    float v[4];
+    for (int r = 0; r < 4; ++r) v[r] = g[r];
+    for (int r = 0; r < 4; ++r) g[nr[r]] = v[r];
+  }
+`

@@ -36,6 +36,23 @@ type Setup struct {
 	Shuffle bool
 	// Reward selects the learners' reward.
 	Reward RewardMode
+	// OpponentOrder orders the three opponents in the learners'
+	// observation: "" or "seat" (relative index r is the r-th seat after
+	// the learner's), or an order the game offers (Spec.OpponentOrders:
+	// "score", the leader first). A policy trained with an order plays
+	// with it (its ONNX metadata opponent_order).
+	OpponentOrder string
+	// ActionOrder is the order of a learner's commands when a step gives
+	// no order tensor: "" or "slot" (increasing unit id), or an order the
+	// game offers (Spec.ActionOrders: "attacks_first"). A policy trained
+	// with an order plays with it (its ONNX metadata action_order).
+	ActionOrder string
+	// UnitRewards asks for each learner's per-unit credit of every step
+	// (UnitRewarder), where the game offers it (Spec.UnitReward).
+	UnitRewards bool
+	// CreditWeights sets weights of the per-unit credit by name
+	// (Spec.CreditWeights); the others keep their defaults.
+	CreditWeights map[string]float64
 }
 
 // Learners returns the number of learner seats of the setup.
@@ -93,6 +110,15 @@ type Instance interface {
 	Observe(o *Out)
 	// Close releases the instance's bots.
 	io.Closer
+}
+
+// UnitRewarder is implemented by instances of a setup that asked for
+// UnitRewards: after each Step (before any Reset), UnitRewards writes each
+// learner's per-unit credit of that step, [L, U] float32: what each of its
+// unit slots earned by the game's scoring, weighted by the setup's
+// CreditWeights (zero for slots it does not own).
+type UnitRewarder interface {
+	UnitRewards(dst []float32)
 }
 
 // Out is where an instance writes the observation and information of one

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -32,9 +33,13 @@ type Rules[C, B any] interface {
 	// Bots is the registry of the game's bots, which seats name by
 	// default.
 	Bots() *BotRegistry[B]
-	// NewTable returns a table of the configuration, which the Host then
-	// resets for every game it plays. cfg is shared and read-only.
-	NewTable(cfg *C) Table[B]
+	// CheckSetup checks the setup's options the game offers or not
+	// (orders, per-unit credit); an error wraps ErrBadSetup.
+	CheckSetup(s *Setup, spec *Spec) error
+	// NewTable returns a table of the configuration and the setup's
+	// options, which the Host then resets for every game it plays. cfg
+	// and s are shared and read-only.
+	NewTable(cfg *C, s *Setup) Table[B]
 }
 
 // Table is one game in progress at a table of four seats: the engine, the
@@ -62,6 +67,9 @@ type Table[B any] interface {
 	StartTrace(w io.Writer) error
 	// EndTrace stops writing the trace and returns the first write error.
 	EndTrace() error
+	// UnitRewards writes learner l's per-unit credit of the last round
+	// played into dst (len U), for a setup that asked for it.
+	UnitRewards(l int, dst []float32)
 }
 
 // Learner is what one learner seat does in a round: its player and its
@@ -160,8 +168,15 @@ func (h *Host[C, B]) NewFactory(s Setup) (Factory, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := h.rules.CheckSetup(&s, &spec); err != nil {
+		return nil, err
+	}
+	if !s.UnitRewards {
+		spec.UnitReward = TensorSpec{}
+	}
 	f := &factory[C, B]{h: h, cfg: cfg, setup: s, spec: spec}
 	f.setup.Seats = slices.Clone(s.Seats)
+	f.setup.CreditWeights = maps.Clone(s.CreditWeights)
 	for j, name := range s.Seats {
 		if name == "" {
 			f.learners = append(f.learners, j)
@@ -202,7 +217,7 @@ func (f *factory[C, B]) Learners() int { return len(f.learners) }
 func (f *factory[C, B]) NewInstance() (Instance, error) {
 	return &instance[C, B]{
 		f:           f,
-		t:           f.h.rules.NewTable(&f.cfg),
+		t:           f.h.rules.NewTable(&f.cfg, &f.setup),
 		learnerSeat: make([]int, len(f.learners)),
 		learners:    make([]Learner, len(f.learners)),
 	}, nil

@@ -56,7 +56,13 @@ func (toyRules) Spec(cfg *int) (Spec, error) {
 	}, nil
 }
 func (r toyRules) Bots() *BotRegistry[toyBot]    { return r.reg }
-func (toyRules) NewTable(cfg *int) Table[toyBot] { return &toyTable{rounds: *cfg} }
+func (toyRules) NewTable(cfg *int, _ *Setup) Table[toyBot] { return &toyTable{rounds: *cfg} }
+func (toyRules) CheckSetup(s *Setup, _ *Spec) error {
+	if s.OpponentOrder != "" || s.ActionOrder != "" || s.UnitRewards || len(s.CreditWeights) > 0 {
+		return fmt.Errorf("%w: the toy has no options", ErrBadSetup)
+	}
+	return nil
+}
 
 type toyTable struct {
 	rounds, round, seed int
@@ -68,6 +74,8 @@ type toyTable struct {
 	fail                error    // Play's error
 	abort               bool     // Play's endTrace
 }
+
+func (t *toyTable) UnitRewards(int, []float32) {}
 
 func (t *toyTable) Reset(seed int64, names [NumSeats]string, bots [NumSeats]toyBot) error {
 	if seed < 0 {

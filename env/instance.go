@@ -265,3 +265,17 @@ func (in *instance[C, B]) Observe(o *Out) {
 	}
 	o.Round[0] = int32(t.Round())
 }
+
+// UnitRewards writes every learner's per-unit credit of the last step,
+// [L, U], for a setup that asked for it (UnitRewarder); zeros before the
+// first step of a game.
+func (in *instance[C, B]) UnitRewards(dst []float32) {
+	u := in.f.spec.UnitReward.NumElems()
+	if !in.live || u == 0 {
+		clear(dst)
+		return
+	}
+	for l := range in.learnerSeat {
+		in.t.UnitRewards(l, dst[l*u:(l+1)*u])
+	}
+}

@@ -160,6 +160,20 @@ type Spec struct {
 	// entries a policy never samples: the moves that cannot succeed. It is
 	// action_mask unless the game has a stricter one.
 	PolicyMask string
+	// ActionOrders are the orders of a learner's commands the game offers
+	// besides slot order (Setup.ActionOrder).
+	ActionOrders []string
+	// OpponentOrders are the orders of the opponents in the observation
+	// the game offers besides seat order (Setup.OpponentOrder).
+	OpponentOrders []string
+	// CreditWeights are the weights of the game's per-unit credit, with
+	// their defaults (Setup.CreditWeights); empty when the game has no
+	// per-unit credit.
+	CreditWeights []Weight
+	// UnitReward is the per-unit credit tensor of one learner, float32
+	// [U], when the setup asked for it (Setup.UnitRewards); zero
+	// otherwise.
+	UnitReward TensorSpec
 	// InstanceBytes is about how much memory one instance holds (its
 	// game, bots and scratch space, not the observation buffers), for
 	// servers that budget memory; 0 means unknown.
@@ -174,6 +188,16 @@ func (s *Spec) ObservationBytes() int {
 		n += t.Bytes()
 	}
 	return n
+}
+
+// Weight is one weight of a game's per-unit credit.
+type Weight struct {
+	// Name names it in Setup.CreditWeights, e.g. "capture".
+	Name string
+	// Default is its value when the setup does not set it.
+	Default float64
+	// Description says what earns it.
+	Description string
 }
 
 // RewardMode selects the reward of learner seats.

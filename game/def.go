@@ -137,6 +137,20 @@ type Def[C Config, G any, S any, D Dir] struct {
 	// encoded tensors in place (a nil slice: a tensor not encoded).
 	OpponentOrders map[string]func(obs [][]byte)
 
+	// Credit, optional, is the game's per-unit credit: it splits player
+	// p's score change in the round g just played among p's unit slots,
+	// writing into dst (len U, zeroed) what each unit earned by the game's
+	// scoring, each kind of event times its weight (w, in the order of
+	// CreditWeights), and returns the part of the change (with the
+	// default weights) that no unit earned. before is the state at the
+	// start of the round.
+	Credit func(before *S, g G, p int, w []float64, dst []float32) (remainder float32)
+	// CreditWeights are the weights Credit takes, with their defaults.
+	CreditWeights []env.Weight
+	// CopyState copies a state into dst, reusing dst's memory (the
+	// credit's snapshot of the state before a round).
+	CopyState func(dst, src *S)
+
 	// Kit, optional, is the game's course kit (jgym's headers of the
 	// player API and the runner), for "cpp:" seats; KitErrors map the
 	// runner's error kinds to the game's errors (besides

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 
 	"jgym/arena"
@@ -31,6 +32,9 @@ func Define[C Config, G, S any, D Dir](d *Def[C, G, S, D]) *Def[C, G, S, D] {
 		if !required[k] {
 			panic(fmt.Sprintf("game.Define: %s: %s is not set", d.Name, k))
 		}
+	}
+	if d.Credit != nil && d.CopyState == nil {
+		panic(fmt.Sprintf("game.Define: %s: Credit needs CopyState", d.Name))
 	}
 	if d.LogDirs[0] > d.LogDirs[1] {
 		panic(fmt.Sprintf("game.Define: %s: LogDirs %v is empty", d.Name, d.LogDirs))
@@ -123,5 +127,58 @@ func (d *Def[C, G, S, D]) EnvSpec(cfg *C) (env.Spec, error) {
 		return s, err
 	}
 	s.ID, s.Name, s.StrongBot, s.NumSeats = d.EnvID, d.Name, d.StrongBot, NumSeats
+	s.ActionOrders = slices.Sorted(maps.Keys(d.ActionOrders))
+	s.OpponentOrders = slices.Sorted(maps.Keys(d.OpponentOrders))
+	s.CreditWeights = slices.Clone(d.CreditWeights)
+	if d.Credit != nil {
+		s.UnitReward = env.TensorSpec{Name: "unit_rewards", Dtype: env.Float32, Shape: slices.Clone(s.Action.Shape),
+			Low: math.Inf(-1), High: math.Inf(1), Description: "per unit slot: what the unit earned this round (per-unit credit)"}
+	}
 	return s, nil
+}
+
+// checkSetup checks the options of an env setup against what the game
+// offers.
+func (d *Def[C, G, S, D]) checkSetup(s *env.Setup) error {
+	if o := s.OpponentOrder; o != "" && o != policy.OpponentsBySeat && d.OpponentOrders[o] == nil {
+		return fmt.Errorf("%w: %s has no opponent order %q (offers %q and %v)", env.ErrBadSetup, d.Name, o,
+			policy.OpponentsBySeat, slices.Sorted(maps.Keys(d.OpponentOrders)))
+	}
+	if o := s.ActionOrder; o != "" && o != policy.OrderSlot && d.ActionOrders[o] == nil {
+		return fmt.Errorf("%w: %s has no action order %q (offers %q and %v)", env.ErrBadSetup, d.Name, o,
+			policy.OrderSlot, slices.Sorted(maps.Keys(d.ActionOrders)))
+	}
+	if (s.UnitRewards || len(s.CreditWeights) > 0) && d.Credit == nil {
+		return fmt.Errorf("%w: %s has no per-unit credit", env.ErrBadSetup, d.Name)
+	}
+	for name, v := range s.CreditWeights {
+		if !slices.ContainsFunc(d.CreditWeights, func(w env.Weight) bool { return w.Name == name }) {
+			return fmt.Errorf("%w: %s's credit has no weight %q", env.ErrBadSetup, d.Name, clip(name))
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e6 {
+			return fmt.Errorf("%w: credit weight %s = %v, want a number within ±1e6", env.ErrBadSetup, name, v)
+		}
+	}
+	return nil
+}
+
+// weights returns the credit weights of a setup, in the order of
+// Def.CreditWeights.
+func (d *Def[C, G, S, D]) weights(s *env.Setup) []float64 {
+	w := make([]float64, len(d.CreditWeights))
+	for i, cw := range d.CreditWeights {
+		w[i] = cw.Default
+		if v, ok := s.CreditWeights[cw.Name]; ok {
+			w[i] = v
+		}
+	}
+	return w
+}
+
+// clip shortens a client's string for a message.
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
 }

@@ -17,15 +17,20 @@ type nopConfig struct{}
 
 func (nopConfig) Rounds() int { return 0 }
 
-func (r envRules[C, G, S, D]) Name() string                         { return r.def.Name }
-func (r envRules[C, G, S, D]) DefaultConfig() C                     { return r.def.DefaultConfig() }
-func (r envRules[C, G, S, D]) ParseConfig(rd io.Reader) (C, error)  { return r.def.ParseConfig(rd) }
-func (r envRules[C, G, S, D]) Spec(cfg *C) (env.Spec, error)        { return r.def.EnvSpec(cfg) }
-func (r envRules[C, G, S, D]) Bots() *env.BotRegistry[Bot[S, D]]    { return r.def.Bots }
-func (r envRules[C, G, S, D]) NewTable(cfg *C) env.Table[Bot[S, D]] { return r.def.newTable(cfg) }
+func (r envRules[C, G, S, D]) Name() string                        { return r.def.Name }
+func (r envRules[C, G, S, D]) DefaultConfig() C                    { return r.def.DefaultConfig() }
+func (r envRules[C, G, S, D]) ParseConfig(rd io.Reader) (C, error) { return r.def.ParseConfig(rd) }
+func (r envRules[C, G, S, D]) Spec(cfg *C) (env.Spec, error)       { return r.def.EnvSpec(cfg) }
+func (r envRules[C, G, S, D]) Bots() *env.BotRegistry[Bot[S, D]]   { return r.def.Bots }
+func (r envRules[C, G, S, D]) NewTable(cfg *C, s *env.Setup) env.Table[Bot[S, D]] {
+	return r.def.newTable(cfg, s)
+}
+func (r envRules[C, G, S, D]) CheckSetup(s *env.Setup, _ *env.Spec) error { return r.def.checkSetup(s) }
 
 // table is one game at an env table (env.Table): a Match of the seated
-// bots, the learners' decoder and the observation encoder.
+// bots, the learners' decoder and the observation encoder, with the
+// setup's options: the opponents' order in the observation, the
+// learners' command order, the per-unit credit.
 type table[C Config, G, S any, D Dir] struct {
 	def   *Def[C, G, S, D]
 	cfg   *C
@@ -34,10 +39,21 @@ type table[C Config, G, S any, D Dir] struct {
 	dec   decoder[D]
 	sizes []int    // bytes of each observation tensor of one seat
 	obs   [][]byte // one learner's views into an Out
+
+	opp     func(obs [][]byte)              // the opponents' order, nil: by seat
+	prio    func(s *S, me, id int, d D) int // the commands' order, nil: by slot
+	weights []float64                       // the credit's weights, nil: no credit
+	before  S                               // the state before the last round (credit)
+	credit  [][]float32                     // each learner's credit of the last round
 }
 
-func (d *Def[C, G, S, D]) newTable(cfg *C) *table[C, G, S, D] {
+func (d *Def[C, G, S, D]) newTable(cfg *C, s *env.Setup) *table[C, G, S, D] {
 	t := &table[C, G, S, D]{def: d, cfg: cfg, enc: d.NewEncoder()}
+	t.opp = d.OpponentOrders[s.OpponentOrder]
+	t.prio = d.ActionOrders[s.ActionOrder]
+	if s.UnitRewards {
+		t.weights = d.weights(s)
+	}
 	if spec, err := d.EnvSpec(cfg); err == nil {
 		for _, ts := range spec.Observation {
 			t.sizes = append(t.sizes, ts.Bytes())
@@ -51,6 +67,9 @@ func (d *Def[C, G, S, D]) newTable(cfg *C) *table[C, G, S, D] {
 func (t *table[C, G, S, D]) Reset(seed int64, names [NumSeats]string, bots [NumSeats]Bot[S, D]) error {
 	m, err := t.def.NewMatch(*t.cfg, int(seed), names, bots)
 	t.m = m
+	for _, c := range t.credit {
+		clear(c)
+	}
 	return err
 }
 
@@ -62,15 +81,48 @@ func (t *table[C, G, S, D]) Scores() [NumSeats]int { return t.m.Scores() }
 // the bots before its seat, then the engine. A round that fails ends the
 // game, and its trace with it.
 func (t *table[C, G, S, D]) Play(learners []env.Learner) (bool, error) {
-	s := t.m.State()
+	def, s := t.def, t.m.State()
+	if t.weights != nil {
+		def.CopyState(&t.before, s)
+	}
 	err := t.m.Play(func(p int, o *Orders[D]) {
 		for _, l := range learners {
 			if l.Player == p {
-				t.def.decode(&t.dec, s, p, l.Action, l.Order, nil, o)
+				prio := t.prio
+				if l.Order != nil {
+					prio = nil
+				}
+				def.decode(&t.dec, s, p, l.Action, l.Order, prio, o)
 			}
 		}
 	})
+	if t.weights != nil {
+		t.credits(learners)
+	}
 	return err != nil, err
+}
+
+// credits computes each learner's per-unit credit of the round just
+// played (zero after a round that failed).
+func (t *table[C, G, S, D]) credits(learners []env.Learner) {
+	for len(t.credit) < len(learners) {
+		t.credit = append(t.credit, make([]float32, len(learners[0].Action)))
+	}
+	for l, ln := range learners {
+		clear(t.credit[l])
+		if t.m.Err() == nil {
+			t.def.Credit(&t.before, t.m.Game, ln.Player, t.weights, t.credit[l])
+		}
+	}
+}
+
+// UnitRewards writes learner l's per-unit credit of the last round.
+func (t *table[C, G, S, D]) UnitRewards(l int, dst []float32) {
+	if l < len(t.credit) {
+		copy(dst, t.credit[l])
+		return
+	}
+	clear(dst)
 }
 
 // Observe writes learner l's observation as player p.
@@ -79,6 +131,9 @@ func (t *table[C, G, S, D]) Observe(o *env.Out, l, p int) {
 		t.obs[i] = o.Obs[i][l*n : (l+1)*n]
 	}
 	t.enc.Encode(t.m.State(), p, t.obs)
+	if t.opp != nil {
+		t.opp(t.obs)
+	}
 }
 
 // StartTrace makes the match write its trace to w.

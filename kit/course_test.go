@@ -358,12 +358,13 @@ func compileBothWays(t *testing.T, p player) {
 	}
 }
 
-// targets are the exporters of the four games.
-var targets = map[string]func() cppexport.Target{
-	"crematoria": crematoria.CppTarget,
-	"dominator":  dominator.CppTarget,
-	"moria":      moria.CppTarget,
-	"pandemic":   pandemic.CppTarget,
+// targets are the exporters of the four games: each definition's C++
+// target with its policies' signature (what jgym export-cpp uses).
+var targets = map[string]func() (cppexport.Target, bool){
+	"crematoria": crematoria.Def.Export,
+	"dominator":  dominator.Def.Export,
+	"moria":      moria.Def.Export,
+	"pandemic":   pandemic.Def.Export,
 }
 
 // TestExportedPlayersCompileEitherWay exports every ONNX policy the
@@ -380,7 +381,7 @@ func TestExportedPlayersCompileEitherWay(t *testing.T) {
 	dir := t.TempDir()
 	for _, m := range models {
 		game, _, _ := strings.Cut(filepath.Base(m), "_")
-		target, ok := targets[game]
+		export, ok := targets[game]
 		if !ok {
 			t.Errorf("%s: no game %q", m, game)
 			continue
@@ -392,7 +393,11 @@ func TestExportedPlayersCompileEitherWay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			src, err := cppexport.Export(raw, target(), cppexport.Options{Name: "Shipped", Source: m})
+			target, ok := export()
+			if !ok {
+				t.Fatalf("%s has no C++ target", game)
+			}
+			src, err := cppexport.Export(raw, target, cppexport.Options{Name: "Shipped", Source: m})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,6 @@
 // Package policy runs exported policies of any jgym game without Python:
 // a pure-Go loader and interpreter for the ONNX files that
-// python-client/examples/train_ppo.py writes. It names no game: a game
+// jgym.torch (python-client/examples/ppo.py) writes. It names no game: a game
 // describes what its policies take and give with a Signature (its
 // observation tensors, usually SignatureOf its env.Spec, and the number
 // of actions per unit slot), and its package holds the bot that encodes a

@@ -17,14 +17,15 @@ venv=${VENV:-.venv}
 python=$(cd "$venv" && pwd)/bin/python
 steps=${JGYM_DEMO_STEPS:-65536}
 games=40
-if [ -n "${JGYM_QUICK:-}" ]; then  # a smoke test (the docs harness): train_ppo.py shrinks too
+if [ -n "${JGYM_QUICK:-}" ]; then  # a smoke test (the docs harness): ppo.py shrinks too
   steps=2048
   games=4
 fi
 echo "== training from scratch for $steps env steps against Demo, Demo, Demo (CPU, 1 thread; the server is started for you)"
-(cd python-client && "$python" examples/train_ppo.py --total-timesteps "$steps" \
-  --threads 1 --seed 1 --export "../$out/model.onnx" --run-dir "../$out")
-cp "$out"/crematoria_ppo__*/learning_curve.png "$out/learning_curve.png"
+(cd python-client && "$python" examples/ppo.py --total-timesteps "$steps" \
+  --threads 1 --seed 1 --run-dir "../$out/run")
+cp "$out/run/model.onnx" "$out/model.onnx"
+cp "$out/run/learning_curve.png" "$out/learning_curve.png"
 echo "== evaluating the trained policy against three Demos ($games games, in Go)"
 bin/jgym eval "policy:$out/model.onnx" --opponents Demo,Demo,Demo -n "$games"
 echo "== writing a replay of one game"

@@ -53,6 +53,14 @@ func specToProto(s env.Spec) *jgymv1.GameSpec {
 		PolicyMask:         s.PolicyMask,
 		Name:               s.Name,
 		StrongBot:          s.StrongBot,
+		ActionOrders:       s.ActionOrders,
+		OpponentOrders:     s.OpponentOrders,
+	}
+	for _, w := range s.CreditWeights {
+		g.CreditWeights = append(g.CreditWeights, &jgymv1.CreditWeight{Name: w.Name, Default: w.Default, Description: w.Description})
+	}
+	if s.UnitReward.NumElems() > 0 {
+		g.UnitReward = tensorSpecToProto(s.UnitReward)
 	}
 	for _, t := range s.Observation {
 		g.Observation = append(g.Observation, tensorSpecToProto(t))
@@ -97,7 +105,8 @@ func requestBytes(s *env.Spec, n, l int) int64 {
 func responseBytes(s *env.Spec, n, l int, sameStep bool) int64 {
 	obs := int64(l) * int64(s.ObservationBytes())
 	// A delta-encoded observation can be its raw size plus the bitmaps.
-	per := obs + obs/64 + int64(len(s.Observation)) + int64(l)*4 + 2 + int64(s.NumSeats)*4 + int64(l)*8 + 8 + 5
+	per := obs + obs/64 + int64(len(s.Observation)) + int64(l)*4 + 2 + int64(s.NumSeats)*4 + int64(l)*8 + 8 + 5 +
+		int64(l)*int64(s.UnitReward.Bytes())
 	if sameStep {
 		per += obs + int64(s.NumSeats)*4 + 5
 	}
@@ -142,6 +151,7 @@ type result struct {
 	obs    []*jgymv1.Tensor
 	final  []*jgymv1.Tensor
 	reward *jgymv1.Tensor
+	unit   *jgymv1.Tensor // per-unit credit, nil without
 	term   *jgymv1.Tensor
 	trunc  *jgymv1.Tensor
 	scores *jgymv1.Tensor
@@ -168,6 +178,10 @@ func newResult(spec *env.Spec, l int, delta *deltaRefs) *result {
 	r.scores, r.rank, r.round = t(env.Int32), t(env.Int32), t(env.Int32)
 	r.seats, r.ep, r.fsc = t(env.Int32), t(env.Int32), t(env.Int32)
 	sr.Reward, sr.Terminated, sr.Truncated = r.reward, r.term, r.trunc
+	if spec.UnitReward.NumElems() > 0 {
+		r.unit = t(env.Float32)
+		sr.UnitRewards = r.unit
+	}
 	sr.Info.Scores, sr.Info.Rank, sr.Info.Round = r.scores, r.rank, r.round
 	sr.Info.LearnerSeats, sr.Info.Episode = r.seats, r.ep
 	r.resp = &jgymv1.StreamResponse{Result: sr}
@@ -203,6 +217,9 @@ func (r *result) fill(b *vec.Batch) {
 		set(t, b.Obs[k], dims...)
 	}
 	set(r.reward, b.Reward, n, l)
+	if r.unit != nil {
+		set(r.unit, b.UnitReward, append([]int64{n, l}, shape64(r.spec.UnitReward.Shape...)...)...)
+	}
 	set(r.term, b.Terminated, n)
 	set(r.trunc, b.Truncated, n)
 	set(r.scores, b.Scores, n, s)

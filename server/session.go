@@ -132,6 +132,13 @@ func (s *Server) CreateSession(ctx context.Context, req *jgymv1.CreateSessionReq
 	}, nil
 }
 
+// Bounds of a session's options, so that a request's strings stay small
+// in memory and messages.
+const (
+	maxOptionBytes   = 64
+	maxCreditWeights = 32
+)
+
 func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionRequest) (*session, error) {
 	if err := checkCreate(req); err != nil {
 		return nil, err
@@ -174,7 +181,21 @@ func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionReq
 	if err != nil {
 		return nil, err
 	}
-	setup := env.Setup{Config: req.GetConfig(), Shuffle: req.GetShuffleSeats(), Reward: reward}
+	setup := env.Setup{Config: req.GetConfig(), Shuffle: req.GetShuffleSeats(), Reward: reward,
+		OpponentOrder: req.GetOpponentOrder(), ActionOrder: req.GetActionOrder(), UnitRewards: req.GetUnitRewards()}
+	if len(setup.OpponentOrder) > maxOptionBytes || len(setup.ActionOrder) > maxOptionBytes || len(req.GetCreditWeights()) > maxCreditWeights {
+		return nil, fmt.Errorf("%w: opponent_order and action_order take at most %d bytes, credit_weights at most %d entries",
+			errBadRequest, maxOptionBytes, maxCreditWeights)
+	}
+	if w := req.GetCreditWeights(); len(w) > 0 {
+		setup.CreditWeights = make(map[string]float64, len(w))
+		for k, v := range w {
+			if len(k) > maxOptionBytes {
+				return nil, fmt.Errorf("%w: a credit weight's name takes at most %d bytes", errBadRequest, maxOptionBytes)
+			}
+			setup.CreditWeights[k] = v
+		}
+	}
 	for _, seat := range req.GetSeats() {
 		setup.Seats = append(setup.Seats, seat.GetBot())
 	}

@@ -16,6 +16,9 @@ type Batch struct {
 	Obs [][]byte
 	// Reward is float32 [B, L].
 	Reward []byte
+	// UnitReward is float32 [B, L, U]: each learner's per-unit credit of
+	// the step (a setup with UnitRewards), empty otherwise.
+	UnitReward []byte
 	// Terminated is bool [B]: the game ended with this step.
 	Terminated []byte
 	// Truncated is bool [B]: always false, games are never cut short.
@@ -52,6 +55,7 @@ func (b *Batch) alloc(p *Pool) {
 		b.obsBuf[t] = make([]byte, n*p.tensorLen[t])
 	}
 	b.Reward = make([]byte, 0, 4*n*l)
+	b.UnitReward = make([]byte, 0, 4*len(p.unit))
 	b.Terminated = make([]byte, 0, n)
 	b.Truncated = make([]byte, 0, n)
 	b.Scores = make([]byte, 0, 4*n*s)
@@ -95,12 +99,18 @@ func (b *Batch) gather(p *Pool, ids []int32) *Batch {
 		b.Obs[t] = dst
 	}
 	b.Reward, b.Terminated, b.Truncated = b.Reward[:0], b.Terminated[:0], b.Truncated[:0]
+	b.UnitReward = b.UnitReward[:0]
 	b.Scores, b.Rank, b.Seats = b.Scores[:0], b.Rank[:0], b.Seats[:0]
 	b.Round, b.Episode, b.FinalIndex = b.Round[:0], b.Episode[:0], b.FinalIndex[:0]
 	for _, i := range ids {
 		e := &p.envs[i]
 		for _, r := range p.reward[int(i)*l : (int(i)+1)*l] {
 			b.Reward = binary.LittleEndian.AppendUint32(b.Reward, math.Float32bits(r))
+		}
+		if p.unit != nil {
+			for _, r := range p.unitRow(int(i)) {
+				b.UnitReward = binary.LittleEndian.AppendUint32(b.UnitReward, math.Float32bits(r))
+			}
 		}
 		b.Terminated = append(b.Terminated, b2u(e.term))
 		b.Truncated = append(b.Truncated, 0)

@@ -146,6 +146,8 @@ type Pool struct {
 	obs      [][]byte
 	final    [][]byte
 	reward   []float32
+	unit     []float32 // per-unit credit [n, L, U] (Setup.UnitRewards), nil without
+	unitLen  int       // U
 	scores   []int32
 	fscores  []int32
 	rank     []int32
@@ -240,6 +242,10 @@ func (p *Pool) alloc() {
 		p.obs[t] = make([]byte, n*p.tensorLen[t])
 	}
 	p.reward = make([]float32, n*l)
+	if u := p.spec.UnitReward.NumElems(); u > 0 {
+		p.unitLen = u
+		p.unit = make([]float32, n*l*u)
+	}
 	p.scores = make([]int32, n*s)
 	p.rank = make([]int32, n*l)
 	p.seats = make([]int32, n*l)
@@ -381,10 +387,19 @@ func (p *Pool) reset(i int, zeroReward bool) error {
 	e.started, e.over, e.failed = true, false, false
 	if zeroReward {
 		clear(p.reward[i*p.l : (i+1)*p.l])
+		if p.unit != nil {
+			clear(p.unitRow(i))
+		}
 		e.term = false
 	}
 	p.insts[i].Observe(&p.outs[i])
 	return nil
+}
+
+// unitRow is env i's part of the per-unit credit.
+func (p *Pool) unitRow(i int) []float32 {
+	n := p.l * p.unitLen
+	return p.unit[i*n : (i+1)*n]
 }
 
 // step plays one round of env i, resetting it as the autoreset mode says.
@@ -402,6 +417,11 @@ func (p *Pool) step(i int) error {
 		return fmt.Errorf("%w: env %d: step: %w", ErrInstance, i, err)
 	}
 	e.term = term
+	if p.unit != nil {
+		if ur, ok := p.insts[i].(env.UnitRewarder); ok {
+			ur.UnitRewards(p.unitRow(i))
+		}
+	}
 	if term && p.opts.autoreset == SameStep {
 		p.insts[i].Observe(&p.finalOut[i])
 		e.final = true

@@ -144,10 +144,11 @@ func (d *datasetRun) add(path, out string, shardSize int) error {
 	} else if g.Name() != d.game.Name() {
 		return fmt.Errorf("a %s trace, and the dataset is of %s", g.Name(), d.game.Name())
 	}
-	if d.game.dataset == nil {
+	src := d.game.Dataset()
+	if src == nil {
 		return fmt.Errorf("jgym dataset does not read %s traces yet", g.Name())
 	}
-	rep, err := d.game.dataset().Open(trace, d.cfg)
+	rep, err := src.Open(trace, d.cfg)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ func init() {
 	register(&command{
 		name:  "eval",
 		usage: "[--game NAME] BOT [--opponents Demo,Demo,Demo] [-n 200] [--seed0 1] [-i CONFIG] [-j WORKERS] [--json] [--trace-dir DIR]",
-		short: "measure a bot against fixed opponents: win rate, score and rank with 95% confidence intervals",
+		short: "measure a bot against fixed opponents: win rate, mean and median score, rank, with 95% confidence intervals",
 		run:   runEval,
 	})
 }
@@ -96,17 +96,22 @@ func printEval(w io.Writer, r *arena.EvalReport) {
 	}
 	fmt.Fprintf(w, "%s vs %s: %d games, seeds %d..%d, %s rotating seats, config %s\n",
 		r.Bot, strings.Join(r.Opponents, ", "), r.Games, r.Seed0, r.Seed0+r.Games-1, r.Bot, r.Config)
-	fmt.Fprintf(w, "  win rate    %s   %d wins, %d ties, %d losses\n", pct(r.WinRate), r.Wins, r.Ties, r.Losses)
-	fmt.Fprintf(w, "  tie rate    %s\n", pct(r.TieRate))
-	fmt.Fprintf(w, "  mean score  %s\n", num(r.MeanScore, 1))
-	fmt.Fprintf(w, "  mean rank   %s   (1..4, tied seats share the best rank)\n", num(r.MeanRank, 3))
-	fmt.Fprintf(w, "  mean margin %s   (score minus the best opponent's)\n", num(r.MeanMargin, 1))
-	fmt.Fprint(w, "  opponents  ")
+	line := func(label, value, note string) {
+		fmt.Fprintf(w, "  %-13s %s%s\n", label, value, note)
+	}
+	line("win rate", pct(r.WinRate), fmt.Sprintf("   %d wins, %d ties, %d losses", r.Wins, r.Ties, r.Losses))
+	line("tie rate", pct(r.TieRate), "")
+	line("mean score", num(r.MeanScore, 1), "   (bootstrap)")
+	line("median score", num(r.MedianScore, 1), "   (order statistics)")
+	line("mean rank", num(r.MeanRank, 3), "   (1..4, tied seats share the best rank)")
+	line("mean margin", num(r.MeanMargin, 1), "   (score minus the best opponent's; bootstrap)")
+	line("median margin", num(r.MedianMargin, 1), "   (order statistics)")
+	fmt.Fprint(w, "  opponents    ")
 	for k, o := range r.Opponents {
 		fmt.Fprintf(w, " %s %.1f [%.1f, %.1f];", o, r.OppScore[k].Value, r.OppScore[k].Lo, r.OppScore[k].Hi)
 	}
-	fmt.Fprintln(w, "  (mean score)")
-	fmt.Fprint(w, "  per seat   ")
+	fmt.Fprintln(w, "  (mean score; bootstrap)")
+	fmt.Fprint(w, "  per seat     ")
 	for _, s := range r.PerSeat {
 		fmt.Fprintf(w, " %d: %d/%d %.1f%% [%.1f%%, %.1f%%];", s.Seat, s.Wins, s.Games, 100*s.WinRate.Value, 100*s.WinRate.Lo, 100*s.WinRate.Hi)
 	}
@@ -115,5 +120,6 @@ func printEval(w io.Writer, r *arena.EvalReport) {
 	if r.Games > 0 {
 		per = 1000 * r.Seconds / float64(r.Games)
 	}
-	fmt.Fprintf(w, "  time        %.2fs wall, %.1f ms per game, %d workers\n", r.Seconds, per, r.Workers)
+	line("intervals", r.Intervals, "")
+	fmt.Fprintf(w, "  time          %.2fs wall, %.1f ms per game, %d workers\n", r.Seconds, per, r.Workers)
 }

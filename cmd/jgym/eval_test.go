@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,7 +59,8 @@ func TestEvalTextAndTraces(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"Demo vs Null, Null, Null: 4 games, seeds 7..10", "win rate", "mean rank", "per seat"} {
+	for _, want := range []string{"Demo vs Null, Null, Null: 4 games, seeds 7..10", "win rate", "mean rank", "per seat",
+		"mean score", "(bootstrap)", "median score", "(order statistics)", "intervals     95% intervals:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -76,6 +78,44 @@ func TestEvalTextAndTraces(t *testing.T) {
 	}
 	if !bytes.HasPrefix(b, []byte("Game\n\nSeed 8\n")) || !bytes.HasSuffix(b, []byte("\n\n")) {
 		t.Errorf("trace does not look like a .res file")
+	}
+}
+
+// TestEvalHeavyTailIntervals evaluates at Pandemic, whose scores are
+// exponential in the size of a player's connected group of cities, and
+// checks the score intervals stay within the scores (a normal interval of
+// the mean can reach below zero) and the medians are the games'.
+func TestEvalHeavyTailIntervals(t *testing.T) {
+	rep := evalJSON(t, "-g", "pandemic", "DummyClone", "--opponents", "Demo", "-n", "12", "-j", "2")
+	var scores, margins []float64
+	for _, g := range rep.Results {
+		best := -1
+		for p, s := range g.Scores {
+			if p != g.Seat {
+				best = max(best, s)
+			}
+		}
+		scores = append(scores, float64(g.Scores[g.Seat]))
+		margins = append(margins, float64(g.Scores[g.Seat]-best))
+	}
+	if len(scores) != 12 {
+		t.Fatalf("%d results, want 12", len(scores))
+	}
+	lo, hi := slices.Min(scores), slices.Max(scores)
+	if m := rep.MeanScore; m.Lo < lo || m.Hi > hi || m.Lo > m.Value || m.Value > m.Hi {
+		t.Errorf("mean score %+v outside the scores [%v, %v]", m, lo, hi)
+	}
+	if want := arena.BootstrapMeanInterval(scores, arena.BootstrapResamples); rep.MeanScore != want {
+		t.Errorf("mean score %+v, want the bootstrap interval %+v", rep.MeanScore, want)
+	}
+	if want := arena.MedianInterval(scores); rep.MedianScore != want {
+		t.Errorf("median score %+v, want %+v", rep.MedianScore, want)
+	}
+	if want := arena.MedianInterval(margins); rep.MedianMargin != want {
+		t.Errorf("median margin %+v, want %+v", rep.MedianMargin, want)
+	}
+	if rep.Intervals != arena.EvalIntervals {
+		t.Errorf("intervals %q", rep.Intervals)
 	}
 }
 

@@ -53,10 +53,10 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	if g.cppTarget == nil {
-		return usageErr("export-cpp does not write %s players yet", g.Name())
+	target, ok := g.Export()
+	if !ok {
+		return usageErr("export-cpp does not write %s players: the game has no course kit", g.Name())
 	}
-	target := g.cppTarget()
 	model := pos[0]
 	// A C++ file is benchmarked as it is: nothing to export or to check
 	// against.

@@ -9,80 +9,68 @@ import (
 	"strings"
 
 	"jgym/arena"
-	"jgym/cppexport"
-	"jgym/dataset"
-	"jgym/env"
 	"jgym/env/crematoria"
 	"jgym/env/dominator"
 	"jgym/env/moria"
 	"jgym/env/pandemic"
+	"jgym/game"
 )
 
-// tableGame is a game jgym plays: its adapter for the command line, and
-// its env for jgym serve.
-type tableGame struct {
-	arena.Game
-	// env returns the game as an env.Game whose "prefix:REF" seats l
-	// loads.
-	env func(l arena.Loader) env.Game
-	// cppTarget is the game's side of an exported C++ player (jgym
-	// export-cpp); nil if the game has none yet.
-	cppTarget func() cppexport.Target
-	// dataset is the game's side of jgym dataset; nil if the game has
-	// none yet.
-	dataset func() dataset.Source
+// games are the games jgym plays, the first the default: each game's
+// definition (a game.Entry). Tests register more (cmd/jgym's TestMain
+// adds env/toy's).
+var games = mustRegistry(
+	crematoria.Def,
+	dominator.Def,
+	pandemic.Def,
+	moria.Def,
+)
+
+func mustRegistry(gs ...game.Entry) *game.Registry {
+	r, err := game.NewRegistry(gs...)
+	if err != nil {
+		panic(err)
+	}
+	return r
 }
 
-// games are the games jgym plays; the first is the default.
-var games = []tableGame{
-	{
-		Game:      crematoria.Def.Arena(),
-		env:       crematoria.Def.Env,
-		cppTarget: func() cppexport.Target { t, _ := crematoria.Def.Export(); return t },
-		dataset:   crematoria.Def.Dataset,
-	},
-	{
-		Game:      dominator.Arena(),
-		env:       func(l arena.Loader) env.Game { return dominator.NewEnv(dominator.WithLoader(l)) },
-		cppTarget: dominator.CppTarget,
-		dataset:   dominator.Dataset,
-	},
-	{
-		Game:      pandemic.Arena(),
-		env:       func(l arena.Loader) env.Game { return pandemic.NewEnv(pandemic.WithLoader(l)) },
-		cppTarget: pandemic.CppTarget,
-		dataset:   pandemic.Dataset,
-	},
-	{
-		Game:      moria.Def.Arena(),
-		env:       moria.Def.Env,
-		cppTarget: func() cppexport.Target { t, _ := moria.Def.Export(); return t },
-		dataset:   moria.Def.Dataset,
-	},
+// tableGame is a registered game as the commands use it: its entry, with
+// its command-line game's methods at hand.
+type tableGame struct {
+	arena.Game
+	game.Entry
 }
+
+func tableOf(e game.Entry) tableGame { return tableGame{e.Arena(), e} }
+
+// gameList returns the registered games, in order.
+func gameList() []tableGame {
+	var gs []tableGame
+	for _, e := range games.Games() {
+		gs = append(gs, tableOf(e))
+	}
+	return gs
+}
+
+// defaultGame is the game commands play without --game.
+func defaultGame() tableGame { return tableOf(games.Games()[0]) }
 
 // lookupGame returns the game named name, ignoring case.
 func lookupGame(name string) (tableGame, bool) {
-	for _, g := range games {
-		if strings.EqualFold(g.Name(), name) {
-			return g, true
+	for _, g := range games.Games() {
+		if strings.EqualFold(g.Arena().Name(), name) {
+			return tableOf(g), true
 		}
 	}
 	return tableGame{}, false
 }
 
 // gameNames lists the games' names.
-func gameNames() string {
-	names := make([]string, len(games))
-	for i, g := range games {
-		names[i] = g.Name()
-	}
-	return strings.Join(names, ", ")
-}
+func gameNames() string { return strings.Join(games.Names(), ", ") }
 
 // gameFlag adds --game and -g to fs.
 func gameFlag(fs *flag.FlagSet) *string {
-	name := fs.String("game", "", fmt.Sprintf("the game: %s (default %s)", gameNames(), games[0].Name()))
+	name := fs.String("game", "", fmt.Sprintf("the game: %s (default %s)", gameNames(), defaultGame().Name()))
 	fs.StringVar(name, "g", "", "same as --game")
 	return name
 }
@@ -90,7 +78,7 @@ func gameFlag(fs *flag.FlagSet) *string {
 // findGame returns the game of --game: the default when name is empty.
 func findGame(name string) (tableGame, error) {
 	if name == "" {
-		return games[0], nil
+		return defaultGame(), nil
 	}
 	g, ok := lookupGame(name)
 	if !ok {
@@ -138,5 +126,5 @@ func configGame(path string) (tableGame, error) {
 	if g, ok := lookupGame(arena.GameOf(head[:n])); ok {
 		return g, nil
 	}
-	return games[0], nil
+	return defaultGame(), nil
 }

@@ -12,6 +12,9 @@ import (
 	"testing"
 
 	"jgym/arena"
+	"jgym/cppexport"
+	"jgym/dataset"
+	"jgym/env"
 )
 
 // fakeGame is a second game of the table: its configurations begin
@@ -66,11 +69,21 @@ func (fakeGame) Verify(trace, commands []byte, cfg arena.Config) error {
 	return nil
 }
 
+// fakeEntry is fakeGame as a registry entry: no env, dataset or export.
+type fakeEntry struct{}
+
+func (fakeEntry) Arena() arena.Game                { return fakeGame{} }
+func (fakeEntry) ID() string                       { return "Fake-v0" }
+func (fakeEntry) Strong() string                   { return "Bob" }
+func (fakeEntry) Env(arena.Loader) env.Game        { return nil }
+func (fakeEntry) Dataset() dataset.Source          { return nil }
+func (fakeEntry) Export() (cppexport.Target, bool) { return cppexport.Target{}, false }
+
 // withFakeGame adds fakeGame to the table for the test.
 func withFakeGame(t *testing.T) {
 	t.Helper()
 	saved := games
-	games = append(append([]tableGame(nil), games...), tableGame{Game: fakeGame{}})
+	games = mustRegistry(append(saved.Games(), fakeEntry{})...)
 	t.Cleanup(func() { games = saved })
 }
 

@@ -16,7 +16,7 @@ import (
 // tournament, bench): PATH is a file of this machine. jgym serve never
 // takes a path from a request (servebots.go).
 //
-//	policy:PATH  an ONNX policy exported by python-client/examples/train_ppo.py
+//	policy:PATH  an ONNX policy exported by jgym.torch (python-client/examples/ppo.py)
 //	             (docs/export.md), run by the pure-Go interpreter of package
 //	             policy. A file is loaded and checked once per process and
 //	             game (unsupported operators and a mismatched observation
@@ -34,7 +34,7 @@ import (
 // prefixHelp describes the prefixes for jgym list.
 var prefixHelp = map[string]string{
 	"cpp":    "C++ bot: AI<Name>.cc built with the kit (g++ -std=c++11 -O2), or a prebuilt AI<Name>.o linked with it",
-	"policy": "exported ONNX policy (python-client/examples/train_ppo.py, docs/export.md), run in Go",
+	"policy": "exported ONNX policy (jgym.torch, python-client/examples/ppo.py, docs/export.md), run in Go",
 }
 
 // pathLoader is the arena.Loader of the command line: a REF is a path.

@@ -50,7 +50,7 @@ func init() {
 // printGames prints every game, then its bots and its prefix seats, one
 // a line.
 func printGames(w io.Writer) {
-	for i, g := range games {
+	for i, g := range gameList() {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}

@@ -204,7 +204,7 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 		return nil, nil, err
 	}
 	bots.uploadCpp = uploads
-	reg, err := env.NewRegistry(bots.host(games)...)
+	reg, err := env.NewRegistry(bots.host(gameList())...)
 	if err != nil {
 		return nil, nil, err
 	}

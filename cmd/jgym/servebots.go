@@ -72,7 +72,7 @@ func newServeBots(dirs []string, store *server.BotStore, cpp cppbot.Options) (*s
 func (b *serveBots) host(gs []tableGame) []env.Game {
 	envs := make([]env.Game, len(gs))
 	for i, g := range gs {
-		envs[i] = g.env(b)
+		envs[i] = g.Env(b)
 		b.games[envs[i].Spec().ID] = g.Game
 	}
 	return envs
@@ -112,7 +112,7 @@ func (b *serveBots) Cpp(ref string, k *cppbot.Kit) (*cppbot.Program, error) {
 		if offered && errors.Is(err, cppbot.ErrCompile) {
 			// Not the operator's source text to a client.
 			game := ""
-			if !strings.EqualFold(k.Game, games[0].Name()) {
+			if !strings.EqualFold(k.Game, defaultGame().Name()) {
 				game = "--game " + strings.ToLower(k.Game) + " "
 			}
 			return nil, fmt.Errorf("%s does not compile on this server (its operator sees why with: jgym match %scpp:%s Null Null Null)", file, game, file)

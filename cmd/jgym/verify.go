@@ -193,7 +193,7 @@ func traceGame(trace []byte) (tableGame, error) {
 	if bytes.HasPrefix(trace, []byte("Game\n")) && word != "" {
 		return tableGame{}, fmt.Errorf("a trace of %.40q, a game jgym does not play (games: %s)", word, gameNames())
 	}
-	return games[0], nil
+	return defaultGame(), nil
 }
 
 // readTrace reads a trace file, plain or gzipped.

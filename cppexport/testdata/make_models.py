@@ -1,11 +1,13 @@
 """Writes the test models of cppexport (random weights).
 
-    cd python-client/examples && PYTHONPATH=. ../../.venv/bin/python \
-        ../../cppexport/testdata/make_models.py ../../cppexport/testdata
+    cd python-client && PYTHONPATH=. ../.venv/bin/python \
+        ../cppexport/testdata/make_models.py ../cppexport/testdata
 
-- small.onnx: the network of train_ppo.py (Agent, as of this writing: a
-  full-resolution and a stride-2 half-resolution map) with a hidden layer
-  of 16, exported by train_ppo.export_onnx. The actor's output
+- small.onnx: the convolutional network (jgym.torch's Agent: a
+  full-resolution and a stride-2 half-resolution map; the committed file was
+  written by examples/train_ppo.py's, the same network before jgym.torch)
+  with a hidden layer of 16, for Crematoria's tensors as the server
+  describes them, exported by jgym.torch.export_onnx. The actor's output
   is scaled up and the biases are random so that decisions vary.
 - ops.onnx: a hand-written graph with the same inputs and output that uses
   the operators and attributes the trained network does not: Conv with a
@@ -24,20 +26,21 @@ import onnx
 import torch
 from onnx import TensorProto, helper, numpy_helper
 
-import train_ppo
+import jgym.torch as jt
 
 U = 80
 
 
 def small(path: Path) -> None:
     torch.manual_seed(11)
-    agent = train_ppo.Agent(U, channels=8, hidden=16)
+    agent = jt.build_agent(jt.game_info("Crematoria-v0"), "conv:hidden=16")
+    assert agent.num_slots == U
     with torch.no_grad():
         agent.unit_out.weight.mul_(100)
         for name, p in agent.named_parameters():
             if name.endswith("bias"):
                 p.add_(torch.randn_like(p) * 0.1)
-    train_ppo.export_onnx(agent, path)
+    jt.export_onnx(agent, path)
 
 
 def ops(path: Path) -> None:

@@ -62,6 +62,10 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 	ActionOrders:   map[string]func(s *State, me, id int, d Dir) int{policy.OrderAttacksFirst: attacksFirst},
 	OpponentOrders: map[string]func(obs [][]byte){policy.OpponentsByScore: orderOpponents},
 
+	Credit:        credit,
+	CreditWeights: creditWeights,
+	CopyState:     func(dst, src *State) { dst.CopyFrom(src) },
+
 	Kit:         func() (fs.FS, error) { return kit.FS("crematoria") },
 	CppProtocol: cppProtocol{},
 	CppTarget:   CppTarget,

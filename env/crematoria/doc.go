@@ -24,9 +24,9 @@
 // A Match seats four Bots (Null, Demo, Riddick, or your own) and writes the
 // trace in the kit's format:
 //
-//	m, err := crematoria.NewMatch(cfg, seed, [4]string{"Demo", "Null", "Demo", "Null"})
+//	m, err := crematoria.Def.NewBotMatch(cfg, seed, [4]string{"Demo", "Null", "Demo", "Null"})
 //	m.WriteTrace(w)
-//	err = m.Run()
+//	err = m.Run(ctx)
 //
 // Bots give orders through Orders, which applies the kit's player-side
 // filter (first command per unit wins, bad directions dropped, at most

@@ -1,9 +1,7 @@
 package crematoria
 
 import (
-	"encoding/binary"
-	"math"
-
+	"jgym/game"
 	"jgym/policy"
 )
 
@@ -32,7 +30,7 @@ const (
 // opponents' scores are already in that order, as when they tie, nothing
 // changes. The exported C++ player does the same (CppTarget).
 func OrderOpponentsByScore(board, units, globals []byte) {
-	nr, identity := opponentsByScore(globals)
+	nr, identity := game.ScoreOrder(globals, globScores)
 	if identity {
 		return
 	}
@@ -41,17 +39,9 @@ func OrderOpponentsByScore(board, units, globals []byte) {
 	var lut0, lut1 [256]uint8
 	for c := range lut0 {
 		t, u, high := uint8(c)&7, uint8(c)>>3&15, uint8(c)&0x80
-		switch {
-		case u >= unitPioneer && u < unitPioneer+NumPlayers:
-			u = unitPioneer + nr[u-unitPioneer]
-		case u >= unitFuryan && u < unitFuryan+NumPlayers:
-			u = unitFuryan + nr[u-unitFuryan]
-		}
+		u = nr.Code(nr.Code(u, unitPioneer), unitFuryan)
 		lut1[c] = high | u<<3 | t
-		if t >= codeOwnedCave && t < codeOwnedCave+NumPlayers {
-			t = codeOwnedCave + nr[t-codeOwnedCave]
-		}
-		lut0[c] = high | u<<3 | t
+		lut0[c] = high | u<<3 | nr.Code(t, codeOwnedCave)
 	}
 	level0 := board[:LevelCells:LevelCells]
 	for i, c := range level0 {
@@ -61,43 +51,10 @@ func OrderOpponentsByScore(board, units, globals []byte) {
 	for i, c := range level1 {
 		level1[i] = lut1[c]
 	}
-	for row := 0; row+UnitFeatures <= len(units); row += UnitFeatures {
-		if o := units[row+1]; o < NumPlayers {
-			units[row+1] = nr[o]
-		}
+	nr.Column(units, UnitFeatures, 1, 0)
+	for _, at := range [...]int{globScores, globCells, globGems} {
+		nr.Floats(globals, at)
 	}
-	for _, base := range [...]int{globScores, globCells, globGems} {
-		var v [NumPlayers][4]byte
-		for r := range v {
-			copy(v[r][:], globals[4*(base+r):])
-		}
-		for r := range v {
-			copy(globals[4*(base+int(nr[r])):], v[r][:])
-		}
-	}
-}
-
-// opponentsByScore returns the new relative index of each old one under
-// OrderOpponentsByScore, and whether that is the identity.
-func opponentsByScore(globals []byte) (nr [NumPlayers]uint8, identity bool) {
-	var s [NumPlayers]float32
-	for r := range s {
-		s[r] = math.Float32frombits(binary.LittleEndian.Uint32(globals[4*(globScores+r):]))
-	}
-	// Insertion sort of the opponents, a strict comparison keeping the
-	// ties in increasing index.
-	order := [NumPlayers - 1]uint8{1, 2, 3}
-	for i := 1; i < len(order); i++ {
-		for j := i; j > 0 && s[order[j]] > s[order[j-1]]; j-- {
-			order[j], order[j-1] = order[j-1], order[j]
-		}
-	}
-	identity = true
-	for k, old := range order {
-		nr[old] = uint8(1 + k)
-		identity = identity && old == uint8(1+k)
-	}
-	return nr, identity
 }
 
 // orderOpponents is OrderOpponentsByScore on one seat's encoded tensors
@@ -138,7 +95,7 @@ func attacksFirst(s *State, me, id int, d Dir) int {
 // Up and Down changing the level) holds, at the start of the round, a
 // Pioneer or a Furyan (a unit slot) of another player. The commands of
 // policy.OrderAttacksFirst, in the policy bot, the exported C++ player and
-// the trainer (python-client/examples/train_ppo.py), put these first.
+// the trainer (python-client/examples/ppo.py), put these first.
 func Attacks(s *State, u *Unit, d Dir) bool {
 	if u.Type != Furyan || d == None || !d.Valid() {
 		return false

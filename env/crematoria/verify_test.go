@@ -28,30 +28,6 @@ func loadRefTrace(t testing.TB, tc traceCase) (*Trace, *CommandLog) {
 	return tr, log
 }
 
-func TestVerifyAcceptsReferenceTraces(t *testing.T) {
-	for _, tc := range traceCases(t) {
-		t.Run(filepath.Base(tc.path), func(t *testing.T) {
-			t.Parallel()
-			tr, log := loadRefTrace(t, tc)
-			if err := Verify(tr, nil); err != nil {
-				t.Errorf("rules: got %v, want nil", err)
-			}
-			if log == nil {
-				t.Fatal("no command file")
-			}
-			if err := Verify(tr, log); err != nil {
-				t.Errorf("replay: got %v, want nil", err)
-			}
-			if filepath.Base(filepath.Dir(tc.path)) == "edge" {
-				cfg := tc.cfg
-				if err := VerifyWith(tr, VerifyOptions{Config: &cfg}); err != nil {
-					t.Errorf("rules with the configuration: got %v, want nil", err)
-				}
-			}
-		})
-	}
-}
-
 func TestVerifyConfigMismatch(t *testing.T) {
 	tc := refTraceNamed(t, "crematoria_s3_Demo-Null-Demo-Demo_alt.res.gz")
 	tr, log := loadRefTrace(t, tc)

@@ -37,7 +37,7 @@ func (l testLoader) Cpp(ref string, k *cppbot.Kit) (*cppbot.Program, error) {
 // arenaTable resolves the seats and returns the table of one game.
 func arenaTable(t *testing.T, l arena.Loader, seed int, cfg arena.Config, seats ...string) *arena.Table {
 	t.Helper()
-	g := Arena()
+	g := Def.Arena()
 	tb := &arena.Table{Config: cfg, Seed: seed}
 	for _, s := range seats {
 		p, err := g.NewPlayer(s, l)
@@ -54,9 +54,9 @@ func arenaTable(t *testing.T, l arena.Loader, seed int, cfg arena.Config, seats 
 // the command log are written, the scores filled, and Verify accepts the
 // trace with and without the log, and with the configuration.
 func TestArenaPlaysReferenceGame(t *testing.T) {
-	g := Arena()
+	g := Def.Arena()
 	if g.Name() != "Dominator" || !slices.Contains(g.Bots(), "Khan") || g.DefaultConfig().Rounds() != 200 {
-		t.Fatalf("Arena() = %s, bots %v, %d rounds", g.Name(), g.Bots(), g.DefaultConfig().Rounds())
+		t.Fatalf("Def.Arena() = %s, bots %v, %d rounds", g.Name(), g.Bots(), g.DefaultConfig().Rounds())
 	}
 	var trace, cmds bytes.Buffer
 	tb := arenaTable(t, nil, 3, g.DefaultConfig(), "Demo", "Null", "Demo", "Null")
@@ -101,7 +101,7 @@ func TestArenaPlaysReferenceGame(t *testing.T) {
 // A non-default configuration: Verify takes it (-i CONFIG) and refuses
 // the default one for the same trace.
 func TestArenaVerifyConfig(t *testing.T) {
-	g := Arena()
+	g := Def.Arena()
 	cfg, err := g.ParseConfig(strings.NewReader(mustShippedText("fixed3")))
 	if err != nil {
 		t.Fatal(err)
@@ -137,10 +137,10 @@ func (flooder) Play(v *State, o *Orders) {
 // A game the course program aborts returns its error, with the trace and
 // the log up to there.
 func TestArenaAbortedGame(t *testing.T) {
-	g := Arena()
+	g := Def.Arena()
 	var trace, cmds bytes.Buffer
 	tb := arenaTable(t, nil, 3, g.DefaultConfig(), "Null", "Null", "Null", "Null")
-	tb.Players[2] = arenaGame.BotPlayer("TestFlooder", func(me, seed int) Bot { return flooder{} })
+	tb.Players[2] = Def.Arena().(*arena.Host[Config, Bot]).BotPlayer("TestFlooder", func(me, seed int) Bot { return flooder{} })
 	tb.Trace, tb.Commands = &trace, &cmds
 	err := g.Play(context.Background(), tb)
 	if !errors.Is(err, ErrTooManyCommands) || !errors.Is(err, ErrAbort) || !strings.Contains(err.Error(), "round 5: player 2 (TestFlooder)") {
@@ -162,21 +162,21 @@ func TestArenaAbortedGame(t *testing.T) {
 // are refused.
 func TestResolveBot(t *testing.T) {
 	l := testLoader{t}
-	if _, _, err := ResolveBot("Khan", nil); err != nil {
-		t.Errorf("ResolveBot(Khan) = %v", err)
+	if _, _, err := Def.ResolveBot("Khan", nil); err != nil {
+		t.Errorf("Def.ResolveBot(Khan) = %v", err)
 	}
-	if _, _, err := ResolveBot("Nobody", l); !errors.Is(err, ErrUnknownBot) {
-		t.Errorf("ResolveBot(Nobody) = %v, want ErrUnknownBot", err)
+	if _, _, err := Def.ResolveBot("Nobody", l); !errors.Is(err, ErrUnknownBot) {
+		t.Errorf("Def.ResolveBot(Nobody) = %v, want ErrUnknownBot", err)
 	}
-	if _, _, err := ResolveBot("onnx:x", l); !errors.Is(err, ErrUnknownBot) {
-		t.Errorf("ResolveBot(onnx:x) = %v, want ErrUnknownBot", err)
+	if _, _, err := Def.ResolveBot("onnx:x", l); !errors.Is(err, ErrUnknownBot) {
+		t.Errorf("Def.ResolveBot(onnx:x) = %v, want ErrUnknownBot", err)
 	}
-	if _, _, err := ResolveBot("policy:tiny", nil); !errors.Is(err, arena.ErrNoLoader) {
-		t.Errorf("ResolveBot(policy:tiny) without a loader = %v, want ErrNoLoader", err)
+	if _, _, err := Def.ResolveBot("policy:tiny", nil); !errors.Is(err, arena.ErrNoLoader) {
+		t.Errorf("Def.ResolveBot(policy:tiny) without a loader = %v, want ErrNoLoader", err)
 	}
-	f, closer, err := ResolveBot("policy:tiny", l)
+	f, closer, err := Def.ResolveBot("policy:tiny", l)
 	if err != nil || closer != nil {
-		t.Fatalf("ResolveBot(policy:tiny) = %v, %v", closer, err)
+		t.Fatalf("Def.ResolveBot(policy:tiny) = %v, %v", closer, err)
 	}
 	if _, ok := f(1, 5).(*PolicyBot); !ok {
 		t.Errorf("policy:tiny seats a %T", f(1, 5))
@@ -188,7 +188,7 @@ func TestResolveBot(t *testing.T) {
 func TestArenaCppAndPolicySeats(t *testing.T) {
 	needCpp(t)
 	l := testLoader{t}
-	g := Arena()
+	g := Def.Arena()
 	play := func(seats ...string) ([]byte, []int) {
 		var trace bytes.Buffer
 		tb := arenaTable(t, l, 2, g.DefaultConfig(), seats...)
@@ -215,7 +215,7 @@ func TestArenaCppAndPolicySeats(t *testing.T) {
 // prefixes.
 func TestEnvWithLoader(t *testing.T) {
 	needCpp(t)
-	e := NewEnv(WithLoader(testLoader{t}))
+	e := Def.Host(Def.WithLoader(testLoader{t}))
 	if _, prefixes := e.Bots(); !slices.Equal(prefixes, arena.Prefixes) {
 		t.Errorf("Bots() prefixes = %v, want %v", prefixes, arena.Prefixes)
 	}

@@ -17,7 +17,7 @@ func benchmarkRounds(b *testing.B, bot string, trace bool) {
 	for i := 0; i < b.N; i++ {
 		if m == nil || m.Done() {
 			var err error
-			if m, err = NewMatch(DefaultConfig(), seed, names); err != nil {
+			if m, err = Def.NewBotMatch(DefaultConfig(), seed, names); err != nil {
 				b.Fatal(err)
 			}
 			seed++

@@ -5,11 +5,12 @@ import (
 	"strings"
 
 	"jgym/cppexport"
+	"jgym/policy"
 )
 
 // CppTarget is Dominator's side of an exported C++ player (package
-// cppexport, "jgym export-cpp"): the signature of its policies, the kit's
-// names, the C++ twin of Observer and the C++ twin of PolicyBot's orders,
+// cppexport, "jgym export-cpp"; Def.Export adds the signature of its
+// policies): the kit's names, the C++ twin of Observer and the C++ twin of PolicyBot's orders,
 // both written against the kit's public API only, on the rotated view the
 // player sees (SPEC §3.4).
 //
@@ -17,11 +18,9 @@ import (
 // of 0 unit slots: the player then warns once and gives no orders, where
 // the Go bot stops the game with an error.
 func CppTarget() cppexport.Target {
-	sig := PolicySignature()
-	n := sig.Inputs[0].Shape[1] // the board side the network takes
+	n := signature().Inputs[0].Shape[1] // the board side the network takes
 	return cppexport.Target{
-		Game:      "Dominator",
-		Signature: sig,
+		Game: "Dominator",
 		Reserved: []string{"Pos", "Cell", "Unit", "Movement", "Dir", "CellType", "UnitType", "Bottom", "BR", "Right",
 			"RT", "Top", "TL", "Left", "LB", "None", "DirSize", "Empty", "Wall", "CellTypeSize", "Farmer", "Knight",
 			"Witch", "UnitTypeSize", "BOARD_N"},
@@ -30,11 +29,35 @@ func CppTarget() cppexport.Target {
 		SlotsExpr: fmt.Sprintf("rows() == %d && cols() == %d ? 4 * (nb_farmers() + nb_knights() + nb_witches()) : 0", n, n),
 		Encoder:   strings.ReplaceAll(encoderCC, "BOARD_SIDE", fmt.Sprint(n)),
 		Act:       actCC,
+		Opponents: map[string]string{policy.OpponentsByScore: cppexport.ScoreOrderCC + opponentsByScoreCC},
 	}
 }
 
-// actCC gives the orders from the logits, as PolicyBot does (Decoder with
-// no action_order): for every unit slot the direction with the largest
+// opponentsByScoreCC relabels the opponents in the network's inputs by
+// decreasing score, for a model whose opponent_order is score: the C++
+// twin of OrderOpponentsByScore, run right after encode().
+const opponentsByScoreCC = `
+  // order_opponents: the twin of dominator.OrderOpponentsByScore. The
+  // opponents take rel 1, 2, 3 by decreasing total score (globals 6..9)
+  // in board planes 1 (owner) and 2 (unit 1 + 3 rel + type), the units'
+  // owners and the four per-player blocks of globals.
+  void order_opponents() {
+    int nr[4];
+    if (!opp_score_order(in_globals_ + 6, nr)) return;
+    const int cells = BOARD_N * BOARD_N;
+    for (int x = 0; x < cells; ++x) {
+      long long* owner = in_board_ + cells + x;
+      long long* unit = in_board_ + 2 * cells + x;
+      *owner = opp_code(nr, *owner, 1);
+      if (*unit >= 1 && *unit <= 12) *unit = 1 + 3 * nr[(*unit - 1) / 3] + (*unit - 1) % 3;
+    }
+    for (int id = 0; id < U; ++id) in_units_[id * 8 + 1] = opp_code(nr, in_units_[id * 8 + 1], 0);
+    for (int at = 2; at <= 14; at += 4) opp_floats(nr, in_globals_ + at);
+  }
+`
+
+// actCC gives the orders from the logits, as PolicyBot does (the env's
+// decoder with no action_order): for every unit slot the direction with the largest
 // logit (the lowest on a tie); the legal ones other than None, in
 // increasing unit id.
 const actCC = `

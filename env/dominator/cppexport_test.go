@@ -12,14 +12,21 @@ import (
 
 	"jgym/course/coursetest"
 	"jgym/cppexport"
+	"jgym/policy"
 )
 
 // probeSource is a C++ player that runs the exported encoder
-// (CppTarget().Encoder) on what it sees and gives, as the id of its only
-// command, a digest of the five network inputs.
-func probeSource(u, side int) string {
+// (CppTarget().Encoder) on what it sees, then, with opponents, the
+// relabelling of a model by score (CppTarget().Opponents), and gives, as
+// the id of its only command, a digest of the five network inputs.
+func probeSource(u, side int, opponents bool) string {
 	t := CppTarget()
 	enc := strings.ReplaceAll(encoderCC, "BOARD_SIDE", fmt.Sprint(side))
+	call := ""
+	if opponents {
+		enc += t.Opponents[policy.OpponentsByScore]
+		call = "order_opponents();"
+	}
 	return fmt.Sprintf(`// AIProbe.cc: runs the exported encoder and gives a digest of its inputs.
 #include "Player.hh"
 
@@ -45,6 +52,7 @@ struct PLAYER_NAME : public Player {
 
   virtual void play() {
     encode();
+    %s
     h = 2166136261u;
     for (int k = 0; k < %d; ++k) add((unsigned int)in_board_[k]);
     for (int k = 0; k < U * 8; ++k) add((unsigned int)in_units_[k]);
@@ -62,12 +70,13 @@ struct PLAYER_NAME : public Player {
 
 RegisterPlayer(PLAYER_NAME);
 `, u, t.Members["board"], BoardPlanes*side*side, t.Members["units"], t.Members["globals"], t.Members["action_mask"],
-		t.Members["move_mask"], BoardPlanes*side*side, enc)
+		t.Members["move_mask"], call, BoardPlanes*side*side, enc)
 }
 
 // observationDigest is the probe's digest of the Go encoder's tensors of
-// seat me of the real state s.
-func observationDigest(ob *Observer, s *State, me int) int {
+// seat me of the real state s, relabelled by OrderOpponentsByScore with
+// opponents; moved reports that the relabelling changed them.
+func observationDigest(ob *Observer, s *State, me int, opponents bool) (digest int, moved bool) {
 	u := NumSlots(s.Cfg)
 	board := make([]byte, BoardPlanes*s.Cfg.Rows*s.Cfg.Cols)
 	units := make([]byte, u*UnitFeatures)
@@ -79,6 +88,11 @@ func observationDigest(ob *Observer, s *State, me int) int {
 	ob.Globals(s, me, glob)
 	ob.Mask(s, me, mask)
 	ob.MoveMask(s, me, move)
+	if opponents {
+		before := bytes.Clone(glob)
+		OrderOpponentsByScore(board, units, glob)
+		moved = !bytes.Equal(before, glob)
+	}
 	h := uint32(2166136261)
 	add := func(x uint32) {
 		h ^= x
@@ -97,7 +111,7 @@ func observationDigest(ob *Observer, s *State, me int) int {
 			add(uint32(x))
 		}
 	}
-	return -1 - int(h&0x3fffffff)
+	return -1 - int(h&0x3fffffff), moved
 }
 
 // The exported encoder, run by the C++ player on its rotated view, writes
@@ -116,67 +130,103 @@ func TestCppEncoderMatchesObserver(t *testing.T) {
 	} {
 		t.Run(base, func(t *testing.T) {
 			t.Parallel()
-			c := findCase(t, base)
-			var log *CommandLog
-			if c.cmdPath != "" {
-				log = loadLog(t, c.cmdPath)
-			}
-			src := filepath.Join(t.TempDir(), "AIProbe.cc")
-			if err := os.WriteFile(src, []byte(probeSource(NumSlots(&c.cfg), c.cfg.Rows)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			prog := compiled(t, src)
-			var probes [NumPlayers]*CppBot
-			for p := range probes {
-				probes[p] = NewCppBot(prog, p, c.seed)
-				defer probes[p].Close()
-			}
-			m, err := NewMatchWithBots(c.cfg, c.seed, c.names, seatBots(t, c.seed, c.names, log))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			m.WriteTrace(&buf)
-			var ob Observer
-			var v State
-			var o Orders
-			lost := 0
-			for !m.Done() {
-				for id := range m.Units {
-					if !m.onGrid(id) {
-						lost++
-					}
-				}
-				for p, b := range probes {
-					m.View(p, &v)
-					o.Reset(len(v.Units))
-					b.Play(&v, &o)
-					if err := b.Err(); err != nil {
-						t.Fatal(err)
-					}
-					want := observationDigest(&ob, &m.State, p)
-					if got := o.List(); len(got) != 1 || got[0].ID != want {
-						t.Fatalf("round %d, seat %d: the C++ encoder's digest %v, the Go encoder's %d", m.Round, p, got, want)
-					}
-				}
-				if err := m.PlayRound(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if want := coursetest.ReadGz(t, c.path); !bytes.Equal(want, buf.Bytes()) {
-				t.Fatalf("not the reference game: %s", coursetest.FirstDiff(want, buf.Bytes()))
-			}
-			if strings.HasPrefix(base, "crowd3") && lost == 0 { // 25 unit-rounds in crowd3_s5
-				t.Errorf("no unit was lost: the test does not cover lost units")
-			}
-			t.Logf("%d rounds x 4 seats equal; %d unit-rounds off the grid", m.Round, lost)
+			probeGame(t, base, false)
 		})
+	}
+}
+
+// The exported relabelling of the opponents by score (order_opponents,
+// run after the exported encoder on the rotated view) writes the tensors
+// of the Go encoder relabelled by OrderOpponentsByScore, element for
+// element, every round and seat of games whose scores differ, on the
+// default board and on a crowded one where units are lost.
+func TestCppOpponentsByScoreMatchesGo(t *testing.T) {
+	needCpp(t)
+	for _, base := range []string{
+		"dominator_s10_Dummy-Demo-Null-Demo",
+		"crowd3_s5_Chaos-Demo-Dummy-Chaos",
+	} {
+		t.Run(base, func(t *testing.T) {
+			t.Parallel()
+			probeGame(t, base, true)
+		})
+	}
+}
+
+// probeGame replays the reference game base with the probe (probeSource)
+// asked for every seat's digest every round, and compares it with the Go
+// encoder's (observationDigest), the opponents relabelled by score with
+// opponents.
+func probeGame(t *testing.T, base string, opponents bool) {
+	c := findCase(t, base)
+	var log *CommandLog
+	if c.cmdPath != "" {
+		log = loadLog(t, c.cmdPath)
+	}
+	src := filepath.Join(t.TempDir(), "AIProbe.cc")
+	if err := os.WriteFile(src, []byte(probeSource(NumSlots(&c.cfg), c.cfg.Rows, opponents)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := compiled(t, src)
+	var probes [NumPlayers]*CppBot
+	for p := range probes {
+		probes[p] = Def.NewCppBot(prog, p, c.seed)
+		defer probes[p].Close()
+	}
+	m, err := Def.NewMatch(c.cfg, c.seed, c.names, seatBots(t, c.seed, c.names, log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	m.WriteTrace(&buf)
+	var ob Observer
+	var v State
+	var o Orders
+	lost, moved := 0, 0
+	for !m.Done() {
+		for id := range m.Game.Units {
+			if !m.Game.onGrid(id) {
+				lost++
+			}
+		}
+		for p, b := range probes {
+			m.State().View(p, &v)
+			o.Reset(len(v.Units))
+			b.Play(&v, &o)
+			if err := b.Err(); err != nil {
+				t.Fatal(err)
+			}
+			want, mv := observationDigest(&ob, m.State(), p, opponents)
+			if got := o.List(); len(got) != 1 || got[0].ID != want {
+				t.Fatalf("round %d, seat %d: the C++ encoder's digest %v, the Go encoder's %d", m.Round(), p, got, want)
+			}
+			if mv {
+				moved++
+			}
+		}
+		if err := m.PlayRound(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := coursetest.ReadGz(t, c.path); !bytes.Equal(want, buf.Bytes()) {
+		t.Fatalf("not the reference game: %s", coursetest.FirstDiff(want, buf.Bytes()))
+	}
+	if strings.HasPrefix(base, "crowd3") && lost == 0 { // 25 unit-rounds in crowd3_s5
+		t.Errorf("no unit was lost: the test does not cover lost units")
+	}
+	if opponents && moved < m.Round() {
+		t.Errorf("the opponents relabelled in %d of %d observations: the test proves little", moved, 4*m.Round())
+	}
+	t.Logf("%d rounds x 4 seats equal; %d unit-rounds off the grid", m.Round(), lost)
+	if opponents {
+		t.Logf("the opponents relabelled in %d of %d observations", moved, 4*m.Round())
 	}
 }
 
 // exportTiny exports model as player Tiny into a temporary AITiny.cc.
 func exportTiny(t *testing.T, model []byte) (string, error) {
-	src, err := cppexport.Export(model, CppTarget(), cppexport.Options{Name: "Tiny", Source: "tiny.onnx"})
+	target, _ := Def.Export()
+	src, err := cppexport.Export(model, target, cppexport.Options{Name: "Tiny", Source: "tiny.onnx"})
 	if err != nil {
 		return "", err
 	}
@@ -212,9 +262,9 @@ func TestExportedPlayerMatchesPolicyBot(t *testing.T) {
 				cpp[p], gob[p] = NewDemo(p, g.seed), NewDemo(p, g.seed)
 			}
 			for _, p := range g.seats {
-				b := NewCppBot(prog, p, g.seed)
+				b := Def.NewCppBot(prog, p, g.seed)
 				defer b.Close()
-				cpp[p], gob[p], names[p] = b, NewPolicyBot(m, p), "Tiny"
+				cpp[p], gob[p], names[p] = b, Def.NewPolicyBot(m, p), "Tiny"
 			}
 			got, err := playTrace(DefaultConfig(), g.seed, names, cpp)
 			if err != nil {

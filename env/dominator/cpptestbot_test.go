@@ -99,7 +99,7 @@ func (t *twin) Play(v *State, o *Orders) {
 // the players handed to the engine.
 func playLog(t *testing.T, cfg Config, seed int, names [NumPlayers]string, bots [NumPlayers]Bot) ([]byte, *CommandLog) {
 	t.Helper()
-	m, err := NewMatchWithBots(cfg, seed, names, bots)
+	m, err := Def.NewMatch(cfg, seed, names, bots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestCppTestBotMatchesTwin(t *testing.T) {
 			for p, n := range tc.names {
 				switch n {
 				case "TestBot":
-					b := NewCppBot(prog, p, tc.seed)
+					b := Def.NewCppBot(prog, p, tc.seed)
 					defer b.Close()
 					seats = append(seats, b)
 					cpp[p], gob[p] = b, newTwin(p, tc.seed)
@@ -230,7 +230,7 @@ func TestCppTestBotMatchesTwin(t *testing.T) {
 // before the given round (0-based play call) is played.
 func tracePrefix(t *testing.T, cfg Config, seed, round int) []byte {
 	t.Helper()
-	m, err := NewMatch(cfg, seed, [4]string{"Null", "Null", "Null", "Null"})
+	m, err := Def.NewBotMatch(cfg, seed, [4]string{"Null", "Null", "Null", "Null"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestCppBotFailures(t *testing.T) {
 		t.Run(tc.bot, func(t *testing.T) {
 			t.Parallel()
 			prog := compiled(t, "testdata/AI"+tc.bot+".cc")
-			b := NewCppBot(prog, 1, 3)
+			b := Def.NewCppBot(prog, 1, 3)
 			defer b.Close()
 			names := [4]string{"Null", tc.bot, "Null", "Null"}
 			got, err := playTrace(DefaultConfig(), 3, names, [4]Bot{Null{}, b, Null{}, Null{}})

@@ -24,39 +24,45 @@
 // top-left one, and the directions a player gives are in that view (player
 // 1's Right is the real Top, Dir.Rotate). Step takes them so.
 //
-// A Match seats four Bots (Null, Demo, Khan, or your own), gives each its
-// view every round and writes the trace in the kit's format:
+// Def is the game's definition for jgym's core (package game), which
+// builds the rest from it. A Match seats four Bots (Null, Demo, Khan, or
+// your own), gives each its view every round (Def.View) and writes the
+// trace in the kit's format:
 //
-//	m, err := dominator.NewMatch(cfg, seed, [4]string{"Khan", "Demo", "Null", "Demo"})
+//	m, err := dominator.Def.NewBotMatch(cfg, seed, [4]string{"Khan", "Demo", "Null", "Demo"})
 //	m.WriteTrace(w)
-//	err = m.Run()
-//	m.WriteResults(os.Stderr) // "info: player Khan got score 175000", ...
+//	err = m.Run(ctx)
+//	dominator.WriteResults(os.Stderr, m.State(), m.Names) // "info: player Khan got score 175000", ...
 //
 // Bots give orders through Orders, which applies the kit's player-side
 // filter (first command per unit wins, at most MaxCommands calls per
 // round). Where the course program aborts (a failed assertion, a player
 // giving too many commands), the engine returns an error wrapping
-// ErrAbort and the trace stops where the course program's does.
+// ErrAbort (package game's) and the trace stops where the course
+// program's does.
 //
 // Configurations use the kit's file format (ParseConfig, Config.String);
 // DefaultConfig is the kit's default.cnf and ShippedConfig the other
 // shipped ones. Traces are parsed by ParseTrace and checked by Verify,
 // replaying a command log (ParseCommandLog) exactly or checking every
-// round against the rules. NewEnv offers the game to the env layer
-// (Dominator-v0) with the observation dominator-obs-1 (Observer, Decoder).
+// round against the rules. Def.Host offers the game to the env layer
+// (Dominator-v0) with the observation dominator-obs-1 (Observer; actions
+// become orders through Legal) and its option, for sessions and policies
+// alike, of the opponents ordered by score (OrderOpponentsByScore).
 //
 // Other players take seats too: a C++ bot written for the course kit runs
 // in its own sandboxed process with jgym's implementation of the kit
-// (kit/dominator, CppKit; package cppbot compiles it), and an ONNX policy
-// runs in Go (PolicyBot, PolicySignature; package policy):
+// (kit/dominator, Def.CppKit; package cppbot compiles it), and an ONNX
+// policy runs in Go (PolicyBot, Def.PolicySignature; package policy):
 //
-//	k, _ := dominator.CppKit()
+//	k, _ := dominator.Def.CppKit()
 //	prog, err := cppbot.Open("AIMine.cc", k, cppbot.Options{})
-//	bot := dominator.NewCppBot(prog, 0, seed) // plays seat 0 on its rotated view
+//	bot := dominator.Def.NewCppBot(prog, 0, seed) // plays seat 0 on its rotated view
 //
-// CppTarget exports a policy as a C++ player of the kit (package
-// cppexport) that plays the policy bot's games byte for byte. Arena gives
-// the game to jgym's commands (package arena): seats named "policy:REF"
-// and "cpp:REF" (ResolveBot, or WithLoader for an Env), games with their
-// trace and command log, and trace verification.
+// Def.Export (CppTarget with the policies' signature) exports a policy as
+// a C++ player of the kit (package cppexport) that plays the policy bot's
+// games byte for byte. Def.Arena gives the game to jgym's commands
+// (package arena): seats named "policy:REF" and "cpp:REF" (Def.ResolveBot,
+// or Def.WithLoader for an env), games with their trace and command log,
+// and trace verification.
 package dominator

@@ -1,6 +1,7 @@
 package dominator_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -10,15 +11,15 @@ import (
 
 // Play a game of Khan against Demos and a Null and print the results as
 // the course program does.
-func ExampleNewMatch() {
-	m, err := dominator.NewMatch(dominator.DefaultConfig(), 1, [4]string{"Khan", "Demo", "Null", "Demo"})
+func Example() {
+	m, err := dominator.Def.NewBotMatch(dominator.DefaultConfig(), 1, [4]string{"Khan", "Demo", "Null", "Demo"})
 	if err != nil {
 		panic(err)
 	}
-	if err := m.Run(); err != nil {
+	if err := m.Run(context.Background()); err != nil {
 		panic(err)
 	}
-	m.WriteResults(os.Stdout)
+	dominator.WriteResults(os.Stdout, m.State(), m.Names)
 	// Output:
 	// info: player Khan got score 171733
 	// info: player Demo got score 4266
@@ -56,16 +57,16 @@ func ExampleGame_Step() {
 }
 
 // Write the first round of a trace in the kit's .res format.
-func ExampleMatch_WriteTrace() {
+func Example_trace() {
 	cfg := dominator.DefaultConfig()
 	cfg.NbRounds = 1
-	m, err := dominator.NewMatch(cfg, 7, [4]string{"Null", "Null", "Null", "Null"})
+	m, err := dominator.Def.NewBotMatch(cfg, 7, [4]string{"Null", "Null", "Null", "Null"})
 	if err != nil {
 		panic(err)
 	}
 	var b strings.Builder
 	m.WriteTrace(&b)
-	if err := m.Run(); err != nil {
+	if err := m.Run(context.Background()); err != nil {
 		panic(err)
 	}
 	lines := strings.Split(b.String(), "\n")

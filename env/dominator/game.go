@@ -5,37 +5,11 @@ import (
 	"fmt"
 
 	"jgym/course"
-	"jgym/env"
 )
 
-// Errors the engine returns.
-var (
-	// ErrGameOver is returned by Step after the last round (env.ErrGameOver).
-	ErrGameOver = env.ErrGameOver
-	// ErrAbort means the course program aborts at this point (a failed
-	// assertion, SPEC conventions): its trace stops there, and so does
-	// jgym's. Errors wrap it with what went wrong.
-	ErrAbort = errors.New("the course program aborts")
-	// ErrTooManyCommands means a player gave more than MaxCommands orders
-	// in one round, which aborts the whole game (SPEC §8.1, §14.11).
-	ErrTooManyCommands = fmt.Errorf("%w: too many commands", ErrAbort)
-	// ErrNoProgress means the course program would loop forever here (a
-	// generator or a placement that can never succeed); jgym stops
-	// instead.
-	ErrNoProgress = errors.New("the course program never finishes")
-)
-
-// Command is one order as a player gives it: unit ID and direction Dir in
-// the player's rotated view (SPEC §3.4). Neither is checked until the
-// engine validates the command (SPEC §8.2).
-type Command struct {
-	ID  int
-	Dir Dir
-}
-
-// Move is one printed movement of a round (SPEC §8.7): the unit and the
-// real direction it moved (or attacked) in.
-type Move = Command
+// ErrNoProgress means the course program would loop forever here (a
+// generator or a placement that can never succeed); jgym stops instead.
+var ErrNoProgress = errors.New("the course program never finishes")
 
 // Game is one Dominator game: a deterministic state machine driven by the
 // engine's generator, seeded with the game seed. It is not safe for
@@ -45,7 +19,6 @@ type Game struct {
 	cfg  Config
 	seed int
 	rng  Rand
-	err  error // sticky: an aborted game stays aborted
 
 	// Moves holds the printed movements of the last round played.
 	Moves []Move
@@ -107,9 +80,6 @@ func (g *Game) Rand() *Rand { return &g.rng }
 
 // Done reports whether every round has been played.
 func (g *Game) Done() bool { return g.Round >= g.cfg.NbRounds }
-
-// Err returns the error that stopped the game, if any.
-func (g *Game) Err() error { return g.err }
 
 // buildBoard makes the board of a FIXED configuration or runs the
 // generator (SPEC §2.1, §4).

@@ -1,6 +1,7 @@
 package dominator
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -79,24 +80,24 @@ func TestKhanBeatsDemos(t *testing.T) {
 					}
 					names[seat] = "Khan"
 					bots[seat] = &checkedBot{Bot: NewKhan(seat, seed), t: t, me: seat, name: "Khan", mu: &mu, bad: &bad}
-					m, err := NewMatchWithBots(DefaultConfig(), seed, names, bots)
+					m, err := Def.NewMatch(DefaultConfig(), seed, names, bots)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if err := m.Run(); err != nil {
+					if err := m.Run(context.Background()); err != nil {
 						t.Fatalf("seed %d: %v", seed, err)
 					}
 					best := 0
-					for p, s := range m.TotalScore {
+					for p, s := range m.Game.TotalScore {
 						if p != seat {
 							best = max(best, s)
 						}
 					}
 					mu.Lock()
-					if m.TotalScore[seat] > best {
+					if m.Game.TotalScore[seat] > best {
 						wins++
 					}
-					margin += float64(m.TotalScore[seat]) / float64(max(best, 1))
+					margin += float64(m.Game.TotalScore[seat]) / float64(max(best, 1))
 					mu.Unlock()
 				}
 			})
@@ -167,14 +168,14 @@ func TestKhanBeatsDummy(t *testing.T) {
 				bots[p], replay = replayBot{log, p}, true
 			}
 		}
-		m, err := NewMatchWithBots(tc.cfg, tc.seed, tc.names, bots)
+		m, err := Def.NewMatch(tc.cfg, tc.seed, tc.names, bots)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Run(); err != nil {
+		if err := m.Run(context.Background()); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		r := result{tc.name, m.TotalScore[seat], tr.States[len(tr.States)-1].TotalScore[seat], !tc.edge, replay}
+		r := result{tc.name, m.Game.TotalScore[seat], tr.States[len(tr.States)-1].TotalScore[seat], !tc.edge, replay}
 		results = append(results, r)
 		t.Logf("%-45s Khan %6d  Dummy %6d  (%+.1f%%)", r.name, r.khan, r.dummy, 100*float64(r.khan-r.dummy)/float64(r.dummy))
 	}
@@ -229,11 +230,11 @@ func TestKhanOtherConfigs(t *testing.T) {
 			if testing.Short() || raceEnabled {
 				cfg.NbRounds = min(cfg.NbRounds, 40)
 			}
-			m, err := NewMatchWithBots(cfg, 77, [4]string{"Demo", "Khan", "Demo", "Demo"}, bots)
+			m, err := Def.NewMatch(cfg, 77, [4]string{"Demo", "Khan", "Demo", "Demo"}, bots)
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = m.Run()
+			err = m.Run(context.Background())
 			if errors.Is(err, ErrAbort) && bad == 0 {
 				// crowd1 and crowd2 lose farmers during the initial
 				// placement, and the Demo commands them (SPEC §15.1).
@@ -243,7 +244,7 @@ func TestKhanOtherConfigs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%v", m.TotalScore)
+			t.Logf("%v", m.Game.TotalScore)
 		})
 	}
 }

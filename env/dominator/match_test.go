@@ -2,8 +2,10 @@ package dominator
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -11,10 +13,10 @@ import (
 func TestOrdersFilter(t *testing.T) {
 	var o Orders
 	o.Reset(128)
-	for _, c := range []Command{{5, Top}, {5, Left}, {-2, Dir(12)}, {-2, Top}, {200, None}, {7, Dir(-1)}, {7, Right}} {
+	for _, c := range []Command{{ID: 5, Dir: Top}, {ID: 5, Dir: Left}, {ID: -2, Dir: Dir(12)}, {ID: -2, Dir: Top}, {ID: 200, Dir: None}, {ID: 7, Dir: Dir(-1)}, {ID: 7, Dir: Right}} {
 		o.Command(c.ID, c.Dir)
 	}
-	want := []Command{{5, Top}, {-2, Dir(12)}, {200, None}, {7, Dir(-1)}}
+	want := []Command{{ID: 5, Dir: Top}, {ID: -2, Dir: Dir(12)}, {ID: 200, Dir: None}, {ID: 7, Dir: Dir(-1)}}
 	if got := o.List(); !reflect.DeepEqual(got, want) {
 		t.Errorf("List() = %v, want %v (first command per id, nothing else checked)", got, want)
 	}
@@ -49,18 +51,18 @@ func (chatterbox) Play(v *State, o *Orders) {
 // TestTooManyCommandsAborts checks that a player's 1001st command aborts
 // the game in its round, the trace ending with the previous state.
 func TestTooManyCommandsAborts(t *testing.T) {
-	m, err := NewMatchWithBots(DefaultConfig(), 3, [4]string{"Null", "Null", "Chatty", "Null"}, [4]Bot{nil, nil, chatterbox{}, nil})
+	m, err := Def.NewMatch(DefaultConfig(), 3, [4]string{"Null", "Null", "Chatty", "Null"}, [4]Bot{nil, nil, chatterbox{}, nil})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
 	m.WriteTrace(&buf)
-	err = m.Run()
+	err = m.Run(context.Background())
 	if !errors.Is(err, ErrTooManyCommands) || !strings.Contains(err.Error(), "round 4: player 2 (Chatty)") {
 		t.Fatalf("Run = %v, want ErrTooManyCommands in round 4 by player 2", err)
 	}
-	if m.Round != 3 || !strings.HasSuffix(buf.String(), "\n\n") || strings.Count(buf.String(), "movements") != 3 {
-		t.Errorf("stopped at round %d with %d movements blocks, want 3", m.Round, strings.Count(buf.String(), "movements"))
+	if m.Round() != 3 || !strings.HasSuffix(buf.String(), "\n\n") || strings.Count(buf.String(), "movements") != 3 {
+		t.Errorf("stopped at round %d with %d movements blocks, want 3", m.Round(), strings.Count(buf.String(), "movements"))
 	}
 	if err := m.PlayRound(); !errors.Is(err, ErrAbort) {
 		t.Errorf("PlayRound after the abort = %v, want the abort again", err)
@@ -69,16 +71,16 @@ func TestTooManyCommandsAborts(t *testing.T) {
 
 func TestMatchNames(t *testing.T) {
 	for _, names := range [][4]string{{"", "Null", "Null", "Null"}, {"Null", "Thirteen1234x", "Null", "Null"}, {"Null", "Null", "a b", "Null"}} {
-		if _, err := NewMatch(DefaultConfig(), 1, names); !errors.Is(err, ErrAbort) {
-			t.Errorf("NewMatch(%q) = %v, want ErrAbort", names, err)
+		if _, err := Def.NewMatch(DefaultConfig(), 1, names, [NumPlayers]Bot{}); !errors.Is(err, ErrAbort) {
+			t.Errorf("Def.NewMatch(%q) = %v, want ErrAbort", names, err)
 		}
 	}
-	if _, err := NewMatch(DefaultConfig(), 1, [4]string{"Null", "Nobody", "Null", "Null"}); !errors.Is(err, ErrUnknownBot) {
+	if _, err := Def.NewBotMatch(DefaultConfig(), 1, [4]string{"Null", "Nobody", "Null", "Null"}); !errors.Is(err, ErrUnknownBot) {
 		t.Errorf("an unknown bot: %v, want ErrUnknownBot", err)
 	}
 	want := []string{"Demo", "Khan", "Null"}
-	if got := BotNames(); !reflect.DeepEqual(got, want) {
-		t.Errorf("BotNames() = %v, want %v", got, want)
+	if got := Def.Bots.Names(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Def.Bots.Names() = %v, want %v", got, want)
 	}
 	defer func() {
 		if recover() == nil {
@@ -107,11 +109,11 @@ func TestWriteResults(t *testing.T) {
 func TestDemoFewWitches(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.NbWitches, cfg.NbRounds = 1, 30
-	m, err := NewMatch(cfg, 5, [4]string{"Demo", "Demo", "Demo", "Demo"})
+	m, err := Def.NewBotMatch(cfg, 5, [4]string{"Demo", "Demo", "Demo", "Demo"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Run(); err != nil {
+	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -133,7 +135,7 @@ func TestDemoPlaySeat(t *testing.T) {
 		for p := range bots {
 			bots[p] = newBrawler(p, c.seed, false)
 		}
-		m, err := NewMatchWithBots(c.cfg, c.seed, [4]string{"a", "b", "c", "d"}, bots)
+		m, err := Def.NewMatch(c.cfg, c.seed, [4]string{"a", "b", "c", "d"}, bots)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,17 +148,17 @@ func TestDemoPlaySeat(t *testing.T) {
 		lost := 0
 		for !m.Done() {
 			for p := 0; p < NumPlayers; p++ {
-				a.Reset(len(m.Units))
-				b.Reset(len(m.Units))
-				m.View(p, &v)
+				a.Reset(len(m.Game.Units))
+				b.Reset(len(m.Game.Units))
+				m.State().View(p, &v)
 				views[p].Play(&v, &a)
-				seats[p].PlaySeat(&m.State, p, &b)
-				if !equalCommands(a.List(), b.List()) {
-					t.Fatalf("seed %d round %d seat %d: Play gives %v, PlaySeat %v", c.seed, m.Round, p, a.List(), b.List())
+				seats[p].PlaySeat(m.State(), p, &b)
+				if !slices.Equal(a.List(), b.List()) {
+					t.Fatalf("seed %d round %d seat %d: Play gives %v, PlaySeat %v", c.seed, m.Round(), p, a.List(), b.List())
 				}
 			}
-			for id := range m.Units {
-				if !m.onGrid(id) {
+			for id := range m.Game.Units {
+				if !m.Game.onGrid(id) {
 					lost++
 				}
 			}
@@ -166,14 +168,14 @@ func TestDemoPlaySeat(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		t.Logf("seed %d: %d rounds, %d lost unit-rounds", c.seed, m.Round, lost)
+		t.Logf("seed %d: %d rounds, %d lost unit-rounds", c.seed, m.Round(), lost)
 	}
 	// The crowd3 reference games have units lost by the rebirth.
 	lost := 0
 	for _, name := range []string{"crowd3_s2_Chaos-Demo-Dummy-Chaos.res.gz", "crowd3_s5_Chaos-Demo-Dummy-Chaos.res.gz"} {
 		tc := refTraceNamed(t, name)
 		log := loadLog(t, tc.cmdPath)
-		m, err := NewMatchWithBots(tc.cfg, tc.seed, tc.names, [NumPlayers]Bot{})
+		m, err := Def.NewMatch(tc.cfg, tc.seed, tc.names, [NumPlayers]Bot{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,21 +187,21 @@ func TestDemoPlaySeat(t *testing.T) {
 		var v State
 		for r := 0; !m.Done(); r++ {
 			for p := 0; p < NumPlayers; p++ {
-				a.Reset(len(m.Units))
-				b.Reset(len(m.Units))
-				m.View(p, &v)
+				a.Reset(len(m.Game.Units))
+				b.Reset(len(m.Game.Units))
+				m.State().View(p, &v)
 				views[p].Play(&v, &a)
-				seats[p].PlaySeat(&m.State, p, &b)
-				if !equalCommands(a.List(), b.List()) {
-					t.Fatalf("%s round %d seat %d: Play gives %v, PlaySeat %v", name, m.Round, p, a.List(), b.List())
+				seats[p].PlaySeat(m.State(), p, &b)
+				if !slices.Equal(a.List(), b.List()) {
+					t.Fatalf("%s round %d seat %d: Play gives %v, PlaySeat %v", name, m.Round(), p, a.List(), b.List())
 				}
 			}
-			for id := range m.Units {
-				if !m.onGrid(id) {
+			for id := range m.Game.Units {
+				if !m.Game.onGrid(id) {
 					lost++
 				}
 			}
-			if err := m.StepTraced(log.Round(r)); err != nil {
+			if err := m.Step(log.Round(r)); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -2,7 +2,11 @@ package dominator
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
+
+	"jgym/env"
+	"jgym/policy"
 )
 
 // ObservationVersion names the observation and action layout the encoder
@@ -319,4 +323,79 @@ func (ob *Observer) MoveMask(s *State, me int, dst []byte) {
 			row[d] = b2u(Works(s, me, id, d))
 		}
 	}
+}
+
+// specFor describes the spaces of a configuration: boards of up to 255
+// rows, whose coordinates fit the observation's bytes.
+func specFor(cfg *Config) (env.Spec, error) {
+	if cfg.Rows > 255 {
+		return env.Spec{}, fmt.Errorf("%w: boards of more than 255 rows do not fit the observation", env.ErrBadSetup)
+	}
+	u := NumSlots(cfg)
+	return env.Spec{
+		ObservationVersion: ObservationVersion,
+		Observation: []env.TensorSpec{
+			{Name: "board", Dtype: env.Uint8, Shape: []int{BoardPlanes, cfg.Rows, cfg.Cols}, Low: 0, High: 100,
+				Description: "planes of the observer's view: terrain, owner, unit, health %, haunted, threat bits",
+				Planes: []env.Plane{env.Code("terrain", 2), env.Code("owner", 5), env.Code("unit", 13),
+					env.Scalar("health %", 1.0/100), env.Code("haunted", 2), env.Bits("threats", 4)}},
+			{Name: "units", Dtype: env.Uint8, Shape: []int{u, UnitFeatures}, Low: 0, High: 255,
+				Description: "per unit id: mine, rel owner, type, health %, row, col, on board, active witch",
+				Columns: []env.Column{{Name: "mine", Scale: 1}, {Name: "rel owner", Scale: 1.0 / 3}, {Name: "type", Scale: 1.0 / 2},
+					{Name: "health %", Scale: 1.0 / 100}, {Name: "row", Scale: 1.0 / float64(cfg.Rows)},
+					{Name: "col", Scale: 1.0 / float64(cfg.Cols)}, {Name: "on board", Scale: 1}, {Name: "active witch", Scale: 1}}},
+			{Name: "globals", Dtype: env.Float32, Shape: []int{NumGlobals}, Low: 0, High: 1,
+				Description: "round, rounds left; per rel player land, total score, farmers, knights (normalized)"},
+			{Name: "action_mask", Dtype: env.Bool, Shape: []int{u, NumDirs}, Low: 0, High: 1,
+				Description: "directions the engine's validation accepts per unit slot (None always)"},
+			{Name: "move_mask", Dtype: env.Bool, Shape: []int{u, NumDirs}, Low: 0, High: 1,
+				Description: "legal directions whose move would succeed if executed first (None always)"},
+		},
+		Action: env.TensorSpec{Name: "action", Dtype: env.Int8, Shape: []int{u}, Low: 0, High: float64(None),
+			Description: "a direction 0..8 of the observer's frame per unit slot; illegal ones are dropped"},
+		ActionOrder: env.TensorSpec{Name: "action_order", Dtype: env.Int16, Shape: []int{u}, Low: math.MinInt16, High: math.MaxInt16,
+			Description: "optional: commands are issued in increasing value, ties by slot"},
+		NumActions:    NumDirs,
+		NumRounds:     cfg.NbRounds,
+		DefaultConfig: DefaultConfigText,
+		UnitRow:       4,
+		UnitCol:       5,
+		// Moves the engine keeps but that cannot succeed (into a wall, a
+		// unit of mine, a haunted cell) are masked from the policy.
+		PolicyMask: "move_mask",
+	}, nil
+}
+
+// Encode writes player me's observation of s: the tensors of specFor, in
+// its order, into obs (nil entries are not computed) (game.Encoder).
+func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
+	for i, dst := range obs {
+		if dst == nil {
+			continue
+		}
+		switch i {
+		case 0:
+			ob.Board(s, me, dst)
+		case 1:
+			ob.Units(s, me, dst)
+		case 2:
+			ob.Globals(s, me, dst)
+		case 3:
+			ob.Mask(s, me, dst)
+		case 4:
+			ob.MoveMask(s, me, dst)
+		}
+	}
+}
+
+// signature is what a Dominator policy takes and gives (docs/export.md):
+// every observation tensor of dominator-obs-1 (docs/rules/dominator.md:
+// board, units, globals, action_mask and move_mask) for the default 37 x
+// 37 board, with any multiple of 4 unit slots, and logits [1, U, 9].
+func signature() policy.Signature {
+	cfg := DefaultConfig()
+	spec, _ := specFor(&cfg)
+	sig := policy.SignatureOf(&spec)
+	sig.SlotsMultiple = NumPlayers
+	return sig
 }

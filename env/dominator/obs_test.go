@@ -3,14 +3,18 @@ package dominator
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"math"
+	"reflect"
 	"testing"
+
+	"jgym/env"
 )
 
 // cloneGame returns an independent copy of g that can be stepped without
 // touching g.
 func cloneGame(g *Game) *Game {
-	c := &Game{cfg: g.cfg, seed: g.seed, rng: g.rng, err: g.err, owned: g.owned}
+	c := &Game{cfg: g.cfg, seed: g.seed, rng: g.rng, owned: g.owned}
 	c.State.CopyFrom(&g.State)
 	c.State.Cfg = &c.cfg
 	c.moved = append([]int32(nil), g.moved...)
@@ -226,7 +230,7 @@ func TestMasksAgainstEngine(t *testing.T) {
 				}
 				for d := Bottom; d < None; d++ {
 					var cmds [NumPlayers][]Command
-					cmds[me] = []Command{{id, d}}
+					cmds[me] = []Command{{ID: id, Dir: d}}
 					g.validate(&cmds)
 					valid := len(g.valid) == 1
 					if got := mask[id*NumDirs+int(d)] == 1; got != valid {
@@ -243,7 +247,7 @@ func TestMasksAgainstEngine(t *testing.T) {
 					if err := cg.Step(&cmds); err != nil {
 						t.Fatal(err)
 					}
-					printed := len(cg.Moves) == 1 && cg.Moves[0] == Command{id, d.Rotate(me)}
+					printed := len(cg.Moves) == 1 && cg.Moves[0] == Command{ID: id, Dir: d.Rotate(me)}
 					if got := moves[id*NumDirs+int(d)] == 1; got != printed {
 						t.Errorf("seed %d round %d seat %d: unit %d (%v at %v) %v: move mask %v, printed %v",
 							c.seed, g.Round, me, id, g.Units[id].Type, g.Units[id].Pos, d, got, printed)
@@ -299,4 +303,79 @@ func BenchmarkObserve(b *testing.B) {
 		ob.MoveMask(&g.State, 1, moves)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "obs/s")
+}
+
+func TestSpec(t *testing.T) {
+	sp := Def.Host().Spec()
+	got := map[string][]int{}
+	for _, ts := range sp.Observation {
+		got[ts.Name] = ts.Shape
+	}
+	want := map[string][]int{"board": {6, 37, 37}, "units": {128, 8}, "globals": {18},
+		"action_mask": {128, 9}, "move_mask": {128, 9}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("observation shapes = %v, want %v", got, want)
+	}
+	if got, want := sp.ObservationBytes(), 6*37*37+128*8+4*18+2*128*9; got != want {
+		t.Errorf("ObservationBytes() = %d, want %d", got, want)
+	}
+	if sp.Action.Dtype != env.Int8 || sp.ActionOrder.Dtype != env.Int16 || sp.NumActions != 9 || sp.NumRounds != 200 {
+		t.Errorf("action spec = %+v / %+v / %d / %d rounds", sp.Action, sp.ActionOrder, sp.NumActions, sp.NumRounds)
+	}
+	if sp.ID != "Dominator-v0" || sp.ObservationVersion != "dominator-obs-1" {
+		t.Errorf("id, version = %q, %q", sp.ID, sp.ObservationVersion)
+	}
+	small, err := Def.Host().NewFactory(env.Setup{Seats: []string{"", "", "", ""}, Config: mustShippedText("generator3")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close()
+	if got := small.Spec().Observation[0].Shape; !reflect.DeepEqual(got, []int{6, 37, 37}) {
+		t.Errorf("generator3 board shape = %v", got)
+	}
+	big := DefaultConfig()
+	big.Rows, big.Cols = 256, 256
+	if _, err := specFor(&big); !errors.Is(err, env.ErrBadSetup) {
+		t.Errorf("a board of 256 rows: %v, want env.ErrBadSetup", err)
+	}
+}
+
+// TestDecode checks that actions become orders: only legal slots of the
+// seat, None and illegal directions dropped, in increasing order value,
+// ties by slot.
+func TestDecode(t *testing.T) {
+	g := newTestGame(t, 4)
+	s := &g.State
+	u := NumSlots(&g.cfg)
+	dirs := make([]byte, u)
+	for i := range dirs {
+		dirs[i] = byte(None)
+	}
+	// Player 1 owns 32..63: witch 32, knight 34, farmers 44 and 45.
+	dirs[32], dirs[34], dirs[44], dirs[45] = byte(Right), byte(TL), byte(Top), byte(BR)
+	dirs[0] = byte(Top) // not player 1's
+	dirs[46] = 0xfd     // -3 as int8: out of range
+	order := make([]byte, 2*u)
+	put := func(id int, v int16) { binary.LittleEndian.PutUint16(order[2*id:], uint16(v)) }
+	put(32, 3)
+	put(34, -1)
+	put(44, 3)
+	put(0, -5)
+	for _, c := range []struct {
+		name  string
+		order []byte
+		want  []Command
+	}{
+		{"slot order", nil, []Command{{ID: 32, Dir: Right}, {ID: 34, Dir: TL}, {ID: 44, Dir: Top}}},
+		{"given order", order, []Command{{ID: 34, Dir: TL}, {ID: 32, Dir: Right}, {ID: 44, Dir: Top}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var o Orders
+			o.Reset(len(s.Units))
+			Def.Decode(s, 1, dirs, c.order, &o)
+			if got := o.List(); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("Decode = %v, want %v", got, c.want)
+			}
+		})
+	}
 }

@@ -189,7 +189,7 @@ func TestParseCommandLogErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := log.Round(1)[2], []Command{{-2, 12}, {7, Top}}; !reflect.DeepEqual(got, want) {
+	if got, want := log.Round(1)[2], []Command{{ID: -2, Dir: 12}, {ID: 7, Dir: Top}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("round 1 player 2 = %v, want %v", got, want)
 	}
 	if log.Complete(0) || log.Complete(1) || len(log.Round(5)[0]) != 0 {

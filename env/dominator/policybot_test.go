@@ -8,7 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"jgym/env"
 	"jgym/policy"
 )
 
@@ -31,7 +30,7 @@ func TestTinyPolicyFile(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatal("testdata/tiny.onnx is not the tiny policy: go test ./env/dominator -run TestTinyPolicyFile -update")
 	}
-	if _, err := policy.Load("testdata/tiny.onnx", PolicySignature()); err != nil {
+	if _, err := policy.Load("testdata/tiny.onnx", Def.PolicySignature()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -40,7 +39,7 @@ func TestTinyPolicyFile(t *testing.T) {
 func tinyBot(t testing.TB) *policy.Model {
 	t.Helper()
 	cfg := DefaultConfig()
-	m, err := policy.Parse(tinyPolicy(NumSlots(&cfg), cfg.Rows), PolicySignature())
+	m, err := policy.Parse(tinyPolicy(NumSlots(&cfg), cfg.Rows), Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,11 +49,11 @@ func tinyBot(t testing.TB) *policy.Model {
 // The signature holds every observation tensor of the env, move_mask
 // included, with U free.
 func TestPolicySignature(t *testing.T) {
-	sig := PolicySignature()
-	spec := NewEnv().Spec()
+	sig := Def.PolicySignature()
+	spec := Def.Host().Spec()
 	if sig.ObservationVersion != ObservationVersion || sig.Actions != NumDirs || sig.SlotsMultiple != NumPlayers ||
 		len(sig.Inputs) != len(spec.Observation) {
-		t.Fatalf("PolicySignature() = %+v", sig)
+		t.Fatalf("Def.PolicySignature() = %+v", sig)
 	}
 	want := [][]int{{BoardPlanes, 37, 37}, {-1, UnitFeatures}, {NumGlobals}, {-1, NumDirs}, {-1, NumDirs}}
 	for k, in := range sig.Inputs {
@@ -67,72 +66,9 @@ func TestPolicySignature(t *testing.T) {
 	}
 }
 
-// The policy bot gives, round after round, the orders the env gives for a
-// learner whose action is the argmax of the same policy on the env's
-// observation (Observe, Step without action_order): the two games are
-// the same.
-func TestPolicyBotPlaysLikeTheEnv(t *testing.T) {
-	m := tinyBot(t)
-	const seed, seat = 5, 2
-	// The env: seat 2 is the learner, the others Demos.
-	in, tb, f := newInstance(t, env.Setup{Seats: []string{"Demo", "Demo", "", "Demo"}})
-	if err := in.Reset(seed); err != nil {
-		t.Fatal(err)
-	}
-	// The match: seat 2 is the policy bot.
-	bots := [NumPlayers]Bot{NewDemo(0, seed), NewDemo(1, seed), NewPolicyBot(m, seat), NewDemo(3, seed)}
-	match, err := NewMatchWithBots(DefaultConfig(), seed, [4]string{"Demo", "Demo", "Learner", "Demo"}, bots)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := f.Spec()
-	out := env.NewOut(sp, 1)
-	u := NumSlots(tb.cfg)
-	action := make([]byte, u)
-	reward := make([]float32, 1)
-	inputs := m.NewInputs()
-	moved := 0
-	used := map[Dir]bool{}
-	for r := 0; r < 60; r++ {
-		in.Observe(out)
-		logits, err := m.Logits(inputs, out.Obs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for id, d := range policy.Argmax(logits, u, NumDirs) {
-			action[id] = byte(d)
-		}
-		if _, err := in.Step(action, nil, reward); err != nil {
-			t.Fatal(err)
-		}
-		if err := match.PlayRound(); err != nil {
-			t.Fatal(err)
-		}
-		if err := bots[seat].(*PolicyBot).Err(); err != nil {
-			t.Fatal(err)
-		}
-		if got, want := match.Orders(seat), tb.m.Orders(seat); !slices.Equal(got, want) {
-			t.Fatalf("round %d: the policy bot gave %v, the env %v", r, got, want)
-		}
-		moved += len(match.Orders(seat))
-		for _, c := range match.Orders(seat) {
-			used[c.Dir] = true
-		}
-		if match.State.TotalScore != tb.m.State.TotalScore || !slices.Equal(match.Moves, tb.m.Moves) {
-			t.Fatalf("round %d: the games differ", r)
-		}
-	}
-	if moved < 60*20 {
-		t.Errorf("the policy bot gave %d orders in 60 rounds; the tiny policy should move most units", moved)
-	}
-	if len(used) < 4 {
-		t.Errorf("the policy bot used the directions %v; the tiny policy should use most", used)
-	}
-}
-
 // The bot issues, in slot order, the argmax of each of its units when the
-// engine keeps it (never None), and plays the same on its view as on the
-// real state.
+// engine keeps it (never None), and plays the same through Play as through
+// PlaySeat (both read the real state: the bot is a SeatBot).
 func TestPolicyBotOrders(t *testing.T) {
 	m := tinyBot(t)
 	g, err := New(DefaultConfig(), 3)
@@ -142,7 +78,7 @@ func TestPolicyBotOrders(t *testing.T) {
 	bots := [NumPlayers]Bot{NewDemo(0, 3), NewDemo(1, 3), NewDemo(2, 3), NewDemo(3, 3)}
 	playRounds(t, g, 7, &bots)
 	for me := 0; me < NumPlayers; me++ {
-		bot := NewPolicyBot(m, me)
+		bot := Def.NewPolicyBot(m, me)
 		var o, ov Orders
 		o.Reset(len(g.Units))
 		bot.PlaySeat(&g.State, me, &o)
@@ -156,12 +92,10 @@ func TestPolicyBotOrders(t *testing.T) {
 		if got := o.List(); !slices.Equal(got, want) || len(want) == 0 {
 			t.Errorf("seat %d: orders %v, want %v", me, got, want)
 		}
-		var v State
-		g.View(me, &v)
 		ov.Reset(len(g.Units))
-		NewPolicyBot(m, me).Play(&v, &ov)
+		Def.NewPolicyBot(m, me).Play(&g.State, &ov)
 		if !slices.Equal(ov.List(), o.List()) {
-			t.Errorf("seat %d: on the view %v, on the state %v", me, ov.List(), o.List())
+			t.Errorf("seat %d: Play gives %v, PlaySeat %v", me, ov.List(), o.List())
 		}
 	}
 }
@@ -182,7 +116,7 @@ func TestPolicyBotRejectsOtherConfigs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bot := NewPolicyBot(m, 0)
+		bot := Def.NewPolicyBot(m, 0)
 		var o Orders
 		o.Reset(len(g.Units))
 		bot.PlaySeat(&g.State, 0, &o)

@@ -10,22 +10,12 @@ import "fmt"
 // Orders.List; directions in each player's view). After it, g.Moves holds
 // the printed movements and g.State the new state. An error wrapping
 // ErrAbort means the course program aborts in this round: the game is
-// over, and its trace ends with the previous state.
+// over (a Match steps it no more) and its trace ends with the previous
+// state.
 func (g *Game) Step(cmds *[NumPlayers][]Command) error {
-	if g.err != nil {
-		return g.err
-	}
 	if g.Done() {
 		return ErrGameOver
 	}
-	if err := g.step(cmds); err != nil {
-		g.err = fmt.Errorf("round %d: %w", g.Round, err)
-		return g.err
-	}
-	return nil
-}
-
-func (g *Game) step(cmds *[NumPlayers][]Command) error {
 	g.Round++
 	g.Moves = g.Moves[:0]
 	g.validate(cmds)
@@ -57,7 +47,7 @@ func (g *Game) validate(cmds *[NumPlayers][]Command) {
 				if u.Player != p || !c.Dir.Valid() || (c.Dir%2 == 1 && u.Type != Knight) || c.Dir == None {
 					continue
 				}
-				v = append(v, Command{c.ID, c.Dir.Rotate(p)})
+				v = append(v, Command{ID: c.ID, Dir: c.Dir.Rotate(p)})
 			}
 		}
 	}

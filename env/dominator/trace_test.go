@@ -2,10 +2,10 @@ package dominator
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -102,148 +102,56 @@ func loadLog(t testing.TB, path string) *CommandLog {
 	return log
 }
 
-// TestNativeMatchesReproduceTraces plays every reference game whose seats
-// are all Null or Demo and compares the trace byte for byte.
-func TestNativeMatchesReproduceTraces(t *testing.T) {
+// TestDemoMatchesCommandFiles replays every reference game that has Demo
+// seats from its command log and checks that, every round, jgym's Demo in
+// each of them gives the list the course's Demo gave (the log's, in its
+// view): on the edge configurations too, beside Dummy and Chaos, which
+// jgym cannot play. (The conformance suite, contract_test.go, checks that
+// the replays reproduce the traces byte for byte.)
+func TestDemoMatchesCommandFiles(t *testing.T) {
 	n := 0
 	for _, tc := range traceCases(t) {
-		if !tc.native() || tc.abort {
+		// With fewer than two witches the kit's Demo reads past its
+		// witch list (undefined behaviour); jgym's gives no order.
+		if tc.cmdPath == "" || tc.abort || tc.cfg.NbWitches < 2 || !slices.Contains(tc.names[:], "Demo") {
 			continue
 		}
 		n++
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			want := coursetest.ReadGz(t, tc.path)
-			m, err := NewMatch(tc.cfg, tc.seed, tc.names)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			m.WriteTrace(&buf)
-			if err := m.Run(); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(want, buf.Bytes()) {
-				t.Fatal(coursetest.FirstDiff(want, buf.Bytes()))
-			}
-		})
-	}
-	if n != 36 {
-		t.Errorf("%d native traces, want 36", n)
-	}
-}
-
-// replayTrace replays a game from its command log, playing the Demo seats
-// with jgym's Demo when live is set (and checking each of its lists
-// against the log), and returns the trace and the error that stopped it.
-func replayTrace(t *testing.T, tc traceCase, live bool) ([]byte, error) {
-	t.Helper()
-	log := loadLog(t, tc.cmdPath)
-	var bots [NumPlayers]Bot
-	if live && tc.cfg.NbWitches >= 2 {
-		for p, n := range tc.names {
-			if n == "Demo" {
-				bots[p] = NewDemo(p, tc.seed)
-			}
-		}
-	}
-	m, err := NewMatchWithBots(tc.cfg, tc.seed, tc.names, [NumPlayers]Bot{})
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	m.WriteTrace(&buf)
-	var o Orders
-	var view State
-	for r := 0; !m.Done(); r++ {
-		if !log.Complete(r) {
-			return buf.Bytes(), nil
-		}
-		cmds := *log.Round(r)
-		for p, b := range bots {
-			if b == nil {
-				continue
-			}
-			o.Reset(len(m.Units))
-			m.View(p, &view)
-			b.Play(&view, &o)
-			if got, want := o.List(), cmds[p]; !equalCommands(got, want) {
-				t.Fatalf("round %d: Demo in seat %d gave %v, the log says %v", r, p, got, want)
-			}
-		}
-		if err := m.StepTraced(&cmds); err != nil {
-			return buf.Bytes(), err
-		}
-	}
-	return buf.Bytes(), nil
-}
-
-func equalCommands(a, b []Command) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// TestReplayCommandFiles replays every reference game with a command log
-// byte for byte, its Demo seats played live.
-func TestReplayCommandFiles(t *testing.T) {
-	for _, tc := range traceCases(t) {
-		if tc.cmdPath == "" || tc.abort {
-			continue
-		}
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			want := coursetest.ReadGz(t, tc.path)
-			got, err := replayTrace(t, tc, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(want, got) {
-				t.Fatal(coursetest.FirstDiff(want, got))
-			}
-		})
-	}
-}
-
-// TestAbortedGames replays the games the course program aborted: the
-// engine must stop with ErrAbort where it did (crowd1) or the log must end
-// where the crashed player stopped (crowd2), and the partial traces must
-// match byte for byte.
-func TestAbortedGames(t *testing.T) {
-	for _, c := range []struct {
-		name    string
-		wantErr error
-	}{
-		{"crowd1_s1_Chaos-Demo-Dummy-Chaos.partial.res.gz", ErrAbort},
-		{"crowd2_s1_Chaos-Demo-Dummy-Chaos.partial.res.gz", nil},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			var tc traceCase
-			for _, x := range traceCases(t) {
-				if x.name == c.name {
-					tc = x
+			log := loadLog(t, tc.cmdPath)
+			var bots [NumPlayers]Bot
+			for p, name := range tc.names {
+				if name == "Demo" {
+					bots[p] = NewDemo(p, tc.seed)
 				}
 			}
-			if tc.path == "" || tc.cmdPath == "" {
-				t.Fatalf("no partial trace and command file %s", c.name)
+			m, err := Def.NewMatch(tc.cfg, tc.seed, tc.names, [NumPlayers]Bot{})
+			if err != nil {
+				t.Fatal(err)
 			}
-			want := coursetest.ReadGz(t, tc.path)
-			got, err := replayTrace(t, tc, false)
-			if (c.wantErr == nil) != (err == nil) || (err != nil && !errorsIs(err, c.wantErr)) {
-				t.Fatalf("replay error = %v, want %v", err, c.wantErr)
-			}
-			t.Logf("stopped with: %v", err)
-			if !bytes.Equal(want, got) {
-				t.Fatal(coursetest.FirstDiff(want, got))
+			var o Orders
+			var view State
+			for r := 0; !m.Done(); r++ {
+				cmds := log.Round(r)
+				for p, b := range bots {
+					if b == nil {
+						continue
+					}
+					o.Reset(len(m.Game.Units))
+					m.State().View(p, &view)
+					b.Play(&view, &o)
+					if got, want := o.List(), cmds[p]; !slices.Equal(got, want) {
+						t.Fatalf("round %d: Demo in seat %d gave %v, the log says %v", r, p, got, want)
+					}
+				}
+				if err := m.Step(cmds); err != nil {
+					t.Fatal(err)
+				}
 			}
 		})
 	}
+	if n < 40 {
+		t.Errorf("%d games with Demo seats, want at least 40", n)
+	}
 }
-
-func errorsIs(err, target error) bool { return errors.Is(err, target) }

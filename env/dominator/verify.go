@@ -1,10 +1,12 @@
 package dominator
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
 	"jgym/course"
+	"jgym/game"
 )
 
 // Divergence is the first place where a trace departs from what the engine
@@ -163,41 +165,18 @@ func sameUnit(a, b *Unit) bool {
 // movements block and state with the trace, in file order, so the first
 // divergence is the first differing byte.
 func replayCommands(tr *Trace, g *Game, log *CommandLog) error {
-	if err := checkCommandLog(log, tr.Config.NbRounds); err != nil {
+	if err := log.Check(tr.Config.NbRounds, &orderRules); err != nil {
 		return err
 	}
 	for r := 0; r < tr.Config.NbRounds; r++ {
 		if err := g.Step(log.Round(r)); err != nil {
-			return fmt.Errorf("verify: %w", err)
+			return fmt.Errorf("verify: round %d: %w", r+1, err)
 		}
 		if d := tr.diffMoves(r, g.Moves); d != nil {
 			return d
 		}
 		if d := tr.diffState(r+1, &g.State); d != nil {
 			return d
-		}
-	}
-	return nil
-}
-
-// checkCommandLog checks that the log could come from the player-side
-// filter (SPEC §8.1): at most MaxCommands per list, one command per unit.
-func checkCommandLog(log *CommandLog, rounds int) error {
-	if len(log.Rounds) > rounds {
-		return fmt.Errorf("%w: %d rounds of commands for a game of %d rounds", ErrCommandFile, len(log.Rounds), rounds)
-	}
-	for r := range log.Rounds {
-		for p, cmds := range log.Rounds[r] {
-			if len(cmds) > MaxCommands {
-				return fmt.Errorf("%w: round %d player %d: %d commands (max %d)", ErrCommandFile, r, p, len(cmds), MaxCommands)
-			}
-			seen := make(map[int]bool, len(cmds))
-			for _, c := range cmds {
-				if seen[c.ID] {
-					return fmt.Errorf("%w: round %d player %d: unit %d commanded twice (the player-side filter keeps one)", ErrCommandFile, r, p, c.ID)
-				}
-				seen[c.ID] = true
-			}
 		}
 	}
 	return nil
@@ -260,4 +239,55 @@ func (t *Trace) diffUnit(k int, w, g *Unit) *Divergence {
 		return nil
 	}
 	return d
+}
+
+// traceRounds steps the rules check one round at a time, for datasets
+// (game.Rounds): sim.base holds the state at the start of round r, sim.g
+// the state after it.
+type traceRounds struct {
+	sim *ruleSim
+	r   int
+	err error
+}
+
+// newTraceRounds parses a trace and builds its initial state as Verify
+// does (want, if not nil, is the configuration it was played with).
+func newTraceRounds(trace []byte, want *Config) (game.Rounds[Config, State, Dir], error) {
+	tr, err := ParseTrace(bytes.NewReader(trace))
+	if err != nil {
+		return nil, err
+	}
+	if len(tr.States) != tr.Config.NbRounds+1 || len(tr.Moves) != tr.Config.NbRounds {
+		return nil, errors.New("dominator: incomplete trace")
+	}
+	g, err := initialGame(tr, want)
+	if err != nil {
+		return nil, err
+	}
+	return &traceRounds{sim: newRuleSim(tr, g), r: -1}, nil
+}
+
+func (t *traceRounds) Config() *Config                { return &t.sim.base.cfg }
+func (t *traceRounds) Seed() int                      { return t.sim.tr.Seed }
+func (t *traceRounds) Names() [NumPlayers]string      { return t.sim.tr.Names }
+func (t *traceRounds) State() *State                  { return &t.sim.base.State }
+func (t *traceRounds) Moves() []Move                  { return t.sim.moves }
+func (t *traceRounds) Err() error                     { return t.err }
+func (t *traceRounds) Scores() (b, a [NumPlayers]int) { return t.sim.base.Scores(), t.sim.g.Scores() }
+
+func (t *traceRounds) Next() bool {
+	s := t.sim
+	if t.err != nil || t.r+1 >= s.tr.Config.NbRounds {
+		return false
+	}
+	if t.r >= 0 {
+		s.nextRound()
+	}
+	t.r++
+	s.r, s.next, s.moves = t.r, &s.tr.States[t.r+1], s.tr.Moves[t.r]
+	if d := s.round(); d != nil {
+		t.err = d
+		return false
+	}
+	return true
 }

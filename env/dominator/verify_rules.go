@@ -65,23 +65,36 @@ type ruleSim struct {
 	stamp     int32
 }
 
-func checkRules(tr *Trace, g *Game) error {
+// newRuleSim prepares the rules check of trace tr from its initial game
+// g: g becomes the state at the start of each round, a copy the round
+// being replayed.
+func newRuleSim(tr *Trace, g *Game) *ruleSim {
 	n := len(g.Units)
 	w := &Game{cfg: g.cfg, seed: g.seed, moved: make([]int32, n), killed: make([]int32, n)}
 	w.State.CopyFrom(&g.State)
 	w.State.Cfg = &w.cfg
 	w.countLand()
-	s := &ruleSim{tr: tr, base: g, g: w, dies: make([]bool, n), printedAt: make([]int, n),
+	return &ruleSim{tr: tr, base: g, g: w, dies: make([]bool, n), printedAt: make([]int, n),
 		opp: make([]uint8, n), hits: make([]hitRecord, n), hidden: make([]bool, n), origin: make([]Pos, n)}
+}
+
+// checkRules checks every round of tr against the rules.
+func checkRules(tr *Trace, g *Game) error {
+	s := newRuleSim(tr, g)
 	for r := 0; r < tr.Config.NbRounds; r++ {
 		s.r, s.next, s.moves = r, &tr.States[r+1], tr.Moves[r]
 		if d := s.round(); d != nil {
 			return d
 		}
-		s.base.State.CopyFrom(&s.g.State)
-		s.base.State.Cfg = &s.base.cfg
+		s.nextRound()
 	}
 	return nil
+}
+
+// nextRound makes the state after the round the start of the next one.
+func (s *ruleSim) nextRound() {
+	s.base.State.CopyFrom(&s.g.State)
+	s.base.State.Cfg = &s.base.cfg
 }
 
 // round explores the hidden outcomes until one explains the next state.

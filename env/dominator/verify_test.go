@@ -36,31 +36,6 @@ func refTraceNamed(t testing.TB, name string) traceCase {
 	return traceCase{}
 }
 
-func TestVerifyAcceptsReferenceTraces(t *testing.T) {
-	for _, tc := range traceCases(t) {
-		if tc.abort {
-			continue
-		}
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			tr, log := loadRefTrace(t, tc)
-			if err := Verify(tr, nil); err != nil {
-				t.Errorf("rules: got %v, want nil", err)
-			}
-			if log == nil {
-				t.Fatal("no command file")
-			}
-			if err := Verify(tr, log); err != nil {
-				t.Errorf("replay: got %v, want nil", err)
-			}
-			cfg := tc.cfg
-			if err := VerifyWith(tr, VerifyOptions{Config: &cfg, Commands: log}); err != nil {
-				t.Errorf("replay with the configuration: got %v, want nil", err)
-			}
-		})
-	}
-}
-
 // TestInferConfig checks that the board source of every shipped
 // configuration is recognised from a trace's first state.
 func TestInferConfig(t *testing.T) {
@@ -114,9 +89,9 @@ func TestVerifyBadCommandLog(t *testing.T) {
 	tr, _ := loadRefTrace(t, tc)
 	tooLong := &CommandLog{Rounds: make([][NumPlayers][]Command, 201)}
 	dup := &CommandLog{Rounds: make([][NumPlayers][]Command, 2)}
-	dup.Rounds[1][2] = []Command{{70, Top}, {70, Left}}
+	dup.Rounds[1][2] = []Command{{ID: 70, Dir: Top}, {ID: 70, Dir: Left}}
 	moved := &CommandLog{Rounds: make([][NumPlayers][]Command, 2)}
-	moved.Rounds[0][0] = []Command{{12, Top}, {13, Left}, {14, Right}, {15, Bottom}}
+	moved.Rounds[0][0] = []Command{{ID: 12, Dir: Top}, {ID: 13, Dir: Left}, {ID: 14, Dir: Right}, {ID: 15, Dir: Bottom}}
 	for _, c := range []struct {
 		name string
 		log  *CommandLog
@@ -239,7 +214,7 @@ func playBrawl(cfg Config, seed int, junk bool) ([]byte, *CommandLog, error) {
 	for p := range bots {
 		bots[p] = newBrawler(p, seed, junk)
 	}
-	m, err := NewMatchWithBots(cfg, seed, [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}, bots)
+	m, err := Def.NewMatch(cfg, seed, [4]string{"Brawl", "Brawl", "Brawl", "Brawl"}, bots)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,6 +2,7 @@ package moria
 
 import (
 	"jgym/cppexport"
+	"jgym/policy"
 )
 
 // CppTarget is Moria's side of an exported C++ player (package cppexport,
@@ -18,8 +19,59 @@ func CppTarget() cppexport.Target {
 		SlotsExpr: "4 * (nb_dwarves() + nb_wizards())",
 		Encoder:   encoderCC,
 		Act:       actCC,
+		ActOrders: map[string]string{policy.OrderAttacksFirst: actAttacksFirstCC},
+		Opponents: map[string]string{policy.OpponentsByScore: cppexport.ScoreOrderCC + opponentsByScoreCC},
 	}
 }
+
+// opponentsByScoreCC relabels the opponents in the network's inputs by
+// decreasing score, for a model whose opponent_order is score: the C++
+// twin of OrderOpponentsByScore, run right after encode().
+const opponentsByScoreCC = `
+  // order_opponents: the twin of moria.OrderOpponentsByScore. The
+  // opponents take rel 1, 2, 3 by decreasing score (globals 2..5) in
+  // board planes 1 (owner) and 4 (dwarves, wizards), the units' owners and
+  // the four per-clan blocks of globals.
+  void order_opponents() {
+    int nr[4];
+    if (!opp_score_order(in_globals_ + 2, nr)) return;
+    for (int x = 0; x < 3600; ++x) {
+      in_board_[3600 + x] = opp_code(nr, in_board_[3600 + x], 1);
+      in_board_[14400 + x] = opp_code(nr, opp_code(nr, in_board_[14400 + x], 1), 5);
+    }
+    for (int id = 0; id < U; ++id) in_units_[id * 10 + 1] = opp_code(nr, in_units_[id * 10 + 1], 0);
+    for (int at = 2; at <= 14; at += 4) opp_floats(nr, in_globals_ + at);
+  }
+`
+
+// actAttacksFirstCC gives the orders as PolicyBot does for a model whose
+// action_order is attacks_first: the same directions as actCC, the
+// attacks (moria.Attacks) first, then the other commands, each group in
+// increasing unit id.
+const actAttacksFirstCC = `
+vector<int> best(U, None);
+for (int id = 0; id < U; ++id) {
+  const float* row = logits + id * 9;
+  int b = 0;
+  for (int d = 1; d < 9; ++d)
+    if (row[d] > row[b]) b = d;
+  if (unit(id).player == me()) best[id] = b;
+}
+for (int pass = 0; pass < 2; ++pass)
+  for (int id = 0; id < U; ++id) {
+    if (best[id] == None) continue;
+    Unit u = unit(id);
+    bool attack = false;
+    if (u.type == Dwarf) {
+      Pos t = u.pos + Dir(best[id]);
+      if (pos_ok(t)) {
+        const int v = cell(t).id;
+        attack = v >= 0 && v < U && unit(v).player != me();
+      }
+    }
+    if (attack == (pass == 0)) command(id, Dir(best[id]));
+  }
+`
 
 // actCC gives the orders from the logits, as PolicyBot does (the decoder
 // with no action order): for each unit of mine, the direction with the

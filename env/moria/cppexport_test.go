@@ -22,7 +22,13 @@ import (
 // model.
 func exported(t *testing.T, dir, name string, tg cppexport.Target, u int, seed uint64) (string, *policy.Model) {
 	t.Helper()
-	raw := tinyPolicy(u, seed)
+	return exportedModel(t, dir, name, tg, tinyPolicy(u, seed))
+}
+
+// exportedModel writes the C++ player of the ONNX model raw under dir,
+// with target t, and returns its file and the Go model.
+func exportedModel(t *testing.T, dir, name string, tg cppexport.Target, raw []byte) (string, *policy.Model) {
+	t.Helper()
 	m, err := policy.Parse(raw, Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
@@ -133,9 +139,11 @@ const dumpAct = `
 `
 
 // goDump is what the dump variant of the exported player writes for
-// state s and seat me: the Go encoder's tensors and the Go interpreter's
-// logits.
-func goDump(t *testing.T, m *policy.Model, s *State, me int) string {
+// state s and seat me: the Go encoder's tensors (relabelled by
+// OrderOpponentsByScore for a model whose opponent_order is score) and
+// the Go interpreter's logits; moved reports that the relabelling changed
+// the tensors.
+func goDump(t *testing.T, m *policy.Model, s *State, me int) (dump string, moved bool) {
 	u := m.NumSlots
 	var ob Observer
 	obs := [][]byte{make([]byte, BoardBytes), make([]byte, u*UnitFeatures), make([]byte, 4*NumGlobals), make([]byte, u*NumDirs)}
@@ -143,6 +151,11 @@ func goDump(t *testing.T, m *policy.Model, s *State, me int) string {
 	ob.Units(s, me, obs[1])
 	ob.Globals(s, me, obs[2])
 	ob.Mask(s, me, obs[3])
+	if m.OpponentOrder == policy.OpponentsByScore {
+		before := bytes.Clone(obs[2])
+		OrderOpponentsByScore(obs[0], obs[1], obs[2])
+		moved = !bytes.Equal(before, obs[2])
+	}
 	logits, err := m.Logits(nil, obs)
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +183,7 @@ func goDump(t *testing.T, m *policy.Model, s *State, me int) string {
 		b = append(b, ' ')
 		b = strconv.AppendUint(b, uint64(math.Float32bits(x)), 16)
 	}
-	return string(b)
+	return string(b), moved
 }
 
 // dumpSpectator runs the dump variant on every state without using its
@@ -183,10 +196,15 @@ type dumpSpectator struct {
 	me    int
 	inner Bot
 	want  []string
+	moved int // rounds whose tensors the opponents' order changed
 }
 
 func (sp *dumpSpectator) Play(s *State, o *Orders) {
-	sp.want = append(sp.want, goDump(sp.t, sp.m, s, sp.me))
+	d, moved := goDump(sp.t, sp.m, s, sp.me)
+	sp.want = append(sp.want, d)
+	if moved {
+		sp.moved++
+	}
 	scratch := *Def.NewOrders()
 	scratch.Reset(len(s.Units))
 	sp.cpp.Play(s, &scratch)
@@ -202,7 +220,9 @@ func (sp *dumpSpectator) Err() error { return sp.cpp.Err() }
 // Go encoder's four tensors, element for element, and the Go interpreter's
 // logits, bit for bit, in a default game against Demos and in a crowded
 // game with orcs, abysses and stale troll ids (testdata/moria/aborts,
-// 140 unit slots).
+// 140 unit slots). With a model whose opponent_order is score, in a game
+// with Balin at the table, the inputs after order_opponents() are the Go
+// encoder's relabelled by OrderOpponentsByScore.
 func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 	needCpp(t)
 	aborts := filepath.Join(traceRoot(), "..", "aborts")
@@ -215,16 +235,24 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 	if race.Enabled {
 		rounds = 10
 	}
+	withBalin := func(p int) Bot {
+		if p == 1 {
+			return NewBalin(p, 9)
+		}
+		return NewDemo(p, 9)
+	}
 	tests := []struct {
-		name  string
-		cfg   Config
-		seed  int
-		seat  int
-		inner func(p int) Bot
-		abort bool
+		name     string
+		cfg      Config
+		seed     int
+		seat     int
+		inner    func(p int) Bot
+		abort    bool
+		opponent string // the model's opponent_order
 	}{
-		{"default", withRounds(DefaultConfig(), rounds), 8, 3, func(p int) Bot { return NewDemo(p, 8) }, false},
-		{"crowded", crowded, 460, 0, func(p int) Bot { return replayBot{log, p} }, true},
+		{"default", withRounds(DefaultConfig(), rounds), 8, 3, func(p int) Bot { return NewDemo(p, 8) }, false, ""},
+		{"crowded", crowded, 460, 0, func(p int) Bot { return replayBot{log, p} }, true, ""},
+		{"score", withRounds(DefaultConfig(), rounds), 9, 2, withBalin, false, policy.OpponentsByScore},
 	}
 	dir := t.TempDir()
 	tg := exportTarget()
@@ -232,7 +260,12 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			name := "Dump" + strconv.Itoa(NumSlots(&tc.cfg))
-			src, m := exported(t, dir, name, tg, NumSlots(&tc.cfg), 9)
+			raw := tinyPolicy(NumSlots(&tc.cfg), 9)
+			if tc.opponent != "" {
+				name += "Opp"
+				raw = coursetest.WithMetadata(raw, policy.KeyOpponentOrder, tc.opponent)
+			}
+			src, m := exportedModel(t, dir, name, tg, raw)
 			var stderr syncBuffer
 			opts := cppOpts()
 			opts.Stderr, opts.StderrLimit = &stderr, 1
@@ -275,7 +308,10 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 						strings.Join(gf[i:min(i+3, len(gf))], " "), strings.Join(wf[i:min(i+3, len(wf))], " "))
 				}
 			}
-			t.Logf("%d rounds: inputs and %d logits per round equal", len(got), m.NumSlots*NumDirs)
+			if tc.opponent != "" && sp.moved < len(got)/4 {
+				t.Errorf("the opponents' order changed the tensors in %d of %d rounds: the test proves little", sp.moved, len(got))
+			}
+			t.Logf("%d rounds: inputs and %d logits per round equal; the opponents relabelled in %d", len(got), m.NumSlots*NumDirs, sp.moved)
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"jgym/game"
 	"jgym/kit"
+	"jgym/policy"
 )
 
 // EnvID is the id of Moria in an env.Registry.
@@ -63,7 +64,13 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 	Legal:      func(s *State, me, id int, d Dir) bool { return d.Valid() && s.Units[id].Player == me },
 	None:       None,
 
-	Signature: signature,
+	Signature:      signature,
+	ActionOrders:   map[string]func(s *State, me, id int, d Dir) int{policy.OrderAttacksFirst: attacksFirst},
+	OpponentOrders: map[string]func(obs [][]byte){policy.OpponentsByScore: orderOpponents},
+
+	Credit:        credit,
+	CreditWeights: creditWeights,
+	CopyState:     func(dst, src *State) { dst.CopyFrom(src) },
 
 	Kit:         func() (fs.FS, error) { return kit.FS("moria") },
 	CppProtocol: cppProtocol{},

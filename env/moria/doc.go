@@ -49,6 +49,9 @@
 //
 // Def.Host is the game as an env.Game ("Moria-v0") with the egocentric
 // observation moria-obs-1 (Observer; Def.Decode turns actions into orders).
+// Its options, for sessions and policies alike: the opponents ordered by
+// score (OrderOpponentsByScore) and the attacks first among a clan's
+// orders (Attacks).
 //
 // Bots from outside jgym take seats too. A C++ bot written for the course
 // kit (AI<Name>.cc) compiles against Def.CppKit, jgym's implementation of

@@ -79,20 +79,34 @@ func TestPolicySignature(t *testing.T) {
 	}
 }
 
-// Moria's bots order the opponents by seat only: a model whose
-// opponent_order is score (a Crematoria feature) is refused at load time,
-// one that says seat loads.
-func TestPolicyRejectsOpponentOrderScore(t *testing.T) {
-	with := func(order string) []byte {
-		entry := pbString(pbString(nil, 1, policy.KeyOpponentOrder), 2, order)
+// Moria's bots order the opponents by seat or by score and issue the
+// commands by slot or attacks first: a model naming another order is
+// refused at load time, one naming these loads with them.
+func TestPolicyOrdersMetadata(t *testing.T) {
+	with := func(key, order string) []byte {
+		entry := pbString(pbString(nil, 1, key), 2, order)
 		return pbBytes(tinyPolicy(100, 4), 14, entry) // metadata_props
 	}
-	_, err := policy.Parse(with(policy.OpponentsByScore), Def.PolicySignature())
-	if !errors.Is(err, policy.ErrUnsupported) || !strings.Contains(err.Error(), `opponent_order "score"`) {
-		t.Errorf("opponent_order score: err = %v, want policy.ErrUnsupported naming it", err)
+	for _, c := range []struct{ key, order string }{
+		{policy.KeyOpponentOrder, "alphabet"}, {policy.KeyActionOrder, "random"},
+	} {
+		_, err := policy.Parse(with(c.key, c.order), Def.PolicySignature())
+		if !errors.Is(err, policy.ErrUnsupported) || !strings.Contains(err.Error(), c.key+` "`+c.order+`"`) {
+			t.Errorf("%s %s: err = %v, want policy.ErrUnsupported naming it", c.key, c.order, err)
+		}
 	}
-	if m, err := policy.Parse(with(policy.OpponentsBySeat), Def.PolicySignature()); err != nil || m.OpponentOrder != policy.OpponentsBySeat {
-		t.Errorf("opponent_order seat: Parse = %v", err)
+	for _, c := range []struct{ key, order string }{
+		{policy.KeyOpponentOrder, policy.OpponentsBySeat}, {policy.KeyOpponentOrder, policy.OpponentsByScore},
+		{policy.KeyActionOrder, policy.OrderSlot}, {policy.KeyActionOrder, policy.OrderAttacksFirst},
+	} {
+		m, err := policy.Parse(with(c.key, c.order), Def.PolicySignature())
+		if err != nil {
+			t.Errorf("%s %s: Parse = %v", c.key, c.order, err)
+			continue
+		}
+		if got := map[string]string{policy.KeyOpponentOrder: m.OpponentOrder, policy.KeyActionOrder: m.ActionOrder}[c.key]; got != c.order {
+			t.Errorf("%s %s: the model's order is %q", c.key, c.order, got)
+		}
 	}
 }
 

@@ -27,28 +27,6 @@ func loadRefTrace(t testing.TB, tc traceCase) (*Trace, *CommandLog) {
 	return tr, log
 }
 
-func TestVerifyAcceptsReferenceTraces(t *testing.T) {
-	for _, tc := range traceCases(t) {
-		t.Run(filepath.Base(tc.path), func(t *testing.T) {
-			t.Parallel()
-			tr, log := loadRefTrace(t, tc)
-			if err := Verify(tr, nil); err != nil {
-				t.Errorf("rules: got %v, want nil", err)
-			}
-			if log == nil {
-				t.Fatal("no command file")
-			}
-			if err := Verify(tr, log); err != nil {
-				t.Errorf("replay: got %v, want nil", err)
-			}
-			cfg := tc.cfg
-			if err := VerifyWith(tr, VerifyOptions{Config: &cfg}); err != nil {
-				t.Errorf("rules with the configuration: got %v, want nil", err)
-			}
-		})
-	}
-}
-
 // TestVerifyAcceptsBrawls checks verify on games with far more fighting
 // than the reference games: many attacks on one unit in a round, captures,
 // orcs and trolls hit, rocks dug to abysses, in several configurations.

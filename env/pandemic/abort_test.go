@@ -2,6 +2,7 @@ package pandemic
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -49,7 +50,7 @@ func (b spammer) Play(s *State, o *Orders) {
 // tracePrefix plays a Null game for rounds rounds and returns its trace.
 func tracePrefix(t *testing.T, cfg Config, seed, rounds int) []byte {
 	t.Helper()
-	m, err := NewMatchWithBots(cfg, seed, [4]string{"Null", "Null", "Null", "Null"}, [4]Bot{})
+	m, err := Def.NewMatch(cfg, seed, [4]string{"Null", "Null", "Null", "Null"}, [4]Bot{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,13 +71,13 @@ func TestCommandLimit(t *testing.T) {
 	}{{MaxCommands, false}, {MaxCommands + 1, true}, {5000, true}} {
 		t.Run(fmt.Sprint(c.n), func(t *testing.T) {
 			names := [4]string{"Null", "Spam", "Null", "Null"}
-			m, err := NewMatchWithBots(DefaultConfig(), 3, names, [4]Bot{nil, spammer{at: 2, n: c.n}})
+			m, err := Def.NewMatch(DefaultConfig(), 3, names, [4]Bot{nil, spammer{at: 2, n: c.n}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
 			m.WriteTrace(&buf)
-			err = m.Run()
+			err = m.Run(context.Background())
 			if got := errors.Is(err, ErrTooManyCommands); got != c.wantErr {
 				t.Fatalf("Run() = %v, want ErrTooManyCommands: %v", err, c.wantErr)
 			}
@@ -122,15 +123,15 @@ func TestNoMaskCell(t *testing.T) {
 		}
 		return ','
 	})
-	m, err := NewMatch(cfg, 1, [4]string{"Null", "Null", "Null", "Null"})
+	m, err := Def.NewBotMatch(cfg, 1, [4]string{"Null", "Null", "Null", "Null"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
 	m.WriteTrace(&buf)
-	err = m.Run()
-	if !errors.Is(err, ErrNoMaskCell) || m.Round != 5 {
-		t.Fatalf("Run() = %v at round %d, want ErrNoMaskCell at round 5", err, m.Round)
+	err = m.Run(context.Background())
+	if !errors.Is(err, ErrNoMaskCell) || m.Round() != 5 {
+		t.Fatalf("Run() = %v at round %d, want ErrNoMaskCell at round 5", err, m.Round())
 	}
 	if !bytes.HasSuffix(buf.Bytes(), []byte("\ncommands\n-1\n")) {
 		t.Errorf("the partial trace does not end with the commands block of round 5")
@@ -182,21 +183,21 @@ func TestKilledTwice(t *testing.T) {
 		for p := range bots {
 			bots[p] = brawler{p}
 		}
-		m, err := NewMatchWithBots(cfg, seed, [4]string{"B", "B", "B", "B"}, bots)
+		m, err := Def.NewMatch(cfg, seed, [4]string{"B", "B", "B", "B"}, bots)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
 		m.WriteTrace(&buf)
-		err = m.Run()
+		err = m.Run(context.Background())
 		if err == nil {
 			continue
 		}
 		if !errors.Is(err, ErrKilledTwice) {
 			t.Fatalf("seed %d: Run() = %v, want ErrKilledTwice", seed, err)
 		}
-		if got, want := bytes.Count(buf.Bytes(), []byte("\nround ")), m.Round; got != want {
-			t.Errorf("seed %d: the partial trace has %d states, want %d (rounds 0..%d)", seed, got, want, m.Round-1)
+		if got, want := bytes.Count(buf.Bytes(), []byte("\nround ")), m.Round(); got != want {
+			t.Errorf("seed %d: the partial trace has %d states, want %d (rounds 0..%d)", seed, got, want, m.Round()-1)
 		}
 		if !bytes.HasSuffix(buf.Bytes(), []byte("\n-1\n")) {
 			t.Errorf("seed %d: the partial trace does not end with the commands block", seed)

@@ -50,9 +50,9 @@ func newTable(t *testing.T, g arena.Game, l arena.Loader, cfg arena.Config, seed
 // writes its trace and command log and the final scores, and both verify.
 func TestArenaPlaysReferenceGame(t *testing.T) {
 	needCpp(t)
-	g := Arena()
+	g := Def.Arena()
 	if g.Name() != "Pandemic" || g.DefaultConfig().Rounds() != 200 || len(g.Bots()) == 0 {
-		t.Fatalf("Arena() = %s, %d rounds, bots %v", g.Name(), g.DefaultConfig().Rounds(), g.Bots())
+		t.Fatalf("Def.Arena() = %s, %d rounds, bots %v", g.Name(), g.DefaultConfig().Rounds(), g.Bots())
 	}
 	tb := newTable(t, g, testLoader{t}, g.DefaultConfig(), 3, "cpp:"+filepath.Join(kitDir, "AIDemo.cc"), "Null", "Demo", "Null")
 	var trace, cmds bytes.Buffer
@@ -89,32 +89,32 @@ func TestArenaPlaysReferenceGame(t *testing.T) {
 // Seat names: registered bots, the policy: and cpp: prefixes through the
 // loader, refusals without one.
 func TestResolveBot(t *testing.T) {
-	if _, _, err := ResolveBot("Pasteur", nil); err != nil {
-		t.Errorf("ResolveBot(Pasteur) = %v", err)
+	if _, _, err := Def.ResolveBot("Pasteur", nil); err != nil {
+		t.Errorf("Def.ResolveBot(Pasteur) = %v", err)
 	}
-	if _, _, err := ResolveBot("Nobody", nil); !errors.Is(err, ErrUnknownBot) {
-		t.Errorf("ResolveBot(Nobody) = %v, want ErrUnknownBot", err)
+	if _, _, err := Def.ResolveBot("Nobody", nil); !errors.Is(err, ErrUnknownBot) {
+		t.Errorf("Def.ResolveBot(Nobody) = %v, want ErrUnknownBot", err)
 	}
-	if _, _, err := ResolveBot("zip:x", testLoader{t}); !errors.Is(err, ErrUnknownBot) {
-		t.Errorf("ResolveBot(zip:x) = %v, want ErrUnknownBot", err)
+	if _, _, err := Def.ResolveBot("zip:x", testLoader{t}); !errors.Is(err, ErrUnknownBot) {
+		t.Errorf("Def.ResolveBot(zip:x) = %v, want ErrUnknownBot", err)
 	}
 	for _, name := range []string{"policy:tiny", "cpp:AIMine.cc"} {
-		if _, _, err := ResolveBot(name, nil); !errors.Is(err, arena.ErrNoLoader) {
-			t.Errorf("ResolveBot(%s, nil) = %v, want ErrNoLoader", name, err)
+		if _, _, err := Def.ResolveBot(name, nil); !errors.Is(err, arena.ErrNoLoader) {
+			t.Errorf("Def.ResolveBot(%s, nil) = %v, want ErrNoLoader", name, err)
 		}
 	}
-	f, closer, err := ResolveBot("policy:tiny", testLoader{t})
+	f, closer, err := Def.ResolveBot("policy:tiny", testLoader{t})
 	if err != nil || closer != nil {
-		t.Fatalf("ResolveBot(policy:tiny) = %v, %v", closer, err)
+		t.Fatalf("Def.ResolveBot(policy:tiny) = %v, %v", closer, err)
 	}
 	if _, ok := f(2, 1).(*PolicyBot); !ok {
 		t.Errorf("policy:tiny seats a %T", f(2, 1))
 	}
-	if _, _, err := ResolveBot("policy:other", testLoader{t}); err == nil {
-		t.Error("ResolveBot(policy:other) loaded a policy the loader does not have")
+	if _, _, err := Def.ResolveBot("policy:other", testLoader{t}); err == nil {
+		t.Error("Def.ResolveBot(policy:other) loaded a policy the loader does not have")
 	}
 	// The env seats the same names through WithLoader.
-	e := NewEnv(WithLoader(testLoader{t}))
+	e := Def.Host(Def.WithLoader(testLoader{t}))
 	if _, prefixes := e.Bots(); strings.Join(prefixes, ",") != "cpp,policy" {
 		t.Errorf("Bots() prefixes = %v", prefixes)
 	}
@@ -129,7 +129,7 @@ func TestResolveBot(t *testing.T) {
 // engine's error with the trace and the log written up to there, and they
 // verify; a C++ bot that crashes ends the game with its error.
 func TestArenaAbortedGames(t *testing.T) {
-	g := Arena()
+	g := Def.Arena()
 	cfg := noMaskConfig(t)
 	tb := newTable(t, g, nil, cfg, 1, "Null", "Demo", "Null", "Demo")
 	var trace, cmds bytes.Buffer

@@ -17,7 +17,7 @@ func benchmarkRounds(b *testing.B, bot string, trace bool) {
 	for i := 0; i < b.N; i++ {
 		if m == nil || m.Done() {
 			var err error
-			m, err = NewMatch(DefaultConfig(), seed, names)
+			m, err = Def.NewBotMatch(DefaultConfig(), seed, names)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -2,6 +2,7 @@ package pandemic
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -66,7 +67,7 @@ func cppOpts() cppbot.Options {
 
 func testKit(t testing.TB) *cppbot.Kit {
 	t.Helper()
-	k, err := CppKit()
+	k, err := Def.CppKit()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,11 +126,11 @@ func seatBots(t *testing.T, seed int, lineup [NumPlayers]string, log *CommandLog
 	for p, n := range lineup {
 		switch {
 		case strings.HasPrefix(n, "cpp:"):
-			b := NewCppBot(compiled(t, filepath.Join(kitDir, "AI"+n[4:]+".cc")), p, seed)
+			b := Def.NewCppBot(compiled(t, filepath.Join(kitDir, "AI"+n[4:]+".cc")), p, seed)
 			t.Cleanup(func() { b.Close() })
 			bots[p] = b
 		case n == "Null" || n == "Demo":
-			f, err := LookupBot(n)
+			f, err := Def.Bots.Lookup(n)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,13 +144,13 @@ func seatBots(t *testing.T, seed int, lineup [NumPlayers]string, log *CommandLog
 
 // playTrace plays a whole game and returns its trace.
 func playTrace(cfg Config, seed int, names [NumPlayers]string, bots [NumPlayers]Bot) ([]byte, error) {
-	m, err := NewMatchWithBots(cfg, seed, names, bots)
+	m, err := Def.NewMatch(cfg, seed, names, bots)
 	if err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
 	m.WriteTrace(&buf)
-	err = m.Run()
+	err = m.Run(context.Background())
 	return buf.Bytes(), err
 }
 

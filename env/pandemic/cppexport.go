@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"jgym/cppexport"
+	"jgym/policy"
 )
 
 // CppTarget is Pandemic's side of an exported C++ player (package
@@ -16,11 +17,10 @@ import (
 // of 0 unit slots: the player then warns once and gives no orders, where
 // the Go bot stops the game with policy.ErrSignature.
 func CppTarget() cppexport.Target {
-	sig := PolicySignature()
+	sig := signature()
 	rows, cols := sig.Inputs[0].Shape[1], sig.Inputs[0].Shape[2] // the board the network takes
 	return cppexport.Target{
-		Game:      "Pandemic",
-		Signature: sig,
+		Game: "Pandemic",
 		// The kit's types, enumerators and free functions, the player API
 		// (a player named after a member it calls would not compile), and
 		// the encoder's constants.
@@ -36,12 +36,37 @@ func CppTarget() cppexport.Target {
 		SlotsExpr: fmt.Sprintf("rows() == %d && cols() == %d ? total_units() : 0", rows, cols),
 		Encoder: strings.NewReplacer("BOARD_ROWS", fmt.Sprint(rows), "BOARD_COLS", fmt.Sprint(cols),
 			"MASK_PERIOD", fmt.Sprint(MaskPeriod)).Replace(encoderCC),
-		Act: actCC,
+		Act:       actCC,
+		Opponents: map[string]string{policy.OpponentsByScore: cppexport.ScoreOrderCC + opponentsByScoreCC},
 	}
 }
 
-// actCC gives the orders from the logits, as PolicyBot does (DecodeActions
-// with no action order): for each unit slot the direction with the
+// opponentsByScoreCC relabels the opponents in the network's inputs by
+// decreasing score, for a model whose opponent_order is score: the C++
+// twin of OrderOpponentsByScore, run right after encode().
+const opponentsByScoreCC = `
+  // order_opponents: the twin of pandemic.OrderOpponentsByScore. The
+  // opponents take rel 1, 2, 3 by decreasing score (globals 3..6) in
+  // board planes 2 (unit) and 4 (conquest), the units' columns 1 (owner)
+  // and 11 (conquest), and the five per-player blocks of globals.
+  void order_opponents() {
+    int nr[4];
+    if (!opp_score_order(in_globals_ + 3, nr)) return;
+    const int cells = ENC_ROWS * ENC_COLS;
+    for (int x = 0; x < cells; ++x) {
+      in_board_[2 * cells + x] = opp_code(nr, in_board_[2 * cells + x], 1);
+      in_board_[4 * cells + x] = opp_code(nr, in_board_[4 * cells + x], 1);
+    }
+    for (int id = 0; id < U; ++id) {
+      in_units_[id * 13 + 1] = opp_code(nr, in_units_[id * 13 + 1], 0);
+      in_units_[id * 13 + 11] = opp_code(nr, in_units_[id * 13 + 11], 1);
+    }
+    for (int at = 3; at <= 19; at += 4) opp_floats(nr, in_globals_ + at);
+  }
+`
+
+// actCC gives the orders from the logits, as PolicyBot does (the env's
+// decoding with no action order): for each unit slot the direction with the
 // largest logit (the lowest on a tie), given in increasing unit id for the
 // units of mine, None left out.
 const actCC = `

@@ -16,16 +16,30 @@ import (
 
 	"jgym/course/coursetest"
 	"jgym/cppexport"
+	"jgym/internal/race"
 	"jgym/policy"
 )
+
+// exportTarget is Pandemic's side of an exported player, with the policy
+// signature the core gives it (Def.Export).
+func exportTarget() cppexport.Target {
+	t, _ := Def.Export()
+	return t
+}
 
 // exported writes the C++ player of the export tests' policy for u slots
 // (weights from seed) under dir, with target tg, and returns its file and
 // the Go model.
 func exported(t *testing.T, dir, name string, tg cppexport.Target, u int, seed uint64) (string, *policy.Model) {
 	t.Helper()
-	raw := exportPolicy(u, seed)
-	m, err := policy.Parse(raw, PolicySignature())
+	return exportedModel(t, dir, name, tg, exportPolicy(u, seed))
+}
+
+// exportedModel writes the C++ player of the ONNX model raw under dir,
+// with target tg, and returns its file and the Go model.
+func exportedModel(t *testing.T, dir, name string, tg cppexport.Target, raw []byte) (string, *policy.Model) {
+	t.Helper()
+	m, err := policy.Parse(raw, Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +62,7 @@ func exported(t *testing.T, dir, name string, tg cppexport.Target, u int, seed u
 func TestCppExportPlaysAsPolicyBot(t *testing.T) {
 	needCpp(t)
 	dir := t.TempDir()
-	src, m := exported(t, dir, "Tiny", CppTarget(), 60, 1)
+	src, m := exported(t, dir, "Tiny", exportTarget(), 60, 1)
 	out, err := exec.Command("g++", "-std=c++11", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-c",
 		"-I", kitDir, "-o", filepath.Join(dir, "AITiny.o"), src).CombinedOutput()
 	if err != nil {
@@ -60,7 +74,7 @@ func TestCppExportPlaysAsPolicyBot(t *testing.T) {
 		seats []int
 	}{{1, []int{0}}, {2, []int{1}}, {3, []int{2}}, {4, []int{3}}, {5, []int{0, 2}}}
 	cfg := DefaultConfig()
-	if raceDetector {
+	if race.Enabled {
 		games, cfg.NbRounds = games[:2], 20
 	}
 	for _, g := range games {
@@ -72,9 +86,9 @@ func TestCppExportPlaysAsPolicyBot(t *testing.T) {
 		}
 		for _, p := range g.seats {
 			names[p] = "Tiny"
-			b := NewCppBot(prog, p, g.seed)
+			b := Def.NewCppBot(prog, p, g.seed)
 			defer b.Close()
-			cpp[p], gob[p] = b, NewPolicyBot(m, p)
+			cpp[p], gob[p] = b, Def.NewPolicyBot(m, p)
 		}
 		want, orders := playCounting(t, cfg, g.seed, names, gob, g.seats)
 		got, _ := playCounting(t, cfg, g.seed, names, cpp, g.seats)
@@ -93,7 +107,7 @@ func TestCppExportPlaysAsPolicyBot(t *testing.T) {
 // orders the given seats gave.
 func playCounting(t *testing.T, cfg Config, seed int, names [NumPlayers]string, bots [NumPlayers]Bot, seats []int) ([]byte, int) {
 	t.Helper()
-	m, err := NewMatchWithBots(cfg, seed, names, bots)
+	m, err := Def.NewMatch(cfg, seed, names, bots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,10 +130,10 @@ func playCounting(t *testing.T, cfg Config, seed int, names [NumPlayers]string, 
 // the game.
 func TestCppExportOtherBoard(t *testing.T) {
 	needCpp(t)
-	src, _ := exported(t, t.TempDir(), "Tiny", CppTarget(), 60, 1)
+	src, _ := exported(t, t.TempDir(), "Tiny", exportTarget(), 60, 1)
 	cfg := DefaultConfig()
 	cfg.Rows, cfg.Cols, cfg.NbRounds = 40, 40, 20 // 15 units a player: 60 slots, as the network's
-	b := NewCppBot(compiled(t, src), 1, 3)
+	b := Def.NewCppBot(compiled(t, src), 1, 3)
 	defer b.Close()
 	names := [4]string{"Demo", "Tiny", "Demo", "Demo"}
 	got, err := playTrace(cfg, 3, names, [4]Bot{NewDemo(0, 3), b, NewDemo(2, 3), NewDemo(3, 3)})
@@ -202,6 +216,7 @@ type dumpSpectator struct {
 	ob     Observer
 	inner  Bot
 	rounds []goRound
+	moved  int // rounds whose tensors the opponents' order changed
 }
 
 func (sp *dumpSpectator) Play(s *State, o *Orders) {
@@ -212,13 +227,20 @@ func (sp *dumpSpectator) Play(s *State, o *Orders) {
 	sp.ob.Units(s, sp.me, g.units)
 	sp.ob.Globals(s, sp.me, g.glob)
 	sp.ob.Mask(s, sp.me, g.mask)
+	if sp.m.OpponentOrder == policy.OpponentsByScore {
+		before := bytes.Clone(g.glob)
+		OrderOpponentsByScore(g.board, g.units, g.glob)
+		if !bytes.Equal(before, g.glob) {
+			sp.moved++
+		}
+	}
 	lg, err := sp.m.Logits(nil, [][]byte{g.board, g.units, g.glob, g.mask})
 	if err != nil {
 		sp.t.Fatal(err)
 	}
 	g.logits = append([]float32(nil), lg...)
 	sp.rounds = append(sp.rounds, g)
-	var scratch Orders
+	scratch := *Def.NewOrders()
 	scratch.Reset(len(s.Units))
 	sp.cpp.Play(s, &scratch)
 	sp.inner.Play(s, o)
@@ -250,7 +272,10 @@ func (s *syncBuffer) String() string {
 // logits, bit for bit, in a default game against Demos and in the
 // reference games on 70 x 70 boards (replayed from their commands: the
 // virulent, fractional, FIXED and Chaos games, with their large scores,
-// incomes, infections and masks), each seen from another seat.
+// incomes, infections and masks), each seen from another seat. The
+// player of the same weights whose opponent_order is score gives, after
+// order_opponents(), the Go encoder's tensors relabelled by
+// OrderOpponentsByScore, in two of those games.
 func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 	needCpp(t)
 	cases := map[string]traceCase{}
@@ -258,25 +283,36 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 		cases[strings.TrimSuffix(filepath.Base(c.path), ".res.gz")] = c
 	}
 	tests := []struct {
-		name string // a reference game, or "" for a game against Demos
-		seat int
+		name  string // a reference game, or "" for a game against Demos
+		seat  int
+		score bool // the player by score
 	}{
-		{"", 2},
-		{"pandemic_s201_Dummy-Demo-Null-Dummy", 3},
-		{"pandemic_s301_Dummy-Demo-Dummy-Null", 1},
-		{"pandemic_s701_Dummy-Demo-Null-Demo", 0},
-		{"pandemic_s801_Chaos-Demo-Dummy-Chaos", 2},
+		{"", 2, false},
+		{"pandemic_s201_Dummy-Demo-Null-Dummy", 3, false},
+		{"pandemic_s301_Dummy-Demo-Dummy-Null", 1, false},
+		{"pandemic_s701_Dummy-Demo-Null-Demo", 0, false},
+		{"pandemic_s801_Chaos-Demo-Dummy-Chaos", 2, false},
+		{"pandemic_s301_Dummy-Demo-Dummy-Null", 1, true},
+		{"pandemic_s801_Chaos-Demo-Dummy-Chaos", 0, true},
 	}
-	if raceDetector {
-		tests = tests[:2]
+	if race.Enabled {
+		tests = append(tests[:2:2], tests[5])
 	}
-	tg := CppTarget()
+	tg := exportTarget()
 	tg.Act += dumpAct
-	src, m := exported(t, t.TempDir(), "Dump", tg, 60, 2)
+	dir := t.TempDir()
+	src, m := exported(t, dir, "Dump", tg, 60, 2)
+	srcScore, mScore := exportedModel(t, dir, "DumpScore", tg,
+		coursetest.WithMetadata(exportPolicy(60, 2), policy.KeyOpponentOrder, policy.OpponentsByScore))
 	for _, tc := range tests {
 		name := tc.name
 		if name == "" {
 			name = "default_Demos"
+		}
+		src, m := src, m
+		if tc.score {
+			name += "_score"
+			src, m = srcScore, mScore
 		}
 		t.Run(name, func(t *testing.T) {
 			c := traceCase{seed: 8, cfg: DefaultConfig(), names: [4]string{"Demo", "Demo", "Demo", "Demo"}}
@@ -302,23 +338,23 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 				t.Fatalf("not a game of the network's: %d x %d, %d slots", c.cfg.Rows, c.cfg.Cols, NumSlots(&c.cfg))
 			}
 			rounds := c.cfg.NbRounds
-			if raceDetector {
+			if race.Enabled {
 				rounds = 10
 			}
 			var stderr syncBuffer
 			opts := cppOpts()
 			opts.Stderr = &stderr
-			sp := &dumpSpectator{t: t, cpp: NewCppBot(compiledWith(t, src, opts), tc.seat, c.seed), m: m, me: tc.seat,
+			sp := &dumpSpectator{t: t, cpp: Def.NewCppBot(compiledWith(t, src, opts), tc.seat, c.seed), m: m, me: tc.seat,
 				inner: bots[tc.seat]}
 			defer sp.cpp.Close()
 			bots[tc.seat] = sp
-			mt, err := NewMatchWithBots(c.cfg, c.seed, c.names, bots)
+			mt, err := Def.NewMatch(c.cfg, c.seed, c.names, bots)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var trace bytes.Buffer
 			mt.WriteTrace(&trace)
-			for !mt.Done() && mt.Round < rounds {
+			for !mt.Done() && mt.Round() < rounds {
 				if err := mt.PlayRound(); err != nil {
 					t.Fatal(err)
 				}
@@ -344,6 +380,12 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 				}
 			}
 			t.Logf("%d rounds seen from seat %d: the four inputs and %d logits equal every round", len(got), tc.seat, 60*NumDirs)
+			if tc.score {
+				t.Logf("the opponents relabelled in %d rounds", sp.moved)
+				if sp.moved < len(got)/4 {
+					t.Errorf("the opponents relabelled in %d of %d rounds: the test proves little", sp.moved, len(got))
+				}
+			}
 		})
 	}
 }
@@ -411,7 +453,7 @@ func compareRound(line string, g *goRound, cols int) string {
 // The kit's names cannot name an exported player, and the exported file
 // includes the kit's Player.hh only.
 func TestCppTargetNames(t *testing.T) {
-	tg := CppTarget()
+	tg := exportTarget()
 	for _, name := range []string{"Pos", "NONE", "CITY", "Path", "move", "round", "ENC_ROWS"} {
 		if err := tg.CheckName(name); err == nil {
 			t.Errorf("name %q accepted", name)

@@ -130,7 +130,7 @@ func (t *twin) Play(s *State, o *Orders) {
 // the players handed to the engine.
 func playLog(t *testing.T, cfg Config, seed int, names [NumPlayers]string, bots [NumPlayers]Bot) ([]byte, *CommandLog) {
 	t.Helper()
-	m, err := NewMatchWithBots(cfg, seed, names, bots)
+	m, err := Def.NewMatch(cfg, seed, names, bots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestCppTestBotMatchesTwin(t *testing.T) {
 				t.Errorf("Name = %q, want TestBot", prog.Name)
 			}
 			names := [4]string{"TestBot", "Demo", "TestBot", "Null"}
-			a, b := NewCppBot(prog, 0, tc.seed), NewCppBot(prog, 2, tc.seed)
+			a, b := Def.NewCppBot(prog, 0, tc.seed), Def.NewCppBot(prog, 2, tc.seed)
 			defer a.Close()
 			defer b.Close()
 			got, gotLog := playLog(t, tc.cfg, tc.seed, names, [4]Bot{a, NewDemo(1, tc.seed), b, Null{}})
@@ -252,7 +252,7 @@ func TestCppBotFailures(t *testing.T) {
 		t.Run(tc.bot, func(t *testing.T) {
 			t.Parallel()
 			prog := compiled(t, "testdata/AI"+tc.bot+".cc")
-			b := NewCppBot(prog, 1, 3)
+			b := Def.NewCppBot(prog, 1, 3)
 			defer b.Close()
 			names := [4]string{"Null", tc.bot, "Null", "Null"}
 			got, err := playTrace(DefaultConfig(), 3, names, [4]Bot{Null{}, b, Null{}, Null{}})
@@ -260,7 +260,9 @@ func TestCppBotFailures(t *testing.T) {
 			if !errors.Is(err, tc.want) || !errors.As(err, &be) || be.Round != tc.round || be.Seat != 1 {
 				t.Fatalf("game ended with %v, want %v in round %d, seat 1", err, tc.want, tc.round)
 			}
-			for _, s := range append(tc.text, "cpp bot "+tc.bot+" (seat 1)", "round "+itoa(tc.round)+": player 1 ("+tc.bot+")") {
+			// The match numbers the round it plays from 1; the bot's error
+			// names the state's round, from 0.
+			for _, s := range append(tc.text, "cpp bot "+tc.bot+" (seat 1) in round "+itoa(tc.round), "round "+itoa(tc.round+1)+": player 1 ("+tc.bot+")") {
 				if !strings.Contains(err.Error(), s) {
 					t.Errorf("error %q lacks %q", err, s)
 				}

@@ -8,6 +8,8 @@ type Demo struct {
 	perm []int
 }
 
+func init() { RegisterBot("Demo", NewDemo) }
+
 // NewDemo returns the Demo bot for seat me of a game with the given seed.
 func NewDemo(me, seed int) Bot {
 	d := &Demo{me: me}

@@ -33,7 +33,7 @@ func TestDemoMatchesCommandLogs(t *testing.T) {
 					demos[p] = NewDemo(p, tc.seed)
 				}
 			}
-			var o Orders
+			o := *Def.NewOrders()
 			for !g.Done() {
 				cmds := log.Round(g.Round)
 				for p, d := range demos {

@@ -23,16 +23,18 @@
 // stable id), each player's sorted unit list and the scores. Bots receive a
 // *State and must not modify it.
 //
-// A Match seats four Bots (Null, Demo, Pasteur, or your own) and writes the
-// trace in the kit's format:
+// Def is the game's definition (package game): the core plays it, hosts
+// it as an env and checks and learns from its traces. A Match seats four
+// Bots (Null, Demo, Pasteur, or your own) and writes the trace in the
+// kit's format:
 //
-//	m, err := pandemic.NewMatch(cfg, seed, [4]string{"Demo", "Null", "Demo", "Null"})
+//	m, err := pandemic.Def.NewBotMatch(cfg, seed, [4]string{"Demo", "Null", "Demo", "Null"})
 //	m.WriteTrace(w)
-//	err = m.Run()
+//	err = m.Run(ctx)
 //
-// Bots give orders through Orders, which applies the kit's player-side
-// filter (the first command per unit wins, at most MaxCommands calls per
-// round). The engine validates the commands, shuffles them and executes
+// Bots give orders through Orders (Move is the kit's move), which applies
+// the kit's player-side filter (the first command per unit wins, at most
+// MaxCommands calls per round). The engine validates the commands, shuffles them and executes
 // them in a random order (§8.2, §8.3).
 //
 // Configurations use the kit's file format (ParseConfig, Config.String);
@@ -41,24 +43,28 @@
 // the lists each player handed to the engine) or against the rules. Where
 // the course program aborts (too many commands, a unit killed twice, no cell
 // to spawn on), jgym returns an error wrapping a sentinel (ErrTooManyCommands,
-// ErrKilledTwice, ErrNoSpawnCell, ...) and the trace written so far.
+// ErrKilledTwice, ErrNoSpawnCell, ...; each wraps ErrAbort) and the trace
+// written so far.
 //
-// NewEnv adapts the game to the env contract (EnvID "Pandemic-v0"): the
-// egocentric observation pandemic-obs-1 (Observer), one direction per unit
-// slot as the action (DecodeActions), action masks (CanMove), rewards from
-// the scores.
+// Def.Host is the game as an env (EnvID "Pandemic-v0"): the egocentric
+// observation pandemic-obs-1 (Observer), one direction per unit slot as the
+// action, action masks (CanMove), rewards from the scores, and the option,
+// for sessions and policies alike, of the opponents ordered by score
+// (OrderOpponentsByScore). Def.Dataset
+// learns from traces, estimating the unit statuses a trace does not print.
 //
 // Two bots come from files. CppBot seats a student's C++ bot written for
-// the course kit: package cppbot compiles it against CppKit (kit/pandemic,
-// jgym's implementation of the kit's player API) and runs it in a
-// sandbox, one process per seat for the whole game. PolicyBot seats an
-// ONNX policy loaded with PolicySignature (package policy). ResolveBot
-// seats "cpp:REF" and "policy:REF" names through an arena.Loader, and
-// Arena gives the game to the command line (package arena):
+// the course kit: package cppbot compiles it against Def.CppKit
+// (kit/pandemic, jgym's implementation of the kit's player API) and runs
+// it in a sandbox, one process per seat for the whole game. PolicyBot
+// seats an ONNX policy loaded with Def.PolicySignature (package policy).
+// Def.ResolveBot seats "cpp:REF" and "policy:REF" names through an
+// arena.Loader, and Def.Arena gives the game to the command line (package
+// arena):
 //
-//	k, err := pandemic.CppKit()
+//	k, err := pandemic.Def.CppKit()
 //	prog, err := cppbot.Open("AIMine.cc", k, cppbot.Options{})
-//	bots := [4]pandemic.Bot{pandemic.NewCppBot(prog, 0, seed), pandemic.NewDemo(1, seed), ...}
+//	bots := [4]pandemic.Bot{pandemic.Def.NewCppBot(prog, 0, seed), pandemic.NewDemo(1, seed), ...}
 //
 // CppTarget turns a policy into a C++ player for the kit (package
 // cppexport, "jgym export-cpp --game pandemic"): the C++ twin of Observer

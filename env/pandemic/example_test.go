@@ -2,6 +2,7 @@ package pandemic_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -11,15 +12,15 @@ import (
 
 // Play a game of four Demo players and print the final scores and the
 // winners (the reference trace pandemic_s1_Demo-Demo-Demo-Demo).
-func ExampleNewMatch() {
-	m, err := pandemic.NewMatch(pandemic.DefaultConfig(), 1, [4]string{"Demo", "Demo", "Demo", "Demo"})
+func Example() {
+	m, err := pandemic.Def.NewBotMatch(pandemic.DefaultConfig(), 1, [4]string{"Demo", "Demo", "Demo", "Demo"})
 	if err != nil {
 		panic(err)
 	}
-	if err := m.Run(); err != nil {
+	if err := m.Run(context.Background()); err != nil {
 		panic(err)
 	}
-	fmt.Println(m.Scores, m.Winners())
+	fmt.Println(m.Scores(), m.Game.Winners())
 	// Output: [2223 0 7176 3345] [2]
 }
 
@@ -48,13 +49,13 @@ func ExampleGame_Step() {
 func ExampleVerify() {
 	cfg := pandemic.DefaultConfig()
 	cfg.NbRounds = 10
-	m, err := pandemic.NewMatch(cfg, 3, [4]string{"Pasteur", "Demo", "Null", "Demo"})
+	m, err := pandemic.Def.NewBotMatch(cfg, 3, [4]string{"Pasteur", "Demo", "Null", "Demo"})
 	if err != nil {
 		panic(err)
 	}
 	var buf bytes.Buffer
 	m.WriteTrace(&buf)
-	if err := m.Run(); err != nil {
+	if err := m.Run(context.Background()); err != nil {
 		panic(err)
 	}
 	tr, err := pandemic.ParseTrace(&buf)

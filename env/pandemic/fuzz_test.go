@@ -160,7 +160,7 @@ func playFuzzGame(t *testing.T, cfg Config, seed int, kinds [4]uint8) ([]byte, *
 			names[p], bots[p] = "Chaos", &chaosBot{me: p, rng: rand.New(rand.NewPCG(uint64(seed), uint64(p))), junk: true}
 		}
 	}
-	m, err := NewMatchWithBots(cfg, seed, names, bots)
+	m, err := Def.NewMatch(cfg, seed, names, bots)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,37 +1,31 @@
 package pandemic
 
 import (
-	"errors"
 	"fmt"
 
-	"jgym/env"
+	"jgym/game"
 )
 
 // Errors the engine returns. The course program aborts in these cases
-// (SPEC §14, §15.3); jgym ends the game with the error instead.
+// (SPEC §14, §15.3); jgym ends the game with the error instead, the trace
+// written as the course program leaves it. Each wraps ErrAbort.
 var (
+	// ErrAbort is wrapped by every error where the course program aborts
+	// the game (game.ErrAbort).
+	ErrAbort = game.ErrAbort
 	// ErrGameOver is returned by Step after the last round (env.ErrGameOver).
-	ErrGameOver = env.ErrGameOver
+	ErrGameOver = game.ErrGameOver
 	// ErrNoSpawnCell means a unit found no spawnable cell (SPEC §5.3).
-	ErrNoSpawnCell = errors.New("no spawnable cell for a unit")
+	ErrNoSpawnCell = fmt.Errorf("%w: no spawnable cell for a unit", ErrAbort)
 	// ErrKilledTwice means a unit killed by an attack died again from the
 	// virus in the same round; the reference refuses to kill a unit twice
 	// (SPEC §8.7 step 4).
-	ErrKilledTwice = errors.New("unit killed twice in one round")
+	ErrKilledTwice = fmt.Errorf("%w: unit killed twice in one round", ErrAbort)
 	// ErrNoMaskCell means no cell can take a new mask. The course program
-	// then loops forever (SPEC §8.11 has no attempt limit); jgym stops.
-	ErrNoMaskCell = errors.New("no free grass cell for a mask")
+	// then loops forever (SPEC §8.11 has no attempt limit); jgym stops,
+	// as at an abort.
+	ErrNoMaskCell = fmt.Errorf("%w: no free grass cell for a mask", ErrAbort)
 )
-
-// Command is one order: move unit ID in direction Dir. Dir may be any
-// integer value; the engine skips invalid ones (SPEC §8.2).
-type Command struct {
-	ID  int
-	Dir Dir
-}
-
-// Move is one printed movement of a round (SPEC §10.5).
-type Move = Command
 
 // Game is one Pandemic game: a deterministic state machine driven by the
 // board generator seeded with the game seed. It is not safe for concurrent

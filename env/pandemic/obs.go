@@ -3,7 +3,9 @@ package pandemic
 import (
 	"encoding/binary"
 	"math"
-	"slices"
+
+	"jgym/env"
+	"jgym/policy"
 )
 
 // ObservationVersion names the observation and action layout that the
@@ -299,35 +301,71 @@ func CanMove(s *State, u *Unit, d Dir) bool {
 	return v < 0 || s.Units[v].Player != u.Player
 }
 
-// DecodeActions turns one seat's action into orders for player me: the
-// slots me owns whose direction is 0..3, in increasing order value (ties by
-// slot; slot order when order is nil). dirs holds one direction per unit
-// slot (int8 as bytes), order one little-endian int16 per slot or nil.
-// Slots the player does not own and other values are skipped, as the
-// engine would skip them (SPEC §8.2). keys is scratch space, returned for
-// reuse.
-func DecodeActions(s *State, me int, dirs, order []byte, o *Orders, keys []int64) []int64 {
-	keys = keys[:0]
-	for id, b := range dirs {
-		if id >= len(s.Units) {
-			break
-		}
-		d := Dir(int8(b))
-		if d == None || !d.Valid() || s.Units[id].Player != me {
+// specFor returns the spaces of a configuration: the board tensor has its
+// rows and columns, the unit slots its units.
+func specFor(cfg *Config) (env.Spec, error) {
+	u := NumSlots(cfg)
+	return env.Spec{
+		ObservationVersion: ObservationVersion,
+		Observation: []env.TensorSpec{
+			{Name: "board", Dtype: env.Uint8, Shape: []int{BoardPlanes, cfg.Rows, cfg.Cols}, Low: 0, High: 255,
+				Description: "planes: terrain, virus, unit (1+rel owner), health, conquest (1+rel owner), flags",
+				Planes: []env.Plane{env.Code("terrain", 4), env.Scalar("virus", 1.0/10), env.Code("unit", 5),
+					env.Scalar("health", 1.0/100), env.Code("conquest", 5), env.Bits("flags", 5)}},
+			{Name: "units", Dtype: env.Uint8, Shape: []int{u, UnitFeatures}, Low: 0, High: 255,
+				Description: "per unit slot: mine, rel owner, health, row, col, damage, turns, immune, masked, cell type, cell virus, conquest, adjacent enemies",
+				Columns: []env.Column{{Name: "mine", Scale: 1}, {Name: "rel owner", Scale: 1.0 / 3}, {Name: "health", Scale: 1.0 / 100},
+					{Name: "row", Scale: 1.0 / float64(cfg.Rows)}, {Name: "col", Scale: 1.0 / float64(cfg.Cols)},
+					{Name: "virus damage", Scale: 1.0 / 5}, {Name: "rounds infected", Scale: 1.0 / 50}, {Name: "immune", Scale: 1},
+					{Name: "masked", Scale: 1}, {Name: "cell type", Scale: 1.0 / 3}, {Name: "cell virus", Scale: 1.0 / 10},
+					{Name: "conquest", Scale: 1.0 / 4}, {Name: "adjacent enemies", Scale: 1.0 / 4}}},
+			{Name: "globals", Dtype: env.Float32, Shape: []int{NumGlobals}, Low: 0, High: math.MaxFloat32,
+				Description: "round, mask round, scores, cities, paths, units, income per relative player, masks (normalized)"},
+			{Name: "action_mask", Dtype: env.Bool, Shape: []int{u, NumDirs}, Low: 0, High: 1,
+				Description: "legal directions per unit slot (None always legal)"},
+		},
+		Action: env.TensorSpec{Name: "action", Dtype: env.Int8, Shape: []int{u}, Low: 0, High: float64(None),
+			Description: "a direction 0..4 (bottom, right, top, left, none) per unit slot; slots not owned are ignored"},
+		ActionOrder: env.TensorSpec{Name: "action_order", Dtype: env.Int16, Shape: []int{u}, Low: math.MinInt16, High: math.MaxInt16,
+			Description: "optional: commands are issued in increasing value, ties by slot (the engine shuffles them)"},
+		NumActions:    NumDirs,
+		NumRounds:     cfg.NbRounds,
+		DefaultConfig: DefaultConfigText,
+		UnitRow:       3,
+		UnitCol:       4,
+		PolicyMask:    "action_mask",
+	}, nil
+}
+
+// Encode writes player me's observation of s: the tensors of specFor, in
+// its order, into obs (nil entries are not computed) (game.Encoder).
+func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
+	for i, dst := range obs {
+		if dst == nil {
 			continue
 		}
-		var prio int64
-		if order != nil && 2*id+1 < len(order) {
-			prio = int64(int16(binary.LittleEndian.Uint16(order[2*id:])))
+		switch i {
+		case 0:
+			ob.Board(s, me, dst)
+		case 1:
+			ob.Units(s, me, dst)
+		case 2:
+			ob.Globals(s, me, dst)
+		case 3:
+			ob.Mask(s, me, dst)
 		}
-		keys = append(keys, prio<<32|int64(id))
 	}
-	if order != nil {
-		slices.Sort(keys)
-	}
-	for _, k := range keys {
-		id := int(k & 0xffffffff)
-		o.Move(id, Dir(int8(dirs[id])))
-	}
-	return keys
+}
+
+// signature is what a Pandemic policy takes and gives: the observation of
+// docs/rules/pandemic.md (pandemic-obs-1) on the default 70 x 70 board,
+// with any multiple of 4 unit slots, and logits [1, U, 5]. The board's
+// size is part of the board tensor's shape, so a policy trained on another
+// board size does not load.
+func signature() policy.Signature {
+	cfg := DefaultConfig()
+	spec, _ := specFor(&cfg)
+	sig := policy.SignatureOf(&spec)
+	sig.SlotsMultiple = NumPlayers
+	return sig
 }

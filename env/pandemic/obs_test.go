@@ -176,7 +176,7 @@ func TestMaskAgainstEngine(t *testing.T) {
 					from := g.Units[id].Pos
 					target := g.Cell(from.Add(d)).UnitID
 					var cmds [NumPlayers][]Command
-					cmds[me] = []Command{{id, d}}
+					cmds[me] = []Command{{ID: id, Dir: d}}
 					cg.collect(&cmds)
 					if len(cg.valid) != 1 {
 						t.Fatalf("engine validation dropped %v", cmds[me][0])

@@ -146,7 +146,7 @@ func TestTinyPolicyFile(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("%s differs from exportPolicy(60, 1): go test ./env/pandemic -run TestTinyPolicyFile -update", path)
 	}
-	m, err := policy.Load(path, PolicySignature())
+	m, err := policy.Load(path, Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}

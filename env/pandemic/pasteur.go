@@ -16,10 +16,14 @@ import "slices"
 //     that would join two of its cities count as pasteurBridgeBonus steps
 //     nearer): the cities and paths that need units, and the masks lying
 //     near unmasked units;
-//  4. walks every unit one step down the distance field of its target,
-//     preferring cells with less virus, attacking the enemy units in its way
-//     (a killed unit joins its army), and sends the units left without a
-//     target to hunt the nearest enemy units.
+//  4. makes every unit beside an enemy unit attack it (the weakest one):
+//     a killed unit joins its army, and an enemy left alone beside a
+//     garrison wins the fight, as the course's Dummy attacks its neighbours
+//     nine times in ten;
+//  5. walks every other unit one step down the distance field of its
+//     target, preferring cells with less virus, or towards an enemy unit
+//     within pasteurChase steps, and sends the units left without a target
+//     to hunt the nearest enemy units.
 //
 // It draws no random numbers: its orders depend only on the state, so a
 // game is deterministic given its seed and seats.
@@ -48,6 +52,14 @@ type pasteurPair struct {
 // pasteurBridgeBonus is how many steps further Pasteur walks to a path
 // that joins two of its cities than to another target.
 const pasteurBridgeBonus = 8
+
+// pasteurChase is the distance within which a unit leaves its way to
+// close on an enemy unit (2: the enemy is one step from being beside it).
+const pasteurChase = 2
+
+// pasteurMaskRange is the distance within which an unmasked unit may be
+// sent to pick up a mask.
+const pasteurMaskRange = 6
 
 func init() { RegisterBot("Pasteur", NewPasteur) }
 
@@ -128,9 +140,9 @@ func (b *Pasteur) Play(s *State, o *Orders) {
 			}
 		}
 		if !u.Mask {
-			if d := b.maskDist[idx]; d >= 0 && d <= 6 {
+			if d := b.maskDist[idx]; d >= 0 && int(d) <= pasteurMaskRange {
 				for k, p := range s.Masks {
-					if Manhattan(p, u.Pos) <= 6 {
+					if Manhattan(p, u.Pos) <= pasteurMaskRange {
 						b.pairs = append(b.pairs, pasteurPair{int(d) + 3, id, nc + np + k})
 					}
 				}
@@ -245,10 +257,11 @@ func (b *Pasteur) order(s *State, o *Orders, id int) {
 	here := s.Idx(u.Pos)
 	nc, np := len(s.Cities), len(s.Paths)
 	t := b.target[id]
-	// Attack an enemy next to the unit when it is worth it: always for
-	// units on their way, only inside its city or path for a garrison.
+	// Attack an enemy next to the unit, garrisons included: left alone,
+	// the enemy would attack it (Dummy does nine times in ten) and could
+	// win it over.
 	stay := t >= 0 && t < nc+np && b.onTarget(s, t, here)
-	if d, ok := b.attack(s, u, stay, t); ok {
+	if d, ok := b.attack(s, u); ok {
 		o.Move(id, d)
 		return
 	}
@@ -256,7 +269,8 @@ func (b *Pasteur) order(s *State, o *Orders, id int) {
 		return
 	}
 	field := b.huntDist
-	if t >= 0 {
+	chase := b.huntDist[here] >= 0 && b.huntDist[here] <= pasteurChase
+	if t >= 0 && !chase {
 		switch c, p, _ := b.kind(s, t); {
 		case c >= 0:
 			field = b.m.cityDist[c]
@@ -280,10 +294,9 @@ func (b *Pasteur) onTarget(s *State, t, idx int) bool {
 	return int(s.PathOf[idx]) == t-nc
 }
 
-// attack returns the direction of an enemy to attack next to u: for a unit
-// that stays, only enemies on its own city or path; for the others, the
-// weakest adjacent enemy if it can be killed in one blow.
-func (b *Pasteur) attack(s *State, u *Unit, stay bool, t int) (Dir, bool) {
+// attack returns the direction of the weakest enemy unit next to u, the
+// likeliest to die of the blow and join Pasteur's army.
+func (b *Pasteur) attack(s *State, u *Unit) (Dir, bool) {
 	best, bestH := None, 1<<30
 	for d := Bottom; d < None; d++ {
 		q := u.Pos.Add(d)
@@ -295,15 +308,7 @@ func (b *Pasteur) attack(s *State, u *Unit, stay bool, t int) (Dir, bool) {
 		if v < 0 || s.Units[v].Player == b.me {
 			continue
 		}
-		h := s.Units[v].Health
-		if stay {
-			if !b.onTarget(s, t, qi) {
-				continue
-			}
-		} else if h >= AttackMax {
-			continue
-		}
-		if h < bestH {
+		if h := s.Units[v].Health; h < bestH {
 			best, bestH = d, h
 		}
 	}

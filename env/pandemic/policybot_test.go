@@ -1,16 +1,13 @@
 package pandemic
 
 import (
-	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
-	"io"
 	"math"
 	"slices"
 	"testing"
 
-	"jgym/course/coursetest"
-	"jgym/env"
 	"jgym/policy"
 )
 
@@ -123,7 +120,7 @@ func tinyPolicy(rows, u int64) []byte {
 
 func tinyModel(t testing.TB) *policy.Model {
 	t.Helper()
-	m, err := policy.Parse(tinyPolicy(70, 60), PolicySignature())
+	m, err := policy.Parse(tinyPolicy(70, 60), Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,9 +128,9 @@ func tinyModel(t testing.TB) *policy.Model {
 }
 
 func TestPolicySignature(t *testing.T) {
-	sig := PolicySignature()
+	sig := Def.PolicySignature()
 	if sig.ObservationVersion != ObservationVersion || sig.Actions != NumDirs || sig.SlotsMultiple != 4 || len(sig.Inputs) != 4 {
-		t.Fatalf("PolicySignature() = %+v", sig)
+		t.Fatalf("Def.PolicySignature() = %+v", sig)
 	}
 	want := [][]int{{BoardPlanes, 70, 70}, {-1, UnitFeatures}, {NumGlobals}, {-1, NumDirs}}
 	for k, in := range sig.Inputs {
@@ -144,62 +141,8 @@ func TestPolicySignature(t *testing.T) {
 	if m := tinyModel(t); m.NumSlots != 60 {
 		t.Errorf("NumSlots = %d, want 60", m.NumSlots)
 	}
-	if _, err := policy.Parse(tinyPolicy(40, 60), PolicySignature()); !errors.Is(err, policy.ErrSignature) {
+	if _, err := policy.Parse(tinyPolicy(40, 60), Def.PolicySignature()); !errors.Is(err, policy.ErrSignature) {
 		t.Errorf("a policy for a 40 x 40 board loads: %v", err)
-	}
-}
-
-// The policy bot plays what the environment plays with the argmax of the
-// same model on the learner's observation and no action order: a Match
-// with the bot in seat 1 and the env with a learner in seat 1 write the
-// same trace.
-func TestPolicyBotMatchesEnv(t *testing.T) {
-	const seed = 5
-	m := tinyModel(t)
-	in, tb, f := newInstance(t, env.Setup{Seats: []string{"Demo", "", "Null", "Demo"}})
-	var got bytes.Buffer
-	in.(env.Tracer).SetTrace(func(int, int64) (io.WriteCloser, error) { return coursetest.NopCloser{Writer: &got}, nil })
-	if err := in.Reset(seed); err != nil {
-		t.Fatal(err)
-	}
-	out := env.NewOut(f.Spec(), 1)
-	reward := make([]float32, 1)
-	action := make([]byte, m.NumSlots)
-	moves := 0
-	for done := false; !done; {
-		in.Observe(out)
-		logits, err := m.Logits(nil, out.Obs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for id, d := range policy.Argmax(logits, m.NumSlots, NumDirs) {
-			action[id] = byte(d)
-		}
-		if done, err = in.Step(action, nil, reward); err != nil {
-			t.Fatal(err)
-		}
-		moves += len(tb.orders[1].List())
-	}
-	if moves == 0 {
-		t.Fatal("the policy never gave an order")
-	}
-
-	bot := PolicyFactory(m)(1, seed)
-	match, err := NewMatchWithBots(DefaultConfig(), seed, [4]string{"Demo", "Learner", "Null", "Demo"},
-		[4]Bot{NewDemo(0, seed), bot, Null{}, NewDemo(3, seed)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want bytes.Buffer
-	match.WriteTrace(&want)
-	if err := match.Run(); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(want.Bytes(), got.Bytes()) {
-		t.Fatal(coursetest.FirstDiff(want.Bytes(), got.Bytes()))
-	}
-	if l := bot.(*PolicyBot).Logits(); len(l) != 60*NumDirs {
-		t.Errorf("Logits() has %d values, want %d", len(l), 60*NumDirs)
 	}
 }
 
@@ -212,13 +155,13 @@ func TestPolicyBotRejectsOtherGames(t *testing.T) {
 	otherUnits := DefaultConfig()
 	otherUnits.NbUnits = 10
 	for _, cfg := range []Config{otherBoard, otherUnits} {
-		match, err := NewMatchWithBots(cfg, 1, [4]string{"Null", "ppo", "Null", "Null"}, [4]Bot{nil, NewPolicyBot(m, 1)})
+		match, err := Def.NewMatch(cfg, 1, [4]string{"Null", "ppo", "Null", "Null"}, [4]Bot{nil, Def.NewPolicyBot(m, 1)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = match.Run()
-		if !errors.Is(err, policy.ErrSignature) || match.Round != 0 {
-			t.Errorf("%d x %d board, %d units: Run() = %v in round %d, want ErrSignature in round 0", cfg.Rows, cfg.Cols, cfg.NbUnits, err, match.Round)
+		err = match.Run(context.Background())
+		if !errors.Is(err, policy.ErrSignature) || match.Round() != 0 {
+			t.Errorf("%d x %d board, %d units: Run() = %v in round %d, want ErrSignature in round 0", cfg.Rows, cfg.Cols, cfg.NbUnits, err, match.Round())
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"jgym/course/coursetest"
+	"jgym/internal/race"
 )
 
 var traceName = regexp.MustCompile(`pandemic_s(\d+)_([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)\.res\.gz$`)
@@ -77,69 +77,6 @@ func fileExists(p string) bool {
 }
 
 // sampled reports whether a heavy test checks trace number i: every trace
-// normally, one in three under the race detector (see race_test.go).
-func sampled(i int) bool { return !raceDetector || i%3 == 0 }
-
-// native reports whether jgym can run every player of the line-up.
-func (tc traceCase) native() bool {
-	for _, n := range tc.names {
-		if n != "Null" && n != "Demo" {
-			return false
-		}
-	}
-	return true
-}
-
-func TestNativeMatchesReproduceTraces(t *testing.T) {
-	for _, tc := range traceCases(t) {
-		if !tc.native() {
-			continue
-		}
-		t.Run(filepath.Base(tc.path), func(t *testing.T) {
-			t.Parallel()
-			want := coursetest.ReadGz(t, tc.path)
-			m, err := NewMatch(tc.cfg, tc.seed, tc.names)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			m.WriteTrace(&buf)
-			if err := m.Run(); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(want, buf.Bytes()) {
-				t.Fatal(coursetest.FirstDiff(want, buf.Bytes()))
-			}
-		})
-	}
-}
-
-func TestReplayCommandFiles(t *testing.T) {
-	for _, tc := range traceCases(t) {
-		if tc.cmdPath == "" {
-			continue
-		}
-		t.Run(filepath.Base(tc.path), func(t *testing.T) {
-			t.Parallel()
-			want := coursetest.ReadGz(t, tc.path)
-			log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, tc.cmdPath)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := NewMatchWithBots(tc.cfg, tc.seed, tc.names, [4]Bot{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			m.WriteTrace(&buf)
-			for !m.Done() {
-				if err := m.StepTraced(log.Round(m.Round)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if !bytes.Equal(want, buf.Bytes()) {
-				t.Fatal(coursetest.FirstDiff(want, buf.Bytes()))
-			}
-		})
-	}
-}
+// normally, one in three under the race detector, which slows the
+// single-goroutine engine tenfold.
+func sampled(i int) bool { return !race.Enabled || i%3 == 0 }

@@ -154,7 +154,7 @@ func sameUnit(a, b *Unit) bool { return a.Player == b.Player && a.Pos == b.Pos &
 // commands block and state with the trace, in file order, so the first
 // divergence is the first differing byte.
 func replayCommands(tr *Trace, g *Game, log *CommandLog, allowAborted bool) error {
-	if err := checkCommandLog(log, tr.Config.NbRounds); err != nil {
+	if err := log.Check(tr.Config.NbRounds, &orderRules); err != nil {
 		return err
 	}
 	for r := 0; r < tr.Config.NbRounds; r++ {
@@ -185,29 +185,6 @@ func replayCommands(tr *Trace, g *Game, log *CommandLog, allowAborted bool) erro
 		}
 		if d := tr.diffState(r+1, &g.State); d != nil {
 			return d
-		}
-	}
-	return nil
-}
-
-// checkCommandLog checks that the log could come from the player-side
-// filter (SPEC §8.1): at most MaxCommands per list, one command per unit.
-func checkCommandLog(log *CommandLog, rounds int) error {
-	if len(log.Rounds) > rounds {
-		return fmt.Errorf("%w: %d rounds of commands for a game of %d rounds", ErrCommandFile, len(log.Rounds), rounds)
-	}
-	for r := range log.Rounds {
-		for p, cmds := range log.Rounds[r] {
-			if len(cmds) > MaxCommands {
-				return fmt.Errorf("%w: round %d player %d: %d commands (max %d)", ErrCommandFile, r, p, len(cmds), MaxCommands)
-			}
-			seen := make(map[int]bool, len(cmds))
-			for _, c := range cmds {
-				if seen[c.ID] {
-					return fmt.Errorf("%w: round %d player %d: unit %d commanded twice (the player-side filter keeps one)", ErrCommandFile, r, p, c.ID)
-				}
-				seen[c.ID] = true
-			}
 		}
 	}
 	return nil

@@ -25,34 +25,6 @@ func loadRefTrace(t testing.TB, tc traceCase) (*Trace, *CommandLog) {
 	return tr, log
 }
 
-func TestVerifyAcceptsReferenceTraces(t *testing.T) {
-	for i, tc := range traceCases(t) {
-		t.Run(filepath.Base(tc.path), func(t *testing.T) {
-			t.Parallel()
-			tr, log := loadRefTrace(t, tc)
-			if !sampled(i) {
-				if err := Verify(tr, log); err != nil {
-					t.Errorf("replay: got %v, want nil", err)
-				}
-				return
-			}
-			if err := Verify(tr, nil); err != nil {
-				t.Errorf("rules: got %v, want nil", err)
-			}
-			if log == nil {
-				t.Fatal("no command file")
-			}
-			if err := Verify(tr, log); err != nil {
-				t.Errorf("replay: got %v, want nil", err)
-			}
-			cfg := tc.cfg
-			if err := VerifyWith(tr, VerifyOptions{Config: &cfg}); err != nil {
-				t.Errorf("rules with the configuration: got %v, want nil", err)
-			}
-		})
-	}
-}
-
 func TestDivergenceError(t *testing.T) {
 	for _, c := range []struct {
 		d    Divergence

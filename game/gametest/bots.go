@@ -2,13 +2,14 @@ package gametest
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -24,11 +25,52 @@ import (
 // testPolicyBot seats the model as a bot and checks it plays the game a
 // learner plays with the model's greedy actions on the env's
 // observations: the policy bot encodes, decides and orders as the env.
+// It does so for the model as it is, and for the same weights with each
+// other order of the opponents and of the commands the game offers
+// (Def.OpponentOrders, Def.ActionOrders) in its metadata, which the env
+// applies as session options.
 func testPolicyBot[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S, D], o Options) {
-	m, err := policy.Load(o.Model, d.PolicySignature())
+	raw, err := os.ReadFile(o.Model)
 	if err != nil {
 		t.Fatal(err)
 	}
+	m, err := policy.Parse(raw, d.PolicySignature())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A whole game, or its first rounds under -short and the race detector
+	// (a network's forward pass is slow there).
+	rounds := d.DefaultConfig().Rounds()
+	if o.short {
+		rounds = min(rounds, 12)
+	}
+	t.Run("model", func(t *testing.T) { policyGame(t, d, m, rounds) })
+	variants := []struct {
+		key, own string
+		offered  []string
+	}{
+		{policy.KeyOpponentOrder, m.OpponentOrder, append([]string{policy.OpponentsBySeat}, slices.Sorted(maps.Keys(d.OpponentOrders))...)},
+		{policy.KeyActionOrder, m.ActionOrder, append([]string{policy.OrderSlot}, slices.Sorted(maps.Keys(d.ActionOrders))...)},
+	}
+	for _, v := range variants {
+		for _, order := range v.offered {
+			if order == v.own {
+				continue
+			}
+			mv, err := policy.Parse(coursetest.WithMetadata(raw, v.key, order), d.PolicySignature())
+			if err != nil {
+				t.Fatalf("%s %s: %v", v.key, order, err)
+			}
+			t.Run(v.key+"="+order, func(t *testing.T) { policyGame(t, d, mv, rounds) })
+		}
+	}
+}
+
+// policyGame plays rounds of a game with the policy bot of m at seat 0
+// and Demos, then the same with a learner at seat 0 of the env, whose
+// options are m's orders, playing m's greedy actions: the traces must be
+// equal.
+func policyGame[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S, D], m *policy.Model, rounds int) {
 	const seed = 3
 	names := [game.NumSeats]string{"Learner", "Demo", "Demo", "Demo"}
 	bots := [game.NumSeats]game.Bot[S, D]{d.NewPolicyBot(m, 0)}
@@ -42,11 +84,16 @@ func testPolicyBot[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.De
 	}
 	var want bytes.Buffer
 	match.WriteTrace(&want)
-	if err := match.Run(t.Context()); err != nil {
-		t.Fatal(err)
+	for match.Round() < rounds {
+		if err := match.PlayRound(); err != nil {
+			t.Fatal(err)
+		}
 	}
 
-	in, f := newInstance(t, d, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}})
+	// The env orders the opponents and the commands as the model's
+	// metadata says: the learner sends the greedy directions only.
+	in, f := newInstance(t, d, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"},
+		OpponentOrder: m.OpponentOrder, ActionOrder: m.ActionOrder})
 	var got bytes.Buffer
 	in.(env.Tracer).SetTrace(func(int, int64) (io.WriteCloser, error) { return coursetest.NopCloser{Writer: &got}, nil })
 	if err := in.Reset(seed); err != nil {
@@ -63,30 +110,17 @@ func testPolicyBot[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.De
 		}
 	}
 	action := make([]byte, spec.Action.Bytes())
-	var order []byte
-	prio := d.ActionOrders[m.ActionOrder]
-	if prio != nil {
-		order = make([]byte, spec.ActionOrder.Bytes())
-	}
 	reward := make([]float32, 1)
-	opp := d.OpponentOrders[m.OpponentOrder]
-	for done := false; !done; {
+	for r := 0; r < rounds; r++ {
 		in.Observe(out)
-		if opp != nil {
-			opp(out.Obs)
-		}
 		logits, err := m.Logits(nil, feed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := d.MatchOf(in).State()
 		for id, a := range policy.Argmax(logits, len(action), spec.NumActions) {
 			action[id] = byte(a)
-			if prio != nil && id < d.NumUnits(s) {
-				binary.LittleEndian.PutUint16(order[2*id:], uint16(prio(s, 0, id, D(a))))
-			}
 		}
-		if done, err = in.Step(action, order, reward); err != nil {
+		if _, err = in.Step(action, nil, reward); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -72,6 +72,10 @@ func testSetup[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C,
 		{"prefix without loader", env.Setup{Seats: []string{"", "cpp:AIx.cc", "Demo", "Null"}}, env.ErrUnknownBot},
 		{"bad config", env.Setup{Seats: []string{"", "", "", ""}, Config: d.Name + " garbage\nnb_players 5"}, env.ErrBadSetup},
 		{"bad reward", env.Setup{Seats: []string{"", "", "", ""}, Reward: 9}, env.ErrBadSetup},
+		{"unknown opponent order", env.Setup{Seats: []string{"", "", "", ""}, OpponentOrder: "alphabet"}, env.ErrBadSetup},
+		{"unknown action order", env.Setup{Seats: []string{"", "", "", ""}, ActionOrder: "random"}, env.ErrBadSetup},
+		{"unknown credit weight", env.Setup{Seats: []string{"", "", "", ""}, UnitRewards: true,
+			CreditWeights: map[string]float64{"luck": 1}}, env.ErrBadSetup},
 	} {
 		if _, err := h.NewFactory(c.s); !errors.Is(err, c.want) {
 			t.Errorf("%s: NewFactory(%+v) = %v, want %v", c.name, c.s, err, c.want)
@@ -79,9 +83,19 @@ func testSetup[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C,
 	}
 	cfg := d.DefaultConfig()
 	want, _ := d.EnvSpec(&cfg)
+	// A factory's spec has the per-unit credit tensor only when the setup
+	// asks for it; the game's lists it when the game offers it.
+	if d.Credit != nil {
+		_, f := newInstance(t, d, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}, UnitRewards: true})
+		if got := f.Spec(); !reflect.DeepEqual(got, want) {
+			t.Errorf("factory spec with unit rewards = %+v, want %+v", got, want)
+		}
+	}
+	plain := want
+	plain.UnitReward = env.TensorSpec{}
 	_, f := newInstance(t, d, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"}})
-	if got := f.Spec(); !reflect.DeepEqual(got, want) {
-		t.Errorf("factory spec = %+v, want %+v", got, want)
+	if got := f.Spec(); !reflect.DeepEqual(got, plain) {
+		t.Errorf("factory spec = %+v, want %+v", got, plain)
 	}
 	if !reflect.DeepEqual(h.Spec(), want) {
 		t.Errorf("game spec = %+v, want %+v", h.Spec(), want)

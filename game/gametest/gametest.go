@@ -12,7 +12,8 @@
 //     bots, configuration round trip).
 //   - Traces: every reference trace the course engine wrote is reproduced
 //     byte for byte by a match of the registered bots it names, and by a
-//     replay of its command file; Verify accepts it, with and without the
+//     replay of its command file (up to the abort or the crash of a
+//     partial trace); Verify accepts a whole one, with and without the
 //     commands (without them, the trace of a game the engine aborted may
 //     be refused as truncated, game.ErrTruncated); with the commands it
 //     rejects every mutated byte.
@@ -24,7 +25,10 @@
 //     and labels that are the players' orders; expert labels are the
 //     expert's orders.
 //   - PolicyBot: a policy seated as a bot plays the game a learner playing
-//     the policy's greedy actions plays (with Options.Model).
+//     the policy's greedy actions plays (with Options.Model), with the
+//     orders its metadata names and with each other order of the
+//     opponents and of the commands the game offers, which the env applies
+//     as session options.
 //   - CppBot: the kit's C++ Demo plays the Go Demo's games byte for byte
 //     (when the game has a kit and the machine can compile and contain).
 //
@@ -42,10 +46,12 @@ import (
 // Options says where a game's fixtures are and what to skip.
 type Options struct {
 	// Traces is the folder of reference traces of the course engine:
-	// NAME_sSEED_P0-P1-P2-P3[_CONFIG].res.gz, with the configuration
-	// CONFIG.cnf (or NAME.cnf, when NAME is not the game's) beside it and
-	// command files commands/BASE.cmd.gz or BASE.cmd.gz; subfolders are
-	// searched too. JGYM_TRACES_<GAME> may point to another folder of
+	// NAME_sSEED_P0-P1-P2-P3[_CONFIG][.partial].res.gz (BASE.res.gz;
+	// .partial: a game the course program aborted), with its configuration
+	// when it is not the default: BASE.cnf beside it, else CONFIG.cnf (or
+	// NAME.cnf when NAME is not the game's) beside it or in a folder
+	// above; command files commands/BASE.cmd.gz or BASE.cmd.gz;
+	// subfolders are searched too. JGYM_TRACES_<GAME> may point to another folder of
 	// that layout.
 	Traces string
 	// Model, if not empty, is an ONNX policy of the game for the

@@ -28,10 +28,14 @@ type Trace[C any] struct {
 	// Configured says the trace was played with a configuration file, not
 	// the default.
 	Configured bool
+	// Partial says the trace is partial (NAME....partial.res.gz): the
+	// course program aborted the game where the trace ends, or a player
+	// crashed in the round its command file leaves incomplete.
+	Partial bool
 }
 
-// traceName is NAME_sSEED_P0-P1-P2-P3[_CONFIG].res.gz.
-var traceName = regexp.MustCompile(`^([A-Za-z0-9]+)_s(\d+)_([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)(?:_(\w+))?\.res\.gz$`)
+// traceName is NAME_sSEED_P0-P1-P2-P3[_CONFIG][.partial].res.gz.
+var traceName = regexp.MustCompile(`^([A-Za-z0-9]+)_s(\d+)_([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)-([A-Za-z0-9]+)(?:_(\w+))?(\.partial)?\.res\.gz$`)
 
 // Traces lists the reference traces of dir (and its subfolders; see
 // Options.Traces), failing the test when there are none.
@@ -50,17 +54,21 @@ func Traces[C game.Config, G, S any, D game.Dir](t testing.TB, d *game.Def[C, G,
 			return nil
 		}
 		seed, _ := strconv.Atoi(m[2])
-		tr := Trace[C]{Path: path, Seed: seed, Names: [game.NumSeats]string{m[3], m[4], m[5], m[6]}, Config: d.DefaultConfig()}
+		tr := Trace[C]{Path: path, Seed: seed, Names: [game.NumSeats]string{m[3], m[4], m[5], m[6]}, Config: d.DefaultConfig(),
+			Partial: m[8] != ""}
 		folder := filepath.Dir(path)
+		base := strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".res.gz"), ".partial")
 		cnf := ""
 		switch {
+		case fileExists(filepath.Join(folder, base+".cnf")):
+			cnf = base + ".cnf"
 		case m[7] != "":
-			cnf = filepath.Join(folder, m[7]+".cnf")
+			cnf = m[7] + ".cnf"
 		case !strings.EqualFold(m[1], d.Name) && m[1] != "default":
-			cnf = filepath.Join(folder, m[1]+".cnf")
+			cnf = m[1] + ".cnf"
 		}
 		if cnf != "" {
-			b, err := os.ReadFile(cnf)
+			b, err := os.ReadFile(findConfig(dir, folder, cnf))
 			if err != nil {
 				return err
 			}
@@ -69,9 +77,8 @@ func Traces[C game.Config, G, S any, D game.Dir](t testing.TB, d *game.Def[C, G,
 			}
 			tr.Configured = true
 		}
-		base := strings.TrimSuffix(e.Name(), ".res.gz")
 		for _, c := range []string{filepath.Join(folder, "commands", base+".cmd.gz"), filepath.Join(folder, base+".cmd.gz")} {
-			if _, err := os.Stat(c); err == nil {
+			if fileExists(c) {
 				tr.Commands = c
 			}
 		}
@@ -85,6 +92,28 @@ func Traces[C game.Config, G, S any, D game.Dir](t testing.TB, d *game.Def[C, G,
 		t.Fatalf("no reference traces in %s", dir)
 	}
 	return out
+}
+
+// findConfig returns the configuration file name of a trace in folder:
+// beside the trace, else in the nearest folder above it up to root (the
+// traces of aborted games may sit in a subfolder of the edge traces
+// whose configurations they share).
+func findConfig(root, folder, name string) string {
+	for dir := folder; ; dir = filepath.Dir(dir) {
+		path := filepath.Join(dir, name)
+		if _, err := os.Stat(path); err == nil {
+			return path
+		}
+		if rel, err := filepath.Rel(root, dir); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			return filepath.Join(folder, name)
+		}
+	}
+}
+
+// fileExists reports whether path names a file.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // short keeps every k-th trace under Options.Short.
@@ -106,7 +135,9 @@ func short[C any](o Options, trs []Trace[C], k int) []Trace[C] {
 // mutations. The trace of a game the course engine aborted (its replay
 // ends with game.ErrAbort) may be refused without its commands with an
 // error wrapping game.ErrTruncated: only the commands tell an abort from
-// a cut file.
+// a cut file. A partial trace (a player crashed, or the course program
+// aborted where jgym's engine does not) is reproduced, not verified: a
+// verifier checks whole games.
 func testTraces[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S, D], o Options) {
 	trs := short(o, Traces(t, d, o.Traces), 4)
 	bots := d.Bots.Names()
@@ -137,7 +168,15 @@ func testTraces[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C
 				if err != nil {
 					t.Fatal(err)
 				}
-				aborted = checkPlay(t, "command replay", want, m, func() error { return m.Step(log.Round(m.Round())) }) || aborted
+				aborted = checkPlay(t, "command replay", want, m, func() error {
+					if k := m.Round(); k < len(log.Rounds) && !log.Complete(k) {
+						return errCrashed
+					}
+					return m.Step(log.Round(m.Round()))
+				}) || aborted
+			}
+			if tr.Partial {
+				return
 			}
 			cfg := &tr.Config
 			if !tr.Configured {
@@ -171,10 +210,15 @@ func testTraces[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C
 	}
 }
 
+// errCrashed stops a command replay at a round whose command file lines
+// are not all there: a player crashed in it, and the course program with
+// it.
+var errCrashed = errors.New("a player never finished the round")
+
 // checkPlay plays m round by round with round, writing its trace, and
 // compares the trace with want byte for byte. A game the course engine
-// aborted ends with an error wrapping game.ErrAbort where its trace ends;
-// checkPlay reports whether it did.
+// aborted ends with an error wrapping game.ErrAbort where its trace ends,
+// or errCrashed; checkPlay reports whether it did.
 func checkPlay[C game.Config, G, S any, D game.Dir](t *testing.T, what string, want []byte, m *game.Match[C, G, S, D], round func() error) (aborted bool) {
 	t.Helper()
 	var buf bytes.Buffer
@@ -183,7 +227,7 @@ func checkPlay[C game.Config, G, S any, D game.Dir](t *testing.T, what string, w
 	}
 	for !m.Done() {
 		if err := round(); err != nil {
-			if !errors.Is(err, game.ErrAbort) {
+			if !errors.Is(err, game.ErrAbort) && !errors.Is(err, errCrashed) {
 				t.Fatalf("%s: %v", what, err)
 			}
 			aborted = true

@@ -1,46 +1,40 @@
-"""Milliseconds per forward pass of train_ppo.py's networks, by PyTorch thread count.
+"""Milliseconds per forward pass of jgym.torch's networks, by PyTorch thread count.
 
 Builds the trainer's networks for a game (``--net``: ``local``, the
-default, and ``conv``; untrained: the time does not depend on the
-weights), takes a real observation batch from the env (after ``--rounds``
-rounds of random legal moves against three Demos, so that the units have
-spread out) and times the policy's forward pass (``agent.heads``, as in
-the rollout) and, with ``--update``, one training step on the batch
+default, and ``conv``, with sizes as examples/ppo.py's ``--net``;
+untrained: the time does not depend on the weights), takes a real
+observation batch from the env (after ``--rounds`` rounds of random legal
+moves against three Demos, so that the units have spread out) and times
+the policy's forward pass (``agent.heads``, as in the rollout) and, with ``--update``, one training step on the batch
 (forward, backward and Adam, as one PPO minibatch: the seat's own slots,
 the board's block inputs kept from the rollout) with 1 and with 2
 PyTorch threads. The training step reads the batch's distinct cells and
 nonzero block columns computed once, as the update does for its epochs.
-``--extra`` passes network flags to train_ppo.py (``--crop 7 --hidden
-128``); ``--profile N`` then prints the N operators of the training step
+``--profile N`` prints the N operators of the training step
 that take the most time (PyTorch's profiler, by input shape). Run it on
 an idle machine and again while another job keeps the cores busy: that is
 where the thread count matters (benchmarks/RESULTS.md).
 
     python benchmarks/bench_forward.py                       # Crematoria, batch 32
     python benchmarks/bench_forward.py --game Moria-v0 --batch 8 --repeat 50
-    python benchmarks/bench_forward.py --net local,conv --batch 256 --update --threads 1
-    python benchmarks/bench_forward.py --net local --batch 256 --update --threads 2 \
-        --extra "--crop 7 --hidden 128" --profile 8
+    python benchmarks/bench_forward.py --net "local;conv" --batch 256 --update --threads 1
+    python benchmarks/bench_forward.py --net local:crop=7,hidden=128 --batch 256 --update \
+        --threads 2 --profile 8
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import importlib.util
 import os
-import shlex
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
 import jgym
-
-TRAIN = Path(__file__).resolve().parent.parent / "examples" / "train_ppo.py"
+import jgym.torch as jt
+from jgym.spec import describe
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -52,8 +46,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--threads", default="1,2", help="comma-separated thread counts (default: 1,2)")
     p.add_argument(
         "--net",
-        default="local,conv",
-        help="comma-separated networks (train_ppo.py --net; default: local,conv)",
+        default="local;conv",
+        help="';'-separated networks (examples/ppo.py --net; default: local;conv)",
     )
     p.add_argument(
         "--rounds",
@@ -65,18 +59,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--malloc",
         default="keep",
         choices=("keep", "default"),
-        help="keep: glibc keeps freed blocks, as train_ppo.py sets it (keep_freed_memory); "
+        help="keep: glibc keeps freed blocks, as examples/ppo.py sets it (keep_freed_memory); "
         "default: glibc's default (default: keep)",
     )
     p.add_argument(
         "--update",
         action="store_true",
         help="also time a training step (forward, backward, Adam) on the batch",
-    )
-    p.add_argument(
-        "--extra",
-        default="",
-        help="more train_ppo.py flags for the networks, e.g. '--crop 7 --hidden 128'",
     )
     p.add_argument(
         "--profile",
@@ -92,36 +81,31 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     if os.environ.get("JGYM_QUICK"):  # the docs harness: a smoke test
         args.repeat = 2
-    spec = importlib.util.spec_from_file_location("train_ppo", TRAIN)
-    assert spec is not None and spec.loader is not None
-    tp = importlib.util.module_from_spec(spec)
-    sys.modules["train_ppo"] = tp
-    spec.loader.exec_module(tp)
     if args.malloc == "keep":
-        tp.keep_freed_memory()
-    targs = tp.parse_args(["--game", args.game, *shlex.split(args.extra)])
-    envs = jgym.make_vec(targs.game, num_envs=args.batch, opponents=("Demo", "Demo", "Demo"))
+        jt.keep_freed_memory()
+    envs = jgym.make_vec(args.game, num_envs=args.batch, opponents=("Demo", "Demo", "Demo"))
     try:
         obs, _ = envs.reset(seed=1)
-        spaces = tp.Spaces.of(envs.spec_proto)
+        info = describe(envs.spec_proto)
         rng = np.random.default_rng(1)
         for _ in range(args.rounds):
-            mask = np.asarray(obs[tp.GAMES[targs.game].mask]).astype(bool)
+            mask = np.asarray(obs[info.policy_mask]).astype(bool)
             obs, *_ = envs.step((rng.random(mask.shape) * mask).argmax(-1).astype(np.int8))
     finally:
         envs.close()
-    x = tp.to_torch(obs)
-    mine = float((x[[n for n, _, _ in spaces.inputs].index("units")][..., 0] == 1).sum())
+    names = [t.name for t in info.tensors]
+    x = jt.to_torch(obs, names)
+    mine_column = info.tensor("units").column("mine")
+    mine = float((x[names.index("units")][..., mine_column] == 1).sum())
     print(
         f"{args.game}, batch {args.batch}, {mine / args.batch:.1f} units of the seat per "
         f"observation, {os.cpu_count()} cores, torch {torch.__version__}"
     )
-    for net in args.net.split(","):
-        agent = tp.make_agent(spaces, {**dataclasses.asdict(targs), "net": net})
+    for net in args.net.split(";"):
+        agent = jt.build_agent(info, net)
         weights = sum(p.numel() for p in agent.parameters())
         opt = torch.optim.Adam(agent.parameters(), lr=1e-4)
 
-        names = [n for n, _, _ in spaces.inputs]
         with torch.no_grad():
             pre = agent.block_inputs(x[names.index("board")])
             # as the update: the distinct cells and the nonzero block columns, once

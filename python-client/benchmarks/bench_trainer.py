@@ -1,8 +1,8 @@
-"""End-to-end env-steps/s of examples/train_ppo.py, split into the trainer's phases.
+"""End-to-end env-steps/s of examples/ppo.py, split into the trainer's phases.
 
 Runs the trainer for a fixed number of PPO updates, without evaluations,
 for each game given, and prints its env-steps/s and where the time went
-(``Phases`` in train_ppo.py): ``env`` (the games: the server's work and the
+(``jgym.torch.Phases``): ``env`` (the games: the server's work and the
 transfer), ``policy`` (forward pass and sampling), ``credit`` (rewards),
 ``buffers`` (numpy to torch, rollout buffers), ``gae``, ``update`` (the PPO
 epochs). benchmarks/RESULTS.md has the figures of this machine.
@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-TRAIN = Path(__file__).resolve().parent.parent / "examples" / "train_ppo.py"
+TRAIN = Path(__file__).resolve().parent.parent / "examples" / "ppo.py"
 PHASES = ("env", "policy", "credit", "buffers", "gae", "update")
 
 
@@ -35,20 +35,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--updates", type=int, default=8,
                    help="PPO updates to time per game (default: 8)")
     p.add_argument("--num-envs", type=int, default=32,
-                   help="games stepped together (train_ppo.py --num-envs, default: 32)")
+                   help="games stepped together (ppo.py --num-envs, default: 32)")
     p.add_argument("--num-steps", type=int, default=32,
-                   help="rounds per game per update (train_ppo.py --num-steps, default: 32)")
+                   help="rounds per game per update (ppo.py --num-steps, default: 32)")
     p.add_argument("--threads", type=int, default=1,
-                   help="PyTorch CPU threads (default: 1, train_ppo.py's)")
+                   help="PyTorch CPU threads (default: 1, ppo.py's)")
     p.add_argument("--extra", default="",
-                   help="more train_ppo.py flags, one string (e.g. '--coarse 16')")
+                   help="more ppo.py flags, one string (e.g. '--net conv:coarse=16')")
     p.add_argument("--json", default="",
                    help="also write the figures to this JSON file")
     return p.parse_args(argv)  # fmt: skip
 
 
 def run(game: str, args: argparse.Namespace) -> dict:
-    """Trains for args.updates updates of game; returns train_ppo's summary."""
+    """Trains for args.updates updates of game; returns ppo.py's summary."""
     with tempfile.TemporaryDirectory() as tmp:
         steps = args.updates * args.num_envs * args.num_steps
         cmd = [
@@ -60,14 +60,13 @@ def run(game: str, args: argparse.Namespace) -> dict:
             "--num-steps", str(args.num_steps),
             "--threads", str(args.threads),
             "--eval-every", "0",
-            "--eval-final-games", "0",
-            "--progress", "false",
+            "--eval-games", "0",
             "--run-dir", tmp,
             *args.extra.split(),
         ]  # fmt: skip
         p = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if p.returncode != 0:
-            raise SystemExit(f"{game}: train_ppo.py failed:\n{p.stderr[-2000:]}")
+            raise SystemExit(f"{game}: ppo.py failed:\n{p.stderr[-2000:]}")
         return json.loads(p.stdout.strip().splitlines()[-1])
 
 

@@ -1,19 +1,20 @@
-"""Behaviour cloning from traces: train_ppo.py's network imitates the moves a dataset records.
+"""Behaviour cloning from traces: jgym.torch's network imitates the moves a dataset records.
 
 The data is a directory ``jgym dataset`` wrote from ``.res`` traces (of
 jgym, the course kit or the judge): per seat and round, the observation
 and the direction each unit slot moved (docs/learning-from-traces.md).
-The network is examples/train_ppo.py's (its ``make_agent``, ``Spaces``,
-``GAMES``, with the game's defaults), trained by cross-entropy of its
-masked logits on the labels of the seat's own units (``units`` column 0),
-a unit that did not move being labelled "none". A fraction of the traces
-is held out, and the accuracy on them is reported after each epoch. The
-checkpoint has train_ppo.py's format (``{"model", "args", "spaces"}``), so
+The network is ``jgym.torch``'s (``--net``, as examples/ppo.py's), built
+from the server's description of the game, trained by cross-entropy of
+its masked logits on the labels of the seat's own units (the ``units``
+column ``mine``), a unit that did not move being labelled "none". A
+fraction of the traces is held out, and the accuracy on them is reported
+after each epoch. The checkpoint is a ``jgym.torch`` checkpoint of a
+cloned policy, so
 
     python examples/bc.py --game Crematoria --data runs/data --epochs 5 --out bc.pt
-    python examples/train_ppo.py --init bc.pt
+    python examples/ppo.py --init bc.pt
 
-starts PPO from the cloned policy (same game and network flags).
+starts PPO from the cloned policy (its value head trains alone first).
 
 Labels the network's mask refuses (a move into a cell emptied earlier in
 the round, see the doc) are left out of the loss and counted.
@@ -22,14 +23,10 @@ the round, see the doc) are left out of the loss and counted.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import os
-import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -37,22 +34,11 @@ import torch
 import torch.nn.functional as F  # noqa: N812
 from tqdm import tqdm
 
+import jgym
+import jgym.torch as jt
 from jgym.cli import parse
 from jgym.dataset import TraceDataset, open_dataset
-
-PPO_SCRIPT = Path(__file__).resolve().parent / "train_ppo.py"
-
-
-def load_ppo() -> ModuleType:
-    """Imports examples/train_ppo.py from its file (it is a script, not a module)."""
-    if "train_ppo" in sys.modules:
-        return sys.modules["train_ppo"]
-    spec = importlib.util.spec_from_file_location("train_ppo", PPO_SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["train_ppo"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+from jgym.spec import describe
 
 
 @dataclass
@@ -80,15 +66,18 @@ class Args:
     threads: int = 2
     """PyTorch CPU threads"""
     out: str = "checkpoint.pt"
-    """where to write the checkpoint (train_ppo.py's format: --init takes it)"""
-    ppo_flags: str = ""
-    """train_ppo.py network flags, e.g. '--hidden 128' (give train_ppo.py the same), and
-    '--bf16 true' (the per-slot MLP in bfloat16, as in train_ppo.py)"""
+    """where to write the checkpoint (examples/ppo.py --init takes it)"""
+    net: str = "local"
+    """the network, as examples/ppo.py's --net (e.g. 'local:hidden=128')"""
+    credit: str = ""
+    """the value head PPO will train: 'units' (per slot), 'team' (per seat) or '' (as
+    examples/ppo.py's default for the game: units where the server offers it)"""
+    bf16: bool = False
+    """the local network's per-slot MLP in bfloat16 (jgym.torch.set_bf16)"""
     progress: bool = True
     """show a tqdm progress bar (batches of all epochs)"""
     init: str = ""
-    """start from this checkpoint (an earlier bc.py or train_ppo.py one of the same network),
-    as DAgger's later iterations do"""
+    """start from this checkpoint (an earlier bc.py or ppo.py one), as DAgger's later rounds do"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -100,16 +89,29 @@ def parse_args(argv: list[str] | None = None) -> Args:
     return args
 
 
-def ppo_args(ppo: ModuleType, args: Args) -> Any:
-    """train_ppo.py's arguments for the game (its defaults, then --ppo-flags)."""
-    return ppo.parse_args(["--game", args.game, *args.ppo_flags.split()])
+def game_id(name: str) -> str:
+    """The environment id of a game named in any case, with or without ``-v0``."""
+    for g in jgym.GAMES:
+        if name.lower() in (g.lower(), g.split("-v")[0].lower()):
+            return g
+    raise SystemExit(f"--game {name}: not one of {', '.join(jgym.GAMES)}")
 
 
-def spaces_of(ppo: ModuleType, ds: TraceDataset) -> Any:
-    """The network's Spaces from the dataset's manifest (the env's spec)."""
-    m = ds.manifest
-    inputs = tuple((t["name"], t["dtype"], tuple(t["shape"])) for t in m["observation"])
-    return ppo.Spaces(ds.env_id, ds.observation_version, inputs, ds.num_actions)
+def build(args: Args, ds: TraceDataset) -> jt.BoardNet:
+    """The network: --init's, or --net for the game the server describes (the dataset's tensors)."""
+    spec = jt.game_spec(ds.env_id)
+    info = describe(spec)
+    if args.init:
+        agent = jt.load_agent(args.init, info=info)
+    else:
+        credit = args.credit or ("units" if spec.unit_reward.name else "team")
+        agent = jt.build_agent(info, args.net, team_value=credit == "team")
+    if agent.input_names != list(ds.observation_names):
+        have = list(ds.observation_names)
+        raise SystemExit(
+            f"--data {args.data}: tensors {have}, the network reads {agent.input_names}"
+        )
+    return agent
 
 
 def to_inputs(batch: dict[str, np.ndarray], names: tuple[str, ...]) -> tuple[torch.Tensor, ...]:
@@ -118,21 +120,21 @@ def to_inputs(batch: dict[str, np.ndarray], names: tuple[str, ...]) -> tuple[tor
 
 
 def targets(
-    batch: dict[str, np.ndarray], logits: torch.Tensor
+    batch: dict[str, np.ndarray], logits: torch.Tensor, mine_column: int
 ) -> tuple[torch.Tensor, torch.Tensor, int]:
     """Labels [B, U] (long), the slots that count (mine, label allowed), the refused count."""
     labels = torch.from_numpy(batch["action"].astype(np.int64))
-    mine = torch.from_numpy(batch["units"][..., 0] == 1)
+    mine = torch.from_numpy(batch["units"][..., mine_column] == 1)
     allowed = torch.gather(logits.detach(), -1, labels.unsqueeze(-1)).squeeze(-1) > -1e8
     return labels, mine & allowed, int((mine & ~allowed).sum())
 
 
 def loss_on(
-    agent: Any, batch: dict[str, np.ndarray], names: tuple[str, ...]
+    agent: jt.BoardNet, batch: dict[str, np.ndarray], names: tuple[str, ...]
 ) -> tuple[torch.Tensor, dict[str, int]]:
     """Mean cross-entropy over the counted slots of a batch, and its counts."""
     logits, _ = agent.heads(*to_inputs(batch, names))
-    labels, valid, refused = targets(batch, logits)
+    labels, valid, refused = targets(batch, logits, agent.mine)
     ce = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1), reduction="none")
     w = valid.reshape(-1).float()
     loss = (ce * w).sum() / w.sum().clamp(min=1.0)
@@ -150,7 +152,7 @@ def loss_on(
 
 @torch.no_grad()
 def evaluate(
-    agent: Any, ds: TraceDataset, names: tuple[str, ...], batch_size: int
+    agent: jt.BoardNet, ds: TraceDataset, names: tuple[str, ...], batch_size: int
 ) -> dict[str, float]:
     """Accuracy on a dataset: over my units' slots, and over the slots that moved."""
     agent.eval()
@@ -173,8 +175,7 @@ def evaluate(
 
 def main(args: Args) -> dict[str, Any]:
     """Trains, reports held-out accuracy, writes the checkpoint; returns the summary."""
-    ppo = load_ppo()
-    args.game = ppo.game_id(args.game)
+    args.game = game_id(args.game)
     if not args.data:
         raise SystemExit("--data: give the directory jgym dataset wrote")
     ds = open_dataset(args.data)
@@ -183,15 +184,8 @@ def main(args: Args) -> dict[str, Any]:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     train, held = ds.split(args.holdout, seed=args.seed)
-    spaces = spaces_of(ppo, ds)
-    pargs = ppo_args(ppo, args)
-    init = torch.load(args.init, weights_only=True) if args.init else None
-    if init is not None:  # the weights load into their own network only
-        ppo.adopt_network(pargs, init["args"], f"--init {args.init}", order=False)
-    agent = ppo.make_agent(spaces, dataclasses.asdict(pargs))
-    ppo.set_bf16(agent, pargs.bf16)  # --ppo-flags "--bf16 true": as train_ppo.py's
-    if init is not None:
-        agent.load_state_dict(init["model"])
+    agent = build(args, ds).train()
+    jt.set_bf16(agent, args.bf16)
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate)
     names = ds.observation_names
     print(
@@ -235,14 +229,7 @@ def main(args: Args) -> dict[str, Any]:
         bar.write(json.dumps(row))
     bar.close()
     took = time.time() - t0
-    torch.save(
-        {
-            "model": agent.state_dict(),
-            "args": dataclasses.asdict(pargs),
-            "spaces": spaces.to_dict(),
-        },
-        args.out,
-    )
+    jt.save_checkpoint(args.out, agent, args=dataclasses.asdict(args), trained="bc")
     summary = {
         "out": args.out,
         "samples_per_s": seen / max(took, 1e-9),
@@ -250,6 +237,7 @@ def main(args: Args) -> dict[str, Any]:
         "held_out": history["epochs"][-1] if history["epochs"] else {},
     }
     print(f"wrote {args.out} ({seen / max(took, 1e-9):.0f} samples/s)")
+    print(json.dumps(summary))
     return summary
 
 

@@ -13,7 +13,7 @@ continues the PPO run from its checkpoint):
 2. **dataset**: ``jgym dataset --expert STRONG --players STRONG`` turns
    the strong bot's seats into ``data/``, labelled with the commands it
    gave (docs/learning-from-traces.md);
-3. **bc**: ``examples/bc.py`` clones the strong bot into train_ppo.py's
+3. **bc**: ``examples/bc.py`` clones the strong bot into jgym.torch's
    network (``bc.pt``, exported as ``bc.onnx``);
 4. **dagger**: ``--dagger`` rounds of DAgger: the latest cloned policy
    plays ``--dagger-games`` games against the strong bot and two Demos
@@ -21,17 +21,18 @@ continues the PPO run from its checkpoint):
    reached (``jgym dataset --expert STRONG``), and bc.py continues on all
    the data so far (``dagger<k>.pt``, ``dagger<k>.onnx``): the clone
    learns what the strong bot does in the states the clone itself gets into;
-5. **ppo**: ``examples/train_ppo.py --init`` (the last clone) trains for ``--steps``
+5. **ppo**: ``examples/ppo.py --init`` (the last clone) trains for ``--steps``
    environment steps (rounds of the learner's seat) against a league
-   (``--league STRONG,Demo`` plus a snapshot of itself every
-   ``--snapshot-every`` updates, drawn by PFSP, rated by ``jgym
-   tournament``) into ``ppo/`` (checkpoint, TensorBoard logs, learning
-   curve, ``model.onnx``); an interrupted run resumes from its last
-   checkpoint;
+   (``--opponents league:STRONG,Demo``: those bots and the clone, plus a
+   snapshot of itself every ``--snapshot-every`` updates, drawn by PFSP,
+   half the tables seating the strong bot and two Demos, rated by ``jgym
+   tournament`` at the end) into ``ppo/`` (checkpoint, TensorBoard logs,
+   learning curve, ``model.onnx``); an interrupted run resumes from its
+   last checkpoint;
 6. **finetune** (with ``--finetune-steps``): ``--finetune-steps`` more PPO
    steps from the league's policy against the evaluation's first table
    only (the strong bot and two Demos), with a small learning rate and
-   ``--finetune-flags`` (e.g. ``--gem-value 45``), into ``finetune/``;
+   ``--finetune-flags`` (e.g. ``--credit units:gem=45``), into ``finetune/``;
    the evaluation and the export then take its policy;
 7. **eval**: ``jgym eval`` of the PPO policy and of the cloned ones, on the
    same ``--eval-games`` unseen seeds with rotating seats, against the
@@ -103,11 +104,7 @@ class Args:
     dagger_epochs: int = 2
     """behaviour-cloning passes over all the data in each DAgger round"""
     snapshot_every: int = 50
-    """PPO updates between snapshots of the learner joining the league"""
-    anchor_share: float = 0.5
-    """share of PPO's tables that seat the strong bot and two Demos (the league draws the rest)"""
-    rate_every: int = 100
-    """PPO updates between TrueSkill ratings of the league (jgym tournament)"""
+    """PPO updates between snapshots of the learner joining the league (and evaluations)"""
     eval_games: int = 200
     """games of each final evaluation (a multiple of 4; seeds 1.., seats rotating)"""
     eval_tables: str = ""
@@ -120,16 +117,16 @@ class Args:
     threads: int = 1
     """PyTorch threads of BC and PPO (2 is faster on an idle 2-core machine)"""
     ppo_flags: str = ""
-    """more train_ppo.py flags, e.g. '--num-envs 64' (network flags and --bf16 are also given
-    to bc.py)"""
+    """more examples/ppo.py flags, e.g. '--num-envs 64' (its --net and --credit are also
+    given to bc.py)"""
     seed: int = 1
     """seed of BC and PPO"""
     finetune_steps: int = 0
     """steps of a last PPO stage against the strong bot and two Demos only, from the league's
     policy (0: none); a larger value given to a finished recipe continues it"""
     finetune_flags: str = ""
-    """more train_ppo.py flags of the finetune stage, e.g. '--gem-value 45' (the network and
-    --bf16 come from --ppo-flags)"""
+    """more examples/ppo.py flags of the finetune stage, e.g. '--credit units:gem=45' (the
+    network is PPO's)"""
 
 
 def game_id(name: str) -> str:
@@ -140,17 +137,8 @@ def game_id(name: str) -> str:
     raise SystemExit(f"--game {name}: not one of {', '.join(STRONG)}")
 
 
-NETWORK_FLAGS = (
-    "--net",
-    "--channels",
-    "--coarse",
-    "--hidden",
-    "--dilations",
-    "--crop",
-    "--block",
-    "--blocks",
-    "--bf16",  # not the network, but how bc.py computes it too
-)
+#: The examples/ppo.py flags that bc.py takes too (it must build the same network).
+NETWORK_FLAGS = ("--net", "--credit")
 
 
 def flags(**kw: object) -> list[str]:
@@ -158,22 +146,8 @@ def flags(**kw: object) -> list[str]:
     return [x for k, v in kw.items() for x in (f"--{k.replace('_', '-')}", str(v))]
 
 
-def without_budget(flags: list[str]) -> list[str]:
-    """train_ppo.py flags without ``--time-budget`` and its value (the league's budget)."""
-    out: list[str] = []
-    skip = False
-    for f in flags:
-        if skip:
-            skip = False
-        elif f == "--time-budget":
-            skip = True
-        elif not f.startswith("--time-budget="):
-            out.append(f)
-    return out
-
-
 def network_flags(flags: list[str]) -> list[str]:
-    """The network flags among train_ppo.py flags (bc.py must build the same network)."""
+    """The network flags among examples/ppo.py flags (bc.py must build the same network)."""
     out: list[str] = []
     for i, f in enumerate(flags):
         if f in NETWORK_FLAGS and i + 1 < len(flags):
@@ -303,16 +277,13 @@ class Recipe:
             cmd += flags(game=self.game, data=data, epochs=epochs, seed=a.seed, threads=a.threads)
             cmd += flags(buffer_shards=4, out=tmp)
             cmd += flags(init=init) if init else []
-            cmd += flags(ppo_flags=" ".join(net)) if net else []
-            self.run(cmd)
+            self.run(cmd + net)
             tmp.replace(pt)
         onnx = self.out / f"{name}.onnx"
         if not onnx.is_file() or onnx.stat().st_mtime < pt.stat().st_mtime:
-            code = (
-                "import sys; sys.path.insert(0, sys.argv[1]); import train_ppo as t; "
-                "t.export_onnx(t.load_agent(sys.argv[2]), sys.argv[3])"
-            )
-            self.run([sys.executable, "-c", code, str(HERE), str(pt), str(onnx)])
+            code = "import sys, jgym.torch as t; "
+            code += "t.export_onnx(t.load_agent(sys.argv[1]), sys.argv[2])"
+            self.run([sys.executable, "-c", code, str(pt), str(onnx)])
 
     @property
     def clones(self) -> list[str]:
@@ -363,45 +334,38 @@ class Recipe:
         return self.clones[-1]
 
     def ppo(self) -> None:
-        """train_ppo.py from bc.pt with the league; resumes ppo/ when it has a checkpoint."""
+        """examples/ppo.py from the last clone with the league; ppo/ resumes from its checkpoint."""
         a = self.args
-        run = self.out / "ppo"
-        resume = (run / "checkpoint.pt").is_file()
         s = self.strong
-        cmd = [sys.executable, str(HERE / "train_ppo.py")]
+        cmd = [sys.executable, str(HERE / "ppo.py")]
+        # from a clone (its value head trains alone first): small steps, little entropy
         cmd += flags(game=self.game, init=self.out / f"{self.imitation}.pt")
-        # from a clone: the value head first, then small steps and little entropy
-        cmd += flags(value_warmup=8, learning_rate="3e-4", ent_coef=0.003)
-        cmd += flags(league=f"{s},Demo", snapshot_every=a.snapshot_every, rate_every=a.rate_every)
-        # Half the tables are the evaluation's first one (the strong bot and
-        # two Demos), which hard PFSP alone hardly ever draws.
-        cmd += flags(league_anchor=f"{s},Demo,Demo", league_anchor_share=a.anchor_share)
+        cmd += flags(learning_rate="3e-4", ent_coef=0.003, opponents=f"league:{s},Demo")
+        # the league seats the evaluation's table (the strong bot and two
+        # Demos), which hard PFSP alone hardly ever draws, in half the lineups
         cmd += flags(eval_opponents=f"{s},Demo,Demo", eval_every=a.snapshot_every)
-        cmd += flags(eval_final_games=0, total_timesteps=a.steps, threads=a.threads, seed=a.seed)
-        cmd += flags(run_dir=self.out, run_name="ppo", resume=str(resume).lower())
-        cmd += a.ppo_flags.split()
+        cmd += flags(total_timesteps=a.steps, threads=a.threads, seed=a.seed)
+        cmd += flags(run_dir=self.out / "ppo") + a.ppo_flags.split()
         if self.quick:
-            cmd += ["--snapshot-every", "1", "--rate-every", "0", "--rate-games", "4"]
+            cmd += ["--eval-every", "1"]
         self.run(cmd)
-        hist = json.loads((run / "history.json").read_text())
+        hist = json.loads((self.out / "ppo" / "history.json").read_text())
         self.summary["ppo"] = hist.get("summary", {})
 
     def finetune(self) -> None:
-        """train_ppo.py from ppo/checkpoint.pt against STRONG,Demo,Demo only; resumes finetune/."""
+        """examples/ppo.py from ppo/checkpoint.pt against STRONG,Demo,Demo only (finetune/)."""
         a = self.args
         if a.finetune_steps <= 0:
             print("  no --finetune-steps: skipped")
             return
-        run = self.out / "finetune"
-        resume = (run / "checkpoint.pt").is_file()
-        cmd = [sys.executable, str(HERE / "train_ppo.py")]
+        cmd = [sys.executable, str(HERE / "ppo.py")]
         cmd += flags(game=self.game, init=self.out / "ppo" / "checkpoint.pt", **FINETUNE)
-        cmd += flags(opponents=f"{self.strong},Demo,Demo", eval_every=0, eval_final_games=0)
+        cmd += flags(opponents=f"{self.strong},Demo,Demo", eval_every=0, eval_games=0)
         cmd += flags(total_timesteps=a.finetune_steps, threads=a.threads, seed=a.seed)
-        cmd += flags(run_dir=self.out, run_name="finetune", resume=str(resume).lower())
-        cmd += without_budget(a.ppo_flags.split()) + a.finetune_flags.split()
+        cmd += flags(run_dir=self.out / "finetune")
+        cmd += [f for f in a.ppo_flags.split()] + a.finetune_flags.split()
         self.run(cmd)
-        hist = json.loads((run / "history.json").read_text())
+        hist = json.loads((self.out / "finetune" / "history.json").read_text())
         self.summary["finetune"] = hist.get("summary", {})
 
     @property

@@ -63,8 +63,7 @@ from jgym.version import VERSION
 
 __version__ = VERSION
 
-#: The games this package registers with Gymnasium, as ``jgym/<id>``.
-GAMES = ("Crematoria-v0", "Dominator-v0", "Pandemic-v0", "Moria-v0")
+from jgym._games import GAMES  # generated from the Go definitions (make generate)
 
 __all__ = [
     "GAMES",

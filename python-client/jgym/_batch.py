@@ -166,6 +166,7 @@ class Batch:
     final_index: Array  # int32 [F]: batch positions of the final observations
     final_obs: dict[str, Array]  # each [F, L, ...]
     final_scores: Array  # int32 [F, 4]
+    unit_rewards: Array | None = None  # float32 [B, L, U], with unit_rewards
 
 
 class Decoder:
@@ -256,6 +257,7 @@ class Decoder:
             final_index=np.asarray(r.final_env_index, dtype=np.int32),
             final_obs=self._obs(r.final_observation, "final observation") if has_final else {},
             final_scores=_or(r, "final_scores", r.final_scores, np.zeros((0, 4), np.int32)),
+            unit_rewards=to_numpy(r.unit_rewards) if r.HasField("unit_rewards") else None,
         )
 
 

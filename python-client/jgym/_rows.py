@@ -28,7 +28,7 @@ class RowAPI:
     render_mode: str | None
     _obs: dict[str, Array] | None
     _info_last: dict[str, Any] | None
-    _renderer: BoardRenderer
+    _renderer: BoardRenderer | None
     _clients: list[Client]
     _offsets: list[int]
     _row_attrs: dict[str, tuple[Any, ...]]
@@ -50,6 +50,7 @@ class RowAPI:
         obs = {k: v[i] for k, v in self._obs.items()}
         info = self._info_last
         seat = int(info["seat"][i])
+        assert self._renderer is not None  # made for the render mode
         if self.render_mode == "rgb_array":
             return self._renderer.rgb(obs, seat, info["scores"][i])
         return self._renderer.ansi(obs, seat, info["scores"][i], int(info["round"][i]))

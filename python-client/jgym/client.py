@@ -27,7 +27,7 @@ import queue
 import re
 import threading
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import grpc
@@ -694,6 +694,10 @@ class Client:
         trace_env0: str = "",
         seed_stride: int = 0,
         observation_delta: bool = True,
+        command_order: str = "",
+        opponent_order: str = "",
+        unit_rewards: bool = False,
+        credit_weights: Mapping[str, float] | None = None,
     ) -> Session:
         """Creates a session of ``num_envs`` games.
 
@@ -719,6 +723,18 @@ class Client:
                 its changes since the last one (about a quarter of the bytes
                 for Crematoria); :class:`jgym._batch.Decoder` rebuilds the
                 arrays. docs/protocol.md has the encoding.
+            command_order: The order of a learner's commands when a step
+                sends no order tensor: ``"slot"`` (``""``, increasing unit
+                id) or one of the game's ``GameSpec.action_orders``
+                (``"attacks_first"``).
+            opponent_order: The order of the opponents in the observation:
+                ``"seat"`` (``""``) or one of ``GameSpec.opponent_orders``
+                (``"score"``: the leader is relative seat 1).
+            unit_rewards: Answer each step with each learner's per-unit
+                credit (``Batch.unit_rewards``, float32 ``[B, L, U]``).
+            credit_weights: Weights of the per-unit credit by name
+                (``GameSpec.credit_weights``); the others keep their
+                defaults.
 
         Returns:
             The session.
@@ -742,6 +758,10 @@ class Client:
             trace_env0=trace_env0,
             seed_stride=seed_stride,
             observation_delta=observation_delta,
+            action_order=command_order,
+            opponent_order=opponent_order,
+            unit_rewards=unit_rewards,
+            credit_weights=dict(credit_weights or {}),
         )
         resp = self.call("create session", self.stub.CreateSession, req)
         if self.version is not None:

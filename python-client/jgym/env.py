@@ -19,7 +19,7 @@ Example:
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -27,7 +27,7 @@ import gymnasium
 from jgym._batch import Array, Batch, Decoder, check_seed, make_seats, split_action
 from jgym.client import Client, Session
 from jgym.errors import InvalidArgumentError, SessionError
-from jgym.render import renderer
+from jgym.render import BoardRenderer, renderer
 from jgym.tensors import action_space, flat_space, flatten, observation_space
 
 __all__ = ["RENDER_MODES", "JgymEnv"]
@@ -98,6 +98,13 @@ class JgymEnv(gymnasium.Env[Any, Any]):
             ``$JGYM_TOKEN``).
         tls: TLS to the server: a :class:`jgym.TLS`, the CA's PEM path, or
             ``True`` (default: ``$JGYM_TLS_CA`` if set).
+        command_order: ``"slot"`` (default) or an order the game offers
+            (``"attacks_first"``), as :class:`~jgym.vector.JgymVectorEnv`.
+        opponent_order: ``"seat"`` (default) or ``"score"``, as the
+            vector env.
+        unit_rewards: Also return the learner's per-unit credit of every
+            step, ``info["unit_rewards"]`` float32 ``[U]``.
+        credit_weights: Weights of the per-unit credit by name.
 
     Raises:
         InvalidArgumentError: A bad option, or a setup the server refused.
@@ -124,6 +131,10 @@ class JgymEnv(gymnasium.Env[Any, Any]):
         connect_timeout: float = 10.0,
         token: str | None = None,
         tls: Any = None,
+        command_order: str = "",
+        opponent_order: str = "",
+        unit_rewards: bool = False,
+        credit_weights: Mapping[str, float] | None = None,
     ) -> None:
         self._kwargs = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         game = game.removeprefix("jgym/")
@@ -149,6 +160,10 @@ class JgymEnv(gymnasium.Env[Any, Any]):
                 autoreset_mode="Disabled",
                 config=config,
                 trace_env0=trace_env0,
+                command_order=command_order,
+                opponent_order=opponent_order,
+                unit_rewards=unit_rewards,
+                credit_weights=credit_weights,
             )
         except BaseException:
             self._client.close()
@@ -163,7 +178,10 @@ class JgymEnv(gymnasium.Env[Any, Any]):
             else self.dict_observation_space
         )
         self.action_space = action_space(self._session.game, action_order)
-        self._renderer = renderer(self.spec_proto.observation_version)
+        # Only a render mode needs the game's renderer (a game may have none).
+        self._renderer: BoardRenderer | None = (
+            renderer(self.spec_proto.observation_version) if self.render_mode else None
+        )
         self._done = True
         self._last: Batch | None = None
 
@@ -263,12 +281,15 @@ class JgymEnv(gymnasium.Env[Any, Any]):
 
     @staticmethod
     def _info(b: Batch) -> dict[str, Any]:
-        return {
+        info = {
             "scores": b.scores[0],
             "rank": int(b.rank[0, 0]),
             "round": int(b.round[0]),
             "seat": int(b.seat[0, 0]),
         }
+        if b.unit_rewards is not None:
+            info["unit_rewards"] = b.unit_rewards[0, 0]
+        return info
 
     def render(self) -> Any:
         """Draws the board the learner sees.
@@ -284,6 +305,7 @@ class JgymEnv(gymnasium.Env[Any, Any]):
         b = self._last
         obs = {k: v[0, 0] for k, v in b.obs.items()}
         seat = int(b.seat[0, 0])
+        assert self._renderer is not None  # made for the render mode
         if self.render_mode == "rgb_array":
             return self._renderer.rgb(obs, seat, b.scores[0])
         return self._renderer.ansi(obs, seat, b.scores[0], int(b.round[0]))

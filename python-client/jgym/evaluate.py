@@ -214,7 +214,9 @@ def evaluate(
         policy_or_bot: A policy (callable, observations -> actions
             ``[N, U]``; a callable whose ``action_order`` attribute is true
             returns ``{"action", "order"}`` for envs made with
-            ``action_order=True``), or a bot: a registered name,
+            ``action_order=True``; its ``env_options`` attribute, a dict,
+            gives more options of its envs, e.g. the ``command_order`` and
+            ``opponent_order`` it was trained with), or a bot: a registered name,
             ``"policy:PATH"``, ``"cpp:PATH"``, or the path of an ``.onnx``
             policy.
         opponents: The three opponents (bot names or ``prefix:PATH``).
@@ -287,6 +289,7 @@ def _play_policy(
     m = len(games) // 4
     seed0 = games[0][0]
     ordered = bool(getattr(policy, "action_order", False))
+    options = dict(getattr(policy, "env_options", None) or {})
     for seat in range(4):
         envs = make_vec(
             game,
@@ -296,6 +299,7 @@ def _play_policy(
             address=address,
             autoreset_mode="Disabled",
             action_order=ordered,
+            **options,
         )
         try:
             obs, _ = envs.reset(seed=seed0)

@@ -34,8 +34,8 @@ they follow the learner.
 Ratings are TrueSkill ratings from ``jgym tournament`` (games of 4 drawn
 from the pool, the learner's latest snapshot included), played in the Go
 engine. They show the pool's levels on one scale during training: the
-trainer (``examples/train_ppo.py --league``) logs them to TensorBoard and
-its learning curve.
+trainer (``examples/ppo.py --opponents league:...``) rates the pool at the
+end of its run and draws them on its learning curve.
 
 Example:
     >>> lg = League(["Demo", "Null"], seed=0)

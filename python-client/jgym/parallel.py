@@ -35,7 +35,7 @@ from jgym._batch import Array, Batch, Decoder, check_seed, make_seats, split_act
 from jgym.client import Client, Session
 from jgym.env import RENDER_MODES, check_render_mode
 from jgym.errors import InvalidArgumentError, SessionError
-from jgym.render import renderer
+from jgym.render import BoardRenderer, renderer
 from jgym.tensors import action_space, flat_space, flatten, observation_space
 
 __all__ = ["JgymParallelEnv", "parallel_env"]
@@ -138,7 +138,10 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
             high=np.concatenate([box.high, np.ones(4, np.float32)]),
             dtype=np.float32,
         )
-        self._renderer = renderer(self._session.game.observation_version)
+        # Only a render mode needs the game's renderer (a game may have none).
+        self._renderer: BoardRenderer | None = (
+            renderer(self._session.game.observation_version) if self.render_mode else None
+        )
         self._last: Batch | None = None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -275,6 +278,7 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
         b = self._last
         obs = {k: v[0, 0] for k, v in b.obs.items()}
         seat = int(b.seat[0, 0])
+        assert self._renderer is not None  # made for the render mode
         if self.render_mode == "rgb_array":
             return self._renderer.rgb(obs, seat, b.scores[0])
         return self._renderer.ansi(obs, seat, b.scores[0], int(b.round[0]))

@@ -23,6 +23,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -72,14 +73,25 @@ class TensorInfo:
     """One observation tensor of one seat."""
 
     name: str
-    dtype: np.dtype  # type: ignore[type-arg]
+    dtype: np.dtype[Any]
     shape: tuple[int, ...]
     description: str = ""
     planes: tuple[Plane, ...] = ()
     columns: tuple[Column, ...] = ()
 
+    def column(self, name: str) -> int:
+        """The index of the column ``name``.
+
+        Raises:
+            KeyError: The tensor describes no such column.
+        """
+        for i, c in enumerate(self.columns):
+            if c.name == name:
+                return i
+        raise KeyError(f"{self.name} has no column {name!r}")
+
     @property
-    def scales(self) -> np.ndarray:  # type: ignore[type-arg]
+    def scales(self) -> np.ndarray[Any, Any]:
         """The columns' scales as a float32 vector (ones where not described)."""
         if not self.columns:
             return np.ones(self.shape[-1], dtype=np.float32)
@@ -130,6 +142,54 @@ class GameInfo:
         """U, the number of unit slots."""
         return self.tensor("units").shape[0]
 
+    def to_dict(self) -> dict[str, Any]:
+        """A plain dict of built-in types (what a checkpoint stores); :meth:`from_dict` reads it."""
+        return {
+            "id": self.id,
+            "version": self.version,
+            "tensors": [
+                {
+                    "name": t.name,
+                    "dtype": t.dtype.name,
+                    "shape": list(t.shape),
+                    "description": t.description,
+                    "planes": [[p.name, p.kind, p.count, p.scale] for p in t.planes],
+                    "columns": [[c.name, c.scale] for c in t.columns],
+                }
+                for t in self.tensors
+            ],
+            "num_actions": self.num_actions,
+            "unit_row": self.unit_row,
+            "unit_col": self.unit_col,
+            "wrap_columns": self.wrap_columns,
+            "policy_mask": self.policy_mask,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameInfo:
+        """The :class:`GameInfo` of :meth:`to_dict`."""
+        tensors = tuple(
+            TensorInfo(
+                name=t["name"],
+                dtype=np.dtype(t["dtype"]),
+                shape=tuple(int(x) for x in t["shape"]),
+                description=t.get("description", ""),
+                planes=tuple(Plane(n, k, int(c), float(s)) for n, k, c, s in t["planes"]),
+                columns=tuple(Column(n, float(s)) for n, s in t["columns"]),
+            )
+            for t in d["tensors"]
+        )
+        return cls(
+            id=d["id"],
+            version=d["version"],
+            tensors=tensors,
+            num_actions=int(d["num_actions"]),
+            unit_row=int(d["unit_row"]),
+            unit_col=int(d["unit_col"]),
+            wrap_columns=bool(d["wrap_columns"]),
+            policy_mask=d["policy_mask"],
+        )
+
 
 def describe(spec: pb.GameSpec) -> GameInfo:
     """The :class:`GameInfo` of a server's ``GameSpec``."""
@@ -139,7 +199,9 @@ def describe(spec: pb.GameSpec) -> GameInfo:
             dtype=DTYPES[t.dtype],
             shape=tuple(int(d) for d in t.shape),
             description=t.description,
-            planes=tuple(Plane(p.name, _KINDS[p.kind], int(p.count), float(p.scale)) for p in t.planes),
+            planes=tuple(
+                Plane(p.name, _KINDS[p.kind], int(p.count), float(p.scale)) for p in t.planes
+            ),
             columns=tuple(Column(c.name, float(c.scale)) for c in t.columns),
         )
         for t in spec.observation

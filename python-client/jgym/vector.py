@@ -26,7 +26,7 @@ Example:
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -99,6 +99,19 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         flatten_observation: Observations are one float32 ``[num_envs, N]``
             array (the Dict's tensors in key order, ``action_mask`` first;
             :func:`jgym.tensors.flat_space`), for libraries that want a Box.
+        command_order: The order of a learner's commands when it gives no
+            order: ``"slot"`` (default, increasing unit id) or one the game
+            offers (``spec_proto.action_orders``: ``"attacks_first"``); the
+            policy trained so records it on export (``action_order``).
+        opponent_order: How the observation orders the three opponents:
+            ``"seat"`` (default) or one the game offers
+            (``spec_proto.opponent_orders``: ``"score"``, the leader first).
+        unit_rewards: Also return each learner's per-unit credit of every
+            step, ``info["unit_rewards"]`` float32 ``[num_envs, U]``: what
+            each of its unit slots earned by the game's scoring (the
+            server computes it; docs/training.md).
+        credit_weights: Weights of the per-unit credit by name
+            (``spec_proto.credit_weights``: e.g. ``{"capture": 5}``).
 
     The vector environment pickles: the copy connects to the same servers
     (or starts its own local one) with the same options and needs a
@@ -140,6 +153,10 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         tls: Any = None,
         render_mode: str | None = None,
         flatten_observation: bool = False,
+        command_order: str = "",
+        opponent_order: str = "",
+        unit_rewards: bool = False,
+        credit_weights: Mapping[str, float] | None = None,
     ) -> None:
         self._kwargs = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         game = game.removeprefix("jgym/")
@@ -180,6 +197,10 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
                         seed_stride=num_envs,
                         idle_timeout_seconds=idle_timeout,
                         observation_delta=observation_delta,
+                        command_order=command_order,
+                        opponent_order=opponent_order,
+                        unit_rewards=unit_rewards,
+                        credit_weights=credit_weights,
                     )
                 )
                 self._offsets.append(offset)
@@ -207,7 +228,8 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         self._info_last: dict[str, Any] | None = None
         self._stepping = False
         self._row_attrs: dict[str, tuple[Any, ...]] = {}
-        self._renderer = renderer(self.spec_proto.observation_version)
+        # Only a render mode needs the game's renderer (a game may have none).
+        self._renderer = renderer(self.spec_proto.observation_version) if self.render_mode else None
 
     # --- pickling ---------------------------------------------------------------
 
@@ -408,6 +430,10 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
                     info["final_obs"][i] = flatten(
                         self.single_dict_observation_space, info["final_obs"][i]
                     )
+        if batches[0][1].unit_rewards is not None:
+            units = self._cat([b.unit_rewards for _, b in batches])  # type: ignore[misc]
+            info["unit_rewards"] = units.reshape(self.num_envs, -1)
+            info["_unit_rewards"] = np.ones(self.num_envs, dtype=bool)
         obs_out, info = self._out(obs, info)
         return obs_out, reward, terminated, truncated, info
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from jgym import _games
 from jgym.errors import VersionMismatchError
 
 __all__ = [
@@ -38,14 +39,10 @@ VERSION = "0.2.0"
 PROTOCOL_VERSION = 1
 
 #: The observation layout of each game this package knows (its renderer,
-#: docs/observation.md). A server's game of another layout is refused; a
-#: game this package does not know is served as the server describes it.
-OBSERVATION_VERSIONS = {
-    "Crematoria-v0": "crematoria-obs-3",
-    "Dominator-v0": "dominator-obs-1",
-    "Pandemic-v0": "pandemic-obs-1",
-    "Moria-v0": "moria-obs-1",
-}
+#: docs/observation.md), generated from the Go definitions (make generate).
+#: A server's game of another layout is refused; a game this package does
+#: not know is served as the server describes it.
+OBSERVATION_VERSIONS = _games.OBSERVATION_VERSIONS
 
 
 @dataclass(frozen=True)

@@ -49,8 +49,8 @@ def run_recipe(out: Path, cfg: Path) -> str:
     """Runs the recipe's smoke test into ``out`` (the script adds ``_quick``)."""
     env = {**os.environ, "JGYM_QUICK": "1"}
     cmd = [sys.executable, str(SCRIPT), "--game", "crematoria", "--out", str(out), "--dagger", "1"]
-    cmd += ["--ppo-flags", f"--config {cfg} --league-sets 2 --progress false --time-budget 600"]
-    cmd += ["--finetune-steps", "64", "--finetune-flags", "--gem-value 45"]
+    cmd += ["--ppo-flags", f"--config {cfg}"]
+    cmd += ["--finetune-steps", "64", "--finetune-flags", "--clip-coef 0.1"]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900, check=False)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     return p.stdout
@@ -87,7 +87,7 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     assert len(hist["updates"]) == 2
     league = {m["name"]: m for m in s["ppo"]["league"]}
     assert {"Riddick", "Demo", "snap_0"} <= set(league)
-    assert "--league-anchor Riddick,Demo,Demo --league-anchor-share 0.5" in log
+    assert "--opponents league:Riddick,Demo --eval-opponents Riddick,Demo,Demo" in log
     # 12-round games end during training; each is recorded against its table
     assert sum(m["games"] for m in league.values()) > 0
     assert len(hist["games"]) > 0
@@ -98,11 +98,12 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     assert list((out / "ppo").glob("events.out.tfevents.*"))
 
     # finetune: from PPO's checkpoint, against Riddick and two Demos only,
-    # with its own flags and without the league's time budget
-    (ft,) = [ln for ln in log.splitlines() if ln.startswith("$ ") and "--run-name finetune" in ln]
+    # with its own flags, without the league
+    ft_dir = f"--run-dir {out / 'finetune'}"
+    (ft,) = [ln for ln in log.splitlines() if ln.startswith("$ ") and ft_dir in ln]
     assert f"--init {out / 'ppo' / 'checkpoint.pt'}" in ft
-    assert "--opponents Riddick,Demo,Demo" in ft and "--gem-value 45" in ft
-    assert "--time-budget" not in ft and "--league " not in ft and "--league-anchor" not in ft
+    assert "--opponents Riddick,Demo,Demo" in ft and "--clip-coef 0.1" in ft
+    assert "league:" not in ft
     ft_hist = json.loads((out / "finetune" / "history.json").read_text())
     assert len(ft_hist["updates"]) > 0 and s["finetune"]["steps"] > 0
     assert (out / "finetune" / "model.onnx").is_file()

@@ -1,7 +1,6 @@
 """Every script's --help describes every flag (examples, benchmarks, scripts).
 
-examples/train_ppo.py builds its parser in parse_args (the game's defaults
-depend on --game), which is what its test calls.
+A script with a ``parse_args`` (examples/ppo.py, bc.py) is asked through it.
 """
 
 from __future__ import annotations

@@ -324,3 +324,73 @@ def test_observation_delta_matches_raw(address: str, short_config: str) -> None:
     finally:
         raw.close()
         delta.close()
+
+
+# The orders each game offers besides seat and slot (docs/observation.md):
+# Dominator and Pandemic shuffle all commands, so no command order.
+GAME_ORDERS = {
+    "Crematoria-v0": (["attacks_first"], ["score"]),
+    "Dominator-v0": ([], ["score"]),
+    "Pandemic-v0": ([], ["score"]),
+    "Moria-v0": (["attacks_first"], ["score"]),
+}
+
+# Where each game's globals hold the scores of rel 0..3.
+SCORES_AT = {"Crematoria-v0": 3, "Dominator-v0": 6, "Pandemic-v0": 3, "Moria-v0": 2}
+
+
+@pytest.mark.parametrize("game", sorted(GAME_ORDERS))
+def test_opponent_order_score_relabels(address: str, game: str) -> None:
+    """A session by score serves the game a session by seat plays, its opponents sorted by score."""
+    by_seat = jgym.make_vec(game, num_envs=2, address=address)
+    by_score = jgym.make_vec(game, num_envs=2, address=address, opponent_order="score")
+    at = SCORES_AT[game]
+    relabelled = 0
+    try:
+        seat_obs, _ = by_seat.reset(seed=11)
+        score_obs, _ = by_score.reset(seed=11)
+        rng = np.random.default_rng(1)
+        for _ in range(25):
+            np.testing.assert_array_equal(seat_obs["action_mask"], score_obs["action_mask"])
+            seat_scores = seat_obs["globals"][:, at : at + 4]
+            score_scores = score_obs["globals"][:, at : at + 4]
+            np.testing.assert_array_equal(seat_scores[:, 0], score_scores[:, 0])
+            np.testing.assert_array_equal(np.sort(seat_scores[:, 1:]), np.sort(score_scores[:, 1:]))
+            assert (np.diff(score_scores[:, 1:], axis=1) <= 0).all(), score_scores
+            relabelled += int((seat_scores != score_scores).any(axis=1).sum())
+            action = jgym.sample_masked(seat_obs["action_mask"], rng)
+            seat_obs, *_ = by_seat.step(action)
+            score_obs, *_ = by_score.step(action)
+    finally:
+        by_seat.close()
+        by_score.close()
+    assert relabelled > 0, "the opponents' scores never needed sorting: the test proves little"
+
+
+@pytest.mark.parametrize("game", sorted(GAME_ORDERS))
+def test_session_options_orders(address: str, game: str) -> None:
+    """The env orders commands and opponents as a session asks, and refuses unknown orders."""
+    actions, opponents = GAME_ORDERS[game]
+    with jgym.Client(address) as c:
+        (spec,) = [g for g in c.list_games() if g.id == game]
+    assert list(spec.action_orders) == actions and list(spec.opponent_orders) == opponents
+    envs = jgym.make_vec(
+        game,
+        num_envs=2,
+        address=address,
+        command_order=(actions or ["slot"])[0],
+        opponent_order="score",
+    )
+    try:
+        obs, _ = envs.reset(seed=3)
+        rng = np.random.default_rng(0)
+        for _ in range(3):
+            obs, *_ = envs.step(jgym.sample_masked(obs["action_mask"], rng))
+    finally:
+        envs.close()
+    bad_orders = [{"command_order": "random"}, {"opponent_order": "alphabet"}]
+    if not actions:
+        bad_orders.append({"command_order": "attacks_first"})
+    for bad in bad_orders:
+        with pytest.raises(jgym.InvalidArgumentError, match="order"):
+            jgym.make_vec(game, num_envs=1, address=address, **bad)

@@ -14,7 +14,7 @@ def load_example(name: str) -> ModuleType:
     """Imports examples/NAME.py (a script, not a module) under the module name NAME.
 
     It is registered in ``sys.modules`` first: dataclasses look their module up,
-    and bc.py finds train_ppo there.
+    and a script's dataclass of arguments needs its module.
     """
     spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
     assert spec is not None and spec.loader is not None

@@ -741,7 +741,19 @@ type GameSpec struct {
 	Name string `protobuf:"bytes,14,opt,name=name,proto3" json:"name,omitempty"`
 	// The game's strong scripted bot, e.g. "Riddick": the opponent its
 	// recipe trains against.
-	StrongBot     string `protobuf:"bytes,15,opt,name=strong_bot,json=strongBot,proto3" json:"strong_bot,omitempty"`
+	StrongBot string `protobuf:"bytes,15,opt,name=strong_bot,json=strongBot,proto3" json:"strong_bot,omitempty"`
+	// The orders of a learner's commands the game offers besides "slot"
+	// (CreateSessionRequest.action_order).
+	ActionOrders []string `protobuf:"bytes,16,rep,name=action_orders,json=actionOrders,proto3" json:"action_orders,omitempty"`
+	// The orders of the opponents in the observation the game offers
+	// besides "seat" (CreateSessionRequest.opponent_order).
+	OpponentOrders []string `protobuf:"bytes,17,rep,name=opponent_orders,json=opponentOrders,proto3" json:"opponent_orders,omitempty"`
+	// The weights of the game's per-unit credit and their defaults; empty
+	// when it has none.
+	CreditWeights []*CreditWeight `protobuf:"bytes,18,rep,name=credit_weights,json=creditWeights,proto3" json:"credit_weights,omitempty"`
+	// The per-unit credit tensor of one learner, float32 [U]
+	// (StepResult.unit_rewards), when the game has one.
+	UnitReward    *TensorSpec `protobuf:"bytes,19,opt,name=unit_reward,json=unitReward,proto3" json:"unit_reward,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -881,6 +893,98 @@ func (x *GameSpec) GetStrongBot() string {
 	return ""
 }
 
+func (x *GameSpec) GetActionOrders() []string {
+	if x != nil {
+		return x.ActionOrders
+	}
+	return nil
+}
+
+func (x *GameSpec) GetOpponentOrders() []string {
+	if x != nil {
+		return x.OpponentOrders
+	}
+	return nil
+}
+
+func (x *GameSpec) GetCreditWeights() []*CreditWeight {
+	if x != nil {
+		return x.CreditWeights
+	}
+	return nil
+}
+
+func (x *GameSpec) GetUnitReward() *TensorSpec {
+	if x != nil {
+		return x.UnitReward
+	}
+	return nil
+}
+
+// CreditWeight is one weight of a game's per-unit credit.
+type CreditWeight struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Its name in CreateSessionRequest.credit_weights, e.g. "capture".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Its value when the session does not set it.
+	Default float64 `protobuf:"fixed64,2,opt,name=default,proto3" json:"default,omitempty"`
+	// What earns it.
+	Description   string `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreditWeight) Reset() {
+	*x = CreditWeight{}
+	mi := &file_jgym_v1_jgym_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreditWeight) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreditWeight) ProtoMessage() {}
+
+func (x *CreditWeight) ProtoReflect() protoreflect.Message {
+	mi := &file_jgym_v1_jgym_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreditWeight.ProtoReflect.Descriptor instead.
+func (*CreditWeight) Descriptor() ([]byte, []int) {
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *CreditWeight) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CreditWeight) GetDefault() float64 {
+	if x != nil {
+		return x.Default
+	}
+	return 0
+}
+
+func (x *CreditWeight) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
 // GetVersionRequest asks for the server's versions.
 type GetVersionRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -890,7 +994,7 @@ type GetVersionRequest struct {
 
 func (x *GetVersionRequest) Reset() {
 	*x = GetVersionRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[5]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -902,7 +1006,7 @@ func (x *GetVersionRequest) String() string {
 func (*GetVersionRequest) ProtoMessage() {}
 
 func (x *GetVersionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[5]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -915,7 +1019,7 @@ func (x *GetVersionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetVersionRequest.ProtoReflect.Descriptor instead.
 func (*GetVersionRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{5}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{6}
 }
 
 // GetVersionResponse says what the server is and what it speaks.
@@ -937,7 +1041,7 @@ type GetVersionResponse struct {
 
 func (x *GetVersionResponse) Reset() {
 	*x = GetVersionResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[6]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -949,7 +1053,7 @@ func (x *GetVersionResponse) String() string {
 func (*GetVersionResponse) ProtoMessage() {}
 
 func (x *GetVersionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[6]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -962,7 +1066,7 @@ func (x *GetVersionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetVersionResponse.ProtoReflect.Descriptor instead.
 func (*GetVersionResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{6}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *GetVersionResponse) GetServerVersion() string {
@@ -995,7 +1099,7 @@ type ListGamesRequest struct {
 
 func (x *ListGamesRequest) Reset() {
 	*x = ListGamesRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[7]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1007,7 +1111,7 @@ func (x *ListGamesRequest) String() string {
 func (*ListGamesRequest) ProtoMessage() {}
 
 func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[7]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1020,7 +1124,7 @@ func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesRequest.ProtoReflect.Descriptor instead.
 func (*ListGamesRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{7}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{8}
 }
 
 // ListGamesResponse lists the hosted games.
@@ -1034,7 +1138,7 @@ type ListGamesResponse struct {
 
 func (x *ListGamesResponse) Reset() {
 	*x = ListGamesResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1046,7 +1150,7 @@ func (x *ListGamesResponse) String() string {
 func (*ListGamesResponse) ProtoMessage() {}
 
 func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[8]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1059,7 +1163,7 @@ func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesResponse.ProtoReflect.Descriptor instead.
 func (*ListGamesResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{8}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ListGamesResponse) GetGames() []*GameSpec {
@@ -1080,7 +1184,7 @@ type ListBotsRequest struct {
 
 func (x *ListBotsRequest) Reset() {
 	*x = ListBotsRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1092,7 +1196,7 @@ func (x *ListBotsRequest) String() string {
 func (*ListBotsRequest) ProtoMessage() {}
 
 func (x *ListBotsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[9]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1105,7 +1209,7 @@ func (x *ListBotsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBotsRequest.ProtoReflect.Descriptor instead.
 func (*ListBotsRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{9}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ListBotsRequest) GetGame() string {
@@ -1131,7 +1235,7 @@ type ListBotsResponse struct {
 
 func (x *ListBotsResponse) Reset() {
 	*x = ListBotsResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1143,7 +1247,7 @@ func (x *ListBotsResponse) String() string {
 func (*ListBotsResponse) ProtoMessage() {}
 
 func (x *ListBotsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[10]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1156,7 +1260,7 @@ func (x *ListBotsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBotsResponse.ProtoReflect.Descriptor instead.
 func (*ListBotsResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{10}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ListBotsResponse) GetBots() []string {
@@ -1186,7 +1290,7 @@ type SeatSpec struct {
 
 func (x *SeatSpec) Reset() {
 	*x = SeatSpec{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1198,7 +1302,7 @@ func (x *SeatSpec) String() string {
 func (*SeatSpec) ProtoMessage() {}
 
 func (x *SeatSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[11]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1211,7 +1315,7 @@ func (x *SeatSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatSpec.ProtoReflect.Descriptor instead.
 func (*SeatSpec) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{11}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *SeatSpec) GetBot() string {
@@ -1240,7 +1344,7 @@ type UploadBotRequest struct {
 
 func (x *UploadBotRequest) Reset() {
 	*x = UploadBotRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1252,7 +1356,7 @@ func (x *UploadBotRequest) String() string {
 func (*UploadBotRequest) ProtoMessage() {}
 
 func (x *UploadBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[12]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1265,7 +1369,7 @@ func (x *UploadBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBotRequest.ProtoReflect.Descriptor instead.
 func (*UploadBotRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{12}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *UploadBotRequest) GetKind() BotKind {
@@ -1313,7 +1417,7 @@ type UploadBotResponse struct {
 
 func (x *UploadBotResponse) Reset() {
 	*x = UploadBotResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1325,7 +1429,7 @@ func (x *UploadBotResponse) String() string {
 func (*UploadBotResponse) ProtoMessage() {}
 
 func (x *UploadBotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[13]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1338,7 +1442,7 @@ func (x *UploadBotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBotResponse.ProtoReflect.Descriptor instead.
 func (*UploadBotResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{13}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *UploadBotResponse) GetBot() string {
@@ -1407,13 +1511,27 @@ type CreateSessionRequest struct {
 	// number of 8-byte words): a Crematoria step then takes about a third
 	// of the bytes. Final observations are always raw.
 	ObservationDelta bool `protobuf:"varint,12,opt,name=observation_delta,json=observationDelta,proto3" json:"observation_delta,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// The order of the opponents in the observation: "" or "seat", or one
+	// of GameSpec.opponent_orders ("score": the leader first). A policy
+	// trained with it records it (ONNX metadata opponent_order).
+	OpponentOrder string `protobuf:"bytes,13,opt,name=opponent_order,json=opponentOrder,proto3" json:"opponent_order,omitempty"`
+	// The order of a learner's commands when a step sends no action order:
+	// "" or "slot", or one of GameSpec.action_orders ("attacks_first"). A
+	// policy trained with it records it (ONNX metadata action_order).
+	ActionOrder string `protobuf:"bytes,14,opt,name=action_order,json=actionOrder,proto3" json:"action_order,omitempty"`
+	// Answer each step with each learner's per-unit credit
+	// (StepResult.unit_rewards), where the game has one (GameSpec.unit_reward).
+	UnitRewards bool `protobuf:"varint,15,opt,name=unit_rewards,json=unitRewards,proto3" json:"unit_rewards,omitempty"`
+	// Weights of the per-unit credit by name (GameSpec.credit_weights); the
+	// others keep their defaults.
+	CreditWeights map[string]float64 `protobuf:"bytes,16,rep,name=credit_weights,json=creditWeights,proto3" json:"credit_weights,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CreateSessionRequest) Reset() {
 	*x = CreateSessionRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1425,7 +1543,7 @@ func (x *CreateSessionRequest) String() string {
 func (*CreateSessionRequest) ProtoMessage() {}
 
 func (x *CreateSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[14]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1438,7 +1556,7 @@ func (x *CreateSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateSessionRequest.ProtoReflect.Descriptor instead.
 func (*CreateSessionRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{14}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *CreateSessionRequest) GetGame() string {
@@ -1525,6 +1643,34 @@ func (x *CreateSessionRequest) GetObservationDelta() bool {
 	return false
 }
 
+func (x *CreateSessionRequest) GetOpponentOrder() string {
+	if x != nil {
+		return x.OpponentOrder
+	}
+	return ""
+}
+
+func (x *CreateSessionRequest) GetActionOrder() string {
+	if x != nil {
+		return x.ActionOrder
+	}
+	return ""
+}
+
+func (x *CreateSessionRequest) GetUnitRewards() bool {
+	if x != nil {
+		return x.UnitRewards
+	}
+	return false
+}
+
+func (x *CreateSessionRequest) GetCreditWeights() map[string]float64 {
+	if x != nil {
+		return x.CreditWeights
+	}
+	return nil
+}
+
 // CreateSessionResponse describes the new session.
 type CreateSessionResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1550,7 +1696,7 @@ type CreateSessionResponse struct {
 
 func (x *CreateSessionResponse) Reset() {
 	*x = CreateSessionResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1562,7 +1708,7 @@ func (x *CreateSessionResponse) String() string {
 func (*CreateSessionResponse) ProtoMessage() {}
 
 func (x *CreateSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[15]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1575,7 +1721,7 @@ func (x *CreateSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateSessionResponse.ProtoReflect.Descriptor instead.
 func (*CreateSessionResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{15}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *CreateSessionResponse) GetSessionId() string {
@@ -1631,7 +1777,7 @@ type CloseSessionRequest struct {
 
 func (x *CloseSessionRequest) Reset() {
 	*x = CloseSessionRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1643,7 +1789,7 @@ func (x *CloseSessionRequest) String() string {
 func (*CloseSessionRequest) ProtoMessage() {}
 
 func (x *CloseSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[16]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1656,7 +1802,7 @@ func (x *CloseSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseSessionRequest.ProtoReflect.Descriptor instead.
 func (*CloseSessionRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{16}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *CloseSessionRequest) GetSessionId() string {
@@ -1675,7 +1821,7 @@ type CloseSessionResponse struct {
 
 func (x *CloseSessionResponse) Reset() {
 	*x = CloseSessionResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1687,7 +1833,7 @@ func (x *CloseSessionResponse) String() string {
 func (*CloseSessionResponse) ProtoMessage() {}
 
 func (x *CloseSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[17]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1700,7 +1846,7 @@ func (x *CloseSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseSessionResponse.ProtoReflect.Descriptor instead.
 func (*CloseSessionResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{17}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{18}
 }
 
 // ResetRequest starts new games.
@@ -1719,7 +1865,7 @@ type ResetRequest struct {
 
 func (x *ResetRequest) Reset() {
 	*x = ResetRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1731,7 +1877,7 @@ func (x *ResetRequest) String() string {
 func (*ResetRequest) ProtoMessage() {}
 
 func (x *ResetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[18]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1744,7 +1890,7 @@ func (x *ResetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetRequest.ProtoReflect.Descriptor instead.
 func (*ResetRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{18}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ResetRequest) GetSeed() int64 {
@@ -1785,7 +1931,7 @@ type StepRequest struct {
 
 func (x *StepRequest) Reset() {
 	*x = StepRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[19]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1797,7 +1943,7 @@ func (x *StepRequest) String() string {
 func (*StepRequest) ProtoMessage() {}
 
 func (x *StepRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[19]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1810,7 +1956,7 @@ func (x *StepRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepRequest.ProtoReflect.Descriptor instead.
 func (*StepRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{19}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *StepRequest) GetEnvIds() []int32 {
@@ -1854,7 +2000,7 @@ type StreamRequest struct {
 
 func (x *StreamRequest) Reset() {
 	*x = StreamRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1866,7 +2012,7 @@ func (x *StreamRequest) String() string {
 func (*StreamRequest) ProtoMessage() {}
 
 func (x *StreamRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[20]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1879,7 +2025,7 @@ func (x *StreamRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamRequest.ProtoReflect.Descriptor instead.
 func (*StreamRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{20}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *StreamRequest) GetSessionId() string {
@@ -1958,7 +2104,7 @@ type RecvRequest struct {
 
 func (x *RecvRequest) Reset() {
 	*x = RecvRequest{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[21]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1970,7 +2116,7 @@ func (x *RecvRequest) String() string {
 func (*RecvRequest) ProtoMessage() {}
 
 func (x *RecvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[21]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1983,7 +2129,7 @@ func (x *RecvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecvRequest.ProtoReflect.Descriptor instead.
 func (*RecvRequest) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{21}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{22}
 }
 
 // Info is per-env information, batched.
@@ -2005,7 +2151,7 @@ type Info struct {
 
 func (x *Info) Reset() {
 	*x = Info{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[22]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2017,7 +2163,7 @@ func (x *Info) String() string {
 func (*Info) ProtoMessage() {}
 
 func (x *Info) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[22]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2030,7 +2176,7 @@ func (x *Info) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Info.ProtoReflect.Descriptor instead.
 func (*Info) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{22}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Info) GetScores() *Tensor {
@@ -2090,14 +2236,18 @@ type StepResult struct {
 	// Positions in the batch (0..B-1) of the envs final_observation covers.
 	FinalEnvIndex []int32 `protobuf:"varint,8,rep,packed,name=final_env_index,json=finalEnvIndex,proto3" json:"final_env_index,omitempty"`
 	// Per-env info for the final observation: scores int32 [F, 4].
-	FinalScores   *Tensor `protobuf:"bytes,9,opt,name=final_scores,json=finalScores,proto3" json:"final_scores,omitempty"`
+	FinalScores *Tensor `protobuf:"bytes,9,opt,name=final_scores,json=finalScores,proto3" json:"final_scores,omitempty"`
+	// With CreateSessionRequest.unit_rewards: each learner's per-unit
+	// credit of this step, float32 [B, L, U] (what each unit slot earned;
+	// GameSpec.credit_weights weigh its events).
+	UnitRewards   *Tensor `protobuf:"bytes,10,opt,name=unit_rewards,json=unitRewards,proto3" json:"unit_rewards,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StepResult) Reset() {
 	*x = StepResult{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[23]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2109,7 +2259,7 @@ func (x *StepResult) String() string {
 func (*StepResult) ProtoMessage() {}
 
 func (x *StepResult) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[23]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2122,7 +2272,7 @@ func (x *StepResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepResult.ProtoReflect.Descriptor instead.
 func (*StepResult) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{23}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *StepResult) GetEnvIds() []int32 {
@@ -2188,6 +2338,13 @@ func (x *StepResult) GetFinalScores() *Tensor {
 	return nil
 }
 
+func (x *StepResult) GetUnitRewards() *Tensor {
+	if x != nil {
+		return x.UnitRewards
+	}
+	return nil
+}
+
 // StreamResponse is one answer on the Stream.
 type StreamResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2199,7 +2356,7 @@ type StreamResponse struct {
 
 func (x *StreamResponse) Reset() {
 	*x = StreamResponse{}
-	mi := &file_jgym_v1_jgym_proto_msgTypes[24]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2211,7 +2368,7 @@ func (x *StreamResponse) String() string {
 func (*StreamResponse) ProtoMessage() {}
 
 func (x *StreamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_jgym_v1_jgym_proto_msgTypes[24]
+	mi := &file_jgym_v1_jgym_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2224,7 +2381,7 @@ func (x *StreamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamResponse.ProtoReflect.Descriptor instead.
 func (*StreamResponse) Descriptor() ([]byte, []int) {
-	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{24}
+	return file_jgym_v1_jgym_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *StreamResponse) GetResult() *StepResult {
@@ -2262,7 +2419,7 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\n" +
 	"ColumnSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
-	"\x05scale\x18\x02 \x01(\x01R\x05scale\"\x98\x04\n" +
+	"\x05scale\x18\x02 \x01(\x01R\x05scale\"\xda\x05\n" +
 	"\bGameSpec\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12/\n" +
 	"\x13observation_version\x18\x02 \x01(\tR\x12observationVersion\x12\x1b\n" +
@@ -2283,7 +2440,16 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"policyMask\x12\x12\n" +
 	"\x04name\x18\x0e \x01(\tR\x04name\x12\x1d\n" +
 	"\n" +
-	"strong_bot\x18\x0f \x01(\tR\tstrongBot\"\x13\n" +
+	"strong_bot\x18\x0f \x01(\tR\tstrongBot\x12#\n" +
+	"\raction_orders\x18\x10 \x03(\tR\factionOrders\x12'\n" +
+	"\x0fopponent_orders\x18\x11 \x03(\tR\x0eopponentOrders\x12<\n" +
+	"\x0ecredit_weights\x18\x12 \x03(\v2\x15.jgym.v1.CreditWeightR\rcreditWeights\x124\n" +
+	"\vunit_reward\x18\x13 \x01(\v2\x13.jgym.v1.TensorSpecR\n" +
+	"unitReward\"^\n" +
+	"\fCreditWeight\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
+	"\adefault\x18\x02 \x01(\x01R\adefault\x12 \n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\"\x13\n" +
 	"\x11GetVersionRequest\"\x97\x02\n" +
 	"\x12GetVersionResponse\x12%\n" +
 	"\x0eserver_version\x18\x01 \x01(\tR\rserverVersion\x12)\n" +
@@ -2312,7 +2478,7 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x06sha256\x18\x02 \x01(\tR\x06sha256\x12(\n" +
 	"\x10quota_used_bytes\x18\x03 \x01(\x03R\x0equotaUsedBytes\x12\x1f\n" +
 	"\vquota_bytes\x18\x04 \x01(\x03R\n" +
-	"quotaBytes\"\xde\x03\n" +
+	"quotaBytes\"\xe6\x05\n" +
 	"\x14CreateSessionRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x19\n" +
 	"\bnum_envs\x18\x02 \x01(\x05R\anumEnvs\x12'\n" +
@@ -2330,7 +2496,14 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	" \x01(\tR\ttraceEnv0\x12\x1f\n" +
 	"\vseed_stride\x18\v \x01(\x05R\n" +
 	"seedStride\x12+\n" +
-	"\x11observation_delta\x18\f \x01(\bR\x10observationDelta\"\xf9\x01\n" +
+	"\x11observation_delta\x18\f \x01(\bR\x10observationDelta\x12%\n" +
+	"\x0eopponent_order\x18\r \x01(\tR\ropponentOrder\x12!\n" +
+	"\faction_order\x18\x0e \x01(\tR\vactionOrder\x12!\n" +
+	"\funit_rewards\x18\x0f \x01(\bR\vunitRewards\x12W\n" +
+	"\x0ecredit_weights\x18\x10 \x03(\v20.jgym.v1.CreateSessionRequest.CreditWeightsEntryR\rcreditWeights\x1a@\n" +
+	"\x12CreditWeightsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\xf9\x01\n" +
 	"\x15CreateSessionResponse\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12%\n" +
@@ -2366,7 +2539,7 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x04rank\x18\x02 \x01(\v2\x0f.jgym.v1.TensorR\x04rank\x12%\n" +
 	"\x05round\x18\x03 \x01(\v2\x0f.jgym.v1.TensorR\x05round\x124\n" +
 	"\rlearner_seats\x18\x04 \x01(\v2\x0f.jgym.v1.TensorR\flearnerSeats\x12)\n" +
-	"\aepisode\x18\x05 \x01(\v2\x0f.jgym.v1.TensorR\aepisode\"\xf4\x04\n" +
+	"\aepisode\x18\x05 \x01(\v2\x0f.jgym.v1.TensorR\aepisode\"\xa8\x05\n" +
 	"\n" +
 	"StepResult\x12\x17\n" +
 	"\aenv_ids\x18\x01 \x03(\x05R\x06envIds\x12F\n" +
@@ -2379,7 +2552,9 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x04info\x18\x06 \x01(\v2\r.jgym.v1.InfoR\x04info\x12V\n" +
 	"\x11final_observation\x18\a \x03(\v2).jgym.v1.StepResult.FinalObservationEntryR\x10finalObservation\x12&\n" +
 	"\x0ffinal_env_index\x18\b \x03(\x05R\rfinalEnvIndex\x122\n" +
-	"\ffinal_scores\x18\t \x01(\v2\x0f.jgym.v1.TensorR\vfinalScores\x1aO\n" +
+	"\ffinal_scores\x18\t \x01(\v2\x0f.jgym.v1.TensorR\vfinalScores\x122\n" +
+	"\funit_rewards\x18\n" +
+	" \x01(\v2\x0f.jgym.v1.TensorR\vunitRewards\x1aO\n" +
 	"\x10ObservationEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12%\n" +
 	"\x05value\x18\x02 \x01(\v2\x0f.jgym.v1.TensorR\x05value:\x028\x01\x1aT\n" +
@@ -2445,7 +2620,7 @@ func file_jgym_v1_jgym_proto_rawDescGZIP() []byte {
 }
 
 var file_jgym_v1_jgym_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_jgym_v1_jgym_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_jgym_v1_jgym_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_jgym_v1_jgym_proto_goTypes = []any{
 	(Dtype)(0),                    // 0: jgym.v1.Dtype
 	(TensorEncoding)(0),           // 1: jgym.v1.TensorEncoding
@@ -2458,29 +2633,31 @@ var file_jgym_v1_jgym_proto_goTypes = []any{
 	(*PlaneSpec)(nil),             // 8: jgym.v1.PlaneSpec
 	(*ColumnSpec)(nil),            // 9: jgym.v1.ColumnSpec
 	(*GameSpec)(nil),              // 10: jgym.v1.GameSpec
-	(*GetVersionRequest)(nil),     // 11: jgym.v1.GetVersionRequest
-	(*GetVersionResponse)(nil),    // 12: jgym.v1.GetVersionResponse
-	(*ListGamesRequest)(nil),      // 13: jgym.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),     // 14: jgym.v1.ListGamesResponse
-	(*ListBotsRequest)(nil),       // 15: jgym.v1.ListBotsRequest
-	(*ListBotsResponse)(nil),      // 16: jgym.v1.ListBotsResponse
-	(*SeatSpec)(nil),              // 17: jgym.v1.SeatSpec
-	(*UploadBotRequest)(nil),      // 18: jgym.v1.UploadBotRequest
-	(*UploadBotResponse)(nil),     // 19: jgym.v1.UploadBotResponse
-	(*CreateSessionRequest)(nil),  // 20: jgym.v1.CreateSessionRequest
-	(*CreateSessionResponse)(nil), // 21: jgym.v1.CreateSessionResponse
-	(*CloseSessionRequest)(nil),   // 22: jgym.v1.CloseSessionRequest
-	(*CloseSessionResponse)(nil),  // 23: jgym.v1.CloseSessionResponse
-	(*ResetRequest)(nil),          // 24: jgym.v1.ResetRequest
-	(*StepRequest)(nil),           // 25: jgym.v1.StepRequest
-	(*StreamRequest)(nil),         // 26: jgym.v1.StreamRequest
-	(*RecvRequest)(nil),           // 27: jgym.v1.RecvRequest
-	(*Info)(nil),                  // 28: jgym.v1.Info
-	(*StepResult)(nil),            // 29: jgym.v1.StepResult
-	(*StreamResponse)(nil),        // 30: jgym.v1.StreamResponse
-	nil,                           // 31: jgym.v1.GetVersionResponse.ObservationVersionsEntry
-	nil,                           // 32: jgym.v1.StepResult.ObservationEntry
-	nil,                           // 33: jgym.v1.StepResult.FinalObservationEntry
+	(*CreditWeight)(nil),          // 11: jgym.v1.CreditWeight
+	(*GetVersionRequest)(nil),     // 12: jgym.v1.GetVersionRequest
+	(*GetVersionResponse)(nil),    // 13: jgym.v1.GetVersionResponse
+	(*ListGamesRequest)(nil),      // 14: jgym.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),     // 15: jgym.v1.ListGamesResponse
+	(*ListBotsRequest)(nil),       // 16: jgym.v1.ListBotsRequest
+	(*ListBotsResponse)(nil),      // 17: jgym.v1.ListBotsResponse
+	(*SeatSpec)(nil),              // 18: jgym.v1.SeatSpec
+	(*UploadBotRequest)(nil),      // 19: jgym.v1.UploadBotRequest
+	(*UploadBotResponse)(nil),     // 20: jgym.v1.UploadBotResponse
+	(*CreateSessionRequest)(nil),  // 21: jgym.v1.CreateSessionRequest
+	(*CreateSessionResponse)(nil), // 22: jgym.v1.CreateSessionResponse
+	(*CloseSessionRequest)(nil),   // 23: jgym.v1.CloseSessionRequest
+	(*CloseSessionResponse)(nil),  // 24: jgym.v1.CloseSessionResponse
+	(*ResetRequest)(nil),          // 25: jgym.v1.ResetRequest
+	(*StepRequest)(nil),           // 26: jgym.v1.StepRequest
+	(*StreamRequest)(nil),         // 27: jgym.v1.StreamRequest
+	(*RecvRequest)(nil),           // 28: jgym.v1.RecvRequest
+	(*Info)(nil),                  // 29: jgym.v1.Info
+	(*StepResult)(nil),            // 30: jgym.v1.StepResult
+	(*StreamResponse)(nil),        // 31: jgym.v1.StreamResponse
+	nil,                           // 32: jgym.v1.GetVersionResponse.ObservationVersionsEntry
+	nil,                           // 33: jgym.v1.CreateSessionRequest.CreditWeightsEntry
+	nil,                           // 34: jgym.v1.StepResult.ObservationEntry
+	nil,                           // 35: jgym.v1.StepResult.FinalObservationEntry
 }
 var file_jgym_v1_jgym_proto_depIdxs = []int32{
 	0,  // 0: jgym.v1.Tensor.dtype:type_name -> jgym.v1.Dtype
@@ -2492,52 +2669,56 @@ var file_jgym_v1_jgym_proto_depIdxs = []int32{
 	7,  // 6: jgym.v1.GameSpec.observation:type_name -> jgym.v1.TensorSpec
 	7,  // 7: jgym.v1.GameSpec.action:type_name -> jgym.v1.TensorSpec
 	7,  // 8: jgym.v1.GameSpec.action_order:type_name -> jgym.v1.TensorSpec
-	31, // 9: jgym.v1.GetVersionResponse.observation_versions:type_name -> jgym.v1.GetVersionResponse.ObservationVersionsEntry
-	10, // 10: jgym.v1.ListGamesResponse.games:type_name -> jgym.v1.GameSpec
-	3,  // 11: jgym.v1.UploadBotRequest.kind:type_name -> jgym.v1.BotKind
-	17, // 12: jgym.v1.CreateSessionRequest.seats:type_name -> jgym.v1.SeatSpec
-	4,  // 13: jgym.v1.CreateSessionRequest.reward_mode:type_name -> jgym.v1.RewardMode
-	5,  // 14: jgym.v1.CreateSessionRequest.autoreset_mode:type_name -> jgym.v1.AutoresetMode
-	10, // 15: jgym.v1.CreateSessionResponse.game:type_name -> jgym.v1.GameSpec
-	6,  // 16: jgym.v1.StepRequest.actions:type_name -> jgym.v1.Tensor
-	6,  // 17: jgym.v1.StepRequest.action_order:type_name -> jgym.v1.Tensor
-	24, // 18: jgym.v1.StreamRequest.reset:type_name -> jgym.v1.ResetRequest
-	25, // 19: jgym.v1.StreamRequest.step:type_name -> jgym.v1.StepRequest
-	27, // 20: jgym.v1.StreamRequest.recv:type_name -> jgym.v1.RecvRequest
-	6,  // 21: jgym.v1.Info.scores:type_name -> jgym.v1.Tensor
-	6,  // 22: jgym.v1.Info.rank:type_name -> jgym.v1.Tensor
-	6,  // 23: jgym.v1.Info.round:type_name -> jgym.v1.Tensor
-	6,  // 24: jgym.v1.Info.learner_seats:type_name -> jgym.v1.Tensor
-	6,  // 25: jgym.v1.Info.episode:type_name -> jgym.v1.Tensor
-	32, // 26: jgym.v1.StepResult.observation:type_name -> jgym.v1.StepResult.ObservationEntry
-	6,  // 27: jgym.v1.StepResult.reward:type_name -> jgym.v1.Tensor
-	6,  // 28: jgym.v1.StepResult.terminated:type_name -> jgym.v1.Tensor
-	6,  // 29: jgym.v1.StepResult.truncated:type_name -> jgym.v1.Tensor
-	28, // 30: jgym.v1.StepResult.info:type_name -> jgym.v1.Info
-	33, // 31: jgym.v1.StepResult.final_observation:type_name -> jgym.v1.StepResult.FinalObservationEntry
-	6,  // 32: jgym.v1.StepResult.final_scores:type_name -> jgym.v1.Tensor
-	29, // 33: jgym.v1.StreamResponse.result:type_name -> jgym.v1.StepResult
-	6,  // 34: jgym.v1.StepResult.ObservationEntry.value:type_name -> jgym.v1.Tensor
-	6,  // 35: jgym.v1.StepResult.FinalObservationEntry.value:type_name -> jgym.v1.Tensor
-	11, // 36: jgym.v1.JgymService.GetVersion:input_type -> jgym.v1.GetVersionRequest
-	13, // 37: jgym.v1.JgymService.ListGames:input_type -> jgym.v1.ListGamesRequest
-	15, // 38: jgym.v1.JgymService.ListBots:input_type -> jgym.v1.ListBotsRequest
-	20, // 39: jgym.v1.JgymService.CreateSession:input_type -> jgym.v1.CreateSessionRequest
-	22, // 40: jgym.v1.JgymService.CloseSession:input_type -> jgym.v1.CloseSessionRequest
-	26, // 41: jgym.v1.JgymService.Stream:input_type -> jgym.v1.StreamRequest
-	18, // 42: jgym.v1.JgymService.UploadBot:input_type -> jgym.v1.UploadBotRequest
-	12, // 43: jgym.v1.JgymService.GetVersion:output_type -> jgym.v1.GetVersionResponse
-	14, // 44: jgym.v1.JgymService.ListGames:output_type -> jgym.v1.ListGamesResponse
-	16, // 45: jgym.v1.JgymService.ListBots:output_type -> jgym.v1.ListBotsResponse
-	21, // 46: jgym.v1.JgymService.CreateSession:output_type -> jgym.v1.CreateSessionResponse
-	23, // 47: jgym.v1.JgymService.CloseSession:output_type -> jgym.v1.CloseSessionResponse
-	30, // 48: jgym.v1.JgymService.Stream:output_type -> jgym.v1.StreamResponse
-	19, // 49: jgym.v1.JgymService.UploadBot:output_type -> jgym.v1.UploadBotResponse
-	43, // [43:50] is the sub-list for method output_type
-	36, // [36:43] is the sub-list for method input_type
-	36, // [36:36] is the sub-list for extension type_name
-	36, // [36:36] is the sub-list for extension extendee
-	0,  // [0:36] is the sub-list for field type_name
+	11, // 9: jgym.v1.GameSpec.credit_weights:type_name -> jgym.v1.CreditWeight
+	7,  // 10: jgym.v1.GameSpec.unit_reward:type_name -> jgym.v1.TensorSpec
+	32, // 11: jgym.v1.GetVersionResponse.observation_versions:type_name -> jgym.v1.GetVersionResponse.ObservationVersionsEntry
+	10, // 12: jgym.v1.ListGamesResponse.games:type_name -> jgym.v1.GameSpec
+	3,  // 13: jgym.v1.UploadBotRequest.kind:type_name -> jgym.v1.BotKind
+	18, // 14: jgym.v1.CreateSessionRequest.seats:type_name -> jgym.v1.SeatSpec
+	4,  // 15: jgym.v1.CreateSessionRequest.reward_mode:type_name -> jgym.v1.RewardMode
+	5,  // 16: jgym.v1.CreateSessionRequest.autoreset_mode:type_name -> jgym.v1.AutoresetMode
+	33, // 17: jgym.v1.CreateSessionRequest.credit_weights:type_name -> jgym.v1.CreateSessionRequest.CreditWeightsEntry
+	10, // 18: jgym.v1.CreateSessionResponse.game:type_name -> jgym.v1.GameSpec
+	6,  // 19: jgym.v1.StepRequest.actions:type_name -> jgym.v1.Tensor
+	6,  // 20: jgym.v1.StepRequest.action_order:type_name -> jgym.v1.Tensor
+	25, // 21: jgym.v1.StreamRequest.reset:type_name -> jgym.v1.ResetRequest
+	26, // 22: jgym.v1.StreamRequest.step:type_name -> jgym.v1.StepRequest
+	28, // 23: jgym.v1.StreamRequest.recv:type_name -> jgym.v1.RecvRequest
+	6,  // 24: jgym.v1.Info.scores:type_name -> jgym.v1.Tensor
+	6,  // 25: jgym.v1.Info.rank:type_name -> jgym.v1.Tensor
+	6,  // 26: jgym.v1.Info.round:type_name -> jgym.v1.Tensor
+	6,  // 27: jgym.v1.Info.learner_seats:type_name -> jgym.v1.Tensor
+	6,  // 28: jgym.v1.Info.episode:type_name -> jgym.v1.Tensor
+	34, // 29: jgym.v1.StepResult.observation:type_name -> jgym.v1.StepResult.ObservationEntry
+	6,  // 30: jgym.v1.StepResult.reward:type_name -> jgym.v1.Tensor
+	6,  // 31: jgym.v1.StepResult.terminated:type_name -> jgym.v1.Tensor
+	6,  // 32: jgym.v1.StepResult.truncated:type_name -> jgym.v1.Tensor
+	29, // 33: jgym.v1.StepResult.info:type_name -> jgym.v1.Info
+	35, // 34: jgym.v1.StepResult.final_observation:type_name -> jgym.v1.StepResult.FinalObservationEntry
+	6,  // 35: jgym.v1.StepResult.final_scores:type_name -> jgym.v1.Tensor
+	6,  // 36: jgym.v1.StepResult.unit_rewards:type_name -> jgym.v1.Tensor
+	30, // 37: jgym.v1.StreamResponse.result:type_name -> jgym.v1.StepResult
+	6,  // 38: jgym.v1.StepResult.ObservationEntry.value:type_name -> jgym.v1.Tensor
+	6,  // 39: jgym.v1.StepResult.FinalObservationEntry.value:type_name -> jgym.v1.Tensor
+	12, // 40: jgym.v1.JgymService.GetVersion:input_type -> jgym.v1.GetVersionRequest
+	14, // 41: jgym.v1.JgymService.ListGames:input_type -> jgym.v1.ListGamesRequest
+	16, // 42: jgym.v1.JgymService.ListBots:input_type -> jgym.v1.ListBotsRequest
+	21, // 43: jgym.v1.JgymService.CreateSession:input_type -> jgym.v1.CreateSessionRequest
+	23, // 44: jgym.v1.JgymService.CloseSession:input_type -> jgym.v1.CloseSessionRequest
+	27, // 45: jgym.v1.JgymService.Stream:input_type -> jgym.v1.StreamRequest
+	19, // 46: jgym.v1.JgymService.UploadBot:input_type -> jgym.v1.UploadBotRequest
+	13, // 47: jgym.v1.JgymService.GetVersion:output_type -> jgym.v1.GetVersionResponse
+	15, // 48: jgym.v1.JgymService.ListGames:output_type -> jgym.v1.ListGamesResponse
+	17, // 49: jgym.v1.JgymService.ListBots:output_type -> jgym.v1.ListBotsResponse
+	22, // 50: jgym.v1.JgymService.CreateSession:output_type -> jgym.v1.CreateSessionResponse
+	24, // 51: jgym.v1.JgymService.CloseSession:output_type -> jgym.v1.CloseSessionResponse
+	31, // 52: jgym.v1.JgymService.Stream:output_type -> jgym.v1.StreamResponse
+	20, // 53: jgym.v1.JgymService.UploadBot:output_type -> jgym.v1.UploadBotResponse
+	47, // [47:54] is the sub-list for method output_type
+	40, // [40:47] is the sub-list for method input_type
+	40, // [40:40] is the sub-list for extension type_name
+	40, // [40:40] is the sub-list for extension extendee
+	0,  // [0:40] is the sub-list for field type_name
 }
 
 func init() { file_jgym_v1_jgym_proto_init() }
@@ -2545,7 +2726,7 @@ func file_jgym_v1_jgym_proto_init() {
 	if File_jgym_v1_jgym_proto != nil {
 		return
 	}
-	file_jgym_v1_jgym_proto_msgTypes[20].OneofWrappers = []any{
+	file_jgym_v1_jgym_proto_msgTypes[21].OneofWrappers = []any{
 		(*StreamRequest_Reset_)(nil),
 		(*StreamRequest_Step)(nil),
 		(*StreamRequest_Recv)(nil),
@@ -2556,7 +2737,7 @@ func file_jgym_v1_jgym_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_jgym_v1_jgym_proto_rawDesc), len(file_jgym_v1_jgym_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   28,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

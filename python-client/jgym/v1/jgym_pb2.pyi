@@ -128,7 +128,7 @@ class ColumnSpec(_message.Message):
     def __init__(self, name: _Optional[str] = ..., scale: _Optional[float] = ...) -> None: ...
 
 class GameSpec(_message.Message):
-    __slots__ = ("id", "observation_version", "num_seats", "observation", "action", "action_order", "num_actions", "num_rounds", "default_config", "unit_row", "unit_col", "wrap_columns", "policy_mask", "name", "strong_bot")
+    __slots__ = ("id", "observation_version", "num_seats", "observation", "action", "action_order", "num_actions", "num_rounds", "default_config", "unit_row", "unit_col", "wrap_columns", "policy_mask", "name", "strong_bot", "action_orders", "opponent_orders", "credit_weights", "unit_reward")
     ID_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_VERSION_FIELD_NUMBER: _ClassVar[int]
     NUM_SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -144,6 +144,10 @@ class GameSpec(_message.Message):
     POLICY_MASK_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     STRONG_BOT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ORDERS_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_ORDERS_FIELD_NUMBER: _ClassVar[int]
+    CREDIT_WEIGHTS_FIELD_NUMBER: _ClassVar[int]
+    UNIT_REWARD_FIELD_NUMBER: _ClassVar[int]
     id: str
     observation_version: str
     num_seats: int
@@ -159,7 +163,21 @@ class GameSpec(_message.Message):
     policy_mask: str
     name: str
     strong_bot: str
-    def __init__(self, id: _Optional[str] = ..., observation_version: _Optional[str] = ..., num_seats: _Optional[int] = ..., observation: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ..., action: _Optional[_Union[TensorSpec, _Mapping]] = ..., action_order: _Optional[_Union[TensorSpec, _Mapping]] = ..., num_actions: _Optional[int] = ..., num_rounds: _Optional[int] = ..., default_config: _Optional[str] = ..., unit_row: _Optional[int] = ..., unit_col: _Optional[int] = ..., wrap_columns: _Optional[bool] = ..., policy_mask: _Optional[str] = ..., name: _Optional[str] = ..., strong_bot: _Optional[str] = ...) -> None: ...
+    action_orders: _containers.RepeatedScalarFieldContainer[str]
+    opponent_orders: _containers.RepeatedScalarFieldContainer[str]
+    credit_weights: _containers.RepeatedCompositeFieldContainer[CreditWeight]
+    unit_reward: TensorSpec
+    def __init__(self, id: _Optional[str] = ..., observation_version: _Optional[str] = ..., num_seats: _Optional[int] = ..., observation: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ..., action: _Optional[_Union[TensorSpec, _Mapping]] = ..., action_order: _Optional[_Union[TensorSpec, _Mapping]] = ..., num_actions: _Optional[int] = ..., num_rounds: _Optional[int] = ..., default_config: _Optional[str] = ..., unit_row: _Optional[int] = ..., unit_col: _Optional[int] = ..., wrap_columns: _Optional[bool] = ..., policy_mask: _Optional[str] = ..., name: _Optional[str] = ..., strong_bot: _Optional[str] = ..., action_orders: _Optional[_Iterable[str]] = ..., opponent_orders: _Optional[_Iterable[str]] = ..., credit_weights: _Optional[_Iterable[_Union[CreditWeight, _Mapping]]] = ..., unit_reward: _Optional[_Union[TensorSpec, _Mapping]] = ...) -> None: ...
+
+class CreditWeight(_message.Message):
+    __slots__ = ("name", "default", "description")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    default: float
+    description: str
+    def __init__(self, name: _Optional[str] = ..., default: _Optional[float] = ..., description: _Optional[str] = ...) -> None: ...
 
 class GetVersionRequest(_message.Message):
     __slots__ = ()
@@ -237,7 +255,14 @@ class UploadBotResponse(_message.Message):
     def __init__(self, bot: _Optional[str] = ..., sha256: _Optional[str] = ..., quota_used_bytes: _Optional[int] = ..., quota_bytes: _Optional[int] = ...) -> None: ...
 
 class CreateSessionRequest(_message.Message):
-    __slots__ = ("game", "num_envs", "seats", "shuffle_seats", "reward_mode", "autoreset_mode", "config", "batch_size", "idle_timeout_seconds", "trace_env0", "seed_stride", "observation_delta")
+    __slots__ = ("game", "num_envs", "seats", "shuffle_seats", "reward_mode", "autoreset_mode", "config", "batch_size", "idle_timeout_seconds", "trace_env0", "seed_stride", "observation_delta", "opponent_order", "action_order", "unit_rewards", "credit_weights")
+    class CreditWeightsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: float
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
     GAME_FIELD_NUMBER: _ClassVar[int]
     NUM_ENVS_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -250,6 +275,10 @@ class CreateSessionRequest(_message.Message):
     TRACE_ENV0_FIELD_NUMBER: _ClassVar[int]
     SEED_STRIDE_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_DELTA_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_ORDER_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ORDER_FIELD_NUMBER: _ClassVar[int]
+    UNIT_REWARDS_FIELD_NUMBER: _ClassVar[int]
+    CREDIT_WEIGHTS_FIELD_NUMBER: _ClassVar[int]
     game: str
     num_envs: int
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
@@ -262,7 +291,11 @@ class CreateSessionRequest(_message.Message):
     trace_env0: str
     seed_stride: int
     observation_delta: bool
-    def __init__(self, game: _Optional[str] = ..., num_envs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., shuffle_seats: _Optional[bool] = ..., reward_mode: _Optional[_Union[RewardMode, str]] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., config: _Optional[str] = ..., batch_size: _Optional[int] = ..., idle_timeout_seconds: _Optional[int] = ..., trace_env0: _Optional[str] = ..., seed_stride: _Optional[int] = ..., observation_delta: _Optional[bool] = ...) -> None: ...
+    opponent_order: str
+    action_order: str
+    unit_rewards: bool
+    credit_weights: _containers.ScalarMap[str, float]
+    def __init__(self, game: _Optional[str] = ..., num_envs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., shuffle_seats: _Optional[bool] = ..., reward_mode: _Optional[_Union[RewardMode, str]] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., config: _Optional[str] = ..., batch_size: _Optional[int] = ..., idle_timeout_seconds: _Optional[int] = ..., trace_env0: _Optional[str] = ..., seed_stride: _Optional[int] = ..., observation_delta: _Optional[bool] = ..., opponent_order: _Optional[str] = ..., action_order: _Optional[str] = ..., unit_rewards: _Optional[bool] = ..., credit_weights: _Optional[_Mapping[str, float]] = ...) -> None: ...
 
 class CreateSessionResponse(_message.Message):
     __slots__ = ("session_id", "game", "num_learners", "batch_size", "max_response_bytes", "max_request_bytes")
@@ -341,7 +374,7 @@ class Info(_message.Message):
     def __init__(self, scores: _Optional[_Union[Tensor, _Mapping]] = ..., rank: _Optional[_Union[Tensor, _Mapping]] = ..., round: _Optional[_Union[Tensor, _Mapping]] = ..., learner_seats: _Optional[_Union[Tensor, _Mapping]] = ..., episode: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
 
 class StepResult(_message.Message):
-    __slots__ = ("env_ids", "observation", "reward", "terminated", "truncated", "info", "final_observation", "final_env_index", "final_scores")
+    __slots__ = ("env_ids", "observation", "reward", "terminated", "truncated", "info", "final_observation", "final_env_index", "final_scores", "unit_rewards")
     class ObservationEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -365,6 +398,7 @@ class StepResult(_message.Message):
     FINAL_OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     FINAL_ENV_INDEX_FIELD_NUMBER: _ClassVar[int]
     FINAL_SCORES_FIELD_NUMBER: _ClassVar[int]
+    UNIT_REWARDS_FIELD_NUMBER: _ClassVar[int]
     env_ids: _containers.RepeatedScalarFieldContainer[int]
     observation: _containers.MessageMap[str, Tensor]
     reward: Tensor
@@ -374,7 +408,8 @@ class StepResult(_message.Message):
     final_observation: _containers.MessageMap[str, Tensor]
     final_env_index: _containers.RepeatedScalarFieldContainer[int]
     final_scores: Tensor
-    def __init__(self, env_ids: _Optional[_Iterable[int]] = ..., observation: _Optional[_Mapping[str, Tensor]] = ..., reward: _Optional[_Union[Tensor, _Mapping]] = ..., terminated: _Optional[_Union[Tensor, _Mapping]] = ..., truncated: _Optional[_Union[Tensor, _Mapping]] = ..., info: _Optional[_Union[Info, _Mapping]] = ..., final_observation: _Optional[_Mapping[str, Tensor]] = ..., final_env_index: _Optional[_Iterable[int]] = ..., final_scores: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
+    unit_rewards: Tensor
+    def __init__(self, env_ids: _Optional[_Iterable[int]] = ..., observation: _Optional[_Mapping[str, Tensor]] = ..., reward: _Optional[_Union[Tensor, _Mapping]] = ..., terminated: _Optional[_Union[Tensor, _Mapping]] = ..., truncated: _Optional[_Union[Tensor, _Mapping]] = ..., info: _Optional[_Union[Info, _Mapping]] = ..., final_observation: _Optional[_Mapping[str, Tensor]] = ..., final_env_index: _Optional[_Iterable[int]] = ..., final_scores: _Optional[_Union[Tensor, _Mapping]] = ..., unit_rewards: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
 
 class StreamResponse(_message.Message):
     __slots__ = ("result",)

@@ -1,6 +1,0 @@
-//go:build !race
-
-package pandemic
-
-// raceDetector is true when the tests run with -race (see race_test.go).
-const raceDetector = false
