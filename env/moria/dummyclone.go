@@ -1,379 +1,289 @@
 package moria
 
-import "fmt"
-
-// DummyClone plays as the course's Dummy player (draft).
+// DummyClone plays as the course's Dummy player. Dummy is distributed only
+// as a compiled object; its rules below were read off recorded games of
+// four Dummies (the course engine's traces and the commands every player
+// issued). On most seats of those games DummyClone issues Dummy's command
+// lists round for round; where it does not, the first difference is a
+// wizard's move (docs/rules/moria.md gives the measured agreement).
+//
+// Like Demo, Dummy draws from its own generator seeded with seed+me+1.
+// The "zone" is the set of cells within Manhattan distance 4 of the
+// Balrog; a "free" cell holds no unit; "walkable" is CAVE or OUTSIDE; a
+// "goal" is a cave cell outside the zone that the player does not own.
+// Every round it decides for its dwarves, then its wizards, each in
+// increasing id order. It skips a unit's command (after its draws) when
+// the decided cell is held by one of its units or was already the target
+// of an earlier command this round, and when the decision is to stay.
+//
+// A dwarf u, with R(n) a uniform draw among n candidates:
+//
+//  1. moves to an adjacent free treasure cell (R among them);
+//  2. else attacks an adjacent unit of another player or of Sauron other
+//     than the Balrog (R among them);
+//  3. else, inside the zone, flees: R among the free walkable neighbours
+//     farthest (Manhattan) from the Balrog, staying if there are none;
+//  4. else, if no unit of another player or of Sauron is within Chebyshev
+//     distance 5, digs: R among the rock neighbours with the fewest turns
+//     left (if there are any);
+//  5. else steps towards the nearest goal (8-connected walks through
+//     walkable cells outside the zone): R among the free neighbours at the
+//     least distance;
+//  6. else (no goal reachable) R among the free walkable neighbours
+//     outside the zone, staying if there are none.
+//
+// A wizard u (orthogonal moves only):
+//
+//  1. if units of another player or of Sauron are adjacent (scanned
+//     orthogonal directions first), collects for each the direction away
+//     from it (for a diagonal neighbour, the two orthogonal directions
+//     beside the opposite one) and moves in R among them, even off the
+//     board or into rock;
+//  2. else, inside the zone, flees as a dwarf does, orthogonally;
+//  3. else measures orthogonal walks through walkable cells outside the
+//     zone from its dwarves outside the zone. Beside such a dwarf, it draws
+//     among the first dwarf beside it (a draw that keeps it in place) and
+//     the free neighbours one step from a dwarf;
+//  4. with no dwarf reachable, it draws among its walkable neighbours and
+//     moves unless the drawn cell is held or in the zone;
+//  5. else it steps towards the nearest dwarf: R among the free neighbours
+//     at the least distance; if all those are held, among them and the
+//     neighbours one step farther.
+//
+// A game with DummyClones in the Dummy seats is therefore the course
+// engine's game with Dummy up to the first difference.
 type DummyClone struct {
 	me      int
 	rng     Rand
-	dist    [NumCells]int32
-	wdist   [NumCells]int32
-	q       []int32
-	claimed [NumCells]bool
-
-	digTarget   map[int]int // dwarf id -> rock cell it digs
-	prevDwarves []int
-	first       bool
-
-	Dbg    map[int]int64        // TEMP: generator state before each unit
-	Why    map[int]string       // TEMP
-	Oracle func(id int) Dir     // TEMP
-	Note   func(string, ...any) // TEMP
+	dist    [NumCells]int32 // dwarves: steps to the nearest goal, -1 if none
+	wdist   [NumCells]int32 // wizards: orthogonal steps to a dwarf, -1 if none
+	queue   []int32
+	claimed [NumCells]bool // cells targeted by this round's commands
 }
 
-var BalR = -1
-var scanOrder = [8]Dir{0, 2, 4, 6, 1, 3, 5, 7}
-var BalM = 4
-var WizAvoid = 0
+// zoneRadius is the Manhattan radius around the Balrog that Dummy's units
+// avoid.
+const zoneRadius = 4
+
+// nearRadius is the Chebyshev radius within which a unit of another player
+// or of Sauron stops a dwarf from digging.
+const nearRadius = 5
 
 func init() { RegisterBot("DummyClone", NewDummyClone) }
 
 // NewDummyClone returns the Dummy clone for seat me of a game with the
 // given seed.
 func NewDummyClone(me, seed int) Bot {
-	d := &DummyClone{me: me, digTarget: map[int]int{}, first: true}
+	d := &DummyClone{me: me}
 	d.rng.Seed(seed + me + 1)
 	return d
 }
 
-// Play gives one command for every unit of the player: dwarves, then
-// wizards, in increasing id order.
+// Play commands the player's dwarves, then its wizards, in increasing id
+// order.
 func (d *DummyClone) Play(s *State, o *Orders) {
 	d.goalField(s)
 	d.claimed = [NumCells]bool{}
-	d.Dbg = map[int]int64{}
-	d.Why = map[int]string{}
 	for _, id := range s.Dwarves[d.me] {
-		d.Dbg[id] = d.rng.State()
-		u := &s.Units[id]
-		dir := d.dwarf(s, u)
-		if dir == None {
-			continue
-		}
-		t := u.Pos.Add(dir)
-		if d.claimed[t.Index()] {
-			continue
-		}
-		if id := s.Cell(t).ID; id >= 0 && s.Units[id].Player == d.me {
-			continue
-		}
-		d.claimed[t.Index()] = true
-		o.Command(id, dir)
+		d.command(s, o, id, d.dwarf(s, &s.Units[id]))
 	}
 	for _, id := range s.Wizards[d.me] {
-		d.Dbg[id] = d.rng.State()
-		u := &s.Units[id]
-		dir := d.wizard(s, u)
-		if dir == None {
-			continue
-		}
-		t := u.Pos.Add(dir)
-		if t.OnBoard() {
-			if d.claimed[t.Index()] {
-				continue
-			}
-			if id := s.Cell(t).ID; id >= 0 && s.Units[id].Player == d.me {
-				continue
-			}
-			d.claimed[t.Index()] = true
-		}
-		o.Command(id, dir)
+		d.command(s, o, id, d.wizard(s, &s.Units[id]))
 	}
 }
 
+// command issues unit id's move dir unless it stays, or its target cell
+// is held by an own unit or already targeted this round.
+func (d *DummyClone) command(s *State, o *Orders, id int, dir Dir) {
+	if dir == None {
+		return
+	}
+	t := s.Units[id].Pos.Add(dir)
+	if t.OnBoard() {
+		if d.claimed[t.Index()] {
+			return
+		}
+		if v := s.Cell(t).ID; v >= 0 && s.Units[v].Player == d.me {
+			return
+		}
+		d.claimed[t.Index()] = true
+	}
+	o.Command(id, dir)
+}
+
+// draw returns one of c, drawn uniformly, or None if c is empty (without
+// drawing).
+func (d *DummyClone) draw(c []Dir) Dir {
+	if len(c) == 0 {
+		return None
+	}
+	return c[d.rng.Int(0, len(c)-1)]
+}
+
+func inZone(s *State, p Pos) bool { return Manh(p, s.Balrog().Pos) <= zoneRadius }
+
+func walkable(c *Cell) bool { return c.Type == Cave || c.Type == Outside }
+
 func (d *DummyClone) dwarf(s *State, u *Unit) Dir {
-	var c [8]Dir
-	n := 0
+	var buf [8]Dir
+	c := buf[:0]
 	for k := Dir(0); k < 8; k++ {
-		q := u.Pos.Add(k)
-		if q.OnBoard() && s.Cell(q).Treasure && s.Cell(q).ID < 0 {
-			c[n] = k
-			n++
+		if q := u.Pos.Add(k); q.OnBoard() && s.Cell(q).Treasure && s.Cell(q).ID < 0 {
+			c = append(c, k)
 		}
 	}
-	if n > 0 && (TreasureAlways || !d.unitNear(s, u.Pos, 5)) {
-		d.Why[u.ID] = fmt.Sprintf("treasure %v", c[:n])
-		return c[d.rng.Int(0, n-1)]
+	if len(c) > 0 {
+		return d.draw(c)
 	}
-	n = 0
 	for k := Dir(0); k < 8; k++ {
 		q := u.Pos.Add(k)
 		if !q.OnBoard() {
 			continue
 		}
-		if id := s.Cell(q).ID; id >= 0 {
-			v := &s.Units[id]
-			if v.Player != d.me && v.Type != Balrog {
-				c[n] = k
-				n++
-			}
+		if id := s.Cell(q).ID; id >= 0 && s.Units[id].Player != d.me && s.Units[id].Type != Balrog {
+			c = append(c, k)
 		}
 	}
-	if n > 0 {
-		return c[d.rng.Int(0, n-1)]
+	if len(c) > 0 {
+		return d.draw(c)
 	}
-	if Manh(u.Pos, s.Balrog().Pos) <= BalM {
+	if inZone(s, u.Pos) {
 		return d.flee(s, u, 1)
 	}
-	if !d.unitNear(s, u.Pos, 5) {
+	if !d.unitNear(s, u.Pos, nearRadius) {
 		least := 1 << 30
 		for k := Dir(0); k < 8; k++ {
 			q := u.Pos.Add(k)
 			if !q.OnBoard() || s.Cell(q).Type != Rock {
 				continue
 			}
-			t := int(s.Cell(q).Turns)
-			if t < least {
-				least, n = t, 0
+			if t := int(s.Cell(q).Turns); t < least {
+				least, c = t, c[:0]
 			}
-			if t == least {
-				c[n] = k
-				n++
+			if int(s.Cell(q).Turns) == least {
+				c = append(c, k)
 			}
 		}
-		if n > 0 {
-			d.Why[u.ID] = fmt.Sprintf("dig %v", c[:n])
-			return c[d.rng.Int(0, n-1)]
+		if len(c) > 0 {
+			return d.draw(c)
 		}
 	}
 	cur := int32(1 << 30)
 	for k := Dir(0); k < 8; k++ {
-		q := u.Pos.Add(k)
-		if !q.OnBoard() || s.Cell(q).ID >= 0 {
-			continue
-		}
-		if x := d.dist[q.Index()]; x >= 0 && x < cur {
-			cur = x
+		if q := u.Pos.Add(k); q.OnBoard() && s.Cell(q).ID < 0 {
+			if x := d.dist[q.Index()]; x >= 0 && x < cur {
+				cur = x
+			}
 		}
 	}
 	for k := Dir(0); k < 8; k++ {
-		q := u.Pos.Add(k)
-		if !q.OnBoard() || s.Cell(q).ID >= 0 {
-			continue
-		}
-		if x := d.dist[q.Index()]; x == cur {
-			c[n] = k
-			n++
+		if q := u.Pos.Add(k); q.OnBoard() && s.Cell(q).ID < 0 && d.dist[q.Index()] == cur {
+			c = append(c, k)
 		}
 	}
-	if n > 0 {
-		return c[d.rng.Int(0, n-1)]
+	if len(c) > 0 {
+		return d.draw(c)
 	}
-	if NoGoalFlee {
-		b := s.Balrog().Pos
-		for k := Dir(0); k < 8; k++ {
-			q := u.Pos.Add(k)
-			if !q.OnBoard() {
-				continue
-			}
-			if t := s.Cell(q).Type; t != Cave && t != Outside {
-				continue
-			}
-			if !NGOcc && s.Cell(q).ID >= 0 {
-				continue
-			}
-			if !NGZone && Manh(q, b) <= BalM {
-				continue
-			}
-			c[n] = k
-			n++
+	for k := Dir(0); k < 8; k++ {
+		if q := u.Pos.Add(k); q.OnBoard() && walkable(s.Cell(q)) && s.Cell(q).ID < 0 && !inZone(s, q) {
+			c = append(c, k)
 		}
-		d.Why[u.ID] = fmt.Sprintf("nogoal %v", c[:n])
-		if n == 0 {
-			return None
-		}
-		k := c[d.rng.Int(0, n-1)]
-		if Manh(u.Pos.Add(k), b) <= BalM {
-			return None
-		}
-		return k
 	}
-	return None
+	return d.draw(c)
 }
 
-// danger reports whether a unit at p could be hit by an adjacent
-// enemy: another clan's dwarf, an orc, a troll or the Balrog.
-func (d *DummyClone) danger(s *State, p Pos) bool {
-	for k := Dir(0); k < 8; k++ {
-		q := p.Add(k)
-		if !q.OnBoard() {
-			continue
-		}
-		if id := s.Cell(q).ID; id >= 0 {
-			v := &s.Units[id]
-			if v.Player != d.me && v.Type != Wizard {
-				return true
-			}
-		}
-	}
-	return false
-}
+// orth are the orthogonal directions, in the order a wizard scans its
+// neighbours first.
+var orth = [4]Dir{Bottom, Right, Top, Left}
 
 func (d *DummyClone) wizard(s *State, u *Unit) Dir {
-	var c [12]Dir
-	n := 0
-	var en [8]Dir
-	ne := 0
-	for _, k := range scanOrder {
+	var buf [16]Dir
+	c := buf[:0]
+	for _, k := range [8]Dir{Bottom, Right, Top, Left, BR, RT, TL, LB} {
 		q := u.Pos.Add(k)
 		if !q.OnBoard() {
 			continue
 		}
 		if id := s.Cell(q).ID; id >= 0 && s.Units[id].Player != d.me {
-			en[ne] = k
-			ne++
-		}
-	}
-	if ne > 0 {
-		var f [16]Dir
-		nf := 0
-		for _, e := range en[:ne] {
-			o := (e + 4) % 8
-			if o%2 == 0 {
-				f[nf] = o
-				nf++
+			if away := (k + 4) % 8; away%2 == 0 {
+				c = append(c, away)
 			} else {
-				f[nf], f[nf+1] = (o+7)%8, (o+1)%8
-				nf += 2
+				c = append(c, (away+7)%8, (away+1)%8)
 			}
 		}
-		d.Why[u.ID] = fmt.Sprintf("wflee-enemy %v cands %v", en[:ne], f[:nf])
-		return f[d.rng.Int(0, nf-1)]
 	}
-	if Manh(u.Pos, s.Balrog().Pos) <= BalM {
+	if len(c) > 0 {
+		return d.draw(c)
+	}
+	if inZone(s, u.Pos) {
 		return d.flee(s, u, 2)
 	}
-	d.wizardField(s, u.Pos)
-	atSpot := false
-	for k := Dir(0); k < 8; k += 2 {
+	d.wizardField(s)
+	for _, k := range orth {
 		if q := u.Pos.Add(k); q.OnBoard() && d.wdist[q.Index()] == 0 {
-			atSpot = true
+			c = append(c, k)
+			break
 		}
 	}
-	if atSpot {
-		for pass := int32(0); pass < 2; pass++ {
-			for k := Dir(0); k < 8; k += 2 {
-				q := u.Pos.Add(k)
-				if !q.OnBoard() || d.wdist[q.Index()] != pass {
-					continue
-				}
-				if pass == 0 && OneD && n > 0 {
-					continue
-				}
-				if pass == 1 && SpotFreeOnly && s.Cell(q).ID >= 0 {
-					continue
-				}
-				c[n] = k
-				n++
+	if len(c) > 0 {
+		for _, k := range orth {
+			if q := u.Pos.Add(k); q.OnBoard() && d.wdist[q.Index()] == 1 && s.Cell(q).ID < 0 {
+				c = append(c, k)
 			}
 		}
-		d.Why[u.ID] = fmt.Sprintf("spot cands %v", c[:n])
-		if n == 0 {
-			return None
-		}
-		return c[d.rng.Int(0, n-1)]
+		return d.draw(c)
 	}
 	cur := int32(1 << 30)
-	for k := Dir(0); k < 8; k += 2 {
-		q := u.Pos.Add(k)
-		if !q.OnBoard() {
-			continue
-		}
-		if x := d.wdist[q.Index()]; x >= 0 && x < cur {
-			cur = x
-		}
-	}
-	if cur == 1<<30 && (WNG == 2 || WNG == 3 || WNG == 4) {
-		b := s.Balrog().Pos
-		for k := Dir(0); k < 8; k += 2 {
-			q := u.Pos.Add(k)
-			if !q.OnBoard() {
-				continue
+	for _, k := range orth {
+		if q := u.Pos.Add(k); q.OnBoard() {
+			if x := d.wdist[q.Index()]; x >= 0 && x < cur {
+				cur = x
 			}
-			t := s.Cell(q).Type
-			if WNG == 2 && t != Cave && t != Outside {
-				continue
-			}
-			if WNG == 4 && (t != Cave && t != Outside || Manh(q, b) <= BalM) {
-				continue
-			}
-			c[n] = k
-			n++
 		}
-		d.Why[u.ID] = fmt.Sprintf("wbfs none %v", c[:n])
-		if n == 0 {
-			return None
-		}
-		k := c[d.rng.Int(0, n-1)]
-		q := u.Pos.Add(k)
-		if t := s.Cell(q).Type; s.Cell(q).ID >= 0 || Manh(q, b) <= BalM || (t != Cave && t != Outside) {
-			return None
-		}
-		return k
-	}
-	if cur == 1<<30 && WNG == 1 {
-		k := Dir(2 * d.rng.Int(0, 3))
-		d.Why[u.ID] = fmt.Sprintf("wbfs none random %v", k)
-		q := u.Pos.Add(k)
-		if q.OnBoard() && (s.Cell(q).ID >= 0 || Manh(q, s.Balrog().Pos) <= BalM) {
-			return None
-		}
-		return k
 	}
 	if cur == 1<<30 {
-		b := s.Balrog().Pos
-		for k := Dir(0); k < 8; k += 2 {
-			q := u.Pos.Add(k)
-			if !q.OnBoard() || s.Cell(q).ID >= 0 || Manh(q, b) <= BalM {
-				continue
+		for _, k := range orth {
+			if q := u.Pos.Add(k); q.OnBoard() && walkable(s.Cell(q)) {
+				c = append(c, k)
 			}
-			if t := s.Cell(q).Type; t != Cave && t != Outside {
-				continue
-			}
-			c[n] = k
-			n++
 		}
-		d.Why[u.ID] = fmt.Sprintf("wbfs none %v", c[:n])
-		if n == 0 {
+		k := d.draw(c)
+		if k == None {
 			return None
 		}
-		return c[d.rng.Int(0, n-1)]
+		if q := u.Pos.Add(k); s.Cell(q).ID >= 0 || inZone(s, q) {
+			return None
+		}
+		return k
 	}
 	free := false
-	for k := Dir(0); k < 8; k += 2 {
-		q := u.Pos.Add(k)
-		if q.OnBoard() && d.wdist[q.Index()] == cur && s.Cell(q).ID < 0 {
+	for _, k := range orth {
+		if q := u.Pos.Add(k); q.OnBoard() && d.wdist[q.Index()] == cur && s.Cell(q).ID < 0 {
 			free = true
 		}
 	}
-	for k := Dir(0); k < 8; k += 2 {
-		q := u.Pos.Add(k)
-		if q.OnBoard() && d.wdist[q.Index()] == cur && (!free || s.Cell(q).ID < 0) {
-			c[n] = k
-			n++
+	for _, k := range orth {
+		if q := u.Pos.Add(k); q.OnBoard() && d.wdist[q.Index()] == cur && (!free || s.Cell(q).ID < 0) {
+			c = append(c, k)
 		}
 	}
-	if !free && NextLevel {
-		for k := Dir(0); k < 8; k += 2 {
-			q := u.Pos.Add(k)
-			if q.OnBoard() && d.wdist[q.Index()] == cur+1 {
-				c[n] = k
-				n++
+	if !free {
+		for _, k := range orth {
+			if q := u.Pos.Add(k); q.OnBoard() && d.wdist[q.Index()] == cur+1 {
+				c = append(c, k)
 			}
 		}
 	}
-	d.Why[u.ID] = fmt.Sprintf("wbfs cur %d cands %v", cur, c[:n])
-	return c[d.rng.Int(0, n-1)]
+	return d.draw(c)
 }
 
-// goalField: steps from each cell to the nearest cave the player does not
-// own, through caves and outside cells, 8-connected.
+// goalField sets dist: 8-connected steps from each cell to the nearest
+// goal through walkable cells outside the zone.
 func (d *DummyClone) goalField(s *State) {
-	q := d.q[:0]
-	b := s.Balrog().Pos
+	q := d.queue[:0]
 	for i := range d.dist {
 		d.dist[i] = -1
-		if Manh(PosOf(i), b) <= BalM {
+		if inZone(s, PosOf(i)) {
 			continue
 		}
 		if c := &s.Cells[i]; c.Type == Cave && int(c.Owner) != d.me {
@@ -389,217 +299,74 @@ func (d *DummyClone) goalField(s *State) {
 				continue
 			}
 			ri := r.Index()
-			if t := s.Cells[ri].Type; d.dist[ri] >= 0 || (t != Cave && t != Outside) {
-				continue
-			}
-			if Manh(r, b) <= BalM {
+			if d.dist[ri] >= 0 || !walkable(&s.Cells[ri]) || inZone(s, r) {
 				continue
 			}
 			d.dist[ri] = d.dist[q[h]] + 1
 			q = append(q, int32(ri))
 		}
 	}
-	d.q = q
+	d.queue = q
 }
 
-// wizardField: orthogonal steps from each cell to the nearest own dwarf
-// (except those orthogonally next to w) through caves and outside cells.
-func (d *DummyClone) wizardField(s *State, w Pos) {
-	q := d.q[:0]
+// wizardField sets wdist: orthogonal steps from each cell to the nearest
+// dwarf of the player outside the zone, through walkable cells outside the
+// zone.
+func (d *DummyClone) wizardField(s *State) {
+	q := d.queue[:0]
 	for i := range d.wdist {
 		d.wdist[i] = -1
 	}
 	for _, id := range s.Dwarves[d.me] {
 		p := s.Units[id].Pos
-		if ExclAdj && Manh(p, w) == 1 {
+		if inZone(s, p) {
 			continue
 		}
-		if WSrcZone && Manh(p, s.Balrog().Pos) <= BalM {
-			continue
-		}
-		i := p.Index()
-		d.wdist[i] = 0
-		q = append(q, int32(i))
+		d.wdist[p.Index()] = 0
+		q = append(q, int32(p.Index()))
 	}
 	for h := 0; h < len(q); h++ {
 		p := PosOf(int(q[h]))
-		if M3 && d.wdist[q[h]] > 0 && s.Cells[q[h]].ID >= 0 {
-			continue // a held cell gets a distance but leads nowhere
-		}
-		for k := Dir(0); k < 8; k += 2 {
+		for _, k := range orth {
 			r := p.Add(k)
 			if !r.OnBoard() {
 				continue
 			}
 			ri := r.Index()
-			if t := s.Cells[ri].Type; d.wdist[ri] >= 0 || (t != Cave && t != Outside) {
-				continue
-			}
-			if Manh(r, s.Balrog().Pos) <= BalM {
-				continue
-			}
-			if id := s.Cells[ri].ID; WBlock && id >= 0 && d.blocks(s, &s.Units[id]) {
+			if d.wdist[ri] >= 0 || !walkable(&s.Cells[ri]) || inZone(s, r) {
 				continue
 			}
 			d.wdist[ri] = d.wdist[q[h]] + 1
 			q = append(q, int32(ri))
 		}
 	}
-	d.q = q
+	d.queue = q
 }
 
-// flee moves u to a free cave or outside neighbour (every step-th
-// direction) as far (Manhattan) from the Balrog as possible.
-func (d *DummyClone) flee(s *State, u *Unit, step Dir) Dir { return d.fleeM(s, u, step, false) }
-
-func (d *DummyClone) fleeM(s *State, u *Unit, step Dir, cheb bool) Dir {
-	var c [8]Dir
-	n := 0
+// flee returns a move of u (every step-th direction) to a free walkable
+// neighbour as far (Manhattan) from the Balrog as possible, drawn among
+// the farthest, or None if there is none.
+func (d *DummyClone) flee(s *State, u *Unit, step Dir) Dir {
+	var buf [8]Dir
+	c := buf[:0]
 	b := s.Balrog().Pos
 	best := -1
 	for k := Dir(0); k < 8; k += step {
 		q := u.Pos.Add(k)
-		if !q.OnBoard() || s.Cell(q).ID >= 0 {
+		if !q.OnBoard() || s.Cell(q).ID >= 0 || !walkable(s.Cell(q)) {
 			continue
 		}
-		if t := s.Cell(q).Type; t != Cave && t != Outside {
-			continue
+		if m := Manh(q, b); m > best {
+			best, c = m, c[:0]
 		}
-		m := Manh(q, b)
-		if cheb {
-			m = Cheb(q, b)
-		}
-		if m > best {
-			best, n = m, 0
-		}
-		if m == best {
-			c[n] = k
-			n++
+		if Manh(q, b) == best {
+			c = append(c, k)
 		}
 	}
-	d.Why[u.ID] = fmt.Sprintf("flee-balrog cands %v", c[:n])
-	if n > 0 {
-		return c[d.rng.Int(0, n-1)]
-	}
-	return None
+	return d.draw(c)
 }
 
-// nearEnemy reports whether a unit of another clan or of Sauron is next to p.
-func (d *DummyClone) nearEnemy(s *State, p Pos) bool {
-	for k := Dir(0); k < 8; k++ {
-		q := p.Add(k)
-		if !q.OnBoard() {
-			continue
-		}
-		if id := s.Cell(q).ID; id >= 0 {
-			v := &s.Units[id]
-			if v.Player != d.me && (WizAvoid == 1 || v.Type != Wizard) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// DbgDist TEMP
-func (d *DummyClone) DbgDist(p Pos) (int32, int32) {
-	if !p.OnBoard() {
-		return -9, -9
-	}
-	return d.dist[p.Index()], d.wdist[p.Index()]
-}
-
-var ServStep = Dir(2)
-var Served = false
-var FleeEnemy = false
-var OrthDraw = true
-var FleeWalk = false
-var DigDraw = true
-var Injured = false
-var Stale = false
-var ExclAdj = false
-var WSrcZone = true
-var WBlock = false
-var SpotFree = true
-var SpotK = 4
-var SpotV = 1
-
-// served reports whether an own wizard stands next to p.
-func (d *DummyClone) served(s *State, p Pos) bool {
-	for k := Dir(0); k < 8; k += ServStep {
-		q := p.Add(k)
-		if !q.OnBoard() {
-			continue
-		}
-		if id := s.Cell(q).ID; id >= 0 {
-			v := &s.Units[id]
-			if v.Player == d.me && v.Type == Wizard {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// adjEnemy returns the position of the first unit next to p (directions
-// in order) that could hit a wizard.
-func (d *DummyClone) adjEnemy(s *State, p Pos) (Dir, bool) {
-	for k := Dir(0); k < 8; k++ {
-		q := p.Add(k)
-		if !q.OnBoard() {
-			continue
-		}
-		if id := s.Cell(q).ID; id >= 0 {
-			v := &s.Units[id]
-			if v.Player != d.me && v.Type != Wizard {
-				return k, true
-			}
-		}
-	}
-	return None, false
-}
-
-// spot reports whether p is orthogonally next to a dwarf of the player.
-func (d *DummyClone) spot(s *State, p Pos) bool {
-	for k := Dir(0); k < 8; k += 2 {
-		q := p.Add(k)
-		if !q.OnBoard() {
-			continue
-		}
-		if id := s.Cell(q).ID; id >= 0 {
-			v := &s.Units[id]
-			if v.Player == d.me && v.Type == Dwarf {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// TryUnit TEMP: the decision for unit id with the generator in state st.
-func (d *DummyClone) TryUnit(s *State, id int, st int64) Dir {
-	save := d.rng.State()
-	dig := map[int]int{}
-	for k, v := range d.digTarget {
-		dig[k] = v
-	}
-	why := d.Why
-	d.Why = map[int]string{}
-	d.rng.SetState(st)
-	var r Dir
-	if s.Units[id].Type == Dwarf {
-		d.goalField(s)
-		r = d.dwarf(s, &s.Units[id])
-	} else {
-		r = d.wizard(s, &s.Units[id])
-	}
-	d.rng.SetState(save)
-	d.digTarget = dig
-	d.Why = why
-	return r
-}
-
-// unitNear reports whether a unit of another clan or of Sauron (the
+// unitNear reports whether a unit of another player or of Sauron (the
 // Balrog included) is within Chebyshev distance r of p.
 func (d *DummyClone) unitNear(s *State, p Pos, r int) bool {
 	for i := max(p.I-r, 0); i <= min(p.I+r, Rows-1); i++ {
@@ -610,48 +377,4 @@ func (d *DummyClone) unitNear(s *State, p Pos, r int) bool {
 		}
 	}
 	return false
-}
-
-var BlockMode = 3
-
-func (d *DummyClone) blocks(s *State, v *Unit) bool {
-	switch BlockMode {
-	case 0:
-		return v.Player == d.me && v.Type == Wizard
-	case 1:
-		return v.Player == d.me
-	case 2:
-		return v.Type != Dwarf
-	case 3:
-		return v.Type == Wizard
-	}
-	return true
-}
-
-var CandMode = 2
-var SpotFreeOnly = true
-var OneD = true
-var CurAll = true
-var SkipDraw = true
-var TreasureAlways = true
-var M3 = false
-var NextLevel = true
-var NoGoalFlee = true
-var NGOcc = false
-var NGZone = false
-var WNG = 2
-var NoGoalCheb = true
-
-func (d *DummyClone) candBlocked(s *State, q Pos) bool {
-	id := s.Cell(q).ID
-	if id < 0 {
-		return false
-	}
-	switch CandMode {
-	case 0:
-		return false
-	case 1:
-		return s.Units[id].Player == d.me
-	}
-	return true
 }
