@@ -1,0 +1,148 @@
+package moria
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"jgym/course/coursetest"
+	"jgym/internal/race"
+)
+
+// heldOutDummyGames holds three of the course's games of four Dummies,
+// from the seeds (1000072 and up) that were kept out of the study of
+// Dummy's rules: each a trace and its command file.
+const heldOutDummyGames = "../../testdata/moria/dummy-games"
+
+// cloneAgreement replays the game of trace path from its command file and
+// counts, over the rounds and the seats named Dummy, the command lists a
+// DummyClone in that seat gives equal to the recorded ones; first
+// describes the first difference ("" if none).
+func cloneAgreement(t *testing.T, path, cmdPath string) (equal, total int, first string) {
+	t.Helper()
+	tr, err := ParseTrace(bytes.NewReader(coursetest.ReadGz(t, path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := ParseCommandLog(bytes.NewReader(coursetest.ReadGz(t, cmdPath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(tr.Config, tr.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clones [NumPlayers]Bot
+	for p, name := range tr.Names {
+		if name == "Dummy" {
+			clones[p] = NewDummyClone(p, tr.Seed)
+		}
+	}
+	var o Orders
+	for r := range log.Rounds {
+		cmds := log.Round(r)
+		for p, c := range clones {
+			if c == nil {
+				continue
+			}
+			o.Reset(len(g.Units))
+			c.Play(&g.State, &o)
+			total++
+			if got, want := o.List(), cmds[p]; slices.Equal(got, want) {
+				equal++
+			} else if first == "" {
+				first = fmt.Sprintf("round %d seat %d: %v, want %v", r, p, got, want)
+			}
+		}
+		// A game the course engine aborted ends inside its last logged
+		// round; the commands are what is checked.
+		if err := g.Step(cmds); err != nil && r+1 < len(log.Rounds) {
+			t.Fatalf("round %d: %v", r, err)
+		}
+	}
+	return equal, total, first
+}
+
+// TestDummyCloneAgreement replays held-out games of four Dummies and the
+// twelve reference games with Dummy in seat 0 from their command files and
+// checks that DummyClone gives, in the Dummy seats, at least as many of
+// Dummy's command lists as it did when its rules were last measured: all
+// of them, but one list in each of four reference games (where a wizard
+// moves or stays unlike Dummy). Under -race or -short it replays two
+// reference games only.
+func TestDummyCloneAgreement(t *testing.T) {
+	type game struct {
+		name     string
+		res, cmd string
+		equal    int // lists equal to Dummy's, at least
+		total    int
+	}
+	var tests []game
+	for _, g := range []struct{ seed, equal int }{{1000072, 800}, {1000073, 800}, {1000074, 800}} {
+		base := filepath.Join(heldOutDummyGames, fmt.Sprintf("moria_s%d_Dummy-Dummy-Dummy-Dummy", g.seed))
+		tests = append(tests, game{fmt.Sprint("held-out ", g.seed), base + ".res.gz", base + ".cmd.gz", g.equal, 800})
+	}
+	for seed, equal := range [...]int{1: 200, 199, 200, 200, 200, 199, 200, 200, 199, 200, 200, 199} {
+		if seed == 0 {
+			continue
+		}
+		name := fmt.Sprintf("moria_s%d_Dummy-Demo-Null-Demo", seed)
+		tests = append(tests, game{fmt.Sprint("reference ", seed),
+			filepath.Join("../../testdata/moria/traces", name+".res.gz"),
+			filepath.Join("../../testdata/moria/traces/commands", name+".cmd.gz"), equal, 200})
+	}
+	if testing.Short() || race.Enabled {
+		tests = tests[3:5] // references 1 and 2, bounding the time
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			path, cmdPath := tc.res, tc.cmd
+			equal, total, first := cloneAgreement(t, path, cmdPath)
+			if total != tc.total {
+				t.Fatalf("%d command lists of Dummy seats, want %d", total, tc.total)
+			}
+			if equal < tc.equal {
+				t.Errorf("%d of %d command lists equal to Dummy's, want at least %d; first difference %s", equal, total, tc.equal, first)
+			}
+			t.Logf("%d of %d command lists equal to Dummy's", equal, total)
+		})
+	}
+}
+
+// TestDummyCloneTraces plays the seeds of the held-out games with four
+// DummyClones and checks that the traces equal the course engine's byte
+// for byte (one game under -race or -short).
+func TestDummyCloneTraces(t *testing.T) {
+	seeds := []int{1000072, 1000073, 1000074}
+	if testing.Short() || race.Enabled {
+		seeds = seeds[:1]
+	}
+	for _, seed := range seeds {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel()
+			want := coursetest.ReadGz(t, filepath.Join(heldOutDummyGames, fmt.Sprintf("moria_s%d_Dummy-Dummy-Dummy-Dummy.res.gz", seed)))
+			tr, err := ParseTrace(bytes.NewReader(want))
+			if err != nil {
+				t.Fatal(err)
+			}
+			clone := [NumPlayers]string{"DummyClone", "DummyClone", "DummyClone", "DummyClone"}
+			match, err := Def.NewBotMatch(tr.Config, tr.Seed, clone)
+			if err != nil {
+				t.Fatal(err)
+			}
+			match.Names = tr.Names // the trace names the players Dummy
+			var got bytes.Buffer
+			match.WriteTrace(&got)
+			if err := match.Run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("trace differs from the course engine's: %s", coursetest.FirstDiff(want, got.Bytes()))
+			}
+		})
+	}
+}
