@@ -44,8 +44,8 @@ package moria
 //     zone from its dwarves outside the zone. Beside such a dwarf, it draws
 //     among the first dwarf beside it (a draw that keeps it in place) and
 //     the free neighbours one step from a dwarf;
-//  4. with no dwarf reachable, it draws among its walkable neighbours and
-//     moves unless the drawn cell is held or in the zone;
+//  4. with no dwarf reachable, it draws among staying and its free
+//     walkable neighbours outside the zone;
 //  5. else it steps towards the nearest dwarf: R among the free neighbours
 //     at the least distance; if all those are held, among them and the
 //     neighbours one step farther.
@@ -242,19 +242,13 @@ func (d *DummyClone) wizard(s *State, u *Unit) Dir {
 		}
 	}
 	if cur == 1<<30 {
+		c = append(c, None)
 		for _, k := range orth {
-			if q := u.Pos.Add(k); q.OnBoard() && walkable(s.Cell(q)) {
+			if q := u.Pos.Add(k); q.OnBoard() && walkable(s.Cell(q)) && s.Cell(q).ID < 0 && !inZone(s, q) {
 				c = append(c, k)
 			}
 		}
-		k := d.draw(c)
-		if k == None {
-			return None
-		}
-		if q := u.Pos.Add(k); s.Cell(q).ID >= 0 || inZone(s, q) {
-			return None
-		}
-		return k
+		return d.draw(c)
 	}
 	free := false
 	for _, k := range orth {
