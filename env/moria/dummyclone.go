@@ -47,8 +47,9 @@ package moria
 //  4. with no dwarf reachable, it draws among staying and its free
 //     walkable neighbours outside the zone;
 //  5. else it steps towards the nearest dwarf: R among the free neighbours
-//     at the least distance; if all those are held, among them and the
-//     neighbours one step farther.
+//     at the least distance; if all those are held, among the first of
+//     them (a draw that keeps it in place) and the neighbours one step
+//     farther.
 //
 // A game with DummyClones in the Dummy seats is therefore the course
 // engine's game with Dummy up to the first difference.
@@ -259,6 +260,9 @@ func (d *DummyClone) wizard(s *State, u *Unit) Dir {
 	for _, k := range orth {
 		if q := u.Pos.Add(k); q.OnBoard() && d.wdist[q.Index()] == cur && (!free || s.Cell(q).ID < 0) {
 			c = append(c, k)
+			if !free {
+				break // only the first held one
+			}
 		}
 	}
 	if !free {
