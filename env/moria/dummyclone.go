@@ -48,8 +48,8 @@ package moria
 //     walkable neighbours outside the zone;
 //  5. else it steps towards the nearest dwarf: R among the free neighbours
 //     at the least distance; if all those are held, among the first of
-//     them (a draw that keeps it in place) and the neighbours one step
-//     farther.
+//     them (a draw that keeps it in place) and the free neighbours one
+//     step farther.
 //
 // A game with DummyClones in the Dummy seats is therefore the course
 // engine's game with Dummy up to the first difference.
@@ -267,7 +267,7 @@ func (d *DummyClone) wizard(s *State, u *Unit) Dir {
 	}
 	if !free {
 		for _, k := range orth {
-			if q := u.Pos.Add(k); q.OnBoard() && d.wdist[q.Index()] == cur+1 {
+			if q := u.Pos.Add(k); q.OnBoard() && d.wdist[q.Index()] == cur+1 && s.Cell(q).ID < 0 {
 				c = append(c, k)
 			}
 		}
