@@ -3,9 +3,10 @@ package moria
 // DummyClone plays as the course's Dummy player. Dummy is distributed only
 // as a compiled object; its rules below were read off recorded games of
 // four Dummies (the course engine's traces and the commands every player
-// issued). On most seats of those games DummyClone issues Dummy's command
-// lists round for round; where it does not, the first difference is a
-// wizard's move (docs/rules/moria.md gives the measured agreement).
+// issued). DummyClone issues Dummy's command lists in every round of all
+// 100 of those games and of the 12 reference games with a Dummy seat, and
+// four DummyClones play the seeds of the 100 games byte for byte
+// (TestDummyCloneAgreement, TestDummyCloneTraces; docs/rules/moria.md).
 //
 // Like Demo, Dummy draws from its own generator seeded with seed+me+1.
 // The "zone" is the set of cells within Manhattan distance 4 of the
@@ -51,8 +52,9 @@ package moria
 //     them (a draw that keeps it in place) and the free neighbours one
 //     step farther.
 //
-// A game with DummyClones in the Dummy seats is therefore the course
-// engine's game with Dummy up to the first difference.
+// DummyClone draws exactly as Dummy does, so a game with DummyClones in
+// the Dummy seats is, as far as these games show, the game the course
+// engine plays with Dummy.
 type DummyClone struct {
 	me      int
 	rng     Rand
