@@ -13,9 +13,10 @@
 //     median scores per player are compared with the recorded games'.
 //
 //     go run ./benchmarks/cloneagree --game pandemic --dir DIR --from 1000071 --to 1000100
+//     go run ./benchmarks/cloneagree --game moria --dir DIR --from 1000072 --to 1000101
 //
 // Each game registers its measure in a file of its own (crematoria.go,
-// dominator.go, pandemic.go); the helpers below are shared.
+// dominator.go, pandemic.go, moria.go); the helpers below are shared.
 package main
 
 import (

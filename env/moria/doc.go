@@ -24,8 +24,8 @@
 //
 // Def is Moria's definition for the core (package game), which builds
 // from it the play loop, the env, the command line's game, datasets, the
-// policy and C++ bots. A Match seats four Bots (Null, Demo, Balin, or your
-// own) and writes the trace in the kit's format:
+// policy and C++ bots. A Match seats four Bots (Null, Demo, DummyClone,
+// Balin, or your own) and writes the trace in the kit's format:
 //
 //	m, err := moria.Def.NewBotMatch(cfg, seed, [4]string{"Demo", "Null", "Demo", "Null"})
 //	m.WriteTrace(w)
