@@ -15,7 +15,7 @@ from jgym._batch import Array
 from jgym.client import Client
 from jgym.env import check_render_mode
 from jgym.errors import InvalidArgumentError, SessionError
-from jgym.render import BoardRenderer
+from jgym.render import BoardRenderer, renderer
 
 __all__ = ["RowAPI"]
 
@@ -29,6 +29,7 @@ class RowAPI:
     _obs: dict[str, Array] | None
     _info_last: dict[str, Any] | None
     _renderer: BoardRenderer | None
+    spec_proto: Any  # the game's GameSpec (jgym.vector.JgymVectorEnv)
     _clients: list[Client]
     _offsets: list[int]
     _row_attrs: dict[str, tuple[Any, ...]]
@@ -129,6 +130,8 @@ class RowAPI:
             if any(v != values[0] for v in values):
                 raise InvalidArgumentError("set_attr render_mode: all rows share one")
             self.render_mode = check_render_mode(values[0])
+            if self.render_mode and self._renderer is None:  # the game's, made on first use
+                self._renderer = renderer(self.spec_proto.observation_version)
             return
         self._row_attrs[name] = tuple(values)
 

@@ -2,8 +2,9 @@
 
 tests/fixtures/shipped_games.json holds the final scores of games each
 ``examples/models/*.onnx`` played as Go's ``policy:`` bot, recorded with the
-jgym of commit 918f094 (before jgym.torch, with Dominator's new Khan;
-tests/fixtures/record_shipped.py says how). Here:
+jgym of commit 918f094 (before jgym.torch, with Dominator's new Khan) and,
+for Pandemic's games against Pasteur, of commit ea38081 (before jgym.torch,
+with Pandemic's new Pasteur); tests/fixtures/record_shipped.py says how. Here:
 
 - each ``.onnx`` file reads (:func:`jgym.torch.read_onnx`), fits the game
   the server describes, and plays those games again in Go: the same scores;
