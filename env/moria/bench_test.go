@@ -31,3 +31,8 @@ func BenchmarkNewGame(b *testing.B) { gametest.BenchmarkNewGame(b, Def) }
 func BenchmarkRoundBalin(b *testing.B) {
 	gametest.BenchmarkRounds(b, Def, gametest.Bench{Seats: [NumPlayers]string{"Balin", "Demo", "Demo", "Demo"}, UntimedNew: true})
 }
+
+// BenchmarkEncoder measures an env-step of one learner against three
+// Demos, the round and the observation encoder side by side (package
+// gametest's BenchmarkEncoder).
+func BenchmarkEncoder(b *testing.B) { gametest.BenchmarkEncoder(b, Def) }

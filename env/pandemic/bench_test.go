@@ -26,3 +26,8 @@ func BenchmarkRoundDemoTrace(b *testing.B) {
 
 // BenchmarkNewGame measures map generation and unit placement.
 func BenchmarkNewGame(b *testing.B) { gametest.BenchmarkNewGame(b, Def) }
+
+// BenchmarkEncoder measures an env-step of one learner against three
+// Demos, the round and the observation encoder side by side (package
+// gametest's BenchmarkEncoder).
+func BenchmarkEncoder(b *testing.B) { gametest.BenchmarkEncoder(b, Def) }

@@ -1,0 +1,109 @@
+package gametest
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"jgym/game"
+)
+
+// encBenchGames is the number of games BenchmarkEncoder records and plays
+// again in turn (seeds 1, 2, ...).
+const encBenchGames = 3
+
+// BenchmarkEncoder measures what an env-step of one learner (seat 0)
+// against three Demo bots costs in process, split in two: the round (the
+// three Demos' orders, the learner's precomputed commands, the engine)
+// and the observation encoder (seat 0's full observation of the state
+// after the round). One op is one env-step; it reports the thread CPU time
+// of each part per env-step as "round-ns/step" and "encoder-ns/step", and
+// their ratio. The two parts alternate step by step on one locked thread,
+// so a noisy machine slows both alike.
+//
+// The learner's commands are Demo's own, recorded in games of four Demos
+// before the clock starts (so no policy or sampling is counted); the
+// games are then played again with seat 0 replaying them. New games (map
+// generation, placement) are left out of both parts; the observation of
+// each game's first state is counted. A game's line:
+//
+//	func BenchmarkEncoder(b *testing.B) { gametest.BenchmarkEncoder(b, Def) }
+func BenchmarkEncoder[C game.Config, G, S any, D game.Dir](b *testing.B, d *game.Def[C, G, S, D]) {
+	cfg := d.DefaultConfig()
+	spec, err := d.EnvSpec(&cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	obs := make([][]byte, len(spec.Observation))
+	for i, ts := range spec.Observation {
+		obs[i] = make([]byte, ts.Bytes())
+	}
+	names := Four("Demo")
+	logs := make([]*game.CommandLog[D], encBenchGames)
+	for g := range logs {
+		m, err := d.NewBotMatch(cfg, g+1, names)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Record()
+		for !m.Done() {
+			if err := m.PlayRound(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		logs[g] = m.Log()
+	}
+	enc := d.NewEncoder()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var m *game.Match[C, G, S, D]
+	var log *game.CommandLog[D]
+	round, next := 0, 0
+	learner := func(p int, o *game.Orders[D]) {
+		if p != 0 {
+			return
+		}
+		for _, c := range log.Rounds[round][0] {
+			o.Command(c.ID, c.Dir)
+		}
+	}
+	var roundNs, encNs time.Duration
+	newGame := func() {
+		b.StopTimer()
+		log = logs[next%encBenchGames]
+		var err error
+		m, err = d.NewBotMatch(cfg, next%encBenchGames+1, names)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Bots[0] = nil
+		next++
+		round = 0
+		b.StartTimer()
+		t0 := threadCPU()
+		enc.Encode(m.State(), 0, obs)
+		encNs += threadCPU() - t0
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if m == nil || m.Done() {
+			newGame()
+		}
+		t0 := threadCPU()
+		if err := m.Play(learner); err != nil {
+			b.Fatal(err)
+		}
+		round++
+		t1 := threadCPU()
+		enc.Encode(m.State(), 0, obs)
+		t2 := threadCPU()
+		roundNs += t1 - t0
+		encNs += t2 - t1
+	}
+	b.ReportMetric(float64(roundNs.Nanoseconds())/float64(b.N), "round-ns/step")
+	b.ReportMetric(float64(encNs.Nanoseconds())/float64(b.N), "encoder-ns/step")
+	if roundNs > 0 {
+		b.ReportMetric(float64(encNs)/float64(roundNs), "encoder/round")
+	}
+}
