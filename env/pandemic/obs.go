@@ -3,6 +3,8 @@ package pandemic
 import (
 	"encoding/binary"
 	"math"
+	"slices"
+	"unsafe"
 
 	"jgym/env"
 	"jgym/policy"
@@ -94,11 +96,91 @@ func b2u(b bool) uint8 {
 // (pandemic-obs-1) into caller-owned buffers. Its zero value is ready to
 // use; it keeps scratch space between calls and is not safe for concurrent
 // use.
+//
+// The board is written plane by plane from what the Observer keeps of the
+// map, which never changes during a game (State's static fields, shared
+// between copies: the Observer keeps them to know when the map changed),
+// and of the owners, which change seldom: the terrain plane, the spawn
+// ring and the map's city and path cells are made once per map, the
+// conquest plane again only when the seat or an owner changed.
 type Observer struct {
-	ring    []bool // spawn ring cells, for the board of rows rows
-	rows    int
+	mp      boardMap
 	sizes   []int
 	scratch []int32
+}
+
+// boardMap is what the Observer keeps of a map and its owners.
+type boardMap struct {
+	types          []CellType // the map it was made of (State's static slices)
+	cityOf, pathOf []int32
+	rows, cols     int
+	terrain        []byte  // the terrain plane
+	ring           []byte  // FlagRing on the spawn ring, the flags plane's base
+	cells          []int32 // the cells of a city or path
+	ownerOf        []int32 // their city k (>= 0) or path -1-k
+	conq           []byte  // the conquest plane of seat me and the owners below
+	me             int
+	cityOwner      []int
+	pathOwner      []int
+	conqOK         bool
+}
+
+// same reports whether x and y are the same slice (the same memory).
+func same[T any](x, y []T) bool {
+	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
+}
+
+// update remakes the map's planes when s plays on another map.
+func (m *boardMap) update(s *State) {
+	n := s.Rows * s.Cols
+	if same(m.types, s.Types) && same(m.cityOf, s.CityOf) && same(m.pathOf, s.PathOf) && m.rows == s.Rows && m.cols == s.Cols {
+		return
+	}
+	m.types, m.cityOf, m.pathOf, m.rows, m.cols = s.Types, s.CityOf, s.PathOf, s.Rows, s.Cols
+	m.terrain = append(m.terrain[:0], make([]byte, n)...)
+	m.ring = append(m.ring[:0], make([]byte, n)...)
+	m.conq = append(m.conq[:0], make([]byte, n)...)
+	m.cells, m.ownerOf = m.cells[:0], m.ownerOf[:0]
+	for idx := 0; idx < n; idx++ {
+		m.terrain[idx] = uint8(s.Types[idx])
+		if c := s.CityOf[idx]; c >= 0 {
+			m.cells, m.ownerOf = append(m.cells, int32(idx)), append(m.ownerOf, c)
+		} else if p := s.PathOf[idx]; p >= 0 {
+			m.cells, m.ownerOf = append(m.cells, int32(idx)), append(m.ownerOf, -1-p)
+		}
+	}
+	for i := 1; i <= s.Rows-2; i++ {
+		for j := 1; j <= s.Cols-2; j++ {
+			if i == 1 || j == 1 || i == s.Rows-2 || j == s.Cols-2 {
+				m.ring[i*s.Cols+j] = FlagRing
+			}
+		}
+	}
+	m.conqOK = false
+}
+
+// conquest returns the conquest plane seen by me (len n), made again
+// when the seat or an owner changed.
+func (m *boardMap) conquest(s *State, me int) []byte {
+	if m.conqOK && m.me == me && slices.Equal(m.cityOwner, s.CityOwner) && slices.Equal(m.pathOwner, s.PathOwner) {
+		return m.conq
+	}
+	m.me, m.conqOK = me, true
+	m.cityOwner = append(m.cityOwner[:0], s.CityOwner...)
+	m.pathOwner = append(m.pathOwner[:0], s.PathOwner...)
+	clear(m.conq)
+	for e, idx := range m.cells {
+		o := -1
+		if k := m.ownerOf[e]; k >= 0 {
+			o = s.CityOwner[k]
+		} else {
+			o = s.PathOwner[-1-k]
+		}
+		if o >= 0 {
+			m.conq[idx] = 1 + Rel(o, me)
+		}
+	}
+	return m.conq
 }
 
 // conquest returns the conquest code of cell idx seen by me.
@@ -120,34 +202,78 @@ func conquest(s *State, idx, me int) uint8 {
 func (ob *Observer) Board(s *State, me int, dst []byte) {
 	n := s.Rows * s.Cols
 	dst = dst[:BoardPlanes*n]
-	if ob.rows != s.Rows || len(ob.ring) != n {
-		ob.ring, ob.rows = make([]bool, n), s.Rows
-		for i := 1; i <= s.Rows-2; i++ {
-			for j := 1; j <= s.Cols-2; j++ {
-				ob.ring[i*s.Cols+j] = i == 1 || j == 1 || i == s.Rows-2 || j == s.Cols-2
-			}
-		}
-	}
+	m := &ob.mp
+	m.update(s)
 	terrain := dst[PlaneTerrain*n : (PlaneTerrain+1)*n]
 	virus := dst[PlaneVirus*n : (PlaneVirus+1)*n]
 	unit := dst[PlaneUnit*n : (PlaneUnit+1)*n]
 	health := dst[PlaneHealth*n : (PlaneHealth+1)*n]
 	conq := dst[PlaneConquest*n : (PlaneConquest+1)*n]
 	flags := dst[PlaneFlags*n : (PlaneFlags+1)*n]
-	for idx := 0; idx < n; idx++ {
-		terrain[idx] = uint8(s.Types[idx])
-		virus[idx] = s.Virus[idx]
-		conq[idx] = conquest(s, idx, me)
-		f := b2u(s.MaskAt[idx])*FlagMask | b2u(ob.ring[idx])*FlagRing
-		unit[idx], health[idx] = 0, 0
-		if id := s.UnitAt[idx]; id >= 0 {
-			u := &s.Units[id]
-			unit[idx] = 1 + Rel(u.Player, me)
-			health[idx] = sat(u.Health)
-			f |= b2u(u.Mask)*FlagMasked | b2u(u.Damage > 0)*FlagInfected | b2u(u.Immune)*FlagImmune
+	copy(terrain, m.terrain)
+	copy(virus, s.Virus[:n])
+	copy(conq, m.conquest(s, me))
+	copy(flags, m.ring)
+	clear(unit)
+	clear(health)
+	// The masks and the units, eight cells (two) at a time: most words
+	// hold none.
+	maskAt := s.MaskAt[:n]
+	for w := 0; w+8 <= n; w += 8 {
+		if binary.LittleEndian.Uint64(boolBytes(maskAt[w:w+8])) == 0 {
+			continue
 		}
-		flags[idx] = f
+		for idx := w; idx < w+8; idx++ {
+			flags[idx] |= b2u(maskAt[idx]) * FlagMask
+		}
 	}
+	for idx := n &^ 7; idx < n; idx++ {
+		flags[idx] |= b2u(maskAt[idx]) * FlagMask
+	}
+	unitAt := s.UnitAt[:n]
+	words := int32Words(unitAt[:n&^3])
+	for w := 0; w < len(words); w += 2 {
+		// Four empty cells (-1, sign bits set) are skipped at once.
+		if words[w]&words[w+1]&signBits == signBits {
+			continue
+		}
+		for idx := 2 * w; idx < 2*w+4; idx++ {
+			ob.stampUnit(s, me, idx, unit, health, flags)
+		}
+	}
+	for idx := n &^ 3; idx < n; idx++ {
+		ob.stampUnit(s, me, idx, unit, health, flags)
+	}
+}
+
+// signBits are the sign bits of two int32 in a word.
+const signBits = 0x8000000080000000
+
+// stampUnit writes the unit planes and flags of cell idx, if a unit
+// stands on it.
+func (ob *Observer) stampUnit(s *State, me, idx int, unit, health, flags []byte) {
+	id := s.UnitAt[idx]
+	if id < 0 {
+		return
+	}
+	u := &s.Units[id]
+	unit[idx] = 1 + Rel(u.Player, me)
+	health[idx] = sat(u.Health)
+	flags[idx] |= b2u(u.Mask)*FlagMasked | b2u(u.Damage > 0)*FlagInfected | b2u(u.Immune)*FlagImmune
+}
+
+// int32Words views int32s (len a multiple of 2) as the words that hold
+// them two by two.
+func int32Words(x []int32) []uint64 {
+	if len(x) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint64)(unsafe.Pointer(&x[0])), len(x)/2)
+}
+
+// boolBytes views bools as their bytes (0 or 1).
+func boolBytes(b []bool) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b))
 }
 
 // Units writes the units tensor, uint8 [U, 13], seen by seat me into dst
