@@ -353,6 +353,10 @@ var globalColumns = func() []env.Column {
 // Encode writes player me's observation of s: the tensors of specFor, in
 // its order, into obs (nil entries are not computed) (game.Encoder).
 func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
+	// Paths and SunPaths read the cells once for both.
+	if len(obs) > 5 && obs[5] != nil || len(obs) > 4 && obs[4] != nil {
+		ob.scan(s, me)
+	}
 	for i, dst := range obs {
 		if dst == nil {
 			continue
@@ -367,9 +371,9 @@ func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 		case 3:
 			ob.Mask(s, me, dst)
 		case 4:
-			ob.Paths(s, me, dst)
+			ob.writePaths(s, me, dst)
 		case 5:
-			ob.SunPaths(s, me, dst)
+			ob.writeSunPaths(s, me, dst)
 		}
 	}
 }

@@ -1,5 +1,7 @@
 package crematoria
 
+import "math/bits"
+
 // The paths tensor of crematoria-obs-2 (docs/observation.md): for each
 // unit of the observing seat, which of its moves bring it closer to the
 // nearest cell of some kind, and how far that cell is, counted in moves
@@ -59,6 +61,13 @@ type pathSearch struct {
 	front      bitboard                // cells at distance exactly t
 	mine       []int                   // the observer's slots on the board
 	dist       []uint8                 // by entry of mine
+
+	// The Elevator field depends on the map alone, which never changes
+	// during a game: its distances are kept for the pass and elev they
+	// were measured on.
+	elevDist           [2 * LevelCells]uint8 // by cell index, unreachable beyond PathMaxDistance
+	elevPass, elevElev bitboard
+	elevOK             bool
 }
 
 // Paths writes the paths tensor, bool [U, PathColumns], of seat me into
@@ -73,22 +82,100 @@ type pathSearch struct {
 // threshold). None (10) is never a descent.
 //
 // The search is breadth first on bitboards, from every source at once,
-// and stops once every unit of me has its distance.
+// and stops once every unit of me has its distance. The Elevator field's
+// distances, which depend on the map alone, are measured once per map.
 func (ob *Observer) Paths(s *State, me int, dst []byte) {
-	n := NumSlots(s.Cfg)
-	dst = dst[:n*PathColumns]
-	clear(dst)
+	ob.scan(s, me)
+	ob.writePaths(s, me, dst)
+}
+
+// scan reads the cells of s for Paths and SunPaths: the sources of seat
+// me's fields, the cells one may enter and the Elevators.
+func (ob *Observer) scan(s *State, me int) {
 	if ob.paths == nil {
 		ob.paths = new(pathSearch)
 	}
+	ob.paths.sources(s, me)
+}
+
+// writePaths is Paths once scan has read s for seat me.
+func (ob *Observer) writePaths(s *State, me int, dst []byte) {
+	n := NumSlots(s.Cfg)
+	dst = dst[:n*PathColumns]
+	clear(dst)
 	ps := ob.paths
 	ps.mine = liveUnits(s, me, ps.mine[:0])
 	if len(ps.mine) == 0 {
 		return
 	}
-	ps.sources(s, me)
 	for f := range ps.src {
+		if f == PathElevator {
+			ps.searchElevator(s, dst)
+			continue
+		}
 		ps.search(s, f, dst)
+	}
+}
+
+// searchElevator writes the Elevator field's columns for ps.mine from its
+// distances, measured again when the map changed.
+func (ps *pathSearch) searchElevator(s *State, dst []byte) {
+	if !ps.elevOK || ps.elevPass != ps.pass || ps.elevElev != ps.elev {
+		ps.elevPass, ps.elevElev, ps.elevOK = ps.pass, ps.elev, true
+		ps.measure(PathElevator, &ps.elevDist)
+	}
+	for _, id := range ps.mine {
+		u := &s.Units[id]
+		d := ps.elevDist[u.Pos.Index()]
+		row := dst[id*PathColumns : (id+1)*PathColumns]
+		descentsDist(u.Pos, ps.elev.has(u.Pos), &ps.elevDist, d, row[PathElevator*NumDirs:(PathElevator+1)*NumDirs])
+		therm := row[(NumPathFields+PathElevator)*NumDirs:]
+		for k, th := range PathThresholds {
+			therm[k] = b2u(d >= th)
+		}
+	}
+}
+
+// measure writes into dist every cell's distance to field f, as search
+// measures it (unreachable beyond PathMaxDistance).
+func (ps *pathSearch) measure(f int, dist *[2 * LevelCells]uint8) {
+	for i := range dist {
+		dist[i] = unreachable
+	}
+	for k := range ps.front {
+		for i := range ps.front[k] {
+			for w := 0; w < 2; w++ {
+				ps.front[k][i][w] = ps.src[f][k][i][w] & ps.pass[k][i][w]
+			}
+		}
+	}
+	ps.reached = ps.front
+	for t := 0; ; t++ {
+		for k := range ps.front {
+			for i := range ps.front[k] {
+				for w := 0; w < 2; w++ {
+					for x := ps.front[k][i][w]; x != 0; x &= x - 1 {
+						dist[k*LevelCells+i*Cols+64*w+bits.TrailingZeros64(x)] = uint8(t)
+					}
+				}
+			}
+		}
+		if t == PathMaxDistance || !ps.expand() {
+			return
+		}
+	}
+}
+
+// descentsDist is descents with the cells nearer than d given by their
+// distances.
+func descentsDist(p Pos, elevator bool, dist *[2 * LevelCells]uint8, d uint8, flags []byte) {
+	for dir := Bottom; dir < None; dir++ {
+		if dir >= Up && (!elevator || (dir == Up) != (p.K == 0)) {
+			continue
+		}
+		if t := p.Add(dir); t.OnBoard() && dist[t.Index()] < d {
+			flags[dir] = 1
+		}
 	}
 }
 
@@ -240,13 +327,18 @@ func expandFront(fr, pass, elev, reached *bitboard, from int) bool {
 	a, b := max(lo-1, 0), min(hi+1, Rows-1)
 	// Rows a-1 and b+1 of fr are empty (or off the board): their spread is 0.
 	var x00, x01, x10, x11 uint64 // row i-1, level k, word w: xkw
-	y00, y01 := spread(fr[0][a][0], fr[0][a][1])
+	var y00, y01 uint64
+	if from == 0 {
+		y00, y01 = spread(fr[0][a][0], fr[0][a][1])
+	}
 	y10, y11 := spread(fr[1][a][0], fr[1][a][1])
 	any := uint64(0)
 	for i := a; i <= b; i++ {
 		var z00, z01, z10, z11 uint64
 		if i+1 <= b {
-			z00, z01 = spread(fr[0][i+1][0], fr[0][i+1][1])
+			if from == 0 {
+				z00, z01 = spread(fr[0][i+1][0], fr[0][i+1][1])
+			}
 			z10, z11 = spread(fr[1][i+1][0], fr[1][i+1][1])
 		}
 		v10 := (x10 | y10 | z10)

@@ -1,5 +1,7 @@
 package crematoria
 
+import "math/bits"
+
 // The sun_paths tensor of crematoria-obs-3 (docs/observation.md): the paths
 // tensor (paths.go) counts moves and ignores the sun, so it cannot tell a
 // unit whether a trip to a gem leaves it the time to get back underground
@@ -103,6 +105,12 @@ const sunOffset = Cols / 4
 // their start values, and stop once every unit (and, for escape, every
 // gem) has its value.
 func (ob *Observer) SunPaths(s *State, me int, dst []byte) {
+	ob.scan(s, me)
+	ob.writeSunPaths(s, me, dst)
+}
+
+// writeSunPaths is SunPaths once scan has read s.
+func (ob *Observer) writeSunPaths(s *State, me int, dst []byte) {
 	n := NumSlots(s.Cfg)
 	dst = dst[:n*SunColumns]
 	clear(dst)
@@ -114,7 +122,7 @@ func (ob *Observer) SunPaths(s *State, me int, dst []byte) {
 	if len(ss.mine) == 0 {
 		return
 	}
-	ss.prepare(s)
+	ss.prepare(s, ob.paths)
 	// Escape: from the night elevators of level 1, on level 1.
 	for j := 0; j < Cols; j++ {
 		if ss.left[j] < 0 {
@@ -142,47 +150,29 @@ func (ob *Observer) SunPaths(s *State, me int, dst []byte) {
 }
 
 // prepare sets the night columns, the cells the searches may enter and the
-// gems.
-func (ss *sunSearch) prepare(s *State) {
+// gems, from the cells scan read (ps).
+func (ss *sunSearch) prepare(s *State, ps *pathSearch) {
+	var night [2]uint64 // the night columns, as the words of a row
 	for j := range ss.left {
-		left, night := NightLeft(s.Round, j)
+		left, isNight := NightLeft(s.Round, j)
 		ss.left[j] = int8(left)
-		if !night {
+		if !isNight {
 			ss.left[j] = -1
+			continue
 		}
+		night[j>>6] |= 1 << (j & 63)
 	}
 	ss.gems = ss.gems[:0]
-	// Each word is built in variables, a bit per cell, then stored.
+	ss.elev = ps.elev
+	ss.pass[0] = ps.pass[0]
+	gems := &ps.src[PathGem][1]
 	for i := 0; i < Rows; i++ {
 		for w := 0; w < 2; w++ {
-			j0 := w * 64
-			row0 := s.Cells[i*Cols+j0 : i*Cols+min(j0+64, Cols)]
-			row1 := s.Cells[LevelCells+i*Cols+j0 : LevelCells+i*Cols+min(j0+64, Cols)]
-			var pass0, surface, elev0, elev1 uint64
-			for j := range row0 {
-				bit := uint64(1) << j
-				if row0[j].Type != Rock {
-					pass0 |= bit
-				}
-				if row0[j].Type == Elevator {
-					elev0 |= bit
-				}
-				c := &row1[j]
-				if c.Type == Elevator {
-					elev1 |= bit
-				}
-				if ss.left[j0+j] < 0 {
-					continue
-				}
-				if c.Type != Rock {
-					surface |= bit
-				}
-				if c.Gem {
-					ss.gems = append(ss.gems, Pos{I: i, J: j0 + j, K: 1})
-				}
+			surface := ps.pass[1][i][w] & night[w]
+			ss.pass[1][i][w], ss.surface[1][i][w] = surface, surface
+			for x := gems[i][w] & night[w]; x != 0; x &= x - 1 {
+				ss.gems = append(ss.gems, Pos{I: i, J: 64*w + bits.TrailingZeros64(x), K: 1})
 			}
-			ss.pass[0][i][w], ss.pass[1][i][w], ss.surface[1][i][w] = pass0, surface, surface
-			ss.elev[0][i][w], ss.elev[1][i][w] = elev0, elev1
 		}
 	}
 }
