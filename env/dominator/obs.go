@@ -116,12 +116,22 @@ func (ob *Observer) Board(s *State, me int, dst []byte) {
 	for o := 0; o <= NumPlayers; o++ {
 		ownerCode[o+1] = uint8(1 + rel(o, me))
 	}
+	// The real cells in order: view cell k = base + i*di + j*dj of real
+	// cell (i, j) (ViewPos).
+	base, di, dj := 0, n, 1
+	switch me & 3 {
+	case 1:
+		base, di, dj = n-1, -1, n
+	case 2:
+		base, di, dj = n*n-1, -n, -1
+	case 3:
+		base, di, dj = (n-1)*n, 1, -n
+	}
 	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			rp := RealPos(Pos{i, j}, me, n)
-			ri := rp.I*n + rp.J
+		k := base + i*di
+		for j := 0; j < n; j, k = j+1, k+dj {
+			ri := i*n + j
 			c := &s.Grid[ri]
-			k := i*n + j
 			terrain[k] = b2u(c.Type != Wall)
 			owner[k] = ownerCode[c.Owner+1]
 			haunted[k] = b2u(c.Haunted)
@@ -255,6 +265,12 @@ func (ob *Observer) Globals(s *State, me int, dst []byte) {
 	}
 }
 
+// mine reports whether unit slot id is one of me's units on the board:
+// the slots Legal accepts a direction other than None for.
+func mine(s *State, me, id int) bool {
+	return s.Units[id].Player == me && s.onGrid(id)
+}
+
 // Legal reports whether the engine's validation (SPEC §8.2) accepts
 // direction d, in me's frame, for unit id of player me standing on the
 // board: None always; for me's units on the board the orthogonal
@@ -278,6 +294,11 @@ func (ob *Observer) Mask(s *State, me int, dst []byte) {
 	dst = dst[:n*NumDirs]
 	for id := 0; id < n; id++ {
 		row := dst[id*NumDirs : (id+1)*NumDirs]
+		if !mine(s, me, id) {
+			clear(row)
+			row[None] = 1
+			continue
+		}
 		for d := Bottom; d <= None; d++ {
 			row[d] = b2u(Legal(s, me, id, d))
 		}
@@ -319,6 +340,11 @@ func (ob *Observer) MoveMask(s *State, me int, dst []byte) {
 	dst = dst[:n*NumDirs]
 	for id := 0; id < n; id++ {
 		row := dst[id*NumDirs : (id+1)*NumDirs]
+		if !mine(s, me, id) {
+			clear(row)
+			row[None] = 1
+			continue
+		}
 		for d := Bottom; d <= None; d++ {
 			row[d] = b2u(Works(s, me, id, d))
 		}
