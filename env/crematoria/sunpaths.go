@@ -55,19 +55,18 @@ func NightLeft(r, c int) (left int, night bool) {
 
 // sunSearch is the scratch space of SunPaths.
 type sunSearch struct {
-	left    [Cols]int8              // NightLeft of each column, -1 in daylight
-	pass    bitboard                // level 0 not Rock, level 1 not Rock and in the night
-	elev    bitboard                // the Elevators
-	surface bitboard                // pass, level 1 only (the escape search)
-	noElev  bitboard                // no Elevator (the escape search does not jump)
-	src     [sunOffset + 1]bitboard // sources by start value + sunOffset
-	used    [sunOffset + 1]bool     // which of src hold any
-	reached bitboard                // cells of value <= t
-	front   bitboard                // cells of value exactly t
-	prev    bitboard                // cells of value < t
-	mine    []int                   // the observer's live units on the board
-	gems    []Pos                   // the gems of level 1 in the night
-	gemVal  []int8                  // their escape values
+	left    [Cols]int8           // NightLeft of each column, -1 in daylight
+	pass    bitboard             // level 0 not Rock, level 1 not Rock and in the night
+	elev    bitboard             // the Elevators
+	surface bitboard             // pass, level 1 only (the escape search)
+	noElev  bitboard             // no Elevator (the escape search does not jump)
+	src     [sunOffset + 1][]Pos // source cells by start value + sunOffset
+	reached bitboard             // cells of value <= t
+	front   bitboard             // cells of value exactly t
+	prev    bitboard             // cells of value < t
+	mine    []int                // the observer's live units on the board
+	gems    []Pos                // the gems of level 1 in the night
+	gemVal  []int8               // their escape values
 }
 
 // sunOffset shifts start values (-19..0, at most -(Cols/4 - 1)) to source
@@ -131,9 +130,8 @@ func (ob *Observer) writeSunPaths(s *State, me int, dst []byte) {
 		w, bit := j>>6, uint64(1)<<(j&63)
 		b := sunOffset - int(ss.left[j])
 		for i := 0; i < Rows; i++ {
-			if e := ss.elev[1][i][w] & bit; e != 0 {
-				ss.src[b][1][i][w] |= e
-				ss.used[b] = true
+			if ss.elev[1][i][w]&bit != 0 {
+				ss.src[b] = append(ss.src[b], Pos{I: i, J: j, K: 1})
 			}
 		}
 	}
@@ -142,8 +140,7 @@ func (ob *Observer) writeSunPaths(s *State, me int, dst []byte) {
 	for e, g := range ss.gems {
 		if v := ss.gemVal[e]; v <= 0 {
 			b := sunOffset - int(min(ss.left[g.J], -v))
-			ss.src[b].set(1, g.I, g.J)
-			ss.used[b] = true
+			ss.src[b] = append(ss.src[b], g)
 		}
 	}
 	ss.search(s, SunGemTrip, &ss.pass, &ss.elev, dst)
@@ -209,8 +206,8 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 	}
 	// The first and last start values.
 	first, last := 1, -sunOffset-1
-	for b, u := range ss.used {
-		if u {
+	for b, src := range ss.src {
+		if len(src) > 0 {
 			first, last = min(first, b-sunOffset), b-sunOffset
 		}
 	}
@@ -224,15 +221,11 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 	}
 	for t := first; left > 0; t++ {
 		// The sources that start at t and are not reached yet.
-		if t <= last && ss.used[t+sunOffset] {
-			src := &ss.src[t+sunOffset]
-			for k := range src {
-				for i := range src[k] {
-					for w := 0; w < 2; w++ {
-						v := src[k][i][w] & pass[k][i][w] &^ ss.reached[k][i][w]
-						ss.front[k][i][w] |= v
-						ss.reached[k][i][w] |= v
-					}
+		if t <= last {
+			for _, p := range ss.src[t+sunOffset] {
+				if pass.has(p) && !ss.reached.has(p) {
+					ss.front.set(p.K, p.I, p.J)
+					ss.reached.set(p.K, p.I, p.J)
 				}
 			}
 		}
@@ -260,10 +253,8 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 			break
 		}
 	}
-	for b, u := range ss.used {
-		if u {
-			ss.src[b], ss.used[b] = bitboard{}, false
-		}
+	for b := range ss.src {
+		ss.src[b] = ss.src[b][:0]
 	}
 	// The units beyond: every reached neighbour is nearer.
 	for _, tg := range targets {
