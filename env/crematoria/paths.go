@@ -68,6 +68,76 @@ type pathSearch struct {
 	elevDist           [2 * LevelCells]uint8 // by cell index, unreachable beyond PathMaxDistance
 	elevPass, elevElev bitboard
 	elevOK             bool
+
+	// The Gem field's search, kept while the gems stay (about half the
+	// rounds of a game).
+	gem layerCache
+}
+
+// layerCache is a field's search kept between calls while its sources,
+// pass and elev stay the same: the cells reached at each distance, grown
+// only as far as a unit asks.
+type layerCache struct {
+	src, pass, elev bitboard   // what the search was made of
+	ok              bool       // the search is of src, pass and elev
+	layers          []bitboard // layers[t]: the cells at distance <= t
+	front           bitboard   // the cells at distance len(layers)-1
+	done            bool       // no farther cell: nothing new, or PathMaxDistance
+}
+
+// distance returns the distance of p (unreachable beyond the search's
+// end), growing the search as far as needed.
+func (c *layerCache) distance(p Pos) uint8 {
+	for !c.layers[len(c.layers)-1].has(p) {
+		if c.done {
+			return unreachable
+		}
+		reached := c.layers[len(c.layers)-1]
+		if !expandFront(&c.front, &c.pass, &c.elev, &reached, 0) {
+			c.done = true
+			return unreachable
+		}
+		c.layers = append(c.layers, reached)
+		c.done = len(c.layers)-1 == PathMaxDistance
+	}
+	// The layers are nested: the first that holds p.
+	lo, hi := 0, len(c.layers)-1
+	for lo < hi {
+		if m := (lo + hi) / 2; c.layers[m].has(p) {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return uint8(lo)
+}
+
+// searchCached is search for field f on the kept search c, begun again
+// when the field's sources, pass or elev changed.
+func (ps *pathSearch) searchCached(s *State, f int, c *layerCache, dst []byte) {
+	if !c.ok || c.src != ps.src[f] || c.pass != ps.pass || c.elev != ps.elev {
+		c.src, c.pass, c.elev, c.ok, c.done = ps.src[f], ps.pass, ps.elev, true, false
+		for k := range c.front {
+			for i := range c.front[k] {
+				for w := 0; w < 2; w++ {
+					c.front[k][i][w] = c.src[k][i][w] & c.pass[k][i][w]
+				}
+			}
+		}
+		c.layers = append(c.layers[:0], c.front)
+	}
+	var none bitboard
+	for _, id := range ps.mine {
+		d := c.distance(s.Units[id].Pos)
+		nearer := &none
+		switch {
+		case d == unreachable:
+			nearer = &c.layers[len(c.layers)-1]
+		case d > 0:
+			nearer = &c.layers[d-1]
+		}
+		ps.write(s, f, id, d, nearer, dst)
+	}
 }
 
 // Paths writes the paths tensor, bool [U, PathColumns], of seat me into
@@ -109,8 +179,12 @@ func (ob *Observer) writePaths(s *State, me int, dst []byte) {
 		return
 	}
 	for f := range ps.src {
-		if f == PathElevator {
+		switch f {
+		case PathElevator:
 			ps.searchElevator(s, dst)
+			continue
+		case PathGem:
+			ps.searchCached(s, f, &ps.gem, dst)
 			continue
 		}
 		ps.search(s, f, dst)
