@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
-	"unsafe"
 
 	"jgym/env"
 	"jgym/policy"
@@ -216,64 +215,28 @@ func (ob *Observer) Board(s *State, me int, dst []byte) {
 	copy(flags, m.ring)
 	clear(unit)
 	clear(health)
-	// The masks and the units, eight cells (two) at a time: most words
-	// hold none.
-	maskAt := s.MaskAt[:n]
-	for w := 0; w+8 <= n; w += 8 {
-		if binary.LittleEndian.Uint64(boolBytes(maskAt[w:w+8])) == 0 {
+	// The masks and the units from their lists: the engine (and CopyFrom)
+	// keeps MaskAt and UnitAt as the cells of Masks and of the units, so
+	// these are the cells whose MaskAt is set and whose UnitAt names a
+	// unit, without reading the other cells.
+	for _, p := range s.Masks {
+		if s.OnBoard(p) && s.MaskAt[s.Idx(p)] {
+			flags[s.Idx(p)] |= FlagMask
+		}
+	}
+	for id := range s.Units {
+		u := &s.Units[id]
+		if !s.OnBoard(u.Pos) {
 			continue
 		}
-		for idx := w; idx < w+8; idx++ {
-			flags[idx] |= b2u(maskAt[idx]) * FlagMask
-		}
-	}
-	for idx := n &^ 7; idx < n; idx++ {
-		flags[idx] |= b2u(maskAt[idx]) * FlagMask
-	}
-	unitAt := s.UnitAt[:n]
-	words := int32Words(unitAt[:n&^3])
-	for w := 0; w < len(words); w += 2 {
-		// Four empty cells (-1, sign bits set) are skipped at once.
-		if words[w]&words[w+1]&signBits == signBits {
+		idx := s.Idx(u.Pos)
+		if s.UnitAt[idx] != int32(id) {
 			continue
 		}
-		for idx := 2 * w; idx < 2*w+4; idx++ {
-			ob.stampUnit(s, me, idx, unit, health, flags)
-		}
+		unit[idx] = 1 + Rel(u.Player, me)
+		health[idx] = sat(u.Health)
+		flags[idx] |= b2u(u.Mask)*FlagMasked | b2u(u.Damage > 0)*FlagInfected | b2u(u.Immune)*FlagImmune
 	}
-	for idx := n &^ 3; idx < n; idx++ {
-		ob.stampUnit(s, me, idx, unit, health, flags)
-	}
-}
-
-// signBits are the sign bits of two int32 in a word.
-const signBits = 0x8000000080000000
-
-// stampUnit writes the unit planes and flags of cell idx, if a unit
-// stands on it.
-func (ob *Observer) stampUnit(s *State, me, idx int, unit, health, flags []byte) {
-	id := s.UnitAt[idx]
-	if id < 0 {
-		return
-	}
-	u := &s.Units[id]
-	unit[idx] = 1 + Rel(u.Player, me)
-	health[idx] = sat(u.Health)
-	flags[idx] |= b2u(u.Mask)*FlagMasked | b2u(u.Damage > 0)*FlagInfected | b2u(u.Immune)*FlagImmune
-}
-
-// int32Words views int32s (len a multiple of 2) as the words that hold
-// them two by two.
-func int32Words(x []int32) []uint64 {
-	if len(x) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*uint64)(unsafe.Pointer(&x[0])), len(x)/2)
-}
-
-// boolBytes views bools as their bytes (0 or 1).
-func boolBytes(b []bool) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b))
 }
 
 // Units writes the units tensor, uint8 [U, 13], seen by seat me into dst
