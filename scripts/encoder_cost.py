@@ -30,14 +30,28 @@ METRIC = re.compile(r"([\d.]+) (round-ns/step|encoder-ns/step|encoder/round)")
 
 def build(tree: Path, game: str, out: Path) -> Path:
     binary = out / f"{tree.name}-{game}.test"
-    subprocess.run(["go", "test", "-c", "-o", str(binary), f"./env/{game}"], cwd=tree, check=True)
+    subprocess.run(
+        ["go", "test", "-c", "-o", str(binary), f"./env/{game}"], cwd=tree, check=True
+    )
     return binary
 
 
 def run(binary: Path, cwd: Path, steps: int) -> dict[str, float]:
-    cmd = ["nice", "-n", "10", str(binary), "-test.run", "^$", "-test.bench", "^BenchmarkEncoder$",
-           "-test.benchtime", f"{steps}x"]
-    out = subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, text=True).stdout
+    cmd = [
+        "nice",
+        "-n",
+        "10",
+        str(binary),
+        "-test.run",
+        "^$",
+        "-test.bench",
+        "^BenchmarkEncoder$",
+        "-test.benchtime",
+        f"{steps}x",
+    ]
+    out = subprocess.run(
+        cmd, cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout
     got = {unit: float(v) for v, unit in METRIC.findall(out)}
     if len(got) != 3:
         raise SystemExit(f"{binary}: no BenchmarkEncoder figures in:\n{out}")
@@ -66,14 +80,18 @@ def main() -> None:
                     got = run(bins[side, g], tree / "env" / g, a.steps)
                     res.setdefault((side, g), []).append(got)
                     print(f"run {r + 1} {g} {side}: {got}", flush=True)
-    med = lambda side, g, k: statistics.median(x[k] for x in res[side, g])  # noqa: E731
-    lines = ["| game | round µs (old / new) | encoder µs, old | encoder µs, new | encoder/round, old | encoder/round, new |",
-             "|---|---:|---:|---:|---:|---:|"]
+    med = lambda side, g, k: statistics.median(x[k] for x in res[side, g])
+    lines = [
+        "| game | round µs (old / new) | encoder µs, old | encoder µs, new | encoder/round, old | encoder/round, new |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for g in GAMES:
-        lines.append(f"| {g.capitalize()} | {med('old', g, 'round-ns/step') / 1000:.1f} / "
-                     f"{med('new', g, 'round-ns/step') / 1000:.1f} | "
-                     f"{med('old', g, 'encoder-ns/step') / 1000:.1f} | {med('new', g, 'encoder-ns/step') / 1000:.1f} | "
-                     f"{med('old', g, 'encoder/round'):.2f} | {med('new', g, 'encoder/round'):.2f} |")
+        lines.append(
+            f"| {g.capitalize()} | {med('old', g, 'round-ns/step') / 1000:.1f} / "
+            f"{med('new', g, 'round-ns/step') / 1000:.1f} | "
+            f"{med('old', g, 'encoder-ns/step') / 1000:.1f} | {med('new', g, 'encoder-ns/step') / 1000:.1f} | "
+            f"{med('old', g, 'encoder/round'):.2f} | {med('new', g, 'encoder/round'):.2f} |"
+        )
     table = "\n".join(lines)
     print(table)
     if a.out:
