@@ -17,9 +17,10 @@ const encBenchGames = 3
 // three Demos' orders, the learner's precomputed commands, the engine)
 // and the observation encoder (seat 0's full observation of the state
 // after the round). One op is one env-step; it reports the thread CPU time
-// of each part per env-step as "round-ns/step" and "encoder-ns/step", and
-// their ratio. The two parts alternate step by step on one locked thread,
-// so a noisy machine slows both alike.
+// of each part per env-step as "round-ns/step" and "encoder-ns/step",
+// their ratio, and the encoder's allocations per call. The two parts
+// alternate step by step on one locked thread, so a noisy machine slows
+// both alike.
 //
 // The learner's commands are Demo's own, recorded in games of four Demos
 // before the clock starts (so no policy or sampling is counted); the
@@ -106,4 +107,7 @@ func BenchmarkEncoder[C game.Config, G, S any, D game.Dir](b *testing.B, d *game
 	if roundNs > 0 {
 		b.ReportMetric(float64(encNs)/float64(roundNs), "encoder/round")
 	}
+	// The encoder's own allocations (allocs/op counts the round's too).
+	b.StopTimer()
+	b.ReportMetric(testing.AllocsPerRun(10, func() { enc.Encode(m.State(), 0, obs) }), "encoder-allocs/step")
 }
