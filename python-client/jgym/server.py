@@ -42,6 +42,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import weakref
@@ -316,14 +317,23 @@ class _Spawner:
                 reply.put(e)
 
 
-def _stop_process(proc: subprocess.Popen[bytes], owner: int, timeout: float = 5.0) -> None:
+def _stop_process(
+    proc: subprocess.Popen[bytes], owner: int, timeout: float = 5.0, remove: str | None = None
+) -> None:
     """Stops a server child and its process group: SIGTERM, then SIGKILL.
 
     Only in the process that started it (``owner``): a forked child (a
     subprocess vector env, a Ray worker) inherits the object but not the
-    server, which goes on serving its parent.
+    server, which goes on serving its parent. ``remove`` is the directory
+    of its local socket, removed once it stopped.
     """
     if os.getpid() != owner:
+        return
+    if remove is not None:
+        try:
+            _stop_process(proc, owner, timeout)
+        finally:
+            shutil.rmtree(remove, ignore_errors=True)
         return
     pgid = proc.pid  # start_new_session: the child leads its own group
     if proc.poll() is None:
@@ -383,6 +393,9 @@ class LocalServer:
         startup_timeout: Seconds to wait for the server to answer.
         tls_ca: For a server started with ``--tls-cert``: the PEM file of
             its CA, to check that it answers over TLS.
+        local_socket: Offer the local channel (``--local-socket``) on a
+            socket in a private temporary directory, removed with the
+            server (default: on Linux); :attr:`local_socket` is its path.
 
     Raises:
         ServerStartError: The server exited or did not answer in time; the
@@ -404,12 +417,21 @@ class LocalServer:
         args: Sequence[str] = (),
         startup_timeout: float = 60.0,
         tls_ca: str | os.PathLike[str] | None = None,
+        local_socket: bool | None = None,
     ) -> None:
         self.binary = Path(binary) if binary is not None else find_binary()
         self._tls_ca = tls_ca
         cmd = [str(self.binary), "serve", "--addr", "127.0.0.1:0", "--log-format", "json"]
         if workers is not None:
             cmd += ["--workers", str(workers)]
+        if local_socket is None:
+            local_socket = sys.platform.startswith("linux")
+        self.local_socket: str | None = None
+        sock_dir = None
+        if local_socket:
+            sock_dir = tempfile.mkdtemp(prefix="jgym-local-")  # mode 0700
+            self.local_socket = os.path.join(sock_dir, "jgym.sock")
+            cmd += ["--local-socket", self.local_socket]
         cmd += list(args)
         self.command = cmd
         self._log: collections.deque[str] = collections.deque(maxlen=200)
@@ -430,9 +452,13 @@ class LocalServer:
         try:
             self._proc = _Spawner.run(spawn)
         except OSError as e:
+            if sock_dir is not None:
+                shutil.rmtree(sock_dir, ignore_errors=True)
             raise ServerStartError(f"cannot run {self.binary}: {e}") from e
         self.pid = self._proc.pid
-        self._finalizer = weakref.finalize(self, _stop_process, self._proc, os.getpid())
+        self._finalizer = weakref.finalize(
+            self, _stop_process, self._proc, os.getpid(), remove=sock_dir
+        )
         threading.Thread(
             target=self._read_log, name=f"jgym-serve-{self.pid}-log", daemon=True
         ).start()
