@@ -10,6 +10,11 @@ them. Each request and each answer is 16 bytes on the socket; no batch
 is encoded, sent or decoded. docs/local.md describes the channel; the
 wire is in the server's ``server/local.go``.
 
+One request is in flight at a time (its env ids and actions are in the
+region until the server has read them): :meth:`LocalChannel.recv` before
+the next send. The vector environment's ``step_async`` still overlaps the
+caller's work with the server's step.
+
 The vector environment uses it by itself when the server is local (see
 :class:`jgym.JgymVectorEnv`'s ``local``); :class:`LocalChannel` is the
 building block.
@@ -23,6 +28,7 @@ stepped (for a step of every env: until the next step). With
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import mmap
@@ -176,9 +182,14 @@ class LocalChannel:
 
     # --- requests -----------------------------------------------------------
 
-    def _send(self, op: int, flags: int, count: int, seed: int = 0) -> None:
+    def _check_free(self) -> None:
+        """One request at a time: its env ids and actions live in the region until read."""
         if self.closed:
             raise SessionError(f"session {self.session.id}: the local channel is closed")
+        if self._pending:
+            raise SessionError("the local channel holds one request at a time: recv() first")
+
+    def _send(self, op: int, flags: int, count: int, seed: int = 0) -> None:
         try:
             self._sock.sendall(_HEADER.pack(op, flags, 0, count, seed))
         except OSError as e:
@@ -198,6 +209,7 @@ class LocalChannel:
     def send_reset(self, seed: int | None = None, env_ids: Sequence[int] | None = None) -> None:
         """Queues a reset (as :meth:`jgym.client.Session.send_reset`, no trace starts)."""
         seed = check_seed(seed)
+        self._check_free()
         count = self._put_ids(env_ids)
         flags = _FLAG_SEED if seed is not None else 0
         self._send(_OP_RESET, flags, count, seed or 0)
@@ -209,14 +221,13 @@ class LocalChannel:
         env_ids: Sequence[int] | None = None,
     ) -> None:
         """Writes the actions into the region and queues a step (as ``Session.send_step``)."""
+        self._check_free()
         b = len(env_ids) if env_ids is not None else self.num_envs
         shape = (b, self.num_learners, self.num_slots)
         acts = np.asarray(actions)
         if acts.size != math.prod(shape):
             raise SessionError(f"actions: {acts.size} values, want {math.prod(shape)}")
-        self._actions[:b] = check_actions(
-            acts.reshape(shape), shape, self.session.game.num_actions
-        )
+        self._actions[:b] = check_actions(acts.reshape(shape), shape, self.session.game.num_actions)
         flags = 0
         if order is not None:
             self._order[:b] = check_order(np.asarray(order).reshape(shape), shape)
@@ -226,6 +237,7 @@ class LocalChannel:
 
     def send_recv(self) -> None:
         """Queues a wait for envs still running from an async step."""
+        self._check_free()
         self._send(_OP_RECV, 0, 0)
 
     def recv(self) -> Batch:
@@ -318,10 +330,9 @@ class LocalChannel:
             setattr(self, name, None)
         self._actions = self._order = None  # type: ignore[assignment]
         for m in (self._in, self._out):
-            try:
+            # A view of the caller's may still map it: unmapped when it goes.
+            with contextlib.suppress(BufferError):
                 m.close()
-            except BufferError:
-                pass  # a view of the caller's still maps it; unmapped when it goes
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"{self._pending} pending"

@@ -684,13 +684,16 @@ class _Link:
     """How one session's requests travel: its local channel, else its gRPC stream.
 
     Saved states and their restores always go over gRPC; the answers are
-    taken from the transport each request went by, in order.
+    taken from the transport each request went by, in order. The local
+    channel holds one request at a time: a second one (the resets of
+    several seeds) first takes the answer of the one before into ``_ready``.
     """
 
     def __init__(self, session: Session, address: str | None, local: bool | None, copy: bool):
         self.session = session
         self.channel: LocalChannel | None = None
         self._via: collections.deque[bool] = collections.deque()  # True: local
+        self._ready: collections.deque[Batch | JgymError] = collections.deque()
         if local is False or (local is None and not is_local_address(address)):
             return
         if not session.local_socket:
@@ -707,8 +710,17 @@ class _Link:
                 raise
             # Not this host's server after all, or no room: gRPC.
 
+    def _free(self) -> None:
+        assert self.channel is not None
+        if self.channel._pending:
+            try:
+                self._ready.append(self.channel.recv())
+            except JgymError as e:
+                self._ready.append(e)
+
     def send_reset(self, seed: int | None, env_ids: Sequence[int] | None) -> None:
         if self.channel is not None:
+            self._free()
             self.channel.send_reset(seed, env_ids)
         else:
             self.session.send_reset(seed, env_ids)
@@ -716,6 +728,7 @@ class _Link:
 
     def send_step(self, actions: Array, order: Array | None) -> None:
         if self.channel is not None:
+            self._free()
             self.channel.send_step(actions, order)
         else:
             self.session.send_step(actions, order)
@@ -727,6 +740,11 @@ class _Link:
 
     def recv(self, dec: Decoder) -> Batch:
         if self._via and self._via.popleft():
+            if self._ready:
+                got = self._ready.popleft()
+                if isinstance(got, JgymError):
+                    raise got
+                return got
             assert self.channel is not None
             return self.channel.recv()
         return dec.decode(self.session.recv())
@@ -734,6 +752,7 @@ class _Link:
     def abandon(self) -> None:
         """Gives up what is pending; a local channel hangs up, which ends the session."""
         self._via.clear()
+        self._ready.clear()
         if self.channel is not None:
             self.channel.abandon()
             self.channel = None

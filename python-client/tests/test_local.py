@@ -47,6 +47,11 @@ def play(envs: JgymVectorEnv, seed: int, steps: int) -> list[Any]:
         if step == 6:
             obs, info = envs.reset(seed=[None] * envs.num_envs)  # seeds continued
             out.append(({k: v.copy() for k, v in obs.items()}, dict(info)))
+        if step == 8:  # a seed per game: a request per run of seeds
+            games = envs.num_games
+            seeds = [[40, 3, 17, 5, 8][g % 5] + g // 5 for g in range(games)]
+            obs, info = envs.reset(seed=list(np.repeat(seeds, envs.num_learners)))
+            out.append(({k: v.copy() for k, v in obs.items()}, dict(info)))
     return out
 
 
@@ -208,7 +213,8 @@ def test_client_vanishes(address: str) -> None:
         deadline = time.monotonic() + 10
         while True:
             try:
-                client.call("close", client.stub.CloseSession, pb.CloseSessionRequest(session_id=sid))
+                req = pb.CloseSessionRequest(session_id=sid)
+                client.call("close", client.stub.CloseSession, req)
             except NotFoundError:
                 break  # the server closed it when the channel hung up
             assert time.monotonic() < deadline, "the vanished client's session is still open"
