@@ -28,6 +28,7 @@ stepped (for a step of every env: until the next step). With
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import math
@@ -41,11 +42,18 @@ from typing import Any
 import grpc
 import numpy as np
 
-from jgym._batch import Array, Batch, check_actions, check_order, check_seed
-from jgym.errors import _BY_CODE, JgymError, ServerError, ServerUnavailableError, SessionError
+from jgym._batch import Array, Batch, Decoder, check_actions, check_order, check_seed
+from jgym.errors import (
+    _BY_CODE,
+    InvalidArgumentError,
+    JgymError,
+    ServerError,
+    ServerUnavailableError,
+    SessionError,
+)
 from jgym.tensors import observation_dtypes
 
-__all__ = ["LocalChannel", "is_local_address"]
+__all__ = ["LocalChannel", "SessionLink", "is_local_address"]
 
 _MAGIC = b"JGYMLOC1"
 _HEADER = struct.Struct("<BBHIq")  # op, flags, 0, count, seed
@@ -337,3 +345,101 @@ class LocalChannel:
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"{self._pending} pending"
         return f"<LocalChannel {self.session.id} {self.session.local_socket} {state}>"
+
+
+class SessionLink:
+    """How one session's requests travel: its local channel, else its gRPC stream.
+
+    Saved states and their restores always go over gRPC; the answers are
+    taken from the transport each request went by, in order. The local
+    channel holds one request at a time: a second one (the resets of
+    several seeds) first takes the answer of the one before into ``_ready``.
+    """
+
+    def __init__(self, session: Any, address: str | None, local: bool | None, copy: bool):
+        self.session = session
+        self.channel: LocalChannel | None = None
+        self._via: collections.deque[bool] = collections.deque()  # True: local
+        self._ready: collections.deque[Batch | JgymError] = collections.deque()
+        if local is False or (local is None and not is_local_address(address)):
+            return
+        if not session.local_socket:
+            if local:
+                raise InvalidArgumentError(
+                    f"local=True: the server at {session.address} offers no local channel "
+                    "(jgym serve --local-socket PATH)"
+                )
+            return
+        try:
+            self.channel = LocalChannel(session, copy=copy)
+        except (OSError, JgymError):
+            if local:
+                raise
+            # Not this host's server after all, or no room: gRPC.
+
+    def _free(self) -> None:
+        assert self.channel is not None
+        if self.channel._pending:
+            try:
+                self._ready.append(self.channel.recv())
+            except JgymError as e:
+                self._ready.append(e)
+
+    def send_reset(
+        self, seed: int | None, env_ids: Sequence[int] | None, trace: Any = None
+    ) -> None:
+        """Queues a reset: over the channel, or (a trace start) over gRPC."""
+        if self.channel is not None and trace is None:
+            self._free()
+            self.channel.send_reset(seed, env_ids)
+            self._via.append(True)
+        else:  # trace starts go over gRPC
+            self.session.send_reset(seed, env_ids, trace)
+            self._via.append(False)
+
+    def send_step(self, actions: Array, order: Array | None) -> None:
+        """Queues a step of every env of the session."""
+        if self.channel is not None:
+            self._free()
+            self.channel.send_step(actions, order)
+        else:
+            self.session.send_step(actions, order)
+        self._via.append(self.channel is not None)
+
+    def send_set_state(self, states: Sequence[bytes], env_ids: Sequence[int] | None) -> None:
+        """Queues a restore (over gRPC)."""
+        self.session.send_set_state(states, env_ids)
+        self._via.append(False)
+
+    def recv(self, dec: Decoder) -> Batch:
+        """The answer to the oldest queued request, from where it went."""
+        if self._via and self._via.popleft():
+            if self._ready:
+                got = self._ready.popleft()
+                if isinstance(got, JgymError):
+                    raise got
+                return got
+            assert self.channel is not None
+            try:
+                return self.channel.recv()
+            except JgymError:
+                raise
+            except BaseException:  # Ctrl-C: the channel hung up, the session is gone
+                self.abandon()
+                raise
+        return dec.decode(self.session.recv())
+
+    def abandon(self) -> None:
+        """Gives up what is pending; a local channel hangs up, which ends the session."""
+        self._via.clear()
+        self._ready.clear()
+        if self.channel is not None:
+            self.channel.abandon()
+            self.channel = None
+            self.session._interrupted = True  # the next reset makes a new session
+        self.session.abandon()
+
+    def close(self) -> None:
+        """Says bye on the channel (the session is closed over gRPC by its owner)."""
+        if self.channel is not None:
+            self.channel.close()

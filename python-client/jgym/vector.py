@@ -28,7 +28,6 @@ Example:
 
 from __future__ import annotations
 
-import collections
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -42,7 +41,7 @@ from jgym._rows import RowAPI
 from jgym.client import Client, Session
 from jgym.env import RENDER_MODES, check_render_mode
 from jgym.errors import InvalidArgumentError, JgymError, SessionError
-from jgym.local import LocalChannel, is_local_address
+from jgym.local import SessionLink
 from jgym.render import renderer
 from jgym.tensors import action_space, flat_space, flatten, observation_space
 
@@ -194,7 +193,7 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         self.closed = False
         self._clients: list[Client] = []
         self._sessions: list[Session] = []
-        self._links: list[_Link] = []
+        self._links: list[SessionLink] = []
         self._offsets: list[int] = []
         try:
             offset = 0
@@ -221,7 +220,7 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
                         credit_weights=credit_weights,
                     )
                 )
-                self._links.append(_Link(self._sessions[-1], addr, local, copy))
+                self._links.append(SessionLink(self._sessions[-1], addr, local, copy))
                 self._offsets.append(offset)
                 offset += n
         except BaseException:
@@ -678,90 +677,6 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
     def __repr__(self) -> str:
         where = ", ".join(c.address for c in self._clients) or "closed"
         return f"JgymVectorEnv({self.game_id}, num_envs={self.num_envs}, {where})"
-
-
-class _Link:
-    """How one session's requests travel: its local channel, else its gRPC stream.
-
-    Saved states and their restores always go over gRPC; the answers are
-    taken from the transport each request went by, in order. The local
-    channel holds one request at a time: a second one (the resets of
-    several seeds) first takes the answer of the one before into ``_ready``.
-    """
-
-    def __init__(self, session: Session, address: str | None, local: bool | None, copy: bool):
-        self.session = session
-        self.channel: LocalChannel | None = None
-        self._via: collections.deque[bool] = collections.deque()  # True: local
-        self._ready: collections.deque[Batch | JgymError] = collections.deque()
-        if local is False or (local is None and not is_local_address(address)):
-            return
-        if not session.local_socket:
-            if local:
-                raise InvalidArgumentError(
-                    f"local=True: the server at {session.address} offers no local channel "
-                    "(jgym serve --local-socket PATH)"
-                )
-            return
-        try:
-            self.channel = LocalChannel(session, copy=copy)
-        except (OSError, JgymError):
-            if local:
-                raise
-            # Not this host's server after all, or no room: gRPC.
-
-    def _free(self) -> None:
-        assert self.channel is not None
-        if self.channel._pending:
-            try:
-                self._ready.append(self.channel.recv())
-            except JgymError as e:
-                self._ready.append(e)
-
-    def send_reset(self, seed: int | None, env_ids: Sequence[int] | None) -> None:
-        if self.channel is not None:
-            self._free()
-            self.channel.send_reset(seed, env_ids)
-        else:
-            self.session.send_reset(seed, env_ids)
-        self._via.append(self.channel is not None)
-
-    def send_step(self, actions: Array, order: Array | None) -> None:
-        if self.channel is not None:
-            self._free()
-            self.channel.send_step(actions, order)
-        else:
-            self.session.send_step(actions, order)
-        self._via.append(self.channel is not None)
-
-    def send_set_state(self, states: Sequence[bytes], env_ids: Sequence[int]) -> None:
-        self.session.send_set_state(states, env_ids)
-        self._via.append(False)
-
-    def recv(self, dec: Decoder) -> Batch:
-        if self._via and self._via.popleft():
-            if self._ready:
-                got = self._ready.popleft()
-                if isinstance(got, JgymError):
-                    raise got
-                return got
-            assert self.channel is not None
-            return self.channel.recv()
-        return dec.decode(self.session.recv())
-
-    def abandon(self) -> None:
-        """Gives up what is pending; a local channel hangs up, which ends the session."""
-        self._via.clear()
-        self._ready.clear()
-        if self.channel is not None:
-            self.channel.abandon()
-            self.channel = None
-            self.session._interrupted = True  # the next reset makes a new session
-        self.session.abandon()
-
-    def close(self) -> None:
-        if self.channel is not None:
-            self.channel.close()
 
 
 def make_vec(game: str = "Crematoria-v0", num_envs: int = 1, **kwargs: Any) -> JgymVectorEnv:

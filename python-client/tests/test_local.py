@@ -253,3 +253,29 @@ def test_server_dies(killed_server: LocalServer) -> None:
             envs.step(np.zeros((2, 80), np.int8))
     finally:
         envs.close()
+
+
+def test_single_env_both_ways(address: str, short_config: str) -> None:
+    """JgymEnv: the same games over the channel and over gRPC, saved states beside."""
+    runs = []
+    for local in (True, False):
+        env = jgym.JgymEnv(address=address, config=short_config, local=local)
+        try:
+            assert (env._link.channel is not None) == local
+            rng = np.random.default_rng(2)
+            out: list[Any] = [env.reset(seed=8)]
+            saved = None
+            for step in range(7):
+                obs = out[-1][0]
+                out.append(env.step(jgym.sample_masked(obs["action_mask"], rng)))
+                if out[-1][2]:
+                    out.append(env.reset())
+                if step == 1:
+                    saved = env.get_state()
+            assert saved is not None
+            out.append(env.set_state(saved))
+            out.append(env.step(jgym.sample_masked(out[-1][0]["action_mask"], rng)))
+            runs.append(out)
+        finally:
+            env.close()
+    assert_same(runs[0], runs[1])
