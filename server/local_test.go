@@ -6,8 +6,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -446,5 +448,21 @@ func TestLocalMemoryBudget(t *testing.T) {
 		lc.header(4, 0, 0, 0)
 		lc.c.Read(make([]byte, 1))
 		lc.close()
+	}
+}
+
+// TestLocalAbstractName: a socket name starting with '@' lives in Linux's
+// abstract namespace, with no file to leave behind.
+func TestLocalAbstractName(t *testing.T) {
+	checkLeaks(t)
+	name := fmt.Sprintf("@jgym-test-%d-%d", os.Getpid(), time.Now().UnixNano())
+	ts := start(t, "tcp", server.WithLocalSocket(name))
+	cr := ts.create(t, &jgymv1.CreateSessionRequest{NumEnvs: 2})
+	if cr.GetLocalSocket() != name {
+		t.Fatalf("local_socket %q, want %q", cr.GetLocalSocket(), name)
+	}
+	lc := mustAttach(t, cr, 2)
+	if r := lc.must(1, 1, nil, nil); len(r.GetEnvIds()) != 2 {
+		t.Fatalf("reset answered %v", r.GetEnvIds())
 	}
 }

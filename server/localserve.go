@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
@@ -24,11 +25,20 @@ const localHelloTimeout = 10 * time.Second
 const maxLocalConns = 256
 
 // listenLocal listens on the operator's local socket. A socket left by a
-// server that died is replaced; any other file is not.
+// server that died is replaced; any other file is not. A path that starts
+// with '@' is a name in Linux's abstract namespace: no file at all, gone
+// with the server however it ends (the secret is then the only guard).
 func listenLocal(path string) (*net.UnixListener, error) {
 	if !localSupported {
 		_, err := newMemfd("", 0, false)
 		return nil, fmt.Errorf("--local-socket: %w", err)
+	}
+	if strings.HasPrefix(path, "@") {
+		ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+		if err != nil {
+			return nil, fmt.Errorf("--local-socket: %w", err)
+		}
+		return ln, nil
 	}
 	if fi, err := os.Lstat(path); err == nil {
 		if fi.Mode()&os.ModeSocket == 0 {

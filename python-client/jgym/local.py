@@ -117,7 +117,8 @@ class LocalChannel:
         fds: list[int] = []
         try:
             self._sock.settimeout(timeout)
-            self._sock.connect(session.local_socket)
+            where = session.local_socket  # "@name": Linux's abstract namespace
+            self._sock.connect("\0" + where[1:] if where.startswith("@") else where)
             sid, secret = session.id.encode(), bytes(session.local_secret)
             self._sock.sendall(_MAGIC + bytes([len(sid)]) + sid + bytes([len(secret)]) + secret)
             data, fds, _, _ = socket.recv_fds(self._sock, 1 << 16, 2)

@@ -38,11 +38,11 @@ import ctypes.util
 import os
 import queue
 import re
+import secrets
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import weakref
@@ -317,23 +317,14 @@ class _Spawner:
                 reply.put(e)
 
 
-def _stop_process(
-    proc: subprocess.Popen[bytes], owner: int, timeout: float = 5.0, remove: str | None = None
-) -> None:
+def _stop_process(proc: subprocess.Popen[bytes], owner: int, timeout: float = 5.0) -> None:
     """Stops a server child and its process group: SIGTERM, then SIGKILL.
 
     Only in the process that started it (``owner``): a forked child (a
     subprocess vector env, a Ray worker) inherits the object but not the
-    server, which goes on serving its parent. ``remove`` is the directory
-    of its local socket, removed once it stopped.
+    server, which goes on serving its parent.
     """
     if os.getpid() != owner:
-        return
-    if remove is not None:
-        try:
-            _stop_process(proc, owner, timeout)
-        finally:
-            shutil.rmtree(remove, ignore_errors=True)
         return
     pgid = proc.pid  # start_new_session: the child leads its own group
     if proc.poll() is None:
@@ -394,8 +385,9 @@ class LocalServer:
         tls_ca: For a server started with ``--tls-cert``: the PEM file of
             its CA, to check that it answers over TLS.
         local_socket: Offer the local channel (``--local-socket``) on a
-            socket in a private temporary directory, removed with the
-            server (default: on Linux); :attr:`local_socket` is its path.
+            random name of Linux's abstract socket namespace, which leaves
+            no file behind however the server ends (default: on Linux);
+            :attr:`local_socket` is its name (``@jgym-...``).
 
     Raises:
         ServerStartError: The server exited or did not answer in time; the
@@ -427,10 +419,8 @@ class LocalServer:
         if local_socket is None:
             local_socket = sys.platform.startswith("linux")
         self.local_socket: str | None = None
-        sock_dir = None
         if local_socket:
-            sock_dir = tempfile.mkdtemp(prefix="jgym-local-")  # mode 0700
-            self.local_socket = os.path.join(sock_dir, "jgym.sock")
+            self.local_socket = f"@jgym-{os.getpid()}-{secrets.token_hex(8)}"
             cmd += ["--local-socket", self.local_socket]
         cmd += list(args)
         self.command = cmd
@@ -452,13 +442,9 @@ class LocalServer:
         try:
             self._proc = _Spawner.run(spawn)
         except OSError as e:
-            if sock_dir is not None:
-                shutil.rmtree(sock_dir, ignore_errors=True)
             raise ServerStartError(f"cannot run {self.binary}: {e}") from e
         self.pid = self._proc.pid
-        self._finalizer = weakref.finalize(
-            self, _stop_process, self._proc, os.getpid(), remove=sock_dir
-        )
+        self._finalizer = weakref.finalize(self, _stop_process, self._proc, os.getpid())
         threading.Thread(
             target=self._read_log, name=f"jgym-serve-{self.pid}-log", daemon=True
         ).start()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -222,17 +223,21 @@ def test_client_vanishes(address: str) -> None:
 
 
 def test_server_leaves_nothing_behind() -> None:
+    """The package's server names its socket in the abstract namespace: no file."""
     server = LocalServer()
     sock = server.local_socket
-    assert sock is not None and os.path.exists(sock)
+    assert sock is not None and sock.startswith("@jgym-")
     envs = JgymVectorEnv("Crematoria-v0", 2, address=server.address)
     try:
         assert envs.local_sessions == [True]
         envs.reset(seed=1)
+        os.kill(server.pid, 9)  # a crash: nothing to clean up
+        server._proc.wait(10)
     finally:
         envs.close()
         server.close()
-    assert not os.path.exists(os.path.dirname(sock))
+    with pytest.raises(ConnectionRefusedError), socket.socket(socket.AF_UNIX) as s:
+        s.connect("\0" + sock[1:])
 
 
 @pytest.fixture
