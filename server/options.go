@@ -41,6 +41,7 @@ type options struct {
 	unauthBytes       int64
 	unauthStreams     int
 	unreadTimeout     time.Duration
+	localSocket       string
 }
 
 // gauge is a metric read at scrape time.
@@ -203,3 +204,9 @@ func WithUnauthenticated(bytes int64, calls int) Option {
 // as fast as the client reads them, and drops them only with the
 // connection, which the server then closes.
 func WithUnreadTimeout(d time.Duration) Option { return func(o *options) { o.unreadTimeout = d } }
+
+// WithLocalSocket offers the local channel on a Unix socket at path (jgym
+// serve --local-socket): clients on this host attach their sessions there
+// and receive batches in shared memory (local.go, docs/local.md). The
+// path is the operator's; a request never names one. Linux only.
+func WithLocalSocket(path string) Option { return func(o *options) { o.localSocket = path } }

@@ -58,7 +58,11 @@ type Server struct {
 
 	// readers are the streams' request readers (see Stream); each ends
 	// soon after its stream's handler returns, and Serve waits for them.
+	// The local channel's connections are counted here too.
 	readers sync.WaitGroup
+
+	localMu    sync.Mutex
+	localConns map[*net.UnixConn]struct{} // open local connections (localserve.go)
 }
 
 var _ jgymv1.JgymServiceServer = (*Server)(nil)
@@ -165,8 +169,27 @@ func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
 	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	s.health.SetServingStatus(jgymv1.JgymService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 
+	var local *net.UnixListener
+	if s.opts.localSocket != "" {
+		var err error
+		if local, err = listenLocal(s.opts.localSocket); err != nil {
+			lis.Close()
+			return err
+		}
+		s.localMu.Lock()
+		s.localConns = map[*net.UnixConn]struct{}{}
+		s.localMu.Unlock()
+	}
 	stopReaper := make(chan struct{})
 	var wg sync.WaitGroup
+	if local != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.serveLocal(local)
+		}()
+		log.Info().Str("local_socket", s.opts.localSocket).Msg("local channel offered")
+	}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -191,6 +214,9 @@ func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
 		err = fmt.Errorf("serve: %w", err)
 	}
 	s.shutdown(gs)
+	if local != nil {
+		s.closeLocal(local)
+	}
 	close(stopReaper)
 	wg.Wait()
 	s.readers.Wait()

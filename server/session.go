@@ -52,6 +52,8 @@ type session struct {
 	created  time.Time
 	lastUsed atomic.Int64 // unix nanoseconds of the last request
 	attached atomic.Bool
+	local    atomic.Bool // a local channel is attached (localserve.go)
+	secret   [localSecretBytes]byte
 
 	mu     sync.Mutex
 	closed bool
@@ -122,14 +124,18 @@ func (s *Server) CreateSession(ctx context.Context, req *jgymv1.CreateSessionReq
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	return &jgymv1.CreateSessionResponse{
+	resp := &jgymv1.CreateSessionResponse{
 		SessionId:        ss.id,
 		Game:             specToProto(ss.spec),
 		NumLearners:      int32(ss.l),
 		BatchSize:        int32(ss.pool.BatchSize()),
 		MaxResponseBytes: responseBytes(&ss.spec, ss.n, ss.l, ss.pool.Autoreset() == vec.SameStep),
 		MaxRequestBytes:  s.maxReq,
-	}, nil
+	}
+	if s.opts.localSocket != "" {
+		resp.LocalSocket, resp.LocalSecret = s.opts.localSocket, ss.secret[:]
+	}
+	return resp, nil
 }
 
 // Bounds of a session's options, so that a request's strings stay small
@@ -286,6 +292,7 @@ func (s *Server) startSession(c *client, g env.Game, setup env.Setup, n int, aut
 	ss := &session{id: id, game: spec.ID, client: c, n: n, l: l, async: batch > 0, idle: idle,
 		spec: spec, factory: f, pool: pool, created: time.Now(), trace: trace, done: make(chan struct{})}
 	ss.ctx, ss.cancel = context.WithCancel(context.Background())
+	_, _ = rand.Read(ss.secret[:]) // crypto/rand.Read never fails on supported platforms
 	if delta {
 		var per []int
 		for _, ts := range spec.Observation {

@@ -2,10 +2,21 @@ package vec_test
 
 import (
 	"fmt"
+	"syscall"
 	"testing"
+	"time"
 
 	"jgym/vec"
 )
+
+// processCPU is the process's CPU time so far, user and system.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 // BenchmarkStep steps N Crematoria envs with one learner seat (three Demo
 // bots) and full observations, synchronously, in process. One op is one
@@ -22,12 +33,16 @@ func BenchmarkStep(b *testing.B) {
 			act := policy(batch, 1)
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu0 := processCPU()
 			for i := 0; i < b.N; i++ {
 				if _, err := p.Step(ctx, nil, act, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "env-steps/s")
+			// The CPU time of the whole process (every worker, the GC)
+			// per env-step: what the machine spends, whatever its load.
+			b.ReportMetric(float64(processCPU()-cpu0)/float64(time.Microsecond)/float64(b.N*n), "cpu-us/env-step")
 		})
 	}
 }

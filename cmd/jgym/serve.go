@@ -46,6 +46,7 @@ type serveConfig struct {
 	shutdownGrace        time.Duration
 	traceDir             string
 	startTraces          string
+	localSocket          string
 	memoryBudget         string
 	client               server.ClientLimits
 	uploadBytes          string // "" or "0": no uploads
@@ -114,6 +115,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&cfg.firstRequest, "first-request-timeout", d.firstRequest, "end a stream that sends no request for this long after it opens")
 	fs.DurationVar(&cfg.shutdownGrace, "shutdown-grace", d.shutdownGrace, "on SIGTERM or SIGINT, how long streams may take to end before they are cut")
 	fs.StringVar(&cfg.startTraces, "start-traces", "", "offer the traces of this directory (NAME.res[.gz] with NAME.cmd[.gz]) as starts of games, by name (default: only traces clients send)")
+	fs.StringVar(&cfg.localSocket, "local-socket", "", "offer the local channel on a Unix socket at this path: clients on this host receive batches in shared memory (Linux; docs/local.md)")
 	fs.StringVar(&cfg.traceDir, "trace-dir", "", "allow sessions to write .res traces of their env 0 (trace_env0) under this directory (default: refused)")
 	fs.Var(stringsFlag{&cfg.botsDirs}, "bots-dir", "offer the bots of this directory (repeatable): NAME.onnx as policy:NAME.onnx, AI*.cc and AI*.o as cpp:NAME")
 	fs.StringVar(&cfg.uploadBytes, "max-upload-bytes", d.uploadBytes, "largest bot a client may upload (UploadBot); 0 refuses uploads")
@@ -226,6 +228,7 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 		server.WithShutdownGrace(cfg.shutdownGrace),
 		server.WithTraceDir(cfg.traceDir),
 		server.WithStartTraces(cfg.startTraces),
+		server.WithLocalSocket(cfg.localSocket),
 		server.WithOfferedBots(bots.offered),
 		server.WithBotProcesses([]string{"cpp"}, cfg.maxProcs, cfg.maxProcsPS),
 		server.WithGauge("jgym_bot_processes", "C++ bot processes running.", func() float64 { return float64(cppbot.Running()) }),

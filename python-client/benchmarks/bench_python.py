@@ -14,12 +14,17 @@ together does not depend on that load; compare it with the in-process CPU
 figure of ``benchmarks/grpcbench``.
 
     python benchmarks/bench_python.py                 # 1, 16, 64, 256 envs
+    python benchmarks/bench_python.py --envs 64,256 --transports local,grpc --stat median
     python benchmarks/bench_python.py --envs 64 --steps 120 --no-go
     python benchmarks/bench_python.py --game Moria-v0     # another game (no Go figure)
 
 vec's ``BenchmarkStep`` plays Crematoria: for another game the Go column is
 left out; ``go run ./benchmarks/grpcbench -game GAME`` has its in-process
 figures.
+
+``--transports`` picks how Python gets its batches: ``grpc`` (the
+default), ``local`` (the local channel's shared memory, docs/local.md), or
+both, measured one after the other within each repeat.
 
 Without ``--address`` a local ``jgym serve`` is started (all cores).
 ``JGYM_QUICK=1`` (set by the docs harness) shrinks it to a smoke test: the
@@ -63,6 +68,10 @@ class Args:
     """also run the in-process Go benchmark of vec (--no-go skips it)"""
     raw: bool = False
     """receive raw observations instead of deltas (observation_delta=False)"""
+    transports: str = "grpc"
+    """comma-separated: grpc, local (the local channel's shared memory)"""
+    stat: str = "best"
+    """best or median of the repeats"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -129,14 +138,17 @@ def bench_python(
     *,
     delta: bool = True,
     game: str = "Crematoria-v0",
+    local: bool = False,
 ) -> Point:
     """Steps ``n`` envs ``steps`` times through the server.
 
     The CPU figure adds the Python process's and the server's CPU time (both
     sides of the socket); ``None`` for a server that is not ours.
     """
-    envs = jgym.make_vec(game, num_envs=n, address=address, observation_delta=delta)
+    envs = jgym.make_vec(game, num_envs=n, address=address, observation_delta=delta, local=local)
     try:
+        if envs.local_sessions != [local]:
+            raise SystemExit(f"local={local} asked, the session's is {envs.local_sessions}")
         obs, info = envs.reset(seed=1)
         actions = go_policy(obs["action_mask"], info["round"])
         server0 = _proc_cpu(server_pid) if server_pid else None
@@ -163,10 +175,10 @@ def build_go_bench(src: Path, out: Path) -> Path:
 
 
 def bench_go(binary: Path, src: Path, n: int, steps: int) -> Point | None:
-    """Runs vec's BenchmarkStep for n envs in process (env-steps/s only).
+    """Runs vec's BenchmarkStep for n envs in process.
 
-    Its CPU per env-step is in benchmarks/grpcbench (the process CPU here
-    would include building the pool and the resets).
+    Its CPU per env-step is the benchmark process's over the timed steps
+    only (its ``cpu-us/env-step`` metric).
     """
     cmd = [
         str(binary), "-test.run", "^$", "-test.bench", f"^BenchmarkStep$/^envs={n}$",
@@ -176,7 +188,8 @@ def bench_go(binary: Path, src: Path, n: int, steps: int) -> Point | None:
     for line in out.splitlines():
         m = re.match(r"BenchmarkStep/envs=(\d+)\S*\s.*?([\d.e+]+) env-steps/s", line)
         if m and int(m.group(1)) == n:
-            return Point(float(m.group(2)), None)
+            cpu = re.search(r"([\d.e+]+) cpu-us/env-step", line)
+            return Point(float(m.group(2)), float(cpu.group(1)) if cpu else None)
     return None
 
 
@@ -194,7 +207,7 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"python {platform.python_version()}, {platform.machine()}, "
         f"{args.game}; {os.cpu_count()} cores; {args.steps} batches per point, "
-        f"best of {args.repeat}; load average {_load()}"
+        f"{args.stat} of {args.repeat}; load average {_load()}"
     )
     if args.go and args.game != "Crematoria-v0":
         print(f"vec's BenchmarkStep plays Crematoria: no Go figure for {args.game}")
@@ -207,8 +220,11 @@ def main(argv: list[str] | None = None) -> None:
     if address is None:
         server = jgym.LocalServer()
         address = server.address
-    py: dict[int, Point] = {}
-    go: dict[int, Point] = {}
+    transports = args.transports.split(",")
+    if not set(transports) <= {"grpc", "local"} or args.stat not in ("best", "median"):
+        raise SystemExit("--transports takes grpc and local; --stat best or median")
+    py: dict[tuple[str, int], list[Point]] = {}
+    go: dict[int, list[Point]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         go_binary = build_go_bench(src, Path(tmp)) if src is not None else None
         if go_binary is not None:
@@ -222,42 +238,57 @@ def main(argv: list[str] | None = None) -> None:
                     if go_binary is not None and src is not None:
                         g = bench_go(go_binary, src, n, args.steps)
                         if g is not None:
-                            go[n] = _best(go.get(n), g)
-                    p = bench_python(
-                        n,
-                        args.steps,
-                        address,
-                        server.pid if server else None,
-                        delta=not args.raw,
-                        game=args.game,
-                    )
-                    py[n] = _best(py.get(n), p)
+                            go.setdefault(n, []).append(g)
+                    for t in transports:
+                        p = bench_python(
+                            n,
+                            args.steps,
+                            address,
+                            server.pid if server else None,
+                            delta=not args.raw,
+                            game=args.game,
+                            local=t == "local",
+                        )
+                        py.setdefault((t, n), []).append(p)
         finally:
             if server is not None:
                 server.close()
     print(f"load average after: {_load()}")
-    print(
-        f"\n{'envs':>6} {'Go in-process':>14} {'Python (gRPC)':>14} {'ratio':>6}"
-        f" {'CPU us/env-step':>16}"
-    )
+    pick = _median if args.stat == "median" else _best_of
+    head = f"\n{'envs':>6} {'Go in-process':>14} {'CPU us':>8}"
+    for t in transports:
+        name = "Python (gRPC)" if t == "grpc" else "Python (local)"
+        head += f" {name:>14} {'ratio':>6} {'CPU us':>8} {'CPU ratio':>9}"
+    print(head)
     for n in sizes:
-        g, p = go.get(n), py[n]
-        print(
-            f"{n:6d} {_num(g.rate if g else None, 14)} {p.rate:14,.0f} "
-            f"{(f'{p.rate / g.rate:.2f}' if g else '-'):>6} {_num(p.cpu_us, 16, '.1f')}"
-        )
+        g = pick(go[n]) if n in go else None
+        gcpu = g.cpu_us if g else None
+        line = f"{n:6d} {_num(g.rate if g else None, 14)} {_num(gcpu, 8, '.1f')}"
+        for t in transports:
+            p = pick(py[(t, n)])
+            rate_ratio = f"{p.rate / g.rate:.2f}" if g else "-"
+            cpu_ratio = f"{p.cpu_us / gcpu:.2f}" if gcpu and p.cpu_us else "-"
+            line += f" {p.rate:14,.0f} {rate_ratio:>6} {_num(p.cpu_us, 8, '.1f')} {cpu_ratio:>9}"
+        print(line)
     print(
-        "(env-steps/s: envs x batches per second. CPU: Python and server processes together,"
-        " user + system, per env-step. One learner seat, three Demo bots.)"
+        f"(env-steps/s: envs x batches per second, the {args.stat} of {args.repeat}; ratio: to the"
+        " Go rate. CPU us: user + system per env-step, of the Go benchmark process, or of the"
+        " Python and server processes together; CPU ratio: to Go's. One learner seat, three"
+        " Demo bots.)"
     )
 
 
-def _best(old: Point | None, new: Point) -> Point:
-    """Keeps the faster run, and the smaller CPU cost."""
-    if old is None:
-        return new
-    cpus = [c for c in (old.cpu_us, new.cpu_us) if c is not None]
-    return Point(max(old.rate, new.rate), min(cpus) if cpus else None)
+def _best_of(points: list[Point]) -> Point:
+    """The fastest rate and the smallest CPU cost of the runs."""
+    cpus = [p.cpu_us for p in points if p.cpu_us is not None]
+    return Point(max(p.rate for p in points), min(cpus) if cpus else None)
+
+
+def _median(points: list[Point]) -> Point:
+    """The median rate and the median CPU cost of the runs."""
+    cpus = [p.cpu_us for p in points if p.cpu_us is not None]
+    rate = float(np.median([p.rate for p in points]))
+    return Point(rate, float(np.median(cpus)) if cpus else None)
 
 
 def _num(x: float | None, width: int, fmt: str = ",.0f") -> str:

@@ -308,6 +308,11 @@ class Session:
         #: The largest request the server accepts (0: unknown).
         self.max_request_bytes = resp.max_request_bytes
         self.num_slots = int(resp.game.action.shape[0])
+        #: The server's local channel (``jgym serve --local-socket``) and
+        #: this session's secret there; empty when it offers none
+        #: (:class:`jgym.local.LocalChannel`).
+        self.local_socket = resp.local_socket
+        self.local_secret = resp.local_secret
         self._stream: _Stream | None = None
         #: Counts the streams opened; observation deltas restart with each.
         self.stream_epoch = 0
@@ -490,6 +495,7 @@ class Session:
             )
         resp = self._client.call("create session", self._client.stub.CreateSession, self._request)
         self.id = resp.session_id
+        self.local_secret = resp.local_secret
         self._interrupted = False
 
     def _drop_stream(self) -> None:

@@ -27,6 +27,7 @@ import gymnasium
 from jgym._batch import Array, Batch, Decoder, check_seed, make_seats, split_action
 from jgym.client import Client, Session, TraceStart
 from jgym.errors import InvalidArgumentError, SessionError
+from jgym.local import SessionLink
 from jgym.render import BoardRenderer, renderer
 from jgym.tensors import action_space, flat_space, flatten, observation_space
 
@@ -105,6 +106,11 @@ class JgymEnv(gymnasium.Env[Any, Any]):
         unit_rewards: Also return the learner's per-unit credit of every
             step, ``info["unit_rewards"]`` float32 ``[U]``.
         credit_weights: Weights of the per-unit credit by name.
+        local: Exchange the game's steps with the server in shared memory
+            (the local channel, docs/local.md): ``None`` (default) when the
+            server is on this host and offers it, ``True`` requires it,
+            ``False`` uses gRPC. Observations are the caller's own either
+            way.
 
     Raises:
         InvalidArgumentError: A bad option, or a setup the server refused.
@@ -135,6 +141,7 @@ class JgymEnv(gymnasium.Env[Any, Any]):
         opponent_order: str = "",
         unit_rewards: bool = False,
         credit_weights: Mapping[str, float] | None = None,
+        local: bool | None = None,
     ) -> None:
         self._kwargs = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         game = game.removeprefix("jgym/")
@@ -165,6 +172,11 @@ class JgymEnv(gymnasium.Env[Any, Any]):
                 unit_rewards=unit_rewards,
                 credit_weights=credit_weights,
             )
+        except BaseException:
+            self._client.close()
+            raise
+        try:
+            self._link = SessionLink(self._session, address, local, copy=True)
         except BaseException:
             self._client.close()
             raise
@@ -234,7 +246,8 @@ class JgymEnv(gymnasium.Env[Any, Any]):
             raise SessionError("reset on a closed environment")
         super().reset(seed=seed)
         start = TraceStart.from_options(options)
-        b = self._decoder.decode(self._session.reset(seed, trace=start))
+        self._link.send_reset(seed, None, start)
+        b = self._link.recv(self._decoder)
         self._done = False
         self._last = b
         return self._obs(b), self._info(b)
@@ -266,7 +279,8 @@ class JgymEnv(gymnasium.Env[Any, Any]):
         """
         if self._session.closed:
             raise SessionError("set_state on a closed environment")
-        b = self._decoder.decode(self._session.set_state([state]))
+        self._link.send_set_state([state], None)
+        b = self._link.recv(self._decoder)
         self._done = False
         self._last = b
         return self._obs(b), self._info(b)
@@ -295,7 +309,8 @@ class JgymEnv(gymnasium.Env[Any, Any]):
         acts, order = split_action(
             action, (self.num_slots,), self.spec_proto.num_actions, self.with_order, "action"
         )
-        b = self._decoder.decode(self._session.step(acts, order))
+        self._link.send_step(acts, order)
+        b = self._link.recv(self._decoder)
         terminated = bool(b.terminated[0])
         self._done = terminated or bool(b.truncated[0])
         self._last = b
@@ -351,5 +366,6 @@ class JgymEnv(gymnasium.Env[Any, Any]):
     def close(self) -> None:
         """Closes the session and the connection (stopping a local server). Idempotent."""
         if getattr(self, "_client", None) is not None:
+            self._link.close()
             self._session.close()
             self._client.close()

@@ -38,6 +38,7 @@ import ctypes.util
 import os
 import queue
 import re
+import secrets
 import shutil
 import signal
 import subprocess
@@ -383,6 +384,10 @@ class LocalServer:
         startup_timeout: Seconds to wait for the server to answer.
         tls_ca: For a server started with ``--tls-cert``: the PEM file of
             its CA, to check that it answers over TLS.
+        local_socket: Offer the local channel (``--local-socket``) on a
+            random name of Linux's abstract socket namespace, which leaves
+            no file behind however the server ends (default: on Linux);
+            :attr:`local_socket` is its name (``@jgym-...``).
 
     Raises:
         ServerStartError: The server exited or did not answer in time; the
@@ -404,12 +409,19 @@ class LocalServer:
         args: Sequence[str] = (),
         startup_timeout: float = 60.0,
         tls_ca: str | os.PathLike[str] | None = None,
+        local_socket: bool | None = None,
     ) -> None:
         self.binary = Path(binary) if binary is not None else find_binary()
         self._tls_ca = tls_ca
         cmd = [str(self.binary), "serve", "--addr", "127.0.0.1:0", "--log-format", "json"]
         if workers is not None:
             cmd += ["--workers", str(workers)]
+        if local_socket is None:
+            local_socket = sys.platform.startswith("linux")
+        self.local_socket: str | None = None
+        if local_socket:
+            self.local_socket = f"@jgym-{os.getpid()}-{secrets.token_hex(8)}"
+            cmd += ["--local-socket", self.local_socket]
         cmd += list(args)
         self.command = cmd
         self._log: collections.deque[str] = collections.deque(maxlen=200)

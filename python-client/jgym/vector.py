@@ -9,6 +9,9 @@ learner (three ``Demo`` opponents) rows and games coincide.
 Each step is one message per server: the actions go out as one int8 tensor,
 and the observations come back as one tensor per name, viewed with
 :func:`numpy.frombuffer` (no per-element copy; the arrays are read-only).
+With a server on this host that offers the local channel (a server this
+package starts does, on Linux), the batches are exchanged in shared memory
+instead (:mod:`jgym.local`): same API, same results.
 :meth:`JgymVectorEnv.step_async` sends without waiting, so Python can work
 while the server steps; :meth:`JgymVectorEnv.step_wait` collects the batch.
 
@@ -38,6 +41,7 @@ from jgym._rows import RowAPI
 from jgym.client import Client, Session
 from jgym.env import RENDER_MODES, check_render_mode
 from jgym.errors import InvalidArgumentError, JgymError, SessionError
+from jgym.local import SessionLink
 from jgym.render import renderer
 from jgym.tensors import action_space, flat_space, flatten, observation_space
 
@@ -112,6 +116,16 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
             server computes it; docs/training.md).
         credit_weights: Weights of the per-unit credit by name
             (``spec_proto.credit_weights``: e.g. ``{"capture": 5}``).
+        local: Exchange batches with the server in shared memory (the
+            local channel, :mod:`jgym.local`): ``None`` (default) when the
+            server is on this host and offers it, else gRPC; ``True``
+            requires it; ``False`` always uses gRPC. :attr:`local_sessions`
+            says which sessions use it.
+        copy: Observations returned over the local channel are copies
+            (default, Gymnasium's ``copy=`` convention). ``False`` returns
+            read-only views of the shared memory, valid until the next
+            :meth:`step`, :meth:`reset` or :meth:`set_state` (which write
+            there); over gRPC the arrays are always the caller's.
 
     The vector environment pickles: the copy connects to the same servers
     (or starts its own local one) with the same options and needs a
@@ -157,6 +171,8 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         opponent_order: str = "",
         unit_rewards: bool = False,
         credit_weights: Mapping[str, float] | None = None,
+        local: bool | None = None,
+        copy: bool = True,
     ) -> None:
         self._kwargs = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         game = game.removeprefix("jgym/")
@@ -177,6 +193,7 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         self.closed = False
         self._clients: list[Client] = []
         self._sessions: list[Session] = []
+        self._links: list[SessionLink] = []
         self._offsets: list[int] = []
         try:
             offset = 0
@@ -203,6 +220,7 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
                         credit_weights=credit_weights,
                     )
                 )
+                self._links.append(SessionLink(self._sessions[-1], addr, local, copy))
                 self._offsets.append(offset)
                 offset += n
         except BaseException:
@@ -244,6 +262,11 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
     def server_pids(self) -> list[int]:
         """The pids of the local servers this environment started (or shares)."""
         return [c.server.pid for c in self._clients if c.server is not None]
+
+    @property
+    def local_sessions(self) -> list[bool]:
+        """Whether each server's session exchanges batches in shared memory."""
+        return [link.channel is not None for link in self._links]
 
     @property
     def games_per_server(self) -> list[tuple[str, int]]:
@@ -291,12 +314,12 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
             return self._reset_each(seeds)
         super().reset(seed=seeds)
         counts = []
-        for s, off in zip(self._sessions, self._offsets, strict=True):
+        for s, link, off in zip(self._sessions, self._links, self._offsets, strict=True):
             ids = None if games is None else [g - off for g in games if off <= g < off + s.num_envs]
             counts.append(0 if ids == [] else 1)
             if ids == []:
                 continue
-            s.send_reset(None if seeds is None else seeds + off, ids)
+            link.send_reset(None if seeds is None else seeds + off, ids)
         batches = self._gather(counts)
         return self._out(*self._merge(batches, partial=games is not None))
 
@@ -338,7 +361,7 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
     def _reset_each(self, seeds: list[int | None]) -> tuple[Any, dict[str, Any]]:
         """Resets every game with its own seed: a request per run of seeds."""
         counts = []
-        for s, off in zip(self._sessions, self._offsets, strict=True):
+        for s, link, off in zip(self._sessions, self._links, self._offsets, strict=True):
             # env i of a request seeded b gets (b + i) mod 2^31: group the
             # envs by the b that gives each its seed.
             groups: dict[int | None, list[int]] = {}
@@ -346,7 +369,7 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
                 x = seeds[off + i]
                 groups.setdefault(None if x is None else (x - i) % (MAX_SEED + 1), []).append(i)
             for base, ids in groups.items():
-                s.send_reset(base, None if len(ids) == s.num_envs else ids)
+                link.send_reset(base, None if len(ids) == s.num_envs else ids)
             counts.append(len(groups))
         return self._out(*self._merge(self._gather(counts), partial=True))
 
@@ -405,8 +428,8 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
             raise SessionError("set_state of some games before the first full reset")
         by_game = {g: bytes(st) for g, st in zip(order, states, strict=True)}
         counts = []
-        for s, off, ids in zip(
-            self._sessions, self._offsets, self._sessions_of(order), strict=True
+        for s, link, off, ids in zip(
+            self._sessions, self._links, self._offsets, self._sessions_of(order), strict=True
         ):
             # Requests of at most half the server's request limit.
             limit = s.max_request_bytes // 2 or 1 << 62
@@ -420,7 +443,7 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
                 chunks[-1].append(i)
                 size += n
             for chunk in chunks:
-                s.send_set_state([by_game[off + i] for i in chunk], chunk)
+                link.send_set_state([by_game[off + i] for i in chunk], chunk)
             counts.append(len(chunks))
         partial = len(order) != self.num_games or sum(counts) > 1
         return self._out(*self._merge(self._gather(counts), partial=partial))
@@ -474,9 +497,9 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
             self.with_order,
             "actions",
         )
-        for s, off in zip(self._sessions, self._offsets, strict=True):
+        for s, link, off in zip(self._sessions, self._links, self._offsets, strict=True):
             lo, hi = off * self.num_learners, (off + s.num_envs) * self.num_learners
-            s.send_step(acts[lo:hi], None if order is None else order[lo:hi])
+            link.send_step(acts[lo:hi], None if order is None else order[lo:hi])
         self._stepping = True
 
     def step_wait(
@@ -522,16 +545,16 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         """
         batches: list[tuple[int, Batch]] = []
         error: JgymError | None = None
-        for s, dec, off, n in zip(
-            self._sessions, self._decoders, self._offsets, counts, strict=True
+        for link, dec, off, n in zip(
+            self._links, self._decoders, self._offsets, counts, strict=True
         ):
             for _ in range(n):
                 try:
-                    batches.append((off, dec.decode(s.recv())))
+                    batches.append((off, link.recv(dec)))
                 except JgymError as e:
                     error = error or e
                 except BaseException:  # Ctrl-C: no session may keep a stale answer
-                    for other in self._sessions:
+                    for other in self._links:
                         other.abandon()
                     raise
         if error is not None:
@@ -543,10 +566,13 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
 
         Also safe on an env whose constructor failed (nothing opened yet).
         """
+        for link in getattr(self, "_links", []):
+            link.close()
         for s in getattr(self, "_sessions", []):
             s.close()
         for c in getattr(self, "_clients", []):
             c.close()
+        self._links = []
         self._sessions = []
         self._clients = []
 

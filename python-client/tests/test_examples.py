@@ -78,9 +78,10 @@ def test_sb3_example() -> None:
 
 def test_bench_python() -> None:
     out = run(
-        "benchmarks/bench_python.py", "--envs", "1,2", "--steps", "5", "--repeat", "1", "--no-go"
+        *("benchmarks/bench_python.py", "--envs", "1,2", "--steps", "5", "--repeat", "1"),
+        *("--no-go", "--transports", "local,grpc", "--stat", "median"),
     )
-    assert "Python (gRPC)" in out
+    assert "Python (gRPC)" in out and "Python (local)" in out
 
 
 @pytest.mark.skipif(not importlib.util.find_spec("torch"), reason="needs the [train] extra")

@@ -51,7 +51,10 @@ def assert_same(a: list[Any], b: list[Any]) -> None:
 
 
 def test_spaces_and_zero_copy(address: str) -> None:
-    envs = jgym.make_vec("Crematoria-v0", num_envs=3, address=address, observation_delta=False)
+    # Over gRPC (the local channel's arrays: tests/test_local.py).
+    envs = jgym.make_vec(
+        "Crematoria-v0", num_envs=3, address=address, observation_delta=False, local=False
+    )
     try:
         assert envs.num_envs == 3
         assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP

@@ -1690,8 +1690,17 @@ type CreateSessionResponse struct {
 	// Upper bound in bytes of one StreamRequest the server accepts (the
 	// server-wide receive limit).
 	MaxRequestBytes int64 `protobuf:"varint,6,opt,name=max_request_bytes,json=maxRequestBytes,proto3" json:"max_request_bytes,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The Unix socket of the server's local channel (jgym serve
+	// --local-socket), empty when the server offers none. A client on the
+	// server's host may attach the session there and receive its batches
+	// in shared memory instead of this connection's Stream (docs/local.md);
+	// clients elsewhere ignore it.
+	LocalSocket string `protobuf:"bytes,7,opt,name=local_socket,json=localSocket,proto3" json:"local_socket,omitempty"`
+	// The secret that proves ownership of this session on the local
+	// channel (32 random bytes); empty when local_socket is.
+	LocalSecret   []byte `protobuf:"bytes,8,opt,name=local_secret,json=localSecret,proto3" json:"local_secret,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CreateSessionResponse) Reset() {
@@ -1764,6 +1773,20 @@ func (x *CreateSessionResponse) GetMaxRequestBytes() int64 {
 		return x.MaxRequestBytes
 	}
 	return 0
+}
+
+func (x *CreateSessionResponse) GetLocalSocket() string {
+	if x != nil {
+		return x.LocalSocket
+	}
+	return ""
+}
+
+func (x *CreateSessionResponse) GetLocalSecret() []byte {
+	if x != nil {
+		return x.LocalSecret
+	}
+	return nil
 }
 
 // CloseSessionRequest closes a session.
@@ -2746,7 +2769,7 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x0ecredit_weights\x18\x10 \x03(\v20.jgym.v1.CreateSessionRequest.CreditWeightsEntryR\rcreditWeights\x1a@\n" +
 	"\x12CreditWeightsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\xf9\x01\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\xbf\x02\n" +
 	"\x15CreateSessionResponse\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12%\n" +
@@ -2755,7 +2778,9 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\n" +
 	"batch_size\x18\x04 \x01(\x05R\tbatchSize\x12,\n" +
 	"\x12max_response_bytes\x18\x05 \x01(\x03R\x10maxResponseBytes\x12*\n" +
-	"\x11max_request_bytes\x18\x06 \x01(\x03R\x0fmaxRequestBytes\"4\n" +
+	"\x11max_request_bytes\x18\x06 \x01(\x03R\x0fmaxRequestBytes\x12!\n" +
+	"\flocal_socket\x18\a \x01(\tR\vlocalSocket\x12!\n" +
+	"\flocal_secret\x18\b \x01(\fR\vlocalSecret\"4\n" +
 	"\x13CloseSessionRequest\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\"\x16\n" +

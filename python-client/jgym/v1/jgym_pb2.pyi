@@ -298,20 +298,24 @@ class CreateSessionRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., num_envs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., shuffle_seats: _Optional[bool] = ..., reward_mode: _Optional[_Union[RewardMode, str]] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., config: _Optional[str] = ..., batch_size: _Optional[int] = ..., idle_timeout_seconds: _Optional[int] = ..., trace_env0: _Optional[str] = ..., seed_stride: _Optional[int] = ..., observation_delta: _Optional[bool] = ..., opponent_order: _Optional[str] = ..., action_order: _Optional[str] = ..., unit_rewards: _Optional[bool] = ..., credit_weights: _Optional[_Mapping[str, float]] = ...) -> None: ...
 
 class CreateSessionResponse(_message.Message):
-    __slots__ = ("session_id", "game", "num_learners", "batch_size", "max_response_bytes", "max_request_bytes")
+    __slots__ = ("session_id", "game", "num_learners", "batch_size", "max_response_bytes", "max_request_bytes", "local_socket", "local_secret")
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     NUM_LEARNERS_FIELD_NUMBER: _ClassVar[int]
     BATCH_SIZE_FIELD_NUMBER: _ClassVar[int]
     MAX_RESPONSE_BYTES_FIELD_NUMBER: _ClassVar[int]
     MAX_REQUEST_BYTES_FIELD_NUMBER: _ClassVar[int]
+    LOCAL_SOCKET_FIELD_NUMBER: _ClassVar[int]
+    LOCAL_SECRET_FIELD_NUMBER: _ClassVar[int]
     session_id: str
     game: GameSpec
     num_learners: int
     batch_size: int
     max_response_bytes: int
     max_request_bytes: int
-    def __init__(self, session_id: _Optional[str] = ..., game: _Optional[_Union[GameSpec, _Mapping]] = ..., num_learners: _Optional[int] = ..., batch_size: _Optional[int] = ..., max_response_bytes: _Optional[int] = ..., max_request_bytes: _Optional[int] = ...) -> None: ...
+    local_socket: str
+    local_secret: bytes
+    def __init__(self, session_id: _Optional[str] = ..., game: _Optional[_Union[GameSpec, _Mapping]] = ..., num_learners: _Optional[int] = ..., batch_size: _Optional[int] = ..., max_response_bytes: _Optional[int] = ..., max_request_bytes: _Optional[int] = ..., local_socket: _Optional[str] = ..., local_secret: _Optional[bytes] = ...) -> None: ...
 
 class CloseSessionRequest(_message.Message):
     __slots__ = ("session_id",)

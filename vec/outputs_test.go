@@ -1,0 +1,74 @@
+package vec_test
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"testing"
+
+	"jgym/vec"
+)
+
+// TestMoveOutputs: a pool whose observations move to buffers of the
+// caller's in the middle of its games, and back, plays the same games as
+// one that keeps its own; a batch of every env is then the caller's
+// buffers themselves; envs in flight refuse the move.
+func TestMoveOutputs(t *testing.T) {
+	for _, auto := range []vec.Autoreset{vec.NextStep, vec.SameStep} {
+		t.Run(auto.String(), func(t *testing.T) {
+			const n, steps = 3, 130 // across the end of the first games
+			want := run(t, newPool(t, factory(t, oneLearner), n, vec.WithAutoreset(auto)), 5, steps)
+			p := newPool(t, factory(t, oneLearner), n, vec.WithAutoreset(auto))
+			mine := func() [][]byte {
+				var bufs [][]byte
+				for k := range p.Spec().Observation {
+					bufs = append(bufs, make([]byte, p.ObservationBytes(k)))
+				}
+				return bufs
+			}
+			h := sha256.New()
+			b, err := p.Reset(ctx, nil, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			digest(h, b)
+			var obs [][]byte
+			for i := 0; i < steps; i++ {
+				switch i {
+				case 10:
+					obs = mine()
+					var final [][]byte
+					if auto == vec.SameStep {
+						final = mine()
+					}
+					if err := p.MoveOutputs(obs, final); err != nil {
+						t.Fatal(err)
+					}
+				case 100:
+					if err := p.MoveOutputs(nil, nil); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if b, err = p.Step(ctx, nil, policy(b, 1), nil); err != nil {
+					t.Fatal(err)
+				}
+				if i >= 10 && i < 100 && &b.Obs[0][0] != &obs[0][0] {
+					t.Fatalf("step %d: the batch's observations are not the caller's buffers", i)
+				}
+				digest(h, b)
+			}
+			if got := fmt.Sprintf("%x", h.Sum(nil)); got != want {
+				t.Fatalf("digest %s, want %s", got, want)
+			}
+			if err := p.MoveOutputs(mine()[:1], nil); err == nil {
+				t.Fatal("a single buffer for all the tensors was taken")
+			}
+			if err := p.Send([]int32{0}, policy(b, 1)[:slots], nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := p.MoveOutputs(mine(), nil); !errors.Is(err, vec.ErrBusy) {
+				t.Fatalf("MoveOutputs with an env in flight = %v, want ErrBusy", err)
+			}
+		})
+	}
+}
