@@ -1,7 +1,6 @@
 package crematoria
 
 import (
-	"bytes"
 	"io"
 	"io/fs"
 
@@ -42,13 +41,7 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 		t.State(&g.State)
 		return t
 	},
-	Verify: func(trace []byte, log *CommandLog, cfg *Config) error {
-		tr, err := ParseTrace(bytes.NewReader(trace))
-		if err != nil {
-			return err
-		}
-		return VerifyWith(tr, VerifyOptions{Config: cfg, Commands: log})
-	},
+	Verify: verifier.Bytes,
 	Replay: newTraceRounds,
 
 	Bots: bots,

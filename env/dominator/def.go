@@ -1,7 +1,6 @@
 package dominator
 
 import (
-	"bytes"
 	"io"
 	"io/fs"
 	"math"
@@ -51,13 +50,7 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 		t.State(&g.State)
 		return t
 	},
-	Verify: func(trace []byte, log *CommandLog, cfg *Config) error {
-		tr, err := ParseTrace(bytes.NewReader(trace))
-		if err != nil {
-			return err
-		}
-		return VerifyWith(tr, VerifyOptions{Config: cfg, Commands: log})
-	},
+	Verify: verifier.Bytes,
 	Replay: newTraceRounds,
 
 	Bots: bots,

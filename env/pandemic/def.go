@@ -1,7 +1,6 @@
 package pandemic
 
 import (
-	"bytes"
 	"io"
 	"io/fs"
 	"math"
@@ -49,13 +48,7 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 	},
 	// Verify accepts a trace cut short only where the replayed engine
 	// aborts (VerifyOptions.AllowAborted stays off).
-	Verify: func(trace []byte, log *CommandLog, cfg *Config) error {
-		tr, err := ParseTrace(bytes.NewReader(trace))
-		if err != nil {
-			return err
-		}
-		return VerifyWith(tr, VerifyOptions{Config: cfg, Commands: log})
-	},
+	Verify: verifier.Bytes,
 	// The replay estimates the unit statuses a trace does not print
 	// (dataset.Estimator).
 	Replay: newTraceRounds,
