@@ -27,10 +27,10 @@ demo: ## the main job: train from scratch against Demo (65,536 env steps), evalu
 	$(MAKE) --no-print-directory setup
 	VENV=$(VENV) scripts/demo.sh
 
-generate: ## regenerate the gRPC code (Go and Python) from api/ and python-client/jgym/_games.py from the game definitions
+generate: ## regenerate the gRPC code (Go and Python) from api/, and python-client/jgym/_games.py and env/GAME/def_gen.go from the game definitions
 	cd api && $(BUF) generate
 	python-client/scripts/gen_proto.sh
-	$(GO) test ./cmd/jgym -run TestGeneratedPython -update
+	$(GO) test ./cmd/jgym -run 'TestGenerated(Python|Go)' -update
 
 lint-proto: ## buf lint and check the generated code is fresh
 	cd api && $(BUF) lint

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"jgym/cppbot"
+	"jgym/game"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -29,7 +30,7 @@ func TestContainment(t *testing.T) {
 	}{
 		{"AICrash.cc", cppbot.ErrCrashed, 5, "about to dereference a null pointer"},
 		{"AIHang.cc", cppbot.ErrTimeout, 3, "no answer within 1.5s"},
-		{"AIFlood.cc", crematoria.ErrTooManyCommands, 7, "1001 commands in round 7"},
+		{"AIFlood.cc", game.ErrTooManyCommands, 7, "1001 commands in round 7"},
 		{"AIThrow.cc", cppbot.ErrRunner, 2, "play() threw boom"},
 	}
 	for _, tc := range tests {

@@ -29,7 +29,7 @@ GAMES = ("crematoria", "dominator", "pandemic", "moria")
 # names are "rules", "encoder", "encoder C++ twin", "trace", "verifier",
 # "bots" and "definition"; the others are listed apart.
 CLASSES = [
-    ("definition", r"def\.go"),
+    ("definition", r"def(_gen)?\.go"),
     ("bots", r"(demo|riddick.*|khan.*|pasteur.*|balin.*|dummyclone)\.go"),
     ("encoder", r"(obs|paths|sunpaths)\.go"),
     ("encoder C++ twin", r"cppexport\.go"),

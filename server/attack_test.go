@@ -48,7 +48,7 @@ func guardedRegistry(t testing.TB, store *server.BotStore, slow *stuckBot) *env.
 		}
 		if hash, _, ok := server.ParseUploadRef(rest); ok {
 			if _, _, ok := store.Get(prefix, hash); !ok {
-				return nil, nil, fmt.Errorf("%w: no upload %s", crematoria.ErrUnknownBot, hash)
+				return nil, nil, fmt.Errorf("%w: no upload %s", env.ErrUnknownBot, hash)
 			}
 			return func(int, int) crematoria.Bot { return crematoria.Null{} }, nil, nil
 		}

@@ -15,8 +15,8 @@
 //     go run ./benchmarks/cloneagree --game pandemic --dir DIR --from 1000071 --to 1000100
 //     go run ./benchmarks/cloneagree --game moria --dir DIR --from 1000072 --to 1000101
 //
-// Each game registers its measure in a file of its own (crematoria.go,
-// dominator.go, pandemic.go, moria.go); the helpers below are shared.
+// The measure is written once over a game's definition (measure.go); a
+// game gives only its unit kinds (games.go).
 package main
 
 import (
@@ -64,15 +64,23 @@ func names() []string {
 	return out
 }
 
-// dirOf is the direction of unit id's command in cmds, or -1 when the list
-// does not command it.
-func dirOf[D game.Dir](cmds []game.Command[D], id int) D {
+// dirOf is the direction of unit id's first command in cmds, and whether
+// the list commands it.
+func dirOf[D game.Dir](cmds []game.Command[D], id int) (D, bool) {
 	for _, c := range cmds {
 		if c.ID == id {
-			return c.Dir
+			return c.Dir, true
 		}
 	}
-	return -1
+	return 0, false
+}
+
+// frac is a/b, 0 when b is 0.
+func frac(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
 }
 
 // readGz reads a whole gzipped file.

@@ -12,7 +12,7 @@ import (
 )
 
 // update rewrites the generated files (make generate).
-var update = flag.Bool("update", false, "rewrite python-client/jgym/_games.py from the game definitions")
+var update = flag.Bool("update", false, "rewrite the files generated from the game definitions (python-client/jgym/_games.py, env/GAME/def_gen.go)")
 
 // pyGames is the Python module generated from the game definitions: what
 // the Python package must know without a server (the games it registers

@@ -13,6 +13,7 @@ import (
 	"jgym/course/coursetest"
 	"jgym/cppbot"
 	"jgym/env"
+	"jgym/game"
 	"jgym/policy"
 )
 
@@ -52,7 +53,7 @@ func TestArenaPlayAndVerify(t *testing.T) {
 		t.Errorf("Verify against the rules: %v", err)
 	}
 	var ce *arena.CommandsError
-	if err := g.Verify(trace.Bytes(), []byte("0 0 x\n"), nil); !errors.As(err, &ce) || !errors.Is(err, ErrCommandFile) {
+	if err := g.Verify(trace.Bytes(), []byte("0 0 x\n"), nil); !errors.As(err, &ce) || !errors.Is(err, game.ErrCommandFile) {
 		t.Errorf("Verify with a broken command log: %v, want a *arena.CommandsError", err)
 	}
 	if err := g.Verify([]byte("hello\n"), nil, nil); !errors.Is(err, ErrTrace) {
@@ -116,8 +117,8 @@ func TestResolveBot(t *testing.T) {
 		t.Errorf("Demo: %v", err)
 	}
 	for _, name := range []string{"Nobody", "exec:x"} {
-		if _, _, err := Def.ResolveBot(name, nil); !errors.Is(err, ErrUnknownBot) {
-			t.Errorf("%s: %v, want ErrUnknownBot", name, err)
+		if _, _, err := Def.ResolveBot(name, nil); !errors.Is(err, game.ErrUnknownBot) {
+			t.Errorf("%s: %v, want game.ErrUnknownBot", name, err)
 		}
 	}
 	if _, _, err := Def.ResolveBot("policy:x.onnx", nil); !errors.Is(err, arena.ErrNoLoader) {

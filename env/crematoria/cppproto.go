@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"jgym/cppbot"
+	"jgym/game"
 )
 
 // The messages of Crematoria's runner protocol (kit/crematoria/runner.cc,
@@ -99,10 +100,10 @@ func appendRound(b []byte, s *State) []byte {
 }
 
 // parseCommands parses "commands <n> <id> <dir> ..." into dst: at most
-// MaxCommands commands, numbers of at most 9 characters, directions
+// game.MaxCommands commands, numbers of at most 9 characters, directions
 // 0..10.
 func parseCommands(line []byte, dst []Command) ([]Command, error) {
-	return cppbot.ParseCommands(line, MaxCommands, 9, dst, func(id, d int) (Command, bool) {
+	return cppbot.ParseCommands(line, game.MaxCommands, 9, dst, func(id, d int) (Command, bool) {
 		return Command{ID: id, Dir: Dir(d)}, d >= 0 && d <= int(None)
 	})
 }

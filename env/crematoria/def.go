@@ -1,7 +1,6 @@
 package crematoria
 
 import (
-	"bytes"
 	"io"
 	"io/fs"
 
@@ -42,13 +41,7 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 		t.State(&g.State)
 		return t
 	},
-	Verify: func(trace []byte, log *CommandLog, cfg *Config) error {
-		tr, err := ParseTrace(bytes.NewReader(trace))
-		if err != nil {
-			return err
-		}
-		return VerifyWith(tr, VerifyOptions{Config: cfg, Commands: log})
-	},
+	Verify: verifier.Bytes,
 	Replay: newTraceRounds,
 
 	Bots: bots,
@@ -74,61 +67,6 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 // orderRules are the kit's player-side filter: command() ignores unit id
 // -1 and directions out of range without marking the unit (SPEC §8.1).
 var orderRules = game.OrderRules[Dir]{SkipMinusOne: true, Valid: Dir.Valid}
-
-// The core's types for Crematoria.
-type (
-	// Command is one order: move unit ID in direction Dir.
-	Command = game.Command[Dir]
-	// Move is one printed movement of a round (SPEC §10.5).
-	Move = Command
-	// Orders collects one player's commands of a round with the kit's
-	// player-side filter (SPEC §8.1).
-	Orders = game.Orders[Dir]
-	// Bot plays one seat; it reads the state (read-only) at the start of
-	// each round.
-	Bot = game.Bot[State, Dir]
-	// BotFactory makes the bot of seat me of a game with the game seed.
-	BotFactory = game.BotFactory[State, Dir]
-	// Null is the kit's Null player.
-	Null = game.Null[State, Dir]
-	// Match is a game with four bots, as the kit's Game program runs it
-	// (SPEC §7).
-	Match = game.Match[Config, *Game, State, Dir]
-	// CommandLog holds the command lists each player handed to the engine
-	// (SPEC §15.4).
-	CommandLog = game.CommandLog[Dir]
-	// PolicyBot plays a seat with an ONNX policy.
-	PolicyBot = game.PolicyBot[Config, *Game, State, Dir]
-	// CppBot plays a seat with a C++ bot of the course kit.
-	CppBot = game.CppBot[State, Dir]
-)
-
-// The errors of the player-side filter and of command files (package
-// game's).
-var (
-	ErrTooManyCommands = game.ErrTooManyCommands
-	ErrCommandFile     = game.ErrCommandFile
-	ErrUnknownBot      = game.ErrUnknownBot
-)
-
-// MaxCommands is the most commands a player may give in one round; the
-// course program aborts when a player gives more (SPEC §8.1).
-const MaxCommands = game.MaxCommands
-
-// bots is the registry of Crematoria's bots.
-var bots = game.NewBots[State, Dir]("crematoria")
-
-// RegisterBot registers a bot under name. It panics on a duplicate name, like
-// registering two players with the same name in the kit.
-func RegisterBot(name string, f BotFactory) { bots.Register(name, f) }
-
-// Rounds is the number of rounds of a game (game.Config).
-func (c Config) Rounds() int { return c.NbRounds }
-
-// ParseCommandLog reads a command file (SPEC §15.4): one line per round
-// and player, "r p n id1 dir1 ... idn dirn", rounds from 0, directions
-// numeric 0..10.
-func ParseCommandLog(r io.Reader) (*CommandLog, error) { return Def.ParseCommandLog(r) }
 
 // cppProtocol is Crematoria's side of the runner protocol (cppproto.go).
 type cppProtocol struct{}

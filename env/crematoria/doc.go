@@ -30,7 +30,7 @@
 //
 // Bots give orders through Orders, which applies the kit's player-side
 // filter (first command per unit wins, bad directions dropped, at most
-// MaxCommands per round). The order of a player's commands matters: the
+// game.MaxCommands per round). The order of a player's commands matters: the
 // engine executes the four lists layer by layer, in a random order among
 // players (§8.3).
 //

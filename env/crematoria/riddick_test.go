@@ -3,6 +3,7 @@ package crematoria
 import (
 	"bytes"
 	"context"
+	"jgym/game"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,7 +26,7 @@ func (c *checkedBot) Play(s *State, o *Orders) {
 	if o.Warnings != 0 {
 		t.Errorf("%s seat %d round %d: %d orders dropped by the filter (duplicate id, id -1 or bad direction)", c.name, c.me, s.Round, o.Warnings)
 	}
-	if o.Count() > MaxCommands || o.Count() != len(o.List()) {
+	if o.Count() > game.MaxCommands || o.Count() != len(o.List()) {
 		t.Errorf("%s seat %d round %d: %d calls for %d orders", c.name, c.me, s.Round, o.Count(), len(o.List()))
 	}
 	for _, cmd := range o.List() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"jgym/course"
+	"jgym/game"
 )
 
 // Divergence is the first place where a trace departs from what the engine
@@ -13,101 +14,70 @@ import (
 // "health", "pos", "grid (3, 4, 1)", "nb_cells" or "movement".
 type Divergence = course.Divergence
 
-// VerifyOptions selects how Verify checks a trace.
-type VerifyOptions struct {
-	// Config is the configuration the game was played with: its eleven
-	// settings must equal the trace header, and its map (GENERATOR or
-	// FIXED) is used. When nil, the settings come from the header and the
-	// initial state must be that of the GENERATOR game of the seed, or of
-	// the FIXED game whose map is the first state's grid (the units, placed
-	// by the board generator, tell the two apart).
-	Config *Config
-	// Commands are the command lists the players handed to the engine
-	// (SPEC §15.4). With them the game is replayed exactly; without them
-	// every round is checked against the rules.
-	Commands *CommandLog
-}
+// VerifyOptions selects how Verify checks a trace (game.VerifyOptions):
+// with Commands (SPEC §15.4) the game is replayed exactly; with Config its
+// eleven settings must equal the trace header and its map (GENERATOR or
+// FIXED) is used, else the map is one of candidates'.
+type VerifyOptions = game.VerifyOptions[Config, Dir]
 
 // Verify checks a trace: replayed from log when log is not nil, else
 // against the rules. It returns nil, a *Divergence, or another error (a bad
 // command log, an engine abort).
 func Verify(tr *Trace, log *CommandLog) error {
-	return VerifyWith(tr, VerifyOptions{Commands: log})
+	return verifier.Verify(tr, &VerifyOptions{Commands: log})
 }
 
 // VerifyWith is Verify with options.
-func VerifyWith(tr *Trace, o VerifyOptions) error {
-	if tr == nil || len(tr.States) != tr.Config.NbRounds+1 || len(tr.Moves) != tr.Config.NbRounds {
-		return errors.New("verify: incomplete trace")
-	}
-	g, err := initialGame(tr, o.Config)
-	if err != nil {
-		return err
-	}
-	if o.Commands != nil {
-		return replayCommands(tr, g, o.Commands)
-	}
-	return checkRules(tr, g)
-}
+func VerifyWith(tr *Trace, o VerifyOptions) error { return verifier.Verify(tr, &o) }
 
-// initialGame builds the game of the trace and checks its initial state.
-func initialGame(tr *Trace, want *Config) (*Game, error) {
-	if want != nil {
-		got := tr.Config.Values()
-		for i, v := range want.Values() {
-			if got[i] != v {
-				return nil, &Divergence{Round: -1, Unit: -1, Field: configKeys[i], Want: fmt.Sprint(v),
-					Got: fmt.Sprint(got[i]), Line: 6 + i}
-			}
-		}
-		g, err := New(*want, tr.Seed)
-		if err != nil {
-			return nil, fmt.Errorf("verify: build the game: %w", err)
-		}
-		if d := tr.diffState(0, &g.State); d != nil {
-			return nil, d
-		}
-		return g, nil
-	}
-	// The trace does not say how its map was made. A GENERATOR game
-	// must match the regenerated one exactly. A FIXED map uses no draws,
-	// so the first state's grid (with the initial Pioneers' owners) is a
-	// FIXED map giving the same initial state, and the units, placed by
-	// the board generator, must match too: a generated trace with a changed
-	// cell cannot pass as FIXED, its units come from a different stream.
-	cfg := tr.Config
-	cfg.Fixed = nil
-	var best *Divergence
-	bestDiffs := -1
-	try := func(cfg Config) *Game {
-		g, err := New(cfg, tr.Seed)
-		if err != nil {
-			return nil
-		}
-		d := tr.diffState(0, &g.State)
-		if d == nil {
-			return g
-		}
-		if n := countStateDiffs(&g.State, &tr.States[0]); bestDiffs < 0 || n < bestDiffs {
-			best, bestDiffs = d, n
+// verifier is Crematoria's side of the core's verifier: its trace's
+// comparisons and its rules check.
+var verifier = &game.Verifier[Config, *Game, Dir, *Trace]{
+	Parse: ParseTrace,
+	Shape: func(tr *Trace) error {
+		if tr == nil || len(tr.States) != tr.Config.NbRounds+1 || len(tr.Moves) != tr.Config.NbRounds {
+			return errors.New("verify: incomplete trace")
 		}
 		return nil
-	}
-	if g := try(cfg); g != nil {
-		return g, nil
-	}
-	cfg.Fixed = make([]string, 0, Levels*Rows)
-	for r := 0; r < Levels*Rows; r++ {
-		cfg.Fixed = append(cfg.Fixed, string(tr.States[0].Grid[r*Cols:(r+1)*Cols]))
-	}
-	if g := try(cfg); g != nil {
-		return g, nil
-	}
-	if best == nil {
-		best = &Divergence{Round: 0, Unit: -1, Field: "map", Want: "a map on which the initial units fit",
+	},
+	Header:       func(tr *Trace) (*Config, int) { return &tr.Config, tr.Seed },
+	Settings:     func(c *Config) []string { v := c.Values(); return game.Sprints(v[:]) },
+	SettingKeys:  configKeys[:],
+	SettingsLine: 6,
+
+	New:    New,
+	Step:   (*Game).Step,
+	Orders: &orderRules,
+
+	Candidates: candidates,
+	CountDiffs: func(tr *Trace, g *Game) int { return countStateDiffs(&g.State, &tr.States[0]) },
+	NoCandidate: func(tr *Trace) *Divergence {
+		return &Divergence{Round: 0, Unit: -1, Field: "map", Want: "a map on which the initial units fit",
 			Got: "none (GENERATOR or FIXED)", Line: tr.StateLine(0)}
+	},
+
+	DiffState:  func(tr *Trace, k int, g *Game) *Divergence { return tr.diffState(k, &g.State) },
+	DiffMoves:  func(tr *Trace, r int, g *Game) *Divergence { return tr.diffMoves(r, g.Moves) },
+	FirstRound: 0,
+	Rules:      func(tr *Trace, g *Game, _ *VerifyOptions) error { return checkRules(tr, g) },
+}
+
+// candidates are the maps a trace's initial state may come from. The
+// trace does not say how its map was made. A GENERATOR game must match
+// the regenerated one exactly. A FIXED map uses no draws, so the first
+// state's grid (with the initial Pioneers' owners) is a FIXED map giving
+// the same initial state, and the units, placed by the board generator,
+// must match too: a generated trace with a changed cell cannot pass as
+// FIXED, its units come from a different stream.
+func candidates(tr *Trace) []Config {
+	gen := tr.Config
+	gen.Fixed = nil
+	fixed := gen
+	fixed.Fixed = make([]string, 0, Levels*Rows)
+	for r := 0; r < Levels*Rows; r++ {
+		fixed.Fixed = append(fixed.Fixed, string(tr.States[0].Grid[r*Cols:(r+1)*Cols]))
 	}
-	return nil, best
+	return []Config{gen, fixed}
 }
 
 // countStateDiffs counts the cells and unit records that differ between s
@@ -125,27 +95,6 @@ func countStateDiffs(s *State, ts *TraceState) int {
 		}
 	}
 	return n
-}
-
-// replayCommands plays the game with the recorded commands and compares each
-// movements block and state with the trace, in file order, so the first
-// divergence is the first differing byte.
-func replayCommands(tr *Trace, g *Game, log *CommandLog) error {
-	if err := log.Check(tr.Config.NbRounds, &orderRules); err != nil {
-		return err
-	}
-	for r := 0; r < tr.Config.NbRounds; r++ {
-		if err := g.Step(log.Round(r)); err != nil {
-			return fmt.Errorf("verify: round %d: %w", r, err)
-		}
-		if d := tr.diffMoves(r, g.Moves); d != nil {
-			return d
-		}
-		if d := tr.diffState(r+1, &g.State); d != nil {
-			return d
-		}
-	}
-	return nil
 }
 
 func moveText(m Move) string { return fmt.Sprintf("%q", fmt.Sprintf("%d %c", m.ID, m.Dir.Char())) }

@@ -361,7 +361,7 @@ func newTraceRounds(trace []byte, want *Config) (game.Rounds[Config, State, Dir]
 	if len(tr.States) != tr.Config.NbRounds+1 || len(tr.Moves) != tr.Config.NbRounds {
 		return nil, errors.New("crematoria: incomplete trace")
 	}
-	g, err := initialGame(tr, want)
+	g, err := verifier.Initial(tr, want)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"jgym/course/coursetest"
+	"jgym/game"
 )
 
 // loadTrace parses a reference trace and, if it has one, its command log.
@@ -86,7 +87,7 @@ func TestVerifyBadCommandLog(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			err := Verify(tr, c.log)
 			var d *Divergence
-			if got := errors.Is(err, ErrCommandFile); got != c.file || (!c.file && !errors.As(err, &d)) {
+			if got := errors.Is(err, game.ErrCommandFile); got != c.file || (!c.file && !errors.As(err, &d)) {
 				t.Errorf("got %v, want a bad command file: %v", err, c.file)
 			}
 		})

@@ -13,6 +13,7 @@ import (
 	"jgym/course/coursetest"
 	"jgym/cppbot"
 	"jgym/env"
+	"jgym/game"
 	"jgym/policy"
 )
 
@@ -128,7 +129,7 @@ type flooder struct{}
 
 func (flooder) Play(v *State, o *Orders) {
 	if v.Round == 4 {
-		for i := 0; i <= MaxCommands; i++ {
+		for i := 0; i <= game.MaxCommands; i++ {
 			o.Command(0, None)
 		}
 	}
@@ -143,7 +144,7 @@ func TestArenaAbortedGame(t *testing.T) {
 	tb.Players[2] = Def.Arena().(*arena.Host[Config, Bot]).BotPlayer("TestFlooder", func(me, seed int) Bot { return flooder{} })
 	tb.Trace, tb.Commands = &trace, &cmds
 	err := g.Play(context.Background(), tb)
-	if !errors.Is(err, ErrTooManyCommands) || !errors.Is(err, ErrAbort) || !strings.Contains(err.Error(), "round 5: player 2 (TestFlooder)") {
+	if !errors.Is(err, game.ErrTooManyCommands) || !errors.Is(err, ErrAbort) || !strings.Contains(err.Error(), "round 5: player 2 (TestFlooder)") {
 		t.Fatalf("Play = %v, want too many commands in round 5", err)
 	}
 	want := tracePrefix(t, DefaultConfig(), 3, 4)
@@ -165,11 +166,11 @@ func TestResolveBot(t *testing.T) {
 	if _, _, err := Def.ResolveBot("Khan", nil); err != nil {
 		t.Errorf("Def.ResolveBot(Khan) = %v", err)
 	}
-	if _, _, err := Def.ResolveBot("Nobody", l); !errors.Is(err, ErrUnknownBot) {
-		t.Errorf("Def.ResolveBot(Nobody) = %v, want ErrUnknownBot", err)
+	if _, _, err := Def.ResolveBot("Nobody", l); !errors.Is(err, game.ErrUnknownBot) {
+		t.Errorf("Def.ResolveBot(Nobody) = %v, want game.ErrUnknownBot", err)
 	}
-	if _, _, err := Def.ResolveBot("onnx:x", l); !errors.Is(err, ErrUnknownBot) {
-		t.Errorf("Def.ResolveBot(onnx:x) = %v, want ErrUnknownBot", err)
+	if _, _, err := Def.ResolveBot("onnx:x", l); !errors.Is(err, game.ErrUnknownBot) {
+		t.Errorf("Def.ResolveBot(onnx:x) = %v, want game.ErrUnknownBot", err)
 	}
 	if _, _, err := Def.ResolveBot("policy:tiny", nil); !errors.Is(err, arena.ErrNoLoader) {
 		t.Errorf("Def.ResolveBot(policy:tiny) without a loader = %v, want ErrNoLoader", err)

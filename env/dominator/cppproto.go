@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"jgym/cppbot"
+	"jgym/game"
 )
 
 // The messages of Dominator's runner protocol (kit/dominator/runner.cc,
@@ -122,9 +123,9 @@ func appendRound(b []byte, v *State) []byte {
 }
 
 // parseCommands parses "commands <n> <id> <dir> ..." into dst: at most
-// MaxCommands commands, ids and directions any 32-bit integers, as a player may pass them.
+// game.MaxCommands commands, ids and directions any 32-bit integers, as a player may pass them.
 func parseCommands(line []byte, dst []Command) ([]Command, error) {
-	return cppbot.ParseCommands(line, MaxCommands, 11, dst, func(id, d int) (Command, bool) {
+	return cppbot.ParseCommands(line, game.MaxCommands, 11, dst, func(id, d int) (Command, bool) {
 		return Command{ID: id, Dir: Dir(d)}, true
 	})
 }

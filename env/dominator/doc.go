@@ -35,7 +35,7 @@
 //	dominator.WriteResults(os.Stderr, m.State(), m.Names) // "info: player Khan got score 175000", ...
 //
 // Bots give orders through Orders, which applies the kit's player-side
-// filter (first command per unit wins, at most MaxCommands calls per
+// filter (first command per unit wins, at most game.MaxCommands calls per
 // round). Where the course program aborts (a failed assertion, a player
 // giving too many commands), the engine returns an error wrapping
 // ErrAbort (package game's) and the trace stops where the course

@@ -5,6 +5,17 @@ import (
 	"fmt"
 
 	"jgym/course"
+	"jgym/game"
+)
+
+// The engine's errors of package game.
+var (
+	// ErrAbort means the course program aborts at this point (a failed
+	// assertion, a player's 1001st command, a name the trace cannot
+	// hold): its trace stops there, and so does jgym's (game.ErrAbort).
+	ErrAbort = game.ErrAbort
+	// ErrGameOver is returned by Step after the last round.
+	ErrGameOver = game.ErrGameOver
 )
 
 // ErrNoProgress means the course program would loop forever here (a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"jgym/game"
 	"reflect"
 	"slices"
 	"strings"
@@ -27,11 +28,11 @@ func TestOrdersFilter(t *testing.T) {
 	if len(o.List()) != 0 || o.Count() != 0 {
 		t.Errorf("Reset left %v", o.List())
 	}
-	for i := 0; i <= MaxCommands; i++ {
+	for i := 0; i <= game.MaxCommands; i++ {
 		o.Command(5, Top) // duplicates count too (SPEC §14.11)
 	}
-	if err := o.Err(); !errors.Is(err, ErrTooManyCommands) || !errors.Is(err, ErrAbort) {
-		t.Errorf("Err after %d calls = %v, want ErrTooManyCommands", MaxCommands+1, err)
+	if err := o.Err(); !errors.Is(err, game.ErrTooManyCommands) || !errors.Is(err, ErrAbort) {
+		t.Errorf("Err after %d calls = %v, want game.ErrTooManyCommands", game.MaxCommands+1, err)
 	}
 }
 
@@ -41,7 +42,7 @@ type chatterbox struct{}
 func (chatterbox) Play(v *State, o *Orders) {
 	n := 10
 	if v.Round == 3 {
-		n = MaxCommands + 1
+		n = game.MaxCommands + 1
 	}
 	for i := 0; i < n; i++ {
 		o.Command(0, None)
@@ -58,8 +59,8 @@ func TestTooManyCommandsAborts(t *testing.T) {
 	var buf bytes.Buffer
 	m.WriteTrace(&buf)
 	err = m.Run(context.Background())
-	if !errors.Is(err, ErrTooManyCommands) || !strings.Contains(err.Error(), "round 4: player 2 (Chatty)") {
-		t.Fatalf("Run = %v, want ErrTooManyCommands in round 4 by player 2", err)
+	if !errors.Is(err, game.ErrTooManyCommands) || !strings.Contains(err.Error(), "round 4: player 2 (Chatty)") {
+		t.Fatalf("Run = %v, want game.ErrTooManyCommands in round 4 by player 2", err)
 	}
 	if m.Round() != 3 || !strings.HasSuffix(buf.String(), "\n\n") || strings.Count(buf.String(), "movements") != 3 {
 		t.Errorf("stopped at round %d with %d movements blocks, want 3", m.Round(), strings.Count(buf.String(), "movements"))
@@ -75,8 +76,8 @@ func TestMatchNames(t *testing.T) {
 			t.Errorf("Def.NewMatch(%q) = %v, want ErrAbort", names, err)
 		}
 	}
-	if _, err := Def.NewBotMatch(DefaultConfig(), 1, [4]string{"Null", "Nobody", "Null", "Null"}); !errors.Is(err, ErrUnknownBot) {
-		t.Errorf("an unknown bot: %v, want ErrUnknownBot", err)
+	if _, err := Def.NewBotMatch(DefaultConfig(), 1, [4]string{"Null", "Nobody", "Null", "Null"}); !errors.Is(err, game.ErrUnknownBot) {
+		t.Errorf("an unknown bot: %v, want game.ErrUnknownBot", err)
 	}
 	want := []string{"Demo", "DummyClone", "Khan", "Null"}
 	if got := Def.Bots.Names(); !reflect.DeepEqual(got, want) {

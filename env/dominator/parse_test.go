@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"jgym/course/coursetest"
+	"jgym/game"
 )
 
 func TestParseTraceRoundTrip(t *testing.T) {
@@ -180,8 +181,8 @@ func TestParseCommandLogErrors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ParseCommandLog(strings.NewReader(c.text))
-			if !errors.Is(err, ErrCommandFile) || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("got %v, want ErrCommandFile containing %q", err, c.want)
+			if !errors.Is(err, game.ErrCommandFile) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want game.ErrCommandFile containing %q", err, c.want)
 			}
 		})
 	}

@@ -16,94 +16,64 @@ import (
 // "grid (3, 4)", "land" or "movement".
 type Divergence = course.Divergence
 
-// VerifyOptions selects how Verify checks a trace.
-type VerifyOptions struct {
-	// Config is the configuration the game was played with: its settings
-	// must equal the trace header, and its board source is used. When nil,
-	// the settings come from the header and the initial state must be that
-	// of some board source: GENERATOR2, GENERATOR3, GENERATOR1 with the
-	// number of walls the state shows, or the FIXED board of the state's
-	// grid (the units, placed by the engine's generator after the board,
-	// tell them apart).
-	Config *Config
-	// Commands are the command lists the players handed to the engine
-	// (SPEC §15.1). With them the game is replayed exactly; without them
-	// every round is checked against the rules.
-	Commands *CommandLog
-}
+// VerifyOptions selects how Verify checks a trace (game.VerifyOptions):
+// with Commands (SPEC §15.1) the game is replayed exactly; with Config its
+// settings must equal the trace header and its board source is used, else
+// the board source is one of candidateConfigs'.
+type VerifyOptions = game.VerifyOptions[Config, Dir]
 
 // Verify checks a trace: replayed from log when log is not nil, else
 // against the rules. It returns nil, a *Divergence, or another error (a bad
 // command log, an engine abort).
 func Verify(tr *Trace, log *CommandLog) error {
-	return VerifyWith(tr, VerifyOptions{Commands: log})
+	return verifier.Verify(tr, &VerifyOptions{Commands: log})
 }
 
 // VerifyWith is Verify with options.
-func VerifyWith(tr *Trace, o VerifyOptions) error {
-	if tr == nil || len(tr.States) != tr.Config.NbRounds+1 || len(tr.Moves) != tr.Config.NbRounds {
-		return errors.New("verify: incomplete trace")
-	}
-	g, err := initialGame(tr, o.Config)
-	if err != nil {
-		return err
-	}
-	if o.Commands != nil {
-		return replayCommands(tr, g, o.Commands)
-	}
-	return checkRules(tr, g)
-}
+func VerifyWith(tr *Trace, o VerifyOptions) error { return verifier.Verify(tr, &o) }
 
 // InferConfig returns a configuration that gives the trace's initial
 // state: the header's settings and a board source, as VerifyOptions
 // describes.
 func InferConfig(tr *Trace) (Config, error) {
-	g, err := initialGame(tr, nil)
+	g, err := verifier.Initial(tr, nil)
 	if err != nil {
 		return Config{}, err
 	}
 	return g.cfg, nil
 }
 
-// initialGame builds the game of the trace and checks its initial state.
-func initialGame(tr *Trace, want *Config) (*Game, error) {
-	if want != nil {
-		got := tr.Config.Values()
-		for i, v := range want.Values() {
-			if got[i] != v {
-				return nil, &Divergence{Round: -1, Unit: -1, Field: configKeys[i], Want: fmt.Sprint(v),
-					Got: fmt.Sprint(got[i]), Line: 6 + i}
-			}
+// verifier is Dominator's side of the core's verifier: its trace's
+// comparisons and its rules check.
+var verifier = &game.Verifier[Config, *Game, Dir, *Trace]{
+	Parse: ParseTrace,
+	Shape: func(tr *Trace) error {
+		if tr == nil || len(tr.States) != tr.Config.NbRounds+1 || len(tr.Moves) != tr.Config.NbRounds {
+			return errors.New("verify: incomplete trace")
 		}
-		g, err := New(*want, tr.Seed)
-		if err != nil {
-			return nil, fmt.Errorf("verify: build the game: %w", err)
-		}
-		if d := tr.diffState(0, &g.State); d != nil {
-			return nil, d
-		}
-		return g, nil
-	}
-	var best *Divergence
-	bestDiffs := -1
-	for _, cfg := range candidateConfigs(tr) {
-		g, err := New(cfg, tr.Seed)
-		if err != nil {
-			continue
-		}
-		d := tr.diffState(0, &g.State)
-		if d == nil {
-			return g, nil
-		}
-		if n := countStateDiffs(&g.State, &tr.States[0]); bestDiffs < 0 || n < bestDiffs {
-			best, bestDiffs = d, n
-		}
-	}
-	if best == nil {
-		best = &Divergence{Round: 0, Unit: -1, Field: "board", Want: "a board on which the initial units fit",
+		return nil
+	},
+	Header:       func(tr *Trace) (*Config, int) { return &tr.Config, tr.Seed },
+	Settings:     func(c *Config) []string { v := c.Values(); return game.Sprints(v[:]) },
+	SettingKeys:  configKeys[:],
+	SettingsLine: 6,
+
+	New:    New,
+	Step:   (*Game).Step,
+	Orders: &orderRules,
+
+	Candidates: candidateConfigs,
+	CountDiffs: func(tr *Trace, g *Game) int { return countStateDiffs(&g.State, &tr.States[0]) },
+	NoCandidate: func(tr *Trace) *Divergence {
+		return &Divergence{Round: 0, Unit: -1, Field: "board", Want: "a board on which the initial units fit",
 			Got: "none (GENERATOR1..3 or FIXED)", Line: tr.StateLine(0)}
-	}
-	return nil, best
+	},
+
+	DiffState: func(tr *Trace, k int, g *Game) *Divergence { return tr.diffState(k, &g.State) },
+	DiffMoves: func(tr *Trace, r int, g *Game) *Divergence { return tr.diffMoves(r, g.Moves) },
+	// The engine's errors number the rounds from 1.
+	FirstRound: 1,
+	Rules:      func(tr *Trace, g *Game, _ *VerifyOptions) error { return checkRules(tr, g) },
 }
 
 // candidateConfigs lists the board sources that may have made the trace's
@@ -159,27 +129,6 @@ func countStateDiffs(s *State, ts *TraceState) int {
 
 func sameUnit(a, b *Unit) bool {
 	return a.Type == b.Type && a.Player == b.Player && a.Pos == b.Pos && a.Health == b.Health
-}
-
-// replayCommands plays the game with the recorded commands and compares each
-// movements block and state with the trace, in file order, so the first
-// divergence is the first differing byte.
-func replayCommands(tr *Trace, g *Game, log *CommandLog) error {
-	if err := log.Check(tr.Config.NbRounds, &orderRules); err != nil {
-		return err
-	}
-	for r := 0; r < tr.Config.NbRounds; r++ {
-		if err := g.Step(log.Round(r)); err != nil {
-			return fmt.Errorf("verify: round %d: %w", r+1, err)
-		}
-		if d := tr.diffMoves(r, g.Moves); d != nil {
-			return d
-		}
-		if d := tr.diffState(r+1, &g.State); d != nil {
-			return d
-		}
-	}
-	return nil
 }
 
 func moveText(m Move) string { return fmt.Sprintf("%q", fmt.Sprintf("%d %c", m.ID, m.Dir.Char())) }
@@ -260,7 +209,7 @@ func newTraceRounds(trace []byte, want *Config) (game.Rounds[Config, State, Dir]
 	if len(tr.States) != tr.Config.NbRounds+1 || len(tr.Moves) != tr.Config.NbRounds {
 		return nil, errors.New("dominator: incomplete trace")
 	}
-	g, err := initialGame(tr, want)
+	g, err := verifier.Initial(tr, want)
 	if err != nil {
 		return nil, err
 	}

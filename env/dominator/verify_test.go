@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"jgym/course/coursetest"
+	"jgym/game"
 )
 
 // loadRefTrace parses a reference trace and its command log.
@@ -104,7 +105,7 @@ func TestVerifyBadCommandLog(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			err := Verify(tr, c.log)
 			var d *Divergence
-			if got := errors.Is(err, ErrCommandFile); got != c.file || (!c.file && !errors.As(err, &d)) {
+			if got := errors.Is(err, game.ErrCommandFile); got != c.file || (!c.file && !errors.As(err, &d)) {
 				t.Errorf("got %v, want a bad command file: %v", err, c.file)
 			}
 		})

@@ -14,6 +14,7 @@ import (
 	"jgym/course/coursetest"
 	"jgym/cppbot"
 	"jgym/env"
+	"jgym/game"
 	"jgym/policy"
 )
 
@@ -56,7 +57,7 @@ func TestArenaPlayAndVerify(t *testing.T) {
 		t.Errorf("Verify against the rules: %v", err)
 	}
 	var ce *arena.CommandsError
-	if err := g.Verify(trace.Bytes(), []byte("0 0 x\n"), nil); !errors.As(err, &ce) || !errors.Is(err, ErrCommandFile) {
+	if err := g.Verify(trace.Bytes(), []byte("0 0 x\n"), nil); !errors.As(err, &ce) || !errors.Is(err, game.ErrCommandFile) {
 		t.Errorf("Verify with a broken command log: %v, want a *arena.CommandsError", err)
 	}
 	// Another player's commands in round 5: the replay diverges.
@@ -174,8 +175,8 @@ func TestResolveBot(t *testing.T) {
 		t.Errorf("Balin: %v", err)
 	}
 	for _, name := range []string{"Nobody", "exec:x"} {
-		if _, _, err := Def.ResolveBot(name, nil); !errors.Is(err, ErrUnknownBot) {
-			t.Errorf("%s: %v, want ErrUnknownBot", name, err)
+		if _, _, err := Def.ResolveBot(name, nil); !errors.Is(err, game.ErrUnknownBot) {
+			t.Errorf("%s: %v, want game.ErrUnknownBot", name, err)
 		}
 	}
 	if _, _, err := Def.ResolveBot("cpp:AIMine.cc", nil); !errors.Is(err, arena.ErrNoLoader) {

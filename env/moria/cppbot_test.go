@@ -12,6 +12,7 @@ import (
 
 	"jgym/course/coursetest"
 	"jgym/cppbot"
+	"jgym/game"
 	"jgym/internal/race"
 )
 
@@ -207,7 +208,7 @@ func TestCppBotFailures(t *testing.T) {
 	}{
 		{"Crash", 0, 5, cppbot.ErrCrashed, "crashed (signal: segmentation fault)"},
 		{"Throw", 2, 3, cppbot.ErrRunner, "exception: play() threw Throw: no idea what to do"},
-		{"Flood", 1, 7, ErrTooManyCommands, "too many commands: 1001 commands in round 7 (max 1000)"},
+		{"Flood", 1, 7, game.ErrTooManyCommands, "too many commands: 1001 commands in round 7 (max 1000)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"jgym/cppbot"
+	"jgym/game"
 )
 
 // The messages of Moria's runner protocol (kit/moria/runner.cc,
@@ -109,9 +110,9 @@ func appendRound(b []byte, s *State) []byte {
 }
 
 // parseCommands parses "commands <n> <id> <dir> ..." into dst: at most
-// MaxCommands commands, ids and directions 32-bit integers, directions 0..8.
+// game.MaxCommands commands, ids and directions 32-bit integers, directions 0..8.
 func parseCommands(line []byte, dst []Command) ([]Command, error) {
-	return cppbot.ParseCommands(line, MaxCommands, 11, dst, func(id, d int) (Command, bool) {
+	return cppbot.ParseCommands(line, game.MaxCommands, 11, dst, func(id, d int) (Command, bool) {
 		return Command{ID: id, Dir: Dir(d)}, d >= 0 && d <= int(None)
 	})
 }

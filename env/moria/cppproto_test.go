@@ -12,6 +12,7 @@ import (
 
 	"jgym/course/coursetest"
 	"jgym/cppbot"
+	"jgym/game"
 )
 
 func TestParseCommands(t *testing.T) {
@@ -318,7 +319,7 @@ func TestCppStateRoundTrip(t *testing.T) {
 }
 
 // parseCommands reads any answer without panicking; what it accepts is a
-// list of at most MaxCommands commands with directions 0..8, which it
+// list of at most game.MaxCommands commands with directions 0..8, which it
 // reads back the same once written out.
 func FuzzParseCommands(f *testing.F) {
 	for _, s := range []string{"commands 0\n", "commands 2 5 4 17 8\n", "commands 1 -3 0", "commands 1 5 9\n",
@@ -333,7 +334,7 @@ func FuzzParseCommands(f *testing.F) {
 			}
 			return
 		}
-		if len(cmds) > MaxCommands {
+		if len(cmds) > game.MaxCommands {
 			t.Fatalf("parseCommands(%q): %d commands", line, len(cmds))
 		}
 		b := fmt.Appendf(nil, "commands %d", len(cmds))

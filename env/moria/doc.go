@@ -34,7 +34,7 @@
 //
 // Bots give orders through Orders, which applies the kit's player-side
 // filter (first command per unit wins, bad directions dropped, at most
-// MaxCommands per round). The order of a player's commands matters: the
+// game.MaxCommands per round). The order of a player's commands matters: the
 // engine picks, command by command, one of the players that still have
 // commands at random and executes that player's next one (§8.3).
 //

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"jgym/course/coursetest"
+	"jgym/game"
 	"jgym/game/gametest"
 )
 
@@ -144,7 +145,7 @@ func FuzzOrdersStep(f *testing.F) {
 			for _, c := range raw[p] {
 				o.Command(c.ID, c.Dir)
 			}
-			if got, want := o.Err() != nil, len(raw[p]) > MaxCommands; got != want {
+			if got, want := o.Err() != nil, len(raw[p]) > game.MaxCommands; got != want {
 				t.Fatalf("player %d gave %d commands: Err() = %v", p, len(raw[p]), o.Err())
 			}
 			listed[p] = o.List()

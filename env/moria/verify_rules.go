@@ -413,7 +413,7 @@ func newTraceRounds(trace []byte, want *Config) (game.Rounds[Config, State, Dir]
 	if len(tr.States) == 0 || len(tr.Moves) != len(tr.States)-1 {
 		return nil, errors.New("moria: incomplete trace")
 	}
-	g, err := initialGame(tr, want)
+	g, err := verifier.Initial(tr, want)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"jgym/course/coursetest"
+	"jgym/game"
 )
 
 // fixedConfig returns a 20 x 20 FIXED configuration whose map rows are
@@ -68,7 +69,7 @@ func TestCommandLimit(t *testing.T) {
 	for _, c := range []struct {
 		n       int
 		wantErr bool
-	}{{MaxCommands, false}, {MaxCommands + 1, true}, {5000, true}} {
+	}{{game.MaxCommands, false}, {game.MaxCommands + 1, true}, {5000, true}} {
 		t.Run(fmt.Sprint(c.n), func(t *testing.T) {
 			names := [4]string{"Null", "Spam", "Null", "Null"}
 			m, err := Def.NewMatch(DefaultConfig(), 3, names, [4]Bot{nil, spammer{at: 2, n: c.n}})
@@ -78,8 +79,8 @@ func TestCommandLimit(t *testing.T) {
 			var buf bytes.Buffer
 			m.WriteTrace(&buf)
 			err = m.Run(context.Background())
-			if got := errors.Is(err, ErrTooManyCommands); got != c.wantErr {
-				t.Fatalf("Run() = %v, want ErrTooManyCommands: %v", err, c.wantErr)
+			if got := errors.Is(err, game.ErrTooManyCommands); got != c.wantErr {
+				t.Fatalf("Run() = %v, want game.ErrTooManyCommands: %v", err, c.wantErr)
 			}
 			if !c.wantErr {
 				return

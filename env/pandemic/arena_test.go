@@ -13,6 +13,7 @@ import (
 	"jgym/course/coursetest"
 	"jgym/cppbot"
 	"jgym/env"
+	"jgym/game"
 	"jgym/policy"
 )
 
@@ -92,11 +93,11 @@ func TestResolveBot(t *testing.T) {
 	if _, _, err := Def.ResolveBot("Pasteur", nil); err != nil {
 		t.Errorf("Def.ResolveBot(Pasteur) = %v", err)
 	}
-	if _, _, err := Def.ResolveBot("Nobody", nil); !errors.Is(err, ErrUnknownBot) {
-		t.Errorf("Def.ResolveBot(Nobody) = %v, want ErrUnknownBot", err)
+	if _, _, err := Def.ResolveBot("Nobody", nil); !errors.Is(err, game.ErrUnknownBot) {
+		t.Errorf("Def.ResolveBot(Nobody) = %v, want game.ErrUnknownBot", err)
 	}
-	if _, _, err := Def.ResolveBot("zip:x", testLoader{t}); !errors.Is(err, ErrUnknownBot) {
-		t.Errorf("Def.ResolveBot(zip:x) = %v, want ErrUnknownBot", err)
+	if _, _, err := Def.ResolveBot("zip:x", testLoader{t}); !errors.Is(err, game.ErrUnknownBot) {
+		t.Errorf("Def.ResolveBot(zip:x) = %v, want game.ErrUnknownBot", err)
 	}
 	for _, name := range []string{"policy:tiny", "cpp:AIMine.cc"} {
 		if _, _, err := Def.ResolveBot(name, nil); !errors.Is(err, arena.ErrNoLoader) {

@@ -12,6 +12,7 @@ import (
 
 	"jgym/course/coursetest"
 	"jgym/cppbot"
+	"jgym/game"
 )
 
 // twin is testdata/AITestBot.cc written in Go.
@@ -247,7 +248,7 @@ func TestCppBotFailures(t *testing.T) {
 	}{
 		{"Crash", 5, cppbot.ErrCrashed, []string{"signal: segmentation fault", "Crash: about to dereference a null pointer"}},
 		{"Throw", 3, cppbot.ErrRunner, []string{"exception: play() threw Throw gives up"}},
-		{"Flood", 7, ErrTooManyCommands, []string{"1001 commands in round 7 (max 1000)"}},
+		{"Flood", 7, game.ErrTooManyCommands, []string{"1001 commands in round 7 (max 1000)"}},
 	} {
 		t.Run(tc.bot, func(t *testing.T) {
 			t.Parallel()

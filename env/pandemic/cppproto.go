@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"jgym/cppbot"
+	"jgym/game"
 )
 
 // The messages of Pandemic's runner protocol (kit/pandemic/runner.cc,
@@ -163,9 +164,9 @@ func clampDir(d int) Dir {
 }
 
 // parseCommands parses "commands <n> <id> <dir> ..." into dst: at most
-// MaxCommands commands, ids and directions any 32-bit integers (the kit's filter checks neither; directions beyond Dir's range are clamped, clampDir).
+// game.MaxCommands commands, ids and directions any 32-bit integers (the kit's filter checks neither; directions beyond Dir's range are clamped, clampDir).
 func parseCommands(line []byte, dst []Command) ([]Command, error) {
-	return cppbot.ParseCommands(line, MaxCommands, 11, dst, func(id, d int) (Command, bool) {
+	return cppbot.ParseCommands(line, game.MaxCommands, 11, dst, func(id, d int) (Command, bool) {
 		return Command{ID: id, Dir: clampDir(d)}, true
 	})
 }

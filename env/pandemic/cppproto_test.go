@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"jgym/cppbot"
+	"jgym/game"
 )
 
 func TestParseCommands(t *testing.T) {
@@ -84,7 +85,7 @@ func TestAppendMessages(t *testing.T) {
 }
 
 // FuzzParseCommands: a bot's answer never panics the parser, and what it
-// accepts is a list of at most MaxCommands commands that reads back the
+// accepts is a list of at most game.MaxCommands commands that reads back the
 // same once written in the runner's format.
 func FuzzParseCommands(f *testing.F) {
 	for _, s := range []string{"commands 0", "commands 2 5 2 17 4", "commands 1 -3 300", "commands 1 1", "error protocol x", "commands 1  2  3 "} {
@@ -98,7 +99,7 @@ func FuzzParseCommands(f *testing.F) {
 			}
 			return
 		}
-		if len(got) > MaxCommands {
+		if len(got) > game.MaxCommands {
 			t.Fatalf("%d commands accepted", len(got))
 		}
 		b := appendInt([]byte("commands "), len(got))

@@ -1,7 +1,6 @@
 package pandemic
 
 import (
-	"bytes"
 	"io"
 	"io/fs"
 	"math"
@@ -49,13 +48,7 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 	},
 	// Verify accepts a trace cut short only where the replayed engine
 	// aborts (VerifyOptions.AllowAborted stays off).
-	Verify: func(trace []byte, log *CommandLog, cfg *Config) error {
-		tr, err := ParseTrace(bytes.NewReader(trace))
-		if err != nil {
-			return err
-		}
-		return VerifyWith(tr, VerifyOptions{Config: cfg, Commands: log})
-	},
+	Verify: verifier.Bytes,
 	// The replay estimates the unit statuses a trace does not print
 	// (dataset.Estimator).
 	Replay: newTraceRounds,
@@ -90,65 +83,6 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 // id wins, whatever its validity; the engine checks the rest (SPEC §8.1,
 // §8.2). Nothing is dropped without marking its unit.
 var orderRules = game.OrderRules[Dir]{}
-
-// The core's types for Pandemic.
-type (
-	// Command is one order: move unit ID in direction Dir. Dir may be any
-	// value; the engine skips invalid ones (SPEC §8.2).
-	Command = game.Command[Dir]
-	// Move is one printed movement of a round (SPEC §10.5).
-	Move = Command
-	// Orders collects one player's commands of a round with the kit's
-	// player-side filter (SPEC §8.1); its Move is the kit's move(id, dir).
-	Orders = game.Orders[Dir]
-	// Bot plays one seat; it reads the state (read-only) at the start of
-	// each round.
-	Bot = game.Bot[State, Dir]
-	// BotFactory makes the bot of seat me of a game with the game seed.
-	BotFactory = game.BotFactory[State, Dir]
-	// Null is the kit's Null player.
-	Null = game.Null[State, Dir]
-	// Match is a game with four bots, as the kit's Game program runs it
-	// (SPEC §7).
-	Match = game.Match[Config, *Game, State, Dir]
-	// CommandLog holds the command lists each player handed to the engine
-	// (SPEC §15.4).
-	CommandLog = game.CommandLog[Dir]
-	// PolicyBot plays a seat with an ONNX policy.
-	PolicyBot = game.PolicyBot[Config, *Game, State, Dir]
-	// CppBot plays a seat with a C++ bot of the course kit.
-	CppBot = game.CppBot[State, Dir]
-)
-
-// The errors of the player-side filter, of command files and of player
-// names (package game's).
-var (
-	ErrTooManyCommands = game.ErrTooManyCommands
-	ErrCommandFile     = game.ErrCommandFile
-	ErrUnknownBot      = game.ErrUnknownBot
-	ErrBadName         = game.ErrBadName
-)
-
-// MaxCommands is the most commands a player may give in one round; the
-// course program aborts when a player gives more (SPEC §8.1).
-const MaxCommands = game.MaxCommands
-
-// bots is the registry of Pandemic's bots.
-var bots = game.NewBots[State, Dir]("pandemic")
-
-// RegisterBot registers a bot under name. It panics on a duplicate name, like
-// registering two players with the same name in the kit.
-func RegisterBot(name string, f BotFactory) { bots.Register(name, f) }
-
-// Rounds is the number of rounds of a game (game.Config).
-func (c Config) Rounds() int { return c.NbRounds }
-
-// ParseCommandLog reads a command file (SPEC §15.4): one line per round
-// and player, "r p n id1 dir1 ... idn dirn", rounds from 0. Ids and
-// directions may be any integers (the player-side filter checks neither;
-// directions must fit the kit's enum range -128..127). A unit commanded
-// twice in one list is an error of Verify (CommandLog.Check).
-func ParseCommandLog(r io.Reader) (*CommandLog, error) { return Def.ParseCommandLog(r) }
 
 // cppProtocol is Pandemic's side of the runner protocol (cppproto.go).
 type cppProtocol struct{}

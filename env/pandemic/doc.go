@@ -34,7 +34,7 @@
 //
 // Bots give orders through Orders (Move is the kit's move), which applies
 // the kit's player-side filter (the first command per unit wins, at most
-// MaxCommands calls per round). The engine validates the commands, shuffles them and executes
+// game.MaxCommands calls per round). The engine validates the commands, shuffles them and executes
 // them in a random order (§8.2, §8.3).
 //
 // Configurations use the kit's file format (ParseConfig, Config.String);
@@ -42,7 +42,7 @@
 // and checked by Verify, either replayed from a command log (ParseCommandLog,
 // the lists each player handed to the engine) or against the rules. Where
 // the course program aborts (too many commands, a unit killed twice, no cell
-// to spawn on), jgym returns an error wrapping a sentinel (ErrTooManyCommands,
+// to spawn on), jgym returns an error wrapping a sentinel (game.ErrTooManyCommands,
 // ErrKilledTwice, ErrNoSpawnCell, ...; each wraps ErrAbort) and the trace
 // written so far.
 //

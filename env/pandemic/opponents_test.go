@@ -1,14 +1,13 @@
 package pandemic
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
-	"jgym/internal/race"
+	"jgym/game/gametest"
 )
 
 // putGlobals writes float32 values little-endian, as Observer.Globals.
@@ -26,16 +25,6 @@ func getGlobals(b []byte) [NumGlobals]float32 {
 		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
 	return v
-}
-
-// diffIndex is the first index where a and b differ, or -1.
-func diffIndex(a, b []byte) int {
-	for i := range a {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return -1
 }
 
 // globalBlocks are the first entries of the per-player blocks of globals:
@@ -140,10 +129,10 @@ func TestOrderOpponentsByScore(t *testing.T) {
 
 			OrderOpponentsByScore(board, units, glob)
 
-			if i := diffIndex(board, wantBoard); i >= 0 {
+			if i := gametest.DiffIndex(board, wantBoard); i >= 0 {
 				t.Errorf("board[%d] (plane %d, cell %d) = %d, want %d", i, i/cells, i%cells, board[i], wantBoard[i])
 			}
-			if i := diffIndex(units, wantUnits); i >= 0 {
+			if i := gametest.DiffIndex(units, wantUnits); i >= 0 {
 				t.Errorf("units[%d][%d] = %d, want %d", i/UnitFeatures, i%UnitFeatures, units[i], wantUnits[i])
 			}
 			if got := getGlobals(glob); got != wantG {
@@ -181,104 +170,23 @@ func permuteSeats(s *State, to [NumPlayers]int) *State {
 	return &c
 }
 
-// byScore is the test's own statement of the order: the new rel of each
-// rel of seat me, the opponents sorted stably by decreasing score.
-func byScore(scores [NumPlayers]int, me int) [NumPlayers]uint8 {
-	order := []int{1, 2, 3}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return scores[(me+b)%NumPlayers] - scores[(me+a)%NumPlayers]
-	})
-	var nr [NumPlayers]uint8
-	for k, r := range order {
-		nr[r] = uint8(1 + k)
-	}
-	return nr
-}
-
-// encodeAll writes the four tensors of seat me.
-func encodeAll(s *State, me int) [][]byte {
-	u := NumSlots(s.Cfg)
-	obs := [][]byte{make([]byte, BoardBytes(s.Cfg)), make([]byte, u*UnitFeatures), make([]byte, 4*NumGlobals), make([]byte, u*NumDirs)}
-	var ob Observer
-	ob.Encode(s, me, obs)
-	return obs
-}
-
 // TestOrderOpponentsByScoreIsASeatPermutation: in games with Pasteur at
 // the table (scores that differ), every seat's tensors relabelled by
-// OrderOpponentsByScore equal, byte for byte, the tensors the encoder
-// writes for the same state with the opponents renumbered in order of
-// decreasing score (permuteSeats), all four of them; a second
-// relabelling changes nothing, and the opponents' scores are then
-// decreasing.
+// OrderOpponentsByScore equal the encoder's for the same state with the
+// opponents renumbered in order of decreasing score (permuteSeats), all
+// four of them (gametest.OpponentsByScore).
 func TestOrderOpponentsByScoreIsASeatPermutation(t *testing.T) {
-	rounds := []int{0, 20, 60, 120, 199}
-	if testing.Short() || race.Enabled {
-		rounds = []int{0, 40}
-	}
-	names := []string{"board", "units", "globals", "action_mask"}
-	cases, moved := 0, 0
-	for _, seed := range []int{3, 8} {
-		g := newTestGame(t, seed)
-		bots := [NumPlayers]Bot{NewDemo(0, seed), NewPasteur(1, seed), NewDemo(2, seed), NewDemo(3, seed)}
-		if seed == 8 {
-			bots = [NumPlayers]Bot{NewDemo(0, seed), NewDemo(1, seed), NewPasteur(2, seed), NewPasteur(3, seed)}
-		}
-		for _, r := range rounds {
-			playRoundsWith(t, g, r-g.Round, &bots)
-			for me := range NumPlayers {
-				nr := byScore(g.Scores, me)
-				var to [NumPlayers]int
-				for r := range NumPlayers {
-					to[(me+r)%NumPlayers] = (me + int(nr[r])) % NumPlayers
-				}
-				got := encodeAll(&g.State, me)
-				OrderOpponentsByScore(got[0], got[1], got[2])
-				want := encodeAll(permuteSeats(&g.State, to), me)
-				for k := range want {
-					if i := diffIndex(got[k], want[k]); i >= 0 {
-						t.Fatalf("seed %d round %d seat %d (new rels %v): %s byte %d = %d, the renumbered state's %d",
-							seed, g.Round, me, nr, names[k], i, got[k][i], want[k][i])
-					}
-				}
-				again := [][]byte{slices.Clone(got[0]), slices.Clone(got[1]), slices.Clone(got[2])}
-				OrderOpponentsByScore(again[0], again[1], again[2])
-				for k := range again {
-					if !bytes.Equal(again[k], got[k]) {
-						t.Fatalf("seed %d round %d seat %d: a second relabelling changes %s", seed, g.Round, me, names[k])
-					}
-				}
-				if gl := getGlobals(got[2]); gl[4] < gl[5] || gl[5] < gl[6] {
-					t.Fatalf("seed %d round %d seat %d: the opponents' scores after are %v", seed, g.Round, me, gl[4:7])
-				}
-				cases++
-				if nr != [NumPlayers]uint8{0, 1, 2, 3} {
-					moved++
-				}
-			}
-		}
-	}
-	t.Logf("%d observations, the opponents reordered in %d", cases, moved)
-	if moved < cases/3 {
-		t.Errorf("the opponents reordered in %d of %d observations: the test proves little", moved, cases)
-	}
-}
-
-// playRoundsWith plays n rounds of g with the given bots.
-func playRoundsWith(t testing.TB, g *Game, n int, bots *[NumPlayers]Bot) {
-	t.Helper()
-	var o [NumPlayers]Orders
-	var cmds [NumPlayers][]Command
-	for r := 0; r < n && !g.Done(); r++ {
-		for p := range bots {
-			o[p].Reset(len(g.Units))
-			bots[p].Play(&g.State, &o[p])
-			cmds[p] = o[p].List()
-		}
-		if err := g.Step(&cmds); err != nil {
-			t.Fatal(err)
-		}
-	}
+	gametest.OpponentsByScore(t, Def, gametest.Relabel[State]{
+		Games: []gametest.RelabelGame{
+			{Seed: 3, Bots: [NumPlayers]string{"Demo", "Pasteur", "Demo", "Demo"}},
+			{Seed: 8, Bots: [NumPlayers]string{"Demo", "Demo", "Pasteur", "Pasteur"}},
+		},
+		Rounds:    []int{0, 20, 60, 120, 199},
+		Short:     []int{0, 40},
+		Scores:    func(s *State) [NumPlayers]int { return s.Scores },
+		Permute:   permuteSeats,
+		Opponents: func(obs [][]byte) [3]float32 { g := getGlobals(obs[2]); return [3]float32{g[4], g[5], g[6]} },
+	})
 }
 
 // TestOrderOpponentsByScoreOnAnyBytes: on random tensors with many ties,
@@ -306,7 +214,7 @@ func TestOrderOpponentsByScoreOnAnyBytes(t *testing.T) {
 		for r := range scores {
 			scores[r] = int(4 * v[3+r])
 		}
-		nr := byScore(scores, 0)
+		nr := gametest.ByScore(scores, 0)
 		if nr != [NumPlayers]uint8{0, 1, 2, 3} {
 			moved++
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"jgym/course"
+	"jgym/game"
 )
 
 // ErrIncompleteTrace is returned by Verify for a trace that ends before its
@@ -18,27 +19,17 @@ var ErrIncompleteTrace = errors.New("incomplete trace")
 // "health", "pos", "grid (3, 4)", "total_score" or "command".
 type Divergence = course.Divergence
 
-// VerifyOptions selects how Verify checks a trace.
-type VerifyOptions struct {
-	// Config is the configuration the game was played with: its eleven
-	// settings must print as the trace header does, and its map
-	// (GENERATOR1 or FIXED) is used. When nil, the settings come from the
-	// header and the initial state must be that of the GENERATOR1 game of
-	// the seed, or of the FIXED game whose map is the first state's (the
-	// units, placed by the board generator, tell the two apart).
-	Config *Config
-	// Commands are the command lists the players handed to the engine
-	// (SPEC §15.4). With them the game is replayed exactly; without them
-	// every round is checked against the rules.
-	Commands *CommandLog
-	// AllowAborted accepts a trace that ends early where the game may have
-	// aborted (after a state: a player's 1001st command; after a commands
-	// block: a failure in the virus phase, respawn or mask spawn). Without
-	// it such a trace fails with ErrIncompleteTrace once its rounds check.
-	// With commands, a trace that ends exactly where the replayed engine
-	// aborts is always accepted.
-	AllowAborted bool
-}
+// VerifyOptions selects how Verify checks a trace (game.VerifyOptions):
+// with Commands (SPEC §15.4) the game is replayed exactly; with Config its
+// eleven settings must print as the trace header does and its map
+// (GENERATOR1 or FIXED) is used, else the map is one of candidates'.
+// AllowAborted accepts a trace that ends early where the game may have
+// aborted (after a state: a player's 1001st command; after a commands
+// block: a failure in the virus phase, respawn or mask spawn). Without it
+// such a trace fails with ErrIncompleteTrace once its rounds check. With
+// commands, a trace that ends exactly where the replayed engine aborts is
+// always accepted.
+type VerifyOptions = game.VerifyOptions[Config, Dir]
 
 // Verify checks a trace: replayed from log when log is not nil, else
 // against the rules. It returns nil, a *Divergence, or another error (a bad
@@ -46,73 +37,63 @@ type VerifyOptions struct {
 // verifies with its log when the engine aborts exactly where the trace
 // ends; see VerifyOptions.AllowAborted for other incomplete traces.
 func Verify(tr *Trace, log *CommandLog) error {
-	return VerifyWith(tr, VerifyOptions{Commands: log})
+	return verifier.Verify(tr, &VerifyOptions{Commands: log})
 }
 
 // VerifyWith is Verify with options.
-func VerifyWith(tr *Trace, o VerifyOptions) error {
-	if tr == nil || len(tr.States) == 0 {
-		return fmt.Errorf("verify: %w: no state", ErrIncompleteTrace)
-	}
-	g, err := initialGame(tr, o.Config)
-	if err != nil {
-		return err
-	}
-	if o.Commands != nil {
-		return replayCommands(tr, g, o.Commands, o.AllowAborted)
-	}
-	if err := checkRules(tr, g); err != nil {
-		return err
-	}
-	if !tr.Complete() && !o.AllowAborted {
-		return fmt.Errorf("verify: %w: %d of %d states (the rounds it holds follow the rules)",
-			ErrIncompleteTrace, len(tr.States), tr.Config.NbRounds+1)
-	}
-	return nil
-}
+func VerifyWith(tr *Trace, o VerifyOptions) error { return verifier.Verify(tr, &o) }
 
-// initialGame builds the game of the trace and checks its initial state.
-func initialGame(tr *Trace, want *Config) (*Game, error) {
-	if want != nil {
-		got := tr.Config.Values()
-		for i, v := range want.Values() {
-			if got[i] != v {
-				return nil, &Divergence{Round: -1, Unit: -1, Field: configKeys[i], Want: v, Got: got[i], Line: 6 + i}
-			}
-		}
-		g, err := New(*want, tr.Seed)
-		if err != nil {
-			return nil, fmt.Errorf("verify: build the game: %w", err)
-		}
-		if d := tr.diffState(0, &g.State); d != nil {
-			return nil, d
-		}
-		return g, nil
-	}
-	// The trace does not say how its map was made. A GENERATOR1 game must
-	// match the regenerated one. A FIXED map uses no draws, so the first
-	// state's map is a FIXED map giving the same initial map, and the
-	// units, placed by the board generator, must match too.
-	var best *Divergence
-	bestDiffs := -1
-	try := func(cfg Config) *Game {
-		g, err := New(cfg, tr.Seed)
-		if err != nil {
-			return nil
-		}
-		d := tr.diffState(0, &g.State)
-		if d == nil {
-			return g
-		}
-		if n := countStateDiffs(&g.State, &tr.States[0]); bestDiffs < 0 || n < bestDiffs {
-			best, bestDiffs = d, n
+// verifier is Pandemic's side of the core's verifier: its trace's
+// comparisons, the ends of aborted games and its rules check.
+var verifier = &game.Verifier[Config, *Game, Dir, *Trace]{
+	Parse: ParseTrace,
+	Shape: func(tr *Trace) error {
+		if tr == nil || len(tr.States) == 0 {
+			return fmt.Errorf("verify: %w: no state", ErrIncompleteTrace)
 		}
 		return nil
-	}
+	},
+	Header:       func(tr *Trace) (*Config, int) { return &tr.Config, tr.Seed },
+	Settings:     func(c *Config) []string { v := c.Values(); return v[:] },
+	SettingKeys:  configKeys[:],
+	SettingsLine: 6,
+
+	New:    New,
+	Step:   (*Game).Step,
+	Orders: &orderRules,
+
+	Candidates: candidates,
+	CountDiffs: func(tr *Trace, g *Game) int { return countStateDiffs(&g.State, &tr.States[0]) },
+	NoCandidate: func(tr *Trace) *Divergence {
+		return &Divergence{Round: 0, Unit: -1, Field: "map", Want: "a map on which the initial units fit",
+			Got: "none (GENERATOR1 or FIXED)", Line: tr.States[0].line.grid}
+	},
+
+	DiffState: func(tr *Trace, k int, g *Game) *Divergence { return tr.diffState(k, &g.State) },
+	DiffMoves: func(tr *Trace, r int, g *Game) *Divergence { return tr.diffCommands(r, g.Moves) },
+	// The engine's errors number the rounds from 1.
+	FirstRound: 1,
+	End:        replayEnd,
+	Rules: func(tr *Trace, g *Game, o *VerifyOptions) error {
+		if err := checkRules(tr, g); err != nil {
+			return err
+		}
+		if !tr.Complete() && !o.AllowAborted {
+			return fmt.Errorf("verify: %w: %d of %d states (the rounds it holds follow the rules)",
+				ErrIncompleteTrace, len(tr.States), tr.Config.NbRounds+1)
+		}
+		return nil
+	},
+}
+
+// candidates are the maps a trace's initial state may come from. The
+// trace does not say how its map was made. A GENERATOR1 game must match
+// the regenerated one. A FIXED map uses no draws, so the first state's map
+// is a FIXED map giving the same initial map, and the units, placed by the
+// board generator, must match too.
+func candidates(tr *Trace) []Config {
 	cfg := tr.Config
-	if g := try(cfg); g != nil {
-		return g, nil
-	}
+	out := []Config{cfg}
 	s0 := &tr.States[0]
 	fm := &FixedMap{Cities: s0.Cities, Paths: s0.Paths, Masks: s0.Masks}
 	for i := 0; i < cfg.Rows; i++ {
@@ -120,15 +101,39 @@ func initialGame(tr *Trace, want *Config) (*Game, error) {
 	}
 	cfg.Fixed = fm
 	if cfg.Validate() == nil {
-		if g := try(cfg); g != nil {
-			return g, nil
+		out = append(out, cfg)
+	}
+	return out
+}
+
+// replayEnd is where a replayed game may end before its last round
+// (game.Verifier.End): the trace of a game aborted in round r+1 ends after
+// state r (a player's abort in its turn, SPEC §8.1, which the log cannot
+// hold) or, when the engine aborts after the round's commands (the virus
+// phase, respawn or mask spawn), after that commands block.
+func replayEnd(tr *Trace, r int, g *Game, err error, o *VerifyOptions) (bool, error) {
+	if r >= len(tr.Commands) {
+		if len(o.Commands.Rounds) > r || !o.AllowAborted {
+			return true, fmt.Errorf("verify: %w: it ends after round %d, the command log has %d rounds", ErrIncompleteTrace, r, len(o.Commands.Rounds))
 		}
+		return true, nil
 	}
-	if best == nil {
-		best = &Divergence{Round: 0, Unit: -1, Field: "map", Want: "a map on which the initial units fit",
-			Got: "none (GENERATOR1 or FIXED)", Line: s0.line.grid}
+	if err != nil && !g.MovesDone {
+		return false, nil // the driver's engine error
 	}
-	return nil, best
+	if err == nil && r+1 < len(tr.States) {
+		return false, nil // the driver compares the commands and the state
+	}
+	if d := tr.diffCommands(r, g.Moves); d != nil {
+		return true, d
+	}
+	if err != nil {
+		if len(tr.States) != r+1 {
+			return true, fmt.Errorf("verify: the engine aborts in round %d (%w), the trace goes on", r+1, err)
+		}
+		return true, nil
+	}
+	return true, fmt.Errorf("verify: %w: it ends after the commands of round %d, where the engine goes on", ErrIncompleteTrace, r+1)
 }
 
 // countStateDiffs counts the cells and unit records that differ between s
@@ -149,46 +154,6 @@ func countStateDiffs(s *State, ts *TraceState) int {
 }
 
 func sameUnit(a, b *Unit) bool { return a.Player == b.Player && a.Pos == b.Pos && a.Health == b.Health }
-
-// replayCommands plays the game with the recorded commands and compares each
-// commands block and state with the trace, in file order, so the first
-// divergence is the first differing byte.
-func replayCommands(tr *Trace, g *Game, log *CommandLog, allowAborted bool) error {
-	if err := log.Check(tr.Config.NbRounds, &orderRules); err != nil {
-		return err
-	}
-	for r := 0; r < tr.Config.NbRounds; r++ {
-		if r >= len(tr.Commands) {
-			// The trace ends after state r: only a player's abort in its
-			// turn of round r+1 (SPEC §8.1) explains it, and the log cannot
-			// hold that turn.
-			if len(log.Rounds) > r || !allowAborted {
-				return fmt.Errorf("verify: %w: it ends after round %d, the command log has %d rounds", ErrIncompleteTrace, r, len(log.Rounds))
-			}
-			return nil
-		}
-		err := g.Step(log.Round(r))
-		if err != nil && !g.MovesDone {
-			return fmt.Errorf("verify: round %d: %w", r+1, err)
-		}
-		if d := tr.diffCommands(r, g.Moves); d != nil {
-			return d
-		}
-		if err != nil {
-			if len(tr.States) != r+1 {
-				return fmt.Errorf("verify: the engine aborts in round %d (%w), the trace goes on", r+1, err)
-			}
-			return nil
-		}
-		if r+1 >= len(tr.States) {
-			return fmt.Errorf("verify: %w: it ends after the commands of round %d, where the engine goes on", ErrIncompleteTrace, r+1)
-		}
-		if d := tr.diffState(r+1, &g.State); d != nil {
-			return d
-		}
-	}
-	return nil
-}
 
 func moveText(m Move) string { return fmt.Sprintf("%q", fmt.Sprintf("%d %c", m.ID, m.Dir.Char())) }
 

@@ -31,7 +31,7 @@ func newTraceRounds(trace []byte, want *Config) (game.Rounds[Config, State, Dir]
 	if len(tr.States) == 0 {
 		return nil, fmt.Errorf("pandemic: %w: no state", ErrIncompleteTrace)
 	}
-	g, err := initialGame(tr, want)
+	g, err := verifier.Initial(tr, want)
 	if err != nil {
 		return nil, err
 	}
