@@ -10,6 +10,7 @@ import (
 	"jgym/cppbot"
 	"jgym/cppexport"
 	"jgym/env/crematoria"
+	"jgym/env/dominator"
 	"jgym/game"
 	"jgym/policy"
 )
@@ -36,6 +37,17 @@ var shippedPlayers = []shipped{
 		name:   "CremRecipe",
 		target: crematoriaTarget,
 		games:  sameGames(crematoria.Def, shortConfig),
+	},
+	{
+		model:  "../python-client/examples/models/dominator_recipe.onnx",
+		player: "../python-client/examples/models/AIDomRecipe.cc",
+		name:   "DomRecipe",
+		target: cppTargetOf(dominator.Def),
+		games: sameGames(dominator.Def, func(rounds int) dominator.Config {
+			cfg := dominator.DefaultConfig()
+			cfg.NbRounds = rounds
+			return cfg
+		}),
 	},
 }
 
