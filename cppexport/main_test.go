@@ -191,26 +191,11 @@ func (s *syncBuffer) Reset() {
 	s.mu.Unlock()
 }
 
-// play plays one game and returns its trace and the number of commands
-// each seat gave.
+// play plays one game of Crematoria and returns its trace and the number of
+// commands each seat gave.
 func play(t testing.TB, cfg crematoria.Config, seed int, names [4]string, bots [4]crematoria.Bot) ([]byte, [4]int) {
 	t.Helper()
-	m, err := crematoria.Def.NewMatch(cfg, seed, names, bots)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	var orders [4]int
-	m.WriteTrace(&buf)
-	for !m.Done() {
-		if err := m.PlayRound(); err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		for p := range orders {
-			orders[p] += len(m.Orders(p))
-		}
-	}
-	return buf.Bytes(), orders
+	return playDef(t, crematoria.Def, cfg, seed, names, bots)
 }
 
 // shortConfig is the default configuration with fewer rounds.
