@@ -31,6 +31,7 @@ func testStates[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C
 	})
 	t.Run("BadStates", func(t *testing.T) { testBadStates(t, d) })
 	t.Run("TraceStarts", func(t *testing.T) { testTraceStarts(t, d, o) })
+	t.Run("Copy", func(t *testing.T) { testCopies(t, d, o) })
 }
 
 // bufTraces collects the traces an instance writes, one buffer per game.
@@ -351,7 +352,9 @@ func testEnvTraceStart[C game.Config, G, S any, D game.Dir](t *testing.T, d *gam
 // and the strong bot (two learners playing random legal actions): the
 // size of a state, SaveState, RestoreState (a replay of the rounds
 // played, bots included), Match.Clone with new bots (the same replay) and
-// without bots (the engine's replay alone, a search's clone).
+// without bots (the engine's replay alone), Match.Copy (the in-process
+// copy of the engine and the bots) and Match.Copy with other bots (the
+// engine alone, a search's copy).
 func BenchStates[C game.Config, G, S any, D game.Dir](b *testing.B, d *game.Def[C, G, S, D]) {
 	setup := env.Setup{Seats: []string{"", "Demo", "", d.StrongBot}}
 	f, err := d.Host().NewFactory(setup)
@@ -421,5 +424,26 @@ func BenchStates[C game.Config, G, S any, D game.Dir](b *testing.B, d *game.Def[
 				b.Fatal(err)
 			}
 		}
+	})
+	b.Run("Copy", func(b *testing.B) {
+		b.ReportAllocs()
+		cpu := cpuTime()
+		for b.Loop() {
+			if _, err := m.Copy(nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	})
+	b.Run("CopyEngine", func(b *testing.B) {
+		b.ReportAllocs()
+		var none [game.NumSeats]game.Bot[S, D]
+		cpu := cpuTime()
+		for b.Loop() {
+			if _, err := m.Copy(&none); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 	})
 }
