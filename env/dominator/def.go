@@ -58,7 +58,8 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 		}
 		return VerifyWith(tr, VerifyOptions{Config: cfg, Commands: log})
 	},
-	Replay: newTraceRounds,
+	Replay:  newTraceRounds,
+	Rebuild: Rebuild,
 
 	Bots: bots,
 

@@ -55,7 +55,8 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 		}
 		return VerifyWith(tr, VerifyOptions{Config: cfg, Commands: log})
 	},
-	Replay: newTraceRounds,
+	Replay:  newTraceRounds,
+	Rebuild: Rebuild,
 
 	Bots: bots,
 

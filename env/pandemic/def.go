@@ -58,7 +58,8 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 	},
 	// The replay estimates the unit statuses a trace does not print
 	// (dataset.Estimator).
-	Replay: newTraceRounds,
+	Replay:  newTraceRounds,
+	Rebuild: Rebuild,
 
 	Bots: bots,
 

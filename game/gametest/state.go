@@ -32,6 +32,7 @@ func testStates[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C
 	t.Run("BadStates", func(t *testing.T) { testBadStates(t, d) })
 	t.Run("TraceStarts", func(t *testing.T) { testTraceStarts(t, d, o) })
 	t.Run("Copy", func(t *testing.T) { testCopies(t, d, o) })
+	t.Run("Rebuild", func(t *testing.T) { testRebuild(t, d, o) })
 }
 
 // bufTraces collects the traces an instance writes, one buffer per game.
@@ -333,7 +334,6 @@ func testEnvTraceStart[C game.Config, G, S any, D game.Dir](t *testing.T, d *gam
 	}{
 		{"round past the end", ref, cmds, rounds + 1},
 		{"negative round", ref, cmds, -1},
-		{"no command file", ref, nil, 1},
 		{"a truncated trace", ref[:len(ref)/2], cmds, 1},
 		{"garbage", []byte("not a trace\n"), cmds, 1},
 		{"another game's commands", ref, []byte("0 0 1 99999 0\n"), k},
@@ -342,6 +342,21 @@ func testEnvTraceStart[C game.Config, G, S any, D game.Dir](t *testing.T, d *gam
 		if err := ts.ResetFromTrace(c.trace, c.cmds, c.round); !errors.Is(err, env.ErrBadState) {
 			t.Errorf("%s: %v, want ErrBadState", c.what, err)
 		}
+	}
+	// Without the command file: the position rebuilt from the trace.
+	if err := ts.ResetFromTrace(ref, nil, k); err != nil {
+		t.Fatalf("env start at round %d without commands: %v", k, err)
+	}
+	in.Observe(o)
+	if int(o.Round[0]) != k {
+		t.Fatalf("env start at round %d without commands: the observation says round %d", k, o.Round[0])
+	}
+	playSteps(t, in, spec, l, rand.New(rand.NewPCG(3, 3)), 3)
+	if _, err := in.(env.Saver).SaveState(nil); !errors.Is(err, env.ErrUnsaved) {
+		t.Errorf("save of a game rebuilt without commands: %v, want ErrUnsaved", err)
+	}
+	if err := ts.ResetFromTrace(ref, nil, rounds); !errors.Is(err, env.ErrBadState) {
+		t.Errorf("a start without commands at the last round: %v, want ErrBadState", err)
 	}
 	if err := in.Reset(1); err != nil {
 		t.Fatal(err)
