@@ -42,7 +42,9 @@ func (m *Match[C, G, S, D]) Copy(bots *[NumSeats]Bot[S, D]) (*Match[C, G, S, D],
 	if bots != nil {
 		keep = append(keep, fieldOf(&m.Bots))
 	}
-	if err := deepCopy(reflect.TypeFor[Match[C, G, S, D]](), unsafe.Pointer(m), unsafe.Pointer(c), keep...); err != nil {
+	// The game's definition is shared (a policy bot points to it).
+	shared := []block{{ptr: unsafe.Pointer(m.def), typ: reflect.TypeFor[Def[C, G, S, D]](), count: 1}}
+	if err := deepCopy(reflect.TypeFor[Match[C, G, S, D]](), unsafe.Pointer(m), unsafe.Pointer(c), shared, keep...); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnsaved, err)
 	}
 	c.trace = nil

@@ -63,6 +63,7 @@ type copier struct {
 	root    region  // the root: the value copied, and where to
 	keep    []field // the root's fields that are shared, not followed
 	keepTo  []field // the same fields of the copy
+	shared  []block // memory the copy shares, not copied (a game's Def)
 	seen    map[block]bool
 	blocks  []block
 	regions []region
@@ -114,9 +115,10 @@ func pointerful(t reflect.Type) bool {
 // to to (a value of type t whose bytes are overwritten): pointers of the
 // copy into from's memory point into to's, sharing is kept. The fields of
 // from at the addresses keep are shared: copied as they are, not followed
-// (the caller replaces them).
-func deepCopy(t reflect.Type, from, to unsafe.Pointer, keep ...field) error {
-	c := &copier{seen: map[block]bool{}, maps: map[unsafe.Pointer]reflect.Value{}, keep: keep}
+// (the caller replaces them); the memory of the blocks shared is not
+// copied, pointers into it are kept.
+func deepCopy(t reflect.Type, from, to unsafe.Pointer, shared []block, keep ...field) error {
+	c := &copier{seen: map[block]bool{}, maps: map[unsafe.Pointer]reflect.Value{}, keep: keep, shared: shared}
 	c.root = region{block: block{ptr: from, typ: t, count: 1}, to: to}
 	for _, k := range keep {
 		c.keepTo = append(c.keepTo, field{unsafe.Add(to, uintptr(k.ptr)-uintptr(from)), k.typ})
@@ -157,6 +159,11 @@ func deepCopy(t reflect.Type, from, to unsafe.Pointer, keep ...field) error {
 func (c *copier) add(b block) {
 	if b.ptr == nil || b.typ.Size() == 0 || b.count == 0 || c.seen[b] {
 		return
+	}
+	for _, sh := range c.shared {
+		if b.addr() >= sh.addr() && b.addr() < sh.end() {
+			return
+		}
 	}
 	c.seen[b] = true
 	c.blocks = append(c.blocks, b)

@@ -11,18 +11,20 @@ import (
 // field of its own, slices sharing an array, a map, interfaces holding a
 // pointer and a value with a slice, a pointer into a slice's array.
 type graph struct {
-	cfg   [2]int
-	Cfg   *[2]int
-	all   []int
-	head  []int
-	tail  []int
-	cell  *int
-	m     map[string][]int
-	iface any
-	box   any
-	self  *graph
-	rules *[3]int // shared (kept)
-	fn    func() int
+	cfg      [2]int
+	Cfg      *[2]int
+	all      []int
+	head     []int
+	tail     []int
+	cell     *int
+	m        map[string][]int
+	iface    any
+	box      any
+	self     *graph
+	rules    *[3]int // shared (kept)
+	shared   *[2]int // shared (memory not copied)
+	inShared *int    // into the shared memory
+	fn       func() int
 }
 
 type boxed struct{ s []int }
@@ -35,6 +37,8 @@ func newGraph() *graph {
 	g.iface = g.cell
 	g.box = boxed{s: g.all[1:3]}
 	g.self = g
+	g.shared = &[2]int{3, 4}
+	g.inShared = &g.shared[1]
 	g.fn = func() int { return 42 }
 	return g
 }
@@ -44,14 +48,14 @@ func newGraph() *graph {
 func TestDeepCopy(t *testing.T) {
 	g := newGraph()
 	var c graph
-	if err := deepCopy(reflect.TypeFor[graph](), unsafe.Pointer(g), unsafe.Pointer(&c), field{unsafe.Pointer(&g.rules), reflect.TypeFor[*[3]int]()}); err != nil {
+	if err := deepCopy(reflect.TypeFor[graph](), unsafe.Pointer(g), unsafe.Pointer(&c), []block{{ptr: unsafe.Pointer(g.shared), typ: reflect.TypeFor[[2]int](), count: 1}}, field{unsafe.Pointer(&g.rules), reflect.TypeFor[*[3]int]()}); err != nil {
 		t.Fatal(err)
 	}
 	if c.Cfg != &c.cfg || c.self != &c || *c.Cfg != [2]int{1, 2} {
 		t.Fatal("the copy's pointers into itself are not its own")
 	}
-	if c.rules != g.rules {
-		t.Fatal("the kept field was not shared")
+	if c.rules != g.rules || c.shared != g.shared || c.inShared != g.inShared {
+		t.Fatal("the kept field or the shared memory was not shared")
 	}
 	if &c.all[0] == &g.all[0] || &c.head[0] != &c.all[0] || &c.tail[0] != &c.all[2] || c.cell != &c.all[4] || c.iface.(*int) != c.cell {
 		t.Fatal("the copy's slices and pointers do not share its array as the original's do")
@@ -93,7 +97,7 @@ func TestDeepCopyRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		to := reflect.New(c.typ)
-		if err := deepCopy(c.typ, c.v, to.UnsafePointer()); !errors.Is(err, errNoCopy) {
+		if err := deepCopy(c.typ, c.v, to.UnsafePointer(), nil); !errors.Is(err, errNoCopy) {
 			t.Errorf("%s: %v, want errNoCopy", c.name, err)
 		}
 	}
