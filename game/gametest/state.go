@@ -420,6 +420,7 @@ func BenchStates[C game.Config, G, S any, D game.Dir](b *testing.B, d *game.Def[
 	})
 	m := d.MatchOf(in)
 	b.Run("Clone", func(b *testing.B) {
+		cpu := cpuTime()
 		for b.Loop() {
 			var bots [game.NumSeats]game.Bot[S, D]
 			for p, bot := range m.Bots {
@@ -432,13 +433,16 @@ func BenchStates[C game.Config, G, S any, D game.Dir](b *testing.B, d *game.Def[
 				b.Fatal(err)
 			}
 		}
+		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 	})
 	b.Run("CloneEngine", func(b *testing.B) {
+		cpu := cpuTime()
 		for b.Loop() {
 			if _, err := m.Clone([game.NumSeats]game.Bot[S, D]{}); err != nil {
 				b.Fatal(err)
 			}
 		}
+		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 	})
 	b.Run("Copy", func(b *testing.B) {
 		b.ReportAllocs()
