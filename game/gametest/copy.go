@@ -146,10 +146,24 @@ func testCopyBots[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def
 			if err != nil {
 				t.Fatalf("%v: copy with other bots at round %d: %v", seats, k, err)
 			}
+			// To the end, or 12 rounds on under -short and the race
+			// detector (the strong bots are slow there).
+			end := cfg.Rounds()
+			if o.short {
+				end = min(end, k+12)
+			}
+			run := func(m *game.Match[C, G, S, D]) error {
+				for m.Round() < end {
+					if err := m.PlayRound(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
 			errs := make(chan error, 2)
-			go func() { errs <- c.Run(t.Context()) }()
-			go func() { errs <- e.Run(t.Context()) }()
-			if err := m.Run(t.Context()); err != nil {
+			go func() { errs <- run(c) }()
+			go func() { errs <- run(e) }()
+			if err := run(m); err != nil {
 				t.Fatal(err)
 			}
 			for range 2 {
