@@ -146,9 +146,10 @@ func testCopyBots[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def
 			if err != nil {
 				t.Fatalf("%v: copy with other bots at round %d: %v", seats, k, err)
 			}
-			// To the end, or 12 rounds on under -short and the race
-			// detector (the strong bots are slow there).
-			end := cfg.Rounds()
+			// 40 rounds on (to the end from the last round), 12 under
+			// -short and the race detector (the strong bots are slow
+			// there).
+			end := min(cfg.Rounds(), k+40)
 			if o.short {
 				end = min(end, k+12)
 			}

@@ -87,7 +87,7 @@ func testRebuild[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[
 					t.Fatalf("%s: the state rebuilt at round 0 is not the game's", name)
 				}
 				hidden++
-				if !o.short || k == rounds/3 {
+				if k == rounds/3 {
 					testRebuiltStart(t, d, tr, ref, k)
 				}
 				continue
@@ -104,7 +104,7 @@ func testRebuild[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[
 					break
 				}
 			}
-			if !o.short || k == rounds/3 {
+			if k == rounds/3 {
 				testRebuiltStart(t, d, tr, ref, k)
 			}
 		}
