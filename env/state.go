@@ -63,6 +63,10 @@ type TraceStarter interface {
 	// their orders in the replayed rounds (their orders unused), so that
 	// their memories and generators are those of a bot that sat there.
 	// The replay must give the trace's own bytes (ErrBadState otherwise).
+	// Without a command file (commands empty) the position at round
+	// (0..its rounds-1) is rebuilt from the trace itself, with a fresh
+	// random generator and new bots: it does not continue as the
+	// original, and it cannot be saved (but at round 0).
 	ResetFromTrace(trace, commands []byte, round int) error
 }
 

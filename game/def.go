@@ -102,6 +102,12 @@ type Def[C Config, G any, S any, D Dir] struct {
 	// Replay rebuilds the rounds of a trace (plain bytes) for datasets,
 	// with the verifier's rules check.
 	Replay func(trace []byte, cfg *C) (Rounds[C, S, D], error)
+	// Rebuild returns a new engine at the position s, a state Replay
+	// rebuilt from a trace, with g's configuration, seed and random
+	// generator (g is left as it is): everything the engine derives from
+	// its state (lists, counts, indexes) is derived again from s. It is
+	// how a game starts from a round of a trace without its command file.
+	Rebuild func(g G, s *S) (G, error)
 
 	// Bots are the game's registered bots (Null included).
 	Bots *env.BotRegistry[Bot[S, D]]

@@ -29,6 +29,9 @@ type Match[C Config, G, S any, D Dir] struct {
 	trace  Tracer[G]
 	log    *CommandLog[D]
 	err    error // the error that ended the game, sticky
+	// rebuilt is the round a game rebuilt from a trace without its
+	// commands started at (0 otherwise): its earlier rounds are unknown.
+	rebuilt int
 }
 
 // NewMatch starts a game of cfg with the seed: bots[p] plays player p (a
@@ -44,11 +47,16 @@ func (d *Def[C, G, S, D]) NewMatch(cfg C, seed int, names [NumSeats]string, bots
 	if err != nil {
 		return nil, err
 	}
+	return d.matchOf(cfg, seed, names, bots, g), nil
+}
+
+// matchOf is a match of the engine g.
+func (d *Def[C, G, S, D]) matchOf(cfg C, seed int, names [NumSeats]string, bots [NumSeats]Bot[S, D], g G) *Match[C, G, S, D] {
 	m := &Match[C, G, S, D]{def: d, cfg: cfg, Game: g, Seed: seed, Names: names, Bots: bots}
 	for p := range m.orders {
 		m.orders[p].rules = &d.Orders
 	}
-	return m, nil
+	return m
 }
 
 // NewBotMatch starts a game with the registered bots of the names.

@@ -39,8 +39,9 @@ import (
 // Restoring costs a replay of the rounds played, bots included: with the
 // strong bots that is most of the cost (tens to hundreds of milliseconds
 // at mid-game; gametest.BenchStates measures it per game). Clone is the
-// same replay in process, without the encoding; a Clone without bots (a
-// search's, whose rollouts seat their own) replays the engine alone.
+// same replay in process, without the encoding; a Clone without bots
+// replays the engine alone. A search wants Copy (copy.go), the engine and
+// bots copied in process in microseconds.
 
 // ErrBadState and ErrUnsaved are env's (errors of saved states).
 var (
@@ -59,6 +60,9 @@ func (b *CppBot[S, D]) Unsaved() {}
 // be replayed, a game that ended with an error, or a match that does not
 // record its commands (nil: it can).
 func (m *Match[C, G, S, D]) CanSave() error {
+	if m.rebuilt > 0 {
+		return fmt.Errorf("%w: a game rebuilt from round %d of a trace without its command file (its first rounds are unknown)", ErrUnsaved, m.rebuilt)
+	}
 	if m.log == nil {
 		return fmt.Errorf("%w: the match does not record its commands", ErrUnsaved)
 	}
@@ -243,6 +247,18 @@ func (m *Match[C, G, S, D]) Clone(bots [NumSeats]Bot[S, D]) (*Match[C, G, S, D],
 // and generators are those of bots that sat there. It returns the match,
 // recording its commands, and the names of the trace's header. Errors
 // wrap ErrBadState (or are a bot's own failure).
+//
+// Without the command file (commands empty), the position at the round
+// (0..its rounds-1) is rebuilt from the trace itself (Def.Rebuild on the
+// state Replay gives) and the bots are new: the position is the trace's,
+// everything the trace shows, but the engine's random generator is a
+// fresh one (the generator of a new game of the trace's seed, after its
+// map), not where the original's was, so the game plays on differently
+// from the original even with the same commands, and the bots' memories
+// are a new bot's. Such a game cannot be saved (the commands of its first
+// rounds are unknown) unless it starts at round 0, which is the trace's
+// own game; its trace begins at the round with the header and the
+// position there (Match.WriteTrace).
 func (d *Def[C, G, S, D]) StartFromTrace(cfg C, trace, commands []byte, round int, names [NumSeats]string, bots [NumSeats]Bot[S, D]) (*Match[C, G, S, D], [NumSeats]string, error) {
 	var tnames [NumSeats]string
 	if round < 0 || round > cfg.Rounds() {
@@ -254,8 +270,9 @@ func (d *Def[C, G, S, D]) StartFromTrace(cfg C, trace, commands []byte, round in
 	}
 	seed := rs.Seed()
 	tnames = rs.Names()
-	if commands == nil {
-		return nil, tnames, fmt.Errorf("%w: a trace start needs the trace's command file", ErrBadState)
+	if len(commands) == 0 {
+		m, err := d.rebuildFromTrace(cfg, rs, round, names, bots)
+		return m, tnames, err
 	}
 	log, err := d.ParseCommandLog(bytes.NewReader(commands))
 	if err == nil {
@@ -296,6 +313,42 @@ func (d *Def[C, G, S, D]) StartFromTrace(cfg C, trace, commands []byte, round in
 		return nil, tnames, err
 	}
 	return m, tnames, nil
+}
+
+// rebuildFromTrace starts the game of rs at a round from the trace alone
+// (see StartFromTrace).
+func (d *Def[C, G, S, D]) rebuildFromTrace(cfg C, rs Rounds[C, S, D], round int, names [NumSeats]string, bots [NumSeats]Bot[S, D]) (*Match[C, G, S, D], error) {
+	if d.Rebuild == nil {
+		return nil, fmt.Errorf("%w: %s starts from a trace only with its command file", ErrBadState, d.Name)
+	}
+	if round >= cfg.Rounds() {
+		return nil, fmt.Errorf("%w: round %d: without the command file a start is at round 0..%d (a round still to play)", ErrBadState, round, cfg.Rounds()-1)
+	}
+	for k := 0; k <= round; k++ {
+		if !rs.Next() {
+			if err := rs.Err(); err != nil {
+				return nil, fmt.Errorf("%w: trace: round %d: %s", ErrBadState, k+1, clipErr(err))
+			}
+			return nil, fmt.Errorf("%w: the trace has no round %d", ErrBadState, k+1)
+		}
+	}
+	fresh, err := d.New(cfg, rs.Seed())
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadState, err)
+	}
+	g, err := d.Rebuild(fresh, rs.State())
+	if err != nil {
+		return nil, fmt.Errorf("%w: round %d: %s", ErrBadState, round, clipErr(err))
+	}
+	if r := d.Round(g); r != round {
+		return nil, fmt.Errorf("%w: the trace's state at round %d says round %d", ErrBadState, round, r)
+	}
+	m := d.matchOf(cfg, rs.Seed(), names, bots, g)
+	if round == 0 {
+		m.Record() // the trace's own game
+	}
+	m.rebuilt = round
+	return m, nil
 }
 
 // WriteTraceFrom makes the match write its trace to w from the game's

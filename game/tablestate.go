@@ -60,9 +60,11 @@ func (t *table[C, G, S, D]) ResetFromTrace(seed int64, names [NumSeats]string, b
 }
 
 // startTrace makes the match write its trace to w: from its start when
-// the game was restored or started from a trace (Match.WriteTraceFrom).
+// the game was restored or started from a trace (Match.WriteTraceFrom),
+// from the round it was rebuilt at when it was rebuilt from a trace
+// without its commands.
 func (t *table[C, G, S, D]) startTrace(w io.Writer) error {
-	if m := t.m; m.Round() == 0 && t.traceNames == m.Names {
+	if m := t.m; m.Round() == 0 && t.traceNames == m.Names || m.rebuilt > 0 {
 		return m.WriteTrace(w)
 	}
 	return t.m.WriteTraceFrom(w, t.traceNames)

@@ -43,8 +43,9 @@ func (s *Server) traceStart(ctx context.Context, ss *session, ids []int32, ts *j
 }
 
 // offeredTrace reads a trace and its command file of the start-traces
-// directory: NAME.res[.gz] and NAME.cmd[.gz], through an os.Root (no
-// link leads out of it), each at most env.MaxTraceBytes plain.
+// directory: NAME.res[.gz] and NAME.cmd[.gz] (nil when there is none: the
+// position is then rebuilt from the trace), through an os.Root (no link
+// leads out of it), each at most env.MaxTraceBytes plain.
 func (s *Server) offeredTrace(name string) (trace, cmds []byte, err error) {
 	if s.opts.startTraces == "" {
 		return nil, nil, fmt.Errorf("%w: trace_start.name needs a server started with --start-traces", errForbidden)
@@ -59,9 +60,12 @@ func (s *Server) offeredTrace(name string) (trace, cmds []byte, err error) {
 	defer root.Close()
 	if trace, err = readOffered(root, name+".res"); err == nil {
 		cmds, err = readOffered(root, name+".cmd")
+		if errors.Is(err, fs.ErrNotExist) {
+			cmds, err = nil, nil // the position is rebuilt from the trace
+		}
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("%w: no trace %s with its command file among the server's start traces", errBadRequest, short(name))
+		return nil, nil, fmt.Errorf("%w: no trace %s among the server's start traces", errBadRequest, short(name))
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: start trace %s: %w", errBadRequest, short(name), err)

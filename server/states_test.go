@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -91,13 +92,16 @@ func TestSaveRestore(t *testing.T) {
 }
 
 // TestTraceStart starts a session's envs from a round of a trace the
-// client sends and of one the operator offers by name; names that are
-// paths, unknown names and a server without --start-traces are refused.
+// client sends and of one the operator offers by name, with and without
+// its command file; names that are paths, unknown names and a server
+// without --start-traces are refused.
 func TestTraceStart(t *testing.T) {
 	dir := t.TempDir()
 	base := "crematoria_s10_Demo-Demo-Demo-Demo"
 	src := "../testdata/crematoria/traces/"
-	for from, to := range map[string]string{src + base + ".res.gz": "game1.res.gz", src + "commands/" + base + ".cmd.gz": "game1.cmd.gz"} {
+	files := [][2]string{{base + ".res.gz", "game1.res.gz"}, {"commands/" + base + ".cmd.gz", "game1.cmd.gz"}, {base + ".res.gz", "alone.res.gz"}}
+	for _, f := range files {
+		from, to := src+f[0], f[1]
 		b, err := os.ReadFile(from)
 		if err != nil {
 			t.Fatal(err)
@@ -117,6 +121,27 @@ func TestTraceStart(t *testing.T) {
 		t.Fatalf("trace start at round 17: rounds %v", rounds)
 	}
 	playOn(s, r, 3)
+	// Without a command file (one the client sends or the operator's
+	// trace without its .cmd): the position rebuilt from the trace.
+	src0, err := os.ReadFile(src + base + ".res.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(src0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plainTrace, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []*jgymv1.TraceStart{{Name: "alone", Round: 30}, {Trace: plainTrace, Round: 30}} {
+		r = s.must(traceReq(st))
+		if rounds := int32s(r.GetInfo().GetRound().GetData()); rounds[0] != 30 || rounds[1] != 30 {
+			t.Fatalf("trace start without commands at round 30: rounds %v", rounds)
+		}
+		playOn(s, r, 3)
+	}
 	for _, c := range []struct {
 		what string
 		st   *jgymv1.TraceStart
@@ -132,6 +157,6 @@ func TestTraceStart(t *testing.T) {
 	}
 	plain := start(t, "bufconn")
 	resp = plain.create(t, &jgymv1.CreateSessionRequest{NumEnvs: 1})
-	_, err := plain.open(t, resp.SessionId, 1).do(traceReq(&jgymv1.TraceStart{Name: "game1"}))
+	_, err = plain.open(t, resp.SessionId, 1).do(traceReq(&jgymv1.TraceStart{Name: "game1"}))
 	wantCode(t, "a name without --start-traces", err, codes.PermissionDenied)
 }

@@ -47,8 +47,9 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 		t.State(&g.State)
 		return t
 	},
-	Verify: verifier.Bytes,
-	Replay: newTraceRounds,
+	Verify:  verifier.Bytes,
+	Replay:  newTraceRounds,
+	Rebuild: Rebuild,
 
 	Bots: bots,
 

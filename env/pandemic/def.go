@@ -51,7 +51,8 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 	Verify: verifier.Bytes,
 	// The replay estimates the unit statuses a trace does not print
 	// (dataset.Estimator).
-	Replay: newTraceRounds,
+	Replay:  newTraceRounds,
+	Rebuild: Rebuild,
 
 	Bots: bots,
 

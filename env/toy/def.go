@@ -34,8 +34,9 @@ var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 	Trace: func(w io.Writer, cfg *Config, seed int, names [NumPlayers]string, g *Game) game.Tracer[*Game] {
 		return NewTraceWriter(w, cfg, seed, names, g)
 	},
-	Verify: Verify,
-	Replay: Replay,
+	Verify:  Verify,
+	Replay:  Replay,
+	Rebuild: Rebuild,
 
 	Bots: bots,
 

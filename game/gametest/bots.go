@@ -45,6 +45,7 @@ func testPolicyBot[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.De
 		rounds = min(rounds, 12)
 	}
 	t.Run("model", func(t *testing.T) { policyGame(t, d, m, rounds) })
+	t.Run("Copy", func(t *testing.T) { policyCopy(t, d, m) })
 	variants := []struct {
 		key, own string
 		offered  []string
@@ -195,4 +196,59 @@ func playTrace[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C,
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// policyCopy copies (Match.Copy) a game of the policy bot and Demos after
+// a few rounds and plays the copy and the original on at once: the same
+// trace.
+func policyCopy[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S, D], m *policy.Model) {
+	const seed = 5
+	names := [game.NumSeats]string{"Policy", "Demo", "Demo", "Demo"}
+	bots := [game.NumSeats]game.Bot[S, D]{d.NewPolicyBot(m, 0)}
+	for p := 1; p < game.NumSeats; p++ {
+		f, _ := d.Bots.Lookup("Demo")
+		bots[p] = f(p, seed)
+	}
+	a, err := d.NewMatch(d.DefaultConfig(), seed, names, bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Record()
+	var want, got bytes.Buffer
+	if err := a.WriteTrace(&want); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if err := a.PlayRound(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := a.Copy(nil)
+	if err != nil {
+		t.Fatalf("copy of a policy bot's game: %v", err)
+	}
+	if err := c.WriteTraceFrom(&got, names); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		for range 3 {
+			if err = c.PlayRound(); err != nil {
+				break
+			}
+		}
+		done <- err
+	}()
+	for range 3 {
+		if err := a.PlayRound(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatal("the copy of a policy bot's game played on gives another trace than the original's")
+	}
 }

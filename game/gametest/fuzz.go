@@ -93,7 +93,7 @@ func FuzzCommandLog[C game.Config, G, S any, D game.Dir](f *testing.F, d *game.D
 
 // FuzzTrace is the body of a game's fuzz target of traces and command
 // files: Verify never panics on any pair of inputs, with or without
-// commands.
+// commands, nor does a start from a round of the trace without them.
 func FuzzTrace[C game.Config, G, S any, D game.Dir](f *testing.F, d *game.Def[C, G, S, D], seeds ...[2][]byte) {
 	for _, s := range seeds {
 		f.Add(s[0], s[1])
@@ -103,5 +103,9 @@ func FuzzTrace[C game.Config, G, S any, D game.Dir](f *testing.F, d *game.Def[C,
 		if log, err := d.ParseCommandLog(bytes.NewReader(cmds)); err == nil {
 			d.Verify(trace, log, nil)
 		}
+		// A start without the command file: the position rebuilt from
+		// the trace, at a round the commands' length picks.
+		names := [game.NumSeats]string{"a", "b", "c", "d"}
+		d.StartFromTrace(d.DefaultConfig(), trace, nil, len(cmds)%8, names, [game.NumSeats]game.Bot[S, D]{})
 	})
 }

@@ -31,6 +31,8 @@ func testStates[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C
 	})
 	t.Run("BadStates", func(t *testing.T) { testBadStates(t, d) })
 	t.Run("TraceStarts", func(t *testing.T) { testTraceStarts(t, d, o) })
+	t.Run("Copy", func(t *testing.T) { testCopies(t, d, o) })
+	t.Run("Rebuild", func(t *testing.T) { testRebuild(t, d, o) })
 }
 
 // bufTraces collects the traces an instance writes, one buffer per game.
@@ -332,7 +334,6 @@ func testEnvTraceStart[C game.Config, G, S any, D game.Dir](t *testing.T, d *gam
 	}{
 		{"round past the end", ref, cmds, rounds + 1},
 		{"negative round", ref, cmds, -1},
-		{"no command file", ref, nil, 1},
 		{"a truncated trace", ref[:len(ref)/2], cmds, 1},
 		{"garbage", []byte("not a trace\n"), cmds, 1},
 		{"another game's commands", ref, []byte("0 0 1 99999 0\n"), k},
@@ -341,6 +342,21 @@ func testEnvTraceStart[C game.Config, G, S any, D game.Dir](t *testing.T, d *gam
 		if err := ts.ResetFromTrace(c.trace, c.cmds, c.round); !errors.Is(err, env.ErrBadState) {
 			t.Errorf("%s: %v, want ErrBadState", c.what, err)
 		}
+	}
+	// Without the command file: the position rebuilt from the trace.
+	if err := ts.ResetFromTrace(ref, nil, k); err != nil {
+		t.Fatalf("env start at round %d without commands: %v", k, err)
+	}
+	in.Observe(o)
+	if int(o.Round[0]) != k {
+		t.Fatalf("env start at round %d without commands: the observation says round %d", k, o.Round[0])
+	}
+	playSteps(t, in, spec, l, rand.New(rand.NewPCG(3, 3)), 3)
+	if _, err := in.(env.Saver).SaveState(nil); !errors.Is(err, env.ErrUnsaved) {
+		t.Errorf("save of a game rebuilt without commands: %v, want ErrUnsaved", err)
+	}
+	if err := ts.ResetFromTrace(ref, nil, rounds); !errors.Is(err, env.ErrBadState) {
+		t.Errorf("a start without commands at the last round: %v, want ErrBadState", err)
 	}
 	if err := in.Reset(1); err != nil {
 		t.Fatal(err)
@@ -351,7 +367,9 @@ func testEnvTraceStart[C game.Config, G, S any, D game.Dir](t *testing.T, d *gam
 // and the strong bot (two learners playing random legal actions): the
 // size of a state, SaveState, RestoreState (a replay of the rounds
 // played, bots included), Match.Clone with new bots (the same replay) and
-// without bots (the engine's replay alone, a search's clone).
+// without bots (the engine's replay alone), Match.Copy (the in-process
+// copy of the engine and the bots) and Match.Copy with other bots (the
+// engine alone, a search's copy).
 func BenchStates[C game.Config, G, S any, D game.Dir](b *testing.B, d *game.Def[C, G, S, D]) {
 	setup := env.Setup{Seats: []string{"", "Demo", "", d.StrongBot}}
 	f, err := d.Host().NewFactory(setup)
@@ -402,6 +420,7 @@ func BenchStates[C game.Config, G, S any, D game.Dir](b *testing.B, d *game.Def[
 	})
 	m := d.MatchOf(in)
 	b.Run("Clone", func(b *testing.B) {
+		cpu := cpuTime()
 		for b.Loop() {
 			var bots [game.NumSeats]game.Bot[S, D]
 			for p, bot := range m.Bots {
@@ -414,12 +433,36 @@ func BenchStates[C game.Config, G, S any, D game.Dir](b *testing.B, d *game.Def[
 				b.Fatal(err)
 			}
 		}
+		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 	})
 	b.Run("CloneEngine", func(b *testing.B) {
+		cpu := cpuTime()
 		for b.Loop() {
 			if _, err := m.Clone([game.NumSeats]game.Bot[S, D]{}); err != nil {
 				b.Fatal(err)
 			}
 		}
+		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	})
+	b.Run("Copy", func(b *testing.B) {
+		b.ReportAllocs()
+		cpu := cpuTime()
+		for b.Loop() {
+			if _, err := m.Copy(nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	})
+	b.Run("CopyEngine", func(b *testing.B) {
+		b.ReportAllocs()
+		var none [game.NumSeats]game.Bot[S, D]
+		cpu := cpuTime()
+		for b.Loop() {
+			if _, err := m.Copy(&none); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 	})
 }

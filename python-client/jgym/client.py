@@ -909,8 +909,11 @@ class TraceStart:
 
     With the trace's bytes and its command file, the game is the trace's,
     replayed to ``round`` bit for bit (the server checks the replay gives
-    the trace's bytes), then played on by the session's seats. ``name``
-    instead picks a trace the server's operator offers (``jgym serve
+    the trace's bytes), then played on by the session's seats. Without
+    ``commands`` the position at ``round`` is rebuilt from the trace alone
+    with a fresh random generator (the game does not continue as the
+    original did, and cannot be saved but at round 0). ``name`` instead
+    picks a trace the server's operator offers (``jgym serve
     --start-traces DIR``), by its base name: never a path.
     """
 

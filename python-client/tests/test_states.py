@@ -12,7 +12,7 @@ import pytest
 
 import jgym
 from jgym.env import JgymEnv
-from jgym.errors import InvalidArgumentError
+from jgym.errors import InvalidArgumentError, SessionError
 
 TRACES = Path(__file__).resolve().parents[2] / "testdata" / "crematoria" / "traces"
 
@@ -105,6 +105,11 @@ def test_reset_from_trace(address: str) -> None:
     try:
         _, info = env.reset(options={"trace": trace, "commands": commands, "round": 20})
         assert int(info["round"]) == 20
+        # Without the command file: the position rebuilt from the trace.
+        _, info = env.reset(options={"trace": trace, "round": 20})
+        assert int(info["round"]) == 20
+        with pytest.raises(SessionError):
+            env.get_state()
         with pytest.raises(InvalidArgumentError):
             env.reset(
                 options={"trace": trace, "commands": commands[: len(commands) // 3], "round": 100}
