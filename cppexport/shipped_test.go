@@ -14,6 +14,7 @@ import (
 	"jgym/cppbot"
 	"jgym/cppexport"
 	"jgym/env/crematoria"
+	"jgym/env/moria"
 	"jgym/game"
 	"jgym/policy"
 )
@@ -53,6 +54,21 @@ var shippedPlayers = []shippedPlayer{{
 	},
 	games: []shippedGame{{11, 0, 0}, {12, 2, 0}},
 	short: []shippedGame{{11, 2, 20}},
+}, {
+	def:    moria.Def,
+	model:  "../python-client/examples/models/moria_recipe.onnx",
+	player: "../python-client/examples/models/AIMoriRecipe.cc",
+	name:   "MoriRecipe",
+	strong: "Balin",
+	config: func(rounds int) arena.Config {
+		cfg := moria.DefaultConfig()
+		if rounds > 0 {
+			cfg.NbRounds = rounds
+		}
+		return cfg
+	},
+	games: []shippedGame{{11, 1, 0}, {12, 3, 0}},
+	short: []shippedGame{{11, 3, 20}},
 }}
 
 // TestShippedPlayerIsItsModelsExport checks that each shipped AI*.cc is
