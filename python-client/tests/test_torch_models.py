@@ -4,7 +4,9 @@ tests/fixtures/shipped_games.json holds the final scores of games each
 ``examples/models/*.onnx`` played as Go's ``policy:`` bot, recorded with the
 jgym of commit 918f094 (before jgym.torch, with Dominator's new Khan) and,
 for Pandemic's games against Pasteur, of commit ea38081 (before jgym.torch,
-with Pandemic's new Pasteur); tests/fixtures/record_shipped.py says how. Here:
+with Pandemic's new Pasteur) and, for ``moria_recipe.onnx`` (trained by the
+recipe with jgym.torch), of commit ef66d89; tests/fixtures/record_shipped.py
+says how. Here:
 
 - each ``.onnx`` file reads (:func:`jgym.torch.read_onnx`), fits the game
   the server describes, and plays those games again in Go: the same scores;
@@ -91,7 +93,8 @@ def test_onnx_reads_and_plays_the_same_games(name: str) -> None:
     finally:
         envs.close()
     pol = jt.read_onnx(MODELS / name)
-    assert pol.game == game and pol.producer == "jgym train_ppo.py"
+    # the older trainer's, or jgym.torch's export (the recipe's moria_recipe.onnx)
+    assert pol.game == game and pol.producer in ("jgym train_ppo.py", "jgym.torch")
     pol.check(describe(spec), (list(spec.action_orders), list(spec.opponent_orders)))
     for row in FIXTURE[name]:
         assert go_scores(pol.path, game, row["seed"], row["opponents"]) == row["scores"], row
