@@ -16,6 +16,7 @@ import (
 	"jgym/env/crematoria"
 	"jgym/env/dominator"
 	"jgym/env/moria"
+	"jgym/env/pandemic"
 	"jgym/game"
 	"jgym/policy"
 )
@@ -78,6 +79,21 @@ var shippedPlayers = []shippedPlayer{{
 	strong: "Balin",
 	config: func(rounds int) arena.Config {
 		cfg := moria.DefaultConfig()
+		if rounds > 0 {
+			cfg.NbRounds = rounds
+		}
+		return cfg
+	},
+	games: []shippedGame{{11, 1, 0}, {12, 3, 0}},
+	short: []shippedGame{{11, 3, 20}},
+}, {
+	def:    pandemic.Def,
+	model:  "../python-client/examples/models/pandemic_recipe.onnx",
+	player: "../python-client/examples/models/AIPandRecipe.cc",
+	name:   "PandRecipe",
+	strong: "Pasteur",
+	config: func(rounds int) arena.Config {
+		cfg := pandemic.DefaultConfig()
 		if rounds > 0 {
 			cfg.NbRounds = rounds
 		}

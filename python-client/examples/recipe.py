@@ -36,7 +36,7 @@ continues the PPO run from its checkpoint):
    ``--finetune-flags`` (e.g. ``--credit units:gem=45``), into ``finetune/``;
    the evaluation and the export then take its policy;
 7. **eval**: ``jgym eval`` of the PPO policy and of the cloned ones, on the
-   same ``--eval-games`` unseen seeds with rotating seats, against the
+   same ``--eval-games`` unseen seeds (from ``--eval-seed0``) with rotating seats, against the
    strong bot and two Demos, three strong bots, three Demos and three
    sparring partners (``eval.json``, and a table on standard output);
 8. **export**: ``jgym export-cpp --check`` writes ``AI<Name>.cc`` for the
@@ -108,7 +108,10 @@ class Args:
     snapshot_every: int = 50
     """PPO updates between snapshots of the learner joining the league (and evaluations)"""
     eval_games: int = 200
-    """games of each final evaluation (a multiple of 4; seeds 1.., seats rotating)"""
+    """games of each final evaluation (a multiple of 4; seeds from --eval-seed0, seats rotating)"""
+    eval_seed0: int = 1
+    """seed of the final evaluations' first game (keep their seeds apart from the training's:
+    games 500,000.., DAgger 600,000.., PPO 11,000,000..)"""
     eval_tables: str = ""
     """the evaluation's tables, ';'-separated, each three comma-separated seats
     (default: 'STRONG,Demo,Demo;STRONG,STRONG,STRONG;Demo,Demo,Demo')"""
@@ -418,18 +421,25 @@ class Recipe:
             for t in tables:
                 key = f"{who} vs {t}"
                 prev = old.get(key)
-                if prev and prev.get("model_sha256") == stamp and prev.get("games") == n:
+                seed0 = self.args.eval_seed0
+                if (
+                    prev
+                    and prev.get("model_sha256") == stamp
+                    and prev.get("games") == n
+                    and prev.get("seed0", 1) == seed0
+                ):
                     rows[key] = prev
                     continue
                 cmd = [self.jgym, "eval", "--game", self.name, f"policy:{model}"]
                 p = self.run(
-                    [*cmd, "--opponents", t, "-n", str(n), "--json"],
+                    [*cmd, "--opponents", t, "-n", str(n), "--seed0", str(seed0), "--json"],
                     stdout=subprocess.PIPE,
                     stderr=subprocess.DEVNULL,
                 )
                 r = json.loads(p.stdout)
                 r.pop("results", None)
                 r["model_sha256"] = stamp
+                r["seed0"] = seed0
                 rows[key] = r
                 print(f"  {key:<36} {summarize(r)}", flush=True)
                 path.write_text(json.dumps({**old, **rows}, indent=1))

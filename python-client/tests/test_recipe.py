@@ -53,6 +53,8 @@ def run_recipe(out: Path, cfg: Path) -> str:
     cmd += ["--finetune-steps", "64", "--finetune-flags", "--clip-coef 0.1"]
     # a sparring partner named (the default, 'auto', takes the game's DummyClone)
     cmd += ["--sparring", "Null"]
+    # the final evaluations on seeds of their own
+    cmd += ["--eval-seed0", "7001"]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900, check=False)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     return p.stdout
@@ -115,7 +117,8 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     tables = ("Riddick,Demo,Demo", "Riddick,Riddick,Riddick", "Demo,Demo,Demo", "Null,Null,Null")
     who = ("ppo", "finetune", "bc", "dagger1")
     assert set(ev) == {f"{w} vs {t}" for w in who for t in tables}
-    assert all(r["games"] == 4 for r in ev.values())
+    assert all(r["games"] == 4 and r["seed0"] == 7001 for r in ev.values())
+    assert "-n 4 --seed0 7001 --json" in log
 
     # export: the C++ player plays as the policy (the check passed, or the recipe failed)
     cc = Path(s["export"]["file"])
