@@ -41,9 +41,19 @@ if [ "$extras" != "$all_extras" ]; then
 fi
 start=$SECONDS
 step() { echo "[setup $1/3, $((SECONDS - start)) s] $2"; }
-# pip's progress bars on a terminal, one line per stage elsewhere (CI logs).
+# pip's progress bars on a terminal; elsewhere (CI logs, a file) a line per
+# wheel as its download starts, with its size and the seconds so far.
 quiet=()
 [ -t 1 ] || quiet=(-q)
+pip_install() {
+  if [ -t 1 ]; then
+    "${pip[@]}" install "$@"
+  else
+    PYTHONUNBUFFERED=1 "${pip[@]}" install --progress-bar off "$@" | while IFS= read -r line; do
+      case $line in *"Downloading "*) echo "  [$((SECONDS - start)) s] ${line#*Downloading }" ;; esac
+    done
+  fi
+}
 step 1 "Python venv $venv"
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
@@ -79,7 +89,7 @@ if [[ ",$extras," =~ ,(train|rllib), ]] && ! "$venv/bin/python" -c 'import torch
       for pkg in "${pkgs[@]}"; do
         i=$((i + 1))
         echo "  [$i/${#pkgs[@]}, $((SECONDS - start)) s] $pkg"
-        "${pip[@]}" install "${quiet[@]}" --no-cache-dir --no-deps "$pkg"
+        pip_install --no-cache-dir --no-deps "$pkg"
       done
     fi
   else
@@ -94,7 +104,8 @@ if $uses_lock; then
   rest=$(mktemp)
   trap 'rm -f "$rest"' EXIT
   pinned | grep -Ev "$cuda_re" | grep -Evi '^(torch|triton)==' > "$rest"
-  "${pip[@]}" install "${quiet[@]}" --no-cache-dir --no-deps -r "$rest"
+  echo "  the $(wc -l < "$rest") other packages of $lock"
+  pip_install --no-cache-dir --no-deps -r "$rest"
   # setuptools warns about editable installs in general; nothing to act on.
   PYTHONWARNINGS=ignore::UserWarning "${pip[@]}" install "${quiet[@]}" --no-cache-dir --no-deps -e ./python-client
   # The lock must be whole: pip check lists what an installed package
@@ -106,6 +117,6 @@ if $uses_lock; then
     exit 1
   fi
 else
-  PYTHONWARNINGS=ignore::UserWarning "${pip[@]}" install "${quiet[@]}" --no-cache-dir -c "$lock" -e "./python-client[$extras]"
+  PYTHONWARNINGS=ignore::UserWarning pip_install --no-cache-dir -c "$lock" -e "./python-client[$extras]"
 fi
 echo "Python environment ready in $((SECONDS - start)) s: $venv ($("$venv/bin/python" --version), $(du -sh "$venv" | cut -f1))"
