@@ -42,7 +42,8 @@ fi
 start=$SECONDS
 step() { echo "[setup $1/3, $((SECONDS - start)) s] $2"; }
 # pip's progress bars on a terminal; elsewhere (CI logs, a file) a line per
-# wheel as its download starts, with its size and the seconds so far.
+# wheel as its download starts, with its size and the seconds so far, and
+# one when the installation starts.
 quiet=()
 [ -t 1 ] || quiet=(-q)
 pip_install() {
@@ -50,7 +51,10 @@ pip_install() {
     "${pip[@]}" install "$@"
   else
     PYTHONUNBUFFERED=1 "${pip[@]}" install --progress-bar off "$@" | while IFS= read -r line; do
-      case $line in *"Downloading "*) echo "  [$((SECONDS - start)) s] ${line#*Downloading }" ;; esac
+      case $line in
+        *"Downloading "*) echo "  [$((SECONDS - start)) s] ${line#*Downloading }" ;;
+        "Installing collected packages"*) echo "  [$((SECONDS - start)) s] installing" ;;
+      esac
     done
   fi
 }
@@ -106,6 +110,7 @@ if $uses_lock; then
   pinned | grep -Ev "$cuda_re" | grep -Evi '^(torch|triton)==' > "$rest"
   echo "  the $(wc -l < "$rest") other packages of $lock"
   pip_install --no-cache-dir --no-deps -r "$rest"
+  echo "  [$((SECONDS - start)) s] jgym itself (editable: ./python-client), then pip check"
   # setuptools warns about editable installs in general; nothing to act on.
   PYTHONWARNINGS=ignore::UserWarning "${pip[@]}" install "${quiet[@]}" --no-cache-dir --no-deps -e ./python-client
   # The lock must be whole: pip check lists what an installed package
