@@ -19,12 +19,14 @@ setup: build ## build jgym and create the Python venv (.venv) with the client
 
 demo: ## the main job: train from scratch against Demo (65,536 env steps), evaluate, write a replay
 	@if [ ! -x $(PY) ] || ! $(PY) -c 'import torch' 2>/dev/null; then \
-	  echo "make demo: first the Python environment $(VENV) (scripts/setup-python.sh: several minutes, mostly"; \
-	  echo "  downloads; PyTorch's CPU build where download.pytorch.org answers, else PyPI's CUDA build: the venv"; \
-	  echo "  of every extra is then 5.6 GB, 3 GB of it NVIDIA's libraries, measured with du -sh .venv);"; \
-	  echo "  then 5 to 8 minutes of training on two cores (benchmarks/notebook/results-history.md, 'The newcomer path') and two evaluations"; \
+	  echo "make demo: first the Python environment $(VENV), jgym[train] alone (scripts/setup-python.sh, the lock"; \
+	  echo "  python-client/constraints-train.txt): 6 to 10 minutes on a busy 2-core machine, mostly downloads."; \
+	  echo "  PyTorch's CPU build where download.pytorch.org answers; else PyPI's build, whose CUDA libraries"; \
+	  echo "  are 3.0 GB of the venv's 4.6 GB (benchmarks/notebook/first-hour.md). Then 5 to 8 minutes of"; \
+	  echo "  training on two cores (benchmarks/notebook/results-history.md, 'The newcomer path') and two evaluations"; \
 	fi
-	$(MAKE) --no-print-directory setup
+	$(MAKE) --no-print-directory build
+	JGYM_PY_EXTRAS=$${JGYM_PY_EXTRAS:-train} scripts/setup-python.sh $(VENV)
 	VENV=$(VENV) scripts/demo.sh
 
 generate: ## regenerate the gRPC code (Go and Python) from api/, and python-client/jgym/_games.py and env/GAME/def_gen.go from the game definitions

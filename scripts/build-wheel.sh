@@ -38,10 +38,19 @@ else
   build "" ""
 fi
 rm -rf python-client/build
-"$py" - <<'PY'
+# setuptools lists every file it copies into the sdist (about 450 lines):
+# shown only when the build fails.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! "$py" - >"$log" 2>&1 <<'PY'
 import sys
 sys.path.insert(0, "python-client/build_backend")
 import jgym_build
 jgym_build.build_sdist("dist")
 PY
+then
+  cat "$log" >&2
+  echo "build-wheel.sh: the sdist failed (its log above)" >&2
+  exit 1
+fi
 ls -l dist

@@ -30,7 +30,7 @@ fi
 # --eval-games 0: the one evaluation is the demo's own, below. The run's
 # JSON summary stays in $out/run/history.json.
 (cd python-client && "$python" examples/ppo.py --total-timesteps "$steps" \
-  --threads 1 --seed 1 --eval-games 0 --run-dir "../$out/run") | grep -v '^{"run"'
+  --threads 1 --seed 1 --eval-games 0 --run-dir "../$out/run") | grep --line-buffered -v '^{"run"'
 cp "$out/run/model.onnx" "$out/$name.onnx"
 cp "$out/run/learning_curve.png" "$out/learning_curve.png"
 echo "== evaluating $name in Go: $games games against three Demos, $games against Riddick (the strong bot) and two Demos"

@@ -1,32 +1,63 @@
 #!/usr/bin/env bash
-# Creates the Python venv with the jgym client (editable), its test tools
-# and the extras: training (PyTorch CPU, SB3 and MaskablePPO, TensorBoard,
-# matplotlib), RLlib on Ray, video (moviepy), at the versions pinned in
+# Creates the Python venv with the jgym client (editable) and the extras
+# $JGYM_PY_EXTRAS names (default dev,train,rllib,video: the test tools,
+# training with PyTorch, SB3 and MaskablePPO, TensorBoard and matplotlib,
+# RLlib on Ray, video with moviepy), at the versions pinned in
 # python-client/constraints.txt.
 #   scripts/setup-python.sh [VENV]   (default: .venv)
-# JGYM_PY_EXTRAS picks the extras (default dev,train,rllib,video).
+# make setup installs every extra (what CI tests); make demo only train
+# (JGYM_PY_EXTRAS=train).
 #
 # Disk. PyPI's PyTorch for Linux x86_64 is a CUDA build: with its NVIDIA
 # libraries and Triton a resolver install (pip install jgym[train]) needs
 # about 6.5 GB installed and, since pip downloads every wheel before it
 # installs any, about 10 GB at its peak. A CI machine ran out of disk there.
-# So with every extra on Linux x86_64 (the default), constraints.txt is a
-# lock: its packages are installed as pinned, without the resolver
-# (--no-deps), the large ones in a pip call each so that no more than one
-# large download sits on disk at a time, and without Triton (the compiler
-# of torch.compile on GPUs, which jgym never calls: 1 GB). The venv is then
-# about 5.5 GB, and the peak about 6 GB. `pip check` runs at the end and
-# must find nothing missing but Triton.
+# So on Linux x86_64 the lock of the chosen extras is installed as pinned,
+# without the resolver (--no-deps): constraints.txt for every extra,
+# constraints-train.txt (cut from it by python-client/scripts/lock_subset.py)
+# for train alone; other sets of extras take constraints.txt as constraints
+# (pip install -c) with the resolver. The large packages go in a pip call
+# each so that no more than one large download sits on disk at a time, and
+# Triton (the compiler of torch.compile on GPUs, which jgym never calls:
+# 1 GB) is left out. With every extra the venv is then about 5.5 GB, and
+# the peak about 6 GB. `pip check` runs at the end and must find nothing
+# missing but Triton.
+#
+# PyTorch's own CPU build (download.pytorch.org) is tried first: without
+# the CUDA libraries (3 GB of the venv) that PyPI's build needs even on a
+# machine without a GPU. Where that index is out of reach, the script says
+# so and installs PyPI's build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${1:-.venv}
 extras=${JGYM_PY_EXTRAS:-dev,train,rllib,video}
+all_extras=dev,rllib,train,video  # sorted
+# The extras, sorted and without duplicates: they name the lock.
+extras=$(tr ',' '\n' <<<"$extras" | sed '/^$/d' | sort -u | paste -sd, -)
 lock=python-client/constraints.txt
+if [ "$extras" != "$all_extras" ]; then
+  subset=python-client/constraints-${extras//,/-}.txt
+  [ -f "$subset" ] && lock=$subset
+fi
 start=$SECONDS
 step() { echo "[setup $1/3, $((SECONDS - start)) s] $2"; }
-# pip's progress bars on a terminal, one line per stage elsewhere (CI logs).
+# pip's progress bars on a terminal; elsewhere (CI logs, a file) a line per
+# wheel as its download starts, with its size and the seconds so far, and
+# one when the installation starts.
 quiet=()
 [ -t 1 ] || quiet=(-q)
+pip_install() {
+  if [ -t 1 ]; then
+    "${pip[@]}" install "$@"
+  else
+    PYTHONUNBUFFERED=1 "${pip[@]}" install --progress-bar off "$@" | while IFS= read -r line; do
+      case $line in
+        *"Downloading "*) echo "  [$((SECONDS - start)) s] ${line#*Downloading }" ;;
+        "Installing collected packages"*) echo "  [$((SECONDS - start)) s] installing" ;;
+      esac
+    done
+  fi
+}
 step 1 "Python venv $venv"
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
@@ -37,7 +68,8 @@ pinned() { grep -v '^#' "$lock" | grep -v '^$'; }
 # The packages of PyTorch's CUDA build (PyPI's), torch itself apart.
 cuda_re='^(nvidia-|cuda-)'
 uses_lock=false
-if [ "$extras" = dev,train,rllib,video ] && [ "$(uname -sm)" = "Linux x86_64" ]; then
+if { [ "$extras" = "$all_extras" ] || [ "$lock" != python-client/constraints.txt ]; } &&
+  [ "$(uname -sm)" = "Linux x86_64" ]; then
   uses_lock=true
 fi
 
@@ -50,24 +82,35 @@ if [[ ",$extras," =~ ,(train|rllib), ]] && ! "$venv/bin/python" -c 'import torch
   if [ -n "$index" ] && "${pip[@]}" install -q --no-cache-dir --no-deps --retries 1 --timeout 20 \
       --index-url "$index" "$torch" 2>/dev/null; then
     echo "PyTorch: the CPU build from $index"
-  elif $uses_lock; then
-    echo "PyTorch: $index is out of reach, PyPI's build (its CUDA libraries one at a time, no Triton)"
-    for pkg in $(pinned | grep -E "$cuda_re") "$torch"; do
-      "${pip[@]}" install -q --no-cache-dir --no-deps "$pkg"
-    done
+  elif [ "$(uname -sm)" = "Linux x86_64" ]; then
+    echo "PyTorch: its CPU build's index (${index:-none: JGYM_TORCH_INDEX is empty}) is out of reach from here,"
+    echo "  so PyPI's build, the only one PyPI has for Linux x86_64: it is made for NVIDIA GPUs and does"
+    echo "  not load without its CUDA libraries, though jgym only uses the CPU. They cost about 3 GB of"
+    echo "  disk in the venv and most of this setup's download (docs/python.md, \"Install\")."
+    if $uses_lock; then
+      pkgs=($(pinned | grep -E "$cuda_re") "$torch")
+      i=0
+      for pkg in "${pkgs[@]}"; do
+        i=$((i + 1))
+        echo "  [$i/${#pkgs[@]}, $((SECONDS - start)) s] $pkg"
+        pip_install --no-cache-dir --no-deps "$pkg"
+      done
+    fi
   else
-    echo "PyTorch: $index is out of reach, PyPI's build (with its CUDA libraries)"
+    echo "PyTorch: its CPU build's index (${index:-none}) is out of reach from here: PyPI's build"
   fi
 fi
 
-step 3 "jgym and its extras [$extras] (a few minutes the first time)"
+step 3 "jgym and its extras [$extras] from $lock (a few minutes the first time)"
 if $uses_lock; then
   # Everything else the lock pins; torch's pure-Python dependencies
   # (sympy, networkx, ...) are among them.
   rest=$(mktemp)
   trap 'rm -f "$rest"' EXIT
   pinned | grep -Ev "$cuda_re" | grep -Evi '^(torch|triton)==' > "$rest"
-  "${pip[@]}" install "${quiet[@]}" --no-cache-dir --no-deps -r "$rest"
+  echo "  the $(wc -l < "$rest") other packages of $lock"
+  pip_install --no-cache-dir --no-deps -r "$rest"
+  echo "  [$((SECONDS - start)) s] jgym itself (editable: ./python-client), then pip check"
   # setuptools warns about editable installs in general; nothing to act on.
   PYTHONWARNINGS=ignore::UserWarning "${pip[@]}" install "${quiet[@]}" --no-cache-dir --no-deps -e ./python-client
   # The lock must be whole: pip check lists what an installed package
@@ -79,6 +122,6 @@ if $uses_lock; then
     exit 1
   fi
 else
-  PYTHONWARNINGS=ignore::UserWarning "${pip[@]}" install "${quiet[@]}" --no-cache-dir -c "$lock" -e "./python-client[$extras]"
+  PYTHONWARNINGS=ignore::UserWarning pip_install --no-cache-dir -c "$lock" -e "./python-client[$extras]"
 fi
 echo "Python environment ready in $((SECONDS - start)) s: $venv ($("$venv/bin/python" --version), $(du -sh "$venv" | cut -f1))"
