@@ -43,7 +43,10 @@ ONNX = sorted(FIXTURE)
 PT = sorted(p.name for p in MODELS.glob("*.pt"))
 #: Who wrote each model, where not the older trainer (train_ppo.py): the
 #: recipe's models of examples/ppo.py, exported by jgym.torch.
-PRODUCER = {name: "jgym.torch" for name in ("dominator_recipe.onnx", "moria_recipe.onnx", "pandemic_recipe.onnx")}
+PRODUCER = {
+    name: "jgym.torch"
+    for name in ("dominator_recipe.onnx", "moria_recipe.onnx", "pandemic_recipe.onnx")
+}
 
 
 def game_of(name: str) -> str:
