@@ -62,46 +62,40 @@ var shippedPlayers = []shippedPlayer{{
 	player: "../python-client/examples/models/AIDomRecipe.cc",
 	name:   "DomRecipe",
 	strong: "Khan",
-	config: func(rounds int) arena.Config {
-		cfg := dominator.DefaultConfig()
-		if rounds > 0 {
-			cfg.NbRounds = rounds
-		}
-		return cfg
-	},
-	games: []shippedGame{{11, 0, 0}, {12, 2, 0}},
-	short: []shippedGame{{11, 2, 20}},
+	config: withRounds(dominator.DefaultConfig, func(c *dominator.Config) *int { return &c.NbRounds }),
+	games:  []shippedGame{{11, 0, 0}, {12, 2, 0}},
+	short:  []shippedGame{{11, 2, 20}},
 }, {
 	def:    moria.Def,
 	model:  "../python-client/examples/models/moria_recipe.onnx",
 	player: "../python-client/examples/models/AIMoriRecipe.cc",
 	name:   "MoriRecipe",
 	strong: "Balin",
-	config: func(rounds int) arena.Config {
-		cfg := moria.DefaultConfig()
-		if rounds > 0 {
-			cfg.NbRounds = rounds
-		}
-		return cfg
-	},
-	games: []shippedGame{{11, 1, 0}, {12, 3, 0}},
-	short: []shippedGame{{11, 3, 20}},
+	config: withRounds(moria.DefaultConfig, func(c *moria.Config) *int { return &c.NbRounds }),
+	games:  []shippedGame{{11, 1, 0}, {12, 3, 0}},
+	short:  []shippedGame{{11, 3, 20}},
 }, {
 	def:    pandemic.Def,
 	model:  "../python-client/examples/models/pandemic_recipe.onnx",
 	player: "../python-client/examples/models/AIPandRecipe.cc",
 	name:   "PandRecipe",
 	strong: "Pasteur",
-	config: func(rounds int) arena.Config {
-		cfg := pandemic.DefaultConfig()
-		if rounds > 0 {
-			cfg.NbRounds = rounds
+	config: withRounds(pandemic.DefaultConfig, func(c *pandemic.Config) *int { return &c.NbRounds }),
+	games:  []shippedGame{{11, 1, 0}, {12, 3, 0}},
+	short:  []shippedGame{{11, 3, 20}},
+}}
+
+// withRounds returns a shippedPlayer's config: the game's default
+// configuration, its rounds (the field rounds points to) set where rounds > 0.
+func withRounds[C arena.Config](dflt func() C, field func(*C) *int) func(int) arena.Config {
+	return func(n int) arena.Config {
+		cfg := dflt()
+		if n > 0 {
+			*field(&cfg) = n
 		}
 		return cfg
-	},
-	games: []shippedGame{{11, 1, 0}, {12, 3, 0}},
-	short: []shippedGame{{11, 3, 20}},
-}}
+	}
+}
 
 // TestShippedPlayerIsItsModelsExport checks that each shipped AI*.cc is
 // what jgym export-cpp writes for its shipped ONNX file today: the C++
