@@ -32,8 +32,8 @@ GAMES = ("crematoria", "dominator", "pandemic", "moria")
 # "bots" and "definition"; the others are listed apart.
 CLASSES = [
     ("definition", r"def(_gen)?\.go"),
-    ("bots", r"(demo|riddick.*|khan.*|pasteur.*|balin.*|dummyclone)\.go"
-     r"|(riddick|khan|pasteur|balin)/[^/]+\.go"),  # a strong bot's subpackage
+    ("bots", (r"(demo|riddick.*|khan.*|pasteur.*|balin.*|dummyclone)\.go"
+              r"|(riddick|khan|pasteur|balin)/[^/]+\.go")),  # and a strong bot's subpackage
     ("encoder", r"(obs|paths|sunpaths)\.go"),
     ("encoder C++ twin", r"cppexport\.go"),
     ("trace", r"(trace|parse_.*)\.go"),
