@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"jgym/env/crematoria"
+	"jgym/env/crematoria/riddick"
 	"jgym/policy"
 )
 
@@ -261,12 +262,12 @@ func testInputsAndLogits(t *testing.T, ms []testModel, rounds int, games []seatG
 				}
 				if g.rival {
 					p := (g.seat + 2) % 4
-					names[p], bots[p] = "Riddick", crematoria.NewRiddick(p, g.seed)
+					names[p], bots[p] = "Riddick", riddick.New(p, g.seed)
 				}
 				bot := crematoria.Def.NewCppBot(b.prog, g.seat, g.seed)
 				rec := &recorder{inner: bot, m: b.model, me: g.seat}
 				if g.riddick {
-					rec.driver = crematoria.NewRiddick(g.seat, g.seed)
+					rec.driver = riddick.New(g.seat, g.seed)
 				}
 				names[g.seat], bots[g.seat] = tm.name, rec
 				play(t, shortConfig(rounds), g.seed, names, bots)

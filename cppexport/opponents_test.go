@@ -10,6 +10,7 @@ import (
 	"jgym/course/coursetest"
 	"jgym/cppexport"
 	"jgym/env/crematoria"
+	"jgym/env/crematoria/riddick"
 	"jgym/policy"
 )
 
@@ -117,7 +118,7 @@ func TestOpponentOrderScoreMatchesPolicyBot(t *testing.T) {
 				case p == g.seat:
 					names[p], bots[p] = tm.name, bot(p)
 				case n == "Riddick":
-					bots[p] = crematoria.NewRiddick(p, g.seed)
+					bots[p] = riddick.New(p, g.seed)
 				default:
 					bots[p] = crematoria.NewDemo(p, g.seed)
 				}

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -25,8 +26,14 @@ func NewRegistry(games ...Entry) (*Registry, error) {
 }
 
 // Add registers a game after the others. Two games may not share a name
-// or an env id (ignoring case).
+// or an env id (ignoring case), and a game's strong bot must be one of
+// its registered bots: a strong bot in a subpackage of its game registers
+// itself when imported, so the error (ErrUnknownBot) says that the place
+// assembling the registry does not import it.
 func (r *Registry) Add(g Entry) error {
+	if s := g.Strong(); s != "" && !slices.Contains(g.Arena().Bots(), s) {
+		return fmt.Errorf("game %s: strong bot %q: %w (is its package imported?)", g.Arena().Name(), s, ErrUnknownBot)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, o := range r.games {

@@ -3,9 +3,11 @@
 
     python3 scripts/game_files.py [--root .] [--files]
 
-For env/crematoria, env/dominator, env/pandemic and env/moria: each
-non-test ``.go`` file's lines (``wc -l``) and its class, from the file's
-name by the table CLASSES below (first match wins; a file no pattern
+For env/crematoria, env/dominator, env/pandemic and env/moria and their
+subpackages (a strong bot of more than a few files: env/crematoria/riddick,
+whose files are named ``riddick/FILE.go``): each non-test ``.go`` file's
+lines (``wc -l``) and its class, from the file's name by the table CLASSES
+below (first match wins; a file no pattern
 matches is "other"). Prints one table of lines per class and game, the
 lines outside the classes issue 29 lets a game keep (its rules, encoder and
 the encoder's C++ twin, trace format, verifier, bots and definition), the
@@ -30,7 +32,8 @@ GAMES = ("crematoria", "dominator", "pandemic", "moria")
 # "bots" and "definition"; the others are listed apart.
 CLASSES = [
     ("definition", r"def(_gen)?\.go"),
-    ("bots", r"(demo|riddick.*|khan.*|pasteur.*|balin.*|dummyclone)\.go"),
+    ("bots", (r"(demo|riddick.*|khan.*|pasteur.*|balin.*|dummyclone)\.go"
+              r"|(riddick|khan|pasteur|balin)/[^/]+\.go")),  # and a strong bot's subpackage
     ("encoder", r"(obs|paths|sunpaths)\.go"),
     ("encoder C++ twin", r"cppexport\.go"),
     ("trace", r"(trace|parse_.*)\.go"),
@@ -56,9 +59,13 @@ def classify(name: str) -> str:
 
 
 def game_files(root: Path, game: str) -> dict[str, list[str]]:
-    """The package's non-test .go files (not its subdirectories): name -> lines."""
-    return {p.name: p.read_text().splitlines()
-            for p in sorted((root / "env" / game).glob("*.go")) if not p.name.endswith("_test.go")}
+    """The non-test .go files of the package and its subpackages: name -> lines.
+
+    A file of the package is named by its name (``obs.go``), a file of a
+    subpackage by its path below the package (``riddick/map.go``)."""
+    base = root / "env" / game
+    return {p.relative_to(base).as_posix(): p.read_text().splitlines()
+            for p in sorted(base.rglob("*.go")) if not p.name.endswith("_test.go")}
 
 
 def normalised(lines: list[str], game: str) -> list[str]:
@@ -86,7 +93,7 @@ def main() -> None:
     if args.files:
         print()
 
-    print("Lines (files) of non-test code per class, env/GAME/*.go:\n")
+    print("Lines (files) of non-test code per class, env/GAME/*.go and its subpackages:\n")
     print(f"| class | {' | '.join(GAMES)} |")
     print("|---|" + "---:|" * len(GAMES))
     for c in classes:

@@ -46,6 +46,7 @@ import (
 	jgymv1 "jgym/api/jgym/v1"
 	"jgym/env"
 	"jgym/env/crematoria"
+	_ "jgym/env/crematoria/riddick" // registers Riddick, Crematoria's strong bot
 	"jgym/env/dominator"
 	"jgym/env/moria"
 	"jgym/env/pandemic"

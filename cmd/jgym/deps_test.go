@@ -14,7 +14,9 @@ import (
 //
 //   - env imports only the standard library.
 //   - env/<game>/... imports only the standard library, env, the core
-//     packages and packages of the same game.
+//     packages and packages of the same game. A game's subpackage (a
+//     strong bot of more than a few files: env/crematoria/riddick) imports
+//     its game; the game's own package never imports its subpackages.
 //   - the core packages (what every game shares and names no game: game,
 //     the definition and everything written once over it; sandbox,
 //     policy, cppbot, cppexport, kit, arena, course, dataset) import only
@@ -111,6 +113,8 @@ func TestImportGraph(t *testing.T) {
 				bad = "env imports only the standard library"
 			case gameOf(path) != "" && !std(imp) && imp != "jgym/env" && !isCore(imp) && gameOf(imp) != gameOf(path):
 				bad = "a game imports only the standard library, env, the core packages and itself"
+			case path == gameOf(path) && under(imp, path) && imp != path:
+				bad = "a game's package never imports its subpackages (they import it)"
 			case isCore(path) && !std(imp) && imp != "jgym/env" && !isCore(imp) && !(strings.HasSuffix(path, "test") && under(imp, "jgym/internal")):
 				bad = "a core package imports only the standard library, env and the core packages"
 			case under(path, "jgym/vec") && !std(imp) && imp != "jgym/env":

@@ -10,6 +10,7 @@ import (
 
 	"jgym/arena"
 	"jgym/env/crematoria"
+	_ "jgym/env/crematoria/riddick" // registers Riddick, Crematoria's strong bot
 	"jgym/env/dominator"
 	"jgym/env/moria"
 	"jgym/env/pandemic"
@@ -17,8 +18,10 @@ import (
 )
 
 // games are the games jgym plays, the first the default: each game's
-// definition (a game.Entry). Tests register more (cmd/jgym's TestMain
-// adds env/toy's).
+// definition (a game.Entry). A strong bot that lives in a subpackage of
+// its game (env/crematoria/riddick) registers itself into the game's bots
+// when imported, above. Tests register more (cmd/jgym's TestMain adds
+// env/toy's).
 var games = mustRegistry(
 	crematoria.Def,
 	dominator.Def,

@@ -18,7 +18,7 @@ const EnvID = "Crematoria-v0"
 var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 	Name:      "Crematoria",
 	EnvID:     EnvID,
-	StrongBot: "Riddick",
+	StrongBot: "Riddick", // package riddick, registered when imported
 
 	DefaultConfig: DefaultConfig,
 	ParseConfig:   ParseConfig,

@@ -22,7 +22,10 @@
 // counters. Bots receive a *State and must not modify it.
 //
 // A Match seats four Bots (Null, Demo, Riddick, or your own) and writes the
-// trace in the kit's format:
+// trace in the kit's format. Riddick, the strong bot (Def.StrongBot), is
+// package jgym/env/crematoria/riddick, which imports this one and registers
+// it by name when imported; this package's own bots are Demo and
+// DummyClone.
 //
 //	m, err := crematoria.Def.NewBotMatch(cfg, seed, [4]string{"Demo", "Null", "Demo", "Null"})
 //	m.WriteTrace(w)

@@ -32,6 +32,17 @@ func playRounds(t testing.TB, g *Game, n int) {
 	playRoundsWith(t, g, n, NewDemo)
 }
 
+// newRiddick returns the factory of the Riddick bot, package riddick,
+// registered by name in Def's bots (riddick_link_test.go links it in).
+func newRiddick(t testing.TB) BotFactory {
+	t.Helper()
+	f, err := Def.Bots.Lookup("Riddick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 // playRoundsWith plays n rounds with bots of newBot in every seat.
 func playRoundsWith(t testing.TB, g *Game, n int, newBot func(me, seed int) Bot) {
 	t.Helper()
@@ -323,7 +334,7 @@ func BenchmarkObserve(b *testing.B) {
 // BenchmarkSunPaths is the sun_paths tensor alone, over the states of a
 // game of Riddicks (who go up for gems) and the four seats.
 func BenchmarkSunPaths(b *testing.B) {
-	states := gameStates(b, NewRiddick)
+	states := gameStates(b, newRiddick(b))
 	var ob Observer
 	sun := make([]byte, NumSlots(states[0].Cfg)*SunColumns)
 	b.ReportAllocs()

@@ -183,9 +183,10 @@ func TestOrderOpponentsByScoreIsARelabelling(t *testing.T) {
 	type obs struct{ board, units, glob []byte }
 	var cases []obs
 	g := newTestGame(t, 7)
+	riddick := newRiddick(t)
 	bots := func(me, seed int) Bot {
 		if me == 1 {
-			return NewRiddick(me, seed)
+			return riddick(me, seed)
 		}
 		return NewDemo(me, seed)
 	}

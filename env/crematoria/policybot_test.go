@@ -10,6 +10,7 @@ import (
 
 	"jgym/course/coursetest"
 	"jgym/env/crematoria"
+	"jgym/env/crematoria/riddick"
 	"jgym/policy"
 )
 
@@ -190,7 +191,7 @@ func TestPolicyBotOrdersOpponentsByScore(t *testing.T) {
 	}
 	const seed, me = 5, 2
 	w := &scoreTwin{t: t, bot: crematoria.Def.NewPolicyBot(m, me), seat: crematoria.Def.NewPolicyBot(plain, me), plain: plain, me: me}
-	bots := [crematoria.NumPlayers]crematoria.Bot{crematoria.NewRiddick(0, seed), crematoria.NewDemo(1, seed), w, crematoria.NewDemo(3, seed)}
+	bots := [crematoria.NumPlayers]crematoria.Bot{riddick.New(0, seed), crematoria.NewDemo(1, seed), w, crematoria.NewDemo(3, seed)}
 	cfg := crematoria.DefaultConfig()
 	cfg.NbRounds = 120
 	match, err := crematoria.Def.NewMatch(cfg, seed, [4]string{"Riddick", "Demo", "ppo", "Demo"}, bots)

@@ -103,7 +103,7 @@ func TestSunPathsAgainstRelaxation(t *testing.T) {
 	}{{1, 0, false}, {7, 30, false}, {42, 57, false}, {3, 90, false}, {5, 21, true}} {
 		// Riddicks send Pioneers up for gems.
 		g := newTestGame(t, c.seed)
-		playRoundsWith(t, g, c.rounds, NewRiddick)
+		playRoundsWith(t, g, c.rounds, newRiddick(t))
 		s := &g.State
 		u := NumSlots(&g.cfg)
 		if c.scatter {

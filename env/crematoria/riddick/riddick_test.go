@@ -1,26 +1,28 @@
-package crematoria
+package riddick
 
 import (
 	"bytes"
 	"context"
-	"jgym/game"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"jgym/env/crematoria"
+	"jgym/game"
 )
 
 // checkedBot wraps a bot and fails the test when one of its rounds gives an
 // order that the player-side filter or the engine would drop, or a move
 // that cannot work (Up or Down off an elevator).
 type checkedBot struct {
-	Bot
+	crematoria.Bot
 	t    *testing.T
 	me   int
 	name string
 	cmds int
 }
 
-func (c *checkedBot) Play(s *State, o *Orders) {
+func (c *checkedBot) Play(s *crematoria.State, o *crematoria.Orders) {
 	c.Bot.Play(s, o)
 	t := c.t
 	if o.Warnings != 0 {
@@ -36,24 +38,27 @@ func (c *checkedBot) Play(s *State, o *Orders) {
 			t.Errorf("%s seat %d round %d: order for invalid id %d", c.name, c.me, s.Round, cmd.ID)
 		case s.Units[cmd.ID].Player != c.me:
 			t.Errorf("%s seat %d round %d: order for unit %d of group %d", c.name, c.me, s.Round, cmd.ID, s.Units[cmd.ID].Player)
-		case !cmd.Dir.Valid() || cmd.Dir == None:
+		case !cmd.Dir.Valid() || cmd.Dir == crematoria.None:
 			t.Errorf("%s seat %d round %d: direction %v", c.name, c.me, s.Round, cmd.Dir)
-		case cmd.Dir == Up || cmd.Dir == Down:
+		case cmd.Dir == crematoria.Up || cmd.Dir == crematoria.Down:
 			u := &s.Units[cmd.ID]
-			if s.Cell(u.Pos).Type != Elevator || (cmd.Dir == Up) != (u.Pos.K == 0) {
+			if s.Cell(u.Pos).Type != crematoria.Elevator || (cmd.Dir == crematoria.Up) != (u.Pos.K == 0) {
 				t.Errorf("%s seat %d round %d: %v from %v, not an elevator", c.name, c.me, s.Round, cmd.Dir, u.Pos)
 			}
 		}
 	}
 }
 
-func loadEdgeConfig(t *testing.T, name string) Config {
+// edgeConfigs holds the course engine's edge-case configurations.
+const edgeConfigs = "../../../testdata/crematoria/traces/edge"
+
+func loadEdgeConfig(t *testing.T, name string) crematoria.Config {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(referenceTraces, "edge", name))
+	b, err := os.ReadFile(filepath.Join(edgeConfigs, name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := ParseConfig(bytes.NewReader(b))
+	cfg, err := crematoria.ParseConfig(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +67,11 @@ func loadEdgeConfig(t *testing.T, name string) Config {
 
 // playChecked plays one game with the named bots; the Riddick seats are
 // checked.
-func playChecked(t *testing.T, cfg Config, seed int, names [NumPlayers]string) *Match {
+func playChecked(t *testing.T, cfg crematoria.Config, seed int, names [crematoria.NumPlayers]string) *crematoria.Match {
 	t.Helper()
-	var bots [NumPlayers]Bot
+	var bots [crematoria.NumPlayers]crematoria.Bot
 	for p, n := range names {
-		f, err := Def.Bots.Lookup(n)
+		f, err := crematoria.Def.Bots.Lookup(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +80,7 @@ func playChecked(t *testing.T, cfg Config, seed int, names [NumPlayers]string) *
 			bots[p] = &checkedBot{Bot: bots[p], t: t, me: p, name: n}
 		}
 	}
-	m, err := Def.NewMatch(cfg, seed, names, bots)
+	m, err := crematoria.Def.NewMatch(cfg, seed, names, bots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +100,7 @@ func TestRiddickGivesCleanOrders(t *testing.T) {
 		name  string
 		cfg   string // edge configuration, "" for the default
 		seed  int
-		names [NumPlayers]string
+		names [crematoria.NumPlayers]string
 	}{
 		{"mirror", "", 1, [4]string{"Riddick", "Riddick", "Riddick", "Riddick"}},
 		{"mirror 2", "", 13, [4]string{"Riddick", "Riddick", "Riddick", "Riddick"}},
@@ -108,7 +113,7 @@ func TestRiddickGivesCleanOrders(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			cfg := DefaultConfig()
+			cfg := crematoria.DefaultConfig()
 			if tc.cfg != "" {
 				cfg = loadEdgeConfig(t, tc.cfg)
 				if tc.cfg == "elev23.cnf" {
@@ -122,7 +127,7 @@ func TestRiddickGivesCleanOrders(t *testing.T) {
 
 func TestRiddickIsDeterministic(t *testing.T) {
 	trace := func() []byte {
-		m, err := Def.NewBotMatch(DefaultConfig(), 5, [4]string{"Riddick", "Demo", "Riddick", "Riddick"})
+		m, err := crematoria.Def.NewBotMatch(crematoria.DefaultConfig(), 5, [4]string{"Riddick", "Demo", "Riddick", "Riddick"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,11 +145,11 @@ func TestRiddickIsDeterministic(t *testing.T) {
 }
 
 func TestRiddickBeatsDemos(t *testing.T) {
-	for seat := 0; seat < NumPlayers; seat++ {
+	for seat := 0; seat < crematoria.NumPlayers; seat++ {
 		names := [4]string{"Demo", "Demo", "Demo", "Demo"}
 		names[seat] = "Riddick"
 		seed := 100 + seat
-		m := playChecked(t, DefaultConfig(), seed, names)
+		m := playChecked(t, crematoria.DefaultConfig(), seed, names)
 		w := m.Game.Winners()
 		if len(w) != 1 || w[0] != seat {
 			t.Errorf("seed %d: Riddick in seat %d, scores %v", seed, seat, m.Scores())
@@ -155,14 +160,14 @@ func TestRiddickBeatsDemos(t *testing.T) {
 func TestNightBand(t *testing.T) {
 	// xrel agrees with Daylight: 0..39 is night, the rest is daylight.
 	for r := 0; r < 120; r += 7 {
-		for j := 0; j < Cols; j++ {
+		for j := 0; j < crematoria.Cols; j++ {
 			x := xrel(j, r)
-			if day := Daylight(Pos{0, j, 1}, r); day != (x > 39) {
+			if day := crematoria.Daylight(crematoria.Pos{I: 0, J: j, K: 1}, r); day != (x > 39) {
 				t.Fatalf("round %d column %d: xrel %d, daylight %v", r, j, x, day)
 			}
 		}
 		// The burning columns at the end of the round are x = 0 and 1.
-		if t1 := NightStart(r); xrel(t1, r) != 0 || xrel(t1+1, r) != 1 {
+		if t1 := crematoria.NightStart(r); xrel(t1, r) != 0 || xrel(t1+1, r) != 1 {
 			t.Fatalf("round %d: burning columns %d, %d", r, t1, t1+1)
 		}
 	}
@@ -177,7 +182,7 @@ func TestRiddickGeometry(t *testing.T) {
 		{0, 0, 39, 40, 40, -40},
 		{2, 20, 9, 19, 7, -1},
 	} {
-		if c := chebIJ(tc.i1, tc.j1, tc.i2, tc.j2); c != tc.cheb || c != Cheb(Pos{tc.i1, tc.j1, 0}, Pos{tc.i2, tc.j2, 1}) {
+		if c := chebIJ(tc.i1, tc.j1, tc.i2, tc.j2); c != tc.cheb || c != crematoria.Cheb(crematoria.Pos{I: tc.i1, J: tc.j1, K: 0}, crematoria.Pos{I: tc.i2, J: tc.j2, K: 1}) {
 			t.Errorf("chebIJ(%d,%d,%d,%d) = %d, want %d", tc.i1, tc.j1, tc.i2, tc.j2, c, tc.cheb)
 		}
 		if d := colDelta(tc.j1, tc.j2); d != tc.delta {
@@ -197,20 +202,20 @@ func TestRiddickGeometry(t *testing.T) {
 // TestRiddickMap checks the static map against the board: neighbours and
 // elevator distances.
 func TestRiddickMap(t *testing.T) {
-	g, err := New(DefaultConfig(), 1)
+	g, err := crematoria.New(crematoria.DefaultConfig(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := newRiddickMap(&g.State)
-	if len(m.elev) != g.cfg.NbElevators {
-		t.Fatalf("%d elevators, want %d", len(m.elev), g.cfg.NbElevators)
+	if len(m.elev) != g.Cfg.NbElevators {
+		t.Fatalf("%d elevators, want %d", len(m.elev), g.Cfg.NbElevators)
 	}
 	for v := 0; v < m.n; v++ {
-		p := PosOf(int(m.cell[v]))
-		for d := Bottom; d <= LB; d++ {
+		p := crematoria.PosOf(int(m.cell[v]))
+		for d := crematoria.Bottom; d <= crematoria.LB; d++ {
 			q := p.Add(d)
 			want := rNoNode
-			if q.OnBoard() && g.Cells[q.Index()].Type != Rock {
+			if q.OnBoard() && g.Cells[q.Index()].Type != crematoria.Rock {
 				want = m.node[q.Index()]
 			}
 			if m.nbr[v][d] != want {
@@ -254,7 +259,7 @@ func BenchmarkRiddickGame(b *testing.B) {
 	} {
 		b.Run(names[0]+"-"+names[1], func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				m, err := Def.NewBotMatch(DefaultConfig(), 1+i%20, names)
+				m, err := crematoria.Def.NewBotMatch(crematoria.DefaultConfig(), 1+i%20, names)
 				if err != nil {
 					b.Fatal(err)
 				}

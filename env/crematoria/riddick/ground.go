@@ -1,6 +1,10 @@
-package crematoria
+package riddick
 
-import "math"
+import (
+	"math"
+
+	"jgym/env/crematoria"
+)
 
 // The underground half of the Riddick bot: conquering caves, running from
 // hellhounds and hunting enemy Pioneers.
@@ -9,7 +13,7 @@ import "math"
 // attack it (Furyans first). These orders go first, likely kills first: an
 // attack only lands if it runs before the victim moves away, and a victim
 // killed early loses its own attack.
-func (b *Riddick) furyanAttacks() {
+func (b *Bot) furyanAttacks() {
 	s, m := b.s, b.m
 	b.attacks = b.attacks[:0]
 	for _, id := range s.Furyans[b.me] {
@@ -17,12 +21,12 @@ func (b *Riddick) furyanAttacks() {
 		if u.Pos.K != 0 {
 			continue
 		}
-		v := m.node[u.Pos.I*Cols+u.Pos.J]
+		v := m.node[u.Pos.I*crematoria.Cols+u.Pos.J]
 		if v < 0 || (b.deadEnd[v] && !b.final) {
 			continue // it must run instead
 		}
-		bestD, bestPrio, target := None, -1e9, -1
-		for d := Bottom; d <= LB; d++ {
+		bestD, bestPrio, target := crematoria.None, -1e9, -1
+		for d := crematoria.Bottom; d <= crematoria.LB; d++ {
 			n := m.nbr[v][d]
 			if n < 0 {
 				continue
@@ -40,9 +44,9 @@ func (b *Riddick) furyanAttacks() {
 			}
 			var prio float64
 			switch tu.Type {
-			case Pioneer:
+			case crematoria.Pioneer:
 				prio = 1000 - float64(b.hpLeft[t])
-			case Furyan:
+			case crematoria.Furyan:
 				// Always fight back: a Furyan that does not is hit anyway.
 				prio = b.p.AttackFuryans*1000 - float64(b.hpLeft[t])/2
 			default:
@@ -54,11 +58,11 @@ func (b *Riddick) furyanAttacks() {
 		}
 		if target >= 0 {
 			key := killChance(b.hpLeft[target])
-			if s.Units[target].Type == Furyan {
+			if s.Units[target].Type == crematoria.Furyan {
 				key += b.p.KillFirst
 			}
 			b.attacks = append(b.attacks, rAttack{id: id, d: bestD, key: key})
-			b.hpLeft[target] -= (MinDamageFuryan + MaxDamageFuryan) / 2
+			b.hpLeft[target] -= (crematoria.MinDamageFuryan + crematoria.MaxDamageFuryan) / 2
 		}
 	}
 	// Likely kills first: a unit killed earlier in the round loses its
@@ -77,26 +81,26 @@ func (b *Riddick) furyanAttacks() {
 // rAttack is an attack order waiting to be issued.
 type rAttack struct {
 	id  int
-	d   Dir
+	d   crematoria.Dir
 	key float64
 }
 
 // killChance is the probability that one Furyan attack kills a unit with
 // health h.
 func killChance(h int) float64 {
-	return math.Min(1, math.Max(0, float64(MaxDamageFuryan-h+1)/float64(MaxDamageFuryan-MinDamageFuryan+1)))
+	return math.Min(1, math.Max(0, float64(crematoria.MaxDamageFuryan-h+1)/float64(crematoria.MaxDamageFuryan-crematoria.MinDamageFuryan+1)))
 }
 
 // endangered reports whether unit u on level 0 should move before the others.
-func (b *Riddick) endangered(u *Unit) bool {
-	v := b.m.node[u.Pos.I*Cols+u.Pos.J]
+func (b *Bot) endangered(u *crematoria.Unit) bool {
+	v := b.m.node[u.Pos.I*crematoria.Cols+u.Pos.J]
 	return b.deadEnd[v] || b.hhDist[v] <= 4 || b.efAdj[u.Pos.Index()] > 0
 }
 
 // ground moves our Pioneers underground: the endangered ones first, then
 // the others; a Pioneer whose next cell is held by one of our units that
 // has not moved yet waits for a second pass.
-func (b *Riddick) ground() {
+func (b *Bot) ground() {
 	s, m := b.s, b.m
 	b.pios, b.srcs = b.pios[:0], b.srcs[:0]
 	for _, id := range s.Pioneers[b.me] {
@@ -110,7 +114,7 @@ func (b *Riddick) ground() {
 	for _, id := range b.pios {
 		if b.missions[id].gem < 0 {
 			u := &s.Units[id]
-			b.srcs = append(b.srcs, m.node[u.Pos.I*Cols+u.Pos.J])
+			b.srcs = append(b.srcs, m.node[u.Pos.I*crematoria.Cols+u.Pos.J])
 		}
 	}
 	b.vo.run(m, b.srcs, b.tval, b.targetValue, b.near, 80)
@@ -128,7 +132,7 @@ func (b *Riddick) ground() {
 
 // decideAll decides units: the endangered ones first, then the others, then
 // the ones whose next cell was held by one of our units without an order.
-func (b *Riddick) decideAll(ids []int) {
+func (b *Bot) decideAll(ids []int) {
 	s, m := b.s, b.m
 	b.later = b.later[:0]
 	for pass := 0; pass < 2; pass++ {
@@ -154,7 +158,7 @@ func (b *Riddick) decideAll(ids []int) {
 
 // furyanMoves moves the Furyans that did not attack towards the nearest
 // enemy Pioneer in their own search region.
-func (b *Riddick) furyanMoves() {
+func (b *Bot) furyanMoves() {
 	s, m := b.s, b.m
 	b.pios, b.srcs = b.pios[:0], b.srcs[:0]
 	for _, id := range s.Furyans[b.me] {
@@ -163,7 +167,7 @@ func (b *Riddick) furyanMoves() {
 			continue
 		}
 		b.pios = append(b.pios, id)
-		b.srcs = append(b.srcs, m.node[u.Pos.I*Cols+u.Pos.J])
+		b.srcs = append(b.srcs, m.node[u.Pos.I*crematoria.Cols+u.Pos.J])
 	}
 	b.vo.run(m, b.srcs, b.ftval, nil, b.near, 60)
 	for si, id := range b.pios {
@@ -174,13 +178,13 @@ func (b *Riddick) furyanMoves() {
 
 // decideGround chooses and orders the move of unit u on level 0. With
 // mustMove, staying is not an option (it must clear its cell).
-func (b *Riddick) decideGround(u *Unit, mustMove bool) {
+func (b *Bot) decideGround(u *crematoria.Unit, mustMove bool) {
 	if b.done[u.ID] {
 		return
 	}
 	m := b.m
-	v := m.node[u.Pos.I*Cols+u.Pos.J]
-	isP := u.Type == Pioneer
+	v := m.node[u.Pos.I*crematoria.Cols+u.Pos.J]
+	isP := u.Type == crematoria.Pioneer
 	var bonus [8]float64
 	stay := 0.0
 	hasGoal := false
@@ -247,14 +251,14 @@ func (b *Riddick) decideGround(u *Unit, mustMove bool) {
 				b.gems[gem].claimed = u.ID
 			}
 			b.missions[u.ID].gem = -1
-			d = Up
+			d = crematoria.Up
 		}
 	}
 	b.order(u, d)
 }
 
 // upBonus favours going up for a Pioneer on a gem mission at its elevator.
-func (b *Riddick) upBonus(u *Unit, v int16) float64 {
+func (b *Bot) upBonus(u *crematoria.Unit, v int16) float64 {
 	if ms := &b.missions[u.ID]; ms.gem >= 0 && b.m.elev[ms.e1] == v {
 		return b.p.FirstStep
 	}
@@ -263,7 +267,7 @@ func (b *Riddick) upBonus(u *Unit, v int16) float64 {
 
 // fieldFor returns the distance field towards the targets of a Pioneer or
 // a Furyan, computing it the first time it is needed in a round.
-func (b *Riddick) fieldFor(isP bool) []int16 {
+func (b *Bot) fieldFor(isP bool) []int16 {
 	if isP {
 		if !b.distOK {
 			b.distOK = true
@@ -278,7 +282,7 @@ func (b *Riddick) fieldFor(isP bool) []int16 {
 	return b.distF
 }
 
-func (b *Riddick) fieldFrom(dist []int16, tval []int8, blocked []bool) {
+func (b *Bot) fieldFrom(dist []int16, tval []int8, blocked []bool) {
 	b.srcs = b.srcs[:0]
 	for v, t := range tval {
 		if t > 0 {
@@ -289,16 +293,16 @@ func (b *Riddick) fieldFrom(dist []int16, tval []int8, blocked []bool) {
 }
 
 // bestL0 scores staying and the eight planar moves of a unit at node v.
-func (b *Riddick) bestL0(v int16, bonus *[8]float64, stay float64, mustMove, isP bool) (Dir, float64) {
+func (b *Bot) bestL0(v int16, bonus *[8]float64, stay float64, mustMove, isP bool) (crematoria.Dir, float64) {
 	m := b.m
-	bestD, bestS := None, -1e18
-	for d := Bottom; d <= None; d++ {
-		if d == Up || d == Down {
+	bestD, bestS := crematoria.None, -1e18
+	for d := crematoria.Bottom; d <= crematoria.None; d++ {
+		if d == crematoria.Up || d == crematoria.Down {
 			continue
 		}
 		n := v
 		var sc float64
-		if d == None {
+		if d == crematoria.None {
 			if mustMove {
 				continue
 			}
@@ -333,7 +337,7 @@ func (b *Riddick) bestL0(v int16, bonus *[8]float64, stay float64, mustMove, isP
 
 // hhPenalty is the risk of ending the round at node n with a hellhound a
 // few steps away (it chases the nearest unit).
-func (b *Riddick) hhPenalty(n int16) float64 {
+func (b *Bot) hhPenalty(n int16) float64 {
 	if b.final {
 		return 0
 	}
@@ -345,7 +349,7 @@ func (b *Riddick) hhPenalty(n int16) float64 {
 
 // enemyPenalty is the risk of a Pioneer ending the round on cell idx near
 // enemy Furyans.
-func (b *Riddick) enemyPenalty(idx int, isP bool) float64 {
+func (b *Bot) enemyPenalty(idx int, isP bool) float64 {
 	if b.final {
 		return 0
 	}
@@ -359,7 +363,7 @@ func (b *Riddick) enemyPenalty(idx int, isP bool) float64 {
 // cornered by a hellhound within a few rounds: the hellhound steps to the
 // cells of its neighbourhood closest to c, and the unit must then find a
 // cell next to c (or c) three steps away from it, and so on.
-func (b *Riddick) trapped(c int16) bool {
+func (b *Bot) trapped(c int16) bool {
 	m := b.m
 	for _, h := range b.hh {
 		if chebIJ(int(m.row[c]), int(m.col[c]), int(m.row[h]), int(m.col[h])) <= 3 && !b.escapable(c, h, 2) {
@@ -372,7 +376,7 @@ func (b *Riddick) trapped(c int16) bool {
 // escapable reports whether a unit at node c can keep away from the
 // hellhound at node h for depth+1 more rounds, assuming the hellhound
 // always steps as close to it as it can.
-func (b *Riddick) escapable(c, h int16, depth int) bool {
+func (b *Bot) escapable(c, h int16, depth int) bool {
 	m := b.m
 	ci, cj := int(m.row[c]), int(m.col[c])
 	if chebIJ(ci, cj, int(m.row[h]), int(m.col[h])) >= 4 {
@@ -408,7 +412,7 @@ func (b *Riddick) escapable(c, h int16, depth int) bool {
 
 // fleeToElevator favours the steps towards a close elevator that will be
 // dark when the unit gets there, the one sure way to shake off a hellhound.
-func (b *Riddick) fleeToElevator(v int16, bonus *[8]float64) {
+func (b *Bot) fleeToElevator(v int16, bonus *[8]float64) {
 	m := b.m
 	best, bestD := -1, int16(7)
 	for e := range m.elev {

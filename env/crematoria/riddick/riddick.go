@@ -1,7 +1,9 @@
-package crematoria
+package riddick
 
-// Riddick is the strong scripted baseline of jgym, the bot a learner has to
-// beat (docs/bots.md). Every round it:
+import "jgym/env/crematoria"
+
+// Bot is Riddick, the strong scripted baseline of jgym, the bot a learner
+// has to beat (docs/bots.md). Every round it:
 //
 //  1. builds threat maps: the cells a hellhound may devour this round (the
 //     3x3 squares around every cell a hellhound can step to), walking
@@ -22,18 +24,18 @@ package crematoria
 //
 // It draws no random numbers: its orders depend only on the state, so a
 // game is deterministic given its seed and seats.
-type Riddick struct {
-	p        riddickParams
+type Bot struct {
+	p        params
 	me       int
 	m        *riddickMap
-	s        *State
-	o        *Orders
+	s        *crematoria.State
+	o        *crematoria.Orders
 	R, last  int
 	final    bool
 	gemValue float64
 
-	occ  [NumCells]int16 // planned occupancy after the orders given so far
-	done []bool          // per unit id: decided this round
+	occ  [crematoria.NumCells]int16 // planned occupancy after the orders given so far
+	done []bool                     // per unit id: decided this round
 
 	// threats on level-0 nodes
 	deadEnd  []bool  // a hellhound may devour a unit standing here at the end of the round
@@ -44,11 +46,11 @@ type Riddick struct {
 	srcs     []int16
 	queue    []int16
 	// threats per cell of both levels
-	efAdj   [NumCells]uint8 // enemy Furyans within Chebyshev distance 1
-	efNear  [NumCells]uint8 // enemy Furyans at Chebyshev distance 2
-	necAdj  [LevelCells]uint8
-	necNear [LevelCells]uint8
-	landing [LevelCells]bool // a necromonger lands here this round
+	efAdj   [crematoria.NumCells]uint8 // enemy Furyans within Chebyshev distance 1
+	efNear  [crematoria.NumCells]uint8 // enemy Furyans at Chebyshev distance 2
+	necAdj  [crematoria.LevelCells]uint8
+	necNear [crematoria.LevelCells]uint8
+	landing [crematoria.LevelCells]bool // a necromonger lands here this round
 
 	tval    []int8 // pioneer targets per node: 0 none, 2 unowned cave, 3 enemy cave
 	dense   []int8 // per node: targetValue's open-area bonus, -1 not computed yet
@@ -74,8 +76,8 @@ type Riddick struct {
 	later     []int
 }
 
-// riddickParams are the weights of the Riddick bot.
-type riddickParams struct {
+// params are the weights of the Riddick bot.
+type params struct {
 	OutsideMove float64 // value of one Pioneer move (what a move outside costs)
 	WalkMove    float64 // cost of a move walking to an elevator (it still conquers)
 	DeathRound  float64 // loss per remaining round when a Pioneer dies
@@ -107,8 +109,8 @@ type riddickParams struct {
 	Dense int
 }
 
-// riddickDefaults are the weights of the registered Riddick.
-var riddickDefaults = riddickParams{
+// defaults are the weights of the registered Riddick.
+var defaults = params{
 	OutsideMove: 1, WalkMove: 0.5, DeathRound: 1.5, MissionNew: 4, MissionKeep: 0,
 	MaxWalk: 30, ExitMargin: 2, FirstStep: 10,
 	Ef: [2]float64{40, 16}, HH: [3]float64{6, 2.5, 1},
@@ -118,14 +120,16 @@ var riddickDefaults = riddickParams{
 // rkHorizon is the number of rounds of look-ahead of the gem plans.
 const rkHorizon = 48
 
-func init() { RegisterBot("Riddick", NewRiddick) }
+// init registers the bot in crematoria.Def's bots: importing the package
+// is what makes "Riddick" a seat name (package doc).
+func init() { crematoria.RegisterBot("Riddick", New) }
 
-// NewRiddick returns the Riddick bot for seat me. It is deterministic and
+// New returns the Riddick bot for seat me. It is deterministic and
 // does not use the seed.
-func NewRiddick(me, seed int) Bot { return &Riddick{me: me, p: riddickDefaults} }
+func New(me, seed int) crematoria.Bot { return &Bot{me: me, p: defaults} }
 
 // Play gives Riddick's orders for one round, most urgent first.
-func (b *Riddick) Play(s *State, o *Orders) {
+func (b *Bot) Play(s *crematoria.State, o *crematoria.Orders) {
 	if b.m == nil {
 		b.init(s)
 	}
@@ -141,7 +145,7 @@ func (b *Riddick) Play(s *State, o *Orders) {
 	b.furyanMoves()
 }
 
-func (b *Riddick) init(s *State) {
+func (b *Bot) init(s *crematoria.State) {
 	b.m = newRiddickMap(s)
 	n := b.m.n
 	b.deadEnd = make([]bool, n)
@@ -168,7 +172,7 @@ func (b *Riddick) init(s *State) {
 }
 
 // prepare copies the occupancy and builds the threat maps and targets.
-func (b *Riddick) prepare() {
+func (b *Bot) prepare() {
 	s, m := b.s, b.m
 	for idx := range s.Cells {
 		b.occ[idx] = s.Cells[idx].ID
@@ -184,8 +188,8 @@ func (b *Riddick) prepare() {
 	for e := range b.exitClaim {
 		b.exitClaim[e] = 0
 	}
-	b.efAdj, b.efNear = [NumCells]uint8{}, [NumCells]uint8{}
-	b.necAdj, b.necNear, b.landing = [LevelCells]uint8{}, [LevelCells]uint8{}, [LevelCells]bool{}
+	b.efAdj, b.efNear = [crematoria.NumCells]uint8{}, [crematoria.NumCells]uint8{}
+	b.necAdj, b.necNear, b.landing = [crematoria.LevelCells]uint8{}, [crematoria.LevelCells]uint8{}, [crematoria.LevelCells]bool{}
 	b.distOK, b.distFK = false, false
 
 	// Hellhounds: a unit next to a hellhound's cell dies when it steps
@@ -197,7 +201,7 @@ func (b *Riddick) prepare() {
 		if p.K != 0 || !p.OnBoard() {
 			continue
 		}
-		v := m.node[p.I*Cols+p.J]
+		v := m.node[p.I*crematoria.Cols+p.J]
 		if v < 0 {
 			continue
 		}
@@ -215,7 +219,7 @@ func (b *Riddick) prepare() {
 		b.near[v] = b.hhDist[v] <= 3 || b.deadEnd[v]
 	}
 
-	for g := 0; g < NumPlayers; g++ {
+	for g := 0; g < crematoria.NumPlayers; g++ {
 		if g == b.me {
 			continue
 		}
@@ -226,11 +230,11 @@ func (b *Riddick) prepare() {
 			}
 			for a := -2; a <= 2; a++ {
 				i := p.I + a
-				if i < 0 || i >= Rows {
+				if i < 0 || i >= crematoria.Rows {
 					continue
 				}
 				for c := -2; c <= 2; c++ {
-					idx := p.K*LevelCells + i*Cols + (p.J+c+Cols)%Cols
+					idx := p.K*crematoria.LevelCells + i*crematoria.Cols + (p.J+c+crematoria.Cols)%crematoria.Cols
 					if max(a, -a, c, -c) <= 1 {
 						b.efAdj[idx]++
 					} else {
@@ -249,11 +253,11 @@ func (b *Riddick) prepare() {
 		case 0:
 			for a := -2; a <= 2; a++ {
 				i := u.Pos.I + a
-				if i < 0 || i >= Rows {
+				if i < 0 || i >= crematoria.Rows {
 					continue
 				}
 				for c := -2; c <= 2; c++ {
-					idx := i*Cols + (u.Pos.J+c+Cols)%Cols
+					idx := i*crematoria.Cols + (u.Pos.J+c+crematoria.Cols)%crematoria.Cols
 					if a >= -1 && a <= 1 && c >= -1 && c <= 1 {
 						b.necAdj[idx]++
 					} else {
@@ -262,7 +266,7 @@ func (b *Riddick) prepare() {
 				}
 			}
 		case 1:
-			b.landing[u.Pos.I*Cols+u.Pos.J] = true
+			b.landing[u.Pos.I*crematoria.Cols+u.Pos.J] = true
 		}
 	}
 
@@ -272,7 +276,7 @@ func (b *Riddick) prepare() {
 		if b.near[v] {
 			continue
 		}
-		if c.Type == Cave && int(c.Owner) != b.me {
+		if c.Type == crematoria.Cave && int(c.Owner) != b.me {
 			b.tval[v] = 2
 			if c.Owner >= 0 {
 				b.tval[v] = 3
@@ -280,7 +284,7 @@ func (b *Riddick) prepare() {
 		}
 		if c.ID >= 0 {
 			u := &s.Units[c.ID]
-			if u.Player >= 0 && u.Player != b.me && u.Type == Pioneer {
+			if u.Player >= 0 && u.Player != b.me && u.Type == crematoria.Pioneer {
 				b.ftval[v] = 3
 			}
 		}
@@ -289,14 +293,14 @@ func (b *Riddick) prepare() {
 }
 
 // markNodes marks the level-0 nodes of the 3x3 square around (i, j).
-func (b *Riddick) markNodes(mark []bool, i, j int) {
+func (b *Bot) markNodes(mark []bool, i, j int) {
 	for a := -1; a <= 1; a++ {
 		ni := i + a
-		if ni < 0 || ni >= Rows {
+		if ni < 0 || ni >= crematoria.Rows {
 			continue
 		}
 		for c := -1; c <= 1; c++ {
-			if v := b.m.node[ni*Cols+(j+c+Cols)%Cols]; v >= 0 {
+			if v := b.m.node[ni*crematoria.Cols+(j+c+crematoria.Cols)%crematoria.Cols]; v >= 0 {
 				mark[v] = true
 			}
 		}
@@ -305,9 +309,9 @@ func (b *Riddick) markNodes(mark []bool, i, j int) {
 
 // order gives unit u the order to go in direction d (None: stay) and
 // updates the planned occupancy.
-func (b *Riddick) order(u *Unit, d Dir) {
+func (b *Bot) order(u *crematoria.Unit, d crematoria.Dir) {
 	b.done[u.ID] = true
-	if d == None {
+	if d == crematoria.None {
 		return
 	}
 	b.o.Command(u.ID, d)
@@ -323,11 +327,11 @@ func (b *Riddick) order(u *Unit, d Dir) {
 }
 
 // free reports whether the cell idx is free in the planned occupancy.
-func (b *Riddick) free(idx int) bool { return b.occ[idx] < 0 }
+func (b *Bot) free(idx int) bool { return b.occ[idx] < 0 }
 
 // ownUndecided reports whether the cell idx holds one of our units that has
 // no order yet.
-func (b *Riddick) ownUndecided(idx int) bool {
+func (b *Bot) ownUndecided(idx int) bool {
 	id := b.occ[idx]
 	return id >= 0 && b.s.Units[id].Player == b.me && !b.done[id]
 }
@@ -335,7 +339,7 @@ func (b *Riddick) ownUndecided(idx int) bool {
 // targetValue is the value of node v as a Pioneer target: tval, plus one
 // in open areas (at least Dense neighbours we do not own). The bonus is
 // computed when first needed in a round.
-func (b *Riddick) targetValue(v int16) int8 {
+func (b *Bot) targetValue(v int16) int8 {
 	t := b.tval[v]
 	if t == 0 || b.p.Dense <= 0 {
 		return t
@@ -350,11 +354,11 @@ func (b *Riddick) targetValue(v int16) int8 {
 }
 
 // openAround counts the cave cells around node v that we do not own.
-func (b *Riddick) openAround(v int16) int {
+func (b *Bot) openAround(v int16) int {
 	n := 0
 	for _, w := range b.m.nbr[v] {
 		if w >= 0 {
-			if c := &b.s.Cells[b.m.cell[w]]; c.Type == Cave && int(c.Owner) != b.me {
+			if c := &b.s.Cells[b.m.cell[w]]; c.Type == crematoria.Cave && int(c.Owner) != b.me {
 				n++
 			}
 		}

@@ -1,4 +1,6 @@
-package crematoria
+package riddick
+
+import "jgym/env/crematoria"
 
 // Static view of the map for the Riddick bot, built once per game, and the
 // breadth-first searches it runs every round. Everything is kept on flat
@@ -14,13 +16,13 @@ const (
 
 // riddickMap is the part of the board that never changes during a game.
 type riddickMap struct {
-	n      int               // number of level-0 nodes
-	node   [LevelCells]int16 // level-0 cell index -> node, -1 for Rock
-	cell   []int16           // node -> level-0 cell index
-	row    []int8            // node -> row
-	col    []int8            // node -> column
-	nbr    [][8]int16        // node -> neighbour node in direction 0..7, or -1
-	adj    []int16           // neighbours of node v: adj[start[v]:start[v+1]]
+	n      int                          // number of level-0 nodes
+	node   [crematoria.LevelCells]int16 // level-0 cell index -> node, -1 for Rock
+	cell   []int16                      // node -> level-0 cell index
+	row    []int8                       // node -> row
+	col    []int8                       // node -> column
+	nbr    [][8]int16                   // node -> neighbour node in direction 0..7, or -1
+	adj    []int16                      // neighbours of node v: adj[start[v]:start[v+1]]
 	start  []int32
 	elev   []int16 // elevator index -> node
 	elevI  []int   // elevator index -> row
@@ -32,11 +34,11 @@ type riddickMap struct {
 }
 
 // newRiddickMap builds the static map from the first state of a game.
-func newRiddickMap(s *State) *riddickMap {
+func newRiddickMap(s *crematoria.State) *riddickMap {
 	m := &riddickMap{}
-	for idx := 0; idx < LevelCells; idx++ {
+	for idx := 0; idx < crematoria.LevelCells; idx++ {
 		m.node[idx] = rNoNode
-		if s.Cells[idx].Type != Rock {
+		if s.Cells[idx].Type != crematoria.Rock {
 			m.node[idx] = int16(len(m.cell))
 			m.cell = append(m.cell, int16(idx))
 		}
@@ -48,22 +50,17 @@ func newRiddickMap(s *State) *riddickMap {
 	m.elevOf = make([]int8, m.n)
 	for v := 0; v < m.n; v++ {
 		idx := int(m.cell[v])
-		i, j := idx/Cols, idx%Cols
+		i, j := idx/crematoria.Cols, idx%crematoria.Cols
 		m.row[v], m.col[v] = int8(i), int8(j)
 		m.elevOf[v] = -1
-		for d := Bottom; d <= LB; d++ {
-			ni, nj := i+dirDI[d], j+dirDJ[d]
-			if nj < 0 {
-				nj += Cols
-			} else if nj >= Cols {
-				nj -= Cols
-			}
+		for d := crematoria.Bottom; d <= crematoria.LB; d++ {
+			q := crematoria.Pos{I: i, J: j}.Add(d) // the column wraps, the row does not
 			m.nbr[v][d] = rNoNode
-			if ni >= 0 && ni < Rows {
-				m.nbr[v][d] = m.node[ni*Cols+nj]
+			if q.I >= 0 && q.I < crematoria.Rows {
+				m.nbr[v][d] = m.node[q.I*crematoria.Cols+q.J]
 			}
 		}
-		if s.Cells[idx].Type == Elevator && len(m.elev) < rMaxElev {
+		if s.Cells[idx].Type == crematoria.Elevator && len(m.elev) < rMaxElev {
 			m.elevOf[v] = int8(len(m.elev))
 			m.elev = append(m.elev, int16(v))
 			m.elevI = append(m.elevI, i)
@@ -267,8 +264,8 @@ func chebIJ(i1, j1, i2, j2 int) int {
 	if h < 0 {
 		h = -h
 	}
-	if Cols-h < h {
-		h = Cols - h
+	if crematoria.Cols-h < h {
+		h = crematoria.Cols - h
 	}
 	if v > h {
 		return v
@@ -279,9 +276,9 @@ func chebIJ(i1, j1, i2, j2 int) int {
 // colDelta is the signed shortest column offset from j1 to j2, in
 // [-Cols/2, Cols/2).
 func colDelta(j1, j2 int) int {
-	d := ((j2-j1)%Cols + Cols) % Cols
-	if d >= Cols/2 {
-		d -= Cols
+	d := ((j2-j1)%crematoria.Cols + crematoria.Cols) % crematoria.Cols
+	if d >= crematoria.Cols/2 {
+		d -= crematoria.Cols
 	}
 	return d
 }

@@ -1,4 +1,6 @@
-package crematoria
+package riddick
+
+import "jgym/env/crematoria"
 
 // The outside half of the Riddick bot: gems, the sun and the elevators.
 //
@@ -32,10 +34,10 @@ type rMission struct {
 
 // xrel returns the place of column j in the night band of round r: 0..39
 // is night (0 and 1 burn at the end of the round), 40..79 is daylight.
-func xrel(j, r int) int { return ((j-2*r)%Cols + Cols) % Cols }
+func xrel(j, r int) int { return ((j-2*r)%crematoria.Cols + crematoria.Cols) % crematoria.Cols }
 
 // deathLoss is what losing a Pioneer at round r costs.
-func (b *Riddick) deathLoss(r int) float64 {
+func (b *Bot) deathLoss(r int) float64 {
 	if r >= b.last {
 		return 0
 	}
@@ -43,13 +45,13 @@ func (b *Riddick) deathLoss(r int) float64 {
 }
 
 // scanGems lists the gems.
-func (b *Riddick) scanGems() {
+func (b *Bot) scanGems() {
 	b.gems = b.gems[:0]
-	for idx := LevelCells; idx < NumCells; idx++ {
+	for idx := crematoria.LevelCells; idx < crematoria.NumCells; idx++ {
 		if !b.s.Cells[idx].Gem {
 			continue
 		}
-		i, j := (idx-LevelCells)/Cols, idx%Cols
+		i, j := (idx-crematoria.LevelCells)/crematoria.Cols, idx%crematoria.Cols
 		x0 := xrel(j, b.R)
 		if x0 > 39 {
 			continue
@@ -59,14 +61,14 @@ func (b *Riddick) scanGems() {
 }
 
 // gemExit is the cost of going home after picking gem g at round R+dt.
-func (b *Riddick) gemExit(g *rGem, dt int) float64 {
+func (b *Bot) gemExit(g *rGem, dt int) float64 {
 	if !g.exitOK[dt] {
 		g.exit[dt], g.exitOK[dt] = b.computeGemExit(g, dt), true
 	}
 	return g.exit[dt]
 }
 
-func (b *Riddick) computeGemExit(g *rGem, dt int) float64 {
+func (b *Bot) computeGemExit(g *rGem, dt int) float64 {
 	rp := b.R + dt
 	xg := g.x0 - 2*dt
 	switch {
@@ -86,7 +88,7 @@ func (b *Riddick) computeGemExit(g *rGem, dt int) float64 {
 // elevator plus the risk of arriving with little night left or of finding
 // the elevator taken, or the loss of the unit if no elevator is in reach. It
 // also returns that elevator (-1 for none).
-func (b *Riddick) exitCost(i, j, x, r int) (float64, int) {
+func (b *Bot) exitCost(i, j, x, r int) (float64, int) {
 	best, be := b.deathLoss(r+x/2), -1
 	for e := range b.m.elev {
 		ei, ej := b.m.elevI[e], b.m.elevJ[e]
@@ -114,7 +116,7 @@ func (b *Riddick) exitCost(i, j, x, r int) (float64, int) {
 
 // exitBlocked reports whether going down elevator e is impossible now: the
 // cell below holds a unit that is not ours or is in reach of a hellhound.
-func (b *Riddick) exitBlocked(e int) bool {
+func (b *Bot) exitBlocked(e int) bool {
 	v := b.m.elev[e]
 	if b.deadEnd[v] {
 		return true
@@ -127,7 +129,7 @@ func (b *Riddick) exitBlocked(e int) bool {
 // round r (the column's band place xr there is 2..39), the gem (index in
 // b.gems) the best plan goes for, or -1, and the elevator of a plan that goes
 // straight home, or -1. skip is a gem index to leave out.
-func (b *Riddick) skyPlan(i, j, xr, r, self, skip int, gems bool) (float64, int, int) {
+func (b *Bot) skyPlan(i, j, xr, r, self, skip int, gems bool) (float64, int, int) {
 	cost, exit := b.exitCost(i, j, xr, r)
 	best := -cost
 	gem := -1
@@ -162,7 +164,7 @@ func (b *Riddick) skyPlan(i, j, xr, r, self, skip int, gems bool) (float64, int,
 
 // outside moves our units on level 1, most endangered first (the ones
 // closest to the burning edge of the night).
-func (b *Riddick) outside() {
+func (b *Bot) outside() {
 	s := b.s
 	b.pios = b.pios[:0]
 	for _, list := range [2][]int{s.Pioneers[b.me], s.Furyans[b.me]} {
@@ -185,25 +187,25 @@ func (b *Riddick) outside() {
 	}
 }
 
-func (b *Riddick) skyKey(id int) int {
+func (b *Bot) skyKey(id int) int {
 	u := &b.s.Units[id]
 	return xrel(u.Pos.J, b.R)*1000 + id
 }
 
 // outChoice is the move chosen for a unit outside.
 type outChoice struct {
-	d     Dir
+	d     crematoria.Dir
 	gem   int  // gem its plan goes for, or -1
 	exit  int  // elevator its plan goes down, or -1
 	below bool // Down needs our unit under the elevator to move first
 }
 
 // moveOutside chooses the move of one of our units on level 1.
-func (b *Riddick) moveOutside(u *Unit) {
-	li := u.Pos.I*Cols + u.Pos.J
+func (b *Bot) moveOutside(u *crematoria.Unit) {
+	li := u.Pos.I*crematoria.Cols + u.Pos.J
 	for attempt := 0; attempt < 2; attempt++ {
 		c := b.bestOutside(u, attempt > 0)
-		if c.d == Down && c.below {
+		if c.d == crematoria.Down && c.below {
 			// One of our units stands under the elevator: move it first.
 			b.decideGround(&b.s.Units[b.occ[li]], true)
 			if !b.free(li) {
@@ -217,33 +219,33 @@ func (b *Riddick) moveOutside(u *Unit) {
 			b.exitClaim[c.exit]++
 			b.reserved[b.m.elev[c.exit]] = true
 		}
-		if c.d != Down && b.s.Cells[u.Pos.Index()].Type == Elevator {
+		if c.d != crematoria.Down && b.s.Cells[u.Pos.Index()].Type == crematoria.Elevator {
 			b.reserved[b.m.node[li]] = true
 		}
 		b.order(u, c.d)
 		return
 	}
-	b.order(u, None)
+	b.order(u, crematoria.None)
 }
 
 // bestOutside scores the moves of unit u outside; with noBelow, going down
 // onto one of our units is not an option.
-func (b *Riddick) bestOutside(u *Unit, noBelow bool) outChoice {
+func (b *Bot) bestOutside(u *crematoria.Unit, noBelow bool) outChoice {
 	s := b.s
 	p := u.Pos
-	isP := u.Type == Pioneer
-	best, bestS := outChoice{d: None, gem: -1, exit: -1}, -1e18
-	for d := Bottom; d <= None; d++ {
-		if d == Up {
+	isP := u.Type == crematoria.Pioneer
+	best, bestS := outChoice{d: crematoria.None, gem: -1, exit: -1}, -1e18
+	for d := crematoria.Bottom; d <= crematoria.None; d++ {
+		if d == crematoria.Up {
 			continue
 		}
 		var sc float64
 		c := outChoice{d: d, gem: -1, exit: -1}
-		if d == Down {
-			if s.Cells[p.Index()].Type != Elevator {
+		if d == crematoria.Down {
+			if s.Cells[p.Index()].Type != crematoria.Elevator {
 				continue
 			}
-			idx := p.I*Cols + p.J
+			idx := p.I*crematoria.Cols + p.J
 			v := b.m.node[idx]
 			if v < 0 || b.deadStep[v] {
 				continue
@@ -261,7 +263,7 @@ func (b *Riddick) bestOutside(u *Unit, noBelow bool) outChoice {
 			sc -= b.hhPenalty(v) + b.enemyPenalty(idx, isP)
 		} else {
 			q := p
-			if d != None {
+			if d != crematoria.None {
 				q = p.Add(d)
 				if !q.OnBoard() || !b.free(q.Index()) {
 					continue
@@ -271,9 +273,9 @@ func (b *Riddick) bestOutside(u *Unit, noBelow bool) outChoice {
 			if xr > 39 {
 				continue // stepping into daylight kills at once
 			}
-			li := q.I*Cols + q.J
+			li := q.I*crematoria.Cols + q.J
 			diesAtEnd := !b.final && (xr < 2 || b.landing[li])
-			if isP && s.Cells[q.Index()].Gem && d != None {
+			if isP && s.Cells[q.Index()].Gem && d != crematoria.None {
 				sc += b.gemValue
 				c.gem = b.gemAt(q.Index())
 			}
@@ -289,7 +291,7 @@ func (b *Riddick) bestOutside(u *Unit, noBelow bool) outChoice {
 					sc -= b.necPenalty(li, u.Health) + b.enemyPenalty(q.Index(), isP)
 				}
 			}
-			if d == None {
+			if d == crematoria.None {
 				sc -= 0.01
 			}
 		}
@@ -301,10 +303,10 @@ func (b *Riddick) bestOutside(u *Unit, noBelow bool) outChoice {
 }
 
 // necPenalty is the risk of ending a round at level-1 cell li.
-func (b *Riddick) necPenalty(li int, health int) float64 {
+func (b *Bot) necPenalty(li int, health int) float64 {
 	pen := 1.0 * float64(b.necNear[li])
 	if n := b.necAdj[li]; n > 0 {
-		if health <= MaxDamageNecro*int(n) {
+		if health <= crematoria.MaxDamageNecro*int(n) {
 			pen += 0.6 * b.deathLoss(b.R)
 		}
 		pen += 8 * float64(n)
@@ -314,30 +316,30 @@ func (b *Riddick) necPenalty(li int, health int) float64 {
 
 // upOK reports whether unit u on an elevator can go up now, the value of
 // being outside there and the gem its plan goes for.
-func (b *Riddick) upOK(u *Unit) (bool, float64, int) {
+func (b *Bot) upOK(u *crematoria.Unit) (bool, float64, int) {
 	p := u.Pos
-	if p.K != 0 || b.s.Cells[p.Index()].Type != Elevator {
+	if p.K != 0 || b.s.Cells[p.Index()].Type != crematoria.Elevator {
 		return false, 0, -1
 	}
-	li := p.I*Cols + p.J
-	if !b.free(LevelCells + li) {
+	li := p.I*crematoria.Cols + p.J
+	if !b.free(crematoria.LevelCells + li) {
 		return false, 0, -1
 	}
 	xr := xrel(p.J, b.R)
 	if xr > 39 || (!b.final && (xr < 2 || b.landing[li])) {
 		return false, 0, -1
 	}
-	isP := u.Type == Pioneer
+	isP := u.Type == crematoria.Pioneer
 	v, gem, _ := b.skyPlan(p.I, p.J, xr, b.R, u.ID, -1, isP)
 	if !b.final {
-		v -= b.necPenalty(li, u.Health) + b.enemyPenalty(LevelCells+li, isP)
+		v -= b.necPenalty(li, u.Health) + b.enemyPenalty(crematoria.LevelCells+li, isP)
 	}
 	return true, v, gem
 }
 
 // missionValue is the value of sending the Pioneer at node v to gem g
 // through elevator e.
-func (b *Riddick) missionValue(v int16, g *rGem, e int) float64 {
+func (b *Bot) missionValue(v int16, g *rGem, e int) float64 {
 	d1 := int(b.m.edist[e][v])
 	if d1 > b.p.MaxWalk {
 		return -1e9
@@ -345,7 +347,7 @@ func (b *Riddick) missionValue(v int16, g *rGem, e int) float64 {
 	ru := b.R + d1
 	x := xrel(b.m.elevJ[e], ru)
 	if x < 2 {
-		x += Cols
+		x += crematoria.Cols
 	}
 	w := 0
 	if x > 39 {
@@ -368,7 +370,7 @@ func (b *Riddick) missionValue(v int16, g *rGem, e int) float64 {
 }
 
 // bestMission returns the best elevator and value for Pioneer at v and gem g.
-func (b *Riddick) bestMission(v int16, g *rGem) (int16, float64) {
+func (b *Bot) bestMission(v int16, g *rGem) (int16, float64) {
 	be, bv := int16(-1), -1e18
 	for e := range b.m.elev {
 		if val := b.missionValue(v, g, e); val > bv {
@@ -380,7 +382,7 @@ func (b *Riddick) bestMission(v int16, g *rGem) (int16, float64) {
 
 // planMissions keeps the gem missions that still pay off and hands the
 // unclaimed gems to the Pioneers underground that gain most from them.
-func (b *Riddick) planMissions() {
+func (b *Bot) planMissions() {
 	s := b.s
 	b.pios = b.pios[:0]
 	for _, id := range s.Pioneers[b.me] {
@@ -394,7 +396,7 @@ func (b *Riddick) planMissions() {
 			continue
 		}
 		gi := b.gemAt(ms.gem)
-		v := b.m.node[u.Pos.I*Cols+u.Pos.J]
+		v := b.m.node[u.Pos.I*crematoria.Cols+u.Pos.J]
 		if gi < 0 || b.gems[gi].claimed >= 0 {
 			ms.gem = -1
 			b.pios = append(b.pios, id)
@@ -422,7 +424,7 @@ func (b *Riddick) planMissions() {
 			val, e := -1e18, int16(-1)
 			if b.gems[gi].claimed < 0 && b.missions[id].gem < 0 {
 				u := &s.Units[id]
-				e, val = b.bestMission(b.m.node[u.Pos.I*Cols+u.Pos.J], &b.gems[gi])
+				e, val = b.bestMission(b.m.node[u.Pos.I*crematoria.Cols+u.Pos.J], &b.gems[gi])
 			}
 			b.mval = append(b.mval, val)
 			b.melev = append(b.melev, e)
@@ -452,7 +454,7 @@ func (b *Riddick) planMissions() {
 }
 
 // gemAt returns the index in b.gems of the gem on level-1 cell idx, or -1.
-func (b *Riddick) gemAt(idx int) int {
+func (b *Bot) gemAt(idx int) int {
 	for gi := range b.gems {
 		if b.gems[gi].idx == idx {
 			return gi
