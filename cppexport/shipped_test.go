@@ -15,6 +15,7 @@ import (
 	"jgym/cppexport"
 	"jgym/env/crematoria"
 	"jgym/env/dominator"
+	_ "jgym/env/dominator/khan" // registers Khan, seated as Dominator's strong bot
 	"jgym/env/moria"
 	"jgym/env/pandemic"
 	"jgym/game"

@@ -48,6 +48,7 @@ import (
 	"jgym/env/crematoria"
 	_ "jgym/env/crematoria/riddick" // registers Riddick, Crematoria's strong bot
 	"jgym/env/dominator"
+	_ "jgym/env/dominator/khan" // registers Khan, Dominator's strong bot
 	"jgym/env/moria"
 	"jgym/env/pandemic"
 	"jgym/game"

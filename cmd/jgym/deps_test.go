@@ -15,8 +15,9 @@ import (
 //   - env imports only the standard library.
 //   - env/<game>/... imports only the standard library, env, the core
 //     packages and packages of the same game. A game's subpackage (a
-//     strong bot of more than a few files: env/crematoria/riddick) imports
-//     its game; the game's own package never imports its subpackages.
+//     strong bot of more than a few files: env/crematoria/riddick,
+//     env/dominator/khan) imports its game; the game's own package never
+//     imports its subpackages.
 //   - the core packages (what every game shares and names no game: game,
 //     the definition and everything written once over it; sandbox,
 //     policy, cppbot, cppexport, kit, arena, course, dataset) import only

@@ -12,6 +12,7 @@ import (
 	"jgym/env/crematoria"
 	_ "jgym/env/crematoria/riddick" // registers Riddick, Crematoria's strong bot
 	"jgym/env/dominator"
+	_ "jgym/env/dominator/khan" // registers Khan, Dominator's strong bot
 	"jgym/env/moria"
 	"jgym/env/pandemic"
 	"jgym/game"
@@ -19,8 +20,8 @@ import (
 
 // games are the games jgym plays, the first the default: each game's
 // definition (a game.Entry). A strong bot that lives in a subpackage of
-// its game (env/crematoria/riddick) registers itself into the game's bots
-// when imported, above. Tests register more (cmd/jgym's TestMain adds
+// its game (env/crematoria/riddick, env/dominator/khan) registers itself
+// into the game's bots when imported, above. Tests register more (cmd/jgym's TestMain adds
 // env/toy's).
 var games = mustRegistry(
 	crematoria.Def,

@@ -63,5 +63,5 @@ func (c *cpuBot) Play(s *State, o *Orders) {
 	*c.cpu += threadCPU(c.b) - start
 }
 
-func BenchmarkKhanCPU(b *testing.B)       { benchmarkBotCPU(b, NewKhan) }
+func BenchmarkKhanCPU(b *testing.B)       { benchmarkBotCPU(b, newKhan(b)) }
 func BenchmarkDummyCloneCPU(b *testing.B) { benchmarkBotCPU(b, NewDummyClone) }

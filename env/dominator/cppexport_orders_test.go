@@ -63,6 +63,7 @@ func TestExportedPlayerByScoreMatchesPolicyBot(t *testing.T) {
 		games = games[:1]
 		cfg.NbRounds = 30
 	}
+	khan := newKhan(t)
 	for _, g := range games {
 		seat := func(bot func(p int) Bot) (names [NumPlayers]string, bots [NumPlayers]Bot) {
 			for p, n := range g.names {
@@ -70,7 +71,7 @@ func TestExportedPlayerByScoreMatchesPolicyBot(t *testing.T) {
 				case p == g.seat:
 					names[p], bots[p] = "Tiny", bot(p)
 				case n == "Khan":
-					names[p], bots[p] = n, NewKhan(p, g.seed)
+					names[p], bots[p] = n, khan(p, g.seed)
 				default:
 					names[p], bots[p] = n, NewDemo(p, g.seed)
 				}

@@ -19,7 +19,7 @@ const EnvID = "Dominator-v0"
 var Def = game.Define(&game.Def[Config, *Game, State, Dir]{
 	Name:      "Dominator",
 	EnvID:     EnvID,
-	StrongBot: "Khan",
+	StrongBot: "Khan", // package khan, registered when imported
 
 	DefaultConfig: DefaultConfig,
 	ParseConfig:   ParseConfig,
@@ -103,8 +103,8 @@ func viewDir(p int, d Dir) Dir {
 	return d
 }
 
-// Demo is registered here, Khan by its own file (def_gen.go holds the
-// registry).
+// Demo is registered here, DummyClone by its own file, Khan by package
+// jgym/env/dominator/khan when imported (def_gen.go holds the registry).
 func init() { RegisterBot("Demo", NewDemo) }
 
 // cppProtocol is Dominator's side of the runner protocol (cppproto.go).

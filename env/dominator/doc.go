@@ -27,7 +27,10 @@
 // Def is the game's definition for jgym's core (package game), which
 // builds the rest from it. A Match seats four Bots (Null, Demo, Khan, or
 // your own), gives each its view every round (Def.View) and writes the
-// trace in the kit's format:
+// trace in the kit's format. Khan, the strong bot (Def.StrongBot), is
+// package jgym/env/dominator/khan, which imports this one and registers it
+// by name when imported; this package's own bots are Demo and DummyClone
+// (DummyPolicy, the Dummy's choice of moves, is Khan's forecast too).
 //
 //	m, err := dominator.Def.NewBotMatch(cfg, seed, [4]string{"Khan", "Demo", "Null", "Demo"})
 //	m.WriteTrace(w)

@@ -36,7 +36,7 @@ package dominator
 // and when no cell is left to paint none to its farmers (no draws either).
 type DummyClone struct {
 	rng    Rand
-	policy dummyPolicy
+	policy DummyPolicy
 	cands  [8]Dir
 }
 
@@ -52,7 +52,7 @@ func init() { RegisterBot("DummyClone", NewDummyClone) }
 
 // Play gives the Dummy's orders for one round on its view.
 func (c *DummyClone) Play(v *State, o *Orders) {
-	prey, paint := c.policy.prepare(v, 0)
+	prey, paint := c.policy.Prepare(v, 0)
 	if prey {
 		for _, id := range v.Witches[0] {
 			o.Command(id, c.draw(v, id))
@@ -73,7 +73,7 @@ func (c *DummyClone) Play(v *State, o *Orders) {
 // draw returns the direction of unit id: the candidate of the draw, or
 // any direction of the unit when it has no candidate.
 func (c *DummyClone) draw(v *State, id int) Dir {
-	k := c.policy.candidates(v, id, &c.cands)
+	k := c.policy.Candidates(v, id, &c.cands)
 	if k > 0 {
 		return c.cands[c.rng.Int(0, k-1)]
 	}
@@ -83,22 +83,26 @@ func (c *DummyClone) draw(v *State, id int) Dir {
 	return Dir(2 * c.rng.Int(0, 3))
 }
 
-// dummyPolicy is the Dummy's way of choosing, for one player (me) of a
-// state in any frame: the candidate directions of each of its units. The
-// candidates, as cells, do not depend on the frame, so a bot can forecast
-// a Dummy opponent's moves on its own view.
-type dummyPolicy struct {
+// DummyPolicy is the Dummy's way of choosing, for one player of a state
+// in any frame: the candidate directions of each of its units (see
+// DummyClone), before the draw among them. The candidates, as cells, do
+// not depend on the frame, so a bot can forecast a Dummy opponent's moves
+// on its own view: Khan (package jgym/env/dominator/khan) does, for each
+// other player. The zero value is ready to use; it keeps its buffers
+// between rounds, so one DummyPolicy serves one goroutine.
+type DummyPolicy struct {
 	me    int
 	n     int
 	dist  [3][]int16 // per unit type and cell: see field
 	queue []int32
 }
 
-// prepare computes the fields of player me on state v, and reports
+// Prepare computes the fields of player me on state v, and reports
 // whether the board holds an enemy farmer or knight of me (else the Dummy
 // leaves its witches and knights alone) and a cell its farmers could paint
-// (else it leaves its farmers alone).
-func (c *dummyPolicy) prepare(v *State, me int) (prey, paint bool) {
+// (else it leaves its farmers alone). Call it once a round and player,
+// before Candidates.
+func (c *DummyPolicy) Prepare(v *State, me int) (prey, paint bool) {
 	c.me, c.n = me, v.Cfg.Rows
 	if len(c.queue) != len(v.Grid) {
 		for k := range c.dist {
@@ -124,12 +128,13 @@ func (c *dummyPolicy) prepare(v *State, me int) (prey, paint bool) {
 	return prey, paint
 }
 
-// candidates writes into out the candidate directions of unit id (of
+// Candidates writes into out the candidate directions of unit id (of
 // player me, in v's frame), in increasing order, and returns how many
 // there are: the steps of least score (see DummyClone). It returns 0 when
-// the unit has no step to score. The fields of the unit's type must have
-// been prepared.
-func (c *dummyPolicy) candidates(v *State, id int, out *[8]Dir) int {
+// the unit has no step to score. Prepare must have been called for the
+// unit's player on v and reported true for the unit's type (prey for a
+// witch or knight, paint for a farmer).
+func (c *DummyPolicy) Candidates(v *State, id int, out *[8]Dir) int {
 	u := &v.Units[id]
 	kind, p := u.Type, u.Pos
 	k, best := 0, 0
@@ -160,7 +165,7 @@ func (c *dummyPolicy) candidates(v *State, id int, out *[8]Dir) int {
 }
 
 // prey reports whether q holds a farmer or knight of another player.
-func (c *dummyPolicy) prey(v *State, q Pos) bool {
+func (c *DummyPolicy) prey(v *State, q Pos) bool {
 	if !v.OnBoard(q) {
 		return false
 	}
@@ -174,7 +179,7 @@ func (c *dummyPolicy) prey(v *State, q Pos) bool {
 
 // enter reports whether a unit of the given type may step on q (and walk
 // over it in a search): no wall, no unit, and for a farmer not haunted.
-func (c *dummyPolicy) enter(v *State, q Pos, kind UnitType) bool {
+func (c *DummyPolicy) enter(v *State, q Pos, kind UnitType) bool {
 	if !v.OnBoard(q) {
 		return false
 	}
@@ -185,7 +190,7 @@ func (c *dummyPolicy) enter(v *State, q Pos, kind UnitType) bool {
 // goal reports whether q is what a unit of the given type walks to: a
 // cell to paint for a farmer, a farmer or knight of another player for the
 // others.
-func (c *dummyPolicy) goal(v *State, q Pos, kind UnitType) bool {
+func (c *DummyPolicy) goal(v *State, q Pos, kind UnitType) bool {
 	if kind == Farmer {
 		return c.enter(v, q, kind) && int(v.Grid[q.I*c.n+q.J].Owner) != c.me
 	}
@@ -198,7 +203,7 @@ func (c *dummyPolicy) goal(v *State, q Pos, kind UnitType) bool {
 // knight), or -1 when there is none; goals get 0. The unit's own cell is
 // not one it may enter (it stands there), so the searches of all the units
 // of a type share one field.
-func (c *dummyPolicy) field(v *State, kind UnitType) {
+func (c *DummyPolicy) field(v *State, kind UnitType) {
 	dist := c.dist[kind]
 	q := c.queue[:0]
 	for i := range dist {

@@ -210,11 +210,12 @@ func TestMasksAgainstEngine(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		cases = cases[:2]
 	}
+	khan := newKhan(t)
 	for _, c := range cases {
 		g := newTestGame(t, c.seed)
 		var khans [NumPlayers]Bot
 		for p := range khans {
-			khans[p] = NewKhan(p, c.seed) // fights: many units next to each other
+			khans[p] = khan(p, c.seed) // fights: many units next to each other
 		}
 		playRounds(t, g, c.rounds, &khans)
 		var ob Observer

@@ -1,20 +1,29 @@
-package dominator
+package khan
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
 	"jgym/course/coursetest"
+	"jgym/env/dominator"
+	"jgym/internal/race"
 )
+
+// raceEnabled reports whether the tests run with the race detector, which
+// makes Khan some twenty times slower: long tests play fewer games.
+const raceEnabled = race.Enabled
 
 // checkedBot wraps a bot and fails the test when one of its rounds gives
 // an order that the player-side filter or the engine would drop.
 type checkedBot struct {
-	Bot
+	dominator.Bot
 	t    *testing.T
 	me   int
 	name string
@@ -22,7 +31,7 @@ type checkedBot struct {
 	bad  *int
 }
 
-func (c *checkedBot) Play(v *State, o *Orders) {
+func (c *checkedBot) Play(v *dominator.State, o *dominator.Orders) {
 	c.Bot.Play(v, o)
 	fail := func(format string, a ...any) {
 		c.mu.Lock()
@@ -40,9 +49,9 @@ func (c *checkedBot) Play(v *State, o *Orders) {
 			fail("order for id %d", cmd.ID)
 		case v.Units[cmd.ID].Player != 0:
 			fail("order for unit %d of view player %d", cmd.ID, v.Units[cmd.ID].Player)
-		case !cmd.Dir.Valid() || cmd.Dir == None:
+		case !cmd.Dir.Valid() || cmd.Dir == dominator.None:
 			fail("direction %v for unit %d", cmd.Dir, cmd.ID)
-		case cmd.Dir.Diagonal() && v.Units[cmd.ID].Type != Knight:
+		case cmd.Dir.Diagonal() && v.Units[cmd.ID].Type != dominator.Knight:
 			fail("diagonal %v for %s %d", cmd.Dir, v.Units[cmd.ID].Type, cmd.ID)
 		}
 	}
@@ -76,15 +85,15 @@ func TestKhanBeatsDemos(t *testing.T) {
 			t.Run(fmt.Sprint(w), func(t *testing.T) {
 				t.Parallel()
 				for g := w; g < games; g += workers {
-					seat, seed := g%NumPlayers, 1000+g
-					var bots [NumPlayers]Bot
-					var names [NumPlayers]string
+					seat, seed := g%dominator.NumPlayers, 1000+g
+					var bots [dominator.NumPlayers]dominator.Bot
+					var names [dominator.NumPlayers]string
 					for p := range bots {
-						bots[p], names[p] = NewDemo(p, seed), "Demo"
+						bots[p], names[p] = dominator.NewDemo(p, seed), "Demo"
 					}
 					names[seat] = "Khan"
-					bots[seat] = &checkedBot{Bot: NewKhan(seat, seed), t: t, me: seat, name: "Khan", mu: &mu, bad: &bad}
-					m, err := Def.NewMatch(DefaultConfig(), seed, names, bots)
+					bots[seat] = &checkedBot{Bot: New(seat, seed), t: t, me: seat, name: "Khan", mu: &mu, bad: &bad}
+					m, err := dominator.Def.NewMatch(dominator.DefaultConfig(), seed, names, bots)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -115,136 +124,80 @@ func TestKhanBeatsDemos(t *testing.T) {
 	}
 }
 
-// replayBot gives the commands a command log recorded for its seat: a
-// player jgym cannot run (Chaos) replayed in a game that may have gone
-// another way.
-type replayBot struct {
-	log  *CommandLog
-	seat int
+// edgeConfigs holds the course engine's edge-case configurations (crowded,
+// witch-heavy and weak boards), beside its reference traces.
+const edgeConfigs = "../../../testdata/dominator/traces/edge"
+
+// namedConfig is a configuration and the name of its file.
+type namedConfig struct {
+	name string
+	cfg  dominator.Config
 }
 
-func (b replayBot) Play(v *State, o *Orders) {
-	for _, c := range b.log.Round(v.Round)[b.seat] {
-		o.Command(c.ID, c.Dir)
+// testConfigs returns the shipped configurations (dominator.ShippedConfig)
+// and the edge ones, each board once (the shipped fixed and generator
+// files are among the edge ones too), in that order.
+func testConfigs(t *testing.T) []namedConfig {
+	t.Helper()
+	var out []namedConfig
+	seen := map[string]bool{}
+	add := func(name string, cfg dominator.Config) {
+		if key := cfg.String(); !seen[key] {
+			seen[key] = true
+			out = append(out, namedConfig{name, cfg})
+		}
 	}
-}
-
-// TestKhanBeatsDummy plays Khan in the Dummy's seat of every reference
-// game with a Dummy and other players jgym can seat: same seed,
-// configuration and other players (Null and Demo; Chaos, which jgym cannot
-// run, replays its recorded commands). Khan's mean total must beat the
-// Dummy's, over the main traces (the course's default configuration) and
-// over all of them. Games of four Dummies are left out. Under -short only
-// the main traces are played, under the race detector (which makes Khan 20
-// times slower) three of them (seeds 1-3).
-func TestKhanBeatsDummy(t *testing.T) {
-	short := testing.Short() || raceEnabled
-	type result struct {
-		name         string
-		khan, dummy  int
-		main, replay bool
-	}
-	var results []result
-	mainGames := 12
-	if raceEnabled {
-		mainGames = 3
-	}
-	for _, tc := range traceCases(t) {
-		if tc.abort {
-			continue
-		}
-		seat, others := -1, 0
-		for p, n := range tc.names {
-			if n == "Dummy" {
-				seat, others = p, others+1
-			}
-		}
-		if seat < 0 || others > 1 || (short && tc.edge) || (raceEnabled && tc.seed > 3) {
-			continue
-		}
-		tr, log := loadRefTrace(t, tc)
-		var bots [NumPlayers]Bot
-		replay := false
-		for p, n := range tc.names {
-			switch {
-			case p == seat:
-				bots[p] = NewKhan(p, tc.seed)
-			case n == "Demo":
-				bots[p] = NewDemo(p, tc.seed)
-			case n == "Null":
-				bots[p] = Null{}
-			default:
-				bots[p], replay = replayBot{log, p}, true
-			}
-		}
-		m, err := Def.NewMatch(tc.cfg, tc.seed, tc.names, bots)
+	for _, name := range dominator.ShippedConfigNames() {
+		cfg, err := dominator.ShippedConfig(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Run(context.Background()); err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		r := result{tc.name, m.Game.TotalScore[seat], tr.States[len(tr.States)-1].TotalScore[seat], !tc.edge, replay}
-		results = append(results, r)
-		t.Logf("%-45s Khan %6d  Dummy %6d  (%+.1f%%)", r.name, r.khan, r.dummy, 100*float64(r.khan-r.dummy)/float64(r.dummy))
+		add(name, cfg)
 	}
-	for _, set := range []struct {
-		name string
-		in   func(result) bool
-		want int
-	}{
-		{"main traces (default configuration, Dummy-Demo-Null-Demo)", func(r result) bool { return r.main }, mainGames},
-		{"all traces with one Dummy", func(result) bool { return true }, 25},
-	} {
-		if short && set.want == 25 {
-			continue
-		}
-		var k, d, n int
-		for _, r := range results {
-			if set.in(r) {
-				k, d, n = k+r.khan, d+r.dummy, n+1
-			}
-		}
-		if n != set.want {
-			t.Errorf("%s: %d games, want %d", set.name, n, set.want)
-			continue
-		}
-		t.Logf("%s: %d games, mean Khan %d, mean Dummy %d (%+.1f%%)", set.name, n, k/n, d/n, 100*float64(k-d)/float64(d))
-		if k <= d {
-			t.Errorf("%s: mean Khan %d, want more than the mean Dummy %d", set.name, k/n, d/n)
-		}
+	files, err := filepath.Glob(filepath.Join(edgeConfigs, "*.cnf"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no edge configurations in %s (%v)", edgeConfigs, err)
 	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := dominator.ParseConfig(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		add(strings.TrimSuffix(filepath.Base(f), ".cnf"), cfg)
+	}
+	return out
 }
 
 // TestKhanOtherConfigs plays Khan on every shipped and edge configuration
-// against Demos: its orders must stay valid on small, crowded and
-// witch-heavy boards.
+// with two witches or more against Demos: its orders must stay valid on
+// small, crowded and witch-heavy boards.
 func TestKhanOtherConfigs(t *testing.T) {
 	var mu sync.Mutex
 	bad := 0
-	seen := map[string]bool{}
-	for _, tc := range traceCases(t) {
-		if key := tc.cfg.String(); seen[key] || tc.cfg.NbWitches < 2 {
+	for _, c := range testConfigs(t) {
+		if c.cfg.NbWitches < 2 {
 			continue
-		} else {
-			seen[key] = true
 		}
-		t.Run(tc.cfgName, func(t *testing.T) {
-			var bots [NumPlayers]Bot
+		t.Run(c.name, func(t *testing.T) {
+			var bots [dominator.NumPlayers]dominator.Bot
 			for p := range bots {
-				bots[p] = NewDemo(p, 77)
+				bots[p] = dominator.NewDemo(p, 77)
 			}
-			bots[1] = &checkedBot{Bot: NewKhan(1, 77), t: t, me: 1, name: "Khan", mu: &mu, bad: &bad}
-			cfg := tc.cfg
+			bots[1] = &checkedBot{Bot: New(1, 77), t: t, me: 1, name: "Khan", mu: &mu, bad: &bad}
+			cfg := c.cfg
 			if testing.Short() || raceEnabled {
 				cfg.NbRounds = min(cfg.NbRounds, 40)
 			}
-			m, err := Def.NewMatch(cfg, 77, [4]string{"Demo", "Khan", "Demo", "Demo"}, bots)
+			m, err := dominator.Def.NewMatch(cfg, 77, [4]string{"Demo", "Khan", "Demo", "Demo"}, bots)
 			if err != nil {
 				t.Fatal(err)
 			}
 			err = m.Run(context.Background())
-			if errors.Is(err, ErrAbort) && bad == 0 {
+			if errors.Is(err, dominator.ErrAbort) && bad == 0 {
 				// crowd1 and crowd2 lose farmers during the initial
 				// placement, and the Demo commands them (SPEC §15.1).
 				t.Logf("the game aborts, as the course program does: %v", err)
@@ -281,15 +234,15 @@ func TestKhanBeatsDummyClones(t *testing.T) {
 			t.Run(fmt.Sprint(w), func(t *testing.T) {
 				t.Parallel()
 				for g := w; g < games; g += 2 {
-					seat, seed := g%NumPlayers, 3000+g
-					var bots [NumPlayers]Bot
-					var names [NumPlayers]string
+					seat, seed := g%dominator.NumPlayers, 3000+g
+					var bots [dominator.NumPlayers]dominator.Bot
+					var names [dominator.NumPlayers]string
 					for p := range bots {
-						bots[p], names[p] = NewDummyClone(p, seed), "DummyClone"
+						bots[p], names[p] = dominator.NewDummyClone(p, seed), "DummyClone"
 					}
 					names[seat] = "Khan"
-					bots[seat] = &checkedBot{Bot: NewKhan(seat, seed), t: t, me: seat, name: "Khan", mu: &mu, bad: &bad}
-					m, err := Def.NewMatch(DefaultConfig(), seed, names, bots)
+					bots[seat] = &checkedBot{Bot: New(seat, seed), t: t, me: seat, name: "Khan", mu: &mu, bad: &bad}
+					m, err := dominator.Def.NewMatch(dominator.DefaultConfig(), seed, names, bots)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -321,11 +274,11 @@ func TestKhanBeatsDummyClones(t *testing.T) {
 // TestKhanDeterministic plays the same game twice: Khan draws no random
 // numbers, so the traces are equal.
 func TestKhanDeterministic(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := dominator.DefaultConfig()
 	cfg.NbRounds = 60
 	var traces [2]bytes.Buffer
 	for i := range traces {
-		m, err := Def.NewBotMatch(cfg, 4242, [NumPlayers]string{"DummyClone", "Khan", "Khan", "DummyClone"})
+		m, err := dominator.Def.NewBotMatch(cfg, 4242, [dominator.NumPlayers]string{"DummyClone", "Khan", "Khan", "DummyClone"})
 		if err != nil {
 			t.Fatal(err)
 		}

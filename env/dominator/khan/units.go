@@ -1,11 +1,15 @@
-package dominator
+package khan
 
-import "slices"
+import (
+	"slices"
+
+	"jgym/env/dominator"
+)
 
 // Khan's orders for its witches, knights and farmers (see Khan).
 
 // planWitches steps each witch where it expects the most captures.
-func (k *Khan) planWitches(v *State, o *Orders) {
+func (k *Bot) planWitches(v *dominator.State, o *dominator.Orders) {
 	m := &k.m
 	k.enemyDistances(v)
 	ws := v.Witches[0]
@@ -18,7 +22,7 @@ func (k *Khan) planWitches(v *State, o *Orders) {
 		if !m.in(a) {
 			continue
 		}
-		best, bestVal := None, k.witchValue(v, i, a, a)
+		best, bestVal := dominator.None, k.witchValue(v, i, a, a)
 		for _, d := range orthDirs {
 			b := a.Add(d)
 			if !m.in(b) || !m.free(m.idx(b)) || !k.witchSafe(v, i, b) {
@@ -32,7 +36,7 @@ func (k *Khan) planWitches(v *State, o *Orders) {
 		k.wpos[i] = b
 		m.taken[m.idx(b)] = true
 		k.raise(b, 2, 1) // our units keep out of the area it haunts
-		if best != None {
+		if best != dominator.None {
 			o.Command(id, best)
 		}
 	}
@@ -40,14 +44,14 @@ func (k *Khan) planWitches(v *State, o *Orders) {
 
 // witchSafe reports whether witch i may step to b: no farmer or knight of
 // ours within 2 of it, our other witches more than 2 away.
-func (k *Khan) witchSafe(v *State, i int, b Pos) bool {
+func (k *Bot) witchSafe(v *dominator.State, i int, b dominator.Pos) bool {
 	for _, id := range k.mine {
-		if Manhattan(v.Units[id].Pos, b) <= 2 {
+		if dominator.Manhattan(v.Units[id].Pos, b) <= 2 {
 			return false
 		}
 	}
 	for j, q := range k.wpos {
-		if j != i && Manhattan(q, b) <= 2 {
+		if j != i && dominator.Manhattan(q, b) <= 2 {
 			return false
 		}
 	}
@@ -57,14 +61,14 @@ func (k *Khan) witchSafe(v *State, i int, b Pos) bool {
 // witchValue values witch i stepping from a to b (b = a: staying): the
 // enemy farmers and knights expected to die in its area, then closeness to
 // the enemy.
-func (k *Khan) witchValue(v *State, i int, a, b Pos) float32 {
+func (k *Bot) witchValue(v *dominator.State, i int, a, b dominator.Pos) float32 {
 	m := &k.m
 	val := float32(0)
 	if e := k.edist[m.idx(b)]; e < unreachable {
 		val -= k.w.step * float32(e)
 	}
 	asleep := false
-	for p := 0; p < NumPlayers; p++ {
+	for p := 0; p < dominator.NumPlayers; p++ {
 		for j, w := range v.Witches[p] {
 			q := v.Units[w].Pos
 			if p == 0 {
@@ -73,7 +77,7 @@ func (k *Khan) witchValue(v *State, i int, a, b Pos) float32 {
 				}
 				q = k.wpos[j]
 			}
-			if Manhattan(q, b) <= 2 {
+			if dominator.Manhattan(q, b) <= 2 {
 				asleep = true
 			}
 		}
@@ -81,15 +85,15 @@ func (k *Khan) witchValue(v *State, i int, a, b Pos) float32 {
 	if asleep {
 		return val // it catches nothing
 	}
-	in := func(c int) bool { return Manhattan(m.pos(c), b) <= 2 }
+	in := func(c int) bool { return dominator.Manhattan(m.pos(c), b) <= 2 }
 	for id := range v.Units {
 		u := &v.Units[id]
-		if u.Player == 0 || u.Type == Witch || Manhattan(u.Pos, b) > 3 || !k.onGrid(v, id) {
+		if u.Player == 0 || u.Type == dominator.Witch || dominator.Manhattan(u.Pos, b) > 3 || !k.onGrid(v, id) {
 			continue
 		}
 		pn := k.fc.nextIn(m, id, in)
 		p := pn
-		if b != a && Manhattan(u.Pos, b) <= 2 {
+		if b != a && dominator.Manhattan(u.Pos, b) <= 2 {
 			p = 0.5 + 0.5*pn
 		}
 		val += p * k.value(u.Type)
@@ -100,7 +104,7 @@ func (k *Khan) witchValue(v *State, i int, a, b Pos) float32 {
 // enemyDistances computes k.edist: the orthogonal walking distance from
 // every cell to the nearest enemy farmer or knight near one of our units
 // (any enemy farmer or knight if none is), walls excepted.
-func (k *Khan) enemyDistances(v *State) {
+func (k *Bot) enemyDistances(v *dominator.State) {
 	k.srcs = k.srcs[:0]
 	for pass := 0; pass < 2 && len(k.srcs) == 0; pass++ {
 		for id := range v.Units {
@@ -118,9 +122,9 @@ func (k *Khan) enemyDistances(v *State) {
 
 // nearMine reports whether one of our farmers or knights stands within r
 // of p.
-func (k *Khan) nearMine(v *State, p Pos, r int) bool {
+func (k *Bot) nearMine(v *dominator.State, p dominator.Pos, r int) bool {
 	for _, id := range k.mine {
-		if Manhattan(v.Units[id].Pos, p) <= r {
+		if dominator.Manhattan(v.Units[id].Pos, p) <= r {
 			return true
 		}
 	}
@@ -130,7 +134,7 @@ func (k *Khan) nearMine(v *State, p Pos, r int) bool {
 // walkable marks in k.pass the cells a farmer or knight may walk over:
 // not deadlier than limit, and free or held by one of ours (who may move
 // away).
-func (k *Khan) walkable(v *State, limit float32) {
+func (k *Bot) walkable(v *dominator.State, limit float32) {
 	m := &k.m
 	for c := range k.pass {
 		k.pass[c] = !m.wall[c] && k.risk[c] < limit && (m.unit[c] < 0 || v.Units[m.unit[c]].Player == 0)
@@ -138,7 +142,7 @@ func (k *Khan) walkable(v *State, limit float32) {
 }
 
 // planKnights attacks or hunts with every knight.
-func (k *Khan) planKnights(v *State, o *Orders) {
+func (k *Bot) planKnights(v *dominator.State, o *dominator.Orders) {
 	m := &k.m
 	nb := m.neighbours()
 	clear(k.goal)
@@ -164,7 +168,7 @@ func (k *Khan) planKnights(v *State, o *Orders) {
 		u := &v.Units[id]
 		x := m.idx(u.Pos)
 		stay := k.risk[x] + k.attacked(v, x, u.Health)
-		best, bestVal := None, -stay*k.w.knight-k.walk(k.kdist[x])
+		best, bestVal := dominator.None, -stay*k.w.knight-k.walk(k.kdist[x])
 		target := -1
 		for _, d := range allDirs {
 			t := u.Pos.Add(d)
@@ -192,7 +196,7 @@ func (k *Khan) planKnights(v *State, o *Orders) {
 				best, bestVal, target = d, val, e
 			}
 		}
-		if best == None {
+		if best == dominator.None {
 			continue
 		}
 		if target >= 0 {
@@ -207,7 +211,7 @@ func (k *Khan) planKnights(v *State, o *Orders) {
 }
 
 // walk is what a distance to a unit's goal costs.
-func (k *Khan) walk(d int16) float32 {
+func (k *Bot) walk(d int16) float32 {
 	if d >= unreachable {
 		return 0
 	}
@@ -217,7 +221,7 @@ func (k *Khan) walk(d int16) float32 {
 // planFarmers sends every farmer to paint: first each farmer, nearest
 // first, takes the nearest cell to paint that no other farmer took; then
 // it weighs its steps (see Khan).
-func (k *Khan) planFarmers(v *State, o *Orders) {
+func (k *Bot) planFarmers(v *dominator.State, o *dominator.Orders) {
 	m := &k.m
 	k.walkable(v, k.w.passRisk)
 	k.srcs = k.srcs[:0]
@@ -240,7 +244,7 @@ func (k *Khan) planFarmers(v *State, o *Orders) {
 	for _, id := range k.order {
 		u := &v.Units[id]
 		x := m.idx(u.Pos)
-		want, far := None, float32(0)
+		want, far := dominator.None, float32(0)
 		if d := k.tdist[x]; d < unreachable {
 			if cell, first, ok := m.search(x, false, int(d)+6, k.pass, k.goal, nil); ok {
 				k.goal[cell] = false // claimed
@@ -248,20 +252,20 @@ func (k *Khan) planFarmers(v *State, o *Orders) {
 				far = float32(absInt(m.pos(cell).I-u.Pos.I) + absInt(m.pos(cell).J-u.Pos.J))
 			}
 		}
-		walk := func(d Dir) float32 {
+		walk := func(d dominator.Dir) float32 {
 			switch {
-			case want == None:
+			case want == dominator.None:
 				return 0
 			case d == want:
 				return k.w.step * (far - 1)
-			case d == None:
+			case d == dominator.None:
 				return k.w.step * far
 			}
 			return k.w.step * (far + 1)
 		}
 		stay := k.risk[x] + k.attacked(v, x, u.Health)
-		best := None
-		bestVal := -(stay+k.w.nearWitch*k.fc.nearWitch[x])*k.w.farmer - k.w.nearKnight*k.fc.nearKnight[x] - walk(None)
+		best := dominator.None
+		bestVal := -(stay+k.w.nearWitch*k.fc.nearWitch[x])*k.w.farmer - k.w.nearKnight*k.fc.nearKnight[x] - walk(dominator.None)
 		bestStay := bestVal
 		for _, d := range orthDirs {
 			t := u.Pos.Add(d)
@@ -291,7 +295,7 @@ func (k *Khan) planFarmers(v *State, o *Orders) {
 				best, bestVal = d, val
 			}
 		}
-		if best == None {
+		if best == dominator.None {
 			continue
 		}
 		c := m.idx(u.Pos.Add(best))

@@ -1,18 +1,20 @@
-package dominator
+package khan
+
+import "jgym/env/dominator"
 
 // What Khan expects the other players to do this round, and what it
 // threatens. Khan models every other player as the course's Dummy
-// (dummyPolicy): each unit moves to one of its candidate cells, uniformly.
-// Against the Dummy the candidates are exact; against other players they
-// are a guess, which is why Khan also keeps a margin around every enemy
-// witch (witchFloor).
+// (dominator.DummyPolicy): each unit moves to one of its candidate cells,
+// uniformly. Against the Dummy the candidates are exact; against other
+// players they are a guess, which is why Khan also keeps a margin around
+// every enemy witch (witchFloor).
 
 // khanForecast holds, for one round, the candidate moves of every unit of
 // the other players and the threats they make on each cell, in Khan's
 // view.
 type khanForecast struct {
-	policy dummyPolicy
-	cands  [8]Dir
+	policy dominator.DummyPolicy
+	cands  [8]dominator.Dir
 	// per unit id: how many candidate cells it has (0: it stays) and
 	// which (cell index, or -1 off the board).
 	nNext []int8
@@ -38,7 +40,7 @@ type khanForecast struct {
 // may step anywhere.
 const witchFloor = 0.05
 
-func (f *khanForecast) reset(v *State) {
+func (f *khanForecast) reset(v *dominator.State) {
 	n, cells := len(v.Units), len(v.Grid)
 	if len(f.nNext) != n {
 		f.nNext = make([]int8, n)
@@ -60,10 +62,10 @@ func (f *khanForecast) reset(v *State) {
 
 // build forecasts the other players' units on Khan's view v and computes
 // the threat maps.
-func (f *khanForecast) build(v *State, m *khanMap) {
+func (f *khanForecast) build(v *dominator.State, m *khanMap) {
 	f.reset(v)
-	for q := 1; q < NumPlayers; q++ {
-		prey, paint := f.policy.prepare(v, q)
+	for q := 1; q < dominator.NumPlayers; q++ {
+		prey, paint := f.policy.Prepare(v, q)
 		for _, id := range v.Witches[q] {
 			if prey {
 				f.predict(v, m, id)
@@ -80,7 +82,7 @@ func (f *khanForecast) build(v *State, m *khanMap) {
 			}
 		}
 	}
-	for q := 1; q < NumPlayers; q++ {
+	for q := 1; q < dominator.NumPlayers; q++ {
 		for _, id := range v.Witches[q] {
 			f.witchThreat(v, m, id)
 		}
@@ -91,12 +93,12 @@ func (f *khanForecast) build(v *State, m *khanMap) {
 }
 
 // predict stores the candidate cells of unit id (of another player).
-func (f *khanForecast) predict(v *State, m *khanMap, id int) {
+func (f *khanForecast) predict(v *dominator.State, m *khanMap, id int) {
 	u := &v.Units[id]
 	if !m.in(u.Pos) || int(m.unit[m.idx(u.Pos)]) != id {
 		return // lost: off the grid
 	}
-	k := f.policy.candidates(v, id, &f.cands)
+	k := f.policy.Candidates(v, id, &f.cands)
 	if k == 0 {
 		return
 	}
@@ -111,20 +113,20 @@ func (f *khanForecast) predict(v *State, m *khanMap, id int) {
 }
 
 // witchThreat adds the areas enemy witch id may haunt by stepping.
-func (f *khanForecast) witchThreat(v *State, m *khanMap, id int) {
+func (f *khanForecast) witchThreat(v *dominator.State, m *khanMap, id int) {
 	u := &v.Units[id]
 	if !m.in(u.Pos) {
 		return
 	}
 	f.reach(v, m, id)
 	f.touched = f.touched[:0]
-	add := func(b Pos, p float32) {
+	add := func(b dominator.Pos, p float32) {
 		if !f.activeAt(v, m, id, b) {
 			return
 		}
 		for x := -2; x <= 2; x++ {
 			for y := -2 + absInt(x); y <= 2-absInt(x); y++ {
-				q := Pos{b.I + x, b.J + y}
+				q := dominator.Pos{I: b.I + x, J: b.J + y}
 				if !m.in(q) {
 					continue
 				}
@@ -153,7 +155,7 @@ func (f *khanForecast) witchThreat(v *State, m *khanMap, id int) {
 		// A player that is not the Dummy may step anywhere.
 		for x := -3; x <= 3; x++ {
 			for y := -3 + absInt(x); y <= 3-absInt(x); y++ {
-				q := Pos{u.Pos.I + x, u.Pos.J + y}
+				q := dominator.Pos{I: u.Pos.I + x, J: u.Pos.J + y}
 				if m.in(q) && !m.wall[m.idx(q)] {
 					c := m.idx(q)
 					if f.pw[c] == 0 {
@@ -173,16 +175,16 @@ func (f *khanForecast) witchThreat(v *State, m *khanMap, id int) {
 
 // reach adds to nearWitch the cells within 3 of where enemy witch id may
 // stand after this round, awake.
-func (f *khanForecast) reach(v *State, m *khanMap, id int) {
+func (f *khanForecast) reach(v *dominator.State, m *khanMap, id int) {
 	a := v.Units[id].Pos
 	f.touched = f.touched[:0]
-	mark := func(b Pos, p float32) {
+	mark := func(b dominator.Pos, p float32) {
 		if !f.activeAt(v, m, id, b) {
 			return
 		}
 		for x := -3; x <= 3; x++ {
 			for y := -3 + absInt(x); y <= 3-absInt(x); y++ {
-				q := Pos{b.I + x, b.J + y}
+				q := dominator.Pos{I: b.I + x, J: b.J + y}
 				if !m.in(q) {
 					continue
 				}
@@ -218,10 +220,10 @@ func (f *khanForecast) reach(v *State, m *khanMap, id int) {
 
 // activeAt reports whether witch id would be active standing at b, the
 // other witches where they are now.
-func (f *khanForecast) activeAt(v *State, m *khanMap, id int, b Pos) bool {
-	for p := 0; p < NumPlayers; p++ {
+func (f *khanForecast) activeAt(v *dominator.State, m *khanMap, id int, b dominator.Pos) bool {
+	for p := 0; p < dominator.NumPlayers; p++ {
 		for _, w := range v.Witches[p] {
-			if w != id && Manhattan(v.Units[w].Pos, b) <= 2 {
+			if w != id && dominator.Manhattan(v.Units[w].Pos, b) <= 2 {
 				return false
 			}
 		}
@@ -231,7 +233,7 @@ func (f *khanForecast) activeAt(v *State, m *khanMap, id int, b Pos) bool {
 
 // knightThreat adds the attacks enemy knight id may make this round, and
 // the cells it may stand next to afterwards.
-func (f *khanForecast) knightThreat(v *State, m *khanMap, id int) {
+func (f *khanForecast) knightThreat(v *dominator.State, m *khanMap, id int) {
 	u := &v.Units[id]
 	if !m.in(u.Pos) || int(m.unit[m.idx(u.Pos)]) != id {
 		return

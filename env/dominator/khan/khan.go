@@ -1,13 +1,15 @@
-package dominator
+package khan
 
-// Khan is jgym's strong scripted Dominator bot, the baseline a learner has
-// to beat (docs/rules/dominator.md, "Bots"). It plays in its view, where
-// it is player 0, and expects the other players to move as the course's
-// Dummy does (khanForecast): every unit of theirs to one of the cells the
-// Dummy could choose, uniformly. From that forecast it knows, for every
-// cell, how likely an enemy witch's step is to haunt it this round and how
-// many enemy knight attacks a unit standing there should expect. Then, in
-// this order:
+import "jgym/env/dominator"
+
+// Bot is Khan, jgym's strong scripted Dominator bot, the baseline a
+// learner has to beat (docs/rules/dominator.md, "Bots"). It plays in its
+// view, where it is player 0, and expects the other players to move as the
+// course's Dummy does (khanForecast, over dominator.DummyPolicy): every
+// unit of theirs to one of the cells the Dummy could choose, uniformly.
+// From that forecast it knows, for every cell, how likely an enemy witch's
+// step is to haunt it this round and how many enemy knight attacks a unit
+// standing there should expect. Then, in this order:
 //
 //  1. its witches step where they are expected to catch the most enemy
 //     farmers and knights (those that stand in the new area, or step into
@@ -29,7 +31,7 @@ package dominator
 // witches is about to haunt, and two of its units never try to enter the
 // same cell. It draws no random numbers: a game is deterministic given its
 // seed and seats.
-type Khan struct {
+type Bot struct {
 	w     khanWeights
 	m     khanMap
 	fc    khanForecast
@@ -39,19 +41,21 @@ type Khan struct {
 	tdist []int16   // per cell: distance to the nearest cell to paint
 	kdist []int16   // per cell: distance to the nearest cell next to prey
 	srcs  []int32
-	open  []bool // per cell: not a wall
-	pass  []bool // per cell: a farmer or knight may walk here
-	goal  []bool // per cell: a target of the current searches
-	claim []bool // per cell: a farmer goes to paint it this round
-	mine  []int  // our farmers and knights on the grid
-	order []int  // our farmers, nearest to a cell to paint first
-	wpos  []Pos  // planned positions of our witches
+	open  []bool          // per cell: not a wall
+	pass  []bool          // per cell: a farmer or knight may walk here
+	goal  []bool          // per cell: a target of the current searches
+	claim []bool          // per cell: a farmer goes to paint it this round
+	mine  []int           // our farmers and knights on the grid
+	order []int           // our farmers, nearest to a cell to paint first
+	wpos  []dominator.Pos // planned positions of our witches
 }
 
-// NewKhan returns the Khan bot for seat me; it needs no seed.
-func NewKhan(me, seed int) Bot { return &Khan{w: khanDefault} }
+// New returns the Khan bot for seat me; it needs no seed.
+func New(me, seed int) dominator.Bot { return &Bot{w: khanDefault} }
 
-func init() { RegisterBot("Khan", NewKhan) }
+// init registers the bot in dominator.Def's bots: importing the package
+// is what makes "Khan" a seat name (package doc).
+func init() { dominator.RegisterBot("Khan", New) }
 
 // khanWeights are what Khan's choices weigh, in cells painted for one
 // round.
@@ -86,7 +90,7 @@ var khanDefault = khanWeights{
 }
 
 // Play gives Khan's orders for one round.
-func (k *Khan) Play(v *State, o *Orders) {
+func (k *Bot) Play(v *dominator.State, o *dominator.Orders) {
 	k.setup(v)
 	k.fc.build(v, &k.m)
 	k.riskMap(v)
@@ -95,7 +99,7 @@ func (k *Khan) Play(v *State, o *Orders) {
 	k.planFarmers(v, o)
 }
 
-func (k *Khan) setup(v *State) {
+func (k *Bot) setup(v *dominator.State) {
 	n, cells := len(v.Units), len(v.Grid)
 	if len(k.dmg) != n {
 		k.dmg = make([]float32, n)
@@ -128,7 +132,7 @@ func (k *Khan) setup(v *State) {
 
 // onGrid reports whether unit id stands on the board (lost units do not;
 // their position is not even in the view's frame).
-func (k *Khan) onGrid(v *State, id int) bool {
+func (k *Bot) onGrid(v *dominator.State, id int) bool {
 	p := v.Units[id].Pos
 	return k.m.in(p) && int(k.m.unit[k.m.idx(p)]) == id
 }
@@ -136,10 +140,10 @@ func (k *Khan) onGrid(v *State, id int) bool {
 // riskMap computes k.risk: the forecast's witch threat, raised near
 // sleeping witches (they wake when their neighbour walks away) and to 1 on
 // haunted cells (stepping there kills).
-func (k *Khan) riskMap(v *State) {
+func (k *Bot) riskMap(v *dominator.State) {
 	m := &k.m
 	copy(k.risk, k.fc.witch)
-	for p := 0; p < NumPlayers; p++ {
+	for p := 0; p < dominator.NumPlayers; p++ {
 		for _, id := range v.Witches[p] {
 			w := &v.Units[id]
 			if !m.in(w.Pos) || w.Active {
@@ -156,11 +160,11 @@ func (k *Khan) riskMap(v *State) {
 }
 
 // raise sets the risk of every cell within distance r of p to at least x.
-func (k *Khan) raise(p Pos, r int, x float32) {
+func (k *Bot) raise(p dominator.Pos, r int, x float32) {
 	m := &k.m
 	for i := -r; i <= r; i++ {
 		for j := -r + absInt(i); j <= r-absInt(i); j++ {
-			q := Pos{p.I + i, p.J + j}
+			q := dominator.Pos{I: p.I + i, J: p.J + j}
 			if m.in(q) {
 				c := m.idx(q)
 				k.risk[c] = max(k.risk[c], x)
@@ -170,14 +174,14 @@ func (k *Khan) raise(p Pos, r int, x float32) {
 }
 
 // prey reports whether unit x is an enemy farmer or knight.
-func (k *Khan) prey(v *State, x int) bool {
+func (k *Bot) prey(v *dominator.State, x int) bool {
 	u := &v.Units[x]
-	return u.Player != 0 && u.Type != Witch
+	return u.Player != 0 && u.Type != dominator.Witch
 }
 
 // value is what a unit of the given type is worth to Khan.
-func (k *Khan) value(t UnitType) float32 {
-	if t == Farmer {
+func (k *Bot) value(t dominator.UnitType) float32 {
+	if t == dominator.Farmer {
 		return k.w.farmer
 	}
 	return k.w.knight
@@ -185,7 +189,7 @@ func (k *Khan) value(t UnitType) float32 {
 
 // killChance returns the probability that one knight attack (60 to 90 of
 // damage by default) brings health h to 0 or below.
-func killChance(cfg *Config, h float32) float32 {
+func killChance(cfg *dominator.Config, h float32) float32 {
 	lo, hi := float32(cfg.DamageMin), float32(cfg.DamageMax)
 	switch {
 	case h <= lo:
@@ -199,7 +203,7 @@ func killChance(cfg *Config, h float32) float32 {
 // attacked returns the probability that a unit of ours of health h at
 // cell c is captured by enemy knights this round if it stays (moving
 // away, half of it).
-func (k *Khan) attacked(v *State, c int, h int) float32 {
+func (k *Bot) attacked(v *dominator.State, c int, h int) float32 {
 	hits := k.fc.hit[c]
 	if hits == 0 {
 		return 0

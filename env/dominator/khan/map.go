@@ -1,4 +1,6 @@
-package dominator
+package khan
+
+import "jgym/env/dominator"
 
 // The map Khan plans with: walls, units, who will stand where, and
 // breadth-first searches over the board of its view.
@@ -19,7 +21,7 @@ type khanMap struct {
 	nb    []int32 // neighbours, see neighbours
 }
 
-func (m *khanMap) reset(v *State) {
+func (m *khanMap) reset(v *dominator.State) {
 	m.n = v.Cfg.Rows
 	cells := len(v.Grid)
 	if len(m.wall) != cells {
@@ -37,7 +39,7 @@ func (m *khanMap) reset(v *State) {
 	}
 	for idx := range v.Grid {
 		c := &v.Grid[idx]
-		m.wall[idx] = c.Type == Wall
+		m.wall[idx] = c.Type == dominator.Wall
 		m.unit[idx] = c.ID
 		m.taken[idx] = false
 		m.leave[idx] = false
@@ -45,9 +47,9 @@ func (m *khanMap) reset(v *State) {
 	}
 }
 
-func (m *khanMap) idx(p Pos) int   { return p.I*m.n + p.J }
-func (m *khanMap) pos(idx int) Pos { return Pos{idx / m.n, idx % m.n} }
-func (m *khanMap) in(p Pos) bool   { return p.I >= 0 && p.I < m.n && p.J >= 0 && p.J < m.n }
+func (m *khanMap) idx(p dominator.Pos) int   { return p.I*m.n + p.J }
+func (m *khanMap) pos(idx int) dominator.Pos { return dominator.Pos{I: idx / m.n, J: idx % m.n} }
+func (m *khanMap) in(p dominator.Pos) bool   { return p.I >= 0 && p.I < m.n && p.J >= 0 && p.J < m.n }
 
 // free reports whether a unit can step onto cell idx now: on the board,
 // not a wall, nobody there, nobody of ours going there.
@@ -62,7 +64,7 @@ func (m *khanMap) neighbours() []int32 {
 	m.nb = make([]int32, 8*len(m.wall))
 	for c := range m.wall {
 		p := m.pos(c)
-		for d := Bottom; d < None; d++ {
+		for d := dominator.Bottom; d < dominator.None; d++ {
 			q := p.Add(d)
 			m.nb[8*c+int(d)] = -1
 			if m.in(q) {
@@ -78,7 +80,7 @@ func (m *khanMap) neighbours() []int32 {
 // cell marked in goal that accept (if not nil) accepts. It returns that
 // cell and the first direction of a shortest path to it; ok is false when
 // no cell is found within maxDist.
-func (m *khanMap) search(s int, diag bool, maxDist int, pass, goal []bool, accept func(idx int) bool) (cell int, first Dir, ok bool) {
+func (m *khanMap) search(s int, diag bool, maxDist int, pass, goal []bool, accept func(idx int) bool) (cell int, first dominator.Dir, ok bool) {
 	nb := m.neighbours()
 	step := 2
 	if diag {
@@ -94,7 +96,7 @@ func (m *khanMap) search(s int, diag bool, maxDist int, pass, goal []bool, accep
 		c := int(q[h])
 		if c != s && goal[c] && (accept == nil || accept(c)) {
 			m.queue = q
-			return c, Dir(m.first[c]), true
+			return c, dominator.Dir(m.first[c]), true
 		}
 		if int(m.dist[c]) >= maxDist {
 			continue
@@ -116,7 +118,7 @@ func (m *khanMap) search(s int, diag bool, maxDist int, pass, goal []bool, accep
 		}
 	}
 	m.queue = q
-	return 0, None, false
+	return 0, dominator.None, false
 }
 
 // field computes into dist the distance from every cell to the nearest
@@ -157,6 +159,14 @@ func (m *khanMap) field(dist []int16, srcs []int32, diag bool, pass []bool) {
 const unreachable = 1 << 14
 
 var (
-	orthDirs = []Dir{Bottom, Right, Top, Left}
-	allDirs  = []Dir{Bottom, BR, Right, RT, Top, TL, Left, LB}
+	orthDirs = []dominator.Dir{dominator.Bottom, dominator.Right, dominator.Top, dominator.Left}
+	allDirs  = []dominator.Dir{dominator.Bottom, dominator.BR, dominator.Right, dominator.RT, dominator.Top, dominator.TL, dominator.Left, dominator.LB}
 )
+
+// absInt returns |x|.
+func absInt(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

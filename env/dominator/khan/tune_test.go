@@ -1,8 +1,9 @@
-package dominator
+package khan
 
 import (
 	"context"
 	"fmt"
+	"jgym/env/dominator"
 	"os"
 	"strconv"
 	"strings"
@@ -18,7 +19,7 @@ import (
 // changes to the defaults ("default" for none); KHAN_GAMES and KHAN_SEED0
 // give the games per variant (100) and the first seed (1).
 //
-//	KHAN_WEIGHTS='default;nearWitch=0.4' KHAN_GAMES=200 KHAN_SEED0=101 go test ./env/dominator -run '^$' -bench KhanWeights -benchtime 1x
+//	KHAN_WEIGHTS='default;nearWitch=0.4' KHAN_GAMES=200 KHAN_SEED0=101 go test ./env/dominator/khan -run '^$' -bench KhanWeights -benchtime 1x
 func BenchmarkKhanWeights(b *testing.B) {
 	spec := os.Getenv("KHAN_WEIGHTS")
 	if spec == "" {
@@ -39,13 +40,13 @@ func BenchmarkKhanWeights(b *testing.B) {
 			go func() {
 				defer wg.Done()
 				for g := wk; g < games; g += 2 {
-					seat, seed := g%NumPlayers, seed0+g
-					var bots [NumPlayers]Bot
+					seat, seed := g%dominator.NumPlayers, seed0+g
+					var bots [dominator.NumPlayers]dominator.Bot
 					for p := range bots {
-						bots[p] = NewDummyClone(p, seed)
+						bots[p] = dominator.NewDummyClone(p, seed)
 					}
-					bots[seat] = &Khan{w: w}
-					m, err := Def.NewMatch(DefaultConfig(), seed, [NumPlayers]string{"a", "b", "c", "d"}, bots)
+					bots[seat] = &Bot{w: w}
+					m, err := dominator.Def.NewMatch(dominator.DefaultConfig(), seed, [dominator.NumPlayers]string{"a", "b", "c", "d"}, bots)
 					if err == nil {
 						err = m.Run(context.Background())
 					}
