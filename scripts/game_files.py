@@ -4,8 +4,9 @@
     python3 scripts/game_files.py [--root .] [--files]
 
 For env/crematoria, env/dominator, env/pandemic and env/moria and their
-subpackages (a strong bot of more than a few files: env/crematoria/riddick,
-whose files are named ``riddick/FILE.go``): each non-test ``.go`` file's
+subpackages (a strong bot of more than a few files: env/crematoria/riddick
+and env/dominator/khan, whose files are named ``riddick/FILE.go`` and
+``khan/FILE.go``): each non-test ``.go`` file's
 lines (``wc -l``) and its class, from the file's name by the table CLASSES
 below (first match wins; a file no pattern
 matches is "other"). Prints one table of lines per class and game, the
