@@ -38,9 +38,9 @@ lint-proto: ## buf lint and check the generated code is fresh
 	cd api && $(BUF) lint
 	scripts/check-generated.sh
 
-test-go: ## Go: vet and tests with the race detector
+test-go: ## Go: vet, and the tests (the race detector on all but the game packages' single-goroutine tests: scripts/test-go.sh)
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 25m ./...
+	GO=$(GO) scripts/test-go.sh
 
 test-py: ## Python: ruff, type check and pytest (needs make setup)
 	scripts/test-python.sh $(VENV)
@@ -59,7 +59,7 @@ test-deploy: ## build the Docker image's server binary, run 3 replicas and a cli
 	VENV=$(VENV) JGYM_BIN=bin/jgym-linux scripts/replicas.sh check 3
 
 test-docs: build ## run the docs' shell and Python blocks (docs/docs-harness.md; needs make setup)
-	$(PY) scripts/docs_harness.py --venv $(VENV)
+	$(PY) scripts/docs_harness.py --venv $(VENV) --jobs 2
 
 test: lint-proto test-go test-py test-wheel test-deploy test-docs ## run every test
 

@@ -55,11 +55,13 @@ with 1 when a block failed or a listing is stale, else 0.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import contextlib
 import fcntl
 import hashlib
 import json
 import os
+import queue
 import re
 import select
 import shutil
@@ -67,6 +69,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -384,6 +387,23 @@ class FileRun:
             self.python.wait()
 
 
+#: What makes a file run alone when the harness runs files side by side
+#: (--jobs): a fixed port (the server's default 50051, the replicas'
+#: 50051-50053, metrics 9090), a server started by hand, a Ray cluster,
+#: a command that builds bin/jgym or installs into the venv the other
+#: files use.
+ALONE = re.compile(
+    r"jgym serve|\b50\d\d\d\b|\b909\d\b|replicas\.sh|\bray\b|rllib"
+    r"|\bmake (demo|setup|build|wheel)\b|pip install|go build",
+    re.IGNORECASE,
+)
+
+
+def needs_machine(blocks: list[Block]) -> bool:
+    """Whether a file's runnable blocks need the machine to themselves (ALONE)."""
+    return any(ALONE.search(b.code) for b in blocks if not b.listed)
+
+
 def mirror_dir(root: Path) -> Path:
     """The scratch directory of a repository: the same path on every run."""
     digest = hashlib.sha256(str(root).encode()).hexdigest()[:10]
@@ -420,6 +440,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per block (default 600)")
     p.add_argument("--keep", action="store_true", help="keep the logs and the scratch directory")
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=1,
+        help="files run side by side, each in its own scratch directory; files that "
+        "use fixed ports, servers or Ray run alone afterwards (default 1)",
+    )
     return p.parse_args(argv)
 
 
@@ -445,7 +473,55 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     work = Path(tempfile.mkdtemp(prefix="jgym-docs-logs-"))
     ran = passed = listed = 0
+    jobs = max(1, args.jobs)
+    lanes: queue.Queue[int] = queue.Queue()
+    for k in range(jobs):
+        lanes.put(k)
+    printing = threading.Lock()
+
+    def run_file(n: int, rel: str, blocks: list[Block]) -> tuple[int, int, int, list[Failure]]:
+        """Runs one file's blocks in a free lane; prints its lines when it ends (several lanes)."""
+        lane = lanes.get()
+        out: list[str] = []
+        ran = passed = listed = 0
+        failures: list[Failure] = []
+
+        def say(line: str) -> None:
+            if jobs == 1:
+                print(line, flush=True)
+            else:
+                out.append(line)
+
+        say(f"docs: {rel}: {len(blocks)} blocks")
+        mirror = scratch / ("root" if lane == 0 else f"root{lane}")
+        runner = FileRun(root, venv, mirror, work / f"file{n}", args.timeout)
+        try:
+            for k, block in enumerate(blocks):
+                if block.listed:
+                    listed += 1
+                    say(f"  {block.line:5d} {block.tag:7s} not run: {block.listed}")
+                    continue
+                t0 = time.monotonic()
+                failure = runner.run(block, k)
+                ran += 1
+                took = time.monotonic() - t0
+                if failure is None:
+                    passed += 1
+                    say(f"  {block.line:5d} {block.tag:7s} ok    {took:6.1f} s")
+                else:
+                    failures.append(failure)
+                    say(f"  {block.line:5d} {block.tag:7s} FAIL  {took:6.1f} s  {failure.why}")
+        finally:
+            runner.close()
+            lanes.put(lane)
+            if out:
+                with printing:
+                    print("\n".join(out), flush=True)
+        return ran, passed, listed, failures
+
     try:
+        shared: list[tuple[int, str, list[Block]]] = []
+        alone: list[tuple[int, str, list[Block]]] = []
         for n, rel in enumerate(files):
             blocks = find_blocks(root, rel)
             for listing in listings:
@@ -453,31 +529,20 @@ def main(argv: list[str] | None = None) -> int:
                     listing.matches = [b for b in blocks if listing.needle in b.first_line]
                     if len(listing.matches) == 1:
                         listing.matches[0].listed = listing.reason
-            if not blocks:
-                continue
-            print(f"docs: {rel}: {len(blocks)} blocks", flush=True)
-            runner = FileRun(root, venv, scratch / "root", work / f"file{n}", args.timeout)
-            try:
-                for k, block in enumerate(blocks):
-                    if block.listed:
-                        listed += 1
-                        print(f"  {block.line:5d} {block.tag:7s} not run: {block.listed}")
-                        continue
-                    t0 = time.monotonic()
-                    failure = runner.run(block, k)
-                    ran += 1
-                    took = time.monotonic() - t0
-                    if failure is None:
-                        passed += 1
-                        print(f"  {block.line:5d} {block.tag:7s} ok    {took:6.1f} s", flush=True)
-                    else:
-                        failures.append(failure)
-                        print(
-                            f"  {block.line:5d} {block.tag:7s} FAIL  {took:6.1f} s  {failure.why}",
-                            flush=True,
-                        )
-            finally:
-                runner.close()
+            if blocks:
+                (alone if jobs > 1 and needs_machine(blocks) else shared).append((n, rel, blocks))
+        if jobs > 1:
+            print(
+                f"docs: {len(shared)} files in {jobs} lanes, then {len(alone)} alone "
+                f"(fixed ports, servers, Ray: {', '.join(rel for _, rel, _ in alone)})",
+                flush=True,
+            )
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            results = list(pool.map(lambda f: run_file(*f), shared))
+        results += [run_file(*f) for f in alone]
+        for r, p, li, fs in results:
+            ran, passed, listed = ran + r, passed + p, listed + li
+            failures.extend(fs)
     finally:
         if args.keep:
             print(f"docs: logs kept in {work}, the last file's scratch directory in {scratch}")

@@ -15,4 +15,4 @@ export JGYM_BIN="$PWD/bin/jgym"
 cd python-client
 "$venv/bin/ruff" check .
 "$venv/bin/mypy" jgym
-"$venv/bin/python" -m pytest -q tests
+"$venv/bin/python" -m pytest -q --durations=15 tests

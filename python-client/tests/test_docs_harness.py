@@ -124,3 +124,47 @@ def test_background_server_is_killed(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stdout + r.stderr
     pid = int(pidfile.read_text())
     assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
+
+
+def test_jobs_run_files_side_by_side_and_alone(tmp_path: Path) -> None:
+    # Two files that each wait for the other to have started (each writes
+    # its mark, then waits for the other's): they pass only side by side.
+    # A third names the server's fixed port, so it runs alone, after them,
+    # and sees both marks. Each file has its own scratch directory, so the
+    # marks go to a directory outside it.
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    (tmp_path / "docs").mkdir()
+    for me, other in (("a", "b"), ("b", "a")):
+        (tmp_path / "docs" / f"{me}.md").write_text(
+            "```sh\n"
+            f"touch {marks}/{me}; pwd > {marks}/{me}.dir\n"
+            f"for i in $(seq 100); do [ -e {marks}/{other} ] && exit 0; sleep 0.1; done\n"
+            "exit 1\n```\n"
+        )
+    (tmp_path / "docs" / "c.md").write_text(
+        f"```sh\n# jgym serve listens on 127.0.0.1:50051\ntest -e {marks}/a -a -e {marks}/b\n```\n"
+    )
+    (tmp_path / "docs" / "d.md").write_text("```sh\nfalse\n```\n")
+    r = subprocess.run(
+        [
+            sys.executable,
+            str(HARNESS),
+            "--root",
+            str(tmp_path),
+            "--venv",
+            sys.prefix,
+            "--jobs",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert r.returncode == 1, r.stdout + r.stderr  # d.md fails, in a lane
+    assert "then 1 alone (fixed ports, servers, Ray: docs/c.md)" in r.stdout
+    assert "docs/d.md:1 (sh: false)" in r.stderr
+    assert "docs: 4 blocks run, 3 passed" in r.stdout
+    dirs = {(marks / f"{m}.dir").read_text() for m in "ab"}
+    assert len(dirs) == 2  # two scratch directories
