@@ -81,6 +81,26 @@ type Expert interface {
 	UseExpert(name string) error
 }
 
+// OpponentOrderer is a Replay that can write its observations with the
+// opponents in another order than seat order, as the env's option
+// opponent_order does (env.Setup.OpponentOrder; Spec().OpponentOrders
+// lists the orders besides "seat"): the same relabelling of the encoded
+// tensors, so that a policy cloned from the dataset sees what it will see
+// in the env and as a policy bot with that order. The labels do not
+// change: an action holds a direction per unit slot, a unit's stable
+// identifier, and the seat's own units are the same units whatever the
+// labelling of the opponents; the action mask is per own unit slot too.
+type OpponentOrderer interface {
+	// OrderOpponents makes Observe write the opponents in order o
+	// ("seat" or "" for seat order); it fails for an order the game does
+	// not offer.
+	OrderOpponents(o string) error
+}
+
+// ErrOpponentOrder is returned when a dataset's opponent order cannot be
+// written: the game does not offer it, or its replay cannot relabel.
+var ErrOpponentOrder = errors.New("dataset: bad opponent order")
+
 // Estimator is a Replay whose observations hold features its traces do not
 // print, which it estimates: Estimated describes them, for the manifest.
 type Estimator interface {

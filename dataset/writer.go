@@ -13,6 +13,7 @@ import (
 	"slices"
 
 	"jgym/env"
+	"jgym/policy"
 )
 
 // Format names the layout of a dataset directory: the manifest below and
@@ -41,6 +42,11 @@ type Options struct {
 	// "moves" (the trace's, the default) or "expert:NAME" (the commands
 	// of a bot, Expert).
 	LabelsFrom string
+	// OpponentOrder is the order of the opponents in the observations:
+	// policy.OpponentsBySeat (the default, "" too) or an order the game
+	// offers (OpponentOrderer), applied to every trace and recorded in the
+	// manifest.
+	OpponentOrder string
 }
 
 // Manifest describes a dataset directory; it is written as
@@ -58,6 +64,12 @@ type Manifest struct {
 	// LabelsFrom is "moves" (the moves the trace records) or
 	// "expert:NAME" (the commands bot NAME gives in each seat's place).
 	LabelsFrom string `json:"labels_from"`
+	// OpponentOrder is the order of the opponents in the observations,
+	// as the env's option opponent_order: "seat" (relative index r is
+	// the r-th seat after the observed one) or an order the game offers
+	// ("score": by decreasing score). A policy cloned from the dataset
+	// plays with that order (its metadata opponent_order).
+	OpponentOrder string `json:"opponent_order"`
 	// Estimated lists the observation features the traces do not print,
 	// which the game estimates (docs/learning-from-traces.md); empty when
 	// the observations are exactly the env's.
@@ -146,8 +158,11 @@ func NewWriter(dir string, opt Options) (*Writer, error) {
 	if opt.LabelsFrom == "" {
 		opt.LabelsFrom = "moves"
 	}
+	if opt.OpponentOrder == "" {
+		opt.OpponentOrder = policy.OpponentsBySeat
+	}
 	return &Writer{dir: dir, opt: opt, m: Manifest{Format: Format, Game: opt.Game, ShardSize: opt.ShardSize,
-		LabelsFrom: opt.LabelsFrom, Shards: []Shard{}, Traces: []Trace{}}}, nil
+		LabelsFrom: opt.LabelsFrom, OpponentOrder: opt.OpponentOrder, Shards: []Shard{}, Traces: []Trace{}}}, nil
 }
 
 // extras are the per-sample arrays after the observation and the action.
@@ -207,10 +222,14 @@ func sameSpaces(a, b *env.Spec) bool {
 }
 
 // AddTrace replays a trace and writes a sample per round and seat of
-// seats. On an error the samples of the rounds before it stay written
-// (and counted in the manifest).
+// seats, the observations in the writer's opponent order. On an error
+// the samples of the rounds before it stay written (and counted in the
+// manifest).
 func (w *Writer) AddTrace(path string, rep Replay, seats []int) (Trace, error) {
 	spec := rep.Spec()
+	if err := OrderOpponents(rep, w.opt.OpponentOrder); err != nil {
+		return Trace{}, err
+	}
 	if w.spec == nil {
 		if err := w.init(spec, rep); err != nil {
 			return Trace{}, err
@@ -251,6 +270,26 @@ func (w *Writer) AddTrace(path string, rep Replay, seats []int) (Trace, error) {
 	}
 	w.m.Labels.add(tr.Labels)
 	return *tr, rep.Err()
+}
+
+// OrderOpponents sets rep's opponent order o (OpponentOrderer; "" is
+// seat order); a replay that cannot relabel writes seat order only. The
+// error wraps ErrOpponentOrder. A Writer sets its order on every trace it
+// adds; a caller checks an order before writing with it.
+func OrderOpponents(rep Replay, o string) error {
+	if o == "" {
+		o = policy.OpponentsBySeat
+	}
+	r, ok := rep.(OpponentOrderer)
+	switch {
+	case ok:
+		if err := r.OrderOpponents(o); err != nil {
+			return fmt.Errorf("%w: %w", ErrOpponentOrder, err)
+		}
+	case o != policy.OpponentsBySeat:
+		return fmt.Errorf("%w: %q: the replay writes seat order only", ErrOpponentOrder, o)
+	}
+	return nil
 }
 
 // check counts the labels of the slots seat owns (those its mask allows

@@ -264,3 +264,71 @@ func TestNewWriterRefusesAnExistingDataset(t *testing.T) {
 		t.Fatal("a second writer over a dataset directory was accepted")
 	}
 }
+
+// orderedReplay is a toyReplay that offers the opponent order "reversed":
+// it negates its board bytes, so a sample shows which order wrote it.
+type orderedReplay struct {
+	toyReplay
+	order string
+}
+
+func (o *orderedReplay) OrderOpponents(order string) error {
+	if order != "seat" && order != "reversed" {
+		return errors.New("toy has no such order")
+	}
+	o.order = order
+	return nil
+}
+
+func (o *orderedReplay) Observe(seat int, obs [][]byte) {
+	o.toyReplay.Observe(seat, obs)
+	if o.order == "reversed" {
+		for i := range obs[0] {
+			obs[0][i] = -obs[0][i]
+		}
+	}
+}
+
+// TestWriterOpponentOrder writes datasets in an opponent order: the
+// manifest records it (seat by default), every trace is observed in it,
+// and a replay that cannot relabel, or an order the game does not offer,
+// is refused with ErrOpponentOrder before any sample.
+func TestWriterOpponentOrder(t *testing.T) {
+	for _, tc := range []struct {
+		order, want string
+		rep         Replay
+		err         error
+		board5      byte // the first sample's board[5]
+	}{
+		{"", "seat", &orderedReplay{toyReplay: toyReplay{r: -1, rounds: 2, failAt: -1}}, nil, 5},
+		{"seat", "seat", &toyReplay{r: -1, rounds: 2, failAt: -1}, nil, 5},
+		{"reversed", "reversed", &orderedReplay{toyReplay: toyReplay{r: -1, rounds: 2, failAt: -1}}, nil, 256 - 5},
+		{"reversed", "", &toyReplay{r: -1, rounds: 2, failAt: -1}, ErrOpponentOrder, 0},
+		{"alphabet", "", &orderedReplay{toyReplay: toyReplay{r: -1, rounds: 2, failAt: -1}}, ErrOpponentOrder, 0},
+	} {
+		dir := filepath.Join(t.TempDir(), "ds")
+		w, err := NewWriter(dir, Options{Game: "Toy", OpponentOrder: tc.order})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := w.AddTrace("a.res", tc.rep, []int{0})
+		if !errors.Is(err, tc.err) || (tc.err != nil && tr.Samples != 0) {
+			t.Errorf("order %q on %T: AddTrace = %d samples, %v; want %v", tc.order, tc.rep, tr.Samples, err, tc.err)
+		}
+		if tc.err != nil {
+			w.Abort()
+			continue
+		}
+		m, err := w.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.OpponentOrder != tc.want {
+			t.Errorf("order %q: manifest opponent_order %q, want %q", tc.order, m.OpponentOrder, tc.want)
+		}
+		_, _, board := npy(t, readNpz(t, filepath.Join(dir, m.Shards[0].File))["board"])
+		if board[5] != tc.board5 {
+			t.Errorf("order %q: board[5] = %d, want %d", tc.order, board[5], tc.board5)
+		}
+	}
+}

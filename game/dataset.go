@@ -55,13 +55,15 @@ type replay[C Config, G, S any, D Dir] struct {
 	enc    Encoder[S]
 	r      int
 	expert dataset.ExpertLabels[Bot[S, D]] // UseExpert: labels from a bot's commands
+	opp    func(obs [][]byte)              // OrderOpponents: the env's relabelling, nil: by seat
 	orders [NumSeats]Orders[D]
 	views  [NumSeats]S
 }
 
 var (
-	_ dataset.Replay = (*replay[nopConfig, int, int, int8])(nil)
-	_ dataset.Expert = (*replay[nopConfig, int, int, int8])(nil)
+	_ dataset.Replay          = (*replay[nopConfig, int, int, int8])(nil)
+	_ dataset.Expert          = (*replay[nopConfig, int, int, int8])(nil)
+	_ dataset.OpponentOrderer = (*replay[nopConfig, int, int, int8])(nil)
 )
 
 // estimatingReplay is a replay whose rounds estimate what the trace does
@@ -92,10 +94,26 @@ func (rp *replay[C, G, S, D]) Next() bool {
 	return true
 }
 
+// OrderOpponents makes Observe relabel the opponents in order o, with
+// the function the env's tables apply for the option opponent_order
+// (Def.OpponentOrders). Label is unchanged: a label is a direction per
+// unit slot of the seat's own units (dataset.OpponentOrderer).
+func (rp *replay[C, G, S, D]) OrderOpponents(o string) error {
+	opp, err := rp.def.opponentOrder(o)
+	if err != nil {
+		return err
+	}
+	rp.opp = opp
+	return nil
+}
+
 // Observe writes seat's observation of the state at the start of the
-// round, as the env encodes it.
+// round, as the env encodes it, the opponents in the replay's order.
 func (rp *replay[C, G, S, D]) Observe(seat int, obs [][]byte) {
 	rp.enc.Encode(rp.rs.State(), seat, obs)
+	if rp.opp != nil {
+		rp.opp(obs)
+	}
 }
 
 // Label writes, for each unit slot seat owned at the start of the round,

@@ -140,9 +140,8 @@ func (d *Def[C, G, S, D]) EnvSpec(cfg *C) (env.Spec, error) {
 // checkSetup checks the options of an env setup against what the game
 // offers.
 func (d *Def[C, G, S, D]) checkSetup(s *env.Setup) error {
-	if o := s.OpponentOrder; o != "" && o != policy.OpponentsBySeat && d.OpponentOrders[o] == nil {
-		return fmt.Errorf("%w: %s has no opponent order %q (offers %q and %v)", env.ErrBadSetup, d.Name, o,
-			policy.OpponentsBySeat, slices.Sorted(maps.Keys(d.OpponentOrders)))
+	if _, err := d.opponentOrder(s.OpponentOrder); err != nil {
+		return fmt.Errorf("%w: %w", env.ErrBadSetup, err)
 	}
 	if o := s.ActionOrder; o != "" && o != policy.OrderSlot && d.ActionOrders[o] == nil {
 		return fmt.Errorf("%w: %s has no action order %q (offers %q and %v)", env.ErrBadSetup, d.Name, o,

@@ -2,8 +2,30 @@ package game
 
 import (
 	"encoding/binary"
+	"fmt"
+	"maps"
 	"math"
+	"slices"
+
+	"jgym/policy"
 )
+
+// opponentOrder returns the relabelling of the opponents' order named o
+// (Def.OpponentOrders), nil for seat order ("" or policy.OpponentsBySeat),
+// as the env's option opponent_order, a model's metadata and jgym
+// dataset --opponent-order name it: the one lookup the env's tables, the
+// policy bot and dataset replay share. An order the game does not offer
+// is an error that lists those it does.
+func (d *Def[C, G, S, D]) opponentOrder(o string) (func(obs [][]byte), error) {
+	if o == "" || o == policy.OpponentsBySeat {
+		return nil, nil
+	}
+	if f := d.OpponentOrders[o]; f != nil {
+		return f, nil
+	}
+	return nil, fmt.Errorf("%s has no opponent order %q (offers %q and %v)", d.Name, clip(o),
+		policy.OpponentsBySeat, slices.Sorted(maps.Keys(d.OpponentOrders)))
+}
 
 // Relabel is a new labelling of the players in one seat's encoded
 // observation: Relabel[r] is the new relative index of the player the

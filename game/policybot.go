@@ -48,9 +48,7 @@ func (d *Def[C, G, S, D]) NewPolicyBot(m *policy.Model, me int) *PolicyBot[C, G,
 	if o := m.ActionOrder; o != "" && o != policy.OrderSlot {
 		b.prio = d.ActionOrders[o]
 	}
-	if o := m.OpponentOrder; o != "" && o != policy.OpponentsBySeat {
-		b.opp = d.OpponentOrders[o]
-	}
+	b.opp, _ = d.opponentOrder(m.OpponentOrder) // checked by the model's loading (Signature.OpponentOrders)
 	return b
 }
 

@@ -51,7 +51,7 @@ type table[C Config, G, S any, D Dir] struct {
 
 func (d *Def[C, G, S, D]) newTable(cfg *C, s *env.Setup) *table[C, G, S, D] {
 	t := &table[C, G, S, D]{def: d, cfg: cfg, enc: d.NewEncoder()}
-	t.opp = d.OpponentOrders[s.OpponentOrder]
+	t.opp, _ = d.opponentOrder(s.OpponentOrder) // checked by checkSetup
 	t.prio = d.ActionOrders[s.ActionOrder]
 	if s.UnitRewards {
 		t.weights = d.weights(s)

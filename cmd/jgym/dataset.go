@@ -14,12 +14,13 @@ import (
 
 	"jgym/arena"
 	"jgym/dataset"
+	"jgym/policy"
 )
 
 func init() {
 	register(&command{
 		name:  "dataset",
-		usage: "[--game NAME] [-i CONFIG] [--players NAME,...|--seats 0,1,..] [--expert BOT] [--shard-size N] -o DIR TRACE|DIR...",
+		usage: "[--game NAME] [-i CONFIG] [--players NAME,...|--seats 0,1,..] [--expert BOT] [--opponent-order seat|score] [--shard-size N] -o DIR TRACE|DIR...",
 		short: "turn .res traces into training data: observations, move labels and rewards (docs/learning-from-traces.md)",
 		run:   runDataset,
 	})
@@ -37,6 +38,7 @@ func runDataset(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	seatList := fs.String("seats", "", "comma-separated seats 0..3 (default: all four)")
 	shardSize := fs.Int("shard-size", dataset.DefaultShardSize, "most samples per shard")
 	expert := fs.String("expert", "", "label with the commands this registered bot gives in each chosen seat's place, not with the trace's moves (DAgger; docs/learning-from-traces.md)")
+	opponents := fs.String("opponent-order", policy.OpponentsBySeat, "the opponents' order in the observations, as the env's option opponent_order: seat, or an order the game offers (score: the leader first); recorded in the manifest")
 	traces, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -83,7 +85,7 @@ func runDataset(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	d := &datasetRun{game: g, cfg: cfg, seats: seats, expert: *expert, stdout: stdout}
+	d := &datasetRun{game: g, cfg: cfg, seats: seats, expert: *expert, opponents: *opponents, stdout: stdout}
 	if *players != "" {
 		d.players = strings.Split(*players, ",")
 	}
@@ -95,6 +97,10 @@ func runDataset(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		if err := d.add(path, *out, *shardSize); err != nil {
+			if errors.Is(err, dataset.ErrOpponentOrder) { // every trace would fail alike
+				d.abort()
+				return err
+			}
 			if errors.Is(err, dataset.ErrSpec) || d.w == nil {
 				fmt.Fprintf(stdout, "FAIL %s: %v\n", path, err)
 			} else {
@@ -120,13 +126,14 @@ func runDataset(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // datasetRun is one jgym dataset: the game (fixed by --game, -i or the
 // first trace), the writer (opened with the first trace) and the seats.
 type datasetRun struct {
-	game    *tableGame
-	cfg     arena.Config
-	seats   []int
-	players []string
-	expert  string // --expert: the bot whose commands are the labels
-	w       *dataset.Writer
-	stdout  io.Writer
+	game      *tableGame
+	cfg       arena.Config
+	seats     []int
+	players   []string
+	expert    string // --expert: the bot whose commands are the labels
+	opponents string // --opponent-order: the opponents' order in the observations
+	w         *dataset.Writer
+	stdout    io.Writer
 }
 
 // add writes the samples of one trace.
@@ -176,8 +183,12 @@ func (d *datasetRun) add(path, out string, shardSize int) error {
 			return nil
 		}
 	}
+	if err := dataset.OrderOpponents(rep, d.opponents); err != nil {
+		return err // before the writer makes the directory
+	}
 	if d.w == nil {
-		if d.w, err = dataset.NewWriter(out, dataset.Options{Game: d.game.Name(), ShardSize: shardSize, LabelsFrom: labels}); err != nil {
+		if d.w, err = dataset.NewWriter(out, dataset.Options{Game: d.game.Name(), ShardSize: shardSize, LabelsFrom: labels,
+			OpponentOrder: d.opponents}); err != nil {
 			return err
 		}
 	}
@@ -204,9 +215,13 @@ func printSummary(w io.Writer, dir string, m *dataset.Manifest, took time.Durati
 	for _, s := range m.Shards {
 		size += s.Bytes
 	}
+	view := m.ObservationVersion
+	if m.OpponentOrder != policy.OpponentsBySeat {
+		view += ", opponents by " + m.OpponentOrder
+	}
 	fmt.Fprintf(w, "%s: %s (%s), %d traces, %d samples in %d shards, %.1f MB (%.0f bytes a sample), "+
 		"labels: %d moves, %d none, %d illegal; %.1f s, %.0f samples/s\n",
-		dir, m.Game, m.ObservationVersion, len(m.Traces), m.Samples, len(m.Shards), float64(size)/1e6,
+		dir, m.Game, view, len(m.Traces), m.Samples, len(m.Shards), float64(size)/1e6,
 		float64(size)/float64(max(m.Samples, 1)), m.Labels.Moves, m.Labels.None, m.Labels.Illegal,
 		took.Seconds(), float64(m.Samples)/max(took.Seconds(), 1e-9))
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -79,6 +80,64 @@ func TestDatasetExpert(t *testing.T) {
 		code, stdout, _ := runJgym("dataset", "--expert", bad, "-o", filepath.Join(t.TempDir(), "d"), trace)
 		if code != 1 || !strings.Contains(stdout, "unknown bot") || strings.Contains(stdout, "root:") {
 			t.Errorf("--expert %s: exit %d, %q", bad, code, stdout)
+		}
+	}
+}
+
+// TestDatasetOpponentOrder writes a trace's dataset in each opponent
+// order: the default and --opponent-order seat write the same shards,
+// byte for byte, and say seat; score writes other observations (the
+// labels unchanged) and says score; an order the game does not offer is
+// refused with a clear message, echoing no more than a bounded name, before
+// the output directory is made.
+func TestDatasetOpponentOrder(t *testing.T) {
+	trace := "../../testdata/crematoria/traces/crematoria_s10_Dummy-Demo-Null-Demo.res.gz"
+	write := func(flags ...string) (dataset.Manifest, []byte) {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "data")
+		args := append([]string{"dataset", "--seats", "1", "-o", out}, append(flags, trace)...)
+		code, stdout, stderr := runJgym(args...)
+		if code != 0 {
+			t.Fatalf("jgym %v = %d\n%s%s", args, code, stdout, stderr)
+		}
+		var m dataset.Manifest
+		data, err := os.ReadFile(filepath.Join(out, dataset.ManifestFile))
+		if err == nil {
+			err = json.Unmarshal(data, &m)
+		}
+		if err != nil || len(m.Shards) != 1 {
+			t.Fatalf("manifest: %v, %d shards", err, len(m.Shards))
+		}
+		shard, err := os.ReadFile(filepath.Join(out, m.Shards[0].File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, shard
+	}
+	def, defShard := write()
+	seat, seatShard := write("--opponent-order", "seat")
+	score, scoreShard := write("--opponent-order", "score")
+	if def.OpponentOrder != "seat" || seat.OpponentOrder != "seat" || score.OpponentOrder != "score" {
+		t.Errorf("opponent_order: default %q, seat %q, score %q", def.OpponentOrder, seat.OpponentOrder, score.OpponentOrder)
+	}
+	if !bytes.Equal(defShard, seatShard) {
+		t.Error("--opponent-order seat writes another shard than the default")
+	}
+	if bytes.Equal(seatShard, scoreShard) {
+		t.Error("--opponent-order score writes the seat order's shard")
+	}
+	if score.Labels != seat.Labels || score.Samples != seat.Samples {
+		t.Errorf("score order: labels %+v, %d samples; seat order %+v, %d", score.Labels, score.Samples, seat.Labels, seat.Samples)
+	}
+	long := strings.Repeat("x", 5000)
+	for _, bad := range []string{"alphabet", long} {
+		out := filepath.Join(t.TempDir(), "d")
+		code, stdout, stderr := runJgym("dataset", "--opponent-order", bad, "-o", out, trace)
+		if code != 1 || !strings.Contains(stderr, "has no opponent order") || strings.Contains(stderr, long[:100]) {
+			t.Errorf("--opponent-order %.20s: exit %d, stdout %q, stderr %.300q", bad, code, stdout, stderr)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("--opponent-order %.20s made the output directory (%v)", bad, err)
 		}
 	}
 }

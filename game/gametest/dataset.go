@@ -2,12 +2,16 @@ package gametest
 
 import (
 	"bytes"
+	"io"
+	"maps"
 	"slices"
 	"testing"
 
+	"jgym/course/coursetest"
 	"jgym/dataset"
 	"jgym/env"
 	"jgym/game"
+	"jgym/policy"
 )
 
 // testDataset replays a game of bots as a dataset: every seat's
@@ -74,6 +78,105 @@ func testDataset[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[
 		t.Errorf("rounds, labels = %d, %d; want %d, > 0", rounds, labels, len(obs))
 	}
 	t.Run("Expert", func(t *testing.T) { testExpert(t, d, trace, orders, names) })
+	for _, o := range slices.Sorted(maps.Keys(d.OpponentOrders)) {
+		t.Run("OpponentOrder="+o, func(t *testing.T) { testDatasetOpponents(t, d, o) })
+	}
+	t.Run("OpponentOrder=unknown", func(t *testing.T) {
+		rep, err := d.Dataset().Open(trace, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.(dataset.OpponentOrderer).OrderOpponents("alphabet"); err == nil {
+			t.Error(`OrderOpponents("alphabet") = nil, want an error`)
+		}
+	})
+}
+
+// testDatasetOpponents plays a game through the env with the option
+// opponent_order o (a learner in seat 1 that gives no orders; after it
+// Null, the strong bot and Demo, whose scores soon leave seat order) and
+// replays the env's trace for a dataset in order o: every round, the
+// learner's observation the dataset writes equals the env's, byte for
+// byte, and the env's differs from the seat-order one in some rounds (or
+// the test proves little). A game whose replay estimates features the traces do
+// not print (dataset.Estimator) is held to the bytes where its seat-order
+// replay equals the env's seat-order observation.
+func testDatasetOpponents[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S, D], o string) {
+	const seed, learner = 9, 1
+	seats := []string{"Demo", "", "Null", d.StrongBot}
+	play := func(order string) (trace []byte, obs [][][]byte) {
+		in, f := newInstance(t, d, env.Setup{Seats: seats, OpponentOrder: order})
+		var buf bytes.Buffer
+		in.(env.Tracer).SetTrace(func(int, int64) (io.WriteCloser, error) {
+			return coursetest.NopCloser{Writer: &buf}, nil
+		})
+		if err := in.Reset(seed); err != nil {
+			t.Fatal(err)
+		}
+		spec := f.Spec()
+		act := bytes.Repeat([]byte{byte(int8(d.None))}, spec.Action.NumElems())
+		reward := make([]float32, 1)
+		for done := false; !done; {
+			out := env.NewOut(spec, 1)
+			in.Observe(out)
+			obs = append(obs, out.Obs)
+			var err error
+			if done, err = in.Step(act, nil, reward); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return buf.Bytes(), obs
+	}
+	trace, ordered := play(o)
+	seatTrace, bySeat := play(policy.OpponentsBySeat)
+	if !bytes.Equal(trace, seatTrace) {
+		t.Fatalf("the opponents' order changed the game: %s", coursetest.FirstDiff(seatTrace, trace))
+	}
+	replay := func(order string) [][][]byte {
+		rep, err := d.Dataset().Open(trace, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.(dataset.OpponentOrderer).OrderOpponents(order); err != nil {
+			t.Fatal(err)
+		}
+		var obs [][][]byte
+		for rep.Next() {
+			got := env.NewOut(rep.Spec(), 1).Obs
+			rep.Observe(learner, got)
+			obs = append(obs, got)
+		}
+		if err := rep.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return obs
+	}
+	got, gotBySeat := replay(o), replay(policy.OpponentsBySeat)
+	if len(got) != len(ordered) {
+		t.Fatalf("the replay has %d rounds, the env played %d", len(got), len(ordered))
+	}
+	cfg := d.DefaultConfig()
+	spec, _ := d.EnvSpec(&cfg)
+	moved := 0
+	for r := range ordered {
+		differs := false
+		for k, ts := range spec.Observation {
+			want, seatEnv, seatRep := ordered[r][k], bySeat[r][k], gotBySeat[r][k]
+			differs = differs || !bytes.Equal(want, seatEnv)
+			for i := range want {
+				if seatRep[i] == seatEnv[i] && got[r][k][i] != want[i] {
+					t.Fatalf("round %d %s byte %d: the dataset's %d, the env's %d (opponent order %s)", r, ts.Name, i, got[r][k][i], want[i], o)
+				}
+			}
+		}
+		if differs {
+			moved++
+		}
+	}
+	t.Logf("%d rounds, the env's observation in order %s differs from seat order in %d", len(ordered), o, moved)
+	if moved == 0 {
+		t.Errorf("the opponents never reordered: the test proves nothing")
+	}
 }
 
 // playRecorded plays a game of the named bots, writing its trace, and

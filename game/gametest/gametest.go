@@ -23,7 +23,8 @@
 //     observations stay within their declared bounds.
 //   - Dataset: a trace replayed for a dataset gives the env's observations
 //     and labels that are the players' orders; expert labels are the
-//     expert's orders.
+//     expert's orders; in each opponent order the game offers, the
+//     replay's observations are those of the env with that option.
 //   - States: a game saved at a round and restored continues exactly as
 //     the original (observations, rewards, credit, trace bytes); damaged,
 //     forged and foreign states are refused with env.ErrBadState; a game

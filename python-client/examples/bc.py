@@ -16,6 +16,18 @@ cloned policy, so
 
 starts PPO from the cloned policy (its value head trains alone first).
 
+The network sees the opponents as the dataset's observations label them
+(``jgym dataset --opponent-order seat|score``, the manifest's
+``opponent_order``); ``--opponent-order`` names the order wanted and
+refuses a dataset written in another. The checkpoint records the order
+(``opponent_order``, as ppo.py's), so ``ppo.py --init`` keeps it and the
+exported ONNX file's ``policy:`` bot and C++ player relabel the opponents
+the same way:
+
+    jgym dataset --opponent-order score -o runs/data-score TRACES...
+    python examples/bc.py --data runs/data-score --out bc.pt
+    python examples/ppo.py --init bc.pt --opponent-order score
+
 Labels the network's mask refuses (a move into a cell emptied earlier in
 the round, see the doc) are left out of the loss and counted.
 """
@@ -78,6 +90,10 @@ class Args:
     """show a tqdm progress bar (batches of all epochs)"""
     init: str = ""
     """start from this checkpoint (an earlier bc.py or ppo.py one), as DAgger's later rounds do"""
+    opponent_order: str = ""
+    """how the network sees the opponents, as examples/ppo.py's --opponent-order ('seat' or
+    'score'); '' takes the dataset's (jgym dataset --opponent-order); a dataset written in
+    another order is refused"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -103,15 +119,33 @@ def build(args: Args, ds: TraceDataset) -> jt.BoardNet:
     info = describe(spec)
     if args.init:
         agent = jt.load_agent(args.init, info=info)
+        if agent.opponent_order != ds.opponent_order:  # as ppo.py's --init: the data's order wins
+            was, now = agent.opponent_order, ds.opponent_order
+            print(f"--init {args.init} saw the opponents by {was}; it continues by {now}")
+            agent.opponent_order = ds.opponent_order
     else:
         credit = args.credit or ("units" if spec.unit_reward.name else "team")
-        agent = jt.build_agent(info, args.net, team_value=credit == "team")
+        agent = jt.build_agent(
+            info, args.net, team_value=credit == "team", opponent_order=ds.opponent_order
+        )
     if agent.input_names != list(ds.observation_names):
         have = list(ds.observation_names)
         raise SystemExit(
             f"--data {args.data}: tensors {have}, the network reads {agent.input_names}"
         )
     return agent
+
+
+def check_order(args: Args, ds: TraceDataset) -> None:
+    """Sets ``args.opponent_order`` to the dataset's; refuses a dataset in another order."""
+    want = args.opponent_order or ds.opponent_order
+    if want != ds.opponent_order:
+        raise SystemExit(
+            f"--opponent-order {want}: --data {args.data} sees the opponents by "
+            f"{ds.opponent_order} (its manifest's opponent_order); write one by {want} with "
+            f"jgym dataset --opponent-order {want}"
+        )
+    args.opponent_order = want
 
 
 def to_inputs(batch: dict[str, np.ndarray], names: tuple[str, ...]) -> tuple[torch.Tensor, ...]:
@@ -181,6 +215,7 @@ def main(args: Args) -> dict[str, Any]:
     ds = open_dataset(args.data)
     if ds.env_id != args.game:
         raise SystemExit(f"--data {args.data} is a {ds.env_id} dataset, not {args.game}")
+    check_order(args, ds)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     train, held = ds.split(args.holdout, seed=args.seed)

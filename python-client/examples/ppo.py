@@ -135,9 +135,9 @@ class Args:
     command_order: str = ""
     """the order of the learner's commands (env option, recorded in the export): 'slot', or
     one the game offers ('' takes its first, e.g. Crematoria's attacks_first)"""
-    opponent_order: str = "seat"
+    opponent_order: str = ""
     """how the learner sees its opponents (env option, recorded in the export): 'seat' or
-    one the game offers (Crematoria: 'score', the leader first)"""
+    one the game offers ('score', the leader first); '' takes --init's order, else 'seat'"""
     net: str = "local"
     """the network: 'local' (each unit reads the cells around it) or 'conv', with sizes as
     'local:hidden=128,crop=7' (jgym.torch.NetConfig)"""
@@ -161,7 +161,9 @@ def env_options(args: Args, spec: Any, agent: BoardNet | None, resumed: bool) ->
     offers_credit = bool(spec.unit_reward.name)
     credit, _, weights = (args.credit or ("units" if offers_credit else "team")).partition(":")
     orders = list(spec.action_orders)
-    command, opponent = args.command_order or (orders[0] if orders else "slot"), args.opponent_order
+    command = args.command_order or (orders[0] if orders else "slot")
+    # the order --init's network learned with (a clone's: its dataset's) unless the line names one
+    opponent = args.opponent_order or (agent.opponent_order if agent is not None else "seat")
     if agent is not None:  # its value head decides the credit; a resumed run keeps its orders
         credit = "team" if agent.team_value else "units"
         if resumed:

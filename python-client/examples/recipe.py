@@ -43,6 +43,17 @@ continues the PPO run from its checkpoint):
    course kit (from the last policy: finetune's, else PPO's) and checks
    that it plays as the ``policy:`` bot.
 
+The opponents' order: when ``--ppo-flags`` hold ``--opponent-order X``
+(``score``: the opponents relabelled by score, the leader first, as
+Crematoria's recipe trains), every stage that makes what PPO starts from
+sees the opponents the same way: the datasets of BC and of each DAgger
+round are written with ``jgym dataset --opponent-order X``, bc.py is given
+``--opponent-order X`` (it refuses a dataset in another order), and the
+clones' checkpoints and ONNX files record the order, so the clones are
+evaluated, play their DAgger games and start PPO in the view PPO trains
+in. A directory whose datasets were written in another order is refused
+(give another ``--out``).
+
 ``summary.json`` holds every stage's figures, wall times and CPU times. ``JGYM_QUICK=1``
 (the docs harness, the tests) shrinks every stage to a smoke test, written
 to ``<out>_quick`` so that it never mixes with a real recipe's outputs.
@@ -122,8 +133,8 @@ class Args:
     threads: int = 1
     """PyTorch threads of BC and PPO (2 is faster on an idle 2-core machine)"""
     ppo_flags: str = ""
-    """more examples/ppo.py flags, e.g. '--num-envs 64' (its --net and --credit are also
-    given to bc.py)"""
+    """more examples/ppo.py flags, e.g. '--num-envs 64' (its --net, --credit and
+    --opponent-order are also given to bc.py, and --opponent-order to jgym dataset)"""
     seed: int = 1
     """seed of BC and PPO"""
     finetune_steps: int = 0
@@ -145,8 +156,9 @@ def game_id(name: str) -> str:
     raise SystemExit(f"--game {name}: not one of {', '.join(STRONG)}")
 
 
-#: The examples/ppo.py flags that bc.py takes too (it must build the same network).
-NETWORK_FLAGS = ("--net", "--credit")
+#: The examples/ppo.py flags that bc.py takes too (it must build the same network, seeing
+#: the opponents in the same order).
+NETWORK_FLAGS = ("--net", "--credit", "--opponent-order")
 
 
 def flags(**kw: object) -> list[str]:
@@ -158,9 +170,19 @@ def network_flags(flags: list[str]) -> list[str]:
     """The network flags among examples/ppo.py flags (bc.py must build the same network)."""
     out: list[str] = []
     for i, f in enumerate(flags):
-        if f in NETWORK_FLAGS and i + 1 < len(flags):
+        name, eq, value = f.partition("=")
+        if name in NETWORK_FLAGS and eq:
+            out += [name, value]
+        elif f in NETWORK_FLAGS and i + 1 < len(flags):
             out += [f, flags[i + 1]]
     return out
+
+
+def opponent_order(flags: list[str]) -> str:
+    """The ``--opponent-order`` among examples/ppo.py flags (the last one), else ``seat``."""
+    net = network_flags(flags)
+    orders = [net[i + 1] for i in range(0, len(net), 2) if net[i] == "--opponent-order"]
+    return orders[-1] if orders else "seat"
 
 
 class Recipe:
@@ -178,6 +200,7 @@ class Recipe:
             print(f"JGYM_QUICK is set: a smoke test, in {self.out}")
         self.out.mkdir(parents=True, exist_ok=True)
         self.jgym = str(find_binary())
+        self.order = opponent_order(args.ppo_flags.split())
         self.sparring = self.find_sparring(args.sparring)
         path = self.out / "summary.json"
         self.summary: dict[str, Any] = json.loads(path.read_text()) if path.is_file() else {}
@@ -232,6 +255,27 @@ class Recipe:
         self.save()
         print(f"== {name}: {took:.0f} s ({used:.0f} s of CPU)", flush=True)
 
+    def write_dataset(self, data: Path, cmd: list[str]) -> None:
+        """``jgym dataset`` (``cmd``: its flags and traces) into ``data``, in the recipe's order.
+
+        A dataset already there is kept if it sees the opponents in that
+        order; one written in another order stops the recipe (its clones
+        were trained in that order too).
+        """
+        manifest = data / "manifest.json"
+        if manifest.is_file():
+            have = json.loads(manifest.read_text()).get("opponent_order") or "seat"
+            if have != self.order:
+                raise SystemExit(
+                    f"recipe: {data} sees the opponents by {have}, --ppo-flags ask for "
+                    f"--opponent-order {self.order}: give another --out"
+                )
+            print(f"  {data} is there")
+            return
+        shutil.rmtree(data, ignore_errors=True)
+        cmd = [self.jgym, "dataset", "--game", self.name, "--opponent-order", self.order, *cmd]
+        self.run(cmd, stdout=subprocess.DEVNULL)
+
     # --- stages -----------------------------------------------------------
 
     def games(self) -> None:
@@ -270,13 +314,8 @@ class Recipe:
     def dataset(self) -> None:
         """``jgym dataset --players STRONG`` (a dataset left incomplete is rebuilt)."""
         d = self.out / "data"
-        if (d / "manifest.json").is_file():
-            print(f"  {d} is there")
-        else:
-            shutil.rmtree(d, ignore_errors=True)
-            cmd = [self.jgym, "dataset", "--game", self.name, "--expert", self.strong]
-            cmd += ["--players", self.strong]
-            self.run([*cmd, "-o", str(d), str(self.out / "traces")], stdout=subprocess.DEVNULL)
+        cmd = ["--expert", self.strong, "--players", self.strong]
+        self.write_dataset(d, [*cmd, "-o", str(d), str(self.out / "traces")])
         m = json.loads((d / "manifest.json").read_text())
         self.summary["dataset"] = {"samples": m.get("samples"), "labels": m.get("labels")}
 
@@ -332,16 +371,11 @@ class Recipe:
                     f.unlink()
                 (d / "played").write_text("")
             data = d / "data"
-            if not (data / "manifest.json").is_file():
-                shutil.rmtree(data, ignore_errors=True)
-                # Every round so far: the strong bot's games and each clone's.
-                dirs = [self.out / "traces"] + [
-                    self.out / c / "traces" for c in self.clones[1 : k + 1]
-                ]
-                players = ",".join([s, *self.clones[:k]])
-                cmd = [self.jgym, "dataset", "--game", self.name, "--expert", s]
-                cmd += ["--players", players, "-o", str(data), *map(str, dirs)]
-                self.run(cmd, stdout=subprocess.DEVNULL)
+            # Every round so far: the strong bot's games and each clone's.
+            dirs = [self.out / "traces"] + [self.out / c / "traces" for c in self.clones[1 : k + 1]]
+            players = ",".join([s, *self.clones[:k]])
+            cmd = ["--expert", s, "--players", players, "-o", str(data), *map(str, dirs)]
+            self.write_dataset(data, cmd)
             epochs = 1 if self.quick else self.args.dagger_epochs
             self.clone(name, data, epochs, self.out / f"{prev}.pt")
         self.summary["dagger"] = {"rounds": self.args.dagger, "games_per_round": n}

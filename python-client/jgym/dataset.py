@@ -78,6 +78,11 @@ class TraceDataset:
         action_space: ``MultiDiscrete`` of one sample's labels, one choice
             per unit slot.
         none_action: The label of a slot whose unit did not move.
+        opponent_order: How the observations label the opponents, as the
+            env's option ``opponent_order``: ``"seat"`` (also a dataset
+            written before the manifest said) or an order the game offers
+            (``"score"``: ``jgym dataset --opponent-order score``). A
+            policy cloned from the dataset must play with that order.
     """
 
     def __init__(self, path: str | os.PathLike[str], traces: Sequence[int] | None = None) -> None:
@@ -92,6 +97,7 @@ class TraceDataset:
         self.observation_version: str = m["observation_version"]
         self.num_actions: int = int(m["num_actions"])
         self.none_action: int = int(m["none_action"])
+        self.opponent_order: str = str(m.get("opponent_order") or "seat")
         self.observation_names = tuple(t["name"] for t in m["observation"])
         self.observation_space = spaces.Dict({t["name"]: _space(t) for t in m["observation"]})
         self.action_space = spaces.MultiDiscrete(
@@ -108,7 +114,8 @@ class TraceDataset:
 
     def __repr__(self) -> str:
         return (
-            f"TraceDataset({str(self.path)!r}, game={self.game}, samples={len(self)}, "
+            f"TraceDataset({str(self.path)!r}, game={self.game}, "
+            f"opponent_order={self.opponent_order}, samples={len(self)}, "
             f"traces={len(self.traces)}, shards={len(self.manifest['shards'])})"
         )
 

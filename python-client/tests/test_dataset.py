@@ -235,3 +235,63 @@ def test_behaviour_cloning(tmp_path: Path) -> None:
     batch = next(ds.batches(4, shuffle=False))
     logits = agent(*jt.to_torch(batch, agent.input_names))
     assert tuple(logits.shape) == (4, 80, 11)
+
+
+def test_behaviour_cloning_by_score(tmp_path: Path) -> None:
+    """A dataset by score: bc.py's clone sees the opponents by score, and Go's policy bot plays it.
+
+    ``jgym dataset --opponent-order score`` records the order, the reader
+    exposes it, bc.py takes it (its checkpoint and ONNX metadata say
+    ``score``, as ppo.py's), ``jgym eval policy:`` plays the export, and
+    bc.py asked for the seat view of that dataset refuses it.
+    """
+    jt = pytest.importorskip("jgym.torch")
+    pytest.importorskip("onnx")
+    script = Path(__file__).resolve().parent.parent / "examples" / "bc.py"
+    if not script.exists():
+        pytest.skip("no examples/bc.py (tests run outside the source tree)")
+    binary = str(find_binary())
+    with LocalServer(binary=find_binary()) as server:
+        cfg = tmp_path / "short.cnf"
+        cfg.write_text(short_config("Crematoria-v0", server.address))
+    traces = []
+    for seed in (1, 2):  # Riddick leads, Null trails: the opponents leave seat order
+        out = tmp_path / f"g{seed}.res"
+        cmd = [binary, "match", "Null", "Demo", "Riddick", "Demo", "-s", str(seed)]
+        subprocess.run([*cmd, "-i", str(cfg), "-o", str(out)], check=True, capture_output=True,
+                       timeout=60)  # fmt: skip
+        traces.append(str(out))
+    data = tmp_path / "data"
+    m = make_dataset(Path(traces[0]), data, "--opponent-order", "score", traces[1])
+    assert m["opponent_order"] == "score"
+    ds = open_dataset(data)
+    assert ds.opponent_order == "score" and "opponent_order=score" in repr(ds)
+    seat = make_dataset(Path(traces[0]), tmp_path / "seat", traces[1])
+    assert seat["opponent_order"] == open_dataset(tmp_path / "seat").opponent_order == "seat"
+    del seat["opponent_order"]  # a dataset written before the manifest said: seat order
+    (tmp_path / "seat" / "manifest.json").write_text(json.dumps(seat))
+    assert open_dataset(tmp_path / "seat").opponent_order == "seat"
+
+    ck = tmp_path / "bc.pt"
+    argv = [sys.executable, str(script), "--data", str(data), "--epochs", "1", "--max-batches", "2"]
+    argv += ["--batch-size", "8", "--threads", "1", "--no-progress", "--out", str(ck)]
+    env = {k: v for k, v in os.environ.items() if k != "JGYM_QUICK"}
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    agent, saved = jt.load_checkpoint(ck)
+    assert agent.opponent_order == "score" and saved["network"]["opponent_order"] == "score"
+    assert saved["args"]["opponent_order"] == "score"
+    onnx = tmp_path / "bc.onnx"
+    jt.export_onnx(agent, onnx)
+    assert jt.read_onnx(onnx).env_options()["opponent_order"] == "score"
+    cmd = [binary, "eval", f"policy:{onnx}", "-n", "2", "-i", str(cfg), "--json"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert json.loads(proc.stdout)["games"] == 2
+
+    # asked for the seat view, bc.py refuses the dataset by score, saying why
+    proc = subprocess.run([*argv, "--opponent-order", "seat"], capture_output=True, text=True,
+                          env=env, timeout=600, check=False)  # fmt: skip
+    assert proc.returncode != 0
+    assert "sees the opponents by score" in proc.stderr, proc.stderr[-2000:]
+    assert "jgym dataset --opponent-order seat" in proc.stderr

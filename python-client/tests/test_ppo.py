@@ -29,6 +29,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -98,6 +99,26 @@ def test_the_script_stays_small() -> None:
     assert len(text.splitlines()) <= 500
     flags = re.findall(r'(?m)^    [a-z_]+: [a-z]+ = .*\n    """', text)
     assert 20 <= len(flags) <= 30, len(flags)
+
+
+def test_init_keeps_the_opponent_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--init's opponent order (a clone's: its dataset's) is the run's unless the line names one."""
+    spec = importlib.util.spec_from_file_location("ppo_script", SCRIPT)
+    assert spec and spec.loader
+    script = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, script)  # its dataclass looks itself up
+    spec.loader.exec_module(script)
+    game = SimpleNamespace(unit_reward=SimpleNamespace(name=""), action_orders=["attacks_first"])
+    clone = SimpleNamespace(team_value=True, opponent_order="score", command_order="slot")
+    for flags, agent, resumed, want in [
+        ([], None, False, "seat"),
+        (["--opponent-order", "score"], None, False, "score"),
+        ([], clone, False, "score"),
+        (["--opponent-order", "seat"], clone, False, "seat"),
+        (["--opponent-order", "seat"], clone, True, "score"),  # a resumed run keeps its orders
+    ]:
+        options = script.env_options(script.parse_args(flags), game, agent, resumed)
+        assert options["opponent_order"] == want, (flags, agent, resumed)
 
 
 def test_same_budget_same_policy(trained: dict[str, Any], tmp_path: Path) -> None:

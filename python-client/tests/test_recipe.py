@@ -6,8 +6,10 @@ against the strong bot and two Demos, eval, export.
 ``JGYM_QUICK=1`` shrinks every stage (4 cloned games, a few BC batches,
 one DAgger round of 4 games, two PPO updates of 8 envs x 16 rounds, 4-game evaluations, one export
 check); PPO plays 12-round games (``--config``) so that training games end
-and the league records them. A second run of the same command finds every
-stage's output and resumes instead of redoing it.
+and the league records them. PPO sees the opponents by score
+(``--ppo-flags "--opponent-order=score"``), so the datasets and the clones
+must too. A second run of the same command finds every stage's output and
+resumes instead of redoing it; one asking for the seat view is refused.
 """
 
 from __future__ import annotations
@@ -45,11 +47,16 @@ def short_config(game: str, tmp: Path) -> Path:
     return path
 
 
+def recipe_cmd(out: Path, cfg: Path, order: str = "score") -> list[str]:
+    """The recipe's command line (PPO, so every clone, seeing the opponents in ``order``)."""
+    cmd = [sys.executable, str(SCRIPT), "--game", "crematoria", "--out", str(out), "--dagger", "1"]
+    return [*cmd, "--ppo-flags", f"--config {cfg} --opponent-order={order}"]
+
+
 def run_recipe(out: Path, cfg: Path) -> str:
     """Runs the recipe's smoke test into ``out`` (the script adds ``_quick``)."""
     env = {**os.environ, "JGYM_QUICK": "1"}
-    cmd = [sys.executable, str(SCRIPT), "--game", "crematoria", "--out", str(out), "--dagger", "1"]
-    cmd += ["--ppo-flags", f"--config {cfg}"]
+    cmd = recipe_cmd(out, cfg)
     cmd += ["--finetune-steps", "64", "--finetune-flags", "--clip-coef 0.1"]
     # a sparring partner named (the default, 'auto', takes the game's DummyClone)
     cmd += ["--sparring", "Null"]
@@ -77,6 +84,10 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     assert s["dataset"]["labels"]["moves"] > 0
     manifest = json.loads((out / "data" / "manifest.json").read_text())
     assert manifest["labels_from"] == "expert:Riddick"
+    # --ppo-flags' --opponent-order: the datasets, bc.py and the clones see the opponents by score
+    assert manifest["opponent_order"] == "score"
+    assert "dataset --game crematoria --opponent-order score" in log
+    jt = pytest.importorskip("jgym.torch")
 
     # BC, one DAgger round (the clone's 4 games, labelled by Riddick), PPO
     # from the last clone against the league
@@ -87,6 +98,10 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     assert len(dagger["traces"]) == 8  # Riddick's 4 games and the clone's 4
     assert any("bc" in t["names"] for t in dagger["traces"])
     assert (out / "dagger1.pt").is_file() and (out / "dagger1.onnx").is_file()
+    assert dagger["opponent_order"] == "score"
+    for clone in ("bc", "dagger1"):
+        assert jt.read_onnx(out / f"{clone}.onnx").env_options()["opponent_order"] == "score"
+    assert jt.read_onnx(out / "ppo" / "model.onnx").env_options()["opponent_order"] == "score"
     hist = json.loads((out / "ppo" / "history.json").read_text())
     assert len(hist["updates"]) == 2
     league = {m["name"]: m for m in s["ppo"]["league"]}
@@ -148,3 +163,9 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     assert out.name.endswith("_quick")
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120, check=False)
     assert p.returncode != 0 and "was made with JGYM_QUICK" in p.stderr
+
+    # Its clones see the opponents by score: asked for the seat view, it stops.
+    quick = {**os.environ, "JGYM_QUICK": "1"}
+    cmd = recipe_cmd(tmp_path / "recipe", cfg, order="seat")
+    p = subprocess.run(cmd, capture_output=True, text=True, env=quick, timeout=120, check=False)
+    assert p.returncode != 0 and "sees the opponents by score" in p.stderr, p.stderr[-2000:]
