@@ -171,9 +171,8 @@ def test_split_by_trace(tmp_path: Path) -> None:
     assert all(b["trace"].tolist() == [0] * len(b["trace"]) for b in train.batches(16))
 
 
-def test_behaviour_cloning(tmp_path: Path) -> None:
-    """examples/bc.py: the loss drops in one short epoch, and jgym.torch loads its checkpoint."""
-    pytest.importorskip("torch")
+def bc_script_and_config(tmp_path: Path) -> tuple[Path, str, Path]:
+    """examples/bc.py, the jgym binary and a short Crematoria configuration in tmp_path."""
     script = Path(__file__).resolve().parent.parent / "examples" / "bc.py"
     if not script.exists():
         pytest.skip("no examples/bc.py (tests run outside the source tree)")
@@ -181,6 +180,13 @@ def test_behaviour_cloning(tmp_path: Path) -> None:
     with LocalServer(binary=find_binary()) as server:
         cfg = tmp_path / "short.cnf"
         cfg.write_text(short_config("Crematoria-v0", server.address))
+    return script, binary, cfg
+
+
+def test_behaviour_cloning(tmp_path: Path) -> None:
+    """examples/bc.py: the loss drops in one short epoch, and jgym.torch loads its checkpoint."""
+    pytest.importorskip("torch")
+    script, binary, cfg = bc_script_and_config(tmp_path)
     traces = []
     for seed in (1, 2, 3):
         out = tmp_path / f"g{seed}.res"
@@ -247,13 +253,7 @@ def test_behaviour_cloning_by_score(tmp_path: Path) -> None:
     """
     jt = pytest.importorskip("jgym.torch")
     pytest.importorskip("onnx")
-    script = Path(__file__).resolve().parent.parent / "examples" / "bc.py"
-    if not script.exists():
-        pytest.skip("no examples/bc.py (tests run outside the source tree)")
-    binary = str(find_binary())
-    with LocalServer(binary=find_binary()) as server:
-        cfg = tmp_path / "short.cnf"
-        cfg.write_text(short_config("Crematoria-v0", server.address))
+    script, binary, cfg = bc_script_and_config(tmp_path)
     traces = []
     for seed in (1, 2):  # Riddick leads, Null trails: the opponents leave seat order
         out = tmp_path / f"g{seed}.res"
