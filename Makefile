@@ -22,7 +22,7 @@ demo: ## the main job: train from scratch against Demo (65,536 env steps), evalu
 	  echo "make demo: first the Python environment $(VENV), jgym[train] alone (scripts/setup-python.sh, the lock"; \
 	  echo "  python-client/constraints-train.txt): 6 to 10 minutes on a busy 2-core machine, mostly downloads."; \
 	  echo "  PyTorch's CPU build where download.pytorch.org answers; else PyPI's build, whose CUDA libraries"; \
-	  echo "  are 3.0 GB of the venv's 4.6 GB (benchmarks/notebook/first-hour.md). Then 5 to 8 minutes of"; \
+	  echo "  are 1.7 GB of the venv's 3.3 GB (benchmarks/notebook/first-hour.md). Then 5 to 8 minutes of"; \
 	  echo "  training on two cores (benchmarks/notebook/results-history.md, 'The newcomer path') and two evaluations"; \
 	fi
 	$(MAKE) --no-print-directory build

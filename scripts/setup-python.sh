@@ -19,8 +19,8 @@
 # (pip install -c) with the resolver. The large packages go in a pip call
 # each so that no more than one large download sits on disk at a time, and
 # Triton (the compiler of torch.compile on GPUs, which jgym never calls:
-# 1 GB) is left out. With every extra the venv is then about 5.5 GB, and
-# the peak about 6 GB. `pip check` runs at the end and must find nothing
+# 1 GB) is left out. With every extra the venv is then about 4.2 GB, and
+# the peak about 4.5 GB (both 1.35 GB more with JGYM_KEEP_CUDA=1, below). `pip check` runs at the end and must find nothing
 # missing but Triton.
 #
 # PyTorch's own CPU build (download.pytorch.org) is tried first: without
@@ -59,6 +59,10 @@ pip_install() {
   fi
 }
 step 1 "Python venv $venv"
+# Free disk, for a setup that stops on a full one: every extra needs about
+# 4.5 GB where PyTorch's CPU build is out of reach (PyPI's, slimmed: below).
+free_kb=$(df -Pk "$(dirname "$venv")" 2>/dev/null | awk 'NR == 2 {print $4}')
+[ -n "$free_kb" ] && echo "  $((free_kb / 1024 / 1024)) GB free where the venv goes"
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
@@ -67,6 +71,29 @@ pip=("$venv/bin/python" -m pip)
 pinned() { grep -v '^#' "$lock" | grep -v '^$'; }
 # The packages of PyTorch's CUDA build (PyPI's), torch itself apart.
 cuda_re='^(nvidia-|cuda-)'
+# On a machine without an NVIDIA driver, the CUDA libraries that PyTorch
+# only opens on a GPU (dlopen, never a dependency of a library loaded by
+# `import torch`: checked with readelf -d on torch/lib/*.so for 2.15) go as
+# soon as their package is installed: cuDNN's engines (cuDNN's own loader
+# stays), cuSOLVER (torch's CUDA linear algebra, a separate library), nvJitLink,
+# the profiler's nvperf, NVSHMEM's device bitcode and the static archives:
+# 1.35 GB of the 3.05 GB, a smaller peak on a small disk (a CI machine ran
+# out of disk installing them). JGYM_KEEP_CUDA=1 keeps everything. The
+# check after the installation trains a small network on the CPU.
+site=$venv/lib/python3.11/site-packages
+slimmed=false
+slim_cuda() {
+  [ "${JGYM_KEEP_CUDA:-}" = 1 ] && return 0
+  { [ -e /proc/driver/nvidia ] || command -v nvidia-smi >/dev/null 2>&1; } && return 0
+  local f
+  site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  for f in "$site"/nvidia/cudnn/lib/libcudnn_*.so.* "$site"/nvidia/cu*/lib/libcusolver*.so.* \
+      "$site"/nvidia/cu*/lib/libnvJitLink.so.* "$site"/nvidia/cu*/lib/libnvperf_*.so \
+      "$site"/nvidia/nvshmem/lib/*.bc "$site"/nvidia/cu*/lib/*.a; do
+    [ -e "$f" ] && rm -f "$f" && slimmed=true
+  done
+  return 0
+}
 uses_lock=false
 if { [ "$extras" = "$all_extras" ] || [ "$lock" != python-client/constraints.txt ]; } &&
   [ "$(uname -sm)" = "Linux x86_64" ]; then
@@ -85,7 +112,7 @@ if [[ ",$extras," =~ ,(train|rllib), ]] && ! "$venv/bin/python" -c 'import torch
   elif [ "$(uname -sm)" = "Linux x86_64" ]; then
     echo "PyTorch: its CPU build's index (${index:-none: JGYM_TORCH_INDEX is empty}) is out of reach from here,"
     echo "  so PyPI's build, the only one PyPI has for Linux x86_64: it is made for NVIDIA GPUs and does"
-    echo "  not load without its CUDA libraries, though jgym only uses the CPU. They cost about 3 GB of"
+    echo "  not load without its CUDA libraries, though jgym only uses the CPU. They cost 1.7 to 3 GB of"
     echo "  disk in the venv and most of this setup's download (docs/python.md, \"Install\")."
     if $uses_lock; then
       pkgs=($(pinned | grep -E "$cuda_re") "$torch")
@@ -94,7 +121,12 @@ if [[ ",$extras," =~ ,(train|rllib), ]] && ! "$venv/bin/python" -c 'import torch
         i=$((i + 1))
         echo "  [$i/${#pkgs[@]}, $((SECONDS - start)) s] $pkg"
         pip_install --no-cache-dir --no-deps "$pkg"
+        slim_cuda
       done
+      if $slimmed; then
+        echo "  no NVIDIA driver here: removed the CUDA libraries PyTorch loads only on a GPU"
+        echo "  (JGYM_KEEP_CUDA=1 keeps them); the venv's nvidia/ is now $(du -sh "$site/nvidia" | cut -f1)"
+      fi
     fi
   else
     echo "PyTorch: its CPU build's index (${index:-none}) is out of reach from here: PyPI's build"
@@ -123,5 +155,12 @@ if $uses_lock; then
   fi
 else
   PYTHONWARNINGS=ignore::UserWarning pip_install --no-cache-dir -c "$lock" -e "./python-client[$extras]"
+fi
+# PyTorch must load and train on this CPU, slimmed or not.
+if [[ ",$extras," =~ ,(train|rllib), ]] && ! "$venv/bin/python" -c 'import torch
+m = torch.nn.Sequential(torch.nn.Conv2d(2, 4, 3), torch.nn.Flatten(), torch.nn.Linear(36, 2))
+m(torch.zeros(1, 2, 5, 5)).sum().backward()' >/dev/null; then
+  echo "PyTorch does not run in $venv; if this setup removed CUDA libraries, run it again with JGYM_KEEP_CUDA=1" >&2
+  exit 1
 fi
 echo "Python environment ready in $((SECONDS - start)) s: $venv ($("$venv/bin/python" --version), $(du -sh "$venv" | cut -f1))"
