@@ -39,9 +39,21 @@ continues the PPO run from its checkpoint):
    same ``--eval-games`` unseen seeds (from ``--eval-seed0``) with rotating seats, against the
    strong bot and two Demos, three strong bots, three Demos and three
    sparring partners (``eval.json``, and a table on standard output);
-8. **export**: ``jgym export-cpp --check`` writes ``AI<Name>.cc`` for the
-   course kit (from the last policy: finetune's, else PPO's) and checks
-   that it plays as the ``policy:`` bot.
+8. **select**: which policy the recipe ships. ``--ship last`` (the
+   default): the last one trained (finetune's, else PPO's). ``--ship best``:
+   the last clone, PPO's and finetune's policies each play ``--select-games``
+   games at the selection table (``--select-table``; default: three
+   sparring partners where the game has one, else the strong bot and two
+   Demos) on seeds of their own (from ``--select-seed0``, apart from the
+   evaluation's, so that the reported evaluation is not the one that
+   chose), and the one with the most wins ships (ties: the higher mean
+   score, then the later stage). PPO from a clone can play worse than the
+   clone (it did in Dominator and Pandemic): with ``best`` the command's
+   output is the better of the two by a measurement it shows. ``--steps 0``
+   skips PPO (and finetune) and ships the last clone;
+9. **export**: ``jgym export-cpp --check`` writes ``AI<Name>.cc`` for the
+   course kit from the shipped policy and checks that it plays as the
+   ``policy:`` bot; ``shipped.onnx`` is a copy of that policy.
 
 The opponents' order: when ``--ppo-flags`` hold ``--opponent-order X``
 (``score``: the opponents relabelled by score, the leader first, as
@@ -146,6 +158,16 @@ class Args:
     finetune_flags: str = ""
     """more examples/ppo.py flags of the finetune stage, e.g. '--credit units:gem=45' (the
     network is PPO's)"""
+    ship: str = "last"
+    """the policy exported: 'last' (finetune's, else PPO's; the last clone with --steps 0) or
+    'best' (of the last clone, PPO's and finetune's, the most wins at --select-table)"""
+    select_table: str = ""
+    """the table --ship best measures at, three comma-separated seats (default: three
+    sparring partners, else 'STRONG,Demo,Demo')"""
+    select_games: int = 80
+    """games per candidate of --ship best (a multiple of 4, seats rotating)"""
+    select_seed0: int = 900_001
+    """seed of --ship best's first game (apart from the evaluation's and the training's)"""
 
 
 def game_id(name: str) -> str:
@@ -201,6 +223,10 @@ class Recipe:
         self.out.mkdir(parents=True, exist_ok=True)
         self.jgym = str(find_binary())
         self.order = opponent_order(args.ppo_flags.split())
+        if args.ship not in ("last", "best"):
+            raise SystemExit(f"--ship {args.ship[:40]}: 'last' or 'best'")
+        if args.steps < 0 or args.finetune_steps < 0:
+            raise SystemExit("--steps and --finetune-steps: 0 or more")
         self.sparring = self.find_sparring(args.sparring)
         path = self.out / "summary.json"
         self.summary: dict[str, Any] = json.loads(path.read_text()) if path.is_file() else {}
@@ -388,6 +414,9 @@ class Recipe:
     def ppo(self) -> None:
         """examples/ppo.py from the last clone with the league; ppo/ resumes from its checkpoint."""
         a = self.args
+        if a.steps == 0:
+            print("  --steps 0: no PPO (the recipe ships the last clone)")
+            return
         s = self.strong
         cmd = [sys.executable, str(HERE / "ppo.py")]
         # from a clone (its value head trains alone first): small steps, little entropy
@@ -408,8 +437,8 @@ class Recipe:
     def finetune(self) -> None:
         """examples/ppo.py from ppo/checkpoint.pt against STRONG,Demo,Demo only (finetune/)."""
         a = self.args
-        if a.finetune_steps <= 0:
-            print("  no --finetune-steps: skipped")
+        if a.finetune_steps <= 0 or a.steps == 0:
+            print("  no --finetune-steps (or --steps 0): skipped")
             return
         cmd = [sys.executable, str(HERE / "ppo.py")]
         cmd += flags(game=self.game, init=self.out / "ppo" / "checkpoint.pt", **FINETUNE)
@@ -423,7 +452,9 @@ class Recipe:
 
     @property
     def policies(self) -> list[tuple[str, Path]]:
-        """The trained policies: PPO's, then finetune's when the stage runs."""
+        """The trained policies: PPO's, then finetune's if it runs (none with --steps 0)."""
+        if self.args.steps == 0:
+            return []
         out = [("ppo", self.out / "ppo" / "model.onnx")]
         if self.args.finetune_steps > 0:
             out.append(("finetune", self.out / "finetune" / "model.onnx"))
@@ -447,7 +478,7 @@ class Recipe:
         old: dict[str, dict[str, Any]] = json.loads(path.read_text()) if path.is_file() else {}
         rows: dict[str, dict[str, Any]] = {}
         who_model = list(self.policies)
-        if self.args.eval_clones:
+        if self.args.eval_clones or not who_model:
             clones = dict.fromkeys(["bc", self.imitation])
             who_model += [(c, self.out / f"{c}.onnx") for c in clones]
         for who, model in who_model:
@@ -494,14 +525,89 @@ class Recipe:
         for k, v in self.summary["eval"].items():
             print(f"  {k:<36} {v}")
 
+    @property
+    def candidates(self) -> list[tuple[str, Path]]:
+        """What the recipe may ship: the last clone, then the trained policies."""
+        return [(self.imitation, self.out / f"{self.imitation}.onnx"), *self.policies]
+
+    def play(self, model: Path, table: str, n: int, seed0: int) -> dict[str, Any]:
+        """``jgym eval --json`` of ``model`` at ``table``: n games from seed0, without the games."""
+        cmd = [self.jgym, "eval", "--game", self.name, f"policy:{model}", "--opponents", table]
+        cmd += ["-n", str(n), "--seed0", str(seed0), "--json"]
+        p = self.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        r: dict[str, Any] = json.loads(p.stdout)
+        r.pop("results", None)
+        return r
+
+    def select(self) -> None:
+        """Chooses the shipped policy (--ship): the last one, or the best at the selection table.
+
+        The choice is recorded in summary.json (``select``: the table, its
+        seeds, each candidate's result and the one chosen). A candidate
+        already measured (same SHA-256, games and seeds) is not played again.
+        """
+        a = self.args
+        last = self.candidates[-1]
+        if a.ship == "last":
+            self.summary["select"] = {"ship": "last", "chosen": last[0]}
+            print(f"  --ship last: {last[0]} ({last[1].name})")
+            return
+        s, d = self.strong, self.sparring
+        table = a.select_table or (f"{d},{d},{d}" if d else f"{s},Demo,Demo")
+        n = 4 if self.quick else a.select_games
+        old = self.summary.get("select", {}).get("results", {})
+        results: dict[str, dict[str, Any]] = {}
+        for who, model in self.candidates:
+            stamp = hashlib.sha256(model.read_bytes()).hexdigest()
+            prev = old.get(who)
+            same = (stamp, n, a.select_seed0, table)
+            if prev and (prev["model_sha256"], prev["games"], prev["seed0"], prev["table"]) == same:
+                results[who] = prev
+            else:
+                r = self.play(model, table, n, a.select_seed0)
+                results[who] = {**r, "model_sha256": stamp, "seed0": a.select_seed0, "table": table}
+            print(f"  {who:<10} vs {table:<30} {summarize(results[who])}", flush=True)
+        # most wins, then the higher mean score, then the later stage
+        order = {who: i for i, (who, _) in enumerate(self.candidates)}
+        chosen = max(
+            results,
+            key=lambda w: (results[w]["wins"], results[w]["mean_score"]["value"], order[w]),
+        )
+        self.summary["select"] = {
+            "ship": "best",
+            "table": table,
+            "games": n,
+            "seed0": a.select_seed0,
+            "results": results,
+            "chosen": chosen,
+        }
+        print(f"  ships {chosen}")
+
+    @property
+    def shipped(self) -> Path:
+        """The shipped policy's ONNX file (the select stage's choice)."""
+        chosen = self.summary.get("select", {}).get("chosen")
+        for who, model in self.candidates:
+            if who == chosen:
+                return model
+        raise SystemExit("recipe: no policy selected (the select stage did not run)")
+
     def export(self) -> None:
-        """``jgym export-cpp --check`` into AI<Name>.cc."""
+        """``jgym export-cpp --check`` of the shipped policy into AI<Name>.cc; shipped.onnx."""
         name = f"{self.name[:1].upper()}{self.name[1:4]}PPO"
         cc = self.out / f"AI{name}.cc"
         seeds = "1" if self.quick else self.args.check_seeds
-        cmd = [self.jgym, "export-cpp", "--game", self.name, str(self.policies[-1][1])]
+        model = self.shipped
+        shutil.copyfile(model, self.out / "shipped.onnx")
+        cmd = [self.jgym, "export-cpp", "--game", self.name, str(model)]
         self.run([*cmd, "--name", name, "-o", str(cc), "--check", "-s", seeds])
-        self.summary["export"] = {"file": str(cc), "bytes": cc.stat().st_size, "check_seeds": seeds}
+        self.summary["export"] = {
+            "file": str(cc),
+            "bytes": cc.stat().st_size,
+            "check_seeds": seeds,
+            "policy": self.summary["select"]["chosen"],
+            "onnx": str(self.out / "shipped.onnx"),
+        }
 
     def all(self) -> None:
         """Every stage in order."""
@@ -514,6 +620,7 @@ class Recipe:
             ("ppo", self.ppo),
             ("finetune", self.finetune),
             ("eval", self.evaluate),
+            ("select", self.select),
             ("export", self.export),
         ):
             self.stage(name, fn)

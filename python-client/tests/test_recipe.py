@@ -53,10 +53,10 @@ def recipe_cmd(out: Path, cfg: Path, order: str = "score") -> list[str]:
     return [*cmd, "--ppo-flags", f"--config {cfg} --opponent-order={order}"]
 
 
-def run_recipe(out: Path, cfg: Path) -> str:
+def run_recipe(out: Path, cfg: Path, *more: str) -> str:
     """Runs the recipe's smoke test into ``out`` (the script adds ``_quick``)."""
     env = {**os.environ, "JGYM_QUICK": "1"}
-    cmd = recipe_cmd(out, cfg)
+    cmd = [*recipe_cmd(out, cfg), "--ship", "best", *more]
     cmd += ["--finetune-steps", "64", "--finetune-flags", "--clip-coef 0.1"]
     # a sparring partner named (the default, 'auto', takes the game's DummyClone)
     cmd += ["--sparring", "Null"]
@@ -72,7 +72,7 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     log = run_recipe(tmp_path / "recipe", cfg)
     out = tmp_path / "recipe_quick"
     s = json.loads((out / "summary.json").read_text())
-    stages = ["games", "dataset", "bc", "dagger", "ppo", "finetune", "eval", "export"]
+    stages = ["games", "dataset", "bc", "dagger", "ppo", "finetune", "eval", "select", "export"]
     assert list(s["seconds"]) == stages
     # CPU seconds of each stage's commands (PPO's: the trainer and its server)
     assert list(s["cpu_seconds"]) == list(s["seconds"])
@@ -138,7 +138,22 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     # export: the C++ player plays as the policy (the check passed, or the recipe failed)
     cc = Path(s["export"]["file"])
     assert cc.is_file() and cc.name == "AICremPPO.cc"
-    assert f"export-cpp --game crematoria {out / 'finetune' / 'model.onnx'}" in log
+
+    # select (--ship best): the last clone, PPO's and finetune's policies at
+    # the sparring table on seeds of their own; the one chosen is exported
+    sel = s["select"]
+    assert sel["ship"] == "best" and sel["table"] == "Null,Null,Null"
+    assert set(sel["results"]) == {"dagger1", "ppo", "finetune"}
+    assert all(r["games"] == 4 and r["seed0"] == 900_001 for r in sel["results"].values())
+    best = max(r["wins"] for r in sel["results"].values())
+    assert sel["results"][sel["chosen"]]["wins"] == best
+    assert s["export"]["policy"] == sel["chosen"]
+    model = {"dagger1": out / "dagger1.onnx", "ppo": out / "ppo" / "model.onnx"}.get(
+        sel["chosen"], out / "finetune" / "model.onnx"
+    )
+    assert (out / "shipped.onnx").read_bytes() == model.read_bytes()
+    assert f"export-cpp --game crematoria {model}" in log
+
     assert "traces equal byte for byte" in log
 
     # Again: nothing is redone, PPO resumes from its checkpoint.
@@ -169,3 +184,10 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     cmd = recipe_cmd(tmp_path / "recipe", cfg, order="seat")
     p = subprocess.run(cmd, capture_output=True, text=True, env=quick, timeout=120, check=False)
     assert p.returncode != 0 and "sees the opponents by score" in p.stderr, p.stderr[-2000:]
+
+    # --steps 0 on the same directory: no PPO, and the last clone ships
+    log0 = run_recipe(tmp_path / "recipe", cfg, "--steps", "0")
+    assert "--steps 0: no PPO" in log0
+    s0 = json.loads((out / "summary.json").read_text())
+    assert s0["select"]["chosen"] == "dagger1" and s0["export"]["policy"] == "dagger1"
+    assert (out / "shipped.onnx").read_bytes() == (out / "dagger1.onnx").read_bytes()
