@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"jgym/policy"
@@ -127,6 +128,29 @@ func ExportFile(modelPath, outPath string, t Target, opts Options) error {
 	return os.WriteFile(outPath, out, 0o644)
 }
 
+// SkipMacro is the C++ macro an exported player defines when its network
+// does not take the observation tensor name: a game's encoder (Target.Encoder)
+// may leave out the work of that tensor under "#ifndef SkipMacro(name)".
+// The debug variant (which dumps every input) defines none.
+func SkipMacro(name string) string {
+	return "JGYM_SKIP_" + strings.ToUpper(sanitizeIdent(name))
+}
+
+// skipped returns the inputs of the target's signature the model does
+// not take.
+func skipped(t *Target, m *policy.Model, opts Options) []string {
+	if opts.dump {
+		return nil
+	}
+	var skip []string
+	for _, in := range t.Signature.Inputs {
+		if !slices.ContainsFunc(m.Signature.Inputs, func(x policy.Input) bool { return x.Name == in.Name }) {
+			skip = append(skip, in.Name)
+		}
+	}
+	return skip
+}
+
 // assemble writes the whole C++ file; opp is the Target's code of the
 // model's order of the opponents, "" for the seats' order.
 func assemble(p *program, e *emitter, t *Target, opp string, opts Options, src, sum string) []byte {
@@ -177,6 +201,15 @@ func assemble(p *program, e *emitter, t *Target, opp string, opts Options, src, 
 	c.line(`#pragma GCC optimize("fp-contract=off")`)
 	c.line("#endif")
 	c.line("")
+	if skip := skipped(t, p.model, opts); len(skip) > 0 {
+		c.line("// Observation tensors the network does not take (an older observation")
+		c.line("// version, or the subset of its metadata tensors): the encoder skips the")
+		c.line("// work of those it guards with these.")
+		for _, name := range skip {
+			c.line("#define %s 1", SkipMacro(name))
+		}
+		c.line("")
+	}
 	c.line("#define PLAYER_NAME %s", opts.Name)
 	c.line("")
 	c.open("struct PLAYER_NAME : public Player")

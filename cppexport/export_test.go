@@ -9,10 +9,12 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"jgym/course/coursetest"
 	"jgym/env/crematoria"
 	"jgym/env/crematoria/riddick"
 	"jgym/policy"
@@ -391,5 +393,44 @@ func TestExportErrors(t *testing.T) {
 	b, _ := cppexport.Export(raw, crematoriaTarget, cppexport.Options{Name: "Mine", Source: "x.onnx"})
 	if !bytes.Equal(a, b) {
 		t.Error("two exports of the same model differ")
+	}
+}
+
+// TestSkipsUnusedTensors: an exported player defines the skip macro of
+// each tensor of the game's signature its network does not take (an
+// older version's model: paths and sun_paths; the same with a metadata
+// tensors naming its four), and none when it takes them all.
+func TestSkipsUnusedTensors(t *testing.T) {
+	raw, err := os.ReadFile("testdata/small.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := coursetest.WithMetadata(raw, policy.KeyTensors, "board,units,globals,action_mask")
+	recipe, err := os.ReadFile("../python-client/examples/models/crematoria_recipe.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		model []byte
+		want  []string
+	}{
+		{"obs-1", raw, []string{"paths", "sun_paths"}},
+		{"obs-1 with tensors", named, []string{"paths", "sun_paths"}},
+		{"recipe", recipe, nil},
+	} {
+		cc, err := cppexport.Export(c.model, crematoriaTarget, cppexport.Options{Name: "Mine"})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var got []string
+		for _, name := range []string{"board", "units", "globals", "action_mask", "paths", "sun_paths"} {
+			if bytes.Contains(cc, []byte("\n#define "+cppexport.SkipMacro(name)+" 1\n")) {
+				got = append(got, name)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: skips %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -12,7 +12,9 @@
 //     [Setup] into a [Factory].
 //   - A [Setup] says which seats are learners (empty name) and which are
 //     bots (a name the game resolves), whether seats are shuffled at every
-//     reset, the [RewardMode] and the game's configuration text.
+//     reset, the [RewardMode], the game's configuration text and which
+//     observation tensors the learners get ([Spec.Subset]: the others are
+//     not computed).
 //   - A [Factory] makes [Instance] values: one table of four seats each,
 //     driven by one goroutine at a time.
 //   - An [Instance] is reset with a seed, stepped with the learners'

@@ -53,6 +53,12 @@ type Setup struct {
 	// CreditWeights sets weights of the per-unit credit by name
 	// (Spec.CreditWeights); the others keep their defaults.
 	CreditWeights map[string]float64
+	// Tensors names the observation tensors the learners get
+	// (Spec.Subset): the others are not computed and are absent from the
+	// factory's spec and its instances' Out. Empty: all of them. The
+	// masks a learner's actions need are kept whether named or not
+	// (Spec.RequiredTensors).
+	Tensors []string
 }
 
 // Learners returns the number of learner seats of the setup.

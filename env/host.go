@@ -38,7 +38,9 @@ type Rules[C, B any] interface {
 	CheckSetup(s *Setup, spec *Spec) error
 	// NewTable returns a table of the configuration and the setup's
 	// options, which the Host then resets for every game it plays. cfg
-	// and s are shared and read-only.
+	// and s are shared and read-only; s.Tensors, when not empty, are the
+	// names of the observation tensors the table's Observe writes, a
+	// subset of the spec's in its order.
 	NewTable(cfg *C, s *Setup) Table[B]
 }
 
@@ -60,7 +62,9 @@ type Table[B any] interface {
 	Round() int
 	// Scores are the players' scores, for rewards and ranks.
 	Scores() [NumSeats]int
-	// Observe writes learner l's observation, as player p, into o.Obs.
+	// Observe writes learner l's observation, as player p, into o.Obs:
+	// the tensors of the setup's subset (Setup.Tensors), the others not
+	// computed.
 	Observe(o *Out, l, p int)
 	// StartTrace starts writing the game's trace to w: its header and the
 	// current state. Play then appends every round.
@@ -144,8 +148,8 @@ func (h *Host[C, B]) Bots() (names, prefixes []string) {
 }
 
 // NewFactory validates a setup: exactly four seats, at least one learner,
-// a known reward mode, a configuration the rules accept, bots the resolver
-// knows.
+// a known reward mode, a configuration the rules accept, observation
+// tensors the spec has, bots the resolver knows.
 func (h *Host[C, B]) NewFactory(s Setup) (Factory, error) {
 	if len(s.Seats) != NumSeats {
 		return nil, fmt.Errorf("%w: want %d seats, got %d", ErrBadSetup, NumSeats, len(s.Seats))
@@ -174,8 +178,15 @@ func (h *Host[C, B]) NewFactory(s Setup) (Factory, error) {
 	if !s.UnitRewards {
 		spec.UnitReward = TensorSpec{}
 	}
+	if spec, err = spec.Subset(s.Tensors); err != nil {
+		return nil, err
+	}
 	f := &factory[C, B]{h: h, cfg: cfg, setup: s, spec: spec, fingerprint: fingerprint(h.rules.Name(), &s)}
 	f.setup.Seats = slices.Clone(s.Seats)
+	if len(s.Tensors) > 0 {
+		// The table reads the subset's names, in the spec's order.
+		f.setup.Tensors = spec.TensorNames()
+	}
 	f.setup.CreditWeights = maps.Clone(s.CreditWeights)
 	for j, name := range s.Seats {
 		if name == "" {

@@ -140,7 +140,10 @@ type Def[C Config, G any, S any, D Dir] struct {
 	// OpponentOrders, optional, are the orders of the opponents in the
 	// observation besides seat order (policy.OpponentsBySeat), by the name
 	// a model's opponent_order metadata gives: each relabels one seat's
-	// encoded tensors in place (a nil slice: a tensor not encoded).
+	// encoded tensors in place (a nil slice: a tensor not encoded, left
+	// alone). It reads the scores from the tensor named "globals"
+	// (scoresTensor), which an env table encodes into scratch when the
+	// setup's subset of tensors leaves it out.
 	OpponentOrders map[string]func(obs [][]byte)
 
 	// Credit, optional, is the game's per-unit credit: it splits player
@@ -176,6 +179,10 @@ type Def[C Config, G any, S any, D Dir] struct {
 	kit     *cppbot.Kit
 	kitErr  error
 }
+
+// scoresTensor names the observation tensor an opponent order
+// (Def.OpponentOrders) reads the players' scores from.
+const scoresTensor = "globals"
 
 // Tracer writes the rounds of a trace after its header and initial
 // state.

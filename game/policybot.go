@@ -10,7 +10,8 @@ import (
 
 // PolicyBot plays a seat with an ONNX policy (package policy). Every round
 // it encodes its seat's observation of the real state with the game's
-// encoder (the tensors the model takes: those of its observation version),
+// encoder (the tensors the model takes: those of its observation version,
+// or the subset its metadata tensors names, the others not computed),
 // relabels the opponents if the model's opponent_order asks
 // (Def.OpponentOrders), runs the network, takes for every unit slot the
 // direction with the largest logit (the lowest direction on a tie) and
@@ -140,6 +141,15 @@ func (b *PolicyBot[C, G, S, D]) prepare(s *S) error {
 		}
 		obs[k] = make([]byte, t.Bytes())
 		feed = append(feed, obs[k])
+	}
+	if b.opp != nil {
+		// The opponent order reads the scores of a tensor a model trained
+		// on a subset may not take: encoded, not fed.
+		for k, t := range spec.Observation {
+			if obs[k] == nil && t.Name == scoresTensor {
+				obs[k] = make([]byte, t.Bytes())
+			}
+		}
 	}
 	b.cfg, b.obs, b.feed = cfg, obs, feed
 	return nil

@@ -38,7 +38,12 @@ type table[C Config, G, S any, D Dir] struct {
 	enc   Encoder[S]
 	dec   decoder[D]
 	sizes []int    // bytes of each observation tensor of one seat
-	obs   [][]byte // one learner's views into an Out
+	out   []int    // index in Out.Obs of each observation tensor, -1: not asked for
+	obs   [][]byte // one learner's views into an Out (nil: not computed)
+	// scratch holds the tensors an opponent order reads that the setup's
+	// subset leaves out (scoresTensor), by observation index; nil for
+	// the others.
+	scratch [][]byte
 
 	opp     func(obs [][]byte)              // the opponents' order, nil: by seat
 	prio    func(s *S, me, id int, d D) int // the commands' order, nil: by slot
@@ -56,12 +61,21 @@ func (d *Def[C, G, S, D]) newTable(cfg *C, s *env.Setup) *table[C, G, S, D] {
 	if s.UnitRewards {
 		t.weights = d.weights(s)
 	}
-	if spec, err := d.EnvSpec(cfg); err == nil {
-		for _, ts := range spec.Observation {
-			t.sizes = append(t.sizes, ts.Bytes())
+	spec, _ := d.EnvSpec(cfg) // checked by the host
+	t.obs = make([][]byte, len(spec.Observation))
+	t.scratch = make([][]byte, len(spec.Observation))
+	for i, ts := range spec.Observation {
+		t.sizes = append(t.sizes, ts.Bytes())
+		k := i
+		if len(s.Tensors) > 0 {
+			// The host checked the names (env.Spec.Subset).
+			k = slices.Index(s.Tensors, ts.Name)
+		}
+		t.out = append(t.out, k)
+		if k < 0 && t.opp != nil && ts.Name == scoresTensor {
+			t.scratch[i] = make([]byte, ts.Bytes())
 		}
 	}
-	t.obs = make([][]byte, len(t.sizes))
 	return t
 }
 
@@ -129,10 +143,14 @@ func (t *table[C, G, S, D]) UnitRewards(l int, dst []float32) {
 	clear(dst)
 }
 
-// Observe writes learner l's observation as player p.
+// Observe writes learner l's observation as player p: the tensors of the
+// setup's subset, the encoder skipping the others.
 func (t *table[C, G, S, D]) Observe(o *env.Out, l, p int) {
 	for i, n := range t.sizes {
-		t.obs[i] = o.Obs[i][l*n : (l+1)*n]
+		t.obs[i] = t.scratch[i]
+		if k := t.out[i]; k >= 0 {
+			t.obs[i] = o.Obs[k][l*n : (l+1)*n]
+		}
 	}
 	t.enc.Encode(t.m.State(), p, t.obs)
 	if t.opp != nil {

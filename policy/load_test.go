@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,6 +99,7 @@ type tinyModel struct {
 	version string // observation_version; "-" leaves it out
 	order   string // action_order; "" leaves it out
 	opp     string // opponent_order; "" leaves it out
+	tensors string // tensors; "" leaves it out
 	extra   [][]byte
 	w       []float32 // [8, 11]
 	inputs  []string  // default: the four policy inputs
@@ -165,6 +167,9 @@ func (m tinyModel) bytes() []byte {
 	}
 	if m.opp != "" {
 		b = pbBytes(b, modelMetadataProps, pbString(pbString(nil, entryKey, KeyOpponentOrder), entryValue, m.opp))
+	}
+	if m.tensors != "" {
+		b = pbBytes(b, modelMetadataProps, pbString(pbString(nil, entryKey, KeyTensors), entryValue, m.tensors))
 	}
 	return pbBytes(b, modelGraph, g)
 }
@@ -242,6 +247,44 @@ func TestParseOpponentOrder(t *testing.T) {
 	_, err = Parse(tinyModel{opp: long}.bytes(), sig)
 	if !errors.Is(err, ErrUnsupported) || len(err.Error()) > 300 {
 		t.Fatalf("a 5000-byte order: %d bytes of error %.80q", len(err.Error()), err)
+	}
+}
+
+// TestParseTensors: a model whose metadata tensors names a subset of the
+// observation takes those inputs only (Model.Tensors, Signature.Inputs in
+// the signature's order); without the metadata, or with names that are
+// not the signature's, given twice, or not the graph's inputs, it is
+// refused with ErrSignature.
+func TestParseTensors(t *testing.T) {
+	sub := []string{"units", "action_mask"}
+	m, err := Parse(tinyModel{inputs: sub, tensors: "action_mask,units"}.bytes(), testSig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, in := range m.Signature.Inputs {
+		got = append(got, in.Name)
+	}
+	if !slices.Equal(m.Tensors, sub) || !slices.Equal(got, sub) {
+		t.Errorf("Tensors %v, inputs %v, want %v", m.Tensors, got, sub)
+	}
+	if m, err := Parse(tinyModel{}.bytes(), testSig); err != nil || m.Tensors != nil || len(m.Signature.Inputs) != len(testSig.Inputs) {
+		t.Errorf("without the metadata: Parse = %v, Tensors %v", err, m.Tensors)
+	}
+	for _, c := range []struct {
+		name string
+		m    tinyModel
+	}{
+		{"no metadata", tinyModel{inputs: sub}},
+		{"unknown", tinyModel{inputs: sub, tensors: "units,action_mask,paths"}},
+		{"twice", tinyModel{inputs: sub, tensors: "units,units,action_mask"}},
+		{"not the graph's", tinyModel{inputs: sub, tensors: "units,globals,action_mask"}},
+		{"long", tinyModel{inputs: sub, tensors: strings.Repeat("x", 5000)}},
+	} {
+		_, err := Parse(c.m.bytes(), testSig)
+		if !errors.Is(err, ErrSignature) || len(err.Error()) > 300 {
+			t.Errorf("%s: Parse = %.100v, want ErrSignature (short)", c.name, err)
+		}
 	}
 }
 

@@ -79,6 +79,11 @@ const (
 	// a game's Signature.OpponentOrders lists the others its bot
 	// implements).
 	KeyOpponentOrder = "opponent_order"
+	// KeyTensors lists, comma-separated, the observation tensors the
+	// policy takes when it was trained on a subset of them (the env's
+	// option tensors): its inputs are those, and its bot encodes only
+	// those. All of the observation version's when absent.
+	KeyTensors = "tensors"
 )
 
 // The orders of a policy bot's commands (metadata action_order).
@@ -139,6 +144,10 @@ type Model struct {
 	// (metadata opponent_order): OpponentsBySeat or one of
 	// Signature.OpponentOrders.
 	OpponentOrder string
+	// Tensors are the observation tensors the model takes, in the
+	// signature's order, when its metadata tensors names a subset; nil
+	// for all of them. Signature.Inputs holds only these.
+	Tensors []string
 
 	nodes  []Node // the nodes left after constant folding, in order
 	consts map[string]*Tensor
@@ -211,6 +220,15 @@ func Parse(b []byte, sig Signature) (*Model, error) {
 			return nil, fmt.Errorf("%w: opponent_order %q (this game's bots order the opponents by %q)", ErrUnsupported, clipText(o, 40), append([]string{OpponentsBySeat}, sig.OpponentOrders...))
 		}
 		m.OpponentOrder = o
+	}
+	if v, ok := mp.metadata[KeyTensors]; ok {
+		if sig, err = sig.subset(v); err != nil {
+			return nil, err
+		}
+		m.Signature = sig
+		for _, in := range sig.Inputs {
+			m.Tensors = append(m.Tensors, in.Name)
+		}
 	}
 	for _, t := range mp.graph.Initializers {
 		m.consts[t.Name] = t

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,6 +51,43 @@ func (sig *Signature) versions() string {
 		v += " or " + strconv.Quote(o.ObservationVersion)
 	}
 	return v
+}
+
+// maxTensors bounds the names of a model's metadata tensors.
+const maxTensors = 32
+
+// subset returns the signature whose inputs are the tensors a model's
+// metadata tensors names (comma-separated), in sig's order: each one of
+// sig's inputs, once.
+func (sig Signature) subset(list string) (Signature, error) {
+	names := strings.Split(list, ",")
+	if len(names) > maxTensors {
+		return sig, fmt.Errorf("%w: metadata tensors names %d tensors (at most %d)", ErrSignature, len(names), maxTensors)
+	}
+	all := make([]string, len(sig.Inputs))
+	for i, in := range sig.Inputs {
+		all[i] = in.Name
+	}
+	keep := make([]bool, len(sig.Inputs))
+	for _, n := range names {
+		i := slices.Index(all, n)
+		if i < 0 {
+			return sig, fmt.Errorf("%w: metadata tensors names %q, not an observation tensor of %s (%s)",
+				ErrSignature, clipText(n, 40), sig.ObservationVersion, strings.Join(all, ", "))
+		}
+		if keep[i] {
+			return sig, fmt.Errorf("%w: metadata tensors names %q twice", ErrSignature, n)
+		}
+		keep[i] = true
+	}
+	var inputs []Input
+	for i, in := range sig.Inputs {
+		if keep[i] {
+			inputs = append(inputs, in)
+		}
+	}
+	sig.Inputs = inputs
+	return sig, nil
 }
 
 // Input is one observation tensor of a Signature.

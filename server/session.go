@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -201,6 +202,17 @@ func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionReq
 			}
 			setup.CreditWeights[k] = v
 		}
+	}
+	if t := req.GetTensors(); len(t) > 0 {
+		if len(t) > env.MaxTensors {
+			return nil, fmt.Errorf("%w: tensors names %d tensors, at most %d", errBadRequest, len(t), env.MaxTensors)
+		}
+		for _, name := range t {
+			if len(name) > maxOptionBytes {
+				return nil, fmt.Errorf("%w: a tensor's name takes at most %d bytes", errBadRequest, maxOptionBytes)
+			}
+		}
+		setup.Tensors = slices.Clone(t)
 	}
 	for _, seat := range req.GetSeats() {
 		setup.Seats = append(setup.Seats, seat.GetBot())

@@ -17,8 +17,8 @@ const (
 // observation by decreasing score, in place: the transform of a policy
 // whose metadata opponent_order is "score" (policy.OpponentsByScore,
 // docs/observation.md). board (uint8 [3, 40, 80]), units (uint8 [U, 8])
-// and globals (float32 [16], little-endian) are the encoder's tensors;
-// the others hold no relative index of an opponent and stay as they are.
+// and globals (float32 [16], little-endian) are the encoder's tensors (a
+// nil one is not touched); the others hold no relative index of an opponent and stay as they are.
 //
 // The scores are the float32 values globals[3+r]. The opponents, relative
 // indices 1, 2 and 3, are ordered by decreasing score, ties by increasing
@@ -43,13 +43,15 @@ func OrderOpponentsByScore(board, units, globals []byte) {
 		lut1[c] = high | u<<3 | t
 		lut0[c] = high | u<<3 | nr.Code(t, codeOwnedCave)
 	}
-	level0 := board[:LevelCells:LevelCells]
-	for i, c := range level0 {
-		level0[i] = lut0[c]
-	}
-	level1 := board[LevelCells : 2*LevelCells : 2*LevelCells]
-	for i, c := range level1 {
-		level1[i] = lut1[c]
+	if len(board) >= BoardBytes {
+		level0 := board[:LevelCells:LevelCells]
+		for i, c := range level0 {
+			level0[i] = lut0[c]
+		}
+		level1 := board[LevelCells : 2*LevelCells : 2*LevelCells]
+		for i, c := range level1 {
+			level1[i] = lut1[c]
+		}
 	}
 	nr.Column(units, UnitFeatures, 1, 0)
 	for _, at := range [...]int{globScores, globCells, globGems} {

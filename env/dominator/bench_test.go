@@ -31,3 +31,7 @@ func BenchmarkNewGame(b *testing.B) { gametest.BenchmarkNewGame(b, Def) }
 // Demos, the round and the observation encoder side by side (package
 // gametest's BenchmarkEncoder).
 func BenchmarkEncoder(b *testing.B) { gametest.BenchmarkEncoder(b, Def) }
+
+// BenchmarkTensors measures the env-step with each set of observation
+// tensors a setup may ask for (package gametest's BenchmarkTensors).
+func BenchmarkTensors(b *testing.B) { gametest.BenchmarkTensors(b, Def) }

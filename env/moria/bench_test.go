@@ -36,3 +36,7 @@ func BenchmarkRoundBalin(b *testing.B) {
 // Demos, the round and the observation encoder side by side (package
 // gametest's BenchmarkEncoder).
 func BenchmarkEncoder(b *testing.B) { gametest.BenchmarkEncoder(b, Def) }
+
+// BenchmarkTensors measures the env-step with each set of observation
+// tensors a setup may ask for (package gametest's BenchmarkTensors).
+func BenchmarkTensors(b *testing.B) { gametest.BenchmarkTensors(b, Def) }

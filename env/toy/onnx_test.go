@@ -6,8 +6,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 
+	"jgym/game/gametest"
 	"jgym/policy"
 )
 
@@ -45,6 +47,21 @@ func TestTinyPolicy(t *testing.T) {
 	if cfg := DefaultConfig(); m.NumSlots != cfg.NumUnits() {
 		t.Errorf("NumSlots = %d, want %d", m.NumSlots, cfg.NumUnits())
 	}
+}
+
+// TestSubsetPolicy: a policy of a subset of the tensors (metadata
+// tensors: no board) loads with that subset as its inputs, and its bot
+// plays the game a learner of an env of that subset plays with its greedy
+// actions.
+func TestSubsetPolicy(t *testing.T) {
+	m, err := policy.Parse(tinyNet(11, false), Def.PolicySignature())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"units", "globals", "action_mask"}; !slices.Equal(m.Tensors, want) {
+		t.Fatalf("Tensors = %v, want %v", m.Tensors, want)
+	}
+	gametest.PolicyGame(t, Def, m, DefaultConfig().Rounds())
 }
 
 // pb appends protocol-buffers fields.
@@ -129,7 +146,12 @@ func valueInfo(name string, elem int, dims ...int64) []byte {
 
 // tinyPolicy returns the ONNX file of the test policy, its weights drawn
 // from seed.
-func tinyPolicy(seed uint64) []byte {
+func tinyPolicy(seed uint64) []byte { return tinyNet(seed, true) }
+
+// tinyNet is tinyPolicy's network, or without board (the convolution
+// and the board under each unit left out) a policy of the subset units,
+// globals and action_mask, which its metadata tensors names.
+func tinyNet(seed uint64, board bool) []byte {
 	cfg := DefaultConfig()
 	rng := rand.New(rand.NewPCG(seed, 3))
 	normal := func(n int, scale float64) []float32 {
@@ -160,6 +182,10 @@ func tinyPolicy(seed uint64) []byte {
 		node("Add", []string{"l2", "Bs"}, "l3"),
 		node("Where", []string{"action_mask", "l3", "neg"}, "logits"),
 	}
+	if !board {
+		nodes = [][]byte{nodes[0], nodes[1], nodes[2], nodes[3],
+			node("Add", []string{"l1", "Bs"}, "l3"), nodes[len(nodes)-1]}
+	}
 	inits := [][]byte{
 		floats("Wu", []int64{UnitFeatures, a}, normal(UnitFeatures*NumDirs, 0.05)),
 		floats("Wg", []int64{NumGlobals, a}, normal(NumGlobals*NumDirs, 0.5)),
@@ -177,20 +203,31 @@ func tinyPolicy(seed uint64) []byte {
 	for _, n := range nodes {
 		g = g.bytes(1, n)
 	}
+	if !board {
+		inits = [][]byte{inits[0], inits[1], inits[4], inits[5]}
+	}
 	for _, t := range inits {
 		g = g.bytes(5, t)
 	}
-	for _, vi := range [][]byte{
+	inputs := [][]byte{
 		valueInfo("board", elemUint8, BoardPlanes, rows, cols),
 		valueInfo("units", elemUint8, u, UnitFeatures),
 		valueInfo("globals", elemFloat, NumGlobals),
 		valueInfo("action_mask", elemBool, u, a),
-	} {
+	}
+	if !board {
+		inputs = inputs[1:]
+	}
+	for _, vi := range inputs {
 		g = g.bytes(11, vi)
 	}
 	g = g.bytes(12, valueInfo(policy.OutputLogits, elemFloat, u, a))
 	meta := pb{}.str(1, policy.KeyObservationVersion).str(2, ObservationVersion)
 	// ModelProto: ir_version 1, producer_name 2, graph 7, opset_import 8
 	// (domain 1, version 2), metadata_props 14.
-	return pb{}.int(1, 8).str(2, "toy tests").bytes(8, pb{}.str(1, "").int(2, 17)).bytes(14, meta).bytes(7, g)
+	m := pb{}.int(1, 8).str(2, "toy tests").bytes(8, pb{}.str(1, "").int(2, 17)).bytes(14, meta)
+	if !board {
+		m = m.bytes(14, pb{}.str(1, policy.KeyTensors).str(2, "units,globals,action_mask"))
+	}
+	return m.bytes(7, g)
 }

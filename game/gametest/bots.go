@@ -67,10 +67,20 @@ func testPolicyBot[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.De
 	}
 }
 
+// PolicyGame is the check of the PolicyBot test for a model the test
+// builds (a policy of a subset of the tensors, say): the policy bot of m
+// at seat 0 and three Demos play the game, for rounds rounds, that a
+// learner of an env set up as m's metadata says (orders, tensors) plays
+// with m's greedy actions.
+func PolicyGame[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S, D], m *policy.Model, rounds int) {
+	t.Helper()
+	policyGame(t, d, m, rounds)
+}
+
 // policyGame plays rounds of a game with the policy bot of m at seat 0
 // and Demos, then the same with a learner at seat 0 of the env, whose
-// options are m's orders, playing m's greedy actions: the traces must be
-// equal.
+// options are m's orders and tensors, playing m's greedy actions: the
+// traces must be equal.
 func policyGame[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S, D], m *policy.Model, rounds int) {
 	const seed = 3
 	names := [game.NumSeats]string{"Learner", "Demo", "Demo", "Demo"}
@@ -94,7 +104,7 @@ func policyGame[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C
 	// The env orders the opponents and the commands as the model's
 	// metadata says: the learner sends the greedy directions only.
 	in, f := newInstance(t, d, env.Setup{Seats: []string{"", "Demo", "Demo", "Demo"},
-		OpponentOrder: m.OpponentOrder, ActionOrder: m.ActionOrder})
+		OpponentOrder: m.OpponentOrder, ActionOrder: m.ActionOrder, Tensors: m.Tensors})
 	var got bytes.Buffer
 	in.(env.Tracer).SetTrace(func(int, int64) (io.WriteCloser, error) { return coursetest.NopCloser{Writer: &got}, nil })
 	if err := in.Reset(seed); err != nil {

@@ -2,9 +2,12 @@ package gametest
 
 import (
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"jgym/env"
 	"jgym/game"
 )
 
@@ -30,14 +33,27 @@ const encBenchGames = 3
 //
 //	func BenchmarkEncoder(b *testing.B) { gametest.BenchmarkEncoder(b, Def) }
 func BenchmarkEncoder[C game.Config, G, S any, D game.Dir](b *testing.B, d *game.Def[C, G, S, D]) {
+	benchEncoder(b, d, nil)
+}
+
+// benchEncoder is BenchmarkEncoder with the observation tensors of
+// env.Spec.Subset(tensors) encoded, the others left nil (not computed),
+// as an env table of a setup with those Tensors does.
+func benchEncoder[C game.Config, G, S any, D game.Dir](b *testing.B, d *game.Def[C, G, S, D], tensors []string) {
 	cfg := d.DefaultConfig()
 	spec, err := d.EnvSpec(&cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
+	sub, err := spec.Subset(tensors)
+	if err != nil {
+		b.Fatal(err)
+	}
 	obs := make([][]byte, len(spec.Observation))
 	for i, ts := range spec.Observation {
-		obs[i] = make([]byte, ts.Bytes())
+		if slices.ContainsFunc(sub.Observation, func(t env.TensorSpec) bool { return t.Name == ts.Name }) {
+			obs[i] = make([]byte, ts.Bytes())
+		}
 	}
 	names := Four("Demo")
 	logs := make([]*game.CommandLog[D], encBenchGames)
@@ -104,10 +120,48 @@ func BenchmarkEncoder[C game.Config, G, S any, D game.Dir](b *testing.B, d *game
 	}
 	b.ReportMetric(float64(roundNs.Nanoseconds())/float64(b.N), "round-ns/step")
 	b.ReportMetric(float64(encNs.Nanoseconds())/float64(b.N), "encoder-ns/step")
+	b.ReportMetric(float64((roundNs+encNs).Nanoseconds())/float64(b.N), "step-ns/step")
+	b.ReportMetric(float64(sub.ObservationBytes()), "obs-bytes")
 	if roundNs > 0 {
 		b.ReportMetric(float64(encNs)/float64(roundNs), "encoder/round")
 	}
 	// The encoder's own allocations (allocs/op counts the round's too).
 	b.StopTimer()
 	b.ReportMetric(testing.AllocsPerRun(10, func() { enc.Encode(m.State(), 0, obs) }), "encoder-allocs/step")
+}
+
+// BenchmarkTensors is BenchmarkEncoder for sets of observation tensors
+// (env.Setup.Tensors), one sub-benchmark each: "all"; "masks", the
+// required masks alone (env.Spec.RequiredTensors); each other tensor
+// alone with them ("only=NAME"); all but one ("without=NAME"); and the
+// game's own sets (extra, named by their tensors joined with "+").
+// step-ns/step is the in-process env-step's CPU with that set: the round
+// and the encoder. A game's line:
+//
+//	func BenchmarkTensors(b *testing.B) { gametest.BenchmarkTensors(b, Def) }
+func BenchmarkTensors[C game.Config, G, S any, D game.Dir](b *testing.B, d *game.Def[C, G, S, D], extra ...[]string) {
+	cfg := d.DefaultConfig()
+	spec, err := d.EnvSpec(&cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	names, required := spec.TensorNames(), spec.RequiredTensors()
+	var optional []string
+	for _, n := range names {
+		if !slices.Contains(required, n) {
+			optional = append(optional, n)
+		}
+	}
+	b.Run("all", func(b *testing.B) { benchEncoder(b, d, nil) })
+	b.Run("masks", func(b *testing.B) { benchEncoder(b, d, required) })
+	for _, n := range optional {
+		b.Run("only="+n, func(b *testing.B) { benchEncoder(b, d, []string{n}) })
+	}
+	for _, n := range optional {
+		rest := slices.DeleteFunc(slices.Clone(names), func(s string) bool { return s == n })
+		b.Run("without="+n, func(b *testing.B) { benchEncoder(b, d, rest) })
+	}
+	for _, set := range extra {
+		b.Run(strings.Join(set, "+"), func(b *testing.B) { benchEncoder(b, d, set) })
+	}
 }

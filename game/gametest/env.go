@@ -22,6 +22,7 @@ func testEnv[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G
 	t.Run("LearnerPlaysDemo", func(t *testing.T) { testLearnerPlaysBot(t, d, "Demo") })
 	t.Run("FailingBot", func(t *testing.T) { testFailingBot(t, d) })
 	t.Run("Determinism", func(t *testing.T) { testDeterminism(t, d) })
+	t.Run("Tensors", func(t *testing.T) { testTensors(t, d, o) })
 	t.Run("Decode", func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		for range 40 {

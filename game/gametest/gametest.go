@@ -20,7 +20,9 @@
 //   - Env: a learner driven by a bot's orders plays the bot's game; a bot
 //     that fails ends the step; equal seeds give equal games; decoded
 //     actions only command the seat's units in legal directions;
-//     observations stay within their declared bounds.
+//     observations stay within their declared bounds; a setup that asks
+//     for a subset of the tensors gets those (and the masks) with the
+//     whole observation's bytes, and bad names are refused.
 //   - Dataset: a trace replayed for a dataset gives the env's observations
 //     and labels that are the players' orders; expert labels are the
 //     expert's orders; in each opponent order the game offers, the

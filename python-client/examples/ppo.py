@@ -24,7 +24,11 @@ server's too, options of its envs:
 - ``--command-order`` (default: the first order the game offers, e.g.
   Crematoria's ``attacks_first``) and ``--opponent-order`` (``score``: the
   leader first): the env orders the commands and relabels the opponents,
-  and the export records both, so the Go and C++ bots play as trained.
+  and the export records both, so the Go and C++ bots play as trained;
+- ``--tensors board,units,globals``: the envs compute only those
+  observation tensors (and the masks); the network takes those, and the
+  export records them (metadata ``tensors``), so the Go and C++ bots
+  encode only those too.
 
 Opponents: seat sets separated by ``;`` (``self`` is the latest snapshot,
 taken at each evaluation), or ``league:Riddick,Demo``: every table's
@@ -138,6 +142,9 @@ class Args:
     opponent_order: str = ""
     """how the learner sees its opponents (env option, recorded in the export): 'seat' or
     one the game offers ('score', the leader first); '' takes --init's order, else 'seat'"""
+    tensors: str = ""
+    """the observation tensors the network takes, comma-separated (env option, recorded in
+    the export; '' all of them): 'board,units,globals' spares Crematoria's path searches"""
     net: str = "local"
     """the network: 'local' (each unit reads the cells around it) or 'conv', with sizes as
     'local:hidden=128,crop=7' (jgym.torch.NetConfig)"""
@@ -214,7 +221,8 @@ def main(args: Args) -> dict[str, Any]:
         if resumed and resumed["state"]["league"]:
             league = League.from_state_dict(json.loads(resumed["state"]["league"]))
     config = Path(args.config).read_text() if args.config else ""
-    probe = jgym.make_vec(game, num_envs=1, opponents=("Null",) * 3, config=config)
+    tensors = [t for t in args.tensors.split(",") if t]
+    probe = jgym.make_vec(game, num_envs=1, opponents=("Null",) * 3, config=config, tensors=tensors)
     info = describe(probe.spec_proto)  # the configuration's shapes
     probe.close()
     agent: BoardNet | None = None
@@ -223,6 +231,7 @@ def main(args: Args) -> dict[str, Any]:
         agent, ck = load_checkpoint(saved if resumed else args.init, info=info)
         warmup = VALUE_WARMUP if ck["network"]["trained"] == "bc" and not resumed else 0
     options = env_options(args, game_spec(game), agent, resumed is not None)
+    options["tensors"] = tensors
     orders = {k: options[k] for k in ("command_order", "opponent_order")}
     if agent is None:
         agent = build_agent(info, args.net, team_value=not options["unit_rewards"], **orders)

@@ -801,6 +801,7 @@ class Client:
         opponent_order: str = "",
         unit_rewards: bool = False,
         credit_weights: Mapping[str, float] | None = None,
+        tensors: Sequence[str] | None = None,
     ) -> Session:
         """Creates a session of ``num_envs`` games.
 
@@ -838,6 +839,12 @@ class Client:
             credit_weights: Weights of the per-unit credit by name
                 (``GameSpec.credit_weights``); the others keep their
                 defaults.
+            tensors: The observation tensors the learners get, by name
+                (``GameSpec.observation``); the server does not compute the
+                others and the session's spec (``Session.game``) lists
+                only those kept. ``None`` or empty: all of them. The masks
+                actions need (``action_mask``, the game's ``policy_mask``)
+                are kept whether named or not.
 
         Returns:
             The session.
@@ -865,6 +872,7 @@ class Client:
             opponent_order=opponent_order,
             unit_rewards=unit_rewards,
             credit_weights=dict(credit_weights or {}),
+            tensors=list(tensors or ()),
         )
         resp = self.call("create session", self.stub.CreateSession, req)
         if self.version is not None:

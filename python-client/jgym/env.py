@@ -55,6 +55,24 @@ def check_render_mode(mode: str | None) -> str | None:
     return mode
 
 
+def check_tensors(tensors: Sequence[str] | None, render_mode: str | None) -> list[str]:
+    """Returns the names of a ``tensors=`` option as a list (empty: all).
+
+    Raises:
+        InvalidArgumentError: A single string instead of a sequence of
+            names, a name that is no string, or a subset without
+            ``board`` with a render mode (the renderers draw the board).
+    """
+    if tensors is None:
+        return []
+    if isinstance(tensors, str) or not all(isinstance(t, str) for t in tensors):
+        raise InvalidArgumentError(f"tensors {tensors!r}: want a sequence of tensor names")
+    names = list(tensors)
+    if names and render_mode is not None and "board" not in names:
+        raise InvalidArgumentError("tensors: a render mode needs the board tensor")
+    return names
+
+
 class JgymEnv(gymnasium.Env[Any, Any]):
     """One learner seat of a jgym game, as a Gymnasium environment.
 
@@ -106,6 +124,10 @@ class JgymEnv(gymnasium.Env[Any, Any]):
         unit_rewards: Also return the learner's per-unit credit of every
             step, ``info["unit_rewards"]`` float32 ``[U]``.
         credit_weights: Weights of the per-unit credit by name.
+        tensors: The observation tensors to compute, by name (default:
+            all): the observation space has only those and the masks
+            actions need (``action_mask``, the game's ``policy_mask``),
+            as the vector env.
         local: Exchange the game's steps with the server in shared memory
             (the local channel, docs/local.md): ``None`` (default) when the
             server is on this host and offers it, ``True`` requires it,
@@ -141,6 +163,7 @@ class JgymEnv(gymnasium.Env[Any, Any]):
         opponent_order: str = "",
         unit_rewards: bool = False,
         credit_weights: Mapping[str, float] | None = None,
+        tensors: Sequence[str] | None = None,
         local: bool | None = None,
     ) -> None:
         self._kwargs = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
@@ -153,6 +176,7 @@ class JgymEnv(gymnasium.Env[Any, Any]):
         seats: list[str | None] = list(opps)
         seats.insert(seat, None)
         self.render_mode = check_render_mode(render_mode)
+        names = check_tensors(tensors, render_mode)
         self.game_id = game
         self.with_order = action_order
         self.flatten_observation = flatten_observation
@@ -171,6 +195,7 @@ class JgymEnv(gymnasium.Env[Any, Any]):
                 opponent_order=opponent_order,
                 unit_rewards=unit_rewards,
                 credit_weights=credit_weights,
+                tensors=names,
             )
         except BaseException:
             self._client.close()

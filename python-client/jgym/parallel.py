@@ -33,7 +33,7 @@ from pettingzoo import ParallelEnv
 
 from jgym._batch import Array, Batch, Decoder, check_seed, make_seats, split_action
 from jgym.client import Client, Session
-from jgym.env import RENDER_MODES, check_render_mode
+from jgym.env import RENDER_MODES, check_render_mode, check_tensors
 from jgym.errors import InvalidArgumentError, SessionError
 from jgym.render import BoardRenderer, renderer
 from jgym.tensors import action_space, flat_space, flatten, observation_space
@@ -62,6 +62,9 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
             ``$JGYM_TOKEN``).
         tls: TLS to the server: a :class:`jgym.TLS`, the CA's PEM path, or
             ``True`` (default: ``$JGYM_TLS_CA`` if set).
+        tensors: The observation tensors to compute, by name (default:
+            all): every agent's observation space has only those and the
+            masks actions need, as :class:`~jgym.vector.JgymVectorEnv`'s.
 
     The global state (:meth:`state`, :attr:`state_space`, for centralised
     critics such as MAPPO's) is the whole game as the first agent sees it:
@@ -95,11 +98,13 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
         connect_timeout: float = 10.0,
         token: str | None = None,
         tls: Any = None,
+        tensors: Sequence[str] | None = None,
     ) -> None:
         self._kwargs = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         game = game.removeprefix("jgym/")
         self.metadata = {**type(self).metadata, "name": "jgym_" + game.lower().replace("-", "_")}
         self.render_mode = check_render_mode(render_mode)
+        names = check_tensors(tensors, render_mode)
         self.game_id = game
         self.with_order = action_order
         self._client = Client(address, connect_timeout=connect_timeout, token=token, tls=tls)
@@ -113,6 +118,7 @@ class JgymParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyp
                 autoreset_mode="Disabled",
                 config=config,
                 trace_env0=trace_env0,
+                tensors=names,
             )
         except BaseException:
             self._client.close()

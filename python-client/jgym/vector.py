@@ -39,7 +39,7 @@ from gymnasium.vector.utils import batch_space
 from jgym._batch import MAX_SEED, Array, Batch, Decoder, check_seed, make_seats, split_action
 from jgym._rows import RowAPI
 from jgym.client import Client, Session
-from jgym.env import RENDER_MODES, check_render_mode
+from jgym.env import RENDER_MODES, check_render_mode, check_tensors
 from jgym.errors import InvalidArgumentError, JgymError, SessionError
 from jgym.local import SessionLink
 from jgym.render import renderer
@@ -116,6 +116,13 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
             server computes it; docs/training.md).
         credit_weights: Weights of the per-unit credit by name
             (``spec_proto.credit_weights``: e.g. ``{"capture": 5}``).
+        tensors: The observation tensors to compute, by name (default:
+            all, ``spec_proto.observation``): the server skips the others
+            (Crematoria's ``paths`` and ``sun_paths`` are most of its
+            encoder's cost) and the observation space has only those and
+            the masks actions need (``action_mask``, the game's
+            ``policy_mask``). A policy trained so records them on export
+            (ONNX metadata ``tensors``).
         local: Exchange batches with the server in shared memory (the
             local channel, :mod:`jgym.local`): ``None`` (default) when the
             server is on this host and offers it, else gRPC; ``True``
@@ -171,6 +178,7 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         opponent_order: str = "",
         unit_rewards: bool = False,
         credit_weights: Mapping[str, float] | None = None,
+        tensors: Sequence[str] | None = None,
         local: bool | None = None,
         copy: bool = True,
     ) -> None:
@@ -189,6 +197,7 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         self.seats = make_seats(seats, opponents, learners)
         self.with_order = action_order
         self.render_mode = check_render_mode(render_mode)
+        names = check_tensors(tensors, render_mode)
         self.flatten_observation = flatten_observation
         self.closed = False
         self._clients: list[Client] = []
@@ -218,6 +227,7 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
                         opponent_order=opponent_order,
                         unit_rewards=unit_rewards,
                         credit_weights=credit_weights,
+                        tensors=names,
                     )
                 )
                 self._links.append(SessionLink(self._sessions[-1], addr, local, copy))

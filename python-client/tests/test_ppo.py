@@ -319,6 +319,25 @@ def test_every_game_trains_and_plays_in_go(game: str, net: str, tmp_path: Path) 
     assert go_scores(run / "model.onnx", game, 7, opp, "-i", str(cfg)) == scores
 
 
+def test_tensors_subset_trains_and_plays_in_go(tmp_path: Path) -> None:
+    """--tensors: the network takes the subset, the export says so, the Go bot plays it alike."""
+    game = "Crematoria-v0"
+    s = summary_of(ppo(tmp_path / "run", game, "--tensors", "units,board,globals"))
+    run = Path(s["run"])
+    model = onnx.load(str(run / "model.onnx"))
+    names = ["board", "units", "globals", "action_mask"]
+    assert [i.name for i in model.graph.input] == names
+    meta = {p.key: p.value for p in model.metadata_props}
+    assert meta["tensors"] == ",".join(names)
+    assert jt.read_onnx(run / "model.onnx").env_options()["tensors"] == names
+    agent = jt.load_agent(run / "checkpoint.pt")
+    assert agent.input_names == names
+    cfg = tmp_path / f"{game}.cnf"
+    opp = ("Riddick", "Demo", "Demo")
+    scores = env_scores(agent, game, 7, (None, *opp), config=cfg.read_text())
+    assert go_scores(run / "model.onnx", game, 7, opp, "-i", str(cfg)) == scores
+
+
 def test_team_credit(tmp_path: Path) -> None:
     """The other credit, the seat's reward, trains a network with one value per seat."""
     s = summary_of(ppo(tmp_path / "run", "Dominator-v0", "--credit", "team"))

@@ -1525,6 +1525,14 @@ type CreateSessionRequest struct {
 	// Weights of the per-unit credit by name (GameSpec.credit_weights); the
 	// others keep their defaults.
 	CreditWeights map[string]float64 `protobuf:"bytes,16,rep,name=credit_weights,json=creditWeights,proto3" json:"credit_weights,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
+	// The observation tensors the learners get, by name (GameSpec.observation);
+	// the others are not computed and are absent from the session's spec
+	// and its observations. Empty: all of them. The masks actions need
+	// (action_mask and the game's policy_mask) are kept whether named or
+	// not. At most 32 names, each one of the game's; the session's spec
+	// lists the tensors kept, in the game's order. A policy trained on a
+	// subset records it (ONNX metadata tensors).
+	Tensors       []string `protobuf:"bytes,17,rep,name=tensors,proto3" json:"tensors,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1667,6 +1675,13 @@ func (x *CreateSessionRequest) GetUnitRewards() bool {
 func (x *CreateSessionRequest) GetCreditWeights() map[string]float64 {
 	if x != nil {
 		return x.CreditWeights
+	}
+	return nil
+}
+
+func (x *CreateSessionRequest) GetTensors() []string {
+	if x != nil {
+		return x.Tensors
 	}
 	return nil
 }
@@ -2744,7 +2759,7 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x06sha256\x18\x02 \x01(\tR\x06sha256\x12(\n" +
 	"\x10quota_used_bytes\x18\x03 \x01(\x03R\x0equotaUsedBytes\x12\x1f\n" +
 	"\vquota_bytes\x18\x04 \x01(\x03R\n" +
-	"quotaBytes\"\xe6\x05\n" +
+	"quotaBytes\"\x80\x06\n" +
 	"\x14CreateSessionRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x19\n" +
 	"\bnum_envs\x18\x02 \x01(\x05R\anumEnvs\x12'\n" +
@@ -2766,7 +2781,8 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x0eopponent_order\x18\r \x01(\tR\ropponentOrder\x12!\n" +
 	"\faction_order\x18\x0e \x01(\tR\vactionOrder\x12!\n" +
 	"\funit_rewards\x18\x0f \x01(\bR\vunitRewards\x12W\n" +
-	"\x0ecredit_weights\x18\x10 \x03(\v20.jgym.v1.CreateSessionRequest.CreditWeightsEntryR\rcreditWeights\x1a@\n" +
+	"\x0ecredit_weights\x18\x10 \x03(\v20.jgym.v1.CreateSessionRequest.CreditWeightsEntryR\rcreditWeights\x12\x18\n" +
+	"\atensors\x18\x11 \x03(\tR\atensors\x1a@\n" +
 	"\x12CreditWeightsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\xbf\x02\n" +

@@ -384,8 +384,14 @@ struct PLAYER_NAME : public Player {
     }
     glob[15] = (float)necros.size() / (float)max_nb_necromongers();
 
+    // The searches of paths and sun_paths are most of the encoder's work:
+    // a network that does not take them skips them (cppexport.SkipMacro).
+#ifndef JGYM_SKIP_PATHS
     paths(in_paths_);
+#endif
+#ifndef JGYM_SKIP_SUN_PATHS
     sun_paths(in_sun_paths_);
+#endif
 
     // Action mask: None always, the rest for the units of mine.
     for (int id = 0; id < U; ++id) {

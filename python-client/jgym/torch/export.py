@@ -11,6 +11,9 @@ follow (docs/export.md):
   the env's ``command_order`` in training;
 - ``opponent_order`` (when not ``seat``): how the opponents were labelled
   (``score``), the env's ``opponent_order`` in training;
+- ``tensors``: the observation tensors the network takes, comma-separated
+  (its inputs): the env's ``tensors`` in training, all of the version's
+  or a subset, which the Go bot and the C++ player then encode alone;
 - ``preprocessing``, ``operators``, ``network``: for a reader;
 - ``train_args``: the trainer's arguments, when given.
 
@@ -123,6 +126,7 @@ def export_onnx(
         "num_slots": str(agent.num_slots),
         "action_order": agent.command_order,
         **({"opponent_order": agent.opponent_order} if agent.opponent_order != SEAT else {}),
+        "tensors": ",".join(names),
         "preprocessing": preprocessing(agent),
         "operators": OPERATORS,
         "network": json.dumps(agent.describe()),
@@ -146,6 +150,8 @@ class OnnxPolicy:
         inputs: Its input tensors' names, in order.
         action_order: The order of its commands.
         opponent_order: How it sees the opponents.
+        tensors: The observation tensors it was trained on (metadata
+            ``tensors``; empty in files that do not say: all of them).
         producer: Who wrote it (``jgym.torch``, ``jgym train_ppo.py``...).
         metadata: Every metadata entry.
     """
@@ -157,12 +163,19 @@ class OnnxPolicy:
     inputs: tuple[str, ...]
     action_order: str = SLOT
     opponent_order: str = SEAT
+    tensors: tuple[str, ...] = ()
     producer: str = ""
     metadata: dict[str, str] = field(default_factory=dict)
 
-    def env_options(self) -> dict[str, str]:
+    def env_options(self) -> dict[str, Any]:
         """The options of an env (``jgym.make_vec``) in which this policy sees what it learnt."""
-        return {"command_order": self.action_order, "opponent_order": self.opponent_order}
+        opts: dict[str, Any] = {
+            "command_order": self.action_order,
+            "opponent_order": self.opponent_order,
+        }
+        if self.tensors:
+            opts["tensors"] = list(self.tensors)
+        return opts
 
     @property
     def seat(self) -> str:
@@ -216,6 +229,7 @@ def read_onnx(path: str | Path) -> OnnxPolicy:
         inputs=tuple(i.name for i in model.graph.input),
         action_order=meta.get("action_order") or SLOT,
         opponent_order=meta.get("opponent_order") or SEAT,
+        tensors=tuple(t for t in meta.get("tensors", "").split(",") if t),
         producer=model.producer_name,
         metadata=meta,
     )

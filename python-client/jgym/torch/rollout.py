@@ -89,6 +89,7 @@ def greedy(agent: BoardNet) -> Callable[[Obs], np.ndarray]:
     policy.env_options = {  # type: ignore[attr-defined]
         "command_order": agent.command_order,
         "opponent_order": agent.opponent_order,
+        "tensors": names,
     }
     return policy
 

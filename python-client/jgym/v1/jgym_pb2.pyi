@@ -255,7 +255,7 @@ class UploadBotResponse(_message.Message):
     def __init__(self, bot: _Optional[str] = ..., sha256: _Optional[str] = ..., quota_used_bytes: _Optional[int] = ..., quota_bytes: _Optional[int] = ...) -> None: ...
 
 class CreateSessionRequest(_message.Message):
-    __slots__ = ("game", "num_envs", "seats", "shuffle_seats", "reward_mode", "autoreset_mode", "config", "batch_size", "idle_timeout_seconds", "trace_env0", "seed_stride", "observation_delta", "opponent_order", "action_order", "unit_rewards", "credit_weights")
+    __slots__ = ("game", "num_envs", "seats", "shuffle_seats", "reward_mode", "autoreset_mode", "config", "batch_size", "idle_timeout_seconds", "trace_env0", "seed_stride", "observation_delta", "opponent_order", "action_order", "unit_rewards", "credit_weights", "tensors")
     class CreditWeightsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -279,6 +279,7 @@ class CreateSessionRequest(_message.Message):
     ACTION_ORDER_FIELD_NUMBER: _ClassVar[int]
     UNIT_REWARDS_FIELD_NUMBER: _ClassVar[int]
     CREDIT_WEIGHTS_FIELD_NUMBER: _ClassVar[int]
+    TENSORS_FIELD_NUMBER: _ClassVar[int]
     game: str
     num_envs: int
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
@@ -295,7 +296,8 @@ class CreateSessionRequest(_message.Message):
     action_order: str
     unit_rewards: bool
     credit_weights: _containers.ScalarMap[str, float]
-    def __init__(self, game: _Optional[str] = ..., num_envs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., shuffle_seats: _Optional[bool] = ..., reward_mode: _Optional[_Union[RewardMode, str]] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., config: _Optional[str] = ..., batch_size: _Optional[int] = ..., idle_timeout_seconds: _Optional[int] = ..., trace_env0: _Optional[str] = ..., seed_stride: _Optional[int] = ..., observation_delta: _Optional[bool] = ..., opponent_order: _Optional[str] = ..., action_order: _Optional[str] = ..., unit_rewards: _Optional[bool] = ..., credit_weights: _Optional[_Mapping[str, float]] = ...) -> None: ...
+    tensors: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game: _Optional[str] = ..., num_envs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., shuffle_seats: _Optional[bool] = ..., reward_mode: _Optional[_Union[RewardMode, str]] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., config: _Optional[str] = ..., batch_size: _Optional[int] = ..., idle_timeout_seconds: _Optional[int] = ..., trace_env0: _Optional[str] = ..., seed_stride: _Optional[int] = ..., observation_delta: _Optional[bool] = ..., opponent_order: _Optional[str] = ..., action_order: _Optional[str] = ..., unit_rewards: _Optional[bool] = ..., credit_weights: _Optional[_Mapping[str, float]] = ..., tensors: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CreateSessionResponse(_message.Message):
     __slots__ = ("session_id", "game", "num_learners", "batch_size", "max_response_bytes", "max_request_bytes", "local_socket", "local_secret")
