@@ -548,9 +548,10 @@ class Recipe:
         """
         a = self.args
         last = self.candidates[-1]
-        if a.ship == "last":
-            self.summary["select"] = {"ship": "last", "chosen": last[0]}
-            print(f"  --ship last: {last[0]} ({last[1].name})")
+        if a.ship == "last" or len(self.candidates) == 1:
+            self.summary["select"] = {"ship": a.ship, "chosen": last[0]}
+            only = ", the only candidate" if a.ship == "best" else ""
+            print(f"  --ship {a.ship}: {last[0]} ({last[1].name}){only}")
             return
         s, d = self.strong, self.sparring
         table = a.select_table or (f"{d},{d},{d}" if d else f"{s},Demo,Demo")
