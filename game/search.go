@@ -1,6 +1,7 @@
 package game
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -33,10 +34,17 @@ type SearchOptions struct {
 	// Horizon is the number of rounds a rollout plays, the candidate's
 	// round included (fewer at the end of the game).
 	Horizon int
+	// Screen, if more than Candidates, is the number of alternatives
+	// drawn each round and screened by one short rollout (ScreenHorizon
+	// rounds) each; the Candidates best of them go on to the rollouts.
+	Screen int
 }
 
+// ScreenHorizon is the horizon of a screening rollout (SearchOptions.Screen).
+const ScreenHorizon = 2
+
 // DefaultSearch are the options of the registered search bot.
-var DefaultSearch = SearchOptions{Candidates: 4, Rollouts: 2, Horizon: 8}
+var DefaultSearch = SearchOptions{Candidates: 4, Rollouts: 2, Horizon: 30}
 
 // SearchBot is a rollout planner written once for every game: each round
 // it asks the game's strong bot (Def.StrongBot, the rollout policy) for
@@ -92,7 +100,8 @@ type SearchBot[C Config, G, S any, D Dir] struct {
 	// Stats, for measurements: candidates tried, rounds where another
 	// candidate than the strong bot's orders was played, rollout rounds
 	// played.
-	Tried, Changed, RolloutRounds int
+	// Screened counts the alternatives screened.
+	Tried, Changed, RolloutRounds, Screened int
 }
 
 var _ MatchBot[nopConfig, int, int, int8] = (*SearchBot[nopConfig, int, int, int8])(nil)
@@ -172,6 +181,10 @@ func (b *SearchBot[C, G, S, D]) PlayMatch(m *Match[C, G, S, D], me int, o *Order
 		b.numDirs = spec.NumActions
 	}
 	b.candidates(s, me, n, base)
+	if err := b.screen(m, me); err != nil {
+		b.err = err
+		return
+	}
 	b.values = b.values[:0]
 	if len(b.cands) > 1 {
 		if err := b.evaluate(m, me); err != nil {
@@ -212,7 +225,8 @@ func (b *SearchBot[C, G, S, D]) candidates(s *S, me, n int, base []Command[D]) {
 	if len(b.units) == 0 || b.numDirs <= 1 {
 		return
 	}
-	for tries := 0; len(b.cands) <= b.opts.Candidates && tries < 4*b.opts.Candidates; tries++ {
+	k := max(b.opts.Candidates, b.opts.Screen)
+	for tries := 0; len(b.cands) <= k && tries < 4*k; tries++ {
 		id := b.units[b.rng.Int(0, len(b.units)-1)]
 		d := D(b.rng.Int(0, b.numDirs-1))
 		if d != def.None && !def.Legal(s, me, id, d) {
@@ -243,6 +257,39 @@ func (b *SearchBot[C, G, S, D]) candidates(s *S, me, n int, base []Command[D]) {
 	}
 }
 
+// screen keeps the strong bot's orders and the Candidates alternatives
+// of b.cands whose one rollout of ScreenHorizon rounds (the same seed for
+// all) is worth most, in their order (no screening when b.cands holds
+// no more).
+func (b *SearchBot[C, G, S, D]) screen(m *Match[C, G, S, D], me int) error {
+	if len(b.cands) <= b.opts.Candidates+1 {
+		return nil
+	}
+	rs := int(uint32(mix(uint64(b.seed), uint64(b.me), uint64(m.Round()), 1<<40)) & math.MaxInt32)
+	type scored struct {
+		i int
+		v float64
+	}
+	sc := make([]scored, 0, len(b.cands)-1)
+	for i, c := range b.cands[1:] {
+		v, err := b.rollout(m, me, c, rs, ScreenHorizon)
+		if err != nil {
+			return err
+		}
+		sc = append(sc, scored{i + 1, v})
+	}
+	slices.SortStableFunc(sc, func(x, y scored) int { return cmp.Compare(y.v, x.v) })
+	keep := sc[:b.opts.Candidates]
+	slices.SortFunc(keep, func(x, y scored) int { return cmp.Compare(x.i, y.i) })
+	out := b.cands[:1]
+	for _, k := range keep {
+		out = append(out, b.cands[k.i])
+	}
+	b.cands = out
+	b.Screened += len(sc)
+	return nil
+}
+
 // evaluate fills b.values with each candidate's mean rollout value.
 func (b *SearchBot[C, G, S, D]) evaluate(m *Match[C, G, S, D], me int) error {
 	b.values = slices.Grow(b.values[:0], len(b.cands))[:len(b.cands)]
@@ -260,7 +307,7 @@ func (b *SearchBot[C, G, S, D]) evaluate(m *Match[C, G, S, D], me int) error {
 		rs := int(uint32(mix(uint64(b.seed), uint64(b.me), uint64(round), uint64(r))) & math.MaxInt32)
 		var v0 float64
 		for i, c := range b.cands {
-			v, err := b.rollout(m, me, c, rs)
+			v, err := b.rollout(m, me, c, rs, b.opts.Horizon)
 			if err != nil {
 				return err
 			}
@@ -277,9 +324,9 @@ func (b *SearchBot[C, G, S, D]) evaluate(m *Match[C, G, S, D], me int) error {
 }
 
 // rollout plays candidate c in a copy of m whose generator is reseeded
-// with rs, then the strong bots, and returns my score minus the best
+// with rs, then the strong bots up to the horizon, and returns my score minus the best
 // opponent's at the horizon.
-func (b *SearchBot[C, G, S, D]) rollout(m *Match[C, G, S, D], me int, c []Command[D], rs int) (float64, error) {
+func (b *SearchBot[C, G, S, D]) rollout(m *Match[C, G, S, D], me int, c []Command[D], rs, horizon int) (float64, error) {
 	var bots [NumSeats]Bot[S, D]
 	for p := range bots {
 		if p != me {
@@ -301,7 +348,7 @@ func (b *SearchBot[C, G, S, D]) rollout(m *Match[C, G, S, D], me int, c []Comman
 		}
 	})
 	cp.Bots[me] = b.strong(me, rs)
-	for h := 1; err == nil && h < b.opts.Horizon && !cp.Done(); h++ {
+	for h := 1; err == nil && h < horizon && !cp.Done(); h++ {
 		err = cp.Play(nil)
 		b.RolloutRounds++
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // searchOptions are small searches, for tests.
-var searchOptions = game.SearchOptions{Candidates: 3, Rollouts: 2, Horizon: 3}
+var searchOptions = game.SearchOptions{Candidates: 2, Rollouts: 2, Horizon: 3, Screen: 5}
 
 // searchMatch starts a match of the search bot (seat 0, small options)
 // and three strong bots.
