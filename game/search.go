@@ -97,10 +97,8 @@ type SearchBot[C Config, G, S any, D Dir] struct {
 	values  []float64
 	better  []int // per candidate: rollouts where it beat the strong bot's orders
 	units   []int
-	// Stats, for measurements: candidates tried, rounds where another
-	// candidate than the strong bot's orders was played, rollout rounds
-	// played.
-	// Screened counts the alternatives screened.
+	// Stats, for measurements: alternatives evaluated by rollouts, rounds
+	// where one was played, rollout rounds played, alternatives screened.
 	Tried, Changed, RolloutRounds, Screened int
 }
 
