@@ -39,6 +39,9 @@ func Define[C Config, G, S any, D Dir](d *Def[C, G, S, D]) *Def[C, G, S, D] {
 	if d.LogDirs[0] > d.LogDirs[1] {
 		panic(fmt.Sprintf("game.Define: %s: LogDirs %v is empty", d.Name, d.LogDirs))
 	}
+	// The search bot of every game (its rollout policy, the strong bot,
+	// is looked up when a search bot is made).
+	d.Bots.Register(SearchBotName, d.SearchFactory(DefaultSearch))
 	d.arena = arena.NewHost[C, Bot[S, D]](arenaRules[C, G, S, D]{d})
 	return d
 }

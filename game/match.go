@@ -196,9 +196,13 @@ func (m *Match[C, G, S, D]) step(cmds *[NumSeats][]Command[D], round int) error 
 }
 
 // playBot asks bot b of player p for its orders on the state s as p sees
-// it: a Blind bot gets nothing to read, a SeatBot the real state and its
-// seat, another bot the view of Def.View.
+// it: a MatchBot gets the match, a Blind bot nothing to read, a SeatBot
+// the real state and its seat, another bot the view of Def.View.
 func (m *Match[C, G, S, D]) playBot(b Bot[S, D], s *S, p int, o *Orders[D]) {
+	if mb, ok := b.(MatchBot[C, G, S, D]); ok {
+		mb.PlayMatch(m, p, o)
+		return
+	}
 	var scratch *S
 	if m.def.View != nil {
 		if m.views == nil { // a game without views holds no copies of its state

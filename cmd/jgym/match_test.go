@@ -121,10 +121,10 @@ func TestUsageAndList(t *testing.T) {
 	if code, _, stderr := runJgym("list", "--help"); code != 0 || !strings.Contains(stderr, "usage: jgym list [--game NAME]") {
 		t.Errorf("jgym list --help: exit %d, stderr %q", code, stderr)
 	}
-	if code, stdout, _ := runJgym("list", "-g", "pandemic"); code != 0 || !strings.HasPrefix(stdout, "Pandemic:\nDemo\nDummyClone\nNull\nPasteur\ncpp:PATH") {
+	if code, stdout, _ := runJgym("list", "-g", "pandemic"); code != 0 || !strings.HasPrefix(stdout, "Pandemic:\nDemo\nDummyClone\nNull\nPasteur\nSearch\ncpp:PATH") {
 		t.Errorf("jgym list -g pandemic: exit %d, stdout %q", code, stdout)
 	}
-	if code, stdout, _ := runJgym("list", "-g", "dominator"); code != 0 || !strings.HasPrefix(stdout, "Dominator:\nDemo\nDummyClone\nKhan\nNull\ncpp:PATH") {
+	if code, stdout, _ := runJgym("list", "-g", "dominator"); code != 0 || !strings.HasPrefix(stdout, "Dominator:\nDemo\nDummyClone\nKhan\nNull\nSearch\ncpp:PATH") {
 		t.Errorf("jgym list -g dominator: exit %d, stdout %q", code, stdout)
 	}
 	if code, _, stderr := runJgym("match", "Foo", "Demo", "Demo", "Demo", "-s", "1", "-o", filepath.Join(t.TempDir(), "x.res")); code != 1 ||

@@ -79,7 +79,7 @@ func TestMatchNames(t *testing.T) {
 	if _, err := Def.NewBotMatch(DefaultConfig(), 1, [4]string{"Null", "Nobody", "Null", "Null"}); !errors.Is(err, game.ErrUnknownBot) {
 		t.Errorf("an unknown bot: %v, want game.ErrUnknownBot", err)
 	}
-	want := []string{"Demo", "DummyClone", "Khan", "Null"}
+	want := []string{"Demo", "DummyClone", "Khan", "Null", "Search"}
 	if got := Def.Bots.Names(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Def.Bots.Names() = %v, want %v", got, want)
 	}

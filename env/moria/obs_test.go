@@ -264,7 +264,7 @@ func TestSpec(t *testing.T) {
 	if sp.Action.Dtype != env.Int8 || sp.ActionOrder.Dtype != env.Int16 || sp.NumActions != 9 {
 		t.Errorf("action spec = %+v / %+v / %d", sp.Action, sp.ActionOrder, sp.NumActions)
 	}
-	if names, _ := Def.Host().Bots(); !reflect.DeepEqual(names, []string{"Balin", "Demo", "DummyClone", "Null"}) {
-		t.Errorf("Bots() = %v, want [Balin Demo DummyClone Null]", names)
+	if names, _ := Def.Host().Bots(); !reflect.DeepEqual(names, []string{"Balin", "Demo", "DummyClone", "Null", "Search"}) {
+		t.Errorf("Bots() = %v, want [Balin Demo DummyClone Null Search]", names)
 	}
 }

@@ -290,3 +290,7 @@ func (r *Rand) Uint64() uint64 {
 
 // Intn draws an integer in 0..n-1 (n > 0).
 func (r *Rand) Intn(n int) int { return int(r.Uint64() % uint64(n)) }
+
+// Reseed puts the engine's generator at the start of another seed (the
+// search bot reseeds its rollouts' copies: game.Reseed).
+func (g *Game) Reseed(seed int) { g.rng = NewRand(seed) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"jgym/course/coursetest"
@@ -99,10 +100,11 @@ func testCopyTraces[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.D
 }
 
 // copySeatings are tables of the game's registered bots: each bot seated
-// at least once, with the Demo and the strong bot.
+// at least once, with the Demo and the strong bot (but the search bot,
+// whose whole games cost seconds: the Search test copies it).
 func copySeatings[C game.Config, G, S any, D game.Dir](d *game.Def[C, G, S, D]) [][game.NumSeats]string {
 	var out [][game.NumSeats]string
-	names := d.Bots.Names()
+	names := slices.DeleteFunc(d.Bots.Names(), func(n string) bool { return n == game.SearchBotName })
 	for i := 0; i < len(names); i += 2 {
 		s := [game.NumSeats]string{names[i], "Demo", d.StrongBot, names[(i+1)%len(names)]}
 		out = append(out, s)

@@ -32,6 +32,10 @@
 //     forged and foreign states are refused with env.ErrBadState; a game
 //     started from rounds of every whole reference trace with a command
 //     file and played on with its commands gives the reference trace.
+//   - Search: the search bot (game.SearchBot) plays legal orders, the
+//     same game for the same seed, and its rollouts do not read the real
+//     game's random generator: two copies of a match whose engines differ
+//     only in their generator's state get the same candidate values.
 //   - PolicyBot: a policy seated as a bot plays the game a learner playing
 //     the policy's greedy actions plays (with Options.Model), with the
 //     orders its metadata names and with each other order of the
@@ -80,6 +84,7 @@ func Run[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S,
 	t.Run("Env", func(t *testing.T) { testEnv(t, d, o) })
 	t.Run("Dataset", func(t *testing.T) { testDataset(t, d, o) })
 	t.Run("States", func(t *testing.T) { testStates(t, d, o) })
+	t.Run("Search", func(t *testing.T) { testSearch(t, d, o) })
 	if o.Model != "" {
 		t.Run("PolicyBot", func(t *testing.T) { testPolicyBot(t, d, o) })
 	}

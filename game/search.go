@@ -1,0 +1,379 @@
+package game
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"jgym/course"
+)
+
+// SearchBotName is the name every game registers its search bot under
+// (Define): a SearchBot with the default SearchOptions.
+const SearchBotName = "Search"
+
+// MatchBot is implemented by bots that play from the match itself rather
+// than from their view of the state (a search, which copies the match to
+// try its moves): a Match calls PlayMatch(m, me, o) instead of Play.
+// PlayMatch must not change m; it may copy it (Match.Copy).
+type MatchBot[C Config, G, S any, D Dir] interface {
+	Bot[S, D]
+	PlayMatch(m *Match[C, G, S, D], me int, o *Orders[D])
+}
+
+// SearchOptions are the sizes of a SearchBot's search.
+type SearchOptions struct {
+	// Candidates is the number of alternatives tried each round besides
+	// the rollout policy's own orders.
+	Candidates int
+	// Rollouts is the number of rollouts per candidate; every candidate
+	// is played with the same rollout seeds (common random numbers).
+	Rollouts int
+	// Horizon is the number of rounds a rollout plays, the candidate's
+	// round included (fewer at the end of the game).
+	Horizon int
+	// Screen, if more than Candidates, is the number of alternatives
+	// drawn each round and screened by one short rollout (ScreenHorizon
+	// rounds) each; the Candidates best of them go on to the rollouts.
+	Screen int
+}
+
+// ScreenHorizon is the horizon of a screening rollout (SearchOptions.Screen).
+const ScreenHorizon = 2
+
+// DefaultSearch are the options of the registered search bot.
+var DefaultSearch = SearchOptions{Candidates: 4, Rollouts: 2, Horizon: 30}
+
+// SearchBot is a rollout planner written once for every game: each round
+// it asks the game's strong bot (Def.StrongBot, the rollout policy) for
+// its orders, makes a few alternatives of them (one unit's command
+// changed to another legal direction, or dropped), and for each
+// candidate plays copies of the match (Match.Copy): the candidate and the
+// other seats' strong bots for the round, then the strong bot at every
+// seat for the rest of the horizon. A candidate's value is its mean over
+// the rollouts of its own score minus the best opponent's at the
+// horizon. An alternative is played only if it beat the strong bot's
+// orders in every rollout (the same seeds for every candidate), the best
+// mean among those; otherwise the strong bot's orders.
+//
+// What it may know. The course engines give every player the whole
+// state (each game's SPEC), so a copy of the engine shows the search
+// nothing a player does not see, except two things it must not use:
+//
+//   - the engine's random generator: its future draws are not visible to
+//     a player. Every rollout reseeds its copy's generator with a seed of
+//     its own (from the bot's seed, the round and the rollout's index), so
+//     the search never foresees the real game's random outcomes; an engine
+//     whose generator cannot be reseeded (neither Rand() *course.Rand nor
+//     Reseed(int)) is refused (Err).
+//   - the other seats' bots (their memories and generators): the
+//     rollouts seat fresh strong bots of their own (Match.Copy with
+//     bots), never copies of the real ones.
+//
+// Its own strong bot plays every round on the real state, as it would in
+// the seat, so that its memory is the strong bot's; the rollouts' strong
+// bots start fresh at the copy's round. It is deterministic given the
+// game's seed. It searches only when a Match asks it (MatchBot); asked
+// through Play, with no match to copy, it plays the strong bot's orders.
+//
+// It costs seconds of CPU per game, far above the course's budget (0.5 s
+// a match, docs/students.md): a bot for jgym's tables, not for the judge.
+type SearchBot[C Config, G, S any, D Dir] struct {
+	def    *Def[C, G, S, D]
+	opts   SearchOptions
+	me     int
+	seed   int
+	strong BotFactory[S, D]
+	own    Bot[S, D] // the strong bot of the seat, on the real state every round
+	rng    course.Rand
+	err    error
+
+	numDirs int // directions per unit slot (the env's NumActions)
+	scratch S
+	base    Orders[D]
+	cands   [][]Command[D]
+	values  []float64
+	better  []int // per candidate: rollouts where it beat the strong bot's orders
+	units   []int
+	// Stats, for measurements: alternatives evaluated by rollouts, rounds
+	// where one was played, rollout rounds played, alternatives screened.
+	Tried, Changed, RolloutRounds, Screened int
+}
+
+var _ MatchBot[nopConfig, int, int, int8] = (*SearchBot[nopConfig, int, int, int8])(nil)
+
+// NewSearchBot returns the search bot of seat me of a game with the seed,
+// with the game's strong bot as rollout policy.
+func (d *Def[C, G, S, D]) NewSearchBot(me, seed int, opts SearchOptions) *SearchBot[C, G, S, D] {
+	b := &SearchBot[C, G, S, D]{def: d, opts: opts, me: me, seed: seed}
+	b.rng.Seed(seed + me + 1)
+	f, err := d.Bots.Lookup(d.StrongBot)
+	if err != nil {
+		b.err = fmt.Errorf("search: the rollout policy: %w", err)
+		return b
+	}
+	b.strong = f
+	b.own = f(me, seed)
+	b.base.rules = &d.Orders
+	return b
+}
+
+// SearchFactory returns a BotFactory of search bots with opts.
+func (d *Def[C, G, S, D]) SearchFactory(opts SearchOptions) BotFactory[S, D] {
+	return func(me, seed int) Bot[S, D] { return d.NewSearchBot(me, seed, opts) }
+}
+
+// Err is the error that stops the bot (no strong bot, an engine whose
+// generator cannot be reseeded, a copy that failed).
+func (b *SearchBot[C, G, S, D]) Err() error { return b.err }
+
+// Values are the candidates' mean rollout values of the last round
+// searched (the strong bot's orders first; empty when the round had no
+// alternative), for tests and tools.
+func (b *SearchBot[C, G, S, D]) Values() []float64 { return b.values }
+
+// Play, without a match to search, plays the strong bot's orders.
+func (b *SearchBot[C, G, S, D]) Play(s *S, o *Orders[D]) {
+	if b.own != nil {
+		b.own.Play(s, o)
+	}
+}
+
+// Reseed sets the random generator of engine g to seed; false if the
+// engine offers none.
+func Reseed[G any](g G, seed int) bool {
+	switch e := any(g).(type) {
+	case interface{ Rand() *course.Rand }:
+		e.Rand().Seed(seed)
+	case interface{ Reseed(int) }:
+		e.Reseed(seed)
+	default:
+		return false
+	}
+	return true
+}
+
+// PlayMatch searches the round m is about to play and gives the best
+// candidate's orders.
+func (b *SearchBot[C, G, S, D]) PlayMatch(m *Match[C, G, S, D], me int, o *Orders[D]) {
+	if b.err != nil || b.own == nil {
+		return
+	}
+	def, s := b.def, m.State()
+	n := def.NumUnits(s)
+	b.base.Reset(n)
+	playBot(def, b.own, s, me, &b.scratch, &b.base)
+	if err := b.base.Err(); err != nil {
+		b.err = err
+		return
+	}
+	base := b.base.List()
+	if b.numDirs == 0 {
+		spec, err := def.Spec(m.Config())
+		if err != nil {
+			b.err = fmt.Errorf("search: %w", err)
+			return
+		}
+		b.numDirs = spec.NumActions
+	}
+	b.candidates(s, me, n, base)
+	if err := b.screen(m, me); err != nil {
+		b.err = err
+		return
+	}
+	b.values = b.values[:0]
+	if len(b.cands) > 1 {
+		if err := b.evaluate(m, me); err != nil {
+			b.err = err
+			return
+		}
+	}
+	// An alternative must beat the strong bot's orders in every rollout
+	// (same seeds): the best mean of a few noisy estimates is otherwise
+	// mostly luck.
+	best := 0
+	for i, v := range b.values {
+		if i > 0 && b.better[i] == b.opts.Rollouts && v > b.values[best] {
+			best = i
+		}
+	}
+	if best != 0 {
+		b.Changed++
+	}
+	for _, c := range b.cands[best] {
+		o.Command(c.ID, c.Dir)
+	}
+}
+
+// candidates fills b.cands: the strong bot's orders first, then up to
+// Candidates alternatives, each the strong bot's orders with one of my
+// unit's command changed to another legal direction (or dropped), drawn
+// with the bot's own generator; no two alike.
+func (b *SearchBot[C, G, S, D]) candidates(s *S, me, n int, base []Command[D]) {
+	def := b.def
+	b.cands = append(b.cands[:0], slices.Clone(base))
+	b.units = b.units[:0]
+	for id := range n {
+		if def.Owner(s, id) == me {
+			b.units = append(b.units, id)
+		}
+	}
+	if len(b.units) == 0 || b.numDirs <= 1 {
+		return
+	}
+	k := max(b.opts.Candidates, b.opts.Screen)
+	for tries := 0; len(b.cands) <= k && tries < 4*k; tries++ {
+		id := b.units[b.rng.Int(0, len(b.units)-1)]
+		d := D(b.rng.Int(0, b.numDirs-1))
+		if d != def.None && !def.Legal(s, me, id, d) {
+			continue
+		}
+		c := make([]Command[D], 0, len(base)+1)
+		found := false
+		for _, x := range base {
+			if x.ID == id {
+				found = true
+				if d == def.None {
+					continue
+				}
+				x.Dir = d
+			}
+			c = append(c, x)
+		}
+		if !found {
+			if d == def.None {
+				continue
+			}
+			c = append(c, Command[D]{id, d})
+		}
+		if slices.ContainsFunc(b.cands, func(o []Command[D]) bool { return slices.Equal(o, c) }) {
+			continue
+		}
+		b.cands = append(b.cands, c)
+	}
+}
+
+// screen keeps the strong bot's orders and the Candidates alternatives
+// of b.cands whose one rollout of ScreenHorizon rounds (the same seed for
+// all) is worth most, in their order (no screening when b.cands holds
+// no more).
+func (b *SearchBot[C, G, S, D]) screen(m *Match[C, G, S, D], me int) error {
+	if len(b.cands) <= b.opts.Candidates+1 {
+		return nil
+	}
+	rs := int(uint32(mix(uint64(b.seed), uint64(b.me), uint64(m.Round()), 1<<40)) & math.MaxInt32)
+	type scored struct {
+		i int
+		v float64
+	}
+	sc := make([]scored, 0, len(b.cands)-1)
+	for i, c := range b.cands[1:] {
+		v, err := b.rollout(m, me, c, rs, ScreenHorizon)
+		if err != nil {
+			return err
+		}
+		sc = append(sc, scored{i + 1, v})
+	}
+	slices.SortStableFunc(sc, func(x, y scored) int { return cmp.Compare(y.v, x.v) })
+	keep := sc[:b.opts.Candidates]
+	slices.SortFunc(keep, func(x, y scored) int { return cmp.Compare(x.i, y.i) })
+	out := b.cands[:1]
+	for _, k := range keep {
+		out = append(out, b.cands[k.i])
+	}
+	b.cands = out
+	b.Screened += len(sc)
+	return nil
+}
+
+// evaluate fills b.values with each candidate's mean rollout value.
+func (b *SearchBot[C, G, S, D]) evaluate(m *Match[C, G, S, D], me int) error {
+	b.values = slices.Grow(b.values[:0], len(b.cands))[:len(b.cands)]
+	clear(b.values)
+	defer func() {
+		for i := range b.values {
+			b.values[i] /= float64(b.opts.Rollouts)
+		}
+	}()
+	round := m.Round()
+	b.better = slices.Grow(b.better[:0], len(b.cands))[:len(b.cands)]
+	clear(b.better)
+	for r := range b.opts.Rollouts {
+		// The rollout's seed: never the real generator's state.
+		rs := int(uint32(mix(uint64(b.seed), uint64(b.me), uint64(round), uint64(r))) & math.MaxInt32)
+		var v0 float64
+		for i, c := range b.cands {
+			v, err := b.rollout(m, me, c, rs, b.opts.Horizon)
+			if err != nil {
+				return err
+			}
+			if i == 0 {
+				v0 = v
+			} else if v > v0 {
+				b.better[i]++
+			}
+			b.values[i] += v
+		}
+	}
+	b.Tried += len(b.cands) - 1
+	return nil
+}
+
+// rollout plays candidate c in a copy of m whose generator is reseeded
+// with rs, then the strong bots up to the horizon, and returns my score minus the best
+// opponent's at the horizon.
+func (b *SearchBot[C, G, S, D]) rollout(m *Match[C, G, S, D], me int, c []Command[D], rs, horizon int) (float64, error) {
+	var bots [NumSeats]Bot[S, D]
+	for p := range bots {
+		if p != me {
+			bots[p] = b.strong(p, rs)
+		}
+	}
+	cp, err := m.Copy(&bots)
+	if err != nil {
+		return 0, fmt.Errorf("search: %w", err)
+	}
+	if !Reseed(cp.Game, rs) {
+		return 0, fmt.Errorf("search: %s's engine has no generator to reseed (Rand() *course.Rand or Reseed(int)): a rollout would foresee the game's random draws", b.def.Name)
+	}
+	err = cp.Play(func(p int, o *Orders[D]) {
+		if p == me {
+			for _, x := range c {
+				o.Command(x.ID, x.Dir)
+			}
+		}
+	})
+	cp.Bots[me] = b.strong(me, rs)
+	for h := 1; err == nil && h < horizon && !cp.Done(); h++ {
+		err = cp.Play(nil)
+		b.RolloutRounds++
+	}
+	b.RolloutRounds++
+	if err != nil && !errors.Is(err, ErrAbort) {
+		return 0, fmt.Errorf("search: rollout: %w", err)
+	}
+	sc := cp.Scores()
+	best := math.MinInt
+	for p, v := range sc {
+		if p != me && v > best {
+			best = v
+		}
+	}
+	return float64(sc[me] - best), nil
+}
+
+// mix hashes its arguments (SplitMix64 steps).
+func mix(xs ...uint64) uint64 {
+	h := uint64(0x9e3779b97f4a7c15)
+	for _, x := range xs {
+		h ^= x
+		h += 0x9e3779b97f4a7c15
+		z := h
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		h = z ^ (z >> 31)
+	}
+	return h
+}
