@@ -127,12 +127,9 @@ func (ob *Observer) writeSunPaths(s *State, me int, dst []byte) {
 		if ss.left[j] < 0 {
 			continue
 		}
-		w, bit := j>>6, uint64(1)<<(j&63)
 		b := sunOffset - int(ss.left[j])
-		for i := 0; i < Rows; i++ {
-			if ss.elev[1][i][w]&bit != 0 {
-				ss.src[b] = append(ss.src[b], Pos{I: i, J: j, K: 1})
-			}
+		for x := ss.elev[1][j]; x != 0; x &= x - 1 {
+			ss.src[b] = append(ss.src[b], Pos{I: bits.TrailingZeros64(x), J: j, K: 1})
 		}
 	}
 	ss.search(s, SunEscape, &ss.surface, &ss.noElev, dst)
@@ -149,27 +146,20 @@ func (ob *Observer) writeSunPaths(s *State, me int, dst []byte) {
 // prepare sets the night columns, the cells the searches may enter and the
 // gems, from the cells scan read (ps).
 func (ss *sunSearch) prepare(s *State, ps *pathSearch) {
-	var night [2]uint64 // the night columns, as the words of a row
+	ss.gems = ss.gems[:0]
+	ss.elev = ps.elev
+	ss.pass[0] = ps.pass[0]
 	for j := range ss.left {
 		left, isNight := NightLeft(s.Round, j)
 		ss.left[j] = int8(left)
 		if !isNight {
 			ss.left[j] = -1
+			ss.pass[1][j], ss.surface[1][j] = 0, 0
 			continue
 		}
-		night[j>>6] |= 1 << (j & 63)
-	}
-	ss.gems = ss.gems[:0]
-	ss.elev = ps.elev
-	ss.pass[0] = ps.pass[0]
-	gems := &ps.src[PathGem][1]
-	for i := 0; i < Rows; i++ {
-		for w := 0; w < 2; w++ {
-			surface := ps.pass[1][i][w] & night[w]
-			ss.pass[1][i][w], ss.surface[1][i][w] = surface, surface
-			for x := gems[i][w] & night[w]; x != 0; x &= x - 1 {
-				ss.gems = append(ss.gems, Pos{I: i, J: 64*w + bits.TrailingZeros64(x), K: 1})
-			}
+		ss.pass[1][j], ss.surface[1][j] = ps.pass[1][j], ps.pass[1][j]
+		for x := ps.src[PathGem][1][j]; x != 0; x &= x - 1 {
+			ss.gems = append(ss.gems, Pos{I: bits.TrailingZeros64(x), J: j, K: 1})
 		}
 	}
 }
