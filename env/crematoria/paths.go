@@ -259,62 +259,63 @@ func liveUnits(s *State, me int, dst []int) []int {
 	return dst
 }
 
-// scanBand is the number of rows sources reads at once.
-const scanBand = 8
-
 // sources sets pass, elev and the sources of every field for seat me.
 func (ps *pathSearch) sources(s *State, me int) {
 	ps.src = [NumPathFields]bitboard{}
 	cave, free, gem := &ps.src[PathCave], &ps.src[PathFreeCave], &ps.src[PathGem]
-	// The cells are read in bands of 8 rows (a band of both levels fits
-	// the cache) and each column's bits of a band are built in variables,
-	// then stored.
-	for i0 := 0; i0 < Rows; i0 += scanBand {
-		for j := 0; j < Cols; j++ {
-			var pass0, pass1, elev0, elev1, caves, frees, gems uint64
-			for i := i0; i < i0+scanBand; i++ {
-				bit := uint64(1) << i
-				c := &s.Cells[i*Cols+j]
+	// Each level's cells are read in row order, a band of 8 rows at a
+	// time: a row's cells go to the bits of its column words, kept in a
+	// band's bytes first (a bit per row), the words ored once per band.
+	var band0 [4][Cols]uint8 // pass, elev, cave, free of level 0
+	var band1 [3][Cols]uint8 // pass, elev, gem of level 1
+	for i0 := 0; i0 < Rows; i0 += 8 {
+		band0, band1 = [4][Cols]uint8{}, [3][Cols]uint8{}
+		for r := 0; r < 8; r++ {
+			row0 := (*[Cols]Cell)(s.Cells[(i0+r)*Cols:])
+			row1 := (*[Cols]Cell)(s.Cells[LevelCells+(i0+r)*Cols:])
+			bit := uint8(1) << r
+			for j := range row0 {
+				c := &row0[j]
 				switch c.Type {
 				case Rock:
 				case Cave:
-					pass0 |= bit
+					band0[0][j] |= bit
 					if int(c.Owner) != me {
-						caves |= bit
+						band0[2][j] |= bit
 					}
 					if c.Owner < 0 {
-						frees |= bit
+						band0[3][j] |= bit
 					}
 				case Elevator:
-					pass0 |= bit
-					elev0 |= bit
+					band0[0][j] |= bit
+					band0[1][j] |= bit
 				default:
-					pass0 |= bit
+					band0[0][j] |= bit
 				}
-				c = &s.Cells[LevelCells+i*Cols+j]
+				c = &row1[j]
 				if c.Type != Rock {
-					pass1 |= bit
+					band1[0][j] |= bit
 				}
 				if c.Type == Elevator {
-					elev1 |= bit
+					band1[1][j] |= bit
 				}
 				if c.Gem {
-					gems |= bit
+					band1[2][j] |= bit
 				}
 			}
+		}
+		for j := 0; j < Cols; j++ {
 			if i0 == 0 {
-				ps.pass[0][j], ps.pass[1][j] = pass0, pass1
-				ps.elev[0][j], ps.elev[1][j] = elev0, elev1
-				cave[0][j], free[0][j], gem[1][j] = caves, frees, gems
-				continue
+				ps.pass[0][j], ps.pass[1][j] = 0, 0
+				ps.elev[0][j], ps.elev[1][j] = 0, 0
 			}
-			ps.pass[0][j] |= pass0
-			ps.pass[1][j] |= pass1
-			ps.elev[0][j] |= elev0
-			ps.elev[1][j] |= elev1
-			cave[0][j] |= caves
-			free[0][j] |= frees
-			gem[1][j] |= gems
+			ps.pass[0][j] |= uint64(band0[0][j]) << i0
+			ps.elev[0][j] |= uint64(band0[1][j]) << i0
+			cave[0][j] |= uint64(band0[2][j]) << i0
+			free[0][j] |= uint64(band0[3][j]) << i0
+			ps.pass[1][j] |= uint64(band1[0][j]) << i0
+			ps.elev[1][j] |= uint64(band1[1][j]) << i0
+			gem[1][j] |= uint64(band1[2][j]) << i0
 		}
 	}
 	ps.src[PathElevator] = ps.elev
