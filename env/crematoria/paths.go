@@ -448,26 +448,51 @@ func vspread(col uint64) uint64 { return col | col<<1 | col>>1 }
 // onto a cell of nearer: the planar moves, and Up or Down when p is an
 // Elevator (elevator).
 func descents(p Pos, elevator bool, nearer *bitboard, flags []byte) {
-	for dir := Bottom; dir < None; dir++ {
-		if dir >= Up && (!elevator || (dir == Up) != (p.K == 0)) {
-			continue
-		}
-		if t := p.Add(dir); t.OnBoard() && nearer.has(t) {
-			flags[dir] = 1
-		}
-	}
+	descentsBefore(p, elevator, nearer, nil, flags)
 }
 
 // descentsBefore is descents with nearer the cells of reached that are not
-// in front (all of reached when front is nil).
+// in front (all of reached when front is nil). The neighbours are read
+// from the column words j-1, j and j+1 of p's level: bit i-1 of a word w
+// is bit i of w<<1 (0 for row 0), and bit i+1 is 0 for the last row (no
+// cell has bit 40).
 func descentsBefore(p Pos, elevator bool, reached, front *bitboard, flags []byte) {
-	for dir := Bottom; dir < None; dir++ {
-		if dir >= Up && (!elevator || (dir == Up) != (p.K == 0)) {
-			continue
+	flags = flags[:None]
+	k, i, j := p.K, uint(p.I), p.J
+	jl, jr := j-1, j+1
+	if jl < 0 {
+		jl = Cols - 1
+	}
+	if jr == Cols {
+		jr = 0
+	}
+	wl, wc, wr := reached[k][jl], reached[k][j], reached[k][jr]
+	var other uint64 // p's column on the other level
+	if elevator {
+		other = reached[1-k][j]
+	}
+	if front != nil {
+		wl &^= front[k][jl]
+		wc &^= front[k][j]
+		wr &^= front[k][jr]
+		if elevator {
+			other &^= front[1-k][j]
 		}
-		if t := p.Add(dir); t.OnBoard() && reached.has(t) && (front == nil || !front.has(t)) {
-			flags[dir] = 1
+	}
+	flags[Bottom] |= uint8(wc >> (i + 1) & 1)
+	flags[BR] |= uint8(wr >> (i + 1) & 1)
+	flags[Right] |= uint8(wr >> i & 1)
+	flags[RT] |= uint8(wr << 1 >> i & 1)
+	flags[Top] |= uint8(wc << 1 >> i & 1)
+	flags[TL] |= uint8(wl << 1 >> i & 1)
+	flags[Left] |= uint8(wl >> i & 1)
+	flags[LB] |= uint8(wl >> (i + 1) & 1)
+	if elevator {
+		d := Up
+		if k == 1 {
+			d = Down
 		}
+		flags[d] |= uint8(other >> i & 1)
 	}
 }
 
