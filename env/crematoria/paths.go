@@ -262,7 +262,14 @@ func liveUnits(s *State, me int, dst []int) []int {
 // sources sets pass, elev and the sources of every field for seat me.
 func (ps *pathSearch) sources(s *State, me int) {
 	ps.src = [NumPathFields]bitboard{}
-	cave, free, gem := &ps.src[PathCave], &ps.src[PathFreeCave], &ps.src[PathGem]
+	scanCells(s, me, &ps.pass, &ps.elev, &ps.src[PathCave], &ps.src[PathFreeCave], &ps.src[PathGem])
+	ps.enemies(s, me)
+}
+
+// scanCells sets pass and elev (the cells one may enter and the Elevators)
+// and seat me's sources of the Cave, FreeCave and Gem fields from the
+// cells of s (the other levels of cave, free and gem are left alone).
+func scanCells(s *State, me int, pass, elev, cave, free, gem *bitboard) {
 	// Each level's cells are read in row order, a band of 8 rows at a
 	// time: a row's cells go to the bits of its column words, kept in a
 	// band's bytes first (a bit per row), the words ored once per band.
@@ -306,18 +313,23 @@ func (ps *pathSearch) sources(s *State, me int) {
 		}
 		for j := 0; j < Cols; j++ {
 			if i0 == 0 {
-				ps.pass[0][j], ps.pass[1][j] = 0, 0
-				ps.elev[0][j], ps.elev[1][j] = 0, 0
+				pass[0][j], pass[1][j], elev[0][j], elev[1][j] = 0, 0, 0, 0
+				cave[0][j], free[0][j], gem[1][j] = 0, 0, 0
 			}
-			ps.pass[0][j] |= uint64(band0[0][j]) << i0
-			ps.elev[0][j] |= uint64(band0[1][j]) << i0
+			pass[0][j] |= uint64(band0[0][j]) << i0
+			elev[0][j] |= uint64(band0[1][j]) << i0
 			cave[0][j] |= uint64(band0[2][j]) << i0
 			free[0][j] |= uint64(band0[3][j]) << i0
-			ps.pass[1][j] |= uint64(band1[0][j]) << i0
-			ps.elev[1][j] |= uint64(band1[1][j]) << i0
+			pass[1][j] |= uint64(band1[0][j]) << i0
+			elev[1][j] |= uint64(band1[1][j]) << i0
 			gem[1][j] |= uint64(band1[2][j]) << i0
 		}
 	}
+}
+
+// enemies sets the sources of the Elevator field (once elev is set) and
+// of seat me's enemy fields (which must be empty).
+func (ps *pathSearch) enemies(s *State, me int) {
 	ps.src[PathElevator] = ps.elev
 	for id := 0; id < NumSlots(s.Cfg); id++ {
 		u := &s.Units[id]
