@@ -133,38 +133,42 @@ func (cc *cellCache) all(s *State, me int, codes []uint8) {
 	scanCells(s, me, &cc.pass, &cc.elev, &cc.cave, &cc.free, &cc.gem)
 }
 
-// redo does cell idx again, as all does it.
+// redo does cell idx again, as all does it. A cell whose terrain (type,
+// owner, gem) is the same changed only its unit: its terrain code and
+// bits stay.
 func (cc *cellCache) redo(s *State, idx, me int, lut0 *[4][8]uint8, lut1 *[4][2]uint8, codes []uint8) {
-	c := &s.Cells[idx]
-	if id := cc.cells[idx].ID; id >= 0 && int(id) < len(cc.named) {
+	c, was := &s.Cells[idx], &cc.cells[idx]
+	if id := was.ID; id >= 0 && int(id) < len(cc.named) {
 		cc.named[id]--
 	}
 	if c.ID >= 0 && int(c.ID) < len(cc.named) {
 		cc.named[c.ID]++
 	}
-	cc.cells[idx] = *c
-	k, i, j := idx/LevelCells, idx%LevelCells/Cols, idx%Cols
-	bit := uint64(1) << i
-	setBit := func(b *bitboard, k int, on bool) {
-		if on {
-			b[k][j] |= bit
+	t := cc.planes[idx] & 7
+	if c.Type != was.Type || c.Owner != was.Owner || c.Gem != was.Gem {
+		k, i, j := idx/LevelCells, idx%LevelCells/Cols, idx%Cols
+		bit := uint64(1) << i
+		setBit := func(b *bitboard, k int, on bool) {
+			if on {
+				b[k][j] |= bit
+			} else {
+				b[k][j] &^= bit
+			}
+		}
+		if k == 0 {
+			t = lut0[c.Type&3][uint8(c.Owner+1)&7]
+			setBit(&cc.pass, 0, c.Type != Rock)
+			setBit(&cc.elev, 0, c.Type == Elevator)
+			setBit(&cc.cave, 0, c.Type == Cave && int(c.Owner) != me)
+			setBit(&cc.free, 0, c.Type == Cave && c.Owner < 0)
 		} else {
-			b[k][j] &^= bit
+			t = lut1[c.Type&3][b2u(c.Gem)]
+			setBit(&cc.pass, 1, c.Type != Rock)
+			setBit(&cc.elev, 1, c.Type == Elevator)
+			setBit(&cc.gem, 1, c.Gem)
 		}
 	}
-	var t uint8
-	if k == 0 {
-		t = lut0[c.Type&3][uint8(c.Owner+1)&7]
-		setBit(&cc.pass, 0, c.Type != Rock)
-		setBit(&cc.elev, 0, c.Type == Elevator)
-		setBit(&cc.cave, 0, c.Type == Cave && int(c.Owner) != me)
-		setBit(&cc.free, 0, c.Type == Cave && c.Owner < 0)
-	} else {
-		t = lut1[c.Type&3][b2u(c.Gem)]
-		setBit(&cc.pass, 1, c.Type != Rock)
-		setBit(&cc.elev, 1, c.Type == Elevator)
-		setBit(&cc.gem, 1, c.Gem)
-	}
+	*was = *c
 	if c.ID >= 0 {
 		t |= codes[c.ID] << 3
 	}
