@@ -76,6 +76,7 @@ type Observer struct {
 	code  []uint8     // unit code by id, for the current observer
 	paths *pathSearch // the searches of Paths
 	sun   *sunSearch  // the searches of SunPaths
+	cells *cellCache  // what Encode derived from the cells
 }
 
 func (ob *Observer) unitCodes(s *State, me int) []uint8 {
@@ -99,15 +100,10 @@ func (ob *Observer) unitCodes(s *State, me int) []uint8 {
 	return c
 }
 
-// Board writes the board tensor, uint8 [3, 40, 80], seen by seat me into
-// dst (len BoardBytes).
-func (ob *Observer) Board(s *State, me int, dst []byte) {
-	dst = dst[:BoardBytes]
-	codes := ob.unitCodes(s, me)
-	// Terrain codes by cell type and owner+1 (level 0), by type and gem
-	// (level 1): a table lookup per cell instead of a branch.
-	var lut0 [4][8]uint8
-	var lut1 [4][2]uint8
+// terrainLUTs returns the terrain codes seen by seat me by cell type and
+// owner+1 (level 0), by type and gem (level 1): a table lookup per cell
+// instead of a branch.
+func terrainLUTs(me int) (lut0 [4][8]uint8, lut1 [4][2]uint8) {
 	lut0[Cave][0] = codeCave
 	for g := 0; g < NumPlayers; g++ {
 		lut0[Cave][g+1] = codeOwnedCave + rel(g, me)
@@ -119,6 +115,15 @@ func (ob *Observer) Board(s *State, me int, dst []byte) {
 	lut1[Elevator] = [2]uint8{codeElevator, codeElevator}
 	lut1[Cave] = [2]uint8{codeOutside, codeGem}
 	lut1[Rock] = [2]uint8{codeOutside, codeGem}
+	return lut0, lut1
+}
+
+// Board writes the board tensor, uint8 [3, 40, 80], seen by seat me into
+// dst (len BoardBytes).
+func (ob *Observer) Board(s *State, me int, dst []byte) {
+	dst = dst[:BoardBytes]
+	codes := ob.unitCodes(s, me)
+	lut0, lut1 := terrainLUTs(me)
 	level0 := dst[:LevelCells:LevelCells]
 	for idx := range level0 {
 		c := &s.Cells[idx]
@@ -137,7 +142,11 @@ func (ob *Observer) Board(s *State, me int, dst []byte) {
 		}
 		level1[idx] = t
 	}
-	flags := dst[2*LevelCells:]
+	boardFlags(s, dst[2*LevelCells:])
+}
+
+// boardFlags writes the board's flags plane.
+func boardFlags(s *State, flags []byte) {
 	var col [Cols]uint8
 	for j := range col {
 		if Daylight(Pos{0, j, 1}, s.Round) {
@@ -353,9 +362,24 @@ var globalColumns = func() []env.Column {
 // Encode writes player me's observation of s: the tensors of specFor, in
 // its order, into obs (nil entries are not computed) (game.Encoder).
 func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
-	// Paths and SunPaths read the cells once for both.
-	if len(obs) > 5 && obs[5] != nil || len(obs) > 4 && obs[4] != nil {
-		ob.scan(s, me)
+	// The board's level planes and the cells the path searches read are
+	// kept between calls, redone where the cells changed (cellCache).
+	searches := len(obs) > 5 && obs[5] != nil || len(obs) > 4 && obs[4] != nil
+	if searches || len(obs) > 0 && obs[0] != nil {
+		if ob.cells == nil {
+			ob.cells = new(cellCache)
+		}
+		ob.cells.update(s, me, ob.unitCodes(s, me))
+	}
+	if searches {
+		if ob.paths == nil {
+			ob.paths = new(pathSearch)
+		}
+		ps, cc := ob.paths, ob.cells
+		ps.pass, ps.elev = cc.pass, cc.elev
+		ps.src[PathCave], ps.src[PathFreeCave], ps.src[PathGem] = cc.cave, cc.free, cc.gem
+		ps.src[PathEnemyPioneer], ps.src[PathEnemyFuryan] = bitboard{}, bitboard{}
+		ps.enemies(s, me)
 	}
 	for i, dst := range obs {
 		if dst == nil {
@@ -363,7 +387,9 @@ func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 		}
 		switch i {
 		case 0:
-			ob.Board(s, me, dst)
+			dst = dst[:BoardBytes]
+			copy(dst, ob.cells.planes[:])
+			boardFlags(s, dst[2*LevelCells:])
 		case 1:
 			ob.Units(s, me, dst)
 		case 2:

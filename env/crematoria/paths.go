@@ -38,19 +38,26 @@ const PathColumns = 2 * NumPathFields * NumDirs
 // unreachable is the distance of a cell beyond PathMaxDistance.
 const unreachable = 255
 
-// A bitboard holds one bit per cell of both levels: row i of level k is
-// the 80 bits of words [k][i][0] (columns 0-63) and [k][i][1] (columns
-// 64-79 in its low 16 bits).
-type bitboard [2][Rows][2]uint64
-
-const hiMask = 1<<(Cols-64) - 1
+// A bitboard holds one bit per cell of both levels, as column bitboards
+// (d0.go): column j of level k is the word [k][j], bit i for row i (bits
+// 40-63 are 0).
+type bitboard [2][Cols]uint64
 
 func (b *bitboard) set(k, i, j int) {
-	b[k][i][j>>6] |= 1 << (j & 63)
+	b[k][j] |= 1 << i
 }
 
 func (b *bitboard) has(p Pos) bool {
-	return b[p.K][p.I][p.J>>6]>>(p.J&63)&1 == 1
+	return b[p.K][p.J]>>p.I&1 == 1
+}
+
+// and sets b to the cells of both x and y.
+func (b *bitboard) and(x, y *bitboard) {
+	for k := range b {
+		for j := range b[k] {
+			b[k][j] = x[k][j] & y[k][j]
+		}
+	}
 }
 
 // pathSearch is the scratch space of Paths.
@@ -60,7 +67,7 @@ type pathSearch struct {
 	reached    bitboard                // cells at distance <= t
 	front      bitboard                // cells at distance exactly t
 	mine       []int                   // the observer's slots on the board
-	dist       []uint8                 // by entry of mine
+	wait       []unitCell              // search's units without a distance
 
 	// The Elevator field depends on the map alone, which never changes
 	// during a game: its distances are kept for the pass and elev they
@@ -117,13 +124,7 @@ func (c *layerCache) distance(p Pos) uint8 {
 func (ps *pathSearch) searchCached(s *State, f int, c *layerCache, dst []byte) {
 	if !c.ok || c.src != ps.src[f] || c.pass != ps.pass || c.elev != ps.elev {
 		c.src, c.pass, c.elev, c.ok, c.done = ps.src[f], ps.pass, ps.elev, true, false
-		for k := range c.front {
-			for i := range c.front[k] {
-				for w := 0; w < 2; w++ {
-					c.front[k][i][w] = c.src[k][i][w] & c.pass[k][i][w]
-				}
-			}
-		}
+		c.front.and(&c.src, &c.pass)
 		c.layers = append(c.layers[:0], c.front)
 	}
 	var none bitboard
@@ -136,7 +137,10 @@ func (ps *pathSearch) searchCached(s *State, f int, c *layerCache, dst []byte) {
 		case d > 0:
 			nearer = &c.layers[d-1]
 		}
-		ps.write(s, f, id, d, nearer, dst)
+		u := &s.Units[id]
+		row := dst[id*PathColumns : (id+1)*PathColumns]
+		descents(u.Pos, ps.elev.has(u.Pos), nearer, row[f*NumDirs:(f+1)*NumDirs])
+		thermometer(d, row[(NumPathFields+f)*NumDirs:])
 	}
 }
 
@@ -216,21 +220,13 @@ func (ps *pathSearch) measure(f int, dist *[2 * LevelCells]uint8) {
 	for i := range dist {
 		dist[i] = unreachable
 	}
-	for k := range ps.front {
-		for i := range ps.front[k] {
-			for w := 0; w < 2; w++ {
-				ps.front[k][i][w] = ps.src[f][k][i][w] & ps.pass[k][i][w]
-			}
-		}
-	}
+	ps.front.and(&ps.src[f], &ps.pass)
 	ps.reached = ps.front
 	for t := 0; ; t++ {
 		for k := range ps.front {
-			for i := range ps.front[k] {
-				for w := 0; w < 2; w++ {
-					for x := ps.front[k][i][w]; x != 0; x &= x - 1 {
-						dist[k*LevelCells+i*Cols+64*w+bits.TrailingZeros64(x)] = uint8(t)
-					}
+			for j, x := range ps.front[k] {
+				for ; x != 0; x &= x - 1 {
+					dist[k*LevelCells+bits.TrailingZeros64(x)*Cols+j] = uint8(t)
 				}
 			}
 		}
@@ -266,49 +262,74 @@ func liveUnits(s *State, me int, dst []int) []int {
 // sources sets pass, elev and the sources of every field for seat me.
 func (ps *pathSearch) sources(s *State, me int) {
 	ps.src = [NumPathFields]bitboard{}
-	cave, free, gem := &ps.src[PathCave], &ps.src[PathFreeCave], &ps.src[PathGem]
-	// Each word is built in variables, a bit per cell, then stored.
-	for i := 0; i < Rows; i++ {
-		for w := 0; w < 2; w++ {
-			j0 := w * 64
-			row0 := s.Cells[i*Cols+j0 : i*Cols+min(j0+64, Cols)]
-			row1 := s.Cells[LevelCells+i*Cols+j0 : LevelCells+i*Cols+min(j0+64, Cols)]
-			var pass0, pass1, elev0, elev1, caves, frees, gems uint64
+	scanCells(s, me, &ps.pass, &ps.elev, &ps.src[PathCave], &ps.src[PathFreeCave], &ps.src[PathGem])
+	ps.enemies(s, me)
+}
+
+// scanCells sets pass and elev (the cells one may enter and the Elevators)
+// and seat me's sources of the Cave, FreeCave and Gem fields from the
+// cells of s (the other levels of cave, free and gem are left alone).
+func scanCells(s *State, me int, pass, elev, cave, free, gem *bitboard) {
+	// Each level's cells are read in row order, a band of 8 rows at a
+	// time: a row's cells go to the bits of its column words, kept in a
+	// band's bytes first (a bit per row), the words ored once per band.
+	var band0 [4][Cols]uint8 // pass, elev, cave, free of level 0
+	var band1 [3][Cols]uint8 // pass, elev, gem of level 1
+	for i0 := 0; i0 < Rows; i0 += 8 {
+		band0, band1 = [4][Cols]uint8{}, [3][Cols]uint8{}
+		for r := 0; r < 8; r++ {
+			row0 := (*[Cols]Cell)(s.Cells[(i0+r)*Cols:])
+			row1 := (*[Cols]Cell)(s.Cells[LevelCells+(i0+r)*Cols:])
+			bit := uint8(1) << r
 			for j := range row0 {
-				bit := uint64(1) << j
 				c := &row0[j]
 				switch c.Type {
 				case Rock:
 				case Cave:
-					pass0 |= bit
+					band0[0][j] |= bit
 					if int(c.Owner) != me {
-						caves |= bit
+						band0[2][j] |= bit
 					}
 					if c.Owner < 0 {
-						frees |= bit
+						band0[3][j] |= bit
 					}
 				case Elevator:
-					pass0 |= bit
-					elev0 |= bit
+					band0[0][j] |= bit
+					band0[1][j] |= bit
 				default:
-					pass0 |= bit
+					band0[0][j] |= bit
 				}
 				c = &row1[j]
 				if c.Type != Rock {
-					pass1 |= bit
+					band1[0][j] |= bit
 				}
 				if c.Type == Elevator {
-					elev1 |= bit
+					band1[1][j] |= bit
 				}
 				if c.Gem {
-					gems |= bit
+					band1[2][j] |= bit
 				}
 			}
-			ps.pass[0][i][w], ps.pass[1][i][w] = pass0, pass1
-			ps.elev[0][i][w], ps.elev[1][i][w] = elev0, elev1
-			cave[0][i][w], free[0][i][w], gem[1][i][w] = caves, frees, gems
+		}
+		for j := 0; j < Cols; j++ {
+			if i0 == 0 {
+				pass[0][j], pass[1][j], elev[0][j], elev[1][j] = 0, 0, 0, 0
+				cave[0][j], free[0][j], gem[1][j] = 0, 0, 0
+			}
+			pass[0][j] |= uint64(band0[0][j]) << i0
+			elev[0][j] |= uint64(band0[1][j]) << i0
+			cave[0][j] |= uint64(band0[2][j]) << i0
+			free[0][j] |= uint64(band0[3][j]) << i0
+			pass[1][j] |= uint64(band1[0][j]) << i0
+			elev[1][j] |= uint64(band1[1][j]) << i0
+			gem[1][j] |= uint64(band1[2][j]) << i0
 		}
 	}
+}
+
+// enemies sets the sources of the Elevator field (once elev is set) and
+// of seat me's enemy fields (which must be empty).
+func (ps *pathSearch) enemies(s *State, me int) {
 	ps.src[PathElevator] = ps.elev
 	for id := 0; id < NumSlots(s.Cfg); id++ {
 		u := &s.Units[id]
@@ -323,48 +344,45 @@ func (ps *pathSearch) sources(s *State, me int) {
 	}
 }
 
+// unitCell is a unit's slot and its cell's word and bit in a bitboard.
+type unitCell struct {
+	id   int
+	k, j int
+	bit  uint64
+}
+
 // search runs field f's search and writes its columns for ps.mine.
 func (ps *pathSearch) search(s *State, f int, dst []byte) {
-	const far = unreachable
-	dist := ps.dist[:0]
-	for range ps.mine {
-		dist = append(dist, far)
+	// The units still without a distance.
+	wait := ps.wait[:0]
+	for _, id := range ps.mine {
+		p := s.Units[id].Pos
+		wait = append(wait, unitCell{id: id, k: p.K, j: p.J, bit: 1 << p.I})
 	}
-	ps.dist = dist
-	left := len(ps.mine)
+	ps.wait = wait
 	// Distance 0: the sources that are not Rock.
-	for k := range ps.front {
-		for i := range ps.front[k] {
-			for w := 0; w < 2; w++ {
-				ps.front[k][i][w] = ps.src[f][k][i][w] & ps.pass[k][i][w]
-			}
-		}
-	}
+	ps.front.and(&ps.src[f], &ps.pass)
 	ps.reached = ps.front
-	prev := bitboard{} // cells at distance < t
 	for t := 0; ; t++ {
-		// The units whose cell is at distance t: their neighbours in prev
-		// are nearer.
-		for e, id := range ps.mine {
-			if dist[e] == far && ps.front.has(s.Units[id].Pos) {
-				dist[e] = uint8(t)
-				ps.write(s, f, id, uint8(t), &prev, dst)
-				left--
+		// The units whose cell is at distance t: their neighbours reached
+		// before (in reached but not in front) are nearer.
+		for e := 0; e < len(wait); {
+			c := &wait[e]
+			if ps.front[c.k][c.j]&c.bit == 0 {
+				e++
+				continue
 			}
+			ps.write(s, f, c.id, uint8(t), &ps.reached, &ps.front, dst)
+			wait[e] = wait[len(wait)-1]
+			wait = wait[:len(wait)-1]
 		}
-		if left == 0 || t == PathMaxDistance {
-			break
-		}
-		prev = ps.reached
-		if !ps.expand() {
+		if len(wait) == 0 || t == PathMaxDistance || !ps.expand() {
 			break
 		}
 	}
 	// The units beyond: every reached neighbour is nearer.
-	for e, id := range ps.mine {
-		if dist[e] == far {
-			ps.write(s, f, id, far, &ps.reached, dst)
-		}
+	for _, c := range wait {
+		ps.write(s, f, c.id, unreachable, &ps.reached, nil, dst)
 	}
 }
 
@@ -376,100 +394,132 @@ func (ps *pathSearch) expand() bool {
 
 // expandFront replaces fr with the cells of pass one move from it that are
 // not in reached, adds them to reached, and reports whether there are any:
-// the eight planar
-// moves (columns wrapping, rows not) and, from a cell of elev, the move to
-// the other level. With from = 1 only level 1 is searched, without jumps
-// (fr's level 0 must be empty). The cells of fr must be in reached.
+// the eight planar moves (columns wrapping, rows not) and, from a cell of
+// elev, the move to the other level. With from = 1 only level 1 is
+// searched, without jumps (fr's level 0 must be empty). The cells of fr
+// must be in reached.
 //
-// It visits only the rows next to the front's, and each row once: the
-// sideways spread of rows i-1, i and i+1 rides along in variables (x, y,
-// z), and a row of fr is overwritten only after the spread of the row
-// below has been read from it.
+// On column bitboards a column's cells and the cells above and below them
+// are two shifts (rows pushed off the board are cleared by pass); the
+// spread of columns j-1, j and j+1 rides along in variables, and column j
+// of fr is overwritten only once the spreads of its neighbours were read
+// (column 0's spread is kept for column 79, the wrap).
 func expandFront(fr, pass, elev, reached *bitboard, from int) bool {
-	lo, hi := -1, -1
-	for i := 0; i < Rows; i++ {
-		if fr[0][i][0]|fr[0][i][1]|fr[1][i][0]|fr[1][i][1] != 0 {
-			if lo < 0 {
-				lo = i
-			}
-			hi = i
-		}
+	if from == 1 {
+		return expandSurface(&fr[1], &pass[1], &reached[1])
 	}
-	if lo < 0 {
-		return false
-	}
-	a, b := max(lo-1, 0), min(hi+1, Rows-1)
-	// Rows a-1 and b+1 of fr are empty (or off the board): their spread is 0.
-	var x00, x01, x10, x11 uint64 // row i-1, level k, word w: xkw
-	var y00, y01 uint64
-	if from == 0 {
-		y00, y01 = spread(fr[0][a][0], fr[0][a][1])
-	}
-	y10, y11 := spread(fr[1][a][0], fr[1][a][1])
-	any := uint64(0)
-	for i := a; i <= b; i++ {
-		var z00, z01, z10, z11 uint64
-		if i+1 <= b {
-			if from == 0 {
-				z00, z01 = spread(fr[0][i+1][0], fr[0][i+1][1])
-			}
-			z10, z11 = spread(fr[1][i+1][0], fr[1][i+1][1])
+	f0, f1 := &fr[0], &fr[1]
+	p0, p1 := &pass[0], &pass[1]
+	e0, e1 := &elev[0], &elev[1]
+	r0, r1 := &reached[0], &reached[1]
+	prev0, prev1 := vspread(f0[Cols-1]), vspread(f1[Cols-1])
+	cur0, cur1 := vspread(f0[0]), vspread(f1[0])
+	first0, first1 := cur0, cur1
+	var any uint64
+	for j := 0; j < Cols; j++ {
+		next0, next1 := first0, first1
+		if j+1 < Cols {
+			next0, next1 = vspread(f0[j+1]), vspread(f1[j+1])
 		}
-		v10 := (x10 | y10 | z10)
-		v11 := (x11 | y11 | z11)
-		if from == 0 {
-			v00 := (x00 | y00 | z00) | fr[1][i][0]&elev[1][i][0]
-			v01 := (x01 | y01 | z01) | fr[1][i][1]&elev[1][i][1]
-			v10 |= fr[0][i][0] & elev[0][i][0]
-			v11 |= fr[0][i][1] & elev[0][i][1]
-			v00 &= pass[0][i][0] &^ reached[0][i][0]
-			v01 &= pass[0][i][1] &^ reached[0][i][1]
-			fr[0][i][0], fr[0][i][1] = v00, v01
-			reached[0][i][0] |= v00
-			reached[0][i][1] |= v01
-			any |= v00 | v01
-		}
-		v10 &= pass[1][i][0] &^ reached[1][i][0]
-		v11 &= pass[1][i][1] &^ reached[1][i][1]
-		fr[1][i][0], fr[1][i][1] = v10, v11
-		reached[1][i][0] |= v10
-		reached[1][i][1] |= v11
-		any |= v10 | v11
-		x00, x01, x10, x11 = y00, y01, y10, y11
-		y00, y01, y10, y11 = z00, z01, z10, z11
+		n0 := (prev0 | cur0 | next0 | f1[j]&e1[j]) & p0[j] &^ r0[j]
+		n1 := (prev1 | cur1 | next1 | f0[j]&e0[j]) & p1[j] &^ r1[j]
+		f0[j], f1[j] = n0, n1
+		r0[j] |= n0
+		r1[j] |= n1
+		any |= n0 | n1
+		prev0, prev1, cur0, cur1 = cur0, cur1, next0, next1
 	}
 	return any != 0
 }
 
-// spread returns a row's cells with the cells beside them (columns j-1, j
-// and j+1, wrapping), the row given as its two words.
-func spread(lo, hi uint64) (uint64, uint64) {
-	llo, lhi := lo<<1|hi>>(Cols-65)&1, (hi<<1|lo>>63)&hiMask
-	rlo, rhi := lo>>1|(hi&1)<<63, hi>>1|(lo&1)<<(Cols-65)
-	return lo | llo | rlo, hi | lhi | rhi
+// expandSurface is expandFront on one level, without jumps: fr, pass and
+// reached are that level's columns.
+func expandSurface(fr, pass, reached *[Cols]uint64) bool {
+	prev, cur := vspread(fr[Cols-1]), vspread(fr[0])
+	first := cur
+	var any uint64
+	for j := 0; j < Cols; j++ {
+		next := first
+		if j+1 < Cols {
+			next = vspread(fr[j+1])
+		}
+		n := (prev | cur | next) & pass[j] &^ reached[j]
+		fr[j] = n
+		reached[j] |= n
+		any |= n
+		prev, cur = cur, next
+	}
+	return any != 0
 }
+
+// vspread returns a column's cells with the cells above and below them
+// (bit 40, below the last row, is for the caller to clear).
+func vspread(col uint64) uint64 { return col | col<<1 | col>>1 }
 
 // descents sets flags[d] for the directions d (0..9) that take a unit at p
 // onto a cell of nearer: the planar moves, and Up or Down when p is an
 // Elevator (elevator).
 func descents(p Pos, elevator bool, nearer *bitboard, flags []byte) {
-	for dir := Bottom; dir < None; dir++ {
-		if dir >= Up && (!elevator || (dir == Up) != (p.K == 0)) {
-			continue
+	descentsBefore(p, elevator, nearer, nil, flags)
+}
+
+// descentsBefore is descents with nearer the cells of reached that are not
+// in front (all of reached when front is nil). The neighbours are read
+// from the column words j-1, j and j+1 of p's level: bit i-1 of a word w
+// is bit i of w<<1 (0 for row 0), and bit i+1 is 0 for the last row (no
+// cell has bit 40).
+func descentsBefore(p Pos, elevator bool, reached, front *bitboard, flags []byte) {
+	flags = flags[:None]
+	k, i, j := p.K, uint(p.I), p.J
+	jl, jr := j-1, j+1
+	if jl < 0 {
+		jl = Cols - 1
+	}
+	if jr == Cols {
+		jr = 0
+	}
+	wl, wc, wr := reached[k][jl], reached[k][j], reached[k][jr]
+	var other uint64 // p's column on the other level
+	if elevator {
+		other = reached[1-k][j]
+	}
+	if front != nil {
+		wl &^= front[k][jl]
+		wc &^= front[k][j]
+		wr &^= front[k][jr]
+		if elevator {
+			other &^= front[1-k][j]
 		}
-		if t := p.Add(dir); t.OnBoard() && nearer.has(t) {
-			flags[dir] = 1
+	}
+	flags[Bottom] |= uint8(wc >> (i + 1) & 1)
+	flags[BR] |= uint8(wr >> (i + 1) & 1)
+	flags[Right] |= uint8(wr >> i & 1)
+	flags[RT] |= uint8(wr << 1 >> i & 1)
+	flags[Top] |= uint8(wc << 1 >> i & 1)
+	flags[TL] |= uint8(wl << 1 >> i & 1)
+	flags[Left] |= uint8(wl >> i & 1)
+	flags[LB] |= uint8(wl >> (i + 1) & 1)
+	if elevator {
+		d := Up
+		if k == 1 {
+			d = Down
 		}
+		flags[d] |= uint8(other >> i & 1)
 	}
 }
 
 // write sets unit id's columns of field f: its distance d, and as
-// descents the moves onto cells of nearer (cells at a distance below d).
-func (ps *pathSearch) write(s *State, f, id int, d uint8, nearer *bitboard, dst []byte) {
+// descents the moves onto the cells reached before front (the cells at a
+// distance below d; every reached cell when front is nil).
+func (ps *pathSearch) write(s *State, f, id int, d uint8, reached, front *bitboard, dst []byte) {
 	u := &s.Units[id]
 	row := dst[id*PathColumns : (id+1)*PathColumns]
-	descents(u.Pos, ps.elev.has(u.Pos), nearer, row[f*NumDirs:(f+1)*NumDirs])
-	therm := row[(NumPathFields+f)*NumDirs:]
+	descentsBefore(u.Pos, ps.elev.has(u.Pos), reached, front, row[f*NumDirs:(f+1)*NumDirs])
+	thermometer(d, row[(NumPathFields+f)*NumDirs:])
+}
+
+// thermometer sets the thermometer columns of a distance d.
+func thermometer(d uint8, therm []byte) {
 	for k, th := range PathThresholds {
 		therm[k] = b2u(d >= th)
 	}

@@ -63,7 +63,6 @@ type sunSearch struct {
 	src     [sunOffset + 1][]Pos // source cells by start value + sunOffset
 	reached bitboard             // cells of value <= t
 	front   bitboard             // cells of value exactly t
-	prev    bitboard             // cells of value < t
 	mine    []int                // the observer's live units on the board
 	gems    []Pos                // the gems of level 1 in the night
 	gemVal  []int8               // their escape values
@@ -127,12 +126,9 @@ func (ob *Observer) writeSunPaths(s *State, me int, dst []byte) {
 		if ss.left[j] < 0 {
 			continue
 		}
-		w, bit := j>>6, uint64(1)<<(j&63)
 		b := sunOffset - int(ss.left[j])
-		for i := 0; i < Rows; i++ {
-			if ss.elev[1][i][w]&bit != 0 {
-				ss.src[b] = append(ss.src[b], Pos{I: i, J: j, K: 1})
-			}
+		for x := ss.elev[1][j]; x != 0; x &= x - 1 {
+			ss.src[b] = append(ss.src[b], Pos{I: bits.TrailingZeros64(x), J: j, K: 1})
 		}
 	}
 	ss.search(s, SunEscape, &ss.surface, &ss.noElev, dst)
@@ -149,27 +145,20 @@ func (ob *Observer) writeSunPaths(s *State, me int, dst []byte) {
 // prepare sets the night columns, the cells the searches may enter and the
 // gems, from the cells scan read (ps).
 func (ss *sunSearch) prepare(s *State, ps *pathSearch) {
-	var night [2]uint64 // the night columns, as the words of a row
+	ss.gems = ss.gems[:0]
+	ss.elev = ps.elev
+	ss.pass[0] = ps.pass[0]
 	for j := range ss.left {
 		left, isNight := NightLeft(s.Round, j)
 		ss.left[j] = int8(left)
 		if !isNight {
 			ss.left[j] = -1
+			ss.pass[1][j], ss.surface[1][j] = 0, 0
 			continue
 		}
-		night[j>>6] |= 1 << (j & 63)
-	}
-	ss.gems = ss.gems[:0]
-	ss.elev = ps.elev
-	ss.pass[0] = ps.pass[0]
-	gems := &ps.src[PathGem][1]
-	for i := 0; i < Rows; i++ {
-		for w := 0; w < 2; w++ {
-			surface := ps.pass[1][i][w] & night[w]
-			ss.pass[1][i][w], ss.surface[1][i][w] = surface, surface
-			for x := gems[i][w] & night[w]; x != 0; x &= x - 1 {
-				ss.gems = append(ss.gems, Pos{I: i, J: 64*w + bits.TrailingZeros64(x), K: 1})
-			}
+		ss.pass[1][j], ss.surface[1][j] = ps.pass[1][j], ps.pass[1][j]
+		for x := ps.src[PathGem][1][j]; x != 0; x &= x - 1 {
+			ss.gems = append(ss.gems, Pos{I: bits.TrailingZeros64(x), J: j, K: 1})
 		}
 	}
 }
@@ -182,23 +171,24 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 	type target struct {
 		p    Pos
 		id   int // a unit, or -1 - the gem's index
-		done bool
+		k, j int
+		bit  uint64 // p's bit in column word [k][j]
 	}
 	var buf [128]target
 	targets := buf[:0]
 	for _, id := range ss.mine {
 		if p := s.Units[id].Pos; f != SunEscape || p.K == 1 {
-			targets = append(targets, target{p: p, id: id})
+			targets = append(targets, target{p: p, id: id, k: p.K, j: p.J, bit: 1 << p.I})
 		}
 	}
 	if f == SunEscape {
 		ss.gemVal = ss.gemVal[:0]
 		for e, g := range ss.gems {
 			ss.gemVal = append(ss.gemVal, sunFar)
-			targets = append(targets, target{p: g, id: -1 - e})
+			targets = append(targets, target{p: g, id: -1 - e, k: g.K, j: g.J, bit: 1 << g.I})
 		}
 	}
-	left, units := len(targets), 0
+	units := 0
 	for _, tg := range targets {
 		if tg.id >= 0 {
 			units++
@@ -211,15 +201,18 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 			first, last = min(first, b-sunOffset), b-sunOffset
 		}
 	}
+	// The targets without a value yet (with no source, every target is
+	// unreachable).
+	wait := targets
 	if first > 0 {
-		left = 0 // no source: every target is unreachable
+		wait = nil
 	}
-	ss.reached, ss.front, ss.prev = bitboard{}, bitboard{}, bitboard{}
+	ss.reached, ss.front = bitboard{}, bitboard{}
 	from := 0 // the escape search stays on level 1
 	if f == SunEscape {
 		from = 1
 	}
-	for t := first; left > 0; t++ {
+	for t := first; len(wait) > 0; t++ {
 		// The sources that start at t and are not reached yet.
 		if t <= last {
 			for _, p := range ss.src[t+sunOffset] {
@@ -229,26 +222,27 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 				}
 			}
 		}
-		// The targets of value t: their neighbours in prev are nearer.
-		for e := range targets {
-			tg := &targets[e]
-			if tg.done || !ss.front.has(tg.p) {
+		// The targets of value t: their neighbours reached before (in
+		// reached but not in front) are nearer.
+		for e := 0; e < len(wait); {
+			tg := &wait[e]
+			if ss.front[tg.k][tg.j]&tg.bit == 0 {
+				e++
 				continue
 			}
-			tg.done = true
-			left--
 			if tg.id < 0 {
 				ss.gemVal[-1-tg.id] = int8(t)
 			} else {
 				units--
-				ss.write(f, tg.p, int8(t), &ss.prev, dst[tg.id*SunColumns:(tg.id+1)*SunColumns])
+				ss.write(f, tg.p, int8(t), &ss.reached, &ss.front, dst[tg.id*SunColumns:(tg.id+1)*SunColumns])
 			}
+			wait[e] = wait[len(wait)-1]
+			wait = wait[:len(wait)-1]
 		}
 		// A gem's escape value counts only when it is 0 or less.
 		if t == SunMaxValue || units == 0 && t >= 0 {
 			break
 		}
-		ss.prev = ss.reached
 		if !expandFront(&ss.front, pass, elev, &ss.reached, from) && t >= last {
 			break
 		}
@@ -257,19 +251,23 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 		ss.src[b] = ss.src[b][:0]
 	}
 	// The units beyond: every reached neighbour is nearer.
-	for _, tg := range targets {
-		if !tg.done && tg.id >= 0 {
-			ss.write(f, tg.p, sunFar, &ss.reached, dst[tg.id*SunColumns:(tg.id+1)*SunColumns])
+	if first > 0 {
+		wait = targets
+	}
+	for _, tg := range wait {
+		if tg.id >= 0 {
+			ss.write(f, tg.p, sunFar, &ss.reached, nil, dst[tg.id*SunColumns:(tg.id+1)*SunColumns])
 		}
 	}
 }
 
 // write sets field f's columns of a unit at p of value v: as descents the
-// moves onto cells of nearer (for escape, also Down from an Elevator), and
-// the thresholds.
-func (ss *sunSearch) write(f int, p Pos, v int8, nearer *bitboard, row []byte) {
+// moves onto the cells reached before front (the cells of a value below v;
+// every reached cell when front is nil; for escape, also Down from an
+// Elevator), and the thresholds.
+func (ss *sunSearch) write(f int, p Pos, v int8, reached, front *bitboard, row []byte) {
 	elevator := ss.elev.has(p)
-	descents(p, elevator, nearer, row[f*NumDirs:(f+1)*NumDirs])
+	descentsBefore(p, elevator, reached, front, row[f*NumDirs:(f+1)*NumDirs])
 	if f == SunEscape && elevator && p.K == 1 {
 		row[f*NumDirs+int(Down)] = 1 // level 0 is safe
 	}

@@ -351,9 +351,8 @@ func TestExpandFrontAgainstCells(t *testing.T) {
 // or sets b |= o.
 func (b *bitboard) or(o *bitboard) {
 	for k := range b {
-		for i := range b[k] {
-			b[k][i][0] |= o[k][i][0]
-			b[k][i][1] |= o[k][i][1]
+		for j := range b[k] {
+			b[k][j] |= o[k][j]
 		}
 	}
 }

@@ -165,3 +165,8 @@ func BenchmarkTensors[C game.Config, G, S any, D game.Dir](b *testing.B, d *game
 		b.Run(strings.Join(set, "+"), func(b *testing.B) { benchEncoder(b, d, set) })
 	}
 }
+
+// ThreadCPU returns the CPU time of the calling thread (lock it with
+// runtime.LockOSThread), as BenchmarkEncoder reads it; on systems without
+// a thread clock, the wall time since the package started.
+func ThreadCPU() time.Duration { return threadCPU() }

@@ -1,0 +1,176 @@
+package crematoria
+
+import (
+	"bytes"
+	"unsafe"
+)
+
+// cellCache keeps what Encode derived from the cells of the state it last
+// encoded: the board's two level planes and the cell bitboards of the
+// path searches (scanCells), with the cells, the seat and the unit codes
+// they were made of. A round changes a few hundred cells at most (units
+// moving, caves conquered, gems), so the next call compares the cells
+// eight bytes at a time and redoes only the cells that changed, then the
+// cell of each unit whose code changed (a kill changes its owner); a new
+// seat or many changed cells make it all again.
+type cellCache struct {
+	ok    bool
+	me    int
+	cells [NumCells]Cell
+	codes []uint8
+	named []int32 // by unit id, the number of cells naming it
+	// The board's level planes, as Board writes them.
+	planes [2 * LevelCells]uint8
+	// scanCells' bitboards.
+	pass, elev, cave, free, gem bitboard
+}
+
+// cellCacheRedo is the number of changed 8-byte words past which the
+// cells are all done again.
+const cellCacheRedo = 1024
+
+// cellWords is the size of the cells in 8-byte words (update reads them
+// four at a time: the index below fails to compile otherwise).
+const cellWords = NumCells * int(unsafe.Sizeof(Cell{})) / 8
+
+var _ = [1]int{}[cellWords%4]
+
+// cellMemory returns the memory of the cells as words, or nil when it is
+// not aligned to 8 bytes (Cell has no pointer; bytes of padding may differ
+// between equal cells, which only costs a cell done again).
+func cellMemory(c *[NumCells]Cell) *[cellWords]uint64 {
+	if uintptr(unsafe.Pointer(c))%8 != 0 || unsafe.Sizeof(*c) != uintptr(8*cellWords) {
+		return nil
+	}
+	return (*[cellWords]uint64)(unsafe.Pointer(c))
+}
+
+// update brings the cache to state s seen by seat me, with codes the unit
+// codes of me (Observer.unitCodes).
+func (cc *cellCache) update(s *State, me int, codes []uint8) {
+	if !cc.ok || cc.me != me || len(codes) < len(cc.codes) {
+		cc.all(s, me, codes)
+		return
+	}
+	for len(cc.named) < len(codes) {
+		cc.named = append(cc.named, 0)
+	}
+	lut0, lut1 := terrainLUTs(me)
+	now, was := cellMemory(&s.Cells), cellMemory(&cc.cells)
+	if now == nil || was == nil {
+		cc.all(s, me, codes)
+		return
+	}
+	const cellSize = int(unsafe.Sizeof(Cell{}))
+	changed := 0
+	// Four words at a time, then the words that differ.
+	for w0 := 0; w0 < cellWords; w0 += 4 {
+		if (now[w0]^was[w0])|(now[w0+1]^was[w0+1])|(now[w0+2]^was[w0+2])|(now[w0+3]^was[w0+3]) == 0 {
+			continue
+		}
+		for w := w0; w < w0+4; w++ {
+			if now[w] == was[w] {
+				continue
+			}
+			if changed++; changed > cellCacheRedo {
+				cc.all(s, me, codes)
+				return
+			}
+			for idx := 8 * w / cellSize; idx <= (8*w+7)/cellSize; idx++ {
+				cc.redo(s, idx, me, &lut0, &lut1, codes)
+			}
+		}
+	}
+	// The units whose code changed: the cell naming one, if any, is its
+	// cell (else all again).
+	if bytes.Equal(cc.codes, codes) {
+		return
+	}
+	for id, code := range codes {
+		if id < len(cc.codes) && cc.codes[id] == code || cc.named[id] == 0 {
+			continue
+		}
+		p := s.Units[id].Pos
+		if cc.named[id] > 1 || !p.OnBoard() || int(s.Cells[p.Index()].ID) != id {
+			cc.all(s, me, codes)
+			return
+		}
+		cc.planes[p.Index()] = cc.planes[p.Index()]&7 | code<<3
+	}
+	cc.codes = append(cc.codes[:0], codes...)
+}
+
+// all does the cache again from every cell.
+func (cc *cellCache) all(s *State, me int, codes []uint8) {
+	cc.ok, cc.me = true, me
+	cc.cells = s.Cells
+	cc.codes = append(cc.codes[:0], codes...)
+	cc.named = append(cc.named[:0], make([]int32, len(codes))...)
+	for idx := range s.Cells {
+		if id := s.Cells[idx].ID; id >= 0 && int(id) < len(codes) {
+			cc.named[id]++
+		}
+	}
+	lut0, lut1 := terrainLUTs(me)
+	level0 := cc.planes[:LevelCells:LevelCells]
+	for idx := range level0 {
+		c := &s.Cells[idx]
+		t := lut0[c.Type&3][uint8(c.Owner+1)&7]
+		if c.ID >= 0 {
+			t |= codes[c.ID] << 3
+		}
+		level0[idx] = t
+	}
+	level1 := cc.planes[LevelCells : 2*LevelCells : 2*LevelCells]
+	for idx := range level1 {
+		c := &s.Cells[LevelCells+idx]
+		t := lut1[c.Type&3][b2u(c.Gem)]
+		if c.ID >= 0 {
+			t |= codes[c.ID] << 3
+		}
+		level1[idx] = t
+	}
+	scanCells(s, me, &cc.pass, &cc.elev, &cc.cave, &cc.free, &cc.gem)
+}
+
+// redo does cell idx again, as all does it. A cell whose terrain (type,
+// owner, gem) is the same changed only its unit: its terrain code and
+// bits stay.
+func (cc *cellCache) redo(s *State, idx, me int, lut0 *[4][8]uint8, lut1 *[4][2]uint8, codes []uint8) {
+	c, was := &s.Cells[idx], &cc.cells[idx]
+	if id := was.ID; id >= 0 && int(id) < len(cc.named) {
+		cc.named[id]--
+	}
+	if c.ID >= 0 && int(c.ID) < len(cc.named) {
+		cc.named[c.ID]++
+	}
+	t := cc.planes[idx] & 7
+	if c.Type != was.Type || c.Owner != was.Owner || c.Gem != was.Gem {
+		k, i, j := idx/LevelCells, idx%LevelCells/Cols, idx%Cols
+		bit := uint64(1) << i
+		setBit := func(b *bitboard, k int, on bool) {
+			if on {
+				b[k][j] |= bit
+			} else {
+				b[k][j] &^= bit
+			}
+		}
+		if k == 0 {
+			t = lut0[c.Type&3][uint8(c.Owner+1)&7]
+			setBit(&cc.pass, 0, c.Type != Rock)
+			setBit(&cc.elev, 0, c.Type == Elevator)
+			setBit(&cc.cave, 0, c.Type == Cave && int(c.Owner) != me)
+			setBit(&cc.free, 0, c.Type == Cave && c.Owner < 0)
+		} else {
+			t = lut1[c.Type&3][b2u(c.Gem)]
+			setBit(&cc.pass, 1, c.Type != Rock)
+			setBit(&cc.elev, 1, c.Type == Elevator)
+			setBit(&cc.gem, 1, c.Gem)
+		}
+	}
+	*was = *c
+	if c.ID >= 0 {
+		t |= codes[c.ID] << 3
+	}
+	cc.planes[idx] = t
+}
