@@ -3,6 +3,7 @@ package server
 import (
 	"crypto/tls"
 	"runtime"
+	"slices"
 	"time"
 )
 
@@ -42,6 +43,7 @@ type options struct {
 	unauthStreams     int
 	unreadTimeout     time.Duration
 	localSocket       string
+	refusedBots       []string
 }
 
 // gauge is a metric read at scrape time.
@@ -74,7 +76,23 @@ func defaultOptions() options {
 		unauthBytes:       64 << 10,
 		unauthStreams:     64,
 		unreadTimeout:     2 * time.Minute,
+		refusedBots:       slices.Clone(DefaultRefusedBots),
 	}
+}
+
+// DefaultRefusedBots are the built-in bots a server does not seat unless
+// its operator allows them (WithRefusedBots): Search, the rollout planner
+// every game registers (game.SearchBotName; this package cannot import
+// game, a test of cmd/jgym checks that the names agree), costs 10 to 25
+// seconds of CPU a game where the other bots cost milliseconds, so three
+// of them in a few hundred envs would take a shared server's cores.
+var DefaultRefusedBots = []string{"Search"}
+
+// WithRefusedBots sets the built-in bots the server refuses to seat and
+// leaves out of ListBots (default DefaultRefusedBots; none: every
+// registered bot). jgym serve --allow-search gives none.
+func WithRefusedBots(names ...string) Option {
+	return func(o *options) { o.refusedBots = slices.Clone(names) }
 }
 
 // WithVersion sets the release GetVersion reports (default "dev"); jgym

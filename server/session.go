@@ -111,6 +111,7 @@ func (s *Server) ListBots(ctx context.Context, req *jgymv1.ListBotsRequest) (*jg
 		return nil, toStatus(err)
 	}
 	names, prefixes := g.Bots()
+	names = slices.DeleteFunc(names, func(n string) bool { return slices.Contains(s.opts.refusedBots, n) })
 	if s.opts.offered != nil {
 		names = append(names, s.opts.offered(id)...)
 		sort.Strings(names)

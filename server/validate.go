@@ -120,6 +120,9 @@ func (s *Server) checkSeats(c *client, game string, seats []string) (procSeats i
 	for j, b := range seats {
 		prefix, name, ok := strings.Cut(b, ":")
 		if !ok {
+			if slices.Contains(s.opts.refusedBots, b) {
+				return 0, fmt.Errorf("%w: seat %d: bot %s costs seconds of CPU a game: this server does not seat it (its operator may: jgym serve --allow-search)", env.ErrUnknownBot, j, short(b))
+			}
 			continue // a built-in bot, or a learner; the game checks it
 		}
 		if !s.offersPrefix(game, prefix) {

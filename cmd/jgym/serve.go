@@ -61,6 +61,8 @@ type serveConfig struct {
 	// cppUncounted hosts uploaded C++ bots even where the sandbox gives
 	// them no control group (--allow-uncounted-cpp-uploads).
 	cppUncounted bool
+	// allowSearch seats the Search bot for clients (--allow-search).
+	allowSearch bool
 	// cppSandbox contains the C++ bots; nil: sandbox.Default(). Tests give
 	// one without control groups.
 	cppSandbox *sandbox.Sandbox
@@ -128,6 +130,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
 	fs.StringVar(&cfg.tlsClientCA, "tls-client-ca", "", "mutual TLS: require client certificates signed by this CA (PEM)")
 	hostileFlags(fs, &cfg)
+	fs.BoolVar(&cfg.allowSearch, "allow-search", false, "seat the Search bot for clients (a rollout planner: 10 to 25 s of CPU a game; refused by default)")
 	fs.BoolVar(&cfg.insecure, "insecure", false, "allow listening beyond loopback without a token or without TLS (trusted networks only)")
 	fs.StringVar(&cfg.logFormat, "log-format", d.logFormat, "log format: json, console, or auto (console on a terminal, else json)")
 	fs.StringVar(&cfg.logLevel, "log-level", d.logLevel, "log level: debug, info, warn, error")
@@ -234,6 +237,9 @@ func serveOptions(cfg serveConfig, stderr io.Writer) (*env.Registry, []server.Op
 		server.WithGauge("jgym_bot_processes", "C++ bot processes running.", func() float64 { return float64(cppbot.Running()) }),
 	}
 	opts = append(opts, hostile...)
+	if cfg.allowSearch {
+		opts = append(opts, server.WithRefusedBots())
+	}
 	if store != nil {
 		opts = append(opts, server.WithUploads(store, bots.check, uploadMax))
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -25,8 +26,10 @@ import (
 	"jgym/cppbot"
 	"jgym/env"
 	"jgym/env/crematoria"
+	"jgym/game"
 	"jgym/internal/strict"
 	"jgym/sandbox"
+	"jgym/server"
 )
 
 // botsDir makes a bots directory with a policy, a C++ bot, and hostile
@@ -357,5 +360,13 @@ func TestServeUncountedUploads(t *testing.T) {
 		if _, err := c.UploadBot(ctx, &jgymv1.UploadBotRequest{Kind: jgymv1.BotKind_BOT_KIND_POLICY, Name: "ppo.onnx", Content: model}); err != nil {
 			t.Errorf("a policy upload: %v", err)
 		}
+	}
+}
+
+// TestRefusedBotsNameSearch: the server refuses by default the bot the
+// games register as their search bot (server cannot import game).
+func TestRefusedBotsNameSearch(t *testing.T) {
+	if !slices.Contains(server.DefaultRefusedBots, game.SearchBotName) {
+		t.Errorf("server.DefaultRefusedBots = %v, want %s among them", server.DefaultRefusedBots, game.SearchBotName)
 	}
 }
