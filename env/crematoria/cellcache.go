@@ -111,25 +111,7 @@ func (cc *cellCache) all(s *State, me int, codes []uint8) {
 			cc.named[id]++
 		}
 	}
-	lut0, lut1 := terrainLUTs(me)
-	level0 := cc.planes[:LevelCells:LevelCells]
-	for idx := range level0 {
-		c := &s.Cells[idx]
-		t := lut0[c.Type&3][uint8(c.Owner+1)&7]
-		if c.ID >= 0 {
-			t |= codes[c.ID] << 3
-		}
-		level0[idx] = t
-	}
-	level1 := cc.planes[LevelCells : 2*LevelCells : 2*LevelCells]
-	for idx := range level1 {
-		c := &s.Cells[LevelCells+idx]
-		t := lut1[c.Type&3][b2u(c.Gem)]
-		if c.ID >= 0 {
-			t |= codes[c.ID] << 3
-		}
-		level1[idx] = t
-	}
+	levelPlanes(s, me, codes, cc.planes[:2*LevelCells])
 	scanCells(s, me, &cc.pass, &cc.elev, &cc.cave, &cc.free, &cc.gem)
 }
 

@@ -122,7 +122,14 @@ func terrainLUTs(me int) (lut0 [4][8]uint8, lut1 [4][2]uint8) {
 // dst (len BoardBytes).
 func (ob *Observer) Board(s *State, me int, dst []byte) {
 	dst = dst[:BoardBytes]
-	codes := ob.unitCodes(s, me)
+	levelPlanes(s, me, ob.unitCodes(s, me), dst[:2*LevelCells])
+	boardFlags(s, dst[2*LevelCells:])
+}
+
+// levelPlanes writes the board's two level planes seen by seat me into
+// dst (len 2*LevelCells): each cell's terrain code, and its unit's code
+// (codes, by unit id) shifted by 3.
+func levelPlanes(s *State, me int, codes []uint8, dst []byte) {
 	lut0, lut1 := terrainLUTs(me)
 	level0 := dst[:LevelCells:LevelCells]
 	for idx := range level0 {
@@ -142,7 +149,6 @@ func (ob *Observer) Board(s *State, me int, dst []byte) {
 		}
 		level1[idx] = t
 	}
-	boardFlags(s, dst[2*LevelCells:])
 }
 
 // boardFlags writes the board's flags plane.

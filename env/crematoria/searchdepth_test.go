@@ -15,19 +15,7 @@ import (
 // once per map and the Gem field's kept while the gems stay: their depths
 // are what a fresh search would need.
 func BenchmarkSearchDepth(b *testing.B) {
-	var states []*State
-	for seed := 1; seed <= 3; seed++ {
-		g, err := New(DefaultConfig(), seed)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for !g.Done() {
-			playRounds(b, g, 1)
-			s := new(State)
-			s.CopyFrom(&g.State)
-			states = append(states, s)
-		}
-	}
+	states := encPartStates(b)
 	var ob Observer
 	var dist [2 * LevelCells]uint8
 	var depth, tail [NumPathFields]float64
