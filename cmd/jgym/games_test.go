@@ -125,7 +125,7 @@ func TestGameTable(t *testing.T) {
 		{"list", []string{"list"}, 0,
 			"Crematoria (default):\nDemo\n", ""},
 		{"list, Crematoria's prefixes", []string{"list"}, 0,
-			"Riddick\ncpp:PATH\t", ""},
+			"Riddick\nSearch\ncpp:PATH\t", ""},
 		{"list, the other game", []string{"list"}, 0,
 			"\n\nFake (--game fake):\nAnn\nBob\ncpp:PATH\t", ""},
 		{"verify, each trace with its game", []string{"verify", fakeRes, crem}, 0,
