@@ -477,11 +477,12 @@ class Recipe:
         path = self.out / "eval.json"
         old: dict[str, dict[str, Any]] = json.loads(path.read_text()) if path.is_file() else {}
         rows: dict[str, dict[str, Any]] = {}
-        who_model = list(self.policies)
-        if self.args.eval_clones or not who_model:
-            clones = dict.fromkeys(["bc", self.imitation])
-            who_model += [(c, self.out / f"{c}.onnx") for c in clones]
-        for who, model in who_model:
+        # the trained policies, else (--steps 0) the clone that ships
+        who_model = dict(self.policies) or {self.imitation: self.out / f"{self.imitation}.onnx"}
+        if self.args.eval_clones:
+            for c in ("bc", self.imitation):
+                who_model.setdefault(c, self.out / f"{c}.onnx")
+        for who, model in who_model.items():
             stamp = hashlib.sha256(model.read_bytes()).hexdigest()
             for t in tables:
                 key = f"{who} vs {t}"
