@@ -40,8 +40,9 @@ continues the PPO run from its checkpoint):
    strong bot and two Demos, three strong bots, three Demos and three
    sparring partners (``eval.json``, and a table on standard output);
 8. **select**: which policy the recipe ships. ``--ship last`` (the
-   default): the last one trained (finetune's, else PPO's). ``--ship best``:
-   the last clone, PPO's and finetune's policies each play ``--select-games``
+   default): the last one trained (finetune's, else PPO's; the last clone
+   with ``--steps 0``). ``--ship best``: every clone (bc and each DAgger
+   round's), PPO's and finetune's policies each play ``--select-games``
    games at the selection table (``--select-table``; default: three
    sparring partners where the game has one, else the strong bot and two
    Demos) on seeds of their own (from ``--select-seed0``, apart from the
@@ -49,8 +50,8 @@ continues the PPO run from its checkpoint):
    chose), and the one with the most wins ships (ties: the higher mean
    score, then the later stage). PPO from a clone can play worse than the
    clone (it did in Dominator and Pandemic): with ``best`` the command's
-   output is the better of the two by a measurement it shows. ``--steps 0``
-   skips PPO (and finetune) and ships the last clone;
+   output is the best of them by a measurement it shows. ``--steps 0``
+   skips PPO (and finetune);
 9. **export**: ``jgym export-cpp --check`` writes ``AI<Name>.cc`` for the
    course kit from the shipped policy and checks that it plays as the
    ``policy:`` bot; ``shipped.onnx`` is a copy of that policy.
@@ -160,7 +161,7 @@ class Args:
     network is PPO's)"""
     ship: str = "last"
     """the policy exported: 'last' (finetune's, else PPO's; the last clone with --steps 0) or
-    'best' (of the last clone, PPO's and finetune's, the most wins at --select-table)"""
+    'best' (of every clone, PPO's and finetune's, the most wins at --select-table)"""
     select_table: str = ""
     """the table --ship best measures at, three comma-separated seats (default: three
     sparring partners, else 'STRONG,Demo,Demo')"""
@@ -528,8 +529,8 @@ class Recipe:
 
     @property
     def candidates(self) -> list[tuple[str, Path]]:
-        """What the recipe may ship: the last clone, then the trained policies."""
-        return [(self.imitation, self.out / f"{self.imitation}.onnx"), *self.policies]
+        """What the recipe may ship: every clone (bc, dagger1, ...), then the trained policies."""
+        return [(c, self.out / f"{c}.onnx") for c in self.clones] + self.policies
 
     def play(self, model: Path, table: str, n: int, seed0: int) -> dict[str, Any]:
         """``jgym eval --json`` of ``model`` at ``table``: n games from seed0, without the games."""
@@ -549,10 +550,9 @@ class Recipe:
         """
         a = self.args
         last = self.candidates[-1]
-        if a.ship == "last" or len(self.candidates) == 1:
-            self.summary["select"] = {"ship": a.ship, "chosen": last[0]}
-            only = ", the only candidate" if a.ship == "best" else ""
-            print(f"  --ship {a.ship}: {last[0]} ({last[1].name}){only}")
+        if a.ship == "last":
+            self.summary["select"] = {"ship": "last", "chosen": last[0]}
+            print(f"  --ship last: {last[0]} ({last[1].name})")
             return
         s, d = self.strong, self.sparring
         table = a.select_table or (f"{d},{d},{d}" if d else f"{s},Demo,Demo")

@@ -143,14 +143,16 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     # the sparring table on seeds of their own; the one chosen is exported
     sel = s["select"]
     assert sel["ship"] == "best" and sel["table"] == "Null,Null,Null"
-    assert set(sel["results"]) == {"dagger1", "ppo", "finetune"}
+    assert set(sel["results"]) == {"bc", "dagger1", "ppo", "finetune"}
     assert all(r["games"] == 4 and r["seed0"] == 900_001 for r in sel["results"].values())
     best = max(r["wins"] for r in sel["results"].values())
     assert sel["results"][sel["chosen"]]["wins"] == best
     assert s["export"]["policy"] == sel["chosen"]
-    model = {"dagger1": out / "dagger1.onnx", "ppo": out / "ppo" / "model.onnx"}.get(
-        sel["chosen"], out / "finetune" / "model.onnx"
-    )
+    model = {
+        "bc": out / "bc.onnx",
+        "dagger1": out / "dagger1.onnx",
+        "ppo": out / "ppo" / "model.onnx",
+    }.get(sel["chosen"], out / "finetune" / "model.onnx")
     assert (out / "shipped.onnx").read_bytes() == model.read_bytes()
     assert f"export-cpp --game crematoria {model}" in log
 
@@ -186,7 +188,7 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     assert p.returncode != 0 and "sees the opponents by score" in p.stderr, p.stderr[-2000:]
 
     # --steps 0 on the same directory: no PPO, and the last clone ships
-    log0 = run_recipe(tmp_path / "recipe", cfg, "--steps", "0")
+    log0 = run_recipe(tmp_path / "recipe", cfg, "--steps", "0", "--ship", "last")
     assert "--steps 0: no PPO" in log0
     s0 = json.loads((out / "summary.json").read_text())
     assert s0["select"]["chosen"] == "dagger1" and s0["export"]["policy"] == "dagger1"
