@@ -263,7 +263,7 @@ func (b *SearchBot[C, G, S, D]) screen(m *Match[C, G, S, D], me int) error {
 	if len(b.cands) <= b.opts.Candidates+1 {
 		return nil
 	}
-	rs := int(uint32(mix(uint64(b.seed), uint64(b.me), uint64(m.Round()), 1<<40)) & math.MaxInt32)
+	rs := b.rolloutSeed(m.Round(), 1<<40)
 	type scored struct {
 		i int
 		v float64
@@ -301,8 +301,7 @@ func (b *SearchBot[C, G, S, D]) evaluate(m *Match[C, G, S, D], me int) error {
 	b.better = slices.Grow(b.better[:0], len(b.cands))[:len(b.cands)]
 	clear(b.better)
 	for r := range b.opts.Rollouts {
-		// The rollout's seed: never the real generator's state.
-		rs := int(uint32(mix(uint64(b.seed), uint64(b.me), uint64(round), uint64(r))) & math.MaxInt32)
+		rs := b.rolloutSeed(round, r)
 		var v0 float64
 		for i, c := range b.cands {
 			v, err := b.rollout(m, me, c, rs, b.opts.Horizon)
@@ -362,6 +361,12 @@ func (b *SearchBot[C, G, S, D]) rollout(m *Match[C, G, S, D], me int, c []Comman
 		}
 	}
 	return float64(sc[me] - best), nil
+}
+
+// rolloutSeed is the seed of rollout r of a round (the screening's: r =
+// 1<<40): from the bot's seed and seat, never the real generator's state.
+func (b *SearchBot[C, G, S, D]) rolloutSeed(round, r int) int {
+	return int(uint32(mix(uint64(b.seed), uint64(b.me), uint64(round), uint64(r))) & math.MaxInt32)
 }
 
 // mix hashes its arguments (SplitMix64 steps).

@@ -80,13 +80,12 @@ cuda_re='^(nvidia-|cuda-)'
 # 1.35 GB of the 3.05 GB, a smaller peak on a small disk (a CI machine ran
 # out of disk installing them). JGYM_KEEP_CUDA=1 keeps everything. The
 # check after the installation trains a small network on the CPU.
-site=$venv/lib/python3.11/site-packages
+site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 slimmed=false
 slim_cuda() {
   [ "${JGYM_KEEP_CUDA:-}" = 1 ] && return 0
   { [ -e /proc/driver/nvidia ] || command -v nvidia-smi >/dev/null 2>&1; } && return 0
   local f
-  site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
   for f in "$site"/nvidia/cudnn/lib/libcudnn_*.so.* "$site"/nvidia/cu*/lib/libcusolver*.so.* \
       "$site"/nvidia/cu*/lib/libnvJitLink.so.* "$site"/nvidia/cu*/lib/libnvperf_*.so \
       "$site"/nvidia/nvshmem/lib/*.bc "$site"/nvidia/cu*/lib/*.a; do
