@@ -497,14 +497,7 @@ class Recipe:
                 ):
                     rows[key] = prev
                     continue
-                cmd = [self.jgym, "eval", "--game", self.name, f"policy:{model}"]
-                p = self.run(
-                    [*cmd, "--opponents", t, "-n", str(n), "--seed0", str(seed0), "--json"],
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
-                )
-                r = json.loads(p.stdout)
-                r.pop("results", None)
+                r = self.play(model, t, n, seed0)
                 r["model_sha256"] = stamp
                 r["seed0"] = seed0
                 rows[key] = r
