@@ -53,16 +53,13 @@ func (sig *Signature) versions() string {
 	return v
 }
 
-// maxTensors bounds the names of a model's metadata tensors.
-const maxTensors = 32
-
 // subset returns the signature whose inputs are the tensors a model's
 // metadata tensors names (comma-separated), in sig's order: each one of
 // sig's inputs, once.
 func (sig Signature) subset(list string) (Signature, error) {
 	names := strings.Split(list, ",")
-	if len(names) > maxTensors {
-		return sig, fmt.Errorf("%w: metadata tensors names %d tensors (at most %d)", ErrSignature, len(names), maxTensors)
+	if len(names) > env.MaxTensors {
+		return sig, fmt.Errorf("%w: metadata tensors names %d tensors (at most %d)", ErrSignature, len(names), env.MaxTensors)
 	}
 	all := make([]string, len(sig.Inputs))
 	for i, in := range sig.Inputs {
