@@ -3,22 +3,11 @@
 package dominator
 
 import (
+	"jgym/game/gametest"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 )
-
-// threadCPU returns the CPU time (user and system) of the calling OS
-// thread.
-func threadCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	const rusageThread = 1 // RUSAGE_THREAD
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // benchmarkBotCPU plays b.N rounds of bot (seat 0) against three
 // DummyClones on one locked thread and reports the bot's CPU time per
@@ -58,9 +47,9 @@ type cpuBot struct {
 }
 
 func (c *cpuBot) Play(s *State, o *Orders) {
-	start := threadCPU(c.b)
+	start := gametest.ThreadCPU()
 	c.Bot.Play(s, o)
-	*c.cpu += threadCPU(c.b) - start
+	*c.cpu += gametest.ThreadCPU() - start
 }
 
 func BenchmarkKhanCPU(b *testing.B)       { benchmarkBotCPU(b, newKhan(b)) }
