@@ -20,3 +20,8 @@ func cpuHasAVX2() bool
 //
 //go:noescape
 func expandBothAVX2(fr, pass, elev, reached *bitboard) bool
+
+// expandSurfaceAVX2 is expandSurface on AVX2.
+//
+//go:noescape
+func expandSurfaceAVX2(fr, pass, reached *[Cols]uint64) bool

@@ -405,10 +405,13 @@ func (ps *pathSearch) expand() bool {
 // of fr is overwritten only once the spreads of its neighbours were read
 // (column 0's spread is kept for column 79, the wrap).
 //
-// On amd64 with AVX2 the expansion of both levels runs four columns at a
-// time (expand_amd64.s); expandBoth is the same in Go.
+// On amd64 with AVX2 the expansion runs four columns at a time
+// (expand_amd64.s); expandBoth and expandSurface are the same in Go.
 func expandFront(fr, pass, elev, reached *bitboard, from int) bool {
 	if from == 1 {
+		if haveAVX2 {
+			return expandSurfaceAVX2(&fr[1], &pass[1], &reached[1])
+		}
 		return expandSurface(&fr[1], &pass[1], &reached[1])
 	}
 	if haveAVX2 {
