@@ -272,11 +272,58 @@ func (ob *Observer) Mask(s *State, me int, dst []byte) {
 			row[None] = 1
 			continue
 		}
-		for d := Bottom; d < None; d++ {
-			row[d] = b2u(CanMove(s, u, d))
-		}
-		row[None] = 1
+		maskRow(s, u, row)
 	}
+}
+
+// maskRow writes the mask row of a live unit u on the board: CanMove for
+// each direction, with u's cell read once and the targets' cells found
+// from offsets.
+func maskRow(s *State, u *Unit, row []byte) {
+	row = row[:NumDirs]
+	p := u.Pos
+	level := s.Cells[p.K*LevelCells : (p.K+1)*LevelCells]
+	for d := Bottom; d < Up; d++ {
+		i, j := p.I+dirDI[d], p.J+dirDJ[d]
+		if i < 0 || i >= Rows {
+			row[d] = 0
+			continue
+		}
+		if j < 0 {
+			j += Cols
+		} else if j >= Cols {
+			j -= Cols
+		}
+		row[d] = b2u(canEnter(s, u, &level[i*Cols+j]))
+	}
+	// Up from an Elevator of level 0, Down from one of level 1.
+	row[Up], row[Down] = 0, 0
+	if s.Cells[p.Index()].Type == Elevator {
+		if p.K == 0 {
+			row[Up] = b2u(canEnter(s, u, &s.Cells[LevelCells+p.I*Cols+p.J]))
+		} else {
+			row[Down] = b2u(canEnter(s, u, &s.Cells[p.I*Cols+p.J]))
+		}
+	}
+	row[None] = 1
+}
+
+// canEnter is CanMove's test of the target cell tc of a move of u that
+// stays on the board and leaves from an Elevator if it changes level.
+func canEnter(s *State, u *Unit, tc *Cell) bool {
+	if tc.ID < 0 {
+		return tc.Type != Rock
+	}
+	v := &s.Units[tc.ID]
+	switch {
+	case v.Player == u.Player:
+		return false
+	case v.Type == Hellhound:
+		return true
+	case u.Type == Pioneer:
+		return false
+	}
+	return true
 }
 
 // CanMove reports whether the engine accepts moving Pioneer or Furyan u in
@@ -299,20 +346,7 @@ func CanMove(s *State, u *Unit, d Dir) bool {
 	if (d == Up || d == Down) && s.Cells[u.Pos.Index()].Type != Elevator {
 		return false
 	}
-	tc := &s.Cells[t.Index()]
-	if tc.ID < 0 {
-		return tc.Type != Rock
-	}
-	v := &s.Units[tc.ID]
-	switch {
-	case v.Player == u.Player:
-		return false
-	case v.Type == Hellhound:
-		return true
-	case u.Type == Pioneer:
-		return false
-	}
-	return true
+	return canEnter(s, u, &s.Cells[t.Index()])
 }
 
 // specFor returns the spaces of a configuration.

@@ -286,6 +286,35 @@ func TestMaskAgainstEngine(t *testing.T) {
 	}
 }
 
+// TestMaskAgainstCanMove compares Mask (maskRow) with CanMove for every
+// direction of every slot, for the four seats, after every 7th round of
+// three games.
+func TestMaskAgainstCanMove(t *testing.T) {
+	for _, seed := range []int{2, 4, 9} {
+		g := newTestGame(t, seed)
+		var ob Observer
+		u := NumSlots(&g.cfg)
+		mask := make([]byte, u*NumDirs)
+		for !g.Done() {
+			for me := 0; me < NumPlayers; me++ {
+				ob.Mask(&g.State, me, mask)
+				for id := 0; id < u; id++ {
+					un := &g.Units[id]
+					live := un.Player == me && un.Health > 0 && un.Pos.OnBoard()
+					for d := Bottom; d <= None; d++ {
+						want := d == None || live && CanMove(&g.State, un, d)
+						if got := mask[id*NumDirs+int(d)] == 1; got != want {
+							t.Fatalf("seed %d round %d me %d: slot %d (%v at %v) %v: mask %v, CanMove %v",
+								seed, g.Round, me, id, un.Type, un.Pos, d, got, want)
+						}
+					}
+				}
+			}
+			playRounds(t, g, 7)
+		}
+	}
+}
+
 func FuzzObserve(f *testing.F) {
 	f.Add(1, 0)
 	f.Add(42, 77)

@@ -404,10 +404,24 @@ func (ps *pathSearch) expand() bool {
 // spread of columns j-1, j and j+1 rides along in variables, and column j
 // of fr is overwritten only once the spreads of its neighbours were read
 // (column 0's spread is kept for column 79, the wrap).
+//
+// On amd64 with AVX2 the expansion runs four columns at a time
+// (expand_amd64.s); expandBoth and expandSurface are the same in Go.
 func expandFront(fr, pass, elev, reached *bitboard, from int) bool {
 	if from == 1 {
+		if haveAVX2 {
+			return expandSurfaceAVX2(&fr[1], &pass[1], &reached[1])
+		}
 		return expandSurface(&fr[1], &pass[1], &reached[1])
 	}
+	if haveAVX2 {
+		return expandBothAVX2(fr, pass, elev, reached)
+	}
+	return expandBoth(fr, pass, elev, reached)
+}
+
+// expandBoth is expandFront on both levels, in Go.
+func expandBoth(fr, pass, elev, reached *bitboard) bool {
 	f0, f1 := &fr[0], &fr[1]
 	p0, p1 := &pass[0], &pass[1]
 	e0, e1 := &elev[0], &elev[1]

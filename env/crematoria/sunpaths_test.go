@@ -333,19 +333,54 @@ func TestExpandFrontAgainstCells(t *testing.T) {
 						}
 					}
 				}
-				got, gotReached := fr, reached
-				some := expandFront(&got, &pass, &elev, &gotReached, from)
-				reached.or(&want)
-				if got != want || gotReached != reached || some != (want != bitboard{}) {
-					t.Fatalf("density %g, from %d: expandFront differs from the cell-by-cell expansion", density, from)
+				wantReached := reached
+				wantReached.or(&want)
+				for _, impl := range expandImpls(from) {
+					got, gotReached := fr, reached
+					some := impl.f(&got, &pass, &elev, &gotReached)
+					if got != want || gotReached != wantReached || some != (want != bitboard{}) {
+						t.Fatalf("density %g, from %d: %s differs from the cell-by-cell expansion", density, from, impl.name)
+					}
 				}
 			}
 		}
 	}
 	var empty, pass bitboard
-	if expandFront(&empty, &pass, &pass, &pass, 0) {
-		t.Errorf("an empty front expanded")
+	for _, impl := range expandImpls(0) {
+		if impl.f(&empty, &pass, &pass, &pass) {
+			t.Errorf("%s: an empty front expanded", impl.name)
+		}
 	}
+}
+
+// expandImpl is an expansion under test.
+type expandImpl struct {
+	name string
+	f    func(fr, pass, elev, reached *bitboard) bool
+}
+
+// expandImpls returns the expansions to test for from: expandFront, and
+// its Go and (where the CPU has it) AVX2 versions.
+func expandImpls(from int) []expandImpl {
+	impls := []expandImpl{{"expandFront", func(fr, pass, elev, reached *bitboard) bool {
+		return expandFront(fr, pass, elev, reached, from)
+	}}}
+	if from == 0 {
+		impls = append(impls, expandImpl{"expandBoth", expandBoth})
+		if haveAVX2 {
+			impls = append(impls, expandImpl{"expandBothAVX2", expandBothAVX2})
+		}
+		return impls
+	}
+	impls = append(impls, expandImpl{"expandSurface", func(fr, pass, _, reached *bitboard) bool {
+		return expandSurface(&fr[1], &pass[1], &reached[1])
+	}})
+	if haveAVX2 {
+		impls = append(impls, expandImpl{"expandSurfaceAVX2", func(fr, pass, _, reached *bitboard) bool {
+			return expandSurfaceAVX2(&fr[1], &pass[1], &reached[1])
+		}})
+	}
+	return impls
 }
 
 // or sets b |= o.
