@@ -13,7 +13,10 @@
 #    detector made these runs 2.5-10 times slower (benchmarks/notebook/ci-time.md);
 # 3. the game packages' contract tests that do run goroutines, under the
 #    race detector: the env (vec pools), the policy and C++ bots, and
-#    in-process copies of a match played beside the original.
+#    in-process copies of a match played beside the original;
+# 4. Crematoria's encoder built without its assembly (-tags purego, what a
+#    CPU without AVX2 or another architecture runs): the searches against
+#    a cell-by-cell expansion and the recorded observations.
 #
 #   scripts/test-go.sh            (GO=go, as the Makefile's)
 set -euo pipefail
@@ -37,3 +40,5 @@ step "games' concurrent contract tests, race" "$go" test -race -short -count=1 -
   -run '^TestContract$/^(Env|PolicyBot|CppBot)$' "${games[@]}"
 step "games' copies beside the original, race" "$go" test -race -short -count=1 -timeout 25m \
   -run '^TestContract$/^States$/^Copy$' "${games[@]}"
+step "crematoria's encoder without assembly (purego)" "$go" test -short -count=1 -tags purego \
+  -run 'Expand|Fixture|Mask' ./env/crematoria/
