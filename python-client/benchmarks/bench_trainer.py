@@ -5,7 +5,10 @@ for each game given, and prints its env-steps/s and where the time went
 (``jgym.torch.Phases``): ``env`` (the games: the server's work and the
 transfer), ``policy`` (forward pass and sampling), ``credit`` (rewards),
 ``buffers`` (numpy to torch, rollout buffers), ``gae``, ``update`` (the PPO
-epochs). benchmarks/README.md ("Trainer") has the figures of this machine.
+epochs), and the CPU time of the trainer and of the server it starts (user +
+system, start-up included) per env-step: on a shared machine the wall-clock
+shares move with the neighbours, the CPU much less. benchmarks/README.md
+("Trainer") has the figures of this machine.
 
     python benchmarks/bench_trainer.py                        # Crematoria, 8 updates
     python benchmarks/bench_trainer.py --games Moria-v0,Dominator-v0 --updates 4 --threads 1
@@ -18,6 +21,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
@@ -64,10 +68,16 @@ def run(game: str, args: argparse.Namespace) -> dict:
             "--run-dir", tmp,
             *args.extra.split(),
         ]  # fmt: skip
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         p = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if p.returncode != 0:
             raise SystemExit(f"{game}: ppo.py failed:\n{p.stderr[-2000:]}")
-        return json.loads(p.stdout.strip().splitlines()[-1])
+        summary = json.loads(p.stdout.strip().splitlines()[-1])
+        # ppo.py and the server it started (waited for when its envs close)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        summary["cpu_us_per_step"] = cpu * 1e6 / max(summary["steps"], 1)
+        return summary
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -78,14 +88,15 @@ def main(argv: list[str] | None = None) -> None:
     print(f"python {platform.python_version()}, {os.cpu_count()} cores, threads {args.threads}, "
           f"{args.num_envs} envs x {args.num_steps} steps x {args.updates} updates")  # fmt: skip
     head = "".join(f"{p:>9}" for p in PHASES)
-    print(f"{'game':<15}{'steps/s':>9}{head}   (share of the time)")
+    print(f"{'game':<15}{'steps/s':>9}{'CPU us':>9}{head}   (share of the time)")
     out = {}
     for game in args.games.split(","):
         s = run(game, args)
         ph = s["phases"]
-        out[game] = {"steps": s["steps"], "steps_per_second": s["sps"], **ph}
+        out[game] = {"steps": s["steps"], "steps_per_second": s["sps"],
+                     "cpu_us_per_step": s["cpu_us_per_step"], **ph}  # fmt: skip
         shares = "".join(f"{ph['share'][p]:>9.1%}" for p in PHASES)
-        print(f"{game:<15}{s['sps']:>9.1f}{shares}")
+        print(f"{game:<15}{s['sps']:>9.1f}{s['cpu_us_per_step']:>9.0f}{shares}")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
 
