@@ -312,7 +312,7 @@ func (s *Server) handleLocal(ss *session, r *region, req localRequest) (kind, nb
 	}
 	ss.touch()
 	defer ss.touch()
-	ids, act, ord, err := r.request(req.count, req.op == localOpStep, req.flags&localFlagOrder != 0)
+	ids, act, ord, err := r.request(req.slot, req.count, req.op == localOpStep, req.flags&localFlagOrder != 0)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -350,6 +350,6 @@ func (s *Server) handleLocal(ss *session, r *region, req localRequest) (kind, nb
 	if kind != kindReset {
 		s.metrics.envSteps.Add(uint64(len(b.EnvIDs)))
 	}
-	nb, nf = r.write(b)
+	nb, nf = r.write(req.slot, b)
 	return kind, nb, nf, nil
 }

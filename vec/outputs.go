@@ -14,8 +14,10 @@ func (p *Pool) ObservationBytes(t int) int { return p.n * p.tensorLen[t] }
 // with autoreset SameStep the final observations to final; their current
 // contents are copied. nil buffers move them back to buffers of the pool's
 // own. The server hands a local client buffers in shared memory this way,
-// so that a step of every env needs no copy of its observations: Batch.Obs
-// of a batch of every env in order is then obs itself.
+// so that a step needs no copy of its observations: while they are moved,
+// Batch.Obs of every batch is obs itself, env i's rows at offset i (a
+// batch of some envs is not gathered into [B, ...]: the caller reads its
+// envs' rows in place).
 //
 // The caller keeps the buffers mapped until the pool is closed or they are
 // moved again. Envs of cancelled synchronous calls are waited for; envs
@@ -44,6 +46,7 @@ func (p *Pool) MoveOutputs(obs, final [][]byte) error {
 		p.syncPending--
 	}
 	p.obs = moved(p.obs, obs, p)
+	p.movedObs = obs != nil
 	for i := range p.outs {
 		for t := range p.obs {
 			p.outs[i].Obs[t] = p.obs[t][i*p.tensorLen[t] : (i+1)*p.tensorLen[t]]

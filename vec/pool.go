@@ -149,6 +149,7 @@ type Pool struct {
 
 	// Per-env outputs, env i at offset i (written by workers).
 	obs      [][]byte
+	movedObs bool // obs are the caller's (MoveOutputs): batches are not gathered
 	final    [][]byte
 	reward   []float32
 	unit     []float32 // per-unit credit [n, L, U] (Setup.UnitRewards), nil without
