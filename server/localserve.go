@@ -317,6 +317,10 @@ func (s *Server) handleLocal(ss *session, r *region, req localRequest) (kind, nb
 		return 0, 0, 0, err
 	}
 	ctx := ss.ctx
+	// The client reads each env's rows where the pool wrote them: a batch
+	// of some envs needs no gathered copy.
+	ss.pool.ObsInPlace(true)
+	defer ss.pool.ObsInPlace(false)
 	var b *vec.Batch
 	switch req.op {
 	case localOpReset:

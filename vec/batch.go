@@ -75,8 +75,8 @@ func (b *Batch) alloc(p *Pool) {
 }
 
 // gather fills the batch with the outputs of envs ids. When ids are all
-// envs in order, or the observations were moved to the caller's buffers,
-// the observation buffers are the pool's own (no copy).
+// envs in order, or with ObsInPlace, the observation buffers are the
+// pool's own (no copy).
 func (b *Batch) gather(p *Pool, ids []int32) *Batch {
 	l, s := p.l, p.spec.NumSeats
 	b.EnvIDs = append(b.EnvIDs[:0], ids...)
@@ -88,7 +88,7 @@ func (b *Batch) gather(p *Pool, ids []int32) *Batch {
 		}
 	}
 	for t := range p.obs {
-		if identity || p.movedObs {
+		if identity || p.obsInPlace {
 			b.Obs[t] = p.obs[t]
 			continue
 		}

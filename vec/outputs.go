@@ -14,10 +14,9 @@ func (p *Pool) ObservationBytes(t int) int { return p.n * p.tensorLen[t] }
 // with autoreset SameStep the final observations to final; their current
 // contents are copied. nil buffers move them back to buffers of the pool's
 // own. The server hands a local client buffers in shared memory this way,
-// so that a step needs no copy of its observations: while they are moved,
-// Batch.Obs of every batch is obs itself, env i's rows at offset i (a
-// batch of some envs is not gathered into [B, ...]: the caller reads its
-// envs' rows in place).
+// so that a step of every env needs no copy of its observations: Batch.Obs
+// of a batch of every env in order is then obs itself (and of any batch,
+// with ObsInPlace).
 //
 // The caller keeps the buffers mapped until the pool is closed or they are
 // moved again. Envs of cancelled synchronous calls are waited for; envs
@@ -46,7 +45,6 @@ func (p *Pool) MoveOutputs(obs, final [][]byte) error {
 		p.syncPending--
 	}
 	p.obs = moved(p.obs, obs, p)
-	p.movedObs = obs != nil
 	for i := range p.outs {
 		for t := range p.obs {
 			p.outs[i].Obs[t] = p.obs[t][i*p.tensorLen[t] : (i+1)*p.tensorLen[t]]
@@ -93,3 +91,11 @@ func moved(old, to [][]byte, p *Pool) [][]byte {
 	}
 	return to
 }
+
+// ObsInPlace sets whether the batches of the next calls leave their
+// observations in place: Batch.Obs is then the pool's buffers themselves,
+// env i's rows at offset i, for a batch of some envs too, instead of a
+// gathered copy [B, ...]. The server's local channel, whose client reads
+// each env's rows where the pool wrote them (MoveOutputs), sets it around
+// its own calls.
+func (p *Pool) ObsInPlace(on bool) { p.obsInPlace = on }

@@ -74,10 +74,11 @@ func TestMoveOutputs(t *testing.T) {
 	}
 }
 
-// TestMoveOutputsSome: with the observations moved, a batch of some envs
-// is not gathered: its Obs are the caller's buffers, where each env's rows
-// are the ones a pool that keeps its own gathers for the same steps.
-func TestMoveOutputsSome(t *testing.T) {
+// TestObsInPlace: with the observations moved and ObsInPlace, a batch of
+// some envs is not gathered: its Obs are the caller's buffers, where each
+// env's rows are the ones a pool that keeps its own gathers for the same
+// steps; without ObsInPlace, the batch is gathered again.
+func TestObsInPlace(t *testing.T) {
 	const n = 4
 	ref := newPool(t, factory(t, oneLearner), n)
 	p := newPool(t, factory(t, oneLearner), n)
@@ -88,6 +89,7 @@ func TestMoveOutputsSome(t *testing.T) {
 	if err := p.MoveOutputs(obs, nil); err != nil {
 		t.Fatal(err)
 	}
+	p.ObsInPlace(true)
 	a, err := ref.Reset(ctx, nil, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -122,6 +124,20 @@ func TestMoveOutputsSome(t *testing.T) {
 		}
 		if !bytes.Equal(got.Reward, want.Reward) || !bytes.Equal(got.Round, want.Round) {
 			t.Fatalf("step %d: rewards or rounds differ", step)
+		}
+	}
+	p.ObsInPlace(false)
+	want, err := ref.Reset(ctx, []int32{2}, vec.NoSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.Reset(ctx, []int32{2}, vec.NoSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range obs {
+		if !bytes.Equal(got.Obs[k], want.Obs[k]) {
+			t.Fatalf("tensor %d: the batch of env 2 is not gathered", k)
 		}
 	}
 }
