@@ -241,6 +241,8 @@ class LocalChannel:
         """A free slot for a request of the envs ``ids`` (``None``: every env)."""
         if self.closed:
             raise SessionError(f"session {self.session.id}: the local channel is closed")
+        if not self._queue:
+            return 0
         held = [part for entry in self._queue for part in entry]
         if len(held) >= self.slots:
             raise SessionError(
@@ -422,6 +424,8 @@ class LocalChannel:
 
     def _batch(self, slot: int, b: int, f: int, whole: bool) -> Batch:
         o = self._o[slot]
+        if b == self.num_envs:  # whole arrays: no slices to make
+            return self._batch_all(o, f, whole)
         ids = o.ids[:b].copy()
         if whole:
             obs = {k: v.copy() if self.copy else v for k, v in self._obs.items()}
@@ -443,6 +447,31 @@ class LocalChannel:
             final_obs=final,
             final_scores=o.fscores[:f].copy(),
             unit_rewards=None if o.unit is None else o.unit[:b].copy(),
+        )
+
+    def _batch_all(self, o: _SlotOut, f: int, whole: bool) -> Batch:
+        """:meth:`_batch` of every env (``whole``: in order)."""
+        ids = o.ids.copy()
+        if whole:
+            obs = {k: v.copy() if self.copy else v for k, v in self._obs.items()}
+        else:
+            obs = {k: v[ids] for k, v in self._obs.items()}
+        findex, final = self._final(o, ids, f)
+        return Batch(
+            env_ids=ids,
+            obs=obs,
+            reward=o.reward.copy(),
+            terminated=o.term.copy(),
+            truncated=o.trunc.copy(),
+            scores=o.scores.copy(),
+            rank=o.rank.copy(),
+            round=o.round.copy(),
+            seat=o.seats.copy(),
+            episode=o.episode.copy(),
+            final_index=findex,
+            final_obs=final,
+            final_scores=o.fscores[:f].copy(),
+            unit_rewards=None if o.unit is None else o.unit.copy(),
         )
 
     def _joined(self, got: list[tuple[int, int, int]], obs: dict[str, Array]) -> Batch:
