@@ -65,9 +65,9 @@ _FLAG_SEED, _FLAG_ORDER = 1, 2
 _CODES = {c.value[0]: c for c in grpc.StatusCode}
 
 #: The fewest envs whose steps the vector environment sends as two halves
-#: in flight (below, the second round trip costs more than the overlap
-#: saves).
-SPLIT_MIN_ENVS = 32
+#: in flight, or 0: never (the default; see docs/local.md, "Two requests
+#: in flight": on a loaded machine the halves cost CPU and gained nothing).
+SPLIT_MIN_ENVS = 0
 
 
 def is_local_address(address: str | None) -> bool:

@@ -146,7 +146,8 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
     """
 
     #: The fewest games of a session whose steps go over the local channel
-    #: as two halves in flight (:meth:`jgym.local.LocalChannel.send_step`).
+    #: as two halves in flight (:meth:`jgym.local.LocalChannel.send_step`);
+    #: 0 (the default): never.
     split_min_envs: int = SPLIT_MIN_ENVS
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium's convention
@@ -519,7 +520,7 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
                 # Halves in flight overlap copying one with stepping the
                 # other; not when a refused half could leave the other
                 # stepped (a finished game with autoreset disabled).
-                halves=s.num_envs >= self.split_min_envs
+                halves=0 < self.split_min_envs <= s.num_envs
                 and self.autoreset_mode != AutoresetMode.DISABLED,
             )
         self._stepping = True

@@ -79,7 +79,7 @@ def test_same_games_both_ways(address: str, short_config: str, options: dict[str
         envs = JgymVectorEnv(
             "Crematoria-v0", 5, address=address, config=short_config, local=local, **options
         )
-        envs.split_min_envs = 2 if halves else 1 << 30
+        envs.split_min_envs = 2 if halves else 0
         try:
             assert envs.local_sessions == [local]
             runs.append(play(envs, seed=17, steps=10))
