@@ -29,9 +29,19 @@ import (
 // process that maps them.
 //
 // Each request is a 16-byte header: op (1 reset, 2 step, 3 recv, 4 bye),
-// flags (1: the seed is given, 2: the step has action orders), two zero
-// bytes, the number of env ids (uint32; 0: every env, in order; else the
-// ids are the first entries of the input's env_ids), the seed (int64).
+// flags (1: the seed is given, 2: the step has action orders), the slot
+// (0 or 1), a zero byte, the number of env ids (uint32; 0: every env, in
+// order; else the ids are the first entries of the slot's env_ids), the
+// seed (int64).
+//
+// Two requests may be in flight: each has a slot of its own, in the input
+// (env ids, actions, orders) and in the output (env ids, rewards, flags,
+// information of its batch), at In[name] + slot*InSlotBytes and Out[name]
+// + slot*OutSlotBytes. The server answers requests one at a time, in
+// order, so that it steps the second while the client reads the first;
+// a slot is the client's again once its answer has come. Observations
+// have no slots: they are by env id, so two requests in flight must not
+// share an env for the first's rows to be read intact.
 // Each answer is a 16-byte header: status (0, or the gRPC code of the
 // error), three zero bytes, B (uint32: the envs of the batch, or the
 // length of the error message that follows), F (uint32: the envs with a
@@ -56,6 +66,8 @@ const (
 	localHeaderBytes = 16
 	localSecretBytes = 32
 	localAlign       = 64
+	// localSlots is the number of requests that may be in flight.
+	localSlots = 2
 )
 
 // Ops and flags of a local request.
@@ -72,11 +84,16 @@ const (
 // localLayout is where each array is in the regions, in bytes from the
 // region's start. It is sent to the client as JSON.
 type localLayout struct {
-	// Version is the layout's version (1).
+	// Version is the layout's version (2: request slots).
 	Version int `json:"version"`
 	// InBytes and OutBytes are the regions' sizes.
 	InBytes  int `json:"in_bytes"`
 	OutBytes int `json:"out_bytes"`
+	// Slots is the number of request slots; slot k's arrays are at In
+	// and Out's offsets plus k times InSlotBytes and OutSlotBytes.
+	Slots        int `json:"slots"`
+	InSlotBytes  int `json:"in_slot_bytes"`
+	OutSlotBytes int `json:"out_slot_bytes"`
 	// In: env_ids int32 [n], actions [n, L, U] of the action's dtype,
 	// action_order [n, L, U] of the order's dtype.
 	In map[string]int `json:"in"`
@@ -95,7 +112,7 @@ type localLayout struct {
 
 // layoutOf lays out the regions of a session of n envs and l learners.
 func layoutOf(sp *env.Spec, n, l int, sameStep bool) localLayout {
-	lay := localLayout{Version: 1, In: map[string]int{}, Out: map[string]int{}, Observation: map[string]int{}}
+	lay := localLayout{Version: 2, Slots: localSlots, In: map[string]int{}, Out: map[string]int{}, Observation: map[string]int{}}
 	at := 0
 	put := func(m map[string]int, name string, bytes int) {
 		m[name] = at
@@ -104,7 +121,8 @@ func layoutOf(sp *env.Spec, n, l int, sameStep bool) localLayout {
 	put(lay.In, "env_ids", 4*n)
 	put(lay.In, "actions", n*l*sp.Action.Bytes())
 	put(lay.In, "action_order", n*l*sp.ActionOrder.Bytes())
-	lay.InBytes, at = at, 0
+	lay.InSlotBytes = at
+	lay.InBytes, at = localSlots*at, 0
 	for _, t := range sp.Observation {
 		put(lay.Observation, t.Name, n*l*t.Bytes())
 	}
@@ -115,6 +133,7 @@ func layoutOf(sp *env.Spec, n, l int, sameStep bool) localLayout {
 		}
 	}
 	s := sp.NumSeats
+	small := at
 	put(lay.Out, "env_ids", 4*n)
 	put(lay.Out, "reward", 4*n*l)
 	if u := sp.UnitReward.NumElems(); u > 0 {
@@ -129,7 +148,8 @@ func layoutOf(sp *env.Spec, n, l int, sameStep bool) localLayout {
 	put(lay.Out, "episode", 4*n)
 	put(lay.Out, "final_index", 4*n)
 	put(lay.Out, "final_scores", 4*n*s)
-	lay.OutBytes = at
+	lay.OutSlotBytes = at - small
+	lay.OutBytes = at + (localSlots-1)*lay.OutSlotBytes
 	return lay
 }
 
@@ -189,17 +209,18 @@ func (r *region) release() {
 	r.out.unmap()
 }
 
-// request copies a request's env ids, actions and orders out of the input
-// region, so that a client writing them meanwhile cannot change what the
-// server checked. count 0 is every env (ids nil).
-func (r *region) request(count int, step, order bool) (ids []int32, act, ord []byte, err error) {
+// request copies a request's env ids, actions and orders out of its slot
+// of the input region, so that a client writing them meanwhile cannot
+// change what the server checked. count 0 is every env (ids nil).
+func (r *region) request(slot, count int, step, order bool) (ids []int32, act, ord []byte, err error) {
 	if count > r.n {
 		return nil, nil, nil, fmt.Errorf("%w: %d env ids, the session has %d envs", errBadRequest, count, r.n)
 	}
 	b := r.n
+	base := slot * r.layout.InSlotBytes
 	if count > 0 {
 		b = count
-		o := r.layout.In["env_ids"]
+		o := base + r.layout.In["env_ids"]
 		r.ids = r.ids[:count]
 		for k := range r.ids {
 			r.ids[k] = int32(binary.LittleEndian.Uint32(r.in.mem[o+4*k:]))
@@ -207,11 +228,11 @@ func (r *region) request(count int, step, order bool) (ids []int32, act, ord []b
 		ids = r.ids
 	}
 	if step {
-		o := r.layout.In["actions"]
+		o := base + r.layout.In["actions"]
 		act = r.act[:b*r.actB]
 		copy(act, r.in.mem[o:o+b*r.actB])
 		if order {
-			o := r.layout.In["action_order"]
+			o := base + r.layout.In["action_order"]
 			ord = r.ord[:b*r.ordB]
 			copy(ord, r.in.mem[o:o+b*r.ordB])
 		}
@@ -219,10 +240,11 @@ func (r *region) request(count int, step, order bool) (ids []int32, act, ord []b
 	return ids, act, ord, nil
 }
 
-// write copies a batch's env ids, rewards, flags and information into the
-// output region (its observations are already there) and returns B and F.
-func (r *region) write(b *vec.Batch) (int, int) {
-	m, o := r.out.mem, r.layout.Out
+// write copies a batch's env ids, rewards, flags and information into
+// the slot's part of the output region (its observations are already
+// there) and returns B and F.
+func (r *region) write(slot int, b *vec.Batch) (int, int) {
+	m, o := r.out.mem[slot*r.layout.OutSlotBytes:], r.layout.Out
 	for k, id := range b.EnvIDs {
 		binary.LittleEndian.PutUint32(m[o["env_ids"]+4*k:], uint32(id))
 	}
@@ -259,17 +281,20 @@ func answerHeader(status byte, b, f int) localHeader {
 // localRequest is a parsed request header.
 type localRequest struct {
 	op, flags byte
+	slot      int
 	count     int
 	seed      int64
 }
 
 // parseRequest checks a request header.
 func parseRequest(h localHeader) (localRequest, error) {
-	r := localRequest{op: h[0], flags: h[1], count: int(binary.LittleEndian.Uint32(h[4:])), seed: int64(binary.LittleEndian.Uint64(h[8:]))}
+	r := localRequest{op: h[0], flags: h[1], slot: int(h[2]), count: int(binary.LittleEndian.Uint32(h[4:])), seed: int64(binary.LittleEndian.Uint64(h[8:]))}
 	switch {
 	case r.op < localOpReset || r.op > localOpBye:
 		return r, fmt.Errorf("%w: local request op %d, want 1 (reset), 2 (step), 3 (recv) or 4 (bye)", errBadRequest, r.op)
-	case h[2] != 0 || h[3] != 0 || r.flags&^(localFlagSeed|localFlagOrder) != 0:
+	case r.slot >= localSlots:
+		return r, fmt.Errorf("%w: local request slot %d, want 0..%d", errBadRequest, r.slot, localSlots-1)
+	case h[3] != 0 || r.flags&^(localFlagSeed|localFlagOrder) != 0:
 		return r, fmt.Errorf("%w: local request header has unknown flags or nonzero reserved bytes", errBadRequest)
 	case r.flags&localFlagOrder != 0 && r.op != localOpStep:
 		return r, fmt.Errorf("%w: only a step has action orders", errBadRequest)

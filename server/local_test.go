@@ -227,6 +227,65 @@ func playAsync(t *testing.T, g *stream, lc *localClient, spec *jgymv1.GameSpec, 
 	}
 }
 
+// TestLocalTwoInFlight: two steps in flight, each in its own slot (the
+// second sent before the first's answer is read), give the same games as
+// gRPC's steps of every env: games that end (5 rounds), both autoreset
+// modes that send observations, two learners.
+func TestLocalTwoInFlight(t *testing.T) {
+	checkLeaks(t)
+	ts := startLocal(t)
+	cfg := shortConfig(t)
+	for _, c := range []struct {
+		name string
+		req  *jgymv1.CreateSessionRequest
+	}{
+		{"next-step", &jgymv1.CreateSessionRequest{NumEnvs: 5}},
+		{"same-step-2-learners", &jgymv1.CreateSessionRequest{NumEnvs: 4, Seats: seats("", "Demo", "", "Demo"),
+			AutoresetMode: jgymv1.AutoresetMode_AUTORESET_MODE_SAME_STEP}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.req.Config = cfg
+			gr, lr := ts.create(t, c.req), ts.create(t, c.req)
+			n, l := int(c.req.NumEnvs), int(gr.GetNumLearners())
+			g := ts.open(t, gr.GetSessionId(), l)
+			lc := mustAttach(t, lr, n)
+			if lc.lay.Slots != 2 || lc.lay.InSlotBytes == 0 || lc.lay.OutSlotBytes == 0 {
+				t.Fatalf("layout: %d slots of %d and %d bytes, want 2", lc.lay.Slots, lc.lay.InSlotBytes, lc.lay.OutSlotBytes)
+			}
+			spec := gr.GetGame()
+			a, b := g.must(resetReq(7)), lc.must(1, 7, nil, nil)
+			sameResult(t, "reset", spec, a, b)
+			masks := map[int32][]byte{}
+			m := a.GetObservation()["action_mask"].GetData()
+			for k, id := range a.GetEnvIds() {
+				per := len(m) / len(a.GetEnvIds())
+				masks[id] = m[k*per : (k+1)*per]
+			}
+			h := n / 2
+			first, second := []int32{}, []int32{}
+			for i := range n {
+				if i < h {
+					first = append(first, int32(i))
+				} else {
+					second = append(second, int32(i))
+				}
+			}
+			for step := 1; step <= 12; step++ {
+				act := policyFor(masks, nil, n, l, step)
+				a = g.must(stepReq(nil, act, n, l))
+				per := len(act) / n
+				b = lc.stepPair(first, act[:h*per], second, act[h*per:])
+				sameResult(t, fmt.Sprintf("step %d", step), spec, a, b)
+				m := a.GetObservation()["action_mask"].GetData()
+				for k, id := range a.GetEnvIds() {
+					per := len(m) / n
+					masks[id] = append([]byte(nil), m[k*per:(k+1)*per]...)
+				}
+			}
+		})
+	}
+}
+
 // TestLocalBadInput: a wrong secret, an unknown session, garbage and
 // oversized hellos and headers get clear errors; a refused request keeps
 // the channel; a second channel is refused; the server keeps serving, and
@@ -300,17 +359,19 @@ func TestLocalBadInput(t *testing.T) {
 	for _, h := range []struct {
 		what    string
 		op, fl  byte
+		slot    byte
 		count   int
 		mention string
 	}{
-		{"unknown op", 9, 0, 0, "op 9"},
-		{"unknown flag", 2, 0x80, 0, "unknown flags"},
-		{"seed on a step", 2, 1, 0, "only a reset has a seed"},
-		{"more ids than envs", 2, 0, 1 << 30, "env ids"},
+		{"unknown op", 9, 0, 0, 0, "op 9"},
+		{"unknown flag", 2, 0x80, 0, 0, "unknown flags"},
+		{"seed on a step", 2, 1, 0, 0, "only a reset has a seed"},
+		{"more ids than envs", 2, 0, 0, 1 << 30, "env ids"},
+		{"no such slot", 2, 0, 2, 0, "slot 2"},
 	} {
 		cr := ts.create(t, &jgymv1.CreateSessionRequest{NumEnvs: 2})
 		lc := mustAttach(t, cr, 2)
-		lc.header(h.op, h.fl, h.count, 0)
+		lc.headerAt(h.slot, h.op, h.fl, h.count, 0)
 		_, _, err := readAnswer(lc.c)
 		wantLocal(h.what, err, codes.InvalidArgument, h.mention)
 		if _, err := lc.c.Read(make([]byte, 1)); err != io.EOF {

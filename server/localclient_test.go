@@ -25,6 +25,9 @@ type localClient struct {
 	lay     struct {
 		InBytes          int            `json:"in_bytes"`
 		OutBytes         int            `json:"out_bytes"`
+		Slots            int            `json:"slots"`
+		InSlotBytes      int            `json:"in_slot_bytes"`
+		OutSlotBytes     int            `json:"out_slot_bytes"`
 		In               map[string]int `json:"in"`
 		Out              map[string]int `json:"out"`
 		Observation      map[string]int `json:"observation"`
@@ -142,10 +145,15 @@ func (lc *localClient) close() {
 	lc.c.Close()
 }
 
-// header sends a request header.
+// header sends a request header of slot 0.
 func (lc *localClient) header(op, flags byte, count int, seed int64) error {
+	return lc.headerAt(0, op, flags, count, seed)
+}
+
+// headerAt sends a request header of a slot.
+func (lc *localClient) headerAt(slot, op, flags byte, count int, seed int64) error {
 	var h [16]byte
-	h[0], h[1] = op, flags
+	h[0], h[1], h[2] = op, flags, slot
 	binary.LittleEndian.PutUint32(h[4:], uint32(count))
 	binary.LittleEndian.PutUint64(h[8:], uint64(seed))
 	_, err := lc.c.Write(h[:])
@@ -159,10 +167,7 @@ func (lc *localClient) do(op byte, seed int64, ids []int32, act []byte) (*jgymv1
 	if op == 1 && seed >= 0 {
 		flags = 1
 	}
-	for k, id := range ids {
-		binary.LittleEndian.PutUint32(lc.in[lc.lay.In["env_ids"]+4*k:], uint32(id))
-	}
-	copy(lc.in[lc.lay.In["actions"]:], act)
+	lc.put(0, ids, act)
 	if err := lc.header(op, flags, len(ids), max(seed, 0)); err != nil {
 		return nil, err
 	}
@@ -171,6 +176,74 @@ func (lc *localClient) do(op byte, seed int64, ids []int32, act []byte) (*jgymv1
 		return nil, err
 	}
 	return lc.result(b, f), nil
+}
+
+// put writes a request's env ids and actions into a slot of the input.
+func (lc *localClient) put(slot int, ids []int32, act []byte) {
+	base := slot * lc.lay.InSlotBytes
+	for k, id := range ids {
+		binary.LittleEndian.PutUint32(lc.in[base+lc.lay.In["env_ids"]+4*k:], uint32(id))
+	}
+	copy(lc.in[base+lc.lay.In["actions"]:], act)
+}
+
+// stepPair sends two steps, ids0 in slot 0 and ids1 in slot 1, before
+// reading either answer, and rebuilds the two answers as one.
+func (lc *localClient) stepPair(ids0 []int32, act0 []byte, ids1 []int32, act1 []byte) *jgymv1.StepResult {
+	lc.t.Helper()
+	lc.put(0, ids0, act0)
+	lc.put(1, ids1, act1)
+	if err := lc.headerAt(0, 2, 0, len(ids0), 0); err != nil {
+		lc.t.Fatal(err)
+	}
+	if err := lc.headerAt(1, 2, 0, len(ids1), 0); err != nil {
+		lc.t.Fatal(err)
+	}
+	var rs [2]*jgymv1.StepResult
+	for slot := range rs {
+		b, f, err := readAnswer(lc.c)
+		if err != nil {
+			lc.t.Fatalf("answer of slot %d: %v", slot, err)
+		}
+		rs[slot] = lc.resultAt(slot, b, f)
+	}
+	return joinResults(rs[0], rs[1])
+}
+
+// joinResults is the answer of a's envs and then b's, as one batch.
+func joinResults(a, b *jgymv1.StepResult) *jgymv1.StepResult {
+	cat := func(x, y *jgymv1.Tensor) *jgymv1.Tensor {
+		if x == nil && y == nil {
+			return nil
+		}
+		return &jgymv1.Tensor{Data: append(append([]byte(nil), x.GetData()...), y.GetData()...)}
+	}
+	r := &jgymv1.StepResult{Observation: map[string]*jgymv1.Tensor{}, Info: &jgymv1.Info{}}
+	r.EnvIds = append(append([]int32(nil), a.EnvIds...), b.EnvIds...)
+	r.FinalEnvIndex = append([]int32(nil), a.FinalEnvIndex...)
+	for _, k := range b.FinalEnvIndex {
+		r.FinalEnvIndex = append(r.FinalEnvIndex, k+int32(len(a.EnvIds)))
+	}
+	for name, t := range a.Observation {
+		r.Observation[name] = cat(t, b.Observation[name])
+	}
+	if a.FinalObservation != nil || b.FinalObservation != nil {
+		r.FinalObservation = map[string]*jgymv1.Tensor{}
+		for name := range a.Observation {
+			r.FinalObservation[name] = cat(a.FinalObservation[name], b.FinalObservation[name])
+		}
+	}
+	r.Reward = cat(a.Reward, b.Reward)
+	r.Terminated = cat(a.Terminated, b.Terminated)
+	r.Truncated = cat(a.Truncated, b.Truncated)
+	r.Info.Scores = cat(a.Info.Scores, b.Info.Scores)
+	r.Info.Rank = cat(a.Info.Rank, b.Info.Rank)
+	r.Info.Round = cat(a.Info.Round, b.Info.Round)
+	r.Info.LearnerSeats = cat(a.Info.LearnerSeats, b.Info.LearnerSeats)
+	r.Info.Episode = cat(a.Info.Episode, b.Info.Episode)
+	r.FinalScores = cat(a.FinalScores, b.FinalScores)
+	r.UnitRewards = cat(a.UnitRewards, b.UnitRewards)
+	return r
 }
 
 func (lc *localClient) must(op byte, seed int64, ids []int32, act []byte) *jgymv1.StepResult {
@@ -183,8 +256,13 @@ func (lc *localClient) must(op byte, seed int64, ids []int32, act []byte) *jgymv
 }
 
 // result rebuilds a StepResult of b envs (f final) from the output region.
-func (lc *localClient) result(b, f int) *jgymv1.StepResult {
-	o, m, l, s := lc.lay.Out, lc.out, lc.l, 4
+func (lc *localClient) result(b, f int) *jgymv1.StepResult { return lc.resultAt(0, b, f) }
+
+// resultAt rebuilds a StepResult of b envs (f final) of a slot.
+func (lc *localClient) resultAt(slot, b, f int) *jgymv1.StepResult {
+	o, l, s := lc.lay.Out, lc.l, 4
+	m := lc.out[slot*lc.lay.OutSlotBytes:]
+	full := lc.out // observations have no slots
 	part := func(name string, bytes int) *jgymv1.Tensor {
 		return &jgymv1.Tensor{Data: append([]byte(nil), m[o[name]:o[name]+bytes]...)}
 	}
@@ -201,12 +279,12 @@ func (lc *localClient) result(b, f int) *jgymv1.StepResult {
 		var obs, fin []byte
 		for _, id := range ids {
 			at := lc.lay.Observation[ts.GetName()] + int(id)*per
-			obs = append(obs, m[at:at+per]...)
+			obs = append(obs, full[at:at+per]...)
 		}
 		r.Observation[ts.GetName()] = &jgymv1.Tensor{Data: obs}
 		for _, k := range fidx {
 			at := lc.lay.FinalObservation[ts.GetName()] + int(ids[k])*per
-			fin = append(fin, m[at:at+per]...)
+			fin = append(fin, full[at:at+per]...)
 		}
 		if f > 0 {
 			r.FinalObservation[ts.GetName()] = &jgymv1.Tensor{Data: fin}

@@ -312,11 +312,15 @@ func (s *Server) handleLocal(ss *session, r *region, req localRequest) (kind, nb
 	}
 	ss.touch()
 	defer ss.touch()
-	ids, act, ord, err := r.request(req.count, req.op == localOpStep, req.flags&localFlagOrder != 0)
+	ids, act, ord, err := r.request(req.slot, req.count, req.op == localOpStep, req.flags&localFlagOrder != 0)
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	ctx := ss.ctx
+	// The client reads each env's rows where the pool wrote them: a batch
+	// of some envs needs no gathered copy.
+	ss.pool.ObsInPlace(true)
+	defer ss.pool.ObsInPlace(false)
 	var b *vec.Batch
 	switch req.op {
 	case localOpReset:
@@ -350,6 +354,6 @@ func (s *Server) handleLocal(ss *session, r *region, req localRequest) (kind, nb
 	if kind != kindReset {
 		s.metrics.envSteps.Add(uint64(len(b.EnvIDs)))
 	}
-	nb, nf = r.write(b)
+	nb, nf = r.write(req.slot, b)
 	return kind, nb, nf, nil
 }

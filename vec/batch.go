@@ -75,7 +75,8 @@ func (b *Batch) alloc(p *Pool) {
 }
 
 // gather fills the batch with the outputs of envs ids. When ids are all
-// envs in order, the observation buffers are the pool's own (no copy).
+// envs in order, or with ObsInPlace, the observation buffers are the
+// pool's own (no copy).
 func (b *Batch) gather(p *Pool, ids []int32) *Batch {
 	l, s := p.l, p.spec.NumSeats
 	b.EnvIDs = append(b.EnvIDs[:0], ids...)
@@ -87,7 +88,7 @@ func (b *Batch) gather(p *Pool, ids []int32) *Batch {
 		}
 	}
 	for t := range p.obs {
-		if identity {
+		if identity || p.obsInPlace {
 			b.Obs[t] = p.obs[t]
 			continue
 		}

@@ -15,7 +15,8 @@ func (p *Pool) ObservationBytes(t int) int { return p.n * p.tensorLen[t] }
 // contents are copied. nil buffers move them back to buffers of the pool's
 // own. The server hands a local client buffers in shared memory this way,
 // so that a step of every env needs no copy of its observations: Batch.Obs
-// of a batch of every env in order is then obs itself.
+// of a batch of every env in order is then obs itself (and of any batch,
+// with ObsInPlace).
 //
 // The caller keeps the buffers mapped until the pool is closed or they are
 // moved again. Envs of cancelled synchronous calls are waited for; envs
@@ -90,3 +91,11 @@ func moved(old, to [][]byte, p *Pool) [][]byte {
 	}
 	return to
 }
+
+// ObsInPlace sets whether the batches of the next calls leave their
+// observations in place: Batch.Obs is then the pool's buffers themselves,
+// env i's rows at offset i, for a batch of some envs too, instead of a
+// gathered copy [B, ...]. The server's local channel, whose client reads
+// each env's rows where the pool wrote them (MoveOutputs), sets it around
+// its own calls.
+func (p *Pool) ObsInPlace(on bool) { p.obsInPlace = on }

@@ -1,6 +1,7 @@
 package vec_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -70,5 +71,73 @@ func TestMoveOutputs(t *testing.T) {
 				t.Fatalf("MoveOutputs with an env in flight = %v, want ErrBusy", err)
 			}
 		})
+	}
+}
+
+// TestObsInPlace: with the observations moved and ObsInPlace, a batch of
+// some envs is not gathered: its Obs are the caller's buffers, where each
+// env's rows are the ones a pool that keeps its own gathers for the same
+// steps; without ObsInPlace, the batch is gathered again.
+func TestObsInPlace(t *testing.T) {
+	const n = 4
+	ref := newPool(t, factory(t, oneLearner), n)
+	p := newPool(t, factory(t, oneLearner), n)
+	var obs [][]byte
+	for k := range p.Spec().Observation {
+		obs = append(obs, make([]byte, p.ObservationBytes(k)))
+	}
+	if err := p.MoveOutputs(obs, nil); err != nil {
+		t.Fatal(err)
+	}
+	p.ObsInPlace(true)
+	a, err := ref.Reset(ctx, nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Reset(ctx, nil, 3); err != nil {
+		t.Fatal(err)
+	}
+	act := policy(a, 1)
+	for step, ids := range [][]int32{{2, 0}, {1, 3}, {3}, {0, 1, 2}} {
+		sub := make([]byte, 0, len(ids)*slots)
+		for _, i := range ids {
+			sub = append(sub, act[int(i)*slots:(int(i)+1)*slots]...)
+		}
+		want, err := ref.Step(ctx, ids, sub, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.Step(ctx, ids, sub, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range obs {
+			if &got.Obs[k][0] != &obs[k][0] {
+				t.Fatalf("step %d, tensor %d: the batch's observations are not the caller's buffers", step, k)
+			}
+			per := len(obs[k]) / n
+			for j, i := range ids {
+				if !bytes.Equal(obs[k][int(i)*per:(int(i)+1)*per], want.Obs[k][j*per:(j+1)*per]) {
+					t.Fatalf("step %d, tensor %d, env %d: the rows differ from the gathered ones", step, k, i)
+				}
+			}
+		}
+		if !bytes.Equal(got.Reward, want.Reward) || !bytes.Equal(got.Round, want.Round) {
+			t.Fatalf("step %d: rewards or rounds differ", step)
+		}
+	}
+	p.ObsInPlace(false)
+	want, err := ref.Reset(ctx, []int32{2}, vec.NoSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.Reset(ctx, []int32{2}, vec.NoSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range obs {
+		if !bytes.Equal(got.Obs[k], want.Obs[k]) {
+			t.Fatalf("tensor %d: the batch of env 2 is not gathered", k)
+		}
 	}
 }

@@ -148,20 +148,21 @@ type Pool struct {
 	ordLen    int   // bytes of one env's action order
 
 	// Per-env outputs, env i at offset i (written by workers).
-	obs      [][]byte
-	final    [][]byte
-	reward   []float32
-	unit     []float32 // per-unit credit [n, L, U] (Setup.UnitRewards), nil without
-	unitLen  int       // U
-	scores   []int32
-	fscores  []int32
-	rank     []int32
-	seats    []int32
-	round    []int32
-	outs     []env.Out
-	finalOut []env.Out
-	actions  []byte
-	orders   []byte
+	obs        [][]byte
+	obsInPlace bool // batches of some envs are not gathered (ObsInPlace)
+	final      [][]byte
+	reward     []float32
+	unit       []float32 // per-unit credit [n, L, U] (Setup.UnitRewards), nil without
+	unitLen    int       // U
+	scores     []int32
+	fscores    []int32
+	rank       []int32
+	seats      []int32
+	round      []int32
+	outs       []env.Out
+	finalOut   []env.Out
+	actions    []byte
+	orders     []byte
 
 	tasks        chan task
 	done         chan int32 // completions of synchronous calls

@@ -96,8 +96,15 @@ func (p *Pool) Recv(ctx context.Context) (*Batch, error) {
 // Pending returns the number of envs started by Send and not yet received.
 func (p *Pool) Pending() int { return p.asyncPending }
 
-// runSync dispatches one operation per env and waits for all of them.
+// runSync dispatches one operation per env and waits for all of them. An
+// operation of one env runs in the caller's goroutine: handing it to a
+// worker and back would cost two goroutine switches and often a thread
+// wake-up, for no parallelism.
 func (p *Pool) runSync(ctx context.Context, ids []int32, op opKind) (*Batch, error) {
+	if len(ids) == 1 {
+		p.run(task{env: ids[0], op: op})
+		return p.finish(ids)
+	}
 	for _, i := range ids {
 		p.envs[i].inflight = true
 		p.syncPending++

@@ -26,6 +26,11 @@ figures.
 default), ``local`` (the local channel's shared memory, docs/local.md), or
 both, measured one after the other within each repeat.
 
+With 1 in ``--envs``, one env from Python is also timed step by step:
+``gymnasium.make("jgym/Crematoria-v0")`` over each transport, the same
+fixed actions, its median step (p50) against the median batch of vec's
+benchmark of one env (``p50-us/batch``).
+
 Without ``--address`` a local ``jgym serve`` is started (all cores).
 ``JGYM_QUICK=1`` (set by the docs harness) shrinks it to a smoke test: the
 first two sizes, 10 batches, once.
@@ -43,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import gymnasium
 import numpy as np
 
 import jgym
@@ -119,6 +125,7 @@ class Point:
 
     rate: float
     cpu_us: float | None
+    p50_us: float | None = None  # the median step (batch), where timed
 
 
 def _proc_cpu(pid: int) -> float | None:
@@ -167,6 +174,30 @@ def bench_python(
     return Point(n * steps / elapsed, cpu_us)
 
 
+def bench_one_env(steps: int, address: str, *, local: bool, game: str = "Crematoria-v0") -> float:
+    """The median step in microseconds of ``gymnasium.make`` 's env over a transport.
+
+    The actions are fixed from the reset's mask (vec's benchmark policy);
+    at most ``steps`` steps, fewer if the game ends first.
+    """
+    env = gymnasium.make(f"jgym/{game}", address=address, local=local)
+    try:
+        if (env.unwrapped._link.channel is not None) != local:
+            raise SystemExit(f"one env: local={local} asked, not what the session uses")
+        obs, info = env.reset(seed=1)
+        act = go_policy(obs["action_mask"][None], np.array([info["round"]]))[0]
+        took = []
+        for _ in range(steps):
+            t0 = time.perf_counter_ns()
+            _, _, term, trunc, _ = env.step(act)
+            took.append(time.perf_counter_ns() - t0)
+            if term or trunc:
+                break
+    finally:
+        env.close()
+    return float(np.median(took)) / 1e3
+
+
 def build_go_bench(src: Path, out: Path) -> Path:
     """Compiles vec's benchmark binary once (``go test -c``)."""
     binary = out / "vec.test"
@@ -189,7 +220,12 @@ def bench_go(binary: Path, src: Path, n: int, steps: int) -> Point | None:
         m = re.match(r"BenchmarkStep/envs=(\d+)\S*\s.*?([\d.e+]+) env-steps/s", line)
         if m and int(m.group(1)) == n:
             cpu = re.search(r"([\d.e+]+) cpu-us/env-step", line)
-            return Point(float(m.group(2)), float(cpu.group(1)) if cpu else None)
+            p50 = re.search(r"([\d.e+]+) p50-us/batch", line)
+            return Point(
+                float(m.group(2)),
+                float(cpu.group(1)) if cpu else None,
+                float(p50.group(1)) if p50 else None,
+            )
     return None
 
 
@@ -249,6 +285,10 @@ def main(argv: list[str] | None = None) -> None:
                             game=args.game,
                             local=t == "local",
                         )
+                        if n == 1:
+                            p.p50_us = bench_one_env(
+                                args.steps, address, local=t == "local", game=args.game
+                            )
                         py.setdefault((t, n), []).append(p)
         finally:
             if server is not None:
@@ -270,6 +310,16 @@ def main(argv: list[str] | None = None) -> None:
             cpu_ratio = f"{p.cpu_us / gcpu:.2f}" if gcpu and p.cpu_us else "-"
             line += f" {p.rate:14,.0f} {rate_ratio:>6} {_num(p.cpu_us, 8, '.1f')} {cpu_ratio:>9}"
         print(line)
+    if 1 in sizes:
+        g = pick(go[1]) if 1 in go else None
+        gp50 = g.p50_us if g else None
+        line = f"\none env, p50 of a step in us: Go in-process {_num(gp50, 1, '.1f')}"
+        for t in transports:
+            p50 = pick(py[(t, 1)]).p50_us
+            name = "gRPC" if t == "grpc" else "local"
+            ratio = f" ({p50 / gp50:.2f}x)" if p50 and gp50 else ""
+            line += f"; gymnasium.make ({name}) {_num(p50, 1, '.1f')}{ratio}"
+        print(line)
     print(
         f"(env-steps/s: envs x batches per second, the {args.stat} of {args.repeat}; ratio: to the"
         " Go rate. CPU us: user + system per env-step, of the Go benchmark process, or of the"
@@ -279,16 +329,24 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _best_of(points: list[Point]) -> Point:
-    """The fastest rate and the smallest CPU cost of the runs."""
+    """The fastest rate, the smallest CPU cost and the smallest p50 of the runs."""
     cpus = [p.cpu_us for p in points if p.cpu_us is not None]
-    return Point(max(p.rate for p in points), min(cpus) if cpus else None)
+    p50s = [p.p50_us for p in points if p.p50_us is not None]
+    return Point(
+        max(p.rate for p in points), min(cpus) if cpus else None, min(p50s) if p50s else None
+    )
 
 
 def _median(points: list[Point]) -> Point:
-    """The median rate and the median CPU cost of the runs."""
+    """The median rate, CPU cost and p50 of the runs."""
     cpus = [p.cpu_us for p in points if p.cpu_us is not None]
+    p50s = [p.p50_us for p in points if p.p50_us is not None]
     rate = float(np.median([p.rate for p in points]))
-    return Point(rate, float(np.median(cpus)) if cpus else None)
+    return Point(
+        rate,
+        float(np.median(cpus)) if cpus else None,
+        float(np.median(p50s)) if p50s else None,
+    )
 
 
 def _num(x: float | None, width: int, fmt: str = ",.0f") -> str:

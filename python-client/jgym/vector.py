@@ -41,7 +41,7 @@ from jgym._rows import RowAPI
 from jgym.client import Client, Session
 from jgym.env import RENDER_MODES, check_render_mode, check_tensors
 from jgym.errors import InvalidArgumentError, JgymError, SessionError
-from jgym.local import SessionLink
+from jgym.local import SPLIT_MIN_ENVS, SessionLink
 from jgym.render import renderer
 from jgym.tensors import action_space, flat_space, flatten, observation_space
 
@@ -144,6 +144,11 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         ServerUnavailableError: A server does not answer.
         ServerStartError: The local server could not be started.
     """
+
+    #: The fewest games of a session whose steps go over the local channel
+    #: as two halves in flight (:meth:`jgym.local.LocalChannel.send_step`);
+    #: 0 (the default): never.
+    split_min_envs: int = SPLIT_MIN_ENVS
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium's convention
         "autoreset_mode": AutoresetMode.NEXT_STEP,
@@ -509,7 +514,15 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         )
         for s, link, off in zip(self._sessions, self._links, self._offsets, strict=True):
             lo, hi = off * self.num_learners, (off + s.num_envs) * self.num_learners
-            link.send_step(acts[lo:hi], None if order is None else order[lo:hi])
+            link.send_step(
+                acts[lo:hi],
+                None if order is None else order[lo:hi],
+                # Halves in flight overlap copying one with stepping the
+                # other; not when a refused half could leave the other
+                # stepped (a finished game with autoreset disabled).
+                halves=0 < self.split_min_envs <= s.num_envs
+                and self.autoreset_mode != AutoresetMode.DISABLED,
+            )
         self._stepping = True
 
     def step_wait(

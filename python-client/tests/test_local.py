@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import asdict
 from typing import Any
 
 import numpy as np
@@ -72,17 +73,67 @@ CASES = [
 
 @pytest.mark.parametrize("options", CASES)
 def test_same_games_both_ways(address: str, short_config: str, options: dict[str, Any]) -> None:
+    """gRPC, the channel, and the channel with each step as two halves in flight."""
     runs = []
-    for local in (True, False):
+    for local, halves in ((False, False), (True, False), (True, True)):
         envs = JgymVectorEnv(
             "Crematoria-v0", 5, address=address, config=short_config, local=local, **options
         )
+        envs.split_min_envs = 2 if halves else 0
         try:
             assert envs.local_sessions == [local]
             runs.append(play(envs, seed=17, steps=10))
         finally:
             envs.close()
     assert_same(runs[0], runs[1])
+    assert_same(runs[0], runs[2])
+
+
+def test_two_requests_in_flight(address: str, short_config: str) -> None:
+    """Two slots: halves answered as one batch, or two requests of other envs; no third."""
+    with Client(address) as client:
+        mk = [client.create_session("Crematoria-v0", 5, ["", "Demo", "Demo", "Demo"],
+                                    config=short_config) for _ in range(2)]  # fmt: skip
+        one, two = LocalChannel(mk[0]), LocalChannel(mk[1], copy=False)
+        assert one.slots == 2
+        rng = np.random.default_rng(4)
+        one.send_reset(9)
+        two.send_reset(9)
+        a, b = one.recv(), two.recv()
+        assert data_equivalence(asdict(a), asdict(b))
+        for _ in range(7):  # across the end of 5-round games
+            acts = jgym.sample_masked(a.obs["action_mask"][:, 0], rng)
+            one.send_step(acts)
+            two.send_step(acts, halves=True)
+            assert one.pending == 1 and two.pending == 1
+            a, b = one.recv(), two.recv()
+            assert data_equivalence(asdict(a), asdict(b))
+            assert not b.obs["board"].flags.writeable  # copy=False: views
+        # Two requests of other envs, each in its own slot, answered in order.
+        acts = jgym.sample_masked(a.obs["action_mask"][:, 0], rng)
+        one.send_step(acts)
+        want = one.recv()
+        two.send_step(acts[[3, 1]], env_ids=[3, 1])
+        two.send_step(acts[[0, 2, 4]], env_ids=[0, 2, 4])
+        with pytest.raises(jgym.errors.SessionError, match="2 requests at a time"):
+            two.send_reset(None, env_ids=[4])
+        first, second = two.recv(), two.recv()
+        assert first.env_ids.tolist() == [3, 1] and second.env_ids.tolist() == [0, 2, 4]
+        for k, v in want.obs.items():
+            assert np.array_equal(first.obs[k], v[[3, 1]]), k
+            assert np.array_equal(second.obs[k], v[[0, 2, 4]]), k
+        assert np.array_equal(first.reward, want.reward[[3, 1]])
+        assert np.array_equal(second.round, want.round[[0, 2, 4]])
+        # A second request of an env in flight is refused (its rows would
+        # be overwritten before they are read).
+        two.send_step(acts[[1]], env_ids=[1])
+        with pytest.raises(jgym.errors.SessionError, match="in flight holds"):
+            two.send_step(acts[[1, 2]], env_ids=[1, 2])
+        with pytest.raises(jgym.errors.SessionError, match="in flight holds"):
+            two.send_reset(None)
+        two.recv()
+        one.close()
+        two.close()
 
 
 def test_same_games_split_over_servers(address: str, short_config: str) -> None:
