@@ -3,7 +3,7 @@
 // Do not edit: export the model again.
 //
 //   model sha256        e1f5780a03ae1b87fd494d78bdfecdf14aeb2f3ffe619fe90341bc74096b297d
-//   observation         pandemic-obs-1, 60 unit slots
+//   observation         pandemic-obs-2, 60 unit slots
 //   network             {"net": "local", "config": "local", "planes": [{"kind": "code", "n": 4, "scale": 1.0}, {"kind": "scalar", "n": 1, "scale": 0.1}, {"kind": "code", "n": 5, "scale": 1.0}, {"kind": "scalar", "n": 1, "scale": 0.01}, {"kind": "code", "n": 5, "scale": 1.0}, {"kind": "bits", "n": 5, "scale": 1.0}], "unit_scale": [1.0, 0.3333333432674408, 0.009999999776482582, 0.014285714365541935, 0.014285714365541935, 0.20000000298023224, 0.019999999552965164, 1.0, 1.0, 0.3333333432674408, 0.10000000149011612, 0.25, 0.25], "row": 3, "col": 4, "wrap": false}
 //   game                Pandemic-v0
 //   weights             35183 numbers, embedded below
@@ -30,6 +30,11 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+// Observation tensors the network does not take (an older observation
+// version, or the subset of its metadata tensors): the encoder skips the
+// work of those it guards with these.
+#define JGYM_SKIP_TARGETS 1
+
 #define PLAYER_NAME PandRecipe
 
 struct PLAYER_NAME : public Player {
@@ -55,136 +60,136 @@ struct PLAYER_NAME : public Player {
   };
   #endif
 
-  // Network inputs (pandemic-obs-1).
+  // Network inputs (pandemic-obs-2).
   long long in_board_[29400];  // board [1 6 70 70]
   long long in_units_[780];  // units [1 60 13]
   float in_globals_[24];  // globals [1 24]
   unsigned char in_mask_[300];  // action_mask [1 60 5]
+  unsigned char in_targets_[2100];  // targets [1 60 35]
   // Weights.
-  float t4_[256];  // scalar1[256 1]
-  float t5_[256];  // scalar3[256 1]
-  float t6_[160];  // flag_bits[32 5]
-  float t7_[13];  // unit_scale[13]
-  float t8_[1];  // masked[]
-  float t9_[13];  // sel_row[13 1]
-  float t10_[13];  // sel_col[13 1]
-  float t11_[8];  // ones[1 8]
-  float t12_[1280];  // fine_row[256 5]
-  float t13_[1280];  // fine_row_in[256 5]
-  float t14_[1280];  // fine_col[256 5]
-  float t15_[630];  // pool_row[70 9]
-  float t16_[768];  // block_row[256 3]
-  float t17_[768];  // block_row_in[256 3]
-  float t18_[768];  // block_col[256 3]
-  float t19_[32];  // emb0.weight[4 8]
-  float t20_[40];  // emb2.weight[5 8]
-  float t21_[40];  // emb4.weight[5 8]
-  float t22_[64];  // near_in.bias[64]
-  float t23_[64];  // mid.bias[64]
-  float t24_[5];  // unit_out.bias[5]
-  float t25_[56];  // onnx::MatMul_164[7 8]
-  float t26_[2048];  // onnx::MatMul_165[32 64]
-  float t27_[12800];  // onnx::MatMul_170[200 64]
-  float t28_[4608];  // onnx::MatMul_171[72 64]
-  float t29_[832];  // onnx::MatMul_172[13 64]
-  float t30_[4096];  // onnx::MatMul_173[64 64]
-  float t31_[320];  // onnx::MatMul_174[64 5]
-  float t32_[768];  // block_col_in[256 3]
-  float t33_[630];  // pool_col[70 9]
-  float t34_[1280];  // fine_col_in[256 5]
-  long long t35_[1];  // /Constant_output_0[]
-  long long t37_[1];  // /Constant_1_output_0[]
-  long long t38_[1];  // /Constant_2_output_0[]
-  long long t41_[1];  // /Constant_3_output_0[]
-  long long t50_[1];  // /Constant_4_output_0[]
-  long long t53_[1];  // /Constant_5_output_0[]
+  float t5_[256];  // scalar1[256 1]
+  float t6_[256];  // scalar3[256 1]
+  float t7_[160];  // flag_bits[32 5]
+  float t8_[13];  // unit_scale[13]
+  float t9_[1];  // masked[]
+  float t10_[13];  // sel_row[13 1]
+  float t11_[13];  // sel_col[13 1]
+  float t12_[8];  // ones[1 8]
+  float t13_[1280];  // fine_row[256 5]
+  float t14_[1280];  // fine_row_in[256 5]
+  float t15_[1280];  // fine_col[256 5]
+  float t16_[630];  // pool_row[70 9]
+  float t17_[768];  // block_row[256 3]
+  float t18_[768];  // block_row_in[256 3]
+  float t19_[768];  // block_col[256 3]
+  float t20_[32];  // emb0.weight[4 8]
+  float t21_[40];  // emb2.weight[5 8]
+  float t22_[40];  // emb4.weight[5 8]
+  float t23_[64];  // near_in.bias[64]
+  float t24_[64];  // mid.bias[64]
+  float t25_[5];  // unit_out.bias[5]
+  float t26_[56];  // onnx::MatMul_164[7 8]
+  float t27_[2048];  // onnx::MatMul_165[32 64]
+  float t28_[12800];  // onnx::MatMul_170[200 64]
+  float t29_[4608];  // onnx::MatMul_171[72 64]
+  float t30_[832];  // onnx::MatMul_172[13 64]
+  float t31_[4096];  // onnx::MatMul_173[64 64]
+  float t32_[320];  // onnx::MatMul_174[64 5]
+  float t33_[768];  // block_col_in[256 3]
+  float t34_[630];  // pool_col[70 9]
+  float t35_[1280];  // fine_col_in[256 5]
+  long long t36_[1];  // /Constant_output_0[]
+  long long t38_[1];  // /Constant_1_output_0[]
+  long long t39_[1];  // /Constant_2_output_0[]
+  long long t42_[1];  // /Constant_3_output_0[]
+  long long t51_[1];  // /Constant_4_output_0[]
+  long long t54_[1];  // /Constant_5_output_0[]
   // Intermediate values.
-  long long t36_[29400];  // [1 6 70 70]
-  long long t39_[4900];  // [1 70 70]
-  float t40_[39200];  // [1 70 70 8]
-  long long t42_[4900];  // [1 70 70]
-  float t43_[39200];  // [1 70 70 8]
+  long long t37_[29400];  // [1 6 70 70]
+  long long t40_[4900];  // [1 70 70]
+  float t41_[39200];  // [1 70 70 8]
+  long long t43_[4900];  // [1 70 70]
   float t44_[39200];  // [1 70 70 8]
-  long long t45_[4900];  // [1 70 70]
-  float t46_[39200];  // [1 70 70 8]
+  float t45_[39200];  // [1 70 70 8]
+  long long t46_[4900];  // [1 70 70]
   float t47_[39200];  // [1 70 70 8]
-  long long t48_[4900];  // [1 70 70]
-  float t49_[4900];  // [1 70 70 1]
-  long long t51_[4900];  // [1 70 70]
-  float t52_[4900];  // [1 70 70 1]
-  long long t54_[4900];  // [1 70 70]
-  float t55_[24500];  // [1 70 70 5]
-  float t56_[34300];  // [1 70 70 7]
-  float t57_[39200];  // [1 70 70 8]
+  float t48_[39200];  // [1 70 70 8]
+  long long t49_[4900];  // [1 70 70]
+  float t50_[4900];  // [1 70 70 1]
+  long long t52_[4900];  // [1 70 70]
+  float t53_[4900];  // [1 70 70 1]
+  long long t55_[4900];  // [1 70 70]
+  float t56_[24500];  // [1 70 70 5]
+  float t57_[34300];  // [1 70 70 7]
   float t58_[39200];  // [1 70 70 8]
   float t59_[39200];  // [1 70 70 8]
-  float t62_[39200];  // [1 8 70 70]
-  float t63_[5040];  // [1 8 70 9]
-  float t64_[5040];  // [1 8 9 70]
-  float t65_[648];  // [1 8 9 9]
-  float t66_[648];  // [1 9 9 8]
-  float t69_[648];  // [1 81 8]
-  float t70_[780];  // [1 60 13]
-  float t71_[60];  // [1 60 1]
-  long long t72_[60];  // [1 60 1]
-  float t73_[60];  // [1 60 1]
-  long long t74_[60];  // [1 60 1]
-  float t75_[780];  // [1 60 13]
-  float t76_[8];  // [1 8]
-  float t77_[32];  // [1 32]
-  float t78_[64];  // [1 64]
-  float t83_[60];  // [1 60 1]
-  float t84_[300];  // [1 60 1 5]
-  float t87_[300];  // [1 60 1 5]
+  float t60_[39200];  // [1 70 70 8]
+  float t63_[39200];  // [1 8 70 70]
+  float t64_[5040];  // [1 8 70 9]
+  float t65_[5040];  // [1 8 9 70]
+  float t66_[648];  // [1 8 9 9]
+  float t67_[648];  // [1 9 9 8]
+  float t70_[648];  // [1 81 8]
+  float t71_[780];  // [1 60 13]
+  float t72_[60];  // [1 60 1]
+  long long t73_[60];  // [1 60 1]
+  float t74_[60];  // [1 60 1]
+  long long t75_[60];  // [1 60 1]
+  float t76_[780];  // [1 60 13]
+  float t77_[8];  // [1 8]
+  float t78_[32];  // [1 32]
+  float t79_[64];  // [1 64]
+  float t84_[60];  // [1 60 1]
+  float t85_[300];  // [1 60 1 5]
   float t88_[300];  // [1 60 1 5]
-  float t91_[300];  // [1 60 1 5]
-  float t92_[1500];  // [1 60 5 5]
+  float t89_[300];  // [1 60 1 5]
+  float t92_[300];  // [1 60 1 5]
   float t93_[1500];  // [1 60 5 5]
-  float t96_[12000];  // [1 1500 8]
-  long long t97_[12000];  // [1 1500 8]
-  float t98_[12000];  // [1 1500 8]
-  float t103_[12000];  // [1 60 25 8]
-  float t106_[12000];  // [1 60 200]
-  float t107_[3840];  // [1 60 64]
+  float t94_[1500];  // [1 60 5 5]
+  float t97_[12000];  // [1 1500 8]
+  long long t98_[12000];  // [1 1500 8]
+  float t99_[12000];  // [1 1500 8]
+  float t104_[12000];  // [1 60 25 8]
+  float t107_[12000];  // [1 60 200]
   float t108_[3840];  // [1 60 64]
-  float t109_[180];  // [1 60 1 3]
-  float t112_[180];  // [1 60 1 3]
+  float t109_[3840];  // [1 60 64]
+  float t110_[180];  // [1 60 1 3]
   float t113_[180];  // [1 60 1 3]
-  float t116_[180];  // [1 60 1 3]
-  float t117_[540];  // [1 60 3 3]
+  float t114_[180];  // [1 60 1 3]
+  float t117_[180];  // [1 60 1 3]
   float t118_[540];  // [1 60 3 3]
-  float t121_[4320];  // [1 540 8]
-  long long t122_[4320];  // [1 540 8]
-  float t123_[4320];  // [1 540 8]
-  float t128_[4320];  // [1 60 9 8]
-  float t131_[4320];  // [1 60 72]
-  float t132_[3840];  // [1 60 64]
+  float t119_[540];  // [1 60 3 3]
+  float t122_[4320];  // [1 540 8]
+  long long t123_[4320];  // [1 540 8]
+  float t124_[4320];  // [1 540 8]
+  float t129_[4320];  // [1 60 9 8]
+  float t132_[4320];  // [1 60 72]
   float t133_[3840];  // [1 60 64]
-  float t134_[780];  // [1 60 13]
-  float t135_[3840];  // [1 60 64]
+  float t134_[3840];  // [1 60 64]
+  float t135_[780];  // [1 60 13]
   float t136_[3840];  // [1 60 64]
-  float t139_[3840];  // [1 60 64]
+  float t137_[3840];  // [1 60 64]
   float t140_[3840];  // [1 60 64]
   float t141_[3840];  // [1 60 64]
   float t142_[3840];  // [1 60 64]
   float t143_[3840];  // [1 60 64]
   float t144_[3840];  // [1 60 64]
   float t145_[3840];  // [1 60 64]
-  float t146_[300];  // [1 60 5]
+  float t146_[3840];  // [1 60 64]
   float t147_[300];  // [1 60 5]
   float t148_[300];  // [1 60 5]
-  jgym_v4 t25_v4_[14];
-  double t76_sum_[8];
-  jgym_v4 t26_v4_[512];
-  jgym_v4 t11_v4_[2];
-  jgym_v4 t27_v4_[3200];
-  jgym_v4 t28_v4_[1152];
-  jgym_v4 t29_v4_[208];
-  jgym_v4 t30_v4_[1024];
+  float t149_[300];  // [1 60 5]
+  jgym_v4 t26_v4_[14];
+  double t77_sum_[8];
+  jgym_v4 t27_v4_[512];
+  jgym_v4 t12_v4_[2];
+  jgym_v4 t28_v4_[3200];
+  jgym_v4 t29_v4_[1152];
+  jgym_v4 t30_v4_[208];
+  jgym_v4 t31_v4_[1024];
   bool warned_;
 
   PLAYER_NAME() : warned_(false) {
-    load_t4_();
     load_t5_();
     load_t6_();
     load_t7_();
@@ -216,18 +221,19 @@ struct PLAYER_NAME : public Player {
     load_t33_();
     load_t34_();
     load_t35_();
-    load_t37_();
+    load_t36_();
     load_t38_();
-    load_t41_();
-    load_t50_();
-    load_t53_();
-    prep_t25_v4_();
+    load_t39_();
+    load_t42_();
+    load_t51_();
+    load_t54_();
     prep_t26_v4_();
-    prep_t11_v4_();
     prep_t27_v4_();
+    prep_t12_v4_();
     prep_t28_v4_();
     prep_t29_v4_();
     prep_t30_v4_();
+    prep_t31_v4_();
   }
 
   // play is called once per round.
@@ -243,7 +249,7 @@ struct PLAYER_NAME : public Player {
       cerr << "PandRecipe: round " << round() << ": an index of the network is out of range: no orders" << endl;
       return;
     }
-    const float* logits = t148_;
+    const float* logits = t149_;
     for (int id = 0; id < U; ++id) {
       const float* row = logits + id * 5;
       int best = 0;
@@ -254,7 +260,7 @@ struct PLAYER_NAME : public Player {
   }
 
   // ---------------------------------------------------------------------
-  // Observation (pandemic-obs-1, docs/observation.md): the twin of the Go
+  // Observation (pandemic-obs-2, docs/observation.md): the twin of the Go
   // encoder, pandemic.Observer.
 
   enum { ENC_ROWS = 70, ENC_COLS = 70, ENC_5 = 5 };
@@ -535,23 +541,126 @@ struct PLAYER_NAME : public Player {
       for (int d = BOTTOM; d < NONE; ++d) row[d] = u.player == me() && enc_can_move(all, u, d);
       row[NONE] = 1;
     }
+
+    // The targets tensor's searches: a network that does not take it
+    // (pandemic-obs-1) skips them (cppexport.SkipMacro).
+#ifndef JGYM_SKIP_TARGETS
+    enc_targets(in_targets_, all);
+#endif
+  }
+
+  // enc_field writes the walking distance from every cell to the nearest
+  // of srcs (cell indices) into dist, -1 where unreachable: the
+  // breadth-first search through non-wall cells of pasteurMap.field.
+  static void enc_field(const vector<char>& wall, const vector<int>& srcs, vector<int>& dist, vector<int>& queue) {
+    const int n = ENC_ROWS * ENC_COLS;
+    dist.assign(n, -1);
+    queue.clear();
+    for (size_t k = 0; k < srcs.size(); ++k)
+      if (dist[srcs[k]] < 0) {
+        dist[srcs[k]] = 0;
+        queue.push_back(srcs[k]);
+      }
+    for (size_t h = 0; h < queue.size(); ++h) {
+      const int idx = queue[h], i = idx / ENC_COLS, j = idx % ENC_COLS, d = dist[idx] + 1;
+      const int next[4] = {i + 1 < ENC_ROWS ? idx + ENC_COLS : -1, i > 0 ? idx - ENC_COLS : -1,
+                           j + 1 < ENC_COLS ? idx + 1 : -1, j > 0 ? idx - 1 : -1};
+      for (int k = 0; k < 4; ++k)
+        if (next[k] >= 0 && dist[next[k]] < 0 && !wall[next[k]]) {
+          dist[next[k]] = d;
+          queue.push_back(next[k]);
+        }
+    }
+  }
+
+  // enc_targets writes the targets tensor (pandemic-obs-2): the twin of
+  // Observer.Targets (targets.go). Per unit of mine on the board and per
+  // target kind (cities needing units, paths needing units, such paths
+  // between two of my cities, masks, enemy units): the steps that near
+  // the kind's nearest cell, and whether it is within 2, 6 and 15 steps.
+  void enc_targets(unsigned char* out, const vector<Unit>& all) {
+    const int n = ENC_ROWS * ENC_COLS, K = 5, C = 7;
+    memset(out, 0, (size_t)U * K * C);
+    bool any = false;
+    for (int id = 0; id < U; ++id) any = any || all[id].player == me();
+    if (!any) return;
+    vector<char> wall(n);
+    vector<int> src[5];
+    for (int i = 0; i < ENC_ROWS; ++i)
+      for (int j = 0; j < ENC_COLS; ++j) {
+        const Cell c = cell(i, j);
+        wall[i * ENC_COLS + j] = c.type == WALL;
+        if (c.mask) src[3].push_back(i * ENC_COLS + j);
+      }
+    const int nc = nb_cities(), np = nb_paths();
+    vector<int> count((nc + np) * 4, 0);
+    for (int id = 0; id < U; ++id) {
+      const Unit& u = all[id];
+      if (!pos_ok(u.pos)) continue;
+      const Cell c = cell(u.pos);
+      if (c.city_id >= 0)
+        ++count[c.city_id * 4 + u.player];
+      else if (c.path_id >= 0)
+        ++count[(nc + c.path_id) * 4 + u.player];
+      if (u.player != me()) src[4].push_back(u.pos.i * ENC_COLS + u.pos.j);
+    }
+    for (int t = 0; t < nc + np; ++t) {
+      int strongest = 0;
+      for (int pl = 0; pl < 4; ++pl)
+        if (pl != me() && count[t * 4 + pl] > strongest) strongest = count[t * 4 + pl];
+      const int owner = t < nc ? city_owner(t) : path_owner(t - nc);
+      if (owner != me()) ++strongest;
+      if (count[t * 4 + me()] >= strongest) continue;
+      if (t < nc) {
+        const City cells = city(t);
+        for (size_t k = 0; k < cells.size(); ++k) src[0].push_back(cells[k].i * ENC_COLS + cells[k].j);
+        continue;
+      }
+      const Path p = path(t - nc);
+      const bool bridge = city_owner(p.first.first) == me() && city_owner(p.first.second) == me();
+      for (size_t k = 0; k < p.second.size(); ++k) {
+        const int idx = p.second[k].i * ENC_COLS + p.second[k].j;
+        src[1].push_back(idx);
+        if (bridge) src[2].push_back(idx);
+      }
+    }
+    vector<int> dist, queue;
+    for (int k = 0; k < K; ++k) {
+      enc_field(wall, src[k], dist, queue);
+      for (int id = 0; id < U; ++id) {
+        const Unit& u = all[id];
+        if (u.player != me() || !pos_ok(u.pos)) continue;
+        const int cur = dist[u.pos.i * ENC_COLS + u.pos.j];
+        if (cur < 0) continue;
+        unsigned char* g = out + id * K * C + k * C;
+        g[4] = cur <= 2;
+        g[5] = cur <= 6;
+        g[6] = cur <= 15;
+        for (int d = BOTTOM; d < NONE; ++d) {
+          const Pos q = u.pos + Dir(d);
+          if (!pos_ok(q)) continue;
+          const int f = dist[q.i * ENC_COLS + q.j];
+          g[d] = f >= 0 && f < cur;
+        }
+      }
+    }
   }
 
   // ---------------------------------------------------------------------
   // The network, node by node (ONNX graph order). forward returns false
   // if an index is out of range, as the Go interpreter fails then.
   bool forward() {
-    // /Cast (Cast): in_board_[1 6 70 70] -> t36_[1 6 70 70]
+    // /Cast (Cast): in_board_[1 6 70 70] -> t37_[1 6 70 70]
     {
       const long long* x = in_board_;
-      long long* y = t36_;
+      long long* y = t37_;
       for (int i = 0; i < 29400; ++i) y[i] = x[i];
     }
-    // /Gather (Gather): t36_[1 6 70 70], t37_[] -> t39_[1 70 70]
+    // /Gather (Gather): t37_[1 6 70 70], t38_[] -> t40_[1 70 70]
     {
-      const long long* x = t36_;
-      const long long* ix = t37_;
-      long long* y = t39_;
+      const long long* x = t37_;
+      const long long* ix = t38_;
+      long long* y = t40_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -561,11 +670,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb0/Gather (Gather): t19_[4 8], t39_[1 70 70] -> t40_[1 70 70 8]
+    // /emb0/Gather (Gather): t20_[4 8], t40_[1 70 70] -> t41_[1 70 70 8]
     {
-      const float* x = t19_;
-      const long long* ix = t39_;
-      float* y = t40_;
+      const float* x = t20_;
+      const long long* ix = t40_;
+      float* y = t41_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 4;
@@ -575,11 +684,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_1 (Gather): t36_[1 6 70 70], t41_[] -> t42_[1 70 70]
+    // /Gather_1 (Gather): t37_[1 6 70 70], t42_[] -> t43_[1 70 70]
     {
-      const long long* x = t36_;
-      const long long* ix = t41_;
-      long long* y = t42_;
+      const long long* x = t37_;
+      const long long* ix = t42_;
+      long long* y = t43_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -589,11 +698,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb2/Gather (Gather): t20_[5 8], t42_[1 70 70] -> t43_[1 70 70 8]
+    // /emb2/Gather (Gather): t21_[5 8], t43_[1 70 70] -> t44_[1 70 70 8]
     {
-      const float* x = t20_;
-      const long long* ix = t42_;
-      float* y = t43_;
+      const float* x = t21_;
+      const long long* ix = t43_;
+      float* y = t44_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 5;
@@ -603,20 +712,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add (Add): t40_[1 70 70 8], t43_[1 70 70 8] -> t44_[1 70 70 8]
+    // /Add (Add): t41_[1 70 70 8], t44_[1 70 70 8] -> t45_[1 70 70 8]
     {
-      const float* a = t40_;
-      const float* b = t43_;
-      float* y = t44_;
+      const float* a = t41_;
+      const float* b = t44_;
+      float* y = t45_;
       for (int i5 = 0; i5 < 39200; ++i5) {
         y[i5] = a[i5] + b[i5];
       }
     }
-    // /Gather_2 (Gather): t36_[1 6 70 70], t35_[] -> t45_[1 70 70]
+    // /Gather_2 (Gather): t37_[1 6 70 70], t36_[] -> t46_[1 70 70]
     {
-      const long long* x = t36_;
-      const long long* ix = t35_;
-      long long* y = t45_;
+      const long long* x = t37_;
+      const long long* ix = t36_;
+      long long* y = t46_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -626,11 +735,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb4/Gather (Gather): t21_[5 8], t45_[1 70 70] -> t46_[1 70 70 8]
+    // /emb4/Gather (Gather): t22_[5 8], t46_[1 70 70] -> t47_[1 70 70 8]
     {
-      const float* x = t21_;
-      const long long* ix = t45_;
-      float* y = t46_;
+      const float* x = t22_;
+      const long long* ix = t46_;
+      float* y = t47_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 5;
@@ -640,20 +749,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_1 (Add): t44_[1 70 70 8], t46_[1 70 70 8] -> t47_[1 70 70 8]
+    // /Add_1 (Add): t45_[1 70 70 8], t47_[1 70 70 8] -> t48_[1 70 70 8]
     {
-      const float* a = t44_;
-      const float* b = t46_;
-      float* y = t47_;
+      const float* a = t45_;
+      const float* b = t47_;
+      float* y = t48_;
       for (int i8 = 0; i8 < 39200; ++i8) {
         y[i8] = a[i8] + b[i8];
       }
     }
-    // /Gather_3 (Gather): t36_[1 6 70 70], t38_[] -> t48_[1 70 70]
+    // /Gather_3 (Gather): t37_[1 6 70 70], t39_[] -> t49_[1 70 70]
     {
-      const long long* x = t36_;
-      const long long* ix = t38_;
-      long long* y = t48_;
+      const long long* x = t37_;
+      const long long* ix = t39_;
+      long long* y = t49_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -663,11 +772,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_4 (Gather): t4_[256 1], t48_[1 70 70] -> t49_[1 70 70 1]
+    // /Gather_4 (Gather): t5_[256 1], t49_[1 70 70] -> t50_[1 70 70 1]
     {
-      const float* x = t4_;
-      const long long* ix = t48_;
-      float* y = t49_;
+      const float* x = t5_;
+      const long long* ix = t49_;
+      float* y = t50_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
@@ -675,11 +784,11 @@ struct PLAYER_NAME : public Player {
         y[q] = x[0 + k * 1];
       }
     }
-    // /Gather_5 (Gather): t36_[1 6 70 70], t50_[] -> t51_[1 70 70]
+    // /Gather_5 (Gather): t37_[1 6 70 70], t51_[] -> t52_[1 70 70]
     {
-      const long long* x = t36_;
-      const long long* ix = t50_;
-      long long* y = t51_;
+      const long long* x = t37_;
+      const long long* ix = t51_;
+      long long* y = t52_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -689,11 +798,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_6 (Gather): t5_[256 1], t51_[1 70 70] -> t52_[1 70 70 1]
+    // /Gather_6 (Gather): t6_[256 1], t52_[1 70 70] -> t53_[1 70 70 1]
     {
-      const float* x = t5_;
-      const long long* ix = t51_;
-      float* y = t52_;
+      const float* x = t6_;
+      const long long* ix = t52_;
+      float* y = t53_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
@@ -701,11 +810,11 @@ struct PLAYER_NAME : public Player {
         y[q] = x[0 + k * 1];
       }
     }
-    // /Gather_7 (Gather): t36_[1 6 70 70], t53_[] -> t54_[1 70 70]
+    // /Gather_7 (Gather): t37_[1 6 70 70], t54_[] -> t55_[1 70 70]
     {
-      const long long* x = t36_;
-      const long long* ix = t53_;
-      long long* y = t54_;
+      const long long* x = t37_;
+      const long long* ix = t54_;
+      long long* y = t55_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -715,11 +824,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_8 (Gather): t6_[32 5], t54_[1 70 70] -> t55_[1 70 70 5]
+    // /Gather_8 (Gather): t7_[32 5], t55_[1 70 70] -> t56_[1 70 70 5]
     {
-      const float* x = t6_;
-      const long long* ix = t54_;
-      float* y = t55_;
+      const float* x = t7_;
+      const long long* ix = t55_;
+      float* y = t56_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 32;
@@ -729,23 +838,23 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Concat (Concat): t49_[1 70 70 1], t52_[1 70 70 1], t55_[1 70 70 5] -> t56_[1 70 70 7]
+    // /Concat (Concat): t50_[1 70 70 1], t53_[1 70 70 1], t56_[1 70 70 5] -> t57_[1 70 70 7]
     {
-      float* y = t56_;
+      float* y = t57_;
       {
-        const float* x = t49_;
+        const float* x = t50_;
         for (int i13 = 0; i13 < 4900; ++i13) {
           y[i13 * 7] = x[i13];
         }
       }
       {
-        const float* x = t52_;
+        const float* x = t53_;
         for (int i14 = 0; i14 < 4900; ++i14) {
           y[i14 * 7 + 1] = x[i14];
         }
       }
       {
-        const float* x = t55_;
+        const float* x = t56_;
         for (int i15 = 0; i15 < 4900; ++i15) {
           for (int i16 = 0; i16 < 5; ++i16) {
             y[i15 * 7 + i16 + 2] = x[i15 * 5 + i16];
@@ -753,18 +862,18 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /flag/MatMul (MatMul): t56_[1 70 70 7], t25_[7 8] -> t57_[1 70 70 8]
+    // /flag/MatMul (MatMul): t57_[1 70 70 7], t26_[7 8] -> t58_[1 70 70 8]
     {
       for (int i17 = 0; i17 < 70; ++i17) {
         for (int i = 0; i < 70; ++i) {
-          float* ci = t57_ + i17 * 560 + i * 8;
+          float* ci = t58_ + i17 * 560 + i * 8;
           {
             jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
             for (int p = 0; p < 7; ++p) {
-              const float x = t56_[i17 * 490 + i * 7 + p];
+              const float x = t57_[i17 * 490 + i * 7 + p];
               if (x == 0.0f) continue;
               const jgym_v4 xv = {x, x, x, x};
-              const jgym_v4* r = t25_v4_ + (0) / 4 + p * 2 + 0;
+              const jgym_v4* r = t26_v4_ + (0) / 4 + p * 2 + 0;
               a0 += xv * r[0]; a1 += xv * r[1];
             }
             for (int q = 0; q < 4; ++q) {
@@ -775,51 +884,51 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_2 (Add): t47_[1 70 70 8], t57_[1 70 70 8] -> t58_[1 70 70 8]
+    // /Add_2 (Add): t48_[1 70 70 8], t58_[1 70 70 8] -> t59_[1 70 70 8]
     {
-      const float* a = t47_;
-      const float* b = t57_;
-      float* y = t58_;
+      const float* a = t48_;
+      const float* b = t58_;
+      float* y = t59_;
       for (int i18 = 0; i18 < 39200; ++i18) {
         y[i18] = a[i18] + b[i18];
       }
     }
-    // /Relu (Relu): t58_[1 70 70 8] -> t59_[1 70 70 8]
+    // /Relu (Relu): t59_[1 70 70 8] -> t60_[1 70 70 8]
     {
-      const float* x = t58_;
-      float* y = t59_;
+      const float* x = t59_;
+      float* y = t60_;
       for (int i = 0; i < 39200; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Reshape (Reshape): t59_[1 70 70 8] viewed as [1 4900 8]
-    // /Transpose (Transpose): t58_[1 70 70 8] -> t62_[1 8 70 70]
+    // /Reshape (Reshape): t60_[1 70 70 8] viewed as [1 4900 8]
+    // /Transpose (Transpose): t59_[1 70 70 8] -> t63_[1 8 70 70]
     {
-      const float* x = t58_;
-      float* y = t62_;
+      const float* x = t59_;
+      float* y = t63_;
       for (int i19 = 0; i19 < 8; ++i19) {
         for (int i20 = 0; i20 < 4900; ++i20) {
           y[i19 * 4900 + i20] = x[i19 + i20 * 8];
         }
       }
     }
-    // /MatMul (MatMul): t62_[1 8 70 70], t33_[70 9] -> t63_[1 8 70 9]
+    // /MatMul (MatMul): t63_[1 8 70 70], t34_[70 9] -> t64_[1 8 70 9]
     {
       for (int i21 = 0; i21 < 8; ++i21) {
         for (int i = 0; i < 70; ++i) {
           float acc[9];
           for (int j = 0; j < 9; ++j) acc[j] = 0.0f;
           for (int p = 0; p < 70; ++p) {
-            const float x = t62_[i21 * 4900 + i * 70 + p];
-            const float* r = t33_ + 0 + p * 9;
+            const float x = t63_[i21 * 4900 + i * 70 + p];
+            const float* r = t34_ + 0 + p * 9;
             for (int j = 0; j < 9; ++j) acc[j] += x * r[j];
           }
-          for (int j = 0; j < 9; ++j) t63_[i21 * 630 + i * 9 + j] = acc[j];
+          for (int j = 0; j < 9; ++j) t64_[i21 * 630 + i * 9 + j] = acc[j];
         }
       }
     }
-    // /Transpose_1 (Transpose): t63_[1 8 70 9] -> t64_[1 8 9 70]
+    // /Transpose_1 (Transpose): t64_[1 8 70 9] -> t65_[1 8 9 70]
     {
-      const float* x = t63_;
-      float* y = t64_;
+      const float* x = t64_;
+      float* y = t65_;
       for (int i22 = 0; i22 < 8; ++i22) {
         for (int i23 = 0; i23 < 9; ++i23) {
           for (int i24 = 0; i24 < 70; ++i24) {
@@ -828,25 +937,25 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /MatMul_1 (MatMul): t64_[1 8 9 70], t15_[70 9] -> t65_[1 8 9 9]
+    // /MatMul_1 (MatMul): t65_[1 8 9 70], t16_[70 9] -> t66_[1 8 9 9]
     {
       for (int i25 = 0; i25 < 8; ++i25) {
         for (int i = 0; i < 9; ++i) {
           float acc[9];
           for (int j = 0; j < 9; ++j) acc[j] = 0.0f;
           for (int p = 0; p < 70; ++p) {
-            const float x = t64_[i25 * 630 + i * 70 + p];
-            const float* r = t15_ + 0 + p * 9;
+            const float x = t65_[i25 * 630 + i * 70 + p];
+            const float* r = t16_ + 0 + p * 9;
             for (int j = 0; j < 9; ++j) acc[j] += x * r[j];
           }
-          for (int j = 0; j < 9; ++j) t65_[i25 * 81 + i * 9 + j] = acc[j];
+          for (int j = 0; j < 9; ++j) t66_[i25 * 81 + i * 9 + j] = acc[j];
         }
       }
     }
-    // /Transpose_2 (Transpose): t65_[1 8 9 9] -> t66_[1 9 9 8]
+    // /Transpose_2 (Transpose): t66_[1 8 9 9] -> t67_[1 9 9 8]
     {
-      const float* x = t65_;
-      float* y = t66_;
+      const float* x = t66_;
+      float* y = t67_;
       for (int i26 = 0; i26 < 9; ++i26) {
         for (int i27 = 0; i27 < 9; ++i27) {
           for (int i28 = 0; i28 < 8; ++i28) {
@@ -855,74 +964,74 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Reshape_1 (Reshape): t66_[1 9 9 8] viewed as [1 81 8]
-    // /Relu_1 (Relu): t66_[1 81 8] -> t69_[1 81 8]
+    // /Reshape_1 (Reshape): t67_[1 9 9 8] viewed as [1 81 8]
+    // /Relu_1 (Relu): t67_[1 81 8] -> t70_[1 81 8]
     {
-      const float* x = t66_;
-      float* y = t69_;
+      const float* x = t67_;
+      float* y = t70_;
       for (int i = 0; i < 648; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Cast_1 (Cast): in_units_[1 60 13] -> t70_[1 60 13]
+    // /Cast_1 (Cast): in_units_[1 60 13] -> t71_[1 60 13]
     {
       const long long* x = in_units_;
-      float* y = t70_;
+      float* y = t71_;
       for (int i = 0; i < 780; ++i) y[i] = (float)x[i];
     }
-    // /MatMul_2 (MatMul): t70_[1 60 13], t9_[13 1] -> t71_[1 60 1]
+    // /MatMul_2 (MatMul): t71_[1 60 13], t10_[13 1] -> t72_[1 60 1]
     {
       for (int i = 0; i < 60; ++i) {
         float acc[1];
         for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
         for (int p = 0; p < 13; ++p) {
-          const float x = t70_[0 + i * 13 + p];
-          const float* r = t9_ + 0 + p * 1;
-          for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
-        }
-        for (int j = 0; j < 1; ++j) t71_[0 + i * 1 + j] = acc[j];
-      }
-    }
-    // /Cast_2 (Cast): t71_[1 60 1] -> t72_[1 60 1]
-    {
-      const float* x = t71_;
-      long long* y = t72_;
-      for (int i = 0; i < 60; ++i) y[i] = (long long)x[i];
-    }
-    // /MatMul_3 (MatMul): t70_[1 60 13], t10_[13 1] -> t73_[1 60 1]
-    {
-      for (int i = 0; i < 60; ++i) {
-        float acc[1];
-        for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
-        for (int p = 0; p < 13; ++p) {
-          const float x = t70_[0 + i * 13 + p];
+          const float x = t71_[0 + i * 13 + p];
           const float* r = t10_ + 0 + p * 1;
           for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
         }
-        for (int j = 0; j < 1; ++j) t73_[0 + i * 1 + j] = acc[j];
+        for (int j = 0; j < 1; ++j) t72_[0 + i * 1 + j] = acc[j];
       }
     }
-    // /Cast_3 (Cast): t73_[1 60 1] -> t74_[1 60 1]
+    // /Cast_2 (Cast): t72_[1 60 1] -> t73_[1 60 1]
     {
-      const float* x = t73_;
-      long long* y = t74_;
+      const float* x = t72_;
+      long long* y = t73_;
       for (int i = 0; i < 60; ++i) y[i] = (long long)x[i];
     }
-    // /Mul (Mul): t70_[1 60 13], t7_[13] -> t75_[1 60 13]
+    // /MatMul_3 (MatMul): t71_[1 60 13], t11_[13 1] -> t74_[1 60 1]
     {
-      const float* a = t70_;
-      const float* b = t7_;
-      float* y = t75_;
+      for (int i = 0; i < 60; ++i) {
+        float acc[1];
+        for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
+        for (int p = 0; p < 13; ++p) {
+          const float x = t71_[0 + i * 13 + p];
+          const float* r = t11_ + 0 + p * 1;
+          for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
+        }
+        for (int j = 0; j < 1; ++j) t74_[0 + i * 1 + j] = acc[j];
+      }
+    }
+    // /Cast_3 (Cast): t74_[1 60 1] -> t75_[1 60 1]
+    {
+      const float* x = t74_;
+      long long* y = t75_;
+      for (int i = 0; i < 60; ++i) y[i] = (long long)x[i];
+    }
+    // /Mul (Mul): t71_[1 60 13], t8_[13] -> t76_[1 60 13]
+    {
+      const float* a = t71_;
+      const float* b = t8_;
+      float* y = t76_;
       for (int i29 = 0; i29 < 60; ++i29) {
         for (int i30 = 0; i30 < 13; ++i30) {
           y[i29 * 13 + i30] = a[i29 * 13 + i30] * b[i30];
         }
       }
     }
-    // /ReduceMean (ReduceMean): t69_[1 81 8] -> t76_[1 8]
+    // /ReduceMean (ReduceMean): t70_[1 81 8] -> t77_[1 8]
     {
       // Sums in double, in the order of the input, as the interpreter.
-      const float* x = t69_;
-      double* s = t76_sum_;
-      float* y = t76_;
+      const float* x = t70_;
+      double* s = t77_sum_;
+      float* y = t77_;
       for (int i = 0; i < 8; ++i) s[i] = 0;
       for (int i31 = 0; i31 < 81; ++i31) {
         for (int i32 = 0; i32 < 8; ++i32) {
@@ -931,11 +1040,11 @@ struct PLAYER_NAME : public Player {
       }
       for (int i = 0; i < 8; ++i) y[i] = (float)(s[i] / 81.0);
     }
-    // /Concat_1 (Concat): t76_[1 8], in_globals_[1 24] -> t77_[1 32]
+    // /Concat_1 (Concat): t77_[1 8], in_globals_[1 24] -> t78_[1 32]
     {
-      float* y = t77_;
+      float* y = t78_;
       {
-        const float* x = t76_;
+        const float* x = t77_;
         for (int i33 = 0; i33 < 8; ++i33) {
           y[i33] = x[i33];
         }
@@ -947,220 +1056,14 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /glob_in/MatMul (MatMul): t77_[1 32], t26_[32 64] -> t78_[1 64]
+    // /glob_in/MatMul (MatMul): t78_[1 32], t27_[32 64] -> t79_[1 64]
     {
       for (int i = 0; i < 1; ++i) {
         int nzp[32];
         float nzx[32];
         int nz = 0;
-        for (int p = 0; p < 32; ++p) { const float x = t77_[0 + i * 32 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t78_ + 0 + i * 64;
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int t = 0; t < nz; ++t) {
-            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-            const jgym_v4* r = t26_v4_ + (0) / 4 + nzp[t] * 16 + 0;
-            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
-            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[0 + q] = a0[q];
-            ci[4 + q] = a1[q];
-            ci[8 + q] = a2[q];
-            ci[12 + q] = a3[q];
-            ci[16 + q] = a4[q];
-            ci[20 + q] = a5[q];
-            ci[24 + q] = a6[q];
-            ci[28 + q] = a7[q];
-          }
-        }
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int t = 0; t < nz; ++t) {
-            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-            const jgym_v4* r = t26_v4_ + (0) / 4 + nzp[t] * 16 + 8;
-            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
-            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[32 + q] = a0[q];
-            ci[36 + q] = a1[q];
-            ci[40 + q] = a2[q];
-            ci[44 + q] = a3[q];
-            ci[48 + q] = a4[q];
-            ci[52 + q] = a5[q];
-            ci[56 + q] = a6[q];
-            ci[60 + q] = a7[q];
-          }
-        }
-      }
-    }
-    // /Slice (Slice): t70_[1 60 13], t80_[1], t81_[1], t79_[1], t82_[1] -> t83_[1 60 1]
-    {
-      const float* x = t70_;
-      float* y = t83_;
-      for (int i35 = 0; i35 < 60; ++i35) {
-        y[i35] = x[i35 * 13];
-      }
-    }
-    // /Gather_9 (Gather): t12_[256 5], t72_[1 60 1] -> t84_[1 60 1 5]
-    {
-      const float* x = t12_;
-      const long long* ix = t72_;
-      float* y = t84_;
-      for (int q = 0; q < 60; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i36 = 0; i36 < 5; ++i36) {
-          y[q * 5 + i36] = x[i36 + k * 5];
-        }
-      }
-    }
-    // /Reshape_2 (Reshape): t84_[1 60 1 5] viewed as [1 60 5 1]
-    // /Gather_10 (Gather): t14_[256 5], t74_[1 60 1] -> t87_[1 60 1 5]
-    {
-      const float* x = t14_;
-      const long long* ix = t74_;
-      float* y = t87_;
-      for (int q = 0; q < 60; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i37 = 0; i37 < 5; ++i37) {
-          y[q * 5 + i37] = x[i37 + k * 5];
-        }
-      }
-    }
-    // /Gather_11 (Gather): t13_[256 5], t72_[1 60 1] -> t88_[1 60 1 5]
-    {
-      const float* x = t13_;
-      const long long* ix = t72_;
-      float* y = t88_;
-      for (int q = 0; q < 60; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i38 = 0; i38 < 5; ++i38) {
-          y[q * 5 + i38] = x[i38 + k * 5];
-        }
-      }
-    }
-    // /Reshape_3 (Reshape): t88_[1 60 1 5] viewed as [1 60 5 1]
-    // /Gather_12 (Gather): t34_[256 5], t74_[1 60 1] -> t91_[1 60 1 5]
-    {
-      const float* x = t34_;
-      const long long* ix = t74_;
-      float* y = t91_;
-      for (int q = 0; q < 60; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i39 = 0; i39 < 5; ++i39) {
-          y[q * 5 + i39] = x[i39 + k * 5];
-        }
-      }
-    }
-    // /Mul_1 (Mul): t88_[1 60 5 1], t91_[1 60 1 5] -> t92_[1 60 5 5]
-    {
-      const float* a = t88_;
-      const float* b = t91_;
-      float* y = t92_;
-      for (int i40 = 0; i40 < 60; ++i40) {
-        for (int i41 = 0; i41 < 5; ++i41) {
-          for (int i42 = 0; i42 < 5; ++i42) {
-            y[i40 * 25 + i41 * 5 + i42] = a[i40 * 5 + i41] * b[i40 * 5 + i42];
-          }
-        }
-      }
-    }
-    // /Add_3 (Add): t84_[1 60 5 1], t87_[1 60 1 5] -> t93_[1 60 5 5]
-    {
-      const float* a = t84_;
-      const float* b = t87_;
-      float* y = t93_;
-      for (int i43 = 0; i43 < 60; ++i43) {
-        for (int i44 = 0; i44 < 5; ++i44) {
-          for (int i45 = 0; i45 < 5; ++i45) {
-            y[i43 * 25 + i44 * 5 + i45] = a[i43 * 5 + i44] + b[i43 * 5 + i45];
-          }
-        }
-      }
-    }
-    // /Reshape_4 (Reshape): t93_[1 60 5 5] viewed as [1 1500 1]
-    // /MatMul_4 (MatMul): t93_[1 1500 1], t11_[1 8] -> t96_[1 1500 8]
-    {
-      for (int i = 0; i < 1500; ++i) {
-        float* ci = t96_ + 0 + i * 8;
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int p = 0; p < 1; ++p) {
-            const float x = t93_[0 + i * 1 + p];
-            if (x == 0.0f) continue;
-            const jgym_v4 xv = {x, x, x, x};
-            const jgym_v4* r = t11_v4_ + (0) / 4 + p * 2 + 0;
-            a0 += xv * r[0]; a1 += xv * r[1];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[0 + q] = a0[q];
-            ci[4 + q] = a1[q];
-          }
-        }
-      }
-    }
-    // /Cast_4 (Cast): t96_[1 1500 8] -> t97_[1 1500 8]
-    {
-      const float* x = t96_;
-      long long* y = t97_;
-      for (int i = 0; i < 12000; ++i) y[i] = (long long)x[i];
-    }
-    // /GatherElements (GatherElements): t59_[1 4900 8], t97_[1 1500 8] -> t98_[1 1500 8]
-    {
-      const float* x = t59_;
-      const long long* ix = t97_;
-      float* y = t98_;
-      for (int i46 = 0; i46 < 1500; ++i46) {
-        for (int i47 = 0; i47 < 8; ++i47) {
-          long long v = ix[i46 * 8 + i47];
-          if (v < 0) v += 4900;
-          if (v < 0 || v >= 4900) return false;
-          y[i46 * 8 + i47] = x[i47 + v * 8];
-        }
-      }
-    }
-    // /Reshape_5 (Reshape): t98_[1 1500 8] viewed as [1 60 25 8]
-    // /Reshape_6 (Reshape): t92_[1 60 5 5] viewed as [1 60 25 1]
-    // /Mul_2 (Mul): t98_[1 60 25 8], t92_[1 60 25 1] -> t103_[1 60 25 8]
-    {
-      const float* a = t98_;
-      const float* b = t92_;
-      float* y = t103_;
-      for (int i48 = 0; i48 < 1500; ++i48) {
-        for (int i49 = 0; i49 < 8; ++i49) {
-          y[i48 * 8 + i49] = a[i48 * 8 + i49] * b[i48];
-        }
-      }
-    }
-    // /Reshape_7 (Reshape): t103_[1 60 25 8] viewed as [1 60 200]
-    // /Mul_3 (Mul): t103_[1 60 200], t83_[1 60 1] -> t106_[1 60 200]
-    {
-      const float* a = t103_;
-      const float* b = t83_;
-      float* y = t106_;
-      for (int i50 = 0; i50 < 60; ++i50) {
-        for (int i51 = 0; i51 < 200; ++i51) {
-          y[i50 * 200 + i51] = a[i50 * 200 + i51] * b[i50];
-        }
-      }
-    }
-    // /near_in/MatMul (MatMul): t106_[1 60 200], t27_[200 64] -> t107_[1 60 64]
-    {
-      for (int i = 0; i < 60; ++i) {
-        int nzp[200];
-        float nzx[200];
-        int nz = 0;
-        for (int p = 0; p < 200; ++p) { const float x = t106_[0 + i * 200 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t107_ + 0 + i * 64;
+        for (int p = 0; p < 32; ++p) { const float x = t78_[0 + i * 32 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t79_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1201,113 +1104,110 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /near_in/Add (Add): t22_[64], t107_[1 60 64] -> t108_[1 60 64]
+    // /Slice (Slice): t71_[1 60 13], t81_[1], t82_[1], t80_[1], t83_[1] -> t84_[1 60 1]
     {
-      const float* a = t22_;
-      const float* b = t107_;
-      float* y = t108_;
-      for (int i52 = 0; i52 < 60; ++i52) {
-        for (int i53 = 0; i53 < 64; ++i53) {
-          y[i52 * 64 + i53] = a[i53] + b[i52 * 64 + i53];
-        }
+      const float* x = t71_;
+      float* y = t84_;
+      for (int i35 = 0; i35 < 60; ++i35) {
+        y[i35] = x[i35 * 13];
       }
     }
-    // /Gather_13 (Gather): t16_[256 3], t72_[1 60 1] -> t109_[1 60 1 3]
+    // /Gather_9 (Gather): t13_[256 5], t73_[1 60 1] -> t85_[1 60 1 5]
     {
-      const float* x = t16_;
-      const long long* ix = t72_;
-      float* y = t109_;
+      const float* x = t13_;
+      const long long* ix = t73_;
+      float* y = t85_;
       for (int q = 0; q < 60; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i54 = 0; i54 < 3; ++i54) {
-          y[q * 3 + i54] = x[i54 + k * 3];
+        for (int i36 = 0; i36 < 5; ++i36) {
+          y[q * 5 + i36] = x[i36 + k * 5];
         }
       }
     }
-    // /Reshape_8 (Reshape): t109_[1 60 1 3] viewed as [1 60 3 1]
-    // /Gather_14 (Gather): t18_[256 3], t74_[1 60 1] -> t112_[1 60 1 3]
+    // /Reshape_2 (Reshape): t85_[1 60 1 5] viewed as [1 60 5 1]
+    // /Gather_10 (Gather): t15_[256 5], t75_[1 60 1] -> t88_[1 60 1 5]
     {
-      const float* x = t18_;
-      const long long* ix = t74_;
-      float* y = t112_;
+      const float* x = t15_;
+      const long long* ix = t75_;
+      float* y = t88_;
       for (int q = 0; q < 60; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i55 = 0; i55 < 3; ++i55) {
-          y[q * 3 + i55] = x[i55 + k * 3];
+        for (int i37 = 0; i37 < 5; ++i37) {
+          y[q * 5 + i37] = x[i37 + k * 5];
         }
       }
     }
-    // /Gather_15 (Gather): t17_[256 3], t72_[1 60 1] -> t113_[1 60 1 3]
+    // /Gather_11 (Gather): t14_[256 5], t73_[1 60 1] -> t89_[1 60 1 5]
     {
-      const float* x = t17_;
-      const long long* ix = t72_;
-      float* y = t113_;
+      const float* x = t14_;
+      const long long* ix = t73_;
+      float* y = t89_;
       for (int q = 0; q < 60; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i56 = 0; i56 < 3; ++i56) {
-          y[q * 3 + i56] = x[i56 + k * 3];
+        for (int i38 = 0; i38 < 5; ++i38) {
+          y[q * 5 + i38] = x[i38 + k * 5];
         }
       }
     }
-    // /Reshape_9 (Reshape): t113_[1 60 1 3] viewed as [1 60 3 1]
-    // /Gather_16 (Gather): t32_[256 3], t74_[1 60 1] -> t116_[1 60 1 3]
+    // /Reshape_3 (Reshape): t89_[1 60 1 5] viewed as [1 60 5 1]
+    // /Gather_12 (Gather): t35_[256 5], t75_[1 60 1] -> t92_[1 60 1 5]
     {
-      const float* x = t32_;
-      const long long* ix = t74_;
-      float* y = t116_;
+      const float* x = t35_;
+      const long long* ix = t75_;
+      float* y = t92_;
       for (int q = 0; q < 60; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i57 = 0; i57 < 3; ++i57) {
-          y[q * 3 + i57] = x[i57 + k * 3];
+        for (int i39 = 0; i39 < 5; ++i39) {
+          y[q * 5 + i39] = x[i39 + k * 5];
         }
       }
     }
-    // /Mul_4 (Mul): t113_[1 60 3 1], t116_[1 60 1 3] -> t117_[1 60 3 3]
+    // /Mul_1 (Mul): t89_[1 60 5 1], t92_[1 60 1 5] -> t93_[1 60 5 5]
     {
-      const float* a = t113_;
-      const float* b = t116_;
-      float* y = t117_;
-      for (int i58 = 0; i58 < 60; ++i58) {
-        for (int i59 = 0; i59 < 3; ++i59) {
-          for (int i60 = 0; i60 < 3; ++i60) {
-            y[i58 * 9 + i59 * 3 + i60] = a[i58 * 3 + i59] * b[i58 * 3 + i60];
+      const float* a = t89_;
+      const float* b = t92_;
+      float* y = t93_;
+      for (int i40 = 0; i40 < 60; ++i40) {
+        for (int i41 = 0; i41 < 5; ++i41) {
+          for (int i42 = 0; i42 < 5; ++i42) {
+            y[i40 * 25 + i41 * 5 + i42] = a[i40 * 5 + i41] * b[i40 * 5 + i42];
           }
         }
       }
     }
-    // /Add_4 (Add): t109_[1 60 3 1], t112_[1 60 1 3] -> t118_[1 60 3 3]
+    // /Add_3 (Add): t85_[1 60 5 1], t88_[1 60 1 5] -> t94_[1 60 5 5]
     {
-      const float* a = t109_;
-      const float* b = t112_;
-      float* y = t118_;
-      for (int i61 = 0; i61 < 60; ++i61) {
-        for (int i62 = 0; i62 < 3; ++i62) {
-          for (int i63 = 0; i63 < 3; ++i63) {
-            y[i61 * 9 + i62 * 3 + i63] = a[i61 * 3 + i62] + b[i61 * 3 + i63];
+      const float* a = t85_;
+      const float* b = t88_;
+      float* y = t94_;
+      for (int i43 = 0; i43 < 60; ++i43) {
+        for (int i44 = 0; i44 < 5; ++i44) {
+          for (int i45 = 0; i45 < 5; ++i45) {
+            y[i43 * 25 + i44 * 5 + i45] = a[i43 * 5 + i44] + b[i43 * 5 + i45];
           }
         }
       }
     }
-    // /Reshape_10 (Reshape): t118_[1 60 3 3] viewed as [1 540 1]
-    // /MatMul_5 (MatMul): t118_[1 540 1], t11_[1 8] -> t121_[1 540 8]
+    // /Reshape_4 (Reshape): t94_[1 60 5 5] viewed as [1 1500 1]
+    // /MatMul_4 (MatMul): t94_[1 1500 1], t12_[1 8] -> t97_[1 1500 8]
     {
-      for (int i = 0; i < 540; ++i) {
-        float* ci = t121_ + 0 + i * 8;
+      for (int i = 0; i < 1500; ++i) {
+        float* ci = t97_ + 0 + i * 8;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int p = 0; p < 1; ++p) {
-            const float x = t118_[0 + i * 1 + p];
+            const float x = t94_[0 + i * 1 + p];
             if (x == 0.0f) continue;
             const jgym_v4 xv = {x, x, x, x};
-            const jgym_v4* r = t11_v4_ + (0) / 4 + p * 2 + 0;
+            const jgym_v4* r = t12_v4_ + (0) / 4 + p * 2 + 0;
             a0 += xv * r[0]; a1 += xv * r[1];
           }
           for (int q = 0; q < 4; ++q) {
@@ -1317,59 +1217,59 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Cast_5 (Cast): t121_[1 540 8] -> t122_[1 540 8]
+    // /Cast_4 (Cast): t97_[1 1500 8] -> t98_[1 1500 8]
     {
-      const float* x = t121_;
-      long long* y = t122_;
-      for (int i = 0; i < 4320; ++i) y[i] = (long long)x[i];
+      const float* x = t97_;
+      long long* y = t98_;
+      for (int i = 0; i < 12000; ++i) y[i] = (long long)x[i];
     }
-    // /GatherElements_1 (GatherElements): t69_[1 81 8], t122_[1 540 8] -> t123_[1 540 8]
+    // /GatherElements (GatherElements): t60_[1 4900 8], t98_[1 1500 8] -> t99_[1 1500 8]
     {
-      const float* x = t69_;
-      const long long* ix = t122_;
-      float* y = t123_;
-      for (int i64 = 0; i64 < 540; ++i64) {
-        for (int i65 = 0; i65 < 8; ++i65) {
-          long long v = ix[i64 * 8 + i65];
-          if (v < 0) v += 81;
-          if (v < 0 || v >= 81) return false;
-          y[i64 * 8 + i65] = x[i65 + v * 8];
+      const float* x = t60_;
+      const long long* ix = t98_;
+      float* y = t99_;
+      for (int i46 = 0; i46 < 1500; ++i46) {
+        for (int i47 = 0; i47 < 8; ++i47) {
+          long long v = ix[i46 * 8 + i47];
+          if (v < 0) v += 4900;
+          if (v < 0 || v >= 4900) return false;
+          y[i46 * 8 + i47] = x[i47 + v * 8];
         }
       }
     }
-    // /Reshape_11 (Reshape): t123_[1 540 8] viewed as [1 60 9 8]
-    // /Reshape_12 (Reshape): t117_[1 60 3 3] viewed as [1 60 9 1]
-    // /Mul_5 (Mul): t123_[1 60 9 8], t117_[1 60 9 1] -> t128_[1 60 9 8]
+    // /Reshape_5 (Reshape): t99_[1 1500 8] viewed as [1 60 25 8]
+    // /Reshape_6 (Reshape): t93_[1 60 5 5] viewed as [1 60 25 1]
+    // /Mul_2 (Mul): t99_[1 60 25 8], t93_[1 60 25 1] -> t104_[1 60 25 8]
     {
-      const float* a = t123_;
-      const float* b = t117_;
-      float* y = t128_;
-      for (int i66 = 0; i66 < 540; ++i66) {
-        for (int i67 = 0; i67 < 8; ++i67) {
-          y[i66 * 8 + i67] = a[i66 * 8 + i67] * b[i66];
+      const float* a = t99_;
+      const float* b = t93_;
+      float* y = t104_;
+      for (int i48 = 0; i48 < 1500; ++i48) {
+        for (int i49 = 0; i49 < 8; ++i49) {
+          y[i48 * 8 + i49] = a[i48 * 8 + i49] * b[i48];
         }
       }
     }
-    // /Reshape_13 (Reshape): t128_[1 60 9 8] viewed as [1 60 72]
-    // /Mul_6 (Mul): t128_[1 60 72], t83_[1 60 1] -> t131_[1 60 72]
+    // /Reshape_7 (Reshape): t104_[1 60 25 8] viewed as [1 60 200]
+    // /Mul_3 (Mul): t104_[1 60 200], t84_[1 60 1] -> t107_[1 60 200]
     {
-      const float* a = t128_;
-      const float* b = t83_;
-      float* y = t131_;
-      for (int i68 = 0; i68 < 60; ++i68) {
-        for (int i69 = 0; i69 < 72; ++i69) {
-          y[i68 * 72 + i69] = a[i68 * 72 + i69] * b[i68];
+      const float* a = t104_;
+      const float* b = t84_;
+      float* y = t107_;
+      for (int i50 = 0; i50 < 60; ++i50) {
+        for (int i51 = 0; i51 < 200; ++i51) {
+          y[i50 * 200 + i51] = a[i50 * 200 + i51] * b[i50];
         }
       }
     }
-    // /far_in/MatMul (MatMul): t131_[1 60 72], t28_[72 64] -> t132_[1 60 64]
+    // /near_in/MatMul (MatMul): t107_[1 60 200], t28_[200 64] -> t108_[1 60 64]
     {
       for (int i = 0; i < 60; ++i) {
-        int nzp[72];
-        float nzx[72];
+        int nzp[200];
+        float nzx[200];
         int nz = 0;
-        for (int p = 0; p < 72; ++p) { const float x = t131_[0 + i * 72 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t132_ + 0 + i * 64;
+        for (int p = 0; p < 200; ++p) { const float x = t107_[0 + i * 200 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t108_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1410,35 +1310,175 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_5 (Add): t108_[1 60 64], t132_[1 60 64] -> t133_[1 60 64]
+    // /near_in/Add (Add): t23_[64], t108_[1 60 64] -> t109_[1 60 64]
     {
-      const float* a = t108_;
-      const float* b = t132_;
-      float* y = t133_;
-      for (int i70 = 0; i70 < 3840; ++i70) {
-        y[i70] = a[i70] + b[i70];
+      const float* a = t23_;
+      const float* b = t108_;
+      float* y = t109_;
+      for (int i52 = 0; i52 < 60; ++i52) {
+        for (int i53 = 0; i53 < 64; ++i53) {
+          y[i52 * 64 + i53] = a[i53] + b[i52 * 64 + i53];
+        }
       }
     }
-    // /Concat_2 (Concat): t75_[1 60 13] -> t134_[1 60 13]
+    // /Gather_13 (Gather): t17_[256 3], t73_[1 60 1] -> t110_[1 60 1 3]
     {
-      float* y = t134_;
-      {
-        const float* x = t75_;
-        for (int i71 = 0; i71 < 60; ++i71) {
-          for (int i72 = 0; i72 < 13; ++i72) {
-            y[i71 * 13 + i72] = x[i71 * 13 + i72];
+      const float* x = t17_;
+      const long long* ix = t73_;
+      float* y = t110_;
+      for (int q = 0; q < 60; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i54 = 0; i54 < 3; ++i54) {
+          y[q * 3 + i54] = x[i54 + k * 3];
+        }
+      }
+    }
+    // /Reshape_8 (Reshape): t110_[1 60 1 3] viewed as [1 60 3 1]
+    // /Gather_14 (Gather): t19_[256 3], t75_[1 60 1] -> t113_[1 60 1 3]
+    {
+      const float* x = t19_;
+      const long long* ix = t75_;
+      float* y = t113_;
+      for (int q = 0; q < 60; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i55 = 0; i55 < 3; ++i55) {
+          y[q * 3 + i55] = x[i55 + k * 3];
+        }
+      }
+    }
+    // /Gather_15 (Gather): t18_[256 3], t73_[1 60 1] -> t114_[1 60 1 3]
+    {
+      const float* x = t18_;
+      const long long* ix = t73_;
+      float* y = t114_;
+      for (int q = 0; q < 60; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i56 = 0; i56 < 3; ++i56) {
+          y[q * 3 + i56] = x[i56 + k * 3];
+        }
+      }
+    }
+    // /Reshape_9 (Reshape): t114_[1 60 1 3] viewed as [1 60 3 1]
+    // /Gather_16 (Gather): t33_[256 3], t75_[1 60 1] -> t117_[1 60 1 3]
+    {
+      const float* x = t33_;
+      const long long* ix = t75_;
+      float* y = t117_;
+      for (int q = 0; q < 60; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i57 = 0; i57 < 3; ++i57) {
+          y[q * 3 + i57] = x[i57 + k * 3];
+        }
+      }
+    }
+    // /Mul_4 (Mul): t114_[1 60 3 1], t117_[1 60 1 3] -> t118_[1 60 3 3]
+    {
+      const float* a = t114_;
+      const float* b = t117_;
+      float* y = t118_;
+      for (int i58 = 0; i58 < 60; ++i58) {
+        for (int i59 = 0; i59 < 3; ++i59) {
+          for (int i60 = 0; i60 < 3; ++i60) {
+            y[i58 * 9 + i59 * 3 + i60] = a[i58 * 3 + i59] * b[i58 * 3 + i60];
           }
         }
       }
     }
-    // /unit_in/MatMul (MatMul): t134_[1 60 13], t29_[13 64] -> t135_[1 60 64]
+    // /Add_4 (Add): t110_[1 60 3 1], t113_[1 60 1 3] -> t119_[1 60 3 3]
+    {
+      const float* a = t110_;
+      const float* b = t113_;
+      float* y = t119_;
+      for (int i61 = 0; i61 < 60; ++i61) {
+        for (int i62 = 0; i62 < 3; ++i62) {
+          for (int i63 = 0; i63 < 3; ++i63) {
+            y[i61 * 9 + i62 * 3 + i63] = a[i61 * 3 + i62] + b[i61 * 3 + i63];
+          }
+        }
+      }
+    }
+    // /Reshape_10 (Reshape): t119_[1 60 3 3] viewed as [1 540 1]
+    // /MatMul_5 (MatMul): t119_[1 540 1], t12_[1 8] -> t122_[1 540 8]
+    {
+      for (int i = 0; i < 540; ++i) {
+        float* ci = t122_ + 0 + i * 8;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int p = 0; p < 1; ++p) {
+            const float x = t119_[0 + i * 1 + p];
+            if (x == 0.0f) continue;
+            const jgym_v4 xv = {x, x, x, x};
+            const jgym_v4* r = t12_v4_ + (0) / 4 + p * 2 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+          }
+        }
+      }
+    }
+    // /Cast_5 (Cast): t122_[1 540 8] -> t123_[1 540 8]
+    {
+      const float* x = t122_;
+      long long* y = t123_;
+      for (int i = 0; i < 4320; ++i) y[i] = (long long)x[i];
+    }
+    // /GatherElements_1 (GatherElements): t70_[1 81 8], t123_[1 540 8] -> t124_[1 540 8]
+    {
+      const float* x = t70_;
+      const long long* ix = t123_;
+      float* y = t124_;
+      for (int i64 = 0; i64 < 540; ++i64) {
+        for (int i65 = 0; i65 < 8; ++i65) {
+          long long v = ix[i64 * 8 + i65];
+          if (v < 0) v += 81;
+          if (v < 0 || v >= 81) return false;
+          y[i64 * 8 + i65] = x[i65 + v * 8];
+        }
+      }
+    }
+    // /Reshape_11 (Reshape): t124_[1 540 8] viewed as [1 60 9 8]
+    // /Reshape_12 (Reshape): t118_[1 60 3 3] viewed as [1 60 9 1]
+    // /Mul_5 (Mul): t124_[1 60 9 8], t118_[1 60 9 1] -> t129_[1 60 9 8]
+    {
+      const float* a = t124_;
+      const float* b = t118_;
+      float* y = t129_;
+      for (int i66 = 0; i66 < 540; ++i66) {
+        for (int i67 = 0; i67 < 8; ++i67) {
+          y[i66 * 8 + i67] = a[i66 * 8 + i67] * b[i66];
+        }
+      }
+    }
+    // /Reshape_13 (Reshape): t129_[1 60 9 8] viewed as [1 60 72]
+    // /Mul_6 (Mul): t129_[1 60 72], t84_[1 60 1] -> t132_[1 60 72]
+    {
+      const float* a = t129_;
+      const float* b = t84_;
+      float* y = t132_;
+      for (int i68 = 0; i68 < 60; ++i68) {
+        for (int i69 = 0; i69 < 72; ++i69) {
+          y[i68 * 72 + i69] = a[i68 * 72 + i69] * b[i68];
+        }
+      }
+    }
+    // /far_in/MatMul (MatMul): t132_[1 60 72], t29_[72 64] -> t133_[1 60 64]
     {
       for (int i = 0; i < 60; ++i) {
-        int nzp[13];
-        float nzx[13];
+        int nzp[72];
+        float nzx[72];
         int nz = 0;
-        for (int p = 0; p < 13; ++p) { const float x = t134_[0 + i * 13 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t135_ + 0 + i * 64;
+        for (int p = 0; p < 72; ++p) { const float x = t132_[0 + i * 72 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t133_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1479,52 +1519,35 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_6 (Add): t133_[1 60 64], t135_[1 60 64] -> t136_[1 60 64]
+    // /Add_5 (Add): t109_[1 60 64], t133_[1 60 64] -> t134_[1 60 64]
     {
-      const float* a = t133_;
-      const float* b = t135_;
-      float* y = t136_;
-      for (int i73 = 0; i73 < 3840; ++i73) {
-        y[i73] = a[i73] + b[i73];
+      const float* a = t109_;
+      const float* b = t133_;
+      float* y = t134_;
+      for (int i70 = 0; i70 < 3840; ++i70) {
+        y[i70] = a[i70] + b[i70];
       }
     }
-    // /Unsqueeze (Unsqueeze): t78_[1 64] viewed as [1 1 64]
-    // /Add_7 (Add): t136_[1 60 64], t78_[1 1 64] -> t139_[1 60 64]
+    // /Concat_2 (Concat): t76_[1 60 13] -> t135_[1 60 13]
     {
-      const float* a = t136_;
-      const float* b = t78_;
-      float* y = t139_;
-      for (int i74 = 0; i74 < 60; ++i74) {
-        for (int i75 = 0; i75 < 64; ++i75) {
-          y[i74 * 64 + i75] = a[i74 * 64 + i75] + b[i75];
+      float* y = t135_;
+      {
+        const float* x = t76_;
+        for (int i71 = 0; i71 < 60; ++i71) {
+          for (int i72 = 0; i72 < 13; ++i72) {
+            y[i71 * 13 + i72] = x[i71 * 13 + i72];
+          }
         }
       }
     }
-    // /Relu_2 (Relu): t139_[1 60 64] -> t140_[1 60 64]
-    {
-      const float* x = t139_;
-      float* y = t140_;
-      for (int i = 0; i < 3840; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
-    }
-    // /Mul_7 (Mul): t140_[1 60 64], t83_[1 60 1] -> t141_[1 60 64]
-    {
-      const float* a = t140_;
-      const float* b = t83_;
-      float* y = t141_;
-      for (int i76 = 0; i76 < 60; ++i76) {
-        for (int i77 = 0; i77 < 64; ++i77) {
-          y[i76 * 64 + i77] = a[i76 * 64 + i77] * b[i76];
-        }
-      }
-    }
-    // /mid/MatMul (MatMul): t141_[1 60 64], t30_[64 64] -> t142_[1 60 64]
+    // /unit_in/MatMul (MatMul): t135_[1 60 13], t30_[13 64] -> t136_[1 60 64]
     {
       for (int i = 0; i < 60; ++i) {
-        int nzp[64];
-        float nzx[64];
+        int nzp[13];
+        float nzx[13];
         int nz = 0;
-        for (int p = 0; p < 64; ++p) { const float x = t141_[0 + i * 64 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t142_ + 0 + i * 64;
+        for (int p = 0; p < 13; ++p) { const float x = t135_[0 + i * 13 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t136_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1565,64 +1588,150 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /mid/Add (Add): t23_[64], t142_[1 60 64] -> t143_[1 60 64]
+    // /Add_6 (Add): t134_[1 60 64], t136_[1 60 64] -> t137_[1 60 64]
     {
-      const float* a = t23_;
-      const float* b = t142_;
-      float* y = t143_;
+      const float* a = t134_;
+      const float* b = t136_;
+      float* y = t137_;
+      for (int i73 = 0; i73 < 3840; ++i73) {
+        y[i73] = a[i73] + b[i73];
+      }
+    }
+    // /Unsqueeze (Unsqueeze): t79_[1 64] viewed as [1 1 64]
+    // /Add_7 (Add): t137_[1 60 64], t79_[1 1 64] -> t140_[1 60 64]
+    {
+      const float* a = t137_;
+      const float* b = t79_;
+      float* y = t140_;
+      for (int i74 = 0; i74 < 60; ++i74) {
+        for (int i75 = 0; i75 < 64; ++i75) {
+          y[i74 * 64 + i75] = a[i74 * 64 + i75] + b[i75];
+        }
+      }
+    }
+    // /Relu_2 (Relu): t140_[1 60 64] -> t141_[1 60 64]
+    {
+      const float* x = t140_;
+      float* y = t141_;
+      for (int i = 0; i < 3840; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
+    }
+    // /Mul_7 (Mul): t141_[1 60 64], t84_[1 60 1] -> t142_[1 60 64]
+    {
+      const float* a = t141_;
+      const float* b = t84_;
+      float* y = t142_;
+      for (int i76 = 0; i76 < 60; ++i76) {
+        for (int i77 = 0; i77 < 64; ++i77) {
+          y[i76 * 64 + i77] = a[i76 * 64 + i77] * b[i76];
+        }
+      }
+    }
+    // /mid/MatMul (MatMul): t142_[1 60 64], t31_[64 64] -> t143_[1 60 64]
+    {
+      for (int i = 0; i < 60; ++i) {
+        int nzp[64];
+        float nzx[64];
+        int nz = 0;
+        for (int p = 0; p < 64; ++p) { const float x = t142_[0 + i * 64 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t143_ + 0 + i * 64;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t31_v4_ + (0) / 4 + nzp[t] * 16 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+            ci[8 + q] = a2[q];
+            ci[12 + q] = a3[q];
+            ci[16 + q] = a4[q];
+            ci[20 + q] = a5[q];
+            ci[24 + q] = a6[q];
+            ci[28 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t31_v4_ + (0) / 4 + nzp[t] * 16 + 8;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[32 + q] = a0[q];
+            ci[36 + q] = a1[q];
+            ci[40 + q] = a2[q];
+            ci[44 + q] = a3[q];
+            ci[48 + q] = a4[q];
+            ci[52 + q] = a5[q];
+            ci[56 + q] = a6[q];
+            ci[60 + q] = a7[q];
+          }
+        }
+      }
+    }
+    // /mid/Add (Add): t24_[64], t143_[1 60 64] -> t144_[1 60 64]
+    {
+      const float* a = t24_;
+      const float* b = t143_;
+      float* y = t144_;
       for (int i78 = 0; i78 < 60; ++i78) {
         for (int i79 = 0; i79 < 64; ++i79) {
           y[i78 * 64 + i79] = a[i79] + b[i78 * 64 + i79];
         }
       }
     }
-    // /Relu_3 (Relu): t143_[1 60 64] -> t144_[1 60 64]
+    // /Relu_3 (Relu): t144_[1 60 64] -> t145_[1 60 64]
     {
-      const float* x = t143_;
-      float* y = t144_;
+      const float* x = t144_;
+      float* y = t145_;
       for (int i = 0; i < 3840; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Mul_8 (Mul): t144_[1 60 64], t83_[1 60 1] -> t145_[1 60 64]
+    // /Mul_8 (Mul): t145_[1 60 64], t84_[1 60 1] -> t146_[1 60 64]
     {
-      const float* a = t144_;
-      const float* b = t83_;
-      float* y = t145_;
+      const float* a = t145_;
+      const float* b = t84_;
+      float* y = t146_;
       for (int i80 = 0; i80 < 60; ++i80) {
         for (int i81 = 0; i81 < 64; ++i81) {
           y[i80 * 64 + i81] = a[i80 * 64 + i81] * b[i80];
         }
       }
     }
-    // /unit_out/MatMul (MatMul): t145_[1 60 64], t31_[64 5] -> t146_[1 60 5]
+    // /unit_out/MatMul (MatMul): t146_[1 60 64], t32_[64 5] -> t147_[1 60 5]
     {
       for (int i = 0; i < 60; ++i) {
         float acc[5];
         for (int j = 0; j < 5; ++j) acc[j] = 0.0f;
         for (int p = 0; p < 64; ++p) {
-          const float x = t145_[0 + i * 64 + p];
-          const float* r = t31_ + 0 + p * 5;
+          const float x = t146_[0 + i * 64 + p];
+          const float* r = t32_ + 0 + p * 5;
           for (int j = 0; j < 5; ++j) acc[j] += x * r[j];
         }
-        for (int j = 0; j < 5; ++j) t146_[0 + i * 5 + j] = acc[j];
+        for (int j = 0; j < 5; ++j) t147_[0 + i * 5 + j] = acc[j];
       }
     }
-    // /unit_out/Add (Add): t24_[5], t146_[1 60 5] -> t147_[1 60 5]
+    // /unit_out/Add (Add): t25_[5], t147_[1 60 5] -> t148_[1 60 5]
     {
-      const float* a = t24_;
-      const float* b = t146_;
-      float* y = t147_;
+      const float* a = t25_;
+      const float* b = t147_;
+      float* y = t148_;
       for (int i82 = 0; i82 < 60; ++i82) {
         for (int i83 = 0; i83 < 5; ++i83) {
           y[i82 * 5 + i83] = a[i83] + b[i82 * 5 + i83];
         }
       }
     }
-    // /Where (Where): in_mask_[1 60 5], t147_[1 60 5], t8_[] -> t148_[1 60 5]
+    // /Where (Where): in_mask_[1 60 5], t148_[1 60 5], t9_[] -> t149_[1 60 5]
     {
       const unsigned char* c = in_mask_;
-      const float* a = t147_;
-      const float* b = t8_;
-      float* y = t148_;
+      const float* a = t148_;
+      const float* b = t9_;
+      float* y = t149_;
       for (int i84 = 0; i84 < 300; ++i84) {
         y[i84] = c[i84] ? a[i84] : b[0];
       }
@@ -1630,53 +1739,53 @@ struct PLAYER_NAME : public Player {
     return true;
   }
 
-  // t25_ as 7 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t25_v4_() {
-    const float* b = t25_;
-    for (int p = 0; p < 7; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t25_v4_[p * 2 + q] = v; }
-  }
-
-  // t26_ as 32 rows of 16 jgym_v4 (a matrix product's B).
+  // t26_ as 7 rows of 2 jgym_v4 (a matrix product's B).
   void prep_t26_v4_() {
     const float* b = t26_;
-    for (int p = 0; p < 32; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t26_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 7; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t26_v4_[p * 2 + q] = v; }
   }
 
-  // t11_ as 1 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t11_v4_() {
-    const float* b = t11_;
-    for (int p = 0; p < 1; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t11_v4_[p * 2 + q] = v; }
-  }
-
-  // t27_ as 200 rows of 16 jgym_v4 (a matrix product's B).
+  // t27_ as 32 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t27_v4_() {
     const float* b = t27_;
-    for (int p = 0; p < 200; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t27_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 32; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t27_v4_[p * 16 + q] = v; }
   }
 
-  // t28_ as 72 rows of 16 jgym_v4 (a matrix product's B).
+  // t12_ as 1 rows of 2 jgym_v4 (a matrix product's B).
+  void prep_t12_v4_() {
+    const float* b = t12_;
+    for (int p = 0; p < 1; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t12_v4_[p * 2 + q] = v; }
+  }
+
+  // t28_ as 200 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t28_v4_() {
     const float* b = t28_;
-    for (int p = 0; p < 72; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t28_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 200; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t28_v4_[p * 16 + q] = v; }
   }
 
-  // t29_ as 13 rows of 16 jgym_v4 (a matrix product's B).
+  // t29_ as 72 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t29_v4_() {
     const float* b = t29_;
-    for (int p = 0; p < 13; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t29_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 72; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t29_v4_[p * 16 + q] = v; }
   }
 
-  // t30_ as 64 rows of 16 jgym_v4 (a matrix product's B).
+  // t30_ as 13 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t30_v4_() {
     const float* b = t30_;
-    for (int p = 0; p < 64; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t30_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 13; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t30_v4_[p * 16 + q] = v; }
+  }
+
+  // t31_ as 64 rows of 16 jgym_v4 (a matrix product's B).
+  void prep_t31_v4_() {
+    const float* b = t31_;
+    for (int p = 0; p < 64; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t31_v4_[p * 16 + q] = v; }
   }
 
   // ---------------------------------------------------------------------
   // Weights: constant arrays local to these functions, copied into the
   // player's own arrays when it is created.
 
-  void load_t4_() {
+  void load_t5_() {
     const float w[256] = {
         0.0f, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f,
         0.8f, 0.90000004f, 1.0f, 1.1f, 1.2f, 1.3000001f, 1.4f, 1.5f,
@@ -1711,10 +1820,10 @@ struct PLAYER_NAME : public Player {
         24.0f, 24.1f, 24.2f, 24.300001f, 24.4f, 24.5f, 24.6f, 24.7f,
         24.800001f, 24.9f, 25.0f, 25.1f, 25.2f, 25.300001f, 25.4f, 25.5f,
     };
-    for (int i = 0; i < 256; ++i) t4_[i] = w[i];
+    for (int i = 0; i < 256; ++i) t5_[i] = w[i];
   }
 
-  void load_t5_() {
+  void load_t6_() {
     const float w[256] = {
         0.0f, 0.01f, 0.02f, 0.03f, 0.04f, 0.049999997f, 0.06f, 0.07f,
         0.08f, 0.089999996f, 0.099999994f, 0.11f, 0.12f, 0.13f, 0.14f, 0.14999999f,
@@ -1749,10 +1858,10 @@ struct PLAYER_NAME : public Player {
         2.3999999f, 2.4099998f, 2.4199998f, 2.4299998f, 2.44f, 2.45f, 2.46f, 2.47f,
         2.48f, 2.49f, 2.5f, 2.51f, 2.52f, 2.53f, 2.54f, 2.55f,
     };
-    for (int i = 0; i < 256; ++i) t5_[i] = w[i];
+    for (int i = 0; i < 256; ++i) t6_[i] = w[i];
   }
 
-  void load_t6_() {
+  void load_t7_() {
     const float w[160] = {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f,
@@ -1775,48 +1884,48 @@ struct PLAYER_NAME : public Player {
         1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
     };
-    for (int i = 0; i < 160; ++i) t6_[i] = w[i];
+    for (int i = 0; i < 160; ++i) t7_[i] = w[i];
   }
 
-  void load_t7_() {
+  void load_t8_() {
     const float w[13] = {
         1.0f, 0.33333334f, 0.01f, 0.014285714f, 0.014285714f, 0.2f, 0.02f, 1.0f,
         1.0f, 0.33333334f, 0.1f, 0.25f, 0.25f,
     };
-    for (int i = 0; i < 13; ++i) t7_[i] = w[i];
-  }
-
-  void load_t8_() {
-    const float w[1] = {
-        -1e+09f,
-    };
-    for (int i = 0; i < 1; ++i) t8_[i] = w[i];
+    for (int i = 0; i < 13; ++i) t8_[i] = w[i];
   }
 
   void load_t9_() {
-    const float w[13] = {
-        0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-        0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+    const float w[1] = {
+        -1e+09f,
     };
-    for (int i = 0; i < 13; ++i) t9_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t9_[i] = w[i];
   }
 
   void load_t10_() {
     const float w[13] = {
-        0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f,
+        0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
     for (int i = 0; i < 13; ++i) t10_[i] = w[i];
   }
 
   void load_t11_() {
-    const float w[8] = {
-        1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+    const float w[13] = {
+        0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f,
+        0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 8; ++i) t11_[i] = w[i];
+    for (int i = 0; i < 13; ++i) t11_[i] = w[i];
   }
 
   void load_t12_() {
+    const float w[8] = {
+        1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+    };
+    for (int i = 0; i < 8; ++i) t12_[i] = w[i];
+  }
+
+  void load_t13_() {
     const float w[1280] = {
         0.0f, 0.0f, 0.0f, 70.0f, 140.0f, 0.0f, 0.0f, 70.0f,
         140.0f, 210.0f, 0.0f, 70.0f, 140.0f, 210.0f, 280.0f, 70.0f,
@@ -1979,10 +2088,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t12_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t13_[i] = w[i];
   }
 
-  void load_t13_() {
+  void load_t14_() {
     const float w[1280] = {
         0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
@@ -2145,10 +2254,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t13_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t14_[i] = w[i];
   }
 
-  void load_t14_() {
+  void load_t15_() {
     const float w[1280] = {
         0.0f, 0.0f, 0.0f, 1.0f, 2.0f, 0.0f, 0.0f, 1.0f,
         2.0f, 3.0f, 0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 1.0f,
@@ -2311,10 +2420,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t14_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t15_[i] = w[i];
   }
 
-  void load_t15_() {
+  void load_t16_() {
     const float w[630] = {
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
@@ -2396,10 +2505,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.16666667f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.16666667f,
     };
-    for (int i = 0; i < 630; ++i) t15_[i] = w[i];
+    for (int i = 0; i < 630; ++i) t16_[i] = w[i];
   }
 
-  void load_t16_() {
+  void load_t17_() {
     const float w[768] = {
         0.0f, 0.0f, 9.0f, 0.0f, 0.0f, 9.0f, 0.0f, 0.0f,
         9.0f, 0.0f, 0.0f, 9.0f, 0.0f, 0.0f, 9.0f, 0.0f,
@@ -2498,10 +2607,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t16_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t17_[i] = w[i];
   }
 
-  void load_t17_() {
+  void load_t18_() {
     const float w[768] = {
         0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f,
@@ -2600,10 +2709,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t17_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t18_[i] = w[i];
   }
 
-  void load_t18_() {
+  void load_t19_() {
     const float w[768] = {
         0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
         1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f,
@@ -2702,20 +2811,20 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t18_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t19_[i] = w[i];
   }
 
-  void load_t19_() {
+  void load_t20_() {
     const float w[32] = {
         -1.6064196f, -0.34334058f, -0.12128898f, -1.6094848f, -0.5451178f, 0.19128123f, -1.5173875f, 0.2766116f,
         -0.92386234f, 1.001574f, -0.30942953f, -0.24931554f, -0.73882294f, 1.6542358f, 0.11294778f, 0.44323662f,
         0.10957489f, -0.9266422f, 0.109536774f, 0.16470203f, 1.1219273f, -0.08959902f, -0.39444265f, 1.0965784f,
         0.6937751f, 0.0911129f, -1.7706567f, -0.006027952f, 0.69944584f, -0.39865535f, -0.4048601f, 1.0805016f,
     };
-    for (int i = 0; i < 32; ++i) t19_[i] = w[i];
+    for (int i = 0; i < 32; ++i) t20_[i] = w[i];
   }
 
-  void load_t20_() {
+  void load_t21_() {
     const float w[40] = {
         1.6207961f, -0.22952808f, -0.10758937f, -1.0673863f, -0.15865369f, -0.10359049f, 0.13620017f, -0.41064695f,
         0.6859457f, -0.20260325f, -0.11888521f, -0.27884692f, 1.9194182f, -1.4750344f, 1.3752066f, -0.8769257f,
@@ -2723,10 +2832,10 @@ struct PLAYER_NAME : public Player {
         0.19900672f, 1.88931f, -1.29395f, 0.21966235f, 1.1178719f, 1.4592129f, 1.643599f, 3.405856f,
         0.65978855f, 1.9764086f, -0.22101702f, 1.3355789f, 1.5592707f, 1.6717224f, 0.8204877f, 3.4892836f,
     };
-    for (int i = 0; i < 40; ++i) t20_[i] = w[i];
+    for (int i = 0; i < 40; ++i) t21_[i] = w[i];
   }
 
-  void load_t21_() {
+  void load_t22_() {
     const float w[40] = {
         -0.5204901f, -0.77436334f, 0.18066214f, -0.27732062f, 0.9230354f, -1.1849365f, 0.0057760444f, 0.01689784f,
         -1.4336061f, -0.86598384f, 0.8063956f, 0.6014988f, -0.9271047f, 0.6860311f, -0.4927819f, -0.62104064f,
@@ -2734,10 +2843,10 @@ struct PLAYER_NAME : public Player {
         0.55285114f, -0.87232774f, -0.057176325f, 1.1373821f, 0.969704f, -1.925288f, 0.8653964f, 0.28998998f,
         -0.3980334f, -0.094343014f, 0.7304509f, 0.9584703f, 2.1141038f, 0.7791801f, 2.0999606f, 0.28638843f,
     };
-    for (int i = 0; i < 40; ++i) t21_[i] = w[i];
+    for (int i = 0; i < 40; ++i) t22_[i] = w[i];
   }
 
-  void load_t22_() {
+  void load_t23_() {
     const float w[64] = {
         0.054020934f, 0.03274753f, 0.05202273f, 0.0346423f, 0.016191417f, -0.013772263f, 0.050386775f, 0.058206797f,
         0.07505646f, 0.03647436f, 0.06105374f, -0.013922982f, -0.09621988f, 0.07539421f, 0.024525374f, -0.018667724f,
@@ -2748,10 +2857,10 @@ struct PLAYER_NAME : public Player {
         -0.03923453f, -0.03371823f, 0.022960663f, -0.07816541f, -0.04366187f, 0.017360017f, 0.08180147f, -0.031216925f,
         -0.032520037f, 0.017603507f, 0.09603831f, 0.007274551f, 0.05001586f, 0.0037441282f, -0.04469207f, 0.058393087f,
     };
-    for (int i = 0; i < 64; ++i) t22_[i] = w[i];
+    for (int i = 0; i < 64; ++i) t23_[i] = w[i];
   }
 
-  void load_t23_() {
+  void load_t24_() {
     const float w[64] = {
         0.08832944f, 0.09784498f, 0.08090443f, 0.02955285f, 0.010116617f, 0.045724183f, -0.01868675f, -0.027259802f,
         0.122816764f, -0.10372658f, -0.05236343f, 0.052858338f, -0.021790165f, 0.003027642f, 0.12906307f, 0.0014588019f,
@@ -2762,17 +2871,17 @@ struct PLAYER_NAME : public Player {
         0.08213107f, -0.009723f, 0.028522218f, 0.12693067f, -0.057520196f, 0.01513109f, 0.10485397f, -0.03183542f,
         -0.09219587f, 0.06639896f, -0.040085405f, 0.012913714f, -0.08709729f, 0.022167563f, 0.029139336f, 0.041847266f,
     };
-    for (int i = 0; i < 64; ++i) t23_[i] = w[i];
-  }
-
-  void load_t24_() {
-    const float w[5] = {
-        0.053537797f, 0.016608333f, 0.049554f, 0.027289374f, -0.09985083f,
-    };
-    for (int i = 0; i < 5; ++i) t24_[i] = w[i];
+    for (int i = 0; i < 64; ++i) t24_[i] = w[i];
   }
 
   void load_t25_() {
+    const float w[5] = {
+        0.053537797f, 0.016608333f, 0.049554f, 0.027289374f, -0.09985083f,
+    };
+    for (int i = 0; i < 5; ++i) t25_[i] = w[i];
+  }
+
+  void load_t26_() {
     const float w[56] = {
         -0.48056993f, -0.0130687095f, 0.4852363f, 0.06334703f, 0.37087137f, 0.028530775f, -0.8518707f, -0.1492783f,
         0.23549624f, -0.4115785f, -0.04358041f, -0.10137303f, -0.16375293f, -0.7302956f, -0.34036362f, 0.44315338f,
@@ -2782,10 +2891,10 @@ struct PLAYER_NAME : public Player {
         0.12804851f, -0.13922343f, -0.0911943f, -0.14268419f, -0.053911015f, -0.267723f, 0.5406311f, 0.12522255f,
         0.2587675f, -0.020213667f, -0.089737594f, -0.0013495735f, -0.11301357f, 0.10155611f, -0.059555057f, 0.1077855f,
     };
-    for (int i = 0; i < 56; ++i) t25_[i] = w[i];
+    for (int i = 0; i < 56; ++i) t26_[i] = w[i];
   }
 
-  void load_t26_() {
+  void load_t27_() {
     const float w[2048] = {
         0.10615978f, 0.09346034f, 0.13140108f, 0.098726f, -0.054204065f, 0.07427549f, -0.0021297517f, -0.018537208f,
         0.02650424f, 0.19283839f, 0.014778622f, 0.00072348834f, -0.22484584f, 0.5336126f, 0.109648585f, -0.17790803f,
@@ -3044,10 +3153,10 @@ struct PLAYER_NAME : public Player {
         0.09778878f, 0.11395873f, 0.05076164f, 0.076758936f, -0.17953625f, 0.045003835f, -0.28798705f, -0.10179104f,
         -0.20336641f, -0.042896755f, -0.060898345f, 0.049794465f, -0.010865118f, -0.13705912f, -0.05732822f, 0.049152356f,
     };
-    for (int i = 0; i < 2048; ++i) t26_[i] = w[i];
+    for (int i = 0; i < 2048; ++i) t27_[i] = w[i];
   }
 
-  void load_t27_() {
+  void load_t28_() {
     const float w[12800] = {
         0.030353988f, -0.122758985f, -0.06406089f, 0.01905748f, -0.0023607193f, -0.055890482f, -0.037737805f, -0.08338618f,
         0.043033063f, 0.07638519f, 0.10582906f, -0.12258321f, -0.22644627f, -0.03154148f, 0.062093455f, 0.0002909729f,
@@ -4650,10 +4759,10 @@ struct PLAYER_NAME : public Player {
         0.11056094f, -0.016624216f, -0.02953889f, -0.04408281f, 0.07071812f, 0.042794384f, 0.03765664f, 0.0042197686f,
         -0.07796965f, -0.07689431f, 0.023895469f, -0.036273774f, 0.107501484f, -0.07166453f, 0.20607759f, -0.025389621f,
     };
-    for (int i = 0; i < 12800; ++i) t27_[i] = w[i];
+    for (int i = 0; i < 12800; ++i) t28_[i] = w[i];
   }
 
-  void load_t28_() {
+  void load_t29_() {
     const float w[4608] = {
         -0.1453138f, 0.020606963f, -0.008850204f, 0.098686926f, 0.21496692f, -0.0075456137f, 0.06649576f, 0.069678895f,
         -0.18775132f, -0.18730623f, -0.1802349f, 0.10891333f, 0.0048974603f, -0.091606244f, -0.06468189f, -0.052967142f,
@@ -5232,10 +5341,10 @@ struct PLAYER_NAME : public Player {
         0.540575f, -0.44455424f, -0.18370269f, -0.015634067f, 0.021757504f, 0.17102869f, 0.03784943f, -0.073656715f,
         -0.37277418f, -0.5531382f, 0.3202575f, -0.18726772f, 0.15812767f, -0.17829852f, 0.09974651f, 0.27158844f,
     };
-    for (int i = 0; i < 4608; ++i) t28_[i] = w[i];
+    for (int i = 0; i < 4608; ++i) t29_[i] = w[i];
   }
 
-  void load_t29_() {
+  void load_t30_() {
     const float w[832] = {
         0.2836045f, -0.029161097f, 0.07436976f, -0.09806474f, -0.17924574f, 0.25817835f, 0.2681673f, 0.19988103f,
         0.12524202f, 0.13327478f, 0.06597601f, 0.010320537f, 0.0011652368f, 0.4689864f, 0.0498209f, -0.04620401f,
@@ -5342,10 +5451,10 @@ struct PLAYER_NAME : public Player {
         -0.28669384f, 1.667051f, 0.48130688f, -0.7806185f, -0.6325333f, -0.32029268f, 0.6237152f, -0.9832117f,
         -0.6848108f, 0.56062895f, -0.04697829f, -0.7445988f, 0.9831885f, 0.5990527f, -0.5432298f, 0.809644f,
     };
-    for (int i = 0; i < 832; ++i) t29_[i] = w[i];
+    for (int i = 0; i < 832; ++i) t30_[i] = w[i];
   }
 
-  void load_t30_() {
+  void load_t31_() {
     const float w[4096] = {
         -0.02012436f, 0.17745827f, 0.098829605f, -0.0020569905f, -0.11667268f, 0.3350076f, -0.1793674f, 0.34086612f,
         0.25045535f, -0.19569562f, -0.13840419f, -0.0122297425f, 0.2159241f, -0.35048023f, 0.36782718f, -0.074477226f,
@@ -5860,10 +5969,10 @@ struct PLAYER_NAME : public Player {
         0.0023548966f, -0.08708035f, 0.29407567f, 0.25944963f, -0.116608664f, -0.12126947f, 0.45689708f, 0.050654277f,
         -0.14131962f, 0.09861038f, 0.10174902f, -0.11490025f, 0.0031393643f, -0.08896431f, -0.2015605f, 0.026997024f,
     };
-    for (int i = 0; i < 4096; ++i) t30_[i] = w[i];
+    for (int i = 0; i < 4096; ++i) t31_[i] = w[i];
   }
 
-  void load_t31_() {
+  void load_t32_() {
     const float w[320] = {
         0.058070514f, 0.070588686f, 0.07704189f, -0.07911685f, -0.11758611f, 0.05667826f, -0.024519783f, 0.078095555f,
         0.03985069f, -0.11095644f, 0.1515582f, -0.097676456f, 0.01076155f, -0.05184895f, -0.10380917f, 0.19248587f,
@@ -5906,10 +6015,10 @@ struct PLAYER_NAME : public Player {
         0.115942955f, -0.21304251f, -0.28947052f, 0.16375682f, 0.07362462f, 0.1291871f, -0.061172955f, -0.012330762f,
         -0.09229945f, 0.13958357f, 0.013203309f, 0.055468526f, 0.1967887f, -0.21625121f, -0.42654186f, 0.12304332f,
     };
-    for (int i = 0; i < 320; ++i) t31_[i] = w[i];
+    for (int i = 0; i < 320; ++i) t32_[i] = w[i];
   }
 
-  void load_t32_() {
+  void load_t33_() {
     const float w[768] = {
         0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f,
@@ -6008,10 +6117,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t32_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t33_[i] = w[i];
   }
 
-  void load_t33_() {
+  void load_t34_() {
     const float w[630] = {
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
@@ -6093,10 +6202,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.16666667f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.16666667f,
     };
-    for (int i = 0; i < 630; ++i) t33_[i] = w[i];
+    for (int i = 0; i < 630; ++i) t34_[i] = w[i];
   }
 
-  void load_t34_() {
+  void load_t35_() {
     const float w[1280] = {
         0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
@@ -6259,49 +6368,49 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t34_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t35_[i] = w[i];
   }
 
-  void load_t35_() {
+  void load_t36_() {
     const long long w[1] = {
         4LL,
     };
-    for (int i = 0; i < 1; ++i) t35_[i] = w[i];
-  }
-
-  void load_t37_() {
-    const long long w[1] = {
-        0LL,
-    };
-    for (int i = 0; i < 1; ++i) t37_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t36_[i] = w[i];
   }
 
   void load_t38_() {
     const long long w[1] = {
-        1LL,
+        0LL,
     };
     for (int i = 0; i < 1; ++i) t38_[i] = w[i];
   }
 
-  void load_t41_() {
+  void load_t39_() {
+    const long long w[1] = {
+        1LL,
+    };
+    for (int i = 0; i < 1; ++i) t39_[i] = w[i];
+  }
+
+  void load_t42_() {
     const long long w[1] = {
         2LL,
     };
-    for (int i = 0; i < 1; ++i) t41_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t42_[i] = w[i];
   }
 
-  void load_t50_() {
+  void load_t51_() {
     const long long w[1] = {
         3LL,
     };
-    for (int i = 0; i < 1; ++i) t50_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t51_[i] = w[i];
   }
 
-  void load_t53_() {
+  void load_t54_() {
     const long long w[1] = {
         5LL,
     };
-    for (int i = 0; i < 1; ++i) t53_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t54_[i] = w[i];
   }
 };
 
