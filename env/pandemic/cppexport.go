@@ -82,8 +82,9 @@ for (int id = 0; id < U; ++id) {
 // encoderCC is the observation encoder of the exported player: the C++
 // twin of Observer (env/pandemic/obs.go), written against the kit's player
 // API only, so that it builds with the course kit as with jgym's. It fills
-// the four network inputs exactly as the Go bot does, element for element
-// (docs/observation.md, pandemic-obs-1); U is the number of unit slots,
+// the five network inputs exactly as the Go bot does, element for element
+// (docs/observation.md, pandemic-obs-2; a network of pandemic-obs-1 takes
+// the first four, and its player skips the targets tensor's searches); U is the number of unit slots,
 // BOARD_ROWS x BOARD_COLS the network's board, MASK_PERIOD the rounds
 // between two masks.
 //
@@ -95,7 +96,7 @@ for (int id = 0; id < U; ++id) {
 // the last bit differently.
 const encoderCC = `
   // ---------------------------------------------------------------------
-  // Observation (pandemic-obs-1, docs/observation.md): the twin of the Go
+  // Observation (pandemic-obs-2, docs/observation.md): the twin of the Go
   // encoder, pandemic.Observer.
 
   enum { ENC_ROWS = BOARD_ROWS, ENC_COLS = BOARD_COLS, ENC_MASK_PERIOD = MASK_PERIOD };
@@ -375,6 +376,109 @@ const encoderCC = `
       const Unit& u = all[id];
       for (int d = BOTTOM; d < NONE; ++d) row[d] = u.player == me() && enc_can_move(all, u, d);
       row[NONE] = 1;
+    }
+
+    // The targets tensor's searches: a network that does not take it
+    // (pandemic-obs-1) skips them (cppexport.SkipMacro).
+#ifndef JGYM_SKIP_TARGETS
+    enc_targets(in_targets_, all);
+#endif
+  }
+
+  // enc_field writes the walking distance from every cell to the nearest
+  // of srcs (cell indices) into dist, -1 where unreachable: the
+  // breadth-first search through non-wall cells of pasteurMap.field.
+  static void enc_field(const vector<char>& wall, const vector<int>& srcs, vector<int>& dist, vector<int>& queue) {
+    const int n = ENC_ROWS * ENC_COLS;
+    dist.assign(n, -1);
+    queue.clear();
+    for (size_t k = 0; k < srcs.size(); ++k)
+      if (dist[srcs[k]] < 0) {
+        dist[srcs[k]] = 0;
+        queue.push_back(srcs[k]);
+      }
+    for (size_t h = 0; h < queue.size(); ++h) {
+      const int idx = queue[h], i = idx / ENC_COLS, j = idx % ENC_COLS, d = dist[idx] + 1;
+      const int next[4] = {i + 1 < ENC_ROWS ? idx + ENC_COLS : -1, i > 0 ? idx - ENC_COLS : -1,
+                           j + 1 < ENC_COLS ? idx + 1 : -1, j > 0 ? idx - 1 : -1};
+      for (int k = 0; k < 4; ++k)
+        if (next[k] >= 0 && dist[next[k]] < 0 && !wall[next[k]]) {
+          dist[next[k]] = d;
+          queue.push_back(next[k]);
+        }
+    }
+  }
+
+  // enc_targets writes the targets tensor (pandemic-obs-2): the twin of
+  // Observer.Targets (targets.go). Per unit of mine on the board and per
+  // target kind (cities needing units, paths needing units, such paths
+  // between two of my cities, masks, enemy units): the steps that near
+  // the kind's nearest cell, and whether it is within 2, 6 and 15 steps.
+  void enc_targets(unsigned char* out, const vector<Unit>& all) {
+    const int n = ENC_ROWS * ENC_COLS, K = 5, C = 7;
+    memset(out, 0, (size_t)U * K * C);
+    bool any = false;
+    for (int id = 0; id < U; ++id) any = any || all[id].player == me();
+    if (!any) return;
+    vector<char> wall(n);
+    vector<int> src[5];
+    for (int i = 0; i < ENC_ROWS; ++i)
+      for (int j = 0; j < ENC_COLS; ++j) {
+        const Cell c = cell(i, j);
+        wall[i * ENC_COLS + j] = c.type == WALL;
+        if (c.mask) src[3].push_back(i * ENC_COLS + j);
+      }
+    const int nc = nb_cities(), np = nb_paths();
+    vector<int> count((nc + np) * 4, 0);
+    for (int id = 0; id < U; ++id) {
+      const Unit& u = all[id];
+      if (!pos_ok(u.pos)) continue;
+      const Cell c = cell(u.pos);
+      if (c.city_id >= 0)
+        ++count[c.city_id * 4 + u.player];
+      else if (c.path_id >= 0)
+        ++count[(nc + c.path_id) * 4 + u.player];
+      if (u.player != me()) src[4].push_back(u.pos.i * ENC_COLS + u.pos.j);
+    }
+    for (int t = 0; t < nc + np; ++t) {
+      int strongest = 0;
+      for (int pl = 0; pl < 4; ++pl)
+        if (pl != me() && count[t * 4 + pl] > strongest) strongest = count[t * 4 + pl];
+      const int owner = t < nc ? city_owner(t) : path_owner(t - nc);
+      if (owner != me()) ++strongest;
+      if (count[t * 4 + me()] >= strongest) continue;
+      if (t < nc) {
+        const City cells = city(t);
+        for (size_t k = 0; k < cells.size(); ++k) src[0].push_back(cells[k].i * ENC_COLS + cells[k].j);
+        continue;
+      }
+      const Path p = path(t - nc);
+      const bool bridge = city_owner(p.first.first) == me() && city_owner(p.first.second) == me();
+      for (size_t k = 0; k < p.second.size(); ++k) {
+        const int idx = p.second[k].i * ENC_COLS + p.second[k].j;
+        src[1].push_back(idx);
+        if (bridge) src[2].push_back(idx);
+      }
+    }
+    vector<int> dist, queue;
+    for (int k = 0; k < K; ++k) {
+      enc_field(wall, src[k], dist, queue);
+      for (int id = 0; id < U; ++id) {
+        const Unit& u = all[id];
+        if (u.player != me() || !pos_ok(u.pos)) continue;
+        const int cur = dist[u.pos.i * ENC_COLS + u.pos.j];
+        if (cur < 0) continue;
+        unsigned char* g = out + id * K * C + k * C;
+        g[4] = cur <= 2;
+        g[5] = cur <= 6;
+        g[6] = cur <= 15;
+        for (int d = BOTTOM; d < NONE; ++d) {
+          const Pos q = u.pos + Dir(d);
+          if (!pos_ok(q)) continue;
+          const int f = dist[q.i * ENC_COLS + q.j];
+          g[d] = f >= 0 && f < cur;
+        }
+      }
     }
   }
 `

@@ -62,7 +62,7 @@ func exportedModel(t *testing.T, dir, name string, tg cppexport.Target, raw []by
 func TestCppExportPlaysAsPolicyBot(t *testing.T) {
 	needCpp(t)
 	dir := t.TempDir()
-	src, m := exported(t, dir, "Tiny", exportTarget(), 60, 1)
+	src, m := exportedModel(t, dir, "Tiny", exportTarget(), exportPolicyTargets(60, 1))
 	out, err := exec.Command("g++", "-std=c++11", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-c",
 		"-I", kitDir, "-o", filepath.Join(dir, "AITiny.o"), src).CombinedOutput()
 	if err != nil {
@@ -194,15 +194,20 @@ const dumpAct = `
       }
     }
   }
+  s += ' ';
+  for (int k = 0; k < U * 35; ++k) {
+    s += hx[in_targets_[k] >> 4];
+    s += hx[in_targets_[k] & 15];
+  }
   cerr << s << endl;
 }
 `
 
 // goRound is what the Go encoder and interpreter give for one round.
 type goRound struct {
-	round                    int
-	board, units, glob, mask []byte
-	logits                   []float32
+	round                             int
+	board, units, glob, mask, targets []byte
+	logits                            []float32
 }
 
 // dumpSpectator runs the debug variant on every state without using its
@@ -222,11 +227,15 @@ type dumpSpectator struct {
 func (sp *dumpSpectator) Play(s *State, o *Orders) {
 	u := sp.m.NumSlots
 	g := goRound{round: s.Round, board: make([]byte, BoardBytes(s.Cfg)), units: make([]byte, u*UnitFeatures),
-		glob: make([]byte, 4*NumGlobals), mask: make([]byte, u*NumDirs)}
+		glob: make([]byte, 4*NumGlobals), mask: make([]byte, u*NumDirs), targets: make([]byte, u*TargetFeatures)}
 	sp.ob.Board(s, sp.me, g.board)
 	sp.ob.Units(s, sp.me, g.units)
 	sp.ob.Globals(s, sp.me, g.glob)
 	sp.ob.Mask(s, sp.me, g.mask)
+	sp.ob.Targets(s, sp.me, g.targets)
+	if len(sp.m.Signature.Inputs) < 5 {
+		g.targets = nil // a network of pandemic-obs-1: its player skips the tensor
+	}
 	if sp.m.OpponentOrder == policy.OpponentsByScore {
 		before := bytes.Clone(g.glob)
 		OrderOpponentsByScore(g.board, g.units, g.glob)
@@ -234,7 +243,8 @@ func (sp *dumpSpectator) Play(s *State, o *Orders) {
 			sp.moved++
 		}
 	}
-	lg, err := sp.m.Logits(nil, [][]byte{g.board, g.units, g.glob, g.mask})
+	in := [][]byte{g.board, g.units, g.glob, g.mask, g.targets}
+	lg, err := sp.m.Logits(nil, in[:len(sp.m.Signature.Inputs)])
 	if err != nil {
 		sp.t.Fatal(err)
 	}
@@ -268,8 +278,9 @@ func (s *syncBuffer) String() string {
 
 // The C++ encoder of CppTarget is the twin of Observer: a variant of the
 // exported player that writes its inputs and logits every round gives the
-// Go encoder's four tensors, element for element, and the Go interpreter's
-// logits, bit for bit, in a default game against Demos and in the
+// Go encoder's five tensors (the test policies take targets),
+// element for element, and the Go interpreter's logits, bit for
+// bit, in a default game against Demos and in the
 // reference games on 70 x 70 boards (replayed from their commands: the
 // virulent, fractional, FIXED and Chaos games, with their large scores,
 // incomes, infections and masks), each seen from another seat. The
@@ -301,9 +312,9 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 	tg := exportTarget()
 	tg.Act += dumpAct
 	dir := t.TempDir()
-	src, m := exported(t, dir, "Dump", tg, 60, 2)
+	src, m := exportedModel(t, dir, "Dump", tg, exportPolicyTargets(60, 2))
 	srcScore, mScore := exportedModel(t, dir, "DumpScore", tg,
-		coursetest.WithMetadata(exportPolicy(60, 2), policy.KeyOpponentOrder, policy.OpponentsByScore))
+		coursetest.WithMetadata(exportPolicyTargets(60, 2), policy.KeyOpponentOrder, policy.OpponentsByScore))
 	for _, tc := range tests {
 		name := tc.name
 		if name == "" {
@@ -379,7 +390,7 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 					t.Fatalf("round %d: %s", sp.rounds[r].round, d)
 				}
 			}
-			t.Logf("%d rounds seen from seat %d: the four inputs and %d logits equal every round", len(got), tc.seat, 60*NumDirs)
+			t.Logf("%d rounds seen from seat %d: the five inputs and %d logits equal every round", len(got), tc.seat, 60*NumDirs)
 			if tc.score {
 				t.Logf("the opponents relabelled in %d rounds", sp.moved)
 				if sp.moved < len(got)/4 {
@@ -394,7 +405,7 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 // a description of the first difference, or "".
 func compareRound(line string, g *goRound, cols int) string {
 	f := strings.Fields(line)
-	if len(f) != 7 || f[0] != "jgym-dump" {
+	if len(f) != 8 || f[0] != "jgym-dump" {
 		return fmt.Sprintf("a dump line with %d fields", len(f))
 	}
 	if r, err := strconv.Atoi(f[1]); err != nil || r != g.round {
@@ -439,10 +450,14 @@ func compareRound(line string, g *goRound, cols int) string {
 	for k, x := range g.logits {
 		logits[k] = math.Float32bits(x)
 	}
-	for _, d := range []string{
+	diffs := []string{
 		bytesOf("board", f[2], g.board, cols), bytesOf("units", f[3], g.units, UnitFeatures), floatsOf("globals", f[4], glob),
 		bytesOf("action_mask", f[5], g.mask, NumDirs), floatsOf("logits", f[6], logits),
-	} {
+	}
+	if g.targets != nil {
+		diffs = append(diffs, bytesOf("targets", f[7], g.targets, TargetFeatures))
+	}
+	for _, d := range diffs {
 		if d != "" {
 			return d
 		}
@@ -471,7 +486,7 @@ func TestCppTargetNames(t *testing.T) {
 			t.Errorf("the exported file has %q", line)
 		}
 	}
-	if !bytes.Contains(src, []byte("pandemic-obs-1, 60 unit slots")) {
-		t.Error("the header does not name pandemic-obs-1 and 60 slots")
+	if !bytes.Contains(src, []byte("pandemic-obs-2, 60 unit slots")) {
+		t.Error("the header does not name pandemic-obs-2 and 60 slots")
 	}
 }

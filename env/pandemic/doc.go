@@ -47,7 +47,7 @@
 // written so far.
 //
 // Def.Host is the game as an env (EnvID "Pandemic-v0"): the egocentric
-// observation pandemic-obs-1 (Observer), one direction per unit slot as the
+// observation pandemic-obs-2 (Observer), one direction per unit slot as the
 // action, action masks (CanMove), rewards from the scores, and the option,
 // for sessions and policies alike, of the opponents ordered by score
 // (OrderOpponentsByScore). Def.Dataset

@@ -20,14 +20,14 @@ func TestSpec(t *testing.T) {
 	for _, ts := range sp.Observation {
 		got[ts.Name] = ts.Shape
 	}
-	want := map[string][]int{"board": {6, 70, 70}, "units": {60, 13}, "globals": {24}, "action_mask": {60, 5}}
+	want := map[string][]int{"board": {6, 70, 70}, "units": {60, 13}, "globals": {24}, "action_mask": {60, 5}, "targets": {60, 35}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("observation shapes = %v, want %v", got, want)
 	}
-	if got, want := sp.ObservationBytes(), 6*4900+60*13+4*24+60*5; got != want {
+	if got, want := sp.ObservationBytes(), 6*4900+60*13+4*24+60*5+60*35; got != want {
 		t.Errorf("ObservationBytes() = %d, want %d", got, want)
 	}
-	if sp.ID != EnvID || sp.ObservationVersion != "pandemic-obs-1" || sp.NumRounds != 200 {
+	if sp.ID != EnvID || sp.ObservationVersion != "pandemic-obs-2" || sp.NumRounds != 200 {
 		t.Errorf("spec = %s %s %d rounds", sp.ID, sp.ObservationVersion, sp.NumRounds)
 	}
 	if sp.Action.Dtype != env.Int8 || sp.ActionOrder.Dtype != env.Int16 || sp.NumActions != 5 {

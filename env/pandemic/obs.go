@@ -10,9 +10,14 @@ import (
 )
 
 // ObservationVersion names the observation and action layout that the
-// encoder below writes; docs/rules/pandemic.md ("Observation and action
-// (pandemic-obs-1)") defines it.
-const ObservationVersion = "pandemic-obs-1"
+// encoder below writes; docs/observation.md defines it. pandemic-obs-2 is
+// pandemic-obs-1's four tensors and the targets tensor (targets.go).
+// Policies trained on pandemic-obs-1 still play (signature).
+const ObservationVersion = "pandemic-obs-2"
+
+// ObservationVersion1 is the first layout: board, units, globals,
+// action_mask.
+const ObservationVersion1 = "pandemic-obs-1"
 
 // Sizes of the observation tensors of one seat.
 const (
@@ -106,6 +111,7 @@ type Observer struct {
 	mp      boardMap
 	sizes   []int
 	scratch []int32
+	targets targetFields
 }
 
 // boardMap is what the Observer keeps of a map and its owners.
@@ -412,6 +418,10 @@ func specFor(cfg *Config) (env.Spec, error) {
 				Description: "round, mask round, scores, cities, paths, units, income per relative player, masks (normalized)"},
 			{Name: "action_mask", Dtype: env.Bool, Shape: []int{u, NumDirs}, Low: 0, High: 1,
 				Description: "legal directions per unit slot (None always legal)"},
+			{Name: "targets", Dtype: env.Bool, Shape: []int{u, TargetFeatures}, Low: 0, High: 1,
+				Description: "per unit slot of mine, for each target kind (cities needing units, paths needing units, " +
+					"such paths joining two of my cities, masks, enemy units): the steps bottom, right, top, left " +
+					"that walk nearer its nearest cell, and whether it is within 2, 6, 15 steps"},
 		},
 		Action: env.TensorSpec{Name: "action", Dtype: env.Int8, Shape: []int{u}, Low: 0, High: float64(None),
 			Description: "a direction 0..4 (bottom, right, top, left, none) per unit slot; slots not owned are ignored"},
@@ -442,19 +452,26 @@ func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 			ob.Globals(s, me, dst)
 		case 3:
 			ob.Mask(s, me, dst)
+		case 4:
+			ob.Targets(s, me, dst)
 		}
 	}
 }
 
 // signature is what a Pandemic policy takes and gives: the observation of
-// docs/rules/pandemic.md (pandemic-obs-1) on the default 70 x 70 board,
-// with any multiple of 4 unit slots, and logits [1, U, 5]. The board's
-// size is part of the board tensor's shape, so a policy trained on another
-// board size does not load.
+// docs/observation.md (pandemic-obs-2, or the first four tensors for a
+// policy trained on pandemic-obs-1) on the default 70 x 70 board, with any
+// multiple of 4 unit slots, and logits [1, U, 5]. The board's size is part
+// of the board tensor's shape, so a policy trained on another board size
+// does not load.
 func signature() policy.Signature {
 	cfg := DefaultConfig()
 	spec, _ := specFor(&cfg)
 	sig := policy.SignatureOf(&spec)
 	sig.SlotsMultiple = NumPlayers
+	v1 := sig
+	v1.ObservationVersion = ObservationVersion1
+	v1.Inputs = sig.Inputs[:4] // board, units, globals, action_mask
+	sig.Older = []policy.Signature{v1}
 	return sig
 }

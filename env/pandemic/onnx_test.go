@@ -53,7 +53,13 @@ func attrIntsPB(name string, v ...int64) []byte {
 
 // exportPolicy returns the ONNX file of the export tests' policy for u
 // unit slots on the default 70 x 70 board, its weights drawn from seed.
-func exportPolicy(u int, seed uint64) []byte {
+func exportPolicy(u int, seed uint64) []byte { return exportPolicyOf(u, seed, false) }
+
+// exportPolicyTargets is exportPolicy's network of pandemic-obs-2: it also
+// reads the targets tensor (a linear map added to the units' logits).
+func exportPolicyTargets(u int, seed uint64) []byte { return exportPolicyOf(u, seed, true) }
+
+func exportPolicyOf(u int, seed uint64, targets bool) []byte {
 	rng := rand.New(rand.NewPCG(seed, 11))
 	normal := func(n int, scale float64) []float32 {
 		v := make([]float32, n)
@@ -73,6 +79,16 @@ func exportPolicy(u int, seed uint64) []byte {
 		one("MatMul", []string{"uf", "Wu"}, "lu"),
 		one("MatMul", []string{"globals", "Wg"}, "lg"),
 		one("Add", []string{"lu", "lg"}, "l1"),
+	}
+	l1 := "l1"
+	if targets {
+		nodes = append(nodes,
+			one("Cast", []string{"targets"}, "tf", attrIntPB("to", onnxFloat)),
+			one("MatMul", []string{"tf", "Wt"}, "lt"),
+			one("Add", []string{"l1", "lt"}, "l1t"))
+		l1 = "l1t"
+	}
+	nodes = append(nodes,
 		one("Cast", []string{"board"}, "bf", attrIntPB("to", onnxFloat)),
 		one("Conv", []string{"bf", "Wc", "Bc"}, "cv", attrIntsPB("kernel_shape", 3, 3), attrIntsPB("pads", 1, 1, 1, 1)),
 		one("Reshape", []string{"cv", "flat"}, "cflat"),
@@ -84,10 +100,10 @@ func exportPolicy(u int, seed uint64) []byte {
 		one("Reshape", []string{"cell", "minus1"}, "cells"),
 		one("Gather", []string{"cflat", "cells"}, "local", attrIntPB("axis", 1)),
 		one("Transpose", []string{"local"}, "localT", attrIntsPB("perm", 1, 0)),
-		one("Add", []string{"l1", "localT"}, "l2"),
+		one("Add", []string{l1, "localT"}, "l2"),
 		one("Add", []string{"l2", "Bs"}, "l3"),
 		one("Where", []string{"action_mask", "l3", "neg"}, "logits"),
-	}
+	)
 	inits := [][]byte{
 		floatTensorPB("Wu", []int64{UnitFeatures, a}, normal(UnitFeatures*na, 0.02)),
 		floatTensorPB("Wg", []int64{NumGlobals, a}, normal(NumGlobals*na, 0.5)),
@@ -101,6 +117,9 @@ func exportPolicy(u int, seed uint64) []byte {
 		int64TensorPB("colcol", nil, []int64{UnitCol}),
 		int64TensorPB("ncols", nil, []int64{cols}),
 	}
+	if targets {
+		inits = append(inits, floatTensorPB("Wt", []int64{TargetFeatures, a}, normal(TargetFeatures*na, 0.5)))
+	}
 	g := pbString(nil, 2, "tiny_pandemic") // GraphProto.name
 	for _, n := range nodes {
 		g = pbBytes(g, 1, n) // node
@@ -109,19 +128,25 @@ func exportPolicy(u int, seed uint64) []byte {
 		g = pbBytes(g, 5, t) // initializer
 	}
 	uu := int64(u)
-	for _, vi := range [][]byte{
+	inputs := [][]byte{
 		valueInfoPB("board", onnxUint8, -1, BoardPlanes, rows, cols),
 		valueInfoPB("units", onnxUint8, -1, uu, UnitFeatures),
 		valueInfoPB("globals", onnxFloat, -1, NumGlobals),
 		valueInfoPB("action_mask", onnxBool, -1, uu, a),
-	} {
+	}
+	version := ObservationVersion1
+	if targets {
+		inputs = append(inputs, valueInfoPB("targets", onnxBool, -1, uu, TargetFeatures))
+		version = ObservationVersion
+	}
+	for _, vi := range inputs {
 		g = pbBytes(g, 11, vi) // input
 	}
 	g = pbBytes(g, 12, valueInfoPB(policy.OutputLogits, onnxFloat, -1, uu, a)) // output
 	b := pbVarint(nil, 1, 8)                                                   // ir_version
 	b = pbString(b, 2, "pandemic tests")                                       // producer_name
 	b = pbBytes(b, 8, pbVarint(pbString(nil, 1, ""), 2, 17))                   // opset_import: ai.onnx 17
-	b = pbBytes(b, 14, pbString(pbString(nil, 1, policy.KeyObservationVersion), 2, ObservationVersion))
+	b = pbBytes(b, 14, pbString(pbString(nil, 1, policy.KeyObservationVersion), 2, version))
 	return pbBytes(b, 7, g) // graph
 }
 

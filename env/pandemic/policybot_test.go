@@ -114,7 +114,7 @@ func tinyPolicy(rows, u int64) []byte {
 	b := pbVarint(nil, 1, 8) // ir_version
 	b = pbString(b, 2, "policybot_test")
 	b = pbBytes(b, 8, pbVarint(pbString(nil, 1, ""), 2, 17)) // opset 17
-	b = pbBytes(b, 14, pbString(pbString(nil, 1, policy.KeyObservationVersion), 2, ObservationVersion))
+	b = pbBytes(b, 14, pbString(pbString(nil, 1, policy.KeyObservationVersion), 2, ObservationVersion1))
 	return pbBytes(b, 7, g)
 }
 
@@ -129,10 +129,13 @@ func tinyModel(t testing.TB) *policy.Model {
 
 func TestPolicySignature(t *testing.T) {
 	sig := Def.PolicySignature()
-	if sig.ObservationVersion != ObservationVersion || sig.Actions != NumDirs || sig.SlotsMultiple != 4 || len(sig.Inputs) != 4 {
+	if sig.ObservationVersion != ObservationVersion || sig.Actions != NumDirs || sig.SlotsMultiple != 4 || len(sig.Inputs) != 5 {
 		t.Fatalf("Def.PolicySignature() = %+v", sig)
 	}
-	want := [][]int{{BoardPlanes, 70, 70}, {-1, UnitFeatures}, {NumGlobals}, {-1, NumDirs}}
+	if len(sig.Older) != 1 || sig.Older[0].ObservationVersion != ObservationVersion1 || len(sig.Older[0].Inputs) != 4 {
+		t.Fatalf("Def.PolicySignature().Older = %+v", sig.Older)
+	}
+	want := [][]int{{BoardPlanes, 70, 70}, {-1, UnitFeatures}, {NumGlobals}, {-1, NumDirs}, {-1, TargetFeatures}}
 	for k, in := range sig.Inputs {
 		if !slices.Equal(in.Shape, want[k]) {
 			t.Errorf("input %s has shape %v, want %v", in.Name, in.Shape, want[k])

@@ -117,6 +117,12 @@ def build(args: Args, ds: TraceDataset) -> jt.BoardNet:
     """The network: --init's, or --net for the game the server describes (the dataset's tensors)."""
     spec = jt.game_spec(ds.env_id)
     info = describe(spec)
+    have = list(ds.observation_names)
+    if [t.name for t in info.tensors][: len(have)] == have and len(have) < len(info.tensors):
+        # A dataset of an older observation version (a prefix of the
+        # game's tensors, e.g. pandemic-obs-1's four): the network reads those.
+        tensors = tuple(info.tensors[: len(have)])
+        info = dataclasses.replace(info, version=ds.observation_version, tensors=tensors)
     if args.init:
         agent = jt.load_agent(args.init, info=info)
         if agent.opponent_order != ds.opponent_order:  # as ppo.py's --init: the data's order wins

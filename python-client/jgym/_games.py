@@ -23,7 +23,7 @@ NAMES = {
 OBSERVATION_VERSIONS = {
     "Crematoria-v0": "crematoria-obs-3",
     "Dominator-v0": "dominator-obs-1",
-    "Pandemic-v0": "pandemic-obs-1",
+    "Pandemic-v0": "pandemic-obs-2",
     "Moria-v0": "moria-obs-1",
 }
 

@@ -317,7 +317,7 @@ class Dominator(BoardRenderer):
 
 
 class Pandemic(BoardRenderer):
-    """Pandemic (``pandemic-obs-1``)."""
+    """Pandemic (``pandemic-obs-1`` and ``pandemic-obs-2``)."""
 
     name = "Pandemic"
     legend = (

@@ -2,11 +2,12 @@
 // (jgym export-cpp) from the policy pandemic_recipe.onnx.
 // Do not edit: export the model again.
 //
-//   model sha256        e1f5780a03ae1b87fd494d78bdfecdf14aeb2f3ffe619fe90341bc74096b297d
-//   observation         pandemic-obs-1, 60 unit slots
+//   model sha256        d9a6f4f62cdaed26d323f6de408dd7efd65896dfc3428109e96a329108400c6b
+//   observation         pandemic-obs-2, 60 unit slots
+//   opponent order      score
 //   network             {"net": "local", "config": "local", "planes": [{"kind": "code", "n": 4, "scale": 1.0}, {"kind": "scalar", "n": 1, "scale": 0.1}, {"kind": "code", "n": 5, "scale": 1.0}, {"kind": "scalar", "n": 1, "scale": 0.01}, {"kind": "code", "n": 5, "scale": 1.0}, {"kind": "bits", "n": 5, "scale": 1.0}], "unit_scale": [1.0, 0.3333333432674408, 0.009999999776482582, 0.014285714365541935, 0.014285714365541935, 0.20000000298023224, 0.019999999552965164, 1.0, 1.0, 0.3333333432674408, 0.10000000149011612, 0.25, 0.25], "row": 3, "col": 4, "wrap": false}
 //   game                Pandemic-v0
-//   weights             35183 numbers, embedded below
+//   weights             37423 numbers, embedded below
 //
 // Every round the player encodes what it sees (the Go encoder's twin, see
 // docs/observation.md), runs the network and, for each unit it owns, takes the
@@ -55,136 +56,137 @@ struct PLAYER_NAME : public Player {
   };
   #endif
 
-  // Network inputs (pandemic-obs-1).
+  // Network inputs (pandemic-obs-2).
   long long in_board_[29400];  // board [1 6 70 70]
   long long in_units_[780];  // units [1 60 13]
   float in_globals_[24];  // globals [1 24]
   unsigned char in_mask_[300];  // action_mask [1 60 5]
+  unsigned char in_targets_[2100];  // targets [1 60 35]
   // Weights.
-  float t4_[256];  // scalar1[256 1]
-  float t5_[256];  // scalar3[256 1]
-  float t6_[160];  // flag_bits[32 5]
-  float t7_[13];  // unit_scale[13]
-  float t8_[1];  // masked[]
-  float t9_[13];  // sel_row[13 1]
-  float t10_[13];  // sel_col[13 1]
-  float t11_[8];  // ones[1 8]
-  float t12_[1280];  // fine_row[256 5]
-  float t13_[1280];  // fine_row_in[256 5]
-  float t14_[1280];  // fine_col[256 5]
-  float t15_[630];  // pool_row[70 9]
-  float t16_[768];  // block_row[256 3]
-  float t17_[768];  // block_row_in[256 3]
-  float t18_[768];  // block_col[256 3]
-  float t19_[32];  // emb0.weight[4 8]
-  float t20_[40];  // emb2.weight[5 8]
-  float t21_[40];  // emb4.weight[5 8]
-  float t22_[64];  // near_in.bias[64]
-  float t23_[64];  // mid.bias[64]
-  float t24_[5];  // unit_out.bias[5]
-  float t25_[56];  // onnx::MatMul_164[7 8]
-  float t26_[2048];  // onnx::MatMul_165[32 64]
-  float t27_[12800];  // onnx::MatMul_170[200 64]
-  float t28_[4608];  // onnx::MatMul_171[72 64]
-  float t29_[832];  // onnx::MatMul_172[13 64]
-  float t30_[4096];  // onnx::MatMul_173[64 64]
-  float t31_[320];  // onnx::MatMul_174[64 5]
-  float t32_[768];  // block_col_in[256 3]
-  float t33_[630];  // pool_col[70 9]
-  float t34_[1280];  // fine_col_in[256 5]
-  long long t35_[1];  // /Constant_output_0[]
-  long long t37_[1];  // /Constant_1_output_0[]
-  long long t38_[1];  // /Constant_2_output_0[]
-  long long t41_[1];  // /Constant_3_output_0[]
-  long long t50_[1];  // /Constant_4_output_0[]
-  long long t53_[1];  // /Constant_5_output_0[]
+  float t5_[256];  // scalar1[256 1]
+  float t6_[256];  // scalar3[256 1]
+  float t7_[160];  // flag_bits[32 5]
+  float t8_[13];  // unit_scale[13]
+  float t9_[1];  // masked[]
+  float t10_[13];  // sel_row[13 1]
+  float t11_[13];  // sel_col[13 1]
+  float t12_[8];  // ones[1 8]
+  float t13_[1280];  // fine_row[256 5]
+  float t14_[1280];  // fine_row_in[256 5]
+  float t15_[1280];  // fine_col[256 5]
+  float t16_[630];  // pool_row[70 9]
+  float t17_[768];  // block_row[256 3]
+  float t18_[768];  // block_row_in[256 3]
+  float t19_[768];  // block_col[256 3]
+  float t20_[32];  // emb0.weight[4 8]
+  float t21_[40];  // emb2.weight[5 8]
+  float t22_[40];  // emb4.weight[5 8]
+  float t23_[64];  // near_in.bias[64]
+  float t24_[64];  // mid.bias[64]
+  float t25_[5];  // unit_out.bias[5]
+  float t26_[56];  // onnx::MatMul_166[7 8]
+  float t27_[2048];  // onnx::MatMul_167[32 64]
+  float t28_[12800];  // onnx::MatMul_172[200 64]
+  float t29_[4608];  // onnx::MatMul_173[72 64]
+  float t30_[3072];  // onnx::MatMul_174[48 64]
+  float t31_[4096];  // onnx::MatMul_175[64 64]
+  float t32_[320];  // onnx::MatMul_176[64 5]
+  float t33_[768];  // block_col_in[256 3]
+  float t34_[630];  // pool_col[70 9]
+  float t35_[1280];  // fine_col_in[256 5]
+  long long t36_[1];  // /Constant_output_0[]
+  long long t38_[1];  // /Constant_1_output_0[]
+  long long t39_[1];  // /Constant_2_output_0[]
+  long long t42_[1];  // /Constant_3_output_0[]
+  long long t51_[1];  // /Constant_4_output_0[]
+  long long t54_[1];  // /Constant_5_output_0[]
   // Intermediate values.
-  long long t36_[29400];  // [1 6 70 70]
-  long long t39_[4900];  // [1 70 70]
-  float t40_[39200];  // [1 70 70 8]
-  long long t42_[4900];  // [1 70 70]
-  float t43_[39200];  // [1 70 70 8]
+  long long t37_[29400];  // [1 6 70 70]
+  long long t40_[4900];  // [1 70 70]
+  float t41_[39200];  // [1 70 70 8]
+  long long t43_[4900];  // [1 70 70]
   float t44_[39200];  // [1 70 70 8]
-  long long t45_[4900];  // [1 70 70]
-  float t46_[39200];  // [1 70 70 8]
+  float t45_[39200];  // [1 70 70 8]
+  long long t46_[4900];  // [1 70 70]
   float t47_[39200];  // [1 70 70 8]
-  long long t48_[4900];  // [1 70 70]
-  float t49_[4900];  // [1 70 70 1]
-  long long t51_[4900];  // [1 70 70]
-  float t52_[4900];  // [1 70 70 1]
-  long long t54_[4900];  // [1 70 70]
-  float t55_[24500];  // [1 70 70 5]
-  float t56_[34300];  // [1 70 70 7]
-  float t57_[39200];  // [1 70 70 8]
+  float t48_[39200];  // [1 70 70 8]
+  long long t49_[4900];  // [1 70 70]
+  float t50_[4900];  // [1 70 70 1]
+  long long t52_[4900];  // [1 70 70]
+  float t53_[4900];  // [1 70 70 1]
+  long long t55_[4900];  // [1 70 70]
+  float t56_[24500];  // [1 70 70 5]
+  float t57_[34300];  // [1 70 70 7]
   float t58_[39200];  // [1 70 70 8]
   float t59_[39200];  // [1 70 70 8]
-  float t62_[39200];  // [1 8 70 70]
-  float t63_[5040];  // [1 8 70 9]
-  float t64_[5040];  // [1 8 9 70]
-  float t65_[648];  // [1 8 9 9]
-  float t66_[648];  // [1 9 9 8]
-  float t69_[648];  // [1 81 8]
-  float t70_[780];  // [1 60 13]
-  float t71_[60];  // [1 60 1]
-  long long t72_[60];  // [1 60 1]
-  float t73_[60];  // [1 60 1]
-  long long t74_[60];  // [1 60 1]
-  float t75_[780];  // [1 60 13]
-  float t76_[8];  // [1 8]
-  float t77_[32];  // [1 32]
-  float t78_[64];  // [1 64]
-  float t83_[60];  // [1 60 1]
-  float t84_[300];  // [1 60 1 5]
-  float t87_[300];  // [1 60 1 5]
-  float t88_[300];  // [1 60 1 5]
-  float t91_[300];  // [1 60 1 5]
-  float t92_[1500];  // [1 60 5 5]
-  float t93_[1500];  // [1 60 5 5]
-  float t96_[12000];  // [1 1500 8]
-  long long t97_[12000];  // [1 1500 8]
+  float t60_[39200];  // [1 70 70 8]
+  float t63_[39200];  // [1 8 70 70]
+  float t64_[5040];  // [1 8 70 9]
+  float t65_[5040];  // [1 8 9 70]
+  float t66_[648];  // [1 8 9 9]
+  float t67_[648];  // [1 9 9 8]
+  float t70_[648];  // [1 81 8]
+  float t71_[780];  // [1 60 13]
+  float t72_[60];  // [1 60 1]
+  long long t73_[60];  // [1 60 1]
+  float t74_[60];  // [1 60 1]
+  long long t75_[60];  // [1 60 1]
+  float t76_[780];  // [1 60 13]
+  float t77_[2100];  // [1 60 35]
+  float t78_[8];  // [1 8]
+  float t79_[32];  // [1 32]
+  float t80_[64];  // [1 64]
+  float t85_[60];  // [1 60 1]
+  float t86_[300];  // [1 60 1 5]
+  float t89_[300];  // [1 60 1 5]
+  float t90_[300];  // [1 60 1 5]
+  float t93_[300];  // [1 60 1 5]
+  float t94_[1500];  // [1 60 5 5]
+  float t95_[1500];  // [1 60 5 5]
   float t98_[12000];  // [1 1500 8]
-  float t103_[12000];  // [1 60 25 8]
-  float t106_[12000];  // [1 60 200]
-  float t107_[3840];  // [1 60 64]
-  float t108_[3840];  // [1 60 64]
-  float t109_[180];  // [1 60 1 3]
-  float t112_[180];  // [1 60 1 3]
-  float t113_[180];  // [1 60 1 3]
-  float t116_[180];  // [1 60 1 3]
-  float t117_[540];  // [1 60 3 3]
-  float t118_[540];  // [1 60 3 3]
-  float t121_[4320];  // [1 540 8]
-  long long t122_[4320];  // [1 540 8]
+  long long t99_[12000];  // [1 1500 8]
+  float t100_[12000];  // [1 1500 8]
+  float t105_[12000];  // [1 60 25 8]
+  float t108_[12000];  // [1 60 200]
+  float t109_[3840];  // [1 60 64]
+  float t110_[3840];  // [1 60 64]
+  float t111_[180];  // [1 60 1 3]
+  float t114_[180];  // [1 60 1 3]
+  float t115_[180];  // [1 60 1 3]
+  float t118_[180];  // [1 60 1 3]
+  float t119_[540];  // [1 60 3 3]
+  float t120_[540];  // [1 60 3 3]
   float t123_[4320];  // [1 540 8]
-  float t128_[4320];  // [1 60 9 8]
-  float t131_[4320];  // [1 60 72]
-  float t132_[3840];  // [1 60 64]
-  float t133_[3840];  // [1 60 64]
-  float t134_[780];  // [1 60 13]
+  long long t124_[4320];  // [1 540 8]
+  float t125_[4320];  // [1 540 8]
+  float t130_[4320];  // [1 60 9 8]
+  float t133_[4320];  // [1 60 72]
+  float t134_[3840];  // [1 60 64]
   float t135_[3840];  // [1 60 64]
-  float t136_[3840];  // [1 60 64]
-  float t139_[3840];  // [1 60 64]
-  float t140_[3840];  // [1 60 64]
+  float t136_[2880];  // [1 60 48]
+  float t137_[3840];  // [1 60 64]
+  float t138_[3840];  // [1 60 64]
   float t141_[3840];  // [1 60 64]
   float t142_[3840];  // [1 60 64]
   float t143_[3840];  // [1 60 64]
   float t144_[3840];  // [1 60 64]
   float t145_[3840];  // [1 60 64]
-  float t146_[300];  // [1 60 5]
-  float t147_[300];  // [1 60 5]
+  float t146_[3840];  // [1 60 64]
+  float t147_[3840];  // [1 60 64]
   float t148_[300];  // [1 60 5]
-  jgym_v4 t25_v4_[14];
-  double t76_sum_[8];
-  jgym_v4 t26_v4_[512];
-  jgym_v4 t11_v4_[2];
-  jgym_v4 t27_v4_[3200];
-  jgym_v4 t28_v4_[1152];
-  jgym_v4 t29_v4_[208];
-  jgym_v4 t30_v4_[1024];
+  float t149_[300];  // [1 60 5]
+  float t150_[300];  // [1 60 5]
+  jgym_v4 t26_v4_[14];
+  double t78_sum_[8];
+  jgym_v4 t27_v4_[512];
+  jgym_v4 t12_v4_[2];
+  jgym_v4 t28_v4_[3200];
+  jgym_v4 t29_v4_[1152];
+  jgym_v4 t30_v4_[768];
+  jgym_v4 t31_v4_[1024];
   bool warned_;
 
   PLAYER_NAME() : warned_(false) {
-    load_t4_();
     load_t5_();
     load_t6_();
     load_t7_();
@@ -216,18 +218,19 @@ struct PLAYER_NAME : public Player {
     load_t33_();
     load_t34_();
     load_t35_();
-    load_t37_();
+    load_t36_();
     load_t38_();
-    load_t41_();
-    load_t50_();
-    load_t53_();
-    prep_t25_v4_();
+    load_t39_();
+    load_t42_();
+    load_t51_();
+    load_t54_();
     prep_t26_v4_();
-    prep_t11_v4_();
     prep_t27_v4_();
+    prep_t12_v4_();
     prep_t28_v4_();
     prep_t29_v4_();
     prep_t30_v4_();
+    prep_t31_v4_();
   }
 
   // play is called once per round.
@@ -239,11 +242,12 @@ struct PLAYER_NAME : public Player {
       return;
     }
     encode();
+    order_opponents();
     if (!forward()) {
       cerr << "PandRecipe: round " << round() << ": an index of the network is out of range: no orders" << endl;
       return;
     }
-    const float* logits = t148_;
+    const float* logits = t150_;
     for (int id = 0; id < U; ++id) {
       const float* row = logits + id * 5;
       int best = 0;
@@ -254,7 +258,7 @@ struct PLAYER_NAME : public Player {
   }
 
   // ---------------------------------------------------------------------
-  // Observation (pandemic-obs-1, docs/observation.md): the twin of the Go
+  // Observation (pandemic-obs-2, docs/observation.md): the twin of the Go
   // encoder, pandemic.Observer.
 
   enum { ENC_ROWS = 70, ENC_COLS = 70, ENC_5 = 5 };
@@ -535,23 +539,177 @@ struct PLAYER_NAME : public Player {
       for (int d = BOTTOM; d < NONE; ++d) row[d] = u.player == me() && enc_can_move(all, u, d);
       row[NONE] = 1;
     }
+
+    // The targets tensor's searches: a network that does not take it
+    // (pandemic-obs-1) skips them (cppexport.SkipMacro).
+#ifndef JGYM_SKIP_TARGETS
+    enc_targets(in_targets_, all);
+#endif
+  }
+
+  // enc_field writes the walking distance from every cell to the nearest
+  // of srcs (cell indices) into dist, -1 where unreachable: the
+  // breadth-first search through non-wall cells of pasteurMap.field.
+  static void enc_field(const vector<char>& wall, const vector<int>& srcs, vector<int>& dist, vector<int>& queue) {
+    const int n = ENC_ROWS * ENC_COLS;
+    dist.assign(n, -1);
+    queue.clear();
+    for (size_t k = 0; k < srcs.size(); ++k)
+      if (dist[srcs[k]] < 0) {
+        dist[srcs[k]] = 0;
+        queue.push_back(srcs[k]);
+      }
+    for (size_t h = 0; h < queue.size(); ++h) {
+      const int idx = queue[h], i = idx / ENC_COLS, j = idx % ENC_COLS, d = dist[idx] + 1;
+      const int next[4] = {i + 1 < ENC_ROWS ? idx + ENC_COLS : -1, i > 0 ? idx - ENC_COLS : -1,
+                           j + 1 < ENC_COLS ? idx + 1 : -1, j > 0 ? idx - 1 : -1};
+      for (int k = 0; k < 4; ++k)
+        if (next[k] >= 0 && dist[next[k]] < 0 && !wall[next[k]]) {
+          dist[next[k]] = d;
+          queue.push_back(next[k]);
+        }
+    }
+  }
+
+  // enc_targets writes the targets tensor (pandemic-obs-2): the twin of
+  // Observer.Targets (targets.go). Per unit of mine on the board and per
+  // target kind (cities needing units, paths needing units, such paths
+  // between two of my cities, masks, enemy units): the steps that near
+  // the kind's nearest cell, and whether it is within 2, 6 and 15 steps.
+  void enc_targets(unsigned char* out, const vector<Unit>& all) {
+    const int n = ENC_ROWS * ENC_COLS, K = 5, C = 7;
+    memset(out, 0, (size_t)U * K * C);
+    bool any = false;
+    for (int id = 0; id < U; ++id) any = any || all[id].player == me();
+    if (!any) return;
+    vector<char> wall(n);
+    vector<int> src[5];
+    for (int i = 0; i < ENC_ROWS; ++i)
+      for (int j = 0; j < ENC_COLS; ++j) {
+        const Cell c = cell(i, j);
+        wall[i * ENC_COLS + j] = c.type == WALL;
+        if (c.mask) src[3].push_back(i * ENC_COLS + j);
+      }
+    const int nc = nb_cities(), np = nb_paths();
+    vector<int> count((nc + np) * 4, 0);
+    for (int id = 0; id < U; ++id) {
+      const Unit& u = all[id];
+      if (!pos_ok(u.pos)) continue;
+      const Cell c = cell(u.pos);
+      if (c.city_id >= 0)
+        ++count[c.city_id * 4 + u.player];
+      else if (c.path_id >= 0)
+        ++count[(nc + c.path_id) * 4 + u.player];
+      if (u.player != me()) src[4].push_back(u.pos.i * ENC_COLS + u.pos.j);
+    }
+    for (int t = 0; t < nc + np; ++t) {
+      int strongest = 0;
+      for (int pl = 0; pl < 4; ++pl)
+        if (pl != me() && count[t * 4 + pl] > strongest) strongest = count[t * 4 + pl];
+      const int owner = t < nc ? city_owner(t) : path_owner(t - nc);
+      if (owner != me()) ++strongest;
+      if (count[t * 4 + me()] >= strongest) continue;
+      if (t < nc) {
+        const City cells = city(t);
+        for (size_t k = 0; k < cells.size(); ++k) src[0].push_back(cells[k].i * ENC_COLS + cells[k].j);
+        continue;
+      }
+      const Path p = path(t - nc);
+      const bool bridge = city_owner(p.first.first) == me() && city_owner(p.first.second) == me();
+      for (size_t k = 0; k < p.second.size(); ++k) {
+        const int idx = p.second[k].i * ENC_COLS + p.second[k].j;
+        src[1].push_back(idx);
+        if (bridge) src[2].push_back(idx);
+      }
+    }
+    vector<int> dist, queue;
+    for (int k = 0; k < K; ++k) {
+      enc_field(wall, src[k], dist, queue);
+      for (int id = 0; id < U; ++id) {
+        const Unit& u = all[id];
+        if (u.player != me() || !pos_ok(u.pos)) continue;
+        const int cur = dist[u.pos.i * ENC_COLS + u.pos.j];
+        if (cur < 0) continue;
+        unsigned char* g = out + id * K * C + k * C;
+        g[4] = cur <= 2;
+        g[5] = cur <= 6;
+        g[6] = cur <= 15;
+        for (int d = BOTTOM; d < NONE; ++d) {
+          const Pos q = u.pos + Dir(d);
+          if (!pos_ok(q)) continue;
+          const int f = dist[q.i * ENC_COLS + q.j];
+          g[d] = f >= 0 && f < cur;
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------
+  // Opponents by score (opponent_order "score", docs/observation.md): the
+  // twins of game.ScoreOrder and game.Relabel.
+
+  // opp_score_order sets nr[r], the new rel of rel r: the opponents, rel
+  // 1..3, by decreasing score s[r], ties by increasing rel; rel 0 stays 0.
+  // It returns whether any rel moves.
+  static bool opp_score_order(const float* s, int nr[4]) {
+    int order[3] = {1, 2, 3};
+    for (int i = 1; i < 3; ++i)
+      for (int j = i; j > 0 && s[order[j]] > s[order[j - 1]]; --j) {
+        const int o = order[j];
+        order[j] = order[j - 1];
+        order[j - 1] = o;
+      }
+    nr[0] = 0;
+    for (int k = 0; k < 3; ++k) nr[order[k]] = 1 + k;
+    return nr[1] != 1 || nr[2] != 2 || nr[3] != 3;
+  }
+
+  // opp_code returns code c relabelled when it is base + rel, else c.
+  static long long opp_code(const int nr[4], long long c, int base) {
+    return c >= base && c < base + 4 ? base + nr[c - base] : c;
+  }
+
+  // opp_floats moves the value of rel r of the block g[0..3] to g[nr[r]].
+  static void opp_floats(const int nr[4], float* g) {
+    float v[4];
+    for (int r = 0; r < 4; ++r) v[r] = g[r];
+    for (int r = 0; r < 4; ++r) g[nr[r]] = v[r];
+  }
+
+  // order_opponents: the twin of pandemic.OrderOpponentsByScore. The
+  // opponents take rel 1, 2, 3 by decreasing score (globals 3..6) in
+  // board planes 2 (unit) and 4 (conquest), the units' columns 1 (owner)
+  // and 11 (conquest), and the five per-player blocks of globals.
+  void order_opponents() {
+    int nr[4];
+    if (!opp_score_order(in_globals_ + 3, nr)) return;
+    const int cells = ENC_ROWS * ENC_COLS;
+    for (int x = 0; x < cells; ++x) {
+      in_board_[2 * cells + x] = opp_code(nr, in_board_[2 * cells + x], 1);
+      in_board_[4 * cells + x] = opp_code(nr, in_board_[4 * cells + x], 1);
+    }
+    for (int id = 0; id < U; ++id) {
+      in_units_[id * 13 + 1] = opp_code(nr, in_units_[id * 13 + 1], 0);
+      in_units_[id * 13 + 11] = opp_code(nr, in_units_[id * 13 + 11], 1);
+    }
+    for (int at = 3; at <= 19; at += 4) opp_floats(nr, in_globals_ + at);
   }
 
   // ---------------------------------------------------------------------
   // The network, node by node (ONNX graph order). forward returns false
   // if an index is out of range, as the Go interpreter fails then.
   bool forward() {
-    // /Cast (Cast): in_board_[1 6 70 70] -> t36_[1 6 70 70]
+    // /Cast (Cast): in_board_[1 6 70 70] -> t37_[1 6 70 70]
     {
       const long long* x = in_board_;
-      long long* y = t36_;
+      long long* y = t37_;
       for (int i = 0; i < 29400; ++i) y[i] = x[i];
     }
-    // /Gather (Gather): t36_[1 6 70 70], t37_[] -> t39_[1 70 70]
+    // /Gather (Gather): t37_[1 6 70 70], t38_[] -> t40_[1 70 70]
     {
-      const long long* x = t36_;
-      const long long* ix = t37_;
-      long long* y = t39_;
+      const long long* x = t37_;
+      const long long* ix = t38_;
+      long long* y = t40_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -561,11 +719,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb0/Gather (Gather): t19_[4 8], t39_[1 70 70] -> t40_[1 70 70 8]
+    // /emb0/Gather (Gather): t20_[4 8], t40_[1 70 70] -> t41_[1 70 70 8]
     {
-      const float* x = t19_;
-      const long long* ix = t39_;
-      float* y = t40_;
+      const float* x = t20_;
+      const long long* ix = t40_;
+      float* y = t41_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 4;
@@ -575,11 +733,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_1 (Gather): t36_[1 6 70 70], t41_[] -> t42_[1 70 70]
+    // /Gather_1 (Gather): t37_[1 6 70 70], t42_[] -> t43_[1 70 70]
     {
-      const long long* x = t36_;
-      const long long* ix = t41_;
-      long long* y = t42_;
+      const long long* x = t37_;
+      const long long* ix = t42_;
+      long long* y = t43_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -589,11 +747,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb2/Gather (Gather): t20_[5 8], t42_[1 70 70] -> t43_[1 70 70 8]
+    // /emb2/Gather (Gather): t21_[5 8], t43_[1 70 70] -> t44_[1 70 70 8]
     {
-      const float* x = t20_;
-      const long long* ix = t42_;
-      float* y = t43_;
+      const float* x = t21_;
+      const long long* ix = t43_;
+      float* y = t44_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 5;
@@ -603,20 +761,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add (Add): t40_[1 70 70 8], t43_[1 70 70 8] -> t44_[1 70 70 8]
+    // /Add (Add): t41_[1 70 70 8], t44_[1 70 70 8] -> t45_[1 70 70 8]
     {
-      const float* a = t40_;
-      const float* b = t43_;
-      float* y = t44_;
+      const float* a = t41_;
+      const float* b = t44_;
+      float* y = t45_;
       for (int i5 = 0; i5 < 39200; ++i5) {
         y[i5] = a[i5] + b[i5];
       }
     }
-    // /Gather_2 (Gather): t36_[1 6 70 70], t35_[] -> t45_[1 70 70]
+    // /Gather_2 (Gather): t37_[1 6 70 70], t36_[] -> t46_[1 70 70]
     {
-      const long long* x = t36_;
-      const long long* ix = t35_;
-      long long* y = t45_;
+      const long long* x = t37_;
+      const long long* ix = t36_;
+      long long* y = t46_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -626,11 +784,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb4/Gather (Gather): t21_[5 8], t45_[1 70 70] -> t46_[1 70 70 8]
+    // /emb4/Gather (Gather): t22_[5 8], t46_[1 70 70] -> t47_[1 70 70 8]
     {
-      const float* x = t21_;
-      const long long* ix = t45_;
-      float* y = t46_;
+      const float* x = t22_;
+      const long long* ix = t46_;
+      float* y = t47_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 5;
@@ -640,20 +798,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_1 (Add): t44_[1 70 70 8], t46_[1 70 70 8] -> t47_[1 70 70 8]
+    // /Add_1 (Add): t45_[1 70 70 8], t47_[1 70 70 8] -> t48_[1 70 70 8]
     {
-      const float* a = t44_;
-      const float* b = t46_;
-      float* y = t47_;
+      const float* a = t45_;
+      const float* b = t47_;
+      float* y = t48_;
       for (int i8 = 0; i8 < 39200; ++i8) {
         y[i8] = a[i8] + b[i8];
       }
     }
-    // /Gather_3 (Gather): t36_[1 6 70 70], t38_[] -> t48_[1 70 70]
+    // /Gather_3 (Gather): t37_[1 6 70 70], t39_[] -> t49_[1 70 70]
     {
-      const long long* x = t36_;
-      const long long* ix = t38_;
-      long long* y = t48_;
+      const long long* x = t37_;
+      const long long* ix = t39_;
+      long long* y = t49_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -663,11 +821,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_4 (Gather): t4_[256 1], t48_[1 70 70] -> t49_[1 70 70 1]
+    // /Gather_4 (Gather): t5_[256 1], t49_[1 70 70] -> t50_[1 70 70 1]
     {
-      const float* x = t4_;
-      const long long* ix = t48_;
-      float* y = t49_;
+      const float* x = t5_;
+      const long long* ix = t49_;
+      float* y = t50_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
@@ -675,11 +833,11 @@ struct PLAYER_NAME : public Player {
         y[q] = x[0 + k * 1];
       }
     }
-    // /Gather_5 (Gather): t36_[1 6 70 70], t50_[] -> t51_[1 70 70]
+    // /Gather_5 (Gather): t37_[1 6 70 70], t51_[] -> t52_[1 70 70]
     {
-      const long long* x = t36_;
-      const long long* ix = t50_;
-      long long* y = t51_;
+      const long long* x = t37_;
+      const long long* ix = t51_;
+      long long* y = t52_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -689,11 +847,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_6 (Gather): t5_[256 1], t51_[1 70 70] -> t52_[1 70 70 1]
+    // /Gather_6 (Gather): t6_[256 1], t52_[1 70 70] -> t53_[1 70 70 1]
     {
-      const float* x = t5_;
-      const long long* ix = t51_;
-      float* y = t52_;
+      const float* x = t6_;
+      const long long* ix = t52_;
+      float* y = t53_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
@@ -701,11 +859,11 @@ struct PLAYER_NAME : public Player {
         y[q] = x[0 + k * 1];
       }
     }
-    // /Gather_7 (Gather): t36_[1 6 70 70], t53_[] -> t54_[1 70 70]
+    // /Gather_7 (Gather): t37_[1 6 70 70], t54_[] -> t55_[1 70 70]
     {
-      const long long* x = t36_;
-      const long long* ix = t53_;
-      long long* y = t54_;
+      const long long* x = t37_;
+      const long long* ix = t54_;
+      long long* y = t55_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -715,11 +873,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_8 (Gather): t6_[32 5], t54_[1 70 70] -> t55_[1 70 70 5]
+    // /Gather_8 (Gather): t7_[32 5], t55_[1 70 70] -> t56_[1 70 70 5]
     {
-      const float* x = t6_;
-      const long long* ix = t54_;
-      float* y = t55_;
+      const float* x = t7_;
+      const long long* ix = t55_;
+      float* y = t56_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 32;
@@ -729,23 +887,23 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Concat (Concat): t49_[1 70 70 1], t52_[1 70 70 1], t55_[1 70 70 5] -> t56_[1 70 70 7]
+    // /Concat (Concat): t50_[1 70 70 1], t53_[1 70 70 1], t56_[1 70 70 5] -> t57_[1 70 70 7]
     {
-      float* y = t56_;
+      float* y = t57_;
       {
-        const float* x = t49_;
+        const float* x = t50_;
         for (int i13 = 0; i13 < 4900; ++i13) {
           y[i13 * 7] = x[i13];
         }
       }
       {
-        const float* x = t52_;
+        const float* x = t53_;
         for (int i14 = 0; i14 < 4900; ++i14) {
           y[i14 * 7 + 1] = x[i14];
         }
       }
       {
-        const float* x = t55_;
+        const float* x = t56_;
         for (int i15 = 0; i15 < 4900; ++i15) {
           for (int i16 = 0; i16 < 5; ++i16) {
             y[i15 * 7 + i16 + 2] = x[i15 * 5 + i16];
@@ -753,18 +911,18 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /flag/MatMul (MatMul): t56_[1 70 70 7], t25_[7 8] -> t57_[1 70 70 8]
+    // /flag/MatMul (MatMul): t57_[1 70 70 7], t26_[7 8] -> t58_[1 70 70 8]
     {
       for (int i17 = 0; i17 < 70; ++i17) {
         for (int i = 0; i < 70; ++i) {
-          float* ci = t57_ + i17 * 560 + i * 8;
+          float* ci = t58_ + i17 * 560 + i * 8;
           {
             jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
             for (int p = 0; p < 7; ++p) {
-              const float x = t56_[i17 * 490 + i * 7 + p];
+              const float x = t57_[i17 * 490 + i * 7 + p];
               if (x == 0.0f) continue;
               const jgym_v4 xv = {x, x, x, x};
-              const jgym_v4* r = t25_v4_ + (0) / 4 + p * 2 + 0;
+              const jgym_v4* r = t26_v4_ + (0) / 4 + p * 2 + 0;
               a0 += xv * r[0]; a1 += xv * r[1];
             }
             for (int q = 0; q < 4; ++q) {
@@ -775,51 +933,51 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_2 (Add): t47_[1 70 70 8], t57_[1 70 70 8] -> t58_[1 70 70 8]
+    // /Add_2 (Add): t48_[1 70 70 8], t58_[1 70 70 8] -> t59_[1 70 70 8]
     {
-      const float* a = t47_;
-      const float* b = t57_;
-      float* y = t58_;
+      const float* a = t48_;
+      const float* b = t58_;
+      float* y = t59_;
       for (int i18 = 0; i18 < 39200; ++i18) {
         y[i18] = a[i18] + b[i18];
       }
     }
-    // /Relu (Relu): t58_[1 70 70 8] -> t59_[1 70 70 8]
+    // /Relu (Relu): t59_[1 70 70 8] -> t60_[1 70 70 8]
     {
-      const float* x = t58_;
-      float* y = t59_;
+      const float* x = t59_;
+      float* y = t60_;
       for (int i = 0; i < 39200; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Reshape (Reshape): t59_[1 70 70 8] viewed as [1 4900 8]
-    // /Transpose (Transpose): t58_[1 70 70 8] -> t62_[1 8 70 70]
+    // /Reshape (Reshape): t60_[1 70 70 8] viewed as [1 4900 8]
+    // /Transpose (Transpose): t59_[1 70 70 8] -> t63_[1 8 70 70]
     {
-      const float* x = t58_;
-      float* y = t62_;
+      const float* x = t59_;
+      float* y = t63_;
       for (int i19 = 0; i19 < 8; ++i19) {
         for (int i20 = 0; i20 < 4900; ++i20) {
           y[i19 * 4900 + i20] = x[i19 + i20 * 8];
         }
       }
     }
-    // /MatMul (MatMul): t62_[1 8 70 70], t33_[70 9] -> t63_[1 8 70 9]
+    // /MatMul (MatMul): t63_[1 8 70 70], t34_[70 9] -> t64_[1 8 70 9]
     {
       for (int i21 = 0; i21 < 8; ++i21) {
         for (int i = 0; i < 70; ++i) {
           float acc[9];
           for (int j = 0; j < 9; ++j) acc[j] = 0.0f;
           for (int p = 0; p < 70; ++p) {
-            const float x = t62_[i21 * 4900 + i * 70 + p];
-            const float* r = t33_ + 0 + p * 9;
+            const float x = t63_[i21 * 4900 + i * 70 + p];
+            const float* r = t34_ + 0 + p * 9;
             for (int j = 0; j < 9; ++j) acc[j] += x * r[j];
           }
-          for (int j = 0; j < 9; ++j) t63_[i21 * 630 + i * 9 + j] = acc[j];
+          for (int j = 0; j < 9; ++j) t64_[i21 * 630 + i * 9 + j] = acc[j];
         }
       }
     }
-    // /Transpose_1 (Transpose): t63_[1 8 70 9] -> t64_[1 8 9 70]
+    // /Transpose_1 (Transpose): t64_[1 8 70 9] -> t65_[1 8 9 70]
     {
-      const float* x = t63_;
-      float* y = t64_;
+      const float* x = t64_;
+      float* y = t65_;
       for (int i22 = 0; i22 < 8; ++i22) {
         for (int i23 = 0; i23 < 9; ++i23) {
           for (int i24 = 0; i24 < 70; ++i24) {
@@ -828,25 +986,25 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /MatMul_1 (MatMul): t64_[1 8 9 70], t15_[70 9] -> t65_[1 8 9 9]
+    // /MatMul_1 (MatMul): t65_[1 8 9 70], t16_[70 9] -> t66_[1 8 9 9]
     {
       for (int i25 = 0; i25 < 8; ++i25) {
         for (int i = 0; i < 9; ++i) {
           float acc[9];
           for (int j = 0; j < 9; ++j) acc[j] = 0.0f;
           for (int p = 0; p < 70; ++p) {
-            const float x = t64_[i25 * 630 + i * 70 + p];
-            const float* r = t15_ + 0 + p * 9;
+            const float x = t65_[i25 * 630 + i * 70 + p];
+            const float* r = t16_ + 0 + p * 9;
             for (int j = 0; j < 9; ++j) acc[j] += x * r[j];
           }
-          for (int j = 0; j < 9; ++j) t65_[i25 * 81 + i * 9 + j] = acc[j];
+          for (int j = 0; j < 9; ++j) t66_[i25 * 81 + i * 9 + j] = acc[j];
         }
       }
     }
-    // /Transpose_2 (Transpose): t65_[1 8 9 9] -> t66_[1 9 9 8]
+    // /Transpose_2 (Transpose): t66_[1 8 9 9] -> t67_[1 9 9 8]
     {
-      const float* x = t65_;
-      float* y = t66_;
+      const float* x = t66_;
+      float* y = t67_;
       for (int i26 = 0; i26 < 9; ++i26) {
         for (int i27 = 0; i27 < 9; ++i27) {
           for (int i28 = 0; i28 < 8; ++i28) {
@@ -855,74 +1013,80 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Reshape_1 (Reshape): t66_[1 9 9 8] viewed as [1 81 8]
-    // /Relu_1 (Relu): t66_[1 81 8] -> t69_[1 81 8]
+    // /Reshape_1 (Reshape): t67_[1 9 9 8] viewed as [1 81 8]
+    // /Relu_1 (Relu): t67_[1 81 8] -> t70_[1 81 8]
     {
-      const float* x = t66_;
-      float* y = t69_;
+      const float* x = t67_;
+      float* y = t70_;
       for (int i = 0; i < 648; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Cast_1 (Cast): in_units_[1 60 13] -> t70_[1 60 13]
+    // /Cast_1 (Cast): in_units_[1 60 13] -> t71_[1 60 13]
     {
       const long long* x = in_units_;
-      float* y = t70_;
+      float* y = t71_;
       for (int i = 0; i < 780; ++i) y[i] = (float)x[i];
     }
-    // /MatMul_2 (MatMul): t70_[1 60 13], t9_[13 1] -> t71_[1 60 1]
+    // /MatMul_2 (MatMul): t71_[1 60 13], t10_[13 1] -> t72_[1 60 1]
     {
       for (int i = 0; i < 60; ++i) {
         float acc[1];
         for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
         for (int p = 0; p < 13; ++p) {
-          const float x = t70_[0 + i * 13 + p];
-          const float* r = t9_ + 0 + p * 1;
-          for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
-        }
-        for (int j = 0; j < 1; ++j) t71_[0 + i * 1 + j] = acc[j];
-      }
-    }
-    // /Cast_2 (Cast): t71_[1 60 1] -> t72_[1 60 1]
-    {
-      const float* x = t71_;
-      long long* y = t72_;
-      for (int i = 0; i < 60; ++i) y[i] = (long long)x[i];
-    }
-    // /MatMul_3 (MatMul): t70_[1 60 13], t10_[13 1] -> t73_[1 60 1]
-    {
-      for (int i = 0; i < 60; ++i) {
-        float acc[1];
-        for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
-        for (int p = 0; p < 13; ++p) {
-          const float x = t70_[0 + i * 13 + p];
+          const float x = t71_[0 + i * 13 + p];
           const float* r = t10_ + 0 + p * 1;
           for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
         }
-        for (int j = 0; j < 1; ++j) t73_[0 + i * 1 + j] = acc[j];
+        for (int j = 0; j < 1; ++j) t72_[0 + i * 1 + j] = acc[j];
       }
     }
-    // /Cast_3 (Cast): t73_[1 60 1] -> t74_[1 60 1]
+    // /Cast_2 (Cast): t72_[1 60 1] -> t73_[1 60 1]
     {
-      const float* x = t73_;
-      long long* y = t74_;
+      const float* x = t72_;
+      long long* y = t73_;
       for (int i = 0; i < 60; ++i) y[i] = (long long)x[i];
     }
-    // /Mul (Mul): t70_[1 60 13], t7_[13] -> t75_[1 60 13]
+    // /MatMul_3 (MatMul): t71_[1 60 13], t11_[13 1] -> t74_[1 60 1]
     {
-      const float* a = t70_;
-      const float* b = t7_;
-      float* y = t75_;
+      for (int i = 0; i < 60; ++i) {
+        float acc[1];
+        for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
+        for (int p = 0; p < 13; ++p) {
+          const float x = t71_[0 + i * 13 + p];
+          const float* r = t11_ + 0 + p * 1;
+          for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
+        }
+        for (int j = 0; j < 1; ++j) t74_[0 + i * 1 + j] = acc[j];
+      }
+    }
+    // /Cast_3 (Cast): t74_[1 60 1] -> t75_[1 60 1]
+    {
+      const float* x = t74_;
+      long long* y = t75_;
+      for (int i = 0; i < 60; ++i) y[i] = (long long)x[i];
+    }
+    // /Mul (Mul): t71_[1 60 13], t8_[13] -> t76_[1 60 13]
+    {
+      const float* a = t71_;
+      const float* b = t8_;
+      float* y = t76_;
       for (int i29 = 0; i29 < 60; ++i29) {
         for (int i30 = 0; i30 < 13; ++i30) {
           y[i29 * 13 + i30] = a[i29 * 13 + i30] * b[i30];
         }
       }
     }
-    // /ReduceMean (ReduceMean): t69_[1 81 8] -> t76_[1 8]
+    // /Cast_4 (Cast): in_targets_[1 60 35] -> t77_[1 60 35]
+    {
+      const unsigned char* x = in_targets_;
+      float* y = t77_;
+      for (int i = 0; i < 2100; ++i) y[i] = (float)x[i];
+    }
+    // /ReduceMean (ReduceMean): t70_[1 81 8] -> t78_[1 8]
     {
       // Sums in double, in the order of the input, as the interpreter.
-      const float* x = t69_;
-      double* s = t76_sum_;
-      float* y = t76_;
+      const float* x = t70_;
+      double* s = t78_sum_;
+      float* y = t78_;
       for (int i = 0; i < 8; ++i) s[i] = 0;
       for (int i31 = 0; i31 < 81; ++i31) {
         for (int i32 = 0; i32 < 8; ++i32) {
@@ -931,11 +1095,11 @@ struct PLAYER_NAME : public Player {
       }
       for (int i = 0; i < 8; ++i) y[i] = (float)(s[i] / 81.0);
     }
-    // /Concat_1 (Concat): t76_[1 8], in_globals_[1 24] -> t77_[1 32]
+    // /Concat_1 (Concat): t78_[1 8], in_globals_[1 24] -> t79_[1 32]
     {
-      float* y = t77_;
+      float* y = t79_;
       {
-        const float* x = t76_;
+        const float* x = t78_;
         for (int i33 = 0; i33 < 8; ++i33) {
           y[i33] = x[i33];
         }
@@ -947,220 +1111,14 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /glob_in/MatMul (MatMul): t77_[1 32], t26_[32 64] -> t78_[1 64]
+    // /glob_in/MatMul (MatMul): t79_[1 32], t27_[32 64] -> t80_[1 64]
     {
       for (int i = 0; i < 1; ++i) {
         int nzp[32];
         float nzx[32];
         int nz = 0;
-        for (int p = 0; p < 32; ++p) { const float x = t77_[0 + i * 32 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t78_ + 0 + i * 64;
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int t = 0; t < nz; ++t) {
-            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-            const jgym_v4* r = t26_v4_ + (0) / 4 + nzp[t] * 16 + 0;
-            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
-            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[0 + q] = a0[q];
-            ci[4 + q] = a1[q];
-            ci[8 + q] = a2[q];
-            ci[12 + q] = a3[q];
-            ci[16 + q] = a4[q];
-            ci[20 + q] = a5[q];
-            ci[24 + q] = a6[q];
-            ci[28 + q] = a7[q];
-          }
-        }
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int t = 0; t < nz; ++t) {
-            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-            const jgym_v4* r = t26_v4_ + (0) / 4 + nzp[t] * 16 + 8;
-            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
-            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[32 + q] = a0[q];
-            ci[36 + q] = a1[q];
-            ci[40 + q] = a2[q];
-            ci[44 + q] = a3[q];
-            ci[48 + q] = a4[q];
-            ci[52 + q] = a5[q];
-            ci[56 + q] = a6[q];
-            ci[60 + q] = a7[q];
-          }
-        }
-      }
-    }
-    // /Slice (Slice): t70_[1 60 13], t80_[1], t81_[1], t79_[1], t82_[1] -> t83_[1 60 1]
-    {
-      const float* x = t70_;
-      float* y = t83_;
-      for (int i35 = 0; i35 < 60; ++i35) {
-        y[i35] = x[i35 * 13];
-      }
-    }
-    // /Gather_9 (Gather): t12_[256 5], t72_[1 60 1] -> t84_[1 60 1 5]
-    {
-      const float* x = t12_;
-      const long long* ix = t72_;
-      float* y = t84_;
-      for (int q = 0; q < 60; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i36 = 0; i36 < 5; ++i36) {
-          y[q * 5 + i36] = x[i36 + k * 5];
-        }
-      }
-    }
-    // /Reshape_2 (Reshape): t84_[1 60 1 5] viewed as [1 60 5 1]
-    // /Gather_10 (Gather): t14_[256 5], t74_[1 60 1] -> t87_[1 60 1 5]
-    {
-      const float* x = t14_;
-      const long long* ix = t74_;
-      float* y = t87_;
-      for (int q = 0; q < 60; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i37 = 0; i37 < 5; ++i37) {
-          y[q * 5 + i37] = x[i37 + k * 5];
-        }
-      }
-    }
-    // /Gather_11 (Gather): t13_[256 5], t72_[1 60 1] -> t88_[1 60 1 5]
-    {
-      const float* x = t13_;
-      const long long* ix = t72_;
-      float* y = t88_;
-      for (int q = 0; q < 60; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i38 = 0; i38 < 5; ++i38) {
-          y[q * 5 + i38] = x[i38 + k * 5];
-        }
-      }
-    }
-    // /Reshape_3 (Reshape): t88_[1 60 1 5] viewed as [1 60 5 1]
-    // /Gather_12 (Gather): t34_[256 5], t74_[1 60 1] -> t91_[1 60 1 5]
-    {
-      const float* x = t34_;
-      const long long* ix = t74_;
-      float* y = t91_;
-      for (int q = 0; q < 60; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i39 = 0; i39 < 5; ++i39) {
-          y[q * 5 + i39] = x[i39 + k * 5];
-        }
-      }
-    }
-    // /Mul_1 (Mul): t88_[1 60 5 1], t91_[1 60 1 5] -> t92_[1 60 5 5]
-    {
-      const float* a = t88_;
-      const float* b = t91_;
-      float* y = t92_;
-      for (int i40 = 0; i40 < 60; ++i40) {
-        for (int i41 = 0; i41 < 5; ++i41) {
-          for (int i42 = 0; i42 < 5; ++i42) {
-            y[i40 * 25 + i41 * 5 + i42] = a[i40 * 5 + i41] * b[i40 * 5 + i42];
-          }
-        }
-      }
-    }
-    // /Add_3 (Add): t84_[1 60 5 1], t87_[1 60 1 5] -> t93_[1 60 5 5]
-    {
-      const float* a = t84_;
-      const float* b = t87_;
-      float* y = t93_;
-      for (int i43 = 0; i43 < 60; ++i43) {
-        for (int i44 = 0; i44 < 5; ++i44) {
-          for (int i45 = 0; i45 < 5; ++i45) {
-            y[i43 * 25 + i44 * 5 + i45] = a[i43 * 5 + i44] + b[i43 * 5 + i45];
-          }
-        }
-      }
-    }
-    // /Reshape_4 (Reshape): t93_[1 60 5 5] viewed as [1 1500 1]
-    // /MatMul_4 (MatMul): t93_[1 1500 1], t11_[1 8] -> t96_[1 1500 8]
-    {
-      for (int i = 0; i < 1500; ++i) {
-        float* ci = t96_ + 0 + i * 8;
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int p = 0; p < 1; ++p) {
-            const float x = t93_[0 + i * 1 + p];
-            if (x == 0.0f) continue;
-            const jgym_v4 xv = {x, x, x, x};
-            const jgym_v4* r = t11_v4_ + (0) / 4 + p * 2 + 0;
-            a0 += xv * r[0]; a1 += xv * r[1];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[0 + q] = a0[q];
-            ci[4 + q] = a1[q];
-          }
-        }
-      }
-    }
-    // /Cast_4 (Cast): t96_[1 1500 8] -> t97_[1 1500 8]
-    {
-      const float* x = t96_;
-      long long* y = t97_;
-      for (int i = 0; i < 12000; ++i) y[i] = (long long)x[i];
-    }
-    // /GatherElements (GatherElements): t59_[1 4900 8], t97_[1 1500 8] -> t98_[1 1500 8]
-    {
-      const float* x = t59_;
-      const long long* ix = t97_;
-      float* y = t98_;
-      for (int i46 = 0; i46 < 1500; ++i46) {
-        for (int i47 = 0; i47 < 8; ++i47) {
-          long long v = ix[i46 * 8 + i47];
-          if (v < 0) v += 4900;
-          if (v < 0 || v >= 4900) return false;
-          y[i46 * 8 + i47] = x[i47 + v * 8];
-        }
-      }
-    }
-    // /Reshape_5 (Reshape): t98_[1 1500 8] viewed as [1 60 25 8]
-    // /Reshape_6 (Reshape): t92_[1 60 5 5] viewed as [1 60 25 1]
-    // /Mul_2 (Mul): t98_[1 60 25 8], t92_[1 60 25 1] -> t103_[1 60 25 8]
-    {
-      const float* a = t98_;
-      const float* b = t92_;
-      float* y = t103_;
-      for (int i48 = 0; i48 < 1500; ++i48) {
-        for (int i49 = 0; i49 < 8; ++i49) {
-          y[i48 * 8 + i49] = a[i48 * 8 + i49] * b[i48];
-        }
-      }
-    }
-    // /Reshape_7 (Reshape): t103_[1 60 25 8] viewed as [1 60 200]
-    // /Mul_3 (Mul): t103_[1 60 200], t83_[1 60 1] -> t106_[1 60 200]
-    {
-      const float* a = t103_;
-      const float* b = t83_;
-      float* y = t106_;
-      for (int i50 = 0; i50 < 60; ++i50) {
-        for (int i51 = 0; i51 < 200; ++i51) {
-          y[i50 * 200 + i51] = a[i50 * 200 + i51] * b[i50];
-        }
-      }
-    }
-    // /near_in/MatMul (MatMul): t106_[1 60 200], t27_[200 64] -> t107_[1 60 64]
-    {
-      for (int i = 0; i < 60; ++i) {
-        int nzp[200];
-        float nzx[200];
-        int nz = 0;
-        for (int p = 0; p < 200; ++p) { const float x = t106_[0 + i * 200 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t107_ + 0 + i * 64;
+        for (int p = 0; p < 32; ++p) { const float x = t79_[0 + i * 32 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t80_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1201,113 +1159,110 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /near_in/Add (Add): t22_[64], t107_[1 60 64] -> t108_[1 60 64]
+    // /Slice (Slice): t71_[1 60 13], t82_[1], t83_[1], t81_[1], t84_[1] -> t85_[1 60 1]
     {
-      const float* a = t22_;
-      const float* b = t107_;
-      float* y = t108_;
-      for (int i52 = 0; i52 < 60; ++i52) {
-        for (int i53 = 0; i53 < 64; ++i53) {
-          y[i52 * 64 + i53] = a[i53] + b[i52 * 64 + i53];
-        }
+      const float* x = t71_;
+      float* y = t85_;
+      for (int i35 = 0; i35 < 60; ++i35) {
+        y[i35] = x[i35 * 13];
       }
     }
-    // /Gather_13 (Gather): t16_[256 3], t72_[1 60 1] -> t109_[1 60 1 3]
+    // /Gather_9 (Gather): t13_[256 5], t73_[1 60 1] -> t86_[1 60 1 5]
     {
-      const float* x = t16_;
-      const long long* ix = t72_;
-      float* y = t109_;
+      const float* x = t13_;
+      const long long* ix = t73_;
+      float* y = t86_;
       for (int q = 0; q < 60; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i54 = 0; i54 < 3; ++i54) {
-          y[q * 3 + i54] = x[i54 + k * 3];
+        for (int i36 = 0; i36 < 5; ++i36) {
+          y[q * 5 + i36] = x[i36 + k * 5];
         }
       }
     }
-    // /Reshape_8 (Reshape): t109_[1 60 1 3] viewed as [1 60 3 1]
-    // /Gather_14 (Gather): t18_[256 3], t74_[1 60 1] -> t112_[1 60 1 3]
+    // /Reshape_2 (Reshape): t86_[1 60 1 5] viewed as [1 60 5 1]
+    // /Gather_10 (Gather): t15_[256 5], t75_[1 60 1] -> t89_[1 60 1 5]
     {
-      const float* x = t18_;
-      const long long* ix = t74_;
-      float* y = t112_;
+      const float* x = t15_;
+      const long long* ix = t75_;
+      float* y = t89_;
       for (int q = 0; q < 60; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i55 = 0; i55 < 3; ++i55) {
-          y[q * 3 + i55] = x[i55 + k * 3];
+        for (int i37 = 0; i37 < 5; ++i37) {
+          y[q * 5 + i37] = x[i37 + k * 5];
         }
       }
     }
-    // /Gather_15 (Gather): t17_[256 3], t72_[1 60 1] -> t113_[1 60 1 3]
+    // /Gather_11 (Gather): t14_[256 5], t73_[1 60 1] -> t90_[1 60 1 5]
     {
-      const float* x = t17_;
-      const long long* ix = t72_;
-      float* y = t113_;
+      const float* x = t14_;
+      const long long* ix = t73_;
+      float* y = t90_;
       for (int q = 0; q < 60; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i56 = 0; i56 < 3; ++i56) {
-          y[q * 3 + i56] = x[i56 + k * 3];
+        for (int i38 = 0; i38 < 5; ++i38) {
+          y[q * 5 + i38] = x[i38 + k * 5];
         }
       }
     }
-    // /Reshape_9 (Reshape): t113_[1 60 1 3] viewed as [1 60 3 1]
-    // /Gather_16 (Gather): t32_[256 3], t74_[1 60 1] -> t116_[1 60 1 3]
+    // /Reshape_3 (Reshape): t90_[1 60 1 5] viewed as [1 60 5 1]
+    // /Gather_12 (Gather): t35_[256 5], t75_[1 60 1] -> t93_[1 60 1 5]
     {
-      const float* x = t32_;
-      const long long* ix = t74_;
-      float* y = t116_;
+      const float* x = t35_;
+      const long long* ix = t75_;
+      float* y = t93_;
       for (int q = 0; q < 60; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i57 = 0; i57 < 3; ++i57) {
-          y[q * 3 + i57] = x[i57 + k * 3];
+        for (int i39 = 0; i39 < 5; ++i39) {
+          y[q * 5 + i39] = x[i39 + k * 5];
         }
       }
     }
-    // /Mul_4 (Mul): t113_[1 60 3 1], t116_[1 60 1 3] -> t117_[1 60 3 3]
+    // /Mul_1 (Mul): t90_[1 60 5 1], t93_[1 60 1 5] -> t94_[1 60 5 5]
     {
-      const float* a = t113_;
-      const float* b = t116_;
-      float* y = t117_;
-      for (int i58 = 0; i58 < 60; ++i58) {
-        for (int i59 = 0; i59 < 3; ++i59) {
-          for (int i60 = 0; i60 < 3; ++i60) {
-            y[i58 * 9 + i59 * 3 + i60] = a[i58 * 3 + i59] * b[i58 * 3 + i60];
+      const float* a = t90_;
+      const float* b = t93_;
+      float* y = t94_;
+      for (int i40 = 0; i40 < 60; ++i40) {
+        for (int i41 = 0; i41 < 5; ++i41) {
+          for (int i42 = 0; i42 < 5; ++i42) {
+            y[i40 * 25 + i41 * 5 + i42] = a[i40 * 5 + i41] * b[i40 * 5 + i42];
           }
         }
       }
     }
-    // /Add_4 (Add): t109_[1 60 3 1], t112_[1 60 1 3] -> t118_[1 60 3 3]
+    // /Add_3 (Add): t86_[1 60 5 1], t89_[1 60 1 5] -> t95_[1 60 5 5]
     {
-      const float* a = t109_;
-      const float* b = t112_;
-      float* y = t118_;
-      for (int i61 = 0; i61 < 60; ++i61) {
-        for (int i62 = 0; i62 < 3; ++i62) {
-          for (int i63 = 0; i63 < 3; ++i63) {
-            y[i61 * 9 + i62 * 3 + i63] = a[i61 * 3 + i62] + b[i61 * 3 + i63];
+      const float* a = t86_;
+      const float* b = t89_;
+      float* y = t95_;
+      for (int i43 = 0; i43 < 60; ++i43) {
+        for (int i44 = 0; i44 < 5; ++i44) {
+          for (int i45 = 0; i45 < 5; ++i45) {
+            y[i43 * 25 + i44 * 5 + i45] = a[i43 * 5 + i44] + b[i43 * 5 + i45];
           }
         }
       }
     }
-    // /Reshape_10 (Reshape): t118_[1 60 3 3] viewed as [1 540 1]
-    // /MatMul_5 (MatMul): t118_[1 540 1], t11_[1 8] -> t121_[1 540 8]
+    // /Reshape_4 (Reshape): t95_[1 60 5 5] viewed as [1 1500 1]
+    // /MatMul_4 (MatMul): t95_[1 1500 1], t12_[1 8] -> t98_[1 1500 8]
     {
-      for (int i = 0; i < 540; ++i) {
-        float* ci = t121_ + 0 + i * 8;
+      for (int i = 0; i < 1500; ++i) {
+        float* ci = t98_ + 0 + i * 8;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int p = 0; p < 1; ++p) {
-            const float x = t118_[0 + i * 1 + p];
+            const float x = t95_[0 + i * 1 + p];
             if (x == 0.0f) continue;
             const jgym_v4 xv = {x, x, x, x};
-            const jgym_v4* r = t11_v4_ + (0) / 4 + p * 2 + 0;
+            const jgym_v4* r = t12_v4_ + (0) / 4 + p * 2 + 0;
             a0 += xv * r[0]; a1 += xv * r[1];
           }
           for (int q = 0; q < 4; ++q) {
@@ -1317,59 +1272,59 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Cast_5 (Cast): t121_[1 540 8] -> t122_[1 540 8]
+    // /Cast_5 (Cast): t98_[1 1500 8] -> t99_[1 1500 8]
     {
-      const float* x = t121_;
-      long long* y = t122_;
-      for (int i = 0; i < 4320; ++i) y[i] = (long long)x[i];
+      const float* x = t98_;
+      long long* y = t99_;
+      for (int i = 0; i < 12000; ++i) y[i] = (long long)x[i];
     }
-    // /GatherElements_1 (GatherElements): t69_[1 81 8], t122_[1 540 8] -> t123_[1 540 8]
+    // /GatherElements (GatherElements): t60_[1 4900 8], t99_[1 1500 8] -> t100_[1 1500 8]
     {
-      const float* x = t69_;
-      const long long* ix = t122_;
-      float* y = t123_;
-      for (int i64 = 0; i64 < 540; ++i64) {
-        for (int i65 = 0; i65 < 8; ++i65) {
-          long long v = ix[i64 * 8 + i65];
-          if (v < 0) v += 81;
-          if (v < 0 || v >= 81) return false;
-          y[i64 * 8 + i65] = x[i65 + v * 8];
+      const float* x = t60_;
+      const long long* ix = t99_;
+      float* y = t100_;
+      for (int i46 = 0; i46 < 1500; ++i46) {
+        for (int i47 = 0; i47 < 8; ++i47) {
+          long long v = ix[i46 * 8 + i47];
+          if (v < 0) v += 4900;
+          if (v < 0 || v >= 4900) return false;
+          y[i46 * 8 + i47] = x[i47 + v * 8];
         }
       }
     }
-    // /Reshape_11 (Reshape): t123_[1 540 8] viewed as [1 60 9 8]
-    // /Reshape_12 (Reshape): t117_[1 60 3 3] viewed as [1 60 9 1]
-    // /Mul_5 (Mul): t123_[1 60 9 8], t117_[1 60 9 1] -> t128_[1 60 9 8]
+    // /Reshape_5 (Reshape): t100_[1 1500 8] viewed as [1 60 25 8]
+    // /Reshape_6 (Reshape): t94_[1 60 5 5] viewed as [1 60 25 1]
+    // /Mul_2 (Mul): t100_[1 60 25 8], t94_[1 60 25 1] -> t105_[1 60 25 8]
     {
-      const float* a = t123_;
-      const float* b = t117_;
-      float* y = t128_;
-      for (int i66 = 0; i66 < 540; ++i66) {
-        for (int i67 = 0; i67 < 8; ++i67) {
-          y[i66 * 8 + i67] = a[i66 * 8 + i67] * b[i66];
+      const float* a = t100_;
+      const float* b = t94_;
+      float* y = t105_;
+      for (int i48 = 0; i48 < 1500; ++i48) {
+        for (int i49 = 0; i49 < 8; ++i49) {
+          y[i48 * 8 + i49] = a[i48 * 8 + i49] * b[i48];
         }
       }
     }
-    // /Reshape_13 (Reshape): t128_[1 60 9 8] viewed as [1 60 72]
-    // /Mul_6 (Mul): t128_[1 60 72], t83_[1 60 1] -> t131_[1 60 72]
+    // /Reshape_7 (Reshape): t105_[1 60 25 8] viewed as [1 60 200]
+    // /Mul_3 (Mul): t105_[1 60 200], t85_[1 60 1] -> t108_[1 60 200]
     {
-      const float* a = t128_;
-      const float* b = t83_;
-      float* y = t131_;
-      for (int i68 = 0; i68 < 60; ++i68) {
-        for (int i69 = 0; i69 < 72; ++i69) {
-          y[i68 * 72 + i69] = a[i68 * 72 + i69] * b[i68];
+      const float* a = t105_;
+      const float* b = t85_;
+      float* y = t108_;
+      for (int i50 = 0; i50 < 60; ++i50) {
+        for (int i51 = 0; i51 < 200; ++i51) {
+          y[i50 * 200 + i51] = a[i50 * 200 + i51] * b[i50];
         }
       }
     }
-    // /far_in/MatMul (MatMul): t131_[1 60 72], t28_[72 64] -> t132_[1 60 64]
+    // /near_in/MatMul (MatMul): t108_[1 60 200], t28_[200 64] -> t109_[1 60 64]
     {
       for (int i = 0; i < 60; ++i) {
-        int nzp[72];
-        float nzx[72];
+        int nzp[200];
+        float nzx[200];
         int nz = 0;
-        for (int p = 0; p < 72; ++p) { const float x = t131_[0 + i * 72 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t132_ + 0 + i * 64;
+        for (int p = 0; p < 200; ++p) { const float x = t108_[0 + i * 200 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t109_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1410,35 +1365,175 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_5 (Add): t108_[1 60 64], t132_[1 60 64] -> t133_[1 60 64]
+    // /near_in/Add (Add): t23_[64], t109_[1 60 64] -> t110_[1 60 64]
     {
-      const float* a = t108_;
-      const float* b = t132_;
-      float* y = t133_;
-      for (int i70 = 0; i70 < 3840; ++i70) {
-        y[i70] = a[i70] + b[i70];
+      const float* a = t23_;
+      const float* b = t109_;
+      float* y = t110_;
+      for (int i52 = 0; i52 < 60; ++i52) {
+        for (int i53 = 0; i53 < 64; ++i53) {
+          y[i52 * 64 + i53] = a[i53] + b[i52 * 64 + i53];
+        }
       }
     }
-    // /Concat_2 (Concat): t75_[1 60 13] -> t134_[1 60 13]
+    // /Gather_13 (Gather): t17_[256 3], t73_[1 60 1] -> t111_[1 60 1 3]
     {
-      float* y = t134_;
-      {
-        const float* x = t75_;
-        for (int i71 = 0; i71 < 60; ++i71) {
-          for (int i72 = 0; i72 < 13; ++i72) {
-            y[i71 * 13 + i72] = x[i71 * 13 + i72];
+      const float* x = t17_;
+      const long long* ix = t73_;
+      float* y = t111_;
+      for (int q = 0; q < 60; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i54 = 0; i54 < 3; ++i54) {
+          y[q * 3 + i54] = x[i54 + k * 3];
+        }
+      }
+    }
+    // /Reshape_8 (Reshape): t111_[1 60 1 3] viewed as [1 60 3 1]
+    // /Gather_14 (Gather): t19_[256 3], t75_[1 60 1] -> t114_[1 60 1 3]
+    {
+      const float* x = t19_;
+      const long long* ix = t75_;
+      float* y = t114_;
+      for (int q = 0; q < 60; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i55 = 0; i55 < 3; ++i55) {
+          y[q * 3 + i55] = x[i55 + k * 3];
+        }
+      }
+    }
+    // /Gather_15 (Gather): t18_[256 3], t73_[1 60 1] -> t115_[1 60 1 3]
+    {
+      const float* x = t18_;
+      const long long* ix = t73_;
+      float* y = t115_;
+      for (int q = 0; q < 60; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i56 = 0; i56 < 3; ++i56) {
+          y[q * 3 + i56] = x[i56 + k * 3];
+        }
+      }
+    }
+    // /Reshape_9 (Reshape): t115_[1 60 1 3] viewed as [1 60 3 1]
+    // /Gather_16 (Gather): t33_[256 3], t75_[1 60 1] -> t118_[1 60 1 3]
+    {
+      const float* x = t33_;
+      const long long* ix = t75_;
+      float* y = t118_;
+      for (int q = 0; q < 60; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i57 = 0; i57 < 3; ++i57) {
+          y[q * 3 + i57] = x[i57 + k * 3];
+        }
+      }
+    }
+    // /Mul_4 (Mul): t115_[1 60 3 1], t118_[1 60 1 3] -> t119_[1 60 3 3]
+    {
+      const float* a = t115_;
+      const float* b = t118_;
+      float* y = t119_;
+      for (int i58 = 0; i58 < 60; ++i58) {
+        for (int i59 = 0; i59 < 3; ++i59) {
+          for (int i60 = 0; i60 < 3; ++i60) {
+            y[i58 * 9 + i59 * 3 + i60] = a[i58 * 3 + i59] * b[i58 * 3 + i60];
           }
         }
       }
     }
-    // /unit_in/MatMul (MatMul): t134_[1 60 13], t29_[13 64] -> t135_[1 60 64]
+    // /Add_4 (Add): t111_[1 60 3 1], t114_[1 60 1 3] -> t120_[1 60 3 3]
+    {
+      const float* a = t111_;
+      const float* b = t114_;
+      float* y = t120_;
+      for (int i61 = 0; i61 < 60; ++i61) {
+        for (int i62 = 0; i62 < 3; ++i62) {
+          for (int i63 = 0; i63 < 3; ++i63) {
+            y[i61 * 9 + i62 * 3 + i63] = a[i61 * 3 + i62] + b[i61 * 3 + i63];
+          }
+        }
+      }
+    }
+    // /Reshape_10 (Reshape): t120_[1 60 3 3] viewed as [1 540 1]
+    // /MatMul_5 (MatMul): t120_[1 540 1], t12_[1 8] -> t123_[1 540 8]
+    {
+      for (int i = 0; i < 540; ++i) {
+        float* ci = t123_ + 0 + i * 8;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int p = 0; p < 1; ++p) {
+            const float x = t120_[0 + i * 1 + p];
+            if (x == 0.0f) continue;
+            const jgym_v4 xv = {x, x, x, x};
+            const jgym_v4* r = t12_v4_ + (0) / 4 + p * 2 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+          }
+        }
+      }
+    }
+    // /Cast_6 (Cast): t123_[1 540 8] -> t124_[1 540 8]
+    {
+      const float* x = t123_;
+      long long* y = t124_;
+      for (int i = 0; i < 4320; ++i) y[i] = (long long)x[i];
+    }
+    // /GatherElements_1 (GatherElements): t70_[1 81 8], t124_[1 540 8] -> t125_[1 540 8]
+    {
+      const float* x = t70_;
+      const long long* ix = t124_;
+      float* y = t125_;
+      for (int i64 = 0; i64 < 540; ++i64) {
+        for (int i65 = 0; i65 < 8; ++i65) {
+          long long v = ix[i64 * 8 + i65];
+          if (v < 0) v += 81;
+          if (v < 0 || v >= 81) return false;
+          y[i64 * 8 + i65] = x[i65 + v * 8];
+        }
+      }
+    }
+    // /Reshape_11 (Reshape): t125_[1 540 8] viewed as [1 60 9 8]
+    // /Reshape_12 (Reshape): t119_[1 60 3 3] viewed as [1 60 9 1]
+    // /Mul_5 (Mul): t125_[1 60 9 8], t119_[1 60 9 1] -> t130_[1 60 9 8]
+    {
+      const float* a = t125_;
+      const float* b = t119_;
+      float* y = t130_;
+      for (int i66 = 0; i66 < 540; ++i66) {
+        for (int i67 = 0; i67 < 8; ++i67) {
+          y[i66 * 8 + i67] = a[i66 * 8 + i67] * b[i66];
+        }
+      }
+    }
+    // /Reshape_13 (Reshape): t130_[1 60 9 8] viewed as [1 60 72]
+    // /Mul_6 (Mul): t130_[1 60 72], t85_[1 60 1] -> t133_[1 60 72]
+    {
+      const float* a = t130_;
+      const float* b = t85_;
+      float* y = t133_;
+      for (int i68 = 0; i68 < 60; ++i68) {
+        for (int i69 = 0; i69 < 72; ++i69) {
+          y[i68 * 72 + i69] = a[i68 * 72 + i69] * b[i68];
+        }
+      }
+    }
+    // /far_in/MatMul (MatMul): t133_[1 60 72], t29_[72 64] -> t134_[1 60 64]
     {
       for (int i = 0; i < 60; ++i) {
-        int nzp[13];
-        float nzx[13];
+        int nzp[72];
+        float nzx[72];
         int nz = 0;
-        for (int p = 0; p < 13; ++p) { const float x = t134_[0 + i * 13 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t135_ + 0 + i * 64;
+        for (int p = 0; p < 72; ++p) { const float x = t133_[0 + i * 72 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t134_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1479,52 +1574,43 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_6 (Add): t133_[1 60 64], t135_[1 60 64] -> t136_[1 60 64]
+    // /Add_5 (Add): t110_[1 60 64], t134_[1 60 64] -> t135_[1 60 64]
     {
-      const float* a = t133_;
-      const float* b = t135_;
+      const float* a = t110_;
+      const float* b = t134_;
+      float* y = t135_;
+      for (int i70 = 0; i70 < 3840; ++i70) {
+        y[i70] = a[i70] + b[i70];
+      }
+    }
+    // /Concat_2 (Concat): t76_[1 60 13], t77_[1 60 35] -> t136_[1 60 48]
+    {
       float* y = t136_;
-      for (int i73 = 0; i73 < 3840; ++i73) {
-        y[i73] = a[i73] + b[i73];
+      {
+        const float* x = t76_;
+        for (int i71 = 0; i71 < 60; ++i71) {
+          for (int i72 = 0; i72 < 13; ++i72) {
+            y[i71 * 48 + i72] = x[i71 * 13 + i72];
+          }
+        }
       }
-    }
-    // /Unsqueeze (Unsqueeze): t78_[1 64] viewed as [1 1 64]
-    // /Add_7 (Add): t136_[1 60 64], t78_[1 1 64] -> t139_[1 60 64]
-    {
-      const float* a = t136_;
-      const float* b = t78_;
-      float* y = t139_;
-      for (int i74 = 0; i74 < 60; ++i74) {
-        for (int i75 = 0; i75 < 64; ++i75) {
-          y[i74 * 64 + i75] = a[i74 * 64 + i75] + b[i75];
+      {
+        const float* x = t77_;
+        for (int i73 = 0; i73 < 60; ++i73) {
+          for (int i74 = 0; i74 < 35; ++i74) {
+            y[i73 * 48 + i74 + 13] = x[i73 * 35 + i74];
+          }
         }
       }
     }
-    // /Relu_2 (Relu): t139_[1 60 64] -> t140_[1 60 64]
-    {
-      const float* x = t139_;
-      float* y = t140_;
-      for (int i = 0; i < 3840; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
-    }
-    // /Mul_7 (Mul): t140_[1 60 64], t83_[1 60 1] -> t141_[1 60 64]
-    {
-      const float* a = t140_;
-      const float* b = t83_;
-      float* y = t141_;
-      for (int i76 = 0; i76 < 60; ++i76) {
-        for (int i77 = 0; i77 < 64; ++i77) {
-          y[i76 * 64 + i77] = a[i76 * 64 + i77] * b[i76];
-        }
-      }
-    }
-    // /mid/MatMul (MatMul): t141_[1 60 64], t30_[64 64] -> t142_[1 60 64]
+    // /unit_in/MatMul (MatMul): t136_[1 60 48], t30_[48 64] -> t137_[1 60 64]
     {
       for (int i = 0; i < 60; ++i) {
-        int nzp[64];
-        float nzx[64];
+        int nzp[48];
+        float nzx[48];
         int nz = 0;
-        for (int p = 0; p < 64; ++p) { const float x = t141_[0 + i * 64 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t142_ + 0 + i * 64;
+        for (int p = 0; p < 48; ++p) { const float x = t136_[0 + i * 48 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t137_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1565,118 +1651,204 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /mid/Add (Add): t23_[64], t142_[1 60 64] -> t143_[1 60 64]
+    // /Add_6 (Add): t135_[1 60 64], t137_[1 60 64] -> t138_[1 60 64]
     {
-      const float* a = t23_;
-      const float* b = t142_;
+      const float* a = t135_;
+      const float* b = t137_;
+      float* y = t138_;
+      for (int i75 = 0; i75 < 3840; ++i75) {
+        y[i75] = a[i75] + b[i75];
+      }
+    }
+    // /Unsqueeze (Unsqueeze): t80_[1 64] viewed as [1 1 64]
+    // /Add_7 (Add): t138_[1 60 64], t80_[1 1 64] -> t141_[1 60 64]
+    {
+      const float* a = t138_;
+      const float* b = t80_;
+      float* y = t141_;
+      for (int i76 = 0; i76 < 60; ++i76) {
+        for (int i77 = 0; i77 < 64; ++i77) {
+          y[i76 * 64 + i77] = a[i76 * 64 + i77] + b[i77];
+        }
+      }
+    }
+    // /Relu_2 (Relu): t141_[1 60 64] -> t142_[1 60 64]
+    {
+      const float* x = t141_;
+      float* y = t142_;
+      for (int i = 0; i < 3840; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
+    }
+    // /Mul_7 (Mul): t142_[1 60 64], t85_[1 60 1] -> t143_[1 60 64]
+    {
+      const float* a = t142_;
+      const float* b = t85_;
       float* y = t143_;
       for (int i78 = 0; i78 < 60; ++i78) {
         for (int i79 = 0; i79 < 64; ++i79) {
-          y[i78 * 64 + i79] = a[i79] + b[i78 * 64 + i79];
+          y[i78 * 64 + i79] = a[i78 * 64 + i79] * b[i78];
         }
       }
     }
-    // /Relu_3 (Relu): t143_[1 60 64] -> t144_[1 60 64]
+    // /mid/MatMul (MatMul): t143_[1 60 64], t31_[64 64] -> t144_[1 60 64]
     {
-      const float* x = t143_;
-      float* y = t144_;
-      for (int i = 0; i < 3840; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
+      for (int i = 0; i < 60; ++i) {
+        int nzp[64];
+        float nzx[64];
+        int nz = 0;
+        for (int p = 0; p < 64; ++p) { const float x = t143_[0 + i * 64 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t144_ + 0 + i * 64;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t31_v4_ + (0) / 4 + nzp[t] * 16 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+            ci[8 + q] = a2[q];
+            ci[12 + q] = a3[q];
+            ci[16 + q] = a4[q];
+            ci[20 + q] = a5[q];
+            ci[24 + q] = a6[q];
+            ci[28 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t31_v4_ + (0) / 4 + nzp[t] * 16 + 8;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[32 + q] = a0[q];
+            ci[36 + q] = a1[q];
+            ci[40 + q] = a2[q];
+            ci[44 + q] = a3[q];
+            ci[48 + q] = a4[q];
+            ci[52 + q] = a5[q];
+            ci[56 + q] = a6[q];
+            ci[60 + q] = a7[q];
+          }
+        }
+      }
     }
-    // /Mul_8 (Mul): t144_[1 60 64], t83_[1 60 1] -> t145_[1 60 64]
+    // /mid/Add (Add): t24_[64], t144_[1 60 64] -> t145_[1 60 64]
     {
-      const float* a = t144_;
-      const float* b = t83_;
+      const float* a = t24_;
+      const float* b = t144_;
       float* y = t145_;
       for (int i80 = 0; i80 < 60; ++i80) {
         for (int i81 = 0; i81 < 64; ++i81) {
-          y[i80 * 64 + i81] = a[i80 * 64 + i81] * b[i80];
+          y[i80 * 64 + i81] = a[i81] + b[i80 * 64 + i81];
         }
       }
     }
-    // /unit_out/MatMul (MatMul): t145_[1 60 64], t31_[64 5] -> t146_[1 60 5]
+    // /Relu_3 (Relu): t145_[1 60 64] -> t146_[1 60 64]
+    {
+      const float* x = t145_;
+      float* y = t146_;
+      for (int i = 0; i < 3840; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
+    }
+    // /Mul_8 (Mul): t146_[1 60 64], t85_[1 60 1] -> t147_[1 60 64]
+    {
+      const float* a = t146_;
+      const float* b = t85_;
+      float* y = t147_;
+      for (int i82 = 0; i82 < 60; ++i82) {
+        for (int i83 = 0; i83 < 64; ++i83) {
+          y[i82 * 64 + i83] = a[i82 * 64 + i83] * b[i82];
+        }
+      }
+    }
+    // /unit_out/MatMul (MatMul): t147_[1 60 64], t32_[64 5] -> t148_[1 60 5]
     {
       for (int i = 0; i < 60; ++i) {
         float acc[5];
         for (int j = 0; j < 5; ++j) acc[j] = 0.0f;
         for (int p = 0; p < 64; ++p) {
-          const float x = t145_[0 + i * 64 + p];
-          const float* r = t31_ + 0 + p * 5;
+          const float x = t147_[0 + i * 64 + p];
+          const float* r = t32_ + 0 + p * 5;
           for (int j = 0; j < 5; ++j) acc[j] += x * r[j];
         }
-        for (int j = 0; j < 5; ++j) t146_[0 + i * 5 + j] = acc[j];
+        for (int j = 0; j < 5; ++j) t148_[0 + i * 5 + j] = acc[j];
       }
     }
-    // /unit_out/Add (Add): t24_[5], t146_[1 60 5] -> t147_[1 60 5]
+    // /unit_out/Add (Add): t25_[5], t148_[1 60 5] -> t149_[1 60 5]
     {
-      const float* a = t24_;
-      const float* b = t146_;
-      float* y = t147_;
-      for (int i82 = 0; i82 < 60; ++i82) {
-        for (int i83 = 0; i83 < 5; ++i83) {
-          y[i82 * 5 + i83] = a[i83] + b[i82 * 5 + i83];
+      const float* a = t25_;
+      const float* b = t148_;
+      float* y = t149_;
+      for (int i84 = 0; i84 < 60; ++i84) {
+        for (int i85 = 0; i85 < 5; ++i85) {
+          y[i84 * 5 + i85] = a[i85] + b[i84 * 5 + i85];
         }
       }
     }
-    // /Where (Where): in_mask_[1 60 5], t147_[1 60 5], t8_[] -> t148_[1 60 5]
+    // /Where (Where): in_mask_[1 60 5], t149_[1 60 5], t9_[] -> t150_[1 60 5]
     {
       const unsigned char* c = in_mask_;
-      const float* a = t147_;
-      const float* b = t8_;
-      float* y = t148_;
-      for (int i84 = 0; i84 < 300; ++i84) {
-        y[i84] = c[i84] ? a[i84] : b[0];
+      const float* a = t149_;
+      const float* b = t9_;
+      float* y = t150_;
+      for (int i86 = 0; i86 < 300; ++i86) {
+        y[i86] = c[i86] ? a[i86] : b[0];
       }
     }
     return true;
   }
 
-  // t25_ as 7 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t25_v4_() {
-    const float* b = t25_;
-    for (int p = 0; p < 7; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t25_v4_[p * 2 + q] = v; }
-  }
-
-  // t26_ as 32 rows of 16 jgym_v4 (a matrix product's B).
+  // t26_ as 7 rows of 2 jgym_v4 (a matrix product's B).
   void prep_t26_v4_() {
     const float* b = t26_;
-    for (int p = 0; p < 32; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t26_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 7; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t26_v4_[p * 2 + q] = v; }
   }
 
-  // t11_ as 1 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t11_v4_() {
-    const float* b = t11_;
-    for (int p = 0; p < 1; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t11_v4_[p * 2 + q] = v; }
-  }
-
-  // t27_ as 200 rows of 16 jgym_v4 (a matrix product's B).
+  // t27_ as 32 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t27_v4_() {
     const float* b = t27_;
-    for (int p = 0; p < 200; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t27_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 32; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t27_v4_[p * 16 + q] = v; }
   }
 
-  // t28_ as 72 rows of 16 jgym_v4 (a matrix product's B).
+  // t12_ as 1 rows of 2 jgym_v4 (a matrix product's B).
+  void prep_t12_v4_() {
+    const float* b = t12_;
+    for (int p = 0; p < 1; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t12_v4_[p * 2 + q] = v; }
+  }
+
+  // t28_ as 200 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t28_v4_() {
     const float* b = t28_;
-    for (int p = 0; p < 72; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t28_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 200; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t28_v4_[p * 16 + q] = v; }
   }
 
-  // t29_ as 13 rows of 16 jgym_v4 (a matrix product's B).
+  // t29_ as 72 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t29_v4_() {
     const float* b = t29_;
-    for (int p = 0; p < 13; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t29_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 72; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t29_v4_[p * 16 + q] = v; }
   }
 
-  // t30_ as 64 rows of 16 jgym_v4 (a matrix product's B).
+  // t30_ as 48 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t30_v4_() {
     const float* b = t30_;
-    for (int p = 0; p < 64; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t30_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 48; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t30_v4_[p * 16 + q] = v; }
+  }
+
+  // t31_ as 64 rows of 16 jgym_v4 (a matrix product's B).
+  void prep_t31_v4_() {
+    const float* b = t31_;
+    for (int p = 0; p < 64; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t31_v4_[p * 16 + q] = v; }
   }
 
   // ---------------------------------------------------------------------
   // Weights: constant arrays local to these functions, copied into the
   // player's own arrays when it is created.
 
-  void load_t4_() {
+  void load_t5_() {
     const float w[256] = {
         0.0f, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f,
         0.8f, 0.90000004f, 1.0f, 1.1f, 1.2f, 1.3000001f, 1.4f, 1.5f,
@@ -1711,10 +1883,10 @@ struct PLAYER_NAME : public Player {
         24.0f, 24.1f, 24.2f, 24.300001f, 24.4f, 24.5f, 24.6f, 24.7f,
         24.800001f, 24.9f, 25.0f, 25.1f, 25.2f, 25.300001f, 25.4f, 25.5f,
     };
-    for (int i = 0; i < 256; ++i) t4_[i] = w[i];
+    for (int i = 0; i < 256; ++i) t5_[i] = w[i];
   }
 
-  void load_t5_() {
+  void load_t6_() {
     const float w[256] = {
         0.0f, 0.01f, 0.02f, 0.03f, 0.04f, 0.049999997f, 0.06f, 0.07f,
         0.08f, 0.089999996f, 0.099999994f, 0.11f, 0.12f, 0.13f, 0.14f, 0.14999999f,
@@ -1749,10 +1921,10 @@ struct PLAYER_NAME : public Player {
         2.3999999f, 2.4099998f, 2.4199998f, 2.4299998f, 2.44f, 2.45f, 2.46f, 2.47f,
         2.48f, 2.49f, 2.5f, 2.51f, 2.52f, 2.53f, 2.54f, 2.55f,
     };
-    for (int i = 0; i < 256; ++i) t5_[i] = w[i];
+    for (int i = 0; i < 256; ++i) t6_[i] = w[i];
   }
 
-  void load_t6_() {
+  void load_t7_() {
     const float w[160] = {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f,
@@ -1775,48 +1947,48 @@ struct PLAYER_NAME : public Player {
         1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
     };
-    for (int i = 0; i < 160; ++i) t6_[i] = w[i];
+    for (int i = 0; i < 160; ++i) t7_[i] = w[i];
   }
 
-  void load_t7_() {
+  void load_t8_() {
     const float w[13] = {
         1.0f, 0.33333334f, 0.01f, 0.014285714f, 0.014285714f, 0.2f, 0.02f, 1.0f,
         1.0f, 0.33333334f, 0.1f, 0.25f, 0.25f,
     };
-    for (int i = 0; i < 13; ++i) t7_[i] = w[i];
-  }
-
-  void load_t8_() {
-    const float w[1] = {
-        -1e+09f,
-    };
-    for (int i = 0; i < 1; ++i) t8_[i] = w[i];
+    for (int i = 0; i < 13; ++i) t8_[i] = w[i];
   }
 
   void load_t9_() {
-    const float w[13] = {
-        0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-        0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+    const float w[1] = {
+        -1e+09f,
     };
-    for (int i = 0; i < 13; ++i) t9_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t9_[i] = w[i];
   }
 
   void load_t10_() {
     const float w[13] = {
-        0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f,
+        0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
     for (int i = 0; i < 13; ++i) t10_[i] = w[i];
   }
 
   void load_t11_() {
-    const float w[8] = {
-        1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+    const float w[13] = {
+        0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f,
+        0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 8; ++i) t11_[i] = w[i];
+    for (int i = 0; i < 13; ++i) t11_[i] = w[i];
   }
 
   void load_t12_() {
+    const float w[8] = {
+        1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+    };
+    for (int i = 0; i < 8; ++i) t12_[i] = w[i];
+  }
+
+  void load_t13_() {
     const float w[1280] = {
         0.0f, 0.0f, 0.0f, 70.0f, 140.0f, 0.0f, 0.0f, 70.0f,
         140.0f, 210.0f, 0.0f, 70.0f, 140.0f, 210.0f, 280.0f, 70.0f,
@@ -1979,10 +2151,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t12_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t13_[i] = w[i];
   }
 
-  void load_t13_() {
+  void load_t14_() {
     const float w[1280] = {
         0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
@@ -2145,10 +2317,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t13_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t14_[i] = w[i];
   }
 
-  void load_t14_() {
+  void load_t15_() {
     const float w[1280] = {
         0.0f, 0.0f, 0.0f, 1.0f, 2.0f, 0.0f, 0.0f, 1.0f,
         2.0f, 3.0f, 0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 1.0f,
@@ -2311,10 +2483,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t14_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t15_[i] = w[i];
   }
 
-  void load_t15_() {
+  void load_t16_() {
     const float w[630] = {
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
@@ -2396,10 +2568,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.16666667f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.16666667f,
     };
-    for (int i = 0; i < 630; ++i) t15_[i] = w[i];
+    for (int i = 0; i < 630; ++i) t16_[i] = w[i];
   }
 
-  void load_t16_() {
+  void load_t17_() {
     const float w[768] = {
         0.0f, 0.0f, 9.0f, 0.0f, 0.0f, 9.0f, 0.0f, 0.0f,
         9.0f, 0.0f, 0.0f, 9.0f, 0.0f, 0.0f, 9.0f, 0.0f,
@@ -2498,10 +2670,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t16_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t17_[i] = w[i];
   }
 
-  void load_t17_() {
+  void load_t18_() {
     const float w[768] = {
         0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f,
@@ -2600,10 +2772,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t17_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t18_[i] = w[i];
   }
 
-  void load_t18_() {
+  void load_t19_() {
     const float w[768] = {
         0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
         1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f,
@@ -2702,3214 +2874,3494 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t18_[i] = w[i];
-  }
-
-  void load_t19_() {
-    const float w[32] = {
-        -1.6064196f, -0.34334058f, -0.12128898f, -1.6094848f, -0.5451178f, 0.19128123f, -1.5173875f, 0.2766116f,
-        -0.92386234f, 1.001574f, -0.30942953f, -0.24931554f, -0.73882294f, 1.6542358f, 0.11294778f, 0.44323662f,
-        0.10957489f, -0.9266422f, 0.109536774f, 0.16470203f, 1.1219273f, -0.08959902f, -0.39444265f, 1.0965784f,
-        0.6937751f, 0.0911129f, -1.7706567f, -0.006027952f, 0.69944584f, -0.39865535f, -0.4048601f, 1.0805016f,
-    };
-    for (int i = 0; i < 32; ++i) t19_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t19_[i] = w[i];
   }
 
   void load_t20_() {
-    const float w[40] = {
-        1.6207961f, -0.22952808f, -0.10758937f, -1.0673863f, -0.15865369f, -0.10359049f, 0.13620017f, -0.41064695f,
-        0.6859457f, -0.20260325f, -0.11888521f, -0.27884692f, 1.9194182f, -1.4750344f, 1.3752066f, -0.8769257f,
-        -1.522117f, 2.0444193f, 0.3262408f, 0.6731097f, 1.6744745f, 1.3431382f, 0.8578675f, 4.000743f,
-        0.19900672f, 1.88931f, -1.29395f, 0.21966235f, 1.1178719f, 1.4592129f, 1.643599f, 3.405856f,
-        0.65978855f, 1.9764086f, -0.22101702f, 1.3355789f, 1.5592707f, 1.6717224f, 0.8204877f, 3.4892836f,
+    const float w[32] = {
+        -1.1324421f, -0.7086234f, -0.4984414f, -1.4032933f, -0.50507826f, -0.1290867f, -0.765826f, -0.32034135f,
+        -0.86155f, 0.928837f, -0.4693814f, 0.39102063f, -0.57398283f, 1.627971f, 0.16642623f, 0.5352678f,
+        -0.21863692f, -0.6964377f, 0.34534168f, 0.3061659f, 0.9872259f, -0.024201142f, -0.8400909f, 1.0248278f,
+        0.89273375f, -0.12291487f, -1.8776433f, -0.78814125f, 0.03072703f, -0.335815f, -0.90868056f, 0.6218608f,
     };
-    for (int i = 0; i < 40; ++i) t20_[i] = w[i];
+    for (int i = 0; i < 32; ++i) t20_[i] = w[i];
   }
 
   void load_t21_() {
     const float w[40] = {
-        -0.5204901f, -0.77436334f, 0.18066214f, -0.27732062f, 0.9230354f, -1.1849365f, 0.0057760444f, 0.01689784f,
-        -1.4336061f, -0.86598384f, 0.8063956f, 0.6014988f, -0.9271047f, 0.6860311f, -0.4927819f, -0.62104064f,
-        0.785772f, 0.1579756f, -2.4663694f, 0.62349194f, 1.2963556f, 0.25550833f, 0.98178256f, 0.4855782f,
-        0.55285114f, -0.87232774f, -0.057176325f, 1.1373821f, 0.969704f, -1.925288f, 0.8653964f, 0.28998998f,
-        -0.3980334f, -0.094343014f, 0.7304509f, 0.9584703f, 2.1141038f, 0.7791801f, 2.0999606f, 0.28638843f,
+        1.6673738f, -0.09549972f, -0.19994222f, -0.8415408f, -0.066695474f, -0.105274715f, 0.010534573f, -0.46136123f,
+        0.46557856f, -0.08532275f, -0.09901079f, 0.35927993f, 1.9532056f, -0.5644543f, 1.6242763f, -0.73711914f,
+        -0.9723343f, 1.7599472f, 0.4216382f, 0.38532782f, 0.3208273f, 0.9535335f, 0.74734426f, 3.068934f,
+        0.68636894f, 1.7149701f, -1.4829844f, 0.008989087f, 0.05329901f, 0.6357349f, 1.1691271f, 2.3824425f,
+        1.4074066f, 2.1546516f, -0.41477224f, 0.86267865f, -1.4144452f, 0.8966967f, 1.5539142f, 1.1990769f,
     };
     for (int i = 0; i < 40; ++i) t21_[i] = w[i];
   }
 
   void load_t22_() {
-    const float w[64] = {
-        0.054020934f, 0.03274753f, 0.05202273f, 0.0346423f, 0.016191417f, -0.013772263f, 0.050386775f, 0.058206797f,
-        0.07505646f, 0.03647436f, 0.06105374f, -0.013922982f, -0.09621988f, 0.07539421f, 0.024525374f, -0.018667724f,
-        0.0159758f, 0.014013684f, 0.047330197f, 0.017466918f, 0.08266357f, -0.0052513327f, 0.09901666f, -0.02499954f,
-        0.08333472f, 0.057392523f, 0.046723884f, 0.0014088687f, -0.076069474f, -0.061001115f, 0.0033183014f, -0.09739384f,
-        0.015296253f, 0.08215199f, -0.06606864f, 0.061391003f, -0.035860773f, 0.009057352f, 0.06127236f, -0.013606777f,
-        0.059015412f, -0.06485362f, 0.077686526f, 0.06568609f, 0.038401436f, -0.07905161f, -0.0015656388f, -0.010244016f,
-        -0.03923453f, -0.03371823f, 0.022960663f, -0.07816541f, -0.04366187f, 0.017360017f, 0.08180147f, -0.031216925f,
-        -0.032520037f, 0.017603507f, 0.09603831f, 0.007274551f, 0.05001586f, 0.0037441282f, -0.04469207f, 0.058393087f,
+    const float w[40] = {
+        -0.44520456f, -0.84770995f, 0.36855316f, 0.42464527f, 1.0010117f, -1.2204467f, 0.029568627f, 0.061063882f,
+        -1.1364046f, -0.9978108f, 0.99056613f, 0.385652f, -0.52467257f, 0.7746454f, -0.6049098f, -0.4132961f,
+        0.93749696f, 0.3458752f, -1.9415991f, 1.0710143f, 0.94078314f, 0.6191649f, 0.8485087f, 0.9282786f,
+        0.5062146f, -1.7144103f, 0.10048865f, 0.99669206f, 0.30667302f, -1.6327287f, 1.2079566f, 0.36604974f,
+        -0.9638199f, -1.5811868f, 0.8997647f, 0.9962253f, 2.1089835f, -0.010693018f, 1.6488508f, -1.2820854f,
     };
-    for (int i = 0; i < 64; ++i) t22_[i] = w[i];
+    for (int i = 0; i < 40; ++i) t22_[i] = w[i];
   }
 
   void load_t23_() {
     const float w[64] = {
-        0.08832944f, 0.09784498f, 0.08090443f, 0.02955285f, 0.010116617f, 0.045724183f, -0.01868675f, -0.027259802f,
-        0.122816764f, -0.10372658f, -0.05236343f, 0.052858338f, -0.021790165f, 0.003027642f, 0.12906307f, 0.0014588019f,
-        0.06753794f, -0.0223427f, -0.024678783f, 0.091962f, -0.019145967f, 0.0049579f, 0.06593022f, 0.0055255294f,
-        0.046216547f, -0.037176896f, -0.02527202f, 0.020896202f, 0.09682922f, 0.010964945f, -0.071735136f, -0.07809896f,
-        -0.015186119f, 0.05066035f, -0.044998456f, 0.0703012f, -0.019987138f, 0.056254596f, 0.0779113f, 0.009101689f,
-        -0.04197994f, 0.06013352f, 0.08565674f, 0.058390964f, -0.0139267435f, 0.057712138f, 0.08828771f, 0.05675508f,
-        0.08213107f, -0.009723f, 0.028522218f, 0.12693067f, -0.057520196f, 0.01513109f, 0.10485397f, -0.03183542f,
-        -0.09219587f, 0.06639896f, -0.040085405f, 0.012913714f, -0.08709729f, 0.022167563f, 0.029139336f, 0.041847266f,
+        0.037307236f, -0.021521725f, 0.015381864f, 0.067302205f, 0.0011804351f, 0.064667545f, -0.041401725f, 0.084695466f,
+        0.026279634f, -0.0064011267f, 0.062372882f, 0.027539501f, 0.006894899f, 0.05308865f, -0.017140036f, 0.017347176f,
+        0.037479896f, -0.009539584f, 0.061125524f, 0.03931345f, 0.08767854f, 0.032161925f, 0.05970965f, -0.06323225f,
+        0.05942008f, 0.02788197f, 0.084765784f, 0.034232214f, 0.029685264f, 0.033597212f, 0.039004385f, 0.026507169f,
+        0.050093204f, 0.04162136f, -0.01367769f, 0.06617803f, 0.029250294f, 0.017033463f, 0.042813487f, -0.02414444f,
+        0.067525715f, 0.03813952f, 0.02643279f, 0.042647f, 0.0054694926f, 0.022038387f, -0.014143982f, -0.034654513f,
+        0.03666755f, 0.03835016f, 0.05158492f, 0.033084378f, 0.019944921f, -0.0019648022f, 0.038819958f, -0.014955816f,
+        0.004927578f, 0.016419334f, 0.029021243f, -0.012554834f, 0.019005006f, 0.013119202f, -0.007962232f, 0.019991942f,
     };
     for (int i = 0; i < 64; ++i) t23_[i] = w[i];
   }
 
   void load_t24_() {
-    const float w[5] = {
-        0.053537797f, 0.016608333f, 0.049554f, 0.027289374f, -0.09985083f,
+    const float w[64] = {
+        0.034734994f, 0.06246501f, 0.055168673f, 0.059471726f, -0.006999991f, 0.027009062f, 0.05434702f, 0.042969286f,
+        0.020556806f, 0.02491808f, -0.015605383f, 0.044859797f, -0.017360583f, -0.048639715f, -0.0437593f, 0.06529277f,
+        0.0436334f, -0.009628063f, 0.03374394f, 0.0043814327f, 0.0125304125f, -0.0013186726f, 0.025799135f, 0.061471432f,
+        0.020354155f, 0.024697112f, 0.01039588f, 0.024795936f, -0.0027987596f, 0.062785305f, -0.004962918f, -0.0099171605f,
+        0.050082754f, 0.07159125f, -0.007858368f, -0.018141491f, 0.06715726f, 0.033999834f, 0.061646476f, 0.008442598f,
+        0.05883494f, 0.004949457f, 0.00909157f, 0.03415341f, -0.04710132f, 0.01021172f, 0.0600316f, 0.024988918f,
+        0.043481596f, 0.02905957f, -0.018284516f, 0.02732306f, 0.06555505f, 0.04175929f, 0.043074917f, 0.03816994f,
+        0.056257762f, -0.02027436f, -0.0029933995f, 0.03548569f, 0.029361157f, 0.050615374f, -0.02217421f, 0.04060069f,
     };
-    for (int i = 0; i < 5; ++i) t24_[i] = w[i];
+    for (int i = 0; i < 64; ++i) t24_[i] = w[i];
   }
 
   void load_t25_() {
-    const float w[56] = {
-        -0.48056993f, -0.0130687095f, 0.4852363f, 0.06334703f, 0.37087137f, 0.028530775f, -0.8518707f, -0.1492783f,
-        0.23549624f, -0.4115785f, -0.04358041f, -0.10137303f, -0.16375293f, -0.7302956f, -0.34036362f, 0.44315338f,
-        0.79171586f, 0.0018323581f, -0.3907521f, -0.0104282675f, 1.4714146f, -0.29700717f, 0.7572648f, 0.6876034f,
-        0.19270594f, 0.08472029f, -0.16711663f, 0.08573273f, -0.011347194f, -0.009524581f, -0.18303962f, 0.011082761f,
-        -0.17308068f, -0.024571275f, 0.048799332f, 0.04977726f, -0.1503056f, 0.004018231f, -0.030753579f, -0.016547775f,
-        0.12804851f, -0.13922343f, -0.0911943f, -0.14268419f, -0.053911015f, -0.267723f, 0.5406311f, 0.12522255f,
-        0.2587675f, -0.020213667f, -0.089737594f, -0.0013495735f, -0.11301357f, 0.10155611f, -0.059555057f, 0.1077855f,
+    const float w[5] = {
+        -0.009159171f, 0.02542111f, 0.02192213f, 0.026412457f, -0.05525361f,
     };
-    for (int i = 0; i < 56; ++i) t25_[i] = w[i];
+    for (int i = 0; i < 5; ++i) t25_[i] = w[i];
   }
 
   void load_t26_() {
-    const float w[2048] = {
-        0.10615978f, 0.09346034f, 0.13140108f, 0.098726f, -0.054204065f, 0.07427549f, -0.0021297517f, -0.018537208f,
-        0.02650424f, 0.19283839f, 0.014778622f, 0.00072348834f, -0.22484584f, 0.5336126f, 0.109648585f, -0.17790803f,
-        0.13641287f, 0.09474672f, -0.36190486f, -0.11709317f, 0.080773704f, 0.17415237f, -0.033473518f, 0.22139435f,
-        0.3288967f, 0.012786056f, 0.1958022f, -0.27585322f, 0.34003535f, 0.029095346f, 0.23868448f, 0.112206794f,
-        0.0057011032f, -0.10903005f, 0.20737505f, -0.3104182f, 0.07009208f, 0.27662584f, -0.09456656f, -0.27862206f,
-        0.005177792f, 0.07534694f, -0.19884346f, 0.12300083f, 0.3175375f, 0.3766699f, 0.010376373f, -0.14928535f,
-        0.19797172f, -0.0090026595f, -0.408333f, 0.07505411f, 0.0853808f, 0.04261024f, 0.16208483f, 0.087102234f,
-        0.24376829f, -0.24956784f, 0.18389401f, -0.09987605f, 0.23031372f, 0.05348093f, 0.05844997f, 0.005366748f,
-        0.48099223f, -0.46437296f, -0.17016682f, -0.3588379f, -0.24102941f, 0.006019904f, 0.99403363f, 0.23713194f,
-        0.46525717f, 0.40636852f, 0.39499044f, 0.6588974f, -0.17099425f, 0.17339735f, -0.20956054f, 0.26828808f,
-        -0.1659295f, -0.09194988f, 0.2043811f, -0.7735435f, -0.122607514f, 0.040922116f, 0.054396473f, -0.2714067f,
-        -0.48420733f, -0.10516433f, 1.0834024f, -0.2303572f, -1.071605f, -0.3191394f, 0.017439662f, -0.77247953f,
-        0.3931471f, 0.6920553f, -0.48645213f, 0.122755975f, -0.15681729f, -0.38824406f, 0.27464917f, -0.34574062f,
-        0.52367175f, -1.0075849f, -0.46727052f, 0.020224005f, 0.13566087f, -0.0021119963f, -0.26136467f, -0.24783213f,
-        -0.3529953f, -0.11825884f, 0.64974266f, -0.019064708f, -0.2886255f, -0.20879766f, 0.56715816f, -0.72887224f,
-        -0.39053607f, 0.17326802f, 0.14351118f, -0.32329562f, 0.65115064f, 0.44945672f, -1.2134806f, 0.25118437f,
-        -0.29614642f, 0.24344388f, -0.00784057f, 0.13599956f, 0.19126676f, 0.40325624f, -0.2602164f, 0.28592658f,
-        -0.08316214f, 0.049368773f, 0.23827673f, -0.08180664f, -0.18478116f, -0.17486453f, 0.42274594f, 0.26191083f,
-        -0.16703531f, 0.09726313f, -0.27518764f, -0.056623857f, 0.15423569f, 0.07657009f, -0.012830967f, -0.015490849f,
-        -0.45045358f, 0.07036154f, -0.32965872f, 0.1734396f, 0.75071514f, 0.2638308f, 0.14264368f, 0.46722886f,
-        -0.029375736f, -0.33506978f, 0.22964458f, 0.17311269f, 0.39389765f, 0.12930582f, -0.5290873f, 0.09438015f,
-        0.09691524f, 0.5013727f, -0.099487774f, 0.1366887f, 0.0006671125f, 0.08119613f, 0.066210136f, -0.016376931f,
-        -0.052446555f, -0.06275724f, 0.057606578f, 0.019165177f, 0.3545618f, 0.12860754f, -0.22996004f, -0.19818678f,
-        0.14776473f, -0.14132653f, -0.054220483f, -0.55577046f, -0.44315487f, -0.039230425f, 0.19751595f, -0.10241442f,
-        -0.06898845f, 0.12062234f, 0.07130563f, -0.24374217f, 0.09000894f, -0.2520776f, -0.24157368f, 0.4269431f,
-        0.012558437f, 0.19284807f, -0.03365884f, 0.15294236f, -0.077759586f, 0.20707212f, 0.011070989f, 0.053977147f,
-        -0.19796005f, 0.054619167f, 0.017327966f, 0.1475767f, -0.068761945f, -0.29801363f, 0.303234f, 0.0737253f,
-        -0.17077921f, -0.24257956f, 0.11221933f, -0.11810487f, 0.06031253f, 0.07780739f, -0.009427149f, -0.20309857f,
-        0.10485266f, 0.11457757f, 0.09697098f, 0.116224f, -0.17591725f, 0.18492205f, -0.14772004f, 0.069798894f,
-        -0.03868792f, -0.17188473f, 0.20464274f, 0.067956276f, 0.1967156f, 0.018968362f, 0.04152336f, 0.5015107f,
-        0.0941073f, -0.09221352f, 0.13238648f, 0.28341568f, -0.3177017f, 0.017978968f, -0.036036123f, -0.1383676f,
-        0.024644412f, 0.09611351f, 0.22907062f, -0.17123646f, 0.30639824f, -0.11111432f, 0.23503461f, -0.28563893f,
-        -0.32744914f, 0.029050618f, -0.2624813f, 0.1219132f, -0.1458175f, -0.25269672f, 0.10142642f, -0.13898309f,
-        0.07144626f, 0.068821356f, 0.073739566f, -0.12857722f, 0.026840078f, 0.36451784f, -0.10346048f, 0.00030671174f,
-        0.35622025f, -0.20827228f, 0.2791813f, 0.091277175f, 0.015292286f, -0.1108662f, 0.039090294f, -0.3053127f,
-        0.106220484f, -0.10760896f, -0.10293998f, -0.052356556f, -0.08270613f, 0.019346094f, 0.13237102f, 0.26761997f,
-        -0.10069296f, -0.07212938f, -0.14379132f, 0.32398975f, -0.12875894f, -0.20292655f, -0.15361673f, -0.066562004f,
-        0.10032856f, -0.024030058f, -0.07282407f, 0.28087527f, 0.29649964f, 0.324354f, 0.07797559f, 0.1536276f,
-        -0.2762424f, 0.067143366f, 0.12688565f, 0.19441764f, -0.052922107f, -0.37720022f, 0.14192884f, -0.08554438f,
-        -0.22327697f, -0.05162269f, 0.089827865f, -0.23279549f, -0.013718717f, -0.088531844f, 0.061407823f, 0.3222229f,
-        -0.14776026f, -0.19496953f, 0.013824887f, 0.21459553f, -0.05663584f, -0.07270258f, -0.07947116f, 0.04867302f,
-        0.15060599f, 0.04362192f, 0.10679201f, -0.39123994f, 0.20146023f, -0.00704626f, 0.082292296f, -0.04757513f,
-        -0.21723206f, 0.26750803f, -0.14860994f, -0.27566323f, -0.28658158f, -0.11830232f, -0.37962046f, 0.06257504f,
-        -0.021223476f, 0.15745325f, 0.36764067f, -0.041340947f, -0.3230274f, 0.14020233f, -0.036342546f, -0.11399869f,
-        0.15795338f, 0.031227201f, -0.17119436f, 0.13160624f, 0.0076128044f, 0.27637172f, 0.09300769f, 0.33136582f,
-        -0.07689948f, 0.143357f, 0.06297196f, 0.13385186f, -0.4052712f, -0.014481326f, 0.194288f, 0.045238968f,
-        0.10707835f, -0.16079621f, -0.13058487f, -0.10823624f, -0.30920264f, -0.080577224f, -0.118039735f, 0.078726806f,
-        -0.12145408f, -0.12765457f, 0.18336602f, -0.073043436f, -0.22464061f, -0.080937356f, 0.16721383f, 0.028450787f,
-        0.15876628f, 0.24421987f, -0.082045466f, -0.36518225f, -0.32036024f, 0.15990007f, 0.22285926f, 0.028013814f,
-        0.18770708f, -0.27312282f, -0.06538001f, 0.023216683f, 0.017867519f, -0.009272216f, 0.24396157f, 0.0981919f,
-        0.27266172f, -0.07449206f, -0.06648707f, 0.18416953f, -0.04807708f, 0.3174117f, 0.27414078f, -0.043956716f,
-        0.00025860072f, -0.22540131f, 0.19985203f, -0.0066197603f, -0.25246483f, -0.08326182f, 0.20709124f, -0.26359078f,
-        0.13801157f, -0.021574099f, 0.25583506f, -0.13404562f, -0.1790172f, -0.014977992f, 0.017337726f, -0.19500972f,
-        0.3414914f, 0.3697114f, 0.08032128f, 0.2929372f, -0.34006643f, 0.014841346f, 0.22332503f, 0.23374051f,
-        0.041422557f, -0.010344331f, 0.073462225f, -0.22100714f, -0.20978352f, -0.08161795f, 0.0528034f, -0.097397655f,
-        -0.14824781f, -0.021662153f, 0.13628069f, 0.14601907f, -0.061855663f, 0.074516535f, -0.16669631f, -0.11158093f,
-        0.3742849f, -0.06805474f, -0.038860645f, -0.5251868f, 0.34411868f, -0.20133306f, 0.2554583f, 0.07135141f,
-        0.082117476f, -0.062365007f, -0.049460806f, 0.14432774f, -0.118317306f, 0.25311074f, 0.12269901f, -0.07508196f,
-        0.104200654f, -0.21859884f, -0.07376321f, 0.4602764f, 0.100328825f, -0.028816225f, -0.19214544f, 0.17715457f,
-        0.33182028f, -0.103845835f, 0.038553987f, 0.19444987f, 0.09558962f, -0.2628868f, -0.03592632f, 0.11437659f,
-        -0.33552334f, 0.32887083f, 0.13778828f, 0.18754612f, 0.35798952f, -0.08216905f, -0.17602429f, 0.23735575f,
-        -0.19555202f, 0.29784387f, 0.11975684f, -0.06263274f, 0.28171033f, 0.3699677f, -0.016520329f, 0.2071236f,
-        -0.10265216f, -0.119898945f, -0.096022226f, 0.1178159f, 0.04599803f, 0.40252492f, 0.15229273f, 0.20572728f,
-        0.20206726f, -0.44121122f, 0.15211667f, -0.2021018f, -0.113074176f, 0.20059435f, 0.012645802f, 0.28872117f,
-        -0.08575313f, 0.057303503f, 0.08120774f, 0.1538398f, -0.03326323f, -0.2056317f, 0.0496325f, -0.33923927f,
-        -0.13376124f, 0.090566106f, 0.31942037f, -0.1162414f, 0.1552504f, 0.0071532563f, -0.08983644f, -0.008661732f,
-        0.07539007f, -0.09676096f, -0.026387125f, -0.0036454198f, 0.23562597f, 0.042084217f, 0.08044242f, -0.119873255f,
-        -0.06440294f, -0.16621451f, 0.050845657f, 0.19215018f, 0.049141288f, -0.11041277f, -0.010603289f, -0.3731392f,
-        0.09392038f, -0.078673095f, -0.049691685f, -0.047512844f, 0.3680148f, 0.09662661f, -0.00346549f, 0.18966465f,
-        0.2642117f, -0.36454055f, -0.08846858f, -0.040861767f, 0.19176398f, -0.062767215f, -0.07539583f, 0.23204274f,
-        0.10900981f, -0.1803459f, 0.16674528f, -0.41963616f, -0.06685511f, 0.16021398f, 0.23828599f, -0.12547237f,
-        -0.16135947f, -0.11437504f, -0.039648138f, 0.20481989f, 0.17678674f, 0.13491847f, 0.023618618f, -0.20286891f,
-        -0.032657646f, 0.12504463f, 0.1964895f, 0.1122827f, 0.05929375f, -0.1304208f, -0.007530719f, -0.26962367f,
-        0.13230161f, 0.2917681f, -0.08717411f, -0.06231422f, 0.12797323f, 0.40496013f, 0.094479285f, 0.20050992f,
-        0.12596929f, 0.03266741f, -0.048041284f, -0.17343862f, 0.29094505f, -0.1215937f, 0.18698691f, 0.0632732f,
-        -0.09239406f, 0.081284694f, 0.23893982f, 0.30039263f, 0.009183704f, 0.0045296997f, -0.2792322f, -0.0885139f,
-        -0.47575268f, 0.49186027f, -0.047455132f, -0.07316096f, 0.08833756f, 0.050160218f, 0.20963353f, -0.03593675f,
-        0.42097276f, 0.2539241f, 0.19881423f, 0.14835517f, -0.083191976f, -0.082977474f, -0.10162302f, -0.014348592f,
-        -0.071327195f, -0.3228927f, 0.019192938f, 0.24599251f, -0.13366176f, 0.093570724f, 0.12645714f, -0.068588495f,
-        -0.27433312f, 0.03668494f, 0.14792539f, 0.19590059f, 0.24103351f, 0.20615725f, -0.11013103f, 0.3030183f,
-        -0.004763658f, -0.059236642f, 0.052856557f, 0.048678014f, -0.12655678f, 0.019468278f, 0.034005962f, 0.046414647f,
-        -0.12401505f, -0.05192621f, -0.002715545f, 0.042730242f, -0.05598331f, 0.062181182f, 0.025587466f, 0.014979558f,
-        0.0077149933f, 0.002958814f, 0.16188383f, 0.12677707f, 0.107367925f, 0.14102502f, 0.0052551115f, -0.11196487f,
-        0.014403375f, 0.007940384f, 0.105313115f, 0.109320916f, 0.0113963885f, -0.000247948f, -0.047273923f, -0.006809537f,
-        0.01098626f, 0.18251306f, 0.0056569297f, 0.045974202f, -0.09101679f, 0.044868946f, 0.082526706f, -0.014298161f,
-        -0.060367778f, 0.043267306f, -0.25007758f, -0.06275367f, 0.09017848f, 0.011880926f, 0.02412347f, 0.07781188f,
-        0.1557853f, 0.07111035f, -0.058916934f, 0.15206763f, -0.017789027f, 0.046791274f, 0.071156986f, 0.004512711f,
-        -0.0009096585f, -0.010598548f, 0.15469088f, -0.01245256f, -0.15134633f, 0.036001053f, 0.037317153f, -0.09935047f,
-        -0.20402369f, -0.0046178563f, 0.15712248f, -0.005488471f, 0.06296717f, -0.37646756f, -0.12370588f, -0.17976928f,
-        0.06892077f, -0.2044365f, 0.06668155f, -0.14552939f, -0.09696627f, -0.25777426f, 0.02943043f, 0.23736109f,
-        -0.24795304f, 0.06406664f, 0.041031558f, 0.16144244f, -0.16764374f, 0.039333105f, -0.19955038f, 0.3873059f,
-        -0.3259958f, 0.0793083f, -0.22914983f, -0.09196692f, 0.23376605f, 0.16095082f, -0.031968884f, 0.10195347f,
-        0.16106473f, -0.018576242f, 0.10632313f, 0.06151446f, 0.21972671f, -0.12739807f, 0.24521057f, 0.036894556f,
-        0.06553312f, 0.43543756f, 0.02262035f, -0.20348512f, 0.014354033f, 0.037893213f, 0.25044367f, -0.19119076f,
-        0.06354275f, 0.2648998f, -0.17037803f, 0.30012733f, 0.07870055f, -0.14176562f, -0.16749811f, -0.10307501f,
-        -0.046783175f, -0.10000387f, 0.05431978f, -0.06875508f, 0.21662223f, -0.11259777f, -0.18234786f, -0.33018267f,
-        -0.3390719f, 0.017049538f, 0.25015777f, 0.007986021f, 0.0876412f, -0.017367186f, -0.12655434f, 0.20390625f,
-        0.11288857f, 0.011222244f, -0.0661733f, 0.26483607f, -0.051004905f, 0.0896171f, -0.18129212f, -0.44752976f,
-        0.20779197f, 0.062877074f, -0.054880314f, 0.07946932f, -0.083817735f, -0.24165638f, -0.019913854f, -0.0322392f,
-        -0.058400385f, -0.090490654f, 0.0042376993f, 0.13079524f, 0.11400445f, -0.1014895f, 0.06838958f, 0.03460494f,
-        -0.1141003f, 0.13051756f, 0.02692573f, -0.0414333f, -0.06638858f, 0.039171617f, 0.039426915f, -0.1402435f,
-        0.109968275f, 0.32838824f, -0.04501528f, -0.10459536f, -0.045298126f, -0.14069794f, -0.16701882f, -0.124524966f,
-        0.121455275f, 0.26495242f, 0.1566454f, -0.12709534f, -0.22946227f, -0.24798916f, 0.13765857f, 0.08062232f,
-        -0.12080135f, -0.02066199f, -0.49836424f, 0.039784368f, 0.05041362f, 0.11853655f, 0.1394739f, 0.03758843f,
-        -0.06375123f, 0.38575497f, -0.089684606f, -0.1415296f, -0.02135077f, 0.07618801f, -0.16925538f, -0.09551169f,
-        -0.0019985023f, 0.038647056f, -0.013227954f, -0.17000993f, -0.002977321f, 0.058362003f, -0.1125211f, 0.21056177f,
-        -0.021793684f, 0.03362942f, -0.24482056f, 0.38179424f, -0.09445232f, 0.11357845f, -0.014826689f, 0.12844236f,
-        0.24773943f, 0.12514642f, -0.18391226f, 0.15625995f, 0.22264227f, -0.09649958f, 0.32946354f, -0.06950318f,
-        0.03187727f, 0.32357013f, -0.14857443f, -0.0954868f, 0.11178714f, 0.01676652f, -0.24087878f, -0.13565613f,
-        -0.0032998812f, -0.17444417f, -0.1951331f, -0.16254808f, 0.015458977f, 0.02393477f, 0.074507296f, 0.2758529f,
-        -0.08792265f, -0.066028774f, -0.189096f, -0.019990975f, -0.13054892f, 0.18302815f, -0.15845618f, 0.10940756f,
-        0.005490332f, 0.25857022f, -0.19390996f, -0.21355237f, 0.061324194f, -0.27207762f, -0.07500557f, 0.1225232f,
-        -0.1791708f, 0.26010144f, 0.22910854f, -0.0535038f, 0.04813668f, -0.234483f, 0.231112f, -0.031363033f,
-        0.076983735f, -0.07495498f, -0.30381837f, 0.13721736f, -0.058838658f, 0.14390542f, 0.037874512f, 0.016198972f,
-        0.071823716f, 0.012513123f, -0.12827745f, -0.15043683f, 0.35946155f, -0.20232466f, 0.2013369f, 0.26210892f,
-        -0.09730868f, -0.18607704f, -0.050621547f, -0.04335745f, 0.12299739f, -0.17008877f, -0.1531706f, 0.025160907f,
-        0.26638755f, -0.10472957f, -0.061076928f, 0.013787262f, -0.03284984f, -0.22192653f, -0.17932425f, 0.043724213f,
-        -0.114388116f, 0.22907536f, -0.06934581f, 0.03742962f, -0.23447515f, 0.037086897f, -0.24545066f, -0.11661079f,
-        0.059494056f, 0.12779787f, -0.023525748f, 0.046769533f, 0.0243483f, -0.101280704f, 0.43658465f, 0.16253933f,
-        0.04728794f, 0.065523945f, 0.14394195f, -0.24861026f, -0.051085003f, -0.42120436f, -0.14407921f, 0.1282964f,
-        -0.17482293f, -0.14853038f, 0.26843098f, -0.2247785f, -0.17053008f, 0.118974045f, -0.020648072f, -0.034565225f,
-        -0.37149653f, -0.05397615f, 0.048935674f, -0.21526371f, -0.19440745f, -0.1755411f, 0.06882653f, -0.1690901f,
-        -0.16697937f, 0.019725423f, 0.29014757f, -0.012247277f, 0.020733088f, 0.18424831f, -0.3670299f, 0.42413485f,
-        -0.2859807f, 0.30363086f, 0.30805457f, -0.057125427f, 0.24881475f, -0.009392193f, 0.022858549f, 0.16516872f,
-        0.07910321f, -0.14865567f, -0.24262199f, 0.055504303f, -0.21009386f, 0.009182362f, -0.009904537f, 0.24946326f,
-        0.13580516f, -0.24489458f, -0.004149793f, 0.27564853f, -0.072745234f, -0.38970327f, -0.22230896f, 0.33730406f,
-        -0.053687017f, 0.058053643f, -0.24929374f, -0.028797237f, 0.0058252877f, -0.41006547f, 0.099082164f, -0.035001535f,
-        -0.28281474f, 0.31904224f, 0.08287265f, 0.23851839f, -0.08343706f, 0.15129986f, -0.15432984f, -0.27414414f,
-        0.26822197f, 0.31605226f, -0.13198735f, -0.12464973f, 0.3512363f, 0.105087146f, 0.039604448f, 0.15002309f,
-        -0.14310421f, 0.022822209f, -0.21023844f, -0.24279094f, -0.11625019f, 0.11476125f, -0.23800248f, 0.31659243f,
-        0.15586984f, -0.05822114f, 0.14575848f, 0.10741969f, 0.018420901f, -0.08329194f, 0.11487798f, -0.2702704f,
-        0.064069666f, 0.036174238f, 0.36716735f, -0.041416492f, 0.03428135f, 0.2758668f, -0.08034708f, -0.005605089f,
-        0.30813286f, 0.2383654f, -0.07322487f, 0.04391608f, 0.29191372f, -0.051974114f, -0.427383f, -0.08648445f,
-        -0.06085044f, 0.23770274f, -0.30610344f, -0.15783393f, -0.34732556f, -0.1089246f, -0.030006371f, -0.14444216f,
-        -0.17448303f, -0.25655365f, -0.13507548f, 0.2389112f, 0.059124824f, -0.25867823f, 0.028299345f, -0.10566482f,
-        -0.0005239417f, -0.038169056f, 0.12292862f, 0.06990347f, -0.021093402f, -0.023012958f, 0.12731676f, -0.09781156f,
-        -0.18533576f, -0.028149348f, 0.12799227f, -0.28773502f, 0.07442208f, -0.2817103f, 0.22774982f, 0.13101727f,
-        0.30130735f, 0.30938885f, 0.021323506f, 0.17710768f, 0.28854144f, 0.50275767f, -0.028447092f, 0.061786216f,
-        -0.055641998f, -0.40219048f, 0.18575059f, -0.09293044f, 0.17324285f, -0.00846957f, 0.27121338f, -0.13411774f,
-        0.33984473f, -0.18857004f, 0.10124182f, -0.27537838f, -0.18494391f, 0.021105625f, -0.1835135f, 0.2016632f,
-        -0.040278547f, 0.06364448f, 0.030853756f, 0.064233884f, 0.046911497f, -0.15125479f, 0.06400382f, -0.18157005f,
-        0.105647594f, -0.21098728f, -0.1693876f, -0.13304621f, -0.5074007f, 0.008177199f, 0.20180766f, -0.26905534f,
-        -0.1318935f, 0.14424689f, -0.19608799f, -0.13813484f, 0.25382385f, 0.10114416f, -0.18592015f, -0.37041828f,
-        -0.31687868f, -0.32261533f, -0.1971164f, -0.3750792f, 0.15701881f, 0.16400774f, 0.44178614f, -0.1978118f,
-        0.49570405f, 0.040299803f, 0.07774481f, -0.14580682f, 0.09120462f, 0.07579912f, -0.14856273f, 0.116226554f,
-        0.14965194f, 0.33701017f, 0.16439202f, 0.19787487f, -0.15699089f, -0.00179909f, -0.28860554f, -0.009161708f,
-        0.04065208f, -0.29484212f, -0.03321168f, 0.10330289f, 0.13407812f, 0.15289363f, -0.08067492f, 0.29592624f,
-        0.24024382f, 0.10167275f, -0.04105717f, 0.05225494f, 0.0010648025f, 0.12167325f, -0.07158448f, 0.057065412f,
-        0.019609574f, 0.0923909f, 0.02614046f, 0.3888027f, 0.14444333f, 0.1380173f, -0.019942155f, 0.052938256f,
-        0.14843556f, 0.5344009f, -0.25551745f, 0.16581318f, 0.1503739f, 0.020591969f, 0.07320934f, -0.13531743f,
-        0.10379037f, -0.14219429f, -0.16696449f, 0.2415961f, 0.06363524f, 0.010348442f, 0.07420671f, -0.18606117f,
-        0.050374456f, 0.21127501f, -0.3691855f, -0.044580344f, -0.092559665f, 0.018958475f, 0.34364268f, 0.17966197f,
-        -0.19733989f, -0.36564857f, -0.07174594f, -0.10074366f, -0.005172892f, 0.21393009f, -0.2843785f, 0.04553739f,
-        0.09252152f, -0.022488454f, 0.21143991f, -0.06953468f, 0.09610591f, -0.13487639f, 0.18567227f, -0.23181793f,
-        -0.1429144f, 0.011050679f, 0.03264586f, -0.16256955f, 0.2377585f, 0.26853523f, 0.15766497f, -0.054818f,
-        -0.44489622f, -0.0034959516f, 0.20644271f, -0.14116442f, 0.13541189f, 0.2033232f, 0.15855514f, 0.10419955f,
-        0.3072997f, -0.15096867f, -0.036311895f, -0.00091775577f, 0.043448072f, 0.055670977f, 0.22181892f, 0.23556338f,
-        -0.019424984f, 0.12762064f, -0.17614047f, -0.28213778f, 0.019228153f, -0.76698816f, 0.014808307f, 0.26598606f,
-        -0.34555447f, 0.2798277f, -0.03372629f, -0.0024424419f, -0.16439429f, -0.047827777f, 0.11591194f, 0.35367206f,
-        -0.2870164f, -0.007492489f, 0.21861644f, 0.11245324f, 0.1765505f, -0.17953724f, -0.03990788f, 0.25995004f,
-        -0.05814713f, 0.24612775f, -0.011017921f, -0.15902214f, 0.27874842f, -0.050359905f, -0.08242143f, 0.034320496f,
-        0.08591998f, -0.19169106f, -0.03708716f, -0.016249146f, 0.023442816f, 0.033887785f, 0.16717643f, -0.18120429f,
-        -0.034906153f, -0.0025255466f, 0.21169609f, -0.21504916f, 0.23114532f, -0.05299552f, 0.10317168f, 0.024522427f,
-        0.07528933f, 0.31763023f, 0.0019993011f, 0.16237076f, 0.28716275f, 0.26029453f, 0.057278484f, -0.0021092247f,
-        0.37401107f, 0.115031876f, -0.007840042f, 0.45891652f, -0.06925359f, 0.081512116f, 0.26942277f, -0.09146614f,
-        -0.17369999f, 0.30922794f, -0.086323254f, -0.14176886f, -0.24223801f, 0.20523909f, 0.11103228f, 0.004899849f,
-        -0.003496713f, -0.2578665f, -0.007931622f, -0.094393305f, -0.048094884f, 0.24207306f, 0.15502788f, -0.093111046f,
-        -0.0062131854f, 0.05859344f, -0.131522f, -0.23049879f, 0.044768684f, 0.1896407f, -0.0022488395f, 0.11322178f,
-        0.039290488f, 0.28686774f, 0.046300385f, -0.11414207f, 0.2980395f, -0.10187924f, 0.03201317f, -0.06690488f,
-        0.15224482f, 0.06539496f, 0.48477045f, -0.08969449f, 0.04683391f, -0.006594493f, 0.24254555f, -0.093210846f,
-        0.05975081f, -0.17995563f, -0.027877396f, 0.1516815f, 0.030070594f, -0.017575907f, 0.06734464f, -0.48328978f,
-        0.01051939f, -0.037839253f, 0.16945969f, -0.14457275f, 0.53495896f, 0.04535486f, -0.27696678f, 0.01949932f,
-        -0.0035294357f, 0.22685288f, 0.27664363f, 0.29869094f, -0.07537829f, 0.13299753f, -0.08459328f, 0.28950197f,
-        -0.16886108f, 0.28747872f, 0.0077185207f, 0.34603018f, -0.5891757f, 0.21334566f, -0.2718095f, -0.1898894f,
-        0.06810893f, -0.061001975f, 0.041621532f, 0.34974062f, 0.30433404f, -0.031879168f, -0.26769066f, 0.42205447f,
-        0.05083853f, 0.03665634f, -0.46635258f, -0.15833418f, -0.11328793f, 0.0893105f, 0.12784871f, -0.1681461f,
-        -0.1645632f, 0.050835174f, -0.17392139f, -0.18136933f, -0.14235073f, 0.17460775f, -0.29979077f, -0.08615025f,
-        0.08046993f, 0.31892717f, -0.12306291f, -0.13271622f, -0.03173125f, -0.058936585f, -0.06537134f, -0.08471708f,
-        -0.18973576f, 0.076517634f, -0.020682193f, 0.040360063f, 0.15914162f, -0.017854907f, -0.07465192f, -0.01992795f,
-        0.16873404f, 0.014990195f, 0.271577f, -0.03950642f, 0.26981848f, 0.19329004f, 0.07479837f, 0.19018984f,
-        -0.1279338f, 0.256357f, -0.07582491f, 0.21969186f, -0.043934528f, -0.0056752367f, -0.028631376f, -0.18684131f,
-        -0.31185997f, 0.26729712f, -0.046528436f, 0.0092886705f, -0.21967061f, -0.1193708f, -0.059966654f, -0.15361667f,
-        -0.16702293f, -0.099237345f, 0.29033718f, -0.16833471f, 0.12791814f, 0.12695077f, -0.33260667f, 0.18779351f,
-        0.035267618f, -0.08264392f, -0.10917294f, -0.015294016f, 0.24069172f, 0.24542686f, 0.00973714f, -0.2920343f,
-        -0.24720326f, -0.44855505f, -0.080201715f, 0.12971589f, 0.059113093f, 0.1967876f, 0.29526502f, 0.010674652f,
-        -0.11075199f, 0.04280049f, 0.034564f, -0.37010115f, -0.2251179f, -0.027835224f, 0.091695376f, -0.4008844f,
-        0.14192422f, 0.11785741f, 0.04826961f, 0.035936143f, 0.09233805f, 0.4072191f, -0.17057051f, 0.07573245f,
-        -0.21388094f, -0.23229906f, 0.010615578f, -0.048492078f, -0.41879442f, 0.16261111f, 0.15069278f, -0.7724035f,
-        -0.4180572f, 0.019591814f, -0.042194795f, -0.1956069f, 0.111489f, -0.09012808f, 0.36663955f, 0.049807217f,
-        -0.26080602f, -0.6231663f, 0.0607209f, -0.033884842f, -0.15785344f, -0.40353438f, -0.08314354f, 0.06606994f,
-        0.13555944f, 0.19921403f, -0.043530405f, -0.10190149f, -0.5198939f, -0.06575621f, -0.24430878f, -0.34099734f,
-        -0.21348202f, 0.5693523f, 0.13510083f, 0.10691729f, 0.016988447f, -0.46914798f, -0.15594333f, -0.112801574f,
-        0.24999268f, 0.24065875f, -0.2501035f, -0.18445925f, 0.16441044f, -0.21838944f, -0.11235777f, -0.42191413f,
-        0.2724683f, 0.02062039f, -0.1743248f, 0.2156074f, -0.013175658f, 0.06497633f, -0.16947782f, 0.108544596f,
-        -0.13984573f, -0.41902807f, -0.31649727f, -0.12919216f, 0.10830172f, -0.10895209f, 0.41271982f, -0.20963667f,
-        0.47696614f, -0.2661327f, -0.044683326f, -0.024149574f, 0.20847988f, -0.14569771f, -0.054828852f, 0.5728227f,
-        0.283046f, 0.23123533f, -0.20229553f, 0.113362394f, -0.22808091f, -0.12581073f, -0.31460854f, -0.007940752f,
-        -0.015697168f, 0.36978796f, -0.0061006504f, 0.46301383f, 0.47235322f, 0.078133695f, -0.030743068f, -0.34901676f,
-        0.40333286f, -0.17905922f, 0.23504105f, 0.27566412f, -0.10150579f, 0.4275253f, 0.20860815f, -0.054651286f,
-        0.22668545f, -0.09275666f, -0.029618468f, -0.61651415f, -0.057054363f, 0.365746f, 0.021764824f, 0.12126749f,
-        0.7174687f, 0.041728523f, -0.082817316f, -0.18556164f, 0.31977168f, -0.7237495f, 0.037599493f, -0.34029934f,
-        0.17303497f, 0.058802072f, -0.22726732f, 0.060182273f, -0.39677724f, 0.3344603f, -0.22805579f, -0.33154386f,
-        0.09161881f, -0.39777198f, 0.11643098f, 0.0018452198f, 0.22882624f, -0.19975585f, 0.2231558f, 0.028881775f,
-        0.66620755f, 0.096131034f, 0.037843924f, 0.31690544f, 0.28372976f, -0.13774903f, 0.21534765f, 0.14373125f,
-        0.003549175f, 0.27051517f, 0.46426252f, 0.34960362f, -0.1657549f, -0.05870388f, -0.15615076f, -0.4073336f,
-        0.40211776f, 0.24355932f, -0.19702399f, 0.23634255f, 0.18992107f, 0.13175778f, 0.015352902f, -0.40082866f,
-        -0.059350833f, -0.5632646f, 0.45093775f, 0.2506632f, -0.2860582f, 0.22371729f, 0.25660455f, -0.039371453f,
-        0.3374752f, -0.115852885f, -0.25869486f, -0.6190858f, 0.41135257f, 0.17303224f, 0.16853455f, 0.3842818f,
-        0.4659708f, 0.25130123f, -0.061209165f, 0.09024564f, 0.5786643f, -0.48284033f, -0.070006944f, -0.12753029f,
-        0.026873566f, 0.025503712f, -0.18118079f, 0.3486394f, -0.24990135f, -0.024392985f, 0.10223665f, -0.107642144f,
-        0.17438464f, -0.37496945f, -0.18938811f, 0.18683597f, 0.09788456f, -0.28865176f, 0.40707746f, -0.2637074f,
-        0.12519465f, 0.19315249f, 0.102340445f, -0.01955276f, 0.28930512f, -0.060510516f, 0.1995099f, 0.36989346f,
-        0.29997933f, 0.20089246f, -0.24309695f, -0.042370904f, -0.052051485f, 0.011724603f, 0.0353591f, -0.21808079f,
-        0.12100409f, 0.41173944f, 0.09988797f, 0.42750883f, 0.23637843f, 0.28995803f, 0.10558262f, -0.47613466f,
-        0.057074137f, -0.40949187f, 0.18910591f, 0.20479853f, -0.17193925f, 0.043722957f, 0.0798335f, 0.2647004f,
-        -0.11700275f, -0.03819489f, 0.3718617f, -0.38678628f, 0.12393741f, 0.5964059f, 0.36191761f, 0.42483035f,
-        0.07028212f, -0.024122087f, 0.12292835f, 0.21027808f, 0.24758494f, 0.24767649f, -0.2474588f, -0.2104808f,
-        0.15131566f, 0.0077610128f, -0.15301321f, 0.06953936f, 0.20972045f, 0.11489609f, -0.051338892f, -0.12314111f,
-        0.099982046f, 0.11250225f, 0.3482403f, -0.07998115f, 0.06718192f, -0.24406184f, -0.32541332f, 0.019828476f,
-        0.08943213f, -0.30071133f, -0.088923f, -0.17767446f, 0.056598924f, -0.37136686f, 0.15394932f, -0.23681721f,
-        -0.011116288f, -0.14784575f, 0.37435004f, -0.0015542039f, -0.23725435f, 0.018592363f, 0.016394468f, 0.14077322f,
-        0.19193017f, -0.08971028f, 0.13062827f, -0.05639708f, -0.07788752f, -0.039203882f, 0.1811888f, -0.0803583f,
-        -0.3333926f, -0.08237271f, -0.01768519f, 0.21574539f, 0.07645418f, 0.105470166f, 0.033683363f, 0.07777324f,
-        -0.012045126f, 0.2403609f, 0.22849059f, -0.073507935f, -0.027459325f, 0.21550398f, -0.033326752f, -0.12719525f,
-        0.39289153f, 0.10220223f, 0.26836506f, 0.017882515f, -0.13354865f, -0.42737633f, -0.012538804f, 0.039272565f,
-        0.41225818f, 0.3114393f, -0.24686803f, -0.092348956f, -0.15352443f, 0.15753359f, 0.033186264f, 0.43257636f,
-        -0.4859029f, -0.48050928f, 0.024318647f, 0.1672472f, 0.47226495f, -0.40039718f, 0.3206504f, -0.45401984f,
-        -0.03030275f, 0.1270557f, 0.247527f, -0.26389292f, 0.4316143f, -0.420605f, 0.053916767f, 0.33257937f,
-        0.13906755f, 0.041374f, -0.1725731f, 0.515946f, 0.12448252f, -0.20412476f, 0.22813688f, -0.20294628f,
-        0.18146484f, 0.42605937f, 0.039891742f, 0.325567f, -0.44478294f, 0.13535143f, -0.11505255f, -0.7231127f,
-        -0.33818576f, -0.062983304f, 0.4347573f, 0.2512485f, -0.3627088f, -0.07347428f, 0.6149644f, 0.16573733f,
-        0.046741627f, 0.22415139f, -0.037809607f, -0.2973061f, 0.20554496f, 0.3976403f, 0.11256678f, 0.11605567f,
-        0.31662086f, 0.063344926f, 0.07461926f, -0.0036003608f, -0.20052378f, -0.35565346f, -0.10978688f, -0.05908338f,
-        0.11609609f, -0.08492681f, -0.058365025f, 0.18159322f, -0.03464264f, 0.17792019f, -0.096557945f, 0.25411123f,
-        -0.03352666f, -0.04621487f, -0.025740677f, -0.114806354f, -5.6034274e-05f, -0.24337383f, -0.0029672952f, -0.37046924f,
-        0.102514364f, -0.410446f, 0.08888092f, -0.0909297f, 0.32837993f, -0.16828598f, -0.1627442f, 0.2595908f,
-        0.044716917f, 0.19987188f, -0.27139133f, 0.18400043f, 0.08518942f, 0.030620186f, -0.035798978f, 0.03453303f,
-        0.3483273f, 0.16212979f, -0.12808892f, -0.3724322f, -0.26092714f, -0.09087418f, -0.33357078f, -0.2920013f,
-        0.053238742f, -0.22754188f, 0.1243349f, -0.12516344f, -0.25303268f, -0.07581671f, 0.03433357f, -0.12480532f,
-        0.12870246f, 0.02818896f, -0.103203416f, -0.25126606f, -0.008581994f, 0.20434928f, 0.11070304f, 0.106534384f,
-        0.20516576f, -0.16414748f, 0.074557945f, -0.12114987f, 0.2704196f, -0.3016364f, -0.17022574f, 0.21108097f,
-        0.6222087f, -0.09624908f, 0.034677092f, -0.3257006f, -0.21593475f, 0.3257324f, 0.31778494f, 0.21998155f,
-        -0.13104525f, -0.34094414f, 0.2733648f, -0.14331602f, 0.04518873f, -0.27207232f, 0.41969666f, -0.32882679f,
-        0.07813771f, -0.0040703467f, 0.20711483f, -0.025203994f, 0.27893376f, -0.36726788f, 0.14349796f, 0.3938481f,
-        0.5552833f, 0.4965369f, -0.24600527f, 0.19631991f, 0.066195704f, -0.07362425f, -0.04810134f, -0.3356095f,
-        0.5444799f, 0.25716022f, 0.25564885f, 0.0759635f, 0.094768316f, 0.16555788f, -0.40919566f, -0.5952462f,
-        -0.03563211f, 0.16479269f, 0.39747024f, 0.46738398f, -0.28756168f, 0.04133773f, 0.5968846f, -0.06344991f,
-        -0.0032553487f, 0.062727176f, -0.1803568f, -0.17457132f, -0.13544512f, 0.6393741f, 0.11488956f, 0.085184194f,
-        0.13740075f, -0.09596933f, -0.044059664f, 0.26457146f, -0.2128698f, 0.08397994f, 0.2319764f, -0.16167776f,
-        0.106081374f, 0.2533378f, -0.21432668f, 0.09852662f, -0.15119082f, -0.03498762f, 0.25140205f, 0.08700122f,
-        0.17427544f, 0.18542378f, 0.09946726f, 0.16607504f, 0.052286096f, -0.0012008788f, 0.013000217f, 0.07591073f,
-        0.05839167f, 0.3120695f, -0.018146902f, -0.058785096f, -0.04856579f, 0.22434221f, -0.52603555f, -0.07839309f,
-        0.091388956f, 0.08467516f, 0.35465935f, -0.09794807f, -0.172642f, 0.014654699f, -0.010368759f, 0.030757582f,
-        0.080903694f, -0.2642747f, -0.01632945f, -0.22670478f, -0.047776397f, -0.07089295f, -0.02531123f, 0.3622121f,
-        0.09778878f, 0.11395873f, 0.05076164f, 0.076758936f, -0.17953625f, 0.045003835f, -0.28798705f, -0.10179104f,
-        -0.20336641f, -0.042896755f, -0.060898345f, 0.049794465f, -0.010865118f, -0.13705912f, -0.05732822f, 0.049152356f,
+    const float w[56] = {
+        0.032785892f, 0.030811723f, 0.97497016f, 0.010254299f, -0.4715173f, 0.9948605f, -0.8722254f, -0.60339814f,
+        0.24466184f, -0.48817217f, -0.011746912f, 0.11045768f, -0.013973257f, 0.2455125f, -0.14867397f, 0.19863915f,
+        0.82138014f, 0.4595624f, -0.24757047f, -0.43994394f, 1.6546034f, -0.035955112f, 0.6504548f, 0.81240493f,
+        0.17551175f, 0.024834348f, -0.09098439f, 0.067844115f, 0.050783884f, 0.1122369f, 0.08169482f, 0.08001763f,
+        -0.21885975f, -0.039257098f, -0.012676428f, 0.12080666f, 0.06321283f, 0.070869446f, 0.16282608f, 0.05039133f,
+        0.010796719f, -0.02909141f, -0.019739315f, 0.21722524f, 0.070647754f, -0.13603914f, 0.78151846f, 0.11088242f,
+        0.24692619f, 0.04538312f, -0.08304957f, 0.15751679f, 0.0022990098f, 0.055177245f, 0.2153431f, 0.05715934f,
     };
-    for (int i = 0; i < 2048; ++i) t26_[i] = w[i];
+    for (int i = 0; i < 56; ++i) t26_[i] = w[i];
   }
 
   void load_t27_() {
-    const float w[12800] = {
-        0.030353988f, -0.122758985f, -0.06406089f, 0.01905748f, -0.0023607193f, -0.055890482f, -0.037737805f, -0.08338618f,
-        0.043033063f, 0.07638519f, 0.10582906f, -0.12258321f, -0.22644627f, -0.03154148f, 0.062093455f, 0.0002909729f,
-        -0.058147702f, 0.041613195f, 0.1142977f, 0.06513509f, 0.007878096f, -0.04657708f, -0.07292346f, 0.08948437f,
-        -0.047808968f, 0.11527893f, 0.003521584f, 0.0968597f, 0.012057789f, 0.073737815f, -0.06886582f, -0.033089243f,
-        0.053336665f, -0.010654571f, -0.04194778f, 0.04842876f, 0.013713448f, -0.046024736f, -0.044485033f, 0.0052208793f,
-        -0.076079026f, -0.050840486f, 0.117882825f, 0.025322175f, -0.0495276f, 0.08006954f, -0.14549465f, -0.11288357f,
-        -0.015171574f, -0.049482863f, -0.09468567f, -0.11853598f, -0.06265327f, -0.124544024f, -0.12515265f, -0.028329702f,
-        -0.0016187268f, 0.031891022f, 0.10011335f, 0.053490553f, 0.15084624f, 0.11186555f, 0.05458243f, -0.051034085f,
-        0.13592674f, 0.13461675f, 0.1238466f, 0.13232115f, -0.024532f, -0.20538989f, -0.05794381f, 0.092075035f,
-        0.27087662f, 0.157567f, 0.1858669f, -0.37737203f, -0.16244325f, 0.06863363f, 0.009669276f, -0.099420235f,
-        0.019035755f, 0.028664475f, 0.22109024f, 0.12778345f, 0.05106808f, 0.058951158f, 0.22764057f, -0.07387863f,
-        0.37713695f, 0.3281057f, 0.13601689f, -0.0015814085f, -0.2783989f, -0.023712238f, -0.046269383f, -0.3319649f,
-        0.07424068f, 0.083006546f, -0.061222576f, -0.28612483f, 0.16083038f, 0.029435365f, 0.16652454f, -0.08189558f,
-        0.1865855f, -0.097713895f, 0.0263402f, 0.20329456f, 0.15640318f, -0.38117054f, -0.23602255f, -0.5661205f,
-        -0.007938789f, -0.26732504f, 0.1345971f, -0.15070316f, -0.057643156f, 0.3301849f, 0.069867164f, -0.21562414f,
-        -0.13985233f, 0.17971449f, 0.10777944f, -0.010329212f, -0.11601582f, -0.27209425f, 0.12478707f, 0.0766145f,
-        0.08288616f, -0.15486762f, 0.002334193f, -0.063258916f, 0.061709665f, -0.009448494f, -0.10398545f, -0.03857959f,
-        -0.21559338f, -0.07362281f, -0.035764523f, 0.14991066f, -0.09364378f, 0.21744676f, -0.029924141f, -0.032482427f,
-        0.0029460986f, 0.12354029f, -0.07187275f, -0.13536388f, 0.010638633f, -0.04724775f, 0.09389462f, 0.019797342f,
-        -0.056388017f, -0.12275377f, 0.09104308f, 0.08500832f, -0.020897372f, 0.06808111f, -0.2613672f, 0.11314074f,
-        -0.19867034f, 0.017794123f, 0.090689324f, 0.019499589f, 0.035895903f, 0.054634523f, 0.1402112f, 0.096814826f,
-        0.03829299f, 0.03247102f, -0.024481017f, 0.080921575f, -0.15966555f, 0.00772905f, -0.07709259f, -0.08427782f,
-        0.05452766f, -0.049237743f, -0.05863319f, 0.04849869f, 0.1245989f, 0.05647625f, -0.08948161f, 0.0018439715f,
-        -0.12482827f, -0.012019482f, 0.10298595f, 0.053033557f, -0.029257322f, 0.048073445f, 0.047008816f, 0.085205644f,
-        0.18202259f, 0.07487226f, -0.17266417f, 0.20073126f, 0.11627569f, 0.26895747f, 0.06729073f, 0.078824006f,
-        0.05679221f, -0.10019402f, 0.07206765f, -0.138307f, -0.039703775f, -0.17029081f, -0.036340807f, 0.043736357f,
-        0.009264546f, -0.13968052f, 0.15822163f, 0.112311505f, 0.011270055f, -0.05572489f, 0.10885979f, 0.07083797f,
-        -0.0031233162f, -0.06238454f, -0.071636915f, -0.08210655f, 0.1536082f, 0.025247985f, -0.06329902f, -0.10513415f,
-        -0.10603311f, 0.0005145108f, -0.03850704f, -0.069809474f, -0.018292176f, 0.069017224f, -0.07246997f, -0.19582608f,
-        -0.01329342f, 0.004420429f, -0.09864387f, 0.010856704f, 0.032483082f, -0.315737f, -0.15339166f, -0.17919154f,
-        0.03557961f, 0.38163635f, 0.008721792f, -0.03131044f, -0.061715364f, 0.13747959f, -0.08869626f, 0.13744228f,
-        -0.17565362f, 0.08770633f, -0.06192598f, 0.21397313f, 0.05003128f, 0.2736919f, -0.0326152f, 0.13944797f,
-        -0.062105242f, -0.10129446f, 0.13210097f, -0.08575826f, 0.07548217f, -0.14216517f, 0.019560287f, 0.13747008f,
-        0.23820078f, 0.041413654f, -0.02697918f, 0.00059169286f, -0.0054742997f, -0.08709893f, -0.010759659f, -0.10464972f,
-        0.05082314f, -0.020435428f, 0.1576524f, -0.058259223f, 0.11511154f, -0.1144954f, -0.042630434f, -0.020268869f,
-        -0.27298266f, 0.06691218f, 0.055766303f, 0.106302485f, -0.025160454f, -0.01336921f, 0.040964853f, -0.024585601f,
-        0.022629377f, -0.07065f, -0.0410403f, 0.08647167f, -0.03479552f, -0.019502945f, -0.10000835f, 0.075995445f,
-        0.19478904f, 0.057628937f, 0.10687406f, -0.2995918f, -0.058251314f, 0.06840141f, 0.118159905f, -0.1437372f,
-        0.06731526f, 0.15387495f, -0.09436348f, 0.12031602f, -0.029091457f, 0.0038638082f, -0.05213508f, 0.12167847f,
-        0.19095872f, -0.053104315f, -0.056635413f, 0.0503536f, -0.013642844f, 0.0359308f, -0.05709752f, 0.17131297f,
-        0.022315213f, 0.16836457f, -0.13391496f, -0.023371737f, 0.11581269f, -0.13255578f, -0.079418264f, 0.001418191f,
-        0.10065748f, -0.050709877f, -0.15088172f, 0.0077598225f, -0.0036685723f, 0.010395413f, -0.06492644f, -0.058818065f,
-        -0.06811058f, 0.018244825f, -0.11527646f, -0.06746671f, -0.15731135f, 0.116613545f, -0.12173061f, 0.08035213f,
-        -0.16113457f, -0.15670955f, 0.06501123f, 0.11398181f, 0.039986435f, 0.010793516f, 0.15648264f, 0.16051608f,
-        0.09313341f, 0.08720967f, -0.118116796f, 0.11618653f, -0.10035609f, 0.12820838f, 0.03849897f, -0.12107245f,
-        -0.06712132f, -0.07462379f, -0.05981265f, 0.041691937f, -0.08750548f, 0.038415737f, 0.013138229f, 0.057243332f,
-        -0.036643106f, -0.12884179f, 0.16484484f, -0.0153076295f, 0.07668576f, -0.04263082f, 0.03559397f, 0.021568485f,
-        0.008523367f, -0.074264236f, -0.01672989f, -0.15100515f, 0.0074505704f, -0.062976636f, 0.052611202f, -0.05199267f,
-        0.038616866f, 0.073474035f, -0.0598407f, 0.06456572f, -0.06498534f, 0.07398082f, -0.010288143f, 0.122173116f,
-        -0.021183688f, -0.051870123f, 0.03657913f, -0.021984223f, -0.018661419f, 0.082170196f, -0.052997246f, 0.14812605f,
-        -0.09544285f, 0.022567522f, -0.0003596698f, 0.04399792f, 0.053323686f, -0.12946683f, -0.15530963f, 0.14256318f,
-        0.09013613f, 0.13574265f, -0.10794863f, -0.006780171f, -0.015856415f, -0.07937535f, 0.03508719f, 0.021593032f,
-        -0.15630034f, 0.13253208f, -0.055246323f, 0.14005229f, 0.015652604f, -0.09018791f, 0.1327852f, 0.043769617f,
-        -0.021304317f, 0.15649784f, 0.15742008f, 0.044461597f, -0.12465516f, -0.05755766f, -0.22140552f, -0.013501508f,
-        -0.11531474f, -0.1877554f, 0.044227615f, 0.038259808f, -0.06864906f, -0.07645654f, -0.026906647f, -0.0005039472f,
-        -0.09002133f, -0.08773473f, 0.07509762f, 0.00588905f, -0.004527013f, 0.046797786f, -0.1106882f, 0.07965388f,
-        0.08858263f, 0.26577058f, -0.40928298f, -0.07083583f, -0.10760774f, 0.07947697f, -0.01983139f, -0.03625272f,
-        0.032824736f, 0.005452007f, 0.043864146f, 0.10131538f, -0.028541218f, -0.2583651f, 0.13120244f, 0.065772094f,
-        -0.017373152f, 0.03269508f, 0.08343786f, -0.14546658f, 0.19060801f, 0.0685115f, 0.09142805f, -0.013114782f,
-        0.0066151926f, -0.0061020027f, -0.051610276f, 0.11751063f, 0.07450809f, 0.064394884f, -0.13781908f, -0.028208643f,
-        0.035869993f, 0.080400765f, 0.03507453f, 0.073692955f, 0.039314125f, -0.008262767f, 0.0197092f, -0.08469333f,
-        -0.020455154f, 0.0869077f, -0.0372113f, -0.0981484f, -0.111652106f, 0.05858514f, 0.06572533f, -0.054823138f,
-        -0.015575342f, 0.007031555f, -0.040349305f, 0.14466514f, -0.00012825799f, 0.11214092f, 0.0016110309f, 0.2254292f,
-        0.100892514f, -0.066189036f, -0.14553262f, -0.1255013f, 0.13711478f, 0.10313197f, 0.011759829f, -0.0030359195f,
-        0.008109281f, 0.07698682f, -0.031556163f, -0.0911394f, 0.016859759f, 0.026863761f, 0.0816124f, 0.096462525f,
-        -0.0306121f, 0.048471972f, 0.12448314f, -0.027287865f, -0.03827868f, -0.0055116937f, 0.053902715f, -0.022150645f,
-        0.020056842f, 0.17571521f, 0.11964922f, 0.0638576f, -0.001279267f, -0.11352207f, -0.06007994f, 0.21661708f,
-        -0.16808437f, 0.07066173f, 0.16713433f, -0.09004707f, -0.014002099f, -0.15085083f, 0.10415234f, -0.09911295f,
-        -0.054893192f, -0.096911766f, -0.0946173f, 0.008176612f, -0.08643668f, 0.11763743f, 0.10741913f, -0.10579839f,
-        0.16036157f, -0.026176788f, 0.14221981f, 0.111203715f, 0.065188766f, 0.0044021383f, -0.14095826f, -0.05427398f,
-        0.052829348f, 0.030868951f, 0.1297601f, -0.057246227f, 0.019482773f, -0.113517344f, -0.014151014f, -0.0038009768f,
-        0.04027168f, -0.10173788f, 0.1502764f, 0.062783904f, -0.007992811f, -0.053413223f, 0.14128669f, -0.06653297f,
-        0.113673955f, -0.020800645f, 0.14340547f, 0.22018017f, 0.21737611f, -0.14367363f, 0.059016418f, 0.10587755f,
-        -0.19187486f, 0.10275121f, 0.053377725f, -0.269612f, -0.0009043412f, 0.22604524f, -0.04138375f, -0.23067877f,
-        0.24554962f, 0.005007753f, -0.06401721f, 0.023516405f, 0.04650014f, 0.16367918f, 0.1060518f, -0.21111971f,
-        0.01723898f, 0.107259035f, 0.115345396f, -0.099648304f, -0.3594168f, 0.08068083f, 0.113009945f, -0.037169f,
-        0.1519654f, 0.26090908f, 0.060209442f, 0.20707604f, -0.1235104f, 0.093602926f, 0.048782393f, -0.113336675f,
-        0.0051806644f, 0.008718241f, 0.07639339f, -0.24316108f, 0.26543903f, -0.2715077f, -0.25110286f, -0.25990358f,
-        -0.0706766f, -0.029983522f, -0.13467777f, -0.08185965f, -0.028042447f, 0.15310349f, 0.14320755f, -0.0019461933f,
-        0.019766524f, 0.24751168f, -0.020881852f, -0.07260542f, 0.07808514f, 0.096236706f, 0.011583691f, 0.17291243f,
-        -0.21114838f, -0.01840811f, -0.14464276f, 0.07499387f, 0.067720756f, -0.048477866f, 0.08271808f, -0.061568733f,
-        -0.13592125f, -0.04624839f, -0.16491316f, 0.05667715f, -0.016747946f, 0.16322291f, 0.035674207f, 0.04050707f,
-        0.07432905f, -0.0070608f, 0.07198502f, 0.07483259f, -0.049938813f, 0.1568297f, 0.019657403f, 0.17855425f,
-        -0.008098578f, -0.14272077f, 0.12437504f, 0.031462044f, -0.1229664f, 0.17525122f, 0.065519586f, 0.04500235f,
-        -0.042781804f, 0.008841509f, 0.07024904f, 0.09042744f, 0.1272085f, -0.064946204f, -0.09248278f, -0.0875057f,
-        0.036361545f, 0.012433822f, -0.038034346f, 0.04587584f, -0.05332434f, -0.029560452f, -0.051676195f, 0.1265617f,
-        0.058960296f, 0.03147207f, -0.04629216f, -0.06449269f, 0.2107545f, -0.008545361f, 0.07800325f, -0.039445434f,
-        0.069683775f, 0.008237884f, -0.0007626327f, -0.06339721f, 0.10612059f, -0.1157044f, 0.077831626f, -0.06958283f,
-        -0.1179909f, 0.18485196f, -0.15073615f, 0.07585846f, 0.22943611f, 0.05751326f, -0.032425743f, 0.10943573f,
-        0.07623672f, 0.06663722f, -0.1308563f, -0.19880943f, 0.07840259f, 0.08475235f, 0.099431045f, -0.14427131f,
-        0.21599132f, 0.23741244f, -0.0068447553f, 0.07687297f, -0.17725194f, -0.02673326f, -0.054337382f, 0.036892463f,
-        0.16072397f, -0.15671389f, 0.05155459f, 0.18447314f, 0.13259913f, 0.042605024f, 0.0646215f, 0.27609769f,
-        -0.13411109f, 0.042971343f, 0.048052344f, 0.21274987f, 0.13331068f, -0.12167337f, -0.019470071f, -0.16376588f,
-        -0.05221883f, 0.06553549f, -0.1986113f, -0.14331384f, 0.049040683f, -0.10811914f, -0.04623059f, -0.35385656f,
-        -0.06612841f, 0.1693047f, 0.03197717f, 0.1449266f, 0.016646618f, 0.2656093f, 0.06370426f, 0.14732921f,
-        -0.030410523f, 0.23779173f, 0.002833087f, -0.04021778f, 0.0891051f, -0.044800784f, 0.033587083f, -0.43127534f,
-        -0.028934624f, -0.08487439f, 0.0765868f, -0.117991485f, -0.14180763f, -0.05582451f, 0.065173835f, -0.07084307f,
-        -0.081108235f, 0.1457354f, 0.17547818f, -0.062887646f, -0.010518333f, -0.04293029f, -0.1033069f, 0.036891576f,
-        -0.0360596f, -0.033577196f, 0.07901364f, -0.09105359f, 0.033056676f, -0.039822888f, 0.09567687f, -0.088145174f,
-        -0.0634177f, -0.050810434f, 0.13288483f, 0.092560425f, 0.018119555f, -0.0052498714f, -0.058026396f, -0.0808096f,
-        -0.054491654f, 0.22278553f, -0.029621618f, 0.067556165f, 0.045436244f, -0.0575739f, -0.05370944f, 0.12729344f,
-        -0.049579095f, 0.0110198f, 0.0066553312f, 0.1687979f, 0.037595615f, -0.06369559f, -0.046274263f, 0.15158525f,
-        0.0033476937f, 0.0516145f, -0.096663386f, 0.021243602f, 0.08727807f, -0.024243072f, 0.003155284f, -0.11736239f,
-        0.20272039f, -0.023496104f, 0.12804294f, 0.018894704f, -0.036866296f, 0.032192394f, 0.23387165f, -0.11427765f,
-        0.22635712f, 0.01829468f, 0.028858742f, 0.09299122f, -0.08310143f, 0.027565237f, 0.08927625f, 0.046420176f,
-        -0.09912167f, 0.011997338f, 0.06515375f, -0.07341721f, -0.24315129f, 0.044658888f, -0.09574495f, 0.22172347f,
-        0.13146862f, -0.011968613f, 0.093809426f, 0.033589717f, -0.111482896f, 0.004914751f, 0.13867457f, 0.004212885f,
-        -0.06472793f, -0.059722815f, -0.066896304f, 0.11007845f, -0.07722685f, 0.055197082f, -0.016525717f, -0.15289488f,
-        -0.018879423f, 0.05990927f, 0.11997259f, -0.089664325f, -0.1215468f, 0.013739746f, 0.11078773f, 0.10434883f,
-        -0.029283632f, -0.14942282f, -0.0076083047f, 0.013033819f, -0.007589653f, 0.06941868f, 0.087590665f, 0.013753712f,
-        0.25347012f, -0.16846614f, 0.031200856f, 0.009611729f, -0.09898584f, 0.034728326f, 0.1209115f, 0.24245498f,
-        0.11079904f, -0.064791024f, 0.039752454f, -0.010821002f, -0.0804499f, 0.039238233f, -0.20708968f, -0.0006033373f,
-        0.052015606f, 0.14231336f, 0.053492304f, -0.07192266f, 0.096499145f, 0.046641137f, 0.058696255f, 0.3083965f,
-        -0.006829929f, -0.06634629f, -0.0006422859f, 0.047185294f, 0.019551832f, 0.14146535f, 0.09013991f, 0.030172091f,
-        -0.12330479f, 0.13599597f, -0.053070445f, -0.22385597f, 0.0056435503f, 0.050066054f, -0.050145466f, 0.13235848f,
-        -0.15448943f, 0.14928514f, -0.12993471f, 0.036441635f, 0.15029962f, 0.064767554f, -0.12665881f, 0.008192803f,
-        -0.03103364f, -0.21374081f, -0.12522796f, 0.0859374f, 0.16654368f, 0.043288223f, -0.08439407f, 0.12800811f,
-        -0.14426419f, -0.13104884f, 0.016840335f, -0.165108f, -0.032580152f, -0.12165724f, -0.19686861f, -0.1197177f,
-        0.016956184f, -0.008463707f, 0.10911041f, -0.14751688f, 0.088540986f, -0.09660437f, 0.16589233f, 0.15250744f,
-        -0.0072841938f, -0.14846152f, 0.22650225f, -0.03476374f, 0.017021548f, 0.044156563f, -0.0049151615f, -0.076452084f,
-        0.018258557f, 0.12380933f, -0.10809491f, -0.091122344f, -0.08509157f, 0.0029474762f, -0.10238411f, -0.0027637153f,
-        -0.0045606806f, -0.039184067f, 0.057588674f, 0.07513586f, 0.04802196f, -0.061261054f, 0.053578526f, -0.115052424f,
-        -0.24005362f, -0.06809709f, 0.06478788f, -0.06255504f, -0.04031992f, 0.024303017f, 0.08838077f, 0.36176795f,
-        0.14816724f, 0.09776102f, 0.098245986f, 0.039048f, 0.138743f, -0.07418776f, -0.01165281f, -0.033003036f,
-        0.08269806f, -0.02544505f, 0.0043459013f, -0.04139548f, 0.1367322f, 0.06415273f, 0.022522066f, -0.09804923f,
-        0.106982335f, 0.07874307f, -0.32661012f, -0.5784073f, 0.07878551f, 0.037043672f, 0.09103791f, -0.28720576f,
-        -0.1845623f, 0.116679125f, -0.028650276f, 0.13273172f, 0.013875403f, 0.1764871f, 0.02592395f, 0.08149047f,
-        0.12939069f, -0.07646094f, -0.143073f, -0.055006366f, 0.09703953f, 0.056217548f, 0.027460357f, -0.050685003f,
-        -0.13853918f, -0.09042408f, -0.109053895f, 0.01868561f, -0.26124513f, -0.07518465f, 0.03338835f, 0.19161065f,
-        0.2031475f, 0.042335328f, 0.028333921f, -0.02509381f, -0.06285996f, 0.15059504f, -0.11158016f, -0.023172025f,
-        0.13595079f, -0.0538936f, -0.010162805f, -0.004387777f, 0.007074527f, -0.07920854f, -0.04906484f, -0.07562375f,
-        0.03419494f, 0.15707746f, 0.1472559f, 0.03813436f, -0.044534724f, 0.006981144f, 0.061063368f, 0.24520852f,
-        -0.20236598f, 0.10285881f, -0.17654854f, 0.040303327f, -0.064284f, -0.01778386f, -0.13908258f, 0.067697465f,
-        0.09747216f, -0.08764024f, -0.1347123f, -0.23777997f, -0.09052918f, -0.02579276f, -0.045682076f, -0.041738395f,
-        0.010330843f, 0.08147508f, -0.0039048158f, -0.029659273f, 0.115715936f, 8.574259e-05f, 0.01563971f, -0.11893662f,
-        0.014005823f, -0.06479444f, 0.062367316f, 0.15615477f, 0.16275269f, -0.21173646f, 0.007467995f, -0.06831323f,
-        -0.18760568f, 0.27037415f, -0.5702752f, -0.19539055f, -0.6321809f, -0.25121287f, 0.078178436f, 0.17675489f,
-        0.1236655f, 0.35624656f, -0.014834464f, 0.26924098f, 0.420309f, -0.13099718f, -0.40070245f, -0.16853626f,
-        -0.08566109f, 0.10312588f, 0.4927855f, -0.68495345f, 0.22849917f, 0.018980036f, 0.20778225f, 0.061580364f,
-        0.09600463f, 0.18838522f, 0.16732521f, 0.4401128f, -0.34557375f, -0.2415839f, -0.14153047f, 0.17937016f,
-        0.012735262f, 0.09429023f, -0.103013165f, -0.10163981f, -0.086993f, -0.6449389f, -0.047982644f, -0.31552255f,
-        0.03644627f, -0.22636144f, -0.471932f, -0.5917608f, 0.092337996f, 0.17811951f, 0.20485692f, -0.08552075f,
-        0.07057723f, 0.21684314f, 0.31715372f, -0.023089755f, 0.099586345f, -0.37242585f, -0.013547614f, -0.058212504f,
-        0.038579218f, 0.22665861f, 0.08806132f, 0.23806767f, 0.26178262f, 0.2988335f, -0.024975803f, 0.052178904f,
-        -0.11468514f, -0.28782856f, 0.06655919f, -0.021309579f, -0.08236063f, 0.13868219f, -0.03709927f, 0.06279157f,
-        -0.27330863f, 0.0503271f, 0.11938535f, -0.024518207f, -0.038019627f, 0.20014533f, -0.012718411f, -0.19180813f,
-        0.013089879f, -0.10531886f, 0.07382748f, -0.081078134f, 0.044892672f, -0.07464311f, 0.16023552f, -0.072798274f,
-        0.08471629f, -0.44533667f, -0.014353242f, 0.05359309f, 0.039778013f, -0.088836364f, 0.1373804f, 0.053313132f,
-        0.028517736f, -0.38196036f, 0.21539359f, 0.030371431f, 0.03673572f, 0.03859689f, 0.05142914f, -0.07907048f,
-        0.11118196f, 0.072680324f, -0.16308734f, -0.07459362f, -0.032305233f, -0.016031478f, -0.1545917f, -0.08448065f,
-        0.049181543f, 0.06635627f, 0.04390918f, -0.15875699f, -0.22729668f, 0.011673528f, -0.08896398f, 0.025764422f,
-        0.11478127f, -0.03909536f, -0.027329298f, -0.02110099f, -0.022210494f, 0.27530894f, 0.03872312f, 0.044507556f,
-        -0.26531097f, 0.0816475f, -0.1441174f, -0.22127983f, -0.30585563f, -0.026364522f, 0.06776251f, 0.009970035f,
-        -0.12624124f, -0.037231628f, -0.47767413f, 0.10238757f, 0.40529624f, -0.09493349f, -0.20009637f, -0.16019702f,
-        -0.047878392f, 0.17098466f, 0.040143512f, -0.26793927f, 0.02526046f, 0.19147345f, 0.04086184f, -0.0045366343f,
-        -0.02978334f, 0.044883166f, 0.017264655f, 0.35139525f, 0.045949817f, 0.015381357f, -0.019803904f, 0.1698594f,
-        -0.2995754f, 0.019336324f, 0.05268206f, -0.12638442f, 0.22999945f, -0.107615836f, 0.04254088f, 0.24376239f,
-        -0.30838016f, 0.009880026f, -0.11775164f, -0.0008143282f, 0.027596338f, 0.016932864f, 0.2996682f, -0.110839434f,
-        0.10696346f, 0.38583827f, 0.16842479f, 0.12127212f, 0.011464033f, -0.0764433f, -0.25752077f, 0.34628707f,
-        0.032209743f, 0.193886f, -0.13242118f, -0.0061364425f, 0.13781203f, 0.07086113f, 0.16845031f, -0.010787678f,
-        -0.1819001f, 0.0034307824f, -0.17620482f, 0.06919199f, -0.11445521f, 0.021321882f, 0.11466068f, 0.05688903f,
-        0.1540006f, 0.21643011f, 0.04646305f, 0.02109924f, 0.0035969068f, 0.034379277f, -0.080182314f, 0.07794392f,
-        0.117111675f, -0.09122861f, -0.045688037f, -0.07586554f, 0.2220697f, 0.109977454f, 0.11195238f, 0.08567228f,
-        0.11343299f, 0.11701141f, 0.049435984f, -0.03891533f, -0.07156344f, -0.0915151f, 0.037217457f, 0.023707064f,
-        0.0240214f, 0.08337647f, 0.05872413f, -0.053317066f, 0.016479205f, -0.009700245f, -0.008742083f, -0.08946513f,
-        -0.0731648f, -0.0073601035f, 0.023728339f, -0.14552358f, 0.1080169f, 0.03759086f, -0.12881893f, -0.046789013f,
-        0.08560336f, 0.10280984f, -0.01909203f, 0.104514934f, 0.03316516f, -0.16143897f, 0.042585f, 0.09436173f,
-        0.038066316f, -0.0723683f, 0.17899288f, -0.05090978f, 0.16423592f, -0.0845441f, 0.13445087f, -0.015492976f,
-        0.054402813f, 0.25583944f, -0.060849667f, 0.029741177f, -0.05792153f, -0.25174817f, 0.094798386f, 0.14293677f,
-        0.12781996f, -0.021910444f, 0.056548577f, 0.109110884f, 0.019513763f, 0.09609792f, -0.15543261f, -0.015710047f,
-        0.08555243f, 0.2484441f, 0.18791144f, 0.06081708f, 0.12802969f, 0.11723893f, -0.04033569f, -0.013168674f,
-        0.09724309f, -0.09325081f, -0.074371934f, -0.061213706f, 0.118000716f, 0.07249027f, -0.19094986f, 0.05411131f,
-        0.044601418f, -0.16077502f, -0.14144385f, 0.10600486f, -0.026731186f, -0.02794767f, -0.28064293f, -0.091971666f,
-        -0.16884969f, 0.209733f, 0.036418688f, 0.053768244f, 0.005679766f, 0.34444457f, -0.017423913f, -0.0240021f,
-        0.07392181f, -0.042318024f, -0.12884095f, -0.044019654f, 0.015592606f, 0.106529556f, -0.029238338f, -0.013812989f,
-        -0.07675324f, 0.0127365105f, 0.022666434f, -0.13954517f, 0.15209784f, 0.26122928f, -0.028598757f, -0.05105209f,
-        0.0091186715f, -0.04114071f, 0.116655745f, -0.13081926f, 0.06877991f, -0.1404487f, 0.08501106f, -0.10160305f,
-        -0.08480843f, 0.041036468f, 0.19312252f, -0.04624816f, 0.04544932f, -0.0026057155f, -0.017221175f, 0.064368956f,
-        -0.057545453f, 0.063230366f, 0.12745564f, -0.0038511725f, 0.13059019f, 0.02635711f, 0.051344264f, 0.15571214f,
-        -0.10282795f, 0.15650745f, 0.021253126f, 0.1314816f, 0.03045481f, 0.043486834f, -0.10703667f, 0.046699654f,
-        -0.056887567f, -0.006748413f, -0.08173874f, 0.17996451f, -0.0006432459f, 0.035672843f, 0.114872605f, -0.039704826f,
-        0.04115266f, 0.015186159f, 0.18384172f, -0.10189897f, 0.038351092f, -0.04486738f, -0.24168316f, 0.007272739f,
-        -0.095774114f, 0.07465326f, 0.18822299f, -0.05709727f, 0.023085974f, -0.20163098f, -0.00566854f, -0.06274751f,
-        -0.010694505f, 0.07562633f, 0.109316826f, 0.21064802f, -0.1262871f, 0.009594079f, 0.020194607f, 0.13273314f,
-        0.005311087f, 0.21901911f, -0.69882196f, -0.56969124f, -0.18242481f, -0.103685305f, 0.07447898f, 0.029246874f,
-        0.32138565f, 0.30615917f, -0.08378422f, 0.4736522f, 0.22689833f, -0.2963698f, -0.0950739f, 0.10992001f,
-        -0.4835429f, 0.2406863f, -0.029617868f, -0.7333474f, -0.2752987f, 0.26124054f, -0.0011541445f, 0.18402809f,
-        -0.24201633f, 0.10178218f, 0.08581896f, 0.5229656f, 0.04066058f, -0.0017737548f, 0.06589572f, 0.16284236f,
-        -0.07993837f, -0.010760735f, -0.131178f, 0.14645673f, 0.32650504f, -0.25547364f, -0.119804054f, 0.12742884f,
-        -0.07164087f, 0.062226567f, -0.6714981f, -0.48435166f, 0.15661523f, 0.28944495f, 0.2596145f, -0.2662401f,
-        -0.13963738f, 0.17428489f, 0.09089995f, 0.2075794f, 0.36971527f, -0.4352183f, -0.064691536f, 0.43562406f,
-        0.07671769f, -0.018309468f, -0.2046983f, 0.1042477f, 0.22526191f, -0.058301862f, 0.023553185f, -0.16440618f,
-        0.11203482f, 0.09024499f, 0.11627107f, 0.04743309f, 0.1427808f, 0.03671562f, 0.17757703f, -0.029881075f,
-        -0.1010023f, 0.03345036f, -0.14944403f, -0.01310555f, -0.15516926f, -0.020771125f, 0.012415202f, 0.023627676f,
-        -0.023323374f, -0.12826234f, -0.0072760335f, 0.16815396f, 0.12694065f, -0.056707922f, 0.02065947f, 0.025599407f,
-        -0.0043220716f, -0.06465957f, -0.105130866f, -0.02603404f, -0.09413023f, -0.13706136f, 0.030017572f, -0.08114908f,
-        -0.055202812f, -0.1249493f, -0.04379434f, -0.14016736f, 0.086976334f, 0.010757868f, 0.045440923f, -0.14842512f,
-        -0.10221732f, 0.02838407f, -0.0522977f, -0.028383834f, -0.0018301007f, -0.053037845f, -0.08931587f, 0.0011158048f,
-        0.087211706f, 0.021518202f, 0.07054084f, 0.09121316f, 0.011218838f, 0.021481903f, 0.007641764f, 0.047408707f,
-        -0.06036774f, 0.045100402f, -0.040218726f, -0.07681358f, -0.019729296f, 0.11623793f, -0.036953405f, -0.072136514f,
-        -0.13714962f, 0.03608767f, -0.1612072f, -0.16893485f, 0.22927509f, -0.25132066f, 0.31229684f, -0.19694662f,
-        -0.025130633f, -0.016048264f, 0.047047146f, 0.015759625f, 0.1347842f, 0.10096319f, -0.12148907f, -0.21393573f,
-        -0.08344262f, 0.09707348f, 0.07982079f, -0.11108147f, -0.068191804f, -0.13920887f, -0.002492187f, -0.2448549f,
-        0.1318571f, 0.27596378f, 0.07763426f, -0.09040614f, -0.3181024f, -0.32783446f, -0.17381983f, -0.23335305f,
-        0.19909513f, 0.045454536f, -0.05090858f, -0.14777853f, -0.09056058f, -0.0535491f, -0.065470316f, -0.050861593f,
-        0.34860215f, -0.19970287f, 0.15730026f, 0.21060269f, -0.40190744f, -0.12956437f, 0.059234235f, -0.3668439f,
-        -0.22732715f, -0.17991711f, -0.02996202f, -0.35564566f, 0.27542877f, 0.08356201f, 0.20402227f, 0.016280187f,
-        0.052262634f, -0.096181475f, 0.13915503f, 0.37543693f, 0.21387589f, 0.022428207f, -0.059138667f, -0.20030466f,
-        -0.029282182f, -0.16619386f, -0.0050409385f, -0.030138332f, -0.013867989f, 0.03002424f, 0.06673587f, 0.21697272f,
-        -0.0050353887f, -0.0029662733f, 0.1181916f, 0.032104343f, 0.07923265f, 0.032168698f, 0.014143914f, -0.03571951f,
-        -0.12766126f, 0.013773514f, 0.059538003f, -0.07545176f, -0.13183089f, 0.053306177f, 0.06807497f, -0.116728336f,
-        -0.04777039f, -0.28046197f, 0.02635913f, 0.036206365f, -0.10078246f, -0.006727802f, -0.00012448512f, -0.13930373f,
-        0.027451027f, 0.035997435f, 0.20285583f, -0.08584589f, -0.0709467f, -0.017565513f, 0.12596472f, 0.02787896f,
-        -0.07857089f, 0.1088199f, -0.029913334f, 0.011884528f, -0.020242462f, -0.07282841f, -0.13217238f, -0.112848364f,
-        -0.040515494f, 0.017215336f, 0.13215974f, -0.044115417f, -0.03452455f, -0.09640662f, -0.082876906f, 0.011320914f,
-        0.01233529f, 0.03960103f, 0.1762272f, 0.032190666f, -0.08898425f, 0.084113374f, -0.009052537f, -0.1340842f,
-        0.061373174f, -0.0063772597f, -0.10452902f, 0.040910367f, 0.14950266f, -0.41736954f, 0.14747919f, 0.2205394f,
-        -0.08879248f, -0.035968274f, -0.14938715f, 0.03895221f, 0.12842447f, -0.11069862f, -0.09713354f, 0.19836691f,
-        -0.03563392f, -0.16442406f, 0.10308508f, 0.13290545f, 0.04807071f, -0.18739569f, -0.034791376f, 0.10481085f,
-        -0.16655955f, -0.03370102f, 0.04662206f, 0.055253297f, 0.18262543f, 0.05363739f, -0.03986297f, 0.046732575f,
-        -0.06771178f, 0.0913459f, 0.24558778f, -0.15520236f, 0.264399f, 0.004428663f, 0.06939006f, 0.08212156f,
-        0.008332048f, 0.27946195f, -0.18928522f, -0.121535316f, -0.32305658f, -0.09796768f, -0.14626463f, -0.29526272f,
-        0.21997432f, 0.0022502532f, 0.22781481f, 0.08302275f, -0.048470598f, 0.006900677f, -0.16287701f, 0.008177475f,
-        0.08609173f, 0.16383742f, -0.20866019f, -0.02614368f, 0.15624887f, 0.059474472f, -0.036418542f, -0.21849225f,
-        -0.05356945f, -0.029405225f, -0.01094797f, -0.011527609f, 0.030271862f, 0.11156258f, 0.097804986f, -0.14742447f,
-        0.034798868f, 0.002998732f, -0.0046095434f, 0.12122731f, -0.003876621f, -0.056552228f, -0.031818118f, 0.060342386f,
-        -0.07554266f, 0.0344846f, -0.09822044f, 0.047290858f, 0.037844077f, 0.097567335f, 0.18232842f, -0.03552138f,
-        0.028946966f, 0.19485602f, 0.11863711f, 0.07660538f, -0.0605053f, 0.02035523f, -0.09299664f, 0.041953452f,
-        -0.00029315456f, -0.08111707f, -0.052215617f, 0.16552049f, -0.083953455f, -0.13155483f, -0.005734488f, -0.1700431f,
-        0.053682737f, -0.031269405f, 0.258722f, 0.001444452f, 0.12024841f, -0.1519967f, 0.023498194f, 0.14577545f,
-        0.10401784f, 0.12332136f, -0.019912798f, -0.026904361f, -0.055608798f, 0.01925381f, -0.11110159f, -0.07690494f,
-        -0.040867344f, 0.007131249f, -0.048774138f, 0.09748202f, 0.030911319f, -0.07227144f, -0.10482357f, 0.14188355f,
-        0.027685653f, 0.048248567f, -0.019593604f, -0.08228092f, 0.19474739f, 0.22300906f, -0.12726152f, 0.18318447f,
-        -0.055993624f, -0.16365218f, 0.050014146f, -0.062964216f, -0.05103573f, 0.20720649f, 0.11297011f, -0.009268905f,
-        0.15359834f, -0.05581689f, -0.08182534f, 0.061059315f, 0.0482361f, -0.1189285f, 0.06478691f, 0.08320938f,
-        0.14937176f, 0.10530594f, -0.061810203f, -0.06720221f, 0.018141659f, 0.0651975f, 0.07207829f, 0.005806188f,
-        -0.019444663f, 0.053977724f, -0.13984194f, 0.28394172f, 0.02033666f, 0.13845529f, 0.019628417f, 0.039292574f,
-        0.014449771f, -0.005002997f, 0.1263072f, 0.07342531f, -0.081056565f, 0.27863073f, 0.110460736f, 0.048991464f,
-        -0.074708685f, -0.14991017f, 0.023401218f, 0.040145066f, 0.084980525f, -0.0018829497f, 0.07499988f, -0.08962439f,
-        0.09197621f, -0.26033065f, 0.15394677f, 0.0026080576f, -0.17793475f, 0.0087439f, 0.08236715f, -0.12768568f,
-        0.12145961f, -0.05191183f, 0.16462126f, -0.2790712f, 0.06164637f, -0.08667604f, -0.16724743f, -0.073133625f,
-        -0.039887108f, 0.065363154f, 0.07833827f, -0.20197774f, -0.01638758f, -0.060912013f, 0.02159885f, -0.094059944f,
-        -0.0010947633f, -0.04148406f, 0.12819764f, -0.17635362f, -0.023920035f, 0.014694639f, -0.2865894f, 0.09316408f,
-        -0.16316034f, -0.0454445f, 0.042537168f, 0.053524878f, 0.086046256f, 0.03811497f, 0.06788093f, -0.12505908f,
-        -0.023934983f, 0.08963742f, 0.12673897f, 0.041533764f, 0.16297734f, -0.097784154f, -0.01850006f, 0.08952503f,
-        -0.045841966f, 0.0021269845f, -0.1604576f, 0.092654616f, -0.0026626508f, 0.10735787f, -0.114979446f, -0.10460289f,
-        0.13084786f, -0.08764167f, 0.21302825f, 0.24171829f, 0.053412363f, 0.041958064f, -0.13851899f, -0.04449446f,
-        0.024597157f, -0.04023315f, -0.18693332f, -0.15972525f, 0.12852067f, 0.0011690416f, -0.04384907f, 0.039769456f,
-        0.09690643f, -0.05680998f, 0.0680595f, -0.5603169f, -0.077256955f, -0.12772004f, 0.027268132f, -0.15256988f,
-        0.06541322f, 0.1754508f, -0.21317554f, -0.029189864f, -0.16198508f, 0.16063368f, 0.011404777f, 0.041294202f,
-        0.0019008023f, -0.116768f, 0.1120889f, 0.08864166f, -0.68481725f, 0.014872811f, -0.04554521f, 0.039286092f,
-        0.14001471f, -0.03337987f, -0.071125485f, 0.22523135f, 0.1898333f, 0.04516641f, -0.0772656f, 0.08132069f,
-        -0.046482608f, 0.1758033f, -0.0770764f, -0.029936552f, -0.010694777f, 0.025848446f, 0.050219152f, 0.08511228f,
-        -0.21203451f, 0.10176055f, 0.005088404f, -0.1522646f, 0.2708207f, 0.16841896f, 0.05839393f, -0.15576974f,
-        0.06560462f, -0.0010405537f, -0.042116497f, 0.037547726f, -0.06433461f, 0.050675068f, -0.17767777f, 0.16918515f,
-        0.011838926f, 0.08346247f, -0.112504706f, -0.047291126f, 0.13132799f, -0.0777665f, 0.066182025f, 0.005948058f,
-        0.016085774f, 0.02417987f, 0.10064563f, -0.0932315f, 0.08021587f, 0.039135013f, -0.031132074f, -0.07674244f,
-        0.049915385f, 0.03169322f, 0.054934863f, 0.014323431f, 0.11202339f, -0.04132793f, 0.07640269f, 0.063514136f,
-        0.031591546f, 0.0284558f, 0.09848992f, 0.0049334113f, 0.040919196f, 0.024741326f, -0.13244486f, -0.08357015f,
-        0.027222978f, 0.0113561675f, 0.101796694f, 0.0632748f, 0.061941933f, 0.1604721f, -0.17920883f, -0.12135301f,
-        -0.051246177f, 0.10225406f, -0.031269684f, 0.008107952f, -0.07042767f, -0.076102704f, -0.047083046f, 0.03913299f,
-        -0.095641114f, -0.021539906f, 0.10307567f, -0.011695965f, -0.064148605f, 0.0032621946f, -0.18785185f, 0.037760608f,
-        0.042978663f, 0.004179973f, 0.04188886f, -0.13041754f, 0.14725585f, -0.065368064f, -0.058514778f, -0.20539759f,
-        0.16615054f, 0.08451626f, -0.024010839f, -0.06998196f, -0.1802018f, 0.024751304f, 0.12100675f, 0.09841861f,
-        -0.29972705f, -0.19882959f, -0.014681001f, -0.115726575f, 0.05294674f, -0.25277448f, 0.18187022f, -0.09806762f,
-        0.21488589f, 0.0006730208f, -0.0048463233f, 0.0351828f, 0.0016250596f, -0.054998837f, -0.007880158f, -0.22015448f,
-        -0.26764217f, -0.12083339f, -0.014182157f, -0.14077413f, -0.16248807f, -0.042394526f, -0.097650096f, -0.10012815f,
-        0.22831579f, 0.19162406f, -0.06230349f, -0.17660137f, -0.1514611f, -0.081941076f, -0.03278579f, -0.08999327f,
-        0.09213604f, 0.2529217f, -0.12425908f, -0.08986501f, -0.00086629705f, 0.016069826f, 0.20869717f, 0.12315839f,
-        0.22563796f, -0.24049199f, 0.09320284f, 0.2559914f, 0.15120481f, 0.10925625f, 0.21097873f, -0.008869938f,
-        -0.04970891f, -0.10616022f, 0.034542892f, -0.35416493f, 0.21325664f, 0.1063468f, 0.1670689f, -0.09573959f,
-        -0.11396701f, -0.024714563f, 0.090370245f, 0.35948384f, 0.14971407f, 0.17512524f, -0.23841333f, -0.06305779f,
-        -0.026573757f, 0.25415552f, 0.2445691f, 0.045919236f, 0.123146795f, -0.12509198f, 0.16579913f, -0.07205421f,
-        -0.05731247f, 0.029743997f, 0.0061222184f, -0.04899247f, 0.07779331f, 0.13588189f, 0.08934806f, 0.13841072f,
-        -0.017874954f, -0.027746242f, -0.077907145f, -0.083754145f, 0.012611609f, 0.22291736f, 0.030584764f, -0.0705128f,
-        -0.025229227f, 0.033248883f, 0.003674157f, 0.05446864f, 0.026840346f, 0.005236026f, -0.00038219907f, 0.059033453f,
-        -0.2334416f, 0.17340122f, 0.08419046f, -0.031313922f, 0.28403473f, -0.00025046238f, 0.036162015f, 0.01361263f,
-        -0.10873345f, -0.00043563693f, -0.0030747845f, -0.24838302f, 0.016789088f, 0.041678324f, 0.011372899f, -0.10651727f,
-        0.12225461f, 0.014924731f, -0.21535909f, -0.051135153f, -0.112061135f, -0.047361266f, 0.048020955f, -0.21117415f,
-        -0.075071484f, 0.028642325f, -0.06385338f, -0.026709497f, 0.09117664f, -0.13163462f, 0.14321657f, -0.107976325f,
-        -0.112593666f, -0.050546527f, -0.044395823f, -0.09760957f, 0.060024537f, 0.004553766f, 0.10145364f, 0.17134877f,
-        0.009453878f, -0.16177206f, -0.11519585f, -0.005011397f, 0.03719179f, -0.06448737f, -0.19234249f, 0.13831067f,
-        0.020853918f, -0.13849469f, 0.038461402f, 0.02936702f, 0.035438076f, -0.04944998f, -0.02865919f, 0.07331086f,
-        -0.03349535f, -0.0029834504f, -0.052552f, -0.07722794f, 0.10202652f, 0.06873851f, -0.1203247f, 0.100063175f,
-        0.032446608f, 0.15854335f, 0.025547849f, -0.07562231f, 0.054097075f, 0.17829964f, -0.030229717f, 0.015718792f,
-        -0.30030683f, 0.07953027f, -0.002121834f, 0.017363798f, 0.115688115f, 0.08113189f, -0.09973175f, -0.31678453f,
-        0.115577064f, 0.27515167f, -0.07175888f, -0.09755354f, -0.047729757f, 0.021088257f, 0.036001254f, 0.033542942f,
-        -0.061264247f, 0.01719737f, -0.31699044f, 0.15696041f, -0.106851675f, 0.27099803f, 0.2618658f, -0.0034370727f,
-        0.0024908532f, -0.011067096f, 0.0934972f, -0.0008490541f, -0.0005100172f, 0.02790422f, -0.11161902f, -0.053128097f,
-        0.0026691435f, -0.09878967f, -0.10623369f, 0.074278235f, -0.004999286f, -0.05188268f, 0.06364736f, -0.023087721f,
-        0.10884409f, -0.049043722f, 0.087919004f, -0.019461827f, 0.13138045f, 0.02472697f, 0.049558595f, 0.01661671f,
-        -0.18733181f, 0.0055307453f, 0.085939735f, 0.15204045f, -0.15095368f, 0.010537095f, -0.10978591f, 0.024943938f,
-        0.02491316f, -0.05687963f, -0.0030421875f, -0.042698238f, -0.13835508f, 0.09950397f, -0.06511427f, 0.077584215f,
-        -0.10393459f, -0.03322964f, 0.04268529f, -0.010544271f, 0.022636628f, -0.009577637f, -0.03304309f, -0.00550141f,
-        0.11324933f, 0.060968008f, 0.14739168f, -0.05842812f, -0.20666915f, -0.16297366f, 0.13995801f, -0.1813533f,
-        0.11668715f, 0.095512465f, -0.103131935f, 0.0034415848f, 0.07752774f, -0.061707962f, 0.04434161f, 0.16232336f,
-        -0.15194009f, -0.0867197f, -0.072566316f, 0.1540279f, 0.060723037f, 0.1302457f, -0.06444813f, -0.08488336f,
-        -0.20738213f, -0.09838347f, 0.022194767f, 0.2203194f, -0.05633822f, 0.17187035f, 0.004818883f, 0.1051957f,
-        0.07379507f, -0.09273664f, -0.019949103f, -0.10196093f, 0.09552817f, -0.27259514f, -0.035698026f, 0.05234441f,
-        -0.015972324f, -0.118005246f, -0.031037334f, -0.0016400458f, -0.041852552f, 0.10089899f, 0.00094910007f, -0.08788296f,
-        0.0968923f, -0.085223384f, -0.1894816f, 0.009100221f, -0.089909755f, 0.18486772f, -0.07446395f, -0.027119871f,
-        0.024855224f, -0.032448582f, 0.043148432f, 0.085296534f, -0.16503349f, -0.060714334f, -0.16726142f, 0.011815997f,
-        -0.07212241f, -0.011189249f, -0.034861792f, 0.14057131f, 0.00015392335f, -0.06532661f, 0.07435682f, 0.17825711f,
-        0.023899931f, 0.05432418f, 0.09117314f, -0.1428513f, -0.12564233f, -0.074689f, -0.16746785f, 0.07257913f,
-        0.10042531f, -0.0758855f, -0.01788195f, 0.008002084f, -0.017655542f, 0.047367077f, 0.09691162f, -0.068625145f,
-        0.010930855f, 0.21558939f, 0.0010282607f, -0.055939473f, 0.054008882f, 0.017661393f, 0.13626355f, 0.07175409f,
-        -0.030403392f, -0.034247007f, 0.070329025f, 0.058465164f, 0.085358016f, -0.10227361f, -0.1906486f, -0.122155294f,
-        -0.119905494f, 0.058952667f, -0.062413357f, -0.05203812f, -0.06794956f, 0.009946522f, 0.056156944f, 0.005406308f,
-        -0.03882386f, -0.04125085f, -0.085847296f, 0.02979365f, 0.12435091f, -0.05941526f, -0.09667618f, -0.05140282f,
-        -0.114106f, 0.07563073f, 0.021950928f, 0.06658404f, -0.0334632f, -0.047739036f, -0.0707335f, -0.16281122f,
-        0.06337375f, 0.0136379255f, -0.10091603f, -0.0025951865f, -0.03020668f, 6.4325664e-05f, -0.14556363f, 0.17308009f,
-        0.032529585f, -0.01776681f, -0.016499525f, -0.12665375f, 0.17204961f, -0.03522089f, 0.2800882f, 0.075281024f,
-        0.04983285f, -0.008900413f, 0.13641962f, -0.2235027f, -0.072196946f, -0.044692885f, 0.03307452f, -0.21001841f,
-        -0.05383363f, 0.19675589f, -0.0736332f, 0.1250183f, -0.03809462f, -0.25170636f, -0.02393394f, 0.052830793f,
-        0.026512314f, -0.075757146f, 0.11976943f, 0.164378f, -0.21002716f, -0.010906702f, 0.02857957f, -0.021662166f,
-        0.18754877f, -0.03474665f, 0.13477029f, 0.09400441f, 0.13521877f, 0.19503164f, -0.15272076f, 0.11069306f,
-        -0.025197402f, 0.023785383f, 0.06370975f, 0.068022944f, -0.122716665f, -0.07415554f, -0.06218277f, -0.012715668f,
-        -0.1448699f, -0.043967858f, -0.0514891f, 0.06719057f, 0.009440979f, 0.037974875f, 0.06379862f, -0.17818715f,
-        0.043746147f, 0.029987331f, 0.03767732f, 0.17909794f, 0.022546167f, 0.0017063434f, -0.07873274f, 0.083150625f,
-        0.13895035f, -0.068405405f, -0.11743462f, -0.0660755f, -0.0075053805f, -0.079130694f, 0.05131174f, -0.10673445f,
-        -0.041885335f, 0.008193046f, 0.025379146f, -0.06988122f, -0.05749267f, -0.025284013f, 0.09098861f, 0.09057303f,
-        0.066067025f, 0.14209765f, 0.05405785f, 0.088269494f, -0.049579486f, -0.030725153f, -0.14183141f, 0.06553881f,
-        0.14222991f, -0.00035107764f, 0.046401173f, 0.034082774f, 0.047530226f, -0.06376893f, 0.013571944f, 0.10685714f,
-        -0.060075093f, 0.1142758f, -0.069464825f, 0.043024022f, -0.03563058f, -0.030983053f, -0.045063768f, 0.02841456f,
-        0.045882903f, 0.08036101f, -0.2896834f, 0.13590768f, -0.041262288f, -0.07868512f, 0.07113605f, 0.03407142f,
-        0.093087666f, -0.12243166f, 0.12860492f, -0.016663693f, -0.058267098f, -0.06382375f, -0.03219075f, -0.111069016f,
-        0.0033251778f, -0.22130147f, 0.25886795f, -0.07002815f, 0.10777023f, -0.062396612f, -0.15819307f, 0.14760412f,
-        -0.0745076f, 0.08453505f, -0.014908702f, 0.03688115f, -0.07915459f, -0.03343687f, 0.20037402f, -0.004288264f,
-        0.23004246f, 0.32509732f, 0.019248052f, 0.15187758f, 0.06865757f, -0.05602157f, -0.09098318f, -0.28616938f,
-        -0.12237085f, 0.11953263f, -0.12203852f, -0.30376062f, -0.24995352f, -0.18329975f, 0.012519838f, 0.02355691f,
-        0.19203122f, -0.03353591f, -0.097198986f, -0.28012145f, -0.0280177f, 0.03190823f, 0.12119897f, -0.090608865f,
-        0.3097055f, 0.0032580192f, 0.16809924f, -0.028590601f, -0.17150731f, -0.06152144f, 0.09838586f, -0.32064715f,
-        0.16482855f, 0.2528595f, -0.07687789f, -0.25426242f, -0.23300466f, -0.02397698f, -0.01543154f, -0.16397642f,
-        0.25078633f, 0.01090102f, 0.08076186f, 0.047207303f, 0.20233409f, -0.28397578f, -0.16719568f, -0.3667677f,
-        -0.046303317f, -0.15445778f, 0.10222507f, 0.004225807f, 0.03214902f, 0.11637272f, 0.14333685f, -0.034722157f,
-        -0.24232215f, 0.26538184f, 0.023910709f, 0.012304545f, -0.015312743f, -0.059620474f, 0.12207304f, -0.07518736f,
-        0.06650339f, -0.458743f, 0.058039982f, -0.029720634f, -0.032816242f, 0.17057179f, -0.05081759f, -0.048175275f,
-        -0.08591096f, -0.103696786f, -0.10420715f, 0.005255809f, -0.1385059f, -0.064163916f, -0.05862825f, 0.050199002f,
-        -0.14863478f, -0.019945577f, 0.05391571f, -0.06490751f, -0.06570778f, -0.14425428f, -0.041035846f, -0.07247017f,
-        0.017505175f, -0.11290378f, 0.06487363f, 0.035972424f, -0.11823703f, 0.024400523f, 0.11603756f, 0.04601797f,
-        -0.120737515f, -0.056901887f, -0.013592961f, 0.08010847f, -0.067636415f, -0.05284047f, -0.0635949f, -0.021097792f,
-        -0.0031315424f, 0.24495703f, -0.061176177f, 0.072715476f, 0.0024810317f, 0.029311005f, 0.03169989f, -0.18895182f,
-        -0.101815425f, 0.07977271f, -0.072667986f, 0.057742734f, 0.0809664f, -0.09497481f, 0.014809357f, 0.095829464f,
-        -0.010199507f, -0.09972651f, 0.06656658f, 0.08868177f, 0.17953375f, -0.038194098f, -0.07996661f, -0.20978527f,
-        0.196422f, -0.2038091f, -0.30940387f, 0.090961434f, -0.10031104f, 0.023291536f, -0.09263348f, 0.064401425f,
-        0.14235626f, 0.038150184f, -0.06259757f, -0.2634636f, 0.14404395f, 0.07158125f, 0.007898854f, 0.10161567f,
-        -0.1009766f, -0.005904657f, 0.039880402f, 0.0512483f, -0.039093755f, -0.04212005f, 0.079353966f, 0.03313563f,
-        0.12549731f, 0.08852227f, -0.10162506f, 0.2700085f, 0.1350592f, 0.07296674f, -0.025615122f, 0.13316016f,
-        0.14195953f, 0.044559423f, 0.13027342f, 0.06123871f, 0.26035205f, 0.06625483f, -0.20459954f, -0.11983305f,
-        -0.005587729f, 0.17219861f, 0.27667436f, -0.008436577f, 0.0132107f, -0.2891216f, 0.170441f, -0.32097533f,
-        -0.010031274f, 0.04465442f, 0.012056398f, 0.13219124f, -0.04953761f, 0.12496113f, -0.21680382f, -0.018142706f,
-        0.07495768f, -0.020469038f, 0.08884322f, -0.004655702f, -0.08898214f, 0.12957391f, -0.104058854f, -0.16778304f,
-        -0.14378914f, 0.025735583f, 0.027471023f, -0.010388661f, -0.11338496f, -0.05417978f, -0.08300032f, 0.13297302f,
-        -0.11771f, 0.099869706f, 0.053340532f, -0.0037370785f, -0.06092678f, 0.045455243f, -0.08628952f, -0.11864297f,
-        -0.043441635f, 0.02693262f, 0.13500157f, -0.06441939f, 0.08953316f, 0.019645095f, 0.015885394f, 0.016460596f,
-        -0.1373309f, -0.07070983f, -0.08570881f, 0.21018244f, -0.007873752f, -0.11099843f, 0.1519199f, -0.014927551f,
-        0.015057666f, 0.11604869f, 0.06579006f, 0.14434008f, -0.18846701f, 0.007272176f, 0.10105297f, 0.0987391f,
-        -0.12567505f, -0.11202214f, -0.08232181f, 0.19854622f, 0.09017744f, -0.012454308f, 0.006905216f, -0.026289044f,
-        0.09669334f, 0.0716883f, 0.03387059f, -0.04387974f, -0.08037666f, -0.095545575f, 0.009373549f, -0.014716676f,
-        0.011813679f, 0.010240895f, 0.085937016f, 0.025167154f, -0.17104715f, -0.05900908f, -0.03316863f, 0.042331308f,
-        0.06704256f, 0.19063935f, -0.0024344365f, -0.054855205f, 0.07038232f, 0.1564877f, 0.0924537f, -0.02177072f,
-        -0.03289916f, 0.048805293f, 0.031787597f, 0.006527954f, -0.21633328f, 0.09079515f, -0.020618524f, 0.23250335f,
-        0.18530591f, 0.046563152f, 0.0021470557f, 0.026849251f, 0.020593666f, -0.21131809f, 0.0067232675f, -0.045361407f,
-        -0.11688991f, -0.13002889f, 0.04982552f, -0.06348706f, -0.07176613f, -0.12447222f, 0.061817043f, 0.08642849f,
-        0.10635281f, 0.04921544f, -0.108675055f, 0.02827097f, -0.03522877f, -0.08112678f, -0.08245061f, -0.07397406f,
-        -0.079017736f, 0.03628026f, 0.36814913f, -0.04983676f, -0.051527362f, -0.06948106f, 0.051634848f, -0.0016663393f,
-        0.11736686f, -0.03604062f, 0.06452488f, 0.016247746f, 0.0030412364f, 0.0038277418f, -0.07325787f, -0.067697644f,
-        0.06843402f, 0.024160465f, -0.012476593f, -0.058440354f, 0.08832821f, -0.047973275f, -0.018511347f, -0.017478192f,
-        0.08359706f, 0.037052862f, -0.10860196f, -0.09177484f, 0.19560973f, 0.059469454f, -0.10744317f, 0.098955795f,
-        0.03372387f, 0.037761193f, 0.07704568f, 0.025553076f, -0.129229f, -0.13724759f, -0.013437319f, 0.22729851f,
-        0.002632456f, -0.04783041f, 0.28630596f, -0.09098521f, 0.09719709f, -0.029482933f, -0.07927433f, 0.060139146f,
-        -0.005506554f, 0.050591655f, 0.15746102f, -0.016112065f, 0.011751935f, -0.03909335f, -0.011891997f, 0.008410644f,
-        -0.09787591f, -0.1431204f, 0.106138036f, 0.0009509217f, 0.15173115f, 0.020538542f, -0.0041101933f, 0.060556784f,
-        0.0054506906f, 0.064464875f, 0.112830214f, -0.14567275f, 0.0064901924f, -0.15516005f, -0.035315245f, 0.038487773f,
-        -0.11717987f, 0.010558815f, 0.029838936f, 0.03787414f, 0.15400599f, 0.02756883f, -0.042198163f, 0.041028176f,
-        0.07144785f, 0.054617368f, -0.00883195f, 0.12991704f, 0.10192528f, 0.106808126f, 0.10207578f, -0.12933156f,
-        0.00075664767f, 0.22939202f, -0.5403134f, -0.028657246f, 0.11493163f, -0.035267435f, -0.022002852f, 0.13034159f,
-        0.02228193f, -0.036884956f, 0.1711595f, 0.09775683f, 0.06984697f, -0.034472585f, 0.024700426f, -0.086183876f,
-        -0.08087435f, 0.082845725f, 0.14342636f, 0.029741114f, 0.16347378f, -0.19533348f, 0.17677121f, 0.2582631f,
-        0.08587669f, 0.0793771f, 0.12522843f, 0.1501833f, 0.087416515f, 0.08567781f, -0.13022071f, 0.15177435f,
-        0.04963951f, -0.039160114f, -0.067529246f, 0.045763284f, 0.089714184f, -0.029821118f, -0.021921f, -0.1965613f,
-        -0.058811687f, 0.013755436f, -0.18461205f, -0.2291639f, 0.04479956f, -0.048234615f, -0.020008698f, -0.18005718f,
-        0.01781599f, 0.12449369f, 0.16621639f, 0.0992259f, -0.052800246f, 0.15248094f, 0.05196426f, 0.022587275f,
-        0.13650961f, -0.07541803f, -0.29619315f, -0.11846622f, 0.10802241f, 0.14120486f, 0.034275617f, 0.06847123f,
-        0.05998755f, 0.15785986f, -0.021906774f, 0.007853797f, -0.046411112f, 0.08441079f, 0.27411628f, 0.07306532f,
-        0.14530253f, 0.16330679f, -0.078542426f, -0.033873733f, 0.05508031f, 0.045724947f, -0.06821184f, 0.08478063f,
-        0.0023954017f, 0.017856505f, 0.050046302f, 0.112483785f, 0.061173808f, 0.116774976f, 0.07675878f, 0.05564755f,
-        -0.08066242f, 0.27363503f, 0.05992453f, -0.008510244f, -0.22656992f, -0.04162041f, 0.16864622f, 0.14040552f,
-        0.092911795f, 0.02067586f, -0.0005020369f, 0.014112796f, -0.022683332f, 0.07322839f, 0.08239419f, 0.088896394f,
-        0.009534965f, -0.087390214f, 0.026468514f, -0.039049815f, -0.061692398f, -0.0014826306f, -0.09774096f, -0.2537344f,
-        0.11518884f, -0.04692058f, -0.092336215f, 0.015152537f, -0.014403691f, 0.044245694f, 0.1232402f, 0.021173358f,
-        0.035598762f, 0.10329792f, 0.110212155f, -0.02617152f, 0.014526155f, -0.3110919f, 0.0010310273f, 0.056246817f,
-        -0.16085146f, 0.3374787f, -0.5167265f, -0.2858681f, -0.41230744f, -0.09549534f, -0.684438f, 0.61580193f,
-        0.10673256f, -0.20474648f, 0.2856392f, 0.050104573f, 0.3769453f, -0.20493679f, 0.17295183f, 0.49160016f,
-        -0.31097314f, 0.3002997f, -0.14624527f, -0.6318016f, 0.26602188f, -0.18852553f, -0.14665468f, 0.25677085f,
-        0.1063191f, 0.2707665f, 0.24163526f, 0.5209842f, 0.03798687f, 0.28701362f, -0.3625945f, 0.009909023f,
-        0.21541023f, -0.028577114f, -0.03973462f, -0.09905577f, 0.23458897f, -0.61747855f, -0.17193358f, -0.03297227f,
-        -0.053671308f, -0.097378254f, -0.15176219f, -0.09675733f, -0.04771787f, 0.6199806f, 0.15530193f, -0.11634125f,
-        -0.005959693f, 0.4425514f, 0.3665408f, -0.3989044f, 0.16727704f, -0.12062249f, -0.010496158f, 0.27954617f,
-        0.05577291f, 0.24713144f, -0.47116452f, 0.07516561f, -0.39168933f, 0.25067964f, -0.116660744f, -0.14732414f,
-        -0.106050566f, -0.1001556f, -0.026209336f, 0.07794033f, 0.0743186f, 0.14010453f, 0.033953633f, 0.043874603f,
-        -0.07153722f, 0.17606734f, 0.0065154512f, 0.22329631f, -0.1437926f, -0.010540405f, 0.06627302f, 0.0732797f,
-        -0.006396064f, 0.24548545f, 0.04176846f, 0.115914024f, -0.08354775f, 0.0152265f, -0.11346673f, -0.10249803f,
-        -0.1190931f, 0.097855024f, 0.055971306f, -0.016293507f, 0.022796545f, -0.0016724936f, -0.07873694f, -0.06838346f,
-        -0.051661316f, -0.09905446f, 0.050987303f, 0.05871497f, 0.0780928f, 0.068945006f, -0.064108774f, 0.16907841f,
-        -0.02487191f, -0.032190915f, 0.09867988f, -0.0023076204f, -0.07495731f, 0.042555492f, -0.013305829f, -0.16897817f,
-        -0.15441573f, 0.025888164f, 0.055776756f, 0.106395386f, 0.030930245f, -0.2662028f, 0.08381608f, 0.1589241f,
-        0.00401951f, -0.09618134f, -0.0007112941f, -0.03536869f, 0.1302437f, 0.01560559f, 0.105938636f, 0.085682034f,
-        -0.00798966f, 0.24775568f, -0.34470147f, -0.2224643f, -0.46194887f, -0.46445033f, -0.5285281f, 0.049519256f,
-        -0.15485395f, -0.21680784f, -0.100541726f, -0.3371053f, 0.2906036f, -0.1285828f, -0.08835395f, 0.06731722f,
-        -0.0055573904f, 0.19193065f, 0.035503864f, -0.19617744f, 0.06336187f, -0.20342258f, 0.11260564f, 0.10605881f,
-        -0.12894881f, -0.35571098f, 0.08844755f, 0.3724325f, 0.29012197f, 0.04718052f, -0.038239054f, 0.051717397f,
-        -0.31219235f, -0.070036575f, 0.07189026f, 0.039570116f, 0.27010715f, -0.7745511f, -0.38803688f, 0.07009432f,
-        0.016225994f, 0.19547205f, 0.13108407f, 0.06963036f, 0.06308178f, 0.44370624f, 0.11368633f, 0.041413438f,
-        0.0007432589f, 0.45161113f, -0.07380832f, 0.15988155f, 0.09356976f, 0.06459094f, -0.29136783f, 0.25508547f,
-        -0.049219012f, 0.3675348f, -0.33970928f, 0.32052073f, -0.4213472f, 0.039997354f, -0.08034498f, -0.03339122f,
-        0.1760759f, 0.16082911f, 0.055628177f, -0.02235777f, -0.018051961f, -0.033812907f, -0.0320122f, 0.008216549f,
-        -0.04248161f, -0.049319506f, 0.024156755f, -0.22349802f, 0.15875167f, -0.038285483f, -0.07999027f, -0.084810644f,
-        0.096368454f, -0.0014543725f, 0.0825242f, -0.08599624f, 0.2169852f, -0.007842201f, 0.0801371f, -0.04480521f,
-        0.029168751f, -0.01169717f, 0.1177951f, -0.0057723997f, -0.03465619f, 0.07075281f, -0.1314332f, -0.12720948f,
-        -0.011480602f, -0.19286855f, 0.015141101f, -0.09082904f, 0.064620934f, -0.12085188f, 0.08687551f, -0.07382543f,
-        -0.09943039f, 0.06732754f, -0.14431146f, 0.1659792f, -0.14889146f, -0.047686566f, 0.13544351f, -0.0030556237f,
-        0.15790223f, 0.12915494f, -0.054847416f, -0.16686504f, -0.08155735f, -0.10042043f, 0.09143712f, -0.074824244f,
-        0.012111204f, 0.097354025f, 0.20551229f, 0.17852311f, -0.10540071f, -0.29833066f, -0.02182764f, 0.008723987f,
-        0.14957175f, -0.042296913f, 0.12152446f, 0.043586817f, 0.078736946f, -0.14730024f, 0.05279101f, 0.0075290943f,
-        -0.10511133f, 0.14903164f, -0.10590438f, -0.03748456f, 0.019270904f, 0.006274565f, -0.2200591f, 0.0032172976f,
-        -0.04909353f, 0.1914129f, 0.20027535f, -0.201373f, 0.08058211f, 0.10413848f, 0.22410546f, -0.1446264f,
-        0.079878226f, -0.2327881f, -0.008968062f, -0.0679589f, 0.07058367f, 0.05052943f, 0.39433658f, 0.030866802f,
-        0.097192764f, 0.21213987f, 0.10651148f, 0.03273082f, -0.12477717f, -0.3869745f, 0.14079323f, -0.12904476f,
-        -0.10777145f, -0.008327369f, 0.2621192f, -0.00754861f, -0.1439036f, 0.031412676f, -0.03239665f, 0.10337779f,
-        0.29995766f, -0.019146658f, 0.045071047f, -0.06492827f, 0.03069585f, 0.11317228f, -0.047905978f, 0.15241921f,
-        -0.15650935f, -0.050692286f, -0.017976673f, -0.08134484f, -0.09904023f, 0.08990787f, -0.04741219f, 0.10133765f,
-        0.050206304f, 0.0054902816f, -0.21443686f, 0.033557717f, -0.043924794f, 0.016265985f, 0.07661078f, 0.11434629f,
-        -0.01622684f, -0.11906678f, -0.0651296f, 0.37191096f, 0.09260308f, -0.050682962f, -0.0065328632f, 0.069234066f,
-        -0.07409146f, 0.14030726f, 0.04449761f, 0.0403749f, -0.025594927f, 0.034895126f, -0.043685965f, 0.28073832f,
-        -0.25232512f, -0.035065174f, -0.16629383f, 0.003519216f, -0.01254807f, 0.18507098f, -0.33281702f, -0.03146286f,
-        0.054056067f, 0.10796508f, -0.0930771f, 0.13175029f, 0.12464771f, -0.06531706f, 0.037497066f, 0.23097937f,
-        0.019685041f, 0.20731546f, -0.042287655f, -0.107743755f, 0.04033682f, -0.03359753f, 0.07391897f, 0.09432356f,
-        -0.08044331f, 0.19302024f, 0.05581527f, -0.023690453f, 0.20426294f, -0.16853853f, -0.038497526f, 0.15381475f,
-        0.100998245f, -0.12271186f, -0.12412603f, -0.13532978f, -0.047461115f, -0.29523075f, 0.04204687f, -0.08296081f,
-        -0.03353656f, 0.16165724f, -0.6157192f, -0.20567524f, -0.4255267f, 0.025889779f, -0.2783499f, 0.3251998f,
-        0.27214333f, -0.018591035f, 0.17198014f, 0.34474632f, 0.13854557f, 0.08212126f, -0.14777087f, 0.17783412f,
-        -0.5510055f, 0.14839657f, -0.00494251f, -0.4455665f, 0.17732435f, 0.018825902f, -0.11636858f, 0.17396592f,
-        -0.3786647f, 0.0028348793f, 0.29402387f, 0.30704197f, 0.2533698f, 0.10408769f, -0.35560814f, -0.026235405f,
-        -0.029114313f, -0.05436546f, -0.0729413f, 0.027706908f, 0.0358252f, -0.22213572f, -0.048925973f, -0.06271212f,
-        0.1060976f, 0.1006629f, -0.5646193f, -0.31577122f, 0.2590821f, 0.20655364f, 0.070016205f, -0.28231192f,
-        -0.12545961f, 0.1891376f, 0.22220427f, 0.030283704f, 0.41698438f, -0.31113905f, -0.17761089f, 0.30868322f,
-        0.19562638f, -0.17189665f, -0.2320976f, 0.0164972f, -0.13355732f, 0.115779415f, -0.05643652f, 0.047822367f,
-        -0.14435185f, 0.14074004f, -0.030232836f, -0.12846611f, 0.01373525f, -0.080196984f, -0.08475138f, 0.1368293f,
-        0.014202062f, 0.16106269f, -0.008321512f, 0.22807206f, 0.109889336f, 0.17519099f, -0.33050138f, -0.069615744f,
-        -0.062118184f, 0.13433212f, -0.034741156f, -0.28819865f, -0.1645392f, -0.08939842f, 0.042662468f, -0.20628992f,
-        0.17000256f, 0.14448184f, 0.10234265f, -0.15330711f, 0.06476086f, -0.008985412f, 0.050483216f, -0.043919932f,
-        -0.04935736f, 0.15185969f, -0.069023915f, 0.13711281f, -0.11279023f, -0.23107232f, 0.11313891f, 0.107946776f,
-        -0.2573198f, 0.078572504f, -0.027475236f, -0.035786223f, 0.049771223f, -0.0019920447f, -0.031324014f, 0.016797964f,
-        0.094036415f, 0.12175208f, -0.06570679f, 0.04988167f, 0.022549521f, -0.021781959f, 0.027768072f, 0.10632957f,
-        0.19049464f, 0.1906181f, 0.051391594f, -0.04386009f, 0.28402787f, -0.30171084f, 0.061422266f, 0.03856262f,
-        -0.30369145f, -0.22339728f, -0.44835797f, -0.117710255f, -0.4119816f, -0.29510322f, 0.6923762f, 0.6847781f,
-        0.31788775f, 0.4624366f, 0.14336024f, 0.40597403f, 0.52500236f, -0.21020442f, -0.43970484f, 1.0346557f,
-        -0.7591069f, 0.10414126f, 0.40921858f, -1.0997934f, -0.38075867f, 0.4425643f, -0.44598994f, 0.43115565f,
-        -0.65731627f, -0.19075052f, 0.33027273f, 0.41208926f, -0.03809012f, 0.17879817f, -0.6371485f, 0.38559493f,
-        0.5844426f, -0.19194716f, -0.75014466f, -0.34847444f, 0.4867164f, -0.67211616f, -0.14395043f, -0.7463007f,
-        0.35979015f, -0.50249684f, -1.0588467f, -0.3985735f, -0.5657916f, 0.53377485f, -0.1506846f, -0.78001684f,
-        -0.5476031f, 0.40671664f, 0.30538708f, -0.14977284f, -0.49866593f, -0.9016936f, -0.27617466f, -0.41985524f,
-        -0.42996314f, 0.8687247f, -0.5487102f, -0.5507398f, 0.49782658f, 0.7959039f, -0.4123136f, -0.52343297f,
-        -0.030319018f, -0.15551601f, 0.2994613f, 0.08694585f, 0.10527151f, -0.024688425f, -0.2541805f, -0.024084175f,
-        -0.09826142f, 0.08811929f, 0.0678147f, 0.0017424715f, -0.06279453f, 0.12217471f, 0.05510766f, -0.1438227f,
-        0.10812612f, 0.03252458f, 0.113808535f, 0.054248966f, 0.1083707f, -0.2882926f, -0.11508244f, -0.08671998f,
-        0.023378741f, -0.27500886f, 0.031526174f, -0.064716816f, 0.0510939f, -0.15592496f, -0.06284926f, 0.09927313f,
-        -0.09160689f, 0.062481172f, -0.013742195f, -0.02066401f, -0.06184455f, 0.11666356f, -0.046896897f, -0.055717435f,
-        -0.09103637f, 0.1089627f, 0.05534438f, 0.01565966f, 0.10377329f, 0.047769f, -0.034015037f, -0.020236379f,
-        -0.14122686f, -0.025435243f, 0.029028192f, 0.07438403f, -0.09867373f, -0.021831976f, 0.055422984f, 0.16048361f,
-        -0.060819462f, -0.003698007f, -0.010219458f, 0.08837422f, -0.07157713f, -0.02992465f, 0.027974177f, -0.023633456f,
-        -1.0236522f, -0.117068686f, -0.5761951f, -0.41494066f, -0.4158374f, -0.39742327f, 0.44880444f, 0.5165846f,
-        0.013044438f, 0.7163513f, -0.007509528f, 0.4662831f, 0.34030616f, -0.33722138f, -0.7158084f, 0.45900434f,
-        -0.18183309f, 0.23338103f, 0.37118477f, -0.65302336f, -0.43191272f, 0.58730793f, -0.7175537f, 0.26800296f,
-        -0.24281898f, 0.23486085f, 0.46567038f, 0.28870174f, -1.037799f, 0.036821112f, -0.16524792f, 0.3472601f,
-        0.0412924f, -0.32630783f, -0.4863082f, -0.5407028f, 0.56791335f, -0.6282121f, -0.1362367f, -0.266929f,
-        -0.020903824f, -0.3370157f, -0.5241358f, -0.35700652f, -0.16023266f, 0.31709787f, -0.060334265f, -0.40502733f,
-        -0.33727682f, -0.001177099f, 0.20895295f, 0.08207767f, 0.018810306f, -0.44649363f, -0.42363214f, -0.5091547f,
-        -0.48011613f, 0.5643224f, -0.13261355f, -0.23517498f, 0.21119921f, 0.44664887f, -0.41005886f, -0.5764087f,
-        -0.19563238f, 0.01698115f, -0.10312726f, -0.050048605f, 0.040544715f, 0.017720802f, 0.06859863f, 0.17289099f,
-        -0.10433528f, 0.17165014f, -0.0140713435f, 0.16775203f, 0.041478053f, 0.13420852f, 0.06988713f, -0.28033462f,
-        0.15802498f, -0.3143075f, -0.23401022f, -0.2783655f, -0.044532046f, 0.22197913f, -0.12555823f, 0.25780246f,
-        0.111322775f, 0.15161763f, 0.07898853f, 0.19390161f, -0.4314445f, -0.34472102f, 0.059848636f, 0.28032643f,
-        0.019217316f, -0.035494767f, -0.12016561f, -0.12195697f, 0.034739994f, -0.050935168f, -0.008032761f, 0.12760799f,
-        0.24108948f, 0.059425507f, -0.123475656f, 0.08529241f, -0.06409041f, -0.04515698f, 0.29601f, 0.030249326f,
-        -0.113806956f, 0.24871758f, 0.12539761f, 0.16620699f, 0.18605001f, -0.049156472f, -0.19713554f, 0.0027002993f,
-        0.17207757f, 0.09811164f, -0.08877802f, 0.079586335f, -0.022227755f, -0.14393367f, 0.22807719f, -0.2497136f,
-        0.09685153f, 0.17824389f, -0.008738292f, -0.11581713f, -0.37015587f, -0.08342715f, 0.46866775f, 0.23757784f,
-        0.110778056f, 0.2712559f, 0.023060458f, 0.26875797f, 0.1253651f, -0.254084f, -0.30700663f, 0.28708276f,
-        -0.08688641f, 0.16272983f, 0.3260672f, -0.27724242f, -0.055841688f, 0.06898687f, -0.020463383f, -0.04745117f,
-        -0.053687148f, -0.1963539f, 0.035688564f, -0.20038779f, -0.078101605f, 0.092171304f, 0.019764272f, -0.03223476f,
-        0.13237463f, 0.08847598f, -0.0061787227f, -0.07562513f, -0.18356775f, -0.3593034f, -0.19336577f, -0.10853213f,
-        0.042925783f, -0.17422566f, -0.14307329f, 0.07710303f, -0.09492203f, -0.2184425f, -0.08109814f, -0.124663636f,
-        -0.049979948f, -0.3282735f, 0.13257958f, -0.16742851f, -0.19256309f, -0.1420708f, 0.08018f, -0.40628457f,
-        -0.114694074f, 0.22547781f, 0.15974087f, -0.13519025f, 0.19442461f, 0.3866529f, -0.004736824f, 0.09666763f,
-        0.018790271f, 0.11676057f, -0.036275823f, -0.11963489f, -0.27501422f, -0.23591654f, 0.03432256f, 0.11250282f,
-        0.060358334f, 0.027959436f, -0.12382673f, 0.13733695f, 0.07837792f, 0.005118572f, -0.12168833f, 0.012625085f,
-        -0.004800403f, 0.26918924f, -0.11080089f, -0.19010392f, -0.033471882f, 0.16106999f, -0.023367675f, -0.07779365f,
-        0.06270089f, -0.025954654f, -0.16350034f, -0.09570151f, -0.30086958f, 0.005202183f, 0.03514189f, -0.08217251f,
-        0.04278953f, 0.023500195f, -0.071193635f, 0.06962533f, -0.025943853f, -0.14208008f, 0.03660938f, -0.048065666f,
-        0.1786907f, 0.15228389f, -0.0042848075f, 0.031816036f, -0.10514976f, 0.05676335f, 0.010199442f, -0.036733624f,
-        0.019690162f, 0.14057642f, -0.10055744f, -0.1341309f, 0.15237033f, -0.07387688f, -0.18271068f, -0.040897712f,
-        0.038655896f, 0.08026866f, 0.048427038f, 0.032187067f, 0.046090297f, 0.10420658f, -0.052042846f, 0.20049748f,
-        -0.07159035f, -0.035123102f, -0.48880446f, -0.24213465f, -0.78636f, -0.30255103f, 0.48229796f, 0.28237164f,
-        0.020236326f, 0.30244687f, 0.07477307f, 0.33773637f, 0.6422806f, -0.38967684f, -0.57856715f, 0.7329276f,
-        -0.27153242f, 0.2933136f, 0.44366965f, -0.8023228f, -0.36878628f, 0.26916623f, -0.13441692f, 0.2944856f,
-        -0.32092482f, -0.27382246f, 0.24990578f, -0.0064801066f, 0.05350053f, 0.28045252f, -0.15135662f, 0.2585816f,
-        0.34365958f, -0.16014445f, -0.32274112f, 0.0054142913f, 0.2696145f, -0.66467655f, -0.021376353f, -0.17898381f,
-        -0.03574357f, -0.31148663f, -0.23923708f, -0.6099027f, 0.40562984f, 0.46117517f, -0.0682161f, -0.2077374f,
-        -0.18075748f, -0.042301457f, -0.018706901f, -0.060713597f, 0.06755796f, -0.21804158f, -0.2225978f, -0.06318257f,
-        -0.30623135f, 0.34676668f, 0.05088719f, -0.23595713f, 0.4593392f, 0.51423407f, 0.065847576f, 0.15096879f,
-        -0.17100416f, -0.022066044f, 0.2027528f, 0.059381846f, 0.048172157f, -0.18069226f, -0.027204327f, 0.04986941f,
-        0.08372248f, 0.16619752f, -0.11359681f, -0.041184437f, 0.1319787f, 0.22960801f, -0.10271237f, 0.12868139f,
-        0.005344286f, -0.031590007f, -0.1969566f, 0.17203653f, 0.05443455f, 0.047350634f, -0.049288567f, 0.19603708f,
-        0.17400755f, -0.128543f, -0.05923229f, -0.06675929f, -0.10254132f, 0.091518f, -0.047363237f, -0.084548354f,
-        -0.15231511f, 0.10847328f, -0.07389412f, -0.19908106f, 0.1247862f, 0.02745572f, -0.06088345f, -0.069297075f,
-        -0.12890084f, -0.047504038f, -0.053660203f, -0.21139097f, -0.0041483482f, 0.08022033f, 0.046271402f, 0.027870158f,
-        0.07900635f, 0.0563834f, 0.14482991f, 0.0630735f, -0.081611045f, -0.20584482f, 0.07081941f, 0.18835016f,
-        0.021640304f, 0.088614225f, 0.16957816f, 0.30110326f, 0.06670298f, -0.16530684f, 0.18601178f, 0.1841787f,
-        0.18089747f, 0.3123171f, -0.37918016f, -0.50312656f, -0.6871808f, -0.4954874f, 0.5744683f, -0.73966473f,
-        -0.60381633f, 0.5362432f, 0.012670203f, -0.39099556f, 0.568382f, 0.10010073f, -0.2052267f, 0.099992715f,
-        -0.10547986f, -0.5033371f, 0.5845901f, -0.71710485f, -0.81137174f, -0.09551654f, -0.14892529f, 0.04805958f,
-        -0.38142118f, 0.08375798f, -0.60268676f, 0.43470377f, -0.106814675f, 0.0022352848f, -0.22340856f, 0.012172142f,
-        0.26728362f, -0.010104897f, 0.29713959f, -0.103663f, -0.13614257f, -0.23722818f, -0.12753637f, -0.5522269f,
-        -0.0988486f, -0.10418464f, -0.49147737f, -0.18419248f, -0.55907345f, -0.45476276f, -0.15244639f, -0.81394535f,
-        0.11045652f, 0.49928737f, 0.40782425f, 0.3596821f, -0.26190442f, -0.30067244f, -0.3311398f, -0.19413972f,
-        0.18241964f, 0.29716566f, -0.20198604f, 0.21440789f, -0.2090451f, 0.028185377f, 0.044004824f, 0.13513355f,
-        -0.061690405f, -0.13870901f, 0.26100305f, -0.06846858f, -0.024649424f, 0.0760611f, 0.089205645f, 0.06414767f,
-        0.09172345f, -0.052666295f, -0.058255732f, 0.23012215f, -0.16940244f, -0.19349831f, 0.007802422f, -0.011125061f,
-        -0.048138466f, -0.026236555f, 0.19046047f, 0.0222208f, -0.059417695f, 0.18268037f, -0.10912712f, 0.06597511f,
-        -0.15595311f, -0.2743599f, -0.1195413f, 0.1584925f, -0.015822405f, -0.1012512f, 0.01581616f, -0.18446241f,
-        0.041181747f, 0.052306242f, -0.10739763f, -0.059842136f, 0.0051198397f, -0.03838242f, 0.021992084f, -0.22369923f,
-        0.052079126f, -0.08715634f, 0.026791465f, 0.02326753f, 0.10324805f, 0.038775686f, -0.06665833f, -0.112233035f,
-        0.024400875f, -0.017129268f, -0.23796603f, -0.030079994f, 0.022366168f, -0.14773978f, -0.019875905f, 0.039768785f,
-        -0.08306849f, -0.059513263f, -0.00080028176f, -0.04966422f, 0.07215431f, -0.077532254f, -0.0020888955f, -0.1682025f,
-        -0.05386389f, 0.1381418f, -0.39659524f, -0.0018324819f, -0.15859026f, -0.28529498f, 0.15473168f, -0.34563822f,
-        -0.55123204f, 0.06990426f, 0.29955974f, -0.64037025f, 0.029107518f, -0.041314725f, 0.008488694f, 0.35404214f,
-        0.119523086f, -0.5602027f, 0.16381398f, -0.5027491f, -0.4045984f, -0.075834304f, 0.030805077f, -0.2715636f,
-        -0.10833841f, -0.014613389f, -0.37085775f, 0.18778257f, 0.38591027f, -0.026806813f, -0.19938591f, 0.080365375f,
-        0.016545398f, 0.061062276f, 0.4488728f, 0.15421323f, 0.4972262f, -0.53550327f, -0.25846377f, -0.3808044f,
-        -0.04681203f, 0.1717373f, -0.029064804f, -0.20432894f, -0.3308857f, -0.23035318f, -0.030592717f, -0.22817983f,
-        0.097871855f, 0.45820114f, -0.14231317f, 0.11113772f, -0.07363964f, -0.009559688f, -0.13182753f, 0.013962414f,
-        0.021542426f, 0.16239229f, 0.152251f, 0.25334352f, -0.48686922f, 0.13022819f, 0.032074433f, -0.022561824f,
-        -0.05281117f, -0.22829114f, -0.058702722f, 0.008729802f, -0.07907208f, 0.09359064f, 0.16324124f, -0.044774473f,
-        -0.09561735f, -0.15689892f, 0.01910519f, -0.07312662f, -0.053784896f, 0.040357277f, 0.19492388f, -0.11235022f,
-        -0.11357901f, -0.040806804f, -0.12908648f, 0.02650935f, 0.053659443f, 0.093791194f, 0.086971246f, 0.090268105f,
-        0.08958528f, -0.090873726f, 0.057000984f, 0.0069603394f, -0.15382949f, -0.18070213f, -0.032108754f, 0.021310931f,
-        -0.02783508f, -0.02655366f, -0.005132163f, 0.14417838f, -0.11001054f, -0.19480123f, -0.08840225f, -0.029099224f,
-        -0.06645919f, 0.011211446f, 0.075710304f, 0.081195295f, -0.049649864f, 0.02591188f, -0.00033678618f, 0.03270379f,
-        -0.13082726f, 0.08999606f, -0.20637342f, -0.22949639f, -0.028397465f, 0.029622097f, 0.019713093f, -0.025214514f,
-        0.17096896f, -0.004359339f, 0.033398136f, 0.07364106f, -0.07707587f, -0.016356852f, 0.22117274f, 0.033674832f,
-        0.15042555f, 0.08343561f, 0.026434392f, 0.07674958f, 0.25227177f, 0.0919812f, 0.0204527f, -0.22103061f,
-        -0.11285121f, -0.13007922f, -0.049274284f, -0.2618607f, 0.010096288f, -0.13785659f, 0.09967818f, 0.033699006f,
-        0.10000042f, -0.21172898f, -0.12740244f, 0.24801683f, -0.03469593f, 0.11048382f, 0.15669605f, -0.1551322f,
-        0.087118514f, -0.024630567f, -0.16054608f, -0.07052808f, 0.010987179f, -0.12194518f, -0.17441012f, -0.040315572f,
-        -0.2893635f, 0.11122812f, 0.011520156f, 0.023225473f, 0.011013993f, 0.03425577f, -0.055435937f, -0.16875339f,
-        0.032916013f, -0.08234102f, 0.18172744f, 0.27942878f, -0.069196634f, -0.22264592f, 0.0506225f, 0.079924695f,
-        0.22997467f, 0.08401463f, 0.18904753f, -0.09064116f, 0.052989636f, 0.13187674f, -0.043830995f, -0.041984178f,
-        -0.038767133f, 0.059994046f, 0.17035925f, 0.15972447f, -0.123499006f, -0.0657731f, -0.08455195f, -0.14033878f,
-        0.32207552f, 0.02663312f, 0.077298716f, -0.06616296f, -0.0683255f, 0.06523405f, 0.25578338f, 0.07688469f,
-        -0.16459017f, 0.037248097f, -0.09061418f, -0.09670831f, -0.0924932f, 0.094745845f, -0.09224052f, 0.1432583f,
-        0.15009965f, -0.018545393f, -0.01854918f, -0.0750743f, -0.042583063f, 0.040041283f, 0.0335028f, 0.10467712f,
-        -0.118219025f, -0.0014140733f, -0.24046381f, 0.043016862f, 0.15503082f, -0.030564003f, 0.09850317f, -0.07107747f,
-        -0.120475434f, -0.07281795f, -0.0156619f, 0.020084858f, -0.04761856f, -0.30332395f, 0.038001474f, -0.068551704f,
-        0.012589138f, 0.095126756f, 0.0714917f, 0.014358193f, 0.09242162f, 0.01053069f, -0.17737864f, -0.03989994f,
-        -0.021655025f, 0.16823989f, -0.02655365f, 0.077776365f, 0.059958264f, -0.28873438f, -0.0936023f, 0.0886987f,
-        0.10488389f, 0.19051932f, -0.24767013f, 0.21305296f, 0.14916496f, -0.14708874f, 0.030081758f, -0.06365797f,
-        0.37950182f, 0.093861856f, -0.24177913f, -0.8576403f, -0.44484258f, -0.43405274f, 0.3426322f, -0.5744041f,
-        -0.4031139f, 0.402988f, -0.15014768f, -0.12734437f, 0.18508576f, 0.063967034f, 0.038410276f, 0.02904478f,
-        0.09428619f, -0.1504412f, 0.105032906f, -0.2012083f, -0.56236404f, 0.10418715f, -0.0064408514f, -0.020906487f,
-        -0.67261434f, -0.31673554f, -0.2810218f, 0.46215346f, 0.29936078f, 0.17136817f, 0.12153017f, 0.03853154f,
-        -0.042237192f, 0.07148821f, 0.38376692f, -0.023369955f, 0.33012334f, -0.09645934f, -0.19464087f, -0.17338039f,
-        -0.19267507f, 0.025538012f, -0.18220732f, -0.17191112f, 0.1615328f, -0.12833661f, 0.0083155045f, -0.300094f,
-        0.21638244f, 0.019929348f, 0.18844149f, 0.24736382f, -0.25816154f, -0.23020867f, -0.022101488f, 0.19919136f,
-        0.29539967f, 0.22674567f, -0.017242901f, 0.1700272f, -0.30410972f, 0.06599737f, -0.02413367f, 0.17070706f,
-        0.027974023f, 0.16949032f, 0.07022134f, -0.035120413f, 0.23891895f, 0.039033093f, -0.0024058337f, 0.02571989f,
-        0.0253432f, 0.15996559f, 0.08005832f, -0.023735544f, -0.1329444f, -0.07035969f, 0.07450405f, -0.08710406f,
-        0.18601838f, -0.08868934f, -0.003993922f, 0.073455416f, -0.092723064f, 0.08693691f, 0.07648771f, 0.055619292f,
-        -0.14964657f, 0.039594904f, -0.042566393f, -0.15333845f, -0.04069358f, -0.077238776f, -0.110907264f, 0.023050094f,
-        -0.15013838f, -0.0062338626f, -0.013833496f, -0.048205774f, -0.006764109f, -0.072579354f, -0.06638641f, -0.08323627f,
-        -0.07378411f, -0.005868474f, -0.007955532f, -0.03405623f, -0.037355915f, 0.025403107f, -0.16957389f, -0.030077834f,
-        -0.18772002f, -0.08548491f, -0.00913582f, 0.14925376f, -0.0388297f, 0.041582305f, 0.056526933f, 0.07990915f,
-        -0.02814063f, 0.11364411f, 0.082630664f, 0.036792245f, 0.016341016f, -0.08348831f, -0.10833239f, 0.2817573f,
-        -0.5083221f, -0.20744535f, 0.055435214f, 0.05109768f, 0.068546705f, -0.25429088f, 0.30416015f, 0.06885192f,
-        0.124271f, 0.062462486f, 0.078649074f, -0.1011955f, 0.109936364f, 0.092824005f, 0.05963463f, -0.18264066f,
-        -0.26216686f, -0.08828997f, 0.18871114f, -0.10790988f, 0.14122526f, -0.07259758f, 0.07721029f, -0.20208381f,
-        0.34266713f, 0.118516274f, 0.1451646f, 0.108879134f, -0.38804314f, -0.036480542f, -0.018350892f, 0.20126307f,
-        0.050393183f, -0.033531353f, -0.26468745f, -0.008353101f, -0.008423345f, 0.042734407f, 0.05472599f, 0.09950175f,
-        0.3279415f, -0.16307454f, 0.15280417f, 0.13873209f, -0.0665691f, 0.0009310151f, -0.04390023f, -0.37575915f,
-        -0.046649344f, -0.2744223f, 0.21427056f, -0.31076446f, 0.06402729f, -0.10682046f, 0.29316157f, -0.1898554f,
-        -0.080409855f, -0.14459601f, -0.0095487805f, 0.34040174f, 0.22477666f, 0.010131461f, 0.049201094f, -0.006623694f,
-        0.024832524f, 0.22540067f, -0.041506898f, 0.07508104f, 0.049708113f, 0.13481109f, -0.030899404f, 0.064430356f,
-        -0.07244402f, 0.06662407f, -0.093616165f, -0.07483318f, 0.06721382f, -0.14964059f, -0.014886573f, 0.2792196f,
-        -0.06138969f, -0.065807365f, 0.16583869f, 0.049707666f, 0.027426554f, -0.004802945f, -0.041936975f, 0.063901894f,
-        0.041388784f, 0.072192855f, -0.06400745f, -0.046574205f, -0.019659832f, -0.13972734f, -0.0057722065f, -0.14563105f,
-        -0.17594165f, 0.13308538f, 0.1853224f, 0.18125592f, 0.043191005f, -0.077770844f, 0.11622926f, -0.0059484765f,
-        -0.011138996f, 0.08954214f, -0.09277641f, -0.20841943f, -0.015818076f, -0.024507998f, -0.19222647f, 0.11344035f,
-        -0.016882608f, 0.06760003f, -0.060431335f, 0.083393276f, -0.0029408461f, 0.05587066f, -0.033163216f, -0.0011194074f,
-        0.021374956f, -0.10785231f, 0.037051283f, 0.013255715f, 0.10050815f, -0.17734568f, 0.061647158f, -0.035072178f,
-        -0.30556723f, -0.04013477f, -0.07888819f, -0.25313327f, -0.06943253f, 0.13913001f, 0.15023114f, 0.14371556f,
-        -0.05760603f, 0.17448488f, -0.16504845f, 0.130272f, 0.104494795f, 0.03215599f, -0.0075360006f, 0.17926939f,
-        0.20680468f, -0.00814143f, -0.10824557f, -0.13226709f, 0.20406653f, -0.16421196f, 0.11378493f, -0.044577546f,
-        -0.05228232f, -0.16413452f, -0.010028959f, 0.15607892f, 0.40954787f, 0.039590362f, -0.12676275f, 0.027797015f,
-        -0.049465623f, 0.05419691f, 0.23861805f, 0.1663835f, 0.38811782f, -0.10453169f, 0.113904744f, 0.21095401f,
-        -0.11928553f, 0.03794155f, 0.020691141f, 0.09168951f, -0.10240644f, 0.008770085f, -0.113000184f, -0.08532248f,
-        -0.024456333f, 0.30325174f, 0.015199422f, 0.052443355f, 0.046887007f, 0.12302655f, -0.09936973f, -0.0830133f,
-        -0.025737317f, -0.056388434f, -0.059562016f, 0.076983094f, -0.022946574f, 0.11005722f, -0.099690795f, -0.08108232f,
-        -0.058356907f, -0.06066632f, -0.031536013f, 0.018067678f, -0.028002791f, -0.011051437f, 0.011146696f, -0.07924f,
-        -0.19380252f, 0.16586086f, 0.056282844f, 0.028961586f, 0.045724172f, 0.017224811f, 0.14498273f, -0.086327545f,
-        0.14913787f, -0.048183512f, -0.15759537f, 0.10936099f, 0.1298504f, 0.1002301f, 0.01695462f, 0.11544867f,
-        0.019788489f, -0.014698351f, 0.04248456f, 0.017323485f, -0.078215376f, -0.056853607f, 0.046786543f, -0.10549192f,
-        0.015081824f, -0.062088203f, -0.061903346f, 0.1230212f, -0.09754146f, 0.06413012f, 0.08544032f, -0.051603373f,
-        -0.029229287f, 0.041928582f, -0.039625578f, 0.15123987f, 0.121732906f, 0.12708297f, -0.020273754f, -0.0019926343f,
-        0.11152245f, 0.08303709f, 0.09797937f, -0.07783333f, 0.09017064f, 0.09501312f, -0.022551237f, 0.0535774f,
-        0.031023085f, 0.106730126f, 0.017800637f, -0.035546057f, 0.07179138f, 0.0045673545f, -0.06291745f, 0.16810095f,
-        0.043392397f, -0.060055967f, -0.019589484f, 0.0315899f, 0.18068081f, -0.044243734f, -0.07065826f, -0.04525534f,
-        0.057412796f, 0.09775792f, 0.012940067f, 0.115558095f, -0.072606996f, 0.1829425f, -0.031080518f, 0.055666428f,
-        0.10269412f, -0.029873686f, -0.19545507f, 0.12803864f, 0.10687545f, -0.030207314f, 0.012058657f, 0.03662128f,
-        0.089410566f, 0.0520812f, -0.20991275f, -0.0509852f, 0.13342099f, 0.044258878f, 0.052894972f, -0.013406737f,
-        -0.045881134f, 0.093706265f, 0.013596211f, -0.13198729f, -0.087078266f, -0.020633148f, 0.022195654f, -0.12872986f,
-        0.0501159f, 0.011023598f, -0.016456742f, 0.037397634f, 0.12742871f, 0.06839495f, 0.038968775f, -0.013276305f,
-        -0.090987206f, -0.023933847f, 0.109343156f, -0.0708572f, 0.06886209f, 0.26343426f, 0.057510097f, -0.16944325f,
-        0.12521316f, -0.07757992f, 0.04245525f, -0.09904061f, 0.0800054f, 0.012278423f, -0.074212f, 0.0964405f,
-        0.10955762f, 0.049751826f, 0.15615742f, -0.1624926f, 0.04426658f, -0.019138305f, 0.046180446f, 0.021686113f,
-        -0.15172735f, 0.016050905f, -0.037705585f, 0.033583034f, 0.079743154f, 0.06076073f, 0.04546149f, 0.10747787f,
-        -0.048928868f, 0.11671014f, 0.01746378f, -0.04787289f, -0.1328505f, 0.08759452f, -0.06971148f, 0.09119018f,
-        -0.071995676f, -0.109965146f, -0.020479808f, 0.14272831f, 0.19173107f, 0.13262513f, 0.035498675f, 0.14586648f,
-        0.05888635f, 0.16711515f, 0.17431904f, -0.14307232f, -0.0276305f, -0.045190025f, -0.12383384f, 0.036770646f,
-        -0.13646132f, -0.032400295f, -0.05827123f, 0.030090647f, 0.123035364f, -0.042439893f, 0.2332959f, 0.07314943f,
-        0.04712721f, 0.09480817f, -0.05336603f, 0.12284937f, -0.040550344f, -0.088285305f, -0.1995818f, 0.27845284f,
-        -0.02734644f, 0.06983072f, -0.075475454f, 0.048219744f, 0.05601964f, 0.09670915f, -0.06857976f, 0.11354748f,
-        0.08818979f, 0.0968701f, 0.1063318f, -0.5065563f, 0.050310645f, -0.12672938f, 0.2453177f, -0.2250382f,
-        -0.108312406f, 0.0125999935f, -0.26511323f, 0.021183807f, -0.22040483f, 0.13666193f, 0.06259616f, 0.029438488f,
-        0.048329826f, -0.02205208f, 0.099503994f, 0.025909446f, -0.2854892f, 0.0071763904f, 0.0069062985f, 0.088067934f,
-        0.086515464f, -0.30441663f, 0.09756927f, 0.0861302f, 0.052964885f, 0.111905135f, -0.096360765f, 0.05081912f,
-        -0.08268019f, -0.15292545f, 0.1359478f, -0.050647207f, 0.06016851f, -0.050180897f, -0.0014401826f, 0.0004942246f,
-        -0.079996146f, 0.091700904f, 0.13422506f, -0.0957821f, -0.008711377f, 0.026364986f, 0.066037245f, -0.014566238f,
-        -0.029617768f, 0.019172227f, -0.0054399115f, 0.029694768f, -0.027186295f, 0.059452873f, -0.13123752f, 0.088363186f,
-        0.2221744f, -0.0024457248f, -0.13373728f, -0.017287381f, 0.13198961f, 0.08341338f, 0.05300092f, 0.059610683f,
-        0.17448f, 0.04174151f, 0.049975343f, 0.053234812f, 0.06626577f, -0.0047470722f, -0.14535773f, 0.00031387754f,
-        0.07852706f, 0.10778015f, 0.12105314f, 0.05212799f, 0.26557624f, 0.33626416f, 0.14910823f, -0.06606298f,
-        -0.3000745f, -0.2653024f, -0.09697003f, 0.119243525f, 0.08258996f, 0.05049125f, -0.11111429f, 0.15425539f,
-        0.040799987f, 0.02452317f, 0.079348326f, -0.092881024f, -0.09262514f, 0.14419112f, -0.14386456f, 0.082454965f,
-        -0.07834048f, -0.0068929833f, 0.06425999f, -0.11216895f, 0.1182236f, 0.08540675f, 0.13829811f, 0.15287004f,
-        0.015615462f, -0.009275021f, 0.24571806f, -0.006681441f, -0.103356965f, -0.0443564f, -0.031292208f, 0.11902209f,
-        -0.019663667f, -0.09477723f, 0.088317156f, 0.048022214f, 0.14954706f, -0.20438474f, 0.19353303f, 0.07079986f,
-        0.1731769f, -0.21539885f, -0.041277435f, -0.19140565f, -0.06328832f, -0.30727252f, -0.09858215f, -0.06922597f,
-        -0.59398425f, 0.55453265f, -0.113731325f, 0.0662749f, 0.34118596f, 0.4159535f, -0.58908224f, 0.326101f,
-        0.27201232f, -0.2746872f, 0.44442487f, -0.11839528f, 0.4637736f, -0.083023705f, 0.081371136f, 0.079995684f,
-        -0.52274984f, -0.20358889f, -0.46133953f, 0.18413642f, 0.43677965f, 0.08269905f, -0.039823517f, 0.22376363f,
-        -0.040843356f, 0.26749307f, 0.20029807f, 0.15396407f, -0.38090247f, 0.113213554f, -0.3594107f, 0.065491095f,
-        0.43074557f, -0.263336f, 0.110221855f, -0.06253073f, 0.15846443f, 0.24025775f, -0.0122327525f, 0.08739597f,
-        0.1666465f, -0.23710915f, 0.60178375f, 0.017271746f, 0.032133114f, 0.32372242f, 0.24180499f, 0.33474755f,
-        0.0009234115f, 0.3110409f, -0.037144423f, 0.0060092565f, 0.23508185f, -0.48895216f, 0.0081926845f, -0.010433394f,
-        0.18767492f, 0.46539024f, -0.44961083f, 0.22519048f, -0.3128004f, -0.0024689327f, -0.22450587f, -0.16624431f,
-        0.1487143f, -0.431369f, 0.012024239f, 0.03948621f, -0.06927942f, 0.059464905f, -0.0032551163f, -0.113886915f,
-        -0.15071577f, -0.027790338f, -0.24272111f, -0.025055194f, -0.05201972f, -0.1224107f, -0.02309522f, -0.014766035f,
-        0.14659835f, 0.20136303f, -0.0028033103f, -0.028274836f, 0.1839021f, -0.17758489f, -0.19449636f, -0.10231084f,
-        -0.03405699f, -0.1509824f, -0.037362758f, -0.0101436945f, 0.033784494f, -0.05708181f, -0.09817943f, 0.051083513f,
-        -0.20063928f, 0.073164225f, 0.06796766f, 0.091630906f, 0.108927995f, -0.088100635f, 0.06483279f, -0.019068787f,
-        0.13844506f, -0.057606764f, 0.02892565f, 0.0839123f, 0.12920444f, 0.06597882f, 0.06286529f, -0.14197433f,
-        0.17710629f, -0.024678731f, -0.051231265f, -0.00059130933f, -0.21660306f, 0.040241424f, -0.2367905f, 0.0039465735f,
-        0.025482161f, -0.011550164f, -0.14317068f, -0.04077199f, 0.004876081f, -0.119949766f, -0.012233708f, -0.11997836f,
-        0.0510972f, 0.20609635f, -0.405112f, -0.15903601f, 0.1855196f, 0.33994576f, -0.24930574f, -0.07490906f,
-        0.31093323f, -0.13331656f, -0.06059751f, -0.22117047f, 0.30611098f, 0.07772855f, 0.08972288f, 0.0014028976f,
-        -0.2892783f, -0.17253225f, -0.3180768f, 0.048783205f, 0.48512462f, 0.15911931f, 0.08834491f, 0.0027848769f,
-        -0.118287645f, 0.23659725f, -0.0757363f, -0.25125283f, 0.14093581f, 0.10504346f, 0.04537706f, -0.04041653f,
-        -0.04894672f, 0.006151625f, 0.000658433f, -0.010844848f, 0.11122481f, -0.06436502f, 0.055012267f, 0.16266644f,
-        -0.0172285f, 0.0034408218f, 0.32778382f, -0.014783317f, 0.024832863f, 0.0608425f, 0.15083775f, 0.101059f,
-        -0.041657414f, 0.3708152f, -0.08343671f, -0.025374893f, -0.08852667f, -0.26871568f, -0.15107366f, 0.117502175f,
-        -0.055735905f, -0.055701643f, -0.22477512f, -0.0029142732f, -0.032787476f, 0.04553714f, 0.15147251f, 0.1490005f,
-        0.07461974f, -0.05644232f, 0.09433424f, -0.013218632f, -0.05609827f, 0.0064811097f, -0.078146f, -0.027409444f,
-        0.03751341f, 0.18424161f, 0.047930114f, -0.12522088f, 0.10913023f, 0.0007929107f, 0.14555143f, -0.12126791f,
-        -0.08018793f, 0.031317532f, -0.21899624f, 0.10248795f, 0.10066788f, 0.008241687f, 0.052446056f, -0.06685115f,
-        -0.17453642f, -0.0041572144f, -0.046264414f, -0.11784703f, -0.18995866f, -0.024742717f, -0.068610005f, 0.114612445f,
-        -0.085422255f, -0.096362226f, 0.02627543f, 0.015215121f, 0.014961009f, 0.35265124f, 0.14658165f, 0.00031548546f,
-        0.100751646f, 0.0031548333f, 0.0013475145f, 0.03004223f, 0.03861603f, 0.010006695f, 0.020284146f, -0.09454999f,
-        -0.06726309f, 0.031300314f, 0.0938686f, 0.018590203f, -0.11660069f, -0.0751219f, 0.07207008f, 0.06860692f,
-        0.1695524f, -0.024720266f, -0.16344768f, 0.10159161f, -0.17080066f, -0.09631053f, -0.1120068f, -0.04968839f,
-        0.08532388f, 0.13521588f, -0.038188357f, 0.07657577f, 0.102766335f, 0.2699832f, -0.25382382f, -0.0036417826f,
-        0.040037367f, -0.086401284f, -0.033436544f, 0.06975731f, 0.20706971f, 0.18370843f, 0.40257037f, 0.007807412f,
-        -0.24780713f, -0.23419775f, -0.016203584f, 0.14107788f, 0.11217717f, -0.17143367f, 0.048827045f, 0.14447735f,
-        -0.056013674f, 0.12086488f, -0.04506892f, 0.08456049f, 0.12750171f, -0.07842198f, 0.059910055f, 0.14249656f,
-        -0.14002462f, 0.035019826f, 0.018136803f, 0.1526234f, 0.1093586f, 0.49884433f, 0.045643046f, 0.02968449f,
-        0.1124562f, 0.034155395f, 0.0089504f, 0.016246693f, 0.008809317f, 0.1933587f, -0.020553423f, 0.2543137f,
-        0.092038386f, -0.047942474f, 0.1495193f, 0.28145212f, 0.045687266f, 0.07068065f, 0.05460724f, 0.29404366f,
-        0.27809215f, 0.052603815f, -0.13982669f, 0.24584f, -0.42942265f, -0.053447418f, -0.083249986f, -0.034186967f,
-        -0.10195924f, 0.044496823f, -0.13997607f, 0.1543495f, -0.09185739f, 0.09159546f, 0.14466666f, 0.12946346f,
-        0.099351525f, -0.042485286f, -0.043355927f, 0.06481945f, 0.2030819f, 0.13941455f, -0.041992474f, 0.16120547f,
-        -0.055604696f, 0.072779834f, -0.12348506f, 0.013655773f, -0.021836853f, -0.0073322207f, 0.0638717f, 0.05664202f,
-        0.12218367f, -0.07033598f, 0.029298471f, 0.017161125f, 0.0856429f, -0.13407719f, -0.47031325f, -0.08474836f,
-        0.101601005f, -0.07045332f, 0.109929435f, 0.026425608f, 0.020690054f, -0.16648918f, 0.024226034f, 0.09570335f,
-        0.04904718f, -0.054768957f, 0.013405968f, -0.13085476f, 0.11210912f, -0.03906745f, 0.0150573915f, 0.017509973f,
-        0.28697744f, -0.07358214f, 0.07882324f, 0.0324467f, 0.26085228f, -0.018995231f, 0.0702276f, -0.1829682f,
-        -0.20273462f, 0.07579459f, 0.017144503f, -0.047868304f, -0.09469871f, 0.11757273f, 0.012571034f, 0.19005118f,
-        -0.16757028f, 0.15748447f, -0.08088302f, 0.22978447f, 0.35303608f, 0.30573523f, -0.49386978f, 0.30000344f,
-        0.17814189f, -0.48432082f, 0.10841294f, -0.048105814f, 0.36660472f, -0.21410277f, 0.39482954f, 0.27454722f,
-        -0.6949662f, 0.12630272f, -0.46517262f, 0.3226023f, 1.0346072f, -0.047444437f, 0.26448148f, -0.09556727f,
-        0.14646192f, 0.14825185f, 0.08573638f, -0.18880525f, 0.17573982f, 0.05680833f, -0.02469436f, 0.35158476f,
-        0.0733474f, -0.20189199f, -0.18271618f, -0.038875774f, 0.17309579f, 0.4134374f, -0.22876407f, 0.06814114f,
-        0.19985007f, 0.07982767f, 0.10440267f, 0.11905907f, 0.037441283f, 0.27556035f, 0.19069828f, 7.9380494e-05f,
-        0.054356284f, 0.04399057f, 0.03477204f, 0.05419918f, 0.6491103f, -0.45316213f, 0.009653149f, 0.34695846f,
-        0.21363023f, -0.2181496f, -0.100049324f, 0.021675901f, -0.3886662f, 0.103445776f, -0.042719774f, 0.09125491f,
-        0.23464377f, -0.10841793f, 0.049288396f, 0.058612034f, 0.20467834f, -0.27082595f, -0.0069036186f, -0.053383406f,
-        0.0050517702f, 0.079051964f, 0.057772152f, 0.11413093f, 0.101148896f, 0.14088061f, 0.12619969f, -0.016315367f,
-        -0.25185782f, -0.20286575f, -0.17075627f, 0.06701971f, 0.14110136f, 0.020631077f, -0.021029055f, 0.0031428186f,
-        -0.20444329f, 0.14508489f, 0.012283298f, -0.048977397f, 0.14574988f, -0.007817064f, -0.085362494f, 0.114497125f,
-        -0.066428006f, 0.05103354f, 0.040471666f, 0.14242454f, 0.027688835f, 0.07757133f, 0.25423595f, 0.22885133f,
-        -0.06601265f, -0.028575039f, -0.050269615f, 0.16248173f, 0.011158498f, 0.0082908645f, 0.067027174f, 0.038570847f,
-        0.027082378f, 0.26564017f, 0.08790705f, 0.09378565f, -0.09546764f, -0.13007343f, -0.08089184f, -0.12642767f,
-        0.12906471f, -0.2652886f, 0.00028630113f, -0.25033796f, -0.034128647f, -0.4167284f, -0.037362263f, 0.074899614f,
-        -0.36283284f, -0.25777674f, -0.07940873f, 0.07933667f, 0.7421979f, 0.57731265f, -1.0430452f, -0.07093566f,
-        -0.25017542f, -0.49258938f, 0.38286877f, -0.5344352f, 0.110909015f, 0.4044785f, 0.2514969f, 0.89165455f,
-        -0.80993205f, -0.55691355f, -0.7359434f, 0.22573501f, 0.32457352f, -0.44862905f, 0.36305264f, -0.66888833f,
-        -0.0048712576f, 0.5726466f, 0.33808306f, -0.09377615f, -0.3764142f, -0.51708466f, -0.6365824f, -0.18497661f,
-        0.3686584f, -0.35345536f, -0.76171625f, 0.7021145f, 0.18184215f, 0.68151f, 0.21971308f, -0.37145123f,
-        0.2370772f, -0.81133926f, -0.27878377f, -0.49787098f, 0.0055954577f, 0.009847591f, -0.3311374f, 0.1611618f,
-        -0.6516259f, 1.059142f, 0.21135311f, -0.14483567f, 0.35090074f, -0.53992355f, 0.3484539f, 0.023914509f,
-        0.16532418f, 0.6697263f, -0.5390008f, -0.2932866f, -0.52526087f, 0.04791779f, -0.6237906f, -0.48341832f,
-        -0.007889992f, -0.47764555f, -0.0131928185f, 0.0073655182f, -0.12557548f, -0.06286205f, -0.065088525f, -0.06679007f,
-        0.055657912f, 0.03180303f, 0.25979444f, 0.12695424f, -0.025464624f, -0.052371554f, -0.12114831f, -0.02280527f,
-        0.05277038f, 0.14111681f, 0.046196632f, -0.008219648f, -0.023272103f, -0.08398307f, -0.0923043f, 0.050246548f,
-        0.12875497f, -0.38459277f, -0.18749054f, 0.0692797f, 0.1383355f, 0.14214756f, -0.027344998f, 0.07187393f,
-        0.06849366f, 0.05931617f, -0.12937245f, -0.36004388f, -0.045318376f, -0.3080123f, 0.06838356f, -0.19030216f,
-        -0.0763662f, 0.08861189f, -0.09904745f, 0.18617328f, -0.03971551f, -0.112587824f, -0.014561772f, -0.011852222f,
-        -0.042675447f, 0.17002147f, 0.050507862f, -0.0022801338f, -0.13595022f, 0.026754562f, 0.17311148f, -0.055507462f,
-        0.019504825f, -0.009396658f, -0.17722453f, 0.031224499f, 0.007449827f, -0.246216f, -0.013082126f, 0.00173649f,
-        -0.27056217f, 0.014045053f, -0.27791187f, -0.104188666f, 0.41001856f, 0.7339189f, -0.5976248f, -0.03637437f,
-        -0.83671933f, -0.25742003f, 0.29275966f, -0.3207872f, -0.11010685f, 0.36928833f, 0.4687647f, 0.2588081f,
-        -0.3371559f, -0.33951953f, -0.4671382f, 0.8538625f, -0.14664602f, -0.37164286f, 0.017681787f, -0.44383565f,
-        0.20081492f, 0.50787836f, 0.18229827f, -0.2201031f, -0.5353057f, -0.19955075f, -0.4192767f, -0.020007424f,
-        -0.12490717f, -0.37810597f, -0.57289827f, 0.057318054f, 0.18812841f, 1.0197091f, 0.18202005f, 0.2688188f,
-        0.039708756f, -0.82024854f, 0.17178582f, -0.09837035f, 0.21486488f, -0.066315874f, -0.040722594f, 0.26321816f,
-        -0.25027034f, 0.6117569f, 0.04513836f, -0.37383986f, 0.47652194f, -0.38165426f, 0.21646145f, -0.14352682f,
-        0.40716764f, 0.3988909f, -0.40989542f, 0.015692573f, -0.6748605f, -0.43606305f, -0.64947474f, -0.269619f,
-        -0.21746854f, 0.2943593f, -0.10590251f, -0.13318221f, 0.24982142f, 0.15093052f, -0.09486897f, 0.04178489f,
-        -0.15581645f, -0.23550302f, -0.10042297f, -0.02492127f, -0.05399486f, 0.3060644f, -0.051206484f, -0.3323904f,
-        -0.104474455f, 0.13132545f, -0.021749578f, 0.03992876f, 0.30893818f, 0.12957606f, 0.010252297f, -0.042604104f,
-        0.027936097f, 0.26136816f, -0.013484938f, -0.008905579f, -0.29756784f, -0.0022434653f, -0.308357f, 0.14169987f,
-        0.0019003926f, -0.04856998f, 0.17442659f, -0.10880803f, 0.2858726f, 0.27525145f, -0.020283982f, 0.07578065f,
-        0.008416184f, 0.11672208f, 0.083043486f, -0.15437435f, 0.108544454f, 0.0458616f, 0.05128562f, -0.019433016f,
-        0.1642821f, -0.054493178f, 0.001190012f, -0.03782294f, 0.113217965f, -0.11095255f, -0.03901772f, 0.17447983f,
-        0.050423786f, 0.031941336f, -0.18058294f, -0.15601525f, -0.06636995f, -0.41251558f, -0.19631545f, -0.080704935f,
-        0.17522855f, -0.2309949f, 0.24559806f, 0.24786876f, 0.3284565f, 0.25554067f, -0.16739483f, 0.059883896f,
-        0.040183153f, 0.041077837f, 0.21268322f, -0.02784256f, -0.09548831f, 0.12975882f, 0.3193648f, 0.49029797f,
-        -0.09938161f, -0.28830898f, 0.0007818665f, 0.15515141f, -0.107950844f, -0.095804185f, 0.13716593f, -0.08444931f,
-        0.13701507f, -0.14421654f, -0.06678546f, 0.18869163f, 0.10374441f, -0.22957645f, 0.06429502f, -0.03803462f,
-        0.16708238f, 0.13620235f, -0.06397806f, 0.17551193f, -0.15054347f, 0.30971545f, 0.22752945f, 0.1318439f,
-        0.36806282f, -0.058065854f, 0.10959751f, 0.03604769f, -0.05329415f, -0.05520492f, -0.0355649f, 0.13044257f,
-        -0.34284812f, -0.07761148f, 0.16297589f, -0.15925923f, 0.06397703f, -0.23225993f, 0.13489422f, -0.06387915f,
-        0.17629774f, 0.36195225f, -0.20960821f, 0.14610621f, -0.06476216f, -0.04333963f, -0.036176477f, 0.05687508f,
-        0.061468184f, -0.04568051f, -0.08451379f, -0.08309998f, 0.23198247f, -0.037749503f, -0.047151875f, -0.006912603f,
-        -0.06892332f, -0.044222064f, 0.01842848f, 0.106007196f, -0.17428589f, 0.19293502f, 0.14379855f, 0.056858264f,
-        0.10726633f, -0.20703584f, 0.0066670007f, -0.006841203f, 0.13450953f, -0.20759293f, 0.13980655f, -0.30902514f,
-        -0.23009828f, 0.14372739f, -0.10364524f, 0.13196318f, 0.07166027f, 0.015978975f, -0.08986211f, 0.09986912f,
-        0.060216337f, 0.036931433f, -0.10423377f, 0.27808404f, 0.17465624f, 0.16444105f, 0.11728619f, -0.0037311336f,
-        0.14853866f, -0.028355785f, -0.17890534f, -0.021636872f, 0.06017433f, 0.044847105f, 0.15007961f, 0.0007500756f,
-        -0.03402161f, -0.013270007f, -0.13105929f, 0.01400061f, 0.021623442f, -0.13239f, -0.04092047f, -0.0701915f,
-        0.120565414f, 0.17888597f, 0.00825432f, 0.040445343f, -0.043697875f, -0.22096395f, -0.09499291f, 0.004321046f,
-        -0.012587575f, 0.20324102f, -0.0006274892f, 0.24811305f, 0.11987767f, 0.433709f, -0.38987502f, -0.08882586f,
-        0.27491546f, -0.21706942f, 0.25599682f, -0.23729672f, 0.21601278f, 0.14312443f, -0.019067045f, 0.6663201f,
-        -0.8375979f, -0.34424597f, -0.51230705f, 0.2525062f, 0.32780093f, -0.20359512f, 0.509372f, -0.056615323f,
-        -0.19282424f, 0.3977455f, -0.056243986f, -0.33671388f, 0.35810074f, 0.047891393f, -0.1553697f, 0.05459162f,
-        0.034544475f, -0.55276054f, -0.13195542f, 0.3282005f, 0.07045487f, 0.4038598f, -0.10669977f, 0.0700895f,
-        0.23646607f, -0.18936226f, -0.0070265485f, -0.061953895f, 0.2739298f, 0.19075872f, 0.30802232f, -0.04386093f,
-        -0.0082552f, 0.1164931f, 0.14326479f, 0.15349826f, 0.32769126f, -0.38105714f, 0.28398436f, 0.44548842f,
-        0.42398092f, 0.29876179f, -0.26425284f, 0.011997152f, -0.8232709f, -0.035565652f, -0.16266254f, -0.004129114f,
-        -0.00022721777f, 0.29334286f, -0.18241428f, -0.16121864f, 0.1276827f, -0.6731333f, 0.023043118f, -0.15087608f,
-        -0.35405117f, -0.06333488f, -0.061558712f, -0.18012528f, -0.27116036f, -0.0147673525f, -0.37594885f, -0.33194658f,
-        -0.12558442f, -0.4797108f, -0.1784741f, -0.16065975f, 0.16968147f, -0.07129002f, -0.2928983f, 0.08739919f,
-        -0.04641427f, -0.06322903f, -0.0011822544f, -0.23320846f, 0.13983917f, 0.037946206f, 0.017898442f, 0.16355456f,
-        -0.1324158f, 0.110078976f, 0.09700358f, -0.070906796f, -0.21068466f, -0.088328995f, 0.17331423f, 0.04819577f,
-        0.026980756f, 0.434836f, -0.12090472f, -0.3858538f, 0.03364476f, 0.06390117f, 0.10708572f, -0.2562958f,
-        0.2373931f, 0.31120285f, 0.01147573f, 0.10270378f, 0.15130346f, -0.10845544f, -0.05929048f, 0.16431734f,
-        -0.021015583f, 0.18578102f, -0.10375476f, -0.24825506f, 0.14617425f, -0.19935103f, 0.12219618f, -0.04706296f,
-        0.14442638f, -0.009036127f, -0.31125212f, -0.01809808f, -0.1241942f, 0.3001433f, -0.06618106f, -0.10801135f,
-        0.08022421f, -0.18694916f, 0.03792141f, 0.0032075555f, 0.13893089f, -0.12932709f, -0.19234452f, 0.09236386f,
-        -0.017497988f, -0.00850253f, 0.12942083f, -0.107883014f, 0.19945084f, 0.32347283f, 0.11186159f, -0.007764896f,
-        0.21363024f, 0.030683538f, -0.06408807f, -0.067992106f, 0.008870649f, 0.087619714f, -0.017401008f, 0.24917485f,
-        -0.24880685f, -0.15684487f, -0.087486945f, -0.08470776f, 0.06355056f, -0.08090582f, -0.2797345f, -0.008775608f,
-        -0.121427104f, 0.16819496f, -0.22827755f, 0.026563246f, 0.17255114f, 0.11409687f, 0.33014292f, 0.30037138f,
-        0.19815338f, 0.01597715f, -0.08729464f, 0.12585661f, 0.17088348f, 0.27582166f, 0.17897943f, 0.077282965f,
-        0.0669097f, 0.15525278f, 0.11805185f, 4.6196918e-05f, 0.0262123f, 0.11809319f, 0.11923289f, -0.08467483f,
-        0.12341892f, -0.5233451f, 0.14472277f, -0.014843253f, -0.24960674f, -0.08229822f, -0.053082805f, -0.04323473f,
-        -0.035514396f, 0.035571296f, 0.044865802f, 0.04507844f, -0.0054231454f, -0.01605692f, -0.09790531f, -0.2158103f,
-        -0.08759988f, 0.031459413f, -0.0006036518f, 0.041121762f, -0.058196783f, -0.36110234f, -0.30525944f, 0.09902621f,
-        0.1103326f, -0.7384749f, -0.021303535f, -0.17469493f, 0.1521383f, 0.023322223f, 0.12413206f, 0.086047f,
-        0.2514415f, -0.10639291f, 0.1139709f, -0.24211851f, -0.13002788f, -0.08074944f, 0.08922205f, -0.2126381f,
-        0.32724234f, -0.10256851f, -0.042610623f, 0.38729757f, 0.008218263f, 0.19973923f, -0.18389355f, -0.011630871f,
-        0.1511066f, 0.17902367f, 0.025266126f, -0.045429174f, -0.097852446f, -0.008715167f, -0.011164336f, 0.090633556f,
-        -0.06859327f, 0.05711341f, 0.1366232f, -0.0151943f, 0.3422785f, -0.03161076f, 0.09086077f, 0.04429885f,
-        -0.25885367f, -0.30668688f, 0.053776555f, -0.17361422f, 0.09150638f, -0.05592702f, -0.046756692f, -0.07594607f,
-        0.10108771f, 0.032263685f, 0.16775097f, -0.039365385f, -0.101987414f, 0.07233533f, -0.15639095f, -0.43382668f,
-        -0.09148065f, 0.04256767f, -0.07239413f, 0.03544084f, -0.030833475f, -0.06752594f, -0.47212103f, 0.14564005f,
-        0.014704648f, -0.36721328f, -0.072458096f, -0.021914562f, -0.14059167f, 0.19346258f, 0.29961076f, 0.067898095f,
-        0.08784048f, -0.1419924f, 0.23529302f, -0.37925684f, 0.14907214f, 0.012819168f, -0.104711354f, -0.008272515f,
-        -0.118116826f, 0.08820113f, -0.036186874f, 0.13397698f, 0.3394478f, -0.01956663f, 0.16346936f, 0.006088016f,
-        0.0324243f, 0.27194706f, -0.079842046f, 0.24039747f, -0.039235435f, 0.053300116f, -0.30304417f, 0.008884791f,
-        0.1416931f, 0.2162121f, 0.10450008f, 0.004734347f, -0.084302805f, -0.26002803f, 0.20571041f, 0.05382197f,
-        -0.006090933f, 0.067639366f, 0.08671199f, 0.10734513f, -0.005093257f, 0.0974457f, -0.008305707f, -0.059795238f,
-        0.10317656f, 0.10776918f, 0.051699594f, -0.20174472f, -0.16138473f, -0.15320459f, 0.06590671f, 0.0010027628f,
-        0.09979402f, 0.032674495f, 0.051448245f, 0.07315083f, -0.25996494f, 0.0075176987f, 0.15960008f, -0.04841762f,
-        -0.03227202f, 0.014203163f, 0.15525565f, -0.0591335f, -0.13368636f, -0.071212105f, -0.041800868f, 0.109523766f,
-        0.07834707f, -0.1779035f, 0.18450144f, -0.14737926f, 0.08025686f, 0.095266126f, -0.111442916f, 0.0042390586f,
-        -0.034246773f, 0.15290742f, -0.016971175f, 0.10438127f, 0.25103688f, -0.04185068f, 0.0046916557f, 0.12378442f,
-        0.13389346f, -0.30243868f, 0.029138977f, -0.0820147f, 0.18580987f, 0.09295293f, -0.16803406f, 0.2084101f,
-        0.17096187f, -0.101776354f, 0.017807914f, -0.027825918f, -0.017502159f, -0.05958736f, 0.19639546f, 0.24582204f,
-        -0.18989986f, -0.12350236f, 0.039114065f, -0.13642778f, -0.088375464f, 0.059694074f, 0.029357556f, -0.04517021f,
-        -0.0933269f, 0.031967875f, 0.21991271f, 0.0936047f, 0.0762052f, -0.11507689f, -0.12141843f, -0.10863832f,
-        -0.0047458927f, 0.017230542f, -0.041604694f, 0.23580697f, 0.059774514f, -0.0037037043f, -0.1902755f, -0.017077591f,
-        -0.21834055f, -0.08209792f, 0.08548379f, 0.07630746f, 0.12292247f, -0.09400287f, 0.050059248f, 0.096743934f,
-        0.044034958f, 0.1228385f, -0.052415594f, -0.13270146f, 0.11095611f, 0.074227f, 0.012625343f, -0.022045143f,
-        0.012495563f, 0.0015298475f, -0.14494357f, -0.011947878f, -0.005280587f, 0.07065666f, 0.02623309f, 0.09323469f,
-        -0.10411857f, 0.0807754f, -0.041213665f, 0.079911f, -0.07319443f, 0.0018706424f, -0.13816313f, 0.16986383f,
-        0.036548615f, 0.027411012f, -0.08993431f, -0.080138035f, -0.13751884f, -0.019859511f, 0.19399203f, -0.08787414f,
-        0.05355721f, 0.10939721f, 0.22580996f, 0.0017614326f, -0.14409806f, 0.17064331f, 0.15286335f, 0.11252625f,
-        0.15847996f, 0.013940468f, 0.13763255f, 0.10403715f, 0.13513681f, -0.09284868f, -0.10401975f, 0.3589552f,
-        -0.123047724f, 0.07133661f, 0.11031813f, 0.047196943f, 0.07605424f, -0.05671341f, 0.25895834f, 0.16246185f,
-        0.23166366f, -0.092590466f, -0.05980113f, 0.039011188f, -0.77902937f, 0.027109185f, 0.21460465f, 0.014447442f,
-        0.13887015f, 0.11551684f, 0.07172576f, 0.14582211f, 0.03317096f, 0.050684202f, -0.05578519f, -0.03635863f,
-        -0.03398846f, -0.05489856f, 0.16115248f, 0.10761245f, 0.1574755f, 0.031295117f, 0.17230067f, -0.089384355f,
-        0.105402224f, -0.2637266f, -0.07954197f, -0.08449501f, -0.14113858f, -0.037024178f, -0.033770718f, -0.019353556f,
-        0.09386107f, -0.071524456f, 0.115141444f, 0.1730083f, 0.1044159f, 0.4556168f, -0.109591715f, 0.077746324f,
-        0.12662627f, 0.34513578f, -0.47852072f, -0.28480652f, -0.060837094f, -0.19548054f, 0.013005643f, -0.19897804f,
-        0.038421895f, -0.1762726f, -0.23574667f, 0.106129505f, -0.39522597f, -0.61729795f, -0.48985714f, 0.38523152f,
-        -0.17446364f, -0.0838722f, -0.20210168f, -0.11674887f, -0.21469547f, 0.33121705f, -0.14120007f, 0.34964374f,
-        0.057420634f, 0.2044133f, -0.26362994f, -0.069181986f, 0.5940904f, 0.34651253f, 0.2913749f, 0.5799341f,
-        0.10889211f, -0.43354246f, 0.7294405f, -0.073685974f, 0.108382635f, 0.16183585f, -0.45887646f, 0.20970015f,
-        -0.1240017f, 0.46179104f, 0.0061068125f, -0.29454768f, 0.8820945f, 0.5420714f, 0.11276769f, 0.19903496f,
-        0.42426968f, -0.8859093f, -0.015351235f, 0.6537671f, 0.2903174f, 0.11688756f, -0.15186258f, 1.0195448f,
-        0.41112685f, 0.059292298f, -0.1830744f, 0.1236631f, -0.2681133f, 0.53147805f, 0.35258016f, 0.030014776f,
-        -0.054768045f, -0.12057924f, -0.026477408f, -0.16242674f, 0.04538006f, -0.21370961f, -0.12761907f, -0.073860526f,
-        -0.0669079f, -0.14851189f, -0.020347554f, -0.11986099f, -0.28627026f, -0.06756007f, -0.0006224614f, -0.15919009f,
-        -0.05703625f, -0.21690904f, 0.04404244f, 0.024519615f, -0.14782661f, -0.0944649f, 0.21812749f, -0.04714042f,
-        -0.041927844f, 0.11114514f, -0.024489576f, 0.14718933f, -0.07819391f, -0.011752632f, -0.0841628f, 0.050140634f,
-        0.09064822f, 0.029554646f, -0.11113047f, 0.07277997f, 0.20349123f, 0.019261084f, 0.046592552f, 0.17335403f,
-        -0.03332593f, 0.0022818989f, 0.013485719f, 0.16830608f, 0.057972834f, -0.1672101f, -0.048857458f, 0.07429237f,
-        -0.010735777f, 0.39212477f, -0.0012492095f, 0.05756783f, 0.07685385f, 0.030280195f, -0.036509506f, 0.04994862f,
-        0.023030609f, -0.21578677f, 0.060465235f, -0.18202518f, -0.06734411f, -0.12764843f, 0.057514045f, 0.0051301164f,
-        -0.26393297f, 0.26327613f, 0.38745633f, -0.73921835f, -0.065222904f, -0.16062282f, -0.050818812f, -0.8010095f,
-        -0.7302488f, 0.37292793f, -0.56831735f, -0.26102456f, 0.8025889f, 0.4523723f, 0.057237923f, 0.5289369f,
-        0.080062106f, -0.74973094f, 0.5730458f, -0.01379724f, -0.9577397f, -0.37696573f, -0.08544771f, -0.50814915f,
-        -0.5452128f, -0.6343382f, -0.33754632f, 0.009643565f, -0.46351174f, -0.3627667f, 0.1972816f, -0.5553977f,
-        0.06886682f, 0.08314586f, -0.06218941f, 0.31306806f, -0.469461f, 0.08657233f, 0.7113897f, 0.09981593f,
-        -0.40552166f, -0.6418986f, -0.12825552f, -0.037029047f, -0.7206378f, -0.8955823f, -0.44845793f, -0.2921956f,
-        -0.4088192f, 0.6117387f, 0.19657461f, 0.19026187f, -0.7531976f, -0.26847866f, 0.11270111f, -0.13000374f,
-        -0.24258797f, 0.11129038f, -0.14272629f, 0.43451813f, -0.28902712f, -0.052627493f, -0.33872044f, 0.14540301f,
-        0.033259332f, -0.22202015f, -0.050316628f, -0.15300134f, 0.039683934f, 0.044897724f, 0.025744813f, 0.08684883f,
-        0.15460292f, -0.032057896f, 0.102784745f, -0.0047983946f, -0.09114506f, 0.006313751f, -0.043966837f, -0.31499812f,
-        -0.086291485f, -0.23974746f, -0.1972877f, 0.0002306125f, 0.11716919f, 0.043655768f, -0.33869326f, 0.1182827f,
-        0.08741635f, -0.661285f, -0.004317651f, -0.3586457f, 0.04629268f, -0.201983f, -0.08234133f, 0.12683196f,
-        0.16397905f, -0.049101043f, 0.08038394f, 0.018659176f, 0.013014164f, -0.09613003f, -0.009783197f, -0.19977285f,
-        0.058355525f, -0.005204834f, -0.063864715f, 0.10075693f, 0.08112272f, 0.0015034662f, 0.049971253f, -0.23161101f,
-        0.023078594f, 0.011436644f, -0.05472333f, -0.012218906f, 0.015165341f, 0.03161737f, 0.07644027f, -0.05094682f,
-        0.20607531f, 0.031192308f, 0.04151778f, -0.1478209f, 0.025929611f, 0.03727835f, -0.028559912f, 0.12057108f,
-        -0.5776418f, -0.05047429f, 0.31710145f, -0.45828712f, 0.12183774f, -0.07502858f, -0.32275596f, -0.3018041f,
-        -1.0218232f, 0.20448655f, -0.34244183f, -0.17815414f, 0.6854648f, 0.41957843f, 0.23214155f, -0.20503502f,
-        0.1885935f, -0.642684f, 0.34339905f, 0.5567679f, -0.7198683f, -0.22101775f, -0.6173581f, -0.21186496f,
-        -0.31903076f, -0.21842644f, -0.24331489f, 0.193934f, -1.2495992f, -0.36472195f, 0.4677991f, -0.5823096f,
-        -0.25687698f, -0.29952613f, 0.29061714f, -0.5005599f, 0.15185408f, 0.3605721f, 0.44285637f, 0.6203122f,
-        -0.41439095f, -0.18071955f, -0.09192911f, -0.028372126f, -0.55969185f, -0.1428239f, -0.31725147f, 0.2659653f,
-        -0.10827078f, 0.39951324f, 0.16901538f, 0.0020258797f, -0.5458359f, -0.27972627f, 0.08185603f, -0.26160535f,
-        -0.0961144f, 0.16603929f, -0.092866614f, 0.65478873f, -0.40855068f, -0.8727023f, -0.3272299f, -0.3780165f,
-        -0.14003226f, -0.049291603f, -0.06402525f, -0.09022806f, -0.06158837f, -0.165839f, 0.113808826f, -0.1293098f,
-        -0.12637529f, 0.08604843f, -0.028485734f, 0.008685682f, 0.035485603f, 0.21509087f, -0.07150124f, -0.28559119f,
-        0.04395949f, -0.19245681f, 0.2251642f, -0.060136404f, 0.0921539f, 0.020899827f, -0.21526913f, 0.17453034f,
-        -0.10933876f, -0.27508217f, 0.02182731f, 0.016426573f, -0.2679543f, -0.09269807f, 0.31945416f, -0.009863471f,
-        0.0505448f, 0.11320697f, -0.0444524f, -0.098721154f, 0.1122274f, 0.054491263f, 0.01021479f, 0.2670263f,
-        -0.043704346f, 0.24911974f, 0.07497525f, -0.08805653f, -0.045004334f, -0.058185823f, 0.032702167f, 0.2637859f,
-        0.17436504f, 0.06242238f, 0.065712914f, 0.0026016114f, -0.14010182f, -0.47458145f, -0.027190438f, 0.2527999f,
-        -0.16425258f, 0.2044481f, -0.03438483f, -0.16811077f, -0.16237652f, -0.006926583f, -0.011223992f, -0.14359002f,
-        -0.19628483f, 0.10024922f, 0.3777284f, -0.049448177f, 0.12088056f, 0.08966939f, -0.0042472077f, -0.23296863f,
-        -0.14528358f, 0.19395636f, -0.031555757f, -0.055853974f, 0.60241467f, 0.090577416f, 0.34182554f, 0.17624004f,
-        -0.05999544f, -0.16894071f, 0.15077326f, 0.2895459f, -0.21940738f, -0.24091552f, 0.0016692035f, -0.23900889f,
-        -0.15603784f, 0.093131445f, -0.1267345f, 0.15916982f, -0.010950573f, -0.28276685f, 0.10086055f, -0.102365f,
-        0.28238934f, 0.04143158f, -0.1410886f, 0.17462295f, -0.07782916f, 0.1927999f, 0.52305806f, 0.07290943f,
-        0.10976039f, -0.08886092f, 0.079828f, 0.24341248f, 0.061661378f, -0.22484934f, -0.09198158f, -0.09759631f,
-        -0.09817069f, -0.065664686f, 0.2523992f, -0.0065099127f, -0.0019945407f, 0.15574253f, 0.06767908f, 0.026859438f,
-        -0.0252648f, -0.062668264f, 0.20977207f, 0.48307464f, -0.077392414f, -0.08470465f, -0.27436683f, 0.037452195f,
-        -0.30777836f, 0.16804785f, -0.07026933f, 0.10860201f, 0.06279953f, -0.034205813f, -0.3112053f, -0.23766167f,
-        -0.110967904f, 0.08037557f, 0.09665232f, 0.1276137f, 0.26418093f, 0.101531975f, -0.022227349f, -0.17264761f,
-        0.14647621f, -0.20267437f, 0.054043442f, 0.014086034f, 0.12903388f, -0.32812002f, 0.15540276f, 0.026653534f,
-        -0.013489764f, -0.1537659f, -0.13901453f, 0.06442132f, -0.15137489f, 0.12479773f, 0.06765636f, -0.09915902f,
-        0.1635221f, 0.017680878f, 0.037926555f, -0.046372976f, 0.2364639f, 0.08899678f, 0.16235125f, 0.14097989f,
-        -0.016610015f, 0.08233715f, 0.19296728f, -0.03567375f, -0.0544795f, -0.11377207f, 0.08826202f, -0.06203768f,
-        0.14686833f, -0.089820154f, -0.16448902f, 0.04930931f, -0.21644849f, -0.06299343f, 0.11876897f, 0.05546984f,
-        0.19924392f, 0.06270126f, -0.0064660376f, 0.15221436f, 0.010810522f, -0.1852595f, 0.084583245f, 0.043877095f,
-        -0.15995027f, 0.017829463f, 0.40716633f, -0.5624953f, 0.06698861f, 0.042646095f, -0.11920185f, -1.013307f,
-        -0.49283722f, 0.032682512f, -0.34302604f, -0.56666815f, 0.52084893f, 0.28109074f, -0.012786603f, 0.7306527f,
-        0.039312314f, -0.39010495f, 0.06884508f, 0.72096336f, -0.8838336f, -0.4387747f, 0.11553078f, -0.028752321f,
-        -0.37772918f, -0.092246935f, -0.59429723f, 0.43823907f, 0.048364636f, -0.10915141f, 0.3649679f, -0.104094036f,
-        0.055126302f, -0.10954178f, 0.40703106f, 0.09770059f, -0.12282328f, 0.29238737f, 0.3192313f, 0.33891663f,
-        -0.3762182f, 0.070416994f, -0.02761962f, -0.20958197f, -0.0016554743f, -0.3300785f, -0.24762134f, 0.103936695f,
-        0.03662442f, 0.16619378f, 0.13045314f, 0.29416215f, -0.47940972f, -0.08268287f, 0.03157958f, 0.36618116f,
-        0.24173881f, 0.107583754f, 0.16763435f, 0.3453046f, -0.65829164f, -0.049982004f, -0.031476893f, 0.1632693f,
-        0.07815457f, -0.05515001f, -0.03392786f, -0.07257277f, 0.047213305f, -0.119745515f, -0.1439431f, -0.23348795f,
-        -0.15207545f, 0.110351756f, -0.054690376f, -0.005740468f, -0.042509492f, 0.23467764f, 0.011741143f, 0.00040280505f,
-        -0.016755216f, 0.037654355f, -0.018484708f, 0.14626022f, -0.036002226f, 0.023936171f, 0.003994933f, -0.04653575f,
-        -0.089783266f, 0.10849061f, 0.009007277f, 0.03239785f, 0.073770866f, -0.10462414f, 0.16850868f, -0.09394373f,
-        -0.024773968f, -0.14545226f, 0.092137516f, -0.13260761f, 0.0815725f, 0.1152745f, -0.018656485f, 0.14777921f,
-        -0.08359874f, 0.051994096f, 0.050965723f, 0.07358476f, -0.031506795f, 0.082737505f, -0.014398519f, 0.10264248f,
-        -0.07346497f, 0.15895484f, 0.051704258f, 0.050795652f, -0.061462834f, -0.04834737f, 0.069040895f, 0.102983534f,
-        0.04312f, 0.008372021f, -0.037472732f, -0.19566675f, 0.16162309f, 0.053654015f, -0.010374122f, -0.105716966f,
-        -0.33638123f, -0.55078316f, 0.18297084f, -0.5670698f, -0.47231153f, -0.5474443f, 0.41279486f, -0.7395386f,
-        -0.69212943f, 0.15468813f, -0.24473126f, -0.60333365f, 0.47527298f, 0.31337333f, 0.1542839f, 0.12602091f,
-        0.46630344f, -0.21101107f, 0.29811662f, 0.26914105f, -1.0065322f, -0.26057607f, -0.2002847f, -0.29052785f,
-        -0.027273262f, -0.22373298f, -0.5686072f, 0.21750924f, 0.15570816f, -0.008334312f, 0.24742444f, -0.43079093f,
-        0.25325203f, -0.20500505f, 0.26743716f, -0.14207236f, 0.12637986f, -0.29659122f, -0.13093892f, 0.25801685f,
-        -0.36328775f, -0.01640098f, 0.14678912f, 0.12857659f, -0.36051428f, -0.60972095f, -0.08313351f, 0.3389831f,
-        0.042424947f, 0.56050587f, -0.07219263f, 0.013499279f, -0.49948272f, 0.20014174f, 0.100065f, -0.21990371f,
-        0.18932423f, 0.05360255f, 0.07328689f, 0.45643586f, -0.34997234f, 0.0360682f, -0.16845915f, 0.07568893f,
-        0.03992901f, -0.1465298f, 0.023382805f, -0.002206053f, -0.043378938f, -0.038605206f, 0.061677538f, 0.09754227f,
-        -0.042405274f, -0.10680053f, -0.1481281f, -0.074869916f, -0.053184204f, -0.20782487f, 0.052525345f, -0.09772909f,
-        0.089821935f, -0.19429672f, 0.07002655f, -0.0074833664f, 0.0521102f, -0.016055148f, 0.08869848f, -0.04771772f,
-        0.117434725f, -0.08708449f, -0.019157313f, 0.058970474f, 0.008244668f, -0.10535017f, -0.035062317f, -0.0050092656f,
-        -0.24398659f, 0.19110157f, -0.043410923f, -0.18028319f, 0.025737371f, -0.042869885f, 0.014323715f, 0.025155425f,
-        -0.052086987f, 0.08635838f, -0.13923572f, -0.12936753f, 0.018083628f, 0.029200152f, -0.07279267f, 0.12300163f,
-        -0.014572629f, 0.005898644f, -0.17324416f, 0.1480004f, -0.04114194f, -0.050072435f, 0.15808439f, 0.033525847f,
-        0.088436805f, -0.0064005638f, 0.05146912f, -0.026928114f, 0.032618955f, -0.12647778f, 0.08568487f, -0.030382786f,
-        -0.13597459f, -0.39651892f, 0.036992863f, 0.09365463f, -0.13965726f, -0.20589983f, -0.18195973f, -0.17216085f,
-        -0.25204185f, 0.06622388f, 0.31864613f, -0.29049596f, 0.12061723f, 0.10998053f, -0.20312478f, 0.034042954f,
-        0.107999526f, -0.09500745f, -0.058040235f, -0.013777175f, -0.33090702f, 0.35845348f, -0.31928647f, 0.10407115f,
-        -0.13089116f, -0.33493432f, -0.24220487f, 0.2382862f, 0.12890911f, 0.08752894f, 0.040004555f, 0.078175426f,
-        -0.055842333f, 0.011910716f, -0.13900039f, -0.12545656f, -0.034599237f, -0.00065986783f, -0.19008619f, 0.19253601f,
-        0.10222066f, 0.056346703f, -0.08958995f, -0.103889376f, 0.09864581f, 0.07317513f, 0.2283754f, 0.18200502f,
-        0.20958565f, 0.56546026f, -0.107018396f, 0.37574345f, -0.20259081f, 0.222872f, -0.1105679f, 0.0014691306f,
-        0.104730345f, 0.100869656f, 0.0635866f, 0.5462787f, -0.0103378575f, 0.094084606f, 0.110410824f, -0.06255153f,
-        -0.08110597f, -0.07616048f, 0.06938412f, -0.03582402f, 0.17815149f, 0.013995132f, 0.0021390163f, -0.09469546f,
-        -0.075150765f, 0.10919564f, 0.10645483f, 0.0027283414f, -0.09951919f, 0.039331533f, -0.004279017f, 0.04981318f,
-        -0.061169297f, -0.080953725f, 0.087562256f, 0.076967895f, -0.02666179f, -0.0005429271f, 0.041451335f, 0.02517027f,
-        -0.11606021f, -0.028073214f, -0.048637044f, 0.049511045f, -0.17510682f, -0.061181087f, 0.17035396f, 0.059031125f,
-        0.0069146184f, -0.083763056f, 0.09554547f, 0.25046486f, 0.03531369f, -0.031280003f, -0.025914917f, 0.1134419f,
-        -0.020925391f, 0.020118525f, 0.105550885f, -0.12555654f, 0.19131039f, 0.070968695f, 0.13885887f, 0.08139863f,
-        0.02559939f, 0.14640003f, 0.13495234f, -0.08361811f, -0.17270428f, -0.15417106f, 0.09475909f, 0.08446426f,
-        0.10279532f, 0.097009934f, -0.043906078f, -0.06796184f, -0.14683643f, -0.14594162f, 0.015343012f, -0.04834187f,
-        0.09273562f, -0.081990235f, 0.0746928f, -0.053553633f, 0.00519297f, 0.020381596f, -0.23337282f, -0.07642159f,
-        -0.045329697f, 0.08658445f, -0.22692087f, -0.18154825f, -0.05524807f, 0.19636256f, 0.19637671f, 0.09525516f,
-        0.14150171f, -0.18245588f, 0.0053992267f, 0.22505891f, 0.05244543f, 0.012032493f, 0.21950294f, 0.14339043f,
-        -0.11180788f, 0.20818971f, -0.13503785f, 0.18880591f, 0.13422765f, 0.1619852f, 0.26271635f, 0.0037906526f,
-        0.09759146f, 0.053179707f, 0.03832029f, 0.26530176f, 0.03887118f, 0.086277485f, -0.2180708f, 0.15909368f,
-        -0.10301403f, 0.19073674f, -0.08035528f, 0.12210079f, 0.09439659f, -0.02113411f, 0.03804065f, 0.19661996f,
-        0.0025973064f, -0.029816618f, 0.1759645f, 0.07358606f, 0.21321441f, 0.07015738f, -0.029216092f, 0.00020695137f,
-        0.081853054f, 0.10727824f, -0.09057127f, 0.09786723f, -0.07203725f, -0.19028279f, -0.105770424f, -0.06745279f,
-        0.024759455f, -0.1907406f, 0.15098025f, -0.00064826367f, -0.13613936f, 0.035566125f, -0.009703051f, 0.0037562232f,
-        0.15441784f, -0.01612731f, -0.0040944517f, -0.20076156f, -0.18634875f, -0.050632868f, 0.012148336f, -0.095973104f,
-        0.06377047f, 0.11706542f, 0.06675144f, -0.03604363f, 0.0068585067f, -0.1316015f, -0.13490155f, 0.07216633f,
-        -0.027826793f, -0.067095265f, 0.0038056565f, 0.1765754f, -0.17893949f, -0.011475266f, -0.0886498f, -0.14885096f,
-        0.033998597f, 0.13384463f, 0.08343236f, 0.10995155f, 0.10862652f, -0.19765499f, -0.053883698f, -0.027246905f,
-        -0.12977405f, 0.16014926f, 0.1570377f, 0.07417814f, 0.13310854f, 0.10513651f, 0.20674014f, -0.08295857f,
-        0.1965971f, 0.04884176f, -0.08084599f, 0.041264072f, -0.010865865f, 0.08070623f, 0.15118079f, -0.048923366f,
-        -0.068782516f, 0.033818707f, -0.073205955f, 0.08908574f, 0.08589688f, 0.23704474f, -0.036887806f, -0.02024391f,
-        0.05531915f, -0.22445735f, 0.1515867f, -0.80607706f, -0.25134218f, -0.25097466f, 0.19093178f, -0.87873113f,
-        -0.38160342f, 0.1601216f, -0.5749124f, -0.26063296f, 0.0056394897f, 0.060917776f, -0.32377413f, 0.0737775f,
-        0.3885233f, -0.24494274f, 0.25349957f, 0.23665765f, -0.6600656f, 0.08555573f, -0.006936856f, 0.21772264f,
-        -0.36046088f, -0.21591493f, -0.35408363f, 0.4312072f, 0.018678943f, 0.3014631f, 0.370713f, 0.019374192f,
-        0.041323747f, -0.0143978335f, 0.27037367f, -0.14718229f, 0.13617404f, -0.06378369f, -0.008885928f, 0.10958399f,
-        -0.608168f, 0.06251135f, 0.06100913f, -0.17069085f, 0.12304191f, -0.10228534f, -0.13451792f, 0.14713551f,
-        0.33112574f, 0.19331042f, 0.049241565f, 0.26020405f, -0.27392584f, -0.088746436f, -0.11254557f, 0.038848124f,
-        0.1677017f, 0.14380078f, -0.0006370826f, 0.18564548f, -0.42547762f, 0.2058893f, 0.06871779f, 0.27640212f,
-        0.12365847f, -0.19107848f, 0.097093955f, 0.1424706f, -0.07849582f, 0.0014459363f, 0.124242045f, 0.028835425f,
-        0.22826649f, -0.09409402f, 0.03645996f, 0.017583985f, 0.10674703f, 0.13298713f, 0.03337754f, -0.04922863f,
-        0.07710137f, -0.068651676f, 0.13824752f, 0.117836565f, -0.063029416f, 0.035860054f, 0.004184536f, 0.107434176f,
-        0.04343723f, 0.027355766f, 0.14402525f, 0.057239536f, 0.038151607f, 0.06904324f, 0.04045902f, 0.012731261f,
-        -0.038415525f, 0.0765064f, 0.073714525f, 0.031836215f, -0.1435497f, 0.015856104f, 0.038487267f, 0.058653004f,
-        -0.054692283f, 0.010341401f, 0.055352375f, -0.07762244f, -0.22204696f, -0.012596327f, -0.06656452f, 0.004330928f,
-        -0.06408459f, 0.13429146f, -0.041687183f, 0.07329565f, 0.10568285f, -0.057372358f, -0.122453324f, -0.018062372f,
-        0.046864513f, 0.062171128f, 0.12366273f, -0.041579347f, 0.16285782f, 0.0056715403f, 0.04200316f, -0.012436994f,
-        0.2715938f, -0.026810933f, 0.15792763f, -0.02607598f, 0.017274251f, 0.1509516f, -0.10453249f, 0.02923205f,
-        0.13041143f, -0.15876053f, 0.1107092f, 0.19161648f, -0.12583469f, 0.081815936f, -0.101561934f, 0.03017359f,
-        0.061217535f, -0.16730183f, -0.088348955f, 0.22379382f, -0.022143198f, 0.29620013f, -0.15922694f, -0.27059668f,
-        -0.19815192f, -0.13474287f, 0.0040273373f, 0.011085254f, -0.15891534f, 0.030305889f, 0.29424673f, -0.4566344f,
-        0.014157138f, 0.25768015f, -0.013292174f, 0.21241753f, -0.033724125f, -0.34436345f, -0.105142504f, -0.1250034f,
-        0.03230076f, -0.28461602f, -0.07459426f, 0.17083722f, 0.077561416f, 0.10961117f, -0.2029201f, -0.056438398f,
-        -0.02172683f, -0.26541987f, -0.077487f, 0.010553673f, -0.1970982f, -0.40423247f, 0.048167758f, -0.32056075f,
-        -0.15886886f, 0.060113955f, -0.07291358f, -0.11154875f, 0.2007087f, 0.07740984f, -0.17548895f, 0.072723955f,
-        0.07098971f, -0.20170121f, 0.028152995f, 0.042598426f, -0.20757414f, -0.112556316f, -0.16612737f, 0.11910455f,
-        -0.1321229f, -0.11080258f, -0.06614362f, -0.084493585f, -0.09177594f, -0.10078994f, 0.10427619f, 0.009547865f,
-        -0.037255973f, 0.120046355f, -0.15864843f, 0.028126003f, -0.034190666f, 0.010771468f, 0.08489966f, -0.03851604f,
-        0.11934709f, -0.15404056f, 0.077463575f, -0.06507365f, -0.14287236f, 0.11979792f, -0.2672667f, 0.093531f,
-        0.07302304f, 0.02303642f, -0.14147532f, 0.039159108f, -0.13219997f, 0.058235206f, -0.07526732f, 0.0011719605f,
-        0.03740873f, 0.0031523758f, 0.16772552f, -0.17428751f, -0.0009310393f, -0.12746625f, -0.059430834f, -0.0011768572f,
-        0.18823366f, 0.0027217825f, -0.030048452f, 0.084382266f, -0.08423649f, 0.037815936f, -0.07941759f, -0.006929628f,
-        0.094281025f, 0.03938042f, 0.17818384f, -0.10193602f, 0.022284374f, -0.06286936f, 0.13298184f, -0.31003952f,
-        -0.39670533f, -0.11522084f, -0.027316842f, 0.12389487f, 0.06028326f, -0.12047431f, -0.40690598f, -0.10244654f,
-        0.22069277f, -0.076701894f, -0.06449182f, -0.24872087f, -0.0097095305f, -0.12247649f, -0.05259409f, -0.19782637f,
-        -0.13208753f, -0.069053225f, -0.13293317f, 0.15581258f, 0.012290317f, -0.03340237f, 0.0281896f, 0.024079578f,
-        -0.14653848f, 0.10545248f, -0.0049748067f, 0.15190743f, 0.31567466f, 0.16311045f, 0.2339517f, -0.02252266f,
-        -0.25148293f, 0.025418311f, -0.19840631f, 0.2640119f, 0.0008344102f, -0.04938429f, 0.00671256f, -0.07617802f,
-        0.12563598f, 0.09800815f, 0.117506616f, -0.21706213f, 0.01322806f, 0.12404375f, 0.15181457f, 0.16008924f,
-        0.10001214f, 0.2081417f, -0.30901903f, -0.029331371f, 0.07643542f, -0.14275996f, 0.01674443f, 0.09846013f,
-        0.11939884f, 0.12911294f, 0.044199996f, -0.28653267f, 0.07570451f, 0.2896318f, 0.09106948f, -0.06279773f,
-        0.031518687f, 0.0134903295f, 0.020085309f, -0.039747316f, -0.07747194f, 0.022687456f, -0.11027785f, 0.054264285f,
-        -0.071389355f, 0.13366085f, -0.008712247f, 0.10233364f, 0.014082458f, 0.059978645f, 0.074858844f, 0.047600377f,
-        0.12981877f, -0.018315505f, 0.16772638f, 0.08252011f, -0.018888323f, -0.0013138641f, -0.038166903f, -0.030319663f,
-        -0.13393174f, -0.0009564819f, 0.13273418f, -0.22848542f, 0.008571323f, 0.06419616f, 0.03249479f, -0.14623424f,
-        0.04327878f, 0.09238589f, 0.005029554f, -0.15497236f, -0.071714155f, -0.05189464f, -0.015151259f, 0.08972697f,
-        0.12736699f, 0.021692093f, -0.007852538f, -0.051405333f, 0.053122845f, -0.0025330237f, 0.13666138f, -0.028455334f,
-        -0.0112502435f, 0.045962326f, 0.017172944f, 0.23849013f, -0.10459318f, -0.09443218f, 0.1566011f, 0.0008282207f,
-        -0.0032323874f, -0.036462545f, -0.06800148f, -0.005921719f, -0.10491459f, 0.18202847f, 0.060639154f, -0.08934558f,
-        0.14406967f, -0.000883714f, -0.12356593f, -0.121337555f, -0.113734655f, -0.116878055f, 0.033994094f, 0.022070033f,
-        0.17492144f, -0.0917503f, 0.014485515f, 0.183167f, 0.009103065f, 0.15626106f, 0.11365904f, 0.0645531f,
-        -0.019389315f, -0.07117905f, -0.06718837f, -0.03327612f, -0.084702045f, -0.01901844f, -0.0970353f, -0.12737042f,
-        0.08581412f, 0.05766148f, 0.02579607f, 0.13919434f, -0.009483446f, 0.103744f, 0.14582083f, -0.13855483f,
-        0.031724468f, -0.043632887f, -0.111252524f, 0.04709751f, -0.15716568f, -0.056421373f, 0.17453071f, -0.031039935f,
-        0.026878212f, -0.009623856f, 0.027262526f, -0.10692776f, -0.058575265f, 0.1027975f, 0.0071382434f, -0.08830378f,
-        0.0018573399f, -0.13975532f, 0.048117224f, 0.036089245f, -0.072064005f, -0.084706105f, 0.105059326f, 0.173946f,
-        -0.00031382588f, -0.037140656f, -0.03211777f, 0.027142432f, -0.07740945f, -0.18277366f, -0.15150417f, -0.020512866f,
-        -0.111401975f, 0.07471377f, 0.05230029f, 0.25083745f, -0.10281875f, 0.03961594f, -0.070989564f, -0.040831655f,
-        0.19224358f, -0.025463583f, -0.056792147f, 0.028852517f, 0.06603281f, -0.11693965f, -0.22462025f, -0.030999282f,
-        0.038473167f, -0.014255022f, 0.046625484f, -0.015618835f, 0.08656282f, 0.19414872f, 0.018005805f, 0.080104046f,
-        0.2501999f, 0.019765392f, 0.053729866f, -0.34293693f, -0.05335312f, 0.12745349f, -0.09595099f, 0.17996621f,
-        -0.09414951f, 0.014892332f, -0.152321f, 0.22865227f, 0.076020256f, 0.26790488f, 0.09603077f, 0.024931664f,
-        -0.16039181f, -0.0040768813f, 0.13423698f, 0.15534858f, -0.076152556f, -0.0343458f, -0.041642424f, -0.10616687f,
-        0.009465066f, -0.023730565f, -0.16325933f, -0.056761935f, 0.028502107f, 0.084083796f, -0.05647793f, -0.0064111045f,
-        0.18697362f, 0.1336701f, 0.1005431f, -0.00951054f, -0.066877976f, -0.017244922f, -0.11368273f, -0.04156261f,
-        0.0065538827f, 0.020438876f, 0.07863641f, 0.06452525f, 0.12358849f, 0.119104415f, -0.17627035f, 0.17667395f,
-        0.011490116f, -0.047002956f, -0.0016753613f, -0.10605348f, 0.14649364f, -0.06769503f, -0.12419953f, -0.008155747f,
-        0.112984784f, 0.07553355f, -0.37751126f, 0.033770237f, -0.016593086f, -0.059767585f, 0.090121396f, -0.13707408f,
-        0.01743127f, 0.08074438f, -0.06428747f, -0.07055205f, 0.03032918f, 0.13791232f, 0.10807467f, 0.121309906f,
-        -0.21724047f, -0.13079971f, 0.08075873f, 0.14052348f, -0.16756207f, 0.12228449f, -0.16800173f, 0.003678269f,
-        0.0019364862f, 0.05078059f, -0.04532477f, 0.07299658f, 0.070930876f, 0.18144816f, 0.12436714f, 0.18267404f,
-        0.019269843f, 0.08178711f, -0.13390522f, 0.037295848f, 0.112042196f, 0.12584542f, 0.020549683f, 0.0841829f,
-        -0.0025480366f, -0.0022252833f, 0.01886603f, -0.098867856f, 0.018756658f, 0.0760567f, 0.16058828f, -0.09728297f,
-        -0.08927493f, 0.18983264f, 0.051276416f, -0.048580904f, 0.009237463f, 0.058055155f, 0.14687262f, 0.09161928f,
-        -0.12436172f, -0.041593596f, 0.1502168f, -0.02668762f, -0.045098085f, -0.025010634f, -0.09803739f, 0.051557515f,
-        0.05796236f, 0.020813845f, -0.014551539f, -0.0019295326f, -0.022392973f, 0.11236693f, -0.098171026f, -0.09366508f,
-        0.044061303f, 0.108919896f, 0.2189263f, 0.066717505f, -0.1980514f, 0.071331f, 0.09697918f, -0.09909172f,
-        0.21494883f, -0.02008204f, 0.09831471f, 0.035097755f, 0.026458997f, 0.061094936f, -0.037026823f, -0.07219983f,
-        0.006967303f, 0.16648775f, 0.012033178f, -0.023359496f, 0.07408628f, 0.01644166f, 0.16565771f, -0.09111294f,
-        -0.0703923f, 0.02234448f, 0.123019695f, -0.08349092f, 0.05890287f, 0.15626761f, 0.09409137f, 0.13364454f,
-        0.13032573f, -0.051741805f, 0.17967443f, -0.030420275f, 0.09824722f, -0.1805561f, -0.1250161f, -0.0029514953f,
-        -0.30867258f, -0.14661635f, 0.06874096f, 0.117598146f, 0.19334503f, -0.04607323f, -0.46070188f, 0.23734486f,
-        -0.50636536f, -0.75255126f, 0.14269637f, -0.561882f, 0.20322569f, -0.0598905f, -0.49899542f, -0.07982461f,
-        -0.70517373f, -0.42865908f, -0.50887614f, 0.448082f, 0.6950484f, -0.2637108f, -0.0059265206f, -0.73911005f,
-        0.71180856f, -0.14543948f, -0.25966263f, -0.7669595f, 0.16483663f, -0.17174028f, -0.48593053f, -0.28899464f,
-        -0.20470777f, 0.20252202f, 0.048097588f, 0.59124196f, -0.47503823f, 0.06765646f, 0.0803735f, 0.15628988f,
-        0.30101112f, 0.15319438f, 0.3970147f, 0.22278222f, -0.07328274f, -0.54541206f, 0.30787745f, 0.23977894f,
-        -0.052694548f, 0.33566564f, -0.71310645f, -0.62444675f, 0.23299237f, -0.7026215f, 0.30179942f, -0.35849082f,
-        -0.5622237f, 0.3422066f, 0.14854197f, -0.41737968f, -0.27566907f, -0.0633582f, 0.12423938f, 0.24174745f,
-        -0.069432735f, 0.1502985f, -0.1142911f, 0.07347932f, -0.047329344f, 0.10709479f, 0.029438047f, -0.19154081f,
-        -0.13938785f, -0.18299977f, -0.0030469634f, -0.062283404f, -0.085926235f, 0.12259504f, 0.0070076454f, 0.008416128f,
-        0.14030108f, 0.07705907f, 0.15001981f, -3.702777e-05f, -0.024471246f, -0.13656358f, -0.037166007f, -0.013753851f,
-        0.05686648f, 0.1254244f, -0.02900825f, 0.029619738f, -0.021956505f, 0.02421452f, 0.019020112f, 0.09649546f,
-        -0.005919463f, -0.03599329f, -0.11940821f, -0.09091866f, -0.045629214f, 0.18103239f, -0.0036573526f, -0.029770602f,
-        0.10831463f, -0.07217973f, -0.025510024f, 0.02755488f, -0.084614694f, 0.14867413f, 0.2790156f, -0.01331411f,
-        -0.009627796f, -0.13573195f, -0.12205538f, -0.12790273f, -0.066905834f, -0.22037792f, -0.13498086f, 0.056788757f,
-        0.023779785f, -0.031408697f, -0.02758592f, -0.12344517f, -0.047799814f, -0.10660751f, -0.048624594f, -0.067717075f,
-        -0.20553164f, -0.1215823f, -0.020876078f, -0.04006389f, -0.08573911f, -0.5145367f, -0.27712873f, -0.2775852f,
-        -0.6337049f, -0.38555244f, -0.30312374f, -0.069623135f, 0.22355324f, 0.028062139f, -0.21604383f, 0.07402789f,
-        -0.3351069f, -0.15005507f, -0.21186961f, 0.10386259f, 0.31120476f, -0.14537156f, 0.0408599f, -0.24846002f,
-        0.34033567f, -0.45124033f, -0.25896883f, -0.23647247f, 0.4506021f, -0.008628508f, -0.17185986f, -0.17039321f,
-        0.08792153f, 0.17975123f, 0.11218608f, 0.26859853f, -0.021769894f, -0.01342767f, -0.06402539f, 0.08566484f,
-        0.13562681f, 0.30607104f, 0.00927026f, 0.09728335f, -0.2250616f, -0.26332858f, -0.11555647f, 0.2546414f,
-        0.09630333f, 0.19620036f, -0.21396238f, 0.05897802f, 0.23638232f, -0.71857196f, -0.09156851f, -0.14420407f,
-        -0.53570104f, 0.55850345f, -0.012688576f, -0.072701305f, -0.26736155f, -0.10093662f, 0.26164103f, -0.09656474f,
-        0.08212389f, 0.090049796f, 0.10802824f, -0.16873342f, -0.024317827f, 0.019246124f, -0.06676801f, 0.008458991f,
-        -0.07969007f, 0.14777371f, 0.023809321f, 0.05589188f, 0.13254145f, 0.15729563f, -0.07864848f, 0.07793851f,
-        0.101528f, 0.059831955f, 0.16097999f, 0.04520292f, 0.13479972f, -0.0037854982f, -0.14520618f, 0.09953529f,
-        -0.2032706f, -0.017157929f, 0.053217128f, -0.14851634f, -0.18127131f, -0.0072643673f, -0.043963555f, 0.06995427f,
-        0.041432075f, 0.12144371f, -0.011501813f, 0.022548778f, 0.008039882f, 0.11427086f, 0.010630888f, -0.06940188f,
-        -0.004603339f, -0.015532129f, -0.066939f, -0.05359146f, 0.12185752f, 0.049989685f, 0.06274874f, 0.020957585f,
-        0.052672084f, -0.04813058f, -0.07535741f, 0.03720913f, -0.078868434f, -0.004637398f, -0.014164166f, -0.0075727105f,
-        -0.02932833f, 0.13656732f, -0.111431226f, -0.0110746715f, -0.006497662f, -0.11008296f, -0.23836587f, 0.04871537f,
-        0.21535465f, -0.0367506f, -0.34058017f, -0.18770044f, -0.053981666f, -0.1389855f, -0.019134523f, 0.06980948f,
-        0.03706085f, 0.13568771f, -0.23026185f, 0.10282883f, -0.05378948f, 0.030964328f, 0.056119055f, 0.09437035f,
-        -0.2506568f, 0.040567696f, 0.18920176f, 0.070963465f, -0.008733835f, 0.24298795f, 0.042101625f, 0.15656999f,
-        -0.15896577f, -0.17457323f, 0.11289431f, -0.0070729633f, -0.068423666f, 0.11240273f, 0.1384498f, 0.008904635f,
-        0.17264119f, -0.011067169f, 0.13614622f, -0.046998143f, -0.030417245f, -0.13438094f, 0.09154091f, -0.033223137f,
-        0.040659975f, -0.027562022f, 0.123571046f, 0.05556185f, 0.2231495f, -0.1704399f, 0.07646396f, -0.13560483f,
-        0.06166776f, 0.029820547f, 0.01504595f, 0.12877172f, -0.05075298f, -0.10070403f, -0.03366095f, -0.07100061f,
-        -0.21007848f, 0.043964796f, 0.015686745f, 0.031123776f, 0.03724867f, 0.07223349f, -0.16385505f, 0.068899676f,
-        -0.10654902f, 0.019911943f, 0.0062359795f, 0.2953548f, 0.002561047f, -0.16781653f, 0.03195132f, 0.03963159f,
-        -0.09778083f, -0.23104663f, 0.25724924f, 0.11610344f, 0.38822782f, -0.009249326f, -0.040525466f, -0.16516128f,
-        -0.18976176f, -0.16462636f, -0.04314672f, 0.10676851f, -0.05473086f, 0.11342411f, 0.0020384456f, -0.01893935f,
-        0.22013241f, 0.057935227f, -0.007567546f, 0.008615152f, 0.041802328f, 0.07977414f, -0.16237041f, 0.17040116f,
-        -0.06632059f, -0.07981382f, 0.03605798f, 0.17644267f, 0.07595571f, 0.044091493f, 0.13476136f, 0.16015626f,
-        -0.08139661f, 0.17837323f, -0.063734636f, -0.059311118f, -0.1829476f, 0.06061707f, 0.17814277f, 0.041716285f,
-        0.07785216f, 0.32511288f, 0.07579303f, 0.13423993f, 0.19706976f, -0.037166145f, -0.10050553f, -0.12022021f,
-        -0.10423566f, -0.07180228f, 0.090320736f, 0.112176806f, 0.040951136f, -0.059063405f, -0.1357557f, 0.1258846f,
-        -0.22173162f, -0.15130244f, 0.10039919f, 0.10173243f, 0.18874468f, 0.05062217f, -0.34549206f, 0.1660137f,
-        0.0014403461f, -0.38229507f, 0.08350597f, -0.40450138f, 0.14682752f, -0.13244887f, -0.6810404f, 0.033087675f,
-        -0.32343614f, -0.0008813954f, -0.3189169f, 0.43464923f, 0.48388463f, 0.09028627f, -0.0087435f, -0.2895257f,
-        0.43559214f, -0.09826938f, -0.250873f, -0.653185f, 0.23410116f, 0.18091327f, -0.2102155f, -0.005945202f,
-        -0.24114466f, -0.08527253f, -0.060749374f, 0.1283681f, -0.17569084f, 0.26077056f, -0.1298333f, -0.052965835f,
-        -0.044183303f, -0.005308587f, 0.41415814f, 0.08072907f, 0.10759507f, -0.21806209f, 0.056984186f, 0.30372003f,
-        -0.0073372726f, 0.11124296f, -0.3155225f, -0.14555965f, 0.44122335f, -0.06915361f, 0.07916718f, -0.18080121f,
-        -0.31824023f, 0.16404407f, 0.028633697f, -0.025237074f, -0.0919093f, 0.0061232527f, 0.2604367f, 0.038653165f,
-        -0.07484458f, 0.1645308f, -0.039150193f, -0.022351556f, 0.070335045f, -0.17499854f, 0.17656592f, 0.05526935f,
-        0.16502473f, 0.13350233f, -0.1122782f, 0.109103955f, 0.13623835f, -0.08752655f, -0.09355442f, 0.0031738086f,
-        0.08311962f, 0.106542505f, 0.06840279f, -0.100251906f, 0.09559441f, -0.03182476f, -0.2029992f, 0.082037024f,
-        -0.27082673f, 0.059327163f, 0.056752346f, -0.002671108f, 0.041416865f, -0.016415633f, -0.10388165f, 0.08748936f,
-        -0.10327768f, -0.123351336f, -0.116094165f, -0.16189662f, -0.13633446f, -0.03797202f, -0.20854996f, 0.07182331f,
-        0.043470826f, 0.05492306f, 0.020176651f, -0.019985061f, -0.11262603f, -0.07839819f, -0.001953755f, -0.021050846f,
-        0.0030048823f, 0.28031707f, -0.074901834f, -0.04394524f, 0.015432517f, 0.074004896f, 0.16068117f, -0.20535281f,
-        -0.18538323f, 0.07826449f, -0.03054545f, -0.07108499f, 0.18733174f, -0.12802686f, -0.03864894f, -0.13601771f,
-        -0.555137f, 0.0031962232f, -0.37294304f, 0.24810252f, -0.29727834f, -0.1452666f, -0.26826116f, 0.1581341f,
-        -0.40784124f, -0.9788735f, 0.40721944f, -0.9827f, 0.34287807f, -0.34514815f, -0.7897798f, -0.26473805f,
-        0.08669211f, -0.5671033f, -0.52014595f, 0.1805998f, 0.59962094f, -0.115625426f, 0.7862489f, -0.5781464f,
-        0.109329976f, -0.88767207f, 0.099033736f, -0.97072417f, -0.034135323f, -0.42898577f, -0.4674382f, -0.6284554f,
-        -0.7319976f, 0.24814047f, -0.3872997f, 0.9486455f, -0.9245716f, -0.53299886f, -0.13316378f, -0.8482224f,
-        0.12899111f, -0.46098992f, 0.6032925f, 0.42855185f, -0.07746558f, -0.7327347f, -0.43390724f, 0.41601554f,
-        0.22256657f, 1.398269f, -0.8706894f, -0.93066764f, -0.17994183f, 0.3940617f, 0.209867f, -0.90317845f,
-        -1.0384316f, 0.2707921f, 0.6711438f, -0.72334415f, 0.63644874f, 0.13785195f, 0.23042263f, 0.6902217f,
-        -0.20470706f, -0.094898544f, -0.17830499f, -0.065709546f, -0.10031339f, -0.015991937f, -0.094450206f, 0.17840049f,
-        -0.089602366f, 0.02864419f, 0.20707582f, -0.07291466f, 0.0047157044f, 0.11575361f, 0.122824f, -0.047932934f,
-        -0.07984614f, -0.065328844f, 0.027972125f, 0.09902119f, 0.0024038164f, -0.1746987f, -0.08047456f, -0.044938706f,
-        -0.07228165f, -0.15129115f, 0.05173676f, 0.19933501f, -0.022039063f, -0.17625745f, 0.13712376f, -0.10824439f,
-        -0.10178552f, -0.16864957f, -0.1587132f, -0.28901544f, -0.11452544f, 0.041938994f, 0.14879063f, 0.11426098f,
-        -0.06288361f, 0.022855371f, -0.023161398f, 0.08428823f, 0.0960191f, -0.026793096f, -0.075159006f, -0.04268963f,
-        -0.052815374f, -0.05330854f, -0.018493071f, 0.18483123f, 0.15655206f, 0.083874814f, -0.009726731f, 0.039982438f,
-        0.07673444f, 0.08373087f, -0.12304393f, 0.1200929f, 0.031551585f, -0.14419167f, -0.122088596f, 0.016681401f,
-        -0.78499436f, 0.33618918f, -0.55805403f, -0.32448453f, -0.47556683f, -0.31107208f, -0.099608384f, 0.7057263f,
-        -0.5172242f, -0.7464447f, 0.6283059f, -0.7690009f, 0.28425023f, -0.15708539f, -0.6995773f, -0.62729937f,
-        0.22649117f, 0.3194448f, -0.33263752f, 0.002820618f, 0.3807819f, 0.28980508f, 0.16098693f, -0.41618243f,
-        0.27520794f, -0.28251195f, 0.06813119f, -0.7309568f, -0.79247975f, -0.09680024f, -0.42401993f, -0.44675088f,
-        -0.59268534f, -0.07862567f, -0.19297498f, 0.09067387f, -0.8129284f, -0.37450123f, -0.40429902f, -0.13552648f,
-        0.1540941f, -0.16141722f, 0.51796764f, 0.1754221f, -0.060929984f, -0.32042375f, -0.41292092f, 0.1411029f,
-        0.3289259f, 0.22720985f, -0.6651589f, -0.7626028f, -0.22053586f, 0.5910476f, 0.076860584f, -0.5578192f,
-        -0.2855632f, -0.019048164f, 0.70296496f, -0.25659683f, 0.6277543f, -0.38458502f, 0.14208743f, 0.3806778f,
-        -0.04866312f, 0.3939626f, -0.010564864f, 0.10474471f, -0.06661105f, 0.11335211f, 0.081873216f, 0.12305659f,
-        -0.070364244f, -0.048860915f, -0.03238771f, -0.1321203f, 0.050075676f, 0.0881392f, 0.051810827f, -0.12344962f,
-        -0.00532263f, -0.027694464f, -0.27553448f, 0.012124626f, 0.1120066f, -0.102468185f, -0.11728366f, -0.13460301f,
-        -0.19295023f, -0.06837608f, -0.08851862f, -0.09415024f, -0.27191716f, -0.059851516f, 0.111541085f, -0.07368073f,
-        0.15299104f, -0.04458101f, 0.15898879f, 0.038214754f, -0.26288557f, -0.028384022f, 0.1335369f, -0.0025017192f,
-        -0.010407564f, 0.2598888f, 0.0094346125f, 0.13010503f, 0.023607893f, -0.025857775f, -0.032248683f, 0.17895682f,
-        0.07726874f, 0.025142722f, -0.10648004f, 0.089352645f, 0.024401035f, 0.0100305155f, 0.16916798f, -0.030740397f,
-        0.037761685f, 0.2926765f, 0.014155046f, 0.1997887f, -0.0067804544f, -0.2897018f, 0.204402f, -0.027435225f,
-        0.024970174f, -0.27763492f, -0.16619526f, 0.0093730055f, -0.1644523f, -0.28454697f, 0.116131365f, 0.22995073f,
-        0.19231349f, 0.021137113f, 0.18183759f, 0.044653546f, 0.18432863f, -0.13366547f, -0.19459265f, -0.20660569f,
-        0.042626623f, 0.25010657f, 0.06605894f, -0.013646288f, -0.015806869f, 0.122383304f, 0.05306778f, -0.04805198f,
-        -0.028681414f, -0.10124081f, 0.1063452f, -0.21871042f, -0.02144878f, -0.033387393f, 0.071953274f, 0.01907099f,
-        -0.02853933f, 0.080997124f, -0.034732055f, 0.22455177f, -0.14837144f, -0.33785754f, -0.14955285f, -0.3200893f,
-        0.014185882f, 0.0047322484f, 0.26772723f, -0.10921172f, 0.18267332f, -0.23330083f, -0.08650584f, -0.049996823f,
-        0.21908544f, 0.04072368f, -0.106310956f, -0.15361291f, -0.056309402f, 0.15564221f, 0.10755374f, -0.18831544f,
-        -0.3166598f, -0.09995882f, 0.425178f, -0.29204828f, 0.32898095f, 0.23897102f, -0.123905554f, 0.3183402f,
-        -0.016378228f, 0.016154673f, -0.34055412f, -0.16950276f, -0.22913283f, 0.013730104f, 0.21231946f, 0.115725026f,
-        -0.03622525f, -0.15091796f, 0.09615021f, -0.060504783f, -0.19182152f, -0.02349047f, 0.05768513f, -0.24245605f,
-        0.04194148f, 0.10872322f, 0.06371789f, -0.08824911f, 0.034169786f, 0.20171386f, 0.0067963717f, -0.14129083f,
-        0.15853664f, -0.041190658f, 0.0018272453f, 0.09553568f, -0.18257326f, -0.05625824f, -0.11966605f, 0.0061170007f,
-        -0.08392195f, -0.1349599f, -0.04679846f, 0.06602096f, -0.09173625f, -0.11739663f, 0.055440117f, -0.038661696f,
-        0.019280488f, -0.02453719f, 0.18246923f, 0.010428594f, -0.028531432f, 0.052980214f, 0.027518194f, -0.025021382f,
-        0.14555086f, -0.08700469f, 0.16433929f, -0.09649538f, 0.006081536f, 0.17999414f, 0.056743067f, 0.008027369f,
-        -0.044145282f, 0.030884366f, 0.09611178f, -0.13214472f, 0.19745506f, 0.053672638f, -0.091722235f, -0.020429637f,
-        -0.36970672f, 0.136853f, -0.3445365f, -0.24798599f, -0.5290566f, -0.20196834f, 0.31882957f, 0.31914094f,
-        -0.039913543f, -0.4104739f, 0.21268041f, -0.32421666f, 0.3803312f, -0.39766422f, -0.5772659f, -0.077995375f,
-        0.0012529067f, 0.28373277f, -0.009143751f, -0.0056331954f, 0.27472654f, 0.1275651f, 0.36297005f, -0.2827662f,
-        0.04911272f, -0.45123538f, -0.09895686f, -0.85144645f, 0.19237953f, 0.036221236f, -0.17230424f, -0.25045067f,
-        -0.49340904f, -0.008812814f, 0.09467542f, 0.4926639f, -0.44146407f, -0.3841714f, -0.30462956f, -0.22633165f,
-        -0.13662317f, -0.13581876f, 0.17806993f, -0.261281f, 0.14847253f, -0.32154956f, 0.13945656f, 0.43104357f,
-        0.32116947f, 0.33648393f, -0.8103416f, -0.42964587f, 0.18716057f, 0.4503901f, -0.14847016f, -0.24582262f,
-        -0.5939741f, 0.22665586f, 0.420047f, -0.13531622f, 0.65159506f, 0.23595056f, 0.24021032f, 0.4687387f,
-        -0.15455191f, 0.07130862f, 0.19352569f, 0.17035627f, -0.19805697f, 0.003642166f, -0.026777444f, 0.0061496785f,
-        0.041286398f, 0.11690354f, 0.051341467f, -0.06978167f, 0.05524562f, -0.14403322f, 0.018468738f, -0.06788965f,
-        -0.050853882f, -0.017485274f, -0.055226892f, 0.051319018f, 0.24639627f, -0.086286955f, -0.25596234f, -0.02829183f,
-        -0.09934783f, 0.012065204f, -0.07449731f, 0.13123971f, 0.070668854f, 0.04641672f, 0.07082532f, -0.14705765f,
-        0.106435955f, -0.029570723f, -0.058632348f, -0.115491115f, 0.023861775f, -0.044974882f, -0.17218569f, 0.01762032f,
-        -0.06494763f, -0.13632326f, 0.10508752f, 0.00807732f, -0.029948976f, 0.1509473f, 0.02590745f, -0.014986461f,
-        -0.0137514565f, 0.08228162f, 0.20637162f, 0.040964674f, -0.30062202f, 0.048825655f, -0.05787574f, 0.08189668f,
-        -0.00079785154f, -0.06921302f, 0.058326397f, 0.07716958f, 0.104351066f, -0.040145468f, -0.12593487f, 0.13070968f,
-        -0.6421665f, 0.047709256f, -0.03265498f, -0.5052203f, -0.41524988f, -0.31952843f, -0.32726908f, -0.42796743f,
-        -0.25857192f, -0.40406996f, -0.014562496f, -0.41346902f, 0.23489773f, -0.1006897f, -0.396144f, -0.21997187f,
-        0.46885383f, -0.55840725f, -0.38579535f, 0.16483665f, -0.5764146f, 0.10648829f, 0.034725297f, -0.30071217f,
-        0.062783934f, -0.271502f, -0.38180852f, -1.0528072f, 0.0073892223f, -0.20588331f, -0.035168253f, -0.08481235f,
-        -0.18605064f, 0.12736768f, -0.122618936f, 0.22320074f, -0.48090878f, -0.5772662f, 0.27961743f, 0.15590343f,
-        -0.0008608463f, -0.01011857f, 0.17581801f, 0.19799575f, -0.27049378f, -0.46257722f, -0.2730929f, 0.24003857f,
-        0.18152717f, 0.5563217f, -0.732456f, -0.38121217f, -0.19832419f, 0.65288824f, 0.04859342f, -0.55219877f,
-        -0.7470236f, 0.49341264f, 0.34856713f, -0.6647283f, 0.004705622f, 0.0328475f, 0.11675848f, 0.38017395f,
-        0.025872098f, 0.09267644f, -0.104615495f, -0.16820493f, -0.1476882f, -0.008574431f, -0.14697376f, 0.010190393f,
-        -0.029093688f, 0.047092393f, 0.034956962f, -0.109037004f, 0.03345331f, 0.008495992f, -0.19801868f, 0.1552879f,
-        -0.20293854f, -0.04886241f, 0.08113745f, 0.034273114f, 0.058492318f, 0.04614412f, -0.16053306f, -0.026664741f,
-        0.06565462f, -0.16836786f, -0.11282642f, 0.15659338f, 0.045753457f, -0.2028889f, 0.06674708f, -0.008367658f,
-        -0.024778962f, -0.10629722f, 0.04666005f, 0.16355647f, -0.10370636f, 0.07905426f, -0.07033654f, -0.06206376f,
-        -0.013868851f, -0.09974306f, -0.006908274f, 0.027375756f, 0.06932168f, 0.084205285f, -0.08419243f, 0.061994255f,
-        -0.07788867f, -0.06816585f, 0.031465445f, 0.16635072f, 0.08828202f, -0.08655826f, -0.064420305f, -0.028998869f,
-        0.063731514f, -0.15058756f, 0.069392666f, 0.09356589f, 0.12529582f, -0.3531247f, 0.051688913f, 0.09246597f,
-        -0.40368587f, 0.41972512f, -0.19258513f, -0.38191405f, -0.082791515f, -0.41186544f, -0.30978233f, -0.37812105f,
-        -0.16263478f, -0.13209629f, -0.07845184f, -0.2603833f, 0.2805039f, -0.26924953f, -0.4089309f, -0.087441795f,
-        0.4951283f, -0.4970592f, -0.40686443f, -0.11004797f, -0.2470413f, 0.11022004f, 0.093192525f, 0.0115555385f,
-        -0.056581344f, 0.0010619825f, -0.16606183f, -0.34421733f, 0.384174f, 0.06645818f, 0.0060431175f, 0.15537299f,
-        0.189457f, 0.14609756f, 0.29811284f, -0.00873326f, -0.24916254f, -0.17094247f, -0.05319708f, 0.36182973f,
-        -0.18000782f, -0.09410786f, 0.024466911f, -0.3201183f, 0.015236222f, -0.046614505f, 0.020403992f, 0.17614986f,
-        0.060713105f, 0.559538f, -0.32026345f, -0.08717427f, 0.13883407f, 0.32847732f, -0.2812421f, -0.17703338f,
-        -0.19052067f, 0.33896863f, 0.06974895f, -0.45476654f, -0.16858815f, 0.12287545f, 0.35119617f, -0.04871267f,
-        0.044812314f, 0.004362721f, 0.033307374f, 0.07789322f, 0.15115699f, 0.046965312f, 0.3115842f, -0.032215644f,
-        -0.047230147f, 0.0069646775f, 0.021759331f, -0.03401121f, -0.08776782f, 0.10668787f, -0.073130935f, 0.03741922f,
-        -0.11542455f, 0.18311787f, 0.079217695f, -0.04003342f, 0.013596386f, 0.01785462f, -0.027126415f, 0.009977438f,
-        -0.2542387f, 0.0033550633f, -0.059263635f, -0.046931442f, -0.07461873f, -0.0080468925f, -0.045125637f, -0.11492698f,
-        0.023380244f, 0.059576914f, -0.0033979053f, -0.08272883f, -0.08476776f, 0.21993206f, 0.039616436f, 0.09541153f,
-        0.2884499f, 0.12398392f, -0.06330167f, 0.0034426048f, 0.22016263f, 0.037462063f, -0.2716181f, -0.01575025f,
-        -0.03894906f, 0.10694406f, -0.07043842f, -0.070964605f, 0.0441731f, -0.06785694f, -0.03753998f, -0.024287235f,
-        -0.08847789f, 0.24069773f, -0.06567773f, -0.036159005f, -0.06624765f, 0.0711906f, -0.076600455f, -0.11792323f,
-        -0.046070475f, -0.09810128f, -0.05860299f, 0.06738067f, 0.092159174f, 0.082654946f, -0.05924325f, -0.003723018f,
-        0.15661626f, -0.231059f, 0.03805661f, 0.055089697f, 0.29256785f, -0.05440875f, 0.047217462f, 0.117502406f,
-        0.10572925f, 0.13821371f, -0.11640187f, -0.12886585f, 0.064632334f, 0.022305708f, 0.0794271f, 0.03699084f,
-        -0.12023242f, 0.19701031f, 0.18131357f, 0.10203981f, 0.010380631f, 0.055664342f, -0.20947981f, 0.059621792f,
-        -0.0017199985f, 0.05105109f, -0.20211586f, 0.0019818956f, -0.0664456f, 0.13105337f, -0.094851516f, 0.05765602f,
-        0.06477729f, 0.007078538f, -0.08543978f, -0.17691334f, 0.06440228f, -0.0485209f, 0.046579927f, 0.0034324597f,
-        -0.20497446f, 0.07364941f, 0.20913278f, -0.057796374f, 0.117920026f, 0.3009827f, 0.21831122f, -0.04569164f,
-        -0.08485463f, 0.055099998f, 0.07772585f, -0.10693098f, 0.18351091f, 0.15152287f, 0.16803116f, -0.0070228297f,
-        -0.2179986f, 0.05654664f, 0.059600376f, -0.21690816f, -0.04435495f, -0.10079867f, -0.010074072f, -0.056879453f,
-        -0.19750617f, -0.08354645f, 0.035861768f, -0.18080473f, -0.20844743f, -0.08934213f, 0.13654174f, 0.05308684f,
-        0.21813734f, 0.061129987f, -0.09076673f, 0.028631669f, -0.05335451f, 0.030111179f, -0.01204745f, 0.08165352f,
-        -0.05562852f, -0.056844484f, -0.03995512f, -0.20469508f, 0.13488846f, 0.24525617f, 0.115778f, -0.0324164f,
-        0.05887319f, -0.076941274f, 0.0635658f, -0.052717518f, -0.022375673f, 0.09797297f, 0.0032365774f, -0.053629234f,
-        0.0127947135f, -0.009280748f, 0.11982984f, 0.13147986f, -0.016591355f, 0.34991303f, 0.098055996f, 0.054119118f,
-        0.034072712f, 0.06889798f, -0.038907744f, -0.016483558f, -0.008959561f, 0.2347307f, 0.092340715f, 0.13031474f,
-        -0.12585422f, 0.10617981f, -0.18493618f, -0.013473265f, 0.18412282f, -0.04769971f, 0.11907796f, 0.25856933f,
-        -0.19572277f, -0.22732405f, 0.36863282f, -0.117603965f, -0.2592701f, 0.08203303f, -0.12409574f, -0.41434547f,
-        -0.54193974f, -0.04785087f, -0.38892248f, -0.597204f, 0.20719427f, -0.26930967f, -0.68439746f, 0.030218074f,
-        0.47514814f, -0.12155683f, 0.08449462f, 0.13361648f, -0.28688222f, 0.14845438f, 0.14693283f, -0.08369606f,
-        0.121536426f, -0.23639339f, -0.3766715f, -0.45730096f, 0.18736687f, -0.012666255f, 0.2078977f, 0.02420508f,
-        -0.13167699f, 0.02424256f, 0.058755357f, 0.032710858f, -0.46366876f, 0.02288062f, -0.03771711f, 0.103561185f,
-        -0.3629029f, 0.024822814f, 0.3955934f, 0.105035484f, 0.07836671f, 0.0728816f, -0.17776664f, 0.13654102f,
-        0.16743721f, 0.22241938f, -0.43175054f, 0.013787315f, 0.072244875f, 0.5432655f, -0.10872575f, -0.19920318f,
-        -0.4331354f, 0.43752584f, 0.23563318f, -0.06168664f, -0.18624526f, 0.04703851f, 0.31122383f, 0.19876409f,
-        -0.061060965f, 0.087601885f, 0.033417154f, 0.09374843f, -0.059743557f, -0.007870642f, 0.009739705f, 0.18351814f,
-        -0.102195695f, -0.18639924f, -0.103536524f, -0.021308227f, 0.042804096f, 0.15559575f, -0.109255046f, 0.114712425f,
-        0.19320099f, 0.07228335f, 0.11255699f, -0.044530086f, 0.23774424f, 0.08543498f, -0.10454075f, 0.1432375f,
-        0.0025104128f, -0.02817011f, 0.1649891f, 0.009680929f, -0.03763234f, -0.115372725f, 0.031891834f, -0.05368447f,
-        -0.0018359392f, -0.14532353f, -0.08258308f, 0.015418062f, -0.023801256f, 0.14340863f, 0.06271607f, 0.14298803f,
-        -0.10872987f, -0.025516042f, 0.024303796f, 0.041386887f, 0.17336546f, 0.12272481f, -0.13421775f, 0.01170197f,
-        -0.14203557f, -0.056749992f, 0.004441735f, -0.12515287f, 0.07515051f, 0.21545571f, -0.02260468f, 0.021892767f,
-        0.06548971f, -0.006883138f, -0.025664585f, 0.119681366f, 0.07455239f, -0.045529913f, 0.040770363f, -0.014546685f,
-        0.018889342f, -0.16976686f, 8.355989e-05f, -0.06342021f, 0.08770925f, -0.20231931f, 0.060784012f, 0.12803313f,
-        0.21190217f, -0.13855821f, 0.01303747f, 0.20074329f, -0.17330243f, 0.067721f, -0.068295084f, 0.06387876f,
-        -0.10731181f, 0.148299f, -0.13915785f, 0.15674007f, 0.10564529f, -0.26281688f, -0.08860798f, -0.29286018f,
-        0.0314952f, 0.08894878f, 0.15162256f, -0.06589103f, -0.27886575f, -0.07917728f, -0.116810724f, -0.021863671f,
-        0.030187692f, 0.123791486f, -0.11479982f, 0.038843688f, -0.16595583f, -0.213398f, 0.17933059f, -0.16568065f,
-        0.5227402f, -0.091970555f, -0.18369871f, 0.15907846f, -0.06582166f, 0.038005393f, -0.057904612f, 0.13329063f,
-        -0.16462709f, -0.47234488f, 0.012783347f, 0.10687025f, 0.051489368f, -0.12823969f, 0.17121004f, -0.14616726f,
-        -0.15101908f, -0.45231408f, 0.05037221f, 0.07806545f, 0.13954684f, 0.053004827f, -0.28242397f, 0.11273696f,
-        0.016129414f, 0.18094334f, -0.023801925f, 0.009477493f, -0.030237522f, 0.032769427f, 0.012129341f, 0.02668101f,
-        0.02830306f, -0.16193654f, 0.059080306f, -0.045450963f, -0.11655549f, 0.10376848f, 0.01835334f, 0.0054614013f,
-        -0.008323714f, -0.08731506f, -0.024032097f, -0.058551032f, 0.028479544f, 0.15533024f, 0.005009204f, 0.0537927f,
-        -0.018569658f, -0.045302242f, 0.09349137f, -0.07816653f, 0.120694295f, -0.01792334f, 0.07282182f, -0.31147102f,
-        -0.10629775f, 0.13514586f, -0.109544255f, 0.016704649f, 0.028850853f, 0.21731037f, -0.019221343f, 0.07378685f,
-        -0.12104245f, 0.14667809f, 0.05091448f, -0.05229707f, -0.12919447f, -0.063487254f, 0.14503327f, 0.13667953f,
-        0.17697488f, 0.045512415f, 0.08672757f, -0.018414589f, -0.1074627f, 0.120203495f, -0.08859095f, 0.043228302f,
-        -0.0077517936f, -0.06089077f, 0.05224936f, -0.0059374664f, -0.107556015f, -0.19579421f, 0.14933057f, -0.12961674f,
-        -0.1464547f, -0.3028156f, 0.12407837f, -0.1949143f, 0.15975304f, -0.40749967f, -0.21490751f, -0.08193869f,
-        0.0054917904f, -0.029894134f, -0.16657302f, -0.1264879f, 0.3022993f, 0.037176404f, -0.36212584f, -0.066004165f,
-        0.14978078f, 0.048205636f, 0.009185797f, 0.22413306f, -0.1658784f, 0.035914287f, 0.02340096f, -0.21022663f,
-        -0.14261127f, 0.018436546f, -0.11543647f, 0.21163523f, 0.22131169f, -0.006572848f, 0.21288921f, 0.11244924f,
-        0.021222468f, 0.05759791f, 0.15758736f, 0.060373925f, -0.09187092f, 0.14741677f, -0.1339719f, 0.013947856f,
-        -0.123797655f, 0.1949361f, 0.18049693f, 0.16381371f, -0.089564346f, 0.18027116f, 0.017622907f, -0.12562226f,
-        0.055114925f, 0.23865874f, -0.12637477f, 0.026506739f, 0.011872394f, 0.102457404f, -0.078766786f, 0.16379918f,
-        -0.04650278f, -0.00073031214f, 0.12175424f, 0.16113192f, 0.07639865f, 0.2591319f, -0.027644191f, -0.018739346f,
-        -0.10585825f, 0.00013927883f, 0.01660912f, 0.09571547f, -0.025197351f, 0.045095738f, 0.15791482f, 0.043833185f,
-        -0.12749073f, 0.031412352f, 0.0050718365f, -0.05107291f, -0.009815674f, 0.13643852f, 0.06641774f, 0.08279922f,
-        0.14253816f, 0.12505412f, 0.1278898f, 0.056933843f, 0.0038946518f, 0.09100498f, 0.011937576f, 0.0090645095f,
-        0.1484277f, -0.06000604f, -0.094921656f, 0.0017253691f, -0.109296255f, 0.08470296f, -0.074585296f, -0.035806604f,
-        -0.029180143f, -0.024486948f, -0.059346285f, -0.0065643704f, 0.017780056f, -0.065321565f, 0.109658934f, 0.02676096f,
-        0.16031766f, 0.024584098f, 0.056177743f, 0.06304251f, -0.004442332f, 0.058969054f, -0.18062063f, -0.031366095f,
-        -0.23593827f, 0.10258707f, -0.02333332f, 0.056885347f, 0.084394515f, -0.07889523f, -0.06819175f, 0.052803066f,
-        0.22250438f, 0.09670257f, -0.0063272957f, -0.12581766f, 0.12733057f, 0.01633127f, -0.04248335f, -0.07975667f,
-        -0.016679296f, -0.01178766f, -0.29944354f, -0.07661115f, -0.021270912f, -0.053913157f, -0.14221032f, 0.15606767f,
-        -0.024649067f, 0.11917047f, 0.054183025f, 0.009232513f, 0.013784042f, 0.0064452146f, -0.034512177f, 0.020761644f,
-        0.1297544f, 0.04038532f, -0.016940376f, -0.06634731f, 0.17219348f, 0.1795353f, 0.010197233f, -0.05218549f,
-        -0.0016842053f, 0.15065116f, 0.08505707f, -0.03683473f, 0.05995093f, 0.0052898563f, -0.11590353f, -0.028520675f,
-        0.16669907f, 0.11880067f, -0.08135981f, -0.17983864f, 0.19922781f, 0.11443879f, 0.04873499f, -0.009861688f,
-        -0.1333119f, -0.1395442f, -0.039996944f, 0.07526255f, 0.13551188f, 0.077431485f, 0.10514962f, -0.1935996f,
-        -0.029009154f, 0.084847726f, 0.09093258f, 0.091849305f, 0.14844145f, -0.02123325f, 0.008354091f, -0.060867712f,
-        0.09147727f, -0.0005687436f, 0.031113163f, -0.19934319f, -0.02337248f, -0.036675964f, -0.15287317f, -0.083779395f,
-        -0.0465843f, -0.078296155f, 0.17831872f, -0.09765925f, -0.21516086f, -0.08329647f, -0.008104168f, 0.017653357f,
-        -0.16964616f, -0.050020467f, -0.08940127f, 0.079926565f, 0.26730084f, -0.124391176f, -0.13281824f, -0.23753896f,
-        -0.03862406f, -0.24098784f, 0.09021404f, -0.0038582254f, 0.0457971f, -0.085982606f, -0.04441108f, -0.15395394f,
-        -0.14000618f, -0.10060142f, 0.067961104f, -0.110518135f, 0.08106171f, 0.104841284f, 0.1818325f, 0.027207f,
-        -0.15067768f, 0.15441829f, 0.12114384f, -0.040081754f, 0.046530124f, 0.03776047f, 0.070349246f, -0.01078254f,
-        -0.30824658f, -0.09863734f, 0.1935526f, 0.14133555f, 0.21006778f, 0.11718919f, 0.006044726f, -0.003156346f,
-        0.12599467f, -0.1553884f, -0.12734893f, -0.16400144f, -0.022233995f, 0.049397703f, 0.029189022f, -0.024365505f,
-        0.05555386f, 0.11053402f, -0.1419385f, 0.27535424f, 0.030180518f, -0.093412f, 0.20549472f, 0.14696482f,
-        0.012757222f, -0.12291525f, 0.14451759f, 0.03515096f, -0.0038671682f, -0.041412983f, -0.12606412f, 0.068513826f,
-        -0.06973686f, 0.060305294f, -0.3276269f, -0.029666247f, -0.10596203f, -0.014009392f, -0.4574442f, 0.03143912f,
-        0.21804717f, 0.05000982f, -0.12305523f, 0.034942903f, -0.12013712f, 0.04760986f, -0.04676068f, -0.05870305f,
-        -0.06285871f, -0.031005584f, -0.22916201f, -0.012681867f, 0.1963309f, 0.0043996586f, 0.06720022f, 0.012668707f,
-        -0.0164912f, -0.22444612f, 0.05248822f, 0.035710726f, -0.14098066f, 0.036432166f, -0.06769092f, 0.11490451f,
-        -0.12556197f, 0.042254735f, 0.30950078f, 0.029318666f, -0.13343662f, 0.28398454f, 0.014732369f, -0.030783514f,
-        0.12540472f, -0.0637611f, -0.15747806f, -0.007509257f, 0.022935176f, 0.09325208f, 0.040989175f, -0.07674888f,
-        -0.10198214f, -0.09118086f, 0.06494845f, -0.06698626f, -0.18992281f, 0.22265996f, 0.10023715f, 0.11933859f,
-        0.03651343f, -0.10518511f, -0.108556464f, 0.075427204f, 0.068241686f, -0.10495547f, 0.089036204f, 0.035714947f,
-        -0.076041155f, 0.009593971f, -0.033640277f, -0.10868501f, -0.23045778f, 0.031536523f, -0.045921557f, -0.025233673f,
-        -0.08440935f, 0.07044853f, 0.06139623f, -0.043068014f, -0.039017726f, 0.02989836f, 0.087520786f, -0.030784907f,
-        -0.038575467f, 0.046746917f, 0.05790455f, -0.10729609f, 0.07497805f, 0.0020617791f, -0.15895598f, -0.105460174f,
-        -0.033482734f, -0.17297098f, -0.05285693f, 0.090004005f, 0.07948027f, -0.1365506f, 0.032411523f, 0.05750348f,
-        -0.07347326f, -0.08366228f, -0.15278533f, 0.08100874f, 0.027820956f, -0.07122663f, 0.045796905f, -0.0014977687f,
-        -0.021537364f, -0.021141287f, -0.017411059f, 0.17407466f, -0.06982116f, 0.08156035f, -0.01757954f, 0.045979645f,
-        -0.09132285f, 0.015956463f, 0.053847175f, 0.06859855f, -0.027761666f, -0.031147083f, 0.024353402f, -0.16619661f,
-        0.24161878f, 0.10110633f, 0.027656801f, -0.10718663f, 0.16170403f, -0.23427238f, 0.17419274f, 0.097042695f,
-        0.15141843f, 0.08492792f, 0.092183895f, 0.07442786f, -0.07689596f, 0.06716533f, -0.10820358f, -0.0016938518f,
-        -0.14785771f, -0.0012637638f, -0.075441584f, 0.099137306f, 0.02522457f, -0.028333075f, -0.010644936f, -0.25415438f,
-        -0.18501194f, 0.025348326f, -0.051664207f, 0.14400257f, 0.027891861f, 0.13575964f, 0.04667956f, -0.2906082f,
-        -0.08039247f, 0.15645635f, 0.06384291f, -0.13075207f, -0.10125273f, -0.1343696f, -0.058442492f, 0.17611103f,
-        0.08180383f, 0.051649638f, -0.21890402f, 0.021005373f, 0.080616586f, 0.062422756f, -0.2902104f, 0.14244248f,
-        0.14779328f, -0.18695204f, -0.11542319f, 0.039372493f, -0.24678871f, -0.29532832f, 0.046162363f, 0.045301437f,
-        -0.1098216f, 0.22763504f, -0.062019203f, -0.45480186f, 0.07241914f, 0.108450025f, -0.14594741f, -0.080306366f,
-        0.13419968f, -0.0037012128f, -0.030619979f, -0.061592717f, 0.0038752214f, -0.034317303f, 0.008275178f, -0.025244962f,
-        -0.06988873f, 0.05346901f, 0.01200005f, -0.15871f, 0.19879682f, 0.006365472f, -0.0442247f, -0.0011054473f,
-        0.009870546f, 0.19657244f, -0.010121356f, 0.13737538f, -0.04600875f, 0.16876501f, 0.08559756f, -0.12082284f,
-        0.04803571f, -0.049222283f, 0.06267079f, -0.19068436f, 0.031279553f, -0.00073007226f, -0.07885765f, -0.07126438f,
-        -0.16444807f, 0.09875508f, -0.17835489f, -0.09219137f, 0.042232636f, -0.10445437f, -0.038348615f, 0.19125253f,
-        -0.013881948f, -0.019293033f, -0.10315121f, -0.017228056f, 0.04111611f, 0.007935549f, 0.09599207f, -0.13981962f,
-        -0.06084577f, 0.037545208f, 0.062094897f, -0.14325748f, -0.14872415f, -0.07496871f, -0.09457177f, -0.04182163f,
-        -0.013932933f, -0.013170601f, -0.14572398f, 0.018781152f, -0.05482048f, 0.011206162f, -0.07379042f, 0.11716466f,
-        -0.099402234f, 0.19368988f, 0.12716736f, -0.08436594f, 0.026098603f, 0.19209853f, 0.03904372f, 0.02783946f,
-        0.13931125f, -0.17481855f, 0.36286953f, 0.16246942f, 0.14846957f, -0.165242f, -0.15466765f, 0.21266541f,
-        -0.1150681f, -0.13971692f, -0.07469948f, 0.10464603f, 0.050594334f, 0.021683794f, -0.2727946f, -0.087307565f,
-        0.03500738f, -0.07106996f, 0.0024677683f, 0.15560955f, 0.2470797f, 0.016243586f, 0.10958688f, 0.015646422f,
-        0.112057745f, -0.17879458f, 0.10433858f, -0.033342864f, 0.00032811053f, -0.113187805f, -0.02880431f, -0.06041695f,
-        -0.024596585f, -0.16917309f, -0.10070317f, -0.05389138f, -0.34319296f, 0.061797716f, -0.003387041f, -0.038516622f,
-        0.10270381f, 0.17815009f, -0.11916705f, 0.29811335f, 0.10448451f, -0.051690225f, -0.041153345f, 0.1302967f,
-        -0.15123028f, 0.11737396f, 0.1600826f, -0.000542763f, 0.09731541f, 0.14307913f, -0.04014801f, 0.031779326f,
-        -0.016688278f, -0.08170545f, -0.008233567f, -0.028785666f, -0.041807983f, 0.068230264f, 0.10778629f, 0.013367505f,
-        0.08337962f, -0.1583737f, -0.043037035f, -0.10069256f, -0.08062253f, 0.03183463f, -0.057648573f, 8.535321e-05f,
-        -0.12494798f, 0.051344164f, 0.037334103f, 0.2466977f, 0.122656845f, 0.007822973f, -0.05644395f, -0.03842879f,
-        0.006077497f, 0.06953037f, -0.054283272f, -0.0045147566f, -0.006531109f, 0.04792067f, 0.10528879f, 0.048671648f,
-        -0.014336139f, 0.061346285f, 0.09993821f, 0.04993852f, -0.093067005f, -0.13409574f, 0.1316647f, -0.064364314f,
-        -0.05580053f, -0.03379522f, 0.052817747f, 0.0392484f, 0.08324377f, -0.011687259f, 0.073525704f, 0.04286484f,
-        -0.14169909f, 0.075703286f, 0.07920577f, 0.11298344f, 0.11666104f, 0.045140877f, 0.09869149f, -0.005599922f,
-        -0.15376514f, -0.047220603f, 0.026438434f, 0.005017221f, 0.1193999f, 0.042649847f, 0.09797644f, -0.09045555f,
-        -0.09586492f, -0.19289878f, 0.0120816585f, 0.103153415f, 0.1399083f, -0.058665067f, -0.09066903f, 0.11601357f,
-        -0.077867344f, 0.03390573f, -0.005637841f, 0.00012691315f, -0.1898534f, 0.0022389705f, -0.16139334f, -0.15447545f,
-        -0.09528614f, 0.0016363208f, 0.039952688f, -0.046991415f, -0.05324428f, 0.06217844f, -0.173947f, 0.04612437f,
-        0.0007085537f, 0.10083203f, 0.0027113804f, 0.04092941f, -0.0469422f, -0.11096743f, 0.1942324f, 0.1052905f,
-        -0.115251005f, 0.013154797f, -0.05789082f, 0.0010554256f, 0.16968188f, -0.055469096f, 0.03199469f, -0.07638176f,
-        0.12220948f, -0.068164535f, 0.008168906f, 0.15997735f, -0.14164282f, 0.061238036f, 0.07055101f, 0.14012866f,
-        0.034739137f, 0.026297528f, 0.07261002f, 0.10548939f, -0.019918589f, 0.1255894f, 0.19815902f, -0.011257236f,
-        0.14733016f, -0.0063245064f, -0.023391508f, -0.0815284f, 0.17319651f, -0.039979707f, 0.03547751f, 0.15647522f,
-        -0.16517438f, 0.041049622f, -0.04539022f, -0.045836654f, 0.14037038f, -0.0066394256f, -0.035917662f, 0.27761614f,
-        -0.021118496f, 0.108448364f, 0.049230177f, 0.115615316f, 0.034781136f, 0.0056640184f, -0.06750619f, -0.02223833f,
-        0.11691409f, -0.20173948f, 0.107159436f, 0.033317212f, 0.065614015f, 0.038982306f, -0.12586272f, -0.057224084f,
-        0.014468749f, -0.057429787f, -0.026866242f, -0.06032701f, -0.07187317f, 0.20464519f, -0.095618375f, -0.027452633f,
-        0.188538f, -0.04677471f, -0.15537497f, 0.048985776f, 0.16217215f, -0.019993061f, 0.0478265f, -0.035554428f,
-        0.028509092f, 0.11402632f, -0.027014025f, -0.024595587f, 0.093339115f, -0.036706656f, -0.09281743f, 0.17502616f,
-        0.08366722f, -0.0013249391f, 0.024503719f, 0.046892796f, -0.14974318f, -0.09350485f, -0.15865211f, 0.11603766f,
-        0.08830878f, 0.026031682f, 0.116650105f, 0.11105219f, 0.024571687f, -0.07649494f, -0.10911226f, -0.0050156247f,
-        -0.03555043f, 0.047630668f, 0.06465951f, 0.07626704f, -0.010802324f, 0.05964097f, -0.05223927f, -0.0054347212f,
-        0.06351293f, -0.10712357f, -0.038115017f, 0.038550798f, 0.007999337f, -0.15083401f, -0.05675465f, 0.047615334f,
-        0.057485238f, 0.04076966f, -0.02465801f, 0.13905305f, -0.04004131f, 0.1119069f, 0.22923924f, -0.18285242f,
-        0.090373166f, 0.02591484f, 0.00036585712f, -0.1180686f, -0.030693635f, -0.018378736f, 0.049697038f, -0.039288517f,
-        0.011059724f, -0.01564323f, -0.014902923f, 0.07254349f, -0.1868725f, 0.070531145f, -0.009654184f, -0.099363446f,
-        -0.076911815f, 0.117024414f, 0.10373091f, -0.048491113f, -0.16109745f, 0.1229346f, 0.050169103f, -0.05430519f,
-        0.027883863f, -0.09062383f, -0.1309693f, 0.120690286f, 0.07731631f, 0.030540144f, -0.036505546f, -0.17627843f,
-        -0.01424942f, -0.09075387f, -0.04062089f, 0.045745634f, -0.092384376f, -0.029272305f, -0.053206913f, -0.024043422f,
-        0.102329984f, 0.07901968f, -0.13204436f, 0.08378764f, -0.06140427f, 0.020317288f, 0.09289542f, -0.029765189f,
-        0.014388745f, -0.09990936f, 0.14352937f, 0.13794976f, -0.12402488f, 0.046129905f, -0.07972366f, -0.03628558f,
-        0.17680015f, 0.036281295f, 0.023392238f, 0.1701386f, 0.06349956f, -0.0637865f, 0.1013475f, 0.09950178f,
-        0.14825052f, 0.040357266f, 0.15279579f, -0.10720151f, -0.0043039336f, -0.0070929993f, 0.27754417f, 0.12107547f,
-        -0.055240374f, 0.06856522f, -0.017929872f, -0.015366862f, -0.0010894822f, 0.032704152f, 0.004458191f, 0.1901142f,
-        -0.14278576f, -0.0037123726f, -0.07788524f, 0.08437201f, -0.15153934f, -0.008142993f, -0.039496362f, -0.044700406f,
-        -0.11019863f, 0.186037f, 0.05228033f, 0.061751295f, -0.075600296f, -0.10671615f, -0.044825323f, 0.062240787f,
-        -0.025853118f, 0.012520762f, -0.03347579f, 0.07275906f, 0.14745188f, 0.034476962f, 0.008592202f, -0.102873884f,
-        0.38270056f, 0.24619061f, -0.00739593f, -0.032844447f, 0.0028209116f, 0.14018936f, 0.02065341f, 0.04657018f,
-        -0.0037313101f, -0.0633156f, 0.29072824f, 0.13583745f, -0.10088086f, 0.24562825f, -0.13256548f, 0.06748789f,
-        -0.10100156f, 0.0014820483f, -0.16786171f, 0.108188435f, 0.25237876f, 0.17130956f, -0.03319727f, -0.3032663f,
-        -0.1973735f, 0.04667512f, -0.006856587f, 0.1821589f, -0.26301414f, -0.04913223f, 0.1541582f, -0.17590009f,
-        0.16438513f, 0.05424301f, -0.067290254f, -0.007374356f, 0.066460595f, -0.0024955731f, 0.034035493f, -0.15119904f,
-        0.19742961f, 0.0012115545f, -0.025006067f, 0.043811202f, -0.15635125f, 0.09468242f, -0.2024434f, 0.074679784f,
-        0.08249165f, -0.06625479f, 0.16137353f, 0.009107502f, 0.03282809f, -0.16797683f, 0.20429538f, -0.27560285f,
-        -0.11502347f, 0.11783259f, 0.047834832f, -0.2432301f, 0.08923869f, 0.17459904f, -0.045802336f, 0.11423573f,
-        -0.26046813f, -0.06434123f, -0.163272f, 0.16252771f, 0.020230101f, 0.030148288f, 0.058492243f, -0.005506859f,
-        -0.06731355f, 0.13116786f, -0.022312136f, 0.20099226f, 0.06840674f, 0.015194741f, 0.022456232f, 0.1732935f,
-        0.0840174f, 0.008819317f, -0.037061945f, 0.13892525f, 0.055206984f, 0.14897598f, 0.018676125f, -0.063888006f,
-        -0.010588174f, -0.08561872f, 0.026449176f, 0.030323692f, -0.09571266f, -0.0042873845f, 0.08132463f, 0.01419455f,
-        -0.10773901f, -0.0058555906f, -0.070298f, 0.018354528f, 0.03730372f, 0.17450096f, 0.083537534f, -0.0021237382f,
-        0.005447843f, 0.066855356f, 0.081346124f, 0.0061943103f, -0.045732204f, -0.1428543f, -0.040181898f, -0.04076798f,
-        0.18369447f, 0.035484776f, -0.052365117f, -0.01028636f, -0.09811693f, -0.0180174f, 0.20726304f, 0.08517815f,
-        0.1562148f, 0.049875747f, -0.022082696f, 0.016748048f, 0.15910417f, 0.17042251f, 0.02741513f, 0.008238994f,
-        -0.112054534f, -0.0050883098f, 0.107953615f, 0.08264464f, 0.23962294f, -0.08732592f, -0.20030531f, 0.20824641f,
-        -0.014628129f, -0.39173967f, 0.08192634f, 0.010260946f, 0.06466388f, 0.04906515f, -0.030311974f, -0.2381421f,
-        -0.0136223445f, 0.048460577f, -0.09914844f, 0.011567867f, 0.00052164687f, -0.15040451f, 0.3170439f, 0.08319042f,
-        -0.1624177f, -0.03519675f, -0.08064593f, -0.06317151f, 0.26314348f, -0.060392283f, 0.09445211f, -0.15418528f,
-        -0.12532265f, 0.19618982f, 0.19658123f, 0.16072287f, -0.0070252907f, -0.018254073f, -0.13243984f, -0.13014105f,
-        -0.084302224f, 0.33156082f, 0.03787826f, 0.047884822f, -0.08837896f, 0.11088603f, 0.09392073f, -0.15314634f,
-        -0.019107126f, 0.30134895f, -0.21894611f, 0.23568909f, 0.15153866f, -0.2080398f, -0.028014334f, -0.24391837f,
-        0.0857711f, 0.28295538f, -0.04926571f, 0.055633575f, -0.13954327f, -0.036758978f, 0.21740898f, -0.049496233f,
-        0.071267225f, -0.19697696f, 0.045099117f, -0.041308127f, -0.10982635f, -0.10776192f, -0.028455991f, 0.043100953f,
-        0.04860369f, 0.018981343f, -0.03323028f, -0.0014794903f, 0.09260389f, 0.033762798f, -0.020542178f, 0.02798345f,
-        0.19796191f, 0.024777124f, 0.073476866f, 0.003047714f, 0.003806216f, 0.039046142f, -0.083263434f, -0.04864958f,
-        -0.031399302f, 0.045860205f, 0.19080769f, -0.0045037256f, 0.039736256f, 0.022982994f, -0.1148652f, 0.07850391f,
-        0.20326996f, 0.03815717f, 0.033024628f, -0.015646985f, 0.06507978f, -0.035344757f, 0.2144091f, -0.024273107f,
-        0.030551607f, -0.14768657f, 0.11125331f, 0.0050155083f, -0.009545741f, 0.010016767f, 0.098305695f, 0.10781279f,
-        -0.17521827f, 0.07509552f, -0.09431918f, 0.050909534f, 0.1387565f, 0.026378777f, 0.11624288f, -0.04258928f,
-        -0.025976894f, -0.0039099227f, -0.05981722f, -0.022608778f, -0.049116094f, 0.02772765f, -0.0708059f, -0.0804744f,
-        0.007107757f, -0.15444516f, 0.14985314f, -0.03521791f, -0.037002213f, -0.08501075f, 0.12095936f, -0.09042453f,
-        -0.031429905f, 0.205507f, 0.0063900794f, 0.10111097f, -0.27391705f, -0.02893487f, 0.053443473f, -0.07698735f,
-        0.1067977f, -0.047961224f, -0.016673641f, -0.1831637f, -0.21382312f, -0.21960036f, -0.19889282f, 0.0530889f,
-        0.0026984182f, 0.009046459f, 0.05530758f, 0.12157358f, 0.10474403f, -0.04777315f, 0.183995f, 0.10081299f,
-        0.17162406f, -0.05617258f, 0.16207388f, 0.16166128f, -0.09939744f, -0.15469426f, 0.024349011f, 0.11621713f,
-        -0.19185476f, -0.024218451f, -0.09860228f, 0.06452629f, 0.04395232f, 0.05069097f, 0.0687411f, -0.17611536f,
-        -0.12918366f, 0.11042474f, 0.27373347f, -0.0113696465f, -0.07186835f, -0.11734553f, 0.18026707f, 0.09371778f,
-        0.1297154f, -0.07434239f, 0.09741006f, -0.04027666f, -0.02500446f, 0.03541399f, -0.08923268f, -0.065048754f,
-        -0.18921573f, -0.13091014f, 0.048605416f, 0.23440798f, 0.116432145f, 0.18984672f, -0.25089118f, -0.01769036f,
-        0.0809804f, -0.057175368f, 0.04691307f, 0.07925439f, -0.12607078f, 0.058600295f, 0.0077561513f, -0.1081559f,
-        0.0011824461f, 0.06742721f, 0.22600576f, 0.15434986f, -0.00024604972f, 0.11405831f, 0.040670507f, 0.08772994f,
-        0.05368399f, 0.048622858f, 0.0051695374f, -0.14506502f, 0.12740146f, 0.11728637f, -0.07581073f, -0.037952274f,
-        -0.13832991f, 0.071139984f, 0.15347122f, 0.10898903f, -0.02770225f, -0.06503862f, -0.091850586f, 0.15735853f,
-        0.122396804f, 0.12661503f, 0.02105837f, 0.08686119f, 0.07971305f, 0.028036775f, 0.11104109f, -0.10074802f,
-        0.19788803f, 0.015015015f, 0.078008205f, 0.022144398f, -0.053852785f, -0.0050620656f, -0.07961987f, 0.12589003f,
-        -0.01775224f, 0.034382973f, 0.2481489f, 0.07160108f, 0.11134876f, -0.047022782f, 0.06703954f, 0.00398424f,
-        0.11124387f, 0.08109734f, -0.06953808f, 0.032337368f, 0.11380224f, 0.21099178f, -0.07464948f, 0.055037335f,
-        -0.0200431f, -0.03735351f, 0.01652624f, -0.06120584f, 0.13840553f, -0.06881864f, -0.36612362f, 0.023631873f,
-        0.1637698f, 0.05044639f, -0.16382399f, 0.19272293f, -0.025717352f, -0.08354507f, 0.06959139f, -0.0411986f,
-        0.036255535f, -0.015203581f, -0.05246854f, -0.20839624f, 0.079849035f, 0.25423387f, -0.07651888f, -0.06175479f,
-        -0.41736153f, -0.046950124f, -0.038682066f, -0.010287414f, -0.11588216f, 0.051319826f, -0.27559745f, -0.0026568908f,
-        -0.012970929f, -0.01426399f, 0.12000814f, -0.0041039716f, -0.035520148f, 0.22040841f, 0.024379466f, 0.053244103f,
-        0.03298958f, 0.08272904f, -0.19999337f, 0.023170756f, -0.037661567f, 0.018752648f, -0.03336799f, 0.043089136f,
-        0.09585148f, -0.10150107f, 0.051320508f, -0.14917958f, 0.003639899f, -0.01816402f, 0.1331553f, 0.0662135f,
-        0.007225834f, -0.07678542f, -0.06644756f, -0.19784187f, -0.066577755f, -0.07577935f, 0.087228745f, 0.16556048f,
-        0.008717307f, -0.26800874f, 0.042795356f, -0.01257562f, -0.038766842f, 0.027825005f, -0.034411315f, -0.08085291f,
-        0.11501851f, -0.13134561f, -0.11773334f, -0.085938066f, 0.014392795f, 0.104984656f, 0.10805593f, -0.020920323f,
-        -0.13375226f, 0.18239279f, 0.029345395f, -0.0624854f, -0.07336423f, -0.009008378f, 0.11437033f, 0.115910284f,
-        -0.014474013f, 0.055384997f, 0.048715487f, -0.0583511f, 0.04675991f, -0.0988469f, -0.0013194743f, 0.00030019542f,
-        0.10197121f, 0.0109212445f, 0.1377194f, -0.06764617f, 0.24749915f, 0.15681964f, 0.11341204f, -0.060943883f,
-        -0.1812022f, 0.11171306f, -0.11321703f, 0.1344216f, 0.11275641f, -0.053287067f, 0.0642399f, -0.00150951f,
-        0.03124758f, -0.0021937683f, 0.1939128f, 0.09905457f, -0.0077565387f, -0.056626517f, 0.08056018f, 0.094964825f,
-        -0.26247025f, 0.04259333f, -0.4439405f, 0.04004236f, -0.031542696f, 0.116287425f, 0.01339243f, 0.16677101f,
-        -0.082378395f, -0.5454428f, 0.13805658f, -0.67742586f, 0.11207197f, 0.011046845f, -0.76922864f, 0.043032207f,
-        0.5408233f, 0.1625842f, -0.28973866f, 0.6005603f, 0.46583885f, 0.4257845f, -0.0733058f, -0.31371742f,
-        0.39190674f, -0.2582915f, 0.14351399f, -0.8689232f, 0.034726877f, 0.10880116f, 0.03354596f, -0.15552232f,
-        -0.21717931f, 0.30494905f, 0.1746499f, 0.2937096f, -0.60214365f, -0.10909755f, 0.07859298f, -0.104270004f,
-        0.23363042f, 0.1362813f, 0.6275489f, 0.357872f, 0.08555435f, -0.63354164f, 0.27008256f, 0.29559126f,
-        0.22023298f, 0.63290507f, -0.55817527f, -0.44759956f, 0.2185962f, 0.376409f, 0.3279048f, -0.23307538f,
-        -0.8066334f, 0.52546746f, 0.50266737f, -0.5504836f, 0.32824552f, -0.025204856f, 0.14807233f, 0.22765513f,
-        0.040047962f, -0.29725835f, -0.09094206f, -0.060797315f, 0.11725296f, 0.029596366f, -0.1350797f, 0.10131957f,
-        -0.10967117f, 0.04767385f, -0.11282688f, -0.13314985f, -0.024728628f, -0.07115119f, -0.07025288f, -0.047819216f,
-        0.07338566f, 0.030847106f, -0.033531122f, 0.17055069f, 0.046145722f, -0.12646076f, -0.007794385f, 0.115052715f,
-        0.006488449f, -0.10896949f, -0.019465959f, 0.019345786f, -0.0017795941f, -0.16110514f, -0.12388348f, 0.08345591f,
-        0.14635043f, -0.1013398f, -0.26959723f, -0.08378245f, 0.049081337f, -0.06727086f, 0.041343804f, -0.019053536f,
-        -0.11965764f, -0.005589249f, 0.005210186f, -0.20213595f, -0.07442281f, 0.019481245f, -0.05858983f, 0.065710224f,
-        -0.065659896f, -4.0249106e-05f, -0.078941695f, 0.011313051f, -0.1612572f, -0.022309497f, -0.1074672f, -0.090706035f,
-        0.06252602f, -0.07171264f, -0.058858268f, 0.06112141f, -0.07154275f, 0.11299269f, 0.033291627f, -0.075030155f,
-        -0.3411452f, -0.14383772f, -0.0018396706f, -0.22779338f, 0.090910375f, -0.1185398f, -0.13849594f, -0.112046435f,
-        -0.011275597f, -0.3393354f, -0.2003664f, -0.24844632f, 0.22751047f, -0.06658342f, -0.33169526f, -0.17523068f,
-        -0.082515426f, 0.16055773f, 0.06841326f, 0.25984374f, 0.22123112f, 0.060862392f, -0.04170266f, 0.092301026f,
-        0.08615982f, 0.015965605f, 0.010237083f, -0.11996889f, 0.16465497f, 0.2052348f, 0.20967276f, -0.019975767f,
-        0.34981796f, 0.1413709f, -0.066128336f, -0.07415174f, 0.03639504f, 0.1534335f, 0.08064777f, 0.16240808f,
-        -0.11612301f, -0.045179315f, 0.31613252f, -0.093988925f, -0.10371539f, -0.024795055f, 0.21540147f, 0.17306933f,
-        0.16914667f, 0.34202775f, -0.06515168f, -0.1263212f, 0.01718012f, 0.32164857f, -0.06523523f, 0.13273323f,
-        -0.024969768f, 0.3177073f, 0.11951181f, -0.20969415f, 0.09717149f, 0.31159154f, 0.091081284f, 0.0033028973f,
-        -0.076753154f, 0.24076818f, -0.035899498f, 0.027445778f, -0.008813288f, -0.063022286f, 0.037911315f, -0.031437352f,
-        0.057939716f, 0.06403676f, 0.137978f, 0.1657407f, 0.023902275f, -0.108825184f, 0.037622694f, 0.0084886495f,
-        0.10407912f, 0.015490907f, -0.08764389f, -0.04269879f, 0.06552069f, 0.08784309f, 0.13671519f, 0.1817872f,
-        0.012936109f, -0.045830976f, 0.10501845f, -0.119197056f, -0.06357143f, -0.026652623f, -0.065226905f, 0.0024428675f,
-        -0.026823988f, 0.15538299f, 0.06038587f, 0.08907255f, -0.027137913f, -0.16958289f, 0.053372856f, 0.03727645f,
-        0.066144586f, 0.066267416f, -0.005697024f, -0.092787f, 0.0022550218f, 0.013412338f, -0.1247599f, -0.10226875f,
-        0.029503753f, 0.033414148f, -0.06602588f, 0.08583552f, 0.15792495f, -0.026050545f, -0.0057984707f, -0.10571535f,
-        -0.11613214f, 0.091126725f, 0.13287836f, -0.03890209f, 0.09749707f, -0.02065841f, 0.037362922f, -0.09139748f,
-        0.11059926f, -0.052188065f, -0.46067363f, -0.13906139f, -0.032460783f, -0.22556612f, 0.024936715f, -0.05965305f,
-        0.20728841f, -0.25266925f, 0.09742856f, -0.03327389f, -0.14330733f, -0.20744017f, 0.04049344f, -0.16280754f,
-        -0.0018494998f, 0.26623896f, -0.04912383f, -0.0037300766f, 0.08405398f, 0.14388794f, -0.071593426f, -0.022287915f,
-        0.10906553f, -0.08269738f, 0.05923757f, -0.11758426f, 0.25522012f, 0.02569295f, 0.23428538f, -0.11303137f,
-        -0.01503073f, -0.1470665f, 0.00113826f, 0.0075865733f, 0.16247411f, 0.010120522f, -0.040921688f, -0.118638955f,
-        -0.03191959f, -0.010333914f, 0.07135406f, -0.1351866f, 0.09561426f, 0.004740639f, 0.033036023f, -0.07860805f,
-        0.028475989f, 0.043086242f, -0.0062746564f, 0.032602582f, 0.01568289f, 0.08026689f, -0.11232512f, -0.1167259f,
-        -0.17422776f, 0.06369413f, -0.026992818f, -0.059620366f, 0.18741843f, 0.13056141f, 0.04993706f, -0.023044778f,
-        0.14789099f, -0.1378063f, 0.117234394f, -0.017143816f, 0.04395991f, 0.009357205f, -0.16100284f, 0.13689068f,
-        0.10537256f, 0.060861718f, -0.10966768f, 0.14287923f, 0.140134f, 0.06722617f, 0.06621992f, -0.010403238f,
-        0.06953023f, 0.04197961f, 0.2882499f, 0.15441893f, 0.0801586f, -0.080176f, 0.07961986f, -0.12358876f,
-        -0.004838866f, 0.13010682f, -0.23696882f, -0.06581659f, -0.27394143f, 0.02745427f, 0.08722461f, 0.06363447f,
-        0.035776135f, -0.12022602f, 0.09279326f, -0.100882955f, -0.0009322129f, 0.10159275f, 0.20493862f, -0.0071159815f,
-        0.0359525f, 0.03581681f, 0.10624198f, 0.16521288f, -0.12877877f, 0.052278284f, 0.05053199f, 0.053816196f,
-        0.05219683f, 0.11522655f, -0.07481912f, 0.15101287f, 0.15699415f, -0.14360225f, -0.111955725f, -0.087651044f,
-        0.14904305f, 0.1266432f, -0.0129223475f, 0.14899887f, -0.104790784f, -0.033306476f, -0.004337795f, 0.08534057f,
-        -0.1741233f, 0.12538227f, 0.027740488f, 0.15027721f, 0.29506832f, 0.015921136f, -0.084686235f, -0.15396196f,
-        -0.25011745f, -0.42140904f, -0.04797271f, -0.69497687f, 0.18452801f, -0.19415927f, -0.5320101f, 0.16641766f,
-        0.18784347f, 0.030879028f, -0.0852063f, 0.29252195f, 0.1864157f, 0.15274061f, -0.010068477f, -0.13268846f,
-        0.038826223f, -0.06868957f, -0.29302433f, -0.5433992f, 0.10901885f, 0.2155424f, 0.11153105f, -0.07462907f,
-        -0.15621017f, 0.14240623f, 0.005412448f, 0.11111454f, -0.41442585f, 0.24722055f, 0.02291576f, 0.022499826f,
-        -0.10742037f, 0.14263527f, 0.4676742f, 0.019147817f, -0.06298215f, -0.40185136f, 0.30307615f, 0.38306162f,
-        0.22159514f, 0.19517626f, -0.560769f, -0.20338044f, 0.21539834f, 0.38844824f, -0.04366588f, -0.14882745f,
-        0.021831136f, 0.26582825f, 0.37655848f, 0.15860394f, -0.12609413f, -0.13047364f, 0.01689067f, 0.222007f,
-        -0.12822704f, 0.0624095f, 0.12704915f, -0.09012909f, 0.012229052f, 0.011575293f, -0.029495878f, 0.02156046f,
-        0.02709692f, -0.09686695f, 0.022195732f, -0.08531951f, -0.009729083f, -0.029350126f, 0.012233901f, 0.11900717f,
-        -0.11442511f, -0.082950406f, 0.04455187f, -0.15027152f, 0.068407945f, 0.056128286f, -0.15855531f, -0.046935536f,
-        0.123523116f, -0.0137380725f, -0.0064110984f, 0.005740608f, -0.07224147f, 0.020775765f, -0.024828274f, 0.17662436f,
-        -0.087684944f, -0.08347715f, -0.12555906f, -0.04472857f, 0.1092901f, 0.120515555f, 0.013901426f, 0.08828802f,
-        0.019347267f, 0.1380751f, -0.0903761f, -0.03453414f, 0.017472252f, -0.004579871f, 0.11416694f, -0.1005402f,
-        0.13092867f, 0.09988443f, -0.10266699f, 0.21471441f, -0.0928801f, 0.20157732f, 0.14928433f, -0.038360383f,
-        -0.06707731f, -0.05925812f, 0.06140109f, 0.033515956f, 0.100155294f, -0.09766454f, -0.12313566f, -0.024094863f,
-        0.16184334f, 0.1112169f, 0.11054932f, -0.07492502f, 0.075806245f, -0.14869817f, -0.2296417f, 0.101454146f,
-        0.1441874f, -0.061943218f, 0.27114084f, 0.23647517f, -0.1435422f, 0.24027662f, -0.095007025f, 0.16365357f,
-        -0.018364273f, 0.173702f, -0.2277011f, 0.08929909f, 0.048791483f, 0.024545405f, -0.13922358f, -0.25378105f,
-        -0.32475457f, 0.009138222f, 0.35709646f, 0.0056768903f, -0.24868149f, 0.35001346f, -0.015654637f, -0.20714761f,
-        0.06437566f, -0.19086637f, -0.16844256f, 0.089835495f, 0.0065787113f, -0.13696444f, 0.022219248f, 0.13384525f,
-        0.36542848f, -0.24234389f, 0.14751533f, 0.2377136f, -0.071561605f, 0.21395606f, -0.18610568f, -0.018277803f,
-        -0.00045069656f, -0.36800748f, 0.11210208f, 0.030429631f, -0.033986326f, -0.12560955f, 0.24244687f, -0.13086453f,
-        -0.054469533f, -0.33968693f, 0.081330076f, -0.14249854f, -0.05366679f, -0.0450666f, 0.044347003f, 0.007537893f,
-        -0.101985075f, 0.06585421f, 0.10855148f, -0.22631639f, 0.1679041f, 0.07046503f, 0.18719646f, -0.006727364f,
-        -0.050279282f, -0.09224004f, -0.04347063f, -0.023618966f, 0.09359716f, 0.05917609f, -0.048103333f, -0.1501708f,
-        0.19923319f, -0.20695099f, 0.028879642f, -0.07627526f, 0.0118912645f, 0.16010322f, 0.11992637f, 0.20072475f,
-        0.013476074f, 0.009033895f, -0.0047985944f, 0.05594967f, -0.059167866f, -0.2642613f, 0.049829848f, -0.052136987f,
-        -0.082388885f, 0.03574746f, 0.02591556f, 0.009756393f, -0.028641293f, 0.016077686f, -0.07330342f, 0.12034045f,
-        0.11006602f, 0.044468056f, -0.10128776f, 0.08284662f, -0.024356954f, -0.013257406f, 0.11377047f, 0.08726373f,
-        0.07332311f, 0.0981597f, -0.049654704f, 0.0017879999f, -0.0712451f, 0.016118022f, 0.13151042f, -0.061123047f,
-        -0.034125f, -0.0057734167f, 0.030270774f, -0.09190069f, -0.054440293f, 0.24877538f, 0.039401878f, 0.054239776f,
-        -0.24928105f, 0.022433862f, 0.068753846f, -0.06704364f, 0.02512622f, -0.12236828f, -0.2573708f, -0.28452212f,
-        0.12165401f, -0.08816183f, -0.03356962f, -0.20696236f, 0.15298772f, -0.07560802f, -0.38088676f, -0.039318897f,
-        0.38767433f, 0.12222655f, -0.0019067926f, 0.009695238f, 0.004223101f, 0.07830568f, 0.07335352f, 0.010509374f,
-        -0.15230505f, -0.18139282f, -0.43767476f, -0.036648672f, 0.1704616f, -0.21028684f, -0.014985322f, 0.13117778f,
-        -0.08062312f, 0.087539054f, 0.39354682f, -0.104371876f, -0.033706397f, 0.08302372f, 0.13285737f, -0.05525057f,
-        -0.44012833f, -0.07278161f, 0.025675459f, 0.059804246f, 0.088081345f, -0.005089568f, 0.15900499f, 0.123275295f,
-        0.14135258f, 0.40862966f, 0.046831105f, 0.05719913f, -0.16405176f, -0.1739759f, 0.14555351f, -0.05805232f,
-        0.105086006f, -0.13667184f, 0.09477772f, -0.06559197f, -0.08786245f, 0.03891f, 0.14633031f, -0.19860902f,
-        -0.07371462f, -0.11343773f, -0.029911282f, 0.054937087f, -0.0449124f, -0.015309905f, 0.1832489f, 0.10148478f,
-        -0.016381245f, 0.06340631f, 0.050414726f, 0.0031776265f, -0.057051435f, -0.014045098f, 0.045349505f, 0.10946494f,
-        -0.14148647f, -0.030330399f, 0.15800014f, 0.08608498f, 0.10921113f, -0.0466466f, -0.002179329f, 0.09684264f,
-        -0.019805547f, -0.09816747f, 0.056041703f, 0.0030989512f, -0.11651486f, 0.15910797f, -0.15524286f, -0.04029804f,
-        0.07323515f, 0.040505458f, -0.0366815f, -0.06139867f, -0.018604651f, 0.12484371f, -0.06725169f, 0.16475444f,
-        0.039952435f, -0.025261702f, 0.030725624f, -0.080124326f, -0.017957976f, 0.0017187512f, 0.08258867f, -0.048042f,
-        -0.09421955f, 0.17579757f, -0.038754303f, 0.15762071f, 0.2281675f, 0.023162266f, 0.17085658f, 0.014151781f,
-        -0.12606347f, 0.07301981f, 0.10065988f, 0.013367397f, 0.11655345f, 0.05615998f, -0.09325162f, -0.05701056f,
-        0.053869456f, -0.0090793045f, -0.18982251f, 0.068086706f, 0.11156362f, 0.014954447f, -0.10282194f, 0.17055233f,
-        -0.10142746f, 0.08654819f, 0.15381925f, -0.008142837f, -0.14987323f, 0.041776594f, 0.16388531f, -0.027637793f,
-        0.090199634f, -0.02165603f, -0.09509003f, -0.12929522f, -0.07225944f, 0.090847164f, 0.090707466f, 0.061521575f,
-        0.098910786f, 0.38738644f, 0.03778584f, 0.2250382f, -0.06539013f, -0.2175578f, -0.14026509f, 0.06916954f,
-        0.13237244f, -0.031839866f, 0.0006907025f, 0.0547856f, 0.063999675f, 0.16648501f, 0.020173356f, -0.17939942f,
-        0.11112097f, 0.041910596f, -0.08370052f, -0.02021973f, 0.12401682f, 0.10954109f, 0.0032564655f, -0.048475824f,
-        -0.17155693f, -0.033541914f, 0.0483095f, 0.09674195f, 0.26309806f, 0.13805176f, 0.21404092f, 0.039686583f,
-        -0.004915167f, -0.0495027f, -0.21979247f, -0.056535687f, 0.21747194f, -0.061050057f, -0.022322066f, 0.021007651f,
-        -0.066025645f, 0.03421484f, 0.39790633f, -0.14151914f, 0.03283416f, 0.03324794f, 0.00912449f, -0.077835836f,
-        0.04537688f, -0.030319544f, -0.10342828f, 0.09073384f, 0.24916105f, -0.03651978f, -0.09295327f, -0.05568857f,
-        0.2683454f, 0.023843117f, 0.1007386f, 0.11572338f, 0.15965006f, 0.12408327f, 0.18413013f, -0.18819784f,
-        0.081230566f, -0.0762165f, -0.14663588f, -0.10213239f, -0.00062584743f, -0.24167022f, 0.11492549f, 0.0848773f,
-        0.052470047f, 0.06254064f, 0.23796505f, 0.1659295f, -0.09866844f, -0.071090885f, -0.015142425f, 0.024201438f,
-        -0.12110683f, -0.0216305f, 0.16991434f, 0.069796756f, -0.08606094f, 0.1891178f, -0.054919213f, -0.07859428f,
-        0.14112085f, 0.060830224f, 0.16862781f, 0.2596044f, -0.04854712f, 0.26042086f, -0.051883984f, 0.022192512f,
-        0.15209553f, 0.103545845f, 0.097931035f, -0.028159218f, 0.04017203f, -0.29498875f, 0.1220427f, -0.018601784f,
-        -0.09262839f, -0.015966311f, 0.23638833f, -0.16992569f, 0.020055449f, 0.070789665f, 0.020607498f, 0.06481612f,
-        -0.061926596f, -0.09692923f, -0.05994233f, -0.092008375f, -0.023065818f, -0.064385764f, -0.42590648f, 0.053150788f,
-        0.18501234f, -0.041957572f, 0.0026413982f, 0.09256331f, -0.1956381f, -0.018351985f, 0.05977225f, -0.033615418f,
-        0.090982564f, -0.020195033f, -0.10823397f, 0.009350872f, 0.25728285f, -0.15776607f, 0.0866953f, -0.0973431f,
-        -0.08296922f, 0.046015993f, 0.12100401f, 0.054286417f, 0.04562816f, 0.018073693f, -0.044991896f, -0.09864414f,
-        -0.09731315f, 0.042539265f, -0.0876273f, -0.09979045f, -0.06420447f, 0.15219185f, 0.030943004f, 0.07442604f,
-        0.19299865f, -0.016790086f, -0.16819295f, -0.05346767f, -0.06120542f, -0.06690457f, 0.0060558855f, -0.052066848f,
-        -0.010231482f, -0.050287824f, 0.1455158f, -0.0028273507f, -0.16523713f, -0.024633676f, 0.17651424f, 0.068222366f,
-        0.003341169f, -0.061545126f, -0.00830495f, -0.106100105f, 0.067004696f, 0.085736275f, 0.087174445f, 0.01721676f,
-        -0.028272359f, 0.01075896f, 0.23089536f, -0.08157066f, 0.01738998f, -0.024265166f, 0.090300426f, -0.051886458f,
-        0.061166137f, -0.013733136f, -0.1067319f, -0.039411824f, 0.12246177f, 0.005994611f, -0.021145895f, 0.034589656f,
-        0.025249938f, -0.033634104f, 0.13297568f, -0.07178677f, 0.109367095f, 0.21520798f, -0.01943036f, -0.015239336f,
-        0.13784948f, -0.056634095f, 0.01732803f, 0.15680803f, -0.09556882f, 0.02525924f, 0.030796252f, 0.116158575f,
-        0.027856942f, -0.110050604f, 0.03951024f, 0.13819693f, -0.09467822f, 0.113884754f, -0.12156009f, -0.15171053f,
-        0.07217547f, 0.007691403f, -0.05619566f, 0.17105858f, -0.086600095f, 0.11953792f, -0.09719648f, 0.029140484f,
-        0.07230321f, 0.048423838f, -0.0028858217f, 0.039996523f, 0.07684732f, -0.039652925f, 0.04867438f, -0.07128719f,
-        -0.058217965f, -0.15369338f, -0.0071478584f, 0.024193352f, 0.04385832f, -0.09031888f, -0.124892265f, 0.034448203f,
-        0.047756173f, 0.06246872f, 0.013673078f, 0.27239957f, -0.17956862f, 0.08282559f, -0.078736946f, 0.22702257f,
-        0.09550347f, 0.06794335f, -0.28111362f, -0.07301398f, 0.09391288f, 0.22623175f, -0.012393479f, -0.33521014f,
-        -0.1492452f, 0.20172043f, 0.23488398f, 0.10437883f, -0.1268191f, -0.10226345f, 0.04641781f, -0.058398698f,
-        -0.12518145f, -0.045845605f, -0.043368172f, -0.0420493f, 0.10935876f, -0.1848908f, 0.02573327f, -0.00783546f,
-        0.27503484f, -0.088800505f, 0.14629593f, 0.012928206f, -0.19676572f, 0.30473262f, -0.133505f, 0.0035508273f,
-        -0.029117098f, -0.20181908f, 0.07228897f, -0.0653212f, -0.15338609f, -0.30055693f, -0.0695694f, -0.1514452f,
-        0.1016866f, -0.15308067f, 0.3323101f, -0.18194845f, -0.027017517f, 0.015274899f, -0.081691444f, 0.16621244f,
-        -0.13785122f, 0.2122777f, -0.014642297f, 0.095579825f, -0.013858176f, -0.19126114f, -0.00578666f, -0.013942542f,
-        -0.090804994f, 0.18260618f, 0.06079348f, -0.04746962f, -0.059465908f, -0.006341017f, -0.038193513f, -0.009717286f,
-        -0.026196005f, 0.1576818f, -0.054855533f, 0.0584991f, -0.047820073f, -0.14326051f, -0.030473778f, 0.07446428f,
-        0.0021821463f, 0.004942857f, -0.09346318f, 0.061093953f, -0.2002691f, 0.0032868201f, -0.12460188f, 0.022336517f,
-        -0.12677892f, 0.099494465f, -0.46954447f, 0.10282375f, -0.06953879f, -0.13131286f, 0.106738366f, -0.045733124f,
-        -0.15724209f, 0.028059741f, -0.024005879f, 0.1528113f, -0.10158779f, 0.12249293f, 0.06780778f, -0.032059968f,
-        -0.059087753f, -0.014336664f, -0.11698375f, 0.049609717f, 0.070167094f, -0.0032279098f, -0.050288778f, 0.0014881031f,
-        0.035124935f, -0.03034844f, 0.028101321f, 0.00409362f, -0.012982378f, 0.17336251f, -0.021949582f, -0.076040015f,
-        -0.20743835f, -0.30203143f, 0.041128397f, 0.11195371f, -0.13002926f, 0.06727557f, -0.23759437f, -0.112663485f,
-        0.021303568f, -0.0573172f, 0.10533416f, -0.08478214f, 0.03778351f, -0.0152170705f, -0.27167735f, 0.24718766f,
-        0.23252937f, -0.039128788f, 0.09344684f, 0.07660493f, 0.040300913f, -0.035306014f, -0.053592272f, 0.024652775f,
-        0.014698687f, -0.12371874f, -0.24455692f, 0.14231263f, 0.20367089f, -0.20398141f, 0.042042714f, 0.024465753f,
-        -0.14281867f, -0.1482924f, -0.015736807f, -0.06898128f, -0.021228226f, -0.21031232f, -0.0758432f, -0.24454017f,
-        -0.1351789f, -0.031320713f, -0.05600625f, 0.027088968f, -0.016404083f, 0.07080508f, -0.1936273f, 0.08295764f,
-        0.011943851f, 0.060677815f, -0.041180115f, -0.115003504f, -0.01706586f, -0.062027335f, -0.24942288f, 0.20944607f,
-        0.03913823f, -0.21784566f, 0.0587387f, -0.05648408f, 0.0021933261f, 0.16356245f, -0.0053697512f, -0.04860085f,
-        -0.052657682f, 0.07123246f, -0.02506459f, -0.106167644f, -0.08288153f, -0.003918648f, -0.045117993f, 0.1777204f,
-        -0.07452357f, 0.10773115f, 0.15092723f, 0.026115863f, -0.040336624f, 0.18783255f, -0.050440107f, 0.08111631f,
-        0.12215691f, -0.07538526f, 0.08219752f, -0.04531661f, 0.053986795f, 0.099000655f, -0.030555109f, -0.06530452f,
-        -0.045464102f, -0.0051651155f, 0.15189898f, 0.08326535f, 0.0274625f, 0.028818509f, 0.13549894f, 0.08691362f,
-        -0.17708413f, -0.019866075f, -0.04445479f, 0.088635065f, -0.05565771f, 0.14915815f, 0.029296268f, -0.018790638f,
-        0.17730756f, 0.027365793f, 0.119967245f, 0.02115999f, -0.25950265f, -0.050498337f, -0.016780114f, -0.16943026f,
-        -0.02263712f, 0.09052898f, -0.027498262f, -0.0019757159f, 0.08324929f, 0.0953453f, 0.023781382f, 0.06263779f,
-        -0.07728118f, 0.019741623f, -0.042972915f, -0.009864877f, -0.08152825f, 0.15448487f, 0.0071469992f, -0.079507224f,
-        0.00014607797f, -0.06701831f, -0.049658544f, -0.0334701f, 0.18559697f, -0.026247509f, -0.18553276f, 0.083663635f,
-        -0.10579607f, -0.2426155f, -0.073961414f, 0.029395116f, -0.15223674f, 0.15228781f, -0.085837394f, 0.041497562f,
-        -0.07492399f, 0.1795424f, 0.027077256f, -0.062056124f, 0.06266906f, -0.17760259f, -0.000961098f, -0.06727486f,
-        -0.080066726f, 0.10662441f, -0.098369144f, 0.0009073934f, 0.039680865f, -0.13763823f, 0.0064442162f, 0.066388585f,
-        0.0407118f, 0.033362094f, -0.25312746f, -0.04783032f, 0.08580651f, 0.032631274f, 0.08671579f, -0.17219552f,
-        0.13500808f, -0.026453666f, 0.088091835f, -0.0399021f, 0.04602964f, -0.04775797f, 0.15398702f, 0.15822805f,
-        -0.03792432f, -0.0142503865f, 0.33713186f, 0.1407554f, -0.06724664f, 0.1046001f, -0.076577246f, 0.012119432f,
-        -0.00018600989f, 0.08453882f, 0.03324727f, 0.06516674f, 0.1730756f, -0.034414247f, 0.11092026f, -0.014625157f,
-        -0.12121757f, 0.04829732f, 0.16948035f, 0.1280921f, 0.007725185f, -0.18336603f, -0.056881387f, -0.12110619f,
-        0.024999252f, 0.028915176f, 0.12139317f, -0.115183145f, -0.043711543f, -0.15530187f, -0.070072375f, -0.1262398f,
-        0.02213186f, 0.031107925f, -0.022369351f, 0.053145614f, 0.08343196f, 0.060526136f, -0.027124584f, -0.01471735f,
-        0.1201746f, -0.14660488f, -0.05665813f, -0.20580472f, 0.061974905f, -0.12383444f, -0.058688533f, -0.016924411f,
-        0.1686233f, -0.068059154f, 0.07344617f, 0.0075432616f, 0.07494132f, -0.117093496f, 0.00072990014f, 0.06637909f,
-        0.056884564f, 0.047194257f, -0.017633911f, -0.10360565f, -0.026417734f, 0.02878219f, -0.09268342f, 0.10021274f,
-        -0.15136328f, 0.017579615f, 0.013064761f, 0.11030545f, 0.060451347f, 0.021306895f, -0.0077286926f, -0.0057087988f,
-        0.13566978f, -0.00380737f, -0.053609304f, -0.0112732295f, -0.005251335f, 0.05332258f, -0.0007050312f, 0.03358821f,
-        0.09599476f, -0.011642139f, 0.14821751f, -0.024473732f, 0.10649788f, -0.03013852f, -0.008964659f, -0.01059997f,
-        -0.016670477f, 0.05539979f, 0.016812744f, -0.076354034f, 0.0580064f, -0.12883987f, -0.5722152f, 0.038369328f,
-        0.13230205f, -0.044915184f, 0.08086552f, 0.06971488f, -0.044253737f, -0.042865474f, -0.011731085f, 0.054628637f,
-        0.039610006f, -0.13730341f, -0.20650159f, 0.039852053f, 0.13142012f, 0.10605086f, -0.047208816f, -0.19961408f,
-        0.03435604f, 0.05344562f, 0.12536009f, 0.015283714f, -0.012669564f, 0.3287037f, -0.025480764f, 0.0013329267f,
-        -0.070539266f, 0.02532295f, 0.10675507f, 0.009442665f, 0.05067925f, 0.11888042f, 0.1286f, 0.017313393f,
-        0.11056094f, -0.016624216f, -0.02953889f, -0.04408281f, 0.07071812f, 0.042794384f, 0.03765664f, 0.0042197686f,
-        -0.07796965f, -0.07689431f, 0.023895469f, -0.036273774f, 0.107501484f, -0.07166453f, 0.20607759f, -0.025389621f,
+    const float w[2048] = {
+        0.15757675f, 0.18214057f, -0.07639046f, 0.051755767f, 0.0038894275f, 0.015064719f, 0.45679474f, 0.11778712f,
+        -0.21601161f, -0.04472391f, 0.50885266f, -0.0836377f, -0.13363263f, 0.01246766f, -0.14841299f, -0.029602285f,
+        0.020604387f, -0.0624726f, -0.006542587f, -0.018469695f, 0.114063054f, 0.20443478f, -0.019387178f, -0.04242745f,
+        -0.09896763f, 0.07603036f, 0.19332618f, 0.34980088f, -0.20573728f, 0.1853015f, 0.021218482f, 0.124584004f,
+        0.006040841f, -0.105630785f, 0.2578857f, 0.10861502f, -0.19311555f, -0.43235996f, -0.16513893f, -0.024083048f,
+        0.0873829f, -0.028398426f, 0.28220582f, 0.4098859f, 0.13054581f, 0.3339616f, 0.010335932f, -0.061323285f,
+        0.35047284f, 0.11501711f, 0.21334386f, -0.18778165f, -0.21616475f, -0.033238787f, -0.18785386f, 0.18386905f,
+        0.09124952f, -0.18863185f, 0.26002824f, -0.15260741f, 0.20522903f, -0.023609636f, -0.25877982f, 0.4692016f,
+        -0.03565446f, -0.26439065f, -0.021664904f, -0.28877512f, -0.051470317f, 0.064179696f, -0.28061435f, 0.07447438f,
+        -0.21471846f, 0.12651512f, -0.015299764f, -0.12254617f, 0.12617545f, 0.08977681f, 0.06116936f, -0.090743795f,
+        0.031772576f, -0.16329342f, -0.012363341f, 0.055759624f, 0.51921344f, 0.069290794f, -0.23542361f, -0.20831174f,
+        0.14998691f, 0.09493183f, -0.050585564f, 0.01603586f, -0.21430852f, 0.1176331f, -0.35722744f, -0.32332575f,
+        0.09543003f, 0.2915208f, 0.48736632f, -0.054986898f, -0.1643806f, 0.24752897f, -0.077873714f, -0.009733727f,
+        -0.16934428f, 0.19407973f, 0.18314707f, 0.21455543f, 0.20180014f, -0.12843736f, 0.028712511f, -0.04808475f,
+        -0.37141564f, -0.2513271f, 0.011600093f, 0.03379395f, -0.21082209f, 0.003297561f, 0.14600982f, -0.14457405f,
+        0.09239357f, -0.19480515f, 0.42600626f, -0.33950388f, -0.3843933f, 0.400507f, -0.09788293f, 0.20480154f,
+        0.18142575f, 0.16521814f, -0.17089568f, -0.11673417f, -0.09205438f, 0.20150341f, 0.17556316f, -0.12087216f,
+        -0.02270356f, -0.39518383f, 0.13706301f, -0.13133216f, 0.3572683f, 0.17450282f, -0.23635788f, -0.49283418f,
+        0.25617126f, -0.3034356f, -0.35036206f, -0.3057784f, -0.17272004f, 0.34810278f, -0.14961542f, 0.11140716f,
+        0.08541499f, -0.33835354f, 0.34812853f, 0.30362186f, 0.08153109f, 0.47820106f, -0.14217174f, 0.0053868215f,
+        0.068295114f, -0.5920759f, 0.031564698f, 0.14956637f, 0.42478207f, -0.01053562f, 0.22876383f, 0.18645608f,
+        -0.306411f, -0.092993535f, -0.2783265f, 0.015850037f, 0.12769501f, 0.24633417f, 0.54251444f, 0.4852962f,
+        0.08545515f, 0.07694415f, 0.4264564f, -0.109927036f, 0.0038637428f, -0.07714854f, -0.29214606f, 0.28530252f,
+        0.10499373f, -0.049486935f, 0.1862858f, -0.15174486f, -0.19265231f, 0.18346778f, 0.16509128f, -0.29184255f,
+        -0.3908064f, -0.35146078f, -0.6855204f, 0.2463136f, -0.70317036f, -0.09751591f, 0.041566726f, 0.396902f,
+        -0.2239387f, -0.13748735f, 0.53150463f, 0.030985193f, 0.4671969f, 0.37723637f, -0.86746293f, -0.21780062f,
+        0.09971658f, -0.9980785f, -0.3363087f, 0.17568284f, 0.5614654f, 0.71617204f, -0.35745302f, -0.08294913f,
+        0.18774256f, -0.4108242f, 0.9811352f, 0.48909226f, -0.20020649f, 0.14889422f, 0.35384843f, 0.28808954f,
+        -0.043971702f, -0.41108945f, -0.054986775f, 0.33611843f, 0.41381925f, 0.11183212f, -0.24995744f, 0.0034083293f,
+        -0.19159895f, -0.19461922f, -0.2941248f, 0.35655025f, 0.01875674f, 0.6394457f, 0.18351178f, 0.32794508f,
+        0.24252647f, -0.56805456f, 0.118774585f, -0.23199762f, -0.0052827955f, 0.0017701135f, -0.2898572f, -0.62045854f,
+        -0.02829647f, -0.4227701f, 0.09315292f, -0.7311301f, 0.092330225f, 0.2700607f, -0.09064055f, 0.94724697f,
+        0.12320429f, 0.016682435f, -0.26631796f, 0.20206448f, 0.13725586f, -0.028488219f, -0.10038129f, 0.35642064f,
+        0.06676307f, 0.17531964f, 0.048062876f, 0.1921062f, 0.15092647f, 0.091070205f, -0.05165626f, 0.003604189f,
+        0.42002517f, 0.08798577f, 0.11463642f, -0.07177444f, 0.23887767f, -0.03151677f, 0.22085603f, -0.3675412f,
+        0.25123328f, -0.09370476f, 0.15996382f, -0.015436785f, -0.14377652f, 0.013945718f, 0.13421546f, -0.20855145f,
+        0.3133192f, -0.117350094f, 0.2445232f, -0.12156259f, -0.14904097f, -0.14591381f, -0.14458667f, 0.27555203f,
+        0.12154023f, 0.23402922f, -0.18305942f, 0.09158508f, 0.3225932f, 0.08568079f, 0.18467875f, -0.184054f,
+        0.34899282f, 0.07323249f, 0.2764165f, -0.1574191f, 0.17959945f, -0.08750789f, 0.26594424f, -0.31922126f,
+        -0.2326069f, 0.2884043f, 0.05793858f, -0.12544751f, 0.19269939f, 0.03699695f, -0.022618338f, -0.21967134f,
+        0.10913803f, 0.03790031f, 0.03662426f, -0.29728445f, -0.121777f, -0.07025916f, -0.05492884f, 0.07745455f,
+        0.088751316f, -0.43543613f, 0.033950917f, -0.032303113f, -0.007377277f, -0.014481462f, 0.12130899f, 0.20390953f,
+        -0.0825186f, 0.16526422f, 0.041029356f, -0.19317728f, 0.051650487f, -0.094056696f, 0.14036651f, -0.19417138f,
+        -0.053070944f, 0.338299f, 0.19475706f, -0.058658917f, 0.18692514f, 0.14249463f, -0.01661929f, -0.18137263f,
+        -0.32568312f, 0.09060166f, -0.03189643f, 0.023414515f, -0.010646123f, 0.07023002f, 0.10166463f, 0.21700335f,
+        0.11540475f, 0.09234819f, 0.32068324f, 0.040538087f, 0.13153292f, 0.076910734f, 0.2040012f, -0.16026643f,
+        -0.317345f, 0.3094342f, -0.0656907f, -0.26890796f, -0.10187096f, -0.02639097f, 0.002728938f, -0.00051193306f,
+        0.015389996f, 0.13514364f, -0.573032f, 0.0123254275f, 0.5049188f, -0.003600452f, -0.06172631f, -0.12392758f,
+        0.110013194f, -0.08910453f, 0.22090521f, 0.20999438f, -0.1270612f, 0.012799067f, -0.41963822f, 0.13720986f,
+        0.2927739f, 0.16747113f, 0.11622203f, 0.033820055f, -0.32454398f, 0.056012582f, 0.295005f, 0.0033157305f,
+        0.23832391f, 0.5201242f, 0.24134421f, -0.34407476f, -0.3144501f, 0.108295165f, -0.1126186f, -0.024876434f,
+        -0.19455314f, -0.15915747f, -0.18022121f, -0.40450734f, 0.31998745f, -0.3585245f, -0.2649132f, 0.16334213f,
+        0.14202455f, 0.5102485f, -0.12707447f, 0.21136115f, -0.21958259f, -0.0077262376f, -0.0046435245f, -0.15297866f,
+        0.108484626f, 0.28911632f, -0.012257816f, -0.107200205f, 0.0055225533f, -0.3383806f, -0.14543381f, -0.19932862f,
+        -0.019929186f, -0.044290435f, 0.13210566f, -0.26172778f, -0.11966831f, -0.2797217f, 0.28646123f, 0.05032805f,
+        0.14948022f, 0.093619525f, -0.10791706f, 0.22419415f, -0.03633698f, -0.09784857f, -0.21416415f, 0.1805925f,
+        -0.21891277f, 0.1888252f, -0.136557f, 0.06015412f, 0.2649313f, 0.30599612f, 0.09545074f, 0.35734877f,
+        -0.16634673f, -0.24938156f, 0.36560795f, -0.27667767f, 0.12951688f, -0.12716492f, -0.783073f, -0.3762827f,
+        0.17593738f, -1.0449429f, -0.098801486f, 0.056484792f, 0.68001705f, 0.4231815f, 0.022228336f, -0.37503663f,
+        -0.06198014f, -0.2691999f, 0.517185f, 0.38015828f, -0.14322352f, 0.07702064f, 0.2663734f, 0.04470131f,
+        -0.20014028f, -0.335958f, -0.14598604f, 0.31674573f, -0.10877109f, 0.19264533f, 0.04412873f, 0.11227702f,
+        -0.6009051f, 0.16908376f, -0.2859811f, 0.16304557f, 0.0844053f, 0.38229978f, 0.17228664f, 0.44995433f,
+        -0.20066111f, -0.29814062f, 0.28496838f, 0.12217866f, 0.11744648f, -0.37492403f, -0.3145194f, -0.33534002f,
+        0.22205801f, -0.5382455f, 0.34314546f, -0.37416357f, 0.5628471f, 0.23933506f, -0.0004492663f, 0.15552458f,
+        -0.07565856f, -0.19681998f, -0.004944834f, -0.09368065f, -0.003324693f, -0.33862743f, -0.0011259516f, -0.07150343f,
+        0.3658286f, 0.1295884f, -0.00080201944f, -0.30018985f, 0.20555025f, 0.29283184f, 0.13249196f, -0.25855425f,
+        -0.12952542f, -0.25782132f, 0.20090151f, 0.20370539f, 0.055304073f, 0.1682976f, 0.065355614f, -0.04580664f,
+        0.2908295f, -0.07086345f, 0.2149888f, 0.30578426f, -0.1415351f, 0.22269568f, 0.31466725f, 0.098491125f,
+        0.15309712f, 0.088616125f, -0.08655021f, 0.15941197f, -0.08095812f, -0.007527772f, 0.02579775f, -0.19608635f,
+        0.25458768f, 0.20933242f, 0.18339318f, 0.22056912f, 0.3255082f, -0.26615852f, -0.04573692f, -0.22395617f,
+        0.15518661f, 0.26744065f, 0.24400245f, 0.25403014f, 0.05090107f, -0.047809493f, 0.06716331f, 0.03228202f,
+        0.1021824f, -0.059412412f, -0.15860043f, -0.0128751295f, 0.27420712f, -0.062949136f, 0.09585992f, 0.08686928f,
+        0.1659395f, 0.20076938f, -0.18497144f, 0.33584607f, 0.059344433f, 0.35926992f, 0.011006901f, -0.0068087354f,
+        0.17057176f, -0.02331984f, 0.1521551f, -0.29296875f, -0.04821433f, 0.12927659f, -0.06483287f, -0.11733325f,
+        -0.18276617f, -0.21003431f, 0.18264441f, 0.18892969f, 0.020189608f, 0.23326859f, 0.04137789f, -0.08676415f,
+        0.39240512f, 0.0831963f, 0.0020158167f, -0.17873135f, 0.18425758f, -0.12881929f, 0.06903998f, -0.014894761f,
+        0.10048067f, 0.22105566f, 0.06570947f, 0.14528964f, 0.08121239f, -0.08825099f, -0.106757335f, -0.05844958f,
+        0.24643058f, 0.057025168f, -0.09902556f, -0.015763454f, 0.06072947f, -0.13319072f, -0.0993884f, -0.2125594f,
+        -0.033077564f, 0.13006352f, 0.011848628f, -0.0058431644f, -0.23386043f, -0.27872136f, 0.29620472f, 0.010402998f,
+        0.09835091f, -0.0387018f, -0.15086947f, -0.1430079f, -0.009042672f, 0.277474f, 0.32415414f, 0.016868006f,
+        0.009781963f, 0.06433185f, -0.13189954f, -0.12105876f, -0.117926076f, 0.14255482f, 0.06404999f, -0.04863567f,
+        -0.14659819f, 0.09129971f, 0.10726296f, -0.026992807f, 0.045676082f, 0.13980985f, 0.013251301f, 0.10277673f,
+        0.17155035f, 0.021150036f, 0.1531337f, 0.10206972f, -0.0030093817f, -0.025939561f, -0.025926664f, -0.063296705f,
+        0.01936365f, 0.09120829f, 0.05833018f, -0.072280385f, 0.2893779f, 0.07166951f, -0.00023670612f, 0.07848372f,
+        0.05604582f, 0.2509575f, -0.029964486f, 0.117820784f, -0.036858648f, -0.10133673f, 0.0055370196f, -0.03290693f,
+        -0.10315642f, 0.007939561f, -0.018696776f, -0.046189077f, -0.061541416f, 0.08389928f, -0.09036769f, 0.17059353f,
+        0.12687916f, 0.052060224f, 0.18476282f, -0.0028997893f, 0.18173961f, -0.11900054f, 0.19088408f, 0.046638202f,
+        -0.028471764f, 0.19925728f, 0.047774505f, -0.0066187507f, 0.0827137f, 0.007271155f, 0.12472129f, -0.007924903f,
+        0.1519028f, 0.18955839f, 0.033367883f, -0.120214745f, -0.029300192f, -0.6420896f, -0.29357836f, 0.23251171f,
+        0.03874112f, -0.19505344f, -0.13273591f, -0.10187645f, 0.11307995f, -0.3284911f, -0.18152359f, -0.13942568f,
+        0.21209703f, 0.24107037f, 0.087525815f, 0.074066654f, -0.16616242f, 0.30527472f, 0.22637147f, -0.13106647f,
+        0.13211347f, 0.15619442f, -0.30570683f, 0.13879913f, -0.07002229f, -0.019679f, -0.0537902f, 0.16584632f,
+        -0.025819868f, 0.0033874803f, 0.012371568f, -0.2531852f, -0.0035116475f, 0.16610809f, -0.34506735f, -0.12202075f,
+        -0.16770746f, 0.008086458f, 0.18294066f, -0.13539295f, -0.20594747f, 0.07772756f, -0.08824551f, -0.084735274f,
+        0.22462595f, 0.20924641f, -0.13219996f, 0.162318f, -0.23993655f, 0.027650794f, -0.17013252f, 0.06276168f,
+        0.10647762f, 0.14465229f, -0.12517951f, 0.034333322f, 0.012791726f, -0.04094979f, 0.3447668f, -0.051676497f,
+        0.09506701f, 0.18940656f, -0.23283248f, -0.1844522f, 0.014161377f, -0.21984233f, 0.046071284f, 0.06599458f,
+        -0.14075299f, -0.0026002552f, 0.124991976f, -0.32068837f, -0.37242085f, -0.048769426f, 0.2099709f, 0.09876082f,
+        -0.010452493f, 0.15974317f, -0.026563741f, 0.12251531f, -0.3313633f, 0.12574756f, 0.23816285f, -0.08303137f,
+        0.056379266f, -0.0248705f, 0.22946487f, 0.044499166f, 0.10808107f, -0.19909938f, 0.26313862f, -0.20543346f,
+        -0.19065323f, -0.21925192f, 0.16738494f, -0.019504828f, 0.091792166f, 0.42350525f, 0.105991885f, 0.14347053f,
+        0.1639316f, -0.13226147f, -0.1572095f, -0.13259082f, 0.0721937f, -0.24312618f, -0.12109982f, 0.13940613f,
+        0.21388589f, -0.083823316f, -0.0016913466f, -0.056328263f, -0.045781057f, 0.036848877f, 0.1899087f, 0.18310244f,
+        -0.2656233f, -0.14043424f, -0.03679744f, 0.2898342f, -0.13359337f, 0.16885886f, -0.13980328f, 0.012964899f,
+        -0.021833135f, 0.40929365f, 0.14799103f, -0.0041822167f, -0.12555957f, 0.24098124f, -0.16961895f, -0.022179073f,
+        -0.047023106f, -0.25379243f, 0.22070247f, -0.009777656f, 0.0016084436f, -0.0037547247f, -0.098530956f, -0.113971524f,
+        -0.07665604f, -0.23240669f, -0.06860803f, 0.20936356f, 0.22155967f, 0.19852263f, -0.2907566f, 0.07412222f,
+        0.27266353f, 0.137078f, 0.3993393f, -0.04772511f, -0.13158624f, -0.3455682f, 0.13104923f, 0.06194344f,
+        0.017360896f, -0.056785166f, -0.004972829f, -0.038496006f, -0.15564229f, -0.11497422f, 0.19145486f, 0.04340207f,
+        -0.03262599f, 0.26076147f, -0.21781184f, 0.10029324f, 0.15442866f, 0.2366654f, 0.1039555f, 0.0053539947f,
+        -0.009224838f, 0.052730754f, 0.188218f, 0.00072300003f, 0.0075275223f, 0.31685463f, -0.2829278f, -0.31267843f,
+        -0.1529617f, 0.07874559f, 0.1503296f, -0.1294381f, -0.120352976f, -0.19973725f, 0.11902639f, -0.019554446f,
+        0.12549667f, -0.080323786f, -0.00632968f, -0.17254475f, 0.0090532135f, -0.25370577f, 0.17273858f, 0.31852776f,
+        -0.1978101f, 0.04628577f, -0.18994513f, -0.029772725f, -0.011654925f, 0.13582772f, -0.22424947f, -0.24600169f,
+        -0.07066692f, -0.23900478f, 0.03548093f, 0.25068206f, 0.20150143f, -0.13663414f, -0.09524368f, 0.13343905f,
+        0.037169956f, -0.27784458f, 0.2309456f, 0.14315717f, 0.289024f, 0.07270145f, -0.10647284f, 0.13605437f,
+        -0.19065529f, -0.25320908f, 0.048570875f, -0.005019421f, 0.23386967f, -0.0055461866f, -0.02006436f, 0.017530497f,
+        0.045613527f, 0.06737453f, -0.08019177f, -0.12158436f, -0.13838533f, 0.08585296f, 0.08019307f, -0.054238636f,
+        -0.19389148f, 0.039655615f, 0.4802056f, -0.26127818f, 0.059743658f, 0.010343885f, 0.06313134f, -0.2149792f,
+        0.07685491f, 0.09141746f, 0.102061845f, -0.18539698f, 0.14958972f, 0.26224846f, -0.043989595f, 0.20731433f,
+        0.2824334f, 0.0768536f, 0.11965659f, 0.21803352f, 0.25294477f, -0.33878002f, -0.19611272f, -0.32017848f,
+        0.04203535f, -0.20226489f, -0.087452464f, 0.27884555f, -0.038780667f, 0.06452549f, 0.387247f, 0.1556323f,
+        0.0011731421f, 0.3866402f, 0.13561113f, 0.039858352f, -0.4701469f, -0.17328383f, 0.4340019f, -0.21307682f,
+        0.010688847f, -0.033222843f, -0.3458246f, -0.28723794f, -0.044432025f, -0.015746064f, -0.32421392f, 0.17977934f,
+        -0.24541429f, 0.45228124f, 0.20813555f, -0.37638092f, -0.22763465f, -0.1376372f, 0.04473544f, -0.07286953f,
+        0.455008f, -0.56186706f, 0.09829545f, -0.07333411f, 0.029928219f, -0.30929786f, -0.32545593f, -0.16122384f,
+        -0.2080466f, -0.012551503f, -0.0073894225f, 0.07756768f, 0.37673458f, 0.031786863f, 0.07493345f, 0.08144703f,
+        0.02704648f, 0.15353118f, -0.26760337f, 0.41074386f, 0.113519214f, -0.012152075f, -0.013352197f, -0.0023473192f,
+        -0.16921085f, 0.20037597f, -0.32417244f, 0.29354545f, -0.23119657f, 0.14745066f, 0.064608246f, 0.19196396f,
+        0.090206996f, -0.25328237f, -0.11675679f, 0.0802374f, -0.19808197f, 0.45941064f, -0.35883513f, 0.12499239f,
+        -0.012694309f, -0.3401564f, 0.07808218f, 0.18771775f, 0.34032902f, -0.049522683f, 0.1535462f, -0.1923918f,
+        -0.2833882f, 0.12070935f, 0.011961929f, 0.40190876f, 0.08637298f, -0.20238715f, -0.043254826f, 0.06750915f,
+        0.08488621f, -0.15786514f, 0.17865455f, 0.003127281f, -0.024136886f, -0.036733482f, 0.021665461f, 0.051202305f,
+        -0.19709559f, 0.3091052f, 0.1082595f, 0.12819888f, -0.17902775f, -0.07701464f, 0.056265857f, -0.07425277f,
+        -0.09923042f, -0.05105139f, 0.10876569f, 0.24150236f, 0.24057788f, 0.09207819f, -0.090649985f, 0.07037301f,
+        -0.044234443f, -0.3074624f, 0.106981575f, -0.28817216f, 0.01215154f, 0.16814291f, 0.049674112f, -0.0014845185f,
+        -0.040395763f, -0.07722546f, -0.52733415f, 0.26899293f, -0.010162506f, 0.07272404f, -0.0761633f, -0.0043885144f,
+        0.00080084126f, 0.3519458f, -0.035574187f, 0.09339161f, -0.04383789f, -0.019865517f, -0.072598964f, 0.07839059f,
+        0.014381209f, -0.34679195f, -0.23153909f, 0.02336865f, 0.0021196113f, 0.041176293f, 0.024874689f, 0.15585068f,
+        -0.15546581f, -0.1270359f, -0.13631734f, 0.19264206f, 0.19482099f, -0.20811677f, -0.21482168f, 0.1284292f,
+        -0.0074586743f, 0.30956262f, -0.06272226f, -0.540395f, -0.18577097f, 0.087512545f, 0.4576318f, 0.36113307f,
+        0.28999f, 0.0829511f, 0.20444544f, -0.22681107f, 0.25875145f, 0.11020223f, -0.090440206f, 0.22217529f,
+        -0.16965434f, 0.24327637f, -0.052725464f, -0.04561404f, -0.107012f, 0.18207233f, 0.022383086f, 0.23780496f,
+        0.21569407f, 0.0179728f, -0.12304357f, 0.20738879f, 0.24735819f, -0.06670667f, 0.14121741f, -0.050218496f,
+        -0.17031428f, 0.061513573f, 0.0776257f, 0.24742399f, -0.34457782f, -0.18765903f, -0.0038205357f, 0.021681333f,
+        -0.21060026f, 0.068858095f, 0.03138067f, -0.23551159f, -0.0020882883f, 0.08297267f, 0.2618723f, 0.12941273f,
+        0.362343f, -0.29909775f, -0.09254477f, -0.23815918f, -0.2170829f, 0.09957195f, -0.15244499f, -0.22993474f,
+        0.24413688f, 0.13473637f, 0.051189683f, 0.060152598f, -0.12969624f, -0.009195237f, -0.07933927f, 0.23498517f,
+        -0.1592627f, -0.2554867f, 0.023888882f, 0.124993354f, -0.066601805f, 0.19597194f, 0.06969021f, -0.17276806f,
+        0.034149986f, -0.048769988f, 0.060754053f, 0.19475459f, -0.11123216f, -0.25764418f, 0.13422377f, 0.16821776f,
+        -0.012806345f, 0.09768076f, -0.012466714f, -0.0914991f, 0.21842782f, 0.30990928f, -0.04749736f, 0.029142156f,
+        0.1863388f, -0.12019529f, 0.10358498f, -0.35870165f, 0.31200534f, -0.10314154f, 0.087938376f, -0.11600399f,
+        -0.012673975f, 0.049773987f, 0.05555049f, 0.20488934f, 0.123273656f, -0.04728853f, 0.032560755f, -0.12331326f,
+        0.18642287f, 0.35683116f, -0.046601128f, 0.04019842f, -0.0035359052f, -0.42887017f, 0.31817862f, 0.19313052f,
+        -0.06486312f, 0.41236106f, 0.17953674f, 0.014638357f, -0.4865648f, -0.32726374f, 0.28891808f, -0.15335158f,
+        0.14355087f, 0.06437128f, -0.2863353f, -0.33842853f, -0.014514651f, 0.2191827f, 0.09889593f, 0.030196525f,
+        -0.11013412f, -0.084389985f, 0.12455723f, 0.015405261f, -0.08821371f, -0.29748034f, -0.056135f, 0.22275643f,
+        0.10973636f, 0.038034704f, 0.06405626f, -0.43067276f, -0.14790563f, -0.1835255f, -0.21270564f, -0.086329795f,
+        -0.0020981454f, 0.27240264f, -0.14192373f, 0.10029616f, 0.084952414f, 0.07814413f, -0.13227084f, 0.17151421f,
+        0.48769632f, 0.08211532f, -0.524584f, -0.012964437f, -0.18885335f, -0.0058086556f, -0.33324575f, -0.0051500862f,
+        0.019275988f, 0.17851125f, 0.031432807f, -0.02223449f, 0.09341067f, -0.37325847f, -0.016810603f, 0.048874967f,
+        0.038222793f, 0.113562964f, 0.045825403f, 0.16877411f, -0.17132103f, -0.04474205f, -0.1871116f, -0.09581784f,
+        -0.29822692f, -0.18745747f, 0.02837833f, 0.16914293f, 0.16911861f, 0.48108768f, -0.20600161f, -0.28756595f,
+        0.004527471f, 0.40957183f, -0.063066974f, -0.12267879f, 0.21449715f, 0.16983648f, 0.04998906f, -0.28355435f,
+        -0.10973478f, 0.041316044f, -0.04507079f, -0.16305543f, 0.013778629f, 0.020435441f, 0.21873267f, 0.2530854f,
+        -0.12040094f, -0.16072409f, -0.031074235f, -0.026502596f, -0.042747088f, 0.27295935f, 0.21262494f, 0.35699567f,
+        0.09908061f, -0.020113928f, 0.22699997f, 0.329571f, 0.10563707f, 0.04832587f, 0.21408571f, -0.07877831f,
+        0.18820506f, -0.14743242f, -0.0102255875f, -0.22603257f, 0.020225374f, 0.071991116f, -0.34805828f, -0.14643878f,
+        0.058092866f, 0.068394154f, 0.08190188f, 0.28485748f, -0.2171364f, -0.045367856f, -0.113088936f, 0.026426688f,
+        -0.046660013f, 0.13265368f, 0.10974583f, -0.004011299f, -0.20248078f, 0.07397868f, -0.03864493f, 0.036543902f,
+        -0.16365688f, -0.087551266f, -0.15485854f, -0.17118412f, 0.21589011f, -0.0033832495f, -0.11982008f, 0.37452155f,
+        -0.011749334f, -0.07010598f, 0.1745001f, 0.06591431f, 0.24674249f, 0.18950294f, -0.052301157f, -0.3714176f,
+        -0.19017476f, -0.22048557f, 0.030092422f, 0.014239061f, -0.40243846f, 0.4238498f, -0.033643235f, 0.009555427f,
+        -0.21063758f, -0.102226704f, 0.20790492f, -0.3528603f, -0.06841702f, 0.3428616f, 0.24162336f, 0.010615521f,
+        0.009478862f, 0.04308372f, 0.4912125f, 0.41906402f, 0.0364625f, -0.09849358f, -0.25686893f, 0.0863416f,
+        0.089916654f, -0.0036640621f, -0.0675785f, -0.08542081f, 0.20161186f, 0.06268123f, 0.30408162f, -0.21899132f,
+        0.29094934f, 0.08074649f, 0.06277256f, -0.048355933f, 0.14744523f, -0.09838912f, 0.30242455f, -0.21497685f,
+        0.300097f, -0.15970515f, -0.10763997f, 0.31676346f, -0.30721384f, -0.26703593f, 0.2193534f, 0.26916644f,
+        0.26140136f, -0.24991079f, 0.04378556f, -0.0284143f, 0.21341628f, 0.11738247f, -0.057718683f, 0.031949107f,
+        0.41292378f, -0.053725846f, -0.29554722f, 0.3326336f, 0.29329312f, -0.28309354f, 0.075003386f, -0.09926979f,
+        -0.17151377f, -0.0018965492f, 0.047766067f, -0.031486575f, 0.20963056f, -0.078923695f, -0.08745225f, -0.07653451f,
+        -0.056419045f, -0.15866973f, 0.106006965f, -0.21436538f, 0.062295057f, 0.0424236f, -0.04273484f, 0.39580327f,
+        -0.03822122f, 0.18538958f, 0.2662803f, -0.025301738f, -0.039113335f, -0.14142536f, 0.0070898635f, 0.12429914f,
+        -0.06235335f, -0.17293905f, 0.019598184f, -0.021470655f, -0.12542847f, -0.18732035f, -0.13247158f, -0.26554227f,
+        0.039956927f, -0.031562075f, -0.08342582f, 0.071810484f, 0.3555016f, -0.2662824f, -0.3053365f, -0.32231906f,
+        0.11207766f, 0.019714605f, -0.3078509f, -0.16309921f, -0.5738851f, -0.056117695f, 0.31667843f, 0.492874f,
+        0.06712755f, 0.50264317f, -0.13973048f, -0.110679165f, -0.23957652f, -0.28066078f, -0.025259955f, 0.1301284f,
+        -0.064746104f, 0.39545983f, -0.42593917f, -0.343749f, -0.016138146f, 0.027901296f, -0.26565662f, -0.016747091f,
+        0.023520611f, 0.39700896f, 0.3475184f, 0.1343069f, 0.27721718f, -0.15845144f, 0.19032459f, -0.22852217f,
+        0.37243044f, 0.033094354f, -0.15699197f, -0.28016254f, 0.007813474f, -0.13219379f, -0.49091098f, -0.56762207f,
+        0.27714795f, 0.0776412f, 0.01820425f, 0.057161506f, 0.1024292f, -0.13802028f, 0.07150376f, 0.058016155f,
+        0.38488388f, 0.28174135f, -0.2793343f, 0.44650826f, 0.1337708f, -0.32707605f, -0.00993024f, -0.43840584f,
+        -0.034680475f, -0.0405822f, 0.046833493f, 0.08097031f, 0.05636359f, -0.15478621f, 0.2526827f, 0.022353208f,
+        -0.00930754f, -0.15507573f, -0.22190645f, -0.21410184f, 0.38780624f, 0.27145994f, -0.688424f, 0.23179944f,
+        0.20799308f, -0.7153371f, 0.022450715f, 0.16570406f, 0.43844503f, 0.336448f, -0.43676668f, -0.33762047f,
+        -0.37473327f, -0.29260164f, 0.7389769f, 0.06447699f, -0.111623235f, -0.026854787f, 0.31236988f, -0.06113381f,
+        -0.12072719f, -0.25682142f, -0.21298996f, 0.194242f, 0.04705919f, 0.115723245f, -0.09938546f, 0.52937376f,
+        -0.13108769f, 0.057734147f, 0.0035114416f, 0.18917044f, 0.21471284f, 0.09151575f, -0.046736035f, 0.17491594f,
+        0.07610385f, -0.072595164f, 0.32036197f, 0.0049112495f, -0.14151262f, 0.20267668f, -0.4097329f, -0.14835955f,
+        -0.035346966f, -0.20248513f, 0.27944598f, -0.5758202f, -0.07250956f, 0.14360042f, 0.2570551f, 0.4283419f,
+        -0.50756466f, -0.26056796f, -0.27885827f, -0.157257f, -0.50501895f, 0.28043887f, 0.15379284f, 0.690956f,
+        0.027040433f, -0.22544393f, 0.2923769f, -0.08445722f, 0.4092545f, -0.0030190786f, -1.2498711f, -0.404766f,
+        0.028307134f, -1.4255086f, -0.5535139f, 0.13167216f, 0.6508357f, 0.67757154f, -0.38538018f, -0.3655418f,
+        0.07916096f, -0.57846254f, 0.6146306f, 0.7578209f, -0.096405864f, 0.19924106f, 0.4103345f, 0.21456595f,
+        -0.27498856f, -0.08748892f, -0.07211722f, 0.4098883f, -0.13591522f, 0.07098089f, 0.25542635f, 0.2797482f,
+        -0.22110155f, 0.3048269f, -0.313982f, 0.24401842f, -0.040036835f, 0.5661967f, 0.43865132f, -0.06585962f,
+        0.34348017f, -0.22469965f, 0.505158f, -0.22067675f, 0.34741306f, 0.31769195f, -0.15798642f, 0.10507264f,
+        -0.097435966f, -0.37782753f, 0.42434782f, -0.9416521f, -0.069877885f, 0.33726713f, 0.17111437f, 0.47137538f,
+        -0.7106624f, -0.250103f, -0.25607538f, -0.19456823f, -0.5338283f, 0.5198012f, 0.23548487f, 0.6164284f,
+        -0.29080972f, -0.23052907f, -0.070053f, -0.21370913f, 0.35091236f, 0.37092263f, -1.0932056f, -0.2044678f,
+        -0.14408879f, -1.3057913f, -0.14333948f, 0.027305247f, 0.3622836f, 0.7781122f, -0.32860163f, 0.13754608f,
+        0.14379294f, -0.4563952f, 0.6125148f, 0.67380506f, -0.42593583f, -0.0726467f, 0.5288636f, 0.25746968f,
+        0.18466978f, -0.32650617f, -0.22033426f, 0.14846243f, -0.058218356f, 0.37811825f, -0.31132752f, 0.48600283f,
+        -0.099571034f, 0.0794109f, -0.30969173f, 0.55717456f, 0.13171712f, 0.6545105f, 0.30182374f, 0.42353788f,
+        0.19325969f, -0.18227796f, 0.30547112f, -0.32328922f, 0.24870925f, -0.18484604f, -0.36902273f, -0.37047794f,
+        0.3093632f, -0.24050221f, 0.64477307f, -0.9324788f, 0.080825046f, 0.5213304f, -0.15126318f, 0.2574905f,
+        0.09074472f, 0.0873004f, -0.045027714f, -0.039101474f, 0.04374453f, -0.24051973f, 0.12857606f, 0.12791532f,
+        -0.14278331f, 0.056742422f, 0.24318187f, -0.17729206f, -0.047263324f, -0.018406346f, -0.08525488f, 0.18305752f,
+        0.22931546f, -0.012332732f, 0.18598181f, -0.16355807f, 0.1532817f, -0.044049017f, -0.053552594f, 0.056001388f,
+        -0.13178127f, 0.0058183637f, -0.3022608f, 0.0008777033f, 0.29452598f, 0.25000376f, 0.6169756f, -0.028462712f,
+        0.48163188f, 0.27753764f, 0.034959134f, -0.14086857f, 0.07451991f, 0.17989735f, 0.28073356f, -0.08958943f,
+        0.048484832f, -0.09908009f, -0.0399746f, 0.19213237f, -0.032513693f, -0.087521754f, 0.21378268f, -0.11099665f,
+        -0.19544299f, 0.15460038f, 0.08893531f, -0.10769625f, 0.13035733f, 0.11638635f, -0.16692482f, -0.2191827f,
+        0.07561105f, -0.12880863f, -0.17103748f, -0.032701746f, -0.11015924f, -0.04549406f, 0.057247937f, 0.09431613f,
+        -0.19281308f, -0.04808539f, 0.090574205f, 0.18146746f, -0.20861213f, -0.28801656f, 0.12645732f, -0.12219954f,
+        0.14490473f, -0.24634807f, 0.22456096f, 0.10783226f, -0.019053591f, 0.08673379f, -0.042842552f, -0.24357185f,
+        0.07227524f, -0.5617199f, 0.043335024f, 0.008665075f, 0.24109276f, 0.1120644f, -0.34480387f, 0.03450395f,
+        0.011683501f, -0.08000001f, 0.61047244f, 0.1099309f, -0.1252258f, -0.0486752f, 0.19409877f, 0.29428557f,
+        0.14688544f, 0.11719063f, 0.38310835f, 0.06511632f, 0.24240947f, 0.27041286f, -0.015016443f, 0.39380905f,
+        -0.36020067f, 0.05231808f, 0.056687456f, 0.02964931f, -0.3048551f, 0.13439418f, 0.09246534f, -0.025814733f,
+        -0.13544758f, 0.29346138f, 0.026428454f, 0.021895617f, -0.0006196514f, -0.077971935f, 0.14416197f, 0.037482228f,
+        -0.14918554f, 0.084766455f, 0.10725567f, -0.0032431087f, 0.12648848f, 0.26979613f, -0.2935542f, -0.2020807f,
+        -0.1949375f, 0.21435086f, -0.1266561f, 0.09014521f, -0.21133052f, -0.2658897f, 0.10009168f, 0.16340931f,
+        0.08108825f, -0.025508448f, -0.06311476f, 0.27098262f, 0.20393151f, 0.12669863f, -0.24718249f, -0.040089704f,
+        -0.026841348f, -0.28637144f, -0.039294843f, 0.03571143f, 0.34934855f, 0.25180286f, 0.042130973f, -0.122816056f,
+        -0.0812044f, -0.12436606f, 0.4024672f, 0.19740155f, 0.14930381f, 0.014096243f, -0.008304355f, -0.2473246f,
+        -0.102107584f, 0.08916459f, -0.11550583f, 0.26118648f, -0.009563339f, 0.15927246f, 0.31502914f, -0.07666735f,
+        -0.27519765f, 0.11975716f, -0.3926547f, 0.28527522f, 0.14665695f, 0.41794145f, -0.058695324f, 0.06861309f,
+        0.044155765f, 0.50537825f, -0.08753135f, -0.17104843f, 0.071628824f, -0.10133322f, -0.2361743f, 0.10157513f,
+        0.20151804f, -0.37017396f, 0.34775048f, -0.245126f, -0.010252834f, 0.5145497f, 0.005514094f, -0.02636463f,
+        -0.03904779f, 0.11234305f, -0.31198648f, -0.10574849f, 0.19298947f, 0.34813532f, -0.2679274f, 0.09439044f,
+        0.06406702f, 0.20922588f, -0.3599426f, 0.21781407f, -0.06008541f, -0.07009534f, -0.30742484f, -0.1334597f,
+        0.08614831f, -0.1924839f, -0.04355845f, 0.05342353f, -0.10338054f, 0.14577846f, -0.27258372f, 0.020454679f,
+        0.02528829f, 0.22061403f, 0.10596814f, 0.25316557f, 0.1443111f, 0.27624258f, 0.2575229f, 0.35790253f,
+        -0.13052726f, -0.13516325f, 0.15557209f, 0.25245833f, -0.22504579f, 0.16934775f, -0.11512662f, 0.07871735f,
+        -0.10228784f, -0.2569965f, -0.20790973f, 0.236656f, 0.015282332f, 0.07182706f, 0.13298172f, 0.12349914f,
+        -0.006806545f, 0.22702922f, 0.2682043f, -0.056581583f, -0.24416114f, 0.13537407f, -0.45496273f, 0.15687454f,
+        -0.34301758f, -0.12016031f, 0.18662888f, 0.042767264f, 0.26828507f, 0.1455373f, -0.118302435f, 0.13713083f,
+        0.024034856f, 0.25536975f, -0.372761f, -0.10732542f, -0.023505073f, -0.3683757f, 0.0960384f, -0.15424378f,
+        0.25215432f, 0.19635865f, 0.2016941f, 0.075317025f, 0.033637207f, -0.18903893f, -0.019060837f, 0.13638335f,
+        -0.19398277f, -0.095776685f, -0.24704824f, -0.28179318f, -0.10128228f, -0.06296588f, 0.17135641f, -0.14741755f,
+        0.11952575f, 0.14965129f, 0.18146536f, -0.074171595f, 0.17884602f, -0.13826005f, -0.074214086f, 0.098776326f,
+        0.16865149f, 0.041888382f, -0.26954675f, 0.0009308067f, 0.0573256f, 0.1008813f, -0.13333692f, -0.033410925f,
+        0.012260891f, 0.07790448f, 0.11497521f, 0.058171667f, 0.070298724f, 0.15243974f, 0.10646745f, -0.20192106f,
+        -0.028225627f, -0.1369212f, 0.012053211f, -0.011457711f, 0.12344779f, -0.08794179f, -0.37667572f, 0.013049476f,
+        -0.189295f, 0.1803254f, 0.1520488f, -0.18195607f, 0.023968253f, 0.19770896f, 0.037535142f, 0.1276739f,
     };
-    for (int i = 0; i < 12800; ++i) t27_[i] = w[i];
+    for (int i = 0; i < 2048; ++i) t27_[i] = w[i];
   }
 
   void load_t28_() {
-    const float w[4608] = {
-        -0.1453138f, 0.020606963f, -0.008850204f, 0.098686926f, 0.21496692f, -0.0075456137f, 0.06649576f, 0.069678895f,
-        -0.18775132f, -0.18730623f, -0.1802349f, 0.10891333f, 0.0048974603f, -0.091606244f, -0.06468189f, -0.052967142f,
-        -0.05667243f, 0.061257116f, 0.31396517f, 0.043951094f, -0.19763465f, -0.04580903f, 0.15363659f, -0.24480695f,
-        0.21414475f, -0.024595195f, -0.02228584f, 0.58698505f, -0.13055262f, 0.16429062f, -0.12869994f, -0.20375046f,
-        -0.030734943f, -0.0682274f, -0.09874157f, 0.29905188f, 0.076183885f, 0.052378856f, -0.028654916f, -0.035920974f,
-        0.15238288f, -0.08915323f, 0.12749667f, -0.12760285f, -0.37271598f, 0.2469723f, 0.07408439f, 0.09344437f,
-        -0.11781519f, 0.035687614f, 0.04019032f, -0.19984415f, 0.01973966f, -0.3602467f, -0.41108492f, 0.13800101f,
-        0.048425037f, -0.74797726f, 0.09418897f, -0.10729343f, 0.072263345f, -0.080587775f, 0.19241795f, -0.08146883f,
-        0.25608015f, 0.2585856f, -0.116237454f, -0.3049769f, -0.29889145f, 0.4205472f, 0.09562184f, -0.035895675f,
-        0.29499313f, -0.04610081f, 0.25535917f, 0.42084607f, -0.32104445f, -0.101750426f, 0.103607096f, 0.13172561f,
-        -0.016794058f, 0.051912244f, -0.14909826f, -0.021510739f, 0.16713694f, -0.35899928f, 0.26685986f, 0.363591f,
-        -0.15535775f, 0.13225892f, 0.66532296f, 0.5440272f, -0.3461615f, 0.3185054f, -0.066882536f, 0.02854686f,
-        0.23218131f, 0.41138402f, -0.1093693f, 0.27238098f, 0.7360815f, 0.17926729f, -0.22953077f, -0.25925758f,
-        0.23773481f, -0.4004732f, -0.3410129f, -0.5120101f, -0.068841785f, -0.17421472f, -0.0007599581f, -0.40086865f,
-        -0.5453156f, 0.086374275f, 0.35036433f, 0.48524576f, -0.059960816f, -0.19454865f, 0.3088711f, 0.062019203f,
-        -0.0047302158f, 0.41978705f, -0.21362624f, -0.30506057f, 0.3134216f, -0.09991458f, 0.023589034f, -0.52510947f,
-        -0.06862915f, -0.4814675f, -0.14606127f, 0.030439356f, 0.2187164f, -0.21780552f, -0.021641038f, -0.2855634f,
-        0.060785536f, -0.17593929f, 0.08521656f, -0.103671506f, 0.07222012f, -0.06644905f, 0.18861546f, -0.12210461f,
-        -0.43078578f, 0.150155f, 0.16322212f, 0.0867551f, -0.108622424f, 0.03951562f, 0.066659026f, 0.07601162f,
-        0.11493371f, -0.12575369f, -0.13356835f, -0.09014333f, -0.037268795f, 0.30618668f, 0.028325306f, -0.07147327f,
-        -0.11092533f, -0.098314025f, -0.15832539f, -0.016466234f, 0.09854252f, 0.22429341f, -0.30547297f, 0.029682307f,
-        -0.031906042f, -0.052530263f, -0.23884936f, 0.15965278f, 0.2295806f, -0.45725238f, 0.3524615f, 0.033036698f,
-        0.3848545f, 0.08188071f, -0.07373505f, -0.30889985f, -0.026962968f, -0.1372228f, -0.20544204f, 0.051984653f,
-        -0.15334389f, -0.0620234f, -0.0026135254f, -0.05032059f, -0.0795002f, -0.0036189088f, 0.16435266f, -0.12794645f,
-        -0.12258473f, 0.008426658f, 0.045606792f, 0.23168874f, 0.059143793f, 0.10669474f, -0.18758722f, -0.18813014f,
-        0.28444576f, -0.1212276f, -0.06637984f, 0.05973265f, -0.10449421f, -0.20558462f, 0.28025246f, 0.00046813992f,
-        0.028824478f, -0.027934207f, -0.12225332f, -0.2078129f, 0.14770158f, 0.056693275f, -0.17082101f, 0.13412203f,
-        0.23509143f, -0.041301847f, -0.097158685f, 0.19099842f, 0.021808382f, 0.39842632f, -0.29117694f, 0.4736851f,
-        -0.2713777f, -0.12704606f, -0.039060444f, 0.056849886f, 0.058515992f, 0.08317987f, -0.48693863f, 0.15313078f,
-        -0.06069242f, -0.10876652f, -0.19580096f, 0.17503728f, 0.13590294f, -0.06370411f, -0.11115642f, -0.2694254f,
-        0.19856715f, 0.18949826f, -0.3698648f, 0.40202537f, -0.08350737f, 0.13152118f, -0.06992028f, 0.27295688f,
-        -0.09936323f, -0.06102864f, -0.05780491f, 0.049969878f, -0.26454353f, -0.115620896f, 0.022098998f, 0.056849964f,
-        0.3269408f, 0.27112302f, -0.22272897f, 0.00031533057f, 0.28341436f, -0.22733408f, 0.049715534f, 0.111919135f,
-        0.061018325f, -0.06098636f, 0.055344548f, 0.5231998f, 0.037005764f, -0.19541366f, 0.16715765f, -0.17394947f,
-        0.014105723f, 0.043429725f, -0.012476156f, 0.1815841f, -0.15377429f, 0.13351138f, -0.23726432f, -0.03634415f,
-        -0.019724062f, 0.09794391f, 0.052643687f, -0.03429828f, -0.024213757f, -0.13241881f, 0.0087342f, 0.049762882f,
-        0.15720281f, 0.03290757f, -0.018011034f, 0.2486232f, 0.07082202f, 0.15535782f, 0.08009584f, -0.039360005f,
-        -0.02255153f, -0.16832452f, -0.1759675f, 0.0687138f, -0.20262977f, -0.08811841f, 0.20610176f, 0.07098845f,
-        -0.07613417f, -0.06967628f, -0.035794962f, -0.00087939436f, 0.25302643f, 0.04998197f, 0.0063305227f, 0.004047373f,
-        -0.076639585f, -0.70841736f, -0.19812542f, -0.015367727f, 0.2759567f, -0.1137085f, -0.03427206f, 0.051562686f,
-        0.22653955f, -0.019175388f, 0.25844544f, -0.20663393f, 0.1505131f, -0.0349996f, 0.06201561f, 0.058724664f,
-        0.15635684f, 0.043224f, -0.18085504f, 0.023374785f, 0.052073624f, 0.031946257f, 0.124300756f, -0.051231038f,
-        0.10659573f, 0.021374425f, 0.04050247f, 0.24613664f, 0.049967717f, 0.0068733147f, -0.18863666f, -0.049821027f,
-        0.08481656f, 0.05615068f, 0.0028846555f, -0.3386363f, -0.13114607f, 0.06723591f, 0.18977724f, -0.27586073f,
-        -0.123816624f, 0.039164282f, -0.38578045f, -0.06097335f, -0.11762049f, -0.13309777f, 0.1383844f, 0.3073749f,
-        -0.1609822f, 0.08776833f, 0.023197744f, 0.036603794f, -0.116020136f, 0.12140506f, -0.1457545f, -0.21830921f,
-        0.006232029f, -0.010101025f, -0.4099393f, -0.065181345f, 0.007503868f, -0.13599661f, -0.16366383f, -0.0857834f,
-        -0.046381198f, -0.03736929f, 0.18813631f, -0.09659841f, -0.09629373f, 0.018043121f, -0.076584905f, 0.021762628f,
-        0.07623046f, -0.06294774f, 0.07037434f, 0.04565971f, 0.01587002f, 0.016027713f, -0.19998449f, 0.116151296f,
-        -0.13257341f, 0.027325489f, 0.31299698f, 0.11801328f, -0.12564053f, -0.32657567f, -0.1755109f, 0.07393296f,
-        -0.20824629f, 0.022266753f, -0.20381872f, -0.25319558f, 0.081156455f, -0.24183445f, 0.30813026f, -0.20194145f,
-        0.11799581f, 0.010789306f, 0.12227715f, 0.08130715f, 0.3264794f, 0.1596039f, -0.1015613f, -0.09573504f,
-        -0.011656443f, 0.022638392f, 0.22971156f, 0.2461576f, 0.05571068f, -0.037957247f, 0.013057507f, -0.07556225f,
-        -0.19893768f, 0.18794006f, 0.22942816f, 0.10439029f, -0.15384346f, 0.18083249f, 0.104935594f, -0.0870699f,
-        -0.08285906f, 0.16519563f, 0.027812883f, -0.08449394f, -0.14057896f, -0.330246f, 0.011142875f, 0.09345058f,
-        0.09643866f, -0.15332498f, -0.13644128f, -0.071645804f, 0.081065364f, 0.09130782f, -0.31163475f, -0.06239368f,
-        0.12590598f, -0.11271852f, -0.6576729f, -0.06281557f, -0.27976432f, 0.15558684f, 0.12409965f, 0.4648757f,
-        0.17506422f, 0.16286169f, 0.07682757f, 0.35009408f, 0.11147142f, -0.36390656f, 0.35019997f, 0.028413264f,
-        -0.5559753f, 0.55407095f, 0.25893167f, -0.33943385f, 0.04548979f, 0.30424356f, 0.024128143f, 0.14531066f,
-        0.12846816f, 0.39205265f, 0.3964036f, 0.10862387f, 0.089938134f, 0.11133904f, -0.42293835f, 0.24040769f,
-        0.16159308f, -0.05543905f, 0.014994756f, 0.30689502f, 0.42826572f, -0.32295057f, 0.0025525321f, -0.41555488f,
-        0.24718788f, 0.09429144f, -0.7541649f, -0.44031563f, -0.021883156f, -0.012926055f, -0.032754928f, -0.7067198f,
-        -0.42684713f, -0.11696652f, 0.6041652f, 0.53750813f, 0.05338387f, -0.3439338f, -0.034151837f, 0.48034066f,
-        0.10341951f, 0.3263625f, -0.52488124f, -0.22599046f, 0.35146955f, 0.046145316f, 0.117454365f, -0.40126225f,
-        -0.0022139796f, 0.1875193f, 0.22482358f, -0.071661025f, -0.08256847f, 0.015367976f, 0.028180875f, 0.00946885f,
-        -0.39515647f, -0.03971205f, 0.24342228f, -0.26537588f, 0.17232838f, -0.024220208f, -0.037276294f, -0.2938066f,
-        0.15974589f, -0.058978956f, -0.010051377f, -0.09929247f, -0.07564022f, -0.0068948464f, -0.066912755f, -0.19806767f,
-        -0.20885214f, 0.06888434f, -0.0007669978f, 0.12680902f, -0.0020114097f, -0.12974899f, -0.35172117f, -0.3227862f,
-        -0.084600665f, -0.2453759f, -0.0030442618f, 0.12698483f, 0.007060117f, -0.09880678f, -0.12059529f, -0.12737665f,
-        0.32754883f, -0.096474774f, -0.011371153f, 0.2411284f, -0.013097994f, 0.25364223f, -0.02701464f, -0.05306477f,
-        -0.26828966f, -0.022900969f, 0.044547368f, 0.09017554f, 0.15205361f, -0.40304238f, -0.014810384f, 0.0101757245f,
-        -0.12842475f, -0.43631074f, 0.1546705f, -0.2171582f, 0.2557965f, -0.14953046f, -0.15812276f, 0.035896327f,
-        0.472261f, 0.5195357f, -0.12671052f, -0.54410297f, -0.24805845f, -0.4004698f, 0.3818822f, -0.12624085f,
-        0.17434466f, 0.28595352f, -0.1626938f, 0.046042692f, 0.13787332f, 0.1200923f, -0.09212317f, -0.4374013f,
-        0.014975738f, -0.11796546f, 0.21620485f, -0.07565757f, -0.18108559f, 0.11104257f, -0.50461084f, 0.10792345f,
-        0.3259837f, -0.3748947f, -0.020167764f, 0.007884523f, -0.12476824f, -0.13564497f, 0.15282062f, 0.10899735f,
-        0.5915802f, 0.29206395f, 0.48558685f, -0.36125556f, 0.13777544f, 0.025046673f, 0.0873588f, 0.02605934f,
-        -0.35099936f, 0.07730883f, 0.13252464f, -0.25974616f, -0.05817825f, -0.40585965f, -0.1471484f, -0.37675017f,
-        0.015813278f, 0.019275445f, 0.16471986f, 0.51296496f, -0.40945563f, 0.16373526f, -0.08100291f, 0.16098689f,
-        0.13109261f, -0.1933775f, -0.06394864f, -0.28136998f, -0.12763557f, -0.13545352f, 0.2381255f, -0.12819797f,
-        0.24883176f, -0.12202565f, 0.13479663f, 0.07216286f, 0.11484919f, 0.24940112f, 0.2090099f, -0.045789327f,
-        -0.075346276f, -0.14096624f, 0.31326893f, -0.11659859f, 0.0008479574f, -0.34985963f, 0.17546716f, 0.020457571f,
-        -0.075971544f, 0.07869241f, -0.053553652f, 0.12918155f, 0.1450582f, 0.28320983f, 0.2334206f, -0.1530985f,
-        0.4401704f, -0.2825053f, -0.10150038f, 0.01730653f, 0.15614565f, -0.059727203f, -0.07829825f, 0.16534297f,
-        0.020557638f, 0.14907415f, -0.084011614f, 0.037857458f, -0.03727093f, -0.037883464f, -0.22015281f, -0.057609536f,
-        -0.25970083f, 0.08655271f, -0.22727714f, -0.09042022f, 0.2072444f, -0.030283563f, -0.073057055f, -0.016042192f,
-        -0.11719597f, 0.13220838f, 0.046114486f, -0.3027715f, -0.3411852f, -0.2731428f, 0.39699167f, -0.13405159f,
-        -0.051380258f, -0.15650831f, 0.32320395f, 0.2846224f, 0.02178375f, -0.32272154f, -0.16751888f, -0.22238973f,
-        -0.0022640326f, 0.15457863f, 0.0969142f, 0.075315155f, -0.047614068f, 0.34733346f, -0.16977318f, -0.092165716f,
-        -0.057538696f, -0.2260733f, -0.09256451f, 0.09326328f, -0.096153915f, -0.10663351f, 0.44942427f, 0.10404635f,
-        0.083769545f, 0.09873788f, -0.011703998f, 0.019321991f, -0.48922917f, -0.021713851f, 0.06309499f, 0.030120756f,
-        -0.066530846f, -0.096414685f, -0.05014731f, 0.034166764f, 0.011743534f, -0.4016469f, 0.013508733f, -0.081024f,
-        0.22674099f, 0.0004884744f, 0.09183815f, 0.3159509f, 0.0318888f, -0.09115708f, 0.22753975f, -0.084432855f,
-        -0.23926607f, -0.08569374f, -0.012817881f, -0.20502108f, 0.18303572f, 0.00823997f, 0.041545905f, -0.29722008f,
-        0.22800933f, -0.051804617f, 0.032216646f, 0.13606432f, -0.21003728f, -0.008074519f, -0.010634727f, -0.066030316f,
-        -0.0030872698f, 0.2091798f, 0.340372f, 0.05928518f, -0.04418772f, 0.016636988f, -0.048295856f, -0.1715543f,
-        0.1358333f, 0.07449706f, -0.03284662f, -0.30767187f, -0.06785233f, 0.12444029f, 0.35569775f, 0.22488418f,
-        -0.14982215f, 0.17631632f, -0.17931333f, 0.0055879536f, -0.24298716f, -0.37568584f, 0.13791758f, -0.006331496f,
-        -0.15129752f, 0.10207682f, -0.043965213f, -0.1831405f, 0.092055865f, 0.09771579f, -0.037383277f, -0.03641953f,
-        0.05283855f, 0.21551035f, 0.4155259f, 0.19760096f, 0.11267679f, 0.022361342f, 0.19191818f, -0.20573342f,
-        0.05291732f, 0.3493135f, 0.4729702f, 0.28582603f, 0.11770888f, 0.23769516f, 0.061125424f, -0.14577644f,
-        0.16390768f, -0.21115334f, -0.5692017f, -0.21606089f, -0.38478208f, 0.009827059f, 0.051797807f, -0.26408982f,
-        -0.07135447f, 0.023249965f, 0.042580944f, -0.02442292f, -0.15164474f, -0.42361665f, 0.01746171f, 0.30335468f,
-        0.0012555454f, -0.10688069f, -0.15845646f, -0.028517222f, 0.379275f, -0.12377025f, -0.07175006f, 0.12675777f,
-        0.09373285f, 0.1934481f, 0.21977398f, 0.27780327f, 0.2806108f, 0.07439759f, -0.20238969f, 0.12754318f,
-        -0.18540113f, -0.11800042f, 0.09869758f, 0.099037915f, -0.053826854f, -0.031632967f, 0.14431569f, -0.03847781f,
-        0.25389585f, -0.055732235f, 0.16005042f, -0.108567946f, -0.12165014f, 0.17790042f, 0.3492019f, -0.27316996f,
-        0.07975461f, 0.2221847f, 0.010219008f, -0.24377777f, 0.18716878f, 0.03491543f, 0.38375324f, 0.03939688f,
-        -0.38970703f, 0.020855157f, 0.27136666f, -0.20937084f, 0.094244905f, 0.044461824f, -0.24409495f, -0.0119988555f,
-        -0.07243749f, 0.037101634f, 0.047216933f, 0.09945721f, 0.20091164f, 0.079744294f, 0.103578925f, -0.01858223f,
-        0.0109519325f, 0.15712544f, -0.2083993f, -0.2349263f, -0.25396252f, 0.24663582f, -0.06687085f, 0.11801051f,
-        -0.36738288f, 0.03488329f, -0.045839515f, -0.17322996f, 0.025857199f, 0.018985318f, 0.14705023f, 0.008268718f,
-        0.1500308f, -0.22323444f, 0.19906513f, -0.18021439f, 0.1081809f, -0.116176404f, 0.056203626f, 0.062425584f,
-        -0.035031836f, 0.042834837f, -0.249608f, 0.15803276f, 0.050008904f, -0.16464832f, -0.20729701f, -0.09928729f,
-        0.1470803f, -0.075607754f, 0.007647129f, -0.058832914f, -0.03255718f, 0.014924957f, 0.20055227f, -0.21308784f,
-        0.0012618614f, 0.20066184f, 0.010355169f, 0.16688554f, 0.13066967f, -0.33628115f, -0.19297746f, 0.13930121f,
-        0.08025777f, 0.009095927f, -0.071578816f, -0.12963313f, 0.06300644f, 0.042445455f, -0.00022574447f, -0.13698399f,
-        0.30822864f, -0.08867676f, -0.18717274f, 0.19759306f, -0.10621549f, -0.108993836f, 0.18288065f, -0.13343023f,
-        -0.2177015f, -0.058979668f, 0.068521686f, 0.009709957f, -0.20397358f, -0.22024618f, -0.2234888f, 0.09545992f,
-        0.35643613f, -0.118921086f, -0.2059179f, 0.17185263f, 0.062509775f, 0.12094937f, -0.08856568f, -0.022879306f,
-        0.4060307f, -0.079174906f, -0.78791225f, -0.96251494f, -0.6499449f, 0.07979839f, 0.31838858f, 0.18626264f,
-        0.028227592f, 0.53818846f, -0.4492122f, 0.5000395f, -0.0089143505f, -0.5305957f, 0.5940467f, 0.13484587f,
-        -0.086885445f, -0.02645014f, 1.0352318f, -0.3208626f, -0.5778953f, 0.14843099f, -0.42184603f, 0.8628102f,
-        0.23856108f, -0.09997907f, 0.16747645f, 0.9928154f, 0.4187751f, 0.22567557f, 0.13720407f, 0.54354435f,
-        0.3953267f, -0.2844648f, 0.2811036f, 0.30072215f, 1.2021023f, -0.16271715f, 0.35250378f, -0.5051349f,
-        -0.06386581f, 0.21025287f, -1.2531457f, -1.1410503f, -0.6988442f, -0.46576113f, -0.043043602f, -1.2579f,
-        -0.6241403f, -0.22254078f, 0.40641844f, 0.6757194f, 0.015376501f, -0.8401287f, -0.6005951f, 0.46866977f,
-        0.6646878f, 0.1432876f, -1.1120739f, 0.3666295f, 0.18558389f, 0.109651916f, 0.17260371f, -0.48413694f,
-        -0.13789427f, -0.16936633f, 0.17962436f, -0.34606445f, -0.097837746f, 0.011839304f, 0.15144612f, -0.18598117f,
-        -0.010592198f, -0.022392036f, -0.09504589f, 0.33463597f, 0.027925508f, -0.063866645f, 0.30588698f, -0.06646604f,
-        0.27857676f, 0.005500001f, -0.07189744f, 0.1482875f, 0.17753363f, -0.065377206f, 0.0120712565f, -0.25810453f,
-        -0.4183328f, 0.031526815f, 0.3601871f, 0.07926432f, 0.10633147f, 0.036729153f, -0.13929737f, -0.11422561f,
-        0.16585538f, 0.013892046f, -0.1943013f, 0.20029531f, 0.15096357f, -0.0011188567f, -0.2045777f, -0.40623116f,
-        -0.18279502f, -0.046461478f, -0.12322947f, -0.0019489002f, 0.36199152f, -0.039839476f, -0.12231669f, -0.14745037f,
-        -0.109334365f, 0.2157873f, -0.024195775f, 0.09266156f, -0.08699349f, 0.22991581f, 0.020813283f, -0.037953213f,
-        0.049352303f, -0.085416f, -0.04139871f, -0.030254995f, -0.022357034f, 0.19673799f, 0.16184969f, 0.17115209f,
-        0.30929565f, -0.09141909f, 0.049123466f, -0.21278773f, -0.5632581f, -0.66032374f, 0.18898736f, -0.028269371f,
-        0.13286358f, 0.77950895f, -0.7610725f, 0.28100654f, 0.17875889f, 0.20452137f, -0.23373121f, -0.14123224f,
-        -0.07334182f, -0.11698176f, 0.4620275f, 0.011288667f, -0.02511601f, -0.23327899f, 0.08756902f, 0.0855005f,
-        0.18797193f, -0.35827821f, 0.07597873f, 0.32554f, -0.79662913f, -0.25094613f, 0.1875357f, -0.24803579f,
-        0.7949973f, 0.5092838f, -0.30382243f, -0.4821884f, -0.055694442f, -0.1946948f, 0.32428968f, 0.24220626f,
-        -0.07280129f, -0.41576654f, 0.22450618f, 0.08723847f, 0.32032272f, 0.36109f, -0.32526022f, 0.087354764f,
-        -0.27440026f, 0.23461229f, 0.34609625f, -0.003121228f, -0.17383307f, -0.05573229f, 0.40447965f, -0.4871371f,
-        -0.49021477f, -0.06562885f, 0.1716764f, 0.40199283f, 0.1652886f, 0.2088814f, -0.4527692f, 0.22263293f,
-        0.25708225f, -0.14829841f, -0.057700124f, 0.069261394f, -0.16522725f, 0.16524363f, -0.120824665f, 0.09170975f,
-        0.33039987f, -0.17303604f, -0.0055236593f, -0.18668425f, -0.31396127f, 0.33414397f, 0.18417f, -0.37199438f,
-        -0.0155255515f, 0.17794344f, -0.029913843f, 0.013988519f, 0.033963833f, -0.28927866f, 0.106894605f, -0.090559855f,
-        -0.0566809f, 0.41611338f, 0.05600859f, -0.07205434f, 0.23352793f, 0.07715954f, 0.12203179f, -0.28305906f,
-        0.13952966f, 0.253403f, -0.23227756f, -0.1693631f, -0.025485221f, -0.15066086f, 0.11359463f, -0.23694825f,
-        -0.26987925f, -0.11497618f, -0.20659772f, 0.24703538f, 0.007720624f, -0.1288311f, 0.049052056f, 0.12102066f,
-        -0.14552402f, -0.17366624f, 0.16522013f, -0.0325472f, -0.15625425f, 0.14312914f, -0.09756039f, -0.05000151f,
-        0.024039853f, 0.029263472f, 0.12802377f, -0.23749712f, 0.04334174f, 0.16038667f, -0.23980628f, 0.15074304f,
-        -0.06677187f, 0.07745277f, 0.085572444f, -0.06817037f, 0.035364147f, -0.20606834f, -0.008983503f, -0.34642622f,
-        0.05678063f, 0.07439745f, -0.076401226f, -0.004464103f, -0.28290036f, 0.2500773f, -0.057410285f, 0.26196018f,
-        -0.16386123f, -0.12390087f, 0.05610263f, -0.28470647f, -0.2310571f, 0.17004134f, -0.07378356f, 0.2546211f,
-        0.22679113f, 0.09654784f, -0.4146762f, 0.015404249f, 0.060712665f, -0.113212384f, -0.21435983f, -0.1587161f,
-        0.1449733f, 0.32627532f, -0.10211406f, -0.027560804f, 0.09247989f, -0.0865523f, 0.09490708f, -0.13945547f,
-        -0.15839566f, -0.037370376f, -0.07250155f, -0.10430462f, 0.09054715f, -0.017917544f, 0.09290153f, 0.07225523f,
-        -0.15101172f, -0.07800685f, -0.24741814f, 0.0033262502f, -0.13309443f, 0.16105905f, 0.26846904f, 0.14755218f,
-        -0.032930702f, -0.08631322f, -0.09621993f, 0.011777484f, 0.25867885f, -0.40794444f, 0.1423406f, -0.0036493375f,
-        0.038690295f, 0.3157937f, -0.045650806f, -0.5782776f, -0.15762891f, -0.027003959f, -0.26445195f, -0.1059819f,
-        0.067214645f, 0.17114048f, -0.18939528f, 0.22085266f, -0.40080327f, -0.016648786f, 0.050969247f, -0.24972798f,
-        0.2356817f, -0.16869724f, 0.0557953f, -0.0368789f, 0.017694049f, 0.11388479f, 0.12624411f, -0.19469349f,
-        0.14991564f, 0.055646263f, 0.17859314f, 0.021210944f, 0.120851785f, 0.18434344f, -0.06596572f, -0.13758793f,
-        -0.17379549f, -0.25999832f, -0.16043343f, 0.26337427f, -0.07210175f, -0.11069905f, -0.014945961f, 0.18516509f,
-        -0.07332427f, 0.14373967f, -0.20370412f, 0.16772602f, -0.09929351f, 0.22226182f, 0.2151233f, -0.25340292f,
-        -0.004556102f, -0.11841069f, 0.11371212f, -0.09634677f, -0.0034281197f, 0.05795529f, 0.16738701f, -0.2871998f,
-        0.007591599f, -0.004606763f, -0.10305556f, -0.058345057f, -0.08961298f, -0.11013556f, 0.112879954f, -0.004678377f,
-        0.3826266f, 0.136569f, -0.117266566f, 0.138933f, 0.16450267f, 0.086067945f, -0.11216363f, -0.022799712f,
-        0.038545646f, -0.051742308f, -0.048925977f, -0.03364857f, -0.13792944f, 0.16140229f, -0.050344538f, -0.105917774f,
-        -0.0767424f, 0.1153841f, -0.20132947f, -0.014676901f, -0.19272317f, 0.19979164f, 0.1489763f, -0.013905902f,
-        0.1275929f, -0.024740085f, 0.24028862f, -0.22141576f, 0.1299178f, 0.09178622f, -0.20207073f, -0.100148484f,
-        -0.38666233f, -0.13250841f, 0.08461979f, 0.2450618f, 7.700779e-05f, 0.43344682f, -0.02788519f, -0.14442153f,
-        -0.061693095f, 0.015076422f, 0.12644225f, 0.2162415f, 0.14868948f, 0.23091951f, -0.19340582f, 0.046070334f,
-        0.081483975f, 0.03482589f, -0.27386796f, 0.061245702f, 0.06457482f, -0.038006704f, -0.20280947f, -0.35576618f,
-        -0.07870163f, -0.01869971f, -0.07322708f, -0.1360806f, 0.0020334574f, -0.2884116f, 0.07608801f, -0.10483091f,
-        0.065600276f, 0.14149334f, 0.1970782f, -0.06939359f, -0.12591366f, -0.11496679f, 0.24158593f, 0.036474872f,
-        0.19230397f, 0.048229888f, -0.39770046f, 0.012085243f, 0.22514567f, -0.13732378f, 0.20367575f, 0.3146005f,
-        0.15090342f, 0.01930897f, -0.12884775f, -0.16283023f, 0.13013859f, 0.03553255f, 0.28725877f, -0.14856578f,
-        -0.075189985f, -0.21821104f, -0.08602396f, 0.16347495f, 0.02752388f, 0.15842317f, 0.10556429f, -0.3616632f,
-        0.05257526f, -0.2160266f, 0.027019449f, -0.1132509f, 0.2223552f, -0.042317245f, 0.08685641f, 0.16323142f,
-        -0.06902179f, 0.15191294f, -0.12037808f, 0.0552955f, -0.20639813f, -0.13697687f, -0.19371592f, -0.029772695f,
-        -0.061776944f, -0.12524943f, 0.2729746f, 0.27439016f, 0.1298683f, 0.007038062f, 0.14576542f, 0.10041082f,
-        -0.16933681f, 0.29928932f, 0.15794143f, -0.16324449f, 0.02507312f, -0.004138273f, 0.42050683f, -0.123697765f,
-        0.36817595f, -0.009622133f, 0.08186278f, -0.9435871f, -0.20255412f, -0.5195048f, -0.023438243f, -0.39382887f,
-        -0.702285f, 0.3622472f, -0.7477772f, 0.07254558f, 0.037917078f, 0.20380057f, 0.26239187f, 0.21491702f,
-        0.18842989f, -0.87546307f, 0.55345446f, -0.025053173f, -0.065227106f, -0.35776f, -0.09194682f, 0.3791991f,
-        0.28385028f, 0.03476967f, -0.18630531f, 0.21913241f, -0.16370551f, 0.072259344f, 0.33716947f, 0.3352156f,
-        0.31563067f, -0.055213615f, 0.16194268f, 0.24951866f, -0.11827224f, 0.057418987f, 0.22080745f, 0.21292463f,
-        0.087965615f, 0.22645462f, -0.20029326f, -0.029139224f, -0.22684857f, -0.06323234f, -0.30053514f, 0.09691626f,
-        -0.16914251f, -0.21472976f, 0.3472316f, 0.3530974f, -0.410359f, 0.025284166f, -0.077790864f, -0.03778924f,
-        0.0086205555f, -0.10812205f, -0.1327007f, 0.6041912f, -0.15011127f, -0.06309593f, 0.17206576f, -0.16704392f,
-        -0.19877443f, -0.04010847f, 0.063013144f, -0.054856718f, 0.28703454f, -0.0050636884f, 0.29941702f, -0.17228967f,
-        0.23944326f, -0.013146977f, -0.27040938f, 0.09193574f, 0.093185484f, 0.16262901f, 0.09795668f, -0.008240799f,
-        -0.10918819f, -0.18726942f, 0.0856756f, -0.18129703f, 0.32376936f, 0.04594028f, -0.35382125f, 0.10174933f,
-        0.23140413f, -0.13477392f, 0.2161823f, 0.0107579995f, -0.23077044f, -0.41461277f, -0.036369503f, -0.26233292f,
-        -0.11265268f, -0.06258306f, 0.06919516f, 0.09056772f, -0.2482582f, -0.13262543f, 0.1483975f, -0.29345876f,
-        -0.09074548f, -0.0044653923f, 0.025339264f, 0.058166604f, -0.0106992675f, 0.18162839f, 0.21551739f, 0.37578264f,
-        -0.101495124f, -0.18839842f, 0.030038314f, -0.21249975f, -0.06793585f, -0.22691292f, 0.23164487f, 0.0066721863f,
-        -0.021844238f, -0.5068711f, -0.104020156f, 0.18312728f, -0.049454127f, 0.17499432f, -0.0348839f, 0.22150622f,
-        0.22787385f, 0.4414346f, 0.24570704f, 0.0030622792f, -0.06548954f, -0.008340621f, -0.0226673f, 0.13987423f,
-        0.33502832f, 0.27530384f, 0.36017886f, 0.2953043f, -0.00012066093f, 0.28217497f, -0.020639176f, -0.011909023f,
-        0.060670916f, 0.12479903f, 0.13551553f, -0.4660387f, -0.07714607f, -0.09507026f, 0.21859328f, -0.27240524f,
-        -0.21841536f, -0.47355166f, 0.54477334f, -0.24765736f, -0.41353363f, -0.17047091f, -0.39740866f, -0.46862462f,
-        -0.08913165f, 0.74512017f, -0.16691436f, -0.38453132f, -0.14139263f, -0.24626355f, 0.044453718f, -0.33291605f,
-        0.2716695f, -0.22935483f, -0.3911052f, 0.17116742f, 0.6025959f, -0.33766022f, 0.098789774f, -0.094384536f,
-        -0.28864288f, -0.097636536f, 0.25624552f, -0.14710537f, -0.18600857f, -0.13391027f, 0.0666049f, -0.32776633f,
-        -0.113587305f, 0.42065796f, 0.10597913f, -0.39174414f, -0.045461472f, 0.2815758f, -0.048342124f, 0.17540054f,
-        -0.17240088f, -0.1476889f, 0.2640672f, -0.06880105f, -0.23440817f, -0.15142451f, 0.25872317f, -0.36915684f,
-        -0.2793736f, 0.17560683f, -0.09475623f, 0.11820037f, 0.35992223f, -0.1813228f, -0.045966517f, 0.1823001f,
-        -0.027479466f, 0.38288155f, 0.002882748f, 0.24452563f, -0.14380273f, -0.31592825f, -0.07160297f, 0.025008501f,
-        -0.022412274f, -0.42452222f, -0.3749888f, -0.060085203f, 0.18552099f, -0.26004067f, 0.060052f, 0.19262388f,
-        -0.5391486f, 0.08404879f, -0.06521881f, 0.007630721f, 0.2012112f, -0.25709468f, -0.06337757f, 0.06619133f,
-        -0.20692135f, 0.0074260267f, -0.25736865f, 0.059508152f, -0.24238957f, -0.017721644f, 0.11361894f, 0.036721732f,
-        0.10173949f, 0.048716307f, 0.06508778f, 0.103082165f, -0.50347877f, 0.21277288f, 0.030232321f, -0.16163002f,
-        0.086248115f, 0.31485876f, -0.25702798f, -0.16236289f, 0.022453573f, -0.27338356f, 0.0361327f, -0.05418087f,
-        0.0732489f, 0.30307826f, -0.064903066f, -0.2348297f, -0.09602563f, -0.22361071f, 0.033575386f, 0.039366957f,
-        0.27708146f, -0.052232023f, -0.033544574f, -0.25343376f, -0.011463291f, -0.12846048f, 0.2822012f, -0.018171746f,
-        0.012604829f, -0.09919591f, -0.2873573f, 0.004413793f, -0.16704527f, 0.06011724f, 0.17721857f, 0.17248945f,
-        -0.021044968f, -0.16341163f, -0.023880064f, 0.0830796f, -0.33765504f, -0.054487113f, -0.19400676f, 0.03312638f,
-        -0.0107195545f, 0.2070872f, -0.036334235f, -0.12429866f, -0.22646599f, -0.051799808f, -0.14543903f, -0.29316562f,
-        -0.06055406f, 0.02361037f, -0.025307018f, 0.10033775f, 0.103236295f, 0.302967f, -0.2367237f, -0.067000784f,
-        0.035090845f, 0.08037427f, 0.36738133f, -0.20012946f, 0.044696387f, 0.10457529f, -0.19693859f, 0.006128875f,
-        0.2627904f, 0.23153035f, -0.1870887f, 0.118653305f, 0.2419479f, 0.12021268f, -0.1212606f, 0.100865826f,
-        -0.3114757f, -0.103912294f, 0.1528281f, 0.26914233f, 0.20115462f, -0.16793028f, -0.13854004f, 0.0728341f,
-        0.34686673f, -0.1818708f, 0.4129081f, -0.16041468f, 0.027299033f, 0.54894495f, 0.36920163f, 0.11819204f,
-        0.006403384f, 0.060314108f, -0.46068442f, 0.26071212f, 0.3621253f, -0.12260798f, -0.08038814f, -0.2795142f,
-        -0.05455882f, 0.03332795f, 0.2238173f, 0.24260262f, -0.063764155f, -0.33108175f, -0.489291f, -0.08596257f,
-        -0.20892984f, 0.2856324f, 0.17552006f, 0.03430445f, -0.05082143f, -0.008452526f, 0.37024397f, -0.09757904f,
-        0.08752566f, 0.052667778f, -0.12697075f, 0.08573688f, 0.14468586f, -0.031721942f, 0.1094803f, -0.045609757f,
-        -0.6987274f, -0.073022395f, -0.08134932f, -0.3484169f, 0.14103712f, -0.44016376f, -0.03338609f, 0.2639386f,
-        -0.20263949f, -0.06992957f, -0.46787018f, 0.00188053f, -0.09433564f, 0.16904847f, 0.109942876f, -0.43506977f,
-        0.0016321845f, -0.015125421f, 0.20246425f, 0.065394714f, 0.01411147f, -0.2699402f, 0.18279794f, -0.122879304f,
-        -0.032442987f, 0.2831606f, 0.107916966f, 0.18330282f, -0.08166763f, 0.24932835f, -0.111472815f, 0.037480943f,
-        0.035391677f, 0.033341162f, -0.050999843f, 0.37567866f, -0.27272755f, 0.2645955f, -0.08683143f, 0.11656157f,
-        0.29092452f, 0.04135675f, -0.08614218f, 0.09688297f, 0.46336672f, 0.122574955f, 0.0002909453f, -0.108348414f,
-        0.09884359f, -0.17794415f, 0.2817953f, -0.03305268f, 0.06739989f, -0.050130382f, 0.17703772f, 0.061848428f,
-        0.219023f, 0.11917717f, -0.21327081f, -0.16794235f, 0.15748729f, -0.09896928f, -0.21741568f, -0.002420095f,
-        -0.033651978f, 0.26541892f, -0.049521275f, 0.22646974f, -0.08561091f, 0.11738682f, 0.080238186f, -0.19885083f,
-        0.25723788f, 0.0056719566f, 0.2055912f, 0.04044497f, -0.07556756f, 0.14329496f, -0.06104952f, -0.07006251f,
-        -0.29506192f, 0.11806897f, -0.17002025f, 0.037431493f, -0.2323552f, -0.3617977f, 0.25444424f, 0.37171677f,
-        -0.10792838f, -0.03694018f, -0.0020196124f, 0.10174889f, 0.2227837f, 0.12027429f, 0.1191549f, 0.048174284f,
-        0.061075453f, 0.016730467f, -0.32702821f, -0.032031342f, 0.14768468f, -0.15119971f, 0.1252364f, 0.028528193f,
-        0.10132661f, -0.0540802f, 0.25964803f, 0.04478508f, 0.07400082f, -0.1319236f, -0.20203775f, -0.039414074f,
-        0.05481854f, -0.20505816f, -0.07011872f, -0.2930045f, -0.18193465f, 0.16215944f, 0.0843046f, 0.07837777f,
-        -0.22920181f, -0.11882741f, -0.47823602f, 0.10876732f, 0.17669377f, 0.11781707f, 0.063927196f, 0.21990116f,
-        0.17760041f, -0.008811878f, -0.40779352f, -0.02447211f, 0.047544867f, 0.014426679f, 0.001977739f, 0.13088523f,
-        -0.13959946f, -0.41994262f, -0.11100326f, -0.02160561f, -0.04597304f, 0.057318013f, 0.04773456f, 0.21309574f,
-        -0.64290917f, 0.6414836f, -0.6032524f, 0.8792511f, 0.7659938f, 0.77260506f, -0.35171592f, 0.72836703f,
-        1.0000001f, -0.575134f, 0.8140662f, -0.10762511f, 0.28237686f, -0.15057701f, 0.6172417f, 0.13502869f,
-        -0.68907464f, 0.5211795f, -1.2322034f, 0.5014479f, 1.186731f, -0.0019324785f, 0.24598677f, -0.3072721f,
-        0.17810538f, 0.1967954f, 0.37945405f, -0.37740627f, 0.2301178f, 0.27177066f, -1.1255697f, 0.6877057f,
-        -0.39792237f, -0.46455452f, 0.02603696f, 0.083606586f, 0.5971637f, 0.41051716f, -1.1339056f, 0.14809829f,
-        0.07911787f, 0.40086448f, -0.7132664f, -0.5395857f, 0.74863595f, -0.17947385f, 1.0295069f, 0.057346396f,
-        -0.9140553f, -0.22210705f, -0.18600784f, -0.122035205f, 0.36694872f, -0.35260403f, -0.06670997f, 0.6669666f,
-        0.29953265f, 1.1721137f, -1.0770652f, -1.4792225f, -0.27411672f, 0.38222027f, 0.6458812f, -0.4890026f,
-        0.09924546f, -0.18611947f, -0.05195858f, 0.2651364f, 0.113263905f, -0.0073120967f, 0.07317773f, 0.14395142f,
-        -0.07876273f, 0.18039317f, -0.21957935f, 0.2673338f, 0.13370462f, 0.26793745f, -0.17553851f, -0.15163237f,
-        0.31137657f, -0.41211078f, -0.22697353f, 0.023040773f, 0.09644493f, -0.094600886f, -0.13783045f, -0.07381352f,
-        0.11245494f, 0.014409338f, 0.105992675f, -0.04468922f, -0.42606208f, 0.18037671f, 0.062683366f, -0.474078f,
-        0.05659115f, 0.45369777f, -0.0673249f, -0.13452627f, -0.11828884f, -0.016056107f, 0.18151267f, -0.30249217f,
-        0.17561285f, -0.17345884f, -0.03274466f, 0.3085648f, 0.41875702f, 0.03059035f, 0.1394819f, -0.36220455f,
-        -0.12645195f, -0.16925439f, 0.084797956f, 0.08486111f, -0.10451201f, 0.1729041f, 0.35196137f, -0.12082811f,
-        -0.035391644f, -0.20165436f, -0.30871522f, -0.11953051f, 0.036476083f, -0.07004918f, -0.057899445f, -0.112212494f,
-        0.49420935f, -0.17531852f, 0.033375446f, -0.12548886f, -0.15255274f, -0.27745607f, -0.04486561f, -0.106808685f,
-        -0.19638626f, 0.30861464f, -0.11652624f, 0.24388717f, -0.27176833f, 0.21305543f, -0.21774869f, 0.19769189f,
-        0.11148747f, 0.42269084f, -0.37810808f, -0.2649429f, -0.25376138f, 0.2534726f, 0.1093959f, 0.18803991f,
-        0.47332406f, -0.305219f, 0.16247033f, -0.081316836f, -0.28109762f, 0.06332246f, -0.08214384f, -0.24272966f,
-        0.15797833f, -0.017500775f, -0.2569594f, -0.018276991f, -0.021265345f, -0.547223f, -0.7164344f, -0.33147058f,
-        0.099611305f, -0.09522901f, 0.022567233f, 0.37412703f, 0.15296406f, -0.12789588f, 0.100589655f, -0.0980789f,
-        -0.07300909f, 0.7073522f, 0.17011581f, 0.06454591f, -0.104987316f, 0.27260822f, 0.42812267f, -0.101481594f,
-        -0.24956937f, 0.22109006f, -0.0010754445f, -0.15438989f, -0.1390577f, 0.30755478f, 0.26138142f, 0.43776333f,
-        0.17589818f, -0.056895435f, -0.12469497f, -0.24968264f, 0.15325715f, 0.017826708f, -0.10726797f, -0.05085352f,
-        -0.07752161f, -0.23139435f, -0.20507053f, -0.20483857f, 0.19495736f, -0.10295141f, 0.12133342f, 0.48331043f,
-        0.08063155f, -0.06643701f, 0.13846883f, 0.1989136f, 0.17679054f, 0.063847505f, -0.10627768f, -0.058927745f,
-        0.29152086f, -0.06585698f, -0.11516511f, -0.0016892434f, 0.34298658f, -0.33055195f, 0.18899022f, -0.019908885f,
-        -0.41787118f, -0.15848875f, 0.010293493f, 0.050718352f, 0.3133329f, -0.07311418f, -0.26088414f, -0.3290966f,
-        -0.08796591f, 0.08290382f, 0.04763999f, -0.046879064f, 0.55176294f, -0.04438687f, -0.46780014f, 0.13963614f,
-        0.05146867f, 0.5380649f, 0.052202795f, 0.16545457f, -0.21787448f, -0.024744365f, -0.06714942f, -0.2708357f,
-        -0.158868f, -0.34254047f, -0.1562303f, 0.047536317f, -0.23403697f, -0.08642062f, 0.17447463f, -0.35545063f,
-        -0.11986859f, 0.08003511f, -0.006926261f, -0.073025055f, 0.1441481f, -0.1562378f, -0.34927037f, 0.05125196f,
-        0.08491049f, 0.28315994f, -0.039261755f, -0.021912523f, -0.13865001f, -0.086413726f, -0.027399136f, 0.23785001f,
-        0.039066907f, 0.0092538055f, 0.1615695f, 0.057734642f, 0.029064449f, -0.14766814f, -0.051447336f, 0.03893029f,
-        -0.1268733f, -0.05920827f, 0.024373675f, 0.050340444f, -0.40701884f, 0.024544537f, -0.31148183f, -0.17079444f,
-        0.08118181f, 0.090513475f, 0.33378395f, -0.034346063f, 0.13962117f, -0.07833341f, 0.281969f, 0.032380216f,
-        -0.03725943f, 0.014166792f, -0.1506589f, -0.09825045f, 0.030752482f, -0.2948012f, -0.15512165f, -0.0150742885f,
-        0.08342523f, -0.09953464f, 0.19053227f, -0.10481119f, 0.14421259f, 0.21375306f, -0.07576356f, 0.06154353f,
-        -0.14789811f, -0.25269875f, 0.15319519f, -0.031154815f, -0.37031686f, -0.08054257f, -0.36358348f, 0.013449457f,
-        -0.15864561f, -0.27769336f, -0.26169384f, -0.053631924f, 0.3228774f, 0.087897815f, 0.050196886f, -0.044000175f,
-        0.04082593f, -0.047590517f, -0.04325507f, -0.14870867f, 0.09620623f, 0.38522094f, 0.15853289f, 0.23823662f,
-        0.14865483f, -0.23464261f, 0.022291346f, -0.10117621f, 0.019220334f, 0.011435083f, 0.20381905f, -0.31151018f,
-        0.0011955327f, 0.078968175f, 0.3400641f, -0.05904112f, -0.2682625f, -0.27380934f, -0.09397416f, -0.23183416f,
-        0.023088243f, 0.18189989f, 0.26476663f, -0.045512065f, 0.23973203f, -0.025850961f, -0.16191866f, -0.053969495f,
-        -0.04701702f, -0.03220942f, -0.124117404f, -0.11919708f, -0.44418418f, -0.04768468f, -0.24497427f, 0.070259176f,
-        -0.39562088f, -0.11914708f, 0.11725437f, -0.1393331f, -0.07880401f, -0.19638923f, 0.056392003f, -0.035746217f,
-        -0.07629999f, -0.06422584f, 0.1080597f, 0.22267492f, 0.013066821f, -0.25113884f, -0.20307626f, 0.41037667f,
-        0.056475855f, -0.21805443f, -0.21813f, -0.013818765f, 0.14844525f, 0.28620598f, -0.016788376f, -0.19163959f,
-        0.10811085f, 0.35062096f, -0.09276487f, -0.033128913f, 0.13615608f, -0.06843854f, -0.14320755f, -0.0013311048f,
-        0.25397652f, 0.05714073f, -0.02624926f, -0.12395531f, -0.014937846f, -0.23807378f, 0.3801084f, 0.20280097f,
-        0.051617686f, -0.19038095f, -0.23416942f, -0.03537399f, 0.2794533f, -0.13478018f, -0.025415469f, 0.28477538f,
-        0.070414655f, 0.041738953f, -0.00183062f, -0.030865153f, -0.21441577f, 0.025946561f, 0.0012632307f, 0.042043142f,
-        -0.01747399f, -0.103997156f, -0.26377872f, -0.16237642f, 0.21245351f, 0.18330136f, 0.0833723f, -0.097675756f,
-        -0.0115606105f, 0.13626575f, -0.101243794f, 0.013677688f, 0.23976122f, 0.13080953f, -0.13348246f, -0.19844475f,
-        0.014930588f, 0.002107529f, 0.03053202f, -0.16617617f, -0.12607402f, -0.091091506f, 0.19475845f, -0.03485378f,
-        0.23301211f, -0.059869055f, -0.0740883f, 0.15710585f, -0.051641796f, -0.09647221f, 0.06639677f, 0.02040419f,
-        -0.10848521f, 0.33021003f, -0.07066238f, 0.036917757f, 0.13248636f, -0.16034128f, 0.05514629f, 0.007850529f,
-        0.0423911f, 0.014818576f, -0.18532284f, 0.18434316f, 0.097491704f, 0.10271446f, 0.004574138f, -0.15209453f,
-        0.1797138f, 0.3194779f, -0.101140834f, 0.30074915f, -0.20636335f, -0.2984352f, -0.032003608f, -0.1087665f,
-        -0.23147643f, 0.032808352f, 0.13634853f, -0.23976178f, 0.022948638f, -0.16981077f, -0.18630515f, -0.40197992f,
-        -0.11028775f, -0.11879239f, 0.031648267f, -0.110939845f, -0.079015605f, -0.015882377f, 0.31601307f, -0.2730356f,
-        0.23094201f, -0.09651753f, -0.1870029f, -0.08280145f, -0.013893415f, -0.07519792f, 0.1539016f, 0.08309491f,
-        0.05452025f, -0.019518822f, 0.14249963f, 0.14607461f, -0.32547083f, 0.13702041f, 0.047379214f, 0.0020894483f,
-        -0.34443507f, -0.08589053f, -0.24850102f, 0.08017264f, -0.09820763f, 0.63045883f, -0.3019387f, 0.05442747f,
-        -0.5281648f, -0.58795714f, -0.40746483f, 0.09780161f, 0.04217965f, -0.6128953f, 0.6048945f, 0.35424846f,
-        -0.13402426f, -0.43274984f, -0.074555784f, 0.5597693f, 0.22165139f, -0.23525266f, -0.10988997f, 0.6637961f,
-        0.08325227f, -0.2847934f, -0.36233893f, -0.2412267f, 1.0273453f, 0.23031949f, -0.43439743f, 0.5445253f,
-        -0.12043053f, -0.58462673f, 0.8043138f, -0.021040332f, -0.086740345f, 0.31826836f, -0.63517797f, 0.18010637f,
-        -0.9187699f, 0.7679271f, -0.4651121f, -0.61094326f, -0.28842348f, -0.025382267f, 0.34172282f, 0.113575645f,
-        -0.01657728f, -0.2865579f, -0.2611689f, 0.17175181f, 0.2127543f, -0.3489088f, -0.6811963f, 0.63128537f,
-        0.45897585f, 0.26994488f, -0.79188246f, -0.56818753f, -0.22040457f, 0.2653206f, 1.2062252f, -0.36090374f,
-        -0.014095414f, 0.05361748f, -0.075579934f, 0.13318814f, 0.45223004f, -0.07002356f, 0.070888266f, 0.06490364f,
-        -0.24837436f, -0.07700738f, -0.11973004f, 0.276392f, -0.17498955f, 0.17172962f, 0.15918128f, -0.1886157f,
-        -0.04653314f, -0.26429713f, -0.14092427f, -0.05461859f, 0.22165251f, 0.08769452f, 0.16047369f, -0.022826232f,
-        -0.23036854f, -0.044943675f, -0.21602158f, 0.2165341f, -0.12317205f, 0.28966555f, -0.12516475f, -0.12854123f,
-        -0.21147266f, 0.13562746f, -0.12290701f, 0.10774391f, -0.11322009f, -0.33812013f, -0.0781062f, -0.11734968f,
-        0.13908008f, 0.050041817f, -0.41937262f, -0.034842633f, -0.04854027f, -0.07194809f, -0.29110652f, 0.013284928f,
-        0.14787586f, -0.05773861f, -0.04416379f, -0.11290117f, -0.13920024f, -0.039730553f, 0.058226023f, -0.16599214f,
-        -0.2232388f, 0.19538942f, 0.026040604f, -0.23307936f, 0.040896166f, 0.18841417f, -0.012201865f, 0.07078501f,
-        0.07602065f, -0.7124948f, 0.4340955f, -0.07278332f, -0.028763475f, -0.51323247f, 0.078989446f, 0.51052433f,
-        -0.08634052f, 0.20223638f, -0.12254266f, 0.1934849f, 0.18872395f, 0.38240638f, -0.038061734f, 0.23905598f,
-        0.04705498f, -0.09625106f, -0.18427986f, -0.57584435f, -0.066834114f, -0.22891706f, 0.38243142f, -0.9200186f,
-        0.1109892f, 0.0320448f, 0.23971403f, -0.021211362f, -0.82762665f, -0.3683635f, -0.33576542f, -0.47617793f,
-        0.5110883f, 0.6594548f, -0.7622763f, 0.91571695f, -0.23116784f, -0.056038313f, 0.27954003f, -0.5323726f,
-        0.5453196f, -0.6815925f, 0.052045632f, 0.4016846f, -0.33433393f, 0.3174035f, -0.27582598f, 0.01782651f,
-        -0.29551527f, 0.42185003f, 0.30963537f, -0.7118344f, -0.04778796f, -0.13898802f, 0.82034147f, -1.0057801f,
-        -0.018538928f, -0.28077838f, 0.10278614f, -0.24495617f, 0.24902569f, 0.31455943f, -0.42477137f, 0.36677378f,
-        0.4185441f, 0.14084955f, -0.11036143f, 0.07161512f, 0.17540467f, -0.14265482f, 0.025592456f, -0.032438215f,
-        -0.18983194f, -0.30451223f, -0.21102177f, -0.16832341f, 0.13857764f, -0.38223618f, 0.16535123f, -0.09184703f,
-        -0.19861716f, -0.14023949f, -0.22586843f, -0.2660632f, 0.40770924f, -0.12972094f, 0.4051902f, 0.27313545f,
-        0.13954158f, -0.011683428f, 0.2875024f, -0.11177149f, 0.1666582f, 0.23788626f, -0.059995197f, -0.060617212f,
-        0.024704948f, 0.1114873f, 0.041659225f, 0.27278608f, -0.1886579f, -0.11946861f, -0.2952803f, -0.04499599f,
-        0.20534316f, 0.014498044f, -0.022588791f, 0.05436689f, -0.22619618f, 0.27908328f, 0.11998295f, 0.03793529f,
-        -0.19599259f, 0.23981884f, -0.2759598f, -0.5660046f, -0.13395977f, 0.2783502f, -0.004382116f, -0.1750952f,
-        0.042694893f, 0.08497482f, 0.09640274f, 0.141967f, -0.20621283f, -0.05977132f, 0.21620303f, -0.011916668f,
-        0.30187705f, -0.3155047f, -0.14323324f, 0.10971904f, -0.068234764f, 0.13865699f, -0.083459996f, -0.25188947f,
-        -0.23568612f, -0.09756627f, -0.20175418f, -0.28439692f, 0.0074290927f, 0.053731978f, -0.053021915f, -0.19423509f,
-        0.015257577f, -0.15511021f, -0.17687471f, -0.03406307f, -0.1509637f, -0.0880514f, -0.16627263f, 0.15917243f,
-        0.034583244f, -0.18424663f, -0.013864964f, -0.03821243f, 0.10243305f, -0.1789939f, -0.11551956f, -0.09644786f,
-        0.077838875f, 0.23941608f, -0.026274309f, -0.19551998f, 0.3913195f, 0.007826857f, -0.10224685f, 0.2412889f,
-        -0.14633952f, -0.21920621f, -0.25807184f, 0.05593751f, -0.09792053f, 0.075680226f, -0.11410372f, -0.028689228f,
-        -0.008900478f, -0.19738054f, 0.25859082f, -0.14607485f, 0.025348274f, -0.1591394f, 0.11586629f, -0.104473524f,
-        -0.20908606f, -0.027409038f, -0.06884102f, -0.08623578f, -0.2922937f, 0.22351786f, 0.0364275f, -0.062733606f,
-        0.10585925f, -0.119173124f, -0.0118727125f, 0.024908775f, -0.10266325f, -0.09245341f, 0.16812593f, -0.35386413f,
-        -0.45666948f, 0.02280277f, -0.3502891f, -0.011861557f, -0.18172705f, 0.023541017f, -0.009727597f, 0.11871189f,
-        0.49964646f, -0.20170897f, 0.0042085308f, 0.0950655f, 0.0093586715f, -0.18636942f, -0.102423474f, -0.13601851f,
-        -0.15965353f, 0.026445335f, 0.026939135f, 0.0026987728f, -0.15321347f, 0.04048352f, -0.059083395f, -0.05937981f,
-        -0.04103547f, -0.014380643f, -0.19654365f, 0.057627283f, -0.46279228f, -0.0040096766f, 0.21672723f, -0.026632907f,
-        0.18016538f, 0.1097626f, 0.21057357f, -0.23393883f, -0.19351858f, -0.08620024f, -0.53783435f, 0.15159887f,
-        -0.1605804f, 0.061698813f, 0.124083154f, -0.06750499f, -0.3270287f, 0.06493036f, 0.08553114f, 0.4467997f,
-        0.13925657f, 0.09120835f, -0.10860305f, -0.21934348f, -0.23027758f, -0.19281504f, -0.20043713f, 0.1896146f,
-        -0.017531408f, -0.05350918f, 0.022908501f, 0.01896045f, 0.2599078f, 0.4501973f, 0.19066468f, 0.13357462f,
-        -0.10023676f, 0.13466191f, -0.28168216f, 0.065510385f, -0.42408025f, 0.046265054f, 0.217996f, 0.20060444f,
-        0.23945558f, -0.0097159445f, -0.07352063f, -0.12913664f, -0.25362435f, -0.16594656f, -0.17003414f, 0.1265519f,
-        0.31051773f, -0.095387764f, 0.1435836f, 0.056243535f, 0.04966915f, 0.21822074f, -0.032859314f, 0.14239208f,
-        -0.14487867f, -0.2503786f, -0.022298057f, -0.26025712f, 0.09961795f, -0.00061533786f, -0.25273544f, -0.10896081f,
-        0.04575076f, 0.0841686f, 0.12363307f, -0.06743754f, 0.23163317f, -0.012169498f, 0.032948487f, 0.15240297f,
-        -0.13453843f, 0.045654707f, -0.101082005f, -0.06241604f, 0.23581861f, 0.19471383f, 0.022682035f, -0.28146067f,
-        0.054406896f, 0.050076485f, -0.11905553f, 0.03414826f, 0.01755206f, 0.0019203908f, -0.12783872f, -0.31547514f,
-        -0.16305059f, -0.004798386f, -0.3179613f, -0.4211166f, 0.18423262f, -0.08376802f, -0.08738478f, -0.11662686f,
-        -0.26532844f, 0.015825901f, -0.11005472f, 0.17040934f, 0.10393508f, -0.10286136f, 0.06712875f, 0.009218475f,
-        -0.0034509976f, 0.052134164f, -0.36767673f, -0.051121164f, -0.050409768f, 0.058449764f, -0.0831629f, -0.23075014f,
-        0.03305146f, -0.29083917f, -0.10270079f, 0.008341056f, -0.21160616f, 0.26019907f, 0.08711621f, 0.076665476f,
-        -0.15883814f, 0.17656109f, 0.1466314f, -0.04874975f, -0.20512234f, -0.05630437f, 0.09060294f, -0.032354392f,
-        0.24270631f, 0.045966685f, -0.17829871f, 0.21411923f, 0.1093875f, -0.18160908f, -0.14899392f, -0.104993485f,
-        -0.38893706f, -0.12888817f, -0.15866035f, -0.049639616f, -0.14884317f, 0.13863504f, 0.20614898f, 0.12025295f,
-        -0.09819433f, 0.28726318f, 0.36279565f, -0.22627254f, 0.22005197f, 0.4297679f, 0.08765211f, -0.098811306f,
-        -0.5456579f, -0.44467592f, 0.18048245f, -0.72032124f, -0.72362864f, -0.9874562f, 0.31822348f, -0.9606698f,
-        -1.0024183f, -0.04161234f, -1.6448123f, 0.07248213f, 0.01573253f, -0.078653835f, -0.15887034f, 0.29243976f,
-        0.60012174f, -1.8115687f, 0.35875052f, 0.49738327f, -0.74842876f, 0.22747535f, -0.36172146f, 0.12691936f,
-        -0.53471315f, -0.6335827f, -0.5123658f, -0.22105038f, 0.11362358f, 0.0746138f, 0.35416108f, 0.30803752f,
-        0.05555089f, -0.15266813f, 0.58615303f, -0.20863141f, -0.7366007f, -0.028852912f, 0.30206865f, 0.8472909f,
-        -0.4206296f, 0.5913442f, 0.40990287f, -0.17493287f, -0.8025085f, 0.24540482f, -0.46294418f, 0.6106478f,
-        0.21434759f, -0.56863344f, -0.11990231f, -0.12804589f, -0.5212783f, 0.42664075f, -0.1030115f, -0.20512974f,
-        0.02044179f, -0.7409461f, 0.22292131f, 0.6854654f, -0.45034003f, -0.18278357f, 0.36800462f, 0.22242919f,
-        -0.09097917f, 0.092757285f, -0.0049727433f, 0.34623578f, 0.05230268f, 0.08592582f, 0.090178646f, -0.07814383f,
-        -0.058758214f, 0.045518074f, 0.066907145f, 0.14115977f, 0.036852296f, -0.23742466f, 0.121869646f, -0.16005422f,
-        0.054303836f, 0.06898828f, 0.017038431f, -0.1405142f, -0.20469224f, -0.036384463f, 0.27981174f, 0.20136374f,
-        0.3104917f, 0.18955277f, 0.24262959f, -0.09775261f, -0.002328524f, -0.038681637f, 0.066945724f, -0.02116802f,
-        0.15455186f, 0.20614246f, -0.15847574f, 0.07328542f, 0.08071146f, 0.15377674f, 0.30511248f, -0.19985439f,
-        0.1436276f, 0.19938637f, 0.058616795f, 0.13860738f, -0.24631472f, -0.28671786f, -0.25662446f, -0.20360355f,
-        -0.149212f, -0.39183557f, -0.07262165f, -0.15338825f, 0.13872077f, -0.053639226f, -0.01014119f, -0.06949953f,
-        0.11005217f, -0.06183029f, -0.23924318f, -0.1917634f, -0.01234466f, -0.23951307f, -0.10972199f, 0.07251802f,
-        0.01225536f, -0.45704958f, 0.13239339f, 0.34670812f, 0.26389036f, 0.4746793f, -0.043535493f, 0.37633845f,
-        0.31240404f, 0.07899161f, 0.74884206f, -0.123312265f, 0.09869041f, -0.06292972f, -0.018984511f, -0.103811435f,
-        -0.13766307f, -0.114059076f, -0.08844542f, 0.008448167f, -0.18873666f, 0.11049449f, 0.20286873f, -0.2090215f,
-        -0.048448488f, 0.069462076f, -0.25158003f, 0.047869034f, -0.24610499f, -0.039653514f, -0.17304826f, -0.3249756f,
-        -0.5976035f, 0.11003714f, -0.3314804f, 0.15915371f, -0.19010943f, 0.19742496f, -0.36172074f, 0.034625288f,
-        0.22330253f, -0.07365772f, -0.031473152f, 0.059350558f, 0.35633f, 0.07882237f, -0.1050696f, 0.100969836f,
-        -0.20864756f, -0.2450763f, -0.16929242f, -0.06151567f, 0.28444207f, 0.091003574f, 0.42679688f, -0.12620774f,
-        0.28851095f, -0.117871776f, -0.04241873f, -0.39841154f, 0.027463846f, 0.4532036f, 0.19854163f, 0.178078f,
-        0.32677072f, -0.14389585f, -0.20411894f, 0.2067655f, 0.035705414f, 0.34387589f, -0.068638824f, 0.2043853f,
-        -0.24231146f, 0.46457732f, -0.094772756f, 0.07648193f, 0.0681897f, -0.0805653f, 0.17335682f, 0.20883161f,
-        -0.19224815f, 0.3668547f, -0.005586241f, -0.041240618f, 0.058052815f, 0.26577726f, 0.3877868f, -0.11869571f,
-        -0.12388567f, -0.42118725f, 0.14103281f, 0.0933391f, 0.06968159f, -0.0891157f, 0.20818268f, -0.30409417f,
-        0.17132208f, -0.13113639f, -0.069883145f, 0.04302471f, -0.10545371f, -0.0063792034f, -0.3421114f, 0.04917615f,
-        -0.3380814f, 0.10584764f, -0.27675542f, -0.008502078f, 0.0036570134f, 0.1480859f, 0.1522483f, 0.14105572f,
-        -0.15966289f, -0.7085123f, -0.4172852f, -0.10946188f, -0.33589283f, 0.070051864f, -0.12739229f, -0.06728401f,
-        0.02186977f, 0.11491906f, -0.40427116f, 0.22495693f, -0.09717882f, -0.13058242f, 0.020653661f, -0.19852632f,
-        0.07547791f, 0.09293423f, -0.17307621f, 0.07394517f, -0.052258346f, -0.19057767f, 0.017983317f, -0.10954376f,
-        0.14688388f, 0.048488405f, 0.0325584f, 0.10662808f, -0.0066936207f, -0.22193868f, 0.08769157f, 0.2572047f,
-        0.14070977f, -0.18805397f, 0.07208189f, 0.04378172f, -0.11637415f, -0.28367534f, -0.13596186f, -0.1509425f,
-        0.01155125f, -0.07949578f, -0.08902999f, 0.019527812f, 0.13305728f, 0.12399603f, -0.2365276f, -0.106649816f,
-        -0.008409023f, -0.018797567f, -0.014627327f, -0.012187646f, -0.19310255f, 0.44857433f, 0.22617286f, -0.27797464f,
-        0.2194752f, 0.054553974f, 0.12311012f, 0.06414386f, -0.30286747f, 0.35830426f, -0.09638617f, -0.025476463f,
-        -0.10341019f, 0.02655583f, 0.06373506f, -0.09840702f, -0.17644712f, 0.075302616f, 0.11274058f, -0.21118759f,
-        -0.5781326f, 0.21762548f, -0.052697185f, 0.21914235f, -0.071414374f, 0.18240736f, 0.1067447f, 0.14346097f,
-        -0.032565895f, -0.11811403f, 0.09412534f, -0.012524736f, 0.38738513f, -0.23873398f, 0.005294281f, -0.011774728f,
-        -0.045997083f, -0.014501569f, 0.1201725f, -0.08922696f, 0.029343754f, 0.025274675f, -0.15074973f, 0.092959516f,
-        -0.13505197f, 0.37162754f, -0.03155802f, 0.11122165f, -0.15788409f, -0.45294553f, -0.099168584f, -0.2501818f,
-        0.12587453f, -0.008712669f, -0.04306704f, -0.33968315f, 0.030455729f, -0.01975709f, -0.014841474f, 0.1269582f,
-        -0.04757715f, 0.08983852f, -0.07315026f, 0.18722862f, -0.086709075f, -0.20362714f, 0.22144043f, 0.048387352f,
-        0.17425677f, -0.13391465f, 0.08439426f, -0.26357314f, -0.1876238f, 0.27397758f, 0.06164285f, 0.017319918f,
-        0.18897237f, -0.05126208f, -0.014689846f, 0.18694133f, 0.15896755f, 0.037508205f, 0.05686943f, 0.12562832f,
-        0.03702642f, -0.20944078f, -0.07239148f, 0.12247511f, -0.016346283f, -0.21189916f, 0.29942074f, 0.023536682f,
-        0.013257669f, 0.05164399f, -0.01428651f, 0.0009791174f, 0.025446579f, 0.016736066f, 0.42016023f, 0.1745255f,
-        -0.14131245f, 0.10966719f, -0.1073074f, -0.02201398f, 0.13894232f, 0.21759515f, -0.31432515f, 0.2550022f,
-        0.057095006f, -0.006777477f, 0.16278964f, 0.037402023f, -0.24451524f, -0.14854157f, -0.1166546f, 0.06967381f,
-        0.08676813f, 0.21681553f, 0.015943488f, 0.09773025f, 0.009709605f, 0.13241412f, -0.0911079f, 0.21115164f,
-        -0.018375013f, 0.28060734f, 0.15637912f, 0.058405433f, 0.04411847f, -0.09685506f, -0.0025578004f, 0.058922775f,
-        -0.3654068f, 0.23169981f, -0.047206655f, 0.022457289f, 0.18599445f, 0.084894456f, 0.09650993f, -0.23132959f,
-        -0.043668322f, 0.2503405f, 0.1553247f, -0.007836251f, 0.27094287f, 0.16001326f, 0.14187539f, -0.04252262f,
-        0.038160417f, 0.17117207f, 0.05751075f, 0.18745023f, -0.08817078f, 0.101305924f, -0.012094486f, -0.014447101f,
-        0.09181873f, 0.07557735f, 0.18565665f, -0.093531795f, -0.09165691f, 0.2653966f, -0.021040278f, 0.12055025f,
-        0.1759965f, -0.41907284f, 0.07824894f, 0.091926515f, 0.3096362f, 0.053965848f, -0.099379994f, 0.2525292f,
-        -0.30554923f, 0.07968757f, -0.11345075f, 0.15322177f, -0.022662682f, 0.1092416f, 0.054896418f, -0.20168088f,
-        0.08561786f, -0.09599451f, -0.009792588f, 0.11894289f, -0.08019041f, 0.15316619f, 0.16951056f, 0.099302f,
-        0.31334034f, 0.21494018f, 0.16592222f, -0.22825551f, -0.29230598f, 0.09999753f, -0.100077756f, -0.1460087f,
-        0.4063445f, 0.083998896f, -0.11201727f, -0.1091879f, 0.089530334f, -0.095209576f, 0.034061078f, -0.08860569f,
-        0.046509128f, -0.22329296f, -0.115313105f, -0.029910311f, 0.16293934f, 0.037963152f, -0.09749103f, -0.17770125f,
-        -0.08924743f, -0.10809614f, -0.23312135f, -0.110083744f, -0.22945073f, 0.008101679f, -0.06166376f, 0.084062755f,
-        -0.29474366f, 0.054238833f, -0.07649042f, 0.3141141f, 0.08546277f, 0.1400587f, -0.23528445f, 0.47811025f,
-        0.14390539f, -0.6247098f, 0.18917225f, -0.17066506f, -0.17313474f, -0.056010377f, -0.37534815f, 0.04440778f,
-        0.020503981f, 0.22988872f, -0.49475545f, 0.055187177f, 0.39255363f, -0.15840922f, 0.19133788f, -0.49365005f,
-        -0.23463172f, 0.00043867686f, -0.42225268f, -0.2363098f, 0.053309873f, 0.20962997f, 0.042778064f, 0.026005093f,
-        -0.15358692f, -0.18283324f, 0.20653772f, 0.1401491f, -0.5968942f, 0.1655164f, -0.5676604f, -0.06125183f,
-        -0.027698085f, -0.21469241f, 0.4771445f, 0.38221198f, -0.17503935f, -0.012361449f, -0.12845425f, 0.5195681f,
-        0.04140963f, -0.09186879f, -0.5960368f, 0.08835783f, 0.11994082f, -0.19178538f, 0.16369547f, -0.23828478f,
-        0.11058158f, 0.03297962f, 0.47744626f, -0.7111296f, -0.11272654f, -0.019993167f, 0.33121067f, 0.11635192f,
-        0.06135484f, 0.14972559f, -0.14995246f, -0.028664615f, 0.2619807f, 0.01884035f, -0.047382362f, 0.35334435f,
-        -0.22185896f, 0.018723857f, 0.08548704f, -0.0536058f, -0.14135535f, -0.17390212f, -0.24929048f, 0.27455154f,
-        -0.07105027f, 0.08200327f, -0.045282092f, 0.07916242f, -0.26408544f, -0.08896595f, -0.18395117f, -0.020289768f,
-        -0.0150795f, 0.007975758f, 0.3133988f, 0.19766632f, -0.14070173f, -0.19913505f, -0.12102306f, 0.049223784f,
-        -0.0194966f, 0.48863488f, -0.16468796f, -0.147419f, 0.2064272f, 0.0056975293f, 0.2038115f, 0.27494198f,
-        0.0032305212f, 0.03370564f, 0.18593521f, -0.0679305f, -0.04761455f, -0.046881158f, -0.04994147f, 0.03376283f,
-        -0.016507309f, -0.09925609f, 0.0048731994f, 0.25339934f, -0.27986524f, 0.1340041f, 0.09080783f, 0.09869964f,
-        0.046906278f, 0.061987106f, -0.06693974f, 0.018128932f, -0.01377708f, 0.02110172f, 0.03964857f, -0.02982314f,
-        0.42113346f, 0.2361204f, -0.06691766f, 0.10468668f, 0.13898319f, 0.09053918f, -0.09992319f, -0.102695994f,
-        -0.012300133f, 0.44301894f, 0.3151528f, 0.38797945f, 0.20602414f, 0.48138627f, -0.2507249f, 0.5635868f,
-        0.110352084f, 0.07412356f, 0.007264432f, -0.40024108f, 0.13806632f, 0.052856226f, -0.20749192f, -0.344698f,
-        -0.27238622f, -0.111572884f, 0.69295573f, 0.2422937f, -0.75415075f, -0.16570504f, 0.09860688f, -0.71330994f,
-        0.20436737f, 0.21071899f, -0.5973475f, -0.35673752f, -0.12101481f, -0.090371996f, 0.025799816f, -0.4275771f,
-        0.48782545f, -0.66023314f, -0.28724405f, 0.16260494f, -0.029524589f, 0.597002f, -0.42708305f, -0.2814184f,
-        -0.046351604f, 0.08434491f, 0.25706688f, -0.2709709f, -0.25514585f, 0.02177717f, 0.48964643f, -0.22434562f,
-        0.23791264f, -0.16035235f, 0.09554722f, 0.18817301f, 0.16449608f, 0.3967883f, -0.31812596f, -0.35589933f,
-        0.27071127f, -0.4202377f, -0.09234153f, -0.07746806f, 0.073289365f, 0.23886363f, -0.30636868f, -0.13575678f,
-        -0.30830517f, -0.38533962f, -0.14894918f, 0.039215665f, -0.24556926f, -0.15357684f, -0.4449865f, -0.08590992f,
-        -0.03821508f, 0.26172602f, -0.012103547f, 0.147906f, -0.13715853f, -0.10662772f, 0.008297766f, 0.24037579f,
-        0.09303652f, -0.3622897f, -0.045834377f, 0.210489f, 0.23952475f, -0.35230836f, 0.0728458f, 0.110501856f,
-        -0.0675745f, -0.03696598f, -0.3376945f, -0.022536298f, -0.27823335f, -0.03318745f, 0.13235925f, -0.27737778f,
-        -0.47512358f, -0.33194047f, -0.44387844f, -0.26098937f, -0.46424785f, 0.056922417f, -0.30146796f, 0.02214261f,
-        -0.10941311f, 0.351273f, 0.049498536f, 0.36118862f, 0.10824937f, 0.09504221f, -0.25475892f, 0.11370271f,
-        0.10486245f, -0.1112515f, -0.11770823f, -0.07892758f, -0.15862495f, -0.12747866f, -0.028289324f, -0.0070482185f,
-        -0.07173974f, 0.08616712f, 0.03559218f, 0.05815491f, 0.19632329f, -0.032290824f, -0.23037665f, 0.09466043f,
-        0.061706442f, -0.15151413f, -0.14691065f, -0.16242358f, 0.08873888f, 0.024345163f, -0.15584429f, -0.26165336f,
-        0.24990773f, 0.14891048f, 0.017441122f, 0.25442237f, -0.29316542f, 0.047116913f, 0.1094437f, 0.09849102f,
-        0.099735975f, -0.05692428f, -0.06424547f, -0.075029604f, 0.12268272f, 0.038604088f, 0.061121996f, -0.18696003f,
-        -0.08241661f, -0.14127983f, -0.1146836f, 0.078417554f, -0.2791594f, 0.20993876f, -0.27542332f, -0.050661754f,
-        -0.06865838f, -0.027735705f, -0.13931829f, -0.05849575f, 0.030238435f, 0.06133129f, 0.083243355f, 0.2041768f,
-        -0.09662249f, 0.16402653f, 0.08015784f, -0.24772012f, -0.17159888f, -0.12438165f, 0.44172367f, 0.394937f,
-        -0.09790707f, 0.027473634f, -0.037417613f, -0.09012627f, -0.4322473f, -0.07580692f, -0.14877576f, -0.2081881f,
-        -0.07617952f, -0.53243995f, 0.015786197f, -0.014052248f, 0.01563194f, 0.11775574f, 0.3097067f, 0.14146884f,
-        -0.22544608f, 0.180186f, -0.1349424f, 0.15156941f, -0.3046866f, 0.19716026f, -0.33047575f, 0.034877878f,
-        -0.105430774f, 0.12489365f, -0.34490857f, 0.20223553f, 0.0713194f, -0.14106803f, -0.019463588f, 0.027625972f,
-        -0.08178354f, 0.017968647f, -0.15178217f, -0.3169817f, -0.21253167f, -0.3269947f, 0.062959164f, -0.17488739f,
-        -0.25926507f, 0.089104034f, 0.052964836f, 0.1234827f, -0.17138328f, 0.25699836f, -0.13690962f, -0.16426097f,
-        0.19594574f, -0.0009003616f, -0.011956459f, 0.04578778f, -0.39700472f, 0.15180984f, -0.13536441f, -0.31637096f,
-        -0.23686905f, -0.029373769f, -0.055468272f, -0.42117125f, -0.13592723f, 0.22656706f, -0.28340948f, 0.049970627f,
-        -0.31741166f, -0.11593665f, 0.33429337f, -0.18193589f, -0.02154694f, -0.1843703f, 0.0884089f, 0.072399974f,
-        0.080698155f, -0.028476227f, -0.16253372f, 0.1084724f, -0.25142574f, -0.18392274f, -0.19154766f, 0.023303866f,
-        0.16151857f, 0.102416575f, -0.13120766f, 0.11280969f, -0.031411957f, -0.053636815f, 0.30251485f, -0.065243036f,
-        0.14900261f, 0.03566303f, 0.03503238f, -0.0826419f, -0.0667692f, -0.103091046f, -0.28109205f, -0.010846544f,
-        0.19747902f, 0.058079753f, 0.07250681f, 0.15598238f, 0.17775847f, -0.1090026f, 0.1298115f, -0.021874318f,
-        -0.16360307f, 0.3983393f, 0.045339953f, 0.08441001f, 0.018830905f, -0.121276885f, -0.26783597f, 0.13877177f,
-        0.28354505f, 0.13163812f, -0.27034712f, 0.09228489f, 0.08283718f, 0.37850067f, 0.14984106f, 0.2246212f,
-        -0.036191218f, 0.24836498f, -0.0025097348f, 0.2522071f, 0.18530555f, 0.1363366f, -0.16101623f, 0.085033014f,
-        0.23665398f, -0.19898538f, 0.1126136f, -0.2331238f, 0.18520525f, 0.13820691f, -0.207624f, -0.14444318f,
-        -0.19252744f, -0.17856711f, 0.03089404f, -0.17190851f, 0.36959812f, 0.18506768f, -0.0135440435f, -0.047481146f,
-        0.028513363f, 0.1280794f, 0.017967224f, -0.2880774f, 0.2706841f, -0.09414354f, -0.2155996f, 0.21020906f,
-        0.14159055f, 0.16755825f, -0.12979929f, 0.30412692f, -0.13412511f, 0.13778463f, -0.007267041f, 0.15326709f,
-        -0.020063624f, 0.42650932f, 0.39851025f, 0.09716019f, -0.07933331f, 0.0044051553f, 0.07487029f, -0.0071272217f,
-        0.080842145f, 0.12632218f, 0.2943283f, -0.064225696f, -0.35552856f, 0.024359643f, 0.20654804f, 0.25160173f,
-        0.04453537f, -0.17831372f, 0.1586923f, 0.32499838f, 0.09721735f, -0.14166567f, -0.009337588f, 0.1417102f,
-        -0.08675846f, -0.39787087f, 0.0012600613f, -0.0517098f, -0.13351531f, -0.13290912f, -0.12380497f, -0.033762056f,
-        -0.15176348f, 0.15449545f, -0.14269646f, 0.11518052f, -0.041980222f, -0.13448958f, 0.3063132f, 0.18216772f,
-        -0.6323315f, -0.030569172f, 0.44685704f, 0.5025317f, 0.6160365f, 0.12512507f, -0.74279004f, 0.46549064f,
-        -0.2567588f, -0.5280386f, 0.06906632f, -0.6013089f, -0.022815945f, -0.14737874f, -0.91714483f, 0.371661f,
-        0.41674888f, 0.17649528f, -1.1867346f, 0.79120016f, 0.45930007f, -0.07882586f, 0.27835163f, -0.37412947f,
-        -0.18262547f, -0.19954805f, -0.5743556f, -0.89373755f, 0.57484263f, 0.054526854f, 0.22863437f, 0.32217902f,
-        -0.76333094f, -0.10208259f, -0.10458683f, 0.1355198f, -1.3743653f, 0.2625587f, -0.98929477f, -0.2244819f,
-        -0.2781861f, 0.0069706608f, 0.65794724f, -0.0041000578f, -0.7411056f, 0.27679706f, 0.057072952f, 0.73949033f,
-        0.73303384f, -0.49599656f, -0.45373842f, 0.03299859f, 0.45012772f, 0.072727464f, -0.2590618f, -0.3629218f,
-        -0.19261438f, -0.49731398f, 0.47424126f, -0.79239196f, 0.2086838f, -0.0180616f, 0.34709147f, 0.2007094f,
-        0.10549019f, -0.15213545f, -0.010153179f, -0.22825773f, -0.15299115f, 0.38065743f, 0.0971968f, -0.29159883f,
-        -0.020721652f, 0.31447873f, -0.058534544f, -0.042828873f, -0.13347127f, -0.11875309f, 0.0076240916f, 0.13080393f,
-        0.09377962f, 0.11696263f, -0.05416091f, 0.056747634f, 0.021642076f, 0.20121495f, 0.111038186f, -0.22676072f,
-        -0.009928928f, 0.14228709f, -0.13320492f, -0.087779924f, -0.15133573f, 0.10778307f, -0.21689619f, -0.013016389f,
-        -0.005523772f, 0.16805908f, -0.03945347f, -0.09842213f, -0.14596966f, 0.08313106f, 0.24904822f, 0.05874419f,
-        0.075733945f, -0.028500075f, -0.17305861f, 0.04749099f, -0.21390188f, -0.31085703f, 0.027653644f, 0.40387547f,
-        0.1730052f, 0.11188011f, 0.04079711f, 0.006517976f, -0.06824923f, 0.08328774f, -0.023755327f, 0.15227474f,
-        -0.15829608f, -0.053064268f, -0.12918189f, 0.0016148982f, -0.030172873f, 0.15656814f, 0.10387924f, -0.24335374f,
-        0.06595414f, 0.31247658f, 0.38474455f, 0.35614544f, 0.01243905f, -0.11132503f, 0.17915674f, 0.025900137f,
-        0.03738883f, 0.15720852f, 0.17111658f, -0.19508979f, 0.00820117f, 0.14913611f, -0.4420693f, -0.3314131f,
-        0.59820193f, 0.63853264f, -0.08188646f, -0.19392535f, 0.079287715f, 0.01879545f, 0.23860519f, -0.3978896f,
-        0.033362456f, -0.22111103f, -0.1341067f, -0.1889165f, -0.8341991f, -0.3717315f, 0.07243744f, -0.41836768f,
-        -0.08944851f, 0.7365501f, -0.19838047f, 0.30750066f, -0.42466167f, -0.112017445f, 0.2793343f, -0.16336492f,
-        0.124217294f, -0.14737122f, 0.034388255f, 0.45953932f, 0.05365804f, -0.2545998f, -0.08288028f, -0.102213435f,
-        -0.07401059f, 0.23664446f, 0.21392937f, -0.18547831f, -0.4392767f, -0.053193305f, 0.49758098f, -0.8722791f,
-        -0.14020607f, -0.34527045f, 0.34829757f, -0.088201314f, 0.30488124f, 0.2742045f, -0.20530595f, 0.4075277f,
-        0.10049251f, 0.15286677f, -0.044327915f, -0.07105816f, -0.05675517f, 0.12058516f, 0.21845621f, 0.14891462f,
-        0.0155918915f, -0.20688249f, 0.0005635177f, -0.02979783f, -0.41565847f, -0.24946012f, 0.037524305f, -0.06876446f,
-        0.28279996f, 0.10529668f, 0.1354892f, 0.16398801f, -0.1516371f, 0.12094747f, 0.34961712f, 0.37003183f,
-        -0.16438939f, 0.06566654f, -0.3127248f, -0.10929589f, 0.05563513f, -0.24063224f, 0.21208078f, -0.038361453f,
-        -0.22392021f, 0.24239373f, -0.2338368f, 0.035722107f, -0.07208581f, 0.11235477f, -0.34155694f, -0.0114166895f,
-        -0.021644084f, -0.055591658f, 0.24153851f, 0.15661468f, -0.4949951f, 0.19246665f, 0.010304251f, -0.09694312f,
-        -0.09516726f, 0.057399884f, -0.060238276f, 0.43238014f, 0.14524105f, 0.13760445f, 0.16449878f, -0.10271365f,
-        0.07902795f, -0.58448124f, 0.16558896f, 0.033416867f, -0.2875538f, 0.2510151f, -0.30783975f, -0.21501581f,
-        -0.012392599f, -0.052852374f, -0.15407331f, 0.1823142f, 0.17359254f, -0.028687593f, -0.049942195f, -0.3511262f,
-        -0.12326197f, 0.05668595f, 0.24636061f, -0.019564217f, -0.039384007f, -0.22268525f, 0.074089706f, 0.05307773f,
-        0.06873791f, -0.27360025f, -0.4082101f, 0.07810935f, -0.195695f, -0.16170573f, 0.024305036f, -0.068098225f,
-        -0.11356946f, 0.23041011f, -0.34688896f, -0.05905531f, -0.15809472f, 0.09481817f, 0.19624291f, -0.3555987f,
-        0.23015554f, -0.13637912f, -0.0019079017f, -0.04346266f, 0.023675187f, -0.22667015f, -0.2047844f, 0.029834304f,
-        -0.10664602f, 0.10915091f, -0.05715824f, -0.22568567f, 0.16214891f, 0.057332452f, 0.075973235f, 0.17355256f,
-        -0.32655492f, 0.071857855f, -0.09698813f, 0.2633385f, 0.0015999881f, -0.13822244f, -0.3422677f, 0.012956186f,
-        0.14598396f, 0.19801812f, -0.182953f, 0.1327742f, -0.19013779f, 0.03443335f, -0.18833783f, -0.016414108f,
-        0.03774905f, -0.1459138f, -0.1727503f, -0.053658944f, 0.15111187f, -0.07344684f, -0.024804857f, 0.02694517f,
-        -0.29027256f, -0.07345013f, -0.1694642f, 0.01279653f, -0.1478228f, 0.22621796f, 0.13149929f, 0.0656333f,
-        0.018437058f, 0.2135115f, 0.016365884f, 0.09686503f, 0.16056967f, 0.017724024f, -0.0023614967f, 0.014890177f,
-        0.06768711f, 0.19787258f, 0.080816f, 0.13450067f, 0.07376209f, -0.10532411f, -0.18521824f, -0.33003217f,
-        -0.2067778f, -0.011878169f, -0.14362435f, -0.19386105f, -0.37268054f, 0.32975498f, -0.040680032f, 0.03565968f,
-        0.025052417f, -0.0014419093f, 0.15000749f, -0.33148885f, 0.043284044f, -0.043654606f, 0.19231154f, -0.15670308f,
-        -0.17615026f, 0.18643776f, 0.11298351f, 0.27200618f, -0.024673596f, 0.12717699f, 0.050714787f, -0.4291866f,
-        -0.23025379f, 0.035855222f, -0.061864194f, -0.07466995f, 0.16565284f, -0.047421753f, -0.067877114f, 0.17720838f,
-        -0.09739348f, -0.1865675f, 0.092334315f, 0.041739978f, 0.14844248f, 0.058299176f, -0.07216339f, 0.0009557566f,
-        0.2352407f, 0.2147216f, 0.24329315f, -0.12936796f, -0.19384715f, -0.07420601f, 0.08624258f, -0.12543148f,
-        -0.40206853f, -0.017685663f, -0.15117112f, -0.011522204f, 0.0022726816f, 0.15232861f, -0.036008764f, 0.35864636f,
-        0.11459885f, -0.0667445f, 0.19313489f, 0.2234981f, 0.22899273f, 0.13392064f, 0.04628301f, -0.14967212f,
-        0.10525846f, -0.074193984f, -0.16090496f, -0.017646862f, 0.013051755f, 0.17372888f, 0.044461276f, -0.20327426f,
-        -0.03232027f, 0.06397238f, 0.0056476067f, -0.11098832f, 0.0672057f, 0.09450894f, 0.10864794f, 0.08485538f,
-        -0.00471623f, -0.06811129f, 0.21757519f, 0.14226829f, 0.16243255f, 0.3378545f, 0.045901835f, 0.10550799f,
-        0.020713298f, 0.11274799f, 0.11075424f, -0.007021148f, -0.0709837f, 0.0494804f, -0.16752192f, -0.040509865f,
-        0.06618914f, 0.20379335f, 0.20118226f, 0.08819733f, -0.18596116f, -0.0992146f, -0.29531983f, -0.14240904f,
-        0.16247083f, -0.08971523f, -0.30393943f, -0.128203f, 0.20856737f, 0.034088f, -0.27065215f, 0.09271741f,
-        0.005260715f, 0.01720182f, -0.02442943f, 0.032691985f, -0.15722673f, -0.22974809f, 0.027412752f, 0.09576063f,
-        -0.24773864f, 0.18466815f, 0.14570166f, -0.007879427f, -0.047073662f, -0.019180581f, -0.018621959f, 0.09336499f,
-        0.13869336f, -0.13034236f, 0.04612929f, -0.11329942f, -0.100176536f, -0.0120817255f, 0.07471582f, -0.007839435f,
-        0.09864319f, 0.20737505f, 0.0063145263f, -0.13128589f, -0.23901649f, -0.2775946f, -0.039593626f, -0.03584612f,
-        -0.121104226f, -0.12878391f, -0.20870312f, -0.068915576f, 0.013305856f, -0.14070892f, 0.37334606f, -0.040307906f,
-        -0.07438098f, -0.19435455f, -0.000788595f, 0.049117547f, 0.4335641f, 0.09879412f, 0.049360577f, 0.08625648f,
-        -0.17093034f, -0.23018666f, 0.33192542f, -0.086187795f, 0.3748702f, -0.22088468f, -0.19039848f, 0.20528246f,
-        0.11276034f, -0.4335404f, 0.29067105f, 0.16882892f, 0.09582806f, -0.054327715f, -0.5615826f, 0.15704742f,
-        0.5203299f, 0.05032659f, -0.24152091f, 0.3861565f, 0.037073687f, -0.29379782f, 0.13392137f, 0.052997798f,
-        0.0422283f, -0.09042928f, -0.12326983f, -0.3416798f, 0.08861055f, -0.34536502f, 0.08066012f, -0.09242091f,
-        -0.1035289f, 0.14250524f, 0.3114214f, 0.1483493f, -0.93683577f, 0.07384587f, -0.31767353f, 0.18992539f,
-        0.14679378f, 0.32618904f, 0.195058f, 0.17833765f, -0.355665f, 0.15194742f, -0.13089532f, 0.25096664f,
-        0.540575f, -0.44455424f, -0.18370269f, -0.015634067f, 0.021757504f, 0.17102869f, 0.03784943f, -0.073656715f,
-        -0.37277418f, -0.5531382f, 0.3202575f, -0.18726772f, 0.15812767f, -0.17829852f, 0.09974651f, 0.27158844f,
+    const float w[12800] = {
+        -0.005150093f, 0.09379621f, -0.071361445f, 0.051453605f, 0.069846466f, -0.0151120955f, -0.015069052f, -0.06331003f,
+        0.05043281f, 0.028780665f, 0.12062698f, 0.089418285f, 0.0027857865f, -0.060301997f, 0.028098604f, -0.06657175f,
+        -0.05926251f, 0.011822908f, 0.062598094f, -0.014880703f, -0.02008398f, 0.04594043f, -0.1387384f, 0.14923951f,
+        -0.060762137f, 0.094584495f, -0.022071548f, 0.09825102f, 0.06621459f, 0.048713572f, -0.039471377f, -0.10074331f,
+        0.028046213f, -0.0085635055f, 0.013927105f, 0.017754639f, 0.0660601f, -0.10490336f, -0.08241573f, 0.0069292416f,
+        -0.009274918f, -0.0055319266f, 0.14260949f, 0.019538619f, 0.06297271f, 0.009429082f, -0.014562437f, -0.10123253f,
+        -0.03248939f, 0.10440356f, -0.101830676f, -0.039007343f, -0.061411504f, -0.031267285f, -0.08746793f, 0.021358915f,
+        0.015404442f, 0.056197762f, 0.06001088f, -0.005700294f, 0.19092439f, 0.15438004f, 0.1034785f, -0.020743856f,
+        -0.00038937485f, -0.08792789f, -0.06682984f, -0.0864769f, -0.1289829f, 0.069756694f, -0.09336658f, 0.14026164f,
+        0.24747372f, 0.14358182f, 0.061086513f, -0.07795061f, -0.0778407f, 0.0024122128f, -0.18519229f, 0.20720464f,
+        -0.027276983f, -0.06877916f, 0.007966732f, 0.021153793f, 0.05138426f, 0.16684672f, 0.018386593f, -0.028004397f,
+        0.07554937f, 0.02247677f, 0.19045192f, 0.03910996f, -0.14405327f, 0.04533181f, -0.044486202f, -0.098342374f,
+        -0.08220673f, -0.032629173f, 0.08878953f, -0.123547055f, 0.22032762f, 0.15995605f, 0.00079154095f, -0.17263073f,
+        0.25102592f, 0.14192788f, -0.18098147f, 0.08479231f, 0.10959525f, -0.3908416f, -0.22636002f, -0.13358186f,
+        0.043255717f, -0.27291605f, 0.11174587f, -0.11361471f, 0.05989143f, 0.01769776f, -0.006901198f, 0.009168022f,
+        0.039488006f, -0.13754192f, 0.2214772f, -0.08583667f, -0.12657475f, -0.13513675f, 0.15238382f, -0.17051212f,
+        0.073289044f, -0.055522133f, -0.109890476f, -0.033320226f, 0.10832288f, -0.17042862f, 0.083451f, 0.0071980646f,
+        -0.03742853f, -0.031530976f, 0.021146843f, 0.15296036f, -0.14665976f, 0.19114871f, -0.04247665f, -0.1379464f,
+        0.028689312f, 0.09299317f, -0.15386966f, -0.18252522f, 0.063858286f, -0.0022248656f, 0.12867421f, -0.020010645f,
+        0.1125037f, -0.100254856f, -0.0027369575f, 0.047643922f, -0.28726843f, 0.043865047f, -0.20859173f, 0.06424006f,
+        -0.12932912f, -0.05170167f, -0.02764574f, -0.00088563724f, 0.025104549f, 0.1347075f, 0.11188702f, 0.1157301f,
+        0.06351236f, -0.108389445f, -0.07302981f, -0.03980064f, -0.19696324f, 0.03973842f, -0.0455006f, -0.06456523f,
+        0.046322968f, 0.09889579f, 0.0076604895f, -0.0021350244f, 0.079787284f, 0.020635925f, 0.0024369122f, -0.072657764f,
+        -0.21727125f, 0.10037335f, 0.070776545f, 0.07856421f, 0.033859205f, 0.086036764f, -0.08103217f, 0.074817985f,
+        0.015456888f, 0.17160036f, 0.03311733f, -0.037779976f, 0.17795472f, 0.19294849f, -0.025397481f, -0.2380777f,
+        -0.122243926f, 0.2355958f, -0.07344174f, -0.034265667f, -0.1325771f, -0.13914435f, 0.3032307f, 0.17013626f,
+        -0.07093597f, 0.17437355f, 0.069719024f, 0.1397729f, -0.19504452f, -0.25843015f, 0.073479906f, -0.035184287f,
+        -0.056296095f, 0.008184171f, -0.2181826f, -0.28896f, -0.068652846f, -0.065847136f, -0.028103257f, 0.02606063f,
+        -0.16515444f, 0.07951007f, -0.05384154f, -0.13732553f, -0.13682018f, -0.025239479f, 0.11171335f, 0.000292136f,
+        -0.32740977f, -0.070482865f, 0.11213358f, -0.0710546f, -0.19431128f, -0.013551788f, -0.06110015f, -0.008695167f,
+        0.04293624f, 0.0052979053f, -0.21566926f, -0.07182547f, 0.0066763335f, 0.23451243f, -0.08614657f, 0.055459253f,
+        -0.27046567f, -0.048015267f, -0.041915167f, 0.031578165f, 0.05236358f, 0.122607745f, -0.102653064f, -0.10491328f,
+        -0.021369293f, -0.028528914f, 0.005570974f, -0.029376449f, -0.048242647f, -0.055640403f, 0.004997951f, 0.15621832f,
+        0.24475978f, 0.010313094f, 0.11288347f, -0.069256105f, 0.12051016f, -0.06110872f, -0.06435876f, -0.19304389f,
+        0.04647974f, -0.03745465f, 0.15947069f, -0.07193559f, -0.002023777f, 0.009475641f, 0.02693682f, 0.0041475394f,
+        -0.17030078f, -0.012611662f, 0.17614183f, 0.10925409f, -0.00814466f, 0.070493594f, 0.11210386f, -0.0032493253f,
+        0.08791159f, 0.023020599f, -0.037746646f, 0.13513996f, 0.009105085f, -0.02087508f, -0.13695088f, 0.01780326f,
+        0.20002136f, -0.022182435f, 0.19522573f, -0.15898181f, 0.032025468f, 0.11668255f, 0.07809456f, -0.0796384f,
+        0.037604216f, 0.12594515f, -0.036330882f, 0.09023893f, 0.049595412f, 0.14466345f, 0.0006767354f, 0.017660564f,
+        0.11112611f, -0.031601597f, 0.029236957f, 0.010441985f, 0.092774704f, 0.026996274f, -0.1524443f, 0.19442308f,
+        -0.0633334f, 0.08957665f, -0.04133134f, 0.00453193f, 0.068879984f, -0.13376619f, -0.11468694f, -0.08217976f,
+        0.11116806f, -0.017057827f, -0.16860132f, 0.03940381f, 0.13026081f, -0.021230264f, -0.07966706f, -0.097492434f,
+        -0.02236043f, -0.021859461f, -0.065256044f, -0.043043055f, -0.19127932f, 0.087898806f, -0.1020282f, -0.04787028f,
+        -0.05391241f, -0.24772556f, 0.038804136f, 0.06941987f, 0.0018650823f, 0.023640914f, 0.17014417f, 0.15101457f,
+        0.14423543f, 0.13504364f, -0.03705612f, 0.13435826f, -0.06878261f, 0.11639923f, 0.0409015f, -0.11774487f,
+        -0.036025077f, -0.07517311f, -0.058028873f, -0.016487606f, -0.06492722f, -0.073991604f, 0.02547614f, 0.02449646f,
+        -0.026169933f, -0.069702215f, 0.13858229f, 0.064434804f, 0.042002004f, 0.03183627f, 0.043642983f, -0.0070686624f,
+        -0.071181424f, 0.030588234f, -0.06667105f, -0.07315673f, -0.0094433315f, -0.07034951f, 0.12204925f, 0.00535678f,
+        0.04583536f, 0.2343026f, 0.0045471345f, 0.08833482f, -0.10760771f, 0.22518791f, 0.022299433f, 0.056187645f,
+        0.018733513f, 0.003696855f, 0.019055387f, -0.041400753f, -0.019649226f, 0.110241726f, -0.05060291f, 0.011652912f,
+        -0.035871133f, -0.020286843f, -0.055686124f, -0.0056353225f, -0.036483396f, -0.06719364f, -0.07206538f, 0.116392925f,
+        0.11543061f, 0.095315985f, -0.06339609f, 0.095707305f, 0.027271055f, -0.05665412f, 0.122067735f, 0.061761424f,
+        -0.24624446f, 0.22515398f, 0.062988125f, 0.04853801f, 0.06819711f, -0.13676842f, 0.066034876f, -0.07966883f,
+        -0.006817306f, 0.12928165f, 0.1630158f, 0.17336637f, 0.06026861f, -0.040088546f, -0.09889152f, -0.019896515f,
+        -0.14055713f, -0.14031844f, 0.12861215f, 0.18695575f, -0.100199305f, 0.038894497f, -0.06391839f, -0.0007019067f,
+        0.018927919f, 0.14095487f, 0.023825483f, -0.03555229f, 0.027531153f, -0.046893124f, -0.03005351f, 0.06879618f,
+        0.039216146f, 0.21703558f, 0.024663704f, -0.016993457f, -0.08312073f, 0.19147664f, -0.056589425f, -0.070768796f,
+        -0.049284745f, 0.14573704f, 0.0414456f, 0.07341838f, 0.012239261f, 0.08938015f, -0.0323444f, -0.07393888f,
+        -0.0057318625f, 0.021316662f, 0.04914316f, -0.05629257f, 0.016627753f, 0.16520377f, -0.16683646f, -0.050654612f,
+        -0.16711007f, -0.064370126f, 0.038055692f, 0.080560595f, 0.038878016f, 0.046181437f, -0.117650054f, -0.012629555f,
+        -0.1348992f, -0.0622109f, 0.028011227f, 0.05115919f, 0.026184058f, -0.020935815f, 0.12616129f, 0.035345815f,
+        -0.12668225f, 0.025195653f, 0.14003624f, 0.05740985f, -0.1573563f, -0.08487402f, 0.12063366f, 0.17743167f,
+        -0.059978325f, -0.122222796f, -0.11929937f, 0.0010051549f, 0.03695473f, 0.02497765f, 0.050265945f, 0.10556013f,
+        0.14560191f, -0.061636418f, 0.114643306f, -0.040899012f, 0.051041007f, -0.036618542f, -0.041957617f, -0.025378399f,
+        0.07052438f, 0.10842163f, 0.051595446f, 0.005334667f, 0.036118552f, 0.033494614f, 0.08227801f, 0.054460824f,
+        -0.04130659f, 0.048678506f, 0.027105246f, 0.0919172f, 0.045411825f, -0.013440267f, 0.004938934f, -0.009137652f,
+        -0.03976686f, 0.02400843f, -0.0072060926f, 0.06649848f, -0.100112304f, -0.10764902f, 0.028660273f, 0.22127806f,
+        -0.17731732f, 0.08686898f, 0.10753056f, -0.019975275f, 0.0456575f, -0.034267735f, 0.026003456f, -0.11624836f,
+        -0.024709541f, -0.13493931f, -0.07614707f, -0.04283686f, -0.055426974f, 0.058612153f, 0.14251967f, -0.04876175f,
+        0.09027487f, -0.0589658f, 0.25118062f, 0.122995645f, 0.08130002f, 0.040615845f, 0.07549518f, 0.06842705f,
+        0.025383668f, -0.015284339f, 0.18596293f, 0.027997654f, -0.009979064f, -0.048066407f, 0.04789243f, 0.040660176f,
+        0.024379414f, -0.023498794f, 0.110188216f, 0.017671293f, 0.07978316f, -0.00057765015f, 0.12448468f, -0.09934515f,
+        0.031578284f, -0.2920356f, -0.061492898f, 0.21616292f, 0.011230221f, 0.070541985f, -0.024760168f, 0.22568104f,
+        -0.13169648f, 0.024333373f, 0.017386999f, -0.030141152f, -0.11819333f, 0.10327359f, -0.008797109f, 0.21150441f,
+        -0.19239046f, -0.0044672512f, -0.27884498f, 0.021730362f, 0.036508143f, 0.041859854f, -0.32389557f, -0.10870016f,
+        -0.4047217f, -0.09285073f, 0.21285592f, -0.19649206f, -0.06960468f, -0.06669358f, -0.03581915f, -0.062503844f,
+        0.21141586f, 0.08169081f, -0.029037284f, 0.31094176f, 0.046912372f, 0.04509267f, 0.10365191f, -0.09452297f,
+        0.3079025f, 0.2079935f, 0.11219157f, -0.11906556f, -0.053044688f, -0.29024786f, -0.17711286f, 0.163026f,
+        0.016865315f, -0.13811238f, -0.11613298f, -0.0653279f, 0.038346633f, -0.14507923f, -0.06444683f, 0.03434641f,
+        0.035232976f, -0.24644443f, 0.09019589f, 0.0005510766f, 0.07478403f, -0.055612795f, 0.075317465f, -0.104031436f,
+        -0.103803165f, 0.049655914f, -0.06066711f, 0.005147451f, 0.14407432f, -0.14877635f, 0.19047801f, -0.105529286f,
+        0.058071658f, -0.12852323f, -0.11180705f, 0.012232631f, -0.035560105f, 0.1628007f, 0.04455482f, 0.013555136f,
+        -0.022857947f, -0.031540535f, -0.012256989f, 0.044796452f, -0.0487877f, 0.1650233f, -0.009920836f, 0.20531482f,
+        0.019223794f, 0.015810635f, -0.09687848f, 0.04252718f, -0.22511826f, 0.046041545f, 0.046840306f, -0.081894666f,
+        0.0048102373f, -0.036271397f, 0.08801353f, 0.06640595f, 0.05117891f, -0.011247424f, -0.24965191f, -0.111876175f,
+        0.066224106f, -0.057014026f, -0.0047714897f, -0.008907036f, -0.018228414f, 0.023337469f, 0.008841784f, 0.16906936f,
+        0.11164906f, 0.14699082f, 0.08936754f, -0.0010934878f, 0.08396711f, -0.046143394f, 0.16500427f, -0.0809489f,
+        0.14500934f, 0.11265789f, 0.053409796f, -0.012975753f, 0.06661191f, -0.07073049f, -0.02576363f, -0.097812675f,
+        -0.021866214f, 0.21674548f, -0.08312432f, 0.019927593f, 0.31204847f, -0.12820312f, -0.124652244f, -0.21675786f,
+        -0.016991025f, 0.23611249f, -0.082102664f, -0.056306686f, 0.017187094f, -0.1556895f, 0.32890075f, -0.23871396f,
+        -0.08281955f, 0.17385587f, -0.07219656f, 0.1269115f, -0.102739505f, -0.44982815f, 0.16499262f, -0.20952934f,
+        0.1296437f, -0.01246584f, -0.24446328f, -0.11684511f, 0.037682787f, 0.08981583f, -0.005127604f, 0.15408672f,
+        -0.07810555f, 0.16498163f, 0.040393278f, 0.20952936f, -0.116959214f, -0.12788153f, 0.031505115f, -0.06987986f,
+        -0.058741532f, -0.20763615f, 0.10707713f, -0.13900417f, -0.09985996f, 0.18644395f, -0.15244696f, -0.13499029f,
+        0.038409077f, -0.19683194f, -0.06223658f, 0.033038117f, -0.064041086f, 0.3352544f, 0.111679725f, 0.2193139f,
+        -0.18117765f, 0.23739082f, -0.09975908f, 0.27754813f, 0.157437f, -0.05751621f, -0.03629304f, -0.139863f,
+        -0.018212838f, -0.18208194f, 0.01133994f, -0.054781526f, -0.14151153f, -0.02471075f, 0.06168103f, -0.015633803f,
+        -0.002971449f, 0.115826644f, 0.19069855f, 0.0932361f, -0.062337443f, 0.023447197f, -0.05279283f, 0.12318257f,
+        0.027298747f, 0.001442361f, 0.11828898f, -0.007212393f, -0.005285317f, 0.051827688f, 0.14182125f, -0.09601651f,
+        0.019633163f, 0.015468554f, 0.10277768f, 0.12282886f, 0.076097846f, 0.043171614f, -0.0124104805f, 0.040346187f,
+        -0.049975615f, 0.33093286f, -0.064524576f, 0.12747103f, 0.10319459f, 0.0036204036f, -0.0055751125f, 0.08722467f,
+        0.049478143f, 0.14620961f, 0.098868154f, 0.2176771f, 0.0750473f, 0.057449277f, -0.026551588f, 0.09802624f,
+        0.030302154f, -0.025599658f, -0.032167114f, 0.036429588f, 0.16544145f, 0.16606092f, 0.019061772f, -0.19060165f,
+        0.2007121f, -0.058166783f, 0.041537184f, -0.070170596f, -0.022738628f, 0.09636236f, 0.1579094f, -0.12470004f,
+        0.105642036f, 0.0075290957f, -0.04135401f, 0.14958408f, -0.0723065f, 0.0655087f, 0.034164432f, -0.025690883f,
+        -0.080617875f, 0.03165788f, 0.15989001f, -0.014796009f, -0.15105066f, -0.062042408f, -0.04958265f, 0.1883509f,
+        0.117164984f, -0.05569101f, 0.020367187f, 0.046318244f, -0.045234464f, -0.037390493f, 0.19072719f, -0.08652557f,
+        -0.028996862f, -0.06571527f, -0.014236212f, 0.13875246f, -0.09213098f, 0.09779397f, -0.01942436f, -0.12093624f,
+        0.070986465f, 0.078738935f, 0.08026644f, -0.083486155f, -0.027090242f, -0.015082196f, 0.03653681f, 0.051801644f,
+        0.0083079515f, -0.22076027f, -0.08888585f, -0.04334193f, 0.05577708f, 0.11168601f, 0.113354824f, -0.02764174f,
+        0.2768486f, -0.12811387f, 0.05291661f, 0.08634723f, -0.14126812f, 0.0040571033f, 0.10107171f, 0.22760151f,
+        0.037844695f, 0.019759854f, -0.022366986f, 0.065603465f, -0.0589276f, 0.11339669f, -0.15807535f, 0.062435895f,
+        0.09488405f, 0.22749272f, 0.19577537f, -0.09066779f, -0.05711254f, 0.11540937f, 0.19088548f, 0.26533708f,
+        -0.040814802f, -0.0012441996f, -0.12944059f, 0.12106718f, -0.06894262f, 0.21951516f, 0.06125488f, -0.059608135f,
+        0.114212774f, 0.009377741f, 0.018374916f, -0.16243656f, -0.059870593f, 0.05683135f, -0.011273084f, -0.013914568f,
+        -0.036650892f, 0.02860165f, -0.105884105f, 0.055539507f, 0.1680191f, 0.04694348f, 0.104639076f, 0.05256465f,
+        -0.09007491f, -0.04617068f, 0.03273894f, 0.0015700945f, 0.09476164f, 0.007351502f, -0.042276077f, 0.02816844f,
+        -0.012495204f, -0.083570845f, 0.112162605f, -0.09813727f, -0.004444137f, -0.2527696f, -0.119954206f, -0.18927065f,
+        0.09213989f, 0.015315938f, 0.16516635f, -0.027736582f, -0.013049988f, -0.08391552f, 0.08179458f, 0.02138582f,
+        0.07994695f, -0.03358399f, 0.2193202f, -0.054833006f, 0.040726203f, -0.059675097f, 0.04200751f, 0.12213938f,
+        -0.056559287f, 0.13246758f, 0.15901402f, -0.15700753f, -0.1356811f, 0.07742857f, -0.18409131f, -0.035029486f,
+        -0.021979166f, 0.014020371f, -0.06289576f, -0.088654734f, 0.11779971f, 0.0013640033f, -0.060467053f, -0.14096808f,
+        -0.2534636f, 0.008737827f, -0.05251261f, -0.01772336f, -0.10793814f, 0.11991392f, -0.049133636f, 0.29976442f,
+        -0.10773225f, -0.018900227f, 0.07363571f, 0.054768406f, 0.19782984f, -0.07576646f, 0.04644612f, -0.057374284f,
+        0.07316792f, -0.13664375f, -0.11525344f, -0.014477305f, 0.12686974f, -0.018558744f, 0.14136986f, 0.034600463f,
+        -0.11505575f, 0.12882559f, 0.048307303f, -0.15371424f, 0.071528934f, -0.04991568f, 0.20300084f, 0.1636989f,
+        -0.052162237f, -0.024276378f, -0.036608797f, 0.07897361f, -0.058604814f, 0.15940225f, -0.02716138f, 0.05508608f,
+        0.15924047f, -0.020847708f, 0.013599519f, -0.123686396f, 0.08127426f, -0.0059564086f, 0.11668193f, -0.026683569f,
+        -0.0066530984f, 0.0060491725f, -0.016374491f, 0.020483105f, -0.30474988f, -0.1550349f, 0.007991596f, 0.19791833f,
+        0.21553428f, -0.012286816f, -0.046473887f, -0.010766865f, 0.052403897f, 0.10117878f, -0.032706186f, 0.014433345f,
+        0.17365894f, 0.053320896f, 0.024037285f, 0.21204956f, -0.0032029592f, 0.00589159f, -0.115798704f, -0.10658667f,
+        -0.092795774f, -0.053404655f, -0.073177196f, 0.04660511f, 0.1643745f, 0.016173575f, -0.04906059f, 0.14942361f,
+        -0.23183626f, 0.05994721f, 0.008879338f, 0.00487112f, -0.10383622f, -0.07098572f, -0.0792257f, 0.019445153f,
+        0.12650295f, 0.024638128f, -0.091845065f, -0.24817902f, -0.044222556f, -0.07345818f, 0.051213f, -0.02716673f,
+        0.058940616f, 0.06453086f, -0.08447717f, 0.011064898f, 0.08480439f, 0.12712409f, 0.025355205f, -0.06285792f,
+        -0.08905735f, 0.10995903f, 0.07847736f, -0.00602489f, 0.11340167f, -0.031756714f, 0.03129649f, -0.04693677f,
+        -0.06332102f, 0.10892669f, 0.41239366f, -0.3625016f, -0.15776514f, 0.09938925f, -0.07377769f, -0.07556372f,
+        0.16815343f, 0.20656893f, -0.052782673f, 0.08213844f, -0.29282403f, 0.5667785f, 0.13908912f, 0.04545356f,
+        -0.236623f, 0.25792888f, 0.4687211f, -0.3687411f, -0.5894209f, 0.15873924f, -0.0026889923f, 0.012041598f,
+        -0.7590878f, -0.22152014f, -0.38662535f, 0.060608465f, 0.16496257f, -0.39319554f, -0.20913224f, -0.07741377f,
+        0.08280285f, 0.032464545f, 0.3944052f, -0.08723341f, -0.47872388f, -0.10099838f, 0.014804632f, -0.3762084f,
+        -0.18780671f, 0.1433987f, 0.16622773f, 0.12622224f, -0.2056716f, -0.08380878f, -0.02815575f, -0.026097836f,
+        -0.17438237f, 0.05764641f, 0.090748414f, -0.16229779f, 0.34454027f, -0.023960374f, 0.12727624f, -0.08265218f,
+        0.1514671f, -0.016436221f, 0.29691082f, 0.41951028f, 0.004817103f, 0.1295905f, 0.25302175f, 0.012934648f,
+        -0.063024215f, -0.15198836f, -0.04191165f, 0.001651387f, -0.10942989f, 0.0018627874f, -0.009641293f, 0.012699138f,
+        0.04276581f, 0.09907831f, 0.07957138f, 0.11878024f, -0.06709301f, 0.011132186f, -0.0148097845f, -0.04902612f,
+        -0.07979014f, -0.01880754f, -0.15205605f, -0.05357162f, -0.004134222f, 0.02116519f, 0.16225475f, -0.071523905f,
+        0.1519987f, 0.009170345f, -0.29555237f, -0.03240067f, 0.042797863f, 0.017049024f, 0.10096766f, 0.09452143f,
+        0.04090447f, -0.27390203f, 0.092891075f, -0.13407281f, -0.046540156f, -0.02463056f, -0.26623797f, -0.13073479f,
+        0.13915558f, 0.12659223f, -0.19008413f, -0.18481673f, -0.018388337f, 0.07140774f, 0.037254803f, 0.03365338f,
+        0.088608526f, -0.024915783f, 0.048346724f, -0.06435903f, -0.26488155f, 0.016012006f, -0.06845521f, 0.02103066f,
+        0.08386728f, 0.17373905f, 0.0311321f, -0.029310545f, -0.024996914f, 0.071743645f, 0.093800165f, 0.11010909f,
+        0.12369725f, 0.010733446f, -0.07708059f, -0.0059666983f, -0.18561803f, -0.087705664f, -0.028393915f, -0.37957612f,
+        0.081707984f, -0.017884124f, -0.14968552f, -0.10617391f, 0.115105554f, -0.07118909f, 0.27914745f, 0.02775166f,
+        -0.06615768f, 0.31681496f, -0.23886406f, -0.0072874515f, -0.31462044f, -0.4154584f, 0.20676854f, -0.14308396f,
+        0.0006750205f, 0.029613964f, -0.35180068f, -0.07129312f, 0.1765277f, 0.15411274f, -0.15835693f, 0.098068506f,
+        -0.19737166f, -0.09251069f, -0.14400429f, 0.14255077f, -0.058988657f, -0.06959692f, -0.11598545f, -0.057246193f,
+        -0.18277402f, -0.26119947f, 0.084159106f, 0.07683549f, -0.13383877f, 0.124119475f, 0.077412784f, -0.25495625f,
+        0.05342447f, 0.009990256f, 0.02827405f, 0.10542567f, 0.051526684f, 0.2094205f, 0.13981965f, 0.21448563f,
+        -0.2756369f, 0.045329884f, -0.22788586f, 0.06039418f, 0.2688812f, -0.008905892f, 0.09479274f, 0.11822145f,
+        0.020617498f, -0.09838808f, -0.16589232f, 0.06261687f, -0.1139831f, -0.02079135f, 0.11518292f, 0.10826948f,
+        0.14142774f, 0.24101596f, 0.10025324f, -0.005602766f, -0.060574833f, 0.14442332f, -0.07912894f, 0.23286943f,
+        0.041017015f, -0.046872385f, 0.095005736f, 0.020823708f, 0.12119443f, 0.13054334f, 0.026196966f, -0.02146262f,
+        0.05566927f, 0.040345713f, 0.05621289f, 0.04596535f, -0.010370009f, -0.105300464f, -0.0060141054f, -0.019290583f,
+        0.1332356f, 0.22190078f, 0.10563906f, -0.04469257f, 0.02051212f, 0.13770312f, 0.085907064f, -0.109288424f,
+        0.006543205f, 0.028315568f, 0.10357216f, -0.07592827f, -0.011208018f, 0.04002704f, -0.0010577706f, -0.09868318f,
+        0.13219745f, 0.021636704f, 0.069716945f, 0.15012047f, 0.0072190217f, -0.06918791f, 0.08823005f, 0.084613115f,
+        0.06528331f, -0.12208731f, 0.034988157f, -0.04650013f, 0.10742944f, -0.10795762f, 0.0783249f, 0.025822595f,
+        0.040472507f, 0.22957706f, 0.021139598f, 0.07735025f, 0.08938838f, -0.23881082f, -0.061563794f, -0.05540169f,
+        0.071766086f, 0.017588278f, -0.027626093f, 0.081199f, -0.10328428f, 0.1704133f, 0.15663828f, 0.019138265f,
+        0.085836425f, 0.02110835f, 0.06707164f, 0.22055638f, 0.0741075f, -0.096497275f, -0.005682619f, -0.12703472f,
+        0.078364f, -0.017376198f, -0.13815102f, -0.04000058f, 0.126889f, 0.118854895f, -0.0919488f, 0.17545907f,
+        0.04794839f, -0.23644085f, -0.21814002f, 0.00824791f, -0.07780058f, 0.06318428f, -0.31917202f, -0.09692671f,
+        -0.2375629f, 0.16232333f, 0.021810604f, 0.071949705f, 0.078733794f, 0.41121742f, -0.058334645f, 0.009344947f,
+        0.014770727f, -0.014382307f, -0.08483784f, 0.09136772f, 0.009040536f, 0.16443071f, -0.00075413607f, 0.08450647f,
+        0.07631991f, 0.027263062f, -0.13667938f, 0.01925245f, 0.063713886f, 0.120143004f, 0.072449f, -0.048110753f,
+        -0.08986302f, 0.016469192f, 0.128424f, -0.06889547f, 0.030993566f, -0.16556524f, 0.059183218f, 0.0042647026f,
+        -0.079290554f, -0.028877176f, 0.1284926f, -0.0064105242f, -0.1200275f, -0.07000096f, 0.025639158f, 0.034461748f,
+        -0.008906879f, -0.001378066f, 0.14163513f, -0.019530235f, 0.16039567f, 0.019530589f, 7.00728e-05f, 0.15406202f,
+        -0.06827037f, 0.16570221f, 0.10866126f, 0.112587f, 0.26992744f, 0.035842676f, -0.1219654f, 0.23623812f,
+        -0.08373115f, 0.027007136f, 0.014034262f, 0.13591969f, 0.1184401f, 0.16337332f, 0.11405483f, -0.08006695f,
+        -0.08793706f, 0.14600389f, 0.16226107f, -0.0837628f, 0.01552203f, 0.022781726f, -0.07314093f, -0.107596956f,
+        -0.043787155f, 0.019651575f, 0.22291394f, 0.06170107f, 0.1154007f, -0.120563425f, -0.07185356f, -0.00040121452f,
+        0.03613184f, 0.18255982f, 0.02457602f, 0.14125185f, -0.119742125f, -0.054520503f, 0.053320628f, 0.16727115f,
+        0.011256162f, 0.1903963f, 0.1214641f, -0.51746637f, 0.020069651f, -0.038245443f, 0.05634112f, 0.08521565f,
+        0.3689512f, 0.25920215f, -0.31965327f, 0.104826f, 0.029579123f, 0.20661303f, -0.18541218f, 0.08019143f,
+        -0.13955753f, 0.2666059f, -0.1778465f, -0.3145051f, -0.43844983f, 0.3999818f, -0.24050054f, -0.034069657f,
+        -0.5015963f, -0.1436424f, -0.19218165f, 0.32037878f, 0.1993029f, -0.1323255f, -0.1999398f, 0.01467418f,
+        -0.079639f, -0.07867272f, -0.040783033f, -0.0540967f, -0.20571347f, -0.024396472f, -0.016725816f, 0.106973894f,
+        -0.15981595f, 0.18226759f, -0.0109664425f, 0.11348048f, -0.077016704f, 0.12642613f, 0.20379122f, -0.10684329f,
+        -0.14842907f, 0.019902304f, -0.10905084f, 0.0062164194f, 0.3398404f, 0.107883856f, 0.10171349f, 0.21995974f,
+        0.15875164f, 0.07112715f, 0.12573597f, -0.10158444f, 0.16147177f, -0.026585437f, 0.3856625f, 0.10594862f,
+        0.10526009f, 0.014929971f, 0.077955514f, 0.047283314f, 0.0949496f, -0.01087271f, 0.098189116f, 0.007253207f,
+        -0.17138927f, 0.046293814f, -0.1500401f, 0.106170036f, 0.018700061f, -0.074584596f, -0.0939565f, -0.010830241f,
+        -0.04875826f, -0.10153976f, -0.03387944f, 0.16400658f, 0.060289156f, -0.07737423f, 0.055042554f, -0.050141964f,
+        -0.030250605f, -0.023110686f, -0.047194358f, 0.058487155f, -0.047159698f, -0.18395112f, 0.09007598f, -0.050886903f,
+        0.012171861f, -0.117212325f, 0.10803215f, -0.04444476f, 0.044496775f, 0.005845781f, 0.07053998f, -0.11464468f,
+        0.0026768146f, 0.03769332f, -0.048686564f, -0.026618782f, 0.006985678f, -0.086715125f, 0.006077615f, -0.090692505f,
+        0.08949388f, -0.017024765f, 0.08225671f, 0.13090622f, 0.0034425051f, 0.05765656f, 0.11599397f, 0.07447464f,
+        -0.13497256f, 0.03243512f, -0.13100198f, 0.02463233f, -0.04080077f, 0.028175743f, -0.053142074f, -0.11482843f,
+        0.098153025f, -0.114713185f, -0.13531344f, 0.15591909f, -0.044709127f, 0.007247752f, 0.09118234f, -0.046610128f,
+        -0.2121974f, 0.04757068f, 0.24439213f, -0.12369021f, 0.12503834f, -0.041351724f, -0.01499574f, 0.027678963f,
+        0.01273261f, 0.019420492f, -0.059439436f, 0.08215297f, 0.11112051f, 0.10462425f, 0.0053948485f, -0.039336722f,
+        -0.06977672f, -0.06534629f, 0.1654305f, -0.20657188f, -0.42094696f, -0.25573006f, -0.01745762f, -0.066435434f,
+        -0.03904794f, -0.0564148f, 0.0884031f, 0.097560674f, 0.09961313f, -0.06764882f, -0.21110183f, -0.03532374f,
+        0.34263816f, -0.16320476f, 0.08428868f, 0.3654212f, 0.021684425f, -0.082330406f, 0.04829866f, 0.001798948f,
+        -0.122969195f, -0.2551374f, -0.029200377f, -0.16812429f, 0.045350812f, 0.0769577f, 0.16943358f, 0.023228202f,
+        -0.21687262f, 0.06872292f, 0.018820433f, 0.18122399f, -0.07159318f, 0.030486109f, -0.0891056f, -0.09613815f,
+        -0.053677604f, -0.110327505f, -0.024505518f, -0.096753076f, -0.023526594f, -0.093817346f, -0.11919525f, 0.13111575f,
+        -0.021395702f, -0.08233562f, 0.06137263f, 0.1513241f, 0.04967608f, -0.02336358f, -0.03883897f, -0.03710865f,
+        -0.19033125f, 0.068573065f, -0.11475049f, 0.06431574f, -0.025367303f, -0.035319112f, 0.08972483f, -0.10807122f,
+        0.11557403f, 0.045050632f, -0.18633191f, -0.06857997f, 0.006291341f, 0.09131563f, 0.024599f, -0.07924545f,
+        -0.07795469f, 0.011303686f, 0.2331287f, -0.18138428f, -0.11923409f, -0.046664726f, -0.12092206f, -0.0063296817f,
+        -0.041254677f, 0.1708981f, 0.09497494f, -0.061652627f, -0.050810132f, -0.10796936f, 0.05946447f, 0.0070320293f,
+        -0.040117215f, 0.018852696f, 0.1112953f, 0.04816097f, -0.046052355f, 0.09530081f, -0.082123056f, -0.058333058f,
+        -0.090965725f, 0.16738309f, 0.21037428f, -0.02965902f, 0.014826517f, 0.102165654f, 0.06908708f, -0.1069657f,
+        0.20869404f, 0.038711116f, 0.02121655f, 0.12950829f, 0.15852007f, -0.1664867f, 0.039135505f, 0.019431246f,
+        0.26627928f, 0.020835469f, -0.074878916f, 0.0078009684f, -0.051118087f, -0.112633124f, 0.26705226f, 0.27281067f,
+        0.02059573f, 0.14304617f, 0.013034141f, 0.12983496f, -0.1533582f, -0.21726808f, -0.029355783f, 0.019107834f,
+        -0.075576946f, 0.08401613f, -0.37492278f, -0.14152353f, -0.11550372f, -0.029566122f, 0.020396631f, 0.057527427f,
+        -0.19444288f, 0.03241383f, -0.040710054f, -0.16706814f, 0.019345209f, 0.17374194f, -0.033283945f, -0.12825118f,
+        -0.017685043f, 0.07432019f, -0.0919075f, -0.104343586f, -0.1976081f, 0.047423843f, 0.079081364f, -0.06757164f,
+        0.07168689f, -0.13433293f, -0.02034219f, -0.05739118f, 0.18933605f, 0.13314807f, 0.036075465f, 0.06397127f,
+        0.075725f, -0.021669587f, -0.18162341f, 0.0016574196f, 0.15835167f, 0.12071691f, 0.1433151f, 0.03379041f,
+        -0.016429065f, -0.05421059f, -0.06237595f, 0.023164252f, -0.047433183f, 0.17499396f, 0.12340703f, -0.14472657f,
+        -0.013141444f, 0.009016199f, 0.012880389f, 0.24231729f, 0.00070784707f, -0.041398887f, -0.038143553f, 0.052955437f,
+        -0.070979044f, 0.016584806f, -0.05382149f, 0.08023741f, -0.05301796f, 0.041469485f, 0.15004337f, -0.11456948f,
+        0.11231234f, 0.11681617f, 0.11379732f, 0.14044611f, -0.0001278298f, 0.0599235f, -0.02269402f, 0.10883481f,
+        -0.0036010395f, -0.1038623f, -0.12105941f, 0.20441253f, -0.0738728f, -0.101022884f, 0.0025897594f, -0.12293875f,
+        0.1461756f, 0.051435277f, 0.22680302f, -0.093902886f, 0.10832755f, -0.11643872f, 0.049121782f, 0.14136408f,
+        0.103002205f, 0.14138211f, 0.035312753f, -0.049110554f, -0.085898876f, 0.010625327f, -0.0812817f, -0.111555375f,
+        -0.12931012f, 0.030022979f, -0.014294842f, 0.1206699f, 0.005134266f, -0.051875856f, -0.12280032f, 0.1321335f,
+        0.042937595f, -0.015531753f, -0.07473991f, -0.05609993f, 0.030770946f, 0.11652631f, -0.17815956f, 0.20254841f,
+        0.060581133f, -0.13352267f, 0.03629309f, 0.014768947f, -0.032900665f, 0.08808113f, 0.027345402f, 0.061730225f,
+        0.16067748f, -0.032040723f, -0.070212826f, 0.017292019f, 0.0014886854f, -0.120898925f, 0.018523967f, 0.06451789f,
+        0.19421908f, 0.014023805f, 0.0033230972f, -0.09040917f, 0.080450244f, 0.16214748f, 0.10206137f, 0.05681054f,
+        0.018707588f, 0.03418966f, -0.10362764f, 0.27584073f, 0.045697767f, 0.09819496f, -0.037113145f, -0.016028862f,
+        -0.04916829f, -0.10526989f, 0.04564475f, 0.046563137f, 0.023201955f, 0.27648574f, 0.0662969f, 0.077575915f,
+        -0.042709135f, -0.11167041f, -0.018452577f, 0.16777039f, 0.02616454f, 0.065170065f, 0.08306455f, -0.075118035f,
+        0.00852078f, -0.2273083f, 0.05245909f, 0.11020742f, -0.12327393f, 0.11010014f, 0.13789457f, -0.08409854f,
+        0.045563687f, -0.038951352f, 0.26574263f, -0.03846346f, 0.11837304f, 0.009875094f, -0.091187604f, 0.08000923f,
+        0.06320029f, 0.038858254f, 0.11668185f, -0.10441776f, 0.019621888f, 0.0016846566f, -0.06761827f, -0.17666356f,
+        0.05399375f, -0.107153505f, 0.0637777f, -0.15831752f, 0.03129523f, -0.078477286f, -0.08732099f, -0.10606306f,
+        -0.016442684f, -0.06728396f, 0.15563814f, 0.00495312f, 0.06619965f, -0.024401953f, -0.054161545f, -0.12901618f,
+        -0.19230588f, 0.072823755f, 0.022758966f, 0.013891311f, 0.11350962f, 0.04572725f, 0.033099815f, 0.19145948f,
+        0.12448258f, -0.05488414f, -0.12350792f, 0.13051689f, 0.06658765f, -0.014391707f, -0.03326072f, -0.048024513f,
+        0.13307512f, -0.09830933f, 0.22020924f, 0.16689631f, 0.05924573f, 0.016676843f, -0.112474486f, -0.03837536f,
+        0.12805621f, -0.001387204f, -0.09354783f, -0.18601248f, 0.045138795f, -0.07642939f, -0.06884705f, 0.12538849f,
+        -0.15875593f, -0.036732245f, 0.26955533f, -0.044260193f, -0.07804903f, 0.0929877f, -0.15314442f, 0.062182937f,
+        0.054640062f, 0.19602406f, -0.06739379f, -0.124103874f, -0.026918834f, 0.12458604f, -0.20910881f, -0.025944052f,
+        0.0026964867f, -0.06870598f, 0.090717144f, -0.0045869807f, -0.15204598f, 0.03119712f, 0.04370465f, -0.14135301f,
+        -0.030556604f, -0.12855878f, 0.018334124f, 0.14528532f, 0.041105777f, -0.114401035f, -0.041217297f, 0.08065611f,
+        -0.10939915f, 0.054055993f, -0.09399276f, 0.032351404f, 0.050136365f, -0.06194423f, 0.18675864f, -0.019688983f,
+        -0.05275808f, 0.09659834f, 0.04096701f, -0.05668789f, 0.31843272f, 0.10597327f, 0.18570785f, -0.031760115f,
+        0.028511666f, 0.11663463f, -0.08931775f, 0.08576249f, -0.18797976f, -0.035858545f, -0.09577237f, 0.19494529f,
+        -0.036673747f, 0.27895778f, 0.03418097f, -0.15204589f, 0.11690054f, 0.009926105f, 0.041238785f, 0.10333387f,
+        -0.009127823f, -0.01156323f, 0.067086846f, -0.07644589f, 0.08615799f, -0.11431918f, -0.07034809f, -0.08092203f,
+        0.062076714f, 0.007100829f, 0.09164733f, 0.024749389f, 0.024172878f, -0.04744116f, -0.029965524f, 0.08311206f,
+        0.02232687f, -0.016310206f, 0.048312783f, 0.05649366f, -0.0015031537f, -0.08076304f, -0.058240592f, -0.15199298f,
+        0.03515159f, -0.028177124f, 0.10745237f, 0.12719633f, 0.041960686f, 0.0807446f, 0.034668f, -0.18003976f,
+        -0.029177517f, 0.13795468f, -0.17644426f, -0.07306633f, -0.011303723f, -0.124401405f, 0.074724436f, 0.069796726f,
+        -0.054681793f, -0.033429526f, 0.10824147f, 0.04433785f, -0.0050696735f, 0.03962732f, -0.063008316f, 0.060814712f,
+        0.10461035f, 0.18380933f, 0.076777495f, -0.06958461f, 0.13348427f, 0.05311502f, 0.034341134f, -0.16103666f,
+        0.07480924f, 0.08489326f, -0.022000525f, -0.018734068f, -0.15664257f, -0.046875466f, -0.023334015f, 0.07705099f,
+        0.17389056f, -0.28533128f, -0.0042835283f, -0.07288693f, -0.09282881f, -0.00933953f, 0.0020592357f, 0.051577423f,
+        0.032624893f, -0.0035535786f, 0.129223f, 0.008321413f, 0.14896552f, 0.15949859f, 0.12254541f, -0.07834005f,
+        -0.087171555f, -0.057896756f, 0.10709594f, 0.05063142f, -0.05868073f, -0.011422943f, -0.28773627f, 0.06891203f,
+        -0.1802895f, 0.07892834f, 0.024272354f, -0.06375167f, -0.17072527f, -0.07127509f, 0.16020489f, 0.0008537447f,
+        -0.0640788f, 0.10698591f, -0.021924745f, -0.026947899f, 0.06322205f, 0.12976755f, -0.0026697947f, 0.09523275f,
+        0.24267717f, 0.002626443f, 0.020558253f, 0.060713124f, -0.05309515f, -0.098302f, -0.2253819f, -0.108555205f,
+        0.16369581f, -0.13516948f, 0.009377824f, -0.25280738f, 0.22869459f, -0.035603855f, 0.1623147f, -0.09360371f,
+        -0.06034747f, -0.08117547f, -0.0634469f, 0.15702684f, 0.019516043f, 0.25810742f, -0.33717716f, -0.07930485f,
+        0.090355776f, 0.053928033f, 0.28706813f, -0.022985194f, 0.05878209f, -0.20452258f, 0.12613198f, -0.08052805f,
+        -0.03246799f, -0.08765707f, -0.01621895f, 0.12587714f, -0.05077943f, 0.20752423f, 0.014767061f, 0.017763657f,
+        -0.07870267f, -0.051737264f, -0.24399257f, 0.018391082f, 0.0024432132f, 0.11206228f, 0.047068663f, -0.07279844f,
+        0.007936094f, 0.056539938f, -0.025305394f, 0.0020902953f, 0.02507563f, 0.06238431f, -0.045672126f, -0.007549999f,
+        -0.14581348f, 0.05039536f, 0.09039704f, 0.03410492f, 0.27077407f, 0.003371273f, -0.020546218f, -0.073968895f,
+        -0.050465908f, -0.0584416f, 0.06711903f, -0.17412077f, 0.08467152f, 0.11946205f, 0.095425576f, -0.02744654f,
+        0.06096534f, -0.049518447f, -0.11818013f, 0.02627781f, -0.1313212f, -0.05562641f, 0.106164835f, -0.27347064f,
+        -0.062009003f, 0.11036665f, -0.08415056f, 0.0073657306f, 0.10839305f, 0.016142124f, 0.11850066f, -0.06828622f,
+        -0.050459508f, -0.05196651f, -0.100129195f, 0.16459855f, -0.04086997f, -0.14841594f, 0.105263315f, -0.02918171f,
+        0.024254376f, -0.2844363f, 0.012076823f, -0.1595265f, -0.19924317f, -0.2252766f, 0.042294227f, 0.2164464f,
+        0.064189605f, 0.14174797f, 0.026723333f, -0.0726286f, -0.21885857f, -0.038843744f, -0.04473891f, 0.09183408f,
+        0.035734013f, 0.20215939f, -0.32772833f, -0.1960623f, -0.059728943f, 0.0012816461f, -0.03724684f, 7.6840806e-05f,
+        -0.009321833f, 0.1107668f, 0.01611803f, -0.020415377f, 0.01276229f, 0.14986244f, -0.061339207f, -0.10002228f,
+        -0.20599133f, -0.10216931f, -0.028495243f, -0.046749145f, -0.061142072f, 0.060937773f, -0.088259436f, -0.05728968f,
+        0.025818387f, 0.22095174f, -0.26891133f, -0.0050418684f, 0.18990766f, 0.12517956f, 0.13590115f, 0.13376148f,
+        -0.069400564f, -0.046199363f, -0.24637407f, 0.06791886f, -0.035242297f, 0.06743637f, 0.22621866f, 0.01479618f,
+        0.012261828f, -0.054613616f, 0.022617217f, -0.0017434411f, -0.04466949f, -0.16220498f, -0.21730839f, -0.019126663f,
+        0.08261357f, -0.15227267f, -0.029496592f, 0.06187771f, -0.047414817f, 0.0036297832f, -0.028781528f, -0.08612555f,
+        0.1527062f, -0.04923f, 0.15743484f, -0.03039781f, 0.08666411f, -0.08091302f, 0.09424478f, -0.078238085f,
+        -0.088366896f, -0.06466967f, 0.1905181f, 0.14347495f, -0.06727398f, 0.013683061f, -0.07881868f, -0.0050653606f,
+        0.102302216f, -0.003104641f, -0.05331619f, -0.047863334f, -0.08695864f, 0.078250766f, -0.04499174f, 0.12698069f,
+        -0.039428428f, 0.055403452f, 0.042149816f, -0.023503713f, 0.067138635f, 0.040126055f, -0.053626508f, 0.05711915f,
+        0.11754582f, -0.0007468842f, 0.15455183f, -0.024292845f, -0.2394485f, -0.07444664f, 0.21980086f, -0.1898509f,
+        -0.030258603f, 0.10582147f, -0.057228837f, 0.06993229f, 0.07976267f, -0.047804017f, -0.08278693f, 0.1293953f,
+        -0.17296322f, -0.099511534f, -0.14401145f, 0.2539288f, -0.020780103f, 0.15843526f, -0.050431985f, -0.06413476f,
+        -0.12905197f, -0.20794119f, 0.088342346f, 0.28919467f, 0.081421435f, 0.11969822f, -0.029171819f, 0.018718706f,
+        0.078849f, -0.024367847f, -0.028187511f, -0.06521673f, 0.04655039f, -0.21183974f, -0.016108701f, -0.045679208f,
+        0.086945936f, -0.2222457f, -0.015476253f, -0.030293403f, -0.030490456f, 0.0987565f, -0.04101319f, -0.06513191f,
+        0.042026363f, -0.07154672f, -0.082727075f, 0.028823156f, -0.08664614f, 0.22045128f, -0.0779165f, 0.0076192403f,
+        0.057090946f, -0.11900568f, 0.054184876f, 0.07959639f, -0.03526041f, -0.12111698f, -0.113657214f, 0.044547036f,
+        -0.029644005f, 0.010910172f, -0.10315492f, 0.10733829f, -0.039519798f, -0.052054558f, 0.09437977f, 0.15466973f,
+        -0.015759997f, 0.10257432f, 0.1034642f, -0.074779876f, -0.16491348f, -0.037929047f, -0.15006542f, 0.13974854f,
+        0.040001784f, 0.010205696f, 0.009318775f, 0.061307013f, -0.012412071f, 0.083075084f, 0.1151458f, -0.022471793f,
+        0.067705676f, 0.18151572f, -0.009813964f, 0.04690276f, 0.07007452f, 0.07445098f, 0.028493501f, -0.14556152f,
+        0.11210163f, 0.0077992114f, 0.10918215f, 0.04423605f, 0.060980376f, -0.17585273f, -0.06460004f, -0.2648063f,
+        -0.005867579f, -0.021761121f, 0.09681504f, 0.01231927f, 0.09910461f, -0.041866936f, 0.032920543f, 0.059161235f,
+        -0.03711659f, 0.01446152f, -0.030783579f, -0.019186266f, 0.14447132f, -0.03368316f, -0.011169102f, -0.0047441255f,
+        0.032387313f, 0.19933036f, 0.045379862f, 0.06984388f, 0.06990776f, -0.09591647f, -0.0688432f, -0.1285827f,
+        0.053773373f, -0.028090738f, -0.04664573f, 0.053319786f, -0.11621935f, -0.018204534f, -0.1268192f, 0.120933145f,
+        0.038207687f, -0.009366142f, 0.042995557f, -0.12913916f, 0.067075156f, -0.13952447f, 0.1843308f, 0.062435f,
+        -0.022708198f, 0.056306954f, 0.21226811f, -0.15466467f, 0.018123597f, -0.09827775f, -0.1169982f, -0.063976854f,
+        -0.048181556f, 0.10301233f, 0.104274295f, 0.06625445f, -0.028698694f, -0.050870087f, -0.16819316f, -0.15956734f,
+        0.024884362f, -0.012673421f, 0.07505616f, 0.17091374f, 0.017811641f, 0.03620523f, -0.06187289f, -0.11670837f,
+        -0.08139516f, 0.17975906f, 0.13815084f, 0.17366028f, -0.06741505f, 0.07430161f, 0.01247496f, 0.021776916f,
+        -0.12908432f, -0.061343912f, 0.06348157f, -0.034925114f, 0.048888177f, -0.08240277f, 0.05867983f, 0.019529494f,
+        -0.19492714f, -0.03601727f, -0.0047497796f, -0.038403675f, -0.08326204f, 0.042902686f, 0.20562725f, -0.015042804f,
+        0.0999365f, 0.039714742f, -0.043750677f, 0.21897483f, 0.07544535f, 0.008654806f, 0.0024079143f, 0.14128987f,
+        0.22611965f, -0.018605879f, 0.021826968f, -0.12021294f, -0.08007022f, -0.05892464f, -0.007225801f, -0.016070653f,
+        -0.055631f, 0.018421592f, -0.09685424f, -0.08816372f, -0.057382464f, -0.09800369f, 0.04424129f, 0.056833196f,
+        0.054729722f, 0.007670733f, 0.054229435f, 0.084405154f, 0.06302047f, -0.12610796f, 0.041938435f, 0.0249223f,
+        0.19049998f, -0.010012825f, 0.015467489f, 0.011703054f, -0.02538595f, -0.020979844f, -0.12131124f, 0.12599736f,
+        -0.072385095f, 0.048878245f, -0.08673903f, 0.035363477f, -0.019275647f, -0.082026236f, 0.045035f, 0.0014277861f,
+        0.08379565f, 0.02608865f, -0.21522754f, 0.13189182f, 0.020887557f, -0.13843228f, -0.013695561f, -0.011401545f,
+        0.027990773f, -0.043861523f, -0.007549682f, 0.01000882f, -0.02049756f, 0.02568774f, 0.15691122f, -0.1084155f,
+        -0.10492015f, -0.09263591f, 0.25866342f, -0.00999856f, 0.081049986f, 0.03556066f, -0.21862495f, 0.17359832f,
+        -0.15405674f, 0.04714344f, -0.028829858f, -0.013517799f, -0.07127787f, -0.014833644f, 0.19678959f, 0.012979062f,
+        0.15307431f, 0.011326225f, 0.033116613f, -0.10080684f, -0.24822f, -0.12205747f, -0.16507405f, -0.1684073f,
+        -0.15265554f, 0.13025169f, 0.08308966f, 0.0015481741f, -0.07001814f, -0.03394532f, 0.008870169f, 0.12276921f,
+        0.014274865f, 0.06640402f, -0.1721032f, -0.18686455f, 0.13255884f, 0.3516466f, -0.31238043f, -0.048947353f,
+        0.00825398f, -0.04190817f, 0.09211296f, -0.011559905f, -0.21912691f, -0.11364094f, -0.08023524f, -0.17343992f,
+        -0.080947325f, 0.05725844f, -0.062977314f, -0.07950902f, -0.11668999f, -0.03914727f, -0.022655679f, -0.3160901f,
+        0.42640594f, 0.36323404f, 0.06872219f, -0.25708553f, -0.07769098f, -0.14162709f, -0.18811032f, -0.1478825f,
+        0.14494672f, -0.29487878f, 0.036209594f, -0.1408828f, 0.16878721f, -0.26814649f, 0.18942802f, -0.16603187f,
+        -0.12358136f, -0.25149792f, 0.2793529f, -0.050280757f, -0.025090741f, 0.12619951f, 0.0440891f, -0.034568753f,
+        0.043037776f, -0.27561045f, -0.033735286f, -0.020205302f, 0.045623437f, 0.036183983f, 0.040087696f, 0.013661625f,
+        0.18197988f, -0.13414256f, -0.054156728f, 0.08142696f, -0.05369723f, 0.04121532f, -0.074374355f, -0.118230164f,
+        -0.09497115f, -0.043796737f, -0.10344469f, -0.038258463f, -0.026870057f, 0.029300885f, -0.024605002f, -0.09636797f,
+        0.16211644f, 0.041104052f, -0.0523647f, 0.02151204f, -0.25038624f, 0.033862878f, 0.13176797f, -0.06523183f,
+        -0.0062157745f, -0.07686661f, 0.07480699f, -0.05813146f, -0.12571695f, 0.075353436f, -0.09274049f, 0.13989712f,
+        0.0007166493f, 0.30944648f, -0.018730337f, -0.04261985f, -0.027559504f, -0.057145573f, 0.07115496f, -0.02797132f,
+        -0.039243203f, 0.020255486f, -0.058691446f, -0.075310364f, 0.14334789f, -0.04324899f, 0.16983628f, 0.06443215f,
+        -0.107819974f, -0.16633658f, 0.0025568628f, 0.0062432243f, 0.15240629f, 0.007529427f, -0.10639877f, -0.16437136f,
+        0.19535619f, -0.09404505f, 0.15403758f, -0.0054465337f, 0.08450692f, -0.12509571f, 0.02708192f, -0.30939323f,
+        0.19010404f, 0.34747046f, -0.088753134f, -0.09567468f, -0.15031761f, -0.06115719f, 0.31223723f, 0.12306408f,
+        -0.05302548f, 0.2808237f, -0.16860145f, 0.0569404f, -0.28736842f, -0.27781335f, 0.030631134f, -0.0823717f,
+        0.097347654f, 0.15867984f, -0.3103873f, -0.09839423f, -0.01741965f, 0.09618217f, 0.073816955f, 0.10304736f,
+        -0.0024594388f, 0.19618738f, 0.029782688f, -0.10432576f, 0.0718682f, -0.08847843f, -0.09698546f, -0.07903947f,
+        -0.0010635564f, 0.12768927f, 0.3606258f, -0.14687172f, -0.10280075f, 0.09116935f, -0.10710017f, 0.063280836f,
+        0.04351817f, -0.2949869f, -0.16722696f, 0.10407574f, -0.060360264f, 0.1769432f, -0.026473831f, 0.13287215f,
+        -0.1890839f, 0.10171099f, 0.070069045f, 0.19274999f, 0.0745896f, -0.07234779f, -0.16846049f, -0.10706759f,
+        -0.15880212f, 0.089017116f, -0.096807055f, 0.029696489f, -0.0050763013f, 0.079961784f, -0.17916921f, 0.1234469f,
+        -0.10403523f, -0.012395196f, 0.0793073f, 0.098375976f, -0.021637183f, 0.10955531f, -0.05395672f, 0.06560459f,
+        -0.06725642f, -0.012728979f, 0.02344537f, -0.07598068f, 0.16681352f, 0.081959136f, -0.053496886f, -0.02988764f,
+        -0.11151443f, 0.016099084f, -0.024914006f, 0.15962449f, 0.12347496f, -0.15430795f, 0.06421273f, 0.054852042f,
+        0.025174528f, 0.13454899f, 0.04230087f, 0.14030655f, -0.18447414f, -0.011420348f, 0.12200783f, 0.081357054f,
+        -0.023904527f, -0.01654932f, -0.10118402f, 0.14751025f, 0.07908388f, 0.06981954f, -0.05873167f, -0.09916613f,
+        0.11824988f, 0.049574047f, 0.015448231f, -0.11151493f, -0.046018403f, -0.13037518f, -0.0017108772f, -0.049778253f,
+        0.03341381f, -0.1233548f, -0.039315492f, -0.047427166f, -0.112926826f, -0.10420497f, 0.023191515f, 0.07108385f,
+        -0.04366198f, 0.109581895f, 0.004754995f, 0.004083254f, 0.11279177f, 0.17492265f, 0.020749811f, -0.090177916f,
+        -0.028387295f, 0.07930151f, 0.12274476f, 0.041391205f, -0.12558033f, 0.040792543f, 0.08159063f, 0.18724145f,
+        0.15677363f, 0.066127665f, -0.058437373f, 0.074859716f, 0.05083535f, -0.18829328f, 0.031491477f, -0.10986117f,
+        -0.028489228f, -0.08882764f, 0.049878474f, -0.055611018f, -0.1717847f, -0.032025725f, 0.0932713f, 0.11133477f,
+        0.16632426f, 0.052644975f, -0.06599095f, 0.051728416f, 0.06792261f, -0.040409256f, -0.14721034f, -0.0028585896f,
+        -0.009490302f, 0.03546234f, 0.28196874f, -0.11796093f, -0.02319762f, 0.014391382f, 0.049282372f, 0.004291208f,
+        0.09314887f, -0.038837794f, 0.076450445f, 0.060013812f, 0.04065108f, 0.0426891f, -0.057910636f, -0.04840502f,
+        -0.00999675f, 0.116270706f, -0.08213949f, -0.0042414735f, 0.03975215f, -0.015539001f, 0.014813159f, -0.008208261f,
+        0.1316736f, 0.1260336f, -0.008148017f, -0.08756844f, 0.17386866f, 0.004550334f, -0.15172587f, 0.030482708f,
+        -0.085573085f, 0.051912412f, 0.08681543f, -0.09613676f, 0.015348528f, 0.014698693f, 0.06625555f, 0.10373681f,
+        0.14138745f, -0.12466694f, 0.26834857f, -0.032783933f, -0.009184563f, -0.047735445f, -0.095247306f, -0.12022528f,
+        0.109141484f, -0.09648129f, 0.3199679f, 0.0052849534f, -0.020636443f, -0.10720836f, 0.15209435f, -0.004808588f,
+        -0.18746704f, -0.04407813f, 0.19673723f, 0.047007184f, 0.13926658f, -0.024998996f, 0.07977548f, -0.031365085f,
+        0.04000888f, 0.037414588f, 0.12197592f, -0.09929838f, -0.020442748f, -0.13391861f, -0.07808332f, -0.0024576848f,
+        -0.11955425f, 0.17359178f, 0.09763122f, 0.044849735f, -0.043675847f, 0.12423733f, -0.02557584f, -0.028982684f,
+        0.07344617f, 0.02919544f, -0.094803944f, 0.049510397f, 0.06642393f, -0.0042378223f, 0.15800886f, 0.04435574f,
+        -0.024723118f, 0.0113863535f, -0.08569691f, -0.1124638f, 0.06793594f, -0.042833753f, 0.044246364f, 0.083272345f,
+        0.021670029f, -0.08386278f, 0.048979f, -0.016697433f, 0.075787425f, 0.13967209f, -0.065965205f, -0.045238446f,
+        -0.19840549f, -0.038674124f, 0.07879348f, 0.04789423f, -0.069381595f, -0.0013938873f, -0.053518225f, 0.18924783f,
+        0.050541613f, 0.09039223f, 0.058122937f, 0.070950285f, 0.1147983f, -0.025511246f, -0.12746507f, 0.089268625f,
+        -0.07976233f, -0.14263754f, -0.050709825f, 0.08178732f, -0.04000074f, -0.10988226f, 0.085063756f, 0.094106525f,
+        -0.1812396f, -0.03501075f, -0.081306964f, -0.09112525f, -0.05226962f, -0.01343828f, -0.022777015f, 0.13242108f,
+        -0.020806894f, 0.075191714f, 0.16756402f, 0.025234211f, -0.03626603f, 0.10659673f, 0.08385432f, 0.09355366f,
+        0.25273815f, 0.049538013f, 0.024301725f, -0.0698208f, 0.049376626f, 0.012776092f, 0.061834347f, 0.13195115f,
+        0.1759276f, 0.21909817f, -0.09204456f, 0.09119691f, -0.13756749f, 0.009507346f, 0.12625974f, 0.08049215f,
+        0.09592815f, -0.04932382f, -0.0046883523f, 0.0018106983f, -0.037096467f, -0.06137006f, 0.017878437f, -0.044151742f,
+        -0.09781229f, 0.02205776f, -0.0029371828f, 0.05509989f, -0.0011494528f, 0.0651338f, 0.066546276f, -0.052621208f,
+        -0.098480925f, 0.24160339f, 0.21569514f, 0.12326529f, -0.07966691f, -0.10676231f, 0.07480834f, 0.058547128f,
+        0.1465853f, 0.039069608f, 0.14268629f, 0.102948636f, 0.062983856f, 0.03726758f, 0.005628391f, 0.07488362f,
+        -0.09067439f, -0.04918718f, -0.09636145f, 0.0026528244f, -0.17193742f, 0.09024165f, 0.08759622f, -0.1366501f,
+        -0.004178462f, 0.071370155f, 0.0045819716f, 0.11328228f, -0.10010768f, 0.08611586f, 0.11066812f, 0.093294956f,
+        0.032336f, 0.11198215f, -0.030194243f, 0.051466547f, 0.053543292f, -0.13069941f, -0.05939532f, -0.028425168f,
+        0.16563526f, -0.14328927f, 0.1561753f, -0.5835293f, -0.12919608f, 0.037910517f, 0.042440422f, 0.3243766f,
+        0.34448645f, 0.24194923f, -0.23605551f, 0.14765418f, -0.11710609f, 0.33081445f, 0.27894422f, 0.43226278f,
+        -0.32185858f, 0.32335135f, 0.19507764f, -0.47531858f, -0.6366534f, 0.37096027f, -0.5487102f, 0.10319131f,
+        -0.51550907f, 0.12235085f, -0.8809135f, -0.18431135f, 0.08798081f, -0.3600726f, -0.4404542f, -0.11405583f,
+        0.10241801f, 0.29331258f, 0.19541705f, -0.008280591f, -0.44284785f, -0.06986292f, 0.027482066f, -0.2530552f,
+        -0.1700269f, 0.4340607f, 0.28259087f, -0.14148532f, -0.19405779f, -0.11330765f, -0.2487872f, -0.18235767f,
+        -0.2592397f, 0.0059873858f, -0.10940327f, -0.43764332f, 0.11182015f, -0.0014361253f, 0.4691699f, -0.053680394f,
+        0.18381886f, -0.11309317f, -0.22357027f, 0.26868868f, -0.15538734f, 0.27344766f, 0.25119022f, 0.044874266f,
+        0.11922409f, 0.01906321f, -0.006905296f, 0.008859581f, 0.08814308f, -0.021718202f, 0.12288082f, 0.1599867f,
+        0.1596613f, -0.01977203f, 0.04555175f, 0.18579806f, 0.005241569f, 0.069619305f, -0.008613407f, 0.0185564f,
+        -0.040923588f, 0.056289483f, -0.12820157f, 0.10239508f, -0.0025865103f, 0.09234602f, -0.09578396f, -0.082790084f,
+        -0.06638527f, 0.054699905f, 0.010889302f, -0.02439996f, 0.06114944f, -0.05183547f, -0.13900128f, -0.13766979f,
+        -0.035425603f, -0.17560627f, 0.10782264f, 0.03364852f, -0.015672736f, 0.14260744f, -0.1524544f, 0.2008839f,
+        -0.0035939803f, 0.0012351944f, 0.15785854f, -0.061095614f, -0.06881621f, -0.015752615f, 0.07680492f, -0.016548734f,
+        -0.06238117f, 0.01854573f, 0.077864744f, 0.060721036f, 0.103766784f, -0.12309515f, 0.13574834f, 0.18553866f,
+        0.005973721f, -0.05602724f, 0.106395595f, -0.005283688f, 0.09278485f, 0.08341432f, 0.13302335f, 0.17047186f,
+        0.0539031f, 0.17450778f, -0.0924948f, -0.3309992f, 0.021073842f, -0.14077055f, -0.04137759f, -0.4243004f,
+        -0.044976387f, 0.14801334f, -0.12326371f, -0.2609731f, -0.07341303f, -0.15156415f, 0.11535843f, -0.076158516f,
+        -0.23969455f, 0.057009526f, -0.1681734f, 0.045620315f, -0.34522858f, -0.16162309f, -0.2073554f, 0.06533864f,
+        -0.22670618f, 0.14557278f, -0.5768441f, -0.13137476f, 0.059896007f, -0.054611735f, -0.022103697f, 0.05512737f,
+        -0.25433287f, -0.22042789f, 0.025700672f, 0.04839823f, -0.21878144f, -0.019515833f, -0.39119416f, 0.11689348f,
+        -0.09930576f, -0.06545263f, 0.29748583f, -0.30100843f, -0.01858365f, 0.20568211f, -0.41426644f, 0.0036534006f,
+        -0.072426364f, -0.094048575f, -0.22509123f, 0.16114648f, -0.27637595f, 0.117210075f, 0.21756245f, 0.055739984f,
+        -0.5454204f, 0.25622627f, -0.3952543f, 0.018244963f, -0.09239382f, -0.22118364f, -0.18802744f, -0.0763612f,
+        0.20729706f, 0.02837353f, 0.085713536f, -0.005310586f, -0.06489847f, -0.04707765f, -0.023093682f, 0.038010642f,
+        0.08864556f, -0.044601895f, 0.06320582f, -0.15589824f, 0.0074936855f, -0.077907056f, -0.06799719f, 0.100517385f,
+        0.08276818f, 0.1411614f, 0.1535565f, 0.009663844f, 0.17855208f, -0.009112426f, 0.0538048f, -0.08036264f,
+        0.029126426f, 0.040929172f, 0.08478641f, 0.006313572f, 0.11898174f, 0.14876427f, -0.010739671f, 0.07420638f,
+        -0.018711265f, -0.31279048f, -0.044457298f, -0.030076478f, 0.058851592f, -0.09671923f, 0.035219494f, -0.11561636f,
+        -0.0537112f, 0.051657848f, -0.06500681f, 0.113507874f, -0.11422954f, 0.15285645f, -0.0065770647f, -0.025108175f,
+        0.23407972f, -0.13828918f, 0.042695433f, -0.062794946f, 0.019960012f, -0.062320746f, 0.10423959f, -0.09112324f,
+        -0.07862273f, 0.024499638f, 0.24850862f, 0.17625688f, -0.05769295f, -0.08554928f, -0.016335873f, 0.07494577f,
+        0.02636067f, -0.068724774f, 0.005613944f, 0.13659148f, 0.33879128f, 0.08999606f, 0.012887563f, -0.06792971f,
+        -0.087708056f, 0.14947458f, -0.0065003657f, 0.010282098f, 0.019572211f, -0.05024079f, 0.031377137f, -0.073474795f,
+        -0.09377216f, 0.16836014f, 0.01158678f, -0.14546329f, 0.1556175f, 0.10381514f, 0.25568402f, -0.20722356f,
+        0.13097647f, -0.06371295f, -0.007270786f, -0.0051933606f, 0.0016431044f, 0.12249887f, 0.36229032f, 0.1581741f,
+        0.102370866f, 0.16399617f, 0.04601355f, 0.0020581526f, 0.03198555f, -0.2293901f, 0.018932013f, -0.07036266f,
+        -0.05760427f, -0.06198882f, 0.08700583f, -0.111101076f, -0.062121376f, 0.18372416f, -0.004590965f, 0.11285994f,
+        0.23242643f, -0.036887534f, 0.037522133f, -0.036601644f, 0.07362322f, 0.06507699f, -0.08607858f, 0.22223169f,
+        -0.11770139f, -0.026304193f, -0.13679418f, -0.070163056f, -0.13178925f, 0.07205471f, -0.0026472646f, 0.065510705f,
+        0.027735129f, 0.04118298f, -0.08874445f, -0.037046086f, -0.08909764f, 0.15674537f, 0.21606997f, 0.08201538f,
+        -0.023734447f, -0.037518017f, -0.11822275f, 0.23563361f, -0.09928542f, 0.09778533f, -0.054648858f, -0.032404877f,
+        -0.037816573f, 0.055957105f, -0.008685676f, 0.11624083f, -0.110029355f, 0.018515144f, -0.048677098f, 0.113035075f,
+        -0.12602209f, -0.058998562f, -0.21386582f, -0.021977186f, -0.10343349f, 0.18139105f, 0.03617483f, 0.07521594f,
+        -0.12185463f, 0.11029717f, -0.070066296f, 0.1641818f, -0.030566394f, -0.048258256f, -0.014092924f, 0.07789679f,
+        -0.07152765f, -0.01349187f, 0.097351916f, -0.1759502f, -0.04246173f, 0.23142351f, -0.0894888f, 0.042695936f,
+        -0.055129237f, 0.032693427f, 0.102159806f, 0.08404836f, 0.123419665f, -0.11056132f, 0.060731504f, 0.096161395f,
+        0.08294173f, -0.016783986f, -0.13985744f, -0.1063929f, -0.048395213f, -0.38010323f, 0.04141155f, 0.049260482f,
+        -0.20822607f, 0.028916283f, -0.10602649f, -0.3670026f, -0.14219205f, 0.27037475f, 0.03390133f, 0.023101753f,
+        0.14020902f, 0.28121567f, -0.13191831f, 0.07079578f, -0.04398235f, 0.28068942f, 0.22121556f, -0.08079852f,
+        -0.12603371f, 0.036017895f, 0.0036591694f, 0.0003941502f, -0.3952132f, 0.37920174f, -0.40364906f, -0.011943165f,
+        -0.5914411f, -0.17253354f, -0.33452836f, 0.008870998f, 0.2915083f, -0.19878802f, -0.30789673f, -0.030171296f,
+        -0.14342427f, 0.0064562103f, 0.04353996f, 0.047650043f, -0.45978716f, 0.06583457f, -0.15273637f, 0.15635219f,
+        -0.29809332f, 0.28171209f, -0.123966455f, 0.10791135f, 0.12116334f, 0.06536866f, -0.22901179f, -0.012262894f,
+        -0.17987368f, -0.029982064f, -0.084055096f, -0.13894895f, 0.103541605f, -0.029724883f, -0.08234477f, 0.09036624f,
+        0.06893773f, -0.113610946f, 0.09552452f, -0.01549859f, -0.25136694f, 0.15752114f, 0.15836224f, 0.22320013f,
+        -0.16166969f, 0.2701256f, -0.16587082f, -0.21470864f, 0.123769835f, 0.01783694f, -0.09856318f, 0.120560944f,
+        0.097373225f, 0.06745507f, 0.0014386848f, 0.1154664f, -0.09283196f, 0.09113432f, 0.05021756f, -0.04894689f,
+        -0.04927128f, 0.0548039f, -0.2030676f, -0.09950523f, -0.15717988f, 0.032318033f, 0.085622266f, -0.23716842f,
+        -0.15148677f, 0.1254471f, 0.0078328755f, 0.043857496f, 0.018666517f, -0.030469636f, -0.004214951f, -0.018688524f,
+        -0.109584115f, -0.015569253f, -0.13803838f, 0.118670724f, -0.20278521f, -0.06286438f, 0.1717474f, 0.16939043f,
+        -0.1529621f, 0.041881837f, -0.23437032f, 0.08465984f, 0.06311007f, 0.020490233f, 0.10351158f, 0.072768375f,
+        0.08523787f, -0.043726657f, -0.110379495f, 0.016775906f, 0.043366347f, 0.019686772f, -0.09991837f, 0.13824432f,
+        0.23954016f, -0.024452178f, -0.030679403f, -0.065478265f, 0.17712305f, 0.07661495f, 0.1327437f, 0.021106072f,
+        -0.070128016f, -0.29396737f, 0.25206655f, -0.18307571f, -0.2994992f, -0.031743463f, 0.1652522f, 0.3025207f,
+        0.5033198f, -0.17593148f, -0.39121157f, 0.5979041f, 0.3721692f, 0.4921616f, -0.04223681f, 0.15017848f,
+        -0.6496256f, 0.066346675f, 0.46128732f, -0.45473665f, -0.6375384f, 0.4092805f, -0.84196085f, 0.0024481995f,
+        -0.6069007f, -0.07649824f, -0.9204109f, -0.004070701f, 0.12305121f, -0.60391617f, -0.5088302f, -0.51076883f,
+        0.21998322f, -0.26784477f, 0.34986523f, 0.20381032f, -0.65544915f, -0.064893864f, 0.5312452f, -0.69432104f,
+        -0.4363344f, 0.2341482f, 0.086508505f, -0.23844525f, -0.3672405f, 0.027574467f, 0.046078324f, -0.45522025f,
+        -0.21120942f, -3.940893e-05f, -0.010819697f, -0.22627729f, -0.17039165f, -0.13443351f, 0.5983598f, -0.4672286f,
+        -0.10597339f, 0.30454144f, 0.11540385f, -0.53911906f, -0.11388577f, 0.59255433f, 0.48415375f, -0.18987547f,
+        -0.013913582f, -0.012838295f, 0.19228205f, 0.07480688f, 0.04275428f, -0.2287637f, -0.15118496f, 0.04334099f,
+        -0.029941682f, 0.08264065f, 0.024861768f, 0.11823366f, 0.023602536f, 0.13543522f, -0.035186026f, 0.025462523f,
+        0.22214583f, -0.03868525f, -0.070331655f, 0.032543454f, 0.0015057292f, 0.0350407f, -0.042722303f, -0.13488835f,
+        0.11859489f, 0.02194335f, 0.03393951f, -0.11105219f, 0.057219755f, -0.10849769f, -0.09307114f, 0.210031f,
+        -0.13522181f, 0.067060284f, 0.004412916f, -0.16972856f, -0.17990385f, 0.118289135f, -0.25958616f, 0.01526369f,
+        -0.04500956f, 0.2653254f, 0.09213117f, 0.0048297634f, 0.021244587f, -0.023055157f, 0.104065284f, 0.08884288f,
+        -0.08714444f, -0.08607669f, 0.043968428f, -0.02962907f, -0.105955295f, 0.004710226f, 0.07776712f, 0.13751942f,
+        -0.15497221f, 0.20397463f, 0.08170762f, 0.03443769f, -0.1963861f, -0.48500222f, 0.121598326f, 0.028375369f,
+        -0.22148117f, -0.20835783f, -0.07004794f, -0.06839515f, -0.28903413f, -0.07008401f, -0.009046632f, 0.026098808f,
+        0.12924302f, -0.039202083f, -0.13124119f, 0.0344991f, 0.10075168f, 0.2422463f, 0.18757054f, 0.10422774f,
+        -0.2742886f, 0.2426243f, -0.1286971f, 0.15532908f, -0.39279866f, 0.0156953f, -0.07301523f, -0.029438494f,
+        0.05091227f, -0.05108045f, -0.2765463f, -0.30284804f, 0.010317006f, -0.34828657f, -0.39443812f, 0.05707116f,
+        -0.07698172f, -0.24822572f, -0.06203713f, 0.13545583f, -0.09623959f, -0.07574302f, -0.0978126f, -0.5908221f,
+        0.3657169f, -0.041373793f, 0.031719197f, -0.14241447f, -0.12973039f, 0.3151917f, 0.11673986f, -0.698507f,
+        -0.041497566f, 0.018397974f, 0.13492163f, -0.042306587f, -0.034238804f, 0.008999066f, 0.4114769f, -0.16238903f,
+        -0.26793233f, -0.160555f, -0.15402624f, 0.11333226f, 0.04140484f, -0.37905192f, -0.114448644f, -0.21301867f,
+        0.18567748f, 0.21829285f, -0.029038634f, -0.0071499906f, 0.092181034f, -0.07036389f, 0.14200313f, 0.12091256f,
+        0.045368906f, -0.008103863f, -0.0436791f, 0.017320987f, -0.02154115f, 0.11109018f, 0.15289377f, -0.23515375f,
+        0.080609106f, -0.0342046f, -0.055287283f, -0.10045021f, -0.07193795f, 0.090278134f, -0.12814468f, 0.0048212553f,
+        0.16684465f, -0.021414435f, 0.07595005f, 0.17103587f, 0.03725635f, -0.18579218f, -0.111984156f, 0.1314165f,
+        -0.07835067f, -0.15934373f, -0.14080544f, -0.113909476f, 0.027123574f, 0.12314532f, -0.15217501f, 0.008908152f,
+        0.06520021f, -0.09202312f, -0.16651252f, -0.029459037f, -0.02634924f, 0.15658103f, 0.2977343f, -0.0683978f,
+        -0.08771754f, 0.28174505f, 0.22302209f, 0.10773453f, 0.10687168f, -0.14836138f, -0.004354423f, 0.11618151f,
+        0.23634541f, 0.13046435f, -0.13796926f, 0.045204144f, 0.068972f, -0.33059043f, 0.05856604f, -0.18027991f,
+        -0.02567898f, 0.007496254f, -0.19245501f, 0.17337397f, -0.09757841f, 0.09339131f, -0.10668547f, 0.068970926f,
+        -0.07442098f, 0.14066918f, 0.15321194f, 0.088217326f, -0.030045666f, -0.072971955f, 0.2670368f, 0.13753735f,
+        -0.1383016f, -0.044939823f, 0.073135115f, 0.193224f, 0.060225625f, -0.03798868f, -0.039216604f, -0.10421585f,
+        0.05410052f, -0.016690206f, 0.19271837f, -0.15362531f, -0.1670918f, 0.17712088f, 0.18940745f, 0.16157813f,
+        0.100041665f, 0.0010097492f, 0.011222086f, 0.053450108f, 0.02544909f, -0.04620975f, -0.19900249f, -0.0084837545f,
+        0.049510274f, -0.0643825f, -0.22900303f, 0.15811707f, -0.01947604f, -0.033497322f, -0.12272014f, -0.019222327f,
+        -0.046651714f, -0.2913634f, 0.20762849f, -0.2132451f, -0.08383441f, -0.024630599f, 0.18355127f, -0.32066625f,
+        -0.010918595f, 0.0062106256f, 0.016112434f, 0.028108234f, -0.17992863f, 0.09287801f, 0.013832341f, 0.009233155f,
+        -0.02461771f, 0.1713229f, 0.27488723f, -0.13440108f, -0.19884327f, -0.06361611f, 0.04098088f, 0.047113303f,
+        0.11024644f, -0.10643872f, -0.29379272f, 0.066909395f, 0.15247509f, 0.16805683f, -0.07981228f, -0.08301498f,
+        -0.056069132f, 0.14864543f, -0.025256278f, -0.0994506f, 0.028486863f, -0.016553318f, -0.06846532f, -0.26074335f,
+        0.13567895f, 0.11729241f, -0.4355914f, -0.04285502f, -0.16583064f, -0.24536446f, 0.07682574f, -0.12131463f,
+        -0.01741055f, -0.098735586f, 0.067698404f, 0.20443277f, -0.1018911f, -0.0802383f, 0.09212407f, -0.18398988f,
+        0.08829334f, 0.13260457f, 0.10361405f, -0.2740349f, -0.10221086f, 0.24067092f, 0.12669802f, -0.23907092f,
+        0.012032637f, 0.20932001f, 0.13670659f, 0.032791555f, 0.04039699f, -0.14311121f, -0.035496246f, 0.03800771f,
+        0.30909362f, -0.05628141f, -0.063099936f, 0.07551107f, 0.043176666f, -0.04652358f, -0.07601035f, 0.18366727f,
+        -0.29898128f, 0.11745129f, 0.17614646f, -0.372144f, -0.27195886f, 0.0016735053f, 0.27912343f, 0.10127954f,
+        0.1757396f, 0.0064489525f, -0.48198467f, 0.27620548f, 0.34210524f, 0.22639368f, -0.2779182f, 0.16006014f,
+        -0.35212424f, 0.09301472f, 0.2519892f, -0.35834184f, -0.13964555f, 0.28967628f, -0.37364337f, -0.094273865f,
+        -0.5814688f, -0.065543935f, -0.5446776f, -0.06155979f, -0.010974178f, -0.3949561f, -0.5071287f, -0.23144831f,
+        0.15195547f, -0.0835814f, 0.1454389f, -0.13194498f, -0.38943234f, -0.29432783f, 0.5044361f, -0.03403136f,
+        -0.07750614f, 0.23203586f, 0.3682989f, -0.23149851f, 0.013408132f, -0.048643567f, 0.10045371f, -0.29333124f,
+        -0.07706997f, 0.027795272f, 0.09333347f, -0.008677695f, 0.17723036f, 0.16065127f, 0.26483813f, -0.23321235f,
+        0.15701576f, -0.10950838f, 0.16826636f, -0.39532304f, -0.07758936f, 0.68020844f, 0.73683816f, 0.010759472f,
+        -0.13484445f, -0.081388876f, 0.18229482f, -0.0599974f, 0.0996082f, -0.034886714f, -0.021815037f, 0.06747965f,
+        0.044242933f, 0.023075808f, -0.13693002f, -0.03677828f, 0.0928467f, 0.10542143f, 0.07077277f, 0.09820767f,
+        -0.10518603f, -0.02035692f, -0.18073449f, 0.13754953f, 0.09239975f, 0.08830404f, -0.038267292f, 0.029690508f,
+        0.18398814f, -0.023460273f, -0.10597052f, 0.05919931f, -0.15208365f, -0.10269998f, 0.028428998f, -0.13513634f,
+        -0.04776866f, 0.08727179f, 0.040910643f, 0.0044584284f, 0.060678195f, 0.14901449f, -0.029003879f, -0.03181723f,
+        -0.06394641f, -0.06563541f, -0.1922412f, -0.14234124f, -0.100918405f, 0.08519574f, 0.1524992f, -0.020051463f,
+        0.018486606f, 0.14419018f, 0.15883282f, 0.103133015f, -0.070177466f, -0.31923148f, 0.08113881f, 0.1254793f,
+        -0.029386833f, 0.014893124f, 0.10624637f, 0.20009527f, 0.010920314f, -0.090819485f, 0.1730138f, 0.027820785f,
+        -0.33037558f, 0.061040793f, 0.40766773f, -0.10438798f, 0.27525312f, -0.29497558f, 0.08339565f, -0.81785303f,
+        -0.71467716f, 0.46760714f, 0.33670264f, 0.21145985f, -0.23648512f, -0.32245493f, 0.23361807f, -0.19163243f,
+        -0.032829907f, 0.28682977f, 0.43982205f, 0.06821803f, -0.54982203f, -0.45436388f, 0.3893439f, 0.15133552f,
+        -0.2552542f, -0.020135466f, -0.8071543f, -0.11352692f, -0.40178052f, -0.17459601f, -0.4013725f, -0.35125485f,
+        0.17211331f, 0.37346f, 0.3869057f, 0.059892632f, -0.4765772f, -0.08126372f, 0.15270954f, -0.38989082f,
+        0.07341848f, 0.019599104f, 0.2932482f, -0.04158188f, 0.06326412f, -0.23946977f, 0.20853737f, -0.28170687f,
+        0.33100992f, -0.112987705f, 0.30623627f, 0.47791022f, -0.5358123f, -0.4318724f, -0.08668917f, -0.34115747f,
+        -0.6242334f, 0.29982665f, 0.20354098f, 0.24243148f, -0.13626947f, 0.15532485f, -0.22042818f, 0.2583042f,
+        -0.052367315f, -0.0748843f, 0.20834592f, -0.06938623f, -0.0038234976f, -0.07790261f, -0.057820003f, 0.03018127f,
+        -0.1001957f, -0.06831771f, 0.031029359f, 0.22544861f, -0.022712907f, -0.11208528f, -0.035389338f, -0.117347926f,
+        -0.041717004f, 0.038374506f, -0.009892648f, 0.063736975f, -0.04678373f, 0.07765267f, 0.08894273f, 0.009108388f,
+        -0.045098234f, -0.22572964f, -0.12245532f, 0.2564361f, -0.001523715f, 0.032069996f, 0.099205665f, -0.032955226f,
+        0.06757268f, -0.025466423f, -0.16961212f, -0.15737641f, -0.008302502f, -0.03455979f, -0.10779822f, -0.19197457f,
+        0.112982675f, 0.0068806144f, 0.03506448f, -0.048387893f, 0.023053221f, 0.043347478f, 0.07807499f, -0.018039204f,
+        -0.047677696f, 0.0874907f, -0.15137824f, -0.05616738f, 0.0044123866f, -0.11035975f, 0.005376158f, 0.041594274f,
+        -0.1387172f, 0.09440782f, -0.016718313f, -0.1346331f, 0.080628194f, -0.21177845f, 0.0030082418f, -0.15252706f,
+        -0.013698271f, 0.20293978f, -0.12946749f, 0.16321015f, -0.0031037254f, -0.044189893f, -0.07486377f, -0.16172358f,
+        -0.036938727f, 0.16365786f, 0.000496618f, 0.026565332f, -0.5245085f, -0.38190392f, 0.0815339f, 0.09377112f,
+        -0.16632625f, 0.189103f, -0.015415441f, -0.17885959f, -0.2683938f, -0.09662221f, -0.29525658f, -0.033391956f,
+        -0.068108864f, 0.16142851f, -0.5710984f, -0.15476128f, 0.010883065f, -0.16906255f, -0.12932083f, 0.037473325f,
+        -0.1608421f, -0.066587195f, -0.056867633f, 0.16380009f, -0.066557705f, 0.034081087f, -0.26845667f, -0.37799287f,
+        0.024048386f, -0.30621487f, 0.054237217f, -0.4175124f, -0.028348116f, 0.24800193f, 0.14537984f, 0.19298859f,
+        -0.1265454f, 0.13322258f, -0.21516028f, 0.15299302f, 0.03463299f, 0.06931435f, 0.30395272f, 0.040989198f,
+        -0.55775017f, -0.06825642f, 0.0029707076f, 0.12726131f, 0.084115595f, -0.33902293f, 0.018990964f, 0.05186912f,
+        0.19392276f, -0.17593373f, 0.021711504f, -0.047480337f, -0.0044803536f, 0.11597938f, 0.16467237f, -0.083419755f,
+        0.0026567527f, 0.020838069f, 0.079038166f, -0.024991391f, 0.088852525f, 0.09741456f, 0.20257784f, -0.08119848f,
+        -0.11038307f, -0.08303766f, 0.025518874f, 0.10872228f, 0.018895866f, 0.0048114653f, 0.024011936f, 0.0691235f,
+        0.086922154f, -0.027744887f, 0.12013236f, 0.08563008f, -0.13093787f, -0.16281928f, -0.0937894f, 0.15136823f,
+        0.014481469f, -0.059428617f, -0.038913727f, 0.12763505f, -0.13966273f, 0.007460508f, -0.07042021f, -0.025090728f,
+        -0.0231571f, -0.03817144f, 0.008112861f, 0.05314628f, -0.1322879f, -0.09379025f, 0.07418419f, 0.010368323f,
+        -0.11872752f, -0.07726885f, -0.109515f, -0.086432606f, -0.09412519f, -0.059992887f, 0.09919057f, -0.01233685f,
+        0.078407355f, -0.036509592f, 0.024460623f, 0.11426886f, -0.05055237f, -0.07754419f, 0.1108442f, 0.006855362f,
+        0.086240776f, 0.005359671f, -0.11446494f, 0.19446394f, 0.21989055f, 0.0045426562f, -0.057886302f, -0.072259896f,
+        0.00396999f, -0.15950613f, -0.06886914f, -0.13254316f, -0.15160054f, -0.23334281f, 0.20617379f, 0.11804806f,
+        -0.011589851f, -0.16343455f, -0.22123215f, 0.21167983f, -0.022837799f, 0.09059152f, 0.08424376f, -0.17058375f,
+        0.16206035f, 0.016957188f, -0.050428372f, -0.07262476f, 0.03203699f, 0.0523746f, -0.1410222f, 0.0942154f,
+        -0.24418984f, 0.0016447335f, -0.066858575f, -0.009109194f, 0.033033643f, 0.039469622f, -0.14359769f, -0.12561022f,
+        0.02242048f, -0.18574274f, 0.055094425f, 0.21350892f, 0.052659094f, -0.0070653427f, -0.049657904f, 0.20313367f,
+        0.14090782f, 0.13984513f, 0.16209424f, -0.0018737789f, 0.13237698f, 0.17986958f, -0.065568924f, 0.0499378f,
+        -0.047585756f, 0.017810978f, -0.06386558f, 0.24129093f, -0.075720884f, -0.028865982f, -0.022473522f, -0.214707f,
+        0.24646868f, -0.015202668f, 0.070713975f, 0.062035337f, 0.08656193f, -0.034767844f, 0.20694701f, 0.19037847f,
+        -0.009022591f, 0.09954016f, 0.111225076f, -0.04440242f, 0.0051464466f, -0.017755006f, -0.17780061f, -0.0018062304f,
+        0.21232171f, -0.0691049f, -0.07644809f, 0.100476265f, 0.009882689f, 0.057395753f, 0.032845285f, 0.059631355f,
+        0.041473363f, 0.034714893f, -0.07525787f, 0.081298605f, 0.1097384f, -0.034213893f, -0.025416002f, -0.01969878f,
+        -0.21227701f, -0.13805932f, -0.051361505f, 0.09547052f, -0.12658443f, 0.025751155f, 0.042840034f, -0.020027917f,
+        0.08592227f, -0.046607364f, 0.025601303f, -0.11674193f, 0.22507401f, 0.037217364f, -0.045018274f, 0.08865945f,
+        0.0022679819f, -0.20149618f, 0.078327194f, 0.0013192456f, 0.028359726f, -0.2329737f, 0.03846375f, 0.055776365f,
+        -0.06885001f, 0.10473039f, -0.06639217f, 0.08474444f, 0.0645499f, -0.27602687f, -0.18337107f, 0.04601086f,
+        -0.105946355f, -0.04087624f, 0.1497177f, -0.20104985f, 0.22177918f, -0.17182392f, 0.21232134f, -0.42338616f,
+        -0.5329925f, 0.22060715f, 0.05373228f, -0.08275272f, -0.16318393f, -0.11940025f, -0.101438425f, -0.25628313f,
+        0.03672328f, 0.14125782f, 0.01038864f, 0.013588512f, -0.22844642f, -0.24612685f, 0.13936786f, -0.059100263f,
+        -0.2911249f, -0.18255027f, -0.103680685f, 0.11365737f, 0.08037882f, 0.020684011f, -0.22294809f, 0.0136956945f,
+        -0.0316286f, 0.015773373f, 0.17750068f, -0.0019749484f, 0.08309054f, 0.062311474f, -0.010621692f, -0.119245455f,
+        -0.13742383f, -0.049926076f, 0.10784997f, -0.018001953f, 0.19339645f, -0.13188939f, 0.18343224f, -0.014986185f,
+        0.09128255f, -0.045623932f, 0.03887018f, 0.2638126f, -0.22531015f, -0.21619685f, 0.0028725187f, 0.062162008f,
+        -0.03648104f, 0.36653042f, 0.10569977f, 0.011086994f, -0.0057010045f, 0.14840287f, -0.12085889f, 0.09707091f,
+        -0.0337983f, -0.10889988f, -0.04003559f, -0.057825275f, 0.19364801f, 0.10544106f, 0.021067394f, 0.04557879f,
+        0.04225617f, 0.04715141f, 0.08341909f, 0.007428079f, -0.17950223f, -0.09910577f, 0.054924734f, -0.038836766f,
+        0.09506786f, -0.007075942f, 0.023869568f, -0.037040755f, -0.048271075f, 0.12827118f, 0.0328844f, 0.008495354f,
+        -0.09776189f, 0.08126186f, 0.02774899f, -0.08065604f, -0.09806136f, -0.09242974f, -0.024802633f, 0.13570412f,
+        -0.12128945f, -0.013906667f, -0.012903224f, -0.039865352f, -0.008688563f, -0.05256101f, 0.004807129f, -0.05060006f,
+        -0.079166f, -0.006414541f, -0.08532534f, 0.057248265f, -0.10444727f, 0.12341184f, -0.0044520306f, -0.002464774f,
+        -0.06610291f, -0.06479038f, -0.01214018f, 0.18554111f, -0.056678697f, 0.009394924f, 0.015357659f, -0.012622382f,
+        -0.033333752f, 0.032777943f, 0.018132588f, -0.011590725f, 0.025402002f, 0.028666228f, -0.20429361f, 0.20584378f,
+        -0.11033154f, -0.34692454f, 0.0981658f, 0.2351771f, -0.12970027f, -0.0002785037f, 0.15801889f, 0.08882552f,
+        -0.00920044f, -0.0517459f, 0.07372491f, -0.04444606f, 0.17770003f, 0.15317896f, 0.0728651f, 0.10583315f,
+        -0.16115606f, -0.02073655f, 0.31458694f, -0.0069011333f, 0.23692091f, 0.26640385f, -0.050498374f, -0.09754005f,
+        0.19637999f, 0.015869604f, -0.20393f, -0.0308657f, -0.43122303f, -0.031177877f, 0.06304404f, -0.0045183212f,
+        -0.045947667f, 0.020270256f, -0.07022173f, 0.12040375f, -0.11128481f, 0.016010137f, 0.21004915f, -0.10207601f,
+        0.22674046f, 0.121635005f, 0.09194027f, 0.022919742f, -0.19323924f, -0.22878756f, 0.03703208f, -0.3007305f,
+        0.21052049f, -0.15927781f, 0.21492806f, -0.03313497f, 0.039202146f, -0.10609157f, 0.22363512f, -0.17786399f,
+        -0.030770818f, -0.06116949f, 0.103592634f, -0.09613771f, -0.25399685f, 0.24908806f, 0.06943102f, 0.03538389f,
+        -0.0008397942f, 0.13573869f, -0.0010471558f, 0.05676808f, 0.006610232f, 0.08987211f, -0.039016016f, 0.07281898f,
+        -0.11734717f, 0.019914951f, 0.0053819134f, 0.02234468f, 0.058695253f, -0.06514335f, -0.06428837f, 0.0409912f,
+        -0.01162905f, 0.052182592f, 0.016155086f, 0.111330144f, -0.023666156f, -0.07522445f, 0.007871102f, 0.10666071f,
+        0.0846229f, -0.10788347f, -0.13274089f, 0.0035538566f, -0.0019282402f, -0.09627749f, 0.04381505f, -0.049624223f,
+        0.0041623414f, -0.041619677f, 0.14163962f, 0.1779479f, -0.008361332f, -0.117914125f, -0.07833868f, -0.09150612f,
+        0.032775454f, 0.13432962f, -0.09371225f, -0.19036587f, 0.11524667f, -0.016988182f, -0.10199068f, 0.14740472f,
+        -0.007925274f, 0.03400826f, 0.05594035f, 0.11182401f, -0.018152423f, 0.013312968f, 0.0066036787f, -0.006770692f,
+        0.091480434f, -0.05952266f, 0.07733572f, -0.008026797f, 0.14900377f, 0.13125518f, 0.06920757f, 0.08010788f,
+        0.12252665f, -0.1167111f, -0.035754174f, -0.17470646f, -0.23970753f, 0.20948115f, -0.063746125f, 0.0040481077f,
+        0.17400068f, -0.093687356f, -0.2052383f, 0.047251068f, -0.1965097f, -0.24308191f, 0.1867841f, 0.14783074f,
+        -0.07164321f, 0.19016644f, 0.018306471f, -0.114164986f, -0.09442392f, -0.15675972f, -0.0109449625f, 0.00032782814f,
+        -0.10524271f, 0.06422244f, -0.42561075f, -0.14369014f, 0.098708846f, -0.054585505f, -0.085677505f, -0.046016123f,
+        -0.13706657f, 0.06637502f, 0.05224447f, 0.13458914f, 0.06768084f, -0.01722035f, -0.18691747f, -0.05447861f,
+        0.058327626f, -0.10032387f, 0.023606637f, -0.20563562f, -0.14464013f, 0.07296917f, -0.3600264f, -0.0038664604f,
+        -0.022364218f, 0.1497095f, -0.13984342f, 0.13229683f, 0.18304294f, 0.16258758f, 0.19309202f, 0.095733434f,
+        -0.019016538f, -0.045515925f, -0.32564306f, 0.23523599f, 0.1314823f, 0.0112911835f, 0.09128219f, -0.30079955f,
+        -0.029438728f, -0.116840184f, 0.04221098f, -0.027870111f, -0.06581138f, -0.092828676f, -0.05019048f, -0.12649159f,
+        -0.06414713f, 0.16399345f, 0.05691057f, 0.0072190543f, 0.0003329789f, -0.014161648f, 0.05471282f, 0.076914094f,
+        0.17575598f, -0.07033445f, -0.06975585f, 0.004074951f, 0.06687808f, 0.121449865f, -0.0014593765f, 0.060885925f,
+        -0.017149936f, -0.009126388f, 0.11861175f, 0.03696952f, -0.055495124f, -0.098050095f, 0.08153131f, -0.031795282f,
+        0.050278004f, -0.04769586f, -0.10192068f, 0.02490053f, -0.051663134f, 0.037850898f, 0.19102517f, -0.015024955f,
+        -0.03272343f, 0.07438166f, -0.13467424f, 0.066592835f, 0.13703366f, 0.16709568f, 0.038715363f, 0.01595538f,
+        0.13215472f, 0.043174736f, 0.12458925f, 0.014572633f, 0.12094365f, 0.11821576f, 0.016870271f, 0.013466332f,
+        -0.039307363f, 0.08205254f, 0.019126683f, -0.021267142f, 0.08901189f, 0.0101029845f, -0.04615976f, 0.13238887f,
+        0.1271051f, -0.090975285f, -0.165371f, 0.1248461f, 0.05839588f, -0.029850783f, -0.10315999f, 0.030203987f,
+        0.12164719f, 0.05573506f, 0.03796247f, 0.18498363f, -0.01726814f, 0.12413875f, 0.14585425f, 0.053334158f,
+        -0.0025214516f, -0.0989757f, -0.16194451f, 0.14526953f, 0.04609361f, 0.007779593f, -0.076016285f, 0.014362197f,
+        0.18975566f, 0.04470119f, -0.19106099f, -0.06994771f, 0.1749535f, 0.13091211f, 0.08172146f, 0.049325287f,
+        0.009359011f, 0.043405797f, 0.0537297f, -0.09507226f, -0.09232237f, 0.053853974f, -0.07077326f, -0.11413097f,
+        0.10357097f, -0.065803625f, -0.114393726f, 0.024055587f, 0.18025523f, 0.100259855f, -0.090156734f, 0.019560473f,
+        -0.100310035f, 0.008432435f, 0.09519298f, -0.032650188f, 0.0987047f, 0.3246589f, 0.09182064f, -0.097964086f,
+        0.10565866f, -0.089344904f, -0.06598062f, 0.053071864f, 0.05873758f, 0.01327737f, -0.09415658f, 0.00972048f,
+        -0.0441643f, -0.05173282f, 0.19790915f, -0.0015459236f, 0.13519281f, 0.06581469f, -0.05251106f, 0.085374355f,
+        -0.092923075f, 0.035056073f, 0.039678566f, 0.09039435f, 0.14437434f, 0.046598244f, -0.02259538f, 0.056703314f,
+        0.087126374f, 0.08359836f, 0.06953996f, -0.018827993f, -0.072421f, 0.07245079f, 0.05883586f, -0.1183417f,
+        0.121465534f, -0.08128823f, 0.24256389f, 0.088708416f, 0.046193838f, 0.049622532f, 0.06301404f, 0.1979879f,
+        0.07190581f, 0.2446978f, 0.1792815f, -0.1383859f, 0.02727331f, -0.007482187f, 0.035102822f, 0.11475377f,
+        0.0340846f, -0.028668169f, -0.06367798f, 0.010539466f, 0.09533728f, -0.02658206f, 0.16595007f, 0.049810834f,
+        0.025356192f, -0.009613955f, -0.009997356f, -0.017867228f, -0.016293759f, 0.059440147f, -0.116033174f, 0.1827154f,
+        -0.105036296f, -0.0824966f, 0.09140206f, 0.041560806f, -0.06567416f, 0.041461486f, -0.11965635f, 0.1604279f,
+        -0.03674778f, 0.17423615f, 0.16351014f, -0.07540323f, 0.11672179f, -0.07098411f, 0.13002616f, -0.123641506f,
+        -0.1147658f, -0.08962156f, -0.054601416f, -0.1093923f, -0.10443755f, 0.06043533f, -0.15780842f, 0.034031734f,
+        0.092265755f, -0.05241722f, 0.09789882f, 0.054927424f, -0.13946131f, -0.013120603f, 0.003554929f, -0.01748709f,
+        -0.013317903f, -0.04402115f, 0.2046104f, 0.033922903f, -0.15392217f, 0.08129349f, 0.034623686f, 0.016475704f,
+        -0.07024123f, -0.022344643f, 0.10211206f, -0.060088318f, -0.010151679f, 0.04465749f, 0.12112478f, 0.0036766033f,
+        -0.16236982f, 0.024822852f, 0.07549894f, -0.042969435f, -0.10261494f, 0.08316995f, 0.103010334f, 0.15800239f,
+        0.055486083f, 0.015708717f, 0.010599397f, 0.03243295f, -0.07904584f, 0.058281135f, -0.17556158f, 0.078160375f,
+        0.1477165f, 0.050552998f, 0.0967975f, -0.10338128f, 0.009979862f, 0.049445618f, -0.124534704f, 0.09146486f,
+        -0.06585925f, 0.001032162f, 0.08770747f, 0.04564735f, -0.056397982f, -0.055857178f, -0.100816734f, 0.056784026f,
+        0.10956622f, -0.05575218f, 0.067350835f, 0.020638503f, -0.018129667f, 0.14947136f, -0.06873175f, 0.031387147f,
+        -0.14269061f, -0.008162606f, -0.07960968f, -0.019130684f, 0.05106381f, -0.04611651f, -0.23860776f, 0.20749247f,
+        0.22580242f, -0.017816309f, 0.09195301f, -0.0025876015f, -0.023315156f, 0.12606867f, -0.09591128f, 0.037108384f,
+        -0.024164699f, -0.006471665f, 0.17117092f, -0.025329376f, 0.19693458f, -0.040853377f, 0.034312483f, -0.103544585f,
+        0.029534621f, -0.027858553f, 0.13981351f, -0.09540109f, 0.014070764f, 0.08355838f, -0.17228846f, 0.22536172f,
+        -0.14907297f, -0.046582717f, 0.028882746f, 0.0031359748f, 0.06016143f, -0.10375414f, 0.1559762f, 0.053673293f,
+        0.056433935f, -0.13303442f, 0.071777076f, 0.09748892f, 0.025239473f, 0.059024382f, -0.1339633f, -0.07330052f,
+        0.16337629f, 0.04551205f, -0.29623643f, 0.46581998f, -0.024882052f, 0.10985749f, -0.2494566f, 0.23511422f,
+        0.24168064f, -0.19432966f, 0.21889094f, 0.047731753f, -0.10643803f, 0.16768844f, 0.4643674f, 0.0915915f,
+        -0.24966717f, 0.39332747f, 0.26542154f, 0.06538015f, -0.45599097f, -0.0870437f, -0.63397884f, 0.18881199f,
+        0.35043657f, 0.47255215f, 0.22191602f, -0.24311802f, 0.2280901f, 0.04926472f, -0.11261742f, -0.27333778f,
+        -0.033421088f, -0.23288903f, -0.061529316f, 0.22626609f, -0.02396899f, 0.04406985f, 0.088084824f, -0.43757722f,
+        -0.18996935f, -0.054890636f, 0.012900564f, 0.36456195f, -0.15451118f, -0.33004788f, -0.4524168f, 0.14304113f,
+        -0.54642415f, -0.11032435f, -0.22839253f, 0.028837059f, 0.13012905f, 0.27979827f, 0.00733757f, -0.019531274f,
+        0.04583167f, -0.124162786f, -0.12089908f, 0.40304127f, 0.16788335f, 0.017846767f, 0.10705438f, -0.2616184f,
+        0.069280684f, -0.02166135f, -0.060599566f, -0.012368481f, 0.119232245f, -0.06134228f, 0.12653437f, -0.14481167f,
+        0.037063282f, 0.09562201f, -0.17139606f, 0.10625834f, -0.0078113424f, -0.06355121f, -0.002249554f, -0.04938034f,
+        0.19344907f, -0.029093515f, -0.057745375f, -0.012988679f, 0.07100687f, 0.11211691f, -0.18706667f, -0.23184687f,
+        0.0835866f, 0.23485774f, -0.021735568f, 0.14431274f, -0.08308622f, 0.015885122f, -0.025013793f, -0.008313232f,
+        -0.03229177f, 0.048579205f, 0.030200155f, 0.05561188f, 0.141943f, 0.0657246f, 0.015896285f, 0.18103784f,
+        0.068839975f, -0.104499094f, -0.0438681f, 0.010574679f, 0.0802932f, 0.08663622f, 0.101828955f, 0.037957937f,
+        0.11066673f, -0.17677173f, 0.033206634f, -0.17379221f, -0.09594401f, 0.08211233f, -0.06678237f, 0.030008784f,
+        -0.019447995f, 0.13369177f, -0.22036804f, -0.03132913f, -0.019388879f, 0.122641616f, -0.1484749f, -0.062033948f,
+        0.12065748f, 0.102360874f, 0.13813533f, -0.08616832f, 0.23798937f, 0.027537046f, 0.021221573f, -0.35026324f,
+        0.017134698f, 0.19688901f, -0.05049708f, 0.13084428f, -0.12518182f, -0.051332008f, 0.14990449f, 0.075323336f,
+        0.008475236f, 0.20745231f, -0.044934973f, -0.12329403f, -0.25885352f, -0.17545696f, 0.1045051f, 0.12818849f,
+        -0.100669414f, 0.24399044f, -0.19747831f, -0.19239749f, 0.0822915f, 0.009376621f, 0.14131044f, -0.14685048f,
+        0.12657559f, 0.098178424f, 0.006729185f, -0.07910021f, 0.2851324f, -0.19354403f, 0.09089084f, 0.07892691f,
+        0.004222984f, 0.085641496f, 0.21372357f, -0.14774454f, -0.14618595f, -0.06795275f, -0.1278402f, -0.158482f,
+        -0.058968715f, -0.27403903f, -0.12462409f, 0.107875854f, -0.3227071f, -0.21541001f, -0.17041358f, 0.105816826f,
+        -0.08365886f, 0.049908895f, 0.013903704f, 0.17412502f, 0.23032065f, 0.0082930755f, 0.04997678f, -0.15020505f,
+        -0.021715859f, -0.07112169f, 0.1515595f, 0.09322835f, -0.17265716f, 0.020462133f, -0.10858615f, 0.08356836f,
+        0.06860501f, 0.16618246f, 0.10460025f, 0.012825021f, 0.055497773f, -0.027022028f, 0.0459978f, -0.08150917f,
+        0.01105403f, 0.012737132f, -0.1449169f, 0.058344312f, 0.03320718f, -0.032449454f, 0.10361186f, -0.14439356f,
+        0.067503646f, -0.0006632105f, 0.1322173f, -0.18121393f, -0.13447368f, 0.07312451f, 0.021617094f, 0.13301526f,
+        0.009906901f, -0.04975784f, -0.0060867793f, 0.09239736f, 0.035280164f, 0.38435903f, 0.1413608f, -0.10260645f,
+        0.10492481f, 0.05952127f, -0.062737525f, 0.0026619113f, -0.048697345f, 0.10159941f, -0.13001941f, 0.01715935f,
+        -0.15332502f, 0.09485167f, 0.18664876f, 0.0787726f, -0.07951149f, 0.07440131f, 0.07514216f, -0.041649938f,
+        0.09590721f, -0.030918181f, -0.09663653f, 0.09085667f, -0.08516418f, -0.0163489f, -0.09964641f, -0.084032275f,
+        0.1548444f, 0.102643356f, -0.17240568f, 0.022919994f, -0.065607786f, 0.104626104f, 0.029447636f, -0.053800106f,
+        0.028766038f, 0.0059132287f, -0.0020685247f, 0.1747111f, 0.06131046f, -0.043970898f, 0.06799685f, -0.1984295f,
+        -0.09041468f, 0.0051708044f, 0.111856f, 0.0015493397f, -0.038118184f, -0.038061135f, -0.02210041f, 0.08009964f,
+        0.030840214f, -0.12035704f, 0.017957345f, 0.054773826f, 0.14145881f, -0.018170541f, 0.026750052f, 0.06534531f,
+        -0.14885968f, 0.10259664f, 0.08638063f, 0.11548994f, 0.11751568f, 0.20623957f, -0.09346546f, 0.028183147f,
+        0.032212593f, -0.09502709f, -0.045465063f, -0.048989203f, 0.055424348f, 0.14720738f, -0.035162516f, 0.18925291f,
+        0.137451f, -0.109704226f, 0.07399823f, 0.32063586f, -0.09862235f, 0.13678038f, -0.03569778f, 0.18081787f,
+        -0.0017595475f, 0.083388396f, 0.003960381f, 0.11683306f, -0.1616597f, 0.0557212f, -0.06092854f, 0.1144025f,
+        0.02518104f, 0.06389039f, -0.07296528f, 0.092032775f, -0.11547575f, 0.16869465f, 0.14048664f, 0.10828377f,
+        -0.050994482f, 0.058142006f, -0.049589843f, -0.019617068f, -0.0141967125f, 0.16807833f, 0.044584215f, 0.11966983f,
+        0.0045380066f, -0.05078801f, -0.12440069f, 0.061718542f, -0.044076856f, -0.05051347f, -0.035637014f, 0.03673097f,
+        -0.012512168f, -0.0012825719f, 0.04787503f, 0.008769462f, 0.11331307f, 0.0060075154f, -0.10332406f, 0.09356364f,
+        0.020893533f, -0.054711137f, 0.13985044f, -0.12414282f, -0.026256572f, -0.14118537f, -0.031175766f, -0.014862468f,
+        -0.028484104f, -0.004204181f, 0.010259834f, -0.09036552f, -0.0051652817f, 0.18672077f, -0.04757174f, 0.12888826f,
+        0.1839537f, 0.10221253f, 0.10354015f, 0.16692588f, 0.20729704f, 0.07574602f, -0.010632376f, -0.15626167f,
+        -0.12144532f, 0.09172175f, -0.02285582f, -0.078134894f, -0.050788995f, -0.04580866f, 0.16854025f, 0.18397644f,
+        -0.02017776f, -0.1410068f, -0.19824779f, 0.23749073f, 0.12150402f, 0.10344023f, 0.009014964f, 0.28093532f,
+        -0.005230703f, -0.31172383f, -0.071609974f, 0.08999979f, -0.25318375f, -0.0037346312f, 0.17058942f, 0.35300645f,
+        -0.27192116f, 0.10770499f, 0.0076578525f, 0.008211373f, -0.09258892f, -0.044527378f, -0.41227052f, -0.009432158f,
+        0.089072704f, -0.09220127f, 0.42325622f, 0.021892373f, 0.4428619f, 0.06289018f, -0.0321986f, -0.03162012f,
+        0.066971995f, -0.3001804f, -0.1319828f, 0.14935185f, 0.18780999f, 0.25127396f, -0.15975615f, 0.01636889f,
+        -0.24103634f, 0.04013873f, -0.20479901f, 0.2007726f, 0.09410264f, -0.05563663f, -0.46545097f, 0.117448784f,
+        -0.4293278f, 0.074038126f, 0.031416077f, -0.038218074f, 0.20408806f, 0.17709307f, -0.023776866f, 0.3131562f,
+        0.18732713f, -0.01441172f, 0.006015284f, 0.24204166f, 0.16310675f, 0.055161998f, -0.09910718f, -0.092090495f,
+        0.1627452f, 0.014887751f, 0.040644117f, 0.059636008f, 0.044119176f, -0.22174637f, 0.0074697076f, 0.04426667f,
+        -0.042476602f, -0.03247969f, -0.058303572f, 0.0890569f, -0.0478482f, 0.019175313f, -0.0025572143f, 0.0721997f,
+        -0.080349565f, 0.08182931f, -0.030734435f, -0.040925868f, -0.040865477f, 0.04986017f, -0.060229123f, 0.014050063f,
+        -0.07420343f, 0.030014371f, 0.17092064f, -0.032760154f, 0.27170265f, 0.06206214f, -0.05020511f, 0.081090555f,
+        -0.02564169f, 0.029582208f, 0.13353372f, 0.11914402f, 0.1056401f, 0.0051695285f, 0.014164832f, 0.13531078f,
+        -0.18803866f, -0.067861706f, 0.01889267f, 0.083894484f, 0.06950451f, 0.008404622f, -0.1567919f, 0.2566827f,
+        -0.13378385f, 0.11344972f, 0.055455167f, 0.08141817f, -0.17899695f, 0.14846446f, -0.20563345f, -0.021135088f,
+        0.030264333f, -0.28740636f, 0.022768954f, 0.0134791555f, 0.033983666f, -0.09000687f, 0.014908633f, -0.025721908f,
+        0.5016877f, -0.586715f, -0.5677975f, 0.43338332f, -0.25326672f, 0.028432902f, -0.7349446f, -0.08845727f,
+        0.3219216f, -0.29751f, 0.30560827f, -0.4002526f, -0.12786573f, 0.43127978f, 0.21236606f, 0.44009456f,
+        -0.5641072f, -0.30953962f, 0.051280465f, -0.15040858f, -0.11994479f, 0.31512132f, -0.8553107f, -0.14649902f,
+        -0.044512905f, 0.20084357f, -0.08274648f, -0.2872573f, -0.25230134f, -0.029339878f, -0.3384861f, -0.36124274f,
+        0.111747086f, -0.60314095f, -0.52370465f, 0.6718651f, 0.14556031f, 0.78259563f, 0.3356721f, -0.62572944f,
+        -0.7593402f, -0.29969448f, -0.6335885f, 0.27245516f, -0.56912583f, 0.0012157711f, -0.49305466f, 0.30636096f,
+        -0.5497939f, -0.05686306f, -0.2885845f, -0.5145403f, 0.36807135f, 0.7122897f, 0.7737737f, -0.19097246f,
+        -0.539785f, 0.116432734f, -0.17049517f, 0.21854216f, 0.26375726f, 0.4532164f, -0.323938f, -0.11173684f,
+        0.029860467f, -0.14368448f, 0.110884555f, -0.19052622f, 0.054182444f, 0.0015259017f, 0.039159667f, -0.017077195f,
+        0.030134685f, -0.03137984f, 0.24244986f, 0.12900971f, -0.07803983f, -0.08136629f, -0.063129485f, -0.0791986f,
+        0.053517595f, -0.05633289f, -0.04913346f, -0.016476776f, -0.010975939f, 0.0050767367f, -0.080329195f, 0.0112077035f,
+        0.04004343f, -0.058415186f, -0.07037993f, 0.1343269f, 0.1439078f, 0.11046684f, -0.020478902f, 0.18809232f,
+        0.0077180853f, -0.030731183f, -0.13336946f, -0.24460478f, 0.050254907f, -0.21110277f, -0.051455703f, -0.03828507f,
+        -0.05727356f, 0.15087888f, -0.11236987f, 0.104889415f, -0.06563639f, -0.11574071f, 0.08448401f, 0.040674668f,
+        0.054609884f, 0.117125586f, 0.07273277f, -0.029981194f, 0.0568798f, -0.073979355f, 0.12788963f, 0.03661592f,
+        0.15371504f, 0.064514935f, -0.16178672f, 0.029998103f, -0.26706296f, -0.08170604f, -0.00091339526f, 0.0010949497f,
+        0.30983412f, -0.2593589f, 0.0034094169f, 0.23016596f, -0.40446848f, 0.37997198f, -0.17091173f, -0.12493527f,
+        -0.0616486f, 0.33250213f, -0.07785665f, -0.26726004f, -0.0020843968f, 0.10922044f, -0.06603903f, 0.01921403f,
+        -0.4957867f, 0.28576842f, -0.006723689f, 0.1647703f, -0.4059227f, -0.22484463f, -0.10055871f, -0.15002984f,
+        0.0043315003f, 0.27416298f, 0.27265754f, -0.44753462f, -0.069122255f, -0.14350817f, -0.078328006f, -0.3460439f,
+        0.04235684f, 0.15332122f, -0.08576109f, 0.11343603f, 0.10452189f, 0.49819884f, -0.032897823f, -0.1833325f,
+        0.43571228f, -0.11344746f, 0.12811153f, -0.27515155f, -0.25049f, -0.16902265f, -0.4348707f, 0.10647204f,
+        0.45177543f, -0.114238635f, 0.09394238f, -0.21707135f, -0.02670849f, 0.40770674f, 0.5641026f, -0.37066075f,
+        -0.34831896f, 0.18887627f, -0.16840905f, 0.17556876f, 0.26034313f, -0.36837903f, -0.31471327f, -0.015318847f,
+        0.09062681f, 0.1265813f, 0.046001747f, 0.03808251f, 0.23217267f, 0.13711827f, -0.04616102f, 0.10004413f,
+        0.09374034f, -0.14544488f, -0.09640747f, -0.11126872f, -0.011049363f, 0.113647595f, -0.12097288f, -0.10522627f,
+        -0.14981265f, 0.11967408f, -0.028781286f, -0.08095259f, 0.1006286f, 0.007623542f, 0.046130937f, -0.11741734f,
+        0.013138205f, 0.21446772f, 0.20552173f, 0.12257973f, 0.052450944f, 0.123146325f, -0.060662556f, -0.004651555f,
+        -0.14185733f, -0.09349675f, 0.16069216f, -0.17349984f, 0.20275366f, 0.1272951f, -0.20582384f, 0.08089192f,
+        -0.019640725f, -0.12868057f, 0.028769214f, -0.3345676f, 0.11171375f, 0.24178371f, -0.08257872f, 0.19921255f,
+        0.0975452f, 0.013136145f, 0.13233626f, 0.15977688f, 0.16333082f, 0.08978239f, -0.020767573f, 0.37733734f,
+        0.037016265f, 0.086679675f, -0.20734769f, 0.053241223f, 0.055592827f, -0.40998495f, -0.10007357f, -0.058688145f,
+        0.0033507461f, -0.14065756f, 0.17101546f, -0.0011813338f, 0.14943898f, 0.1589562f, -0.032829292f, 0.007749802f,
+        -0.02852347f, 0.1174953f, 0.10810385f, 0.07362117f, -0.04329609f, -0.02300741f, -0.13502601f, 0.16318515f,
+        0.088227466f, -0.028679539f, 0.09365212f, 0.04058401f, 0.04497862f, 0.104686305f, 0.027313428f, -0.094676055f,
+        0.051319405f, -0.18417196f, -0.2382779f, 0.09346882f, -0.0012682589f, -0.21450217f, 0.051704094f, 0.12194569f,
+        0.16426498f, 0.21264905f, 0.06120298f, 0.059466552f, -0.12978543f, 0.08792294f, 0.1512446f, 0.054339655f,
+        0.37609538f, 0.057998594f, 0.21776198f, 0.07971836f, -0.23317224f, -0.054900028f, 0.032946624f, 0.03890396f,
+        -0.07665657f, -0.07743656f, -0.049681906f, -0.14550923f, 0.051711652f, -0.16648458f, 0.0199789f, -0.27616382f,
+        0.012716961f, 0.1619216f, -0.0040370557f, 0.13526592f, 0.13059026f, 0.11454767f, 0.15189175f, 0.24736588f,
+        0.15476239f, -0.078826405f, -0.094070494f, 0.112043515f, -0.09142864f, -0.007659958f, -0.11065774f, 0.018564614f,
+        0.15907878f, 0.018877078f, 0.11036711f, -0.0544608f, 0.030841986f, 0.048059188f, 0.09745531f, 0.065200664f,
+        0.14656994f, -0.15555008f, -7.5588214e-05f, -0.055647857f, -0.012454705f, -0.1601669f, -0.091591194f, -0.2689093f,
+        -0.09645735f, 0.06683176f, 0.12702586f, 0.1540641f, -0.059037834f, 0.19751334f, -0.05206449f, -0.08447749f,
+        -0.060419377f, -0.04015956f, 0.0119362455f, 0.34860712f, 0.10632631f, 0.2655374f, 0.029930042f, -0.29391623f,
+        0.12457601f, -0.16214263f, -0.27420017f, -0.19124913f, -0.020817965f, 0.059702426f, 0.086910635f, 0.2540723f,
+        -0.014323115f, -0.17452465f, -0.033965826f, 0.057032052f, -0.037018184f, 0.039651554f, 0.17720354f, -0.06515421f,
+        -0.029947007f, 0.15563309f, -0.08446476f, -0.016274843f, 0.11678089f, -0.14004298f, -0.041483354f, 0.12873504f,
+        0.20154025f, -0.16778108f, -0.3456088f, 0.608787f, -0.3066589f, 0.3595023f, -0.4943839f, 0.105072685f,
+        0.4320252f, -0.16104783f, 0.54439807f, -0.29616445f, -0.12093412f, 0.3688251f, 0.009513403f, 0.28904438f,
+        -0.5423807f, -0.18184952f, 0.2611989f, 0.011864579f, -0.32675272f, -0.09224516f, -0.21591428f, -0.14472143f,
+        -0.031664576f, -0.019769106f, 0.14655563f, -0.25109085f, 0.094804585f, -0.0008824971f, -0.12581453f, -0.30618694f,
+        0.23878314f, -0.43223876f, -0.29437828f, 0.5594426f, 0.3511787f, 0.37652573f, 0.28450313f, -0.30353874f,
+        -0.22085969f, -0.0065877466f, -0.44261622f, 0.61925894f, -0.18356186f, -0.13460667f, -0.4440399f, 0.18861982f,
+        -0.47686583f, 0.020981893f, 0.098478824f, -0.25246388f, 0.26879108f, 0.29245362f, 0.67068136f, -0.049253646f,
+        -0.2656762f, 0.2420473f, 0.12912479f, 0.21272497f, -0.3058311f, 0.07271814f, -0.40554398f, -0.1050106f,
+        0.15949512f, 0.34885007f, -0.49460915f, -0.16348806f, 0.18562838f, -0.20977058f, 0.33071032f, -0.5141226f,
+        -0.1660439f, -0.16197808f, -0.18207504f, -0.2260635f, -0.032443862f, -0.2138759f, -0.1429227f, -0.36358142f,
+        -0.06658695f, 0.21498942f, -0.19396983f, -0.31138703f, -0.18905686f, -0.6081999f, 0.056206573f, -0.055743013f,
+        0.051554266f, -0.013175603f, 0.012072429f, 0.20185481f, 0.2809695f, 0.3287402f, 0.14027329f, -0.04830977f,
+        -0.31447676f, -0.22126885f, -0.24559012f, -0.16582134f, -0.08705108f, 0.114562646f, -0.111822225f, 0.20342515f,
+        -0.09090185f, -0.24418382f, -0.3449319f, -0.6952848f, 0.27799648f, 0.53968376f, 0.33754846f, 0.4050198f,
+        -0.095459275f, 0.43529883f, -0.031876385f, 0.22960475f, -0.09004339f, 0.1320223f, -0.32219574f, 0.44061577f,
+        0.098574184f, 0.32629827f, -0.08746235f, -0.039815433f, 0.30758944f, -0.29355606f, 0.03180447f, -0.38950762f,
+        0.36258706f, 0.09808288f, 0.08172136f, -0.21643363f, -0.005543645f, 0.10184412f, 0.03778282f, -0.40096626f,
+        -0.0010169385f, -0.038236797f, -0.07399951f, 0.05384168f, 0.13905342f, 0.025911506f, -0.011618779f, -0.006285292f,
+        0.17839794f, 0.21478847f, 0.3664092f, -0.15665285f, -0.007849581f, 0.09446474f, 0.07415931f, -0.14857791f,
+        -0.19796248f, -0.018204022f, 0.13246359f, 0.04212857f, 0.0785871f, 0.13344672f, 0.18218324f, 0.14787535f,
+        -0.10363854f, -0.126392f, -0.11270426f, -0.005555814f, 0.14971666f, -0.028345892f, -0.023194987f, -0.004378248f,
+        -0.4579818f, 0.08530515f, -0.2745244f, 0.12213325f, -0.015745662f, 0.13040854f, 0.13947755f, 0.13907865f,
+        -0.026445385f, 0.2580233f, 0.052682586f, 0.18731922f, 0.041529007f, 0.12870313f, 0.025062522f, 0.14430183f,
+        0.16308038f, 0.24622373f, 0.29167977f, -0.05083732f, 0.046772577f, 0.059216343f, 0.17468977f, -0.0119710835f,
+        -0.060345355f, -0.17641084f, 0.23729339f, -0.10361974f, -0.22607657f, -0.16380715f, 0.006353935f, 0.003142932f,
+        -0.14064436f, 0.2638802f, -0.08903118f, 0.14026552f, -0.1279027f, -0.027869541f, -0.063418694f, 0.19245192f,
+        0.16985124f, -0.0077717127f, 0.042588234f, 0.043468427f, -0.12673452f, -0.07355404f, -0.21270402f, 0.06335694f,
+        0.020436585f, 0.0397496f, 0.2457584f, -0.14630751f, 0.033079244f, 0.07744644f, 0.23230506f, 0.22783485f,
+        0.10502764f, -0.06190475f, 0.13705847f, -0.15545326f, -0.12192794f, 0.012684715f, 0.074547015f, -0.17694753f,
+        0.4549957f, 0.13588062f, 0.05741715f, 0.4043687f, -0.10213137f, 0.036679864f, -0.13808541f, -0.025628114f,
+        0.36902678f, -0.0620887f, -0.0347936f, -0.11809295f, -0.011627384f, -0.20753682f, 0.008649378f, 0.07375604f,
+        -0.04814167f, -0.0648762f, 0.2098987f, 0.022943882f, -0.2000592f, -0.25056437f, 0.14127769f, -0.012168446f,
+        -0.013189034f, 0.16695002f, 0.15101264f, -0.22726041f, 0.2516404f, 0.056862526f, 0.24250315f, -0.04919055f,
+        0.07618584f, 0.18496197f, -0.07645265f, 0.012410617f, -0.14893834f, 0.061896805f, -0.025574585f, -0.037694905f,
+        0.06465862f, 0.068523884f, 0.006964143f, -0.114597835f, -0.006305095f, -0.10801471f, -0.02699572f, 0.0181111f,
+        -0.09517345f, -0.030916959f, 0.18413484f, 0.07732618f, 0.010729319f, 0.21525748f, 0.39081004f, 0.19420464f,
+        -0.054017033f, -0.1061684f, -0.08337673f, -0.33555967f, 0.16914867f, -0.031479828f, -0.059285797f, 0.044596314f,
+        -0.07773533f, 0.007341189f, -0.13495684f, 0.08429414f, 0.2589082f, -0.048549976f, 0.081726335f, -0.061598133f,
+        -0.117074266f, 0.32168335f, -0.055604074f, 0.18651083f, 0.025114931f, 0.01267897f, -0.49076146f, 0.14415653f,
+        0.2844417f, 0.29726842f, 0.046978615f, -0.05893405f, -0.109066725f, -0.22093855f, 0.22443724f, -0.016433463f,
+        0.08301386f, 0.008125606f, 0.15987308f, 0.16251822f, -0.007950213f, 0.107065305f, -0.012104544f, 0.0049433536f,
+        0.098196924f, 0.124929786f, 0.07434071f, -0.14087361f, -0.05966575f, -0.088606976f, 0.053004865f, 0.07718851f,
+        0.13040523f, -0.058586445f, 0.11793242f, 0.0670651f, -0.26617748f, -0.034356806f, 0.22721647f, -0.20078449f,
+        -0.04422199f, -0.07219274f, 0.3238111f, -0.044266187f, 0.006030529f, -0.11502381f, -0.044572953f, 0.13148026f,
+        0.1604845f, -0.1548062f, 0.10853243f, -0.16311637f, 0.10979753f, 0.059678696f, -0.04570086f, -0.058512848f,
+        0.0061097555f, 0.1440241f, -0.07142148f, 0.18366612f, 0.10935549f, -0.087611966f, -0.117461815f, 0.036421265f,
+        0.090002224f, -0.15144022f, 0.09516875f, -0.07991906f, 0.19115241f, 0.04687352f, -0.18557662f, 0.15508626f,
+        0.20726928f, -0.07230742f, 0.003181088f, -0.06653489f, -0.011558557f, -0.05416955f, 0.14989753f, 0.27184328f,
+        -0.000419333f, -0.034522362f, 0.035660125f, 0.044214174f, -0.074704036f, 0.095321946f, 0.046607777f, -0.018962743f,
+        -0.066319615f, -0.04395948f, 0.22055435f, 0.1578608f, -0.13107103f, -0.1890453f, -0.06999148f, -0.12329211f,
+        0.047106076f, 0.30325848f, -0.027496278f, 0.16313168f, 0.03450337f, 0.019717505f, -0.2542208f, -0.15430553f,
+        0.17014977f, 0.23351708f, 0.039513573f, -0.0136245f, 0.041041926f, -0.08532865f, -0.01649628f, 0.04859928f,
+        -0.023855606f, 0.21445379f, -0.039339956f, -0.04351355f, -0.006671872f, 0.11046247f, -0.014179729f, -0.14135516f,
+        0.1442551f, -0.023131527f, 0.020245502f, -0.051704206f, 0.025189716f, 0.10018393f, -0.1401078f, 0.13718444f,
+        -0.011538019f, 0.015451814f, -0.06102626f, 9.452366e-05f, -0.026561867f, -0.0035695902f, -0.0066382103f, 0.15728296f,
+        -0.046520036f, 0.12236911f, 0.045965284f, 0.015454303f, -0.20985699f, -0.14696123f, 0.108611785f, 0.01909296f,
+        0.16599727f, -0.087102786f, 0.29094425f, 0.043747623f, -0.14373252f, 0.121828385f, -0.035961222f, 0.21534514f,
+        0.09170361f, 0.016733952f, 0.20058043f, 0.15911657f, 0.095325306f, 0.045310985f, -0.16021967f, 0.33228433f,
+        -0.12129467f, -0.028310388f, 0.24032556f, 0.082280666f, 0.14240916f, -0.026254455f, 0.1640382f, 0.1352675f,
+        0.2123426f, -0.19805528f, 0.036322482f, 0.007486571f, -0.07334024f, -0.08379292f, 0.15460348f, -0.058399975f,
+        0.40916362f, 0.19642064f, 0.05170827f, 0.1391808f, 0.09888678f, 0.01739148f, 0.10615435f, -0.2630364f,
+        -0.14010143f, 0.08447757f, 0.14272319f, 0.22161315f, -0.23137233f, -0.11149219f, -0.07985464f, -0.4734883f,
+        0.11270411f, -0.03230664f, -0.05522712f, -0.21849592f, -0.06671415f, -0.017482674f, 0.021243365f, -0.23617768f,
+        0.055261627f, -0.04886192f, 0.14431383f, 0.13441542f, 0.17508805f, 0.6370768f, -0.14035486f, 0.1935971f,
+        0.34426206f, 0.31186917f, 0.06837052f, -0.33750936f, 0.3246078f, -0.17676108f, 0.5721093f, -0.18071236f,
+        -0.006618936f, 0.0085508805f, -0.25211665f, -0.012637419f, -0.12569936f, -0.17208743f, -0.41567606f, -0.34061846f,
+        0.20052332f, -0.076678924f, -0.1798134f, -0.22266962f, -0.08411045f, -0.0481592f, 0.15787835f, -0.22308898f,
+        -0.0112440325f, -0.021040307f, 0.21014117f, 0.21316233f, 0.121923015f, 0.14838031f, 0.2720908f, 0.30056515f,
+        -0.4100164f, -0.3563924f, -0.07495674f, -0.4808284f, -0.0033127835f, 0.05875218f, -0.16617526f, 0.55596673f,
+        -0.23322657f, -0.3421481f, -0.1510886f, -0.17220806f, 0.42088136f, 0.31220308f, 0.15941456f, 0.55759853f,
+        -0.10485804f, 0.18233779f, 0.018914025f, 0.21806425f, -0.061126515f, -0.024866078f, -0.4194732f, 0.6539567f,
+        0.5278642f, 0.29314983f, -0.043869805f, 0.070967026f, -0.087020874f, -0.19185953f, 0.19605881f, -0.106607676f,
+        -0.03920165f, -0.05718393f, 0.08928906f, -0.0339755f, -0.104495876f, -0.033825457f, -0.04704518f, -0.19602549f,
+        -0.12713698f, -0.1475231f, -0.00348598f, -0.04692853f, -0.14957598f, -0.20879465f, 0.05261623f, -0.1568125f,
+        -0.10428021f, -0.14194125f, 0.059022713f, 0.022400394f, -0.2007271f, -0.061125554f, 0.15498197f, -0.16657563f,
+        -0.03563599f, 0.119699925f, 0.13315828f, 0.1983636f, -0.16572686f, 0.022077112f, -0.008745021f, 0.111287676f,
+        0.100701384f, 0.054413702f, -0.0558971f, 0.1272984f, 0.14829943f, 0.052996855f, -0.049199242f, 0.1784315f,
+        -0.025692446f, -0.066757515f, -0.09273109f, 0.074239045f, 0.16062243f, -0.112204045f, 0.05837192f, 0.21121839f,
+        0.0224166f, 0.2588742f, 0.006362284f, 0.17179285f, -0.012024666f, -0.08987003f, -0.07570239f, 0.12753794f,
+        -0.07499183f, 0.07123882f, -0.05885677f, 0.0113994945f, -0.09823701f, -0.015266332f, 0.07288636f, -0.13452664f,
+        -0.33179358f, -0.024693463f, 0.38405532f, -0.3802935f, 0.119220115f, 0.2530191f, -0.099610716f, -0.7927628f,
+        -0.6714079f, -0.13629772f, 0.3318791f, 0.42120197f, 0.12587191f, -0.5437398f, -0.16136816f, -0.38612688f,
+        0.193416f, 0.46879238f, 0.111048155f, 0.24681266f, -0.27903423f, 0.14774232f, -0.18995294f, 0.019576283f,
+        -0.16902728f, -0.3363037f, -0.75203514f, -0.15321021f, -0.25891164f, -0.15837678f, 0.03522733f, -0.3748736f,
+        -0.026083535f, -0.0015059214f, 0.23048401f, 0.33414647f, -0.09915877f, -0.2774457f, 0.5066806f, -0.012239238f,
+        -0.7965011f, 0.1000105f, 0.43238625f, 0.43418366f, 0.012155593f, -0.32009324f, 0.33746156f, -0.18406719f,
+        0.2856926f, -0.43898514f, 0.18675593f, 0.18517141f, -0.62914455f, -0.2870774f, 0.0474648f, -0.34016266f,
+        -0.62012845f, 0.19363827f, 0.40466f, -0.03694472f, -0.22746244f, 0.6934217f, -0.29011154f, -0.053487133f,
+        -0.07003854f, -0.017604696f, 0.014719532f, -0.103011206f, 0.10656184f, 0.03642705f, -0.08763553f, -0.024138005f,
+        -0.019391734f, -0.02658204f, 0.012798678f, -0.1310956f, 0.005130777f, 0.0034046893f, -0.020190885f, -0.020418392f,
+        0.015868219f, -0.052220564f, -0.14507633f, 0.13583194f, 0.0695235f, -0.04732041f, -0.15037541f, 0.10859429f,
+        -0.059955887f, -0.3145605f, 0.066781f, -0.2054209f, 0.08754574f, 0.019551666f, 0.1364826f, 0.18252477f,
+        0.050683733f, -0.217486f, 0.095110945f, -0.08580564f, 0.098472804f, 0.118891165f, 0.03378678f, -0.0985773f,
+        0.029831164f, 0.065080695f, 0.019505769f, -0.11240863f, 0.06365624f, -0.06797437f, 0.122707814f, -0.12323838f,
+        -0.038920622f, -0.023405096f, -0.13011956f, 0.099279486f, 0.05079588f, 0.07112247f, 0.039339356f, 0.06928064f,
+        0.1950537f, -0.049396005f, 0.018366575f, -0.02840134f, -0.27127638f, -0.37867507f, -0.009733877f, -0.06871963f,
+        -0.08970599f, 0.14894801f, -0.04481523f, -0.0710308f, -0.059169557f, 0.0683471f, -0.21666887f, -0.1054778f,
+        -0.42318085f, 0.0024880467f, 0.0051514455f, 0.12461863f, -0.04733248f, -0.285979f, 0.051175974f, 0.092597276f,
+        -0.29247633f, 0.12980896f, 0.07479396f, 0.015791416f, -0.3189579f, -0.3668211f, -0.16744192f, 0.028100213f,
+        0.027375698f, 0.0030610554f, -0.54460377f, -0.2591544f, -0.20403303f, -0.32368016f, 0.006852543f, -0.0836573f,
+        0.068416536f, 0.07276761f, 0.47241187f, -0.12057649f, 0.13825935f, -0.08475197f, 0.142982f, -0.0031154372f,
+        0.51515573f, -0.13849503f, 0.19394132f, -0.51361156f, -0.3711919f, 0.13395645f, -0.4700676f, -0.15164058f,
+        -0.16773507f, -0.119106166f, 0.03402308f, -0.048067342f, -0.35199374f, -0.07238597f, 0.39723706f, -0.4475065f,
+        -0.21325362f, -0.0068248464f, 0.10052101f, 0.12078821f, 0.35762674f, -0.50634986f, 0.045767475f, -0.41151214f,
+        0.26243234f, 0.13096419f, -0.014740733f, -0.07640104f, 0.14843068f, -0.1749773f, 0.21733123f, -0.09394844f,
+        0.04385363f, 0.11521623f, 0.123614356f, 0.12550023f, 0.110941775f, -0.027835773f, 0.07341084f, -0.05899043f,
+        -0.12982967f, -0.16647327f, 0.1903427f, -0.2387784f, -0.019244075f, 0.08776264f, 0.040504843f, 0.047139134f,
+        -0.058951832f, -0.023466535f, -0.11333862f, 0.04593256f, 0.21530269f, -0.14860202f, 0.10223177f, 0.035957173f,
+        0.031367313f, 0.11153619f, -0.082713105f, -0.120103955f, 0.07318838f, -0.026253782f, -0.20686728f, 0.16006996f,
+        0.16208254f, 0.08344545f, 0.07546582f, -0.21345487f, 0.21052557f, 0.17943768f, 0.11217013f, 0.27646333f,
+        0.021928491f, -0.0011562482f, 0.13301158f, 0.10512188f, 0.02970013f, -0.22028929f, 0.04357591f, 0.2001176f,
+        -0.07869495f, 0.1722688f, -0.045194253f, 0.07096392f, -0.08029537f, -0.14357825f, -0.035989266f, -0.15780364f,
+        -0.25445983f, 0.020759948f, 0.17741984f, -0.026942652f, -0.1354214f, 0.089216806f, 0.019368922f, 0.22505076f,
+        0.036433235f, 0.03363244f, -0.12901405f, 0.021885153f, 0.13418049f, 0.027175525f, 0.020589393f, 0.1408282f,
+        -0.2053492f, -0.1696138f, 0.13566813f, 0.06280428f, 0.029081715f, 0.07898288f, -0.23274493f, -0.20520912f,
+        -0.16110227f, 0.13856794f, -0.19781265f, -0.057823114f, 0.081850305f, -0.2288945f, -0.080032274f, -0.007129874f,
+        0.17652267f, -0.06186555f, -0.0976173f, 0.052717f, -0.13245167f, 0.17063878f, 0.3281811f, -0.036610767f,
+        0.10633951f, 0.03914837f, 0.16850056f, 0.1709968f, -0.1086268f, -0.28330344f, -0.11333173f, -0.11221092f,
+        0.106645554f, 0.0030592124f, -0.03319259f, -0.029729418f, 0.26418003f, 0.17297307f, 0.03749253f, 0.0072336784f,
+        -0.035466835f, 0.04536388f, 0.12447667f, 0.21427472f, 0.109451585f, 0.06736561f, -0.013142488f, -0.112267815f,
+        -0.086048536f, 0.07397456f, -0.24412604f, 0.13740222f, 0.13141687f, 0.02881188f, -0.32908925f, -0.18961625f,
+        -0.14484115f, 0.12489505f, 0.38601172f, 0.27090603f, 0.034934785f, -0.08104219f, 0.04989479f, -0.15368544f,
+        0.1577023f, 0.09939853f, -0.079690464f, 0.018169893f, 0.08213494f, -0.16787846f, 0.1585018f, 0.07869341f,
+        0.112079464f, -0.14814015f, -0.2180035f, 0.13842972f, -0.042114906f, 0.19352587f, 0.087894306f, -0.101395f,
+        0.17460172f, -0.03216058f, 0.102331184f, -0.0332585f, 0.30034146f, 0.024828596f, 0.16552497f, 0.09025031f,
+        -0.054491f, 0.06831323f, 0.10847527f, -0.28019828f, 0.14716937f, -0.018043384f, 0.17145264f, -0.012796801f,
+        0.089990936f, -0.25079948f, -0.028108444f, -0.052606042f, -0.28431413f, -0.044708f, 0.13057299f, -0.25833562f,
+        -0.021197118f, 0.07978761f, 0.08854678f, 0.043358773f, 0.014632043f, -0.14568552f, -0.0356622f, 0.12262829f,
+        -0.15166107f, -0.07367879f, 0.13086782f, -0.037748095f, 0.16631314f, -0.12880641f, -0.15120009f, -0.69843954f,
+        -0.43429768f, -0.3639402f, 0.36882934f, -0.07871474f, 0.08258816f, -0.24406272f, -0.37287164f, -0.1951585f,
+        0.20094584f, 0.1171407f, 0.053245265f, 0.58108896f, -0.33075124f, -0.4003042f, 0.17641377f, -0.04993233f,
+        -0.103457354f, -0.29113433f, 0.13561255f, 0.11909255f, -0.13505158f, -0.12784778f, 0.0977639f, -0.13755548f,
+        0.069537975f, 0.019823464f, 0.23017184f, 0.19842528f, 0.34395486f, -0.1254429f, 0.5113434f, -0.038549464f,
+        -0.623405f, 0.23862542f, -0.044334415f, 0.40645814f, 0.20170465f, -0.23665822f, -0.18013336f, 0.09560238f,
+        0.06822236f, -0.53333855f, 0.25184798f, 0.063757226f, -0.530195f, -0.19495645f, -0.0050559635f, -0.2056813f,
+        -0.4296423f, 0.24310832f, 0.3525981f, -0.14586926f, -0.31571823f, 0.4318361f, -0.30778763f, -0.0470722f,
+        -0.09180144f, -0.08832219f, 0.023122264f, 0.12796757f, -0.04653344f, -0.0026716397f, -0.068369955f, -0.25076467f,
+        -0.29884163f, 0.037213862f, 0.10268082f, -0.014790674f, 0.12634335f, 0.09637306f, 0.009752937f, -0.03335676f,
+        -0.029774552f, -0.050754607f, -0.0068996283f, 0.041304335f, -0.07899023f, 0.060573425f, -0.038815595f, -0.15475471f,
+        0.07118823f, 0.046858087f, 0.094290875f, -0.03802396f, 0.024932805f, -0.082167946f, 0.080577575f, -0.04890811f,
+        0.05369365f, -0.048170004f, 0.108573884f, 0.020997006f, 0.12151834f, -0.058992676f, -0.111813135f, 0.097917356f,
+        0.047576636f, 0.03174515f, 0.0807435f, -0.048850145f, 0.02726939f, 0.059478544f, 0.104123294f, 0.10063164f,
+        0.08355305f, 0.099376954f, -0.041966315f, 0.040952656f, -0.17968471f, -0.031129286f, 0.031398028f, -0.021982929f,
+        -0.049586095f, 0.21836628f, -0.10246221f, 0.04195851f, 0.16684495f, 0.07933817f, -0.10842739f, -0.14232008f,
+        -0.2761914f, -0.108090654f, 0.14680977f, 0.030775089f, 0.123434275f, -0.105753444f, 0.04523296f, -0.67818004f,
+        -0.63292617f, 0.010025275f, 0.17162646f, 0.13747367f, -0.2526496f, -0.24839497f, 0.25271714f, 0.18543746f,
+        0.2292873f, 0.60326797f, 0.2751839f, -0.02036849f, -0.6999361f, -0.4680424f, 0.16557585f, -0.20651709f,
+        -0.4331313f, 0.071558274f, -0.35039932f, -0.11159902f, 0.15556097f, 0.0066340966f, 0.15326509f, -0.07132256f,
+        -0.02703086f, 0.14785728f, 0.17272225f, 0.023011506f, 0.05403775f, 0.06829497f, 0.21821694f, -0.19028524f,
+        -0.31543574f, -0.06480315f, 0.24361002f, 0.27450237f, -0.17298876f, -0.32131648f, 0.12630041f, 0.22867295f,
+        0.061723128f, -0.1980056f, 0.02410172f, 0.36797795f, -0.374443f, -0.2607421f, 0.37851626f, -0.16625352f,
+        -0.18971948f, 0.12843144f, -0.36006534f, 0.227329f, -0.10636947f, -0.2574819f, -0.19827387f, -0.41704592f,
+        -0.19263911f, 0.031435017f, 0.09817817f, 0.10235461f, 0.009124458f, -0.11395306f, 0.09541128f, 0.06141803f,
+        -0.114417225f, -0.014627524f, -0.017009148f, -0.082654595f, 0.046892263f, -0.15616666f, -0.013297237f, 0.021869263f,
+        0.08420106f, 0.02167149f, -0.010226444f, 0.019620417f, -0.026475547f, -0.098521024f, -0.013922462f, -0.10278984f,
+        -0.023483843f, -0.12780279f, -0.009010474f, 0.19322774f, -0.09667601f, 0.059836894f, 0.016887652f, -0.07117497f,
+        0.09430629f, 0.1032997f, -0.069623485f, -0.24845782f, 0.0086074425f, -0.096866876f, 0.09136429f, -0.21222174f,
+        0.07340476f, -0.070715494f, -0.073010504f, -0.27562642f, 0.17451231f, 0.119916946f, -0.20719402f, 0.022307573f,
+        -0.121244505f, 0.053316247f, -0.06807014f, 0.17534566f, -0.112315595f, -0.056537174f, 0.30697668f, 0.018389445f,
+        0.10085885f, -0.016546482f, 0.06620619f, 0.03714981f, 0.06650609f, -0.025618011f, 0.015580343f, 0.028341474f,
+        0.047104016f, 0.0009757311f, 0.016293455f, 0.046280682f, -0.029813586f, -0.15353945f, -0.19910023f, -0.15888396f,
+        -0.1582349f, -0.19369969f, -0.031199759f, -0.1422733f, -0.17891389f, 0.06927756f, -0.045389462f, 0.17461833f,
+        -0.32111797f, 0.2464544f, -0.11576432f, -0.12748419f, -0.24247453f, 0.1416602f, -0.14017344f, -0.032698404f,
+        -0.14262518f, 0.09731199f, -0.2868961f, -0.026557531f, -0.029833771f, -0.18041651f, 0.018504582f, 0.047913328f,
+        -0.0044516185f, -0.036267396f, -0.1391538f, -0.03224499f, -0.06859226f, 0.030775947f, -0.06017953f, 0.072337545f,
+        0.19746454f, -0.06452531f, 0.06079686f, -0.047121786f, 0.099074066f, 0.042998478f, -0.2588378f, 0.13664307f,
+        -0.077245414f, 0.21072328f, -0.04822844f, 0.22694145f, 0.01361098f, 0.15166275f, 0.17517695f, 0.13883165f,
+        0.059067987f, 0.23630837f, -0.23758711f, 0.19342119f, 0.2743362f, 0.16737963f, 0.120122425f, -0.16238387f,
+        0.0028511363f, -0.12426375f, 0.05525149f, 0.024883144f, 0.10369817f, -0.041597378f, 0.025094979f, -0.03645548f,
+        -0.017498555f, 0.13572341f, 0.27594498f, 0.13282816f, 0.055648535f, 0.05734347f, -0.012488171f, 0.22477746f,
+        -0.046282742f, -0.07035929f, 0.1309789f, 0.057315327f, -0.014599268f, -0.034215156f, 0.22014089f, -0.16450971f,
+        0.064132765f, 0.020891033f, 0.08839285f, -0.07561901f, -0.020017032f, -0.049509563f, 0.15623376f, 0.052918702f,
+        0.11657329f, -0.03807058f, 0.12662567f, 0.23526578f, 0.054936238f, -0.03535321f, -0.05334954f, 0.022991063f,
+        0.11558919f, -0.030228384f, 0.078386106f, -0.046162f, 0.12267872f, 0.009845977f, 0.12926406f, 0.032421563f,
+        0.04424194f, 0.11117935f, 0.085145906f, -0.18686941f, -0.15251507f, -0.03188799f, 0.1480278f, 4.5343782e-05f,
+        -0.033152737f, 0.09778476f, -0.04884888f, -0.05445061f, -0.06311101f, -0.17817578f, 0.05700313f, 0.09698091f,
+        0.13037093f, 0.15048435f, -0.06680445f, 0.06954356f, -0.12713103f, -0.085116886f, -0.12207746f, 0.17374793f,
+        0.12910378f, -0.08620341f, -0.23471847f, -0.11081358f, -0.12738174f, 0.058615968f, -0.006492128f, 0.017005675f,
+        -0.063160844f, -0.058019653f, 0.072237596f, 0.0718464f, 0.037288215f, 0.13660654f, 0.10659548f, 0.04898332f,
+        -0.04718178f, 0.084323876f, -0.16458243f, 0.066683985f, 0.18341202f, 0.087906286f, 0.07344081f, -0.030898768f,
+        0.04433494f, 0.019831302f, 0.098227404f, 0.3195633f, -0.05669977f, 0.05652674f, -0.25811028f, 0.089832835f,
+        -0.08687544f, 0.060614508f, -0.0589062f, 0.040184084f, 0.119722396f, -0.04070051f, -0.027609104f, 0.23578706f,
+        -0.044344332f, 0.061629716f, 0.10321208f, 0.05215044f, 0.27647123f, 0.030620126f, 0.02146199f, -0.0021616335f,
+        -0.041396584f, 0.23556842f, -0.11393155f, 0.017150942f, 0.11291324f, -0.20040789f, -0.15203002f, -0.196849f,
+        0.14805403f, -0.06859729f, 0.08486358f, -0.039890066f, -0.0045204475f, 0.176269f, 0.045345373f, 0.017320756f,
+        0.07484053f, 0.10146479f, 0.004661098f, -0.11401631f, -0.16597132f, 0.08754828f, 0.071865454f, -0.070891924f,
+        0.08102616f, 0.06182452f, 0.07160199f, 0.012729253f, 0.06973871f, -0.17307827f, -0.15250841f, -0.061310466f,
+        -0.014580269f, 0.110598415f, 0.11182869f, 0.1999047f, -0.10034325f, 0.038040884f, 0.0017056144f, -0.002829683f,
+        -0.016833706f, 0.05139541f, 0.102161996f, -0.0965634f, 0.08203364f, -0.036172397f, 0.012105891f, 0.036390983f,
+        -0.0597588f, 0.2015226f, 0.11898217f, 0.06211697f, -0.093406595f, 0.10747127f, 0.1935344f, -0.03194485f,
+        0.15623215f, -0.008721165f, -0.07704478f, 0.07130162f, 0.09991332f, 0.12059722f, 0.074447215f, 0.0571799f,
+        0.06859216f, 0.013814826f, -0.16734485f, 0.06901404f, 0.06477858f, 0.07022823f, 0.03202231f, 0.0039453576f,
+        -0.15046126f, 0.1698216f, 0.114041016f, -0.17263633f, 0.14856686f, -0.13138466f, 0.083674036f, -0.84576666f,
+        -0.4809471f, -0.06747955f, -0.025966054f, -0.013742888f, 0.008343349f, -0.14258395f, -0.16724613f, -0.15313503f,
+        0.2689991f, 0.076905206f, 0.23111589f, 0.10325905f, -0.24445596f, -0.2529014f, 0.2126313f, -0.043961704f,
+        -0.21930835f, 0.08611882f, -0.043758187f, 0.15992963f, -0.1115395f, 0.10982764f, 0.2650373f, 0.048023675f,
+        -0.076778434f, 0.10101149f, 0.1886176f, -0.012708325f, 0.21081777f, -0.1355549f, 0.015576237f, 0.0060318396f,
+        -0.28648463f, -0.05034504f, -0.06082395f, 0.06572465f, 0.11612163f, -0.11610755f, 0.21636076f, 0.17202564f,
+        0.058888428f, 0.08894744f, 0.153766f, 0.11651246f, -0.21503007f, -0.32019258f, -0.083011046f, 0.058326762f,
+        -0.2681655f, 0.17417793f, -0.29496768f, 0.19151436f, -0.17454307f, 0.027738167f, -0.29184815f, -0.054568168f,
+        0.03940103f, -0.056436464f, 0.06350929f, 0.06745333f, -0.066841066f, -0.08317591f, 0.09533573f, -0.060377132f,
+        0.080543056f, -0.09238239f, 0.07370101f, 0.15818107f, 0.0001906316f, 0.08510859f, 0.07740793f, 0.0037020484f,
+        0.07529841f, 0.018109031f, 0.083459094f, 0.059522577f, 0.013874561f, -0.06939201f, -0.026638534f, 0.044763807f,
+        -0.10164505f, -0.018611444f, 0.092210464f, 0.0218255f, -0.04871268f, 0.14712608f, 0.1695785f, 0.08798249f,
+        -0.07760772f, 0.1538265f, 0.03743336f, -0.07306129f, -0.1346018f, -0.09562393f, 0.03113726f, 0.040569924f,
+        0.03088912f, -0.16337012f, 0.045534715f, -0.10586966f, -0.063952215f, 0.090025716f, -0.06861233f, 0.0054221954f,
+        -0.116068654f, 0.10592689f, -0.03850672f, 0.15080896f, -0.048695672f, 0.055703785f, -0.13819066f, -0.025089955f,
+        0.0046136677f, 0.04463425f, -0.015838189f, -0.11710164f, 0.08140858f, 0.04904972f, 0.02335f, -0.07752613f,
+        0.24668232f, -0.16412573f, 0.07712722f, -0.04268329f, -0.11591543f, 0.23560087f, -0.16638315f, -0.027275192f,
+        -0.08374531f, -0.13582358f, -0.054831784f, 0.06480242f, -0.065817975f, 0.0033847257f, 0.07051003f, 0.060483824f,
+        0.1526746f, 0.14420249f, 0.1151803f, 0.18377808f, 0.06962694f, 0.22491537f, -0.1348524f, -0.019957315f,
+        0.047335483f, -0.14897814f, -0.078934856f, -0.20692404f, -0.12494558f, -0.041738905f, 0.18280521f, -0.046566527f,
+        0.06287444f, 0.1558745f, 0.03598559f, 0.15253124f, -0.021499023f, -0.22230041f, 0.0006987656f, -0.18443179f,
+        0.43593135f, 0.06788023f, 0.17647171f, 0.13425535f, -0.01971751f, -0.07672693f, -0.1713657f, -0.14532086f,
+        0.16027077f, -0.18759017f, -0.18957911f, -0.053575456f, -0.06321719f, -0.11859757f, -0.053349614f, -0.29729915f,
+        -0.17647436f, -0.11670854f, 0.031299498f, -0.04043669f, 0.08357524f, 0.058924966f, 0.037174426f, 0.15333481f,
+        -0.043059897f, 0.056786936f, 0.0702715f, -0.026484888f, -0.13592151f, -0.101652704f, -0.05497853f, 0.11332844f,
+        -0.031163855f, -0.04420312f, -0.02800564f, -0.07782957f, -0.1401647f, -0.03526121f, 0.006559313f, -0.095050775f,
+        0.049730726f, 0.004577876f, -0.16959284f, -0.028980894f, -0.059602823f, 0.022214046f, -0.0017424527f, -0.052886475f,
+        0.13340111f, -0.04584862f, 0.057605013f, 0.045685057f, -0.1637689f, 0.18824515f, -0.16524291f, 0.030481191f,
+        0.18738183f, 0.073686704f, -0.12850498f, 0.058685526f, -0.014409526f, 0.054450594f, -0.1879351f, 0.065188035f,
+        -0.011398886f, -0.0022463526f, 0.088196106f, -0.16156669f, -0.009952022f, -0.09900506f, -0.16556491f, 0.08518514f,
+        0.20700717f, -0.011711231f, 0.031417947f, 0.016554765f, 0.05633107f, 0.14092073f, 0.014711293f, -0.010875591f,
+        0.056526676f, 0.13230541f, 0.091802575f, 0.012591625f, 0.17871454f, 0.1201448f, 0.064016335f, -0.2571321f,
+        -0.05779558f, 0.035491545f, 0.0409821f, 0.03767523f, 0.12187634f, -0.14614768f, 0.10131062f, -0.30649564f,
+        0.06646373f, 0.029830607f, -0.16639297f, -0.091211714f, 0.02505942f, -0.21420813f, 0.18400937f, -0.080967486f,
+        -0.105816945f, 0.27548003f, 0.07357402f, -0.02733133f, -0.17739251f, -0.11524248f, -0.09514087f, -0.016609041f,
+        -0.29078472f, 0.10288603f, -0.25034207f, -0.034999613f, -0.13181071f, -0.14007984f, -0.006513193f, -0.3232243f,
+        -0.24312995f, 0.026745861f, 0.07509366f, -0.008553647f, -0.0026495163f, -0.0758607f, 0.20290159f, 0.041801017f,
+        -0.22837934f, 0.16438764f, 0.12726481f, -0.19959472f, 0.025887026f, 0.16672951f, 0.13892667f, -0.038300984f,
+        0.03649325f, -0.091529146f, -0.034445304f, -0.17425115f, -0.05152029f, -0.023481507f, 0.019406283f, -0.017632306f,
+        -0.010941885f, 0.04492562f, -0.0036512506f, 0.17466964f, 0.1478715f, -0.048337612f, 0.10608646f, -0.0054332167f,
+        -0.062397588f, 0.02126443f, 0.0058605094f, 0.039210055f, 0.10879107f, 0.15325814f, -0.15654558f, 0.05315424f,
+        -0.11169884f, 0.06599244f, -0.015761694f, 0.055689808f, -0.0068374416f, 0.14905022f, 0.04815876f, 0.05688451f,
+        -0.017613018f, -0.053526573f, 0.07761468f, 0.0878103f, -0.009686071f, -0.01247632f, 0.02957132f, -0.08244129f,
+        0.10365487f, 0.023793567f, 0.17590497f, -0.19423193f, 0.0927254f, 0.06509445f, -0.010218586f, 0.02599545f,
+        0.017708415f, 0.062005762f, -0.034279406f, -0.123589866f, -0.07118013f, -0.028792445f, -0.06739343f, 0.018505326f,
+        0.18418464f, -0.03642801f, -0.044359397f, -0.12368653f, 0.10856727f, 0.112287015f, 0.06253293f, -0.03254104f,
+        0.03767297f, 0.10632397f, 0.06138009f, 0.24588378f, -0.05316469f, -0.2077009f, 0.23000355f, -0.043628953f,
+        0.076105855f, -0.12505306f, -0.006885872f, -0.12447251f, -0.09675982f, 0.21318632f, 0.0670235f, -0.074673854f,
+        0.025425075f, 0.034199737f, -0.0446537f, -0.17460492f, -0.09961241f, -0.21344893f, 0.066000596f, -0.057321962f,
+        0.12664133f, -0.15233135f, 0.050493214f, 0.24157377f, 0.20226277f, 0.07177846f, 0.005978111f, -0.04861305f,
+        0.064673275f, 0.0759017f, 0.03745718f, -0.03454459f, -0.0913514f, 0.065739684f, -0.10940213f, -0.1864481f,
+        0.1405784f, -0.039980978f, -0.026061993f, 0.129302f, 0.036456533f, 0.10708401f, 0.09002192f, -0.22197196f,
+        0.050431367f, -0.02576732f, 0.047736436f, 0.043520812f, -0.12261538f, -0.008865939f, 0.15810853f, 0.046111938f,
+        0.060605135f, 0.079061426f, 0.083547205f, -0.1517364f, -0.0005842793f, 0.08369982f, 0.08031823f, -0.0601475f,
+        0.043140117f, -0.12390875f, 0.08293337f, 0.10457214f, -0.08607972f, -0.06552521f, 0.04510799f, 0.14439757f,
+        -0.054393735f, 0.048358105f, -0.03767651f, -0.0018135519f, -0.114438474f, -0.17658931f, -0.09136687f, 0.03109144f,
+        0.052763786f, 0.07237253f, 0.052617464f, 0.19606265f, -0.0040075984f, -0.073130675f, 0.018431386f, -0.029267054f,
+        0.13133508f, 0.024336156f, -0.12679581f, -0.10677995f, 0.03285042f, -0.06616022f, -0.06423978f, 0.092101105f,
+        -0.05434785f, 0.023498965f, 0.0009246213f, -0.088853925f, 0.062082093f, 0.15079229f, 0.018920911f, 0.110151954f,
+        0.15665992f, -0.04185975f, 0.11033959f, -0.09978345f, -0.003652432f, 0.18540427f, -0.034691997f, 0.2983896f,
+        -0.054171156f, -0.015217814f, -0.13403839f, 0.07728206f, 0.11312566f, 0.20918398f, 0.07597881f, -0.032688163f,
+        -0.07867233f, 0.06376941f, 0.02088594f, 0.095979296f, -0.07271439f, 0.10594293f, -0.028181259f, -0.09127831f,
+        -0.03275612f, -0.0034715135f, -0.019745491f, 0.008336891f, -0.024847755f, -0.007161335f, -0.097584374f, 0.0785805f,
+        0.19806561f, 0.10674334f, 0.0006288333f, -0.031847917f, -0.058328837f, -0.057545073f, -0.009931399f, -0.016003672f,
+        0.02168486f, 0.07140586f, -0.00996583f, -0.06691266f, 0.029541617f, -0.04033141f, -0.120230004f, 0.076288655f,
+        -0.14626329f, 0.037833087f, -0.10962998f, -0.14638686f, 0.06801707f, -0.011411743f, -0.029550284f, 0.099968314f,
+        0.10314722f, -0.117355034f, -0.06172298f, -0.06937065f, -0.092891544f, -0.12275859f, -0.050005637f, 0.012424112f,
+        0.12075013f, -0.046209373f, 0.056464124f, -0.003203432f, -0.017923817f, 0.12830652f, -0.039973546f, 0.13897857f,
+        -0.09226421f, -0.05450906f, 0.05848446f, 0.17151214f, -0.08228376f, 0.113483086f, -0.114027955f, -0.018547982f,
+        -0.057720736f, -0.112997286f, -0.048769955f, 0.16596407f, 0.16795132f, -0.09387552f, -0.004144052f, 0.10218388f,
+        -0.101047896f, 0.15940847f, -0.06744859f, -0.12836073f, -0.03819966f, 0.24549024f, 0.034992434f, 0.12891614f,
+        -0.050577924f, -0.12600796f, 0.09325063f, -0.09161445f, 0.085556224f, 0.13284123f, 0.18124501f, 0.029297136f,
+        0.007974899f, 0.17713279f, 0.07023853f, 0.0428433f, -0.042173583f, -0.04486689f, 0.17980424f, 0.051631752f,
+        -0.18271959f, -0.06626572f, 0.16528101f, 0.021361122f, -0.05318938f, -0.035241712f, -0.056023035f, 0.08362858f,
+        0.028670229f, 0.012973624f, -0.03366308f, -0.08723941f, 0.07204522f, 0.034924477f, -0.1577103f, -0.21152237f,
+        -0.0037503385f, 0.049133077f, 0.18053403f, -0.05407855f, -0.16397072f, 0.08771833f, 0.040238827f, -0.055690818f,
+        0.1402566f, 0.122483835f, 0.042562198f, -0.025573954f, 0.088354886f, 0.05246253f, -0.10391666f, -0.091864415f,
+        0.085062124f, 0.100902416f, -0.008949612f, -0.029358193f, 0.06831456f, -0.11993613f, 0.025292316f, 0.05729735f,
+        -0.14711954f, -0.07171443f, 0.02408598f, -0.062099136f, -0.05013187f, 0.18826815f, 0.09722513f, 0.18900464f,
+        0.020860173f, 0.07874559f, 0.028861914f, -0.043272424f, 0.12543622f, 0.03474386f, -0.04820042f, -0.0659547f,
+        0.23910111f, -0.120598875f, -0.1910189f, 0.15819438f, 0.39631736f, 0.15233597f, -0.21965535f, -0.33725893f,
+        -0.17114782f, 0.1314281f, -0.33347455f, -0.17164123f, -0.6281726f, -0.44786426f, 0.60334194f, 0.2417962f,
+        -0.44920295f, 0.25042742f, 0.039909117f, 0.095529914f, -0.008533136f, -0.9000354f, 0.013133488f, -0.2163647f,
+        0.35876346f, 0.26807836f, -0.4259058f, -0.37858427f, -0.12026444f, 0.23009117f, 0.09840268f, 0.23815435f,
+        -0.15570115f, -0.053839095f, -0.4002649f, 0.07256084f, -0.5252404f, -0.16134731f, -0.17996001f, -0.015824798f,
+        0.059005994f, 0.07897356f, 0.14350575f, 0.2632531f, -0.114204966f, -0.22332045f, -0.27126768f, -0.108516395f,
+        0.20404322f, -0.3762631f, -0.70332813f, -0.08295815f, 0.2578971f, 0.17542008f, 0.3073265f, -0.07388154f,
+        -0.032598548f, -0.14687951f, -0.028696975f, 0.39890796f, 0.03469435f, 0.2978499f, 0.18883646f, 0.20330185f,
+        0.0843032f, 0.015551073f, 0.002836288f, -0.04359771f, 0.026923321f, -0.117410414f, 0.107940674f, -0.15060943f,
+        0.0128957f, -0.22114435f, -0.018112436f, -0.11455392f, -0.02159161f, 0.19655292f, -0.07391389f, -0.05698791f,
+        0.086820014f, -0.072931156f, 0.1012479f, -0.066123955f, -0.0010575188f, -0.23347011f, -0.1493287f, 0.0053083533f,
+        -0.06662575f, 0.19990437f, 0.064242266f, 0.0023029484f, -0.040402133f, 0.074345484f, -0.0060980404f, 0.08006774f,
+        -0.0129236905f, -0.0069782217f, -0.0608647f, 0.11552989f, 0.13600384f, 0.09773856f, -0.19691038f, 0.022984585f,
+        0.22090314f, -0.12728865f, -0.062064636f, 0.07622574f, -0.15027224f, 0.13789509f, 0.115053624f, 0.031867098f,
+        0.096228525f, -0.031025326f, -0.11012388f, -0.24989913f, 0.10912957f, -0.09344141f, -0.12967074f, 0.056114353f,
+        -0.014416884f, -0.060803294f, -0.107184984f, -0.069934994f, 0.008382635f, 0.03201678f, -0.008600287f, -0.16458017f,
+        -0.110613026f, 0.18018243f, -0.22562544f, -0.025586214f, 0.17155315f, -0.06779454f, 0.050358042f, -0.4316304f,
+        -0.022907607f, -0.046748888f, -0.2492315f, 0.14500806f, -0.016092243f, -0.5060846f, 0.30295447f, 0.00018709549f,
+        -0.17439412f, 0.2826642f, 0.04741506f, -0.083833836f, -0.27786016f, -0.30617434f, -0.22461711f, -0.086793385f,
+        0.10087614f, 0.20131896f, -0.43989077f, -0.085735075f, 0.12922029f, -0.12721053f, 0.048171215f, -0.22313832f,
+        -0.086232044f, 0.048316248f, 0.11176438f, -0.113994904f, -0.021437304f, -0.09976684f, -0.22126974f, 0.20568267f,
+        -0.07045818f, -0.14855546f, 0.16429934f, -0.10673971f, -0.12399828f, 0.4689337f, -0.49147785f, -0.23336698f,
+        0.012093764f, -0.20112875f, -0.053398684f, 0.20081915f, 0.10632242f, -0.10651262f, 0.012245526f, -0.029527823f,
+        -0.18570912f, 0.26939783f, 0.013729356f, 0.28370804f, -0.034305107f, -0.31966665f, 0.04458101f, -0.36550882f,
+        0.14390567f, 0.009770821f, 0.1529292f, -0.10591557f, -0.06163417f, 0.13009682f, -0.029096438f, 0.125854f,
+        0.033922214f, 0.064162284f, 0.06540695f, 0.11994133f, -0.0791796f, 0.14601523f, -0.11734932f, 0.08599528f,
+        0.12581053f, 0.11240444f, 0.12977052f, 0.114729874f, 0.14445332f, 0.08568231f, -0.08944046f, 0.049531717f,
+        -0.10606702f, -0.07511775f, 0.05412296f, -0.18241648f, -0.11047246f, -0.0103992075f, 0.01159659f, 0.04919959f,
+        -0.07410657f, 0.023917852f, 0.038234934f, 0.10133248f, -0.072666086f, 0.104968846f, -0.079430364f, -0.13126442f,
+        0.013770822f, -0.025806662f, 0.017824672f, -0.05322931f, 0.21430029f, 0.019265579f, -0.0008019651f, -0.05783659f,
+        0.10394961f, -0.10122424f, -0.115085475f, 0.02623487f, 0.042899787f, 0.02919805f, 0.06730964f, -0.11495402f,
+        0.09051427f, 0.13733223f, -0.062740706f, -0.20710336f, -0.0006423704f, -0.026465112f, -0.17325681f, 0.021495586f,
+        -0.022138266f, 0.051048655f, -0.2436711f, -0.16234934f, 0.13229613f, -0.058446333f, -0.058105774f, 0.0101501355f,
+        0.058683902f, -0.029937977f, -0.13789386f, 0.17166385f, 0.16305342f, -0.07592441f, 0.100642644f, -0.08469513f,
+        -0.2032806f, 0.16377264f, 0.23853448f, 0.02186589f, -0.022549829f, 0.26519156f, 0.024727158f, 0.060942177f,
+        -0.10145722f, -0.1353705f, 0.08328306f, 0.06394503f, -0.028470334f, 0.1022511f, 0.06562796f, -0.03182043f,
+        0.12871255f, -0.05274251f, 0.22710326f, -0.059190087f, 0.07173864f, -0.05157675f, 0.068698995f, 0.05657631f,
+        0.02222632f, -0.0098782275f, 0.09850283f, 0.0062850206f, 0.28749725f, 0.0016602565f, 0.17215462f, -0.023218898f,
+        0.11757928f, 0.09045705f, 0.06772571f, 0.21736297f, -0.015835168f, -0.15028636f, -0.12715746f, -0.027424332f,
+        -0.15819898f, 0.10799352f, 0.03294883f, -0.005755356f, -0.0607821f, -0.043341547f, -0.13764948f, 0.028101722f,
+        -0.004260997f, 0.16707796f, -0.0019095469f, 0.20724104f, -0.03047853f, -0.080949426f, 0.16254225f, 0.094668195f,
+        -0.047358684f, -0.22673196f, 0.13606979f, 0.060794666f, 0.08134324f, -0.10991281f, -0.057279028f, -0.09366198f,
+        -0.22136192f, -0.01558753f, -0.13084957f, -0.005959246f, -0.021533798f, 0.106731445f, -0.056161016f, 0.014116754f,
+        0.12006535f, 0.07757657f, 0.013089457f, 0.10850636f, 0.048135303f, 0.13455665f, 0.04891039f, 0.04759664f,
+        -0.104280956f, -0.17289245f, 0.051363375f, -0.038031336f, -0.031590667f, 0.04212191f, 0.0677593f, 0.062020678f,
+        -0.11667533f, 0.09596114f, -0.059439845f, -0.12763804f, -0.16545086f, 0.20199993f, 0.103545584f, 0.016400618f,
+        -0.015297108f, 0.109310955f, 0.16061707f, 0.19973098f, 0.23772874f, -0.085459925f, -0.047101207f, -0.12270103f,
+        -0.046111785f, 0.017543595f, -0.08530149f, 0.036826365f, 0.12346236f, -0.14746952f, 0.018260961f, 0.048545193f,
+        -0.21883783f, -0.11149376f, -0.0005255402f, -0.17664365f, 0.22946194f, 0.043253254f, -0.028688584f, -0.15951332f,
+        0.17931125f, 0.030897586f, 0.01793511f, -0.10979984f, -0.20052996f, -0.28831476f, 0.13260503f, 0.012228597f,
+        -0.20458263f, 0.00906216f, 0.08598567f, 0.115655474f, -0.029508127f, -0.33759212f, -0.27480304f, -0.13639468f,
+        0.08424151f, -0.088250816f, -0.15830426f, -0.20949359f, 0.18312743f, 0.1490145f, 0.00706455f, 0.100604184f,
+        -0.20282388f, -0.115111835f, -0.33151782f, -0.0007097561f, -0.42711043f, -0.18311408f, -0.19429533f, 0.031230008f,
+        -0.32146558f, -0.08036241f, 0.043620173f, 0.29910904f, 0.02064418f, -0.16278452f, -0.49652475f, 0.08311491f,
+        -0.12978451f, -0.03843396f, -0.28909633f, -0.07729397f, 0.2043151f, 0.09245699f, 0.034099635f, 0.024926f,
+        0.006012978f, 0.0024487379f, 0.040590663f, 0.13160218f, -0.058064617f, 0.184135f, 0.36930856f, -0.10405166f,
+        -0.13221075f, 0.057188824f, -0.1710074f, 0.08873536f, 0.04682647f, -0.07368004f, 0.20433602f, -0.003938446f,
+        0.23047355f, 0.04222594f, -0.13808942f, 0.02482849f, 0.07861338f, -0.1367396f, 0.087747216f, -0.085852705f,
+        0.13475537f, 0.17249002f, 0.06315601f, -0.16978705f, 0.17717649f, -0.03026493f, -0.039097887f, 0.0448454f,
+        -0.21260534f, 0.04204793f, 0.04523647f, -0.026068896f, 0.20728129f, 0.007398769f, -0.0025311694f, 0.14397807f,
+        -0.1304887f, -0.23831734f, -0.076927885f, -0.11833299f, -0.08827429f, -0.024713412f, -0.14918654f, 0.1464074f,
+        0.11530566f, -0.069803245f, -0.08458754f, -0.10299495f, 0.06436003f, -0.032171868f, -0.08413166f, 0.13925295f,
+        -0.17297162f, 0.09693218f, -0.014388812f, 0.036750875f, -0.07549272f, 0.10545129f, 0.01513068f, -0.042853683f,
+        -0.07915949f, 0.07629983f, -0.13161851f, -0.08540383f, 0.006702884f, 0.03843023f, -0.02331791f, -0.28175318f,
+        -0.35115266f, -0.3360894f, -0.4126559f, -0.009440387f, -0.19610575f, 0.16488957f, -0.19059016f, -0.6559762f,
+        -0.46504754f, 0.33230487f, -0.17100103f, -0.5895861f, -0.36220315f, -0.45400283f, -0.01740178f, 0.26108658f,
+        0.055876303f, -0.03301236f, -0.4472768f, 0.16737795f, -0.122850806f, -0.7359455f, -0.15332825f, 0.14891684f,
+        -0.22763747f, 0.19906417f, -0.59750533f, -0.40706015f, -0.5593023f, -0.036470763f, 0.22460514f, 0.2234747f,
+        -0.37363595f, 0.32039255f, -0.42485398f, 0.037579384f, -0.57314646f, -0.34715527f, -0.1284449f, -0.5501593f,
+        -0.76840276f, -0.14790446f, 0.515864f, 0.5753106f, -0.5206038f, 0.057145484f, -0.3706111f, -0.29524946f,
+        0.20973173f, -0.25190395f, -0.5307099f, -0.14307797f, -0.20315538f, 0.5329734f, 0.16225764f, -0.5037768f,
+        -0.448694f, 0.047903057f, 0.31236655f, 0.23286667f, 0.5532877f, 0.7800089f, 0.3310043f, 0.46065116f,
+        -0.31257737f, 0.06912939f, 0.06557827f, -0.1518187f, -0.124854535f, -0.20019019f, 0.029559042f, 0.20313074f,
+        -0.032327306f, 0.114048935f, 0.03257912f, -0.0068697827f, 0.0057154074f, 0.0067139785f, 0.08536626f, 0.09723392f,
+        0.10284617f, -0.03819925f, 0.14527206f, -0.023802597f, 0.003054403f, -0.09069015f, -0.089317694f, -0.020963948f,
+        -0.090971306f, 0.17434093f, 0.081171356f, 0.23963733f, -0.047879957f, -0.119310685f, 0.19904208f, -0.09099191f,
+        -0.29856816f, -0.18344194f, -0.114658095f, -0.085572995f, -0.012124775f, -0.013771829f, 0.07287184f, 0.1546564f,
+        0.016867505f, 0.042208657f, 0.007840229f, 0.091729864f, 0.09723612f, -0.1541077f, -0.12707213f, 0.047289256f,
+        0.12788737f, -0.053032912f, -0.16377021f, 0.09894249f, 0.18388017f, 0.1831462f, -0.04709812f, 0.029517129f,
+        0.089543f, -0.07406297f, -0.21389134f, 0.060735475f, -0.13355654f, -0.045880236f, -0.0025879932f, -0.27235296f,
+        -0.25747237f, -0.13840236f, -0.012350259f, -0.12951115f, -0.16722679f, -0.008728421f, -0.1774657f, -0.3124827f,
+        -0.20017278f, -0.25835636f, 0.18789239f, -0.16734977f, -0.15167724f, -0.38582522f, 0.44909093f, 0.11190757f,
+        -0.13919221f, 0.4018955f, -0.21683696f, -0.056634746f, -0.18228246f, -0.5483683f, 0.13764118f, -0.030475926f,
+        0.19609539f, 0.031802367f, -0.18644856f, -0.5829274f, -0.059825636f, -0.15259844f, -0.2365734f, -0.099369764f,
+        -0.22569995f, 0.18113483f, -0.098502964f, 0.08851495f, -0.12384012f, -0.23657292f, -0.12425521f, -0.20138106f,
+        0.5988891f, 0.2150754f, 0.24484411f, 0.12197768f, -0.28361183f, 0.11337819f, -0.64782554f, -0.22138628f,
+        0.21193403f, -0.13614619f, -0.03838836f, -0.09894672f, -0.02515441f, 0.21192019f, 0.21355632f, -0.29889444f,
+        -0.3438322f, 0.29971722f, -0.07419721f, -0.26115206f, 0.1118755f, -0.16970806f, -0.07467268f, -0.23137303f,
+        0.22590616f, 0.0071761576f, 0.0075750225f, 0.17628025f, 0.039397627f, 0.14702415f, 0.07953855f, 0.07312002f,
+        0.023155484f, -0.1106526f, 0.023226466f, -0.14928344f, 0.012570081f, -0.17526066f, 0.11310278f, -0.01187243f,
+        -0.028028466f, 0.14343536f, -0.28879902f, -0.022395201f, 0.076469086f, -0.06731552f, 0.03791338f, -0.06800952f,
+        0.033996888f, -0.06342853f, 0.04210104f, -0.029984124f, 0.053778056f, 0.19335124f, 0.18008126f, -0.032254767f,
+        -0.029418817f, -0.049812563f, 0.07979486f, -0.057884514f, -0.0070905564f, -0.03821788f, 0.021533169f, -0.016274145f,
+        -0.12826312f, 0.15566415f, -0.028873522f, -0.06569747f, 0.14447427f, 0.17080829f, -0.058554072f, 0.31909925f,
+        0.1260649f, 0.10946453f, -0.15642336f, 0.1771475f, -0.04990134f, 0.021725755f, 0.12685159f, 0.021665119f,
+        -0.008745311f, 0.26414558f, 0.024565995f, -0.1290709f, -0.017067851f, -0.3792873f, 0.039709415f, -0.06035129f,
+        0.04093381f, -0.2599557f, -0.012932507f, 0.15524217f, 0.014242939f, -0.2264019f, -0.15690565f, 0.084746495f,
+        0.09130075f, -0.0903217f, 0.1988931f, 0.17997962f, 0.1397205f, 0.088123925f, 0.1497663f, -0.13009726f,
+        -0.016876832f, 0.14262587f, 0.22883606f, 0.017539145f, -0.24344406f, 0.04585739f, -0.22231546f, -0.14015786f,
+        -0.028406389f, -0.14619383f, 0.12476284f, 0.013389913f, 0.028305551f, -0.15229249f, 0.100089066f, -0.07988796f,
+        0.09930199f, 0.0096629765f, 0.06319028f, 0.33688372f, 0.0035322423f, -0.025032122f, 0.095477f, -0.19148926f,
+        -0.031859145f, 0.14244507f, 0.104188226f, -0.06776544f, 0.18947898f, -0.16851422f, -0.09058195f, -0.030412437f,
+        0.17494802f, 0.07909747f, 0.19590752f, 0.014458297f, 0.03492052f, -0.09997312f, 0.18447f, -0.10160389f,
+        -0.09388047f, 0.08628376f, 0.24198084f, -0.3945788f, -0.033394285f, 0.081961125f, -0.19937998f, 0.0011966268f,
+        0.0017412226f, 0.0070202327f, -0.10287787f, -0.12734321f, -0.014384754f, 0.09406256f, 0.23821741f, -0.057456665f,
+        -0.06538888f, -0.07882506f, -0.09237183f, -0.2284714f, -0.10551958f, 0.002818113f, -0.060969204f, 0.022946842f,
+        0.14608546f, -0.11494877f, -0.14969492f, 0.005414036f, 0.02400847f, -0.017950226f, 0.081342615f, -0.11474449f,
+        0.19854881f, 0.21082397f, -0.12081828f, -0.036765512f, -0.06513712f, 0.038829513f, 0.062412873f, 0.23644549f,
+        -0.2985638f, -0.029956449f, -0.09730613f, -0.1454003f, -0.24489576f, -0.10404914f, 0.04383487f, -0.15640464f,
+        -0.08871056f, -0.08403637f, 0.37350473f, -0.05211968f, -0.14692649f, 0.21800728f, -0.040340144f, 0.06791522f,
+        0.17524476f, 0.031515107f, 0.09913962f, 0.06510335f, -0.057307795f, 0.20752515f, 0.04060631f, -0.005467696f,
+        0.1246692f, 0.005826627f, -0.099567f, -0.035047367f, 0.2838867f, 0.061249115f, 0.05883233f, 0.07506439f,
+        -0.38667247f, -0.101454176f, -0.24346597f, -0.2771288f, -0.20178601f, -0.225506f, 0.18944697f, -0.30300945f,
+        -0.08257119f, 0.35650176f, -0.13388026f, -0.22918367f, -0.19280563f, 0.11565003f, -0.03868196f, 0.22518277f,
+        0.18760926f, -0.03683824f, -0.11693344f, 0.14653516f, -0.14713861f, -0.33073822f, 0.09054059f, -0.19952111f,
+        -0.03147481f, 0.1785359f, -0.4228117f, -0.7072094f, -0.25917137f, 0.109665364f, 0.12991871f, 0.25428534f,
+        -0.22240719f, 0.057078287f, -0.34541202f, -0.099122524f, -0.70209694f, -0.30402118f, -0.047313493f, -0.15361974f,
+        -0.22794457f, -0.20165183f, 0.27220362f, 0.23664303f, -0.45665354f, -0.11268063f, -0.31037864f, -0.13936062f,
+        0.1664611f, -0.38410032f, -0.5665538f, -0.35672382f, 0.37410015f, 0.48902088f, -0.01588225f, -0.16921967f,
+        0.08086224f, 0.0098190075f, 0.25910696f, 0.30141675f, 0.5110768f, 0.55889416f, 0.41206208f, 0.41966566f,
+        -0.08768156f, 0.15142682f, 0.2594012f, 0.2097955f, -0.15166211f, -0.008376624f, -0.04707034f, -0.05885013f,
+        0.047026154f, 0.10324162f, 0.07320286f, 0.0084749395f, -0.0037026394f, -0.17906709f, 0.09305522f, -0.17965078f,
+        -0.045824222f, -0.05196131f, -0.019986222f, 0.11819942f, 0.110942446f, -0.04271251f, -0.21978262f, -0.17576669f,
+        -0.11491525f, 0.1527418f, -0.16928482f, 0.049683332f, 0.14965269f, 0.08782152f, 0.05086655f, -0.109212f,
+        0.047847267f, 0.06724384f, 0.10235052f, -0.07516899f, -0.06726662f, 0.030471437f, -0.117511354f, 0.011046179f,
+        -0.028811773f, -0.19986121f, 0.13602683f, -0.100385636f, -0.058604628f, -0.06209959f, -0.012891847f, 0.007999195f,
+        -0.08634332f, 0.09127578f, 0.1440232f, 0.04110103f, -0.13641167f, 0.0044720187f, -0.055168852f, -0.060490493f,
+        0.00935092f, 0.065836705f, -0.0050935177f, -0.059767038f, 0.0048386673f, -0.1156739f, -0.0543962f, 0.025159609f,
+        -0.14488742f, -0.071388684f, 0.1797376f, -0.2045609f, -0.03857398f, 0.06282537f, -0.19865002f, -0.57550985f,
+        -0.14859733f, 0.29809555f, 0.0023817336f, -0.21978104f, -0.4626884f, -0.099231124f, 0.53589094f, -0.0798597f,
+        0.09097932f, 0.39167437f, -0.25625354f, 0.08295194f, -0.09942165f, -0.47737953f, 0.12580979f, 0.04088823f,
+        -0.16227649f, 0.10616619f, -0.38932216f, -0.5718309f, -0.47183642f, -0.04779638f, -0.00938752f, 0.17660311f,
+        -0.020035008f, 0.17987403f, -0.47586897f, -0.16621716f, -0.34237042f, -0.37893113f, -0.09420023f, 0.1288796f,
+        -0.18547624f, -0.060681865f, 0.2989111f, 0.4061299f, -0.09717344f, -0.15516616f, -0.45337853f, -0.15566593f,
+        0.58560944f, -0.16432424f, -0.4007267f, 0.079418354f, -0.41840675f, 0.2101601f, -0.012758683f, -0.35249954f,
+        -0.39616024f, 0.21679252f, -0.11483704f, 0.31526932f, 0.060042635f, 0.43239936f, 0.08856054f, -0.041531477f,
+        0.062187433f, 0.06591992f, -0.047374744f, -0.11746832f, -0.14990845f, -0.12951294f, -0.22467734f, -0.1158981f,
+        -0.061241962f, 0.14390635f, -0.05175599f, -0.119814664f, -0.049973253f, -0.082734354f, -0.14609765f, 0.2138794f,
+        -0.094782025f, 0.10298292f, 0.22774847f, -0.039161146f, 0.06096889f, -0.124790035f, 0.015051525f, 0.00053144404f,
+        0.07749293f, -0.16058737f, -0.18894172f, 0.29856113f, 0.08873013f, 0.014326999f, 0.14692545f, 0.02998895f,
+        -0.12438157f, -0.15842201f, 0.10774281f, 0.1648447f, 0.095661625f, -0.010059897f, -0.10827691f, -0.11595277f,
+        0.057566676f, -0.068714894f, 0.06723381f, -0.13639121f, 0.06391675f, -0.07550102f, -0.16330403f, 0.045408025f,
+        -0.15203331f, -0.13348617f, -0.07610187f, 0.16709155f, 0.090872474f, 0.110640205f, -0.068312034f, -0.041978f,
+        -0.04482161f, -0.36229774f, 0.029083882f, 0.11173009f, 0.1391189f, -0.14560398f, 0.095221266f, -0.04698356f,
+        0.2852391f, 0.24923104f, -0.093346395f, 0.19472936f, -0.0865111f, -0.2656434f, 0.04111807f, -0.23325962f,
+        0.008541642f, -0.0010006577f, -0.2387832f, 0.053746868f, -0.22799934f, -0.42577723f, 0.30298352f, -0.11253183f,
+        -0.23221041f, 0.16778034f, -0.044901334f, -0.21434765f, -0.2595694f, -0.3382763f, -0.24298705f, 0.063025445f,
+        0.04717195f, 0.09530973f, -0.29145727f, 0.008702424f, 0.0898651f, -0.2750906f, 0.099755146f, -0.09855294f,
+        -0.0352683f, 0.014701686f, 0.09537352f, -0.0028884972f, -0.20329802f, 0.06729367f, 0.0559755f, 0.06720474f,
+        -0.15428372f, -0.19033012f, 0.10882531f, -0.13855396f, 0.040979326f, -0.043959647f, -0.03407362f, -0.281017f,
+        -0.09394714f, 0.24403149f, -0.1750995f, -0.04021604f, 0.08066368f, 0.08279054f, 0.22976124f, -0.06839737f,
+        0.03510228f, 0.27124313f, -0.11741559f, 0.13003086f, 0.21050604f, -0.1274689f, 0.058714308f, -0.53511095f,
+        0.047661338f, -0.06043298f, 0.06398854f, -0.031673178f, 0.0770508f, 0.004492712f, 0.23273705f, 0.025805175f,
+        0.036431234f, -0.018206676f, -0.040665273f, 0.011227696f, 0.07041728f, 0.09960956f, -0.029158505f, -0.16433322f,
+        -0.15812126f, 0.038547967f, 0.15755711f, -0.0198954f, 0.10021132f, -0.04303194f, 0.06978836f, -0.15307379f,
+        -0.059375823f, 0.0878245f, -0.006965961f, 0.011146741f, 0.16922165f, 0.047664236f, -0.022525907f, -0.08556951f,
+        0.0073292754f, 0.015901588f, 0.07995184f, 0.063290074f, -0.045627788f, 0.16422787f, 0.13259776f, 0.030586679f,
+        0.2558163f, 0.17466314f, 0.010348931f, 0.073735826f, 0.1744356f, 0.002458217f, -0.1981958f, 0.026266625f,
+        -0.015541344f, 0.11508393f, -0.048456848f, -0.070359446f, -0.01974508f, 0.15903775f, 0.06851434f, -0.09677798f,
+        -0.06122122f, -0.006611178f, 0.022535007f, -0.03980729f, -0.08796474f, -0.10309579f, -0.09533836f, -0.17884202f,
+        0.12110193f, -0.041698344f, 0.045214288f, 0.15188712f, 0.06575214f, 0.005803801f, 0.039831772f, 0.06122231f,
+        0.24535573f, -0.28931865f, -0.038529534f, 0.064878725f, 0.23863843f, 0.021994973f, 0.021496214f, 0.18884796f,
+        0.009717047f, 0.14313598f, 0.038380448f, -0.20553215f, -0.07691839f, 0.06886703f, -0.08319521f, -0.033198778f,
+        -0.08675207f, 0.052193258f, 0.12470402f, 0.15834312f, 0.13701457f, 0.052550312f, -0.20254579f, -0.016554594f,
+        -0.12315681f, -0.03833183f, -0.11760248f, 0.0022111167f, -0.15875545f, 0.22144938f, -0.11229572f, 0.13390994f,
+        0.012499213f, -0.030207412f, -0.095437534f, -0.2034881f, 0.09103473f, -0.08747008f, -0.03513558f, 0.13545637f,
+        -0.15715124f, 0.05457539f, 0.21232577f, 0.048238333f, 0.10084217f, 0.122594856f, 0.18809608f, 0.050023835f,
+        0.042732354f, 0.13233142f, -0.070470385f, -0.07562329f, 0.16772f, 0.12850161f, 0.23797888f, -0.18255429f,
+        -0.178684f, 0.06774548f, -0.012226682f, -0.17300913f, -0.05374827f, -0.09603073f, 0.20975974f, 0.05989171f,
+        0.079247974f, -0.082816295f, 0.050753046f, -0.052895803f, 0.033524163f, -0.028581511f, 0.06294849f, 0.04602221f,
+        0.059428237f, 0.009853667f, -0.09831137f, -0.029230112f, -0.055315934f, -0.011063617f, 0.04263535f, 0.041961078f,
+        0.09958732f, 0.045519937f, 0.09053014f, -0.092968516f, 0.14041638f, 0.2442518f, 0.037344925f, -0.11357128f,
+        -0.0024956276f, -0.16082145f, 0.073136635f, -0.022838423f, -0.010823947f, 0.12341305f, 0.030454565f, -0.04306714f,
+        -0.04121489f, 0.054159593f, 0.014435838f, 0.15894875f, -0.066856705f, 0.2675065f, 0.13486874f, 0.17390698f,
+        0.048517235f, -0.0263512f, 0.07118174f, 0.035094127f, -0.055866256f, 0.0045093573f, 0.10139818f, 0.22641338f,
+        -0.08790421f, -0.03186665f, -0.121114545f, -0.046583913f, 0.22469388f, -0.06622816f, 0.08047395f, 0.058868553f,
+        -0.2301007f, -0.10339852f, 0.2789924f, -0.029520033f, -0.009494579f, 0.02429858f, 0.06109593f, -0.36580232f,
+        -0.34189227f, 0.20666401f, -0.19017053f, -0.22230586f, -0.15905829f, -0.118511625f, -0.06447832f, -0.10554375f,
+        0.34851304f, 0.24382745f, -0.026002718f, -0.020841196f, -0.07449593f, -0.38676664f, 0.24596457f, -0.02378362f,
+        -0.015472545f, 0.13203737f, 0.067249626f, -0.042943347f, -0.0681467f, 0.09390859f, 0.19297072f, 0.06752168f,
+        -0.062426753f, -0.10229574f, -0.5227365f, -0.06763065f, -0.28046566f, -0.045185477f, -0.15174866f, 0.17560878f,
+        -0.25187233f, -0.098206595f, 0.042791486f, 0.23318294f, 0.04562721f, 0.07059855f, -0.3269964f, -0.030877262f,
+        0.08857415f, -0.13822834f, -0.1889503f, 0.040032275f, -0.11806488f, 0.106059946f, -0.14295974f, -0.05380444f,
+        -0.12418525f, 0.24011096f, -0.14038415f, 0.17438538f, 0.07522603f, 0.15222114f, 0.14879662f, -0.08942899f,
+        0.027049964f, 0.025034646f, 0.09304565f, 0.14853305f, 0.051845446f, 0.039427925f, 0.059509534f, -0.012017707f,
+        -0.008852165f, -0.10309727f, -0.092374526f, 0.043462243f, -0.08523642f, 0.13845062f, -0.02272252f, 0.09690943f,
+        0.18217629f, 0.098359115f, 0.17636545f, 0.0058261794f, 0.076656684f, 0.09139435f, -0.008169458f, 0.069247365f,
+        0.053873055f, 0.04358986f, 0.080641165f, 0.03563185f, -0.21680246f, -0.064944744f, 0.16402927f, -0.036903195f,
+        0.04365557f, -0.05091071f, -0.03744122f, -0.0031973438f, -0.061440475f, 0.03455094f, 0.04560864f, 0.14493074f,
+        -0.13085535f, 0.019846266f, -0.047789637f, 0.07274668f, 0.2006881f, -0.031026015f, -0.16088039f, 0.025137924f,
+        0.020753449f, -0.05571586f, 0.0071016382f, -0.077557445f, 0.059053674f, 0.20112048f, 0.03791441f, -0.029100388f,
+        0.14377554f, 0.03258176f, -0.048192818f, 0.05289804f, 0.022035234f, 0.002020954f, -0.057961762f, -0.017870618f,
+        -0.016034996f, -0.3481484f, 0.06343627f, 0.044359483f, -0.20592462f, 0.029036425f, -0.021043375f, 0.19270995f,
+        0.20193692f, 0.048883922f, 0.06222582f, 0.08151721f, 0.056347735f, 0.08446765f, 0.099671416f, 0.12833625f,
+        -0.18762957f, 0.08327824f, 0.0021406338f, 0.093896195f, 0.15756708f, -0.09453864f, -0.094521314f, 0.06291668f,
+        0.09392216f, -0.05364156f, 0.14822638f, -0.119391344f, -0.33663872f, -0.09328039f, -0.27976128f, 0.0140135875f,
+        0.19613606f, 0.14123434f, -0.1261291f, 0.06414696f, -0.13905384f, -0.17228077f, 0.10618043f, -0.1754166f,
+        0.6288252f, 0.10368753f, -0.1531568f, 0.22440319f, -0.16481154f, -0.46795133f, -0.27833f, -0.032489862f,
+        0.07057376f, -0.14838257f, -0.10983402f, 0.023121191f, 0.05517779f, -0.04670185f, 0.13443626f, 0.008036569f,
+        -0.18052165f, -0.038406253f, 0.08280701f, -0.11429881f, 0.015495026f, -0.06731947f, 0.064106755f, 0.13425657f,
+        0.047304936f, 0.17567924f, -0.018851f, 0.007540287f, 0.0008086207f, -0.00427928f, 0.064340286f, -0.12617971f,
+        -0.015621702f, -0.002179543f, 0.09602728f, -0.110383764f, -0.13430278f, -0.00023593509f, 0.0716116f, -0.027325017f,
+        0.1313005f, -0.033283055f, 0.03645744f, -0.14835976f, 0.01928657f, 0.03393512f, -0.016500177f, 0.077563286f,
+        -0.081377335f, -0.21876892f, -0.050129123f, 0.042715892f, 0.046124104f, 0.024819877f, 0.1834478f, -0.2992658f,
+        -0.052723397f, 0.14388399f, -0.002156135f, 0.005126313f, 0.10146564f, 0.029478585f, -0.07229437f, -0.05199464f,
+        0.008249582f, 0.021834876f, 0.100969106f, -0.19619206f, -0.08069253f, -0.036299787f, -0.020388134f, 0.07759834f,
+        0.16542047f, -0.067406304f, 0.09627692f, 0.016692307f, -0.20339839f, 0.15570581f, -0.0435782f, -0.0017499356f,
+        -0.069005735f, -0.30018148f, -0.036383353f, 0.104418196f, 0.0010874579f, 0.17030786f, 0.12274308f, -0.19062729f,
+        -0.026789624f, -0.08470585f, 0.042647965f, -0.096399345f, 0.112072654f, -0.10025297f, -0.020983743f, -0.044816487f,
+        0.21595368f, 0.012082262f, -0.08370027f, -0.04077668f, 0.08476055f, -0.09348351f, 0.14296888f, 0.03897938f,
+        -0.17079364f, 0.060665883f, 0.059032254f, -0.007773805f, -0.30699116f, -0.16218325f, -0.071183436f, -0.12472471f,
+        -0.050716646f, 0.040971924f, -0.15068196f, 0.10977713f, 0.26787835f, -0.07181449f, -0.043891218f, -0.16872023f,
+        0.0075311265f, 0.22772244f, 0.13471986f, -0.01956107f, -0.1253109f, 0.1714217f, -0.15667504f, -0.054620024f,
+        -0.10610595f, 0.11793221f, 0.13499074f, -0.12251619f, -0.18230447f, 0.20335203f, -0.07779911f, -0.08318201f,
+        -0.07683129f, 0.01079144f, -0.016062196f, 0.05116769f, 0.04313932f, 0.1837408f, 0.03264886f, 0.099700704f,
+        0.0597449f, 0.19194369f, -0.051304027f, 0.14305878f, 0.25734743f, -0.08431625f, -0.09045223f, -0.084774174f,
+        0.016343927f, -0.042844165f, 0.082280666f, 0.0941468f, -0.10719118f, -0.03866201f, -0.001806325f, -0.025490269f,
+        -0.21840055f, 0.031788696f, -0.005425784f, -0.023099614f, -0.11199188f, 0.15515326f, 0.038563147f, 0.07856847f,
+        0.13046442f, 0.059763663f, 0.098943874f, 0.053610753f, 0.039846707f, 0.123835206f, 0.14452872f, -0.06607234f,
+        0.14642583f, -0.00038158518f, -0.08062283f, -0.021016572f, -0.12235733f, 0.20027547f, -0.02844999f, 0.017754145f,
+        -0.004415265f, -0.023683406f, -0.04445219f, -0.011522598f, 0.13495195f, -0.11880565f, 0.10767616f, 0.012118108f,
+        0.13758203f, 0.07371397f, -0.009261928f, 0.06904386f, -0.06154284f, 0.019474834f, -0.023549173f, -0.021053297f,
+        -0.06475747f, 0.18721461f, -0.0017806446f, 0.052553464f, 0.12504794f, 0.1586652f, -0.06070653f, -0.06442027f,
+        0.16721885f, 0.038117066f, -0.026882391f, -0.12599865f, 0.12050936f, -0.028638247f, -0.10091371f, 0.002475218f,
+        0.09856267f, 0.053351242f, -0.23753637f, 0.009345741f, -0.13148102f, -0.05920178f, -0.055384763f, 0.16371037f,
+        0.02113095f, 0.066365264f, 0.0010136487f, -0.043542612f, 0.17413437f, 0.10128823f, 0.045472246f, 0.06924891f,
+        0.0011146625f, -0.08407926f, 0.19008203f, -0.049924623f, 0.06147224f, 0.20096274f, -0.0939854f, -0.13902313f,
+        0.112798266f, -0.018902304f, -0.028648583f, -0.1319557f, 0.14499956f, -0.086241156f, -0.15605369f, -0.12507088f,
+        0.07894158f, 0.162769f, 0.053326882f, -0.07914385f, 0.05707697f, 0.20357646f, 0.09109044f, -0.0035403604f,
+        -0.05314773f, -0.19347374f, 0.04502825f, 0.06838614f, 0.08671127f, -0.02575609f, -0.049545635f, -0.07697781f,
+        -0.02332386f, 0.10085585f, 0.028477272f, 0.06096426f, 0.104483776f, -0.11571208f, 0.07764404f, -0.044548362f,
+        0.1636414f, 0.024414849f, -0.043349322f, -0.15883307f, -0.02961446f, -0.07927533f, -0.11316639f, -0.1605023f,
+        0.053102046f, -0.037708607f, 0.09534519f, 0.0069631385f, -0.19857f, -0.008214697f, 0.042569708f, 0.049755454f,
+        -0.03417301f, -0.020767955f, -0.0035201388f, 0.24818671f, 0.12958553f, 0.03412899f, -0.1672977f, -0.14010781f,
+        -0.14061935f, 0.012554942f, -0.029753257f, -0.028644554f, 0.12355504f, -0.03541611f, 0.07802263f, -0.21721305f,
+        -0.16483726f, -0.01177685f, 0.33183834f, 0.0009337441f, -0.017281216f, 0.14243479f, 0.15449613f, 0.08256611f,
+        -0.07662799f, 0.19548175f, 0.048580546f, -0.043827526f, 0.13867255f, 0.0942347f, 0.10897106f, 0.06425758f,
+        -0.081896044f, -0.0065825065f, -0.025220895f, 0.07479581f, 0.12552197f, -0.029862486f, 0.06838515f, 0.02089503f,
+        0.14801435f, -0.22729002f, 0.037589677f, -0.20573409f, 0.020124732f, -0.21421662f, 0.006139828f, -0.062091965f,
+        0.0019467016f, 0.1101858f, -0.13436057f, 0.123948134f, -0.029274907f, -0.007780155f, 0.11063769f, 0.15924454f,
+        -0.13405484f, 0.116764076f, 0.050057497f, -0.017811112f, 0.13096666f, -0.06386942f, -0.024338333f, -0.10538025f,
+        -0.10598656f, 0.12740609f, -0.13491909f, -0.053422835f, -0.07920073f, 0.064935096f, -0.10300017f, -0.10577894f,
+        0.21731049f, -0.008987398f, -0.10319762f, 0.04773336f, -0.028368248f, -0.001420628f, 0.018333264f, -0.035130143f,
+        -0.11780475f, 0.016109398f, 0.029545572f, 0.17454226f, -0.17518093f, -0.01968332f, 0.082685046f, 0.030128725f,
+        -0.08467974f, -0.12641558f, -0.0745798f, 0.06281024f, 0.041399922f, -0.06685007f, -0.025553292f, 0.110903986f,
+        -0.23711139f, -0.04007113f, -0.030384671f, 0.004153152f, -0.17571123f, 0.20420957f, 0.06714406f, 0.11890476f,
+        0.0564577f, -0.013173252f, 0.015927069f, -0.1600804f, -0.05556341f, -0.0745312f, -0.05978169f, -0.024411064f,
+        0.048708305f, -0.04280509f, -0.036157403f, -0.05892555f, -0.08811582f, 0.028425025f, -0.055890556f, 0.18915597f,
+        -0.042252563f, -0.12749627f, -0.12347849f, -0.006045615f, 0.027764447f, -0.21231791f, 0.045863345f, -0.0029892938f,
+        -0.23162767f, 0.05727738f, -0.038485363f, -0.18880324f, -0.07081992f, 0.03162178f, -0.021102535f, 0.031539608f,
+        -0.03418712f, -0.027583363f, 0.06876599f, -0.08583153f, 0.01491331f, 0.0774673f, -0.016306153f, -0.054569613f,
+        -0.10796453f, -0.06798727f, -0.027156956f, -0.09149132f, 0.10963294f, 0.10337038f, -0.049491078f, -0.074955404f,
+        0.0806035f, -0.10225485f, -0.025913805f, 0.056397352f, 0.0136406785f, -0.17426564f, -0.027233263f, -0.020670246f,
+        -0.0076589934f, -0.064099245f, -0.16573933f, 0.01912339f, -0.014984173f, -0.061283723f, 0.09124729f, -0.027207065f,
+        0.015617132f, -0.030172542f, -0.0041650753f, 0.105130486f, -0.18284295f, 0.20664321f, -0.10245062f, 0.0284338f,
+        -0.07593248f, -0.018832104f, 0.025426334f, 0.06210633f, -0.11472849f, -0.07174047f, 0.14334112f, -0.07377756f,
+        0.122164614f, 0.059736878f, -0.19182602f, 0.026621047f, -0.013181129f, -0.16083509f, -0.120010786f, 0.04258437f,
+        0.0029063607f, 0.032063216f, 0.080496475f, 0.033127703f, 0.13663824f, 0.07713961f, -0.025906404f, 0.02518525f,
+        -0.11135969f, 0.11558269f, 0.0067870393f, 0.32532766f, -0.039129656f, 0.025383087f, -0.06323026f, -0.04965187f,
+        0.19367647f, -0.08799189f, -0.08332679f, -0.10781993f, -0.04062306f, -0.16191107f, -0.1097944f, -0.021888332f,
+        0.047714747f, 0.19149093f, 0.00727789f, -0.01287145f, -0.14404178f, 0.123636104f, 0.13093434f, -0.07736775f,
+        0.3044168f, 0.2777047f, 0.053953044f, 0.20837615f, 0.029614797f, -0.19611456f, -0.14485757f, 0.056919802f,
+        0.3510905f, -0.13027588f, -0.16402955f, -0.108097166f, -0.039434057f, -0.13088256f, 0.14953437f, -0.048822425f,
+        -0.084666826f, -0.03909235f, 0.023887748f, -0.26252428f, -0.1122821f, 0.007083275f, 0.16484064f, 0.1303024f,
+        0.0041855588f, 0.11628098f, -0.032441445f, -0.1407285f, -0.05660262f, -0.056252617f, 0.08012685f, -0.009582598f,
+        -0.07680407f, 0.07171855f, 0.010833776f, -0.05699801f, 0.1107848f, -0.020679038f, 0.017927967f, -0.119706936f,
+        -0.02480642f, -0.015972303f, 0.04758355f, 0.005232729f, -0.05198054f, 0.10273358f, -0.016769486f, -0.10149318f,
+        0.12842016f, 0.112697355f, -0.0036908197f, -0.17231059f, 0.008378093f, 0.13543472f, -0.11136084f, -0.16928199f,
+        -0.04332865f, 0.09956528f, -0.20001866f, 0.0064027985f, 0.014361498f, -0.16104984f, -0.12923382f, 0.161298f,
+        0.015723288f, 0.0392991f, -0.28402117f, -0.028805284f, 0.0016996182f, -0.05836378f, 0.098150775f, -0.059185352f,
+        -0.07393905f, 0.017946512f, 0.10924413f, -0.13861409f, 0.03687577f, -0.11241755f, -0.09991789f, 0.054490697f,
+        -0.027507737f, 0.05110641f, -0.0444371f, 0.062345155f, 0.060539104f, 0.07131292f, -0.1480457f, 0.086408146f,
+        -0.017803626f, 0.24876048f, 0.1605066f, -0.08271764f, 0.073722884f, 0.09236277f, -0.0017843705f, -0.23002492f,
+        0.07091686f, -0.12690482f, 0.1444058f, 0.272678f, 0.007845343f, -0.2976906f, 0.24701749f, 0.1984214f,
+        -0.01298525f, 0.34216875f, 0.04307992f, 0.029405287f, -0.14784749f, -0.09624838f, 0.03262079f, -0.061656427f,
+        -0.016141484f, 0.019178314f, -0.17832738f, -0.0048608487f, 0.0792247f, -0.14331937f, -0.10700189f, -0.0335378f,
+        -0.04955419f, 0.027716162f, 0.13259284f, -0.11996334f, -0.005012986f, -0.042919658f, 0.03934402f, 0.014295156f,
+        -0.22283831f, -0.2720908f, -0.009550838f, -0.1347325f, -0.092759f, 0.045217477f, -0.012820286f, -0.1302109f,
+        -0.014327962f, -0.1302894f, -0.16415745f, 0.23311988f, 0.10089241f, 0.11758582f, 0.0491496f, 0.073795065f,
+        -0.0127645545f, 0.27531213f, 0.043976683f, -0.06632409f, -0.028321482f, 0.03243987f, -0.017245416f, 0.030006003f,
+        -0.002668439f, -0.015452419f, -0.028922267f, -0.054499134f, -0.010608758f, 0.15572375f, 0.024201168f, -0.010145338f,
+        0.045141004f, -0.12941462f, 0.039569072f, -0.10413086f, -0.13889222f, 0.14034936f, -0.13128866f, -0.046482675f,
+        -0.039687425f, -0.06352563f, 0.018736148f, 0.29464692f, 0.081649296f, 0.071820594f, -0.0018267226f, -0.14296187f,
+        -0.029220479f, 0.10337146f, -0.054409374f, -0.02254849f, 0.075768806f, 0.11316214f, 0.19073883f, 0.065517694f,
+        0.051659092f, 0.031165915f, 0.037483126f, 0.10741335f, -0.15038007f, -0.14114638f, 0.069694996f, -0.09302341f,
+        0.026348457f, 0.023539994f, 0.028244946f, 0.03146668f, 0.083831206f, -0.07438032f, 0.030168189f, 0.036057383f,
+        -0.12436776f, 0.111602426f, 0.1362643f, 0.10965994f, 0.09586467f, -0.0120351305f, 0.15317896f, -0.026933765f,
+        -0.055407815f, 0.028940251f, 0.015578846f, -0.08814045f, 0.10437073f, 0.067047626f, 0.13932975f, -0.08131609f,
+        -0.12052512f, -0.14640751f, 0.031824738f, 0.1347353f, 0.019845018f, -0.16938104f, -0.024736386f, 0.1544583f,
+        -0.06090489f, 0.0345853f, 0.0058338568f, 0.022869488f, -0.049757108f, -0.11424631f, -0.1730911f, -0.16548905f,
+        -0.066442594f, 0.052306447f, 0.1127993f, -0.11038346f, 0.0060019884f, 0.11950196f, -0.16883583f, 0.04048996f,
+        0.07533813f, 0.051326834f, 0.038914442f, 0.0045806235f, -0.05500417f, -0.008959374f, 0.16395278f, 0.07589968f,
+        -0.0870526f, 0.01606672f, -0.014544295f, -0.009159639f, 0.21378128f, -0.060638014f, -0.029546903f, -0.11078275f,
+        0.13947773f, -0.08060349f, 0.002222261f, 0.15163048f, -0.05001811f, 0.091399506f, 0.058964636f, 0.19873461f,
+        0.054874435f, -0.082741685f, 0.032487802f, 0.123550214f, 0.059083745f, 0.12974897f, 0.15151627f, -0.0035173877f,
+        0.055540692f, -0.0088038305f, -0.013799955f, -0.07578085f, 0.22972253f, -0.0014431013f, 0.055139072f, 0.21620846f,
+        -0.013948401f, 0.11251359f, 0.024420027f, -0.0117004765f, 0.067724735f, -0.057036277f, 0.056695484f, 0.3086325f,
+        0.02346605f, 0.18485937f, 0.03764717f, 0.029379332f, 0.047371328f, 0.127179f, -0.01815464f, 0.036395684f,
+        0.20075078f, -0.17803384f, 0.11776612f, -0.018481323f, -0.05162318f, 0.11438722f, -0.119163394f, -0.089018464f,
+        -0.015055407f, -0.07083178f, -0.01858836f, -0.0238531f, -0.09168127f, 0.29276899f, -0.056941826f, -0.0059843287f,
+        0.19301517f, -0.057922326f, -0.19763678f, -0.036337014f, 0.14150399f, -0.0903883f, -0.046514746f, -0.06952486f,
+        0.19945592f, 0.122889474f, -0.0028286427f, 0.009320965f, 0.06853385f, -0.07111246f, -0.08880233f, 0.14937237f,
+        0.12354329f, 0.068987064f, 0.08343084f, -0.012503824f, -0.11052821f, 0.0053764684f, -0.08499989f, 0.08237031f,
+        0.105639786f, -0.08348004f, -0.031952288f, 0.18846722f, 0.10819644f, -0.18605003f, -0.033620294f, 0.0354995f,
+        -0.08808361f, 0.10016007f, -0.17481904f, 0.05615043f, -0.03303435f, 0.105354756f, -0.099779665f, -0.051035464f,
+        -0.079353884f, -0.056873284f, -0.18369904f, -0.027167384f, 0.017415825f, -0.12244264f, -0.06496923f, 0.026018959f,
+        0.1334045f, -0.119741194f, -0.06396438f, 0.02214771f, -0.02563954f, 0.044491403f, 0.18695523f, -0.0098720975f,
+        0.056678105f, -0.078490205f, 0.1846828f, -0.12090661f, -0.056046497f, 0.07274071f, -0.06649645f, -0.03962733f,
+        0.06350686f, -0.023032792f, -0.13114546f, 0.047262233f, -0.021853298f, 0.09054039f, -0.05417733f, -0.13483734f,
+        -0.25020474f, 0.028019104f, 0.012217791f, -0.009963615f, 0.07553129f, 0.07282857f, 0.11158151f, -0.016842572f,
+        -0.10523052f, -0.109668136f, -0.0642769f, 0.058480896f, -0.003950114f, -0.032372966f, -0.16174053f, -0.025043292f,
+        0.052121267f, -0.00032629026f, -0.06272927f, 0.07092521f, -0.07385128f, -0.018516617f, 0.0071937786f, 0.026123263f,
+        0.079876296f, 0.027363187f, -0.13458541f, 0.047782764f, -0.17351742f, -0.005062482f, 0.091840856f, 0.02110878f,
+        0.15016752f, -0.06740651f, 0.1505615f, 0.33173108f, -0.018140418f, 0.0593145f, -0.02735291f, 0.002924992f,
+        0.058695085f, -0.022742594f, 0.034036137f, 0.016101127f, 0.057979554f, -0.025207816f, 0.026039928f, 0.02916565f,
+        -0.07796662f, 0.08028088f, 0.016395837f, -0.14567025f, -0.017440425f, 0.014764908f, 0.13008703f, 0.009552336f,
+        -0.061011165f, 0.20855509f, 0.004320958f, -0.071078695f, -0.074027605f, 0.03225576f, -0.030198907f, 0.05660444f,
+        -0.03707209f, 0.01742569f, -0.06327622f, -0.0020596795f, -0.035209913f, 0.010299459f, -0.0033682014f, 0.08001852f,
+        -0.03739262f, 0.016330384f, 0.014322579f, 0.0017743025f, -0.06158705f, -0.022920128f, -0.05143826f, 0.09974291f,
+        0.03252257f, -0.043396756f, -0.01696475f, 0.043616537f, 0.174706f, 0.028395174f, 0.088448524f, -0.07675413f,
+        0.29403004f, -0.13757387f, 0.16511567f, 0.104429305f, -0.30749202f, 0.09267036f, -0.17572351f, 0.00066084985f,
+        -0.033557605f, -0.05879748f, 0.08045507f, 0.09032828f, -0.06404345f, 0.22290558f, 0.063002884f, -0.006879176f,
+        -0.05402718f, 0.21224423f, -0.07998946f, 0.06922382f, 0.099967144f, 0.3140025f, 0.07680992f, 0.0011163917f,
+        0.10391536f, 0.0052324543f, -0.0504817f, -0.028565163f, -0.099658474f, -0.19076465f, 0.06751636f, -0.09497152f,
+        0.56383914f, 0.016542744f, -0.13971935f, 0.07562058f, 0.06710673f, 0.15402994f, 0.3596505f, -0.26582706f,
+        0.4815788f, -0.0068681133f, 0.1738138f, 0.010591326f, -0.17263184f, -0.19102992f, -0.022674927f, 0.14994693f,
+        0.40692592f, -0.015766867f, 0.07610659f, -0.081640236f, 0.19193664f, 0.035161328f, 0.16947943f, -0.20196928f,
+        -0.090558134f, 0.019104697f, 0.15496933f, 0.07999372f, -0.0748774f, -0.035814755f, -0.012194258f, 0.119706206f,
+        -0.14834514f, 0.0005457729f, -0.118921265f, -0.023554564f, -0.028170181f, -0.22513337f, 0.14028083f, -0.07021005f,
+        -0.040969815f, 0.019708237f, -0.015963119f, 0.22780414f, -0.011450957f, -0.06527673f, 0.035995316f, -0.055010978f,
+        -0.0054576816f, -0.03456155f, -0.015201901f, 0.0861465f, 0.056137294f, 0.067487955f, -0.083800346f, -0.022360863f,
+        -0.001687693f, 0.06074659f, 0.01700744f, 0.021293173f, -0.04841012f, 0.08549135f, 0.11450493f, 0.022528885f,
+        -0.12990339f, -0.07150228f, -0.11095177f, 0.17338857f, 0.08666532f, 0.1349408f, -0.11926789f, 0.00612472f,
+        0.06784533f, 0.035310656f, -0.070374645f, -0.011528015f, -0.053033456f, -0.15787521f, -0.0817775f, 0.032605994f,
+        0.21592502f, 0.10848135f, 0.00016477444f, -0.038168892f, -0.006309766f, 0.044574443f, 0.15919565f, 0.21954894f,
+        0.1226481f, -0.0026780176f, 0.020774998f, 0.16085866f, 0.20466553f, 0.13772069f, -0.0054542776f, -0.118223585f,
+        -0.03436136f, -0.08995358f, 0.06043688f, -0.09269494f, 0.18865155f, -0.27912462f, 0.1648335f, -0.22491325f,
+        -0.19079886f, -0.114394605f, -0.06931625f, 0.025944887f, 0.014071816f, 0.017360957f, 0.24030384f, -0.0535173f,
+        0.13557896f, 0.20472677f, 0.018659525f, -0.05816279f, -0.16611658f, -0.020852396f, 0.10524957f, 0.031170376f,
+        -0.10533006f, 0.059790168f, -0.31015366f, -0.07933906f, -0.036855027f, -0.17842185f, 0.07681159f, -0.31877422f,
+        -0.11048405f, 0.10713306f, 0.14082132f, -0.002268375f, -0.069110736f, -0.0131314f, -0.11678525f, -0.084276974f,
+        -0.4128893f, 0.21966243f, 0.07356662f, -0.12304404f, 0.036632612f, 0.2348885f, -0.10986644f, -0.26470792f,
+        -0.061764985f, 0.11308226f, -0.09971353f, 0.094707124f, 0.010599665f, 0.09701428f, 0.09721095f, -0.16499603f,
+        -0.053578317f, 0.35745648f, -0.20628344f, 0.18640795f, -0.14249377f, -0.080162026f, 0.056106485f, 0.0001851175f,
+        0.077007204f, -0.1466894f, 0.031543557f, 0.016886076f, -0.101965435f, -0.13209248f, 0.0026740811f, 0.08096431f,
+        0.08496798f, 0.004691382f, -0.0074234167f, 0.06028261f, 0.064944096f, 0.056952238f, -0.08497413f, -0.006917818f,
+        0.22631228f, 0.011960879f, 0.08864096f, 0.09753231f, 0.035887614f, 0.060517583f, -0.014933018f, -0.19368143f,
+        0.06486534f, 0.08407075f, 0.18014376f, 0.009295689f, 0.08370696f, 0.033714358f, -0.062493302f, 0.18880366f,
+        0.120763905f, 0.050316054f, 0.07155713f, 0.09318927f, 0.047704652f, -0.07065736f, 0.14330694f, 0.004794834f,
+        0.059811145f, -0.084952965f, 0.13334702f, 0.004769477f, -0.11699292f, 0.028229896f, 0.086593114f, 0.09351483f,
+        -0.031710293f, 0.033735313f, -0.12638016f, 0.12587604f, 0.09653031f, 0.03641894f, 0.06911142f, 0.06422894f,
+        0.10401005f, -0.05166195f, 0.039742757f, -0.14217842f, -0.055011474f, 0.029341714f, 0.03315475f, -0.07818355f,
+        -0.13592327f, -0.14633133f, 0.24399503f, 0.01621971f, -0.10911289f, -0.114083424f, 0.11624811f, -0.04605617f,
+        -0.01860296f, 0.11270054f, 0.06340836f, 0.1394423f, -0.04778149f, -0.13133991f, 0.00872645f, -0.09622503f,
+        0.08663689f, 0.029733744f, 0.03853436f, -0.23963076f, -0.10955201f, -0.09814794f, -0.21922301f, 0.013897551f,
+        0.095060356f, 0.01575823f, 0.043258376f, 0.048539877f, 0.13277483f, -0.01630565f, 0.09949349f, 0.050976694f,
+        0.2150826f, -0.07490866f, 0.19652882f, 0.16500795f, -0.057638455f, -0.11107132f, 0.021217518f, 0.05575832f,
+        -0.1378173f, -0.0030486747f, -0.045399588f, 0.022518111f, 0.08060252f, 0.103211135f, 0.0552265f, -0.10880244f,
+        -0.07610151f, 0.09461086f, 0.24024849f, -0.03750628f, 0.023644645f, -0.16245624f, 0.16830046f, 0.069230735f,
+        -0.0036227251f, -0.014583849f, 0.08398738f, -0.10496077f, -0.009319815f, 0.038327843f, -0.101618834f, -0.07109892f,
+        -0.09625932f, -0.010906712f, 0.022698902f, 0.19138172f, 0.05959205f, 0.11415865f, -0.06591075f, 0.024137702f,
+        0.10197827f, 0.027337452f, -0.0055398745f, -0.05245929f, -0.12645626f, 0.23536046f, 0.14062896f, 0.06273386f,
+        -0.005148727f, -0.035847243f, 0.12914748f, 0.08014698f, -0.0027178696f, 0.0154382f, 0.091720946f, 0.03277166f,
+        -0.031941306f, 0.064712584f, 0.15750718f, 0.037694708f, -0.017479645f, 0.16338903f, 0.036963087f, 0.11175418f,
+        -0.13512728f, 0.10210435f, 0.10426836f, 0.0050662667f, 0.013582389f, -0.09022267f, -0.1534301f, 0.12378801f,
+        0.19383158f, 0.0186675f, -0.06085203f, 0.047009483f, 0.01694522f, 0.11593908f, 0.087548554f, -0.091714874f,
+        0.14326869f, -0.023095485f, 0.16108099f, -0.005633871f, -0.067732766f, -0.14833657f, -0.08595032f, 0.1809843f,
+        0.07938301f, -0.03951267f, 0.104597576f, 0.2121239f, 0.19377232f, -0.08615226f, 0.15286827f, 0.023366125f,
+        -0.058912206f, 0.058782004f, -0.044974726f, -0.089146405f, -0.010436232f, 0.17615157f, 0.033071596f, -0.06644271f,
+        -0.10422979f, 0.15632525f, -0.025894932f, -0.1268208f, 0.13273087f, -0.04778098f, -0.09094193f, 0.068354174f,
+        0.15038706f, -0.15678251f, -0.05768566f, 0.10630488f, -0.07892136f, -0.08028734f, 0.06590453f, 0.087946564f,
+        -0.00022930895f, -0.029000605f, 0.09636963f, -0.0041138567f, -0.062392138f, 0.2883226f, -0.10258771f, -0.059999213f,
+        -0.22861524f, -0.021103429f, -0.17510924f, 0.02288842f, -0.09203975f, -0.016440228f, -0.126067f, -0.06291809f,
+        -0.059248123f, -0.19378504f, 0.07019763f, -0.08980777f, 0.049716026f, 0.058721907f, -0.07689218f, 0.14983732f,
+        0.03509793f, 0.09194375f, -0.088688664f, -0.026745472f, -0.09753906f, 0.020164758f, -0.1619463f, 0.21078067f,
+        0.10238423f, -0.1246277f, -0.049148183f, -0.13676663f, 0.025979027f, -0.040361233f, 0.005785538f, 0.1411896f,
+        0.036783993f, 0.03230913f, -0.0799868f, -0.09084616f, -0.13329163f, -0.16714686f, -0.052512754f, 0.07380406f,
+        0.078924045f, -0.2214164f, 0.09166479f, -0.09638013f, -0.037370093f, 0.061381474f, -0.015819117f, -0.06460157f,
+        0.14963882f, -0.07593884f, -0.13200195f, -0.0790219f, 0.072154775f, 0.05769338f, 0.1398666f, -0.09243484f,
+        0.016272236f, 0.07210527f, -0.029148601f, -0.1864085f, -0.011659506f, -0.00024820742f, 0.10154333f, 0.066160664f,
+        0.1550727f, 0.07568569f, 0.050543375f, -0.01574794f, -0.041564815f, -0.10444082f, 0.07329893f, -0.03050025f,
+        0.15530324f, -0.050589584f, 0.11206999f, -0.069694854f, 0.21390864f, 0.074287444f, -0.06055527f, -0.08140526f,
+        -0.21331693f, -0.010834129f, -0.109855674f, 0.08572939f, -0.020520752f, 0.03899025f, 0.020130422f, -0.02760748f,
+        -0.12821867f, -0.06941395f, 0.09432533f, -0.029544191f, -0.104664914f, -0.016731037f, 0.11302663f, 0.09718974f,
+        0.0911603f, 0.11349778f, 0.0082411375f, 0.064434916f, 0.16046713f, 0.02059948f, -0.1421412f, -0.49444422f,
+        0.17908509f, 0.3632162f, -0.1605139f, -0.114920266f, -0.32689962f, -0.12424861f, 0.1761319f, 0.24225709f,
+        0.29627016f, 0.49037394f, 0.061357323f, 0.20419823f, 0.00080680364f, -0.37389728f, 0.0116474535f, -0.003241526f,
+        -0.06911751f, 0.13944846f, 0.11643953f, -0.33409417f, 0.06670031f, 0.23520215f, 0.08332577f, 0.3863777f,
+        -0.17779104f, 0.08991984f, -0.22482926f, 0.27287748f, -0.35148144f, -0.19714497f, 0.124510065f, -0.13290411f,
+        0.14904696f, -0.26506445f, 0.15370427f, 0.30844763f, -0.11275482f, -0.4334765f, -0.33079204f, -0.10208565f,
+        0.121785484f, -0.035208695f, -0.39165342f, -0.013439666f, 0.24622844f, 0.081067555f, 0.3860009f, 0.0023686325f,
+        -0.07536208f, 0.024597906f, -0.12996379f, 0.4804002f, 0.20367137f, 0.23469108f, 0.17602059f, 0.010448035f,
+        0.02915464f, -0.06932969f, -0.035537366f, -0.29196706f, 0.0035244361f, -0.12242208f, 0.015303468f, 0.12551214f,
+        -0.0015316939f, 0.06940624f, -0.18399693f, -0.0053556394f, -0.06905586f, -0.14025183f, -0.041994933f, -0.0054332227f,
+        0.034857567f, 0.08245032f, 0.10837237f, 0.014868218f, 0.060156144f, -0.075275324f, -0.13138343f, 0.046667792f,
+        -0.016071932f, 0.10551048f, 0.018305082f, 0.054625172f, -0.09021826f, -0.10512097f, -0.12568986f, -0.014516464f,
+        0.17057121f, -0.12535729f, -0.15303807f, 0.049036246f, 0.013947665f, -0.03624017f, -0.034626085f, -0.0404115f,
+        -0.031629853f, -0.042195577f, -0.044636466f, -0.26155856f, -0.058086257f, 0.03782157f, -0.020008449f, 0.08834274f,
+        -0.039469574f, -0.0142488675f, -0.013974642f, -0.12388173f, -0.18314222f, 0.079518326f, -0.06907732f, -0.068678446f,
+        -0.019897357f, -0.17096266f, 0.01863557f, 0.074561074f, -0.08875646f, -0.024246158f, 0.00095798954f, -0.24460535f,
+        -0.28305152f, 0.10405779f, -0.11961256f, -0.22440885f, 0.05949451f, -0.065567255f, 0.25043115f, -0.34448195f,
+        -0.009615786f, -0.1564721f, -0.10214492f, 0.071945995f, -0.01684584f, -0.2661687f, 0.17307921f, -0.16717216f,
+        -0.077125765f, 0.2355074f, 0.19072622f, 0.104141176f, -0.15675728f, -0.15646464f, -0.28850615f, 0.13751417f,
+        -0.19609915f, 0.1713402f, -0.29189548f, -0.04661686f, 0.17589585f, -0.06815576f, -0.009292899f, 0.068999805f,
+        -0.14395772f, 0.106737845f, -0.13813533f, 0.17419279f, -0.0077060834f, 0.11046602f, 0.03909322f, -0.0330648f,
+        -0.046082083f, -0.15822142f, 0.09079047f, -0.2186239f, 0.06599398f, 0.25088847f, -0.12367675f, -0.15754777f,
+        -0.102702186f, 0.013344113f, -0.051145665f, 0.004361867f, 0.059203207f, 0.237941f, 0.20414092f, 0.12947373f,
+        -0.033301834f, 0.18495181f, -0.09344393f, 0.18938039f, 0.08419912f, 0.0067984983f, -0.09441878f, -0.20023146f,
+        0.101884045f, 0.068540506f, 0.0570673f, 0.069211096f, -0.046383202f, -0.03541014f, -0.023830032f, 0.003035046f,
+        0.09888255f, 0.1139291f, 0.15969774f, 0.16158073f, -0.06435261f, 0.011854497f, 0.048486907f, 0.041880235f,
+        0.15536575f, -0.022131039f, -0.1087496f, -0.01076786f, -0.006095495f, 0.086527765f, 0.22341187f, 0.1358507f,
+        0.12962902f, -0.059143208f, 0.1875115f, -0.040929098f, 0.16345169f, -0.0056079095f, 0.07032978f, -0.10865986f,
+        -0.104122125f, 0.1858305f, 0.06602607f, 0.12795481f, -0.086662896f, -0.15105473f, 0.08654696f, 0.014385874f,
+        0.10283348f, 0.15650626f, -0.0022212046f, -0.093826555f, 0.0040400154f, 0.019545777f, -0.14678188f, -0.08423014f,
+        0.12032872f, 0.05913807f, -0.0055917837f, -0.019426415f, 0.056650188f, 0.10257098f, 0.00290479f, -0.06992352f,
+        -0.075178534f, 0.09012211f, 0.08739552f, -0.06326298f, -0.00016995074f, -0.06324258f, 0.08847511f, -0.0547565f,
+        0.09876516f, 0.17570505f, -0.22729817f, -0.09181462f, 0.054057833f, -0.16315614f, 0.06620229f, -0.09808995f,
+        0.18629128f, -0.31975687f, 0.08491775f, 0.14093024f, -0.030363757f, -0.11839971f, 0.1647127f, -0.1136934f,
+        -0.09067093f, 0.12042919f, 0.050348125f, -0.065066054f, 0.032252807f, 0.046115782f, -0.054778904f, -0.20308706f,
+        -0.023326105f, -0.08588784f, 0.021054149f, -0.0848622f, 0.18636574f, -0.10997144f, 0.16395263f, -0.1526438f,
+        -0.062352587f, -0.115680575f, -0.036819953f, 0.043689344f, 0.0946943f, 0.08272847f, 0.04204147f, -0.10826445f,
+        0.0068399208f, -0.06398437f, 0.071061455f, -0.06164156f, 0.110343f, 0.10166001f, -0.068638176f, -0.040014595f,
+        -0.025514461f, 0.14022836f, 0.10289962f, 0.1362567f, 0.05112708f, -0.09422424f, -0.041443467f, -0.07777674f,
+        -0.05893622f, 0.10052576f, -0.12179859f, -0.11171217f, 0.13898268f, 0.04856957f, -0.01892338f, -0.14929377f,
+        0.118611835f, -0.024520315f, -0.019955272f, 0.18994433f, 0.060711272f, 0.07519753f, -0.14695343f, 0.2885333f,
+        0.21285513f, -0.088085875f, -0.085818484f, 0.09396054f, 0.13760616f, 0.077153005f, 0.011207201f, 0.011797253f,
+        0.21127622f, 0.038723875f, 0.119452804f, 0.09569985f, 0.07118233f, -0.07487638f, 0.09708907f, -0.054038085f,
+        0.107607014f, 0.028975712f, -0.0127645675f, -0.0116254045f, 0.04388423f, 0.092756584f, 0.05019669f, 0.09226499f,
+        -0.04133956f, -0.11760698f, 0.029301098f, -0.12952276f, 0.09170377f, 0.11747745f, 0.103838064f, -0.031510584f,
+        -0.010417839f, 0.17794769f, 0.0036228898f, 0.0827175f, -0.030971926f, 0.20032197f, 0.12174634f, 0.08613253f,
+        0.1202841f, 0.24681284f, 0.0013681853f, -0.0003981748f, 0.1547531f, -0.17269194f, -0.0750629f, -0.093993135f,
+        0.028726928f, 0.13473795f, -0.003594176f, 0.06523243f, -0.009709469f, 0.04158387f, 0.09823948f, 0.14268868f,
+        -0.015098311f, 0.20549993f, 0.14135262f, 0.058483247f, 0.19225156f, -0.06337295f, 0.054488774f, -0.44103503f,
+        -0.14816368f, 0.018343545f, -0.18699826f, -0.1550126f, -0.23670389f, -0.1451402f, -0.062034573f, 0.22644266f,
+        0.36124977f, 0.16635762f, -0.07962561f, -0.046910863f, 0.19967042f, -0.49507454f, 0.12643018f, -0.027459817f,
+        -0.20749496f, 0.14043115f, -0.15675613f, -0.19415209f, 0.15813993f, 0.22557817f, 0.13185313f, 0.34561074f,
+        -0.15799628f, 0.074963816f, -0.53997093f, 0.04014292f, -0.336388f, -0.12166732f, 0.040871896f, 0.14148408f,
+        -0.11826183f, -0.10937774f, -0.010718052f, 0.111397855f, -0.037460193f, -0.2628046f, -0.23923454f, 0.061963685f,
+        0.00024542958f, -0.0625999f, -0.41065145f, -0.0058818404f, 0.17649403f, 0.23347268f, -0.11152524f, 0.0745557f,
+        0.30558085f, -0.04218723f, 0.012501716f, 0.19594437f, -0.06434615f, 0.21521065f, 0.0068901554f, -0.06311264f,
+        -0.057729904f, 0.16183236f, 0.044951364f, -0.16704576f, -0.0034030485f, 0.03419995f, 0.080331154f, -0.030031893f,
+        -0.03200467f, -0.025755499f, 0.071492456f, -0.02905125f, -0.0031586066f, -0.053661622f, -0.079831325f, 0.18361421f,
+        -0.10111929f, 0.03666956f, 0.07451961f, -0.17380403f, 0.0665451f, 0.07582687f, -0.10678388f, -0.24059385f,
+        0.08777524f, 0.0060683233f, 0.014639361f, 0.056315824f, -0.05007895f, 0.020517692f, -0.012037755f, 0.20570244f,
+        -0.032535702f, 0.03454911f, -0.16900896f, -0.0051693833f, 0.005689783f, 0.14600433f, 0.111528106f, 0.05156221f,
+        -0.0729921f, 0.04308101f, -0.13967302f, -0.050305642f, -0.0057922173f, 0.01757664f, 0.03375011f, -0.08154251f,
+        0.07835076f, 0.07928046f, -0.15710877f, 0.11405702f, -2.571175e-05f, 0.08065626f, 0.13530102f, -0.19554965f,
+        -0.118323855f, -0.1382321f, -0.019830171f, 0.035337426f, 0.11454843f, -0.15191786f, -0.0804048f, -0.028341316f,
+        0.16204458f, -0.07152394f, 0.2056678f, -0.041335035f, -0.078233525f, -0.15467605f, -0.37369192f, 0.026029313f,
+        -0.05475807f, -0.017694164f, 0.14305641f, 0.21230999f, -0.12276132f, 0.119920686f, 0.14681411f, 0.13439506f,
+        -0.10513721f, -0.009728818f, -0.08464894f, 0.038833905f, 0.030704506f, 0.106607504f, -0.05083077f, 0.05320903f,
+        0.0009604367f, -0.25644517f, 0.18216777f, -0.014694928f, -0.17132784f, -0.0021208848f, -0.14079556f, -0.16210507f,
+        0.26787776f, 0.020630797f, 0.009950658f, 0.13149086f, 0.030536568f, -0.035496578f, -0.0031132451f, 0.29326975f,
+        0.4184994f, 0.18895832f, 0.20813566f, 0.25593895f, 0.14920439f, -0.14858663f, -0.13042468f, -0.11031975f,
+        0.15078901f, -0.1248286f, -0.0109576825f, -0.050957847f, -0.0703609f, 0.02668234f, 0.22405943f, -0.1497054f,
+        -0.22064497f, 0.11983656f, -0.030594965f, -0.00032266523f, -0.30474183f, -0.0359572f, 0.18045597f, 0.036802582f,
+        -0.043335635f, 0.05745875f, 0.16231112f, -0.16191162f, 0.110670686f, 0.0786809f, 0.053281367f, -0.07007138f,
+        -0.016700063f, -0.07655492f, 0.026144039f, -0.03866636f, 0.026777696f, 0.026111528f, -0.0063784933f, -0.14937945f,
+        0.13419463f, -0.06426413f, 0.031617947f, -0.035492036f, 0.04077928f, -0.025876282f, 0.088675976f, 0.15264368f,
+        -0.03864901f, 0.054031525f, -0.015950253f, 0.03780854f, -0.0890112f, -0.037035495f, 0.120679714f, -0.05804488f,
+        -0.030687451f, -0.06765704f, 0.112475984f, 0.035122946f, 0.030040652f, 0.05790357f, -0.17869765f, 0.061871767f,
+        0.14418034f, -0.0053527923f, 0.00829744f, -0.096640065f, -0.031407353f, -0.09465597f, 0.086386435f, 0.08946318f,
+        -0.018859303f, 0.044671685f, -0.037289657f, -0.08662484f, -0.0735785f, 0.20469156f, 0.15366542f, -0.04129479f,
+        -0.1939749f, -0.16995534f, 0.09929473f, 0.058346882f, -0.02255346f, 0.03376751f, 0.02154673f, 0.0307512f,
+        -0.027454784f, 0.001514406f, -0.03556923f, -0.043237094f, -0.14899047f, -0.122840144f, -0.17221028f, -0.34904617f,
+        0.16972806f, -0.0005978105f, 0.044524092f, -0.06652389f, -0.06929222f, -0.25110725f, 0.09117446f, 0.16333905f,
+        0.18275574f, 0.30548742f, 0.21486154f, -0.14071447f, -0.10605389f, -0.13349971f, -0.05075806f, 0.08613023f,
+        0.022893373f, -0.014456681f, -0.39343268f, 0.061437383f, 0.029648187f, -0.20930019f, -0.031442963f, -0.05645228f,
+        -0.03952766f, 0.0992145f, 0.14643359f, -0.0033318163f, -0.05950778f, -0.060470622f, 0.22477756f, -0.17328419f,
+        -0.26981407f, -0.22991855f, -0.0022475878f, -0.086257644f, 0.0056011137f, 0.000237861f, 0.026338138f, 0.016123869f,
+        -0.17467292f, 0.1898022f, -0.008758511f, -0.2222834f, -0.08736942f, 0.023447491f, 0.28520605f, -0.009295182f,
+        0.020947851f, 0.13802285f, -0.1867172f, 0.081729494f, 0.016233254f, -0.0006308263f, -0.024081137f, -0.11002196f,
+        0.023894409f, -0.0062040677f, -0.031766914f, 0.08071234f, -0.057797313f, -0.12562986f, 0.15625824f, 0.21767011f,
+        0.01515007f, 0.084321246f, 0.056887317f, 0.026866065f, -0.08027656f, -0.034529667f, 0.05380361f, 0.0059694014f,
+        -0.22251447f, -0.024949957f, 0.16281532f, 0.08849309f, 0.10385484f, -0.0029855631f, -0.008930422f, 0.020147491f,
+        -0.0013206284f, -0.117114976f, 0.16052131f, -0.020223115f, -0.08060274f, 0.12626454f, -0.09086025f, -0.06188675f,
+        0.04839762f, 0.010295011f, -0.11695953f, -0.09194352f, -0.062297758f, 0.07361372f, -0.055104893f, 0.0838693f,
+        0.10645844f, 0.088032015f, 0.13425718f, -0.019489909f, 0.0681249f, 0.054130677f, 0.14900625f, -0.029570032f,
+        0.0059630633f, 0.18240918f, -0.024965473f, 0.18683326f, 0.19582276f, 0.08374447f, 0.17184156f, -0.04987091f,
+        -0.04751649f, -0.14002816f, 0.10241102f, 0.01473326f, 0.0806877f, 0.032326315f, 0.004979346f, 0.06525455f,
+        0.13799301f, 0.03299855f, -0.10965257f, 0.09667829f, -0.064117715f, -0.027068023f, -0.01337177f, 0.21363826f,
+        -0.016992157f, 0.07099822f, 0.104425475f, 0.09932403f, -0.03540445f, 0.042997245f, 0.07185088f, 0.093189724f,
+        0.017306615f, -0.072329335f, 0.09065526f, -0.18741602f, -0.10163599f, 0.14640561f, -0.052943118f, 0.02506452f,
+        0.13085619f, 0.24946387f, -0.018794706f, 0.19683057f, 0.05941474f, -0.16450168f, -0.10295089f, 0.034989256f,
+        0.10539542f, -0.04895906f, 0.12907015f, 0.11075805f, 0.01728417f, 0.17524728f, 0.011850077f, -0.12581426f,
+        0.09694111f, 0.05393912f, -0.082611635f, -0.07404072f, 0.13858818f, 0.054104216f, -0.077905215f, 0.053760268f,
+        -0.12117656f, -0.020293659f, 0.014226295f, 0.14302552f, 0.2537207f, 0.0639118f, 0.20794237f, 0.075739354f,
+        -0.060148597f, -0.03303294f, -0.21152622f, -0.13316672f, 0.23827195f, -0.072406285f, -0.016827274f, -0.07465366f,
+        0.037669268f, 0.0847329f, 0.19449048f, 0.05269654f, 0.14339593f, 0.049105074f, 0.07415101f, 0.026451493f,
+        0.21408819f, 0.061023064f, 0.023816919f, 0.13684629f, 0.2056294f, 0.09976305f, -0.05841118f, 0.0955173f,
+        0.16300087f, -0.029699054f, -0.08905682f, 0.10980332f, 0.06915798f, 0.037905913f, 0.29270142f, -0.11392305f,
+        0.10162494f, 0.04587359f, 0.26553208f, -0.05921768f, -0.123163156f, -0.13739605f, 0.027174274f, 0.18463123f,
+        0.031283062f, 0.015957715f, -0.028083518f, 0.1881051f, 0.022489421f, -0.013734986f, -0.11624578f, 0.073931575f,
+        0.05779669f, -0.0015350129f, -0.023511477f, 0.0484314f, -0.021159219f, 0.116720855f, -0.17567109f, 0.03306987f,
+        0.14201957f, -0.075333975f, 0.23673718f, 0.14299238f, -0.03840223f, 0.018133601f, -0.083935834f, 0.05514916f,
+        0.2472236f, -0.17992646f, -0.0065294933f, 0.029416958f, 0.062284905f, -0.16953182f, 0.083603285f, 0.064136125f,
+        -0.18427241f, 0.13957095f, 0.107788354f, -0.08804652f, 0.11870513f, -0.068678275f, 0.06133789f, -0.02831562f,
+        -0.06335722f, 0.011566725f, -0.034410506f, -0.06521806f, 0.03404301f, 0.06352289f, -0.14961812f, -0.020183396f,
+        0.1652593f, -0.11108745f, -0.020432549f, 0.12343664f, 0.007293867f, -0.011566387f, -0.00676829f, -0.04171703f,
+        0.05479041f, -0.008800718f, 0.019495618f, 0.02593827f, 0.14862336f, 0.04081557f, 0.12715887f, 0.041834954f,
+        -0.17126052f, 0.07300111f, -0.06294747f, 0.08899588f, 0.079620495f, -0.07164727f, -0.055576105f, -0.16941917f,
+        -0.10000296f, -0.0013001892f, -0.22067307f, -0.022686759f, 0.0481772f, 0.07409597f, 0.13714185f, 0.19267601f,
+        0.074342f, -0.018966205f, -0.23333631f, -0.30867627f, -0.02779156f, -0.013826654f, -0.084298596f, 0.016962055f,
+        0.07511129f, 0.03688981f, 0.018086283f, -0.015173344f, -0.14853704f, 0.009820109f, 0.22104457f, 0.2378429f,
+        0.032344896f, 0.0907401f, -0.07178215f, -0.08832605f, 0.15397637f, 0.14673272f, 0.1241291f, -0.0811723f,
+        0.05866266f, -0.0064869593f, 0.20246f, -0.11198648f, -0.070251815f, -0.036636055f, -0.0018383858f, 0.09204671f,
+        -0.03599253f, -0.013029474f, -0.0760169f, -0.00072770694f, 0.03376977f, 0.09112366f, -0.08223884f, -0.015867732f,
+        -0.0156042995f, -0.05140649f, 0.066942856f, -0.008303554f, 0.049713623f, 0.19421417f, -0.013468883f, 0.076797985f,
+        0.22734654f, 0.0517846f, 0.06482483f, 0.09432453f, -0.11275147f, 0.044083886f, 0.007727869f, 0.058114972f,
+        -0.061886165f, 0.051076893f, -0.08380095f, -0.004103206f, -0.006011819f, 0.15440486f, -0.16114889f, -0.14102635f,
+        0.17008513f, -0.028471079f, -0.03367598f, 0.16468649f, 0.035255477f, 0.0723811f, -0.07002775f, 0.0125160655f,
+        0.116799414f, 0.106271975f, -0.038966045f, 0.007892105f, 0.049434714f, 0.027540877f, 0.06733084f, 0.0041110064f,
+        0.030102326f, -0.27626592f, -0.116615154f, 0.2595293f, -0.026674302f, 0.06160542f, -0.11303974f, 0.14104475f,
+        0.09548928f, 0.04262705f, -0.008230656f, 0.16825835f, -0.13560653f, -6.270496e-05f, 0.28978428f, 0.09433353f,
+        -0.01622637f, 0.033363458f, -0.23261063f, -0.12899955f, -0.07751677f, 0.10565669f, 0.036585804f, 0.033473928f,
+        -0.055668324f, 0.05625259f, 0.25898308f, -0.009637025f, -0.029683739f, -0.19002546f, -0.08128418f, -0.04021185f,
+        0.05648622f, -0.085200205f, -0.08565627f, 0.091302544f, -0.02633495f, 0.021561453f, -0.03237656f, 0.03565094f,
+        0.4308056f, 0.07940149f, 0.11533466f, -0.020379094f, -0.018959979f, -0.155829f, -0.0122416625f, -0.102762446f,
+        -0.007702343f, -0.04215858f, -0.0060115666f, -0.12711807f, 0.020438578f, -0.02861642f, -0.009343744f, -0.058778267f,
+        0.30966112f, 0.14725332f, 0.31514338f, -0.10446877f, -0.12731929f, 0.0672947f, -0.021925645f, 0.2056046f,
+        -0.01678498f, 0.024250362f, -0.0010169683f, 0.089058995f, -0.14933847f, -0.13876335f, -0.023290854f, 0.002863326f,
+        -0.019875253f, 0.12781185f, 0.09474468f, -0.105693966f, 0.076443315f, 0.008167403f, -0.07305036f, -0.027181739f,
+        -0.12282259f, 0.09270017f, -0.10530639f, 0.021961043f, -0.10343767f, -0.14943941f, -0.050052956f, 0.07364408f,
+        -0.20087166f, -0.13479105f, -0.19181502f, 0.017378466f, -0.21886499f, 0.006661195f, -0.0700445f, 0.018769339f,
+        -0.12824644f, 0.015349379f, 0.022746345f, 0.11858188f, -0.11649578f, -0.12590545f, 0.029399792f, -0.010503208f,
+        -0.1000345f, -0.03834365f, 0.08103094f, -0.043345664f, 0.011677055f, 0.15958904f, 0.022755764f, -0.0036086873f,
+        -0.105294846f, -0.1497762f, -0.013405675f, 0.0154883135f, 0.10804843f, -0.05297807f, -0.034087252f, 0.05356848f,
+        -0.0016677444f, -0.24060552f, 0.029715626f, 0.025190756f, -0.011574446f, 0.07490731f, -0.014966326f, -0.096206024f,
+        -0.019881945f, -0.036928758f, 0.16822986f, -0.1456058f, -0.08576206f, -0.095309384f, -0.012564226f, -0.22220504f,
+        0.13614051f, -0.008167846f, 0.058517314f, 0.04074543f, -0.15560277f, -0.061456256f, 0.28756878f, 0.00018722686f,
+        -0.14613873f, 0.02791918f, 0.12642893f, -0.10181595f, -0.019790962f, -0.02467258f, -0.15821934f, 0.009409238f,
+        -0.20271167f, -0.04155751f, -0.38979864f, -0.046670735f, 0.16294247f, -0.26194382f, -0.2538654f, -0.023614356f,
+        -0.07114579f, -0.13841723f, 0.126049f, -0.1222076f, 0.03776552f, -0.21444204f, 0.019843394f, -0.10596786f,
+        -0.25629005f, -0.0069747064f, 0.016652435f, -0.05647398f, 0.16465929f, 0.16684563f, -0.03947129f, -0.22168708f,
+        -0.088570625f, 0.14266932f, -0.0038726272f, -0.015293746f, 0.04530626f, 0.015508186f, -0.030965881f, 0.027565835f,
+        0.06358386f, 0.18462852f, -0.07145781f, 0.04206414f, 0.04464534f, -0.091735795f, -0.077611215f, -0.16918507f,
+        0.059502132f, 0.0543891f, 0.10161763f, -0.049585603f, -0.021151997f, -0.080380775f, -0.109380536f, 0.18331744f,
+        -0.107681304f, 0.1306356f, 0.1744033f, -0.0024184193f, -0.0074682757f, 0.2161157f, -0.07559561f, 0.0974306f,
+        0.120022394f, -0.021252375f, 0.096763976f, 0.05389729f, 0.028668804f, 0.13018589f, 0.08112644f, -0.14654867f,
+        -0.07606201f, 0.045694415f, 0.085009426f, 0.13050003f, 0.1344796f, 0.10411031f, 0.2146547f, 0.0050098537f,
+        -0.19184606f, -0.067774825f, -0.015586654f, 0.05193377f, -0.04339505f, 0.20751086f, 0.0117537035f, 0.03453381f,
+        0.14091195f, 0.04858815f, 0.14420043f, 0.06594826f, -0.24880825f, 0.006666856f, 0.10975744f, -0.07016579f,
+        0.055128623f, 0.112054914f, -0.029745452f, 0.11999454f, -0.049401585f, 0.10923319f, -0.015085697f, 0.08219334f,
+        -0.084636025f, -0.10204698f, -0.08991345f, 0.0364644f, -0.2379125f, 0.07278193f, -0.007688532f, -0.074301995f,
+        0.10214488f, -0.08051525f, -0.058158323f, 0.05873603f, 0.0076924386f, 0.04565341f, -0.07957265f, 0.17108445f,
+        -0.009546703f, -0.2552945f, -0.033233628f, 0.061315387f, -0.0729832f, 0.15281802f, -0.020226233f, 0.12442902f,
+        -0.18001464f, 0.11404924f, 0.13484767f, -0.074238665f, 0.047419008f, -0.15954657f, 0.0014200282f, -0.123090714f,
+        -0.05067729f, -0.01558018f, -0.07431141f, -0.14302671f, 0.08310729f, -0.10926017f, -0.0075835986f, 0.08006431f,
+        0.018305399f, 0.05913119f, -0.16911714f, 0.008023463f, 0.022470208f, 0.04416035f, 0.06925628f, -0.11419908f,
+        0.23947394f, -0.046198808f, 0.11742014f, -0.009026657f, 0.063278966f, -0.1703124f, 0.005847597f, 0.22407022f,
+        0.0057326886f, -0.08245332f, 0.27620932f, 0.07015212f, -0.057490908f, 0.017423943f, -0.042460456f, -0.002301747f,
+        -0.056079496f, 0.0109274695f, 0.0556016f, 0.054344345f, 0.22089498f, 0.0085403295f, 0.097323924f, -0.0319475f,
+        -0.00557514f, 0.043688085f, 0.10465663f, 0.28138274f, 0.043543715f, -0.06870671f, 0.05020945f, -0.14605978f,
+        0.059330452f, 0.086765386f, 0.091237396f, -0.09555411f, -0.004896928f, -0.0016501605f, -0.025387904f, -0.049759515f,
+        0.06284503f, 0.116290584f, -0.06863165f, 0.11725147f, -0.019726325f, 0.0672213f, 0.14464688f, -0.023898207f,
+        0.13989209f, -0.14885898f, -0.0045576496f, -0.23376738f, 0.041948672f, -0.012695087f, -0.035723794f, -0.022926144f,
+        0.0962464f, 0.019049434f, -0.08759509f, -0.008950585f, 0.018080346f, -0.08078989f, -0.023175806f, 0.17547621f,
+        0.23977655f, 0.04389669f, -0.053611673f, -0.013398874f, -0.1019637f, -0.009866507f, -0.09265195f, 0.22837488f,
+        -0.05528648f, -0.043584786f, -0.069238976f, 0.035912566f, -0.022181878f, -0.0021257873f, 0.016747002f, -0.011150505f,
+        0.059506014f, -0.17142285f, 0.017996032f, 0.040095888f, 0.025711669f, -0.02228108f, -0.048958484f, 0.096624054f,
+        -0.053628128f, 0.1410242f, 0.13242355f, -0.039854888f, 0.13740464f, 0.072733566f, 0.04724943f, -0.03795213f,
+        -0.04502705f, 0.19232813f, 0.102600016f, -0.21521674f, 0.12192517f, -0.13691571f, -0.30650643f, -0.09893458f,
+        0.15228818f, -0.102754705f, -0.042343788f, 0.06394956f, 0.042089872f, -0.030841185f, 0.08965159f, 0.037129093f,
+        0.00040065084f, -0.11408537f, -0.091440275f, 0.008234829f, -0.0008711773f, 0.19565454f, -0.016121913f, 0.030568682f,
+        0.016828382f, 0.04090908f, 0.07702963f, 0.034845073f, -0.053240873f, 0.21853898f, -0.074138485f, -0.044048067f,
+        -0.12406321f, 0.1005644f, -0.030807791f, 0.116126105f, 0.20331883f, 0.03766018f, 0.2518586f, 0.026819069f,
+        0.13727951f, 0.04696442f, -0.03956284f, -0.15496035f, 0.08545876f, 0.0505766f, -0.03366873f, -0.06064905f,
+        0.016030785f, -0.11127523f, -0.035823293f, -0.04434213f, 0.08077725f, 0.001032283f, 0.1433218f, 0.16233872f,
     };
-    for (int i = 0; i < 4608; ++i) t28_[i] = w[i];
+    for (int i = 0; i < 12800; ++i) t28_[i] = w[i];
   }
 
   void load_t29_() {
-    const float w[832] = {
-        0.2836045f, -0.029161097f, 0.07436976f, -0.09806474f, -0.17924574f, 0.25817835f, 0.2681673f, 0.19988103f,
-        0.12524202f, 0.13327478f, 0.06597601f, 0.010320537f, 0.0011652368f, 0.4689864f, 0.0498209f, -0.04620401f,
-        -0.17325029f, 0.11492655f, -0.081742585f, 0.103923075f, 0.10827883f, 0.00047712724f, 0.09129012f, 0.18384972f,
-        0.10931919f, -0.10748779f, -0.0015870197f, 0.08801792f, 0.058033578f, -0.04984682f, -0.04244537f, -0.050695226f,
-        -0.059087593f, 0.19764784f, -0.42735386f, -0.27945468f, 0.16702116f, 0.17952938f, -0.09233985f, -0.1046632f,
-        0.1960723f, -0.45952955f, 0.36367634f, 0.33855125f, 0.15218093f, -0.30885756f, 0.07010988f, -0.10832626f,
-        -0.03086539f, 0.060171675f, 0.058434103f, 0.080692776f, 0.21709086f, 0.02338754f, 0.48794636f, -0.12703791f,
-        0.14914052f, 0.07287592f, 0.26476064f, 0.066964276f, -0.15475486f, 0.19900498f, 0.09804107f, 0.4679924f,
-        0.17120518f, 0.103644006f, -0.1331593f, 0.02510741f, 0.046314053f, 0.1665018f, 0.056463f, 0.079945184f,
-        -0.0021561969f, 0.095618166f, 0.15585811f, 0.20791401f, -0.027292823f, -0.20697798f, 0.008345727f, 0.054313574f,
-        -0.114301935f, -0.46383616f, -0.34017515f, -0.008626624f, 0.41563582f, -0.24274422f, -0.093061276f, -0.28188935f,
-        -0.01412764f, -0.03913714f, 0.19994031f, -0.32309467f, -0.20659094f, 0.15325628f, 0.02320748f, 0.3088983f,
-        -0.18983185f, 0.08845861f, 0.12809917f, 0.0301373f, -0.035113778f, -0.26705515f, -0.1773407f, 0.05353313f,
-        0.107990086f, -0.24344859f, -0.28390583f, 0.07984717f, -0.053675607f, 0.14554366f, -0.16032112f, 0.016046358f,
-        0.4011148f, -0.086145304f, -0.34514755f, -0.10692961f, 0.03089684f, 0.02945922f, 0.048204783f, 0.087712966f,
-        -0.057404038f, 0.0954454f, 0.00503634f, -0.05999707f, -0.14271958f, -0.006848889f, -0.008042213f, 0.2892046f,
-        0.3068311f, -0.25818226f, 0.11844459f, 0.21529798f, 0.26487264f, 0.06288517f, 0.13989471f, 0.023038393f,
-        0.14088804f, 0.00026259632f, 2.9579154e-05f, 0.1943992f, 0.025953548f, -0.076042786f, 0.3843389f, -0.23062001f,
-        0.111807436f, 0.05186542f, 0.15633914f, 0.04763067f, 0.06375593f, 0.045875207f, 0.0814683f, -0.006571961f,
-        0.32243684f, -0.14870463f, 0.06729627f, 0.096343696f, -0.06615341f, 0.1325435f, 0.06531574f, 0.122681126f,
-        -0.14756142f, 0.3739362f, 0.092267685f, -0.12524033f, -0.2693942f, -0.17416202f, -0.11059476f, 0.0919716f,
-        -0.041496515f, -0.020892635f, 0.038172275f, 0.067359254f, 0.2189104f, 0.052346855f, 0.17641558f, 0.08506909f,
-        -0.1029904f, -0.19634539f, 0.31513354f, 0.09285624f, -0.098208986f, 0.10750399f, 0.19737336f, -0.26607278f,
-        -0.012705849f, -0.19879514f, 0.0678404f, -0.15013033f, 0.010300898f, 0.042390905f, -0.0048060883f, -0.09312688f,
-        0.35253587f, 0.085428536f, -0.028040513f, 0.08637723f, -0.043197688f, -0.01091376f, 0.03964416f, 0.19580649f,
-        0.10585247f, 0.032420553f, 0.14639962f, 0.48407277f, -0.08267963f, 0.13557145f, -0.18512815f, 0.13899523f,
-        -0.1990539f, -0.103431225f, -0.15892245f, -0.3204912f, -0.26383224f, 0.07476159f, 0.12768888f, -0.017604886f,
-        -0.85990936f, 0.30334017f, -0.405157f, 0.5772888f, -0.16415945f, 0.070693f, -0.17426671f, 0.08246836f,
-        -0.31514037f, -0.28490686f, -0.0034980862f, -0.1383716f, 0.0721914f, -0.41927215f, -0.11054587f, -0.072731756f,
-        -0.2216425f, -0.005225054f, 0.08332811f, -0.07665797f, 0.14041767f, 0.6151041f, -0.275772f, -0.0014081027f,
-        0.18222457f, -0.29871643f, 0.3471877f, 0.1737509f, -0.15069383f, -0.36641085f, -0.29010257f, 0.0028184971f,
-        0.3128433f, -0.10133722f, 0.08500546f, -0.04517043f, -0.082270026f, 0.35842288f, -0.2690718f, -0.17771214f,
-        -0.28376153f, -0.40540424f, -0.20796968f, 0.33033204f, -0.019250182f, -0.11863587f, -0.031101849f, 0.49320966f,
-        0.2503914f, -0.18720685f, -0.18227966f, 0.2045233f, -0.13252763f, -0.12956406f, 0.22136763f, 0.07234164f,
-        -0.13493851f, -0.09482458f, -0.046138313f, 0.1222732f, -0.12836036f, -0.114070244f, -0.21905608f, -0.29769298f,
-        0.24280731f, 0.18350625f, 0.24659993f, 0.0891179f, 0.35808802f, -0.011229221f, -0.22783121f, -0.10914747f,
-        0.09652998f, -0.10306489f, 0.1146948f, -0.041455984f, 0.2359023f, 0.1631506f, -0.035206042f, -0.006030639f,
-        0.41095942f, 0.017243197f, 0.26296797f, 0.13432238f, 0.012275394f, 0.61742705f, 0.09142222f, 0.16385898f,
-        0.014326553f, -0.10665898f, 0.058902662f, -0.54504436f, 0.23739548f, -0.40118438f, 0.2513924f, 0.052805565f,
-        0.13606702f, -0.3130793f, 0.2618622f, 0.33960146f, 0.13491175f, 0.09830669f, -0.029694898f, -0.2531591f,
-        0.36542535f, -0.17244698f, -0.09327349f, 0.018926892f, 0.15344423f, -0.13942143f, 0.14258432f, 0.09947646f,
-        -0.02721622f, -0.16131738f, -0.20348841f, 0.012320059f, 0.1112805f, 0.09935266f, -0.18667747f, -0.042961735f,
-        0.23053719f, 0.006696728f, -0.34628102f, -0.13617654f, 0.04024499f, 0.1967821f, 0.19978875f, 0.032507654f,
-        -0.07754443f, 0.13167688f, 0.019211771f, 0.21602212f, 0.16655423f, -0.39640784f, -0.050471213f, 0.1885823f,
-        -0.07611871f, 0.20689887f, 0.17528953f, 0.23393404f, -0.092030026f, 0.028329846f, -0.044167433f, -0.2258566f,
-        -0.33848917f, 0.0037327884f, 0.13267569f, -0.056079913f, 0.123310626f, -0.40978897f, -0.37480432f, -0.3064585f,
-        -0.07283573f, -0.0110125f, 0.12885863f, 0.07483381f, 0.25584102f, 0.06906653f, 0.12784699f, 0.20815411f,
-        -0.023616143f, -0.36175573f, 0.19888665f, -0.07212817f, -0.073599756f, -0.07365844f, 0.026360907f, -0.21519485f,
-        0.28588057f, -0.36698997f, 0.001073726f, -0.19373924f, 0.01675235f, 0.16304031f, -0.059665225f, 0.27761698f,
-        0.08426583f, -0.0076843156f, 0.02711013f, -0.23047112f, -0.26215988f, -0.06776242f, -0.36659318f, -0.07339875f,
-        0.138856f, 0.03616825f, 0.15907153f, 0.261296f, 0.39815366f, -0.108208954f, -0.01532006f, 0.41785845f,
-        0.012559989f, 0.0064349114f, 0.020958342f, 0.27432868f, 0.05476796f, -0.45953554f, 0.09261214f, 0.16104081f,
-        -0.26327923f, -0.0054235654f, 0.24840184f, -0.017373998f, -0.11498741f, 0.078203194f, 0.09772021f, -0.03415919f,
-        -0.2938104f, 0.11452562f, 0.1088319f, -0.13315977f, 0.27718574f, -0.30189157f, -0.2513154f, -0.05644412f,
-        0.08989389f, -0.14309153f, 0.22052808f, 0.07256464f, -0.15546693f, 0.07491354f, 0.16657442f, 0.22631954f,
-        0.289189f, 0.026943622f, 0.2350427f, 0.09574017f, -0.035215817f, 0.14356406f, -0.13958247f, 0.21141076f,
-        0.08135071f, -0.1789259f, 0.110697344f, -0.098860085f, 0.1319599f, 0.034067646f, 0.3062468f, -0.043696422f,
-        0.059436407f, -0.17481953f, 0.05644043f, -0.044222202f, 0.09440929f, -0.14276046f, 0.19418667f, -0.010141317f,
-        -0.06751767f, 0.08716117f, -0.005923064f, -0.115939476f, 0.07777285f, 0.06856361f, 0.009856789f, -0.052511483f,
-        0.01065758f, -0.05360363f, -0.17125364f, 0.07218766f, 0.21287706f, -0.14485253f, 0.07850293f, 0.025373124f,
-        0.063908756f, -0.049629744f, 0.056728758f, -0.13559794f, 0.004639868f, -0.033858396f, 0.007495962f, -0.030032996f,
-        -0.05348326f, -0.042396374f, -0.052562203f, -0.09734024f, -0.03161649f, -0.03254124f, -0.04159285f, 0.3064563f,
-        0.05944307f, -0.12768005f, -0.1830241f, 0.060114644f, 0.014821682f, -0.034890573f, 0.211232f, 0.19361219f,
-        -0.06189623f, 0.02880846f, 0.04711732f, 0.021188807f, -0.023445813f, -0.030379599f, -0.053940143f, 0.14535446f,
-        -0.18768261f, -0.101911075f, 0.022326572f, -0.17725778f, -0.27234763f, 0.020483667f, -0.014840705f, -0.11794907f,
-        -0.06091188f, -0.403923f, 0.10479598f, -0.055606037f, 0.12935582f, 0.040131945f, 0.2071464f, 0.06339991f,
-        -0.13413168f, 0.08609985f, 0.17515081f, -0.06036261f, 0.020552194f, -0.10287148f, 0.03095717f, -0.24496716f,
-        -0.111189924f, -0.24971f, 0.016872576f, -0.2753411f, -0.2708723f, -0.24693364f, -0.023013134f, -0.09395134f,
-        0.0525348f, -0.2546461f, -0.18891774f, 0.11621065f, -0.13475583f, -0.17661692f, 0.018991126f, 0.011891656f,
-        -0.22000304f, -0.09881365f, 0.1216253f, -0.093003325f, 0.15618342f, -0.076835245f, -0.007351871f, -0.1278972f,
-        -0.035544824f, -0.122614f, -0.1102505f, -0.19928685f, -0.102644816f, -0.13877647f, -0.17164464f, -0.009695608f,
-        0.0881791f, 0.13560085f, 0.0034019626f, 0.15773298f, 0.09496194f, 0.083219685f, -0.029857153f, 0.042095106f,
-        -0.074772015f, 0.1235124f, -0.11337905f, 0.26343054f, -0.12919f, -0.041813113f, 0.12854686f, 0.16654323f,
-        -0.31134185f, -0.09870464f, 0.19307174f, -0.17875703f, -0.48308355f, -0.17769392f, -0.049756642f, -0.42254028f,
-        0.43118897f, 0.12901461f, 0.20677255f, 0.071013376f, -0.24236728f, 0.28620833f, -0.2785579f, 0.056260742f,
-        -0.04412768f, -0.01784537f, -0.0449135f, 0.107877314f, 0.06369753f, 0.34521195f, 0.16411294f, 0.20909135f,
-        -0.33290842f, -0.36887506f, 0.23179044f, -0.44554982f, 0.20170775f, -0.01436587f, -0.0990337f, 0.47294623f,
-        -0.18212812f, 0.36125222f, -0.29325938f, -0.21635869f, -0.35527468f, -0.1151888f, 0.09165046f, -0.2905979f,
-        0.09616928f, -0.026935497f, -0.26377326f, 0.13028234f, 0.29860887f, 0.21409488f, -0.037644584f, 0.08716209f,
-        0.08731446f, -0.24445894f, -0.03524324f, 0.096770644f, 0.061071616f, -0.022664359f, 0.330092f, 0.13733397f,
-        -0.54423404f, -0.103546895f, -0.38768142f, 0.18990572f, 0.13881722f, -0.49570134f, -0.07862125f, -0.058036346f,
-        -0.38197908f, -0.21465695f, 0.00023188008f, -0.2173131f, 0.21630813f, -0.1518107f, -0.08561707f, 0.21953146f,
-        -0.0028158708f, -0.14235988f, -0.38914406f, 0.08449618f, 0.2615334f, -0.07800366f, -0.10240386f, 0.38182768f,
-        -0.31688875f, -0.046667676f, -0.2908872f, 0.264976f, 0.01740322f, -0.8379525f, 0.36333105f, -0.09397352f,
-        0.23619436f, 0.09247306f, 0.17874506f, -0.08932217f, 0.0010656428f, -0.2297276f, 0.03262442f, 0.21072353f,
-        0.18948062f, 0.21012689f, -0.07179991f, -0.20509832f, -0.3707544f, 0.17398408f, -0.5269097f, 0.11480807f,
-        0.19162099f, 0.16194539f, 0.30062404f, 0.018575367f, 0.325609f, -0.28443035f, 0.1789988f, -0.0019678057f,
-        -0.109615f, 0.15843031f, -0.09433946f, -0.07060928f, -0.04770067f, 0.042894967f, -0.033108167f, -0.13091053f,
-        -0.47684032f, 0.26479807f, -0.2813631f, -0.25415057f, 0.15829322f, 0.271937f, -0.3458672f, -0.4667884f,
-        -0.24585399f, -0.3133643f, -0.46616983f, -0.07797911f, -0.48539233f, -0.27971593f, -0.10162763f, -0.9310427f,
-        0.016243655f, 0.27976686f, -0.4516477f, 0.13657539f, 0.566981f, 0.29322585f, -0.9204731f, 0.3600542f,
-        -0.18348639f, 0.33111614f, -0.4246004f, -0.004038719f, 0.33502945f, 0.4111301f, 0.10471862f, 0.60242695f,
-        -0.4966928f, -0.3645264f, 0.66592616f, -1.0477527f, 0.43206176f, 0.20477001f, -0.06284535f, 0.37494376f,
-        -0.39489758f, 0.6673125f, 0.039912738f, -0.49001f, 0.22843468f, 0.019615285f, 0.27491993f, 0.19044575f,
-        0.4585548f, 0.25584224f, -0.11936556f, 0.30084968f, 0.26379535f, -0.038959317f, -0.44160876f, 0.12107781f,
-        -0.04916103f, 0.064440385f, -0.10553816f, -0.28579015f, -0.23801242f, -0.44602263f, 0.51518863f, -0.379381f,
-        -0.09749489f, -0.28285864f, 0.1217548f, 0.2078192f, -0.120877914f, 0.15877217f, -0.015882123f, -0.2818233f,
-        -0.17550713f, 0.012102769f, 0.48366302f, 0.30835864f, 0.95738673f, 0.84973174f, -0.42152584f, 0.9112247f,
-        -0.59335023f, -0.5921232f, 0.084681295f, -0.52993286f, -0.23298904f, -0.73518467f, 0.89427936f, -1.0977925f,
-        -0.08801062f, -0.46523747f, 0.5974845f, 0.062794454f, -0.80277514f, -0.54666525f, -0.5945748f, -0.9860661f,
-        0.7675848f, 0.5709935f, -0.9996493f, 1.1213082f, -0.58669466f, -0.33826688f, 0.39314863f, -0.60900885f,
-        0.45018467f, -1.4643905f, 0.09955631f, 0.13493663f, -0.6267154f, -0.42829004f, -0.8001627f, -0.63183373f,
-        -0.28669384f, 1.667051f, 0.48130688f, -0.7806185f, -0.6325333f, -0.32029268f, 0.6237152f, -0.9832117f,
-        -0.6848108f, 0.56062895f, -0.04697829f, -0.7445988f, 0.9831885f, 0.5990527f, -0.5432298f, 0.809644f,
+    const float w[4608] = {
+        -0.2325546f, -0.0031863118f, -0.19169007f, 0.07453865f, 0.1383754f, -0.08639617f, -0.010229742f, 0.14178242f,
+        -0.041514024f, -0.0953554f, -0.16989477f, 0.08672943f, 0.100836545f, -0.11242625f, -0.20911315f, 0.13832708f,
+        -0.06526494f, -0.0638168f, 0.18153241f, -0.003904025f, -0.06813035f, 0.090685554f, 0.015738815f, -0.12458567f,
+        0.15046836f, -0.1153972f, 0.09655368f, 0.5214301f, -0.19240592f, 0.18842565f, -0.12190263f, -0.2006696f,
+        0.20826209f, -0.070969604f, -0.26084977f, 0.15999182f, 0.15276033f, 0.056364767f, -0.14048871f, -0.07728617f,
+        0.1676186f, 0.047061853f, 0.08337327f, -0.21716084f, -0.23789428f, 0.08082072f, 0.05945517f, -0.041886013f,
+        -0.12241481f, 0.106940955f, 0.07197579f, -0.11908026f, -0.08076296f, -0.06049253f, -0.40172938f, 0.14859338f,
+        -0.11749914f, -0.2962342f, 0.0639462f, -0.27264085f, 0.1483477f, 0.13478433f, 0.27118227f, -0.13185287f,
+        -0.1584567f, 0.007835448f, 0.1575333f, -0.12611029f, -0.43966484f, 0.08089601f, -0.11491559f, -0.19208986f,
+        0.29306012f, -0.055187996f, 0.13987768f, 0.20287324f, 0.0032081308f, 0.077275604f, 0.07699875f, 0.073100165f,
+        -0.07746114f, 0.09053189f, -0.018157799f, 0.30387288f, -0.09010688f, -0.44596606f, 0.16778652f, 0.14625901f,
+        -0.025102973f, -0.02622985f, 0.27792627f, -0.1687955f, -0.3139667f, 0.33867958f, -0.17085117f, -0.33035144f,
+        0.21411233f, 0.39128605f, 0.065901764f, 0.43572253f, 0.018470256f, -0.022368133f, -0.07014713f, 0.03543852f,
+        0.23104213f, 0.09691185f, 0.07323169f, -0.14375812f, -0.3735072f, -0.57111305f, -0.27896547f, -0.06271603f,
+        -0.2241316f, -0.3706363f, -0.055143315f, -0.07020968f, -0.26830843f, -0.06834839f, 0.32297078f, -0.18843056f,
+        -0.39507154f, 0.17955503f, 0.09664556f, 0.3262865f, 0.22859982f, 0.017785603f, 0.04053115f, -0.23082854f,
+        -0.22525413f, -0.2447552f, -0.10778049f, -0.0204398f, 0.06530498f, -0.53599f, 0.060100157f, -0.079301365f,
+        0.08096325f, -0.10093072f, 0.0014983951f, -0.2497675f, -0.2626985f, 0.05916904f, -0.058252178f, 0.12919591f,
+        -0.22966367f, -0.034745473f, 0.25856367f, -0.020068051f, -0.22051378f, -0.11298316f, -0.03635038f, -0.030108884f,
+        -0.16526525f, -0.07517202f, 0.19890557f, 0.03478996f, -0.12811261f, 0.17867057f, 0.14825915f, -0.09317452f,
+        0.14226983f, -0.07176446f, -0.033361163f, -0.057924103f, 0.121278554f, 0.199626f, -0.045914292f, -0.08292193f,
+        -0.06613348f, 0.2399567f, -0.23478998f, 0.23037143f, 0.18844901f, -0.413126f, 0.3065463f, -0.11252232f,
+        0.34645325f, 0.12883236f, 0.16705485f, -0.059295207f, -0.015024144f, -0.2310256f, -0.13139123f, 0.008329746f,
+        0.08858697f, 0.050646316f, -0.029614214f, -0.0804125f, -0.018917825f, 0.079658076f, 0.13430275f, -0.14097382f,
+        -0.26920828f, 0.2221098f, 0.44040114f, 0.36685002f, 0.34204358f, 0.09370604f, -0.3124909f, -0.5577883f,
+        0.119277716f, 0.10288085f, 0.025367668f, -0.08303065f, -0.24486883f, -0.31387433f, 0.163673f, 0.0003363783f,
+        0.34903267f, 0.19372676f, -0.049380593f, 0.10559763f, 0.22128521f, -0.35941726f, 0.20309766f, 0.025309691f,
+        0.35732955f, -0.12851118f, -0.14914773f, 0.05104359f, -0.12525077f, 0.47678202f, -0.21644835f, 0.4604256f,
+        -0.07513183f, 0.31202587f, -0.0283459f, -0.019527202f, 0.22802499f, -0.15206684f, -0.16649918f, 0.19614562f,
+        0.023425376f, -0.10222778f, 0.043192778f, 0.24636644f, 0.065747246f, -0.45274562f, -0.16295211f, -0.3452494f,
+        0.31659964f, -0.089883104f, -0.3876911f, 0.51008606f, -0.4719129f, 0.010155958f, -0.23208873f, 0.14322703f,
+        -0.244696f, -0.018469635f, 0.09353049f, -0.0042377715f, -0.2998779f, 0.022070095f, -0.09159947f, 0.11563124f,
+        0.20881526f, 0.2573064f, -0.17561707f, 0.052404612f, 0.22266807f, -0.24428704f, -0.01922513f, 0.10389912f,
+        0.095629446f, 0.024988705f, 0.012160653f, 0.5045814f, 0.10554762f, -0.16400206f, 0.010502883f, -0.16137636f,
+        0.08672546f, -0.11997819f, -0.093958594f, 0.20178162f, -0.019267483f, 0.14685966f, -0.33427212f, -0.019684333f,
+        -0.22275768f, 0.06957193f, 0.030052487f, -0.0016355839f, -0.09638485f, -0.12254922f, 0.04977655f, 0.08712092f,
+        0.24231102f, -0.082762614f, -0.046403173f, -0.043570563f, 0.02666108f, 0.11423549f, 0.07011378f, 0.049480073f,
+        -0.03330701f, -0.09267209f, -0.028778203f, 0.031594202f, -0.07226829f, -0.25286782f, 0.18853377f, 0.13152087f,
+        0.04375109f, -0.0744146f, 0.06429821f, 0.10636991f, 0.27995872f, 0.17907624f, -0.014401104f, -0.056873273f,
+        -0.20324296f, -0.36521438f, -0.056761537f, -0.009651964f, 0.18331175f, 0.038009875f, -0.0033758688f, 0.039201785f,
+        0.044291418f, 0.10856022f, 0.25634176f, -0.2653775f, 0.3074449f, -0.16920638f, -0.04914572f, -0.0445845f,
+        0.07784218f, 0.1071983f, -0.0742551f, -0.096525915f, -0.017537316f, -0.046930484f, 0.10123533f, 0.11315098f,
+        0.1602175f, -0.036073312f, -0.14126188f, 0.29680455f, 0.12886195f, 0.024076756f, -0.25194415f, -0.038142387f,
+        0.00400834f, 0.067768894f, 0.06541123f, -0.26233995f, -0.25066444f, 0.087462395f, 0.1806677f, -0.18267597f,
+        -0.0019724097f, 0.11914855f, -0.47470808f, -0.13060829f, -0.054231167f, -0.07114342f, 0.14674804f, 0.36829153f,
+        -0.20628628f, 0.15909617f, -0.012022083f, -0.10343985f, -0.0797637f, 0.25012884f, -0.09861057f, -0.2597334f,
+        0.036232937f, -0.019576453f, -0.32239744f, 0.053439546f, -0.08656692f, -0.28616634f, -0.23415905f, -0.047317386f,
+        -0.12033815f, 0.15095325f, 0.14645737f, -0.08342316f, -0.10508402f, 0.049914524f, -0.20087795f, -0.029082133f,
+        0.12243074f, -0.17667827f, 0.072126254f, -0.06952653f, -0.1641141f, -0.12562361f, -0.20559682f, 0.064005464f,
+        0.0011331397f, 0.21326117f, 0.11543153f, 0.13085869f, 0.021086508f, -0.2830019f, -0.044556424f, 0.13502204f,
+        -0.21619627f, 0.079728425f, -0.20772806f, -0.32730538f, -0.033066895f, -0.17924196f, 0.064198f, -0.09114074f,
+        0.18995215f, -0.089854315f, 0.10863586f, 0.034938958f, 0.29779503f, 0.21453096f, 0.008891625f, -0.040109888f,
+        -0.055492554f, -0.06948208f, 0.13015474f, -0.07470118f, 0.033982143f, -0.11438661f, 0.10774119f, -0.15528598f,
+        -0.32446882f, 0.15318002f, 0.22266567f, 0.011915259f, 0.042894285f, 0.09277444f, -0.042355716f, -0.12814231f,
+        -0.021330824f, 0.16766748f, 0.16524875f, -0.043985486f, -0.14724678f, 0.016453726f, 0.061408125f, 0.02415715f,
+        0.0028476135f, -0.44762725f, -0.28672603f, 0.13770036f, 0.03975217f, 0.20417254f, -0.33361012f, -0.0036896137f,
+        -0.10173619f, -0.0889307f, -0.19361435f, 0.02153266f, -0.2291707f, -0.008840626f, -0.0055992603f, 0.3268664f,
+        0.16598383f, 0.012401813f, -0.31611204f, 0.056958277f, 0.19221112f, 0.12286735f, -0.07368665f, -0.2949347f,
+        -0.45886406f, -0.014492286f, -0.0374138f, 0.08193567f, 0.07014914f, 0.21004988f, -0.09249284f, -0.057541348f,
+        0.030775694f, 0.066220194f, 0.1333747f, -0.24025637f, -0.08283848f, -0.07732917f, -0.3769695f, -0.13909584f,
+        -0.22952451f, -0.27618188f, 0.24165313f, 0.020861452f, -0.16688251f, -0.13619395f, 0.0052675856f, -0.023522813f,
+        0.022372229f, 0.12624605f, -0.16639237f, -0.09607164f, 0.1747592f, -0.11503059f, 0.0222181f, 0.068898074f,
+        -0.17188765f, -0.05169284f, 0.4940368f, 0.3998512f, -0.104651965f, -0.25094846f, 0.077191934f, 0.2645384f,
+        0.04296565f, 0.018242447f, 0.038783845f, 0.06933024f, 0.06869838f, -0.08226778f, 0.15479739f, -0.36523172f,
+        -0.042994827f, 0.26186883f, 0.14364412f, -0.028278131f, -0.29509446f, -0.06253621f, 0.033384245f, 0.058041207f,
+        -0.2121589f, 0.018372841f, 0.20234832f, -0.4325819f, 0.12527715f, -0.10301982f, -0.17898272f, -0.24647899f,
+        0.0947566f, -0.05782394f, 0.0960559f, -0.11925252f, -0.10682022f, 0.19602652f, -0.30086383f, -0.017393572f,
+        -0.25011173f, -0.088931076f, 0.10380483f, -0.062333934f, 0.035566844f, 0.07860517f, -0.42003763f, -0.13842094f,
+        0.15643466f, -0.2721959f, -0.03796909f, -0.093258634f, 0.011707827f, -0.10912474f, -0.14940158f, -0.06466669f,
+        0.22826388f, -0.07279201f, 0.011524053f, 0.2371828f, 0.03331744f, 0.10599629f, 0.014265504f, -0.13206634f,
+        -0.22229402f, -0.22606102f, -0.029665638f, 0.18138447f, 0.070493504f, -0.11717405f, -0.025634488f, 0.1227258f,
+        -0.28516755f, -0.15348811f, 0.27901742f, -0.06700545f, 0.37154576f, -0.04594336f, -0.061938304f, 0.0245226f,
+        0.5535875f, 0.32457605f, -0.23954734f, 0.19732906f, 0.25247595f, -0.1265349f, -0.014145167f, -0.030245448f,
+        0.24010716f, -0.0572943f, 0.41615644f, -0.016745113f, -0.06303671f, 0.11231017f, 0.057829957f, -0.23949505f,
+        -0.042219717f, 0.0061178235f, -0.25270414f, 0.031207256f, -0.13896912f, -0.09641787f, -0.06419105f, -0.065556645f,
+        0.19328623f, -0.24097827f, 0.123127416f, -0.10425929f, -0.111240394f, -0.02678514f, -0.10821383f, -0.11999463f,
+        0.070340574f, 0.061875515f, 0.25041643f, -0.060325876f, 0.3044528f, 0.28761122f, 0.089635834f, -0.080084346f,
+        -0.27635705f, 0.08714135f, -0.10441749f, -0.15547957f, 0.022239048f, -0.111574076f, 0.040013883f, 0.14909384f,
+        -0.2604591f, 0.15427373f, 0.01815151f, -0.08241306f, -0.3617442f, -0.13474376f, 0.005798228f, 0.07367337f,
+        -0.005648385f, -0.12963831f, -0.005504612f, -0.26407555f, -0.28326777f, -0.43085256f, -0.062283594f, -0.20829919f,
+        0.112925336f, -0.32100186f, 0.25503814f, -0.28848073f, -0.056076035f, -0.11190534f, 0.31177485f, 0.09519764f,
+        0.05845461f, -0.027983772f, 0.09316152f, 0.38538745f, -0.10389728f, -0.34565562f, -0.08172772f, 0.006968687f,
+        -0.14753686f, 0.24960606f, 0.26975006f, -0.064108856f, 0.10875026f, 0.20558581f, -0.112575784f, -0.10575766f,
+        -0.023421139f, 0.0073128487f, -0.3681611f, 0.011474444f, 0.0064584254f, -0.022420263f, -0.19011916f, 0.058135495f,
+        0.3966617f, 0.050491285f, -0.09012552f, -0.0043375185f, -0.24531008f, 0.024205789f, 0.26597926f, -0.15825178f,
+        -0.14900789f, 0.30389977f, 0.029367317f, 0.024138989f, 0.07520758f, -0.18746491f, -0.062181138f, -0.036569558f,
+        -0.10808421f, 0.026176192f, 0.037686206f, -0.08727689f, -0.09363338f, -0.33868408f, 0.31613535f, -0.13583529f,
+        0.1099258f, 0.109600425f, 0.200244f, 0.043610908f, 0.21378337f, 0.028021047f, -0.013487063f, -0.21128504f,
+        0.23999278f, 0.2559867f, 0.113977365f, 0.26913035f, 0.09271426f, 0.29858652f, -0.36713573f, -0.28278095f,
+        -0.071640365f, -0.04435959f, -0.11942368f, -0.27906626f, -0.35645807f, -0.37147668f, 0.73336875f, 0.12609895f,
+        0.30368453f, 0.19773684f, -0.06294527f, 0.16692066f, -0.13322616f, -0.39043146f, 0.43205187f, 0.033790242f,
+        0.23756015f, 0.04590414f, -0.1241876f, -0.35304552f, 0.029233655f, -0.04893526f, 0.24127813f, 0.12008617f,
+        0.15410817f, -0.0902207f, -0.17514096f, 0.29110506f, 0.08215607f, -0.0988671f, 0.05985794f, -0.1791751f,
+        -0.4163552f, -0.45330885f, 0.0125708375f, -0.13793536f, 0.08719459f, -0.19041161f, -0.18922195f, -0.13322192f,
+        0.3770751f, -0.19131409f, -0.35519946f, 0.30990008f, -0.17866638f, 0.11956619f, 0.018178929f, 0.06781041f,
+        -0.2164926f, 0.3065525f, 0.14504936f, 0.40010852f, -0.022978896f, 0.07501723f, -0.08836612f, -0.6499024f,
+        0.011636534f, 0.1347966f, 0.069261834f, -0.034019377f, 0.12928982f, 0.14512864f, 0.11924502f, 0.17421804f,
+        0.005821673f, 0.17024486f, -0.13523276f, -0.14397617f, -0.30790323f, -0.19155657f, 0.07287427f, 0.09958106f,
+        -0.21499717f, 0.0975764f, -0.22442257f, 0.010532536f, 0.22723886f, 0.03737597f, -0.109562844f, -0.11877223f,
+        -0.13904247f, 0.24082792f, 0.28431535f, 0.0381205f, 0.115255155f, 0.13816975f, 0.22495751f, -0.039409813f,
+        0.20856783f, 0.32353523f, 0.3110901f, 0.044856183f, 0.07123491f, 0.28954273f, 0.15406477f, -0.044539865f,
+        0.2572556f, -0.07473425f, -0.2770933f, -0.09114042f, -0.18654971f, 0.14063422f, 0.018229723f, -0.22673665f,
+        0.065705806f, 0.08469589f, 0.0442054f, 0.085053705f, -0.12072659f, -0.14085323f, 0.14157462f, 0.2755082f,
+        -0.010967854f, 0.064184174f, -0.060903028f, -0.055962794f, 0.26002035f, -0.026905168f, -0.043931685f, 0.19864869f,
+        0.004316902f, -0.02947204f, 0.21852665f, 0.30578616f, 0.13467145f, -0.12424324f, -0.22427182f, 0.11399518f,
+        -0.16309294f, -0.036796294f, 0.22246063f, -0.019625796f, -0.16672441f, -0.15137863f, 0.120408274f, 0.2100158f,
+        0.2776056f, -0.13744666f, 0.23193645f, -0.06811155f, -0.014756534f, 0.08399844f, 0.27885193f, -0.22665392f,
+        -0.049864013f, 0.27908325f, 0.066254415f, -0.31667578f, -0.0085374275f, 0.13728924f, 0.36034f, 0.064088546f,
+        -0.23155047f, 0.07855821f, 0.24154143f, -0.13927557f, 0.03250581f, 0.070455864f, -0.19469534f, -0.018708654f,
+        -0.07396083f, -0.1839595f, 0.05110148f, 0.08856348f, 0.12344175f, 0.0003747387f, -0.04526722f, 0.09721468f,
+        0.052341618f, -0.11653083f, -0.26439708f, -0.20506434f, -0.31243536f, 0.25640535f, -0.043916855f, 0.22887038f,
+        -0.51308465f, 0.13055246f, 0.032238454f, 0.061162427f, 0.16374464f, 0.17890994f, -0.016967297f, -0.086212195f,
+        0.16858384f, -0.20867686f, 0.33986259f, 0.009440273f, 0.2230482f, -0.12280645f, -0.14770311f, -0.04400306f,
+        0.06369383f, 0.03612441f, -0.30393776f, 0.014358431f, -0.09330645f, -0.044197984f, 0.01772385f, -0.09499316f,
+        0.13690518f, 0.101961404f, 0.14201626f, 0.12802635f, -0.032260977f, -0.06056626f, 0.059944075f, -0.20903064f,
+        0.091216676f, -0.0302393f, 0.12014189f, 0.08777876f, 0.18039688f, -0.2873294f, -0.104202576f, 0.2670144f,
+        0.3276158f, 0.010117714f, -0.089974046f, -0.09412196f, 0.20202813f, 0.14539032f, 0.105261855f, -0.11974619f,
+        0.27589777f, 0.04523928f, -0.112386435f, 0.12855521f, -0.07227614f, -0.13167638f, -0.009396005f, -0.099265285f,
+        -0.20083684f, -0.19703992f, 0.15066256f, 0.045518525f, -0.3376563f, 0.08847059f, -0.09564774f, 0.04912894f,
+        0.27102947f, 0.036900472f, -0.071218945f, 0.39018458f, -0.071189635f, 0.093745634f, -0.16698074f, 0.037551623f,
+        0.064125136f, -0.031616095f, -0.20000155f, -0.23270929f, -0.27801397f, 0.12190083f, 0.03138693f, 0.43165022f,
+        0.37499425f, -0.11565292f, -0.092203595f, 0.11561921f, 0.15755576f, -0.04922736f, -0.3518829f, -0.095759444f,
+        0.086949654f, -0.078260854f, 0.23141769f, 0.113060445f, -0.12168606f, 0.23239963f, -0.2725396f, 0.38945934f,
+        -0.3943879f, -0.5857537f, -0.25224864f, 0.1438686f, 0.17720363f, 0.14751236f, -0.26774222f, -0.27480674f,
+        -0.3001777f, -0.30980167f, 0.22277439f, -0.09147424f, 0.49949417f, 0.19026852f, 0.27954692f, -0.14383596f,
+        -0.035763577f, -0.017186712f, -0.23316331f, -0.39965925f, 0.15087709f, -0.15390489f, 0.46506116f, 0.040737506f,
+        -0.30983886f, 0.11847976f, -0.07245145f, -0.065895826f, -0.09100968f, -0.3008822f, -0.083972245f, 0.047253143f,
+        0.30254114f, 0.15940991f, 0.008803504f, 0.12387572f, -0.20844446f, -0.048224717f, 0.109642334f, -0.034044396f,
+        -0.20137708f, -0.31553906f, 0.27101073f, -0.18250552f, -0.13250965f, 0.06704049f, 0.16719902f, -0.18648396f,
+        0.0026813848f, -0.13022105f, 0.04379567f, 0.13927415f, 0.24420461f, -0.048673473f, 0.013888026f, -0.24966918f,
+        0.18629786f, -0.17374006f, 0.053096514f, 0.28456926f, 0.14777103f, -0.008869703f, -0.14950883f, -0.33071345f,
+        -0.13970849f, -0.08643155f, 0.31472892f, 0.05375049f, -0.020217573f, -0.12982666f, -0.11877139f, -0.054533765f,
+        0.19580002f, 0.027340902f, -0.081270985f, 0.11127167f, 0.050204575f, 0.18577825f, -0.06784178f, -0.2596824f,
+        -0.28115535f, -0.021283971f, 0.04942294f, 0.007653481f, 0.13270098f, -0.050042506f, 0.06198036f, -0.045442145f,
+        -0.006035465f, 0.14601848f, -0.047897246f, 0.12422196f, 0.024879f, 0.2537577f, 0.03805184f, 0.064759806f,
+        0.04670492f, -0.07740999f, 0.09925014f, 0.083731025f, -0.096385874f, 0.10067569f, 0.18165866f, 0.1588128f,
+        -0.01898706f, -0.15169029f, 0.12150092f, 0.08450348f, -0.32772607f, -0.16552679f, -0.16276841f, -0.016614962f,
+        0.09888148f, 0.40865546f, -0.3281785f, 0.43277106f, -0.041489955f, -0.098576084f, -0.1902574f, -0.12995419f,
+        -0.2918685f, 0.3185649f, 0.45203784f, 0.15013978f, -0.058780685f, 0.27647975f, -0.12585266f, 0.2448935f,
+        -0.022176147f, -0.035917964f, -0.14902301f, 0.06972031f, -0.33719248f, -0.32580823f, -0.09174049f, -0.008532619f,
+        0.43003502f, 0.21480945f, 0.23998183f, -0.35793716f, -0.054263286f, 0.14041103f, -0.12492373f, 0.014769331f,
+        -0.04388323f, 0.3621715f, 0.20905776f, -0.14631832f, 0.11856039f, 0.00522194f, -0.19296575f, 0.0076558935f,
+        -0.07104899f, -0.015510462f, -0.07060951f, -0.066628985f, 0.026335502f, -0.014244781f, -0.0074970378f, -0.12890762f,
+        -0.32476312f, 0.15124056f, 0.11060484f, 0.22465493f, 0.06293566f, 0.07464444f, 0.049133f, 0.07989856f,
+        -0.34292763f, -0.19626978f, 0.09189024f, 0.06898081f, -0.13497153f, 0.32773694f, 0.0045892005f, 0.12520853f,
+        0.27447927f, -0.044746045f, 0.13685933f, 0.095034674f, 0.122760475f, 0.32324034f, 0.055136126f, -0.06101214f,
+        0.092516735f, 0.079607055f, 0.19046792f, -0.022958163f, 0.01914686f, -0.22588038f, -0.17110956f, -0.020401726f,
+        0.034866948f, 0.2634963f, -0.21351227f, 0.085402675f, 0.20549953f, 0.16887304f, 0.07515271f, 0.091666766f,
+        0.21879724f, 0.043398462f, -0.10194815f, -0.23050936f, 0.111090496f, -0.18737423f, 0.18595792f, -0.056461625f,
+        -0.20509493f, 0.3065982f, -0.22361314f, 0.082236916f, -0.212242f, -0.011095562f, 0.12692681f, 0.13056171f,
+        -0.029532522f, -0.30190435f, 0.1913452f, 0.07606951f, -0.42373165f, 0.24285248f, -0.34418795f, -0.009456109f,
+        0.09251534f, 0.17274204f, 0.36934856f, -0.27692965f, -0.0071984692f, 0.26044932f, -0.0405506f, 0.06289488f,
+        0.22877601f, -0.1719957f, -0.018457236f, 0.26844546f, 0.02324173f, -0.23380832f, -0.07061178f, -0.26359603f,
+        0.1707445f, 0.19061416f, -0.18094401f, -0.15578422f, -0.48390675f, 0.26385427f, 0.20312361f, 0.7683336f,
+        -0.15312575f, 0.20148808f, -0.060130533f, -0.282289f, -0.15007482f, 0.045376938f, 0.14251971f, 0.28394875f,
+        0.38556972f, 0.25674552f, -0.18762405f, -0.4501715f, 0.11166269f, 0.18532388f, -0.22268182f, -0.07635004f,
+        0.27523273f, 0.40326914f, -0.40576807f, -0.022143438f, -0.036943108f, -0.23513848f, 0.016870422f, -0.07187469f,
+        -0.016344748f, -0.067046784f, 0.019518016f, 0.21429619f, -0.06736449f, -0.60445446f, -0.39431274f, 0.0987966f,
+        -0.083215795f, -0.15939495f, -0.54138434f, -0.08719939f, 0.06588742f, 0.3245941f, 0.43604264f, 0.24604301f,
+        -0.024929551f, -0.09510453f, -0.18490234f, 0.1887857f, 0.3032669f, -0.5130063f, 0.1599491f, -0.028143289f,
+        0.08141065f, 0.22555694f, -0.05806573f, -0.2516199f, -0.16842242f, -0.0074947407f, -0.28376865f, 0.01671197f,
+        0.22584863f, 0.23564558f, 0.15510681f, 0.09045645f, -0.30014008f, -0.003739373f, -0.196232f, -0.26257417f,
+        0.16249144f, -0.16624457f, 0.11514868f, -0.016814653f, -0.049018152f, 0.14510265f, 0.032736197f, -0.28881425f,
+        0.2414679f, 0.093093246f, 0.12645513f, 0.057820622f, 0.023740958f, 0.12498252f, -0.03421453f, -0.011516415f,
+        -0.11977574f, -0.20174724f, -0.102920316f, 0.12483915f, 0.014421308f, -0.13429867f, 0.030542484f, 0.20662296f,
+        -0.07579082f, 0.14924201f, -0.14057744f, 0.13536578f, -0.02168481f, 0.21762374f, 0.26458523f, -0.29901722f,
+        0.05430411f, -0.12789899f, 0.13229619f, -0.10013552f, 0.048139278f, 0.07578775f, 0.20805633f, -0.29208118f,
+        -0.009974214f, -0.037554733f, -0.021141676f, 0.018110055f, -0.14774452f, -0.08747812f, 0.06367142f, 0.059632767f,
+        0.32715788f, -0.32801473f, -0.086710446f, 0.18115169f, 0.0055122226f, -0.13423346f, -0.063758254f, -0.06053954f,
+        -0.028282883f, 0.0022403707f, -0.0072296523f, -0.053197194f, -0.09413688f, 0.18583241f, -0.20810346f, 0.055226333f,
+        -0.06482265f, 0.018262982f, -0.09951942f, 0.06295004f, -0.114089794f, 0.13612147f, -0.02112078f, -0.0025390426f,
+        -0.05594285f, -0.109446235f, 0.18531732f, -0.23295508f, -0.12678686f, 0.11847915f, -0.07275585f, 0.154991f,
+        -0.265969f, -0.035462134f, 0.15162718f, 0.24334396f, -0.121711984f, 0.38799188f, 0.113898344f, -0.094312765f,
+        -0.057564907f, -0.07447515f, 0.1587137f, 0.20551077f, -0.1915995f, 0.111838646f, -0.23262334f, 0.05027186f,
+        0.22726302f, -0.19670895f, -0.30727836f, 0.11536127f, 0.015089663f, -0.10618826f, -0.23721443f, -0.25962391f,
+        0.018379739f, -0.16033745f, 0.040651657f, -0.026809657f, 0.079250485f, -0.09104862f, 0.06952267f, -0.10550916f,
+        0.14502594f, -0.057643667f, 0.3220763f, 0.29552442f, -0.037833415f, -0.07842161f, 0.20668286f, 0.025238886f,
+        0.3311006f, 0.041176144f, -0.1604929f, 0.027418178f, 0.1335181f, -0.030391602f, 0.21245414f, 0.3591162f,
+        0.22564767f, 0.14918491f, -0.16597153f, -0.14011899f, -0.036060985f, 0.015273098f, 0.25054082f, -0.23835225f,
+        0.028550087f, -0.16659333f, -0.2954885f, 0.110405035f, -0.10100857f, -0.0046659056f, 0.1792077f, -0.19534746f,
+        -0.10163452f, -0.07122376f, 0.035599794f, -0.25839388f, 0.15772735f, -0.068434715f, 0.13086566f, 0.112992786f,
+        0.051210187f, 0.09820098f, 0.04736006f, 0.032849297f, -0.032418057f, -0.12866843f, -0.0034395654f, -0.07122445f,
+        0.024960868f, -0.22019602f, 0.2733417f, 0.24478745f, 0.18190272f, 0.07051951f, 0.24764708f, 0.076067224f,
+        0.022570504f, 0.012392181f, 0.25521585f, 0.151533f, -0.044612896f, -0.16048563f, 0.41233078f, 0.007984615f,
+        0.09222897f, 0.03822365f, -0.014348231f, -0.19407791f, -0.010152074f, 0.08558345f, -0.023582729f, 0.03911338f,
+        -0.3337187f, 0.10553794f, 0.24812597f, -0.00014582877f, 0.118191354f, -0.11774184f, -0.26815468f, 0.045863878f,
+        -0.072164245f, -0.20236978f, 0.24444412f, -0.13402541f, 0.26489937f, -0.046969995f, -0.10813659f, 0.35530743f,
+        0.040448263f, 0.055679608f, 0.09428273f, 0.11605423f, -0.35912725f, -0.13906813f, 0.07326315f, 0.28807822f,
+        0.00018164924f, -0.16993f, -0.006807201f, 0.15142971f, 0.043881617f, 0.056742527f, -0.012094615f, -0.045093272f,
+        -0.017819837f, 0.13101849f, -0.28361356f, -0.18682627f, 0.059675068f, -0.062489882f, 0.33137754f, 0.21013442f,
+        -0.23749636f, 0.10995541f, 0.29772353f, 0.42740828f, -0.28429455f, -0.11754687f, -0.1089433f, -0.035816044f,
+        -0.21198298f, 0.25877777f, 0.03179055f, -0.2549179f, -0.040004395f, 0.041873123f, -0.02484655f, -0.14706916f,
+        -0.060056653f, -0.11227809f, -0.0797232f, -0.040934592f, 0.20382237f, 0.13044824f, 0.09935628f, -0.068744555f,
+        0.3360648f, -0.17125566f, -0.11082622f, 0.05621184f, -0.08609984f, 0.06459621f, -0.04903824f, 0.22503413f,
+        -0.14928421f, -0.05535479f, 0.06936428f, -0.2190061f, 0.3031784f, 0.1356897f, -0.28877565f, 0.23841307f,
+        0.01009474f, -0.076211065f, 0.21297847f, -0.0041107093f, -0.08187947f, -0.15188617f, 0.052955262f, -0.13643824f,
+        -0.18215056f, -0.20073497f, 0.032265965f, 0.2964706f, -0.058923244f, -0.0005778111f, -0.08217979f, -0.38216776f,
+        -0.091535136f, 0.16391142f, 0.003124336f, 0.021543868f, 0.1883561f, 0.19224858f, 0.03984685f, 0.4356616f,
+        -0.032248218f, -0.3389178f, 0.011823584f, -0.037573613f, -0.05084298f, -0.20886008f, 0.28607222f, 0.10357684f,
+        -0.063521385f, -0.1386783f, 0.027174937f, -0.0342652f, -0.07603577f, 0.2790434f, -0.0677734f, 0.11301927f,
+        -0.33703244f, 0.060194124f, 0.46393475f, -0.039774984f, -0.090746075f, 0.08304117f, -0.33646592f, 0.03749984f,
+        0.093371294f, 0.25956574f, -0.14829879f, 0.61551464f, -0.118636586f, 0.07790902f, 0.32872373f, 0.27364588f,
+        -0.38469127f, 0.11337667f, 0.21642558f, -0.1366262f, -0.011757047f, -0.111174814f, 0.14261393f, -0.053850986f,
+        -0.23302637f, 0.28123623f, -0.065823786f, -0.47807592f, -0.030918563f, -0.18436615f, -0.2734583f, -0.20174985f,
+        0.025192253f, 0.38445872f, -0.18712704f, -0.40226966f, -0.4438165f, 0.018327823f, 0.048314683f, -0.4046561f,
+        0.41591772f, 0.23547097f, -0.080335535f, 0.05874204f, -0.08402048f, -0.3259623f, -0.043901525f, -0.26914158f,
+        -0.2775984f, -0.24803442f, 0.0064887656f, -0.002302035f, 0.12691085f, -0.14713913f, -0.06560611f, -0.11680511f,
+        0.12095069f, -0.042583857f, 0.32225412f, 0.31849173f, -0.19373786f, 0.08876643f, 0.31164452f, 0.22924675f,
+        -0.41178605f, 0.087365314f, 0.018372001f, 0.0033844528f, 0.062408403f, -0.1413112f, 0.10116541f, -0.15491201f,
+        -0.24150516f, 0.014477978f, 0.08253409f, 0.15072082f, 0.2943343f, -0.14378528f, 0.29579115f, 0.20968927f,
+        -0.25967497f, -0.05238318f, -0.06333384f, 0.19715944f, 0.17362401f, -0.175652f, 0.015551221f, 0.093747295f,
+        -0.026947027f, -0.15225352f, -0.17824145f, 0.105687074f, -0.19024308f, 0.054708853f, 0.07629577f, 0.06466536f,
+        -0.39248428f, -0.20458476f, -0.23758975f, -0.09540161f, 0.3420527f, 0.09605107f, 0.07186122f, -0.003091873f,
+        -0.2782216f, -0.490498f, -0.41022715f, 0.010038157f, -0.1886831f, 0.36853823f, -0.021961117f, 0.3300661f,
+        -0.13851243f, 0.16872779f, -0.058891054f, -0.053009745f, 0.0063258917f, 0.23497535f, 0.06621173f, 0.056767743f,
+        0.260824f, 0.3471981f, -0.08901391f, -0.21468072f, 0.14787216f, -0.17649665f, -0.27161482f, -0.15784706f,
+        -0.070360124f, 0.34488335f, 0.13649194f, -0.37020215f, 0.00830872f, -0.1952894f, 0.13901004f, -0.26548654f,
+        0.15965654f, 0.13257511f, -0.17299703f, -0.16004781f, 0.3481668f, -0.4351634f, 0.28154427f, 0.056263644f,
+        0.3674385f, 0.25835258f, -0.1632436f, 0.04126587f, -0.06515834f, -0.22770937f, 0.35379258f, 0.16497588f,
+        -0.08199663f, 0.004898295f, -0.32505408f, -0.2414052f, -0.3275894f, -0.05960768f, -0.011680285f, 0.046932824f,
+        0.058140613f, 0.4252426f, 0.08483891f, -0.22002448f, -0.22140966f, -0.29487208f, -0.036013007f, -0.19770846f,
+        0.0044922736f, 0.20323211f, 0.224502f, 0.047516823f, 0.09977473f, 0.24013242f, -0.10682873f, -0.17317067f,
+        0.24723268f, 0.09297286f, 0.18297221f, -0.03070397f, -0.2827998f, -0.09056756f, -0.2920356f, -0.07074405f,
+        0.18736877f, 0.13984534f, 0.11017831f, 0.34608388f, 0.25668606f, 0.15750444f, -0.018380994f, -0.0033223473f,
+        -0.15805204f, -0.27833948f, 0.25387752f, 0.14353697f, -0.060051408f, -0.08323125f, -0.21294738f, 0.056721017f,
+        0.10484832f, -0.18528976f, 0.39481422f, -0.042693123f, -0.11644458f, 0.3640087f, 0.06672634f, 0.045278814f,
+        0.12533969f, 0.052777603f, -0.17654392f, 0.18033542f, 0.20650582f, 0.06378803f, -0.02914752f, -0.08712583f,
+        -0.02237656f, 0.05347486f, 0.14657757f, 0.3494919f, 0.028709346f, -0.09373912f, -0.13401021f, 0.10995674f,
+        -0.14241561f, 0.17858094f, 0.18453673f, 0.05933416f, 0.022893492f, -0.049209f, 0.2910838f, -0.13483545f,
+        0.099986665f, 0.18354358f, -0.0274225f, -0.028460016f, 0.11353363f, 0.036524374f, -0.09635174f, -0.1396809f,
+        -0.46334726f, -0.07197747f, 0.016078847f, -0.101479284f, 0.24108881f, -0.24699613f, -0.070076026f, 0.16908295f,
+        -0.25401437f, 0.05896473f, -0.20559317f, 0.078315556f, 0.0022894638f, 0.09886129f, 0.019498264f, -0.453495f,
+        -0.15349904f, 0.22167243f, 0.1268216f, 0.0009664452f, 0.14420532f, -0.3940909f, 0.21400782f, -0.16743909f,
+        0.0043942397f, 0.27822503f, 0.15233359f, 0.13471128f, -0.121731505f, 0.033196483f, 0.06912224f, 0.11197356f,
+        0.08212275f, 0.056201905f, -0.1339965f, 0.372387f, -0.09218382f, 0.30132857f, 0.10287435f, 0.07616076f,
+        0.12564223f, 0.046085995f, -0.15838245f, 0.039408907f, 0.3201206f, 0.164062f, -0.035821687f, -0.07439703f,
+        0.081708685f, -0.12277081f, 0.2395754f, -0.049738135f, 0.075693876f, -0.045044873f, 0.11670839f, 0.090428464f,
+        0.31622043f, 0.12035701f, -0.18677075f, -0.20120446f, 0.19881824f, 0.15440074f, -0.13560486f, 0.052446235f,
+        0.06456168f, 0.1750797f, -0.14499299f, 0.27567738f, -0.106343955f, -0.054656327f, 0.039213076f, -0.1841325f,
+        0.11741783f, 0.040204417f, 0.33172512f, -0.0085310405f, -0.03431693f, 0.29203603f, -0.11004037f, -0.053539585f,
+        -0.19580278f, 0.09565752f, 0.18469368f, -0.09489977f, -0.2826822f, -0.21034895f, 0.22803126f, 0.2599793f,
+        -0.14333317f, 0.07641f, -0.012330283f, 0.062161047f, 0.1420109f, 0.24023357f, -0.038135815f, 0.10948542f,
+        -0.00024853044f, 0.13240092f, -0.049080856f, -0.15901758f, -0.10188352f, -0.2229393f, 0.37705618f, 0.11474464f,
+        0.10418437f, 0.039301928f, -0.022929246f, -0.07793843f, -0.024607552f, -0.30928737f, -0.09836977f, 0.009072864f,
+        0.25217792f, 0.013875859f, -0.10278343f, -0.23408408f, -0.21801752f, 0.0804413f, 0.29330426f, -0.031186888f,
+        0.14939776f, 0.06369061f, -0.22449854f, 0.08876707f, 0.08295173f, -0.1745565f, -0.0543669f, 0.04618638f,
+        0.28931755f, 0.07738258f, -0.28583872f, 0.24122375f, -0.16680668f, -0.03865007f, 0.066759504f, -0.0039503486f,
+        -0.14427753f, -0.2257815f, -0.054091375f, 0.19247061f, -0.12361015f, 0.11699329f, 0.0057239733f, 0.10555478f,
+        0.18024461f, -0.029682027f, -0.1691762f, 0.10356188f, 0.08265523f, 0.015010252f, 0.083355896f, 0.124912225f,
+        0.3710251f, 0.049375948f, -0.124471754f, -0.040399812f, 0.021239845f, 0.1341007f, -0.14941464f, 0.11979654f,
+        -0.27775514f, -0.017126333f, -0.010086723f, 0.09104579f, -0.057514105f, 0.12411895f, -0.093112454f, -0.070550255f,
+        0.04836162f, 0.11415183f, 0.16383861f, -0.26870093f, -0.06681622f, 0.25780943f, -0.07456027f, 0.36999193f,
+        -0.26680845f, -0.34733742f, -0.01928032f, 0.08647906f, -0.05116919f, 0.17683604f, -0.3518543f, -0.03695507f,
+        -0.10286137f, -0.22913262f, -0.25910094f, -0.2762482f, -0.014849739f, 0.25531092f, -0.056531396f, 0.115440585f,
+        -0.7807215f, 0.0015997436f, -0.14774421f, 0.17986253f, 0.17410979f, 0.32047448f, 0.2289159f, 0.29716244f,
+        0.37157062f, -0.20992409f, -0.19205704f, -0.15543298f, 0.3396087f, 0.12581941f, 0.12087219f, -0.23648936f,
+        0.019785041f, -0.2272043f, -0.17618337f, 0.22026283f, -0.02256763f, 0.09403404f, -0.018626975f, 0.22147174f,
+        0.011519359f, 0.05053659f, -0.07699694f, 0.20398535f, 0.17585222f, 0.08825914f, -0.22082146f, -0.11818501f,
+        0.2547207f, -0.16166903f, -0.08809326f, 0.031656697f, 0.16080265f, 0.09668191f, -0.1959952f, 0.020439047f,
+        -0.1042832f, 0.045900207f, 0.1548597f, -0.07808649f, -0.24338469f, 0.4845884f, 0.16367874f, -0.21279345f,
+        0.24177924f, 0.36967516f, -0.05100347f, -0.07184913f, 0.01985642f, -0.019019252f, 0.11706441f, -0.28260523f,
+        0.1807202f, -0.033322234f, 0.012352334f, 0.22248888f, 0.3057274f, 0.07310978f, 0.08968856f, -0.29886043f,
+        0.009481171f, -0.19226342f, -0.002898668f, 0.25894135f, -0.11698459f, 0.11896096f, 0.26826707f, -0.08512319f,
+        -0.104442306f, -0.01976352f, -0.087293774f, -0.072115526f, 0.06869413f, -0.09860963f, -0.05391305f, -0.1254066f,
+        0.09222269f, -0.15039104f, 0.30062765f, -0.07666573f, -0.14177826f, -0.24789982f, -0.18589924f, -0.26784143f,
+        -0.3080787f, 0.3054533f, 0.01814277f, 0.1757394f, -0.36449087f, 0.07348584f, 0.26318344f, 0.42800057f,
+        0.16013066f, 0.44396058f, -0.101480626f, 0.04118232f, -0.13081333f, 0.05196335f, -0.16080272f, 0.38151357f,
+        -0.13108172f, -0.12113875f, -0.04829129f, -0.31731528f, -0.2919526f, -0.22340098f, 0.15518172f, -0.0828007f,
+        0.45828563f, 0.06880883f, -0.09896646f, 0.026021346f, -0.07289769f, -0.38463232f, -0.016551618f, -0.22865269f,
+        -0.15642515f, 0.34798935f, 0.15372455f, 0.35071135f, -0.36247206f, -0.33034295f, -0.22228077f, -0.049520195f,
+        -0.079805054f, 0.16887854f, -0.14127019f, 0.06424539f, 0.027660236f, 0.022426607f, 0.34763366f, -0.13248649f,
+        -0.48062852f, 0.29389855f, 0.27784213f, 0.024413116f, -0.1854516f, 0.3604218f, 0.2668632f, 0.25171885f,
+        -0.20744388f, 0.302535f, -0.21772595f, -0.21650493f, 0.0989064f, -0.12522799f, 0.0784097f, -0.18015295f,
+        0.28110307f, -0.24468048f, -0.15372017f, -0.22531964f, 0.01560507f, -0.2684882f, 0.07126021f, -0.13606174f,
+        -0.1576276f, 0.13959372f, 0.053542815f, -0.07764419f, 0.032860152f, -0.13395506f, -0.08199305f, -0.17060232f,
+        -0.11189615f, 0.17867357f, -0.25650212f, 0.013311528f, 0.59881985f, -0.11385676f, 0.1532291f, -0.08717805f,
+        -0.17611778f, -0.082989186f, 0.0034346746f, -0.02039043f, 0.26143023f, -0.12079991f, -0.20849513f, -0.031492837f,
+        -0.25560877f, -0.2225124f, -0.10449274f, -0.46465528f, 0.4679823f, 0.2725504f, -0.26820934f, 0.18950345f,
+        -0.108535f, 0.29458255f, 0.16401155f, 0.29719204f, -0.11496996f, 0.2738637f, -0.039211683f, -0.1383764f,
+        -0.16864854f, -0.025473068f, -0.3479201f, -0.02516074f, 0.08586176f, 0.059534404f, 0.16095966f, -0.3565501f,
+        -0.038302194f, 0.20092641f, -0.04308562f, -0.1695212f, 0.07735451f, -0.32185215f, -0.31156054f, -0.10823863f,
+        0.21778804f, 0.23926477f, -0.10833282f, -0.07409575f, 0.110880576f, -0.09988287f, 0.18091716f, 0.25194788f,
+        -0.024084205f, -0.062283657f, 0.20865202f, 0.07514268f, -0.10642396f, -0.32363006f, -0.058151133f, 0.06506882f,
+        -0.18525775f, 0.022380536f, -0.19259274f, -0.083543256f, -0.38451114f, -0.16605018f, -0.28455466f, 0.048719265f,
+        -0.031777438f, 0.11435963f, 0.26033664f, -0.06141861f, 0.19729349f, -0.08328176f, 0.19716802f, 0.12273123f,
+        0.025890497f, -0.017138697f, -0.1443678f, -0.19166784f, -0.04733064f, -0.4179244f, -0.32599434f, -0.026810044f,
+        0.067361444f, -0.030768886f, 0.0174019f, -0.108417615f, 0.22198454f, 0.319838f, -0.033050753f, 0.009557942f,
+        -0.039647296f, -0.2775809f, -0.018532796f, 0.09096877f, -0.2514954f, -0.07865834f, -0.28468594f, -0.01820373f,
+        -0.16914098f, -0.19719236f, -0.2093272f, -0.021603433f, 0.22385478f, 0.11513307f, -0.09234919f, -0.046934966f,
+        0.19222994f, -0.05806191f, 0.044182926f, -0.10455762f, 0.12242147f, 0.3091357f, 0.024891142f, 0.15125836f,
+        0.14494257f, -0.020954685f, 0.1043505f, -0.07282031f, 0.034222472f, 0.14915644f, 0.22107887f, -0.36529675f,
+        0.22329816f, 0.15182123f, 0.25017935f, -0.1759894f, -0.07450321f, -0.047930624f, 0.009610579f, -0.025452904f,
+        0.071737476f, 0.19751948f, 0.20581019f, -0.06550333f, 0.259819f, -0.07790246f, -0.16502944f, -0.12644468f,
+        0.03607213f, 0.05914733f, 0.031650797f, -0.09562115f, -0.38430554f, 0.059890103f, -0.27507606f, 0.001642914f,
+        -0.2120441f, -0.01509932f, 0.06365248f, 0.039927833f, 0.009258596f, -0.011471417f, 0.1091158f, -0.13711931f,
+        -0.08314787f, -0.08013336f, 0.24748543f, 0.23568088f, 0.07824108f, -0.23930663f, -0.18656933f, 0.50701034f,
+        -0.0859622f, -0.21328749f, -0.28766763f, 0.15617228f, 0.11930199f, 0.06668964f, -0.036064245f, -0.09653167f,
+        0.24722645f, 0.3288607f, 0.06443329f, -0.09291313f, 0.17862226f, -0.07508991f, -0.019572059f, 0.12064777f,
+        0.14928605f, 0.05581982f, -0.00015677747f, -0.11668573f, 0.04558936f, -0.21583007f, 0.32128572f, 0.10509364f,
+        -0.111516856f, -0.07431809f, -0.22816218f, -0.039287966f, 0.092094734f, -0.13427751f, -0.06173208f, 0.28900737f,
+        0.258981f, 0.094273604f, 0.048597455f, 0.116362244f, -0.23682135f, 0.104484916f, 0.06841857f, 0.0074922866f,
+        0.12161561f, -0.17292818f, -0.250495f, -0.12543494f, 0.14575492f, 0.21903811f, -0.061186444f, -0.09852512f,
+        -0.009699291f, 0.007814847f, -0.12630264f, -0.15508634f, 0.29824883f, -0.060304623f, 0.02644617f, -0.19123985f,
+        -0.089876816f, 0.045743454f, 0.14912753f, -0.0891143f, -0.055531662f, -0.009828253f, 0.07537783f, -0.008701014f,
+        0.211811f, -0.15910923f, 0.009012061f, 0.23762707f, -0.08655069f, -0.26159382f, -0.095356405f, 0.07859622f,
+        0.12070855f, 0.32814157f, 0.03064328f, -0.018824473f, 0.09884494f, -0.18632059f, 0.07196748f, 0.042977173f,
+        0.02809716f, 0.12572049f, 0.07726231f, 0.120601706f, 0.08523803f, 0.0629199f, -0.031949103f, -0.12137626f,
+        0.22327141f, 0.3621664f, -0.05839392f, 0.18377422f, -0.04143588f, -0.29057163f, -0.09572939f, -0.045270253f,
+        0.05336985f, 0.24530305f, 0.09699187f, -0.077244654f, 0.08779883f, -0.12392342f, 0.0328857f, -0.53637654f,
+        0.037580475f, -0.006278483f, 0.09948841f, -0.20286901f, -0.26391387f, -0.23446104f, 0.022495592f, -0.4885184f,
+        0.29545027f, -0.11672002f, -0.21707906f, -0.034776032f, -0.06408459f, -0.33450162f, 0.22033468f, -0.035082206f,
+        -0.05926274f, 0.15341808f, 0.29574558f, 0.11055263f, -0.21911584f, 0.16388553f, -0.027350256f, -0.0015159189f,
+        -0.025808657f, 0.31054682f, 0.09224714f, -0.08680731f, 0.0375436f, 0.008496349f, 0.11152223f, -0.1593431f,
+        -0.26019475f, -0.11527317f, -0.03220207f, -0.04828561f, 0.007108037f, -0.21092057f, -0.17160238f, -0.15583979f,
+        0.028338663f, -0.23679496f, 0.09799546f, 0.25265506f, 0.015136136f, -0.056006268f, -0.12538593f, 0.16301136f,
+        0.11958397f, -0.23030089f, -0.13585109f, -0.028337268f, 0.13570656f, 0.21227188f, -0.11954741f, -0.03198476f,
+        -0.07246485f, -0.2505195f, 0.32042494f, -0.3123945f, -0.030091558f, 0.013895922f, -0.07510538f, 0.20652969f,
+        -0.96015185f, -0.30388105f, -0.15922502f, -0.10571023f, 0.036377523f, 0.35095945f, 0.06721307f, 0.24741392f,
+        -0.171761f, 0.30589193f, 0.007458299f, 0.070029296f, 0.040852897f, -0.13041593f, -0.17492805f, 0.33189335f,
+        0.4297885f, -0.025315205f, -0.2379045f, -0.18296725f, 0.14026526f, 0.052690558f, 0.45925236f, -0.012155718f,
+        0.06615195f, 0.14858954f, 0.124976374f, 0.006872845f, 0.33634302f, 0.029303726f, -0.00068816345f, 0.07668629f,
+        -0.38266543f, -0.121099375f, -0.08278298f, 0.17685589f, 0.05074183f, 0.25985533f, 0.11903794f, -0.40462533f,
+        -0.030562779f, -0.27400753f, 0.12973885f, 0.024098808f, 0.11579789f, 0.07854654f, 0.11411737f, -0.099590294f,
+        -0.26056856f, -0.066168286f, -0.22873421f, 0.37822005f, 0.030491717f, 0.19674018f, 0.090192355f, 0.0436604f,
+        -0.125728f, 0.1152199f, 0.03678349f, 0.011162277f, -0.08565533f, -0.3876672f, 0.15225741f, -0.062070433f,
+        0.026860448f, 0.20817856f, -0.24779677f, 0.006385057f, -0.21737468f, 0.20778632f, -0.2557131f, -0.016885838f,
+        0.33344725f, 0.192167f, 0.049413364f, 0.06715854f, -0.04083451f, -0.1769125f, 0.056008555f, -0.16556099f,
+        -0.118517116f, -0.014635001f, 0.03345646f, 0.024750387f, -0.08511613f, -0.06453731f, -0.024797758f, 0.07830751f,
+        -0.017592985f, -0.76713955f, 0.4965451f, -0.014092966f, -0.46577466f, -0.2553186f, -0.62061584f, 0.45461172f,
+        -0.013765407f, -0.13190024f, 0.14983387f, 0.1423019f, -0.19552056f, 0.1295157f, 0.3819591f, 0.116095915f,
+        0.06237096f, 0.2442764f, 0.010949308f, -0.29018733f, -0.18418927f, 0.31855312f, -0.21774168f, -0.09503816f,
+        0.022807552f, 0.2538676f, -0.05204766f, -0.29857343f, -0.44614276f, -0.07593691f, -0.23675357f, -0.0955807f,
+        0.40130162f, 0.3991867f, -0.0048698056f, 0.4993009f, -0.028911086f, 0.352631f, -0.055834364f, -0.6008689f,
+        0.38081393f, 0.122715876f, 0.15642916f, 0.11494938f, -0.19232194f, -0.19679494f, -0.36031085f, -0.13259041f,
+        0.1975829f, -0.094281f, 0.09189067f, -0.33659187f, 0.06822304f, 0.14232053f, 0.6008169f, -0.591648f,
+        -0.054656945f, 0.021189628f, 0.00845298f, -0.1533424f, -0.2053557f, 0.0768907f, 0.05726762f, 0.036687884f,
+        0.122257315f, -0.043997906f, 0.22784896f, 0.041452028f, 0.033419482f, -0.3068437f, 0.20613086f, -0.027756132f,
+        -0.1383125f, -0.110208355f, 0.0055794995f, -0.024823893f, 0.23796874f, -0.3648499f, 0.16002874f, -0.249462f,
+        -0.17007348f, 0.13293484f, 0.025386903f, -0.08764922f, 0.16680866f, 0.05314969f, -0.20535776f, 0.4190305f,
+        -0.23516665f, -0.029877141f, 0.0014726552f, 0.087068364f, -0.051777825f, 0.027273333f, -0.17094485f, -0.23555553f,
+        0.07981942f, 0.12806992f, 0.2891211f, 0.16083544f, -0.2304035f, -0.31260833f, 0.11025095f, -0.06209959f,
+        0.18992467f, -0.1365342f, 0.082553506f, -0.395886f, -0.07691936f, -0.041040726f, 0.061582737f, -0.03737118f,
+        -0.14445958f, -0.2218956f, -0.078964f, -0.38537505f, -0.26634306f, 0.30482158f, -0.016381629f, -0.36809373f,
+        -0.0071855f, 0.03160444f, 0.3173345f, -0.054628186f, -0.34032214f, 0.36651614f, 0.06393517f, 0.089634866f,
+        0.58147556f, -0.3600811f, -0.29243055f, 0.09713556f, -0.43642876f, 0.032446977f, -0.12990832f, 0.05148575f,
+        0.2319412f, -0.24520674f, -0.37069723f, -0.3167978f, 0.13212247f, 0.4752905f, 0.20242041f, 0.29273266f,
+        -0.45186168f, -0.01745883f, -0.2851409f, -0.27113467f, -0.3379828f, 0.07794224f, -0.16754496f, 0.13604426f,
+        0.187264f, 0.115053855f, 0.18412726f, -0.36834112f, 0.10772947f, -0.21367474f, -0.46121562f, -0.07643696f,
+        0.04644316f, 0.24597242f, -0.10926001f, -0.13901469f, 0.19824468f, 0.17834179f, -0.3195864f, 0.020609736f,
+        0.062469553f, -0.28620103f, -0.16436408f, 0.35137892f, -0.31717044f, -0.28665867f, -0.20616177f, -0.021675732f,
+        -0.26030368f, 0.0618841f, 0.12404616f, -0.3281628f, 0.3893648f, 0.12562764f, 0.40336597f, -0.07130712f,
+        -0.1263961f, 0.05473468f, -0.5135137f, 0.07812713f, -0.08155123f, 0.053789742f, 0.18264598f, -0.2370923f,
+        0.28923917f, -0.072306566f, 0.04063079f, 0.15262443f, -0.2666696f, 0.057105165f, 0.10895765f, -0.14258683f,
+        -0.2313889f, 0.09394631f, 0.028360724f, -0.011068157f, -0.04869199f, -0.023655672f, -0.09369988f, 0.2173955f,
+        0.31108978f, 0.14303651f, 0.2011762f, 0.07013367f, -0.041291412f, -0.17131022f, -0.13093837f, -0.17081092f,
+        0.079486914f, 0.046790022f, -0.05907003f, 0.023002934f, -0.078140095f, 0.051991925f, -0.01787154f, 0.14124693f,
+        0.022037216f, 0.11263141f, -0.077461496f, 0.031347267f, -0.27505258f, -0.020214325f, 0.2402088f, -0.10161056f,
+        0.27989385f, 0.19727966f, 0.2596037f, -0.3116513f, 0.06206694f, -0.13136731f, -0.38641652f, -0.02145143f,
+        0.04576704f, -0.10119657f, 0.13258487f, 0.08842908f, -0.07744263f, -0.054773167f, 0.117591895f, 0.35866743f,
+        0.20635553f, -0.0048457794f, -0.089866765f, -0.09117402f, -0.25443608f, -0.17809439f, -0.2190448f, 0.3070329f,
+        -0.0102248015f, -0.05782984f, 0.053807937f, 0.19110547f, 0.107011735f, 0.42317608f, 0.23199287f, 0.33856001f,
+        0.017009603f, -0.0022315716f, -0.1900121f, 0.06851725f, -0.24172823f, 0.17123833f, 0.04520118f, 0.045173686f,
+        0.11218833f, 0.17865053f, 0.05071513f, -0.19001755f, -0.23273277f, -0.18867622f, -0.23893476f, -0.10708534f,
+        0.34732157f, -0.15779363f, 0.32934785f, 0.06830159f, -0.19571282f, -0.0074312617f, -0.07750065f, 0.048156407f,
+        -0.097655274f, -0.16407923f, -0.058112144f, -0.16686748f, 0.025821822f, -0.06485676f, -0.04629243f, -0.22100009f,
+        0.11120525f, -0.15012585f, 0.100298f, -0.011192953f, 0.038676888f, -0.09930984f, -0.027397444f, 0.11769739f,
+        -0.23210059f, 0.2944974f, -0.028819518f, -0.18290937f, 0.24246387f, 0.062418565f, 0.19905892f, -0.30414453f,
+        -0.037120044f, 0.18021335f, -0.11221696f, -0.045300547f, 0.12002611f, -0.025136631f, -0.251609f, -0.3122069f,
+        -0.055126652f, -0.085513055f, -0.2058127f, -0.41809097f, 0.19048679f, 0.0035120894f, -0.42635664f, -0.09981059f,
+        -0.1482011f, -0.13065447f, -0.102966875f, 0.061736796f, 0.16521208f, -0.111611135f, 0.26829693f, 0.10621313f,
+        -0.11293449f, 0.19355696f, -0.14006755f, -0.066747464f, -0.12806052f, -0.10075519f, -0.0030090897f, -0.18635637f,
+        0.3665458f, -0.16705099f, -0.2041986f, -0.21048298f, 0.06854749f, 0.17477238f, 0.12181697f, 0.2413203f,
+        -0.10132736f, 0.17443487f, 0.20602535f, -0.12722142f, -0.106673874f, 0.1705844f, 0.2593567f, -0.039487343f,
+        0.2724217f, 0.16084066f, 0.020697454f, 0.1654091f, 0.049555704f, -0.24581935f, -0.08750104f, -0.08704002f,
+        -0.19785964f, -0.11247101f, -0.18547346f, 0.024063522f, 0.118074134f, 0.101039864f, 0.2333778f, 0.22692406f,
+        0.054909695f, 0.05034549f, 0.3053994f, 0.1544209f, 0.05587809f, 0.14704558f, 0.18853039f, -0.08258219f,
+        -0.4243527f, 0.104803205f, 0.010857632f, -0.13927941f, -0.2548438f, 0.018436339f, 0.26404598f, -0.35005763f,
+        -0.20943736f, 0.031396437f, -0.10907548f, -0.07355316f, 0.09944526f, -0.33044797f, -0.27711055f, -0.14832991f,
+        0.038646698f, -0.23156694f, -0.1254674f, 0.075816244f, -0.018518168f, 0.38442564f, 0.06767104f, -0.08027655f,
+        -0.31586257f, -0.19164565f, -0.011200685f, -0.02329522f, -0.31705332f, -0.10433739f, 0.21721117f, 0.44850025f,
+        -0.14868343f, 0.054245245f, 0.12417488f, -0.28571752f, -0.07888656f, -0.42143235f, -0.0036823468f, 0.39613035f,
+        -0.21665296f, 0.21162896f, 0.11369421f, -0.11131031f, 0.047722906f, 0.08794237f, 0.33714205f, -0.004721326f,
+        0.15676728f, 0.20483473f, 0.035647865f, 0.07533137f, -0.23735613f, 0.10494428f, -0.15021454f, -0.14822297f,
+        -0.13979253f, 0.13000241f, -0.23945685f, -0.28598425f, -0.15052918f, 0.000873818f, 0.012040082f, 0.21221009f,
+        -0.19049151f, 0.19525512f, -0.011657133f, 0.2032528f, -0.05425419f, 0.01505047f, 0.13377726f, -0.11793144f,
+        -0.10404291f, -0.0431606f, 0.07428057f, 0.15892056f, -0.07808475f, -0.256302f, -0.0016721251f, -0.3610313f,
+        0.054361284f, -0.18304966f, -0.039700527f, -0.10397954f, 0.052720394f, 0.11625101f, 0.29759282f, 0.17007074f,
+        0.28905123f, 0.20919216f, 0.17000012f, 0.0069925226f, 0.09919087f, -0.016115533f, 0.15593532f, 0.012057023f,
+        0.014165544f, -0.033518407f, -0.06236209f, 0.09911169f, 0.19244835f, 0.1705572f, 0.03811709f, -0.11528222f,
+        0.03274899f, 0.43198264f, -0.046505973f, 0.18317744f, -0.13287479f, -0.16076653f, -0.16114728f, -0.08283187f,
+        -0.009357278f, -0.3399827f, -0.057818092f, -0.19290759f, 0.14415653f, -0.10632102f, -0.06818168f, -7.530427e-05f,
+        0.124424994f, 0.0425056f, -0.16496082f, -0.25830954f, -0.08118454f, -0.09621903f, 0.058328215f, 0.09910675f,
+        -0.04252116f, -0.08620197f, 0.08216457f, -0.0652817f, 0.27569944f, 0.21342f, 0.09254267f, 0.07140845f,
+        0.0293089f, 0.4647301f, 0.2780618f, -0.29177773f, -0.07202815f, -0.3103786f, 0.13975489f, -0.21148899f,
+        -0.1293795f, -0.1353325f, 0.07781386f, -0.04203374f, -0.467674f, -0.35320342f, -0.23071913f, 0.0070194667f,
+        0.115564875f, 0.17720106f, -0.23024175f, 0.019898266f, 0.023326691f, 0.15482648f, 0.35846418f, -0.08286541f,
+        -0.38123533f, 0.168091f, -0.3317609f, -0.23295203f, -0.19236182f, 0.13327724f, -0.3203118f, 0.033600032f,
+        0.074368894f, -0.26276284f, -0.17025946f, -0.24950363f, 0.09979067f, -0.06425818f, -0.5667637f, 0.010699081f,
+        -0.21876234f, 0.056322314f, -0.22292891f, 0.055671502f, 0.011811429f, 0.12682663f, 0.17611548f, 0.08474275f,
+        0.120032184f, -0.23268974f, -0.20453013f, 0.14242344f, 0.1690088f, 0.17411351f, 0.31027415f, 0.18011178f,
+        0.13331108f, 0.078530364f, -0.40334898f, 0.18803032f, 0.09691367f, 0.056006305f, -0.21506588f, 0.12600541f,
+        -0.24151655f, 0.3614298f, -0.06083185f, -0.16549799f, 0.035472047f, 0.015839046f, 0.19997467f, 0.038553134f,
+        -0.10790996f, 0.2850099f, 0.07604498f, 0.07657333f, 0.12494725f, -0.05212854f, 0.059666686f, -0.27865157f,
+        -0.056458674f, -0.38107684f, 0.12775294f, 0.18927889f, -0.074698694f, -0.062192652f, 0.05247994f, -0.17798051f,
+        0.13134858f, -0.067372344f, -0.012348382f, 0.21518868f, -0.10056551f, -0.106773086f, -0.1843474f, -0.066905186f,
+        -0.16332982f, 0.23546936f, -0.2794845f, 0.13864443f, -0.029206354f, 0.2089422f, -0.06274505f, -0.022697635f,
+        -0.2184921f, -0.31200114f, -0.27764967f, -0.079459414f, -0.2801237f, 0.2191104f, 0.09345985f, -0.028930124f,
+        0.012744802f, 0.07629928f, -0.3780555f, 0.20167021f, 0.065194204f, -0.10970173f, -0.013594865f, -0.06861514f,
+        0.20082146f, 0.2308265f, -0.16950779f, -0.08868142f, 0.11921902f, -0.1727596f, 0.18813321f, -0.32317474f,
+        0.08954726f, 0.11020114f, -0.10458692f, 0.34090975f, 0.21586315f, -0.21578537f, 0.077736504f, 0.035439063f,
+        0.13412482f, -0.2455136f, 0.14017795f, -0.14023198f, -0.379498f, -0.3417449f, -0.15638606f, -0.17748116f,
+        -0.16696435f, -0.117532805f, -0.24540788f, 0.31882137f, 0.17911471f, -0.0046280017f, -0.34606767f, -0.21443336f,
+        -0.17145114f, 0.09675568f, 0.13888165f, -0.2690782f, -0.12584664f, 0.39057723f, 0.21756966f, -0.48356968f,
+        0.14830858f, -0.006502971f, 0.16115743f, -0.36459473f, -0.07785647f, 0.55039656f, 0.08189636f, 0.009556787f,
+        -0.088318385f, 0.2500932f, 0.2697923f, -0.015964782f, -0.4157327f, -0.13030793f, 0.037855223f, -0.012520849f,
+        -0.35168046f, 0.5107636f, 0.12331418f, 0.08996302f, -0.025050594f, 0.09731427f, 0.037735086f, 0.33473474f,
+        -0.06721641f, -0.044378765f, 0.09188896f, 0.007689165f, 0.16388783f, -0.16353552f, 0.07348506f, 0.11697983f,
+        0.094830506f, -0.14327031f, 0.23038636f, -0.05989892f, 0.018415852f, 0.051272653f, -0.12051863f, -0.045446083f,
+        -0.16041218f, 0.21717504f, 0.06358126f, -0.047511224f, 0.064483374f, -0.20999022f, -0.1311512f, -0.19408482f,
+        0.19075848f, 0.02920559f, 0.061014354f, -0.27818388f, 0.026682753f, -0.041815206f, -0.06875982f, 0.03274004f,
+        -0.022747913f, -0.077480964f, -0.11658584f, 0.22486371f, 0.12983255f, -0.21152303f, 0.09543291f, 0.062414814f,
+        0.17344765f, -0.046359062f, -0.014366139f, -0.24339268f, -0.016158504f, 0.41357714f, 0.21129362f, 0.0037967488f,
+        0.18065599f, 0.11419928f, 0.07286716f, 0.094321236f, 0.21805955f, 0.056907207f, 0.09390478f, 0.14754403f,
+        -0.04053227f, -0.030742424f, -0.036016446f, 0.097980596f, -0.026523367f, -0.15544812f, 0.2992496f, -0.020051347f,
+        -0.085344374f, 0.2618345f, 0.04206655f, -0.13248084f, 0.050394442f, 0.073781475f, 0.36143047f, 0.1374866f,
+        -0.33467388f, 0.032291103f, -0.12486899f, 0.022680122f, 0.22936076f, 0.121250235f, -0.16200234f, 0.258645f,
+        0.031809095f, -0.03971219f, 0.09397389f, 0.12060145f, 0.0023847483f, -0.03746375f, -0.19234082f, -0.0023928473f,
+        -0.084833086f, 0.2432454f, -0.062193677f, 0.07980907f, 0.037500218f, 0.14321965f, -0.19049324f, 0.2598838f,
+        0.010122692f, 0.13542572f, 0.2763604f, 0.08548642f, 0.12000348f, 0.0194589f, -0.13768077f, 0.048448946f,
+        -0.28220734f, 0.46958047f, -0.08820343f, 0.028078156f, 0.16370794f, 0.10099236f, 0.15236658f, -0.15098669f,
+        0.014249149f, 0.15095675f, 0.11997136f, -0.09538432f, 0.28270572f, 0.032545056f, 0.11375708f, -0.025565473f,
+        -0.008836883f, 0.2530328f, 0.024313642f, 0.16254215f, -0.20039834f, 0.0253456f, 0.15889649f, -0.07405237f,
+        0.25811148f, 0.1068064f, 0.43562776f, -0.09605834f, -0.16550723f, 0.34030962f, -0.00096595334f, 0.015567788f,
+        0.14993668f, -0.40114975f, 0.052501142f, -0.025215419f, -0.020178061f, 0.10711736f, 0.070024f, 0.28841394f,
+        -0.34988672f, 0.025135055f, 0.07776525f, 0.14884493f, -0.03847396f, 0.089773834f, 0.14423859f, -0.20543103f,
+        0.46206728f, -0.029501788f, -0.16360901f, 0.007083507f, -0.05400029f, 0.10780461f, 0.1259184f, -0.06565515f,
+        0.29433626f, 0.1089281f, 0.21466278f, -0.15117435f, -0.20682047f, 0.10955352f, -0.15844038f, -0.17058538f,
+        0.4009173f, 0.06384294f, -0.11382338f, -0.0122948475f, 0.06020743f, -0.049443018f, -0.08658741f, 0.084301785f,
+        0.1331772f, -0.16842692f, -0.079970226f, 0.03612022f, 0.17504689f, 0.058276873f, -0.05686893f, -0.13614959f,
+        -0.11119431f, -0.048635405f, -0.300024f, 0.046993773f, -0.33620822f, -0.1354934f, -0.10864518f, -0.060615994f,
+        -0.25763902f, -0.03064917f, -0.409481f, -0.011840406f, -0.13496204f, -0.052043557f, -0.12626769f, -0.010090629f,
+        -0.10301582f, -0.18802224f, 0.08236131f, 0.025329117f, -0.36808413f, 0.10160157f, -0.021314701f, -0.14503987f,
+        0.0015999294f, -0.16328678f, -0.18310569f, -0.012709125f, 0.15951069f, -0.18915737f, -0.07346733f, -0.15001215f,
+        -0.122018464f, 0.17533165f, -0.09267929f, 0.28363436f, -0.32038012f, 0.1943094f, 0.21582866f, 0.0026551606f,
+        0.23666999f, -0.33384642f, 0.1315966f, -0.09719355f, -0.069385484f, 0.15238588f, -0.27459252f, 0.16400942f,
+        -0.18987675f, -0.42391235f, 0.0129727f, 0.22354734f, -0.00872646f, 0.20612518f, -0.14511539f, 0.10853508f,
+        -0.12831384f, 0.0017918546f, -0.10387021f, -0.14183661f, -0.11699635f, -0.105190486f, 0.1348179f, -0.036799453f,
+        0.17137174f, -0.12550926f, 0.32366925f, 0.028588f, -0.15212567f, 0.09081623f, 0.120872736f, 0.032500926f,
+        0.117230006f, 0.12516032f, -0.08786201f, 0.122835554f, 0.19136962f, 0.14008427f, -0.12506662f, 0.4202831f,
+        -0.07633222f, -0.16931297f, 0.23832294f, -0.08779743f, -0.2502015f, -0.1436079f, -0.23049766f, 0.0819944f,
+        -0.12549044f, -0.16395456f, -0.15024039f, 0.2293015f, 0.068337336f, -0.057307072f, 0.057779018f, -0.2430109f,
+        -0.025885846f, 0.007665748f, 0.11975182f, 0.21194604f, -0.04952878f, -0.17768362f, -0.23595715f, 0.042461958f,
+        -0.083437204f, 0.31990904f, -0.2273961f, -0.031708483f, 0.18712649f, -0.03470328f, 0.113423444f, 0.17640403f,
+        0.0420742f, 0.14402385f, 0.31064376f, 0.14370504f, 0.09948837f, 0.05029273f, -0.040794026f, 0.2019276f,
+        0.12973467f, -0.047493543f, -0.071171485f, 0.09155891f, -0.18427595f, 0.10281517f, 0.18239306f, 0.0066251312f,
+        0.09168848f, 0.15538639f, 0.15300241f, -0.12437898f, -0.031011114f, 0.096466854f, 0.12092565f, 0.1063416f,
+        0.118931144f, -0.049130347f, 0.15903552f, 0.16927709f, -0.03229363f, 0.07021947f, -0.42193958f, -0.19855958f,
+        -0.35645303f, 0.13549918f, 0.3146981f, -0.043827508f, -0.23092909f, 0.0044011236f, 0.22491455f, 0.24770454f,
+        0.12093205f, 0.10739818f, 0.19525006f, -0.012934176f, 0.25134334f, 0.045500394f, -0.16107965f, 0.16370644f,
+        0.30541444f, -0.098160796f, 0.102459274f, -0.22466525f, -0.4534661f, -0.20232297f, 0.122495785f, -0.40030426f,
+        0.26217958f, -0.000871991f, -0.05629405f, -0.07646538f, 0.004859467f, 0.16134514f, 0.24171394f, -0.4067309f,
+        0.41465837f, 0.2352347f, 0.035347205f, -0.08549264f, -0.21722351f, -0.07904786f, -0.5783229f, -0.3821339f,
+        0.40144262f, -0.11517348f, -0.041845918f, -0.28547895f, -0.045007236f, 0.22804995f, 0.1761823f, -0.14203411f,
+        0.002659953f, 0.11966545f, 0.22040203f, 0.20923857f, -0.044347823f, 0.27710807f, 0.09558686f, -0.36729664f,
+        0.08657446f, 0.06537597f, -0.18756607f, 0.007629005f, -0.047719926f, -0.01211262f, -0.2239708f, -0.06583145f,
+        -0.1261643f, -0.32432848f, 0.03533471f, 0.047037985f, -0.13359492f, -0.15855931f, -0.5114785f, 0.110299304f,
+        -0.078944765f, 0.17342691f, -0.099124245f, 0.074670866f, -0.0015009724f, 0.10856488f, 0.06010692f, -0.12799329f,
+        0.15517603f, -0.09653382f, 0.05458784f, 0.091717616f, -0.1829632f, -0.02629152f, 0.12636927f, -0.060354985f,
+        -0.055235177f, 0.3055235f, -0.12737447f, 0.05123184f, -0.26196212f, -0.21794048f, 0.08452689f, -0.42385015f,
+        -0.2787523f, -0.33454835f, -0.3392292f, -0.04986032f, 0.0049153506f, -0.080445625f, -0.11790707f, -0.21015558f,
+        -0.19724195f, 0.21750447f, -0.106228486f, -0.04699034f, 0.12258763f, 0.24947402f, -0.019458959f, -0.120040245f,
+        -0.023798805f, 0.054501377f, 0.23475757f, 0.059757262f, 0.14633133f, 0.09616916f, 0.06861286f, 0.28518736f,
+        -0.06941004f, -0.001034614f, 0.19411968f, -0.061009984f, 0.03938567f, 0.02138013f, -0.16404547f, 0.058283843f,
+        0.24656636f, -0.21009438f, -0.13269429f, 0.21851335f, 0.2525744f, 0.20456898f, -0.06490654f, -0.14796598f,
+        0.11226351f, 0.20552327f, 0.21494281f, 0.035356946f, -0.5732482f, 0.24374609f, 0.13994876f, 0.13196124f,
+        -0.03252568f, -0.08385284f, -0.3427755f, -0.032738887f, 0.037482794f, -0.2790598f, -0.14136629f, -0.32833922f,
+        0.08637628f, 0.052462235f, 0.24511711f, 0.023762312f, -0.3187196f, 0.19534573f, -0.1876687f, -0.37489024f,
+        -0.002256144f, 0.10056156f, -0.029614925f, -0.32157928f, 0.08202216f, -0.010771226f, 0.09332315f, -0.066492364f,
+        -0.21816225f, 0.35637733f, 0.2710297f, -0.39146513f, -0.10009904f, -0.27111524f, 0.6771789f, 0.2535229f,
+        -0.10143746f, 0.32510486f, -0.026923342f, 0.17320716f, -0.5569135f, -0.008887374f, -0.1841043f, -0.033997763f,
+        0.053806104f, -0.14222483f, 0.14384575f, 0.04000943f, -0.20131291f, 0.21706468f, 0.18533471f, 0.15156157f,
+        -0.08343569f, 0.16841507f, -0.093800254f, 0.28396893f, -0.22273168f, 0.26701355f, -0.048589777f, -0.03689895f,
+        -0.16606736f, -0.10230177f, -0.26301834f, 0.14422674f, 0.14904498f, -0.012958253f, 0.037374467f, -0.0008323293f,
+        -0.10717992f, 0.071641706f, -0.25004494f, -0.14282513f, -0.15370885f, -0.220318f, 0.1144878f, -0.12782784f,
+        -0.16341983f, -0.06442311f, -0.02470489f, 0.25331852f, 0.08670581f, 0.15925778f, -0.05916366f, -0.15568942f,
+        0.21219297f, 0.15448932f, -0.013098792f, 0.16387643f, 0.018610084f, 0.1336748f, -0.12698016f, -0.3695916f,
+        -0.21212202f, 0.17397812f, 0.082064524f, -0.373486f, -0.12297335f, 0.25842845f, -0.17912164f, 0.15409847f,
+        -0.16372694f, -0.25326794f, 0.3531504f, -0.18274052f, -0.100352645f, -0.12122484f, 0.11882199f, 0.12866002f,
+        0.13621177f, -0.0737808f, -0.02927462f, 0.08988687f, -0.3929407f, -0.22633903f, -0.069095805f, 0.034497306f,
+        0.17164132f, 0.1140347f, -0.17323929f, 0.069113016f, 0.10474027f, 0.12437064f, 0.13584496f, -0.046006322f,
+        0.066576004f, -0.04528087f, 0.18757701f, 0.0022464346f, -0.11741019f, -0.06934139f, -0.34085038f, -0.26221222f,
+        0.0901557f, 0.012400061f, -0.038676035f, 0.16787812f, 0.14936557f, -0.21474625f, 0.08572481f, -0.179616f,
+        -0.1673336f, 0.3674616f, 0.23400919f, 0.20275043f, -0.07885205f, -0.0656947f, -0.2214643f, 0.034876317f,
+        0.35550818f, 0.12551105f, -0.13815631f, 0.15938221f, 0.05114597f, 0.18961914f, 0.15757252f, 0.2713858f,
+        0.019370507f, 0.2697664f, -0.06659124f, -0.029122256f, 0.17945395f, 0.047776204f, -0.05938563f, -0.06067294f,
+        0.22375657f, -0.18057892f, 0.115732156f, 0.014673661f, 0.14395273f, 0.0062173265f, -0.111314304f, -0.08665994f,
+        0.020432267f, -0.13336778f, 0.19030313f, -0.06575606f, 0.1957735f, 0.11232839f, -0.103255294f, -0.041671075f,
+        0.18729284f, 0.21416411f, -0.07693559f, -0.050212834f, 0.03914231f, -0.03861743f, 0.063763075f, 0.23810689f,
+        0.052344404f, 0.07906412f, 0.1376083f, 0.21435861f, -0.20281506f, 0.1327831f, 0.15197738f, 0.22015996f,
+        0.20191382f, 0.45206589f, 0.19225375f, 0.22766012f, -0.083026744f, -0.008523308f, 0.03641552f, 0.0002463036f,
+        0.12546806f, -0.055275816f, 0.044267707f, 0.14381205f, -0.07813603f, -0.038534306f, 0.34378278f, 0.09947941f,
+        0.12686856f, -0.2422028f, 0.20472497f, 0.42850304f, 0.20126899f, -0.102139436f, -0.2646018f, 0.060899764f,
+        -0.037431557f, 0.1614654f, 0.13296063f, 0.032570023f, -0.1125956f, -0.21007611f, -0.059044227f, 0.006135314f,
+        0.0025962994f, 0.13489711f, -0.18804957f, 0.10555796f, -0.08334243f, -0.3149436f, 0.20737419f, 0.13940889f,
+        -0.3740243f, 0.2787229f, 0.09948484f, 0.011768517f, 0.2979008f, 0.056368418f, -0.3359694f, -0.10520603f,
+        -0.2746435f, 0.15114349f, 0.06294298f, -0.13849461f, -0.11750128f, -0.24477755f, -0.16929212f, 0.068831906f,
+        0.2661116f, 0.028290866f, -0.48377332f, 0.16541572f, 0.0010905726f, -0.22792274f, 0.06789504f, -0.08711632f,
+        0.19340467f, -0.1905214f, -0.1590326f, 0.044289544f, 0.2906624f, 0.30176622f, 0.29188964f, 0.14845519f,
+        -0.09956829f, -0.057763495f, -0.12935004f, -0.06713379f, -0.15387821f, 0.09216612f, -0.38767856f, -0.014058182f,
+        -0.41615984f, -0.35687757f, -0.04974649f, -0.42820382f, -0.0632112f, -0.3257651f, -0.08575143f, 0.1702151f,
+        0.14236103f, -0.21136267f, 0.32473683f, 0.011769157f, 0.07920733f, -0.11055584f, -0.29469725f, -0.016313426f,
+        -0.1434405f, 0.09971227f, 0.0533544f, -0.012440571f, 0.06892727f, -0.15298423f, -0.07439808f, -0.033800848f,
+        0.115744576f, -0.09654408f, -0.04742683f, -0.18325879f, -0.20153098f, 0.5587797f, 0.02123673f, -0.26443318f,
+        -0.015153229f, 0.13401061f, 0.09082615f, -0.07769717f, 0.043177113f, -0.1390165f, -0.071993016f, -0.010587383f,
+        0.09714054f, -0.006691385f, -0.04407838f, 0.08718492f, 0.17650115f, 0.42148346f, 0.17881817f, -0.36322305f,
+        -0.042549677f, 0.1467337f, -0.0064754956f, 0.065173544f, -0.13081715f, 0.13633147f, -0.31212613f, -0.0543925f,
+        -0.03934375f, 0.007970118f, -0.020164153f, -0.048703764f, 0.12786208f, 0.022705443f, 0.24781334f, 0.057349347f,
+        -0.008520606f, 0.13631204f, -0.2739096f, 0.10526319f, -0.121103674f, -0.19091508f, 0.106839545f, 0.44791216f,
+        0.22452968f, 0.26107624f, 0.07765804f, -0.15295008f, -0.02818797f, 0.055628456f, -0.018489132f, 0.078660615f,
+        -0.1525524f, 0.025738638f, 0.06934655f, -0.12614207f, -0.061395667f, 0.06371066f, 0.10947968f, -0.17384553f,
+        -0.09626836f, 0.40639812f, 0.1080323f, 0.34805217f, 0.21799412f, 0.013174855f, 0.037650358f, -0.07831388f,
+        0.074099615f, -0.32027152f, 0.047722034f, -0.06318414f, 0.22617683f, -0.14292881f, -0.10491261f, -0.23257884f,
+        0.15992916f, 0.44912302f, -0.026684422f, -0.2510571f, -0.048181493f, 0.12395462f, -0.10254438f, 0.08345534f,
+        0.22664534f, -0.09113139f, -0.35288095f, -0.019263089f, -0.12263118f, -0.08365926f, -0.036624487f, -0.2312646f,
+        -0.13749734f, 0.32184228f, 0.1697069f, 0.106100135f, 0.028204376f, 0.3603539f, 0.16893318f, 0.24523777f,
+        -0.17201826f, 0.14556183f, -0.28039327f, -0.18148026f, 0.12684986f, -0.009462625f, 0.39517793f, 0.15506454f,
+        -0.36205378f, 0.42047754f, 0.3810226f, 0.057575244f, -0.16316307f, -0.19948088f, 0.020883832f, -0.31724763f,
+        0.014609258f, -0.124834806f, 0.009075472f, 0.3190295f, -0.06155775f, 0.020122461f, -0.13810763f, 0.03706142f,
+        -0.08066888f, -0.15334351f, -0.13735674f, -0.08096118f, -0.22159134f, -0.01191351f, 0.123679124f, 0.23900193f,
+        0.05203329f, -0.11515348f, 0.03770943f, -0.1281201f, 0.01863543f, 0.024572382f, 0.022739407f, 0.09360065f,
+        0.016712546f, 0.13701129f, 0.23555979f, 0.104111284f, -0.043956105f, 0.24630864f, 0.20985854f, 0.35681725f,
+        -0.21002218f, 0.1642624f, 0.029319944f, -0.025025908f, -0.0808359f, -0.09729292f, 0.108255155f, 0.067756526f,
+        0.047846504f, 0.25517097f, -0.1448541f, -0.12944482f, -0.12851717f, 0.06916109f, -0.016555173f, -0.11933748f,
+        0.082055055f, 0.12786224f, 0.21138625f, 0.14666203f, -0.51200897f, 0.24174675f, 0.20418887f, -0.21074493f,
+        -0.21613021f, -0.117113374f, 0.021706514f, 0.33467445f, 0.19188465f, 0.18580772f, 0.2016945f, -0.11109066f,
+        0.033742324f, -0.50268453f, 0.12837844f, -0.0034800577f, -0.23171279f, 0.21511954f, -0.089931875f, -0.19486998f,
+        -0.17143051f, -0.16632035f, -0.32001173f, 0.4501476f, -0.10912869f, -0.07553899f, -0.16808134f, -0.07558193f,
+        0.46266803f, -0.085284315f, 0.25794354f, 0.12998916f, 0.27910468f, 0.11121342f, 0.17802398f, 0.26636422f,
+        -0.30254355f, -0.39295924f, -0.40984863f, -0.12552872f, -0.4106579f, 0.1313399f, -0.13199984f, -0.10767146f,
+        -0.024226889f, 0.34173715f, -0.21787508f, -0.14213398f, -0.035864897f, 0.08578755f, -0.13141306f, -0.47518814f,
+        0.25794137f, -0.15330616f, 0.07538439f, 0.16247995f, -0.034917943f, 0.015818795f, -0.23797156f, -0.19842082f,
+        -0.16714236f, 0.085253574f, -0.0047614374f, -0.15809001f, 0.018341178f, 0.049976196f, -0.05088733f, 0.008760637f,
+        -0.49770427f, 0.26740667f, -0.04508866f, 0.019121863f, 0.2946208f, 0.087767676f, -0.19018485f, 0.05140658f,
+        0.30060917f, 0.15522307f, -0.17954141f, 0.31853935f, -0.22751568f, -0.09696461f, -0.10303673f, 0.07130196f,
+        0.10727582f, -0.12282678f, -0.13533655f, -0.09131109f, 0.014901484f, 0.099855624f, -0.14022917f, -0.011332733f,
+        -0.25089616f, -0.12579626f, -0.15135683f, -0.09305691f, 0.01575114f, 0.26236448f, 0.18810128f, 0.023495927f,
+        -0.0687211f, 0.07260523f, 0.045676354f, 0.08792166f, 0.27737987f, 0.09924743f, 0.123115085f, -0.03436208f,
+        0.175441f, 0.27586433f, 0.02927277f, 0.20300832f, 0.110701635f, -0.02887328f, -0.21994418f, -0.26730818f,
+        -0.23140314f, -0.12066279f, -0.049818072f, -0.19207689f, -0.053039398f, 0.39383438f, -0.06337022f, 0.057485484f,
+        0.037639987f, 0.162882f, 0.1375191f, -0.2842611f, 0.27237335f, -0.12277921f, 0.13268022f, -0.13239354f,
+        -0.0721729f, 0.0848595f, 0.07618441f, 0.17872868f, -0.034569323f, 0.14514484f, 0.08403564f, -0.39028883f,
+        -0.053687103f, -0.016829284f, 0.0009483497f, 0.020919064f, 0.1014972f, -0.036212467f, -0.03701021f, 0.1914695f,
+        -0.07676773f, -0.17520846f, 0.23133868f, 0.10744074f, 0.08851391f, 0.2296285f, 0.0012163921f, 0.101713344f,
+        0.16984558f, 0.109518245f, 0.24056213f, -0.25680298f, 0.066321656f, 0.05241891f, -0.14027284f, -0.25453976f,
+        -0.45676506f, -0.012936168f, -0.01664816f, 0.07984222f, 0.0069032265f, 0.14820834f, -0.100950465f, 0.12918057f,
+        -0.0693113f, -0.16136564f, 0.22348967f, 0.22812904f, 0.20911624f, 0.06115511f, 0.1008299f, -0.1596409f,
+        0.028568586f, -0.102469504f, 0.011990934f, -0.0062634754f, -0.04653295f, 0.12055835f, 0.14594881f, -0.25615776f,
+        -0.0235157f, 0.06155252f, 0.06803463f, -0.07492081f, -0.061336998f, 0.041926257f, 0.14440733f, 0.075888015f,
+        0.014293912f, 0.22561195f, 0.1656869f, 0.014495807f, 0.11852663f, 0.33418155f, 0.052416082f, 0.06471099f,
+        0.05491614f, 0.16420269f, 0.082031876f, 0.07618062f, -0.10882215f, -0.24284044f, -0.055848345f, 0.026880661f,
+        0.2657872f, 0.09446502f, 0.39426154f, 0.16199762f, -0.022540651f, 0.21696548f, -0.55012137f, -0.22122195f,
+        0.21386407f, -0.21724732f, -0.28994474f, -0.03817111f, 0.080638f, -0.09924645f, -0.03707231f, 0.10800044f,
+        -0.11007057f, 0.13434282f, -0.0013372318f, 0.09245466f, -0.13343367f, -0.37508318f, 0.2594189f, 0.0130145075f,
+        -0.28134194f, 0.28860325f, -0.11260158f, 0.050976463f, -0.111291386f, 0.03214546f, -0.08380995f, 0.08970675f,
+        0.040380035f, -0.23365559f, 0.080121f, -0.1900832f, 0.2063874f, -0.047334872f, 0.069354735f, -0.10202394f,
+        0.10879879f, 0.25568786f, 0.015697822f, -0.12970755f, -0.07493617f, -0.03235173f, -0.07560733f, -0.007876349f,
+        -0.034380164f, 0.22084536f, -0.21372621f, 0.0006653116f, 0.06363571f, -0.15083593f, 0.3699111f, 0.044614162f,
+        0.13920441f, -0.11795391f, -0.069699615f, 0.009639613f, 0.31781417f, -0.06576394f, -0.014491004f, 0.044475026f,
+        -0.13761893f, -0.1892985f, -0.13473362f, -0.21693642f, 0.18056484f, 0.08350766f, -0.054782357f, 0.04703297f,
+        0.03432723f, -0.1416847f, 0.35398972f, 0.21771578f, 0.118743815f, -0.12726694f, -0.33827284f, -0.056130856f,
+        0.4365816f, -0.24646947f, -0.27888924f, 0.15829584f, 0.09699012f, -0.0890688f, 0.07210129f, 0.21662302f,
+        0.16902952f, 0.06279039f, 0.27784553f, 0.17648154f, -0.16103102f, -0.15097108f, 0.038218245f, 0.013509322f,
+        -0.07608769f, -0.005647113f, 0.16253401f, -0.22376738f, -0.15147504f, -0.11140528f, -0.38006753f, 0.20634864f,
+        -0.007901573f, 0.25305012f, -0.20871736f, 0.0008805159f, -0.024651201f, 0.0051984596f, -0.115671426f, -0.23231532f,
+        0.39426854f, -0.11381678f, 0.093987375f, -0.1477124f, -0.05977315f, 0.19872724f, -0.14639995f, 0.019158121f,
+        -0.11465151f, -0.10115661f, 0.121251136f, -0.09187809f, 0.24883538f, -0.08154399f, 0.094031796f, 0.30273604f,
     };
-    for (int i = 0; i < 832; ++i) t29_[i] = w[i];
+    for (int i = 0; i < 4608; ++i) t29_[i] = w[i];
   }
 
   void load_t30_() {
-    const float w[4096] = {
-        -0.02012436f, 0.17745827f, 0.098829605f, -0.0020569905f, -0.11667268f, 0.3350076f, -0.1793674f, 0.34086612f,
-        0.25045535f, -0.19569562f, -0.13840419f, -0.0122297425f, 0.2159241f, -0.35048023f, 0.36782718f, -0.074477226f,
-        0.15666568f, 0.17138468f, -0.40144005f, -0.020285564f, 0.021194767f, -0.05533737f, -0.3235478f, -0.49603888f,
-        0.28996697f, -0.17965113f, -0.109895f, -0.059893288f, -0.2321675f, 0.3573773f, -0.12201217f, -0.11253971f,
-        0.0729361f, -0.15523034f, 0.013410943f, 0.07400452f, -0.21672034f, 0.59284234f, 0.431317f, 0.31502017f,
-        -0.088846944f, -0.2271224f, -0.10189942f, 0.39748377f, -0.26497623f, -0.04616238f, -0.13836111f, -0.13438246f,
-        0.18741679f, -0.14534852f, 0.32286423f, 0.3957137f, 0.109056376f, 0.35682672f, 0.31232098f, -0.032217488f,
-        0.4696118f, -0.08577662f, 0.011688313f, -0.858307f, -0.056622043f, 0.13294353f, -0.035640027f, -0.014723834f,
-        -0.11574647f, 0.13785344f, -0.008012884f, -0.08418934f, 0.1052404f, 0.34597692f, -0.25067794f, 0.2802938f,
-        -0.07460555f, 0.16909452f, 0.1322982f, 0.0767554f, 0.2250232f, -0.2672966f, -1.0036439f, 0.3278829f,
-        -0.29612675f, -0.15107971f, 0.287487f, 0.06369251f, 0.50715387f, 0.21798077f, -0.33452725f, 0.09122156f,
-        0.32915133f, -0.04934214f, 0.19462171f, 0.19122204f, 0.029127732f, -0.20788151f, -0.021365214f, 0.3712675f,
-        0.2668232f, 0.21477471f, 0.25952348f, 0.1590366f, 0.03149303f, -0.0061791856f, 0.048360012f, 0.5890165f,
-        -0.08367579f, 0.117687374f, -0.24946359f, -0.2674941f, 0.22212759f, -0.13317952f, 0.13225673f, -0.33855763f,
-        -0.07183269f, -0.3662455f, 0.18037714f, 0.0366444f, 0.2964839f, 0.14563702f, -0.22571139f, -0.11965739f,
-        0.4932677f, 0.33631656f, 0.1293097f, -0.055260632f, -0.2670702f, 0.0214794f, 0.10243069f, -0.24719046f,
-        -0.2199974f, -0.074157536f, -0.124972075f, -0.07130998f, 0.15677877f, 0.29938257f, -0.07177321f, 0.027073674f,
-        0.2433329f, -0.39937857f, -0.30633813f, -0.33148998f, -0.4483425f, 0.09929835f, 0.23213194f, -0.11792526f,
-        -0.046640974f, -0.26872715f, -0.067824185f, 0.39727095f, -0.09215916f, -0.36646292f, -0.011573474f, 0.0122300675f,
-        0.40188998f, -0.01876155f, 0.08669338f, 0.15539756f, 0.13343912f, -0.1081767f, -0.1791513f, 0.109667726f,
-        0.021811627f, 0.19246364f, 0.43270376f, 0.058293544f, 0.20640655f, 0.056875058f, -0.059447013f, 0.14893268f,
-        -0.029866613f, -0.18891679f, 0.06602948f, -0.0165675f, 0.38185662f, 0.13736473f, 0.080087624f, 0.47534135f,
-        0.19949043f, -0.07080758f, 0.46970153f, -0.2351564f, -0.055167373f, 0.08120801f, 0.07676929f, 0.13051528f,
-        -0.15142019f, -0.0823788f, 0.44754112f, -0.08173443f, 0.17312606f, -0.19350028f, 0.0992445f, 0.23063359f,
-        -0.25330043f, 0.18853751f, -0.2189702f, 0.30653414f, -0.08919392f, 0.08226601f, -0.21251602f, -0.2749536f,
-        0.13023339f, -0.05003281f, -0.16922107f, 0.2942737f, -0.2621187f, 0.22203425f, -0.07017185f, 0.25315896f,
-        -0.3142713f, -0.00571872f, 0.33454767f, -0.14869292f, -0.28174877f, 0.29366454f, -0.003884735f, 0.10669082f,
-        -0.21537727f, -0.15318137f, -0.19618325f, -0.49324155f, 0.4530536f, 0.22053273f, 0.36676452f, -0.014186822f,
-        0.096460424f, 0.13361955f, -0.15722564f, -0.23387437f, 0.12399647f, -0.3380263f, -0.035251867f, 0.0040948223f,
-        0.16839455f, 0.09695561f, 0.37361464f, 0.03146915f, -0.010452442f, 0.12496738f, -0.22601438f, 0.17341281f,
-        0.06947955f, 0.22841811f, -0.6845334f, 0.080163054f, -0.0012738319f, -0.3589915f, -0.25053993f, 0.08744704f,
-        -0.33485746f, 0.06304099f, -0.015369708f, -0.106952734f, 0.0054195463f, -0.043290574f, -0.017610654f, 0.17443763f,
-        0.2908363f, -0.21676077f, 0.032029398f, 0.036724918f, -0.25354218f, 0.24135788f, 0.120176904f, 0.049789153f,
-        -0.32870296f, 0.13863961f, -0.29439119f, 0.08721048f, -0.036483515f, 0.18731932f, 0.047479574f, -0.22255872f,
-        0.15304546f, 0.09987685f, 0.21305874f, -0.067687675f, -0.37320128f, 0.1996367f, -0.10289866f, -0.028626489f,
-        -0.12325722f, 0.1415974f, 0.22425252f, -0.21622111f, 0.020050082f, -0.1814514f, -0.021265527f, -0.17717773f,
-        -0.23833919f, 0.04213079f, 0.0005963174f, 0.039670553f, -0.124494106f, -0.22484046f, 0.389793f, -0.082448564f,
-        -0.20086111f, 0.036662877f, 0.1246255f, 0.07987931f, -0.14308338f, 0.22060609f, 0.002780133f, -0.09724968f,
-        -0.114084244f, 0.14361909f, 0.08090078f, -0.26475942f, -0.043959368f, -0.32360357f, -0.15432298f, 0.10485349f,
-        0.38753352f, 0.44732195f, 0.6933921f, -0.13922809f, -0.3720879f, -0.011339629f, 0.11225106f, -0.024746105f,
-        -0.1934836f, -0.29681f, -0.3399262f, 0.15239522f, -0.048539545f, -0.536135f, -0.077830076f, -0.23108043f,
-        0.12668732f, -0.1324881f, 0.08498509f, -0.045418546f, -0.24159378f, 0.05588212f, 0.042115264f, 0.3779939f,
-        0.13492866f, 0.082945436f, 0.23450801f, 0.14059684f, -0.032496188f, 0.16739778f, -0.36684245f, -0.2897939f,
-        -0.08876362f, 0.22078434f, 0.39850038f, 0.06723081f, 0.13455439f, 0.14037672f, 0.525134f, 0.033013247f,
-        0.17443787f, -0.06392569f, -0.09526139f, -0.10095649f, -0.08565861f, -0.41592464f, -0.4097231f, 0.014555786f,
-        0.33473215f, -0.21286185f, 0.21817982f, -0.66258955f, -0.14438379f, -0.011899029f, -0.22454457f, 0.10491315f,
-        -0.39412448f, -0.24060224f, 0.1410115f, -0.45914125f, 0.11213211f, -0.26776007f, -0.44984588f, 0.14506562f,
-        0.22654636f, 0.11457019f, 0.270906f, 0.24555497f, 0.09259794f, 0.2588526f, 0.35899854f, -0.31572163f,
-        0.27278247f, 0.31696314f, 0.06959703f, -0.053596627f, -0.07648305f, 0.08259945f, 0.25247267f, 0.25645944f,
-        -0.06519223f, -0.32155833f, -0.107062034f, 0.35462362f, -0.054132454f, -0.06223639f, 0.15637453f, 0.42851064f,
-        0.10946721f, -0.006285795f, -0.10572026f, -0.3983871f, 0.27507767f, -0.13194019f, -0.2392213f, 0.40812644f,
-        -0.04009468f, -0.35956118f, -0.14839116f, 0.029747097f, 0.0050325347f, -0.1673046f, -0.1343857f, 0.14832616f,
-        0.018923327f, -0.20999129f, -0.3117702f, -0.12572485f, -0.22932579f, 0.25724372f, -0.15207951f, -0.0878916f,
-        0.20125788f, 0.45368418f, -0.19341792f, -0.09201388f, 0.014401899f, 0.07240867f, 0.004168585f, 0.06266654f,
-        -0.05092184f, -0.06593911f, -0.0031735112f, -0.17968974f, -0.055004198f, 0.36219862f, 0.15764834f, 0.17803171f,
-        -0.02681672f, -0.1590572f, 0.088231094f, -0.020871425f, 0.07086621f, -0.13749057f, -0.12566897f, 0.12969229f,
-        -0.04079661f, 0.39629492f, 0.454489f, 0.5464007f, 0.2786504f, 0.029534485f, 0.06901469f, -0.10134666f,
-        -0.036967512f, -0.029677263f, -0.1490829f, 0.191475f, 0.042635135f, 0.036938846f, -0.052624267f, 0.06363204f,
-        0.031313848f, 0.12617041f, 0.3078334f, -0.09107701f, -0.34514418f, -0.18418525f, -0.15179686f, 0.27594095f,
-        -0.32209542f, 0.23092242f, 0.034111243f, -0.21239792f, -0.13038303f, -0.001689831f, 0.48983717f, -0.079336196f,
-        0.04362019f, -0.09137396f, -0.5690594f, -0.15066518f, -0.01371563f, -0.054291107f, -0.051331177f, -0.23353912f,
-        0.1121601f, -0.061302755f, -0.024910245f, -0.3576804f, -0.015336567f, 0.1657385f, 0.2453076f, -0.12988287f,
-        0.4346308f, 0.10968501f, -0.06766905f, 0.015148084f, -0.37834495f, -0.30627492f, -0.22241357f, 0.09949184f,
-        -0.082781285f, -0.09626404f, -0.43992326f, 0.08546783f, 0.19299524f, 0.2330685f, 0.103524886f, -0.0042639393f,
-        0.1433926f, 0.22877316f, 0.23602973f, 0.0063513094f, 0.10550924f, 0.04449586f, 0.18910177f, 0.015847577f,
-        0.5106941f, 0.1552683f, -0.11262882f, 0.15938799f, 0.10653768f, 0.3320827f, 0.45272326f, 0.26043037f,
-        -0.20420328f, -0.008607089f, 0.10954114f, 0.13738938f, 0.111897424f, -0.3035945f, 0.3232866f, 0.14242947f,
-        -0.527056f, -0.15333503f, -0.043108556f, 0.16201831f, -0.012550941f, 0.21628767f, 0.17372307f, -0.171616f,
-        0.060648065f, -0.2187053f, 0.27277574f, -0.05800503f, -0.145729f, -0.08695789f, -0.0665539f, 0.3159394f,
-        0.1072982f, 0.17681283f, 0.020400327f, 0.14707452f, 0.13836476f, 0.30655956f, 0.15151232f, 0.04190598f,
-        0.297343f, -0.16925989f, -0.28296325f, -0.29246297f, -0.041112766f, -0.010547789f, 0.21066195f, -0.34176034f,
-        0.19309057f, -0.059339937f, 0.2041096f, -0.040644404f, -0.15907791f, 0.37409106f, -0.12103597f, -0.4571592f,
-        0.47391585f, -0.07169609f, -0.2348499f, -0.15647972f, 0.41263008f, -0.008847756f, -0.009720206f, 0.0421359f,
-        -0.0022430653f, -0.284905f, -0.009142216f, -0.15323101f, 0.11121364f, -0.4113838f, 0.21958229f, -0.033961035f,
-        0.042864524f, 0.32456544f, 0.14388055f, -0.12331795f, 0.08527792f, -0.29514676f, 0.10492328f, 0.28913674f,
-        0.058531884f, 0.11147857f, 0.26932108f, 0.26638865f, -0.050984494f, 0.11130558f, -0.158666f, -0.32985783f,
-        -0.056741767f, 0.046751708f, -0.10099143f, 0.2575292f, -0.0021331378f, 0.06046545f, 0.07136078f, 0.131398f,
-        0.10606929f, 0.11244168f, 0.0021169807f, 0.41505235f, -0.10585292f, -0.3191205f, 0.17140345f, -0.10697745f,
-        0.103493735f, -0.08114151f, -0.016104212f, 0.10387671f, 0.2909692f, 0.094661914f, -0.030076362f, -0.04124101f,
-        0.095912874f, -0.19510844f, 0.031965066f, -0.26277918f, 0.11608707f, 0.12957406f, -0.2394976f, -0.04577349f,
-        0.05171466f, 0.094602056f, -0.011306009f, 0.10227032f, 0.30704528f, 0.20747918f, 0.1606245f, -0.22522345f,
-        -0.14955276f, -0.09629628f, 0.06627185f, 0.05872789f, -0.008069525f, 0.6156984f, 0.3765491f, 0.17755085f,
-        -0.17445262f, 0.08395821f, 0.1393825f, -0.075502165f, -0.23700586f, -0.4565376f, -0.2904603f, -0.31080484f,
-        -0.23776568f, 0.12176863f, -0.038116142f, -0.0029388405f, 0.021739297f, -0.008423121f, 0.06443944f, 0.15995665f,
-        0.0074498774f, 0.14009158f, -0.09823838f, -0.2863872f, 0.15672837f, -0.31761047f, 0.020625442f, -0.2981234f,
-        0.16639297f, 0.31917724f, 0.5039463f, 0.08284305f, 0.1561237f, 0.18780287f, 0.3058683f, 0.1806104f,
-        0.20262639f, -0.16333757f, -0.072161265f, 0.3131835f, 0.024018565f, 0.14023529f, -0.013066851f, 0.10404243f,
-        0.4032826f, 0.010683785f, -0.16822861f, 0.07400949f, -0.065801024f, 0.1307895f, 0.090453036f, -0.1903604f,
-        -0.12511583f, 0.040032856f, -0.23929407f, -0.4815617f, 0.35067284f, 0.11087983f, -0.042471565f, -0.14747754f,
-        0.09918812f, 0.11233279f, 0.052592464f, 0.101994425f, 0.45279714f, -0.14990474f, -0.19392906f, -0.56613797f,
-        0.11352546f, 0.1577706f, 0.2814564f, -0.13658528f, 0.45599478f, -0.078457035f, -0.27811387f, -0.1931197f,
-        -0.531396f, 0.15460166f, -0.089806944f, -0.483892f, -0.35041082f, -0.027651723f, 0.038573254f, -0.20474823f,
-        -0.015981626f, -0.36111006f, -0.15309212f, -0.27301088f, -0.16274591f, 0.22832102f, 0.08977198f, -0.19570743f,
-        0.109479874f, 0.045472596f, -0.009908848f, -0.16813573f, -0.25935173f, -0.24581604f, 0.15787181f, -0.21809933f,
-        -0.04416261f, -0.0021935168f, 0.012727004f, -0.07160776f, -0.11291017f, 0.3030222f, 0.43747208f, -0.24499574f,
-        0.36022595f, -0.06279095f, -0.063384384f, -0.19433469f, -0.17673972f, 0.1475172f, -0.2500067f, -0.23880196f,
-        0.4214039f, -0.0043339506f, 0.008794482f, -0.37502474f, -0.20788093f, -0.01927626f, -0.06452173f, -0.35321012f,
-        0.7357597f, -0.41462603f, -0.28451586f, -0.12558453f, -0.1097113f, -0.0070348005f, -0.20733368f, -0.26306206f,
-        0.097179145f, -0.09252978f, -0.7662014f, -0.20904434f, -0.24307327f, 0.097906776f, -0.08734149f, 0.31461528f,
-        -0.109587915f, -0.53676176f, -0.44045466f, -0.30630276f, -0.3987718f, -0.5855574f, -0.42453754f, 0.11298712f,
-        0.20852801f, -0.0067619667f, -0.022094874f, 0.3521595f, 0.15793273f, 0.24915107f, -0.05507776f, -0.3397434f,
-        -0.39390078f, 0.22046211f, 0.15180703f, 0.6683007f, -0.4961769f, -0.68627393f, 0.2584398f, -0.21527274f,
-        0.4954045f, -0.07021735f, 0.31633392f, 0.40028417f, 0.04586413f, 0.045776796f, -0.4123502f, 0.088936366f,
-        0.22962204f, -0.40142834f, -0.11959776f, 0.41842395f, -0.2091979f, -0.28267014f, -0.36175206f, 0.0714512f,
-        -0.17799832f, -0.05453508f, -0.033714056f, 0.043827157f, -0.17816535f, 0.40041247f, 0.032552037f, 0.12877603f,
-        0.05782053f, 0.07715348f, -0.3994034f, 0.05503886f, 0.14013001f, -0.079772264f, 0.010285402f, -0.39978427f,
-        0.56121105f, -0.031183718f, -0.05315373f, -0.32066226f, -0.14882565f, -0.0154067455f, 0.24213324f, 0.03288701f,
-        0.08606461f, -0.16011472f, -0.22792047f, 0.2152977f, 0.3060435f, 0.03443242f, -0.2715428f, 0.20996322f,
-        -0.33268943f, 0.29332548f, 0.23076838f, 0.29157934f, -0.17858833f, -0.06978407f, 0.16203803f, -0.23056832f,
-        -0.3850945f, 0.0783216f, 0.23853022f, 0.15810266f, 0.010680918f, -0.28977853f, 0.064232804f, -0.29351968f,
-        0.14775439f, -0.30738166f, -0.022985319f, -0.2138473f, -0.4016137f, 0.2422733f, -0.19336784f, -0.11922782f,
-        0.005399092f, 0.32981333f, -0.11970875f, -0.048089955f, -0.24798882f, 0.079944335f, -0.069899f, -0.46999586f,
-        0.04927652f, -0.16010313f, -0.20901287f, -0.19248796f, -0.09771455f, -0.040531516f, -0.30882952f, -0.07579312f,
-        -0.2570812f, -0.018025793f, 0.17582919f, -0.092108026f, -0.19940461f, -0.09831949f, -0.3862389f, -0.07046155f,
-        0.40686867f, 0.27726865f, -0.15211847f, -0.03206462f, 0.11416697f, -0.16109855f, -0.03817843f, -0.2385968f,
-        -0.2828384f, 0.37989566f, 0.37359807f, 0.15146331f, -0.029870627f, 0.28908262f, -0.029222105f, 0.09515367f,
-        -0.04825564f, -0.16251443f, 0.10464454f, -0.0049268794f, -0.16214317f, -0.54335415f, 0.14454384f, -0.023661193f,
-        -0.37287492f, 0.15231429f, -0.0239419f, 0.12197223f, -0.14106219f, 0.2867036f, -0.34385195f, -0.054612305f,
-        0.015424586f, -0.76904f, -0.17926723f, -0.5213081f, -0.20197183f, -8.744346e-05f, 0.22463053f, 0.038433746f,
-        -0.06322563f, -0.2588731f, 0.16376671f, 0.33123752f, 0.099460505f, 0.088418774f, 0.3104153f, 0.09100214f,
-        0.13573508f, 0.6573717f, 0.038922388f, -0.07645649f, -0.068088114f, 0.23671275f, 0.019687526f, 0.08731974f,
-        0.32735685f, -0.35400546f, -0.03801957f, -0.06485678f, 0.25359288f, -0.025465388f, 0.69472927f, -0.17919366f,
-        0.41008872f, 0.122644335f, -0.28212607f, -0.33955017f, -0.42210618f, -0.18162675f, -0.09420939f, -0.27167746f,
-        -0.11687197f, -0.068434216f, -0.3142967f, -0.26680174f, -0.121887475f, 0.006340254f, -0.09232171f, -0.1772836f,
-        -0.16722254f, -0.23603636f, 0.22158144f, 0.5888429f, -0.25252205f, -0.1984431f, 0.37081525f, -0.51995933f,
-        -0.41048098f, 0.41300038f, 0.33236513f, 0.3585543f, -0.0064572603f, -0.39850676f, 0.008961333f, 0.29149666f,
-        0.20350802f, -0.07869705f, -0.111574866f, -0.02512377f, -0.13714397f, -0.22667387f, 0.24861078f, -0.68617207f,
-        0.006680442f, -0.06308379f, -0.12266951f, 0.21600567f, -0.37280446f, 0.028688172f, 0.12813441f, 0.10660179f,
-        0.14522433f, 0.1048918f, 0.055106875f, 0.30082285f, 0.15227666f, -0.2096353f, -0.18579224f, 0.20723553f,
-        -0.14917709f, 0.03450634f, -0.34951007f, 0.16904579f, 0.17071338f, 0.16491239f, -0.13650796f, -0.275007f,
-        -0.06708045f, -0.66454273f, -0.046612207f, -0.28641704f, 0.025497083f, -0.07578494f, -0.04134683f, 0.25640702f,
-        0.2500276f, -0.27119505f, -0.104400575f, -0.08376074f, -0.1268514f, -0.26848674f, -0.1450943f, 0.26365337f,
-        -0.20484002f, 0.13908651f, 0.23164935f, 0.26717043f, -0.09580055f, 0.21905468f, -0.06784597f, 0.5556386f,
-        0.1428027f, -0.20094296f, -0.19779159f, 0.27191982f, 0.15219979f, -0.1528149f, 0.32660368f, -0.15098597f,
-        -0.4460618f, 0.35729492f, -0.117810294f, 0.08620254f, 0.20477721f, -0.023168735f, -0.14316195f, 0.21986143f,
-        0.17627005f, -0.20130043f, -0.4062463f, -0.030118193f, -0.09048608f, -0.3160797f, -0.26517567f, 0.3428857f,
-        -0.013066134f, 0.33684698f, 0.07588649f, -0.19043085f, 0.47103584f, -0.22128047f, 0.41695735f, 0.03918349f,
-        -0.5406397f, -0.16383585f, 0.18340409f, 0.37074888f, -0.041245785f, 0.33576205f, 0.042312045f, 0.4414039f,
-        -0.33752993f, 0.31095973f, 0.12749554f, 0.19812815f, 0.050865553f, 0.07013678f, -0.10569231f, 0.09119498f,
-        -0.28765836f, 0.10289141f, -0.01829807f, -0.112025954f, 0.039907932f, -0.06007131f, 0.033285562f, 0.23022956f,
-        -0.15448752f, -0.12426648f, -0.33578047f, -0.2808397f, -0.10669149f, 0.4173259f, -0.18050726f, 0.26171753f,
-        0.18439241f, -0.3596209f, 0.1256033f, -0.36847806f, -0.04439486f, 0.0432447f, -0.292231f, -0.24939887f,
-        0.07575052f, -0.039170414f, -0.23415984f, 0.046989333f, 0.25501427f, -0.4724861f, 0.118635364f, 0.2759709f,
-        -0.20430887f, 0.08109777f, -0.26627016f, 0.07150502f, 0.08026561f, 0.5263826f, -0.21964249f, -0.07071731f,
-        -0.1581286f, 0.14576708f, 0.07446263f, 0.15201175f, 0.33980837f, 0.13838054f, 0.41256523f, -0.08940353f,
-        0.22581883f, -0.22740051f, 0.08789996f, -0.030366147f, -0.08139384f, 0.19649413f, -0.09426902f, 0.059600595f,
-        0.18789269f, 0.34723908f, -0.101242855f, 0.044877145f, 0.55721223f, 0.14222676f, -0.037148762f, 0.2415605f,
-        -0.1056734f, -0.36435473f, 0.32924092f, 0.14888372f, -0.03791135f, 0.24869902f, 0.021454223f, 0.1441042f,
-        -0.10269037f, -0.12614636f, -0.075456336f, 0.29395825f, -0.24623555f, 0.104745306f, 0.16579936f, 0.18832512f,
-        -0.29187813f, -0.074612625f, 0.058837954f, -0.01710886f, -0.27478057f, -0.0043760324f, 0.022317536f, 0.05208073f,
-        0.08958482f, 0.3829946f, 0.2664988f, 0.3510214f, 0.32865927f, 0.17965427f, 0.11134156f, -0.10268871f,
-        -0.1789195f, -0.280333f, 0.1333937f, 0.36843807f, 0.038525254f, -0.31019685f, 0.013554815f, 0.10341214f,
-        -0.1348013f, 0.12856999f, -0.20628597f, -0.23394987f, -0.2519388f, 0.21564189f, -0.1206258f, -0.048796497f,
-        0.024546297f, 0.13990201f, -0.2784788f, -0.49822524f, -0.1781787f, 0.025915666f, 0.15187694f, -0.024483617f,
-        0.12487948f, -0.06794485f, -0.07050471f, -0.29394186f, -0.2748796f, 0.3597569f, 0.116147436f, 0.30377424f,
-        -0.34371257f, 0.44098476f, 0.23754346f, 0.275572f, 0.12125057f, -0.22252262f, 0.08652183f, 0.20733085f,
-        0.12617995f, 0.134599f, 0.362144f, 0.11417957f, -0.13810286f, -0.2654254f, 0.094908915f, 0.19967431f,
-        0.3356312f, -0.33017573f, -0.056471124f, 0.0038681128f, -0.04946075f, 0.1263889f, 0.03586239f, 0.345352f,
-        -0.021372633f, -0.14117755f, 0.2194276f, 0.047145482f, -0.07873482f, 0.0014018896f, -0.023869317f, 0.22941467f,
-        -0.008934668f, 0.4414412f, -0.05514345f, 0.22783776f, 0.034700967f, -0.22334781f, 0.10628468f, 0.110107034f,
-        0.16795684f, 0.21631375f, 0.024686154f, -0.03160119f, -0.38380605f, 0.0060829683f, 0.28645954f, -0.29142234f,
-        0.08032548f, 0.12939626f, 0.15925048f, -0.1869558f, -0.121123575f, -0.17627287f, -0.259814f, 0.030827673f,
-        0.2208602f, 0.007740382f, 0.22818491f, 0.46665597f, -0.29602572f, 0.1286375f, -0.22941403f, 0.107928656f,
-        -0.116761394f, -0.3548311f, -0.15451816f, -0.28431806f, -0.18031299f, 0.008065591f, 0.04830458f, 0.13056357f,
-        -0.2554165f, 0.31567863f, 0.016101731f, -0.2642443f, -0.06293972f, -0.72064114f, -0.18343052f, -0.38016745f,
-        0.117308065f, -0.2619111f, -0.07609974f, 0.14846821f, 0.3979276f, 0.40671432f, -0.06551965f, 0.06124034f,
-        -0.04973697f, -0.061819803f, -0.3309639f, 0.08415271f, 0.14318307f, -0.5166956f, -0.38331625f, 0.21475069f,
-        0.08059174f, 0.20431572f, -0.19607298f, 0.16078718f, 0.072053276f, 0.16283867f, -0.071082294f, -0.34123495f,
-        -0.22936414f, -0.061452493f, 0.22071232f, -0.026301231f, 0.3541443f, -0.049205225f, 0.1428204f, -0.09409172f,
-        -0.3692185f, -0.3893454f, 0.20077924f, 0.100853115f, 0.11487477f, 0.20691924f, -0.2781823f, 0.24938309f,
-        0.00731777f, 0.0763432f, -0.025241077f, 0.03973446f, 0.14214204f, -0.2087892f, 0.27859318f, 0.38791037f,
-        0.25446808f, 0.08379251f, 0.0026142863f, -0.21935077f, -0.3159215f, 0.34783703f, 0.00016067426f, 0.095987365f,
-        0.3507945f, -0.18033785f, -0.17596073f, -0.27892977f, 0.07881524f, 0.21969469f, 0.0880594f, 0.087481126f,
-        0.44478658f, -0.0626038f, 0.027912052f, -0.21616346f, -0.0759896f, 0.0025325979f, 0.015047953f, -0.06531608f,
-        -0.2741928f, 0.091068104f, -0.31603706f, 0.04545328f, 0.0294992f, 0.1304029f, -0.35159796f, -0.101889424f,
-        0.13810027f, 0.010862558f, 0.09460675f, -0.16019844f, 0.38992667f, 0.08272553f, 0.0948556f, -0.09312236f,
-        0.2696639f, 0.24513905f, 0.10206876f, 0.0057923435f, -0.26963687f, 0.32689828f, 0.000351714f, -0.1772143f,
-        0.29613644f, -0.060262535f, -0.4690228f, 0.16974571f, -0.011511202f, 0.2776714f, 0.062025383f, -0.18886578f,
-        0.20224662f, 0.042804465f, 0.02896911f, 0.17241418f, -0.11608956f, -0.04131999f, 0.42147723f, -0.32812858f,
-        0.29810727f, -0.17137069f, 0.07858403f, 0.24812733f, 0.330594f, 0.17112342f, 0.02198675f, -0.09141604f,
-        0.007872422f, 0.30653664f, -0.09285685f, 0.03574068f, -0.21154082f, -0.13103257f, -0.10833296f, -0.052107453f,
-        0.10312097f, 0.38496697f, 0.12947474f, 0.43159503f, -0.16615298f, 0.07497593f, 0.023053806f, 0.5287929f,
-        0.124405794f, 0.098349094f, 0.23752907f, 0.08115575f, -0.17175859f, -0.27021053f, 0.2920606f, 0.07587918f,
-        0.05574342f, 0.07815194f, -0.26199654f, -0.24539854f, -0.14803651f, 0.22780071f, 0.10778406f, -0.012013471f,
-        -0.19422212f, 0.23132013f, -0.028986713f, -0.07026996f, 0.20757654f, -0.30425403f, 0.20219724f, 0.31388086f,
-        -0.22903423f, 0.03543576f, 0.31690133f, 0.25417763f, -0.12220065f, -0.039157927f, -0.2619691f, -0.04332764f,
-        -0.09021601f, 0.17997696f, -0.122169204f, 0.22901337f, 0.17683806f, 0.61727506f, -0.36305976f, 0.15300477f,
-        -0.0060624345f, -0.11198892f, 0.27595714f, 0.11416621f, -0.124630444f, 0.015615963f, 0.419191f, -0.13513736f,
-        0.30824444f, 0.11735992f, 0.14576858f, -0.10096933f, -0.112868086f, 0.042986494f, 0.09549559f, 0.24026589f,
-        0.21052332f, 0.25032517f, -0.15740174f, 0.17698619f, 0.19183551f, -0.34388688f, 0.19576967f, -0.36594737f,
-        -0.033885308f, -0.061807573f, 0.04072341f, -0.043704603f, 0.14193848f, 0.4003293f, 0.01441691f, 0.038898356f,
-        -0.33472347f, -0.030192146f, 0.0676032f, 0.051468898f, 0.1586211f, 0.465823f, 0.2815381f, 0.07055477f,
-        -0.21787018f, 0.1774605f, 0.6357695f, 0.22473486f, -0.23233998f, -0.1470543f, -0.12892753f, -0.846868f,
-        0.10183031f, -0.107425064f, -0.3657809f, -0.088567756f, -0.29711813f, 0.51834875f, 0.29769492f, 0.40800264f,
-        -0.027920084f, -0.19502203f, 0.11636525f, 0.5495926f, -0.51309794f, -0.07815926f, 0.21503066f, 0.19978261f,
-        0.26068646f, 0.03227048f, -0.26238993f, -0.38084063f, 0.33127522f, -0.2345551f, 0.5130509f, 0.2950781f,
-        -0.007405002f, 0.8575011f, 0.14055277f, -0.08774038f, 0.11628764f, -0.27458912f, -0.14477192f, 0.7024173f,
-        0.4398247f, 0.42473054f, 0.65178037f, 0.104461394f, 0.100790836f, 0.489392f, -0.2305332f, 0.27975172f,
-        0.0043385224f, 0.2309392f, 0.009598211f, 0.021300217f, -0.039560094f, -0.5047778f, -0.23286659f, 0.15346657f,
-        -0.3724089f, 0.35585675f, -0.16778511f, 0.38771608f, 0.45392197f, -0.21295187f, 0.12744641f, 0.22093385f,
-        0.055188604f, -0.42036304f, 0.025622912f, -0.1642557f, 0.28296548f, -0.016405346f, -0.013809644f, 0.056252204f,
-        -0.14929245f, 0.31756335f, -0.12751722f, -0.13208152f, 0.059865166f, -0.07248707f, -0.52127916f, -0.090976715f,
-        -0.42672345f, 0.13812384f, -0.10610348f, -0.011997258f, -0.00673902f, -0.6751646f, -0.1956048f, -0.06551683f,
-        -0.1671576f, 0.0015393721f, -0.12676844f, -0.025838422f, -0.109963164f, 0.13345061f, 0.21939142f, -0.23228459f,
-        -0.43124336f, -0.10373204f, -0.0793061f, -0.0072913226f, -0.43968135f, -0.21777946f, 0.15446883f, -0.40691978f,
-        0.1106626f, 0.03254071f, 0.014108366f, -0.25956884f, 0.16678232f, 0.05311687f, -0.16269112f, 0.2333355f,
-        -0.0985093f, 0.17127036f, -0.16906843f, 0.11861286f, -0.34772727f, -0.06221025f, -0.37226728f, 0.109041266f,
-        -0.24603294f, 0.110714495f, 0.23192523f, 0.19270903f, 0.03947695f, 0.27209148f, 0.5002579f, -0.011623646f,
-        0.12420097f, 0.094654575f, -0.060293116f, -0.037285537f, 0.05260198f, -0.06597137f, 0.14833258f, -0.56858176f,
-        -0.10897057f, -0.023030961f, 0.4078884f, 0.17986149f, -0.34978554f, -0.008749679f, 0.25777408f, -0.0904484f,
-        0.24150889f, -0.14187329f, -0.015624946f, 0.14899954f, -0.10481461f, -0.2874183f, 0.16113874f, -0.17504603f,
-        -0.2974195f, -0.44097438f, -0.12985307f, 0.21243237f, -0.3115404f, -0.07689433f, 0.09248504f, -0.049428098f,
-        0.14241517f, -0.18319596f, -0.19905213f, 0.1959913f, 0.018294983f, -0.041658808f, 0.24446177f, -0.045073524f,
-        0.23842658f, -0.1553253f, -0.06764728f, -0.057333224f, -0.37199628f, -0.039384313f, 0.050418142f, -0.23438701f,
-        0.20437004f, 0.21391276f, -0.30620927f, 0.03688571f, -0.36673075f, -0.034157295f, 0.22956051f, 0.07241832f,
-        -0.31984136f, -0.10826501f, 0.010047086f, -0.050066385f, -0.26399618f, 0.21964625f, 0.31420723f, -0.17082296f,
-        -0.10739626f, -0.049243145f, 0.0047338572f, -0.6265767f, -0.24292397f, 0.31145632f, -0.38833088f, 0.31176254f,
-        -0.2040289f, -0.019454805f, 0.27356693f, -0.034372427f, 0.36309868f, -0.03571434f, 0.106909744f, -0.43592507f,
-        0.1851546f, -0.25854f, 0.12930325f, -0.23851886f, 0.18373793f, 0.08936371f, -0.02457685f, -0.0855603f,
-        -0.14470536f, 0.031203154f, -0.0023787944f, -0.0010995168f, -0.31507844f, 0.3639569f, 0.24184002f, -0.24971789f,
-        -0.0045347633f, -0.16416298f, -0.047053747f, 0.44736236f, -0.27323607f, -0.105078116f, 0.02829644f, -0.33644378f,
-        -0.18649217f, 0.1221316f, 0.28882018f, -0.18385111f, -0.1700312f, 0.012326226f, 0.0036302628f, -0.16691703f,
-        0.21027637f, -0.14467308f, 0.1838129f, -0.06651303f, 0.27880496f, -0.023645746f, -0.021118313f, 0.08664951f,
-        -0.1307845f, -0.50809467f, 0.24741179f, -0.05326447f, -0.021278873f, 0.11363558f, -0.08927643f, 0.038303073f,
-        -0.23132434f, -0.58891684f, -0.01836924f, -0.031648982f, 0.21507584f, -0.27242804f, 0.41312173f, 0.25095618f,
-        -0.35857412f, 0.15978493f, 0.20720264f, 0.09525939f, 0.08096271f, -0.25408652f, -0.3105422f, 0.087492265f,
-        -0.55675554f, -0.29113784f, 0.1261475f, -0.10809326f, 0.02309925f, 0.42289954f, -0.46322235f, 0.3791967f,
-        0.06672096f, 0.26013565f, 0.5499688f, -0.18908215f, -0.21215157f, -0.5278962f, 0.437467f, 0.4325717f,
-        0.2524583f, -0.32718715f, 0.2095586f, -0.24589422f, -0.23277584f, 0.0537235f, -0.47842315f, 0.05685633f,
-        0.22259253f, -0.31907955f, -0.13649163f, -0.029422201f, -0.39188102f, 0.41473475f, -0.28301287f, -0.14607474f,
-        -0.31799638f, -0.1763759f, -0.15419306f, 0.08819202f, 0.09938349f, -0.015368354f, -0.25217527f, 0.10278269f,
-        -0.24964985f, -0.079846084f, 0.12624282f, 0.107101284f, 0.103835605f, -0.061437707f, -0.16859351f, -0.5070742f,
-        -0.07466543f, -0.029052932f, -0.06415786f, -0.058643207f, 0.4078182f, 0.029546687f, -0.04698866f, 0.035991855f,
-        0.045729104f, 0.024328854f, 0.32621622f, 0.45082253f, 0.07829075f, -0.2850298f, -0.075667866f, -0.19168054f,
-        0.05815651f, 0.052831974f, -0.11129274f, -0.045004338f, -0.05760894f, 0.015981589f, -0.38363177f, -0.039202027f,
-        -0.16963218f, 0.054427337f, 0.16055164f, 0.26509666f, 0.09985337f, 0.058174524f, -0.30737194f, 0.34820133f,
-        0.23409306f, -0.25766686f, 0.15484934f, 0.20776498f, -0.09705396f, 0.14498904f, -0.18570155f, 0.07195866f,
-        0.13148314f, 0.17415333f, -0.09705291f, -0.0993986f, 0.16793111f, 0.30195338f, -0.0017082592f, -0.20837495f,
-        -0.09291563f, 0.4003647f, 0.2973693f, 0.3673606f, -0.028005619f, -0.21396004f, -0.15967375f, -0.15330248f,
-        0.11075729f, 0.29516405f, 0.08131754f, -0.23092791f, 0.2525738f, -0.06380043f, -0.073916025f, -0.14770317f,
-        -0.28179908f, -0.14048374f, -0.064560086f, 0.11805817f, 0.0021194387f, -0.014015967f, 0.18858658f, 0.40683368f,
-        0.17452873f, -0.16485707f, -0.042658422f, 0.15863489f, 0.15290843f, -0.30708197f, 0.002445653f, 0.092060454f,
-        -0.35065365f, 0.11391594f, -0.07132713f, 0.13082321f, 0.55090934f, 0.08761381f, 0.49208835f, 0.13530332f,
-        0.004773247f, 0.12429491f, 0.15875138f, 0.19446743f, -0.058378488f, -0.030269707f, -0.014765878f, 0.47548443f,
-        -0.046457913f, 0.106849685f, 0.34482303f, -0.015556228f, 0.19936839f, 0.43294114f, 0.03130841f, -0.19457227f,
-        0.07927288f, -0.067322075f, -0.22180544f, 0.33183774f, 0.10305043f, -0.116115086f, 0.22263557f, -0.36743668f,
-        -0.10449316f, -0.18149939f, 0.17892322f, 0.19045135f, 0.10911611f, -0.12908038f, 0.021064403f, 0.19321282f,
-        0.13085209f, -0.036930967f, 0.22795744f, -0.04827551f, -0.05970024f, -0.28542987f, 0.1403929f, 0.34117362f,
-        -0.40239623f, -0.024318995f, -0.23924473f, 0.080500275f, 0.33568162f, -0.0031973554f, 0.20988466f, 0.29158702f,
-        -0.41012877f, 0.23550208f, 0.2577334f, 0.18579267f, -0.1812447f, -0.2387368f, -0.13805394f, 0.4455529f,
-        -0.050261687f, -0.37617743f, 0.19954905f, -0.37660804f, 0.29600757f, 0.01637664f, 0.039560817f, 0.0031498617f,
-        -0.22475949f, 0.24658775f, 0.1315172f, 0.15536618f, -0.056963496f, 0.061529476f, 0.39444643f, -0.0703387f,
-        0.07376332f, -0.12898675f, 0.035771962f, -0.28195268f, 0.1697664f, 0.23326442f, -0.09386315f, 0.10046153f,
-        0.027699113f, 0.09422403f, -0.25996152f, 0.0073475093f, -0.24509637f, 0.21326151f, -0.1541674f, 0.18810986f,
-        -0.18697952f, 0.22829407f, 0.033039384f, -0.016773073f, 0.33117002f, 0.12414304f, -0.36487234f, 0.14088973f,
-        0.20461516f, 0.2596322f, 0.044067245f, 0.1610296f, 0.45622128f, 0.41503006f, -0.10272355f, -0.09770919f,
-        0.12905893f, 0.18295078f, 0.11004657f, -0.23234652f, 0.09310428f, 0.31440493f, -0.351699f, 0.008317553f,
-        0.057694543f, -0.0026687325f, 0.23118511f, 0.25407827f, -0.33314517f, -0.21189943f, 0.32828203f, -0.21785842f,
-        0.25811473f, 0.21990538f, -0.30517557f, 0.06423819f, -0.13449065f, -0.046163477f, 0.33161998f, -0.2884927f,
-        0.056512333f, 0.0867689f, 0.01861607f, -0.13337778f, -0.24577242f, 0.3239272f, 0.0034915053f, -0.099986896f,
-        -0.27868876f, 0.12446469f, 0.056647107f, -0.09661667f, -0.21612667f, 0.2422681f, -0.06576669f, -0.11745489f,
-        -0.33692518f, 0.15619707f, -0.1684084f, 0.008358385f, -0.03586633f, -0.3471866f, 0.41984138f, 0.2552816f,
-        0.059031956f, 0.11669256f, 0.06538562f, -0.09644479f, 0.019594366f, -0.016192574f, 0.19487657f, -0.11574371f,
-        -0.30678025f, -0.27436286f, -0.06512418f, 0.22028208f, -0.44600555f, -0.14910577f, -0.10740166f, -0.013709191f,
-        0.12709887f, -0.032107797f, 0.07855345f, 0.0215503f, 0.060861755f, -0.07657599f, -0.20476766f, 0.15014844f,
-        0.0067368755f, -0.1492416f, -0.19909348f, 0.2117797f, -0.3135043f, 0.024612086f, -0.09269793f, 0.27985686f,
-        0.2722302f, -0.01586899f, -0.0025505235f, -0.14073698f, -0.08871904f, -0.059694536f, -0.041402686f, 0.035004094f,
-        0.24999416f, -0.1547074f, -0.1957703f, 0.049328413f, -0.17424417f, 0.08545116f, -0.45482662f, -0.44284075f,
-        -0.22586992f, 0.30061743f, 0.12964821f, 0.08240293f, -0.102679275f, 0.058695618f, 0.089519076f, -0.17648551f,
-        0.3103877f, -0.113150306f, 0.17841917f, 0.23103432f, -0.20242546f, 0.15033802f, 0.12806706f, -0.17104386f,
-        0.5247731f, 0.15057892f, 0.23327711f, -0.048123598f, -0.003149049f, -0.15678589f, 0.4242997f, -0.35504243f,
-        -0.015221144f, 0.22751498f, -0.3346185f, 0.3330281f, -0.3465207f, -0.27697963f, 0.0015188374f, 0.003578292f,
-        0.043090217f, 0.025156004f, 0.20799248f, -0.05525393f, -0.29295826f, 0.10994939f, -0.1828258f, 0.20075452f,
-        0.024503456f, 0.3697912f, -0.36239573f, 0.24055901f, -0.25547418f, 0.010423135f, 0.045377605f, -0.03759961f,
-        -0.017485896f, 0.09035826f, -0.15776013f, -0.12628666f, 0.4763401f, -0.30862746f, 0.094728395f, 0.0787343f,
-        0.1488863f, 0.083375074f, 0.117301226f, 0.15215524f, -0.5032799f, -0.41598597f, 0.038701892f, 0.011612047f,
-        0.35497892f, -0.0846358f, -0.1721156f, -0.087153725f, 0.08579961f, -0.21414427f, -0.3092809f, 0.18020731f,
-        -0.097386755f, -0.17783788f, 0.18033107f, 0.05244556f, 0.13791217f, 0.019679733f, -0.1228411f, -0.28004548f,
-        -0.12990408f, -0.13733903f, 0.16672808f, 0.12660246f, 0.11859239f, 0.022686215f, -0.4110301f, -0.09961112f,
-        0.024240056f, -0.011501157f, 0.13745162f, 0.048124522f, 0.08883547f, -0.24016942f, 0.0033003315f, 0.11941654f,
-        -0.06369027f, 0.45769906f, 0.13949078f, -0.45640725f, 0.28181514f, -0.035590462f, 0.0019632406f, -0.22980615f,
-        0.58485776f, -0.09175294f, -0.2986759f, -0.17970018f, -0.313898f, -0.0057928637f, 0.10336892f, 0.09612903f,
-        0.39050606f, -0.21416943f, -0.14037473f, -0.027489824f, -0.15579674f, -0.025690753f, -0.060880005f, -0.13103464f,
-        -0.054937426f, 0.26436013f, 0.1594515f, -0.08276575f, -0.064589955f, -0.049319934f, 0.037331082f, -0.21445675f,
-        -0.29006973f, -0.07788238f, -0.10535444f, 0.016070852f, 0.013898202f, 0.018068336f, 0.12462896f, -0.116918586f,
-        -0.29630417f, 0.105638355f, 0.5140706f, 0.20866218f, 0.015471808f, 0.15698569f, -0.15571655f, -0.096880525f,
-        -0.09530027f, 0.0074893967f, -0.13498904f, 0.18246172f, -0.29061368f, -0.036434844f, -0.07933847f, 0.2489556f,
-        -0.02196795f, 0.03094472f, -0.12771337f, -0.06279282f, -0.48926744f, -0.23291086f, 0.12765622f, -0.20328131f,
-        -0.15941465f, 0.09593151f, -0.18731582f, -0.29588953f, -0.4841679f, -0.19651853f, 0.066734f, -0.2719905f,
-        -0.35239688f, 0.10946356f, 0.11619046f, 0.35786566f, 0.09991094f, 0.025735037f, -0.35395223f, 0.00032070588f,
-        0.011824433f, 0.23062758f, 0.12551206f, 0.39204943f, 0.14138262f, -0.29104957f, -0.19495887f, -0.09990308f,
-        -0.50810605f, 0.18506694f, 0.26165468f, 0.23177746f, -0.17793016f, 0.035236903f, 0.062341932f, -0.33888155f,
-        -0.25930306f, -0.23384948f, 0.0795231f, -0.0028210199f, -0.40213344f, 0.16169034f, 0.409748f, -0.4079349f,
-        -0.15236345f, -0.061412983f, -0.046234135f, -0.07572497f, -0.038894184f, -0.05384076f, 0.12961812f, 0.027498271f,
-        0.049626876f, 0.015534496f, 0.22165214f, 0.025327388f, -0.01599823f, 0.29915178f, -0.37246767f, -0.15782242f,
-        0.08398911f, -0.24137478f, 0.0732292f, -0.13794912f, 0.09224792f, 0.09145805f, -0.14800903f, -0.35631517f,
-        -0.04355214f, 0.15879507f, -0.2406779f, -0.16891882f, -0.21135175f, -0.24274725f, 0.16499835f, -0.2111658f,
-        -0.20709294f, 0.13564801f, -0.08103432f, -0.0886866f, -0.44811237f, -0.067873545f, -0.13566636f, -0.02548371f,
-        -0.17000902f, -0.1347295f, 0.21208921f, -0.0053213434f, 0.03351349f, 0.32542372f, -0.2147047f, -0.26611495f,
-        0.20530039f, 0.22700551f, 0.1394991f, 0.3836046f, -0.02132113f, 0.42669365f, 0.23336023f, 0.026122654f,
-        -0.14511779f, 0.33203757f, -0.18764289f, 0.17760292f, -0.0827634f, -0.14274792f, 0.03277402f, -0.019431176f,
-        0.012048172f, -0.046174884f, 0.33798957f, -0.09008464f, 0.20820573f, 0.19155931f, -0.08035769f, 0.15564258f,
-        0.1832756f, -0.23103848f, -0.15975414f, -0.050533436f, -0.5408905f, -0.35557145f, -0.19546875f, 0.18449225f,
-        0.09658564f, 0.29707286f, 0.3442217f, 0.38985527f, 0.064364314f, -0.11171993f, -0.09236631f, -0.038403068f,
-        0.17641647f, 0.07783116f, -0.36727825f, -0.13745505f, -0.14867124f, 0.03932457f, -0.10057117f, -0.111480854f,
-        0.116630815f, -0.40300342f, 0.2303824f, 0.11529157f, -0.5865898f, -0.15668759f, 0.17264715f, -0.43284178f,
-        0.08480137f, 0.21826465f, -0.26202378f, -0.17023079f, 0.08662078f, -0.040860463f, 0.18006854f, 0.11605181f,
-        0.37807947f, 0.09566586f, -0.22096717f, 0.13227482f, 0.18616751f, 0.190964f, 0.009404951f, -0.05327618f,
-        -0.44145918f, -0.28210357f, -0.15424801f, 0.2511385f, -0.33188835f, 0.14044659f, 0.083126955f, -0.06570082f,
-        -0.07250955f, -0.07615261f, 0.16480178f, 0.27758902f, -0.109180436f, 0.2755616f, 0.15879978f, -0.3129098f,
-        -0.09974645f, -0.30695683f, 0.25119838f, -0.057820532f, 0.052573714f, 0.33040938f, -0.034771513f, -0.3900063f,
-        0.07068541f, -0.116510294f, -0.095300935f, 0.33839473f, 0.010734779f, 0.028797736f, 0.08609741f, 0.35544625f,
-        -0.03273598f, -0.16148567f, 0.07061282f, -0.00512456f, -0.23994486f, -0.19837378f, 0.002919218f, -0.078272015f,
-        -0.15915741f, 0.045365617f, -0.07843758f, -0.48270974f, -0.3403497f, 0.13373257f, -0.1369481f, -0.19693841f,
-        -0.22130977f, -0.012931851f, -0.29627547f, -0.08824005f, 0.22430693f, -0.5683018f, -0.2821591f, 0.054503705f,
-        0.06720212f, 0.2926285f, 0.20875572f, 0.0922356f, 0.27101383f, 0.44278115f, -0.13592342f, 0.054641295f,
-        0.30421895f, 0.12629955f, 0.23306547f, 0.26277933f, -0.0666093f, 0.16457863f, -0.07581186f, -0.25711536f,
-        -0.19717331f, 0.05693968f, -0.33440623f, -0.018438507f, 0.07137896f, 0.14454563f, 0.09300379f, -0.3803822f,
-        -0.13530675f, 0.1746129f, 0.06924466f, -0.24823582f, 0.26698634f, 0.2844825f, -0.28371572f, 0.16393892f,
-        -0.14169502f, 0.31079036f, 0.053596202f, 0.05649312f, -0.086854205f, -0.11360712f, -0.021243049f, 0.10527074f,
-        0.11715397f, 0.14521135f, 0.24612936f, -0.23220222f, -0.110943116f, 0.089504726f, 0.21876685f, -0.011657647f,
-        0.39445788f, -0.19961332f, 0.41659302f, 0.15336525f, 0.00080233393f, 0.1313956f, 0.18677312f, -0.31644052f,
-        -0.035378445f, 0.052278046f, 0.21774024f, -0.13574627f, 0.032733377f, -0.07269723f, -0.09622978f, -0.30296913f,
-        -0.10344814f, 0.027804518f, 0.009562754f, -0.052666083f, -0.13969852f, -0.06566261f, -0.08677971f, -0.2669147f,
-        -0.2680634f, 0.36728165f, -0.13226676f, -0.06057581f, -0.10819429f, 0.029212939f, 0.175081f, 0.07827922f,
-        -0.13852395f, 0.19227734f, 0.052342284f, -0.18112867f, -0.2762384f, -0.13485539f, -0.19820006f, 0.32832527f,
-        0.23133688f, -0.19768715f, -0.294105f, -0.31082866f, -0.03602584f, -0.15678544f, -0.08593764f, -0.039405264f,
-        -0.09783187f, 0.331804f, -0.3798911f, 0.14012279f, -0.03779638f, -0.16119151f, 0.2526051f, 0.1651486f,
-        -0.11697874f, -0.3283722f, -0.35699385f, -0.0148591185f, 0.06779055f, -0.09567235f, 0.59278685f, 0.21529189f,
-        -0.60887253f, 0.27878568f, 0.2575568f, 0.23240209f, 0.02150582f, -0.24502681f, -0.33569634f, 0.42061245f,
-        -0.3420244f, -0.069611475f, -0.070789486f, -0.57436395f, 0.16146988f, -0.30867842f, -0.31216782f, 0.2694954f,
-        -0.21489654f, 0.15476315f, 0.1175011f, -0.28638387f, 0.14521478f, -0.04278538f, 0.14142987f, 0.12775907f,
-        0.4635228f, 0.13894948f, 0.17718473f, -0.04024698f, -0.0204475f, -0.299096f, -0.45134404f, 0.52317584f,
-        -0.06318874f, -0.4963693f, -0.089592434f, -0.3679314f, 0.049050298f, 0.2405661f, 0.17083944f, -0.3268629f,
-        -0.19395047f, -0.059492607f, 0.13143441f, -0.25392887f, -0.009710778f, 0.05900929f, -0.4951411f, 0.1779345f,
-        0.22585225f, -0.29257601f, -0.06678937f, 0.116160125f, 0.121742465f, -0.19883375f, 0.16399759f, -0.178331f,
-        0.1613273f, 0.101839155f, 0.24592435f, -0.022338016f, -0.07154788f, -0.07237616f, -0.029165294f, -0.039073613f,
-        0.1064511f, -0.056705005f, 0.01948716f, -0.04303658f, 0.008449714f, -0.032259375f, -0.07493547f, 0.17508832f,
-        0.21200119f, 0.15031844f, 0.25232926f, -0.07047223f, -0.29251105f, -0.22048338f, 0.34657082f, -0.15123248f,
-        0.26542297f, -0.023587935f, -0.23649143f, 0.26153916f, 0.2774286f, -0.07354272f, 0.2982822f, 0.15498754f,
-        0.33037272f, 0.16465935f, 0.26033336f, -0.16057387f, -0.23722291f, 0.27108788f, 0.22685777f, 0.21295133f,
-        0.03282041f, 0.10949242f, 0.30434376f, -0.00790303f, 0.34258303f, 0.19803154f, 0.2938922f, 0.035547633f,
-        -0.043166094f, 0.058428302f, -0.10027445f, 0.2937446f, 0.15569703f, -0.007640859f, -0.08363685f, 0.31716478f,
-        -0.32390612f, 0.2198813f, 0.18655787f, 0.5039832f, -0.010743423f, -0.34619665f, 0.048500817f, 0.23018703f,
-        -0.10855515f, 0.18007208f, 0.35500422f, 0.05641286f, -0.17328691f, -0.06435286f, -0.03785714f, -0.30489048f,
-        0.32970044f, 0.08888164f, -0.22658046f, 0.14745627f, 0.025010766f, 0.05420252f, 0.26624075f, 0.07889997f,
-        0.2611341f, -0.088546954f, -0.119885504f, -0.12673956f, 0.060057905f, 0.013644166f, 0.24316038f, -0.2661726f,
-        0.3801423f, 0.30881938f, -0.31994215f, -0.13220766f, 0.27482453f, -0.22542754f, -0.24511418f, -0.1329f,
-        -0.42521632f, 0.042290557f, 0.33122265f, 0.40437382f, 0.08458402f, -0.3408285f, -0.031205649f, 0.21369913f,
-        0.03052819f, 0.032280758f, -0.014998308f, 0.1207516f, -0.21147774f, 0.200251f, 0.41778553f, 0.25517127f,
-        0.270935f, -0.15127043f, -0.03951731f, 0.16076297f, 0.037337262f, 0.06297735f, 0.14216368f, 0.14157034f,
-        -0.17833531f, 0.3220099f, 0.26558587f, -0.18381003f, 0.05170458f, 0.024859063f, 0.12986465f, 0.20573372f,
-        0.24023157f, -0.20838952f, 0.36081484f, 0.1113232f, -0.119282f, 0.06609256f, -0.11872266f, -0.0064240545f,
-        0.030826414f, 0.10675574f, 0.2940212f, 0.1694449f, -0.08469354f, -0.088710465f, 0.13896924f, 0.19214977f,
-        0.05927726f, 0.02146752f, -0.061157458f, -0.08289695f, 0.42107248f, 0.11017431f, -0.05879736f, 0.17414053f,
-        0.19178462f, 0.11084272f, 0.19245178f, 0.26659968f, 0.26478586f, -0.02832766f, 0.3381146f, 0.1610959f,
-        0.026206639f, 0.058461167f, 0.40904212f, -0.16446345f, -0.03885546f, -0.117463484f, 0.39751035f, -0.013300747f,
-        -0.07782722f, -0.09521911f, 0.3506357f, -0.14325754f, 0.2422116f, -0.08590775f, -0.0033138045f, 0.1678685f,
-        0.07111828f, 0.2927346f, -0.09889043f, -0.09197934f, -0.053448614f, -0.051899005f, 0.40942916f, 0.034917276f,
-        0.3866621f, -0.0318298f, -0.076412275f, -0.2979529f, 0.091940455f, 0.40521288f, -0.15251319f, -0.035401538f,
-        -0.4165483f, -0.3833604f, 0.1361078f, -0.47314918f, -0.29248264f, 0.20819557f, 0.21336736f, 0.15004012f,
-        -0.0890196f, 0.17269692f, 0.30876324f, -0.021295521f, 0.5306721f, 0.44303256f, 0.088183746f, 0.27377528f,
-        0.47178906f, 0.4943458f, 0.44407803f, -0.2294504f, -0.23729622f, 0.011248274f, -0.6682338f, -0.31194875f,
-        -0.44642428f, 0.14668083f, 0.11964676f, 0.1618646f, -0.42529893f, 0.4258713f, 0.29390115f, 0.09276223f,
-        -0.4106812f, -0.30635217f, -0.4571743f, 0.044399835f, 0.08289898f, -0.21688166f, -0.17517363f, -0.40497738f,
-        0.14802995f, 0.12468407f, -0.19907317f, -0.13667224f, -0.059538927f, -0.25512683f, 0.054892816f, -0.11970534f,
-        -0.04287376f, 0.11114239f, -0.43356073f, -0.14221585f, -0.1051788f, -0.15199554f, -0.051845748f, -0.1129448f,
-        0.22535542f, -0.5228578f, -0.008987085f, -0.39960846f, -0.07018285f, 0.7201132f, -0.12910327f, -0.19265497f,
-        -0.23212454f, -0.08589951f, 0.2807119f, 0.06233503f, 0.12887469f, 0.029433748f, 0.17855754f, -0.08667163f,
-        0.18320318f, -0.13400917f, 0.27758566f, 0.45706844f, -0.00906236f, 0.044201825f, -0.3131936f, 0.3310592f,
-        -0.15517904f, 0.019234614f, 0.12311062f, -0.0055087325f, -0.21495157f, -0.053332075f, -0.101536356f, 0.33224633f,
-        -0.004044632f, 0.18240504f, -0.26493898f, 0.2056555f, -0.21651612f, 0.219945f, 0.024131546f, 0.09277064f,
-        0.23181373f, 0.0003925921f, -0.18810125f, 0.07601789f, -0.09217693f, -0.34104893f, -0.1917147f, 0.12186186f,
-        0.24646953f, -0.29546106f, 0.28624395f, 0.22095037f, 0.07121692f, -0.1464496f, 0.025080267f, 0.3036108f,
-        -0.21618049f, 0.16066903f, 0.06270136f, -0.32606193f, 0.11691414f, 0.025205964f, -0.013569684f, 0.41928232f,
-        0.014482859f, 0.22594532f, 0.11248819f, -0.048537318f, -0.26818952f, 0.2567097f, -0.20839922f, -0.15751866f,
-        -0.25090444f, -0.097249046f, -0.11967479f, 0.22624028f, -0.062275562f, -0.2141209f, -0.17831545f, -0.054085135f,
-        -0.08980432f, -0.58045197f, -0.04434178f, -0.21402963f, -0.22051142f, 0.080569975f, -0.10865663f, 0.21752162f,
-        -0.20944162f, -0.12232916f, 0.31463453f, -0.2648863f, -0.0010974826f, 0.21672007f, 0.3208218f, -0.16218427f,
-        0.18489143f, 0.337696f, 0.025594959f, 0.008159162f, 0.18752289f, -0.47750145f, -0.17470865f, 0.18593678f,
-        0.252941f, 0.2694832f, -0.1992521f, 0.10597127f, -0.22313757f, -0.102873005f, -0.015248262f, 0.170857f,
-        -0.10470427f, 0.016325109f, -0.11189151f, -0.084159516f, 0.58759683f, 0.20476978f, -0.30325234f, -0.08480466f,
-        0.105026f, 0.3419925f, 0.015112602f, -0.0048972573f, 0.20707102f, 0.103607886f, -0.2741199f, 0.053039283f,
-        -0.037718777f, -0.030220909f, 0.037973054f, 0.31923255f, -0.02157848f, 0.09882515f, 0.25191855f, -0.11045905f,
-        0.31082162f, -0.14982322f, 0.2399739f, 0.0233312f, 0.10129868f, -0.1015882f, 0.28850862f, 0.23870333f,
-        0.16017196f, -0.032751873f, -0.22591394f, 0.24092042f, 0.23332271f, -0.0014555835f, -0.037376247f, 0.1693046f,
-        -0.18143971f, -0.3858683f, 0.0058503826f, 0.3381728f, -0.18141967f, -0.20564812f, 0.39674702f, 0.020988852f,
-        0.08713603f, 0.06797145f, 0.046652988f, -0.056905437f, 0.107006f, -0.07260761f, 0.3218776f, 0.47639266f,
-        0.08618084f, 0.21436222f, 0.12264377f, -0.0364542f, -0.12916051f, 0.018602524f, -0.23328888f, 0.14654931f,
-        0.17249846f, -0.12617134f, -0.12718025f, -0.07727251f, 0.13382418f, -0.13671662f, -0.28126472f, -0.09029385f,
-        0.3893739f, 0.23543538f, 0.0443914f, 0.40979025f, 0.25021654f, 0.47693783f, -0.03451917f, 0.06781818f,
-        0.08984615f, 0.22446951f, 0.031503942f, -0.17215207f, 0.013967208f, -0.3208935f, -0.33397442f, 0.40517142f,
-        -0.08761222f, 0.06533846f, 0.018783867f, -0.2081589f, -0.5377843f, 0.035579707f, 0.07472174f, -0.19757251f,
-        0.24521874f, -0.07389228f, -0.3152158f, -0.63295805f, -0.2329511f, 0.087987326f, -0.053171445f, -0.5599651f,
-        0.15655148f, -0.12796171f, -0.032535087f, -0.28563628f, -0.4610205f, -0.03960143f, -0.16022548f, -0.24005085f,
-        -0.18810536f, -0.19861017f, -0.5166445f, -0.15746605f, 0.043428585f, 0.0636727f, 0.009107436f, -0.420789f,
-        -0.31006885f, -0.17735866f, -0.4742994f, -0.20577708f, -0.19645637f, -0.14301075f, 0.059769645f, -0.10951371f,
-        -0.48140207f, 0.2293754f, 0.3519406f, 0.18122724f, -0.3555628f, -0.6992536f, 0.22746523f, -0.107288785f,
-        0.086784095f, -0.22263297f, -0.110883735f, 0.034000184f, 0.022228753f, -0.44521594f, 0.047904313f, -0.040623575f,
-        0.011473347f, -0.08269135f, -0.32007942f, -0.16903043f, 0.056095466f, -0.44305348f, 0.31413695f, -0.5473438f,
-        0.06893764f, 0.18671106f, -0.27658877f, -0.22789328f, -0.1884878f, -0.03326817f, -0.057893496f, 0.19255501f,
-        0.10704681f, 0.24299566f, 0.053478435f, -0.27655122f, 0.52884406f, -0.13893494f, 0.19238408f, -0.10873541f,
-        0.09240014f, -0.18151672f, -0.19882905f, 0.1299655f, 0.101047084f, -0.014781918f, -0.06879974f, -0.17968804f,
-        0.27457154f, 0.28166032f, -0.05393977f, 0.009874194f, -0.1415031f, 0.1558948f, -0.03159224f, 0.28376406f,
-        -0.1414921f, -0.12871478f, -0.2034512f, -0.15456718f, -0.13912858f, 0.016330263f, 0.33493817f, -0.10769253f,
-        -0.18739787f, 0.2709941f, 0.12760887f, 0.34382948f, -0.2640071f, -0.09589696f, 0.21195741f, 0.0131268175f,
-        0.31834877f, 0.3529999f, 0.112574585f, -0.15514332f, 0.017502775f, 0.05111759f, 0.072885506f, -0.45396036f,
-        -0.26888332f, -0.12064969f, 0.078202605f, 0.016926743f, -0.122878924f, 0.17835633f, 0.1148263f, 0.09244748f,
-        0.16942003f, 0.18900125f, 0.003347803f, -0.058809474f, 0.08165776f, 0.39386708f, 0.08920205f, -0.0010801728f,
-        0.07775999f, 0.4356658f, -0.116972536f, 0.0074711004f, 0.12235172f, -0.37793937f, -0.021555897f, -0.0855237f,
-        -0.058500603f, 0.29545844f, 0.3028098f, 0.49304983f, 0.030609569f, 0.19109955f, -0.25182587f, -0.03409861f,
-        0.08556582f, 0.35378048f, -0.2753696f, 0.21682046f, -0.15875429f, 0.07009694f, -0.07760044f, -0.047270264f,
-        0.17914826f, -0.052962556f, 0.34401178f, 0.3268657f, -0.16932027f, 0.28382704f, -0.10075729f, -0.097462304f,
-        0.0065007154f, 0.021839682f, 0.057973083f, -0.012578029f, -0.4091883f, 0.096156664f, -0.09987217f, 0.052338306f,
-        -0.08029098f, 0.2455481f, -0.14603172f, -0.17345682f, 0.07893573f, 0.18331881f, 0.017964477f, 0.17077814f,
-        0.29756808f, -0.38536277f, -0.02403719f, -0.14646886f, 0.026698967f, -0.012563441f, 0.24705085f, -0.16402103f,
-        -0.33846152f, -0.042365257f, -0.04110544f, -0.27385873f, 0.08560902f, -0.23920007f, -0.13142477f, -0.2858921f,
-        -0.2483139f, 0.34582734f, 0.032016553f, 0.32361653f, 0.16327544f, 0.30114678f, 0.26556623f, 0.026136834f,
-        0.28613025f, -0.0054015676f, 0.2708943f, 0.15733735f, -0.044354074f, -0.14978847f, -0.4855903f, 0.4135173f,
-        0.08048254f, 0.18962534f, -0.041074164f, -0.14974718f, 0.38190424f, 0.04926327f, 0.39424315f, 0.031976018f,
-        0.226461f, 0.01587257f, -0.14901485f, -0.21565223f, -0.288881f, -0.11615354f, -0.06375242f, -0.10462668f,
-        0.04305819f, -0.06843706f, -0.17281616f, 0.05078365f, 0.12677234f, -0.013556543f, -0.23851664f, 0.26149872f,
-        0.39494753f, -0.11038663f, -0.31041837f, 0.11679355f, 0.06252523f, -0.40448183f, -0.16301352f, 0.2493275f,
-        0.17183687f, 0.03381437f, 0.056606185f, 0.31834581f, -0.050364655f, -0.010838997f, 0.35611972f, -0.20833974f,
-        -0.22306336f, -0.13045025f, 0.23907393f, 0.36584887f, 0.11964755f, -0.3350539f, 0.27435777f, -0.5368444f,
-        -0.044017613f, 0.2993037f, -0.12653156f, -0.13183287f, -0.66442317f, -0.49634647f, 0.21365035f, -0.039353542f,
-        0.020461375f, -0.3332652f, -0.083573155f, 0.017072164f, -0.24436389f, 0.051354703f, 0.2915377f, 0.35367054f,
-        0.40111646f, -0.057478014f, -0.15805595f, -0.300101f, -0.038237486f, -0.29850215f, -0.29357514f, 0.2626326f,
-        0.05453605f, 0.25900275f, 0.27788597f, 0.076452635f, -0.066682786f, 0.0972381f, 0.10458929f, 0.5104405f,
-        0.14434426f, 0.36665595f, 0.12422394f, 0.16361248f, -0.08924753f, 0.23292674f, -0.08633152f, 0.0325406f,
-        -0.11789453f, -0.0015179235f, 0.49073327f, 0.10434119f, 0.15920606f, -0.08228423f, -0.20898324f, 0.07886966f,
-        0.07413601f, -0.09331099f, -0.18848233f, -6.0040475e-05f, -0.27002367f, -0.44142532f, -0.18248655f, 0.46030763f,
-        0.05482837f, 0.33768573f, 0.14409426f, 0.16603795f, -0.34911922f, -0.11385497f, -0.37790263f, 0.039141007f,
-        -0.08376984f, 0.104477994f, 0.14000994f, -0.14396553f, 0.07927149f, 0.007062642f, 0.2712481f, -0.26445732f,
-        0.11283071f, 0.31115624f, 0.31769666f, 0.09822892f, -0.123000875f, -0.08889438f, 0.2350418f, 0.052407943f,
-        0.18400404f, -0.15885279f, 0.073167264f, -0.16575824f, 0.017842187f, 0.26852572f, -0.12964962f, -0.12329039f,
-        -0.40020925f, -0.07656504f, 0.1333229f, 0.1599793f, 0.21763875f, -0.09577066f, -0.2550335f, 0.067052625f,
-        -0.18995178f, 0.26548424f, 0.27897838f, 0.136492f, 0.04493886f, 0.0019517727f, -0.13702181f, 0.23113957f,
-        0.10322071f, 0.1073918f, 0.039987918f, 0.23194613f, -0.3911136f, 0.2690794f, 0.50586504f, 0.0008919181f,
-        -0.16344647f, 0.40106922f, -0.029763486f, 0.08684974f, -0.1885027f, 0.0019963267f, 0.2226966f, -0.00021703287f,
-        -0.024043089f, 0.20845082f, 0.041239306f, -0.24357684f, -0.25659734f, -0.2345844f, -0.040173955f, 0.33580038f,
-        0.35697532f, 0.3412675f, 0.012820979f, 0.17990302f, -0.3533333f, -0.0016014986f, -0.03864368f, -0.2565124f,
-        0.05551985f, -0.014685142f, 0.12511453f, 0.04040281f, -0.17123887f, -0.18558058f, -0.052877694f, 0.0947781f,
-        -0.3216915f, 0.24004902f, 0.27502137f, -0.018466277f, 0.026374146f, 0.117475f, -0.22509195f, 0.30296674f,
-        0.11830664f, 0.4350005f, -0.10964905f, -0.0270341f, -0.10399061f, -0.2294083f, 0.16626514f, -0.11847297f,
-        0.09225098f, -0.09138559f, 0.06485121f, -0.19734176f, -0.3215698f, 0.044234533f, 0.0230942f, 0.1542103f,
-        -0.18638675f, -0.035053086f, -0.15846105f, 0.20926742f, 0.020276684f, 0.09154515f, 0.1034022f, -0.08919704f,
-        0.05259277f, -0.36002567f, 0.4325684f, 0.13370526f, 0.16199438f, 0.3281322f, 0.048074435f, -0.32656598f,
-        -0.047737468f, -0.054857463f, -0.25144702f, -0.3437501f, 0.1046673f, -0.11273354f, 0.021214569f, -0.07970852f,
-        0.13564794f, 0.37615192f, -0.12110424f, -0.046609268f, 0.23430458f, -0.059769697f, -0.24501838f, -0.15579863f,
-        0.12699114f, 0.27447632f, 0.11348669f, -0.71322924f, -0.040801875f, -0.012784545f, -0.17554641f, -0.14850217f,
-        0.05444812f, 0.0796609f, 0.136344f, 0.28058195f, -0.2285091f, 0.08691007f, 0.45232695f, 0.16069303f,
-        -0.010099526f, -0.09226033f, -0.30396244f, 0.25078693f, 0.21850093f, 0.08541117f, 0.079018705f, -0.21236803f,
-        -0.2783326f, -0.22582793f, -0.1201722f, -0.10588706f, 0.28810748f, 0.18905915f, 0.04061511f, 0.33792332f,
-        0.003415093f, -0.16330418f, -0.017602388f, -0.4060833f, 0.33784992f, 0.18080296f, 0.1421187f, -0.34359154f,
-        0.21948123f, 0.016938757f, 0.2896302f, -0.40646347f, 0.04539414f, -0.072077624f, 0.25088203f, -0.20588239f,
-        -0.2381525f, 0.06855599f, -0.17762065f, -0.13447402f, -0.20918751f, 0.19341183f, 0.23330837f, -0.19708185f,
-        -0.17422043f, 0.20149155f, 0.38225764f, 0.1657581f, -0.03704768f, 0.18455645f, -0.21641916f, -0.25337026f,
-        0.2441768f, 0.24133049f, 0.009334629f, -0.024880229f, -0.2311232f, -0.23372166f, -0.16984858f, -0.27505776f,
-        -0.24849088f, 0.17897065f, 0.22549397f, -0.34911734f, 0.19068348f, 0.20702496f, 0.119057395f, -0.4793072f,
-        -0.25823948f, -0.24001129f, -0.54695684f, -0.01523432f, 0.43764433f, -0.2040399f, 0.38163504f, -0.19220065f,
-        0.39312774f, 0.22002785f, 0.24535742f, -0.31338292f, 0.14106013f, 0.069773234f, -0.44281742f, 0.117998116f,
-        0.30536878f, -0.18838395f, -0.4665024f, -0.49118367f, -0.010349957f, -0.26299605f, -0.37560576f, 0.03967283f,
-        -0.38818675f, -0.28502658f, -0.44124442f, 0.28073767f, -0.11588026f, -0.018397205f, 0.2786558f, -0.5103711f,
-        0.15926987f, 0.14055903f, 0.113850035f, 0.5243997f, 0.19488381f, 0.19553094f, 0.015333489f, 0.008081993f,
-        0.12191053f, 0.14793842f, 0.17019553f, -0.09865804f, -0.0021147863f, 0.011776084f, 0.0100043705f, 0.22202833f,
-        0.19040719f, -0.33405453f, -0.073605955f, 0.35345966f, 0.11349303f, -0.038245518f, 0.21553043f, 0.103132375f,
-        -0.1341154f, 0.017728966f, 0.13617988f, -0.16477017f, 0.30488092f, -0.15982054f, -0.2532204f, 0.016452925f,
-        0.19391936f, 0.20488338f, -0.25661048f, 0.09794177f, -0.31803116f, 0.593105f, -0.26749483f, 0.012144165f,
-        0.07251949f, -0.06992229f, 0.33857447f, 0.20088814f, 0.3058919f, -0.016730146f, 0.34642792f, 0.19210385f,
-        0.25463727f, -0.1977818f, -0.1113506f, 0.10156891f, 0.25623307f, 0.06888581f, 0.16067813f, -0.08738504f,
-        -0.11120216f, 0.27130333f, 0.108840086f, 0.04387681f, 0.15084106f, 0.0054885573f, 0.117931835f, 0.37897754f,
-        0.08413092f, -0.09718687f, -0.056215174f, -0.07490276f, 0.03450566f, 0.15078951f, 0.081586935f, 0.19910902f,
-        -0.14883777f, -0.24857515f, 0.005828404f, -0.51237386f, -0.2853537f, -0.20233105f, -0.4550911f, -0.21355474f,
-        0.13434286f, -0.08307761f, -0.08420428f, -0.24899687f, 0.48997933f, 0.025116002f, -0.11431309f, -0.02469242f,
-        0.13497904f, 0.39557624f, -0.06389735f, 0.5441241f, 0.21018969f, 0.1717291f, 0.10462433f, 0.047216944f,
-        -0.014469439f, 0.12548764f, 0.2477866f, 0.04678509f, 0.11064265f, 0.37391934f, -0.14819048f, 0.16501807f,
-        0.016428163f, -0.3631025f, -0.24361177f, 0.25901446f, 0.00878715f, -0.116523996f, -0.24216597f, -0.14380401f,
-        -0.30817723f, -0.07211285f, 0.55689555f, 0.09904225f, 0.12798283f, 0.33456755f, -0.026451532f, -0.37076774f,
-        0.068396255f, -0.2848551f, 0.6910338f, 0.3106075f, -0.3286537f, -0.15065089f, 0.21714199f, 0.25044283f,
-        0.40598637f, 0.02546861f, 0.39249974f, -0.024392158f, 0.34069294f, -0.13376215f, 0.10185121f, 0.16211231f,
-        0.14171581f, 0.054270513f, 0.053155906f, 0.2030132f, -0.3129681f, 0.17347491f, 0.12807237f, 0.1526023f,
-        0.03537435f, 0.095749944f, 0.40413463f, 0.17542386f, 0.203474f, 0.1892666f, 0.012202814f, 0.036315463f,
-        -0.1792184f, -0.04936029f, -0.31123862f, -0.5451379f, -0.034524847f, -0.015733067f, -0.056682363f, 0.25260895f,
-        0.29087722f, -0.38124084f, -0.2827864f, 0.28719392f, 0.023561466f, 0.22060975f, 0.3633797f, 0.008778615f,
-        0.1807253f, 0.010602695f, -0.08503291f, 0.33064458f, -0.110078245f, -0.1867674f, 0.07203458f, 0.058502976f,
-        0.099012345f, -0.056853842f, 0.2672929f, 0.19614291f, -0.14523171f, -0.09687506f, 0.0062498557f, -0.001644177f,
-        -0.24351795f, -0.10963266f, -0.376546f, -0.06813038f, 0.2614693f, -0.100316234f, -0.13698971f, -0.17138425f,
-        -0.09374161f, 0.39796022f, 0.22666429f, 0.18622172f, -0.015095403f, 0.10989413f, -0.23335528f, 0.5251997f,
-        0.44798982f, 0.15942185f, 0.0620139f, -0.09475911f, 0.09202584f, 0.21239424f, 0.44897127f, -0.15284571f,
-        0.10113901f, 0.4504966f, -0.34268874f, 0.31085908f, -0.11078155f, -0.19491832f, 0.15548131f, -0.06854378f,
-        -0.05222226f, -0.26214314f, -0.3899368f, 0.025431693f, 0.06585532f, -0.3616216f, -0.036588047f, -0.095384665f,
-        -0.073696814f, -0.1905835f, -0.18232523f, 0.2020772f, -0.18290634f, -0.17764995f, 0.20966232f, -0.14671999f,
-        0.14189468f, 0.4811489f, 0.04923507f, 0.18463793f, -0.19082142f, 0.022123678f, 0.3666016f, 0.052875936f,
-        0.37790087f, 0.05324754f, -0.18051387f, 0.031411227f, 0.04858766f, -0.14629121f, 0.44505587f, 0.13633864f,
-        0.4173788f, -0.02437089f, -0.18317406f, -0.1163102f, -0.26720995f, -0.085810244f, -0.49667507f, -0.3241907f,
-        -0.14242779f, 0.08900166f, 0.28766185f, 0.0041771084f, 0.4174179f, -0.13656183f, -0.082879715f, -0.22646941f,
-        -0.07506263f, 0.473269f, 0.18146776f, -0.14177781f, -0.06307986f, -0.031099655f, -0.020674715f, 0.052242123f,
-        -0.37657964f, -0.26672202f, 0.20312567f, -0.18223168f, -0.33693513f, 0.13565423f, 0.06659719f, 0.060328238f,
-        0.07496256f, -0.31994227f, 0.32173976f, -0.10745969f, 0.3511922f, -0.50755906f, -0.0349646f, -0.002617999f,
-        0.15717646f, 0.01467606f, 0.098624654f, -0.12667699f, -0.010871032f, -0.021525122f, -0.1374198f, -0.043503862f,
-        0.17457455f, -0.41901118f, -0.05254359f, 0.24809802f, -0.23533456f, -0.103738576f, -0.16595629f, -0.27670106f,
-        -0.25707373f, -0.021671183f, 0.17470975f, -0.4928736f, -0.14373212f, -0.08086469f, -0.2844735f, 0.11604927f,
-        0.17048986f, -0.1578958f, 0.14716445f, 0.16624652f, 0.37428832f, -0.2849297f, -0.13844891f, -0.1621655f,
-        0.2630664f, 0.19112326f, -0.15440996f, 0.31955913f, 0.021410061f, 0.18152606f, 0.046244938f, -0.19174908f,
-        0.47562936f, 0.07873775f, 0.17548296f, 0.02196504f, 0.014264904f, 0.40329576f, 0.043804947f, 0.12783013f,
-        0.037401583f, -0.09072482f, -0.15583524f, 0.053638104f, -0.1124212f, 0.059264958f, 0.027420186f, 0.32774127f,
-        0.3676789f, 0.2234415f, -0.35831955f, 0.01955488f, -0.16621307f, -0.14011386f, 0.12282098f, -0.19329548f,
-        0.12743276f, 0.35027856f, 0.11998381f, 0.16195643f, 0.04896195f, 0.08135271f, 0.13709953f, 0.052966576f,
-        -0.19445704f, 0.2618894f, -0.1594382f, 0.12519276f, -0.011180694f, -0.095164225f, -0.19066083f, -0.0117757125f,
-        0.0023548966f, -0.08708035f, 0.29407567f, 0.25944963f, -0.116608664f, -0.12126947f, 0.45689708f, 0.050654277f,
-        -0.14131962f, 0.09861038f, 0.10174902f, -0.11490025f, 0.0031393643f, -0.08896431f, -0.2015605f, 0.026997024f,
+    const float w[3072] = {
+        0.21537219f, -0.20489635f, 0.07189814f, 0.0756006f, 0.19504027f, -0.15791996f, -0.22935045f, 0.065185815f,
+        0.3450553f, 0.16389358f, 0.26272306f, 0.4054279f, 0.31801194f, 0.0396385f, -0.07983926f, 0.03821083f,
+        -0.049870502f, 0.03452955f, 0.081305794f, -0.10318915f, 0.16414683f, -0.056349773f, 0.44080606f, -0.25397035f,
+        0.09733579f, 0.12314985f, -0.060463987f, 0.026357898f, -0.0051034144f, 0.066226974f, -0.002275145f, 0.19846933f,
+        0.2870062f, 0.3960406f, 0.07231126f, 0.1550834f, 0.17222542f, -0.111173026f, 0.25966734f, -0.4135023f,
+        0.087706454f, 0.32695812f, 0.13970335f, -0.09555106f, -0.002917963f, -0.04876145f, 0.07854921f, -0.12201156f,
+        0.12706566f, -0.32169256f, 0.11411971f, -0.14401591f, 0.17051451f, 0.36609933f, 0.16833426f, 0.015156695f,
+        -4.166094e-05f, 0.09106906f, 0.07990263f, 0.104194306f, 0.12357097f, 0.1567686f, 0.0197291f, -0.34086478f,
+        0.28360128f, -0.15033641f, 0.13196374f, -0.39328396f, 0.00927022f, 0.09459818f, 0.09927764f, -0.07514514f,
+        -0.16986379f, -0.0166288f, 0.0106207f, 0.019150289f, -0.06816211f, 0.12911999f, -0.13367143f, 0.31539682f,
+        0.0045318147f, 0.114068106f, -0.026836894f, 0.11865033f, 0.21346654f, 0.10999629f, -0.048534397f, 0.11967846f,
+        -0.12361209f, -0.48094657f, -0.2364957f, -0.16728662f, -0.1682222f, 0.06413858f, 0.15241204f, -0.17728193f,
+        0.081293f, 0.23273106f, 0.059285663f, -0.08065258f, 0.049197536f, -0.25931427f, 0.28389072f, 0.014687023f,
+        0.060607005f, -0.00865495f, -0.29206824f, -0.1827669f, 0.094385155f, -0.05124531f, -0.46300602f, -0.004008484f,
+        0.19981705f, 0.06801108f, -0.09121454f, 0.0036983753f, 0.030430214f, 0.043347377f, -0.08406625f, 0.08848396f,
+        0.3675317f, -0.16485049f, 0.3186436f, 0.20943215f, 0.10442697f, 0.0053538587f, -0.012840209f, 0.23095235f,
+        -0.13537432f, -0.08448352f, -0.09792935f, 0.016625043f, -0.076821595f, -0.12401557f, -0.11505575f, 0.17485303f,
+        -0.1845671f, -0.0897617f, 0.0035288304f, 0.17799391f, 0.12293699f, 0.06940973f, 0.031397104f, 0.10909712f,
+        0.16045636f, -0.11078227f, 0.26469076f, 0.12951136f, 0.23884569f, 0.09008399f, 0.011208299f, -0.047530793f,
+        0.09638799f, -0.21991391f, 0.08431672f, 0.39922267f, -0.09629098f, 0.23684156f, -0.0006688221f, -0.23795316f,
+        0.2519021f, 0.06260862f, 0.0534049f, 0.1327637f, 0.2588395f, 0.42265418f, 0.008185589f, 0.0017405868f,
+        0.1368944f, 0.17147592f, 0.29495764f, 0.25359377f, -0.09052469f, 0.22774771f, -0.006103608f, -0.19628888f,
+        0.24579617f, -0.019472497f, -0.33806026f, 0.08464471f, 0.1081624f, -0.17140265f, 0.021731298f, 0.12227192f,
+        0.09351411f, 0.1299708f, 0.11078086f, 0.14859647f, 0.033412706f, 0.08226328f, 0.23997122f, -0.15311006f,
+        0.1884092f, 0.086821884f, -0.14631797f, -0.1113132f, -0.06155003f, -0.20122941f, -0.098451495f, -0.10739415f,
+        -0.035481695f, -0.034850206f, 0.3517034f, 0.24582681f, 0.13402623f, 0.2083287f, -0.020381603f, -0.06216968f,
+        0.061169043f, 0.052496526f, 0.48339632f, 0.0099035995f, -0.4180169f, 0.34823307f, 0.11311397f, 0.062970005f,
+        -0.34440312f, -0.12667474f, 0.24657108f, 0.33070683f, 0.3452349f, -0.3881447f, -0.3148905f, 0.0854102f,
+        0.02868771f, 0.2714376f, -0.2601841f, -0.035762623f, 0.0026023632f, -0.08945975f, 0.25180295f, 0.17602555f,
+        0.012296566f, 0.07511642f, 0.07174985f, 0.040227268f, 0.073227525f, 0.2953413f, 0.094380416f, 0.020638203f,
+        -0.40570188f, 0.2563494f, 0.12813434f, -0.32504582f, 0.14252263f, -0.06555974f, 0.07983597f, 0.011862286f,
+        0.14819095f, -0.10597135f, 0.17315073f, 0.046265204f, 0.13232012f, 0.03522939f, 0.15926963f, 0.047831856f,
+        0.33765852f, 0.09282985f, -0.2440857f, -0.03417397f, -0.2945281f, -0.24537247f, 0.022801112f, 0.25355142f,
+        0.034687147f, 0.27508175f, -0.011920041f, 0.11821947f, 0.117495626f, 0.30695045f, -0.1533411f, 0.059280723f,
+        -0.3184241f, 0.08323034f, -0.25055858f, 0.16566055f, 0.05081508f, 0.12524779f, -0.012974659f, -0.19628236f,
+        0.3753071f, 0.14148192f, 0.3283103f, -0.09647087f, 0.14377141f, 0.01960898f, -0.11019357f, -0.08706603f,
+        -0.21865098f, 0.1924244f, 0.25194404f, 0.31208262f, -0.2965697f, 0.46180052f, -0.3454789f, -0.097463824f,
+        -0.033326305f, -0.13555719f, -0.018279837f, 0.07920149f, 0.13940199f, -0.21037062f, -0.08931138f, 0.0712226f,
+        -0.2500988f, 0.41739404f, 0.062138617f, -0.06931157f, 0.13144992f, 0.051185727f, -0.030791294f, 0.100542635f,
+        0.059630398f, -0.29428208f, -0.23983258f, 0.042538438f, 0.24499157f, 0.022666546f, 0.2288914f, -0.15107559f,
+        0.07122558f, 0.3410874f, -0.18921098f, -0.0900288f, -0.057218447f, -0.10823232f, -0.03899757f, 0.107685946f,
+        0.12592345f, 0.078530215f, -0.10182801f, 0.2218885f, -0.02668371f, -0.14625384f, -0.29870975f, -0.03834722f,
+        0.051183864f, 0.030582957f, -0.04522084f, 0.28059626f, -0.037351526f, -0.1671582f, -0.02358698f, 0.22621235f,
+        -0.13581291f, 0.06928331f, -0.0579507f, 0.11258165f, -0.21996425f, -0.11735538f, -0.0036908716f, 0.06363681f,
+        -0.34351104f, 0.0015444778f, -0.24562058f, 0.119111806f, -0.10596636f, -0.056055717f, 0.048315194f, -0.0015671965f,
+        -0.105288066f, -0.009350756f, 0.32494453f, -0.3020691f, 0.20288546f, 0.061395016f, -0.0641291f, 0.027587058f,
+        0.022727307f, 0.025261633f, -0.15266806f, -0.12371053f, 0.117240906f, -0.06289179f, -0.018603975f, -0.0013595356f,
+        -0.045589156f, 0.22808862f, 0.016362f, 0.030369652f, -0.17851667f, -0.02520196f, 0.033548117f, 0.013388606f,
+        -0.17931071f, 0.28639543f, -0.08623482f, -0.002110065f, 0.06610677f, -0.0069491486f, 0.24975123f, -0.027752673f,
+        -0.11429772f, -0.100203216f, -0.10051095f, 0.04821097f, -0.16133146f, 0.22292261f, -0.2257898f, 0.045061983f,
+        -0.33399725f, -0.036550134f, -0.38331124f, 0.09208013f, -0.03115399f, -0.028267294f, -0.057294957f, -0.019366374f,
+        0.04272444f, -0.051662095f, 0.20040727f, 0.10598283f, 0.1648825f, 0.35433677f, -0.21666145f, 0.16566499f,
+        -0.19917637f, 0.3559568f, -0.29615793f, -0.43971103f, 0.25483236f, 0.069209054f, -0.060193036f, 0.15763785f,
+        0.17241633f, 0.07075994f, 0.33122087f, -0.19839334f, 0.4324212f, 0.15082659f, 0.10409035f, 0.3158296f,
+        0.10456117f, 0.10674457f, -0.17036293f, 0.034845825f, 0.056177873f, 0.1731351f, 0.023978757f, -0.064594634f,
+        0.16346931f, -0.018655535f, -0.033111766f, -0.16511607f, 0.23749375f, 0.100464545f, 0.047286246f, 0.3045646f,
+        -0.20567355f, 0.0048541436f, -0.118944235f, 0.053726587f, 0.13395129f, 0.013088754f, 0.033550978f, 0.29152793f,
+        -0.027605306f, 0.09991033f, -0.16795951f, 0.12858687f, -0.051245503f, -0.04626211f, 0.008339418f, -0.018591298f,
+        0.04258515f, -0.017811727f, 0.052194692f, 0.05980248f, 0.00837382f, -0.24994409f, -0.20808943f, -0.060401626f,
+        -0.15057538f, -0.15064906f, 0.19124733f, 0.120635845f, -0.23734398f, 0.19959566f, -0.15599838f, 0.2073676f,
+        -0.092403516f, 0.24910845f, 0.06450877f, -0.051243924f, 0.047621176f, -0.10128631f, 0.0070298235f, 0.17774929f,
+        -0.05585739f, -0.07776953f, -0.110457316f, -0.060151458f, 0.08748813f, 0.08117833f, 0.013955901f, -0.027690602f,
+        -0.06352484f, 0.10828273f, 0.10975063f, -0.11726183f, 0.17410488f, 0.11287305f, 0.15180537f, 0.09983151f,
+        0.13277742f, 0.41540915f, 0.034439962f, 0.01800318f, -0.04226849f, -0.090550706f, 0.047775276f, -0.053901788f,
+        0.026158644f, 0.16454108f, -0.09186228f, -0.30054924f, 0.22339214f, -0.0893124f, -0.037832685f, 0.15921386f,
+        -0.02687753f, 0.054251082f, 0.21080075f, 0.06148035f, 0.31582767f, -0.034880534f, 0.09390373f, -0.06369409f,
+        0.08065342f, 0.06130616f, -0.29402217f, 0.0060178866f, 0.0028079543f, -0.1715638f, -0.05595997f, -0.12904319f,
+        0.076023266f, 0.08080586f, -0.14986363f, -0.1371791f, -0.17696421f, -0.10162527f, -0.02623646f, -0.1764293f,
+        0.24187571f, 0.14274222f, -0.069300115f, 0.13089764f, 0.10326229f, -0.103544965f, 0.08844804f, -0.028222764f,
+        0.16617393f, -0.038040817f, -0.07691005f, 0.17091836f, -0.1460526f, -0.085113145f, -0.22391808f, -0.16156183f,
+        -0.1371969f, 0.01604127f, -0.16131686f, -0.011125661f, -0.10512433f, -0.035863146f, 0.109465756f, 0.18731971f,
+        -0.23277187f, 0.15646364f, 0.09116202f, -0.01511931f, 0.14004569f, -0.184727f, 0.17602208f, 0.050140165f,
+        -0.08148556f, 0.4023785f, -0.19450754f, -0.19116707f, 0.1641316f, -0.07162229f, 0.14529246f, 0.13206111f,
+        -0.11374838f, -0.027228307f, -0.30987427f, -0.28253615f, 0.020847011f, 0.028794235f, -0.095969886f, -0.28595906f,
+        0.23851624f, -0.1263935f, -0.32740423f, -0.31021872f, -0.13331701f, -0.3559831f, 0.42340943f, 0.01926357f,
+        -0.16543517f, -0.1231893f, -0.30802032f, 0.2931583f, 0.42948812f, 0.23516375f, 0.20536679f, 0.20655791f,
+        -0.33474103f, -0.117482714f, -0.08387617f, -0.12661336f, -0.14033277f, 0.11563918f, -0.25095877f, 0.23382527f,
+        0.3076261f, -0.30857152f, -0.103721365f, -0.6300511f, -0.12550719f, 0.45743358f, 0.0033335858f, 0.28703827f,
+        -0.15417352f, -0.05620186f, 0.06623015f, 0.5026618f, 0.04425536f, 0.06076501f, 0.11650016f, 0.25096792f,
+        -0.09692391f, -0.13730788f, 0.0010969765f, -0.095623374f, 0.3951948f, -0.2399759f, -0.031420384f, -0.35185796f,
+        0.10160312f, 0.08095357f, 0.15272926f, -0.033742618f, 0.15352075f, -0.06365516f, 0.17950049f, 0.05194894f,
+        0.057450153f, -0.10323326f, -0.06876721f, 0.010782463f, -0.123571925f, -0.06157635f, -0.091698565f, -0.5383583f,
+        -0.40763322f, -0.2147261f, -0.13239548f, -0.24042737f, -0.23869748f, 0.2975185f, -0.33792755f, 0.035823885f,
+        -0.19646224f, -0.03708739f, 0.05989738f, 0.26709026f, 0.21372454f, 0.1022352f, -0.024505146f, -0.35789183f,
+        -0.16464785f, -0.009895284f, 0.032338623f, -0.007488579f, -0.06486274f, -0.041922256f, -0.08549029f, 0.1509902f,
+        -0.5902059f, -0.6003253f, -0.09340208f, -0.2612737f, 0.16631973f, 0.2748649f, 0.18445137f, 0.23849985f,
+        -0.07628252f, -0.02924611f, -0.017946368f, 0.07940472f, 0.0980341f, 0.06997374f, 0.018492658f, 0.3346077f,
+        -0.1888886f, 0.33258352f, -0.37368894f, 0.29488984f, 0.68449146f, -0.15412246f, -0.34100637f, -0.16586217f,
+        0.24917431f, 0.4105167f, -0.5586428f, -0.097509526f, 0.21562268f, -0.026598597f, 0.4523648f, -0.3145147f,
+        -0.34055007f, -0.14994396f, -0.3548919f, 0.2745822f, -0.10753542f, -0.53899413f, -0.08293674f, -0.048259098f,
+        0.07439919f, 0.20847577f, -0.5349791f, -0.2951793f, -0.19851133f, -0.060657155f, 0.030335765f, -0.1731704f,
+        -0.28360075f, 0.21215646f, 0.26040584f, 0.12886673f, 0.12832884f, 0.124134794f, 0.05651746f, 0.09475468f,
+        -0.016644815f, -0.40086854f, -0.13492447f, -0.41434062f, 0.10468543f, -0.05419483f, -0.38952276f, 0.3689934f,
+        0.32369253f, -0.17248456f, -0.3476981f, -0.35663056f, 0.47105312f, -0.081005126f, 0.54459774f, 0.2121928f,
+        -0.13659015f, -0.056357082f, -0.27157852f, 0.23907971f, -0.013593458f, 0.0069958516f, -0.09745944f, 0.5272947f,
+        0.30229816f, 0.19778453f, -0.12256635f, -0.16001943f, -0.0061974563f, -0.3247489f, 0.06276936f, -0.25651455f,
+        -0.35851339f, -1.0318787f, -0.40655008f, 0.37031233f, -0.70082706f, 0.2769681f, -0.7808592f, 0.17486623f,
+        0.25861272f, -0.25031048f, 0.3071315f, 0.70500165f, 0.09454851f, 0.6843059f, 0.16985549f, 0.60524744f,
+        -0.57693326f, 0.10670358f, 0.53585094f, 0.38529527f, -0.76719075f, 0.048241436f, -0.48343524f, -0.07315056f,
+        0.3328526f, -0.32813743f, -0.6820597f, -0.4919302f, -0.6424285f, -1.0836002f, -0.7121946f, -0.78413045f,
+        0.471298f, -0.015071419f, 0.16621254f, 0.48956817f, -0.5044861f, 0.26407152f, 1.03361f, -0.84362066f,
+        0.18231808f, 0.19580165f, 0.32754192f, 0.6697242f, -0.9295803f, -0.6772551f, -0.6070702f, -0.34448394f,
+        0.09403508f, -0.25243154f, 0.043903735f, -0.5199513f, -0.5161709f, 0.26952174f, 1.0631038f, -1.0282744f,
+        -0.82444596f, -0.22491653f, 0.371462f, 0.21531132f, 0.107077084f, 0.97946346f, -0.35890788f, -0.013544034f,
+        0.033226673f, -0.029878147f, 0.19302829f, -0.3914275f, 0.04946439f, 0.006351237f, 0.15885398f, 0.0022354794f,
+        -0.35987353f, 0.24761786f, -0.5526938f, -0.09090512f, -1.2042645f, 0.13710772f, 0.46432889f, 0.32254937f,
+        0.10466105f, 0.34668073f, 0.06481853f, 0.0105431145f, 0.3922464f, -0.00060959393f, 0.17190175f, -0.24453802f,
+        -0.100327596f, 0.2583862f, -0.054436367f, -0.3656945f, -0.25029954f, -0.15673466f, 0.106775545f, 0.104220554f,
+        -0.09329029f, 0.08039925f, -0.24338907f, -0.5788699f, -0.63394517f, -0.2367043f, -0.0036470678f, -0.5193282f,
+        0.11299741f, 0.32988486f, 0.26667804f, -0.09756291f, -0.14173327f, 0.3364841f, 0.31586707f, -0.29175904f,
+        -0.22477457f, -0.15054187f, -0.052314233f, -0.06526708f, -0.009438101f, 0.005302055f, -0.25199452f, -0.06661887f,
+        0.52300406f, -0.016779609f, 0.13258183f, -0.29285052f, 0.19044238f, 0.11579609f, 0.26895538f, -0.05963653f,
+        -0.10264242f, 0.3116442f, 0.25281572f, 0.059897993f, 0.50317323f, 0.11340401f, -0.1486379f, -0.12532292f,
+        -0.40391067f, 0.1624497f, 0.18146132f, 0.1614931f, -0.466133f, -0.089437924f, 0.30777675f, 0.095747225f,
+        -0.15826945f, -0.28770003f, -0.07345562f, 0.3023012f, -0.14101027f, -0.25146848f, 0.4983611f, 0.49819267f,
+        0.06788059f, -0.15823829f, -0.5205632f, 0.11591325f, -0.116647996f, 0.20507154f, -0.072639845f, -0.19878504f,
+        0.13108341f, 0.361147f, 0.05781052f, 0.35316595f, 0.2181712f, -0.22141616f, -0.009387799f, 0.49130562f,
+        0.0102382805f, 0.3610636f, -0.0061687524f, 0.3670878f, -0.10604594f, -0.26162362f, -0.039767016f, 0.19419262f,
+        0.10934752f, 0.12947646f, 0.16654404f, 0.12983793f, -0.05001897f, -0.057787333f, -0.49390328f, -0.10902569f,
+        -0.29394042f, 0.17768143f, -0.02453531f, -0.09644147f, -0.05101878f, -0.09381448f, -0.45503247f, 0.109630086f,
+        -0.036783703f, 0.14033592f, 0.15214f, -0.16532569f, 0.25561887f, 0.11920904f, 0.42424887f, -0.053524334f,
+        0.10775253f, 0.36361855f, -0.42112416f, 0.09167621f, 0.71752316f, 0.18336216f, 0.5156037f, -0.23436752f,
+        -0.14785391f, 0.16096936f, 0.07544222f, -0.11765581f, -0.06916435f, 0.31945947f, -0.108031884f, 0.17590573f,
+        -0.39889485f, 0.0711201f, -0.28089043f, 0.10253261f, -0.4870367f, -0.19953908f, 0.2728147f, 0.23421113f,
+        0.0603037f, 0.3797685f, 0.15522382f, -0.48298538f, -0.5500524f, -0.22286937f, 0.046442214f, 0.064893715f,
+        0.20485517f, -0.013361379f, 0.49234715f, 0.1507183f, -0.25128654f, 0.22041747f, 0.2642191f, -0.0792378f,
+        0.08120762f, 0.05715367f, -0.2101654f, -0.24740148f, -0.04133907f, 0.038925108f, -0.03612567f, 0.039603267f,
+        0.33877617f, -0.23372096f, 0.18060705f, -0.12372544f, -0.23077798f, 0.1067244f, 0.065721944f, 0.26394597f,
+        -0.08920939f, -0.28794754f, 0.045915302f, 0.17795846f, 0.09138261f, -0.012441523f, 0.25778654f, 0.10190538f,
+        0.20121539f, -0.06397166f, 0.02960882f, 0.099574596f, -0.21332724f, -0.13527799f, -0.11593843f, 0.21525586f,
+        0.39232987f, 0.07477892f, -0.14424816f, 0.100160204f, -0.14409f, -0.19340925f, -0.019151887f, -0.3955395f,
+        0.35622296f, -0.1334297f, 0.24165794f, -0.032449197f, 0.31281212f, -0.010256102f, 0.02684391f, -0.37801078f,
+        -0.124447875f, -0.04404088f, -0.0863857f, 0.21739587f, 0.021261716f, 0.20173676f, -0.0048685023f, -0.49660188f,
+        -0.04070132f, -0.351132f, -0.07790446f, 0.14844829f, 0.0013955223f, 0.24759613f, 0.12529081f, 0.1517486f,
+        -0.062380467f, 0.16278014f, -0.14685433f, -0.0276007f, 0.05427846f, 0.252078f, 0.10646477f, 0.029783214f,
+        -0.05033067f, 0.082739174f, 0.13289492f, 0.07424462f, -0.24151887f, 0.023336235f, -0.24307902f, 0.025115862f,
+        -0.034472495f, -0.17112827f, -0.34222513f, -0.010573846f, -0.36213937f, -0.120428026f, -0.35543868f, -0.014553472f,
+        0.12985548f, 0.0047001485f, 0.08173759f, -0.026105685f, 0.045833845f, -0.034829263f, 0.16803306f, 0.035433017f,
+        -0.35651898f, 0.029642386f, 0.02911766f, -0.0986091f, -0.07711826f, -0.15811004f, -0.37579072f, 0.052352138f,
+        -0.27021077f, -0.054216474f, -0.111073926f, -0.26590148f, 0.18247534f, -0.60594773f, -0.23672915f, -0.2103897f,
+        -0.334593f, 0.2968197f, 0.25815728f, -0.02292116f, 0.44564468f, 0.031647876f, 0.11447f, -0.01460679f,
+        -0.48235226f, -0.32525176f, -0.063358665f, 0.24519916f, 0.07490952f, 0.013599508f, 0.09060334f, 0.20542274f,
+        0.26982224f, -0.33952436f, -0.4409147f, -0.0485832f, -0.07969966f, 0.2766754f, 0.15457553f, 0.06786345f,
+        0.08519112f, 0.10022221f, -0.15536249f, 0.096856706f, 0.110159144f, 0.12554777f, -0.21838577f, -0.3325732f,
+        0.08292366f, -0.3250597f, -0.2471469f, -0.08499123f, -0.1254961f, -0.27668452f, -0.042982798f, 0.27185732f,
+        0.17726068f, 0.20047928f, 0.36112803f, -0.4474059f, 0.7545649f, -0.22092894f, -0.16834897f, -0.11249576f,
+        -0.21669756f, -0.48698923f, 0.041454703f, 0.16211532f, 0.20992684f, -0.16337942f, 0.07661971f, 0.034228116f,
+        0.44067898f, -0.20234399f, 0.29584032f, 0.12942266f, 0.1051947f, 0.021763528f, -0.16157413f, 0.639117f,
+        0.26471156f, -0.09020245f, 0.13991103f, -0.061870668f, 0.27707484f, 0.12696968f, -0.0041489624f, 0.34612593f,
+        0.03916144f, -0.08277259f, 0.31498063f, -0.31163704f, -0.05310968f, -0.3217743f, -0.27767077f, -0.2975085f,
+        -0.36216488f, 0.016659075f, -0.16207008f, -0.19672945f, -0.2094611f, -0.15106115f, -0.09482455f, 0.11616656f,
+        0.1761844f, -0.11649313f, -0.2399827f, -0.41505098f, 0.2302411f, 0.1585119f, -0.20359272f, 0.40453106f,
+        0.04046784f, -0.12632711f, -0.1971637f, -0.051232025f, 0.10064855f, -0.11706102f, -0.073181845f, 0.32046974f,
+        -0.08819192f, -0.10150952f, 0.2434987f, -0.01548555f, 0.6016491f, -0.13891965f, -0.2828395f, -0.16929626f,
+        0.14777493f, -0.41501603f, -0.024464296f, 0.29694012f, 0.3666282f, 0.013465976f, 0.064610615f, 0.074471936f,
+        0.046260282f, -0.06555242f, 0.06153037f, -0.0526131f, 0.097734936f, 0.05444971f, -0.038248222f, -0.094066344f,
+        0.21308194f, -0.042128388f, 0.30271408f, 0.09235323f, 0.0559332f, 0.02721079f, -0.05793453f, 0.25157347f,
+        0.024886511f, 0.18887691f, -0.14472723f, 0.019107575f, -0.08316507f, 0.21130258f, 0.17271012f, 0.21104835f,
+        -0.076687f, 0.05999694f, 0.10001082f, 0.11874927f, 0.023804232f, 0.41700488f, 0.10360149f, -0.21538727f,
+        0.17286867f, -0.36925676f, -0.096149996f, -0.27263904f, -0.2443161f, 0.1408415f, 0.04678167f, 0.07713158f,
+        0.00022638432f, -0.06897158f, 0.098262355f, -0.046284545f, -0.14592282f, -0.040445678f, 0.39616245f, 0.13680221f,
+        -0.2243261f, 0.08228869f, -0.2980546f, -0.10565226f, 0.05870129f, -0.3996697f, 0.45726255f, -0.18944669f,
+        0.3335284f, 0.31796512f, 0.18754698f, -7.786229e-05f, 0.3170745f, -0.054276157f, -0.23760736f, 0.07901512f,
+        0.16038388f, 0.5474606f, -0.38865435f, -0.10454837f, 0.14322889f, -0.08245825f, 0.5007423f, 0.20725225f,
+        -0.039735053f, 0.38549498f, 0.0016429834f, -0.20908904f, -0.41857144f, -0.36066982f, 0.28273138f, 0.20347181f,
+        0.069073655f, 0.043761726f, 0.20613813f, 0.22065447f, -0.14360128f, -0.31555274f, 0.06756583f, 0.28396338f,
+        0.12550437f, 0.073748f, -0.31328613f, 0.21591271f, -0.057014916f, 0.1183488f, 0.22552766f, 0.03963546f,
+        0.11352206f, -0.12412961f, -0.40685123f, -0.28358594f, 0.40003425f, 0.35542727f, 0.36829853f, 0.2645031f,
+        -0.090880424f, 0.097509205f, 0.49410003f, -0.0058587925f, 0.04879215f, 0.21332553f, 0.047028057f, -0.27282968f,
+        -0.05541659f, 0.119232655f, 0.122175224f, 0.1911229f, 0.0038817716f, -0.26091662f, 0.2560966f, 0.022952074f,
+        0.12228414f, -0.17876035f, -0.24300218f, 0.2007461f, 0.20537165f, -0.2455032f, 0.21756285f, 0.012644178f,
+        0.14868823f, -0.07721825f, -0.20356493f, -0.30989036f, 0.5540458f, -0.14042458f, -0.101723835f, 0.07719477f,
+        0.14200518f, 0.06391535f, -0.16209935f, 0.23983161f, 0.32070848f, -0.0040235687f, 0.028823648f, -0.023912948f,
+        -0.15493035f, -0.023503277f, 0.28839156f, 0.10314086f, 0.18502995f, 0.20628102f, -0.026063144f, 0.1156985f,
+        0.11967875f, 0.02610676f, 0.36179125f, -0.024634471f, -0.22671074f, -0.25533202f, 0.11012074f, -0.0481924f,
+        -0.31896222f, 0.06962302f, 0.7318221f, 0.18695018f, -0.3533634f, -0.19513452f, -0.17568736f, -0.4049326f,
+        -0.00901789f, 0.06332741f, -0.08330748f, -0.15302637f, -0.052978665f, -0.18038283f, 0.34385014f, -0.22620293f,
+        0.23962393f, 0.10964805f, -0.49511042f, 0.2589536f, 0.0018876141f, 0.006660901f, 0.47916186f, -0.039649747f,
+        0.0723155f, 0.157531f, -0.14941065f, -0.13785943f, -0.112252235f, 0.18517454f, -0.106853426f, 0.12909761f,
+        -0.55073833f, -0.11897393f, -0.17099606f, 0.15646793f, -0.035543554f, -0.13947497f, -0.30452994f, 0.029739767f,
+        0.014343194f, 0.1937176f, 0.046137266f, -0.52847606f, -0.13227731f, -0.2590646f, -0.2616542f, 0.032313455f,
+        -0.070781335f, 0.2042546f, -0.21781583f, -0.19231446f, -0.01743275f, 0.07675008f, 0.14948165f, -0.30307597f,
+        0.092714354f, -0.10128812f, -0.03650999f, 0.0346737f, -0.24872094f, -0.058068555f, 0.16916405f, -0.41500953f,
+        0.0049224915f, -0.25459078f, 0.13608184f, -0.11852997f, 0.19444776f, 0.3545096f, 0.4628264f, 0.223812f,
+        -0.12092455f, -0.3646336f, -0.31409714f, 0.051832177f, -0.18054089f, 0.03612703f, -0.08765555f, -0.0277003f,
+        0.06280871f, -0.08189594f, -0.1330571f, 0.17236744f, -0.030682072f, 0.0198304f, -0.30087206f, 0.122484244f,
+        0.016994065f, 0.05709959f, -0.19254501f, -0.16740562f, 0.08904265f, 0.027493224f, 0.12793921f, -0.077936776f,
+        0.22706594f, -0.05932285f, -0.11783462f, -0.21035281f, -0.116945416f, 0.23974925f, -0.22502582f, -0.04296732f,
+        0.28736994f, -0.07790242f, -0.47912997f, 0.12686332f, 0.11940835f, 0.35967502f, 0.21599264f, 0.3080455f,
+        -0.26227298f, 0.3090227f, -0.19269706f, 0.2059957f, -0.15427901f, -0.14992844f, -0.16029471f, 0.19173959f,
+        -0.3015176f, -0.19202167f, -0.059107512f, -0.17301476f, 0.14718863f, -0.06610015f, -0.12207903f, 0.16975561f,
+        -0.0006642745f, -0.119387686f, -0.18541375f, 0.064725034f, -0.11497659f, 0.079369664f, -0.5312352f, -0.100826554f,
+        0.21761465f, 0.17204723f, 0.06991607f, -0.27373365f, -0.08115828f, -0.22918093f, 0.15676805f, -0.06261284f,
+        0.28002536f, -0.49417228f, 0.2623076f, -0.10052995f, -0.74268585f, -0.074019365f, 0.10799342f, 0.1839647f,
+        -0.05474623f, 0.08463439f, -0.25719652f, -0.08199008f, -0.24706815f, 0.31844285f, -0.5051058f, -0.061831854f,
+        -0.26037467f, 0.082792796f, -0.16474132f, -0.10933336f, -0.14957368f, -0.13188761f, -0.008336478f, 0.048449934f,
+        -0.2900148f, -0.11702681f, 0.29768595f, 0.0083632395f, 0.12480701f, 0.38141394f, 0.14246921f, -0.18738845f,
+        -0.4832205f, -0.30271083f, 0.14857583f, 0.26533005f, -0.025001686f, -0.24524543f, 0.38679573f, -0.30820447f,
+        -0.12076831f, 0.24367084f, -0.17998855f, 0.04291018f, -0.023146661f, 0.27241284f, 0.045823276f, -0.10590053f,
+        0.15821683f, 0.010098063f, 0.076791264f, -0.0075635463f, 0.106902085f, -0.21311943f, -0.39865193f, -0.3508453f,
+        -0.03773411f, -0.24489269f, 0.13154787f, -0.26286912f, 0.077408366f, -0.2446119f, 0.20261061f, -0.16158015f,
+        -0.021497555f, -0.009605567f, -0.019162744f, -0.146553f, -0.36142054f, -0.0789393f, -0.27009457f, 0.19496472f,
+        -0.082655855f, -0.19613451f, -0.32042378f, 0.34585956f, 0.023514101f, 0.43062878f, -0.43707162f, 0.07786495f,
+        -0.00072305126f, 0.11076279f, 0.03583671f, 0.1789111f, -0.13867277f, -0.24237005f, 0.26425925f, 0.3265206f,
+        -0.09262731f, -0.2308832f, 0.21725221f, 0.3129508f, 0.25615767f, 0.10535556f, -0.21400742f, -0.42014682f,
+        -0.02690296f, 0.10794755f, -0.05720897f, 0.15647145f, -0.02402571f, -0.11965135f, -0.002360507f, 0.2611061f,
+        -0.16590527f, -0.16545582f, 0.21417882f, -0.038633656f, 0.061309658f, 0.31005663f, 0.18235661f, 0.31906f,
+        0.24583519f, 0.21173306f, 0.49793634f, -0.2677136f, -0.05164851f, -0.11933824f, 0.018272929f, -0.06831136f,
+        -0.13618854f, -0.08328041f, 0.29457107f, 0.007713586f, 0.055424128f, 0.08978273f, -0.035598222f, 0.25931218f,
+        -0.15319072f, -0.0648631f, 0.16606921f, 0.08870558f, 0.093123555f, -0.02190484f, -0.22319438f, 0.14326683f,
+        0.45018923f, -0.2438255f, -0.32454708f, -0.051549472f, 0.094902664f, 0.2054212f, -0.18860887f, -0.087858655f,
+        0.25924718f, 0.1626214f, -0.07795953f, 0.24143147f, -0.1265331f, -0.012364863f, -0.07133374f, 0.16375208f,
+        0.011170739f, -0.17725706f, 0.21326515f, 0.15715241f, 0.0499304f, -0.15887345f, -0.12969778f, 0.026667679f,
+        -0.18643355f, -0.23372589f, -0.09859032f, 0.037375152f, 0.16295971f, 0.008701133f, -0.11169449f, 0.13082454f,
+        -0.031585086f, -0.163894f, -0.007146924f, -0.27434394f, 0.29071328f, -0.24307857f, -0.035482425f, -0.27579114f,
+        0.23507375f, -0.084578425f, 0.2961553f, -0.27851433f, 0.18920113f, 0.1332972f, 0.06623124f, -0.36586624f,
+        0.008635185f, 0.2857452f, 0.06407768f, 0.16551168f, -0.1810459f, -0.30979338f, 0.29838175f, -0.013143757f,
+        -0.09016388f, 0.39813882f, 0.009567431f, -0.1932179f, 0.017307298f, -0.11965616f, 0.0137497755f, -0.050170507f,
+        0.16890387f, -0.042638097f, 0.22269489f, -0.18551768f, -0.083024345f, 0.039865978f, -0.028590547f, 0.24600303f,
+        0.166313f, 0.034836736f, 0.042681526f, 0.008706603f, -0.22620055f, -0.3488727f, -0.1069223f, -0.08911192f,
+        0.12730467f, -0.09143425f, -0.12060921f, 0.099404186f, -0.009452313f, 0.2371225f, 0.20929284f, 0.18534872f,
+        0.11739405f, 0.005287337f, -0.14379738f, 0.043958914f, -0.013351466f, -0.06851852f, 0.16192952f, 0.22390269f,
+        0.19027258f, -0.2282659f, 0.0705216f, -0.008549149f, 0.1162461f, 0.17295103f, -0.07607895f, -0.17476498f,
+        0.043363508f, -0.11245022f, 0.052338134f, -0.059146788f, 0.115075916f, -0.14826533f, 0.15247343f, 0.07437821f,
+        -0.04301013f, 0.2364319f, 0.06443747f, 0.11699027f, -0.08947023f, -0.11116075f, -0.31733578f, 0.21609531f,
+        0.036983196f, -0.11673205f, 0.029729107f, -0.106815524f, 0.17904696f, -0.16385882f, -0.14754517f, 0.12342688f,
+        -0.11771428f, 0.036020514f, -0.063214205f, -0.046599414f, 0.002373038f, -0.1569752f, -0.14558414f, -0.4282569f,
+        -0.2922352f, -0.12088298f, -0.14157203f, -0.15589021f, 0.09360295f, -0.020189987f, 0.21648173f, 0.040676896f,
+        0.27298707f, 0.20396622f, -0.051306963f, 0.061504465f, 0.05715797f, 0.025662707f, -0.07036956f, -0.14059786f,
+        0.06250169f, -0.21485347f, 0.12188834f, 0.021222377f, -0.019889884f, 0.18591677f, -0.055187598f, 0.25904152f,
+        -0.1778711f, 0.3548761f, 0.16696748f, -0.03745337f, -0.116475426f, -0.10991428f, 0.021139333f, 0.09012036f,
+        0.027158162f, -0.14910533f, 0.042897724f, 0.054440342f, -0.007580661f, 0.1932679f, -0.08151058f, 0.023139125f,
+        -0.028065505f, 0.11763775f, 0.048028104f, 0.23723067f, -0.2960996f, 0.009910921f, 0.19501148f, -0.13650355f,
+        -0.1663689f, -0.1795532f, -0.15138549f, 0.12978636f, -0.22306295f, 0.0902509f, 0.07014424f, -0.13694271f,
+        0.051486347f, -0.10999649f, -0.08665015f, 0.072268315f, 0.105177425f, 0.12755193f, 0.23034884f, 0.10128141f,
+        -0.0060430006f, 0.052046116f, 0.13485202f, 0.24224177f, 0.029443566f, 0.04570895f, -0.16709693f, 0.30302197f,
+        0.05063649f, 0.16111353f, 0.20592123f, 0.05386278f, -0.24665448f, 0.07999886f, 0.1731611f, 0.1342713f,
+        0.006090661f, 0.03690101f, -0.32029343f, 0.04353741f, -0.08087285f, -0.04059039f, -0.10744123f, -0.07812121f,
+        0.06821927f, -0.023756368f, -0.1886395f, 0.16331068f, -0.058357656f, 0.084013134f, 0.077633485f, 0.0047048163f,
+        0.24547493f, 0.011731866f, -0.007812655f, -0.039116208f, -0.1948072f, -0.060648195f, -0.07191378f, 0.013742482f,
+        -0.01717178f, -0.10131647f, -0.14664096f, -0.2176302f, 0.011505268f, 0.0569036f, 0.116075896f, -0.17529781f,
+        -0.17767754f, 0.10793745f, 0.38432714f, -0.07355343f, 0.11306055f, -0.06360384f, -0.11099192f, -0.0383478f,
+        -0.057654027f, 0.021845749f, 0.11085818f, -0.038991287f, 0.010368383f, -0.022208448f, -0.11476069f, 0.07210453f,
+        -0.023158353f, -0.01675524f, 0.24417268f, -0.11993142f, 0.10762576f, 0.3057923f, -0.13354543f, -0.11983262f,
+        0.2607321f, -0.22181943f, 0.080366775f, -0.11293477f, 0.04501157f, -0.20899281f, -0.21167055f, -0.048825078f,
+        0.055750206f, 0.031299185f, -0.03291733f, -0.011879229f, -0.24005862f, 0.08902419f, 0.119893946f, 0.18920149f,
+        -0.14452943f, 0.14459273f, -0.12171014f, -0.16823049f, -0.031754803f, -0.07485803f, 0.051971834f, -0.041225538f,
+        -0.05671833f, 0.22542267f, -0.025483115f, 0.06913227f, -0.05811904f, 0.055852983f, -0.014345633f, -0.0803351f,
+        -0.052480735f, -0.31464034f, 0.0479757f, 0.20512494f, -0.16298826f, -0.45257878f, 0.33733547f, -0.010153262f,
+        -0.11116726f, -0.28447148f, 0.07260347f, -0.1320722f, 0.11500977f, 0.064123794f, -0.22796305f, -0.030702457f,
+        -0.3448766f, -0.25967473f, -0.22126797f, 0.087309964f, -0.04274587f, -0.17321017f, 0.0063092844f, -0.06275708f,
+        0.3551098f, 0.08141734f, 0.26524636f, 0.023261014f, -0.16457371f, -0.09821379f, 0.2674617f, -0.015107885f,
+        0.03057301f, -0.103100136f, -0.011172381f, -0.119622044f, 0.06705492f, -0.12656264f, 0.2434468f, 0.039725587f,
+        -0.049562767f, -0.01028726f, -0.037734862f, 0.09166801f, -0.119747885f, -0.014000045f, 0.3379609f, 0.05841863f,
+        -0.09916498f, 0.053710274f, -0.12647486f, 0.25187552f, 0.21387945f, -0.2502318f, -0.11943009f, -0.18544304f,
+        -0.07086789f, -0.026303595f, 0.05378054f, -0.098014124f, -0.033278912f, -0.16138105f, 0.0986641f, -0.036739092f,
+        0.08206611f, 0.05148337f, -0.006288927f, -0.3217229f, 0.29134172f, -0.41963768f, -0.14892633f, -0.1576979f,
+        -0.27804524f, -0.2820122f, 0.040629987f, 0.4761762f, -0.71009606f, -0.16048439f, -0.0011936434f, -0.16934232f,
+        -0.10576969f, 0.0006262865f, -0.31141025f, 0.0431731f, -0.065835856f, 0.25407833f, -0.48307398f, 0.2267894f,
+        -0.18419966f, 0.23275805f, 0.050174695f, -0.1832455f, -0.18223876f, -0.06989204f, 0.16660836f, -0.09835875f,
+        0.021302864f, -0.020526424f, -0.037050694f, -0.10796014f, -0.3357486f, 0.25514072f, -0.0804217f, -0.032833587f,
+        0.012937107f, -0.17874101f, 0.23751594f, 0.0020367433f, -0.028099429f, -0.021441992f, -0.38787115f, 0.21893124f,
+        0.10094521f, -0.16480608f, 0.07411228f, 0.07423043f, 0.05711839f, 0.26570362f, 0.09130211f, -0.28084913f,
+        -0.11343809f, 0.00023262852f, -0.034935217f, -0.0062471093f, -0.18336564f, -0.05341458f, -0.08434646f, -0.117164865f,
+        -0.029034253f, 0.010912668f, -0.034749858f, -0.13594487f, -0.20388788f, 0.07476631f, -0.03750768f, -0.22215196f,
+        -0.0669873f, 0.14713366f, -0.046239678f, 0.21163638f, -0.2148847f, 0.030049635f, 0.14943641f, -0.11178673f,
+        -0.06356802f, 0.13958237f, 0.05496009f, 0.21920893f, -0.10369788f, -0.020103406f, -0.23724928f, -0.18878494f,
+        -0.32191995f, 0.29103646f, -0.3486806f, -0.008534583f, 0.22255753f, 0.11523393f, 0.080877945f, -0.26255894f,
+        0.12870461f, 0.2636285f, -0.22469695f, -0.03587324f, -0.07678952f, 0.23186478f, -0.014902505f, -0.046309132f,
+        0.12528133f, -0.20396231f, -0.17556676f, 0.059613f, -0.053482313f, -0.014107168f, 0.03727233f, 0.07237807f,
+        -0.10339047f, -0.23269367f, -0.26136476f, 0.0033009532f, -0.046385348f, 0.13891295f, -0.20225309f, 0.013912898f,
+        -0.06092971f, 0.2626526f, -0.08945912f, -0.013657008f, -0.0047663786f, 0.04194056f, -0.15086593f, -0.063917354f,
+        0.18888944f, 0.20825878f, 0.47638464f, -0.11823619f, -0.23857631f, -0.51181066f, -0.28148875f, 0.015652621f,
+        0.19794215f, -0.06411319f, -0.03202981f, 0.04676321f, 0.24188824f, 0.23077382f, 0.070598155f, 0.05223025f,
+        0.040703602f, 0.17334075f, -0.17298566f, 0.13207217f, 0.108835965f, 0.011499545f, 0.40546066f, 0.11563376f,
+        -0.082369864f, 0.020819396f, -0.1872881f, -0.20131505f, -0.22056134f, 0.10922179f, -0.2557197f, 0.16233048f,
+        0.20228095f, -0.08891397f, -0.22981468f, -0.22694224f, 0.08918258f, -0.061301395f, -0.11219952f, -0.046407122f,
+        0.23509876f, -0.24312948f, -0.04720127f, -0.17713304f, 0.020925066f, 0.19033547f, 0.17980394f, -0.09698327f,
+        0.44492567f, 0.38510263f, -0.15906452f, -0.012837728f, -0.1337366f, -0.16390172f, 0.11648833f, 0.2916827f,
+        0.121799685f, 0.07138633f, 0.14934538f, -0.122247234f, -0.072266564f, 0.23955867f, 0.19647112f, 0.14669919f,
+        -0.045129165f, 0.056926172f, -0.2553099f, -0.078734845f, 0.2099436f, -0.075565994f, -0.23483671f, -0.21934125f,
+        -0.22849314f, -0.25528038f, -0.2520423f, -0.16304679f, 0.18647589f, 0.05417037f, 0.101337746f, -0.07687844f,
+        0.107192874f, -0.06309323f, 0.28120586f, 0.1992889f, 0.1334427f, -0.108777344f, 0.08578314f, -0.2400427f,
+        0.17902727f, 0.09143607f, -0.061505567f, 0.06476419f, 0.05045231f, -0.11657385f, 0.084878296f, -0.26185596f,
+        0.1710906f, 0.06958981f, -0.010925843f, 0.10959253f, -0.12990154f, -0.13111854f, 0.01705438f, 0.015453263f,
+        0.006315426f, -0.15664579f, 0.056094266f, -0.17333145f, 0.40908542f, -0.09656585f, 0.050102483f, -0.07668038f,
+        0.25381392f, -0.020288706f, 0.073337f, -0.22568408f, 0.11850326f, 0.05671877f, 0.09883469f, 0.1736653f,
+        -0.08394762f, -0.019677628f, -0.16664256f, 0.010381971f, -0.040173035f, -0.062893346f, -0.1498923f, -0.25348884f,
+        0.14525963f, 0.17985596f, 0.14929678f, -0.2226641f, -0.056277532f, -0.3916639f, 0.2673015f, 0.2192167f,
+        -0.16198856f, 0.22080134f, 0.22337794f, -0.00026152996f, -0.10064229f, 0.47610983f, 0.01019505f, 0.12014621f,
+        -0.082005545f, 0.08732815f, 0.1420133f, -0.19568892f, 0.045809478f, 0.038610794f, -0.022691086f, -0.04943286f,
+        0.10638991f, 0.3966057f, -0.4304271f, 0.046263713f, -0.29214126f, 0.1759547f, 0.05888685f, -0.019753026f,
+        -0.021306658f, 0.15036751f, -0.25095448f, -0.2631732f, -0.022889419f, -0.1493088f, -0.08232114f, -0.1274838f,
+        0.06675339f, 0.05562922f, 0.10523555f, -0.050359204f, 0.16316642f, 0.0154686505f, 0.22196339f, -0.21910384f,
+        -0.03343241f, -0.01066946f, -0.14873451f, 0.25149265f, -0.1976921f, 0.05752078f, 0.23227571f, 0.18903495f,
+        0.19882013f, -0.085963555f, 0.017020999f, 0.015411656f, -0.27423903f, 0.06515919f, 0.09317733f, 0.11577712f,
+        -0.15676703f, 0.19670498f, 0.17229813f, -0.2034356f, 0.11217495f, -0.32032937f, -0.18271409f, 0.05972669f,
+        0.22600485f, -0.08755397f, -0.16278067f, -0.06997647f, 0.0901774f, -0.2051354f, 0.08204442f, 0.08948644f,
+        -0.3043617f, 0.044310473f, 0.15662698f, 0.2787674f, 0.0019893283f, 0.068864085f, 0.24002755f, -0.27632204f,
+        0.12625955f, 0.21072644f, -0.059019938f, 0.039484274f, 0.08728921f, 0.20213951f, 0.072536364f, -0.090413466f,
+        0.1274793f, -0.12154106f, 0.022878803f, 0.1263559f, 0.049114745f, -0.0016717364f, -0.025612783f, 0.18765114f,
+        0.046023354f, 0.059424747f, -0.4256669f, 0.008641358f, 0.10439585f, 0.029234845f, -0.13276969f, 0.050376873f,
+        -0.18609092f, -0.099955685f, -0.08443564f, -0.035554253f, -0.19239518f, 0.14429684f, 0.08947291f, -0.32004917f,
+        -0.05301988f, 0.06907444f, 0.076512866f, 0.06423576f, 0.02928198f, -0.15479119f, -0.10168017f, -0.14131828f,
+        -0.2661218f, -0.17858304f, 0.0485319f, 0.28554076f, -0.15473442f, -0.18267652f, 0.17487502f, 0.28718373f,
+        0.13002996f, -0.41881904f, -0.124701105f, 0.5697262f, -0.120399565f, 0.17257261f, -0.2961679f, -0.23600662f,
+        0.02040221f, -0.6452865f, -0.014621161f, 0.20783107f, 0.026031973f, 0.1790586f, -0.21801525f, -0.054067716f,
+        0.010127532f, -0.4640968f, 0.2459678f, -0.38328502f, -0.15086341f, -0.12653895f, 0.0051682736f, 0.11373715f,
+        -0.08372616f, -0.1790489f, 0.12089999f, 0.25459963f, 0.08807333f, 0.13126768f, -0.22251794f, -0.117252275f,
+        -0.033182126f, -0.21047884f, -0.26571348f, -0.004925429f, 0.29055995f, 0.3045142f, 0.48544997f, 0.09832961f,
+        -0.13646373f, -0.07834484f, 0.069706924f, -0.32323927f, -0.06245839f, -0.06740565f, -0.13820308f, -0.14726385f,
+        -0.14551598f, -0.38195777f, -0.33295387f, -0.46548706f, 0.15584448f, 0.12545975f, 0.13919608f, 0.1126012f,
+        -0.5222676f, 0.16070643f, -0.58178663f, 0.6071892f, -0.14341952f, -0.1800721f, -0.19366172f, -0.16084316f,
+        0.27627504f, -0.036469698f, 0.102790914f, 0.43969747f, -0.7294369f, 0.22282556f, -0.4373464f, -0.37424645f,
+        -0.062354498f, -1.0186063f, -0.21328919f, 0.48828897f, 0.42405152f, 0.49436224f, -0.81256336f, -0.24959339f,
+        -0.5255382f, -0.9325295f, 0.5513796f, 0.4642271f, -0.20122887f, -0.13990715f, -0.61822724f, -0.007739433f,
+        -0.14212999f, -0.45916018f, -0.3609414f, 0.027500628f, -0.5529259f, -0.25119206f, -0.099914424f, -0.13970806f,
+        -0.101528384f, -0.34779236f, -0.22454427f, -0.14606105f, 0.47954732f, 0.63954127f, 0.4039944f, 0.055782076f,
+        0.5160519f, 0.08507888f, 0.072098844f, 0.48161235f, -0.5954445f, 0.04900117f, -0.33582056f, -0.6577029f,
+        -0.051018327f, -0.29102403f, -0.5208809f, -1.0436653f, 0.07423656f, 0.50735265f, -0.14127268f, -0.5252055f,
+        0.0023368907f, 0.18181856f, -0.21707444f, 0.06616825f, -0.00869956f, -0.14984739f, -0.075917795f, 0.09183764f,
+        0.063180044f, 0.2408488f, -0.018563805f, 0.09956358f, -0.09162383f, 0.16654828f, -0.12183863f, -0.035754856f,
+        0.00921061f, -0.10881714f, -0.02338626f, 0.18924405f, 0.07461305f, 0.04207761f, -0.014235258f, -0.025820656f,
+        -0.01567979f, 0.032650933f, 0.118056156f, -0.20718253f, 0.08362617f, 0.2391226f, -0.08620018f, 0.0925613f,
+        0.069926165f, -0.18683225f, 0.20537628f, 0.107308045f, -0.05914204f, -0.14340904f, 0.14264691f, -0.06329f,
+        -0.018290214f, 0.1631192f, 0.046808925f, -0.04749581f, 0.21816993f, 0.2692222f, 0.08252764f, 0.15745379f,
+        0.17234133f, 0.06642124f, -0.21566464f, 0.045538556f, 0.0123988325f, -0.2825014f, 0.13933818f, -0.17293489f,
+        0.29989856f, -0.051270258f, -0.09346814f, -0.11352705f, 0.14109123f, 0.035089836f, -0.2447609f, -0.034187146f,
+        -1.0511129f, 0.05847429f, -0.6689992f, 0.42904353f, 0.19873197f, -0.21730861f, -0.34985727f, -0.22188672f,
+        -0.070577994f, 0.4665354f, -0.052840475f, 0.022443451f, -0.12060617f, 0.39283344f, -0.98707986f, 0.06506092f,
+        0.12799211f, -1.1478922f, -0.6187366f, 0.68564075f, -0.8923063f, 0.07332574f, -0.22558138f, -0.17021155f,
+        0.2433414f, 0.44202802f, 0.3846795f, 0.20505968f, -0.11043732f, 0.34486806f, -0.13521281f, 0.24252343f,
+        -0.05999105f, 0.3256652f, -0.69232136f, -0.39059258f, -0.23161907f, -0.3593561f, -0.16581841f, 0.46517578f,
+        0.20343253f, -0.57535076f, 0.21987425f, 0.15720937f, -0.38448927f, 0.24909046f, 0.2395499f, 0.12492969f,
+        0.2132922f, -0.48336512f, -0.322457f, -0.7421918f, -0.15020382f, 0.5778492f, -0.060584005f, -0.21593937f,
+        0.13758299f, -0.93768525f, 0.18544538f, 1.1326553f, 0.2276261f, -0.019196087f, 0.6392728f, 0.7522832f,
+        -0.93138534f, 0.14156422f, -0.096545465f, -0.288337f, 0.1911552f, 0.28563166f, -0.08191858f, -0.08836446f,
+        -0.3321065f, 0.11498474f, 0.44893837f, -0.21148f, -0.024251841f, 0.1445512f, -0.8870675f, -0.40338156f,
+        0.49247316f, 1.1856368f, -0.59028846f, 0.43724075f, 0.03574306f, 0.39737603f, -0.13780539f, -0.01704058f,
+        -0.039052665f, -0.21316478f, 0.7325922f, 0.38673988f, -0.5543546f, 0.13537873f, -0.018165817f, 0.26186565f,
+        -0.17172527f, 0.19714104f, 0.13646993f, 0.20765266f, 0.22686966f, -0.0078646345f, -0.1937775f, -0.36578852f,
+        0.025206462f, 0.1284495f, -0.09076587f, 0.40530792f, 0.28028166f, 0.47689202f, 0.05425327f, 0.24084234f,
+        -0.12338703f, -0.45375398f, 0.266457f, -0.061613675f, -0.3705685f, -0.18296662f, 0.13116391f, -0.2829111f,
+        -0.20637433f, -0.5102074f, -0.8139183f, -0.012837504f, -0.06643492f, 0.50607085f, -0.23845567f, 0.33552298f,
+        -1.1372802f, -0.3327721f, 0.6879051f, -0.24427766f, -0.05493157f, -0.04825075f, -0.10963212f, -0.011539349f,
+        0.25838983f, -0.013372497f, -0.47772577f, 0.1504667f, -0.13621834f, 0.42955777f, -0.9776389f, -0.051007103f,
+        -0.11628056f, -0.17792177f, 0.20641167f, -0.44570762f, 0.35814518f, -0.6649215f, 0.18093827f, -0.32063332f,
+        0.07773147f, 0.15056227f, -0.21133897f, -0.22533761f, 0.41069457f, -0.26769918f, -0.71013653f, -0.8529881f,
+        0.16674103f, 0.19369033f, 0.40892318f, 0.39497638f, -0.49219903f, -0.11085342f, 0.4598908f, 0.35656083f,
+        0.31818184f, 0.23147786f, 0.24532014f, -0.2352847f, -0.24176611f, -0.66415554f, 0.20998508f, 0.2000573f,
+        0.19688684f, 0.080096774f, 0.42619634f, 0.7595658f, -0.341426f, -0.043537814f, -0.24357648f, -0.057991408f,
+        0.3825461f, 0.4478326f, -0.20843509f, -0.49237677f, -0.28528187f, 0.30699456f, 0.24459295f, -0.50848943f,
+        -0.27117538f, -0.3166614f, -0.06251293f, 0.50916535f, -0.09378083f, -0.012240155f, 0.042797264f, -0.018692734f,
+        0.2723837f, -0.015624878f, -0.076740965f, -0.31024373f, -0.052082382f, 0.48793924f, 1.0431328f, 0.18004227f,
+        0.060629763f, -0.5733055f, -0.13601257f, 0.1071626f, 0.41959733f, -0.14731789f, -0.4835748f, 0.109977715f,
+        -0.18530329f, -0.04166288f, 0.05123487f, 0.25859767f, -0.25509584f, -0.12976243f, 0.11779938f, -0.17142737f,
+        0.10095848f, 0.18237877f, -0.2885705f, 0.04306683f, 0.14315887f, 0.23061956f, 0.31822282f, 0.275969f,
+        0.5065646f, 0.2857242f, -0.40286914f, -0.38820013f, -0.14375512f, -0.103167705f, 0.44588253f, 0.52424717f,
+        -0.43566883f, -0.12955967f, -0.12316542f, -0.3321661f, 0.0087860115f, -0.0052075353f, 0.34113714f, -0.20173422f,
+        0.1556193f, 0.15135054f, 0.3014315f, -0.088346004f, -0.009794457f, -0.1227393f, -0.05786713f, -0.08795979f,
+        0.1830035f, -0.03238196f, 0.01747905f, 0.10975908f, 0.614765f, 0.16809128f, 0.15634096f, -0.62445545f,
+        0.1828506f, -0.25989613f, -0.0408866f, 0.101524524f, -0.83488727f, 0.031769536f, 0.57699645f, 0.4764814f,
+        -0.19662857f, 0.70342517f, 0.3618253f, -0.12181792f, -1.3483297f, -0.87612665f, -0.07523884f, -0.2695747f,
+        -0.43527824f, 0.35456333f, -0.7947195f, -0.6363268f, 0.29216924f, -0.30188143f, -0.5587468f, 0.049666137f,
+        -0.1884869f, 0.19946791f, 0.0012292068f, 0.180709f, -0.7962391f, 0.29701054f, 0.02747989f, 0.2415701f,
+        -0.7661186f, 0.08615255f, 0.07490167f, -0.25366896f, -0.44825894f, 0.26274586f, -0.9874615f, 0.1274335f,
+        -0.008948576f, -0.06815723f, -0.46819618f, 0.0424082f, 0.026027253f, -0.100756496f, 0.13128434f, 0.5383223f,
+        -0.510541f, 0.39636135f, -0.13626651f, 0.6900713f, 0.20322183f, 0.19054551f, 0.03250697f, -0.20747592f,
+        -0.39735773f, 0.09377351f, 0.13542959f, 0.22881076f, 0.22971918f, 0.16778143f, 0.02070185f, -0.1795225f,
+        -0.14443389f, -0.090046845f, -0.11472823f, 0.09655753f, 0.10678535f, -0.3633437f, 0.08918636f, -0.25622654f,
+        -0.26167467f, 0.04172058f, -0.10675077f, -0.25137788f, 0.2173983f, -0.3848447f, -0.20415989f, 0.03708317f,
+        0.082509175f, 0.037385933f, -0.6746936f, 0.40337154f, 0.13841385f, 0.17144835f, -0.14190674f, -0.16796322f,
+        -0.2880205f, 0.20324892f, 0.07911808f, 0.20610061f, 0.12574403f, 0.21953747f, 0.26315287f, 0.063492656f,
+        -0.5213326f, -0.005469046f, -0.19560193f, -0.32997793f, 0.2947428f, 0.56705815f, -0.10250907f, 0.19809483f,
+        -0.1952868f, 0.3243979f, -0.0977562f, -0.16930792f, -0.18986401f, 0.32744542f, -0.26822528f, 0.105623595f,
+        0.27382725f, 0.35865605f, -0.23460998f, 0.13603818f, 0.37293562f, 0.31901848f, 0.23545969f, 0.37242085f,
+        0.022107292f, -0.006502053f, 0.16082318f, 0.010601078f, -0.1355878f, 0.14530627f, 0.16189505f, -0.1168072f,
+        0.17700043f, 0.047914308f, 0.05156924f, 0.14733976f, -0.06589604f, 0.19334961f, 0.019402908f, 0.002090882f,
+        -0.17194635f, -0.119209275f, -0.08357352f, 0.1253623f, -0.069710754f, -0.39850327f, -0.0017448172f, 0.0013333567f,
+        -0.112211816f, -0.22113584f, -0.1254172f, 0.2489408f, 0.0111975605f, 0.04756986f, 0.1576556f, -0.00781099f,
+        0.20721708f, -0.34479427f, 0.19490421f, 0.008835167f, -0.055846337f, 0.012073881f, 0.0751791f, 0.3082541f,
+        -0.27008346f, -0.10176892f, 0.21980064f, 0.014744452f, 0.08015791f, -0.033094987f, 0.03418588f, 0.3894131f,
+        -0.082143635f, -0.16129757f, -0.2119804f, -0.03952731f, -0.1295411f, 0.12064046f, 0.09246278f, 0.15083067f,
+        0.13610393f, -0.07885057f, -0.2391857f, -0.24053971f, 0.1417509f, 0.043918874f, 0.25797752f, 0.086031735f,
     };
-    for (int i = 0; i < 4096; ++i) t30_[i] = w[i];
+    for (int i = 0; i < 3072; ++i) t30_[i] = w[i];
   }
 
   void load_t31_() {
-    const float w[320] = {
-        0.058070514f, 0.070588686f, 0.07704189f, -0.07911685f, -0.11758611f, 0.05667826f, -0.024519783f, 0.078095555f,
-        0.03985069f, -0.11095644f, 0.1515582f, -0.097676456f, 0.01076155f, -0.05184895f, -0.10380917f, 0.19248587f,
-        -0.10715625f, -0.14946467f, -0.2419916f, 0.12203485f, 0.012709394f, -0.21415603f, 0.0882958f, -0.42024934f,
-        0.23811011f, -0.00083470583f, 0.05917965f, 0.035919286f, 0.049843732f, -0.10404663f, 0.008564719f, -0.09711595f,
-        0.06549841f, -0.20751847f, 0.07629705f, -0.20292665f, 0.06437926f, 0.12960748f, -0.3707529f, 0.13029523f,
-        0.14924663f, 0.105116755f, 0.0059132064f, 0.04447793f, -0.5243046f, -0.16287026f, -0.10892645f, -0.12412261f,
-        -0.032367986f, 0.204091f, -0.12238872f, -0.06696006f, 0.11685655f, 0.014356452f, 0.052726727f, 0.032385774f,
-        -0.16153683f, 0.16353321f, -0.110348605f, -0.02196321f, -0.39928743f, -0.03183115f, 0.27871743f, -0.05312222f,
-        0.052163146f, 0.07135672f, -0.19778976f, -0.008395833f, 0.08172305f, 0.012961083f, 0.09782923f, 0.020183058f,
-        0.073133916f, 0.079191774f, -0.48916635f, 0.1001329f, -0.348658f, -0.031801745f, -0.12910886f, 0.18702282f,
-        -0.022302441f, 0.049572494f, 0.05964325f, 0.09835751f, -0.1248881f, -0.09647681f, -0.009087355f, 0.10118269f,
-        0.06430326f, -0.03289904f, 0.037942957f, -0.15680984f, -0.035520166f, 0.092345536f, 0.030646026f, 0.13839462f,
-        -0.28626987f, 0.3033459f, -0.010208337f, -0.33557597f, -0.32320884f, 0.10353802f, 0.15551303f, -0.21065426f,
-        0.15193972f, -0.054214567f, -0.11912358f, -0.25441092f, -0.20076472f, 0.3308293f, 0.21188205f, 0.1501304f,
-        -0.1364574f, -0.16778012f, -0.25726566f, 0.04667965f, -0.022964602f, 0.016573321f, -0.22201549f, 0.070135094f,
-        0.11004798f, 0.21412696f, -0.17123826f, -0.3543136f, -0.04096997f, -0.097883284f, 0.0050904723f, -0.12547839f,
-        0.15149815f, 0.058808196f, -0.18655059f, -0.02125316f, -0.025241878f, 0.04607026f, 0.103585735f, -0.30711806f,
-        0.19318585f, -0.14245462f, 0.044268012f, 0.13847572f, 0.13736513f, -0.039113175f, -0.3224228f, 0.12930806f,
-        0.032312796f, -0.19669649f, -0.024934258f, 0.08573114f, 0.15702765f, 0.0047300365f, -0.034957092f, -0.2476525f,
-        -0.0011975166f, 0.12731159f, 0.08788184f, 0.031336762f, -0.009370181f, -0.08768873f, -0.0960861f, 0.07574851f,
-        -0.059091542f, -0.11652962f, -0.21073954f, -0.099645294f, 0.21525003f, 0.11502554f, 0.022685407f, -0.21153072f,
-        0.069783054f, -0.033847697f, -0.033241257f, 0.13641283f, -0.34139976f, -0.00090417755f, 0.13643979f, -0.021541884f,
-        0.13260932f, 0.015330431f, -0.018809246f, -0.116218515f, -0.0142107f, -0.014718352f, 0.029243851f, -0.02578194f,
-        -0.01759178f, 0.03677818f, 0.12769207f, 0.09066031f, -0.5794793f, 0.054171372f, -0.047849983f, 0.05571758f,
-        0.059868507f, 0.10068926f, -0.13278626f, 0.09936438f, -0.00478477f, -0.1388588f, -0.208911f, 0.11390743f,
-        0.056146253f, -0.1272773f, 0.011492578f, -0.037042122f, 0.04508688f, 0.044706058f, -0.0013296723f, 0.077030025f,
-        0.07316274f, -0.1351713f, 0.048289016f, -0.033337805f, -0.016163234f, 0.115175255f, -0.087549716f, 0.04256629f,
-        0.10287045f, 0.0068174233f, -0.034123775f, -0.13134174f, 0.12829842f, -0.039991412f, -0.26634863f, -0.026443968f,
-        0.08364498f, 0.04858481f, -0.18067148f, -0.1288833f, 0.06666457f, 0.113547936f, 0.019359117f, 0.05303667f,
-        0.04787023f, -0.05622836f, -0.111707374f, 0.083065465f, -0.085682854f, -0.091091335f, 0.19808242f, -0.1350207f,
-        0.029429095f, -0.01905063f, 0.0645817f, 0.070161924f, -0.09431079f, 0.116535686f, 0.004563462f, 0.057445765f,
-        -0.11676633f, -0.08448627f, 0.0035746219f, 0.17327696f, -0.1974017f, -0.2383246f, 0.10976783f, 0.18239531f,
-        0.08109177f, -0.003258009f, -0.38747996f, -0.096402906f, -0.05528871f, 0.007322059f, -0.068113506f, -0.15916121f,
-        0.09700026f, -0.19731909f, 0.16893701f, 0.039611686f, -0.192572f, 0.060192f, -0.017566204f, 0.12322404f,
-        0.20062141f, -0.04794157f, -0.4989392f, 0.08053687f, -0.05584051f, -0.061609674f, -0.05269249f, 0.028245457f,
-        -0.083786346f, 0.2934275f, -0.04870311f, -0.21393704f, -0.012296109f, 0.1438218f, -0.07584354f, -0.27860957f,
-        0.1586356f, 0.011621627f, -0.14918528f, 0.14109054f, -0.17342943f, 0.065209225f, 0.09467258f, -0.22690266f,
-        0.20454189f, 0.118432306f, -0.22529069f, 0.10150135f, -0.08087283f, -0.061504595f, -0.05571897f, -0.04435848f,
-        0.115942955f, -0.21304251f, -0.28947052f, 0.16375682f, 0.07362462f, 0.1291871f, -0.061172955f, -0.012330762f,
-        -0.09229945f, 0.13958357f, 0.013203309f, 0.055468526f, 0.1967887f, -0.21625121f, -0.42654186f, 0.12304332f,
+    const float w[4096] = {
+        -0.124023445f, 0.3566006f, 0.23762365f, -0.4225708f, 0.31218722f, 0.10894601f, -0.21760623f, 0.16663773f,
+        0.26353052f, 0.45559233f, 0.1411294f, -0.5600121f, -0.18824638f, 0.196209f, 0.00626596f, -0.479303f,
+        -0.21188192f, 0.75547546f, -0.72714376f, 0.33492622f, 0.20497642f, -0.071982786f, -0.15797353f, 0.09816779f,
+        -0.075703524f, -0.48358473f, 0.45759517f, -0.303974f, 0.57010025f, 0.49111333f, -0.013984108f, -0.24481589f,
+        0.034465212f, 0.6142729f, 0.33337012f, 0.06494544f, -0.28014708f, 0.10520554f, -0.5208092f, -0.45901668f,
+        -0.018775184f, -0.06905627f, -0.10460193f, 0.008007039f, -0.25208592f, -0.049728077f, -0.0063391216f, -0.29803926f,
+        -0.3628941f, -0.090136915f, -0.008794602f, -0.37340915f, 0.32822448f, 0.0018364683f, -0.10365498f, -0.18836392f,
+        -0.07047911f, 0.6254715f, 0.11385224f, -0.31158662f, 0.05028556f, 0.0009234621f, 0.2566277f, -0.3725375f,
+        -0.0034813522f, 0.2508436f, -0.38896945f, -0.18302268f, 0.041431673f, 0.05104795f, -0.039482147f, 0.10513358f,
+        -0.056333374f, 0.110153176f, -0.14481752f, -0.18809234f, -0.06891053f, 0.3234898f, -0.22514375f, -0.004607532f,
+        -0.2903188f, 0.16638361f, -0.0226484f, 0.20501792f, 0.044508986f, 0.20057093f, 0.3980688f, -0.2965708f,
+        0.24157205f, 0.3858971f, -0.21065298f, -0.1914881f, 0.30744082f, -0.19415961f, 0.19913799f, -0.20258187f,
+        -0.14613517f, -0.0011169079f, 0.13247114f, 0.27660927f, -0.30178842f, -0.07954118f, -0.56844336f, -0.25374207f,
+        -0.17448813f, -0.070169985f, 0.111467615f, -0.00029102288f, 0.07542064f, 0.090448126f, 0.14357708f, -0.14356892f,
+        0.0013434249f, 0.072590366f, 0.0725785f, 0.044780176f, -0.23160982f, 0.2220808f, 0.15980308f, 0.04370325f,
+        -0.004151588f, 0.14385207f, 0.10277741f, 0.04280303f, -0.039423615f, -0.1873369f, -0.024267748f, 0.041605797f,
+        0.37986436f, -0.54283285f, -0.06722167f, 0.28737867f, -0.29480472f, 0.03787877f, 0.044796523f, -0.005515556f,
+        0.062370863f, 0.04234037f, 0.049713716f, 0.37307197f, 0.26959318f, 0.4424758f, -0.019991215f, -0.024394551f,
+        0.12496703f, 0.21144691f, 0.18894768f, -0.09571983f, -0.45054752f, 0.23112266f, 0.1331536f, 0.064503714f,
+        0.1824255f, 0.023662886f, 0.2620619f, -0.050822444f, 0.018001407f, 0.06582868f, 0.01203904f, 0.1204283f,
+        -0.10315982f, 0.023288839f, -0.10322476f, -0.016297907f, -0.14019254f, 0.20680964f, 0.11657637f, 0.021471279f,
+        0.5219526f, 0.010195212f, 0.042798333f, -0.2189103f, 0.051822465f, -0.036463402f, 0.22117218f, 0.18268977f,
+        0.16084851f, 0.15887362f, 0.36705402f, -0.058760773f, 0.19495472f, 0.20673561f, 0.2639208f, -0.30320132f,
+        0.1611752f, 0.25319302f, -0.011571845f, -0.008178647f, 0.072814725f, 0.05682738f, -0.09363214f, 0.28062418f,
+        0.16381782f, 0.401735f, -0.49142662f, 0.181777f, 0.45036244f, 0.1683611f, 0.29870254f, 0.11265995f,
+        -0.019855872f, -0.010961277f, -0.19886082f, 0.04406028f, -0.16083331f, -0.3156495f, 0.0023272077f, -0.03386631f,
+        0.0015496273f, -0.44941843f, -0.23168151f, 0.17342944f, 0.06688527f, -0.20791622f, -0.21102044f, -0.16430913f,
+        0.20269425f, -0.016812388f, 0.38438848f, -0.10034792f, 0.28591526f, 0.29867426f, -0.32596478f, -0.076079525f,
+        -0.065404624f, -0.029568715f, -0.31797653f, 0.041387722f, 0.027458163f, -0.29168895f, 0.37033316f, 0.24974164f,
+        -0.0741757f, -0.31904006f, -0.052546926f, -0.006160012f, 0.24510103f, -0.038020525f, 0.0010710142f, -0.29190126f,
+        0.38988835f, -0.09553836f, -0.08692758f, -0.06344659f, 0.29090658f, -0.14753582f, -0.32267112f, -0.044561867f,
+        0.028911082f, 0.04153035f, -0.33506113f, -0.16057946f, 0.109069325f, 0.12662026f, 0.0035020015f, 0.14424421f,
+        -0.45831084f, -0.05342738f, 0.20737739f, 0.033816595f, 0.076850146f, 0.053550214f, 0.08520519f, 0.2769857f,
+        -0.047857393f, -0.035155535f, 0.04857366f, -0.1974759f, -0.019344239f, 0.0072073014f, 0.11706758f, 0.2065616f,
+        0.07134121f, 0.09098206f, -0.25118694f, 0.088414535f, 0.25896436f, -0.26095438f, 0.1787121f, -0.23488286f,
+        0.17977297f, 0.11688804f, 0.123448916f, 0.08394519f, -0.18551621f, 0.07087058f, -0.07109364f, -0.14391832f,
+        0.107648544f, -0.05358488f, 0.11564427f, 0.09035387f, -0.0067660487f, 0.063224815f, -0.10772818f, 0.10225048f,
+        0.17644624f, 0.027499452f, -0.0062559517f, -0.32957694f, 0.021929268f, 0.00044244144f, 0.43702075f, -0.11852838f,
+        -0.106468216f, -0.20033088f, 0.2079664f, 0.070507705f, -0.35373023f, -0.010431512f, 0.23752044f, -0.40175256f,
+        -0.0014755164f, 0.36774328f, 0.28801757f, -0.2942826f, 0.17222534f, 0.030769927f, 0.37213427f, 0.14146642f,
+        -0.20841059f, -0.3467595f, 0.328699f, -0.021710996f, -0.1819556f, -0.65627366f, -0.08872424f, -0.06517074f,
+        -0.3448461f, -0.054762103f, -0.06691014f, -0.23413682f, 0.27496818f, -0.28227204f, 0.1914984f, -0.14439936f,
+        -0.030058969f, -0.42526257f, -0.07357565f, -0.20754775f, -0.05804005f, 0.4061091f, 0.5125498f, 0.11968896f,
+        -0.17623235f, 0.03995899f, -0.05897399f, 0.12889573f, 0.015637178f, 0.081415534f, 0.104288265f, 0.18820742f,
+        -0.09357139f, -0.39252114f, 0.040644664f, 0.1795408f, -0.34171095f, -0.35225508f, -0.54533744f, 0.47167403f,
+        -0.05884206f, -0.33086705f, -0.13382538f, -0.28500572f, 0.14548184f, 0.4814757f, -0.10536321f, 0.14390433f,
+        0.040080715f, -0.24695621f, 0.3452121f, -0.30533022f, -0.4043658f, 0.020064024f, -0.11937138f, -0.004304512f,
+        0.2510704f, -0.058697958f, 0.22617924f, 0.51593417f, 0.09191244f, 0.41416863f, 0.19385685f, 0.089577235f,
+        -0.3522206f, -0.03576964f, 0.17155798f, 0.032755975f, -0.058439005f, 0.083030626f, -0.028740758f, -0.21929455f,
+        0.14279106f, 0.5029723f, -0.015642287f, 0.06915151f, 0.17436533f, -0.022506861f, 0.28283682f, -0.0657698f,
+        -0.1306531f, -0.06587568f, 0.05602792f, -0.14209677f, 0.04454434f, 0.11232852f, 0.14925629f, -0.11157463f,
+        -0.016023947f, 0.084119804f, 0.033824813f, 0.16472073f, 0.23218608f, -0.044394296f, 0.39435965f, 0.03455354f,
+        -0.39675206f, -0.10068956f, 0.05950832f, -0.45768315f, -0.0058462955f, -0.1361196f, -0.010759031f, -0.057202518f,
+        -0.14020313f, 0.25346357f, 0.11362188f, -0.33119336f, -0.1555445f, 0.051156018f, 0.019107966f, -0.098114826f,
+        0.07887362f, 0.3383158f, 0.17205237f, 0.097961515f, 0.036469374f, -0.02473385f, 0.049004752f, 0.31460455f,
+        -0.39459538f, 0.36366895f, 0.09601714f, 0.26865745f, -0.042084597f, 0.36440495f, 0.04274132f, -0.20866075f,
+        0.046688005f, -0.042980082f, 0.20107347f, 0.013517053f, -0.18216102f, 0.15883008f, -0.3086754f, -0.07387248f,
+        -0.09000796f, -0.015463188f, -0.17847587f, 0.09994685f, -0.5540629f, -0.2416486f, 0.32165876f, -0.35593957f,
+        0.11907782f, 0.037497506f, -0.16084528f, -0.047526956f, -0.11197302f, -0.24201122f, -0.100319654f, 0.108187966f,
+        -0.42594534f, 0.08651443f, 0.23166436f, -0.13952821f, 0.079171956f, -0.46861628f, 0.073793165f, 0.30979374f,
+        0.059730984f, 0.0059839026f, 0.1454312f, 0.058111325f, 0.13426365f, 0.016059605f, 0.3908684f, -0.32328054f,
+        -0.126403f, -0.14197795f, 0.087596536f, -0.056272727f, -0.1041414f, 0.42942882f, -0.24779215f, 0.2962486f,
+        -0.249442f, 0.5097704f, -0.111914955f, 0.064142816f, 0.25573653f, -0.017715756f, -0.0784323f, 0.009483383f,
+        0.04610215f, 0.08462503f, 0.02516297f, -0.120862044f, -0.00998875f, -0.3013809f, 0.001424948f, -0.21049371f,
+        0.07100155f, -0.009178798f, -0.25243986f, 0.06427579f, -0.19385788f, 0.11119003f, 0.12452474f, 0.26002267f,
+        0.39002815f, 0.13764118f, 0.039225295f, 0.378619f, -0.17094189f, -0.5055594f, 0.37602204f, -0.06317003f,
+        -0.07494266f, -0.13155565f, 0.26141384f, -0.110743605f, 0.25982213f, 0.033348814f, -0.26831862f, -0.037265103f,
+        0.010933154f, 0.22629133f, 0.23192978f, 0.032093618f, 0.1967705f, 0.13894856f, -0.09248212f, 0.19027176f,
+        -0.09563998f, -0.12779145f, 0.35919708f, 0.043159723f, -0.2464133f, -0.06838814f, -0.15023564f, -0.36022127f,
+        0.18296552f, 0.0027842738f, -0.38681328f, 0.38794354f, -0.0008234241f, -0.0945669f, -0.22596598f, 0.01311139f,
+        -0.34498256f, -0.19757152f, -0.18711396f, 0.087535396f, 0.095852986f, -0.011176422f, -0.0171046f, -0.13453902f,
+        -0.15738137f, -0.15204331f, 0.04706831f, -0.069508865f, -0.039202362f, -0.061830644f, -0.14089707f, 0.07313278f,
+        -0.21316518f, -0.2003185f, 0.0032470003f, 0.035943635f, -0.022986779f, -0.2919542f, 0.021149907f, 0.13418058f,
+        0.0013330093f, 0.011721443f, 0.17402531f, -0.025607815f, -0.09673358f, 0.32107037f, -0.02098614f, -0.11846572f,
+        -0.02713288f, 0.1382831f, 0.11087902f, 0.16163436f, 0.044035748f, 0.06205016f, -0.24854344f, -0.094726205f,
+        0.27534565f, 0.13106312f, -0.2292826f, 0.101366505f, 0.038645294f, 0.029870689f, -0.21125735f, 0.28002965f,
+        -0.39597896f, 0.00876375f, -0.2615728f, 0.36258754f, 0.22408499f, -0.11717211f, 0.10880155f, 0.04332478f,
+        -0.049368266f, 0.09208136f, -0.21071358f, 0.32528448f, -0.054762647f, 0.22665195f, 0.34266663f, 0.17243172f,
+        -0.03439585f, -0.123625726f, 0.17558667f, 0.022427982f, 0.17259175f, -0.02059895f, -0.060749386f, 0.42609996f,
+        0.16536355f, 0.14927253f, 0.0962301f, 0.24395604f, -0.12858672f, 0.028747415f, 0.20327106f, 0.36849925f,
+        0.024620777f, 0.009334371f, 0.12842421f, 0.008724267f, 0.22390977f, 0.19038588f, -0.07243871f, 0.08568972f,
+        -0.285824f, 0.26429722f, -0.12814914f, -0.0062798345f, -0.023947109f, 0.17034034f, -0.09404592f, 0.41821235f,
+        0.071316145f, 0.01712874f, 0.005577719f, 0.032318495f, 0.10244478f, -0.1722606f, -0.121864006f, 0.12467411f,
+        -0.14463684f, 0.06608526f, -0.19651966f, 0.17511155f, -0.38153f, -0.022671418f, -0.3286032f, 0.010856438f,
+        0.3782444f, 0.056027506f, -0.19667748f, -0.26063693f, -0.036853913f, -0.069262326f, 0.17872272f, -0.49009082f,
+        -0.29818535f, -0.36035773f, -0.56129324f, -0.20414269f, 0.0008989702f, -0.009490038f, 0.13626817f, -0.3082687f,
+        0.35512638f, 0.040208906f, 0.1181721f, 0.057417125f, 0.3840433f, 0.3692501f, -0.050095234f, 0.022482155f,
+        0.25867188f, -0.05747298f, 0.10269251f, 0.093889855f, 0.03172674f, -0.016829247f, -0.31641823f, -0.009206387f,
+        -0.20413311f, -0.17061533f, -0.17377198f, 0.17373383f, 0.11049202f, -0.15846163f, -0.059458867f, -0.08056038f,
+        -0.2945736f, -0.044347476f, -0.04866322f, 0.3197807f, 0.08690708f, -0.0056892405f, -0.15509501f, 0.21308695f,
+        0.1520165f, 0.00026082486f, -0.014567282f, 0.019481165f, 0.12940988f, -0.018992763f, -0.24124959f, -0.013187312f,
+        -0.10902971f, -0.06906947f, -0.049899057f, -0.11132821f, 0.0374411f, -0.06411233f, 0.20590578f, -0.39005628f,
+        -0.2834466f, 0.39168105f, 0.122861564f, 0.30530202f, -0.06352429f, -0.092726305f, 0.13474385f, -0.06120078f,
+        0.205117f, -0.2228655f, 0.16886856f, -0.36638042f, -0.048204042f, -0.23602922f, 0.10993585f, 0.111008696f,
+        -0.20631398f, -0.32482007f, -0.15340167f, 0.26444468f, 0.16849963f, -0.110297024f, 0.23174797f, 0.2173069f,
+        -0.28087103f, -0.3770023f, -0.09793812f, 0.035187345f, -0.2681504f, 0.083909206f, -0.12106553f, -0.117467165f,
+        0.2714553f, -0.11770751f, -0.34688336f, -0.12243218f, -0.2663722f, 0.3489084f, -0.14985393f, -0.32294327f,
+        -0.14638916f, 0.4600011f, -0.3850345f, 0.15225077f, -0.3192005f, -0.13444136f, 0.4451408f, 0.33621126f,
+        0.0231144f, 0.039486516f, -0.37980938f, -0.032269232f, -0.42493114f, 0.13997734f, 0.20074828f, 0.42733684f,
+        -0.38355777f, -0.013834598f, -0.34646648f, 0.40831968f, 0.13821714f, -0.121072724f, 0.2663675f, 0.28579897f,
+        -0.32859746f, 0.13458423f, -0.016534572f, -0.33428282f, 0.22906405f, 0.4697955f, 0.06542207f, 0.11311036f,
+        -0.4081753f, -0.052342437f, 0.09232977f, 0.09092211f, -0.28721672f, -0.3319356f, -0.14833935f, 0.21644899f,
+        -0.49080274f, -0.62624276f, -0.3669925f, 0.16688716f, 0.33327267f, 0.20140232f, 0.22549589f, 0.28310454f,
+        -0.32689825f, -0.06336915f, 0.4623451f, 0.0041921f, -0.29592994f, -0.47637826f, -0.22437981f, 0.35041443f,
+        0.36342543f, -0.100115985f, -0.09078232f, -0.103707336f, -0.16055483f, 0.18844908f, 0.0034017402f, 0.1934153f,
+        0.008403512f, -0.07379886f, -0.16605908f, 0.19437595f, 0.13218468f, -0.33157575f, 0.0003815617f, 0.12887663f,
+        0.11541002f, -0.16382496f, 0.042882152f, 0.308769f, -0.0928301f, -0.0053252354f, 0.033269804f, 0.21154128f,
+        0.22950606f, 0.31062356f, 0.09760765f, 0.1903449f, -0.2176278f, 0.06431173f, 0.12676893f, -0.17704059f,
+        0.060022697f, 0.33102328f, 0.28803855f, -0.010305934f, 0.33381653f, 0.00028969173f, -0.0174728f, -0.11303321f,
+        -0.17730701f, 0.4602485f, 0.037893813f, 0.06339931f, 0.06563423f, 0.3117093f, 0.3368654f, 0.09139864f,
+        -0.15200879f, -0.029554147f, -0.011259877f, 0.2907591f, 0.41723573f, -0.0949462f, -0.26901615f, 0.12903695f,
+        -0.16882804f, -0.04362371f, -0.13442521f, -0.0030865467f, 0.00332005f, 0.016629888f, 0.017560478f, 0.31534502f,
+        -0.034752164f, 0.55565214f, -0.19299154f, -0.10894307f, 0.81706524f, -0.258677f, 0.09593618f, -0.32734072f,
+        1.2329295f, 0.42770886f, -0.9366172f, 0.20832239f, -0.051454622f, -0.24325562f, -0.2941157f, -0.17433852f,
+        0.5853288f, 0.2312248f, -0.13659851f, 0.55464846f, 0.3326696f, -0.5154133f, -0.55066204f, 0.34672934f,
+        0.35229653f, 0.022141827f, 0.504223f, -0.47868207f, 0.22455513f, 0.11365037f, -0.47251076f, 0.15196416f,
+        0.5770374f, 0.083135724f, -0.013472551f, -0.45022893f, 0.15583803f, 0.23134977f, 0.5303585f, -0.043027744f,
+        0.064896636f, -0.49425015f, 0.032651264f, 0.17877643f, 0.08852208f, 0.3111103f, 0.23341578f, -0.66912967f,
+        -0.1642628f, -0.14110072f, -0.34499454f, 0.0545177f, 0.4451341f, -0.10203972f, -0.38639918f, -0.24226965f,
+        0.56927323f, -0.047510244f, -0.33210292f, -1.0013738f, 0.1857257f, -0.29010013f, -0.1407748f, -0.55759364f,
+        0.30609682f, 0.012136559f, 0.23987277f, 0.20849814f, 0.53922546f, -0.11299925f, 0.10951433f, 0.07371581f,
+        -0.052738793f, -0.064253755f, 0.011564496f, 0.15864532f, 0.05997607f, 0.044161346f, 0.1860739f, 0.006750422f,
+        0.05877538f, 0.21744761f, 0.50866926f, -0.095731385f, -0.1083345f, -0.30953014f, 0.040248126f, 0.18704799f,
+        0.22457443f, 0.13353352f, 0.07211065f, -0.01985783f, -0.13802612f, -0.11007109f, 0.12351367f, 0.1563207f,
+        -0.04755108f, 0.051542558f, 0.029835729f, -0.004572883f, 0.16893147f, -0.31622303f, 0.20100757f, 0.024484271f,
+        0.25189456f, 0.055127975f, -0.018542495f, 0.3311541f, 0.3670217f, 0.093267955f, 0.11326834f, -0.18407172f,
+        -0.22760713f, -0.2028358f, -0.45297897f, 0.2483311f, -0.2919086f, 0.1330976f, -0.06361252f, -0.0791652f,
+        0.20052326f, 0.2404816f, -0.26615363f, 0.27705094f, 0.13411002f, 0.10317904f, -0.113059126f, -0.12902282f,
+        -0.24242534f, 0.19305876f, 0.27151808f, 0.15016241f, -0.15338661f, 0.14923848f, 0.010075173f, -0.103277326f,
+        -0.26334178f, 0.013049404f, -0.050041754f, -0.23357493f, 0.010524697f, -0.018271485f, -0.26986316f, 0.06025473f,
+        -0.06271797f, -0.0014065157f, 0.33912235f, -0.040344596f, 0.06261744f, 0.44088972f, 0.03275324f, 0.37798673f,
+        -0.01985337f, 0.032775015f, -0.17455406f, 0.24741709f, 0.018250816f, 0.13832843f, 0.041496556f, 0.0162719f,
+        0.0389584f, -0.5355165f, 0.039740477f, 0.28223595f, -0.1702451f, -0.09565072f, 0.17119828f, 0.1065453f,
+        -0.09480521f, 0.22220817f, -0.0069999686f, -0.09490346f, 0.5350164f, 0.19784117f, 0.10591126f, 0.010988288f,
+        0.30727923f, -0.066873655f, -0.0011646862f, 0.10477004f, 0.17737111f, -0.28302675f, 0.13991845f, -0.18574138f,
+        0.077710986f, 0.19656605f, -0.034518898f, -0.080673285f, -0.38354623f, 0.27541044f, -0.14958024f, 0.045363206f,
+        -0.64099836f, -0.31717956f, 0.19172387f, 0.017668178f, -0.43989354f, 0.27322778f, 0.36427516f, -0.13157904f,
+        -0.14158587f, -0.56214964f, 0.8405502f, -0.7688214f, -0.03364382f, 0.46931624f, -0.41281658f, 0.5259736f,
+        -0.16790305f, -0.13974619f, 0.37142843f, 0.7365422f, 0.09234963f, -0.4141445f, 0.42070764f, 0.4338304f,
+        -0.5758201f, -0.18110718f, -0.2139101f, -0.23123176f, -0.06253558f, 0.74244183f, -0.4142279f, -0.60364693f,
+        0.6335611f, 0.17577143f, -0.7266024f, -0.3984494f, -0.16028935f, 0.6063893f, -0.33119276f, 0.16525726f,
+        0.35011116f, -0.12990966f, 0.17129165f, -0.83521503f, 0.8546585f, -0.7579658f, 0.3724674f, 0.11284772f,
+        0.62958586f, -0.22587518f, 0.1339248f, -0.45070106f, -0.22055565f, 0.964432f, 0.65648544f, 0.61537945f,
+        -0.16154185f, 0.045077227f, 0.822603f, 0.091020405f, -0.43721247f, 0.7075555f, -0.4771003f, 0.65778655f,
+        0.31075853f, 0.11517262f, 0.090674095f, 0.3225598f, -0.08222542f, 0.1213163f, 0.15369162f, 0.24649377f,
+        0.54452f, -0.0630451f, 0.10364128f, -0.21130458f, -0.14138868f, 0.12173418f, -0.15578884f, 0.10320223f,
+        -0.06167948f, 0.121145f, 0.17213434f, 0.15353689f, 0.0981482f, -0.18185304f, 0.3563574f, 0.16465078f,
+        -0.32613277f, 0.072197564f, -0.08089893f, 0.3087957f, -0.043197136f, -0.10808805f, -0.19082098f, -0.06755393f,
+        -0.17882223f, 0.2564899f, -0.11584152f, -0.14780536f, 0.05096486f, -0.03401876f, 0.16923997f, 0.2690237f,
+        0.4081144f, -0.17865339f, 0.0743468f, -0.2214441f, 0.018719967f, -0.30058962f, -0.009851559f, 0.29170325f,
+        -0.054632682f, 0.04739042f, 0.007981788f, -0.064340405f, 0.063563585f, -0.1934536f, -0.2528392f, 0.42964664f,
+        0.030068943f, 0.28408146f, 0.10122455f, -0.016926965f, -0.006699259f, -0.110526174f, -0.2511802f, -0.18529491f,
+        0.0365078f, -0.2576837f, 0.085190125f, 0.24619325f, -0.20639771f, -0.09165764f, 0.33376366f, 0.10846876f,
+        -0.36858702f, -0.05965651f, -0.040380668f, 0.23869275f, 0.19773766f, -0.14919119f, -0.20465268f, 0.058403444f,
+        0.046402283f, 0.0056748474f, 0.28098044f, 0.11976807f, 0.089882836f, -0.03814591f, -0.18779752f, -0.025335222f,
+        0.2028803f, -0.0046107187f, -0.0078503f, -0.29761082f, -0.03910673f, 0.023919655f, -0.25893977f, -0.25724265f,
+        -0.016183876f, -0.19432782f, -0.29123706f, -0.015149045f, -0.06728622f, -0.17580588f, 0.03373385f, 0.0029499857f,
+        -0.7258707f, 0.24109828f, 0.06426211f, -0.054682184f, 0.056758523f, -0.14779419f, 0.035101764f, 0.12989077f,
+        0.504771f, -0.3117989f, 0.1930568f, 0.052453768f, -0.19158301f, 0.26322767f, -0.14599434f, 0.041153815f,
+        0.14144011f, 0.031715672f, 0.13086481f, -0.13654104f, 0.18785627f, -0.06960337f, 0.15691961f, -0.39582485f,
+        0.08791245f, -0.13107076f, 0.25646326f, 0.043379787f, -0.14069022f, -0.3664115f, 0.22150978f, 0.15784848f,
+        -0.46861485f, 0.08619561f, 0.23604523f, 0.29675093f, 0.076346986f, -0.09587273f, 0.010232919f, 0.17540768f,
+        0.34135154f, 0.1114654f, -0.17907424f, -0.3723592f, 0.34826398f, 0.35666546f, -0.16019669f, -0.2335051f,
+        0.098967575f, 0.009305895f, -0.06795857f, -0.4392477f, -0.28581306f, 0.07476597f, -0.10460961f, 0.27997214f,
+        0.22207926f, -0.311947f, -0.017904766f, 0.19555861f, -0.11673713f, -0.23362072f, -0.3053129f, 0.36669523f,
+        -0.23391418f, 0.04965618f, 0.0724196f, 0.16714737f, 0.3058324f, 0.120139815f, 0.27917302f, -0.11259599f,
+        0.39010584f, 0.6847411f, -0.005972192f, 0.11244204f, -0.39015087f, -0.3624333f, -0.35878503f, 0.119731836f,
+        0.25759324f, 0.39070836f, -0.1785132f, 0.31124955f, 0.02673179f, 0.3395023f, -0.061830435f, -0.17609215f,
+        -0.014761993f, -0.36275226f, -0.5283174f, -0.13845575f, -0.2536877f, 0.031177107f, -0.4353364f, -0.16752863f,
+        0.01840039f, 0.051651556f, -0.3167021f, -0.15464738f, -0.20319673f, -0.22768614f, 0.19762394f, -0.0018387015f,
+        -0.3655482f, 0.008655428f, 0.14643914f, -0.21300526f, -0.09409334f, 0.032570515f, 0.39408037f, 0.115969084f,
+        -0.20065804f, 0.38954133f, 0.32676014f, 0.2427629f, -0.33835724f, 0.10115721f, -0.17262113f, 0.09751088f,
+        -0.6470469f, 0.032184456f, 0.2682646f, 0.08820427f, 0.34853464f, 0.2572975f, 0.27415293f, -0.33919442f,
+        -0.32835147f, -0.19266136f, -0.15491144f, 0.054737315f, -0.37097466f, -0.34650487f, -0.44562697f, -0.12811431f,
+        -0.062343907f, 0.2329054f, -0.2684953f, 0.38480332f, 0.062286288f, 0.09780822f, -0.006534455f, 0.03336101f,
+        -0.24129367f, -0.19112349f, -0.2596606f, 0.0013234788f, -0.26431587f, -0.23183273f, -0.024963014f, -0.32630616f,
+        -0.29538453f, 0.11239467f, 0.11718053f, -0.23002459f, 0.05581461f, 0.1897072f, 0.03149253f, -0.008418169f,
+        0.26242417f, -0.29931605f, 0.08060213f, -0.29226992f, 0.2913095f, 0.19095705f, 0.10458039f, 0.1342312f,
+        0.6192538f, 0.06959968f, 0.03735321f, -0.23838483f, 0.22625896f, 0.13385025f, 0.14280784f, -0.19339916f,
+        0.24402249f, -0.28693727f, 0.0146477595f, -0.17127772f, 0.2581469f, -0.07411176f, -0.13572773f, -0.103319824f,
+        0.08378523f, 0.27802795f, 0.6138058f, 0.10766245f, -0.1335153f, -0.04256238f, -0.09108249f, 0.2768189f,
+        0.3575805f, 0.10846095f, -0.21471009f, 0.16524419f, 0.32520512f, 0.02081508f, 0.11924872f, 0.09045157f,
+        0.3054797f, 0.061924662f, 0.22246371f, -0.113706015f, 0.114701204f, 0.43781447f, -0.12621263f, 0.15479678f,
+        0.28052822f, 0.08100158f, 0.20739353f, 0.15414527f, 0.23919487f, 0.17473665f, 0.115840465f, 0.18289058f,
+        -0.07475161f, -0.028059147f, -0.4103675f, 0.17650673f, 0.109615475f, 0.39068285f, 0.004104384f, -0.11748201f,
+        -0.009820782f, 0.06455506f, 0.13309793f, -0.07393585f, 0.22244494f, -0.092255645f, -0.17613627f, 0.08346627f,
+        0.19284321f, -0.030061508f, 0.2546366f, -0.16145435f, 0.057494424f, 0.18177962f, 0.10115192f, 0.15649003f,
+        0.2711345f, -0.027191177f, 0.05755992f, -0.028655577f, -0.046377562f, -0.08360361f, -0.05646897f, 0.26085183f,
+        0.026135601f, 0.3581697f, -0.09915899f, 0.061839834f, 0.4189324f, -0.14272863f, 0.016723024f, -0.10885658f,
+        -0.19440839f, -0.06057882f, 0.015822211f, -0.12306347f, -0.21726048f, 0.13360362f, -0.2698884f, -0.07313095f,
+        -0.3040336f, 0.152113f, 0.012456411f, -0.04388697f, -0.06280843f, -0.23995696f, -0.062883876f, -0.24549867f,
+        0.12080993f, -0.0013225414f, 0.44226587f, -0.025786187f, -0.2470043f, 0.13017423f, -0.09099353f, 0.036416374f,
+        0.12637721f, 0.06967076f, 0.04628047f, -0.40922356f, 0.16390398f, 0.13244711f, 0.18056993f, -0.13174337f,
+        -0.012996572f, 0.12104445f, -0.061110254f, -0.0013470058f, -0.04993895f, 0.30479395f, -0.16284119f, 0.006991015f,
+        0.36934367f, -0.069649965f, -0.010736431f, 0.1940436f, -0.035075f, -0.100006275f, -0.26587537f, -0.039413277f,
+        -0.3421156f, 0.12813313f, 0.20336722f, -0.5544445f, -0.0667687f, 0.09753577f, -0.47418928f, 0.3422446f,
+        0.50455856f, -0.08512031f, 0.20334497f, 0.0027964585f, 0.073818356f, -0.44478887f, -0.05041777f, 0.38078293f,
+        0.20902003f, -0.078403324f, 0.08107076f, 0.22370516f, -0.19510502f, 0.2831172f, -0.11273239f, 0.0056953086f,
+        0.007642275f, -0.10120713f, 0.24492368f, 0.2918382f, 0.065779276f, 0.15488988f, 0.019069437f, 0.04614088f,
+        -0.06128508f, 0.15935944f, -0.0140918065f, -0.10407159f, 0.03628979f, 0.3529465f, 0.03188335f, -0.16966854f,
+        0.12153377f, 0.14327274f, -0.07947757f, -0.25284818f, 0.26300102f, 0.15404621f, -0.2285789f, -0.114152715f,
+        0.14815037f, 0.079629466f, -0.16994992f, 0.19169405f, 0.121119164f, 0.023551974f, 0.0027669547f, -0.13815899f,
+        -0.25867218f, -0.15335332f, -0.062750846f, -0.403864f, 0.037796874f, 0.14376988f, -0.70644665f, 0.10732938f,
+        0.11799f, 0.29681486f, -0.09897967f, -0.13807733f, -0.22469448f, -0.08172966f, -0.15872532f, -0.14843819f,
+        -0.04166321f, -0.00073491916f, 0.29321697f, 0.17861491f, 0.14826255f, 0.21821989f, -0.116959915f, -0.15558471f,
+        0.16670959f, 0.13330153f, -0.011386668f, -0.118626885f, -0.023216605f, 0.15203604f, -0.014738621f, 0.29679856f,
+        0.16609146f, -0.083908826f, -0.13635573f, -0.36241013f, -0.50198823f, -0.10828183f, -0.011379472f, -0.0014758937f,
+        0.14179209f, 0.44055474f, -0.076322794f, 0.07120602f, 0.21088396f, -0.0045689153f, 0.009655206f, 0.007230877f,
+        0.14252329f, 0.5615167f, 0.06653622f, 0.14230642f, -0.19349587f, -0.13799046f, -0.030305546f, 0.07006352f,
+        -0.45483747f, 0.3837986f, 0.14508134f, -0.01624486f, 0.31611082f, -0.20958075f, 0.0009836862f, -0.27016675f,
+        -0.015337562f, -0.11009345f, 0.45706418f, -0.03554709f, 0.2520597f, -0.019359907f, -0.13265236f, -0.00022757315f,
+        -0.1743292f, 0.20488305f, 0.22547413f, 0.07015236f, -0.10323868f, -0.023275722f, -0.25112167f, 0.12960356f,
+        0.08790245f, 0.12823017f, 0.12880753f, -0.33164462f, 0.13528988f, 0.46565613f, 0.12530449f, 0.16887583f,
+        -0.35213292f, -0.30053845f, 0.15921266f, 0.01274825f, 0.21042949f, -0.018779062f, 0.016022714f, -0.029448923f,
+        -0.21321385f, 0.13623586f, 0.13535173f, 0.12693153f, 0.26837045f, 0.051481925f, 0.08489666f, 0.1344549f,
+        0.10750225f, -0.1453465f, -0.13188715f, -0.011913674f, 0.02221584f, -0.1746221f, 0.23144294f, 0.30150244f,
+        -0.12909703f, -0.027670337f, -0.12607086f, 0.15545848f, -0.17727776f, 0.3660845f, 0.2184179f, -0.41321313f,
+        -0.36406195f, -0.04551618f, -0.05869104f, 0.2918185f, -0.19790839f, 0.3439076f, 0.21950231f, -0.00070213847f,
+        0.036579628f, 0.046571575f, -0.20232679f, 0.23929606f, 0.08761363f, 0.03714663f, 0.2938345f, 0.16411735f,
+        -0.03479999f, 0.058686495f, 0.14611983f, 0.31101614f, -0.3260337f, 0.27398467f, 0.16911502f, -0.005633466f,
+        -0.069339566f, 0.13399756f, -0.03652108f, 0.088080786f, -0.3819899f, 0.24721703f, -0.13473625f, 0.04371758f,
+        -0.593683f, 0.09533811f, 0.07534432f, -0.09261973f, -0.1829999f, 0.06433695f, -0.18542373f, -0.01196361f,
+        -0.38708794f, 0.06551083f, -0.20355776f, -0.47807017f, 0.2845243f, 0.02204515f, 0.21414857f, 0.42878643f,
+        0.07761012f, -0.003971115f, 0.21088162f, 0.10188587f, -0.033538487f, -0.15450855f, 0.06965803f, -0.010101525f,
+        0.034667507f, 0.017698945f, -0.09589998f, 0.20185933f, 0.012814508f, 0.12117862f, 0.053277392f, -0.041785784f,
+        -0.087118916f, 0.28136477f, -0.16016719f, 0.041045003f, -0.1702893f, 0.30332646f, -0.056999307f, -0.19825037f,
+        -0.2709634f, -0.31947508f, -0.09393762f, 0.2610455f, 0.18962973f, -0.32986602f, 0.009464163f, 0.32771587f,
+        -0.073143594f, -0.48693076f, 0.1097409f, -0.09920217f, 0.2415015f, -0.18423262f, 0.0797869f, 0.17569153f,
+        -0.17320454f, 0.1464601f, 0.6221738f, 0.005698088f, 0.15870702f, 0.21585107f, -0.11811034f, -0.10219846f,
+        0.3221172f, 0.061884183f, -0.09048601f, 0.36794424f, -0.035749592f, -0.0695789f, 0.1727706f, -0.35846332f,
+        0.20274538f, -0.117261074f, 0.22204758f, -0.12663011f, -0.11276389f, -0.14567107f, -0.07966327f, -0.13993973f,
+        -0.07523796f, -0.113812394f, 0.20225176f, -0.09052257f, -0.20305133f, -0.32767335f, -0.036873244f, -0.18584871f,
+        -0.12119551f, 0.087242864f, 0.273101f, -0.28147024f, -0.12108835f, 0.06571087f, 0.14256985f, 0.45129815f,
+        -0.0034292229f, 0.16593304f, -0.32028827f, 0.1711179f, 0.21247502f, 0.1352335f, -0.4199872f, 0.066476025f,
+        0.0073965685f, 0.20088416f, -0.1742484f, 0.1543245f, 0.15281105f, -0.06818133f, -0.06920878f, -0.17172693f,
+        -0.06284973f, -0.05369926f, 0.37958866f, -0.15542495f, 0.14800732f, -0.090912424f, 0.2546182f, -0.12344121f,
+        0.14253876f, -0.010713621f, 0.10300056f, 0.27542055f, 0.12418687f, 0.19996154f, 0.077772446f, 0.30331695f,
+        -0.2754634f, -0.08052068f, -0.4682754f, -0.073459074f, -0.0874638f, 0.2477726f, -0.11334286f, -0.31027412f,
+        0.063476205f, -0.00393052f, -0.35888705f, -0.2876047f, -0.08842789f, 0.28076583f, -0.3398941f, -0.20883669f,
+        -0.04363856f, 0.12067734f, 0.049050894f, 0.03188993f, -0.034420416f, 0.08989185f, -0.120060466f, 0.2562069f,
+        -0.13939892f, 0.07659285f, 0.08684005f, 0.23724844f, 0.18086837f, -0.25074273f, -0.28576386f, -0.44202062f,
+        0.22604872f, -0.28023687f, 0.2724977f, 0.18191268f, 0.0021334176f, -0.21371949f, 0.056280956f, 0.18127397f,
+        -0.21767077f, 0.1463976f, 0.06778646f, 0.2511049f, -0.09293312f, 0.08762055f, 0.11808068f, -0.18004782f,
+        -0.43327364f, -0.19296443f, -0.23633787f, 0.04639512f, -0.07170247f, 0.071787365f, -0.30697477f, -0.0054940633f,
+        0.09322609f, 0.24026279f, -0.10507954f, 0.1006294f, -0.18068394f, 0.22849818f, -0.047079287f, 0.1575614f,
+        -0.52738184f, 0.04401319f, -0.12288909f, 0.03398498f, 0.14426705f, 0.104783066f, 0.08906427f, -0.02648188f,
+        0.18523882f, 0.2884729f, 0.13914034f, 0.20464672f, -0.07199743f, 0.077150665f, -0.10158976f, -0.33336157f,
+        -0.15473238f, 0.5662155f, 0.0311772f, 0.16444361f, -0.10247777f, 0.35054156f, -0.11099597f, -0.12106829f,
+        0.15250798f, -0.137674f, 0.026551696f, -0.121281214f, 0.27044845f, -0.10050365f, -0.4519481f, 0.24751188f,
+        0.100054435f, -0.108548075f, 0.123352244f, 0.09258557f, -0.024137858f, 0.34852237f, -0.07810284f, 0.19428791f,
+        -0.23034835f, -0.057809263f, 0.14725302f, -0.17736149f, 0.29382363f, 0.32085878f, 0.08993445f, -0.09478789f,
+        0.007861844f, -0.18826418f, 0.13851354f, 0.14786461f, 0.109502725f, 0.12989587f, 0.27790588f, -0.05765891f,
+        0.29210484f, -0.40268376f, 0.03968795f, 0.10570899f, 0.16537414f, -0.03246942f, 0.2921624f, 0.017606508f,
+        -0.4836721f, -0.1455489f, -0.06497154f, 0.1576433f, 0.18417363f, -0.24429835f, 0.33296025f, 0.12628642f,
+        -0.16564605f, 0.070744924f, 0.1565757f, 0.0779681f, 0.04133333f, -0.0059632054f, -0.0002577672f, -0.0077940235f,
+        -0.037883352f, 0.07398861f, 0.4212349f, 0.13853331f, 0.25608125f, 0.22978002f, 0.3366458f, -0.36304557f,
+        -0.012956626f, 0.14945751f, -0.3700172f, 0.34600952f, -0.13813838f, -0.14778937f, 0.25346583f, -0.05443991f,
+        -0.15414414f, -0.041564543f, 0.03415567f, 0.18437836f, -0.18637514f, -0.096429944f, -0.19838196f, -0.022702182f,
+        0.13527851f, 0.17426114f, -0.18471499f, -0.010471545f, -0.047497537f, 0.018001797f, 0.12102471f, 0.16328909f,
+        -0.068980224f, 0.43883714f, -0.18044783f, -0.007322408f, -0.18402661f, -0.11638193f, 0.090124436f, -0.0014256891f,
+        0.012228003f, 0.04723573f, -0.08355386f, -0.19997337f, 0.25192493f, 0.17200965f, 0.42132607f, 0.03443129f,
+        0.19247328f, 0.09312683f, -0.18401171f, 0.28179204f, 0.007069609f, -0.15450498f, -0.02977261f, 0.19578451f,
+        0.20198177f, -0.021688692f, -0.25273973f, 0.34134698f, 0.22479063f, 0.18715583f, -0.010573562f, -0.06999875f,
+        0.27551746f, -0.12007831f, 0.17567156f, 0.046151467f, 0.18848377f, 0.58790195f, 0.14803378f, -0.02787157f,
+        0.18192942f, -0.038118776f, 0.2703746f, 0.01395093f, 0.21649271f, 0.11169354f, -0.00039963902f, -0.16481338f,
+        0.14631608f, 0.07433107f, 0.35737127f, 0.18441463f, -0.066487655f, -0.0471039f, -0.00074317545f, -0.0893779f,
+        0.4176613f, -0.34449363f, -0.08806131f, 0.024585573f, 0.33249977f, 0.0037174292f, 0.38103446f, -0.17098595f,
+        0.07571466f, 0.13858025f, -0.3047842f, -0.23042125f, -0.08154831f, 0.30245617f, 0.20370221f, -0.43504515f,
+        -0.13843973f, -0.255632f, -0.25194982f, -0.041566294f, 0.27932575f, 0.008489034f, 0.022634447f, 0.07272849f,
+        0.17401017f, 0.13825032f, 0.018299213f, 0.083378546f, -0.23079287f, 0.00014381966f, 0.08435796f, 0.29060775f,
+        0.2271638f, -0.484969f, -0.029872203f, 0.09364788f, -0.105701685f, 0.06859245f, 0.0066190804f, -0.12737015f,
+        0.3466651f, 0.14587407f, -0.12009651f, 0.39348233f, -0.23414981f, 0.009777166f, -0.24357305f, 0.37446272f,
+        -0.15104508f, -0.10223912f, -0.2947248f, -0.094062135f, -0.20593973f, 0.057691522f, 0.105528735f, -0.29820004f,
+        -0.15185438f, 0.28091806f, 0.19382335f, -0.32084942f, 0.09794031f, 0.08242417f, 0.05870007f, 0.3198878f,
+        0.13707183f, 0.01760878f, 0.22355245f, -0.118961595f, -0.360141f, -0.17687343f, 0.25077775f, 0.18493547f,
+        -0.272601f, -0.24257328f, -0.05973384f, 0.2929501f, -0.15446155f, 0.13612859f, 0.17275295f, -0.38415682f,
+        -0.09029546f, -0.04267771f, -0.07731028f, -0.14052515f, 0.03818736f, 0.29408464f, -0.17209408f, 0.057837892f,
+        0.4219112f, -0.008250396f, -0.11686033f, 0.2096266f, -0.07565682f, 0.2605477f, 0.030690724f, 0.33957365f,
+        0.033255734f, 0.23145366f, -0.09667422f, -0.3085713f, 0.0045333477f, 0.24457967f, 0.027101884f, 0.098062456f,
+        -0.4831556f, 0.06088697f, 0.25678056f, -0.10179107f, -0.1274668f, -0.20276701f, -0.038409155f, -0.045373935f,
+        0.058313332f, 0.062656574f, -0.013934705f, 0.1987331f, -0.25209817f, -0.10931276f, 0.20867902f, 0.0053723664f,
+        -0.16545564f, -0.054850046f, -0.036373977f, 0.049410913f, -0.090895236f, -0.2318063f, -0.2349883f, 0.58500075f,
+        0.061577372f, -0.592566f, -0.003724605f, -0.038627543f, -0.22789946f, -0.46635306f, -0.27300686f, 0.41234806f,
+        0.010106154f, 0.28974545f, -0.22197528f, -0.37413847f, -0.03635807f, 0.1320868f, 0.0052005234f, -0.20389348f,
+        0.19889191f, -0.08949227f, 0.022260066f, 0.030407691f, 0.25218916f, 0.15569249f, 0.15237513f, 0.026277091f,
+        0.07030193f, -0.3839151f, -0.05558986f, 0.09788163f, 0.06828722f, -0.1767248f, -0.3024665f, -0.4416569f,
+        -0.24862808f, 0.26413676f, 0.43483624f, -0.18502513f, 0.28821474f, 0.27774653f, -0.066159174f, 0.013148689f,
+        0.32517162f, 0.16140553f, -0.3977186f, -0.26860404f, -0.062384315f, -0.0417877f, -0.092341445f, -0.4173804f,
+        -0.07050832f, 0.21408527f, -0.19098568f, -0.025726328f, 0.14622547f, 0.092342146f, 0.14363265f, -0.050709005f,
+        0.2512156f, 0.081400074f, 0.09943684f, -0.15625826f, -0.23637784f, 0.2416013f, 0.406326f, -0.13259467f,
+        -0.1013928f, 0.445275f, -0.08825411f, 0.09821704f, 0.24760091f, -0.07114266f, 0.014884276f, 0.54310644f,
+        0.16034669f, -0.10808362f, 0.24947776f, -0.11661709f, -0.123964764f, 0.035218988f, 0.19357772f, -0.058452763f,
+        0.46601483f, 0.27356553f, -0.2276677f, 0.032718193f, 0.10233815f, 0.14911889f, -0.11397258f, 0.31461033f,
+        -0.1779622f, -0.4100491f, -0.13888814f, -0.16345948f, -0.008400985f, -0.076455556f, 0.24477012f, 0.07782956f,
+        0.1919903f, -0.020361444f, 0.3565321f, -0.1385299f, 0.032876376f, 0.42231235f, 0.07032743f, -0.019786408f,
+        -0.33293897f, -0.13238361f, -0.09555521f, -0.21536887f, -0.37811714f, 0.015202576f, -0.15426591f, -0.037072677f,
+        -0.019912636f, 0.002290555f, -0.28527293f, 0.15608619f, 0.14158694f, 0.049611647f, -0.40233552f, 0.07575144f,
+        0.053494815f, 0.050309576f, 0.06618084f, 0.07338031f, -0.16805902f, -0.11398927f, -0.26502705f, 0.26323003f,
+        0.036977984f, 0.23352164f, -0.2095552f, 0.09670241f, 0.069775306f, -0.390209f, -0.24828945f, 0.00064485404f,
+        0.10930742f, 0.045016058f, 0.20331103f, -0.04967652f, 0.15652925f, 0.20146172f, -0.049840536f, 0.4672518f,
+        -0.089593016f, -0.0860461f, 0.24678558f, -0.4292808f, 0.21453106f, 0.14110772f, -0.2737965f, 0.100668326f,
+        -0.009684032f, -0.048268083f, -0.047049742f, -0.1255688f, -0.002251601f, 0.28977934f, -0.05709546f, 0.013671233f,
+        0.0032477216f, 0.042676844f, -0.19213772f, -0.20188019f, 0.41348562f, 0.04122434f, 0.07363464f, -0.14428842f,
+        0.07974305f, -0.12786898f, -0.29205945f, -0.17720795f, 0.05250727f, -0.2338818f, -0.16670579f, -0.41253152f,
+        -0.016933115f, 0.113624424f, -0.25340426f, 0.4227501f, -0.23844953f, -0.36098975f, 0.19584674f, -0.29235741f,
+        0.26891443f, -0.15543154f, 0.19653799f, -0.14597677f, 0.1296966f, -0.031397454f, 0.04799894f, 0.2706001f,
+        -0.17405118f, -0.19256707f, 0.14612684f, 0.1175493f, -0.37538663f, -0.091073245f, -0.06074091f, 0.037621364f,
+        -0.12402793f, 0.0805146f, 0.20023325f, -0.1478429f, -0.36896217f, 0.011585538f, 0.17916454f, -0.039171558f,
+        0.073833756f, -0.120516464f, 0.14024891f, -0.25905925f, 0.2249599f, -0.3007269f, 0.44935194f, -0.1743129f,
+        0.11655337f, 0.26298928f, 0.063827634f, -0.21249548f, 0.019900562f, -0.29516828f, -0.14481436f, 0.27360684f,
+        -0.015842605f, -0.05614024f, -0.26800808f, -0.12045354f, 0.10535407f, -0.062713616f, 0.13552958f, -0.02265259f,
+        0.09058125f, -0.056774758f, -0.018989785f, 0.30004168f, -0.16664506f, -0.3608851f, -0.25241745f, 0.3866397f,
+        -0.21401308f, 0.03553227f, 0.15863006f, -0.28949782f, 0.05218429f, 0.17588256f, 0.3156878f, 0.07128728f,
+        -0.22487037f, -0.14246786f, 0.51555514f, -0.34447604f, -0.06275615f, 0.44388175f, -0.21563055f, -0.171197f,
+        -0.31664422f, -0.053320438f, -0.3259139f, 0.090149246f, 0.01687873f, 0.03004892f, 0.07219461f, -0.44316557f,
+        0.12509705f, -0.23072527f, -0.122865215f, 0.11962134f, 0.16569051f, -0.05299264f, 0.19340879f, -0.20223579f,
+        -0.07887878f, -0.13256033f, -0.15421106f, -0.07396481f, -0.22903906f, 0.40334177f, -0.3745036f, 0.14026271f,
+        -0.061055228f, 0.36081555f, -0.21309072f, -0.65711564f, 0.23401542f, -0.24754496f, 0.017562004f, -0.01034402f,
+        -0.24584988f, -0.08801249f, 0.04213406f, -0.3227828f, -0.17527233f, 0.4940605f, -0.19873367f, 0.1311692f,
+        -0.12039792f, -0.20978016f, 0.3373795f, -0.15045811f, -0.5851369f, 0.22010674f, 0.05504957f, 0.068345286f,
+        0.052693952f, -0.23526701f, -0.14539844f, -0.007958581f, 0.31749225f, 0.013200454f, -0.031635072f, 0.2937375f,
+        0.24214856f, -0.18894088f, 0.2782961f, 0.2658521f, 0.01942302f, -0.14732021f, -0.11337713f, 0.09945788f,
+        -0.08609772f, -0.28593975f, 0.41400462f, -0.01965427f, -0.09185443f, 0.19091271f, 0.0045788465f, 0.3121583f,
+        0.08425461f, 0.39032498f, -0.16890027f, -0.32871178f, -0.1540304f, -0.4390304f, -0.17997923f, -0.3450305f,
+        0.005916692f, -0.05670375f, -0.10705754f, -0.1943764f, -0.0527579f, -0.0014010518f, 0.40706936f, 0.36564985f,
+        0.3306272f, 0.19094574f, -0.33191186f, 0.20406875f, -0.019081352f, 0.0060280915f, 0.017224757f, -0.17375445f,
+        0.18949209f, -0.10381956f, -0.10428635f, 0.24085757f, 0.009750759f, -0.27793157f, 0.4685061f, 0.112569116f,
+        0.18732065f, -0.0733778f, -0.3181629f, 0.584608f, 0.27806693f, -0.014232744f, 0.017794203f, 0.3764885f,
+        0.015927104f, -0.3249427f, 0.3105152f, 0.36785275f, -0.11876975f, 0.27246052f, -0.07650488f, -0.39597714f,
+        0.09244563f, 0.009461565f, 0.18165046f, -0.07480216f, 0.115950614f, 0.030477436f, -0.113559455f, -0.0031152084f,
+        -0.11568113f, 0.087880716f, 0.04653166f, 0.2975331f, -0.22361372f, 0.113717034f, 0.019932961f, 0.006041946f,
+        0.26791573f, 0.15557791f, -0.23045912f, 0.08819838f, -0.28541625f, 0.096246645f, 0.28423735f, 0.014231215f,
+        0.09095625f, -0.029297499f, -0.10931274f, 0.014224344f, 0.1728853f, 0.0913724f, 0.20070587f, 0.26241797f,
+        0.12068227f, -0.21774791f, -0.13995215f, 0.0857246f, 0.16776742f, 0.0026484698f, -0.22807981f, 0.052987367f,
+        0.009629347f, 0.12796122f, 0.021336418f, 0.45367932f, -0.037820112f, 0.020942444f, -0.021290494f, 0.26039743f,
+        -0.28243488f, -0.05657803f, 0.102640286f, -0.1324792f, 0.635313f, -0.14044145f, -0.36136043f, 0.25258327f,
+        0.030821424f, -0.091823235f, 0.25933763f, -0.21323955f, -0.012593142f, 0.13851622f, -0.077748254f, 0.01013303f,
+        -0.37354147f, -0.37274256f, 0.13166355f, 0.04787423f, 0.37128597f, -0.0737763f, 0.26670685f, 0.26552412f,
+        -0.5688063f, -0.10698666f, -0.02834766f, -0.23433635f, 0.0023611842f, 0.21088912f, 0.32322517f, -0.03993116f,
+        0.17678542f, 0.16105661f, -0.0652976f, -0.3095629f, 0.025816543f, -0.16272864f, -0.04823524f, -0.076121286f,
+        -0.0057680397f, -0.01592039f, -0.08361714f, -0.18010604f, -0.113531016f, -0.023879634f, 0.0658571f, 0.12314635f,
+        0.22735642f, 0.08884517f, 0.05650223f, 0.31754673f, -0.33359483f, 0.074866876f, 0.08383188f, 0.23341198f,
+        0.13040838f, 0.020565541f, -0.057316575f, 0.10002433f, 0.06357432f, -0.25125265f, 0.094467744f, 0.25960734f,
+        0.20535265f, 0.1016421f, 0.18968293f, -0.052818336f, -0.1845958f, -0.030788437f, -0.20090377f, 0.058528185f,
+        0.25746834f, -0.044753697f, 0.0041207634f, 0.36966658f, -0.4198736f, -0.31466168f, 0.044200644f, -0.48267245f,
+        -0.16014308f, -0.17974529f, -0.1943734f, 0.03930602f, -0.2741114f, -0.019509938f, -0.036483873f, 0.34820557f,
+        0.1717103f, -0.4668938f, 0.5378427f, -0.09144468f, 0.14244887f, -0.2331429f, -0.32795373f, 0.035883132f,
+        0.3856739f, 0.43432784f, 0.21333808f, 0.30055356f, 0.061583683f, -0.2605683f, -0.22815345f, -0.12765373f,
+        0.30252478f, -0.05054275f, -0.1666527f, 0.010390826f, 0.16289353f, -0.00300224f, 0.28344876f, 0.35651943f,
+        -0.20971562f, -0.12637587f, -0.12859477f, -0.15807588f, -0.31891838f, 0.19522405f, 0.0021599804f, -0.21680775f,
+        0.23563096f, 0.14535883f, -0.14622898f, 0.45782208f, 0.20817067f, -0.15373084f, -0.056143284f, -0.21836223f,
+        0.2109136f, 0.13723871f, -0.02432856f, 0.32130256f, 0.17285655f, -0.10504102f, -0.08596308f, -0.2115389f,
+        -0.03054971f, 0.2990964f, -0.1448681f, 0.021650886f, -0.29371393f, 0.3849401f, -0.077514224f, -0.1109019f,
+        0.08163509f, 0.015090266f, 0.0078023667f, -0.14577104f, -0.0720518f, 0.36001968f, -0.1107032f, 0.13706824f,
+        -0.16639173f, 0.32036376f, -0.029956099f, -0.18073174f, 0.055963147f, -0.3863007f, 0.12137321f, 0.06667968f,
+        -0.012864654f, -0.27931926f, -0.013377509f, -0.0022060133f, 0.30983374f, 0.26952118f, 0.038874775f, -0.15211536f,
+        0.04616676f, 0.14892508f, -0.2501381f, -0.07138127f, -0.32116222f, 0.38150662f, 0.101484485f, -0.2908247f,
+        -0.13575642f, 0.0054914225f, -0.07187512f, -0.08750819f, 0.13566165f, 0.17062663f, 0.1400597f, -0.22008464f,
+        -0.1104111f, -0.06546814f, 0.32418966f, 0.028203087f, -0.3547488f, -0.21954508f, -0.13239151f, 0.11570843f,
+        -0.03380992f, -0.40030578f, -0.0563847f, 0.059040453f, -0.03520916f, 0.27987236f, 0.099249385f, 0.009838602f,
+        0.2303788f, -0.042201184f, -0.0067245294f, -0.7129238f, -0.057912312f, 0.03940122f, 0.1898258f, -0.054063845f,
+        -0.13603447f, -0.1876532f, 0.1945393f, -0.10932525f, 0.2596564f, -0.3001343f, -0.036590066f, -0.21218315f,
+        0.15617958f, 0.11387439f, -0.1192425f, 0.04314689f, 0.15880968f, -0.29260913f, -0.0588542f, 3.7151913e-05f,
+        -0.00015052597f, 0.12962872f, -0.10650779f, 0.18806809f, 0.0229204f, 0.011703418f, 0.45503423f, 0.2605076f,
+        -0.17764893f, 0.05961853f, 0.014324334f, 0.27090436f, -0.03734145f, 0.1918789f, -0.19930732f, -0.15041624f,
+        -0.41466615f, -0.21423133f, -0.047170307f, -0.0071021677f, -0.015557115f, -0.18984266f, 0.22091924f, -0.2726534f,
+        0.3484976f, -0.09521579f, 0.05868156f, -0.3135116f, 0.19559458f, -0.29521567f, 0.2971058f, -0.12118124f,
+        -0.12818407f, -0.038566496f, 0.13960995f, -0.07468412f, 0.1046763f, 0.1381569f, -0.05367079f, -0.31133205f,
+        -0.18192682f, -0.4545804f, -0.12696312f, -0.34628975f, -0.56441456f, 0.40088493f, 0.16248706f, 0.04369041f,
+        -0.17854719f, 0.23451743f, 0.15014185f, -0.35705233f, -0.06040403f, 0.09385932f, 0.17828146f, -0.18544406f,
+        -0.4499487f, 0.028051842f, -0.1415209f, 0.11403877f, -0.088482305f, 0.22928567f, 0.16678838f, -0.15619211f,
+        -0.1093065f, -0.1832431f, -0.36858457f, 0.17146447f, 0.14202997f, 0.29195976f, 0.04890559f, -0.18355173f,
+        -0.0970097f, 0.36337534f, 0.38995552f, -0.09077213f, 0.037952058f, 0.0149440775f, -0.040227685f, 0.17544682f,
+        -0.39937505f, -0.23514648f, 0.018421441f, -0.29247704f, 0.12000758f, -0.011635587f, 0.24942137f, 0.21631119f,
+        -0.18123741f, 0.10867901f, -0.14015174f, -0.2502888f, -0.12208589f, 0.048355345f, 0.33013928f, -0.10769202f,
+        0.022984143f, -0.21946502f, -0.100039944f, 0.26149777f, -0.17353418f, 0.2271358f, 0.10399924f, -0.18630236f,
+        -0.50454634f, 0.06282285f, -0.1948748f, -0.3144018f, -0.28282177f, 0.31733766f, -0.35227466f, -0.23652917f,
+        -0.25490588f, 0.101858504f, 0.05507803f, 0.027793452f, 0.32014284f, 0.06926896f, -0.09376673f, -0.18091363f,
+        -0.22927621f, 0.09149874f, -0.34206152f, 0.1831484f, 0.3881824f, -0.08039331f, -0.26044533f, 0.082660414f,
+        -0.3370973f, -0.03190776f, 0.19102949f, 0.3172522f, 0.51179993f, 0.10660298f, 0.28963044f, 0.10656277f,
+        0.21193649f, 0.14500412f, -0.099631414f, 0.13643205f, -0.11664454f, -0.13613002f, -0.25680965f, -0.02087831f,
+        0.0397546f, 0.27945614f, -0.08244563f, -0.059426982f, -0.06986528f, -0.24997765f, 0.29804993f, -0.12829588f,
+        -0.1773413f, 0.37970498f, 0.22733028f, -0.2107749f, -0.26012227f, 0.23560335f, -0.40571678f, -0.2853624f,
+        0.21170218f, 0.12839068f, -0.24006593f, -0.2946048f, 0.028939089f, -0.27377775f, -0.021227308f, -0.30433664f,
+        -0.20221089f, -0.07383876f, -0.10540154f, 0.05847933f, -0.1490494f, -0.15352702f, -0.18922418f, 0.37317073f,
+        -0.23984699f, 0.06285797f, 0.019754674f, 0.0028026232f, 0.1223442f, 0.20699736f, 0.102689534f, -0.06343141f,
+        0.075819775f, -0.19963177f, 0.24125016f, -0.021979466f, -0.054432027f, -0.33665845f, 0.2848726f, -0.16541341f,
+        0.23542388f, 0.0429222f, -0.2396336f, 0.016241387f, -0.20883168f, -0.25239387f, -0.17528385f, -0.077310465f,
+        0.2701921f, -0.12721266f, 0.042771928f, 0.23808502f, -0.26108232f, -0.098819934f, -0.12861773f, 0.22095686f,
+        -0.026593098f, 0.20462145f, 0.20273724f, -0.009269236f, 0.02956587f, -0.4338778f, -0.14828272f, 0.23717085f,
+        0.17746355f, 0.12809487f, 0.13953894f, -0.13443118f, 0.019944515f, -0.26822093f, 0.0149596f, -0.059929855f,
+        -0.06151985f, -0.15912607f, -0.07029574f, 0.1956401f, 0.16005322f, 0.5299939f, -0.2716154f, 0.2888047f,
+        0.33151647f, 0.18718638f, 0.08945882f, -0.03696145f, -0.15710717f, 0.252694f, -0.3384329f, -0.0934225f,
+        0.33303326f, 0.4617799f, 0.24246472f, 0.021392796f, 0.045494314f, -0.0611116f, 0.09572094f, 0.090381816f,
+        0.04412172f, 0.13762853f, -0.48442096f, 0.34126157f, -0.12696436f, 0.021148346f, 0.058299646f, -0.0020412195f,
+        0.29396465f, -0.08075878f, 0.32087544f, 0.2723317f, 0.030671187f, -0.28524f, -0.18849307f, -0.24083774f,
+        -0.17190753f, 0.03358875f, 0.052998275f, 0.09257957f, -0.060522597f, -0.08944495f, 0.102330424f, 0.010445656f,
+        0.24781081f, -0.080550656f, 0.0821985f, 0.22244987f, 0.098498136f, -0.023250643f, -0.01087924f, -0.08169984f,
+        -0.074595876f, 0.19023924f, 0.030177731f, -0.2865859f, -0.26316735f, 0.16096734f, 0.3742955f, 0.077928245f,
+        0.051442552f, -0.3320606f, 0.22109282f, -0.08470768f, -0.41288862f, 0.18863335f, 0.047906198f, -0.20542046f,
+        -0.22203784f, 0.26279065f, 0.10017023f, -0.4037524f, -0.22057775f, -0.06107137f, -0.13482837f, -0.06733972f,
+        -0.20832993f, -0.029638924f, -0.15037979f, 0.29391572f, -0.51185495f, 0.16254982f, -0.06720662f, 0.10481163f,
+        0.102846965f, -0.16993077f, 0.26366568f, 0.06542616f, -0.33659613f, 0.00243134f, 0.14386255f, 0.086279556f,
+        0.13022968f, -0.008680151f, 0.086338855f, 0.13589919f, 0.051213477f, 0.33130014f, 0.05447826f, -0.08955187f,
+        0.028681433f, 0.46380675f, -0.0452356f, -0.24704216f, 0.26398084f, 0.11388371f, -0.020438017f, 0.07055513f,
+        -0.026613599f, 0.029572709f, -0.38758364f, -0.16109248f, 0.16669023f, -0.19722639f, -0.14926343f, 0.094909824f,
+        0.20830643f, 0.17355563f, 0.17631704f, -0.056259844f, -0.11571181f, -0.031679586f, 0.40204304f, 0.16436705f,
+        0.04990528f, -0.08113279f, 0.18405448f, -0.34093753f, -0.016953217f, -0.13218428f, -0.11351085f, -0.009525625f,
+        0.02962167f, 0.019889966f, 0.20732634f, 0.12014818f, -0.3776961f, 0.14021584f, -0.21375309f, -0.13052343f,
+        -0.008790157f, 0.25062305f, -0.18432131f, -0.25890467f, -0.008022122f, -0.051200684f, 0.12843998f, 0.14953035f,
+        -0.17004588f, -0.3025521f, -0.035444815f, -0.13863632f, -0.06259843f, 0.08652628f, 0.149301f, -0.16522041f,
+        -0.14823335f, 0.28086904f, -0.06098172f, -0.40738875f, 0.18907566f, 0.09129188f, 0.045678522f, 0.20010994f,
+        0.016142381f, 0.35050797f, -0.2910605f, 0.1638302f, 0.042464312f, 0.06756834f, -0.19678672f, 0.010895323f,
+        0.381384f, 0.32156157f, -0.1210702f, -0.027391765f, 0.32614416f, -0.14304456f, 0.30093256f, -0.15823552f,
+        -0.0022765019f, 0.17011608f, -0.12597683f, -0.59943724f, 0.057078645f, 0.08579052f, 0.0051136934f, -0.115391605f,
+        -0.36172932f, -0.2744972f, 0.12019259f, 0.13810192f, -0.05204262f, -0.1377696f, 0.16838105f, -0.22602545f,
+        0.09611583f, 0.03179144f, -0.010663991f, 0.14852938f, 0.20394075f, -0.081616476f, -0.09864664f, -0.10841515f,
+        0.25901526f, 0.12323128f, 0.10681827f, 0.3113308f, 0.16667287f, -0.09939524f, 0.15106174f, -0.39329186f,
+        -0.34547102f, 0.28546146f, -0.0769321f, -0.3900914f, -0.0681743f, -0.27482733f, 0.24107948f, -0.11313545f,
+        -0.20124076f, -0.042097162f, -0.04138856f, 0.061557457f, 0.34581432f, 0.13460596f, -0.32658383f, -0.1546708f,
+        0.18387426f, -0.13733235f, 0.23268594f, 0.39330205f, 0.47005776f, -0.18029991f, -0.08709298f, -0.005509167f,
+        0.058902364f, 0.045075785f, -0.16114378f, -0.14238949f, -0.03323469f, 0.17300515f, 0.016614959f, -0.32575488f,
+        -0.071206294f, 0.041415337f, -0.13664822f, 0.076495156f, 0.21228054f, -0.07488911f, 0.13188769f, 0.12827367f,
+        0.14623311f, 0.025545415f, 0.019728905f, -0.15935281f, 0.11702813f, -0.08769974f, -0.039269466f, -0.103829294f,
+        0.06995879f, -0.07567755f, -0.0606097f, -0.07384136f, -0.071399376f, -0.28488612f, 0.31740475f, -0.25755626f,
+        -0.23848143f, 0.017958537f, -0.049764358f, 0.23992293f, -0.048060823f, -0.12399155f, -0.011231277f, 0.18049185f,
+        0.035708424f, 0.07927861f, -0.24579947f, 0.028590335f, 0.40972176f, 0.43348542f, 0.1093321f, -0.22917935f,
+        0.09551806f, -0.051316872f, 0.034814242f, 0.01938979f, 0.18095115f, -0.3522634f, -0.12567285f, 0.16277534f,
+        0.18198057f, -0.12408866f, 0.042181347f, -0.07748878f, 0.33775327f, 0.05186171f, 0.03389703f, -0.32969463f,
+        -0.06897815f, 0.06926043f, 0.042288445f, 0.1569907f, 0.13888338f, 0.22023056f, -0.18284549f, -0.1700407f,
+        -0.13710006f, -0.24695112f, 0.1564732f, -0.35003403f, -0.13842317f, -0.2726963f, -0.18571793f, -0.08767223f,
+        -0.103001416f, 0.17127964f, -0.51064664f, 0.05994342f, 0.17243756f, -0.10937104f, -0.06099438f, -0.0533611f,
+        -0.09736254f, -0.27710605f, -0.15531126f, -0.17326616f, 0.08177899f, 0.03572622f, -0.09776202f, -0.2147625f,
+        0.3898463f, -0.011557395f, -0.25102168f, 0.21272838f, -0.13211697f, -0.22982274f, -0.13890168f, 0.08608079f,
+        -0.33260697f, -0.17498262f, 0.05378559f, -0.20781787f, -0.058557447f, -0.06939729f, -0.19528213f, -0.045371756f,
+        -0.065672904f, -0.14430323f, 0.09982131f, 0.031992357f, -0.4602639f, -0.21906476f, 0.23021063f, -0.05954402f,
+        0.058017675f, 0.101531975f, -0.38475114f, -0.13308232f, 0.15160252f, -0.12819056f, -0.28192857f, -0.05728041f,
+        -0.0013760391f, -0.27920583f, 0.22609156f, 0.111932755f, 0.258652f, -0.05449393f, -0.39178234f, -0.2558508f,
+        0.2286996f, -0.36217985f, -0.23161256f, 0.15765868f, 0.36597124f, -0.062891975f, -0.018614117f, -0.106636494f,
+        0.4093461f, 0.05816609f, -0.27991992f, -0.021752711f, -0.1721609f, -0.14843144f, 0.3550201f, -0.03547304f,
+        -0.08777912f, 0.15081665f, 0.14186244f, -0.23878041f, 0.13196889f, 0.07941064f, -0.2664668f, 0.002626446f,
+        0.24653149f, 0.16810624f, 0.12950517f, 0.15872905f, 0.11761642f, 0.26664695f, 0.20131853f, -0.09504869f,
+        -0.13375068f, 0.39501572f, 0.077881716f, 0.38671753f, 0.06598342f, -0.010089453f, -0.093845196f, 0.051105402f,
+        0.10374314f, 0.15050487f, -0.20138893f, 0.031108163f, 0.37216452f, 0.3339019f, -0.013356663f, 0.1576877f,
+        0.17385289f, 0.07107163f, 0.43444112f, 0.088221565f, -0.15050255f, 0.07201119f, 0.11439672f, -0.18329164f,
+        0.2928618f, -0.12941723f, 0.14558136f, -0.19498587f, -0.100686334f, 0.11824626f, -0.1818419f, -0.19141114f,
+        0.13922459f, 0.034032762f, 0.0139470855f, -0.1955371f, -0.017795978f, 0.03886922f, -0.5445158f, -0.24600026f,
+        -0.21109211f, -0.06267467f, 0.20923996f, 0.036652587f, -0.23052979f, -0.36843705f, 0.57602656f, -0.2245291f,
+        0.19014591f, -0.024132967f, -0.13053942f, 0.2279718f, 0.17876136f, 0.012944524f, -0.07000334f, 0.07078935f,
+        0.0297841f, 0.46689123f, -0.13611731f, -0.20727095f, 0.15389958f, -0.20095147f, 0.3414182f, 0.10955887f,
+        0.10375161f, 0.1302376f, 0.044589695f, 0.22645365f, -0.061722774f, 0.26162663f, 0.16644564f, -0.21264373f,
+        -0.008940682f, -0.08551838f, 0.16704407f, 0.16942824f, 0.22512329f, 0.09670491f, 0.38600153f, 0.43515638f,
+        0.2542532f, 0.13151354f, 0.22514226f, 0.3606614f, -0.040355526f, 0.355845f, 0.14133638f, -0.05937036f,
+        -0.029296957f, 0.20455453f, -0.3134399f, -0.034635566f, -0.2739539f, 0.10682818f, -0.054388914f, 0.22394212f,
+        0.071363114f, -0.11217407f, -0.013790348f, 0.1924721f, -0.09511165f, -0.20448111f, 0.09799705f, 0.31454185f,
+        0.32933813f, 0.093478456f, -0.1872368f, 0.006938769f, -0.15593402f, -0.01342124f, 0.27516133f, -0.112137206f,
+        0.099902086f, -0.23177464f, -0.031495914f, -0.09832764f, 0.1799699f, 0.13233541f, 0.18521371f, -0.4490282f,
+        0.30225396f, 0.30879214f, -0.17318271f, -0.019592294f, -0.198399f, 0.0006115093f, 0.37330875f, 0.43243295f,
+        -0.25110912f, 0.42538908f, -0.013995248f, 0.2915816f, -0.025363762f, -0.1111619f, -0.044040065f, 0.16188946f,
+        -0.12325328f, 0.059665173f, 0.26654187f, -0.14743891f, 0.16538222f, 0.029595613f, 0.056252602f, -0.17742886f,
+        -0.37842202f, -0.14433579f, 0.058303088f, 0.023355342f, 0.30857635f, 0.26567262f, -0.41251603f, -0.10689264f,
+        0.4421661f, 0.0023387796f, 0.026484624f, -0.22456492f, -0.059344538f, -0.30641896f, -0.041994464f, 0.17262973f,
+        -0.122032344f, 0.5747175f, 0.06646243f, -0.18681574f, 0.15629469f, -0.18252324f, 0.0039623934f, -0.13894214f,
+        0.1974749f, -0.35393465f, 0.119994335f, -0.0359925f, 0.0062762923f, -0.0038389838f, 0.03649696f, 0.15002252f,
+        -0.23068358f, -0.29318404f, 0.07802593f, 0.54099494f, -0.0041103475f, 0.046018403f, 0.21777005f, -0.055721823f,
+        -0.12903084f, -0.31926048f, 0.030601712f, -0.16908254f, -0.039038356f, 0.17906454f, -0.24921928f, 0.05536819f,
+        0.048881143f, 0.17718892f, 0.30705988f, 0.102552444f, -0.27738535f, -0.13439907f, -0.13447006f, -0.16001658f,
+        -0.141664f, 0.3951406f, 0.028132057f, 0.21170028f, -0.041054577f, 0.4187167f, 0.13587518f, -0.53435606f,
+        0.35818136f, 0.04127875f, -0.42948112f, -0.33153966f, 0.087324426f, 0.18865186f, 0.32317463f, 0.20913918f,
+        -0.022815464f, -0.15814385f, 0.30234224f, 0.27389959f, 0.3405039f, -0.2595713f, 0.16112614f, 0.064164445f,
+        0.2823464f, -0.032111578f, 0.6429921f, 0.026472976f, 0.051827494f, 0.016059157f, 0.28674918f, 0.17540067f,
+        0.06986667f, 0.0024495767f, 0.4225844f, 0.37364784f, -0.3066093f, 0.12666695f, -0.5041771f, 0.018933449f,
+        0.4412529f, -0.19905813f, 0.38933632f, -0.097596385f, 0.46322438f, -0.4472737f, 0.2125117f, 0.32895443f,
+        -0.2869598f, -0.5262465f, -0.33925253f, 0.2610967f, 0.62023693f, 0.035323318f, -0.11097276f, -0.28638116f,
+        0.064468496f, -0.003754734f, -0.49521467f, -0.46951446f, 0.49259746f, 0.22044727f, 0.02633959f, -0.33348873f,
+        0.67344666f, 0.097154014f, -0.22483595f, -0.06681193f, 0.090914585f, -0.21160753f, -0.06301515f, 0.018924212f,
+        0.07337266f, -0.46820384f, 0.3294002f, 0.02596561f, -0.23980843f, -0.59378934f, -0.5311034f, 0.3646931f,
+        -0.15913795f, 0.29138273f, -0.6390572f, 0.42617118f, 0.18314554f, 0.31193674f, -0.053337455f, 0.5092428f,
+        0.26748607f, -0.15398012f, 0.3614559f, 0.29393306f, -0.33735985f, -0.38429973f, -0.068221964f, -0.3825952f,
+        0.098947376f, 0.5956225f, -0.16103983f, 0.39827546f, -0.061980415f, 0.35921928f, 0.7347683f, 0.27391937f,
+        -0.2530069f, 0.30383152f, 0.09239623f, -0.18053488f, 0.077031344f, 0.08162802f, 0.43896037f, 0.08346563f,
+        0.014758184f, -0.053873297f, -0.003139432f, 0.25722134f, 0.36703834f, 0.081747636f, 0.17350395f, -0.1027728f,
+        0.12453528f, -0.3244487f, -0.6005667f, -0.056938525f, -0.20390396f, 0.06985172f, 0.09026877f, 0.07811504f,
+        0.106154695f, -0.014800046f, 0.22145541f, -0.018106202f, 0.056207847f, -0.049481045f, -0.14734112f, 0.13898556f,
+        0.0024650628f, -0.111620456f, -0.033328466f, 0.20357417f, 0.14397447f, 0.17337014f, -0.42146665f, -0.27700183f,
+        -0.066023536f, -0.15458544f, -0.17434499f, 0.051485814f, 0.15602335f, 0.025257247f, -0.0075739f, 0.24460599f,
+        -0.048651703f, 0.05325782f, -0.039250884f, 0.26217815f, 0.073073484f, -0.20164612f, -0.14260787f, -0.10609822f,
+        0.008073968f, 0.04969667f, -0.10013414f, 0.435052f, -0.113376126f, -0.18004724f, 0.051004466f, -0.44582477f,
+        0.025627268f, 0.032918595f, 0.040904205f, 0.86321795f, -0.33203417f, 0.09527149f, 0.10624977f, 0.24912724f,
+        -0.15333362f, -0.5135377f, 0.0895306f, 0.1812214f, 0.019166904f, -0.2523167f, 0.09266561f, 0.15099846f,
+        0.5051837f, -0.44858608f, 0.24015741f, -0.024063896f, -0.39205f, 0.29950354f, -0.0858604f, -0.012411383f,
+        -0.07033088f, 0.29875803f, -0.14769553f, 0.12171322f, -0.1434799f, -0.24288316f, 0.04252299f, -0.048988353f,
+        -0.06095161f, -0.29485658f, 0.036699902f, -0.226867f, 0.39166394f, -0.12501879f, -0.12015712f, -0.15244849f,
+        -0.15585652f, -0.17605744f, -0.0040615425f, 0.13248348f, -0.3212108f, -0.17916572f, 0.21373506f, -0.21954103f,
+        0.18215138f, 0.16592546f, -0.4177979f, 0.004480064f, -0.07320186f, -0.18808247f, -0.06584339f, 0.21717414f,
+        0.06418663f, -0.19535755f, -0.43876803f, -0.038752817f, -0.03981801f, 0.15802498f, 0.16436566f, 0.12764134f,
+        0.24439245f, -0.029430246f, 0.04646012f, 0.11783885f, -0.13384321f, -0.2362917f, -0.043448467f, 0.38928208f,
+        -0.058034483f, -0.15137127f, -0.10157484f, 0.011853729f, 0.4108012f, 0.4468152f, 0.6469247f, 0.021058787f,
+        0.18446268f, -0.005380443f, -0.19659743f, -0.021395296f, 0.3005138f, 0.3544015f, -0.05368762f, -0.054527383f,
+        -0.30541962f, 0.116113044f, -0.25758803f, 0.17944406f, 0.14626431f, 0.0028411914f, 0.23045573f, 0.12002819f,
+        -0.48370436f, 0.09373846f, 0.057053335f, 0.116627626f, 0.14121722f, -0.17912838f, -0.043674894f, 0.00079046417f,
+        -0.16560365f, 0.339379f, 0.09346073f, 0.22157672f, 0.036119483f, 0.47101834f, -0.42046937f, 0.061796904f,
+        0.006745449f, -0.017321387f, -0.021455212f, 0.3040365f, -0.21597849f, -0.16934168f, 0.26210904f, -0.20303574f,
+        0.083509594f, -0.1540529f, 0.068965755f, -0.008098537f, 0.12150029f, -0.059420813f, 0.03806154f, 0.098094f,
+        0.13125764f, -0.32286075f, 0.3261946f, 0.3195348f, 0.35489106f, -0.14565797f, 0.40217364f, 0.025116593f,
+        -0.0027241611f, 0.11382581f, 0.35164252f, 0.061286036f, -0.08379497f, 0.078304365f, -0.27286014f, 0.24964935f,
+        0.22857673f, -0.35054415f, -0.11237379f, -0.4554322f, -0.10364155f, 0.05225303f, 0.19590709f, 0.26669484f,
+        -0.06117415f, 0.50586253f, 0.058102153f, 0.37488812f, 0.14795843f, 0.0024359678f, -0.01055466f, 0.17581734f,
+        0.09389494f, 0.28899246f, 0.078810275f, -0.016061721f, -0.16731511f, -0.109662056f, 0.26924345f, 0.19942416f,
+        -0.50926006f, -0.004430619f, 0.11818765f, 0.16825333f, 0.014551795f, -0.009523897f, 0.03039515f, 0.34300667f,
+        0.16543716f, -0.04051689f, -0.12725264f, 0.3207067f, -0.039484885f, 0.089785844f, -0.0786849f, 0.053837597f,
+        0.038854383f, -0.10683291f, 0.025807407f, -0.01362611f, 0.015057443f, -0.02758779f, 0.11398049f, 0.49582377f,
     };
-    for (int i = 0; i < 320; ++i) t31_[i] = w[i];
+    for (int i = 0; i < 4096; ++i) t31_[i] = w[i];
   }
 
   void load_t32_() {
+    const float w[320] = {
+        0.06353592f, -0.17814125f, 0.11288396f, 0.049464896f, -0.10912934f, -0.131055f, -0.022666039f, -0.19480824f,
+        0.12478347f, 0.16375414f, 0.11505809f, -0.05959392f, -0.1554392f, -0.10370501f, 0.094872236f, 0.069729626f,
+        0.13575287f, 0.071126655f, 0.019524409f, -0.4828342f, 0.22624761f, -0.20230006f, -0.3967393f, 0.1577073f,
+        0.08517465f, -0.12675986f, 0.029208979f, 0.037191674f, -0.04925873f, 0.0878565f, 0.06247281f, 0.17143545f,
+        -0.09800571f, 0.017977187f, -0.28414452f, 0.21094908f, -0.15183665f, -0.13399367f, -0.20682363f, 0.15890734f,
+        -0.2086433f, -0.31539065f, 0.015382183f, 0.37593302f, 0.07992667f, -0.100620426f, -0.124505505f, 0.047648214f,
+        0.09964525f, 0.0911267f, -0.0049383417f, 0.094762586f, 0.0037421673f, -0.16852322f, 0.03306365f, 0.07106671f,
+        -0.12266191f, 0.04855107f, 0.0775086f, -0.123595856f, 0.09318015f, -0.014557635f, -0.0741778f, -0.087970555f,
+        0.032155115f, 0.026296807f, 0.047524136f, -0.06025152f, -0.19476888f, 0.119637355f, -0.023625506f, -0.1178974f,
+        0.109355465f, -0.02194569f, 0.041158676f, -0.064197384f, 0.10300432f, 0.042127803f, -0.0049463524f, -0.15204361f,
+        0.1018992f, 0.00841238f, -0.041965988f, 0.15000728f, -0.2716748f, -0.25076333f, -0.077593334f, -0.17392965f,
+        0.14249316f, 0.26344532f, 0.03904576f, 0.16928786f, 0.014718468f, 0.05774386f, -0.41235262f, -0.12080428f,
+        0.044351157f, -0.06594986f, 0.089155346f, 0.05497908f, 0.07880644f, -0.081007995f, -0.14935556f, 0.020386228f,
+        0.106616005f, 0.06716759f, -0.07683426f, 0.040206786f, -0.32096475f, 0.20773928f, -0.025964644f, 0.040439803f,
+        0.076256074f, -0.24079406f, 0.09221147f, -0.16218145f, 0.037346084f, 0.04251941f, 0.13059539f, -0.040544856f,
+        0.24590929f, -0.23111917f, -0.010418893f, 0.11211968f, -0.050379403f, 0.0186596f, 0.0012545947f, 0.04609805f,
+        0.027263585f, -0.09874751f, -0.045274366f, -0.07078684f, -0.099763244f, 0.13352133f, 0.03406423f, -0.09850909f,
+        -0.017981369f, 0.20612301f, -0.12537533f, 0.009223098f, -0.034161758f, -0.116881266f, -0.054434136f, -0.03460692f,
+        0.1464343f, -0.13397247f, 0.124583624f, -0.09597318f, -0.017632192f, 0.1313682f, -0.08552018f, -0.007817676f,
+        0.104422696f, -0.12424029f, 0.076809235f, 0.05923538f, -0.27563316f, -0.051756993f, 0.031191807f, 0.16292003f,
+        0.032157484f, 0.1248065f, -0.2936282f, 0.12040839f, 0.010057748f, -0.14482215f, 0.009386583f, -0.0049886485f,
+        0.0432905f, 0.1311852f, 0.04359021f, -0.29123268f, 0.03578994f, -0.049900312f, 0.1527875f, 0.07526412f,
+        -0.10530862f, 0.010743026f, -0.08231467f, 0.06768301f, -0.014828131f, -0.046228576f, 0.065627664f, 0.10075645f,
+        -0.12196241f, -0.118982285f, 0.063186646f, 0.0576788f, 0.012424204f, 0.02268231f, -0.040538274f, 0.049918253f,
+        0.091978855f, 0.15666328f, -0.40231213f, 0.1043352f, 0.06978289f, -0.1216788f, -0.06200427f, -0.07135302f,
+        -0.4398427f, -0.30765978f, 0.78823596f, -0.30235332f, -0.07689794f, 0.00039100798f, -0.08342033f, 0.05033833f,
+        -0.19743232f, 0.15119788f, 0.0067430073f, -0.066394046f, 0.07336221f, -0.0075494708f, 0.0786401f, 0.11195517f,
+        -0.21775594f, 0.04064317f, 0.048681963f, -0.046914924f, -0.002545073f, 0.060435504f, -0.033663023f, -0.013032518f,
+        -0.012814265f, 0.06715816f, -0.21267079f, -0.019944003f, 0.07822303f, 0.04261955f, -0.021657975f, 0.08549384f,
+        -0.101698846f, -0.085853875f, 0.06323083f, 0.053262144f, 0.078404166f, 0.10837879f, -0.30405936f, -0.023782475f,
+        0.06279297f, 0.1339043f, -0.1258125f, -0.06034083f, -0.10006349f, 0.4249207f, -0.25593182f, -0.16171761f,
+        -0.08967184f, -0.014476409f, 0.061244547f, 0.09183442f, -0.19612688f, -0.1741553f, 0.09695457f, 0.066448495f,
+        -0.022553427f, 0.11540444f, 0.022645924f, -0.28256702f, -0.088392995f, -0.020725723f, 0.044900037f, 0.12555088f,
+        -0.030615646f, -0.20152883f, 0.28219542f, -0.14650038f, -0.11534311f, 0.103254855f, -0.065135606f, 0.11777983f,
+        0.07954852f, -0.17633286f, -0.030236682f, -0.13479692f, 0.104048654f, 0.069790386f, -0.03663362f, -0.022628564f,
+        0.06587923f, -0.014990311f, -0.06484242f, 0.093604915f, -0.10254489f, 0.1504159f, -0.12434729f, -0.1536801f,
+        -0.05356808f, 0.08723764f, -0.07103456f, 0.102661595f, -0.015807495f, -0.2143966f, 0.10949424f, 0.13180076f,
+        0.029803643f, 0.06360119f, -0.3261647f, -0.0813989f, 0.08783379f, -0.14127778f, -0.019359943f, 0.094815865f,
+        -0.07816414f, 0.07913189f, 0.13128287f, -0.16395238f, -0.22352974f, 0.08918744f, 0.085917644f, -0.12781906f,
+        -0.058971267f, -0.026020257f, 0.05732695f, 0.15689208f, 0.20784006f, -0.094602674f, -0.26228938f, -0.18012975f,
+    };
+    for (int i = 0; i < 320; ++i) t32_[i] = w[i];
+  }
+
+  void load_t33_() {
     const float w[768] = {
         0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f,
@@ -6008,10 +6460,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t32_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t33_[i] = w[i];
   }
 
-  void load_t33_() {
+  void load_t34_() {
     const float w[630] = {
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
@@ -6093,10 +6545,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.16666667f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.16666667f,
     };
-    for (int i = 0; i < 630; ++i) t33_[i] = w[i];
+    for (int i = 0; i < 630; ++i) t34_[i] = w[i];
   }
 
-  void load_t34_() {
+  void load_t35_() {
     const float w[1280] = {
         0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
@@ -6259,49 +6711,49 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t34_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t35_[i] = w[i];
   }
 
-  void load_t35_() {
+  void load_t36_() {
     const long long w[1] = {
         4LL,
     };
-    for (int i = 0; i < 1; ++i) t35_[i] = w[i];
-  }
-
-  void load_t37_() {
-    const long long w[1] = {
-        0LL,
-    };
-    for (int i = 0; i < 1; ++i) t37_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t36_[i] = w[i];
   }
 
   void load_t38_() {
     const long long w[1] = {
-        1LL,
+        0LL,
     };
     for (int i = 0; i < 1; ++i) t38_[i] = w[i];
   }
 
-  void load_t41_() {
+  void load_t39_() {
+    const long long w[1] = {
+        1LL,
+    };
+    for (int i = 0; i < 1; ++i) t39_[i] = w[i];
+  }
+
+  void load_t42_() {
     const long long w[1] = {
         2LL,
     };
-    for (int i = 0; i < 1; ++i) t41_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t42_[i] = w[i];
   }
 
-  void load_t50_() {
+  void load_t51_() {
     const long long w[1] = {
         3LL,
     };
-    for (int i = 0; i < 1; ++i) t50_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t51_[i] = w[i];
   }
 
-  void load_t53_() {
+  void load_t54_() {
     const long long w[1] = {
         5LL,
     };
-    for (int i = 0; i < 1; ++i) t53_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t54_[i] = w[i];
   }
 };
 

@@ -1,0 +1,155 @@
+package pandemic
+
+// The targets tensor of pandemic-obs-2 (docs/observation.md): for each
+// unit of the observing seat, which of its four steps walk towards the
+// kinds of target Pasteur sends units to, and how far the nearest of each
+// kind is. The board tensor shows a network the cells around a unit; the
+// cities, paths and masks it should walk to lie mostly beyond what it
+// reads (the local network's crop), and the way there goes round walls:
+// these are the walking distances Pasteur computes (pasteur.go).
+
+// Target kinds of the targets tensor, in the order of its column groups.
+const (
+	// TargetCity: the cells of the cities the seat needs more units on:
+	// not its own, or its own with an enemy unit on it, and fewer of its
+	// units there than the strongest enemy's (one more when not its own).
+	TargetCity = iota
+	// TargetPath: the same for the paths.
+	TargetPath
+	// TargetBridge: the paths of TargetPath whose two cities are the
+	// seat's (taking one joins two components).
+	TargetBridge
+	// TargetMask: the masks on the ground.
+	TargetMask
+	// TargetEnemy: the other players' units.
+	TargetEnemy
+	// NumTargetKinds is the number of target kinds.
+	NumTargetKinds
+)
+
+// Columns of one target kind's group in the targets tensor: the four
+// steps (Bottom, Right, Top, Left: a step to a cell nearer the target
+// kind, walking through non-wall cells), then three distance bands.
+const (
+	TargetNear2   = 4 // the nearest is at most 2 steps away
+	TargetNear6   = 5 // at most 6
+	TargetNear15  = 6 // at most 15
+	TargetColumns = 7 // columns per target kind
+	// TargetFeatures is the number of columns of the targets tensor.
+	TargetFeatures = NumTargetKinds * TargetColumns
+)
+
+// targetFields is the Observer's scratch space for the targets tensor.
+type targetFields struct {
+	walk  pasteurMap
+	count [][NumPlayers]int16 // units of each player per city then path
+	srcs  [NumTargetKinds][]Pos
+	dist  [NumTargetKinds][]int16
+}
+
+// Targets writes the targets tensor, bool [U, TargetFeatures], of seat me
+// into dst (len U*TargetFeatures): for each unit of me on the board, per
+// target kind (TargetCity ...), whether each step gets one closer to the
+// nearest target of that kind, and the distance bands of the nearest; the
+// other slots are all false.
+func (ob *Observer) Targets(s *State, me int, dst []byte) {
+	n := len(s.Units)
+	dst = dst[:n*TargetFeatures]
+	clear(dst)
+	if len(s.PlayerUnits[me]) == 0 {
+		return
+	}
+	tf := &ob.targets
+	tf.sources(s, me)
+	tf.walk.rows, tf.walk.cols = s.Rows, s.Cols
+	for k := range tf.dist {
+		tf.dist[k] = tf.walk.field(s, tf.srcs[k], tf.dist[k])
+	}
+	for _, id := range s.PlayerUnits[me] {
+		u := &s.Units[id]
+		if !s.OnBoard(u.Pos) {
+			continue
+		}
+		here := s.Idx(u.Pos)
+		row := dst[id*TargetFeatures : (id+1)*TargetFeatures]
+		for k := range tf.dist {
+			field, g := tf.dist[k], row[k*TargetColumns:(k+1)*TargetColumns]
+			cur := field[here]
+			if cur < 0 {
+				continue
+			}
+			g[TargetNear2] = b2u(cur <= 2)
+			g[TargetNear6] = b2u(cur <= 6)
+			g[TargetNear15] = b2u(cur <= 15)
+			for d := Bottom; d < None; d++ {
+				if q := u.Pos.Add(d); s.OnBoard(q) {
+					if f := field[s.Idx(q)]; f >= 0 && f < cur {
+						g[d] = 1
+					}
+				}
+			}
+		}
+	}
+}
+
+// sources lists the cells of each target kind seen by seat me.
+func (tf *targetFields) sources(s *State, me int) {
+	nc, np := len(s.Cities), len(s.Paths)
+	if cap(tf.count) < nc+np {
+		tf.count = make([][NumPlayers]int16, nc+np)
+	}
+	tf.count = tf.count[:nc+np]
+	clear(tf.count)
+	for k := range tf.srcs {
+		tf.srcs[k] = tf.srcs[k][:0]
+	}
+	for id := range s.Units {
+		u := &s.Units[id]
+		if !s.OnBoard(u.Pos) {
+			continue
+		}
+		idx := s.Idx(u.Pos)
+		if c := s.CityOf[idx]; c >= 0 {
+			tf.count[c][u.Player]++
+		} else if p := s.PathOf[idx]; p >= 0 {
+			tf.count[nc+int(p)][u.Player]++
+		}
+		if u.Player != me {
+			tf.srcs[TargetEnemy] = append(tf.srcs[TargetEnemy], u.Pos)
+		}
+	}
+	// needed reports whether target t (a city, or nc + a path) owned by
+	// owner needs more of me's units: Pasteur's count.
+	needed := func(t, owner int) bool {
+		strongest := 0
+		for pl, c := range tf.count[t] {
+			if pl != me {
+				strongest = max(strongest, int(c))
+			}
+		}
+		if owner != me {
+			strongest++
+		}
+		return int(tf.count[t][me]) < strongest
+	}
+	for k, cells := range s.Cities {
+		if needed(k, s.CityOwner[k]) {
+			tf.srcs[TargetCity] = append(tf.srcs[TargetCity], cells...)
+		}
+	}
+	for k := range s.Paths {
+		pa := &s.Paths[k]
+		if !needed(nc+k, s.PathOwner[k]) {
+			continue
+		}
+		tf.srcs[TargetPath] = append(tf.srcs[TargetPath], pa.Cells...)
+		if s.CityOwner[pa.A] == me && s.CityOwner[pa.B] == me {
+			tf.srcs[TargetBridge] = append(tf.srcs[TargetBridge], pa.Cells...)
+		}
+	}
+	for _, p := range s.Masks {
+		if s.OnBoard(p) {
+			tf.srcs[TargetMask] = append(tf.srcs[TargetMask], p)
+		}
+	}
+}
