@@ -54,7 +54,8 @@ var DefaultSearch = SearchOptions{Candidates: 4, Rollouts: 2, Horizon: 30}
 // SearchBot is a rollout planner written once for every game: each round
 // it asks the game's strong bot (Def.StrongBot, the rollout policy) for
 // its orders, makes a few alternatives of them (one unit's command
-// changed to another legal direction, or dropped), and for each
+// changed to another legal direction, or dropped: for random units, or
+// every alternative of a few units with SearchOptions.Sweep), and for each
 // candidate plays copies of the match (Match.Copy): the candidate and the
 // other seats' strong bots for the round, then the strong bot at every
 // seat for the rest of the horizon. A candidate's value is its mean over
