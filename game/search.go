@@ -38,6 +38,11 @@ type SearchOptions struct {
 	// drawn each round and screened by one short rollout (ScreenHorizon
 	// rounds) each; the Candidates best of them go on to the rollouts.
 	Screen int
+	// Sweep, if positive, replaces the random alternatives: each round
+	// Sweep of my units (drawn with the bot's generator, no unit twice)
+	// each get every other direction, dropped included, as
+	// alternatives (Candidates then only bounds screening).
+	Sweep int
 }
 
 // ScreenHorizon is the horizon of a screening rollout (SearchOptions.Screen).
@@ -49,7 +54,8 @@ var DefaultSearch = SearchOptions{Candidates: 4, Rollouts: 2, Horizon: 30}
 // SearchBot is a rollout planner written once for every game: each round
 // it asks the game's strong bot (Def.StrongBot, the rollout policy) for
 // its orders, makes a few alternatives of them (one unit's command
-// changed to another legal direction, or dropped), and for each
+// changed to another legal direction, or dropped: for random units, or
+// every alternative of a few units with SearchOptions.Sweep), and for each
 // candidate plays copies of the match (Match.Copy): the candidate and the
 // other seats' strong bots for the round, then the strong bot at every
 // seat for the rest of the horizon. A candidate's value is its mean over
@@ -96,6 +102,7 @@ type SearchBot[C Config, G, S any, D Dir] struct {
 	cands   [][]Command[D]
 	values  []float64
 	better  []int // per candidate: rollouts where it beat the strong bot's orders
+	played  []int // per candidate: rollouts played
 	units   []int
 	// Stats, for measurements: alternatives evaluated by rollouts, rounds
 	// where one was played, rollout rounds played, alternatives screened.
@@ -189,6 +196,7 @@ func (b *SearchBot[C, G, S, D]) PlayMatch(m *Match[C, G, S, D], me int, o *Order
 			b.err = err
 			return
 		}
+		b.Tried += len(b.cands) - 1
 	}
 	// An alternative must beat the strong bot's orders in every rollout
 	// (same seeds): the best mean of a few noisy estimates is otherwise
@@ -223,6 +231,10 @@ func (b *SearchBot[C, G, S, D]) candidates(s *S, me, n int, base []Command[D]) {
 	if len(b.units) == 0 || b.numDirs <= 1 {
 		return
 	}
+	if b.opts.Sweep > 0 {
+		b.sweep(s, me, base)
+		return
+	}
 	k := max(b.opts.Candidates, b.opts.Screen)
 	for tries := 0; len(b.cands) <= k && tries < 4*k; tries++ {
 		id := b.units[b.rng.Int(0, len(b.units)-1)]
@@ -230,28 +242,51 @@ func (b *SearchBot[C, G, S, D]) candidates(s *S, me, n int, base []Command[D]) {
 		if d != def.None && !def.Legal(s, me, id, d) {
 			continue
 		}
-		c := make([]Command[D], 0, len(base)+1)
-		found := false
-		for _, x := range base {
-			if x.ID == id {
-				found = true
-				if d == def.None {
-					continue
-				}
-				x.Dir = d
-			}
-			c = append(c, x)
-		}
-		if !found {
-			if d == def.None {
+		b.addAlt(base, id, d)
+	}
+}
+
+// addAlt appends to b.cands the strong bot's orders base with unit id's
+// command changed to d (dropped if d is None), unless b.cands holds it.
+func (b *SearchBot[C, G, S, D]) addAlt(base []Command[D], id int, d D) {
+	c := make([]Command[D], 0, len(base)+1)
+	found := false
+	for _, x := range base {
+		if x.ID == id {
+			found = true
+			if d == b.def.None {
 				continue
 			}
-			c = append(c, Command[D]{id, d})
+			x.Dir = d
 		}
-		if slices.ContainsFunc(b.cands, func(o []Command[D]) bool { return slices.Equal(o, c) }) {
-			continue
+		c = append(c, x)
+	}
+	if !found {
+		if d == b.def.None {
+			return
 		}
-		b.cands = append(b.cands, c)
+		c = append(c, Command[D]{id, d})
+	}
+	if slices.ContainsFunc(b.cands, func(o []Command[D]) bool { return slices.Equal(o, c) }) {
+		return
+	}
+	b.cands = append(b.cands, c)
+}
+
+// sweep appends to b.cands every alternative of Sweep of my units (b.units),
+// drawn with the bot's generator: each other legal direction, or the
+// command dropped.
+func (b *SearchBot[C, G, S, D]) sweep(s *S, me int, base []Command[D]) {
+	units := b.units
+	for i := 0; i < b.opts.Sweep && i < len(units); i++ {
+		j := b.rng.Int(i, len(units)-1)
+		units[i], units[j] = units[j], units[i]
+		id := units[i]
+		for d := range b.numDirs {
+			if dd := D(d); dd == b.def.None || b.def.Legal(s, me, id, dd) {
+				b.addAlt(base, id, dd)
+			}
+		}
 	}
 }
 
@@ -260,7 +295,7 @@ func (b *SearchBot[C, G, S, D]) candidates(s *S, me, n int, base []Command[D]) {
 // all) is worth most, in their order (no screening when b.cands holds
 // no more).
 func (b *SearchBot[C, G, S, D]) screen(m *Match[C, G, S, D], me int) error {
-	if len(b.cands) <= b.opts.Candidates+1 {
+	if len(b.cands) <= b.opts.Candidates+1 || b.opts.Sweep > 0 && b.opts.Screen == 0 {
 		return nil
 	}
 	rs := b.rolloutSeed(m.Round(), 1<<40)
@@ -289,25 +324,41 @@ func (b *SearchBot[C, G, S, D]) screen(m *Match[C, G, S, D], me int) error {
 }
 
 // evaluate fills b.values with each candidate's mean rollout value.
+// Rollouts are lazy: an alternative that did not beat the strong bot's
+// orders in a rollout can no longer be played (it must beat them in
+// every rollout), so it plays no more (its value is the mean of those it
+// played); the decisions are those of playing them all.
 func (b *SearchBot[C, G, S, D]) evaluate(m *Match[C, G, S, D], me int) error {
-	b.values = slices.Grow(b.values[:0], len(b.cands))[:len(b.cands)]
+	n := len(b.cands)
+	b.values = slices.Grow(b.values[:0], n)[:n]
 	clear(b.values)
+	b.better = slices.Grow(b.better[:0], n)[:n]
+	clear(b.better)
+	b.played = slices.Grow(b.played[:0], n)[:n]
+	clear(b.played)
 	defer func() {
 		for i := range b.values {
-			b.values[i] /= float64(b.opts.Rollouts)
+			if b.played[i] > 0 {
+				b.values[i] /= float64(b.played[i])
+			}
 		}
 	}()
 	round := m.Round()
-	b.better = slices.Grow(b.better[:0], len(b.cands))[:len(b.cands)]
-	clear(b.better)
 	for r := range b.opts.Rollouts {
 		rs := b.rolloutSeed(round, r)
 		var v0 float64
 		for i, c := range b.cands {
+			if i > 0 && b.better[i] < r {
+				continue
+			}
+			if i == 0 && !slices.ContainsFunc(b.better[1:], func(k int) bool { return k == r }) {
+				return nil
+			}
 			v, err := b.rollout(m, me, c, rs, b.opts.Horizon)
 			if err != nil {
 				return err
 			}
+			b.played[i]++
 			if i == 0 {
 				v0 = v
 			} else if v > v0 {
@@ -316,7 +367,6 @@ func (b *SearchBot[C, G, S, D]) evaluate(m *Match[C, G, S, D], me int) error {
 			b.values[i] += v
 		}
 	}
-	b.Tried += len(b.cands) - 1
 	return nil
 }
 

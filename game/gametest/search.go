@@ -8,18 +8,22 @@ import (
 	"jgym/game"
 )
 
-// searchOptions are small searches, for tests.
-var searchOptions = game.SearchOptions{Candidates: 2, Rollouts: 2, Horizon: 3, Screen: 5}
+// searchOptions are small searches, for tests: random alternatives
+// screened, and a sweep of two units.
+var searchOptions = []game.SearchOptions{
+	{Candidates: 2, Rollouts: 2, Horizon: 3, Screen: 5},
+	{Rollouts: 2, Horizon: 3, Sweep: 2},
+}
 
 // searchMatch starts a match of the search bot (seat 0, small options)
 // and three strong bots.
-func searchMatch[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S, D], seed int) (*game.Match[C, G, S, D], *game.SearchBot[C, G, S, D]) {
+func searchMatch[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S, D], seed int, so game.SearchOptions) (*game.Match[C, G, S, D], *game.SearchBot[C, G, S, D]) {
 	t.Helper()
 	strong, err := d.Bots.Lookup(d.StrongBot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb := d.NewSearchBot(0, seed, searchOptions)
+	sb := d.NewSearchBot(0, seed, so)
 	bots := [game.NumSeats]game.Bot[S, D]{sb}
 	for p := 1; p < game.NumSeats; p++ {
 		bots[p] = strong(p, seed)
@@ -39,6 +43,16 @@ func searchMatch[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[
 // candidate values and orders, so the rollouts do not read the real
 // generator.
 func testSearch[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S, D], o Options) {
+	for _, so := range searchOptions {
+		name := "Random"
+		if so.Sweep > 0 {
+			name = "Sweep"
+		}
+		t.Run(name, func(t *testing.T) { testSearchWith(t, d, o, so) })
+	}
+}
+
+func testSearchWith[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C, G, S, D], o Options, so game.SearchOptions) {
 	rounds := 6
 	if o.short {
 		rounds = 3
@@ -46,7 +60,7 @@ func testSearch[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C
 	const seed = 11
 	var traces [2][]byte
 	for run := range traces {
-		m, sb := searchMatch(t, d, seed)
+		m, sb := searchMatch(t, d, seed, so)
 		var buf bytes.Buffer
 		if err := m.WriteTrace(&buf); err != nil {
 			t.Fatal(err)
@@ -92,7 +106,7 @@ func testSearch[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.Def[C
 
 	// The generator: copies (search bot included) at round k, one of whose
 	// engine generators is put elsewhere, search alike.
-	m, _ := searchMatch(t, d, seed)
+	m, _ := searchMatch(t, d, seed, so)
 	for m.Round() < rounds/2 {
 		if err := m.PlayRound(); err != nil {
 			t.Fatal(err)
