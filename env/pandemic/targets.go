@@ -40,11 +40,49 @@ const (
 )
 
 // targetFields is the Observer's scratch space for the targets tensor.
+// The walking distances to cities and paths come from the per-city and
+// per-path fields of the map (pasteurMap, made once per map, as Pasteur
+// does): the distance to the nearest of some cities is the least of
+// theirs. Masks and enemy units move, and get a search each call.
 type targetFields struct {
-	walk  pasteurMap
-	count [][NumPlayers]int16 // units of each player per city then path
-	srcs  [NumTargetKinds][]Pos
-	dist  [NumTargetKinds][]int16
+	walk           pasteurMap
+	m              *pasteurMap // the map's fields, made for the static slices below
+	types          []CellType
+	cityOf, pathOf []int32
+	count          [][NumPlayers]int16 // units of each player per city then path
+	need           [TargetMask][]int   // the cities (TargetCity) or paths needed, per kind
+	srcs           [NumTargetKinds][]Pos
+	dist           [NumTargetKinds][]int16
+}
+
+// mapFields returns the distance fields of s's map, made again when s
+// plays on another map (State's static slices, shared between copies).
+func (tf *targetFields) mapFields(s *State) *pasteurMap {
+	if tf.m == nil || !same(tf.types, s.Types) || !same(tf.cityOf, s.CityOf) || !same(tf.pathOf, s.PathOf) ||
+		tf.m.rows != s.Rows || tf.m.cols != s.Cols {
+		tf.m = newPasteurMap(s)
+		tf.types, tf.cityOf, tf.pathOf = s.Types, s.CityOf, s.PathOf
+	}
+	return tf.m
+}
+
+// distAt is the walking distance from cell idx to the nearest target of
+// kind k, -1 if none is reachable.
+func (tf *targetFields) distAt(k, idx int) int16 {
+	if k >= TargetMask {
+		return tf.dist[k][idx]
+	}
+	fields := tf.m.pathDist
+	if k == TargetCity {
+		fields = tf.m.cityDist
+	}
+	best := int16(-1)
+	for _, t := range tf.need[k] {
+		if d := fields[t][idx]; d >= 0 && (best < 0 || d < best) {
+			best = d
+		}
+	}
+	return best
 }
 
 // Targets writes the targets tensor, bool [U, TargetFeatures], of seat me
@@ -60,9 +98,10 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 		return
 	}
 	tf := &ob.targets
+	tf.mapFields(s)
 	tf.sources(s, me)
 	tf.walk.rows, tf.walk.cols = s.Rows, s.Cols
-	for k := range tf.dist {
+	for k := TargetMask; k < NumTargetKinds; k++ {
 		tf.dist[k] = tf.walk.field(s, tf.srcs[k], tf.dist[k])
 	}
 	for _, id := range s.PlayerUnits[me] {
@@ -72,9 +111,9 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 		}
 		here := s.Idx(u.Pos)
 		row := dst[id*TargetFeatures : (id+1)*TargetFeatures]
-		for k := range tf.dist {
-			field, g := tf.dist[k], row[k*TargetColumns:(k+1)*TargetColumns]
-			cur := field[here]
+		for k := 0; k < NumTargetKinds; k++ {
+			g := row[k*TargetColumns : (k+1)*TargetColumns]
+			cur := tf.distAt(k, here)
 			if cur < 0 {
 				continue
 			}
@@ -83,7 +122,7 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 			g[TargetNear15] = b2u(cur <= 15)
 			for d := Bottom; d < None; d++ {
 				if q := u.Pos.Add(d); s.OnBoard(q) {
-					if f := field[s.Idx(q)]; f >= 0 && f < cur {
+					if f := tf.distAt(k, s.Idx(q)); f >= 0 && f < cur {
 						g[d] = 1
 					}
 				}
@@ -92,7 +131,8 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 	}
 }
 
-// sources lists the cells of each target kind seen by seat me.
+// sources lists the cities and paths seat me needs (need) and the cells of
+// the masks and of the other players' units (srcs).
 func (tf *targetFields) sources(s *State, me int) {
 	nc, np := len(s.Cities), len(s.Paths)
 	if cap(tf.count) < nc+np {
@@ -132,9 +172,12 @@ func (tf *targetFields) sources(s *State, me int) {
 		}
 		return int(tf.count[t][me]) < strongest
 	}
-	for k, cells := range s.Cities {
+	for k := range tf.need {
+		tf.need[k] = tf.need[k][:0]
+	}
+	for k := range s.Cities {
 		if needed(k, s.CityOwner[k]) {
-			tf.srcs[TargetCity] = append(tf.srcs[TargetCity], cells...)
+			tf.need[TargetCity] = append(tf.need[TargetCity], k)
 		}
 	}
 	for k := range s.Paths {
@@ -142,9 +185,9 @@ func (tf *targetFields) sources(s *State, me int) {
 		if !needed(nc+k, s.PathOwner[k]) {
 			continue
 		}
-		tf.srcs[TargetPath] = append(tf.srcs[TargetPath], pa.Cells...)
+		tf.need[TargetPath] = append(tf.need[TargetPath], k)
 		if s.CityOwner[pa.A] == me && s.CityOwner[pa.B] == me {
-			tf.srcs[TargetBridge] = append(tf.srcs[TargetBridge], pa.Cells...)
+			tf.need[TargetBridge] = append(tf.need[TargetBridge], k)
 		}
 	}
 	for _, p := range s.Masks {

@@ -86,14 +86,27 @@ func targetSources(s *State, me int) [NumTargetKinds][]Pos {
 // computed by the test over some rounds of a game of Pasteurs, every seat:
 // each bit of each slot, and that every kind is seen somewhere.
 func TestTargetsMatchDistances(t *testing.T) {
-	g := newTestGame(t, 3)
+	var ob Observer // one Observer for both games: the second is on another map
+	var seen [TargetFeatures]int
+	for _, seed := range []int{3, 4} {
+		checkTargets(t, &ob, newTestGame(t, seed), &seen)
+	}
+	for c, n := range seen {
+		if n == 0 && c%TargetColumns != TargetNear2 {
+			t.Errorf("column %d never set", c)
+		}
+	}
+}
+
+// checkTargets plays some rounds of g with Pasteurs and checks ob's
+// targets tensor every eighth round, every seat, counting the bits set.
+func checkTargets(t *testing.T, ob *Observer, g *Game, seen *[TargetFeatures]int) {
+	t.Helper()
 	var bots [NumPlayers]Bot
 	for p := range bots {
 		bots[p] = NewPasteur(p, g.Seed())
 	}
-	var ob Observer
 	dst := make([]byte, len(g.Units)*TargetFeatures)
-	var seen [TargetFeatures]int
 	var o [NumPlayers]Orders
 	var cmds [NumPlayers][]Command
 	for r := 0; r < 40 && !g.Done(); r++ {
@@ -145,11 +158,6 @@ func TestTargetsMatchDistances(t *testing.T) {
 		}
 		if err := g.Step(&cmds); err != nil {
 			t.Fatal(err)
-		}
-	}
-	for c, n := range seen {
-		if n == 0 && c%TargetColumns != TargetNear2 {
-			t.Errorf("column %d never set", c)
 		}
 	}
 }
