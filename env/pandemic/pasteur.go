@@ -220,24 +220,29 @@ func (b *Pasteur) count(s *State) {
 	}
 	b.cityNeed = resize(b.cityNeed, nc)
 	b.pathNeed = resize(b.pathNeed, np)
-	need := func(t, owner int) int {
-		strongest := 0
-		for pl, n := range b.enemy[t] {
-			if pl != b.me {
-				strongest = max(strongest, int(n))
-			}
-		}
-		if owner != b.me {
-			return strongest + 1
-		}
-		return strongest
-	}
 	for k := 0; k < nc; k++ {
-		b.cityNeed[k] = need(k, s.CityOwner[k])
+		b.cityNeed[k] = unitsNeeded(&b.enemy[k], s.CityOwner[k], b.me)
 	}
 	for k := 0; k < np; k++ {
-		b.pathNeed[k] = need(nc+k, s.PathOwner[k])
+		b.pathNeed[k] = unitsNeeded(&b.enemy[nc+k], s.PathOwner[k], b.me)
 	}
+}
+
+// unitsNeeded is how many units seat me wants on a city or path that has
+// count units of each player and is owner's: as many as the strongest
+// other player has there, one more when it is not me's (Pasteur's rule;
+// the targets tensor's too).
+func unitsNeeded(count *[NumPlayers]int16, owner, me int) int {
+	strongest := 0
+	for pl, n := range count {
+		if pl != me {
+			strongest = max(strongest, int(n))
+		}
+	}
+	if owner != me {
+		return strongest + 1
+	}
+	return strongest
 }
 
 // huntField computes the distance to the nearest enemy unit.

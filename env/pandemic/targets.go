@@ -161,16 +161,7 @@ func (tf *targetFields) sources(s *State, me int) {
 	// needed reports whether target t (a city, or nc + a path) owned by
 	// owner needs more of me's units: Pasteur's count.
 	needed := func(t, owner int) bool {
-		strongest := 0
-		for pl, c := range tf.count[t] {
-			if pl != me {
-				strongest = max(strongest, int(c))
-			}
-		}
-		if owner != me {
-			strongest++
-		}
-		return int(tf.count[t][me]) < strongest
+		return int(tf.count[t][me]) < unitsNeeded(&tf.count[t], owner, me)
 	}
 	for k := range tf.need {
 		tf.need[k] = tf.need[k][:0]
