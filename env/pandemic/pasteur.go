@@ -204,20 +204,7 @@ func resize(v []int, n int) []int {
 // count counts the units on every city and path and sets what each needs.
 func (b *Pasteur) count(s *State) {
 	nc, np := len(s.Cities), len(s.Paths)
-	if cap(b.enemy) < nc+np {
-		b.enemy = make([][NumPlayers]int16, nc+np)
-	}
-	b.enemy = b.enemy[:nc+np]
-	clear(b.enemy)
-	for id := range s.Units {
-		u := &s.Units[id]
-		idx := s.Idx(u.Pos)
-		if c := s.CityOf[idx]; c >= 0 {
-			b.enemy[c][u.Player]++
-		} else if p := s.PathOf[idx]; p >= 0 {
-			b.enemy[nc+int(p)][u.Player]++
-		}
-	}
+	b.enemy = unitsOn(s, b.enemy)
 	b.cityNeed = resize(b.cityNeed, nc)
 	b.pathNeed = resize(b.pathNeed, np)
 	for k := 0; k < nc; k++ {
@@ -226,6 +213,30 @@ func (b *Pasteur) count(s *State) {
 	for k := 0; k < np; k++ {
 		b.pathNeed[k] = unitsNeeded(&b.enemy[nc+k], s.PathOwner[k], b.me)
 	}
+}
+
+// unitsOn counts the units of each player on every city, then on every
+// path (index len(s.Cities) + path), into buf when it is large enough.
+func unitsOn(s *State, buf [][NumPlayers]int16) [][NumPlayers]int16 {
+	nc, np := len(s.Cities), len(s.Paths)
+	if cap(buf) < nc+np {
+		buf = make([][NumPlayers]int16, nc+np)
+	}
+	buf = buf[:nc+np]
+	clear(buf)
+	for id := range s.Units {
+		u := &s.Units[id]
+		if !s.OnBoard(u.Pos) {
+			continue
+		}
+		idx := s.Idx(u.Pos)
+		if c := s.CityOf[idx]; c >= 0 {
+			buf[c][u.Player]++
+		} else if p := s.PathOf[idx]; p >= 0 {
+			buf[nc+int(p)][u.Player]++
+		}
+	}
+	return buf
 }
 
 // unitsNeeded is how many units seat me wants on a city or path that has

@@ -134,27 +134,13 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 // sources lists the cities and paths seat me needs (need) and the cells of
 // the masks and of the other players' units (srcs).
 func (tf *targetFields) sources(s *State, me int) {
-	nc, np := len(s.Cities), len(s.Paths)
-	if cap(tf.count) < nc+np {
-		tf.count = make([][NumPlayers]int16, nc+np)
-	}
-	tf.count = tf.count[:nc+np]
-	clear(tf.count)
+	nc := len(s.Cities)
+	tf.count = unitsOn(s, tf.count)
 	for k := range tf.srcs {
 		tf.srcs[k] = tf.srcs[k][:0]
 	}
 	for id := range s.Units {
-		u := &s.Units[id]
-		if !s.OnBoard(u.Pos) {
-			continue
-		}
-		idx := s.Idx(u.Pos)
-		if c := s.CityOf[idx]; c >= 0 {
-			tf.count[c][u.Player]++
-		} else if p := s.PathOf[idx]; p >= 0 {
-			tf.count[nc+int(p)][u.Player]++
-		}
-		if u.Player != me {
+		if u := &s.Units[id]; u.Player != me && s.OnBoard(u.Pos) {
 			tf.srcs[TargetEnemy] = append(tf.srcs[TargetEnemy], u.Pos)
 		}
 	}
