@@ -287,6 +287,32 @@ func TestMemoryBudget(t *testing.T) {
 	ts.create(t, &jgymv1.CreateSessionRequest{NumEnvs: 4})
 }
 
+// A session that asks for some tensors books the memory of those: more
+// such sessions fit in a budget than sessions of the full observation.
+func TestMemoryBudgetTensors(t *testing.T) {
+	checkLeaks(t)
+	fit := func(tensors []string) int {
+		limits := server.DefaultClientLimits()
+		limits.Sessions = 256
+		ts := start(t, "bufconn", server.WithMemoryBudget(48<<20), server.WithClientLimits(limits))
+		for k := 0; k < 256; k++ {
+			_, err := ts.client.CreateSession(context.Background(), &jgymv1.CreateSessionRequest{Game: game, NumEnvs: 4,
+				Seats: seats("", "Null", "Null", "Null"), Tensors: tensors})
+			if err != nil {
+				wantCode(t, "filling the budget", err, codes.ResourceExhausted)
+				return k
+			}
+		}
+		t.Fatal("256 sessions fit in 48 MiB")
+		return 0
+	}
+	full, masks := fit(nil), fit([]string{"action_mask"})
+	t.Logf("sessions of 4 envs in 48 MiB: %d with every tensor, %d with the mask alone", full, masks)
+	if full < 1 || masks <= full {
+		t.Fatalf("sessions of 4 envs in 48 MiB: %d with every tensor, %d with the mask alone", full, masks)
+	}
+}
+
 // Uploads: checked, stored by content, counted against the client's
 // quota (the oldest dropped to make room), seated only by their owner.
 func TestUploads(t *testing.T) {

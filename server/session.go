@@ -226,7 +226,13 @@ func (s *Server) createSession(ctx context.Context, req *jgymv1.CreateSessionReq
 	if err != nil {
 		return nil, err
 	}
-	b := booking{envs: n, procs: n * procSeats, memory: sessionMemory(&spec, n, setup.Learners())}
+	// The observations held are those of the tensors asked for; a bad
+	// list is refused below, where the env is made.
+	held := spec
+	if sub, err := spec.Subset(setup.Tensors); err == nil {
+		held = sub
+	}
+	b := booking{envs: n, procs: n * procSeats, memory: sessionMemory(&held, n, setup.Learners())}
 	if b.procs > s.opts.maxProcsPerSess {
 		return nil, fmt.Errorf("%w: %d envs with %d bots that run a process each make %d processes, over the limit of %d per session",
 			errLimit, n, procSeats, b.procs, s.opts.maxProcsPerSess)
