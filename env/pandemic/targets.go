@@ -65,8 +65,6 @@ type targetFields struct {
 	queue []int32 // the breadth-first search's
 	units []targetUnit
 	bits  [4][]uint64 // the enemy search's bitboards
-	rows  []int32     // the rows a layer of the search may reach
-	full  []bool      // the rows whose walkable cells the search has all seen
 	wide  []int16     // the enemy field when a row does not fit the bitboards
 }
 
@@ -378,30 +376,17 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 		units = append(units, targetUnit{id, u.Pos})
 		want[(u.Pos.I+1)*w+u.Pos.J>>6] |= 1 << (u.Pos.J & 63)
 	}
-	if len(tf.full) < s.Rows+2 {
-		tf.full = make([]bool, s.Rows+2)
-	}
-	full := tf.full[:s.Rows+2] // the rows whose walkable cells are all seen
-	clear(full)
 	nlo, nhi := 1, 0 // the rows next holds bits in, cleared before use
 	for layer := 1; layer <= math.MaxInt16 && len(units) > 0; layer++ {
 		if nlo <= nhi {
 			clear(next[nlo*w : (nhi+1)*w])
 		}
-		// The rows that may get cells: next to cur's, not all seen.
 		from, to := max(lo-1, 1), min(hi+1, s.Rows)
-		rows := tf.rows[:0]
-		for i := from; i <= to; i++ {
-			if !full[i] {
-				rows = append(rows, int32(i))
-			}
-		}
-		tf.rows = rows
 		var hit bool
 		if w == 1 {
-			nlo, nhi, hit = grow1(cur, next, seen, g.open, want, full, rows)
+			nlo, nhi, hit = grow1(cur, next, seen, g.open, want, from, to)
 		} else {
-			nlo, nhi, hit = grow2(cur, next, seen, g.open, want, full, rows)
+			nlo, nhi, hit = grow2(cur, next, seen, g.open, want, from, to)
 		}
 		if nlo > nhi {
 			break // every cell reachable is reached
@@ -432,16 +417,15 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 	tf.units = units[:0]
 }
 
-// grow1 writes into next the cells of the given rows (padded) that are
+// grow1 writes into next the cells of rows from..to (padded) that are
 // walkable, not seen yet and next to a cell of cur, one word a row, adds
-// them to seen, marks full the rows now all seen, and returns the first
-// and last rows it set (first > last when none) and whether it set a cell
-// of want.
-func grow1(cur, next, seen, open, want []uint64, full []bool, rows []int32) (int, int, bool) {
+// them to seen and returns the first and last rows it set (first > last
+// when none) and whether it set a cell of want. The other rows of next
+// are left as they were (empty).
+func grow1(cur, next, seen, open, want []uint64, from, to int) (int, int, bool) {
 	lo, hi := 1, 0
 	var hit uint64
-	for _, r := range rows {
-		i := int(r)
+	for i := from; i <= to; i++ {
 		a := cur[i]
 		n := (a<<1 | a>>1 | cur[i-1] | cur[i+1]) & open[i] &^ seen[i]
 		if n == 0 {
@@ -450,7 +434,6 @@ func grow1(cur, next, seen, open, want []uint64, full []bool, rows []int32) (int
 		next[i] = n
 		seen[i] |= n
 		hit |= n & want[i]
-		full[i] = seen[i]|^open[i] == ^uint64(0)
 		if lo > hi {
 			lo = i
 		}
@@ -460,11 +443,10 @@ func grow1(cur, next, seen, open, want []uint64, full []bool, rows []int32) (int
 }
 
 // grow2 is grow1 with two words a row (columns 0-63, then 64-127).
-func grow2(cur, next, seen, open, want []uint64, full []bool, rows []int32) (int, int, bool) {
+func grow2(cur, next, seen, open, want []uint64, from, to int) (int, int, bool) {
 	lo, hi := 1, 0
 	var hit uint64
-	for _, r := range rows {
-		i := int(r)
+	for i := from; i <= to; i++ {
 		b := 2 * i
 		a0, a1 := cur[b], cur[b+1]
 		n0 := (a0<<1 | a0>>1 | a1<<63 | cur[b-2] | cur[b+2]) & open[b] &^ seen[b]
@@ -476,7 +458,6 @@ func grow2(cur, next, seen, open, want []uint64, full []bool, rows []int32) (int
 		seen[b] |= n0
 		seen[b+1] |= n1
 		hit |= n0&want[b] | n1&want[b+1]
-		full[i] = (seen[b]|^open[b])&(seen[b+1]|^open[b+1]) == ^uint64(0)
 		if lo > hi {
 			lo = i
 		}
