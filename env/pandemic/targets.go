@@ -56,16 +56,18 @@ const (
 // distance, and the steps towards the enemies are its neighbours in the
 // layer before (a neighbour is at most one step nearer).
 type targetFields struct {
-	grid  targetGrid
-	count [][NumPlayers]int16 // units of each player per city then path
-	need  [TargetMask][]int   // the cities (TargetCity) or paths needed, per kind
-	srcs  [NumTargetKinds][]Pos
-	cache [TargetEnemy]targetCache
-	cells []Pos   // the cells of the cities or paths of a kind
-	queue []int32 // the breadth-first search's
-	units []targetUnit
-	bits  [4][]uint64 // the enemy search's bitboards
-	wide  []int16     // the enemy field when a row does not fit the bitboards
+	grid   targetGrid
+	count  [][NumPlayers]int16 // units of each player per city then path
+	need   [TargetMask][]int   // the cities (TargetCity) or paths needed, per kind
+	srcs   [NumTargetKinds][]Pos
+	cache  [TargetEnemy]targetCache
+	cells  []Pos   // the cells of the cities or paths of a kind
+	queue  []int32 // the breadth-first search's
+	units  []targetUnit
+	failed []targetUnit
+	prev   [NumPlayers]enemyDist
+	bits   [4][]uint64 // the enemy search's bitboards
+	wide   []int16     // the enemy field when a row does not fit the bitboards
 }
 
 // targetGrid is what the targets tensor keeps of a map: the cells as a
@@ -96,8 +98,17 @@ type targetCache struct {
 // targetUnit is a unit of the seat on the board that the enemy search has
 // not reached yet.
 type targetUnit struct {
-	id  int
-	pos Pos
+	id    int
+	pos   Pos
+	bound int // its distance is at most this, or the search leaves it (math.MaxInt16: no bound)
+}
+
+// enemyDist is what the enemy search keeps of a seat's units from one
+// call to the next: where each was and its distance (-1 if not known).
+type enemyDist struct {
+	ok   bool
+	pos  []Pos
+	dist []int32
 }
 
 // padOff is the padded index offset of a step in each direction.
@@ -245,6 +256,9 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 		for k := range tf.cache {
 			tf.cache[k].ok = false
 		}
+		for k := range tf.prev {
+			tf.prev[k].ok = false
+		}
 	}
 	tf.sources(s, me)
 	for k := 0; k < TargetEnemy; k++ {
@@ -341,7 +355,56 @@ func bands(g []byte, dist int) {
 // enemies writes the enemy columns of the seat's units: a breadth-first
 // search from the enemy units over bitboards (grid.words words a row),
 // stopped when it has reached every unit of me or no cell is left.
+//
+// A unit's distance to the enemies grows by at most 2 in a round when it
+// and its nearest enemy each take a step: the search first reads, for a
+// unit at distance d in the last call (same seat and map, the unit at most
+// one step from where it was), at most d+2, and leaves out at layer l the
+// rows farther than d+2-l from the unit's row. A shortest way from the
+// enemies to the unit keeps to those rows, so a unit reached by then is
+// reached at its distance, and its neighbours one step nearer are in the
+// layer before. The units not reached within their bound (an enemy died,
+// or came from farther) get a search without bounds.
 func (tf *targetFields) enemies(s *State, me int, dst []byte) {
+	prev := &tf.prev[me]
+	if len(prev.pos) != len(s.Units) || !prev.ok {
+		prev.pos = append(prev.pos[:0], make([]Pos, len(s.Units))...)
+		prev.dist = append(prev.dist[:0], make([]int32, len(s.Units))...)
+		for id := range prev.pos {
+			prev.pos[id], prev.dist[id] = NoPos, -1
+		}
+		prev.ok = true
+	}
+	units := tf.units[:0]
+	for _, id := range s.PlayerUnits[me] {
+		u := &s.Units[id]
+		if !s.OnBoard(u.Pos) {
+			prev.pos[id], prev.dist[id] = NoPos, -1
+			continue
+		}
+		bound := math.MaxInt16
+		if d := prev.dist[id]; d >= 0 && s.OnBoard(prev.pos[id]) && Manhattan(prev.pos[id], u.Pos) <= 1 {
+			bound = min(int(d)+2, math.MaxInt16)
+		}
+		units = append(units, targetUnit{id: id, pos: u.Pos, bound: bound})
+		prev.pos[id], prev.dist[id] = u.Pos, -1
+	}
+	tf.units = units[:0]
+	if failed := tf.search(s, me, dst, units, true); len(failed) > 0 {
+		for i := range failed {
+			failed[i].bound = math.MaxInt16
+		}
+		tf.search(s, me, dst, failed, false)
+	}
+}
+
+// search runs the enemy search for units and writes their enemy columns
+// (and their distance for the next call); it returns the units it could
+// not tell: those not reached within their bound when bounded.
+func (tf *targetFields) search(s *State, me int, dst []byte, units []targetUnit, bounded bool) []targetUnit {
+	if len(units) == 0 {
+		return nil
+	}
 	g := &tf.grid
 	w := g.words
 	nw := (s.Rows + 2) * w
@@ -352,6 +415,7 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 		tf.bits[b] = tf.bits[b][:nw]
 		clear(tf.bits[b])
 	}
+	prev := &tf.prev[me]
 	// cur and next: two layers; seen: the cells reached; want: the cells of
 	// the units not reached yet.
 	cur, next, seen, want := tf.bits[0], tf.bits[1], tf.bits[2], tf.bits[3]
@@ -363,18 +427,27 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 	}
 	copy(seen, cur)
 	has := func(b []uint64, p Pos) bool { return b[(p.I+1)*w+p.J>>6]>>(p.J&63)&1 != 0 }
-	units := tf.units[:0]
-	for _, id := range s.PlayerUnits[me] {
-		u := &s.Units[id]
-		if !s.OnBoard(u.Pos) {
+	left := units[:0]
+	for _, t := range units {
+		if has(cur, t.pos) { // on an enemy's cell: distance 0, no step nearer
+			bands(dst[t.id*TargetFeatures+TargetEnemy*TargetColumns:], 0)
+			prev.dist[t.id] = 0
 			continue
 		}
-		if has(cur, u.Pos) { // on an enemy's cell: distance 0, no step nearer
-			bands(dst[id*TargetFeatures+TargetEnemy*TargetColumns:], 0)
-			continue
+		want[(t.pos.I+1)*w+t.pos.J>>6] |= 1 << (t.pos.J & 63)
+		left = append(left, t)
+	}
+	units = left
+	var failed []targetUnit
+	if bounded {
+		// The rows a unit keeps are its row ± (bound - layer): in the
+		// order of bound - row, the first row of each, for merging.
+		for a := 1; a < len(units); a++ {
+			for b := a; b > 0 && units[b].pos.I-units[b].bound < units[b-1].pos.I-units[b-1].bound; b-- {
+				units[b], units[b-1] = units[b-1], units[b]
+			}
 		}
-		units = append(units, targetUnit{id, u.Pos})
-		want[(u.Pos.I+1)*w+u.Pos.J>>6] |= 1 << (u.Pos.J & 63)
+		failed = tf.failed[:0]
 	}
 	nlo, nhi := 1, 0 // the rows next holds bits in, cleared before use
 	for layer := 1; layer <= math.MaxInt16 && len(units) > 0; layer++ {
@@ -383,12 +456,55 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 		}
 		from, to := max(lo-1, 1), min(hi+1, s.Rows)
 		var hit bool
-		if w == 1 {
-			nlo, nhi, hit = grow1(cur, next, seen, g.open, want, from, to)
+		pruned := bounded && units[0].bound < math.MaxInt16 // else a unit without bound needs every row
+		if pruned {
+			// Merged row ranges of the units (padded rows), in order.
+			nlo, nhi = 1, 0
+			left := units[:0]
+			a, b := 1, 0
+			flush := func() {
+				if a, b := max(a, from), min(b, to); a <= b {
+					l, h, x := tf.grow(cur, next, seen, want, a, b)
+					if l <= h {
+						if nlo > nhi {
+							nlo, nhi = l, h
+						}
+						nlo, nhi = min(nlo, l), max(nhi, h)
+					}
+					hit = hit || x
+				}
+			}
+			for _, t := range units {
+				r := t.bound - layer
+				if r < 0 {
+					failed = append(failed, t) // not reached within its bound
+					continue
+				}
+				left = append(left, t)
+				if t.bound == math.MaxInt16 {
+					r = s.Rows
+				}
+				ta, tb := t.pos.I+1-r, t.pos.I+1+r
+				if ta > b+1 {
+					flush()
+					a, b = ta, tb
+				} else {
+					b = max(b, tb)
+				}
+			}
+			flush()
+			units = left
+			if len(units) == 0 {
+				break
+			}
 		} else {
-			nlo, nhi, hit = grow2(cur, next, seen, g.open, want, from, to)
+			nlo, nhi, hit = tf.grow(cur, next, seen, want, from, to)
 		}
 		if nlo > nhi {
+			if pruned {
+				failed = append(failed, units...) // rows were left out
+				units = units[:0]
+			}
 			break // every cell reachable is reached
 		}
 		if hit {
@@ -408,13 +524,23 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 						row[d] = 1
 					}
 				}
+				prev.dist[t.id] = int32(layer)
 			}
 			units = left
 		}
 		cur, next = next, cur
 		lo, hi, nlo, nhi = nlo, nhi, lo, hi
 	}
-	tf.units = units[:0]
+	tf.failed = failed
+	return failed
+}
+
+// grow is grow1 or grow2, as the grid's rows need.
+func (tf *targetFields) grow(cur, next, seen, want []uint64, from, to int) (int, int, bool) {
+	if tf.grid.words == 1 {
+		return grow1(cur, next, seen, tf.grid.open, want, from, to)
+	}
+	return grow2(cur, next, seen, tf.grid.open, want, from, to)
 }
 
 // grow1 writes into next the cells of rows from..to (padded) that are

@@ -183,7 +183,7 @@ func mutate(rng *rand.Rand, s *State) {
 		}
 		u.Pos = NoPos
 	}
-	switch rng.IntN(7) {
+	switch rng.IntN(8) {
 	case 0: // some units off the board (killed during a round)
 		for id := range s.Units {
 			if rng.IntN(4) == 0 {
@@ -221,6 +221,19 @@ func mutate(rng *rand.Rand, s *State) {
 			k := rng.IntN(n - 1)
 			s.MaskAt[s.Idx(s.Masks[k])] = false
 			s.Masks = append(s.Masks[:k], s.Masks[k+1:]...)
+		}
+	case 7: // player 0's units and one other unit only: most of seat 0's
+		// units far from its only enemy
+		keep := -1
+		for id := range s.Units {
+			if s.Units[id].Player != 0 && s.OnBoard(s.Units[id].Pos) && (keep < 0 || rng.IntN(3) == 0) {
+				keep = id
+			}
+		}
+		for id := range s.Units {
+			if s.Units[id].Player != 0 && id != keep {
+				off(id)
+			}
 		}
 	case 6: // another map: the grass around some cities walled in,
 		types := append([]CellType(nil), s.Types...)
