@@ -356,11 +356,12 @@ func bands(g []byte, dist int) {
 // search from the enemy units over bitboards (grid.words words a row),
 // stopped when it has reached every unit of me or no cell is left.
 //
-// A unit's distance to the enemies grows by at most 2 in a round when it
-// and its nearest enemy each take a step: the search first reads, for a
-// unit at distance d in the last call (same seat and map, the unit at most
-// one step from where it was), at most d+2, and leaves out at layer l the
-// rows farther than d+2-l from the unit's row. A shortest way from the
+// A unit's distance to the enemies grows in a round by at most one for
+// its own step and one for its nearest enemy's: the search first reads,
+// for a unit at distance d in the last call (same seat and map, the unit
+// at most one step from where it was), a bound b = d+1, d+2 if the unit
+// moved, and leaves out at layer l the rows farther than b-l from the
+// unit's row. A shortest way from the
 // enemies to the unit keeps to those rows, so a unit reached by then is
 // reached at its distance, and its neighbours one step nearer are in the
 // layer before. The units not reached within their bound (an enemy died,
@@ -384,7 +385,7 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 		}
 		bound := math.MaxInt16
 		if d := prev.dist[id]; d >= 0 && s.OnBoard(prev.pos[id]) && Manhattan(prev.pos[id], u.Pos) <= 1 {
-			bound = min(int(d)+2, math.MaxInt16)
+			bound = min(int(d)+1+int(b2u(prev.pos[id] != u.Pos)), math.MaxInt16)
 		}
 		units = append(units, targetUnit{id: id, pos: u.Pos, bound: bound})
 		prev.pos[id], prev.dist[id] = u.Pos, -1
