@@ -49,25 +49,27 @@ const (
 // The cities, paths and bridges needed and the masks on the ground change
 // seldom between two calls: each of these kinds keeps the walking
 // distance field of its last set of targets (one breadth-first search
-// over the map) and searches again only when the set changed. The enemy
-// units move every round: a search from all of them, one layer of cells
-// at a time over bitboards of the map's rows, stops as soon as it has
-// reached every unit of the seat. The layer that reaches a unit is its
-// distance, and the steps towards the enemies are its neighbours in the
-// layer before (a neighbour is at most one step nearer).
+// over the map) and searches again only when the set changed, or only
+// from the new masks when masks were added. The enemy units move every
+// round: a search from all of them, one layer of cells at a time over
+// bitboards of the map's rows, stops as soon as it has reached every unit
+// of the seat, and keeps to the rows near the units (enemies). The layer
+// that reaches a unit is its distance, and the steps towards the enemies
+// are its neighbours in the layer before (a neighbour is at most one step
+// nearer). Boards wider than 128 columns get a whole search instead.
 type targetFields struct {
 	grid   targetGrid
 	count  [][NumPlayers]int16 // units of each player per city then path
 	need   [TargetMask][]int   // the cities (TargetCity) or paths needed, per kind
 	srcs   [NumTargetKinds][]Pos
 	cache  [TargetEnemy]targetCache
-	cells  []Pos   // the cells of the cities or paths of a kind
-	queue  []int32 // the breadth-first search's
-	units  []targetUnit
+	cells  []Pos        // the cells of the cities or paths of a kind
+	queue  []int32      // the breadth-first search's
+	units  []targetUnit // the enemy search's units, and those it could not tell
 	failed []targetUnit
-	prev   [NumPlayers]enemyDist
-	bits   [4][]uint64 // the enemy search's bitboards
-	wide   []int16     // the enemy field when a row does not fit the bitboards
+	prev   [NumPlayers]enemyDist // per seat, the enemy search's last distances
+	bits   [4][]uint64           // the enemy search's bitboards
+	wide   []int16               // the enemy field when a row does not fit the bitboards
 }
 
 // targetGrid is what the targets tensor keeps of a map: the cells as a
@@ -361,11 +363,12 @@ func bands(g []byte, dist int) {
 // for a unit at distance d in the last call (same seat and map, the unit
 // at most one step from where it was), a bound b = d+1, d+2 if the unit
 // moved, and leaves out at layer l the rows farther than b-l from the
-// unit's row. A shortest way from the
-// enemies to the unit keeps to those rows, so a unit reached by then is
+// unit's row. A shortest way from the enemies to a unit at distance at
+// most b keeps to those rows, so a unit reached within its bound is
 // reached at its distance, and its neighbours one step nearer are in the
-// layer before. The units not reached within their bound (an enemy died,
-// or came from farther) get a search without bounds.
+// layer before; a wrong bound only costs time: the units not reached
+// within theirs (an enemy died, or came from farther) get a search
+// without bounds.
 func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 	prev := &tf.prev[me]
 	if len(prev.pos) != len(s.Units) || !prev.ok {
