@@ -453,7 +453,7 @@ func (tf *targetFields) search(s *State, me int, dst []byte, units []targetUnit,
 		}
 		failed = tf.failed[:0]
 	}
-	nlo, nhi := 1, 0 // the rows next holds bits in, cleared before use
+	nlo, nhi := 1, 0 // the rows next may hold bits in, cleared before use
 	for layer := 1; layer <= math.MaxInt16 && len(units) > 0; layer++ {
 		if nlo <= nhi {
 			clear(next[nlo*w : (nhi+1)*w])
@@ -468,14 +468,13 @@ func (tf *targetFields) search(s *State, me int, dst []byte, units []targetUnit,
 			a, b := 1, 0
 			flush := func() {
 				if a, b := max(a, from), min(b, to); a <= b {
-					l, h, x := tf.grow(cur, next, seen, want, a, b)
-					if l <= h {
+					if n, x := tf.grow(cur, next, seen, want, a, b); n != 0 {
 						if nlo > nhi {
-							nlo, nhi = l, h
+							nlo, nhi = a, b
 						}
-						nlo, nhi = min(nlo, l), max(nhi, h)
+						nlo, nhi = min(nlo, a), max(nhi, b)
+						hit = hit || x != 0
 					}
-					hit = hit || x
 				}
 			}
 			for _, t := range units {
@@ -502,7 +501,10 @@ func (tf *targetFields) search(s *State, me int, dst []byte, units []targetUnit,
 				break
 			}
 		} else {
-			nlo, nhi, hit = tf.grow(cur, next, seen, want, from, to)
+			nlo, nhi = 1, 0
+			if n, x := tf.grow(cur, next, seen, want, from, to); n != 0 {
+				nlo, nhi, hit = from, to, x != 0
+			}
 		}
 		if nlo > nhi {
 			if pruned {
@@ -540,60 +542,45 @@ func (tf *targetFields) search(s *State, me int, dst []byte, units []targetUnit,
 }
 
 // grow is grow1 or grow2, as the grid's rows need.
-func (tf *targetFields) grow(cur, next, seen, want []uint64, from, to int) (int, int, bool) {
+func (tf *targetFields) grow(cur, next, seen, want []uint64, from, to int) (any, hit uint64) {
 	if tf.grid.words == 1 {
 		return grow1(cur, next, seen, tf.grid.open, want, from, to)
 	}
 	return grow2(cur, next, seen, tf.grid.open, want, from, to)
 }
 
-// grow1 writes into next the cells of rows from..to (padded) that are
-// walkable, not seen yet and next to a cell of cur, one word a row, adds
-// them to seen and returns the first and last rows it set (first > last
-// when none) and whether it set a cell of want. The other rows of next
-// are left as they were (empty).
-func grow1(cur, next, seen, open, want []uint64, from, to int) (int, int, bool) {
-	lo, hi := 1, 0
-	var hit uint64
+// grow1 writes into rows from..to (padded) of next the cells that are
+// walkable, not seen yet and next to a cell of cur, one word a row, and
+// adds them to seen; it returns the union of the words it wrote and of
+// their cells in want. The other rows of next are left as they were.
+func grow1(cur, next, seen, open, want []uint64, from, to int) (any, hit uint64) {
 	for i := from; i <= to; i++ {
-		a := cur[i]
-		n := (a<<1 | a>>1 | cur[i-1] | cur[i+1]) & open[i] &^ seen[i]
-		if n == 0 {
-			continue
-		}
+		c := cur[i-1 : i+2 : i+2]
+		n := (c[1]<<1 | c[1]>>1 | c[0] | c[2]) & open[i] &^ seen[i]
 		next[i] = n
 		seen[i] |= n
+		any |= n
 		hit |= n & want[i]
-		if lo > hi {
-			lo = i
-		}
-		hi = i
 	}
-	return lo, hi, hit != 0
+	return any, hit
 }
 
 // grow2 is grow1 with two words a row (columns 0-63, then 64-127).
-func grow2(cur, next, seen, open, want []uint64, from, to int) (int, int, bool) {
-	lo, hi := 1, 0
-	var hit uint64
+func grow2(cur, next, seen, open, want []uint64, from, to int) (any, hit uint64) {
 	for i := from; i <= to; i++ {
 		b := 2 * i
-		a0, a1 := cur[b], cur[b+1]
-		n0 := (a0<<1 | a0>>1 | a1<<63 | cur[b-2] | cur[b+2]) & open[b] &^ seen[b]
-		n1 := (a1<<1 | a0>>63 | a1>>1 | cur[b-1] | cur[b+3]) & open[b+1] &^ seen[b+1]
-		if n0|n1 == 0 {
-			continue
-		}
-		next[b], next[b+1] = n0, n1
-		seen[b] |= n0
-		seen[b+1] |= n1
-		hit |= n0&want[b] | n1&want[b+1]
-		if lo > hi {
-			lo = i
-		}
-		hi = i
+		c := cur[b-2 : b+4 : b+4]
+		o, sn, wt, nx := open[b:b+2:b+2], seen[b:b+2:b+2], want[b:b+2:b+2], next[b:b+2:b+2]
+		a0, a1 := c[2], c[3]
+		n0 := (a0<<1 | a0>>1 | a1<<63 | c[0] | c[4]) & o[0] &^ sn[0]
+		n1 := (a1<<1 | a0>>63 | a1>>1 | c[1] | c[5]) & o[1] &^ sn[1]
+		nx[0], nx[1] = n0, n1
+		sn[0] |= n0
+		sn[1] |= n1
+		any |= n0 | n1
+		hit |= n0&wt[0] | n1&wt[1]
 	}
-	return lo, hi, hit != 0
+	return any, hit
 }
 
 // sources lists the cities and paths seat me needs (need) and the cells of
