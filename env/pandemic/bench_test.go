@@ -35,3 +35,42 @@ func BenchmarkEncoder(b *testing.B) { gametest.BenchmarkEncoder(b, Def) }
 // BenchmarkTensors measures the env-step with each set of observation
 // tensors a setup may ask for (package gametest's BenchmarkTensors).
 func BenchmarkTensors(b *testing.B) { gametest.BenchmarkTensors(b, Def) }
+
+// BenchmarkTargets measures the targets tensor alone (Observer.Targets,
+// seat 0) on the states of three games of Demos, one op a state in
+// game order, so that the Observer sees the rounds one after another.
+func BenchmarkTargets(b *testing.B) {
+	var states []*State
+	for seed := 1; seed <= 3; seed++ {
+		g, err := New(DefaultConfig(), seed)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var bots [NumPlayers]Bot
+		for p := range bots {
+			bots[p] = NewDemo(p, seed)
+		}
+		var o [NumPlayers]Orders
+		var cmds [NumPlayers][]Command
+		for !g.Done() {
+			for p := range bots {
+				o[p].Reset(len(g.Units))
+				bots[p].Play(&g.State, &o[p])
+				cmds[p] = o[p].List()
+			}
+			if err := g.Step(&cmds); err != nil {
+				b.Fatal(err)
+			}
+			s := new(State)
+			s.CopyFrom(&g.State)
+			states = append(states, s)
+		}
+	}
+	var ob Observer
+	dst := make([]byte, len(states[0].Units)*TargetFeatures)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ob.Targets(states[i%len(states)], 0, dst)
+	}
+}
