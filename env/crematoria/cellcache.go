@@ -12,10 +12,14 @@ import (
 // moving, caves conquered, gems), so the next call compares the cells
 // eight bytes at a time and redoes only the cells that changed, then the
 // cell of each unit whose code changed (a kill changes its owner); a new
-// seat or many changed cells make it all again.
+// seat or many changed cells make it all again. When the state's cell log
+// (State.noteCell) holds every write since the cache's last call on the
+// same state, only the logged cells are redone, without the comparison.
 type cellCache struct {
 	ok    bool
 	me    int
+	log   *cellLog // the log of the state last seen, or nil
+	logAt uint64   // the log's write count then
 	cells [NumCells]Cell
 	codes []uint8
 	named []int32 // by unit id, the number of cells naming it
@@ -48,6 +52,9 @@ func cellMemory(c *[NumCells]Cell) *[cellWords]uint64 {
 // update brings the cache to state s seen by seat me, with codes the unit
 // codes of me (Observer.unitCodes).
 func (cc *cellCache) update(s *State, me int, codes []uint8) {
+	l, seq := s.cellLogOf()
+	was, wasAt := cc.log, cc.logAt
+	cc.log, cc.logAt = l, seq
 	if !cc.ok || cc.me != me || len(codes) < len(cc.codes) {
 		cc.all(s, me, codes)
 		return
@@ -56,6 +63,18 @@ func (cc *cellCache) update(s *State, me int, codes []uint8) {
 		cc.named = append(cc.named, 0)
 	}
 	lut0, lut1 := terrainLUTs(me)
+	if l != nil && l == was && seq >= wasAt && seq-wasAt <= cellLogSize {
+		for q := wasAt; q < seq; q++ {
+			cc.redo(s, int(l.ring[q%cellLogSize]), me, &lut0, &lut1, codes)
+		}
+		cc.units(s, me, codes)
+		return
+	}
+	cc.compare(s, me, codes, &lut0, &lut1)
+}
+
+// compare redoes the cells that differ from the cache's copy.
+func (cc *cellCache) compare(s *State, me int, codes []uint8, lut0 *[4][8]uint8, lut1 *[4][2]uint8) {
 	now, was := cellMemory(&s.Cells), cellMemory(&cc.cells)
 	if now == nil || was == nil {
 		cc.all(s, me, codes)
@@ -77,10 +96,16 @@ func (cc *cellCache) update(s *State, me int, codes []uint8) {
 				return
 			}
 			for idx := 8 * w / cellSize; idx <= (8*w+7)/cellSize; idx++ {
-				cc.redo(s, idx, me, &lut0, &lut1, codes)
+				cc.redo(s, idx, me, lut0, lut1, codes)
 			}
 		}
 	}
+	cc.units(s, me, codes)
+}
+
+// units redoes the cells of the units whose code changed, once their cells
+// are up to date.
+func (cc *cellCache) units(s *State, me int, codes []uint8) {
 	// The units whose code changed: the cell naming one, if any, is its
 	// cell (else all again).
 	if bytes.Equal(cc.codes, codes) {
