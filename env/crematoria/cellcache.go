@@ -27,6 +27,9 @@ type cellCache struct {
 	planes [2 * LevelCells]uint8
 	// scanCells' bitboards.
 	pass, elev, cave, free, gem bitboard
+	// Versions of pass and elev, and of gem: a new number (from ver)
+	// whenever they change.
+	terrainVer, gemVer, ver uint64
 }
 
 // cellCacheRedo is the number of changed 8-byte words past which the
@@ -128,6 +131,8 @@ func (cc *cellCache) units(s *State, me int, codes []uint8) {
 // all does the cache again from every cell.
 func (cc *cellCache) all(s *State, me int, codes []uint8) {
 	cc.ok, cc.me = true, me
+	cc.ver += 2
+	cc.terrainVer, cc.gemVer = cc.ver-1, cc.ver
 	cc.cells = s.Cells
 	cc.codes = append(cc.codes[:0], codes...)
 	cc.named = append(cc.named[:0], make([]int32, len(codes))...)
@@ -153,6 +158,10 @@ func (cc *cellCache) redo(s *State, idx, me int, lut0 *[4][8]uint8, lut1 *[4][2]
 	}
 	t := cc.planes[idx] & 7
 	if c.Type != was.Type || c.Owner != was.Owner || c.Gem != was.Gem {
+		if c.Type != was.Type {
+			cc.ver++
+			cc.terrainVer = cc.ver
+		}
 		k, i, j := idx/LevelCells, idx%LevelCells/Cols, idx%Cols
 		bit := uint64(1) << i
 		setBit := func(b *bitboard, k int, on bool) {
@@ -173,6 +182,10 @@ func (cc *cellCache) redo(s *State, idx, me int, lut0 *[4][8]uint8, lut1 *[4][2]
 			setBit(&cc.pass, 1, c.Type != Rock)
 			setBit(&cc.elev, 1, c.Type == Elevator)
 			setBit(&cc.gem, 1, c.Gem)
+			if c.Gem != was.Gem {
+				cc.ver++
+				cc.gemVer = cc.ver
+			}
 		}
 	}
 	*was = *c

@@ -62,19 +62,33 @@ func (b *bitboard) and(x, y *bitboard) {
 
 // pathSearch is the scratch space of Paths.
 type pathSearch struct {
-	pass, elev bitboard                // not Rock; Elevator
-	src        [NumPathFields]bitboard // the sources of each field
-	reached    bitboard                // cells at distance <= t
-	front      bitboard                // cells at distance exactly t
-	mine       []int                   // the observer's slots on the board
-	wait       []unitCell              // search's units without a distance
+	pass, elev *bitboard                // not Rock; Elevator
+	src        [NumPathFields]*bitboard // the sources of each field
+	// Versions of pass and elev, and of the Gem field's sources: equal
+	// versions are equal bitboards (0: unknown, compare them).
+	terrainVer, gemVer uint64
+	// The bitboards of scan (own.src's enemy fields also serve Encode),
+	// and the enemies' cells set in them.
+	own struct {
+		pass, elev bitboard
+		src        [NumPathFields]bitboard
+	}
+	enemyAt []Pos
+	reached bitboard   // cells at distance <= t
+	front   bitboard   // cells at distance exactly t
+	mine    []int      // the observer's slots on the board
+	wait    []unitCell // search's units without a distance
 
 	// The Elevator field depends on the map alone, which never changes
 	// during a game: its distances are kept for the pass and elev they
 	// were measured on.
-	elevDist           [2 * LevelCells]uint8 // by cell index, unreachable beyond PathMaxDistance
+	elevDist [2 * LevelCells]uint8 // by cell index, unreachable beyond PathMaxDistance
+	// The Elevator field's descents by cell index, made when a unit first
+	// stands there: bit d for direction d, bit elevDescOK once made.
+	elevDesc           [2 * LevelCells]uint16
 	elevPass, elevElev bitboard
 	elevOK             bool
+	elevVer            uint64 // terrainVer of elevPass and elevElev
 
 	// The Gem field's search, kept while the gems stay (about half the
 	// rounds of a game).
@@ -85,8 +99,10 @@ type pathSearch struct {
 // pass and elev stay the same: the cells reached at each distance, grown
 // only as far as a unit asks.
 type layerCache struct {
-	src, pass, elev bitboard   // what the search was made of
-	ok              bool       // the search is of src, pass and elev
+	src, pass, elev bitboard // what the search was made of
+	ok              bool     // the search is of src, pass and elev
+	terrainVer      uint64   // the versions of pass, elev and src
+	srcVer          uint64
 	layers          []bitboard // layers[t]: the cells at distance <= t
 	front           bitboard   // the cells at distance len(layers)-1
 	done            bool       // no farther cell: nothing new, or PathMaxDistance
@@ -122,11 +138,13 @@ func (c *layerCache) distance(p Pos) uint8 {
 // searchCached is search for field f on the kept search c, begun again
 // when the field's sources, pass or elev changed.
 func (ps *pathSearch) searchCached(s *State, f int, c *layerCache, dst []byte) {
-	if !c.ok || c.src != ps.src[f] || c.pass != ps.pass || c.elev != ps.elev {
-		c.src, c.pass, c.elev, c.ok, c.done = ps.src[f], ps.pass, ps.elev, true, false
+	same := c.ok && ps.terrainVer != 0 && c.terrainVer == ps.terrainVer && c.srcVer == ps.gemVer
+	if !same && (!c.ok || c.src != *ps.src[f] || c.pass != *ps.pass || c.elev != *ps.elev) {
+		c.src, c.pass, c.elev, c.ok, c.done = *ps.src[f], *ps.pass, *ps.elev, true, false
 		c.front.and(&c.src, &c.pass)
 		c.layers = append(c.layers[:0], c.front)
 	}
+	c.terrainVer, c.srcVer = ps.terrainVer, ps.gemVer
 	var none bitboard
 	for _, id := range ps.mine {
 		d := c.distance(s.Units[id].Pos)
@@ -198,15 +216,31 @@ func (ob *Observer) writePaths(s *State, me int, dst []byte) {
 // searchElevator writes the Elevator field's columns for ps.mine from its
 // distances, measured again when the map changed.
 func (ps *pathSearch) searchElevator(s *State, dst []byte) {
-	if !ps.elevOK || ps.elevPass != ps.pass || ps.elevElev != ps.elev {
-		ps.elevPass, ps.elevElev, ps.elevOK = ps.pass, ps.elev, true
+	same := ps.elevOK && ps.terrainVer != 0 && ps.elevVer == ps.terrainVer
+	if !same && (!ps.elevOK || ps.elevPass != *ps.pass || ps.elevElev != *ps.elev) {
+		ps.elevPass, ps.elevElev, ps.elevOK = *ps.pass, *ps.elev, true
 		ps.measure(PathElevator, &ps.elevDist)
+		clear(ps.elevDesc[:])
 	}
+	ps.elevVer = ps.terrainVer
 	for _, id := range ps.mine {
 		u := &s.Units[id]
-		d := ps.elevDist[u.Pos.Index()]
+		idx := u.Pos.Index()
+		d := ps.elevDist[idx]
 		row := dst[id*PathColumns : (id+1)*PathColumns]
-		descentsDist(u.Pos, ps.elev.has(u.Pos), &ps.elevDist, d, row[PathElevator*NumDirs:(PathElevator+1)*NumDirs])
+		desc := ps.elevDesc[idx]
+		if desc == 0 {
+			var flags [None]byte
+			descentsDist(u.Pos, ps.elev.has(u.Pos), &ps.elevDist, d, flags[:])
+			desc = elevDescOK
+			for dir, f := range flags {
+				desc |= uint16(f) << dir
+			}
+			ps.elevDesc[idx] = desc
+		}
+		for dir := Bottom; dir < None; dir++ {
+			row[PathElevator*NumDirs+int(dir)] = uint8(desc >> dir & 1)
+		}
 		therm := row[(NumPathFields+PathElevator)*NumDirs:]
 		for k, th := range PathThresholds {
 			therm[k] = b2u(d >= th)
@@ -220,7 +254,7 @@ func (ps *pathSearch) measure(f int, dist *[2 * LevelCells]uint8) {
 	for i := range dist {
 		dist[i] = unreachable
 	}
-	ps.front.and(&ps.src[f], &ps.pass)
+	ps.front.and(ps.src[f], ps.pass)
 	ps.reached = ps.front
 	for t := 0; ; t++ {
 		for k := range ps.front {
@@ -235,6 +269,9 @@ func (ps *pathSearch) measure(f int, dist *[2 * LevelCells]uint8) {
 		}
 	}
 }
+
+// elevDescOK marks a cell's Elevator descents as made (pathSearch.elevDesc).
+const elevDescOK = 1 << 15
 
 // descentsDist is descents with the cells nearer than d given by their
 // distances.
@@ -261,9 +298,21 @@ func liveUnits(s *State, me int, dst []int) []int {
 
 // sources sets pass, elev and the sources of every field for seat me.
 func (ps *pathSearch) sources(s *State, me int) {
-	ps.src = [NumPathFields]bitboard{}
-	scanCells(s, me, &ps.pass, &ps.elev, &ps.src[PathCave], &ps.src[PathFreeCave], &ps.src[PathGem])
+	o := &ps.own
+	scanCells(s, me, &o.pass, &o.elev, &o.src[PathCave], &o.src[PathFreeCave], &o.src[PathGem])
+	ps.use(&o.pass, &o.elev, &o.src[PathCave], &o.src[PathFreeCave], &o.src[PathGem], 0, 0)
 	ps.enemies(s, me)
+}
+
+// use sets the bitboards the searches read (the enemy fields' are ps's
+// own) and their versions.
+func (ps *pathSearch) use(pass, elev, cave, free, gem *bitboard, terrainVer, gemVer uint64) {
+	ps.pass, ps.elev = pass, elev
+	ps.src[PathCave], ps.src[PathFreeCave], ps.src[PathGem] = cave, free, gem
+	ps.src[PathEnemyPioneer] = &ps.own.src[PathEnemyPioneer]
+	ps.src[PathEnemyFuryan] = &ps.own.src[PathEnemyFuryan]
+	ps.src[PathElevator] = elev
+	ps.terrainVer, ps.gemVer = terrainVer, gemVer
 }
 
 // scanCells sets pass and elev (the cells one may enter and the Elevators)
@@ -327,10 +376,14 @@ func scanCells(s *State, me int, pass, elev, cave, free, gem *bitboard) {
 	}
 }
 
-// enemies sets the sources of the Elevator field (once elev is set) and
-// of seat me's enemy fields (which must be empty).
+// enemies sets the sources of seat me's enemy fields (the cells set by
+// the last call are cleared first).
 func (ps *pathSearch) enemies(s *State, me int) {
-	ps.src[PathElevator] = ps.elev
+	ep, ef := &ps.own.src[PathEnemyPioneer], &ps.own.src[PathEnemyFuryan]
+	for _, p := range ps.enemyAt {
+		ep[p.K][p.J], ef[p.K][p.J] = 0, 0
+	}
+	ps.enemyAt = ps.enemyAt[:0]
 	for id := 0; id < NumSlots(s.Cfg); id++ {
 		u := &s.Units[id]
 		if u.Player == me || u.Health <= 0 || !u.Pos.OnBoard() {
@@ -341,6 +394,7 @@ func (ps *pathSearch) enemies(s *State, me int) {
 			f = PathEnemyFuryan
 		}
 		ps.src[f].set(u.Pos.K, u.Pos.I, u.Pos.J)
+		ps.enemyAt = append(ps.enemyAt, u.Pos)
 	}
 }
 
@@ -361,7 +415,7 @@ func (ps *pathSearch) search(s *State, f int, dst []byte) {
 	}
 	ps.wait = wait
 	// Distance 0: the sources that are not Rock.
-	ps.front.and(&ps.src[f], &ps.pass)
+	ps.front.and(ps.src[f], ps.pass)
 	ps.reached = ps.front
 	for t := 0; ; t++ {
 		// The units whose cell is at distance t: their neighbours reached
@@ -389,7 +443,7 @@ func (ps *pathSearch) search(s *State, f int, dst []byte) {
 // expand replaces front with the cells one move from it that are not
 // reached yet, adds them to reached, and reports whether there are any.
 func (ps *pathSearch) expand() bool {
-	return expandFront(&ps.front, &ps.pass, &ps.elev, &ps.reached, 0)
+	return expandFront(&ps.front, ps.pass, ps.elev, &ps.reached, 0)
 }
 
 // expandFront replaces fr with the cells of pass one move from it that are

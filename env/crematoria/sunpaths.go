@@ -146,7 +146,7 @@ func (ob *Observer) writeSunPaths(s *State, me int, dst []byte) {
 // gems, from the cells scan read (ps).
 func (ss *sunSearch) prepare(s *State, ps *pathSearch) {
 	ss.gems = ss.gems[:0]
-	ss.elev = ps.elev
+	ss.elev = *ps.elev
 	ss.pass[0] = ps.pass[0]
 	for j := range ss.left {
 		left, isNight := NightLeft(s.Round, j)
