@@ -1,6 +1,9 @@
 package crematoria
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // The paths tensor of crematoria-obs-2 (docs/observation.md): for each
 // unit of the observing seat, which of its moves bring it closer to the
@@ -559,14 +562,11 @@ func descentsBefore(p Pos, elevator bool, reached, front *bitboard, flags []byte
 			other &^= front[1-k][j]
 		}
 	}
-	flags[Bottom] |= uint8(wc >> (i + 1) & 1)
-	flags[BR] |= uint8(wr >> (i + 1) & 1)
-	flags[Right] |= uint8(wr >> i & 1)
-	flags[RT] |= uint8(wr << 1 >> i & 1)
-	flags[Top] |= uint8(wc << 1 >> i & 1)
-	flags[TL] |= uint8(wl << 1 >> i & 1)
-	flags[Left] |= uint8(wl >> i & 1)
-	flags[LB] |= uint8(wl >> (i + 1) & 1)
+	// The eight planar flags as the bytes of a word, or'ed in at once.
+	m := wc>>(i+1)&1 | wr>>(i+1)&1<<BR | wr>>i&1<<Right | wr<<1>>i&1<<RT |
+		wc<<1>>i&1<<Top | wl<<1>>i&1<<TL | wl>>i&1<<Left | wl>>(i+1)&1<<LB
+	w := binary.LittleEndian.Uint64(flags[Bottom:])
+	binary.LittleEndian.PutUint64(flags[Bottom:], w|flagBytes[m])
 	if elevator {
 		d := Up
 		if k == 1 {
@@ -575,6 +575,16 @@ func descentsBefore(p Pos, elevator bool, reached, front *bitboard, flags []byte
 		flags[d] |= uint8(other >> i & 1)
 	}
 }
+
+// flagBytes[m] holds bit b of m as byte b (0 or 1).
+var flagBytes = func() (t [256]uint64) {
+	for m := range t {
+		for b := 0; b < 8; b++ {
+			t[m] |= uint64(m>>b&1) << (8 * b)
+		}
+	}
+	return t
+}()
 
 // write sets unit id's columns of field f: its distance d, and as
 // descents the moves onto the cells reached before front (the cells at a
@@ -588,7 +598,15 @@ func (ps *pathSearch) write(s *State, f, id int, d uint8, reached, front *bitboa
 
 // thermometer sets the thermometer columns of a distance d.
 func thermometer(d uint8, therm []byte) {
-	for k, th := range PathThresholds {
-		therm[k] = b2u(d >= th)
-	}
+	copy(therm[:NumDirs], pathTherm[d][:])
 }
+
+// pathTherm[d] is the thermometer of distance d.
+var pathTherm = func() (t [256][NumDirs]byte) {
+	for d := range t {
+		for k, th := range PathThresholds {
+			t[d][k] = b2u(d >= int(th))
+		}
+	}
+	return t
+}()
