@@ -33,8 +33,9 @@ type cellCache struct {
 }
 
 // cellCacheRedo is the number of changed 8-byte words past which the
-// cells are all done again.
-const cellCacheRedo = 1024
+// cells are all done again (a round changes about 120; another game's
+// cells, nearly all 4,800).
+const cellCacheRedo = 384
 
 // cellWords is the size of the cells in 8-byte words (update reads them
 // four at a time: the index below fails to compile otherwise).

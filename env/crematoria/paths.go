@@ -63,6 +63,16 @@ func (b *bitboard) and(x, y *bitboard) {
 	}
 }
 
+// andTwice sets b and c to the cells of both x and y.
+func (b *bitboard) andTwice(c, x, y *bitboard) {
+	for k := range b {
+		for j := range b[k] {
+			v := x[k][j] & y[k][j]
+			b[k][j], c[k][j] = v, v
+		}
+	}
+}
+
 // pathSearch is the scratch space of Paths.
 type pathSearch struct {
 	pass, elev *bitboard                // not Rock; Elevator
@@ -418,8 +428,7 @@ func (ps *pathSearch) search(s *State, f int, dst []byte) {
 	}
 	ps.wait = wait
 	// Distance 0: the sources that are not Rock.
-	ps.front.and(ps.src[f], ps.pass)
-	ps.reached = ps.front
+	ps.front.andTwice(&ps.reached, ps.src[f], ps.pass)
 	for t := 0; ; t++ {
 		// The units whose cell is at distance t: their neighbours reached
 		// before (in reached but not in front) are nearer.
