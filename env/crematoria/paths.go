@@ -243,21 +243,13 @@ func (ps *pathSearch) searchElevator(s *State, dst []byte) {
 		row := dst[id*PathColumns : (id+1)*PathColumns]
 		desc := ps.elevDesc[idx]
 		if desc == 0 {
-			var flags [None]byte
-			descentsDist(u.Pos, ps.elev.has(u.Pos), &ps.elevDist, d, flags[:])
-			desc = elevDescOK
-			for dir, f := range flags {
-				desc |= uint16(f) << dir
-			}
+			desc = elevDescOK | distDescents(u.Pos, ps.elev.has(u.Pos), &ps.elevDist, d)
 			ps.elevDesc[idx] = desc
 		}
-		for dir := Bottom; dir < None; dir++ {
-			row[PathElevator*NumDirs+int(dir)] = uint8(desc >> dir & 1)
-		}
-		therm := row[(NumPathFields+PathElevator)*NumDirs:]
-		for k, th := range PathThresholds {
-			therm[k] = b2u(d >= th)
-		}
+		flags := row[PathElevator*NumDirs : (PathElevator+1)*NumDirs]
+		binary.LittleEndian.PutUint64(flags[Bottom:], flagBytes[desc&0xff])
+		flags[Up], flags[Down] = uint8(desc>>Up&1), uint8(desc>>Down&1)
+		thermometer(d, row[(NumPathFields+PathElevator)*NumDirs:])
 	}
 }
 
@@ -286,17 +278,36 @@ func (ps *pathSearch) measure(f int, dist *[2 * LevelCells]uint8) {
 // elevDescOK marks a cell's Elevator descents as made (pathSearch.elevDesc).
 const elevDescOK = 1 << 15
 
-// descentsDist is descents with the cells nearer than d given by their
-// distances.
-func descentsDist(p Pos, elevator bool, dist *[2 * LevelCells]uint8, d uint8, flags []byte) {
-	for dir := Bottom; dir < None; dir++ {
-		if dir >= Up && (!elevator || (dir == Up) != (p.K == 0)) {
+// distDescents returns the directions (bit d for direction d, 0..9) that
+// take a unit at p (on an Elevator: elevator) to a cell whose distance in
+// dist is below d.
+func distDescents(p Pos, elevator bool, dist *[2 * LevelCells]uint8, d uint8) uint16 {
+	var m uint16
+	base := p.K * LevelCells
+	for dir := Bottom; dir <= LB; dir++ {
+		i, j := p.I+dirDI[dir], p.J+dirDJ[dir]
+		if i < 0 || i >= Rows {
 			continue
 		}
-		if t := p.Add(dir); t.OnBoard() && dist[t.Index()] < d {
-			flags[dir] = 1
+		if j < 0 {
+			j += Cols
+		} else if j >= Cols {
+			j -= Cols
+		}
+		if dist[base+i*Cols+j] < d {
+			m |= 1 << dir
 		}
 	}
+	if elevator {
+		dir, other := Up, LevelCells
+		if p.K == 1 {
+			dir, other = Down, -LevelCells
+		}
+		if dist[base+other+p.I*Cols+p.J] < d {
+			m |= 1 << dir
+		}
+	}
+	return m
 }
 
 // liveUnits appends to dst the slots of seat me's live units on the board.
