@@ -42,3 +42,8 @@ func expandBothAVX512(fr, pass, elev, reached *bitboard) bool
 //
 //go:noescape
 func expandSurfaceAVX512(fr, pass, reached *[Cols]uint64) bool
+
+// andTwiceAVX512 is bitboard.andTwice on AVX-512.
+//
+//go:noescape
+func andTwiceAVX512(b, c, x, y *bitboard)

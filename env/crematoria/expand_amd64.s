@@ -326,3 +326,24 @@ slayer512:
 	SETNE    ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func andTwiceAVX512(b, c, x, y *bitboard)
+//
+// b and c set to x & y, eight words per instruction.
+TEXT ·andTwiceAVX512(SB), NOSPLIT, $0-32
+	MOVQ b+0(FP), DI
+	MOVQ c+8(FP), SI
+	MOVQ x+16(FP), DX
+	MOVQ y+24(FP), BX
+	XORQ CX, CX
+
+and512:
+	VMOVDQU64 (DX)(CX*1), Z0
+	VPANDQ    (BX)(CX*1), Z0, Z0
+	VMOVDQU64 Z0, (DI)(CX*1)
+	VMOVDQU64 Z0, (SI)(CX*1)
+	ADDQ      $64, CX
+	CMPQ      CX, $1280
+	JLT       and512
+	VZEROUPPER
+	RET

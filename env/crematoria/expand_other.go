@@ -28,3 +28,8 @@ func expandBothAVX512(fr, pass, elev, reached *bitboard) bool {
 func expandSurfaceAVX512(fr, pass, reached *[Cols]uint64) bool {
 	panic("crematoria: expandSurfaceAVX512 without AVX-512")
 }
+
+// andTwiceAVX512 is never called when haveAVX512 is false.
+func andTwiceAVX512(b, c, x, y *bitboard) {
+	panic("crematoria: andTwiceAVX512 without AVX-512")
+}

@@ -65,6 +65,10 @@ func (b *bitboard) and(x, y *bitboard) {
 
 // andTwice sets b and c to the cells of both x and y.
 func (b *bitboard) andTwice(c, x, y *bitboard) {
+	if haveAVX512 {
+		andTwiceAVX512(b, c, x, y)
+		return
+	}
 	for k := range b {
 		for j := range b[k] {
 			v := x[k][j] & y[k][j]
