@@ -12,10 +12,14 @@ import (
 // moving, caves conquered, gems), so the next call compares the cells
 // eight bytes at a time and redoes only the cells that changed, then the
 // cell of each unit whose code changed (a kill changes its owner); a new
-// seat or many changed cells make it all again.
+// seat or many changed cells make it all again. When the state's cell log
+// (State.noteCell) holds every write since the cache's last call on the
+// same state, only the logged cells are redone, without the comparison.
 type cellCache struct {
 	ok    bool
 	me    int
+	log   *cellLog // the log of the state last seen, or nil
+	logAt uint64   // the log's write count then
 	cells [NumCells]Cell
 	codes []uint8
 	named []int32 // by unit id, the number of cells naming it
@@ -23,11 +27,15 @@ type cellCache struct {
 	planes [2 * LevelCells]uint8
 	// scanCells' bitboards.
 	pass, elev, cave, free, gem bitboard
+	// Versions of pass and elev, and of gem: a new number (from ver)
+	// whenever they change.
+	terrainVer, gemVer, ver uint64
 }
 
 // cellCacheRedo is the number of changed 8-byte words past which the
-// cells are all done again.
-const cellCacheRedo = 1024
+// cells are all done again (a round changes about 120; another game's
+// cells, nearly all 4,800).
+const cellCacheRedo = 384
 
 // cellWords is the size of the cells in 8-byte words (update reads them
 // four at a time: the index below fails to compile otherwise).
@@ -48,6 +56,9 @@ func cellMemory(c *[NumCells]Cell) *[cellWords]uint64 {
 // update brings the cache to state s seen by seat me, with codes the unit
 // codes of me (Observer.unitCodes).
 func (cc *cellCache) update(s *State, me int, codes []uint8) {
+	l, seq := s.cellLogOf()
+	was, wasAt := cc.log, cc.logAt
+	cc.log, cc.logAt = l, seq
 	if !cc.ok || cc.me != me || len(codes) < len(cc.codes) {
 		cc.all(s, me, codes)
 		return
@@ -56,6 +67,18 @@ func (cc *cellCache) update(s *State, me int, codes []uint8) {
 		cc.named = append(cc.named, 0)
 	}
 	lut0, lut1 := terrainLUTs(me)
+	if l != nil && l == was && seq >= wasAt && seq-wasAt <= cellLogSize {
+		for q := wasAt; q < seq; q++ {
+			cc.redo(s, int(l.ring[q%cellLogSize]), me, &lut0, &lut1, codes)
+		}
+		cc.units(s, me, codes)
+		return
+	}
+	cc.compare(s, me, codes, &lut0, &lut1)
+}
+
+// compare redoes the cells that differ from the cache's copy.
+func (cc *cellCache) compare(s *State, me int, codes []uint8, lut0 *[4][8]uint8, lut1 *[4][2]uint8) {
 	now, was := cellMemory(&s.Cells), cellMemory(&cc.cells)
 	if now == nil || was == nil {
 		cc.all(s, me, codes)
@@ -77,10 +100,16 @@ func (cc *cellCache) update(s *State, me int, codes []uint8) {
 				return
 			}
 			for idx := 8 * w / cellSize; idx <= (8*w+7)/cellSize; idx++ {
-				cc.redo(s, idx, me, &lut0, &lut1, codes)
+				cc.redo(s, idx, me, lut0, lut1, codes)
 			}
 		}
 	}
+	cc.units(s, me, codes)
+}
+
+// units redoes the cells of the units whose code changed, once their cells
+// are up to date.
+func (cc *cellCache) units(s *State, me int, codes []uint8) {
 	// The units whose code changed: the cell naming one, if any, is its
 	// cell (else all again).
 	if bytes.Equal(cc.codes, codes) {
@@ -103,6 +132,8 @@ func (cc *cellCache) update(s *State, me int, codes []uint8) {
 // all does the cache again from every cell.
 func (cc *cellCache) all(s *State, me int, codes []uint8) {
 	cc.ok, cc.me = true, me
+	cc.ver += 2
+	cc.terrainVer, cc.gemVer = cc.ver-1, cc.ver
 	cc.cells = s.Cells
 	cc.codes = append(cc.codes[:0], codes...)
 	cc.named = append(cc.named[:0], make([]int32, len(codes))...)
@@ -128,6 +159,10 @@ func (cc *cellCache) redo(s *State, idx, me int, lut0 *[4][8]uint8, lut1 *[4][2]
 	}
 	t := cc.planes[idx] & 7
 	if c.Type != was.Type || c.Owner != was.Owner || c.Gem != was.Gem {
+		if c.Type != was.Type {
+			cc.ver++
+			cc.terrainVer = cc.ver
+		}
 		k, i, j := idx/LevelCells, idx%LevelCells/Cols, idx%Cols
 		bit := uint64(1) << i
 		setBit := func(b *bitboard, k int, on bool) {
@@ -148,6 +183,10 @@ func (cc *cellCache) redo(s *State, idx, me int, lut0 *[4][8]uint8, lut1 *[4][2]
 			setBit(&cc.pass, 1, c.Type != Rock)
 			setBit(&cc.elev, 1, c.Type == Elevator)
 			setBit(&cc.gem, 1, c.Gem)
+			if c.Gem != was.Gem {
+				cc.ver++
+				cc.gemVer = cc.ver
+			}
 		}
 	}
 	*was = *c

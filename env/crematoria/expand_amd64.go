@@ -25,3 +25,25 @@ func expandBothAVX2(fr, pass, elev, reached *bitboard) bool
 //
 //go:noescape
 func expandSurfaceAVX2(fr, pass, reached *[Cols]uint64) bool
+
+// haveAVX512 reports whether the CPU and the OS support AVX-512
+// Foundation: a layer is then eight columns per instruction.
+var haveAVX512 = cpuHasAVX512()
+
+// cpuHasAVX512 reports whether AVX-512 Foundation instructions may run.
+func cpuHasAVX512() bool
+
+// expandBothAVX512 is expandBoth on AVX-512.
+//
+//go:noescape
+func expandBothAVX512(fr, pass, elev, reached *bitboard) bool
+
+// expandSurfaceAVX512 is expandSurface on AVX-512.
+//
+//go:noescape
+func expandSurfaceAVX512(fr, pass, reached *[Cols]uint64) bool
+
+// andTwiceAVX512 is bitboard.andTwice on AVX-512.
+//
+//go:noescape
+func andTwiceAVX512(b, c, x, y *bitboard)

@@ -171,3 +171,179 @@ slayer:
 	SETNE      ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func cpuHasAVX512() bool
+//
+// AVX-512 Foundation: the CPU has it (leaf 7, EBX bit 16) and the OS
+// saves the opmask and ZMM state with the XMM and YMM state (XCR0 bits 1,
+// 2, 5, 6 and 7).
+TEXT ·cpuHasAVX512(SB), NOSPLIT, $0-1
+	XORL AX, AX
+	XORL CX, CX
+	CPUID
+	CMPL AX, $7
+	JLT  no512
+	MOVL $1, AX
+	XORL CX, CX
+	CPUID
+	ANDL $0x08000000, CX
+	CMPL CX, $0x08000000
+	JNE  no512
+	XORL CX, CX
+	XGETBV
+	ANDL $0xE6, AX
+	CMPL AX, $0xE6
+	JNE  no512
+	MOVL $7, AX
+	XORL CX, CX
+	CPUID
+	BTL  $16, BX
+	JCC  no512
+	MOVB $1, ret+0(FP)
+	RET
+
+no512:
+	MOVB $0, ret+0(FP)
+	RET
+
+// func expandBothAVX512(fr, pass, elev, reached *bitboard) bool
+//
+// expandBothAVX2 eight columns per instruction, with the frame laid out
+// the same way; VPTERNLOGQ does three-input logic in one instruction:
+// 0xFE is a|b|c, 0xF8 a|(b&c), 0x20 a&^b&c (a the destination, b the
+// register source, c the last source).
+TEXT ·expandBothAVX512(SB), 0, $1312-33
+	MOVQ fr+0(FP), DI
+	MOVQ pass+8(FP), SI
+	MOVQ elev+16(FP), DX
+	MOVQ reached+24(FP), BX
+	LEAQ 0(SP), R8
+	XORQ CX, CX
+
+spread512:
+	VMOVDQU64  (DI)(CX*1), Z0
+	VPSLLQ     $1, Z0, Z1
+	VPSRLQ     $1, Z0, Z2
+	VPTERNLOGQ $0xFE, Z2, Z1, Z0
+	VMOVDQU64  Z0, 8(R8)(CX*1)
+	VMOVDQU64  640(DI)(CX*1), Z3
+	VPSLLQ     $1, Z3, Z4
+	VPSRLQ     $1, Z3, Z5
+	VPTERNLOGQ $0xFE, Z5, Z4, Z3
+	VMOVDQU64  Z3, 664(R8)(CX*1)
+	ADDQ       $64, CX
+	CMPQ       CX, $640
+	JLT        spread512
+
+	MOVQ 640(R8), AX
+	MOVQ AX, 0(R8)
+	MOVQ 8(R8), AX
+	MOVQ AX, 648(R8)
+	MOVQ 1296(R8), AX
+	MOVQ AX, 656(R8)
+	MOVQ 664(R8), AX
+	MOVQ AX, 1304(R8)
+
+	XORQ      CX, CX
+	VPXORQ    Z15, Z15, Z15
+
+layer512:
+	VMOVDQU64  (R8)(CX*1), Z0
+	VMOVDQU64  8(R8)(CX*1), Z4
+	VPTERNLOGQ $0xFE, 16(R8)(CX*1), Z4, Z0
+	VMOVDQU64  656(R8)(CX*1), Z1
+	VMOVDQU64  664(R8)(CX*1), Z5
+	VPTERNLOGQ $0xFE, 672(R8)(CX*1), Z5, Z1
+	VMOVDQU64  (DI)(CX*1), Z2
+	VMOVDQU64  640(DI)(CX*1), Z3
+	VPTERNLOGQ $0xF8, 640(DX)(CX*1), Z3, Z0
+	VPTERNLOGQ $0xF8, (DX)(CX*1), Z2, Z1
+	VMOVDQU64  (BX)(CX*1), Z6
+	VMOVDQU64  640(BX)(CX*1), Z7
+	VPTERNLOGQ $0x20, (SI)(CX*1), Z6, Z0
+	VPTERNLOGQ $0x20, 640(SI)(CX*1), Z7, Z1
+	VMOVDQU64  Z0, (DI)(CX*1)
+	VMOVDQU64  Z1, 640(DI)(CX*1)
+	VPORQ      Z0, Z6, Z6
+	VPORQ      Z1, Z7, Z7
+	VMOVDQU64  Z6, (BX)(CX*1)
+	VMOVDQU64  Z7, 640(BX)(CX*1)
+	VPTERNLOGQ $0xFE, Z1, Z0, Z15
+	ADDQ       $64, CX
+	CMPQ       CX, $640
+	JLT        layer512
+
+	VPTESTMQ Z15, Z15, K1
+	KORTESTW K1, K1
+	SETNE    ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func expandSurfaceAVX512(fr, pass, reached *[80]uint64) bool
+//
+// expandSurfaceAVX2 eight columns per instruction.
+TEXT ·expandSurfaceAVX512(SB), 0, $656-25
+	MOVQ fr+0(FP), DI
+	MOVQ pass+8(FP), SI
+	MOVQ reached+16(FP), BX
+	LEAQ 0(SP), R8
+	XORQ CX, CX
+
+sspread512:
+	VMOVDQU64  (DI)(CX*1), Z0
+	VPSLLQ     $1, Z0, Z1
+	VPSRLQ     $1, Z0, Z2
+	VPTERNLOGQ $0xFE, Z2, Z1, Z0
+	VMOVDQU64  Z0, 8(R8)(CX*1)
+	ADDQ       $64, CX
+	CMPQ       CX, $640
+	JLT        sspread512
+
+	MOVQ 640(R8), AX
+	MOVQ AX, 0(R8)
+	MOVQ 8(R8), AX
+	MOVQ AX, 648(R8)
+
+	XORQ   CX, CX
+	VPXORQ Z15, Z15, Z15
+
+slayer512:
+	VMOVDQU64  (R8)(CX*1), Z0
+	VMOVDQU64  8(R8)(CX*1), Z4
+	VPTERNLOGQ $0xFE, 16(R8)(CX*1), Z4, Z0
+	VMOVDQU64  (BX)(CX*1), Z6
+	VPTERNLOGQ $0x20, (SI)(CX*1), Z6, Z0
+	VMOVDQU64  Z0, (DI)(CX*1)
+	VPORQ      Z0, Z6, Z6
+	VMOVDQU64  Z6, (BX)(CX*1)
+	VPORQ      Z0, Z15, Z15
+	ADDQ       $64, CX
+	CMPQ       CX, $640
+	JLT        slayer512
+
+	VPTESTMQ Z15, Z15, K1
+	KORTESTW K1, K1
+	SETNE    ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func andTwiceAVX512(b, c, x, y *bitboard)
+//
+// b and c set to x & y, eight words per instruction.
+TEXT ·andTwiceAVX512(SB), NOSPLIT, $0-32
+	MOVQ b+0(FP), DI
+	MOVQ c+8(FP), SI
+	MOVQ x+16(FP), DX
+	MOVQ y+24(FP), BX
+	XORQ CX, CX
+
+and512:
+	VMOVDQU64 (DX)(CX*1), Z0
+	VPANDQ    (BX)(CX*1), Z0, Z0
+	VMOVDQU64 Z0, (DI)(CX*1)
+	VMOVDQU64 Z0, (SI)(CX*1)
+	ADDQ      $64, CX
+	CMPQ      CX, $1280
+	JLT       and512
+	VZEROUPPER
+	RET

@@ -416,9 +416,7 @@ func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 			ob.paths = new(pathSearch)
 		}
 		ps, cc := ob.paths, ob.cells
-		ps.pass, ps.elev = cc.pass, cc.elev
-		ps.src[PathCave], ps.src[PathFreeCave], ps.src[PathGem] = cc.cave, cc.free, cc.gem
-		ps.src[PathEnemyPioneer], ps.src[PathEnemyFuryan] = bitboard{}, bitboard{}
+		ps.use(&cc.pass, &cc.elev, &cc.cave, &cc.free, &cc.gem, cc.terrainVer, cc.gemVer)
 		ps.enemies(s, me)
 	}
 	for i, dst := range obs {

@@ -1,6 +1,9 @@
 package crematoria
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // The paths tensor of crematoria-obs-2 (docs/observation.md): for each
 // unit of the observing seat, which of its moves bring it closer to the
@@ -60,21 +63,49 @@ func (b *bitboard) and(x, y *bitboard) {
 	}
 }
 
+// andTwice sets b and c to the cells of both x and y.
+func (b *bitboard) andTwice(c, x, y *bitboard) {
+	if haveAVX512 {
+		andTwiceAVX512(b, c, x, y)
+		return
+	}
+	for k := range b {
+		for j := range b[k] {
+			v := x[k][j] & y[k][j]
+			b[k][j], c[k][j] = v, v
+		}
+	}
+}
+
 // pathSearch is the scratch space of Paths.
 type pathSearch struct {
-	pass, elev bitboard                // not Rock; Elevator
-	src        [NumPathFields]bitboard // the sources of each field
-	reached    bitboard                // cells at distance <= t
-	front      bitboard                // cells at distance exactly t
-	mine       []int                   // the observer's slots on the board
-	wait       []unitCell              // search's units without a distance
+	pass, elev *bitboard                // not Rock; Elevator
+	src        [NumPathFields]*bitboard // the sources of each field
+	// Versions of pass and elev, and of the Gem field's sources: equal
+	// versions are equal bitboards (0: unknown, compare them).
+	terrainVer, gemVer uint64
+	// The bitboards of scan (own.src's enemy fields also serve Encode),
+	// and the enemies' cells set in them.
+	own struct {
+		pass, elev bitboard
+		src        [NumPathFields]bitboard
+	}
+	enemyAt []Pos
+	reached bitboard   // cells at distance <= t
+	front   bitboard   // cells at distance exactly t
+	mine    []int      // the observer's slots on the board
+	wait    []unitCell // search's units without a distance
 
 	// The Elevator field depends on the map alone, which never changes
 	// during a game: its distances are kept for the pass and elev they
 	// were measured on.
-	elevDist           [2 * LevelCells]uint8 // by cell index, unreachable beyond PathMaxDistance
+	elevDist [2 * LevelCells]uint8 // by cell index, unreachable beyond PathMaxDistance
+	// The Elevator field's descents by cell index, made when a unit first
+	// stands there: bit d for direction d, bit elevDescOK once made.
+	elevDesc           [2 * LevelCells]uint16
 	elevPass, elevElev bitboard
 	elevOK             bool
+	elevVer            uint64 // terrainVer of elevPass and elevElev
 
 	// The Gem field's search, kept while the gems stay (about half the
 	// rounds of a game).
@@ -85,8 +116,10 @@ type pathSearch struct {
 // pass and elev stay the same: the cells reached at each distance, grown
 // only as far as a unit asks.
 type layerCache struct {
-	src, pass, elev bitboard   // what the search was made of
-	ok              bool       // the search is of src, pass and elev
+	src, pass, elev bitboard // what the search was made of
+	ok              bool     // the search is of src, pass and elev
+	terrainVer      uint64   // the versions of pass, elev and src
+	srcVer          uint64
 	layers          []bitboard // layers[t]: the cells at distance <= t
 	front           bitboard   // the cells at distance len(layers)-1
 	done            bool       // no farther cell: nothing new, or PathMaxDistance
@@ -122,11 +155,13 @@ func (c *layerCache) distance(p Pos) uint8 {
 // searchCached is search for field f on the kept search c, begun again
 // when the field's sources, pass or elev changed.
 func (ps *pathSearch) searchCached(s *State, f int, c *layerCache, dst []byte) {
-	if !c.ok || c.src != ps.src[f] || c.pass != ps.pass || c.elev != ps.elev {
-		c.src, c.pass, c.elev, c.ok, c.done = ps.src[f], ps.pass, ps.elev, true, false
+	same := c.ok && ps.terrainVer != 0 && c.terrainVer == ps.terrainVer && c.srcVer == ps.gemVer
+	if !same && (!c.ok || c.src != *ps.src[f] || c.pass != *ps.pass || c.elev != *ps.elev) {
+		c.src, c.pass, c.elev, c.ok, c.done = *ps.src[f], *ps.pass, *ps.elev, true, false
 		c.front.and(&c.src, &c.pass)
 		c.layers = append(c.layers[:0], c.front)
 	}
+	c.terrainVer, c.srcVer = ps.terrainVer, ps.gemVer
 	var none bitboard
 	for _, id := range ps.mine {
 		d := c.distance(s.Units[id].Pos)
@@ -198,19 +233,27 @@ func (ob *Observer) writePaths(s *State, me int, dst []byte) {
 // searchElevator writes the Elevator field's columns for ps.mine from its
 // distances, measured again when the map changed.
 func (ps *pathSearch) searchElevator(s *State, dst []byte) {
-	if !ps.elevOK || ps.elevPass != ps.pass || ps.elevElev != ps.elev {
-		ps.elevPass, ps.elevElev, ps.elevOK = ps.pass, ps.elev, true
+	same := ps.elevOK && ps.terrainVer != 0 && ps.elevVer == ps.terrainVer
+	if !same && (!ps.elevOK || ps.elevPass != *ps.pass || ps.elevElev != *ps.elev) {
+		ps.elevPass, ps.elevElev, ps.elevOK = *ps.pass, *ps.elev, true
 		ps.measure(PathElevator, &ps.elevDist)
+		clear(ps.elevDesc[:])
 	}
+	ps.elevVer = ps.terrainVer
 	for _, id := range ps.mine {
 		u := &s.Units[id]
-		d := ps.elevDist[u.Pos.Index()]
+		idx := u.Pos.Index()
+		d := ps.elevDist[idx]
 		row := dst[id*PathColumns : (id+1)*PathColumns]
-		descentsDist(u.Pos, ps.elev.has(u.Pos), &ps.elevDist, d, row[PathElevator*NumDirs:(PathElevator+1)*NumDirs])
-		therm := row[(NumPathFields+PathElevator)*NumDirs:]
-		for k, th := range PathThresholds {
-			therm[k] = b2u(d >= th)
+		desc := ps.elevDesc[idx]
+		if desc == 0 {
+			desc = elevDescOK | distDescents(u.Pos, ps.elev.has(u.Pos), &ps.elevDist, d)
+			ps.elevDesc[idx] = desc
 		}
+		flags := row[PathElevator*NumDirs : (PathElevator+1)*NumDirs]
+		binary.LittleEndian.PutUint64(flags[Bottom:], flagBytes[desc&0xff])
+		flags[Up], flags[Down] = uint8(desc>>Up&1), uint8(desc>>Down&1)
+		thermometer(d, row[(NumPathFields+PathElevator)*NumDirs:])
 	}
 }
 
@@ -220,7 +263,7 @@ func (ps *pathSearch) measure(f int, dist *[2 * LevelCells]uint8) {
 	for i := range dist {
 		dist[i] = unreachable
 	}
-	ps.front.and(&ps.src[f], &ps.pass)
+	ps.front.and(ps.src[f], ps.pass)
 	ps.reached = ps.front
 	for t := 0; ; t++ {
 		for k := range ps.front {
@@ -236,17 +279,39 @@ func (ps *pathSearch) measure(f int, dist *[2 * LevelCells]uint8) {
 	}
 }
 
-// descentsDist is descents with the cells nearer than d given by their
-// distances.
-func descentsDist(p Pos, elevator bool, dist *[2 * LevelCells]uint8, d uint8, flags []byte) {
-	for dir := Bottom; dir < None; dir++ {
-		if dir >= Up && (!elevator || (dir == Up) != (p.K == 0)) {
+// elevDescOK marks a cell's Elevator descents as made (pathSearch.elevDesc).
+const elevDescOK = 1 << 15
+
+// distDescents returns the directions (bit d for direction d, 0..9) that
+// take a unit at p (on an Elevator: elevator) to a cell whose distance in
+// dist is below d.
+func distDescents(p Pos, elevator bool, dist *[2 * LevelCells]uint8, d uint8) uint16 {
+	var m uint16
+	base := p.K * LevelCells
+	for dir := Bottom; dir <= LB; dir++ {
+		i, j := p.I+dirDI[dir], p.J+dirDJ[dir]
+		if i < 0 || i >= Rows {
 			continue
 		}
-		if t := p.Add(dir); t.OnBoard() && dist[t.Index()] < d {
-			flags[dir] = 1
+		if j < 0 {
+			j += Cols
+		} else if j >= Cols {
+			j -= Cols
+		}
+		if dist[base+i*Cols+j] < d {
+			m |= 1 << dir
 		}
 	}
+	if elevator {
+		dir, other := Up, LevelCells
+		if p.K == 1 {
+			dir, other = Down, -LevelCells
+		}
+		if dist[base+other+p.I*Cols+p.J] < d {
+			m |= 1 << dir
+		}
+	}
+	return m
 }
 
 // liveUnits appends to dst the slots of seat me's live units on the board.
@@ -261,9 +326,21 @@ func liveUnits(s *State, me int, dst []int) []int {
 
 // sources sets pass, elev and the sources of every field for seat me.
 func (ps *pathSearch) sources(s *State, me int) {
-	ps.src = [NumPathFields]bitboard{}
-	scanCells(s, me, &ps.pass, &ps.elev, &ps.src[PathCave], &ps.src[PathFreeCave], &ps.src[PathGem])
+	o := &ps.own
+	scanCells(s, me, &o.pass, &o.elev, &o.src[PathCave], &o.src[PathFreeCave], &o.src[PathGem])
+	ps.use(&o.pass, &o.elev, &o.src[PathCave], &o.src[PathFreeCave], &o.src[PathGem], 0, 0)
 	ps.enemies(s, me)
+}
+
+// use sets the bitboards the searches read (the enemy fields' are ps's
+// own) and their versions.
+func (ps *pathSearch) use(pass, elev, cave, free, gem *bitboard, terrainVer, gemVer uint64) {
+	ps.pass, ps.elev = pass, elev
+	ps.src[PathCave], ps.src[PathFreeCave], ps.src[PathGem] = cave, free, gem
+	ps.src[PathEnemyPioneer] = &ps.own.src[PathEnemyPioneer]
+	ps.src[PathEnemyFuryan] = &ps.own.src[PathEnemyFuryan]
+	ps.src[PathElevator] = elev
+	ps.terrainVer, ps.gemVer = terrainVer, gemVer
 }
 
 // scanCells sets pass and elev (the cells one may enter and the Elevators)
@@ -327,10 +404,14 @@ func scanCells(s *State, me int, pass, elev, cave, free, gem *bitboard) {
 	}
 }
 
-// enemies sets the sources of the Elevator field (once elev is set) and
-// of seat me's enemy fields (which must be empty).
+// enemies sets the sources of seat me's enemy fields (the cells set by
+// the last call are cleared first).
 func (ps *pathSearch) enemies(s *State, me int) {
-	ps.src[PathElevator] = ps.elev
+	ep, ef := &ps.own.src[PathEnemyPioneer], &ps.own.src[PathEnemyFuryan]
+	for _, p := range ps.enemyAt {
+		ep[p.K][p.J], ef[p.K][p.J] = 0, 0
+	}
+	ps.enemyAt = ps.enemyAt[:0]
 	for id := 0; id < NumSlots(s.Cfg); id++ {
 		u := &s.Units[id]
 		if u.Player == me || u.Health <= 0 || !u.Pos.OnBoard() {
@@ -341,6 +422,7 @@ func (ps *pathSearch) enemies(s *State, me int) {
 			f = PathEnemyFuryan
 		}
 		ps.src[f].set(u.Pos.K, u.Pos.I, u.Pos.J)
+		ps.enemyAt = append(ps.enemyAt, u.Pos)
 	}
 }
 
@@ -361,8 +443,7 @@ func (ps *pathSearch) search(s *State, f int, dst []byte) {
 	}
 	ps.wait = wait
 	// Distance 0: the sources that are not Rock.
-	ps.front.and(&ps.src[f], &ps.pass)
-	ps.reached = ps.front
+	ps.front.andTwice(&ps.reached, ps.src[f], ps.pass)
 	for t := 0; ; t++ {
 		// The units whose cell is at distance t: their neighbours reached
 		// before (in reached but not in front) are nearer.
@@ -389,7 +470,7 @@ func (ps *pathSearch) search(s *State, f int, dst []byte) {
 // expand replaces front with the cells one move from it that are not
 // reached yet, adds them to reached, and reports whether there are any.
 func (ps *pathSearch) expand() bool {
-	return expandFront(&ps.front, &ps.pass, &ps.elev, &ps.reached, 0)
+	return expandFront(&ps.front, ps.pass, ps.elev, &ps.reached, 0)
 }
 
 // expandFront replaces fr with the cells of pass one move from it that are
@@ -405,16 +486,23 @@ func (ps *pathSearch) expand() bool {
 // of fr is overwritten only once the spreads of its neighbours were read
 // (column 0's spread is kept for column 79, the wrap).
 //
-// On amd64 with AVX2 the expansion runs four columns at a time
-// (expand_amd64.s); expandBoth and expandSurface are the same in Go.
+// On amd64 with AVX-512 the expansion runs eight columns at a time, with
+// AVX2 four (expand_amd64.s); expandBoth and expandSurface are the same in
+// Go.
 func expandFront(fr, pass, elev, reached *bitboard, from int) bool {
 	if from == 1 {
-		if haveAVX2 {
+		switch {
+		case haveAVX512:
+			return expandSurfaceAVX512(&fr[1], &pass[1], &reached[1])
+		case haveAVX2:
 			return expandSurfaceAVX2(&fr[1], &pass[1], &reached[1])
 		}
 		return expandSurface(&fr[1], &pass[1], &reached[1])
 	}
-	if haveAVX2 {
+	switch {
+	case haveAVX512:
+		return expandBothAVX512(fr, pass, elev, reached)
+	case haveAVX2:
 		return expandBothAVX2(fr, pass, elev, reached)
 	}
 	return expandBoth(fr, pass, elev, reached)
@@ -505,14 +593,11 @@ func descentsBefore(p Pos, elevator bool, reached, front *bitboard, flags []byte
 			other &^= front[1-k][j]
 		}
 	}
-	flags[Bottom] |= uint8(wc >> (i + 1) & 1)
-	flags[BR] |= uint8(wr >> (i + 1) & 1)
-	flags[Right] |= uint8(wr >> i & 1)
-	flags[RT] |= uint8(wr << 1 >> i & 1)
-	flags[Top] |= uint8(wc << 1 >> i & 1)
-	flags[TL] |= uint8(wl << 1 >> i & 1)
-	flags[Left] |= uint8(wl >> i & 1)
-	flags[LB] |= uint8(wl >> (i + 1) & 1)
+	// The eight planar flags as the bytes of a word, or'ed in at once.
+	m := wc>>(i+1)&1 | wr>>(i+1)&1<<BR | wr>>i&1<<Right | wr<<1>>i&1<<RT |
+		wc<<1>>i&1<<Top | wl<<1>>i&1<<TL | wl>>i&1<<Left | wl>>(i+1)&1<<LB
+	w := binary.LittleEndian.Uint64(flags[Bottom:])
+	binary.LittleEndian.PutUint64(flags[Bottom:], w|flagBytes[m])
 	if elevator {
 		d := Up
 		if k == 1 {
@@ -521,6 +606,16 @@ func descentsBefore(p Pos, elevator bool, reached, front *bitboard, flags []byte
 		flags[d] |= uint8(other >> i & 1)
 	}
 }
+
+// flagBytes[m] holds bit b of m as byte b (0 or 1).
+var flagBytes = func() (t [256]uint64) {
+	for m := range t {
+		for b := 0; b < 8; b++ {
+			t[m] |= uint64(m>>b&1) << (8 * b)
+		}
+	}
+	return t
+}()
 
 // write sets unit id's columns of field f: its distance d, and as
 // descents the moves onto the cells reached before front (the cells at a
@@ -534,7 +629,15 @@ func (ps *pathSearch) write(s *State, f, id int, d uint8, reached, front *bitboa
 
 // thermometer sets the thermometer columns of a distance d.
 func thermometer(d uint8, therm []byte) {
-	for k, th := range PathThresholds {
-		therm[k] = b2u(d >= th)
-	}
+	copy(therm[:NumDirs], pathTherm[d][:])
 }
+
+// pathTherm[d] is the thermometer of distance d.
+var pathTherm = func() (t [256][NumDirs]byte) {
+	for d := range t {
+		for k, th := range PathThresholds {
+			t[d][k] = b2u(d >= int(th))
+		}
+	}
+	return t
+}()

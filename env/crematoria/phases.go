@@ -83,6 +83,7 @@ func (g *Game) necromongerPhase() {
 				g.kill(int(c.ID), -1)
 			}
 			c.ID = int16(id)
+			g.noteCell(u.Pos.Index())
 		}
 	}
 }
@@ -132,7 +133,10 @@ func (g *Game) sun() {
 	t1 := NightStart(g.Round)
 	for i := 0; i < Rows; i++ {
 		for _, j := range [2]int{t1, t1 + 1} {
-			g.Cells[Pos{i, j, 1}.Index()].Gem = false
+			if idx := (Pos{i, j, 1}).Index(); g.Cells[idx].Gem {
+				g.Cells[idx].Gem = false
+				g.noteCell(idx)
+			}
 		}
 		for _, j := range [2]int{t1, t1 + 1} {
 			if id := g.Cells[Pos{i, j, 1}.Index()].ID; id >= 0 {
@@ -181,7 +185,9 @@ func (g *Game) createGem() {
 	}
 	g.free = g.newNightCells(g.free[:0], false)
 	if len(g.free) > 0 {
-		g.Cells[g.free[g.rng.Int(0, len(g.free)-1)]].Gem = true
+		idx := g.free[g.rng.Int(0, len(g.free)-1)]
+		g.Cells[idx].Gem = true
+		g.noteCell(idx)
 	}
 }
 
@@ -265,6 +271,7 @@ func (g *Game) respawn() error {
 		u.Pos = PosOf(idx)
 		c := &g.Cells[idx]
 		c.ID = int16(u.ID)
+		g.noteCell(idx)
 		if u.Type == Pioneer {
 			g.setOwner(c, u.Player)
 		}

@@ -161,6 +161,8 @@ func (g *Game) move(id int, d Dir) bool {
 }
 
 func (g *Game) stepTo(u *Unit, t Pos) {
+	g.noteCell(u.Pos.Index())
+	g.noteCell(t.Index())
 	g.Cells[u.Pos.Index()].ID = -1
 	u.Pos = t
 	g.Cells[t.Index()].ID = int16(u.ID)
@@ -172,6 +174,7 @@ func (g *Game) kill(id, by int) {
 	if v.Pos.OnBoard() {
 		if c := &g.Cells[v.Pos.Index()]; int(c.ID) == id {
 			c.ID = -1
+			g.noteCell(v.Pos.Index())
 		}
 	}
 	v.Health = 0

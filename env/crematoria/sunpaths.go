@@ -66,7 +66,27 @@ type sunSearch struct {
 	mine    []int                // the observer's live units on the board
 	gems    []Pos                // the gems of level 1 in the night
 	gemVal  []int8               // their escape values
+	targets []sunTarget          // search's targets
 }
+
+// sunTarget is a target of a sun search: a unit, or -1 - a gem's index,
+// with its cell's word and bit in a bitboard.
+type sunTarget struct {
+	p    Pos
+	id   int
+	k, j int
+	bit  uint64
+}
+
+// sunTherm[uint8(v)] is the thermometer of value v.
+var sunTherm = func() (t [256][NumDirs]byte) {
+	for x := range t {
+		for k, th := range SunThresholds {
+			t[x][k] = b2u(int8(x) >= th)
+		}
+	}
+	return t
+}()
 
 // sunOffset shifts start values (-19..0, at most -(Cols/4 - 1)) to source
 // buckets.
@@ -146,7 +166,7 @@ func (ob *Observer) writeSunPaths(s *State, me int, dst []byte) {
 // gems, from the cells scan read (ps).
 func (ss *sunSearch) prepare(s *State, ps *pathSearch) {
 	ss.gems = ss.gems[:0]
-	ss.elev = ps.elev
+	ss.elev = *ps.elev
 	ss.pass[0] = ps.pass[0]
 	for j := range ss.left {
 		left, isNight := NightLeft(s.Round, j)
@@ -168,26 +188,20 @@ func (ss *sunSearch) prepare(s *State, ps *pathSearch) {
 // writes the field's columns for ss.mine (the units on level 1 only for
 // escape, whose search also sets gemVal).
 func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
-	type target struct {
-		p    Pos
-		id   int // a unit, or -1 - the gem's index
-		k, j int
-		bit  uint64 // p's bit in column word [k][j]
-	}
-	var buf [128]target
-	targets := buf[:0]
+	targets := ss.targets[:0]
 	for _, id := range ss.mine {
 		if p := s.Units[id].Pos; f != SunEscape || p.K == 1 {
-			targets = append(targets, target{p: p, id: id, k: p.K, j: p.J, bit: 1 << p.I})
+			targets = append(targets, sunTarget{p: p, id: id, k: p.K, j: p.J, bit: 1 << p.I})
 		}
 	}
 	if f == SunEscape {
 		ss.gemVal = ss.gemVal[:0]
 		for e, g := range ss.gems {
 			ss.gemVal = append(ss.gemVal, sunFar)
-			targets = append(targets, target{p: g, id: -1 - e, k: g.K, j: g.J, bit: 1 << g.I})
+			targets = append(targets, sunTarget{p: g, id: -1 - e, k: g.K, j: g.J, bit: 1 << g.I})
 		}
 	}
+	ss.targets = targets
 	units := 0
 	for _, tg := range targets {
 		if tg.id >= 0 {
@@ -271,8 +285,5 @@ func (ss *sunSearch) write(f int, p Pos, v int8, reached, front *bitboard, row [
 	if f == SunEscape && elevator && p.K == 1 {
 		row[f*NumDirs+int(Down)] = 1 // level 0 is safe
 	}
-	therm := row[(NumSunFields+f)*NumDirs:]
-	for k, th := range SunThresholds {
-		therm[k] = b2u(v >= th)
-	}
+	copy(row[(NumSunFields+f)*NumDirs:(NumSunFields+f+1)*NumDirs], sunTherm[uint8(v)][:])
 }

@@ -360,7 +360,7 @@ type expandImpl struct {
 }
 
 // expandImpls returns the expansions to test for from: expandFront, and
-// its Go and (where the CPU has it) AVX2 versions.
+// its Go and (where the CPU has them) AVX2 and AVX-512 versions.
 func expandImpls(from int) []expandImpl {
 	impls := []expandImpl{{"expandFront", func(fr, pass, elev, reached *bitboard) bool {
 		return expandFront(fr, pass, elev, reached, from)
@@ -370,6 +370,9 @@ func expandImpls(from int) []expandImpl {
 		if haveAVX2 {
 			impls = append(impls, expandImpl{"expandBothAVX2", expandBothAVX2})
 		}
+		if haveAVX512 {
+			impls = append(impls, expandImpl{"expandBothAVX512", expandBothAVX512})
+		}
 		return impls
 	}
 	impls = append(impls, expandImpl{"expandSurface", func(fr, pass, _, reached *bitboard) bool {
@@ -378,6 +381,11 @@ func expandImpls(from int) []expandImpl {
 	if haveAVX2 {
 		impls = append(impls, expandImpl{"expandSurfaceAVX2", func(fr, pass, _, reached *bitboard) bool {
 			return expandSurfaceAVX2(&fr[1], &pass[1], &reached[1])
+		}})
+	}
+	if haveAVX512 {
+		impls = append(impls, expandImpl{"expandSurfaceAVX512", func(fr, pass, _, reached *bitboard) bool {
+			return expandSurfaceAVX512(&fr[1], &pass[1], &reached[1])
 		}})
 	}
 	return impls

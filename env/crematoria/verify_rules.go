@@ -333,6 +333,7 @@ func (s *ruleSim) kill(id, by int) {
 	if v.Pos.OnBoard() {
 		if c := &g.Cells[v.Pos.Index()]; int(c.ID) == id {
 			c.ID = -1
+			g.noteCell(v.Pos.Index())
 		}
 	}
 	v.Health = 0

@@ -34,6 +34,7 @@ func (s *ruleSim) necromongers(i *int) *Divergence {
 				s.kill(int(c.ID), -1)
 			}
 			c.ID = int16(id)
+			g.noteCell(u.Pos.Index())
 		}
 	}
 	return nil
@@ -163,7 +164,10 @@ func (s *ruleSim) sun() {
 	t1 := NightStart(g.Round)
 	for i := 0; i < Rows; i++ {
 		for _, j := range [2]int{t1, t1 + 1} {
-			g.Cells[Pos{i, j, 1}.Index()].Gem = false
+			if idx := (Pos{i, j, 1}).Index(); g.Cells[idx].Gem {
+				g.Cells[idx].Gem = false
+				g.noteCell(idx)
+			}
 		}
 		for _, j := range [2]int{t1, t1 + 1} {
 			if id := g.Cells[Pos{i, j, 1}.Index()].ID; id >= 0 {
@@ -222,6 +226,7 @@ func (s *ruleSim) gem() *Divergence {
 	}
 	if created >= 0 {
 		g.Cells[created].Gem = true
+		g.noteCell(created)
 	}
 	return nil
 }
@@ -278,6 +283,7 @@ func (s *ruleSim) respawn() *Divergence {
 		u.Health, u.Pos = u.Type.MaxHealth(), p
 		c := &g.Cells[p.Index()]
 		c.ID = int16(id)
+		g.noteCell(p.Index())
 		if u.Type == Pioneer {
 			c.Owner = int8(u.Player)
 		}
