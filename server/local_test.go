@@ -5,6 +5,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -526,4 +527,50 @@ func TestLocalAbstractName(t *testing.T) {
 	if r := lc.must(1, 1, nil, nil); len(r.GetEnvIds()) != 2 {
 		t.Fatalf("reset answered %v", r.GetEnvIds())
 	}
+}
+
+// TestLocalHeaderInPieces: a request header that arrives in pieces (the
+// server reads headers with raw non-blocking reads, waiting in the poller
+// between them) is answered as when it arrives whole; a client that hangs
+// up halfway through a header vanished.
+func TestLocalHeaderInPieces(t *testing.T) {
+	checkLeaks(t)
+	ts := startLocal(t)
+	whole := mustAttach(t, ts.create(t, &jgymv1.CreateSessionRequest{NumEnvs: 2}), 2)
+	defer whole.close()
+	want := whole.must(1, 5, nil, nil)
+	wantStep := whole.must(2, -1, nil, policy(want, 1))
+
+	cr := ts.create(t, &jgymv1.CreateSessionRequest{NumEnvs: 2})
+	lc := mustAttach(t, cr, 2)
+	send := func(op, flags byte, seed int64) (b, f int) {
+		t.Helper()
+		var h [16]byte
+		h[0], h[1] = op, flags
+		binary.LittleEndian.PutUint64(h[8:], uint64(seed))
+		for _, cut := range [][2]int{{0, 1}, {1, 7}, {7, 15}, {15, 16}} {
+			if _, err := lc.c.Write(h[cut[0]:cut[1]]); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(5 * time.Millisecond) // the server waits for the rest
+		}
+		lc.c.SetDeadline(time.Now().Add(15 * time.Second))
+		b, f, err := readAnswer(lc.c)
+		if err != nil {
+			t.Fatalf("op %d in pieces: %v", op, err)
+		}
+		return b, f
+	}
+	got := lc.result(send(1, 1, 5))
+	sameResult(t, "reset in pieces", cr.GetGame(), want, got)
+	lc.put(0, nil, policy(got, 1))
+	gotStep := lc.result(send(2, 0, 0))
+	sameResult(t, "step in pieces", cr.GetGame(), wantStep, gotStep)
+
+	lc.c.Write([]byte{2, 0, 0}) // a third of a header, then gone
+	lc.close()
+	eventually(t, "the session to close", func() bool {
+		_, err := ts.client.CloseSession(context.Background(), &jgymv1.CloseSessionRequest{SessionId: cr.GetSessionId()})
+		return statusCode(err) == codes.NotFound
+	})
 }

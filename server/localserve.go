@@ -149,9 +149,13 @@ func (s *Server) serveLocalConn(c *net.UnixConn) {
 	stop := context.AfterFunc(ss.ctx, func() { c.Close() })
 	defer stop()
 	log.Info().Str("session", ss.id).Int("region_bytes", int(r.regionMem)).Msg("local channel attached")
+	hio, err := newHeaderIO(c)
+	if err != nil {
+		return
+	}
 	var hdr localHeader
 	for {
-		if _, err := io.ReadFull(c, hdr[:]); err != nil {
+		if err := hio.read(hdr[:]); err != nil {
 			if ss.ctx.Err() != nil {
 				vanished = false // the session closed: nothing vanished
 			}
@@ -179,7 +183,7 @@ func (s *Server) serveLocalConn(c *net.UnixConn) {
 			continue
 		}
 		h := answerHeader(0, b, f)
-		if _, err := c.Write(h[:]); err != nil {
+		if err := hio.write(h[:]); err != nil {
 			return
 		}
 		s.metrics.latency[kind].observe(time.Since(start))
