@@ -493,6 +493,17 @@ class Session:
             raise SessionError(
                 f"session {self.id} was lost when waiting for it was interrupted: call reset()"
             )
+        # The cancelled stream ends the old session, but not at once: close it
+        # first, so that its envs are given back before the new one is
+        # booked (an interrupt after each of a client's 16 sessions' limit
+        # would otherwise refuse the next reset).
+        with contextlib.suppress(JgymError):
+            self._client.call(
+                "close session",
+                self._client.stub.CloseSession,
+                pb.CloseSessionRequest(session_id=self.id),
+                timeout=5.0,
+            )
         resp = self._client.call("create session", self._client.stub.CreateSession, self._request)
         self.id = resp.session_id
         self.local_secret = resp.local_secret

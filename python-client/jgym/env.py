@@ -27,7 +27,7 @@ import gymnasium
 from jgym._batch import Array, Batch, Decoder, check_seed, make_seats, split_action
 from jgym.client import Client, Session, TraceStart
 from jgym.errors import InvalidArgumentError, SessionError
-from jgym.local import SessionLink
+from jgym.local import SessionLink, exchange
 from jgym.render import BoardRenderer, renderer
 from jgym.tensors import action_space, flat_space, flatten, observation_space
 
@@ -271,8 +271,9 @@ class JgymEnv(gymnasium.Env[Any, Any]):
             raise SessionError("reset on a closed environment")
         super().reset(seed=seed)
         start = TraceStart.from_options(options)
-        self._link.send_reset(seed, None, start)
-        b = self._link.recv(self._decoder)
+        with exchange([self._link]):
+            self._link.send_reset(seed, None, start)
+            b = self._link.recv(self._decoder)
         self._done = False
         self._last = b
         return self._obs(b), self._info(b)
@@ -304,8 +305,9 @@ class JgymEnv(gymnasium.Env[Any, Any]):
         """
         if self._session.closed:
             raise SessionError("set_state on a closed environment")
-        self._link.send_set_state([state], None)
-        b = self._link.recv(self._decoder)
+        with exchange([self._link]):
+            self._link.send_set_state([state], None)
+            b = self._link.recv(self._decoder)
         self._done = False
         self._last = b
         return self._obs(b), self._info(b)
@@ -334,8 +336,9 @@ class JgymEnv(gymnasium.Env[Any, Any]):
         acts, order = split_action(
             action, (self.num_slots,), self.spec_proto.num_actions, self.with_order, "action"
         )
-        self._link.send_step(acts, order)
-        b = self._link.recv(self._decoder)
+        with exchange([self._link]):
+            self._link.send_step(acts, order)
+            b = self._link.recv(self._decoder)
         terminated = bool(b.terminated[0])
         self._done = terminated or bool(b.truncated[0])
         self._last = b

@@ -38,7 +38,7 @@ import mmap
 import os
 import socket
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 import grpc
@@ -548,6 +548,31 @@ class LocalChannel:
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"{len(self._queue)} pending"
         return f"<LocalChannel {self.session.id} {self.session.local_socket} {state}>"
+
+
+@contextlib.contextmanager
+def exchange(
+    links: Sequence[SessionLink], abandoned: Callable[[], None] | None = None
+) -> Iterator[None]:
+    """Runs requests and the reading of their answers, never half done.
+
+    A KeyboardInterrupt (or any exception but a :class:`JgymError`
+    answer) raised inside, wherever it lands (between sending a request and
+    noting it, between two links, before an answer is read), abandons every
+    link: their pending answers are dropped and the next reset makes new
+    sessions, so that no later call reads the answer of an earlier request;
+    then ``abandoned`` is called (the caller forgets what it was waiting for).
+    """
+    try:
+        yield
+    except JgymError:
+        raise
+    except BaseException:
+        for link in links:
+            link.abandon()
+        if abandoned is not None:
+            abandoned()
+        raise
 
 
 class SessionLink:

@@ -41,7 +41,7 @@ from jgym._rows import RowAPI
 from jgym.client import Client, Session
 from jgym.env import RENDER_MODES, check_render_mode, check_tensors
 from jgym.errors import InvalidArgumentError, JgymError, SessionError
-from jgym.local import SPLIT_MIN_ENVS, SessionLink
+from jgym.local import SPLIT_MIN_ENVS, SessionLink, exchange
 from jgym.render import renderer
 from jgym.tensors import action_space, flat_space, flatten, observation_space
 
@@ -329,13 +329,18 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
             return self._reset_each(seeds)
         super().reset(seed=seeds)
         counts = []
-        for s, link, off in zip(self._sessions, self._links, self._offsets, strict=True):
-            ids = None if games is None else [g - off for g in games if off <= g < off + s.num_envs]
-            counts.append(0 if ids == [] else 1)
-            if ids == []:
-                continue
-            link.send_reset(None if seeds is None else seeds + off, ids)
-        batches = self._gather(counts)
+        with self._exchange():
+            for s, link, off in zip(self._sessions, self._links, self._offsets, strict=True):
+                ids = (
+                    None
+                    if games is None
+                    else [g - off for g in games if off <= g < off + s.num_envs]
+                )
+                counts.append(0 if ids == [] else 1)
+                if ids == []:
+                    continue
+                link.send_reset(None if seeds is None else seeds + off, ids)
+            batches = self._gather(counts)
         return self._out(*self._merge(batches, partial=games is not None))
 
     def _game_seeds(self, seed: Any) -> int | list[int | None] | None:
@@ -376,17 +381,19 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
     def _reset_each(self, seeds: list[int | None]) -> tuple[Any, dict[str, Any]]:
         """Resets every game with its own seed: a request per run of seeds."""
         counts = []
-        for s, link, off in zip(self._sessions, self._links, self._offsets, strict=True):
-            # env i of a request seeded b gets (b + i) mod 2^31: group the
-            # envs by the b that gives each its seed.
-            groups: dict[int | None, list[int]] = {}
-            for i in range(s.num_envs):
-                x = seeds[off + i]
-                groups.setdefault(None if x is None else (x - i) % (MAX_SEED + 1), []).append(i)
-            for base, ids in groups.items():
-                link.send_reset(base, None if len(ids) == s.num_envs else ids)
-            counts.append(len(groups))
-        return self._out(*self._merge(self._gather(counts), partial=True))
+        with self._exchange():
+            for s, link, off in zip(self._sessions, self._links, self._offsets, strict=True):
+                # env i of a request seeded b gets (b + i) mod 2^31: group the
+                # envs by the b that gives each its seed.
+                groups: dict[int | None, list[int]] = {}
+                for i in range(s.num_envs):
+                    x = seeds[off + i]
+                    groups.setdefault(None if x is None else (x - i) % (MAX_SEED + 1), []).append(i)
+                for base, ids in groups.items():
+                    link.send_reset(base, None if len(ids) == s.num_envs else ids)
+                counts.append(len(groups))
+            batches = self._gather(counts)
+        return self._out(*self._merge(batches, partial=True))
 
     def _sessions_of(self, games: Sequence[int] | None) -> list[list[int]]:
         """The games (of 0..num_games-1) each session holds, as its env ids."""
@@ -443,25 +450,27 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
             raise SessionError("set_state of some games before the first full reset")
         by_game = {g: bytes(st) for g, st in zip(order, states, strict=True)}
         counts = []
-        for s, link, off, ids in zip(
-            self._sessions, self._links, self._offsets, self._sessions_of(order), strict=True
-        ):
-            # Requests of at most half the server's request limit.
-            limit = s.max_request_bytes // 2 or 1 << 62
-            chunks: list[list[int]] = []
-            size = limit
-            for i in ids:
-                n = len(by_game[off + i]) + 16
-                if size + n > limit:
-                    chunks.append([])
-                    size = 0
-                chunks[-1].append(i)
-                size += n
-            for chunk in chunks:
-                link.send_set_state([by_game[off + i] for i in chunk], chunk)
-            counts.append(len(chunks))
+        with self._exchange():
+            for s, link, off, ids in zip(
+                self._sessions, self._links, self._offsets, self._sessions_of(order), strict=True
+            ):
+                # Requests of at most half the server's request limit.
+                limit = s.max_request_bytes // 2 or 1 << 62
+                chunks: list[list[int]] = []
+                size = limit
+                for i in ids:
+                    n = len(by_game[off + i]) + 16
+                    if size + n > limit:
+                        chunks.append([])
+                        size = 0
+                    chunks[-1].append(i)
+                    size += n
+                for chunk in chunks:
+                    link.send_set_state([by_game[off + i] for i in chunk], chunk)
+                counts.append(len(chunks))
+            batches = self._gather(counts)
         partial = len(order) != self.num_games or sum(counts) > 1
-        return self._out(*self._merge(self._gather(counts), partial=partial))
+        return self._out(*self._merge(batches, partial=partial))
 
     def _out(self, obs: dict[str, Array], info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         self._info_last = info
@@ -484,8 +493,21 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
 
     def step(self, actions: Any) -> tuple[dict[str, Array], Array, Array, Array, dict[str, Any]]:
         """Plays one round in every game; see :meth:`step_async`."""
-        self.step_async(actions)
-        return self.step_wait()
+        with self._exchange():
+            self.step_async(actions)
+            return self.step_wait()
+
+    def _exchange(self) -> Any:
+        """Requests and answers that an interrupt cannot leave half done.
+
+        See :func:`jgym.local.exchange`: after an interrupt, the pending step
+        is forgotten and the next reset starts new sessions.
+        """
+
+        def forget() -> None:
+            self._stepping = False
+
+        return exchange(self._links, forget)
 
     def step_async(self, actions: Any) -> None:
         """Sends the actions of every sub-environment without waiting.
@@ -512,18 +534,19 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
             self.with_order,
             "actions",
         )
-        for s, link, off in zip(self._sessions, self._links, self._offsets, strict=True):
-            lo, hi = off * self.num_learners, (off + s.num_envs) * self.num_learners
-            link.send_step(
-                acts[lo:hi],
-                None if order is None else order[lo:hi],
-                # Halves in flight overlap copying one with stepping the
-                # other; not when a refused half could leave the other
-                # stepped (a finished game with autoreset disabled).
-                halves=0 < self.split_min_envs <= s.num_envs
-                and self.autoreset_mode != AutoresetMode.DISABLED,
-            )
-        self._stepping = True
+        with self._exchange():
+            for s, link, off in zip(self._sessions, self._links, self._offsets, strict=True):
+                lo, hi = off * self.num_learners, (off + s.num_envs) * self.num_learners
+                link.send_step(
+                    acts[lo:hi],
+                    None if order is None else order[lo:hi],
+                    # Halves in flight overlap copying one with stepping the
+                    # other; not when a refused half could leave the other
+                    # stepped (a finished game with autoreset disabled).
+                    halves=0 < self.split_min_envs <= s.num_envs
+                    and self.autoreset_mode != AutoresetMode.DISABLED,
+                )
+            self._stepping = True
 
     def step_wait(
         self, **kwargs: Any
@@ -538,10 +561,11 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
             ``episode_index``; with ``AutoresetMode.SAME_STEP`` also
             ``final_obs`` and ``final_info`` as Gymnasium's own vector envs.
         """
-        if not self._stepping:
-            raise SessionError("step_wait without step_async")
-        self._stepping = False
-        batches = self._gather([1] * len(self._sessions))
+        with self._exchange():
+            if not self._stepping:
+                raise SessionError("step_wait without step_async")
+            self._stepping = False
+            batches = self._gather([1] * len(self._sessions))
         obs, info = self._merge(batches, partial=False)
         reward = self._cat([b.reward for _, b in batches]).reshape(self.num_envs)
         terminated = self._per_row([b.terminated for _, b in batches])
@@ -576,10 +600,6 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
                     batches.append((off, link.recv(dec)))
                 except JgymError as e:
                     error = error or e
-                except BaseException:  # Ctrl-C: no session may keep a stale answer
-                    for other in self._links:
-                        other.abandon()
-                    raise
         if error is not None:
             raise error
         return batches

@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -176,6 +177,58 @@ def test_ctrl_c(run_child: Callable[[str], subprocess.Popen[str]]) -> None:
     assert code != 0
     assert child.stderr is not None and "KeyboardInterrupt" in child.stderr.read()
     assert wait_gone(pid)
+
+
+@pytest.mark.parametrize("local", [False, True], ids=["grpc", "local"])
+def test_an_interrupt_anywhere_leaves_the_env_usable(address: str, local: bool) -> None:
+    """A KeyboardInterrupt at any line of jgym's code in a step, a reset or a
+    set_state (raised there by a trace function, one line per try) must not
+    shift later answers by one: the next reset starts every game afresh."""
+    pkg = str(Path(jgym.__file__).parent)
+    envs = jgym.make_vec("Crematoria-v0", num_envs=4, address=address, local=local)
+    acts = np.full((4, 80), 10)
+    try:
+        envs.reset(seed=0)
+        envs.step(acts)
+        saved = envs.get_state()
+        for what, call in [
+            ("step", lambda: envs.step(acts)),
+            ("reset", lambda: envs.reset(seed=5)),
+            ("set_state", lambda: envs.set_state(saved)),
+        ]:
+            k, lines = 0, 0
+            while True:
+                k += 1
+                lines = 0
+
+                def local_trace(frame: Any, event: str, arg: Any, k: int = k) -> Any:
+                    nonlocal lines
+                    if event == "line":
+                        lines += 1
+                        if lines == k:
+                            raise KeyboardInterrupt
+                    return local_trace
+
+                def trace(frame: Any, event: str, arg: Any) -> Any:
+                    return local_trace if frame.f_code.co_filename.startswith(pkg) else None
+
+                interrupted = False
+                sys.settrace(trace)
+                try:
+                    call()
+                except KeyboardInterrupt:
+                    interrupted = True
+                finally:
+                    sys.settrace(None)
+                if not interrupted:
+                    break
+                _, info = envs.reset(seed=0)
+                assert (info["round"] == 0).all(), f"{what}, interrupted at line {k}"
+                _, _, _, _, info = envs.step(acts)
+                assert (info["round"] == 1).all(), f"{what}, interrupted at line {k}"
+            assert k > 10, f"{what}: only {k - 1} lines of jgym's code traced"
+    finally:
+        envs.close()
 
 
 def test_interrupted_step_leaves_the_env_usable(address: str) -> None:
