@@ -497,13 +497,7 @@ class Session:
         # first, so that its envs are given back before the new one is
         # booked (an interrupt after each of a client's 16 sessions' limit
         # would otherwise refuse the next reset).
-        with contextlib.suppress(JgymError):
-            self._client.call(
-                "close session",
-                self._client.stub.CloseSession,
-                pb.CloseSessionRequest(session_id=self.id),
-                timeout=5.0,
-            )
+        self._close_on_server()
         resp = self._client.call("create session", self._client.stub.CreateSession, self._request)
         self.id = resp.session_id
         self.local_secret = resp.local_secret
@@ -548,6 +542,10 @@ class Session:
         self.closed = True
         self._drop_stream()
         self._client._forget(self)
+        self._close_on_server()
+
+    def _close_on_server(self) -> None:
+        """Closes the server's session (gone already is fine)."""
         with contextlib.suppress(JgymError):
             self._client.call(
                 "close session",
