@@ -19,8 +19,9 @@ The child cannot outlive Python: it runs in its own process group (Ctrl-C in
 the terminal reaches Python only, which then stops it), it is stopped by
 :meth:`LocalServer.close`, by a :mod:`weakref` finalizer when the object is
 collected, and at interpreter exit; and on Linux the kernel kills it if
-Python dies without cleaning up (``prctl(PR_SET_PDEATHSIG)``, e.g. after
-``kill -9``).
+Python dies without cleaning up (``prctl(PR_SET_PDEATHSIG)``, which the
+server sets at start for the process named by ``$JGYM_PARENT_PID``; e.g.
+after ``kill -9``).
 
 Example:
     >>> from jgym.server import LocalServer
@@ -33,8 +34,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import ctypes
-import ctypes.util
 import os
 import queue
 import re
@@ -259,24 +258,19 @@ def run_binary() -> None:
 # --- child process management -------------------------------------------------
 
 
-def _pdeathsig_preexec() -> Callable[[], None] | None:
-    """Returns a preexec_fn that makes the child die with its parent (Linux)."""
+def _child_env() -> dict[str, str] | None:
+    """The server's environment: on Linux it dies with this process.
+
+    The server makes the prctl(PR_SET_PDEATHSIG) call itself, at start, for
+    the process named by JGYM_PARENT_PID (cmd/jgym/parent_linux.go). Running
+    prctl here between fork and exec (a preexec_fn) would make Python fork
+    without vfork, and in a process holding gRPC channels, gRPC's fork
+    handlers then run in that child, which could abort before exec (seen in
+    a SuperSuit worker process).
+    """
     if not sys.platform.startswith("linux"):
         return None
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
-        prctl = libc.prctl
-    except (OSError, AttributeError):
-        return None
-    pr_set_pdeathsig = 1
-    parent = os.getpid()
-
-    def preexec() -> None:  # runs in the child between fork and exec
-        prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before prctl
-            os._exit(1)
-
-    return preexec
+    return {**os.environ, "JGYM_PARENT_PID": str(os.getpid())}
 
 
 class _Spawner:
@@ -426,7 +420,7 @@ class LocalServer:
         self.command = cmd
         self._log: collections.deque[str] = collections.deque(maxlen=200)
         self._port: queue.SimpleQueue[int | None] = queue.SimpleQueue()
-        preexec = _pdeathsig_preexec()
+        env = _child_env()
 
         def spawn() -> subprocess.Popen[bytes]:
             return subprocess.Popen(
@@ -435,7 +429,7 @@ class LocalServer:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
-                preexec_fn=preexec,  # noqa: PLW1509 - only prctl; see _pdeathsig_preexec
+                env=env,
                 close_fds=True,
             )
 
