@@ -399,6 +399,18 @@ ALONE = re.compile(
 )
 
 
+#: Commands that take minutes (evaluations of many games, training): the
+#: files with most of them start first when files run side by side, so that
+#: the longest file (docs/recipe.md, some 15 minutes on two cores) does not
+#: start halfway through and run on alone at the end.
+LONG = re.compile(r"jgym eval|recipe\.py|ppo\.py|jgym tournament|\btrain")
+
+
+def weight(blocks: list[Block]) -> int:
+    """How many long commands a file's runnable blocks hold (LONG)."""
+    return sum(len(LONG.findall(b.code)) for b in blocks if not b.listed)
+
+
 def needs_machine(blocks: list[Block]) -> bool:
     """Whether a file's runnable blocks need the machine to themselves (ALONE)."""
     return any(ALONE.search(b.code) for b in blocks if not b.listed)
@@ -537,6 +549,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"(fixed ports, servers, Ray: {', '.join(rel for _, rel, _ in alone)})",
                 flush=True,
             )
+        shared.sort(key=lambda f: -weight(f[2]))  # stable: the heaviest first
         with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
             results = list(pool.map(lambda f: run_file(*f), shared))
         results += [run_file(*f) for f in alone]

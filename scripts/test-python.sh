@@ -5,6 +5,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${1:-.venv}
+# CI runs make setup beside make test's first stages, which need no Python
+# (.ci/run): it names the set-up's log, and the exit status appears in
+# LOG.rc when the set-up ends. Wait for it (at most 45 minutes), show it.
+if [ -n "${JGYM_SETUP_LOG:-}" ]; then
+  echo "test-py: waiting for make setup (its log: $JGYM_SETUP_LOG)"
+  for _ in $(seq 1 1350); do
+    [ -s "$JGYM_SETUP_LOG.rc" ] && break
+    sleep 2
+  done
+  cat "$JGYM_SETUP_LOG"
+  rc=$(cat "$JGYM_SETUP_LOG.rc" 2>/dev/null || echo "none: still running after 45 minutes")
+  if [ "$rc" != 0 ]; then
+    echo "test-py: make setup failed (exit status $rc)" >&2
+    exit 1
+  fi
+fi
 if [ ! -x "$venv/bin/python" ]; then
   echo "no Python environment in $venv: run make setup first" >&2
   exit 1
