@@ -30,5 +30,6 @@ go build -o bin/jgym ./cmd/jgym
 export JGYM_BIN="$PWD/bin/jgym"
 cd python-client
 "$venv/bin/ruff" check .
+"$venv/bin/ruff" format --check .
 "$venv/bin/mypy" jgym
 "$venv/bin/python" -m pytest -q --durations=15 tests

@@ -25,16 +25,32 @@ import jgym
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line; every flag is described in --help."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--games", default=",".join(jgym.GAMES),
-                   help="comma-separated game ids to measure (default: every game)")
-    p.add_argument("--mode", choices=["rgb_array", "ansi", "both"], default="both",
-                   help="which render mode to time (default: both)")
-    p.add_argument("--seconds", type=float, default=2.0,
-                   help="how long to render each game and mode, in seconds")
-    p.add_argument("--rounds", type=int, default=30,
-                   help="random legal rounds played before timing (a board mid-game)")
-    p.add_argument("--address", default="",
-                   help="host:port of a running jgym server (default: start one)")
+    p.add_argument(
+        "--games",
+        default=",".join(jgym.GAMES),
+        help="comma-separated game ids to measure (default: every game)",
+    )
+    p.add_argument(
+        "--mode",
+        choices=["rgb_array", "ansi", "both"],
+        default="both",
+        help="which render mode to time (default: both)",
+    )
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=2.0,
+        help="how long to render each game and mode, in seconds",
+    )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=30,
+        help="random legal rounds played before timing (a board mid-game)",
+    )
+    p.add_argument(
+        "--address", default="", help="host:port of a running jgym server (default: start one)"
+    )
     return p.parse_args(argv)  # fmt: skip
 
 

@@ -34,20 +34,31 @@ PHASES = ("env", "policy", "credit", "buffers", "gae", "update")
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line; every flag is described in --help."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--games", default="Crematoria-v0",
-                   help="comma-separated game ids (default: Crematoria-v0)")
-    p.add_argument("--updates", type=int, default=8,
-                   help="PPO updates to time per game (default: 8)")
-    p.add_argument("--num-envs", type=int, default=32,
-                   help="games stepped together (ppo.py --num-envs, default: 32)")
-    p.add_argument("--num-steps", type=int, default=32,
-                   help="rounds per game per update (ppo.py --num-steps, default: 32)")
-    p.add_argument("--threads", type=int, default=1,
-                   help="PyTorch CPU threads (default: 1, ppo.py's)")
-    p.add_argument("--extra", default="",
-                   help="more ppo.py flags, one string (e.g. '--net conv:coarse=16')")
-    p.add_argument("--json", default="",
-                   help="also write the figures to this JSON file")
+    p.add_argument(
+        "--games", default="Crematoria-v0", help="comma-separated game ids (default: Crematoria-v0)"
+    )
+    p.add_argument(
+        "--updates", type=int, default=8, help="PPO updates to time per game (default: 8)"
+    )
+    p.add_argument(
+        "--num-envs",
+        type=int,
+        default=32,
+        help="games stepped together (ppo.py --num-envs, default: 32)",
+    )
+    p.add_argument(
+        "--num-steps",
+        type=int,
+        default=32,
+        help="rounds per game per update (ppo.py --num-steps, default: 32)",
+    )
+    p.add_argument(
+        "--threads", type=int, default=1, help="PyTorch CPU threads (default: 1, ppo.py's)"
+    )
+    p.add_argument(
+        "--extra", default="", help="more ppo.py flags, one string (e.g. '--net conv:coarse=16')"
+    )
+    p.add_argument("--json", default="", help="also write the figures to this JSON file")
     return p.parse_args(argv)  # fmt: skip
 
 

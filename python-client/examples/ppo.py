@@ -410,8 +410,11 @@ def main(args: Args) -> dict[str, Any]:
             writer.add_scalar(f"losses/{k}", stats[k], step)
         writer.add_scalar("charts/SPS", stats["sps"], step)
         ent, sps = stats["entropy"], stats["sps"]
-        progress = (f"score {score:.1f} win {win_rate:.2f}" if history.games
-                 else "no training game finished yet")  # no nan before the first game ends
+        progress = (
+            f"score {score:.1f} win {win_rate:.2f}"
+            if history.games
+            else "no training game finished yet"
+        )  # no nan before the first game ends
         print(f"update {update}/{num_updates} step {step}: {progress} "
               f"entropy {ent:.2f} ({sps:.0f} steps/s)", flush=True)  # fmt: skip
         if args.eval_every and update % args.eval_every == 0:

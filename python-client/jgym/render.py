@@ -80,9 +80,7 @@ def _pattern(shape: str, s: int) -> Array:
     return np.asarray(np.maximum(np.abs(x), np.abs(y)) <= 0.36 * s)
 
 
-def _layers(
-    base: Array, layers: list[tuple[Array, Array, str]]
-) -> tuple[Array, Array, Array]:
+def _layers(base: Array, layers: list[tuple[Array, Array, str]]) -> tuple[Array, Array, Array]:
     """Flattens unit layers into one: the colour and shape index of each cell.
 
     Later layers win where two mark the same cell.
@@ -128,9 +126,7 @@ class BoardRenderer:
 
     # --- common ---------------------------------------------------------------
 
-    def rgb(
-        self, obs: dict[str, Array], seat: int, scores: Sequence[int] | None = None
-    ) -> Array:
+    def rgb(self, obs: dict[str, Array], seat: int, scores: Sequence[int] | None = None) -> Array:
         """The observation as an image, ``uint8 [height, width, 3]``."""
         board = np.asarray(obs["board"])
         base, fg, shape = _layers(*self.grid(board, seat))
@@ -276,9 +272,7 @@ class Dominator(BoardRenderer):
     def grid(self, board: Array, seat: int) -> tuple[Array, list[tuple[Array, Array, str]]]:
         """See :class:`BoardRenderer`."""
         terrain, owner, unit, haunted = board[0], board[1], board[2], board[4]
-        base: Array = np.where(
-            (terrain == 0)[..., None], _colour("#36302b"), _colour("#d9d0bb")
-        )
+        base: Array = np.where((terrain == 0)[..., None], _colour("#36302b"), _colour("#d9d0bb"))
         land = _abs_lut(4, seat, OWNED, "#d9d0bb")[np.minimum(owner, 4)]
         base = np.where(((owner > 0) & (terrain != 0))[..., None], land, base)
         # haunted: rgba(36, 14, 60, 0.30) over the cell
@@ -376,9 +370,9 @@ class Moria(BoardRenderer):
     def grid(self, board: Array, seat: int) -> tuple[Array, list[tuple[Array, Array, str]]]:
         """See :class:`BoardRenderer`."""
         kind, owner, treasure, unit = board[0], board[1], board[2], board[4]
-        base = _table(
-            5, "#1c2333", {1: "#dacdb3", 2: "#0a0a0f", 3: "#75787e", 4: "#36302b"}
-        )[np.minimum(kind, 4)]
+        base = _table(5, "#1c2333", {1: "#dacdb3", 2: "#0a0a0f", 3: "#75787e", 4: "#36302b"})[
+            np.minimum(kind, 4)
+        ]
         owned = _abs_lut(4, seat, OWNED, "#dacdb3")[np.minimum(owner, 4)]
         base = np.where((owner > 0)[..., None], owned, base)
         lut = _table(12, "#9aa4b1", {9: "#eef0f2", 10: "#adb5bd", 11: "#17110f"})

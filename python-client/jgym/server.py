@@ -72,8 +72,8 @@ ENV_SRC = "JGYM_SRC"
 #: Environment variable overriding the cache directory.
 ENV_CACHE = "JGYM_CACHE_DIR"
 #: The binary a wheel carries (setup.py compiles it into the package).
-PACKAGED_BIN = Path(__file__).resolve().parent / "bin" / (
-    "jgym.exe" if sys.platform == "win32" else "jgym"
+PACKAGED_BIN = (
+    Path(__file__).resolve().parent / "bin" / ("jgym.exe" if sys.platform == "win32" else "jgym")
 )
 
 _HEALTH_CHECK = "/grpc.health.v1.Health/Check"

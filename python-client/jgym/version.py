@@ -61,9 +61,7 @@ class ServerVersion:
 
 
 def _advice(server: str) -> str:
-    return (
-        f"install jgym=={server} (pip install 'jgym=={server}') or run a jgym {VERSION} server"
-    )
+    return f"install jgym=={server} (pip install 'jgym=={server}') or run a jgym {VERSION} server"
 
 
 def check(v: ServerVersion, address: str) -> None:

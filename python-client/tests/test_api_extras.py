@@ -131,7 +131,9 @@ class FakeServer(pb_grpc.JgymServiceServicer):  # type: ignore[misc]
         self.protocol = protocol
         self.observation = observation
 
-    def GetVersion(self, request: pb.GetVersionRequest, context: grpc.ServicerContext) -> pb.GetVersionResponse:  # noqa: N802, E501
+    def GetVersion(  # noqa: N802
+        self, request: pb.GetVersionRequest, context: grpc.ServicerContext
+    ) -> pb.GetVersionResponse:
         if self.protocol is None:
             context.abort(grpc.StatusCode.UNIMPLEMENTED, "method GetVersion not implemented")
         return pb.GetVersionResponse(
@@ -140,13 +142,17 @@ class FakeServer(pb_grpc.JgymServiceServicer):  # type: ignore[misc]
             observation_versions={"Moria-v0": self.observation},
         )
 
-    def CreateSession(self, request: pb.CreateSessionRequest, context: grpc.ServicerContext) -> pb.CreateSessionResponse:  # noqa: N802, E501
+    def CreateSession(  # noqa: N802
+        self, request: pb.CreateSessionRequest, context: grpc.ServicerContext
+    ) -> pb.CreateSessionResponse:
         return pb.CreateSessionResponse(
             session_id="s-1",
             game=pb.GameSpec(id="Moria-v0", observation_version=self.observation),
         )
 
-    def CloseSession(self, request: pb.CloseSessionRequest, context: grpc.ServicerContext) -> pb.CloseSessionResponse:  # noqa: N802, E501
+    def CloseSession(  # noqa: N802
+        self, request: pb.CloseSessionRequest, context: grpc.ServicerContext
+    ) -> pb.CloseSessionResponse:
         return pb.CloseSessionResponse()
 
 

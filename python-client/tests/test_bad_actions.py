@@ -72,9 +72,7 @@ def none(dtype: Any = np.int64) -> np.ndarray:
         (300, np.uint16, "value 300"),
     ],
 )
-def test_out_of_range(
-    stepper: Callable[[Any], Any], value: int, dtype: Any, named: str
-) -> None:
+def test_out_of_range(stepper: Callable[[Any], Any], value: int, dtype: Any, named: str) -> None:
     a = none(dtype)
     a[3] = value
     # the vector env names the row too: index (0, 3)
