@@ -147,16 +147,9 @@ func seatName(name string) string {
 // shuffleSeats permutes the seats with a splitmix64 generator seeded from
 // the game seed (Fisher-Yates), independent of the game's own generator.
 func shuffleSeats(seat *[NumSeats]int, seed int64) {
-	x := uint64(seed) ^ 0x6a09e667f3bcc909
-	next := func() uint64 {
-		x += 0x9e3779b97f4a7c15
-		z := x
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-		return z ^ (z >> 31)
-	}
+	r := SplitMix64{State: uint64(seed) ^ 0x6a09e667f3bcc909}
 	for i := NumSeats - 1; i > 0; i-- {
-		k := int(next() % uint64(i+1))
+		k := int(r.Uint64() % uint64(i+1))
 		seat[i], seat[k] = seat[k], seat[i]
 	}
 }

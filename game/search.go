@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"jgym/course"
+	"jgym/env"
 )
 
 // SearchBotName is the name every game registers its search bot under
@@ -416,19 +417,5 @@ func (b *SearchBot[C, G, S, D]) rollout(m *Match[C, G, S, D], me int, c []Comman
 // rolloutSeed is the seed of rollout r of a round (the screening's: r =
 // 1<<40): from the bot's seed and seat, never the real generator's state.
 func (b *SearchBot[C, G, S, D]) rolloutSeed(round, r int) int {
-	return int(uint32(mix(uint64(b.seed), uint64(b.me), uint64(round), uint64(r))) & math.MaxInt32)
-}
-
-// mix hashes its arguments (SplitMix64 steps).
-func mix(xs ...uint64) uint64 {
-	h := uint64(0x9e3779b97f4a7c15)
-	for _, x := range xs {
-		h ^= x
-		h += 0x9e3779b97f4a7c15
-		z := h
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-		h = z ^ (z >> 31)
-	}
-	return h
+	return int(uint32(env.Mix64(uint64(b.seed), uint64(b.me), uint64(round), uint64(r))) & math.MaxInt32)
 }
