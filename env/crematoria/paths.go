@@ -132,13 +132,14 @@ func (c *layerCache) distance(p Pos) uint8 {
 		if c.done {
 			return unreachable
 		}
-		reached := c.layers[len(c.layers)-1]
-		if !expandFront(&c.front, &c.pass, &c.elev, &reached, 0) {
+		n := len(c.layers)
+		c.layers = append(c.layers, c.layers[n-1])
+		if !expandFront(&c.front, &c.pass, &c.elev, &c.layers[n], 0) {
+			c.layers = c.layers[:n]
 			c.done = true
 			return unreachable
 		}
-		c.layers = append(c.layers, reached)
-		c.done = len(c.layers)-1 == PathMaxDistance
+		c.done = n == PathMaxDistance
 	}
 	// The layers are nested: the first that holds p.
 	lo, hi := 0, len(c.layers)-1
@@ -560,7 +561,7 @@ func vspread(col uint64) uint64 { return col | col<<1 | col>>1 }
 
 // descents sets flags[d] for the directions d (0..9) that take a unit at p
 // onto a cell of nearer: the planar moves, and Up or Down when p is an
-// Elevator (elevator).
+// Elevator (elevator). flags are 0 before.
 func descents(p Pos, elevator bool, nearer *bitboard, flags []byte) {
 	descentsBefore(p, elevator, nearer, nil, flags)
 }
@@ -593,11 +594,11 @@ func descentsBefore(p Pos, elevator bool, reached, front *bitboard, flags []byte
 			other &^= front[1-k][j]
 		}
 	}
-	// The eight planar flags as the bytes of a word, or'ed in at once.
+	// The eight planar flags as the bytes of a word, written at once
+	// (flags[Bottom:LB+1] are 0 before).
 	m := wc>>(i+1)&1 | wr>>(i+1)&1<<BR | wr>>i&1<<Right | wr<<1>>i&1<<RT |
 		wc<<1>>i&1<<Top | wl<<1>>i&1<<TL | wl>>i&1<<Left | wl>>(i+1)&1<<LB
-	w := binary.LittleEndian.Uint64(flags[Bottom:])
-	binary.LittleEndian.PutUint64(flags[Bottom:], w|flagBytes[m])
+	binary.LittleEndian.PutUint64(flags[Bottom:], flagBytes[m])
 	if elevator {
 		d := Up
 		if k == 1 {
