@@ -213,8 +213,7 @@ func (ob *Observer) writePaths(s *State, me int, dst []byte) {
 	n := NumSlots(s.Cfg)
 	dst = dst[:n*PathColumns]
 	clear(dst)
-	ps := ob.paths
-	ps.mine = liveUnits(s, me, ps.mine[:0])
+	ps := ob.paths // ps.mine: set by enemies
 	if len(ps.mine) == 0 {
 		return
 	}
@@ -406,16 +405,22 @@ func scanCells(s *State, me int, pass, elev, cave, free, gem *bitboard) {
 }
 
 // enemies sets the sources of seat me's enemy fields (the cells set by
-// the last call are cleared first).
+// the last call are cleared first) and ps.mine, me's live units on the
+// board (liveUnits).
 func (ps *pathSearch) enemies(s *State, me int) {
 	ep, ef := &ps.own.src[PathEnemyPioneer], &ps.own.src[PathEnemyFuryan]
 	for _, p := range ps.enemyAt {
 		ep[p.K][p.J], ef[p.K][p.J] = 0, 0
 	}
 	ps.enemyAt = ps.enemyAt[:0]
+	ps.mine = ps.mine[:0]
 	for id := 0; id < NumSlots(s.Cfg); id++ {
 		u := &s.Units[id]
-		if u.Player == me || u.Health <= 0 || !u.Pos.OnBoard() {
+		if u.Health <= 0 || !u.Pos.OnBoard() {
+			continue
+		}
+		if u.Player == me {
+			ps.mine = append(ps.mine, id)
 			continue
 		}
 		f := PathEnemyPioneer

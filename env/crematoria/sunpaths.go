@@ -61,7 +61,7 @@ type sunSearch struct {
 	src     [sunOffset + 1][]Pos // source cells by start value + sunOffset
 	reached bitboard             // cells of value <= t
 	front   bitboard             // cells of value exactly t
-	mine    []int                // the observer's live units on the board
+	mine    []int                // the observer's live units on the board (pathSearch.mine)
 	gems    []Pos                // the gems of level 1 in the night
 	gemVal  []int8               // their escape values
 	targets []sunTarget          // search's targets
@@ -134,7 +134,7 @@ func (ob *Observer) writeSunPaths(s *State, me int, dst []byte) {
 		ob.sun = new(sunSearch)
 	}
 	ss := ob.sun
-	ss.mine = liveUnits(s, me, ss.mine[:0])
+	ss.mine = ob.paths.mine // set by scan or Encode (pathSearch.enemies)
 	if len(ss.mine) == 0 {
 		return
 	}
