@@ -214,7 +214,8 @@ no512:
 // Z9 left of Z0, Z0 right of Z9), so there is no store and reload of
 // the spreads. VPTERNLOGQ does three-input logic in one instruction:
 // 0xFE is a|b|c, 0xF8 a|(b&c), 0x20 a&^b&c (a the destination, b the
-// register source, c the last source).
+// register source, c the last source). Written, with
+// expandSurfaceAVX512, by scripts/gen_crematoria_avx512.py.
 TEXT ·expandBothAVX512(SB), NOSPLIT, $0-33
 	MOVQ fr+0(FP), DI
 	MOVQ pass+8(FP), SI
