@@ -154,12 +154,13 @@ func levelPlanes(s *State, me int, codes []uint8, dst []byte) {
 // boardFlags writes the board's flags plane.
 func boardFlags(s *State, flags []byte) {
 	var col [Cols]uint8
+	t1 := NightStart(s.Round)
 	for j := range col {
-		if Daylight(Pos{0, j, 1}, s.Round) {
+		// Daylight: the columns outside the 40 from t1 (mod Cols).
+		if (j-t1+Cols)%Cols >= Cols/2 {
 			col[j] = flagDaylight
 		}
 	}
-	t1 := NightStart(s.Round)
 	n1 := (t1 + 40) % Cols
 	col[t1] |= flagBurns
 	col[(t1+1)%Cols] |= flagBurns
@@ -192,14 +193,17 @@ func boardFlags(s *State, flags []byte) {
 // stampSquare ors f into the cells of a level plane within Chebyshev
 // distance r of p (rows clipped, columns wrapped).
 func stampSquare(plane []byte, p Pos, r int, f uint8) {
-	for a := -r; a <= r; a++ {
-		i := p.I + a
-		if i < 0 || i >= Rows {
-			continue
+	for i := max(p.I-r, 0); i <= min(p.I+r, Rows-1); i++ {
+		row := plane[i*Cols : (i+1)*Cols]
+		j := p.J - r
+		if j < 0 {
+			j += Cols
 		}
-		for b := -r; b <= r; b++ {
-			j := (p.J + b + 2*Cols) % Cols
-			plane[i*Cols+j] |= f
+		for range 2*r + 1 {
+			row[j] |= f
+			if j++; j == Cols {
+				j = 0
+			}
 		}
 	}
 }

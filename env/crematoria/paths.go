@@ -132,13 +132,14 @@ func (c *layerCache) distance(p Pos) uint8 {
 		if c.done {
 			return unreachable
 		}
-		reached := c.layers[len(c.layers)-1]
-		if !expandFront(&c.front, &c.pass, &c.elev, &reached, 0) {
+		n := len(c.layers)
+		c.layers = append(c.layers, c.layers[n-1])
+		if !expandFront(&c.front, &c.pass, &c.elev, &c.layers[n], 0) {
+			c.layers = c.layers[:n]
 			c.done = true
 			return unreachable
 		}
-		c.layers = append(c.layers, reached)
-		c.done = len(c.layers)-1 == PathMaxDistance
+		c.done = n == PathMaxDistance
 	}
 	// The layers are nested: the first that holds p.
 	lo, hi := 0, len(c.layers)-1
@@ -212,8 +213,7 @@ func (ob *Observer) writePaths(s *State, me int, dst []byte) {
 	n := NumSlots(s.Cfg)
 	dst = dst[:n*PathColumns]
 	clear(dst)
-	ps := ob.paths
-	ps.mine = liveUnits(s, me, ps.mine[:0])
+	ps := ob.paths // ps.mine: set by enemies
 	if len(ps.mine) == 0 {
 		return
 	}
@@ -405,16 +405,22 @@ func scanCells(s *State, me int, pass, elev, cave, free, gem *bitboard) {
 }
 
 // enemies sets the sources of seat me's enemy fields (the cells set by
-// the last call are cleared first).
+// the last call are cleared first) and ps.mine, me's live units on the
+// board (liveUnits).
 func (ps *pathSearch) enemies(s *State, me int) {
 	ep, ef := &ps.own.src[PathEnemyPioneer], &ps.own.src[PathEnemyFuryan]
 	for _, p := range ps.enemyAt {
 		ep[p.K][p.J], ef[p.K][p.J] = 0, 0
 	}
 	ps.enemyAt = ps.enemyAt[:0]
+	ps.mine = ps.mine[:0]
 	for id := 0; id < NumSlots(s.Cfg); id++ {
 		u := &s.Units[id]
-		if u.Player == me || u.Health <= 0 || !u.Pos.OnBoard() {
+		if u.Health <= 0 || !u.Pos.OnBoard() {
+			continue
+		}
+		if u.Player == me {
+			ps.mine = append(ps.mine, id)
 			continue
 		}
 		f := PathEnemyPioneer
@@ -560,7 +566,7 @@ func vspread(col uint64) uint64 { return col | col<<1 | col>>1 }
 
 // descents sets flags[d] for the directions d (0..9) that take a unit at p
 // onto a cell of nearer: the planar moves, and Up or Down when p is an
-// Elevator (elevator).
+// Elevator (elevator). flags are 0 before.
 func descents(p Pos, elevator bool, nearer *bitboard, flags []byte) {
 	descentsBefore(p, elevator, nearer, nil, flags)
 }
@@ -593,11 +599,11 @@ func descentsBefore(p Pos, elevator bool, reached, front *bitboard, flags []byte
 			other &^= front[1-k][j]
 		}
 	}
-	// The eight planar flags as the bytes of a word, or'ed in at once.
+	// The eight planar flags as the bytes of a word, written at once
+	// (flags[Bottom:LB+1] are 0 before).
 	m := wc>>(i+1)&1 | wr>>(i+1)&1<<BR | wr>>i&1<<Right | wr<<1>>i&1<<RT |
 		wc<<1>>i&1<<Top | wl<<1>>i&1<<TL | wl>>i&1<<Left | wl>>(i+1)&1<<LB
-	w := binary.LittleEndian.Uint64(flags[Bottom:])
-	binary.LittleEndian.PutUint64(flags[Bottom:], w|flagBytes[m])
+	binary.LittleEndian.PutUint64(flags[Bottom:], flagBytes[m])
 	if elevator {
 		d := Up
 		if k == 1 {

@@ -57,13 +57,11 @@ func NightLeft(r, c int) (left int, night bool) {
 type sunSearch struct {
 	left    [Cols]int8           // NightLeft of each column, -1 in daylight
 	pass    bitboard             // level 0 not Rock, level 1 not Rock and in the night
-	elev    bitboard             // the Elevators
-	surface bitboard             // pass, level 1 only (the escape search)
-	noElev  bitboard             // no Elevator (the escape search does not jump)
+	elev    *bitboard            // the Elevators (the path searches')
 	src     [sunOffset + 1][]Pos // source cells by start value + sunOffset
 	reached bitboard             // cells of value <= t
 	front   bitboard             // cells of value exactly t
-	mine    []int                // the observer's live units on the board
+	mine    []int                // the observer's live units on the board (pathSearch.mine)
 	gems    []Pos                // the gems of level 1 in the night
 	gemVal  []int8               // their escape values
 	targets []sunTarget          // search's targets
@@ -136,7 +134,7 @@ func (ob *Observer) writeSunPaths(s *State, me int, dst []byte) {
 		ob.sun = new(sunSearch)
 	}
 	ss := ob.sun
-	ss.mine = liveUnits(s, me, ss.mine[:0])
+	ss.mine = ob.paths.mine // set by scan or Encode (pathSearch.enemies)
 	if len(ss.mine) == 0 {
 		return
 	}
@@ -151,7 +149,9 @@ func (ob *Observer) writeSunPaths(s *State, me int, dst []byte) {
 			ss.src[b] = append(ss.src[b], Pos{I: bits.TrailingZeros64(x), J: j, K: 1})
 		}
 	}
-	ss.search(s, SunEscape, &ss.surface, &ss.noElev, dst)
+	// (A search from level 1 alone reads pass's level 1 only, and no
+	// Elevator.)
+	ss.search(s, SunEscape, &ss.pass, ss.elev, dst)
 	// Gem trips: from the gems one can still take and escape with.
 	for e, g := range ss.gems {
 		if v := ss.gemVal[e]; v <= 0 {
@@ -159,26 +159,31 @@ func (ob *Observer) writeSunPaths(s *State, me int, dst []byte) {
 			ss.src[b] = append(ss.src[b], g)
 		}
 	}
-	ss.search(s, SunGemTrip, &ss.pass, &ss.elev, dst)
+	ss.search(s, SunGemTrip, &ss.pass, ss.elev, dst)
 }
 
 // prepare sets the night columns, the cells the searches may enter and the
 // gems, from the cells scan read (ps).
 func (ss *sunSearch) prepare(s *State, ps *pathSearch) {
 	ss.gems = ss.gems[:0]
-	ss.elev = *ps.elev
+	ss.elev = ps.elev
 	ss.pass[0] = ps.pass[0]
+	// NightLeft of column j: o = (j - 2 Round) mod Cols, in the night when
+	// o < Cols/2, with o/2 rounds left.
+	o := (-2*s.Round%Cols + Cols) % Cols
 	for j := range ss.left {
-		left, isNight := NightLeft(s.Round, j)
-		ss.left[j] = int8(left)
-		if !isNight {
+		if o >= Cols/2 {
 			ss.left[j] = -1
-			ss.pass[1][j], ss.surface[1][j] = 0, 0
-			continue
+			ss.pass[1][j] = 0
+		} else {
+			ss.left[j] = int8(o / 2)
+			ss.pass[1][j] = ps.pass[1][j]
+			for x := ps.src[PathGem][1][j]; x != 0; x &= x - 1 {
+				ss.gems = append(ss.gems, Pos{I: bits.TrailingZeros64(x), J: j, K: 1})
+			}
 		}
-		ss.pass[1][j], ss.surface[1][j] = ps.pass[1][j], ps.pass[1][j]
-		for x := ps.src[PathGem][1][j]; x != 0; x &= x - 1 {
-			ss.gems = append(ss.gems, Pos{I: bits.TrailingZeros64(x), J: j, K: 1})
+		if o++; o == Cols {
+			o = 0
 		}
 	}
 }
