@@ -58,18 +58,18 @@ const (
 // are its neighbours in the layer before (a neighbour is at most one step
 // nearer). Boards wider than 128 columns get a whole search instead.
 type targetFields struct {
-	grid   targetGrid
-	count  [][NumPlayers]int16 // units of each player per city then path
-	need   [TargetMask][]int   // the cities (TargetCity) or paths needed, per kind
-	srcs   [NumTargetKinds][]Pos
-	cache  [TargetEnemy]targetCache
-	cells  []Pos        // the cells of the cities or paths of a kind
-	queue  []int32      // the breadth-first search's
-	units  []targetUnit // the enemy search's units, and those it could not tell
-	failed []targetUnit
-	prev   [NumPlayers]enemyDist // per seat, the enemy search's last distances
-	bits   [4][]uint64           // the enemy search's bitboards
-	wide   []int16               // the enemy field when a row does not fit the bitboards
+	grid  targetGrid
+	count [][NumPlayers]int16 // units of each player per city then path
+	need  [TargetMask][]int   // the cities (TargetCity) or paths needed, per kind
+	srcs  [NumTargetKinds][]Pos
+	cache [TargetEnemy]targetCache
+	cells []Pos        // the cells of the cities or paths of a kind
+	queue []int32      // the breadth-first search's
+	units []targetUnit // the units the windowed enemy search could not tell
+	bits  [4][]uint64  // the whole enemy search's bitboards
+	wide  []int16      // the enemy field when a row does not fit the bitboards
+	enemy []uint64     // the enemy units' cells, as grid.open3
+	win   enemyWindow
 }
 
 // targetGrid is what the targets tensor keeps of a map: the cells as a
@@ -83,6 +83,10 @@ type targetGrid struct {
 	blank          []int16 // padded: -1 on a walkable cell, gridWall on a wall and the border
 	words          int     // uint64 words of a bitboard row: 1 or 2, 0 when a row needs more
 	open           []uint64
+	// open3: each row's walkable cells in three words, column j at bit
+	// j+32 (the columns -32..-1 and past the last are empty), so that any
+	// 64 columns around a cell are one shifted read (when words > 0).
+	open3 []uint64
 }
 
 // gridWall marks the walls and the border in a padded distance field.
@@ -100,17 +104,8 @@ type targetCache struct {
 // targetUnit is a unit of the seat on the board that the enemy search has
 // not reached yet.
 type targetUnit struct {
-	id    int
-	pos   Pos
-	bound int // its distance is at most this, or the search leaves it (math.MaxInt16: no bound)
-}
-
-// enemyDist is what the enemy search keeps of a seat's units from one
-// call to the next: where each was and its distance (-1 if not known).
-type enemyDist struct {
-	ok   bool
-	pos  []Pos
-	dist []int32
+	id  int
+	pos Pos
 }
 
 // padOff is the padded index offset of a step in each direction.
@@ -145,6 +140,10 @@ func (g *targetGrid) update(s *State) bool {
 	// Rows -1 and Rows stay empty: the search reads a row's neighbours
 	// without bounds checks.
 	g.open = append(g.open[:0], make([]uint64, (s.Rows+2)*g.words)...)
+	g.open3 = g.open3[:0]
+	if g.words > 0 {
+		g.open3 = append(g.open3, make([]uint64, s.Rows*3)...)
+	}
 	for i := 0; i < s.Rows; i++ {
 		for j := 0; j < s.Cols; j++ {
 			if s.Types[i*s.Cols+j] == Wall {
@@ -153,6 +152,7 @@ func (g *targetGrid) update(s *State) bool {
 			g.blank[(i+1)*g.stride+j+1] = -1
 			if g.words > 0 {
 				g.open[(i+1)*g.words+j/64] |= 1 << (j % 64)
+				g.open3[i*3+(j+32)/64] |= 1 << ((j + 32) % 64)
 			}
 		}
 	}
@@ -258,9 +258,6 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 		for k := range tf.cache {
 			tf.cache[k].ok = false
 		}
-		for k := range tf.prev {
-			tf.prev[k].ok = false
-		}
 	}
 	tf.sources(s, me)
 	for k := 0; k < TargetEnemy; k++ {
@@ -354,60 +351,172 @@ func bands(g []byte, dist int) {
 	g[TargetNear15] = b2u(dist <= 15)
 }
 
-// enemies writes the enemy columns of the seat's units: a breadth-first
-// search from the enemy units over bitboards (grid.words words a row),
-// stopped when it has reached every unit of me or no cell is left.
-//
-// A unit's distance to the enemies grows in a round by at most one for
-// its own step and one for its nearest enemy's: the search first reads,
-// for a unit at distance d in the last call (same seat and map, the unit
-// at most one step from where it was), a bound b = d+1, d+2 if the unit
-// moved, and leaves out at layer l the rows farther than b-l from the
-// unit's row. A shortest way from the enemies to a unit at distance at
-// most b keeps to those rows, so a unit reached within its bound is
-// reached at its distance, and its neighbours one step nearer are in the
-// layer before; a wrong bound only costs time: the units not reached
-// within theirs (an enemy died, or came from farther) get a search
-// without bounds.
+// enemies writes the enemy columns of the seat's units: for each, a
+// breadth-first search from the unit (windowed, below) until a layer
+// holds an enemy; the units farther than its window get a search from
+// all the enemy units at once.
 func (tf *targetFields) enemies(s *State, me int, dst []byte) {
-	prev := &tf.prev[me]
-	if len(prev.pos) != len(s.Units) || !prev.ok {
-		prev.pos = append(prev.pos[:0], make([]Pos, len(s.Units))...)
-		prev.dist = append(prev.dist[:0], make([]int32, len(s.Units))...)
-		for id := range prev.pos {
-			prev.pos[id], prev.dist[id] = NoPos, -1
-		}
-		prev.ok = true
-	}
-	units := tf.units[:0]
+	g := &tf.grid
+	tf.enemy = bits3(tf.enemy, s.Rows, tf.srcs[TargetEnemy])
+	en := tf.enemy
+	far := tf.units[:0]
 	for _, id := range s.PlayerUnits[me] {
 		u := &s.Units[id]
 		if !s.OnBoard(u.Pos) {
-			prev.pos[id], prev.dist[id] = NoPos, -1
 			continue
 		}
-		bound := math.MaxInt16
-		if d := prev.dist[id]; d >= 0 && s.OnBoard(prev.pos[id]) && Manhattan(prev.pos[id], u.Pos) <= 1 {
-			bound = min(int(d)+1+int(b2u(prev.pos[id] != u.Pos)), math.MaxInt16)
+		d, steps := tf.win.search(g.open3, en, s.Rows, u.Pos)
+		switch {
+		case d == winFar:
+			far = append(far, targetUnit{id: id, pos: u.Pos})
+			continue
+		case d < 0:
+			continue
 		}
-		units = append(units, targetUnit{id: id, pos: u.Pos, bound: bound})
-		prev.pos[id], prev.dist[id] = u.Pos, -1
-	}
-	tf.units = units[:0]
-	if failed := tf.search(s, me, dst, units, true); len(failed) > 0 {
-		for i := range failed {
-			failed[i].bound = math.MaxInt16
+		row := dst[id*TargetFeatures+TargetEnemy*TargetColumns:]
+		bands(row, d)
+		for k := Bottom; k < None; k++ {
+			row[k] = uint8(steps >> k & 1)
 		}
-		tf.search(s, me, dst, failed, false)
 	}
+	tf.units = far[:0]
+	tf.search(s, dst, far)
 }
 
-// search runs the enemy search for units and writes their enemy columns
-// (and their distance for the next call); it returns the units it could
-// not tell: those not reached within their bound when bounded.
-func (tf *targetFields) search(s *State, me int, dst []byte, units []targetUnit, bounded bool) []targetUnit {
+// bits3 returns the cells ps (on a board of the given rows) as rows of
+// three words, laid out as targetGrid.open3, in buf's memory.
+func bits3(buf []uint64, rows int, ps []Pos) []uint64 {
+	buf = append(buf[:0], make([]uint64, rows*3)...)
+	for _, p := range ps {
+		buf[p.I*3+(p.J+32)>>6] |= 1 << ((p.J + 32) & 63)
+	}
+	return buf
+}
+
+// winR is the enemy window's radius: a search from a unit sees the
+// columns 32 to the left and 31 to the right of it, so its layers up to
+// winR are those of the whole board.
+const winR = 31
+
+// winFar is what enemyWindow.search returns for a unit whose nearest
+// enemy lies beyond winR, or that it cannot tell.
+const winFar = math.MaxInt32
+
+// winRows is the rows of a window layer: the 2 winR + 1 rows around the
+// unit's and two more on either side, left empty.
+const winRows = 2*winR + 5
+
+// enemyWindow is the scratch space of the search from one unit: 64
+// columns around it (column u.J+b-32 at bit b), the rows around it.
+type enemyWindow struct {
+	pass, enemy [winRows]uint64           // rows u.I-winR-2 ...: walkable or enemy cells; enemy cells
+	layer       [winR + 1][winRows]uint64 // layer l: the cells at distance l from the unit
+	back        [2][winRows]uint64        // the backward pass's layers
+}
+
+// search returns the walking distance from the unit at u to the nearest
+// enemy cell (bits of en, laid out as open3) and the steps (bit d for
+// direction d) to a neighbour one step nearer: -1 when no enemy is
+// reachable, winFar when the nearest is farther than winR.
+//
+// The layers of a breadth-first search from u, over the window's
+// bitboards: the grid is bipartite, so the cells next to layer l-1 are in
+// layer l-2 or l, and layer l is the walkable cells next to layer l-1 but
+// not in layer l-2 (walkable: not a wall, or an enemy's cell, which the
+// whole search would start from). The first layer d that holds an enemy
+// is the distance. A neighbour q of u is one step nearer when an enemy of
+// layer d is d-1 steps from q: the backward pass keeps, from layer d's
+// enemies down to layer 1, the cells of each layer next to those kept in
+// the layer above, and q is kept in layer 1.
+func (w *enemyWindow) search(open3, en []uint64, rows int, u Pos) (int, uint) {
+	const c = winR + 2 // the unit's row in the window
+	sh := uint(u.J & 63)
+	wo := u.J >> 6
+	read := func(b []uint64, i int) uint64 {
+		r := b[i*3+wo : i*3+wo+2 : i*3+wo+2]
+		return r[0]>>sh | r[1]<<(64-sh)
+	}
+	row := func(i int) { // fill window row c+i
+		if k := u.I + i; k >= 0 && k < rows {
+			e := read(en, k)
+			w.enemy[c+i], w.pass[c+i] = e, read(open3, k)|e
+		} else {
+			w.enemy[c+i], w.pass[c+i] = 0, 0
+		}
+	}
+	const at = uint64(1) << 32
+	row(0)
+	if w.enemy[c]&at != 0 {
+		return 0, 0
+	}
+	if w.pass[c]&at == 0 {
+		return -1, 0 // a wall: unreachable
+	}
+	// Layer l's cells are within l rows of the unit's: its other rows are
+	// never written and stay empty from one search to the next.
+	w.layer[0][c] = at
+	d := 0
+	for l := 1; l <= winR; l++ {
+		row(-l)
+		row(l)
+		cur, prev := &w.layer[l], &w.layer[l-1]
+		var back *[winRows]uint64
+		if l >= 2 {
+			back = &w.layer[l-2]
+		} else {
+			back = &w.back[0]
+			back[c-1], back[c], back[c+1] = 0, 0, 0
+		}
+		var any, hit uint64
+		for i := c - l; i <= c+l; i++ {
+			p := prev[i]
+			n := (p<<1 | p>>1 | prev[i-1] | prev[i+1]) & w.pass[i] &^ back[i]
+			cur[i] = n
+			any |= n
+			hit |= n & w.enemy[i]
+		}
+		if hit != 0 {
+			d = l
+			break
+		}
+		if any == 0 {
+			return -1, 0
+		}
+	}
+	if d == 0 {
+		return winFar, 0
+	}
+	// Backward from layer d's enemies: b holds rows c-l..c+l of layer l's
+	// kept cells, read only there.
+	b, nb := &w.back[0], &w.back[1]
+	lay := &w.layer[d]
+	for i := c - d; i <= c+d; i++ {
+		b[i] = lay[i] & w.enemy[i]
+	}
+	for l := d - 1; l >= 1; l-- {
+		lay := &w.layer[l]
+		for i := c - l; i <= c+l; i++ {
+			x := b[i]
+			nb[i] = lay[i] & (x<<1 | x>>1 | b[i-1] | b[i+1])
+		}
+		b, nb = nb, b
+	}
+	steps := uint(b[c+1]>>32&1) << Bottom
+	steps |= uint(b[c]>>33&1) << Right
+	steps |= uint(b[c-1]>>32&1) << Top
+	steps |= uint(b[c]>>31&1) << Left
+	return d, steps
+}
+
+// search runs a breadth-first search from all the enemy units over the
+// whole board's bitboards (grid.words words a row) for units, the seat's
+// units whose nearest enemy the windowed search could not tell, and
+// writes their enemy columns; it stops when it has reached every one of
+// them or no cell is left. The layer that reaches a unit is its distance,
+// the layer before holds its neighbours one step nearer.
+func (tf *targetFields) search(s *State, dst []byte, units []targetUnit) {
 	if len(units) == 0 {
-		return nil
+		return
 	}
 	g := &tf.grid
 	w := g.words
@@ -419,7 +528,6 @@ func (tf *targetFields) search(s *State, me int, dst []byte, units []targetUnit,
 		tf.bits[b] = tf.bits[b][:nw]
 		clear(tf.bits[b])
 	}
-	prev := &tf.prev[me]
 	// cur and next: two layers; seen: the cells reached; want: the cells of
 	// the units not reached yet.
 	cur, next, seen, want := tf.bits[0], tf.bits[1], tf.bits[2], tf.bits[3]
@@ -431,89 +539,16 @@ func (tf *targetFields) search(s *State, me int, dst []byte, units []targetUnit,
 	}
 	copy(seen, cur)
 	has := func(b []uint64, p Pos) bool { return b[(p.I+1)*w+p.J>>6]>>(p.J&63)&1 != 0 }
-	left := units[:0]
 	for _, t := range units {
-		if has(cur, t.pos) { // on an enemy's cell: distance 0, no step nearer
-			bands(dst[t.id*TargetFeatures+TargetEnemy*TargetColumns:], 0)
-			prev.dist[t.id] = 0
-			continue
-		}
 		want[(t.pos.I+1)*w+t.pos.J>>6] |= 1 << (t.pos.J & 63)
-		left = append(left, t)
 	}
-	units = left
-	var failed []targetUnit
-	if bounded {
-		// The rows a unit keeps are its row ± (bound - layer): in the
-		// order of bound - row, the first row of each, for merging.
-		for a := 1; a < len(units); a++ {
-			for b := a; b > 0 && units[b].pos.I-units[b].bound < units[b-1].pos.I-units[b-1].bound; b-- {
-				units[b], units[b-1] = units[b-1], units[b]
-			}
-		}
-		failed = tf.failed[:0]
-	}
-	nlo, nhi := 1, 0 // the rows next may hold bits in, cleared before use
 	for layer := 1; layer <= math.MaxInt16 && len(units) > 0; layer++ {
-		if nlo <= nhi {
-			clear(next[nlo*w : (nhi+1)*w])
-		}
 		from, to := max(lo-1, 1), min(hi+1, s.Rows)
-		var hit bool
-		pruned := bounded && units[0].bound < math.MaxInt16 // else a unit without bound needs every row
-		if pruned {
-			// Merged row ranges of the units (padded rows), in order.
-			nlo, nhi = 1, 0
-			left := units[:0]
-			a, b := 1, 0
-			flush := func() {
-				if a, b := max(a, from), min(b, to); a <= b {
-					if n, x := tf.grow(cur, next, seen, want, a, b); n != 0 {
-						if nlo > nhi {
-							nlo, nhi = a, b
-						}
-						nlo, nhi = min(nlo, a), max(nhi, b)
-						hit = hit || x != 0
-					}
-				}
-			}
-			for _, t := range units {
-				r := t.bound - layer
-				if r < 0 {
-					failed = append(failed, t) // not reached within its bound
-					continue
-				}
-				left = append(left, t)
-				if t.bound == math.MaxInt16 {
-					r = s.Rows
-				}
-				ta, tb := t.pos.I+1-r, t.pos.I+1+r
-				if ta > b+1 {
-					flush()
-					a, b = ta, tb
-				} else {
-					b = max(b, tb)
-				}
-			}
-			flush()
-			units = left
-			if len(units) == 0 {
-				break
-			}
-		} else {
-			nlo, nhi = 1, 0
-			if n, x := tf.grow(cur, next, seen, want, from, to); n != 0 {
-				nlo, nhi, hit = from, to, x != 0
-			}
-		}
-		if nlo > nhi {
-			if pruned {
-				failed = append(failed, units...) // rows were left out
-				units = units[:0]
-			}
+		n, x := tf.grow(cur, next, seen, want, from, to)
+		if n == 0 {
 			break // every cell reachable is reached
 		}
-		if hit {
+		if x != 0 {
 			// The units reached by this layer: the layer is their
 			// distance, the previous layer (cur) the neighbours one step
 			// nearer.
@@ -530,15 +565,15 @@ func (tf *targetFields) search(s *State, me int, dst []byte, units []targetUnit,
 						row[d] = 1
 					}
 				}
-				prev.dist[t.id] = int32(layer)
 			}
 			units = left
 		}
+		// next's rows from..to are written; cur's rows lo..hi are cleared
+		// for the layer after.
+		clear(cur[lo*w : (hi+1)*w])
 		cur, next = next, cur
-		lo, hi, nlo, nhi = nlo, nhi, lo, hi
+		lo, hi = from, to
 	}
-	tf.failed = failed
-	return failed
 }
 
 // grow is grow1 or grow2, as the grid's rows need.
