@@ -85,7 +85,8 @@ type targetGrid struct {
 	open           []uint64
 	// open3: each row's walkable cells in three words, column j at bit
 	// j+32 (the columns -32..-1 and past the last are empty), so that any
-	// 64 columns around a cell are one shifted read (when words > 0).
+	// 64 columns around a cell are one shifted read (when words > 0); row
+	// i at words 3(i+winPad), the winPad rows before and after empty.
 	open3 []uint64
 }
 
@@ -142,7 +143,7 @@ func (g *targetGrid) update(s *State) bool {
 	g.open = append(g.open[:0], make([]uint64, (s.Rows+2)*g.words)...)
 	g.open3 = g.open3[:0]
 	if g.words > 0 {
-		g.open3 = append(g.open3, make([]uint64, s.Rows*3)...)
+		g.open3 = append(g.open3, make([]uint64, (s.Rows+2*winPad)*3)...)
 	}
 	for i := 0; i < s.Rows; i++ {
 		for j := 0; j < s.Cols; j++ {
@@ -152,7 +153,7 @@ func (g *targetGrid) update(s *State) bool {
 			g.blank[(i+1)*g.stride+j+1] = -1
 			if g.words > 0 {
 				g.open[(i+1)*g.words+j/64] |= 1 << (j % 64)
-				g.open3[i*3+(j+32)/64] |= 1 << ((j + 32) % 64)
+				g.open3[(i+winPad)*3+(j+32)/64] |= 1 << ((j + 32) % 64)
 			}
 		}
 	}
@@ -365,7 +366,7 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 		if !s.OnBoard(u.Pos) {
 			continue
 		}
-		d, steps := tf.win.search(g.open3, en, s.Rows, u.Pos)
+		d, steps := tf.win.search(g.open3, en, u.Pos)
 		switch {
 		case d == winFar:
 			far = append(far, targetUnit{id: id, pos: u.Pos})
@@ -386,9 +387,9 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 // bits3 returns the cells ps (on a board of the given rows) as rows of
 // three words, laid out as targetGrid.open3, in buf's memory.
 func bits3(buf []uint64, rows int, ps []Pos) []uint64 {
-	buf = append(buf[:0], make([]uint64, rows*3)...)
+	buf = append(buf[:0], make([]uint64, (rows+2*winPad)*3)...)
 	for _, p := range ps {
-		buf[p.I*3+(p.J+32)>>6] |= 1 << ((p.J + 32) & 63)
+		buf[(p.I+winPad)*3+(p.J+32)>>6] |= 1 << ((p.J + 32) & 63)
 	}
 	return buf
 }
@@ -397,6 +398,10 @@ func bits3(buf []uint64, rows int, ps []Pos) []uint64 {
 // columns 32 to the left and 31 to the right of it, so its layers up to
 // winR are those of the whole board.
 const winR = 31
+
+// winPad is the empty rows before and after the board in open3: a
+// search reads the rows up to winR from its unit's.
+const winPad = winR
 
 // winFar is what enemyWindow.search returns for a unit whose nearest
 // enemy lies beyond winR, or that it cannot tell.
@@ -428,21 +433,15 @@ type enemyWindow struct {
 // layer d is d-1 steps from q: the backward pass keeps, from layer d's
 // enemies down to layer 1, the cells of each layer next to those kept in
 // the layer above, and q is kept in layer 1.
-func (w *enemyWindow) search(open3, en []uint64, rows int, u Pos) (int, uint) {
+func (w *enemyWindow) search(open3, en []uint64, u Pos) (int, uint) {
 	const c = winR + 2 // the unit's row in the window
 	sh := uint(u.J & 63)
-	wo := u.J >> 6
-	read := func(b []uint64, i int) uint64 {
-		r := b[i*3+wo : i*3+wo+2 : i*3+wo+2]
-		return r[0]>>sh | r[1]<<(64-sh)
-	}
+	at0 := (u.I+winPad)*3 + u.J>>6 // the unit's row's first word read
 	row := func(i int) { // fill window row c+i
-		if k := u.I + i; k >= 0 && k < rows {
-			e := read(en, k)
-			w.enemy[c+i], w.pass[c+i] = e, read(open3, k)|e
-		} else {
-			w.enemy[c+i], w.pass[c+i] = 0, 0
-		}
+		k := at0 + 3*i
+		o, e := open3[k:k+2:k+2], en[k:k+2:k+2]
+		x := e[0]>>sh | e[1]<<(64-sh)
+		w.enemy[c+i], w.pass[c+i] = x, o[0]>>sh|o[1]<<(64-sh)|x
 	}
 	const at = uint64(1) << 32
 	row(0)

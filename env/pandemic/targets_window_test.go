@@ -44,7 +44,7 @@ func TestEnemyWindow(t *testing.T) {
 		ref := refDist(s, srcs)
 		for idx := 0; idx < n; idx++ {
 			u := s.PosOf(idx)
-			d, st := w.search(g.open3, en, rows, u)
+			d, st := w.search(g.open3, en, u)
 			want := ref[idx]
 			switch {
 			case want < 0:
