@@ -320,27 +320,33 @@ func (tf *targetFields) kindField(s *State, k int, dst []int16) []int16 {
 // field dist (padded).
 func (tf *targetFields) fromField(s *State, me, k int, dist []int16, dst []byte) {
 	g := &tf.grid
-	var off [None]int
-	for d := Bottom; d < None; d++ {
-		off[d] = g.padOff(d)
-	}
+	stride := g.stride
 	for _, id := range s.PlayerUnits[me] {
-		u := &s.Units[id]
-		if !s.OnBoard(u.Pos) {
+		p := s.Units[id].Pos
+		if !s.OnBoard(p) {
 			continue
 		}
-		here := g.pad(u.Pos)
+		here := (p.I+1)*stride + p.J + 1
 		cur := dist[here]
 		if cur < 0 {
 			continue
 		}
-		row := dst[id*TargetFeatures+k*TargetColumns : id*TargetFeatures+(k+1)*TargetColumns]
+		at := id*TargetFeatures + k*TargetColumns
+		row := dst[at : at+TargetColumns : at+TargetColumns]
 		bands(row, int(cur))
-		for d := Bottom; d < None; d++ {
-			// Off the board is the border: never reached.
-			if f := dist[here+off[d]]; f >= 0 && f < cur {
-				row[d] = 1
-			}
+		// Off the board is the border: never reached.
+		nb := dist[here-stride : here+stride+1]
+		if f := nb[2*stride]; f >= 0 && f < cur {
+			row[Bottom] = 1
+		}
+		if f := nb[stride+1]; f >= 0 && f < cur {
+			row[Right] = 1
+		}
+		if f := nb[0]; f >= 0 && f < cur {
+			row[Top] = 1
+		}
+		if f := nb[stride-1]; f >= 0 && f < cur {
+			row[Left] = 1
 		}
 	}
 }
@@ -621,15 +627,34 @@ func grow2(cur, next, seen, open, want []uint64, from, to int) (any, hit uint64)
 // the masks and of the other players' units (srcs).
 func (tf *targetFields) sources(s *State, me int) {
 	nc := len(s.Cities)
-	tf.count = unitsOn(s, tf.count)
 	for k := range tf.srcs {
 		tf.srcs[k] = tf.srcs[k][:0]
 	}
+	// The units of each player on every city, then on every path (index
+	// nc + path), as unitsOn; the enemy units' cells.
+	if n := nc + len(s.Paths); cap(tf.count) < n {
+		tf.count = make([][NumPlayers]int16, n)
+	} else {
+		tf.count = tf.count[:n]
+		clear(tf.count)
+	}
+	enemy := tf.srcs[TargetEnemy]
 	for id := range s.Units {
-		if u := &s.Units[id]; u.Player != me && s.OnBoard(u.Pos) {
-			tf.srcs[TargetEnemy] = append(tf.srcs[TargetEnemy], u.Pos)
+		u := &s.Units[id]
+		if !s.OnBoard(u.Pos) {
+			continue
+		}
+		if u.Player != me {
+			enemy = append(enemy, u.Pos)
+		}
+		idx := s.Idx(u.Pos)
+		if c := s.CityOf[idx]; c >= 0 {
+			tf.count[c][u.Player&(NumPlayers-1)]++
+		} else if p := s.PathOf[idx]; p >= 0 {
+			tf.count[nc+int(p)][u.Player&(NumPlayers-1)]++
 		}
 	}
+	tf.srcs[TargetEnemy] = enemy
 	// needed reports whether target t (a city, or nc + a path) owned by
 	// owner needs more of me's units: Pasteur's count.
 	needed := func(t, owner int) bool {
