@@ -232,11 +232,21 @@ func (tf *targetFields) nearer(srcs []Pos, dist []int16) {
 			break
 		}
 		d++
-		for _, n := range [4]int32{idx + stride, idx - stride, idx + 1, idx - 1} {
-			if f := dist[n]; f == -1 || f > d {
-				dist[n] = d
-				q = append(q, n)
-			}
+		if n := idx + stride; dist[n] == -1 || dist[n] > d {
+			dist[n] = d
+			q = append(q, n)
+		}
+		if n := idx - stride; dist[n] == -1 || dist[n] > d {
+			dist[n] = d
+			q = append(q, n)
+		}
+		if n := idx + 1; dist[n] == -1 || dist[n] > d {
+			dist[n] = d
+			q = append(q, n)
+		}
+		if n := idx - 1; dist[n] == -1 || dist[n] > d {
+			dist[n] = d
+			q = append(q, n)
 		}
 	}
 	tf.queue = q[:0]
