@@ -111,7 +111,20 @@ type Observer struct {
 	mp      boardMap
 	sizes   []int
 	scratch []int32
+	income  incomeCache
 	targets targetFields
+}
+
+// incomeCache is the players' incomes (State.Income) and what they were
+// computed from: the map's cities and paths (State's static slices), the
+// bonuses and the owners, which change seldom.
+type incomeCache struct {
+	ok                   bool
+	cities               [][]Pos
+	paths                []PathInfo
+	city, path, factor   int
+	cityOwner, pathOwner []int
+	income               [NumPlayers]int
 }
 
 // boardMap is what the Observer keeps of a map and its owners.
@@ -343,6 +356,21 @@ func (ob *Observer) Globals(s *State, me int, dst []byte) {
 	for pl := range units {
 		units[pl] = len(s.PlayerUnits[pl])
 	}
+	in := &ob.income
+	if cfg := s.Cfg; !in.ok || !same(in.cities, s.Cities) || !same(in.paths, s.Paths) ||
+		in.city != cfg.BonusPerCityCell || in.path != cfg.BonusPerPathCell || in.factor != cfg.FactorConnectedComponent ||
+		!slices.Equal(in.cityOwner, s.CityOwner) || !slices.Equal(in.pathOwner, s.PathOwner) {
+		in.ok, in.cities, in.paths = true, s.Cities, s.Paths
+		in.city, in.path, in.factor = cfg.BonusPerCityCell, cfg.BonusPerPathCell, cfg.FactorConnectedComponent
+		in.cityOwner = append(in.cityOwner[:0], s.CityOwner...)
+		in.pathOwner = append(in.pathOwner[:0], s.PathOwner...)
+		if len(ob.scratch) < 2*len(s.Cities) {
+			ob.scratch = make([]int32, 2*len(s.Cities))
+		}
+		for pl := range in.income {
+			in.income[pl] = s.income(pl, &ob.sizes, ob.scratch)
+		}
+	}
 	frac := func(x, n int) float32 {
 		if n == 0 {
 			return 0
@@ -355,10 +383,7 @@ func (ob *Observer) Globals(s *State, me int, dst []byte) {
 		v[7+r] = frac(cities[pl], len(s.CityOwner))
 		v[11+r] = frac(paths[pl], len(s.PathOwner))
 		v[15+r] = frac(units[pl], len(s.Units))
-		if len(ob.scratch) < 2*len(s.Cities) {
-			ob.scratch = make([]int32, 2*len(s.Cities))
-		}
-		v[19+r] = float32(math.Log1p(float64(max(s.income(pl, &ob.sizes, ob.scratch), 0))) / 16)
+		v[19+r] = float32(math.Log1p(float64(max(in.income[pl], 0))) / 16)
 	}
 	v[23] = float32(len(s.Masks)) / 10
 	dst = dst[:4*NumGlobals]
