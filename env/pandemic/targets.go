@@ -69,6 +69,8 @@ type targetFields struct {
 	bits  [4][]uint64  // the whole enemy search's bitboards
 	wide  []int16      // the enemy field when a row does not fit the bitboards
 	enemy []uint64     // the enemy units' cells, as grid.open3
+	diff  []uint64     // the enemy cells changed since the seat's last call
+	kept  [NumPlayers]keptEnemies
 	win   enemyWindow
 }
 
@@ -269,6 +271,9 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 		for k := range tf.cache {
 			tf.cache[k].ok = false
 		}
+		for k := range tf.kept {
+			tf.kept[k].ok = false
+		}
 	}
 	tf.sources(s, me)
 	for k := 0; k < TargetEnemy; k++ {
@@ -372,17 +377,46 @@ func bands(g []byte, dist int) {
 // breadth-first search from the unit (windowed, below) until a layer
 // holds an enemy; the units farther than its window get a search from
 // all the enemy units at once.
+//
+// A unit's distance d and steps depend only on the enemy cells at most d
+// steps away, so within d rows and d columns of it: a unit on the cell
+// it had in the seat's last call (same map), with the same enemy cells
+// in that square, keeps what that call found. Most units stay where they
+// are in a round, and their square often does not change.
 func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 	g := &tf.grid
+	ec := &tf.kept[me]
 	tf.enemy = bits3(tf.enemy, s.Rows, tf.srcs[TargetEnemy])
 	en := tf.enemy
+	if !ec.ok || len(ec.en) != len(en) || len(ec.units) != len(s.Units) {
+		ec.units = append(ec.units[:0], make([]keptEnemy, len(s.Units))...)
+		ec.en = append(ec.en[:0], en...)
+		ec.ok = true
+	}
+	// A unit's result is kept when it was found or kept in the seat's
+	// last call (seq), whose enemy cells are ec.en.
+	last := ec.seq
+	ec.seq++
+	// diff: the enemy cells that changed since the seat's last call.
+	diff := append(tf.diff[:0], en...)
+	for i, x := range ec.en {
+		diff[i] ^= x
+	}
+	tf.diff = diff
 	far := tf.units[:0]
 	for _, id := range s.PlayerUnits[me] {
 		u := &s.Units[id]
+		k := &ec.units[id]
 		if !s.OnBoard(u.Pos) {
+			k.ok = false
 			continue
 		}
-		d, steps := tf.win.search(g.open3, en, u.Pos)
+		d, steps := int(k.d), uint(k.steps)
+		if !k.ok || k.seq != last || k.pos != u.Pos || changed(diff, u.Pos, d) {
+			d, steps = tf.win.search(g.open3, en, u.Pos)
+			*k = keptEnemy{ok: d >= 0 && d <= winR, pos: u.Pos, d: int8(d), steps: uint8(steps)}
+		}
+		k.seq = ec.seq
 		switch {
 		case d == winFar:
 			far = append(far, targetUnit{id: id, pos: u.Pos})
@@ -398,6 +432,42 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 	}
 	tf.units = far[:0]
 	tf.search(s, dst, far)
+	// The seat's enemy cells, for its next call.
+	ec.en, tf.enemy = en, ec.en
+}
+
+// keptEnemies is what the enemy search keeps of a seat's last call: its
+// enemy cells (as open3) and each unit's result.
+type keptEnemies struct {
+	ok    bool
+	seq   uint32 // the calls so far
+	en    []uint64
+	units []keptEnemy // per unit id
+}
+
+// keptEnemy is a unit's cell, distance (0 to winR) and steps found or
+// kept in the seat's call seq; ok false when there is none to keep.
+type keptEnemy struct {
+	ok    bool
+	d     int8
+	steps uint8
+	seq   uint32
+	pos   Pos
+}
+
+// changed reports whether a cell of diff (laid out as open3) lies within
+// d rows and d columns of u (d at most winR).
+func changed(diff []uint64, u Pos, d int) bool {
+	sh := uint(u.J & 63)
+	at := (u.I-d+winPad)*3 + u.J>>6
+	mask := (uint64(1)<<(2*d+1) - 1) << (32 - d)
+	for i := 0; i <= 2*d; i++ {
+		r := diff[at+3*i : at+3*i+2 : at+3*i+2]
+		if (r[0]>>sh|r[1]<<(64-sh))&mask != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // bits3 returns the cells ps (on a board of the given rows) as rows of
@@ -453,7 +523,8 @@ func (w *enemyWindow) search(open3, en []uint64, u Pos) (int, uint) {
 	const c = winR + 2 // the unit's row in the window
 	sh := uint(u.J & 63)
 	at0 := (u.I+winPad)*3 + u.J>>6 // the unit's row's first word read
-	row := func(i int) { // fill window row c+i
+	// row fills window row c+i.
+	row := func(i int) {
 		k := at0 + 3*i
 		o, e := open3[k:k+2:k+2], en[k:k+2:k+2]
 		x := e[0]>>sh | e[1]<<(64-sh)

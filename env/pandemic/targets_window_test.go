@@ -86,3 +86,69 @@ func TestEnemyWindow(t *testing.T) {
 		t.Errorf("a case never seen")
 	}
 }
+
+// TestTargetsKeptOutOfOrder checks the targets tensor against refTargets
+// with one Observer fed the states of a game out of order: a random
+// earlier or later round each call, for a random seat, and copies with
+// units given to another player or taken off the board, so that what
+// the Observer keeps from a seat's last call (the enemy search's results
+// per unit) is often stale: units back on a cell they held some calls
+// ago, units that were another player's in between.
+func TestTargetsKeptOutOfOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 17))
+	for seed := 1; seed <= 2; seed++ {
+		g := newTestGame(t, seed)
+		var states []*State
+		for r := 0; r < 60 && !g.Done(); r++ {
+			playRounds(t, g, 1)
+			c := new(State)
+			c.CopyFrom(&g.State)
+			states = append(states, c)
+		}
+		var ob Observer
+		var c State
+		kept := 0
+		for call := 0; call < 600; call++ {
+			s := states[rng.IntN(len(states))]
+			if call%2 == 1 { // near the last state: most units where they were
+				s = states[min(len(states)-1, rng.IntN(3)+call%len(states))]
+			}
+			if rng.IntN(4) == 0 {
+				c.CopyFrom(s)
+				for id := range c.Units {
+					switch rng.IntN(6) {
+					case 0:
+						c.Units[id].Player = (c.Units[id].Player + 1 + rng.IntN(3)) % NumPlayers
+					case 1:
+						if p := c.Units[id].Pos; c.OnBoard(p) {
+							c.UnitAt[c.Idx(p)] = -1
+							c.Units[id].Pos = NoPos
+						}
+					}
+				}
+				c.rebuildUnitLists()
+				s = &c
+			}
+			me := rng.IntN(NumPlayers)
+			if call%3 != 0 {
+				me = 0 // mostly one seat: longer runs of its calls
+			}
+			dst := make([]byte, len(s.Units)*TargetFeatures)
+			ob.Targets(s, me, dst)
+			want := refTargets(s, me)
+			for i := range want {
+				if dst[i] != want[i] {
+					id, col := i/TargetFeatures, i%TargetFeatures
+					t.Fatalf("seed %d call %d me %d unit %d (%v) kind %d column %d: %d, want %d",
+						seed, call, me, id, s.Units[id].Pos, col/TargetColumns, col%TargetColumns, dst[i], want[i])
+				}
+			}
+			for _, k := range ob.targets.kept[me].units {
+				if k.ok && k.seq == ob.targets.kept[me].seq {
+					kept++
+				}
+			}
+		}
+		t.Logf("seed %d: %d unit results kept or found", seed, kept)
+	}
+}
