@@ -72,6 +72,12 @@ type targetFields struct {
 	diff  []uint64     // the enemy cells changed since the seat's last call
 	kept  [NumPlayers]keptEnemies
 	win   enemyWindow
+	// update's and remove's scratch space.
+	stamp          []uint32
+	stampN         uint32
+	added, removed []Pos
+	marked         []int32
+	seeds, fifo    []seed
 }
 
 // targetGrid is what the targets tensor keeps of a map: the cells as a
@@ -279,20 +285,12 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 	for k := 0; k < TargetEnemy; k++ {
 		c := &tf.cache[k]
 		if k == TargetMask {
-			switch m := tf.srcs[k]; {
-			case c.ok && slices.Equal(c.cells, m):
-			case c.ok && len(c.cells) > 0 && len(m) > len(c.cells) && slices.Equal(c.cells, m[:len(c.cells)]):
-				// New masks only (the engine appends them): the cells
-				// nearer one of them than before.
-				tf.nearer(m[len(c.cells):], c.dist)
-				c.cells = append(c.cells, m[len(c.cells):]...)
-			default:
-				c.cells = append(c.cells[:0], m...)
-				c.dist = tf.kindField(s, k, c.dist)
+			if m := tf.srcs[k]; !c.ok || !slices.Equal(c.cells, m) {
+				tf.update(c, m)
 			}
 		} else if !c.ok || !slices.Equal(c.need, tf.need[k]) {
 			c.need = append(c.need[:0], tf.need[k]...)
-			c.dist = tf.kindField(s, k, c.dist)
+			tf.update(c, tf.kindCells(s, k))
 		}
 		c.ok = true
 		if len(c.dist) > 0 {
@@ -309,26 +307,161 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 	}
 }
 
-// kindField returns the distance field of kind k's targets (the cells of
-// the cities or paths of need[k], or srcs[k]) in dst's memory, empty when
-// there is none.
-func (tf *targetFields) kindField(s *State, k int, dst []int16) []int16 {
-	srcs := tf.srcs[k]
-	if k < TargetMask {
-		srcs = tf.cells[:0]
-		for _, t := range tf.need[k] {
-			if k == TargetCity {
-				srcs = append(srcs, s.Cities[t]...)
-			} else {
-				srcs = append(srcs, s.Paths[t].Cells...)
+// kindCells returns the cells of the cities (TargetCity) or paths of
+// need[k].
+func (tf *targetFields) kindCells(s *State, k int) []Pos {
+	srcs := tf.cells[:0]
+	for _, t := range tf.need[k] {
+		if k == TargetCity {
+			srcs = append(srcs, s.Cities[t]...)
+		} else {
+			srcs = append(srcs, s.Paths[t].Cells...)
+		}
+	}
+	tf.cells = srcs
+	return srcs
+}
+
+// update makes c's field the field of the target cells cells (c.ok: it
+// holds the field of c.cells; else a whole search). A field that was not
+// empty and stays so changes where the cells did: the cells no longer
+// targets are taken out (remove), then the new ones added (nearer).
+func (tf *targetFields) update(c *targetCache, cells []Pos) {
+	if !c.ok || len(c.cells) == 0 || len(cells) == 0 {
+		c.cells = append(c.cells[:0], cells...)
+		if len(cells) == 0 {
+			c.dist = c.dist[:0]
+		} else {
+			c.dist = tf.field(cells, c.dist)
+		}
+		return
+	}
+	// The cells of the old set are stamped n, those of both sets n+1.
+	g := &tf.grid
+	if len(tf.stamp) != len(g.blank) || tf.stampN > math.MaxUint32-4 {
+		tf.stamp = append(tf.stamp[:0], make([]uint32, len(g.blank))...)
+		tf.stampN = 0
+	}
+	tf.stampN += 2
+	n := tf.stampN
+	for _, p := range c.cells {
+		tf.stamp[g.pad(p)] = n
+	}
+	added := tf.added[:0]
+	for _, p := range cells {
+		if i := g.pad(p); tf.stamp[i] >= n {
+			tf.stamp[i] = n + 1
+		} else {
+			added = append(added, p)
+		}
+	}
+	removed := tf.removed[:0]
+	for _, p := range c.cells {
+		if i := g.pad(p); tf.stamp[i] == n {
+			removed = append(removed, p)
+			tf.stamp[i] = n + 1 // once
+		}
+	}
+	tf.added, tf.removed = added, removed
+	c.cells = append(c.cells[:0], cells...)
+	if len(removed) > 0 {
+		tf.remove(removed, c.dist)
+	}
+	if len(added) > 0 {
+		tf.nearer(added, c.dist)
+	}
+}
+
+// gridMark marks the cells remove searches again.
+const gridMark = -3
+
+// remove takes the sources srcs out of the distance field dist (padded)
+// of field: the cells whose distance may come from them (those reached
+// from them along steps that add one to the distance) are searched again
+// from the cells around them, nearest first. The field is then the one
+// field makes of the sources left.
+func (tf *targetFields) remove(srcs []Pos, dist []int16) {
+	g := &tf.grid
+	stride := int32(g.stride)
+	nb := [4]int32{stride, -stride, 1, -1}
+	// The cells to search again, marked: a breadth-first walk from the
+	// sources, level by level (level lvl: the cells at distance lvl).
+	m := tf.marked[:0]
+	for _, p := range srcs {
+		if i := int32(g.pad(p)); dist[i] == 0 {
+			dist[i] = gridMark
+			m = append(m, i)
+		}
+	}
+	for h, lvl, end := 0, int16(0), len(m); h < len(m); h++ {
+		if h == end {
+			lvl, end = lvl+1, len(m)
+		}
+		for _, o := range nb {
+			if n := m[h] + o; dist[n] == lvl+1 {
+				dist[n] = gridMark
+				m = append(m, n)
 			}
 		}
-		tf.cells = srcs
 	}
-	if len(srcs) == 0 {
-		return dst[:0]
+	tf.marked = m
+	// Seeds: the marked walkable cells next to a reached cell, at one more
+	// than the nearest such; sorted by distance.
+	seeds := tf.seeds[:0]
+	for _, i := range m {
+		if g.blank[i] == gridWall {
+			continue
+		}
+		best := int16(math.MaxInt16)
+		for _, o := range nb {
+			if f := dist[i+o]; f >= 0 && f < best {
+				best = f
+			}
+		}
+		if best < math.MaxInt16 {
+			seeds = append(seeds, seed{i, best + 1})
+		}
 	}
-	return tf.field(srcs, dst)
+	slices.SortFunc(seeds, func(a, b seed) int { return int(a.d) - int(b.d) })
+	tf.seeds = seeds
+	// Nearest first: the seeds merged with a queue of the cells they
+	// reach, whose distances do not fall either.
+	q := tf.fifo[:0]
+	for h, s := 0, 0; h < len(q) || s < len(seeds); {
+		var x seed
+		if s < len(seeds) && (h == len(q) || seeds[s].d <= q[h].d) {
+			x = seeds[s]
+			s++
+		} else {
+			x = q[h]
+			h++
+		}
+		if dist[x.i] != gridMark {
+			continue
+		}
+		dist[x.i] = x.d
+		if x.d == math.MaxInt16 {
+			continue
+		}
+		for _, o := range nb {
+			if n := x.i + o; dist[n] == gridMark && g.blank[n] != gridWall {
+				q = append(q, seed{n, x.d + 1})
+			}
+		}
+	}
+	tf.fifo = q[:0]
+	// The marked cells left are not reached: walls or unreachable.
+	for _, i := range m {
+		if dist[i] == gridMark {
+			dist[i] = g.blank[i]
+		}
+	}
+}
+
+// seed is a cell (padded index) and a distance.
+type seed struct {
+	i int32
+	d int16
 }
 
 // fromField writes kind k's columns of the seat's units from the distance

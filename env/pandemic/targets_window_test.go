@@ -152,3 +152,75 @@ func TestTargetsKeptOutOfOrder(t *testing.T) {
 		t.Logf("seed %d: %d unit results kept or found", seed, kept)
 	}
 }
+
+// TestFieldUpdate checks a kept field changed by update (targets taken
+// out by remove, added by nearer) against refDist after each change, on
+// random boards of 1 to 90 rows and 1 to 160 columns (the bitboard rows
+// and wider) with walls, the targets changing at random: some taken out,
+// some added, some on walls, sometimes none.
+func TestFieldUpdate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 4))
+	var tf targetFields
+	var c targetCache
+	removed, added := 0, 0
+	for trial := 0; trial < 150; trial++ {
+		rows, cols := 1+rng.IntN(90), 1+rng.IntN(160)
+		n := rows * cols
+		s := &State{Rows: rows, Cols: cols, Types: make([]CellType, n), CityOf: make([]int32, n), PathOf: make([]int32, n)}
+		wall := rng.Float64() * 0.5
+		for i := range s.Types {
+			s.Types[i] = Grass
+			if rng.Float64() < wall {
+				s.Types[i] = Wall
+			}
+		}
+		tf.grid.update(s)
+		c.ok = false
+		var cells []Pos
+		for step := 0; step < 12; step++ {
+			next := cells[:0:0]
+			for _, p := range cells {
+				if rng.IntN(3) != 0 {
+					next = append(next, p)
+				} else {
+					removed++
+				}
+			}
+			in := map[Pos]bool{}
+			for _, p := range next {
+				in[p] = true
+			}
+			for k := rng.IntN(4); k > 0; k-- {
+				if p := (Pos{rng.IntN(rows), rng.IntN(cols)}); !in[p] {
+					in[p] = true
+					next = append(next, p)
+					added++
+				}
+			}
+			if rng.IntN(10) == 0 {
+				next = next[:0]
+			}
+			rng.Shuffle(len(next), func(i, j int) { next[i], next[j] = next[j], next[i] })
+			cells = next
+			tf.update(&c, cells)
+			c.ok = true
+			ref := refDist(s, cells)
+			if len(cells) == 0 {
+				if len(c.dist) != 0 {
+					t.Fatalf("trial %d step %d: a field without targets", trial, step)
+				}
+				continue
+			}
+			for idx := range ref {
+				got := int(c.dist[tf.grid.pad(s.PosOf(idx))])
+				if got == gridWall {
+					got = -1
+				}
+				if got != ref[idx] {
+					t.Fatalf("trial %d step %d %dx%d cell %v: %d, want %d", trial, step, rows, cols, s.PosOf(idx), got, ref[idx])
+				}
+			}
+		}
+	}
+	t.Logf("%d targets taken out, %d added", removed, added)
+}
