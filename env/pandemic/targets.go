@@ -68,8 +68,7 @@ type targetFields struct {
 	units []targetUnit // the units the windowed enemy search could not tell
 	bits  [4][]uint64  // the whole enemy search's bitboards
 	wide  []int16      // the enemy field when a row does not fit the bitboards
-	enemy []uint64     // the enemy units' cells, as grid.open3
-	diff  []uint64     // the enemy cells changed since the seat's last call
+	diff  []uint64     // the enemy cells changed since the seat's last call, as grid.open3
 	kept  [NumPlayers]keptEnemies
 	win   enemyWindow
 	// update's and remove's scratch space.
@@ -519,23 +518,41 @@ func bands(g []byte, dist int) {
 func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 	g := &tf.grid
 	ec := &tf.kept[me]
-	tf.enemy = bits3(tf.enemy, s.Rows, tf.srcs[TargetEnemy])
-	en := tf.enemy
-	if !ec.ok || len(ec.en) != len(en) || len(ec.units) != len(s.Units) {
+	srcs := tf.srcs[TargetEnemy]
+	if nw := (s.Rows + 2*winPad) * 3; !ec.ok || len(ec.en) != nw || len(ec.units) != len(s.Units) {
 		ec.units = append(ec.units[:0], make([]keptEnemy, len(s.Units))...)
-		ec.en = append(ec.en[:0], en...)
+		ec.en = bits3(ec.en, s.Rows, nil)
+		ec.srcs = ec.srcs[:0]
+		tf.diff = bits3(tf.diff, s.Rows, nil)
 		ec.ok = true
 	}
 	// A unit's result is kept when it was found or kept in the seat's
-	// last call (seq), whose enemy cells are ec.en.
+	// last call (seq), whose enemy cells were ec.srcs.
 	last := ec.seq
 	ec.seq++
-	// diff: the enemy cells that changed since the seat's last call.
-	diff := append(tf.diff[:0], en...)
-	for i, x := range ec.en {
-		diff[i] ^= x
+	// en: the enemy cells, from the last call's by the cells that changed;
+	// diff: those cells (cleared again below). Two units never share a
+	// cell, so a cell in both lists is toggled twice: unchanged.
+	en, diff := ec.en, tf.diff
+	for _, p := range ec.srcs {
+		b := (p.I+winPad)*3 + (p.J+32)>>6
+		en[b] &^= 1 << ((p.J + 32) & 63)
+		diff[b] ^= 1 << ((p.J + 32) & 63)
 	}
-	tf.diff = diff
+	for _, p := range srcs {
+		b := (p.I+winPad)*3 + (p.J+32)>>6
+		en[b] |= 1 << ((p.J + 32) & 63)
+		diff[b] ^= 1 << ((p.J + 32) & 63)
+	}
+	defer func() {
+		for _, p := range ec.srcs {
+			diff[(p.I+winPad)*3+(p.J+32)>>6] = 0
+		}
+		ec.srcs = append(ec.srcs[:0], srcs...)
+		for _, p := range srcs {
+			diff[(p.I+winPad)*3+(p.J+32)>>6] = 0
+		}
+	}()
 	far := tf.units[:0]
 	for _, id := range s.PlayerUnits[me] {
 		u := &s.Units[id]
@@ -565,16 +582,15 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 	}
 	tf.units = far[:0]
 	tf.search(s, dst, far)
-	// The seat's enemy cells, for its next call.
-	ec.en, tf.enemy = en, ec.en
 }
 
 // keptEnemies is what the enemy search keeps of a seat's last call: its
 // enemy cells (as open3) and each unit's result.
 type keptEnemies struct {
 	ok    bool
-	seq   uint32 // the calls so far
-	en    []uint64
+	seq   uint32      // the calls so far
+	srcs  []Pos       // the enemy cells
+	en    []uint64    // the same, as open3
 	units []keptEnemy // per unit id
 }
 
