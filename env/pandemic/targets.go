@@ -481,20 +481,14 @@ func (tf *targetFields) fromField(s *State, me, k int, dist []int16, dst []byte)
 		at := id*TargetFeatures + k*TargetColumns
 		row := dst[at : at+TargetColumns : at+TargetColumns]
 		bands(row, int(cur))
-		// Off the board is the border: never reached.
+		// Off the board is the border: never reached. A neighbour is
+		// nearer when 0 <= f < cur: as unsigned, f < cur.
 		nb := dist[here-stride : here+stride+1]
-		if f := nb[2*stride]; f >= 0 && f < cur {
-			row[Bottom] = 1
-		}
-		if f := nb[stride+1]; f >= 0 && f < cur {
-			row[Right] = 1
-		}
-		if f := nb[0]; f >= 0 && f < cur {
-			row[Top] = 1
-		}
-		if f := nb[stride-1]; f >= 0 && f < cur {
-			row[Left] = 1
-		}
+		c := uint16(cur)
+		row[Bottom] = b2u(uint16(nb[2*stride]) < c)
+		row[Right] = b2u(uint16(nb[stride+1]) < c)
+		row[Top] = b2u(uint16(nb[0]) < c)
+		row[Left] = b2u(uint16(nb[stride-1]) < c)
 	}
 }
 
