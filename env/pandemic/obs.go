@@ -111,7 +111,20 @@ type Observer struct {
 	mp      boardMap
 	sizes   []int
 	scratch []int32
+	income  incomeCache
 	targets targetFields
+}
+
+// incomeCache is the players' incomes (State.Income) and what they were
+// computed from: the map's cities and paths (State's static slices), the
+// bonuses and the owners, which change seldom.
+type incomeCache struct {
+	ok                   bool
+	cities               [][]Pos
+	paths                []PathInfo
+	city, path, factor   int
+	cityOwner, pathOwner []int
+	income               [NumPlayers]int
 }
 
 // boardMap is what the Observer keeps of a map and its owners.
@@ -250,9 +263,10 @@ func (ob *Observer) Board(s *State, me int, dst []byte) {
 func (ob *Observer) Units(s *State, me int, dst []byte) {
 	n := len(s.Units)
 	dst = dst[:n*UnitFeatures]
+	rows, cols := s.Rows, s.Cols
 	for id := 0; id < n; id++ {
 		u := &s.Units[id]
-		row := dst[id*UnitFeatures : (id+1)*UnitFeatures]
+		row := dst[id*UnitFeatures : (id+1)*UnitFeatures : (id+1)*UnitFeatures]
 		r := Rel(u.Player, me)
 		row[UnitMine] = b2u(r == 0)
 		row[UnitOwner] = r
@@ -261,22 +275,33 @@ func (ob *Observer) Units(s *State, me int, dst []byte) {
 		row[UnitTurns] = sat(u.Turns)
 		row[UnitImmune] = b2u(u.Immune)
 		row[UnitMasked] = b2u(u.Mask)
-		if !s.OnBoard(u.Pos) {
+		p := u.Pos
+		if !s.OnBoard(p) {
 			row[UnitRow], row[UnitCol], row[UnitCellType], row[UnitCellVirus], row[UnitConquest], row[UnitEnemies] = 0, 0, 0, 0, 0, 0
 			continue
 		}
-		idx := s.Idx(u.Pos)
-		row[UnitRow], row[UnitCol] = sat(u.Pos.I), sat(u.Pos.J)
+		idx := p.I*cols + p.J
+		row[UnitRow], row[UnitCol] = sat(p.I), sat(p.J)
 		row[UnitCellType] = uint8(s.Types[idx])
 		row[UnitCellVirus] = s.Virus[idx]
 		row[UnitConquest] = conquest(s, idx, me)
 		enemies := uint8(0)
-		for d := Bottom; d < None; d++ {
-			if q := u.Pos.Add(d); s.OnBoard(q) {
-				if v := s.UnitAt[s.Idx(q)]; v >= 0 && s.Units[v].Player != u.Player {
-					enemies++
-				}
+		enemy := func(q int) {
+			if v := s.UnitAt[q]; v >= 0 && s.Units[v].Player != u.Player {
+				enemies++
 			}
+		}
+		if p.I+1 < rows {
+			enemy(idx + cols)
+		}
+		if p.J+1 < cols {
+			enemy(idx + 1)
+		}
+		if p.I > 0 {
+			enemy(idx - cols)
+		}
+		if p.J > 0 {
+			enemy(idx - 1)
 		}
 		row[UnitEnemies] = enemies
 	}
@@ -331,6 +356,21 @@ func (ob *Observer) Globals(s *State, me int, dst []byte) {
 	for pl := range units {
 		units[pl] = len(s.PlayerUnits[pl])
 	}
+	in := &ob.income
+	if cfg := s.Cfg; !in.ok || !same(in.cities, s.Cities) || !same(in.paths, s.Paths) ||
+		in.city != cfg.BonusPerCityCell || in.path != cfg.BonusPerPathCell || in.factor != cfg.FactorConnectedComponent ||
+		!slices.Equal(in.cityOwner, s.CityOwner) || !slices.Equal(in.pathOwner, s.PathOwner) {
+		in.ok, in.cities, in.paths = true, s.Cities, s.Paths
+		in.city, in.path, in.factor = cfg.BonusPerCityCell, cfg.BonusPerPathCell, cfg.FactorConnectedComponent
+		in.cityOwner = append(in.cityOwner[:0], s.CityOwner...)
+		in.pathOwner = append(in.pathOwner[:0], s.PathOwner...)
+		if len(ob.scratch) < 2*len(s.Cities) {
+			ob.scratch = make([]int32, 2*len(s.Cities))
+		}
+		for pl := range in.income {
+			in.income[pl] = s.income(pl, &ob.sizes, ob.scratch)
+		}
+	}
 	frac := func(x, n int) float32 {
 		if n == 0 {
 			return 0
@@ -343,10 +383,7 @@ func (ob *Observer) Globals(s *State, me int, dst []byte) {
 		v[7+r] = frac(cities[pl], len(s.CityOwner))
 		v[11+r] = frac(paths[pl], len(s.PathOwner))
 		v[15+r] = frac(units[pl], len(s.Units))
-		if len(ob.scratch) < 2*len(s.Cities) {
-			ob.scratch = make([]int32, 2*len(s.Cities))
-		}
-		v[19+r] = float32(math.Log1p(float64(max(s.income(pl, &ob.sizes, ob.scratch), 0))) / 16)
+		v[19+r] = float32(math.Log1p(float64(max(in.income[pl], 0))) / 16)
 	}
 	v[23] = float32(len(s.Masks)) / 10
 	dst = dst[:4*NumGlobals]
@@ -362,13 +399,37 @@ func (ob *Observer) Globals(s *State, me int, dst []byte) {
 func (ob *Observer) Mask(s *State, me int, dst []byte) {
 	n := len(s.Units)
 	dst = dst[:n*NumDirs]
+	rows, cols := s.Rows, s.Cols
 	for id := 0; id < n; id++ {
-		row := dst[id*NumDirs : (id+1)*NumDirs]
+		row := dst[id*NumDirs : (id+1)*NumDirs : (id+1)*NumDirs]
+		row[Bottom], row[Right], row[Top], row[Left], row[None] = 0, 0, 0, 0, 1
 		u := &s.Units[id]
-		for d := Bottom; d < None; d++ {
-			row[d] = b2u(u.Player == me && CanMove(s, u, d))
+		p := u.Pos
+		if u.Player != me || !s.OnBoard(p) {
+			continue
 		}
-		row[None] = 1
+		// CanMove: the target on the board, not a wall, not held by one
+		// of me's units.
+		idx := p.I*cols + p.J
+		free := func(q int) uint8 {
+			if s.Types[q] == Wall {
+				return 0
+			}
+			v := s.UnitAt[q]
+			return b2u(v < 0 || s.Units[v].Player != me)
+		}
+		if p.I+1 < rows {
+			row[Bottom] = free(idx + cols)
+		}
+		if p.J+1 < cols {
+			row[Right] = free(idx + 1)
+		}
+		if p.I > 0 {
+			row[Top] = free(idx - cols)
+		}
+		if p.J > 0 {
+			row[Left] = free(idx - 1)
+		}
 	}
 }
 

@@ -58,18 +58,25 @@ const (
 // are its neighbours in the layer before (a neighbour is at most one step
 // nearer). Boards wider than 128 columns get a whole search instead.
 type targetFields struct {
-	grid   targetGrid
-	count  [][NumPlayers]int16 // units of each player per city then path
-	need   [TargetMask][]int   // the cities (TargetCity) or paths needed, per kind
-	srcs   [NumTargetKinds][]Pos
-	cache  [TargetEnemy]targetCache
-	cells  []Pos        // the cells of the cities or paths of a kind
-	queue  []int32      // the breadth-first search's
-	units  []targetUnit // the enemy search's units, and those it could not tell
-	failed []targetUnit
-	prev   [NumPlayers]enemyDist // per seat, the enemy search's last distances
-	bits   [4][]uint64           // the enemy search's bitboards
-	wide   []int16               // the enemy field when a row does not fit the bitboards
+	grid  targetGrid
+	count [][NumPlayers]int16 // units of each player per city then path
+	need  [TargetMask][]int   // the cities (TargetCity) or paths needed, per kind
+	srcs  [NumTargetKinds][]Pos
+	cache [TargetEnemy]targetCache
+	cells []Pos        // the cells of the cities or paths of a kind
+	queue []int32      // the breadth-first search's
+	units []targetUnit // the units the windowed enemy search could not tell
+	bits  [4][]uint64  // the whole enemy search's bitboards
+	wide  []int16      // the enemy field when a row does not fit the bitboards
+	diff  []uint64     // the enemy cells changed since the seat's last call, as grid.open3
+	kept  [NumPlayers]keptEnemies
+	win   enemyWindow
+	// update's and remove's scratch space.
+	stamp          []uint32
+	stampN         uint32
+	added, removed []Pos
+	marked         []int32
+	seeds, fifo    []seed
 }
 
 // targetGrid is what the targets tensor keeps of a map: the cells as a
@@ -83,6 +90,11 @@ type targetGrid struct {
 	blank          []int16 // padded: -1 on a walkable cell, gridWall on a wall and the border
 	words          int     // uint64 words of a bitboard row: 1 or 2, 0 when a row needs more
 	open           []uint64
+	// open3: each row's walkable cells in three words, column j at bit
+	// j+32 (the columns -32..-1 and past the last are empty), so that any
+	// 64 columns around a cell are one shifted read (when words > 0); row
+	// i at words 3(i+winPad), the winPad rows before and after empty.
+	open3 []uint64
 }
 
 // gridWall marks the walls and the border in a padded distance field.
@@ -100,17 +112,8 @@ type targetCache struct {
 // targetUnit is a unit of the seat on the board that the enemy search has
 // not reached yet.
 type targetUnit struct {
-	id    int
-	pos   Pos
-	bound int // its distance is at most this, or the search leaves it (math.MaxInt16: no bound)
-}
-
-// enemyDist is what the enemy search keeps of a seat's units from one
-// call to the next: where each was and its distance (-1 if not known).
-type enemyDist struct {
-	ok   bool
-	pos  []Pos
-	dist []int32
+	id  int
+	pos Pos
 }
 
 // padOff is the padded index offset of a step in each direction.
@@ -145,6 +148,10 @@ func (g *targetGrid) update(s *State) bool {
 	// Rows -1 and Rows stay empty: the search reads a row's neighbours
 	// without bounds checks.
 	g.open = append(g.open[:0], make([]uint64, (s.Rows+2)*g.words)...)
+	g.open3 = g.open3[:0]
+	if g.words > 0 {
+		g.open3 = append(g.open3, make([]uint64, (s.Rows+2*winPad)*3)...)
+	}
 	for i := 0; i < s.Rows; i++ {
 		for j := 0; j < s.Cols; j++ {
 			if s.Types[i*s.Cols+j] == Wall {
@@ -153,6 +160,7 @@ func (g *targetGrid) update(s *State) bool {
 			g.blank[(i+1)*g.stride+j+1] = -1
 			if g.words > 0 {
 				g.open[(i+1)*g.words+j/64] |= 1 << (j % 64)
+				g.open3[(i+winPad)*3+(j+32)/64] |= 1 << ((j + 32) % 64)
 			}
 		}
 	}
@@ -231,11 +239,21 @@ func (tf *targetFields) nearer(srcs []Pos, dist []int16) {
 			break
 		}
 		d++
-		for _, n := range [4]int32{idx + stride, idx - stride, idx + 1, idx - 1} {
-			if f := dist[n]; f == -1 || f > d {
-				dist[n] = d
-				q = append(q, n)
-			}
+		if n := idx + stride; dist[n] == -1 || dist[n] > d {
+			dist[n] = d
+			q = append(q, n)
+		}
+		if n := idx - stride; dist[n] == -1 || dist[n] > d {
+			dist[n] = d
+			q = append(q, n)
+		}
+		if n := idx + 1; dist[n] == -1 || dist[n] > d {
+			dist[n] = d
+			q = append(q, n)
+		}
+		if n := idx - 1; dist[n] == -1 || dist[n] > d {
+			dist[n] = d
+			q = append(q, n)
 		}
 	}
 	tf.queue = q[:0]
@@ -258,28 +276,20 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 		for k := range tf.cache {
 			tf.cache[k].ok = false
 		}
-		for k := range tf.prev {
-			tf.prev[k].ok = false
+		for k := range tf.kept {
+			tf.kept[k].ok = false
 		}
 	}
 	tf.sources(s, me)
 	for k := 0; k < TargetEnemy; k++ {
 		c := &tf.cache[k]
 		if k == TargetMask {
-			switch m := tf.srcs[k]; {
-			case c.ok && slices.Equal(c.cells, m):
-			case c.ok && len(c.cells) > 0 && len(m) > len(c.cells) && slices.Equal(c.cells, m[:len(c.cells)]):
-				// New masks only (the engine appends them): the cells
-				// nearer one of them than before.
-				tf.nearer(m[len(c.cells):], c.dist)
-				c.cells = append(c.cells, m[len(c.cells):]...)
-			default:
-				c.cells = append(c.cells[:0], m...)
-				c.dist = tf.kindField(s, k, c.dist)
+			if m := tf.srcs[k]; !c.ok || !slices.Equal(c.cells, m) {
+				tf.update(c, m)
 			}
 		} else if !c.ok || !slices.Equal(c.need, tf.need[k]) {
 			c.need = append(c.need[:0], tf.need[k]...)
-			c.dist = tf.kindField(s, k, c.dist)
+			tf.update(c, tf.kindCells(s, k))
 		}
 		c.ok = true
 		if len(c.dist) > 0 {
@@ -296,54 +306,189 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 	}
 }
 
-// kindField returns the distance field of kind k's targets (the cells of
-// the cities or paths of need[k], or srcs[k]) in dst's memory, empty when
-// there is none.
-func (tf *targetFields) kindField(s *State, k int, dst []int16) []int16 {
-	srcs := tf.srcs[k]
-	if k < TargetMask {
-		srcs = tf.cells[:0]
-		for _, t := range tf.need[k] {
-			if k == TargetCity {
-				srcs = append(srcs, s.Cities[t]...)
-			} else {
-				srcs = append(srcs, s.Paths[t].Cells...)
+// kindCells returns the cells of the cities (TargetCity) or paths of
+// need[k].
+func (tf *targetFields) kindCells(s *State, k int) []Pos {
+	srcs := tf.cells[:0]
+	for _, t := range tf.need[k] {
+		if k == TargetCity {
+			srcs = append(srcs, s.Cities[t]...)
+		} else {
+			srcs = append(srcs, s.Paths[t].Cells...)
+		}
+	}
+	tf.cells = srcs
+	return srcs
+}
+
+// update makes c's field the field of the target cells cells (c.ok: it
+// holds the field of c.cells; else a whole search). A field that was not
+// empty and stays so changes where the cells did: the cells no longer
+// targets are taken out (remove), then the new ones added (nearer).
+func (tf *targetFields) update(c *targetCache, cells []Pos) {
+	if !c.ok || len(c.cells) == 0 || len(cells) == 0 {
+		c.cells = append(c.cells[:0], cells...)
+		if len(cells) == 0 {
+			c.dist = c.dist[:0]
+		} else {
+			c.dist = tf.field(cells, c.dist)
+		}
+		return
+	}
+	// The cells of the old set are stamped n, those of both sets n+1.
+	g := &tf.grid
+	if len(tf.stamp) != len(g.blank) || tf.stampN > math.MaxUint32-4 {
+		tf.stamp = append(tf.stamp[:0], make([]uint32, len(g.blank))...)
+		tf.stampN = 0
+	}
+	tf.stampN += 2
+	n := tf.stampN
+	for _, p := range c.cells {
+		tf.stamp[g.pad(p)] = n
+	}
+	added := tf.added[:0]
+	for _, p := range cells {
+		if i := g.pad(p); tf.stamp[i] >= n {
+			tf.stamp[i] = n + 1
+		} else {
+			added = append(added, p)
+		}
+	}
+	removed := tf.removed[:0]
+	for _, p := range c.cells {
+		if i := g.pad(p); tf.stamp[i] == n {
+			removed = append(removed, p)
+			tf.stamp[i] = n + 1 // once
+		}
+	}
+	tf.added, tf.removed = added, removed
+	c.cells = append(c.cells[:0], cells...)
+	if len(removed) > 0 {
+		tf.remove(removed, c.dist)
+	}
+	if len(added) > 0 {
+		tf.nearer(added, c.dist)
+	}
+}
+
+// gridMark marks the cells remove searches again.
+const gridMark = -3
+
+// remove takes the sources srcs out of the distance field dist (padded)
+// of field: the cells whose distance may come from them (those reached
+// from them along steps that add one to the distance) are searched again
+// from the cells around them, nearest first. The field is then the one
+// field makes of the sources left.
+func (tf *targetFields) remove(srcs []Pos, dist []int16) {
+	g := &tf.grid
+	stride := int32(g.stride)
+	nb := [4]int32{stride, -stride, 1, -1}
+	// The cells to search again, marked: a breadth-first walk from the
+	// sources, level by level (level lvl: the cells at distance lvl).
+	m := tf.marked[:0]
+	for _, p := range srcs {
+		if i := int32(g.pad(p)); dist[i] == 0 {
+			dist[i] = gridMark
+			m = append(m, i)
+		}
+	}
+	for h, lvl, end := 0, int16(0), len(m); h < len(m); h++ {
+		if h == end {
+			lvl, end = lvl+1, len(m)
+		}
+		for _, o := range nb {
+			if n := m[h] + o; dist[n] == lvl+1 {
+				dist[n] = gridMark
+				m = append(m, n)
 			}
 		}
-		tf.cells = srcs
 	}
-	if len(srcs) == 0 {
-		return dst[:0]
+	tf.marked = m
+	// Seeds: the marked walkable cells next to a reached cell, at one more
+	// than the nearest such; sorted by distance.
+	seeds := tf.seeds[:0]
+	for _, i := range m {
+		if g.blank[i] == gridWall {
+			continue
+		}
+		best := int16(math.MaxInt16)
+		for _, o := range nb {
+			if f := dist[i+o]; f >= 0 && f < best {
+				best = f
+			}
+		}
+		if best < math.MaxInt16 {
+			seeds = append(seeds, seed{i, best + 1})
+		}
 	}
-	return tf.field(srcs, dst)
+	slices.SortFunc(seeds, func(a, b seed) int { return int(a.d) - int(b.d) })
+	tf.seeds = seeds
+	// Nearest first: the seeds merged with a queue of the cells they
+	// reach, whose distances do not fall either.
+	q := tf.fifo[:0]
+	for h, s := 0, 0; h < len(q) || s < len(seeds); {
+		var x seed
+		if s < len(seeds) && (h == len(q) || seeds[s].d <= q[h].d) {
+			x = seeds[s]
+			s++
+		} else {
+			x = q[h]
+			h++
+		}
+		if dist[x.i] != gridMark {
+			continue
+		}
+		dist[x.i] = x.d
+		if x.d == math.MaxInt16 {
+			continue
+		}
+		for _, o := range nb {
+			if n := x.i + o; dist[n] == gridMark && g.blank[n] != gridWall {
+				q = append(q, seed{n, x.d + 1})
+			}
+		}
+	}
+	tf.fifo = q[:0]
+	// The marked cells left are not reached: walls or unreachable.
+	for _, i := range m {
+		if dist[i] == gridMark {
+			dist[i] = g.blank[i]
+		}
+	}
+}
+
+// seed is a cell (padded index) and a distance.
+type seed struct {
+	i int32
+	d int16
 }
 
 // fromField writes kind k's columns of the seat's units from the distance
 // field dist (padded).
 func (tf *targetFields) fromField(s *State, me, k int, dist []int16, dst []byte) {
 	g := &tf.grid
-	var off [None]int
-	for d := Bottom; d < None; d++ {
-		off[d] = g.padOff(d)
-	}
+	stride := g.stride
 	for _, id := range s.PlayerUnits[me] {
-		u := &s.Units[id]
-		if !s.OnBoard(u.Pos) {
+		p := s.Units[id].Pos
+		if !s.OnBoard(p) {
 			continue
 		}
-		here := g.pad(u.Pos)
+		here := (p.I+1)*stride + p.J + 1
 		cur := dist[here]
 		if cur < 0 {
 			continue
 		}
-		row := dst[id*TargetFeatures+k*TargetColumns : id*TargetFeatures+(k+1)*TargetColumns]
+		at := id*TargetFeatures + k*TargetColumns
+		row := dst[at : at+TargetColumns : at+TargetColumns]
 		bands(row, int(cur))
-		for d := Bottom; d < None; d++ {
-			// Off the board is the border: never reached.
-			if f := dist[here+off[d]]; f >= 0 && f < cur {
-				row[d] = 1
-			}
-		}
+		// Off the board is the border: never reached. A neighbour is
+		// nearer when 0 <= f < cur: as unsigned, f < cur.
+		nb := dist[here-stride : here+stride+1]
+		c := uint16(cur)
+		row[Bottom] = b2u(uint16(nb[2*stride]) < c)
+		row[Right] = b2u(uint16(nb[stride+1]) < c)
+		row[Top] = b2u(uint16(nb[0]) < c)
+		row[Left] = b2u(uint16(nb[stride-1]) < c)
 	}
 }
 
@@ -354,60 +499,253 @@ func bands(g []byte, dist int) {
 	g[TargetNear15] = b2u(dist <= 15)
 }
 
-// enemies writes the enemy columns of the seat's units: a breadth-first
-// search from the enemy units over bitboards (grid.words words a row),
-// stopped when it has reached every unit of me or no cell is left.
+// enemies writes the enemy columns of the seat's units: for each, a
+// breadth-first search from the unit (windowed, below) until a layer
+// holds an enemy; the units farther than its window get a search from
+// all the enemy units at once.
 //
-// A unit's distance to the enemies grows in a round by at most one for
-// its own step and one for its nearest enemy's: the search first reads,
-// for a unit at distance d in the last call (same seat and map, the unit
-// at most one step from where it was), a bound b = d+1, d+2 if the unit
-// moved, and leaves out at layer l the rows farther than b-l from the
-// unit's row. A shortest way from the enemies to a unit at distance at
-// most b keeps to those rows, so a unit reached within its bound is
-// reached at its distance, and its neighbours one step nearer are in the
-// layer before; a wrong bound only costs time: the units not reached
-// within theirs (an enemy died, or came from farther) get a search
-// without bounds.
+// A unit's distance d and steps depend only on the enemy cells at most d
+// steps away, so within d rows and d columns of it: a unit on the cell
+// it had in the seat's last call (same map), with the same enemy cells
+// in that square, keeps what that call found. Most units stay where they
+// are in a round, and their square often does not change.
 func (tf *targetFields) enemies(s *State, me int, dst []byte) {
-	prev := &tf.prev[me]
-	if len(prev.pos) != len(s.Units) || !prev.ok {
-		prev.pos = append(prev.pos[:0], make([]Pos, len(s.Units))...)
-		prev.dist = append(prev.dist[:0], make([]int32, len(s.Units))...)
-		for id := range prev.pos {
-			prev.pos[id], prev.dist[id] = NoPos, -1
-		}
-		prev.ok = true
+	g := &tf.grid
+	ec := &tf.kept[me]
+	srcs := tf.srcs[TargetEnemy]
+	if nw := (s.Rows + 2*winPad) * 3; !ec.ok || len(ec.en) != nw || len(ec.units) != len(s.Units) {
+		ec.units = append(ec.units[:0], make([]keptEnemy, len(s.Units))...)
+		ec.en = bits3(ec.en, s.Rows, nil)
+		ec.srcs = ec.srcs[:0]
+		tf.diff = bits3(tf.diff, s.Rows, nil)
+		ec.ok = true
 	}
-	units := tf.units[:0]
+	// A unit's result is kept when it was found or kept in the seat's
+	// last call (seq), whose enemy cells were ec.srcs.
+	last := ec.seq
+	ec.seq++
+	// en: the enemy cells, from the last call's by the cells that changed;
+	// diff: those cells (cleared again below). Two units never share a
+	// cell, so a cell in both lists is toggled twice: unchanged.
+	en, diff := ec.en, tf.diff
+	for _, p := range ec.srcs {
+		b := (p.I+winPad)*3 + (p.J+32)>>6
+		en[b] &^= 1 << ((p.J + 32) & 63)
+		diff[b] ^= 1 << ((p.J + 32) & 63)
+	}
+	for _, p := range srcs {
+		b := (p.I+winPad)*3 + (p.J+32)>>6
+		en[b] |= 1 << ((p.J + 32) & 63)
+		diff[b] ^= 1 << ((p.J + 32) & 63)
+	}
+	defer func() {
+		for _, p := range ec.srcs {
+			diff[(p.I+winPad)*3+(p.J+32)>>6] = 0
+		}
+		ec.srcs = append(ec.srcs[:0], srcs...)
+		for _, p := range srcs {
+			diff[(p.I+winPad)*3+(p.J+32)>>6] = 0
+		}
+	}()
+	far := tf.units[:0]
 	for _, id := range s.PlayerUnits[me] {
 		u := &s.Units[id]
+		k := &ec.units[id]
 		if !s.OnBoard(u.Pos) {
-			prev.pos[id], prev.dist[id] = NoPos, -1
+			k.ok = false
 			continue
 		}
-		bound := math.MaxInt16
-		if d := prev.dist[id]; d >= 0 && s.OnBoard(prev.pos[id]) && Manhattan(prev.pos[id], u.Pos) <= 1 {
-			bound = min(int(d)+1+int(b2u(prev.pos[id] != u.Pos)), math.MaxInt16)
+		d, steps := int(k.d), uint(k.steps)
+		if !k.ok || k.seq != last || k.pos != u.Pos || changed(diff, u.Pos, d) {
+			d, steps = tf.win.search(g.open3, en, u.Pos)
+			*k = keptEnemy{ok: d >= 0 && d <= winR, pos: u.Pos, d: int8(d), steps: uint8(steps)}
 		}
-		units = append(units, targetUnit{id: id, pos: u.Pos, bound: bound})
-		prev.pos[id], prev.dist[id] = u.Pos, -1
-	}
-	tf.units = units[:0]
-	if failed := tf.search(s, me, dst, units, true); len(failed) > 0 {
-		for i := range failed {
-			failed[i].bound = math.MaxInt16
+		k.seq = ec.seq
+		switch {
+		case d == winFar:
+			far = append(far, targetUnit{id: id, pos: u.Pos})
+			continue
+		case d < 0:
+			continue
 		}
-		tf.search(s, me, dst, failed, false)
+		row := dst[id*TargetFeatures+TargetEnemy*TargetColumns:]
+		bands(row, d)
+		for k := Bottom; k < None; k++ {
+			row[k] = uint8(steps >> k & 1)
+		}
 	}
+	tf.units = far[:0]
+	tf.search(s, dst, far)
 }
 
-// search runs the enemy search for units and writes their enemy columns
-// (and their distance for the next call); it returns the units it could
-// not tell: those not reached within their bound when bounded.
-func (tf *targetFields) search(s *State, me int, dst []byte, units []targetUnit, bounded bool) []targetUnit {
+// keptEnemies is what the enemy search keeps of a seat's last call: its
+// enemy cells (as open3) and each unit's result.
+type keptEnemies struct {
+	ok    bool
+	seq   uint32      // the calls so far
+	srcs  []Pos       // the enemy cells
+	en    []uint64    // the same, as open3
+	units []keptEnemy // per unit id
+}
+
+// keptEnemy is a unit's cell, distance (0 to winR) and steps found or
+// kept in the seat's call seq; ok false when there is none to keep.
+type keptEnemy struct {
+	ok    bool
+	d     int8
+	steps uint8
+	seq   uint32
+	pos   Pos
+}
+
+// changed reports whether a cell of diff (laid out as open3) lies within
+// d rows and d columns of u (d at most winR).
+func changed(diff []uint64, u Pos, d int) bool {
+	sh := uint(u.J & 63)
+	at := (u.I-d+winPad)*3 + u.J>>6
+	mask := (uint64(1)<<(2*d+1) - 1) << (32 - d)
+	for i := 0; i <= 2*d; i++ {
+		r := diff[at+3*i : at+3*i+2 : at+3*i+2]
+		if (r[0]>>sh|r[1]<<(64-sh))&mask != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// bits3 returns the cells ps (on a board of the given rows) as rows of
+// three words, laid out as targetGrid.open3, in buf's memory.
+func bits3(buf []uint64, rows int, ps []Pos) []uint64 {
+	buf = append(buf[:0], make([]uint64, (rows+2*winPad)*3)...)
+	for _, p := range ps {
+		buf[(p.I+winPad)*3+(p.J+32)>>6] |= 1 << ((p.J + 32) & 63)
+	}
+	return buf
+}
+
+// winR is the enemy window's radius: a search from a unit sees the
+// columns 32 to the left and 31 to the right of it, so its layers up to
+// winR are those of the whole board.
+const winR = 31
+
+// winPad is the empty rows before and after the board in open3: a
+// search reads the rows up to winR from its unit's.
+const winPad = winR
+
+// winFar is what enemyWindow.search returns for a unit whose nearest
+// enemy lies beyond winR, or that it cannot tell.
+const winFar = math.MaxInt32
+
+// winRows is the rows of a window layer: the 2 winR + 1 rows around the
+// unit's and two more on either side, left empty.
+const winRows = 2*winR + 5
+
+// enemyWindow is the scratch space of the search from one unit: 64
+// columns around it (column u.J+b-32 at bit b), the rows around it.
+type enemyWindow struct {
+	pass, enemy [winRows]uint64           // rows u.I-winR-2 ...: walkable or enemy cells; enemy cells
+	layer       [winR + 1][winRows]uint64 // layer l: the cells at distance l from the unit
+	back        [2][winRows]uint64        // the backward pass's layers
+}
+
+// search returns the walking distance from the unit at u to the nearest
+// enemy cell (bits of en, laid out as open3) and the steps (bit d for
+// direction d) to a neighbour one step nearer: -1 when no enemy is
+// reachable, winFar when the nearest is farther than winR.
+//
+// The layers of a breadth-first search from u, over the window's
+// bitboards: the grid is bipartite, so the cells next to layer l-1 are in
+// layer l-2 or l, and layer l is the walkable cells next to layer l-1 but
+// not in layer l-2 (walkable: not a wall, or an enemy's cell, which the
+// whole search would start from). The first layer d that holds an enemy
+// is the distance. A neighbour q of u is one step nearer when an enemy of
+// layer d is d-1 steps from q: the backward pass keeps, from layer d's
+// enemies down to layer 1, the cells of each layer next to those kept in
+// the layer above, and q is kept in layer 1.
+func (w *enemyWindow) search(open3, en []uint64, u Pos) (int, uint) {
+	const c = winR + 2 // the unit's row in the window
+	sh := uint(u.J & 63)
+	at0 := (u.I+winPad)*3 + u.J>>6 // the unit's row's first word read
+	// row fills window row c+i.
+	row := func(i int) {
+		k := at0 + 3*i
+		o, e := open3[k:k+2:k+2], en[k:k+2:k+2]
+		x := e[0]>>sh | e[1]<<(64-sh)
+		w.enemy[c+i], w.pass[c+i] = x, o[0]>>sh|o[1]<<(64-sh)|x
+	}
+	const at = uint64(1) << 32
+	row(0)
+	if w.enemy[c]&at != 0 {
+		return 0, 0
+	}
+	if w.pass[c]&at == 0 {
+		return -1, 0 // a wall: unreachable
+	}
+	// Layer l's cells are within l rows of the unit's: its other rows are
+	// never written and stay empty from one search to the next.
+	w.layer[0][c] = at
+	d := 0
+	for l := 1; l <= winR; l++ {
+		row(-l)
+		row(l)
+		cur, prev := &w.layer[l], &w.layer[l-1]
+		var back *[winRows]uint64
+		if l >= 2 {
+			back = &w.layer[l-2]
+		} else {
+			back = &w.back[0]
+			back[c-1], back[c], back[c+1] = 0, 0, 0
+		}
+		var any, hit uint64
+		for i := c - l; i <= c+l; i++ {
+			p := prev[i]
+			n := (p<<1 | p>>1 | prev[i-1] | prev[i+1]) & w.pass[i] &^ back[i]
+			cur[i] = n
+			any |= n
+			hit |= n & w.enemy[i]
+		}
+		if hit != 0 {
+			d = l
+			break
+		}
+		if any == 0 {
+			return -1, 0
+		}
+	}
+	if d == 0 {
+		return winFar, 0
+	}
+	// Backward from layer d's enemies: b holds rows c-l..c+l of layer l's
+	// kept cells, read only there.
+	b, nb := &w.back[0], &w.back[1]
+	lay := &w.layer[d]
+	for i := c - d; i <= c+d; i++ {
+		b[i] = lay[i] & w.enemy[i]
+	}
+	for l := d - 1; l >= 1; l-- {
+		lay := &w.layer[l]
+		for i := c - l; i <= c+l; i++ {
+			x := b[i]
+			nb[i] = lay[i] & (x<<1 | x>>1 | b[i-1] | b[i+1])
+		}
+		b, nb = nb, b
+	}
+	steps := uint(b[c+1]>>32&1) << Bottom
+	steps |= uint(b[c]>>33&1) << Right
+	steps |= uint(b[c-1]>>32&1) << Top
+	steps |= uint(b[c]>>31&1) << Left
+	return d, steps
+}
+
+// search runs a breadth-first search from all the enemy units over the
+// whole board's bitboards (grid.words words a row) for units, the seat's
+// units whose nearest enemy the windowed search could not tell, and
+// writes their enemy columns; it stops when it has reached every one of
+// them or no cell is left. The layer that reaches a unit is its distance,
+// the layer before holds its neighbours one step nearer.
+func (tf *targetFields) search(s *State, dst []byte, units []targetUnit) {
 	if len(units) == 0 {
-		return nil
+		return
 	}
 	g := &tf.grid
 	w := g.words
@@ -419,7 +757,6 @@ func (tf *targetFields) search(s *State, me int, dst []byte, units []targetUnit,
 		tf.bits[b] = tf.bits[b][:nw]
 		clear(tf.bits[b])
 	}
-	prev := &tf.prev[me]
 	// cur and next: two layers; seen: the cells reached; want: the cells of
 	// the units not reached yet.
 	cur, next, seen, want := tf.bits[0], tf.bits[1], tf.bits[2], tf.bits[3]
@@ -431,89 +768,16 @@ func (tf *targetFields) search(s *State, me int, dst []byte, units []targetUnit,
 	}
 	copy(seen, cur)
 	has := func(b []uint64, p Pos) bool { return b[(p.I+1)*w+p.J>>6]>>(p.J&63)&1 != 0 }
-	left := units[:0]
 	for _, t := range units {
-		if has(cur, t.pos) { // on an enemy's cell: distance 0, no step nearer
-			bands(dst[t.id*TargetFeatures+TargetEnemy*TargetColumns:], 0)
-			prev.dist[t.id] = 0
-			continue
-		}
 		want[(t.pos.I+1)*w+t.pos.J>>6] |= 1 << (t.pos.J & 63)
-		left = append(left, t)
 	}
-	units = left
-	var failed []targetUnit
-	if bounded {
-		// The rows a unit keeps are its row ± (bound - layer): in the
-		// order of bound - row, the first row of each, for merging.
-		for a := 1; a < len(units); a++ {
-			for b := a; b > 0 && units[b].pos.I-units[b].bound < units[b-1].pos.I-units[b-1].bound; b-- {
-				units[b], units[b-1] = units[b-1], units[b]
-			}
-		}
-		failed = tf.failed[:0]
-	}
-	nlo, nhi := 1, 0 // the rows next may hold bits in, cleared before use
 	for layer := 1; layer <= math.MaxInt16 && len(units) > 0; layer++ {
-		if nlo <= nhi {
-			clear(next[nlo*w : (nhi+1)*w])
-		}
 		from, to := max(lo-1, 1), min(hi+1, s.Rows)
-		var hit bool
-		pruned := bounded && units[0].bound < math.MaxInt16 // else a unit without bound needs every row
-		if pruned {
-			// Merged row ranges of the units (padded rows), in order.
-			nlo, nhi = 1, 0
-			left := units[:0]
-			a, b := 1, 0
-			flush := func() {
-				if a, b := max(a, from), min(b, to); a <= b {
-					if n, x := tf.grow(cur, next, seen, want, a, b); n != 0 {
-						if nlo > nhi {
-							nlo, nhi = a, b
-						}
-						nlo, nhi = min(nlo, a), max(nhi, b)
-						hit = hit || x != 0
-					}
-				}
-			}
-			for _, t := range units {
-				r := t.bound - layer
-				if r < 0 {
-					failed = append(failed, t) // not reached within its bound
-					continue
-				}
-				left = append(left, t)
-				if t.bound == math.MaxInt16 {
-					r = s.Rows
-				}
-				ta, tb := t.pos.I+1-r, t.pos.I+1+r
-				if ta > b+1 {
-					flush()
-					a, b = ta, tb
-				} else {
-					b = max(b, tb)
-				}
-			}
-			flush()
-			units = left
-			if len(units) == 0 {
-				break
-			}
-		} else {
-			nlo, nhi = 1, 0
-			if n, x := tf.grow(cur, next, seen, want, from, to); n != 0 {
-				nlo, nhi, hit = from, to, x != 0
-			}
-		}
-		if nlo > nhi {
-			if pruned {
-				failed = append(failed, units...) // rows were left out
-				units = units[:0]
-			}
+		n, x := tf.grow(cur, next, seen, want, from, to)
+		if n == 0 {
 			break // every cell reachable is reached
 		}
-		if hit {
+		if x != 0 {
 			// The units reached by this layer: the layer is their
 			// distance, the previous layer (cur) the neighbours one step
 			// nearer.
@@ -530,15 +794,15 @@ func (tf *targetFields) search(s *State, me int, dst []byte, units []targetUnit,
 						row[d] = 1
 					}
 				}
-				prev.dist[t.id] = int32(layer)
 			}
 			units = left
 		}
+		// next's rows from..to are written; cur's rows lo..hi are cleared
+		// for the layer after.
+		clear(cur[lo*w : (hi+1)*w])
 		cur, next = next, cur
-		lo, hi, nlo, nhi = nlo, nhi, lo, hi
+		lo, hi = from, to
 	}
-	tf.failed = failed
-	return failed
 }
 
 // grow is grow1 or grow2, as the grid's rows need.
@@ -587,15 +851,34 @@ func grow2(cur, next, seen, open, want []uint64, from, to int) (any, hit uint64)
 // the masks and of the other players' units (srcs).
 func (tf *targetFields) sources(s *State, me int) {
 	nc := len(s.Cities)
-	tf.count = unitsOn(s, tf.count)
 	for k := range tf.srcs {
 		tf.srcs[k] = tf.srcs[k][:0]
 	}
+	// The units of each player on every city, then on every path (index
+	// nc + path), as unitsOn; the enemy units' cells.
+	if n := nc + len(s.Paths); cap(tf.count) < n {
+		tf.count = make([][NumPlayers]int16, n)
+	} else {
+		tf.count = tf.count[:n]
+		clear(tf.count)
+	}
+	enemy := tf.srcs[TargetEnemy]
 	for id := range s.Units {
-		if u := &s.Units[id]; u.Player != me && s.OnBoard(u.Pos) {
-			tf.srcs[TargetEnemy] = append(tf.srcs[TargetEnemy], u.Pos)
+		u := &s.Units[id]
+		if !s.OnBoard(u.Pos) {
+			continue
+		}
+		if u.Player != me {
+			enemy = append(enemy, u.Pos)
+		}
+		idx := s.Idx(u.Pos)
+		if c := s.CityOf[idx]; c >= 0 {
+			tf.count[c][u.Player&(NumPlayers-1)]++
+		} else if p := s.PathOf[idx]; p >= 0 {
+			tf.count[nc+int(p)][u.Player&(NumPlayers-1)]++
 		}
 	}
+	tf.srcs[TargetEnemy] = enemy
 	// needed reports whether target t (a city, or nc + a path) owned by
 	// owner needs more of me's units: Pasteur's count.
 	needed := func(t, owner int) bool {
