@@ -19,7 +19,9 @@ type search struct {
 	parent  [NumCells]int16 // previous cell of the path, -1 at a source
 	src     [NumCells]int16 // source that reached the cell (an index given by the caller)
 	buckets [costBuckets][]int16
-	n       int // cells queued and not popped
+	n       int             // cells queued and not popped
+	need    *[NumCells]bool // with left > 0: run stops once left of these are popped
+	left    int
 }
 
 func (q *search) reset() {
@@ -46,7 +48,8 @@ func (q *search) push(idx int, d int32, parent, src int) {
 // stepping into cell idx (0: impossible); orth allows only orthogonal
 // steps. With reverse, the search runs from the targets towards the
 // walkers: a popped cell's neighbours get its distance plus its own cost
-// of entering. limit stops the search at that distance.
+// of entering. limit stops the search at that distance; so does the last
+// of the q.left cells of q.need when it is popped.
 func (q *search) run(enter *[NumCells]int8, reverse, orth bool, limit int32) {
 	step := Dir(1)
 	if orth {
@@ -59,6 +62,11 @@ func (q *search) run(enter *[NumCells]int8, reverse, orth bool, limit int32) {
 			q.n--
 			if q.dist[idx] != d {
 				continue // a stale entry
+			}
+			if q.left > 0 && q.need[idx] {
+				if q.left--; q.left == 0 {
+					return
+				}
 			}
 			w := int32(enter[idx])
 			if reverse && w == 0 {
