@@ -20,9 +20,10 @@ import collections
 import json
 import sys
 
-import jgym.torch as jt
 import numpy as np
 import torch
+
+import jgym.torch as jt
 from jgym.dataset import open_dataset
 from jgym.spec import describe
 
@@ -64,11 +65,19 @@ with torch.no_grad():
                     if np.isin(near, [2, 3, 4, 6, 7, 8]).any():
                         kind = "dwarf: enemy beside (attack)"
                     elif tg[s, i, :8].any():
-                        cost = "<=2" if tg[s, i, 8] else "3-6" if tg[s, i, 9] else "7-15" if tg[s, i, 10] else ">15"
+                        cost = (
+                            "<=2"
+                            if tg[s, i, 8]
+                            else "3-6"
+                            if tg[s, i, 9]
+                            else "7-15"
+                            if tg[s, i, 10]
+                            else ">15"
+                        )
                         kind = f"dwarf: assigned target, cost {cost}"
                     else:
                         kind = "dwarf: no assigned target"
-                for c_, p in zip(ckpts, preds):
+                for c_, p in zip(ckpts, preds, strict=True):
                     ok = int(p[s, i] == want)
                     for key in (kind, "all"):
                         tot[c_][key][0] += ok
