@@ -139,7 +139,7 @@ func TestTargetsFollowBalin(t *testing.T) {
 	for _, seed := range []int{3, 4} {
 		playSpied(t, seed, check)
 	}
-	t.Logf("%d Balin rounds; %d dwarves' TargetAny checked; %d of %d assigned dwarves' orders along TargetAssigned; %d of %d wizard orders in TargetHeal",
+	t.Logf("every 7th of %d Balin rounds: %d dwarves' TargetAny checked; %d of %d assigned dwarves' orders along TargetAssigned; %d of %d wizard orders in TargetHeal",
 		rounds, anyUnits, followed, assigned, wizIn, wizOrders)
 	if anyUnits < 500 || assigned < 500 || wizOrders < 100 {
 		t.Fatal("too few units checked")
