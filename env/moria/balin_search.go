@@ -72,7 +72,22 @@ func (q *search) run(enter *[NumCells]int8, reverse, orth bool, limit int32) {
 			if reverse && w == 0 {
 				continue // nobody steps in here
 			}
+			src := int(q.src[idx])
 			i, j := idx/Cols, idx%Cols
+			if i > 0 && i < Rows-1 && j > 0 && j < Cols-1 {
+				// Every neighbour is on the board: the same steps, in the
+				// same order, without the bounds.
+				for dir := Bottom; dir < None; dir += step {
+					n := idx + dirDelta[dir]
+					if !reverse {
+						if w = int32(enter[n]); w == 0 {
+							continue
+						}
+					}
+					q.push(n, d+w, idx, src)
+				}
+				continue
+			}
 			for dir := Bottom; dir < None; dir += step {
 				a, c := i+dirDI[dir], j+dirDJ[dir]
 				if a < 0 || a >= Rows || c < 0 || c >= Cols {
@@ -84,7 +99,7 @@ func (q *search) run(enter *[NumCells]int8, reverse, orth bool, limit int32) {
 						continue
 					}
 				}
-				q.push(n, d+w, idx, int(q.src[idx]))
+				q.push(n, d+w, idx, src)
 			}
 		}
 		*b = (*b)[:0]
