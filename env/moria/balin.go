@@ -73,6 +73,16 @@ func init() { RegisterBot("Balin", NewBalin) }
 
 // Play gives Balin's orders for one round.
 func (bn *Balin) Play(s *State, o *Orders) {
+	bn.prepare(s)
+	bn.moveDwarves()
+	bn.moveWizards()
+	bn.issue(o)
+}
+
+// prepare starts a round of state s: the danger, the flights, the attacks
+// (the units they order are busy) and the costs and values of the cells.
+// The targets tensor (targets.go) runs it too.
+func (bn *Balin) prepare(s *State) {
 	bn.s = s
 	bn.b = s.Units[s.BalrogID].Pos
 	bn.left = s.Cfg.NbRounds - s.Round - 1
@@ -89,9 +99,6 @@ func (bn *Balin) Play(s *State, o *Orders) {
 	bn.flee()
 	bn.attacks()
 	bn.costs()
-	bn.moveDwarves()
-	bn.moveWizards()
-	bn.issue(o)
 }
 
 // markDanger marks the cells where the Balrog may kill this round and the

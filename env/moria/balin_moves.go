@@ -97,6 +97,48 @@ func (bn *Balin) nextToCave(p Pos) bool {
 // cells it reaches first, or down the gradient towards the nearest target.
 func (bn *Balin) moveDwarves() {
 	s := bn.s
+	if !bn.assign() {
+		return
+	}
+	q := &bn.fwd
+	var idle []int
+	for k, id := range bn.dwarves {
+		if bn.target[k] < 0 {
+			idle = append(idle, id)
+			continue
+		}
+		bn.step(id, q.firstStep(bn.target[k]))
+	}
+	if len(idle) == 0 {
+		return
+	}
+	// The idle dwarves go down the gradient of the distance to any target.
+	r := bn.targetSearch(nil, 0)
+	for _, id := range idle {
+		p := s.Units[id].Pos
+		bestN, bestD := -1, unreached
+		for d := Bottom; d < None; d++ {
+			t := p.Add(d)
+			if !t.OnBoard() {
+				continue
+			}
+			ti := t.Index()
+			if w := int32(bn.enter[ti]); w > 0 && r.dist[ti] < unreached && w+r.dist[ti] < bestD {
+				bestN, bestD = ti, w+r.dist[ti]
+			}
+		}
+		if bestN >= 0 {
+			bn.step(id, bestN)
+		}
+	}
+}
+
+// assign runs the search from the dwarves without an order (bn.dwarves,
+// in id order; bn.fwd) and gives each the best target of the cells it
+// reaches first, value over distance (bn.target[k], -1 for none). It
+// returns false when no dwarf is without an order.
+func (bn *Balin) assign() bool {
+	s := bn.s
 	bn.dwarves = bn.dwarves[:0]
 	q := &bn.fwd
 	q.reset()
@@ -107,7 +149,7 @@ func (bn *Balin) moveDwarves() {
 		}
 	}
 	if len(bn.dwarves) == 0 {
-		return
+		return false
 	}
 	limit := int32(min(balinSearchLimit, 2*bn.left+2))
 	q.run(&bn.enter, false, false, limit)
@@ -127,18 +169,15 @@ func (bn *Balin) moveDwarves() {
 			best[k], target[k] = sc, idx
 		}
 	}
-	var idle []int
-	for k, id := range bn.dwarves {
-		if target[k] < 0 {
-			idle = append(idle, id)
-			continue
-		}
-		bn.step(id, q.firstStep(target[k]))
-	}
-	if len(idle) == 0 {
-		return
-	}
-	// The idle dwarves go down the gradient of the distance to any target.
+	return true
+}
+
+// targetSearch runs the search from every target (a cell of a value)
+// towards the walkers (bn.back): a cell's distance is the cost of walking
+// from it to the nearest target. need, if not nil, marks the cells whose
+// distances are wanted: the search stops once the count of them are
+// known (the distances of the cells nearer than the last are final too).
+func (bn *Balin) targetSearch(need *[NumCells]bool, count int) *search {
 	r := &bn.back
 	r.reset()
 	for idx, v := range bn.value {
@@ -146,24 +185,10 @@ func (bn *Balin) moveDwarves() {
 			r.push(idx, 0, -1, 0)
 		}
 	}
+	r.need, r.left = need, count
 	r.run(&bn.enter, true, false, balinSearchLimit)
-	for _, id := range idle {
-		p := s.Units[id].Pos
-		bestN, bestD := -1, unreached
-		for d := Bottom; d < None; d++ {
-			t := p.Add(d)
-			if !t.OnBoard() {
-				continue
-			}
-			ti := t.Index()
-			if w := int32(bn.enter[ti]); w > 0 && r.dist[ti] < unreached && w+r.dist[ti] < bestD {
-				bestN, bestD = ti, w+r.dist[ti]
-			}
-		}
-		if bestN >= 0 {
-			bn.step(id, bestN)
-		}
-	}
+	r.need, r.left = nil, 0
+	return r
 }
 
 // step orders dwarf id to act on its neighbour cell t: attack the unit
@@ -219,22 +244,7 @@ func (bn *Balin) moveWizards() {
 	if len(s.Wizards[bn.me]) == 0 {
 		return
 	}
-	bn.wizardCosts()
-	r := &bn.back
-	r.reset()
-	for _, id := range s.Dwarves[bn.me] {
-		u := &s.Units[id]
-		start := int32(0)
-		if u.Health >= DwarfHealth {
-			start = balinHealthyOffset
-		}
-		for d := Bottom; d < None; d += 2 {
-			if t := u.Pos.Add(d); t.OnBoard() && bn.wenter[t.Index()] > 0 {
-				r.push(t.Index(), start, -1, 0)
-			}
-		}
-	}
-	r.run(&bn.wenter, true, true, balinWizardLimit)
+	r := bn.wizardSearch(nil, 0)
 	for _, id := range s.Wizards[bn.me] {
 		p := s.Units[id].Pos.Index()
 		if bn.busy[id] || r.dist[p] == unreached {
@@ -256,6 +266,32 @@ func (bn *Balin) moveWizards() {
 			bn.add(id, dirTo(p, bestN), orderMove, bestN)
 		}
 	}
+}
+
+// wizardSearch runs the wizards' search (bn.back): from the cells next to
+// our dwarves, those next to the healthy ones starting farther. need and
+// count as for targetSearch.
+func (bn *Balin) wizardSearch(need *[NumCells]bool, count int) *search {
+	s := bn.s
+	bn.wizardCosts()
+	r := &bn.back
+	r.reset()
+	for _, id := range s.Dwarves[bn.me] {
+		u := &s.Units[id]
+		start := int32(0)
+		if u.Health >= DwarfHealth {
+			start = balinHealthyOffset
+		}
+		for d := Bottom; d < None; d += 2 {
+			if t := u.Pos.Add(d); t.OnBoard() && bn.wenter[t.Index()] > 0 {
+				r.push(t.Index(), start, -1, 0)
+			}
+		}
+	}
+	r.need, r.left = need, count
+	r.run(&bn.wenter, true, true, balinWizardLimit)
+	r.need, r.left = nil, 0
+	return r
 }
 
 // issue gives the orders: attacks, then flights, then moves, a move into

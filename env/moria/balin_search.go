@@ -19,7 +19,9 @@ type search struct {
 	parent  [NumCells]int16 // previous cell of the path, -1 at a source
 	src     [NumCells]int16 // source that reached the cell (an index given by the caller)
 	buckets [costBuckets][]int16
-	n       int // cells queued and not popped
+	n       int             // cells queued and not popped
+	need    *[NumCells]bool // with left > 0: run stops once left of these are popped
+	left    int
 }
 
 func (q *search) reset() {
@@ -46,7 +48,8 @@ func (q *search) push(idx int, d int32, parent, src int) {
 // stepping into cell idx (0: impossible); orth allows only orthogonal
 // steps. With reverse, the search runs from the targets towards the
 // walkers: a popped cell's neighbours get its distance plus its own cost
-// of entering. limit stops the search at that distance.
+// of entering. limit stops the search at that distance; so does the last
+// of the q.left cells of q.need when it is popped.
 func (q *search) run(enter *[NumCells]int8, reverse, orth bool, limit int32) {
 	step := Dir(1)
 	if orth {
@@ -60,11 +63,31 @@ func (q *search) run(enter *[NumCells]int8, reverse, orth bool, limit int32) {
 			if q.dist[idx] != d {
 				continue // a stale entry
 			}
+			if q.left > 0 && q.need[idx] {
+				if q.left--; q.left == 0 {
+					return
+				}
+			}
 			w := int32(enter[idx])
 			if reverse && w == 0 {
 				continue // nobody steps in here
 			}
+			src := int(q.src[idx])
 			i, j := idx/Cols, idx%Cols
+			if i > 0 && i < Rows-1 && j > 0 && j < Cols-1 {
+				// Every neighbour is on the board: the same steps, in the
+				// same order, without the bounds.
+				for dir := Bottom; dir < None; dir += step {
+					n := idx + dirDelta[dir]
+					if !reverse {
+						if w = int32(enter[n]); w == 0 {
+							continue
+						}
+					}
+					q.push(n, d+w, idx, src)
+				}
+				continue
+			}
 			for dir := Bottom; dir < None; dir += step {
 				a, c := i+dirDI[dir], j+dirDJ[dir]
 				if a < 0 || a >= Rows || c < 0 || c >= Cols {
@@ -76,7 +99,7 @@ func (q *search) run(enter *[NumCells]int8, reverse, orth bool, limit int32) {
 						continue
 					}
 				}
-				q.push(n, d+w, idx, int(q.src[idx]))
+				q.push(n, d+w, idx, src)
 			}
 		}
 		*b = (*b)[:0]

@@ -90,8 +90,10 @@ for (int id = 0; id < U; ++id) {
 // encoderCC is the observation encoder of the exported player: the C++
 // twin of Observer (env/moria/obs.go), written against the kit's player
 // API only, so that it builds with the course kit as with jgym's. It fills
-// the four network inputs exactly as the Go bot does, element for element
-// (docs/rules/moria.md, moria-obs-1); U is the number of unit slots.
+// the five network inputs exactly as the Go bot does, element for element
+// (docs/observation.md, moria-obs-2; a network of moria-obs-1 takes the
+// first four, and its player skips the targets tensor's searches); U is
+// the number of unit slots.
 //
 // The unit table is read once per round. unit() is asked only for the
 // units alive in the observed state (every dwarf and wizard, the trolls,
@@ -101,7 +103,7 @@ for (int id = 0; id < U; ++id) {
 // SPEC §5.1, no clan, no health.
 const encoderCC = `
   // ---------------------------------------------------------------------
-  // Observation (moria-obs-1, docs/rules/moria.md): the twin of the Go
+  // Observation (moria-obs-2, docs/observation.md): the twin of the Go
   // encoder, moria.Observer.
 
   // rel returns the relative index of clan g as seen by me().
@@ -292,6 +294,334 @@ const encoderCC = `
       const Unit& u = all[id];
       for (int d = 0; d < 8; ++d) row[d] = u.player == me() && can_move(all, u, d);
       row[8] = 1;
+    }
+
+    // The targets tensor's searches: a network that does not take it
+    // (moria-obs-1) skips them (cppexport.SkipMacro).
+#ifndef JGYM_SKIP_TARGETS
+    tg_targets(in_targets_, all, b);
+#endif
+  }
+
+  // ---------------------------------------------------------------------
+  // The targets tensor (moria-obs-2): the twin of Observer.Targets
+  // (targets.go), which runs the Balin bot's own code (balin.go,
+  // balin_moves.go, balin_search.go): the same costs, the same searches
+  // with the same bucket queue, in the same order, so that ties go the
+  // same way.
+
+  // tg_search is Balin's search: Dijkstra over the board with a ring of
+  // 64 buckets (Dial's algorithm).
+  struct tg_search {
+    vector<int> dist, parent, src;
+    vector<vector<int> > buckets;
+    int n;
+    const vector<char>* need;  // with left > 0: run stops once left of these are popped
+    int left;
+    tg_search() : dist(3600), parent(3600), src(3600), buckets(64), n(0), need(0), left(0) {}
+    void reset() {
+      for (int k = 0; k < 3600; ++k) dist[k] = 1 << 30;
+      for (int k = 0; k < 64; ++k) buckets[k].clear();
+      n = 0;
+      need = 0;
+      left = 0;
+    }
+    void push(int idx, int d, int par, int s) {
+      if (d >= dist[idx]) return;
+      dist[idx] = d;
+      parent[idx] = par;
+      src[idx] = s;
+      buckets[d % 64].push_back(idx);
+      ++n;
+    }
+    // run: enter[idx] is the cost of stepping into cell idx (0:
+    // impossible); reverse runs from the targets towards the walkers; orth
+    // allows orthogonal steps only; limit stops at that distance.
+    void run(const vector<int>& enter, bool reverse, bool orth, int limit) {
+      const int DI[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+      const int DJ[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+      const int step = orth ? 2 : 1;
+      for (int d = 0; n > 0 && d <= limit; ++d) {
+        vector<int>& b = buckets[d % 64];
+        for (size_t k = 0; k < b.size(); ++k) {
+          const int idx = b[k];
+          --n;
+          if (dist[idx] != d) continue;
+          if (left > 0 && (*need)[idx]) {
+            if (--left == 0) return;
+          }
+          int w = enter[idx];
+          if (reverse && w == 0) continue;
+          const int i = idx / 60, j = idx % 60;
+          for (int dir = 0; dir < 8; dir += step) {
+            const int a = i + DI[dir], c = j + DJ[dir];
+            if (a < 0 || a >= 60 || c < 0 || c >= 60) continue;
+            const int nb = a * 60 + c;
+            if (!reverse) {
+              w = enter[nb];
+              if (w == 0) continue;
+            }
+            push(nb, d + w, idx, src[idx]);
+          }
+        }
+        b.clear();
+      }
+    }
+  };
+
+  // tg_dir returns the direction from cell a to its neighbour c (8: none).
+  static int tg_dir(int a, int c) {
+    const int DI[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    const int DJ[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+    for (int d = 0; d < 8; ++d)
+      if (a / 60 + DI[d] == c / 60 && a % 60 + DJ[d] == c % 60) return d;
+    return 8;
+  }
+
+  // tg_targets writes the targets tensor: per unit slot of mine, for
+  // Balin's assigned target (dwarves), the nearest target of any kind
+  // (dwarves) and the wizards' way to the dwarves, the steps along it and
+  // the bands of its cost.
+  void tg_targets(unsigned char* out, const vector<Unit>& all, Pos b) {
+    const int DI[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    const int DJ[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+    const int K = 3, C = 11, F = K * C;
+    memset(out, 0, (size_t)U * F);
+    vector<int> dw, wz;  // my dwarves and wizards, in id order
+    for (int id = 0; id < U; ++id)
+      if (all[id].player == me()) (all[id].type == Dwarf ? dw : wz).push_back(id);
+    if (dw.empty() && wz.empty()) return;
+    const int left = nb_rounds() - round() - 1;
+
+    // The board, once.
+    vector<int> type(3600), owner(3600), turns(3600), cid(3600);
+    vector<char> treasure(3600);
+    for (int i = 0; i < 60; ++i)
+      for (int j = 0; j < 60; ++j) {
+        const Cell c = cell(i, j);
+        const int idx = i * 60 + j;
+        type[idx] = c.type;
+        owner[idx] = c.owner;
+        turns[idx] = c.turns;
+        cid[idx] = c.id;
+        treasure[idx] = c.treasure;
+      }
+
+    // Balin.markDanger: where the Balrog may kill, and next to trolls.
+    vector<char> lethal(3600, 0), troll_adj(3600, 0);
+    const int bd[5] = {8, 0, 2, 4, 6};
+    for (int k = 0; k < 5; ++k) {
+      const int ci = b.i + (bd[k] == 8 ? 0 : DI[bd[k]]), cj = b.j + (bd[k] == 8 ? 0 : DJ[bd[k]]);
+      if (ci < 0 || ci >= 60 || cj < 0 || cj >= 60) continue;
+      for (int i = max(ci - 1, 0); i <= min(ci + 1, 59); ++i)
+        for (int j = max(cj - 1, 0); j <= min(cj + 1, 59); ++j) lethal[i * 60 + j] = 1;
+    }
+    const vector<int> tr = trolls();
+    for (size_t k = 0; k < tr.size(); ++k) {
+      const Pos p = all[tr[k]].pos;
+      for (int i = max(p.i - 1, 0); i <= min(p.i + 1, 59); ++i)
+        for (int j = max(p.j - 1, 0); j <= min(p.j + 1, 59); ++j) troll_adj[i * 60 + j] = 1;
+    }
+
+    // Balin.flee (the dwarves; the wizards flee after them and change
+    // nothing below): a dwarf in danger with a free cell to flee to is busy.
+    vector<char> busy(all.size(), 0), taken(3600, 0);
+    for (size_t k = 0; k < dw.size(); ++k) {
+      const Unit& u = all[dw[k]];
+      const int here = u.pos.i * 60 + u.pos.j;
+      if (!lethal[here] && !troll_adj[here]) continue;
+      int best = 8, best_score = -(1 << 30);
+      for (int d = 0; d < 8; ++d) {
+        const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+        if (ti < 0 || ti >= 60 || tj < 0 || tj >= 60) continue;
+        const int t = ti * 60 + tj;
+        if (cid[t] >= 0 || (type[t] != Cave && type[t] != Outside) || taken[t] ||
+            max(abs(ti - b.i), abs(tj - b.j)) <= 1)
+          continue;
+        int score = 4 * (abs(ti - b.i) + abs(tj - b.j));
+        if (lethal[t]) score -= 1000;
+        if (troll_adj[t]) score -= 500;
+        if (score > best_score) {
+          best = d;
+          best_score = score;
+        }
+      }
+      if (best != 8) {
+        taken[(u.pos.i + DI[best]) * 60 + u.pos.j + DJ[best]] = 1;
+        busy[dw[k]] = 1;
+      }
+    }
+
+    // Balin.attacks: a dwarf out of danger next to an enemy dwarf or
+    // wizard (or, healthy, an orc) attacks and is busy.
+    for (size_t k = 0; k < dw.size(); ++k) {
+      const Unit& u = all[dw[k]];
+      const int here = u.pos.i * 60 + u.pos.j;
+      if (lethal[here] || troll_adj[here]) continue;
+      bool found = false;
+      for (int d = 0; d < 8 && !found; ++d) {
+        const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+        if (ti < 0 || ti >= 60 || tj < 0 || tj >= 60) continue;
+        const int vid = cid[ti * 60 + tj];
+        if (vid < 0) continue;
+        const Unit& v = all[vid];
+        const bool enemy = (v.type == Dwarf || v.type == Wizard) && v.player != me() && v.pos.i == ti && v.pos.j == tj;
+        found = enemy || (v.type == Orc && u.health > 45);
+      }
+      if (found) busy[dw[k]] = 1;
+    }
+
+    // Balin.costs: the cost of a dwarf entering each cell and the value
+    // of each target.
+    vector<int> enter(3600, 0);
+    vector<float> value(3600, 0.0f);
+    const float late = (float)left / (float)nb_rounds();
+    for (int idx = 0; idx < 3600; ++idx) {
+      const int i = idx / 60, j = idx % 60;
+      int cost = 0;
+      if (type[idx] == Cave || type[idx] == Outside)
+        cost = 1;
+      else if (type[idx] == Rock)
+        cost = turns[idx] + 1;
+      if (cost == 0 || lethal[idx]) continue;
+      if (abs(i - b.i) + abs(j - b.j) <= 6) cost += 4;
+      if (troll_adj[idx]) cost += 8;
+      if (cid[idx] >= 0) {
+        const Unit& u = all[cid[idx]];
+        if (u.type == Troll || u.type == Balrog || u.pos.i != i || u.pos.j != j)
+          cost = 0;
+        else if (u.player == me())
+          cost += 1;
+        else if (u.type == Orc)
+          cost += 4;
+        else {
+          cost += 3;
+          float v = 9.0f * (0.3f + late);
+          if (u.type == Wizard) v *= 0.6f;
+          value[idx] = v;
+        }
+      }
+      enter[idx] = min(cost, 63);
+      if (cost == 0) continue;
+      if (type[idx] == Cave && treasure[idx])
+        value[idx] += 11.0f;
+      else if (type[idx] == Cave && owner[idx] != me() && owner[idx] >= 0)
+        value[idx] += 1.3f;
+      else if (type[idx] == Cave && owner[idx] < 0)
+        value[idx] += 1.0f;
+      else if (type[idx] == Rock) {
+        bool cave = false;
+        for (int d = 0; d < 8; d += 2) {
+          const int a = i + DI[d], c = j + DJ[d];
+          if (a >= 0 && a < 60 && c >= 0 && c < 60 && type[a * 60 + c] == Cave) cave = true;
+        }
+        if (cave) value[idx] += 0.8f;
+      }
+    }
+
+    // Balin.assign: the search from the dwarves that are not busy; each
+    // takes the best target, value over cost, of the cells it reaches first.
+    tg_search q;
+    q.reset();
+    vector<int> free_dw;
+    for (size_t k = 0; k < dw.size(); ++k)
+      if (!busy[dw[k]]) {
+        q.push(all[dw[k]].pos.i * 60 + all[dw[k]].pos.j, 0, -1, (int)free_dw.size());
+        free_dw.push_back(dw[k]);
+      }
+    if (!free_dw.empty()) {
+      q.run(enter, false, false, min(80, 2 * left + 2));
+      vector<float> best(free_dw.size(), 0.0f);
+      vector<int> target(free_dw.size(), -1);
+      for (int idx = 0; idx < 3600; ++idx) {
+        const int d = q.dist[idx];
+        if (value[idx] == 0.0f || d == 0 || d == (1 << 30) || d > left + 1) continue;
+        const int k = q.src[idx];
+        const float sc = value[idx] / (float)(d + 1);
+        if (sc > best[k]) {
+          best[k] = sc;
+          target[k] = idx;
+        }
+      }
+      for (size_t k = 0; k < free_dw.size(); ++k) {
+        int t = target[k];
+        if (t < 0) continue;
+        const int cost = q.dist[t];
+        while (q.parent[t] >= 0 && q.parent[q.parent[t]] >= 0) t = q.parent[t];
+        const Unit& u = all[free_dw[k]];
+        unsigned char* g = out + free_dw[k] * F;
+        const int d = tg_dir(u.pos.i * 60 + u.pos.j, t);
+        if (d < 8) g[d] = 1;
+        g[8] = cost <= 2;
+        g[9] = cost <= 6;
+        g[10] = cost <= 15;
+      }
+    }
+
+    // Balin.targetSearch: from every target towards the dwarves, stopped
+    // once every dwarf of mine is reached.
+    if (!dw.empty()) {
+      vector<char> need(3600, 0);
+      for (size_t k = 0; k < dw.size(); ++k) need[all[dw[k]].pos.i * 60 + all[dw[k]].pos.j] = 1;
+      q.reset();
+      for (int idx = 0; idx < 3600; ++idx)
+        if (value[idx] > 0.0f && enter[idx] > 0) q.push(idx, 0, -1, 0);
+      q.need = &need;
+      q.left = (int)dw.size();
+      q.run(enter, true, false, 80);
+      for (size_t k = 0; k < dw.size(); ++k) {
+        const Unit& u = all[dw[k]];
+        const int cur = q.dist[u.pos.i * 60 + u.pos.j];
+        if (cur == (1 << 30) || cur == 0) continue;
+        unsigned char* g = out + dw[k] * F + C;
+        g[8] = cur <= 2;
+        g[9] = cur <= 6;
+        g[10] = cur <= 15;
+        for (int d = 0; d < 8; ++d) {
+          const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+          if (ti < 0 || ti >= 60 || tj < 0 || tj >= 60) continue;
+          const int t = ti * 60 + tj, w = enter[t];
+          g[d] = w > 0 && q.dist[t] < (1 << 30) && w + q.dist[t] == cur;
+        }
+      }
+    }
+
+    // Balin.wizardSearch: from the free cells next to my dwarves (the
+    // healthy ones 6 farther), orthogonal steps onto empty or my cells.
+    if (!wz.empty()) {
+      vector<int> wenter(3600, 0);
+      for (int idx = 0; idx < 3600; ++idx)
+        wenter[idx] = (type[idx] == Cave || type[idx] == Outside) && !lethal[idx] && !troll_adj[idx] &&
+                      (cid[idx] < 0 || all[cid[idx]].player == me());
+      q.reset();
+      for (size_t k = 0; k < dw.size(); ++k) {
+        const Unit& u = all[dw[k]];
+        const int start = u.health >= 100 ? 6 : 0;
+        for (int d = 0; d < 8; d += 2) {
+          const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+          if (ti >= 0 && ti < 60 && tj >= 0 && tj < 60 && wenter[ti * 60 + tj] > 0) q.push(ti * 60 + tj, start, -1, 0);
+        }
+      }
+      vector<char> need(3600, 0);
+      for (size_t k = 0; k < wz.size(); ++k) need[all[wz[k]].pos.i * 60 + all[wz[k]].pos.j] = 1;
+      q.need = &need;
+      q.left = (int)wz.size();
+      q.run(wenter, true, true, 24);
+      for (size_t k = 0; k < wz.size(); ++k) {
+        const Unit& u = all[wz[k]];
+        const int cur = q.dist[u.pos.i * 60 + u.pos.j];
+        if (cur == (1 << 30)) continue;
+        unsigned char* g = out + wz[k] * F + 2 * C;
+        g[8] = cur <= 2;
+        g[9] = cur <= 6;
+        g[10] = cur <= 15;
+        for (int d = 0; d < 8; d += 2) {
+          const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+          if (ti < 0 || ti >= 60 || tj < 0 || tj >= 60) continue;
+          const int t = ti * 60 + tj;
+          g[d] = wenter[t] > 0 && cid[t] < 0 && q.dist[t] < cur;
+        }
+      }
     }
   }
 `

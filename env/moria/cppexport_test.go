@@ -17,14 +17,6 @@ import (
 	"jgym/policy"
 )
 
-// exported writes the C++ player of the test policy for u slots (weights
-// from seed) under dir, with target t, and returns its file and the Go
-// model.
-func exported(t *testing.T, dir, name string, tg cppexport.Target, u int, seed uint64) (string, *policy.Model) {
-	t.Helper()
-	return exportedModel(t, dir, name, tg, tinyPolicy(u, seed))
-}
-
 // exportedModel writes the C++ player of the ONNX model raw under dir,
 // with target t, and returns its file and the Go model.
 func exportedModel(t *testing.T, dir, name string, tg cppexport.Target, raw []byte) (string, *policy.Model) {
@@ -47,7 +39,7 @@ func exportedModel(t *testing.T, dir, name string, tg cppexport.Target, raw []by
 func TestCppExportPlaysAsPolicyBot(t *testing.T) {
 	needCpp(t)
 	dir := t.TempDir()
-	src, m := exported(t, dir, "Tiny", exportTarget(), 100, 4)
+	src, m := exportedModel(t, dir, "Tiny", exportTarget(), tinyPolicyTargets(100, 4))
 	out, err := exec.Command("g++", "-std=c++11", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-fsyntax-only",
 		"-I", kitDir, src).CombinedOutput()
 	if err != nil {
@@ -134,6 +126,8 @@ const dumpAct = `
     memcpy(&x, &logits[k], 4);
     o << ' ' << hex << x << dec;
   }
+  o << " |";
+  for (int k = 0; k < U * 33; ++k) o << ' ' << int(in_targets_[k]);
   cerr << o.str() << endl;
 }
 `
@@ -146,17 +140,19 @@ const dumpAct = `
 func goDump(t *testing.T, m *policy.Model, s *State, me int) (dump string, moved bool) {
 	u := m.NumSlots
 	var ob Observer
-	obs := [][]byte{make([]byte, BoardBytes), make([]byte, u*UnitFeatures), make([]byte, 4*NumGlobals), make([]byte, u*NumDirs)}
+	obs := [][]byte{make([]byte, BoardBytes), make([]byte, u*UnitFeatures), make([]byte, 4*NumGlobals), make([]byte, u*NumDirs),
+		make([]byte, u*TargetFeatures)}
 	ob.Board(s, me, obs[0])
 	ob.Units(s, me, obs[1])
 	ob.Globals(s, me, obs[2])
 	ob.Mask(s, me, obs[3])
+	ob.Targets(s, me, obs[4])
 	if m.OpponentOrder == policy.OpponentsByScore {
 		before := bytes.Clone(obs[2])
 		OrderOpponentsByScore(obs[0], obs[1], obs[2])
 		moved = !bytes.Equal(before, obs[2])
 	}
-	logits, err := m.Logits(nil, obs)
+	logits, err := m.Logits(nil, obs[:len(m.Signature.Inputs)])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,6 +178,10 @@ func goDump(t *testing.T, m *policy.Model, s *State, me int) (dump string, moved
 	for _, x := range logits {
 		b = append(b, ' ')
 		b = strconv.AppendUint(b, uint64(math.Float32bits(x)), 16)
+	}
+	b = append(b, " |"...)
+	for _, x := range obs[4] {
+		b = fmt.Appendf(b, " %d", x)
 	}
 	return string(b), moved
 }
@@ -217,7 +217,8 @@ func (sp *dumpSpectator) Err() error { return sp.cpp.Err() }
 
 // The C++ encoder of CppTarget is the twin of Observer: a variant of the
 // exported player that writes its inputs and logits every round gives the
-// Go encoder's four tensors, element for element, and the Go interpreter's
+// Go encoder's five tensors (targets included: the debug variant skips
+// none), element for element, and the Go interpreter's
 // logits, bit for bit, in a default game against Demos and in a crowded
 // game with orcs, abysses and stale troll ids (testdata/moria/aborts,
 // 140 unit slots). With a model whose opponent_order is score, in a game
@@ -260,7 +261,7 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			name := "Dump" + strconv.Itoa(NumSlots(&tc.cfg))
-			raw := tinyPolicy(NumSlots(&tc.cfg), 9)
+			raw := tinyPolicyTargets(NumSlots(&tc.cfg), 9)
 			if tc.opponent != "" {
 				name += "Opp"
 				raw = coursetest.WithMetadata(raw, policy.KeyOpponentOrder, tc.opponent)
@@ -289,7 +290,7 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 			if len(got) != len(sp.want) {
 				t.Fatalf("%d rounds dumped, %d played", len(got), len(sp.want))
 			}
-			sections := []string{"board", "units", "globals", "action_mask", "logits"}
+			sections := []string{"board", "units", "globals", "action_mask", "logits", "targets"}
 			for r := range got {
 				if got[r] == sp.want[r] {
 					continue
@@ -316,13 +317,6 @@ func TestCppExportEncoderIsObserversTwin(t *testing.T) {
 	}
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // The kit's names cannot name an exported player, and the exported file
 // includes the kit's Player.hh only.
 func TestCppTargetNames(t *testing.T) {
@@ -341,8 +335,8 @@ func TestCppTargetNames(t *testing.T) {
 			t.Errorf("the exported file has %q", line)
 		}
 	}
-	if !bytes.Contains(src, []byte("moria-obs-1, 100 unit slots")) {
-		t.Error("the header does not name moria-obs-1 and 100 slots")
+	if !bytes.Contains(src, []byte("moria-obs-2, 100 unit slots")) {
+		t.Error("the header does not name moria-obs-2 and 100 slots")
 	}
 }
 

@@ -48,7 +48,8 @@
 // without one, round by round against the rules.
 //
 // Def.Host is the game as an env.Game ("Moria-v0") with the egocentric
-// observation moria-obs-1 (Observer; Def.Decode turns actions into orders).
+// observation moria-obs-2 (Observer; its targets tensor runs the Balin
+// bot's searches; Def.Decode turns actions into orders).
 // Its options, for sessions and policies alike: the opponents ordered by
 // score (OrderOpponentsByScore) and the attacks first among a clan's
 // orders (Attacks).

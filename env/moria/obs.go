@@ -9,9 +9,14 @@ import (
 )
 
 // ObservationVersion names the observation and action layout that the
-// encoder below writes; docs/rules/moria.md ("Observation and action
-// (moria-obs-1)") defines it.
-const ObservationVersion = "moria-obs-1"
+// encoder below writes; docs/observation.md defines it. moria-obs-2 is
+// moria-obs-1's four tensors and the targets tensor (targets.go).
+// Policies trained on moria-obs-1 still play (signature).
+const ObservationVersion = "moria-obs-2"
+
+// ObservationVersion1 is the first layout: board, units, globals,
+// action_mask.
+const ObservationVersion1 = "moria-obs-1"
 
 // Sizes of the observation tensors of one seat.
 const (
@@ -64,10 +69,12 @@ func NumSlots(cfg *Config) int { return cfg.FirstOrc() }
 // rel returns the relative index of clan p seen by clan me.
 func rel(p, me int) uint8 { return uint8((p - me + NumPlayers) % NumPlayers) }
 
-// Observer encodes the egocentric observation of one seat (moria-obs-1)
+// Observer encodes the egocentric observation of one seat (moria-obs-2)
 // into caller-owned buffers. Its zero value is ready to use; it is not
 // safe for concurrent use.
-type Observer struct{}
+type Observer struct {
+	targets *targetSearches // the targets tensor's searches, made on first use
+}
 
 // unitCode returns the board code of unit u seen by clan me.
 func unitCode(u *Unit, me int) uint8 {
@@ -301,6 +308,10 @@ func specFor(cfg *Config) (env.Spec, error) {
 				Description: "round, scores, cells, treasures, units, orcs, Balrog, treasures left, settings (normalized)"},
 			{Name: "action_mask", Dtype: env.Bool, Shape: []int{u, NumDirs}, Low: 0, High: 1,
 				Description: "legal directions per unit slot (None always legal)"},
+			{Name: "targets", Dtype: env.Bool, Shape: []int{u, TargetFeatures}, Low: 0, High: 1,
+				Description: "per unit slot of mine, for each of Balin's searches (a dwarf's assigned target, " +
+					"the nearest target of any kind, a wizard's way to the dwarves): the steps along it " +
+					"(directions 0..7), and whether its cost is at most 2, 6, 15"},
 		},
 		Action: env.TensorSpec{Name: "action", Dtype: env.Int8, Shape: []int{u}, Low: 0, High: float64(None),
 			Description: "a direction 0..8 per unit slot; slots not owned are ignored"},
@@ -331,16 +342,23 @@ func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 			ob.Globals(s, me, dst)
 		case 3:
 			ob.Mask(s, me, dst)
+		case 4:
+			ob.Targets(s, me, dst)
 		}
 	}
 }
 
 // signature is what a Moria policy takes and gives (docs/export.md): the
-// observation moria-obs-1 of docs/rules/moria.md with any multiple of 4
+// observation moria-obs-2 of docs/observation.md (or the first four
+// tensors for a policy trained on moria-obs-1) with any multiple of 4
 // unit slots, and logits [1, U, 9].
 func signature() policy.Signature {
 	spec, _ := specFor(&defaultConfig)
 	sig := policy.SignatureOf(&spec)
 	sig.SlotsMultiple = NumPlayers
+	v1 := sig
+	v1.ObservationVersion = ObservationVersion1
+	v1.Inputs = sig.Inputs[:4] // board, units, globals, action_mask
+	sig.Older = []policy.Signature{v1}
 	return sig
 }

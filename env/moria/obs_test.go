@@ -244,21 +244,21 @@ func BenchmarkObserve(b *testing.B) {
 }
 
 // TestSpec checks the env's spaces of the default configuration: the
-// tensors of moria-obs-1 and the action of one direction per unit slot.
+// tensors of moria-obs-2 and the action of one direction per unit slot.
 func TestSpec(t *testing.T) {
 	sp := Def.Host().Spec()
 	got := map[string][]int{}
 	for _, ts := range sp.Observation {
 		got[ts.Name] = ts.Shape
 	}
-	want := map[string][]int{"board": {7, 60, 60}, "units": {100, 10}, "globals": {24}, "action_mask": {100, 9}}
+	want := map[string][]int{"board": {7, 60, 60}, "units": {100, 10}, "globals": {24}, "action_mask": {100, 9}, "targets": {100, 33}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("observation shapes = %v, want %v", got, want)
 	}
-	if got, want := sp.ObservationBytes(), 25200+1000+96+900; got != want {
+	if got, want := sp.ObservationBytes(), 25200+1000+96+900+3300; got != want {
 		t.Errorf("ObservationBytes() = %d, want %d", got, want)
 	}
-	if sp.ID != "Moria-v0" || sp.ObservationVersion != "moria-obs-1" || sp.NumRounds != 200 || sp.NumSeats != 4 {
+	if sp.ID != "Moria-v0" || sp.ObservationVersion != "moria-obs-2" || sp.NumRounds != 200 || sp.NumSeats != 4 {
 		t.Errorf("spec = %q %q %d rounds %d seats", sp.ID, sp.ObservationVersion, sp.NumRounds, sp.NumSeats)
 	}
 	if sp.Action.Dtype != env.Int8 || sp.ActionOrder.Dtype != env.Int16 || sp.NumActions != 9 {

@@ -10,7 +10,7 @@ import (
 
 // A tiny ONNX policy for the tests, written here byte by byte (the field
 // numbers of onnx.proto, as policy/onnx.go reads them): every input of
-// moria-obs-1 matters. The logits of unit slot u are
+// moria-obs-1 (and, in tinyPolicyTargets, moria-obs-2's targets) matters. The logits of unit slot u are
 //
 //	Cast(units[u]) x Wu  +  globals x Wg  +  Conv3x3(Cast(board))[:, row(u), col(u)]  +  Bs[u]
 //
@@ -109,9 +109,15 @@ func valueInfoPB(name string, elem int, dims ...int64) []byte {
 	return pbBytes(pbString(nil, 1, name), 2, pbBytes(nil, 1, tt)) // name, type.tensor_type
 }
 
-// tinyPolicy returns the ONNX file of the test policy for u unit slots,
-// its weights drawn from seed.
-func tinyPolicy(u int, seed uint64) []byte {
+// tinyPolicy returns the ONNX file of the test policy of moria-obs-1 for
+// u unit slots, its weights drawn from seed.
+func tinyPolicy(u int, seed uint64) []byte { return tinyPolicyOf(u, seed, false) }
+
+// tinyPolicyTargets is tinyPolicy's network of moria-obs-2: it also reads
+// the targets tensor (a linear map added to the units' logits).
+func tinyPolicyTargets(u int, seed uint64) []byte { return tinyPolicyOf(u, seed, true) }
+
+func tinyPolicyOf(u int, seed uint64, targets bool) []byte {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	normal := func(n int, scale float64) []float32 {
 		v := make([]float32, n)
@@ -126,6 +132,16 @@ func tinyPolicy(u int, seed uint64) []byte {
 		nodePB("MatMul", []string{"uf", "Wu"}, "lu"),
 		nodePB("MatMul", []string{"globals", "Wg"}, "lg"),
 		nodePB("Add", []string{"lu", "lg"}, "l1"),
+	}
+	l1 := "l1"
+	if targets {
+		nodes = append(nodes,
+			nodePB("Cast", []string{"targets"}, "tf", attrIntPB("to", onnxFloat)),
+			nodePB("MatMul", []string{"tf", "Wt"}, "lt"),
+			nodePB("Add", []string{"l1", "lt"}, "l1t"))
+		l1 = "l1t"
+	}
+	nodes = append(nodes,
 		nodePB("Cast", []string{"board"}, "bf", attrIntPB("to", onnxFloat)),
 		nodePB("Conv", []string{"bf", "Wc", "Bc"}, "cv", attrIntsPB("kernel_shape", 3, 3), attrIntsPB("pads", 1, 1, 1, 1)),
 		nodePB("Reshape", []string{"cv", "flat"}, "cflat"),
@@ -137,10 +153,10 @@ func tinyPolicy(u int, seed uint64) []byte {
 		nodePB("Reshape", []string{"cell", "minus1"}, "cells"),
 		nodePB("Gather", []string{"cflat", "cells"}, "local", attrIntPB("axis", 1)),
 		nodePB("Transpose", []string{"local"}, "localT", attrIntsPB("perm", 1, 0)),
-		nodePB("Add", []string{"l1", "localT"}, "l2"),
+		nodePB("Add", []string{l1, "localT"}, "l2"),
 		nodePB("Add", []string{"l2", "Bs"}, "l3"),
 		nodePB("Where", []string{"action_mask", "l3", "neg"}, "logits"),
-	}
+	)
 	inits := [][]byte{
 		floatTensorPB("Wu", []int64{UnitFeatures, a}, normal(UnitFeatures*na, 0.02)),
 		floatTensorPB("Wg", []int64{NumGlobals, a}, normal(NumGlobals*na, 0.05)),
@@ -154,6 +170,9 @@ func tinyPolicy(u int, seed uint64) []byte {
 		int64TensorPB("five", nil, []int64{5}),
 		int64TensorPB("sixty", nil, []int64{Cols}),
 	}
+	if targets {
+		inits = append(inits, floatTensorPB("Wt", []int64{TargetFeatures, a}, normal(TargetFeatures*na, 2)))
+	}
 	g := pbString(nil, 2, "tiny_moria") // GraphProto.name
 	for _, n := range nodes {
 		g = pbBytes(g, 1, n) // node
@@ -162,19 +181,25 @@ func tinyPolicy(u int, seed uint64) []byte {
 		g = pbBytes(g, 5, t) // initializer
 	}
 	uu := int64(u)
-	for _, vi := range [][]byte{
+	inputs := [][]byte{
 		valueInfoPB("board", onnxUint8, BoardPlanes, Rows, Cols),
 		valueInfoPB("units", onnxUint8, uu, UnitFeatures),
 		valueInfoPB("globals", onnxFloat, NumGlobals),
 		valueInfoPB("action_mask", onnxBool, uu, a),
-	} {
+	}
+	version := ObservationVersion1
+	if targets {
+		inputs = append(inputs, valueInfoPB("targets", onnxBool, uu, TargetFeatures))
+		version = ObservationVersion
+	}
+	for _, vi := range inputs {
 		g = pbBytes(g, 11, vi) // input
 	}
 	g = pbBytes(g, 12, valueInfoPB(policy.OutputLogits, onnxFloat, uu, a)) // output
 	b := pbInt(nil, 1, 8)                                                  // ir_version
 	b = pbString(b, 2, "moria tests")                                      // producer_name
 	b = pbBytes(b, 8, pbInt(pbString(nil, 1, ""), 2, 17))                  // opset_import: ai.onnx 17
-	entry := pbString(pbString(nil, 1, policy.KeyObservationVersion), 2, ObservationVersion)
+	entry := pbString(pbString(nil, 1, policy.KeyObservationVersion), 2, version)
 	b = pbBytes(b, 14, entry) // metadata_props
 	return pbBytes(b, 7, g)   // graph
 }

@@ -50,14 +50,18 @@ func TestTinyPolicyFile(t *testing.T) {
 
 func TestPolicySignature(t *testing.T) {
 	sig := Def.PolicySignature()
-	if sig.ObservationVersion != ObservationVersion || sig.Actions != NumDirs || sig.SlotsMultiple != NumPlayers || len(sig.Inputs) != 4 {
+	if sig.ObservationVersion != ObservationVersion || sig.Actions != NumDirs || sig.SlotsMultiple != NumPlayers || len(sig.Inputs) != 5 {
 		t.Fatalf("Def.PolicySignature() = %+v", sig)
+	}
+	if len(sig.Older) != 1 || sig.Older[0].ObservationVersion != ObservationVersion1 || len(sig.Older[0].Inputs) != 4 {
+		t.Fatalf("Def.PolicySignature().Older = %+v", sig.Older)
 	}
 	want := []policy.Input{
 		{Name: "board", Dtype: env.Uint8, Shape: []int{BoardPlanes, Rows, Cols}},
 		{Name: "units", Dtype: env.Uint8, Shape: []int{-1, UnitFeatures}},
 		{Name: "globals", Dtype: env.Float32, Shape: []int{NumGlobals}},
 		{Name: "action_mask", Dtype: env.Bool, Shape: []int{-1, NumDirs}},
+		{Name: "targets", Dtype: env.Bool, Shape: []int{-1, TargetFeatures}},
 	}
 	for k, in := range sig.Inputs {
 		w := want[k]
@@ -70,8 +74,11 @@ func TestPolicySignature(t *testing.T) {
 			}
 		}
 	}
-	if m := tinyModel(t); m.NumSlots != 100 {
-		t.Errorf("NumSlots = %d, want 100", m.NumSlots)
+	if m := tinyModel(t); m.NumSlots != 100 || len(m.Signature.Inputs) != 4 {
+		t.Errorf("NumSlots = %d, want 100; %d inputs, want moria-obs-1's 4", m.NumSlots, len(m.Signature.Inputs))
+	}
+	if m, err := policy.Parse(tinyPolicyTargets(100, 1), sig); err != nil || len(m.Signature.Inputs) != 5 {
+		t.Errorf("a moria-obs-2 model: %v", err)
 	}
 	// A model of another game does not load.
 	if _, err := policy.Parse(tinyPolicy(100, 1), policy.Signature{ObservationVersion: "crematoria-obs-1", Inputs: Def.PolicySignature().Inputs, Actions: 11}); !errors.Is(err, policy.ErrObservationVersion) {

@@ -94,6 +94,10 @@ class Args:
     """how the network sees the opponents, as examples/ppo.py's --opponent-order ('seat' or
     'score'); '' takes the dataset's (jgym dataset --opponent-order); a dataset written in
     another order is refused"""
+    command_order: str = ""
+    """the order the clone's commands are issued in when it plays (its ONNX action_order),
+    as examples/ppo.py's --command-order: '' is the first the game offers (Moria's
+    attacks_first), else 'slot'; with --init, '' keeps the checkpoint's"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -123,8 +127,12 @@ def build(args: Args, ds: TraceDataset) -> jt.BoardNet:
         # game's tensors, e.g. pandemic-obs-1's four): the network reads those.
         tensors = tuple(info.tensors[: len(have)])
         info = dataclasses.replace(info, version=ds.observation_version, tensors=tensors)
+    orders = list(spec.action_orders)
+    command = args.command_order or (orders[0] if orders else "slot")
     if args.init:
         agent = jt.load_agent(args.init, info=info)
+        if args.command_order:
+            agent.command_order = args.command_order
         if agent.opponent_order != ds.opponent_order:  # as ppo.py's --init: the data's order wins
             was, now = agent.opponent_order, ds.opponent_order
             print(f"--init {args.init} saw the opponents by {was}; it continues by {now}")
@@ -132,7 +140,11 @@ def build(args: Args, ds: TraceDataset) -> jt.BoardNet:
     else:
         credit = args.credit or ("units" if spec.unit_reward.name else "team")
         agent = jt.build_agent(
-            info, args.net, team_value=credit == "team", opponent_order=ds.opponent_order
+            info,
+            args.net,
+            team_value=credit == "team",
+            command_order=command,
+            opponent_order=ds.opponent_order,
         )
     if agent.input_names != list(ds.observation_names):
         have = list(ds.observation_names)

@@ -180,8 +180,8 @@ def game_id(name: str) -> str:
 
 
 #: The examples/ppo.py flags that bc.py takes too (it must build the same network, seeing
-#: the opponents in the same order).
-NETWORK_FLAGS = ("--net", "--credit", "--opponent-order")
+#: the opponents in the same order and giving its commands in the same order).
+NETWORK_FLAGS = ("--net", "--credit", "--opponent-order", "--command-order")
 
 
 def flags(**kw: object) -> list[str]:

@@ -24,7 +24,7 @@ OBSERVATION_VERSIONS = {
     "Crematoria-v0": "crematoria-obs-3",
     "Dominator-v0": "dominator-obs-1",
     "Pandemic-v0": "pandemic-obs-2",
-    "Moria-v0": "moria-obs-1",
+    "Moria-v0": "moria-obs-2",
 }
 
 #: Each game's strong scripted bot.

@@ -359,7 +359,7 @@ class Pandemic(BoardRenderer):
 
 
 class Moria(BoardRenderer):
-    """Moria (``moria-obs-1``)."""
+    """Moria (``moria-obs-1`` and ``moria-obs-2``)."""
 
     name = "Moria"
     legend = (

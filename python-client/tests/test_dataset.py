@@ -249,7 +249,9 @@ def test_behaviour_cloning_by_score(tmp_path: Path) -> None:
     ``jgym dataset --opponent-order score`` records the order, the reader
     exposes it, bc.py takes it (its checkpoint and ONNX metadata say
     ``score``, as ppo.py's), ``jgym eval policy:`` plays the export, and
-    bc.py asked for the seat view of that dataset refuses it.
+    bc.py asked for the seat view of that dataset refuses it. The clone
+    gives its commands in the game's first order (attacks first), or in
+    ``--command-order``'s.
     """
     jt = pytest.importorskip("jgym.torch")
     pytest.importorskip("onnx")
@@ -284,10 +286,22 @@ def test_behaviour_cloning_by_score(tmp_path: Path) -> None:
     onnx = tmp_path / "bc.onnx"
     jt.export_onnx(agent, onnx)
     assert jt.read_onnx(onnx).env_options()["opponent_order"] == "score"
+    # the commands in the first order the game offers (Crematoria's attacks first), as ppo.py's
+    assert agent.command_order == "attacks_first"
+    assert jt.read_onnx(onnx).env_options()["command_order"] == "attacks_first"
     cmd = [binary, "eval", f"policy:{onnx}", "-n", "2", "-i", str(cfg), "--json"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert json.loads(proc.stdout)["games"] == 2
+
+    # --command-order slot: the clone gives its commands in slot order
+    ck_slot = tmp_path / "bc_slot.pt"
+    argv_slot = [*argv[:-1], str(ck_slot), "--command-order", "slot"]
+    proc = subprocess.run(
+        argv_slot, capture_output=True, text=True, env=env, timeout=600, check=False
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert jt.load_agent(ck_slot).command_order == "slot"
 
     # asked for the seat view, bc.py refuses the dataset by score, saying why
     proc = subprocess.run([*argv, "--opponent-order", "seat"], capture_output=True, text=True,

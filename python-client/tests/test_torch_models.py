@@ -45,7 +45,12 @@ PT = sorted(p.name for p in MODELS.glob("*.pt"))
 #: recipe's models of examples/ppo.py, exported by jgym.torch.
 PRODUCER = {
     name: "jgym.torch"
-    for name in ("dominator_recipe.onnx", "moria_recipe.onnx", "pandemic_recipe.onnx")
+    for name in (
+        "dominator_recipe.onnx",
+        "moria_recipe.onnx",
+        "moria_targets.onnx",
+        "pandemic_recipe.onnx",
+    )
 }
 
 

@@ -3,7 +3,7 @@
 // Do not edit: export the model again.
 //
 //   model sha256        1eae83df1023aefda5067085634866c3ccb2c325b6f4c3258b208b9cc8708d31
-//   observation         moria-obs-1, 100 unit slots
+//   observation         moria-obs-2, 100 unit slots
 //   opponent order      score
 //   network             {"net": "local", "config": "local", "planes": [{"kind": "code", "n": 5, "scale": 1.0}, {"kind": "code", "n": 5, "scale": 1.0}, {"kind": "code", "n": 2, "scale": 1.0}, {"kind": "scalar", "n": 1, "scale": 0.2}, {"kind": "code", "n": 12, "scale": 1.0}, {"kind": "scalar", "n": 1, "scale": 0.004}, {"kind": "bits", "n": 6, "scale": 1.0}], "unit_scale": [1.0, 0.3333333432674408, 1.0, 0.009999999776482582, 0.01666666753590107, 0.01666666753590107, 0.25, 0.03333333507180214, 0.125, 0.125], "row": 4, "col": 5, "wrap": false}
 //   game                Moria-v0
@@ -31,6 +31,11 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+// Observation tensors the network does not take (an older observation
+// version, or the subset of its metadata tensors): the encoder skips the
+// work of those it guards with these.
+#define JGYM_SKIP_TARGETS 1
+
 #define PLAYER_NAME MoriRecipe
 
 struct PLAYER_NAME : public Player {
@@ -56,143 +61,143 @@ struct PLAYER_NAME : public Player {
   };
   #endif
 
-  // Network inputs (moria-obs-1).
+  // Network inputs (moria-obs-2).
   long long in_board_[25200];  // board [1 7 60 60]
   long long in_units_[1000];  // units [1 100 10]
   float in_globals_[24];  // globals [1 24]
   unsigned char in_mask_[900];  // action_mask [1 100 9]
+  unsigned char in_targets_[3300];  // targets [1 100 33]
   // Weights.
-  float t4_[256];  // scalar3[256 1]
-  float t5_[256];  // scalar5[256 1]
-  float t6_[384];  // flag_bits[64 6]
-  float t7_[10];  // unit_scale[10]
-  float t8_[1];  // masked[]
-  float t9_[10];  // sel_row[10 1]
-  float t10_[10];  // sel_col[10 1]
-  float t11_[8];  // ones[1 8]
-  float t12_[1280];  // fine_row[256 5]
-  float t13_[1280];  // fine_row_in[256 5]
-  float t14_[1280];  // fine_col[256 5]
-  float t15_[480];  // pool_row[60 8]
-  float t16_[768];  // block_row[256 3]
-  float t17_[768];  // block_row_in[256 3]
-  float t18_[768];  // block_col[256 3]
-  float t19_[40];  // emb0.weight[5 8]
-  float t20_[40];  // emb1.weight[5 8]
-  float t21_[16];  // emb2.weight[2 8]
-  float t22_[96];  // emb4.weight[12 8]
-  float t23_[64];  // near_in.bias[64]
-  float t24_[64];  // mid.bias[64]
-  float t25_[9];  // unit_out.bias[9]
-  float t26_[64];  // onnx::MatMul_169[8 8]
-  float t27_[2048];  // onnx::MatMul_170[32 64]
-  float t28_[12800];  // onnx::MatMul_175[200 64]
-  float t29_[4608];  // onnx::MatMul_176[72 64]
-  float t30_[640];  // onnx::MatMul_177[10 64]
-  float t31_[4096];  // onnx::MatMul_178[64 64]
-  float t32_[576];  // onnx::MatMul_179[64 9]
-  float t33_[768];  // block_col_in[256 3]
-  float t34_[480];  // pool_col[60 8]
-  float t35_[1280];  // fine_col_in[256 5]
-  long long t36_[1];  // /Constant_output_0[]
-  long long t38_[1];  // /Constant_1_output_0[]
-  long long t39_[1];  // /Constant_2_output_0[]
-  long long t45_[1];  // /Constant_3_output_0[]
-  long long t52_[1];  // /Constant_4_output_0[]
-  long long t55_[1];  // /Constant_5_output_0[]
-  long long t58_[1];  // /Constant_6_output_0[]
+  float t5_[256];  // scalar3[256 1]
+  float t6_[256];  // scalar5[256 1]
+  float t7_[384];  // flag_bits[64 6]
+  float t8_[10];  // unit_scale[10]
+  float t9_[1];  // masked[]
+  float t10_[10];  // sel_row[10 1]
+  float t11_[10];  // sel_col[10 1]
+  float t12_[8];  // ones[1 8]
+  float t13_[1280];  // fine_row[256 5]
+  float t14_[1280];  // fine_row_in[256 5]
+  float t15_[1280];  // fine_col[256 5]
+  float t16_[480];  // pool_row[60 8]
+  float t17_[768];  // block_row[256 3]
+  float t18_[768];  // block_row_in[256 3]
+  float t19_[768];  // block_col[256 3]
+  float t20_[40];  // emb0.weight[5 8]
+  float t21_[40];  // emb1.weight[5 8]
+  float t22_[16];  // emb2.weight[2 8]
+  float t23_[96];  // emb4.weight[12 8]
+  float t24_[64];  // near_in.bias[64]
+  float t25_[64];  // mid.bias[64]
+  float t26_[9];  // unit_out.bias[9]
+  float t27_[64];  // onnx::MatMul_169[8 8]
+  float t28_[2048];  // onnx::MatMul_170[32 64]
+  float t29_[12800];  // onnx::MatMul_175[200 64]
+  float t30_[4608];  // onnx::MatMul_176[72 64]
+  float t31_[640];  // onnx::MatMul_177[10 64]
+  float t32_[4096];  // onnx::MatMul_178[64 64]
+  float t33_[576];  // onnx::MatMul_179[64 9]
+  float t34_[768];  // block_col_in[256 3]
+  float t35_[480];  // pool_col[60 8]
+  float t36_[1280];  // fine_col_in[256 5]
+  long long t37_[1];  // /Constant_output_0[]
+  long long t39_[1];  // /Constant_1_output_0[]
+  long long t40_[1];  // /Constant_2_output_0[]
+  long long t46_[1];  // /Constant_3_output_0[]
+  long long t53_[1];  // /Constant_4_output_0[]
+  long long t56_[1];  // /Constant_5_output_0[]
+  long long t59_[1];  // /Constant_6_output_0[]
   // Intermediate values.
-  long long t37_[25200];  // [1 7 60 60]
-  long long t40_[3600];  // [1 60 60]
-  float t41_[28800];  // [1 60 60 8]
-  long long t42_[3600];  // [1 60 60]
-  float t43_[28800];  // [1 60 60 8]
+  long long t38_[25200];  // [1 7 60 60]
+  long long t41_[3600];  // [1 60 60]
+  float t42_[28800];  // [1 60 60 8]
+  long long t43_[3600];  // [1 60 60]
   float t44_[28800];  // [1 60 60 8]
-  long long t46_[3600];  // [1 60 60]
-  float t47_[28800];  // [1 60 60 8]
+  float t45_[28800];  // [1 60 60 8]
+  long long t47_[3600];  // [1 60 60]
   float t48_[28800];  // [1 60 60 8]
-  long long t49_[3600];  // [1 60 60]
-  float t50_[28800];  // [1 60 60 8]
+  float t49_[28800];  // [1 60 60 8]
+  long long t50_[3600];  // [1 60 60]
   float t51_[28800];  // [1 60 60 8]
-  long long t53_[3600];  // [1 60 60]
-  float t54_[3600];  // [1 60 60 1]
-  long long t56_[3600];  // [1 60 60]
-  float t57_[3600];  // [1 60 60 1]
-  long long t59_[3600];  // [1 60 60]
-  float t60_[21600];  // [1 60 60 6]
-  float t61_[28800];  // [1 60 60 8]
+  float t52_[28800];  // [1 60 60 8]
+  long long t54_[3600];  // [1 60 60]
+  float t55_[3600];  // [1 60 60 1]
+  long long t57_[3600];  // [1 60 60]
+  float t58_[3600];  // [1 60 60 1]
+  long long t60_[3600];  // [1 60 60]
+  float t61_[21600];  // [1 60 60 6]
   float t62_[28800];  // [1 60 60 8]
   float t63_[28800];  // [1 60 60 8]
   float t64_[28800];  // [1 60 60 8]
-  float t67_[28800];  // [1 8 60 60]
-  float t68_[3840];  // [1 8 60 8]
-  float t69_[3840];  // [1 8 8 60]
-  float t70_[512];  // [1 8 8 8]
+  float t65_[28800];  // [1 60 60 8]
+  float t68_[28800];  // [1 8 60 60]
+  float t69_[3840];  // [1 8 60 8]
+  float t70_[3840];  // [1 8 8 60]
   float t71_[512];  // [1 8 8 8]
-  float t74_[512];  // [1 64 8]
-  float t75_[1000];  // [1 100 10]
-  float t76_[100];  // [1 100 1]
-  long long t77_[100];  // [1 100 1]
-  float t78_[100];  // [1 100 1]
-  long long t79_[100];  // [1 100 1]
-  float t80_[1000];  // [1 100 10]
-  float t81_[8];  // [1 8]
-  float t82_[32];  // [1 32]
-  float t83_[64];  // [1 64]
-  float t88_[100];  // [1 100 1]
-  float t89_[500];  // [1 100 1 5]
-  float t92_[500];  // [1 100 1 5]
+  float t72_[512];  // [1 8 8 8]
+  float t75_[512];  // [1 64 8]
+  float t76_[1000];  // [1 100 10]
+  float t77_[100];  // [1 100 1]
+  long long t78_[100];  // [1 100 1]
+  float t79_[100];  // [1 100 1]
+  long long t80_[100];  // [1 100 1]
+  float t81_[1000];  // [1 100 10]
+  float t82_[8];  // [1 8]
+  float t83_[32];  // [1 32]
+  float t84_[64];  // [1 64]
+  float t89_[100];  // [1 100 1]
+  float t90_[500];  // [1 100 1 5]
   float t93_[500];  // [1 100 1 5]
-  float t96_[500];  // [1 100 1 5]
-  float t97_[2500];  // [1 100 5 5]
+  float t94_[500];  // [1 100 1 5]
+  float t97_[500];  // [1 100 1 5]
   float t98_[2500];  // [1 100 5 5]
-  float t101_[20000];  // [1 2500 8]
-  long long t102_[20000];  // [1 2500 8]
-  float t103_[20000];  // [1 2500 8]
-  float t108_[20000];  // [1 100 25 8]
-  float t111_[20000];  // [1 100 200]
-  float t112_[6400];  // [1 100 64]
+  float t99_[2500];  // [1 100 5 5]
+  float t102_[20000];  // [1 2500 8]
+  long long t103_[20000];  // [1 2500 8]
+  float t104_[20000];  // [1 2500 8]
+  float t109_[20000];  // [1 100 25 8]
+  float t112_[20000];  // [1 100 200]
   float t113_[6400];  // [1 100 64]
-  float t114_[300];  // [1 100 1 3]
-  float t117_[300];  // [1 100 1 3]
+  float t114_[6400];  // [1 100 64]
+  float t115_[300];  // [1 100 1 3]
   float t118_[300];  // [1 100 1 3]
-  float t121_[300];  // [1 100 1 3]
-  float t122_[900];  // [1 100 3 3]
+  float t119_[300];  // [1 100 1 3]
+  float t122_[300];  // [1 100 1 3]
   float t123_[900];  // [1 100 3 3]
-  float t126_[7200];  // [1 900 8]
-  long long t127_[7200];  // [1 900 8]
-  float t128_[7200];  // [1 900 8]
-  float t133_[7200];  // [1 100 9 8]
-  float t136_[7200];  // [1 100 72]
-  float t137_[6400];  // [1 100 64]
+  float t124_[900];  // [1 100 3 3]
+  float t127_[7200];  // [1 900 8]
+  long long t128_[7200];  // [1 900 8]
+  float t129_[7200];  // [1 900 8]
+  float t134_[7200];  // [1 100 9 8]
+  float t137_[7200];  // [1 100 72]
   float t138_[6400];  // [1 100 64]
-  float t139_[1000];  // [1 100 10]
-  float t140_[6400];  // [1 100 64]
+  float t139_[6400];  // [1 100 64]
+  float t140_[1000];  // [1 100 10]
   float t141_[6400];  // [1 100 64]
-  float t144_[6400];  // [1 100 64]
+  float t142_[6400];  // [1 100 64]
   float t145_[6400];  // [1 100 64]
   float t146_[6400];  // [1 100 64]
   float t147_[6400];  // [1 100 64]
   float t148_[6400];  // [1 100 64]
   float t149_[6400];  // [1 100 64]
   float t150_[6400];  // [1 100 64]
-  float t151_[900];  // [1 100 9]
+  float t151_[6400];  // [1 100 64]
   float t152_[900];  // [1 100 9]
   float t153_[900];  // [1 100 9]
-  jgym_v4 t26_v4_[16];
-  jgym_v4 t34_v4_[120];
-  jgym_v4 t15_v4_[120];
-  double t81_sum_[8];
-  jgym_v4 t27_v4_[512];
-  jgym_v4 t11_v4_[2];
-  jgym_v4 t28_v4_[3200];
-  jgym_v4 t29_v4_[1152];
-  jgym_v4 t30_v4_[160];
-  jgym_v4 t31_v4_[1024];
+  float t154_[900];  // [1 100 9]
+  jgym_v4 t27_v4_[16];
+  jgym_v4 t35_v4_[120];
+  jgym_v4 t16_v4_[120];
+  double t82_sum_[8];
+  jgym_v4 t28_v4_[512];
+  jgym_v4 t12_v4_[2];
+  jgym_v4 t29_v4_[3200];
+  jgym_v4 t30_v4_[1152];
+  jgym_v4 t31_v4_[160];
+  jgym_v4 t32_v4_[1024];
   bool warned_;
 
   PLAYER_NAME() : warned_(false) {
-    load_t4_();
     load_t5_();
     load_t6_();
     load_t7_();
@@ -225,21 +230,22 @@ struct PLAYER_NAME : public Player {
     load_t34_();
     load_t35_();
     load_t36_();
-    load_t38_();
+    load_t37_();
     load_t39_();
-    load_t45_();
-    load_t52_();
-    load_t55_();
-    load_t58_();
-    prep_t26_v4_();
-    prep_t34_v4_();
-    prep_t15_v4_();
+    load_t40_();
+    load_t46_();
+    load_t53_();
+    load_t56_();
+    load_t59_();
     prep_t27_v4_();
-    prep_t11_v4_();
+    prep_t35_v4_();
+    prep_t16_v4_();
     prep_t28_v4_();
+    prep_t12_v4_();
     prep_t29_v4_();
     prep_t30_v4_();
     prep_t31_v4_();
+    prep_t32_v4_();
   }
 
   // play is called once per round.
@@ -256,7 +262,7 @@ struct PLAYER_NAME : public Player {
       cerr << "MoriRecipe: round " << round() << ": an index of the network is out of range: no orders" << endl;
       return;
     }
-    const float* logits = t153_;
+    const float* logits = t154_;
     vector<int> best(U, None);
     for (int id = 0; id < U; ++id) {
       const float* row = logits + id * 9;
@@ -282,7 +288,7 @@ struct PLAYER_NAME : public Player {
   }
 
   // ---------------------------------------------------------------------
-  // Observation (moria-obs-1, docs/rules/moria.md): the twin of the Go
+  // Observation (moria-obs-2, docs/observation.md): the twin of the Go
   // encoder, moria.Observer.
 
   // rel returns the relative index of clan g as seen by me().
@@ -474,6 +480,334 @@ struct PLAYER_NAME : public Player {
       for (int d = 0; d < 8; ++d) row[d] = u.player == me() && can_move(all, u, d);
       row[8] = 1;
     }
+
+    // The targets tensor's searches: a network that does not take it
+    // (moria-obs-1) skips them (cppexport.SkipMacro).
+#ifndef JGYM_SKIP_TARGETS
+    tg_targets(in_targets_, all, b);
+#endif
+  }
+
+  // ---------------------------------------------------------------------
+  // The targets tensor (moria-obs-2): the twin of Observer.Targets
+  // (targets.go), which runs the Balin bot's own code (balin.go,
+  // balin_moves.go, balin_search.go): the same costs, the same searches
+  // with the same bucket queue, in the same order, so that ties go the
+  // same way.
+
+  // tg_search is Balin's search: Dijkstra over the board with a ring of
+  // 64 buckets (Dial's algorithm).
+  struct tg_search {
+    vector<int> dist, parent, src;
+    vector<vector<int> > buckets;
+    int n;
+    const vector<char>* need;  // with left > 0: run stops once left of these are popped
+    int left;
+    tg_search() : dist(3600), parent(3600), src(3600), buckets(64), n(0), need(0), left(0) {}
+    void reset() {
+      for (int k = 0; k < 3600; ++k) dist[k] = 1 << 30;
+      for (int k = 0; k < 64; ++k) buckets[k].clear();
+      n = 0;
+      need = 0;
+      left = 0;
+    }
+    void push(int idx, int d, int par, int s) {
+      if (d >= dist[idx]) return;
+      dist[idx] = d;
+      parent[idx] = par;
+      src[idx] = s;
+      buckets[d % 64].push_back(idx);
+      ++n;
+    }
+    // run: enter[idx] is the cost of stepping into cell idx (0:
+    // impossible); reverse runs from the targets towards the walkers; orth
+    // allows orthogonal steps only; limit stops at that distance.
+    void run(const vector<int>& enter, bool reverse, bool orth, int limit) {
+      const int DI[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+      const int DJ[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+      const int step = orth ? 2 : 1;
+      for (int d = 0; n > 0 && d <= limit; ++d) {
+        vector<int>& b = buckets[d % 64];
+        for (size_t k = 0; k < b.size(); ++k) {
+          const int idx = b[k];
+          --n;
+          if (dist[idx] != d) continue;
+          if (left > 0 && (*need)[idx]) {
+            if (--left == 0) return;
+          }
+          int w = enter[idx];
+          if (reverse && w == 0) continue;
+          const int i = idx / 60, j = idx % 60;
+          for (int dir = 0; dir < 8; dir += step) {
+            const int a = i + DI[dir], c = j + DJ[dir];
+            if (a < 0 || a >= 60 || c < 0 || c >= 60) continue;
+            const int nb = a * 60 + c;
+            if (!reverse) {
+              w = enter[nb];
+              if (w == 0) continue;
+            }
+            push(nb, d + w, idx, src[idx]);
+          }
+        }
+        b.clear();
+      }
+    }
+  };
+
+  // tg_dir returns the direction from cell a to its neighbour c (8: none).
+  static int tg_dir(int a, int c) {
+    const int DI[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    const int DJ[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+    for (int d = 0; d < 8; ++d)
+      if (a / 60 + DI[d] == c / 60 && a % 60 + DJ[d] == c % 60) return d;
+    return 8;
+  }
+
+  // tg_targets writes the targets tensor: per unit slot of mine, for
+  // Balin's assigned target (dwarves), the nearest target of any kind
+  // (dwarves) and the wizards' way to the dwarves, the steps along it and
+  // the bands of its cost.
+  void tg_targets(unsigned char* out, const vector<Unit>& all, Pos b) {
+    const int DI[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    const int DJ[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+    const int K = 3, C = 11, F = K * C;
+    memset(out, 0, (size_t)U * F);
+    vector<int> dw, wz;  // my dwarves and wizards, in id order
+    for (int id = 0; id < U; ++id)
+      if (all[id].player == me()) (all[id].type == Dwarf ? dw : wz).push_back(id);
+    if (dw.empty() && wz.empty()) return;
+    const int left = nb_rounds() - round() - 1;
+
+    // The board, once.
+    vector<int> type(3600), owner(3600), turns(3600), cid(3600);
+    vector<char> treasure(3600);
+    for (int i = 0; i < 60; ++i)
+      for (int j = 0; j < 60; ++j) {
+        const Cell c = cell(i, j);
+        const int idx = i * 60 + j;
+        type[idx] = c.type;
+        owner[idx] = c.owner;
+        turns[idx] = c.turns;
+        cid[idx] = c.id;
+        treasure[idx] = c.treasure;
+      }
+
+    // Balin.markDanger: where the Balrog may kill, and next to trolls.
+    vector<char> lethal(3600, 0), troll_adj(3600, 0);
+    const int bd[5] = {8, 0, 2, 4, 6};
+    for (int k = 0; k < 5; ++k) {
+      const int ci = b.i + (bd[k] == 8 ? 0 : DI[bd[k]]), cj = b.j + (bd[k] == 8 ? 0 : DJ[bd[k]]);
+      if (ci < 0 || ci >= 60 || cj < 0 || cj >= 60) continue;
+      for (int i = max(ci - 1, 0); i <= min(ci + 1, 59); ++i)
+        for (int j = max(cj - 1, 0); j <= min(cj + 1, 59); ++j) lethal[i * 60 + j] = 1;
+    }
+    const vector<int> tr = trolls();
+    for (size_t k = 0; k < tr.size(); ++k) {
+      const Pos p = all[tr[k]].pos;
+      for (int i = max(p.i - 1, 0); i <= min(p.i + 1, 59); ++i)
+        for (int j = max(p.j - 1, 0); j <= min(p.j + 1, 59); ++j) troll_adj[i * 60 + j] = 1;
+    }
+
+    // Balin.flee (the dwarves; the wizards flee after them and change
+    // nothing below): a dwarf in danger with a free cell to flee to is busy.
+    vector<char> busy(all.size(), 0), taken(3600, 0);
+    for (size_t k = 0; k < dw.size(); ++k) {
+      const Unit& u = all[dw[k]];
+      const int here = u.pos.i * 60 + u.pos.j;
+      if (!lethal[here] && !troll_adj[here]) continue;
+      int best = 8, best_score = -(1 << 30);
+      for (int d = 0; d < 8; ++d) {
+        const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+        if (ti < 0 || ti >= 60 || tj < 0 || tj >= 60) continue;
+        const int t = ti * 60 + tj;
+        if (cid[t] >= 0 || (type[t] != Cave && type[t] != Outside) || taken[t] ||
+            max(abs(ti - b.i), abs(tj - b.j)) <= 1)
+          continue;
+        int score = 4 * (abs(ti - b.i) + abs(tj - b.j));
+        if (lethal[t]) score -= 1000;
+        if (troll_adj[t]) score -= 500;
+        if (score > best_score) {
+          best = d;
+          best_score = score;
+        }
+      }
+      if (best != 8) {
+        taken[(u.pos.i + DI[best]) * 60 + u.pos.j + DJ[best]] = 1;
+        busy[dw[k]] = 1;
+      }
+    }
+
+    // Balin.attacks: a dwarf out of danger next to an enemy dwarf or
+    // wizard (or, healthy, an orc) attacks and is busy.
+    for (size_t k = 0; k < dw.size(); ++k) {
+      const Unit& u = all[dw[k]];
+      const int here = u.pos.i * 60 + u.pos.j;
+      if (lethal[here] || troll_adj[here]) continue;
+      bool found = false;
+      for (int d = 0; d < 8 && !found; ++d) {
+        const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+        if (ti < 0 || ti >= 60 || tj < 0 || tj >= 60) continue;
+        const int vid = cid[ti * 60 + tj];
+        if (vid < 0) continue;
+        const Unit& v = all[vid];
+        const bool enemy = (v.type == Dwarf || v.type == Wizard) && v.player != me() && v.pos.i == ti && v.pos.j == tj;
+        found = enemy || (v.type == Orc && u.health > 45);
+      }
+      if (found) busy[dw[k]] = 1;
+    }
+
+    // Balin.costs: the cost of a dwarf entering each cell and the value
+    // of each target.
+    vector<int> enter(3600, 0);
+    vector<float> value(3600, 0.0f);
+    const float late = (float)left / (float)nb_rounds();
+    for (int idx = 0; idx < 3600; ++idx) {
+      const int i = idx / 60, j = idx % 60;
+      int cost = 0;
+      if (type[idx] == Cave || type[idx] == Outside)
+        cost = 1;
+      else if (type[idx] == Rock)
+        cost = turns[idx] + 1;
+      if (cost == 0 || lethal[idx]) continue;
+      if (abs(i - b.i) + abs(j - b.j) <= 6) cost += 4;
+      if (troll_adj[idx]) cost += 8;
+      if (cid[idx] >= 0) {
+        const Unit& u = all[cid[idx]];
+        if (u.type == Troll || u.type == Balrog || u.pos.i != i || u.pos.j != j)
+          cost = 0;
+        else if (u.player == me())
+          cost += 1;
+        else if (u.type == Orc)
+          cost += 4;
+        else {
+          cost += 3;
+          float v = 9.0f * (0.3f + late);
+          if (u.type == Wizard) v *= 0.6f;
+          value[idx] = v;
+        }
+      }
+      enter[idx] = min(cost, 63);
+      if (cost == 0) continue;
+      if (type[idx] == Cave && treasure[idx])
+        value[idx] += 11.0f;
+      else if (type[idx] == Cave && owner[idx] != me() && owner[idx] >= 0)
+        value[idx] += 1.3f;
+      else if (type[idx] == Cave && owner[idx] < 0)
+        value[idx] += 1.0f;
+      else if (type[idx] == Rock) {
+        bool cave = false;
+        for (int d = 0; d < 8; d += 2) {
+          const int a = i + DI[d], c = j + DJ[d];
+          if (a >= 0 && a < 60 && c >= 0 && c < 60 && type[a * 60 + c] == Cave) cave = true;
+        }
+        if (cave) value[idx] += 0.8f;
+      }
+    }
+
+    // Balin.assign: the search from the dwarves that are not busy; each
+    // takes the best target, value over cost, of the cells it reaches first.
+    tg_search q;
+    q.reset();
+    vector<int> free_dw;
+    for (size_t k = 0; k < dw.size(); ++k)
+      if (!busy[dw[k]]) {
+        q.push(all[dw[k]].pos.i * 60 + all[dw[k]].pos.j, 0, -1, (int)free_dw.size());
+        free_dw.push_back(dw[k]);
+      }
+    if (!free_dw.empty()) {
+      q.run(enter, false, false, min(80, 2 * left + 2));
+      vector<float> best(free_dw.size(), 0.0f);
+      vector<int> target(free_dw.size(), -1);
+      for (int idx = 0; idx < 3600; ++idx) {
+        const int d = q.dist[idx];
+        if (value[idx] == 0.0f || d == 0 || d == (1 << 30) || d > left + 1) continue;
+        const int k = q.src[idx];
+        const float sc = value[idx] / (float)(d + 1);
+        if (sc > best[k]) {
+          best[k] = sc;
+          target[k] = idx;
+        }
+      }
+      for (size_t k = 0; k < free_dw.size(); ++k) {
+        int t = target[k];
+        if (t < 0) continue;
+        const int cost = q.dist[t];
+        while (q.parent[t] >= 0 && q.parent[q.parent[t]] >= 0) t = q.parent[t];
+        const Unit& u = all[free_dw[k]];
+        unsigned char* g = out + free_dw[k] * F;
+        const int d = tg_dir(u.pos.i * 60 + u.pos.j, t);
+        if (d < 8) g[d] = 1;
+        g[8] = cost <= 2;
+        g[9] = cost <= 6;
+        g[10] = cost <= 15;
+      }
+    }
+
+    // Balin.targetSearch: from every target towards the dwarves, stopped
+    // once every dwarf of mine is reached.
+    if (!dw.empty()) {
+      vector<char> need(3600, 0);
+      for (size_t k = 0; k < dw.size(); ++k) need[all[dw[k]].pos.i * 60 + all[dw[k]].pos.j] = 1;
+      q.reset();
+      for (int idx = 0; idx < 3600; ++idx)
+        if (value[idx] > 0.0f && enter[idx] > 0) q.push(idx, 0, -1, 0);
+      q.need = &need;
+      q.left = (int)dw.size();
+      q.run(enter, true, false, 80);
+      for (size_t k = 0; k < dw.size(); ++k) {
+        const Unit& u = all[dw[k]];
+        const int cur = q.dist[u.pos.i * 60 + u.pos.j];
+        if (cur == (1 << 30) || cur == 0) continue;
+        unsigned char* g = out + dw[k] * F + C;
+        g[8] = cur <= 2;
+        g[9] = cur <= 6;
+        g[10] = cur <= 15;
+        for (int d = 0; d < 8; ++d) {
+          const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+          if (ti < 0 || ti >= 60 || tj < 0 || tj >= 60) continue;
+          const int t = ti * 60 + tj, w = enter[t];
+          g[d] = w > 0 && q.dist[t] < (1 << 30) && w + q.dist[t] == cur;
+        }
+      }
+    }
+
+    // Balin.wizardSearch: from the free cells next to my dwarves (the
+    // healthy ones 6 farther), orthogonal steps onto empty or my cells.
+    if (!wz.empty()) {
+      vector<int> wenter(3600, 0);
+      for (int idx = 0; idx < 3600; ++idx)
+        wenter[idx] = (type[idx] == Cave || type[idx] == Outside) && !lethal[idx] && !troll_adj[idx] &&
+                      (cid[idx] < 0 || all[cid[idx]].player == me());
+      q.reset();
+      for (size_t k = 0; k < dw.size(); ++k) {
+        const Unit& u = all[dw[k]];
+        const int start = u.health >= 100 ? 6 : 0;
+        for (int d = 0; d < 8; d += 2) {
+          const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+          if (ti >= 0 && ti < 60 && tj >= 0 && tj < 60 && wenter[ti * 60 + tj] > 0) q.push(ti * 60 + tj, start, -1, 0);
+        }
+      }
+      vector<char> need(3600, 0);
+      for (size_t k = 0; k < wz.size(); ++k) need[all[wz[k]].pos.i * 60 + all[wz[k]].pos.j] = 1;
+      q.need = &need;
+      q.left = (int)wz.size();
+      q.run(wenter, true, true, 24);
+      for (size_t k = 0; k < wz.size(); ++k) {
+        const Unit& u = all[wz[k]];
+        const int cur = q.dist[u.pos.i * 60 + u.pos.j];
+        if (cur == (1 << 30)) continue;
+        unsigned char* g = out + wz[k] * F + 2 * C;
+        g[8] = cur <= 2;
+        g[9] = cur <= 6;
+        g[10] = cur <= 15;
+        for (int d = 0; d < 8; d += 2) {
+          const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+          if (ti < 0 || ti >= 60 || tj < 0 || tj >= 60) continue;
+          const int t = ti * 60 + tj;
+          g[d] = wenter[t] > 0 && cid[t] < 0 && q.dist[t] < cur;
+        }
+      }
+    }
   }
 
   // ---------------------------------------------------------------------
@@ -527,17 +861,17 @@ struct PLAYER_NAME : public Player {
   // The network, node by node (ONNX graph order). forward returns false
   // if an index is out of range, as the Go interpreter fails then.
   bool forward() {
-    // /Cast (Cast): in_board_[1 7 60 60] -> t37_[1 7 60 60]
+    // /Cast (Cast): in_board_[1 7 60 60] -> t38_[1 7 60 60]
     {
       const long long* x = in_board_;
-      long long* y = t37_;
+      long long* y = t38_;
       for (int i = 0; i < 25200; ++i) y[i] = x[i];
     }
-    // /Gather (Gather): t37_[1 7 60 60], t38_[] -> t40_[1 60 60]
+    // /Gather (Gather): t38_[1 7 60 60], t39_[] -> t41_[1 60 60]
     {
-      const long long* x = t37_;
-      const long long* ix = t38_;
-      long long* y = t40_;
+      const long long* x = t38_;
+      const long long* ix = t39_;
+      long long* y = t41_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 7;
@@ -547,11 +881,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb0/Gather (Gather): t19_[5 8], t40_[1 60 60] -> t41_[1 60 60 8]
+    // /emb0/Gather (Gather): t20_[5 8], t41_[1 60 60] -> t42_[1 60 60 8]
     {
-      const float* x = t19_;
-      const long long* ix = t40_;
-      float* y = t41_;
+      const float* x = t20_;
+      const long long* ix = t41_;
+      float* y = t42_;
       for (int q = 0; q < 3600; ++q) {
         long long k = ix[q];
         if (k < 0) k += 5;
@@ -561,11 +895,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_1 (Gather): t37_[1 7 60 60], t39_[] -> t42_[1 60 60]
+    // /Gather_1 (Gather): t38_[1 7 60 60], t40_[] -> t43_[1 60 60]
     {
-      const long long* x = t37_;
-      const long long* ix = t39_;
-      long long* y = t42_;
+      const long long* x = t38_;
+      const long long* ix = t40_;
+      long long* y = t43_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 7;
@@ -575,11 +909,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb1/Gather (Gather): t20_[5 8], t42_[1 60 60] -> t43_[1 60 60 8]
+    // /emb1/Gather (Gather): t21_[5 8], t43_[1 60 60] -> t44_[1 60 60 8]
     {
-      const float* x = t20_;
-      const long long* ix = t42_;
-      float* y = t43_;
+      const float* x = t21_;
+      const long long* ix = t43_;
+      float* y = t44_;
       for (int q = 0; q < 3600; ++q) {
         long long k = ix[q];
         if (k < 0) k += 5;
@@ -589,20 +923,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add (Add): t41_[1 60 60 8], t43_[1 60 60 8] -> t44_[1 60 60 8]
+    // /Add (Add): t42_[1 60 60 8], t44_[1 60 60 8] -> t45_[1 60 60 8]
     {
-      const float* a = t41_;
-      const float* b = t43_;
-      float* y = t44_;
+      const float* a = t42_;
+      const float* b = t44_;
+      float* y = t45_;
       for (int i5 = 0; i5 < 28800; ++i5) {
         y[i5] = a[i5] + b[i5];
       }
     }
-    // /Gather_2 (Gather): t37_[1 7 60 60], t45_[] -> t46_[1 60 60]
+    // /Gather_2 (Gather): t38_[1 7 60 60], t46_[] -> t47_[1 60 60]
     {
-      const long long* x = t37_;
-      const long long* ix = t45_;
-      long long* y = t46_;
+      const long long* x = t38_;
+      const long long* ix = t46_;
+      long long* y = t47_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 7;
@@ -612,11 +946,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb2/Gather (Gather): t21_[2 8], t46_[1 60 60] -> t47_[1 60 60 8]
+    // /emb2/Gather (Gather): t22_[2 8], t47_[1 60 60] -> t48_[1 60 60 8]
     {
-      const float* x = t21_;
-      const long long* ix = t46_;
-      float* y = t47_;
+      const float* x = t22_;
+      const long long* ix = t47_;
+      float* y = t48_;
       for (int q = 0; q < 3600; ++q) {
         long long k = ix[q];
         if (k < 0) k += 2;
@@ -626,20 +960,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_1 (Add): t44_[1 60 60 8], t47_[1 60 60 8] -> t48_[1 60 60 8]
+    // /Add_1 (Add): t45_[1 60 60 8], t48_[1 60 60 8] -> t49_[1 60 60 8]
     {
-      const float* a = t44_;
-      const float* b = t47_;
-      float* y = t48_;
+      const float* a = t45_;
+      const float* b = t48_;
+      float* y = t49_;
       for (int i8 = 0; i8 < 28800; ++i8) {
         y[i8] = a[i8] + b[i8];
       }
     }
-    // /Gather_3 (Gather): t37_[1 7 60 60], t36_[] -> t49_[1 60 60]
+    // /Gather_3 (Gather): t38_[1 7 60 60], t37_[] -> t50_[1 60 60]
     {
-      const long long* x = t37_;
-      const long long* ix = t36_;
-      long long* y = t49_;
+      const long long* x = t38_;
+      const long long* ix = t37_;
+      long long* y = t50_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 7;
@@ -649,11 +983,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb4/Gather (Gather): t22_[12 8], t49_[1 60 60] -> t50_[1 60 60 8]
+    // /emb4/Gather (Gather): t23_[12 8], t50_[1 60 60] -> t51_[1 60 60 8]
     {
-      const float* x = t22_;
-      const long long* ix = t49_;
-      float* y = t50_;
+      const float* x = t23_;
+      const long long* ix = t50_;
+      float* y = t51_;
       for (int q = 0; q < 3600; ++q) {
         long long k = ix[q];
         if (k < 0) k += 12;
@@ -663,20 +997,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_2 (Add): t48_[1 60 60 8], t50_[1 60 60 8] -> t51_[1 60 60 8]
+    // /Add_2 (Add): t49_[1 60 60 8], t51_[1 60 60 8] -> t52_[1 60 60 8]
     {
-      const float* a = t48_;
-      const float* b = t50_;
-      float* y = t51_;
+      const float* a = t49_;
+      const float* b = t51_;
+      float* y = t52_;
       for (int i11 = 0; i11 < 28800; ++i11) {
         y[i11] = a[i11] + b[i11];
       }
     }
-    // /Gather_4 (Gather): t37_[1 7 60 60], t52_[] -> t53_[1 60 60]
+    // /Gather_4 (Gather): t38_[1 7 60 60], t53_[] -> t54_[1 60 60]
     {
-      const long long* x = t37_;
-      const long long* ix = t52_;
-      long long* y = t53_;
+      const long long* x = t38_;
+      const long long* ix = t53_;
+      long long* y = t54_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 7;
@@ -686,11 +1020,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_5 (Gather): t4_[256 1], t53_[1 60 60] -> t54_[1 60 60 1]
+    // /Gather_5 (Gather): t5_[256 1], t54_[1 60 60] -> t55_[1 60 60 1]
     {
-      const float* x = t4_;
-      const long long* ix = t53_;
-      float* y = t54_;
+      const float* x = t5_;
+      const long long* ix = t54_;
+      float* y = t55_;
       for (int q = 0; q < 3600; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
@@ -698,11 +1032,11 @@ struct PLAYER_NAME : public Player {
         y[q] = x[0 + k * 1];
       }
     }
-    // /Gather_6 (Gather): t37_[1 7 60 60], t55_[] -> t56_[1 60 60]
+    // /Gather_6 (Gather): t38_[1 7 60 60], t56_[] -> t57_[1 60 60]
     {
-      const long long* x = t37_;
-      const long long* ix = t55_;
-      long long* y = t56_;
+      const long long* x = t38_;
+      const long long* ix = t56_;
+      long long* y = t57_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 7;
@@ -712,11 +1046,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_7 (Gather): t5_[256 1], t56_[1 60 60] -> t57_[1 60 60 1]
+    // /Gather_7 (Gather): t6_[256 1], t57_[1 60 60] -> t58_[1 60 60 1]
     {
-      const float* x = t5_;
-      const long long* ix = t56_;
-      float* y = t57_;
+      const float* x = t6_;
+      const long long* ix = t57_;
+      float* y = t58_;
       for (int q = 0; q < 3600; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
@@ -724,11 +1058,11 @@ struct PLAYER_NAME : public Player {
         y[q] = x[0 + k * 1];
       }
     }
-    // /Gather_8 (Gather): t37_[1 7 60 60], t58_[] -> t59_[1 60 60]
+    // /Gather_8 (Gather): t38_[1 7 60 60], t59_[] -> t60_[1 60 60]
     {
-      const long long* x = t37_;
-      const long long* ix = t58_;
-      long long* y = t59_;
+      const long long* x = t38_;
+      const long long* ix = t59_;
+      long long* y = t60_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 7;
@@ -738,11 +1072,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_9 (Gather): t6_[64 6], t59_[1 60 60] -> t60_[1 60 60 6]
+    // /Gather_9 (Gather): t7_[64 6], t60_[1 60 60] -> t61_[1 60 60 6]
     {
-      const float* x = t6_;
-      const long long* ix = t59_;
-      float* y = t60_;
+      const float* x = t7_;
+      const long long* ix = t60_;
+      float* y = t61_;
       for (int q = 0; q < 3600; ++q) {
         long long k = ix[q];
         if (k < 0) k += 64;
@@ -752,23 +1086,23 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Concat (Concat): t54_[1 60 60 1], t57_[1 60 60 1], t60_[1 60 60 6] -> t61_[1 60 60 8]
+    // /Concat (Concat): t55_[1 60 60 1], t58_[1 60 60 1], t61_[1 60 60 6] -> t62_[1 60 60 8]
     {
-      float* y = t61_;
+      float* y = t62_;
       {
-        const float* x = t54_;
+        const float* x = t55_;
         for (int i16 = 0; i16 < 3600; ++i16) {
           y[i16 * 8] = x[i16];
         }
       }
       {
-        const float* x = t57_;
+        const float* x = t58_;
         for (int i17 = 0; i17 < 3600; ++i17) {
           y[i17 * 8 + 1] = x[i17];
         }
       }
       {
-        const float* x = t60_;
+        const float* x = t61_;
         for (int i18 = 0; i18 < 3600; ++i18) {
           for (int i19 = 0; i19 < 6; ++i19) {
             y[i18 * 8 + i19 + 2] = x[i18 * 6 + i19];
@@ -776,18 +1110,18 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /flag/MatMul (MatMul): t61_[1 60 60 8], t26_[8 8] -> t62_[1 60 60 8]
+    // /flag/MatMul (MatMul): t62_[1 60 60 8], t27_[8 8] -> t63_[1 60 60 8]
     {
       for (int i20 = 0; i20 < 60; ++i20) {
         for (int i = 0; i < 60; ++i) {
-          float* ci = t62_ + i20 * 480 + i * 8;
+          float* ci = t63_ + i20 * 480 + i * 8;
           {
             jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
             for (int p = 0; p < 8; ++p) {
-              const float x = t61_[i20 * 480 + i * 8 + p];
+              const float x = t62_[i20 * 480 + i * 8 + p];
               if (x == 0.0f) continue;
               const jgym_v4 xv = {x, x, x, x};
-              const jgym_v4* r = t26_v4_ + (0) / 4 + p * 2 + 0;
+              const jgym_v4* r = t27_v4_ + (0) / 4 + p * 2 + 0;
               a0 += xv * r[0]; a1 += xv * r[1];
             }
             for (int q = 0; q < 4; ++q) {
@@ -798,46 +1132,46 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_3 (Add): t51_[1 60 60 8], t62_[1 60 60 8] -> t63_[1 60 60 8]
+    // /Add_3 (Add): t52_[1 60 60 8], t63_[1 60 60 8] -> t64_[1 60 60 8]
     {
-      const float* a = t51_;
-      const float* b = t62_;
-      float* y = t63_;
+      const float* a = t52_;
+      const float* b = t63_;
+      float* y = t64_;
       for (int i21 = 0; i21 < 28800; ++i21) {
         y[i21] = a[i21] + b[i21];
       }
     }
-    // /Relu (Relu): t63_[1 60 60 8] -> t64_[1 60 60 8]
+    // /Relu (Relu): t64_[1 60 60 8] -> t65_[1 60 60 8]
     {
-      const float* x = t63_;
-      float* y = t64_;
+      const float* x = t64_;
+      float* y = t65_;
       for (int i = 0; i < 28800; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Reshape (Reshape): t64_[1 60 60 8] viewed as [1 3600 8]
-    // /Transpose (Transpose): t63_[1 60 60 8] -> t67_[1 8 60 60]
+    // /Reshape (Reshape): t65_[1 60 60 8] viewed as [1 3600 8]
+    // /Transpose (Transpose): t64_[1 60 60 8] -> t68_[1 8 60 60]
     {
-      const float* x = t63_;
-      float* y = t67_;
+      const float* x = t64_;
+      float* y = t68_;
       for (int i22 = 0; i22 < 8; ++i22) {
         for (int i23 = 0; i23 < 3600; ++i23) {
           y[i22 * 3600 + i23] = x[i22 + i23 * 8];
         }
       }
     }
-    // /MatMul (MatMul): t67_[1 8 60 60], t34_[60 8] -> t68_[1 8 60 8]
+    // /MatMul (MatMul): t68_[1 8 60 60], t35_[60 8] -> t69_[1 8 60 8]
     {
       for (int i24 = 0; i24 < 8; ++i24) {
         for (int i = 0; i < 60; ++i) {
           int nzp[60];
           float nzx[60];
           int nz = 0;
-          for (int p = 0; p < 60; ++p) { const float x = t67_[i24 * 3600 + i * 60 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-          float* ci = t68_ + i24 * 480 + i * 8;
+          for (int p = 0; p < 60; ++p) { const float x = t68_[i24 * 3600 + i * 60 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+          float* ci = t69_ + i24 * 480 + i * 8;
           {
             jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
             for (int t = 0; t < nz; ++t) {
               const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-              const jgym_v4* r = t34_v4_ + (0) / 4 + nzp[t] * 2 + 0;
+              const jgym_v4* r = t35_v4_ + (0) / 4 + nzp[t] * 2 + 0;
               a0 += xv * r[0]; a1 += xv * r[1];
             }
             for (int q = 0; q < 4; ++q) {
@@ -848,10 +1182,10 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Transpose_1 (Transpose): t68_[1 8 60 8] -> t69_[1 8 8 60]
+    // /Transpose_1 (Transpose): t69_[1 8 60 8] -> t70_[1 8 8 60]
     {
-      const float* x = t68_;
-      float* y = t69_;
+      const float* x = t69_;
+      float* y = t70_;
       for (int i25 = 0; i25 < 8; ++i25) {
         for (int i26 = 0; i26 < 8; ++i26) {
           for (int i27 = 0; i27 < 60; ++i27) {
@@ -860,20 +1194,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /MatMul_1 (MatMul): t69_[1 8 8 60], t15_[60 8] -> t70_[1 8 8 8]
+    // /MatMul_1 (MatMul): t70_[1 8 8 60], t16_[60 8] -> t71_[1 8 8 8]
     {
       for (int i28 = 0; i28 < 8; ++i28) {
         for (int i = 0; i < 8; ++i) {
           int nzp[60];
           float nzx[60];
           int nz = 0;
-          for (int p = 0; p < 60; ++p) { const float x = t69_[i28 * 480 + i * 60 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-          float* ci = t70_ + i28 * 64 + i * 8;
+          for (int p = 0; p < 60; ++p) { const float x = t70_[i28 * 480 + i * 60 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+          float* ci = t71_ + i28 * 64 + i * 8;
           {
             jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
             for (int t = 0; t < nz; ++t) {
               const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-              const jgym_v4* r = t15_v4_ + (0) / 4 + nzp[t] * 2 + 0;
+              const jgym_v4* r = t16_v4_ + (0) / 4 + nzp[t] * 2 + 0;
               a0 += xv * r[0]; a1 += xv * r[1];
             }
             for (int q = 0; q < 4; ++q) {
@@ -884,10 +1218,10 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Transpose_2 (Transpose): t70_[1 8 8 8] -> t71_[1 8 8 8]
+    // /Transpose_2 (Transpose): t71_[1 8 8 8] -> t72_[1 8 8 8]
     {
-      const float* x = t70_;
-      float* y = t71_;
+      const float* x = t71_;
+      float* y = t72_;
       for (int i29 = 0; i29 < 8; ++i29) {
         for (int i30 = 0; i30 < 8; ++i30) {
           for (int i31 = 0; i31 < 8; ++i31) {
@@ -896,74 +1230,74 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Reshape_1 (Reshape): t71_[1 8 8 8] viewed as [1 64 8]
-    // /Relu_1 (Relu): t71_[1 64 8] -> t74_[1 64 8]
+    // /Reshape_1 (Reshape): t72_[1 8 8 8] viewed as [1 64 8]
+    // /Relu_1 (Relu): t72_[1 64 8] -> t75_[1 64 8]
     {
-      const float* x = t71_;
-      float* y = t74_;
+      const float* x = t72_;
+      float* y = t75_;
       for (int i = 0; i < 512; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Cast_1 (Cast): in_units_[1 100 10] -> t75_[1 100 10]
+    // /Cast_1 (Cast): in_units_[1 100 10] -> t76_[1 100 10]
     {
       const long long* x = in_units_;
-      float* y = t75_;
+      float* y = t76_;
       for (int i = 0; i < 1000; ++i) y[i] = (float)x[i];
     }
-    // /MatMul_2 (MatMul): t75_[1 100 10], t9_[10 1] -> t76_[1 100 1]
+    // /MatMul_2 (MatMul): t76_[1 100 10], t10_[10 1] -> t77_[1 100 1]
     {
       for (int i = 0; i < 100; ++i) {
         float acc[1];
         for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
         for (int p = 0; p < 10; ++p) {
-          const float x = t75_[0 + i * 10 + p];
-          const float* r = t9_ + 0 + p * 1;
-          for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
-        }
-        for (int j = 0; j < 1; ++j) t76_[0 + i * 1 + j] = acc[j];
-      }
-    }
-    // /Cast_2 (Cast): t76_[1 100 1] -> t77_[1 100 1]
-    {
-      const float* x = t76_;
-      long long* y = t77_;
-      for (int i = 0; i < 100; ++i) y[i] = (long long)x[i];
-    }
-    // /MatMul_3 (MatMul): t75_[1 100 10], t10_[10 1] -> t78_[1 100 1]
-    {
-      for (int i = 0; i < 100; ++i) {
-        float acc[1];
-        for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
-        for (int p = 0; p < 10; ++p) {
-          const float x = t75_[0 + i * 10 + p];
+          const float x = t76_[0 + i * 10 + p];
           const float* r = t10_ + 0 + p * 1;
           for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
         }
-        for (int j = 0; j < 1; ++j) t78_[0 + i * 1 + j] = acc[j];
+        for (int j = 0; j < 1; ++j) t77_[0 + i * 1 + j] = acc[j];
       }
     }
-    // /Cast_3 (Cast): t78_[1 100 1] -> t79_[1 100 1]
+    // /Cast_2 (Cast): t77_[1 100 1] -> t78_[1 100 1]
     {
-      const float* x = t78_;
-      long long* y = t79_;
+      const float* x = t77_;
+      long long* y = t78_;
       for (int i = 0; i < 100; ++i) y[i] = (long long)x[i];
     }
-    // /Mul (Mul): t75_[1 100 10], t7_[10] -> t80_[1 100 10]
+    // /MatMul_3 (MatMul): t76_[1 100 10], t11_[10 1] -> t79_[1 100 1]
     {
-      const float* a = t75_;
-      const float* b = t7_;
-      float* y = t80_;
+      for (int i = 0; i < 100; ++i) {
+        float acc[1];
+        for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
+        for (int p = 0; p < 10; ++p) {
+          const float x = t76_[0 + i * 10 + p];
+          const float* r = t11_ + 0 + p * 1;
+          for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
+        }
+        for (int j = 0; j < 1; ++j) t79_[0 + i * 1 + j] = acc[j];
+      }
+    }
+    // /Cast_3 (Cast): t79_[1 100 1] -> t80_[1 100 1]
+    {
+      const float* x = t79_;
+      long long* y = t80_;
+      for (int i = 0; i < 100; ++i) y[i] = (long long)x[i];
+    }
+    // /Mul (Mul): t76_[1 100 10], t8_[10] -> t81_[1 100 10]
+    {
+      const float* a = t76_;
+      const float* b = t8_;
+      float* y = t81_;
       for (int i32 = 0; i32 < 100; ++i32) {
         for (int i33 = 0; i33 < 10; ++i33) {
           y[i32 * 10 + i33] = a[i32 * 10 + i33] * b[i33];
         }
       }
     }
-    // /ReduceMean (ReduceMean): t74_[1 64 8] -> t81_[1 8]
+    // /ReduceMean (ReduceMean): t75_[1 64 8] -> t82_[1 8]
     {
       // Sums in double, in the order of the input, as the interpreter.
-      const float* x = t74_;
-      double* s = t81_sum_;
-      float* y = t81_;
+      const float* x = t75_;
+      double* s = t82_sum_;
+      float* y = t82_;
       for (int i = 0; i < 8; ++i) s[i] = 0;
       for (int i34 = 0; i34 < 64; ++i34) {
         for (int i35 = 0; i35 < 8; ++i35) {
@@ -972,11 +1306,11 @@ struct PLAYER_NAME : public Player {
       }
       for (int i = 0; i < 8; ++i) y[i] = (float)(s[i] / 64.0);
     }
-    // /Concat_1 (Concat): t81_[1 8], in_globals_[1 24] -> t82_[1 32]
+    // /Concat_1 (Concat): t82_[1 8], in_globals_[1 24] -> t83_[1 32]
     {
-      float* y = t82_;
+      float* y = t83_;
       {
-        const float* x = t81_;
+        const float* x = t82_;
         for (int i36 = 0; i36 < 8; ++i36) {
           y[i36] = x[i36];
         }
@@ -988,220 +1322,14 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /glob_in/MatMul (MatMul): t82_[1 32], t27_[32 64] -> t83_[1 64]
+    // /glob_in/MatMul (MatMul): t83_[1 32], t28_[32 64] -> t84_[1 64]
     {
       for (int i = 0; i < 1; ++i) {
         int nzp[32];
         float nzx[32];
         int nz = 0;
-        for (int p = 0; p < 32; ++p) { const float x = t82_[0 + i * 32 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t83_ + 0 + i * 64;
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int t = 0; t < nz; ++t) {
-            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-            const jgym_v4* r = t27_v4_ + (0) / 4 + nzp[t] * 16 + 0;
-            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
-            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[0 + q] = a0[q];
-            ci[4 + q] = a1[q];
-            ci[8 + q] = a2[q];
-            ci[12 + q] = a3[q];
-            ci[16 + q] = a4[q];
-            ci[20 + q] = a5[q];
-            ci[24 + q] = a6[q];
-            ci[28 + q] = a7[q];
-          }
-        }
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int t = 0; t < nz; ++t) {
-            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-            const jgym_v4* r = t27_v4_ + (0) / 4 + nzp[t] * 16 + 8;
-            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
-            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[32 + q] = a0[q];
-            ci[36 + q] = a1[q];
-            ci[40 + q] = a2[q];
-            ci[44 + q] = a3[q];
-            ci[48 + q] = a4[q];
-            ci[52 + q] = a5[q];
-            ci[56 + q] = a6[q];
-            ci[60 + q] = a7[q];
-          }
-        }
-      }
-    }
-    // /Slice (Slice): t75_[1 100 10], t85_[1], t86_[1], t84_[1], t87_[1] -> t88_[1 100 1]
-    {
-      const float* x = t75_;
-      float* y = t88_;
-      for (int i38 = 0; i38 < 100; ++i38) {
-        y[i38] = x[i38 * 10];
-      }
-    }
-    // /Gather_10 (Gather): t12_[256 5], t77_[1 100 1] -> t89_[1 100 1 5]
-    {
-      const float* x = t12_;
-      const long long* ix = t77_;
-      float* y = t89_;
-      for (int q = 0; q < 100; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i39 = 0; i39 < 5; ++i39) {
-          y[q * 5 + i39] = x[i39 + k * 5];
-        }
-      }
-    }
-    // /Reshape_2 (Reshape): t89_[1 100 1 5] viewed as [1 100 5 1]
-    // /Gather_11 (Gather): t14_[256 5], t79_[1 100 1] -> t92_[1 100 1 5]
-    {
-      const float* x = t14_;
-      const long long* ix = t79_;
-      float* y = t92_;
-      for (int q = 0; q < 100; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i40 = 0; i40 < 5; ++i40) {
-          y[q * 5 + i40] = x[i40 + k * 5];
-        }
-      }
-    }
-    // /Gather_12 (Gather): t13_[256 5], t77_[1 100 1] -> t93_[1 100 1 5]
-    {
-      const float* x = t13_;
-      const long long* ix = t77_;
-      float* y = t93_;
-      for (int q = 0; q < 100; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i41 = 0; i41 < 5; ++i41) {
-          y[q * 5 + i41] = x[i41 + k * 5];
-        }
-      }
-    }
-    // /Reshape_3 (Reshape): t93_[1 100 1 5] viewed as [1 100 5 1]
-    // /Gather_13 (Gather): t35_[256 5], t79_[1 100 1] -> t96_[1 100 1 5]
-    {
-      const float* x = t35_;
-      const long long* ix = t79_;
-      float* y = t96_;
-      for (int q = 0; q < 100; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i42 = 0; i42 < 5; ++i42) {
-          y[q * 5 + i42] = x[i42 + k * 5];
-        }
-      }
-    }
-    // /Mul_1 (Mul): t93_[1 100 5 1], t96_[1 100 1 5] -> t97_[1 100 5 5]
-    {
-      const float* a = t93_;
-      const float* b = t96_;
-      float* y = t97_;
-      for (int i43 = 0; i43 < 100; ++i43) {
-        for (int i44 = 0; i44 < 5; ++i44) {
-          for (int i45 = 0; i45 < 5; ++i45) {
-            y[i43 * 25 + i44 * 5 + i45] = a[i43 * 5 + i44] * b[i43 * 5 + i45];
-          }
-        }
-      }
-    }
-    // /Add_4 (Add): t89_[1 100 5 1], t92_[1 100 1 5] -> t98_[1 100 5 5]
-    {
-      const float* a = t89_;
-      const float* b = t92_;
-      float* y = t98_;
-      for (int i46 = 0; i46 < 100; ++i46) {
-        for (int i47 = 0; i47 < 5; ++i47) {
-          for (int i48 = 0; i48 < 5; ++i48) {
-            y[i46 * 25 + i47 * 5 + i48] = a[i46 * 5 + i47] + b[i46 * 5 + i48];
-          }
-        }
-      }
-    }
-    // /Reshape_4 (Reshape): t98_[1 100 5 5] viewed as [1 2500 1]
-    // /MatMul_4 (MatMul): t98_[1 2500 1], t11_[1 8] -> t101_[1 2500 8]
-    {
-      for (int i = 0; i < 2500; ++i) {
-        float* ci = t101_ + 0 + i * 8;
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int p = 0; p < 1; ++p) {
-            const float x = t98_[0 + i * 1 + p];
-            if (x == 0.0f) continue;
-            const jgym_v4 xv = {x, x, x, x};
-            const jgym_v4* r = t11_v4_ + (0) / 4 + p * 2 + 0;
-            a0 += xv * r[0]; a1 += xv * r[1];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[0 + q] = a0[q];
-            ci[4 + q] = a1[q];
-          }
-        }
-      }
-    }
-    // /Cast_4 (Cast): t101_[1 2500 8] -> t102_[1 2500 8]
-    {
-      const float* x = t101_;
-      long long* y = t102_;
-      for (int i = 0; i < 20000; ++i) y[i] = (long long)x[i];
-    }
-    // /GatherElements (GatherElements): t64_[1 3600 8], t102_[1 2500 8] -> t103_[1 2500 8]
-    {
-      const float* x = t64_;
-      const long long* ix = t102_;
-      float* y = t103_;
-      for (int i49 = 0; i49 < 2500; ++i49) {
-        for (int i50 = 0; i50 < 8; ++i50) {
-          long long v = ix[i49 * 8 + i50];
-          if (v < 0) v += 3600;
-          if (v < 0 || v >= 3600) return false;
-          y[i49 * 8 + i50] = x[i50 + v * 8];
-        }
-      }
-    }
-    // /Reshape_5 (Reshape): t103_[1 2500 8] viewed as [1 100 25 8]
-    // /Reshape_6 (Reshape): t97_[1 100 5 5] viewed as [1 100 25 1]
-    // /Mul_2 (Mul): t103_[1 100 25 8], t97_[1 100 25 1] -> t108_[1 100 25 8]
-    {
-      const float* a = t103_;
-      const float* b = t97_;
-      float* y = t108_;
-      for (int i51 = 0; i51 < 2500; ++i51) {
-        for (int i52 = 0; i52 < 8; ++i52) {
-          y[i51 * 8 + i52] = a[i51 * 8 + i52] * b[i51];
-        }
-      }
-    }
-    // /Reshape_7 (Reshape): t108_[1 100 25 8] viewed as [1 100 200]
-    // /Mul_3 (Mul): t108_[1 100 200], t88_[1 100 1] -> t111_[1 100 200]
-    {
-      const float* a = t108_;
-      const float* b = t88_;
-      float* y = t111_;
-      for (int i53 = 0; i53 < 100; ++i53) {
-        for (int i54 = 0; i54 < 200; ++i54) {
-          y[i53 * 200 + i54] = a[i53 * 200 + i54] * b[i53];
-        }
-      }
-    }
-    // /near_in/MatMul (MatMul): t111_[1 100 200], t28_[200 64] -> t112_[1 100 64]
-    {
-      for (int i = 0; i < 100; ++i) {
-        int nzp[200];
-        float nzx[200];
-        int nz = 0;
-        for (int p = 0; p < 200; ++p) { const float x = t111_[0 + i * 200 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t112_ + 0 + i * 64;
+        for (int p = 0; p < 32; ++p) { const float x = t83_[0 + i * 32 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t84_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1242,113 +1370,110 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /near_in/Add (Add): t23_[64], t112_[1 100 64] -> t113_[1 100 64]
+    // /Slice (Slice): t76_[1 100 10], t86_[1], t87_[1], t85_[1], t88_[1] -> t89_[1 100 1]
     {
-      const float* a = t23_;
-      const float* b = t112_;
-      float* y = t113_;
-      for (int i55 = 0; i55 < 100; ++i55) {
-        for (int i56 = 0; i56 < 64; ++i56) {
-          y[i55 * 64 + i56] = a[i56] + b[i55 * 64 + i56];
-        }
+      const float* x = t76_;
+      float* y = t89_;
+      for (int i38 = 0; i38 < 100; ++i38) {
+        y[i38] = x[i38 * 10];
       }
     }
-    // /Gather_14 (Gather): t16_[256 3], t77_[1 100 1] -> t114_[1 100 1 3]
+    // /Gather_10 (Gather): t13_[256 5], t78_[1 100 1] -> t90_[1 100 1 5]
     {
-      const float* x = t16_;
-      const long long* ix = t77_;
-      float* y = t114_;
+      const float* x = t13_;
+      const long long* ix = t78_;
+      float* y = t90_;
       for (int q = 0; q < 100; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i57 = 0; i57 < 3; ++i57) {
-          y[q * 3 + i57] = x[i57 + k * 3];
+        for (int i39 = 0; i39 < 5; ++i39) {
+          y[q * 5 + i39] = x[i39 + k * 5];
         }
       }
     }
-    // /Reshape_8 (Reshape): t114_[1 100 1 3] viewed as [1 100 3 1]
-    // /Gather_15 (Gather): t18_[256 3], t79_[1 100 1] -> t117_[1 100 1 3]
+    // /Reshape_2 (Reshape): t90_[1 100 1 5] viewed as [1 100 5 1]
+    // /Gather_11 (Gather): t15_[256 5], t80_[1 100 1] -> t93_[1 100 1 5]
     {
-      const float* x = t18_;
-      const long long* ix = t79_;
-      float* y = t117_;
+      const float* x = t15_;
+      const long long* ix = t80_;
+      float* y = t93_;
       for (int q = 0; q < 100; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i58 = 0; i58 < 3; ++i58) {
-          y[q * 3 + i58] = x[i58 + k * 3];
+        for (int i40 = 0; i40 < 5; ++i40) {
+          y[q * 5 + i40] = x[i40 + k * 5];
         }
       }
     }
-    // /Gather_16 (Gather): t17_[256 3], t77_[1 100 1] -> t118_[1 100 1 3]
+    // /Gather_12 (Gather): t14_[256 5], t78_[1 100 1] -> t94_[1 100 1 5]
     {
-      const float* x = t17_;
-      const long long* ix = t77_;
-      float* y = t118_;
+      const float* x = t14_;
+      const long long* ix = t78_;
+      float* y = t94_;
       for (int q = 0; q < 100; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i59 = 0; i59 < 3; ++i59) {
-          y[q * 3 + i59] = x[i59 + k * 3];
+        for (int i41 = 0; i41 < 5; ++i41) {
+          y[q * 5 + i41] = x[i41 + k * 5];
         }
       }
     }
-    // /Reshape_9 (Reshape): t118_[1 100 1 3] viewed as [1 100 3 1]
-    // /Gather_17 (Gather): t33_[256 3], t79_[1 100 1] -> t121_[1 100 1 3]
+    // /Reshape_3 (Reshape): t94_[1 100 1 5] viewed as [1 100 5 1]
+    // /Gather_13 (Gather): t36_[256 5], t80_[1 100 1] -> t97_[1 100 1 5]
     {
-      const float* x = t33_;
-      const long long* ix = t79_;
-      float* y = t121_;
+      const float* x = t36_;
+      const long long* ix = t80_;
+      float* y = t97_;
       for (int q = 0; q < 100; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i60 = 0; i60 < 3; ++i60) {
-          y[q * 3 + i60] = x[i60 + k * 3];
+        for (int i42 = 0; i42 < 5; ++i42) {
+          y[q * 5 + i42] = x[i42 + k * 5];
         }
       }
     }
-    // /Mul_4 (Mul): t118_[1 100 3 1], t121_[1 100 1 3] -> t122_[1 100 3 3]
+    // /Mul_1 (Mul): t94_[1 100 5 1], t97_[1 100 1 5] -> t98_[1 100 5 5]
     {
-      const float* a = t118_;
-      const float* b = t121_;
-      float* y = t122_;
-      for (int i61 = 0; i61 < 100; ++i61) {
-        for (int i62 = 0; i62 < 3; ++i62) {
-          for (int i63 = 0; i63 < 3; ++i63) {
-            y[i61 * 9 + i62 * 3 + i63] = a[i61 * 3 + i62] * b[i61 * 3 + i63];
+      const float* a = t94_;
+      const float* b = t97_;
+      float* y = t98_;
+      for (int i43 = 0; i43 < 100; ++i43) {
+        for (int i44 = 0; i44 < 5; ++i44) {
+          for (int i45 = 0; i45 < 5; ++i45) {
+            y[i43 * 25 + i44 * 5 + i45] = a[i43 * 5 + i44] * b[i43 * 5 + i45];
           }
         }
       }
     }
-    // /Add_5 (Add): t114_[1 100 3 1], t117_[1 100 1 3] -> t123_[1 100 3 3]
+    // /Add_4 (Add): t90_[1 100 5 1], t93_[1 100 1 5] -> t99_[1 100 5 5]
     {
-      const float* a = t114_;
-      const float* b = t117_;
-      float* y = t123_;
-      for (int i64 = 0; i64 < 100; ++i64) {
-        for (int i65 = 0; i65 < 3; ++i65) {
-          for (int i66 = 0; i66 < 3; ++i66) {
-            y[i64 * 9 + i65 * 3 + i66] = a[i64 * 3 + i65] + b[i64 * 3 + i66];
+      const float* a = t90_;
+      const float* b = t93_;
+      float* y = t99_;
+      for (int i46 = 0; i46 < 100; ++i46) {
+        for (int i47 = 0; i47 < 5; ++i47) {
+          for (int i48 = 0; i48 < 5; ++i48) {
+            y[i46 * 25 + i47 * 5 + i48] = a[i46 * 5 + i47] + b[i46 * 5 + i48];
           }
         }
       }
     }
-    // /Reshape_10 (Reshape): t123_[1 100 3 3] viewed as [1 900 1]
-    // /MatMul_5 (MatMul): t123_[1 900 1], t11_[1 8] -> t126_[1 900 8]
+    // /Reshape_4 (Reshape): t99_[1 100 5 5] viewed as [1 2500 1]
+    // /MatMul_4 (MatMul): t99_[1 2500 1], t12_[1 8] -> t102_[1 2500 8]
     {
-      for (int i = 0; i < 900; ++i) {
-        float* ci = t126_ + 0 + i * 8;
+      for (int i = 0; i < 2500; ++i) {
+        float* ci = t102_ + 0 + i * 8;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int p = 0; p < 1; ++p) {
-            const float x = t123_[0 + i * 1 + p];
+            const float x = t99_[0 + i * 1 + p];
             if (x == 0.0f) continue;
             const jgym_v4 xv = {x, x, x, x};
-            const jgym_v4* r = t11_v4_ + (0) / 4 + p * 2 + 0;
+            const jgym_v4* r = t12_v4_ + (0) / 4 + p * 2 + 0;
             a0 += xv * r[0]; a1 += xv * r[1];
           }
           for (int q = 0; q < 4; ++q) {
@@ -1358,59 +1483,59 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Cast_5 (Cast): t126_[1 900 8] -> t127_[1 900 8]
+    // /Cast_4 (Cast): t102_[1 2500 8] -> t103_[1 2500 8]
     {
-      const float* x = t126_;
-      long long* y = t127_;
-      for (int i = 0; i < 7200; ++i) y[i] = (long long)x[i];
+      const float* x = t102_;
+      long long* y = t103_;
+      for (int i = 0; i < 20000; ++i) y[i] = (long long)x[i];
     }
-    // /GatherElements_1 (GatherElements): t74_[1 64 8], t127_[1 900 8] -> t128_[1 900 8]
+    // /GatherElements (GatherElements): t65_[1 3600 8], t103_[1 2500 8] -> t104_[1 2500 8]
     {
-      const float* x = t74_;
-      const long long* ix = t127_;
-      float* y = t128_;
-      for (int i67 = 0; i67 < 900; ++i67) {
-        for (int i68 = 0; i68 < 8; ++i68) {
-          long long v = ix[i67 * 8 + i68];
-          if (v < 0) v += 64;
-          if (v < 0 || v >= 64) return false;
-          y[i67 * 8 + i68] = x[i68 + v * 8];
+      const float* x = t65_;
+      const long long* ix = t103_;
+      float* y = t104_;
+      for (int i49 = 0; i49 < 2500; ++i49) {
+        for (int i50 = 0; i50 < 8; ++i50) {
+          long long v = ix[i49 * 8 + i50];
+          if (v < 0) v += 3600;
+          if (v < 0 || v >= 3600) return false;
+          y[i49 * 8 + i50] = x[i50 + v * 8];
         }
       }
     }
-    // /Reshape_11 (Reshape): t128_[1 900 8] viewed as [1 100 9 8]
-    // /Reshape_12 (Reshape): t122_[1 100 3 3] viewed as [1 100 9 1]
-    // /Mul_5 (Mul): t128_[1 100 9 8], t122_[1 100 9 1] -> t133_[1 100 9 8]
+    // /Reshape_5 (Reshape): t104_[1 2500 8] viewed as [1 100 25 8]
+    // /Reshape_6 (Reshape): t98_[1 100 5 5] viewed as [1 100 25 1]
+    // /Mul_2 (Mul): t104_[1 100 25 8], t98_[1 100 25 1] -> t109_[1 100 25 8]
     {
-      const float* a = t128_;
-      const float* b = t122_;
-      float* y = t133_;
-      for (int i69 = 0; i69 < 900; ++i69) {
-        for (int i70 = 0; i70 < 8; ++i70) {
-          y[i69 * 8 + i70] = a[i69 * 8 + i70] * b[i69];
+      const float* a = t104_;
+      const float* b = t98_;
+      float* y = t109_;
+      for (int i51 = 0; i51 < 2500; ++i51) {
+        for (int i52 = 0; i52 < 8; ++i52) {
+          y[i51 * 8 + i52] = a[i51 * 8 + i52] * b[i51];
         }
       }
     }
-    // /Reshape_13 (Reshape): t133_[1 100 9 8] viewed as [1 100 72]
-    // /Mul_6 (Mul): t133_[1 100 72], t88_[1 100 1] -> t136_[1 100 72]
+    // /Reshape_7 (Reshape): t109_[1 100 25 8] viewed as [1 100 200]
+    // /Mul_3 (Mul): t109_[1 100 200], t89_[1 100 1] -> t112_[1 100 200]
     {
-      const float* a = t133_;
-      const float* b = t88_;
-      float* y = t136_;
-      for (int i71 = 0; i71 < 100; ++i71) {
-        for (int i72 = 0; i72 < 72; ++i72) {
-          y[i71 * 72 + i72] = a[i71 * 72 + i72] * b[i71];
+      const float* a = t109_;
+      const float* b = t89_;
+      float* y = t112_;
+      for (int i53 = 0; i53 < 100; ++i53) {
+        for (int i54 = 0; i54 < 200; ++i54) {
+          y[i53 * 200 + i54] = a[i53 * 200 + i54] * b[i53];
         }
       }
     }
-    // /far_in/MatMul (MatMul): t136_[1 100 72], t29_[72 64] -> t137_[1 100 64]
+    // /near_in/MatMul (MatMul): t112_[1 100 200], t29_[200 64] -> t113_[1 100 64]
     {
       for (int i = 0; i < 100; ++i) {
-        int nzp[72];
-        float nzx[72];
+        int nzp[200];
+        float nzx[200];
         int nz = 0;
-        for (int p = 0; p < 72; ++p) { const float x = t136_[0 + i * 72 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t137_ + 0 + i * 64;
+        for (int p = 0; p < 200; ++p) { const float x = t112_[0 + i * 200 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t113_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1451,35 +1576,175 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_6 (Add): t113_[1 100 64], t137_[1 100 64] -> t138_[1 100 64]
+    // /near_in/Add (Add): t24_[64], t113_[1 100 64] -> t114_[1 100 64]
     {
-      const float* a = t113_;
-      const float* b = t137_;
-      float* y = t138_;
-      for (int i73 = 0; i73 < 6400; ++i73) {
-        y[i73] = a[i73] + b[i73];
+      const float* a = t24_;
+      const float* b = t113_;
+      float* y = t114_;
+      for (int i55 = 0; i55 < 100; ++i55) {
+        for (int i56 = 0; i56 < 64; ++i56) {
+          y[i55 * 64 + i56] = a[i56] + b[i55 * 64 + i56];
+        }
       }
     }
-    // /Concat_2 (Concat): t80_[1 100 10] -> t139_[1 100 10]
+    // /Gather_14 (Gather): t17_[256 3], t78_[1 100 1] -> t115_[1 100 1 3]
     {
-      float* y = t139_;
-      {
-        const float* x = t80_;
-        for (int i74 = 0; i74 < 100; ++i74) {
-          for (int i75 = 0; i75 < 10; ++i75) {
-            y[i74 * 10 + i75] = x[i74 * 10 + i75];
+      const float* x = t17_;
+      const long long* ix = t78_;
+      float* y = t115_;
+      for (int q = 0; q < 100; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i57 = 0; i57 < 3; ++i57) {
+          y[q * 3 + i57] = x[i57 + k * 3];
+        }
+      }
+    }
+    // /Reshape_8 (Reshape): t115_[1 100 1 3] viewed as [1 100 3 1]
+    // /Gather_15 (Gather): t19_[256 3], t80_[1 100 1] -> t118_[1 100 1 3]
+    {
+      const float* x = t19_;
+      const long long* ix = t80_;
+      float* y = t118_;
+      for (int q = 0; q < 100; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i58 = 0; i58 < 3; ++i58) {
+          y[q * 3 + i58] = x[i58 + k * 3];
+        }
+      }
+    }
+    // /Gather_16 (Gather): t18_[256 3], t78_[1 100 1] -> t119_[1 100 1 3]
+    {
+      const float* x = t18_;
+      const long long* ix = t78_;
+      float* y = t119_;
+      for (int q = 0; q < 100; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i59 = 0; i59 < 3; ++i59) {
+          y[q * 3 + i59] = x[i59 + k * 3];
+        }
+      }
+    }
+    // /Reshape_9 (Reshape): t119_[1 100 1 3] viewed as [1 100 3 1]
+    // /Gather_17 (Gather): t34_[256 3], t80_[1 100 1] -> t122_[1 100 1 3]
+    {
+      const float* x = t34_;
+      const long long* ix = t80_;
+      float* y = t122_;
+      for (int q = 0; q < 100; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i60 = 0; i60 < 3; ++i60) {
+          y[q * 3 + i60] = x[i60 + k * 3];
+        }
+      }
+    }
+    // /Mul_4 (Mul): t119_[1 100 3 1], t122_[1 100 1 3] -> t123_[1 100 3 3]
+    {
+      const float* a = t119_;
+      const float* b = t122_;
+      float* y = t123_;
+      for (int i61 = 0; i61 < 100; ++i61) {
+        for (int i62 = 0; i62 < 3; ++i62) {
+          for (int i63 = 0; i63 < 3; ++i63) {
+            y[i61 * 9 + i62 * 3 + i63] = a[i61 * 3 + i62] * b[i61 * 3 + i63];
           }
         }
       }
     }
-    // /unit_in/MatMul (MatMul): t139_[1 100 10], t30_[10 64] -> t140_[1 100 64]
+    // /Add_5 (Add): t115_[1 100 3 1], t118_[1 100 1 3] -> t124_[1 100 3 3]
+    {
+      const float* a = t115_;
+      const float* b = t118_;
+      float* y = t124_;
+      for (int i64 = 0; i64 < 100; ++i64) {
+        for (int i65 = 0; i65 < 3; ++i65) {
+          for (int i66 = 0; i66 < 3; ++i66) {
+            y[i64 * 9 + i65 * 3 + i66] = a[i64 * 3 + i65] + b[i64 * 3 + i66];
+          }
+        }
+      }
+    }
+    // /Reshape_10 (Reshape): t124_[1 100 3 3] viewed as [1 900 1]
+    // /MatMul_5 (MatMul): t124_[1 900 1], t12_[1 8] -> t127_[1 900 8]
+    {
+      for (int i = 0; i < 900; ++i) {
+        float* ci = t127_ + 0 + i * 8;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int p = 0; p < 1; ++p) {
+            const float x = t124_[0 + i * 1 + p];
+            if (x == 0.0f) continue;
+            const jgym_v4 xv = {x, x, x, x};
+            const jgym_v4* r = t12_v4_ + (0) / 4 + p * 2 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+          }
+        }
+      }
+    }
+    // /Cast_5 (Cast): t127_[1 900 8] -> t128_[1 900 8]
+    {
+      const float* x = t127_;
+      long long* y = t128_;
+      for (int i = 0; i < 7200; ++i) y[i] = (long long)x[i];
+    }
+    // /GatherElements_1 (GatherElements): t75_[1 64 8], t128_[1 900 8] -> t129_[1 900 8]
+    {
+      const float* x = t75_;
+      const long long* ix = t128_;
+      float* y = t129_;
+      for (int i67 = 0; i67 < 900; ++i67) {
+        for (int i68 = 0; i68 < 8; ++i68) {
+          long long v = ix[i67 * 8 + i68];
+          if (v < 0) v += 64;
+          if (v < 0 || v >= 64) return false;
+          y[i67 * 8 + i68] = x[i68 + v * 8];
+        }
+      }
+    }
+    // /Reshape_11 (Reshape): t129_[1 900 8] viewed as [1 100 9 8]
+    // /Reshape_12 (Reshape): t123_[1 100 3 3] viewed as [1 100 9 1]
+    // /Mul_5 (Mul): t129_[1 100 9 8], t123_[1 100 9 1] -> t134_[1 100 9 8]
+    {
+      const float* a = t129_;
+      const float* b = t123_;
+      float* y = t134_;
+      for (int i69 = 0; i69 < 900; ++i69) {
+        for (int i70 = 0; i70 < 8; ++i70) {
+          y[i69 * 8 + i70] = a[i69 * 8 + i70] * b[i69];
+        }
+      }
+    }
+    // /Reshape_13 (Reshape): t134_[1 100 9 8] viewed as [1 100 72]
+    // /Mul_6 (Mul): t134_[1 100 72], t89_[1 100 1] -> t137_[1 100 72]
+    {
+      const float* a = t134_;
+      const float* b = t89_;
+      float* y = t137_;
+      for (int i71 = 0; i71 < 100; ++i71) {
+        for (int i72 = 0; i72 < 72; ++i72) {
+          y[i71 * 72 + i72] = a[i71 * 72 + i72] * b[i71];
+        }
+      }
+    }
+    // /far_in/MatMul (MatMul): t137_[1 100 72], t30_[72 64] -> t138_[1 100 64]
     {
       for (int i = 0; i < 100; ++i) {
-        int nzp[10];
-        float nzx[10];
+        int nzp[72];
+        float nzx[72];
         int nz = 0;
-        for (int p = 0; p < 10; ++p) { const float x = t139_[0 + i * 10 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t140_ + 0 + i * 64;
+        for (int p = 0; p < 72; ++p) { const float x = t137_[0 + i * 72 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t138_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1520,52 +1785,35 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_7 (Add): t138_[1 100 64], t140_[1 100 64] -> t141_[1 100 64]
+    // /Add_6 (Add): t114_[1 100 64], t138_[1 100 64] -> t139_[1 100 64]
     {
-      const float* a = t138_;
-      const float* b = t140_;
-      float* y = t141_;
-      for (int i76 = 0; i76 < 6400; ++i76) {
-        y[i76] = a[i76] + b[i76];
+      const float* a = t114_;
+      const float* b = t138_;
+      float* y = t139_;
+      for (int i73 = 0; i73 < 6400; ++i73) {
+        y[i73] = a[i73] + b[i73];
       }
     }
-    // /Unsqueeze (Unsqueeze): t83_[1 64] viewed as [1 1 64]
-    // /Add_8 (Add): t141_[1 100 64], t83_[1 1 64] -> t144_[1 100 64]
+    // /Concat_2 (Concat): t81_[1 100 10] -> t140_[1 100 10]
     {
-      const float* a = t141_;
-      const float* b = t83_;
-      float* y = t144_;
-      for (int i77 = 0; i77 < 100; ++i77) {
-        for (int i78 = 0; i78 < 64; ++i78) {
-          y[i77 * 64 + i78] = a[i77 * 64 + i78] + b[i78];
+      float* y = t140_;
+      {
+        const float* x = t81_;
+        for (int i74 = 0; i74 < 100; ++i74) {
+          for (int i75 = 0; i75 < 10; ++i75) {
+            y[i74 * 10 + i75] = x[i74 * 10 + i75];
+          }
         }
       }
     }
-    // /Relu_2 (Relu): t144_[1 100 64] -> t145_[1 100 64]
-    {
-      const float* x = t144_;
-      float* y = t145_;
-      for (int i = 0; i < 6400; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
-    }
-    // /Mul_7 (Mul): t145_[1 100 64], t88_[1 100 1] -> t146_[1 100 64]
-    {
-      const float* a = t145_;
-      const float* b = t88_;
-      float* y = t146_;
-      for (int i79 = 0; i79 < 100; ++i79) {
-        for (int i80 = 0; i80 < 64; ++i80) {
-          y[i79 * 64 + i80] = a[i79 * 64 + i80] * b[i79];
-        }
-      }
-    }
-    // /mid/MatMul (MatMul): t146_[1 100 64], t31_[64 64] -> t147_[1 100 64]
+    // /unit_in/MatMul (MatMul): t140_[1 100 10], t31_[10 64] -> t141_[1 100 64]
     {
       for (int i = 0; i < 100; ++i) {
-        int nzp[64];
-        float nzx[64];
+        int nzp[10];
+        float nzx[10];
         int nz = 0;
-        for (int p = 0; p < 64; ++p) { const float x = t146_[0 + i * 64 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t147_ + 0 + i * 64;
+        for (int p = 0; p < 10; ++p) { const float x = t140_[0 + i * 10 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t141_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1606,64 +1854,150 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /mid/Add (Add): t24_[64], t147_[1 100 64] -> t148_[1 100 64]
+    // /Add_7 (Add): t139_[1 100 64], t141_[1 100 64] -> t142_[1 100 64]
     {
-      const float* a = t24_;
-      const float* b = t147_;
-      float* y = t148_;
+      const float* a = t139_;
+      const float* b = t141_;
+      float* y = t142_;
+      for (int i76 = 0; i76 < 6400; ++i76) {
+        y[i76] = a[i76] + b[i76];
+      }
+    }
+    // /Unsqueeze (Unsqueeze): t84_[1 64] viewed as [1 1 64]
+    // /Add_8 (Add): t142_[1 100 64], t84_[1 1 64] -> t145_[1 100 64]
+    {
+      const float* a = t142_;
+      const float* b = t84_;
+      float* y = t145_;
+      for (int i77 = 0; i77 < 100; ++i77) {
+        for (int i78 = 0; i78 < 64; ++i78) {
+          y[i77 * 64 + i78] = a[i77 * 64 + i78] + b[i78];
+        }
+      }
+    }
+    // /Relu_2 (Relu): t145_[1 100 64] -> t146_[1 100 64]
+    {
+      const float* x = t145_;
+      float* y = t146_;
+      for (int i = 0; i < 6400; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
+    }
+    // /Mul_7 (Mul): t146_[1 100 64], t89_[1 100 1] -> t147_[1 100 64]
+    {
+      const float* a = t146_;
+      const float* b = t89_;
+      float* y = t147_;
+      for (int i79 = 0; i79 < 100; ++i79) {
+        for (int i80 = 0; i80 < 64; ++i80) {
+          y[i79 * 64 + i80] = a[i79 * 64 + i80] * b[i79];
+        }
+      }
+    }
+    // /mid/MatMul (MatMul): t147_[1 100 64], t32_[64 64] -> t148_[1 100 64]
+    {
+      for (int i = 0; i < 100; ++i) {
+        int nzp[64];
+        float nzx[64];
+        int nz = 0;
+        for (int p = 0; p < 64; ++p) { const float x = t147_[0 + i * 64 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t148_ + 0 + i * 64;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t32_v4_ + (0) / 4 + nzp[t] * 16 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+            ci[8 + q] = a2[q];
+            ci[12 + q] = a3[q];
+            ci[16 + q] = a4[q];
+            ci[20 + q] = a5[q];
+            ci[24 + q] = a6[q];
+            ci[28 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t32_v4_ + (0) / 4 + nzp[t] * 16 + 8;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[32 + q] = a0[q];
+            ci[36 + q] = a1[q];
+            ci[40 + q] = a2[q];
+            ci[44 + q] = a3[q];
+            ci[48 + q] = a4[q];
+            ci[52 + q] = a5[q];
+            ci[56 + q] = a6[q];
+            ci[60 + q] = a7[q];
+          }
+        }
+      }
+    }
+    // /mid/Add (Add): t25_[64], t148_[1 100 64] -> t149_[1 100 64]
+    {
+      const float* a = t25_;
+      const float* b = t148_;
+      float* y = t149_;
       for (int i81 = 0; i81 < 100; ++i81) {
         for (int i82 = 0; i82 < 64; ++i82) {
           y[i81 * 64 + i82] = a[i82] + b[i81 * 64 + i82];
         }
       }
     }
-    // /Relu_3 (Relu): t148_[1 100 64] -> t149_[1 100 64]
+    // /Relu_3 (Relu): t149_[1 100 64] -> t150_[1 100 64]
     {
-      const float* x = t148_;
-      float* y = t149_;
+      const float* x = t149_;
+      float* y = t150_;
       for (int i = 0; i < 6400; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Mul_8 (Mul): t149_[1 100 64], t88_[1 100 1] -> t150_[1 100 64]
+    // /Mul_8 (Mul): t150_[1 100 64], t89_[1 100 1] -> t151_[1 100 64]
     {
-      const float* a = t149_;
-      const float* b = t88_;
-      float* y = t150_;
+      const float* a = t150_;
+      const float* b = t89_;
+      float* y = t151_;
       for (int i83 = 0; i83 < 100; ++i83) {
         for (int i84 = 0; i84 < 64; ++i84) {
           y[i83 * 64 + i84] = a[i83 * 64 + i84] * b[i83];
         }
       }
     }
-    // /unit_out/MatMul (MatMul): t150_[1 100 64], t32_[64 9] -> t151_[1 100 9]
+    // /unit_out/MatMul (MatMul): t151_[1 100 64], t33_[64 9] -> t152_[1 100 9]
     {
       for (int i = 0; i < 100; ++i) {
         float acc[9];
         for (int j = 0; j < 9; ++j) acc[j] = 0.0f;
         for (int p = 0; p < 64; ++p) {
-          const float x = t150_[0 + i * 64 + p];
-          const float* r = t32_ + 0 + p * 9;
+          const float x = t151_[0 + i * 64 + p];
+          const float* r = t33_ + 0 + p * 9;
           for (int j = 0; j < 9; ++j) acc[j] += x * r[j];
         }
-        for (int j = 0; j < 9; ++j) t151_[0 + i * 9 + j] = acc[j];
+        for (int j = 0; j < 9; ++j) t152_[0 + i * 9 + j] = acc[j];
       }
     }
-    // /unit_out/Add (Add): t25_[9], t151_[1 100 9] -> t152_[1 100 9]
+    // /unit_out/Add (Add): t26_[9], t152_[1 100 9] -> t153_[1 100 9]
     {
-      const float* a = t25_;
-      const float* b = t151_;
-      float* y = t152_;
+      const float* a = t26_;
+      const float* b = t152_;
+      float* y = t153_;
       for (int i85 = 0; i85 < 100; ++i85) {
         for (int i86 = 0; i86 < 9; ++i86) {
           y[i85 * 9 + i86] = a[i86] + b[i85 * 9 + i86];
         }
       }
     }
-    // /Where (Where): in_mask_[1 100 9], t152_[1 100 9], t8_[] -> t153_[1 100 9]
+    // /Where (Where): in_mask_[1 100 9], t153_[1 100 9], t9_[] -> t154_[1 100 9]
     {
       const unsigned char* c = in_mask_;
-      const float* a = t152_;
-      const float* b = t8_;
-      float* y = t153_;
+      const float* a = t153_;
+      const float* b = t9_;
+      float* y = t154_;
       for (int i87 = 0; i87 < 900; ++i87) {
         y[i87] = c[i87] ? a[i87] : b[0];
       }
@@ -1671,65 +2005,65 @@ struct PLAYER_NAME : public Player {
     return true;
   }
 
-  // t26_ as 8 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t26_v4_() {
-    const float* b = t26_;
-    for (int p = 0; p < 8; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t26_v4_[p * 2 + q] = v; }
-  }
-
-  // t34_ as 60 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t34_v4_() {
-    const float* b = t34_;
-    for (int p = 0; p < 60; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t34_v4_[p * 2 + q] = v; }
-  }
-
-  // t15_ as 60 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t15_v4_() {
-    const float* b = t15_;
-    for (int p = 0; p < 60; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t15_v4_[p * 2 + q] = v; }
-  }
-
-  // t27_ as 32 rows of 16 jgym_v4 (a matrix product's B).
+  // t27_ as 8 rows of 2 jgym_v4 (a matrix product's B).
   void prep_t27_v4_() {
     const float* b = t27_;
-    for (int p = 0; p < 32; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t27_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 8; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t27_v4_[p * 2 + q] = v; }
   }
 
-  // t11_ as 1 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t11_v4_() {
-    const float* b = t11_;
-    for (int p = 0; p < 1; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t11_v4_[p * 2 + q] = v; }
+  // t35_ as 60 rows of 2 jgym_v4 (a matrix product's B).
+  void prep_t35_v4_() {
+    const float* b = t35_;
+    for (int p = 0; p < 60; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t35_v4_[p * 2 + q] = v; }
   }
 
-  // t28_ as 200 rows of 16 jgym_v4 (a matrix product's B).
+  // t16_ as 60 rows of 2 jgym_v4 (a matrix product's B).
+  void prep_t16_v4_() {
+    const float* b = t16_;
+    for (int p = 0; p < 60; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t16_v4_[p * 2 + q] = v; }
+  }
+
+  // t28_ as 32 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t28_v4_() {
     const float* b = t28_;
-    for (int p = 0; p < 200; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t28_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 32; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t28_v4_[p * 16 + q] = v; }
   }
 
-  // t29_ as 72 rows of 16 jgym_v4 (a matrix product's B).
+  // t12_ as 1 rows of 2 jgym_v4 (a matrix product's B).
+  void prep_t12_v4_() {
+    const float* b = t12_;
+    for (int p = 0; p < 1; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t12_v4_[p * 2 + q] = v; }
+  }
+
+  // t29_ as 200 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t29_v4_() {
     const float* b = t29_;
-    for (int p = 0; p < 72; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t29_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 200; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t29_v4_[p * 16 + q] = v; }
   }
 
-  // t30_ as 10 rows of 16 jgym_v4 (a matrix product's B).
+  // t30_ as 72 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t30_v4_() {
     const float* b = t30_;
-    for (int p = 0; p < 10; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t30_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 72; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t30_v4_[p * 16 + q] = v; }
   }
 
-  // t31_ as 64 rows of 16 jgym_v4 (a matrix product's B).
+  // t31_ as 10 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t31_v4_() {
     const float* b = t31_;
-    for (int p = 0; p < 64; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t31_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 10; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t31_v4_[p * 16 + q] = v; }
+  }
+
+  // t32_ as 64 rows of 16 jgym_v4 (a matrix product's B).
+  void prep_t32_v4_() {
+    const float* b = t32_;
+    for (int p = 0; p < 64; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t32_v4_[p * 16 + q] = v; }
   }
 
   // ---------------------------------------------------------------------
   // Weights: constant arrays local to these functions, copied into the
   // player's own arrays when it is created.
 
-  void load_t4_() {
+  void load_t5_() {
     const float w[256] = {
         0.0f, 0.2f, 0.4f, 0.6f, 0.8f, 1.0f, 1.2f, 1.4f,
         1.6f, 1.8000001f, 2.0f, 2.2f, 2.4f, 2.6000001f, 2.8f, 3.0f,
@@ -1764,10 +2098,10 @@ struct PLAYER_NAME : public Player {
         48.0f, 48.2f, 48.4f, 48.600002f, 48.8f, 49.0f, 49.2f, 49.4f,
         49.600002f, 49.8f, 50.0f, 50.2f, 50.4f, 50.600002f, 50.8f, 51.0f,
     };
-    for (int i = 0; i < 256; ++i) t4_[i] = w[i];
+    for (int i = 0; i < 256; ++i) t5_[i] = w[i];
   }
 
-  void load_t5_() {
+  void load_t6_() {
     const float w[256] = {
         0.0f, 0.004f, 0.008f, 0.012f, 0.016f, 0.020000001f, 0.024f, 0.028f,
         0.032f, 0.036000002f, 0.040000003f, 0.044000003f, 0.048f, 0.052f, 0.056f, 0.060000002f,
@@ -1802,10 +2136,10 @@ struct PLAYER_NAME : public Player {
         0.96000004f, 0.96400005f, 0.96800005f, 0.97200006f, 0.9760001f, 0.98f, 0.984f, 0.98800004f,
         0.99200004f, 0.99600005f, 1.0f, 1.0040001f, 1.008f, 1.0120001f, 1.016f, 1.0200001f,
     };
-    for (int i = 0; i < 256; ++i) t5_[i] = w[i];
+    for (int i = 0; i < 256; ++i) t6_[i] = w[i];
   }
 
-  void load_t6_() {
+  void load_t7_() {
     const float w[384] = {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
@@ -1856,48 +2190,48 @@ struct PLAYER_NAME : public Player {
         1.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
     };
-    for (int i = 0; i < 384; ++i) t6_[i] = w[i];
+    for (int i = 0; i < 384; ++i) t7_[i] = w[i];
   }
 
-  void load_t7_() {
+  void load_t8_() {
     const float w[10] = {
         1.0f, 0.33333334f, 1.0f, 0.01f, 0.016666668f, 0.016666668f, 0.25f, 0.033333335f,
         0.125f, 0.125f,
     };
-    for (int i = 0; i < 10; ++i) t7_[i] = w[i];
-  }
-
-  void load_t8_() {
-    const float w[1] = {
-        -1e+09f,
-    };
-    for (int i = 0; i < 1; ++i) t8_[i] = w[i];
+    for (int i = 0; i < 10; ++i) t8_[i] = w[i];
   }
 
   void load_t9_() {
-    const float w[10] = {
-        0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f,
-        0.0f, 0.0f,
+    const float w[1] = {
+        -1e+09f,
     };
-    for (int i = 0; i < 10; ++i) t9_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t9_[i] = w[i];
   }
 
   void load_t10_() {
     const float w[10] = {
-        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
+        0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f,
     };
     for (int i = 0; i < 10; ++i) t10_[i] = w[i];
   }
 
   void load_t11_() {
-    const float w[8] = {
-        1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+    const float w[10] = {
+        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
+        0.0f, 0.0f,
     };
-    for (int i = 0; i < 8; ++i) t11_[i] = w[i];
+    for (int i = 0; i < 10; ++i) t11_[i] = w[i];
   }
 
   void load_t12_() {
+    const float w[8] = {
+        1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+    };
+    for (int i = 0; i < 8; ++i) t12_[i] = w[i];
+  }
+
+  void load_t13_() {
     const float w[1280] = {
         0.0f, 0.0f, 0.0f, 60.0f, 120.0f, 0.0f, 0.0f, 60.0f,
         120.0f, 180.0f, 0.0f, 60.0f, 120.0f, 180.0f, 240.0f, 60.0f,
@@ -2060,10 +2394,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t12_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t13_[i] = w[i];
   }
 
-  void load_t13_() {
+  void load_t14_() {
     const float w[1280] = {
         0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
@@ -2226,10 +2560,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t13_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t14_[i] = w[i];
   }
 
-  void load_t14_() {
+  void load_t15_() {
     const float w[1280] = {
         0.0f, 0.0f, 0.0f, 1.0f, 2.0f, 0.0f, 0.0f, 1.0f,
         2.0f, 3.0f, 0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 1.0f,
@@ -2392,10 +2726,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t14_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t15_[i] = w[i];
   }
 
-  void load_t15_() {
+  void load_t16_() {
     const float w[480] = {
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
@@ -2458,10 +2792,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.25f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.25f,
     };
-    for (int i = 0; i < 480; ++i) t15_[i] = w[i];
+    for (int i = 0; i < 480; ++i) t16_[i] = w[i];
   }
 
-  void load_t16_() {
+  void load_t17_() {
     const float w[768] = {
         0.0f, 0.0f, 8.0f, 0.0f, 0.0f, 8.0f, 0.0f, 0.0f,
         8.0f, 0.0f, 0.0f, 8.0f, 0.0f, 0.0f, 8.0f, 0.0f,
@@ -2560,10 +2894,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t16_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t17_[i] = w[i];
   }
 
-  void load_t17_() {
+  void load_t18_() {
     const float w[768] = {
         0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f,
@@ -2662,10 +2996,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t17_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t18_[i] = w[i];
   }
 
-  void load_t18_() {
+  void load_t19_() {
     const float w[768] = {
         0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
         1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f,
@@ -2764,10 +3098,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t18_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t19_[i] = w[i];
   }
 
-  void load_t19_() {
+  void load_t20_() {
     const float w[40] = {
         -1.1879003f, 1.0194219f, 0.056628022f, -0.8019046f, 0.23821525f, 0.80712074f, -1.0582893f, -0.568195f,
         -0.3419252f, 0.5931686f, -1.2711082f, -0.57857007f, -0.10629317f, 1.6094601f, 0.45530748f, 0.4736759f,
@@ -2775,10 +3109,10 @@ struct PLAYER_NAME : public Player {
         -0.45832705f, 1.0652485f, 1.5726215f, -0.10800064f, -0.0758599f, 0.16431427f, -0.61657363f, 1.3832122f,
         0.40202254f, 0.4450065f, 0.5576306f, 1.1468458f, -0.52102685f, -0.19541833f, 0.7502013f, -1.1206119f,
     };
-    for (int i = 0; i < 40; ++i) t19_[i] = w[i];
+    for (int i = 0; i < 40; ++i) t20_[i] = w[i];
   }
 
-  void load_t20_() {
+  void load_t21_() {
     const float w[40] = {
         0.7832738f, 0.6440014f, -1.1928535f, -1.0640281f, 0.38068908f, 1.1035972f, -0.020483468f, -0.9346021f,
         0.49829274f, 0.88986605f, 0.09385596f, -0.7906998f, 0.8987872f, 0.69146234f, -1.507125f, 1.7056719f,
@@ -2786,18 +3120,18 @@ struct PLAYER_NAME : public Player {
         0.81765115f, 0.88493514f, -0.79628783f, -1.4177098f, 0.41809115f, 0.18208317f, -0.19084036f, -0.05884044f,
         0.701071f, 0.9122018f, -1.4848819f, -1.1649785f, 0.19222619f, 0.40447092f, -0.10374985f, -1.1759839f,
     };
-    for (int i = 0; i < 40; ++i) t20_[i] = w[i];
+    for (int i = 0; i < 40; ++i) t21_[i] = w[i];
   }
 
-  void load_t21_() {
+  void load_t22_() {
     const float w[16] = {
         0.79643387f, 0.6743743f, 1.2028258f, 0.7197474f, 0.4428555f, 0.028684145f, 0.78107506f, -0.4059947f,
         0.92780346f, 0.48059496f, 2.1777446f, 0.9654043f, -0.8997446f, -0.61015254f, 4.540934f, 0.5072174f,
     };
-    for (int i = 0; i < 16; ++i) t21_[i] = w[i];
+    for (int i = 0; i < 16; ++i) t22_[i] = w[i];
   }
 
-  void load_t22_() {
+  void load_t23_() {
     const float w[96] = {
         0.2828877f, -2.2041597f, 0.39867267f, 1.0357709f, -0.8439187f, -2.2293413f, 0.29809734f, -0.68897754f,
         -1.0524962f, -2.2387583f, 1.3026706f, 0.90531296f, 2.8856828f, 1.143508f, 0.84769005f, -1.616764f,
@@ -2812,10 +3146,10 @@ struct PLAYER_NAME : public Player {
         0.19148192f, -0.14103766f, -2.609118f, 0.47898126f, -0.63471496f, 4.153943f, 0.65106213f, 2.2562206f,
         -1.5993259f, 4.990604f, 0.6569256f, 0.026316328f, -0.026530344f, 0.35041365f, 0.54924804f, 1.4050813f,
     };
-    for (int i = 0; i < 96; ++i) t22_[i] = w[i];
+    for (int i = 0; i < 96; ++i) t23_[i] = w[i];
   }
 
-  void load_t23_() {
+  void load_t24_() {
     const float w[64] = {
         0.02456839f, 0.019978337f, -0.028903887f, 0.11951559f, 0.018595066f, 0.040790386f, 0.026948629f, -0.009505625f,
         0.021942785f, 0.024586124f, -0.0082072755f, 0.05175712f, 0.047427814f, 0.037392203f, 0.076891474f, 0.052041594f,
@@ -2826,10 +3160,10 @@ struct PLAYER_NAME : public Player {
         0.08735133f, 0.0027979563f, 0.003733621f, 0.07467077f, -0.04147313f, 0.11184665f, 0.018434033f, -0.08531681f,
         0.047498617f, 0.0769844f, 0.05360803f, 0.025808949f, -0.04997781f, -0.012634773f, -0.033387218f, 0.019023258f,
     };
-    for (int i = 0; i < 64; ++i) t23_[i] = w[i];
+    for (int i = 0; i < 64; ++i) t24_[i] = w[i];
   }
 
-  void load_t24_() {
+  void load_t25_() {
     const float w[64] = {
         0.055536505f, 0.059876963f, -0.015547802f, 0.010140288f, -0.01489417f, -0.021630336f, 0.03271446f, -0.013762486f,
         0.075494274f, 0.0989203f, 0.054974172f, -0.035713274f, -0.016274553f, 0.03573908f, 0.107171066f, 0.044672903f,
@@ -2840,18 +3174,18 @@ struct PLAYER_NAME : public Player {
         0.05740616f, 0.055393633f, 0.064080834f, 0.019676564f, 0.0007294733f, -0.023173718f, -0.01640448f, 0.063486114f,
         0.036164764f, -0.044666164f, -0.0046557477f, 0.03962633f, 0.031433567f, -0.053503126f, 0.031052064f, -0.11619062f,
     };
-    for (int i = 0; i < 64; ++i) t24_[i] = w[i];
+    for (int i = 0; i < 64; ++i) t25_[i] = w[i];
   }
 
-  void load_t25_() {
+  void load_t26_() {
     const float w[9] = {
         0.009073092f, -0.004740898f, -0.037448622f, -0.007171624f, -0.013244738f, 0.0247811f, -0.0064303423f, 0.0015723432f,
         0.085358925f,
     };
-    for (int i = 0; i < 9; ++i) t25_[i] = w[i];
+    for (int i = 0; i < 9; ++i) t26_[i] = w[i];
   }
 
-  void load_t26_() {
+  void load_t27_() {
     const float w[64] = {
         0.85781485f, 0.43735072f, -1.2271378f, -0.12205985f, 0.409772f, 1.6637673f, -1.563706f, -0.2762116f,
         0.09076749f, -0.9194888f, -0.032463174f, 0.28488752f, -0.52400666f, 0.16004996f, -0.10667887f, -0.18645088f,
@@ -2862,10 +3196,10 @@ struct PLAYER_NAME : public Player {
         -1.275676f, -0.34991533f, -0.9375407f, -0.03509704f, -0.8133587f, 0.052726608f, -0.19370791f, -1.0709938f,
         0.8724697f, 1.550742f, 0.2804423f, -0.4672596f, -0.84069633f, 1.1396569f, -0.40585783f, -0.15723082f,
     };
-    for (int i = 0; i < 64; ++i) t26_[i] = w[i];
+    for (int i = 0; i < 64; ++i) t27_[i] = w[i];
   }
 
-  void load_t27_() {
+  void load_t28_() {
     const float w[2048] = {
         0.09264683f, 0.122295365f, -0.15195355f, -0.23511897f, -0.002041285f, 0.23541765f, -0.011762237f, 0.3672708f,
         0.097301714f, 0.013195059f, 0.011452572f, 0.053270206f, -0.1407064f, 0.07771178f, 0.056892935f, 0.3490318f,
@@ -3124,10 +3458,10 @@ struct PLAYER_NAME : public Player {
         0.021969901f, 0.120392695f, -0.0026455412f, 0.12668483f, 0.046929073f, 0.08736982f, -0.28996786f, -0.009021848f,
         -0.08952011f, 0.19774587f, -0.2476888f, 0.14996244f, -0.22823511f, -0.23263569f, 0.14262149f, 0.13802885f,
     };
-    for (int i = 0; i < 2048; ++i) t27_[i] = w[i];
+    for (int i = 0; i < 2048; ++i) t28_[i] = w[i];
   }
 
-  void load_t28_() {
+  void load_t29_() {
     const float w[12800] = {
         -0.05191596f, 0.027395194f, -0.035848092f, 0.06288876f, -0.010775294f, -0.0048663206f, 0.034532953f, -0.05010486f,
         0.061543766f, 0.032126307f, 0.11468931f, 0.06266327f, 0.0918339f, 0.1281572f, 0.059451494f, 0.0718357f,
@@ -4730,10 +5064,10 @@ struct PLAYER_NAME : public Player {
         0.23544535f, -0.011312028f, 0.046245992f, -0.00015018793f, 0.15441313f, -0.13248625f, 0.11471834f, -0.01830374f,
         0.0014472273f, 0.13694516f, 0.009445421f, 0.10955071f, 0.13631658f, -0.04018862f, -0.061875828f, -0.045025665f,
     };
-    for (int i = 0; i < 12800; ++i) t28_[i] = w[i];
+    for (int i = 0; i < 12800; ++i) t29_[i] = w[i];
   }
 
-  void load_t29_() {
+  void load_t30_() {
     const float w[4608] = {
         -0.06896173f, -0.092016555f, -0.11146981f, -0.12630795f, -0.037343472f, 0.049596615f, -0.1243338f, -0.1810405f,
         0.02747762f, 0.16267048f, -0.08459783f, -0.023717407f, 0.044670776f, 0.16036993f, -0.0076800617f, 0.1537439f,
@@ -5312,10 +5646,10 @@ struct PLAYER_NAME : public Player {
         0.029483894f, -0.014975763f, -0.10271804f, -0.081215955f, 0.20966826f, 0.06593856f, -0.17697416f, -0.026700657f,
         -0.12551588f, 0.2051573f, -0.010798935f, 0.08469341f, -0.0980774f, 0.13316894f, 0.33834043f, 0.074626714f,
     };
-    for (int i = 0; i < 4608; ++i) t29_[i] = w[i];
+    for (int i = 0; i < 4608; ++i) t30_[i] = w[i];
   }
 
-  void load_t30_() {
+  void load_t31_() {
     const float w[640] = {
         0.010859063f, 0.060194094f, 0.25797433f, 0.097631f, 0.116220966f, -0.06607544f, 0.2009223f, -0.14977244f,
         0.08862464f, 0.120309964f, 0.10605006f, 0.335512f, -0.14995912f, 0.008838313f, 0.017910859f, -0.21899317f,
@@ -5398,10 +5732,10 @@ struct PLAYER_NAME : public Player {
         -0.40644085f, 0.43747f, -0.39328703f, -0.09026103f, -0.1225428f, 0.23148969f, 0.011942082f, -0.42672673f,
         0.58610654f, 0.65993005f, 0.2981143f, -0.30831522f, 0.048583515f, 0.3664362f, 0.2909409f, 0.39090568f,
     };
-    for (int i = 0; i < 640; ++i) t30_[i] = w[i];
+    for (int i = 0; i < 640; ++i) t31_[i] = w[i];
   }
 
-  void load_t31_() {
+  void load_t32_() {
     const float w[4096] = {
         0.04558652f, -0.028869318f, 0.16014849f, -0.08504909f, 0.42868158f, -0.106738515f, -0.19019973f, -0.03150739f,
         0.16354068f, 0.28185087f, -0.12674594f, -0.17889895f, 0.2941351f, 0.044778634f, -0.29567885f, 0.21913089f,
@@ -5916,10 +6250,10 @@ struct PLAYER_NAME : public Player {
         0.17724271f, -0.19926308f, 0.47037116f, -0.16413628f, 0.12101748f, 0.14789096f, -0.23981135f, 0.21590483f,
         0.51546806f, -0.25940648f, -0.04114685f, -0.13361794f, 0.2819786f, 0.652722f, -0.19295111f, 0.38897884f,
     };
-    for (int i = 0; i < 4096; ++i) t31_[i] = w[i];
+    for (int i = 0; i < 4096; ++i) t32_[i] = w[i];
   }
 
-  void load_t32_() {
+  void load_t33_() {
     const float w[576] = {
         -0.04794808f, 0.1281736f, -0.034620047f, -0.092580535f, -0.07602892f, 0.1555784f, -0.055368528f, 0.059213083f,
         -0.06898094f, -0.09226113f, -0.11109689f, -0.0605139f, -0.0518692f, 0.029874131f, 0.23267488f, 0.1348777f,
@@ -5994,10 +6328,10 @@ struct PLAYER_NAME : public Player {
         -0.016495919f, -0.071042724f, -0.10169046f, 0.1823361f, -0.32811636f, -0.0033857583f, 0.10707991f, 0.11735899f,
         0.0453634f, 0.075255774f, -0.018680926f, 0.07376497f, -0.2886854f, -0.043762542f, 0.097958416f, -0.15238981f,
     };
-    for (int i = 0; i < 576; ++i) t32_[i] = w[i];
+    for (int i = 0; i < 576; ++i) t33_[i] = w[i];
   }
 
-  void load_t33_() {
+  void load_t34_() {
     const float w[768] = {
         0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f,
@@ -6096,10 +6430,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t33_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t34_[i] = w[i];
   }
 
-  void load_t34_() {
+  void load_t35_() {
     const float w[480] = {
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
@@ -6162,10 +6496,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.25f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.25f,
     };
-    for (int i = 0; i < 480; ++i) t34_[i] = w[i];
+    for (int i = 0; i < 480; ++i) t35_[i] = w[i];
   }
 
-  void load_t35_() {
+  void load_t36_() {
     const float w[1280] = {
         0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
@@ -6328,56 +6662,56 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t35_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t36_[i] = w[i];
   }
 
-  void load_t36_() {
+  void load_t37_() {
     const long long w[1] = {
         4LL,
     };
-    for (int i = 0; i < 1; ++i) t36_[i] = w[i];
-  }
-
-  void load_t38_() {
-    const long long w[1] = {
-        0LL,
-    };
-    for (int i = 0; i < 1; ++i) t38_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t37_[i] = w[i];
   }
 
   void load_t39_() {
     const long long w[1] = {
-        1LL,
+        0LL,
     };
     for (int i = 0; i < 1; ++i) t39_[i] = w[i];
   }
 
-  void load_t45_() {
+  void load_t40_() {
+    const long long w[1] = {
+        1LL,
+    };
+    for (int i = 0; i < 1; ++i) t40_[i] = w[i];
+  }
+
+  void load_t46_() {
     const long long w[1] = {
         2LL,
     };
-    for (int i = 0; i < 1; ++i) t45_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t46_[i] = w[i];
   }
 
-  void load_t52_() {
+  void load_t53_() {
     const long long w[1] = {
         3LL,
     };
-    for (int i = 0; i < 1; ++i) t52_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t53_[i] = w[i];
   }
 
-  void load_t55_() {
+  void load_t56_() {
     const long long w[1] = {
         5LL,
     };
-    for (int i = 0; i < 1; ++i) t55_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t56_[i] = w[i];
   }
 
-  void load_t58_() {
+  void load_t59_() {
     const long long w[1] = {
         6LL,
     };
-    for (int i = 0; i < 1; ++i) t58_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t59_[i] = w[i];
   }
 };
 
