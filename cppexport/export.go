@@ -161,7 +161,7 @@ func assemble(p *program, e *emitter, t *Target, opp string, opts Options, src, 
 	c.line("// Do not edit: export the model again.")
 	c.line("//")
 	c.line("//   model sha256        %s", sum)
-	c.line("//   observation         %s, %d unit slots", t.Signature.ObservationVersion, p.numSlots)
+	c.line("//   observation         %s, %d unit slots", p.model.Signature.ObservationVersion, p.numSlots)
 	if opp != "" {
 		c.line("//   opponent order      %s", sanitize(p.model.OpponentOrder))
 	}

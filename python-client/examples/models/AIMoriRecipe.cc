@@ -3,7 +3,7 @@
 // Do not edit: export the model again.
 //
 //   model sha256        1eae83df1023aefda5067085634866c3ccb2c325b6f4c3258b208b9cc8708d31
-//   observation         moria-obs-2, 100 unit slots
+//   observation         moria-obs-1, 100 unit slots
 //   opponent order      score
 //   network             {"net": "local", "config": "local", "planes": [{"kind": "code", "n": 5, "scale": 1.0}, {"kind": "code", "n": 5, "scale": 1.0}, {"kind": "code", "n": 2, "scale": 1.0}, {"kind": "scalar", "n": 1, "scale": 0.2}, {"kind": "code", "n": 12, "scale": 1.0}, {"kind": "scalar", "n": 1, "scale": 0.004}, {"kind": "bits", "n": 6, "scale": 1.0}], "unit_scale": [1.0, 0.3333333432674408, 1.0, 0.009999999776482582, 0.01666666753590107, 0.01666666753590107, 0.25, 0.03333333507180214, 0.125, 0.125], "row": 4, "col": 5, "wrap": false}
 //   game                Moria-v0
