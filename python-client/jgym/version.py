@@ -77,7 +77,7 @@ def check_observation(game: str, observation_version: str, server: str, address:
     """Raises :class:`VersionMismatchError` for a game layout this package reads otherwise.
 
     Example:
-        >>> check_observation("Moria-v0", "moria-obs-2", "0.3.0", "h:1")  # doctest: +ELLIPSIS
+        >>> check_observation("Moria-v0", "moria-obs-99", "0.3.0", "h:1")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
         jgym.errors.VersionMismatchError: Moria-v0 at h:1 (jgym 0.3.0) has observation layout ...

@@ -184,6 +184,6 @@ def test_other_protocol(fake: tuple[FakeServer, str]) -> None:
 
 def test_other_observation_layout(fake: tuple[FakeServer, str]) -> None:
     servicer, addr = fake
-    servicer.observation = "moria-obs-2"
-    with pytest.raises(VersionMismatchError, match="observation layout moria-obs-2"):
+    servicer.observation = "moria-obs-99"
+    with pytest.raises(VersionMismatchError, match="observation layout moria-obs-99"):
         jgym.JgymEnv("Moria-v0", address=addr, connect_timeout=5)
