@@ -10,9 +10,14 @@ import (
 )
 
 // ObservationVersion names the observation and action layout the encoder
-// below writes; docs/rules/dominator.md ("Observation and action")
-// defines it.
-const ObservationVersion = "dominator-obs-1"
+// below writes; docs/observation.md defines it. dominator-obs-2 is
+// dominator-obs-1's five tensors and the targets tensor (targets.go).
+// Policies trained on dominator-obs-1 still play (signature).
+const ObservationVersion = "dominator-obs-2"
+
+// ObservationVersion1 is the first layout: board, units, globals,
+// action_mask, move_mask.
+const ObservationVersion1 = "dominator-obs-1"
 
 // Sizes of the observation tensors of one seat.
 const (
@@ -93,19 +98,25 @@ func (s *State) onGrid(id int) bool {
 	return s.OnBoard(p) && int(s.Grid[p.I*s.Cfg.Cols+p.J].ID) == id
 }
 
-// Observer encodes the egocentric observation (dominator-obs-1) of player
+// Observer encodes the egocentric observation (dominator-obs-2) of player
 // me into caller-owned buffers: the board turned so that me's box is the
 // top-left one, players numbered relative to me (0 me, then the next
 // seats). s is the real state and me a seat, or a player's view
 // (State.View) and me = 0. Its zero value is ready to use; it keeps
 // scratch space between calls and is not safe for concurrent use.
 type Observer struct {
-	threat []uint8
+	threat  []uint8
+	targets targetFields
 }
 
 // Board writes the board tensor, uint8 [BoardPlanes, rows, cols], into
 // dst.
-func (ob *Observer) Board(s *State, me int, dst []byte) {
+func (ob *Observer) Board(s *State, me int, dst []byte) { ob.board(s, me, dst, nil) }
+
+// board is Board; with rows (Encode, when it writes the targets tensor
+// too, on boards of at most 64 columns) it also fills the cell bitboards
+// of the targets' searches as it reads the cells (targetFields.cells).
+func (ob *Observer) board(s *State, me int, dst []byte, rows *targetFields) {
 	n := s.Cfg.Rows
 	cells := n * n
 	dst = dst[:BoardPlanes*cells]
@@ -129,6 +140,7 @@ func (ob *Observer) Board(s *State, me int, dst []byte) {
 	}
 	for i := 0; i < n; i++ {
 		k := base + i*di
+		var wall, free, paint, haunt uint64 // rows: the targets' bitboards
 		for j := 0; j < n; j, k = j+1, k+dj {
 			ri := i*n + j
 			c := &s.Grid[ri]
@@ -142,6 +154,15 @@ func (ob *Observer) Board(s *State, me int, dst []byte) {
 				unit[k] = uint8(1 + 3*rel(u.Player, me) + int(u.Type))
 				health[k] = healthPercent(s.Cfg, u)
 			}
+			if rows != nil {
+				wall |= b2u64(c.Type == Wall) << uint(j)
+				free |= b2u64(c.ID < 0) << uint(j)
+				paint |= b2u64(int(c.Owner) != me) << uint(j)
+				haunt |= b2u64(c.Haunted) << uint(j)
+			}
+		}
+		if rows != nil {
+			rows.wall[i], rows.free[i], rows.paint[i], rows.haunt[i] = wall, free&^wall, paint&^wall, haunt
 		}
 	}
 }
@@ -376,6 +397,10 @@ func specFor(cfg *Config) (env.Spec, error) {
 				Description: "directions the engine's validation accepts per unit slot (None always)"},
 			{Name: "move_mask", Dtype: env.Bool, Shape: []int{u, NumDirs}, Low: 0, High: 1,
 				Description: "legal directions whose move would succeed if executed first (None always)"},
+			{Name: "targets", Dtype: env.Bool, Shape: []int{u, TargetFeatures}, Low: 0, High: 1,
+				Description: "per unit slot of mine, what Khan walks a unit of its type to (farmers: cells to paint; " +
+					"knights: cells next to prey; witches: enemy farmers and knights near my units): the directions " +
+					"0..7 that step nearer, and whether the nearest is within 1, 3, 7, 15 steps"},
 		},
 		Action: env.TensorSpec{Name: "action", Dtype: env.Int8, Shape: []int{u}, Low: 0, High: float64(None),
 			Description: "a direction 0..8 of the observer's frame per unit slot; illegal ones are dropped"},
@@ -395,13 +420,22 @@ func specFor(cfg *Config) (env.Spec, error) {
 // Encode writes player me's observation of s: the tensors of specFor, in
 // its order, into obs (nil entries are not computed) (game.Encoder).
 func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
+	// With the board and the targets, the board's pass over the cells
+	// fills the targets' bitboards too.
+	fuse := len(obs) > 5 && obs[0] != nil && obs[5] != nil && s.Cfg.Cols <= 64
 	for i, dst := range obs {
 		if dst == nil {
 			continue
 		}
 		switch i {
 		case 0:
-			ob.Board(s, me, dst)
+			if fuse {
+				ob.targets.reset(s.Cfg.Rows, s.Cfg.Cols)
+				ob.board(s, me, dst, &ob.targets)
+				ob.targets.cellsDone = true
+			} else {
+				ob.Board(s, me, dst)
+			}
 		case 1:
 			ob.Units(s, me, dst)
 		case 2:
@@ -410,18 +444,25 @@ func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 			ob.Mask(s, me, dst)
 		case 4:
 			ob.MoveMask(s, me, dst)
+		case 5:
+			ob.Targets(s, me, dst)
 		}
 	}
 }
 
 // signature is what a Dominator policy takes and gives (docs/export.md):
-// every observation tensor of dominator-obs-1 (docs/rules/dominator.md:
-// board, units, globals, action_mask and move_mask) for the default 37 x
-// 37 board, with any multiple of 4 unit slots, and logits [1, U, 9].
+// every observation tensor of dominator-obs-2 (docs/observation.md:
+// board, units, globals, action_mask, move_mask and targets; the first
+// five for a policy trained on dominator-obs-1) for the default 37 x 37
+// board, with any multiple of 4 unit slots, and logits [1, U, 9].
 func signature() policy.Signature {
 	cfg := DefaultConfig()
 	spec, _ := specFor(&cfg)
 	sig := policy.SignatureOf(&spec)
 	sig.SlotsMultiple = NumPlayers
+	v1 := sig
+	v1.ObservationVersion = ObservationVersion1
+	v1.Inputs = sig.Inputs[:5] // board, units, globals, action_mask, move_mask
+	sig.Older = []policy.Signature{v1}
 	return sig
 }
