@@ -111,12 +111,7 @@ type Observer struct {
 
 // Board writes the board tensor, uint8 [BoardPlanes, rows, cols], into
 // dst.
-func (ob *Observer) Board(s *State, me int, dst []byte) { ob.board(s, me, dst, nil) }
-
-// board is Board; with rows (Encode, when it writes the targets tensor
-// too, on boards of at most 64 columns) it also fills the cell bitboards
-// of the targets' searches as it reads the cells (targetFields.cells).
-func (ob *Observer) board(s *State, me int, dst []byte, rows *targetFields) {
+func (ob *Observer) Board(s *State, me int, dst []byte) {
 	n := s.Cfg.Rows
 	cells := n * n
 	dst = dst[:BoardPlanes*cells]
@@ -140,7 +135,6 @@ func (ob *Observer) board(s *State, me int, dst []byte, rows *targetFields) {
 	}
 	for i := 0; i < n; i++ {
 		k := base + i*di
-		var wall, free, paint, haunt uint64 // rows: the targets' bitboards
 		for j := 0; j < n; j, k = j+1, k+dj {
 			ri := i*n + j
 			c := &s.Grid[ri]
@@ -154,15 +148,6 @@ func (ob *Observer) board(s *State, me int, dst []byte, rows *targetFields) {
 				unit[k] = uint8(1 + 3*rel(u.Player, me) + int(u.Type))
 				health[k] = healthPercent(s.Cfg, u)
 			}
-			if rows != nil {
-				wall |= b2u64(c.Type == Wall) << uint(j)
-				free |= b2u64(c.ID < 0) << uint(j)
-				paint |= b2u64(int(c.Owner) != me) << uint(j)
-				haunt |= b2u64(c.Haunted) << uint(j)
-			}
-		}
-		if rows != nil {
-			rows.wall[i], rows.free[i], rows.paint[i], rows.haunt[i] = wall, free&^wall, paint&^wall, haunt
 		}
 	}
 }
@@ -420,22 +405,13 @@ func specFor(cfg *Config) (env.Spec, error) {
 // Encode writes player me's observation of s: the tensors of specFor, in
 // its order, into obs (nil entries are not computed) (game.Encoder).
 func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
-	// With the board and the targets, the board's pass over the cells
-	// fills the targets' bitboards too.
-	fuse := len(obs) > 5 && obs[0] != nil && obs[5] != nil && s.Cfg.Cols <= 64
 	for i, dst := range obs {
 		if dst == nil {
 			continue
 		}
 		switch i {
 		case 0:
-			if fuse {
-				ob.targets.reset(s.Cfg.Rows, s.Cfg.Cols)
-				ob.board(s, me, dst, &ob.targets)
-				ob.targets.cellsDone = true
-			} else {
-				ob.Board(s, me, dst)
-			}
+			ob.Board(s, me, dst)
 		case 1:
 			ob.Units(s, me, dst)
 		case 2:

@@ -61,9 +61,7 @@ type targetFields struct {
 	want       []uint64 // the search's units not reached yet
 	visit      []uint64
 	layer      [2][]uint64
-	tmp        []uint64
 	has        [numUnitTypes]bool // me has a unit of the type on the board
-	cellsDone  bool               // Encode's board filled wall, free, paint and haunt
 	preyAt     []Pos              // the enemy farmers and knights
 	hunted     []Pos              // the witches' targets
 	walker     Walker             // wide boards
@@ -84,7 +82,7 @@ func (t *targetFields) reset(rows, cols int) {
 		t.mine[k] = mk()
 		t.kinds[k] = targetKind{src: mk(), pass: mk(), diag: UnitType(k) == Knight}
 	}
-	t.want, t.visit, t.tmp = mk(), mk(), mk()
+	t.want, t.visit = mk(), mk()
 	t.layer = [2][]uint64{make([]uint64, rows+2), make([]uint64, rows+2)}
 }
 
@@ -115,9 +113,7 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 	t := &ob.targets
 	rows, cols := s.Cfg.Rows, s.Cfg.Cols
 	t.reset(rows, cols)
-	have := t.scan(s, me)
-	t.cellsDone = false
-	if !have {
+	if !t.scan(s, me) {
 		return
 	}
 	for k := range t.kinds {
@@ -155,7 +151,7 @@ func (t *targetFields) scan(s *State, me int) bool {
 		return t.has != [numUnitTypes]bool{}
 	}
 	t.preyAt = t.preyAt[:0]
-	for _, b := range [][]uint64{t.sleep, t.enemy, t.prey, t.ewitch, t.eknight, t.near,
+	for _, b := range [][]uint64{t.sleep, t.enemy, t.prey, t.ewitch, t.eknight, t.haunt, t.free,
 		t.mine[Farmer], t.mine[Knight], t.mine[Witch]} {
 		clear(b)
 	}
@@ -165,6 +161,7 @@ func (t *targetFields) scan(s *State, me int) bool {
 			continue
 		}
 		bit := uint64(1) << uint(u.Pos.J)
+		t.free[u.Pos.I] |= bit // occupied, for now
 		switch {
 		case u.Player == me:
 			t.mine[u.Type][u.Pos.I] |= bit
@@ -180,19 +177,21 @@ func (t *targetFields) scan(s *State, me int) bool {
 	if t.has == [numUnitTypes]bool{} {
 		return false
 	}
-	if !t.cellsDone {
-		t.cells(s, me)
-	}
+	t.cells(s, me)
 	for p := 0; p < NumPlayers; p++ {
 		for _, id := range s.Witches[p] {
 			w := &s.Units[id]
 			if !s.onGrid(id) {
 				continue
 			}
-			if !w.Active {
+			switch {
+			case !w.Active:
 				t.diamond(t.sleep, w.Pos, 2)
-			} else if p != me {
+			case p != me:
 				t.diamond(t.ewitch, w.Pos, 3)
+				fallthrough
+			default:
+				t.diamond(t.haunt, w.Pos, 2)
 			}
 		}
 	}
@@ -211,22 +210,23 @@ func (t *targetFields) scan(s *State, me int) bool {
 	return true
 }
 
-// cells fills wall, free, paint and haunt from the cells (Encode's board
-// does it as it reads them).
+// cells fills wall and paint from the cells, and turns free (the cells of
+// the units on the board) into the cells that are neither walls nor
+// occupied. The cells' other flags come from the units: a cell is
+// occupied when a unit on the board stands there, haunted when it is
+// within 2 of an active witch (as the engine haunts them).
 func (t *targetFields) cells(s *State, me int) {
-	cols := t.cols
+	cols, cm := t.cols, t.colMask()
 	for i := 0; i < t.rows; i++ {
-		var wall, free, paint, haunt uint64
+		var wall, paint uint64
 		row := s.Grid[i*cols : (i+1)*cols]
 		for j := range row {
 			c := &row[j]
-			// Branch-free: walls are taken out of free and paint below.
 			wall |= b2u64(c.Type == Wall) << uint(j)
-			free |= b2u64(c.ID < 0) << uint(j)
 			paint |= b2u64(int(c.Owner) != me) << uint(j)
-			haunt |= b2u64(c.Haunted) << uint(j)
 		}
-		t.wall[i], t.free[i], t.paint[i], t.haunt[i] = wall, free&^wall, paint&^wall, haunt
+		t.wall[i], t.paint[i] = wall, paint&^wall
+		t.free[i] = cm &^ (wall | t.free[i])
 	}
 }
 
@@ -283,24 +283,22 @@ func (t *targetFields) build(s *State, me int, k UnitType) {
 			f.pass[i] = (^t.wall[i]&cm)&^(t.haunt[i]|t.sleep[i]|t.enemy[i]) | t.mine[k][i]
 		}
 	case Witch:
-		// The cells within 8 of my farmers and knights: eight
-		// orthogonal dilations of their cells.
+		// The cells within 8 (Manhattan) of my farmers and knights: each
+		// row holding some spreads them by 8 - |x| columns to row i + x.
 		near := t.near
+		clear(near)
 		for i := 0; i < rows; i++ {
-			near[i] = t.mine[Farmer][i] | t.mine[Knight][i]
-		}
-		for r := 0; r < 8; r++ {
-			copy(t.tmp, near)
-			for i := 0; i < rows; i++ {
-				x := t.tmp[i]
-				x |= x<<1 | x>>1
-				if i > 0 {
-					x |= t.tmp[i-1]
-				}
-				if i+1 < rows {
-					x |= t.tmp[i+1]
-				}
-				near[i] = x & cm
+			m := t.mine[Farmer][i] | t.mine[Knight][i]
+			if m == 0 {
+				continue
+			}
+			var spread [9]uint64
+			spread[0] = m
+			for w := 1; w <= 8; w++ {
+				spread[w] = spread[w-1] | spread[w-1]<<1 | spread[w-1]>>1
+			}
+			for x := max(-8, -i); x <= min(8, rows-1-i); x++ {
+				near[i+x] |= spread[8-absInt(x)] & cm
 			}
 		}
 		t.hunted = t.hunted[:0]
@@ -486,7 +484,7 @@ func (t *targetFields) searchWide(s *State, me int, k UnitType, dst []byte) {
 		t.wdist = make([]int16, cells)
 	}
 	// The cells' flags, as scan and build compute them in bits.
-	sleep, ewitch, eknight := make([]bool, cells), make([]bool, cells), make([]bool, cells)
+	sleep, ewitch, eknight, haunted := make([]bool, cells), make([]bool, cells), make([]bool, cells), make([]bool, cells)
 	stamp := func(b []bool, p Pos, r int) {
 		for x := -r; x <= r; x++ {
 			for y := -r + absInt(x); y <= r-absInt(x); y++ {
@@ -501,7 +499,10 @@ func (t *targetFields) searchWide(s *State, me int, k UnitType, dst []byte) {
 			if u := &s.Units[id]; s.onGrid(id) {
 				if !u.Active {
 					stamp(sleep, u.Pos, 2)
-				} else if p != me {
+					continue
+				}
+				stamp(haunted, u.Pos, 2)
+				if p != me {
 					stamp(ewitch, u.Pos, 3)
 				}
 			}
@@ -529,11 +530,11 @@ func (t *targetFields) searchWide(s *State, me int, k UnitType, dst []byte) {
 		g := &s.Grid[c]
 		open := g.Type != Wall
 		mine := g.ID >= 0 && s.Units[g.ID].Player == me && s.Units[g.ID].Type == k
-		t.wpass[c] = open && !g.Haunted && !sleep[c] && enemyAt(c) == nil || mine
+		t.wpass[c] = open && !haunted[c] && !sleep[c] && enemyAt(c) == nil || mine
 		src := false
 		switch k {
 		case Farmer:
-			src = open && g.ID < 0 && int(g.Owner) != me && !g.Haunted && !sleep[c] && !ewitch[c] && !eknight[c]
+			src = open && g.ID < 0 && int(g.Owner) != me && !haunted[c] && !sleep[c] && !ewitch[c] && !eknight[c]
 		case Knight:
 			if open && g.ID < 0 {
 				p := Pos{c / cols, c % cols}
