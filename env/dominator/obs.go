@@ -421,7 +421,7 @@ func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 		case 4:
 			ob.MoveMask(s, me, dst)
 		case 5:
-			ob.Targets(s, me, dst)
+			ob.targetsOf(s, me, obs[0], dst)
 		}
 	}
 }

@@ -10,7 +10,10 @@ package dominator
 // fields Khan walks its units down (khan/units.go), computed by rules
 // that do not need Khan's forecast of the other players.
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Columns of the targets tensor: the eight directions of the observer's
 // frame (a step to a cell one step nearer the unit's targets; farmers and
@@ -29,11 +32,11 @@ const (
 	TargetMaxDist = 40
 )
 
-// targetKind is a unit type's field: its sources (targets), the cells a
-// unit walks over, and whether it walks diagonally.
+// targetKind is a unit type's field: the cells a unit walks over, and
+// whether it walks diagonally.
 type targetKind struct {
-	src, pass []uint64
-	diag      bool
+	pass []uint64
+	diag bool
 }
 
 // targetFields is the Observer's scratch space for the targets tensor.
@@ -62,6 +65,7 @@ type targetFields struct {
 	visit      []uint64
 	layer      [2][]uint64
 	has        [numUnitTypes]bool // me has a unit of the type on the board
+	board      []byte             // the board tensor when the caller has none
 	preyAt     []Pos              // the enemy farmers and knights
 	hunted     []Pos              // the witches' targets
 	walker     Walker             // wide boards
@@ -80,7 +84,7 @@ func (t *targetFields) reset(rows, cols int) {
 	t.paint, t.ewitch, t.eknight, t.near = mk(), mk(), mk(), mk()
 	for k := range t.mine {
 		t.mine[k] = mk()
-		t.kinds[k] = targetKind{src: mk(), pass: mk(), diag: UnitType(k) == Knight}
+		t.kinds[k] = targetKind{pass: mk(), diag: UnitType(k) == Knight}
 	}
 	t.want, t.visit = mk(), mk()
 	t.layer = [2][]uint64{make([]uint64, rows+2), make([]uint64, rows+2)}
@@ -106,7 +110,12 @@ func (t *targetFields) reset(rows, cols int) {
 // The cells of me's units of the type count as walkable. Targets always
 // count (a search starts from them even where a unit could not walk).
 // Directions are those of me's frame (as the action's).
-func (ob *Observer) Targets(s *State, me int, dst []byte) {
+func (ob *Observer) Targets(s *State, me int, dst []byte) { ob.targetsOf(s, me, nil, dst) }
+
+// targetsOf is Targets; board is the board tensor of the same seat and
+// state when the caller has it (Encode), else nil: the searches read the
+// walls and the colours from its planes.
+func (ob *Observer) targetsOf(s *State, me int, board, dst []byte) {
 	n := len(s.Units)
 	dst = dst[:n*TargetFeatures]
 	clear(dst)
@@ -116,6 +125,16 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 	if !t.scan(s, me) {
 		return
 	}
+	if cols <= 64 {
+		if board == nil {
+			if len(t.board) != BoardPlanes*rows*cols {
+				t.board = make([]byte, BoardPlanes*rows*cols)
+			}
+			ob.Board(s, me, t.board)
+			board = t.board
+		}
+		t.cells(board)
+	}
 	for k := range t.kinds {
 		if !t.has[k] {
 			continue
@@ -124,9 +143,9 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 		switch {
 		case UnitType(k) == Witch && cols > 64:
 			t.huntWide(s, me)
-			t.hunt(s, me, dst)
+			t.hunt(s, me, dst, false)
 		case UnitType(k) == Witch:
-			t.hunt(s, me, dst)
+			t.hunt(s, me, dst, true)
 		case cols <= 64:
 			t.search(s, me, UnitType(k), dst)
 		default:
@@ -160,75 +179,93 @@ func (t *targetFields) scan(s *State, me int) bool {
 		if !s.onGrid(id) {
 			continue
 		}
-		bit := uint64(1) << uint(u.Pos.J)
-		t.free[u.Pos.I] |= bit // occupied, for now
+		p := ViewPos(u.Pos, me, rows)
+		bit := uint64(1) << uint(p.J)
+		t.free[p.I] |= bit // occupied, for now
 		switch {
 		case u.Player == me:
-			t.mine[u.Type][u.Pos.I] |= bit
+			t.mine[u.Type][p.I] |= bit
 			t.has[u.Type] = true
 		case u.Type == Witch:
-			t.enemy[u.Pos.I] |= bit
+			t.enemy[p.I] |= bit
 		default:
-			t.enemy[u.Pos.I] |= bit
-			t.prey[u.Pos.I] |= bit
-			t.preyAt = append(t.preyAt, u.Pos)
+			t.enemy[p.I] |= bit
+			t.prey[p.I] |= bit
+			t.preyAt = append(t.preyAt, p)
+			if u.Type == Knight {
+				row := uint64(7) << uint(p.J) >> 1
+				for i := max(p.I-1, 0); i <= min(p.I+1, rows-1); i++ {
+					t.eknight[i] |= row
+				}
+			}
 		}
 	}
 	if t.has == [numUnitTypes]bool{} {
 		return false
 	}
-	t.cells(s, me)
-	for p := 0; p < NumPlayers; p++ {
-		for _, id := range s.Witches[p] {
+	for q := 0; q < NumPlayers; q++ {
+		for _, id := range s.Witches[q] {
 			w := &s.Units[id]
 			if !s.onGrid(id) {
 				continue
 			}
+			p := ViewPos(w.Pos, me, rows)
 			switch {
 			case !w.Active:
-				t.diamond(t.sleep, w.Pos, 2)
-			case p != me:
-				t.diamond(t.ewitch, w.Pos, 3)
+				t.diamond(t.sleep, p, 2)
+			case q != me:
+				t.diamond(t.ewitch, p, 3)
 				fallthrough
 			default:
-				t.diamond(t.haunt, w.Pos, 2)
-			}
-		}
-	}
-	for _, q := range s.Knights {
-		for _, id := range q {
-			u := &s.Units[id]
-			if u.Player == me || !s.onGrid(id) {
-				continue
-			}
-			row := uint64(7) << uint(u.Pos.J) >> 1
-			for i := max(u.Pos.I-1, 0); i <= min(u.Pos.I+1, rows-1); i++ {
-				t.eknight[i] |= row
+				t.diamond(t.haunt, p, 2)
 			}
 		}
 	}
 	return true
 }
 
-// cells fills wall and paint from the cells, and turns free (the cells of
-// the units on the board) into the cells that are neither walls nor
-// occupied. The cells' other flags come from the units: a cell is
-// occupied when a unit on the board stands there, haunted when it is
-// within 2 of an active witch (as the engine haunts them).
-func (t *targetFields) cells(s *State, me int) {
-	cols, cm := t.cols, t.colMask()
+// cells fills wall and paint from the board tensor's terrain and owner
+// planes (the view's cells, one byte each; owner code 1 is me's colour),
+// eight cells at a time, and turns free (the cells of the units on the
+// board) into the cells that are neither walls nor occupied. The cells'
+// other flags come from the units: a cell is occupied when a unit on the
+// board stands there, haunted when it is within 2 of an active witch (as
+// the engine haunts them).
+func (t *targetFields) cells(board []byte) {
+	n, cm := t.cols, t.colMask()
+	cells := n * t.rows
+	terrain, owner := board[:cells], board[cells:2*cells]
 	for i := 0; i < t.rows; i++ {
-		var wall, paint uint64
-		row := s.Grid[i*cols : (i+1)*cols]
-		for j := range row {
-			c := &row[j]
-			wall |= b2u64(c.Type == Wall) << uint(j)
-			paint |= b2u64(int(c.Owner) != me) << uint(j)
+		var open, other uint64
+		for c := 0; c < n; c += 8 {
+			k := i*n + c
+			tw, ow := load8(terrain, k), load8(owner, k)
+			open |= pack8(tw) << uint(c)
+			// Bytes of ow other than 1: x = ow ^ 1 per byte is not zero.
+			x := ow ^ 0x0101010101010101
+			nz := (((x & 0x7f7f7f7f7f7f7f7f) + 0x7f7f7f7f7f7f7f7f) | x) >> 7 & 0x0101010101010101
+			other |= pack8(nz) << uint(c)
 		}
-		t.wall[i], t.paint[i] = wall, paint&^wall
+		wall := ^open & cm
+		t.wall[i], t.paint[i] = wall, other&^wall&cm
 		t.free[i] = cm &^ (wall | t.free[i])
 	}
 }
+
+// load8 returns the 8 bytes of b from k, little-endian (zeros past the
+// end).
+func load8(b []byte, k int) uint64 {
+	if k+8 <= len(b) {
+		return binary.LittleEndian.Uint64(b[k:])
+	}
+	var buf [8]byte
+	copy(buf[:], b[k:])
+	return binary.LittleEndian.Uint64(buf[:])
+}
+
+// pack8 gathers the lowest bit of each byte of w (bytes 0 or 1) into
+// bits 0..7, byte i into bit i.
+func pack8(w uint64) uint64 { return (w * 0x0102040810204080) >> 56 }
 
 func b2u64(b bool) uint64 {
 	if b {
@@ -259,29 +296,16 @@ func (t *targetFields) colMask() uint64 {
 	return uint64(1)<<uint(t.cols) - 1
 }
 
-// build computes the sources and the walkable cells of type k's field.
+// build computes the witches' targets (t.hunted): the enemy farmers and
+// knights within 8 of my farmers and knights, else all of them. (The
+// farmers' and knights' sources and walkable cells are computed by
+// search.)
 func (t *targetFields) build(s *State, me int, k UnitType) {
 	if t.cols > 64 {
 		return
 	}
-	f := &t.kinds[k]
 	rows, cm := t.rows, t.colMask()
 	switch k {
-	case Farmer:
-		for i := 0; i < rows; i++ {
-			bad := t.haunt[i] | t.sleep[i]
-			f.src[i] = t.free[i] & t.paint[i] &^ (bad | t.ewitch[i] | t.eknight[i])
-			f.pass[i] = (^t.wall[i]&cm)&^(bad|t.enemy[i]) | t.mine[k][i]
-		}
-	case Knight:
-		for i := 0; i < rows; i++ {
-			var y uint64
-			for x := max(i-1, 0); x <= min(i+1, rows-1); x++ {
-				y |= t.prey[x]
-			}
-			f.src[i] = (y | y<<1 | y>>1) & t.free[i] & cm
-			f.pass[i] = (^t.wall[i]&cm)&^(t.haunt[i]|t.sleep[i]|t.enemy[i]) | t.mine[k][i]
-		}
 	case Witch:
 		// The cells within 8 (Manhattan) of my farmers and knights: each
 		// row holding some spreads them by 8 - |x| columns to row i + x.
@@ -325,8 +349,25 @@ func (t *targetFields) search(s *State, me int, k UnitType, dst []byte) {
 	clear(next)
 	prev[0], prev[rows+1] = 0, 0
 	left, lo, hi := 0, rows, -1
+	cm := t.colMask()
 	for i := 0; i < rows; i++ {
-		src, w := f.src[i], t.mine[k][i]
+		// The sources and the walkable cells (see Targets).
+		w := t.mine[k][i]
+		var src uint64
+		bad := t.haunt[i] | t.sleep[i]
+		if k == Farmer {
+			src = t.free[i] & t.paint[i] &^ (bad | t.ewitch[i] | t.eknight[i])
+		} else {
+			y := t.prey[i]
+			if i > 0 {
+				y |= t.prey[i-1]
+			}
+			if i+1 < rows {
+				y |= t.prey[i+1]
+			}
+			src = (y | y<<1 | y>>1) & t.free[i] & cm
+		}
+		pass[i] = (^t.wall[i]&cm)&^(bad|t.enemy[i]) | w
 		prev[i+1], visit[i] = src, src
 		if src != 0 {
 			lo, hi = min(lo, i), i
@@ -341,16 +382,14 @@ func (t *targetFields) search(s *State, me int, k UnitType, dst []byte) {
 		left += bits.OnesCount64(w)
 	}
 	diag := f.diag
-	nlo, nhi := rows, -1 // the rows of next that are not empty
+	// The rows a layer may hold grow by one on each side per layer (rows
+	// outside stay empty in both layers).
+	a, b := max(lo-1, 0), min(hi+1, rows-1)
 	for d := 1; d <= TargetMaxDist && left > 0 && lo <= hi; d++ {
-		a, b := max(lo-1, 0), min(hi+1, rows-1)
-		for i := nlo; i <= nhi; i++ {
-			next[i+1] = 0
-		}
-		nlo, nhi = rows, -1
 		// Row i of the layers is at i+1: rows a-1 .. b+1 of prev.
 		pv, nx := prev[a:b+3], next[a+1:b+2]
 		ps, vs, ws := pass[a:b+1], visit[a:b+1], want[a:b+1]
+		var any uint64
 		for r := range nx {
 			up, mid, dn := pv[r], pv[r+1], pv[r+2]
 			var x uint64
@@ -362,14 +401,8 @@ func (t *targetFields) search(s *State, me int, k UnitType, dst []byte) {
 			}
 			x &= ps[r] &^ vs[r]
 			nx[r] = x
-			if x == 0 {
-				continue
-			}
 			vs[r] |= x
-			if nlo == rows {
-				nlo = a + r
-			}
-			nhi = a + r
+			any |= x
 			if hit := ws[r] & x; hit != 0 {
 				ws[r] &^= hit
 				left -= bits.OnesCount64(hit)
@@ -378,16 +411,20 @@ func (t *targetFields) search(s *State, me int, k UnitType, dst []byte) {
 				}
 			}
 		}
+		if any == 0 {
+			break
+		}
 		prev, next = next, prev
-		lo, hi, nlo, nhi = nlo, nhi, lo, hi
+		a, b = max(a-1, 0), min(b+1, rows-1)
 	}
 }
 
-// write fills the row of the unit of me's at real cell (i, j), at
+// write fills the row of the unit of me's at cell (i, j) of the view, at
 // distance d of its targets; prev holds the cells at distance d-1 (row r
 // at r+1).
 func (t *targetFields) write(s *State, me, i, j, d int, prev []uint64, dst []byte) {
-	id := int(s.Grid[i*t.cols+j].ID)
+	r := RealPos(Pos{i, j}, me, t.rows)
+	id := int(s.Grid[r.I*t.cols+r.J].ID)
 	row := dst[id*TargetFeatures : (id+1)*TargetFeatures]
 	if d > 0 {
 		step := 2
@@ -395,8 +432,7 @@ func (t *targetFields) write(s *State, me, i, j, d int, prev []uint64, dst []byt
 			step = 1
 		}
 		for v := Dir(0); v < None; v += Dir(step) {
-			r := v.Rotate(me)
-			qi, qj := i+dirDI[r], j+dirDJ[r]
+			qi, qj := i+dirDI[v], j+dirDJ[v]
 			if qi >= 0 && qi < t.rows && qj >= 0 && qj < t.cols && prev[qi+1]>>uint(qj)&1 != 0 {
 				row[v] = 1
 			}
@@ -436,8 +472,9 @@ func (t *targetFields) huntWide(s *State, me int) {
 
 // hunt writes the rows of me's witches: the Manhattan distance to the
 // nearest of t.hunted, and the orthogonal steps to a cell that is not a
-// wall and one nearer.
-func (t *targetFields) hunt(s *State, me int, dst []byte) {
+// wall and one nearer. With view, t.hunted and the walls are in me's
+// view (scan, cells), else in the real state (huntWide).
+func (t *targetFields) hunt(s *State, me int, dst []byte, view bool) {
 	nearest := func(p Pos) int {
 		d := 1 << 30
 		for _, q := range t.hunted {
@@ -450,14 +487,26 @@ func (t *targetFields) hunt(s *State, me int, dst []byte) {
 		if u.Player != me || !s.onGrid(id) {
 			continue
 		}
-		d := nearest(u.Pos)
+		p := u.Pos
+		if view {
+			p = ViewPos(p, me, t.rows)
+		}
+		d := nearest(p)
 		if d > TargetMaxDist {
 			continue
 		}
 		row := dst[id*TargetFeatures : (id+1)*TargetFeatures]
 		for v := Dir(0); v < None && d > 0; v += 2 {
-			q := u.Pos.Add(v.Rotate(me))
-			if s.OnBoard(q) && s.Grid[q.I*t.cols+q.J].Type != Wall && nearest(q) == d-1 {
+			var q Pos
+			var wall bool
+			if view {
+				q = p.Add(v)
+				wall = s.OnBoard(q) && t.wall[q.I]>>uint(q.J)&1 != 0
+			} else {
+				q = p.Add(v.Rotate(me))
+				wall = s.OnBoard(q) && s.Grid[q.I*t.cols+q.J].Type == Wall
+			}
+			if s.OnBoard(q) && !wall && nearest(q) == d-1 {
 				row[v] = 1
 			}
 		}

@@ -229,7 +229,7 @@ func TestTargetsByRules(t *testing.T) {
 					case !wide.targets.has[k]:
 					case k == Witch:
 						wide.targets.huntWide(&g.State, me)
-						wide.targets.hunt(&g.State, me, w)
+						wide.targets.hunt(&g.State, me, w, false)
 					default:
 						wide.targets.searchWide(&g.State, me, k, w)
 					}
