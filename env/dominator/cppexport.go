@@ -289,19 +289,24 @@ const encoderCC = `
       if (on[id] && us[id].player == 0) has[us[id].type] = true;
     if (!has[0] && !has[1] && !has[2]) return;
     // Flags: 1 within 2 of a sleeping witch, 2 within 3 of an active
-    // enemy witch, 4 next to an enemy knight.
-    vector<int> flag(cells, 0);
+    // enemy witch, 4 next to an enemy knight, 8 haunted (within 2 of an
+    // active witch). at: the unit on the board standing on each cell.
+    vector<int> flag(cells, 0), at(cells, -1);
     for (int p = 0; p < 4; ++p) {
       const vector<int> W = witches(p);
       for (size_t x = 0; x < W.size(); ++x) {
         const Unit& w = us[W[x]];
         if (!on[W[x]]) continue;
-        if (!w.active)
+        if (!w.active) {
           enc_stamp(flag, w.pos, 2, 1);
-        else if (p != 0)
-          enc_stamp(flag, w.pos, 3, 2);
+          continue;
+        }
+        enc_stamp(flag, w.pos, 2, 8);
+        if (p != 0) enc_stamp(flag, w.pos, 3, 2);
       }
     }
+    for (int id = 0; id < U; ++id)
+      if (on[id]) at[us[id].pos.i * n + us[id].pos.j] = id;
     vector<Pos> prey, hunted;
     for (int id = 0; id < U; ++id) {
       const Unit& u = us[id];
@@ -321,18 +326,18 @@ const encoderCC = `
       for (int c = 0; c < cells; ++c) {
         const Cell x = cell(c / n, c % n);
         const bool open = x.type != Wall;
-        const int f = flag[c];
-        const bool mine = x.id >= 0 && us[x.id].player == 0 && us[x.id].type == k;
-        const bool enemy = x.id >= 0 && us[x.id].player != 0;
-        pass[c] = mine || (open && !x.haunted && !(f & 1) && !enemy);
+        const int f = flag[c], a = at[c];
+        const bool mine = a >= 0 && us[a].player == 0 && us[a].type == k;
+        const bool enemy = a >= 0 && us[a].player != 0;
+        pass[c] = mine || (open && !(f & 9) && !enemy);
         bool src = false;
         if (k == Farmer)
-          src = open && x.id < 0 && x.owner != 0 && !x.haunted && !(f & 7);
-        else if (open && x.id < 0)
+          src = open && a < 0 && x.owner != 0 && !(f & 15);
+        else if (open && a < 0)
           for (int d = 0; d < 8 && !src; ++d) {
             Pos q = Pos(c / n, c % n) + Dir(d);
             if (!pos_ok(q)) continue;
-            const int v = cell(q).id;
+            const int v = at[q.i * n + q.j];
             src = v >= 0 && us[v].player != 0 && us[v].type != Witch;
           }
         if (src) srcs.push_back(c);
