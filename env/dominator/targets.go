@@ -475,13 +475,6 @@ func (t *targetFields) huntWide(s *State, me int) {
 // wall and one nearer. With view, t.hunted and the walls are in me's
 // view (scan, cells), else in the real state (huntWide).
 func (t *targetFields) hunt(s *State, me int, dst []byte, view bool) {
-	nearest := func(p Pos) int {
-		d := 1 << 30
-		for _, q := range t.hunted {
-			d = min(d, absInt(p.I-q.I)+absInt(p.J-q.J))
-		}
-		return d
-	}
 	for _, id := range s.Witches[me] {
 		u := &s.Units[id]
 		if u.Player != me || !s.onGrid(id) {
@@ -491,12 +484,30 @@ func (t *targetFields) hunt(s *State, me int, dst []byte, view bool) {
 		if view {
 			p = ViewPos(p, me, t.rows)
 		}
-		d := nearest(p)
+		d := 1 << 30
+		for _, q := range t.hunted {
+			d = min(d, absInt(p.I-q.I)+absInt(p.J-q.J))
+		}
 		if d > TargetMaxDist {
 			continue
 		}
+		// A step is one nearer the nearest when it goes towards one of
+		// the targets at distance d.
+		var toward [None]bool
+		for _, q := range t.hunted {
+			if absInt(p.I-q.I)+absInt(p.J-q.J) != d {
+				continue
+			}
+			toward[Bottom] = toward[Bottom] || q.I > p.I
+			toward[Top] = toward[Top] || q.I < p.I
+			toward[Right] = toward[Right] || q.J > p.J
+			toward[Left] = toward[Left] || q.J < p.J
+		}
 		row := dst[id*TargetFeatures : (id+1)*TargetFeatures]
-		for v := Dir(0); v < None && d > 0; v += 2 {
+		for v := Dir(0); v < None; v += 2 {
+			if view && !toward[v] || !view && !toward[v.Rotate(me)] {
+				continue
+			}
 			var q Pos
 			var wall bool
 			if view {
@@ -506,7 +517,7 @@ func (t *targetFields) hunt(s *State, me int, dst []byte, view bool) {
 				q = p.Add(v.Rotate(me))
 				wall = s.OnBoard(q) && s.Grid[q.I*t.cols+q.J].Type == Wall
 			}
-			if s.OnBoard(q) && !wall && nearest(q) == d-1 {
+			if s.OnBoard(q) && !wall {
 				row[v] = 1
 			}
 		}
