@@ -37,7 +37,9 @@ train, held = ds.split(0.2, seed=1)
 part = held if which == "held" else train
 info = describe(jt.game_spec(ds.env_id))
 names = list(ds.observation_names)
-if len(names) < len(info.tensors):  # an older observation version (a prefix), as bc.py reads it
+if len(names) < len(
+    info.tensors
+):  # an older observation version (a prefix), as bc.py reads it
     info = dataclasses.replace(
         info, version=ds.observation_version, tensors=tuple(info.tensors[: len(names)])
     )
