@@ -25,7 +25,7 @@ func CppTarget() cppexport.Target {
 			"RT", "Top", "TL", "Left", "LB", "None", "DirSize", "Empty", "Wall", "CellTypeSize", "Farmer", "Knight",
 			"Witch", "UnitTypeSize", "BOARD_N"},
 		Members: map[string]string{"board": "in_board_", "units": "in_units_", "globals": "in_globals_",
-			"action_mask": "in_mask_", "move_mask": "in_move_mask_"},
+			"action_mask": "in_mask_", "move_mask": "in_move_mask_", "targets": "in_targets_"},
 		SlotsExpr: fmt.Sprintf("rows() == %d && cols() == %d ? 4 * (nb_farmers() + nb_knights() + nb_witches()) : 0", n, n),
 		Encoder:   strings.ReplaceAll(encoderCC, "BOARD_SIDE", fmt.Sprint(n)),
 		Act:       actCC,
@@ -73,9 +73,11 @@ for (int id = 0; id < U; ++id) {
 // encoderCC is the observation encoder of the exported player: the C++
 // twin of Observer (env/dominator/obs.go), written against the kit's
 // player API only, so that it builds with the course kit as with jgym's.
-// It fills the five network inputs exactly as the Go bot does, element
-// for element (docs/rules/dominator.md, dominator-obs-1); U is the number
-// of unit slots, BOARD_SIDE the network's board side.
+// It fills the six network inputs exactly as the Go bot does, element
+// for element (docs/observation.md, dominator-obs-2; a network of
+// dominator-obs-1 takes the first five, and its player skips the targets
+// tensor's searches); U is the number of unit slots, BOARD_SIDE the
+// network's board side.
 //
 // The player sees its rotated view, where it is player 0 and its box the
 // top-left one: that is the egocentric frame of the observation, so most
@@ -85,8 +87,8 @@ for (int id = 0; id < U; ++id) {
 // witches and a lost unit the units tensor would differ from the Go bot's.
 const encoderCC = `
   // ---------------------------------------------------------------------
-  // Observation (dominator-obs-1, docs/rules/dominator.md): the twin of
-  // the Go encoder, dominator.Observer, on the rotated view.
+  // Observation (dominator-obs-2, docs/observation.md): the twin of the
+  // Go encoder, dominator.Observer, on the rotated view.
 
   enum { BOARD_N = BOARD_SIDE };  // the board side of the network
 
@@ -226,5 +228,163 @@ const encoderCC = `
         in_mask_[id * 9 + d] = enc_legal(id, d);
         in_move_mask_[id * 9 + d] = enc_works(us[id], d);
       }
+
+    // The targets tensor's searches: a network that does not take it
+    // (dominator-obs-1) skips them (cppexport.SkipMacro).
+#ifndef JGYM_SKIP_TARGETS
+    enc_targets(in_targets_, us, on);
+#endif
+  }
+
+  // enc_field writes into dist the walking distance from every cell to
+  // the nearest of srcs (cell indices) over the cells pass allows (the
+  // sources always count), orthogonally or in eight directions, -1 where
+  // unreachable: dominator.Walker.Field.
+  void enc_field(const vector<char>& pass, const vector<int>& srcs, bool diag, vector<int>& dist,
+                 vector<int>& queue) const {
+    const int n = BOARD_N;
+    dist.assign(n * n, -1);
+    queue.clear();
+    for (size_t k = 0; k < srcs.size(); ++k)
+      if (dist[srcs[k]] < 0) {
+        dist[srcs[k]] = 0;
+        queue.push_back(srcs[k]);
+      }
+    for (size_t h = 0; h < queue.size(); ++h) {
+      const int c = queue[h];
+      for (int d = 0; d < 8; d += diag ? 1 : 2) {
+        Pos q = Pos(c / n, c % n) + Dir(d);
+        if (!pos_ok(q)) continue;
+        const int x = q.i * n + q.j;
+        if (dist[x] >= 0 || !pass[x]) continue;
+        dist[x] = dist[c] + 1;
+        queue.push_back(x);
+      }
+    }
+  }
+
+  // enc_nearest returns the Manhattan distance from p to the nearest of
+  // ps (1 << 30 if none).
+  static int enc_nearest(Pos p, const vector<Pos>& ps) {
+    int best = 1 << 30;
+    for (size_t k = 0; k < ps.size(); ++k) {
+      const int di = p.i - ps[k].i, dj = p.j - ps[k].j;
+      const int d = (di < 0 ? -di : di) + (dj < 0 ? -dj : dj);
+      if (d < best) best = d;
+    }
+    return best;
+  }
+
+  // enc_targets writes the targets tensor (dominator-obs-2): the twin of
+  // Observer.Targets (targets.go). Per unit of mine on the board, by its
+  // type: farmers walk to cells to paint, knights to the cells next to
+  // prey (eight directions), witches to the enemy farmers and knights
+  // near my farmers and knights (Manhattan); the directions that step
+  // one nearer, and whether the nearest is within 1, 3, 7 and 15 steps.
+  void enc_targets(unsigned char* out, const vector<Unit>& us, const vector<bool>& on) {
+    const int n = BOARD_N, cells = BOARD_N * BOARD_N, F = 12, MAXD = 40;
+    memset(out, 0, (size_t)U * F);
+    bool has[3] = {false, false, false};
+    for (int id = 0; id < U; ++id)
+      if (on[id] && us[id].player == 0) has[us[id].type] = true;
+    if (!has[0] && !has[1] && !has[2]) return;
+    // Flags: 1 within 2 of a sleeping witch, 2 within 3 of an active
+    // enemy witch, 4 next to an enemy knight, 8 haunted (within 2 of an
+    // active witch). at: the unit on the board standing on each cell.
+    vector<int> flag(cells, 0), at(cells, -1);
+    for (int p = 0; p < 4; ++p) {
+      const vector<int> W = witches(p);
+      for (size_t x = 0; x < W.size(); ++x) {
+        const Unit& w = us[W[x]];
+        if (!on[W[x]]) continue;
+        if (!w.active) {
+          enc_stamp(flag, w.pos, 2, 1);
+          continue;
+        }
+        enc_stamp(flag, w.pos, 2, 8);
+        if (p != 0) enc_stamp(flag, w.pos, 3, 2);
+      }
+    }
+    for (int id = 0; id < U; ++id)
+      if (on[id]) at[us[id].pos.i * n + us[id].pos.j] = id;
+    vector<Pos> prey, hunted;
+    for (int id = 0; id < U; ++id) {
+      const Unit& u = us[id];
+      if (!on[id] || u.player == 0 || u.type == Witch) continue;
+      prey.push_back(u.pos);
+      if (u.type == Knight)
+        for (int d = 0; d < 8; ++d) {
+          Pos q = u.pos + Dir(d);
+          if (pos_ok(q)) flag[q.i * n + q.j] |= 4;
+        }
+    }
+    vector<char> pass(cells);
+    vector<int> srcs, dist, queue;
+    for (int k = Farmer; k <= Knight; ++k) {
+      if (!has[k]) continue;
+      srcs.clear();
+      for (int c = 0; c < cells; ++c) {
+        const Cell x = cell(c / n, c % n);
+        const bool open = x.type != Wall;
+        const int f = flag[c], a = at[c];
+        const bool mine = a >= 0 && us[a].player == 0 && us[a].type == k;
+        const bool enemy = a >= 0 && us[a].player != 0;
+        pass[c] = mine || (open && !(f & 9) && !enemy);
+        bool src = false;
+        if (k == Farmer)
+          src = open && a < 0 && x.owner != 0 && !(f & 15);
+        else if (open && a < 0)
+          for (int d = 0; d < 8 && !src; ++d) {
+            Pos q = Pos(c / n, c % n) + Dir(d);
+            if (!pos_ok(q)) continue;
+            const int v = at[q.i * n + q.j];
+            src = v >= 0 && us[v].player != 0 && us[v].type != Witch;
+          }
+        if (src) srcs.push_back(c);
+      }
+      enc_field(pass, srcs, k == Knight, dist, queue);
+      for (int id = 0; id < U; ++id) {
+        const Unit& u = us[id];
+        if (!on[id] || u.player != 0 || u.type != k) continue;
+        const int d = dist[u.pos.i * n + u.pos.j];
+        if (d < 0 || d > MAXD) continue;
+        unsigned char* row = out + id * F;
+        for (int v = 0; v < 8 && d > 0; v += k == Knight ? 1 : 2) {
+          Pos q = u.pos + Dir(v);
+          if (pos_ok(q) && dist[q.i * n + q.j] == d - 1) row[v] = 1;
+        }
+        row[8] = d <= 1;
+        row[9] = d <= 3;
+        row[10] = d <= 7;
+        row[11] = d <= 15;
+      }
+    }
+    if (!has[Witch]) return;
+    for (size_t x = 0; x < prey.size(); ++x) {
+      bool near = false;
+      for (int id = 0; id < U && !near; ++id) {
+        const Unit& u = us[id];
+        if (!on[id] || u.player != 0 || u.type == Witch) continue;
+        const int di = u.pos.i - prey[x].i, dj = u.pos.j - prey[x].j;
+        near = (di < 0 ? -di : di) + (dj < 0 ? -dj : dj) <= 8;
+      }
+      if (near) hunted.push_back(prey[x]);
+    }
+    if (hunted.empty()) hunted = prey;
+    for (int id = 0; id < U; ++id) {
+      const Unit& u = us[id];
+      if (!on[id] || u.player != 0 || u.type != Witch) continue;
+      const int d = enc_nearest(u.pos, hunted);
+      if (d > MAXD) continue;
+      unsigned char* row = out + id * F;
+      for (int v = 0; v < 8 && d > 0; v += 2) {
+        Pos q = u.pos + Dir(v);
+        if (pos_ok(q) && cell(q).type != Wall && enc_nearest(q, hunted) == d - 1) row[v] = 1;
+      }
+      row[8] = d <= 1;
+      row[9] = d <= 3;
+      row[10] = d <= 7;
+      row[11] = d <= 15;
+    }
   }
 `

@@ -18,7 +18,7 @@ import (
 // probeSource is a C++ player that runs the exported encoder
 // (CppTarget().Encoder) on what it sees, then, with opponents, the
 // relabelling of a model by score (CppTarget().Opponents), and gives, as
-// the id of its only command, a digest of the five network inputs.
+// the id of its only command, a digest of the six network inputs.
 func probeSource(u, side int, opponents bool) string {
 	t := CppTarget()
 	enc := strings.ReplaceAll(encoderCC, "BOARD_SIDE", fmt.Sprint(side))
@@ -43,6 +43,7 @@ struct PLAYER_NAME : public Player {
   float %s[18];
   unsigned char %s[U * 9];
   unsigned char %s[U * 9];
+  unsigned char %s[U * %d];
   unsigned int h;
 
   void add(unsigned int x) {
@@ -63,6 +64,7 @@ struct PLAYER_NAME : public Player {
     }
     for (int k = 0; k < U * 9; ++k) add(in_mask_[k]);
     for (int k = 0; k < U * 9; ++k) add(in_move_mask_[k]);
+    for (int k = 0; k < U * %d; ++k) add(in_targets_[k]);
     command(-1 - int(h & 0x3fffffff), None);
   }
 %s
@@ -70,7 +72,7 @@ struct PLAYER_NAME : public Player {
 
 RegisterPlayer(PLAYER_NAME);
 `, u, t.Members["board"], BoardPlanes*side*side, t.Members["units"], t.Members["globals"], t.Members["action_mask"],
-		t.Members["move_mask"], call, BoardPlanes*side*side, enc)
+		t.Members["move_mask"], t.Members["targets"], TargetFeatures, call, BoardPlanes*side*side, TargetFeatures, enc)
 }
 
 // observationDigest is the probe's digest of the Go encoder's tensors of
@@ -83,11 +85,13 @@ func observationDigest(ob *Observer, s *State, me int, opponents bool) (digest i
 	glob := make([]byte, 4*NumGlobals)
 	mask := make([]byte, u*NumDirs)
 	move := make([]byte, u*NumDirs)
+	targets := make([]byte, u*TargetFeatures)
 	ob.Board(s, me, board)
 	ob.Units(s, me, units)
 	ob.Globals(s, me, glob)
 	ob.Mask(s, me, mask)
 	ob.MoveMask(s, me, move)
+	ob.Targets(s, me, targets)
 	if opponents {
 		before := bytes.Clone(glob)
 		OrderOpponentsByScore(board, units, glob)
@@ -106,7 +110,7 @@ func observationDigest(ob *Observer, s *State, me int, opponents bool) (digest i
 	for k := 0; k < NumGlobals; k++ {
 		add(binary.LittleEndian.Uint32(glob[4*k:]))
 	}
-	for _, b := range [][]byte{mask, move} {
+	for _, b := range [][]byte{mask, move, targets} {
 		for _, x := range b {
 			add(uint32(x))
 		}
@@ -236,10 +240,17 @@ func exportTiny(t *testing.T, model []byte) (string, error) {
 
 // A tiny policy exported to C++ with CppTarget compiles cleanly with the
 // kit, and the C++ player plays the same game as the Go policy bot
-// (PolicyBot) against Demos, in every seat and twice in one game.
+// (PolicyBot) against Demos, in every seat and twice in one game: a
+// policy of dominator-obs-1 (its player skips the targets tensor) and one
+// of dominator-obs-2, which reads it.
 func TestExportedPlayerMatchesPolicyBot(t *testing.T) {
 	needCpp(t)
-	path, err := exportTiny(t, tinyPolicy(128, 37))
+	t.Run("obs1", func(t *testing.T) { exportedPlaysAsPolicyBot(t, tinyPolicy(128, 37)) })
+	t.Run("obs2", func(t *testing.T) { exportedPlaysAsPolicyBot(t, tinyPolicyTargets(128, 37)) })
+}
+
+func exportedPlaysAsPolicyBot(t *testing.T, model []byte) {
+	path, err := exportTiny(t, model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,8 +259,15 @@ func TestExportedPlayerMatchesPolicyBot(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the exported player does not compile cleanly: %v\n%s", err, out)
 	}
+	src, _ := os.ReadFile(path)
+	if skip := bytes.Contains(src, []byte("#define "+cppexport.SkipMacro("targets")+" 1")); skip != !bytes.Contains(model, []byte("targets")) {
+		t.Errorf("the player skips the targets tensor: %v", skip)
+	}
 	prog := compiled(t, path)
-	m := tinyBot(t)
+	m, err := policy.Parse(model, Def.PolicySignature())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, g := range []struct {
 		seed  int
 		seats []int

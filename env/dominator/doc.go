@@ -49,7 +49,7 @@
 // shipped ones. Traces are parsed by ParseTrace and checked by Verify,
 // replaying a command log (ParseCommandLog) exactly or checking every
 // round against the rules. Def.Host offers the game to the env layer
-// (Dominator-v0) with the observation dominator-obs-1 (Observer; actions
+// (Dominator-v0) with the observation dominator-obs-2 (Observer; actions
 // become orders through Legal) and its option, for sessions and policies
 // alike, of the opponents ordered by score (OrderOpponentsByScore).
 //

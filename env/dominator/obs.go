@@ -10,9 +10,14 @@ import (
 )
 
 // ObservationVersion names the observation and action layout the encoder
-// below writes; docs/rules/dominator.md ("Observation and action")
-// defines it.
-const ObservationVersion = "dominator-obs-1"
+// below writes; docs/observation.md defines it. dominator-obs-2 is
+// dominator-obs-1's five tensors and the targets tensor (targets.go).
+// Policies trained on dominator-obs-1 still play (signature).
+const ObservationVersion = "dominator-obs-2"
+
+// ObservationVersion1 is the first layout: board, units, globals,
+// action_mask, move_mask.
+const ObservationVersion1 = "dominator-obs-1"
 
 // Sizes of the observation tensors of one seat.
 const (
@@ -93,14 +98,15 @@ func (s *State) onGrid(id int) bool {
 	return s.OnBoard(p) && int(s.Grid[p.I*s.Cfg.Cols+p.J].ID) == id
 }
 
-// Observer encodes the egocentric observation (dominator-obs-1) of player
+// Observer encodes the egocentric observation (dominator-obs-2) of player
 // me into caller-owned buffers: the board turned so that me's box is the
 // top-left one, players numbered relative to me (0 me, then the next
 // seats). s is the real state and me a seat, or a player's view
 // (State.View) and me = 0. Its zero value is ready to use; it keeps
 // scratch space between calls and is not safe for concurrent use.
 type Observer struct {
-	threat []uint8
+	threat  []uint8
+	targets targetFields
 }
 
 // Board writes the board tensor, uint8 [BoardPlanes, rows, cols], into
@@ -376,6 +382,10 @@ func specFor(cfg *Config) (env.Spec, error) {
 				Description: "directions the engine's validation accepts per unit slot (None always)"},
 			{Name: "move_mask", Dtype: env.Bool, Shape: []int{u, NumDirs}, Low: 0, High: 1,
 				Description: "legal directions whose move would succeed if executed first (None always)"},
+			{Name: "targets", Dtype: env.Bool, Shape: []int{u, TargetFeatures}, Low: 0, High: 1,
+				Description: "per unit slot of mine, what Khan walks a unit of its type to (farmers: cells to paint; " +
+					"knights: cells next to prey; witches: enemy farmers and knights near my units): the directions " +
+					"0..7 that step nearer, and whether the nearest is within 1, 3, 7, 15 steps"},
 		},
 		Action: env.TensorSpec{Name: "action", Dtype: env.Int8, Shape: []int{u}, Low: 0, High: float64(None),
 			Description: "a direction 0..8 of the observer's frame per unit slot; illegal ones are dropped"},
@@ -410,18 +420,25 @@ func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 			ob.Mask(s, me, dst)
 		case 4:
 			ob.MoveMask(s, me, dst)
+		case 5:
+			ob.targetsOf(s, me, obs[0], dst)
 		}
 	}
 }
 
 // signature is what a Dominator policy takes and gives (docs/export.md):
-// every observation tensor of dominator-obs-1 (docs/rules/dominator.md:
-// board, units, globals, action_mask and move_mask) for the default 37 x
-// 37 board, with any multiple of 4 unit slots, and logits [1, U, 9].
+// every observation tensor of dominator-obs-2 (docs/observation.md:
+// board, units, globals, action_mask, move_mask and targets; the first
+// five for a policy trained on dominator-obs-1) for the default 37 x 37
+// board, with any multiple of 4 unit slots, and logits [1, U, 9].
 func signature() policy.Signature {
 	cfg := DefaultConfig()
 	spec, _ := specFor(&cfg)
 	sig := policy.SignatureOf(&spec)
 	sig.SlotsMultiple = NumPlayers
+	v1 := sig
+	v1.ObservationVersion = ObservationVersion1
+	v1.Inputs = sig.Inputs[:5] // board, units, globals, action_mask, move_mask
+	sig.Older = []policy.Signature{v1}
 	return sig
 }

@@ -313,17 +313,17 @@ func TestSpec(t *testing.T) {
 		got[ts.Name] = ts.Shape
 	}
 	want := map[string][]int{"board": {6, 37, 37}, "units": {128, 8}, "globals": {18},
-		"action_mask": {128, 9}, "move_mask": {128, 9}}
+		"action_mask": {128, 9}, "move_mask": {128, 9}, "targets": {128, 12}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("observation shapes = %v, want %v", got, want)
 	}
-	if got, want := sp.ObservationBytes(), 6*37*37+128*8+4*18+2*128*9; got != want {
+	if got, want := sp.ObservationBytes(), 6*37*37+128*8+4*18+2*128*9+128*12; got != want {
 		t.Errorf("ObservationBytes() = %d, want %d", got, want)
 	}
 	if sp.Action.Dtype != env.Int8 || sp.ActionOrder.Dtype != env.Int16 || sp.NumActions != 9 || sp.NumRounds != 200 {
 		t.Errorf("action spec = %+v / %+v / %d / %d rounds", sp.Action, sp.ActionOrder, sp.NumActions, sp.NumRounds)
 	}
-	if sp.ID != "Dominator-v0" || sp.ObservationVersion != "dominator-obs-1" {
+	if sp.ID != "Dominator-v0" || sp.ObservationVersion != "dominator-obs-2" {
 		t.Errorf("id, version = %q, %q", sp.ID, sp.ObservationVersion)
 	}
 	small, err := Def.Host().NewFactory(env.Setup{Seats: []string{"", "", "", ""}, Config: mustShippedText("generator3")})

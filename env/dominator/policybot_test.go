@@ -55,7 +55,10 @@ func TestPolicySignature(t *testing.T) {
 		len(sig.Inputs) != len(spec.Observation) {
 		t.Fatalf("Def.PolicySignature() = %+v", sig)
 	}
-	want := [][]int{{BoardPlanes, 37, 37}, {-1, UnitFeatures}, {NumGlobals}, {-1, NumDirs}, {-1, NumDirs}}
+	if len(sig.Older) != 1 || sig.Older[0].ObservationVersion != ObservationVersion1 || len(sig.Older[0].Inputs) != 5 {
+		t.Fatalf("Def.PolicySignature().Older = %+v", sig.Older)
+	}
+	want := [][]int{{BoardPlanes, 37, 37}, {-1, UnitFeatures}, {NumGlobals}, {-1, NumDirs}, {-1, NumDirs}, {-1, TargetFeatures}}
 	for k, in := range sig.Inputs {
 		if in.Name != spec.Observation[k].Name || in.Dtype != spec.Observation[k].Dtype || !slices.Equal(in.Shape, want[k]) {
 			t.Errorf("input %d = %+v, want %s %s %v", k, in, spec.Observation[k].Name, spec.Observation[k].Dtype, want[k])

@@ -161,27 +161,44 @@ func unitWeights() []float32 {
 	return w
 }
 
-// tinyPolicy returns the bytes of the tiny policy for u unit slots on a
-// side x side board.
-func tinyPolicy(u, side int) []byte {
+// tinyPolicy returns the bytes of the tiny policy (dominator-obs-1) for
+// u unit slots on a side x side board.
+func tinyPolicy(u, side int) []byte { return tinyPolicyOf(u, side, false) }
+
+// tinyPolicyTargets is tinyPolicy's network of dominator-obs-2: it also
+// reads the targets tensor (a linear map added to the units' logits,
+// weighted so that the steps it marks often win).
+func tinyPolicyTargets(u, side int) []byte { return tinyPolicyOf(u, side, true) }
+
+func tinyPolicyOf(u, side int, targets bool) []byte {
 	g := pbString(nil, pbGraphName, "tiny")
-	for _, n := range [][]byte{
+	l1 := "l1"
+	nodes := [][]byte{
 		pbNode("Cast", []string{"units"}, []string{"uf"}, pbAttrInt("to", onnxFloat)),
-		pbNode("MatMul", []string{"uf", "W1"}, []string{"l1"}),                        // [1,U,9]
+		pbNode("MatMul", []string{"uf", "W1"}, []string{"l1"}), // [1,U,9]
+	}
+	if targets {
+		nodes = append(nodes,
+			pbNode("Cast", []string{"targets"}, []string{"tf"}, pbAttrInt("to", onnxFloat)),
+			pbNode("MatMul", []string{"tf", "W4"}, []string{"lt"}),
+			pbNode("Add", []string{"l1", "lt"}, []string{"l1t"}))
+		l1 = "l1t"
+	}
+	for _, n := range append(nodes, [][]byte{
 		pbNode("Cast", []string{"board"}, []string{"bf"}, pbAttrInt("to", onnxFloat)), // [1,6,n,n]
 		pbNode("ReduceMean", []string{"bf", "axes23"}, []string{"bm"}, pbAttrInt("keepdims", 0)),
 		pbNode("MatMul", []string{"bm", "W2"}, []string{"gb"}),      // [1,9]
 		pbNode("MatMul", []string{"globals", "W3"}, []string{"gg"}), // [1,9]
 		pbNode("Add", []string{"gb", "gg"}, []string{"g"}),
 		pbNode("Unsqueeze", []string{"g", "axis1"}, []string{"g3"}), // [1,1,9]
-		pbNode("Add", []string{"l1", "g3"}, []string{"l2"}),
+		pbNode("Add", []string{l1, "g3"}, []string{"l2"}),
 		pbNode("Add", []string{"l2", "pen"}, []string{"l2m"}),
 		pbNode("Where", []string{"move_mask", "l2", "l2m"}, []string{"l3"}),
 		pbNode("Where", []string{"action_mask", "l3", "neg"}, []string{"logits"}),
-	} {
+	}...) {
 		g = pbBytes(g, pbGraphNode, n)
 	}
-	for _, t := range [][]byte{
+	inits := [][]byte{
 		pbFloats("W1", []int{UnitFeatures, NumDirs}, unitWeights()),
 		pbFloats("W2", []int{BoardPlanes, NumDirs}, weights(BoardPlanes*NumDirs, 2, 0.1)),
 		pbFloats("W3", []int{NumGlobals, NumDirs}, weights(NumGlobals*NumDirs, 3, 2)),
@@ -189,16 +206,30 @@ func tinyPolicy(u, side int) []byte {
 		pbFloats("neg", nil, []float32{-1e9}),
 		pbInts("axes23", []int{2}, []int64{2, 3}),
 		pbInts("axis1", []int{1}, []int64{1}),
-	} {
+	}
+	if targets {
+		w := weights(TargetFeatures*NumDirs, 4, 1)
+		for d := 0; d < 8; d++ {
+			w[d*NumDirs+d] += 6 // a marked step weighs
+		}
+		inits = append(inits, pbFloats("W4", []int{TargetFeatures, NumDirs}, w))
+	}
+	for _, t := range inits {
 		g = pbBytes(g, pbGraphInit, t)
 	}
-	for _, in := range [][]byte{
+	inputs := [][]byte{
 		pbValue("board", onnxUint8, -1, BoardPlanes, side, side),
 		pbValue("units", onnxUint8, -1, u, UnitFeatures),
 		pbValue("globals", onnxFloat, -1, NumGlobals),
 		pbValue("action_mask", onnxBool, -1, u, NumDirs),
 		pbValue("move_mask", onnxBool, -1, u, NumDirs),
-	} {
+	}
+	version := ObservationVersion1
+	if targets {
+		inputs = append(inputs, pbValue("targets", onnxBool, -1, u, TargetFeatures))
+		version = ObservationVersion
+	}
+	for _, in := range inputs {
 		g = pbBytes(g, pbGraphInput, in)
 	}
 	g = pbBytes(g, pbGraphOutput, pbValue("logits", onnxFloat, -1, u, NumDirs))
@@ -206,7 +237,7 @@ func tinyPolicy(u, side int) []byte {
 	b := pbVarint(nil, pbModelIRVersion, 8)
 	b = pbString(b, pbModelProducer, "tinymodel_test")
 	b = pbBytes(b, pbModelOpset, pbVarint(nil, pbOpsetVersion, 18))
-	entry := pbString(pbString(nil, pbEntryKey, policy.KeyObservationVersion), pbEntryValue, ObservationVersion)
+	entry := pbString(pbString(nil, pbEntryKey, policy.KeyObservationVersion), pbEntryValue, version)
 	b = pbBytes(b, pbModelMetadata, entry)
 	return pbBytes(b, pbModelGraph, g)
 }

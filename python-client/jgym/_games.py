@@ -22,7 +22,7 @@ NAMES = {
 #: The observation layout of each game this package knows.
 OBSERVATION_VERSIONS = {
     "Crematoria-v0": "crematoria-obs-3",
-    "Dominator-v0": "dominator-obs-1",
+    "Dominator-v0": "dominator-obs-2",
     "Pandemic-v0": "pandemic-obs-2",
     "Moria-v0": "moria-obs-2",
 }

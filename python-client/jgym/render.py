@@ -261,7 +261,7 @@ class Crematoria(BoardRenderer):
 
 
 class Dominator(BoardRenderer):
-    """Dominator (``dominator-obs-1``): the learner's rotated view."""
+    """Dominator (``dominator-obs-2``): the learner's rotated view."""
 
     name = "Dominator"
     legend = (

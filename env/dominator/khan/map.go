@@ -18,7 +18,7 @@ type khanMap struct {
 	dist  []int16 // BFS: distance from the start
 	queue []int32
 	cur   int32
-	nb    []int32 // neighbours, see neighbours
+	walk  dominator.Walker // neighbours and fields
 }
 
 func (m *khanMap) reset(v *dominator.State) {
@@ -35,8 +35,8 @@ func (m *khanMap) reset(v *dominator.State) {
 		m.dist = make([]int16, cells)
 		m.queue = make([]int32, 0, cells)
 		m.cur = 0
-		m.nb = nil
 	}
+	m.walk.Reset(v.Cfg.Rows, v.Cfg.Cols)
 	for idx := range v.Grid {
 		c := &v.Grid[idx]
 		m.wall[idx] = c.Type == dominator.Wall
@@ -56,24 +56,8 @@ func (m *khanMap) in(p dominator.Pos) bool   { return p.I >= 0 && p.I < m.n && p
 func (m *khanMap) free(idx int) bool { return !m.wall[idx] && m.unit[idx] < 0 && !m.taken[idx] }
 
 // neighbours returns the 8 neighbour cells of every cell, in direction
-// order, -1 off the board.
-func (m *khanMap) neighbours() []int32 {
-	if len(m.nb) == 8*len(m.wall) {
-		return m.nb
-	}
-	m.nb = make([]int32, 8*len(m.wall))
-	for c := range m.wall {
-		p := m.pos(c)
-		for d := dominator.Bottom; d < dominator.None; d++ {
-			q := p.Add(d)
-			m.nb[8*c+int(d)] = -1
-			if m.in(q) {
-				m.nb[8*c+int(d)] = int32(m.idx(q))
-			}
-		}
-	}
-	return m.nb
-}
+// order, -1 off the board (dominator.Walker).
+func (m *khanMap) neighbours() []int32 { return m.walk.Neighbours() }
 
 // search is a breadth-first search from cell s over the cells pass allows
 // (s excepted), orthogonally or in all 8 directions, until it reaches a
@@ -123,40 +107,14 @@ func (m *khanMap) search(s int, diag bool, maxDist int, pass, goal []bool, accep
 
 // field computes into dist the distance from every cell to the nearest
 // source over the cells pass allows (sources always count), orthogonally
-// or in 8 directions; unreachable cells get unreachable.
+// or in 8 directions; unreachable cells get unreachable
+// (dominator.Walker.Field, which the targets tensor's searches share).
 func (m *khanMap) field(dist []int16, srcs []int32, diag bool, pass []bool) {
-	nb := m.neighbours()
-	step := 2
-	if diag {
-		step = 1
-	}
-	for i := range dist {
-		dist[i] = unreachable
-	}
-	q := m.queue[:0]
-	for _, c := range srcs {
-		if dist[c] != 0 {
-			dist[c] = 0
-			q = append(q, c)
-		}
-	}
-	for h := 0; h < len(q); h++ {
-		c := int(q[h])
-		row := nb[8*c : 8*c+8]
-		for d := 0; d < 8; d += step {
-			nc := row[d]
-			if nc < 0 || dist[nc] != unreachable || !pass[nc] {
-				continue
-			}
-			dist[nc] = dist[c] + 1
-			q = append(q, nc)
-		}
-	}
-	m.queue = q
+	m.walk.Field(dist, srcs, diag, pass)
 }
 
 // unreachable is the distance of cells a field does not reach.
-const unreachable = 1 << 14
+const unreachable = dominator.Unreachable
 
 var (
 	orthDirs = []dominator.Dir{dominator.Bottom, dominator.Right, dominator.Top, dominator.Left}

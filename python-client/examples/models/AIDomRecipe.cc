@@ -3,7 +3,7 @@
 // Do not edit: export the model again.
 //
 //   model sha256        85f6049434b82541de1951e8275020c5d1c06a634b5ac4861f13c3b550d8456f
-//   observation         dominator-obs-1, 128 unit slots
+//   observation         dominator-obs-2, 128 unit slots
 //   network             {"net": "local", "config": "local:hidden=128,crop=7", "planes": [{"kind": "code", "n": 2, "scale": 1.0}, {"kind": "code", "n": 5, "scale": 1.0}, {"kind": "code", "n": 13, "scale": 1.0}, {"kind": "scalar", "n": 1, "scale": 0.01}, {"kind": "code", "n": 2, "scale": 1.0}, {"kind": "bits", "n": 4, "scale": 1.0}], "unit_scale": [1.0, 0.3333333432674408, 0.5, 0.009999999776482582, 0.027027027681469917, 0.027027027681469917, 1.0, 1.0], "row": 4, "col": 5, "wrap": false}
 //   game                Dominator-v0
 //   weights             93882 numbers, embedded below
@@ -30,6 +30,11 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+// Observation tensors the network does not take (an older observation
+// version, or the subset of its metadata tensors): the encoder skips the
+// work of those it guards with these.
+#define JGYM_SKIP_TARGETS 1
+
 #define PLAYER_NAME DomRecipe
 
 struct PLAYER_NAME : public Player {
@@ -55,139 +60,139 @@ struct PLAYER_NAME : public Player {
   };
   #endif
 
-  // Network inputs (dominator-obs-1).
+  // Network inputs (dominator-obs-2).
   long long in_board_[8214];  // board [1 6 37 37]
   long long in_units_[1024];  // units [1 128 8]
   float in_globals_[18];  // globals [1 18]
   unsigned char in_mask_[1152];  // action_mask [1 128 9]
   unsigned char in_move_mask_[1152];  // move_mask [1 128 9]
+  unsigned char in_targets_[1536];  // targets [1 128 12]
   // Weights.
-  float t5_[256];  // scalar3[256 1]
-  float t6_[64];  // flag_bits[16 4]
-  float t7_[8];  // unit_scale[8]
-  float t8_[1];  // masked[]
-  float t9_[8];  // sel_row[8 1]
-  float t10_[8];  // sel_col[8 1]
-  float t11_[8];  // ones[1 8]
-  float t12_[1792];  // fine_row[256 7]
-  float t13_[1792];  // fine_row_in[256 7]
-  float t14_[1792];  // fine_col[256 7]
-  float t15_[185];  // pool_row[37 5]
-  float t16_[768];  // block_row[256 3]
-  float t17_[768];  // block_row_in[256 3]
-  float t18_[768];  // block_col[256 3]
-  float t19_[16];  // emb0.weight[2 8]
-  float t20_[40];  // emb1.weight[5 8]
-  float t21_[104];  // emb2.weight[13 8]
-  float t22_[16];  // emb4.weight[2 8]
-  float t23_[128];  // near_in.bias[128]
-  float t24_[128];  // mid.bias[128]
-  float t25_[9];  // unit_out.bias[9]
-  float t26_[40];  // onnx::MatMul_167[5 8]
-  float t27_[3328];  // onnx::MatMul_168[26 128]
-  float t28_[50176];  // onnx::MatMul_173[392 128]
-  float t29_[9216];  // onnx::MatMul_174[72 128]
-  float t30_[2176];  // onnx::MatMul_175[17 128]
-  float t31_[16384];  // onnx::MatMul_176[128 128]
-  float t32_[1152];  // onnx::MatMul_177[128 9]
-  float t33_[768];  // block_col_in[256 3]
-  float t34_[185];  // pool_col[37 5]
-  float t35_[1792];  // fine_col_in[256 7]
-  long long t36_[1];  // /Constant_output_0[]
-  long long t38_[1];  // /Constant_1_output_0[]
-  long long t39_[1];  // /Constant_2_output_0[]
-  long long t45_[1];  // /Constant_3_output_0[]
-  long long t52_[1];  // /Constant_4_output_0[]
-  long long t55_[1];  // /Constant_5_output_0[]
+  float t6_[256];  // scalar3[256 1]
+  float t7_[64];  // flag_bits[16 4]
+  float t8_[8];  // unit_scale[8]
+  float t9_[1];  // masked[]
+  float t10_[8];  // sel_row[8 1]
+  float t11_[8];  // sel_col[8 1]
+  float t12_[8];  // ones[1 8]
+  float t13_[1792];  // fine_row[256 7]
+  float t14_[1792];  // fine_row_in[256 7]
+  float t15_[1792];  // fine_col[256 7]
+  float t16_[185];  // pool_row[37 5]
+  float t17_[768];  // block_row[256 3]
+  float t18_[768];  // block_row_in[256 3]
+  float t19_[768];  // block_col[256 3]
+  float t20_[16];  // emb0.weight[2 8]
+  float t21_[40];  // emb1.weight[5 8]
+  float t22_[104];  // emb2.weight[13 8]
+  float t23_[16];  // emb4.weight[2 8]
+  float t24_[128];  // near_in.bias[128]
+  float t25_[128];  // mid.bias[128]
+  float t26_[9];  // unit_out.bias[9]
+  float t27_[40];  // onnx::MatMul_167[5 8]
+  float t28_[3328];  // onnx::MatMul_168[26 128]
+  float t29_[50176];  // onnx::MatMul_173[392 128]
+  float t30_[9216];  // onnx::MatMul_174[72 128]
+  float t31_[2176];  // onnx::MatMul_175[17 128]
+  float t32_[16384];  // onnx::MatMul_176[128 128]
+  float t33_[1152];  // onnx::MatMul_177[128 9]
+  float t34_[768];  // block_col_in[256 3]
+  float t35_[185];  // pool_col[37 5]
+  float t36_[1792];  // fine_col_in[256 7]
+  long long t37_[1];  // /Constant_output_0[]
+  long long t39_[1];  // /Constant_1_output_0[]
+  long long t40_[1];  // /Constant_2_output_0[]
+  long long t46_[1];  // /Constant_3_output_0[]
+  long long t53_[1];  // /Constant_4_output_0[]
+  long long t56_[1];  // /Constant_5_output_0[]
   // Intermediate values.
-  long long t37_[8214];  // [1 6 37 37]
-  long long t40_[1369];  // [1 37 37]
-  float t41_[10952];  // [1 37 37 8]
-  long long t42_[1369];  // [1 37 37]
-  float t43_[10952];  // [1 37 37 8]
+  long long t38_[8214];  // [1 6 37 37]
+  long long t41_[1369];  // [1 37 37]
+  float t42_[10952];  // [1 37 37 8]
+  long long t43_[1369];  // [1 37 37]
   float t44_[10952];  // [1 37 37 8]
-  long long t46_[1369];  // [1 37 37]
-  float t47_[10952];  // [1 37 37 8]
+  float t45_[10952];  // [1 37 37 8]
+  long long t47_[1369];  // [1 37 37]
   float t48_[10952];  // [1 37 37 8]
-  long long t49_[1369];  // [1 37 37]
-  float t50_[10952];  // [1 37 37 8]
+  float t49_[10952];  // [1 37 37 8]
+  long long t50_[1369];  // [1 37 37]
   float t51_[10952];  // [1 37 37 8]
-  long long t53_[1369];  // [1 37 37]
-  float t54_[1369];  // [1 37 37 1]
-  long long t56_[1369];  // [1 37 37]
-  float t57_[5476];  // [1 37 37 4]
-  float t58_[6845];  // [1 37 37 5]
-  float t59_[10952];  // [1 37 37 8]
+  float t52_[10952];  // [1 37 37 8]
+  long long t54_[1369];  // [1 37 37]
+  float t55_[1369];  // [1 37 37 1]
+  long long t57_[1369];  // [1 37 37]
+  float t58_[5476];  // [1 37 37 4]
+  float t59_[6845];  // [1 37 37 5]
   float t60_[10952];  // [1 37 37 8]
   float t61_[10952];  // [1 37 37 8]
-  float t64_[10952];  // [1 8 37 37]
-  float t65_[1480];  // [1 8 37 5]
-  float t66_[1480];  // [1 8 5 37]
-  float t67_[200];  // [1 8 5 5]
-  float t68_[200];  // [1 5 5 8]
-  float t71_[200];  // [1 25 8]
-  float t72_[1024];  // [1 128 8]
-  float t73_[128];  // [1 128 1]
-  long long t74_[128];  // [1 128 1]
-  float t75_[128];  // [1 128 1]
-  long long t76_[128];  // [1 128 1]
-  float t77_[1024];  // [1 128 8]
-  float t78_[1152];  // [1 128 9]
-  float t79_[8];  // [1 8]
-  float t80_[26];  // [1 26]
-  float t81_[128];  // [1 128]
-  float t86_[128];  // [1 128 1]
-  float t87_[896];  // [1 128 1 7]
-  float t90_[896];  // [1 128 1 7]
+  float t62_[10952];  // [1 37 37 8]
+  float t65_[10952];  // [1 8 37 37]
+  float t66_[1480];  // [1 8 37 5]
+  float t67_[1480];  // [1 8 5 37]
+  float t68_[200];  // [1 8 5 5]
+  float t69_[200];  // [1 5 5 8]
+  float t72_[200];  // [1 25 8]
+  float t73_[1024];  // [1 128 8]
+  float t74_[128];  // [1 128 1]
+  long long t75_[128];  // [1 128 1]
+  float t76_[128];  // [1 128 1]
+  long long t77_[128];  // [1 128 1]
+  float t78_[1024];  // [1 128 8]
+  float t79_[1152];  // [1 128 9]
+  float t80_[8];  // [1 8]
+  float t81_[26];  // [1 26]
+  float t82_[128];  // [1 128]
+  float t87_[128];  // [1 128 1]
+  float t88_[896];  // [1 128 1 7]
   float t91_[896];  // [1 128 1 7]
-  float t94_[896];  // [1 128 1 7]
-  float t95_[6272];  // [1 128 7 7]
+  float t92_[896];  // [1 128 1 7]
+  float t95_[896];  // [1 128 1 7]
   float t96_[6272];  // [1 128 7 7]
-  float t99_[50176];  // [1 6272 8]
-  long long t100_[50176];  // [1 6272 8]
-  float t101_[50176];  // [1 6272 8]
-  float t106_[50176];  // [1 128 49 8]
-  float t109_[50176];  // [1 128 392]
-  float t110_[16384];  // [1 128 128]
+  float t97_[6272];  // [1 128 7 7]
+  float t100_[50176];  // [1 6272 8]
+  long long t101_[50176];  // [1 6272 8]
+  float t102_[50176];  // [1 6272 8]
+  float t107_[50176];  // [1 128 49 8]
+  float t110_[50176];  // [1 128 392]
   float t111_[16384];  // [1 128 128]
-  float t112_[384];  // [1 128 1 3]
-  float t115_[384];  // [1 128 1 3]
+  float t112_[16384];  // [1 128 128]
+  float t113_[384];  // [1 128 1 3]
   float t116_[384];  // [1 128 1 3]
-  float t119_[384];  // [1 128 1 3]
-  float t120_[1152];  // [1 128 3 3]
+  float t117_[384];  // [1 128 1 3]
+  float t120_[384];  // [1 128 1 3]
   float t121_[1152];  // [1 128 3 3]
-  float t124_[9216];  // [1 1152 8]
-  long long t125_[9216];  // [1 1152 8]
-  float t126_[9216];  // [1 1152 8]
-  float t131_[9216];  // [1 128 9 8]
-  float t134_[9216];  // [1 128 72]
-  float t135_[16384];  // [1 128 128]
+  float t122_[1152];  // [1 128 3 3]
+  float t125_[9216];  // [1 1152 8]
+  long long t126_[9216];  // [1 1152 8]
+  float t127_[9216];  // [1 1152 8]
+  float t132_[9216];  // [1 128 9 8]
+  float t135_[9216];  // [1 128 72]
   float t136_[16384];  // [1 128 128]
-  float t137_[2176];  // [1 128 17]
-  float t138_[16384];  // [1 128 128]
+  float t137_[16384];  // [1 128 128]
+  float t138_[2176];  // [1 128 17]
   float t139_[16384];  // [1 128 128]
-  float t142_[16384];  // [1 128 128]
+  float t140_[16384];  // [1 128 128]
   float t143_[16384];  // [1 128 128]
   float t144_[16384];  // [1 128 128]
   float t145_[16384];  // [1 128 128]
   float t146_[16384];  // [1 128 128]
   float t147_[16384];  // [1 128 128]
   float t148_[16384];  // [1 128 128]
-  float t149_[1152];  // [1 128 9]
+  float t149_[16384];  // [1 128 128]
   float t150_[1152];  // [1 128 9]
   float t151_[1152];  // [1 128 9]
-  jgym_v4 t26_v4_[10];
-  double t79_sum_[8];
-  jgym_v4 t27_v4_[832];
-  jgym_v4 t11_v4_[2];
-  jgym_v4 t28_v4_[12544];
-  jgym_v4 t29_v4_[2304];
-  jgym_v4 t30_v4_[544];
-  jgym_v4 t31_v4_[4096];
+  float t152_[1152];  // [1 128 9]
+  jgym_v4 t27_v4_[10];
+  double t80_sum_[8];
+  jgym_v4 t28_v4_[832];
+  jgym_v4 t12_v4_[2];
+  jgym_v4 t29_v4_[12544];
+  jgym_v4 t30_v4_[2304];
+  jgym_v4 t31_v4_[544];
+  jgym_v4 t32_v4_[4096];
   bool warned_;
 
   PLAYER_NAME() : warned_(false) {
-    load_t5_();
     load_t6_();
     load_t7_();
     load_t8_();
@@ -219,18 +224,19 @@ struct PLAYER_NAME : public Player {
     load_t34_();
     load_t35_();
     load_t36_();
-    load_t38_();
+    load_t37_();
     load_t39_();
-    load_t45_();
-    load_t52_();
-    load_t55_();
-    prep_t26_v4_();
+    load_t40_();
+    load_t46_();
+    load_t53_();
+    load_t56_();
     prep_t27_v4_();
-    prep_t11_v4_();
     prep_t28_v4_();
+    prep_t12_v4_();
     prep_t29_v4_();
     prep_t30_v4_();
     prep_t31_v4_();
+    prep_t32_v4_();
   }
 
   // play is called once per round.
@@ -246,7 +252,7 @@ struct PLAYER_NAME : public Player {
       cerr << "DomRecipe: round " << round() << ": an index of the network is out of range: no orders" << endl;
       return;
     }
-    const float* logits = t151_;
+    const float* logits = t152_;
     for (int id = 0; id < U; ++id) {
       const float* row = logits + id * 9;
       int best = 0;
@@ -257,8 +263,8 @@ struct PLAYER_NAME : public Player {
   }
 
   // ---------------------------------------------------------------------
-  // Observation (dominator-obs-1, docs/rules/dominator.md): the twin of
-  // the Go encoder, dominator.Observer, on the rotated view.
+  // Observation (dominator-obs-2, docs/observation.md): the twin of the
+  // Go encoder, dominator.Observer, on the rotated view.
 
   enum { BOARD_N = 37 };  // the board side of the network
 
@@ -398,23 +404,181 @@ struct PLAYER_NAME : public Player {
         in_mask_[id * 9 + d] = enc_legal(id, d);
         in_move_mask_[id * 9 + d] = enc_works(us[id], d);
       }
+
+    // The targets tensor's searches: a network that does not take it
+    // (dominator-obs-1) skips them (cppexport.SkipMacro).
+#ifndef JGYM_SKIP_TARGETS
+    enc_targets(in_targets_, us, on);
+#endif
+  }
+
+  // enc_field writes into dist the walking distance from every cell to
+  // the nearest of srcs (cell indices) over the cells pass allows (the
+  // sources always count), orthogonally or in eight directions, -1 where
+  // unreachable: dominator.Walker.Field.
+  void enc_field(const vector<char>& pass, const vector<int>& srcs, bool diag, vector<int>& dist,
+                 vector<int>& queue) const {
+    const int n = BOARD_N;
+    dist.assign(n * n, -1);
+    queue.clear();
+    for (size_t k = 0; k < srcs.size(); ++k)
+      if (dist[srcs[k]] < 0) {
+        dist[srcs[k]] = 0;
+        queue.push_back(srcs[k]);
+      }
+    for (size_t h = 0; h < queue.size(); ++h) {
+      const int c = queue[h];
+      for (int d = 0; d < 8; d += diag ? 1 : 2) {
+        Pos q = Pos(c / n, c % n) + Dir(d);
+        if (!pos_ok(q)) continue;
+        const int x = q.i * n + q.j;
+        if (dist[x] >= 0 || !pass[x]) continue;
+        dist[x] = dist[c] + 1;
+        queue.push_back(x);
+      }
+    }
+  }
+
+  // enc_nearest returns the Manhattan distance from p to the nearest of
+  // ps (1 << 30 if none).
+  static int enc_nearest(Pos p, const vector<Pos>& ps) {
+    int best = 1 << 30;
+    for (size_t k = 0; k < ps.size(); ++k) {
+      const int di = p.i - ps[k].i, dj = p.j - ps[k].j;
+      const int d = (di < 0 ? -di : di) + (dj < 0 ? -dj : dj);
+      if (d < best) best = d;
+    }
+    return best;
+  }
+
+  // enc_targets writes the targets tensor (dominator-obs-2): the twin of
+  // Observer.Targets (targets.go). Per unit of mine on the board, by its
+  // type: farmers walk to cells to paint, knights to the cells next to
+  // prey (eight directions), witches to the enemy farmers and knights
+  // near my farmers and knights (Manhattan); the directions that step
+  // one nearer, and whether the nearest is within 1, 3, 7 and 15 steps.
+  void enc_targets(unsigned char* out, const vector<Unit>& us, const vector<bool>& on) {
+    const int n = BOARD_N, cells = BOARD_N * BOARD_N, F = 12, MAXD = 40;
+    memset(out, 0, (size_t)U * F);
+    bool has[3] = {false, false, false};
+    for (int id = 0; id < U; ++id)
+      if (on[id] && us[id].player == 0) has[us[id].type] = true;
+    if (!has[0] && !has[1] && !has[2]) return;
+    // Flags: 1 within 2 of a sleeping witch, 2 within 3 of an active
+    // enemy witch, 4 next to an enemy knight, 8 haunted (within 2 of an
+    // active witch). at: the unit on the board standing on each cell.
+    vector<int> flag(cells, 0), at(cells, -1);
+    for (int p = 0; p < 4; ++p) {
+      const vector<int> W = witches(p);
+      for (size_t x = 0; x < W.size(); ++x) {
+        const Unit& w = us[W[x]];
+        if (!on[W[x]]) continue;
+        if (!w.active) {
+          enc_stamp(flag, w.pos, 2, 1);
+          continue;
+        }
+        enc_stamp(flag, w.pos, 2, 8);
+        if (p != 0) enc_stamp(flag, w.pos, 3, 2);
+      }
+    }
+    for (int id = 0; id < U; ++id)
+      if (on[id]) at[us[id].pos.i * n + us[id].pos.j] = id;
+    vector<Pos> prey, hunted;
+    for (int id = 0; id < U; ++id) {
+      const Unit& u = us[id];
+      if (!on[id] || u.player == 0 || u.type == Witch) continue;
+      prey.push_back(u.pos);
+      if (u.type == Knight)
+        for (int d = 0; d < 8; ++d) {
+          Pos q = u.pos + Dir(d);
+          if (pos_ok(q)) flag[q.i * n + q.j] |= 4;
+        }
+    }
+    vector<char> pass(cells);
+    vector<int> srcs, dist, queue;
+    for (int k = Farmer; k <= Knight; ++k) {
+      if (!has[k]) continue;
+      srcs.clear();
+      for (int c = 0; c < cells; ++c) {
+        const Cell x = cell(c / n, c % n);
+        const bool open = x.type != Wall;
+        const int f = flag[c], a = at[c];
+        const bool mine = a >= 0 && us[a].player == 0 && us[a].type == k;
+        const bool enemy = a >= 0 && us[a].player != 0;
+        pass[c] = mine || (open && !(f & 9) && !enemy);
+        bool src = false;
+        if (k == Farmer)
+          src = open && a < 0 && x.owner != 0 && !(f & 15);
+        else if (open && a < 0)
+          for (int d = 0; d < 8 && !src; ++d) {
+            Pos q = Pos(c / n, c % n) + Dir(d);
+            if (!pos_ok(q)) continue;
+            const int v = at[q.i * n + q.j];
+            src = v >= 0 && us[v].player != 0 && us[v].type != Witch;
+          }
+        if (src) srcs.push_back(c);
+      }
+      enc_field(pass, srcs, k == Knight, dist, queue);
+      for (int id = 0; id < U; ++id) {
+        const Unit& u = us[id];
+        if (!on[id] || u.player != 0 || u.type != k) continue;
+        const int d = dist[u.pos.i * n + u.pos.j];
+        if (d < 0 || d > MAXD) continue;
+        unsigned char* row = out + id * F;
+        for (int v = 0; v < 8 && d > 0; v += k == Knight ? 1 : 2) {
+          Pos q = u.pos + Dir(v);
+          if (pos_ok(q) && dist[q.i * n + q.j] == d - 1) row[v] = 1;
+        }
+        row[8] = d <= 1;
+        row[9] = d <= 3;
+        row[10] = d <= 7;
+        row[11] = d <= 15;
+      }
+    }
+    if (!has[Witch]) return;
+    for (size_t x = 0; x < prey.size(); ++x) {
+      bool near = false;
+      for (int id = 0; id < U && !near; ++id) {
+        const Unit& u = us[id];
+        if (!on[id] || u.player != 0 || u.type == Witch) continue;
+        const int di = u.pos.i - prey[x].i, dj = u.pos.j - prey[x].j;
+        near = (di < 0 ? -di : di) + (dj < 0 ? -dj : dj) <= 8;
+      }
+      if (near) hunted.push_back(prey[x]);
+    }
+    if (hunted.empty()) hunted = prey;
+    for (int id = 0; id < U; ++id) {
+      const Unit& u = us[id];
+      if (!on[id] || u.player != 0 || u.type != Witch) continue;
+      const int d = enc_nearest(u.pos, hunted);
+      if (d > MAXD) continue;
+      unsigned char* row = out + id * F;
+      for (int v = 0; v < 8 && d > 0; v += 2) {
+        Pos q = u.pos + Dir(v);
+        if (pos_ok(q) && cell(q).type != Wall && enc_nearest(q, hunted) == d - 1) row[v] = 1;
+      }
+      row[8] = d <= 1;
+      row[9] = d <= 3;
+      row[10] = d <= 7;
+      row[11] = d <= 15;
+    }
   }
 
   // ---------------------------------------------------------------------
   // The network, node by node (ONNX graph order). forward returns false
   // if an index is out of range, as the Go interpreter fails then.
   bool forward() {
-    // /Cast (Cast): in_board_[1 6 37 37] -> t37_[1 6 37 37]
+    // /Cast (Cast): in_board_[1 6 37 37] -> t38_[1 6 37 37]
     {
       const long long* x = in_board_;
-      long long* y = t37_;
+      long long* y = t38_;
       for (int i = 0; i < 8214; ++i) y[i] = x[i];
     }
-    // /Gather (Gather): t37_[1 6 37 37], t38_[] -> t40_[1 37 37]
+    // /Gather (Gather): t38_[1 6 37 37], t39_[] -> t41_[1 37 37]
     {
-      const long long* x = t37_;
-      const long long* ix = t38_;
-      long long* y = t40_;
+      const long long* x = t38_;
+      const long long* ix = t39_;
+      long long* y = t41_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -424,11 +588,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb0/Gather (Gather): t19_[2 8], t40_[1 37 37] -> t41_[1 37 37 8]
+    // /emb0/Gather (Gather): t20_[2 8], t41_[1 37 37] -> t42_[1 37 37 8]
     {
-      const float* x = t19_;
-      const long long* ix = t40_;
-      float* y = t41_;
+      const float* x = t20_;
+      const long long* ix = t41_;
+      float* y = t42_;
       for (int q = 0; q < 1369; ++q) {
         long long k = ix[q];
         if (k < 0) k += 2;
@@ -438,11 +602,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_1 (Gather): t37_[1 6 37 37], t39_[] -> t42_[1 37 37]
+    // /Gather_1 (Gather): t38_[1 6 37 37], t40_[] -> t43_[1 37 37]
     {
-      const long long* x = t37_;
-      const long long* ix = t39_;
-      long long* y = t42_;
+      const long long* x = t38_;
+      const long long* ix = t40_;
+      long long* y = t43_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -452,11 +616,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb1/Gather (Gather): t20_[5 8], t42_[1 37 37] -> t43_[1 37 37 8]
+    // /emb1/Gather (Gather): t21_[5 8], t43_[1 37 37] -> t44_[1 37 37 8]
     {
-      const float* x = t20_;
-      const long long* ix = t42_;
-      float* y = t43_;
+      const float* x = t21_;
+      const long long* ix = t43_;
+      float* y = t44_;
       for (int q = 0; q < 1369; ++q) {
         long long k = ix[q];
         if (k < 0) k += 5;
@@ -466,20 +630,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add (Add): t41_[1 37 37 8], t43_[1 37 37 8] -> t44_[1 37 37 8]
+    // /Add (Add): t42_[1 37 37 8], t44_[1 37 37 8] -> t45_[1 37 37 8]
     {
-      const float* a = t41_;
-      const float* b = t43_;
-      float* y = t44_;
+      const float* a = t42_;
+      const float* b = t44_;
+      float* y = t45_;
       for (int i5 = 0; i5 < 10952; ++i5) {
         y[i5] = a[i5] + b[i5];
       }
     }
-    // /Gather_2 (Gather): t37_[1 6 37 37], t45_[] -> t46_[1 37 37]
+    // /Gather_2 (Gather): t38_[1 6 37 37], t46_[] -> t47_[1 37 37]
     {
-      const long long* x = t37_;
-      const long long* ix = t45_;
-      long long* y = t46_;
+      const long long* x = t38_;
+      const long long* ix = t46_;
+      long long* y = t47_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -489,11 +653,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb2/Gather (Gather): t21_[13 8], t46_[1 37 37] -> t47_[1 37 37 8]
+    // /emb2/Gather (Gather): t22_[13 8], t47_[1 37 37] -> t48_[1 37 37 8]
     {
-      const float* x = t21_;
-      const long long* ix = t46_;
-      float* y = t47_;
+      const float* x = t22_;
+      const long long* ix = t47_;
+      float* y = t48_;
       for (int q = 0; q < 1369; ++q) {
         long long k = ix[q];
         if (k < 0) k += 13;
@@ -503,20 +667,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_1 (Add): t44_[1 37 37 8], t47_[1 37 37 8] -> t48_[1 37 37 8]
+    // /Add_1 (Add): t45_[1 37 37 8], t48_[1 37 37 8] -> t49_[1 37 37 8]
     {
-      const float* a = t44_;
-      const float* b = t47_;
-      float* y = t48_;
+      const float* a = t45_;
+      const float* b = t48_;
+      float* y = t49_;
       for (int i8 = 0; i8 < 10952; ++i8) {
         y[i8] = a[i8] + b[i8];
       }
     }
-    // /Gather_3 (Gather): t37_[1 6 37 37], t36_[] -> t49_[1 37 37]
+    // /Gather_3 (Gather): t38_[1 6 37 37], t37_[] -> t50_[1 37 37]
     {
-      const long long* x = t37_;
-      const long long* ix = t36_;
-      long long* y = t49_;
+      const long long* x = t38_;
+      const long long* ix = t37_;
+      long long* y = t50_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -526,11 +690,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb4/Gather (Gather): t22_[2 8], t49_[1 37 37] -> t50_[1 37 37 8]
+    // /emb4/Gather (Gather): t23_[2 8], t50_[1 37 37] -> t51_[1 37 37 8]
     {
-      const float* x = t22_;
-      const long long* ix = t49_;
-      float* y = t50_;
+      const float* x = t23_;
+      const long long* ix = t50_;
+      float* y = t51_;
       for (int q = 0; q < 1369; ++q) {
         long long k = ix[q];
         if (k < 0) k += 2;
@@ -540,20 +704,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_2 (Add): t48_[1 37 37 8], t50_[1 37 37 8] -> t51_[1 37 37 8]
+    // /Add_2 (Add): t49_[1 37 37 8], t51_[1 37 37 8] -> t52_[1 37 37 8]
     {
-      const float* a = t48_;
-      const float* b = t50_;
-      float* y = t51_;
+      const float* a = t49_;
+      const float* b = t51_;
+      float* y = t52_;
       for (int i11 = 0; i11 < 10952; ++i11) {
         y[i11] = a[i11] + b[i11];
       }
     }
-    // /Gather_4 (Gather): t37_[1 6 37 37], t52_[] -> t53_[1 37 37]
+    // /Gather_4 (Gather): t38_[1 6 37 37], t53_[] -> t54_[1 37 37]
     {
-      const long long* x = t37_;
-      const long long* ix = t52_;
-      long long* y = t53_;
+      const long long* x = t38_;
+      const long long* ix = t53_;
+      long long* y = t54_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -563,11 +727,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_5 (Gather): t5_[256 1], t53_[1 37 37] -> t54_[1 37 37 1]
+    // /Gather_5 (Gather): t6_[256 1], t54_[1 37 37] -> t55_[1 37 37 1]
     {
-      const float* x = t5_;
-      const long long* ix = t53_;
-      float* y = t54_;
+      const float* x = t6_;
+      const long long* ix = t54_;
+      float* y = t55_;
       for (int q = 0; q < 1369; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
@@ -575,11 +739,11 @@ struct PLAYER_NAME : public Player {
         y[q] = x[0 + k * 1];
       }
     }
-    // /Gather_6 (Gather): t37_[1 6 37 37], t55_[] -> t56_[1 37 37]
+    // /Gather_6 (Gather): t38_[1 6 37 37], t56_[] -> t57_[1 37 37]
     {
-      const long long* x = t37_;
-      const long long* ix = t55_;
-      long long* y = t56_;
+      const long long* x = t38_;
+      const long long* ix = t56_;
+      long long* y = t57_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -589,11 +753,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_7 (Gather): t6_[16 4], t56_[1 37 37] -> t57_[1 37 37 4]
+    // /Gather_7 (Gather): t7_[16 4], t57_[1 37 37] -> t58_[1 37 37 4]
     {
-      const float* x = t6_;
-      const long long* ix = t56_;
-      float* y = t57_;
+      const float* x = t7_;
+      const long long* ix = t57_;
+      float* y = t58_;
       for (int q = 0; q < 1369; ++q) {
         long long k = ix[q];
         if (k < 0) k += 16;
@@ -603,17 +767,17 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Concat (Concat): t54_[1 37 37 1], t57_[1 37 37 4] -> t58_[1 37 37 5]
+    // /Concat (Concat): t55_[1 37 37 1], t58_[1 37 37 4] -> t59_[1 37 37 5]
     {
-      float* y = t58_;
+      float* y = t59_;
       {
-        const float* x = t54_;
+        const float* x = t55_;
         for (int i15 = 0; i15 < 1369; ++i15) {
           y[i15 * 5] = x[i15];
         }
       }
       {
-        const float* x = t57_;
+        const float* x = t58_;
         for (int i16 = 0; i16 < 1369; ++i16) {
           for (int i17 = 0; i17 < 4; ++i17) {
             y[i16 * 5 + i17 + 1] = x[i16 * 4 + i17];
@@ -621,18 +785,18 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /flag/MatMul (MatMul): t58_[1 37 37 5], t26_[5 8] -> t59_[1 37 37 8]
+    // /flag/MatMul (MatMul): t59_[1 37 37 5], t27_[5 8] -> t60_[1 37 37 8]
     {
       for (int i18 = 0; i18 < 37; ++i18) {
         for (int i = 0; i < 37; ++i) {
-          float* ci = t59_ + i18 * 296 + i * 8;
+          float* ci = t60_ + i18 * 296 + i * 8;
           {
             jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
             for (int p = 0; p < 5; ++p) {
-              const float x = t58_[i18 * 185 + i * 5 + p];
+              const float x = t59_[i18 * 185 + i * 5 + p];
               if (x == 0.0f) continue;
               const jgym_v4 xv = {x, x, x, x};
-              const jgym_v4* r = t26_v4_ + (0) / 4 + p * 2 + 0;
+              const jgym_v4* r = t27_v4_ + (0) / 4 + p * 2 + 0;
               a0 += xv * r[0]; a1 += xv * r[1];
             }
             for (int q = 0; q < 4; ++q) {
@@ -643,51 +807,51 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_3 (Add): t51_[1 37 37 8], t59_[1 37 37 8] -> t60_[1 37 37 8]
+    // /Add_3 (Add): t52_[1 37 37 8], t60_[1 37 37 8] -> t61_[1 37 37 8]
     {
-      const float* a = t51_;
-      const float* b = t59_;
-      float* y = t60_;
+      const float* a = t52_;
+      const float* b = t60_;
+      float* y = t61_;
       for (int i19 = 0; i19 < 10952; ++i19) {
         y[i19] = a[i19] + b[i19];
       }
     }
-    // /Relu (Relu): t60_[1 37 37 8] -> t61_[1 37 37 8]
+    // /Relu (Relu): t61_[1 37 37 8] -> t62_[1 37 37 8]
     {
-      const float* x = t60_;
-      float* y = t61_;
+      const float* x = t61_;
+      float* y = t62_;
       for (int i = 0; i < 10952; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Reshape (Reshape): t61_[1 37 37 8] viewed as [1 1369 8]
-    // /Transpose (Transpose): t60_[1 37 37 8] -> t64_[1 8 37 37]
+    // /Reshape (Reshape): t62_[1 37 37 8] viewed as [1 1369 8]
+    // /Transpose (Transpose): t61_[1 37 37 8] -> t65_[1 8 37 37]
     {
-      const float* x = t60_;
-      float* y = t64_;
+      const float* x = t61_;
+      float* y = t65_;
       for (int i20 = 0; i20 < 8; ++i20) {
         for (int i21 = 0; i21 < 1369; ++i21) {
           y[i20 * 1369 + i21] = x[i20 + i21 * 8];
         }
       }
     }
-    // /MatMul (MatMul): t64_[1 8 37 37], t34_[37 5] -> t65_[1 8 37 5]
+    // /MatMul (MatMul): t65_[1 8 37 37], t35_[37 5] -> t66_[1 8 37 5]
     {
       for (int i22 = 0; i22 < 8; ++i22) {
         for (int i = 0; i < 37; ++i) {
           float acc[5];
           for (int j = 0; j < 5; ++j) acc[j] = 0.0f;
           for (int p = 0; p < 37; ++p) {
-            const float x = t64_[i22 * 1369 + i * 37 + p];
-            const float* r = t34_ + 0 + p * 5;
+            const float x = t65_[i22 * 1369 + i * 37 + p];
+            const float* r = t35_ + 0 + p * 5;
             for (int j = 0; j < 5; ++j) acc[j] += x * r[j];
           }
-          for (int j = 0; j < 5; ++j) t65_[i22 * 185 + i * 5 + j] = acc[j];
+          for (int j = 0; j < 5; ++j) t66_[i22 * 185 + i * 5 + j] = acc[j];
         }
       }
     }
-    // /Transpose_1 (Transpose): t65_[1 8 37 5] -> t66_[1 8 5 37]
+    // /Transpose_1 (Transpose): t66_[1 8 37 5] -> t67_[1 8 5 37]
     {
-      const float* x = t65_;
-      float* y = t66_;
+      const float* x = t66_;
+      float* y = t67_;
       for (int i23 = 0; i23 < 8; ++i23) {
         for (int i24 = 0; i24 < 5; ++i24) {
           for (int i25 = 0; i25 < 37; ++i25) {
@@ -696,25 +860,25 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /MatMul_1 (MatMul): t66_[1 8 5 37], t15_[37 5] -> t67_[1 8 5 5]
+    // /MatMul_1 (MatMul): t67_[1 8 5 37], t16_[37 5] -> t68_[1 8 5 5]
     {
       for (int i26 = 0; i26 < 8; ++i26) {
         for (int i = 0; i < 5; ++i) {
           float acc[5];
           for (int j = 0; j < 5; ++j) acc[j] = 0.0f;
           for (int p = 0; p < 37; ++p) {
-            const float x = t66_[i26 * 185 + i * 37 + p];
-            const float* r = t15_ + 0 + p * 5;
+            const float x = t67_[i26 * 185 + i * 37 + p];
+            const float* r = t16_ + 0 + p * 5;
             for (int j = 0; j < 5; ++j) acc[j] += x * r[j];
           }
-          for (int j = 0; j < 5; ++j) t67_[i26 * 25 + i * 5 + j] = acc[j];
+          for (int j = 0; j < 5; ++j) t68_[i26 * 25 + i * 5 + j] = acc[j];
         }
       }
     }
-    // /Transpose_2 (Transpose): t67_[1 8 5 5] -> t68_[1 5 5 8]
+    // /Transpose_2 (Transpose): t68_[1 8 5 5] -> t69_[1 5 5 8]
     {
-      const float* x = t67_;
-      float* y = t68_;
+      const float* x = t68_;
+      float* y = t69_;
       for (int i27 = 0; i27 < 5; ++i27) {
         for (int i28 = 0; i28 < 5; ++i28) {
           for (int i29 = 0; i29 < 8; ++i29) {
@@ -723,80 +887,80 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Reshape_1 (Reshape): t68_[1 5 5 8] viewed as [1 25 8]
-    // /Relu_1 (Relu): t68_[1 25 8] -> t71_[1 25 8]
+    // /Reshape_1 (Reshape): t69_[1 5 5 8] viewed as [1 25 8]
+    // /Relu_1 (Relu): t69_[1 25 8] -> t72_[1 25 8]
     {
-      const float* x = t68_;
-      float* y = t71_;
+      const float* x = t69_;
+      float* y = t72_;
       for (int i = 0; i < 200; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Cast_1 (Cast): in_units_[1 128 8] -> t72_[1 128 8]
+    // /Cast_1 (Cast): in_units_[1 128 8] -> t73_[1 128 8]
     {
       const long long* x = in_units_;
-      float* y = t72_;
+      float* y = t73_;
       for (int i = 0; i < 1024; ++i) y[i] = (float)x[i];
     }
-    // /MatMul_2 (MatMul): t72_[1 128 8], t9_[8 1] -> t73_[1 128 1]
+    // /MatMul_2 (MatMul): t73_[1 128 8], t10_[8 1] -> t74_[1 128 1]
     {
       for (int i = 0; i < 128; ++i) {
         float acc[1];
         for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
         for (int p = 0; p < 8; ++p) {
-          const float x = t72_[0 + i * 8 + p];
-          const float* r = t9_ + 0 + p * 1;
-          for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
-        }
-        for (int j = 0; j < 1; ++j) t73_[0 + i * 1 + j] = acc[j];
-      }
-    }
-    // /Cast_2 (Cast): t73_[1 128 1] -> t74_[1 128 1]
-    {
-      const float* x = t73_;
-      long long* y = t74_;
-      for (int i = 0; i < 128; ++i) y[i] = (long long)x[i];
-    }
-    // /MatMul_3 (MatMul): t72_[1 128 8], t10_[8 1] -> t75_[1 128 1]
-    {
-      for (int i = 0; i < 128; ++i) {
-        float acc[1];
-        for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
-        for (int p = 0; p < 8; ++p) {
-          const float x = t72_[0 + i * 8 + p];
+          const float x = t73_[0 + i * 8 + p];
           const float* r = t10_ + 0 + p * 1;
           for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
         }
-        for (int j = 0; j < 1; ++j) t75_[0 + i * 1 + j] = acc[j];
+        for (int j = 0; j < 1; ++j) t74_[0 + i * 1 + j] = acc[j];
       }
     }
-    // /Cast_3 (Cast): t75_[1 128 1] -> t76_[1 128 1]
+    // /Cast_2 (Cast): t74_[1 128 1] -> t75_[1 128 1]
     {
-      const float* x = t75_;
-      long long* y = t76_;
+      const float* x = t74_;
+      long long* y = t75_;
       for (int i = 0; i < 128; ++i) y[i] = (long long)x[i];
     }
-    // /Mul (Mul): t72_[1 128 8], t7_[8] -> t77_[1 128 8]
+    // /MatMul_3 (MatMul): t73_[1 128 8], t11_[8 1] -> t76_[1 128 1]
     {
-      const float* a = t72_;
-      const float* b = t7_;
-      float* y = t77_;
+      for (int i = 0; i < 128; ++i) {
+        float acc[1];
+        for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
+        for (int p = 0; p < 8; ++p) {
+          const float x = t73_[0 + i * 8 + p];
+          const float* r = t11_ + 0 + p * 1;
+          for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
+        }
+        for (int j = 0; j < 1; ++j) t76_[0 + i * 1 + j] = acc[j];
+      }
+    }
+    // /Cast_3 (Cast): t76_[1 128 1] -> t77_[1 128 1]
+    {
+      const float* x = t76_;
+      long long* y = t77_;
+      for (int i = 0; i < 128; ++i) y[i] = (long long)x[i];
+    }
+    // /Mul (Mul): t73_[1 128 8], t8_[8] -> t78_[1 128 8]
+    {
+      const float* a = t73_;
+      const float* b = t8_;
+      float* y = t78_;
       for (int i30 = 0; i30 < 128; ++i30) {
         for (int i31 = 0; i31 < 8; ++i31) {
           y[i30 * 8 + i31] = a[i30 * 8 + i31] * b[i31];
         }
       }
     }
-    // /Cast_4 (Cast): in_mask_[1 128 9] -> t78_[1 128 9]
+    // /Cast_4 (Cast): in_mask_[1 128 9] -> t79_[1 128 9]
     {
       const unsigned char* x = in_mask_;
-      float* y = t78_;
+      float* y = t79_;
       for (int i = 0; i < 1152; ++i) y[i] = (float)x[i];
     }
-    // /ReduceMean (ReduceMean): t71_[1 25 8] -> t79_[1 8]
+    // /ReduceMean (ReduceMean): t72_[1 25 8] -> t80_[1 8]
     {
       // Sums in double, in the order of the input, as the interpreter.
-      const float* x = t71_;
-      double* s = t79_sum_;
-      float* y = t79_;
+      const float* x = t72_;
+      double* s = t80_sum_;
+      float* y = t80_;
       for (int i = 0; i < 8; ++i) s[i] = 0;
       for (int i32 = 0; i32 < 25; ++i32) {
         for (int i33 = 0; i33 < 8; ++i33) {
@@ -805,11 +969,11 @@ struct PLAYER_NAME : public Player {
       }
       for (int i = 0; i < 8; ++i) y[i] = (float)(s[i] / 25.0);
     }
-    // /Concat_1 (Concat): t79_[1 8], in_globals_[1 18] -> t80_[1 26]
+    // /Concat_1 (Concat): t80_[1 8], in_globals_[1 18] -> t81_[1 26]
     {
-      float* y = t80_;
+      float* y = t81_;
       {
-        const float* x = t79_;
+        const float* x = t80_;
         for (int i34 = 0; i34 < 8; ++i34) {
           y[i34] = x[i34];
         }
@@ -821,258 +985,14 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /glob_in/MatMul (MatMul): t80_[1 26], t27_[26 128] -> t81_[1 128]
+    // /glob_in/MatMul (MatMul): t81_[1 26], t28_[26 128] -> t82_[1 128]
     {
       for (int i = 0; i < 1; ++i) {
         int nzp[26];
         float nzx[26];
         int nz = 0;
-        for (int p = 0; p < 26; ++p) { const float x = t80_[0 + i * 26 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t81_ + 0 + i * 128;
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int t = 0; t < nz; ++t) {
-            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-            const jgym_v4* r = t27_v4_ + (0) / 4 + nzp[t] * 32 + 0;
-            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
-            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[0 + q] = a0[q];
-            ci[4 + q] = a1[q];
-            ci[8 + q] = a2[q];
-            ci[12 + q] = a3[q];
-            ci[16 + q] = a4[q];
-            ci[20 + q] = a5[q];
-            ci[24 + q] = a6[q];
-            ci[28 + q] = a7[q];
-          }
-        }
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int t = 0; t < nz; ++t) {
-            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-            const jgym_v4* r = t27_v4_ + (0) / 4 + nzp[t] * 32 + 8;
-            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
-            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[32 + q] = a0[q];
-            ci[36 + q] = a1[q];
-            ci[40 + q] = a2[q];
-            ci[44 + q] = a3[q];
-            ci[48 + q] = a4[q];
-            ci[52 + q] = a5[q];
-            ci[56 + q] = a6[q];
-            ci[60 + q] = a7[q];
-          }
-        }
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int t = 0; t < nz; ++t) {
-            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-            const jgym_v4* r = t27_v4_ + (0) / 4 + nzp[t] * 32 + 16;
-            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
-            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[64 + q] = a0[q];
-            ci[68 + q] = a1[q];
-            ci[72 + q] = a2[q];
-            ci[76 + q] = a3[q];
-            ci[80 + q] = a4[q];
-            ci[84 + q] = a5[q];
-            ci[88 + q] = a6[q];
-            ci[92 + q] = a7[q];
-          }
-        }
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int t = 0; t < nz; ++t) {
-            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-            const jgym_v4* r = t27_v4_ + (0) / 4 + nzp[t] * 32 + 24;
-            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
-            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[96 + q] = a0[q];
-            ci[100 + q] = a1[q];
-            ci[104 + q] = a2[q];
-            ci[108 + q] = a3[q];
-            ci[112 + q] = a4[q];
-            ci[116 + q] = a5[q];
-            ci[120 + q] = a6[q];
-            ci[124 + q] = a7[q];
-          }
-        }
-      }
-    }
-    // /Slice (Slice): t72_[1 128 8], t83_[1], t84_[1], t82_[1], t85_[1] -> t86_[1 128 1]
-    {
-      const float* x = t72_;
-      float* y = t86_;
-      for (int i36 = 0; i36 < 128; ++i36) {
-        y[i36] = x[i36 * 8];
-      }
-    }
-    // /Gather_8 (Gather): t12_[256 7], t74_[1 128 1] -> t87_[1 128 1 7]
-    {
-      const float* x = t12_;
-      const long long* ix = t74_;
-      float* y = t87_;
-      for (int q = 0; q < 128; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i37 = 0; i37 < 7; ++i37) {
-          y[q * 7 + i37] = x[i37 + k * 7];
-        }
-      }
-    }
-    // /Reshape_2 (Reshape): t87_[1 128 1 7] viewed as [1 128 7 1]
-    // /Gather_9 (Gather): t14_[256 7], t76_[1 128 1] -> t90_[1 128 1 7]
-    {
-      const float* x = t14_;
-      const long long* ix = t76_;
-      float* y = t90_;
-      for (int q = 0; q < 128; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i38 = 0; i38 < 7; ++i38) {
-          y[q * 7 + i38] = x[i38 + k * 7];
-        }
-      }
-    }
-    // /Gather_10 (Gather): t13_[256 7], t74_[1 128 1] -> t91_[1 128 1 7]
-    {
-      const float* x = t13_;
-      const long long* ix = t74_;
-      float* y = t91_;
-      for (int q = 0; q < 128; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i39 = 0; i39 < 7; ++i39) {
-          y[q * 7 + i39] = x[i39 + k * 7];
-        }
-      }
-    }
-    // /Reshape_3 (Reshape): t91_[1 128 1 7] viewed as [1 128 7 1]
-    // /Gather_11 (Gather): t35_[256 7], t76_[1 128 1] -> t94_[1 128 1 7]
-    {
-      const float* x = t35_;
-      const long long* ix = t76_;
-      float* y = t94_;
-      for (int q = 0; q < 128; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i40 = 0; i40 < 7; ++i40) {
-          y[q * 7 + i40] = x[i40 + k * 7];
-        }
-      }
-    }
-    // /Mul_1 (Mul): t91_[1 128 7 1], t94_[1 128 1 7] -> t95_[1 128 7 7]
-    {
-      const float* a = t91_;
-      const float* b = t94_;
-      float* y = t95_;
-      for (int i41 = 0; i41 < 128; ++i41) {
-        for (int i42 = 0; i42 < 7; ++i42) {
-          for (int i43 = 0; i43 < 7; ++i43) {
-            y[i41 * 49 + i42 * 7 + i43] = a[i41 * 7 + i42] * b[i41 * 7 + i43];
-          }
-        }
-      }
-    }
-    // /Add_4 (Add): t87_[1 128 7 1], t90_[1 128 1 7] -> t96_[1 128 7 7]
-    {
-      const float* a = t87_;
-      const float* b = t90_;
-      float* y = t96_;
-      for (int i44 = 0; i44 < 128; ++i44) {
-        for (int i45 = 0; i45 < 7; ++i45) {
-          for (int i46 = 0; i46 < 7; ++i46) {
-            y[i44 * 49 + i45 * 7 + i46] = a[i44 * 7 + i45] + b[i44 * 7 + i46];
-          }
-        }
-      }
-    }
-    // /Reshape_4 (Reshape): t96_[1 128 7 7] viewed as [1 6272 1]
-    // /MatMul_4 (MatMul): t96_[1 6272 1], t11_[1 8] -> t99_[1 6272 8]
-    {
-      for (int i = 0; i < 6272; ++i) {
-        float* ci = t99_ + 0 + i * 8;
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int p = 0; p < 1; ++p) {
-            const float x = t96_[0 + i * 1 + p];
-            if (x == 0.0f) continue;
-            const jgym_v4 xv = {x, x, x, x};
-            const jgym_v4* r = t11_v4_ + (0) / 4 + p * 2 + 0;
-            a0 += xv * r[0]; a1 += xv * r[1];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[0 + q] = a0[q];
-            ci[4 + q] = a1[q];
-          }
-        }
-      }
-    }
-    // /Cast_5 (Cast): t99_[1 6272 8] -> t100_[1 6272 8]
-    {
-      const float* x = t99_;
-      long long* y = t100_;
-      for (int i = 0; i < 50176; ++i) y[i] = (long long)x[i];
-    }
-    // /GatherElements (GatherElements): t61_[1 1369 8], t100_[1 6272 8] -> t101_[1 6272 8]
-    {
-      const float* x = t61_;
-      const long long* ix = t100_;
-      float* y = t101_;
-      for (int i47 = 0; i47 < 6272; ++i47) {
-        for (int i48 = 0; i48 < 8; ++i48) {
-          long long v = ix[i47 * 8 + i48];
-          if (v < 0) v += 1369;
-          if (v < 0 || v >= 1369) return false;
-          y[i47 * 8 + i48] = x[i48 + v * 8];
-        }
-      }
-    }
-    // /Reshape_5 (Reshape): t101_[1 6272 8] viewed as [1 128 49 8]
-    // /Reshape_6 (Reshape): t95_[1 128 7 7] viewed as [1 128 49 1]
-    // /Mul_2 (Mul): t101_[1 128 49 8], t95_[1 128 49 1] -> t106_[1 128 49 8]
-    {
-      const float* a = t101_;
-      const float* b = t95_;
-      float* y = t106_;
-      for (int i49 = 0; i49 < 6272; ++i49) {
-        for (int i50 = 0; i50 < 8; ++i50) {
-          y[i49 * 8 + i50] = a[i49 * 8 + i50] * b[i49];
-        }
-      }
-    }
-    // /Reshape_7 (Reshape): t106_[1 128 49 8] viewed as [1 128 392]
-    // /Mul_3 (Mul): t106_[1 128 392], t86_[1 128 1] -> t109_[1 128 392]
-    {
-      const float* a = t106_;
-      const float* b = t86_;
-      float* y = t109_;
-      for (int i51 = 0; i51 < 128; ++i51) {
-        for (int i52 = 0; i52 < 392; ++i52) {
-          y[i51 * 392 + i52] = a[i51 * 392 + i52] * b[i51];
-        }
-      }
-    }
-    // /near_in/MatMul (MatMul): t109_[1 128 392], t28_[392 128] -> t110_[1 128 128]
-    {
-      for (int i = 0; i < 128; ++i) {
-        int nzp[392];
-        float nzx[392];
-        int nz = 0;
-        for (int p = 0; p < 392; ++p) { const float x = t109_[0 + i * 392 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t110_ + 0 + i * 128;
+        for (int p = 0; p < 26; ++p) { const float x = t81_[0 + i * 26 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t82_ + 0 + i * 128;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1151,113 +1071,110 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /near_in/Add (Add): t23_[128], t110_[1 128 128] -> t111_[1 128 128]
+    // /Slice (Slice): t73_[1 128 8], t84_[1], t85_[1], t83_[1], t86_[1] -> t87_[1 128 1]
     {
-      const float* a = t23_;
-      const float* b = t110_;
-      float* y = t111_;
-      for (int i53 = 0; i53 < 128; ++i53) {
-        for (int i54 = 0; i54 < 128; ++i54) {
-          y[i53 * 128 + i54] = a[i54] + b[i53 * 128 + i54];
-        }
+      const float* x = t73_;
+      float* y = t87_;
+      for (int i36 = 0; i36 < 128; ++i36) {
+        y[i36] = x[i36 * 8];
       }
     }
-    // /Gather_12 (Gather): t16_[256 3], t74_[1 128 1] -> t112_[1 128 1 3]
+    // /Gather_8 (Gather): t13_[256 7], t75_[1 128 1] -> t88_[1 128 1 7]
     {
-      const float* x = t16_;
-      const long long* ix = t74_;
-      float* y = t112_;
+      const float* x = t13_;
+      const long long* ix = t75_;
+      float* y = t88_;
       for (int q = 0; q < 128; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i55 = 0; i55 < 3; ++i55) {
-          y[q * 3 + i55] = x[i55 + k * 3];
+        for (int i37 = 0; i37 < 7; ++i37) {
+          y[q * 7 + i37] = x[i37 + k * 7];
         }
       }
     }
-    // /Reshape_8 (Reshape): t112_[1 128 1 3] viewed as [1 128 3 1]
-    // /Gather_13 (Gather): t18_[256 3], t76_[1 128 1] -> t115_[1 128 1 3]
+    // /Reshape_2 (Reshape): t88_[1 128 1 7] viewed as [1 128 7 1]
+    // /Gather_9 (Gather): t15_[256 7], t77_[1 128 1] -> t91_[1 128 1 7]
     {
-      const float* x = t18_;
-      const long long* ix = t76_;
-      float* y = t115_;
+      const float* x = t15_;
+      const long long* ix = t77_;
+      float* y = t91_;
       for (int q = 0; q < 128; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i56 = 0; i56 < 3; ++i56) {
-          y[q * 3 + i56] = x[i56 + k * 3];
+        for (int i38 = 0; i38 < 7; ++i38) {
+          y[q * 7 + i38] = x[i38 + k * 7];
         }
       }
     }
-    // /Gather_14 (Gather): t17_[256 3], t74_[1 128 1] -> t116_[1 128 1 3]
+    // /Gather_10 (Gather): t14_[256 7], t75_[1 128 1] -> t92_[1 128 1 7]
     {
-      const float* x = t17_;
-      const long long* ix = t74_;
-      float* y = t116_;
+      const float* x = t14_;
+      const long long* ix = t75_;
+      float* y = t92_;
       for (int q = 0; q < 128; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i57 = 0; i57 < 3; ++i57) {
-          y[q * 3 + i57] = x[i57 + k * 3];
+        for (int i39 = 0; i39 < 7; ++i39) {
+          y[q * 7 + i39] = x[i39 + k * 7];
         }
       }
     }
-    // /Reshape_9 (Reshape): t116_[1 128 1 3] viewed as [1 128 3 1]
-    // /Gather_15 (Gather): t33_[256 3], t76_[1 128 1] -> t119_[1 128 1 3]
+    // /Reshape_3 (Reshape): t92_[1 128 1 7] viewed as [1 128 7 1]
+    // /Gather_11 (Gather): t36_[256 7], t77_[1 128 1] -> t95_[1 128 1 7]
     {
-      const float* x = t33_;
-      const long long* ix = t76_;
-      float* y = t119_;
+      const float* x = t36_;
+      const long long* ix = t77_;
+      float* y = t95_;
       for (int q = 0; q < 128; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i58 = 0; i58 < 3; ++i58) {
-          y[q * 3 + i58] = x[i58 + k * 3];
+        for (int i40 = 0; i40 < 7; ++i40) {
+          y[q * 7 + i40] = x[i40 + k * 7];
         }
       }
     }
-    // /Mul_4 (Mul): t116_[1 128 3 1], t119_[1 128 1 3] -> t120_[1 128 3 3]
+    // /Mul_1 (Mul): t92_[1 128 7 1], t95_[1 128 1 7] -> t96_[1 128 7 7]
     {
-      const float* a = t116_;
-      const float* b = t119_;
-      float* y = t120_;
-      for (int i59 = 0; i59 < 128; ++i59) {
-        for (int i60 = 0; i60 < 3; ++i60) {
-          for (int i61 = 0; i61 < 3; ++i61) {
-            y[i59 * 9 + i60 * 3 + i61] = a[i59 * 3 + i60] * b[i59 * 3 + i61];
+      const float* a = t92_;
+      const float* b = t95_;
+      float* y = t96_;
+      for (int i41 = 0; i41 < 128; ++i41) {
+        for (int i42 = 0; i42 < 7; ++i42) {
+          for (int i43 = 0; i43 < 7; ++i43) {
+            y[i41 * 49 + i42 * 7 + i43] = a[i41 * 7 + i42] * b[i41 * 7 + i43];
           }
         }
       }
     }
-    // /Add_5 (Add): t112_[1 128 3 1], t115_[1 128 1 3] -> t121_[1 128 3 3]
+    // /Add_4 (Add): t88_[1 128 7 1], t91_[1 128 1 7] -> t97_[1 128 7 7]
     {
-      const float* a = t112_;
-      const float* b = t115_;
-      float* y = t121_;
-      for (int i62 = 0; i62 < 128; ++i62) {
-        for (int i63 = 0; i63 < 3; ++i63) {
-          for (int i64 = 0; i64 < 3; ++i64) {
-            y[i62 * 9 + i63 * 3 + i64] = a[i62 * 3 + i63] + b[i62 * 3 + i64];
+      const float* a = t88_;
+      const float* b = t91_;
+      float* y = t97_;
+      for (int i44 = 0; i44 < 128; ++i44) {
+        for (int i45 = 0; i45 < 7; ++i45) {
+          for (int i46 = 0; i46 < 7; ++i46) {
+            y[i44 * 49 + i45 * 7 + i46] = a[i44 * 7 + i45] + b[i44 * 7 + i46];
           }
         }
       }
     }
-    // /Reshape_10 (Reshape): t121_[1 128 3 3] viewed as [1 1152 1]
-    // /MatMul_5 (MatMul): t121_[1 1152 1], t11_[1 8] -> t124_[1 1152 8]
+    // /Reshape_4 (Reshape): t97_[1 128 7 7] viewed as [1 6272 1]
+    // /MatMul_4 (MatMul): t97_[1 6272 1], t12_[1 8] -> t100_[1 6272 8]
     {
-      for (int i = 0; i < 1152; ++i) {
-        float* ci = t124_ + 0 + i * 8;
+      for (int i = 0; i < 6272; ++i) {
+        float* ci = t100_ + 0 + i * 8;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int p = 0; p < 1; ++p) {
-            const float x = t121_[0 + i * 1 + p];
+            const float x = t97_[0 + i * 1 + p];
             if (x == 0.0f) continue;
             const jgym_v4 xv = {x, x, x, x};
-            const jgym_v4* r = t11_v4_ + (0) / 4 + p * 2 + 0;
+            const jgym_v4* r = t12_v4_ + (0) / 4 + p * 2 + 0;
             a0 += xv * r[0]; a1 += xv * r[1];
           }
           for (int q = 0; q < 4; ++q) {
@@ -1267,59 +1184,59 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Cast_6 (Cast): t124_[1 1152 8] -> t125_[1 1152 8]
+    // /Cast_5 (Cast): t100_[1 6272 8] -> t101_[1 6272 8]
     {
-      const float* x = t124_;
-      long long* y = t125_;
-      for (int i = 0; i < 9216; ++i) y[i] = (long long)x[i];
+      const float* x = t100_;
+      long long* y = t101_;
+      for (int i = 0; i < 50176; ++i) y[i] = (long long)x[i];
     }
-    // /GatherElements_1 (GatherElements): t71_[1 25 8], t125_[1 1152 8] -> t126_[1 1152 8]
+    // /GatherElements (GatherElements): t62_[1 1369 8], t101_[1 6272 8] -> t102_[1 6272 8]
     {
-      const float* x = t71_;
-      const long long* ix = t125_;
-      float* y = t126_;
-      for (int i65 = 0; i65 < 1152; ++i65) {
-        for (int i66 = 0; i66 < 8; ++i66) {
-          long long v = ix[i65 * 8 + i66];
-          if (v < 0) v += 25;
-          if (v < 0 || v >= 25) return false;
-          y[i65 * 8 + i66] = x[i66 + v * 8];
+      const float* x = t62_;
+      const long long* ix = t101_;
+      float* y = t102_;
+      for (int i47 = 0; i47 < 6272; ++i47) {
+        for (int i48 = 0; i48 < 8; ++i48) {
+          long long v = ix[i47 * 8 + i48];
+          if (v < 0) v += 1369;
+          if (v < 0 || v >= 1369) return false;
+          y[i47 * 8 + i48] = x[i48 + v * 8];
         }
       }
     }
-    // /Reshape_11 (Reshape): t126_[1 1152 8] viewed as [1 128 9 8]
-    // /Reshape_12 (Reshape): t120_[1 128 3 3] viewed as [1 128 9 1]
-    // /Mul_5 (Mul): t126_[1 128 9 8], t120_[1 128 9 1] -> t131_[1 128 9 8]
+    // /Reshape_5 (Reshape): t102_[1 6272 8] viewed as [1 128 49 8]
+    // /Reshape_6 (Reshape): t96_[1 128 7 7] viewed as [1 128 49 1]
+    // /Mul_2 (Mul): t102_[1 128 49 8], t96_[1 128 49 1] -> t107_[1 128 49 8]
     {
-      const float* a = t126_;
-      const float* b = t120_;
-      float* y = t131_;
-      for (int i67 = 0; i67 < 1152; ++i67) {
-        for (int i68 = 0; i68 < 8; ++i68) {
-          y[i67 * 8 + i68] = a[i67 * 8 + i68] * b[i67];
+      const float* a = t102_;
+      const float* b = t96_;
+      float* y = t107_;
+      for (int i49 = 0; i49 < 6272; ++i49) {
+        for (int i50 = 0; i50 < 8; ++i50) {
+          y[i49 * 8 + i50] = a[i49 * 8 + i50] * b[i49];
         }
       }
     }
-    // /Reshape_13 (Reshape): t131_[1 128 9 8] viewed as [1 128 72]
-    // /Mul_6 (Mul): t131_[1 128 72], t86_[1 128 1] -> t134_[1 128 72]
+    // /Reshape_7 (Reshape): t107_[1 128 49 8] viewed as [1 128 392]
+    // /Mul_3 (Mul): t107_[1 128 392], t87_[1 128 1] -> t110_[1 128 392]
     {
-      const float* a = t131_;
-      const float* b = t86_;
-      float* y = t134_;
-      for (int i69 = 0; i69 < 128; ++i69) {
-        for (int i70 = 0; i70 < 72; ++i70) {
-          y[i69 * 72 + i70] = a[i69 * 72 + i70] * b[i69];
+      const float* a = t107_;
+      const float* b = t87_;
+      float* y = t110_;
+      for (int i51 = 0; i51 < 128; ++i51) {
+        for (int i52 = 0; i52 < 392; ++i52) {
+          y[i51 * 392 + i52] = a[i51 * 392 + i52] * b[i51];
         }
       }
     }
-    // /far_in/MatMul (MatMul): t134_[1 128 72], t29_[72 128] -> t135_[1 128 128]
+    // /near_in/MatMul (MatMul): t110_[1 128 392], t29_[392 128] -> t111_[1 128 128]
     {
       for (int i = 0; i < 128; ++i) {
-        int nzp[72];
-        float nzx[72];
+        int nzp[392];
+        float nzx[392];
         int nz = 0;
-        for (int p = 0; p < 72; ++p) { const float x = t134_[0 + i * 72 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t135_ + 0 + i * 128;
+        for (int p = 0; p < 392; ++p) { const float x = t110_[0 + i * 392 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t111_ + 0 + i * 128;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1398,43 +1315,175 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_6 (Add): t111_[1 128 128], t135_[1 128 128] -> t136_[1 128 128]
+    // /near_in/Add (Add): t24_[128], t111_[1 128 128] -> t112_[1 128 128]
     {
-      const float* a = t111_;
-      const float* b = t135_;
-      float* y = t136_;
-      for (int i71 = 0; i71 < 16384; ++i71) {
-        y[i71] = a[i71] + b[i71];
-      }
-    }
-    // /Concat_2 (Concat): t77_[1 128 8], t78_[1 128 9] -> t137_[1 128 17]
-    {
-      float* y = t137_;
-      {
-        const float* x = t77_;
-        for (int i72 = 0; i72 < 128; ++i72) {
-          for (int i73 = 0; i73 < 8; ++i73) {
-            y[i72 * 17 + i73] = x[i72 * 8 + i73];
-          }
-        }
-      }
-      {
-        const float* x = t78_;
-        for (int i74 = 0; i74 < 128; ++i74) {
-          for (int i75 = 0; i75 < 9; ++i75) {
-            y[i74 * 17 + i75 + 8] = x[i74 * 9 + i75];
-          }
+      const float* a = t24_;
+      const float* b = t111_;
+      float* y = t112_;
+      for (int i53 = 0; i53 < 128; ++i53) {
+        for (int i54 = 0; i54 < 128; ++i54) {
+          y[i53 * 128 + i54] = a[i54] + b[i53 * 128 + i54];
         }
       }
     }
-    // /unit_in/MatMul (MatMul): t137_[1 128 17], t30_[17 128] -> t138_[1 128 128]
+    // /Gather_12 (Gather): t17_[256 3], t75_[1 128 1] -> t113_[1 128 1 3]
+    {
+      const float* x = t17_;
+      const long long* ix = t75_;
+      float* y = t113_;
+      for (int q = 0; q < 128; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i55 = 0; i55 < 3; ++i55) {
+          y[q * 3 + i55] = x[i55 + k * 3];
+        }
+      }
+    }
+    // /Reshape_8 (Reshape): t113_[1 128 1 3] viewed as [1 128 3 1]
+    // /Gather_13 (Gather): t19_[256 3], t77_[1 128 1] -> t116_[1 128 1 3]
+    {
+      const float* x = t19_;
+      const long long* ix = t77_;
+      float* y = t116_;
+      for (int q = 0; q < 128; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i56 = 0; i56 < 3; ++i56) {
+          y[q * 3 + i56] = x[i56 + k * 3];
+        }
+      }
+    }
+    // /Gather_14 (Gather): t18_[256 3], t75_[1 128 1] -> t117_[1 128 1 3]
+    {
+      const float* x = t18_;
+      const long long* ix = t75_;
+      float* y = t117_;
+      for (int q = 0; q < 128; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i57 = 0; i57 < 3; ++i57) {
+          y[q * 3 + i57] = x[i57 + k * 3];
+        }
+      }
+    }
+    // /Reshape_9 (Reshape): t117_[1 128 1 3] viewed as [1 128 3 1]
+    // /Gather_15 (Gather): t34_[256 3], t77_[1 128 1] -> t120_[1 128 1 3]
+    {
+      const float* x = t34_;
+      const long long* ix = t77_;
+      float* y = t120_;
+      for (int q = 0; q < 128; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i58 = 0; i58 < 3; ++i58) {
+          y[q * 3 + i58] = x[i58 + k * 3];
+        }
+      }
+    }
+    // /Mul_4 (Mul): t117_[1 128 3 1], t120_[1 128 1 3] -> t121_[1 128 3 3]
+    {
+      const float* a = t117_;
+      const float* b = t120_;
+      float* y = t121_;
+      for (int i59 = 0; i59 < 128; ++i59) {
+        for (int i60 = 0; i60 < 3; ++i60) {
+          for (int i61 = 0; i61 < 3; ++i61) {
+            y[i59 * 9 + i60 * 3 + i61] = a[i59 * 3 + i60] * b[i59 * 3 + i61];
+          }
+        }
+      }
+    }
+    // /Add_5 (Add): t113_[1 128 3 1], t116_[1 128 1 3] -> t122_[1 128 3 3]
+    {
+      const float* a = t113_;
+      const float* b = t116_;
+      float* y = t122_;
+      for (int i62 = 0; i62 < 128; ++i62) {
+        for (int i63 = 0; i63 < 3; ++i63) {
+          for (int i64 = 0; i64 < 3; ++i64) {
+            y[i62 * 9 + i63 * 3 + i64] = a[i62 * 3 + i63] + b[i62 * 3 + i64];
+          }
+        }
+      }
+    }
+    // /Reshape_10 (Reshape): t122_[1 128 3 3] viewed as [1 1152 1]
+    // /MatMul_5 (MatMul): t122_[1 1152 1], t12_[1 8] -> t125_[1 1152 8]
+    {
+      for (int i = 0; i < 1152; ++i) {
+        float* ci = t125_ + 0 + i * 8;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int p = 0; p < 1; ++p) {
+            const float x = t122_[0 + i * 1 + p];
+            if (x == 0.0f) continue;
+            const jgym_v4 xv = {x, x, x, x};
+            const jgym_v4* r = t12_v4_ + (0) / 4 + p * 2 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+          }
+        }
+      }
+    }
+    // /Cast_6 (Cast): t125_[1 1152 8] -> t126_[1 1152 8]
+    {
+      const float* x = t125_;
+      long long* y = t126_;
+      for (int i = 0; i < 9216; ++i) y[i] = (long long)x[i];
+    }
+    // /GatherElements_1 (GatherElements): t72_[1 25 8], t126_[1 1152 8] -> t127_[1 1152 8]
+    {
+      const float* x = t72_;
+      const long long* ix = t126_;
+      float* y = t127_;
+      for (int i65 = 0; i65 < 1152; ++i65) {
+        for (int i66 = 0; i66 < 8; ++i66) {
+          long long v = ix[i65 * 8 + i66];
+          if (v < 0) v += 25;
+          if (v < 0 || v >= 25) return false;
+          y[i65 * 8 + i66] = x[i66 + v * 8];
+        }
+      }
+    }
+    // /Reshape_11 (Reshape): t127_[1 1152 8] viewed as [1 128 9 8]
+    // /Reshape_12 (Reshape): t121_[1 128 3 3] viewed as [1 128 9 1]
+    // /Mul_5 (Mul): t127_[1 128 9 8], t121_[1 128 9 1] -> t132_[1 128 9 8]
+    {
+      const float* a = t127_;
+      const float* b = t121_;
+      float* y = t132_;
+      for (int i67 = 0; i67 < 1152; ++i67) {
+        for (int i68 = 0; i68 < 8; ++i68) {
+          y[i67 * 8 + i68] = a[i67 * 8 + i68] * b[i67];
+        }
+      }
+    }
+    // /Reshape_13 (Reshape): t132_[1 128 9 8] viewed as [1 128 72]
+    // /Mul_6 (Mul): t132_[1 128 72], t87_[1 128 1] -> t135_[1 128 72]
+    {
+      const float* a = t132_;
+      const float* b = t87_;
+      float* y = t135_;
+      for (int i69 = 0; i69 < 128; ++i69) {
+        for (int i70 = 0; i70 < 72; ++i70) {
+          y[i69 * 72 + i70] = a[i69 * 72 + i70] * b[i69];
+        }
+      }
+    }
+    // /far_in/MatMul (MatMul): t135_[1 128 72], t30_[72 128] -> t136_[1 128 128]
     {
       for (int i = 0; i < 128; ++i) {
-        int nzp[17];
-        float nzx[17];
+        int nzp[72];
+        float nzx[72];
         int nz = 0;
-        for (int p = 0; p < 17; ++p) { const float x = t137_[0 + i * 17 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t138_ + 0 + i * 128;
+        for (int p = 0; p < 72; ++p) { const float x = t135_[0 + i * 72 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t136_ + 0 + i * 128;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1513,52 +1562,43 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_7 (Add): t136_[1 128 128], t138_[1 128 128] -> t139_[1 128 128]
+    // /Add_6 (Add): t112_[1 128 128], t136_[1 128 128] -> t137_[1 128 128]
     {
-      const float* a = t136_;
-      const float* b = t138_;
-      float* y = t139_;
-      for (int i76 = 0; i76 < 16384; ++i76) {
-        y[i76] = a[i76] + b[i76];
+      const float* a = t112_;
+      const float* b = t136_;
+      float* y = t137_;
+      for (int i71 = 0; i71 < 16384; ++i71) {
+        y[i71] = a[i71] + b[i71];
       }
     }
-    // /Unsqueeze (Unsqueeze): t81_[1 128] viewed as [1 1 128]
-    // /Add_8 (Add): t139_[1 128 128], t81_[1 1 128] -> t142_[1 128 128]
+    // /Concat_2 (Concat): t78_[1 128 8], t79_[1 128 9] -> t138_[1 128 17]
     {
-      const float* a = t139_;
-      const float* b = t81_;
-      float* y = t142_;
-      for (int i77 = 0; i77 < 128; ++i77) {
-        for (int i78 = 0; i78 < 128; ++i78) {
-          y[i77 * 128 + i78] = a[i77 * 128 + i78] + b[i78];
+      float* y = t138_;
+      {
+        const float* x = t78_;
+        for (int i72 = 0; i72 < 128; ++i72) {
+          for (int i73 = 0; i73 < 8; ++i73) {
+            y[i72 * 17 + i73] = x[i72 * 8 + i73];
+          }
+        }
+      }
+      {
+        const float* x = t79_;
+        for (int i74 = 0; i74 < 128; ++i74) {
+          for (int i75 = 0; i75 < 9; ++i75) {
+            y[i74 * 17 + i75 + 8] = x[i74 * 9 + i75];
+          }
         }
       }
     }
-    // /Relu_2 (Relu): t142_[1 128 128] -> t143_[1 128 128]
-    {
-      const float* x = t142_;
-      float* y = t143_;
-      for (int i = 0; i < 16384; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
-    }
-    // /Mul_7 (Mul): t143_[1 128 128], t86_[1 128 1] -> t144_[1 128 128]
-    {
-      const float* a = t143_;
-      const float* b = t86_;
-      float* y = t144_;
-      for (int i79 = 0; i79 < 128; ++i79) {
-        for (int i80 = 0; i80 < 128; ++i80) {
-          y[i79 * 128 + i80] = a[i79 * 128 + i80] * b[i79];
-        }
-      }
-    }
-    // /mid/MatMul (MatMul): t144_[1 128 128], t31_[128 128] -> t145_[1 128 128]
+    // /unit_in/MatMul (MatMul): t138_[1 128 17], t31_[17 128] -> t139_[1 128 128]
     {
       for (int i = 0; i < 128; ++i) {
-        int nzp[128];
-        float nzx[128];
+        int nzp[17];
+        float nzx[17];
         int nz = 0;
-        for (int p = 0; p < 128; ++p) { const float x = t144_[0 + i * 128 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t145_ + 0 + i * 128;
+        for (int p = 0; p < 17; ++p) { const float x = t138_[0 + i * 17 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t139_ + 0 + i * 128;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1637,64 +1677,188 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /mid/Add (Add): t24_[128], t145_[1 128 128] -> t146_[1 128 128]
+    // /Add_7 (Add): t137_[1 128 128], t139_[1 128 128] -> t140_[1 128 128]
     {
-      const float* a = t24_;
-      const float* b = t145_;
-      float* y = t146_;
+      const float* a = t137_;
+      const float* b = t139_;
+      float* y = t140_;
+      for (int i76 = 0; i76 < 16384; ++i76) {
+        y[i76] = a[i76] + b[i76];
+      }
+    }
+    // /Unsqueeze (Unsqueeze): t82_[1 128] viewed as [1 1 128]
+    // /Add_8 (Add): t140_[1 128 128], t82_[1 1 128] -> t143_[1 128 128]
+    {
+      const float* a = t140_;
+      const float* b = t82_;
+      float* y = t143_;
+      for (int i77 = 0; i77 < 128; ++i77) {
+        for (int i78 = 0; i78 < 128; ++i78) {
+          y[i77 * 128 + i78] = a[i77 * 128 + i78] + b[i78];
+        }
+      }
+    }
+    // /Relu_2 (Relu): t143_[1 128 128] -> t144_[1 128 128]
+    {
+      const float* x = t143_;
+      float* y = t144_;
+      for (int i = 0; i < 16384; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
+    }
+    // /Mul_7 (Mul): t144_[1 128 128], t87_[1 128 1] -> t145_[1 128 128]
+    {
+      const float* a = t144_;
+      const float* b = t87_;
+      float* y = t145_;
+      for (int i79 = 0; i79 < 128; ++i79) {
+        for (int i80 = 0; i80 < 128; ++i80) {
+          y[i79 * 128 + i80] = a[i79 * 128 + i80] * b[i79];
+        }
+      }
+    }
+    // /mid/MatMul (MatMul): t145_[1 128 128], t32_[128 128] -> t146_[1 128 128]
+    {
+      for (int i = 0; i < 128; ++i) {
+        int nzp[128];
+        float nzx[128];
+        int nz = 0;
+        for (int p = 0; p < 128; ++p) { const float x = t145_[0 + i * 128 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t146_ + 0 + i * 128;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t32_v4_ + (0) / 4 + nzp[t] * 32 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+            ci[8 + q] = a2[q];
+            ci[12 + q] = a3[q];
+            ci[16 + q] = a4[q];
+            ci[20 + q] = a5[q];
+            ci[24 + q] = a6[q];
+            ci[28 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t32_v4_ + (0) / 4 + nzp[t] * 32 + 8;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[32 + q] = a0[q];
+            ci[36 + q] = a1[q];
+            ci[40 + q] = a2[q];
+            ci[44 + q] = a3[q];
+            ci[48 + q] = a4[q];
+            ci[52 + q] = a5[q];
+            ci[56 + q] = a6[q];
+            ci[60 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t32_v4_ + (0) / 4 + nzp[t] * 32 + 16;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[64 + q] = a0[q];
+            ci[68 + q] = a1[q];
+            ci[72 + q] = a2[q];
+            ci[76 + q] = a3[q];
+            ci[80 + q] = a4[q];
+            ci[84 + q] = a5[q];
+            ci[88 + q] = a6[q];
+            ci[92 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t32_v4_ + (0) / 4 + nzp[t] * 32 + 24;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[96 + q] = a0[q];
+            ci[100 + q] = a1[q];
+            ci[104 + q] = a2[q];
+            ci[108 + q] = a3[q];
+            ci[112 + q] = a4[q];
+            ci[116 + q] = a5[q];
+            ci[120 + q] = a6[q];
+            ci[124 + q] = a7[q];
+          }
+        }
+      }
+    }
+    // /mid/Add (Add): t25_[128], t146_[1 128 128] -> t147_[1 128 128]
+    {
+      const float* a = t25_;
+      const float* b = t146_;
+      float* y = t147_;
       for (int i81 = 0; i81 < 128; ++i81) {
         for (int i82 = 0; i82 < 128; ++i82) {
           y[i81 * 128 + i82] = a[i82] + b[i81 * 128 + i82];
         }
       }
     }
-    // /Relu_3 (Relu): t146_[1 128 128] -> t147_[1 128 128]
+    // /Relu_3 (Relu): t147_[1 128 128] -> t148_[1 128 128]
     {
-      const float* x = t146_;
-      float* y = t147_;
+      const float* x = t147_;
+      float* y = t148_;
       for (int i = 0; i < 16384; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Mul_8 (Mul): t147_[1 128 128], t86_[1 128 1] -> t148_[1 128 128]
+    // /Mul_8 (Mul): t148_[1 128 128], t87_[1 128 1] -> t149_[1 128 128]
     {
-      const float* a = t147_;
-      const float* b = t86_;
-      float* y = t148_;
+      const float* a = t148_;
+      const float* b = t87_;
+      float* y = t149_;
       for (int i83 = 0; i83 < 128; ++i83) {
         for (int i84 = 0; i84 < 128; ++i84) {
           y[i83 * 128 + i84] = a[i83 * 128 + i84] * b[i83];
         }
       }
     }
-    // /unit_out/MatMul (MatMul): t148_[1 128 128], t32_[128 9] -> t149_[1 128 9]
+    // /unit_out/MatMul (MatMul): t149_[1 128 128], t33_[128 9] -> t150_[1 128 9]
     {
       for (int i = 0; i < 128; ++i) {
         float acc[9];
         for (int j = 0; j < 9; ++j) acc[j] = 0.0f;
         for (int p = 0; p < 128; ++p) {
-          const float x = t148_[0 + i * 128 + p];
-          const float* r = t32_ + 0 + p * 9;
+          const float x = t149_[0 + i * 128 + p];
+          const float* r = t33_ + 0 + p * 9;
           for (int j = 0; j < 9; ++j) acc[j] += x * r[j];
         }
-        for (int j = 0; j < 9; ++j) t149_[0 + i * 9 + j] = acc[j];
+        for (int j = 0; j < 9; ++j) t150_[0 + i * 9 + j] = acc[j];
       }
     }
-    // /unit_out/Add (Add): t25_[9], t149_[1 128 9] -> t150_[1 128 9]
+    // /unit_out/Add (Add): t26_[9], t150_[1 128 9] -> t151_[1 128 9]
     {
-      const float* a = t25_;
-      const float* b = t149_;
-      float* y = t150_;
+      const float* a = t26_;
+      const float* b = t150_;
+      float* y = t151_;
       for (int i85 = 0; i85 < 128; ++i85) {
         for (int i86 = 0; i86 < 9; ++i86) {
           y[i85 * 9 + i86] = a[i86] + b[i85 * 9 + i86];
         }
       }
     }
-    // /Where (Where): in_move_mask_[1 128 9], t150_[1 128 9], t8_[] -> t151_[1 128 9]
+    // /Where (Where): in_move_mask_[1 128 9], t151_[1 128 9], t9_[] -> t152_[1 128 9]
     {
       const unsigned char* c = in_move_mask_;
-      const float* a = t150_;
-      const float* b = t8_;
-      float* y = t151_;
+      const float* a = t151_;
+      const float* b = t9_;
+      float* y = t152_;
       for (int i87 = 0; i87 < 1152; ++i87) {
         y[i87] = c[i87] ? a[i87] : b[0];
       }
@@ -1702,53 +1866,53 @@ struct PLAYER_NAME : public Player {
     return true;
   }
 
-  // t26_ as 5 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t26_v4_() {
-    const float* b = t26_;
-    for (int p = 0; p < 5; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t26_v4_[p * 2 + q] = v; }
-  }
-
-  // t27_ as 26 rows of 32 jgym_v4 (a matrix product's B).
+  // t27_ as 5 rows of 2 jgym_v4 (a matrix product's B).
   void prep_t27_v4_() {
     const float* b = t27_;
-    for (int p = 0; p < 26; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t27_v4_[p * 32 + q] = v; }
+    for (int p = 0; p < 5; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t27_v4_[p * 2 + q] = v; }
   }
 
-  // t11_ as 1 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t11_v4_() {
-    const float* b = t11_;
-    for (int p = 0; p < 1; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t11_v4_[p * 2 + q] = v; }
-  }
-
-  // t28_ as 392 rows of 32 jgym_v4 (a matrix product's B).
+  // t28_ as 26 rows of 32 jgym_v4 (a matrix product's B).
   void prep_t28_v4_() {
     const float* b = t28_;
-    for (int p = 0; p < 392; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t28_v4_[p * 32 + q] = v; }
+    for (int p = 0; p < 26; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t28_v4_[p * 32 + q] = v; }
   }
 
-  // t29_ as 72 rows of 32 jgym_v4 (a matrix product's B).
+  // t12_ as 1 rows of 2 jgym_v4 (a matrix product's B).
+  void prep_t12_v4_() {
+    const float* b = t12_;
+    for (int p = 0; p < 1; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t12_v4_[p * 2 + q] = v; }
+  }
+
+  // t29_ as 392 rows of 32 jgym_v4 (a matrix product's B).
   void prep_t29_v4_() {
     const float* b = t29_;
-    for (int p = 0; p < 72; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t29_v4_[p * 32 + q] = v; }
+    for (int p = 0; p < 392; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t29_v4_[p * 32 + q] = v; }
   }
 
-  // t30_ as 17 rows of 32 jgym_v4 (a matrix product's B).
+  // t30_ as 72 rows of 32 jgym_v4 (a matrix product's B).
   void prep_t30_v4_() {
     const float* b = t30_;
-    for (int p = 0; p < 17; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t30_v4_[p * 32 + q] = v; }
+    for (int p = 0; p < 72; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t30_v4_[p * 32 + q] = v; }
   }
 
-  // t31_ as 128 rows of 32 jgym_v4 (a matrix product's B).
+  // t31_ as 17 rows of 32 jgym_v4 (a matrix product's B).
   void prep_t31_v4_() {
     const float* b = t31_;
-    for (int p = 0; p < 128; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t31_v4_[p * 32 + q] = v; }
+    for (int p = 0; p < 17; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t31_v4_[p * 32 + q] = v; }
+  }
+
+  // t32_ as 128 rows of 32 jgym_v4 (a matrix product's B).
+  void prep_t32_v4_() {
+    const float* b = t32_;
+    for (int p = 0; p < 128; ++p) for (int q = 0; q < 32; ++q) { const jgym_v4 v = {b[p * 128 + 4 * q + 0], b[p * 128 + 4 * q + 1], b[p * 128 + 4 * q + 2], b[p * 128 + 4 * q + 3]}; t32_v4_[p * 32 + q] = v; }
   }
 
   // ---------------------------------------------------------------------
   // Weights: constant arrays local to these functions, copied into the
   // player's own arrays when it is created.
 
-  void load_t5_() {
+  void load_t6_() {
     const float w[256] = {
         0.0f, 0.01f, 0.02f, 0.03f, 0.04f, 0.049999997f, 0.06f, 0.07f,
         0.08f, 0.089999996f, 0.099999994f, 0.11f, 0.12f, 0.13f, 0.14f, 0.14999999f,
@@ -1783,10 +1947,10 @@ struct PLAYER_NAME : public Player {
         2.3999999f, 2.4099998f, 2.4199998f, 2.4299998f, 2.44f, 2.45f, 2.46f, 2.47f,
         2.48f, 2.49f, 2.5f, 2.51f, 2.52f, 2.53f, 2.54f, 2.55f,
     };
-    for (int i = 0; i < 256; ++i) t5_[i] = w[i];
+    for (int i = 0; i < 256; ++i) t6_[i] = w[i];
   }
 
-  void load_t6_() {
+  void load_t7_() {
     const float w[64] = {
         0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 1.0f, 0.0f, 0.0f,
@@ -1797,45 +1961,45 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f,
         0.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
     };
-    for (int i = 0; i < 64; ++i) t6_[i] = w[i];
-  }
-
-  void load_t7_() {
-    const float w[8] = {
-        1.0f, 0.33333334f, 0.5f, 0.01f, 0.027027028f, 0.027027028f, 1.0f, 1.0f,
-    };
-    for (int i = 0; i < 8; ++i) t7_[i] = w[i];
+    for (int i = 0; i < 64; ++i) t7_[i] = w[i];
   }
 
   void load_t8_() {
-    const float w[1] = {
-        -1e+09f,
+    const float w[8] = {
+        1.0f, 0.33333334f, 0.5f, 0.01f, 0.027027028f, 0.027027028f, 1.0f, 1.0f,
     };
-    for (int i = 0; i < 1; ++i) t8_[i] = w[i];
+    for (int i = 0; i < 8; ++i) t8_[i] = w[i];
   }
 
   void load_t9_() {
-    const float w[8] = {
-        0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f,
+    const float w[1] = {
+        -1e+09f,
     };
-    for (int i = 0; i < 8; ++i) t9_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t9_[i] = w[i];
   }
 
   void load_t10_() {
     const float w[8] = {
-        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
+        0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f,
     };
     for (int i = 0; i < 8; ++i) t10_[i] = w[i];
   }
 
   void load_t11_() {
     const float w[8] = {
-        1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
     };
     for (int i = 0; i < 8; ++i) t11_[i] = w[i];
   }
 
   void load_t12_() {
+    const float w[8] = {
+        1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+    };
+    for (int i = 0; i < 8; ++i) t12_[i] = w[i];
+  }
+
+  void load_t13_() {
     const float w[1792] = {
         0.0f, 0.0f, 0.0f, 0.0f, 37.0f, 74.0f, 111.0f, 0.0f,
         0.0f, 0.0f, 37.0f, 74.0f, 111.0f, 148.0f, 0.0f, 0.0f,
@@ -2062,10 +2226,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1792; ++i) t12_[i] = w[i];
+    for (int i = 0; i < 1792; ++i) t13_[i] = w[i];
   }
 
-  void load_t13_() {
+  void load_t14_() {
     const float w[1792] = {
         0.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f, 0.0f,
         0.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f,
@@ -2292,10 +2456,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1792; ++i) t13_[i] = w[i];
+    for (int i = 0; i < 1792; ++i) t14_[i] = w[i];
   }
 
-  void load_t14_() {
+  void load_t15_() {
     const float w[1792] = {
         0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 2.0f, 3.0f, 0.0f,
         0.0f, 0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 0.0f, 0.0f,
@@ -2522,10 +2686,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1792; ++i) t14_[i] = w[i];
+    for (int i = 0; i < 1792; ++i) t15_[i] = w[i];
   }
 
-  void load_t15_() {
+  void load_t16_() {
     const float w[185] = {
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.125f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.125f,
@@ -2552,10 +2716,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.2f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.2f,
     };
-    for (int i = 0; i < 185; ++i) t15_[i] = w[i];
+    for (int i = 0; i < 185; ++i) t16_[i] = w[i];
   }
 
-  void load_t16_() {
+  void load_t17_() {
     const float w[768] = {
         0.0f, 0.0f, 5.0f, 0.0f, 0.0f, 5.0f, 0.0f, 0.0f,
         5.0f, 0.0f, 0.0f, 5.0f, 0.0f, 0.0f, 5.0f, 0.0f,
@@ -2654,10 +2818,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t16_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t17_[i] = w[i];
   }
 
-  void load_t17_() {
+  void load_t18_() {
     const float w[768] = {
         0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f,
@@ -2756,10 +2920,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t17_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t18_[i] = w[i];
   }
 
-  void load_t18_() {
+  void load_t19_() {
     const float w[768] = {
         0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
         1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f,
@@ -2858,18 +3022,18 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t18_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t19_[i] = w[i];
   }
 
-  void load_t19_() {
+  void load_t20_() {
     const float w[16] = {
         -1.5971714f, -0.8437812f, -0.18095316f, 0.39235345f, -0.49690893f, 0.49382892f, -1.3575554f, -0.98290396f,
         -0.74323034f, -0.1246732f, -0.7588238f, 0.7886087f, -0.30310643f, 1.681694f, 0.2803903f, 0.3187704f,
     };
-    for (int i = 0; i < 16; ++i) t19_[i] = w[i];
+    for (int i = 0; i < 16; ++i) t20_[i] = w[i];
   }
 
-  void load_t20_() {
+  void load_t21_() {
     const float w[40] = {
         1.044247f, -0.49743438f, 0.2613596f, 0.017123878f, 0.20211199f, 0.3487052f, -0.69405913f, 0.47088742f,
         0.93453634f, -0.54737824f, -0.7755082f, -0.041106973f, 0.070271626f, -0.81387556f, -0.7936059f, -0.2712009f,
@@ -2877,10 +3041,10 @@ struct PLAYER_NAME : public Player {
         1.2509375f, -0.8314155f, 0.24122031f, -0.003218363f, 0.24859934f, 0.92873615f, -0.64330614f, 0.6290607f,
         1.2372214f, -0.85774684f, 0.22058053f, -0.0035025044f, 0.24967714f, 0.8825649f, -0.6506579f, 0.6109081f,
     };
-    for (int i = 0; i < 40; ++i) t20_[i] = w[i];
+    for (int i = 0; i < 40; ++i) t21_[i] = w[i];
   }
 
-  void load_t21_() {
+  void load_t22_() {
     const float w[104] = {
         0.9185974f, 0.5702421f, -1.0891393f, -1.7294303f, 0.045721788f, 0.5419508f, 0.08512729f, 1.0922418f,
         -0.41684216f, 0.1647427f, -0.35444808f, -1.3374696f, -0.40508857f, 1.5503446f, 0.08101f, -1.6556453f,
@@ -2896,18 +3060,18 @@ struct PLAYER_NAME : public Player {
         0.5739213f, 0.5094928f, 1.3882366f, 3.1267972f, -1.4186524f, -0.22770642f, -0.7074767f, -0.005908361f,
         2.2287064f, 0.49302366f, 1.1023908f, 0.3755222f, 1.1768181f, 1.2661904f, 2.243779f, 2.0687602f,
     };
-    for (int i = 0; i < 104; ++i) t21_[i] = w[i];
+    for (int i = 0; i < 104; ++i) t22_[i] = w[i];
   }
 
-  void load_t22_() {
+  void load_t23_() {
     const float w[16] = {
         -0.5860763f, 0.50074846f, 1.8923978f, 0.9223884f, 0.23494263f, -1.413315f, -2.4833226f, -0.5316417f,
         -0.99775183f, 0.023541186f, 1.6212608f, 0.9089431f, 0.1454278f, -2.517381f, 0.7323414f, -1.6034224f,
     };
-    for (int i = 0; i < 16; ++i) t22_[i] = w[i];
+    for (int i = 0; i < 16; ++i) t23_[i] = w[i];
   }
 
-  void load_t23_() {
+  void load_t24_() {
     const float w[128] = {
         -0.11755955f, 0.027424164f, 0.008956693f, -0.007917143f, 0.018682333f, -0.100972846f, 0.028093558f, 0.03615217f,
         -0.0029134823f, 0.06175117f, 0.08367722f, 0.0588097f, 0.024282599f, 0.03752918f, 0.054253187f, -0.24327534f,
@@ -2926,10 +3090,10 @@ struct PLAYER_NAME : public Player {
         0.071314536f, 0.06740549f, 0.036185212f, -0.019340372f, -0.061529018f, 0.013375172f, -0.020652566f, -0.047627933f,
         0.12925956f, -0.018745337f, 0.0034927828f, -0.018688666f, -0.038480632f, 0.06185157f, 0.124931686f, 0.059727855f,
     };
-    for (int i = 0; i < 128; ++i) t23_[i] = w[i];
+    for (int i = 0; i < 128; ++i) t24_[i] = w[i];
   }
 
-  void load_t24_() {
+  void load_t25_() {
     const float w[128] = {
         -0.05954883f, -0.05673573f, 0.009479389f, 0.020035757f, 0.010621417f, 0.002987239f, 0.026090452f, 0.0536403f,
         -0.03704129f, 0.030272892f, 0.21449694f, -0.051505685f, -0.004666592f, -0.003602748f, 0.03311291f, -0.07194005f,
@@ -2948,18 +3112,18 @@ struct PLAYER_NAME : public Player {
         -0.03970267f, -0.00320391f, 0.01225444f, 0.0007357836f, 0.09600582f, 0.12561995f, 0.06397795f, 0.118781544f,
         -0.27448073f, -0.126127f, -0.08988716f, -0.10419754f, -0.054012734f, 0.013786216f, -0.023904927f, 0.013392173f,
     };
-    for (int i = 0; i < 128; ++i) t24_[i] = w[i];
+    for (int i = 0; i < 128; ++i) t25_[i] = w[i];
   }
 
-  void load_t25_() {
+  void load_t26_() {
     const float w[9] = {
         0.0939048f, 0.021103632f, 0.017004637f, 0.030291755f, 0.049998883f, 0.014835027f, -0.1151414f, -0.05858216f,
         -0.07957733f,
     };
-    for (int i = 0; i < 9; ++i) t25_[i] = w[i];
+    for (int i = 0; i < 9; ++i) t26_[i] = w[i];
   }
 
-  void load_t26_() {
+  void load_t27_() {
     const float w[40] = {
         -0.9439041f, 0.871161f, -0.01524981f, -2.1023715f, 0.18105017f, -0.5355527f, 1.5380075f, -0.1954827f,
         -0.61333585f, -0.34958804f, 0.32935596f, -0.4716193f, -0.043267637f, -1.2821287f, -0.1605327f, -1.472229f,
@@ -2967,10 +3131,10 @@ struct PLAYER_NAME : public Player {
         1.616415f, 0.70279896f, 0.43729165f, -0.14351965f, -0.11512114f, 0.21547721f, 0.19275577f, -0.7777399f,
         -0.08642955f, -0.07211867f, -0.0025541757f, -0.13291411f, -0.023873406f, -0.0067994893f, -0.035835985f, -0.024551604f,
     };
-    for (int i = 0; i < 40; ++i) t26_[i] = w[i];
+    for (int i = 0; i < 40; ++i) t27_[i] = w[i];
   }
 
-  void load_t27_() {
+  void load_t28_() {
     const float w[3328] = {
         0.1217891f, -0.006821947f, -0.012401269f, -0.13621216f, -0.08525486f, -0.1975763f, -0.026704077f, -0.0032720254f,
         0.04743139f, -0.041653413f, -0.11682192f, 0.0020098053f, 0.022284716f, 0.13182516f, -0.052932516f, -0.16481727f,
@@ -3389,10 +3553,10 @@ struct PLAYER_NAME : public Player {
         0.24250717f, -2.5139675f, 0.12007508f, -0.026144287f, -0.18514799f, -0.1793681f, -0.026595332f, 0.02527976f,
         0.5309268f, -0.26487952f, 0.016057087f, 0.008526484f, -0.34677118f, 0.10629769f, 0.22061124f, 0.4901969f,
     };
-    for (int i = 0; i < 3328; ++i) t27_[i] = w[i];
+    for (int i = 0; i < 3328; ++i) t28_[i] = w[i];
   }
 
-  void load_t28_() {
+  void load_t29_() {
     const float w[50176] = {
         0.002695429f, -0.057886392f, 0.046899185f, -0.10099525f, 0.035772394f, 0.05534014f, -0.0030564172f, 0.05766728f,
         0.009167027f, 0.030643152f, -0.043261938f, -0.018637361f, -0.058043696f, -0.18331718f, -0.11860399f, -0.061239507f,
@@ -9667,10 +9831,10 @@ struct PLAYER_NAME : public Player {
         0.017816264f, 0.23831357f, -0.0034486619f, -0.026803816f, -0.024013774f, -0.046193324f, -0.0763839f, 0.032538176f,
         0.053481948f, 0.026931185f, -0.016014304f, 0.03966802f, -0.0367191f, 0.052002672f, -0.05357148f, 0.007782541f,
     };
-    for (int i = 0; i < 50176; ++i) t28_[i] = w[i];
+    for (int i = 0; i < 50176; ++i) t29_[i] = w[i];
   }
 
-  void load_t29_() {
+  void load_t30_() {
     const float w[9216] = {
         -0.10648334f, -0.025065001f, 0.011706434f, -0.21086934f, -0.036749527f, 0.08447335f, -0.009527136f, -0.02257565f,
         -0.028959105f, -0.013730118f, 0.14763083f, 0.12732053f, -0.087697886f, -0.54063594f, -0.22890747f, -0.04457674f,
@@ -10825,10 +10989,10 @@ struct PLAYER_NAME : public Player {
         0.11384191f, 0.18537958f, -0.005709259f, -0.023580587f, 0.10417149f, 0.1273317f, -0.066707075f, 0.020145547f,
         0.08544811f, -0.09989148f, -0.16147356f, -0.047516193f, -0.10345202f, 0.060224056f, 0.1108462f, 0.07170057f,
     };
-    for (int i = 0; i < 9216; ++i) t29_[i] = w[i];
+    for (int i = 0; i < 9216; ++i) t30_[i] = w[i];
   }
 
-  void load_t30_() {
+  void load_t31_() {
     const float w[2176] = {
         -0.09230185f, 0.12877837f, -0.14962988f, -0.2494174f, 0.019064847f, -0.24157083f, 0.031614803f, 0.15185393f,
         0.046887957f, -0.13375078f, 0.29617876f, 0.15978786f, -0.041988872f, -0.0009926546f, -0.011160482f, -0.215929f,
@@ -11103,10 +11267,10 @@ struct PLAYER_NAME : public Player {
         0.12661904f, -0.015459149f, -0.026751317f, -0.105939515f, -0.0053084427f, 0.015686192f, -0.24804753f, -0.062368937f,
         0.0032654244f, -0.01802709f, -0.061672542f, -0.055434972f, -0.06829126f, 0.17401539f, 0.008262163f, 0.18444212f,
     };
-    for (int i = 0; i < 2176; ++i) t30_[i] = w[i];
+    for (int i = 0; i < 2176; ++i) t31_[i] = w[i];
   }
 
-  void load_t31_() {
+  void load_t32_() {
     const float w[16384] = {
         0.058069788f, 0.46512213f, -0.6220102f, 0.28501642f, -0.04970518f, 0.21125925f, -0.30179718f, 0.07806777f,
         0.21129805f, -0.109413505f, 0.28096282f, -0.19470996f, -0.1935474f, -0.23593222f, -0.49010652f, -0.06550637f,
@@ -13157,10 +13321,10 @@ struct PLAYER_NAME : public Player {
         0.42315516f, -0.17601453f, -0.33516565f, -0.0353183f, -0.02010798f, 0.12837516f, 0.033035178f, 0.18507527f,
         0.65326524f, -0.10506862f, -0.34605843f, -0.12925413f, -0.022265736f, -0.120699085f, 0.089807704f, -0.2650902f,
     };
-    for (int i = 0; i < 16384; ++i) t31_[i] = w[i];
+    for (int i = 0; i < 16384; ++i) t32_[i] = w[i];
   }
 
-  void load_t32_() {
+  void load_t33_() {
     const float w[1152] = {
         0.05750281f, 0.3185822f, -0.069254495f, 0.15107301f, -0.51663774f, -0.17748213f, -0.3220474f, 0.029328793f,
         0.14868617f, 0.10657885f, 0.013789935f, -0.46645278f, 0.11222606f, -0.041279558f, 0.08278454f, 0.061847527f,
@@ -13307,10 +13471,10 @@ struct PLAYER_NAME : public Player {
         -0.061399512f, -0.06351103f, -0.1529485f, 0.041480288f, 0.04020443f, -0.13493237f, 0.093776494f, -0.21806514f,
         -0.02437738f, 0.06951574f, 0.061965045f, 0.16223739f, 0.0712454f, -0.010053663f, -0.07824073f, 0.020156933f,
     };
-    for (int i = 0; i < 1152; ++i) t32_[i] = w[i];
+    for (int i = 0; i < 1152; ++i) t33_[i] = w[i];
   }
 
-  void load_t33_() {
+  void load_t34_() {
     const float w[768] = {
         0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f,
@@ -13409,10 +13573,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t33_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t34_[i] = w[i];
   }
 
-  void load_t34_() {
+  void load_t35_() {
     const float w[185] = {
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.125f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.125f,
@@ -13439,10 +13603,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.2f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.2f,
     };
-    for (int i = 0; i < 185; ++i) t34_[i] = w[i];
+    for (int i = 0; i < 185; ++i) t35_[i] = w[i];
   }
 
-  void load_t35_() {
+  void load_t36_() {
     const float w[1792] = {
         0.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f, 0.0f,
         0.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f,
@@ -13669,49 +13833,49 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1792; ++i) t35_[i] = w[i];
+    for (int i = 0; i < 1792; ++i) t36_[i] = w[i];
   }
 
-  void load_t36_() {
+  void load_t37_() {
     const long long w[1] = {
         4LL,
     };
-    for (int i = 0; i < 1; ++i) t36_[i] = w[i];
-  }
-
-  void load_t38_() {
-    const long long w[1] = {
-        0LL,
-    };
-    for (int i = 0; i < 1; ++i) t38_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t37_[i] = w[i];
   }
 
   void load_t39_() {
     const long long w[1] = {
-        1LL,
+        0LL,
     };
     for (int i = 0; i < 1; ++i) t39_[i] = w[i];
   }
 
-  void load_t45_() {
+  void load_t40_() {
+    const long long w[1] = {
+        1LL,
+    };
+    for (int i = 0; i < 1; ++i) t40_[i] = w[i];
+  }
+
+  void load_t46_() {
     const long long w[1] = {
         2LL,
     };
-    for (int i = 0; i < 1; ++i) t45_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t46_[i] = w[i];
   }
 
-  void load_t52_() {
+  void load_t53_() {
     const long long w[1] = {
         3LL,
     };
-    for (int i = 0; i < 1; ++i) t52_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t53_[i] = w[i];
   }
 
-  void load_t55_() {
+  void load_t56_() {
     const long long w[1] = {
         5LL,
     };
-    for (int i = 0; i < 1; ++i) t55_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t56_[i] = w[i];
   }
 };
 
