@@ -3,7 +3,7 @@
 // Do not edit: export the model again.
 //
 //   model sha256        85f6049434b82541de1951e8275020c5d1c06a634b5ac4861f13c3b550d8456f
-//   observation         dominator-obs-2, 128 unit slots
+//   observation         dominator-obs-1, 128 unit slots
 //   network             {"net": "local", "config": "local:hidden=128,crop=7", "planes": [{"kind": "code", "n": 2, "scale": 1.0}, {"kind": "code", "n": 5, "scale": 1.0}, {"kind": "code", "n": 13, "scale": 1.0}, {"kind": "scalar", "n": 1, "scale": 0.01}, {"kind": "code", "n": 2, "scale": 1.0}, {"kind": "bits", "n": 4, "scale": 1.0}], "unit_scale": [1.0, 0.3333333432674408, 0.5, 0.009999999776482582, 0.027027027681469917, 0.027027027681469917, 1.0, 1.0], "row": 4, "col": 5, "wrap": false}
 //   game                Dominator-v0
 //   weights             93882 numbers, embedded below
