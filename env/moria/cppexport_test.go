@@ -335,8 +335,8 @@ func TestCppTargetNames(t *testing.T) {
 			t.Errorf("the exported file has %q", line)
 		}
 	}
-	if !bytes.Contains(src, []byte("moria-obs-2, 100 unit slots")) {
-		t.Error("the header does not name moria-obs-2 and 100 slots")
+	if !bytes.Contains(src, []byte("moria-obs-1, 100 unit slots")) {
+		t.Error("the header does not name moria-obs-1 and 100 slots")
 	}
 }
 

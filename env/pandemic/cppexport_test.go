@@ -486,7 +486,7 @@ func TestCppTargetNames(t *testing.T) {
 			t.Errorf("the exported file has %q", line)
 		}
 	}
-	if !bytes.Contains(src, []byte("pandemic-obs-2, 60 unit slots")) {
-		t.Error("the header does not name pandemic-obs-2 and 60 slots")
+	if !bytes.Contains(src, []byte("pandemic-obs-1, 60 unit slots")) {
+		t.Error("the header does not name pandemic-obs-1 and 60 slots")
 	}
 }
