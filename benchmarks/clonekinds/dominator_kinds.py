@@ -1,10 +1,11 @@
 """Accuracy of a Dominator clone per kind of decision, on a dataset split as bc.py splits it.
 
-    PYTHONPATH=python-client python benchmarks/clonekinds/dominator_kinds.py CKPT DATA [N] [held|train]
+    PYTHONPATH=python-client python benchmarks/clonekinds/dominator_kinds.py CKPT DATA [N] [PART]
 
 CKPT is a bc.py checkpoint, DATA the ``jgym dataset`` directory it was
 trained on (bc.py's split: 20% of the traces held out, seed 1), N the
-number of batches of 256 seat-rounds read (default 40). Each label of the
+number of batches of 256 seat-rounds read (default 40), PART held (the
+default) or train, the part of the split read. Each label of the
 seat's own units is put in kinds read from the observation (the units
 tensor's type, the board's planes): by unit type, "none" when the label
 is no move, "attack" for a knight whose label steps onto an enemy farmer
@@ -14,77 +15,51 @@ paint (not a wall, no unit, not my colour), for a knight the nearest
 enemy farmer or knight, for a witch the nearest enemy farmer or knight;
 "in crop" when within 3 (the 7 x 7 cells the local network reads around
 the unit), else "beyond". The output is JSON: per kind, the count and the
-accuracy of the argmax.
+accuracy of the argmax. The loop over the batches is predictions.py's.
 """
 
-import collections
-import dataclasses
 import json
 import sys
 
-import jgym.torch as jt
 import numpy as np
-import torch
-from jgym.dataset import open_dataset
-from jgym.spec import describe
+from predictions import Tally, predictions
 
 ckpt, data = sys.argv[1], sys.argv[2]
 nb = int(sys.argv[3]) if len(sys.argv) > 3 else 40
 which = sys.argv[4] if len(sys.argv) > 4 else "held"
-torch.set_num_threads(1)
-ds = open_dataset(data)
-train, held = ds.split(0.2, seed=1)
-part = held if which == "held" else train
-info = describe(jt.game_spec(ds.env_id))
-names = list(ds.observation_names)
-if len(names) < len(
-    info.tensors
-):  # an older observation version (a prefix), as bc.py reads it
-    info = dataclasses.replace(
-        info, version=ds.observation_version, tensors=tuple(info.tensors[: len(names)])
-    )
-agent = jt.load_agent(ckpt, info=info).eval()
 TYPES = ("farmer", "knight", "witch")
 DI = np.array([1, 1, 0, -1, -1, -1, 0, 1, 0])
 DJ = np.array([0, 1, 1, 1, 0, -1, -1, -1, 0])
-tot = collections.defaultdict(lambda: [0, 0])
-with torch.no_grad():
-    for bi, b in enumerate(part.batches(256, shuffle=False)):
-        if bi >= nb:
-            break
-        obs = tuple(torch.from_numpy(np.ascontiguousarray(b[n])) for n in names)
-        logits, _ = agent.heads(*obs)
-        pred = logits.argmax(-1).numpy()
-        lab = b["action"].astype(int)
-        u = b["units"].astype(int)
-        board = b["board"].astype(int)
-        terr, owner, unitp = board[:, 0], board[:, 1], board[:, 2]
-        n = terr.shape[-1]
-        for s in range(u.shape[0]):
-            ids = np.nonzero((u[s, :, 0] == 1) & (u[s, :, 6] == 1))[0]
-            if len(ids) == 0:
-                continue
-            paint = np.argwhere((terr[s] == 1) & (owner[s] != 1) & (unitp[s] == 0))
-            code = unitp[s]
-            prey = np.argwhere((code >= 4) & ((code - 1) % 3 != 2))
-            for i in ids:
-                t = TYPES[u[s, i, 2]]
-                r, c = u[s, i, 4], u[s, i, 5]
-                want, p = lab[s, i], pred[s, i]
-                ok = int(want == p)
-                if want == 8:
-                    k = f"{t}: none"
+tot = Tally()
+for b, (pred,) in predictions(data, [ckpt], nb, which):
+    lab = b["action"].astype(int)
+    u = b["units"].astype(int)
+    board = b["board"].astype(int)
+    terr, owner, unitp = board[:, 0], board[:, 1], board[:, 2]
+    n = terr.shape[-1]
+    for s in range(u.shape[0]):
+        ids = np.nonzero((u[s, :, 0] == 1) & (u[s, :, 6] == 1))[0]
+        if len(ids) == 0:
+            continue
+        paint = np.argwhere((terr[s] == 1) & (owner[s] != 1) & (unitp[s] == 0))
+        code = unitp[s]
+        prey = np.argwhere((code >= 4) & ((code - 1) % 3 != 2))
+        for i in ids:
+            t = TYPES[u[s, i, 2]]
+            r, c = u[s, i, 4], u[s, i, 5]
+            want, p = lab[s, i], pred[s, i]
+            ok = int(want == p)
+            if want == 8:
+                k = f"{t}: none"
+            else:
+                tr, tc = r + DI[want], c + DJ[want]
+                x = code[tr, tc] if 0 <= tr < n and 0 <= tc < n else 0
+                if t == "knight" and x >= 4 and (x - 1) % 3 != 2:
+                    k = "knight: attack"
                 else:
-                    tr, tc = r + DI[want], c + DJ[want]
-                    x = code[tr, tc] if 0 <= tr < n and 0 <= tc < n else 0
-                    if t == "knight" and x >= 4 and (x - 1) % 3 != 2:
-                        k = "knight: attack"
-                    else:
-                        tg = paint if t == "farmer" else prey
-                        d = np.abs(tg - [r, c]).max(1).min() if len(tg) else 99
-                        k = f"{t}: walk, target {'in crop' if d <= 3 else 'beyond'}"
-                for key in (k, t, "all"):
-                    tot[key][0] += ok
-                    tot[key][1] += 1
-out = {k: {"n": n, "acc": round(c / n, 4)} for k, (c, n) in sorted(tot.items())}
+                    tg = paint if t == "farmer" else prey
+                    d = np.abs(tg - [r, c]).max(1).min() if len(tg) else 99
+                    k = f"{t}: walk, target {'in crop' if d <= 3 else 'beyond'}"
+            tot.add(ok, k, t, "all")
+out = tot.summary()
 print(json.dumps({"ckpt": ckpt, "part": which, "batches": nb, "kinds": out}, indent=1))

@@ -13,77 +13,53 @@ flee); a dwarf beside another clan's dwarf or wizard (Balin attacks); a
 dwarf with a target Balin assigns it (``targets`` group 0), by the cost of
 the way there; the other dwarves (Balin sends them towards the nearest
 target). For each kind and each clone: the count and the accuracy of
-the argmax. The output is JSON.
+the argmax. The output is JSON. The loop over the batches is
+predictions.py's.
 """
 
-import collections
 import json
 import sys
 
 import numpy as np
-import torch
-
-import jgym.torch as jt
-from jgym.dataset import open_dataset
-from jgym.spec import describe
+from predictions import Tally, predictions
 
 data, nb, ckpts = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-torch.set_num_threads(1)
-ds = open_dataset(data)
-_, held = ds.split(0.2, seed=1)
-info = describe(jt.game_spec(ds.env_id))
-names = list(ds.observation_names)
-agents = [jt.load_agent(c, info=info).eval() for c in ckpts]
-tot = {c: collections.defaultdict(lambda: [0, 0]) for c in ckpts}
-with torch.no_grad():
-    for bi, b in enumerate(held.batches(256, shuffle=False)):
-        if bi >= nb:
-            break
-        obs = {n: torch.from_numpy(np.ascontiguousarray(b[n])) for n in names}
-        preds = []
-        for a in agents:  # each clone reads the tensors it was trained on
-            logits, _ = a.heads(*(obs[t.name] for t in a.info.tensors))
-            preds.append(logits.argmax(-1).numpy())
-        lab = b["action"].astype(int)
-        u = b["units"].astype(int)
-        board = b["board"].astype(int)
-        tg = b["targets"].astype(int)
-        B = u.shape[0]
-        for s in range(B):
-            unit_plane, flags = board[s, 4], board[s, 6]
-            for i in np.nonzero(u[s, :, 0] == 1)[0]:
-                r, c = u[s, i, 4], u[s, i, 5]
-                want = lab[s, i]
-                if u[s, i, 2] == 1:
-                    kind = "wizard"
-                elif want == 8:
-                    kind = "dwarf: none"
-                elif flags[r, c] & (1 | 4):
-                    kind = "dwarf: in danger (flee)"
+tot = {c: Tally() for c in ckpts}
+for b, preds in predictions(data, ckpts, nb):
+    lab = b["action"].astype(int)
+    u = b["units"].astype(int)
+    board = b["board"].astype(int)
+    tg = b["targets"].astype(int)
+    B = u.shape[0]
+    for s in range(B):
+        unit_plane, flags = board[s, 4], board[s, 6]
+        for i in np.nonzero(u[s, :, 0] == 1)[0]:
+            r, c = u[s, i, 4], u[s, i, 5]
+            want = lab[s, i]
+            if u[s, i, 2] == 1:
+                kind = "wizard"
+            elif want == 8:
+                kind = "dwarf: none"
+            elif flags[r, c] & (1 | 4):
+                kind = "dwarf: in danger (flee)"
+            else:
+                near = unit_plane[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2]
+                if np.isin(near, [2, 3, 4, 6, 7, 8]).any():
+                    kind = "dwarf: enemy beside (attack)"
+                elif tg[s, i, :8].any():
+                    cost = (
+                        "<=2"
+                        if tg[s, i, 8]
+                        else "3-6"
+                        if tg[s, i, 9]
+                        else "7-15"
+                        if tg[s, i, 10]
+                        else ">15"
+                    )
+                    kind = f"dwarf: assigned target, cost {cost}"
                 else:
-                    near = unit_plane[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2]
-                    if np.isin(near, [2, 3, 4, 6, 7, 8]).any():
-                        kind = "dwarf: enemy beside (attack)"
-                    elif tg[s, i, :8].any():
-                        cost = (
-                            "<=2"
-                            if tg[s, i, 8]
-                            else "3-6"
-                            if tg[s, i, 9]
-                            else "7-15"
-                            if tg[s, i, 10]
-                            else ">15"
-                        )
-                        kind = f"dwarf: assigned target, cost {cost}"
-                    else:
-                        kind = "dwarf: no assigned target"
-                for c_, p in zip(ckpts, preds, strict=True):
-                    ok = int(p[s, i] == want)
-                    for key in (kind, "all"):
-                        tot[c_][key][0] += ok
-                        tot[c_][key][1] += 1
-out = {
-    c: {k: {"n": n, "acc": round(a / n, 4)} for k, (a, n) in sorted(t.items())}
-    for c, t in tot.items()
-}
+                    kind = "dwarf: no assigned target"
+            for c_, p in zip(ckpts, preds, strict=True):
+                tot[c_].add(int(p[s, i] == want), kind, "all")
+out = {c: t.summary() for c, t in tot.items()}
 print(json.dumps({"data": data, "batches": nb, "clones": out}, indent=1))
