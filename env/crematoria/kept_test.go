@@ -34,21 +34,12 @@ func TestKeptObserverAgainstNew(t *testing.T) {
 	for seed := 21; seed <= 23; seed++ {
 		g := newTestGame(t, seed)
 		rng := rand.New(rand.NewPCG(uint64(seed), 7))
-		bots := [NumPlayers]Bot{
+		s := seats{bots: [NumPlayers]Bot{
 			&randomBot{me: 0, rng: rng}, NewDemo(1, seed), &randomBot{me: 2, rng: rng}, NewDemo(3, seed),
-		}
+		}}
 		var seat0, rotating Observer
-		var o [NumPlayers]Orders
-		var cmds [NumPlayers][]Command
 		for r := 0; !g.Done(); r++ {
-			for p := range bots {
-				o[p].Reset(len(g.Units))
-				bots[p].Play(&g.State, &o[p])
-				cmds[p] = o[p].List()
-			}
-			if err := g.Step(&cmds); err != nil {
-				t.Fatal(err)
-			}
+			s.playRound(t, g)
 			for _, c := range []struct {
 				ob *Observer
 				me int

@@ -46,21 +46,33 @@ func newRiddick(t testing.TB) BotFactory {
 // playRoundsWith plays n rounds with bots of newBot in every seat.
 func playRoundsWith(t testing.TB, g *Game, n int, newBot func(me, seed int) Bot) {
 	t.Helper()
-	var bots [NumPlayers]Bot
-	for p := range bots {
-		bots[p] = newBot(p, g.Seed())
+	var s seats
+	for p := range s.bots {
+		s.bots[p] = newBot(p, g.Seed())
 	}
-	var o [NumPlayers]Orders
-	var cmds [NumPlayers][]Command
 	for r := 0; r < n && !g.Done(); r++ {
-		for p := range bots {
-			o[p].Reset(len(g.Units))
-			bots[p].Play(&g.State, &o[p])
-			cmds[p] = o[p].List()
-		}
-		if err := g.Step(&cmds); err != nil {
-			t.Fatal(err)
-		}
+		s.playRound(t, g)
+	}
+}
+
+// seats holds a bot per seat and the orders they give, kept from round
+// to round.
+type seats struct {
+	bots [NumPlayers]Bot
+	o    [NumPlayers]Orders
+	cmds [NumPlayers][]Command
+}
+
+// playRound plays one round of g: each seat's bot orders, then the step.
+func (s *seats) playRound(t testing.TB, g *Game) {
+	t.Helper()
+	for p, b := range s.bots {
+		s.o[p].Reset(len(g.Units))
+		b.Play(&g.State, &s.o[p])
+		s.cmds[p] = s.o[p].List()
+	}
+	if err := g.Step(&s.cmds); err != nil {
+		t.Fatal(err)
 	}
 }
 
