@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Writes Crematoria's AVX-512 layer expansions into env/crematoria/expand_amd64.s.
 
-    python3 scripts/gen_crematoria_avx512.py
+    python3 scripts/gen_crematoria_avx512.py [--out PATH]
 
 The two functions (expandBothAVX512, expandSurfaceAVX512) are unrolled over
 the board's 10 vectors of eight columns per level, with the column spreads
 kept in registers; this script writes them between the line that starts
 "// func expandBothAVX512(" and the line "// func andTwiceAVX512(" of the
 file, leaving the rest as it is. Run `go test -run TestExpandFrontAgainstCells
-./env/crematoria/` after it.
+./env/crematoria/` after it. With --out the result goes to PATH and the
+checked-in file is only read (python-client/tests/test_generated_asm.py
+compares the two).
 """
 
+import argparse
 from pathlib import Path
 
 ASM = Path(__file__).resolve().parent.parent / "env" / "crematoria" / "expand_amd64.s"
@@ -18,6 +21,7 @@ VECS = 10  # 80 columns, eight per vector
 
 
 def both() -> list[str]:
+    """The lines of expandBothAVX512, its comment first."""
     a = [
         "// func expandBothAVX512(fr, pass, elev, reached *bitboard) bool",
         "//",
@@ -72,11 +76,11 @@ def both() -> list[str]:
             f"\tVMOVDQU64  Z23, {o1}(BX)",
             "\tVPTERNLOGQ $0xFE, Z21, Z20, Z31",
         ]
-    a += ["\tVPTESTMQ Z31, Z31, K1", "\tKORTESTW K1, K1", "\tSETNE    ret+32(FP)", "\tVZEROUPPER", "\tRET"]
-    return a
+    return [*a, *ending(32)]
 
 
 def surface() -> list[str]:
+    """The lines of expandSurfaceAVX512, its comment first."""
     a = [
         "// func expandSurfaceAVX512(fr, pass, reached *[80]uint64) bool",
         "//",
@@ -108,16 +112,39 @@ def surface() -> list[str]:
             f"\tVMOVDQU64  Z22, {o}(BX)",
             "\tVPORQ      Z20, Z31, Z31",
         ]
-    a += ["\tVPTESTMQ Z31, Z31, K1", "\tKORTESTW K1, K1", "\tSETNE    ret+24(FP)", "\tVZEROUPPER", "\tRET"]
-    return a
+    return [*a, *ending(24)]
 
 
-def main() -> None:
-    src = ASM.read_text()
+def ending(ret: int) -> list[str]:
+    """The last lines of both functions: the bool result (at ret(FP)) is whether Z31 is not zero."""
+    return [
+        "\tVPTESTMQ Z31, Z31, K1",
+        "\tKORTESTW K1, K1",
+        f"\tSETNE    ret+{ret}(FP)",
+        "\tVZEROUPPER",
+        "\tRET",
+    ]
+
+
+def generate(src: str) -> str:
+    """The assembly file src with the two functions written again."""
     start = src.index("// func expandBothAVX512(")
     end = src.index("// func andTwiceAVX512(")
     body = "\n".join(both()) + "\n\n" + "\n".join(surface()) + "\n\n"
-    ASM.write_text(src[:start] + body + src[end:])
+    return src[:start] + body + src[end:]
+
+
+def main() -> None:
+    """Rewrites the two functions in expand_amd64.s, or writes the result to --out."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=ASM,
+        help="where to write the result (default: env/crematoria/expand_amd64.s, in place)",
+    )
+    a = p.parse_args()
+    a.out.write_text(generate(ASM.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 if __name__ == "__main__":
