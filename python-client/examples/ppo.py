@@ -150,6 +150,9 @@ class Args:
     'local:hidden=128,crop=7' (jgym.torch.NetConfig)"""
     init: str = ""
     """start from this checkpoint (bc.py's or another run's: its network and credit)"""
+    kl_init: float = 0.0
+    """weight of a penalty KL(init || policy) per move toward --init's policy, frozen (0: none);
+    with it, a clone's value warm-up trains the value head alone (the policy stays the clone's)"""
     eval_every: int = 20
     """updates between evaluations, checkpoints and snapshots (0: only at the end)"""
     eval_games: int = 32
@@ -247,6 +250,10 @@ def main(args: Args) -> dict[str, Any]:
         **options,
     )
     agent = agent.to(device).train()
+    ref = None  # --kl-init: the policy PPO stays near, frozen, and the layers it shares
+    if args.kl_init > 0:
+        ref = load_checkpoint(args.init, info=info)[0].to(device).eval().requires_grad_(False)
+    shared = [p for name, p in agent.named_parameters() if not name.startswith("critic.")]
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     history, phases = History.load(run / "history.json") if resumed else History(), Phases()
     step, first, t0 = 0, 1, time.time()
@@ -359,17 +366,17 @@ def main(args: Args) -> dict[str, Any]:
                     kept_pre = kept_pre[..., columns]
             mb = batch // args.num_minibatches
             clipfracs = []
+            kl_ref = torch.zeros(())
             for _epoch in range(args.update_epochs):
                 perm = torch.randperm(batch, device=device)
                 for start in range(0, batch, mb):
                     idx = perm[start : start + mb]
                     # Only the slots that are mine: [N, A] logits, their actions...
-                    logits, value, bi, ui = agent.packed(
-                        *(f[idx] for f in flat),
-                        pre=None if kept_pre is None else kept_pre[idx],
-                        cells=None if cells is None else (cells[0], cells[1][idx]),
-                        columns=columns,
-                    )
+                    inputs = [f[idx] for f in flat]
+                    kept: dict[str, Any] = {"columns": columns}
+                    kept["pre"] = None if kept_pre is None else kept_pre[idx]
+                    kept["cells"] = None if cells is None else (cells[0], cells[1][idx])
+                    logits, value, bi, ui = agent.packed(*inputs, **kept)
                     logp_all = F.log_softmax(logits, -1)
                     logp = logp_all.gather(-1, f_act[idx][bi, ui].unsqueeze(-1)).squeeze(-1)
                     count = max(len(bi), 1)
@@ -394,8 +401,16 @@ def main(args: Args) -> dict[str, Any]:
                     loss = args.vf_coef * v_loss
                     if update > warmup:
                         loss = loss + pg_loss - args.ent_coef * entropy
+                    if ref is not None and update > warmup:  # the same inputs, the ref's moves
+                        with torch.no_grad():
+                            ref_logp = F.log_softmax(ref.packed(*inputs, **kept)[0], -1)
+                        p_ref = ref_logp.exp()  # masked moves: 0, left out
+                        kl_ref = (p_ref * (ref_logp - logp_all).where(p_ref > 0, 0.0)).sum() / count
+                        loss = loss + args.kl_init * kl_ref
                     optimizer.zero_grad()
                     loss.backward()
+                    for p in shared if ref is not None and update <= warmup else ():
+                        p.grad = None  # the warm-up trains the value head alone
                     nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
                     optimizer.step()
 
@@ -403,10 +418,11 @@ def main(args: Args) -> dict[str, Any]:
         stats = {"step": step, "time": time.time() - t0,
                  "sps": (step - step_start) / (time.time() - t_start), "pg_loss": pg_loss.item(),
                  "v_loss": v_loss.item(), "entropy": entropy.item(), "approx_kl": approx_kl.item(),
-                 "clipfrac": float(np.mean(clipfracs)), "lr": optimizer.param_groups[0]["lr"],
+                 "kl_init": kl_ref.item(), "clipfrac": float(np.mean(clipfracs)),
+                 "lr": optimizer.param_groups[0]["lr"],
                  "score": score, "win_rate": win_rate}  # fmt: skip
         history.updates.append(stats)
-        for k in ("pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac"):
+        for k in ("pg_loss", "v_loss", "entropy", "approx_kl", "kl_init", "clipfrac"):
             writer.add_scalar(f"losses/{k}", stats[k], step)
         writer.add_scalar("charts/SPS", stats["sps"], step)
         ent, sps = stats["entropy"], stats["sps"]

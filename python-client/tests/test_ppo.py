@@ -371,3 +371,23 @@ def test_run_directory_continues(tmp_path: Path) -> None:
     assert [e["step"] for e in hist["evals"]] == [32, 32, 64, 64]  # periodic and final
     names = [m["name"] for m in json.loads(ck2["state"]["league"])["members"]]
     assert names == ["Demo", "snap_0", "snap_1", "snap_2"] and len(hist["ratings"]) == 2
+
+
+def test_kl_init(trained: dict[str, Any], tmp_path: Path) -> None:
+    """--kl-init: from a clone, the warm-up moves the value head alone; then the penalty counts."""
+    ck = torch.load(trained["run"] / "checkpoint.pt", weights_only=True)
+    ck["network"]["trained"] = "bc"  # a clone's: its value head warms up first
+    clone = tmp_path / "clone.pt"
+    torch.save(ck, clone)
+    s = summary_of(ppo(tmp_path / "warm", "Crematoria-v0", "--init", str(clone), "--kl-init", "1"))
+    after = torch.load(Path(s["run"]) / "checkpoint.pt", weights_only=True)["model"]
+    moved = {k for k in after if not torch.equal(after[k], ck["model"][k])}
+    assert moved and all(k.startswith("critic.") for k in moved), moved
+    # a trained policy's start has no warm-up: the penalty is there from the first update
+    run = tmp_path / "kl"
+    s = summary_of(ppo(run, "Crematoria-v0", "--init", str(trained["run"] / "checkpoint.pt"),
+                       "--kl-init", "1"))  # fmt: skip
+    hist = json.loads((run / "history.json").read_text())
+    assert all(u["kl_init"] > 0 for u in hist["updates"]), hist["updates"]
+    after = torch.load(run / "checkpoint.pt", weights_only=True)["model"]
+    assert any(not torch.equal(after[k], ck["model"][k]) for k in after if "critic" not in k)
