@@ -41,14 +41,15 @@ type Balin struct {
 	taken    [NumCells]uint32 // stamp: a cell one of our units moves into
 	stamp    uint32
 
-	fwd, back search
-	dwarves   []int // our dwarves that still need an order, in id order
-	orders    []balinOrder
-	busy      []bool // per unit id: ordered this round
-	best      []float32
-	target    []int
-	leaving   []int
-	done      []int
+	fwd     fwdSearch
+	back    search
+	dwarves []int // our dwarves that still need an order, in id order
+	orders  []balinOrder
+	busy    []bool // per unit id: ordered this round
+	best    []float32
+	target  []int
+	leaving []int
+	done    []int
 }
 
 // balinOrder is one order with its kind, for the issue order.

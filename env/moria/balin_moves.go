@@ -24,73 +24,72 @@ const (
 )
 
 // costs computes the cost of entering every cell and the value of every
-// target for this round.
+// target for this round. The kind of a cell picks its cost and value from
+// small tables rather than by branches (the kinds of neighbouring cells
+// follow no pattern a processor could predict).
 func (bn *Balin) costs() {
 	s := bn.s
 	late := float32(bn.left) / float32(s.Cfg.NbRounds)
-	for idx := range s.Cells {
-		c := &s.Cells[idx]
-		bn.value[idx] = 0
-		cost := 0
-		switch c.Type {
-		case Cave, Outside:
-			cost = 1
-		case Rock:
-			cost = int(c.Turns) + 1
+	capture := balinCaptureValue * (0.3 + late)
+	// The value of a cave by its treasure and owner (ours, an enemy's,
+	// nobody's), and of a rock by whether it is next to a cave.
+	caveValue := [8]float32{0, balinEnemyCave, balinCaveValue, 0, balinTreasure, balinTreasure, balinTreasure, balinTreasure}
+	var caves [Rows + 2]uint64 // the caves of row i-1, bit j for column j
+	for i := range Rows {
+		var row uint64
+		for j := range Cols {
+			row |= uint64(b2i(s.Cells[i*Cols+j].Type == Cave)) << j
 		}
-		if cost == 0 || bn.lethal[idx] {
-			bn.enter[idx] = 0
-			continue
-		}
-		p := PosOf(idx)
-		if Manh(p, bn.b) <= balinNearBalrog {
-			cost += balinBalrogCost
-		}
-		if bn.trollAdj[idx] {
-			cost += balinTrollCost
-		}
-		if id := c.ID; id >= 0 {
-			u := &s.Units[id]
-			switch {
-			case u.Type == Troll || u.Type == Balrog || u.Pos.Index() != idx:
-				cost = 0 // trolls, the Balrog and stale ids block
-			case u.Player == bn.me:
-				cost += balinOwnCost
-			case u.Type == Orc:
-				cost += balinOrcCost
-			default:
-				cost += balinEnemyCost
-				v := balinCaptureValue * (0.3 + late)
-				if u.Type == Wizard {
-					v *= 0.6
-				}
-				bn.value[idx] = v
+		caves[i+1] = row
+	}
+	for i := range Rows {
+		di := absInt(i - bn.b.I)
+		nearCave := caves[i+1]<<1 | caves[i+1]>>1 | caves[i] | caves[i+2]
+		for j := range Cols {
+			idx := i*Cols + j
+			c := &s.Cells[idx]
+			cave, rock := c.Type == Cave, c.Type == Rock
+			cost := b2i(cave || c.Type == Outside) + b2i(rock)*(int(c.Turns)+1)
+			if cost == 0 || bn.lethal[idx] {
+				bn.enter[idx], bn.value[idx] = 0, 0
+				continue
 			}
-		}
-		bn.enter[idx] = int8(min(cost, maxEnter))
-		if cost == 0 {
-			continue
-		}
-		switch {
-		case c.Type == Cave && c.Treasure:
-			bn.value[idx] += balinTreasure
-		case c.Type == Cave && int(c.Owner) != bn.me && c.Owner >= 0:
-			bn.value[idx] += balinEnemyCave
-		case c.Type == Cave && c.Owner < 0:
-			bn.value[idx] += balinCaveValue
-		case c.Type == Rock && bn.nextToCave(p):
-			bn.value[idx] += balinRockValue
+			if di+absInt(j-bn.b.J) <= balinNearBalrog {
+				cost += balinBalrogCost
+			}
+			if bn.trollAdj[idx] {
+				cost += balinTrollCost
+			}
+			owner := int(c.Owner)
+			kinds := [3]float32{
+				0,
+				caveValue[b2i(c.Treasure)<<2|b2i(owner < 0)<<1|b2i(owner >= 0 && owner != bn.me)],
+				float32(nearCave>>j&1) * balinRockValue,
+			}
+			v := kinds[b2i(cave)+2*b2i(rock)]
+			if id := c.ID; id >= 0 {
+				u := &s.Units[id]
+				switch {
+				case u.Type == Troll || u.Type == Balrog || u.Pos.Index() != idx:
+					bn.enter[idx], bn.value[idx] = 0, 0 // trolls, the Balrog and stale ids block
+					continue
+				case u.Player == bn.me:
+					cost += balinOwnCost
+				case u.Type == Orc:
+					cost += balinOrcCost
+				default:
+					cost += balinEnemyCost
+					w := capture
+					if u.Type == Wizard {
+						w *= 0.6
+					}
+					v += w
+				}
+			}
+			bn.enter[idx] = int8(min(cost, maxEnter))
+			bn.value[idx] = v
 		}
 	}
-}
-
-func (bn *Balin) nextToCave(p Pos) bool {
-	for d := Bottom; d < None; d += 2 {
-		if t := p.Add(d); t.OnBoard() && bn.s.Cells[t.Index()].Type == Cave {
-			return true
-		}
-	}
-	return false
 }
 
 // moveDwarves sends every dwarf without an order to the best target of the
@@ -141,10 +140,10 @@ func (bn *Balin) assign() bool {
 	s := bn.s
 	bn.dwarves = bn.dwarves[:0]
 	q := &bn.fwd
-	q.reset()
+	q.reset(&bn.enter)
 	for _, id := range s.Dwarves[bn.me] {
 		if !bn.busy[id] {
-			q.push(s.Units[id].Pos.Index(), 0, -1, len(bn.dwarves))
+			q.source(s.Units[id].Pos.Index(), len(bn.dwarves))
 			bn.dwarves = append(bn.dwarves, id)
 		}
 	}
@@ -152,7 +151,7 @@ func (bn *Balin) assign() bool {
 		return false
 	}
 	limit := int32(min(balinSearchLimit, 2*bn.left+2))
-	q.run(&bn.enter, false, false, limit)
+	q.run(limit)
 	best := append(bn.best[:0], make([]float32, len(bn.dwarves))...)
 	target := bn.target[:0]
 	for range bn.dwarves {
@@ -160,11 +159,12 @@ func (bn *Balin) assign() bool {
 	}
 	bn.best, bn.target = best, target
 	for idx, v := range bn.value {
-		d := q.dist[idx]
+		x := q.at(idx)
+		d := x.dist
 		if v == 0 || d == 0 || d == unreached || int(d) > bn.left+1 {
 			continue
 		}
-		k := q.src[idx]
+		k := x.src
 		if sc := v / float32(d+1); sc > best[k] {
 			best[k], target[k] = sc, idx
 		}

@@ -127,3 +127,139 @@ func dirTo(a, b int) Dir {
 	}
 	return None
 }
+
+// fwdSearch is the search from Balin's dwarves (assign): search.run
+// forward over all eight directions, on a board padded with a ring of
+// cells nobody enters (rows of padCols cells), so that every cell of the
+// board has its eight neighbours and the steps need no bounds; the
+// padding is skipped as search.run skips the steps off the board, and the
+// steps come in the same order, so the distances, parents and sources
+// are search.run's.
+type fwdSearch struct {
+	cost    [padCells]int32 // cost of entering a cell; blocked: never entered
+	node    [padCells]fwdNode
+	buckets [costBuckets][]int16
+	n       int  // cells queued and not popped
+	padded  bool // the padding's costs are set
+}
+
+// fwdNode is a cell's record in a fwdSearch.
+type fwdNode struct {
+	dist   int32
+	parent int16 // previous cell of the path (padded index), -1 at a source
+	src    int16 // source that reached the cell
+}
+
+const (
+	padCols  = 64 // cells of a row of the padded board: 1 + Cols + 3
+	padCells = 4096
+	padMask  = padCells - 1
+	blocked  = unreached // cost of a cell no dwarf enters: d+blocked >= unreached
+)
+
+// padOf and boardOf convert between board and padded indices.
+var padOf, boardOf = func() (p [NumCells]int16, b [padCells]int16) {
+	for i := range b {
+		b[i] = -1
+	}
+	for idx := range p {
+		x := (idx/Cols+1)*padCols + idx%Cols + 1
+		p[idx], b[x] = int16(x), int16(idx)
+	}
+	return
+}()
+
+// reset starts a search with the costs of entering the cells (enter, 0:
+// never entered).
+func (q *fwdSearch) reset(enter *[NumCells]int8) {
+	if !q.padded {
+		for i := range q.cost {
+			q.cost[i] = blocked
+		}
+		q.padded = true
+	}
+	for idx, w := range enter {
+		c := int32(w)
+		if c == 0 {
+			c = blocked
+		}
+		q.cost[padOf[idx]] = c
+	}
+	for i := range q.node {
+		q.node[i].dist = unreached
+	}
+	for b := range q.buckets {
+		q.buckets[b] = q.buckets[b][:0]
+	}
+	q.n = 0
+}
+
+// at returns the record of board cell idx.
+func (q *fwdSearch) at(idx int) *fwdNode { return &q.node[padOf[idx]] }
+
+// source queues board cell idx as source src.
+func (q *fwdSearch) source(idx, src int) {
+	p := int(padOf[idx])
+	x := &q.node[p]
+	if x.dist <= 0 {
+		return
+	}
+	*x = fwdNode{0, -1, int16(src)}
+	q.buckets[0] = append(q.buckets[0], int16(p))
+	q.n++
+}
+
+// run is search.run(enter, false, false, limit): it pops the cells in
+// increasing distance and steps to their neighbours in the order of the
+// directions, a cell's parent and source those of the first push that
+// reached its distance.
+func (q *fwdSearch) run(limit int32) {
+	for d := int32(0); q.n > 0 && d <= limit; d++ {
+		b := &q.buckets[d%costBuckets]
+		for k := 0; k < len(*b); k++ {
+			p := int((*b)[k])
+			q.n--
+			x := &q.node[p&padMask]
+			if x.dist != d {
+				continue // a stale entry
+			}
+			src := x.src
+			q.relax(p+padCols, d, p, src)   // Bottom
+			q.relax(p+padCols+1, d, p, src) // BR
+			q.relax(p+1, d, p, src)         // Right
+			q.relax(p+1-padCols, d, p, src) // RT
+			q.relax(p-padCols, d, p, src)   // Top
+			q.relax(p-padCols-1, d, p, src) // TL
+			q.relax(p-1, d, p, src)         // Left
+			q.relax(p+padCols-1, d, p, src) // LB
+		}
+		*b = (*b)[:0]
+	}
+}
+
+// relax steps from cell p, at distance d, to its neighbour n.
+func (q *fwdSearch) relax(n int, d int32, p int, src int16) {
+	n &= padMask
+	nd := d + q.cost[n]
+	x := &q.node[n]
+	if nd >= x.dist {
+		return
+	}
+	*x = fwdNode{nd, int16(p), src}
+	b := &q.buckets[nd%costBuckets]
+	*b = append(*b, int16(n))
+	q.n++
+}
+
+// firstStep returns the board cell after the source on the path to board
+// cell idx (the source itself when idx is a source).
+func (q *fwdSearch) firstStep(idx int) int {
+	p := int(padOf[idx])
+	for {
+		r := int(q.node[p].parent)
+		if r < 0 || q.node[r].parent < 0 {
+			return int(boardOf[p])
+		}
+		p = r
+	}
+}
