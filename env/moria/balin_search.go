@@ -129,23 +129,29 @@ func dirTo(a, b int) Dir {
 }
 
 // fwdSearch is the search from Balin's dwarves (assign): search.run
-// forward over all eight directions, on a board padded with a ring of
-// cells nobody enters (rows of padCols cells), so that every cell of the
-// board has its eight neighbours and the steps need no bounds; the
-// padding is skipped as search.run skips the steps off the board, and the
-// steps come in the same order, so the distances, parents and sources
-// are search.run's.
+// forward over all eight directions. Its costs are those of entering a
+// cell, whichever the neighbour it is entered from, so the first push of
+// a cell is its last: the neighbour popped first gives it its least
+// distance, and a later push, from a cell popped no earlier, could not
+// beat it (search.push keeps the first of equal distances). The search
+// thus pushes a cell only when it has not been reached, which it tells
+// from the cell's record alone; the cells no dwarf enters count as
+// reached from the start. The board is padded with a ring of such cells
+// (rows of padCols cells), so that every cell of the board has its eight
+// neighbours and the steps need no bounds; the steps come in the order
+// of the directions, so the distances, parents and sources are
+// search.run's.
 type fwdSearch struct {
-	cost    [padCells]int32 // cost of entering a cell; blocked: never entered
+	cost    [padCells]int8 // cost of entering a cell
 	node    [padCells]fwdNode
 	buckets [costBuckets][]int16
 	n       int  // cells queued and not popped
-	padded  bool // the padding's costs are set
+	padded  bool // the padding is marked
 }
 
 // fwdNode is a cell's record in a fwdSearch.
 type fwdNode struct {
-	dist   int32
+	dist   int32 // unreached, or closed for a cell no dwarf enters
 	parent int16 // previous cell of the path (padded index), -1 at a source
 	src    int16 // source that reached the cell
 }
@@ -154,7 +160,7 @@ const (
 	padCols  = 64 // cells of a row of the padded board: 1 + Cols + 3
 	padCells = 4096
 	padMask  = padCells - 1
-	blocked  = unreached // cost of a cell no dwarf enters: d+blocked >= unreached
+	closed   = unreached + 1 // the distance of a cell no dwarf enters
 )
 
 // padOf and boardOf convert between board and padded indices.
@@ -173,20 +179,23 @@ var padOf, boardOf = func() (p [NumCells]int16, b [padCells]int16) {
 // never entered).
 func (q *fwdSearch) reset(enter *[NumCells]int8) {
 	if !q.padded {
-		for i := range q.cost {
-			q.cost[i] = blocked
+		for i := range q.node {
+			q.node[i].dist = closed
 		}
 		q.padded = true
 	}
-	for idx, w := range enter {
-		c := int32(w)
-		if c == 0 {
-			c = blocked
+	for i := range Rows {
+		row := enter[i*Cols : i*Cols+Cols]
+		p := (i+1)*padCols + 1
+		copy(q.cost[p:p+Cols], row)
+		nodes := q.node[p : p+Cols]
+		for j, w := range row {
+			d := unreached
+			if w == 0 {
+				d = closed
+			}
+			nodes[j].dist = d
 		}
-		q.cost[padOf[idx]] = c
-	}
-	for i := range q.node {
-		q.node[i].dist = unreached
 	}
 	for b := range q.buckets {
 		q.buckets[b] = q.buckets[b][:0]
@@ -194,36 +203,29 @@ func (q *fwdSearch) reset(enter *[NumCells]int8) {
 	q.n = 0
 }
 
-// at returns the record of board cell idx.
-func (q *fwdSearch) at(idx int) *fwdNode { return &q.node[padOf[idx]] }
+// dist returns the distance of board cell idx, a cell of a cost (enter
+// not 0): unreached if the search has not reached it.
+func (q *fwdSearch) dist(idx int) int32 { return q.node[padOf[idx]].dist }
 
-// source queues board cell idx as source src.
+// source queues board cell idx as source src (search.push(idx, 0, -1,
+// src); a cell holds one unit, so no source is queued twice).
 func (q *fwdSearch) source(idx, src int) {
 	p := int(padOf[idx])
-	x := &q.node[p]
-	if x.dist <= 0 {
-		return
-	}
-	*x = fwdNode{0, -1, int16(src)}
+	q.node[p] = fwdNode{0, -1, int16(src)}
 	q.buckets[0] = append(q.buckets[0], int16(p))
 	q.n++
 }
 
 // run is search.run(enter, false, false, limit): it pops the cells in
 // increasing distance and steps to their neighbours in the order of the
-// directions, a cell's parent and source those of the first push that
-// reached its distance.
+// directions.
 func (q *fwdSearch) run(limit int32) {
 	for d := int32(0); q.n > 0 && d <= limit; d++ {
 		b := &q.buckets[d%costBuckets]
 		for k := 0; k < len(*b); k++ {
 			p := int((*b)[k])
 			q.n--
-			x := &q.node[p&padMask]
-			if x.dist != d {
-				continue // a stale entry
-			}
-			src := x.src
+			src := q.node[p&padMask].src
 			q.relax(p+padCols, d, p, src)   // Bottom
 			q.relax(p+padCols+1, d, p, src) // BR
 			q.relax(p+1, d, p, src)         // Right
@@ -240,11 +242,11 @@ func (q *fwdSearch) run(limit int32) {
 // relax steps from cell p, at distance d, to its neighbour n.
 func (q *fwdSearch) relax(n int, d int32, p int, src int16) {
 	n &= padMask
-	nd := d + q.cost[n]
 	x := &q.node[n]
-	if nd >= x.dist {
-		return
+	if x.dist != unreached {
+		return // reached already, or never entered
 	}
+	nd := d + int32(q.cost[n])
 	*x = fwdNode{nd, int16(p), src}
 	b := &q.buckets[nd%costBuckets]
 	*b = append(*b, int16(n))

@@ -87,7 +87,7 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 			if t := bn.target[k]; t >= 0 {
 				g := group(id, TargetAssigned)
 				g[dirTo(s.Units[id].Pos.Index(), q.firstStep(t))] = 1
-				targetBands(g, q.at(t).dist)
+				targetBands(g, q.dist(t))
 			}
 		}
 	}
@@ -332,18 +332,8 @@ func (hs *healSearch) dist(idx, last int) int32 {
 // one step beyond get a distance too), and the orthogonal steps onto a
 // free cell a wizard may enter that is nearer.
 func (hs *healSearch) healTargets(bn *Balin, s *State, me int, group func(id, kind int) []byte) {
-	// The cells a wizard may enter: wizardCosts.
-	for i := range Rows {
-		var row uint64
-		for j := range Cols {
-			idx := i*Cols + j
-			c := &s.Cells[idx]
-			if (c.Type == Cave || c.Type == Outside) && bn.safe(idx) && (c.ID < 0 || s.Units[c.ID].Player == me) {
-				row |= 1 << j
-			}
-		}
-		hs.open[i] = row
-	}
+	// The cells a wizard may enter (wizardCosts).
+	hs.open = bn.wopen
 	clear(hs.start[0][:])
 	clear(hs.start[1][:])
 	for _, id := range s.Dwarves[me] {
