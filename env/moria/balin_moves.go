@@ -341,9 +341,13 @@ func (bn *Balin) assign() bool {
 	for i := range Rows {
 		for m := bn.valuable[i]; m != 0; m &= m - 1 {
 			idx := i*Cols + bits.TrailingZeros64(m)
-			x := &q.node[padOf[idx]]
+			p := padOf[idx]
+			if q.cost[p] != 0 {
+				continue // not reached
+			}
+			x := &q.node[p]
 			d := x.dist
-			if d == 0 || d == unreached || int(d) > bn.left+1 {
+			if d == 0 || int(d) > bn.left+1 {
 				continue
 			}
 			k := x.src

@@ -134,24 +134,22 @@ func dirTo(a, b int) Dir {
 // a cell is its last: the neighbour popped first gives it its least
 // distance, and a later push, from a cell popped no earlier, could not
 // beat it (search.push keeps the first of equal distances). The search
-// thus pushes a cell only when it has not been reached, which it tells
-// from the cell's record alone; the cells no dwarf enters count as
-// reached from the start. The board is padded with a ring of such cells
-// (rows of padCols cells), so that every cell of the board has its eight
-// neighbours and the steps need no bounds; the steps come in the order
-// of the directions, so the distances, parents and sources are
-// search.run's.
+// thus pushes a cell only when it has not been reached: its cost of
+// entering, 0 for a cell no dwarf enters, is set to 0 once it is reached.
+// The board is padded with a ring of cells of cost 0 (rows of padCols
+// cells), so that every cell of the board has its eight neighbours and
+// the steps need no bounds; the steps come in the order of the
+// directions, so the distances, parents and sources are search.run's.
 type fwdSearch struct {
-	cost    [padCells]int8 // cost of entering a cell
+	cost    [padCells]int8 // cost of entering a cell not reached yet, else 0
 	node    [padCells]fwdNode
 	buckets [costBuckets][]int16
-	n       int  // cells queued and not popped
-	padded  bool // the padding is marked
+	n       int // cells queued and not popped
 }
 
-// fwdNode is a cell's record in a fwdSearch.
+// fwdNode is the record of a reached cell.
 type fwdNode struct {
-	dist   int32 // unreached, or closed for a cell no dwarf enters
+	dist   int32
 	parent int16 // previous cell of the path (padded index), -1 at a source
 	src    int16 // source that reached the cell
 }
@@ -160,7 +158,6 @@ const (
 	padCols  = 64 // cells of a row of the padded board: 1 + Cols + 3
 	padCells = 4096
 	padMask  = padCells - 1
-	closed   = unreached + 1 // the distance of a cell no dwarf enters
 )
 
 // padOf and boardOf convert between board and padded indices.
@@ -178,24 +175,9 @@ var padOf, boardOf = func() (p [NumCells]int16, b [padCells]int16) {
 // reset starts a search with the costs of entering the cells (enter, 0:
 // never entered).
 func (q *fwdSearch) reset(enter *[NumCells]int8) {
-	if !q.padded {
-		for i := range q.node {
-			q.node[i].dist = closed
-		}
-		q.padded = true
-	}
 	for i := range Rows {
-		row := enter[i*Cols : i*Cols+Cols]
 		p := (i+1)*padCols + 1
-		copy(q.cost[p:p+Cols], row)
-		nodes := q.node[p : p+Cols]
-		for j, w := range row {
-			d := unreached
-			if w == 0 {
-				d = closed
-			}
-			nodes[j].dist = d
-		}
+		copy(q.cost[p:p+Cols], enter[i*Cols:i*Cols+Cols])
 	}
 	for b := range q.buckets {
 		q.buckets[b] = q.buckets[b][:0]
@@ -205,12 +187,19 @@ func (q *fwdSearch) reset(enter *[NumCells]int8) {
 
 // dist returns the distance of board cell idx, a cell of a cost (enter
 // not 0): unreached if the search has not reached it.
-func (q *fwdSearch) dist(idx int) int32 { return q.node[padOf[idx]].dist }
+func (q *fwdSearch) dist(idx int) int32 {
+	p := padOf[idx]
+	if q.cost[p] != 0 {
+		return unreached
+	}
+	return q.node[p].dist
+}
 
 // source queues board cell idx as source src (search.push(idx, 0, -1,
 // src); a cell holds one unit, so no source is queued twice).
 func (q *fwdSearch) source(idx, src int) {
 	p := int(padOf[idx])
+	q.cost[p] = 0
 	q.node[p] = fwdNode{0, -1, int16(src)}
 	q.buckets[0] = append(q.buckets[0], int16(p))
 	q.n++
@@ -242,12 +231,13 @@ func (q *fwdSearch) run(limit int32) {
 // relax steps from cell p, at distance d, to its neighbour n.
 func (q *fwdSearch) relax(n int, d int32, p int, src int16) {
 	n &= padMask
-	x := &q.node[n]
-	if x.dist != unreached {
+	w := q.cost[n]
+	if w == 0 {
 		return // reached already, or never entered
 	}
-	nd := d + int32(q.cost[n])
-	*x = fwdNode{nd, int16(p), src}
+	q.cost[n] = 0
+	nd := d + int32(w)
+	q.node[n] = fwdNode{nd, int16(p), src}
 	b := &q.buckets[nd%costBuckets]
 	*b = append(*b, int16(n))
 	q.n++
