@@ -210,7 +210,8 @@ type anySearch struct {
 	dist    [NumCells]int32
 	first   [NumCells]uint8 // bit d: a cheapest way starts with step d
 	buckets [costBuckets][]int16
-	budget  int // cells the searches may still settle
+	last    int32 // the greatest cost queued since the buckets were emptied
+	budget  int   // cells the searches may still settle
 }
 
 // steps returns the cost of the cheapest way from cell from to a target
@@ -228,9 +229,10 @@ func (as *anySearch) steps(bn *Balin, from int) (cur int32, steps uint8, ok bool
 		as.stamp = 1
 	}
 	stamp := as.stamp
-	for b := range as.buckets {
+	for b := range min(as.last+1, costBuckets) {
 		as.buckets[b] = as.buckets[b][:0]
 	}
+	as.last = 0
 	as.seen[from], as.dist[from] = stamp, 0
 	queued := 0
 	push := func(n int, d int32, first uint8) {
@@ -244,6 +246,7 @@ func (as *anySearch) steps(bn *Balin, from int) (cur int32, steps uint8, ok bool
 			}
 		}
 		as.seen[n], as.dist[n], as.first[n] = stamp, d, first
+		as.last = max(as.last, d)
 		b := &as.buckets[d%costBuckets]
 		*b = append(*b, int16(n))
 		queued++
