@@ -26,10 +26,12 @@ const (
 	balinHealthyOffset = 6    // a wizard prefers a wounded dwarf this many steps farther
 )
 
-// balinValues is the value of a cell as a target by its code (cellCode):
-// its type (bits 0-2), treasure (bit 3), owner (bits 4-5: 0 our clan, 1
-// another clan, 2 nobody), for a rock whether a cave is next to it (bit
-// 6), and whether no dwarf may enter it (bit 7, the cell's value is 0).
+// balinValues is the value of a cell as a target by its code (costs): its
+// type (bits 0-2: a State holds the types Outside to Rock), treasure (bit
+// 3), owner (bits 4-5: 0 our clan, 1 another clan, 2 nobody), whether a
+// cave is next to it (bit 6; it counts for a rock), and whether no dwarf
+// may enter it (bit 7: the cell's value is 0). The units on the cells add
+// their own values (costs).
 var balinValues = func() (t [256]float32) {
 	for code := range t {
 		typ, treasure, owner, nearCave := CellType(code&7), code>>3&1 == 1, code>>4&3, code>>6&1 == 1
@@ -369,11 +371,11 @@ func (bn *Balin) targetSearch(need *[NumCells]bool, count int) *search {
 	r.reset()
 	for idx, v := range bn.value {
 		if v > 0 && bn.enter[idx] > 0 {
-			r.push(idx, 0, -1, 0)
+			r.push(idx, 0)
 		}
 	}
 	r.need, r.left = need, count
-	r.run(&bn.enter, true, false, balinSearchLimit)
+	r.run(&bn.enter, false, balinSearchLimit)
 	r.need, r.left = nil, 0
 	return r
 }
@@ -471,12 +473,12 @@ func (bn *Balin) wizardSearch(need *[NumCells]bool, count int) *search {
 		}
 		for d := Bottom; d < None; d += 2 {
 			if t := u.Pos.Add(d); t.OnBoard() && bn.wenter[t.Index()] > 0 {
-				r.push(t.Index(), start, -1, 0)
+				r.push(t.Index(), start)
 			}
 		}
 	}
 	r.need, r.left = need, count
-	r.run(&bn.wenter, true, true, balinWizardLimit)
+	r.run(&bn.wenter, true, balinWizardLimit)
 	r.need, r.left = nil, 0
 	return r
 }

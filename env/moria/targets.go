@@ -8,8 +8,11 @@ package moria
 // treasures, rocks next to the caves, enemy units to capture), the costs
 // of the way there (digging, danger, units in the way), and which of our
 // dwarves reaches each cell first (each dwarf heads for the best target of
-// its own region). These are computed by Balin's own code (prepare,
-// assign, targetSearch, wizardSearch), from the observing clan's seat.
+// its own region). These are computed by Balin's own code (prepare and
+// assign) from the observing clan's seat, and by two searches of this
+// file that give what Balin's searches from the targets (targetSearch,
+// wizardSearch) would: a search from each dwarf to its nearest target
+// (anySearch), and the wizards' search on bitboards (healSearch).
 
 // Target kinds of the targets tensor, in the order of its column groups.
 const (
@@ -44,9 +47,9 @@ const (
 // targetsStopEarly lets the searches from the targets stop once every
 // unit of the clan is reached (the tensor is the same either way:
 // TestTargetsStopEarly). With it, TargetAny and TargetHeal come from the
-// cheaper searches below (anySteps, healSteps), which give the same bytes
-// (TestTargetsEqualOld); without it, from Balin's searches run to their
-// limits.
+// cheaper searches below (anySearch, healSearch), which give the same
+// bytes (TestTargetsEqualOld: the old code, Balin's searches that stop
+// early); without it, from Balin's searches run to their limits.
 var targetsStopEarly = true
 
 // targetSearches is the Observer's scratch space for the targets tensor:
@@ -111,8 +114,9 @@ func targetBands(g []byte, cost int32) {
 }
 
 // anyTargets writes TargetAny for the dwarves of me: their steps from
-// anySteps, and those anySteps leaves (its budget spent) from Balin's
-// search from all targets, which stops once it has reached them.
+// anySearch, and those it leaves (its budget spent, or a cost beyond
+// Balin's limit) from Balin's search from all targets, which stops once
+// it has reached them.
 func (ts *targetSearches) anyTargets(s *State, me int, group func(id, kind int) []byte) {
 	bn := &ts.bn
 	as := &ts.any
@@ -166,7 +170,7 @@ func (ts *targetSearches) anyTargets(s *State, me int, group func(id, kind int) 
 }
 
 // healFull writes TargetHeal from Balin's wizards' search run to its
-// limit (what healSteps must equal: TestTargetsStopEarly).
+// limit (what healSearch must equal: TestTargetsStopEarly).
 func (ts *targetSearches) healFull(s *State, me int, group func(id, kind int) []byte) {
 	bn := &ts.bn
 	r := bn.wizardSearch(nil, 0)
@@ -191,7 +195,7 @@ func (ts *targetSearches) healFull(s *State, me int, group func(id, kind int) []
 	}
 }
 
-// anyBudget bounds the cells anySteps may settle per tensor; the dwarves
+// anyBudget bounds the cells anySearch may settle per tensor; the dwarves
 // left then go to Balin's search from all targets, which costs about as
 // much as settling the whole board once.
 const anyBudget = 1500

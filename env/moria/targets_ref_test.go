@@ -27,10 +27,18 @@ func cloneState(s *State) *State {
 
 // mutateState changes the board of s (a clone) so that the searches meet
 // what games seldom show: walls of granite or abyss, few targets, units
-// far from any target or cut off, the last rounds. Units keep their cells.
+// far from any target or cut off, winding corridors, the last rounds,
+// wounded units, rocks of costs near or beyond maxEnter. Units keep their
+// cells.
 func mutateState(s *State, me int, rng *rand.Rand) {
 	free := func(idx int) bool { return s.Cells[idx].ID < 0 }
-	switch rng.IntN(7) {
+	switch rng.IntN(8) {
+	case 7: // rocks harder than the default configuration makes them
+		for idx := range s.Cells {
+			if c := &s.Cells[idx]; c.Type == Rock && rng.IntN(8) == 0 {
+				c.Turns = int8(30 + rng.IntN(98))
+			}
+		}
 	case 6: // granite but a winding corridor from a dwarf of ours to a far cave
 		if len(s.Dwarves[me]) == 0 {
 			return
