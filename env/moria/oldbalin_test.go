@@ -2,8 +2,9 @@ package moria
 
 // The targets tensor and the Balin bot as they were before they were made
 // faster (main at 1f52253: balin.go, balin_moves.go, balin_search.go and
-// targets.go, their names prefixed with old): the reference the new code
-// must equal byte for byte (targets_ref_test.go). Only the tests use it.
+// targets.go; the names of the code prefixed with old, its comments as
+// they were): the reference the new code must equal byte for byte
+// (targets_ref_test.go). Only the tests use it.
 
 import "slices"
 
@@ -22,7 +23,7 @@ type oldObserver struct{ targets *oldTargetSearches }
 //     from the Balrog, out of danger if they can;
 //  2. lets every other dwarf next to an enemy dwarf or wizard attack it, the
 //     weakest first, so that several dwarves capture it together (a
-//     captured unit is reborn in oldBalin's clan); healthy dwarves also hit
+//     captured unit is reborn in Balin's clan); healthy dwarves also hit
 //     adjacent orcs, which would unconquer its caves;
 //  3. runs one multi-source Dijkstra from all its other dwarves over the
 //     board (walking costs 1, digging a rock its hits left + 1, enemy units
@@ -32,7 +33,7 @@ type oldObserver struct{ targets *oldTargetSearches }
 //     region, value over distance, where a cave it does not own is worth
 //     1, a treasure 11, an enemy unit to capture more early in the game;
 //  4. sends the dwarves whose region holds no target down the gradient of
-//     a second oldSearch from all targets;
+//     a second search from all targets;
 //  5. moves its wizards next to its wounded dwarves (else next to any
 //     dwarf), to heal them at the end of the round;
 //  6. issues the attacks first, then the flights, then the moves, ordered
@@ -71,7 +72,7 @@ type oldBalinOrder struct {
 	to   int // the cell entered (moves), -1 otherwise
 }
 
-// Play gives oldBalin's orders for one round.
+// Play gives Balin's orders for one round.
 func (bn *oldBalin) Play(s *State, o *Orders) {
 	bn.prepare(s)
 	bn.moveDwarves()
@@ -236,7 +237,7 @@ func (bn *oldBalin) add(id int, d Dir, kind, to int) {
 
 // ---- from balin_moves.go ----
 
-// The oldBalin bot's paths: dwarves to their targets, wizards to the dwarves,
+// The Balin bot's paths: dwarves to their targets, wizards to the dwarves,
 // and the issue order of the commands (see balin.go).
 
 // costs computes the cost of entering every cell and the value of every
@@ -349,7 +350,7 @@ func (bn *oldBalin) moveDwarves() {
 	}
 }
 
-// assign runs the oldSearch from the dwarves without an order (bn.dwarves,
+// assign runs the search from the dwarves without an order (bn.dwarves,
 // in id order; bn.fwd) and gives each the best target of the cells it
 // reaches first, value over distance (bn.target[k], -1 for none). It
 // returns false when no dwarf is without an order.
@@ -388,10 +389,10 @@ func (bn *oldBalin) assign() bool {
 	return true
 }
 
-// targetSearch runs the oldSearch from every target (a cell of a value)
+// targetSearch runs the search from every target (a cell of a value)
 // towards the walkers (bn.back): a cell's distance is the cost of walking
 // from it to the nearest target. need, if not nil, marks the cells whose
-// distances are wanted: the oldSearch stops once the count of them are
+// distances are wanted: the search stops once the count of them are
 // known (the distances of the cells nearer than the last are final too).
 func (bn *oldBalin) targetSearch(need *[NumCells]bool, count int) *oldSearch {
 	r := &bn.back
@@ -453,7 +454,7 @@ func (bn *oldBalin) wizardCosts() {
 }
 
 // moveWizards moves every wizard next to a wounded dwarf of ours, else next
-// to any of our dwarves: one oldSearch from the cells next to our dwarves, those
+// to any of our dwarves: one search from the cells next to our dwarves, those
 // next to the healthy ones starting farther.
 func (bn *oldBalin) moveWizards() {
 	s := bn.s
@@ -484,7 +485,7 @@ func (bn *oldBalin) moveWizards() {
 	}
 }
 
-// wizardSearch runs the wizards' oldSearch (bn.back): from the cells next to
+// wizardSearch runs the wizards' search (bn.back): from the cells next to
 // our dwarves, those next to the healthy ones starting farther. need and
 // count as for targetSearch.
 func (bn *oldBalin) wizardSearch(need *[NumCells]bool, count int) *oldSearch {
@@ -556,7 +557,7 @@ func (bn *oldBalin) issue(o *Orders) {
 
 // ---- from balin_search.go ----
 
-// Shortest paths for the oldBalin bot: Dijkstra over the board with small
+// Shortest paths for the Balin bot: Dijkstra over the board with small
 // integer costs (walking 1, digging a rock its hits left + 1, penalties
 // near danger), with a bucket queue (Dial's algorithm).
 
@@ -593,9 +594,9 @@ func (q *oldSearch) push(idx int, d int32, parent, src int) {
 
 // run pops cells in increasing distance. enter[idx] is the cost of
 // stepping into cell idx (0: impossible); orth allows only orthogonal
-// steps. With reverse, the oldSearch runs from the targets towards the
+// steps. With reverse, the search runs from the targets towards the
 // walkers: a popped cell's neighbours get its distance plus its own cost
-// of entering. limit stops the oldSearch at that distance; so does the last
+// of entering. limit stops the search at that distance; so does the last
 // of the q.left cells of q.need when it is popped.
 func (q *oldSearch) run(enter *[NumCells]int8, reverse, orth bool, limit int32) {
 	step := Dir(1)
@@ -678,18 +679,18 @@ func oldDirTo(a, b int) Dir {
 // ---- from targets.go ----
 
 // The targets tensor of moria-obs-2 (docs/observation.md): for each unit
-// of the observing clan, the steps that oldBalin's searches (balin.go,
-// balin_moves.go) find towards what oldBalin sends units to. The board
-// tensor shows a network the cells around a unit; oldBalin's choice depends
+// of the observing clan, the steps that Balin's searches (balin.go,
+// balin_moves.go) find towards what Balin sends units to. The board
+// tensor shows a network the cells around a unit; Balin's choice depends
 // on the whole board: the value of every target (caves not ours,
 // treasures, rocks next to the caves, enemy units to capture), the costs
 // of the way there (digging, danger, units in the way), and which of our
 // dwarves reaches each cell first (each dwarf heads for the best target of
-// its own region). These are computed by oldBalin's own code (prepare,
+// its own region). These are computed by Balin's own code (prepare,
 // assign, targetSearch, wizardSearch), from the observing clan's seat.
 
 // oldTargetSearches is the Observer's scratch space for the targets tensor:
-// a oldBalin of the observing clan and the cells of its dwarves.
+// a Balin of the observing clan and the cells of its dwarves.
 type oldTargetSearches struct {
 	bn   oldBalin
 	need [NumCells]bool

@@ -197,9 +197,9 @@ func (ts *targetSearches) healFull(s *State, me int, group func(id, kind int) []
 
 // anyBudget bounds the cells anySearch may settle per tensor; the dwarves
 // left then go to Balin's search from all targets, which settles most of
-// the board. In games of seeds 1-3, seat 0 needed 130 cells a tensor on
-// average (at most 254) as a Demo, 900 to 1,300 (at most 8,200) as a
-// Balin.
+// the board. Seat 0 of games of seeds 1-3 needed 127 cells a tensor on
+// average (at most 254) as a Demo, 1,259 (at most 8,209) as a Balin
+// (TestTargetsSearchSizes).
 const anyBudget = 6000
 
 // anySearch finds TargetAny for one dwarf at a time: a Dijkstra from the

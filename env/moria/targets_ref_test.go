@@ -312,3 +312,70 @@ func BenchmarkTargets(b *testing.B) {
 		}
 	})
 }
+
+// TestTargetsSearchSizes logs the cells the searches of the targets
+// tensor settle for seat 0 in games of seeds 1-3, four Demos and then
+// Balins in seats 0 and 2: TargetAny's searches from each dwarf against
+// the cells Balin's search from all targets settles before its farthest
+// dwarf (the cells at a distance no greater), and the cells of the
+// assignment search. The dwarves' own searches must settle fewer.
+func TestTargetsSearchSizes(t *testing.T) {
+	for _, names := range [][NumPlayers]string{
+		{"Demo", "Demo", "Demo", "Demo"},
+		{"Balin", "Demo", "Balin", "Demo"},
+	} {
+		var ts targetSearches
+		var ob oldBalin
+		var calls, anyCells, anyMax, oldCells, assignCells int
+		for seed := 1; seed <= 3; seed++ {
+			m, err := Def.NewBotMatch(DefaultConfig(), seed, names)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for !m.Done() {
+				s := m.State()
+				bn := &ts.bn
+				bn.me = 0
+				bn.prepare(s)
+				if bn.assign() {
+					limit := int32(min(balinSearchLimit, bn.left+1))
+					for idx := range NumCells {
+						if d := bn.fwd.dist(idx); bn.enter[idx] > 0 && d <= limit {
+							assignCells++
+						}
+					}
+				}
+				ts.any.budget = 1 << 30
+				for _, id := range s.Dwarves[0] {
+					ts.any.steps(bn, s.Units[id].Pos.Index())
+				}
+				used := 1<<30 - ts.any.budget
+				anyCells += used
+				anyMax = max(anyMax, used)
+				ob.me = 0
+				ob.prepare(s)
+				r := ob.targetSearch(nil, 0)
+				far := int32(0)
+				for _, id := range s.Dwarves[0] {
+					if d := r.dist[s.Units[id].Pos.Index()]; d < unreached {
+						far = max(far, d)
+					}
+				}
+				for idx := range NumCells {
+					if r.dist[idx] <= far {
+						oldCells++
+					}
+				}
+				calls++
+				if err := m.PlayRound(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		t.Logf("%v, seat 0, %d tensors: TargetAny's searches %d cells a tensor (at most %d), Balin's search from the targets %d; the assignment search %d",
+			names, calls, anyCells/calls, anyMax, oldCells/calls, assignCells/calls)
+		if anyCells >= oldCells {
+			t.Errorf("the dwarves' own searches settle no fewer cells than the search from the targets")
+		}
+	}
+}
