@@ -38,17 +38,21 @@ type Balin struct {
 	enter    [NumCells]int8 // cost of a dwarf entering the cell, 0 if impossible
 	wenter   [NumCells]int8 // cost of a wizard entering the cell
 	value    [NumCells]float32
+	valuable [Rows]uint64     // bit j of row i: value[i*Cols+j] > 0
+	wopen    [Rows]uint64     // bit j of row i: a wizard may enter cell i*Cols+j (wizardCosts)
+	units    []int16          // the cells holding a unit id
 	taken    [NumCells]uint32 // stamp: a cell one of our units moves into
 	stamp    uint32
 
-	fwd, back search
-	dwarves   []int // our dwarves that still need an order, in id order
-	orders    []balinOrder
-	busy      []bool // per unit id: ordered this round
-	best      []float32
-	target    []int
-	leaving   []int
-	done      []int
+	fwd     fwdSearch
+	back    search
+	dwarves []int // our dwarves that still need an order, in id order
+	orders  []balinOrder
+	busy    []bool // per unit id: ordered this round
+	best    []float32
+	target  []int
+	leaving []int
+	done    []int
 }
 
 // balinOrder is one order with its kind, for the issue order.

@@ -1,6 +1,9 @@
 package moria
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // The Balin bot's paths: dwarves to their targets, wizards to the dwarves,
 // and the issue order of the commands (see balin.go).
@@ -23,64 +26,239 @@ const (
 	balinHealthyOffset = 6    // a wizard prefers a wounded dwarf this many steps farther
 )
 
-// costs computes the cost of entering every cell and the value of every
-// target for this round.
+// balinValues is the value of a cell as a target by its code (costs): its
+// type (bits 0-2: a State holds the types Outside to Rock), treasure (bit
+// 3), owner (bits 4-5: 0 our clan, 1 another clan, 2 nobody), whether a
+// cave is next to it (bit 6; it counts for a rock), and whether no dwarf
+// may enter it (bit 7: the cell's value is 0). The units on the cells add
+// their own values (costs).
+var balinValues = func() (t [256]float32) {
+	for code := range t {
+		typ, treasure, owner, nearCave := CellType(code&7), code>>3&1 == 1, code>>4&3, code>>6&1 == 1
+		switch {
+		case code>>7 == 1:
+		case typ == Cave && treasure:
+			t[code] = balinTreasure
+		case typ == Cave && owner == 1:
+			t[code] = balinEnemyCave
+		case typ == Cave && owner == 2:
+			t[code] = balinCaveValue
+		case typ == Rock && nearCave:
+			t[code] = balinRockValue
+		}
+	}
+	return
+}()
+
+// balinValuable is 1 for the codes of balinValues > 0.
+var balinValuable = func() (t [256]uint8) {
+	for code, v := range balinValues {
+		t[code] = uint8(b2i(v > 0))
+	}
+	return
+}()
+
+// balinWalk is 1 for the cell types a unit walks on (Cave, Outside).
+var balinWalk = [8]int{Cave: 1, Outside: 1}
+
+// maxBaseCost bounds the cost of entering a cell before the extra costs of
+// danger and units (at most 16 together), so that no cost exceeds
+// maxEnter.
+const maxBaseCost = maxEnter - balinBalrogCost - balinTrollCost - balinOrcCost
+
+// costs computes the cost of entering every cell (enter), the value of
+// every target (value, valuable) and the cells a wizard may enter
+// (wopen) for this round. The cells' own costs and values come first,
+// from their types by tables rather than by branches (the types of
+// neighbouring cells follow no pattern a processor could predict); then
+// the few cells near the Balrog or a troll, holding a unit, or deadly.
+// costsCell is what it computes, cell by cell.
 func (bn *Balin) costs() {
 	s := bn.s
-	late := float32(bn.left) / float32(s.Cfg.NbRounds)
-	for idx := range s.Cells {
-		c := &s.Cells[idx]
-		bn.value[idx] = 0
-		cost := 0
-		switch c.Type {
-		case Cave, Outside:
-			cost = 1
-		case Rock:
-			cost = int(c.Turns) + 1
-		}
-		if cost == 0 || bn.lethal[idx] {
-			bn.enter[idx] = 0
-			continue
-		}
-		p := PosOf(idx)
-		if Manh(p, bn.b) <= balinNearBalrog {
-			cost += balinBalrogCost
-		}
-		if bn.trollAdj[idx] {
-			cost += balinTrollCost
-		}
-		if id := c.ID; id >= 0 {
-			u := &s.Units[id]
-			switch {
-			case u.Type == Troll || u.Type == Balrog || u.Pos.Index() != idx:
-				cost = 0 // trolls, the Balrog and stale ids block
-			case u.Player == bn.me:
-				cost += balinOwnCost
-			case u.Type == Orc:
-				cost += balinOrcCost
-			default:
-				cost += balinEnemyCost
-				v := balinCaptureValue * (0.3 + late)
-				if u.Type == Wizard {
-					v *= 0.6
-				}
-				bn.value[idx] = v
+	me := bn.me
+	var caves [Rows + 2]uint64 // the caves of row i-1, bit j for column j
+	units := bn.units[:0]
+	for i := range Rows {
+		var row uint64
+		for j, c := range (*[Cols]Cell)(s.Cells[i*Cols:]) {
+			row |= uint64(b2i(c.Type == Cave)) << j
+			if c.ID >= 0 {
+				units = append(units, int16(i*Cols+j))
 			}
 		}
-		bn.enter[idx] = int8(min(cost, maxEnter))
-		if cost == 0 {
+		caves[i+1] = row
+	}
+	bn.units = units
+	maxCost := 0
+	for i := range Rows {
+		nearCave := caves[i+1]<<1 | caves[i+1]>>1 | caves[i] | caves[i+2]
+		cells := (*[Cols]Cell)(s.Cells[i*Cols:])
+		enter := (*[Cols]int8)(bn.enter[i*Cols:])
+		value := (*[Cols]float32)(bn.value[i*Cols:])
+		var valuable, walk uint64
+		m := uint64(1) // bit j
+		for j := range Cols {
+			c := &cells[j]
+			t := c.Type & 7
+			cost := balinWalk[t] + b2i(t == Rock)*(int(c.Turns)+1)
+			owner := int(c.Owner)
+			code := uint8(t) | uint8(b2i(c.Treasure))<<3 | uint8(b2i(owner < 0)<<1|b2i(owner >= 0)&b2i(owner != me))<<4 |
+				uint8(b2i(nearCave&m != 0))<<6 | uint8(b2i(cost == 0))<<7
+			enter[j] = int8(cost)
+			value[j] = balinValues[code]
+			valuable |= m & -uint64(balinValuable[code])
+			walk |= m & -uint64(balinWalk[t])
+			maxCost = max(maxCost, cost)
+			m <<= 1
+		}
+		bn.valuable[i], bn.wopen[i] = valuable, walk
+	}
+	big := maxCost > maxBaseCost
+	if big {
+		// Rocks too hard for the sums below to stay within maxEnter.
+		for idx := range s.Cells {
+			bn.costsCell(idx)
+		}
+		return
+	}
+	// Near the Balrog.
+	for i := max(bn.b.I-balinNearBalrog, 0); i <= min(bn.b.I+balinNearBalrog, Rows-1); i++ {
+		r := balinNearBalrog - absInt(i-bn.b.I)
+		for j := max(bn.b.J-r, 0); j <= min(bn.b.J+r, Cols-1); j++ {
+			if idx := i*Cols + j; bn.enter[idx] > 0 {
+				bn.enter[idx] += balinBalrogCost
+			}
+		}
+	}
+	// Next to a troll (once for a cell next to several).
+	for k, id := range s.Trolls {
+		p := s.Units[id].Pos
+		for i := max(p.I-1, 0); i <= min(p.I+1, Rows-1); i++ {
+			for j := max(p.J-1, 0); j <= min(p.J+1, Cols-1); j++ {
+				seen := false
+				for _, id2 := range s.Trolls[:k] {
+					q := s.Units[id2].Pos
+					if i >= max(q.I-1, 0) && i <= min(q.I+1, Rows-1) && j >= max(q.J-1, 0) && j <= min(q.J+1, Cols-1) {
+						seen = true
+						break
+					}
+				}
+				if idx := i*Cols + j; !seen && bn.enter[idx] > 0 {
+					bn.enter[idx] += balinTrollCost
+				}
+				bn.wopen[i] &^= 1 << j
+			}
+		}
+	}
+	// The units.
+	late := float32(bn.left) / float32(s.Cfg.NbRounds)
+	capture := balinCaptureValue * (0.3 + late)
+	for _, x := range units {
+		idx := int(x)
+		i, j := idx/Cols, idx%Cols
+		u := &s.Units[s.Cells[idx].ID]
+		if u.Player != me {
+			bn.wopen[i] &^= 1 << j
+		}
+		if bn.enter[idx] == 0 {
 			continue
 		}
 		switch {
-		case c.Type == Cave && c.Treasure:
-			bn.value[idx] += balinTreasure
-		case c.Type == Cave && int(c.Owner) != bn.me && c.Owner >= 0:
-			bn.value[idx] += balinEnemyCave
-		case c.Type == Cave && c.Owner < 0:
-			bn.value[idx] += balinCaveValue
-		case c.Type == Rock && bn.nextToCave(p):
-			bn.value[idx] += balinRockValue
+		case u.Type == Troll || u.Type == Balrog || u.Pos.Index() != idx:
+			bn.enter[idx], bn.value[idx] = 0, 0 // trolls, the Balrog and stale ids block
+			bn.valuable[i] &^= 1 << j
+		case u.Player == me:
+			bn.enter[idx] += balinOwnCost
+		case u.Type == Orc:
+			bn.enter[idx] += balinOrcCost
+		default:
+			bn.enter[idx] += balinEnemyCost
+			w := capture
+			if u.Type == Wizard {
+				w *= 0.6
+			}
+			bn.value[idx] += w
+			bn.valuable[i] |= 1 << j
 		}
+	}
+	// Where the Balrog may kill.
+	for _, d := range [5]Dir{None, Bottom, Right, Top, Left} {
+		c := bn.b.Add(d)
+		if !c.OnBoard() {
+			continue
+		}
+		for i := max(c.I-1, 0); i <= min(c.I+1, Rows-1); i++ {
+			for j := max(c.J-1, 0); j <= min(c.J+1, Cols-1); j++ {
+				bn.enter[i*Cols+j], bn.value[i*Cols+j] = 0, 0
+				bn.valuable[i] &^= 1 << j
+				bn.wopen[i] &^= 1 << j
+			}
+		}
+	}
+}
+
+// costsCell computes the cost of entering cell idx, its value and its
+// bits of valuable and wopen, by the rules alone.
+func (bn *Balin) costsCell(idx int) {
+	s := bn.s
+	c := &s.Cells[idx]
+	i, j := idx/Cols, idx%Cols
+	bn.enter[idx], bn.value[idx] = 0, 0
+	bn.valuable[i] &^= 1 << j
+	bn.wopen[i] &^= 1 << j
+	if (c.Type == Cave || c.Type == Outside) && bn.safe(idx) && (c.ID < 0 || s.Units[c.ID].Player == bn.me) {
+		bn.wopen[i] |= 1 << j
+	}
+	cost := 0
+	switch c.Type {
+	case Cave, Outside:
+		cost = 1
+	case Rock:
+		cost = int(c.Turns) + 1
+	}
+	if cost == 0 || bn.lethal[idx] {
+		return
+	}
+	p := PosOf(idx)
+	if Manh(p, bn.b) <= balinNearBalrog {
+		cost += balinBalrogCost
+	}
+	if bn.trollAdj[idx] {
+		cost += balinTrollCost
+	}
+	var v float32
+	if id := c.ID; id >= 0 {
+		u := &s.Units[id]
+		switch {
+		case u.Type == Troll || u.Type == Balrog || u.Pos.Index() != idx:
+			return // trolls, the Balrog and stale ids block
+		case u.Player == bn.me:
+			cost += balinOwnCost
+		case u.Type == Orc:
+			cost += balinOrcCost
+		default:
+			cost += balinEnemyCost
+			late := float32(bn.left) / float32(s.Cfg.NbRounds)
+			v = balinCaptureValue * (0.3 + late)
+			if u.Type == Wizard {
+				v *= 0.6
+			}
+		}
+	}
+	bn.enter[idx] = int8(min(cost, maxEnter))
+	switch {
+	case c.Type == Cave && c.Treasure:
+		v += balinTreasure
+	case c.Type == Cave && int(c.Owner) != bn.me && c.Owner >= 0:
+		v += balinEnemyCave
+	case c.Type == Cave && c.Owner < 0:
+		v += balinCaveValue
+	case c.Type == Rock && bn.nextToCave(p):
+		v += balinRockValue
+	}
+	bn.value[idx] = v
+	if v > 0 {
+		bn.valuable[i] |= 1 << j
 	}
 }
 
@@ -141,32 +319,43 @@ func (bn *Balin) assign() bool {
 	s := bn.s
 	bn.dwarves = bn.dwarves[:0]
 	q := &bn.fwd
-	q.reset()
+	q.reset(&bn.enter)
 	for _, id := range s.Dwarves[bn.me] {
 		if !bn.busy[id] {
-			q.push(s.Units[id].Pos.Index(), 0, -1, len(bn.dwarves))
+			q.source(s.Units[id].Pos.Index(), len(bn.dwarves))
 			bn.dwarves = append(bn.dwarves, id)
 		}
 	}
 	if len(bn.dwarves) == 0 {
 		return false
 	}
-	limit := int32(min(balinSearchLimit, 2*bn.left+2))
-	q.run(&bn.enter, false, false, limit)
+	// The cells beyond left+1 are no targets: the search need not pop
+	// them (search.run's limit, min(balinSearchLimit, 2*left+2), is no
+	// less, and the cells it reaches up to left+1 are the same).
+	q.run(int32(min(balinSearchLimit, bn.left+1)))
 	best := append(bn.best[:0], make([]float32, len(bn.dwarves))...)
 	target := bn.target[:0]
 	for range bn.dwarves {
 		target = append(target, -1)
 	}
 	bn.best, bn.target = best, target
-	for idx, v := range bn.value {
-		d := q.dist[idx]
-		if v == 0 || d == 0 || d == unreached || int(d) > bn.left+1 {
-			continue
-		}
-		k := q.src[idx]
-		if sc := v / float32(d+1); sc > best[k] {
-			best[k], target[k] = sc, idx
+	// The cells of a value the search reached, in index order.
+	for i := range Rows {
+		for m := bn.valuable[i]; m != 0; m &= m - 1 {
+			idx := i*Cols + bits.TrailingZeros64(m)
+			p := padOf[idx]
+			if q.cost[p] != 0 {
+				continue // not reached
+			}
+			x := &q.node[p]
+			d := x.dist
+			if d == 0 || int(d) > bn.left+1 {
+				continue
+			}
+			k := x.src
+			if sc := bn.value[idx] / float32(d+1); sc > best[k] {
+				best[k], target[k] = sc, idx
+			}
 		}
 	}
 	return true
@@ -182,11 +371,11 @@ func (bn *Balin) targetSearch(need *[NumCells]bool, count int) *search {
 	r.reset()
 	for idx, v := range bn.value {
 		if v > 0 && bn.enter[idx] > 0 {
-			r.push(idx, 0, -1, 0)
+			r.push(idx, 0)
 		}
 	}
 	r.need, r.left = need, count
-	r.run(&bn.enter, true, false, balinSearchLimit)
+	r.run(&bn.enter, false, balinSearchLimit)
 	r.need, r.left = nil, 0
 	return r
 }
@@ -284,12 +473,12 @@ func (bn *Balin) wizardSearch(need *[NumCells]bool, count int) *search {
 		}
 		for d := Bottom; d < None; d += 2 {
 			if t := u.Pos.Add(d); t.OnBoard() && bn.wenter[t.Index()] > 0 {
-				r.push(t.Index(), start, -1, 0)
+				r.push(t.Index(), start)
 			}
 		}
 	}
 	r.need, r.left = need, count
-	r.run(&bn.wenter, true, true, balinWizardLimit)
+	r.run(&bn.wenter, true, balinWizardLimit)
 	r.need, r.left = nil, 0
 	return r
 }

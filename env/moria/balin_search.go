@@ -13,11 +13,11 @@ const maxEnter = costBuckets - 1
 
 const unreached = int32(1 << 30)
 
-// search is one Dijkstra run over the board.
+// search is one Dijkstra run over the board from the targets towards the
+// walkers (targetSearch, wizardSearch); fwdSearch is the search from the
+// dwarves (assign).
 type search struct {
 	dist    [NumCells]int32
-	parent  [NumCells]int16 // previous cell of the path, -1 at a source
-	src     [NumCells]int16 // source that reached the cell (an index given by the caller)
 	buckets [costBuckets][]int16
 	n       int             // cells queued and not popped
 	need    *[NumCells]bool // with left > 0: run stops once left of these are popped
@@ -34,23 +34,22 @@ func (q *search) reset() {
 	q.n = 0
 }
 
-func (q *search) push(idx int, d int32, parent, src int) {
+func (q *search) push(idx int, d int32) {
 	if d >= q.dist[idx] {
 		return
 	}
-	q.dist[idx], q.parent[idx], q.src[idx] = d, int16(parent), int16(src)
+	q.dist[idx] = d
 	b := &q.buckets[d%costBuckets]
 	*b = append(*b, int16(idx))
 	q.n++
 }
 
-// run pops cells in increasing distance. enter[idx] is the cost of
-// stepping into cell idx (0: impossible); orth allows only orthogonal
-// steps. With reverse, the search runs from the targets towards the
-// walkers: a popped cell's neighbours get its distance plus its own cost
-// of entering. limit stops the search at that distance; so does the last
-// of the q.left cells of q.need when it is popped.
-func (q *search) run(enter *[NumCells]int8, reverse, orth bool, limit int32) {
+// run pops cells in increasing distance: a popped cell's neighbours get
+// its distance plus its own cost of entering, enter[idx] (0: nobody
+// steps in), the cost a walker pays to step from them onto it; orth
+// allows only orthogonal steps. limit stops the search at that distance;
+// so does the last of the q.left cells of q.need when it is popped.
+func (q *search) run(enter *[NumCells]int8, orth bool, limit int32) {
 	step := Dir(1)
 	if orth {
 		step = 2
@@ -69,22 +68,15 @@ func (q *search) run(enter *[NumCells]int8, reverse, orth bool, limit int32) {
 				}
 			}
 			w := int32(enter[idx])
-			if reverse && w == 0 {
+			if w == 0 {
 				continue // nobody steps in here
 			}
-			src := int(q.src[idx])
 			i, j := idx/Cols, idx%Cols
 			if i > 0 && i < Rows-1 && j > 0 && j < Cols-1 {
 				// Every neighbour is on the board: the same steps, in the
 				// same order, without the bounds.
 				for dir := Bottom; dir < None; dir += step {
-					n := idx + dirDelta[dir]
-					if !reverse {
-						if w = int32(enter[n]); w == 0 {
-							continue
-						}
-					}
-					q.push(n, d+w, idx, src)
+					q.push(idx+dirDelta[dir], d+w)
 				}
 				continue
 			}
@@ -93,28 +85,10 @@ func (q *search) run(enter *[NumCells]int8, reverse, orth bool, limit int32) {
 				if a < 0 || a >= Rows || c < 0 || c >= Cols {
 					continue
 				}
-				n := a*Cols + c
-				if !reverse {
-					if w = int32(enter[n]); w == 0 {
-						continue
-					}
-				}
-				q.push(n, d+w, idx, src)
+				q.push(a*Cols+c, d+w)
 			}
 		}
 		*b = (*b)[:0]
-	}
-}
-
-// firstStep returns the cell after the source on the path to idx (the
-// source itself when idx is a source).
-func (q *search) firstStep(idx int) int {
-	for {
-		p := int(q.parent[idx])
-		if p < 0 || q.parent[p] < 0 {
-			return idx
-		}
-		idx = p
 	}
 }
 
@@ -126,4 +100,134 @@ func dirTo(a, b int) Dir {
 		}
 	}
 	return None
+}
+
+// fwdSearch is the search from Balin's dwarves (assign), over all eight
+// directions: Dijkstra with a ring of buckets as search, a cell's
+// distance the least cost of a way from a dwarf (entering a cell costs
+// enter), its parent and source those of the first push that gave it
+// that distance, the pushes in the order of the pops and, from a popped
+// cell, of the directions (as the search of the old code, which pushed a
+// cell again only to lower its distance). A cell costs the same to enter
+// from any neighbour, so its first push is already its least: the
+// neighbour popped first gives it, and a later push comes from a cell
+// popped no earlier (costs of 1 to maxEnter keep the ring in order). The
+// search thus pushes a cell only when it has not been reached: its cost
+// of entering, 0 for a cell no dwarf enters, is set to 0 once it is. The
+// board is padded with a ring of cells of cost 0 (rows of padCols cells),
+// so that every cell of the board has its eight neighbours and the steps
+// need no bounds.
+type fwdSearch struct {
+	cost    [padCells]int8 // cost of entering a cell not reached yet, else 0
+	node    [padCells]fwdNode
+	buckets [costBuckets][]int16
+	n       int // cells queued and not popped
+}
+
+// fwdNode is the record of a reached cell.
+type fwdNode struct {
+	dist   int32
+	parent int16 // previous cell of the path (padded index), -1 at a source
+	src    int16 // source that reached the cell
+}
+
+const (
+	padCols  = 64 // cells of a row of the padded board: 1 + Cols + 3
+	padCells = 4096
+	padMask  = padCells - 1
+)
+
+// padOf and boardOf convert between board and padded indices.
+var padOf, boardOf = func() (p [NumCells]int16, b [padCells]int16) {
+	for i := range b {
+		b[i] = -1
+	}
+	for idx := range p {
+		x := (idx/Cols+1)*padCols + idx%Cols + 1
+		p[idx], b[x] = int16(x), int16(idx)
+	}
+	return
+}()
+
+// reset starts a search with the costs of entering the cells (enter, 0:
+// never entered).
+func (q *fwdSearch) reset(enter *[NumCells]int8) {
+	for i := range Rows {
+		p := (i+1)*padCols + 1
+		copy(q.cost[p:p+Cols], enter[i*Cols:i*Cols+Cols])
+	}
+	for b := range q.buckets {
+		q.buckets[b] = q.buckets[b][:0]
+	}
+	q.n = 0
+}
+
+// dist returns the distance of board cell idx, a cell of a cost (enter
+// not 0): unreached if the search has not reached it.
+func (q *fwdSearch) dist(idx int) int32 {
+	p := padOf[idx]
+	if q.cost[p] != 0 {
+		return unreached
+	}
+	return q.node[p].dist
+}
+
+// source queues board cell idx, at distance 0, as source src (a cell
+// holds one unit, so no source is queued twice).
+func (q *fwdSearch) source(idx, src int) {
+	p := int(padOf[idx])
+	q.cost[p] = 0
+	q.node[p] = fwdNode{0, -1, int16(src)}
+	q.buckets[0] = append(q.buckets[0], int16(p))
+	q.n++
+}
+
+// run pops the cells in increasing distance, up to limit, and steps to
+// their neighbours in the order of the directions.
+func (q *fwdSearch) run(limit int32) {
+	for d := int32(0); q.n > 0 && d <= limit; d++ {
+		b := &q.buckets[d%costBuckets]
+		for k := 0; k < len(*b); k++ {
+			p := int((*b)[k])
+			q.n--
+			src := q.node[p&padMask].src
+			q.relax(p+padCols, d, p, src)   // Bottom
+			q.relax(p+padCols+1, d, p, src) // BR
+			q.relax(p+1, d, p, src)         // Right
+			q.relax(p+1-padCols, d, p, src) // RT
+			q.relax(p-padCols, d, p, src)   // Top
+			q.relax(p-padCols-1, d, p, src) // TL
+			q.relax(p-1, d, p, src)         // Left
+			q.relax(p+padCols-1, d, p, src) // LB
+		}
+		*b = (*b)[:0]
+	}
+}
+
+// relax steps from cell p, at distance d, to its neighbour n.
+func (q *fwdSearch) relax(n int, d int32, p int, src int16) {
+	n &= padMask
+	w := q.cost[n]
+	if w == 0 {
+		return // reached already, or never entered
+	}
+	q.cost[n] = 0
+	nd := d + int32(w)
+	q.node[n] = fwdNode{nd, int16(p), src}
+	b := &q.buckets[nd%costBuckets]
+	*b = append(*b, int16(n))
+	q.n++
+}
+
+// firstStep returns the board cell after the source on the path to board
+// cell idx (the source itself when idx is a source).
+func (q *fwdSearch) firstStep(idx int) int {
+	p := int(padOf[idx])
+	for {
+		r := int(q.node[p].parent)
+		if r < 0 || q.node[r].parent < 0 {
+			return int(boardOf[p])
+		}
+		p = r
+	}
 }
