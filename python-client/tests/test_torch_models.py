@@ -5,8 +5,8 @@ tests/fixtures/shipped_games.json holds the final scores of games each
 jgym of commit 918f094 (before jgym.torch, with Dominator's new Khan) and,
 for Pandemic's games against Pasteur, of commit ea38081 (before jgym.torch,
 with Pandemic's new Pasteur); dominator_recipe.onnx, written by jgym.torch
-later, with the jgym of commit 69ac889, and moria_recipe.onnx with that of
-commit ef66d89; tests/fixtures/record_shipped.py
+later, with the jgym of commit 69ac889, and moria_recipe.onnx (2026-12-03)
+with that of commit 1f52253; tests/fixtures/record_shipped.py
 says how. Here:
 
 - each ``.onnx`` file reads (:func:`jgym.torch.read_onnx`), fits the game
@@ -48,7 +48,6 @@ PRODUCER = {
     for name in (
         "dominator_recipe.onnx",
         "moria_recipe.onnx",
-        "moria_targets.onnx",
         "pandemic_recipe.onnx",
     )
 }
