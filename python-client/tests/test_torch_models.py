@@ -4,9 +4,9 @@ tests/fixtures/shipped_games.json holds the final scores of games each
 ``examples/models/*.onnx`` played as Go's ``policy:`` bot, recorded with the
 jgym of commit 918f094 (before jgym.torch, with Dominator's new Khan) and,
 for Pandemic's games against Pasteur, of commit ea38081 (before jgym.torch,
-with Pandemic's new Pasteur); dominator_recipe.onnx, written by jgym.torch
-later, with the jgym of commit 69ac889, and moria_recipe.onnx (2026-12-03)
-with that of commit 1f52253; tests/fixtures/record_shipped.py
+with Pandemic's new Pasteur); dominator_recipe.onnx and moria_recipe.onnx,
+written by jgym.torch later (2026-12-03), with the jgym of commit 1f52253;
+tests/fixtures/record_shipped.py
 says how. Here:
 
 - each ``.onnx`` file reads (:func:`jgym.torch.read_onnx`), fits the game
