@@ -174,9 +174,17 @@ func (ts *targetSearches) anyTargets(s *State, me int, group func(id, kind int) 
 func (ts *targetSearches) healFull(s *State, me int, group func(id, kind int) []byte) {
 	bn := &ts.bn
 	r := bn.wizardSearch(nil, 0)
+	writeHeal(s, me, group, func(i int) int32 { return r.dist[i] }, func(i int) bool { return bn.wenter[i] > 0 })
+}
+
+// writeHeal writes TargetHeal for each wizard of me from a search's
+// distances to Balin's wizard sources (dist of a cell's index) and the
+// cells a wizard may enter (open): the bands of its distance, and the
+// orthogonal steps onto a free open cell nearer the sources.
+func writeHeal(s *State, me int, group func(id, kind int) []byte, dist func(int) int32, open func(int) bool) {
 	for _, id := range s.Wizards[me] {
 		p := s.Units[id].Pos
-		cur := r.dist[p.Index()]
+		cur := dist(p.Index())
 		if cur == unreached {
 			continue
 		}
@@ -188,7 +196,7 @@ func (ts *targetSearches) healFull(s *State, me int, group func(id, kind int) []
 				continue
 			}
 			ti := t.Index()
-			if bn.wenter[ti] > 0 && s.Cells[ti].ID < 0 && r.dist[ti] < cur {
+			if open(ti) && s.Cells[ti].ID < 0 && dist(ti) < cur {
 				g[d] = 1
 			}
 		}
@@ -391,25 +399,7 @@ func (hs *healSearch) healTargets(bn *Balin, s *State, me int, group func(id, ki
 			hs.seen[i] |= n
 		}
 	}
-	for _, id := range s.Wizards[me] {
-		p := s.Units[id].Pos
-		cur := hs.dist(p.Index(), last)
-		if cur == unreached {
-			continue
-		}
-		g := group(id, TargetHeal)
-		targetBands(g, cur)
-		for d := Bottom; d < None; d += 2 {
-			t := p.Add(d)
-			if !t.OnBoard() {
-				continue
-			}
-			ti := t.Index()
-			if hs.has(&hs.open, ti) && s.Cells[ti].ID < 0 && hs.dist(ti, last) < cur {
-				g[d] = 1
-			}
-		}
-	}
+	writeHeal(s, me, group, func(i int) int32 { return hs.dist(i, last) }, func(i int) bool { return hs.has(&hs.open, i) })
 }
 
 func b2i(b bool) int {
