@@ -497,13 +497,7 @@ func (ps *pathSearch) expand() bool {
 // Go.
 func expandFront(fr, pass, elev, reached *bitboard, from int) bool {
 	if from == 1 {
-		switch {
-		case haveAVX512:
-			return expandSurfaceAVX512(&fr[1], &pass[1], &reached[1])
-		case haveAVX2:
-			return expandSurfaceAVX2(&fr[1], &pass[1], &reached[1])
-		}
-		return expandSurface(&fr[1], &pass[1], &reached[1])
+		return expandLevel(&fr[1], &pass[1], &reached[1])
 	}
 	switch {
 	case haveAVX512:
@@ -512,6 +506,18 @@ func expandFront(fr, pass, elev, reached *bitboard, from int) bool {
 		return expandBothAVX2(fr, pass, elev, reached)
 	}
 	return expandBoth(fr, pass, elev, reached)
+}
+
+// expandLevel is expandFront on one level, without jumps: fr, pass and
+// reached are that level's columns.
+func expandLevel(fr, pass, reached *[Cols]uint64) bool {
+	switch {
+	case haveAVX512:
+		return expandSurfaceAVX512(fr, pass, reached)
+	case haveAVX2:
+		return expandSurfaceAVX2(fr, pass, reached)
+	}
+	return expandSurface(fr, pass, reached)
 }
 
 // expandBoth is expandFront on both levels, in Go.

@@ -65,6 +65,14 @@ type sunSearch struct {
 	gems    []Pos                // the gems of level 1 in the night
 	gemVal  []int8               // their escape values
 	targets []sunTarget          // search's targets
+	lifts   []sunLift            // the Elevators the gem trip may jump at
+}
+
+// sunLift is an Elevator's cell of both levels, as the word and bit of a
+// column bitboard.
+type sunLift struct {
+	j   int
+	bit uint64
 }
 
 // sunTarget is a target of a sun search: a unit, or -1 - a gem's index,
@@ -186,6 +194,13 @@ func (ss *sunSearch) prepare(s *State, ps *pathSearch) {
 			o = 0
 		}
 	}
+	// The Elevators whose cells of both levels one may enter.
+	ss.lifts = ss.lifts[:0]
+	for j := range ss.pass[1] {
+		for x := (ss.elev[0][j] | ss.elev[1][j]) & ss.pass[0][j] & ss.pass[1][j]; x != 0; x &= x - 1 {
+			ss.lifts = append(ss.lifts, sunLift{j: j, bit: x & -x})
+		}
+	}
 }
 
 // search runs field f's delayed-source search from ss.src (which it
@@ -231,6 +246,14 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 	if f == SunEscape {
 		from = 1
 	}
+	// The gem trip leaves level 1 (below) once every Elevator's cells are
+	// reached (lifts[:lift] are) and no unit on level 1 waits (up1).
+	lift, up1, level0 := 0, 0, false
+	if f == SunGemTrip {
+		for _, tg := range wait {
+			up1 += tg.k
+		}
+	}
 	for t := first; len(wait) > 0; t++ {
 		// The sources that start at t and are not reached yet.
 		if t <= last {
@@ -253,6 +276,7 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 				ss.gemVal[-1-tg.id] = int8(t)
 			} else {
 				units--
+				up1 -= tg.k
 				ss.write(f, tg.p, int8(t), &ss.reached, &ss.front, dst[tg.id*SunColumns:(tg.id+1)*SunColumns])
 			}
 			wait[e] = wait[len(wait)-1]
@@ -261,6 +285,26 @@ func (ss *sunSearch) search(s *State, f int, pass, elev *bitboard, dst []byte) {
 		// A gem's escape value counts only when it is 0 or less.
 		if t == SunMaxValue || units == 0 && t >= 0 {
 			break
+		}
+		// Once the cells of every Elevator are reached on both levels
+		// (their values are at most t), a cell of level 0 of value above
+		// t is next to one of value one less on level 0 (a jump down
+		// lands on an Elevator's cell, reached), and no source starts
+		// after last: with no unit waiting on level 1, the search goes
+		// on level 0 alone. A unit still waiting is on no Elevator's
+		// cell of lifts (all reached), so its Up flag, if any, reads a
+		// cell of level 1 no search enters: front[1] may stay as it is.
+		if f == SunGemTrip && !level0 && up1 == 0 && t >= last {
+			for lift < len(ss.lifts) && ss.reached[0][ss.lifts[lift].j]&ss.reached[1][ss.lifts[lift].j]&ss.lifts[lift].bit != 0 {
+				lift++
+			}
+			level0 = lift == len(ss.lifts)
+		}
+		if level0 {
+			if !expandLevel(&ss.front[0], &pass[0], &ss.reached[0]) {
+				break
+			}
+			continue
 		}
 		if !expandFront(&ss.front, pass, elev, &ss.reached, from) && t >= last {
 			break
