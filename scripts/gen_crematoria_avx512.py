@@ -3,7 +3,7 @@
 
     python3 scripts/gen_crematoria_avx512.py [--out PATH]
 
-The two functions (expandBothAVX512, expandSurfaceAVX512) are unrolled over
+The three functions (expandBothAVX512, expandSurfaceAVX512, expandBothIntoAVX512) are unrolled over
 the board's 10 vectors of eight columns per level, with the column spreads
 kept in registers; this script writes them between the line that starts
 "// func expandBothAVX512(" and the line "// func andTwiceAVX512(" of the
@@ -20,8 +20,10 @@ ASM = Path(__file__).resolve().parent.parent / "env" / "crematoria" / "expand_am
 VECS = 10  # 80 columns, eight per vector
 
 
-def both() -> list[str]:
-    """The lines of expandBothAVX512, its comment first."""
+def both(into: bool = False) -> list[str]:
+    """The lines of expandBothAVX512 (into: expandBothIntoAVX512), its comment first."""
+    if into:
+        return both_into()
     a = [
         "// func expandBothAVX512(fr, pass, elev, reached *bitboard) bool",
         "//",
@@ -39,6 +41,30 @@ def both() -> list[str]:
         "\tMOVQ elev+16(FP), DX",
         "\tMOVQ reached+24(FP), BX",
     ]
+    return [*a, *both_body("BX"), *ending(32)]
+
+
+def both_into() -> list[str]:
+    """The lines of expandBothIntoAVX512, its comment first."""
+    a = [
+        "// func expandBothIntoAVX512(fr, pass, elev, reached, into *bitboard) bool",
+        "//",
+        "// expandBothAVX512 that leaves reached as it is and writes reached",
+        "// with the new front into into (a kept search's next layer, without",
+        "// a copy of the last).",
+        "TEXT ·expandBothIntoAVX512(SB), NOSPLIT, $0-41",
+        "\tMOVQ fr+0(FP), DI",
+        "\tMOVQ pass+8(FP), SI",
+        "\tMOVQ elev+16(FP), DX",
+        "\tMOVQ reached+24(FP), BX",
+        "\tMOVQ into+32(FP), R8",
+    ]
+    return [*a, *both_body("R8"), *ending(40)]
+
+
+def both_body(out: str) -> list[str]:
+    """The layer of expandBothAVX512 from fr (DI), pass (SI), elev (DX) and reached (BX), reached with the new front written to out."""
+    a = []
     for v in range(2 * VECS):
         off = 64 * v if v < VECS else 640 + 64 * (v - VECS)
         a += [
@@ -72,11 +98,11 @@ def both() -> list[str]:
             f"\tVMOVDQU64  Z21, {o1}(DI)",
             "\tVPORQ      Z20, Z22, Z22",
             "\tVPORQ      Z21, Z23, Z23",
-            f"\tVMOVDQU64  Z22, {o0}(BX)",
-            f"\tVMOVDQU64  Z23, {o1}(BX)",
+            f"\tVMOVDQU64  Z22, {o0}({out})",
+            f"\tVMOVDQU64  Z23, {o1}({out})",
             "\tVPTERNLOGQ $0xFE, Z21, Z20, Z31",
         ]
-    return [*a, *ending(32)]
+    return a
 
 
 def surface() -> list[str]:
@@ -127,15 +153,15 @@ def ending(ret: int) -> list[str]:
 
 
 def generate(src: str) -> str:
-    """The assembly file src with the two functions written again."""
+    """The assembly file src with the three functions written again."""
     start = src.index("// func expandBothAVX512(")
     end = src.index("// func andTwiceAVX512(")
-    body = "\n".join(both()) + "\n\n" + "\n".join(surface()) + "\n\n"
+    body = "\n\n".join("\n".join(f) for f in (both(), surface(), both(into=True))) + "\n\n"
     return src[:start] + body + src[end:]
 
 
 def main() -> None:
-    """Rewrites the two functions in expand_amd64.s, or writes the result to --out."""
+    """Rewrites the three functions in expand_amd64.s, or writes the result to --out."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument(
         "--out",

@@ -47,3 +47,9 @@ func expandSurfaceAVX512(fr, pass, reached *[Cols]uint64) bool
 //
 //go:noescape
 func andTwiceAVX512(b, c, x, y *bitboard)
+
+// expandBothIntoAVX512 is expandBothAVX512 with reached left as it is and
+// reached with the new front written to into.
+//
+//go:noescape
+func expandBothIntoAVX512(fr, pass, elev, reached, into *bitboard) bool

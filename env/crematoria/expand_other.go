@@ -33,3 +33,8 @@ func expandSurfaceAVX512(fr, pass, reached *[Cols]uint64) bool {
 func andTwiceAVX512(b, c, x, y *bitboard) {
 	panic("crematoria: andTwiceAVX512 without AVX-512")
 }
+
+// expandBothIntoAVX512 is never called when haveAVX512 is false.
+func expandBothIntoAVX512(fr, pass, elev, reached, into *bitboard) bool {
+	panic("crematoria: expandBothIntoAVX512 without AVX-512")
+}

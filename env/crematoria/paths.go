@@ -133,8 +133,12 @@ func (c *layerCache) distance(p Pos) uint8 {
 			return unreachable
 		}
 		n := len(c.layers)
-		c.layers = append(c.layers, c.layers[n-1])
-		if !expandFront(&c.front, &c.pass, &c.elev, &c.layers[n], 0) {
+		if n < cap(c.layers) {
+			c.layers = c.layers[:n+1]
+		} else {
+			c.layers = append(c.layers, bitboard{})
+		}
+		if !expandInto(&c.front, &c.pass, &c.elev, &c.layers[n-1], &c.layers[n]) {
 			c.layers = c.layers[:n]
 			c.done = true
 			return unreachable
@@ -506,6 +510,16 @@ func expandFront(fr, pass, elev, reached *bitboard, from int) bool {
 		return expandBothAVX2(fr, pass, elev, reached)
 	}
 	return expandBoth(fr, pass, elev, reached)
+}
+
+// expandInto is expandFront on both levels that leaves reached as it is
+// and writes reached with the new front into into.
+func expandInto(fr, pass, elev, reached, into *bitboard) bool {
+	if haveAVX512 {
+		return expandBothIntoAVX512(fr, pass, elev, reached, into)
+	}
+	*into = *reached
+	return expandFront(fr, pass, elev, into, 0)
 }
 
 // expandLevel is expandFront on one level, without jumps: fr, pass and

@@ -373,6 +373,24 @@ func expandImpls(from int) []expandImpl {
 		if haveAVX512 {
 			impls = append(impls, expandImpl{"expandBothAVX512", expandBothAVX512})
 		}
+		// expandInto must leave reached as it is and write every word of
+		// into.
+		impls = append(impls, expandImpl{"expandInto", func(fr, pass, elev, reached *bitboard) bool {
+			was := *reached
+			var into bitboard
+			for k := range into {
+				for j := range into[k] {
+					into[k][j] = ^uint64(0)
+				}
+			}
+			some := expandInto(fr, pass, elev, reached, &into)
+			if *reached != was {
+				*reached = bitboard{} // fails the comparison
+				return some
+			}
+			*reached = into
+			return some
+		}})
 		return impls
 	}
 	impls = append(impls, expandImpl{"expandSurface", func(fr, pass, _, reached *bitboard) bool {
