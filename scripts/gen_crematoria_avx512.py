@@ -156,7 +156,9 @@ def generate(src: str) -> str:
     """The assembly file src with the three functions written again."""
     start = src.index("// func expandBothAVX512(")
     end = src.index("// func andTwiceAVX512(")
-    body = "\n\n".join("\n".join(f) for f in (both(), surface(), both(into=True))) + "\n\n"
+    body = (
+        "\n\n".join("\n".join(f) for f in (both(), surface(), both(into=True))) + "\n\n"
+    )
     return src[:start] + body + src[end:]
 
 
