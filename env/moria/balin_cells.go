@@ -48,63 +48,76 @@ func cellMemory(c *[NumCells]Cell) *[cellWords]uint64 {
 	return (*[cellWords]uint64)(unsafe.Pointer(c))
 }
 
+// diffCells calls f for each cell of now that differs from was, with its
+// old value, after copying it into was; it compares the cells eight bytes
+// at a time. It returns false, having called f for some cells or none,
+// when more than limit words differ or the cells are not aligned: the
+// caller then does every cell again.
+func diffCells(now, was *[NumCells]Cell, limit int, f func(idx int, old Cell)) bool {
+	nw, ww := cellMemory(now), cellMemory(was)
+	if nw == nil || ww == nil {
+		return false
+	}
+	const cellSize = int(unsafe.Sizeof(Cell{}))
+	changed := 0
+	// Four words at a time, then the words that differ.
+	for w0 := 0; w0 < cellWords; w0 += 4 {
+		if (nw[w0]^ww[w0])|(nw[w0+1]^ww[w0+1])|(nw[w0+2]^ww[w0+2])|(nw[w0+3]^ww[w0+3]) == 0 {
+			continue
+		}
+		for w := w0; w < w0+4; w++ {
+			if nw[w] == ww[w] {
+				continue
+			}
+			if changed++; changed > limit {
+				return false
+			}
+			for idx := 8 * w / cellSize; idx <= (8*w+7)/cellSize; idx++ {
+				if c, old := now[idx], was[idx]; c != old {
+					was[idx] = c
+					f(idx, old)
+				}
+			}
+		}
+	}
+	return true
+}
+
 // update brings the cache to the cells of s seen by clan me.
 func (bc *balinCells) update(s *State, me int) {
 	if !bc.ok || bc.me != me {
 		bc.all(s, me)
 		return
 	}
-	now, was := cellMemory(&s.Cells), cellMemory(&bc.cells)
-	if now == nil || was == nil {
+	// First the copy, the caves and the unit ids of the cells that
+	// changed, then their costs (a cell's value reads its neighbours'
+	// caves).
+	redo := bc.redo[:0]
+	ok := diffCells(&s.Cells, &bc.cells, balinCellsRedo, func(idx int, old Cell) {
+		c := &bc.cells[idx]
+		i, j := idx/Cols, idx%Cols
+		bc.unit[i] = bc.unit[i]&^(1<<j) | uint64(b2i(c.ID >= 0))<<j
+		if c.Type == old.Type && c.Owner == old.Owner && c.Turns == old.Turns && c.Treasure == old.Treasure {
+			return // a unit id alone
+		}
+		redo = append(redo, int16(idx))
+		if (c.Type == Cave) != (old.Type == Cave) {
+			bc.cave[i] ^= 1 << j
+			for d := Bottom; d < None; d += 2 {
+				if a, b := i+dirDI[d], j+dirDJ[d]; a >= 0 && a < Rows && b >= 0 && b < Cols {
+					redo = append(redo, int16(a*Cols+b))
+				}
+			}
+		}
+	})
+	bc.redo = redo
+	if !ok {
 		bc.all(s, me)
 		return
-	}
-	const cellSize = int(unsafe.Sizeof(Cell{}))
-	redo := bc.redo[:0]
-	changed := 0
-	// Four words at a time, then the words that differ: first the copy,
-	// the caves and the unit ids of the cells that changed, then their
-	// costs (a cell's value reads its neighbours' caves).
-	for w0 := 0; w0 < cellWords; w0 += 4 {
-		if (now[w0]^was[w0])|(now[w0+1]^was[w0+1])|(now[w0+2]^was[w0+2])|(now[w0+3]^was[w0+3]) == 0 {
-			continue
-		}
-		for w := w0; w < w0+4; w++ {
-			if now[w] == was[w] {
-				continue
-			}
-			if changed++; changed > balinCellsRedo {
-				bc.redo = redo
-				bc.all(s, me)
-				return
-			}
-			for idx := 8 * w / cellSize; idx <= (8*w+7)/cellSize; idx++ {
-				c, old := s.Cells[idx], bc.cells[idx]
-				if c == old {
-					continue
-				}
-				bc.cells[idx] = c
-				i, j := idx/Cols, idx%Cols
-				bc.unit[i] = bc.unit[i]&^(1<<j) | uint64(b2i(c.ID >= 0))<<j
-				if c.Type == old.Type && c.Owner == old.Owner && c.Turns == old.Turns && c.Treasure == old.Treasure {
-					continue // a unit id alone
-				}
-				redo = append(redo, int16(idx))
-				if (c.Type == Cave) != (old.Type == Cave) {
-					bc.cave[i] ^= 1 << j
-					for d := Bottom; d < None; d += 2 {
-						if a, b := i+dirDI[d], j+dirDJ[d]; a >= 0 && a < Rows && b >= 0 && b < Cols {
-							redo = append(redo, int16(a*Cols+b))
-						}
-					}
-				}
-			}
-		}
 	}
 	for _, idx := range redo {
 		bc.cell(int(idx))
 	}
-	bc.redo = redo
 }
 
 // all does every cell again.

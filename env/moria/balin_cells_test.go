@@ -1,6 +1,7 @@
 package moria
 
 import (
+	"bytes"
 	"context"
 	"math/rand/v2"
 	"slices"
@@ -15,6 +16,7 @@ type cellsCheck struct {
 	t      *testing.T
 	me     int
 	kept   Balin
+	ob     Observer // its board planes kept between rounds too
 	rng    *rand.Rand
 	rounds *int
 }
@@ -22,11 +24,12 @@ type cellsCheck struct {
 // nudge changes a few cells of s (a clone) as rounds do, and more: a rock
 // dug or broken, a cave conquered or lost, a treasure taken, a unit id
 // moved or gone, a cave that turns to rock (its neighbours' values
-// change), a rock too hard for the sums (costsCell's path).
+// change), a rock too hard for the sums (costsCell's path), an abyss
+// under a unit.
 func nudge(s *State, rng *rand.Rand) {
 	for range 1 + rng.IntN(12) {
 		c := &s.Cells[rng.IntN(NumCells)]
-		switch rng.IntN(7) {
+		switch rng.IntN(8) {
 		case 0:
 			if c.Type == Rock {
 				c.Turns--
@@ -56,6 +59,10 @@ func nudge(s *State, rng *rand.Rand) {
 			}
 		case 6:
 			c.Type = CellType(rng.IntN(int(Rock) + 1))
+		case 7:
+			if p := s.Units[rng.IntN(len(s.Units))].Pos; p.OnBoard() {
+				s.Cells[p.Index()].Type = Abyss // under a unit
+			}
 		}
 	}
 }
@@ -70,6 +77,15 @@ func (cc *cellsCheck) compare(s *State, what string) {
 	if kb.enter != fresh.enter || kb.value != fresh.value || kb.valuable != fresh.valuable ||
 		kb.wopen != fresh.wopen || !slices.Equal(kb.units, fresh.units) {
 		cc.t.Fatalf("round %d clan %d %s: the kept cells' costs differ from costs made afresh", s.Round, cc.me, what)
+	}
+	want, got := make([]byte, BoardBytes), make([]byte, BoardBytes)
+	for k := range got {
+		got[k] = 0xa5 // the planes are all written
+	}
+	oldBoard(s, cc.me, want)
+	cc.ob.Board(s, cc.me, got)
+	if !bytes.Equal(got, want) {
+		cc.t.Fatalf("round %d clan %d %s: the board from kept planes differs from the old code's", s.Round, cc.me, what)
 	}
 }
 
@@ -90,7 +106,8 @@ func (cc *cellsCheck) Play(s *State, o *Orders) {
 // TestBalinCellsKept: Balin's costs and values from the cells it keeps
 // between rounds (balinCells, which does again only the cells that
 // changed) equal those made afresh, round after round, also after copies
-// of the state with a few cells changed.
+// of the state with a few cells changed; the board tensor from the
+// planes an Observer keeps (boardCells) is the old code's (oldBoard).
 func TestBalinCellsKept(t *testing.T) {
 	rounds := 0
 	for seed := 1; seed <= 2; seed++ {
