@@ -314,12 +314,12 @@ func (bn *Balin) assign() bool {
 			if q.cost[p] != 0 {
 				continue // not reached
 			}
-			x := &q.node[p]
-			d := x.dist
+			x := q.node[p]
+			d := x.dist()
 			if d == 0 || int(d) > bn.left+1 {
 				continue
 			}
-			k := x.src
+			k := x.src()
 			if sc := bn.value[idx] / float32(d+1); sc > best[k] {
 				best[k], target[k] = sc, idx
 			}
