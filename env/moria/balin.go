@@ -44,6 +44,7 @@ type Balin struct {
 	taken    [NumCells]uint32 // stamp: a cell one of our units moves into
 	stamp    uint32
 
+	cells   balinCells // the cells' own costs and values, kept between rounds
 	fwd     fwdSearch
 	back    search
 	dwarves []int // our dwarves that still need an order, in id order

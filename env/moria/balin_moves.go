@@ -69,58 +69,25 @@ const maxBaseCost = maxEnter - balinBalrogCost - balinTrollCost - balinOrcCost
 // costs computes the cost of entering every cell (enter), the value of
 // every target (value, valuable) and the cells a wizard may enter
 // (wopen) for this round. The cells' own costs and values come first,
-// from their types by tables rather than by branches (the types of
-// neighbouring cells follow no pattern a processor could predict); then
-// the few cells near the Balrog or a troll, holding a unit, or deadly.
-// costsCell is what it computes, cell by cell.
+// kept between rounds (balinCells: only the cells that changed are done
+// again); then the few cells near the Balrog or a troll, holding a unit,
+// or deadly. costsCell is what it computes, cell by cell.
 func (bn *Balin) costs() {
 	s := bn.s
 	me := bn.me
-	var caves [Rows + 2]uint64 // the caves of row i-1, bit j for column j
-	units := bn.units[:0]
-	for i := range Rows {
-		var row uint64
-		for j, c := range (*[Cols]Cell)(s.Cells[i*Cols:]) {
-			row |= uint64(b2i(c.Type == Cave)) << j
-			if c.ID >= 0 {
-				units = append(units, int16(i*Cols+j))
-			}
-		}
-		caves[i+1] = row
-	}
+	bc := &bn.cells
+	bc.update(s, me)
+	units := bc.units(bn.units[:0])
 	bn.units = units
-	maxCost := 0
-	for i := range Rows {
-		nearCave := caves[i+1]<<1 | caves[i+1]>>1 | caves[i] | caves[i+2]
-		cells := (*[Cols]Cell)(s.Cells[i*Cols:])
-		enter := (*[Cols]int8)(bn.enter[i*Cols:])
-		value := (*[Cols]float32)(bn.value[i*Cols:])
-		var valuable, walk uint64
-		m := uint64(1) // bit j
-		for j := range Cols {
-			c := &cells[j]
-			t := c.Type & 7
-			cost := balinWalk[t] + b2i(t == Rock)*(int(c.Turns)+1)
-			owner := int(c.Owner)
-			code := uint8(t) | uint8(b2i(c.Treasure))<<3 | uint8(b2i(owner < 0)<<1|b2i(owner >= 0)&b2i(owner != me))<<4 |
-				uint8(b2i(nearCave&m != 0))<<6 | uint8(b2i(cost == 0))<<7
-			enter[j] = int8(cost)
-			value[j] = balinValues[code]
-			valuable |= m & -uint64(balinValuable[code])
-			walk |= m & -uint64(balinWalk[t])
-			maxCost = max(maxCost, cost)
-			m <<= 1
-		}
-		bn.valuable[i], bn.wopen[i] = valuable, walk
-	}
-	big := maxCost > maxBaseCost
-	if big {
+	if bc.hasHard() {
 		// Rocks too hard for the sums below to stay within maxEnter.
 		for idx := range s.Cells {
 			bn.costsCell(idx)
 		}
 		return
 	}
+	bn.enter, bn.value = bc.enter, bc.value
+	bn.valuable, bn.wopen = bc.valuable, bc.walk
 	// Near the Balrog.
 	for i := max(bn.b.I-balinNearBalrog, 0); i <= min(bn.b.I+balinNearBalrog, Rows-1); i++ {
 		r := balinNearBalrog - absInt(i-bn.b.I)
@@ -347,12 +314,12 @@ func (bn *Balin) assign() bool {
 			if q.cost[p] != 0 {
 				continue // not reached
 			}
-			x := &q.node[p]
-			d := x.dist
+			x := q.node[p]
+			d := x.dist()
 			if d == 0 || int(d) > bn.left+1 {
 				continue
 			}
-			k := x.src
+			k := x.src()
 			if sc := bn.value[idx] / float32(d+1); sc > best[k] {
 				best[k], target[k] = sc, idx
 			}

@@ -118,24 +118,42 @@ func dirTo(a, b int) Dir {
 // so that every cell of the board has its eight neighbours and the steps
 // need no bounds.
 type fwdSearch struct {
-	cost    [padCells]int8 // cost of entering a cell not reached yet, else 0
-	node    [padCells]fwdNode
+	cost    [padCells]int8    // cost of entering a cell not reached yet, else 0
+	node    [padCells]fwdNode // the record of a reached cell
 	buckets [costBuckets][]int16
 	n       int // cells queued and not popped
 }
 
-// fwdNode is the record of a reached cell.
-type fwdNode struct {
-	dist   int32
-	parent int16 // previous cell of the path (padded index), -1 at a source
-	src    int16 // source that reached the cell
-}
+// fwdNode is the record of a reached cell in a word (16 KB for the
+// board, where three fields took twice as much): its distance (bits
+// 0-9), the direction of the step from its parent, the previous cell of
+// the path (bits 10-13, fwdSource at a source), and the source that
+// reached it (bits 14-31).
+type fwdNode uint32
+
+const (
+	fwdDistBits = 10
+	fwdDirShift = fwdDistBits
+	fwdSrcShift = fwdDirShift + 4
+	fwdSource   = 8 << fwdDirShift // the direction field of a source
+)
+
+// The distances fwdNode holds: the search pops no cell beyond
+// balinSearchLimit, and pushes none beyond it by more than maxEnter.
+var _ = [1]int{}[(balinSearchLimit+maxEnter)>>fwdDistBits]
+
+func (x fwdNode) dist() int32 { return int32(x & (1<<fwdDistBits - 1)) }
+func (x fwdNode) dir() int    { return int(x >> fwdDirShift & 15) }
+func (x fwdNode) src() int    { return int(x >> fwdSrcShift) }
 
 const (
 	padCols  = 64 // cells of a row of the padded board: 1 + Cols + 3
 	padCells = 4096
 	padMask  = padCells - 1
 )
+
+// fwdDelta is the change of a padded index for each direction.
+var fwdDelta = [8]int{padCols, padCols + 1, 1, 1 - padCols, -padCols, -padCols - 1, -1, padCols - 1}
 
 // padOf and boardOf convert between board and padded indices.
 var padOf, boardOf = func() (p [NumCells]int16, b [padCells]int16) {
@@ -169,7 +187,7 @@ func (q *fwdSearch) dist(idx int) int32 {
 	if q.cost[p] != 0 {
 		return unreached
 	}
-	return q.node[p].dist
+	return q.node[p].dist()
 }
 
 // source queues board cell idx, at distance 0, as source src (a cell
@@ -177,7 +195,7 @@ func (q *fwdSearch) dist(idx int) int32 {
 func (q *fwdSearch) source(idx, src int) {
 	p := int(padOf[idx])
 	q.cost[p] = 0
-	q.node[p] = fwdNode{0, -1, int16(src)}
+	q.node[p] = fwdNode(src<<fwdSrcShift | fwdSource)
 	q.buckets[0] = append(q.buckets[0], int16(p))
 	q.n++
 }
@@ -190,22 +208,23 @@ func (q *fwdSearch) run(limit int32) {
 		for k := 0; k < len(*b); k++ {
 			p := int((*b)[k])
 			q.n--
-			src := q.node[p&padMask].src
-			q.relax(p+padCols, d, p, src)   // Bottom
-			q.relax(p+padCols+1, d, p, src) // BR
-			q.relax(p+1, d, p, src)         // Right
-			q.relax(p+1-padCols, d, p, src) // RT
-			q.relax(p-padCols, d, p, src)   // Top
-			q.relax(p-padCols-1, d, p, src) // TL
-			q.relax(p-1, d, p, src)         // Left
-			q.relax(p+padCols-1, d, p, src) // LB
+			src := q.node[p&padMask] >> fwdSrcShift << fwdSrcShift
+			q.relax(p+padCols, d, src|fwdNode(Bottom)<<fwdDirShift)
+			q.relax(p+padCols+1, d, src|fwdNode(BR)<<fwdDirShift)
+			q.relax(p+1, d, src|fwdNode(Right)<<fwdDirShift)
+			q.relax(p+1-padCols, d, src|fwdNode(RT)<<fwdDirShift)
+			q.relax(p-padCols, d, src|fwdNode(Top)<<fwdDirShift)
+			q.relax(p-padCols-1, d, src|fwdNode(TL)<<fwdDirShift)
+			q.relax(p-1, d, src|fwdNode(Left)<<fwdDirShift)
+			q.relax(p+padCols-1, d, src|fwdNode(LB)<<fwdDirShift)
 		}
 		*b = (*b)[:0]
 	}
 }
 
-// relax steps from cell p, at distance d, to its neighbour n.
-func (q *fwdSearch) relax(n int, d int32, p int, src int16) {
+// relax steps from a cell at distance d to its neighbour n, with x the
+// source and direction fields of n's record.
+func (q *fwdSearch) relax(n int, d int32, x fwdNode) {
 	n &= padMask
 	w := q.cost[n]
 	if w == 0 {
@@ -213,7 +232,7 @@ func (q *fwdSearch) relax(n int, d int32, p int, src int16) {
 	}
 	q.cost[n] = 0
 	nd := d + int32(w)
-	q.node[n] = fwdNode{nd, int16(p), src}
+	q.node[n] = x | fwdNode(nd)
 	b := &q.buckets[nd%costBuckets]
 	*b = append(*b, int16(n))
 	q.n++
@@ -224,8 +243,12 @@ func (q *fwdSearch) relax(n int, d int32, p int, src int16) {
 func (q *fwdSearch) firstStep(idx int) int {
 	p := int(padOf[idx])
 	for {
-		r := int(q.node[p].parent)
-		if r < 0 || q.node[r].parent < 0 {
+		d := q.node[p].dir()
+		if d == fwdSource>>fwdDirShift {
+			return int(boardOf[p])
+		}
+		r := p - fwdDelta[d]
+		if q.node[r].dir() == fwdSource>>fwdDirShift {
 			return int(boardOf[p])
 		}
 		p = r

@@ -3,6 +3,7 @@ package moria
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 
 	"jgym/env"
 	"jgym/policy"
@@ -73,6 +74,7 @@ func rel(p, me int) uint8 { return uint8((p - me + NumPlayers) % NumPlayers) }
 // into caller-owned buffers. Its zero value is ready to use; it is not
 // safe for concurrent use.
 type Observer struct {
+	board   *boardCells     // the board planes from the cells, made on first use
 	targets *targetSearches // the targets tensor's searches, made on first use
 }
 
@@ -106,23 +108,19 @@ func healthByte(u *Unit) uint8 {
 func (ob *Observer) Board(s *State, me int, dst []byte) {
 	dst = dst[:BoardBytes]
 	plane := func(k int) []byte { return dst[k*NumCells : (k+1)*NumCells : (k+1)*NumCells] }
-	terrain, owner, treasure, rock := plane(planeTerrain), plane(planeOwner), plane(planeTreasure), plane(planeRock)
 	unit, health, flags := plane(planeUnit), plane(planeHealth), plane(planeFlags)
-	for idx := range s.Cells {
-		c := &s.Cells[idx]
-		terrain[idx] = uint8(c.Type)
-		owner[idx] = 0
-		if c.Owner >= 0 {
-			owner[idx] = 1 + rel(int(c.Owner), me)
-		}
-		treasure[idx] = b2u(c.Treasure)
-		rock[idx] = 0
-		if c.Type == Rock {
-			rock[idx] = uint8(c.Turns)
-		}
-		unit[idx], health[idx] = 0, 0
-		if c.ID >= 0 {
-			u := &s.Units[c.ID]
+	if ob.board == nil {
+		ob.board = new(boardCells)
+	}
+	bc := ob.board
+	bc.update(s, me)
+	copy(dst, bc.planes[:]) // terrain, owner, treasure, rock
+	clear(unit)
+	clear(health)
+	for i, r := range bc.unit {
+		for ; r != 0; r &= r - 1 {
+			idx := i*Cols + bits.TrailingZeros64(r)
+			u := &s.Units[s.Cells[idx].ID]
 			unit[idx], health[idx] = unitCode(u, me), healthByte(u)
 		}
 	}
@@ -146,9 +144,11 @@ func (ob *Observer) Board(s *State, me int, dst []byte) {
 	for _, id := range s.Orcs {
 		stamp(flags, s.Units[id].Pos, 1, flagOrcAdj)
 	}
-	for idx := range s.Cells {
-		if c := &s.Cells[idx]; c.Type == Abyss && c.ID < 0 && Manh(PosOf(idx), b) > birthSafeManh {
-			flags[idx] |= flagBirth
+	for i, r := range bc.abyss {
+		for r &^= bc.unit[i]; r != 0; r &= r - 1 {
+			if j := bits.TrailingZeros64(r); absInt(i-b.I)+absInt(j-b.J) > birthSafeManh {
+				flags[i*Cols+j] |= flagBirth
+			}
 		}
 	}
 }
