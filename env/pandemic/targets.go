@@ -181,15 +181,18 @@ func (tf *targetFields) field(srcs []Pos, dst []int16) []int16 {
 	if cap(tf.queue) < len(dst) {
 		tf.queue = make([]int32, 0, len(dst))
 	}
-	q := tf.queue[:0]
+	// Each cell enters the queue once: q never overflows.
+	q := tf.queue[:len(dst)]
+	t := 0
 	for _, p := range srcs {
 		if idx := int32(g.pad(p)); dst[idx] != 0 {
 			dst[idx] = 0
-			q = append(q, idx)
+			q[t] = idx
+			t++
 		}
 	}
 	stride := int32(g.stride)
-	for h := 0; h < len(q); h++ {
+	for h := 0; h < t; h++ {
 		idx := q[h]
 		d := dst[idx]
 		if d == math.MaxInt16 {
@@ -198,22 +201,25 @@ func (tf *targetFields) field(srcs []Pos, dst []int16) []int16 {
 		d++
 		if n := idx + stride; dst[n] == -1 {
 			dst[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 		if n := idx - stride; dst[n] == -1 {
 			dst[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 		if n := idx + 1; dst[n] == -1 {
 			dst[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 		if n := idx - 1; dst[n] == -1 {
 			dst[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 	}
-	tf.queue = q[:0]
 	return dst
 }
 
@@ -224,15 +230,22 @@ func (tf *targetFields) field(srcs []Pos, dst []int16) []int16 {
 // field would make it.
 func (tf *targetFields) nearer(srcs []Pos, dist []int16) {
 	g := &tf.grid
-	q := tf.queue[:0]
+	if cap(tf.queue) < len(dist) {
+		tf.queue = make([]int32, 0, len(dist))
+	}
+	// A cell is set at most once (the queue's distances never fall): q
+	// never overflows.
+	q := tf.queue[:len(dist)]
+	t := 0
 	for _, p := range srcs {
 		if idx := int32(g.pad(p)); dist[idx] != 0 {
 			dist[idx] = 0
-			q = append(q, idx)
+			q[t] = idx
+			t++
 		}
 	}
 	stride := int32(g.stride)
-	for h := 0; h < len(q); h++ {
+	for h := 0; h < t; h++ {
 		idx := q[h]
 		d := dist[idx]
 		if d == math.MaxInt16 {
@@ -241,22 +254,25 @@ func (tf *targetFields) nearer(srcs []Pos, dist []int16) {
 		d++
 		if n := idx + stride; dist[n] == -1 || dist[n] > d {
 			dist[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 		if n := idx - stride; dist[n] == -1 || dist[n] > d {
 			dist[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 		if n := idx + 1; dist[n] == -1 || dist[n] > d {
 			dist[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 		if n := idx - 1; dist[n] == -1 || dist[n] > d {
 			dist[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 	}
-	tf.queue = q[:0]
 }
 
 // Targets writes the targets tensor, bool [U, TargetFeatures], of seat me
