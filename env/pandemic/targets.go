@@ -68,7 +68,6 @@ type targetFields struct {
 	units []targetUnit // the units the windowed enemy search could not tell
 	bits  [4][]uint64  // the whole enemy search's bitboards
 	wide  []int16      // the enemy field when a row does not fit the bitboards
-	diff  []uint64     // the enemy cells changed since the seat's last call, as grid.open3
 	kept  [NumPlayers]keptEnemies
 	win   enemyWindow
 	// update's and remove's scratch space.
@@ -529,40 +528,29 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 	g := &tf.grid
 	ec := &tf.kept[me]
 	srcs := tf.srcs[TargetEnemy]
-	if nw := (s.Rows + 2*winPad) * 3; !ec.ok || len(ec.en) != nw || len(ec.units) != len(s.Units) {
+	if nw := (s.Rows + 2*winPad) * 3; !ec.ok || len(ec.en[0]) != nw || len(ec.units) != len(s.Units) {
 		ec.units = append(ec.units[:0], make([]keptEnemy, len(s.Units))...)
-		ec.en = bits3(ec.en, s.Rows, nil)
-		ec.srcs = ec.srcs[:0]
-		tf.diff = bits3(tf.diff, s.Rows, nil)
+		for b := range ec.en {
+			ec.en[b] = bits3(ec.en[b], s.Rows, nil)
+			ec.srcs[b] = ec.srcs[b][:0]
+		}
 		ec.ok = true
 	}
 	// A unit's result is kept when it was found or kept in the seat's
-	// last call (seq), whose enemy cells were ec.srcs.
+	// last call (seq), whose enemy cells were old.
 	last := ec.seq
 	ec.seq++
-	// en: the enemy cells, from the last call's by the cells that changed;
-	// diff: those cells (cleared again below). Two units never share a
-	// cell, so a cell in both lists is toggled twice: unchanged.
-	en, diff := ec.en, tf.diff
-	for _, p := range ec.srcs {
-		b := (p.I+winPad)*3 + (p.J+32)>>6
-		en[b] &^= 1 << ((p.J + 32) & 63)
-		diff[b] ^= 1 << ((p.J + 32) & 63)
+	// en: the enemy cells, in the buffer of the call before the last one,
+	// by clearing that call's cells.
+	old, en := ec.en[ec.cur], ec.en[1-ec.cur]
+	for _, p := range ec.srcs[1-ec.cur] {
+		en[(p.I+winPad)*3+(p.J+32)>>6] = 0
 	}
 	for _, p := range srcs {
-		b := (p.I+winPad)*3 + (p.J+32)>>6
-		en[b] |= 1 << ((p.J + 32) & 63)
-		diff[b] ^= 1 << ((p.J + 32) & 63)
+		en[(p.I+winPad)*3+(p.J+32)>>6] |= 1 << ((p.J + 32) & 63)
 	}
-	defer func() {
-		for _, p := range ec.srcs {
-			diff[(p.I+winPad)*3+(p.J+32)>>6] = 0
-		}
-		ec.srcs = append(ec.srcs[:0], srcs...)
-		for _, p := range srcs {
-			diff[(p.I+winPad)*3+(p.J+32)>>6] = 0
-		}
-	}()
+	ec.srcs[1-ec.cur] = append(ec.srcs[1-ec.cur][:0], srcs...)
+	ec.cur = 1 - ec.cur
 	far := tf.units[:0]
 	for _, id := range s.PlayerUnits[me] {
 		u := &s.Units[id]
@@ -572,7 +560,7 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 			continue
 		}
 		d, steps := int(k.d), uint(k.steps)
-		if !k.ok || k.seq != last || k.pos != u.Pos || changed(diff, u.Pos, d) {
+		if !k.ok || k.seq != last || k.pos != u.Pos || changed(old, en, u.Pos, d) {
 			d, steps = tf.win.search(g.open3, en, u.Pos)
 			*k = keptEnemy{ok: d >= 0 && d <= winR, pos: u.Pos, d: int8(d), steps: uint8(steps)}
 		}
@@ -594,13 +582,15 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 	tf.search(s, dst, far)
 }
 
-// keptEnemies is what the enemy search keeps of a seat's last call: its
-// enemy cells (as open3) and each unit's result.
+// keptEnemies is what the enemy search keeps of a seat's last two
+// calls: their enemy cells (as open3, and as lists: the last call's in
+// en[cur], the one before in en[1-cur]) and each unit's result.
 type keptEnemies struct {
 	ok    bool
-	seq   uint32      // the calls so far
-	srcs  []Pos       // the enemy cells
-	en    []uint64    // the same, as open3
+	seq   uint32 // the calls so far
+	cur   int
+	srcs  [2][]Pos
+	en    [2][]uint64
 	units []keptEnemy // per unit id
 }
 
@@ -614,15 +604,15 @@ type keptEnemy struct {
 	pos   Pos
 }
 
-// changed reports whether a cell of diff (laid out as open3) lies within
-// d rows and d columns of u (d at most winR).
-func changed(diff []uint64, u Pos, d int) bool {
+// changed reports whether the enemy cells of x and y (laid out as
+// open3) differ within d rows and d columns of u (d at most winR).
+func changed(x, y []uint64, u Pos, d int) bool {
 	sh := uint(u.J & 63)
 	at := (u.I-d+winPad)*3 + u.J>>6
 	mask := (uint64(1)<<(2*d+1) - 1) << (32 - d)
 	for i := 0; i <= 2*d; i++ {
-		r := diff[at+3*i : at+3*i+2 : at+3*i+2]
-		if (r[0]>>sh|r[1]<<(64-sh))&mask != 0 {
+		a, b := x[at+3*i:at+3*i+2:at+3*i+2], y[at+3*i:at+3*i+2:at+3*i+2]
+		if ((a[0]^b[0])>>sh|(a[1]^b[1])<<(64-sh))&mask != 0 {
 			return true
 		}
 	}
