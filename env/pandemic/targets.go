@@ -610,9 +610,11 @@ func changed(x, y []uint64, u Pos, d int) bool {
 	sh := uint(u.J & 63)
 	at := (u.I-d+winPad)*3 + u.J>>6
 	mask := (uint64(1)<<(2*d+1) - 1) << (32 - d)
-	for i := 0; i <= 2*d; i++ {
-		a, b := x[at+3*i:at+3*i+2:at+3*i+2], y[at+3*i:at+3*i+2:at+3*i+2]
-		if ((a[0]^b[0])>>sh|(a[1]^b[1])<<(64-sh))&mask != 0 {
+	// Rows u.I-d .. u.I+d: words at+3i and at+3i+1.
+	x = x[at : at+6*d+2]
+	y = y[at : at+len(x)]
+	for k := 0; k+1 < len(x); k += 3 {
+		if ((x[k]^y[k])>>sh|(x[k+1]^y[k+1])<<(64-sh))&mask != 0 {
 			return true
 		}
 	}
