@@ -125,6 +125,7 @@ type incomeCache struct {
 	city, path, factor   int
 	cityOwner, pathOwner []int
 	income               [NumPlayers]int
+	log                  [NumPlayers]float32 // the globals' income columns
 }
 
 // boardMap is what the Observer keeps of a map and its owners.
@@ -369,6 +370,7 @@ func (ob *Observer) Globals(s *State, me int, dst []byte) {
 		}
 		for pl := range in.income {
 			in.income[pl] = s.income(pl, &ob.sizes, ob.scratch)
+			in.log[pl] = float32(math.Log1p(float64(max(in.income[pl], 0))) / 16)
 		}
 	}
 	frac := func(x, n int) float32 {
@@ -383,7 +385,7 @@ func (ob *Observer) Globals(s *State, me int, dst []byte) {
 		v[7+r] = frac(cities[pl], len(s.CityOwner))
 		v[11+r] = frac(paths[pl], len(s.PathOwner))
 		v[15+r] = frac(units[pl], len(s.Units))
-		v[19+r] = float32(math.Log1p(float64(max(in.income[pl], 0))) / 16)
+		v[19+r] = in.log[pl]
 	}
 	v[23] = float32(len(s.Masks)) / 10
 	dst = dst[:4*NumGlobals]
