@@ -159,20 +159,32 @@ func (m *boardMap) update(s *State) {
 	m.terrain = append(m.terrain[:0], make([]byte, n)...)
 	m.ring = append(m.ring[:0], make([]byte, n)...)
 	m.conq = append(m.conq[:0], make([]byte, n)...)
-	m.cells, m.ownerOf = m.cells[:0], m.ownerOf[:0]
-	for idx := 0; idx < n; idx++ {
-		m.terrain[idx] = uint8(s.Types[idx])
-		if c := s.CityOf[idx]; c >= 0 {
-			m.cells, m.ownerOf = append(m.cells, int32(idx)), append(m.ownerOf, c)
-		} else if p := s.PathOf[idx]; p >= 0 {
-			m.cells, m.ownerOf = append(m.cells, int32(idx)), append(m.ownerOf, -1-p)
+	cells, ownerOf := m.cells[:0], m.ownerOf[:0]
+	terrain, types := m.terrain[:n], s.Types[:n]
+	cityOf, pathOf := s.CityOf[:n], s.PathOf[:n]
+	for idx, t := range types {
+		terrain[idx] = uint8(t)
+		// Cities and paths are rarer than grass and walls.
+		if c, p := cityOf[idx], pathOf[idx]; c&p >= 0 {
+			if c >= 0 {
+				cells, ownerOf = append(cells, int32(idx)), append(ownerOf, c)
+			} else {
+				cells, ownerOf = append(cells, int32(idx)), append(ownerOf, -1-p)
+			}
 		}
 	}
-	for i := 1; i <= s.Rows-2; i++ {
-		for j := 1; j <= s.Cols-2; j++ {
-			if i == 1 || j == 1 || i == s.Rows-2 || j == s.Cols-2 {
-				m.ring[i*s.Cols+j] = FlagRing
+	m.cells, m.ownerOf = cells, ownerOf
+	// The ring: rows 1 and Rows-2, columns 1 and Cols-2, inside the edge.
+	rows, cols := s.Rows, s.Cols
+	if rows >= 3 && cols >= 3 {
+		for _, i := range [2]int{1, rows - 2} {
+			for j := 1; j <= cols-2; j++ {
+				m.ring[i*cols+j] = FlagRing
 			}
+		}
+		for i := 2; i <= rows-3; i++ {
+			m.ring[i*cols+1] = FlagRing
+			m.ring[i*cols+cols-2] = FlagRing
 		}
 	}
 	m.conqOK = false

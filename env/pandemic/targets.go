@@ -135,34 +135,52 @@ func (g *targetGrid) update(s *State) bool {
 		return false
 	}
 	g.types, g.cityOf, g.pathOf, g.rows, g.cols = s.Types, s.CityOf, s.PathOf, s.Rows, s.Cols
-	g.stride = s.Cols + 2
-	g.blank = append(g.blank[:0], make([]int16, (s.Rows+2)*g.stride)...)
-	for i := range g.blank {
-		g.blank[i] = gridWall
+	rows, cols := s.Rows, s.Cols
+	stride := cols + 2
+	g.stride = stride
+	blank := append(g.blank[:0], make([]int16, (rows+2)*stride)...)
+	words := 0
+	if cols <= 128 {
+		words = 1 + (cols-1)/64
 	}
-	g.words = 0
-	if s.Cols <= 128 {
-		g.words = 1 + (s.Cols-1)/64
-	}
+	g.words = words
 	// Rows -1 and Rows stay empty: the search reads a row's neighbours
 	// without bounds checks.
-	g.open = append(g.open[:0], make([]uint64, (s.Rows+2)*g.words)...)
-	g.open3 = g.open3[:0]
-	if g.words > 0 {
-		g.open3 = append(g.open3, make([]uint64, (s.Rows+2*winPad)*3)...)
+	open := append(g.open[:0], make([]uint64, (rows+2)*words)...)
+	open3 := g.open3[:0]
+	if words > 0 {
+		open3 = append(open3, make([]uint64, (rows+2*winPad)*3)...)
 	}
-	for i := 0; i < s.Rows; i++ {
-		for j := 0; j < s.Cols; j++ {
-			if s.Types[i*s.Cols+j] == Wall {
-				continue
-			}
-			g.blank[(i+1)*g.stride+j+1] = -1
-			if g.words > 0 {
-				g.open[(i+1)*g.words+j/64] |= 1 << (j % 64)
-				g.open3[(i+winPad)*3+(j+32)/64] |= 1 << ((j + 32) % 64)
+	for j := range blank[:stride] {
+		blank[j] = gridWall
+		blank[(rows+1)*stride+j] = gridWall
+	}
+	for i := 0; i < rows; i++ {
+		row := blank[(i+1)*stride : (i+2)*stride]
+		row[0], row[stride-1] = gridWall, gridWall
+		// The walkable cells of the row: columns 0-63 in lo, 64-127 in hi
+		// (when the row fits).
+		var lo, hi uint64
+		for j, t := range s.Types[i*cols : (i+1)*cols] {
+			w := b2u(t != Wall)
+			row[j+1] = int16(w)*(-1-gridWall) + gridWall // -1 walkable, gridWall a wall
+			bit := uint64(w) << (uint(j) & 63)
+			if j < 64 {
+				lo |= bit
+			} else {
+				hi |= bit
 			}
 		}
+		if words > 0 {
+			open[(i+1)*words] = lo
+			if words == 2 {
+				open[(i+1)*words+1] = hi
+			}
+			r := open3[(i+winPad)*3 : (i+winPad)*3+3]
+			r[0], r[1], r[2] = lo<<32, lo>>32|hi<<32, hi>>32
+		}
 	}
+	g.blank, g.open, g.open3 = blank, open, open3
 	return true
 }
 
