@@ -325,10 +325,8 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 			tf.update(c, tf.kindCells(s, k))
 		}
 		c.ok = true
-		if len(c.dist) > 0 {
-			tf.fromField(s, me, k, c.dist, dst)
-		}
 	}
+	tf.fromFields(s, me, dst)
 	switch {
 	case len(tf.srcs[TargetEnemy]) == 0:
 	case tf.grid.words == 0:
@@ -522,6 +520,44 @@ func (tf *targetFields) fromField(s *State, me, k int, dist []int16, dst []byte)
 		row[Right] = b2u(uint16(nb[stride+1]) < c)
 		row[Top] = b2u(uint16(nb[0]) < c)
 		row[Left] = b2u(uint16(nb[stride-1]) < c)
+	}
+}
+
+// fromFields is fromField for the kinds of the cached fields (TargetCity
+// to TargetMask), one pass over the seat's units.
+func (tf *targetFields) fromFields(s *State, me int, dst []byte) {
+	g := &tf.grid
+	stride := g.stride
+	var dists [TargetEnemy][]int16
+	for k := range dists {
+		dists[k] = tf.cache[k].dist
+	}
+	for _, id := range s.PlayerUnits[me] {
+		p := s.Units[id].Pos
+		if !s.OnBoard(p) {
+			continue
+		}
+		here := (p.I+1)*stride + p.J + 1
+		for k, dist := range dists {
+			if len(dist) == 0 {
+				continue
+			}
+			cur := dist[here]
+			if cur < 0 {
+				continue
+			}
+			at := id*TargetFeatures + k*TargetColumns
+			row := dst[at : at+TargetColumns : at+TargetColumns]
+			bands(row, int(cur))
+			// Off the board is the border: never reached. A neighbour is
+			// nearer when 0 <= f < cur: as unsigned, f < cur.
+			nb := dist[here-stride : here+stride+1]
+			c := uint16(cur)
+			row[Bottom] = b2u(uint16(nb[2*stride]) < c)
+			row[Right] = b2u(uint16(nb[stride+1]) < c)
+			row[Top] = b2u(uint16(nb[0]) < c)
+			row[Left] = b2u(uint16(nb[stride-1]) < c)
+		}
 	}
 }
 
