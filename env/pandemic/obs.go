@@ -245,8 +245,7 @@ func (ob *Observer) Board(s *State, me int, dst []byte) {
 	copy(virus, s.Virus[:n])
 	copy(conq, m.conquest(s, me))
 	copy(flags, m.ring)
-	clear(unit)
-	clear(health)
+	clear(dst[PlaneUnit*n : (PlaneHealth+1)*n]) // unit and health
 	// The masks and the units from their lists: the engine (and CopyFrom)
 	// keeps MaskAt and UnitAt as the cells of Masks and of the units, so
 	// these are the cells whose MaskAt is set and whose UnitAt names a
