@@ -81,3 +81,35 @@ func BenchmarkTargets(b *testing.B) {
 	}
 	b.ReportMetric(float64((gametest.ThreadCPU()-t0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkEncodeFirst measures seat 0's full observation of a new game's
+// first state, where the Observer meets a new map (its planes, grid and
+// whole fields): one op is one game (seeds 1-3 in turn, one Observer
+// throughout), made before its clock starts; cpu-ns/op is the thread's
+// CPU time of Encode alone. BenchmarkEncoder counts this once per game
+// (every 200 env-steps).
+func BenchmarkEncodeFirst(b *testing.B) {
+	cfg := DefaultConfig()
+	spec, err := specFor(&cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	obs := make([][]byte, len(spec.Observation))
+	for i, ts := range spec.Observation {
+		obs[i] = make([]byte, ts.Bytes())
+	}
+	var ob Observer
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var cpu int64
+	for i := 0; i < b.N; i++ {
+		g, err := New(cfg, i%3+1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t0 := gametest.ThreadCPU()
+		ob.Encode(&g.State, 0, obs)
+		cpu += (gametest.ThreadCPU() - t0).Nanoseconds()
+	}
+	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+}

@@ -125,6 +125,7 @@ type incomeCache struct {
 	city, path, factor   int
 	cityOwner, pathOwner []int
 	income               [NumPlayers]int
+	log                  [NumPlayers]float32 // the globals' income columns
 }
 
 // boardMap is what the Observer keeps of a map and its owners.
@@ -158,20 +159,32 @@ func (m *boardMap) update(s *State) {
 	m.terrain = append(m.terrain[:0], make([]byte, n)...)
 	m.ring = append(m.ring[:0], make([]byte, n)...)
 	m.conq = append(m.conq[:0], make([]byte, n)...)
-	m.cells, m.ownerOf = m.cells[:0], m.ownerOf[:0]
-	for idx := 0; idx < n; idx++ {
-		m.terrain[idx] = uint8(s.Types[idx])
-		if c := s.CityOf[idx]; c >= 0 {
-			m.cells, m.ownerOf = append(m.cells, int32(idx)), append(m.ownerOf, c)
-		} else if p := s.PathOf[idx]; p >= 0 {
-			m.cells, m.ownerOf = append(m.cells, int32(idx)), append(m.ownerOf, -1-p)
+	cells, ownerOf := m.cells[:0], m.ownerOf[:0]
+	terrain, types := m.terrain[:n], s.Types[:n]
+	cityOf, pathOf := s.CityOf[:n], s.PathOf[:n]
+	for idx, t := range types {
+		terrain[idx] = uint8(t)
+		// Cities and paths are rarer than grass and walls.
+		if c, p := cityOf[idx], pathOf[idx]; c&p >= 0 {
+			if c >= 0 {
+				cells, ownerOf = append(cells, int32(idx)), append(ownerOf, c)
+			} else {
+				cells, ownerOf = append(cells, int32(idx)), append(ownerOf, -1-p)
+			}
 		}
 	}
-	for i := 1; i <= s.Rows-2; i++ {
-		for j := 1; j <= s.Cols-2; j++ {
-			if i == 1 || j == 1 || i == s.Rows-2 || j == s.Cols-2 {
-				m.ring[i*s.Cols+j] = FlagRing
+	m.cells, m.ownerOf = cells, ownerOf
+	// The ring: rows 1 and Rows-2, columns 1 and Cols-2, inside the edge.
+	rows, cols := s.Rows, s.Cols
+	if rows >= 3 && cols >= 3 {
+		for _, i := range [2]int{1, rows - 2} {
+			for j := 1; j <= cols-2; j++ {
+				m.ring[i*cols+j] = FlagRing
 			}
+		}
+		for i := 2; i <= rows-3; i++ {
+			m.ring[i*cols+1] = FlagRing
+			m.ring[i*cols+cols-2] = FlagRing
 		}
 	}
 	m.conqOK = false
@@ -232,8 +245,7 @@ func (ob *Observer) Board(s *State, me int, dst []byte) {
 	copy(virus, s.Virus[:n])
 	copy(conq, m.conquest(s, me))
 	copy(flags, m.ring)
-	clear(unit)
-	clear(health)
+	clear(dst[PlaneUnit*n : (PlaneHealth+1)*n]) // unit and health
 	// The masks and the units from their lists: the engine (and CopyFrom)
 	// keeps MaskAt and UnitAt as the cells of Masks and of the units, so
 	// these are the cells whose MaskAt is set and whose UnitAt names a
@@ -369,6 +381,7 @@ func (ob *Observer) Globals(s *State, me int, dst []byte) {
 		}
 		for pl := range in.income {
 			in.income[pl] = s.income(pl, &ob.sizes, ob.scratch)
+			in.log[pl] = float32(math.Log1p(float64(max(in.income[pl], 0))) / 16)
 		}
 	}
 	frac := func(x, n int) float32 {
@@ -383,7 +396,7 @@ func (ob *Observer) Globals(s *State, me int, dst []byte) {
 		v[7+r] = frac(cities[pl], len(s.CityOwner))
 		v[11+r] = frac(paths[pl], len(s.PathOwner))
 		v[15+r] = frac(units[pl], len(s.Units))
-		v[19+r] = float32(math.Log1p(float64(max(in.income[pl], 0))) / 16)
+		v[19+r] = in.log[pl]
 	}
 	v[23] = float32(len(s.Masks)) / 10
 	dst = dst[:4*NumGlobals]
@@ -499,7 +512,12 @@ func specFor(cfg *Config) (env.Spec, error) {
 
 // Encode writes player me's observation of s: the tensors of specFor, in
 // its order, into obs (nil entries are not computed) (game.Encoder).
+//
+// When the board is asked for, the units tensor and the action mask read
+// the cells around the units from its planes (dense bytes just written)
+// rather than from the state's slices.
 func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
+	var board []byte
 	for i, dst := range obs {
 		if dst == nil {
 			continue
@@ -507,14 +525,117 @@ func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 		switch i {
 		case 0:
 			ob.Board(s, me, dst)
+			board = dst
 		case 1:
-			ob.Units(s, me, dst)
+			if board != nil {
+				unitsFromBoard(s, me, board, dst)
+			} else {
+				ob.Units(s, me, dst)
+			}
 		case 2:
 			ob.Globals(s, me, dst)
 		case 3:
-			ob.Mask(s, me, dst)
+			if board != nil {
+				maskFromBoard(s, me, board, dst)
+			} else {
+				ob.Mask(s, me, dst)
+			}
 		case 4:
 			ob.Targets(s, me, dst)
+		}
+	}
+}
+
+// unitsFromBoard is Units reading the cells from board, the board tensor
+// of s seen by me: their terrain, virus and conquest planes, and the unit
+// plane for the enemies around a unit. The unit plane holds the units
+// whose cell names them (UnitAt), as the engine keeps it.
+func unitsFromBoard(s *State, me int, board, dst []byte) {
+	n := len(s.Units)
+	dst = dst[:n*UnitFeatures]
+	rows, cols := s.Rows, s.Cols
+	nc := rows * cols
+	board = board[:BoardPlanes*nc]
+	terrain := board[PlaneTerrain*nc : (PlaneTerrain+1)*nc]
+	virus := board[PlaneVirus*nc : (PlaneVirus+1)*nc]
+	unit := board[PlaneUnit*nc : (PlaneUnit+1)*nc]
+	conq := board[PlaneConquest*nc : (PlaneConquest+1)*nc]
+	for id := 0; id < n; id++ {
+		u := &s.Units[id]
+		row := dst[id*UnitFeatures : (id+1)*UnitFeatures : (id+1)*UnitFeatures]
+		r := Rel(u.Player, me)
+		row[UnitMine] = b2u(r == 0)
+		row[UnitOwner] = r
+		row[UnitHealth] = sat(u.Health)
+		row[UnitDamage] = sat(u.Damage)
+		row[UnitTurns] = sat(u.Turns)
+		row[UnitImmune] = b2u(u.Immune)
+		row[UnitMasked] = b2u(u.Mask)
+		p := u.Pos
+		if uint(p.I) >= uint(rows) || uint(p.J) >= uint(cols) {
+			row[UnitRow], row[UnitCol], row[UnitCellType], row[UnitCellVirus], row[UnitConquest], row[UnitEnemies] = 0, 0, 0, 0, 0, 0
+			continue
+		}
+		idx := p.I*cols + p.J
+		row[UnitRow], row[UnitCol] = sat(p.I), sat(p.J)
+		row[UnitCellType] = terrain[idx]
+		row[UnitCellVirus] = virus[idx]
+		row[UnitConquest] = conq[idx]
+		// A neighbour's unit plane is 0 (no unit) or 1 + its owner seen
+		// by me: an enemy of u is neither 0 nor 1 + r.
+		own := 1 + r
+		enemies := uint8(0)
+		if p.I+1 < rows {
+			v := unit[idx+cols]
+			enemies += b2u(v != 0 && v != own)
+		}
+		if p.J+1 < cols {
+			v := unit[idx+1]
+			enemies += b2u(v != 0 && v != own)
+		}
+		if p.I > 0 {
+			v := unit[idx-cols]
+			enemies += b2u(v != 0 && v != own)
+		}
+		if p.J > 0 {
+			v := unit[idx-1]
+			enemies += b2u(v != 0 && v != own)
+		}
+		row[UnitEnemies] = enemies
+	}
+}
+
+// maskFromBoard is Mask reading the cells from board, the board tensor of
+// s seen by me: a step is free when its terrain is not a wall (0) and its
+// unit plane is not one of me's units (1).
+func maskFromBoard(s *State, me int, board, dst []byte) {
+	n := len(s.Units)
+	dst = dst[:n*NumDirs]
+	rows, cols := s.Rows, s.Cols
+	nc := rows * cols
+	board = board[:BoardPlanes*nc]
+	terrain := board[PlaneTerrain*nc : (PlaneTerrain+1)*nc]
+	unit := board[PlaneUnit*nc : (PlaneUnit+1)*nc]
+	for id := 0; id < n; id++ {
+		row := dst[id*NumDirs : (id+1)*NumDirs : (id+1)*NumDirs]
+		row[Bottom], row[Right], row[Top], row[Left], row[None] = 0, 0, 0, 0, 1
+		u := &s.Units[id]
+		p := u.Pos
+		if u.Player != me || uint(p.I) >= uint(rows) || uint(p.J) >= uint(cols) {
+			continue
+		}
+		idx := p.I*cols + p.J
+		if p.I+1 < rows {
+			row[Bottom] = b2u(terrain[idx+cols] != 0 && unit[idx+cols] != 1)
+		}
+		if p.J+1 < cols {
+			row[Right] = b2u(terrain[idx+1] != 0 && unit[idx+1] != 1)
+		}
+		if p.I > 0 {
+			row[Top] = b2u(terrain[idx-cols] != 0 && unit[idx-cols] != 1)
+		}
+		if p.J > 0 {
+			row[Left] = b2u(terrain[idx-1] != 0 && unit[idx-1] != 1)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package pandemic
 import (
 	"encoding/binary"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -244,4 +246,47 @@ func BenchmarkObserve(b *testing.B) {
 		ob.Mask(&g.State, 1, mask)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "obs/s")
+}
+
+// TestBoardMapSizes checks the per-map planes (boardMap.update: terrain,
+// spawn ring, the cells of cities and paths) against a cell-by-cell
+// reference on random boards of 1 to 12 rows and columns, one boardMap
+// throughout.
+func TestBoardMapSizes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 17))
+	var m boardMap
+	for trial := 0; trial < 400; trial++ {
+		rows, cols := 1+rng.IntN(12), 1+rng.IntN(12)
+		n := rows * cols
+		s := &State{Rows: rows, Cols: cols, Types: make([]CellType, n), CityOf: make([]int32, n), PathOf: make([]int32, n)}
+		for i := range s.Types {
+			s.Types[i] = CellType(rng.IntN(4))
+			s.CityOf[i], s.PathOf[i] = -1, -1
+			switch rng.IntN(4) {
+			case 0:
+				s.CityOf[i] = int32(rng.IntN(3))
+			case 1:
+				s.PathOf[i] = int32(rng.IntN(3))
+			case 2:
+				s.CityOf[i], s.PathOf[i] = int32(rng.IntN(3)), int32(rng.IntN(3))
+			}
+		}
+		m.update(s)
+		var cells, owners []int32
+		for idx := 0; idx < n; idx++ {
+			i, j := idx/cols, idx%cols
+			ring := i >= 1 && j >= 1 && i <= rows-2 && j <= cols-2 && (i == 1 || j == 1 || i == rows-2 || j == cols-2)
+			if m.terrain[idx] != byte(s.Types[idx]) || m.ring[idx] != b2u(ring)*FlagRing {
+				t.Fatalf("trial %d %dx%d cell %d: terrain %d ring %d, want %d %v", trial, rows, cols, idx, m.terrain[idx], m.ring[idx], s.Types[idx], ring)
+			}
+			if c := s.CityOf[idx]; c >= 0 {
+				cells, owners = append(cells, int32(idx)), append(owners, c)
+			} else if p := s.PathOf[idx]; p >= 0 {
+				cells, owners = append(cells, int32(idx)), append(owners, -1-p)
+			}
+		}
+		if !slices.Equal(m.cells, cells) || !slices.Equal(m.ownerOf, owners) {
+			t.Fatalf("trial %d %dx%d: cells %v owners %v, want %v %v", trial, rows, cols, m.cells, m.ownerOf, cells, owners)
+		}
+	}
 }

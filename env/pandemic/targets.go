@@ -68,7 +68,6 @@ type targetFields struct {
 	units []targetUnit // the units the windowed enemy search could not tell
 	bits  [4][]uint64  // the whole enemy search's bitboards
 	wide  []int16      // the enemy field when a row does not fit the bitboards
-	diff  []uint64     // the enemy cells changed since the seat's last call, as grid.open3
 	kept  [NumPlayers]keptEnemies
 	win   enemyWindow
 	// update's and remove's scratch space.
@@ -136,34 +135,52 @@ func (g *targetGrid) update(s *State) bool {
 		return false
 	}
 	g.types, g.cityOf, g.pathOf, g.rows, g.cols = s.Types, s.CityOf, s.PathOf, s.Rows, s.Cols
-	g.stride = s.Cols + 2
-	g.blank = append(g.blank[:0], make([]int16, (s.Rows+2)*g.stride)...)
-	for i := range g.blank {
-		g.blank[i] = gridWall
+	rows, cols := s.Rows, s.Cols
+	stride := cols + 2
+	g.stride = stride
+	blank := append(g.blank[:0], make([]int16, (rows+2)*stride)...)
+	words := 0
+	if cols <= 128 {
+		words = 1 + (cols-1)/64
 	}
-	g.words = 0
-	if s.Cols <= 128 {
-		g.words = 1 + (s.Cols-1)/64
-	}
+	g.words = words
 	// Rows -1 and Rows stay empty: the search reads a row's neighbours
 	// without bounds checks.
-	g.open = append(g.open[:0], make([]uint64, (s.Rows+2)*g.words)...)
-	g.open3 = g.open3[:0]
-	if g.words > 0 {
-		g.open3 = append(g.open3, make([]uint64, (s.Rows+2*winPad)*3)...)
+	open := append(g.open[:0], make([]uint64, (rows+2)*words)...)
+	open3 := g.open3[:0]
+	if words > 0 {
+		open3 = append(open3, make([]uint64, (rows+2*winPad)*3)...)
 	}
-	for i := 0; i < s.Rows; i++ {
-		for j := 0; j < s.Cols; j++ {
-			if s.Types[i*s.Cols+j] == Wall {
-				continue
-			}
-			g.blank[(i+1)*g.stride+j+1] = -1
-			if g.words > 0 {
-				g.open[(i+1)*g.words+j/64] |= 1 << (j % 64)
-				g.open3[(i+winPad)*3+(j+32)/64] |= 1 << ((j + 32) % 64)
+	for j := range blank[:stride] {
+		blank[j] = gridWall
+		blank[(rows+1)*stride+j] = gridWall
+	}
+	for i := 0; i < rows; i++ {
+		row := blank[(i+1)*stride : (i+2)*stride]
+		row[0], row[stride-1] = gridWall, gridWall
+		// The walkable cells of the row: columns 0-63 in lo, 64-127 in hi
+		// (when the row fits).
+		var lo, hi uint64
+		for j, t := range s.Types[i*cols : (i+1)*cols] {
+			w := b2u(t != Wall)
+			row[j+1] = int16(w)*(-1-gridWall) + gridWall // -1 walkable, gridWall a wall
+			bit := uint64(w) << (uint(j) & 63)
+			if j < 64 {
+				lo |= bit
+			} else {
+				hi |= bit
 			}
 		}
+		if words > 0 {
+			open[(i+1)*words] = lo
+			if words == 2 {
+				open[(i+1)*words+1] = hi
+			}
+			r := open3[(i+winPad)*3 : (i+winPad)*3+3]
+			r[0], r[1], r[2] = lo<<32, lo>>32|hi<<32, hi>>32
+		}
 	}
+	g.blank, g.open, g.open3 = blank, open, open3
 	return true
 }
 
@@ -181,15 +198,18 @@ func (tf *targetFields) field(srcs []Pos, dst []int16) []int16 {
 	if cap(tf.queue) < len(dst) {
 		tf.queue = make([]int32, 0, len(dst))
 	}
-	q := tf.queue[:0]
+	// Each cell enters the queue once: q never overflows.
+	q := tf.queue[:len(dst)]
+	t := 0
 	for _, p := range srcs {
 		if idx := int32(g.pad(p)); dst[idx] != 0 {
 			dst[idx] = 0
-			q = append(q, idx)
+			q[t] = idx
+			t++
 		}
 	}
 	stride := int32(g.stride)
-	for h := 0; h < len(q); h++ {
+	for h := 0; h < t; h++ {
 		idx := q[h]
 		d := dst[idx]
 		if d == math.MaxInt16 {
@@ -198,22 +218,25 @@ func (tf *targetFields) field(srcs []Pos, dst []int16) []int16 {
 		d++
 		if n := idx + stride; dst[n] == -1 {
 			dst[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 		if n := idx - stride; dst[n] == -1 {
 			dst[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 		if n := idx + 1; dst[n] == -1 {
 			dst[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 		if n := idx - 1; dst[n] == -1 {
 			dst[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 	}
-	tf.queue = q[:0]
 	return dst
 }
 
@@ -224,15 +247,22 @@ func (tf *targetFields) field(srcs []Pos, dst []int16) []int16 {
 // field would make it.
 func (tf *targetFields) nearer(srcs []Pos, dist []int16) {
 	g := &tf.grid
-	q := tf.queue[:0]
+	if cap(tf.queue) < len(dist) {
+		tf.queue = make([]int32, 0, len(dist))
+	}
+	// A cell is set at most once (the queue's distances never fall): q
+	// never overflows.
+	q := tf.queue[:len(dist)]
+	t := 0
 	for _, p := range srcs {
 		if idx := int32(g.pad(p)); dist[idx] != 0 {
 			dist[idx] = 0
-			q = append(q, idx)
+			q[t] = idx
+			t++
 		}
 	}
 	stride := int32(g.stride)
-	for h := 0; h < len(q); h++ {
+	for h := 0; h < t; h++ {
 		idx := q[h]
 		d := dist[idx]
 		if d == math.MaxInt16 {
@@ -241,22 +271,25 @@ func (tf *targetFields) nearer(srcs []Pos, dist []int16) {
 		d++
 		if n := idx + stride; dist[n] == -1 || dist[n] > d {
 			dist[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 		if n := idx - stride; dist[n] == -1 || dist[n] > d {
 			dist[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 		if n := idx + 1; dist[n] == -1 || dist[n] > d {
 			dist[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 		if n := idx - 1; dist[n] == -1 || dist[n] > d {
 			dist[n] = d
-			q = append(q, n)
+			q[t] = n
+			t++
 		}
 	}
-	tf.queue = q[:0]
 }
 
 // Targets writes the targets tensor, bool [U, TargetFeatures], of seat me
@@ -292,10 +325,8 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 			tf.update(c, tf.kindCells(s, k))
 		}
 		c.ok = true
-		if len(c.dist) > 0 {
-			tf.fromField(s, me, k, c.dist, dst)
-		}
 	}
+	tf.fromFields(s, me, dst)
 	switch {
 	case len(tf.srcs[TargetEnemy]) == 0:
 	case tf.grid.words == 0:
@@ -492,6 +523,44 @@ func (tf *targetFields) fromField(s *State, me, k int, dist []int16, dst []byte)
 	}
 }
 
+// fromFields is fromField for the kinds of the cached fields (TargetCity
+// to TargetMask), one pass over the seat's units.
+func (tf *targetFields) fromFields(s *State, me int, dst []byte) {
+	g := &tf.grid
+	stride := g.stride
+	var dists [TargetEnemy][]int16
+	for k := range dists {
+		dists[k] = tf.cache[k].dist
+	}
+	for _, id := range s.PlayerUnits[me] {
+		p := s.Units[id].Pos
+		if !s.OnBoard(p) {
+			continue
+		}
+		here := (p.I+1)*stride + p.J + 1
+		for k, dist := range dists {
+			if len(dist) == 0 {
+				continue
+			}
+			cur := dist[here]
+			if cur < 0 {
+				continue
+			}
+			at := id*TargetFeatures + k*TargetColumns
+			row := dst[at : at+TargetColumns : at+TargetColumns]
+			bands(row, int(cur))
+			// Off the board is the border: never reached. A neighbour is
+			// nearer when 0 <= f < cur: as unsigned, f < cur.
+			nb := dist[here-stride : here+stride+1]
+			c := uint16(cur)
+			row[Bottom] = b2u(uint16(nb[2*stride]) < c)
+			row[Right] = b2u(uint16(nb[stride+1]) < c)
+			row[Top] = b2u(uint16(nb[0]) < c)
+			row[Left] = b2u(uint16(nb[stride-1]) < c)
+		}
+	}
+}
+
 // bands writes the distance bands of a kind's columns.
 func bands(g []byte, dist int) {
 	g[TargetNear2] = b2u(dist <= 2)
@@ -513,40 +582,29 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 	g := &tf.grid
 	ec := &tf.kept[me]
 	srcs := tf.srcs[TargetEnemy]
-	if nw := (s.Rows + 2*winPad) * 3; !ec.ok || len(ec.en) != nw || len(ec.units) != len(s.Units) {
+	if nw := (s.Rows + 2*winPad) * 3; !ec.ok || len(ec.en[0]) != nw || len(ec.units) != len(s.Units) {
 		ec.units = append(ec.units[:0], make([]keptEnemy, len(s.Units))...)
-		ec.en = bits3(ec.en, s.Rows, nil)
-		ec.srcs = ec.srcs[:0]
-		tf.diff = bits3(tf.diff, s.Rows, nil)
+		for b := range ec.en {
+			ec.en[b] = bits3(ec.en[b], s.Rows, nil)
+			ec.srcs[b] = ec.srcs[b][:0]
+		}
 		ec.ok = true
 	}
 	// A unit's result is kept when it was found or kept in the seat's
-	// last call (seq), whose enemy cells were ec.srcs.
+	// last call (seq), whose enemy cells were old.
 	last := ec.seq
 	ec.seq++
-	// en: the enemy cells, from the last call's by the cells that changed;
-	// diff: those cells (cleared again below). Two units never share a
-	// cell, so a cell in both lists is toggled twice: unchanged.
-	en, diff := ec.en, tf.diff
-	for _, p := range ec.srcs {
-		b := (p.I+winPad)*3 + (p.J+32)>>6
-		en[b] &^= 1 << ((p.J + 32) & 63)
-		diff[b] ^= 1 << ((p.J + 32) & 63)
+	// en: the enemy cells, in the buffer of the call before the last one,
+	// by clearing that call's cells.
+	old, en := ec.en[ec.cur], ec.en[1-ec.cur]
+	for _, p := range ec.srcs[1-ec.cur] {
+		en[(p.I+winPad)*3+(p.J+32)>>6] = 0
 	}
 	for _, p := range srcs {
-		b := (p.I+winPad)*3 + (p.J+32)>>6
-		en[b] |= 1 << ((p.J + 32) & 63)
-		diff[b] ^= 1 << ((p.J + 32) & 63)
+		en[(p.I+winPad)*3+(p.J+32)>>6] |= 1 << ((p.J + 32) & 63)
 	}
-	defer func() {
-		for _, p := range ec.srcs {
-			diff[(p.I+winPad)*3+(p.J+32)>>6] = 0
-		}
-		ec.srcs = append(ec.srcs[:0], srcs...)
-		for _, p := range srcs {
-			diff[(p.I+winPad)*3+(p.J+32)>>6] = 0
-		}
-	}()
+	ec.srcs[1-ec.cur] = append(ec.srcs[1-ec.cur][:0], srcs...)
+	ec.cur = 1 - ec.cur
 	far := tf.units[:0]
 	for _, id := range s.PlayerUnits[me] {
 		u := &s.Units[id]
@@ -556,7 +614,7 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 			continue
 		}
 		d, steps := int(k.d), uint(k.steps)
-		if !k.ok || k.seq != last || k.pos != u.Pos || changed(diff, u.Pos, d) {
+		if !k.ok || k.seq != last || k.pos != u.Pos || changed(old, en, u.Pos, d) {
 			d, steps = tf.win.search(g.open3, en, u.Pos)
 			*k = keptEnemy{ok: d >= 0 && d <= winR, pos: u.Pos, d: int8(d), steps: uint8(steps)}
 		}
@@ -578,13 +636,15 @@ func (tf *targetFields) enemies(s *State, me int, dst []byte) {
 	tf.search(s, dst, far)
 }
 
-// keptEnemies is what the enemy search keeps of a seat's last call: its
-// enemy cells (as open3) and each unit's result.
+// keptEnemies is what the enemy search keeps of a seat's last two
+// calls: their enemy cells (as open3, and as lists: the last call's in
+// en[cur], the one before in en[1-cur]) and each unit's result.
 type keptEnemies struct {
 	ok    bool
-	seq   uint32      // the calls so far
-	srcs  []Pos       // the enemy cells
-	en    []uint64    // the same, as open3
+	seq   uint32 // the calls so far
+	cur   int
+	srcs  [2][]Pos
+	en    [2][]uint64
 	units []keptEnemy // per unit id
 }
 
@@ -598,15 +658,17 @@ type keptEnemy struct {
 	pos   Pos
 }
 
-// changed reports whether a cell of diff (laid out as open3) lies within
-// d rows and d columns of u (d at most winR).
-func changed(diff []uint64, u Pos, d int) bool {
+// changed reports whether the enemy cells of x and y (laid out as
+// open3) differ within d rows and d columns of u (d at most winR).
+func changed(x, y []uint64, u Pos, d int) bool {
 	sh := uint(u.J & 63)
 	at := (u.I-d+winPad)*3 + u.J>>6
 	mask := (uint64(1)<<(2*d+1) - 1) << (32 - d)
-	for i := 0; i <= 2*d; i++ {
-		r := diff[at+3*i : at+3*i+2 : at+3*i+2]
-		if (r[0]>>sh|r[1]<<(64-sh))&mask != 0 {
+	// Rows u.I-d .. u.I+d: words at+3i and at+3i+1.
+	x = x[at : at+6*d+2]
+	y = y[at : at+len(x)]
+	for k := 0; k+1 < len(x); k += 3 {
+		if ((x[k]^y[k])>>sh|(x[k+1]^y[k+1])<<(64-sh))&mask != 0 {
 			return true
 		}
 	}
