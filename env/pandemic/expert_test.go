@@ -2,9 +2,12 @@ package pandemic
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"testing"
 
+	"jgym/course/coursetest"
+	"jgym/dataset"
 	"jgym/env"
 )
 
@@ -171,4 +174,63 @@ func TestExpertOptIn(t *testing.T) {
 	if len(sig.OptIn) != 1 || sig.OptIn[0].Name != ExpertTensor || len(sig.Inputs) != 5 {
 		t.Errorf("signature inputs %v, opt-in %v", sig.Inputs, sig.OptIn)
 	}
+}
+
+// A dataset of a reference game's states (jgym dataset --tensors expert
+// --expert Pasteur) holds, for every round and seat, the expert tensor
+// the labels' Pasteur gives: the labels come from a Pasteur bot playing
+// each seat's place (dataset.Expert), the tensor from the encoder.
+func TestDatasetExpertTensor(t *testing.T) {
+	trace := coursetest.ReadGz(t, filepath.Join(tracesRoot(), "pandemic_s10_Demo-Null-Demo-Null.res.gz"))
+	rep, err := Def.Dataset().Open(trace, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.(dataset.Expert).UseExpert("Pasteur"); err != nil {
+		t.Fatal(err)
+	}
+	if err := dataset.SelectTensors(rep, []string{"units", ExpertTensor}); err != nil {
+		t.Fatal(err)
+	}
+	spec := rep.Spec()
+	if got := spec.TensorNames(); !slices.Equal(got, []string{"units", "action_mask", ExpertTensor}) {
+		t.Fatalf("dataset tensors %v", got)
+	}
+	obs := make([][]byte, len(spec.Observation))
+	for k, ts := range spec.Observation {
+		obs[k] = make([]byte, ts.Bytes())
+	}
+	u := spec.Action.Shape[0]
+	action := make([]byte, u)
+	moves := 0
+	for rep.Next() {
+		for seat := range NumPlayers {
+			rep.Observe(seat, obs)
+			rep.Label(seat, action)
+			for id := range u {
+				row := obs[2][id*NumDirs : (id+1)*NumDirs]
+				if obs[0][id*UnitFeatures+UnitMine] == 0 {
+					if slices.Contains(row, 1) {
+						t.Fatalf("round %d seat %d: slot %d not mine has expert %v", rep.Round(), seat, id, row)
+					}
+					continue
+				}
+				want := make([]byte, NumDirs)
+				want[action[id]] = 1
+				if !slices.Equal(row, want) {
+					t.Fatalf("round %d seat %d unit %d: expert %v, Pasteur's label %d", rep.Round(), seat, id, row, action[id])
+				}
+				if Dir(action[id]) != None {
+					moves++
+				}
+			}
+		}
+	}
+	if err := rep.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if moves == 0 {
+		t.Fatal("no move labelled")
+	}
+	t.Logf("%d rounds, %d moves labelled", rep.Round()+1, moves)
 }
