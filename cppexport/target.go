@@ -2,6 +2,7 @@ package cppexport
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"jgym/env"
@@ -40,6 +41,12 @@ type Target struct {
 	// bot implements (Signature.ActionOrders), by the model's
 	// action_order.
 	ActOrders map[string]string
+	// OptIn is, for each opt-in observation tensor the game's player can
+	// compute (Signature.OptIn), C++ code inside the player struct:
+	// member functions, one of them "void encode_<name>()" that writes the
+	// tensor's input member for me(). Only a model that takes the tensor
+	// gets the code and the call, which play() makes right after encode().
+	OptIn map[string]string
 	// Opponents is, for each order of the opponents in the observation
 	// that the game's bot implements besides policy.OpponentsBySeat
 	// (Signature.OpponentOrders), C++ code inside the player struct:
@@ -71,6 +78,27 @@ func (t *Target) opponents(order string) (string, error) {
 		return c, nil
 	}
 	return "", fmt.Errorf("%w: %s players cannot order the opponents by %q", policy.ErrUnsupported, t.Game, order)
+}
+
+// optIn returns the target for a model: its opt-in inputs joined to the
+// signature's inputs (their members declared), and their C++, in the
+// model's order.
+func (t *Target) optIn(m *policy.Model) (Target, []string, error) {
+	out := *t
+	var names []string
+	for _, in := range m.Signature.Inputs {
+		if !slices.ContainsFunc(t.Signature.OptIn, func(x policy.Input) bool { return x.Name == in.Name }) {
+			continue
+		}
+		code, ok := t.OptIn[in.Name]
+		if !ok {
+			return out, nil, fmt.Errorf("%w: %s players cannot compute the opt-in tensor %q", policy.ErrUnsupported, t.Game, in.Name)
+		}
+		out.Signature.Inputs = append(slices.Clip(out.Signature.Inputs), in)
+		out.Encoder += code
+		names = append(names, in.Name)
+	}
+	return out, names, nil
 }
 
 // member returns the C++ member of an input.

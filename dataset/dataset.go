@@ -97,6 +97,16 @@ type OpponentOrderer interface {
 	OrderOpponents(o string) error
 }
 
+// TensorSelector is a Replay that can write a subset of the observation
+// tensors, opt-in tensors included, as the env's option tensors does
+// (env.Setup.Tensors, env.Spec.Subset): after SelectTensors, Spec()
+// holds those tensors and the masks, and Observe writes them.
+type TensorSelector interface {
+	// SelectTensors makes Spec and Observe hold the tensors named (no
+	// names: the whole observation); an error wraps env.ErrBadSetup.
+	SelectTensors(names []string) error
+}
+
 // ErrOpponentOrder is returned when a dataset's opponent order cannot be
 // written: the game does not offer it, or its replay cannot relabel.
 var ErrOpponentOrder = errors.New("dataset: bad opponent order")

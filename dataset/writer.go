@@ -47,6 +47,11 @@ type Options struct {
 	// offers (OpponentOrderer), applied to every trace and recorded in the
 	// manifest.
 	OpponentOrder string
+	// Tensors names the observation tensors of the samples, as the env's
+	// option tensors (env.Setup.Tensors; opt-in tensors too): the masks
+	// are kept, the others are not written. Empty: the whole
+	// observation. The manifest's Observation lists them.
+	Tensors []string
 }
 
 // Manifest describes a dataset directory; it is written as
@@ -226,6 +231,9 @@ func sameSpaces(a, b *env.Spec) bool {
 // the samples of the rounds before it stay written (and counted in the
 // manifest).
 func (w *Writer) AddTrace(path string, rep Replay, seats []int) (Trace, error) {
+	if err := SelectTensors(rep, w.opt.Tensors); err != nil {
+		return Trace{}, err
+	}
 	spec := rep.Spec()
 	if err := OrderOpponents(rep, w.opt.OpponentOrder); err != nil {
 		return Trace{}, err
@@ -270,6 +278,20 @@ func (w *Writer) AddTrace(path string, rep Replay, seats []int) (Trace, error) {
 	}
 	w.m.Labels.add(tr.Labels)
 	return *tr, rep.Err()
+}
+
+// SelectTensors makes rep write the observation tensors named
+// (TensorSelector); no names is the whole observation, which every
+// replay writes. A Writer selects its tensors on every trace it adds.
+func SelectTensors(rep Replay, names []string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	r, ok := rep.(TensorSelector)
+	if !ok {
+		return fmt.Errorf("dataset: tensors %v: the replay writes the whole observation only", names)
+	}
+	return r.SelectTensors(names)
 }
 
 // OrderOpponents sets rep's opponent order o (OpponentOrderer; "" is

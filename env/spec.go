@@ -139,6 +139,11 @@ type Spec struct {
 	NumSeats int
 	// Observation lists the observation tensors of one seat.
 	Observation []TensorSpec
+	// OptIn lists the opt-in observation tensors: not part of the
+	// observation unless a setup names them (Setup.Tensors, Subset),
+	// so that the default observation neither holds nor computes them.
+	// A game's encoder numbers them after Observation (AllTensors).
+	OptIn []TensorSpec
 	// Action is the action tensor of one seat: one choice per unit slot.
 	Action TensorSpec
 	// ActionOrder is the optional issue-order tensor of one seat.

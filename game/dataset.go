@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"slices"
 
 	"jgym/arena"
 	"jgym/dataset"
@@ -37,7 +38,7 @@ func (src datasetSource[C, G, S, D]) Open(trace []byte, cfg arena.Config) (datas
 	if err != nil {
 		return nil, err
 	}
-	rp := &replay[C, G, S, D]{def: def, rs: rs, spec: spec, enc: def.NewEncoder(), r: -1}
+	rp := &replay[C, G, S, D]{def: def, rs: rs, full: spec, spec: spec, enc: def.NewEncoder(), r: -1}
 	for p := range rp.orders {
 		rp.orders[p].rules = &def.Orders
 	}
@@ -51,7 +52,10 @@ func (src datasetSource[C, G, S, D]) Open(trace []byte, cfg arena.Config) (datas
 type replay[C Config, G, S any, D Dir] struct {
 	def    *Def[C, G, S, D]
 	rs     Rounds[C, S, D]
-	spec   env.Spec
+	full   env.Spec // the game's spec of the trace's configuration
+	spec   env.Spec // full, or the subset of SelectTensors
+	sel    []int    // SelectTensors: the index in Observe's obs of each encoder tensor (full.AllTensors), -1: not written
+	encObs [][]byte // SelectTensors: the encoder's views, by encoder index
 	enc    Encoder[S]
 	r      int
 	expert dataset.ExpertLabels[Bot[S, D]] // UseExpert: labels from a bot's commands
@@ -64,6 +68,7 @@ var (
 	_ dataset.Replay          = (*replay[nopConfig, int, int, int8])(nil)
 	_ dataset.Expert          = (*replay[nopConfig, int, int, int8])(nil)
 	_ dataset.OpponentOrderer = (*replay[nopConfig, int, int, int8])(nil)
+	_ dataset.TensorSelector  = (*replay[nopConfig, int, int, int8])(nil)
 )
 
 // estimatingReplay is a replay whose rounds estimate what the trace does
@@ -107,9 +112,46 @@ func (rp *replay[C, G, S, D]) OrderOpponents(o string) error {
 	return nil
 }
 
+// SelectTensors makes the replay write the tensors named, as an env
+// table of a setup with those Tensors (dataset.TensorSelector).
+func (rp *replay[C, G, S, D]) SelectTensors(names []string) error {
+	sub, err := rp.full.Subset(names)
+	if err != nil {
+		return err
+	}
+	rp.spec, rp.sel, rp.encObs = sub, nil, nil
+	if len(names) == 0 {
+		return nil
+	}
+	all := rp.full.AllTensors()
+	rp.encObs = make([][]byte, len(all))
+	for _, ts := range all {
+		rp.sel = append(rp.sel, slices.IndexFunc(sub.Observation, func(t env.TensorSpec) bool { return t.Name == ts.Name }))
+	}
+	return nil
+}
+
 // Observe writes seat's observation of the state at the start of the
 // round, as the env encodes it, the opponents in the replay's order.
 func (rp *replay[C, G, S, D]) Observe(seat int, obs [][]byte) {
+	if rp.sel != nil {
+		// The selected tensors, by the encoder's numbering; the scores an
+		// opponent order reads encoded into scratch when left out.
+		all := rp.full.AllTensors()
+		for i, k := range rp.sel {
+			switch {
+			case k >= 0:
+				rp.encObs[i] = obs[k]
+			case rp.opp != nil && all[i].Name == scoresTensor:
+				if len(rp.encObs[i]) != all[i].Bytes() {
+					rp.encObs[i] = make([]byte, all[i].Bytes())
+				}
+			default:
+				rp.encObs[i] = nil
+			}
+		}
+		obs = rp.encObs
+	}
 	rp.enc.Encode(rp.rs.State(), seat, obs)
 	if rp.opp != nil {
 		rp.opp(obs)

@@ -121,14 +121,15 @@ func (b *PolicyBot[C, G, S, D]) prepare(s *S) error {
 	if err != nil {
 		return err
 	}
-	obs := make([][]byte, len(spec.Observation))
+	all := spec.AllTensors() // the encoder's numbering: the opt-in tensors last
+	obs := make([][]byte, len(all))
 	feed := make([][]byte, 0, len(b.m.Signature.Inputs))
 	for _, in := range b.m.Signature.Inputs {
-		k := slices.IndexFunc(spec.Observation, func(t env.TensorSpec) bool { return t.Name == in.Name })
+		k := slices.IndexFunc(all, func(t env.TensorSpec) bool { return t.Name == in.Name })
 		if k < 0 {
 			return fmt.Errorf("%w: the game has no observation %q", policy.ErrSignature, in.Name)
 		}
-		t := spec.Observation[k]
+		t := all[k]
 		shape := slices.Clone(in.Shape)
 		for i, x := range shape {
 			if x < 0 {

@@ -62,14 +62,18 @@ func (d *Def[C, G, S, D]) newTable(cfg *C, s *env.Setup) *table[C, G, S, D] {
 		t.weights = d.weights(s)
 	}
 	spec, _ := d.EnvSpec(cfg) // checked by the host
-	t.obs = make([][]byte, len(spec.Observation))
-	t.scratch = make([][]byte, len(spec.Observation))
-	for i, ts := range spec.Observation {
+	all := spec.AllTensors()  // the encoder's numbering: the opt-in tensors last
+	t.obs = make([][]byte, len(all))
+	t.scratch = make([][]byte, len(all))
+	for i, ts := range all {
 		t.sizes = append(t.sizes, ts.Bytes())
 		k := i
-		if len(s.Tensors) > 0 {
+		switch {
+		case len(s.Tensors) > 0:
 			// The host checked the names (env.Spec.Subset).
 			k = slices.Index(s.Tensors, ts.Name)
+		case i >= len(spec.Observation):
+			k = -1 // an opt-in tensor the setup does not name
 		}
 		t.out = append(t.out, k)
 		if k < 0 && t.opp != nil && ts.Name == scoresTensor {

@@ -81,8 +81,9 @@ const (
 	KeyOpponentOrder = "opponent_order"
 	// KeyTensors lists, comma-separated, the observation tensors the
 	// policy takes when it was trained on a subset of them (the env's
-	// option tensors): its inputs are those, and its bot encodes only
-	// those. All of the observation version's when absent.
+	// option tensors), or with opt-in tensors (env.Spec.OptIn): its
+	// inputs are those, and its bot encodes only those. All of the
+	// observation version's, no opt-in one, when absent.
 	KeyTensors = "tensors"
 )
 

@@ -26,6 +26,9 @@ type Signature struct {
 	// Inputs are the observation tensors of one seat, without the batch
 	// dimension.
 	Inputs []Input
+	// OptIn are the opt-in observation tensors (env.Spec.OptIn): a model
+	// takes one only when its metadata tensors names it.
+	OptIn []Input
 	// Actions is the number of choices per unit slot.
 	Actions int
 	// SlotsMultiple, if not 0, is a number U must be a multiple of.
@@ -54,18 +57,19 @@ func (sig *Signature) versions() string {
 }
 
 // subset returns the signature whose inputs are the tensors a model's
-// metadata tensors names (comma-separated), in sig's order: each one of
-// sig's inputs, once.
+// metadata tensors names (comma-separated), in sig's order (its inputs,
+// then its opt-in tensors): each one of them, once.
 func (sig Signature) subset(list string) (Signature, error) {
 	names := strings.Split(list, ",")
 	if len(names) > env.MaxTensors {
 		return sig, fmt.Errorf("%w: metadata tensors names %d tensors (at most %d)", ErrSignature, len(names), env.MaxTensors)
 	}
-	all := make([]string, len(sig.Inputs))
-	for i, in := range sig.Inputs {
+	inputs := append(slices.Clip(sig.Inputs), sig.OptIn...)
+	all := make([]string, len(inputs))
+	for i, in := range inputs {
 		all[i] = in.Name
 	}
-	keep := make([]bool, len(sig.Inputs))
+	keep := make([]bool, len(inputs))
 	for _, n := range names {
 		i := slices.Index(all, n)
 		if i < 0 {
@@ -77,13 +81,13 @@ func (sig Signature) subset(list string) (Signature, error) {
 		}
 		keep[i] = true
 	}
-	var inputs []Input
-	for i, in := range sig.Inputs {
+	var kept []Input
+	for i, in := range inputs {
 		if keep[i] {
-			inputs = append(inputs, in)
+			kept = append(kept, in)
 		}
 	}
-	sig.Inputs = inputs
+	sig.Inputs = kept
 	return sig, nil
 }
 
@@ -95,7 +99,7 @@ type Input struct {
 }
 
 // SignatureOf derives a game's policy signature from its spaces: the
-// observation tensors of spec, those whose leading dimension is the
+// observation tensors of spec (its opt-in ones in OptIn), those whose leading dimension is the
 // action's (one row per unit slot) taking the model's U there.
 func SignatureOf(spec *env.Spec) Signature {
 	u := 0
@@ -103,12 +107,18 @@ func SignatureOf(spec *env.Spec) Signature {
 		u = spec.Action.Shape[0]
 	}
 	sig := Signature{ObservationVersion: spec.ObservationVersion, Actions: spec.NumActions}
-	for _, t := range spec.Observation {
+	input := func(t env.TensorSpec) Input {
 		shape := append([]int(nil), t.Shape...)
 		if len(shape) > 0 && shape[0] == u {
 			shape[0] = -1
 		}
-		sig.Inputs = append(sig.Inputs, Input{Name: t.Name, Dtype: t.Dtype, Shape: shape})
+		return Input{Name: t.Name, Dtype: t.Dtype, Shape: shape}
+	}
+	for _, t := range spec.Observation {
+		sig.Inputs = append(sig.Inputs, input(t))
+	}
+	for _, t := range spec.OptIn {
+		sig.OptIn = append(sig.OptIn, input(t))
 	}
 	return sig
 }

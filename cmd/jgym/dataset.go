@@ -14,13 +14,14 @@ import (
 
 	"jgym/arena"
 	"jgym/dataset"
+	"jgym/env"
 	"jgym/policy"
 )
 
 func init() {
 	register(&command{
 		name:  "dataset",
-		usage: "[--game NAME] [-i CONFIG] [--players NAME,...|--seats 0,1,..] [--expert BOT] [--opponent-order seat|score] [--shard-size N] -o DIR TRACE|DIR...",
+		usage: "[--game NAME] [-i CONFIG] [--players NAME,...|--seats 0,1,..] [--expert BOT] [--opponent-order seat|score] [--tensors NAME,...] [--shard-size N] -o DIR TRACE|DIR...",
 		short: "turn .res traces into training data: observations, move labels and rewards (docs/learning-from-traces.md)",
 		run:   runDataset,
 	})
@@ -39,6 +40,7 @@ func runDataset(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	shardSize := fs.Int("shard-size", dataset.DefaultShardSize, "most samples per shard")
 	expert := fs.String("expert", "", "label with the commands this registered bot gives in each chosen seat's place, not with the trace's moves (DAgger; docs/learning-from-traces.md)")
 	opponents := fs.String("opponent-order", policy.OpponentsBySeat, "the opponents' order in the observations, as the env's option opponent_order: seat, or an order the game offers (score: the leader first); recorded in the manifest")
+	tensors := fs.String("tensors", "", "comma-separated observation tensors to write, as the env's option tensors: the masks are kept, and opt-in tensors (Pandemic's expert) are written only when named (default: the whole observation); recorded in the manifest")
 	traces, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -86,6 +88,9 @@ func runDataset(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	d := &datasetRun{game: g, cfg: cfg, seats: seats, expert: *expert, opponents: *opponents, stdout: stdout}
+	if *tensors != "" {
+		d.tensors = strings.Split(*tensors, ",")
+	}
 	if *players != "" {
 		d.players = strings.Split(*players, ",")
 	}
@@ -97,7 +102,7 @@ func runDataset(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		if err := d.add(path, *out, *shardSize); err != nil {
-			if errors.Is(err, dataset.ErrOpponentOrder) { // every trace would fail alike
+			if errors.Is(err, dataset.ErrOpponentOrder) || errors.Is(err, env.ErrBadSetup) { // every trace would fail alike
 				d.abort()
 				return err
 			}
@@ -130,8 +135,9 @@ type datasetRun struct {
 	cfg       arena.Config
 	seats     []int
 	players   []string
-	expert    string // --expert: the bot whose commands are the labels
-	opponents string // --opponent-order: the opponents' order in the observations
+	expert    string   // --expert: the bot whose commands are the labels
+	opponents string   // --opponent-order: the opponents' order in the observations
+	tensors   []string // --tensors: the observation tensors written, nil: all
 	w         *dataset.Writer
 	stdout    io.Writer
 }
@@ -186,9 +192,12 @@ func (d *datasetRun) add(path, out string, shardSize int) error {
 	if err := dataset.OrderOpponents(rep, d.opponents); err != nil {
 		return err // before the writer makes the directory
 	}
+	if err := dataset.SelectTensors(rep, d.tensors); err != nil {
+		return fmt.Errorf("--tensors: %w", err) // env.ErrBadSetup: every trace would fail alike
+	}
 	if d.w == nil {
 		if d.w, err = dataset.NewWriter(out, dataset.Options{Game: d.game.Name(), ShardSize: shardSize, LabelsFrom: labels,
-			OpponentOrder: d.opponents}); err != nil {
+			OpponentOrder: d.opponents, Tensors: d.tensors}); err != nil {
 			return err
 		}
 	}

@@ -141,3 +141,39 @@ func TestDatasetOpponentOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestDatasetTensors writes a Pandemic trace's dataset with --tensors:
+// the manifest lists the tensors named and the masks, opt-in expert
+// included, in the spec's order; an unknown name is refused with the
+// valid ones, before the output directory is made.
+func TestDatasetTensors(t *testing.T) {
+	trace := "../../testdata/pandemic/traces/pandemic_s10_Demo-Null-Demo-Null.res.gz"
+	out := filepath.Join(t.TempDir(), "data")
+	code, stdout, stderr := runJgym("dataset", "--seats", "0", "--tensors", "expert,units", "-o", out, trace)
+	if code != 0 {
+		t.Fatalf("jgym dataset --tensors = %d\n%s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(out, dataset.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m dataset.Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, ts := range m.Observation {
+		names = append(names, ts.Name)
+	}
+	if strings.Join(names, ",") != "units,action_mask,expert" || m.Samples != m.Traces[0].Rounds {
+		t.Errorf("manifest: tensors %v, %d samples of %d rounds", names, m.Samples, m.Traces[0].Rounds)
+	}
+	bad := filepath.Join(t.TempDir(), "d")
+	code, stdout, stderr = runJgym("dataset", "--tensors", "units,nothing", "-o", bad, trace)
+	if code != 1 || !strings.Contains(stdout+stderr, "targets expert]") {
+		t.Errorf("--tensors units,nothing: exit %d, %q %q", code, stdout, stderr)
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Errorf("--tensors with an unknown name made the output directory (%v)", err)
+	}
+}

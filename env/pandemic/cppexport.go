@@ -37,6 +37,7 @@ func CppTarget() cppexport.Target {
 		Encoder: strings.NewReplacer("BOARD_ROWS", fmt.Sprint(rows), "BOARD_COLS", fmt.Sprint(cols),
 			"MASK_PERIOD", fmt.Sprint(MaskPeriod)).Replace(encoderCC),
 		Act:       actCC,
+		OptIn:     map[string]string{ExpertTensor: expertCC},
 		Opponents: map[string]string{policy.OpponentsByScore: cppexport.ScoreOrderCC + opponentsByScoreCC},
 	}
 }

@@ -113,6 +113,7 @@ type Observer struct {
 	scratch []int32
 	income  incomeCache
 	targets targetFields
+	expert  expertOrders // the opt-in expert tensor (expert.go)
 }
 
 // incomeCache is the players' incomes (State.Income) and what they were
@@ -497,6 +498,7 @@ func specFor(cfg *Config) (env.Spec, error) {
 					"such paths joining two of my cities, masks, enemy units): the steps bottom, right, top, left " +
 					"that walk nearer its nearest cell, and whether it is within 2, 6, 15 steps"},
 		},
+		OptIn: []env.TensorSpec{expertSpec(u)},
 		Action: env.TensorSpec{Name: "action", Dtype: env.Int8, Shape: []int{u}, Low: 0, High: float64(None),
 			Description: "a direction 0..4 (bottom, right, top, left, none) per unit slot; slots not owned are ignored"},
 		ActionOrder: env.TensorSpec{Name: "action_order", Dtype: env.Int16, Shape: []int{u}, Low: math.MinInt16, High: math.MaxInt16,
@@ -542,6 +544,8 @@ func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 			}
 		case 4:
 			ob.Targets(s, me, dst)
+		case 5: // opt-in (specFor's OptIn)
+			ob.expert.write(s, me, dst)
 		}
 	}
 }
@@ -654,6 +658,7 @@ func signature() policy.Signature {
 	v1 := sig
 	v1.ObservationVersion = ObservationVersion1
 	v1.Inputs = sig.Inputs[:4] // board, units, globals, action_mask
+	v1.OptIn = nil
 	sig.Older = []policy.Signature{v1}
 	return sig
 }

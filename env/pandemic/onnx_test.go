@@ -59,7 +59,17 @@ func exportPolicy(u int, seed uint64) []byte { return exportPolicyOf(u, seed, fa
 // reads the targets tensor (a linear map added to the units' logits).
 func exportPolicyTargets(u int, seed uint64) []byte { return exportPolicyOf(u, seed, true) }
 
+// exportPolicyExpert is exportPolicy's network that also reads the
+// opt-in expert tensor, weighted so that it mostly plays Pasteur's orders
+// (a linear map of 30 x the identity added to the units' logits), on
+// pandemic-obs-2's tensors without targets (metadata tensors).
+func exportPolicyExpert(u int, seed uint64) []byte { return exportPolicyWith(u, seed, false, true) }
+
 func exportPolicyOf(u int, seed uint64, targets bool) []byte {
+	return exportPolicyWith(u, seed, targets, false)
+}
+
+func exportPolicyWith(u int, seed uint64, targets, expert bool) []byte {
 	rng := rand.New(rand.NewPCG(seed, 11))
 	normal := func(n int, scale float64) []float32 {
 		v := make([]float32, n)
@@ -87,6 +97,13 @@ func exportPolicyOf(u int, seed uint64, targets bool) []byte {
 			one("MatMul", []string{"tf", "Wt"}, "lt"),
 			one("Add", []string{"l1", "lt"}, "l1t"))
 		l1 = "l1t"
+	}
+	if expert {
+		nodes = append(nodes,
+			one("Cast", []string{ExpertTensor}, "xf", attrIntPB("to", onnxFloat)),
+			one("MatMul", []string{"xf", "Wx"}, "lx"),
+			one("Add", []string{l1, "lx"}, "l1x"))
+		l1 = "l1x"
 	}
 	nodes = append(nodes,
 		one("Cast", []string{"board"}, "bf", attrIntPB("to", onnxFloat)),
@@ -120,6 +137,13 @@ func exportPolicyOf(u int, seed uint64, targets bool) []byte {
 	if targets {
 		inits = append(inits, floatTensorPB("Wt", []int64{TargetFeatures, a}, normal(TargetFeatures*na, 0.5)))
 	}
+	if expert {
+		wx := normal(na*na, 0.1)
+		for d := range na {
+			wx[d*na+d] += 30
+		}
+		inits = append(inits, floatTensorPB("Wx", []int64{a, a}, wx))
+	}
 	g := pbString(nil, 2, "tiny_pandemic") // GraphProto.name
 	for _, n := range nodes {
 		g = pbBytes(g, 1, n) // node
@@ -139,6 +163,10 @@ func exportPolicyOf(u int, seed uint64, targets bool) []byte {
 		inputs = append(inputs, valueInfoPB("targets", onnxBool, -1, uu, TargetFeatures))
 		version = ObservationVersion
 	}
+	if expert {
+		inputs = append(inputs, valueInfoPB(ExpertTensor, onnxBool, -1, uu, a))
+		version = ObservationVersion
+	}
 	for _, vi := range inputs {
 		g = pbBytes(g, 11, vi) // input
 	}
@@ -147,6 +175,9 @@ func exportPolicyOf(u int, seed uint64, targets bool) []byte {
 	b = pbString(b, 2, "pandemic tests")                                       // producer_name
 	b = pbBytes(b, 8, pbVarint(pbString(nil, 1, ""), 2, 17))                   // opset_import: ai.onnx 17
 	b = pbBytes(b, 14, pbString(pbString(nil, 1, policy.KeyObservationVersion), 2, version))
+	if expert {
+		b = pbBytes(b, 14, pbString(pbString(nil, 1, policy.KeyTensors), 2, "board,units,globals,action_mask,"+ExpertTensor))
+	}
 	return pbBytes(b, 7, g) // graph
 }
 

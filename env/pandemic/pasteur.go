@@ -42,6 +42,7 @@ type Pasteur struct {
 	maskTaken          []bool
 	pairs              []pasteurPair
 	srcs               []Pos
+	masks              []Pos // the masks on the ground in row-major order
 }
 
 // pasteurPair is a candidate assignment of a unit to a target.
@@ -115,8 +116,18 @@ func (b *Pasteur) Play(s *State, o *Orders) {
 		}
 		b.free = append(b.free, id)
 	}
-	// 3. Targets for the others, nearest pair first.
-	b.maskDist = b.m.field(s, s.Masks, b.maskDist)
+	// 3. Targets for the others, nearest pair first. The masks are taken
+	// in row-major order, not in the engine's order of s.Masks, which the
+	// kit's player API does not show: so a course player (the exported
+	// player's twin of the expert tensor) makes the same choices.
+	b.masks = append(b.masks[:0], s.Masks...)
+	slices.SortFunc(b.masks, func(x, y Pos) int {
+		if x.I != y.I {
+			return x.I - y.I
+		}
+		return x.J - y.J
+	})
+	b.maskDist = b.m.field(s, b.masks, b.maskDist)
 	b.pairs = b.pairs[:0]
 	for _, id := range b.free {
 		u := &s.Units[id]
@@ -141,7 +152,7 @@ func (b *Pasteur) Play(s *State, o *Orders) {
 		}
 		if !u.Mask {
 			if d := b.maskDist[idx]; d >= 0 && int(d) <= pasteurMaskRange {
-				for k, p := range s.Masks {
+				for k, p := range b.masks {
 					if Manhattan(p, u.Pos) <= pasteurMaskRange {
 						b.pairs = append(b.pairs, pasteurPair{int(d) + 3, id, nc + np + k})
 					}
@@ -158,7 +169,7 @@ func (b *Pasteur) Play(s *State, o *Orders) {
 		}
 		return x.target - y.target
 	})
-	b.maskTaken = resizeBool(b.maskTaken, len(s.Masks))
+	b.maskTaken = resizeBool(b.maskTaken, len(b.masks))
 	for _, pr := range b.pairs {
 		if b.target[pr.unit] >= 0 {
 			continue

@@ -49,8 +49,9 @@ func benchEncoder[C game.Config, G, S any, D game.Dir](b *testing.B, d *game.Def
 	if err != nil {
 		b.Fatal(err)
 	}
-	obs := make([][]byte, len(spec.Observation))
-	for i, ts := range spec.Observation {
+	all := spec.AllTensors() // the encoder's numbering: the opt-in tensors last
+	obs := make([][]byte, len(all))
+	for i, ts := range all {
 		if slices.ContainsFunc(sub.Observation, func(t env.TensorSpec) bool { return t.Name == ts.Name }) {
 			obs[i] = make([]byte, ts.Bytes())
 		}
@@ -133,8 +134,9 @@ func benchEncoder[C game.Config, G, S any, D game.Dir](b *testing.B, d *game.Def
 // BenchmarkTensors is BenchmarkEncoder for sets of observation tensors
 // (env.Setup.Tensors), one sub-benchmark each: "all"; "masks", the
 // required masks alone (env.Spec.RequiredTensors); each other tensor
-// alone with them ("only=NAME"); all but one ("without=NAME"); and the
-// game's own sets (extra, named by their tensors joined with "+").
+// alone with them ("only=NAME"); all but one ("without=NAME"); all and
+// one opt-in tensor ("with=NAME", env.Spec.OptIn); and the game's own
+// sets (extra, named by their tensors joined with "+").
 // step-ns/step is the in-process env-step's CPU with that set: the round
 // and the encoder. A game's line:
 //
@@ -160,6 +162,9 @@ func BenchmarkTensors[C game.Config, G, S any, D game.Dir](b *testing.B, d *game
 	for _, n := range optional {
 		rest := slices.DeleteFunc(slices.Clone(names), func(s string) bool { return s == n })
 		b.Run("without="+n, func(b *testing.B) { benchEncoder(b, d, rest) })
+	}
+	for _, ts := range spec.OptIn {
+		b.Run("with="+ts.Name, func(b *testing.B) { benchEncoder(b, d, append(slices.Clone(names), ts.Name)) })
 	}
 	for _, set := range extra {
 		b.Run(strings.Join(set, "+"), func(b *testing.B) { benchEncoder(b, d, set) })

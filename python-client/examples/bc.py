@@ -28,6 +28,14 @@ the same way:
     python examples/bc.py --data runs/data-score --out bc.pt
     python examples/ppo.py --init bc.pt --opponent-order score
 
+A dataset of some of the tensors (``jgym dataset --tensors``, e.g.
+Pandemic's opt-in ``expert``, Pasteur's orders) trains a network on
+those; its export records them (metadata ``tensors``), so the Go bot and
+the exported C++ player compute them:
+
+    jgym dataset --tensors board,units,globals,targets,expert --expert Pasteur -o data-x TRACES
+    python examples/bc.py --game pandemic --data data-x --out bc.pt
+
 Labels the network's mask refuses (a move into a cell emptied earlier in
 the round, see the doc) are left out of the loss and counted.
 """
@@ -122,11 +130,19 @@ def build(args: Args, ds: TraceDataset) -> jt.BoardNet:
     spec = jt.game_spec(ds.env_id)
     info = describe(spec)
     have = list(ds.observation_names)
-    if [t.name for t in info.tensors][: len(have)] == have and len(have) < len(info.tensors):
+    names = [t.name for t in info.tensors]
+    if names[: len(have)] == have and len(have) < len(info.tensors):
         # A dataset of an older observation version (a prefix of the
         # game's tensors, e.g. pandemic-obs-1's four): the network reads those.
         tensors = tuple(info.tensors[: len(have)])
         info = dataclasses.replace(info, version=ds.observation_version, tensors=tensors)
+    elif have != names:
+        # A dataset of some tensors (jgym dataset --tensors), opt-in ones
+        # such as Pandemic's expert included: a session asking for them
+        # describes them, as ppo.py's --tensors.
+        probe = jgym.make_vec(ds.env_id, num_envs=1, opponents=("Null",) * 3, tensors=have)
+        info = describe(probe.spec_proto)
+        probe.close()
     orders = list(spec.action_orders)
     command = args.command_order or (orders[0] if orders else "slot")
     if args.init:
