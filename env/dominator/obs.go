@@ -107,6 +107,7 @@ func (s *State) onGrid(id int) bool {
 type Observer struct {
 	threat  []uint8
 	targets targetFields
+	expert  expertOrders // the opt-in expert tensor (expert.go)
 }
 
 // Board writes the board tensor, uint8 [BoardPlanes, rows, cols], into
@@ -387,6 +388,7 @@ func specFor(cfg *Config) (env.Spec, error) {
 					"knights: cells next to prey; witches: enemy farmers and knights near my units): the directions " +
 					"0..7 that step nearer, and whether the nearest is within 1, 3, 7, 15 steps"},
 		},
+		OptIn: []env.TensorSpec{expertSpec(u)},
 		Action: env.TensorSpec{Name: "action", Dtype: env.Int8, Shape: []int{u}, Low: 0, High: float64(None),
 			Description: "a direction 0..8 of the observer's frame per unit slot; illegal ones are dropped"},
 		ActionOrder: env.TensorSpec{Name: "action_order", Dtype: env.Int16, Shape: []int{u}, Low: math.MinInt16, High: math.MaxInt16,
@@ -403,7 +405,8 @@ func specFor(cfg *Config) (env.Spec, error) {
 }
 
 // Encode writes player me's observation of s: the tensors of specFor, in
-// its order, into obs (nil entries are not computed) (game.Encoder).
+// its order, then its opt-in ones, into obs (nil entries are not computed)
+// (game.Encoder).
 func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 	for i, dst := range obs {
 		if dst == nil {
@@ -422,6 +425,8 @@ func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 			ob.MoveMask(s, me, dst)
 		case 5:
 			ob.targetsOf(s, me, obs[0], dst)
+		case 6: // opt-in (specFor's OptIn)
+			ob.expert.write(s, me, dst)
 		}
 	}
 }
@@ -439,6 +444,7 @@ func signature() policy.Signature {
 	v1 := sig
 	v1.ObservationVersion = ObservationVersion1
 	v1.Inputs = sig.Inputs[:5] // board, units, globals, action_mask, move_mask
+	v1.OptIn = nil
 	sig.Older = []policy.Signature{v1}
 	return sig
 }
