@@ -29,6 +29,7 @@ func CppTarget() cppexport.Target {
 		SlotsExpr: fmt.Sprintf("rows() == %d && cols() == %d ? 4 * (nb_farmers() + nb_knights() + nb_witches()) : 0", n, n),
 		Encoder:   strings.ReplaceAll(encoderCC, "BOARD_SIDE", fmt.Sprint(n)),
 		Act:       actCC,
+		OptIn:     map[string]string{ExpertTensor: expertCC},
 		Opponents: map[string]string{policy.OpponentsByScore: cppexport.ScoreOrderCC + opponentsByScoreCC},
 	}
 }

@@ -170,7 +170,15 @@ func tinyPolicy(u, side int) []byte { return tinyPolicyOf(u, side, false) }
 // weighted so that the steps it marks often win).
 func tinyPolicyTargets(u, side int) []byte { return tinyPolicyOf(u, side, true) }
 
-func tinyPolicyOf(u, side int, targets bool) []byte {
+// tinyPolicyExpert is tinyPolicy's network that also reads the opt-in
+// expert tensor, weighted so that it mostly plays Khan's orders (a linear
+// map of 200 x the identity, plus noise, added to the units' logits), on
+// dominator-obs-2's tensors without targets (metadata tensors).
+func tinyPolicyExpert(u, side int) []byte { return tinyPolicyWith(u, side, false, true) }
+
+func tinyPolicyOf(u, side int, targets bool) []byte { return tinyPolicyWith(u, side, targets, false) }
+
+func tinyPolicyWith(u, side int, targets, expert bool) []byte {
 	g := pbString(nil, pbGraphName, "tiny")
 	l1 := "l1"
 	nodes := [][]byte{
@@ -183,6 +191,13 @@ func tinyPolicyOf(u, side int, targets bool) []byte {
 			pbNode("MatMul", []string{"tf", "W4"}, []string{"lt"}),
 			pbNode("Add", []string{"l1", "lt"}, []string{"l1t"}))
 		l1 = "l1t"
+	}
+	if expert {
+		nodes = append(nodes,
+			pbNode("Cast", []string{ExpertTensor}, []string{"xf"}, pbAttrInt("to", onnxFloat)),
+			pbNode("MatMul", []string{"xf", "W5"}, []string{"lx"}),
+			pbNode("Add", []string{l1, "lx"}, []string{"l1x"}))
+		l1 = "l1x"
 	}
 	for _, n := range append(nodes, [][]byte{
 		pbNode("Cast", []string{"board"}, []string{"bf"}, pbAttrInt("to", onnxFloat)), // [1,6,n,n]
@@ -214,6 +229,13 @@ func tinyPolicyOf(u, side int, targets bool) []byte {
 		}
 		inits = append(inits, pbFloats("W4", []int{TargetFeatures, NumDirs}, w))
 	}
+	if expert {
+		w := weights(NumDirs*NumDirs, 5, 0.1)
+		for d := range NumDirs {
+			w[d*NumDirs+d] += 200 // Khan's order outweighs the rest
+		}
+		inits = append(inits, pbFloats("W5", []int{NumDirs, NumDirs}, w))
+	}
 	for _, t := range inits {
 		g = pbBytes(g, pbGraphInit, t)
 	}
@@ -229,6 +251,10 @@ func tinyPolicyOf(u, side int, targets bool) []byte {
 		inputs = append(inputs, pbValue("targets", onnxBool, -1, u, TargetFeatures))
 		version = ObservationVersion
 	}
+	if expert {
+		inputs = append(inputs, pbValue(ExpertTensor, onnxBool, -1, u, NumDirs))
+		version = ObservationVersion
+	}
 	for _, in := range inputs {
 		g = pbBytes(g, pbGraphInput, in)
 	}
@@ -239,5 +265,9 @@ func tinyPolicyOf(u, side int, targets bool) []byte {
 	b = pbBytes(b, pbModelOpset, pbVarint(nil, pbOpsetVersion, 18))
 	entry := pbString(pbString(nil, pbEntryKey, policy.KeyObservationVersion), pbEntryValue, version)
 	b = pbBytes(b, pbModelMetadata, entry)
+	if expert {
+		tensors := "board,units,globals,action_mask,move_mask," + ExpertTensor
+		b = pbBytes(b, pbModelMetadata, pbString(pbString(nil, pbEntryKey, policy.KeyTensors), pbEntryValue, tensors))
+	}
 	return pbBytes(b, pbModelGraph, g)
 }
