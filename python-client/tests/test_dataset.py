@@ -311,14 +311,27 @@ def test_behaviour_cloning_by_score(tmp_path: Path) -> None:
     assert "jgym dataset --opponent-order seat" in proc.stderr
 
 
-def test_behaviour_cloning_expert(tmp_path: Path) -> None:
-    """A Pandemic dataset with the opt-in ``expert`` tensor: bc.py clones it, Go's bot plays it.
+# The games with an opt-in ``expert`` tensor: the env id, the strong bot
+# whose orders it holds, the tensors named and the dataset's tensors.
+EXPERT_GAMES = {
+    "pandemic": ("Pandemic-v0", "Pasteur", "board,units,globals,targets,expert",
+                 ("board", "units", "globals", "action_mask", "targets", "expert")),
+    "dominator": ("Dominator-v0", "Khan", "board,units,globals,targets,expert",
+                  ("board", "units", "globals", "action_mask", "move_mask", "targets", "expert")),
+}  # fmt: skip
 
-    ``jgym dataset --tensors ...,expert`` writes Pasteur's orders as a
-    tensor; bc.py builds its network on the dataset's tensors (a session
-    that asks for them describes ``expert``), the export records them in
-    its metadata ``tensors``, and ``jgym eval policy:`` feeds the tensor.
+
+@pytest.mark.parametrize("game", sorted(EXPERT_GAMES))
+def test_behaviour_cloning_expert(tmp_path: Path, game: str) -> None:
+    """A dataset with the opt-in ``expert`` tensor: bc.py clones it, Go's bot plays it.
+
+    ``jgym dataset --tensors ...,expert`` writes the strong bot's orders
+    (Pandemic's Pasteur, Dominator's Khan) as a tensor; bc.py builds its
+    network on the dataset's tensors (a session that asks for them
+    describes ``expert``), the export records them in its metadata
+    ``tensors``, and ``jgym eval policy:`` feeds the tensor.
     """
+    env_id, bot, tensors, taken = EXPERT_GAMES[game]
     jt = pytest.importorskip("jgym.torch")
     pytest.importorskip("onnx")
     script = Path(__file__).resolve().parent.parent / "examples" / "bc.py"
@@ -327,23 +340,24 @@ def test_behaviour_cloning_expert(tmp_path: Path) -> None:
     binary = str(find_binary())
     with LocalServer(binary=find_binary()) as server:
         cfg = tmp_path / "short.cnf"
-        cfg.write_text(short_config("Pandemic-v0", server.address))
+        cfg.write_text(short_config(env_id, server.address))
     trace = tmp_path / "g.res"
-    cmd = [binary, "match", "-g", "pandemic", "Pasteur", "Demo", "Pasteur", "Demo", "-s", "1"]
+    cmd = [binary, "match", "-g", game, bot, "Demo", bot, "Demo", "-s", "1"]
     subprocess.run([*cmd, "-i", str(cfg), "-o", str(trace)], check=True, capture_output=True,
                    timeout=60)  # fmt: skip
-    tensors = "board,units,globals,targets,expert"
-    m = make_dataset(trace, tmp_path / "data", "--tensors", tensors, "--expert", "Pasteur")
-    assert [t["name"] for t in m["observation"]] == ["board", "units", "globals", "action_mask",
-                                                     "targets", "expert"]  # fmt: skip
+    m = make_dataset(trace, tmp_path / "data", "--tensors", tensors, "--expert", bot)
+    assert tuple(t["name"] for t in m["observation"]) == taken
     ds = open_dataset(tmp_path / "data")
     batch = next(ds.batches(8, shuffle=False))
-    mine = batch["units"][..., 0] == 1
-    # the labels are Pasteur's orders, the expert tensor their one-hot
+    mine = batch["expert"].any(-1)  # the slots of my units the bot could order
+    assert mine.any()
+    assert (batch["units"][..., 0][mine] == 1).all()
+    assert (batch["expert"].sum(-1)[mine] == 1).all()
+    # the labels are the bot's orders, the expert tensor their one-hot
     assert (batch["expert"].argmax(-1)[mine] == batch["action"][mine]).all()
 
     ck = tmp_path / "bc.pt"
-    argv = [sys.executable, str(script), "--game", "pandemic", "--data", str(tmp_path / "data")]
+    argv = [sys.executable, str(script), "--game", game, "--data", str(tmp_path / "data")]
     argv += ["--epochs", "1", "--max-batches", "2", "--batch-size", "8", "--threads", "1"]
     argv += ["--no-progress", "--out", str(ck)]
     env = {k: v for k, v in os.environ.items() if k != "JGYM_QUICK"}
@@ -353,9 +367,8 @@ def test_behaviour_cloning_expert(tmp_path: Path) -> None:
     assert agent.input_names[-1] == "expert"
     onnx = tmp_path / "bc.onnx"
     jt.export_onnx(agent, onnx)
-    taken = ("board", "units", "globals", "action_mask", "targets", "expert")
     assert jt.read_onnx(onnx).tensors == taken
-    cmd = [binary, "eval", "-g", "pandemic", f"policy:{onnx}", "-n", "1", "-i", str(cfg), "--json"]
+    cmd = [binary, "eval", "-g", game, f"policy:{onnx}", "-n", "1", "-i", str(cfg), "--json"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert json.loads(proc.stdout)["games"] == 1
