@@ -163,8 +163,8 @@ func playMatch(t *testing.T, cfg Config, seed int, names [NumPlayers]string, bot
 // The exported player of a model that takes the expert tensor carries the
 // C++ twin of Khan's decision (expertCC), and only such a player does:
 // it plays the same games as the Go policy bot, trace for trace, in two
-// seats among Khan and Demos, and its expert tensor is the Go encoder's
-// every round. The test model weighs the tensor heavily (it plays Khan's
+// or three seats among Khan and Demos or DummyClones, and its expert
+// tensor is the Go encoder's every round. The test model weighs the tensor heavily (it plays Khan's
 // order for most units), so a twin that decides otherwise for one unit
 // changes a trace, and the dump compares every element.
 func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
@@ -207,10 +207,13 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 	v, _ := compileCache.Load(src)
 	prog := cppbot.NewProgram(v.(*compileResult).exe, src, testKit(t), opts)
 	defer prog.Close()
+	// The other seats: Khan in the first free one, then Demos or
+	// DummyClones (whose moves Khan's forecast models exactly).
 	games := []struct {
 		seed  int
 		seats []int
-	}{{6, []int{1, 3}}, {7, []int{0, 2}}}
+		other string
+	}{{6, []int{1, 3}, "Demo"}, {7, []int{0, 2}, "Demo"}, {8, []int{0, 1}, "DummyClone"}, {9, []int{2, 3}, "DummyClone"}}
 	if race.Enabled {
 		cfg.NbRounds = 20
 		games = games[:1]
@@ -220,8 +223,12 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 		var names [NumPlayers]string
 		var cpp, gob [NumPlayers]Bot
 		for p := range names {
-			names[p] = "Demo"
-			cpp[p], gob[p] = NewDemo(p, g.seed), NewDemo(p, g.seed)
+			names[p] = g.other
+			if g.other == "Demo" {
+				cpp[p], gob[p] = NewDemo(p, g.seed), NewDemo(p, g.seed)
+			} else {
+				cpp[p], gob[p] = NewDummyClone(p, g.seed), NewDummyClone(p, g.seed)
+			}
 		}
 		khanSeat := 0 // the first seat not in g.seats
 		for slices.Contains(g.seats, khanSeat) {
@@ -266,7 +273,8 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 		if orders < cfg.NbRounds {
 			t.Errorf("seed %d: %d orders in %d rounds: the comparison proves little", g.seed, orders, cfg.NbRounds)
 		}
-		t.Logf("seed %d, seats %v (Khan in seat %d): %d rounds, %d orders, traces and tensors equal", g.seed, g.seats, khanSeat, cfg.NbRounds, orders)
+		t.Logf("seed %d, seats %v (Khan in seat %d, %ss): %d rounds, %d orders, traces and tensors equal",
+			g.seed, g.seats, khanSeat, g.other, cfg.NbRounds, orders)
 	}
 }
 
