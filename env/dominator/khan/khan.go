@@ -31,6 +31,13 @@ import "jgym/env/dominator"
 // witches is about to haunt, and two of its units never try to enter the
 // same cell. It draws no random numbers: a game is deterministic given its
 // seed and seats.
+//
+// Its orders are a function of its view alone: it keeps nothing from one
+// round to the next but scratch space, and it ignores its seat and seed.
+// Dominator's opt-in expert tensor relies on that (one Bot computes it for
+// every seat, env/dominator/expert.go), and so does the exported player's
+// C++ port of Khan (env/dominator/expertcpp.go), which must change with
+// any change to Khan's decisions (TestCppExportExpertPlaysAsPolicyBot).
 type Bot struct {
 	w     khanWeights
 	m     khanMap
