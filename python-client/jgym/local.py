@@ -38,7 +38,7 @@ import mmap
 import os
 import socket
 import struct
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import grpc
@@ -371,6 +371,18 @@ class LocalChannel:
         if not self._queue:
             raise SessionError("recv without a pending request")
         entry = self._queue[0]
+        if len(entry) == 1:  # one request (all but a step sent as halves)
+            slot, ids = entry[0]
+            try:
+                status, b, f = _ANSWER.unpack(self._read(self._head))
+                message = "" if status == 0 else self._read(bytearray(b)).decode("utf-8", "replace")
+            except BaseException:
+                self.abandon()
+                raise
+            self._queue.popleft()
+            if status != 0:
+                raise _error(status, message, f"session {self.session.id}")
+            return self._batch(slot, b, f, whole=ids is None)
         got: list[tuple[int, int, int]] = []
         error: JgymError | None = None
         obs: dict[str, Array] | None = None
@@ -406,9 +418,12 @@ class LocalChannel:
 
     def _read(self, buf: bytearray) -> bytearray:
         n = len(buf)
-        view, got = memoryview(buf), 0
+        if n == 0:
+            return buf
+        got = self._sock.recv_into(buf)  # a header nearly always comes whole
         while got < n:
-            k = self._sock.recv_into(view[got:])
+            # 0 at first: the server hung up (the rest: read after a piece)
+            k = self._sock.recv_into(memoryview(buf)[got:]) if got else 0
             if k == 0:
                 self.abandon()
                 raise ServerUnavailableError(
@@ -550,10 +565,7 @@ class LocalChannel:
         return f"<LocalChannel {self.session.id} {self.session.local_socket} {state}>"
 
 
-@contextlib.contextmanager
-def exchange(
-    links: Sequence[SessionLink], abandoned: Callable[[], None] | None = None
-) -> Iterator[None]:
+class exchange:  # noqa: N801 (used as a function: ``with exchange(links):``)
     """Runs requests and the reading of their answers, never half done.
 
     A KeyboardInterrupt (or any exception but a :class:`JgymError`
@@ -562,17 +574,29 @@ def exchange(
     link: their pending answers are dropped and the next reset makes new
     sessions, so that no later call reads the answer of an earlier request;
     then ``abandoned`` is called (the caller forgets what it was waiting for).
+
+    A class rather than a generator-based context manager: it is entered
+    several times per step, and a generator costs several calls each time.
     """
-    try:
-        yield
-    except JgymError:
-        raise
-    except BaseException:
-        for link in links:
+
+    __slots__ = ("_abandoned", "_links")
+
+    def __init__(
+        self, links: Sequence[SessionLink], abandoned: Callable[[], None] | None = None
+    ) -> None:
+        self._links = links
+        self._abandoned = abandoned
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is None or issubclass(kind, JgymError):
+            return
+        for link in self._links:
             link.abandon()
-        if abandoned is not None:
-            abandoned()
-        raise
+        if self._abandoned is not None:
+            self._abandoned()
 
 
 class SessionLink:

@@ -503,11 +503,10 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         See :func:`jgym.local.exchange`: after an interrupt, the pending step
         is forgotten and the next reset starts new sessions.
         """
+        return exchange(self._links, self._forget)
 
-        def forget() -> None:
-            self._stepping = False
-
-        return exchange(self._links, forget)
+    def _forget(self) -> None:
+        self._stepping = False
 
     def step_async(self, actions: Any) -> None:
         """Sends the actions of every sub-environment without waiting.
@@ -567,9 +566,14 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
             self._stepping = False
             batches = self._gather([1] * len(self._sessions))
         obs, info = self._merge(batches, partial=False)
-        reward = self._cat([b.reward for _, b in batches]).reshape(self.num_envs)
-        terminated = self._per_row([b.terminated for _, b in batches])
-        truncated = self._per_row([b.truncated for _, b in batches])
+        if len(batches) == 1:  # one session: its arrays, no concatenation
+            b = batches[0][1]
+            reward = b.reward.reshape(self.num_envs)
+            terminated, truncated = self._rows(b.terminated), self._rows(b.truncated)
+        else:
+            reward = self._cat([b.reward for _, b in batches]).reshape(self.num_envs)
+            terminated = self._per_row([b.terminated for _, b in batches])
+            truncated = self._per_row([b.truncated for _, b in batches])
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
             self._add_final(batches, info)
             if self.flatten_observation and "final_obs" in info:
@@ -626,13 +630,28 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
 
     def _per_row(self, parts: list[Array]) -> Array:
         """Per-game values ``[B]`` -> per-row ``[B * L]``."""
-        a = self._cat(parts)
+        return self._rows(self._cat(parts))
+
+    def _rows(self, a: Array) -> Array:
+        """Per-game values ``[B]`` of one part -> per-row ``[B * L]``."""
         return a if self.num_learners == 1 else np.repeat(a, self.num_learners, axis=0)
 
     def _merge(
         self, batches: list[tuple[int, Batch]], partial: bool
     ) -> tuple[dict[str, Array], dict[str, Any]]:
         n, L = self.num_envs, self.num_learners  # noqa: N806
+        if not partial and len(batches) == 1:  # one session: reshapes, no concatenation
+            b = batches[0][1]
+            obs = {k: v.reshape(n, *v.shape[2:]) for k, v in b.obs.items()}
+            self._obs = obs
+            info = self._info(
+                b.scores,
+                b.rank.reshape(n),
+                self._rows(b.round),
+                b.seat.reshape(n),
+                self._rows(b.episode),
+            )
+            return obs, info
         if not partial:
             obs = {
                 k: self._cat([b.obs[k] for _, b in batches]).reshape(
@@ -685,17 +704,19 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
     ) -> dict[str, Any]:
         if self.num_learners > 1:
             scores = np.repeat(scores, self.num_learners, axis=0)
-        info: dict[str, Any] = {
+        ones = np.ones(self.num_envs, dtype=bool)
+        return {
             "scores": scores,
             "rank": rank,
             "round": round_,
             "seat": seat,
             "episode_index": episode,
+            "_scores": ones,
+            "_rank": ones,
+            "_round": ones,
+            "_seat": ones,
+            "_episode_index": ones,
         }
-        ones = np.ones(self.num_envs, dtype=bool)
-        for k in list(info):
-            info["_" + k] = ones
-        return info
 
     def _add_final(self, batches: list[tuple[int, Batch]], info: dict[str, Any]) -> None:
         """Adds Gymnasium's same-step ``final_obs`` and ``final_info`` entries."""

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import collections
+import mmap
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
+import types
 from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Any
@@ -335,3 +339,30 @@ def test_single_env_both_ways(address: str, short_config: str) -> None:
         finally:
             env.close()
     assert_same(runs[0], runs[1])
+
+
+def test_header_in_pieces_and_hang_up() -> None:
+    """The client's header read joins pieces and reports a server that hung up."""
+    ours, theirs = socket.socketpair()
+    ch = LocalChannel.__new__(LocalChannel)  # only what reading a header needs
+    ch._sock, ch.closed, ch._queue = ours, False, collections.deque()
+    ch.session = types.SimpleNamespace(id="s")
+    ch._in, ch._out = mmap.mmap(-1, 1), mmap.mmap(-1, 1)
+    header = bytes(range(1, 17))
+
+    def pieces() -> None:
+        for lo, hi in ((0, 3), (3, 11), (11, 16)):
+            theirs.sendall(header[lo:hi])
+            time.sleep(0.02)
+        theirs.close()
+
+    sender = threading.Thread(target=pieces)
+    sender.start()
+    try:
+        assert bytes(ch._read(bytearray(16))) == header
+        with pytest.raises(jgym.errors.ServerUnavailableError, match="closed the local channel"):
+            ch._read(bytearray(16))
+        assert ch.closed
+    finally:
+        sender.join()
+        ours.close()
