@@ -65,6 +65,9 @@ func specToProto(s env.Spec) *jgymv1.GameSpec {
 	for _, t := range s.Observation {
 		g.Observation = append(g.Observation, tensorSpecToProto(t))
 	}
+	for _, t := range s.OptIn {
+		g.OptIn = append(g.OptIn, tensorSpecToProto(t))
+	}
 	return g
 }
 

@@ -19,31 +19,40 @@ func TestDatasetCommand(t *testing.T) {
 		{"Moria", firstTrace(t, "../../testdata/moria/traces")},
 	} {
 		t.Run(tc.game, func(t *testing.T) {
-			out := filepath.Join(t.TempDir(), "data")
-			code, stdout, stderr := runJgym("dataset", "--seats", "1,3", "--shard-size", "100", "-o", out, tc.trace)
-			if code != 0 {
-				t.Fatalf("jgym dataset = %d\n%s%s", code, stdout, stderr)
-			}
-			data, err := os.ReadFile(filepath.Join(out, dataset.ManifestFile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var m dataset.Manifest
-			if err := json.Unmarshal(data, &m); err != nil {
-				t.Fatal(err)
-			}
+			out, stdout, m := makeDataset(t, "--seats", "1,3", "--shard-size", "100", tc.trace)
 			if m.Game != tc.game || m.Samples != 2*m.Traces[0].Rounds || len(m.Shards) != (m.Samples+99)/100 || m.Labels.Moves == 0 {
 				t.Errorf("manifest: game %s, %d samples of %d rounds, %d shards, %d moves", m.Game, m.Samples, m.Traces[0].Rounds, len(m.Shards), m.Labels.Moves)
 			}
 			if !strings.Contains(stdout, "OK "+tc.trace) {
 				t.Errorf("stdout = %q, want OK %s", stdout, tc.trace)
 			}
-			code, _, _ = runJgym("dataset", "-o", out, tc.trace)
-			if code != 1 {
+			if code, _, _ := runJgym("dataset", "-o", out, tc.trace); code != 1 {
 				t.Errorf("jgym dataset into an existing dataset = %d, want 1", code)
 			}
 		})
 	}
+}
+
+// makeDataset runs jgym dataset with args into a new directory, stopping
+// the test unless it succeeds, and returns the directory, the command's
+// stdout and the dataset's manifest.
+func makeDataset(t *testing.T, args ...string) (string, string, dataset.Manifest) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "data")
+	argv := append([]string{"dataset", "-o", out}, args...)
+	code, stdout, stderr := runJgym(argv...)
+	if code != 0 {
+		t.Fatalf("jgym %s = %d\n%s%s", strings.Join(argv, " "), code, stdout, stderr)
+	}
+	var m dataset.Manifest
+	data, err := os.ReadFile(filepath.Join(out, dataset.ManifestFile))
+	if err == nil {
+		err = json.Unmarshal(data, &m)
+	}
+	if err != nil {
+		t.Fatalf("jgym %s: manifest: %v", strings.Join(argv, " "), err)
+	}
+	return out, stdout, m
 }
 
 func firstTrace(t *testing.T, dir string) string {
@@ -59,19 +68,7 @@ func firstTrace(t *testing.T, dir string) string {
 // says so; an unknown bot, or a prefixed name (a file), is refused.
 func TestDatasetExpert(t *testing.T) {
 	trace := "../../testdata/crematoria/traces/crematoria_s10_Dummy-Demo-Null-Demo.res.gz"
-	out := filepath.Join(t.TempDir(), "data")
-	code, stdout, stderr := runJgym("dataset", "--expert", "Riddick", "--players", "Null", "-o", out, trace)
-	if code != 0 {
-		t.Fatalf("jgym dataset --expert = %d\n%s%s", code, stdout, stderr)
-	}
-	data, err := os.ReadFile(filepath.Join(out, dataset.ManifestFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m dataset.Manifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatal(err)
-	}
+	_, _, m := makeDataset(t, "--expert", "Riddick", "--players", "Null", trace)
 	// Null gives no orders; Riddick, in its place, moves its units.
 	if m.LabelsFrom != "expert:Riddick" || m.Labels.Moves == 0 {
 		t.Errorf("labels_from %q, %d moves; want expert:Riddick and moves", m.LabelsFrom, m.Labels.Moves)
@@ -94,19 +91,9 @@ func TestDatasetOpponentOrder(t *testing.T) {
 	trace := "../../testdata/crematoria/traces/crematoria_s10_Dummy-Demo-Null-Demo.res.gz"
 	write := func(flags ...string) (dataset.Manifest, []byte) {
 		t.Helper()
-		out := filepath.Join(t.TempDir(), "data")
-		args := append([]string{"dataset", "--seats", "1", "-o", out}, append(flags, trace)...)
-		code, stdout, stderr := runJgym(args...)
-		if code != 0 {
-			t.Fatalf("jgym %v = %d\n%s%s", args, code, stdout, stderr)
-		}
-		var m dataset.Manifest
-		data, err := os.ReadFile(filepath.Join(out, dataset.ManifestFile))
-		if err == nil {
-			err = json.Unmarshal(data, &m)
-		}
-		if err != nil || len(m.Shards) != 1 {
-			t.Fatalf("manifest: %v, %d shards", err, len(m.Shards))
+		out, _, m := makeDataset(t, append(append([]string{"--seats", "1"}, flags...), trace)...)
+		if len(m.Shards) != 1 {
+			t.Fatalf("manifest: %d shards, want 1", len(m.Shards))
 		}
 		shard, err := os.ReadFile(filepath.Join(out, m.Shards[0].File))
 		if err != nil {
@@ -148,19 +135,7 @@ func TestDatasetOpponentOrder(t *testing.T) {
 // valid ones, before the output directory is made.
 func TestDatasetTensors(t *testing.T) {
 	trace := "../../testdata/pandemic/traces/pandemic_s10_Demo-Null-Demo-Null.res.gz"
-	out := filepath.Join(t.TempDir(), "data")
-	code, stdout, stderr := runJgym("dataset", "--seats", "0", "--tensors", "expert,units", "-o", out, trace)
-	if code != 0 {
-		t.Fatalf("jgym dataset --tensors = %d\n%s%s", code, stdout, stderr)
-	}
-	data, err := os.ReadFile(filepath.Join(out, dataset.ManifestFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m dataset.Manifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatal(err)
-	}
+	_, _, m := makeDataset(t, "--seats", "0", "--tensors", "expert,units", trace)
 	var names []string
 	for _, ts := range m.Observation {
 		names = append(names, ts.Name)
@@ -169,7 +144,7 @@ func TestDatasetTensors(t *testing.T) {
 		t.Errorf("manifest: tensors %v, %d samples of %d rounds", names, m.Samples, m.Traces[0].Rounds)
 	}
 	bad := filepath.Join(t.TempDir(), "d")
-	code, stdout, stderr = runJgym("dataset", "--tensors", "units,nothing", "-o", bad, trace)
+	code, stdout, stderr := runJgym("dataset", "--tensors", "units,nothing", "-o", bad, trace)
 	if code != 1 || !strings.Contains(stdout+stderr, "targets expert]") {
 		t.Errorf("--tensors units,nothing: exit %d, %q %q", code, stdout, stderr)
 	}

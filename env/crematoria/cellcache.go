@@ -2,7 +2,8 @@ package crematoria
 
 import (
 	"bytes"
-	"unsafe"
+
+	"jgym/game"
 )
 
 // cellCache keeps what Encode derived from the cells of the state it last
@@ -37,22 +38,6 @@ type cellCache struct {
 // cells, nearly all 4,800).
 const cellCacheRedo = 384
 
-// cellWords is the size of the cells in 8-byte words (update reads them
-// four at a time: the index below fails to compile otherwise).
-const cellWords = NumCells * int(unsafe.Sizeof(Cell{})) / 8
-
-var _ = [1]int{}[cellWords%4]
-
-// cellMemory returns the memory of the cells as words, or nil when it is
-// not aligned to 8 bytes (Cell has no pointer; bytes of padding may differ
-// between equal cells, which only costs a cell done again).
-func cellMemory(c *[NumCells]Cell) *[cellWords]uint64 {
-	if uintptr(unsafe.Pointer(c))%8 != 0 || unsafe.Sizeof(*c) != uintptr(8*cellWords) {
-		return nil
-	}
-	return (*[cellWords]uint64)(unsafe.Pointer(c))
-}
-
 // update brings the cache to state s seen by seat me, with codes the unit
 // codes of me (Observer.unitCodes).
 func (cc *cellCache) update(s *State, me int, codes []uint8) {
@@ -69,7 +54,10 @@ func (cc *cellCache) update(s *State, me int, codes []uint8) {
 	lut0, lut1 := terrainLUTs(me)
 	if l != nil && l == was && seq >= wasAt && seq-wasAt <= cellLogSize {
 		for q := wasAt; q < seq; q++ {
-			cc.redo(s, int(l.ring[q%cellLogSize]), me, &lut0, &lut1, codes)
+			idx := int(l.ring[q%cellLogSize])
+			old := cc.cells[idx]
+			cc.cells[idx] = s.Cells[idx]
+			cc.redo(s, idx, old, me, &lut0, &lut1, codes)
 		}
 		cc.units(s, me, codes)
 		return
@@ -77,32 +65,14 @@ func (cc *cellCache) update(s *State, me int, codes []uint8) {
 	cc.compare(s, me, codes, &lut0, &lut1)
 }
 
-// compare redoes the cells that differ from the cache's copy.
+// compare redoes the cells that differ from the cache's copy
+// (game.DiffCells).
 func (cc *cellCache) compare(s *State, me int, codes []uint8, lut0 *[4][8]uint8, lut1 *[4][2]uint8) {
-	now, was := cellMemory(&s.Cells), cellMemory(&cc.cells)
-	if now == nil || was == nil {
+	if !game.DiffCells(s.Cells[:], cc.cells[:], cellCacheRedo, func(idx int, old Cell) {
+		cc.redo(s, idx, old, me, lut0, lut1, codes)
+	}) {
 		cc.all(s, me, codes)
 		return
-	}
-	const cellSize = int(unsafe.Sizeof(Cell{}))
-	changed := 0
-	// Four words at a time, then the words that differ.
-	for w0 := 0; w0 < cellWords; w0 += 4 {
-		if (now[w0]^was[w0])|(now[w0+1]^was[w0+1])|(now[w0+2]^was[w0+2])|(now[w0+3]^was[w0+3]) == 0 {
-			continue
-		}
-		for w := w0; w < w0+4; w++ {
-			if now[w] == was[w] {
-				continue
-			}
-			if changed++; changed > cellCacheRedo {
-				cc.all(s, me, codes)
-				return
-			}
-			for idx := 8 * w / cellSize; idx <= (8*w+7)/cellSize; idx++ {
-				cc.redo(s, idx, me, lut0, lut1, codes)
-			}
-		}
 	}
 	cc.units(s, me, codes)
 }
@@ -146,11 +116,11 @@ func (cc *cellCache) all(s *State, me int, codes []uint8) {
 	scanCells(s, me, &cc.pass, &cc.elev, &cc.cave, &cc.free, &cc.gem)
 }
 
-// redo does cell idx again, as all does it. A cell whose terrain (type,
-// owner, gem) is the same changed only its unit: its terrain code and
-// bits stay.
-func (cc *cellCache) redo(s *State, idx, me int, lut0 *[4][8]uint8, lut1 *[4][2]uint8, codes []uint8) {
-	c, was := &s.Cells[idx], &cc.cells[idx]
+// redo does cell idx again, as all does it, once the cache's copy of the
+// cell is s's and was its old value. A cell whose terrain (type, owner,
+// gem) is the same changed only its unit: its terrain code and bits stay.
+func (cc *cellCache) redo(s *State, idx int, was Cell, me int, lut0 *[4][8]uint8, lut1 *[4][2]uint8, codes []uint8) {
+	c := &s.Cells[idx]
 	if id := was.ID; id >= 0 && int(id) < len(cc.named) {
 		cc.named[id]--
 	}
@@ -189,7 +159,6 @@ func (cc *cellCache) redo(s *State, idx, me int, lut0 *[4][8]uint8, lut1 *[4][2]
 			}
 		}
 	}
-	*was = *c
 	if c.ID >= 0 {
 		t |= codes[c.ID] << 3
 	}

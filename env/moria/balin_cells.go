@@ -2,7 +2,8 @@ package moria
 
 import (
 	"math/bits"
-	"unsafe"
+
+	"jgym/game"
 )
 
 // balinCells keeps, between rounds, what Balin's costs take from the
@@ -33,56 +34,6 @@ type balinCells struct {
 // game's cells, nearly all 2,700).
 const balinCellsRedo = 600
 
-// cellWords is the size of the cells in 8-byte words (compare reads them
-// four at a time: the index below fails to compile otherwise).
-const cellWords = NumCells * int(unsafe.Sizeof(Cell{})) / 8
-
-var _ = [1]int{}[cellWords%4]
-
-// cellMemory returns the memory of the cells as words, or nil when it is
-// not aligned to 8 bytes (Cell has no pointer and no padding).
-func cellMemory(c *[NumCells]Cell) *[cellWords]uint64 {
-	if uintptr(unsafe.Pointer(c))%8 != 0 || unsafe.Sizeof(*c) != uintptr(8*cellWords) {
-		return nil
-	}
-	return (*[cellWords]uint64)(unsafe.Pointer(c))
-}
-
-// diffCells calls f for each cell of now that differs from was, with its
-// old value, after copying it into was; it compares the cells eight bytes
-// at a time. It returns false, having called f for some cells or none,
-// when more than limit words differ or the cells are not aligned: the
-// caller then does every cell again.
-func diffCells(now, was *[NumCells]Cell, limit int, f func(idx int, old Cell)) bool {
-	nw, ww := cellMemory(now), cellMemory(was)
-	if nw == nil || ww == nil {
-		return false
-	}
-	const cellSize = int(unsafe.Sizeof(Cell{}))
-	changed := 0
-	// Four words at a time, then the words that differ.
-	for w0 := 0; w0 < cellWords; w0 += 4 {
-		if (nw[w0]^ww[w0])|(nw[w0+1]^ww[w0+1])|(nw[w0+2]^ww[w0+2])|(nw[w0+3]^ww[w0+3]) == 0 {
-			continue
-		}
-		for w := w0; w < w0+4; w++ {
-			if nw[w] == ww[w] {
-				continue
-			}
-			if changed++; changed > limit {
-				return false
-			}
-			for idx := 8 * w / cellSize; idx <= (8*w+7)/cellSize; idx++ {
-				if c, old := now[idx], was[idx]; c != old {
-					was[idx] = c
-					f(idx, old)
-				}
-			}
-		}
-	}
-	return true
-}
-
 // update brings the cache to the cells of s seen by clan me.
 func (bc *balinCells) update(s *State, me int) {
 	if !bc.ok || bc.me != me {
@@ -93,7 +44,7 @@ func (bc *balinCells) update(s *State, me int) {
 	// changed, then their costs (a cell's value reads its neighbours'
 	// caves).
 	redo := bc.redo[:0]
-	ok := diffCells(&s.Cells, &bc.cells, balinCellsRedo, func(idx int, old Cell) {
+	ok := game.DiffCells(s.Cells[:], bc.cells[:], balinCellsRedo, func(idx int, old Cell) {
 		c := &bc.cells[idx]
 		i, j := idx/Cols, idx%Cols
 		bc.unit[i] = bc.unit[i]&^(1<<j) | uint64(b2i(c.ID >= 0))<<j

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"jgym/game"
 )
 
 // cellsCheck is a seat whose Balin keeps its cells' costs between rounds
@@ -90,7 +92,7 @@ func (cc *cellsCheck) compare(s *State, what string) {
 }
 
 func (cc *cellsCheck) Play(s *State, o *Orders) {
-	if cellMemory(&cc.kept.cells.cells) == nil || cellMemory(&s.Cells) == nil {
+	if game.CellWords(cc.kept.cells.cells[:]) == nil || game.CellWords(s.Cells[:]) == nil {
 		cc.t.Fatal("the cells are not aligned to 8 bytes: every round makes them all again")
 	}
 	cc.compare(s, "")

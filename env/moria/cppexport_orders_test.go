@@ -20,10 +20,7 @@ import (
 func TestCppExportOrdersPlayAsPolicyBot(t *testing.T) {
 	needCpp(t)
 	raw := tinyPolicy(NumSlots(&defaultConfig), 4)
-	plain, err := policy.Parse(raw, Def.PolicySignature())
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain := parseModel(t, raw)
 	score := coursetest.WithMetadata(raw, policy.KeyOpponentOrder, policy.OpponentsByScore)
 	attacks := coursetest.WithMetadata(raw, policy.KeyActionOrder, policy.OrderAttacksFirst)
 	variants := []struct {

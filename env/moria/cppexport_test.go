@@ -21,10 +21,7 @@ import (
 // with target t, and returns its file and the Go model.
 func exportedModel(t *testing.T, dir, name string, tg cppexport.Target, raw []byte) (string, *policy.Model) {
 	t.Helper()
-	m, err := policy.Parse(raw, Def.PolicySignature())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := parseModel(t, raw)
 	src, err := cppexport.Export(raw, tg, cppexport.Options{Name: name, Source: "tiny.onnx"})
 	if err != nil {
 		t.Fatal(err)

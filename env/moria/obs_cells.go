@@ -1,10 +1,12 @@
 package moria
 
+import "jgym/game"
+
 // boardCells keeps, between calls, the board planes that come from the
 // cells alone (terrain, owner, treasure, rock) for one seat, with
 // bitboards of the cells holding a unit id and of the abysses, so that
 // Board copies them and does again only the cells that changed
-// (diffCells); a new seat or many changed cells make them all again.
+// (game.DiffCells); a new seat or many changed cells make them all again.
 type boardCells struct {
 	ok     bool
 	me     int
@@ -21,7 +23,7 @@ const boardCellsRedo = 600
 
 // update brings the planes to the cells of s seen by clan me.
 func (bc *boardCells) update(s *State, me int) {
-	if bc.ok && bc.me == me && diffCells(&s.Cells, &bc.cells, boardCellsRedo, func(idx int, _ Cell) { bc.cell(idx) }) {
+	if bc.ok && bc.me == me && game.DiffCells(s.Cells[:], bc.cells[:], boardCellsRedo, func(idx int, _ Cell) { bc.cell(idx) }) {
 		return
 	}
 	bc.ok, bc.me = true, me

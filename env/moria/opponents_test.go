@@ -364,14 +364,8 @@ func (w *attacksTwin) Play(s *State, o *Orders) {
 // and Demos some attacks are moved ahead of other commands.
 func TestPolicyBotAttacksFirst(t *testing.T) {
 	raw := tinyPolicy(NumSlots(&defaultConfig), 4)
-	plain, err := policy.Parse(raw, Def.PolicySignature())
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := policy.Parse(coursetest.WithMetadata(raw, policy.KeyActionOrder, policy.OrderAttacksFirst), Def.PolicySignature())
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain := parseModel(t, raw)
+	m := parseModel(t, coursetest.WithMetadata(raw, policy.KeyActionOrder, policy.OrderAttacksFirst))
 	if m.ActionOrder != policy.OrderAttacksFirst {
 		t.Fatalf("ActionOrder = %q, want %q", m.ActionOrder, policy.OrderAttacksFirst)
 	}

@@ -12,15 +12,21 @@ import (
 	"jgym/policy"
 )
 
-// tinyModel loads the test policy (onnx_test.go) for the default number of
-// unit slots.
-func tinyModel(t testing.TB) *policy.Model {
+// parseModel parses the ONNX model raw as a Moria policy.
+func parseModel(t testing.TB, raw []byte) *policy.Model {
 	t.Helper()
-	m, err := policy.Parse(tinyPolicy(NumSlots(&defaultConfig), 4), Def.PolicySignature())
+	m, err := policy.Parse(raw, Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// tinyModel loads the test policy (onnx_test.go) for the default number of
+// unit slots.
+func tinyModel(t testing.TB) *policy.Model {
+	t.Helper()
+	return parseModel(t, tinyPolicy(NumSlots(&defaultConfig), 4))
 }
 
 var update = flag.Bool("update", false, "rewrite testdata/tiny.onnx")
@@ -46,6 +52,16 @@ func TestTinyPolicyFile(t *testing.T) {
 	if _, err := policy.Load(path, Def.PolicySignature()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// playPolicy has model m's policy bot play seat me of state s once and
+// returns the bot and its commands.
+func playPolicy(m *policy.Model, me int, s *State) (*PolicyBot, []Command) {
+	bot := Def.NewPolicyBot(m, me)
+	o := Def.NewOrders()
+	o.Reset(len(s.Units))
+	bot.Play(s, o)
+	return bot, o.List()
 }
 
 func TestPolicySignature(t *testing.T) {
@@ -126,10 +142,7 @@ func TestPolicyBotPlaysArgmaxInSlotOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, me := range []int{0, 2} {
-		bot := Def.NewPolicyBot(m, me)
-		o := *Def.NewOrders()
-		o.Reset(len(g.Units))
-		bot.Play(&g.State, &o)
+		bot, got := playPolicy(m, me, &g.State)
 		if bot.Err() != nil {
 			t.Fatal(bot.Err())
 		}
@@ -142,7 +155,6 @@ func TestPolicyBotPlaysArgmaxInSlotOrder(t *testing.T) {
 				dirs[Dir(d)]++
 			}
 		}
-		got := o.List()
 		if len(got) != len(want) || len(want) < 5 || len(dirs) < 3 {
 			t.Fatalf("seat %d: %d commands in %d directions, want %d (at least 5, in 3 directions)", me, len(got), len(dirs), len(want))
 		}
@@ -165,11 +177,8 @@ func TestPolicyBotRejectsOtherSlotCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bot := Def.NewPolicyBot(tinyModel(t), 0)
-	o := *Def.NewOrders()
-	o.Reset(len(g.Units))
-	bot.Play(&g.State, &o)
-	if !errors.Is(bot.Err(), policy.ErrSignature) || len(o.List()) != 0 {
-		t.Errorf("Play with %d slots on a 100-slot model: err %v, %d orders", NumSlots(&cfg), bot.Err(), len(o.List()))
+	bot, got := playPolicy(tinyModel(t), 0, &g.State)
+	if !errors.Is(bot.Err(), policy.ErrSignature) || len(got) != 0 {
+		t.Errorf("Play with %d slots on a 100-slot model: err %v, %d orders", NumSlots(&cfg), bot.Err(), len(got))
 	}
 }

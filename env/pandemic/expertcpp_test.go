@@ -202,25 +202,8 @@ func (s *syncBuffer) Reset() {
 // env/pandemic/testdata/tiny_expert.onnx --name TinyExpert --bench);
 // go test ./env/pandemic -run TestTinyExpertPolicyFile -update rewrites it.
 func TestTinyExpertPolicyFile(t *testing.T) {
-	const path = "testdata/tiny_expert.onnx"
-	want := exportPolicyExpert(60, 3)
-	if *update {
-		if err := os.WriteFile(path, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs from exportPolicyExpert(60, 3): go test ./env/pandemic -run TestTinyExpertPolicyFile -update", path)
-	}
-	m, err := policy.Load(path, Def.PolicySignature())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(m.Tensors, []string{"board", "units", "globals", "action_mask", ExpertTensor}) {
-		t.Errorf("tensors %v", m.Tensors)
+	m := policyFile(t, "testdata/tiny_expert.onnx", exportPolicyExpert(60, 3), "exportPolicyExpert(60, 3)")
+	if want := []string{"board", "units", "globals", "action_mask", ExpertTensor}; !slices.Equal(m.Tensors, want) {
+		t.Errorf("tensors %v, want %v", m.Tensors, want)
 	}
 }

@@ -281,13 +281,7 @@ func (ob *Observer) Units(s *State, me int, dst []byte) {
 		u := &s.Units[id]
 		row := dst[id*UnitFeatures : (id+1)*UnitFeatures : (id+1)*UnitFeatures]
 		r := Rel(u.Player, me)
-		row[UnitMine] = b2u(r == 0)
-		row[UnitOwner] = r
-		row[UnitHealth] = sat(u.Health)
-		row[UnitDamage] = sat(u.Damage)
-		row[UnitTurns] = sat(u.Turns)
-		row[UnitImmune] = b2u(u.Immune)
-		row[UnitMasked] = b2u(u.Mask)
+		unitScalars((*[UnitFeatures]byte)(row), u, r)
 		p := u.Pos
 		if !s.OnBoard(p) {
 			row[UnitRow], row[UnitCol], row[UnitCellType], row[UnitCellVirus], row[UnitConquest], row[UnitEnemies] = 0, 0, 0, 0, 0, 0
@@ -318,6 +312,19 @@ func (ob *Observer) Units(s *State, me int, dst []byte) {
 		}
 		row[UnitEnemies] = enemies
 	}
+}
+
+// unitScalars writes the columns of a unit's row that read the unit alone,
+// not its cell: mine, owner, health, damage, turns, immune, masked; r is
+// the unit's owner seen by the observer. Units and unitsFromBoard share it.
+func unitScalars(row *[UnitFeatures]byte, u *Unit, r uint8) {
+	row[UnitMine] = b2u(r == 0)
+	row[UnitOwner] = r
+	row[UnitHealth] = sat(u.Health)
+	row[UnitDamage] = sat(u.Damage)
+	row[UnitTurns] = sat(u.Turns)
+	row[UnitImmune] = b2u(u.Immune)
+	row[UnitMasked] = b2u(u.Mask)
 }
 
 // Income returns the points player pl would score in a round if the
@@ -568,13 +575,7 @@ func unitsFromBoard(s *State, me int, board, dst []byte) {
 		u := &s.Units[id]
 		row := dst[id*UnitFeatures : (id+1)*UnitFeatures : (id+1)*UnitFeatures]
 		r := Rel(u.Player, me)
-		row[UnitMine] = b2u(r == 0)
-		row[UnitOwner] = r
-		row[UnitHealth] = sat(u.Health)
-		row[UnitDamage] = sat(u.Damage)
-		row[UnitTurns] = sat(u.Turns)
-		row[UnitImmune] = b2u(u.Immune)
-		row[UnitMasked] = b2u(u.Mask)
+		unitScalars((*[UnitFeatures]byte)(row), u, r)
 		p := u.Pos
 		if uint(p.I) >= uint(rows) || uint(p.J) >= uint(cols) {
 			row[UnitRow], row[UnitCol], row[UnitCellType], row[UnitCellVirus], row[UnitConquest], row[UnitEnemies] = 0, 0, 0, 0, 0, 0

@@ -181,15 +181,13 @@ func exportPolicyWith(u int, seed uint64, targets, expert bool) []byte {
 	return pbBytes(b, 7, g) // graph
 }
 
-var update = flag.Bool("update", false, "rewrite testdata/tiny.onnx")
+var update = flag.Bool("update", false, "rewrite the test models of testdata/")
 
-// testdata/tiny.onnx is the export tests' policy for the default
-// configuration (60 slots), for the commands of the documentation
-// (jgym export-cpp -g pandemic env/pandemic/testdata/tiny.onnx ...);
-// go test ./env/pandemic -run TestTinyPolicyFile -update rewrites it.
-func TestTinyPolicyFile(t *testing.T) {
-	const path = "testdata/tiny.onnx"
-	want := exportPolicy(60, 1)
+// policyFile checks the test model file path against want, the bytes of
+// the network that writes it (gen names it in the message), rewriting the
+// file under -update, and returns the model loaded from the file.
+func policyFile(t *testing.T, path string, want []byte, gen string) *policy.Model {
+	t.Helper()
 	if *update {
 		if err := os.WriteFile(path, want, 0o644); err != nil {
 			t.Fatal(err)
@@ -200,12 +198,21 @@ func TestTinyPolicyFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs from exportPolicy(60, 1): go test ./env/pandemic -run TestTinyPolicyFile -update", path)
+		t.Fatalf("%s differs from %s: go test ./env/pandemic -run %s -update", path, gen, t.Name())
 	}
 	m, err := policy.Load(path, Def.PolicySignature())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+// testdata/tiny.onnx is the export tests' policy for the default
+// configuration (60 slots), for the commands of the documentation
+// (jgym export-cpp -g pandemic env/pandemic/testdata/tiny.onnx ...);
+// go test ./env/pandemic -run TestTinyPolicyFile -update rewrites it.
+func TestTinyPolicyFile(t *testing.T) {
+	m := policyFile(t, "testdata/tiny.onnx", exportPolicy(60, 1), "exportPolicy(60, 1)")
 	if m.NumSlots != 60 {
 		t.Errorf("NumSlots = %d, want 60", m.NumSlots)
 	}

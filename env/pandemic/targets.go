@@ -326,12 +326,16 @@ func (ob *Observer) Targets(s *State, me int, dst []byte) {
 		}
 		c.ok = true
 	}
-	tf.fromFields(s, me, dst)
+	var dists [TargetEnemy][]int16 // the cached kinds' fields
+	for k := range dists {
+		dists[k] = tf.cache[k].dist
+	}
+	tf.fromFields(s, me, 0, dists[:], dst)
 	switch {
 	case len(tf.srcs[TargetEnemy]) == 0:
 	case tf.grid.words == 0:
 		tf.wide = tf.field(tf.srcs[TargetEnemy], tf.wide)
-		tf.fromField(s, me, TargetEnemy, tf.wide, dst)
+		tf.fromFields(s, me, TargetEnemy, [][]int16{tf.wide}, dst)
 	default:
 		tf.enemies(s, me, dst)
 	}
@@ -494,44 +498,11 @@ type seed struct {
 	d int16
 }
 
-// fromField writes kind k's columns of the seat's units from the distance
-// field dist (padded).
-func (tf *targetFields) fromField(s *State, me, k int, dist []int16, dst []byte) {
-	g := &tf.grid
-	stride := g.stride
-	for _, id := range s.PlayerUnits[me] {
-		p := s.Units[id].Pos
-		if !s.OnBoard(p) {
-			continue
-		}
-		here := (p.I+1)*stride + p.J + 1
-		cur := dist[here]
-		if cur < 0 {
-			continue
-		}
-		at := id*TargetFeatures + k*TargetColumns
-		row := dst[at : at+TargetColumns : at+TargetColumns]
-		bands(row, int(cur))
-		// Off the board is the border: never reached. A neighbour is
-		// nearer when 0 <= f < cur: as unsigned, f < cur.
-		nb := dist[here-stride : here+stride+1]
-		c := uint16(cur)
-		row[Bottom] = b2u(uint16(nb[2*stride]) < c)
-		row[Right] = b2u(uint16(nb[stride+1]) < c)
-		row[Top] = b2u(uint16(nb[0]) < c)
-		row[Left] = b2u(uint16(nb[stride-1]) < c)
-	}
-}
-
-// fromFields is fromField for the kinds of the cached fields (TargetCity
-// to TargetMask), one pass over the seat's units.
-func (tf *targetFields) fromFields(s *State, me int, dst []byte) {
-	g := &tf.grid
-	stride := g.stride
-	var dists [TargetEnemy][]int16
-	for k := range dists {
-		dists[k] = tf.cache[k].dist
-	}
+// fromFields writes the columns of kinds k0, k0+1, ... of the seat's units
+// from their distance fields dists (padded; an empty one is skipped), one
+// pass over the units.
+func (tf *targetFields) fromFields(s *State, me, k0 int, dists [][]int16, dst []byte) {
+	stride := tf.grid.stride
 	for _, id := range s.PlayerUnits[me] {
 		p := s.Units[id].Pos
 		if !s.OnBoard(p) {
@@ -546,7 +517,7 @@ func (tf *targetFields) fromFields(s *State, me int, dst []byte) {
 			if cur < 0 {
 				continue
 			}
-			at := id*TargetFeatures + k*TargetColumns
+			at := id*TargetFeatures + (k0+k)*TargetColumns
 			row := dst[at : at+TargetColumns : at+TargetColumns]
 			bands(row, int(cur))
 			// Off the board is the border: never reached. A neighbour is

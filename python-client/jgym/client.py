@@ -849,9 +849,11 @@ class Client:
                 (``GameSpec.credit_weights``); the others keep their
                 defaults.
             tensors: The observation tensors the learners get, by name
-                (``GameSpec.observation``); the server does not compute the
+                (``GameSpec.observation``, and ``GameSpec.opt_in``'s,
+                which only a name brings); the server does not compute the
                 others and the session's spec (``Session.game``) lists
-                only those kept. ``None`` or empty: all of them. The masks
+                only those kept. ``None`` or empty: all of
+                ``GameSpec.observation``. The masks
                 actions need (``action_mask``, the game's ``policy_mask``)
                 are kept whether named or not.
 

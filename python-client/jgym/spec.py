@@ -4,9 +4,10 @@ The server's ``GameSpec`` (``ListGames``, ``CreateSession``) says, beside
 each observation tensor's name, dtype and shape, how to read it: the kind of
 each board plane (categorical codes, flag bits or a scaled quantity), the
 name and scale of each column of the per-unit and global tensors, which
-``units`` columns hold a unit's cell, whether the board's columns wrap and
-which mask a policy samples from. :func:`describe` turns that answer into
-plain dataclasses, so that training code needs no table of its own per game.
+``units`` columns hold a unit's cell, whether the board's columns wrap,
+which mask a policy samples from and which opt-in tensors a session may add
+by name (``tensors=``). :func:`describe` turns that answer into plain
+dataclasses, so that training code needs no table of its own per game.
 
 Example:
     >>> from jgym.v1 import jgym_pb2 as pb
@@ -111,6 +112,10 @@ class GameInfo:
         unit_col: The ``units`` column of its board column.
         wrap_columns: The board's columns wrap around.
         policy_mask: The ``[U, num_actions]`` tensor a policy samples from.
+        opt_in: The game's opt-in tensors (``GameSpec.opt_in``, e.g.
+            Pandemic's ``expert``): not in the observation unless a session
+            names them in ``tensors=``. Empty in a session's spec, whose
+            ``tensors`` hold the ones it named.
     """
 
     id: str
@@ -121,6 +126,7 @@ class GameInfo:
     unit_col: int
     wrap_columns: bool
     policy_mask: str
+    opt_in: tuple[TensorInfo, ...] = ()
 
     def tensor(self, name: str) -> TensorInfo:
         """The observation tensor ``name``."""
@@ -147,72 +153,87 @@ class GameInfo:
         return {
             "id": self.id,
             "version": self.version,
-            "tensors": [
-                {
-                    "name": t.name,
-                    "dtype": t.dtype.name,
-                    "shape": list(t.shape),
-                    "description": t.description,
-                    "planes": [[p.name, p.kind, p.count, p.scale] for p in t.planes],
-                    "columns": [[c.name, c.scale] for c in t.columns],
-                }
-                for t in self.tensors
-            ],
+            "tensors": [_tensor_to_dict(t) for t in self.tensors],
             "num_actions": self.num_actions,
             "unit_row": self.unit_row,
             "unit_col": self.unit_col,
             "wrap_columns": self.wrap_columns,
             "policy_mask": self.policy_mask,
+            "opt_in": [_tensor_to_dict(t) for t in self.opt_in],
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameInfo:
-        """The :class:`GameInfo` of :meth:`to_dict`."""
-        tensors = tuple(
-            TensorInfo(
-                name=t["name"],
-                dtype=np.dtype(t["dtype"]),
-                shape=tuple(int(x) for x in t["shape"]),
-                description=t.get("description", ""),
-                planes=tuple(Plane(n, k, int(c), float(s)) for n, k, c, s in t["planes"]),
-                columns=tuple(Column(n, float(s)) for n, s in t["columns"]),
-            )
-            for t in d["tensors"]
-        )
+        """The :class:`GameInfo` of :meth:`to_dict` (``opt_in`` may be absent)."""
         return cls(
             id=d["id"],
             version=d["version"],
-            tensors=tensors,
+            tensors=tuple(_tensor_from_dict(t) for t in d["tensors"]),
             num_actions=int(d["num_actions"]),
             unit_row=int(d["unit_row"]),
             unit_col=int(d["unit_col"]),
             wrap_columns=bool(d["wrap_columns"]),
             policy_mask=d["policy_mask"],
+            opt_in=tuple(_tensor_from_dict(t) for t in d.get("opt_in", ())),
         )
+
+
+def _tensor_to_dict(t: TensorInfo) -> dict[str, Any]:
+    """A tensor of :meth:`GameInfo.to_dict`."""
+    return {
+        "name": t.name,
+        "dtype": t.dtype.name,
+        "shape": list(t.shape),
+        "description": t.description,
+        "planes": [[p.name, p.kind, p.count, p.scale] for p in t.planes],
+        "columns": [[c.name, c.scale] for c in t.columns],
+    }
+
+
+def _tensor_from_dict(t: dict[str, Any]) -> TensorInfo:
+    """The :class:`TensorInfo` of :func:`_tensor_to_dict`."""
+    return TensorInfo(
+        name=t["name"],
+        dtype=np.dtype(t["dtype"]),
+        shape=tuple(int(x) for x in t["shape"]),
+        description=t.get("description", ""),
+        planes=tuple(Plane(n, k, int(c), float(s)) for n, k, c, s in t["planes"]),
+        columns=tuple(Column(n, float(s)) for n, s in t["columns"]),
+    )
+
+
+def _tensor_info(t: pb.TensorSpec) -> TensorInfo:
+    """The :class:`TensorInfo` of a server's ``TensorSpec``."""
+    return TensorInfo(
+        name=t.name,
+        dtype=DTYPES[t.dtype],
+        shape=tuple(int(d) for d in t.shape),
+        description=t.description,
+        planes=tuple(Plane(p.name, _KINDS[p.kind], int(p.count), float(p.scale)) for p in t.planes),
+        columns=tuple(Column(c.name, float(c.scale)) for c in t.columns),
+    )
 
 
 def describe(spec: pb.GameSpec) -> GameInfo:
-    """The :class:`GameInfo` of a server's ``GameSpec``."""
-    tensors = tuple(
-        TensorInfo(
-            name=t.name,
-            dtype=DTYPES[t.dtype],
-            shape=tuple(int(d) for d in t.shape),
-            description=t.description,
-            planes=tuple(
-                Plane(p.name, _KINDS[p.kind], int(p.count), float(p.scale)) for p in t.planes
-            ),
-            columns=tuple(Column(c.name, float(c.scale)) for c in t.columns),
-        )
-        for t in spec.observation
-    )
+    """The :class:`GameInfo` of a server's ``GameSpec``.
+
+    Example:
+        >>> from jgym.v1 import jgym_pb2 as pb
+        >>> g = pb.GameSpec(id="X-v0", num_actions=5)
+        >>> _ = g.observation.add(name="units", dtype=pb.DTYPE_UINT8, shape=[8, 3])
+        >>> _ = g.opt_in.add(name="expert", dtype=pb.DTYPE_BOOL, shape=[8, 5])
+        >>> d = describe(g)
+        >>> [t.name for t in d.tensors], [(t.name, t.dtype.name, t.shape) for t in d.opt_in]
+        (['units'], [('expert', 'bool', (8, 5))])
+    """
     return GameInfo(
         id=spec.id,
         version=spec.observation_version,
-        tensors=tensors,
+        tensors=tuple(_tensor_info(t) for t in spec.observation),
         num_actions=int(spec.num_actions),
         unit_row=int(spec.unit_row),
         unit_col=int(spec.unit_col),
         wrap_columns=bool(spec.wrap_columns),
         policy_mask=spec.policy_mask or "action_mask",
+        opt_in=tuple(_tensor_info(t) for t in spec.opt_in),
     )

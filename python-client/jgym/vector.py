@@ -117,7 +117,9 @@ class JgymVectorEnv(RowAPI, VectorEnv[Any, Any, Any]):
         credit_weights: Weights of the per-unit credit by name
             (``spec_proto.credit_weights``: e.g. ``{"capture": 5}``).
         tensors: The observation tensors to compute, by name (default:
-            all, ``spec_proto.observation``): the server skips the others
+            all of ``spec_proto.observation``; the game's opt-in tensors,
+            ``GameSpec.opt_in`` of ``Client.list_games``, only by name):
+            the server skips the others
             (Crematoria's ``paths`` and ``sun_paths`` are most of its
             encoder's cost) and the observation space has only those and
             the masks actions need (``action_mask``, the game's

@@ -112,3 +112,19 @@ def test_spec_describes_the_observation(game: str, address: str) -> None:
     mask = info.tensor(info.policy_mask)
     assert mask.dtype == np.bool_ and mask.shape == (info.num_slots, info.num_actions)
     assert spec.name and spec.strong_bot
+
+
+def test_spec_lists_the_opt_in_tensors(address: str) -> None:
+    """``GameSpec.opt_in``: the tensors a session adds by name (Pandemic's expert)."""
+    with jgym.Client(address) as c:
+        specs = {g.id: g for g in c.list_games()}
+    for game in jgym.GAMES:
+        info = jgym.spec.describe(specs[game])
+        opt_in = [(t.name, t.dtype, t.shape) for t in info.opt_in]
+        if game == "Pandemic-v0":
+            u = info.num_slots
+            assert opt_in == [("expert", np.dtype(np.bool_), (u, 5))]
+            assert "expert" not in [t.name for t in info.tensors]
+        else:
+            assert opt_in == []
+        assert jgym.spec.GameInfo.from_dict(info.to_dict()) == info

@@ -753,7 +753,13 @@ type GameSpec struct {
 	CreditWeights []*CreditWeight `protobuf:"bytes,18,rep,name=credit_weights,json=creditWeights,proto3" json:"credit_weights,omitempty"`
 	// The per-unit credit tensor of one learner, float32 [U]
 	// (StepResult.unit_rewards), when the game has one.
-	UnitReward    *TensorSpec `protobuf:"bytes,19,opt,name=unit_reward,json=unitReward,proto3" json:"unit_reward,omitempty"`
+	UnitReward *TensorSpec `protobuf:"bytes,19,opt,name=unit_reward,json=unitReward,proto3" json:"unit_reward,omitempty"`
+	// The game's opt-in observation tensors of one seat, described as
+	// observation's: not in the observation unless
+	// CreateSessionRequest.tensors names them (e.g. Pandemic's "expert").
+	// Empty in a session's spec, whose observation lists the tensors it
+	// asked for.
+	OptIn         []*TensorSpec `protobuf:"bytes,20,rep,name=opt_in,json=optIn,proto3" json:"opt_in,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -917,6 +923,13 @@ func (x *GameSpec) GetCreditWeights() []*CreditWeight {
 func (x *GameSpec) GetUnitReward() *TensorSpec {
 	if x != nil {
 		return x.UnitReward
+	}
+	return nil
+}
+
+func (x *GameSpec) GetOptIn() []*TensorSpec {
+	if x != nil {
+		return x.OptIn
 	}
 	return nil
 }
@@ -1525,9 +1538,10 @@ type CreateSessionRequest struct {
 	// Weights of the per-unit credit by name (GameSpec.credit_weights); the
 	// others keep their defaults.
 	CreditWeights map[string]float64 `protobuf:"bytes,16,rep,name=credit_weights,json=creditWeights,proto3" json:"credit_weights,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
-	// The observation tensors the learners get, by name (GameSpec.observation);
-	// the others are not computed and are absent from the session's spec
-	// and its observations. Empty: all of them. The masks actions need
+	// The observation tensors the learners get, by name (GameSpec.observation,
+	// and GameSpec.opt_in's, which only a name brings); the others are not
+	// computed and are absent from the session's spec and its observations.
+	// Empty: all of GameSpec.observation. The masks actions need
 	// (action_mask and the game's policy_mask) are kept whether named or
 	// not. At most 32 names, each one of the game's; the session's spec
 	// lists the tensors kept, in the game's order. A policy trained on a
@@ -2700,7 +2714,7 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\n" +
 	"ColumnSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
-	"\x05scale\x18\x02 \x01(\x01R\x05scale\"\xda\x05\n" +
+	"\x05scale\x18\x02 \x01(\x01R\x05scale\"\x86\x06\n" +
 	"\bGameSpec\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12/\n" +
 	"\x13observation_version\x18\x02 \x01(\tR\x12observationVersion\x12\x1b\n" +
@@ -2726,7 +2740,8 @@ const file_jgym_v1_jgym_proto_rawDesc = "" +
 	"\x0fopponent_orders\x18\x11 \x03(\tR\x0eopponentOrders\x12<\n" +
 	"\x0ecredit_weights\x18\x12 \x03(\v2\x15.jgym.v1.CreditWeightR\rcreditWeights\x124\n" +
 	"\vunit_reward\x18\x13 \x01(\v2\x13.jgym.v1.TensorSpecR\n" +
-	"unitReward\"^\n" +
+	"unitReward\x12*\n" +
+	"\x06opt_in\x18\x14 \x03(\v2\x13.jgym.v1.TensorSpecR\x05optIn\"^\n" +
 	"\fCreditWeight\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\adefault\x18\x02 \x01(\x01R\adefault\x12 \n" +
@@ -2974,57 +2989,58 @@ var file_jgym_v1_jgym_proto_depIdxs = []int32{
 	7,  // 8: jgym.v1.GameSpec.action_order:type_name -> jgym.v1.TensorSpec
 	11, // 9: jgym.v1.GameSpec.credit_weights:type_name -> jgym.v1.CreditWeight
 	7,  // 10: jgym.v1.GameSpec.unit_reward:type_name -> jgym.v1.TensorSpec
-	35, // 11: jgym.v1.GetVersionResponse.observation_versions:type_name -> jgym.v1.GetVersionResponse.ObservationVersionsEntry
-	10, // 12: jgym.v1.ListGamesResponse.games:type_name -> jgym.v1.GameSpec
-	3,  // 13: jgym.v1.UploadBotRequest.kind:type_name -> jgym.v1.BotKind
-	18, // 14: jgym.v1.CreateSessionRequest.seats:type_name -> jgym.v1.SeatSpec
-	4,  // 15: jgym.v1.CreateSessionRequest.reward_mode:type_name -> jgym.v1.RewardMode
-	5,  // 16: jgym.v1.CreateSessionRequest.autoreset_mode:type_name -> jgym.v1.AutoresetMode
-	36, // 17: jgym.v1.CreateSessionRequest.credit_weights:type_name -> jgym.v1.CreateSessionRequest.CreditWeightsEntry
-	10, // 18: jgym.v1.CreateSessionResponse.game:type_name -> jgym.v1.GameSpec
-	26, // 19: jgym.v1.ResetRequest.trace_start:type_name -> jgym.v1.TraceStart
-	6,  // 20: jgym.v1.StepRequest.actions:type_name -> jgym.v1.Tensor
-	6,  // 21: jgym.v1.StepRequest.action_order:type_name -> jgym.v1.Tensor
-	25, // 22: jgym.v1.StreamRequest.reset:type_name -> jgym.v1.ResetRequest
-	29, // 23: jgym.v1.StreamRequest.step:type_name -> jgym.v1.StepRequest
-	31, // 24: jgym.v1.StreamRequest.recv:type_name -> jgym.v1.RecvRequest
-	27, // 25: jgym.v1.StreamRequest.get_state:type_name -> jgym.v1.GetStateRequest
-	28, // 26: jgym.v1.StreamRequest.set_state:type_name -> jgym.v1.SetStateRequest
-	6,  // 27: jgym.v1.Info.scores:type_name -> jgym.v1.Tensor
-	6,  // 28: jgym.v1.Info.rank:type_name -> jgym.v1.Tensor
-	6,  // 29: jgym.v1.Info.round:type_name -> jgym.v1.Tensor
-	6,  // 30: jgym.v1.Info.learner_seats:type_name -> jgym.v1.Tensor
-	6,  // 31: jgym.v1.Info.episode:type_name -> jgym.v1.Tensor
-	37, // 32: jgym.v1.StepResult.observation:type_name -> jgym.v1.StepResult.ObservationEntry
-	6,  // 33: jgym.v1.StepResult.reward:type_name -> jgym.v1.Tensor
-	6,  // 34: jgym.v1.StepResult.terminated:type_name -> jgym.v1.Tensor
-	6,  // 35: jgym.v1.StepResult.truncated:type_name -> jgym.v1.Tensor
-	32, // 36: jgym.v1.StepResult.info:type_name -> jgym.v1.Info
-	38, // 37: jgym.v1.StepResult.final_observation:type_name -> jgym.v1.StepResult.FinalObservationEntry
-	6,  // 38: jgym.v1.StepResult.final_scores:type_name -> jgym.v1.Tensor
-	6,  // 39: jgym.v1.StepResult.unit_rewards:type_name -> jgym.v1.Tensor
-	33, // 40: jgym.v1.StreamResponse.result:type_name -> jgym.v1.StepResult
-	6,  // 41: jgym.v1.StepResult.ObservationEntry.value:type_name -> jgym.v1.Tensor
-	6,  // 42: jgym.v1.StepResult.FinalObservationEntry.value:type_name -> jgym.v1.Tensor
-	12, // 43: jgym.v1.JgymService.GetVersion:input_type -> jgym.v1.GetVersionRequest
-	14, // 44: jgym.v1.JgymService.ListGames:input_type -> jgym.v1.ListGamesRequest
-	16, // 45: jgym.v1.JgymService.ListBots:input_type -> jgym.v1.ListBotsRequest
-	21, // 46: jgym.v1.JgymService.CreateSession:input_type -> jgym.v1.CreateSessionRequest
-	23, // 47: jgym.v1.JgymService.CloseSession:input_type -> jgym.v1.CloseSessionRequest
-	30, // 48: jgym.v1.JgymService.Stream:input_type -> jgym.v1.StreamRequest
-	19, // 49: jgym.v1.JgymService.UploadBot:input_type -> jgym.v1.UploadBotRequest
-	13, // 50: jgym.v1.JgymService.GetVersion:output_type -> jgym.v1.GetVersionResponse
-	15, // 51: jgym.v1.JgymService.ListGames:output_type -> jgym.v1.ListGamesResponse
-	17, // 52: jgym.v1.JgymService.ListBots:output_type -> jgym.v1.ListBotsResponse
-	22, // 53: jgym.v1.JgymService.CreateSession:output_type -> jgym.v1.CreateSessionResponse
-	24, // 54: jgym.v1.JgymService.CloseSession:output_type -> jgym.v1.CloseSessionResponse
-	34, // 55: jgym.v1.JgymService.Stream:output_type -> jgym.v1.StreamResponse
-	20, // 56: jgym.v1.JgymService.UploadBot:output_type -> jgym.v1.UploadBotResponse
-	50, // [50:57] is the sub-list for method output_type
-	43, // [43:50] is the sub-list for method input_type
-	43, // [43:43] is the sub-list for extension type_name
-	43, // [43:43] is the sub-list for extension extendee
-	0,  // [0:43] is the sub-list for field type_name
+	7,  // 11: jgym.v1.GameSpec.opt_in:type_name -> jgym.v1.TensorSpec
+	35, // 12: jgym.v1.GetVersionResponse.observation_versions:type_name -> jgym.v1.GetVersionResponse.ObservationVersionsEntry
+	10, // 13: jgym.v1.ListGamesResponse.games:type_name -> jgym.v1.GameSpec
+	3,  // 14: jgym.v1.UploadBotRequest.kind:type_name -> jgym.v1.BotKind
+	18, // 15: jgym.v1.CreateSessionRequest.seats:type_name -> jgym.v1.SeatSpec
+	4,  // 16: jgym.v1.CreateSessionRequest.reward_mode:type_name -> jgym.v1.RewardMode
+	5,  // 17: jgym.v1.CreateSessionRequest.autoreset_mode:type_name -> jgym.v1.AutoresetMode
+	36, // 18: jgym.v1.CreateSessionRequest.credit_weights:type_name -> jgym.v1.CreateSessionRequest.CreditWeightsEntry
+	10, // 19: jgym.v1.CreateSessionResponse.game:type_name -> jgym.v1.GameSpec
+	26, // 20: jgym.v1.ResetRequest.trace_start:type_name -> jgym.v1.TraceStart
+	6,  // 21: jgym.v1.StepRequest.actions:type_name -> jgym.v1.Tensor
+	6,  // 22: jgym.v1.StepRequest.action_order:type_name -> jgym.v1.Tensor
+	25, // 23: jgym.v1.StreamRequest.reset:type_name -> jgym.v1.ResetRequest
+	29, // 24: jgym.v1.StreamRequest.step:type_name -> jgym.v1.StepRequest
+	31, // 25: jgym.v1.StreamRequest.recv:type_name -> jgym.v1.RecvRequest
+	27, // 26: jgym.v1.StreamRequest.get_state:type_name -> jgym.v1.GetStateRequest
+	28, // 27: jgym.v1.StreamRequest.set_state:type_name -> jgym.v1.SetStateRequest
+	6,  // 28: jgym.v1.Info.scores:type_name -> jgym.v1.Tensor
+	6,  // 29: jgym.v1.Info.rank:type_name -> jgym.v1.Tensor
+	6,  // 30: jgym.v1.Info.round:type_name -> jgym.v1.Tensor
+	6,  // 31: jgym.v1.Info.learner_seats:type_name -> jgym.v1.Tensor
+	6,  // 32: jgym.v1.Info.episode:type_name -> jgym.v1.Tensor
+	37, // 33: jgym.v1.StepResult.observation:type_name -> jgym.v1.StepResult.ObservationEntry
+	6,  // 34: jgym.v1.StepResult.reward:type_name -> jgym.v1.Tensor
+	6,  // 35: jgym.v1.StepResult.terminated:type_name -> jgym.v1.Tensor
+	6,  // 36: jgym.v1.StepResult.truncated:type_name -> jgym.v1.Tensor
+	32, // 37: jgym.v1.StepResult.info:type_name -> jgym.v1.Info
+	38, // 38: jgym.v1.StepResult.final_observation:type_name -> jgym.v1.StepResult.FinalObservationEntry
+	6,  // 39: jgym.v1.StepResult.final_scores:type_name -> jgym.v1.Tensor
+	6,  // 40: jgym.v1.StepResult.unit_rewards:type_name -> jgym.v1.Tensor
+	33, // 41: jgym.v1.StreamResponse.result:type_name -> jgym.v1.StepResult
+	6,  // 42: jgym.v1.StepResult.ObservationEntry.value:type_name -> jgym.v1.Tensor
+	6,  // 43: jgym.v1.StepResult.FinalObservationEntry.value:type_name -> jgym.v1.Tensor
+	12, // 44: jgym.v1.JgymService.GetVersion:input_type -> jgym.v1.GetVersionRequest
+	14, // 45: jgym.v1.JgymService.ListGames:input_type -> jgym.v1.ListGamesRequest
+	16, // 46: jgym.v1.JgymService.ListBots:input_type -> jgym.v1.ListBotsRequest
+	21, // 47: jgym.v1.JgymService.CreateSession:input_type -> jgym.v1.CreateSessionRequest
+	23, // 48: jgym.v1.JgymService.CloseSession:input_type -> jgym.v1.CloseSessionRequest
+	30, // 49: jgym.v1.JgymService.Stream:input_type -> jgym.v1.StreamRequest
+	19, // 50: jgym.v1.JgymService.UploadBot:input_type -> jgym.v1.UploadBotRequest
+	13, // 51: jgym.v1.JgymService.GetVersion:output_type -> jgym.v1.GetVersionResponse
+	15, // 52: jgym.v1.JgymService.ListGames:output_type -> jgym.v1.ListGamesResponse
+	17, // 53: jgym.v1.JgymService.ListBots:output_type -> jgym.v1.ListBotsResponse
+	22, // 54: jgym.v1.JgymService.CreateSession:output_type -> jgym.v1.CreateSessionResponse
+	24, // 55: jgym.v1.JgymService.CloseSession:output_type -> jgym.v1.CloseSessionResponse
+	34, // 56: jgym.v1.JgymService.Stream:output_type -> jgym.v1.StreamResponse
+	20, // 57: jgym.v1.JgymService.UploadBot:output_type -> jgym.v1.UploadBotResponse
+	51, // [51:58] is the sub-list for method output_type
+	44, // [44:51] is the sub-list for method input_type
+	44, // [44:44] is the sub-list for extension type_name
+	44, // [44:44] is the sub-list for extension extendee
+	0,  // [0:44] is the sub-list for field type_name
 }
 
 func init() { file_jgym_v1_jgym_proto_init() }

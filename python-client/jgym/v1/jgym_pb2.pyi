@@ -128,7 +128,7 @@ class ColumnSpec(_message.Message):
     def __init__(self, name: _Optional[str] = ..., scale: _Optional[float] = ...) -> None: ...
 
 class GameSpec(_message.Message):
-    __slots__ = ("id", "observation_version", "num_seats", "observation", "action", "action_order", "num_actions", "num_rounds", "default_config", "unit_row", "unit_col", "wrap_columns", "policy_mask", "name", "strong_bot", "action_orders", "opponent_orders", "credit_weights", "unit_reward")
+    __slots__ = ("id", "observation_version", "num_seats", "observation", "action", "action_order", "num_actions", "num_rounds", "default_config", "unit_row", "unit_col", "wrap_columns", "policy_mask", "name", "strong_bot", "action_orders", "opponent_orders", "credit_weights", "unit_reward", "opt_in")
     ID_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_VERSION_FIELD_NUMBER: _ClassVar[int]
     NUM_SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -148,6 +148,7 @@ class GameSpec(_message.Message):
     OPPONENT_ORDERS_FIELD_NUMBER: _ClassVar[int]
     CREDIT_WEIGHTS_FIELD_NUMBER: _ClassVar[int]
     UNIT_REWARD_FIELD_NUMBER: _ClassVar[int]
+    OPT_IN_FIELD_NUMBER: _ClassVar[int]
     id: str
     observation_version: str
     num_seats: int
@@ -167,7 +168,8 @@ class GameSpec(_message.Message):
     opponent_orders: _containers.RepeatedScalarFieldContainer[str]
     credit_weights: _containers.RepeatedCompositeFieldContainer[CreditWeight]
     unit_reward: TensorSpec
-    def __init__(self, id: _Optional[str] = ..., observation_version: _Optional[str] = ..., num_seats: _Optional[int] = ..., observation: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ..., action: _Optional[_Union[TensorSpec, _Mapping]] = ..., action_order: _Optional[_Union[TensorSpec, _Mapping]] = ..., num_actions: _Optional[int] = ..., num_rounds: _Optional[int] = ..., default_config: _Optional[str] = ..., unit_row: _Optional[int] = ..., unit_col: _Optional[int] = ..., wrap_columns: _Optional[bool] = ..., policy_mask: _Optional[str] = ..., name: _Optional[str] = ..., strong_bot: _Optional[str] = ..., action_orders: _Optional[_Iterable[str]] = ..., opponent_orders: _Optional[_Iterable[str]] = ..., credit_weights: _Optional[_Iterable[_Union[CreditWeight, _Mapping]]] = ..., unit_reward: _Optional[_Union[TensorSpec, _Mapping]] = ...) -> None: ...
+    opt_in: _containers.RepeatedCompositeFieldContainer[TensorSpec]
+    def __init__(self, id: _Optional[str] = ..., observation_version: _Optional[str] = ..., num_seats: _Optional[int] = ..., observation: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ..., action: _Optional[_Union[TensorSpec, _Mapping]] = ..., action_order: _Optional[_Union[TensorSpec, _Mapping]] = ..., num_actions: _Optional[int] = ..., num_rounds: _Optional[int] = ..., default_config: _Optional[str] = ..., unit_row: _Optional[int] = ..., unit_col: _Optional[int] = ..., wrap_columns: _Optional[bool] = ..., policy_mask: _Optional[str] = ..., name: _Optional[str] = ..., strong_bot: _Optional[str] = ..., action_orders: _Optional[_Iterable[str]] = ..., opponent_orders: _Optional[_Iterable[str]] = ..., credit_weights: _Optional[_Iterable[_Union[CreditWeight, _Mapping]]] = ..., unit_reward: _Optional[_Union[TensorSpec, _Mapping]] = ..., opt_in: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ...) -> None: ...
 
 class CreditWeight(_message.Message):
     __slots__ = ("name", "default", "description")
