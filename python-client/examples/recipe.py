@@ -67,6 +67,15 @@ evaluated, play their DAgger games and start PPO in the view PPO trains
 in. A directory whose datasets were written in another order is refused
 (give another ``--out``).
 
+The observation: ``--tensors`` names the tensors every stage's network
+takes (e.g. Pandemic's ``board,units,globals,targets,expert``, with the
+opt-in ``expert`` tensor of Pasteur's own orders): the datasets are written
+with ``jgym dataset --tensors``, bc.py reads what they hold, PPO and
+finetune are given ``examples/ppo.py --tensors``, and every ONNX file
+records them (metadata ``tensors``), so the evaluations, the selection and
+the exported C++ player encode those. A directory made with other tensors
+is refused (give another ``--out``).
+
 ``summary.json`` holds every stage's figures, wall times and CPU times. ``JGYM_QUICK=1``
 (the docs harness, the tests) shrinks every stage to a smoke test, written
 to ``<out>_quick`` so that it never mixes with a real recipe's outputs.
@@ -169,6 +178,10 @@ class Args:
     """games per candidate of --ship best (a multiple of 4, seats rotating)"""
     select_seed0: int = 900_001
     """seed of --ship best's first game (apart from the evaluation's and the training's)"""
+    tensors: str = ""
+    """the observation tensors of every stage's network, comma-separated (jgym dataset
+    --tensors, ppo.py --tensors; '' the game's observation), e.g. Pandemic's
+    'board,units,globals,targets,expert' (the opt-in expert tensor)"""
 
 
 def game_id(name: str) -> str:
@@ -229,6 +242,7 @@ class Recipe:
         if args.steps < 0 or args.finetune_steps < 0:
             raise SystemExit("--steps and --finetune-steps: 0 or more")
         self.sparring = self.find_sparring(args.sparring)
+        self.tensors = ",".join(t.strip() for t in args.tensors.split(",") if t.strip())
         path = self.out / "summary.json"
         self.summary: dict[str, Any] = json.loads(path.read_text()) if path.is_file() else {}
         # A smoke test's outputs (JGYM_QUICK) must not pass for a real
@@ -236,8 +250,17 @@ class Recipe:
         if self.summary.get("quick", self.quick) != self.quick:
             made = "with" if self.summary["quick"] else "without"
             raise SystemExit(f"recipe: {self.out} was made {made} JGYM_QUICK; give another --out")
+        # Every dataset, clone and checkpoint takes the tensors the directory
+        # was made with (one made before --tensors: the whole observation).
+        made = self.summary.get("tensors", "" if self.summary else self.tensors)
+        if made != self.tensors:
+            raise SystemExit(
+                f"recipe: {self.out} was made with --tensors '{made}', not '{self.tensors}'; "
+                "give another --out"
+            )
         self.summary["args"] = asdict(args)
         self.summary["quick"] = self.quick
+        self.summary["tensors"] = self.tensors
         self.save()
 
     def find_sparring(self, want: str) -> str:
@@ -301,6 +324,7 @@ class Recipe:
             return
         shutil.rmtree(data, ignore_errors=True)
         cmd = [self.jgym, "dataset", "--game", self.name, "--opponent-order", self.order, *cmd]
+        cmd += flags(tensors=self.tensors) if self.tensors else []
         self.run(cmd, stdout=subprocess.DEVNULL)
 
     # --- stages -----------------------------------------------------------
@@ -412,6 +436,11 @@ class Recipe:
         """The last cloned policy (PPO starts from it)."""
         return self.clones[-1]
 
+    @property
+    def tensor_flags(self) -> list[str]:
+        """examples/ppo.py's ``--tensors`` (none without --tensors: the game's observation)."""
+        return flags(tensors=self.tensors) if self.tensors else []
+
     def ppo(self) -> None:
         """examples/ppo.py from the last clone with the league; ppo/ resumes from its checkpoint."""
         a = self.args
@@ -428,7 +457,7 @@ class Recipe:
         # Demos), which hard PFSP alone hardly ever draws, in half the lineups
         cmd += flags(eval_opponents=f"{s},Demo,Demo", eval_every=a.snapshot_every)
         cmd += flags(total_timesteps=a.steps, threads=a.threads, seed=a.seed)
-        cmd += flags(run_dir=self.out / "ppo") + a.ppo_flags.split()
+        cmd += flags(run_dir=self.out / "ppo") + self.tensor_flags + a.ppo_flags.split()
         if self.quick:
             cmd += ["--eval-every", "1"]
         self.run(cmd)
@@ -445,7 +474,7 @@ class Recipe:
         cmd += flags(game=self.game, init=self.out / "ppo" / "checkpoint.pt", **FINETUNE)
         cmd += flags(opponents=f"{self.strong},Demo,Demo", eval_every=0, eval_games=0)
         cmd += flags(total_timesteps=a.finetune_steps, threads=a.threads, seed=a.seed)
-        cmd += flags(run_dir=self.out / "finetune")
+        cmd += flags(run_dir=self.out / "finetune") + self.tensor_flags
         cmd += [f for f in a.ppo_flags.split()] + a.finetune_flags.split()
         self.run(cmd)
         hist = json.loads((self.out / "finetune" / "history.json").read_text())

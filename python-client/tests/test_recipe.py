@@ -14,11 +14,13 @@ resumes instead of redoing it; one asking for the seat view is refused.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -193,3 +195,68 @@ def test_recipe_tiny(tmp_path: Path) -> None:
     s0 = json.loads((out / "summary.json").read_text())
     assert s0["select"]["chosen"] == "dagger1" and s0["export"]["policy"] == "dagger1"
     assert (out / "shipped.onnx").read_bytes() == (out / "dagger1.onnx").read_bytes()
+
+
+def load_recipe(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """examples/recipe.py as a module (the examples are scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location("recipe", SCRIPT)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, mod)  # its dataclass looks its module up
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_recipe_tensors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--tensors reaches jgym dataset and both PPO stages; a directory keeps its tensors.
+
+    The stages' commands are recorded instead of run (the end-to-end test
+    above runs them); bc.py is given no flag, it reads the dataset's tensors.
+    """
+    rc = load_recipe(monkeypatch)
+    monkeypatch.setenv("JGYM_QUICK", "1")
+    out = tmp_path / "r"
+    argv = ["--game", "pandemic", "--out", str(out), "--sparring", "", "--dagger", "0"]
+    argv += ["--finetune-steps", "64"]
+    want = "board,units,globals,targets,expert"
+
+    def recipe(*more: str) -> Any:
+        r = rc.Recipe(rc.parse(rc.Args, [*argv, *more]))
+        ran: list[list[str]] = []
+
+        def run(cmd: list[str], **kw: Any) -> subprocess.CompletedProcess[str]:
+            ran.append([str(c) for c in cmd])
+            return subprocess.CompletedProcess(cmd, 0, "", "")
+
+        monkeypatch.setattr(r, "run", run)
+        r.ran = ran
+        return r
+
+    r = recipe("--tensors", want)
+    r.write_dataset(r.out / "data", ["--expert", "Pasteur"])
+    for stage in ("ppo", "finetune"):
+        (r.out / stage).mkdir()
+        (r.out / stage / "history.json").write_text("{}")
+    r.ppo()
+    r.finetune()
+    dataset, ppo, finetune = r.ran
+    assert dataset[1] == "dataset" and dataset[-2:] == ["--tensors", want]
+    for cmd in (ppo, finetune):
+        assert cmd[1].endswith("ppo.py") and cmd[cmd.index("--tensors") + 1] == want
+    assert json.loads((r.out / "summary.json").read_text())["tensors"] == want
+
+    # the same directory without --tensors (or with others) is refused
+    for other in ([], ["--tensors", "board,units,globals"]):
+        with pytest.raises(SystemExit, match="was made with --tensors"):
+            recipe(*other)
+    # the same tensors written with spaces are the same
+    assert recipe("--tensors", want.replace(",", ", ")).tensors == want
+
+    # without --tensors, no stage names any (the game's observation)
+    argv[argv.index(str(out))] = str(tmp_path / "all")
+    r = recipe()
+    r.write_dataset(r.out / "data", ["--expert", "Pasteur"])
+    (r.out / "ppo").mkdir()
+    (r.out / "ppo" / "history.json").write_text("{}")
+    r.ppo()
+    assert len(r.ran) == 2 and not any("--tensors" in cmd for cmd in r.ran)
