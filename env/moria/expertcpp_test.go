@@ -124,7 +124,8 @@ func (s *syncBuffer) Reset() {
 // The exported player of a model that takes the expert tensor carries the
 // C++ twin of Balin's decision (expertCC), and only such a player does:
 // it plays the same games as the Go policy bot, trace for trace, in two
-// seats among Balin and Demos or DummyClones, and its expert tensor is
+// seats among Balin and Demos or DummyClones, or among Demos or
+// DummyClones alone, and its expert tensor is
 // the Go encoder's every round. The test model weighs the tensor heavily
 // (it plays Balin's order for most units), so a twin that decides
 // otherwise for one unit changes a trace, and the dump compares every
@@ -165,18 +166,23 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 		opts.Stderr = &stderr[k]
 		progs[k] = compiled(t, src, opts)
 	}
-	// The other seats: Balin in the first free one, then Demos or
-	// DummyClones.
+	// The other seats: Balin in the first free one (it captures most of
+	// the player's units within 100 rounds), then Demos or DummyClones;
+	// in the last two games no Balin, and the player, which plays
+	// Balin's orders, keeps its units.
 	games := []struct {
 		seed  int
 		seats []int
 		other string
-	}{{6, []int{1, 3}, "Demo"}, {7, []int{0, 2}, "Demo"}, {8, []int{0, 1}, "DummyClone"}, {9, []int{2, 3}, "DummyClone"}}
+		balin bool
+	}{{6, []int{1, 3}, "Demo", true}, {7, []int{0, 2}, "Demo", true}, {8, []int{0, 1}, "DummyClone", true},
+		{9, []int{2, 3}, "DummyClone", true}, {10, []int{0, 2}, "Demo", false}, {11, []int{1, 3}, "DummyClone", false}}
 	if race.Enabled {
 		cfg.NbRounds = 20
 		games = games[:1]
 	}
 	goExpert := map[string]string{} // "seat round": the Go encoder's expert tensor, in hex
+	total := 0
 	for _, g := range games {
 		var names [NumPlayers]string
 		var cpp, gob [NumPlayers]Bot
@@ -192,8 +198,12 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 		for slices.Contains(g.seats, balinSeat) {
 			balinSeat++
 		}
-		names[balinSeat] = "Balin"
-		cpp[balinSeat], gob[balinSeat] = NewBalin(balinSeat, g.seed), NewBalin(balinSeat, g.seed)
+		if g.balin {
+			names[balinSeat] = "Balin"
+			cpp[balinSeat], gob[balinSeat] = NewBalin(balinSeat, g.seed), NewBalin(balinSeat, g.seed)
+		} else {
+			balinSeat = -1
+		}
 		var bots []*CppBot
 		for k, p := range g.seats {
 			names[p] = "Expert"
@@ -232,9 +242,15 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 		if orders < cfg.NbRounds {
 			t.Errorf("seed %d: %d orders in %d rounds: the comparison proves little", g.seed, orders, cfg.NbRounds)
 		}
-		t.Logf("seed %d, seats %v (Balin in seat %d, %ss): %d rounds, %d orders, traces and tensors equal",
-			g.seed, g.seats, balinSeat, g.other, cfg.NbRounds, orders)
+		others := g.other + "s"
+		if balinSeat >= 0 {
+			others = fmt.Sprintf("Balin in seat %d, %s", balinSeat, others)
+		}
+		t.Logf("seed %d, seats %v (%s): %d rounds, %d orders, traces and tensors equal",
+			g.seed, g.seats, others, cfg.NbRounds, orders)
+		total += orders
 	}
+	t.Logf("%d orders in all", total)
 }
 
 // testdata/tiny_expert.onnx is the expert test model of the default
