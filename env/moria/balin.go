@@ -26,7 +26,12 @@ package moria
 //  6. issues the attacks first, then the flights, then the moves, ordered
 //     so that a dwarf leaves a cell before another steps in.
 //
-// It draws no random numbers: its orders depend only on the state.
+// It draws no random numbers: its orders depend only on the state and its
+// seat (what it keeps between rounds, balinCells, is a cache equal to
+// computing the cells anew). The expert tensor (expert.go) and its C++
+// port in exported players (expertCC) rely on this: a change to Balin's
+// decisions must change expertCC too (TestCppExportExpertPlaysAsPolicyBot
+// catches a difference).
 type Balin struct {
 	me   int
 	s    *State
@@ -54,6 +59,7 @@ type Balin struct {
 	target  []int
 	leaving []int
 	done    []int
+	idle    []int // the dwarves whose region holds no target (moveDwarves)
 }
 
 // balinOrder is one order with its kind, for the issue order.

@@ -246,7 +246,7 @@ func (bn *Balin) moveDwarves() {
 		return
 	}
 	q := &bn.fwd
-	var idle []int
+	idle := bn.idle[:0]
 	for k, id := range bn.dwarves {
 		if bn.target[k] < 0 {
 			idle = append(idle, id)
@@ -254,6 +254,7 @@ func (bn *Balin) moveDwarves() {
 		}
 		bn.step(id, q.firstStep(bn.target[k]))
 	}
+	bn.idle = idle
 	if len(idle) == 0 {
 		return
 	}
@@ -461,7 +462,6 @@ func (bn *Balin) issue(o *Orders) {
 			leaving = append(leaving, s.Units[x.id].Pos.Index())
 		}
 	}
-	isDone := func(id int) bool { return slices.Contains(done, id) }
 	for kind := orderAttack; kind <= orderFlee; kind++ {
 		for _, x := range bn.orders {
 			if x.kind == kind {
@@ -473,11 +473,11 @@ func (bn *Balin) issue(o *Orders) {
 	for progress := true; progress; {
 		progress = false
 		for _, x := range bn.orders {
-			if x.kind != orderMove || isDone(x.id) {
+			if x.kind != orderMove || slices.Contains(done, x.id) {
 				continue
 			}
 			if x.to >= 0 && slices.Contains(leaving, x.to) {
-				if vid := s.Cells[x.to].ID; vid >= 0 && !isDone(int(vid)) {
+				if vid := s.Cells[x.to].ID; vid >= 0 && !slices.Contains(done, int(vid)) {
 					continue // wait for the unit there to move first
 				}
 			}
@@ -487,7 +487,7 @@ func (bn *Balin) issue(o *Orders) {
 		}
 	}
 	for _, x := range bn.orders {
-		if x.kind == orderMove && !isDone(x.id) {
+		if x.kind == orderMove && !slices.Contains(done, x.id) {
 			o.Command(x.id, x.dir)
 		}
 	}

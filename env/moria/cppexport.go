@@ -20,6 +20,7 @@ func CppTarget() cppexport.Target {
 		Encoder:   encoderCC,
 		Act:       actCC,
 		ActOrders: map[string]string{policy.OrderAttacksFirst: actAttacksFirstCC},
+		OptIn:     map[string]string{ExpertTensor: expertCC},
 		Opponents: map[string]string{policy.OpponentsByScore: cppexport.ScoreOrderCC + opponentsByScoreCC},
 	}
 }

@@ -76,6 +76,7 @@ func rel(p, me int) uint8 { return uint8((p - me + NumPlayers) % NumPlayers) }
 type Observer struct {
 	board   *boardCells     // the board planes from the cells, made on first use
 	targets *targetSearches // the targets tensor's searches, made on first use
+	expert  expertOrders    // the opt-in expert tensor (expert.go)
 }
 
 // unitCode returns the board code of unit u seen by clan me.
@@ -313,6 +314,7 @@ func specFor(cfg *Config) (env.Spec, error) {
 					"the nearest target of any kind, a wizard's way to the dwarves): the steps along it " +
 					"(directions 0..7), and whether its cost is at most 2, 6, 15"},
 		},
+		OptIn: []env.TensorSpec{expertSpec(u)},
 		Action: env.TensorSpec{Name: "action", Dtype: env.Int8, Shape: []int{u}, Low: 0, High: float64(None),
 			Description: "a direction 0..8 per unit slot; slots not owned are ignored"},
 		ActionOrder: env.TensorSpec{Name: "action_order", Dtype: env.Int16, Shape: []int{u}, Low: math.MinInt16, High: math.MaxInt16,
@@ -327,7 +329,8 @@ func specFor(cfg *Config) (env.Spec, error) {
 }
 
 // Encode writes clan me's observation of s: the tensors of specFor, in
-// its order, into obs (nil entries are not computed) (game.Encoder).
+// its order, then its opt-in ones, into obs (nil entries are not computed)
+// (game.Encoder).
 func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 	for i, dst := range obs {
 		if dst == nil {
@@ -344,6 +347,8 @@ func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 			ob.Mask(s, me, dst)
 		case 4:
 			ob.Targets(s, me, dst)
+		case 5: // opt-in (specFor's OptIn)
+			ob.expert.write(s, me, dst)
 		}
 	}
 }
@@ -359,6 +364,7 @@ func signature() policy.Signature {
 	v1 := sig
 	v1.ObservationVersion = ObservationVersion1
 	v1.Inputs = sig.Inputs[:4] // board, units, globals, action_mask
+	v1.OptIn = nil
 	sig.Older = []policy.Signature{v1}
 	return sig
 }

@@ -117,7 +117,17 @@ func tinyPolicy(u int, seed uint64) []byte { return tinyPolicyOf(u, seed, false)
 // the targets tensor (a linear map added to the units' logits).
 func tinyPolicyTargets(u int, seed uint64) []byte { return tinyPolicyOf(u, seed, true) }
 
+// tinyPolicyExpert is tinyPolicy's network that also reads the opt-in
+// expert tensor, weighted so that it mostly plays Balin's orders (a
+// linear map of 200 x the identity, plus noise, added to the units'
+// logits), on moria-obs-2's tensors without targets (metadata tensors).
+func tinyPolicyExpert(u int, seed uint64) []byte { return tinyPolicyWith(u, seed, false, true) }
+
 func tinyPolicyOf(u int, seed uint64, targets bool) []byte {
+	return tinyPolicyWith(u, seed, targets, false)
+}
+
+func tinyPolicyWith(u int, seed uint64, targets, expert bool) []byte {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	normal := func(n int, scale float64) []float32 {
 		v := make([]float32, n)
@@ -140,6 +150,13 @@ func tinyPolicyOf(u int, seed uint64, targets bool) []byte {
 			nodePB("MatMul", []string{"tf", "Wt"}, "lt"),
 			nodePB("Add", []string{"l1", "lt"}, "l1t"))
 		l1 = "l1t"
+	}
+	if expert {
+		nodes = append(nodes,
+			nodePB("Cast", []string{ExpertTensor}, "xf", attrIntPB("to", onnxFloat)),
+			nodePB("MatMul", []string{"xf", "Wx"}, "lx"),
+			nodePB("Add", []string{l1, "lx"}, "l1x"))
+		l1 = "l1x"
 	}
 	nodes = append(nodes,
 		nodePB("Cast", []string{"board"}, "bf", attrIntPB("to", onnxFloat)),
@@ -173,6 +190,13 @@ func tinyPolicyOf(u int, seed uint64, targets bool) []byte {
 	if targets {
 		inits = append(inits, floatTensorPB("Wt", []int64{TargetFeatures, a}, normal(TargetFeatures*na, 2)))
 	}
+	if expert {
+		w := normal(na*na, 0.1)
+		for d := range na {
+			w[d*na+d] += 200 // Balin's order outweighs the rest
+		}
+		inits = append(inits, floatTensorPB("Wx", []int64{a, a}, w))
+	}
 	g := pbString(nil, 2, "tiny_moria") // GraphProto.name
 	for _, n := range nodes {
 		g = pbBytes(g, 1, n) // node
@@ -192,6 +216,10 @@ func tinyPolicyOf(u int, seed uint64, targets bool) []byte {
 		inputs = append(inputs, valueInfoPB("targets", onnxBool, uu, TargetFeatures))
 		version = ObservationVersion
 	}
+	if expert {
+		inputs = append(inputs, valueInfoPB(ExpertTensor, onnxBool, uu, a))
+		version = ObservationVersion
+	}
 	for _, vi := range inputs {
 		g = pbBytes(g, 11, vi) // input
 	}
@@ -201,5 +229,9 @@ func tinyPolicyOf(u int, seed uint64, targets bool) []byte {
 	b = pbBytes(b, 8, pbInt(pbString(nil, 1, ""), 2, 17))                  // opset_import: ai.onnx 17
 	entry := pbString(pbString(nil, 1, policy.KeyObservationVersion), 2, version)
 	b = pbBytes(b, 14, entry) // metadata_props
-	return pbBytes(b, 7, g)   // graph
+	if expert {
+		tensors := "board,units,globals,action_mask," + ExpertTensor
+		b = pbBytes(b, 14, pbString(pbString(nil, 1, policy.KeyTensors), 2, tensors))
+	}
+	return pbBytes(b, 7, g) // graph
 }

@@ -318,6 +318,8 @@ EXPERT_GAMES = {
                  ("board", "units", "globals", "action_mask", "targets", "expert")),
     "dominator": ("Dominator-v0", "Khan", "board,units,globals,targets,expert",
                   ("board", "units", "globals", "action_mask", "move_mask", "targets", "expert")),
+    "moria": ("Moria-v0", "Balin", "board,units,globals,targets,expert",
+              ("board", "units", "globals", "action_mask", "targets", "expert")),
 }  # fmt: skip
 
 
@@ -326,7 +328,7 @@ def test_behaviour_cloning_expert(tmp_path: Path, game: str) -> None:
     """A dataset with the opt-in ``expert`` tensor: bc.py clones it, Go's bot plays it.
 
     ``jgym dataset --tensors ...,expert`` writes the strong bot's orders
-    (Pandemic's Pasteur, Dominator's Khan) as a tensor; bc.py builds its
+    (Pandemic's Pasteur, Dominator's Khan, Moria's Balin) as a tensor; bc.py builds its
     network on the dataset's tensors (a session that asks for them
     describes ``expert``), the export records them in its metadata
     ``tensors``, and ``jgym eval policy:`` feeds the tensor.
