@@ -6,6 +6,8 @@ jgym of commit 918f094 (before jgym.torch, with Dominator's new Khan) and,
 for Pandemic's games against Pasteur, of commit ea38081 (before jgym.torch,
 with Pandemic's new Pasteur); dominator_recipe.onnx and moria_recipe.onnx,
 written by jgym.torch later (2026-12-03), with the jgym of commit 1f52253;
+pandemic_recipe.onnx (session 12, with the opt-in ``expert`` tensor) with
+the jgym of the commit that ships it;
 tests/fixtures/record_shipped.py
 says how. Here:
 
@@ -98,13 +100,16 @@ def test_every_model_has_a_fixture() -> None:
 @pytest.mark.parametrize("name", ONNX)
 def test_onnx_reads_and_plays_the_same_games(name: str) -> None:
     game = game_of(name)
-    envs = jgym.make_vec(game, num_envs=1)
+    pol = jt.read_onnx(MODELS / name)
+    assert pol.game == game and pol.producer == PRODUCER.get(name, "jgym train_ppo.py")
+    # The game as the server lists it (opt-in tensors such as ``expert``
+    # among its offers), and a session asking for the policy's tensors.
+    pol.check(jt.game_info(game))
+    envs = jgym.make_vec(game, num_envs=1, tensors=list(pol.tensors) or None)
     try:
         spec = envs.spec_proto
     finally:
         envs.close()
-    pol = jt.read_onnx(MODELS / name)
-    assert pol.game == game and pol.producer == PRODUCER.get(name, "jgym train_ppo.py")
     pol.check(describe(spec), (list(spec.action_orders), list(spec.opponent_orders)))
     for row in FIXTURE[name]:
         assert go_scores(pol.path, game, row["seed"], row["opponents"]) == row["scores"], row

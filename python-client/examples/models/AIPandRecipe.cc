@@ -2,12 +2,13 @@
 // (jgym export-cpp) from the policy pandemic_recipe.onnx.
 // Do not edit: export the model again.
 //
-//   model sha256        d9a6f4f62cdaed26d323f6de408dd7efd65896dfc3428109e96a329108400c6b
+//   model sha256        4d2418534bbb5a586a426af1e190ac7d83ddb1f1e63e804b98af37eee4b86379
 //   observation         pandemic-obs-2, 60 unit slots
+//   opt-in tensors      expert
 //   opponent order      score
 //   network             {"net": "local", "config": "local", "planes": [{"kind": "code", "n": 4, "scale": 1.0}, {"kind": "scalar", "n": 1, "scale": 0.1}, {"kind": "code", "n": 5, "scale": 1.0}, {"kind": "scalar", "n": 1, "scale": 0.01}, {"kind": "code", "n": 5, "scale": 1.0}, {"kind": "bits", "n": 5, "scale": 1.0}], "unit_scale": [1.0, 0.3333333432674408, 0.009999999776482582, 0.014285714365541935, 0.014285714365541935, 0.20000000298023224, 0.019999999552965164, 1.0, 1.0, 0.3333333432674408, 0.10000000149011612, 0.25, 0.25], "row": 3, "col": 4, "wrap": false}
 //   game                Pandemic-v0
-//   weights             37423 numbers, embedded below
+//   weights             37743 numbers, embedded below
 //
 // Every round the player encodes what it sees (the Go encoder's twin, see
 // docs/observation.md), runs the network and, for each unit it owns, takes the
@@ -62,132 +63,133 @@ struct PLAYER_NAME : public Player {
   float in_globals_[24];  // globals [1 24]
   unsigned char in_mask_[300];  // action_mask [1 60 5]
   unsigned char in_targets_[2100];  // targets [1 60 35]
+  unsigned char in_expert_[300];  // expert [1 60 5]
   // Weights.
-  float t5_[256];  // scalar1[256 1]
-  float t6_[256];  // scalar3[256 1]
-  float t7_[160];  // flag_bits[32 5]
-  float t8_[13];  // unit_scale[13]
-  float t9_[1];  // masked[]
-  float t10_[13];  // sel_row[13 1]
-  float t11_[13];  // sel_col[13 1]
-  float t12_[8];  // ones[1 8]
-  float t13_[1280];  // fine_row[256 5]
-  float t14_[1280];  // fine_row_in[256 5]
-  float t15_[1280];  // fine_col[256 5]
-  float t16_[630];  // pool_row[70 9]
-  float t17_[768];  // block_row[256 3]
-  float t18_[768];  // block_row_in[256 3]
-  float t19_[768];  // block_col[256 3]
-  float t20_[32];  // emb0.weight[4 8]
-  float t21_[40];  // emb2.weight[5 8]
-  float t22_[40];  // emb4.weight[5 8]
-  float t23_[64];  // near_in.bias[64]
-  float t24_[64];  // mid.bias[64]
-  float t25_[5];  // unit_out.bias[5]
-  float t26_[56];  // onnx::MatMul_166[7 8]
-  float t27_[2048];  // onnx::MatMul_167[32 64]
-  float t28_[12800];  // onnx::MatMul_172[200 64]
-  float t29_[4608];  // onnx::MatMul_173[72 64]
-  float t30_[3072];  // onnx::MatMul_174[48 64]
-  float t31_[4096];  // onnx::MatMul_175[64 64]
-  float t32_[320];  // onnx::MatMul_176[64 5]
-  float t33_[768];  // block_col_in[256 3]
-  float t34_[630];  // pool_col[70 9]
-  float t35_[1280];  // fine_col_in[256 5]
-  long long t36_[1];  // /Constant_output_0[]
-  long long t38_[1];  // /Constant_1_output_0[]
-  long long t39_[1];  // /Constant_2_output_0[]
-  long long t42_[1];  // /Constant_3_output_0[]
-  long long t51_[1];  // /Constant_4_output_0[]
-  long long t54_[1];  // /Constant_5_output_0[]
+  float t6_[256];  // scalar1[256 1]
+  float t7_[256];  // scalar3[256 1]
+  float t8_[160];  // flag_bits[32 5]
+  float t9_[13];  // unit_scale[13]
+  float t10_[1];  // masked[]
+  float t11_[13];  // sel_row[13 1]
+  float t12_[13];  // sel_col[13 1]
+  float t13_[8];  // ones[1 8]
+  float t14_[1280];  // fine_row[256 5]
+  float t15_[1280];  // fine_row_in[256 5]
+  float t16_[1280];  // fine_col[256 5]
+  float t17_[630];  // pool_row[70 9]
+  float t18_[768];  // block_row[256 3]
+  float t19_[768];  // block_row_in[256 3]
+  float t20_[768];  // block_col[256 3]
+  float t21_[32];  // emb0.weight[4 8]
+  float t22_[40];  // emb2.weight[5 8]
+  float t23_[40];  // emb4.weight[5 8]
+  float t24_[64];  // near_in.bias[64]
+  float t25_[64];  // mid.bias[64]
+  float t26_[5];  // unit_out.bias[5]
+  float t27_[56];  // onnx::MatMul_168[7 8]
+  float t28_[2048];  // onnx::MatMul_169[32 64]
+  float t29_[12800];  // onnx::MatMul_174[200 64]
+  float t30_[4608];  // onnx::MatMul_175[72 64]
+  float t31_[3392];  // onnx::MatMul_176[53 64]
+  float t32_[4096];  // onnx::MatMul_177[64 64]
+  float t33_[320];  // onnx::MatMul_178[64 5]
+  float t34_[768];  // block_col_in[256 3]
+  float t35_[630];  // pool_col[70 9]
+  float t36_[1280];  // fine_col_in[256 5]
+  long long t37_[1];  // /Constant_output_0[]
+  long long t39_[1];  // /Constant_1_output_0[]
+  long long t40_[1];  // /Constant_2_output_0[]
+  long long t43_[1];  // /Constant_3_output_0[]
+  long long t52_[1];  // /Constant_4_output_0[]
+  long long t55_[1];  // /Constant_5_output_0[]
   // Intermediate values.
-  long long t37_[29400];  // [1 6 70 70]
-  long long t40_[4900];  // [1 70 70]
-  float t41_[39200];  // [1 70 70 8]
-  long long t43_[4900];  // [1 70 70]
-  float t44_[39200];  // [1 70 70 8]
+  long long t38_[29400];  // [1 6 70 70]
+  long long t41_[4900];  // [1 70 70]
+  float t42_[39200];  // [1 70 70 8]
+  long long t44_[4900];  // [1 70 70]
   float t45_[39200];  // [1 70 70 8]
-  long long t46_[4900];  // [1 70 70]
-  float t47_[39200];  // [1 70 70 8]
+  float t46_[39200];  // [1 70 70 8]
+  long long t47_[4900];  // [1 70 70]
   float t48_[39200];  // [1 70 70 8]
-  long long t49_[4900];  // [1 70 70]
-  float t50_[4900];  // [1 70 70 1]
-  long long t52_[4900];  // [1 70 70]
-  float t53_[4900];  // [1 70 70 1]
-  long long t55_[4900];  // [1 70 70]
-  float t56_[24500];  // [1 70 70 5]
-  float t57_[34300];  // [1 70 70 7]
-  float t58_[39200];  // [1 70 70 8]
+  float t49_[39200];  // [1 70 70 8]
+  long long t50_[4900];  // [1 70 70]
+  float t51_[4900];  // [1 70 70 1]
+  long long t53_[4900];  // [1 70 70]
+  float t54_[4900];  // [1 70 70 1]
+  long long t56_[4900];  // [1 70 70]
+  float t57_[24500];  // [1 70 70 5]
+  float t58_[34300];  // [1 70 70 7]
   float t59_[39200];  // [1 70 70 8]
   float t60_[39200];  // [1 70 70 8]
-  float t63_[39200];  // [1 8 70 70]
-  float t64_[5040];  // [1 8 70 9]
-  float t65_[5040];  // [1 8 9 70]
-  float t66_[648];  // [1 8 9 9]
-  float t67_[648];  // [1 9 9 8]
-  float t70_[648];  // [1 81 8]
-  float t71_[780];  // [1 60 13]
-  float t72_[60];  // [1 60 1]
-  long long t73_[60];  // [1 60 1]
-  float t74_[60];  // [1 60 1]
-  long long t75_[60];  // [1 60 1]
-  float t76_[780];  // [1 60 13]
-  float t77_[2100];  // [1 60 35]
-  float t78_[8];  // [1 8]
-  float t79_[32];  // [1 32]
-  float t80_[64];  // [1 64]
-  float t85_[60];  // [1 60 1]
-  float t86_[300];  // [1 60 1 5]
-  float t89_[300];  // [1 60 1 5]
-  float t90_[300];  // [1 60 1 5]
-  float t93_[300];  // [1 60 1 5]
-  float t94_[1500];  // [1 60 5 5]
-  float t95_[1500];  // [1 60 5 5]
-  float t98_[12000];  // [1 1500 8]
-  long long t99_[12000];  // [1 1500 8]
+  float t61_[39200];  // [1 70 70 8]
+  float t64_[39200];  // [1 8 70 70]
+  float t65_[5040];  // [1 8 70 9]
+  float t66_[5040];  // [1 8 9 70]
+  float t67_[648];  // [1 8 9 9]
+  float t68_[648];  // [1 9 9 8]
+  float t71_[648];  // [1 81 8]
+  float t72_[780];  // [1 60 13]
+  float t73_[60];  // [1 60 1]
+  long long t74_[60];  // [1 60 1]
+  float t75_[60];  // [1 60 1]
+  long long t76_[60];  // [1 60 1]
+  float t77_[780];  // [1 60 13]
+  float t78_[2100];  // [1 60 35]
+  float t79_[300];  // [1 60 5]
+  float t80_[8];  // [1 8]
+  float t81_[32];  // [1 32]
+  float t82_[64];  // [1 64]
+  float t87_[60];  // [1 60 1]
+  float t88_[300];  // [1 60 1 5]
+  float t91_[300];  // [1 60 1 5]
+  float t92_[300];  // [1 60 1 5]
+  float t95_[300];  // [1 60 1 5]
+  float t96_[1500];  // [1 60 5 5]
+  float t97_[1500];  // [1 60 5 5]
   float t100_[12000];  // [1 1500 8]
-  float t105_[12000];  // [1 60 25 8]
-  float t108_[12000];  // [1 60 200]
-  float t109_[3840];  // [1 60 64]
-  float t110_[3840];  // [1 60 64]
-  float t111_[180];  // [1 60 1 3]
-  float t114_[180];  // [1 60 1 3]
-  float t115_[180];  // [1 60 1 3]
-  float t118_[180];  // [1 60 1 3]
-  float t119_[540];  // [1 60 3 3]
-  float t120_[540];  // [1 60 3 3]
-  float t123_[4320];  // [1 540 8]
-  long long t124_[4320];  // [1 540 8]
+  long long t101_[12000];  // [1 1500 8]
+  float t102_[12000];  // [1 1500 8]
+  float t107_[12000];  // [1 60 25 8]
+  float t110_[12000];  // [1 60 200]
+  float t111_[3840];  // [1 60 64]
+  float t112_[3840];  // [1 60 64]
+  float t113_[180];  // [1 60 1 3]
+  float t116_[180];  // [1 60 1 3]
+  float t117_[180];  // [1 60 1 3]
+  float t120_[180];  // [1 60 1 3]
+  float t121_[540];  // [1 60 3 3]
+  float t122_[540];  // [1 60 3 3]
   float t125_[4320];  // [1 540 8]
-  float t130_[4320];  // [1 60 9 8]
-  float t133_[4320];  // [1 60 72]
-  float t134_[3840];  // [1 60 64]
-  float t135_[3840];  // [1 60 64]
-  float t136_[2880];  // [1 60 48]
+  long long t126_[4320];  // [1 540 8]
+  float t127_[4320];  // [1 540 8]
+  float t132_[4320];  // [1 60 9 8]
+  float t135_[4320];  // [1 60 72]
+  float t136_[3840];  // [1 60 64]
   float t137_[3840];  // [1 60 64]
-  float t138_[3840];  // [1 60 64]
-  float t141_[3840];  // [1 60 64]
-  float t142_[3840];  // [1 60 64]
+  float t138_[3180];  // [1 60 53]
+  float t139_[3840];  // [1 60 64]
+  float t140_[3840];  // [1 60 64]
   float t143_[3840];  // [1 60 64]
   float t144_[3840];  // [1 60 64]
   float t145_[3840];  // [1 60 64]
   float t146_[3840];  // [1 60 64]
   float t147_[3840];  // [1 60 64]
-  float t148_[300];  // [1 60 5]
-  float t149_[300];  // [1 60 5]
+  float t148_[3840];  // [1 60 64]
+  float t149_[3840];  // [1 60 64]
   float t150_[300];  // [1 60 5]
-  jgym_v4 t26_v4_[14];
-  double t78_sum_[8];
-  jgym_v4 t27_v4_[512];
-  jgym_v4 t12_v4_[2];
-  jgym_v4 t28_v4_[3200];
-  jgym_v4 t29_v4_[1152];
-  jgym_v4 t30_v4_[768];
-  jgym_v4 t31_v4_[1024];
+  float t151_[300];  // [1 60 5]
+  float t152_[300];  // [1 60 5]
+  jgym_v4 t27_v4_[14];
+  double t80_sum_[8];
+  jgym_v4 t28_v4_[512];
+  jgym_v4 t13_v4_[2];
+  jgym_v4 t29_v4_[3200];
+  jgym_v4 t30_v4_[1152];
+  jgym_v4 t31_v4_[848];
+  jgym_v4 t32_v4_[1024];
   bool warned_;
 
   PLAYER_NAME() : warned_(false) {
-    load_t5_();
     load_t6_();
     load_t7_();
     load_t8_();
@@ -219,18 +221,19 @@ struct PLAYER_NAME : public Player {
     load_t34_();
     load_t35_();
     load_t36_();
-    load_t38_();
+    load_t37_();
     load_t39_();
-    load_t42_();
-    load_t51_();
-    load_t54_();
-    prep_t26_v4_();
+    load_t40_();
+    load_t43_();
+    load_t52_();
+    load_t55_();
     prep_t27_v4_();
-    prep_t12_v4_();
     prep_t28_v4_();
+    prep_t13_v4_();
     prep_t29_v4_();
     prep_t30_v4_();
     prep_t31_v4_();
+    prep_t32_v4_();
   }
 
   // play is called once per round.
@@ -242,12 +245,13 @@ struct PLAYER_NAME : public Player {
       return;
     }
     encode();
+    encode_expert();
     order_opponents();
     if (!forward()) {
       cerr << "PandRecipe: round " << round() << ": an index of the network is out of range: no orders" << endl;
       return;
     }
-    const float* logits = t150_;
+    const float* logits = t152_;
     for (int id = 0; id < U; ++id) {
       const float* row = logits + id * 5;
       int best = 0;
@@ -645,6 +649,209 @@ struct PLAYER_NAME : public Player {
   }
 
   // ---------------------------------------------------------------------
+  // The expert tensor (opt-in, docs/observation.md): the orders of jgym's
+  // Pasteur bot for the units of me(), the twin of env/pandemic/pasteur.go.
+
+  // The walking distances to each city and each path (pasteurMap), made
+  // in the first round: the map never changes during a game.
+  vector<vector<int> > px_city_, px_path_;
+  vector<char> px_wall_;
+  vector<int> px_queue_;
+
+  // PxPair is a candidate assignment of a unit to a target (pasteurPair):
+  // targets 0..nc-1 are cities, nc..nc+np-1 paths, then masks.
+  struct PxPair {
+    int cost, unit, target;
+  };
+  static bool px_less(const PxPair& x, const PxPair& y) {
+    if (x.cost != y.cost) return x.cost < y.cost;
+    if (x.unit != y.unit) return x.unit < y.unit;
+    return x.target < y.target;
+  }
+
+  // px_step is Pasteur.step: the direction of one step down field from
+  // cell here to a cell no unit of mine holds or claims, preferring less
+  // virus (an enemy unit in the way counts 20), NONE when no step gets
+  // closer. It claims the cell it steps to.
+  int px_step(const vector<Cell>& grid, const vector<int>& field, vector<char>& claimed, int here) {
+    const int cur = field[here];
+    if (cur <= 0) return NONE;
+    const Pos p(here / ENC_COLS, here % ENC_COLS);
+    int best = NONE, best_score = 1 << 30, best_cell = -1;
+    for (int d = BOTTOM; d < NONE; ++d) {
+      const Pos q = p + Dir(d);
+      if (!pos_ok(q)) continue;
+      const int qi = q.i * ENC_COLS + q.j, f = field[qi];
+      if (f < 0 || f >= cur || claimed[qi]) continue;
+      int score = grid[qi].virus;
+      if (grid[qi].unit_id >= 0) score += 20;
+      if (score < best_score) {
+        best = d;
+        best_score = score;
+        best_cell = qi;
+      }
+    }
+    if (best != NONE) claimed[best_cell] = 1;
+    return best;
+  }
+
+  // encode_expert writes the expert tensor: for each unit of me(), the
+  // one-hot of the direction Pasteur orders it, NONE for no order; zero
+  // rows for the other slots (Pasteur.Play and expertOrders.write).
+  void encode_expert() {
+    const int n = ENC_ROWS * ENC_COLS, me_ = me();
+    memset(in_expert_, 0, (size_t)U * 5);
+    vector<Unit> all(U);
+    for (int id = 0; id < U; ++id) all[id] = unit(id);
+    vector<Cell> grid(n);
+    vector<int> masks;  // the cells with a mask, row-major
+    for (int i = 0; i < ENC_ROWS; ++i)
+      for (int j = 0; j < ENC_COLS; ++j) {
+        grid[i * ENC_COLS + j] = cell(i, j);
+        if (grid[i * ENC_COLS + j].mask) masks.push_back(i * ENC_COLS + j);
+      }
+    const int nc = nb_cities(), np = nb_paths();
+    if (px_wall_.empty()) {
+      px_wall_.assign(n, 0);
+      for (int x = 0; x < n; ++x) px_wall_[x] = grid[x].type == WALL;
+      px_city_.assign(nc, vector<int>());
+      px_path_.assign(np, vector<int>());
+      vector<int> srcs;
+      for (int k = 0; k < nc; ++k) {
+        const City c = city(k);
+        srcs.clear();
+        for (size_t e = 0; e < c.size(); ++e) srcs.push_back(c[e].i * ENC_COLS + c[e].j);
+        enc_field(px_wall_, srcs, px_city_[k], px_queue_);
+      }
+      for (int k = 0; k < np; ++k) {
+        const Path p = path(k);
+        srcs.clear();
+        for (size_t e = 0; e < p.second.size(); ++e) srcs.push_back(p.second[e].i * ENC_COLS + p.second[e].j);
+        enc_field(px_wall_, srcs, px_path_[k], px_queue_);
+      }
+    }
+
+    // 1. The units of each player on every city and path, and the units
+    // of mine each one needs (count, unitsNeeded).
+    vector<int> count((nc + np) * 4, 0), need(nc + np), held(nc + np, 0);
+    vector<int> hunt_srcs;
+    for (int id = 0; id < U; ++id) {
+      const Unit& u = all[id];
+      if (u.player != me_) hunt_srcs.push_back(u.pos.i * ENC_COLS + u.pos.j);
+      if (!pos_ok(u.pos)) continue;
+      const Cell& c = grid[u.pos.i * ENC_COLS + u.pos.j];
+      if (c.city_id >= 0)
+        ++count[c.city_id * 4 + u.player];
+      else if (c.path_id >= 0)
+        ++count[(nc + c.path_id) * 4 + u.player];
+    }
+    for (int t = 0; t < nc + np; ++t) {
+      int strongest = 0;
+      for (int pl = 0; pl < 4; ++pl)
+        if (pl != me_ && count[t * 4 + pl] > strongest) strongest = count[t * 4 + pl];
+      const int owner = t < nc ? city_owner(t) : path_owner(t - nc);
+      need[t] = owner != me_ ? strongest + 1 : strongest;
+    }
+
+    // 2. The units where they are needed stay; my units block my moves.
+    vector<int> target(U, -1), free_units;
+    vector<char> claimed(n, 0);
+    for (int id = 0; id < U; ++id) {
+      if (all[id].player != me_) continue;
+      const int idx = all[id].pos.i * ENC_COLS + all[id].pos.j;
+      claimed[idx] = 1;
+      const Cell& c = grid[idx];
+      if (c.city_id >= 0 && held[c.city_id] < need[c.city_id]) {
+        ++held[c.city_id];
+        target[id] = c.city_id;
+        continue;
+      }
+      if (c.path_id >= 0 && held[nc + c.path_id] < need[nc + c.path_id]) {
+        ++held[nc + c.path_id];
+        target[id] = nc + c.path_id;
+        continue;
+      }
+      free_units.push_back(id);
+    }
+
+    // 3. Targets for the others, nearest pair first.
+    vector<int> mask_dist, hunt;
+    enc_field(px_wall_, masks, mask_dist, px_queue_);
+    vector<char> bridge(np);  // the path joins two of my cities
+    for (int k = 0; k < np; ++k) {
+      const Path p = path(k);
+      bridge[k] = city_owner(p.first.first) == me_ && city_owner(p.first.second) == me_;
+    }
+    vector<PxPair> pairs;
+    for (size_t f = 0; f < free_units.size(); ++f) {
+      const int id = free_units[f];
+      const Unit& u = all[id];
+      const int idx = u.pos.i * ENC_COLS + u.pos.j;
+      for (int k = 0; k < nc; ++k)
+        if (need[k] > held[k] && px_city_[k][idx] >= 0) {
+          const PxPair pr = {px_city_[k][idx], id, k};
+          pairs.push_back(pr);
+        }
+      for (int k = 0; k < np; ++k)
+        if (need[nc + k] > held[nc + k] && px_path_[k][idx] >= 0) {
+          const PxPair pr = {px_path_[k][idx] - (bridge[k] ? 8 : 0), id, nc + k};
+          pairs.push_back(pr);
+        }
+      if (!u.mask && mask_dist[idx] >= 0 && mask_dist[idx] <= 6)
+        for (size_t k = 0; k < masks.size(); ++k) {
+          const int di = masks[k] / ENC_COLS - u.pos.i, dj = masks[k] % ENC_COLS - u.pos.j;
+          if ((di < 0 ? -di : di) + (dj < 0 ? -dj : dj) <= 6) {
+            const PxPair pr = {mask_dist[idx] + 3, id, nc + np + int(k)};
+            pairs.push_back(pr);
+          }
+        }
+    }
+    sort(pairs.begin(), pairs.end(), px_less);
+    vector<char> mask_taken(masks.size(), 0);
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      const PxPair& pr = pairs[k];
+      if (target[pr.unit] >= 0) continue;
+      if (pr.target < nc + np) {
+        if (held[pr.target] >= need[pr.target]) continue;
+        ++held[pr.target];
+      } else {
+        if (mask_taken[pr.target - nc - np]) continue;
+        mask_taken[pr.target - nc - np] = 1;
+      }
+      target[pr.unit] = pr.target;
+    }
+
+    // 4. The orders, unit by unit in increasing id (Pasteur.order).
+    enc_field(px_wall_, hunt_srcs, hunt, px_queue_);
+    for (int id = 0; id < U; ++id) {
+      const Unit& u = all[id];
+      if (u.player != me_) continue;
+      const int here = u.pos.i * ENC_COLS + u.pos.j, t = target[id];
+      unsigned char* row = in_expert_ + id * 5;
+      const bool stay = t >= 0 && t < nc + np && (t < nc ? grid[here].city_id == t : grid[here].path_id == t - nc);
+      int best = NONE, best_health = 1 << 30;
+      for (int d = BOTTOM; d < NONE; ++d) {
+        const Pos q = u.pos + Dir(d);
+        if (!pos_ok(q)) continue;
+        const int v = grid[q.i * ENC_COLS + q.j].unit_id;
+        if (v < 0 || all[v].player == me_) continue;
+        if (all[v].health < best_health) {
+          best = d;
+          best_health = all[v].health;
+        }
+      }
+      if (best != NONE || stay) {
+        row[best] = 1;
+        continue;
+      }
+      const vector<int>* field = &hunt;
+      const bool chase = hunt[here] >= 0 && hunt[here] <= 2;
+      if (t >= 0 && !chase) field = t < nc ? &px_city_[t] : (t < nc + np ? &px_path_[t - nc] : &mask_dist);
+      row[px_step(grid, *field, claimed, here)] = 1;
+    }
+  }
+
+  // ---------------------------------------------------------------------
   // Opponents by score (opponent_order "score", docs/observation.md): the
   // twins of game.ScoreOrder and game.Relabel.
 
@@ -699,17 +906,17 @@ struct PLAYER_NAME : public Player {
   // The network, node by node (ONNX graph order). forward returns false
   // if an index is out of range, as the Go interpreter fails then.
   bool forward() {
-    // /Cast (Cast): in_board_[1 6 70 70] -> t37_[1 6 70 70]
+    // /Cast (Cast): in_board_[1 6 70 70] -> t38_[1 6 70 70]
     {
       const long long* x = in_board_;
-      long long* y = t37_;
+      long long* y = t38_;
       for (int i = 0; i < 29400; ++i) y[i] = x[i];
     }
-    // /Gather (Gather): t37_[1 6 70 70], t38_[] -> t40_[1 70 70]
+    // /Gather (Gather): t38_[1 6 70 70], t39_[] -> t41_[1 70 70]
     {
-      const long long* x = t37_;
-      const long long* ix = t38_;
-      long long* y = t40_;
+      const long long* x = t38_;
+      const long long* ix = t39_;
+      long long* y = t41_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -719,11 +926,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb0/Gather (Gather): t20_[4 8], t40_[1 70 70] -> t41_[1 70 70 8]
+    // /emb0/Gather (Gather): t21_[4 8], t41_[1 70 70] -> t42_[1 70 70 8]
     {
-      const float* x = t20_;
-      const long long* ix = t40_;
-      float* y = t41_;
+      const float* x = t21_;
+      const long long* ix = t41_;
+      float* y = t42_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 4;
@@ -733,11 +940,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_1 (Gather): t37_[1 6 70 70], t42_[] -> t43_[1 70 70]
+    // /Gather_1 (Gather): t38_[1 6 70 70], t43_[] -> t44_[1 70 70]
     {
-      const long long* x = t37_;
-      const long long* ix = t42_;
-      long long* y = t43_;
+      const long long* x = t38_;
+      const long long* ix = t43_;
+      long long* y = t44_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -747,11 +954,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb2/Gather (Gather): t21_[5 8], t43_[1 70 70] -> t44_[1 70 70 8]
+    // /emb2/Gather (Gather): t22_[5 8], t44_[1 70 70] -> t45_[1 70 70 8]
     {
-      const float* x = t21_;
-      const long long* ix = t43_;
-      float* y = t44_;
+      const float* x = t22_;
+      const long long* ix = t44_;
+      float* y = t45_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 5;
@@ -761,20 +968,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add (Add): t41_[1 70 70 8], t44_[1 70 70 8] -> t45_[1 70 70 8]
+    // /Add (Add): t42_[1 70 70 8], t45_[1 70 70 8] -> t46_[1 70 70 8]
     {
-      const float* a = t41_;
-      const float* b = t44_;
-      float* y = t45_;
+      const float* a = t42_;
+      const float* b = t45_;
+      float* y = t46_;
       for (int i5 = 0; i5 < 39200; ++i5) {
         y[i5] = a[i5] + b[i5];
       }
     }
-    // /Gather_2 (Gather): t37_[1 6 70 70], t36_[] -> t46_[1 70 70]
+    // /Gather_2 (Gather): t38_[1 6 70 70], t37_[] -> t47_[1 70 70]
     {
-      const long long* x = t37_;
-      const long long* ix = t36_;
-      long long* y = t46_;
+      const long long* x = t38_;
+      const long long* ix = t37_;
+      long long* y = t47_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -784,11 +991,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb4/Gather (Gather): t22_[5 8], t46_[1 70 70] -> t47_[1 70 70 8]
+    // /emb4/Gather (Gather): t23_[5 8], t47_[1 70 70] -> t48_[1 70 70 8]
     {
-      const float* x = t22_;
-      const long long* ix = t46_;
-      float* y = t47_;
+      const float* x = t23_;
+      const long long* ix = t47_;
+      float* y = t48_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 5;
@@ -798,20 +1005,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_1 (Add): t45_[1 70 70 8], t47_[1 70 70 8] -> t48_[1 70 70 8]
+    // /Add_1 (Add): t46_[1 70 70 8], t48_[1 70 70 8] -> t49_[1 70 70 8]
     {
-      const float* a = t45_;
-      const float* b = t47_;
-      float* y = t48_;
+      const float* a = t46_;
+      const float* b = t48_;
+      float* y = t49_;
       for (int i8 = 0; i8 < 39200; ++i8) {
         y[i8] = a[i8] + b[i8];
       }
     }
-    // /Gather_3 (Gather): t37_[1 6 70 70], t39_[] -> t49_[1 70 70]
+    // /Gather_3 (Gather): t38_[1 6 70 70], t40_[] -> t50_[1 70 70]
     {
-      const long long* x = t37_;
-      const long long* ix = t39_;
-      long long* y = t49_;
+      const long long* x = t38_;
+      const long long* ix = t40_;
+      long long* y = t50_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -821,11 +1028,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_4 (Gather): t5_[256 1], t49_[1 70 70] -> t50_[1 70 70 1]
+    // /Gather_4 (Gather): t6_[256 1], t50_[1 70 70] -> t51_[1 70 70 1]
     {
-      const float* x = t5_;
-      const long long* ix = t49_;
-      float* y = t50_;
+      const float* x = t6_;
+      const long long* ix = t50_;
+      float* y = t51_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
@@ -833,11 +1040,11 @@ struct PLAYER_NAME : public Player {
         y[q] = x[0 + k * 1];
       }
     }
-    // /Gather_5 (Gather): t37_[1 6 70 70], t51_[] -> t52_[1 70 70]
+    // /Gather_5 (Gather): t38_[1 6 70 70], t52_[] -> t53_[1 70 70]
     {
-      const long long* x = t37_;
-      const long long* ix = t51_;
-      long long* y = t52_;
+      const long long* x = t38_;
+      const long long* ix = t52_;
+      long long* y = t53_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -847,11 +1054,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_6 (Gather): t6_[256 1], t52_[1 70 70] -> t53_[1 70 70 1]
+    // /Gather_6 (Gather): t7_[256 1], t53_[1 70 70] -> t54_[1 70 70 1]
     {
-      const float* x = t6_;
-      const long long* ix = t52_;
-      float* y = t53_;
+      const float* x = t7_;
+      const long long* ix = t53_;
+      float* y = t54_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
@@ -859,11 +1066,11 @@ struct PLAYER_NAME : public Player {
         y[q] = x[0 + k * 1];
       }
     }
-    // /Gather_7 (Gather): t37_[1 6 70 70], t54_[] -> t55_[1 70 70]
+    // /Gather_7 (Gather): t38_[1 6 70 70], t55_[] -> t56_[1 70 70]
     {
-      const long long* x = t37_;
-      const long long* ix = t54_;
-      long long* y = t55_;
+      const long long* x = t38_;
+      const long long* ix = t55_;
+      long long* y = t56_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 6;
@@ -873,11 +1080,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_8 (Gather): t7_[32 5], t55_[1 70 70] -> t56_[1 70 70 5]
+    // /Gather_8 (Gather): t8_[32 5], t56_[1 70 70] -> t57_[1 70 70 5]
     {
-      const float* x = t7_;
-      const long long* ix = t55_;
-      float* y = t56_;
+      const float* x = t8_;
+      const long long* ix = t56_;
+      float* y = t57_;
       for (int q = 0; q < 4900; ++q) {
         long long k = ix[q];
         if (k < 0) k += 32;
@@ -887,23 +1094,23 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Concat (Concat): t50_[1 70 70 1], t53_[1 70 70 1], t56_[1 70 70 5] -> t57_[1 70 70 7]
+    // /Concat (Concat): t51_[1 70 70 1], t54_[1 70 70 1], t57_[1 70 70 5] -> t58_[1 70 70 7]
     {
-      float* y = t57_;
+      float* y = t58_;
       {
-        const float* x = t50_;
+        const float* x = t51_;
         for (int i13 = 0; i13 < 4900; ++i13) {
           y[i13 * 7] = x[i13];
         }
       }
       {
-        const float* x = t53_;
+        const float* x = t54_;
         for (int i14 = 0; i14 < 4900; ++i14) {
           y[i14 * 7 + 1] = x[i14];
         }
       }
       {
-        const float* x = t56_;
+        const float* x = t57_;
         for (int i15 = 0; i15 < 4900; ++i15) {
           for (int i16 = 0; i16 < 5; ++i16) {
             y[i15 * 7 + i16 + 2] = x[i15 * 5 + i16];
@@ -911,18 +1118,18 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /flag/MatMul (MatMul): t57_[1 70 70 7], t26_[7 8] -> t58_[1 70 70 8]
+    // /flag/MatMul (MatMul): t58_[1 70 70 7], t27_[7 8] -> t59_[1 70 70 8]
     {
       for (int i17 = 0; i17 < 70; ++i17) {
         for (int i = 0; i < 70; ++i) {
-          float* ci = t58_ + i17 * 560 + i * 8;
+          float* ci = t59_ + i17 * 560 + i * 8;
           {
             jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
             for (int p = 0; p < 7; ++p) {
-              const float x = t57_[i17 * 490 + i * 7 + p];
+              const float x = t58_[i17 * 490 + i * 7 + p];
               if (x == 0.0f) continue;
               const jgym_v4 xv = {x, x, x, x};
-              const jgym_v4* r = t26_v4_ + (0) / 4 + p * 2 + 0;
+              const jgym_v4* r = t27_v4_ + (0) / 4 + p * 2 + 0;
               a0 += xv * r[0]; a1 += xv * r[1];
             }
             for (int q = 0; q < 4; ++q) {
@@ -933,51 +1140,51 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_2 (Add): t48_[1 70 70 8], t58_[1 70 70 8] -> t59_[1 70 70 8]
+    // /Add_2 (Add): t49_[1 70 70 8], t59_[1 70 70 8] -> t60_[1 70 70 8]
     {
-      const float* a = t48_;
-      const float* b = t58_;
-      float* y = t59_;
+      const float* a = t49_;
+      const float* b = t59_;
+      float* y = t60_;
       for (int i18 = 0; i18 < 39200; ++i18) {
         y[i18] = a[i18] + b[i18];
       }
     }
-    // /Relu (Relu): t59_[1 70 70 8] -> t60_[1 70 70 8]
+    // /Relu (Relu): t60_[1 70 70 8] -> t61_[1 70 70 8]
     {
-      const float* x = t59_;
-      float* y = t60_;
+      const float* x = t60_;
+      float* y = t61_;
       for (int i = 0; i < 39200; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Reshape (Reshape): t60_[1 70 70 8] viewed as [1 4900 8]
-    // /Transpose (Transpose): t59_[1 70 70 8] -> t63_[1 8 70 70]
+    // /Reshape (Reshape): t61_[1 70 70 8] viewed as [1 4900 8]
+    // /Transpose (Transpose): t60_[1 70 70 8] -> t64_[1 8 70 70]
     {
-      const float* x = t59_;
-      float* y = t63_;
+      const float* x = t60_;
+      float* y = t64_;
       for (int i19 = 0; i19 < 8; ++i19) {
         for (int i20 = 0; i20 < 4900; ++i20) {
           y[i19 * 4900 + i20] = x[i19 + i20 * 8];
         }
       }
     }
-    // /MatMul (MatMul): t63_[1 8 70 70], t34_[70 9] -> t64_[1 8 70 9]
+    // /MatMul (MatMul): t64_[1 8 70 70], t35_[70 9] -> t65_[1 8 70 9]
     {
       for (int i21 = 0; i21 < 8; ++i21) {
         for (int i = 0; i < 70; ++i) {
           float acc[9];
           for (int j = 0; j < 9; ++j) acc[j] = 0.0f;
           for (int p = 0; p < 70; ++p) {
-            const float x = t63_[i21 * 4900 + i * 70 + p];
-            const float* r = t34_ + 0 + p * 9;
+            const float x = t64_[i21 * 4900 + i * 70 + p];
+            const float* r = t35_ + 0 + p * 9;
             for (int j = 0; j < 9; ++j) acc[j] += x * r[j];
           }
-          for (int j = 0; j < 9; ++j) t64_[i21 * 630 + i * 9 + j] = acc[j];
+          for (int j = 0; j < 9; ++j) t65_[i21 * 630 + i * 9 + j] = acc[j];
         }
       }
     }
-    // /Transpose_1 (Transpose): t64_[1 8 70 9] -> t65_[1 8 9 70]
+    // /Transpose_1 (Transpose): t65_[1 8 70 9] -> t66_[1 8 9 70]
     {
-      const float* x = t64_;
-      float* y = t65_;
+      const float* x = t65_;
+      float* y = t66_;
       for (int i22 = 0; i22 < 8; ++i22) {
         for (int i23 = 0; i23 < 9; ++i23) {
           for (int i24 = 0; i24 < 70; ++i24) {
@@ -986,25 +1193,25 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /MatMul_1 (MatMul): t65_[1 8 9 70], t16_[70 9] -> t66_[1 8 9 9]
+    // /MatMul_1 (MatMul): t66_[1 8 9 70], t17_[70 9] -> t67_[1 8 9 9]
     {
       for (int i25 = 0; i25 < 8; ++i25) {
         for (int i = 0; i < 9; ++i) {
           float acc[9];
           for (int j = 0; j < 9; ++j) acc[j] = 0.0f;
           for (int p = 0; p < 70; ++p) {
-            const float x = t65_[i25 * 630 + i * 70 + p];
-            const float* r = t16_ + 0 + p * 9;
+            const float x = t66_[i25 * 630 + i * 70 + p];
+            const float* r = t17_ + 0 + p * 9;
             for (int j = 0; j < 9; ++j) acc[j] += x * r[j];
           }
-          for (int j = 0; j < 9; ++j) t66_[i25 * 81 + i * 9 + j] = acc[j];
+          for (int j = 0; j < 9; ++j) t67_[i25 * 81 + i * 9 + j] = acc[j];
         }
       }
     }
-    // /Transpose_2 (Transpose): t66_[1 8 9 9] -> t67_[1 9 9 8]
+    // /Transpose_2 (Transpose): t67_[1 8 9 9] -> t68_[1 9 9 8]
     {
-      const float* x = t66_;
-      float* y = t67_;
+      const float* x = t67_;
+      float* y = t68_;
       for (int i26 = 0; i26 < 9; ++i26) {
         for (int i27 = 0; i27 < 9; ++i27) {
           for (int i28 = 0; i28 < 8; ++i28) {
@@ -1013,80 +1220,86 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Reshape_1 (Reshape): t67_[1 9 9 8] viewed as [1 81 8]
-    // /Relu_1 (Relu): t67_[1 81 8] -> t70_[1 81 8]
+    // /Reshape_1 (Reshape): t68_[1 9 9 8] viewed as [1 81 8]
+    // /Relu_1 (Relu): t68_[1 81 8] -> t71_[1 81 8]
     {
-      const float* x = t67_;
-      float* y = t70_;
+      const float* x = t68_;
+      float* y = t71_;
       for (int i = 0; i < 648; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Cast_1 (Cast): in_units_[1 60 13] -> t71_[1 60 13]
+    // /Cast_1 (Cast): in_units_[1 60 13] -> t72_[1 60 13]
     {
       const long long* x = in_units_;
-      float* y = t71_;
+      float* y = t72_;
       for (int i = 0; i < 780; ++i) y[i] = (float)x[i];
     }
-    // /MatMul_2 (MatMul): t71_[1 60 13], t10_[13 1] -> t72_[1 60 1]
+    // /MatMul_2 (MatMul): t72_[1 60 13], t11_[13 1] -> t73_[1 60 1]
     {
       for (int i = 0; i < 60; ++i) {
         float acc[1];
         for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
         for (int p = 0; p < 13; ++p) {
-          const float x = t71_[0 + i * 13 + p];
-          const float* r = t10_ + 0 + p * 1;
-          for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
-        }
-        for (int j = 0; j < 1; ++j) t72_[0 + i * 1 + j] = acc[j];
-      }
-    }
-    // /Cast_2 (Cast): t72_[1 60 1] -> t73_[1 60 1]
-    {
-      const float* x = t72_;
-      long long* y = t73_;
-      for (int i = 0; i < 60; ++i) y[i] = (long long)x[i];
-    }
-    // /MatMul_3 (MatMul): t71_[1 60 13], t11_[13 1] -> t74_[1 60 1]
-    {
-      for (int i = 0; i < 60; ++i) {
-        float acc[1];
-        for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
-        for (int p = 0; p < 13; ++p) {
-          const float x = t71_[0 + i * 13 + p];
+          const float x = t72_[0 + i * 13 + p];
           const float* r = t11_ + 0 + p * 1;
           for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
         }
-        for (int j = 0; j < 1; ++j) t74_[0 + i * 1 + j] = acc[j];
+        for (int j = 0; j < 1; ++j) t73_[0 + i * 1 + j] = acc[j];
       }
     }
-    // /Cast_3 (Cast): t74_[1 60 1] -> t75_[1 60 1]
+    // /Cast_2 (Cast): t73_[1 60 1] -> t74_[1 60 1]
     {
-      const float* x = t74_;
-      long long* y = t75_;
+      const float* x = t73_;
+      long long* y = t74_;
       for (int i = 0; i < 60; ++i) y[i] = (long long)x[i];
     }
-    // /Mul (Mul): t71_[1 60 13], t8_[13] -> t76_[1 60 13]
+    // /MatMul_3 (MatMul): t72_[1 60 13], t12_[13 1] -> t75_[1 60 1]
     {
-      const float* a = t71_;
-      const float* b = t8_;
-      float* y = t76_;
+      for (int i = 0; i < 60; ++i) {
+        float acc[1];
+        for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
+        for (int p = 0; p < 13; ++p) {
+          const float x = t72_[0 + i * 13 + p];
+          const float* r = t12_ + 0 + p * 1;
+          for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
+        }
+        for (int j = 0; j < 1; ++j) t75_[0 + i * 1 + j] = acc[j];
+      }
+    }
+    // /Cast_3 (Cast): t75_[1 60 1] -> t76_[1 60 1]
+    {
+      const float* x = t75_;
+      long long* y = t76_;
+      for (int i = 0; i < 60; ++i) y[i] = (long long)x[i];
+    }
+    // /Mul (Mul): t72_[1 60 13], t9_[13] -> t77_[1 60 13]
+    {
+      const float* a = t72_;
+      const float* b = t9_;
+      float* y = t77_;
       for (int i29 = 0; i29 < 60; ++i29) {
         for (int i30 = 0; i30 < 13; ++i30) {
           y[i29 * 13 + i30] = a[i29 * 13 + i30] * b[i30];
         }
       }
     }
-    // /Cast_4 (Cast): in_targets_[1 60 35] -> t77_[1 60 35]
+    // /Cast_4 (Cast): in_targets_[1 60 35] -> t78_[1 60 35]
     {
       const unsigned char* x = in_targets_;
-      float* y = t77_;
+      float* y = t78_;
       for (int i = 0; i < 2100; ++i) y[i] = (float)x[i];
     }
-    // /ReduceMean (ReduceMean): t70_[1 81 8] -> t78_[1 8]
+    // /Cast_5 (Cast): in_expert_[1 60 5] -> t79_[1 60 5]
+    {
+      const unsigned char* x = in_expert_;
+      float* y = t79_;
+      for (int i = 0; i < 300; ++i) y[i] = (float)x[i];
+    }
+    // /ReduceMean (ReduceMean): t71_[1 81 8] -> t80_[1 8]
     {
       // Sums in double, in the order of the input, as the interpreter.
-      const float* x = t70_;
-      double* s = t78_sum_;
-      float* y = t78_;
+      const float* x = t71_;
+      double* s = t80_sum_;
+      float* y = t80_;
       for (int i = 0; i < 8; ++i) s[i] = 0;
       for (int i31 = 0; i31 < 81; ++i31) {
         for (int i32 = 0; i32 < 8; ++i32) {
@@ -1095,11 +1308,11 @@ struct PLAYER_NAME : public Player {
       }
       for (int i = 0; i < 8; ++i) y[i] = (float)(s[i] / 81.0);
     }
-    // /Concat_1 (Concat): t78_[1 8], in_globals_[1 24] -> t79_[1 32]
+    // /Concat_1 (Concat): t80_[1 8], in_globals_[1 24] -> t81_[1 32]
     {
-      float* y = t79_;
+      float* y = t81_;
       {
-        const float* x = t78_;
+        const float* x = t80_;
         for (int i33 = 0; i33 < 8; ++i33) {
           y[i33] = x[i33];
         }
@@ -1111,220 +1324,14 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /glob_in/MatMul (MatMul): t79_[1 32], t27_[32 64] -> t80_[1 64]
+    // /glob_in/MatMul (MatMul): t81_[1 32], t28_[32 64] -> t82_[1 64]
     {
       for (int i = 0; i < 1; ++i) {
         int nzp[32];
         float nzx[32];
         int nz = 0;
-        for (int p = 0; p < 32; ++p) { const float x = t79_[0 + i * 32 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t80_ + 0 + i * 64;
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int t = 0; t < nz; ++t) {
-            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-            const jgym_v4* r = t27_v4_ + (0) / 4 + nzp[t] * 16 + 0;
-            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
-            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[0 + q] = a0[q];
-            ci[4 + q] = a1[q];
-            ci[8 + q] = a2[q];
-            ci[12 + q] = a3[q];
-            ci[16 + q] = a4[q];
-            ci[20 + q] = a5[q];
-            ci[24 + q] = a6[q];
-            ci[28 + q] = a7[q];
-          }
-        }
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int t = 0; t < nz; ++t) {
-            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-            const jgym_v4* r = t27_v4_ + (0) / 4 + nzp[t] * 16 + 8;
-            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
-            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[32 + q] = a0[q];
-            ci[36 + q] = a1[q];
-            ci[40 + q] = a2[q];
-            ci[44 + q] = a3[q];
-            ci[48 + q] = a4[q];
-            ci[52 + q] = a5[q];
-            ci[56 + q] = a6[q];
-            ci[60 + q] = a7[q];
-          }
-        }
-      }
-    }
-    // /Slice (Slice): t71_[1 60 13], t82_[1], t83_[1], t81_[1], t84_[1] -> t85_[1 60 1]
-    {
-      const float* x = t71_;
-      float* y = t85_;
-      for (int i35 = 0; i35 < 60; ++i35) {
-        y[i35] = x[i35 * 13];
-      }
-    }
-    // /Gather_9 (Gather): t13_[256 5], t73_[1 60 1] -> t86_[1 60 1 5]
-    {
-      const float* x = t13_;
-      const long long* ix = t73_;
-      float* y = t86_;
-      for (int q = 0; q < 60; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i36 = 0; i36 < 5; ++i36) {
-          y[q * 5 + i36] = x[i36 + k * 5];
-        }
-      }
-    }
-    // /Reshape_2 (Reshape): t86_[1 60 1 5] viewed as [1 60 5 1]
-    // /Gather_10 (Gather): t15_[256 5], t75_[1 60 1] -> t89_[1 60 1 5]
-    {
-      const float* x = t15_;
-      const long long* ix = t75_;
-      float* y = t89_;
-      for (int q = 0; q < 60; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i37 = 0; i37 < 5; ++i37) {
-          y[q * 5 + i37] = x[i37 + k * 5];
-        }
-      }
-    }
-    // /Gather_11 (Gather): t14_[256 5], t73_[1 60 1] -> t90_[1 60 1 5]
-    {
-      const float* x = t14_;
-      const long long* ix = t73_;
-      float* y = t90_;
-      for (int q = 0; q < 60; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i38 = 0; i38 < 5; ++i38) {
-          y[q * 5 + i38] = x[i38 + k * 5];
-        }
-      }
-    }
-    // /Reshape_3 (Reshape): t90_[1 60 1 5] viewed as [1 60 5 1]
-    // /Gather_12 (Gather): t35_[256 5], t75_[1 60 1] -> t93_[1 60 1 5]
-    {
-      const float* x = t35_;
-      const long long* ix = t75_;
-      float* y = t93_;
-      for (int q = 0; q < 60; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i39 = 0; i39 < 5; ++i39) {
-          y[q * 5 + i39] = x[i39 + k * 5];
-        }
-      }
-    }
-    // /Mul_1 (Mul): t90_[1 60 5 1], t93_[1 60 1 5] -> t94_[1 60 5 5]
-    {
-      const float* a = t90_;
-      const float* b = t93_;
-      float* y = t94_;
-      for (int i40 = 0; i40 < 60; ++i40) {
-        for (int i41 = 0; i41 < 5; ++i41) {
-          for (int i42 = 0; i42 < 5; ++i42) {
-            y[i40 * 25 + i41 * 5 + i42] = a[i40 * 5 + i41] * b[i40 * 5 + i42];
-          }
-        }
-      }
-    }
-    // /Add_3 (Add): t86_[1 60 5 1], t89_[1 60 1 5] -> t95_[1 60 5 5]
-    {
-      const float* a = t86_;
-      const float* b = t89_;
-      float* y = t95_;
-      for (int i43 = 0; i43 < 60; ++i43) {
-        for (int i44 = 0; i44 < 5; ++i44) {
-          for (int i45 = 0; i45 < 5; ++i45) {
-            y[i43 * 25 + i44 * 5 + i45] = a[i43 * 5 + i44] + b[i43 * 5 + i45];
-          }
-        }
-      }
-    }
-    // /Reshape_4 (Reshape): t95_[1 60 5 5] viewed as [1 1500 1]
-    // /MatMul_4 (MatMul): t95_[1 1500 1], t12_[1 8] -> t98_[1 1500 8]
-    {
-      for (int i = 0; i < 1500; ++i) {
-        float* ci = t98_ + 0 + i * 8;
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int p = 0; p < 1; ++p) {
-            const float x = t95_[0 + i * 1 + p];
-            if (x == 0.0f) continue;
-            const jgym_v4 xv = {x, x, x, x};
-            const jgym_v4* r = t12_v4_ + (0) / 4 + p * 2 + 0;
-            a0 += xv * r[0]; a1 += xv * r[1];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[0 + q] = a0[q];
-            ci[4 + q] = a1[q];
-          }
-        }
-      }
-    }
-    // /Cast_5 (Cast): t98_[1 1500 8] -> t99_[1 1500 8]
-    {
-      const float* x = t98_;
-      long long* y = t99_;
-      for (int i = 0; i < 12000; ++i) y[i] = (long long)x[i];
-    }
-    // /GatherElements (GatherElements): t60_[1 4900 8], t99_[1 1500 8] -> t100_[1 1500 8]
-    {
-      const float* x = t60_;
-      const long long* ix = t99_;
-      float* y = t100_;
-      for (int i46 = 0; i46 < 1500; ++i46) {
-        for (int i47 = 0; i47 < 8; ++i47) {
-          long long v = ix[i46 * 8 + i47];
-          if (v < 0) v += 4900;
-          if (v < 0 || v >= 4900) return false;
-          y[i46 * 8 + i47] = x[i47 + v * 8];
-        }
-      }
-    }
-    // /Reshape_5 (Reshape): t100_[1 1500 8] viewed as [1 60 25 8]
-    // /Reshape_6 (Reshape): t94_[1 60 5 5] viewed as [1 60 25 1]
-    // /Mul_2 (Mul): t100_[1 60 25 8], t94_[1 60 25 1] -> t105_[1 60 25 8]
-    {
-      const float* a = t100_;
-      const float* b = t94_;
-      float* y = t105_;
-      for (int i48 = 0; i48 < 1500; ++i48) {
-        for (int i49 = 0; i49 < 8; ++i49) {
-          y[i48 * 8 + i49] = a[i48 * 8 + i49] * b[i48];
-        }
-      }
-    }
-    // /Reshape_7 (Reshape): t105_[1 60 25 8] viewed as [1 60 200]
-    // /Mul_3 (Mul): t105_[1 60 200], t85_[1 60 1] -> t108_[1 60 200]
-    {
-      const float* a = t105_;
-      const float* b = t85_;
-      float* y = t108_;
-      for (int i50 = 0; i50 < 60; ++i50) {
-        for (int i51 = 0; i51 < 200; ++i51) {
-          y[i50 * 200 + i51] = a[i50 * 200 + i51] * b[i50];
-        }
-      }
-    }
-    // /near_in/MatMul (MatMul): t108_[1 60 200], t28_[200 64] -> t109_[1 60 64]
-    {
-      for (int i = 0; i < 60; ++i) {
-        int nzp[200];
-        float nzx[200];
-        int nz = 0;
-        for (int p = 0; p < 200; ++p) { const float x = t108_[0 + i * 200 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t109_ + 0 + i * 64;
+        for (int p = 0; p < 32; ++p) { const float x = t81_[0 + i * 32 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t82_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1365,113 +1372,110 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /near_in/Add (Add): t23_[64], t109_[1 60 64] -> t110_[1 60 64]
+    // /Slice (Slice): t72_[1 60 13], t84_[1], t85_[1], t83_[1], t86_[1] -> t87_[1 60 1]
     {
-      const float* a = t23_;
-      const float* b = t109_;
-      float* y = t110_;
-      for (int i52 = 0; i52 < 60; ++i52) {
-        for (int i53 = 0; i53 < 64; ++i53) {
-          y[i52 * 64 + i53] = a[i53] + b[i52 * 64 + i53];
-        }
+      const float* x = t72_;
+      float* y = t87_;
+      for (int i35 = 0; i35 < 60; ++i35) {
+        y[i35] = x[i35 * 13];
       }
     }
-    // /Gather_13 (Gather): t17_[256 3], t73_[1 60 1] -> t111_[1 60 1 3]
+    // /Gather_9 (Gather): t14_[256 5], t74_[1 60 1] -> t88_[1 60 1 5]
     {
-      const float* x = t17_;
-      const long long* ix = t73_;
-      float* y = t111_;
+      const float* x = t14_;
+      const long long* ix = t74_;
+      float* y = t88_;
       for (int q = 0; q < 60; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i54 = 0; i54 < 3; ++i54) {
-          y[q * 3 + i54] = x[i54 + k * 3];
+        for (int i36 = 0; i36 < 5; ++i36) {
+          y[q * 5 + i36] = x[i36 + k * 5];
         }
       }
     }
-    // /Reshape_8 (Reshape): t111_[1 60 1 3] viewed as [1 60 3 1]
-    // /Gather_14 (Gather): t19_[256 3], t75_[1 60 1] -> t114_[1 60 1 3]
+    // /Reshape_2 (Reshape): t88_[1 60 1 5] viewed as [1 60 5 1]
+    // /Gather_10 (Gather): t16_[256 5], t76_[1 60 1] -> t91_[1 60 1 5]
     {
-      const float* x = t19_;
-      const long long* ix = t75_;
-      float* y = t114_;
+      const float* x = t16_;
+      const long long* ix = t76_;
+      float* y = t91_;
       for (int q = 0; q < 60; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i55 = 0; i55 < 3; ++i55) {
-          y[q * 3 + i55] = x[i55 + k * 3];
+        for (int i37 = 0; i37 < 5; ++i37) {
+          y[q * 5 + i37] = x[i37 + k * 5];
         }
       }
     }
-    // /Gather_15 (Gather): t18_[256 3], t73_[1 60 1] -> t115_[1 60 1 3]
+    // /Gather_11 (Gather): t15_[256 5], t74_[1 60 1] -> t92_[1 60 1 5]
     {
-      const float* x = t18_;
-      const long long* ix = t73_;
-      float* y = t115_;
+      const float* x = t15_;
+      const long long* ix = t74_;
+      float* y = t92_;
       for (int q = 0; q < 60; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i56 = 0; i56 < 3; ++i56) {
-          y[q * 3 + i56] = x[i56 + k * 3];
+        for (int i38 = 0; i38 < 5; ++i38) {
+          y[q * 5 + i38] = x[i38 + k * 5];
         }
       }
     }
-    // /Reshape_9 (Reshape): t115_[1 60 1 3] viewed as [1 60 3 1]
-    // /Gather_16 (Gather): t33_[256 3], t75_[1 60 1] -> t118_[1 60 1 3]
+    // /Reshape_3 (Reshape): t92_[1 60 1 5] viewed as [1 60 5 1]
+    // /Gather_12 (Gather): t36_[256 5], t76_[1 60 1] -> t95_[1 60 1 5]
     {
-      const float* x = t33_;
-      const long long* ix = t75_;
-      float* y = t118_;
+      const float* x = t36_;
+      const long long* ix = t76_;
+      float* y = t95_;
       for (int q = 0; q < 60; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i57 = 0; i57 < 3; ++i57) {
-          y[q * 3 + i57] = x[i57 + k * 3];
+        for (int i39 = 0; i39 < 5; ++i39) {
+          y[q * 5 + i39] = x[i39 + k * 5];
         }
       }
     }
-    // /Mul_4 (Mul): t115_[1 60 3 1], t118_[1 60 1 3] -> t119_[1 60 3 3]
+    // /Mul_1 (Mul): t92_[1 60 5 1], t95_[1 60 1 5] -> t96_[1 60 5 5]
     {
-      const float* a = t115_;
-      const float* b = t118_;
-      float* y = t119_;
-      for (int i58 = 0; i58 < 60; ++i58) {
-        for (int i59 = 0; i59 < 3; ++i59) {
-          for (int i60 = 0; i60 < 3; ++i60) {
-            y[i58 * 9 + i59 * 3 + i60] = a[i58 * 3 + i59] * b[i58 * 3 + i60];
+      const float* a = t92_;
+      const float* b = t95_;
+      float* y = t96_;
+      for (int i40 = 0; i40 < 60; ++i40) {
+        for (int i41 = 0; i41 < 5; ++i41) {
+          for (int i42 = 0; i42 < 5; ++i42) {
+            y[i40 * 25 + i41 * 5 + i42] = a[i40 * 5 + i41] * b[i40 * 5 + i42];
           }
         }
       }
     }
-    // /Add_4 (Add): t111_[1 60 3 1], t114_[1 60 1 3] -> t120_[1 60 3 3]
+    // /Add_3 (Add): t88_[1 60 5 1], t91_[1 60 1 5] -> t97_[1 60 5 5]
     {
-      const float* a = t111_;
-      const float* b = t114_;
-      float* y = t120_;
-      for (int i61 = 0; i61 < 60; ++i61) {
-        for (int i62 = 0; i62 < 3; ++i62) {
-          for (int i63 = 0; i63 < 3; ++i63) {
-            y[i61 * 9 + i62 * 3 + i63] = a[i61 * 3 + i62] + b[i61 * 3 + i63];
+      const float* a = t88_;
+      const float* b = t91_;
+      float* y = t97_;
+      for (int i43 = 0; i43 < 60; ++i43) {
+        for (int i44 = 0; i44 < 5; ++i44) {
+          for (int i45 = 0; i45 < 5; ++i45) {
+            y[i43 * 25 + i44 * 5 + i45] = a[i43 * 5 + i44] + b[i43 * 5 + i45];
           }
         }
       }
     }
-    // /Reshape_10 (Reshape): t120_[1 60 3 3] viewed as [1 540 1]
-    // /MatMul_5 (MatMul): t120_[1 540 1], t12_[1 8] -> t123_[1 540 8]
+    // /Reshape_4 (Reshape): t97_[1 60 5 5] viewed as [1 1500 1]
+    // /MatMul_4 (MatMul): t97_[1 1500 1], t13_[1 8] -> t100_[1 1500 8]
     {
-      for (int i = 0; i < 540; ++i) {
-        float* ci = t123_ + 0 + i * 8;
+      for (int i = 0; i < 1500; ++i) {
+        float* ci = t100_ + 0 + i * 8;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int p = 0; p < 1; ++p) {
-            const float x = t120_[0 + i * 1 + p];
+            const float x = t97_[0 + i * 1 + p];
             if (x == 0.0f) continue;
             const jgym_v4 xv = {x, x, x, x};
-            const jgym_v4* r = t12_v4_ + (0) / 4 + p * 2 + 0;
+            const jgym_v4* r = t13_v4_ + (0) / 4 + p * 2 + 0;
             a0 += xv * r[0]; a1 += xv * r[1];
           }
           for (int q = 0; q < 4; ++q) {
@@ -1481,59 +1485,59 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Cast_6 (Cast): t123_[1 540 8] -> t124_[1 540 8]
+    // /Cast_6 (Cast): t100_[1 1500 8] -> t101_[1 1500 8]
     {
-      const float* x = t123_;
-      long long* y = t124_;
-      for (int i = 0; i < 4320; ++i) y[i] = (long long)x[i];
+      const float* x = t100_;
+      long long* y = t101_;
+      for (int i = 0; i < 12000; ++i) y[i] = (long long)x[i];
     }
-    // /GatherElements_1 (GatherElements): t70_[1 81 8], t124_[1 540 8] -> t125_[1 540 8]
+    // /GatherElements (GatherElements): t61_[1 4900 8], t101_[1 1500 8] -> t102_[1 1500 8]
     {
-      const float* x = t70_;
-      const long long* ix = t124_;
-      float* y = t125_;
-      for (int i64 = 0; i64 < 540; ++i64) {
-        for (int i65 = 0; i65 < 8; ++i65) {
-          long long v = ix[i64 * 8 + i65];
-          if (v < 0) v += 81;
-          if (v < 0 || v >= 81) return false;
-          y[i64 * 8 + i65] = x[i65 + v * 8];
+      const float* x = t61_;
+      const long long* ix = t101_;
+      float* y = t102_;
+      for (int i46 = 0; i46 < 1500; ++i46) {
+        for (int i47 = 0; i47 < 8; ++i47) {
+          long long v = ix[i46 * 8 + i47];
+          if (v < 0) v += 4900;
+          if (v < 0 || v >= 4900) return false;
+          y[i46 * 8 + i47] = x[i47 + v * 8];
         }
       }
     }
-    // /Reshape_11 (Reshape): t125_[1 540 8] viewed as [1 60 9 8]
-    // /Reshape_12 (Reshape): t119_[1 60 3 3] viewed as [1 60 9 1]
-    // /Mul_5 (Mul): t125_[1 60 9 8], t119_[1 60 9 1] -> t130_[1 60 9 8]
+    // /Reshape_5 (Reshape): t102_[1 1500 8] viewed as [1 60 25 8]
+    // /Reshape_6 (Reshape): t96_[1 60 5 5] viewed as [1 60 25 1]
+    // /Mul_2 (Mul): t102_[1 60 25 8], t96_[1 60 25 1] -> t107_[1 60 25 8]
     {
-      const float* a = t125_;
-      const float* b = t119_;
-      float* y = t130_;
-      for (int i66 = 0; i66 < 540; ++i66) {
-        for (int i67 = 0; i67 < 8; ++i67) {
-          y[i66 * 8 + i67] = a[i66 * 8 + i67] * b[i66];
+      const float* a = t102_;
+      const float* b = t96_;
+      float* y = t107_;
+      for (int i48 = 0; i48 < 1500; ++i48) {
+        for (int i49 = 0; i49 < 8; ++i49) {
+          y[i48 * 8 + i49] = a[i48 * 8 + i49] * b[i48];
         }
       }
     }
-    // /Reshape_13 (Reshape): t130_[1 60 9 8] viewed as [1 60 72]
-    // /Mul_6 (Mul): t130_[1 60 72], t85_[1 60 1] -> t133_[1 60 72]
+    // /Reshape_7 (Reshape): t107_[1 60 25 8] viewed as [1 60 200]
+    // /Mul_3 (Mul): t107_[1 60 200], t87_[1 60 1] -> t110_[1 60 200]
     {
-      const float* a = t130_;
-      const float* b = t85_;
-      float* y = t133_;
-      for (int i68 = 0; i68 < 60; ++i68) {
-        for (int i69 = 0; i69 < 72; ++i69) {
-          y[i68 * 72 + i69] = a[i68 * 72 + i69] * b[i68];
+      const float* a = t107_;
+      const float* b = t87_;
+      float* y = t110_;
+      for (int i50 = 0; i50 < 60; ++i50) {
+        for (int i51 = 0; i51 < 200; ++i51) {
+          y[i50 * 200 + i51] = a[i50 * 200 + i51] * b[i50];
         }
       }
     }
-    // /far_in/MatMul (MatMul): t133_[1 60 72], t29_[72 64] -> t134_[1 60 64]
+    // /near_in/MatMul (MatMul): t110_[1 60 200], t29_[200 64] -> t111_[1 60 64]
     {
       for (int i = 0; i < 60; ++i) {
-        int nzp[72];
-        float nzx[72];
+        int nzp[200];
+        float nzx[200];
         int nz = 0;
-        for (int p = 0; p < 72; ++p) { const float x = t133_[0 + i * 72 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t134_ + 0 + i * 64;
+        for (int p = 0; p < 200; ++p) { const float x = t110_[0 + i * 200 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t111_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1574,43 +1578,175 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_5 (Add): t110_[1 60 64], t134_[1 60 64] -> t135_[1 60 64]
+    // /near_in/Add (Add): t24_[64], t111_[1 60 64] -> t112_[1 60 64]
     {
-      const float* a = t110_;
-      const float* b = t134_;
+      const float* a = t24_;
+      const float* b = t111_;
+      float* y = t112_;
+      for (int i52 = 0; i52 < 60; ++i52) {
+        for (int i53 = 0; i53 < 64; ++i53) {
+          y[i52 * 64 + i53] = a[i53] + b[i52 * 64 + i53];
+        }
+      }
+    }
+    // /Gather_13 (Gather): t18_[256 3], t74_[1 60 1] -> t113_[1 60 1 3]
+    {
+      const float* x = t18_;
+      const long long* ix = t74_;
+      float* y = t113_;
+      for (int q = 0; q < 60; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i54 = 0; i54 < 3; ++i54) {
+          y[q * 3 + i54] = x[i54 + k * 3];
+        }
+      }
+    }
+    // /Reshape_8 (Reshape): t113_[1 60 1 3] viewed as [1 60 3 1]
+    // /Gather_14 (Gather): t20_[256 3], t76_[1 60 1] -> t116_[1 60 1 3]
+    {
+      const float* x = t20_;
+      const long long* ix = t76_;
+      float* y = t116_;
+      for (int q = 0; q < 60; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i55 = 0; i55 < 3; ++i55) {
+          y[q * 3 + i55] = x[i55 + k * 3];
+        }
+      }
+    }
+    // /Gather_15 (Gather): t19_[256 3], t74_[1 60 1] -> t117_[1 60 1 3]
+    {
+      const float* x = t19_;
+      const long long* ix = t74_;
+      float* y = t117_;
+      for (int q = 0; q < 60; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i56 = 0; i56 < 3; ++i56) {
+          y[q * 3 + i56] = x[i56 + k * 3];
+        }
+      }
+    }
+    // /Reshape_9 (Reshape): t117_[1 60 1 3] viewed as [1 60 3 1]
+    // /Gather_16 (Gather): t34_[256 3], t76_[1 60 1] -> t120_[1 60 1 3]
+    {
+      const float* x = t34_;
+      const long long* ix = t76_;
+      float* y = t120_;
+      for (int q = 0; q < 60; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i57 = 0; i57 < 3; ++i57) {
+          y[q * 3 + i57] = x[i57 + k * 3];
+        }
+      }
+    }
+    // /Mul_4 (Mul): t117_[1 60 3 1], t120_[1 60 1 3] -> t121_[1 60 3 3]
+    {
+      const float* a = t117_;
+      const float* b = t120_;
+      float* y = t121_;
+      for (int i58 = 0; i58 < 60; ++i58) {
+        for (int i59 = 0; i59 < 3; ++i59) {
+          for (int i60 = 0; i60 < 3; ++i60) {
+            y[i58 * 9 + i59 * 3 + i60] = a[i58 * 3 + i59] * b[i58 * 3 + i60];
+          }
+        }
+      }
+    }
+    // /Add_4 (Add): t113_[1 60 3 1], t116_[1 60 1 3] -> t122_[1 60 3 3]
+    {
+      const float* a = t113_;
+      const float* b = t116_;
+      float* y = t122_;
+      for (int i61 = 0; i61 < 60; ++i61) {
+        for (int i62 = 0; i62 < 3; ++i62) {
+          for (int i63 = 0; i63 < 3; ++i63) {
+            y[i61 * 9 + i62 * 3 + i63] = a[i61 * 3 + i62] + b[i61 * 3 + i63];
+          }
+        }
+      }
+    }
+    // /Reshape_10 (Reshape): t122_[1 60 3 3] viewed as [1 540 1]
+    // /MatMul_5 (MatMul): t122_[1 540 1], t13_[1 8] -> t125_[1 540 8]
+    {
+      for (int i = 0; i < 540; ++i) {
+        float* ci = t125_ + 0 + i * 8;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int p = 0; p < 1; ++p) {
+            const float x = t122_[0 + i * 1 + p];
+            if (x == 0.0f) continue;
+            const jgym_v4 xv = {x, x, x, x};
+            const jgym_v4* r = t13_v4_ + (0) / 4 + p * 2 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+          }
+        }
+      }
+    }
+    // /Cast_7 (Cast): t125_[1 540 8] -> t126_[1 540 8]
+    {
+      const float* x = t125_;
+      long long* y = t126_;
+      for (int i = 0; i < 4320; ++i) y[i] = (long long)x[i];
+    }
+    // /GatherElements_1 (GatherElements): t71_[1 81 8], t126_[1 540 8] -> t127_[1 540 8]
+    {
+      const float* x = t71_;
+      const long long* ix = t126_;
+      float* y = t127_;
+      for (int i64 = 0; i64 < 540; ++i64) {
+        for (int i65 = 0; i65 < 8; ++i65) {
+          long long v = ix[i64 * 8 + i65];
+          if (v < 0) v += 81;
+          if (v < 0 || v >= 81) return false;
+          y[i64 * 8 + i65] = x[i65 + v * 8];
+        }
+      }
+    }
+    // /Reshape_11 (Reshape): t127_[1 540 8] viewed as [1 60 9 8]
+    // /Reshape_12 (Reshape): t121_[1 60 3 3] viewed as [1 60 9 1]
+    // /Mul_5 (Mul): t127_[1 60 9 8], t121_[1 60 9 1] -> t132_[1 60 9 8]
+    {
+      const float* a = t127_;
+      const float* b = t121_;
+      float* y = t132_;
+      for (int i66 = 0; i66 < 540; ++i66) {
+        for (int i67 = 0; i67 < 8; ++i67) {
+          y[i66 * 8 + i67] = a[i66 * 8 + i67] * b[i66];
+        }
+      }
+    }
+    // /Reshape_13 (Reshape): t132_[1 60 9 8] viewed as [1 60 72]
+    // /Mul_6 (Mul): t132_[1 60 72], t87_[1 60 1] -> t135_[1 60 72]
+    {
+      const float* a = t132_;
+      const float* b = t87_;
       float* y = t135_;
-      for (int i70 = 0; i70 < 3840; ++i70) {
-        y[i70] = a[i70] + b[i70];
-      }
-    }
-    // /Concat_2 (Concat): t76_[1 60 13], t77_[1 60 35] -> t136_[1 60 48]
-    {
-      float* y = t136_;
-      {
-        const float* x = t76_;
-        for (int i71 = 0; i71 < 60; ++i71) {
-          for (int i72 = 0; i72 < 13; ++i72) {
-            y[i71 * 48 + i72] = x[i71 * 13 + i72];
-          }
-        }
-      }
-      {
-        const float* x = t77_;
-        for (int i73 = 0; i73 < 60; ++i73) {
-          for (int i74 = 0; i74 < 35; ++i74) {
-            y[i73 * 48 + i74 + 13] = x[i73 * 35 + i74];
-          }
+      for (int i68 = 0; i68 < 60; ++i68) {
+        for (int i69 = 0; i69 < 72; ++i69) {
+          y[i68 * 72 + i69] = a[i68 * 72 + i69] * b[i68];
         }
       }
     }
-    // /unit_in/MatMul (MatMul): t136_[1 60 48], t30_[48 64] -> t137_[1 60 64]
+    // /far_in/MatMul (MatMul): t135_[1 60 72], t30_[72 64] -> t136_[1 60 64]
     {
       for (int i = 0; i < 60; ++i) {
-        int nzp[48];
-        float nzx[48];
+        int nzp[72];
+        float nzx[72];
         int nz = 0;
-        for (int p = 0; p < 48; ++p) { const float x = t136_[0 + i * 48 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t137_ + 0 + i * 64;
+        for (int p = 0; p < 72; ++p) { const float x = t135_[0 + i * 72 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t136_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1651,52 +1787,51 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_6 (Add): t135_[1 60 64], t137_[1 60 64] -> t138_[1 60 64]
+    // /Add_5 (Add): t112_[1 60 64], t136_[1 60 64] -> t137_[1 60 64]
     {
-      const float* a = t135_;
-      const float* b = t137_;
+      const float* a = t112_;
+      const float* b = t136_;
+      float* y = t137_;
+      for (int i70 = 0; i70 < 3840; ++i70) {
+        y[i70] = a[i70] + b[i70];
+      }
+    }
+    // /Concat_2 (Concat): t77_[1 60 13], t78_[1 60 35], t79_[1 60 5] -> t138_[1 60 53]
+    {
       float* y = t138_;
-      for (int i75 = 0; i75 < 3840; ++i75) {
-        y[i75] = a[i75] + b[i75];
+      {
+        const float* x = t77_;
+        for (int i71 = 0; i71 < 60; ++i71) {
+          for (int i72 = 0; i72 < 13; ++i72) {
+            y[i71 * 53 + i72] = x[i71 * 13 + i72];
+          }
+        }
       }
-    }
-    // /Unsqueeze (Unsqueeze): t80_[1 64] viewed as [1 1 64]
-    // /Add_7 (Add): t138_[1 60 64], t80_[1 1 64] -> t141_[1 60 64]
-    {
-      const float* a = t138_;
-      const float* b = t80_;
-      float* y = t141_;
-      for (int i76 = 0; i76 < 60; ++i76) {
-        for (int i77 = 0; i77 < 64; ++i77) {
-          y[i76 * 64 + i77] = a[i76 * 64 + i77] + b[i77];
+      {
+        const float* x = t78_;
+        for (int i73 = 0; i73 < 60; ++i73) {
+          for (int i74 = 0; i74 < 35; ++i74) {
+            y[i73 * 53 + i74 + 13] = x[i73 * 35 + i74];
+          }
+        }
+      }
+      {
+        const float* x = t79_;
+        for (int i75 = 0; i75 < 60; ++i75) {
+          for (int i76 = 0; i76 < 5; ++i76) {
+            y[i75 * 53 + i76 + 48] = x[i75 * 5 + i76];
+          }
         }
       }
     }
-    // /Relu_2 (Relu): t141_[1 60 64] -> t142_[1 60 64]
-    {
-      const float* x = t141_;
-      float* y = t142_;
-      for (int i = 0; i < 3840; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
-    }
-    // /Mul_7 (Mul): t142_[1 60 64], t85_[1 60 1] -> t143_[1 60 64]
-    {
-      const float* a = t142_;
-      const float* b = t85_;
-      float* y = t143_;
-      for (int i78 = 0; i78 < 60; ++i78) {
-        for (int i79 = 0; i79 < 64; ++i79) {
-          y[i78 * 64 + i79] = a[i78 * 64 + i79] * b[i78];
-        }
-      }
-    }
-    // /mid/MatMul (MatMul): t143_[1 60 64], t31_[64 64] -> t144_[1 60 64]
+    // /unit_in/MatMul (MatMul): t138_[1 60 53], t31_[53 64] -> t139_[1 60 64]
     {
       for (int i = 0; i < 60; ++i) {
-        int nzp[64];
-        float nzx[64];
+        int nzp[53];
+        float nzx[53];
         int nz = 0;
-        for (int p = 0; p < 64; ++p) { const float x = t143_[0 + i * 64 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t144_ + 0 + i * 64;
+        for (int p = 0; p < 53; ++p) { const float x = t138_[0 + i * 53 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t139_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1737,118 +1872,204 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /mid/Add (Add): t24_[64], t144_[1 60 64] -> t145_[1 60 64]
+    // /Add_6 (Add): t137_[1 60 64], t139_[1 60 64] -> t140_[1 60 64]
     {
-      const float* a = t24_;
-      const float* b = t144_;
+      const float* a = t137_;
+      const float* b = t139_;
+      float* y = t140_;
+      for (int i77 = 0; i77 < 3840; ++i77) {
+        y[i77] = a[i77] + b[i77];
+      }
+    }
+    // /Unsqueeze (Unsqueeze): t82_[1 64] viewed as [1 1 64]
+    // /Add_7 (Add): t140_[1 60 64], t82_[1 1 64] -> t143_[1 60 64]
+    {
+      const float* a = t140_;
+      const float* b = t82_;
+      float* y = t143_;
+      for (int i78 = 0; i78 < 60; ++i78) {
+        for (int i79 = 0; i79 < 64; ++i79) {
+          y[i78 * 64 + i79] = a[i78 * 64 + i79] + b[i79];
+        }
+      }
+    }
+    // /Relu_2 (Relu): t143_[1 60 64] -> t144_[1 60 64]
+    {
+      const float* x = t143_;
+      float* y = t144_;
+      for (int i = 0; i < 3840; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
+    }
+    // /Mul_7 (Mul): t144_[1 60 64], t87_[1 60 1] -> t145_[1 60 64]
+    {
+      const float* a = t144_;
+      const float* b = t87_;
       float* y = t145_;
       for (int i80 = 0; i80 < 60; ++i80) {
         for (int i81 = 0; i81 < 64; ++i81) {
-          y[i80 * 64 + i81] = a[i81] + b[i80 * 64 + i81];
+          y[i80 * 64 + i81] = a[i80 * 64 + i81] * b[i80];
         }
       }
     }
-    // /Relu_3 (Relu): t145_[1 60 64] -> t146_[1 60 64]
+    // /mid/MatMul (MatMul): t145_[1 60 64], t32_[64 64] -> t146_[1 60 64]
     {
-      const float* x = t145_;
-      float* y = t146_;
-      for (int i = 0; i < 3840; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
+      for (int i = 0; i < 60; ++i) {
+        int nzp[64];
+        float nzx[64];
+        int nz = 0;
+        for (int p = 0; p < 64; ++p) { const float x = t145_[0 + i * 64 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t146_ + 0 + i * 64;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t32_v4_ + (0) / 4 + nzp[t] * 16 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+            ci[8 + q] = a2[q];
+            ci[12 + q] = a3[q];
+            ci[16 + q] = a4[q];
+            ci[20 + q] = a5[q];
+            ci[24 + q] = a6[q];
+            ci[28 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t32_v4_ + (0) / 4 + nzp[t] * 16 + 8;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[32 + q] = a0[q];
+            ci[36 + q] = a1[q];
+            ci[40 + q] = a2[q];
+            ci[44 + q] = a3[q];
+            ci[48 + q] = a4[q];
+            ci[52 + q] = a5[q];
+            ci[56 + q] = a6[q];
+            ci[60 + q] = a7[q];
+          }
+        }
+      }
     }
-    // /Mul_8 (Mul): t146_[1 60 64], t85_[1 60 1] -> t147_[1 60 64]
+    // /mid/Add (Add): t25_[64], t146_[1 60 64] -> t147_[1 60 64]
     {
-      const float* a = t146_;
-      const float* b = t85_;
+      const float* a = t25_;
+      const float* b = t146_;
       float* y = t147_;
       for (int i82 = 0; i82 < 60; ++i82) {
         for (int i83 = 0; i83 < 64; ++i83) {
-          y[i82 * 64 + i83] = a[i82 * 64 + i83] * b[i82];
+          y[i82 * 64 + i83] = a[i83] + b[i82 * 64 + i83];
         }
       }
     }
-    // /unit_out/MatMul (MatMul): t147_[1 60 64], t32_[64 5] -> t148_[1 60 5]
+    // /Relu_3 (Relu): t147_[1 60 64] -> t148_[1 60 64]
+    {
+      const float* x = t147_;
+      float* y = t148_;
+      for (int i = 0; i < 3840; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
+    }
+    // /Mul_8 (Mul): t148_[1 60 64], t87_[1 60 1] -> t149_[1 60 64]
+    {
+      const float* a = t148_;
+      const float* b = t87_;
+      float* y = t149_;
+      for (int i84 = 0; i84 < 60; ++i84) {
+        for (int i85 = 0; i85 < 64; ++i85) {
+          y[i84 * 64 + i85] = a[i84 * 64 + i85] * b[i84];
+        }
+      }
+    }
+    // /unit_out/MatMul (MatMul): t149_[1 60 64], t33_[64 5] -> t150_[1 60 5]
     {
       for (int i = 0; i < 60; ++i) {
         float acc[5];
         for (int j = 0; j < 5; ++j) acc[j] = 0.0f;
         for (int p = 0; p < 64; ++p) {
-          const float x = t147_[0 + i * 64 + p];
-          const float* r = t32_ + 0 + p * 5;
+          const float x = t149_[0 + i * 64 + p];
+          const float* r = t33_ + 0 + p * 5;
           for (int j = 0; j < 5; ++j) acc[j] += x * r[j];
         }
-        for (int j = 0; j < 5; ++j) t148_[0 + i * 5 + j] = acc[j];
+        for (int j = 0; j < 5; ++j) t150_[0 + i * 5 + j] = acc[j];
       }
     }
-    // /unit_out/Add (Add): t25_[5], t148_[1 60 5] -> t149_[1 60 5]
+    // /unit_out/Add (Add): t26_[5], t150_[1 60 5] -> t151_[1 60 5]
     {
-      const float* a = t25_;
-      const float* b = t148_;
-      float* y = t149_;
-      for (int i84 = 0; i84 < 60; ++i84) {
-        for (int i85 = 0; i85 < 5; ++i85) {
-          y[i84 * 5 + i85] = a[i85] + b[i84 * 5 + i85];
+      const float* a = t26_;
+      const float* b = t150_;
+      float* y = t151_;
+      for (int i86 = 0; i86 < 60; ++i86) {
+        for (int i87 = 0; i87 < 5; ++i87) {
+          y[i86 * 5 + i87] = a[i87] + b[i86 * 5 + i87];
         }
       }
     }
-    // /Where (Where): in_mask_[1 60 5], t149_[1 60 5], t9_[] -> t150_[1 60 5]
+    // /Where (Where): in_mask_[1 60 5], t151_[1 60 5], t10_[] -> t152_[1 60 5]
     {
       const unsigned char* c = in_mask_;
-      const float* a = t149_;
-      const float* b = t9_;
-      float* y = t150_;
-      for (int i86 = 0; i86 < 300; ++i86) {
-        y[i86] = c[i86] ? a[i86] : b[0];
+      const float* a = t151_;
+      const float* b = t10_;
+      float* y = t152_;
+      for (int i88 = 0; i88 < 300; ++i88) {
+        y[i88] = c[i88] ? a[i88] : b[0];
       }
     }
     return true;
   }
 
-  // t26_ as 7 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t26_v4_() {
-    const float* b = t26_;
-    for (int p = 0; p < 7; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t26_v4_[p * 2 + q] = v; }
-  }
-
-  // t27_ as 32 rows of 16 jgym_v4 (a matrix product's B).
+  // t27_ as 7 rows of 2 jgym_v4 (a matrix product's B).
   void prep_t27_v4_() {
     const float* b = t27_;
-    for (int p = 0; p < 32; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t27_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 7; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t27_v4_[p * 2 + q] = v; }
   }
 
-  // t12_ as 1 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t12_v4_() {
-    const float* b = t12_;
-    for (int p = 0; p < 1; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t12_v4_[p * 2 + q] = v; }
-  }
-
-  // t28_ as 200 rows of 16 jgym_v4 (a matrix product's B).
+  // t28_ as 32 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t28_v4_() {
     const float* b = t28_;
-    for (int p = 0; p < 200; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t28_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 32; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t28_v4_[p * 16 + q] = v; }
   }
 
-  // t29_ as 72 rows of 16 jgym_v4 (a matrix product's B).
+  // t13_ as 1 rows of 2 jgym_v4 (a matrix product's B).
+  void prep_t13_v4_() {
+    const float* b = t13_;
+    for (int p = 0; p < 1; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t13_v4_[p * 2 + q] = v; }
+  }
+
+  // t29_ as 200 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t29_v4_() {
     const float* b = t29_;
-    for (int p = 0; p < 72; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t29_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 200; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t29_v4_[p * 16 + q] = v; }
   }
 
-  // t30_ as 48 rows of 16 jgym_v4 (a matrix product's B).
+  // t30_ as 72 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t30_v4_() {
     const float* b = t30_;
-    for (int p = 0; p < 48; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t30_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 72; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t30_v4_[p * 16 + q] = v; }
   }
 
-  // t31_ as 64 rows of 16 jgym_v4 (a matrix product's B).
+  // t31_ as 53 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t31_v4_() {
     const float* b = t31_;
-    for (int p = 0; p < 64; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t31_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 53; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t31_v4_[p * 16 + q] = v; }
+  }
+
+  // t32_ as 64 rows of 16 jgym_v4 (a matrix product's B).
+  void prep_t32_v4_() {
+    const float* b = t32_;
+    for (int p = 0; p < 64; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t32_v4_[p * 16 + q] = v; }
   }
 
   // ---------------------------------------------------------------------
   // Weights: constant arrays local to these functions, copied into the
   // player's own arrays when it is created.
 
-  void load_t5_() {
+  void load_t6_() {
     const float w[256] = {
         0.0f, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f,
         0.8f, 0.90000004f, 1.0f, 1.1f, 1.2f, 1.3000001f, 1.4f, 1.5f,
@@ -1883,10 +2104,10 @@ struct PLAYER_NAME : public Player {
         24.0f, 24.1f, 24.2f, 24.300001f, 24.4f, 24.5f, 24.6f, 24.7f,
         24.800001f, 24.9f, 25.0f, 25.1f, 25.2f, 25.300001f, 25.4f, 25.5f,
     };
-    for (int i = 0; i < 256; ++i) t5_[i] = w[i];
+    for (int i = 0; i < 256; ++i) t6_[i] = w[i];
   }
 
-  void load_t6_() {
+  void load_t7_() {
     const float w[256] = {
         0.0f, 0.01f, 0.02f, 0.03f, 0.04f, 0.049999997f, 0.06f, 0.07f,
         0.08f, 0.089999996f, 0.099999994f, 0.11f, 0.12f, 0.13f, 0.14f, 0.14999999f,
@@ -1921,10 +2142,10 @@ struct PLAYER_NAME : public Player {
         2.3999999f, 2.4099998f, 2.4199998f, 2.4299998f, 2.44f, 2.45f, 2.46f, 2.47f,
         2.48f, 2.49f, 2.5f, 2.51f, 2.52f, 2.53f, 2.54f, 2.55f,
     };
-    for (int i = 0; i < 256; ++i) t6_[i] = w[i];
+    for (int i = 0; i < 256; ++i) t7_[i] = w[i];
   }
 
-  void load_t7_() {
+  void load_t8_() {
     const float w[160] = {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f,
@@ -1947,48 +2168,48 @@ struct PLAYER_NAME : public Player {
         1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
     };
-    for (int i = 0; i < 160; ++i) t7_[i] = w[i];
+    for (int i = 0; i < 160; ++i) t8_[i] = w[i];
   }
 
-  void load_t8_() {
+  void load_t9_() {
     const float w[13] = {
         1.0f, 0.33333334f, 0.01f, 0.014285714f, 0.014285714f, 0.2f, 0.02f, 1.0f,
         1.0f, 0.33333334f, 0.1f, 0.25f, 0.25f,
     };
-    for (int i = 0; i < 13; ++i) t8_[i] = w[i];
-  }
-
-  void load_t9_() {
-    const float w[1] = {
-        -1e+09f,
-    };
-    for (int i = 0; i < 1; ++i) t9_[i] = w[i];
+    for (int i = 0; i < 13; ++i) t9_[i] = w[i];
   }
 
   void load_t10_() {
-    const float w[13] = {
-        0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-        0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+    const float w[1] = {
+        -1e+09f,
     };
-    for (int i = 0; i < 13; ++i) t10_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t10_[i] = w[i];
   }
 
   void load_t11_() {
     const float w[13] = {
-        0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f,
+        0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
     for (int i = 0; i < 13; ++i) t11_[i] = w[i];
   }
 
   void load_t12_() {
-    const float w[8] = {
-        1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+    const float w[13] = {
+        0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f,
+        0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 8; ++i) t12_[i] = w[i];
+    for (int i = 0; i < 13; ++i) t12_[i] = w[i];
   }
 
   void load_t13_() {
+    const float w[8] = {
+        1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+    };
+    for (int i = 0; i < 8; ++i) t13_[i] = w[i];
+  }
+
+  void load_t14_() {
     const float w[1280] = {
         0.0f, 0.0f, 0.0f, 70.0f, 140.0f, 0.0f, 0.0f, 70.0f,
         140.0f, 210.0f, 0.0f, 70.0f, 140.0f, 210.0f, 280.0f, 70.0f,
@@ -2151,10 +2372,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t13_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t14_[i] = w[i];
   }
 
-  void load_t14_() {
+  void load_t15_() {
     const float w[1280] = {
         0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
@@ -2317,10 +2538,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t14_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t15_[i] = w[i];
   }
 
-  void load_t15_() {
+  void load_t16_() {
     const float w[1280] = {
         0.0f, 0.0f, 0.0f, 1.0f, 2.0f, 0.0f, 0.0f, 1.0f,
         2.0f, 3.0f, 0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 1.0f,
@@ -2483,10 +2704,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t15_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t16_[i] = w[i];
   }
 
-  void load_t16_() {
+  void load_t17_() {
     const float w[630] = {
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
@@ -2568,10 +2789,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.16666667f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.16666667f,
     };
-    for (int i = 0; i < 630; ++i) t16_[i] = w[i];
+    for (int i = 0; i < 630; ++i) t17_[i] = w[i];
   }
 
-  void load_t17_() {
+  void load_t18_() {
     const float w[768] = {
         0.0f, 0.0f, 9.0f, 0.0f, 0.0f, 9.0f, 0.0f, 0.0f,
         9.0f, 0.0f, 0.0f, 9.0f, 0.0f, 0.0f, 9.0f, 0.0f,
@@ -2670,10 +2891,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t17_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t18_[i] = w[i];
   }
 
-  void load_t18_() {
+  void load_t19_() {
     const float w[768] = {
         0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f,
@@ -2772,10 +2993,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t18_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t19_[i] = w[i];
   }
 
-  void load_t19_() {
+  void load_t20_() {
     const float w[768] = {
         0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
         1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f,
@@ -2874,3494 +3095,3534 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t19_[i] = w[i];
-  }
-
-  void load_t20_() {
-    const float w[32] = {
-        -1.1324421f, -0.7086234f, -0.4984414f, -1.4032933f, -0.50507826f, -0.1290867f, -0.765826f, -0.32034135f,
-        -0.86155f, 0.928837f, -0.4693814f, 0.39102063f, -0.57398283f, 1.627971f, 0.16642623f, 0.5352678f,
-        -0.21863692f, -0.6964377f, 0.34534168f, 0.3061659f, 0.9872259f, -0.024201142f, -0.8400909f, 1.0248278f,
-        0.89273375f, -0.12291487f, -1.8776433f, -0.78814125f, 0.03072703f, -0.335815f, -0.90868056f, 0.6218608f,
-    };
-    for (int i = 0; i < 32; ++i) t20_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t20_[i] = w[i];
   }
 
   void load_t21_() {
-    const float w[40] = {
-        1.6673738f, -0.09549972f, -0.19994222f, -0.8415408f, -0.066695474f, -0.105274715f, 0.010534573f, -0.46136123f,
-        0.46557856f, -0.08532275f, -0.09901079f, 0.35927993f, 1.9532056f, -0.5644543f, 1.6242763f, -0.73711914f,
-        -0.9723343f, 1.7599472f, 0.4216382f, 0.38532782f, 0.3208273f, 0.9535335f, 0.74734426f, 3.068934f,
-        0.68636894f, 1.7149701f, -1.4829844f, 0.008989087f, 0.05329901f, 0.6357349f, 1.1691271f, 2.3824425f,
-        1.4074066f, 2.1546516f, -0.41477224f, 0.86267865f, -1.4144452f, 0.8966967f, 1.5539142f, 1.1990769f,
+    const float w[32] = {
+        -1.484312f, -0.7502318f, -0.6932255f, -1.6094848f, -0.24483328f, -0.61970925f, -0.861445f, -1.6486219f,
+        -0.7062911f, 0.303722f, -0.812179f, -0.16587172f, -0.23848179f, 1.7154374f, 0.2735023f, 0.50328296f,
+        -0.59473884f, -1.1628788f, 0.6132805f, 0.2652759f, 0.8865416f, 0.21209988f, -0.6862662f, 0.77914006f,
+        1.1021626f, -0.05310907f, -2.3127549f, -1.4286671f, 0.034038458f, -0.42230067f, -0.7952121f, -0.02551496f,
     };
-    for (int i = 0; i < 40; ++i) t21_[i] = w[i];
+    for (int i = 0; i < 32; ++i) t21_[i] = w[i];
   }
 
   void load_t22_() {
     const float w[40] = {
-        -0.44520456f, -0.84770995f, 0.36855316f, 0.42464527f, 1.0010117f, -1.2204467f, 0.029568627f, 0.061063882f,
-        -1.1364046f, -0.9978108f, 0.99056613f, 0.385652f, -0.52467257f, 0.7746454f, -0.6049098f, -0.4132961f,
-        0.93749696f, 0.3458752f, -1.9415991f, 1.0710143f, 0.94078314f, 0.6191649f, 0.8485087f, 0.9282786f,
-        0.5062146f, -1.7144103f, 0.10048865f, 0.99669206f, 0.30667302f, -1.6327287f, 1.2079566f, 0.36604974f,
-        -0.9638199f, -1.5811868f, 0.8997647f, 0.9962253f, 2.1089835f, -0.010693018f, 1.6488508f, -1.2820854f,
+        1.901455f, 0.04889917f, 0.078380175f, -0.71641743f, 0.17946425f, 0.08818324f, 0.20366645f, -0.593339f,
+        -0.009052485f, 0.43119198f, -0.25241393f, 0.049767558f, 2.2484362f, -1.0034225f, 1.6030728f, -0.46120667f,
+        -0.9967635f, 0.49726987f, -0.024942292f, -0.50050837f, 0.89771944f, 0.5361407f, 1.2992691f, 2.1512723f,
+        0.9211658f, 0.91035163f, -1.4389734f, -1.1687498f, 0.52213734f, 0.38855588f, 0.44124475f, 1.2490491f,
+        1.1175078f, 0.9057397f, -0.32602784f, 0.77444357f, -1.3517042f, 1.5179291f, 0.37941098f, -1.163455f,
     };
     for (int i = 0; i < 40; ++i) t22_[i] = w[i];
   }
 
   void load_t23_() {
-    const float w[64] = {
-        0.037307236f, -0.021521725f, 0.015381864f, 0.067302205f, 0.0011804351f, 0.064667545f, -0.041401725f, 0.084695466f,
-        0.026279634f, -0.0064011267f, 0.062372882f, 0.027539501f, 0.006894899f, 0.05308865f, -0.017140036f, 0.017347176f,
-        0.037479896f, -0.009539584f, 0.061125524f, 0.03931345f, 0.08767854f, 0.032161925f, 0.05970965f, -0.06323225f,
-        0.05942008f, 0.02788197f, 0.084765784f, 0.034232214f, 0.029685264f, 0.033597212f, 0.039004385f, 0.026507169f,
-        0.050093204f, 0.04162136f, -0.01367769f, 0.06617803f, 0.029250294f, 0.017033463f, 0.042813487f, -0.02414444f,
-        0.067525715f, 0.03813952f, 0.02643279f, 0.042647f, 0.0054694926f, 0.022038387f, -0.014143982f, -0.034654513f,
-        0.03666755f, 0.03835016f, 0.05158492f, 0.033084378f, 0.019944921f, -0.0019648022f, 0.038819958f, -0.014955816f,
-        0.004927578f, 0.016419334f, 0.029021243f, -0.012554834f, 0.019005006f, 0.013119202f, -0.007962232f, 0.019991942f,
+    const float w[40] = {
+        -0.48781517f, -1.4745737f, -0.31968293f, -0.16536f, 1.2754539f, -1.1317575f, 0.16834189f, -0.11378535f,
+        -0.90815395f, -0.90461266f, 1.359224f, 0.4511479f, -0.34131134f, 0.80210805f, -0.53454286f, -0.577952f,
+        0.6335197f, 0.31684026f, -2.5989194f, 0.8872336f, 1.1529255f, 0.57877386f, 0.8890409f, 1.2552707f,
+        0.682438f, -1.7765073f, 0.30480325f, 1.1404345f, -0.12539005f, -1.6948885f, 0.6242798f, -0.6978354f,
+        -1.5610232f, -1.8716129f, 0.55891484f, 0.7166023f, 2.2875369f, 0.57758003f, 1.6493222f, -1.7799003f,
     };
-    for (int i = 0; i < 64; ++i) t23_[i] = w[i];
+    for (int i = 0; i < 40; ++i) t23_[i] = w[i];
   }
 
   void load_t24_() {
     const float w[64] = {
-        0.034734994f, 0.06246501f, 0.055168673f, 0.059471726f, -0.006999991f, 0.027009062f, 0.05434702f, 0.042969286f,
-        0.020556806f, 0.02491808f, -0.015605383f, 0.044859797f, -0.017360583f, -0.048639715f, -0.0437593f, 0.06529277f,
-        0.0436334f, -0.009628063f, 0.03374394f, 0.0043814327f, 0.0125304125f, -0.0013186726f, 0.025799135f, 0.061471432f,
-        0.020354155f, 0.024697112f, 0.01039588f, 0.024795936f, -0.0027987596f, 0.062785305f, -0.004962918f, -0.0099171605f,
-        0.050082754f, 0.07159125f, -0.007858368f, -0.018141491f, 0.06715726f, 0.033999834f, 0.061646476f, 0.008442598f,
-        0.05883494f, 0.004949457f, 0.00909157f, 0.03415341f, -0.04710132f, 0.01021172f, 0.0600316f, 0.024988918f,
-        0.043481596f, 0.02905957f, -0.018284516f, 0.02732306f, 0.06555505f, 0.04175929f, 0.043074917f, 0.03816994f,
-        0.056257762f, -0.02027436f, -0.0029933995f, 0.03548569f, 0.029361157f, 0.050615374f, -0.02217421f, 0.04060069f,
+        0.02522634f, 0.034410946f, 0.06324832f, 0.030564463f, 0.00788498f, 0.021605922f, 0.022036377f, 0.04841206f,
+        0.015459236f, 0.013258142f, 0.047829274f, 0.03983001f, 0.045649365f, 0.05662661f, 0.028218703f, 0.0021409134f,
+        0.02702563f, 0.02805994f, 0.010966151f, 0.013178118f, 0.055780374f, -0.0015953574f, 0.06001814f, 0.046922516f,
+        0.017703358f, 0.0065056463f, 0.013670164f, 0.059127156f, 0.038062934f, 0.038971815f, -0.00573525f, 0.024736714f,
+        0.059908435f, 0.022064136f, 0.0017979067f, 0.038364407f, 0.030286236f, 0.017564118f, 0.046495322f, 0.03307591f,
+        0.05467808f, -0.0021703353f, 0.03171468f, 0.05691264f, -0.002124154f, -0.007964443f, 0.039297707f, 0.0107507175f,
+        -0.0013151998f, 0.033166394f, 0.06215065f, 0.044718042f, 0.0039809975f, 0.009802586f, 0.029166259f, 0.007449198f,
+        0.038317896f, 0.05143486f, 0.017696874f, 0.013676204f, 0.04952498f, -0.022526914f, 0.017504485f, 0.020098936f,
     };
     for (int i = 0; i < 64; ++i) t24_[i] = w[i];
   }
 
   void load_t25_() {
-    const float w[5] = {
-        -0.009159171f, 0.02542111f, 0.02192213f, 0.026412457f, -0.05525361f,
+    const float w[64] = {
+        -0.0197674f, 0.043795172f, -0.024474682f, -0.0040193843f, 0.011742095f, 0.02994749f, 0.031047754f, 0.05828709f,
+        0.02000905f, 0.042273212f, 0.029284118f, 0.047758307f, 0.033812996f, 0.012166105f, 0.04633735f, -0.0035697375f,
+        -0.0010123705f, 0.046367273f, -0.009761451f, 0.07002895f, 0.047191534f, 0.06751089f, 0.020280525f, 0.036377702f,
+        -0.003571927f, 0.0446837f, 0.038276594f, -0.0100074f, 0.061747327f, -0.011772598f, 0.081145905f, 0.036192875f,
+        -0.009341816f, 0.054679073f, -0.020283984f, 0.024739953f, 0.038276557f, 0.026812432f, 0.03514892f, 0.0683107f,
+        0.020123145f, 0.03529988f, 0.053924233f, 0.043992996f, 0.052468285f, 0.034852218f, 0.034879144f, -0.02410474f,
+        0.009609271f, 0.049845394f, 0.040836185f, 0.005569644f, 0.048039995f, 0.039158788f, 0.061773688f, 0.014623782f,
+        -0.05191478f, 0.023089895f, 0.029411163f, 0.04723538f, 0.05453481f, 0.040206026f, 0.029350257f, 0.063995436f,
     };
-    for (int i = 0; i < 5; ++i) t25_[i] = w[i];
+    for (int i = 0; i < 64; ++i) t25_[i] = w[i];
   }
 
   void load_t26_() {
-    const float w[56] = {
-        0.032785892f, 0.030811723f, 0.97497016f, 0.010254299f, -0.4715173f, 0.9948605f, -0.8722254f, -0.60339814f,
-        0.24466184f, -0.48817217f, -0.011746912f, 0.11045768f, -0.013973257f, 0.2455125f, -0.14867397f, 0.19863915f,
-        0.82138014f, 0.4595624f, -0.24757047f, -0.43994394f, 1.6546034f, -0.035955112f, 0.6504548f, 0.81240493f,
-        0.17551175f, 0.024834348f, -0.09098439f, 0.067844115f, 0.050783884f, 0.1122369f, 0.08169482f, 0.08001763f,
-        -0.21885975f, -0.039257098f, -0.012676428f, 0.12080666f, 0.06321283f, 0.070869446f, 0.16282608f, 0.05039133f,
-        0.010796719f, -0.02909141f, -0.019739315f, 0.21722524f, 0.070647754f, -0.13603914f, 0.78151846f, 0.11088242f,
-        0.24692619f, 0.04538312f, -0.08304957f, 0.15751679f, 0.0022990098f, 0.055177245f, 0.2153431f, 0.05715934f,
+    const float w[5] = {
+        0.0050628614f, 0.021136913f, 0.026308293f, -0.0040591727f, -0.029203309f,
     };
-    for (int i = 0; i < 56; ++i) t26_[i] = w[i];
+    for (int i = 0; i < 5; ++i) t26_[i] = w[i];
   }
 
   void load_t27_() {
-    const float w[2048] = {
-        0.15757675f, 0.18214057f, -0.07639046f, 0.051755767f, 0.0038894275f, 0.015064719f, 0.45679474f, 0.11778712f,
-        -0.21601161f, -0.04472391f, 0.50885266f, -0.0836377f, -0.13363263f, 0.01246766f, -0.14841299f, -0.029602285f,
-        0.020604387f, -0.0624726f, -0.006542587f, -0.018469695f, 0.114063054f, 0.20443478f, -0.019387178f, -0.04242745f,
-        -0.09896763f, 0.07603036f, 0.19332618f, 0.34980088f, -0.20573728f, 0.1853015f, 0.021218482f, 0.124584004f,
-        0.006040841f, -0.105630785f, 0.2578857f, 0.10861502f, -0.19311555f, -0.43235996f, -0.16513893f, -0.024083048f,
-        0.0873829f, -0.028398426f, 0.28220582f, 0.4098859f, 0.13054581f, 0.3339616f, 0.010335932f, -0.061323285f,
-        0.35047284f, 0.11501711f, 0.21334386f, -0.18778165f, -0.21616475f, -0.033238787f, -0.18785386f, 0.18386905f,
-        0.09124952f, -0.18863185f, 0.26002824f, -0.15260741f, 0.20522903f, -0.023609636f, -0.25877982f, 0.4692016f,
-        -0.03565446f, -0.26439065f, -0.021664904f, -0.28877512f, -0.051470317f, 0.064179696f, -0.28061435f, 0.07447438f,
-        -0.21471846f, 0.12651512f, -0.015299764f, -0.12254617f, 0.12617545f, 0.08977681f, 0.06116936f, -0.090743795f,
-        0.031772576f, -0.16329342f, -0.012363341f, 0.055759624f, 0.51921344f, 0.069290794f, -0.23542361f, -0.20831174f,
-        0.14998691f, 0.09493183f, -0.050585564f, 0.01603586f, -0.21430852f, 0.1176331f, -0.35722744f, -0.32332575f,
-        0.09543003f, 0.2915208f, 0.48736632f, -0.054986898f, -0.1643806f, 0.24752897f, -0.077873714f, -0.009733727f,
-        -0.16934428f, 0.19407973f, 0.18314707f, 0.21455543f, 0.20180014f, -0.12843736f, 0.028712511f, -0.04808475f,
-        -0.37141564f, -0.2513271f, 0.011600093f, 0.03379395f, -0.21082209f, 0.003297561f, 0.14600982f, -0.14457405f,
-        0.09239357f, -0.19480515f, 0.42600626f, -0.33950388f, -0.3843933f, 0.400507f, -0.09788293f, 0.20480154f,
-        0.18142575f, 0.16521814f, -0.17089568f, -0.11673417f, -0.09205438f, 0.20150341f, 0.17556316f, -0.12087216f,
-        -0.02270356f, -0.39518383f, 0.13706301f, -0.13133216f, 0.3572683f, 0.17450282f, -0.23635788f, -0.49283418f,
-        0.25617126f, -0.3034356f, -0.35036206f, -0.3057784f, -0.17272004f, 0.34810278f, -0.14961542f, 0.11140716f,
-        0.08541499f, -0.33835354f, 0.34812853f, 0.30362186f, 0.08153109f, 0.47820106f, -0.14217174f, 0.0053868215f,
-        0.068295114f, -0.5920759f, 0.031564698f, 0.14956637f, 0.42478207f, -0.01053562f, 0.22876383f, 0.18645608f,
-        -0.306411f, -0.092993535f, -0.2783265f, 0.015850037f, 0.12769501f, 0.24633417f, 0.54251444f, 0.4852962f,
-        0.08545515f, 0.07694415f, 0.4264564f, -0.109927036f, 0.0038637428f, -0.07714854f, -0.29214606f, 0.28530252f,
-        0.10499373f, -0.049486935f, 0.1862858f, -0.15174486f, -0.19265231f, 0.18346778f, 0.16509128f, -0.29184255f,
-        -0.3908064f, -0.35146078f, -0.6855204f, 0.2463136f, -0.70317036f, -0.09751591f, 0.041566726f, 0.396902f,
-        -0.2239387f, -0.13748735f, 0.53150463f, 0.030985193f, 0.4671969f, 0.37723637f, -0.86746293f, -0.21780062f,
-        0.09971658f, -0.9980785f, -0.3363087f, 0.17568284f, 0.5614654f, 0.71617204f, -0.35745302f, -0.08294913f,
-        0.18774256f, -0.4108242f, 0.9811352f, 0.48909226f, -0.20020649f, 0.14889422f, 0.35384843f, 0.28808954f,
-        -0.043971702f, -0.41108945f, -0.054986775f, 0.33611843f, 0.41381925f, 0.11183212f, -0.24995744f, 0.0034083293f,
-        -0.19159895f, -0.19461922f, -0.2941248f, 0.35655025f, 0.01875674f, 0.6394457f, 0.18351178f, 0.32794508f,
-        0.24252647f, -0.56805456f, 0.118774585f, -0.23199762f, -0.0052827955f, 0.0017701135f, -0.2898572f, -0.62045854f,
-        -0.02829647f, -0.4227701f, 0.09315292f, -0.7311301f, 0.092330225f, 0.2700607f, -0.09064055f, 0.94724697f,
-        0.12320429f, 0.016682435f, -0.26631796f, 0.20206448f, 0.13725586f, -0.028488219f, -0.10038129f, 0.35642064f,
-        0.06676307f, 0.17531964f, 0.048062876f, 0.1921062f, 0.15092647f, 0.091070205f, -0.05165626f, 0.003604189f,
-        0.42002517f, 0.08798577f, 0.11463642f, -0.07177444f, 0.23887767f, -0.03151677f, 0.22085603f, -0.3675412f,
-        0.25123328f, -0.09370476f, 0.15996382f, -0.015436785f, -0.14377652f, 0.013945718f, 0.13421546f, -0.20855145f,
-        0.3133192f, -0.117350094f, 0.2445232f, -0.12156259f, -0.14904097f, -0.14591381f, -0.14458667f, 0.27555203f,
-        0.12154023f, 0.23402922f, -0.18305942f, 0.09158508f, 0.3225932f, 0.08568079f, 0.18467875f, -0.184054f,
-        0.34899282f, 0.07323249f, 0.2764165f, -0.1574191f, 0.17959945f, -0.08750789f, 0.26594424f, -0.31922126f,
-        -0.2326069f, 0.2884043f, 0.05793858f, -0.12544751f, 0.19269939f, 0.03699695f, -0.022618338f, -0.21967134f,
-        0.10913803f, 0.03790031f, 0.03662426f, -0.29728445f, -0.121777f, -0.07025916f, -0.05492884f, 0.07745455f,
-        0.088751316f, -0.43543613f, 0.033950917f, -0.032303113f, -0.007377277f, -0.014481462f, 0.12130899f, 0.20390953f,
-        -0.0825186f, 0.16526422f, 0.041029356f, -0.19317728f, 0.051650487f, -0.094056696f, 0.14036651f, -0.19417138f,
-        -0.053070944f, 0.338299f, 0.19475706f, -0.058658917f, 0.18692514f, 0.14249463f, -0.01661929f, -0.18137263f,
-        -0.32568312f, 0.09060166f, -0.03189643f, 0.023414515f, -0.010646123f, 0.07023002f, 0.10166463f, 0.21700335f,
-        0.11540475f, 0.09234819f, 0.32068324f, 0.040538087f, 0.13153292f, 0.076910734f, 0.2040012f, -0.16026643f,
-        -0.317345f, 0.3094342f, -0.0656907f, -0.26890796f, -0.10187096f, -0.02639097f, 0.002728938f, -0.00051193306f,
-        0.015389996f, 0.13514364f, -0.573032f, 0.0123254275f, 0.5049188f, -0.003600452f, -0.06172631f, -0.12392758f,
-        0.110013194f, -0.08910453f, 0.22090521f, 0.20999438f, -0.1270612f, 0.012799067f, -0.41963822f, 0.13720986f,
-        0.2927739f, 0.16747113f, 0.11622203f, 0.033820055f, -0.32454398f, 0.056012582f, 0.295005f, 0.0033157305f,
-        0.23832391f, 0.5201242f, 0.24134421f, -0.34407476f, -0.3144501f, 0.108295165f, -0.1126186f, -0.024876434f,
-        -0.19455314f, -0.15915747f, -0.18022121f, -0.40450734f, 0.31998745f, -0.3585245f, -0.2649132f, 0.16334213f,
-        0.14202455f, 0.5102485f, -0.12707447f, 0.21136115f, -0.21958259f, -0.0077262376f, -0.0046435245f, -0.15297866f,
-        0.108484626f, 0.28911632f, -0.012257816f, -0.107200205f, 0.0055225533f, -0.3383806f, -0.14543381f, -0.19932862f,
-        -0.019929186f, -0.044290435f, 0.13210566f, -0.26172778f, -0.11966831f, -0.2797217f, 0.28646123f, 0.05032805f,
-        0.14948022f, 0.093619525f, -0.10791706f, 0.22419415f, -0.03633698f, -0.09784857f, -0.21416415f, 0.1805925f,
-        -0.21891277f, 0.1888252f, -0.136557f, 0.06015412f, 0.2649313f, 0.30599612f, 0.09545074f, 0.35734877f,
-        -0.16634673f, -0.24938156f, 0.36560795f, -0.27667767f, 0.12951688f, -0.12716492f, -0.783073f, -0.3762827f,
-        0.17593738f, -1.0449429f, -0.098801486f, 0.056484792f, 0.68001705f, 0.4231815f, 0.022228336f, -0.37503663f,
-        -0.06198014f, -0.2691999f, 0.517185f, 0.38015828f, -0.14322352f, 0.07702064f, 0.2663734f, 0.04470131f,
-        -0.20014028f, -0.335958f, -0.14598604f, 0.31674573f, -0.10877109f, 0.19264533f, 0.04412873f, 0.11227702f,
-        -0.6009051f, 0.16908376f, -0.2859811f, 0.16304557f, 0.0844053f, 0.38229978f, 0.17228664f, 0.44995433f,
-        -0.20066111f, -0.29814062f, 0.28496838f, 0.12217866f, 0.11744648f, -0.37492403f, -0.3145194f, -0.33534002f,
-        0.22205801f, -0.5382455f, 0.34314546f, -0.37416357f, 0.5628471f, 0.23933506f, -0.0004492663f, 0.15552458f,
-        -0.07565856f, -0.19681998f, -0.004944834f, -0.09368065f, -0.003324693f, -0.33862743f, -0.0011259516f, -0.07150343f,
-        0.3658286f, 0.1295884f, -0.00080201944f, -0.30018985f, 0.20555025f, 0.29283184f, 0.13249196f, -0.25855425f,
-        -0.12952542f, -0.25782132f, 0.20090151f, 0.20370539f, 0.055304073f, 0.1682976f, 0.065355614f, -0.04580664f,
-        0.2908295f, -0.07086345f, 0.2149888f, 0.30578426f, -0.1415351f, 0.22269568f, 0.31466725f, 0.098491125f,
-        0.15309712f, 0.088616125f, -0.08655021f, 0.15941197f, -0.08095812f, -0.007527772f, 0.02579775f, -0.19608635f,
-        0.25458768f, 0.20933242f, 0.18339318f, 0.22056912f, 0.3255082f, -0.26615852f, -0.04573692f, -0.22395617f,
-        0.15518661f, 0.26744065f, 0.24400245f, 0.25403014f, 0.05090107f, -0.047809493f, 0.06716331f, 0.03228202f,
-        0.1021824f, -0.059412412f, -0.15860043f, -0.0128751295f, 0.27420712f, -0.062949136f, 0.09585992f, 0.08686928f,
-        0.1659395f, 0.20076938f, -0.18497144f, 0.33584607f, 0.059344433f, 0.35926992f, 0.011006901f, -0.0068087354f,
-        0.17057176f, -0.02331984f, 0.1521551f, -0.29296875f, -0.04821433f, 0.12927659f, -0.06483287f, -0.11733325f,
-        -0.18276617f, -0.21003431f, 0.18264441f, 0.18892969f, 0.020189608f, 0.23326859f, 0.04137789f, -0.08676415f,
-        0.39240512f, 0.0831963f, 0.0020158167f, -0.17873135f, 0.18425758f, -0.12881929f, 0.06903998f, -0.014894761f,
-        0.10048067f, 0.22105566f, 0.06570947f, 0.14528964f, 0.08121239f, -0.08825099f, -0.106757335f, -0.05844958f,
-        0.24643058f, 0.057025168f, -0.09902556f, -0.015763454f, 0.06072947f, -0.13319072f, -0.0993884f, -0.2125594f,
-        -0.033077564f, 0.13006352f, 0.011848628f, -0.0058431644f, -0.23386043f, -0.27872136f, 0.29620472f, 0.010402998f,
-        0.09835091f, -0.0387018f, -0.15086947f, -0.1430079f, -0.009042672f, 0.277474f, 0.32415414f, 0.016868006f,
-        0.009781963f, 0.06433185f, -0.13189954f, -0.12105876f, -0.117926076f, 0.14255482f, 0.06404999f, -0.04863567f,
-        -0.14659819f, 0.09129971f, 0.10726296f, -0.026992807f, 0.045676082f, 0.13980985f, 0.013251301f, 0.10277673f,
-        0.17155035f, 0.021150036f, 0.1531337f, 0.10206972f, -0.0030093817f, -0.025939561f, -0.025926664f, -0.063296705f,
-        0.01936365f, 0.09120829f, 0.05833018f, -0.072280385f, 0.2893779f, 0.07166951f, -0.00023670612f, 0.07848372f,
-        0.05604582f, 0.2509575f, -0.029964486f, 0.117820784f, -0.036858648f, -0.10133673f, 0.0055370196f, -0.03290693f,
-        -0.10315642f, 0.007939561f, -0.018696776f, -0.046189077f, -0.061541416f, 0.08389928f, -0.09036769f, 0.17059353f,
-        0.12687916f, 0.052060224f, 0.18476282f, -0.0028997893f, 0.18173961f, -0.11900054f, 0.19088408f, 0.046638202f,
-        -0.028471764f, 0.19925728f, 0.047774505f, -0.0066187507f, 0.0827137f, 0.007271155f, 0.12472129f, -0.007924903f,
-        0.1519028f, 0.18955839f, 0.033367883f, -0.120214745f, -0.029300192f, -0.6420896f, -0.29357836f, 0.23251171f,
-        0.03874112f, -0.19505344f, -0.13273591f, -0.10187645f, 0.11307995f, -0.3284911f, -0.18152359f, -0.13942568f,
-        0.21209703f, 0.24107037f, 0.087525815f, 0.074066654f, -0.16616242f, 0.30527472f, 0.22637147f, -0.13106647f,
-        0.13211347f, 0.15619442f, -0.30570683f, 0.13879913f, -0.07002229f, -0.019679f, -0.0537902f, 0.16584632f,
-        -0.025819868f, 0.0033874803f, 0.012371568f, -0.2531852f, -0.0035116475f, 0.16610809f, -0.34506735f, -0.12202075f,
-        -0.16770746f, 0.008086458f, 0.18294066f, -0.13539295f, -0.20594747f, 0.07772756f, -0.08824551f, -0.084735274f,
-        0.22462595f, 0.20924641f, -0.13219996f, 0.162318f, -0.23993655f, 0.027650794f, -0.17013252f, 0.06276168f,
-        0.10647762f, 0.14465229f, -0.12517951f, 0.034333322f, 0.012791726f, -0.04094979f, 0.3447668f, -0.051676497f,
-        0.09506701f, 0.18940656f, -0.23283248f, -0.1844522f, 0.014161377f, -0.21984233f, 0.046071284f, 0.06599458f,
-        -0.14075299f, -0.0026002552f, 0.124991976f, -0.32068837f, -0.37242085f, -0.048769426f, 0.2099709f, 0.09876082f,
-        -0.010452493f, 0.15974317f, -0.026563741f, 0.12251531f, -0.3313633f, 0.12574756f, 0.23816285f, -0.08303137f,
-        0.056379266f, -0.0248705f, 0.22946487f, 0.044499166f, 0.10808107f, -0.19909938f, 0.26313862f, -0.20543346f,
-        -0.19065323f, -0.21925192f, 0.16738494f, -0.019504828f, 0.091792166f, 0.42350525f, 0.105991885f, 0.14347053f,
-        0.1639316f, -0.13226147f, -0.1572095f, -0.13259082f, 0.0721937f, -0.24312618f, -0.12109982f, 0.13940613f,
-        0.21388589f, -0.083823316f, -0.0016913466f, -0.056328263f, -0.045781057f, 0.036848877f, 0.1899087f, 0.18310244f,
-        -0.2656233f, -0.14043424f, -0.03679744f, 0.2898342f, -0.13359337f, 0.16885886f, -0.13980328f, 0.012964899f,
-        -0.021833135f, 0.40929365f, 0.14799103f, -0.0041822167f, -0.12555957f, 0.24098124f, -0.16961895f, -0.022179073f,
-        -0.047023106f, -0.25379243f, 0.22070247f, -0.009777656f, 0.0016084436f, -0.0037547247f, -0.098530956f, -0.113971524f,
-        -0.07665604f, -0.23240669f, -0.06860803f, 0.20936356f, 0.22155967f, 0.19852263f, -0.2907566f, 0.07412222f,
-        0.27266353f, 0.137078f, 0.3993393f, -0.04772511f, -0.13158624f, -0.3455682f, 0.13104923f, 0.06194344f,
-        0.017360896f, -0.056785166f, -0.004972829f, -0.038496006f, -0.15564229f, -0.11497422f, 0.19145486f, 0.04340207f,
-        -0.03262599f, 0.26076147f, -0.21781184f, 0.10029324f, 0.15442866f, 0.2366654f, 0.1039555f, 0.0053539947f,
-        -0.009224838f, 0.052730754f, 0.188218f, 0.00072300003f, 0.0075275223f, 0.31685463f, -0.2829278f, -0.31267843f,
-        -0.1529617f, 0.07874559f, 0.1503296f, -0.1294381f, -0.120352976f, -0.19973725f, 0.11902639f, -0.019554446f,
-        0.12549667f, -0.080323786f, -0.00632968f, -0.17254475f, 0.0090532135f, -0.25370577f, 0.17273858f, 0.31852776f,
-        -0.1978101f, 0.04628577f, -0.18994513f, -0.029772725f, -0.011654925f, 0.13582772f, -0.22424947f, -0.24600169f,
-        -0.07066692f, -0.23900478f, 0.03548093f, 0.25068206f, 0.20150143f, -0.13663414f, -0.09524368f, 0.13343905f,
-        0.037169956f, -0.27784458f, 0.2309456f, 0.14315717f, 0.289024f, 0.07270145f, -0.10647284f, 0.13605437f,
-        -0.19065529f, -0.25320908f, 0.048570875f, -0.005019421f, 0.23386967f, -0.0055461866f, -0.02006436f, 0.017530497f,
-        0.045613527f, 0.06737453f, -0.08019177f, -0.12158436f, -0.13838533f, 0.08585296f, 0.08019307f, -0.054238636f,
-        -0.19389148f, 0.039655615f, 0.4802056f, -0.26127818f, 0.059743658f, 0.010343885f, 0.06313134f, -0.2149792f,
-        0.07685491f, 0.09141746f, 0.102061845f, -0.18539698f, 0.14958972f, 0.26224846f, -0.043989595f, 0.20731433f,
-        0.2824334f, 0.0768536f, 0.11965659f, 0.21803352f, 0.25294477f, -0.33878002f, -0.19611272f, -0.32017848f,
-        0.04203535f, -0.20226489f, -0.087452464f, 0.27884555f, -0.038780667f, 0.06452549f, 0.387247f, 0.1556323f,
-        0.0011731421f, 0.3866402f, 0.13561113f, 0.039858352f, -0.4701469f, -0.17328383f, 0.4340019f, -0.21307682f,
-        0.010688847f, -0.033222843f, -0.3458246f, -0.28723794f, -0.044432025f, -0.015746064f, -0.32421392f, 0.17977934f,
-        -0.24541429f, 0.45228124f, 0.20813555f, -0.37638092f, -0.22763465f, -0.1376372f, 0.04473544f, -0.07286953f,
-        0.455008f, -0.56186706f, 0.09829545f, -0.07333411f, 0.029928219f, -0.30929786f, -0.32545593f, -0.16122384f,
-        -0.2080466f, -0.012551503f, -0.0073894225f, 0.07756768f, 0.37673458f, 0.031786863f, 0.07493345f, 0.08144703f,
-        0.02704648f, 0.15353118f, -0.26760337f, 0.41074386f, 0.113519214f, -0.012152075f, -0.013352197f, -0.0023473192f,
-        -0.16921085f, 0.20037597f, -0.32417244f, 0.29354545f, -0.23119657f, 0.14745066f, 0.064608246f, 0.19196396f,
-        0.090206996f, -0.25328237f, -0.11675679f, 0.0802374f, -0.19808197f, 0.45941064f, -0.35883513f, 0.12499239f,
-        -0.012694309f, -0.3401564f, 0.07808218f, 0.18771775f, 0.34032902f, -0.049522683f, 0.1535462f, -0.1923918f,
-        -0.2833882f, 0.12070935f, 0.011961929f, 0.40190876f, 0.08637298f, -0.20238715f, -0.043254826f, 0.06750915f,
-        0.08488621f, -0.15786514f, 0.17865455f, 0.003127281f, -0.024136886f, -0.036733482f, 0.021665461f, 0.051202305f,
-        -0.19709559f, 0.3091052f, 0.1082595f, 0.12819888f, -0.17902775f, -0.07701464f, 0.056265857f, -0.07425277f,
-        -0.09923042f, -0.05105139f, 0.10876569f, 0.24150236f, 0.24057788f, 0.09207819f, -0.090649985f, 0.07037301f,
-        -0.044234443f, -0.3074624f, 0.106981575f, -0.28817216f, 0.01215154f, 0.16814291f, 0.049674112f, -0.0014845185f,
-        -0.040395763f, -0.07722546f, -0.52733415f, 0.26899293f, -0.010162506f, 0.07272404f, -0.0761633f, -0.0043885144f,
-        0.00080084126f, 0.3519458f, -0.035574187f, 0.09339161f, -0.04383789f, -0.019865517f, -0.072598964f, 0.07839059f,
-        0.014381209f, -0.34679195f, -0.23153909f, 0.02336865f, 0.0021196113f, 0.041176293f, 0.024874689f, 0.15585068f,
-        -0.15546581f, -0.1270359f, -0.13631734f, 0.19264206f, 0.19482099f, -0.20811677f, -0.21482168f, 0.1284292f,
-        -0.0074586743f, 0.30956262f, -0.06272226f, -0.540395f, -0.18577097f, 0.087512545f, 0.4576318f, 0.36113307f,
-        0.28999f, 0.0829511f, 0.20444544f, -0.22681107f, 0.25875145f, 0.11020223f, -0.090440206f, 0.22217529f,
-        -0.16965434f, 0.24327637f, -0.052725464f, -0.04561404f, -0.107012f, 0.18207233f, 0.022383086f, 0.23780496f,
-        0.21569407f, 0.0179728f, -0.12304357f, 0.20738879f, 0.24735819f, -0.06670667f, 0.14121741f, -0.050218496f,
-        -0.17031428f, 0.061513573f, 0.0776257f, 0.24742399f, -0.34457782f, -0.18765903f, -0.0038205357f, 0.021681333f,
-        -0.21060026f, 0.068858095f, 0.03138067f, -0.23551159f, -0.0020882883f, 0.08297267f, 0.2618723f, 0.12941273f,
-        0.362343f, -0.29909775f, -0.09254477f, -0.23815918f, -0.2170829f, 0.09957195f, -0.15244499f, -0.22993474f,
-        0.24413688f, 0.13473637f, 0.051189683f, 0.060152598f, -0.12969624f, -0.009195237f, -0.07933927f, 0.23498517f,
-        -0.1592627f, -0.2554867f, 0.023888882f, 0.124993354f, -0.066601805f, 0.19597194f, 0.06969021f, -0.17276806f,
-        0.034149986f, -0.048769988f, 0.060754053f, 0.19475459f, -0.11123216f, -0.25764418f, 0.13422377f, 0.16821776f,
-        -0.012806345f, 0.09768076f, -0.012466714f, -0.0914991f, 0.21842782f, 0.30990928f, -0.04749736f, 0.029142156f,
-        0.1863388f, -0.12019529f, 0.10358498f, -0.35870165f, 0.31200534f, -0.10314154f, 0.087938376f, -0.11600399f,
-        -0.012673975f, 0.049773987f, 0.05555049f, 0.20488934f, 0.123273656f, -0.04728853f, 0.032560755f, -0.12331326f,
-        0.18642287f, 0.35683116f, -0.046601128f, 0.04019842f, -0.0035359052f, -0.42887017f, 0.31817862f, 0.19313052f,
-        -0.06486312f, 0.41236106f, 0.17953674f, 0.014638357f, -0.4865648f, -0.32726374f, 0.28891808f, -0.15335158f,
-        0.14355087f, 0.06437128f, -0.2863353f, -0.33842853f, -0.014514651f, 0.2191827f, 0.09889593f, 0.030196525f,
-        -0.11013412f, -0.084389985f, 0.12455723f, 0.015405261f, -0.08821371f, -0.29748034f, -0.056135f, 0.22275643f,
-        0.10973636f, 0.038034704f, 0.06405626f, -0.43067276f, -0.14790563f, -0.1835255f, -0.21270564f, -0.086329795f,
-        -0.0020981454f, 0.27240264f, -0.14192373f, 0.10029616f, 0.084952414f, 0.07814413f, -0.13227084f, 0.17151421f,
-        0.48769632f, 0.08211532f, -0.524584f, -0.012964437f, -0.18885335f, -0.0058086556f, -0.33324575f, -0.0051500862f,
-        0.019275988f, 0.17851125f, 0.031432807f, -0.02223449f, 0.09341067f, -0.37325847f, -0.016810603f, 0.048874967f,
-        0.038222793f, 0.113562964f, 0.045825403f, 0.16877411f, -0.17132103f, -0.04474205f, -0.1871116f, -0.09581784f,
-        -0.29822692f, -0.18745747f, 0.02837833f, 0.16914293f, 0.16911861f, 0.48108768f, -0.20600161f, -0.28756595f,
-        0.004527471f, 0.40957183f, -0.063066974f, -0.12267879f, 0.21449715f, 0.16983648f, 0.04998906f, -0.28355435f,
-        -0.10973478f, 0.041316044f, -0.04507079f, -0.16305543f, 0.013778629f, 0.020435441f, 0.21873267f, 0.2530854f,
-        -0.12040094f, -0.16072409f, -0.031074235f, -0.026502596f, -0.042747088f, 0.27295935f, 0.21262494f, 0.35699567f,
-        0.09908061f, -0.020113928f, 0.22699997f, 0.329571f, 0.10563707f, 0.04832587f, 0.21408571f, -0.07877831f,
-        0.18820506f, -0.14743242f, -0.0102255875f, -0.22603257f, 0.020225374f, 0.071991116f, -0.34805828f, -0.14643878f,
-        0.058092866f, 0.068394154f, 0.08190188f, 0.28485748f, -0.2171364f, -0.045367856f, -0.113088936f, 0.026426688f,
-        -0.046660013f, 0.13265368f, 0.10974583f, -0.004011299f, -0.20248078f, 0.07397868f, -0.03864493f, 0.036543902f,
-        -0.16365688f, -0.087551266f, -0.15485854f, -0.17118412f, 0.21589011f, -0.0033832495f, -0.11982008f, 0.37452155f,
-        -0.011749334f, -0.07010598f, 0.1745001f, 0.06591431f, 0.24674249f, 0.18950294f, -0.052301157f, -0.3714176f,
-        -0.19017476f, -0.22048557f, 0.030092422f, 0.014239061f, -0.40243846f, 0.4238498f, -0.033643235f, 0.009555427f,
-        -0.21063758f, -0.102226704f, 0.20790492f, -0.3528603f, -0.06841702f, 0.3428616f, 0.24162336f, 0.010615521f,
-        0.009478862f, 0.04308372f, 0.4912125f, 0.41906402f, 0.0364625f, -0.09849358f, -0.25686893f, 0.0863416f,
-        0.089916654f, -0.0036640621f, -0.0675785f, -0.08542081f, 0.20161186f, 0.06268123f, 0.30408162f, -0.21899132f,
-        0.29094934f, 0.08074649f, 0.06277256f, -0.048355933f, 0.14744523f, -0.09838912f, 0.30242455f, -0.21497685f,
-        0.300097f, -0.15970515f, -0.10763997f, 0.31676346f, -0.30721384f, -0.26703593f, 0.2193534f, 0.26916644f,
-        0.26140136f, -0.24991079f, 0.04378556f, -0.0284143f, 0.21341628f, 0.11738247f, -0.057718683f, 0.031949107f,
-        0.41292378f, -0.053725846f, -0.29554722f, 0.3326336f, 0.29329312f, -0.28309354f, 0.075003386f, -0.09926979f,
-        -0.17151377f, -0.0018965492f, 0.047766067f, -0.031486575f, 0.20963056f, -0.078923695f, -0.08745225f, -0.07653451f,
-        -0.056419045f, -0.15866973f, 0.106006965f, -0.21436538f, 0.062295057f, 0.0424236f, -0.04273484f, 0.39580327f,
-        -0.03822122f, 0.18538958f, 0.2662803f, -0.025301738f, -0.039113335f, -0.14142536f, 0.0070898635f, 0.12429914f,
-        -0.06235335f, -0.17293905f, 0.019598184f, -0.021470655f, -0.12542847f, -0.18732035f, -0.13247158f, -0.26554227f,
-        0.039956927f, -0.031562075f, -0.08342582f, 0.071810484f, 0.3555016f, -0.2662824f, -0.3053365f, -0.32231906f,
-        0.11207766f, 0.019714605f, -0.3078509f, -0.16309921f, -0.5738851f, -0.056117695f, 0.31667843f, 0.492874f,
-        0.06712755f, 0.50264317f, -0.13973048f, -0.110679165f, -0.23957652f, -0.28066078f, -0.025259955f, 0.1301284f,
-        -0.064746104f, 0.39545983f, -0.42593917f, -0.343749f, -0.016138146f, 0.027901296f, -0.26565662f, -0.016747091f,
-        0.023520611f, 0.39700896f, 0.3475184f, 0.1343069f, 0.27721718f, -0.15845144f, 0.19032459f, -0.22852217f,
-        0.37243044f, 0.033094354f, -0.15699197f, -0.28016254f, 0.007813474f, -0.13219379f, -0.49091098f, -0.56762207f,
-        0.27714795f, 0.0776412f, 0.01820425f, 0.057161506f, 0.1024292f, -0.13802028f, 0.07150376f, 0.058016155f,
-        0.38488388f, 0.28174135f, -0.2793343f, 0.44650826f, 0.1337708f, -0.32707605f, -0.00993024f, -0.43840584f,
-        -0.034680475f, -0.0405822f, 0.046833493f, 0.08097031f, 0.05636359f, -0.15478621f, 0.2526827f, 0.022353208f,
-        -0.00930754f, -0.15507573f, -0.22190645f, -0.21410184f, 0.38780624f, 0.27145994f, -0.688424f, 0.23179944f,
-        0.20799308f, -0.7153371f, 0.022450715f, 0.16570406f, 0.43844503f, 0.336448f, -0.43676668f, -0.33762047f,
-        -0.37473327f, -0.29260164f, 0.7389769f, 0.06447699f, -0.111623235f, -0.026854787f, 0.31236988f, -0.06113381f,
-        -0.12072719f, -0.25682142f, -0.21298996f, 0.194242f, 0.04705919f, 0.115723245f, -0.09938546f, 0.52937376f,
-        -0.13108769f, 0.057734147f, 0.0035114416f, 0.18917044f, 0.21471284f, 0.09151575f, -0.046736035f, 0.17491594f,
-        0.07610385f, -0.072595164f, 0.32036197f, 0.0049112495f, -0.14151262f, 0.20267668f, -0.4097329f, -0.14835955f,
-        -0.035346966f, -0.20248513f, 0.27944598f, -0.5758202f, -0.07250956f, 0.14360042f, 0.2570551f, 0.4283419f,
-        -0.50756466f, -0.26056796f, -0.27885827f, -0.157257f, -0.50501895f, 0.28043887f, 0.15379284f, 0.690956f,
-        0.027040433f, -0.22544393f, 0.2923769f, -0.08445722f, 0.4092545f, -0.0030190786f, -1.2498711f, -0.404766f,
-        0.028307134f, -1.4255086f, -0.5535139f, 0.13167216f, 0.6508357f, 0.67757154f, -0.38538018f, -0.3655418f,
-        0.07916096f, -0.57846254f, 0.6146306f, 0.7578209f, -0.096405864f, 0.19924106f, 0.4103345f, 0.21456595f,
-        -0.27498856f, -0.08748892f, -0.07211722f, 0.4098883f, -0.13591522f, 0.07098089f, 0.25542635f, 0.2797482f,
-        -0.22110155f, 0.3048269f, -0.313982f, 0.24401842f, -0.040036835f, 0.5661967f, 0.43865132f, -0.06585962f,
-        0.34348017f, -0.22469965f, 0.505158f, -0.22067675f, 0.34741306f, 0.31769195f, -0.15798642f, 0.10507264f,
-        -0.097435966f, -0.37782753f, 0.42434782f, -0.9416521f, -0.069877885f, 0.33726713f, 0.17111437f, 0.47137538f,
-        -0.7106624f, -0.250103f, -0.25607538f, -0.19456823f, -0.5338283f, 0.5198012f, 0.23548487f, 0.6164284f,
-        -0.29080972f, -0.23052907f, -0.070053f, -0.21370913f, 0.35091236f, 0.37092263f, -1.0932056f, -0.2044678f,
-        -0.14408879f, -1.3057913f, -0.14333948f, 0.027305247f, 0.3622836f, 0.7781122f, -0.32860163f, 0.13754608f,
-        0.14379294f, -0.4563952f, 0.6125148f, 0.67380506f, -0.42593583f, -0.0726467f, 0.5288636f, 0.25746968f,
-        0.18466978f, -0.32650617f, -0.22033426f, 0.14846243f, -0.058218356f, 0.37811825f, -0.31132752f, 0.48600283f,
-        -0.099571034f, 0.0794109f, -0.30969173f, 0.55717456f, 0.13171712f, 0.6545105f, 0.30182374f, 0.42353788f,
-        0.19325969f, -0.18227796f, 0.30547112f, -0.32328922f, 0.24870925f, -0.18484604f, -0.36902273f, -0.37047794f,
-        0.3093632f, -0.24050221f, 0.64477307f, -0.9324788f, 0.080825046f, 0.5213304f, -0.15126318f, 0.2574905f,
-        0.09074472f, 0.0873004f, -0.045027714f, -0.039101474f, 0.04374453f, -0.24051973f, 0.12857606f, 0.12791532f,
-        -0.14278331f, 0.056742422f, 0.24318187f, -0.17729206f, -0.047263324f, -0.018406346f, -0.08525488f, 0.18305752f,
-        0.22931546f, -0.012332732f, 0.18598181f, -0.16355807f, 0.1532817f, -0.044049017f, -0.053552594f, 0.056001388f,
-        -0.13178127f, 0.0058183637f, -0.3022608f, 0.0008777033f, 0.29452598f, 0.25000376f, 0.6169756f, -0.028462712f,
-        0.48163188f, 0.27753764f, 0.034959134f, -0.14086857f, 0.07451991f, 0.17989735f, 0.28073356f, -0.08958943f,
-        0.048484832f, -0.09908009f, -0.0399746f, 0.19213237f, -0.032513693f, -0.087521754f, 0.21378268f, -0.11099665f,
-        -0.19544299f, 0.15460038f, 0.08893531f, -0.10769625f, 0.13035733f, 0.11638635f, -0.16692482f, -0.2191827f,
-        0.07561105f, -0.12880863f, -0.17103748f, -0.032701746f, -0.11015924f, -0.04549406f, 0.057247937f, 0.09431613f,
-        -0.19281308f, -0.04808539f, 0.090574205f, 0.18146746f, -0.20861213f, -0.28801656f, 0.12645732f, -0.12219954f,
-        0.14490473f, -0.24634807f, 0.22456096f, 0.10783226f, -0.019053591f, 0.08673379f, -0.042842552f, -0.24357185f,
-        0.07227524f, -0.5617199f, 0.043335024f, 0.008665075f, 0.24109276f, 0.1120644f, -0.34480387f, 0.03450395f,
-        0.011683501f, -0.08000001f, 0.61047244f, 0.1099309f, -0.1252258f, -0.0486752f, 0.19409877f, 0.29428557f,
-        0.14688544f, 0.11719063f, 0.38310835f, 0.06511632f, 0.24240947f, 0.27041286f, -0.015016443f, 0.39380905f,
-        -0.36020067f, 0.05231808f, 0.056687456f, 0.02964931f, -0.3048551f, 0.13439418f, 0.09246534f, -0.025814733f,
-        -0.13544758f, 0.29346138f, 0.026428454f, 0.021895617f, -0.0006196514f, -0.077971935f, 0.14416197f, 0.037482228f,
-        -0.14918554f, 0.084766455f, 0.10725567f, -0.0032431087f, 0.12648848f, 0.26979613f, -0.2935542f, -0.2020807f,
-        -0.1949375f, 0.21435086f, -0.1266561f, 0.09014521f, -0.21133052f, -0.2658897f, 0.10009168f, 0.16340931f,
-        0.08108825f, -0.025508448f, -0.06311476f, 0.27098262f, 0.20393151f, 0.12669863f, -0.24718249f, -0.040089704f,
-        -0.026841348f, -0.28637144f, -0.039294843f, 0.03571143f, 0.34934855f, 0.25180286f, 0.042130973f, -0.122816056f,
-        -0.0812044f, -0.12436606f, 0.4024672f, 0.19740155f, 0.14930381f, 0.014096243f, -0.008304355f, -0.2473246f,
-        -0.102107584f, 0.08916459f, -0.11550583f, 0.26118648f, -0.009563339f, 0.15927246f, 0.31502914f, -0.07666735f,
-        -0.27519765f, 0.11975716f, -0.3926547f, 0.28527522f, 0.14665695f, 0.41794145f, -0.058695324f, 0.06861309f,
-        0.044155765f, 0.50537825f, -0.08753135f, -0.17104843f, 0.071628824f, -0.10133322f, -0.2361743f, 0.10157513f,
-        0.20151804f, -0.37017396f, 0.34775048f, -0.245126f, -0.010252834f, 0.5145497f, 0.005514094f, -0.02636463f,
-        -0.03904779f, 0.11234305f, -0.31198648f, -0.10574849f, 0.19298947f, 0.34813532f, -0.2679274f, 0.09439044f,
-        0.06406702f, 0.20922588f, -0.3599426f, 0.21781407f, -0.06008541f, -0.07009534f, -0.30742484f, -0.1334597f,
-        0.08614831f, -0.1924839f, -0.04355845f, 0.05342353f, -0.10338054f, 0.14577846f, -0.27258372f, 0.020454679f,
-        0.02528829f, 0.22061403f, 0.10596814f, 0.25316557f, 0.1443111f, 0.27624258f, 0.2575229f, 0.35790253f,
-        -0.13052726f, -0.13516325f, 0.15557209f, 0.25245833f, -0.22504579f, 0.16934775f, -0.11512662f, 0.07871735f,
-        -0.10228784f, -0.2569965f, -0.20790973f, 0.236656f, 0.015282332f, 0.07182706f, 0.13298172f, 0.12349914f,
-        -0.006806545f, 0.22702922f, 0.2682043f, -0.056581583f, -0.24416114f, 0.13537407f, -0.45496273f, 0.15687454f,
-        -0.34301758f, -0.12016031f, 0.18662888f, 0.042767264f, 0.26828507f, 0.1455373f, -0.118302435f, 0.13713083f,
-        0.024034856f, 0.25536975f, -0.372761f, -0.10732542f, -0.023505073f, -0.3683757f, 0.0960384f, -0.15424378f,
-        0.25215432f, 0.19635865f, 0.2016941f, 0.075317025f, 0.033637207f, -0.18903893f, -0.019060837f, 0.13638335f,
-        -0.19398277f, -0.095776685f, -0.24704824f, -0.28179318f, -0.10128228f, -0.06296588f, 0.17135641f, -0.14741755f,
-        0.11952575f, 0.14965129f, 0.18146536f, -0.074171595f, 0.17884602f, -0.13826005f, -0.074214086f, 0.098776326f,
-        0.16865149f, 0.041888382f, -0.26954675f, 0.0009308067f, 0.0573256f, 0.1008813f, -0.13333692f, -0.033410925f,
-        0.012260891f, 0.07790448f, 0.11497521f, 0.058171667f, 0.070298724f, 0.15243974f, 0.10646745f, -0.20192106f,
-        -0.028225627f, -0.1369212f, 0.012053211f, -0.011457711f, 0.12344779f, -0.08794179f, -0.37667572f, 0.013049476f,
-        -0.189295f, 0.1803254f, 0.1520488f, -0.18195607f, 0.023968253f, 0.19770896f, 0.037535142f, 0.1276739f,
+    const float w[56] = {
+        0.016724724f, 0.3625296f, 0.22054394f, 0.17735615f, -0.0027734577f, 0.3508055f, -0.14504382f, 0.0076299873f,
+        0.008035749f, 0.053637546f, -0.1722316f, -0.025261253f, -0.0019286087f, -0.0106762545f, -0.32262114f, 0.40618873f,
+        0.08671277f, -0.012985347f, -0.27907965f, -0.08491905f, 0.54470265f, -0.0055978457f, 0.14360863f, -0.29262143f,
+        0.20984362f, -0.26892903f, 0.07341279f, -0.24607265f, 0.258759f, -0.20559072f, -0.12783442f, 0.2839903f,
+        0.17585722f, -0.24326405f, 0.08756528f, -0.11522199f, 0.11030326f, -0.07008634f, 0.07723318f, 0.20359229f,
+        0.2696638f, -0.14957228f, 0.15314767f, -0.061128292f, 0.08118232f, -0.17548601f, 0.032709613f, 0.2668438f,
+        -0.06798728f, -0.04762924f, -0.22830093f, 0.1826216f, -0.28887618f, 0.39427257f, -0.17123501f, -0.09248155f,
     };
-    for (int i = 0; i < 2048; ++i) t27_[i] = w[i];
+    for (int i = 0; i < 56; ++i) t27_[i] = w[i];
   }
 
   void load_t28_() {
-    const float w[12800] = {
-        -0.005150093f, 0.09379621f, -0.071361445f, 0.051453605f, 0.069846466f, -0.0151120955f, -0.015069052f, -0.06331003f,
-        0.05043281f, 0.028780665f, 0.12062698f, 0.089418285f, 0.0027857865f, -0.060301997f, 0.028098604f, -0.06657175f,
-        -0.05926251f, 0.011822908f, 0.062598094f, -0.014880703f, -0.02008398f, 0.04594043f, -0.1387384f, 0.14923951f,
-        -0.060762137f, 0.094584495f, -0.022071548f, 0.09825102f, 0.06621459f, 0.048713572f, -0.039471377f, -0.10074331f,
-        0.028046213f, -0.0085635055f, 0.013927105f, 0.017754639f, 0.0660601f, -0.10490336f, -0.08241573f, 0.0069292416f,
-        -0.009274918f, -0.0055319266f, 0.14260949f, 0.019538619f, 0.06297271f, 0.009429082f, -0.014562437f, -0.10123253f,
-        -0.03248939f, 0.10440356f, -0.101830676f, -0.039007343f, -0.061411504f, -0.031267285f, -0.08746793f, 0.021358915f,
-        0.015404442f, 0.056197762f, 0.06001088f, -0.005700294f, 0.19092439f, 0.15438004f, 0.1034785f, -0.020743856f,
-        -0.00038937485f, -0.08792789f, -0.06682984f, -0.0864769f, -0.1289829f, 0.069756694f, -0.09336658f, 0.14026164f,
-        0.24747372f, 0.14358182f, 0.061086513f, -0.07795061f, -0.0778407f, 0.0024122128f, -0.18519229f, 0.20720464f,
-        -0.027276983f, -0.06877916f, 0.007966732f, 0.021153793f, 0.05138426f, 0.16684672f, 0.018386593f, -0.028004397f,
-        0.07554937f, 0.02247677f, 0.19045192f, 0.03910996f, -0.14405327f, 0.04533181f, -0.044486202f, -0.098342374f,
-        -0.08220673f, -0.032629173f, 0.08878953f, -0.123547055f, 0.22032762f, 0.15995605f, 0.00079154095f, -0.17263073f,
-        0.25102592f, 0.14192788f, -0.18098147f, 0.08479231f, 0.10959525f, -0.3908416f, -0.22636002f, -0.13358186f,
-        0.043255717f, -0.27291605f, 0.11174587f, -0.11361471f, 0.05989143f, 0.01769776f, -0.006901198f, 0.009168022f,
-        0.039488006f, -0.13754192f, 0.2214772f, -0.08583667f, -0.12657475f, -0.13513675f, 0.15238382f, -0.17051212f,
-        0.073289044f, -0.055522133f, -0.109890476f, -0.033320226f, 0.10832288f, -0.17042862f, 0.083451f, 0.0071980646f,
-        -0.03742853f, -0.031530976f, 0.021146843f, 0.15296036f, -0.14665976f, 0.19114871f, -0.04247665f, -0.1379464f,
-        0.028689312f, 0.09299317f, -0.15386966f, -0.18252522f, 0.063858286f, -0.0022248656f, 0.12867421f, -0.020010645f,
-        0.1125037f, -0.100254856f, -0.0027369575f, 0.047643922f, -0.28726843f, 0.043865047f, -0.20859173f, 0.06424006f,
-        -0.12932912f, -0.05170167f, -0.02764574f, -0.00088563724f, 0.025104549f, 0.1347075f, 0.11188702f, 0.1157301f,
-        0.06351236f, -0.108389445f, -0.07302981f, -0.03980064f, -0.19696324f, 0.03973842f, -0.0455006f, -0.06456523f,
-        0.046322968f, 0.09889579f, 0.0076604895f, -0.0021350244f, 0.079787284f, 0.020635925f, 0.0024369122f, -0.072657764f,
-        -0.21727125f, 0.10037335f, 0.070776545f, 0.07856421f, 0.033859205f, 0.086036764f, -0.08103217f, 0.074817985f,
-        0.015456888f, 0.17160036f, 0.03311733f, -0.037779976f, 0.17795472f, 0.19294849f, -0.025397481f, -0.2380777f,
-        -0.122243926f, 0.2355958f, -0.07344174f, -0.034265667f, -0.1325771f, -0.13914435f, 0.3032307f, 0.17013626f,
-        -0.07093597f, 0.17437355f, 0.069719024f, 0.1397729f, -0.19504452f, -0.25843015f, 0.073479906f, -0.035184287f,
-        -0.056296095f, 0.008184171f, -0.2181826f, -0.28896f, -0.068652846f, -0.065847136f, -0.028103257f, 0.02606063f,
-        -0.16515444f, 0.07951007f, -0.05384154f, -0.13732553f, -0.13682018f, -0.025239479f, 0.11171335f, 0.000292136f,
-        -0.32740977f, -0.070482865f, 0.11213358f, -0.0710546f, -0.19431128f, -0.013551788f, -0.06110015f, -0.008695167f,
-        0.04293624f, 0.0052979053f, -0.21566926f, -0.07182547f, 0.0066763335f, 0.23451243f, -0.08614657f, 0.055459253f,
-        -0.27046567f, -0.048015267f, -0.041915167f, 0.031578165f, 0.05236358f, 0.122607745f, -0.102653064f, -0.10491328f,
-        -0.021369293f, -0.028528914f, 0.005570974f, -0.029376449f, -0.048242647f, -0.055640403f, 0.004997951f, 0.15621832f,
-        0.24475978f, 0.010313094f, 0.11288347f, -0.069256105f, 0.12051016f, -0.06110872f, -0.06435876f, -0.19304389f,
-        0.04647974f, -0.03745465f, 0.15947069f, -0.07193559f, -0.002023777f, 0.009475641f, 0.02693682f, 0.0041475394f,
-        -0.17030078f, -0.012611662f, 0.17614183f, 0.10925409f, -0.00814466f, 0.070493594f, 0.11210386f, -0.0032493253f,
-        0.08791159f, 0.023020599f, -0.037746646f, 0.13513996f, 0.009105085f, -0.02087508f, -0.13695088f, 0.01780326f,
-        0.20002136f, -0.022182435f, 0.19522573f, -0.15898181f, 0.032025468f, 0.11668255f, 0.07809456f, -0.0796384f,
-        0.037604216f, 0.12594515f, -0.036330882f, 0.09023893f, 0.049595412f, 0.14466345f, 0.0006767354f, 0.017660564f,
-        0.11112611f, -0.031601597f, 0.029236957f, 0.010441985f, 0.092774704f, 0.026996274f, -0.1524443f, 0.19442308f,
-        -0.0633334f, 0.08957665f, -0.04133134f, 0.00453193f, 0.068879984f, -0.13376619f, -0.11468694f, -0.08217976f,
-        0.11116806f, -0.017057827f, -0.16860132f, 0.03940381f, 0.13026081f, -0.021230264f, -0.07966706f, -0.097492434f,
-        -0.02236043f, -0.021859461f, -0.065256044f, -0.043043055f, -0.19127932f, 0.087898806f, -0.1020282f, -0.04787028f,
-        -0.05391241f, -0.24772556f, 0.038804136f, 0.06941987f, 0.0018650823f, 0.023640914f, 0.17014417f, 0.15101457f,
-        0.14423543f, 0.13504364f, -0.03705612f, 0.13435826f, -0.06878261f, 0.11639923f, 0.0409015f, -0.11774487f,
-        -0.036025077f, -0.07517311f, -0.058028873f, -0.016487606f, -0.06492722f, -0.073991604f, 0.02547614f, 0.02449646f,
-        -0.026169933f, -0.069702215f, 0.13858229f, 0.064434804f, 0.042002004f, 0.03183627f, 0.043642983f, -0.0070686624f,
-        -0.071181424f, 0.030588234f, -0.06667105f, -0.07315673f, -0.0094433315f, -0.07034951f, 0.12204925f, 0.00535678f,
-        0.04583536f, 0.2343026f, 0.0045471345f, 0.08833482f, -0.10760771f, 0.22518791f, 0.022299433f, 0.056187645f,
-        0.018733513f, 0.003696855f, 0.019055387f, -0.041400753f, -0.019649226f, 0.110241726f, -0.05060291f, 0.011652912f,
-        -0.035871133f, -0.020286843f, -0.055686124f, -0.0056353225f, -0.036483396f, -0.06719364f, -0.07206538f, 0.116392925f,
-        0.11543061f, 0.095315985f, -0.06339609f, 0.095707305f, 0.027271055f, -0.05665412f, 0.122067735f, 0.061761424f,
-        -0.24624446f, 0.22515398f, 0.062988125f, 0.04853801f, 0.06819711f, -0.13676842f, 0.066034876f, -0.07966883f,
-        -0.006817306f, 0.12928165f, 0.1630158f, 0.17336637f, 0.06026861f, -0.040088546f, -0.09889152f, -0.019896515f,
-        -0.14055713f, -0.14031844f, 0.12861215f, 0.18695575f, -0.100199305f, 0.038894497f, -0.06391839f, -0.0007019067f,
-        0.018927919f, 0.14095487f, 0.023825483f, -0.03555229f, 0.027531153f, -0.046893124f, -0.03005351f, 0.06879618f,
-        0.039216146f, 0.21703558f, 0.024663704f, -0.016993457f, -0.08312073f, 0.19147664f, -0.056589425f, -0.070768796f,
-        -0.049284745f, 0.14573704f, 0.0414456f, 0.07341838f, 0.012239261f, 0.08938015f, -0.0323444f, -0.07393888f,
-        -0.0057318625f, 0.021316662f, 0.04914316f, -0.05629257f, 0.016627753f, 0.16520377f, -0.16683646f, -0.050654612f,
-        -0.16711007f, -0.064370126f, 0.038055692f, 0.080560595f, 0.038878016f, 0.046181437f, -0.117650054f, -0.012629555f,
-        -0.1348992f, -0.0622109f, 0.028011227f, 0.05115919f, 0.026184058f, -0.020935815f, 0.12616129f, 0.035345815f,
-        -0.12668225f, 0.025195653f, 0.14003624f, 0.05740985f, -0.1573563f, -0.08487402f, 0.12063366f, 0.17743167f,
-        -0.059978325f, -0.122222796f, -0.11929937f, 0.0010051549f, 0.03695473f, 0.02497765f, 0.050265945f, 0.10556013f,
-        0.14560191f, -0.061636418f, 0.114643306f, -0.040899012f, 0.051041007f, -0.036618542f, -0.041957617f, -0.025378399f,
-        0.07052438f, 0.10842163f, 0.051595446f, 0.005334667f, 0.036118552f, 0.033494614f, 0.08227801f, 0.054460824f,
-        -0.04130659f, 0.048678506f, 0.027105246f, 0.0919172f, 0.045411825f, -0.013440267f, 0.004938934f, -0.009137652f,
-        -0.03976686f, 0.02400843f, -0.0072060926f, 0.06649848f, -0.100112304f, -0.10764902f, 0.028660273f, 0.22127806f,
-        -0.17731732f, 0.08686898f, 0.10753056f, -0.019975275f, 0.0456575f, -0.034267735f, 0.026003456f, -0.11624836f,
-        -0.024709541f, -0.13493931f, -0.07614707f, -0.04283686f, -0.055426974f, 0.058612153f, 0.14251967f, -0.04876175f,
-        0.09027487f, -0.0589658f, 0.25118062f, 0.122995645f, 0.08130002f, 0.040615845f, 0.07549518f, 0.06842705f,
-        0.025383668f, -0.015284339f, 0.18596293f, 0.027997654f, -0.009979064f, -0.048066407f, 0.04789243f, 0.040660176f,
-        0.024379414f, -0.023498794f, 0.110188216f, 0.017671293f, 0.07978316f, -0.00057765015f, 0.12448468f, -0.09934515f,
-        0.031578284f, -0.2920356f, -0.061492898f, 0.21616292f, 0.011230221f, 0.070541985f, -0.024760168f, 0.22568104f,
-        -0.13169648f, 0.024333373f, 0.017386999f, -0.030141152f, -0.11819333f, 0.10327359f, -0.008797109f, 0.21150441f,
-        -0.19239046f, -0.0044672512f, -0.27884498f, 0.021730362f, 0.036508143f, 0.041859854f, -0.32389557f, -0.10870016f,
-        -0.4047217f, -0.09285073f, 0.21285592f, -0.19649206f, -0.06960468f, -0.06669358f, -0.03581915f, -0.062503844f,
-        0.21141586f, 0.08169081f, -0.029037284f, 0.31094176f, 0.046912372f, 0.04509267f, 0.10365191f, -0.09452297f,
-        0.3079025f, 0.2079935f, 0.11219157f, -0.11906556f, -0.053044688f, -0.29024786f, -0.17711286f, 0.163026f,
-        0.016865315f, -0.13811238f, -0.11613298f, -0.0653279f, 0.038346633f, -0.14507923f, -0.06444683f, 0.03434641f,
-        0.035232976f, -0.24644443f, 0.09019589f, 0.0005510766f, 0.07478403f, -0.055612795f, 0.075317465f, -0.104031436f,
-        -0.103803165f, 0.049655914f, -0.06066711f, 0.005147451f, 0.14407432f, -0.14877635f, 0.19047801f, -0.105529286f,
-        0.058071658f, -0.12852323f, -0.11180705f, 0.012232631f, -0.035560105f, 0.1628007f, 0.04455482f, 0.013555136f,
-        -0.022857947f, -0.031540535f, -0.012256989f, 0.044796452f, -0.0487877f, 0.1650233f, -0.009920836f, 0.20531482f,
-        0.019223794f, 0.015810635f, -0.09687848f, 0.04252718f, -0.22511826f, 0.046041545f, 0.046840306f, -0.081894666f,
-        0.0048102373f, -0.036271397f, 0.08801353f, 0.06640595f, 0.05117891f, -0.011247424f, -0.24965191f, -0.111876175f,
-        0.066224106f, -0.057014026f, -0.0047714897f, -0.008907036f, -0.018228414f, 0.023337469f, 0.008841784f, 0.16906936f,
-        0.11164906f, 0.14699082f, 0.08936754f, -0.0010934878f, 0.08396711f, -0.046143394f, 0.16500427f, -0.0809489f,
-        0.14500934f, 0.11265789f, 0.053409796f, -0.012975753f, 0.06661191f, -0.07073049f, -0.02576363f, -0.097812675f,
-        -0.021866214f, 0.21674548f, -0.08312432f, 0.019927593f, 0.31204847f, -0.12820312f, -0.124652244f, -0.21675786f,
-        -0.016991025f, 0.23611249f, -0.082102664f, -0.056306686f, 0.017187094f, -0.1556895f, 0.32890075f, -0.23871396f,
-        -0.08281955f, 0.17385587f, -0.07219656f, 0.1269115f, -0.102739505f, -0.44982815f, 0.16499262f, -0.20952934f,
-        0.1296437f, -0.01246584f, -0.24446328f, -0.11684511f, 0.037682787f, 0.08981583f, -0.005127604f, 0.15408672f,
-        -0.07810555f, 0.16498163f, 0.040393278f, 0.20952936f, -0.116959214f, -0.12788153f, 0.031505115f, -0.06987986f,
-        -0.058741532f, -0.20763615f, 0.10707713f, -0.13900417f, -0.09985996f, 0.18644395f, -0.15244696f, -0.13499029f,
-        0.038409077f, -0.19683194f, -0.06223658f, 0.033038117f, -0.064041086f, 0.3352544f, 0.111679725f, 0.2193139f,
-        -0.18117765f, 0.23739082f, -0.09975908f, 0.27754813f, 0.157437f, -0.05751621f, -0.03629304f, -0.139863f,
-        -0.018212838f, -0.18208194f, 0.01133994f, -0.054781526f, -0.14151153f, -0.02471075f, 0.06168103f, -0.015633803f,
-        -0.002971449f, 0.115826644f, 0.19069855f, 0.0932361f, -0.062337443f, 0.023447197f, -0.05279283f, 0.12318257f,
-        0.027298747f, 0.001442361f, 0.11828898f, -0.007212393f, -0.005285317f, 0.051827688f, 0.14182125f, -0.09601651f,
-        0.019633163f, 0.015468554f, 0.10277768f, 0.12282886f, 0.076097846f, 0.043171614f, -0.0124104805f, 0.040346187f,
-        -0.049975615f, 0.33093286f, -0.064524576f, 0.12747103f, 0.10319459f, 0.0036204036f, -0.0055751125f, 0.08722467f,
-        0.049478143f, 0.14620961f, 0.098868154f, 0.2176771f, 0.0750473f, 0.057449277f, -0.026551588f, 0.09802624f,
-        0.030302154f, -0.025599658f, -0.032167114f, 0.036429588f, 0.16544145f, 0.16606092f, 0.019061772f, -0.19060165f,
-        0.2007121f, -0.058166783f, 0.041537184f, -0.070170596f, -0.022738628f, 0.09636236f, 0.1579094f, -0.12470004f,
-        0.105642036f, 0.0075290957f, -0.04135401f, 0.14958408f, -0.0723065f, 0.0655087f, 0.034164432f, -0.025690883f,
-        -0.080617875f, 0.03165788f, 0.15989001f, -0.014796009f, -0.15105066f, -0.062042408f, -0.04958265f, 0.1883509f,
-        0.117164984f, -0.05569101f, 0.020367187f, 0.046318244f, -0.045234464f, -0.037390493f, 0.19072719f, -0.08652557f,
-        -0.028996862f, -0.06571527f, -0.014236212f, 0.13875246f, -0.09213098f, 0.09779397f, -0.01942436f, -0.12093624f,
-        0.070986465f, 0.078738935f, 0.08026644f, -0.083486155f, -0.027090242f, -0.015082196f, 0.03653681f, 0.051801644f,
-        0.0083079515f, -0.22076027f, -0.08888585f, -0.04334193f, 0.05577708f, 0.11168601f, 0.113354824f, -0.02764174f,
-        0.2768486f, -0.12811387f, 0.05291661f, 0.08634723f, -0.14126812f, 0.0040571033f, 0.10107171f, 0.22760151f,
-        0.037844695f, 0.019759854f, -0.022366986f, 0.065603465f, -0.0589276f, 0.11339669f, -0.15807535f, 0.062435895f,
-        0.09488405f, 0.22749272f, 0.19577537f, -0.09066779f, -0.05711254f, 0.11540937f, 0.19088548f, 0.26533708f,
-        -0.040814802f, -0.0012441996f, -0.12944059f, 0.12106718f, -0.06894262f, 0.21951516f, 0.06125488f, -0.059608135f,
-        0.114212774f, 0.009377741f, 0.018374916f, -0.16243656f, -0.059870593f, 0.05683135f, -0.011273084f, -0.013914568f,
-        -0.036650892f, 0.02860165f, -0.105884105f, 0.055539507f, 0.1680191f, 0.04694348f, 0.104639076f, 0.05256465f,
-        -0.09007491f, -0.04617068f, 0.03273894f, 0.0015700945f, 0.09476164f, 0.007351502f, -0.042276077f, 0.02816844f,
-        -0.012495204f, -0.083570845f, 0.112162605f, -0.09813727f, -0.004444137f, -0.2527696f, -0.119954206f, -0.18927065f,
-        0.09213989f, 0.015315938f, 0.16516635f, -0.027736582f, -0.013049988f, -0.08391552f, 0.08179458f, 0.02138582f,
-        0.07994695f, -0.03358399f, 0.2193202f, -0.054833006f, 0.040726203f, -0.059675097f, 0.04200751f, 0.12213938f,
-        -0.056559287f, 0.13246758f, 0.15901402f, -0.15700753f, -0.1356811f, 0.07742857f, -0.18409131f, -0.035029486f,
-        -0.021979166f, 0.014020371f, -0.06289576f, -0.088654734f, 0.11779971f, 0.0013640033f, -0.060467053f, -0.14096808f,
-        -0.2534636f, 0.008737827f, -0.05251261f, -0.01772336f, -0.10793814f, 0.11991392f, -0.049133636f, 0.29976442f,
-        -0.10773225f, -0.018900227f, 0.07363571f, 0.054768406f, 0.19782984f, -0.07576646f, 0.04644612f, -0.057374284f,
-        0.07316792f, -0.13664375f, -0.11525344f, -0.014477305f, 0.12686974f, -0.018558744f, 0.14136986f, 0.034600463f,
-        -0.11505575f, 0.12882559f, 0.048307303f, -0.15371424f, 0.071528934f, -0.04991568f, 0.20300084f, 0.1636989f,
-        -0.052162237f, -0.024276378f, -0.036608797f, 0.07897361f, -0.058604814f, 0.15940225f, -0.02716138f, 0.05508608f,
-        0.15924047f, -0.020847708f, 0.013599519f, -0.123686396f, 0.08127426f, -0.0059564086f, 0.11668193f, -0.026683569f,
-        -0.0066530984f, 0.0060491725f, -0.016374491f, 0.020483105f, -0.30474988f, -0.1550349f, 0.007991596f, 0.19791833f,
-        0.21553428f, -0.012286816f, -0.046473887f, -0.010766865f, 0.052403897f, 0.10117878f, -0.032706186f, 0.014433345f,
-        0.17365894f, 0.053320896f, 0.024037285f, 0.21204956f, -0.0032029592f, 0.00589159f, -0.115798704f, -0.10658667f,
-        -0.092795774f, -0.053404655f, -0.073177196f, 0.04660511f, 0.1643745f, 0.016173575f, -0.04906059f, 0.14942361f,
-        -0.23183626f, 0.05994721f, 0.008879338f, 0.00487112f, -0.10383622f, -0.07098572f, -0.0792257f, 0.019445153f,
-        0.12650295f, 0.024638128f, -0.091845065f, -0.24817902f, -0.044222556f, -0.07345818f, 0.051213f, -0.02716673f,
-        0.058940616f, 0.06453086f, -0.08447717f, 0.011064898f, 0.08480439f, 0.12712409f, 0.025355205f, -0.06285792f,
-        -0.08905735f, 0.10995903f, 0.07847736f, -0.00602489f, 0.11340167f, -0.031756714f, 0.03129649f, -0.04693677f,
-        -0.06332102f, 0.10892669f, 0.41239366f, -0.3625016f, -0.15776514f, 0.09938925f, -0.07377769f, -0.07556372f,
-        0.16815343f, 0.20656893f, -0.052782673f, 0.08213844f, -0.29282403f, 0.5667785f, 0.13908912f, 0.04545356f,
-        -0.236623f, 0.25792888f, 0.4687211f, -0.3687411f, -0.5894209f, 0.15873924f, -0.0026889923f, 0.012041598f,
-        -0.7590878f, -0.22152014f, -0.38662535f, 0.060608465f, 0.16496257f, -0.39319554f, -0.20913224f, -0.07741377f,
-        0.08280285f, 0.032464545f, 0.3944052f, -0.08723341f, -0.47872388f, -0.10099838f, 0.014804632f, -0.3762084f,
-        -0.18780671f, 0.1433987f, 0.16622773f, 0.12622224f, -0.2056716f, -0.08380878f, -0.02815575f, -0.026097836f,
-        -0.17438237f, 0.05764641f, 0.090748414f, -0.16229779f, 0.34454027f, -0.023960374f, 0.12727624f, -0.08265218f,
-        0.1514671f, -0.016436221f, 0.29691082f, 0.41951028f, 0.004817103f, 0.1295905f, 0.25302175f, 0.012934648f,
-        -0.063024215f, -0.15198836f, -0.04191165f, 0.001651387f, -0.10942989f, 0.0018627874f, -0.009641293f, 0.012699138f,
-        0.04276581f, 0.09907831f, 0.07957138f, 0.11878024f, -0.06709301f, 0.011132186f, -0.0148097845f, -0.04902612f,
-        -0.07979014f, -0.01880754f, -0.15205605f, -0.05357162f, -0.004134222f, 0.02116519f, 0.16225475f, -0.071523905f,
-        0.1519987f, 0.009170345f, -0.29555237f, -0.03240067f, 0.042797863f, 0.017049024f, 0.10096766f, 0.09452143f,
-        0.04090447f, -0.27390203f, 0.092891075f, -0.13407281f, -0.046540156f, -0.02463056f, -0.26623797f, -0.13073479f,
-        0.13915558f, 0.12659223f, -0.19008413f, -0.18481673f, -0.018388337f, 0.07140774f, 0.037254803f, 0.03365338f,
-        0.088608526f, -0.024915783f, 0.048346724f, -0.06435903f, -0.26488155f, 0.016012006f, -0.06845521f, 0.02103066f,
-        0.08386728f, 0.17373905f, 0.0311321f, -0.029310545f, -0.024996914f, 0.071743645f, 0.093800165f, 0.11010909f,
-        0.12369725f, 0.010733446f, -0.07708059f, -0.0059666983f, -0.18561803f, -0.087705664f, -0.028393915f, -0.37957612f,
-        0.081707984f, -0.017884124f, -0.14968552f, -0.10617391f, 0.115105554f, -0.07118909f, 0.27914745f, 0.02775166f,
-        -0.06615768f, 0.31681496f, -0.23886406f, -0.0072874515f, -0.31462044f, -0.4154584f, 0.20676854f, -0.14308396f,
-        0.0006750205f, 0.029613964f, -0.35180068f, -0.07129312f, 0.1765277f, 0.15411274f, -0.15835693f, 0.098068506f,
-        -0.19737166f, -0.09251069f, -0.14400429f, 0.14255077f, -0.058988657f, -0.06959692f, -0.11598545f, -0.057246193f,
-        -0.18277402f, -0.26119947f, 0.084159106f, 0.07683549f, -0.13383877f, 0.124119475f, 0.077412784f, -0.25495625f,
-        0.05342447f, 0.009990256f, 0.02827405f, 0.10542567f, 0.051526684f, 0.2094205f, 0.13981965f, 0.21448563f,
-        -0.2756369f, 0.045329884f, -0.22788586f, 0.06039418f, 0.2688812f, -0.008905892f, 0.09479274f, 0.11822145f,
-        0.020617498f, -0.09838808f, -0.16589232f, 0.06261687f, -0.1139831f, -0.02079135f, 0.11518292f, 0.10826948f,
-        0.14142774f, 0.24101596f, 0.10025324f, -0.005602766f, -0.060574833f, 0.14442332f, -0.07912894f, 0.23286943f,
-        0.041017015f, -0.046872385f, 0.095005736f, 0.020823708f, 0.12119443f, 0.13054334f, 0.026196966f, -0.02146262f,
-        0.05566927f, 0.040345713f, 0.05621289f, 0.04596535f, -0.010370009f, -0.105300464f, -0.0060141054f, -0.019290583f,
-        0.1332356f, 0.22190078f, 0.10563906f, -0.04469257f, 0.02051212f, 0.13770312f, 0.085907064f, -0.109288424f,
-        0.006543205f, 0.028315568f, 0.10357216f, -0.07592827f, -0.011208018f, 0.04002704f, -0.0010577706f, -0.09868318f,
-        0.13219745f, 0.021636704f, 0.069716945f, 0.15012047f, 0.0072190217f, -0.06918791f, 0.08823005f, 0.084613115f,
-        0.06528331f, -0.12208731f, 0.034988157f, -0.04650013f, 0.10742944f, -0.10795762f, 0.0783249f, 0.025822595f,
-        0.040472507f, 0.22957706f, 0.021139598f, 0.07735025f, 0.08938838f, -0.23881082f, -0.061563794f, -0.05540169f,
-        0.071766086f, 0.017588278f, -0.027626093f, 0.081199f, -0.10328428f, 0.1704133f, 0.15663828f, 0.019138265f,
-        0.085836425f, 0.02110835f, 0.06707164f, 0.22055638f, 0.0741075f, -0.096497275f, -0.005682619f, -0.12703472f,
-        0.078364f, -0.017376198f, -0.13815102f, -0.04000058f, 0.126889f, 0.118854895f, -0.0919488f, 0.17545907f,
-        0.04794839f, -0.23644085f, -0.21814002f, 0.00824791f, -0.07780058f, 0.06318428f, -0.31917202f, -0.09692671f,
-        -0.2375629f, 0.16232333f, 0.021810604f, 0.071949705f, 0.078733794f, 0.41121742f, -0.058334645f, 0.009344947f,
-        0.014770727f, -0.014382307f, -0.08483784f, 0.09136772f, 0.009040536f, 0.16443071f, -0.00075413607f, 0.08450647f,
-        0.07631991f, 0.027263062f, -0.13667938f, 0.01925245f, 0.063713886f, 0.120143004f, 0.072449f, -0.048110753f,
-        -0.08986302f, 0.016469192f, 0.128424f, -0.06889547f, 0.030993566f, -0.16556524f, 0.059183218f, 0.0042647026f,
-        -0.079290554f, -0.028877176f, 0.1284926f, -0.0064105242f, -0.1200275f, -0.07000096f, 0.025639158f, 0.034461748f,
-        -0.008906879f, -0.001378066f, 0.14163513f, -0.019530235f, 0.16039567f, 0.019530589f, 7.00728e-05f, 0.15406202f,
-        -0.06827037f, 0.16570221f, 0.10866126f, 0.112587f, 0.26992744f, 0.035842676f, -0.1219654f, 0.23623812f,
-        -0.08373115f, 0.027007136f, 0.014034262f, 0.13591969f, 0.1184401f, 0.16337332f, 0.11405483f, -0.08006695f,
-        -0.08793706f, 0.14600389f, 0.16226107f, -0.0837628f, 0.01552203f, 0.022781726f, -0.07314093f, -0.107596956f,
-        -0.043787155f, 0.019651575f, 0.22291394f, 0.06170107f, 0.1154007f, -0.120563425f, -0.07185356f, -0.00040121452f,
-        0.03613184f, 0.18255982f, 0.02457602f, 0.14125185f, -0.119742125f, -0.054520503f, 0.053320628f, 0.16727115f,
-        0.011256162f, 0.1903963f, 0.1214641f, -0.51746637f, 0.020069651f, -0.038245443f, 0.05634112f, 0.08521565f,
-        0.3689512f, 0.25920215f, -0.31965327f, 0.104826f, 0.029579123f, 0.20661303f, -0.18541218f, 0.08019143f,
-        -0.13955753f, 0.2666059f, -0.1778465f, -0.3145051f, -0.43844983f, 0.3999818f, -0.24050054f, -0.034069657f,
-        -0.5015963f, -0.1436424f, -0.19218165f, 0.32037878f, 0.1993029f, -0.1323255f, -0.1999398f, 0.01467418f,
-        -0.079639f, -0.07867272f, -0.040783033f, -0.0540967f, -0.20571347f, -0.024396472f, -0.016725816f, 0.106973894f,
-        -0.15981595f, 0.18226759f, -0.0109664425f, 0.11348048f, -0.077016704f, 0.12642613f, 0.20379122f, -0.10684329f,
-        -0.14842907f, 0.019902304f, -0.10905084f, 0.0062164194f, 0.3398404f, 0.107883856f, 0.10171349f, 0.21995974f,
-        0.15875164f, 0.07112715f, 0.12573597f, -0.10158444f, 0.16147177f, -0.026585437f, 0.3856625f, 0.10594862f,
-        0.10526009f, 0.014929971f, 0.077955514f, 0.047283314f, 0.0949496f, -0.01087271f, 0.098189116f, 0.007253207f,
-        -0.17138927f, 0.046293814f, -0.1500401f, 0.106170036f, 0.018700061f, -0.074584596f, -0.0939565f, -0.010830241f,
-        -0.04875826f, -0.10153976f, -0.03387944f, 0.16400658f, 0.060289156f, -0.07737423f, 0.055042554f, -0.050141964f,
-        -0.030250605f, -0.023110686f, -0.047194358f, 0.058487155f, -0.047159698f, -0.18395112f, 0.09007598f, -0.050886903f,
-        0.012171861f, -0.117212325f, 0.10803215f, -0.04444476f, 0.044496775f, 0.005845781f, 0.07053998f, -0.11464468f,
-        0.0026768146f, 0.03769332f, -0.048686564f, -0.026618782f, 0.006985678f, -0.086715125f, 0.006077615f, -0.090692505f,
-        0.08949388f, -0.017024765f, 0.08225671f, 0.13090622f, 0.0034425051f, 0.05765656f, 0.11599397f, 0.07447464f,
-        -0.13497256f, 0.03243512f, -0.13100198f, 0.02463233f, -0.04080077f, 0.028175743f, -0.053142074f, -0.11482843f,
-        0.098153025f, -0.114713185f, -0.13531344f, 0.15591909f, -0.044709127f, 0.007247752f, 0.09118234f, -0.046610128f,
-        -0.2121974f, 0.04757068f, 0.24439213f, -0.12369021f, 0.12503834f, -0.041351724f, -0.01499574f, 0.027678963f,
-        0.01273261f, 0.019420492f, -0.059439436f, 0.08215297f, 0.11112051f, 0.10462425f, 0.0053948485f, -0.039336722f,
-        -0.06977672f, -0.06534629f, 0.1654305f, -0.20657188f, -0.42094696f, -0.25573006f, -0.01745762f, -0.066435434f,
-        -0.03904794f, -0.0564148f, 0.0884031f, 0.097560674f, 0.09961313f, -0.06764882f, -0.21110183f, -0.03532374f,
-        0.34263816f, -0.16320476f, 0.08428868f, 0.3654212f, 0.021684425f, -0.082330406f, 0.04829866f, 0.001798948f,
-        -0.122969195f, -0.2551374f, -0.029200377f, -0.16812429f, 0.045350812f, 0.0769577f, 0.16943358f, 0.023228202f,
-        -0.21687262f, 0.06872292f, 0.018820433f, 0.18122399f, -0.07159318f, 0.030486109f, -0.0891056f, -0.09613815f,
-        -0.053677604f, -0.110327505f, -0.024505518f, -0.096753076f, -0.023526594f, -0.093817346f, -0.11919525f, 0.13111575f,
-        -0.021395702f, -0.08233562f, 0.06137263f, 0.1513241f, 0.04967608f, -0.02336358f, -0.03883897f, -0.03710865f,
-        -0.19033125f, 0.068573065f, -0.11475049f, 0.06431574f, -0.025367303f, -0.035319112f, 0.08972483f, -0.10807122f,
-        0.11557403f, 0.045050632f, -0.18633191f, -0.06857997f, 0.006291341f, 0.09131563f, 0.024599f, -0.07924545f,
-        -0.07795469f, 0.011303686f, 0.2331287f, -0.18138428f, -0.11923409f, -0.046664726f, -0.12092206f, -0.0063296817f,
-        -0.041254677f, 0.1708981f, 0.09497494f, -0.061652627f, -0.050810132f, -0.10796936f, 0.05946447f, 0.0070320293f,
-        -0.040117215f, 0.018852696f, 0.1112953f, 0.04816097f, -0.046052355f, 0.09530081f, -0.082123056f, -0.058333058f,
-        -0.090965725f, 0.16738309f, 0.21037428f, -0.02965902f, 0.014826517f, 0.102165654f, 0.06908708f, -0.1069657f,
-        0.20869404f, 0.038711116f, 0.02121655f, 0.12950829f, 0.15852007f, -0.1664867f, 0.039135505f, 0.019431246f,
-        0.26627928f, 0.020835469f, -0.074878916f, 0.0078009684f, -0.051118087f, -0.112633124f, 0.26705226f, 0.27281067f,
-        0.02059573f, 0.14304617f, 0.013034141f, 0.12983496f, -0.1533582f, -0.21726808f, -0.029355783f, 0.019107834f,
-        -0.075576946f, 0.08401613f, -0.37492278f, -0.14152353f, -0.11550372f, -0.029566122f, 0.020396631f, 0.057527427f,
-        -0.19444288f, 0.03241383f, -0.040710054f, -0.16706814f, 0.019345209f, 0.17374194f, -0.033283945f, -0.12825118f,
-        -0.017685043f, 0.07432019f, -0.0919075f, -0.104343586f, -0.1976081f, 0.047423843f, 0.079081364f, -0.06757164f,
-        0.07168689f, -0.13433293f, -0.02034219f, -0.05739118f, 0.18933605f, 0.13314807f, 0.036075465f, 0.06397127f,
-        0.075725f, -0.021669587f, -0.18162341f, 0.0016574196f, 0.15835167f, 0.12071691f, 0.1433151f, 0.03379041f,
-        -0.016429065f, -0.05421059f, -0.06237595f, 0.023164252f, -0.047433183f, 0.17499396f, 0.12340703f, -0.14472657f,
-        -0.013141444f, 0.009016199f, 0.012880389f, 0.24231729f, 0.00070784707f, -0.041398887f, -0.038143553f, 0.052955437f,
-        -0.070979044f, 0.016584806f, -0.05382149f, 0.08023741f, -0.05301796f, 0.041469485f, 0.15004337f, -0.11456948f,
-        0.11231234f, 0.11681617f, 0.11379732f, 0.14044611f, -0.0001278298f, 0.0599235f, -0.02269402f, 0.10883481f,
-        -0.0036010395f, -0.1038623f, -0.12105941f, 0.20441253f, -0.0738728f, -0.101022884f, 0.0025897594f, -0.12293875f,
-        0.1461756f, 0.051435277f, 0.22680302f, -0.093902886f, 0.10832755f, -0.11643872f, 0.049121782f, 0.14136408f,
-        0.103002205f, 0.14138211f, 0.035312753f, -0.049110554f, -0.085898876f, 0.010625327f, -0.0812817f, -0.111555375f,
-        -0.12931012f, 0.030022979f, -0.014294842f, 0.1206699f, 0.005134266f, -0.051875856f, -0.12280032f, 0.1321335f,
-        0.042937595f, -0.015531753f, -0.07473991f, -0.05609993f, 0.030770946f, 0.11652631f, -0.17815956f, 0.20254841f,
-        0.060581133f, -0.13352267f, 0.03629309f, 0.014768947f, -0.032900665f, 0.08808113f, 0.027345402f, 0.061730225f,
-        0.16067748f, -0.032040723f, -0.070212826f, 0.017292019f, 0.0014886854f, -0.120898925f, 0.018523967f, 0.06451789f,
-        0.19421908f, 0.014023805f, 0.0033230972f, -0.09040917f, 0.080450244f, 0.16214748f, 0.10206137f, 0.05681054f,
-        0.018707588f, 0.03418966f, -0.10362764f, 0.27584073f, 0.045697767f, 0.09819496f, -0.037113145f, -0.016028862f,
-        -0.04916829f, -0.10526989f, 0.04564475f, 0.046563137f, 0.023201955f, 0.27648574f, 0.0662969f, 0.077575915f,
-        -0.042709135f, -0.11167041f, -0.018452577f, 0.16777039f, 0.02616454f, 0.065170065f, 0.08306455f, -0.075118035f,
-        0.00852078f, -0.2273083f, 0.05245909f, 0.11020742f, -0.12327393f, 0.11010014f, 0.13789457f, -0.08409854f,
-        0.045563687f, -0.038951352f, 0.26574263f, -0.03846346f, 0.11837304f, 0.009875094f, -0.091187604f, 0.08000923f,
-        0.06320029f, 0.038858254f, 0.11668185f, -0.10441776f, 0.019621888f, 0.0016846566f, -0.06761827f, -0.17666356f,
-        0.05399375f, -0.107153505f, 0.0637777f, -0.15831752f, 0.03129523f, -0.078477286f, -0.08732099f, -0.10606306f,
-        -0.016442684f, -0.06728396f, 0.15563814f, 0.00495312f, 0.06619965f, -0.024401953f, -0.054161545f, -0.12901618f,
-        -0.19230588f, 0.072823755f, 0.022758966f, 0.013891311f, 0.11350962f, 0.04572725f, 0.033099815f, 0.19145948f,
-        0.12448258f, -0.05488414f, -0.12350792f, 0.13051689f, 0.06658765f, -0.014391707f, -0.03326072f, -0.048024513f,
-        0.13307512f, -0.09830933f, 0.22020924f, 0.16689631f, 0.05924573f, 0.016676843f, -0.112474486f, -0.03837536f,
-        0.12805621f, -0.001387204f, -0.09354783f, -0.18601248f, 0.045138795f, -0.07642939f, -0.06884705f, 0.12538849f,
-        -0.15875593f, -0.036732245f, 0.26955533f, -0.044260193f, -0.07804903f, 0.0929877f, -0.15314442f, 0.062182937f,
-        0.054640062f, 0.19602406f, -0.06739379f, -0.124103874f, -0.026918834f, 0.12458604f, -0.20910881f, -0.025944052f,
-        0.0026964867f, -0.06870598f, 0.090717144f, -0.0045869807f, -0.15204598f, 0.03119712f, 0.04370465f, -0.14135301f,
-        -0.030556604f, -0.12855878f, 0.018334124f, 0.14528532f, 0.041105777f, -0.114401035f, -0.041217297f, 0.08065611f,
-        -0.10939915f, 0.054055993f, -0.09399276f, 0.032351404f, 0.050136365f, -0.06194423f, 0.18675864f, -0.019688983f,
-        -0.05275808f, 0.09659834f, 0.04096701f, -0.05668789f, 0.31843272f, 0.10597327f, 0.18570785f, -0.031760115f,
-        0.028511666f, 0.11663463f, -0.08931775f, 0.08576249f, -0.18797976f, -0.035858545f, -0.09577237f, 0.19494529f,
-        -0.036673747f, 0.27895778f, 0.03418097f, -0.15204589f, 0.11690054f, 0.009926105f, 0.041238785f, 0.10333387f,
-        -0.009127823f, -0.01156323f, 0.067086846f, -0.07644589f, 0.08615799f, -0.11431918f, -0.07034809f, -0.08092203f,
-        0.062076714f, 0.007100829f, 0.09164733f, 0.024749389f, 0.024172878f, -0.04744116f, -0.029965524f, 0.08311206f,
-        0.02232687f, -0.016310206f, 0.048312783f, 0.05649366f, -0.0015031537f, -0.08076304f, -0.058240592f, -0.15199298f,
-        0.03515159f, -0.028177124f, 0.10745237f, 0.12719633f, 0.041960686f, 0.0807446f, 0.034668f, -0.18003976f,
-        -0.029177517f, 0.13795468f, -0.17644426f, -0.07306633f, -0.011303723f, -0.124401405f, 0.074724436f, 0.069796726f,
-        -0.054681793f, -0.033429526f, 0.10824147f, 0.04433785f, -0.0050696735f, 0.03962732f, -0.063008316f, 0.060814712f,
-        0.10461035f, 0.18380933f, 0.076777495f, -0.06958461f, 0.13348427f, 0.05311502f, 0.034341134f, -0.16103666f,
-        0.07480924f, 0.08489326f, -0.022000525f, -0.018734068f, -0.15664257f, -0.046875466f, -0.023334015f, 0.07705099f,
-        0.17389056f, -0.28533128f, -0.0042835283f, -0.07288693f, -0.09282881f, -0.00933953f, 0.0020592357f, 0.051577423f,
-        0.032624893f, -0.0035535786f, 0.129223f, 0.008321413f, 0.14896552f, 0.15949859f, 0.12254541f, -0.07834005f,
-        -0.087171555f, -0.057896756f, 0.10709594f, 0.05063142f, -0.05868073f, -0.011422943f, -0.28773627f, 0.06891203f,
-        -0.1802895f, 0.07892834f, 0.024272354f, -0.06375167f, -0.17072527f, -0.07127509f, 0.16020489f, 0.0008537447f,
-        -0.0640788f, 0.10698591f, -0.021924745f, -0.026947899f, 0.06322205f, 0.12976755f, -0.0026697947f, 0.09523275f,
-        0.24267717f, 0.002626443f, 0.020558253f, 0.060713124f, -0.05309515f, -0.098302f, -0.2253819f, -0.108555205f,
-        0.16369581f, -0.13516948f, 0.009377824f, -0.25280738f, 0.22869459f, -0.035603855f, 0.1623147f, -0.09360371f,
-        -0.06034747f, -0.08117547f, -0.0634469f, 0.15702684f, 0.019516043f, 0.25810742f, -0.33717716f, -0.07930485f,
-        0.090355776f, 0.053928033f, 0.28706813f, -0.022985194f, 0.05878209f, -0.20452258f, 0.12613198f, -0.08052805f,
-        -0.03246799f, -0.08765707f, -0.01621895f, 0.12587714f, -0.05077943f, 0.20752423f, 0.014767061f, 0.017763657f,
-        -0.07870267f, -0.051737264f, -0.24399257f, 0.018391082f, 0.0024432132f, 0.11206228f, 0.047068663f, -0.07279844f,
-        0.007936094f, 0.056539938f, -0.025305394f, 0.0020902953f, 0.02507563f, 0.06238431f, -0.045672126f, -0.007549999f,
-        -0.14581348f, 0.05039536f, 0.09039704f, 0.03410492f, 0.27077407f, 0.003371273f, -0.020546218f, -0.073968895f,
-        -0.050465908f, -0.0584416f, 0.06711903f, -0.17412077f, 0.08467152f, 0.11946205f, 0.095425576f, -0.02744654f,
-        0.06096534f, -0.049518447f, -0.11818013f, 0.02627781f, -0.1313212f, -0.05562641f, 0.106164835f, -0.27347064f,
-        -0.062009003f, 0.11036665f, -0.08415056f, 0.0073657306f, 0.10839305f, 0.016142124f, 0.11850066f, -0.06828622f,
-        -0.050459508f, -0.05196651f, -0.100129195f, 0.16459855f, -0.04086997f, -0.14841594f, 0.105263315f, -0.02918171f,
-        0.024254376f, -0.2844363f, 0.012076823f, -0.1595265f, -0.19924317f, -0.2252766f, 0.042294227f, 0.2164464f,
-        0.064189605f, 0.14174797f, 0.026723333f, -0.0726286f, -0.21885857f, -0.038843744f, -0.04473891f, 0.09183408f,
-        0.035734013f, 0.20215939f, -0.32772833f, -0.1960623f, -0.059728943f, 0.0012816461f, -0.03724684f, 7.6840806e-05f,
-        -0.009321833f, 0.1107668f, 0.01611803f, -0.020415377f, 0.01276229f, 0.14986244f, -0.061339207f, -0.10002228f,
-        -0.20599133f, -0.10216931f, -0.028495243f, -0.046749145f, -0.061142072f, 0.060937773f, -0.088259436f, -0.05728968f,
-        0.025818387f, 0.22095174f, -0.26891133f, -0.0050418684f, 0.18990766f, 0.12517956f, 0.13590115f, 0.13376148f,
-        -0.069400564f, -0.046199363f, -0.24637407f, 0.06791886f, -0.035242297f, 0.06743637f, 0.22621866f, 0.01479618f,
-        0.012261828f, -0.054613616f, 0.022617217f, -0.0017434411f, -0.04466949f, -0.16220498f, -0.21730839f, -0.019126663f,
-        0.08261357f, -0.15227267f, -0.029496592f, 0.06187771f, -0.047414817f, 0.0036297832f, -0.028781528f, -0.08612555f,
-        0.1527062f, -0.04923f, 0.15743484f, -0.03039781f, 0.08666411f, -0.08091302f, 0.09424478f, -0.078238085f,
-        -0.088366896f, -0.06466967f, 0.1905181f, 0.14347495f, -0.06727398f, 0.013683061f, -0.07881868f, -0.0050653606f,
-        0.102302216f, -0.003104641f, -0.05331619f, -0.047863334f, -0.08695864f, 0.078250766f, -0.04499174f, 0.12698069f,
-        -0.039428428f, 0.055403452f, 0.042149816f, -0.023503713f, 0.067138635f, 0.040126055f, -0.053626508f, 0.05711915f,
-        0.11754582f, -0.0007468842f, 0.15455183f, -0.024292845f, -0.2394485f, -0.07444664f, 0.21980086f, -0.1898509f,
-        -0.030258603f, 0.10582147f, -0.057228837f, 0.06993229f, 0.07976267f, -0.047804017f, -0.08278693f, 0.1293953f,
-        -0.17296322f, -0.099511534f, -0.14401145f, 0.2539288f, -0.020780103f, 0.15843526f, -0.050431985f, -0.06413476f,
-        -0.12905197f, -0.20794119f, 0.088342346f, 0.28919467f, 0.081421435f, 0.11969822f, -0.029171819f, 0.018718706f,
-        0.078849f, -0.024367847f, -0.028187511f, -0.06521673f, 0.04655039f, -0.21183974f, -0.016108701f, -0.045679208f,
-        0.086945936f, -0.2222457f, -0.015476253f, -0.030293403f, -0.030490456f, 0.0987565f, -0.04101319f, -0.06513191f,
-        0.042026363f, -0.07154672f, -0.082727075f, 0.028823156f, -0.08664614f, 0.22045128f, -0.0779165f, 0.0076192403f,
-        0.057090946f, -0.11900568f, 0.054184876f, 0.07959639f, -0.03526041f, -0.12111698f, -0.113657214f, 0.044547036f,
-        -0.029644005f, 0.010910172f, -0.10315492f, 0.10733829f, -0.039519798f, -0.052054558f, 0.09437977f, 0.15466973f,
-        -0.015759997f, 0.10257432f, 0.1034642f, -0.074779876f, -0.16491348f, -0.037929047f, -0.15006542f, 0.13974854f,
-        0.040001784f, 0.010205696f, 0.009318775f, 0.061307013f, -0.012412071f, 0.083075084f, 0.1151458f, -0.022471793f,
-        0.067705676f, 0.18151572f, -0.009813964f, 0.04690276f, 0.07007452f, 0.07445098f, 0.028493501f, -0.14556152f,
-        0.11210163f, 0.0077992114f, 0.10918215f, 0.04423605f, 0.060980376f, -0.17585273f, -0.06460004f, -0.2648063f,
-        -0.005867579f, -0.021761121f, 0.09681504f, 0.01231927f, 0.09910461f, -0.041866936f, 0.032920543f, 0.059161235f,
-        -0.03711659f, 0.01446152f, -0.030783579f, -0.019186266f, 0.14447132f, -0.03368316f, -0.011169102f, -0.0047441255f,
-        0.032387313f, 0.19933036f, 0.045379862f, 0.06984388f, 0.06990776f, -0.09591647f, -0.0688432f, -0.1285827f,
-        0.053773373f, -0.028090738f, -0.04664573f, 0.053319786f, -0.11621935f, -0.018204534f, -0.1268192f, 0.120933145f,
-        0.038207687f, -0.009366142f, 0.042995557f, -0.12913916f, 0.067075156f, -0.13952447f, 0.1843308f, 0.062435f,
-        -0.022708198f, 0.056306954f, 0.21226811f, -0.15466467f, 0.018123597f, -0.09827775f, -0.1169982f, -0.063976854f,
-        -0.048181556f, 0.10301233f, 0.104274295f, 0.06625445f, -0.028698694f, -0.050870087f, -0.16819316f, -0.15956734f,
-        0.024884362f, -0.012673421f, 0.07505616f, 0.17091374f, 0.017811641f, 0.03620523f, -0.06187289f, -0.11670837f,
-        -0.08139516f, 0.17975906f, 0.13815084f, 0.17366028f, -0.06741505f, 0.07430161f, 0.01247496f, 0.021776916f,
-        -0.12908432f, -0.061343912f, 0.06348157f, -0.034925114f, 0.048888177f, -0.08240277f, 0.05867983f, 0.019529494f,
-        -0.19492714f, -0.03601727f, -0.0047497796f, -0.038403675f, -0.08326204f, 0.042902686f, 0.20562725f, -0.015042804f,
-        0.0999365f, 0.039714742f, -0.043750677f, 0.21897483f, 0.07544535f, 0.008654806f, 0.0024079143f, 0.14128987f,
-        0.22611965f, -0.018605879f, 0.021826968f, -0.12021294f, -0.08007022f, -0.05892464f, -0.007225801f, -0.016070653f,
-        -0.055631f, 0.018421592f, -0.09685424f, -0.08816372f, -0.057382464f, -0.09800369f, 0.04424129f, 0.056833196f,
-        0.054729722f, 0.007670733f, 0.054229435f, 0.084405154f, 0.06302047f, -0.12610796f, 0.041938435f, 0.0249223f,
-        0.19049998f, -0.010012825f, 0.015467489f, 0.011703054f, -0.02538595f, -0.020979844f, -0.12131124f, 0.12599736f,
-        -0.072385095f, 0.048878245f, -0.08673903f, 0.035363477f, -0.019275647f, -0.082026236f, 0.045035f, 0.0014277861f,
-        0.08379565f, 0.02608865f, -0.21522754f, 0.13189182f, 0.020887557f, -0.13843228f, -0.013695561f, -0.011401545f,
-        0.027990773f, -0.043861523f, -0.007549682f, 0.01000882f, -0.02049756f, 0.02568774f, 0.15691122f, -0.1084155f,
-        -0.10492015f, -0.09263591f, 0.25866342f, -0.00999856f, 0.081049986f, 0.03556066f, -0.21862495f, 0.17359832f,
-        -0.15405674f, 0.04714344f, -0.028829858f, -0.013517799f, -0.07127787f, -0.014833644f, 0.19678959f, 0.012979062f,
-        0.15307431f, 0.011326225f, 0.033116613f, -0.10080684f, -0.24822f, -0.12205747f, -0.16507405f, -0.1684073f,
-        -0.15265554f, 0.13025169f, 0.08308966f, 0.0015481741f, -0.07001814f, -0.03394532f, 0.008870169f, 0.12276921f,
-        0.014274865f, 0.06640402f, -0.1721032f, -0.18686455f, 0.13255884f, 0.3516466f, -0.31238043f, -0.048947353f,
-        0.00825398f, -0.04190817f, 0.09211296f, -0.011559905f, -0.21912691f, -0.11364094f, -0.08023524f, -0.17343992f,
-        -0.080947325f, 0.05725844f, -0.062977314f, -0.07950902f, -0.11668999f, -0.03914727f, -0.022655679f, -0.3160901f,
-        0.42640594f, 0.36323404f, 0.06872219f, -0.25708553f, -0.07769098f, -0.14162709f, -0.18811032f, -0.1478825f,
-        0.14494672f, -0.29487878f, 0.036209594f, -0.1408828f, 0.16878721f, -0.26814649f, 0.18942802f, -0.16603187f,
-        -0.12358136f, -0.25149792f, 0.2793529f, -0.050280757f, -0.025090741f, 0.12619951f, 0.0440891f, -0.034568753f,
-        0.043037776f, -0.27561045f, -0.033735286f, -0.020205302f, 0.045623437f, 0.036183983f, 0.040087696f, 0.013661625f,
-        0.18197988f, -0.13414256f, -0.054156728f, 0.08142696f, -0.05369723f, 0.04121532f, -0.074374355f, -0.118230164f,
-        -0.09497115f, -0.043796737f, -0.10344469f, -0.038258463f, -0.026870057f, 0.029300885f, -0.024605002f, -0.09636797f,
-        0.16211644f, 0.041104052f, -0.0523647f, 0.02151204f, -0.25038624f, 0.033862878f, 0.13176797f, -0.06523183f,
-        -0.0062157745f, -0.07686661f, 0.07480699f, -0.05813146f, -0.12571695f, 0.075353436f, -0.09274049f, 0.13989712f,
-        0.0007166493f, 0.30944648f, -0.018730337f, -0.04261985f, -0.027559504f, -0.057145573f, 0.07115496f, -0.02797132f,
-        -0.039243203f, 0.020255486f, -0.058691446f, -0.075310364f, 0.14334789f, -0.04324899f, 0.16983628f, 0.06443215f,
-        -0.107819974f, -0.16633658f, 0.0025568628f, 0.0062432243f, 0.15240629f, 0.007529427f, -0.10639877f, -0.16437136f,
-        0.19535619f, -0.09404505f, 0.15403758f, -0.0054465337f, 0.08450692f, -0.12509571f, 0.02708192f, -0.30939323f,
-        0.19010404f, 0.34747046f, -0.088753134f, -0.09567468f, -0.15031761f, -0.06115719f, 0.31223723f, 0.12306408f,
-        -0.05302548f, 0.2808237f, -0.16860145f, 0.0569404f, -0.28736842f, -0.27781335f, 0.030631134f, -0.0823717f,
-        0.097347654f, 0.15867984f, -0.3103873f, -0.09839423f, -0.01741965f, 0.09618217f, 0.073816955f, 0.10304736f,
-        -0.0024594388f, 0.19618738f, 0.029782688f, -0.10432576f, 0.0718682f, -0.08847843f, -0.09698546f, -0.07903947f,
-        -0.0010635564f, 0.12768927f, 0.3606258f, -0.14687172f, -0.10280075f, 0.09116935f, -0.10710017f, 0.063280836f,
-        0.04351817f, -0.2949869f, -0.16722696f, 0.10407574f, -0.060360264f, 0.1769432f, -0.026473831f, 0.13287215f,
-        -0.1890839f, 0.10171099f, 0.070069045f, 0.19274999f, 0.0745896f, -0.07234779f, -0.16846049f, -0.10706759f,
-        -0.15880212f, 0.089017116f, -0.096807055f, 0.029696489f, -0.0050763013f, 0.079961784f, -0.17916921f, 0.1234469f,
-        -0.10403523f, -0.012395196f, 0.0793073f, 0.098375976f, -0.021637183f, 0.10955531f, -0.05395672f, 0.06560459f,
-        -0.06725642f, -0.012728979f, 0.02344537f, -0.07598068f, 0.16681352f, 0.081959136f, -0.053496886f, -0.02988764f,
-        -0.11151443f, 0.016099084f, -0.024914006f, 0.15962449f, 0.12347496f, -0.15430795f, 0.06421273f, 0.054852042f,
-        0.025174528f, 0.13454899f, 0.04230087f, 0.14030655f, -0.18447414f, -0.011420348f, 0.12200783f, 0.081357054f,
-        -0.023904527f, -0.01654932f, -0.10118402f, 0.14751025f, 0.07908388f, 0.06981954f, -0.05873167f, -0.09916613f,
-        0.11824988f, 0.049574047f, 0.015448231f, -0.11151493f, -0.046018403f, -0.13037518f, -0.0017108772f, -0.049778253f,
-        0.03341381f, -0.1233548f, -0.039315492f, -0.047427166f, -0.112926826f, -0.10420497f, 0.023191515f, 0.07108385f,
-        -0.04366198f, 0.109581895f, 0.004754995f, 0.004083254f, 0.11279177f, 0.17492265f, 0.020749811f, -0.090177916f,
-        -0.028387295f, 0.07930151f, 0.12274476f, 0.041391205f, -0.12558033f, 0.040792543f, 0.08159063f, 0.18724145f,
-        0.15677363f, 0.066127665f, -0.058437373f, 0.074859716f, 0.05083535f, -0.18829328f, 0.031491477f, -0.10986117f,
-        -0.028489228f, -0.08882764f, 0.049878474f, -0.055611018f, -0.1717847f, -0.032025725f, 0.0932713f, 0.11133477f,
-        0.16632426f, 0.052644975f, -0.06599095f, 0.051728416f, 0.06792261f, -0.040409256f, -0.14721034f, -0.0028585896f,
-        -0.009490302f, 0.03546234f, 0.28196874f, -0.11796093f, -0.02319762f, 0.014391382f, 0.049282372f, 0.004291208f,
-        0.09314887f, -0.038837794f, 0.076450445f, 0.060013812f, 0.04065108f, 0.0426891f, -0.057910636f, -0.04840502f,
-        -0.00999675f, 0.116270706f, -0.08213949f, -0.0042414735f, 0.03975215f, -0.015539001f, 0.014813159f, -0.008208261f,
-        0.1316736f, 0.1260336f, -0.008148017f, -0.08756844f, 0.17386866f, 0.004550334f, -0.15172587f, 0.030482708f,
-        -0.085573085f, 0.051912412f, 0.08681543f, -0.09613676f, 0.015348528f, 0.014698693f, 0.06625555f, 0.10373681f,
-        0.14138745f, -0.12466694f, 0.26834857f, -0.032783933f, -0.009184563f, -0.047735445f, -0.095247306f, -0.12022528f,
-        0.109141484f, -0.09648129f, 0.3199679f, 0.0052849534f, -0.020636443f, -0.10720836f, 0.15209435f, -0.004808588f,
-        -0.18746704f, -0.04407813f, 0.19673723f, 0.047007184f, 0.13926658f, -0.024998996f, 0.07977548f, -0.031365085f,
-        0.04000888f, 0.037414588f, 0.12197592f, -0.09929838f, -0.020442748f, -0.13391861f, -0.07808332f, -0.0024576848f,
-        -0.11955425f, 0.17359178f, 0.09763122f, 0.044849735f, -0.043675847f, 0.12423733f, -0.02557584f, -0.028982684f,
-        0.07344617f, 0.02919544f, -0.094803944f, 0.049510397f, 0.06642393f, -0.0042378223f, 0.15800886f, 0.04435574f,
-        -0.024723118f, 0.0113863535f, -0.08569691f, -0.1124638f, 0.06793594f, -0.042833753f, 0.044246364f, 0.083272345f,
-        0.021670029f, -0.08386278f, 0.048979f, -0.016697433f, 0.075787425f, 0.13967209f, -0.065965205f, -0.045238446f,
-        -0.19840549f, -0.038674124f, 0.07879348f, 0.04789423f, -0.069381595f, -0.0013938873f, -0.053518225f, 0.18924783f,
-        0.050541613f, 0.09039223f, 0.058122937f, 0.070950285f, 0.1147983f, -0.025511246f, -0.12746507f, 0.089268625f,
-        -0.07976233f, -0.14263754f, -0.050709825f, 0.08178732f, -0.04000074f, -0.10988226f, 0.085063756f, 0.094106525f,
-        -0.1812396f, -0.03501075f, -0.081306964f, -0.09112525f, -0.05226962f, -0.01343828f, -0.022777015f, 0.13242108f,
-        -0.020806894f, 0.075191714f, 0.16756402f, 0.025234211f, -0.03626603f, 0.10659673f, 0.08385432f, 0.09355366f,
-        0.25273815f, 0.049538013f, 0.024301725f, -0.0698208f, 0.049376626f, 0.012776092f, 0.061834347f, 0.13195115f,
-        0.1759276f, 0.21909817f, -0.09204456f, 0.09119691f, -0.13756749f, 0.009507346f, 0.12625974f, 0.08049215f,
-        0.09592815f, -0.04932382f, -0.0046883523f, 0.0018106983f, -0.037096467f, -0.06137006f, 0.017878437f, -0.044151742f,
-        -0.09781229f, 0.02205776f, -0.0029371828f, 0.05509989f, -0.0011494528f, 0.0651338f, 0.066546276f, -0.052621208f,
-        -0.098480925f, 0.24160339f, 0.21569514f, 0.12326529f, -0.07966691f, -0.10676231f, 0.07480834f, 0.058547128f,
-        0.1465853f, 0.039069608f, 0.14268629f, 0.102948636f, 0.062983856f, 0.03726758f, 0.005628391f, 0.07488362f,
-        -0.09067439f, -0.04918718f, -0.09636145f, 0.0026528244f, -0.17193742f, 0.09024165f, 0.08759622f, -0.1366501f,
-        -0.004178462f, 0.071370155f, 0.0045819716f, 0.11328228f, -0.10010768f, 0.08611586f, 0.11066812f, 0.093294956f,
-        0.032336f, 0.11198215f, -0.030194243f, 0.051466547f, 0.053543292f, -0.13069941f, -0.05939532f, -0.028425168f,
-        0.16563526f, -0.14328927f, 0.1561753f, -0.5835293f, -0.12919608f, 0.037910517f, 0.042440422f, 0.3243766f,
-        0.34448645f, 0.24194923f, -0.23605551f, 0.14765418f, -0.11710609f, 0.33081445f, 0.27894422f, 0.43226278f,
-        -0.32185858f, 0.32335135f, 0.19507764f, -0.47531858f, -0.6366534f, 0.37096027f, -0.5487102f, 0.10319131f,
-        -0.51550907f, 0.12235085f, -0.8809135f, -0.18431135f, 0.08798081f, -0.3600726f, -0.4404542f, -0.11405583f,
-        0.10241801f, 0.29331258f, 0.19541705f, -0.008280591f, -0.44284785f, -0.06986292f, 0.027482066f, -0.2530552f,
-        -0.1700269f, 0.4340607f, 0.28259087f, -0.14148532f, -0.19405779f, -0.11330765f, -0.2487872f, -0.18235767f,
-        -0.2592397f, 0.0059873858f, -0.10940327f, -0.43764332f, 0.11182015f, -0.0014361253f, 0.4691699f, -0.053680394f,
-        0.18381886f, -0.11309317f, -0.22357027f, 0.26868868f, -0.15538734f, 0.27344766f, 0.25119022f, 0.044874266f,
-        0.11922409f, 0.01906321f, -0.006905296f, 0.008859581f, 0.08814308f, -0.021718202f, 0.12288082f, 0.1599867f,
-        0.1596613f, -0.01977203f, 0.04555175f, 0.18579806f, 0.005241569f, 0.069619305f, -0.008613407f, 0.0185564f,
-        -0.040923588f, 0.056289483f, -0.12820157f, 0.10239508f, -0.0025865103f, 0.09234602f, -0.09578396f, -0.082790084f,
-        -0.06638527f, 0.054699905f, 0.010889302f, -0.02439996f, 0.06114944f, -0.05183547f, -0.13900128f, -0.13766979f,
-        -0.035425603f, -0.17560627f, 0.10782264f, 0.03364852f, -0.015672736f, 0.14260744f, -0.1524544f, 0.2008839f,
-        -0.0035939803f, 0.0012351944f, 0.15785854f, -0.061095614f, -0.06881621f, -0.015752615f, 0.07680492f, -0.016548734f,
-        -0.06238117f, 0.01854573f, 0.077864744f, 0.060721036f, 0.103766784f, -0.12309515f, 0.13574834f, 0.18553866f,
-        0.005973721f, -0.05602724f, 0.106395595f, -0.005283688f, 0.09278485f, 0.08341432f, 0.13302335f, 0.17047186f,
-        0.0539031f, 0.17450778f, -0.0924948f, -0.3309992f, 0.021073842f, -0.14077055f, -0.04137759f, -0.4243004f,
-        -0.044976387f, 0.14801334f, -0.12326371f, -0.2609731f, -0.07341303f, -0.15156415f, 0.11535843f, -0.076158516f,
-        -0.23969455f, 0.057009526f, -0.1681734f, 0.045620315f, -0.34522858f, -0.16162309f, -0.2073554f, 0.06533864f,
-        -0.22670618f, 0.14557278f, -0.5768441f, -0.13137476f, 0.059896007f, -0.054611735f, -0.022103697f, 0.05512737f,
-        -0.25433287f, -0.22042789f, 0.025700672f, 0.04839823f, -0.21878144f, -0.019515833f, -0.39119416f, 0.11689348f,
-        -0.09930576f, -0.06545263f, 0.29748583f, -0.30100843f, -0.01858365f, 0.20568211f, -0.41426644f, 0.0036534006f,
-        -0.072426364f, -0.094048575f, -0.22509123f, 0.16114648f, -0.27637595f, 0.117210075f, 0.21756245f, 0.055739984f,
-        -0.5454204f, 0.25622627f, -0.3952543f, 0.018244963f, -0.09239382f, -0.22118364f, -0.18802744f, -0.0763612f,
-        0.20729706f, 0.02837353f, 0.085713536f, -0.005310586f, -0.06489847f, -0.04707765f, -0.023093682f, 0.038010642f,
-        0.08864556f, -0.044601895f, 0.06320582f, -0.15589824f, 0.0074936855f, -0.077907056f, -0.06799719f, 0.100517385f,
-        0.08276818f, 0.1411614f, 0.1535565f, 0.009663844f, 0.17855208f, -0.009112426f, 0.0538048f, -0.08036264f,
-        0.029126426f, 0.040929172f, 0.08478641f, 0.006313572f, 0.11898174f, 0.14876427f, -0.010739671f, 0.07420638f,
-        -0.018711265f, -0.31279048f, -0.044457298f, -0.030076478f, 0.058851592f, -0.09671923f, 0.035219494f, -0.11561636f,
-        -0.0537112f, 0.051657848f, -0.06500681f, 0.113507874f, -0.11422954f, 0.15285645f, -0.0065770647f, -0.025108175f,
-        0.23407972f, -0.13828918f, 0.042695433f, -0.062794946f, 0.019960012f, -0.062320746f, 0.10423959f, -0.09112324f,
-        -0.07862273f, 0.024499638f, 0.24850862f, 0.17625688f, -0.05769295f, -0.08554928f, -0.016335873f, 0.07494577f,
-        0.02636067f, -0.068724774f, 0.005613944f, 0.13659148f, 0.33879128f, 0.08999606f, 0.012887563f, -0.06792971f,
-        -0.087708056f, 0.14947458f, -0.0065003657f, 0.010282098f, 0.019572211f, -0.05024079f, 0.031377137f, -0.073474795f,
-        -0.09377216f, 0.16836014f, 0.01158678f, -0.14546329f, 0.1556175f, 0.10381514f, 0.25568402f, -0.20722356f,
-        0.13097647f, -0.06371295f, -0.007270786f, -0.0051933606f, 0.0016431044f, 0.12249887f, 0.36229032f, 0.1581741f,
-        0.102370866f, 0.16399617f, 0.04601355f, 0.0020581526f, 0.03198555f, -0.2293901f, 0.018932013f, -0.07036266f,
-        -0.05760427f, -0.06198882f, 0.08700583f, -0.111101076f, -0.062121376f, 0.18372416f, -0.004590965f, 0.11285994f,
-        0.23242643f, -0.036887534f, 0.037522133f, -0.036601644f, 0.07362322f, 0.06507699f, -0.08607858f, 0.22223169f,
-        -0.11770139f, -0.026304193f, -0.13679418f, -0.070163056f, -0.13178925f, 0.07205471f, -0.0026472646f, 0.065510705f,
-        0.027735129f, 0.04118298f, -0.08874445f, -0.037046086f, -0.08909764f, 0.15674537f, 0.21606997f, 0.08201538f,
-        -0.023734447f, -0.037518017f, -0.11822275f, 0.23563361f, -0.09928542f, 0.09778533f, -0.054648858f, -0.032404877f,
-        -0.037816573f, 0.055957105f, -0.008685676f, 0.11624083f, -0.110029355f, 0.018515144f, -0.048677098f, 0.113035075f,
-        -0.12602209f, -0.058998562f, -0.21386582f, -0.021977186f, -0.10343349f, 0.18139105f, 0.03617483f, 0.07521594f,
-        -0.12185463f, 0.11029717f, -0.070066296f, 0.1641818f, -0.030566394f, -0.048258256f, -0.014092924f, 0.07789679f,
-        -0.07152765f, -0.01349187f, 0.097351916f, -0.1759502f, -0.04246173f, 0.23142351f, -0.0894888f, 0.042695936f,
-        -0.055129237f, 0.032693427f, 0.102159806f, 0.08404836f, 0.123419665f, -0.11056132f, 0.060731504f, 0.096161395f,
-        0.08294173f, -0.016783986f, -0.13985744f, -0.1063929f, -0.048395213f, -0.38010323f, 0.04141155f, 0.049260482f,
-        -0.20822607f, 0.028916283f, -0.10602649f, -0.3670026f, -0.14219205f, 0.27037475f, 0.03390133f, 0.023101753f,
-        0.14020902f, 0.28121567f, -0.13191831f, 0.07079578f, -0.04398235f, 0.28068942f, 0.22121556f, -0.08079852f,
-        -0.12603371f, 0.036017895f, 0.0036591694f, 0.0003941502f, -0.3952132f, 0.37920174f, -0.40364906f, -0.011943165f,
-        -0.5914411f, -0.17253354f, -0.33452836f, 0.008870998f, 0.2915083f, -0.19878802f, -0.30789673f, -0.030171296f,
-        -0.14342427f, 0.0064562103f, 0.04353996f, 0.047650043f, -0.45978716f, 0.06583457f, -0.15273637f, 0.15635219f,
-        -0.29809332f, 0.28171209f, -0.123966455f, 0.10791135f, 0.12116334f, 0.06536866f, -0.22901179f, -0.012262894f,
-        -0.17987368f, -0.029982064f, -0.084055096f, -0.13894895f, 0.103541605f, -0.029724883f, -0.08234477f, 0.09036624f,
-        0.06893773f, -0.113610946f, 0.09552452f, -0.01549859f, -0.25136694f, 0.15752114f, 0.15836224f, 0.22320013f,
-        -0.16166969f, 0.2701256f, -0.16587082f, -0.21470864f, 0.123769835f, 0.01783694f, -0.09856318f, 0.120560944f,
-        0.097373225f, 0.06745507f, 0.0014386848f, 0.1154664f, -0.09283196f, 0.09113432f, 0.05021756f, -0.04894689f,
-        -0.04927128f, 0.0548039f, -0.2030676f, -0.09950523f, -0.15717988f, 0.032318033f, 0.085622266f, -0.23716842f,
-        -0.15148677f, 0.1254471f, 0.0078328755f, 0.043857496f, 0.018666517f, -0.030469636f, -0.004214951f, -0.018688524f,
-        -0.109584115f, -0.015569253f, -0.13803838f, 0.118670724f, -0.20278521f, -0.06286438f, 0.1717474f, 0.16939043f,
-        -0.1529621f, 0.041881837f, -0.23437032f, 0.08465984f, 0.06311007f, 0.020490233f, 0.10351158f, 0.072768375f,
-        0.08523787f, -0.043726657f, -0.110379495f, 0.016775906f, 0.043366347f, 0.019686772f, -0.09991837f, 0.13824432f,
-        0.23954016f, -0.024452178f, -0.030679403f, -0.065478265f, 0.17712305f, 0.07661495f, 0.1327437f, 0.021106072f,
-        -0.070128016f, -0.29396737f, 0.25206655f, -0.18307571f, -0.2994992f, -0.031743463f, 0.1652522f, 0.3025207f,
-        0.5033198f, -0.17593148f, -0.39121157f, 0.5979041f, 0.3721692f, 0.4921616f, -0.04223681f, 0.15017848f,
-        -0.6496256f, 0.066346675f, 0.46128732f, -0.45473665f, -0.6375384f, 0.4092805f, -0.84196085f, 0.0024481995f,
-        -0.6069007f, -0.07649824f, -0.9204109f, -0.004070701f, 0.12305121f, -0.60391617f, -0.5088302f, -0.51076883f,
-        0.21998322f, -0.26784477f, 0.34986523f, 0.20381032f, -0.65544915f, -0.064893864f, 0.5312452f, -0.69432104f,
-        -0.4363344f, 0.2341482f, 0.086508505f, -0.23844525f, -0.3672405f, 0.027574467f, 0.046078324f, -0.45522025f,
-        -0.21120942f, -3.940893e-05f, -0.010819697f, -0.22627729f, -0.17039165f, -0.13443351f, 0.5983598f, -0.4672286f,
-        -0.10597339f, 0.30454144f, 0.11540385f, -0.53911906f, -0.11388577f, 0.59255433f, 0.48415375f, -0.18987547f,
-        -0.013913582f, -0.012838295f, 0.19228205f, 0.07480688f, 0.04275428f, -0.2287637f, -0.15118496f, 0.04334099f,
-        -0.029941682f, 0.08264065f, 0.024861768f, 0.11823366f, 0.023602536f, 0.13543522f, -0.035186026f, 0.025462523f,
-        0.22214583f, -0.03868525f, -0.070331655f, 0.032543454f, 0.0015057292f, 0.0350407f, -0.042722303f, -0.13488835f,
-        0.11859489f, 0.02194335f, 0.03393951f, -0.11105219f, 0.057219755f, -0.10849769f, -0.09307114f, 0.210031f,
-        -0.13522181f, 0.067060284f, 0.004412916f, -0.16972856f, -0.17990385f, 0.118289135f, -0.25958616f, 0.01526369f,
-        -0.04500956f, 0.2653254f, 0.09213117f, 0.0048297634f, 0.021244587f, -0.023055157f, 0.104065284f, 0.08884288f,
-        -0.08714444f, -0.08607669f, 0.043968428f, -0.02962907f, -0.105955295f, 0.004710226f, 0.07776712f, 0.13751942f,
-        -0.15497221f, 0.20397463f, 0.08170762f, 0.03443769f, -0.1963861f, -0.48500222f, 0.121598326f, 0.028375369f,
-        -0.22148117f, -0.20835783f, -0.07004794f, -0.06839515f, -0.28903413f, -0.07008401f, -0.009046632f, 0.026098808f,
-        0.12924302f, -0.039202083f, -0.13124119f, 0.0344991f, 0.10075168f, 0.2422463f, 0.18757054f, 0.10422774f,
-        -0.2742886f, 0.2426243f, -0.1286971f, 0.15532908f, -0.39279866f, 0.0156953f, -0.07301523f, -0.029438494f,
-        0.05091227f, -0.05108045f, -0.2765463f, -0.30284804f, 0.010317006f, -0.34828657f, -0.39443812f, 0.05707116f,
-        -0.07698172f, -0.24822572f, -0.06203713f, 0.13545583f, -0.09623959f, -0.07574302f, -0.0978126f, -0.5908221f,
-        0.3657169f, -0.041373793f, 0.031719197f, -0.14241447f, -0.12973039f, 0.3151917f, 0.11673986f, -0.698507f,
-        -0.041497566f, 0.018397974f, 0.13492163f, -0.042306587f, -0.034238804f, 0.008999066f, 0.4114769f, -0.16238903f,
-        -0.26793233f, -0.160555f, -0.15402624f, 0.11333226f, 0.04140484f, -0.37905192f, -0.114448644f, -0.21301867f,
-        0.18567748f, 0.21829285f, -0.029038634f, -0.0071499906f, 0.092181034f, -0.07036389f, 0.14200313f, 0.12091256f,
-        0.045368906f, -0.008103863f, -0.0436791f, 0.017320987f, -0.02154115f, 0.11109018f, 0.15289377f, -0.23515375f,
-        0.080609106f, -0.0342046f, -0.055287283f, -0.10045021f, -0.07193795f, 0.090278134f, -0.12814468f, 0.0048212553f,
-        0.16684465f, -0.021414435f, 0.07595005f, 0.17103587f, 0.03725635f, -0.18579218f, -0.111984156f, 0.1314165f,
-        -0.07835067f, -0.15934373f, -0.14080544f, -0.113909476f, 0.027123574f, 0.12314532f, -0.15217501f, 0.008908152f,
-        0.06520021f, -0.09202312f, -0.16651252f, -0.029459037f, -0.02634924f, 0.15658103f, 0.2977343f, -0.0683978f,
-        -0.08771754f, 0.28174505f, 0.22302209f, 0.10773453f, 0.10687168f, -0.14836138f, -0.004354423f, 0.11618151f,
-        0.23634541f, 0.13046435f, -0.13796926f, 0.045204144f, 0.068972f, -0.33059043f, 0.05856604f, -0.18027991f,
-        -0.02567898f, 0.007496254f, -0.19245501f, 0.17337397f, -0.09757841f, 0.09339131f, -0.10668547f, 0.068970926f,
-        -0.07442098f, 0.14066918f, 0.15321194f, 0.088217326f, -0.030045666f, -0.072971955f, 0.2670368f, 0.13753735f,
-        -0.1383016f, -0.044939823f, 0.073135115f, 0.193224f, 0.060225625f, -0.03798868f, -0.039216604f, -0.10421585f,
-        0.05410052f, -0.016690206f, 0.19271837f, -0.15362531f, -0.1670918f, 0.17712088f, 0.18940745f, 0.16157813f,
-        0.100041665f, 0.0010097492f, 0.011222086f, 0.053450108f, 0.02544909f, -0.04620975f, -0.19900249f, -0.0084837545f,
-        0.049510274f, -0.0643825f, -0.22900303f, 0.15811707f, -0.01947604f, -0.033497322f, -0.12272014f, -0.019222327f,
-        -0.046651714f, -0.2913634f, 0.20762849f, -0.2132451f, -0.08383441f, -0.024630599f, 0.18355127f, -0.32066625f,
-        -0.010918595f, 0.0062106256f, 0.016112434f, 0.028108234f, -0.17992863f, 0.09287801f, 0.013832341f, 0.009233155f,
-        -0.02461771f, 0.1713229f, 0.27488723f, -0.13440108f, -0.19884327f, -0.06361611f, 0.04098088f, 0.047113303f,
-        0.11024644f, -0.10643872f, -0.29379272f, 0.066909395f, 0.15247509f, 0.16805683f, -0.07981228f, -0.08301498f,
-        -0.056069132f, 0.14864543f, -0.025256278f, -0.0994506f, 0.028486863f, -0.016553318f, -0.06846532f, -0.26074335f,
-        0.13567895f, 0.11729241f, -0.4355914f, -0.04285502f, -0.16583064f, -0.24536446f, 0.07682574f, -0.12131463f,
-        -0.01741055f, -0.098735586f, 0.067698404f, 0.20443277f, -0.1018911f, -0.0802383f, 0.09212407f, -0.18398988f,
-        0.08829334f, 0.13260457f, 0.10361405f, -0.2740349f, -0.10221086f, 0.24067092f, 0.12669802f, -0.23907092f,
-        0.012032637f, 0.20932001f, 0.13670659f, 0.032791555f, 0.04039699f, -0.14311121f, -0.035496246f, 0.03800771f,
-        0.30909362f, -0.05628141f, -0.063099936f, 0.07551107f, 0.043176666f, -0.04652358f, -0.07601035f, 0.18366727f,
-        -0.29898128f, 0.11745129f, 0.17614646f, -0.372144f, -0.27195886f, 0.0016735053f, 0.27912343f, 0.10127954f,
-        0.1757396f, 0.0064489525f, -0.48198467f, 0.27620548f, 0.34210524f, 0.22639368f, -0.2779182f, 0.16006014f,
-        -0.35212424f, 0.09301472f, 0.2519892f, -0.35834184f, -0.13964555f, 0.28967628f, -0.37364337f, -0.094273865f,
-        -0.5814688f, -0.065543935f, -0.5446776f, -0.06155979f, -0.010974178f, -0.3949561f, -0.5071287f, -0.23144831f,
-        0.15195547f, -0.0835814f, 0.1454389f, -0.13194498f, -0.38943234f, -0.29432783f, 0.5044361f, -0.03403136f,
-        -0.07750614f, 0.23203586f, 0.3682989f, -0.23149851f, 0.013408132f, -0.048643567f, 0.10045371f, -0.29333124f,
-        -0.07706997f, 0.027795272f, 0.09333347f, -0.008677695f, 0.17723036f, 0.16065127f, 0.26483813f, -0.23321235f,
-        0.15701576f, -0.10950838f, 0.16826636f, -0.39532304f, -0.07758936f, 0.68020844f, 0.73683816f, 0.010759472f,
-        -0.13484445f, -0.081388876f, 0.18229482f, -0.0599974f, 0.0996082f, -0.034886714f, -0.021815037f, 0.06747965f,
-        0.044242933f, 0.023075808f, -0.13693002f, -0.03677828f, 0.0928467f, 0.10542143f, 0.07077277f, 0.09820767f,
-        -0.10518603f, -0.02035692f, -0.18073449f, 0.13754953f, 0.09239975f, 0.08830404f, -0.038267292f, 0.029690508f,
-        0.18398814f, -0.023460273f, -0.10597052f, 0.05919931f, -0.15208365f, -0.10269998f, 0.028428998f, -0.13513634f,
-        -0.04776866f, 0.08727179f, 0.040910643f, 0.0044584284f, 0.060678195f, 0.14901449f, -0.029003879f, -0.03181723f,
-        -0.06394641f, -0.06563541f, -0.1922412f, -0.14234124f, -0.100918405f, 0.08519574f, 0.1524992f, -0.020051463f,
-        0.018486606f, 0.14419018f, 0.15883282f, 0.103133015f, -0.070177466f, -0.31923148f, 0.08113881f, 0.1254793f,
-        -0.029386833f, 0.014893124f, 0.10624637f, 0.20009527f, 0.010920314f, -0.090819485f, 0.1730138f, 0.027820785f,
-        -0.33037558f, 0.061040793f, 0.40766773f, -0.10438798f, 0.27525312f, -0.29497558f, 0.08339565f, -0.81785303f,
-        -0.71467716f, 0.46760714f, 0.33670264f, 0.21145985f, -0.23648512f, -0.32245493f, 0.23361807f, -0.19163243f,
-        -0.032829907f, 0.28682977f, 0.43982205f, 0.06821803f, -0.54982203f, -0.45436388f, 0.3893439f, 0.15133552f,
-        -0.2552542f, -0.020135466f, -0.8071543f, -0.11352692f, -0.40178052f, -0.17459601f, -0.4013725f, -0.35125485f,
-        0.17211331f, 0.37346f, 0.3869057f, 0.059892632f, -0.4765772f, -0.08126372f, 0.15270954f, -0.38989082f,
-        0.07341848f, 0.019599104f, 0.2932482f, -0.04158188f, 0.06326412f, -0.23946977f, 0.20853737f, -0.28170687f,
-        0.33100992f, -0.112987705f, 0.30623627f, 0.47791022f, -0.5358123f, -0.4318724f, -0.08668917f, -0.34115747f,
-        -0.6242334f, 0.29982665f, 0.20354098f, 0.24243148f, -0.13626947f, 0.15532485f, -0.22042818f, 0.2583042f,
-        -0.052367315f, -0.0748843f, 0.20834592f, -0.06938623f, -0.0038234976f, -0.07790261f, -0.057820003f, 0.03018127f,
-        -0.1001957f, -0.06831771f, 0.031029359f, 0.22544861f, -0.022712907f, -0.11208528f, -0.035389338f, -0.117347926f,
-        -0.041717004f, 0.038374506f, -0.009892648f, 0.063736975f, -0.04678373f, 0.07765267f, 0.08894273f, 0.009108388f,
-        -0.045098234f, -0.22572964f, -0.12245532f, 0.2564361f, -0.001523715f, 0.032069996f, 0.099205665f, -0.032955226f,
-        0.06757268f, -0.025466423f, -0.16961212f, -0.15737641f, -0.008302502f, -0.03455979f, -0.10779822f, -0.19197457f,
-        0.112982675f, 0.0068806144f, 0.03506448f, -0.048387893f, 0.023053221f, 0.043347478f, 0.07807499f, -0.018039204f,
-        -0.047677696f, 0.0874907f, -0.15137824f, -0.05616738f, 0.0044123866f, -0.11035975f, 0.005376158f, 0.041594274f,
-        -0.1387172f, 0.09440782f, -0.016718313f, -0.1346331f, 0.080628194f, -0.21177845f, 0.0030082418f, -0.15252706f,
-        -0.013698271f, 0.20293978f, -0.12946749f, 0.16321015f, -0.0031037254f, -0.044189893f, -0.07486377f, -0.16172358f,
-        -0.036938727f, 0.16365786f, 0.000496618f, 0.026565332f, -0.5245085f, -0.38190392f, 0.0815339f, 0.09377112f,
-        -0.16632625f, 0.189103f, -0.015415441f, -0.17885959f, -0.2683938f, -0.09662221f, -0.29525658f, -0.033391956f,
-        -0.068108864f, 0.16142851f, -0.5710984f, -0.15476128f, 0.010883065f, -0.16906255f, -0.12932083f, 0.037473325f,
-        -0.1608421f, -0.066587195f, -0.056867633f, 0.16380009f, -0.066557705f, 0.034081087f, -0.26845667f, -0.37799287f,
-        0.024048386f, -0.30621487f, 0.054237217f, -0.4175124f, -0.028348116f, 0.24800193f, 0.14537984f, 0.19298859f,
-        -0.1265454f, 0.13322258f, -0.21516028f, 0.15299302f, 0.03463299f, 0.06931435f, 0.30395272f, 0.040989198f,
-        -0.55775017f, -0.06825642f, 0.0029707076f, 0.12726131f, 0.084115595f, -0.33902293f, 0.018990964f, 0.05186912f,
-        0.19392276f, -0.17593373f, 0.021711504f, -0.047480337f, -0.0044803536f, 0.11597938f, 0.16467237f, -0.083419755f,
-        0.0026567527f, 0.020838069f, 0.079038166f, -0.024991391f, 0.088852525f, 0.09741456f, 0.20257784f, -0.08119848f,
-        -0.11038307f, -0.08303766f, 0.025518874f, 0.10872228f, 0.018895866f, 0.0048114653f, 0.024011936f, 0.0691235f,
-        0.086922154f, -0.027744887f, 0.12013236f, 0.08563008f, -0.13093787f, -0.16281928f, -0.0937894f, 0.15136823f,
-        0.014481469f, -0.059428617f, -0.038913727f, 0.12763505f, -0.13966273f, 0.007460508f, -0.07042021f, -0.025090728f,
-        -0.0231571f, -0.03817144f, 0.008112861f, 0.05314628f, -0.1322879f, -0.09379025f, 0.07418419f, 0.010368323f,
-        -0.11872752f, -0.07726885f, -0.109515f, -0.086432606f, -0.09412519f, -0.059992887f, 0.09919057f, -0.01233685f,
-        0.078407355f, -0.036509592f, 0.024460623f, 0.11426886f, -0.05055237f, -0.07754419f, 0.1108442f, 0.006855362f,
-        0.086240776f, 0.005359671f, -0.11446494f, 0.19446394f, 0.21989055f, 0.0045426562f, -0.057886302f, -0.072259896f,
-        0.00396999f, -0.15950613f, -0.06886914f, -0.13254316f, -0.15160054f, -0.23334281f, 0.20617379f, 0.11804806f,
-        -0.011589851f, -0.16343455f, -0.22123215f, 0.21167983f, -0.022837799f, 0.09059152f, 0.08424376f, -0.17058375f,
-        0.16206035f, 0.016957188f, -0.050428372f, -0.07262476f, 0.03203699f, 0.0523746f, -0.1410222f, 0.0942154f,
-        -0.24418984f, 0.0016447335f, -0.066858575f, -0.009109194f, 0.033033643f, 0.039469622f, -0.14359769f, -0.12561022f,
-        0.02242048f, -0.18574274f, 0.055094425f, 0.21350892f, 0.052659094f, -0.0070653427f, -0.049657904f, 0.20313367f,
-        0.14090782f, 0.13984513f, 0.16209424f, -0.0018737789f, 0.13237698f, 0.17986958f, -0.065568924f, 0.0499378f,
-        -0.047585756f, 0.017810978f, -0.06386558f, 0.24129093f, -0.075720884f, -0.028865982f, -0.022473522f, -0.214707f,
-        0.24646868f, -0.015202668f, 0.070713975f, 0.062035337f, 0.08656193f, -0.034767844f, 0.20694701f, 0.19037847f,
-        -0.009022591f, 0.09954016f, 0.111225076f, -0.04440242f, 0.0051464466f, -0.017755006f, -0.17780061f, -0.0018062304f,
-        0.21232171f, -0.0691049f, -0.07644809f, 0.100476265f, 0.009882689f, 0.057395753f, 0.032845285f, 0.059631355f,
-        0.041473363f, 0.034714893f, -0.07525787f, 0.081298605f, 0.1097384f, -0.034213893f, -0.025416002f, -0.01969878f,
-        -0.21227701f, -0.13805932f, -0.051361505f, 0.09547052f, -0.12658443f, 0.025751155f, 0.042840034f, -0.020027917f,
-        0.08592227f, -0.046607364f, 0.025601303f, -0.11674193f, 0.22507401f, 0.037217364f, -0.045018274f, 0.08865945f,
-        0.0022679819f, -0.20149618f, 0.078327194f, 0.0013192456f, 0.028359726f, -0.2329737f, 0.03846375f, 0.055776365f,
-        -0.06885001f, 0.10473039f, -0.06639217f, 0.08474444f, 0.0645499f, -0.27602687f, -0.18337107f, 0.04601086f,
-        -0.105946355f, -0.04087624f, 0.1497177f, -0.20104985f, 0.22177918f, -0.17182392f, 0.21232134f, -0.42338616f,
-        -0.5329925f, 0.22060715f, 0.05373228f, -0.08275272f, -0.16318393f, -0.11940025f, -0.101438425f, -0.25628313f,
-        0.03672328f, 0.14125782f, 0.01038864f, 0.013588512f, -0.22844642f, -0.24612685f, 0.13936786f, -0.059100263f,
-        -0.2911249f, -0.18255027f, -0.103680685f, 0.11365737f, 0.08037882f, 0.020684011f, -0.22294809f, 0.0136956945f,
-        -0.0316286f, 0.015773373f, 0.17750068f, -0.0019749484f, 0.08309054f, 0.062311474f, -0.010621692f, -0.119245455f,
-        -0.13742383f, -0.049926076f, 0.10784997f, -0.018001953f, 0.19339645f, -0.13188939f, 0.18343224f, -0.014986185f,
-        0.09128255f, -0.045623932f, 0.03887018f, 0.2638126f, -0.22531015f, -0.21619685f, 0.0028725187f, 0.062162008f,
-        -0.03648104f, 0.36653042f, 0.10569977f, 0.011086994f, -0.0057010045f, 0.14840287f, -0.12085889f, 0.09707091f,
-        -0.0337983f, -0.10889988f, -0.04003559f, -0.057825275f, 0.19364801f, 0.10544106f, 0.021067394f, 0.04557879f,
-        0.04225617f, 0.04715141f, 0.08341909f, 0.007428079f, -0.17950223f, -0.09910577f, 0.054924734f, -0.038836766f,
-        0.09506786f, -0.007075942f, 0.023869568f, -0.037040755f, -0.048271075f, 0.12827118f, 0.0328844f, 0.008495354f,
-        -0.09776189f, 0.08126186f, 0.02774899f, -0.08065604f, -0.09806136f, -0.09242974f, -0.024802633f, 0.13570412f,
-        -0.12128945f, -0.013906667f, -0.012903224f, -0.039865352f, -0.008688563f, -0.05256101f, 0.004807129f, -0.05060006f,
-        -0.079166f, -0.006414541f, -0.08532534f, 0.057248265f, -0.10444727f, 0.12341184f, -0.0044520306f, -0.002464774f,
-        -0.06610291f, -0.06479038f, -0.01214018f, 0.18554111f, -0.056678697f, 0.009394924f, 0.015357659f, -0.012622382f,
-        -0.033333752f, 0.032777943f, 0.018132588f, -0.011590725f, 0.025402002f, 0.028666228f, -0.20429361f, 0.20584378f,
-        -0.11033154f, -0.34692454f, 0.0981658f, 0.2351771f, -0.12970027f, -0.0002785037f, 0.15801889f, 0.08882552f,
-        -0.00920044f, -0.0517459f, 0.07372491f, -0.04444606f, 0.17770003f, 0.15317896f, 0.0728651f, 0.10583315f,
-        -0.16115606f, -0.02073655f, 0.31458694f, -0.0069011333f, 0.23692091f, 0.26640385f, -0.050498374f, -0.09754005f,
-        0.19637999f, 0.015869604f, -0.20393f, -0.0308657f, -0.43122303f, -0.031177877f, 0.06304404f, -0.0045183212f,
-        -0.045947667f, 0.020270256f, -0.07022173f, 0.12040375f, -0.11128481f, 0.016010137f, 0.21004915f, -0.10207601f,
-        0.22674046f, 0.121635005f, 0.09194027f, 0.022919742f, -0.19323924f, -0.22878756f, 0.03703208f, -0.3007305f,
-        0.21052049f, -0.15927781f, 0.21492806f, -0.03313497f, 0.039202146f, -0.10609157f, 0.22363512f, -0.17786399f,
-        -0.030770818f, -0.06116949f, 0.103592634f, -0.09613771f, -0.25399685f, 0.24908806f, 0.06943102f, 0.03538389f,
-        -0.0008397942f, 0.13573869f, -0.0010471558f, 0.05676808f, 0.006610232f, 0.08987211f, -0.039016016f, 0.07281898f,
-        -0.11734717f, 0.019914951f, 0.0053819134f, 0.02234468f, 0.058695253f, -0.06514335f, -0.06428837f, 0.0409912f,
-        -0.01162905f, 0.052182592f, 0.016155086f, 0.111330144f, -0.023666156f, -0.07522445f, 0.007871102f, 0.10666071f,
-        0.0846229f, -0.10788347f, -0.13274089f, 0.0035538566f, -0.0019282402f, -0.09627749f, 0.04381505f, -0.049624223f,
-        0.0041623414f, -0.041619677f, 0.14163962f, 0.1779479f, -0.008361332f, -0.117914125f, -0.07833868f, -0.09150612f,
-        0.032775454f, 0.13432962f, -0.09371225f, -0.19036587f, 0.11524667f, -0.016988182f, -0.10199068f, 0.14740472f,
-        -0.007925274f, 0.03400826f, 0.05594035f, 0.11182401f, -0.018152423f, 0.013312968f, 0.0066036787f, -0.006770692f,
-        0.091480434f, -0.05952266f, 0.07733572f, -0.008026797f, 0.14900377f, 0.13125518f, 0.06920757f, 0.08010788f,
-        0.12252665f, -0.1167111f, -0.035754174f, -0.17470646f, -0.23970753f, 0.20948115f, -0.063746125f, 0.0040481077f,
-        0.17400068f, -0.093687356f, -0.2052383f, 0.047251068f, -0.1965097f, -0.24308191f, 0.1867841f, 0.14783074f,
-        -0.07164321f, 0.19016644f, 0.018306471f, -0.114164986f, -0.09442392f, -0.15675972f, -0.0109449625f, 0.00032782814f,
-        -0.10524271f, 0.06422244f, -0.42561075f, -0.14369014f, 0.098708846f, -0.054585505f, -0.085677505f, -0.046016123f,
-        -0.13706657f, 0.06637502f, 0.05224447f, 0.13458914f, 0.06768084f, -0.01722035f, -0.18691747f, -0.05447861f,
-        0.058327626f, -0.10032387f, 0.023606637f, -0.20563562f, -0.14464013f, 0.07296917f, -0.3600264f, -0.0038664604f,
-        -0.022364218f, 0.1497095f, -0.13984342f, 0.13229683f, 0.18304294f, 0.16258758f, 0.19309202f, 0.095733434f,
-        -0.019016538f, -0.045515925f, -0.32564306f, 0.23523599f, 0.1314823f, 0.0112911835f, 0.09128219f, -0.30079955f,
-        -0.029438728f, -0.116840184f, 0.04221098f, -0.027870111f, -0.06581138f, -0.092828676f, -0.05019048f, -0.12649159f,
-        -0.06414713f, 0.16399345f, 0.05691057f, 0.0072190543f, 0.0003329789f, -0.014161648f, 0.05471282f, 0.076914094f,
-        0.17575598f, -0.07033445f, -0.06975585f, 0.004074951f, 0.06687808f, 0.121449865f, -0.0014593765f, 0.060885925f,
-        -0.017149936f, -0.009126388f, 0.11861175f, 0.03696952f, -0.055495124f, -0.098050095f, 0.08153131f, -0.031795282f,
-        0.050278004f, -0.04769586f, -0.10192068f, 0.02490053f, -0.051663134f, 0.037850898f, 0.19102517f, -0.015024955f,
-        -0.03272343f, 0.07438166f, -0.13467424f, 0.066592835f, 0.13703366f, 0.16709568f, 0.038715363f, 0.01595538f,
-        0.13215472f, 0.043174736f, 0.12458925f, 0.014572633f, 0.12094365f, 0.11821576f, 0.016870271f, 0.013466332f,
-        -0.039307363f, 0.08205254f, 0.019126683f, -0.021267142f, 0.08901189f, 0.0101029845f, -0.04615976f, 0.13238887f,
-        0.1271051f, -0.090975285f, -0.165371f, 0.1248461f, 0.05839588f, -0.029850783f, -0.10315999f, 0.030203987f,
-        0.12164719f, 0.05573506f, 0.03796247f, 0.18498363f, -0.01726814f, 0.12413875f, 0.14585425f, 0.053334158f,
-        -0.0025214516f, -0.0989757f, -0.16194451f, 0.14526953f, 0.04609361f, 0.007779593f, -0.076016285f, 0.014362197f,
-        0.18975566f, 0.04470119f, -0.19106099f, -0.06994771f, 0.1749535f, 0.13091211f, 0.08172146f, 0.049325287f,
-        0.009359011f, 0.043405797f, 0.0537297f, -0.09507226f, -0.09232237f, 0.053853974f, -0.07077326f, -0.11413097f,
-        0.10357097f, -0.065803625f, -0.114393726f, 0.024055587f, 0.18025523f, 0.100259855f, -0.090156734f, 0.019560473f,
-        -0.100310035f, 0.008432435f, 0.09519298f, -0.032650188f, 0.0987047f, 0.3246589f, 0.09182064f, -0.097964086f,
-        0.10565866f, -0.089344904f, -0.06598062f, 0.053071864f, 0.05873758f, 0.01327737f, -0.09415658f, 0.00972048f,
-        -0.0441643f, -0.05173282f, 0.19790915f, -0.0015459236f, 0.13519281f, 0.06581469f, -0.05251106f, 0.085374355f,
-        -0.092923075f, 0.035056073f, 0.039678566f, 0.09039435f, 0.14437434f, 0.046598244f, -0.02259538f, 0.056703314f,
-        0.087126374f, 0.08359836f, 0.06953996f, -0.018827993f, -0.072421f, 0.07245079f, 0.05883586f, -0.1183417f,
-        0.121465534f, -0.08128823f, 0.24256389f, 0.088708416f, 0.046193838f, 0.049622532f, 0.06301404f, 0.1979879f,
-        0.07190581f, 0.2446978f, 0.1792815f, -0.1383859f, 0.02727331f, -0.007482187f, 0.035102822f, 0.11475377f,
-        0.0340846f, -0.028668169f, -0.06367798f, 0.010539466f, 0.09533728f, -0.02658206f, 0.16595007f, 0.049810834f,
-        0.025356192f, -0.009613955f, -0.009997356f, -0.017867228f, -0.016293759f, 0.059440147f, -0.116033174f, 0.1827154f,
-        -0.105036296f, -0.0824966f, 0.09140206f, 0.041560806f, -0.06567416f, 0.041461486f, -0.11965635f, 0.1604279f,
-        -0.03674778f, 0.17423615f, 0.16351014f, -0.07540323f, 0.11672179f, -0.07098411f, 0.13002616f, -0.123641506f,
-        -0.1147658f, -0.08962156f, -0.054601416f, -0.1093923f, -0.10443755f, 0.06043533f, -0.15780842f, 0.034031734f,
-        0.092265755f, -0.05241722f, 0.09789882f, 0.054927424f, -0.13946131f, -0.013120603f, 0.003554929f, -0.01748709f,
-        -0.013317903f, -0.04402115f, 0.2046104f, 0.033922903f, -0.15392217f, 0.08129349f, 0.034623686f, 0.016475704f,
-        -0.07024123f, -0.022344643f, 0.10211206f, -0.060088318f, -0.010151679f, 0.04465749f, 0.12112478f, 0.0036766033f,
-        -0.16236982f, 0.024822852f, 0.07549894f, -0.042969435f, -0.10261494f, 0.08316995f, 0.103010334f, 0.15800239f,
-        0.055486083f, 0.015708717f, 0.010599397f, 0.03243295f, -0.07904584f, 0.058281135f, -0.17556158f, 0.078160375f,
-        0.1477165f, 0.050552998f, 0.0967975f, -0.10338128f, 0.009979862f, 0.049445618f, -0.124534704f, 0.09146486f,
-        -0.06585925f, 0.001032162f, 0.08770747f, 0.04564735f, -0.056397982f, -0.055857178f, -0.100816734f, 0.056784026f,
-        0.10956622f, -0.05575218f, 0.067350835f, 0.020638503f, -0.018129667f, 0.14947136f, -0.06873175f, 0.031387147f,
-        -0.14269061f, -0.008162606f, -0.07960968f, -0.019130684f, 0.05106381f, -0.04611651f, -0.23860776f, 0.20749247f,
-        0.22580242f, -0.017816309f, 0.09195301f, -0.0025876015f, -0.023315156f, 0.12606867f, -0.09591128f, 0.037108384f,
-        -0.024164699f, -0.006471665f, 0.17117092f, -0.025329376f, 0.19693458f, -0.040853377f, 0.034312483f, -0.103544585f,
-        0.029534621f, -0.027858553f, 0.13981351f, -0.09540109f, 0.014070764f, 0.08355838f, -0.17228846f, 0.22536172f,
-        -0.14907297f, -0.046582717f, 0.028882746f, 0.0031359748f, 0.06016143f, -0.10375414f, 0.1559762f, 0.053673293f,
-        0.056433935f, -0.13303442f, 0.071777076f, 0.09748892f, 0.025239473f, 0.059024382f, -0.1339633f, -0.07330052f,
-        0.16337629f, 0.04551205f, -0.29623643f, 0.46581998f, -0.024882052f, 0.10985749f, -0.2494566f, 0.23511422f,
-        0.24168064f, -0.19432966f, 0.21889094f, 0.047731753f, -0.10643803f, 0.16768844f, 0.4643674f, 0.0915915f,
-        -0.24966717f, 0.39332747f, 0.26542154f, 0.06538015f, -0.45599097f, -0.0870437f, -0.63397884f, 0.18881199f,
-        0.35043657f, 0.47255215f, 0.22191602f, -0.24311802f, 0.2280901f, 0.04926472f, -0.11261742f, -0.27333778f,
-        -0.033421088f, -0.23288903f, -0.061529316f, 0.22626609f, -0.02396899f, 0.04406985f, 0.088084824f, -0.43757722f,
-        -0.18996935f, -0.054890636f, 0.012900564f, 0.36456195f, -0.15451118f, -0.33004788f, -0.4524168f, 0.14304113f,
-        -0.54642415f, -0.11032435f, -0.22839253f, 0.028837059f, 0.13012905f, 0.27979827f, 0.00733757f, -0.019531274f,
-        0.04583167f, -0.124162786f, -0.12089908f, 0.40304127f, 0.16788335f, 0.017846767f, 0.10705438f, -0.2616184f,
-        0.069280684f, -0.02166135f, -0.060599566f, -0.012368481f, 0.119232245f, -0.06134228f, 0.12653437f, -0.14481167f,
-        0.037063282f, 0.09562201f, -0.17139606f, 0.10625834f, -0.0078113424f, -0.06355121f, -0.002249554f, -0.04938034f,
-        0.19344907f, -0.029093515f, -0.057745375f, -0.012988679f, 0.07100687f, 0.11211691f, -0.18706667f, -0.23184687f,
-        0.0835866f, 0.23485774f, -0.021735568f, 0.14431274f, -0.08308622f, 0.015885122f, -0.025013793f, -0.008313232f,
-        -0.03229177f, 0.048579205f, 0.030200155f, 0.05561188f, 0.141943f, 0.0657246f, 0.015896285f, 0.18103784f,
-        0.068839975f, -0.104499094f, -0.0438681f, 0.010574679f, 0.0802932f, 0.08663622f, 0.101828955f, 0.037957937f,
-        0.11066673f, -0.17677173f, 0.033206634f, -0.17379221f, -0.09594401f, 0.08211233f, -0.06678237f, 0.030008784f,
-        -0.019447995f, 0.13369177f, -0.22036804f, -0.03132913f, -0.019388879f, 0.122641616f, -0.1484749f, -0.062033948f,
-        0.12065748f, 0.102360874f, 0.13813533f, -0.08616832f, 0.23798937f, 0.027537046f, 0.021221573f, -0.35026324f,
-        0.017134698f, 0.19688901f, -0.05049708f, 0.13084428f, -0.12518182f, -0.051332008f, 0.14990449f, 0.075323336f,
-        0.008475236f, 0.20745231f, -0.044934973f, -0.12329403f, -0.25885352f, -0.17545696f, 0.1045051f, 0.12818849f,
-        -0.100669414f, 0.24399044f, -0.19747831f, -0.19239749f, 0.0822915f, 0.009376621f, 0.14131044f, -0.14685048f,
-        0.12657559f, 0.098178424f, 0.006729185f, -0.07910021f, 0.2851324f, -0.19354403f, 0.09089084f, 0.07892691f,
-        0.004222984f, 0.085641496f, 0.21372357f, -0.14774454f, -0.14618595f, -0.06795275f, -0.1278402f, -0.158482f,
-        -0.058968715f, -0.27403903f, -0.12462409f, 0.107875854f, -0.3227071f, -0.21541001f, -0.17041358f, 0.105816826f,
-        -0.08365886f, 0.049908895f, 0.013903704f, 0.17412502f, 0.23032065f, 0.0082930755f, 0.04997678f, -0.15020505f,
-        -0.021715859f, -0.07112169f, 0.1515595f, 0.09322835f, -0.17265716f, 0.020462133f, -0.10858615f, 0.08356836f,
-        0.06860501f, 0.16618246f, 0.10460025f, 0.012825021f, 0.055497773f, -0.027022028f, 0.0459978f, -0.08150917f,
-        0.01105403f, 0.012737132f, -0.1449169f, 0.058344312f, 0.03320718f, -0.032449454f, 0.10361186f, -0.14439356f,
-        0.067503646f, -0.0006632105f, 0.1322173f, -0.18121393f, -0.13447368f, 0.07312451f, 0.021617094f, 0.13301526f,
-        0.009906901f, -0.04975784f, -0.0060867793f, 0.09239736f, 0.035280164f, 0.38435903f, 0.1413608f, -0.10260645f,
-        0.10492481f, 0.05952127f, -0.062737525f, 0.0026619113f, -0.048697345f, 0.10159941f, -0.13001941f, 0.01715935f,
-        -0.15332502f, 0.09485167f, 0.18664876f, 0.0787726f, -0.07951149f, 0.07440131f, 0.07514216f, -0.041649938f,
-        0.09590721f, -0.030918181f, -0.09663653f, 0.09085667f, -0.08516418f, -0.0163489f, -0.09964641f, -0.084032275f,
-        0.1548444f, 0.102643356f, -0.17240568f, 0.022919994f, -0.065607786f, 0.104626104f, 0.029447636f, -0.053800106f,
-        0.028766038f, 0.0059132287f, -0.0020685247f, 0.1747111f, 0.06131046f, -0.043970898f, 0.06799685f, -0.1984295f,
-        -0.09041468f, 0.0051708044f, 0.111856f, 0.0015493397f, -0.038118184f, -0.038061135f, -0.02210041f, 0.08009964f,
-        0.030840214f, -0.12035704f, 0.017957345f, 0.054773826f, 0.14145881f, -0.018170541f, 0.026750052f, 0.06534531f,
-        -0.14885968f, 0.10259664f, 0.08638063f, 0.11548994f, 0.11751568f, 0.20623957f, -0.09346546f, 0.028183147f,
-        0.032212593f, -0.09502709f, -0.045465063f, -0.048989203f, 0.055424348f, 0.14720738f, -0.035162516f, 0.18925291f,
-        0.137451f, -0.109704226f, 0.07399823f, 0.32063586f, -0.09862235f, 0.13678038f, -0.03569778f, 0.18081787f,
-        -0.0017595475f, 0.083388396f, 0.003960381f, 0.11683306f, -0.1616597f, 0.0557212f, -0.06092854f, 0.1144025f,
-        0.02518104f, 0.06389039f, -0.07296528f, 0.092032775f, -0.11547575f, 0.16869465f, 0.14048664f, 0.10828377f,
-        -0.050994482f, 0.058142006f, -0.049589843f, -0.019617068f, -0.0141967125f, 0.16807833f, 0.044584215f, 0.11966983f,
-        0.0045380066f, -0.05078801f, -0.12440069f, 0.061718542f, -0.044076856f, -0.05051347f, -0.035637014f, 0.03673097f,
-        -0.012512168f, -0.0012825719f, 0.04787503f, 0.008769462f, 0.11331307f, 0.0060075154f, -0.10332406f, 0.09356364f,
-        0.020893533f, -0.054711137f, 0.13985044f, -0.12414282f, -0.026256572f, -0.14118537f, -0.031175766f, -0.014862468f,
-        -0.028484104f, -0.004204181f, 0.010259834f, -0.09036552f, -0.0051652817f, 0.18672077f, -0.04757174f, 0.12888826f,
-        0.1839537f, 0.10221253f, 0.10354015f, 0.16692588f, 0.20729704f, 0.07574602f, -0.010632376f, -0.15626167f,
-        -0.12144532f, 0.09172175f, -0.02285582f, -0.078134894f, -0.050788995f, -0.04580866f, 0.16854025f, 0.18397644f,
-        -0.02017776f, -0.1410068f, -0.19824779f, 0.23749073f, 0.12150402f, 0.10344023f, 0.009014964f, 0.28093532f,
-        -0.005230703f, -0.31172383f, -0.071609974f, 0.08999979f, -0.25318375f, -0.0037346312f, 0.17058942f, 0.35300645f,
-        -0.27192116f, 0.10770499f, 0.0076578525f, 0.008211373f, -0.09258892f, -0.044527378f, -0.41227052f, -0.009432158f,
-        0.089072704f, -0.09220127f, 0.42325622f, 0.021892373f, 0.4428619f, 0.06289018f, -0.0321986f, -0.03162012f,
-        0.066971995f, -0.3001804f, -0.1319828f, 0.14935185f, 0.18780999f, 0.25127396f, -0.15975615f, 0.01636889f,
-        -0.24103634f, 0.04013873f, -0.20479901f, 0.2007726f, 0.09410264f, -0.05563663f, -0.46545097f, 0.117448784f,
-        -0.4293278f, 0.074038126f, 0.031416077f, -0.038218074f, 0.20408806f, 0.17709307f, -0.023776866f, 0.3131562f,
-        0.18732713f, -0.01441172f, 0.006015284f, 0.24204166f, 0.16310675f, 0.055161998f, -0.09910718f, -0.092090495f,
-        0.1627452f, 0.014887751f, 0.040644117f, 0.059636008f, 0.044119176f, -0.22174637f, 0.0074697076f, 0.04426667f,
-        -0.042476602f, -0.03247969f, -0.058303572f, 0.0890569f, -0.0478482f, 0.019175313f, -0.0025572143f, 0.0721997f,
-        -0.080349565f, 0.08182931f, -0.030734435f, -0.040925868f, -0.040865477f, 0.04986017f, -0.060229123f, 0.014050063f,
-        -0.07420343f, 0.030014371f, 0.17092064f, -0.032760154f, 0.27170265f, 0.06206214f, -0.05020511f, 0.081090555f,
-        -0.02564169f, 0.029582208f, 0.13353372f, 0.11914402f, 0.1056401f, 0.0051695285f, 0.014164832f, 0.13531078f,
-        -0.18803866f, -0.067861706f, 0.01889267f, 0.083894484f, 0.06950451f, 0.008404622f, -0.1567919f, 0.2566827f,
-        -0.13378385f, 0.11344972f, 0.055455167f, 0.08141817f, -0.17899695f, 0.14846446f, -0.20563345f, -0.021135088f,
-        0.030264333f, -0.28740636f, 0.022768954f, 0.0134791555f, 0.033983666f, -0.09000687f, 0.014908633f, -0.025721908f,
-        0.5016877f, -0.586715f, -0.5677975f, 0.43338332f, -0.25326672f, 0.028432902f, -0.7349446f, -0.08845727f,
-        0.3219216f, -0.29751f, 0.30560827f, -0.4002526f, -0.12786573f, 0.43127978f, 0.21236606f, 0.44009456f,
-        -0.5641072f, -0.30953962f, 0.051280465f, -0.15040858f, -0.11994479f, 0.31512132f, -0.8553107f, -0.14649902f,
-        -0.044512905f, 0.20084357f, -0.08274648f, -0.2872573f, -0.25230134f, -0.029339878f, -0.3384861f, -0.36124274f,
-        0.111747086f, -0.60314095f, -0.52370465f, 0.6718651f, 0.14556031f, 0.78259563f, 0.3356721f, -0.62572944f,
-        -0.7593402f, -0.29969448f, -0.6335885f, 0.27245516f, -0.56912583f, 0.0012157711f, -0.49305466f, 0.30636096f,
-        -0.5497939f, -0.05686306f, -0.2885845f, -0.5145403f, 0.36807135f, 0.7122897f, 0.7737737f, -0.19097246f,
-        -0.539785f, 0.116432734f, -0.17049517f, 0.21854216f, 0.26375726f, 0.4532164f, -0.323938f, -0.11173684f,
-        0.029860467f, -0.14368448f, 0.110884555f, -0.19052622f, 0.054182444f, 0.0015259017f, 0.039159667f, -0.017077195f,
-        0.030134685f, -0.03137984f, 0.24244986f, 0.12900971f, -0.07803983f, -0.08136629f, -0.063129485f, -0.0791986f,
-        0.053517595f, -0.05633289f, -0.04913346f, -0.016476776f, -0.010975939f, 0.0050767367f, -0.080329195f, 0.0112077035f,
-        0.04004343f, -0.058415186f, -0.07037993f, 0.1343269f, 0.1439078f, 0.11046684f, -0.020478902f, 0.18809232f,
-        0.0077180853f, -0.030731183f, -0.13336946f, -0.24460478f, 0.050254907f, -0.21110277f, -0.051455703f, -0.03828507f,
-        -0.05727356f, 0.15087888f, -0.11236987f, 0.104889415f, -0.06563639f, -0.11574071f, 0.08448401f, 0.040674668f,
-        0.054609884f, 0.117125586f, 0.07273277f, -0.029981194f, 0.0568798f, -0.073979355f, 0.12788963f, 0.03661592f,
-        0.15371504f, 0.064514935f, -0.16178672f, 0.029998103f, -0.26706296f, -0.08170604f, -0.00091339526f, 0.0010949497f,
-        0.30983412f, -0.2593589f, 0.0034094169f, 0.23016596f, -0.40446848f, 0.37997198f, -0.17091173f, -0.12493527f,
-        -0.0616486f, 0.33250213f, -0.07785665f, -0.26726004f, -0.0020843968f, 0.10922044f, -0.06603903f, 0.01921403f,
-        -0.4957867f, 0.28576842f, -0.006723689f, 0.1647703f, -0.4059227f, -0.22484463f, -0.10055871f, -0.15002984f,
-        0.0043315003f, 0.27416298f, 0.27265754f, -0.44753462f, -0.069122255f, -0.14350817f, -0.078328006f, -0.3460439f,
-        0.04235684f, 0.15332122f, -0.08576109f, 0.11343603f, 0.10452189f, 0.49819884f, -0.032897823f, -0.1833325f,
-        0.43571228f, -0.11344746f, 0.12811153f, -0.27515155f, -0.25049f, -0.16902265f, -0.4348707f, 0.10647204f,
-        0.45177543f, -0.114238635f, 0.09394238f, -0.21707135f, -0.02670849f, 0.40770674f, 0.5641026f, -0.37066075f,
-        -0.34831896f, 0.18887627f, -0.16840905f, 0.17556876f, 0.26034313f, -0.36837903f, -0.31471327f, -0.015318847f,
-        0.09062681f, 0.1265813f, 0.046001747f, 0.03808251f, 0.23217267f, 0.13711827f, -0.04616102f, 0.10004413f,
-        0.09374034f, -0.14544488f, -0.09640747f, -0.11126872f, -0.011049363f, 0.113647595f, -0.12097288f, -0.10522627f,
-        -0.14981265f, 0.11967408f, -0.028781286f, -0.08095259f, 0.1006286f, 0.007623542f, 0.046130937f, -0.11741734f,
-        0.013138205f, 0.21446772f, 0.20552173f, 0.12257973f, 0.052450944f, 0.123146325f, -0.060662556f, -0.004651555f,
-        -0.14185733f, -0.09349675f, 0.16069216f, -0.17349984f, 0.20275366f, 0.1272951f, -0.20582384f, 0.08089192f,
-        -0.019640725f, -0.12868057f, 0.028769214f, -0.3345676f, 0.11171375f, 0.24178371f, -0.08257872f, 0.19921255f,
-        0.0975452f, 0.013136145f, 0.13233626f, 0.15977688f, 0.16333082f, 0.08978239f, -0.020767573f, 0.37733734f,
-        0.037016265f, 0.086679675f, -0.20734769f, 0.053241223f, 0.055592827f, -0.40998495f, -0.10007357f, -0.058688145f,
-        0.0033507461f, -0.14065756f, 0.17101546f, -0.0011813338f, 0.14943898f, 0.1589562f, -0.032829292f, 0.007749802f,
-        -0.02852347f, 0.1174953f, 0.10810385f, 0.07362117f, -0.04329609f, -0.02300741f, -0.13502601f, 0.16318515f,
-        0.088227466f, -0.028679539f, 0.09365212f, 0.04058401f, 0.04497862f, 0.104686305f, 0.027313428f, -0.094676055f,
-        0.051319405f, -0.18417196f, -0.2382779f, 0.09346882f, -0.0012682589f, -0.21450217f, 0.051704094f, 0.12194569f,
-        0.16426498f, 0.21264905f, 0.06120298f, 0.059466552f, -0.12978543f, 0.08792294f, 0.1512446f, 0.054339655f,
-        0.37609538f, 0.057998594f, 0.21776198f, 0.07971836f, -0.23317224f, -0.054900028f, 0.032946624f, 0.03890396f,
-        -0.07665657f, -0.07743656f, -0.049681906f, -0.14550923f, 0.051711652f, -0.16648458f, 0.0199789f, -0.27616382f,
-        0.012716961f, 0.1619216f, -0.0040370557f, 0.13526592f, 0.13059026f, 0.11454767f, 0.15189175f, 0.24736588f,
-        0.15476239f, -0.078826405f, -0.094070494f, 0.112043515f, -0.09142864f, -0.007659958f, -0.11065774f, 0.018564614f,
-        0.15907878f, 0.018877078f, 0.11036711f, -0.0544608f, 0.030841986f, 0.048059188f, 0.09745531f, 0.065200664f,
-        0.14656994f, -0.15555008f, -7.5588214e-05f, -0.055647857f, -0.012454705f, -0.1601669f, -0.091591194f, -0.2689093f,
-        -0.09645735f, 0.06683176f, 0.12702586f, 0.1540641f, -0.059037834f, 0.19751334f, -0.05206449f, -0.08447749f,
-        -0.060419377f, -0.04015956f, 0.0119362455f, 0.34860712f, 0.10632631f, 0.2655374f, 0.029930042f, -0.29391623f,
-        0.12457601f, -0.16214263f, -0.27420017f, -0.19124913f, -0.020817965f, 0.059702426f, 0.086910635f, 0.2540723f,
-        -0.014323115f, -0.17452465f, -0.033965826f, 0.057032052f, -0.037018184f, 0.039651554f, 0.17720354f, -0.06515421f,
-        -0.029947007f, 0.15563309f, -0.08446476f, -0.016274843f, 0.11678089f, -0.14004298f, -0.041483354f, 0.12873504f,
-        0.20154025f, -0.16778108f, -0.3456088f, 0.608787f, -0.3066589f, 0.3595023f, -0.4943839f, 0.105072685f,
-        0.4320252f, -0.16104783f, 0.54439807f, -0.29616445f, -0.12093412f, 0.3688251f, 0.009513403f, 0.28904438f,
-        -0.5423807f, -0.18184952f, 0.2611989f, 0.011864579f, -0.32675272f, -0.09224516f, -0.21591428f, -0.14472143f,
-        -0.031664576f, -0.019769106f, 0.14655563f, -0.25109085f, 0.094804585f, -0.0008824971f, -0.12581453f, -0.30618694f,
-        0.23878314f, -0.43223876f, -0.29437828f, 0.5594426f, 0.3511787f, 0.37652573f, 0.28450313f, -0.30353874f,
-        -0.22085969f, -0.0065877466f, -0.44261622f, 0.61925894f, -0.18356186f, -0.13460667f, -0.4440399f, 0.18861982f,
-        -0.47686583f, 0.020981893f, 0.098478824f, -0.25246388f, 0.26879108f, 0.29245362f, 0.67068136f, -0.049253646f,
-        -0.2656762f, 0.2420473f, 0.12912479f, 0.21272497f, -0.3058311f, 0.07271814f, -0.40554398f, -0.1050106f,
-        0.15949512f, 0.34885007f, -0.49460915f, -0.16348806f, 0.18562838f, -0.20977058f, 0.33071032f, -0.5141226f,
-        -0.1660439f, -0.16197808f, -0.18207504f, -0.2260635f, -0.032443862f, -0.2138759f, -0.1429227f, -0.36358142f,
-        -0.06658695f, 0.21498942f, -0.19396983f, -0.31138703f, -0.18905686f, -0.6081999f, 0.056206573f, -0.055743013f,
-        0.051554266f, -0.013175603f, 0.012072429f, 0.20185481f, 0.2809695f, 0.3287402f, 0.14027329f, -0.04830977f,
-        -0.31447676f, -0.22126885f, -0.24559012f, -0.16582134f, -0.08705108f, 0.114562646f, -0.111822225f, 0.20342515f,
-        -0.09090185f, -0.24418382f, -0.3449319f, -0.6952848f, 0.27799648f, 0.53968376f, 0.33754846f, 0.4050198f,
-        -0.095459275f, 0.43529883f, -0.031876385f, 0.22960475f, -0.09004339f, 0.1320223f, -0.32219574f, 0.44061577f,
-        0.098574184f, 0.32629827f, -0.08746235f, -0.039815433f, 0.30758944f, -0.29355606f, 0.03180447f, -0.38950762f,
-        0.36258706f, 0.09808288f, 0.08172136f, -0.21643363f, -0.005543645f, 0.10184412f, 0.03778282f, -0.40096626f,
-        -0.0010169385f, -0.038236797f, -0.07399951f, 0.05384168f, 0.13905342f, 0.025911506f, -0.011618779f, -0.006285292f,
-        0.17839794f, 0.21478847f, 0.3664092f, -0.15665285f, -0.007849581f, 0.09446474f, 0.07415931f, -0.14857791f,
-        -0.19796248f, -0.018204022f, 0.13246359f, 0.04212857f, 0.0785871f, 0.13344672f, 0.18218324f, 0.14787535f,
-        -0.10363854f, -0.126392f, -0.11270426f, -0.005555814f, 0.14971666f, -0.028345892f, -0.023194987f, -0.004378248f,
-        -0.4579818f, 0.08530515f, -0.2745244f, 0.12213325f, -0.015745662f, 0.13040854f, 0.13947755f, 0.13907865f,
-        -0.026445385f, 0.2580233f, 0.052682586f, 0.18731922f, 0.041529007f, 0.12870313f, 0.025062522f, 0.14430183f,
-        0.16308038f, 0.24622373f, 0.29167977f, -0.05083732f, 0.046772577f, 0.059216343f, 0.17468977f, -0.0119710835f,
-        -0.060345355f, -0.17641084f, 0.23729339f, -0.10361974f, -0.22607657f, -0.16380715f, 0.006353935f, 0.003142932f,
-        -0.14064436f, 0.2638802f, -0.08903118f, 0.14026552f, -0.1279027f, -0.027869541f, -0.063418694f, 0.19245192f,
-        0.16985124f, -0.0077717127f, 0.042588234f, 0.043468427f, -0.12673452f, -0.07355404f, -0.21270402f, 0.06335694f,
-        0.020436585f, 0.0397496f, 0.2457584f, -0.14630751f, 0.033079244f, 0.07744644f, 0.23230506f, 0.22783485f,
-        0.10502764f, -0.06190475f, 0.13705847f, -0.15545326f, -0.12192794f, 0.012684715f, 0.074547015f, -0.17694753f,
-        0.4549957f, 0.13588062f, 0.05741715f, 0.4043687f, -0.10213137f, 0.036679864f, -0.13808541f, -0.025628114f,
-        0.36902678f, -0.0620887f, -0.0347936f, -0.11809295f, -0.011627384f, -0.20753682f, 0.008649378f, 0.07375604f,
-        -0.04814167f, -0.0648762f, 0.2098987f, 0.022943882f, -0.2000592f, -0.25056437f, 0.14127769f, -0.012168446f,
-        -0.013189034f, 0.16695002f, 0.15101264f, -0.22726041f, 0.2516404f, 0.056862526f, 0.24250315f, -0.04919055f,
-        0.07618584f, 0.18496197f, -0.07645265f, 0.012410617f, -0.14893834f, 0.061896805f, -0.025574585f, -0.037694905f,
-        0.06465862f, 0.068523884f, 0.006964143f, -0.114597835f, -0.006305095f, -0.10801471f, -0.02699572f, 0.0181111f,
-        -0.09517345f, -0.030916959f, 0.18413484f, 0.07732618f, 0.010729319f, 0.21525748f, 0.39081004f, 0.19420464f,
-        -0.054017033f, -0.1061684f, -0.08337673f, -0.33555967f, 0.16914867f, -0.031479828f, -0.059285797f, 0.044596314f,
-        -0.07773533f, 0.007341189f, -0.13495684f, 0.08429414f, 0.2589082f, -0.048549976f, 0.081726335f, -0.061598133f,
-        -0.117074266f, 0.32168335f, -0.055604074f, 0.18651083f, 0.025114931f, 0.01267897f, -0.49076146f, 0.14415653f,
-        0.2844417f, 0.29726842f, 0.046978615f, -0.05893405f, -0.109066725f, -0.22093855f, 0.22443724f, -0.016433463f,
-        0.08301386f, 0.008125606f, 0.15987308f, 0.16251822f, -0.007950213f, 0.107065305f, -0.012104544f, 0.0049433536f,
-        0.098196924f, 0.124929786f, 0.07434071f, -0.14087361f, -0.05966575f, -0.088606976f, 0.053004865f, 0.07718851f,
-        0.13040523f, -0.058586445f, 0.11793242f, 0.0670651f, -0.26617748f, -0.034356806f, 0.22721647f, -0.20078449f,
-        -0.04422199f, -0.07219274f, 0.3238111f, -0.044266187f, 0.006030529f, -0.11502381f, -0.044572953f, 0.13148026f,
-        0.1604845f, -0.1548062f, 0.10853243f, -0.16311637f, 0.10979753f, 0.059678696f, -0.04570086f, -0.058512848f,
-        0.0061097555f, 0.1440241f, -0.07142148f, 0.18366612f, 0.10935549f, -0.087611966f, -0.117461815f, 0.036421265f,
-        0.090002224f, -0.15144022f, 0.09516875f, -0.07991906f, 0.19115241f, 0.04687352f, -0.18557662f, 0.15508626f,
-        0.20726928f, -0.07230742f, 0.003181088f, -0.06653489f, -0.011558557f, -0.05416955f, 0.14989753f, 0.27184328f,
-        -0.000419333f, -0.034522362f, 0.035660125f, 0.044214174f, -0.074704036f, 0.095321946f, 0.046607777f, -0.018962743f,
-        -0.066319615f, -0.04395948f, 0.22055435f, 0.1578608f, -0.13107103f, -0.1890453f, -0.06999148f, -0.12329211f,
-        0.047106076f, 0.30325848f, -0.027496278f, 0.16313168f, 0.03450337f, 0.019717505f, -0.2542208f, -0.15430553f,
-        0.17014977f, 0.23351708f, 0.039513573f, -0.0136245f, 0.041041926f, -0.08532865f, -0.01649628f, 0.04859928f,
-        -0.023855606f, 0.21445379f, -0.039339956f, -0.04351355f, -0.006671872f, 0.11046247f, -0.014179729f, -0.14135516f,
-        0.1442551f, -0.023131527f, 0.020245502f, -0.051704206f, 0.025189716f, 0.10018393f, -0.1401078f, 0.13718444f,
-        -0.011538019f, 0.015451814f, -0.06102626f, 9.452366e-05f, -0.026561867f, -0.0035695902f, -0.0066382103f, 0.15728296f,
-        -0.046520036f, 0.12236911f, 0.045965284f, 0.015454303f, -0.20985699f, -0.14696123f, 0.108611785f, 0.01909296f,
-        0.16599727f, -0.087102786f, 0.29094425f, 0.043747623f, -0.14373252f, 0.121828385f, -0.035961222f, 0.21534514f,
-        0.09170361f, 0.016733952f, 0.20058043f, 0.15911657f, 0.095325306f, 0.045310985f, -0.16021967f, 0.33228433f,
-        -0.12129467f, -0.028310388f, 0.24032556f, 0.082280666f, 0.14240916f, -0.026254455f, 0.1640382f, 0.1352675f,
-        0.2123426f, -0.19805528f, 0.036322482f, 0.007486571f, -0.07334024f, -0.08379292f, 0.15460348f, -0.058399975f,
-        0.40916362f, 0.19642064f, 0.05170827f, 0.1391808f, 0.09888678f, 0.01739148f, 0.10615435f, -0.2630364f,
-        -0.14010143f, 0.08447757f, 0.14272319f, 0.22161315f, -0.23137233f, -0.11149219f, -0.07985464f, -0.4734883f,
-        0.11270411f, -0.03230664f, -0.05522712f, -0.21849592f, -0.06671415f, -0.017482674f, 0.021243365f, -0.23617768f,
-        0.055261627f, -0.04886192f, 0.14431383f, 0.13441542f, 0.17508805f, 0.6370768f, -0.14035486f, 0.1935971f,
-        0.34426206f, 0.31186917f, 0.06837052f, -0.33750936f, 0.3246078f, -0.17676108f, 0.5721093f, -0.18071236f,
-        -0.006618936f, 0.0085508805f, -0.25211665f, -0.012637419f, -0.12569936f, -0.17208743f, -0.41567606f, -0.34061846f,
-        0.20052332f, -0.076678924f, -0.1798134f, -0.22266962f, -0.08411045f, -0.0481592f, 0.15787835f, -0.22308898f,
-        -0.0112440325f, -0.021040307f, 0.21014117f, 0.21316233f, 0.121923015f, 0.14838031f, 0.2720908f, 0.30056515f,
-        -0.4100164f, -0.3563924f, -0.07495674f, -0.4808284f, -0.0033127835f, 0.05875218f, -0.16617526f, 0.55596673f,
-        -0.23322657f, -0.3421481f, -0.1510886f, -0.17220806f, 0.42088136f, 0.31220308f, 0.15941456f, 0.55759853f,
-        -0.10485804f, 0.18233779f, 0.018914025f, 0.21806425f, -0.061126515f, -0.024866078f, -0.4194732f, 0.6539567f,
-        0.5278642f, 0.29314983f, -0.043869805f, 0.070967026f, -0.087020874f, -0.19185953f, 0.19605881f, -0.106607676f,
-        -0.03920165f, -0.05718393f, 0.08928906f, -0.0339755f, -0.104495876f, -0.033825457f, -0.04704518f, -0.19602549f,
-        -0.12713698f, -0.1475231f, -0.00348598f, -0.04692853f, -0.14957598f, -0.20879465f, 0.05261623f, -0.1568125f,
-        -0.10428021f, -0.14194125f, 0.059022713f, 0.022400394f, -0.2007271f, -0.061125554f, 0.15498197f, -0.16657563f,
-        -0.03563599f, 0.119699925f, 0.13315828f, 0.1983636f, -0.16572686f, 0.022077112f, -0.008745021f, 0.111287676f,
-        0.100701384f, 0.054413702f, -0.0558971f, 0.1272984f, 0.14829943f, 0.052996855f, -0.049199242f, 0.1784315f,
-        -0.025692446f, -0.066757515f, -0.09273109f, 0.074239045f, 0.16062243f, -0.112204045f, 0.05837192f, 0.21121839f,
-        0.0224166f, 0.2588742f, 0.006362284f, 0.17179285f, -0.012024666f, -0.08987003f, -0.07570239f, 0.12753794f,
-        -0.07499183f, 0.07123882f, -0.05885677f, 0.0113994945f, -0.09823701f, -0.015266332f, 0.07288636f, -0.13452664f,
-        -0.33179358f, -0.024693463f, 0.38405532f, -0.3802935f, 0.119220115f, 0.2530191f, -0.099610716f, -0.7927628f,
-        -0.6714079f, -0.13629772f, 0.3318791f, 0.42120197f, 0.12587191f, -0.5437398f, -0.16136816f, -0.38612688f,
-        0.193416f, 0.46879238f, 0.111048155f, 0.24681266f, -0.27903423f, 0.14774232f, -0.18995294f, 0.019576283f,
-        -0.16902728f, -0.3363037f, -0.75203514f, -0.15321021f, -0.25891164f, -0.15837678f, 0.03522733f, -0.3748736f,
-        -0.026083535f, -0.0015059214f, 0.23048401f, 0.33414647f, -0.09915877f, -0.2774457f, 0.5066806f, -0.012239238f,
-        -0.7965011f, 0.1000105f, 0.43238625f, 0.43418366f, 0.012155593f, -0.32009324f, 0.33746156f, -0.18406719f,
-        0.2856926f, -0.43898514f, 0.18675593f, 0.18517141f, -0.62914455f, -0.2870774f, 0.0474648f, -0.34016266f,
-        -0.62012845f, 0.19363827f, 0.40466f, -0.03694472f, -0.22746244f, 0.6934217f, -0.29011154f, -0.053487133f,
-        -0.07003854f, -0.017604696f, 0.014719532f, -0.103011206f, 0.10656184f, 0.03642705f, -0.08763553f, -0.024138005f,
-        -0.019391734f, -0.02658204f, 0.012798678f, -0.1310956f, 0.005130777f, 0.0034046893f, -0.020190885f, -0.020418392f,
-        0.015868219f, -0.052220564f, -0.14507633f, 0.13583194f, 0.0695235f, -0.04732041f, -0.15037541f, 0.10859429f,
-        -0.059955887f, -0.3145605f, 0.066781f, -0.2054209f, 0.08754574f, 0.019551666f, 0.1364826f, 0.18252477f,
-        0.050683733f, -0.217486f, 0.095110945f, -0.08580564f, 0.098472804f, 0.118891165f, 0.03378678f, -0.0985773f,
-        0.029831164f, 0.065080695f, 0.019505769f, -0.11240863f, 0.06365624f, -0.06797437f, 0.122707814f, -0.12323838f,
-        -0.038920622f, -0.023405096f, -0.13011956f, 0.099279486f, 0.05079588f, 0.07112247f, 0.039339356f, 0.06928064f,
-        0.1950537f, -0.049396005f, 0.018366575f, -0.02840134f, -0.27127638f, -0.37867507f, -0.009733877f, -0.06871963f,
-        -0.08970599f, 0.14894801f, -0.04481523f, -0.0710308f, -0.059169557f, 0.0683471f, -0.21666887f, -0.1054778f,
-        -0.42318085f, 0.0024880467f, 0.0051514455f, 0.12461863f, -0.04733248f, -0.285979f, 0.051175974f, 0.092597276f,
-        -0.29247633f, 0.12980896f, 0.07479396f, 0.015791416f, -0.3189579f, -0.3668211f, -0.16744192f, 0.028100213f,
-        0.027375698f, 0.0030610554f, -0.54460377f, -0.2591544f, -0.20403303f, -0.32368016f, 0.006852543f, -0.0836573f,
-        0.068416536f, 0.07276761f, 0.47241187f, -0.12057649f, 0.13825935f, -0.08475197f, 0.142982f, -0.0031154372f,
-        0.51515573f, -0.13849503f, 0.19394132f, -0.51361156f, -0.3711919f, 0.13395645f, -0.4700676f, -0.15164058f,
-        -0.16773507f, -0.119106166f, 0.03402308f, -0.048067342f, -0.35199374f, -0.07238597f, 0.39723706f, -0.4475065f,
-        -0.21325362f, -0.0068248464f, 0.10052101f, 0.12078821f, 0.35762674f, -0.50634986f, 0.045767475f, -0.41151214f,
-        0.26243234f, 0.13096419f, -0.014740733f, -0.07640104f, 0.14843068f, -0.1749773f, 0.21733123f, -0.09394844f,
-        0.04385363f, 0.11521623f, 0.123614356f, 0.12550023f, 0.110941775f, -0.027835773f, 0.07341084f, -0.05899043f,
-        -0.12982967f, -0.16647327f, 0.1903427f, -0.2387784f, -0.019244075f, 0.08776264f, 0.040504843f, 0.047139134f,
-        -0.058951832f, -0.023466535f, -0.11333862f, 0.04593256f, 0.21530269f, -0.14860202f, 0.10223177f, 0.035957173f,
-        0.031367313f, 0.11153619f, -0.082713105f, -0.120103955f, 0.07318838f, -0.026253782f, -0.20686728f, 0.16006996f,
-        0.16208254f, 0.08344545f, 0.07546582f, -0.21345487f, 0.21052557f, 0.17943768f, 0.11217013f, 0.27646333f,
-        0.021928491f, -0.0011562482f, 0.13301158f, 0.10512188f, 0.02970013f, -0.22028929f, 0.04357591f, 0.2001176f,
-        -0.07869495f, 0.1722688f, -0.045194253f, 0.07096392f, -0.08029537f, -0.14357825f, -0.035989266f, -0.15780364f,
-        -0.25445983f, 0.020759948f, 0.17741984f, -0.026942652f, -0.1354214f, 0.089216806f, 0.019368922f, 0.22505076f,
-        0.036433235f, 0.03363244f, -0.12901405f, 0.021885153f, 0.13418049f, 0.027175525f, 0.020589393f, 0.1408282f,
-        -0.2053492f, -0.1696138f, 0.13566813f, 0.06280428f, 0.029081715f, 0.07898288f, -0.23274493f, -0.20520912f,
-        -0.16110227f, 0.13856794f, -0.19781265f, -0.057823114f, 0.081850305f, -0.2288945f, -0.080032274f, -0.007129874f,
-        0.17652267f, -0.06186555f, -0.0976173f, 0.052717f, -0.13245167f, 0.17063878f, 0.3281811f, -0.036610767f,
-        0.10633951f, 0.03914837f, 0.16850056f, 0.1709968f, -0.1086268f, -0.28330344f, -0.11333173f, -0.11221092f,
-        0.106645554f, 0.0030592124f, -0.03319259f, -0.029729418f, 0.26418003f, 0.17297307f, 0.03749253f, 0.0072336784f,
-        -0.035466835f, 0.04536388f, 0.12447667f, 0.21427472f, 0.109451585f, 0.06736561f, -0.013142488f, -0.112267815f,
-        -0.086048536f, 0.07397456f, -0.24412604f, 0.13740222f, 0.13141687f, 0.02881188f, -0.32908925f, -0.18961625f,
-        -0.14484115f, 0.12489505f, 0.38601172f, 0.27090603f, 0.034934785f, -0.08104219f, 0.04989479f, -0.15368544f,
-        0.1577023f, 0.09939853f, -0.079690464f, 0.018169893f, 0.08213494f, -0.16787846f, 0.1585018f, 0.07869341f,
-        0.112079464f, -0.14814015f, -0.2180035f, 0.13842972f, -0.042114906f, 0.19352587f, 0.087894306f, -0.101395f,
-        0.17460172f, -0.03216058f, 0.102331184f, -0.0332585f, 0.30034146f, 0.024828596f, 0.16552497f, 0.09025031f,
-        -0.054491f, 0.06831323f, 0.10847527f, -0.28019828f, 0.14716937f, -0.018043384f, 0.17145264f, -0.012796801f,
-        0.089990936f, -0.25079948f, -0.028108444f, -0.052606042f, -0.28431413f, -0.044708f, 0.13057299f, -0.25833562f,
-        -0.021197118f, 0.07978761f, 0.08854678f, 0.043358773f, 0.014632043f, -0.14568552f, -0.0356622f, 0.12262829f,
-        -0.15166107f, -0.07367879f, 0.13086782f, -0.037748095f, 0.16631314f, -0.12880641f, -0.15120009f, -0.69843954f,
-        -0.43429768f, -0.3639402f, 0.36882934f, -0.07871474f, 0.08258816f, -0.24406272f, -0.37287164f, -0.1951585f,
-        0.20094584f, 0.1171407f, 0.053245265f, 0.58108896f, -0.33075124f, -0.4003042f, 0.17641377f, -0.04993233f,
-        -0.103457354f, -0.29113433f, 0.13561255f, 0.11909255f, -0.13505158f, -0.12784778f, 0.0977639f, -0.13755548f,
-        0.069537975f, 0.019823464f, 0.23017184f, 0.19842528f, 0.34395486f, -0.1254429f, 0.5113434f, -0.038549464f,
-        -0.623405f, 0.23862542f, -0.044334415f, 0.40645814f, 0.20170465f, -0.23665822f, -0.18013336f, 0.09560238f,
-        0.06822236f, -0.53333855f, 0.25184798f, 0.063757226f, -0.530195f, -0.19495645f, -0.0050559635f, -0.2056813f,
-        -0.4296423f, 0.24310832f, 0.3525981f, -0.14586926f, -0.31571823f, 0.4318361f, -0.30778763f, -0.0470722f,
-        -0.09180144f, -0.08832219f, 0.023122264f, 0.12796757f, -0.04653344f, -0.0026716397f, -0.068369955f, -0.25076467f,
-        -0.29884163f, 0.037213862f, 0.10268082f, -0.014790674f, 0.12634335f, 0.09637306f, 0.009752937f, -0.03335676f,
-        -0.029774552f, -0.050754607f, -0.0068996283f, 0.041304335f, -0.07899023f, 0.060573425f, -0.038815595f, -0.15475471f,
-        0.07118823f, 0.046858087f, 0.094290875f, -0.03802396f, 0.024932805f, -0.082167946f, 0.080577575f, -0.04890811f,
-        0.05369365f, -0.048170004f, 0.108573884f, 0.020997006f, 0.12151834f, -0.058992676f, -0.111813135f, 0.097917356f,
-        0.047576636f, 0.03174515f, 0.0807435f, -0.048850145f, 0.02726939f, 0.059478544f, 0.104123294f, 0.10063164f,
-        0.08355305f, 0.099376954f, -0.041966315f, 0.040952656f, -0.17968471f, -0.031129286f, 0.031398028f, -0.021982929f,
-        -0.049586095f, 0.21836628f, -0.10246221f, 0.04195851f, 0.16684495f, 0.07933817f, -0.10842739f, -0.14232008f,
-        -0.2761914f, -0.108090654f, 0.14680977f, 0.030775089f, 0.123434275f, -0.105753444f, 0.04523296f, -0.67818004f,
-        -0.63292617f, 0.010025275f, 0.17162646f, 0.13747367f, -0.2526496f, -0.24839497f, 0.25271714f, 0.18543746f,
-        0.2292873f, 0.60326797f, 0.2751839f, -0.02036849f, -0.6999361f, -0.4680424f, 0.16557585f, -0.20651709f,
-        -0.4331313f, 0.071558274f, -0.35039932f, -0.11159902f, 0.15556097f, 0.0066340966f, 0.15326509f, -0.07132256f,
-        -0.02703086f, 0.14785728f, 0.17272225f, 0.023011506f, 0.05403775f, 0.06829497f, 0.21821694f, -0.19028524f,
-        -0.31543574f, -0.06480315f, 0.24361002f, 0.27450237f, -0.17298876f, -0.32131648f, 0.12630041f, 0.22867295f,
-        0.061723128f, -0.1980056f, 0.02410172f, 0.36797795f, -0.374443f, -0.2607421f, 0.37851626f, -0.16625352f,
-        -0.18971948f, 0.12843144f, -0.36006534f, 0.227329f, -0.10636947f, -0.2574819f, -0.19827387f, -0.41704592f,
-        -0.19263911f, 0.031435017f, 0.09817817f, 0.10235461f, 0.009124458f, -0.11395306f, 0.09541128f, 0.06141803f,
-        -0.114417225f, -0.014627524f, -0.017009148f, -0.082654595f, 0.046892263f, -0.15616666f, -0.013297237f, 0.021869263f,
-        0.08420106f, 0.02167149f, -0.010226444f, 0.019620417f, -0.026475547f, -0.098521024f, -0.013922462f, -0.10278984f,
-        -0.023483843f, -0.12780279f, -0.009010474f, 0.19322774f, -0.09667601f, 0.059836894f, 0.016887652f, -0.07117497f,
-        0.09430629f, 0.1032997f, -0.069623485f, -0.24845782f, 0.0086074425f, -0.096866876f, 0.09136429f, -0.21222174f,
-        0.07340476f, -0.070715494f, -0.073010504f, -0.27562642f, 0.17451231f, 0.119916946f, -0.20719402f, 0.022307573f,
-        -0.121244505f, 0.053316247f, -0.06807014f, 0.17534566f, -0.112315595f, -0.056537174f, 0.30697668f, 0.018389445f,
-        0.10085885f, -0.016546482f, 0.06620619f, 0.03714981f, 0.06650609f, -0.025618011f, 0.015580343f, 0.028341474f,
-        0.047104016f, 0.0009757311f, 0.016293455f, 0.046280682f, -0.029813586f, -0.15353945f, -0.19910023f, -0.15888396f,
-        -0.1582349f, -0.19369969f, -0.031199759f, -0.1422733f, -0.17891389f, 0.06927756f, -0.045389462f, 0.17461833f,
-        -0.32111797f, 0.2464544f, -0.11576432f, -0.12748419f, -0.24247453f, 0.1416602f, -0.14017344f, -0.032698404f,
-        -0.14262518f, 0.09731199f, -0.2868961f, -0.026557531f, -0.029833771f, -0.18041651f, 0.018504582f, 0.047913328f,
-        -0.0044516185f, -0.036267396f, -0.1391538f, -0.03224499f, -0.06859226f, 0.030775947f, -0.06017953f, 0.072337545f,
-        0.19746454f, -0.06452531f, 0.06079686f, -0.047121786f, 0.099074066f, 0.042998478f, -0.2588378f, 0.13664307f,
-        -0.077245414f, 0.21072328f, -0.04822844f, 0.22694145f, 0.01361098f, 0.15166275f, 0.17517695f, 0.13883165f,
-        0.059067987f, 0.23630837f, -0.23758711f, 0.19342119f, 0.2743362f, 0.16737963f, 0.120122425f, -0.16238387f,
-        0.0028511363f, -0.12426375f, 0.05525149f, 0.024883144f, 0.10369817f, -0.041597378f, 0.025094979f, -0.03645548f,
-        -0.017498555f, 0.13572341f, 0.27594498f, 0.13282816f, 0.055648535f, 0.05734347f, -0.012488171f, 0.22477746f,
-        -0.046282742f, -0.07035929f, 0.1309789f, 0.057315327f, -0.014599268f, -0.034215156f, 0.22014089f, -0.16450971f,
-        0.064132765f, 0.020891033f, 0.08839285f, -0.07561901f, -0.020017032f, -0.049509563f, 0.15623376f, 0.052918702f,
-        0.11657329f, -0.03807058f, 0.12662567f, 0.23526578f, 0.054936238f, -0.03535321f, -0.05334954f, 0.022991063f,
-        0.11558919f, -0.030228384f, 0.078386106f, -0.046162f, 0.12267872f, 0.009845977f, 0.12926406f, 0.032421563f,
-        0.04424194f, 0.11117935f, 0.085145906f, -0.18686941f, -0.15251507f, -0.03188799f, 0.1480278f, 4.5343782e-05f,
-        -0.033152737f, 0.09778476f, -0.04884888f, -0.05445061f, -0.06311101f, -0.17817578f, 0.05700313f, 0.09698091f,
-        0.13037093f, 0.15048435f, -0.06680445f, 0.06954356f, -0.12713103f, -0.085116886f, -0.12207746f, 0.17374793f,
-        0.12910378f, -0.08620341f, -0.23471847f, -0.11081358f, -0.12738174f, 0.058615968f, -0.006492128f, 0.017005675f,
-        -0.063160844f, -0.058019653f, 0.072237596f, 0.0718464f, 0.037288215f, 0.13660654f, 0.10659548f, 0.04898332f,
-        -0.04718178f, 0.084323876f, -0.16458243f, 0.066683985f, 0.18341202f, 0.087906286f, 0.07344081f, -0.030898768f,
-        0.04433494f, 0.019831302f, 0.098227404f, 0.3195633f, -0.05669977f, 0.05652674f, -0.25811028f, 0.089832835f,
-        -0.08687544f, 0.060614508f, -0.0589062f, 0.040184084f, 0.119722396f, -0.04070051f, -0.027609104f, 0.23578706f,
-        -0.044344332f, 0.061629716f, 0.10321208f, 0.05215044f, 0.27647123f, 0.030620126f, 0.02146199f, -0.0021616335f,
-        -0.041396584f, 0.23556842f, -0.11393155f, 0.017150942f, 0.11291324f, -0.20040789f, -0.15203002f, -0.196849f,
-        0.14805403f, -0.06859729f, 0.08486358f, -0.039890066f, -0.0045204475f, 0.176269f, 0.045345373f, 0.017320756f,
-        0.07484053f, 0.10146479f, 0.004661098f, -0.11401631f, -0.16597132f, 0.08754828f, 0.071865454f, -0.070891924f,
-        0.08102616f, 0.06182452f, 0.07160199f, 0.012729253f, 0.06973871f, -0.17307827f, -0.15250841f, -0.061310466f,
-        -0.014580269f, 0.110598415f, 0.11182869f, 0.1999047f, -0.10034325f, 0.038040884f, 0.0017056144f, -0.002829683f,
-        -0.016833706f, 0.05139541f, 0.102161996f, -0.0965634f, 0.08203364f, -0.036172397f, 0.012105891f, 0.036390983f,
-        -0.0597588f, 0.2015226f, 0.11898217f, 0.06211697f, -0.093406595f, 0.10747127f, 0.1935344f, -0.03194485f,
-        0.15623215f, -0.008721165f, -0.07704478f, 0.07130162f, 0.09991332f, 0.12059722f, 0.074447215f, 0.0571799f,
-        0.06859216f, 0.013814826f, -0.16734485f, 0.06901404f, 0.06477858f, 0.07022823f, 0.03202231f, 0.0039453576f,
-        -0.15046126f, 0.1698216f, 0.114041016f, -0.17263633f, 0.14856686f, -0.13138466f, 0.083674036f, -0.84576666f,
-        -0.4809471f, -0.06747955f, -0.025966054f, -0.013742888f, 0.008343349f, -0.14258395f, -0.16724613f, -0.15313503f,
-        0.2689991f, 0.076905206f, 0.23111589f, 0.10325905f, -0.24445596f, -0.2529014f, 0.2126313f, -0.043961704f,
-        -0.21930835f, 0.08611882f, -0.043758187f, 0.15992963f, -0.1115395f, 0.10982764f, 0.2650373f, 0.048023675f,
-        -0.076778434f, 0.10101149f, 0.1886176f, -0.012708325f, 0.21081777f, -0.1355549f, 0.015576237f, 0.0060318396f,
-        -0.28648463f, -0.05034504f, -0.06082395f, 0.06572465f, 0.11612163f, -0.11610755f, 0.21636076f, 0.17202564f,
-        0.058888428f, 0.08894744f, 0.153766f, 0.11651246f, -0.21503007f, -0.32019258f, -0.083011046f, 0.058326762f,
-        -0.2681655f, 0.17417793f, -0.29496768f, 0.19151436f, -0.17454307f, 0.027738167f, -0.29184815f, -0.054568168f,
-        0.03940103f, -0.056436464f, 0.06350929f, 0.06745333f, -0.066841066f, -0.08317591f, 0.09533573f, -0.060377132f,
-        0.080543056f, -0.09238239f, 0.07370101f, 0.15818107f, 0.0001906316f, 0.08510859f, 0.07740793f, 0.0037020484f,
-        0.07529841f, 0.018109031f, 0.083459094f, 0.059522577f, 0.013874561f, -0.06939201f, -0.026638534f, 0.044763807f,
-        -0.10164505f, -0.018611444f, 0.092210464f, 0.0218255f, -0.04871268f, 0.14712608f, 0.1695785f, 0.08798249f,
-        -0.07760772f, 0.1538265f, 0.03743336f, -0.07306129f, -0.1346018f, -0.09562393f, 0.03113726f, 0.040569924f,
-        0.03088912f, -0.16337012f, 0.045534715f, -0.10586966f, -0.063952215f, 0.090025716f, -0.06861233f, 0.0054221954f,
-        -0.116068654f, 0.10592689f, -0.03850672f, 0.15080896f, -0.048695672f, 0.055703785f, -0.13819066f, -0.025089955f,
-        0.0046136677f, 0.04463425f, -0.015838189f, -0.11710164f, 0.08140858f, 0.04904972f, 0.02335f, -0.07752613f,
-        0.24668232f, -0.16412573f, 0.07712722f, -0.04268329f, -0.11591543f, 0.23560087f, -0.16638315f, -0.027275192f,
-        -0.08374531f, -0.13582358f, -0.054831784f, 0.06480242f, -0.065817975f, 0.0033847257f, 0.07051003f, 0.060483824f,
-        0.1526746f, 0.14420249f, 0.1151803f, 0.18377808f, 0.06962694f, 0.22491537f, -0.1348524f, -0.019957315f,
-        0.047335483f, -0.14897814f, -0.078934856f, -0.20692404f, -0.12494558f, -0.041738905f, 0.18280521f, -0.046566527f,
-        0.06287444f, 0.1558745f, 0.03598559f, 0.15253124f, -0.021499023f, -0.22230041f, 0.0006987656f, -0.18443179f,
-        0.43593135f, 0.06788023f, 0.17647171f, 0.13425535f, -0.01971751f, -0.07672693f, -0.1713657f, -0.14532086f,
-        0.16027077f, -0.18759017f, -0.18957911f, -0.053575456f, -0.06321719f, -0.11859757f, -0.053349614f, -0.29729915f,
-        -0.17647436f, -0.11670854f, 0.031299498f, -0.04043669f, 0.08357524f, 0.058924966f, 0.037174426f, 0.15333481f,
-        -0.043059897f, 0.056786936f, 0.0702715f, -0.026484888f, -0.13592151f, -0.101652704f, -0.05497853f, 0.11332844f,
-        -0.031163855f, -0.04420312f, -0.02800564f, -0.07782957f, -0.1401647f, -0.03526121f, 0.006559313f, -0.095050775f,
-        0.049730726f, 0.004577876f, -0.16959284f, -0.028980894f, -0.059602823f, 0.022214046f, -0.0017424527f, -0.052886475f,
-        0.13340111f, -0.04584862f, 0.057605013f, 0.045685057f, -0.1637689f, 0.18824515f, -0.16524291f, 0.030481191f,
-        0.18738183f, 0.073686704f, -0.12850498f, 0.058685526f, -0.014409526f, 0.054450594f, -0.1879351f, 0.065188035f,
-        -0.011398886f, -0.0022463526f, 0.088196106f, -0.16156669f, -0.009952022f, -0.09900506f, -0.16556491f, 0.08518514f,
-        0.20700717f, -0.011711231f, 0.031417947f, 0.016554765f, 0.05633107f, 0.14092073f, 0.014711293f, -0.010875591f,
-        0.056526676f, 0.13230541f, 0.091802575f, 0.012591625f, 0.17871454f, 0.1201448f, 0.064016335f, -0.2571321f,
-        -0.05779558f, 0.035491545f, 0.0409821f, 0.03767523f, 0.12187634f, -0.14614768f, 0.10131062f, -0.30649564f,
-        0.06646373f, 0.029830607f, -0.16639297f, -0.091211714f, 0.02505942f, -0.21420813f, 0.18400937f, -0.080967486f,
-        -0.105816945f, 0.27548003f, 0.07357402f, -0.02733133f, -0.17739251f, -0.11524248f, -0.09514087f, -0.016609041f,
-        -0.29078472f, 0.10288603f, -0.25034207f, -0.034999613f, -0.13181071f, -0.14007984f, -0.006513193f, -0.3232243f,
-        -0.24312995f, 0.026745861f, 0.07509366f, -0.008553647f, -0.0026495163f, -0.0758607f, 0.20290159f, 0.041801017f,
-        -0.22837934f, 0.16438764f, 0.12726481f, -0.19959472f, 0.025887026f, 0.16672951f, 0.13892667f, -0.038300984f,
-        0.03649325f, -0.091529146f, -0.034445304f, -0.17425115f, -0.05152029f, -0.023481507f, 0.019406283f, -0.017632306f,
-        -0.010941885f, 0.04492562f, -0.0036512506f, 0.17466964f, 0.1478715f, -0.048337612f, 0.10608646f, -0.0054332167f,
-        -0.062397588f, 0.02126443f, 0.0058605094f, 0.039210055f, 0.10879107f, 0.15325814f, -0.15654558f, 0.05315424f,
-        -0.11169884f, 0.06599244f, -0.015761694f, 0.055689808f, -0.0068374416f, 0.14905022f, 0.04815876f, 0.05688451f,
-        -0.017613018f, -0.053526573f, 0.07761468f, 0.0878103f, -0.009686071f, -0.01247632f, 0.02957132f, -0.08244129f,
-        0.10365487f, 0.023793567f, 0.17590497f, -0.19423193f, 0.0927254f, 0.06509445f, -0.010218586f, 0.02599545f,
-        0.017708415f, 0.062005762f, -0.034279406f, -0.123589866f, -0.07118013f, -0.028792445f, -0.06739343f, 0.018505326f,
-        0.18418464f, -0.03642801f, -0.044359397f, -0.12368653f, 0.10856727f, 0.112287015f, 0.06253293f, -0.03254104f,
-        0.03767297f, 0.10632397f, 0.06138009f, 0.24588378f, -0.05316469f, -0.2077009f, 0.23000355f, -0.043628953f,
-        0.076105855f, -0.12505306f, -0.006885872f, -0.12447251f, -0.09675982f, 0.21318632f, 0.0670235f, -0.074673854f,
-        0.025425075f, 0.034199737f, -0.0446537f, -0.17460492f, -0.09961241f, -0.21344893f, 0.066000596f, -0.057321962f,
-        0.12664133f, -0.15233135f, 0.050493214f, 0.24157377f, 0.20226277f, 0.07177846f, 0.005978111f, -0.04861305f,
-        0.064673275f, 0.0759017f, 0.03745718f, -0.03454459f, -0.0913514f, 0.065739684f, -0.10940213f, -0.1864481f,
-        0.1405784f, -0.039980978f, -0.026061993f, 0.129302f, 0.036456533f, 0.10708401f, 0.09002192f, -0.22197196f,
-        0.050431367f, -0.02576732f, 0.047736436f, 0.043520812f, -0.12261538f, -0.008865939f, 0.15810853f, 0.046111938f,
-        0.060605135f, 0.079061426f, 0.083547205f, -0.1517364f, -0.0005842793f, 0.08369982f, 0.08031823f, -0.0601475f,
-        0.043140117f, -0.12390875f, 0.08293337f, 0.10457214f, -0.08607972f, -0.06552521f, 0.04510799f, 0.14439757f,
-        -0.054393735f, 0.048358105f, -0.03767651f, -0.0018135519f, -0.114438474f, -0.17658931f, -0.09136687f, 0.03109144f,
-        0.052763786f, 0.07237253f, 0.052617464f, 0.19606265f, -0.0040075984f, -0.073130675f, 0.018431386f, -0.029267054f,
-        0.13133508f, 0.024336156f, -0.12679581f, -0.10677995f, 0.03285042f, -0.06616022f, -0.06423978f, 0.092101105f,
-        -0.05434785f, 0.023498965f, 0.0009246213f, -0.088853925f, 0.062082093f, 0.15079229f, 0.018920911f, 0.110151954f,
-        0.15665992f, -0.04185975f, 0.11033959f, -0.09978345f, -0.003652432f, 0.18540427f, -0.034691997f, 0.2983896f,
-        -0.054171156f, -0.015217814f, -0.13403839f, 0.07728206f, 0.11312566f, 0.20918398f, 0.07597881f, -0.032688163f,
-        -0.07867233f, 0.06376941f, 0.02088594f, 0.095979296f, -0.07271439f, 0.10594293f, -0.028181259f, -0.09127831f,
-        -0.03275612f, -0.0034715135f, -0.019745491f, 0.008336891f, -0.024847755f, -0.007161335f, -0.097584374f, 0.0785805f,
-        0.19806561f, 0.10674334f, 0.0006288333f, -0.031847917f, -0.058328837f, -0.057545073f, -0.009931399f, -0.016003672f,
-        0.02168486f, 0.07140586f, -0.00996583f, -0.06691266f, 0.029541617f, -0.04033141f, -0.120230004f, 0.076288655f,
-        -0.14626329f, 0.037833087f, -0.10962998f, -0.14638686f, 0.06801707f, -0.011411743f, -0.029550284f, 0.099968314f,
-        0.10314722f, -0.117355034f, -0.06172298f, -0.06937065f, -0.092891544f, -0.12275859f, -0.050005637f, 0.012424112f,
-        0.12075013f, -0.046209373f, 0.056464124f, -0.003203432f, -0.017923817f, 0.12830652f, -0.039973546f, 0.13897857f,
-        -0.09226421f, -0.05450906f, 0.05848446f, 0.17151214f, -0.08228376f, 0.113483086f, -0.114027955f, -0.018547982f,
-        -0.057720736f, -0.112997286f, -0.048769955f, 0.16596407f, 0.16795132f, -0.09387552f, -0.004144052f, 0.10218388f,
-        -0.101047896f, 0.15940847f, -0.06744859f, -0.12836073f, -0.03819966f, 0.24549024f, 0.034992434f, 0.12891614f,
-        -0.050577924f, -0.12600796f, 0.09325063f, -0.09161445f, 0.085556224f, 0.13284123f, 0.18124501f, 0.029297136f,
-        0.007974899f, 0.17713279f, 0.07023853f, 0.0428433f, -0.042173583f, -0.04486689f, 0.17980424f, 0.051631752f,
-        -0.18271959f, -0.06626572f, 0.16528101f, 0.021361122f, -0.05318938f, -0.035241712f, -0.056023035f, 0.08362858f,
-        0.028670229f, 0.012973624f, -0.03366308f, -0.08723941f, 0.07204522f, 0.034924477f, -0.1577103f, -0.21152237f,
-        -0.0037503385f, 0.049133077f, 0.18053403f, -0.05407855f, -0.16397072f, 0.08771833f, 0.040238827f, -0.055690818f,
-        0.1402566f, 0.122483835f, 0.042562198f, -0.025573954f, 0.088354886f, 0.05246253f, -0.10391666f, -0.091864415f,
-        0.085062124f, 0.100902416f, -0.008949612f, -0.029358193f, 0.06831456f, -0.11993613f, 0.025292316f, 0.05729735f,
-        -0.14711954f, -0.07171443f, 0.02408598f, -0.062099136f, -0.05013187f, 0.18826815f, 0.09722513f, 0.18900464f,
-        0.020860173f, 0.07874559f, 0.028861914f, -0.043272424f, 0.12543622f, 0.03474386f, -0.04820042f, -0.0659547f,
-        0.23910111f, -0.120598875f, -0.1910189f, 0.15819438f, 0.39631736f, 0.15233597f, -0.21965535f, -0.33725893f,
-        -0.17114782f, 0.1314281f, -0.33347455f, -0.17164123f, -0.6281726f, -0.44786426f, 0.60334194f, 0.2417962f,
-        -0.44920295f, 0.25042742f, 0.039909117f, 0.095529914f, -0.008533136f, -0.9000354f, 0.013133488f, -0.2163647f,
-        0.35876346f, 0.26807836f, -0.4259058f, -0.37858427f, -0.12026444f, 0.23009117f, 0.09840268f, 0.23815435f,
-        -0.15570115f, -0.053839095f, -0.4002649f, 0.07256084f, -0.5252404f, -0.16134731f, -0.17996001f, -0.015824798f,
-        0.059005994f, 0.07897356f, 0.14350575f, 0.2632531f, -0.114204966f, -0.22332045f, -0.27126768f, -0.108516395f,
-        0.20404322f, -0.3762631f, -0.70332813f, -0.08295815f, 0.2578971f, 0.17542008f, 0.3073265f, -0.07388154f,
-        -0.032598548f, -0.14687951f, -0.028696975f, 0.39890796f, 0.03469435f, 0.2978499f, 0.18883646f, 0.20330185f,
-        0.0843032f, 0.015551073f, 0.002836288f, -0.04359771f, 0.026923321f, -0.117410414f, 0.107940674f, -0.15060943f,
-        0.0128957f, -0.22114435f, -0.018112436f, -0.11455392f, -0.02159161f, 0.19655292f, -0.07391389f, -0.05698791f,
-        0.086820014f, -0.072931156f, 0.1012479f, -0.066123955f, -0.0010575188f, -0.23347011f, -0.1493287f, 0.0053083533f,
-        -0.06662575f, 0.19990437f, 0.064242266f, 0.0023029484f, -0.040402133f, 0.074345484f, -0.0060980404f, 0.08006774f,
-        -0.0129236905f, -0.0069782217f, -0.0608647f, 0.11552989f, 0.13600384f, 0.09773856f, -0.19691038f, 0.022984585f,
-        0.22090314f, -0.12728865f, -0.062064636f, 0.07622574f, -0.15027224f, 0.13789509f, 0.115053624f, 0.031867098f,
-        0.096228525f, -0.031025326f, -0.11012388f, -0.24989913f, 0.10912957f, -0.09344141f, -0.12967074f, 0.056114353f,
-        -0.014416884f, -0.060803294f, -0.107184984f, -0.069934994f, 0.008382635f, 0.03201678f, -0.008600287f, -0.16458017f,
-        -0.110613026f, 0.18018243f, -0.22562544f, -0.025586214f, 0.17155315f, -0.06779454f, 0.050358042f, -0.4316304f,
-        -0.022907607f, -0.046748888f, -0.2492315f, 0.14500806f, -0.016092243f, -0.5060846f, 0.30295447f, 0.00018709549f,
-        -0.17439412f, 0.2826642f, 0.04741506f, -0.083833836f, -0.27786016f, -0.30617434f, -0.22461711f, -0.086793385f,
-        0.10087614f, 0.20131896f, -0.43989077f, -0.085735075f, 0.12922029f, -0.12721053f, 0.048171215f, -0.22313832f,
-        -0.086232044f, 0.048316248f, 0.11176438f, -0.113994904f, -0.021437304f, -0.09976684f, -0.22126974f, 0.20568267f,
-        -0.07045818f, -0.14855546f, 0.16429934f, -0.10673971f, -0.12399828f, 0.4689337f, -0.49147785f, -0.23336698f,
-        0.012093764f, -0.20112875f, -0.053398684f, 0.20081915f, 0.10632242f, -0.10651262f, 0.012245526f, -0.029527823f,
-        -0.18570912f, 0.26939783f, 0.013729356f, 0.28370804f, -0.034305107f, -0.31966665f, 0.04458101f, -0.36550882f,
-        0.14390567f, 0.009770821f, 0.1529292f, -0.10591557f, -0.06163417f, 0.13009682f, -0.029096438f, 0.125854f,
-        0.033922214f, 0.064162284f, 0.06540695f, 0.11994133f, -0.0791796f, 0.14601523f, -0.11734932f, 0.08599528f,
-        0.12581053f, 0.11240444f, 0.12977052f, 0.114729874f, 0.14445332f, 0.08568231f, -0.08944046f, 0.049531717f,
-        -0.10606702f, -0.07511775f, 0.05412296f, -0.18241648f, -0.11047246f, -0.0103992075f, 0.01159659f, 0.04919959f,
-        -0.07410657f, 0.023917852f, 0.038234934f, 0.10133248f, -0.072666086f, 0.104968846f, -0.079430364f, -0.13126442f,
-        0.013770822f, -0.025806662f, 0.017824672f, -0.05322931f, 0.21430029f, 0.019265579f, -0.0008019651f, -0.05783659f,
-        0.10394961f, -0.10122424f, -0.115085475f, 0.02623487f, 0.042899787f, 0.02919805f, 0.06730964f, -0.11495402f,
-        0.09051427f, 0.13733223f, -0.062740706f, -0.20710336f, -0.0006423704f, -0.026465112f, -0.17325681f, 0.021495586f,
-        -0.022138266f, 0.051048655f, -0.2436711f, -0.16234934f, 0.13229613f, -0.058446333f, -0.058105774f, 0.0101501355f,
-        0.058683902f, -0.029937977f, -0.13789386f, 0.17166385f, 0.16305342f, -0.07592441f, 0.100642644f, -0.08469513f,
-        -0.2032806f, 0.16377264f, 0.23853448f, 0.02186589f, -0.022549829f, 0.26519156f, 0.024727158f, 0.060942177f,
-        -0.10145722f, -0.1353705f, 0.08328306f, 0.06394503f, -0.028470334f, 0.1022511f, 0.06562796f, -0.03182043f,
-        0.12871255f, -0.05274251f, 0.22710326f, -0.059190087f, 0.07173864f, -0.05157675f, 0.068698995f, 0.05657631f,
-        0.02222632f, -0.0098782275f, 0.09850283f, 0.0062850206f, 0.28749725f, 0.0016602565f, 0.17215462f, -0.023218898f,
-        0.11757928f, 0.09045705f, 0.06772571f, 0.21736297f, -0.015835168f, -0.15028636f, -0.12715746f, -0.027424332f,
-        -0.15819898f, 0.10799352f, 0.03294883f, -0.005755356f, -0.0607821f, -0.043341547f, -0.13764948f, 0.028101722f,
-        -0.004260997f, 0.16707796f, -0.0019095469f, 0.20724104f, -0.03047853f, -0.080949426f, 0.16254225f, 0.094668195f,
-        -0.047358684f, -0.22673196f, 0.13606979f, 0.060794666f, 0.08134324f, -0.10991281f, -0.057279028f, -0.09366198f,
-        -0.22136192f, -0.01558753f, -0.13084957f, -0.005959246f, -0.021533798f, 0.106731445f, -0.056161016f, 0.014116754f,
-        0.12006535f, 0.07757657f, 0.013089457f, 0.10850636f, 0.048135303f, 0.13455665f, 0.04891039f, 0.04759664f,
-        -0.104280956f, -0.17289245f, 0.051363375f, -0.038031336f, -0.031590667f, 0.04212191f, 0.0677593f, 0.062020678f,
-        -0.11667533f, 0.09596114f, -0.059439845f, -0.12763804f, -0.16545086f, 0.20199993f, 0.103545584f, 0.016400618f,
-        -0.015297108f, 0.109310955f, 0.16061707f, 0.19973098f, 0.23772874f, -0.085459925f, -0.047101207f, -0.12270103f,
-        -0.046111785f, 0.017543595f, -0.08530149f, 0.036826365f, 0.12346236f, -0.14746952f, 0.018260961f, 0.048545193f,
-        -0.21883783f, -0.11149376f, -0.0005255402f, -0.17664365f, 0.22946194f, 0.043253254f, -0.028688584f, -0.15951332f,
-        0.17931125f, 0.030897586f, 0.01793511f, -0.10979984f, -0.20052996f, -0.28831476f, 0.13260503f, 0.012228597f,
-        -0.20458263f, 0.00906216f, 0.08598567f, 0.115655474f, -0.029508127f, -0.33759212f, -0.27480304f, -0.13639468f,
-        0.08424151f, -0.088250816f, -0.15830426f, -0.20949359f, 0.18312743f, 0.1490145f, 0.00706455f, 0.100604184f,
-        -0.20282388f, -0.115111835f, -0.33151782f, -0.0007097561f, -0.42711043f, -0.18311408f, -0.19429533f, 0.031230008f,
-        -0.32146558f, -0.08036241f, 0.043620173f, 0.29910904f, 0.02064418f, -0.16278452f, -0.49652475f, 0.08311491f,
-        -0.12978451f, -0.03843396f, -0.28909633f, -0.07729397f, 0.2043151f, 0.09245699f, 0.034099635f, 0.024926f,
-        0.006012978f, 0.0024487379f, 0.040590663f, 0.13160218f, -0.058064617f, 0.184135f, 0.36930856f, -0.10405166f,
-        -0.13221075f, 0.057188824f, -0.1710074f, 0.08873536f, 0.04682647f, -0.07368004f, 0.20433602f, -0.003938446f,
-        0.23047355f, 0.04222594f, -0.13808942f, 0.02482849f, 0.07861338f, -0.1367396f, 0.087747216f, -0.085852705f,
-        0.13475537f, 0.17249002f, 0.06315601f, -0.16978705f, 0.17717649f, -0.03026493f, -0.039097887f, 0.0448454f,
-        -0.21260534f, 0.04204793f, 0.04523647f, -0.026068896f, 0.20728129f, 0.007398769f, -0.0025311694f, 0.14397807f,
-        -0.1304887f, -0.23831734f, -0.076927885f, -0.11833299f, -0.08827429f, -0.024713412f, -0.14918654f, 0.1464074f,
-        0.11530566f, -0.069803245f, -0.08458754f, -0.10299495f, 0.06436003f, -0.032171868f, -0.08413166f, 0.13925295f,
-        -0.17297162f, 0.09693218f, -0.014388812f, 0.036750875f, -0.07549272f, 0.10545129f, 0.01513068f, -0.042853683f,
-        -0.07915949f, 0.07629983f, -0.13161851f, -0.08540383f, 0.006702884f, 0.03843023f, -0.02331791f, -0.28175318f,
-        -0.35115266f, -0.3360894f, -0.4126559f, -0.009440387f, -0.19610575f, 0.16488957f, -0.19059016f, -0.6559762f,
-        -0.46504754f, 0.33230487f, -0.17100103f, -0.5895861f, -0.36220315f, -0.45400283f, -0.01740178f, 0.26108658f,
-        0.055876303f, -0.03301236f, -0.4472768f, 0.16737795f, -0.122850806f, -0.7359455f, -0.15332825f, 0.14891684f,
-        -0.22763747f, 0.19906417f, -0.59750533f, -0.40706015f, -0.5593023f, -0.036470763f, 0.22460514f, 0.2234747f,
-        -0.37363595f, 0.32039255f, -0.42485398f, 0.037579384f, -0.57314646f, -0.34715527f, -0.1284449f, -0.5501593f,
-        -0.76840276f, -0.14790446f, 0.515864f, 0.5753106f, -0.5206038f, 0.057145484f, -0.3706111f, -0.29524946f,
-        0.20973173f, -0.25190395f, -0.5307099f, -0.14307797f, -0.20315538f, 0.5329734f, 0.16225764f, -0.5037768f,
-        -0.448694f, 0.047903057f, 0.31236655f, 0.23286667f, 0.5532877f, 0.7800089f, 0.3310043f, 0.46065116f,
-        -0.31257737f, 0.06912939f, 0.06557827f, -0.1518187f, -0.124854535f, -0.20019019f, 0.029559042f, 0.20313074f,
-        -0.032327306f, 0.114048935f, 0.03257912f, -0.0068697827f, 0.0057154074f, 0.0067139785f, 0.08536626f, 0.09723392f,
-        0.10284617f, -0.03819925f, 0.14527206f, -0.023802597f, 0.003054403f, -0.09069015f, -0.089317694f, -0.020963948f,
-        -0.090971306f, 0.17434093f, 0.081171356f, 0.23963733f, -0.047879957f, -0.119310685f, 0.19904208f, -0.09099191f,
-        -0.29856816f, -0.18344194f, -0.114658095f, -0.085572995f, -0.012124775f, -0.013771829f, 0.07287184f, 0.1546564f,
-        0.016867505f, 0.042208657f, 0.007840229f, 0.091729864f, 0.09723612f, -0.1541077f, -0.12707213f, 0.047289256f,
-        0.12788737f, -0.053032912f, -0.16377021f, 0.09894249f, 0.18388017f, 0.1831462f, -0.04709812f, 0.029517129f,
-        0.089543f, -0.07406297f, -0.21389134f, 0.060735475f, -0.13355654f, -0.045880236f, -0.0025879932f, -0.27235296f,
-        -0.25747237f, -0.13840236f, -0.012350259f, -0.12951115f, -0.16722679f, -0.008728421f, -0.1774657f, -0.3124827f,
-        -0.20017278f, -0.25835636f, 0.18789239f, -0.16734977f, -0.15167724f, -0.38582522f, 0.44909093f, 0.11190757f,
-        -0.13919221f, 0.4018955f, -0.21683696f, -0.056634746f, -0.18228246f, -0.5483683f, 0.13764118f, -0.030475926f,
-        0.19609539f, 0.031802367f, -0.18644856f, -0.5829274f, -0.059825636f, -0.15259844f, -0.2365734f, -0.099369764f,
-        -0.22569995f, 0.18113483f, -0.098502964f, 0.08851495f, -0.12384012f, -0.23657292f, -0.12425521f, -0.20138106f,
-        0.5988891f, 0.2150754f, 0.24484411f, 0.12197768f, -0.28361183f, 0.11337819f, -0.64782554f, -0.22138628f,
-        0.21193403f, -0.13614619f, -0.03838836f, -0.09894672f, -0.02515441f, 0.21192019f, 0.21355632f, -0.29889444f,
-        -0.3438322f, 0.29971722f, -0.07419721f, -0.26115206f, 0.1118755f, -0.16970806f, -0.07467268f, -0.23137303f,
-        0.22590616f, 0.0071761576f, 0.0075750225f, 0.17628025f, 0.039397627f, 0.14702415f, 0.07953855f, 0.07312002f,
-        0.023155484f, -0.1106526f, 0.023226466f, -0.14928344f, 0.012570081f, -0.17526066f, 0.11310278f, -0.01187243f,
-        -0.028028466f, 0.14343536f, -0.28879902f, -0.022395201f, 0.076469086f, -0.06731552f, 0.03791338f, -0.06800952f,
-        0.033996888f, -0.06342853f, 0.04210104f, -0.029984124f, 0.053778056f, 0.19335124f, 0.18008126f, -0.032254767f,
-        -0.029418817f, -0.049812563f, 0.07979486f, -0.057884514f, -0.0070905564f, -0.03821788f, 0.021533169f, -0.016274145f,
-        -0.12826312f, 0.15566415f, -0.028873522f, -0.06569747f, 0.14447427f, 0.17080829f, -0.058554072f, 0.31909925f,
-        0.1260649f, 0.10946453f, -0.15642336f, 0.1771475f, -0.04990134f, 0.021725755f, 0.12685159f, 0.021665119f,
-        -0.008745311f, 0.26414558f, 0.024565995f, -0.1290709f, -0.017067851f, -0.3792873f, 0.039709415f, -0.06035129f,
-        0.04093381f, -0.2599557f, -0.012932507f, 0.15524217f, 0.014242939f, -0.2264019f, -0.15690565f, 0.084746495f,
-        0.09130075f, -0.0903217f, 0.1988931f, 0.17997962f, 0.1397205f, 0.088123925f, 0.1497663f, -0.13009726f,
-        -0.016876832f, 0.14262587f, 0.22883606f, 0.017539145f, -0.24344406f, 0.04585739f, -0.22231546f, -0.14015786f,
-        -0.028406389f, -0.14619383f, 0.12476284f, 0.013389913f, 0.028305551f, -0.15229249f, 0.100089066f, -0.07988796f,
-        0.09930199f, 0.0096629765f, 0.06319028f, 0.33688372f, 0.0035322423f, -0.025032122f, 0.095477f, -0.19148926f,
-        -0.031859145f, 0.14244507f, 0.104188226f, -0.06776544f, 0.18947898f, -0.16851422f, -0.09058195f, -0.030412437f,
-        0.17494802f, 0.07909747f, 0.19590752f, 0.014458297f, 0.03492052f, -0.09997312f, 0.18447f, -0.10160389f,
-        -0.09388047f, 0.08628376f, 0.24198084f, -0.3945788f, -0.033394285f, 0.081961125f, -0.19937998f, 0.0011966268f,
-        0.0017412226f, 0.0070202327f, -0.10287787f, -0.12734321f, -0.014384754f, 0.09406256f, 0.23821741f, -0.057456665f,
-        -0.06538888f, -0.07882506f, -0.09237183f, -0.2284714f, -0.10551958f, 0.002818113f, -0.060969204f, 0.022946842f,
-        0.14608546f, -0.11494877f, -0.14969492f, 0.005414036f, 0.02400847f, -0.017950226f, 0.081342615f, -0.11474449f,
-        0.19854881f, 0.21082397f, -0.12081828f, -0.036765512f, -0.06513712f, 0.038829513f, 0.062412873f, 0.23644549f,
-        -0.2985638f, -0.029956449f, -0.09730613f, -0.1454003f, -0.24489576f, -0.10404914f, 0.04383487f, -0.15640464f,
-        -0.08871056f, -0.08403637f, 0.37350473f, -0.05211968f, -0.14692649f, 0.21800728f, -0.040340144f, 0.06791522f,
-        0.17524476f, 0.031515107f, 0.09913962f, 0.06510335f, -0.057307795f, 0.20752515f, 0.04060631f, -0.005467696f,
-        0.1246692f, 0.005826627f, -0.099567f, -0.035047367f, 0.2838867f, 0.061249115f, 0.05883233f, 0.07506439f,
-        -0.38667247f, -0.101454176f, -0.24346597f, -0.2771288f, -0.20178601f, -0.225506f, 0.18944697f, -0.30300945f,
-        -0.08257119f, 0.35650176f, -0.13388026f, -0.22918367f, -0.19280563f, 0.11565003f, -0.03868196f, 0.22518277f,
-        0.18760926f, -0.03683824f, -0.11693344f, 0.14653516f, -0.14713861f, -0.33073822f, 0.09054059f, -0.19952111f,
-        -0.03147481f, 0.1785359f, -0.4228117f, -0.7072094f, -0.25917137f, 0.109665364f, 0.12991871f, 0.25428534f,
-        -0.22240719f, 0.057078287f, -0.34541202f, -0.099122524f, -0.70209694f, -0.30402118f, -0.047313493f, -0.15361974f,
-        -0.22794457f, -0.20165183f, 0.27220362f, 0.23664303f, -0.45665354f, -0.11268063f, -0.31037864f, -0.13936062f,
-        0.1664611f, -0.38410032f, -0.5665538f, -0.35672382f, 0.37410015f, 0.48902088f, -0.01588225f, -0.16921967f,
-        0.08086224f, 0.0098190075f, 0.25910696f, 0.30141675f, 0.5110768f, 0.55889416f, 0.41206208f, 0.41966566f,
-        -0.08768156f, 0.15142682f, 0.2594012f, 0.2097955f, -0.15166211f, -0.008376624f, -0.04707034f, -0.05885013f,
-        0.047026154f, 0.10324162f, 0.07320286f, 0.0084749395f, -0.0037026394f, -0.17906709f, 0.09305522f, -0.17965078f,
-        -0.045824222f, -0.05196131f, -0.019986222f, 0.11819942f, 0.110942446f, -0.04271251f, -0.21978262f, -0.17576669f,
-        -0.11491525f, 0.1527418f, -0.16928482f, 0.049683332f, 0.14965269f, 0.08782152f, 0.05086655f, -0.109212f,
-        0.047847267f, 0.06724384f, 0.10235052f, -0.07516899f, -0.06726662f, 0.030471437f, -0.117511354f, 0.011046179f,
-        -0.028811773f, -0.19986121f, 0.13602683f, -0.100385636f, -0.058604628f, -0.06209959f, -0.012891847f, 0.007999195f,
-        -0.08634332f, 0.09127578f, 0.1440232f, 0.04110103f, -0.13641167f, 0.0044720187f, -0.055168852f, -0.060490493f,
-        0.00935092f, 0.065836705f, -0.0050935177f, -0.059767038f, 0.0048386673f, -0.1156739f, -0.0543962f, 0.025159609f,
-        -0.14488742f, -0.071388684f, 0.1797376f, -0.2045609f, -0.03857398f, 0.06282537f, -0.19865002f, -0.57550985f,
-        -0.14859733f, 0.29809555f, 0.0023817336f, -0.21978104f, -0.4626884f, -0.099231124f, 0.53589094f, -0.0798597f,
-        0.09097932f, 0.39167437f, -0.25625354f, 0.08295194f, -0.09942165f, -0.47737953f, 0.12580979f, 0.04088823f,
-        -0.16227649f, 0.10616619f, -0.38932216f, -0.5718309f, -0.47183642f, -0.04779638f, -0.00938752f, 0.17660311f,
-        -0.020035008f, 0.17987403f, -0.47586897f, -0.16621716f, -0.34237042f, -0.37893113f, -0.09420023f, 0.1288796f,
-        -0.18547624f, -0.060681865f, 0.2989111f, 0.4061299f, -0.09717344f, -0.15516616f, -0.45337853f, -0.15566593f,
-        0.58560944f, -0.16432424f, -0.4007267f, 0.079418354f, -0.41840675f, 0.2101601f, -0.012758683f, -0.35249954f,
-        -0.39616024f, 0.21679252f, -0.11483704f, 0.31526932f, 0.060042635f, 0.43239936f, 0.08856054f, -0.041531477f,
-        0.062187433f, 0.06591992f, -0.047374744f, -0.11746832f, -0.14990845f, -0.12951294f, -0.22467734f, -0.1158981f,
-        -0.061241962f, 0.14390635f, -0.05175599f, -0.119814664f, -0.049973253f, -0.082734354f, -0.14609765f, 0.2138794f,
-        -0.094782025f, 0.10298292f, 0.22774847f, -0.039161146f, 0.06096889f, -0.124790035f, 0.015051525f, 0.00053144404f,
-        0.07749293f, -0.16058737f, -0.18894172f, 0.29856113f, 0.08873013f, 0.014326999f, 0.14692545f, 0.02998895f,
-        -0.12438157f, -0.15842201f, 0.10774281f, 0.1648447f, 0.095661625f, -0.010059897f, -0.10827691f, -0.11595277f,
-        0.057566676f, -0.068714894f, 0.06723381f, -0.13639121f, 0.06391675f, -0.07550102f, -0.16330403f, 0.045408025f,
-        -0.15203331f, -0.13348617f, -0.07610187f, 0.16709155f, 0.090872474f, 0.110640205f, -0.068312034f, -0.041978f,
-        -0.04482161f, -0.36229774f, 0.029083882f, 0.11173009f, 0.1391189f, -0.14560398f, 0.095221266f, -0.04698356f,
-        0.2852391f, 0.24923104f, -0.093346395f, 0.19472936f, -0.0865111f, -0.2656434f, 0.04111807f, -0.23325962f,
-        0.008541642f, -0.0010006577f, -0.2387832f, 0.053746868f, -0.22799934f, -0.42577723f, 0.30298352f, -0.11253183f,
-        -0.23221041f, 0.16778034f, -0.044901334f, -0.21434765f, -0.2595694f, -0.3382763f, -0.24298705f, 0.063025445f,
-        0.04717195f, 0.09530973f, -0.29145727f, 0.008702424f, 0.0898651f, -0.2750906f, 0.099755146f, -0.09855294f,
-        -0.0352683f, 0.014701686f, 0.09537352f, -0.0028884972f, -0.20329802f, 0.06729367f, 0.0559755f, 0.06720474f,
-        -0.15428372f, -0.19033012f, 0.10882531f, -0.13855396f, 0.040979326f, -0.043959647f, -0.03407362f, -0.281017f,
-        -0.09394714f, 0.24403149f, -0.1750995f, -0.04021604f, 0.08066368f, 0.08279054f, 0.22976124f, -0.06839737f,
-        0.03510228f, 0.27124313f, -0.11741559f, 0.13003086f, 0.21050604f, -0.1274689f, 0.058714308f, -0.53511095f,
-        0.047661338f, -0.06043298f, 0.06398854f, -0.031673178f, 0.0770508f, 0.004492712f, 0.23273705f, 0.025805175f,
-        0.036431234f, -0.018206676f, -0.040665273f, 0.011227696f, 0.07041728f, 0.09960956f, -0.029158505f, -0.16433322f,
-        -0.15812126f, 0.038547967f, 0.15755711f, -0.0198954f, 0.10021132f, -0.04303194f, 0.06978836f, -0.15307379f,
-        -0.059375823f, 0.0878245f, -0.006965961f, 0.011146741f, 0.16922165f, 0.047664236f, -0.022525907f, -0.08556951f,
-        0.0073292754f, 0.015901588f, 0.07995184f, 0.063290074f, -0.045627788f, 0.16422787f, 0.13259776f, 0.030586679f,
-        0.2558163f, 0.17466314f, 0.010348931f, 0.073735826f, 0.1744356f, 0.002458217f, -0.1981958f, 0.026266625f,
-        -0.015541344f, 0.11508393f, -0.048456848f, -0.070359446f, -0.01974508f, 0.15903775f, 0.06851434f, -0.09677798f,
-        -0.06122122f, -0.006611178f, 0.022535007f, -0.03980729f, -0.08796474f, -0.10309579f, -0.09533836f, -0.17884202f,
-        0.12110193f, -0.041698344f, 0.045214288f, 0.15188712f, 0.06575214f, 0.005803801f, 0.039831772f, 0.06122231f,
-        0.24535573f, -0.28931865f, -0.038529534f, 0.064878725f, 0.23863843f, 0.021994973f, 0.021496214f, 0.18884796f,
-        0.009717047f, 0.14313598f, 0.038380448f, -0.20553215f, -0.07691839f, 0.06886703f, -0.08319521f, -0.033198778f,
-        -0.08675207f, 0.052193258f, 0.12470402f, 0.15834312f, 0.13701457f, 0.052550312f, -0.20254579f, -0.016554594f,
-        -0.12315681f, -0.03833183f, -0.11760248f, 0.0022111167f, -0.15875545f, 0.22144938f, -0.11229572f, 0.13390994f,
-        0.012499213f, -0.030207412f, -0.095437534f, -0.2034881f, 0.09103473f, -0.08747008f, -0.03513558f, 0.13545637f,
-        -0.15715124f, 0.05457539f, 0.21232577f, 0.048238333f, 0.10084217f, 0.122594856f, 0.18809608f, 0.050023835f,
-        0.042732354f, 0.13233142f, -0.070470385f, -0.07562329f, 0.16772f, 0.12850161f, 0.23797888f, -0.18255429f,
-        -0.178684f, 0.06774548f, -0.012226682f, -0.17300913f, -0.05374827f, -0.09603073f, 0.20975974f, 0.05989171f,
-        0.079247974f, -0.082816295f, 0.050753046f, -0.052895803f, 0.033524163f, -0.028581511f, 0.06294849f, 0.04602221f,
-        0.059428237f, 0.009853667f, -0.09831137f, -0.029230112f, -0.055315934f, -0.011063617f, 0.04263535f, 0.041961078f,
-        0.09958732f, 0.045519937f, 0.09053014f, -0.092968516f, 0.14041638f, 0.2442518f, 0.037344925f, -0.11357128f,
-        -0.0024956276f, -0.16082145f, 0.073136635f, -0.022838423f, -0.010823947f, 0.12341305f, 0.030454565f, -0.04306714f,
-        -0.04121489f, 0.054159593f, 0.014435838f, 0.15894875f, -0.066856705f, 0.2675065f, 0.13486874f, 0.17390698f,
-        0.048517235f, -0.0263512f, 0.07118174f, 0.035094127f, -0.055866256f, 0.0045093573f, 0.10139818f, 0.22641338f,
-        -0.08790421f, -0.03186665f, -0.121114545f, -0.046583913f, 0.22469388f, -0.06622816f, 0.08047395f, 0.058868553f,
-        -0.2301007f, -0.10339852f, 0.2789924f, -0.029520033f, -0.009494579f, 0.02429858f, 0.06109593f, -0.36580232f,
-        -0.34189227f, 0.20666401f, -0.19017053f, -0.22230586f, -0.15905829f, -0.118511625f, -0.06447832f, -0.10554375f,
-        0.34851304f, 0.24382745f, -0.026002718f, -0.020841196f, -0.07449593f, -0.38676664f, 0.24596457f, -0.02378362f,
-        -0.015472545f, 0.13203737f, 0.067249626f, -0.042943347f, -0.0681467f, 0.09390859f, 0.19297072f, 0.06752168f,
-        -0.062426753f, -0.10229574f, -0.5227365f, -0.06763065f, -0.28046566f, -0.045185477f, -0.15174866f, 0.17560878f,
-        -0.25187233f, -0.098206595f, 0.042791486f, 0.23318294f, 0.04562721f, 0.07059855f, -0.3269964f, -0.030877262f,
-        0.08857415f, -0.13822834f, -0.1889503f, 0.040032275f, -0.11806488f, 0.106059946f, -0.14295974f, -0.05380444f,
-        -0.12418525f, 0.24011096f, -0.14038415f, 0.17438538f, 0.07522603f, 0.15222114f, 0.14879662f, -0.08942899f,
-        0.027049964f, 0.025034646f, 0.09304565f, 0.14853305f, 0.051845446f, 0.039427925f, 0.059509534f, -0.012017707f,
-        -0.008852165f, -0.10309727f, -0.092374526f, 0.043462243f, -0.08523642f, 0.13845062f, -0.02272252f, 0.09690943f,
-        0.18217629f, 0.098359115f, 0.17636545f, 0.0058261794f, 0.076656684f, 0.09139435f, -0.008169458f, 0.069247365f,
-        0.053873055f, 0.04358986f, 0.080641165f, 0.03563185f, -0.21680246f, -0.064944744f, 0.16402927f, -0.036903195f,
-        0.04365557f, -0.05091071f, -0.03744122f, -0.0031973438f, -0.061440475f, 0.03455094f, 0.04560864f, 0.14493074f,
-        -0.13085535f, 0.019846266f, -0.047789637f, 0.07274668f, 0.2006881f, -0.031026015f, -0.16088039f, 0.025137924f,
-        0.020753449f, -0.05571586f, 0.0071016382f, -0.077557445f, 0.059053674f, 0.20112048f, 0.03791441f, -0.029100388f,
-        0.14377554f, 0.03258176f, -0.048192818f, 0.05289804f, 0.022035234f, 0.002020954f, -0.057961762f, -0.017870618f,
-        -0.016034996f, -0.3481484f, 0.06343627f, 0.044359483f, -0.20592462f, 0.029036425f, -0.021043375f, 0.19270995f,
-        0.20193692f, 0.048883922f, 0.06222582f, 0.08151721f, 0.056347735f, 0.08446765f, 0.099671416f, 0.12833625f,
-        -0.18762957f, 0.08327824f, 0.0021406338f, 0.093896195f, 0.15756708f, -0.09453864f, -0.094521314f, 0.06291668f,
-        0.09392216f, -0.05364156f, 0.14822638f, -0.119391344f, -0.33663872f, -0.09328039f, -0.27976128f, 0.0140135875f,
-        0.19613606f, 0.14123434f, -0.1261291f, 0.06414696f, -0.13905384f, -0.17228077f, 0.10618043f, -0.1754166f,
-        0.6288252f, 0.10368753f, -0.1531568f, 0.22440319f, -0.16481154f, -0.46795133f, -0.27833f, -0.032489862f,
-        0.07057376f, -0.14838257f, -0.10983402f, 0.023121191f, 0.05517779f, -0.04670185f, 0.13443626f, 0.008036569f,
-        -0.18052165f, -0.038406253f, 0.08280701f, -0.11429881f, 0.015495026f, -0.06731947f, 0.064106755f, 0.13425657f,
-        0.047304936f, 0.17567924f, -0.018851f, 0.007540287f, 0.0008086207f, -0.00427928f, 0.064340286f, -0.12617971f,
-        -0.015621702f, -0.002179543f, 0.09602728f, -0.110383764f, -0.13430278f, -0.00023593509f, 0.0716116f, -0.027325017f,
-        0.1313005f, -0.033283055f, 0.03645744f, -0.14835976f, 0.01928657f, 0.03393512f, -0.016500177f, 0.077563286f,
-        -0.081377335f, -0.21876892f, -0.050129123f, 0.042715892f, 0.046124104f, 0.024819877f, 0.1834478f, -0.2992658f,
-        -0.052723397f, 0.14388399f, -0.002156135f, 0.005126313f, 0.10146564f, 0.029478585f, -0.07229437f, -0.05199464f,
-        0.008249582f, 0.021834876f, 0.100969106f, -0.19619206f, -0.08069253f, -0.036299787f, -0.020388134f, 0.07759834f,
-        0.16542047f, -0.067406304f, 0.09627692f, 0.016692307f, -0.20339839f, 0.15570581f, -0.0435782f, -0.0017499356f,
-        -0.069005735f, -0.30018148f, -0.036383353f, 0.104418196f, 0.0010874579f, 0.17030786f, 0.12274308f, -0.19062729f,
-        -0.026789624f, -0.08470585f, 0.042647965f, -0.096399345f, 0.112072654f, -0.10025297f, -0.020983743f, -0.044816487f,
-        0.21595368f, 0.012082262f, -0.08370027f, -0.04077668f, 0.08476055f, -0.09348351f, 0.14296888f, 0.03897938f,
-        -0.17079364f, 0.060665883f, 0.059032254f, -0.007773805f, -0.30699116f, -0.16218325f, -0.071183436f, -0.12472471f,
-        -0.050716646f, 0.040971924f, -0.15068196f, 0.10977713f, 0.26787835f, -0.07181449f, -0.043891218f, -0.16872023f,
-        0.0075311265f, 0.22772244f, 0.13471986f, -0.01956107f, -0.1253109f, 0.1714217f, -0.15667504f, -0.054620024f,
-        -0.10610595f, 0.11793221f, 0.13499074f, -0.12251619f, -0.18230447f, 0.20335203f, -0.07779911f, -0.08318201f,
-        -0.07683129f, 0.01079144f, -0.016062196f, 0.05116769f, 0.04313932f, 0.1837408f, 0.03264886f, 0.099700704f,
-        0.0597449f, 0.19194369f, -0.051304027f, 0.14305878f, 0.25734743f, -0.08431625f, -0.09045223f, -0.084774174f,
-        0.016343927f, -0.042844165f, 0.082280666f, 0.0941468f, -0.10719118f, -0.03866201f, -0.001806325f, -0.025490269f,
-        -0.21840055f, 0.031788696f, -0.005425784f, -0.023099614f, -0.11199188f, 0.15515326f, 0.038563147f, 0.07856847f,
-        0.13046442f, 0.059763663f, 0.098943874f, 0.053610753f, 0.039846707f, 0.123835206f, 0.14452872f, -0.06607234f,
-        0.14642583f, -0.00038158518f, -0.08062283f, -0.021016572f, -0.12235733f, 0.20027547f, -0.02844999f, 0.017754145f,
-        -0.004415265f, -0.023683406f, -0.04445219f, -0.011522598f, 0.13495195f, -0.11880565f, 0.10767616f, 0.012118108f,
-        0.13758203f, 0.07371397f, -0.009261928f, 0.06904386f, -0.06154284f, 0.019474834f, -0.023549173f, -0.021053297f,
-        -0.06475747f, 0.18721461f, -0.0017806446f, 0.052553464f, 0.12504794f, 0.1586652f, -0.06070653f, -0.06442027f,
-        0.16721885f, 0.038117066f, -0.026882391f, -0.12599865f, 0.12050936f, -0.028638247f, -0.10091371f, 0.002475218f,
-        0.09856267f, 0.053351242f, -0.23753637f, 0.009345741f, -0.13148102f, -0.05920178f, -0.055384763f, 0.16371037f,
-        0.02113095f, 0.066365264f, 0.0010136487f, -0.043542612f, 0.17413437f, 0.10128823f, 0.045472246f, 0.06924891f,
-        0.0011146625f, -0.08407926f, 0.19008203f, -0.049924623f, 0.06147224f, 0.20096274f, -0.0939854f, -0.13902313f,
-        0.112798266f, -0.018902304f, -0.028648583f, -0.1319557f, 0.14499956f, -0.086241156f, -0.15605369f, -0.12507088f,
-        0.07894158f, 0.162769f, 0.053326882f, -0.07914385f, 0.05707697f, 0.20357646f, 0.09109044f, -0.0035403604f,
-        -0.05314773f, -0.19347374f, 0.04502825f, 0.06838614f, 0.08671127f, -0.02575609f, -0.049545635f, -0.07697781f,
-        -0.02332386f, 0.10085585f, 0.028477272f, 0.06096426f, 0.104483776f, -0.11571208f, 0.07764404f, -0.044548362f,
-        0.1636414f, 0.024414849f, -0.043349322f, -0.15883307f, -0.02961446f, -0.07927533f, -0.11316639f, -0.1605023f,
-        0.053102046f, -0.037708607f, 0.09534519f, 0.0069631385f, -0.19857f, -0.008214697f, 0.042569708f, 0.049755454f,
-        -0.03417301f, -0.020767955f, -0.0035201388f, 0.24818671f, 0.12958553f, 0.03412899f, -0.1672977f, -0.14010781f,
-        -0.14061935f, 0.012554942f, -0.029753257f, -0.028644554f, 0.12355504f, -0.03541611f, 0.07802263f, -0.21721305f,
-        -0.16483726f, -0.01177685f, 0.33183834f, 0.0009337441f, -0.017281216f, 0.14243479f, 0.15449613f, 0.08256611f,
-        -0.07662799f, 0.19548175f, 0.048580546f, -0.043827526f, 0.13867255f, 0.0942347f, 0.10897106f, 0.06425758f,
-        -0.081896044f, -0.0065825065f, -0.025220895f, 0.07479581f, 0.12552197f, -0.029862486f, 0.06838515f, 0.02089503f,
-        0.14801435f, -0.22729002f, 0.037589677f, -0.20573409f, 0.020124732f, -0.21421662f, 0.006139828f, -0.062091965f,
-        0.0019467016f, 0.1101858f, -0.13436057f, 0.123948134f, -0.029274907f, -0.007780155f, 0.11063769f, 0.15924454f,
-        -0.13405484f, 0.116764076f, 0.050057497f, -0.017811112f, 0.13096666f, -0.06386942f, -0.024338333f, -0.10538025f,
-        -0.10598656f, 0.12740609f, -0.13491909f, -0.053422835f, -0.07920073f, 0.064935096f, -0.10300017f, -0.10577894f,
-        0.21731049f, -0.008987398f, -0.10319762f, 0.04773336f, -0.028368248f, -0.001420628f, 0.018333264f, -0.035130143f,
-        -0.11780475f, 0.016109398f, 0.029545572f, 0.17454226f, -0.17518093f, -0.01968332f, 0.082685046f, 0.030128725f,
-        -0.08467974f, -0.12641558f, -0.0745798f, 0.06281024f, 0.041399922f, -0.06685007f, -0.025553292f, 0.110903986f,
-        -0.23711139f, -0.04007113f, -0.030384671f, 0.004153152f, -0.17571123f, 0.20420957f, 0.06714406f, 0.11890476f,
-        0.0564577f, -0.013173252f, 0.015927069f, -0.1600804f, -0.05556341f, -0.0745312f, -0.05978169f, -0.024411064f,
-        0.048708305f, -0.04280509f, -0.036157403f, -0.05892555f, -0.08811582f, 0.028425025f, -0.055890556f, 0.18915597f,
-        -0.042252563f, -0.12749627f, -0.12347849f, -0.006045615f, 0.027764447f, -0.21231791f, 0.045863345f, -0.0029892938f,
-        -0.23162767f, 0.05727738f, -0.038485363f, -0.18880324f, -0.07081992f, 0.03162178f, -0.021102535f, 0.031539608f,
-        -0.03418712f, -0.027583363f, 0.06876599f, -0.08583153f, 0.01491331f, 0.0774673f, -0.016306153f, -0.054569613f,
-        -0.10796453f, -0.06798727f, -0.027156956f, -0.09149132f, 0.10963294f, 0.10337038f, -0.049491078f, -0.074955404f,
-        0.0806035f, -0.10225485f, -0.025913805f, 0.056397352f, 0.0136406785f, -0.17426564f, -0.027233263f, -0.020670246f,
-        -0.0076589934f, -0.064099245f, -0.16573933f, 0.01912339f, -0.014984173f, -0.061283723f, 0.09124729f, -0.027207065f,
-        0.015617132f, -0.030172542f, -0.0041650753f, 0.105130486f, -0.18284295f, 0.20664321f, -0.10245062f, 0.0284338f,
-        -0.07593248f, -0.018832104f, 0.025426334f, 0.06210633f, -0.11472849f, -0.07174047f, 0.14334112f, -0.07377756f,
-        0.122164614f, 0.059736878f, -0.19182602f, 0.026621047f, -0.013181129f, -0.16083509f, -0.120010786f, 0.04258437f,
-        0.0029063607f, 0.032063216f, 0.080496475f, 0.033127703f, 0.13663824f, 0.07713961f, -0.025906404f, 0.02518525f,
-        -0.11135969f, 0.11558269f, 0.0067870393f, 0.32532766f, -0.039129656f, 0.025383087f, -0.06323026f, -0.04965187f,
-        0.19367647f, -0.08799189f, -0.08332679f, -0.10781993f, -0.04062306f, -0.16191107f, -0.1097944f, -0.021888332f,
-        0.047714747f, 0.19149093f, 0.00727789f, -0.01287145f, -0.14404178f, 0.123636104f, 0.13093434f, -0.07736775f,
-        0.3044168f, 0.2777047f, 0.053953044f, 0.20837615f, 0.029614797f, -0.19611456f, -0.14485757f, 0.056919802f,
-        0.3510905f, -0.13027588f, -0.16402955f, -0.108097166f, -0.039434057f, -0.13088256f, 0.14953437f, -0.048822425f,
-        -0.084666826f, -0.03909235f, 0.023887748f, -0.26252428f, -0.1122821f, 0.007083275f, 0.16484064f, 0.1303024f,
-        0.0041855588f, 0.11628098f, -0.032441445f, -0.1407285f, -0.05660262f, -0.056252617f, 0.08012685f, -0.009582598f,
-        -0.07680407f, 0.07171855f, 0.010833776f, -0.05699801f, 0.1107848f, -0.020679038f, 0.017927967f, -0.119706936f,
-        -0.02480642f, -0.015972303f, 0.04758355f, 0.005232729f, -0.05198054f, 0.10273358f, -0.016769486f, -0.10149318f,
-        0.12842016f, 0.112697355f, -0.0036908197f, -0.17231059f, 0.008378093f, 0.13543472f, -0.11136084f, -0.16928199f,
-        -0.04332865f, 0.09956528f, -0.20001866f, 0.0064027985f, 0.014361498f, -0.16104984f, -0.12923382f, 0.161298f,
-        0.015723288f, 0.0392991f, -0.28402117f, -0.028805284f, 0.0016996182f, -0.05836378f, 0.098150775f, -0.059185352f,
-        -0.07393905f, 0.017946512f, 0.10924413f, -0.13861409f, 0.03687577f, -0.11241755f, -0.09991789f, 0.054490697f,
-        -0.027507737f, 0.05110641f, -0.0444371f, 0.062345155f, 0.060539104f, 0.07131292f, -0.1480457f, 0.086408146f,
-        -0.017803626f, 0.24876048f, 0.1605066f, -0.08271764f, 0.073722884f, 0.09236277f, -0.0017843705f, -0.23002492f,
-        0.07091686f, -0.12690482f, 0.1444058f, 0.272678f, 0.007845343f, -0.2976906f, 0.24701749f, 0.1984214f,
-        -0.01298525f, 0.34216875f, 0.04307992f, 0.029405287f, -0.14784749f, -0.09624838f, 0.03262079f, -0.061656427f,
-        -0.016141484f, 0.019178314f, -0.17832738f, -0.0048608487f, 0.0792247f, -0.14331937f, -0.10700189f, -0.0335378f,
-        -0.04955419f, 0.027716162f, 0.13259284f, -0.11996334f, -0.005012986f, -0.042919658f, 0.03934402f, 0.014295156f,
-        -0.22283831f, -0.2720908f, -0.009550838f, -0.1347325f, -0.092759f, 0.045217477f, -0.012820286f, -0.1302109f,
-        -0.014327962f, -0.1302894f, -0.16415745f, 0.23311988f, 0.10089241f, 0.11758582f, 0.0491496f, 0.073795065f,
-        -0.0127645545f, 0.27531213f, 0.043976683f, -0.06632409f, -0.028321482f, 0.03243987f, -0.017245416f, 0.030006003f,
-        -0.002668439f, -0.015452419f, -0.028922267f, -0.054499134f, -0.010608758f, 0.15572375f, 0.024201168f, -0.010145338f,
-        0.045141004f, -0.12941462f, 0.039569072f, -0.10413086f, -0.13889222f, 0.14034936f, -0.13128866f, -0.046482675f,
-        -0.039687425f, -0.06352563f, 0.018736148f, 0.29464692f, 0.081649296f, 0.071820594f, -0.0018267226f, -0.14296187f,
-        -0.029220479f, 0.10337146f, -0.054409374f, -0.02254849f, 0.075768806f, 0.11316214f, 0.19073883f, 0.065517694f,
-        0.051659092f, 0.031165915f, 0.037483126f, 0.10741335f, -0.15038007f, -0.14114638f, 0.069694996f, -0.09302341f,
-        0.026348457f, 0.023539994f, 0.028244946f, 0.03146668f, 0.083831206f, -0.07438032f, 0.030168189f, 0.036057383f,
-        -0.12436776f, 0.111602426f, 0.1362643f, 0.10965994f, 0.09586467f, -0.0120351305f, 0.15317896f, -0.026933765f,
-        -0.055407815f, 0.028940251f, 0.015578846f, -0.08814045f, 0.10437073f, 0.067047626f, 0.13932975f, -0.08131609f,
-        -0.12052512f, -0.14640751f, 0.031824738f, 0.1347353f, 0.019845018f, -0.16938104f, -0.024736386f, 0.1544583f,
-        -0.06090489f, 0.0345853f, 0.0058338568f, 0.022869488f, -0.049757108f, -0.11424631f, -0.1730911f, -0.16548905f,
-        -0.066442594f, 0.052306447f, 0.1127993f, -0.11038346f, 0.0060019884f, 0.11950196f, -0.16883583f, 0.04048996f,
-        0.07533813f, 0.051326834f, 0.038914442f, 0.0045806235f, -0.05500417f, -0.008959374f, 0.16395278f, 0.07589968f,
-        -0.0870526f, 0.01606672f, -0.014544295f, -0.009159639f, 0.21378128f, -0.060638014f, -0.029546903f, -0.11078275f,
-        0.13947773f, -0.08060349f, 0.002222261f, 0.15163048f, -0.05001811f, 0.091399506f, 0.058964636f, 0.19873461f,
-        0.054874435f, -0.082741685f, 0.032487802f, 0.123550214f, 0.059083745f, 0.12974897f, 0.15151627f, -0.0035173877f,
-        0.055540692f, -0.0088038305f, -0.013799955f, -0.07578085f, 0.22972253f, -0.0014431013f, 0.055139072f, 0.21620846f,
-        -0.013948401f, 0.11251359f, 0.024420027f, -0.0117004765f, 0.067724735f, -0.057036277f, 0.056695484f, 0.3086325f,
-        0.02346605f, 0.18485937f, 0.03764717f, 0.029379332f, 0.047371328f, 0.127179f, -0.01815464f, 0.036395684f,
-        0.20075078f, -0.17803384f, 0.11776612f, -0.018481323f, -0.05162318f, 0.11438722f, -0.119163394f, -0.089018464f,
-        -0.015055407f, -0.07083178f, -0.01858836f, -0.0238531f, -0.09168127f, 0.29276899f, -0.056941826f, -0.0059843287f,
-        0.19301517f, -0.057922326f, -0.19763678f, -0.036337014f, 0.14150399f, -0.0903883f, -0.046514746f, -0.06952486f,
-        0.19945592f, 0.122889474f, -0.0028286427f, 0.009320965f, 0.06853385f, -0.07111246f, -0.08880233f, 0.14937237f,
-        0.12354329f, 0.068987064f, 0.08343084f, -0.012503824f, -0.11052821f, 0.0053764684f, -0.08499989f, 0.08237031f,
-        0.105639786f, -0.08348004f, -0.031952288f, 0.18846722f, 0.10819644f, -0.18605003f, -0.033620294f, 0.0354995f,
-        -0.08808361f, 0.10016007f, -0.17481904f, 0.05615043f, -0.03303435f, 0.105354756f, -0.099779665f, -0.051035464f,
-        -0.079353884f, -0.056873284f, -0.18369904f, -0.027167384f, 0.017415825f, -0.12244264f, -0.06496923f, 0.026018959f,
-        0.1334045f, -0.119741194f, -0.06396438f, 0.02214771f, -0.02563954f, 0.044491403f, 0.18695523f, -0.0098720975f,
-        0.056678105f, -0.078490205f, 0.1846828f, -0.12090661f, -0.056046497f, 0.07274071f, -0.06649645f, -0.03962733f,
-        0.06350686f, -0.023032792f, -0.13114546f, 0.047262233f, -0.021853298f, 0.09054039f, -0.05417733f, -0.13483734f,
-        -0.25020474f, 0.028019104f, 0.012217791f, -0.009963615f, 0.07553129f, 0.07282857f, 0.11158151f, -0.016842572f,
-        -0.10523052f, -0.109668136f, -0.0642769f, 0.058480896f, -0.003950114f, -0.032372966f, -0.16174053f, -0.025043292f,
-        0.052121267f, -0.00032629026f, -0.06272927f, 0.07092521f, -0.07385128f, -0.018516617f, 0.0071937786f, 0.026123263f,
-        0.079876296f, 0.027363187f, -0.13458541f, 0.047782764f, -0.17351742f, -0.005062482f, 0.091840856f, 0.02110878f,
-        0.15016752f, -0.06740651f, 0.1505615f, 0.33173108f, -0.018140418f, 0.0593145f, -0.02735291f, 0.002924992f,
-        0.058695085f, -0.022742594f, 0.034036137f, 0.016101127f, 0.057979554f, -0.025207816f, 0.026039928f, 0.02916565f,
-        -0.07796662f, 0.08028088f, 0.016395837f, -0.14567025f, -0.017440425f, 0.014764908f, 0.13008703f, 0.009552336f,
-        -0.061011165f, 0.20855509f, 0.004320958f, -0.071078695f, -0.074027605f, 0.03225576f, -0.030198907f, 0.05660444f,
-        -0.03707209f, 0.01742569f, -0.06327622f, -0.0020596795f, -0.035209913f, 0.010299459f, -0.0033682014f, 0.08001852f,
-        -0.03739262f, 0.016330384f, 0.014322579f, 0.0017743025f, -0.06158705f, -0.022920128f, -0.05143826f, 0.09974291f,
-        0.03252257f, -0.043396756f, -0.01696475f, 0.043616537f, 0.174706f, 0.028395174f, 0.088448524f, -0.07675413f,
-        0.29403004f, -0.13757387f, 0.16511567f, 0.104429305f, -0.30749202f, 0.09267036f, -0.17572351f, 0.00066084985f,
-        -0.033557605f, -0.05879748f, 0.08045507f, 0.09032828f, -0.06404345f, 0.22290558f, 0.063002884f, -0.006879176f,
-        -0.05402718f, 0.21224423f, -0.07998946f, 0.06922382f, 0.099967144f, 0.3140025f, 0.07680992f, 0.0011163917f,
-        0.10391536f, 0.0052324543f, -0.0504817f, -0.028565163f, -0.099658474f, -0.19076465f, 0.06751636f, -0.09497152f,
-        0.56383914f, 0.016542744f, -0.13971935f, 0.07562058f, 0.06710673f, 0.15402994f, 0.3596505f, -0.26582706f,
-        0.4815788f, -0.0068681133f, 0.1738138f, 0.010591326f, -0.17263184f, -0.19102992f, -0.022674927f, 0.14994693f,
-        0.40692592f, -0.015766867f, 0.07610659f, -0.081640236f, 0.19193664f, 0.035161328f, 0.16947943f, -0.20196928f,
-        -0.090558134f, 0.019104697f, 0.15496933f, 0.07999372f, -0.0748774f, -0.035814755f, -0.012194258f, 0.119706206f,
-        -0.14834514f, 0.0005457729f, -0.118921265f, -0.023554564f, -0.028170181f, -0.22513337f, 0.14028083f, -0.07021005f,
-        -0.040969815f, 0.019708237f, -0.015963119f, 0.22780414f, -0.011450957f, -0.06527673f, 0.035995316f, -0.055010978f,
-        -0.0054576816f, -0.03456155f, -0.015201901f, 0.0861465f, 0.056137294f, 0.067487955f, -0.083800346f, -0.022360863f,
-        -0.001687693f, 0.06074659f, 0.01700744f, 0.021293173f, -0.04841012f, 0.08549135f, 0.11450493f, 0.022528885f,
-        -0.12990339f, -0.07150228f, -0.11095177f, 0.17338857f, 0.08666532f, 0.1349408f, -0.11926789f, 0.00612472f,
-        0.06784533f, 0.035310656f, -0.070374645f, -0.011528015f, -0.053033456f, -0.15787521f, -0.0817775f, 0.032605994f,
-        0.21592502f, 0.10848135f, 0.00016477444f, -0.038168892f, -0.006309766f, 0.044574443f, 0.15919565f, 0.21954894f,
-        0.1226481f, -0.0026780176f, 0.020774998f, 0.16085866f, 0.20466553f, 0.13772069f, -0.0054542776f, -0.118223585f,
-        -0.03436136f, -0.08995358f, 0.06043688f, -0.09269494f, 0.18865155f, -0.27912462f, 0.1648335f, -0.22491325f,
-        -0.19079886f, -0.114394605f, -0.06931625f, 0.025944887f, 0.014071816f, 0.017360957f, 0.24030384f, -0.0535173f,
-        0.13557896f, 0.20472677f, 0.018659525f, -0.05816279f, -0.16611658f, -0.020852396f, 0.10524957f, 0.031170376f,
-        -0.10533006f, 0.059790168f, -0.31015366f, -0.07933906f, -0.036855027f, -0.17842185f, 0.07681159f, -0.31877422f,
-        -0.11048405f, 0.10713306f, 0.14082132f, -0.002268375f, -0.069110736f, -0.0131314f, -0.11678525f, -0.084276974f,
-        -0.4128893f, 0.21966243f, 0.07356662f, -0.12304404f, 0.036632612f, 0.2348885f, -0.10986644f, -0.26470792f,
-        -0.061764985f, 0.11308226f, -0.09971353f, 0.094707124f, 0.010599665f, 0.09701428f, 0.09721095f, -0.16499603f,
-        -0.053578317f, 0.35745648f, -0.20628344f, 0.18640795f, -0.14249377f, -0.080162026f, 0.056106485f, 0.0001851175f,
-        0.077007204f, -0.1466894f, 0.031543557f, 0.016886076f, -0.101965435f, -0.13209248f, 0.0026740811f, 0.08096431f,
-        0.08496798f, 0.004691382f, -0.0074234167f, 0.06028261f, 0.064944096f, 0.056952238f, -0.08497413f, -0.006917818f,
-        0.22631228f, 0.011960879f, 0.08864096f, 0.09753231f, 0.035887614f, 0.060517583f, -0.014933018f, -0.19368143f,
-        0.06486534f, 0.08407075f, 0.18014376f, 0.009295689f, 0.08370696f, 0.033714358f, -0.062493302f, 0.18880366f,
-        0.120763905f, 0.050316054f, 0.07155713f, 0.09318927f, 0.047704652f, -0.07065736f, 0.14330694f, 0.004794834f,
-        0.059811145f, -0.084952965f, 0.13334702f, 0.004769477f, -0.11699292f, 0.028229896f, 0.086593114f, 0.09351483f,
-        -0.031710293f, 0.033735313f, -0.12638016f, 0.12587604f, 0.09653031f, 0.03641894f, 0.06911142f, 0.06422894f,
-        0.10401005f, -0.05166195f, 0.039742757f, -0.14217842f, -0.055011474f, 0.029341714f, 0.03315475f, -0.07818355f,
-        -0.13592327f, -0.14633133f, 0.24399503f, 0.01621971f, -0.10911289f, -0.114083424f, 0.11624811f, -0.04605617f,
-        -0.01860296f, 0.11270054f, 0.06340836f, 0.1394423f, -0.04778149f, -0.13133991f, 0.00872645f, -0.09622503f,
-        0.08663689f, 0.029733744f, 0.03853436f, -0.23963076f, -0.10955201f, -0.09814794f, -0.21922301f, 0.013897551f,
-        0.095060356f, 0.01575823f, 0.043258376f, 0.048539877f, 0.13277483f, -0.01630565f, 0.09949349f, 0.050976694f,
-        0.2150826f, -0.07490866f, 0.19652882f, 0.16500795f, -0.057638455f, -0.11107132f, 0.021217518f, 0.05575832f,
-        -0.1378173f, -0.0030486747f, -0.045399588f, 0.022518111f, 0.08060252f, 0.103211135f, 0.0552265f, -0.10880244f,
-        -0.07610151f, 0.09461086f, 0.24024849f, -0.03750628f, 0.023644645f, -0.16245624f, 0.16830046f, 0.069230735f,
-        -0.0036227251f, -0.014583849f, 0.08398738f, -0.10496077f, -0.009319815f, 0.038327843f, -0.101618834f, -0.07109892f,
-        -0.09625932f, -0.010906712f, 0.022698902f, 0.19138172f, 0.05959205f, 0.11415865f, -0.06591075f, 0.024137702f,
-        0.10197827f, 0.027337452f, -0.0055398745f, -0.05245929f, -0.12645626f, 0.23536046f, 0.14062896f, 0.06273386f,
-        -0.005148727f, -0.035847243f, 0.12914748f, 0.08014698f, -0.0027178696f, 0.0154382f, 0.091720946f, 0.03277166f,
-        -0.031941306f, 0.064712584f, 0.15750718f, 0.037694708f, -0.017479645f, 0.16338903f, 0.036963087f, 0.11175418f,
-        -0.13512728f, 0.10210435f, 0.10426836f, 0.0050662667f, 0.013582389f, -0.09022267f, -0.1534301f, 0.12378801f,
-        0.19383158f, 0.0186675f, -0.06085203f, 0.047009483f, 0.01694522f, 0.11593908f, 0.087548554f, -0.091714874f,
-        0.14326869f, -0.023095485f, 0.16108099f, -0.005633871f, -0.067732766f, -0.14833657f, -0.08595032f, 0.1809843f,
-        0.07938301f, -0.03951267f, 0.104597576f, 0.2121239f, 0.19377232f, -0.08615226f, 0.15286827f, 0.023366125f,
-        -0.058912206f, 0.058782004f, -0.044974726f, -0.089146405f, -0.010436232f, 0.17615157f, 0.033071596f, -0.06644271f,
-        -0.10422979f, 0.15632525f, -0.025894932f, -0.1268208f, 0.13273087f, -0.04778098f, -0.09094193f, 0.068354174f,
-        0.15038706f, -0.15678251f, -0.05768566f, 0.10630488f, -0.07892136f, -0.08028734f, 0.06590453f, 0.087946564f,
-        -0.00022930895f, -0.029000605f, 0.09636963f, -0.0041138567f, -0.062392138f, 0.2883226f, -0.10258771f, -0.059999213f,
-        -0.22861524f, -0.021103429f, -0.17510924f, 0.02288842f, -0.09203975f, -0.016440228f, -0.126067f, -0.06291809f,
-        -0.059248123f, -0.19378504f, 0.07019763f, -0.08980777f, 0.049716026f, 0.058721907f, -0.07689218f, 0.14983732f,
-        0.03509793f, 0.09194375f, -0.088688664f, -0.026745472f, -0.09753906f, 0.020164758f, -0.1619463f, 0.21078067f,
-        0.10238423f, -0.1246277f, -0.049148183f, -0.13676663f, 0.025979027f, -0.040361233f, 0.005785538f, 0.1411896f,
-        0.036783993f, 0.03230913f, -0.0799868f, -0.09084616f, -0.13329163f, -0.16714686f, -0.052512754f, 0.07380406f,
-        0.078924045f, -0.2214164f, 0.09166479f, -0.09638013f, -0.037370093f, 0.061381474f, -0.015819117f, -0.06460157f,
-        0.14963882f, -0.07593884f, -0.13200195f, -0.0790219f, 0.072154775f, 0.05769338f, 0.1398666f, -0.09243484f,
-        0.016272236f, 0.07210527f, -0.029148601f, -0.1864085f, -0.011659506f, -0.00024820742f, 0.10154333f, 0.066160664f,
-        0.1550727f, 0.07568569f, 0.050543375f, -0.01574794f, -0.041564815f, -0.10444082f, 0.07329893f, -0.03050025f,
-        0.15530324f, -0.050589584f, 0.11206999f, -0.069694854f, 0.21390864f, 0.074287444f, -0.06055527f, -0.08140526f,
-        -0.21331693f, -0.010834129f, -0.109855674f, 0.08572939f, -0.020520752f, 0.03899025f, 0.020130422f, -0.02760748f,
-        -0.12821867f, -0.06941395f, 0.09432533f, -0.029544191f, -0.104664914f, -0.016731037f, 0.11302663f, 0.09718974f,
-        0.0911603f, 0.11349778f, 0.0082411375f, 0.064434916f, 0.16046713f, 0.02059948f, -0.1421412f, -0.49444422f,
-        0.17908509f, 0.3632162f, -0.1605139f, -0.114920266f, -0.32689962f, -0.12424861f, 0.1761319f, 0.24225709f,
-        0.29627016f, 0.49037394f, 0.061357323f, 0.20419823f, 0.00080680364f, -0.37389728f, 0.0116474535f, -0.003241526f,
-        -0.06911751f, 0.13944846f, 0.11643953f, -0.33409417f, 0.06670031f, 0.23520215f, 0.08332577f, 0.3863777f,
-        -0.17779104f, 0.08991984f, -0.22482926f, 0.27287748f, -0.35148144f, -0.19714497f, 0.124510065f, -0.13290411f,
-        0.14904696f, -0.26506445f, 0.15370427f, 0.30844763f, -0.11275482f, -0.4334765f, -0.33079204f, -0.10208565f,
-        0.121785484f, -0.035208695f, -0.39165342f, -0.013439666f, 0.24622844f, 0.081067555f, 0.3860009f, 0.0023686325f,
-        -0.07536208f, 0.024597906f, -0.12996379f, 0.4804002f, 0.20367137f, 0.23469108f, 0.17602059f, 0.010448035f,
-        0.02915464f, -0.06932969f, -0.035537366f, -0.29196706f, 0.0035244361f, -0.12242208f, 0.015303468f, 0.12551214f,
-        -0.0015316939f, 0.06940624f, -0.18399693f, -0.0053556394f, -0.06905586f, -0.14025183f, -0.041994933f, -0.0054332227f,
-        0.034857567f, 0.08245032f, 0.10837237f, 0.014868218f, 0.060156144f, -0.075275324f, -0.13138343f, 0.046667792f,
-        -0.016071932f, 0.10551048f, 0.018305082f, 0.054625172f, -0.09021826f, -0.10512097f, -0.12568986f, -0.014516464f,
-        0.17057121f, -0.12535729f, -0.15303807f, 0.049036246f, 0.013947665f, -0.03624017f, -0.034626085f, -0.0404115f,
-        -0.031629853f, -0.042195577f, -0.044636466f, -0.26155856f, -0.058086257f, 0.03782157f, -0.020008449f, 0.08834274f,
-        -0.039469574f, -0.0142488675f, -0.013974642f, -0.12388173f, -0.18314222f, 0.079518326f, -0.06907732f, -0.068678446f,
-        -0.019897357f, -0.17096266f, 0.01863557f, 0.074561074f, -0.08875646f, -0.024246158f, 0.00095798954f, -0.24460535f,
-        -0.28305152f, 0.10405779f, -0.11961256f, -0.22440885f, 0.05949451f, -0.065567255f, 0.25043115f, -0.34448195f,
-        -0.009615786f, -0.1564721f, -0.10214492f, 0.071945995f, -0.01684584f, -0.2661687f, 0.17307921f, -0.16717216f,
-        -0.077125765f, 0.2355074f, 0.19072622f, 0.104141176f, -0.15675728f, -0.15646464f, -0.28850615f, 0.13751417f,
-        -0.19609915f, 0.1713402f, -0.29189548f, -0.04661686f, 0.17589585f, -0.06815576f, -0.009292899f, 0.068999805f,
-        -0.14395772f, 0.106737845f, -0.13813533f, 0.17419279f, -0.0077060834f, 0.11046602f, 0.03909322f, -0.0330648f,
-        -0.046082083f, -0.15822142f, 0.09079047f, -0.2186239f, 0.06599398f, 0.25088847f, -0.12367675f, -0.15754777f,
-        -0.102702186f, 0.013344113f, -0.051145665f, 0.004361867f, 0.059203207f, 0.237941f, 0.20414092f, 0.12947373f,
-        -0.033301834f, 0.18495181f, -0.09344393f, 0.18938039f, 0.08419912f, 0.0067984983f, -0.09441878f, -0.20023146f,
-        0.101884045f, 0.068540506f, 0.0570673f, 0.069211096f, -0.046383202f, -0.03541014f, -0.023830032f, 0.003035046f,
-        0.09888255f, 0.1139291f, 0.15969774f, 0.16158073f, -0.06435261f, 0.011854497f, 0.048486907f, 0.041880235f,
-        0.15536575f, -0.022131039f, -0.1087496f, -0.01076786f, -0.006095495f, 0.086527765f, 0.22341187f, 0.1358507f,
-        0.12962902f, -0.059143208f, 0.1875115f, -0.040929098f, 0.16345169f, -0.0056079095f, 0.07032978f, -0.10865986f,
-        -0.104122125f, 0.1858305f, 0.06602607f, 0.12795481f, -0.086662896f, -0.15105473f, 0.08654696f, 0.014385874f,
-        0.10283348f, 0.15650626f, -0.0022212046f, -0.093826555f, 0.0040400154f, 0.019545777f, -0.14678188f, -0.08423014f,
-        0.12032872f, 0.05913807f, -0.0055917837f, -0.019426415f, 0.056650188f, 0.10257098f, 0.00290479f, -0.06992352f,
-        -0.075178534f, 0.09012211f, 0.08739552f, -0.06326298f, -0.00016995074f, -0.06324258f, 0.08847511f, -0.0547565f,
-        0.09876516f, 0.17570505f, -0.22729817f, -0.09181462f, 0.054057833f, -0.16315614f, 0.06620229f, -0.09808995f,
-        0.18629128f, -0.31975687f, 0.08491775f, 0.14093024f, -0.030363757f, -0.11839971f, 0.1647127f, -0.1136934f,
-        -0.09067093f, 0.12042919f, 0.050348125f, -0.065066054f, 0.032252807f, 0.046115782f, -0.054778904f, -0.20308706f,
-        -0.023326105f, -0.08588784f, 0.021054149f, -0.0848622f, 0.18636574f, -0.10997144f, 0.16395263f, -0.1526438f,
-        -0.062352587f, -0.115680575f, -0.036819953f, 0.043689344f, 0.0946943f, 0.08272847f, 0.04204147f, -0.10826445f,
-        0.0068399208f, -0.06398437f, 0.071061455f, -0.06164156f, 0.110343f, 0.10166001f, -0.068638176f, -0.040014595f,
-        -0.025514461f, 0.14022836f, 0.10289962f, 0.1362567f, 0.05112708f, -0.09422424f, -0.041443467f, -0.07777674f,
-        -0.05893622f, 0.10052576f, -0.12179859f, -0.11171217f, 0.13898268f, 0.04856957f, -0.01892338f, -0.14929377f,
-        0.118611835f, -0.024520315f, -0.019955272f, 0.18994433f, 0.060711272f, 0.07519753f, -0.14695343f, 0.2885333f,
-        0.21285513f, -0.088085875f, -0.085818484f, 0.09396054f, 0.13760616f, 0.077153005f, 0.011207201f, 0.011797253f,
-        0.21127622f, 0.038723875f, 0.119452804f, 0.09569985f, 0.07118233f, -0.07487638f, 0.09708907f, -0.054038085f,
-        0.107607014f, 0.028975712f, -0.0127645675f, -0.0116254045f, 0.04388423f, 0.092756584f, 0.05019669f, 0.09226499f,
-        -0.04133956f, -0.11760698f, 0.029301098f, -0.12952276f, 0.09170377f, 0.11747745f, 0.103838064f, -0.031510584f,
-        -0.010417839f, 0.17794769f, 0.0036228898f, 0.0827175f, -0.030971926f, 0.20032197f, 0.12174634f, 0.08613253f,
-        0.1202841f, 0.24681284f, 0.0013681853f, -0.0003981748f, 0.1547531f, -0.17269194f, -0.0750629f, -0.093993135f,
-        0.028726928f, 0.13473795f, -0.003594176f, 0.06523243f, -0.009709469f, 0.04158387f, 0.09823948f, 0.14268868f,
-        -0.015098311f, 0.20549993f, 0.14135262f, 0.058483247f, 0.19225156f, -0.06337295f, 0.054488774f, -0.44103503f,
-        -0.14816368f, 0.018343545f, -0.18699826f, -0.1550126f, -0.23670389f, -0.1451402f, -0.062034573f, 0.22644266f,
-        0.36124977f, 0.16635762f, -0.07962561f, -0.046910863f, 0.19967042f, -0.49507454f, 0.12643018f, -0.027459817f,
-        -0.20749496f, 0.14043115f, -0.15675613f, -0.19415209f, 0.15813993f, 0.22557817f, 0.13185313f, 0.34561074f,
-        -0.15799628f, 0.074963816f, -0.53997093f, 0.04014292f, -0.336388f, -0.12166732f, 0.040871896f, 0.14148408f,
-        -0.11826183f, -0.10937774f, -0.010718052f, 0.111397855f, -0.037460193f, -0.2628046f, -0.23923454f, 0.061963685f,
-        0.00024542958f, -0.0625999f, -0.41065145f, -0.0058818404f, 0.17649403f, 0.23347268f, -0.11152524f, 0.0745557f,
-        0.30558085f, -0.04218723f, 0.012501716f, 0.19594437f, -0.06434615f, 0.21521065f, 0.0068901554f, -0.06311264f,
-        -0.057729904f, 0.16183236f, 0.044951364f, -0.16704576f, -0.0034030485f, 0.03419995f, 0.080331154f, -0.030031893f,
-        -0.03200467f, -0.025755499f, 0.071492456f, -0.02905125f, -0.0031586066f, -0.053661622f, -0.079831325f, 0.18361421f,
-        -0.10111929f, 0.03666956f, 0.07451961f, -0.17380403f, 0.0665451f, 0.07582687f, -0.10678388f, -0.24059385f,
-        0.08777524f, 0.0060683233f, 0.014639361f, 0.056315824f, -0.05007895f, 0.020517692f, -0.012037755f, 0.20570244f,
-        -0.032535702f, 0.03454911f, -0.16900896f, -0.0051693833f, 0.005689783f, 0.14600433f, 0.111528106f, 0.05156221f,
-        -0.0729921f, 0.04308101f, -0.13967302f, -0.050305642f, -0.0057922173f, 0.01757664f, 0.03375011f, -0.08154251f,
-        0.07835076f, 0.07928046f, -0.15710877f, 0.11405702f, -2.571175e-05f, 0.08065626f, 0.13530102f, -0.19554965f,
-        -0.118323855f, -0.1382321f, -0.019830171f, 0.035337426f, 0.11454843f, -0.15191786f, -0.0804048f, -0.028341316f,
-        0.16204458f, -0.07152394f, 0.2056678f, -0.041335035f, -0.078233525f, -0.15467605f, -0.37369192f, 0.026029313f,
-        -0.05475807f, -0.017694164f, 0.14305641f, 0.21230999f, -0.12276132f, 0.119920686f, 0.14681411f, 0.13439506f,
-        -0.10513721f, -0.009728818f, -0.08464894f, 0.038833905f, 0.030704506f, 0.106607504f, -0.05083077f, 0.05320903f,
-        0.0009604367f, -0.25644517f, 0.18216777f, -0.014694928f, -0.17132784f, -0.0021208848f, -0.14079556f, -0.16210507f,
-        0.26787776f, 0.020630797f, 0.009950658f, 0.13149086f, 0.030536568f, -0.035496578f, -0.0031132451f, 0.29326975f,
-        0.4184994f, 0.18895832f, 0.20813566f, 0.25593895f, 0.14920439f, -0.14858663f, -0.13042468f, -0.11031975f,
-        0.15078901f, -0.1248286f, -0.0109576825f, -0.050957847f, -0.0703609f, 0.02668234f, 0.22405943f, -0.1497054f,
-        -0.22064497f, 0.11983656f, -0.030594965f, -0.00032266523f, -0.30474183f, -0.0359572f, 0.18045597f, 0.036802582f,
-        -0.043335635f, 0.05745875f, 0.16231112f, -0.16191162f, 0.110670686f, 0.0786809f, 0.053281367f, -0.07007138f,
-        -0.016700063f, -0.07655492f, 0.026144039f, -0.03866636f, 0.026777696f, 0.026111528f, -0.0063784933f, -0.14937945f,
-        0.13419463f, -0.06426413f, 0.031617947f, -0.035492036f, 0.04077928f, -0.025876282f, 0.088675976f, 0.15264368f,
-        -0.03864901f, 0.054031525f, -0.015950253f, 0.03780854f, -0.0890112f, -0.037035495f, 0.120679714f, -0.05804488f,
-        -0.030687451f, -0.06765704f, 0.112475984f, 0.035122946f, 0.030040652f, 0.05790357f, -0.17869765f, 0.061871767f,
-        0.14418034f, -0.0053527923f, 0.00829744f, -0.096640065f, -0.031407353f, -0.09465597f, 0.086386435f, 0.08946318f,
-        -0.018859303f, 0.044671685f, -0.037289657f, -0.08662484f, -0.0735785f, 0.20469156f, 0.15366542f, -0.04129479f,
-        -0.1939749f, -0.16995534f, 0.09929473f, 0.058346882f, -0.02255346f, 0.03376751f, 0.02154673f, 0.0307512f,
-        -0.027454784f, 0.001514406f, -0.03556923f, -0.043237094f, -0.14899047f, -0.122840144f, -0.17221028f, -0.34904617f,
-        0.16972806f, -0.0005978105f, 0.044524092f, -0.06652389f, -0.06929222f, -0.25110725f, 0.09117446f, 0.16333905f,
-        0.18275574f, 0.30548742f, 0.21486154f, -0.14071447f, -0.10605389f, -0.13349971f, -0.05075806f, 0.08613023f,
-        0.022893373f, -0.014456681f, -0.39343268f, 0.061437383f, 0.029648187f, -0.20930019f, -0.031442963f, -0.05645228f,
-        -0.03952766f, 0.0992145f, 0.14643359f, -0.0033318163f, -0.05950778f, -0.060470622f, 0.22477756f, -0.17328419f,
-        -0.26981407f, -0.22991855f, -0.0022475878f, -0.086257644f, 0.0056011137f, 0.000237861f, 0.026338138f, 0.016123869f,
-        -0.17467292f, 0.1898022f, -0.008758511f, -0.2222834f, -0.08736942f, 0.023447491f, 0.28520605f, -0.009295182f,
-        0.020947851f, 0.13802285f, -0.1867172f, 0.081729494f, 0.016233254f, -0.0006308263f, -0.024081137f, -0.11002196f,
-        0.023894409f, -0.0062040677f, -0.031766914f, 0.08071234f, -0.057797313f, -0.12562986f, 0.15625824f, 0.21767011f,
-        0.01515007f, 0.084321246f, 0.056887317f, 0.026866065f, -0.08027656f, -0.034529667f, 0.05380361f, 0.0059694014f,
-        -0.22251447f, -0.024949957f, 0.16281532f, 0.08849309f, 0.10385484f, -0.0029855631f, -0.008930422f, 0.020147491f,
-        -0.0013206284f, -0.117114976f, 0.16052131f, -0.020223115f, -0.08060274f, 0.12626454f, -0.09086025f, -0.06188675f,
-        0.04839762f, 0.010295011f, -0.11695953f, -0.09194352f, -0.062297758f, 0.07361372f, -0.055104893f, 0.0838693f,
-        0.10645844f, 0.088032015f, 0.13425718f, -0.019489909f, 0.0681249f, 0.054130677f, 0.14900625f, -0.029570032f,
-        0.0059630633f, 0.18240918f, -0.024965473f, 0.18683326f, 0.19582276f, 0.08374447f, 0.17184156f, -0.04987091f,
-        -0.04751649f, -0.14002816f, 0.10241102f, 0.01473326f, 0.0806877f, 0.032326315f, 0.004979346f, 0.06525455f,
-        0.13799301f, 0.03299855f, -0.10965257f, 0.09667829f, -0.064117715f, -0.027068023f, -0.01337177f, 0.21363826f,
-        -0.016992157f, 0.07099822f, 0.104425475f, 0.09932403f, -0.03540445f, 0.042997245f, 0.07185088f, 0.093189724f,
-        0.017306615f, -0.072329335f, 0.09065526f, -0.18741602f, -0.10163599f, 0.14640561f, -0.052943118f, 0.02506452f,
-        0.13085619f, 0.24946387f, -0.018794706f, 0.19683057f, 0.05941474f, -0.16450168f, -0.10295089f, 0.034989256f,
-        0.10539542f, -0.04895906f, 0.12907015f, 0.11075805f, 0.01728417f, 0.17524728f, 0.011850077f, -0.12581426f,
-        0.09694111f, 0.05393912f, -0.082611635f, -0.07404072f, 0.13858818f, 0.054104216f, -0.077905215f, 0.053760268f,
-        -0.12117656f, -0.020293659f, 0.014226295f, 0.14302552f, 0.2537207f, 0.0639118f, 0.20794237f, 0.075739354f,
-        -0.060148597f, -0.03303294f, -0.21152622f, -0.13316672f, 0.23827195f, -0.072406285f, -0.016827274f, -0.07465366f,
-        0.037669268f, 0.0847329f, 0.19449048f, 0.05269654f, 0.14339593f, 0.049105074f, 0.07415101f, 0.026451493f,
-        0.21408819f, 0.061023064f, 0.023816919f, 0.13684629f, 0.2056294f, 0.09976305f, -0.05841118f, 0.0955173f,
-        0.16300087f, -0.029699054f, -0.08905682f, 0.10980332f, 0.06915798f, 0.037905913f, 0.29270142f, -0.11392305f,
-        0.10162494f, 0.04587359f, 0.26553208f, -0.05921768f, -0.123163156f, -0.13739605f, 0.027174274f, 0.18463123f,
-        0.031283062f, 0.015957715f, -0.028083518f, 0.1881051f, 0.022489421f, -0.013734986f, -0.11624578f, 0.073931575f,
-        0.05779669f, -0.0015350129f, -0.023511477f, 0.0484314f, -0.021159219f, 0.116720855f, -0.17567109f, 0.03306987f,
-        0.14201957f, -0.075333975f, 0.23673718f, 0.14299238f, -0.03840223f, 0.018133601f, -0.083935834f, 0.05514916f,
-        0.2472236f, -0.17992646f, -0.0065294933f, 0.029416958f, 0.062284905f, -0.16953182f, 0.083603285f, 0.064136125f,
-        -0.18427241f, 0.13957095f, 0.107788354f, -0.08804652f, 0.11870513f, -0.068678275f, 0.06133789f, -0.02831562f,
-        -0.06335722f, 0.011566725f, -0.034410506f, -0.06521806f, 0.03404301f, 0.06352289f, -0.14961812f, -0.020183396f,
-        0.1652593f, -0.11108745f, -0.020432549f, 0.12343664f, 0.007293867f, -0.011566387f, -0.00676829f, -0.04171703f,
-        0.05479041f, -0.008800718f, 0.019495618f, 0.02593827f, 0.14862336f, 0.04081557f, 0.12715887f, 0.041834954f,
-        -0.17126052f, 0.07300111f, -0.06294747f, 0.08899588f, 0.079620495f, -0.07164727f, -0.055576105f, -0.16941917f,
-        -0.10000296f, -0.0013001892f, -0.22067307f, -0.022686759f, 0.0481772f, 0.07409597f, 0.13714185f, 0.19267601f,
-        0.074342f, -0.018966205f, -0.23333631f, -0.30867627f, -0.02779156f, -0.013826654f, -0.084298596f, 0.016962055f,
-        0.07511129f, 0.03688981f, 0.018086283f, -0.015173344f, -0.14853704f, 0.009820109f, 0.22104457f, 0.2378429f,
-        0.032344896f, 0.0907401f, -0.07178215f, -0.08832605f, 0.15397637f, 0.14673272f, 0.1241291f, -0.0811723f,
-        0.05866266f, -0.0064869593f, 0.20246f, -0.11198648f, -0.070251815f, -0.036636055f, -0.0018383858f, 0.09204671f,
-        -0.03599253f, -0.013029474f, -0.0760169f, -0.00072770694f, 0.03376977f, 0.09112366f, -0.08223884f, -0.015867732f,
-        -0.0156042995f, -0.05140649f, 0.066942856f, -0.008303554f, 0.049713623f, 0.19421417f, -0.013468883f, 0.076797985f,
-        0.22734654f, 0.0517846f, 0.06482483f, 0.09432453f, -0.11275147f, 0.044083886f, 0.007727869f, 0.058114972f,
-        -0.061886165f, 0.051076893f, -0.08380095f, -0.004103206f, -0.006011819f, 0.15440486f, -0.16114889f, -0.14102635f,
-        0.17008513f, -0.028471079f, -0.03367598f, 0.16468649f, 0.035255477f, 0.0723811f, -0.07002775f, 0.0125160655f,
-        0.116799414f, 0.106271975f, -0.038966045f, 0.007892105f, 0.049434714f, 0.027540877f, 0.06733084f, 0.0041110064f,
-        0.030102326f, -0.27626592f, -0.116615154f, 0.2595293f, -0.026674302f, 0.06160542f, -0.11303974f, 0.14104475f,
-        0.09548928f, 0.04262705f, -0.008230656f, 0.16825835f, -0.13560653f, -6.270496e-05f, 0.28978428f, 0.09433353f,
-        -0.01622637f, 0.033363458f, -0.23261063f, -0.12899955f, -0.07751677f, 0.10565669f, 0.036585804f, 0.033473928f,
-        -0.055668324f, 0.05625259f, 0.25898308f, -0.009637025f, -0.029683739f, -0.19002546f, -0.08128418f, -0.04021185f,
-        0.05648622f, -0.085200205f, -0.08565627f, 0.091302544f, -0.02633495f, 0.021561453f, -0.03237656f, 0.03565094f,
-        0.4308056f, 0.07940149f, 0.11533466f, -0.020379094f, -0.018959979f, -0.155829f, -0.0122416625f, -0.102762446f,
-        -0.007702343f, -0.04215858f, -0.0060115666f, -0.12711807f, 0.020438578f, -0.02861642f, -0.009343744f, -0.058778267f,
-        0.30966112f, 0.14725332f, 0.31514338f, -0.10446877f, -0.12731929f, 0.0672947f, -0.021925645f, 0.2056046f,
-        -0.01678498f, 0.024250362f, -0.0010169683f, 0.089058995f, -0.14933847f, -0.13876335f, -0.023290854f, 0.002863326f,
-        -0.019875253f, 0.12781185f, 0.09474468f, -0.105693966f, 0.076443315f, 0.008167403f, -0.07305036f, -0.027181739f,
-        -0.12282259f, 0.09270017f, -0.10530639f, 0.021961043f, -0.10343767f, -0.14943941f, -0.050052956f, 0.07364408f,
-        -0.20087166f, -0.13479105f, -0.19181502f, 0.017378466f, -0.21886499f, 0.006661195f, -0.0700445f, 0.018769339f,
-        -0.12824644f, 0.015349379f, 0.022746345f, 0.11858188f, -0.11649578f, -0.12590545f, 0.029399792f, -0.010503208f,
-        -0.1000345f, -0.03834365f, 0.08103094f, -0.043345664f, 0.011677055f, 0.15958904f, 0.022755764f, -0.0036086873f,
-        -0.105294846f, -0.1497762f, -0.013405675f, 0.0154883135f, 0.10804843f, -0.05297807f, -0.034087252f, 0.05356848f,
-        -0.0016677444f, -0.24060552f, 0.029715626f, 0.025190756f, -0.011574446f, 0.07490731f, -0.014966326f, -0.096206024f,
-        -0.019881945f, -0.036928758f, 0.16822986f, -0.1456058f, -0.08576206f, -0.095309384f, -0.012564226f, -0.22220504f,
-        0.13614051f, -0.008167846f, 0.058517314f, 0.04074543f, -0.15560277f, -0.061456256f, 0.28756878f, 0.00018722686f,
-        -0.14613873f, 0.02791918f, 0.12642893f, -0.10181595f, -0.019790962f, -0.02467258f, -0.15821934f, 0.009409238f,
-        -0.20271167f, -0.04155751f, -0.38979864f, -0.046670735f, 0.16294247f, -0.26194382f, -0.2538654f, -0.023614356f,
-        -0.07114579f, -0.13841723f, 0.126049f, -0.1222076f, 0.03776552f, -0.21444204f, 0.019843394f, -0.10596786f,
-        -0.25629005f, -0.0069747064f, 0.016652435f, -0.05647398f, 0.16465929f, 0.16684563f, -0.03947129f, -0.22168708f,
-        -0.088570625f, 0.14266932f, -0.0038726272f, -0.015293746f, 0.04530626f, 0.015508186f, -0.030965881f, 0.027565835f,
-        0.06358386f, 0.18462852f, -0.07145781f, 0.04206414f, 0.04464534f, -0.091735795f, -0.077611215f, -0.16918507f,
-        0.059502132f, 0.0543891f, 0.10161763f, -0.049585603f, -0.021151997f, -0.080380775f, -0.109380536f, 0.18331744f,
-        -0.107681304f, 0.1306356f, 0.1744033f, -0.0024184193f, -0.0074682757f, 0.2161157f, -0.07559561f, 0.0974306f,
-        0.120022394f, -0.021252375f, 0.096763976f, 0.05389729f, 0.028668804f, 0.13018589f, 0.08112644f, -0.14654867f,
-        -0.07606201f, 0.045694415f, 0.085009426f, 0.13050003f, 0.1344796f, 0.10411031f, 0.2146547f, 0.0050098537f,
-        -0.19184606f, -0.067774825f, -0.015586654f, 0.05193377f, -0.04339505f, 0.20751086f, 0.0117537035f, 0.03453381f,
-        0.14091195f, 0.04858815f, 0.14420043f, 0.06594826f, -0.24880825f, 0.006666856f, 0.10975744f, -0.07016579f,
-        0.055128623f, 0.112054914f, -0.029745452f, 0.11999454f, -0.049401585f, 0.10923319f, -0.015085697f, 0.08219334f,
-        -0.084636025f, -0.10204698f, -0.08991345f, 0.0364644f, -0.2379125f, 0.07278193f, -0.007688532f, -0.074301995f,
-        0.10214488f, -0.08051525f, -0.058158323f, 0.05873603f, 0.0076924386f, 0.04565341f, -0.07957265f, 0.17108445f,
-        -0.009546703f, -0.2552945f, -0.033233628f, 0.061315387f, -0.0729832f, 0.15281802f, -0.020226233f, 0.12442902f,
-        -0.18001464f, 0.11404924f, 0.13484767f, -0.074238665f, 0.047419008f, -0.15954657f, 0.0014200282f, -0.123090714f,
-        -0.05067729f, -0.01558018f, -0.07431141f, -0.14302671f, 0.08310729f, -0.10926017f, -0.0075835986f, 0.08006431f,
-        0.018305399f, 0.05913119f, -0.16911714f, 0.008023463f, 0.022470208f, 0.04416035f, 0.06925628f, -0.11419908f,
-        0.23947394f, -0.046198808f, 0.11742014f, -0.009026657f, 0.063278966f, -0.1703124f, 0.005847597f, 0.22407022f,
-        0.0057326886f, -0.08245332f, 0.27620932f, 0.07015212f, -0.057490908f, 0.017423943f, -0.042460456f, -0.002301747f,
-        -0.056079496f, 0.0109274695f, 0.0556016f, 0.054344345f, 0.22089498f, 0.0085403295f, 0.097323924f, -0.0319475f,
-        -0.00557514f, 0.043688085f, 0.10465663f, 0.28138274f, 0.043543715f, -0.06870671f, 0.05020945f, -0.14605978f,
-        0.059330452f, 0.086765386f, 0.091237396f, -0.09555411f, -0.004896928f, -0.0016501605f, -0.025387904f, -0.049759515f,
-        0.06284503f, 0.116290584f, -0.06863165f, 0.11725147f, -0.019726325f, 0.0672213f, 0.14464688f, -0.023898207f,
-        0.13989209f, -0.14885898f, -0.0045576496f, -0.23376738f, 0.041948672f, -0.012695087f, -0.035723794f, -0.022926144f,
-        0.0962464f, 0.019049434f, -0.08759509f, -0.008950585f, 0.018080346f, -0.08078989f, -0.023175806f, 0.17547621f,
-        0.23977655f, 0.04389669f, -0.053611673f, -0.013398874f, -0.1019637f, -0.009866507f, -0.09265195f, 0.22837488f,
-        -0.05528648f, -0.043584786f, -0.069238976f, 0.035912566f, -0.022181878f, -0.0021257873f, 0.016747002f, -0.011150505f,
-        0.059506014f, -0.17142285f, 0.017996032f, 0.040095888f, 0.025711669f, -0.02228108f, -0.048958484f, 0.096624054f,
-        -0.053628128f, 0.1410242f, 0.13242355f, -0.039854888f, 0.13740464f, 0.072733566f, 0.04724943f, -0.03795213f,
-        -0.04502705f, 0.19232813f, 0.102600016f, -0.21521674f, 0.12192517f, -0.13691571f, -0.30650643f, -0.09893458f,
-        0.15228818f, -0.102754705f, -0.042343788f, 0.06394956f, 0.042089872f, -0.030841185f, 0.08965159f, 0.037129093f,
-        0.00040065084f, -0.11408537f, -0.091440275f, 0.008234829f, -0.0008711773f, 0.19565454f, -0.016121913f, 0.030568682f,
-        0.016828382f, 0.04090908f, 0.07702963f, 0.034845073f, -0.053240873f, 0.21853898f, -0.074138485f, -0.044048067f,
-        -0.12406321f, 0.1005644f, -0.030807791f, 0.116126105f, 0.20331883f, 0.03766018f, 0.2518586f, 0.026819069f,
-        0.13727951f, 0.04696442f, -0.03956284f, -0.15496035f, 0.08545876f, 0.0505766f, -0.03366873f, -0.06064905f,
-        0.016030785f, -0.11127523f, -0.035823293f, -0.04434213f, 0.08077725f, 0.001032283f, 0.1433218f, 0.16233872f,
+    const float w[2048] = {
+        -0.06066164f, 0.07868931f, 0.07979777f, 0.051451758f, -0.094080344f, 0.119252264f, -0.016436137f, 0.241802f,
+        -0.19804089f, 0.15894689f, -0.029380899f, 0.10129845f, 0.049647257f, 0.026262935f, 0.33352384f, 0.03784185f,
+        -0.17479303f, -0.4269239f, -0.15175585f, -0.047280848f, 0.17554787f, -0.071679935f, 0.36084968f, 0.3671153f,
+        0.10518984f, 0.20147248f, -0.07260936f, -0.04172523f, 0.35588124f, 0.13580185f, 0.114352606f, -0.17282343f,
+        -0.15423644f, -0.014233318f, -0.17504944f, 0.26517305f, 0.102738105f, -0.10727002f, 0.18311816f, 0.0630825f,
+        0.23221785f, -0.07611459f, -0.22242776f, 0.44655794f, 0.3368479f, -0.16239701f, -0.17520168f, -0.17814244f,
+        -0.02143898f, 0.0932609f, 0.19428308f, -0.2265809f, -0.16743356f, 0.15727094f, -0.13879004f, 0.27319115f,
+        0.0063772434f, 0.23411494f, 0.08130056f, -0.053126033f, -0.21475758f, -0.037707336f, 0.22320142f, 0.12075254f,
+        0.28439587f, 0.01713766f, -0.13969907f, -0.15420394f, 0.2595814f, 0.17395681f, 0.016429033f, 0.043220896f,
+        0.048100837f, 0.22289512f, -0.23295197f, -0.070074216f, -0.049749255f, 0.26707855f, 0.35973954f, -0.19350271f,
+        -0.010321997f, 0.3676499f, -0.13340022f, 0.06701244f, -0.33959866f, 0.069334805f, 0.0826811f, -0.0050585438f,
+        0.31037652f, -0.03492905f, -0.038316596f, -0.022333372f, -0.26727062f, -0.06997708f, -0.030292545f, 0.06711639f,
+        0.03314241f, 0.033014745f, 0.06404501f, 0.13273586f, 0.2849351f, -0.0409721f, 0.22167963f, -0.14122893f,
+        -0.40148345f, 0.07328842f, -0.040906396f, 0.1214602f, 0.3214753f, 0.0061721397f, -0.174328f, 0.007780079f,
+        -0.20113388f, 0.11805191f, -0.09952423f, -0.19804376f, 0.08513407f, 0.12016341f, 0.042495526f, 0.101181544f,
+        0.002756909f, -0.11545299f, -0.16385135f, -0.1954069f, -0.07979363f, 0.039518934f, -0.48676828f, -0.07008786f,
+        -0.2378146f, 0.14663117f, 0.123559855f, 0.13830224f, 0.110595174f, -0.13630454f, 0.013692316f, -0.08269998f,
+        0.06454718f, 0.31659552f, -0.29657865f, -0.047439f, 0.28026286f, -0.21292172f, 0.10931906f, 0.020890726f,
+        0.19742854f, -0.11776213f, 0.22280447f, -0.044866636f, 0.1232524f, 0.05619909f, -0.020355875f, 0.02541027f,
+        -0.08304128f, -0.19820131f, 0.22723058f, 0.25239733f, 0.11533343f, 0.032469895f, 0.19976391f, -0.15705582f,
+        0.06430692f, -0.11054388f, -0.13818514f, 0.10769226f, 0.03800498f, -0.02204576f, -0.047536142f, 0.1460199f,
+        -0.1626264f, 0.1351949f, 0.24778543f, -0.278942f, 0.24394265f, 0.182082f, -0.042820383f, -0.003130379f,
+        -0.011676173f, 0.040322002f, 0.014977534f, -0.03514384f, -0.3781226f, 0.27006868f, -0.0667033f, -0.31853783f,
+        -0.18150201f, 0.2564213f, -0.38914606f, -0.32157654f, 0.18235612f, -0.042293187f, -0.0087849405f, 0.16228218f,
+        0.11593037f, 0.08466236f, 0.10441334f, -0.054682147f, 0.21787025f, -0.04657583f, 0.2132001f, 0.05959084f,
+        0.124063075f, 0.02108895f, 0.091289684f, 0.19118705f, 0.00972367f, 0.0002752843f, 0.10002475f, 0.07255103f,
+        0.35925025f, -0.029598348f, -0.12117387f, -0.08673357f, 0.10157901f, -0.23500739f, -0.08235253f, -0.048230834f,
+        -0.040384572f, 0.071316145f, -0.19259264f, 0.08428247f, 0.3299336f, -0.19053377f, -0.105957896f, 0.16144925f,
+        0.11574023f, -0.028866747f, -0.21724337f, -0.18263657f, 0.081916645f, 0.21295463f, -0.43334004f, 0.1024599f,
+        0.196946f, -0.18384589f, -0.08221329f, 0.42388782f, 0.13234513f, 0.19400713f, -0.2910932f, -0.044690352f,
+        -0.11345604f, 0.013083907f, 0.086181335f, 0.35657516f, 0.03467834f, 0.10952752f, -0.09990503f, -0.21607772f,
+        0.13935491f, -0.23355979f, -0.30309883f, 0.09519844f, -0.071637034f, 0.2934776f, -0.26283565f, 0.17854132f,
+        0.20828538f, -0.051726732f, 0.25505695f, -0.29636133f, 0.2781186f, -0.08306556f, 0.11480358f, -0.014377119f,
+        -0.09461501f, -0.0031369682f, 0.16413862f, -0.16262989f, 0.28745607f, -0.05613002f, 0.30766225f, -0.19366202f,
+        -0.06578905f, -0.06878127f, -0.20104377f, 0.30985776f, 0.10314067f, 0.14665128f, -0.18399371f, 0.04123173f,
+        0.35853213f, 0.06791971f, 0.15186758f, -0.08275325f, 0.36361763f, 0.039276186f, 0.17325836f, -0.08255318f,
+        0.26541013f, -0.0638351f, 0.21288939f, -0.29228592f, -0.17458312f, 0.3643702f, -0.03806012f, -0.042882137f,
+        0.22924396f, -0.040181912f, 0.0032067779f, -0.13833906f, 0.2032774f, -0.008315576f, 0.21140546f, -0.19689941f,
+        0.035124987f, -0.036386188f, -0.20998864f, -0.19491658f, 0.04764613f, -0.006039632f, -0.13207753f, 0.026306309f,
+        0.23093988f, 0.21232648f, -0.056169976f, 0.17433032f, 0.25423244f, -0.11954409f, 0.077746086f, -0.15943444f,
+        0.081795365f, -0.09993855f, 0.1304761f, -0.13016938f, -0.036057428f, 0.30159366f, 0.16470805f, -0.034164477f,
+        0.14768893f, 0.041116748f, 0.033916436f, -0.17797638f, -0.24413052f, 0.14818685f, 0.016015936f, -0.013235593f,
+        -0.033961255f, 0.14662646f, 0.062422823f, 0.22393622f, 0.12037086f, 0.09411836f, 0.30978167f, 0.043962885f,
+        0.12761514f, 0.020149002f, 0.1767305f, -0.13532229f, -0.28599894f, 0.27106133f, -0.114743285f, -0.2555524f,
+        -0.0019286157f, 0.013313002f, 0.061112314f, -0.045229934f, -0.009440498f, 0.15268758f, -0.454482f, 0.0070068752f,
+        0.49249968f, -0.0071575744f, -0.033574812f, -0.07981727f, -0.21534306f, 0.0065931305f, -0.37970066f, 0.10521993f,
+        -0.04093619f, 0.012593632f, 0.3937779f, -0.017214613f, -0.2660442f, 0.21512184f, -0.18174754f, -0.11780273f,
+        -0.06166313f, -0.099735014f, -0.06655793f, -0.28089666f, -0.010114216f, -0.16764976f, 0.06682166f, -0.22060339f,
+        -0.13366511f, 0.30573502f, -0.2098077f, -0.014652289f, -0.16551284f, -0.20674698f, 0.112917826f, -0.17144848f,
+        0.30785036f, -0.3095201f, -0.15972874f, 0.2159116f, 0.098469585f, 0.3785664f, -0.008513168f, 0.13530776f,
+        -0.21523042f, 0.07079508f, -0.12911125f, 0.10151946f, -0.10749628f, 0.30237338f, -0.058375802f, -0.025442993f,
+        0.19150637f, -0.14112085f, 0.08688477f, -0.060390078f, 0.0362105f, -0.06972466f, 0.17825942f, -0.3275364f,
+        -0.05591249f, -0.26174653f, 0.19906381f, 0.014559061f, 0.22463006f, 0.07038273f, 0.010025979f, -0.03575367f,
+        -0.0036063322f, -0.07659768f, -0.17376217f, 0.29518515f, 0.13012414f, -0.114192344f, 0.20162606f, 0.16923825f,
+        0.20492564f, -0.11816774f, -0.028916081f, 0.35465974f, -0.22552606f, -0.075091526f, -0.093752705f, -0.0416886f,
+        0.23752171f, -0.17382774f, -0.05440545f, -0.11981976f, 0.017263697f, -0.019596934f, 0.18929961f, 0.27762526f,
+        0.14086471f, -0.027087186f, 0.3058791f, -0.25506347f, -0.039596844f, -0.0881027f, -0.12558825f, 0.07430019f,
+        -0.15963502f, 0.07324636f, 0.15484875f, -0.08619218f, -0.15459298f, -0.04664448f, -0.047092184f, 0.16408922f,
+        -0.13993883f, 0.16065197f, 0.13932897f, -0.010355981f, -0.27283138f, 0.056598954f, -0.041951995f, 0.035147116f,
+        -0.034971662f, 0.13652048f, -0.053809933f, 0.19974644f, -0.21602707f, -0.101896316f, 0.1497338f, 0.1848383f,
+        0.16208667f, -0.38423455f, -0.20246f, -0.06330601f, 0.17174692f, -0.3634917f, 0.27889624f, 0.31655428f,
+        0.50353855f, 0.09135621f, 0.06944984f, -0.10009486f, 0.28589007f, 0.11110212f, 0.037391827f, -0.29896736f,
+        -0.02925897f, -0.09575519f, 0.049456343f, 0.06340768f, -0.015848508f, 0.12637769f, -0.113896504f, -0.21174206f,
+        0.026262064f, -0.17275415f, 0.027944757f, -0.096859775f, -0.1230771f, 0.23255713f, 0.034296215f, -0.0874219f,
+        -0.12041037f, 0.19917008f, 0.059060056f, 0.08405591f, 0.25163087f, -0.08928935f, 0.01645861f, 0.37412882f,
+        -0.1539159f, 0.273413f, 0.15832537f, -0.026061153f, 0.2303727f, 0.15805899f, -0.018414663f, 0.05373454f,
+        -0.02572551f, 0.0680609f, 0.19915071f, -0.29842925f, 0.20091239f, 0.26820388f, 0.14623658f, 0.07393544f,
+        0.47539482f, -0.2906508f, -0.050852902f, -0.19091979f, 0.0706337f, 0.31760675f, 0.27513233f, 0.27242622f,
+        0.12709728f, -0.036401875f, 0.11482768f, 0.1642922f, 0.18172365f, -0.099857345f, -0.030766526f, 0.16260459f,
+        0.09290419f, -0.04873441f, 0.14392641f, -0.04551766f, -0.0701976f, 0.11799912f, 0.044192757f, 0.26829687f,
+        -0.07620989f, 0.051093f, 0.40523723f, 0.2483498f, 0.15983048f, 0.12058294f, -0.07341762f, 0.37506068f,
+        0.0222044f, -0.18264379f, -0.09072821f, 0.105100945f, 0.3026317f, 0.09909288f, 0.13665566f, -0.0061486643f,
+        0.066256665f, 0.13134992f, 0.12232389f, -0.06631273f, 0.3455654f, 0.03228117f, -0.043059938f, -0.15357624f,
+        0.006939476f, -0.19296199f, 0.36068627f, 0.098758176f, 0.059756488f, 0.081950374f, -0.038789444f, 0.115044765f,
+        -0.06287216f, -0.08455319f, -0.2814458f, 0.045335557f, 0.20069933f, -0.027891945f, -0.06930185f, 0.12570137f,
+        -0.10463063f, -0.16822587f, -0.07600819f, 0.0034899549f, -0.010928332f, 0.07291449f, -0.08828117f, 0.14957626f,
+        -0.1506658f, -0.23927149f, 0.18730353f, -0.027671428f, 0.02408753f, -0.14942472f, 0.028814603f, -0.2405644f,
+        0.20088458f, 0.2961945f, 0.45289597f, 0.021511301f, 0.16499631f, 0.2004987f, 0.0037053f, 0.41621324f,
+        -0.124477945f, 0.4749009f, -0.030306235f, -0.09039039f, -0.17888221f, -0.040168423f, -0.06706107f, 0.14242701f,
+        -0.043788113f, -0.0097746095f, 0.026098141f, 0.2180016f, -0.27388522f, -0.034670252f, 0.12524974f, 0.14513399f,
+        -0.14874382f, -0.009149292f, -0.014041545f, -0.055830196f, 0.070253424f, 0.3217085f, -0.105896644f, -0.15857212f,
+        0.43590435f, 0.173743f, -0.04112467f, 0.1674611f, -0.13288419f, 0.31163076f, 0.032652415f, 0.1823898f,
+        -0.05453645f, -0.119158685f, -0.002651698f, 0.00096474774f, -0.24133565f, 0.0035477474f, 0.16788442f, -0.22272125f,
+        -0.077371895f, 0.07847858f, -0.34369904f, 0.29151094f, 0.12736838f, 0.08530604f, 0.1162578f, 0.033345465f,
+        0.25894576f, -0.13890141f, 0.089057125f, 0.12284129f, 0.061279833f, 0.14807108f, -0.0029097383f, 0.235023f,
+        0.21691611f, -0.046459224f, 0.18725745f, 0.007167978f, 0.1485994f, -0.24896361f, 0.010861646f, 0.10669716f,
+        -0.18267818f, 0.24299756f, -0.063062616f, 0.006531783f, 0.08514967f, -0.085538216f, -0.010536151f, 0.10655641f,
+        -0.0050475765f, 0.17775196f, 0.16076571f, -0.014896771f, 0.5518496f, 0.042100754f, 0.23249559f, -0.13854456f,
+        -0.084478095f, 0.364794f, 0.27425086f, -0.11047217f, 0.12259176f, 0.057225235f, -0.30858007f, 0.18101841f,
+        -0.17677373f, -0.14859189f, -0.07177228f, 0.13513866f, 0.097540244f, 0.07329881f, 0.09388629f, -0.3073839f,
+        -0.040251162f, 0.22402145f, -0.3500695f, -0.10308814f, -0.12093983f, 0.09984306f, 0.20478076f, -0.082777955f,
+        -0.17141145f, -0.022106115f, -0.036312062f, -0.14550893f, 0.255124f, 0.10760128f, -0.17489755f, 0.09084257f,
+        -0.20349152f, 0.01383788f, -0.18572713f, -0.056178227f, 0.14042714f, 0.09943336f, -0.06641588f, 0.080199644f,
+        0.06533376f, -0.008405128f, 0.29505387f, 0.07577171f, -0.08785353f, -0.2313105f, 0.089929774f, 0.23182188f,
+        -0.3965929f, -0.37299892f, 0.20716472f, 0.077444516f, -0.22143163f, -0.071083605f, 0.048645873f, -0.27836627f,
+        -0.0063361707f, 0.35888478f, 0.15820214f, 0.059835747f, 0.15579197f, -0.13677548f, -0.12507246f, -0.045985024f,
+        -0.39651123f, 0.116482735f, 0.2958312f, -0.029886398f, 0.07227547f, 0.07795882f, 0.13248913f, 0.007377009f,
+        0.058148682f, -0.22957607f, 0.20407711f, -0.24847671f, -0.17831084f, -0.110422365f, 0.3712444f, -0.026344022f,
+        0.019614683f, 0.3246292f, 0.042155303f, 0.16122285f, 0.21637568f, -0.14193994f, 0.024533415f, -0.030736186f,
+        0.010302046f, -0.2622898f, -0.20383528f, 0.10105439f, 0.27728665f, -0.08843228f, -0.04010584f, -0.21934353f,
+        -0.11362797f, 0.008931397f, 0.19743535f, 0.25065356f, -0.26305473f, -0.21851502f, 0.061617322f, 0.36746606f,
+        -0.046778217f, 0.2432367f, -0.1321636f, 0.15006728f, -0.11376534f, -0.021858893f, 0.20213063f, -0.16101271f,
+        -0.103646174f, 0.3915694f, 0.16662395f, 0.18633856f, 0.10472066f, 0.009344659f, -0.14107484f, 0.05909051f,
+        0.14637578f, -0.022951568f, 0.12983486f, -0.16327679f, 0.096740745f, -0.08601456f, -0.27426597f, -0.02426452f,
+        -0.012324713f, 0.051988892f, -0.04447856f, 0.09394111f, 0.22299086f, 0.27212068f, 0.18674289f, -0.012537281f,
+        -0.24890669f, -0.25108132f, 0.0858451f, 0.014967682f, -0.08346583f, 0.0020647496f, 0.037069224f, -0.1461009f,
+        -0.1600178f, -0.16044112f, 0.37362114f, -0.066330425f, 0.021841118f, 0.06513708f, 0.06731954f, 0.043111823f,
+        0.012942944f, 0.26553753f, 0.036604047f, 0.010670777f, -0.1149185f, 0.12734348f, 0.0447025f, -0.108946644f,
+        0.09785364f, 0.46117425f, -0.33485293f, -0.17148796f, -0.13645443f, 0.059630394f, -0.04545263f, 0.23184168f,
+        -0.023604546f, -0.114922605f, 0.13499118f, -0.028467316f, 0.5294287f, 0.116021276f, 0.18376133f, 0.26342434f,
+        -0.041204225f, 0.22911708f, -0.10750783f, 0.2837104f, 0.08647851f, -0.12509915f, -0.21158266f, 0.013677856f,
+        0.10358439f, -0.062434405f, 0.079477295f, -0.22953686f, 0.06849765f, -0.16905877f, 0.0501543f, 0.10400455f,
+        -0.07648707f, -0.29867628f, 0.08611334f, 0.14287828f, 0.05663351f, -0.22234014f, 0.0787941f, 0.06718118f,
+        0.16411395f, 0.036938686f, -0.011016619f, 0.16079488f, -0.18976445f, -0.08300471f, 0.043852273f, -0.16046076f,
+        0.0749575f, -0.1624731f, 0.059336387f, -0.15540086f, 0.075204425f, -0.088390484f, 0.002294345f, -0.23101008f,
+        -0.1514482f, 0.03358263f, 0.013407926f, -0.12399444f, -0.020278621f, 0.17717363f, 0.47952574f, -0.44683632f,
+        0.16739725f, 0.006555487f, 0.09313369f, -0.0791616f, -0.018402543f, 0.14631034f, 0.13495184f, 0.06870574f,
+        0.15312603f, 0.36543313f, 0.0691634f, 0.1887184f, 0.0048856875f, 0.08836257f, -0.24955088f, 0.09924927f,
+        0.02028686f, -0.16493888f, 0.072811544f, 0.06905274f, 0.021182215f, -0.06739591f, 0.10419449f, 0.2699812f,
+        -0.07715488f, 0.25762606f, -0.021717533f, 0.23271295f, 0.007953249f, 0.103150144f, -0.47675833f, -0.05696856f,
+        0.10572868f, 0.1968634f, 0.12612833f, -0.07322412f, 0.09511226f, -0.15926532f, -0.009613145f, -0.013569177f,
+        -0.21538979f, -0.01348893f, -0.36842942f, 0.24747618f, -0.06129855f, 0.36479455f, 0.21012104f, -0.25833723f,
+        -0.15216137f, -0.1451906f, 0.10647902f, -0.15516385f, 0.40824214f, -0.38203293f, 0.101829626f, 0.12285478f,
+        -0.026799621f, -0.24592036f, -0.13282701f, -0.037778754f, -0.2437152f, -0.1357761f, 0.0052823517f, -0.0012848463f,
+        0.3683394f, 0.09119156f, -0.105528794f, -0.26381782f, 0.09816797f, -0.02672093f, -0.049397275f, 0.06830259f,
+        0.1362029f, 0.1722387f, 0.1055199f, 0.26040095f, -0.23641585f, 0.101409726f, 0.29015037f, -0.10403429f,
+        0.11759553f, 0.04847839f, -0.014319169f, -0.11600852f, -0.07087673f, -0.265151f, -0.024085611f, 0.020122709f,
+        -0.027597908f, -0.04920132f, -0.047102664f, -0.11933008f, 0.023380112f, -0.0001218438f, 0.12097422f, -0.2517402f,
+        0.07174131f, -0.12567979f, 0.21558377f, -0.009654536f, -0.18618865f, 0.116495125f, 0.042197548f, 0.29941344f,
+        0.2884865f, -0.30831352f, 0.08889695f, 0.1741796f, 0.16134661f, -0.070551306f, 0.18649992f, 0.14021534f,
+        0.21719845f, -0.061441276f, 0.053531222f, -0.0073665343f, 0.07765399f, 0.18839215f, 0.1594957f, 0.19134597f,
+        -0.21121487f, -0.20896547f, -0.014627338f, -0.2522456f, 0.044032477f, -0.00392943f, 0.054706473f, 0.35117966f,
+        0.2869595f, 0.05505074f, -0.13903573f, 0.2578246f, 0.079272516f, -0.21865454f, -0.18855198f, -0.13238671f,
+        -0.027166042f, 0.029446876f, 0.09516266f, 0.1451625f, 0.12541097f, 0.050992668f, -0.17200512f, 0.14492004f,
+        0.36301675f, 0.1559843f, -0.2055507f, -0.19029894f, 0.02920044f, -0.0744259f, -0.123316005f, -0.08497433f,
+        0.12974605f, 0.086027555f, -0.041462213f, -0.26022515f, 0.22958489f, -0.27189082f, -0.14740212f, -0.25260454f,
+        0.12422441f, -0.10016725f, 0.30524972f, 0.08032775f, -0.018711636f, -0.35791138f, 0.11916682f, 0.17509797f,
+        0.21815726f, -0.06362802f, -0.053172905f, 0.19855255f, 3.1743002e-05f, 0.08103984f, 0.11184279f, -0.5272191f,
+        -0.02787268f, 0.025009513f, 0.21126851f, 0.5037212f, 0.23713541f, 0.0011336461f, 0.14823018f, 0.10508218f,
+        0.20526749f, 0.11305966f, -0.009602144f, 0.4511695f, -0.09229047f, 0.046899166f, -0.047592588f, 0.054292716f,
+        -0.17938656f, -0.031396423f, -0.07741051f, 0.43587533f, 0.24809287f, -0.050200116f, -0.18954663f, 0.09797132f,
+        0.15988874f, 0.11585546f, 0.12592895f, -0.04065744f, -0.09721167f, -0.028551564f, 0.08745676f, 0.12088866f,
+        0.10029357f, -0.13785206f, -0.2993505f, 0.09104329f, 0.16330868f, 0.1782715f, -0.17648381f, 0.12940925f,
+        0.0007272261f, 0.012377996f, 0.0103649385f, 0.18699081f, 0.06267772f, -0.23231128f, 0.21007039f, 0.13666597f,
+        -0.19704382f, -0.00080351095f, 0.03108697f, -0.23539573f, 0.10261005f, 0.11429327f, 0.072846055f, -0.12286656f,
+        -0.024828829f, 0.10196475f, -0.30775484f, 0.2120529f, -0.16813351f, -0.3151714f, 0.15721634f, 0.033174805f,
+        0.16772796f, 0.07173364f, 0.042419832f, 0.0024107203f, -0.014611282f, 0.05099592f, 0.09359771f, 0.18105857f,
+        -0.21043353f, -0.2021588f, 0.36332652f, 0.24863051f, 0.016596911f, 0.01810443f, 0.050266005f, -0.24106696f,
+        0.0772551f, 0.20178168f, -0.18909624f, 0.14297861f, 0.19953507f, -0.023701124f, -0.061213695f, -0.41638574f,
+        0.18820411f, -0.04599599f, 0.02132831f, -0.067631766f, 0.16916928f, -0.13697812f, 0.34195903f, -0.069593474f,
+        -0.07405196f, 0.14786904f, 0.10532322f, 0.06865101f, -0.156345f, 0.06154199f, 0.032928295f, 0.12866957f,
+        -0.028569726f, -0.3605591f, 0.016614864f, 0.5482336f, 0.10087639f, -0.14494433f, -0.05401008f, -0.115489356f,
+        -0.13138038f, -0.10545629f, 0.22596003f, -0.13933039f, -0.10075843f, -0.20013796f, -0.23736045f, -0.084057406f,
+        -0.17465618f, 0.15145236f, 0.07536603f, -0.08766369f, 0.07337929f, -0.17318092f, 0.10016589f, 0.033061247f,
+        -0.19605227f, -0.24848945f, -0.16003574f, 0.2872793f, -0.010063948f, 0.040145937f, 0.0631261f, -0.40172675f,
+        -0.17345272f, -0.11360006f, -0.11182424f, 0.06763503f, 0.07528991f, 0.20750849f, -0.15777199f, 0.10304146f,
+        0.094739914f, -0.011807503f, -0.13977872f, -0.009810105f, 0.42299193f, 0.06715682f, -0.17016836f, -0.23346476f,
+        -0.15600736f, 0.0062462687f, -0.48656142f, 0.03757496f, 0.07575192f, 0.1681342f, 0.09274938f, 0.16700986f,
+        0.0018222963f, 0.10444952f, 0.07289408f, 0.23873968f, 0.32721183f, -0.106312335f, -0.03803307f, -0.0003547326f,
+        -0.33720037f, 0.013456437f, 0.042159524f, -0.13693339f, 0.03077506f, 0.03747842f, 0.056146443f, -0.04583002f,
+        -0.05753644f, 0.4210177f, -0.20841895f, -0.10850655f, 0.034417257f, 0.48571658f, 0.0040531624f, -0.008728228f,
+        0.26298594f, 0.14049713f, 0.22993995f, -0.19087972f, 0.022076514f, 0.17419912f, 0.0045631924f, -0.07530209f,
+        -0.056129366f, -0.14168876f, 0.3046537f, 0.2770419f, 0.22679918f, -0.1835663f, 0.2168006f, 0.10841067f,
+        -0.054476373f, 0.23096947f, 0.1634786f, -0.0044979816f, 0.23999327f, 0.16520339f, 0.24247447f, 0.27673933f,
+        0.271906f, 0.102198064f, 0.32539347f, -0.0065345997f, 0.16264814f, -0.21716607f, -0.1434118f, -0.059146047f,
+        0.07599405f, 0.12650427f, -0.16573058f, -0.070040055f, 0.060080778f, 0.003288675f, 0.08537351f, 0.06839322f,
+        0.0038089205f, -0.13851194f, -0.02464782f, 0.030310176f, 0.12306715f, 0.06183613f, 0.29601732f, -0.17762752f,
+        -0.13775991f, 0.018884432f, -0.04592959f, 0.09611002f, -0.17102925f, 0.042923413f, -0.18891393f, 0.10292103f,
+        0.16239804f, -0.17327853f, -0.011482221f, 0.34525526f, 0.06928799f, -0.13916379f, 0.21698028f, -0.05646173f,
+        -0.004268741f, 0.20666087f, -0.031140842f, -0.3749766f, -0.09951786f, -0.1443863f, 0.2748314f, 0.26381207f,
+        -0.3172512f, 0.23068494f, -0.095005885f, -0.055399556f, 0.11384435f, 0.013981828f, 0.37462234f, -0.11926694f,
+        -0.11866067f, 0.17186677f, 0.13618188f, -0.16286398f, 0.12292399f, -0.15112302f, 0.39173672f, 0.2908897f,
+        0.01684549f, -0.100291535f, -0.23847786f, -0.086721234f, -0.053672865f, 0.059557218f, -0.040957212f, -0.015030245f,
+        0.063023314f, 0.12800504f, 0.096581444f, 0.049208682f, -0.10339782f, -0.2746875f, -0.024209639f, 0.31945562f,
+        0.16526197f, 0.009438631f, -0.25683987f, -0.04568705f, -0.0960832f, 0.23646398f, 0.11439386f, -0.054720152f,
+        -0.05443121f, -0.37342727f, 0.1756917f, -0.031517845f, 0.15177765f, -0.15254119f, -0.008540977f, 0.19143365f,
+        0.3810059f, 0.16125606f, -0.1722424f, 0.102717444f, 0.16091228f, -0.17425875f, -0.3261685f, 0.19585243f,
+        0.23109663f, -0.34226045f, -0.03396064f, -0.1551793f, -0.200837f, -0.014749257f, -0.15829402f, 0.11676258f,
+        -0.092137404f, -0.13648786f, -0.16188586f, -0.15138228f, 0.21622856f, -0.083835766f, 0.3379973f, -0.12948881f,
+        -0.17290673f, 0.017652504f, 0.07490797f, 0.17508192f, -0.17407f, 0.23719168f, 0.14053997f, -0.068660684f,
+        -0.06944931f, -0.07763329f, 0.034105428f, -0.03172867f, -0.028301569f, -0.10453892f, -0.12128189f, -0.08895072f,
+        -0.21095029f, -0.09069225f, -0.17599724f, -0.26922143f, 0.06286301f, 0.0843361f, 0.12878075f, -0.24030538f,
+        -0.077537045f, 0.07746084f, -0.015815878f, -0.095059566f, 0.008286457f, 0.33248833f, -0.42138726f, 0.013724537f,
+        0.31616715f, 0.10234442f, -0.068530016f, 0.10676227f, 0.23993123f, 0.05329685f, -0.12839897f, 0.106342725f,
+        0.16883172f, 0.0035489742f, -0.16008985f, 0.11758889f, -0.025438493f, 0.33385423f, -0.036446717f, -0.06991797f,
+        -0.1953576f, 0.050866965f, -0.05276429f, 0.11625285f, -0.07599421f, 0.091312215f, 0.28758833f, 0.13859323f,
+        0.22057599f, -0.046433445f, 0.036035948f, -0.020231223f, 0.050187856f, 0.15278755f, -0.21111083f, -0.03305889f,
+        0.015601717f, 0.008154871f, -0.19077817f, -0.21489836f, 0.2080189f, 0.05602567f, -0.038790427f, -0.06267496f,
+        -0.09366268f, -0.10385018f, -0.1548557f, -0.0013958382f, 0.5362803f, 0.02589247f, 0.0062931725f, -0.04140631f,
+        0.3640661f, -0.057186972f, 0.19618098f, -0.17365153f, -0.45342115f, 0.13089657f, 0.29727146f, -0.27032757f,
+        0.10318566f, 0.1676428f, 0.034488544f, 0.09303017f, 0.18526772f, 0.17983203f, 0.16155757f, 0.11144307f,
+        0.28998786f, 0.24510932f, 0.042701267f, -0.19544399f, 0.074196726f, -0.19506222f, -0.13654462f, 0.34898952f,
+        0.050160997f, -0.026316518f, -0.33027187f, -0.19383277f, -0.32171f, -0.10827432f, 0.2143604f, -0.19177279f,
+        -0.07299292f, 0.05410567f, 0.25954235f, -0.12521657f, -0.1547435f, -0.003041836f, -0.1033258f, 0.2736381f,
+        0.18853684f, -0.103999905f, -0.030583633f, 0.34124798f, 0.16185658f, 0.0038862394f, 0.15017448f, 0.061539613f,
+        0.2917562f, -0.11885222f, -0.44789886f, -0.14712845f, -0.057031624f, 0.19448103f, 0.18572569f, 0.0035868448f,
+        -0.053277828f, 0.218092f, -0.30702314f, 0.113341294f, -0.014501457f, -0.09319467f, 0.18433033f, -0.07498228f,
+        -0.14461032f, -0.036511302f, 0.30078912f, 0.15308087f, -0.048601605f, 0.054442137f, 0.033640835f, -0.079279244f,
+        -0.35184282f, -0.14126171f, -0.119994946f, 0.052270934f, -0.07261133f, 0.03018539f, -0.097997375f, -0.1224165f,
+        -0.07969805f, 0.025642574f, -0.2529079f, 0.18412603f, 0.19118632f, -0.05529466f, -0.0004851668f, -0.11508233f,
+        0.12196649f, 0.28369188f, 0.009480525f, -0.3833449f, 0.09141649f, -0.30677432f, -0.3893565f, 0.13439918f,
+        -0.0441273f, 0.15661317f, 0.07095687f, 0.020773394f, -0.31740597f, 0.35477182f, 0.05788632f, 0.07679644f,
+        0.013109599f, 0.12740123f, 0.19951963f, 0.18775593f, 0.016665522f, 0.2049141f, -0.11043541f, -0.08654294f,
+        -0.2319709f, 0.120080635f, 0.18904841f, -0.09123926f, 0.23235156f, -0.21199481f, 0.23635449f, 0.086192325f,
+        0.27203622f, 0.29609406f, -0.049041294f, 0.30346897f, -0.18656628f, 0.052270073f, -0.052519083f, -0.015510108f,
+        -0.15255593f, 0.11941342f, 0.28271994f, 0.1565441f, -0.112188235f, -0.19871874f, 0.0050293123f, -0.16729282f,
+        0.1399734f, 0.0404551f, 0.26573014f, 0.16607396f, 0.10225286f, 0.019189259f, -0.2835023f, 0.07861287f,
+        -0.03286252f, 0.1400332f, 0.0384526f, 0.008960707f, -0.07886498f, -0.20246364f, 0.23702751f, 0.20692487f,
+        -0.38397616f, 0.1969934f, -0.051489457f, 0.27250123f, 0.17316185f, -0.014904697f, -0.27546418f, 0.15753499f,
+        -0.24533035f, -0.26039788f, 0.4599321f, 0.18210559f, -0.04395511f, 0.15861815f, -0.08817064f, 0.007524548f,
+        -0.09152507f, 0.3035347f, -0.20166908f, 0.28416103f, 0.25145435f, 0.117405966f, -0.02613651f, 0.23375773f,
+        -0.0040869946f, 0.1485684f, 0.04853548f, 0.35900196f, 0.0312844f, 0.05119591f, 0.11239244f, 0.02655513f,
+        0.29786205f, 0.006066464f, -0.22521688f, 0.03670703f, 0.17120342f, 0.19421126f, 0.015811695f, -0.09695355f,
+        0.035048287f, 0.20947796f, -0.09449019f, 0.12157711f, -0.16992402f, -0.05394802f, 0.059506547f, -0.2204556f,
+        -0.12361347f, -0.07107075f, -0.10091143f, -0.101700194f, -0.25837645f, -0.06846061f, 0.32201067f, 0.24337381f,
+        0.08358157f, -0.057876218f, -0.22994535f, -0.3246758f, 0.24448705f, 0.07172909f, 0.09408913f, -0.06780125f,
+        0.13874558f, -0.094267815f, 0.02922776f, 0.087221906f, -0.21454433f, -0.008145237f, -0.44618008f, -0.1666533f,
+        0.13550632f, 0.18308409f, 0.4821578f, -0.07325596f, 0.4250869f, 0.33729857f, 0.3084609f, -0.13609418f,
+        0.14399093f, 0.22125523f, 0.28320557f, 0.009928356f, 0.12428369f, -0.18236245f, -0.06616793f, 0.069615304f,
+        -0.15456755f, -0.2877121f, 0.008048979f, -0.06908505f, 0.111819565f, 0.046435013f, -0.11834176f, -0.40131214f,
+        -0.037454408f, 0.12611549f, -0.24978814f, -0.15958463f, 0.15693343f, -0.11923149f, -0.102002986f, 0.14239836f,
+        0.0122507075f, -0.0963759f, 0.075480334f, 0.02784321f, 0.23141651f, -0.090452254f, -0.10651261f, 0.083354786f,
+        0.12368384f, -0.02958451f, 0.053606827f, -0.13479328f, -0.06546553f, 0.13761674f, 0.117419094f, 0.07661203f,
+        0.18975908f, -0.14429359f, 0.21523859f, 0.18105404f, 0.15328875f, 0.21004947f, 0.103369094f, -0.05506361f,
+        0.2611345f, -0.10292252f, -0.13328849f, 0.06532082f, 0.17140946f, -0.062195223f, 0.20795743f, 0.2428986f,
+        -0.14359906f, -0.083731875f, 0.13390703f, 0.33506998f, 0.06086556f, 0.23530193f, 0.5331189f, 0.028375069f,
+        0.33443585f, -0.029721335f, -0.018710881f, 0.19766738f, -0.16888331f, -0.0054757977f, 0.2597783f, -0.04449186f,
+        -0.30893674f, 0.013415211f, -0.08586113f, -0.060519177f, 0.13275716f, 0.3531908f, 0.0383042f, 0.0014512757f,
+        0.11716234f, 0.003316824f, 0.041363597f, 0.2354846f, -0.22579521f, 0.09422796f, 0.2694624f, 0.24884793f,
+        0.08461806f, 0.02313662f, -0.21266279f, -0.30979294f, -0.06577116f, 0.10849437f, 0.32159483f, 0.27567604f,
+        0.13657972f, 0.036467817f, 0.089167684f, 0.17114943f, -0.28214747f, 0.22331233f, 0.06794057f, -0.11974853f,
+        -0.101810366f, -0.074420586f, -0.12196024f, 0.012459415f, -0.18722741f, 0.20500186f, 0.15136974f, -0.2425259f,
+        0.15143298f, 0.021835394f, 0.27430457f, -0.22681196f, 0.027708909f, -0.44037426f, 0.17628717f, 0.07406776f,
+        0.11888768f, -0.017802319f, -0.15746531f, -0.11180599f, -0.06761299f, 0.10009625f, -0.15369047f, 0.26606458f,
+        -0.15213597f, -0.14484616f, 0.15350997f, -0.115561806f, 0.15320587f, 0.14838558f, -0.09631785f, 0.30302748f,
+        0.0832845f, 0.08972987f, -0.0036766296f, 0.11331082f, 0.2452032f, 0.35141072f, -0.064046085f, -0.20975628f,
+        0.1352749f, 0.008333701f, -0.25521243f, 0.17536463f, -0.0009984641f, 0.05608412f, -0.08821561f, -0.09920792f,
+        0.0029654326f, 0.046664488f, -0.009058199f, -0.13654928f, 0.039569832f, -0.28832588f, 0.21321733f, 0.33636296f,
+        0.032277122f, 0.20247546f, 0.18464872f, -0.12935376f, 0.13402943f, 0.12241914f, 0.37783888f, -0.14834216f,
+        0.3519295f, 0.037216697f, 0.060537845f, -0.18867372f, -0.118754745f, 0.17575295f, -0.21833923f, -0.36141232f,
+        0.04886855f, 0.06815567f, -0.079643644f, -0.004932405f, 0.053669307f, 0.0617193f, 0.19741906f, 0.08424811f,
+        0.20883645f, 0.48906815f, 0.096276365f, 0.31113163f, -0.08857615f, -0.029918605f, -0.016072897f, 0.17064938f,
+        -0.13299365f, 0.1975839f, -0.06371825f, 0.067180224f, 0.06933562f, -0.10052504f, -0.3992465f, 0.0827995f,
+        0.01690232f, -0.08285852f, 0.044325184f, -0.01724859f, -0.16458789f, 0.25096384f, 0.109839104f, 0.15138957f,
+        -0.19057955f, 0.08661117f, -0.22850336f, 0.15183853f, -0.15718625f, 0.073419355f, -0.1355202f, 0.123172894f,
+        0.076778196f, 0.4058701f, -0.35225418f, 0.17002776f, 0.19219087f, 0.27001455f, 0.34670556f, 0.17682374f,
+        0.07851953f, -0.18177429f, 0.13435845f, -0.2677752f, -0.03869209f, -0.010937331f, -0.1722572f, -0.23130754f,
+        0.1451093f, 0.23630378f, 0.18787245f, 0.022552455f, 0.18724683f, -0.20950244f, 0.0056163147f, 0.06920153f,
+        -0.035413135f, -0.025124654f, 0.2738456f, -0.13941866f, 0.25566044f, 0.33865425f, -0.1705975f, 0.11269043f,
+        0.25872254f, 0.07093963f, -0.07183077f, -0.083956435f, 0.037700914f, -0.023018654f, -0.14903581f, -0.013967159f,
+        0.10628691f, 0.016952405f, 0.012620959f, -0.11671239f, 0.23734796f, -0.07018408f, 0.16593526f, -0.17258766f,
+        0.2993921f, -0.08948719f, -0.0998553f, -0.21805476f, 0.013431082f, 0.12099367f, -0.08887547f, -0.115373164f,
+        0.027917113f, 0.06105856f, -0.23487513f, 0.37701097f, -0.09108516f, 0.13093913f, 0.051247537f, 0.01197558f,
+        0.08703384f, 0.13370386f, 0.09920795f, -0.015629316f, -0.046347413f, -0.24361314f, 0.23982506f, -0.0857997f,
+        0.20763858f, -0.04867953f, -0.38202187f, -0.015323062f, -0.052520987f, -0.15757382f, 0.011400402f, -0.1512043f,
+        -0.1101979f, -0.04492208f, -0.11803014f, -0.04599847f, -0.24697012f, 0.45788252f, 0.10800139f, 0.31455916f,
     };
-    for (int i = 0; i < 12800; ++i) t28_[i] = w[i];
+    for (int i = 0; i < 2048; ++i) t28_[i] = w[i];
   }
 
   void load_t29_() {
-    const float w[4608] = {
-        -0.2325546f, -0.0031863118f, -0.19169007f, 0.07453865f, 0.1383754f, -0.08639617f, -0.010229742f, 0.14178242f,
-        -0.041514024f, -0.0953554f, -0.16989477f, 0.08672943f, 0.100836545f, -0.11242625f, -0.20911315f, 0.13832708f,
-        -0.06526494f, -0.0638168f, 0.18153241f, -0.003904025f, -0.06813035f, 0.090685554f, 0.015738815f, -0.12458567f,
-        0.15046836f, -0.1153972f, 0.09655368f, 0.5214301f, -0.19240592f, 0.18842565f, -0.12190263f, -0.2006696f,
-        0.20826209f, -0.070969604f, -0.26084977f, 0.15999182f, 0.15276033f, 0.056364767f, -0.14048871f, -0.07728617f,
-        0.1676186f, 0.047061853f, 0.08337327f, -0.21716084f, -0.23789428f, 0.08082072f, 0.05945517f, -0.041886013f,
-        -0.12241481f, 0.106940955f, 0.07197579f, -0.11908026f, -0.08076296f, -0.06049253f, -0.40172938f, 0.14859338f,
-        -0.11749914f, -0.2962342f, 0.0639462f, -0.27264085f, 0.1483477f, 0.13478433f, 0.27118227f, -0.13185287f,
-        -0.1584567f, 0.007835448f, 0.1575333f, -0.12611029f, -0.43966484f, 0.08089601f, -0.11491559f, -0.19208986f,
-        0.29306012f, -0.055187996f, 0.13987768f, 0.20287324f, 0.0032081308f, 0.077275604f, 0.07699875f, 0.073100165f,
-        -0.07746114f, 0.09053189f, -0.018157799f, 0.30387288f, -0.09010688f, -0.44596606f, 0.16778652f, 0.14625901f,
-        -0.025102973f, -0.02622985f, 0.27792627f, -0.1687955f, -0.3139667f, 0.33867958f, -0.17085117f, -0.33035144f,
-        0.21411233f, 0.39128605f, 0.065901764f, 0.43572253f, 0.018470256f, -0.022368133f, -0.07014713f, 0.03543852f,
-        0.23104213f, 0.09691185f, 0.07323169f, -0.14375812f, -0.3735072f, -0.57111305f, -0.27896547f, -0.06271603f,
-        -0.2241316f, -0.3706363f, -0.055143315f, -0.07020968f, -0.26830843f, -0.06834839f, 0.32297078f, -0.18843056f,
-        -0.39507154f, 0.17955503f, 0.09664556f, 0.3262865f, 0.22859982f, 0.017785603f, 0.04053115f, -0.23082854f,
-        -0.22525413f, -0.2447552f, -0.10778049f, -0.0204398f, 0.06530498f, -0.53599f, 0.060100157f, -0.079301365f,
-        0.08096325f, -0.10093072f, 0.0014983951f, -0.2497675f, -0.2626985f, 0.05916904f, -0.058252178f, 0.12919591f,
-        -0.22966367f, -0.034745473f, 0.25856367f, -0.020068051f, -0.22051378f, -0.11298316f, -0.03635038f, -0.030108884f,
-        -0.16526525f, -0.07517202f, 0.19890557f, 0.03478996f, -0.12811261f, 0.17867057f, 0.14825915f, -0.09317452f,
-        0.14226983f, -0.07176446f, -0.033361163f, -0.057924103f, 0.121278554f, 0.199626f, -0.045914292f, -0.08292193f,
-        -0.06613348f, 0.2399567f, -0.23478998f, 0.23037143f, 0.18844901f, -0.413126f, 0.3065463f, -0.11252232f,
-        0.34645325f, 0.12883236f, 0.16705485f, -0.059295207f, -0.015024144f, -0.2310256f, -0.13139123f, 0.008329746f,
-        0.08858697f, 0.050646316f, -0.029614214f, -0.0804125f, -0.018917825f, 0.079658076f, 0.13430275f, -0.14097382f,
-        -0.26920828f, 0.2221098f, 0.44040114f, 0.36685002f, 0.34204358f, 0.09370604f, -0.3124909f, -0.5577883f,
-        0.119277716f, 0.10288085f, 0.025367668f, -0.08303065f, -0.24486883f, -0.31387433f, 0.163673f, 0.0003363783f,
-        0.34903267f, 0.19372676f, -0.049380593f, 0.10559763f, 0.22128521f, -0.35941726f, 0.20309766f, 0.025309691f,
-        0.35732955f, -0.12851118f, -0.14914773f, 0.05104359f, -0.12525077f, 0.47678202f, -0.21644835f, 0.4604256f,
-        -0.07513183f, 0.31202587f, -0.0283459f, -0.019527202f, 0.22802499f, -0.15206684f, -0.16649918f, 0.19614562f,
-        0.023425376f, -0.10222778f, 0.043192778f, 0.24636644f, 0.065747246f, -0.45274562f, -0.16295211f, -0.3452494f,
-        0.31659964f, -0.089883104f, -0.3876911f, 0.51008606f, -0.4719129f, 0.010155958f, -0.23208873f, 0.14322703f,
-        -0.244696f, -0.018469635f, 0.09353049f, -0.0042377715f, -0.2998779f, 0.022070095f, -0.09159947f, 0.11563124f,
-        0.20881526f, 0.2573064f, -0.17561707f, 0.052404612f, 0.22266807f, -0.24428704f, -0.01922513f, 0.10389912f,
-        0.095629446f, 0.024988705f, 0.012160653f, 0.5045814f, 0.10554762f, -0.16400206f, 0.010502883f, -0.16137636f,
-        0.08672546f, -0.11997819f, -0.093958594f, 0.20178162f, -0.019267483f, 0.14685966f, -0.33427212f, -0.019684333f,
-        -0.22275768f, 0.06957193f, 0.030052487f, -0.0016355839f, -0.09638485f, -0.12254922f, 0.04977655f, 0.08712092f,
-        0.24231102f, -0.082762614f, -0.046403173f, -0.043570563f, 0.02666108f, 0.11423549f, 0.07011378f, 0.049480073f,
-        -0.03330701f, -0.09267209f, -0.028778203f, 0.031594202f, -0.07226829f, -0.25286782f, 0.18853377f, 0.13152087f,
-        0.04375109f, -0.0744146f, 0.06429821f, 0.10636991f, 0.27995872f, 0.17907624f, -0.014401104f, -0.056873273f,
-        -0.20324296f, -0.36521438f, -0.056761537f, -0.009651964f, 0.18331175f, 0.038009875f, -0.0033758688f, 0.039201785f,
-        0.044291418f, 0.10856022f, 0.25634176f, -0.2653775f, 0.3074449f, -0.16920638f, -0.04914572f, -0.0445845f,
-        0.07784218f, 0.1071983f, -0.0742551f, -0.096525915f, -0.017537316f, -0.046930484f, 0.10123533f, 0.11315098f,
-        0.1602175f, -0.036073312f, -0.14126188f, 0.29680455f, 0.12886195f, 0.024076756f, -0.25194415f, -0.038142387f,
-        0.00400834f, 0.067768894f, 0.06541123f, -0.26233995f, -0.25066444f, 0.087462395f, 0.1806677f, -0.18267597f,
-        -0.0019724097f, 0.11914855f, -0.47470808f, -0.13060829f, -0.054231167f, -0.07114342f, 0.14674804f, 0.36829153f,
-        -0.20628628f, 0.15909617f, -0.012022083f, -0.10343985f, -0.0797637f, 0.25012884f, -0.09861057f, -0.2597334f,
-        0.036232937f, -0.019576453f, -0.32239744f, 0.053439546f, -0.08656692f, -0.28616634f, -0.23415905f, -0.047317386f,
-        -0.12033815f, 0.15095325f, 0.14645737f, -0.08342316f, -0.10508402f, 0.049914524f, -0.20087795f, -0.029082133f,
-        0.12243074f, -0.17667827f, 0.072126254f, -0.06952653f, -0.1641141f, -0.12562361f, -0.20559682f, 0.064005464f,
-        0.0011331397f, 0.21326117f, 0.11543153f, 0.13085869f, 0.021086508f, -0.2830019f, -0.044556424f, 0.13502204f,
-        -0.21619627f, 0.079728425f, -0.20772806f, -0.32730538f, -0.033066895f, -0.17924196f, 0.064198f, -0.09114074f,
-        0.18995215f, -0.089854315f, 0.10863586f, 0.034938958f, 0.29779503f, 0.21453096f, 0.008891625f, -0.040109888f,
-        -0.055492554f, -0.06948208f, 0.13015474f, -0.07470118f, 0.033982143f, -0.11438661f, 0.10774119f, -0.15528598f,
-        -0.32446882f, 0.15318002f, 0.22266567f, 0.011915259f, 0.042894285f, 0.09277444f, -0.042355716f, -0.12814231f,
-        -0.021330824f, 0.16766748f, 0.16524875f, -0.043985486f, -0.14724678f, 0.016453726f, 0.061408125f, 0.02415715f,
-        0.0028476135f, -0.44762725f, -0.28672603f, 0.13770036f, 0.03975217f, 0.20417254f, -0.33361012f, -0.0036896137f,
-        -0.10173619f, -0.0889307f, -0.19361435f, 0.02153266f, -0.2291707f, -0.008840626f, -0.0055992603f, 0.3268664f,
-        0.16598383f, 0.012401813f, -0.31611204f, 0.056958277f, 0.19221112f, 0.12286735f, -0.07368665f, -0.2949347f,
-        -0.45886406f, -0.014492286f, -0.0374138f, 0.08193567f, 0.07014914f, 0.21004988f, -0.09249284f, -0.057541348f,
-        0.030775694f, 0.066220194f, 0.1333747f, -0.24025637f, -0.08283848f, -0.07732917f, -0.3769695f, -0.13909584f,
-        -0.22952451f, -0.27618188f, 0.24165313f, 0.020861452f, -0.16688251f, -0.13619395f, 0.0052675856f, -0.023522813f,
-        0.022372229f, 0.12624605f, -0.16639237f, -0.09607164f, 0.1747592f, -0.11503059f, 0.0222181f, 0.068898074f,
-        -0.17188765f, -0.05169284f, 0.4940368f, 0.3998512f, -0.104651965f, -0.25094846f, 0.077191934f, 0.2645384f,
-        0.04296565f, 0.018242447f, 0.038783845f, 0.06933024f, 0.06869838f, -0.08226778f, 0.15479739f, -0.36523172f,
-        -0.042994827f, 0.26186883f, 0.14364412f, -0.028278131f, -0.29509446f, -0.06253621f, 0.033384245f, 0.058041207f,
-        -0.2121589f, 0.018372841f, 0.20234832f, -0.4325819f, 0.12527715f, -0.10301982f, -0.17898272f, -0.24647899f,
-        0.0947566f, -0.05782394f, 0.0960559f, -0.11925252f, -0.10682022f, 0.19602652f, -0.30086383f, -0.017393572f,
-        -0.25011173f, -0.088931076f, 0.10380483f, -0.062333934f, 0.035566844f, 0.07860517f, -0.42003763f, -0.13842094f,
-        0.15643466f, -0.2721959f, -0.03796909f, -0.093258634f, 0.011707827f, -0.10912474f, -0.14940158f, -0.06466669f,
-        0.22826388f, -0.07279201f, 0.011524053f, 0.2371828f, 0.03331744f, 0.10599629f, 0.014265504f, -0.13206634f,
-        -0.22229402f, -0.22606102f, -0.029665638f, 0.18138447f, 0.070493504f, -0.11717405f, -0.025634488f, 0.1227258f,
-        -0.28516755f, -0.15348811f, 0.27901742f, -0.06700545f, 0.37154576f, -0.04594336f, -0.061938304f, 0.0245226f,
-        0.5535875f, 0.32457605f, -0.23954734f, 0.19732906f, 0.25247595f, -0.1265349f, -0.014145167f, -0.030245448f,
-        0.24010716f, -0.0572943f, 0.41615644f, -0.016745113f, -0.06303671f, 0.11231017f, 0.057829957f, -0.23949505f,
-        -0.042219717f, 0.0061178235f, -0.25270414f, 0.031207256f, -0.13896912f, -0.09641787f, -0.06419105f, -0.065556645f,
-        0.19328623f, -0.24097827f, 0.123127416f, -0.10425929f, -0.111240394f, -0.02678514f, -0.10821383f, -0.11999463f,
-        0.070340574f, 0.061875515f, 0.25041643f, -0.060325876f, 0.3044528f, 0.28761122f, 0.089635834f, -0.080084346f,
-        -0.27635705f, 0.08714135f, -0.10441749f, -0.15547957f, 0.022239048f, -0.111574076f, 0.040013883f, 0.14909384f,
-        -0.2604591f, 0.15427373f, 0.01815151f, -0.08241306f, -0.3617442f, -0.13474376f, 0.005798228f, 0.07367337f,
-        -0.005648385f, -0.12963831f, -0.005504612f, -0.26407555f, -0.28326777f, -0.43085256f, -0.062283594f, -0.20829919f,
-        0.112925336f, -0.32100186f, 0.25503814f, -0.28848073f, -0.056076035f, -0.11190534f, 0.31177485f, 0.09519764f,
-        0.05845461f, -0.027983772f, 0.09316152f, 0.38538745f, -0.10389728f, -0.34565562f, -0.08172772f, 0.006968687f,
-        -0.14753686f, 0.24960606f, 0.26975006f, -0.064108856f, 0.10875026f, 0.20558581f, -0.112575784f, -0.10575766f,
-        -0.023421139f, 0.0073128487f, -0.3681611f, 0.011474444f, 0.0064584254f, -0.022420263f, -0.19011916f, 0.058135495f,
-        0.3966617f, 0.050491285f, -0.09012552f, -0.0043375185f, -0.24531008f, 0.024205789f, 0.26597926f, -0.15825178f,
-        -0.14900789f, 0.30389977f, 0.029367317f, 0.024138989f, 0.07520758f, -0.18746491f, -0.062181138f, -0.036569558f,
-        -0.10808421f, 0.026176192f, 0.037686206f, -0.08727689f, -0.09363338f, -0.33868408f, 0.31613535f, -0.13583529f,
-        0.1099258f, 0.109600425f, 0.200244f, 0.043610908f, 0.21378337f, 0.028021047f, -0.013487063f, -0.21128504f,
-        0.23999278f, 0.2559867f, 0.113977365f, 0.26913035f, 0.09271426f, 0.29858652f, -0.36713573f, -0.28278095f,
-        -0.071640365f, -0.04435959f, -0.11942368f, -0.27906626f, -0.35645807f, -0.37147668f, 0.73336875f, 0.12609895f,
-        0.30368453f, 0.19773684f, -0.06294527f, 0.16692066f, -0.13322616f, -0.39043146f, 0.43205187f, 0.033790242f,
-        0.23756015f, 0.04590414f, -0.1241876f, -0.35304552f, 0.029233655f, -0.04893526f, 0.24127813f, 0.12008617f,
-        0.15410817f, -0.0902207f, -0.17514096f, 0.29110506f, 0.08215607f, -0.0988671f, 0.05985794f, -0.1791751f,
-        -0.4163552f, -0.45330885f, 0.0125708375f, -0.13793536f, 0.08719459f, -0.19041161f, -0.18922195f, -0.13322192f,
-        0.3770751f, -0.19131409f, -0.35519946f, 0.30990008f, -0.17866638f, 0.11956619f, 0.018178929f, 0.06781041f,
-        -0.2164926f, 0.3065525f, 0.14504936f, 0.40010852f, -0.022978896f, 0.07501723f, -0.08836612f, -0.6499024f,
-        0.011636534f, 0.1347966f, 0.069261834f, -0.034019377f, 0.12928982f, 0.14512864f, 0.11924502f, 0.17421804f,
-        0.005821673f, 0.17024486f, -0.13523276f, -0.14397617f, -0.30790323f, -0.19155657f, 0.07287427f, 0.09958106f,
-        -0.21499717f, 0.0975764f, -0.22442257f, 0.010532536f, 0.22723886f, 0.03737597f, -0.109562844f, -0.11877223f,
-        -0.13904247f, 0.24082792f, 0.28431535f, 0.0381205f, 0.115255155f, 0.13816975f, 0.22495751f, -0.039409813f,
-        0.20856783f, 0.32353523f, 0.3110901f, 0.044856183f, 0.07123491f, 0.28954273f, 0.15406477f, -0.044539865f,
-        0.2572556f, -0.07473425f, -0.2770933f, -0.09114042f, -0.18654971f, 0.14063422f, 0.018229723f, -0.22673665f,
-        0.065705806f, 0.08469589f, 0.0442054f, 0.085053705f, -0.12072659f, -0.14085323f, 0.14157462f, 0.2755082f,
-        -0.010967854f, 0.064184174f, -0.060903028f, -0.055962794f, 0.26002035f, -0.026905168f, -0.043931685f, 0.19864869f,
-        0.004316902f, -0.02947204f, 0.21852665f, 0.30578616f, 0.13467145f, -0.12424324f, -0.22427182f, 0.11399518f,
-        -0.16309294f, -0.036796294f, 0.22246063f, -0.019625796f, -0.16672441f, -0.15137863f, 0.120408274f, 0.2100158f,
-        0.2776056f, -0.13744666f, 0.23193645f, -0.06811155f, -0.014756534f, 0.08399844f, 0.27885193f, -0.22665392f,
-        -0.049864013f, 0.27908325f, 0.066254415f, -0.31667578f, -0.0085374275f, 0.13728924f, 0.36034f, 0.064088546f,
-        -0.23155047f, 0.07855821f, 0.24154143f, -0.13927557f, 0.03250581f, 0.070455864f, -0.19469534f, -0.018708654f,
-        -0.07396083f, -0.1839595f, 0.05110148f, 0.08856348f, 0.12344175f, 0.0003747387f, -0.04526722f, 0.09721468f,
-        0.052341618f, -0.11653083f, -0.26439708f, -0.20506434f, -0.31243536f, 0.25640535f, -0.043916855f, 0.22887038f,
-        -0.51308465f, 0.13055246f, 0.032238454f, 0.061162427f, 0.16374464f, 0.17890994f, -0.016967297f, -0.086212195f,
-        0.16858384f, -0.20867686f, 0.33986259f, 0.009440273f, 0.2230482f, -0.12280645f, -0.14770311f, -0.04400306f,
-        0.06369383f, 0.03612441f, -0.30393776f, 0.014358431f, -0.09330645f, -0.044197984f, 0.01772385f, -0.09499316f,
-        0.13690518f, 0.101961404f, 0.14201626f, 0.12802635f, -0.032260977f, -0.06056626f, 0.059944075f, -0.20903064f,
-        0.091216676f, -0.0302393f, 0.12014189f, 0.08777876f, 0.18039688f, -0.2873294f, -0.104202576f, 0.2670144f,
-        0.3276158f, 0.010117714f, -0.089974046f, -0.09412196f, 0.20202813f, 0.14539032f, 0.105261855f, -0.11974619f,
-        0.27589777f, 0.04523928f, -0.112386435f, 0.12855521f, -0.07227614f, -0.13167638f, -0.009396005f, -0.099265285f,
-        -0.20083684f, -0.19703992f, 0.15066256f, 0.045518525f, -0.3376563f, 0.08847059f, -0.09564774f, 0.04912894f,
-        0.27102947f, 0.036900472f, -0.071218945f, 0.39018458f, -0.071189635f, 0.093745634f, -0.16698074f, 0.037551623f,
-        0.064125136f, -0.031616095f, -0.20000155f, -0.23270929f, -0.27801397f, 0.12190083f, 0.03138693f, 0.43165022f,
-        0.37499425f, -0.11565292f, -0.092203595f, 0.11561921f, 0.15755576f, -0.04922736f, -0.3518829f, -0.095759444f,
-        0.086949654f, -0.078260854f, 0.23141769f, 0.113060445f, -0.12168606f, 0.23239963f, -0.2725396f, 0.38945934f,
-        -0.3943879f, -0.5857537f, -0.25224864f, 0.1438686f, 0.17720363f, 0.14751236f, -0.26774222f, -0.27480674f,
-        -0.3001777f, -0.30980167f, 0.22277439f, -0.09147424f, 0.49949417f, 0.19026852f, 0.27954692f, -0.14383596f,
-        -0.035763577f, -0.017186712f, -0.23316331f, -0.39965925f, 0.15087709f, -0.15390489f, 0.46506116f, 0.040737506f,
-        -0.30983886f, 0.11847976f, -0.07245145f, -0.065895826f, -0.09100968f, -0.3008822f, -0.083972245f, 0.047253143f,
-        0.30254114f, 0.15940991f, 0.008803504f, 0.12387572f, -0.20844446f, -0.048224717f, 0.109642334f, -0.034044396f,
-        -0.20137708f, -0.31553906f, 0.27101073f, -0.18250552f, -0.13250965f, 0.06704049f, 0.16719902f, -0.18648396f,
-        0.0026813848f, -0.13022105f, 0.04379567f, 0.13927415f, 0.24420461f, -0.048673473f, 0.013888026f, -0.24966918f,
-        0.18629786f, -0.17374006f, 0.053096514f, 0.28456926f, 0.14777103f, -0.008869703f, -0.14950883f, -0.33071345f,
-        -0.13970849f, -0.08643155f, 0.31472892f, 0.05375049f, -0.020217573f, -0.12982666f, -0.11877139f, -0.054533765f,
-        0.19580002f, 0.027340902f, -0.081270985f, 0.11127167f, 0.050204575f, 0.18577825f, -0.06784178f, -0.2596824f,
-        -0.28115535f, -0.021283971f, 0.04942294f, 0.007653481f, 0.13270098f, -0.050042506f, 0.06198036f, -0.045442145f,
-        -0.006035465f, 0.14601848f, -0.047897246f, 0.12422196f, 0.024879f, 0.2537577f, 0.03805184f, 0.064759806f,
-        0.04670492f, -0.07740999f, 0.09925014f, 0.083731025f, -0.096385874f, 0.10067569f, 0.18165866f, 0.1588128f,
-        -0.01898706f, -0.15169029f, 0.12150092f, 0.08450348f, -0.32772607f, -0.16552679f, -0.16276841f, -0.016614962f,
-        0.09888148f, 0.40865546f, -0.3281785f, 0.43277106f, -0.041489955f, -0.098576084f, -0.1902574f, -0.12995419f,
-        -0.2918685f, 0.3185649f, 0.45203784f, 0.15013978f, -0.058780685f, 0.27647975f, -0.12585266f, 0.2448935f,
-        -0.022176147f, -0.035917964f, -0.14902301f, 0.06972031f, -0.33719248f, -0.32580823f, -0.09174049f, -0.008532619f,
-        0.43003502f, 0.21480945f, 0.23998183f, -0.35793716f, -0.054263286f, 0.14041103f, -0.12492373f, 0.014769331f,
-        -0.04388323f, 0.3621715f, 0.20905776f, -0.14631832f, 0.11856039f, 0.00522194f, -0.19296575f, 0.0076558935f,
-        -0.07104899f, -0.015510462f, -0.07060951f, -0.066628985f, 0.026335502f, -0.014244781f, -0.0074970378f, -0.12890762f,
-        -0.32476312f, 0.15124056f, 0.11060484f, 0.22465493f, 0.06293566f, 0.07464444f, 0.049133f, 0.07989856f,
-        -0.34292763f, -0.19626978f, 0.09189024f, 0.06898081f, -0.13497153f, 0.32773694f, 0.0045892005f, 0.12520853f,
-        0.27447927f, -0.044746045f, 0.13685933f, 0.095034674f, 0.122760475f, 0.32324034f, 0.055136126f, -0.06101214f,
-        0.092516735f, 0.079607055f, 0.19046792f, -0.022958163f, 0.01914686f, -0.22588038f, -0.17110956f, -0.020401726f,
-        0.034866948f, 0.2634963f, -0.21351227f, 0.085402675f, 0.20549953f, 0.16887304f, 0.07515271f, 0.091666766f,
-        0.21879724f, 0.043398462f, -0.10194815f, -0.23050936f, 0.111090496f, -0.18737423f, 0.18595792f, -0.056461625f,
-        -0.20509493f, 0.3065982f, -0.22361314f, 0.082236916f, -0.212242f, -0.011095562f, 0.12692681f, 0.13056171f,
-        -0.029532522f, -0.30190435f, 0.1913452f, 0.07606951f, -0.42373165f, 0.24285248f, -0.34418795f, -0.009456109f,
-        0.09251534f, 0.17274204f, 0.36934856f, -0.27692965f, -0.0071984692f, 0.26044932f, -0.0405506f, 0.06289488f,
-        0.22877601f, -0.1719957f, -0.018457236f, 0.26844546f, 0.02324173f, -0.23380832f, -0.07061178f, -0.26359603f,
-        0.1707445f, 0.19061416f, -0.18094401f, -0.15578422f, -0.48390675f, 0.26385427f, 0.20312361f, 0.7683336f,
-        -0.15312575f, 0.20148808f, -0.060130533f, -0.282289f, -0.15007482f, 0.045376938f, 0.14251971f, 0.28394875f,
-        0.38556972f, 0.25674552f, -0.18762405f, -0.4501715f, 0.11166269f, 0.18532388f, -0.22268182f, -0.07635004f,
-        0.27523273f, 0.40326914f, -0.40576807f, -0.022143438f, -0.036943108f, -0.23513848f, 0.016870422f, -0.07187469f,
-        -0.016344748f, -0.067046784f, 0.019518016f, 0.21429619f, -0.06736449f, -0.60445446f, -0.39431274f, 0.0987966f,
-        -0.083215795f, -0.15939495f, -0.54138434f, -0.08719939f, 0.06588742f, 0.3245941f, 0.43604264f, 0.24604301f,
-        -0.024929551f, -0.09510453f, -0.18490234f, 0.1887857f, 0.3032669f, -0.5130063f, 0.1599491f, -0.028143289f,
-        0.08141065f, 0.22555694f, -0.05806573f, -0.2516199f, -0.16842242f, -0.0074947407f, -0.28376865f, 0.01671197f,
-        0.22584863f, 0.23564558f, 0.15510681f, 0.09045645f, -0.30014008f, -0.003739373f, -0.196232f, -0.26257417f,
-        0.16249144f, -0.16624457f, 0.11514868f, -0.016814653f, -0.049018152f, 0.14510265f, 0.032736197f, -0.28881425f,
-        0.2414679f, 0.093093246f, 0.12645513f, 0.057820622f, 0.023740958f, 0.12498252f, -0.03421453f, -0.011516415f,
-        -0.11977574f, -0.20174724f, -0.102920316f, 0.12483915f, 0.014421308f, -0.13429867f, 0.030542484f, 0.20662296f,
-        -0.07579082f, 0.14924201f, -0.14057744f, 0.13536578f, -0.02168481f, 0.21762374f, 0.26458523f, -0.29901722f,
-        0.05430411f, -0.12789899f, 0.13229619f, -0.10013552f, 0.048139278f, 0.07578775f, 0.20805633f, -0.29208118f,
-        -0.009974214f, -0.037554733f, -0.021141676f, 0.018110055f, -0.14774452f, -0.08747812f, 0.06367142f, 0.059632767f,
-        0.32715788f, -0.32801473f, -0.086710446f, 0.18115169f, 0.0055122226f, -0.13423346f, -0.063758254f, -0.06053954f,
-        -0.028282883f, 0.0022403707f, -0.0072296523f, -0.053197194f, -0.09413688f, 0.18583241f, -0.20810346f, 0.055226333f,
-        -0.06482265f, 0.018262982f, -0.09951942f, 0.06295004f, -0.114089794f, 0.13612147f, -0.02112078f, -0.0025390426f,
-        -0.05594285f, -0.109446235f, 0.18531732f, -0.23295508f, -0.12678686f, 0.11847915f, -0.07275585f, 0.154991f,
-        -0.265969f, -0.035462134f, 0.15162718f, 0.24334396f, -0.121711984f, 0.38799188f, 0.113898344f, -0.094312765f,
-        -0.057564907f, -0.07447515f, 0.1587137f, 0.20551077f, -0.1915995f, 0.111838646f, -0.23262334f, 0.05027186f,
-        0.22726302f, -0.19670895f, -0.30727836f, 0.11536127f, 0.015089663f, -0.10618826f, -0.23721443f, -0.25962391f,
-        0.018379739f, -0.16033745f, 0.040651657f, -0.026809657f, 0.079250485f, -0.09104862f, 0.06952267f, -0.10550916f,
-        0.14502594f, -0.057643667f, 0.3220763f, 0.29552442f, -0.037833415f, -0.07842161f, 0.20668286f, 0.025238886f,
-        0.3311006f, 0.041176144f, -0.1604929f, 0.027418178f, 0.1335181f, -0.030391602f, 0.21245414f, 0.3591162f,
-        0.22564767f, 0.14918491f, -0.16597153f, -0.14011899f, -0.036060985f, 0.015273098f, 0.25054082f, -0.23835225f,
-        0.028550087f, -0.16659333f, -0.2954885f, 0.110405035f, -0.10100857f, -0.0046659056f, 0.1792077f, -0.19534746f,
-        -0.10163452f, -0.07122376f, 0.035599794f, -0.25839388f, 0.15772735f, -0.068434715f, 0.13086566f, 0.112992786f,
-        0.051210187f, 0.09820098f, 0.04736006f, 0.032849297f, -0.032418057f, -0.12866843f, -0.0034395654f, -0.07122445f,
-        0.024960868f, -0.22019602f, 0.2733417f, 0.24478745f, 0.18190272f, 0.07051951f, 0.24764708f, 0.076067224f,
-        0.022570504f, 0.012392181f, 0.25521585f, 0.151533f, -0.044612896f, -0.16048563f, 0.41233078f, 0.007984615f,
-        0.09222897f, 0.03822365f, -0.014348231f, -0.19407791f, -0.010152074f, 0.08558345f, -0.023582729f, 0.03911338f,
-        -0.3337187f, 0.10553794f, 0.24812597f, -0.00014582877f, 0.118191354f, -0.11774184f, -0.26815468f, 0.045863878f,
-        -0.072164245f, -0.20236978f, 0.24444412f, -0.13402541f, 0.26489937f, -0.046969995f, -0.10813659f, 0.35530743f,
-        0.040448263f, 0.055679608f, 0.09428273f, 0.11605423f, -0.35912725f, -0.13906813f, 0.07326315f, 0.28807822f,
-        0.00018164924f, -0.16993f, -0.006807201f, 0.15142971f, 0.043881617f, 0.056742527f, -0.012094615f, -0.045093272f,
-        -0.017819837f, 0.13101849f, -0.28361356f, -0.18682627f, 0.059675068f, -0.062489882f, 0.33137754f, 0.21013442f,
-        -0.23749636f, 0.10995541f, 0.29772353f, 0.42740828f, -0.28429455f, -0.11754687f, -0.1089433f, -0.035816044f,
-        -0.21198298f, 0.25877777f, 0.03179055f, -0.2549179f, -0.040004395f, 0.041873123f, -0.02484655f, -0.14706916f,
-        -0.060056653f, -0.11227809f, -0.0797232f, -0.040934592f, 0.20382237f, 0.13044824f, 0.09935628f, -0.068744555f,
-        0.3360648f, -0.17125566f, -0.11082622f, 0.05621184f, -0.08609984f, 0.06459621f, -0.04903824f, 0.22503413f,
-        -0.14928421f, -0.05535479f, 0.06936428f, -0.2190061f, 0.3031784f, 0.1356897f, -0.28877565f, 0.23841307f,
-        0.01009474f, -0.076211065f, 0.21297847f, -0.0041107093f, -0.08187947f, -0.15188617f, 0.052955262f, -0.13643824f,
-        -0.18215056f, -0.20073497f, 0.032265965f, 0.2964706f, -0.058923244f, -0.0005778111f, -0.08217979f, -0.38216776f,
-        -0.091535136f, 0.16391142f, 0.003124336f, 0.021543868f, 0.1883561f, 0.19224858f, 0.03984685f, 0.4356616f,
-        -0.032248218f, -0.3389178f, 0.011823584f, -0.037573613f, -0.05084298f, -0.20886008f, 0.28607222f, 0.10357684f,
-        -0.063521385f, -0.1386783f, 0.027174937f, -0.0342652f, -0.07603577f, 0.2790434f, -0.0677734f, 0.11301927f,
-        -0.33703244f, 0.060194124f, 0.46393475f, -0.039774984f, -0.090746075f, 0.08304117f, -0.33646592f, 0.03749984f,
-        0.093371294f, 0.25956574f, -0.14829879f, 0.61551464f, -0.118636586f, 0.07790902f, 0.32872373f, 0.27364588f,
-        -0.38469127f, 0.11337667f, 0.21642558f, -0.1366262f, -0.011757047f, -0.111174814f, 0.14261393f, -0.053850986f,
-        -0.23302637f, 0.28123623f, -0.065823786f, -0.47807592f, -0.030918563f, -0.18436615f, -0.2734583f, -0.20174985f,
-        0.025192253f, 0.38445872f, -0.18712704f, -0.40226966f, -0.4438165f, 0.018327823f, 0.048314683f, -0.4046561f,
-        0.41591772f, 0.23547097f, -0.080335535f, 0.05874204f, -0.08402048f, -0.3259623f, -0.043901525f, -0.26914158f,
-        -0.2775984f, -0.24803442f, 0.0064887656f, -0.002302035f, 0.12691085f, -0.14713913f, -0.06560611f, -0.11680511f,
-        0.12095069f, -0.042583857f, 0.32225412f, 0.31849173f, -0.19373786f, 0.08876643f, 0.31164452f, 0.22924675f,
-        -0.41178605f, 0.087365314f, 0.018372001f, 0.0033844528f, 0.062408403f, -0.1413112f, 0.10116541f, -0.15491201f,
-        -0.24150516f, 0.014477978f, 0.08253409f, 0.15072082f, 0.2943343f, -0.14378528f, 0.29579115f, 0.20968927f,
-        -0.25967497f, -0.05238318f, -0.06333384f, 0.19715944f, 0.17362401f, -0.175652f, 0.015551221f, 0.093747295f,
-        -0.026947027f, -0.15225352f, -0.17824145f, 0.105687074f, -0.19024308f, 0.054708853f, 0.07629577f, 0.06466536f,
-        -0.39248428f, -0.20458476f, -0.23758975f, -0.09540161f, 0.3420527f, 0.09605107f, 0.07186122f, -0.003091873f,
-        -0.2782216f, -0.490498f, -0.41022715f, 0.010038157f, -0.1886831f, 0.36853823f, -0.021961117f, 0.3300661f,
-        -0.13851243f, 0.16872779f, -0.058891054f, -0.053009745f, 0.0063258917f, 0.23497535f, 0.06621173f, 0.056767743f,
-        0.260824f, 0.3471981f, -0.08901391f, -0.21468072f, 0.14787216f, -0.17649665f, -0.27161482f, -0.15784706f,
-        -0.070360124f, 0.34488335f, 0.13649194f, -0.37020215f, 0.00830872f, -0.1952894f, 0.13901004f, -0.26548654f,
-        0.15965654f, 0.13257511f, -0.17299703f, -0.16004781f, 0.3481668f, -0.4351634f, 0.28154427f, 0.056263644f,
-        0.3674385f, 0.25835258f, -0.1632436f, 0.04126587f, -0.06515834f, -0.22770937f, 0.35379258f, 0.16497588f,
-        -0.08199663f, 0.004898295f, -0.32505408f, -0.2414052f, -0.3275894f, -0.05960768f, -0.011680285f, 0.046932824f,
-        0.058140613f, 0.4252426f, 0.08483891f, -0.22002448f, -0.22140966f, -0.29487208f, -0.036013007f, -0.19770846f,
-        0.0044922736f, 0.20323211f, 0.224502f, 0.047516823f, 0.09977473f, 0.24013242f, -0.10682873f, -0.17317067f,
-        0.24723268f, 0.09297286f, 0.18297221f, -0.03070397f, -0.2827998f, -0.09056756f, -0.2920356f, -0.07074405f,
-        0.18736877f, 0.13984534f, 0.11017831f, 0.34608388f, 0.25668606f, 0.15750444f, -0.018380994f, -0.0033223473f,
-        -0.15805204f, -0.27833948f, 0.25387752f, 0.14353697f, -0.060051408f, -0.08323125f, -0.21294738f, 0.056721017f,
-        0.10484832f, -0.18528976f, 0.39481422f, -0.042693123f, -0.11644458f, 0.3640087f, 0.06672634f, 0.045278814f,
-        0.12533969f, 0.052777603f, -0.17654392f, 0.18033542f, 0.20650582f, 0.06378803f, -0.02914752f, -0.08712583f,
-        -0.02237656f, 0.05347486f, 0.14657757f, 0.3494919f, 0.028709346f, -0.09373912f, -0.13401021f, 0.10995674f,
-        -0.14241561f, 0.17858094f, 0.18453673f, 0.05933416f, 0.022893492f, -0.049209f, 0.2910838f, -0.13483545f,
-        0.099986665f, 0.18354358f, -0.0274225f, -0.028460016f, 0.11353363f, 0.036524374f, -0.09635174f, -0.1396809f,
-        -0.46334726f, -0.07197747f, 0.016078847f, -0.101479284f, 0.24108881f, -0.24699613f, -0.070076026f, 0.16908295f,
-        -0.25401437f, 0.05896473f, -0.20559317f, 0.078315556f, 0.0022894638f, 0.09886129f, 0.019498264f, -0.453495f,
-        -0.15349904f, 0.22167243f, 0.1268216f, 0.0009664452f, 0.14420532f, -0.3940909f, 0.21400782f, -0.16743909f,
-        0.0043942397f, 0.27822503f, 0.15233359f, 0.13471128f, -0.121731505f, 0.033196483f, 0.06912224f, 0.11197356f,
-        0.08212275f, 0.056201905f, -0.1339965f, 0.372387f, -0.09218382f, 0.30132857f, 0.10287435f, 0.07616076f,
-        0.12564223f, 0.046085995f, -0.15838245f, 0.039408907f, 0.3201206f, 0.164062f, -0.035821687f, -0.07439703f,
-        0.081708685f, -0.12277081f, 0.2395754f, -0.049738135f, 0.075693876f, -0.045044873f, 0.11670839f, 0.090428464f,
-        0.31622043f, 0.12035701f, -0.18677075f, -0.20120446f, 0.19881824f, 0.15440074f, -0.13560486f, 0.052446235f,
-        0.06456168f, 0.1750797f, -0.14499299f, 0.27567738f, -0.106343955f, -0.054656327f, 0.039213076f, -0.1841325f,
-        0.11741783f, 0.040204417f, 0.33172512f, -0.0085310405f, -0.03431693f, 0.29203603f, -0.11004037f, -0.053539585f,
-        -0.19580278f, 0.09565752f, 0.18469368f, -0.09489977f, -0.2826822f, -0.21034895f, 0.22803126f, 0.2599793f,
-        -0.14333317f, 0.07641f, -0.012330283f, 0.062161047f, 0.1420109f, 0.24023357f, -0.038135815f, 0.10948542f,
-        -0.00024853044f, 0.13240092f, -0.049080856f, -0.15901758f, -0.10188352f, -0.2229393f, 0.37705618f, 0.11474464f,
-        0.10418437f, 0.039301928f, -0.022929246f, -0.07793843f, -0.024607552f, -0.30928737f, -0.09836977f, 0.009072864f,
-        0.25217792f, 0.013875859f, -0.10278343f, -0.23408408f, -0.21801752f, 0.0804413f, 0.29330426f, -0.031186888f,
-        0.14939776f, 0.06369061f, -0.22449854f, 0.08876707f, 0.08295173f, -0.1745565f, -0.0543669f, 0.04618638f,
-        0.28931755f, 0.07738258f, -0.28583872f, 0.24122375f, -0.16680668f, -0.03865007f, 0.066759504f, -0.0039503486f,
-        -0.14427753f, -0.2257815f, -0.054091375f, 0.19247061f, -0.12361015f, 0.11699329f, 0.0057239733f, 0.10555478f,
-        0.18024461f, -0.029682027f, -0.1691762f, 0.10356188f, 0.08265523f, 0.015010252f, 0.083355896f, 0.124912225f,
-        0.3710251f, 0.049375948f, -0.124471754f, -0.040399812f, 0.021239845f, 0.1341007f, -0.14941464f, 0.11979654f,
-        -0.27775514f, -0.017126333f, -0.010086723f, 0.09104579f, -0.057514105f, 0.12411895f, -0.093112454f, -0.070550255f,
-        0.04836162f, 0.11415183f, 0.16383861f, -0.26870093f, -0.06681622f, 0.25780943f, -0.07456027f, 0.36999193f,
-        -0.26680845f, -0.34733742f, -0.01928032f, 0.08647906f, -0.05116919f, 0.17683604f, -0.3518543f, -0.03695507f,
-        -0.10286137f, -0.22913262f, -0.25910094f, -0.2762482f, -0.014849739f, 0.25531092f, -0.056531396f, 0.115440585f,
-        -0.7807215f, 0.0015997436f, -0.14774421f, 0.17986253f, 0.17410979f, 0.32047448f, 0.2289159f, 0.29716244f,
-        0.37157062f, -0.20992409f, -0.19205704f, -0.15543298f, 0.3396087f, 0.12581941f, 0.12087219f, -0.23648936f,
-        0.019785041f, -0.2272043f, -0.17618337f, 0.22026283f, -0.02256763f, 0.09403404f, -0.018626975f, 0.22147174f,
-        0.011519359f, 0.05053659f, -0.07699694f, 0.20398535f, 0.17585222f, 0.08825914f, -0.22082146f, -0.11818501f,
-        0.2547207f, -0.16166903f, -0.08809326f, 0.031656697f, 0.16080265f, 0.09668191f, -0.1959952f, 0.020439047f,
-        -0.1042832f, 0.045900207f, 0.1548597f, -0.07808649f, -0.24338469f, 0.4845884f, 0.16367874f, -0.21279345f,
-        0.24177924f, 0.36967516f, -0.05100347f, -0.07184913f, 0.01985642f, -0.019019252f, 0.11706441f, -0.28260523f,
-        0.1807202f, -0.033322234f, 0.012352334f, 0.22248888f, 0.3057274f, 0.07310978f, 0.08968856f, -0.29886043f,
-        0.009481171f, -0.19226342f, -0.002898668f, 0.25894135f, -0.11698459f, 0.11896096f, 0.26826707f, -0.08512319f,
-        -0.104442306f, -0.01976352f, -0.087293774f, -0.072115526f, 0.06869413f, -0.09860963f, -0.05391305f, -0.1254066f,
-        0.09222269f, -0.15039104f, 0.30062765f, -0.07666573f, -0.14177826f, -0.24789982f, -0.18589924f, -0.26784143f,
-        -0.3080787f, 0.3054533f, 0.01814277f, 0.1757394f, -0.36449087f, 0.07348584f, 0.26318344f, 0.42800057f,
-        0.16013066f, 0.44396058f, -0.101480626f, 0.04118232f, -0.13081333f, 0.05196335f, -0.16080272f, 0.38151357f,
-        -0.13108172f, -0.12113875f, -0.04829129f, -0.31731528f, -0.2919526f, -0.22340098f, 0.15518172f, -0.0828007f,
-        0.45828563f, 0.06880883f, -0.09896646f, 0.026021346f, -0.07289769f, -0.38463232f, -0.016551618f, -0.22865269f,
-        -0.15642515f, 0.34798935f, 0.15372455f, 0.35071135f, -0.36247206f, -0.33034295f, -0.22228077f, -0.049520195f,
-        -0.079805054f, 0.16887854f, -0.14127019f, 0.06424539f, 0.027660236f, 0.022426607f, 0.34763366f, -0.13248649f,
-        -0.48062852f, 0.29389855f, 0.27784213f, 0.024413116f, -0.1854516f, 0.3604218f, 0.2668632f, 0.25171885f,
-        -0.20744388f, 0.302535f, -0.21772595f, -0.21650493f, 0.0989064f, -0.12522799f, 0.0784097f, -0.18015295f,
-        0.28110307f, -0.24468048f, -0.15372017f, -0.22531964f, 0.01560507f, -0.2684882f, 0.07126021f, -0.13606174f,
-        -0.1576276f, 0.13959372f, 0.053542815f, -0.07764419f, 0.032860152f, -0.13395506f, -0.08199305f, -0.17060232f,
-        -0.11189615f, 0.17867357f, -0.25650212f, 0.013311528f, 0.59881985f, -0.11385676f, 0.1532291f, -0.08717805f,
-        -0.17611778f, -0.082989186f, 0.0034346746f, -0.02039043f, 0.26143023f, -0.12079991f, -0.20849513f, -0.031492837f,
-        -0.25560877f, -0.2225124f, -0.10449274f, -0.46465528f, 0.4679823f, 0.2725504f, -0.26820934f, 0.18950345f,
-        -0.108535f, 0.29458255f, 0.16401155f, 0.29719204f, -0.11496996f, 0.2738637f, -0.039211683f, -0.1383764f,
-        -0.16864854f, -0.025473068f, -0.3479201f, -0.02516074f, 0.08586176f, 0.059534404f, 0.16095966f, -0.3565501f,
-        -0.038302194f, 0.20092641f, -0.04308562f, -0.1695212f, 0.07735451f, -0.32185215f, -0.31156054f, -0.10823863f,
-        0.21778804f, 0.23926477f, -0.10833282f, -0.07409575f, 0.110880576f, -0.09988287f, 0.18091716f, 0.25194788f,
-        -0.024084205f, -0.062283657f, 0.20865202f, 0.07514268f, -0.10642396f, -0.32363006f, -0.058151133f, 0.06506882f,
-        -0.18525775f, 0.022380536f, -0.19259274f, -0.083543256f, -0.38451114f, -0.16605018f, -0.28455466f, 0.048719265f,
-        -0.031777438f, 0.11435963f, 0.26033664f, -0.06141861f, 0.19729349f, -0.08328176f, 0.19716802f, 0.12273123f,
-        0.025890497f, -0.017138697f, -0.1443678f, -0.19166784f, -0.04733064f, -0.4179244f, -0.32599434f, -0.026810044f,
-        0.067361444f, -0.030768886f, 0.0174019f, -0.108417615f, 0.22198454f, 0.319838f, -0.033050753f, 0.009557942f,
-        -0.039647296f, -0.2775809f, -0.018532796f, 0.09096877f, -0.2514954f, -0.07865834f, -0.28468594f, -0.01820373f,
-        -0.16914098f, -0.19719236f, -0.2093272f, -0.021603433f, 0.22385478f, 0.11513307f, -0.09234919f, -0.046934966f,
-        0.19222994f, -0.05806191f, 0.044182926f, -0.10455762f, 0.12242147f, 0.3091357f, 0.024891142f, 0.15125836f,
-        0.14494257f, -0.020954685f, 0.1043505f, -0.07282031f, 0.034222472f, 0.14915644f, 0.22107887f, -0.36529675f,
-        0.22329816f, 0.15182123f, 0.25017935f, -0.1759894f, -0.07450321f, -0.047930624f, 0.009610579f, -0.025452904f,
-        0.071737476f, 0.19751948f, 0.20581019f, -0.06550333f, 0.259819f, -0.07790246f, -0.16502944f, -0.12644468f,
-        0.03607213f, 0.05914733f, 0.031650797f, -0.09562115f, -0.38430554f, 0.059890103f, -0.27507606f, 0.001642914f,
-        -0.2120441f, -0.01509932f, 0.06365248f, 0.039927833f, 0.009258596f, -0.011471417f, 0.1091158f, -0.13711931f,
-        -0.08314787f, -0.08013336f, 0.24748543f, 0.23568088f, 0.07824108f, -0.23930663f, -0.18656933f, 0.50701034f,
-        -0.0859622f, -0.21328749f, -0.28766763f, 0.15617228f, 0.11930199f, 0.06668964f, -0.036064245f, -0.09653167f,
-        0.24722645f, 0.3288607f, 0.06443329f, -0.09291313f, 0.17862226f, -0.07508991f, -0.019572059f, 0.12064777f,
-        0.14928605f, 0.05581982f, -0.00015677747f, -0.11668573f, 0.04558936f, -0.21583007f, 0.32128572f, 0.10509364f,
-        -0.111516856f, -0.07431809f, -0.22816218f, -0.039287966f, 0.092094734f, -0.13427751f, -0.06173208f, 0.28900737f,
-        0.258981f, 0.094273604f, 0.048597455f, 0.116362244f, -0.23682135f, 0.104484916f, 0.06841857f, 0.0074922866f,
-        0.12161561f, -0.17292818f, -0.250495f, -0.12543494f, 0.14575492f, 0.21903811f, -0.061186444f, -0.09852512f,
-        -0.009699291f, 0.007814847f, -0.12630264f, -0.15508634f, 0.29824883f, -0.060304623f, 0.02644617f, -0.19123985f,
-        -0.089876816f, 0.045743454f, 0.14912753f, -0.0891143f, -0.055531662f, -0.009828253f, 0.07537783f, -0.008701014f,
-        0.211811f, -0.15910923f, 0.009012061f, 0.23762707f, -0.08655069f, -0.26159382f, -0.095356405f, 0.07859622f,
-        0.12070855f, 0.32814157f, 0.03064328f, -0.018824473f, 0.09884494f, -0.18632059f, 0.07196748f, 0.042977173f,
-        0.02809716f, 0.12572049f, 0.07726231f, 0.120601706f, 0.08523803f, 0.0629199f, -0.031949103f, -0.12137626f,
-        0.22327141f, 0.3621664f, -0.05839392f, 0.18377422f, -0.04143588f, -0.29057163f, -0.09572939f, -0.045270253f,
-        0.05336985f, 0.24530305f, 0.09699187f, -0.077244654f, 0.08779883f, -0.12392342f, 0.0328857f, -0.53637654f,
-        0.037580475f, -0.006278483f, 0.09948841f, -0.20286901f, -0.26391387f, -0.23446104f, 0.022495592f, -0.4885184f,
-        0.29545027f, -0.11672002f, -0.21707906f, -0.034776032f, -0.06408459f, -0.33450162f, 0.22033468f, -0.035082206f,
-        -0.05926274f, 0.15341808f, 0.29574558f, 0.11055263f, -0.21911584f, 0.16388553f, -0.027350256f, -0.0015159189f,
-        -0.025808657f, 0.31054682f, 0.09224714f, -0.08680731f, 0.0375436f, 0.008496349f, 0.11152223f, -0.1593431f,
-        -0.26019475f, -0.11527317f, -0.03220207f, -0.04828561f, 0.007108037f, -0.21092057f, -0.17160238f, -0.15583979f,
-        0.028338663f, -0.23679496f, 0.09799546f, 0.25265506f, 0.015136136f, -0.056006268f, -0.12538593f, 0.16301136f,
-        0.11958397f, -0.23030089f, -0.13585109f, -0.028337268f, 0.13570656f, 0.21227188f, -0.11954741f, -0.03198476f,
-        -0.07246485f, -0.2505195f, 0.32042494f, -0.3123945f, -0.030091558f, 0.013895922f, -0.07510538f, 0.20652969f,
-        -0.96015185f, -0.30388105f, -0.15922502f, -0.10571023f, 0.036377523f, 0.35095945f, 0.06721307f, 0.24741392f,
-        -0.171761f, 0.30589193f, 0.007458299f, 0.070029296f, 0.040852897f, -0.13041593f, -0.17492805f, 0.33189335f,
-        0.4297885f, -0.025315205f, -0.2379045f, -0.18296725f, 0.14026526f, 0.052690558f, 0.45925236f, -0.012155718f,
-        0.06615195f, 0.14858954f, 0.124976374f, 0.006872845f, 0.33634302f, 0.029303726f, -0.00068816345f, 0.07668629f,
-        -0.38266543f, -0.121099375f, -0.08278298f, 0.17685589f, 0.05074183f, 0.25985533f, 0.11903794f, -0.40462533f,
-        -0.030562779f, -0.27400753f, 0.12973885f, 0.024098808f, 0.11579789f, 0.07854654f, 0.11411737f, -0.099590294f,
-        -0.26056856f, -0.066168286f, -0.22873421f, 0.37822005f, 0.030491717f, 0.19674018f, 0.090192355f, 0.0436604f,
-        -0.125728f, 0.1152199f, 0.03678349f, 0.011162277f, -0.08565533f, -0.3876672f, 0.15225741f, -0.062070433f,
-        0.026860448f, 0.20817856f, -0.24779677f, 0.006385057f, -0.21737468f, 0.20778632f, -0.2557131f, -0.016885838f,
-        0.33344725f, 0.192167f, 0.049413364f, 0.06715854f, -0.04083451f, -0.1769125f, 0.056008555f, -0.16556099f,
-        -0.118517116f, -0.014635001f, 0.03345646f, 0.024750387f, -0.08511613f, -0.06453731f, -0.024797758f, 0.07830751f,
-        -0.017592985f, -0.76713955f, 0.4965451f, -0.014092966f, -0.46577466f, -0.2553186f, -0.62061584f, 0.45461172f,
-        -0.013765407f, -0.13190024f, 0.14983387f, 0.1423019f, -0.19552056f, 0.1295157f, 0.3819591f, 0.116095915f,
-        0.06237096f, 0.2442764f, 0.010949308f, -0.29018733f, -0.18418927f, 0.31855312f, -0.21774168f, -0.09503816f,
-        0.022807552f, 0.2538676f, -0.05204766f, -0.29857343f, -0.44614276f, -0.07593691f, -0.23675357f, -0.0955807f,
-        0.40130162f, 0.3991867f, -0.0048698056f, 0.4993009f, -0.028911086f, 0.352631f, -0.055834364f, -0.6008689f,
-        0.38081393f, 0.122715876f, 0.15642916f, 0.11494938f, -0.19232194f, -0.19679494f, -0.36031085f, -0.13259041f,
-        0.1975829f, -0.094281f, 0.09189067f, -0.33659187f, 0.06822304f, 0.14232053f, 0.6008169f, -0.591648f,
-        -0.054656945f, 0.021189628f, 0.00845298f, -0.1533424f, -0.2053557f, 0.0768907f, 0.05726762f, 0.036687884f,
-        0.122257315f, -0.043997906f, 0.22784896f, 0.041452028f, 0.033419482f, -0.3068437f, 0.20613086f, -0.027756132f,
-        -0.1383125f, -0.110208355f, 0.0055794995f, -0.024823893f, 0.23796874f, -0.3648499f, 0.16002874f, -0.249462f,
-        -0.17007348f, 0.13293484f, 0.025386903f, -0.08764922f, 0.16680866f, 0.05314969f, -0.20535776f, 0.4190305f,
-        -0.23516665f, -0.029877141f, 0.0014726552f, 0.087068364f, -0.051777825f, 0.027273333f, -0.17094485f, -0.23555553f,
-        0.07981942f, 0.12806992f, 0.2891211f, 0.16083544f, -0.2304035f, -0.31260833f, 0.11025095f, -0.06209959f,
-        0.18992467f, -0.1365342f, 0.082553506f, -0.395886f, -0.07691936f, -0.041040726f, 0.061582737f, -0.03737118f,
-        -0.14445958f, -0.2218956f, -0.078964f, -0.38537505f, -0.26634306f, 0.30482158f, -0.016381629f, -0.36809373f,
-        -0.0071855f, 0.03160444f, 0.3173345f, -0.054628186f, -0.34032214f, 0.36651614f, 0.06393517f, 0.089634866f,
-        0.58147556f, -0.3600811f, -0.29243055f, 0.09713556f, -0.43642876f, 0.032446977f, -0.12990832f, 0.05148575f,
-        0.2319412f, -0.24520674f, -0.37069723f, -0.3167978f, 0.13212247f, 0.4752905f, 0.20242041f, 0.29273266f,
-        -0.45186168f, -0.01745883f, -0.2851409f, -0.27113467f, -0.3379828f, 0.07794224f, -0.16754496f, 0.13604426f,
-        0.187264f, 0.115053855f, 0.18412726f, -0.36834112f, 0.10772947f, -0.21367474f, -0.46121562f, -0.07643696f,
-        0.04644316f, 0.24597242f, -0.10926001f, -0.13901469f, 0.19824468f, 0.17834179f, -0.3195864f, 0.020609736f,
-        0.062469553f, -0.28620103f, -0.16436408f, 0.35137892f, -0.31717044f, -0.28665867f, -0.20616177f, -0.021675732f,
-        -0.26030368f, 0.0618841f, 0.12404616f, -0.3281628f, 0.3893648f, 0.12562764f, 0.40336597f, -0.07130712f,
-        -0.1263961f, 0.05473468f, -0.5135137f, 0.07812713f, -0.08155123f, 0.053789742f, 0.18264598f, -0.2370923f,
-        0.28923917f, -0.072306566f, 0.04063079f, 0.15262443f, -0.2666696f, 0.057105165f, 0.10895765f, -0.14258683f,
-        -0.2313889f, 0.09394631f, 0.028360724f, -0.011068157f, -0.04869199f, -0.023655672f, -0.09369988f, 0.2173955f,
-        0.31108978f, 0.14303651f, 0.2011762f, 0.07013367f, -0.041291412f, -0.17131022f, -0.13093837f, -0.17081092f,
-        0.079486914f, 0.046790022f, -0.05907003f, 0.023002934f, -0.078140095f, 0.051991925f, -0.01787154f, 0.14124693f,
-        0.022037216f, 0.11263141f, -0.077461496f, 0.031347267f, -0.27505258f, -0.020214325f, 0.2402088f, -0.10161056f,
-        0.27989385f, 0.19727966f, 0.2596037f, -0.3116513f, 0.06206694f, -0.13136731f, -0.38641652f, -0.02145143f,
-        0.04576704f, -0.10119657f, 0.13258487f, 0.08842908f, -0.07744263f, -0.054773167f, 0.117591895f, 0.35866743f,
-        0.20635553f, -0.0048457794f, -0.089866765f, -0.09117402f, -0.25443608f, -0.17809439f, -0.2190448f, 0.3070329f,
-        -0.0102248015f, -0.05782984f, 0.053807937f, 0.19110547f, 0.107011735f, 0.42317608f, 0.23199287f, 0.33856001f,
-        0.017009603f, -0.0022315716f, -0.1900121f, 0.06851725f, -0.24172823f, 0.17123833f, 0.04520118f, 0.045173686f,
-        0.11218833f, 0.17865053f, 0.05071513f, -0.19001755f, -0.23273277f, -0.18867622f, -0.23893476f, -0.10708534f,
-        0.34732157f, -0.15779363f, 0.32934785f, 0.06830159f, -0.19571282f, -0.0074312617f, -0.07750065f, 0.048156407f,
-        -0.097655274f, -0.16407923f, -0.058112144f, -0.16686748f, 0.025821822f, -0.06485676f, -0.04629243f, -0.22100009f,
-        0.11120525f, -0.15012585f, 0.100298f, -0.011192953f, 0.038676888f, -0.09930984f, -0.027397444f, 0.11769739f,
-        -0.23210059f, 0.2944974f, -0.028819518f, -0.18290937f, 0.24246387f, 0.062418565f, 0.19905892f, -0.30414453f,
-        -0.037120044f, 0.18021335f, -0.11221696f, -0.045300547f, 0.12002611f, -0.025136631f, -0.251609f, -0.3122069f,
-        -0.055126652f, -0.085513055f, -0.2058127f, -0.41809097f, 0.19048679f, 0.0035120894f, -0.42635664f, -0.09981059f,
-        -0.1482011f, -0.13065447f, -0.102966875f, 0.061736796f, 0.16521208f, -0.111611135f, 0.26829693f, 0.10621313f,
-        -0.11293449f, 0.19355696f, -0.14006755f, -0.066747464f, -0.12806052f, -0.10075519f, -0.0030090897f, -0.18635637f,
-        0.3665458f, -0.16705099f, -0.2041986f, -0.21048298f, 0.06854749f, 0.17477238f, 0.12181697f, 0.2413203f,
-        -0.10132736f, 0.17443487f, 0.20602535f, -0.12722142f, -0.106673874f, 0.1705844f, 0.2593567f, -0.039487343f,
-        0.2724217f, 0.16084066f, 0.020697454f, 0.1654091f, 0.049555704f, -0.24581935f, -0.08750104f, -0.08704002f,
-        -0.19785964f, -0.11247101f, -0.18547346f, 0.024063522f, 0.118074134f, 0.101039864f, 0.2333778f, 0.22692406f,
-        0.054909695f, 0.05034549f, 0.3053994f, 0.1544209f, 0.05587809f, 0.14704558f, 0.18853039f, -0.08258219f,
-        -0.4243527f, 0.104803205f, 0.010857632f, -0.13927941f, -0.2548438f, 0.018436339f, 0.26404598f, -0.35005763f,
-        -0.20943736f, 0.031396437f, -0.10907548f, -0.07355316f, 0.09944526f, -0.33044797f, -0.27711055f, -0.14832991f,
-        0.038646698f, -0.23156694f, -0.1254674f, 0.075816244f, -0.018518168f, 0.38442564f, 0.06767104f, -0.08027655f,
-        -0.31586257f, -0.19164565f, -0.011200685f, -0.02329522f, -0.31705332f, -0.10433739f, 0.21721117f, 0.44850025f,
-        -0.14868343f, 0.054245245f, 0.12417488f, -0.28571752f, -0.07888656f, -0.42143235f, -0.0036823468f, 0.39613035f,
-        -0.21665296f, 0.21162896f, 0.11369421f, -0.11131031f, 0.047722906f, 0.08794237f, 0.33714205f, -0.004721326f,
-        0.15676728f, 0.20483473f, 0.035647865f, 0.07533137f, -0.23735613f, 0.10494428f, -0.15021454f, -0.14822297f,
-        -0.13979253f, 0.13000241f, -0.23945685f, -0.28598425f, -0.15052918f, 0.000873818f, 0.012040082f, 0.21221009f,
-        -0.19049151f, 0.19525512f, -0.011657133f, 0.2032528f, -0.05425419f, 0.01505047f, 0.13377726f, -0.11793144f,
-        -0.10404291f, -0.0431606f, 0.07428057f, 0.15892056f, -0.07808475f, -0.256302f, -0.0016721251f, -0.3610313f,
-        0.054361284f, -0.18304966f, -0.039700527f, -0.10397954f, 0.052720394f, 0.11625101f, 0.29759282f, 0.17007074f,
-        0.28905123f, 0.20919216f, 0.17000012f, 0.0069925226f, 0.09919087f, -0.016115533f, 0.15593532f, 0.012057023f,
-        0.014165544f, -0.033518407f, -0.06236209f, 0.09911169f, 0.19244835f, 0.1705572f, 0.03811709f, -0.11528222f,
-        0.03274899f, 0.43198264f, -0.046505973f, 0.18317744f, -0.13287479f, -0.16076653f, -0.16114728f, -0.08283187f,
-        -0.009357278f, -0.3399827f, -0.057818092f, -0.19290759f, 0.14415653f, -0.10632102f, -0.06818168f, -7.530427e-05f,
-        0.124424994f, 0.0425056f, -0.16496082f, -0.25830954f, -0.08118454f, -0.09621903f, 0.058328215f, 0.09910675f,
-        -0.04252116f, -0.08620197f, 0.08216457f, -0.0652817f, 0.27569944f, 0.21342f, 0.09254267f, 0.07140845f,
-        0.0293089f, 0.4647301f, 0.2780618f, -0.29177773f, -0.07202815f, -0.3103786f, 0.13975489f, -0.21148899f,
-        -0.1293795f, -0.1353325f, 0.07781386f, -0.04203374f, -0.467674f, -0.35320342f, -0.23071913f, 0.0070194667f,
-        0.115564875f, 0.17720106f, -0.23024175f, 0.019898266f, 0.023326691f, 0.15482648f, 0.35846418f, -0.08286541f,
-        -0.38123533f, 0.168091f, -0.3317609f, -0.23295203f, -0.19236182f, 0.13327724f, -0.3203118f, 0.033600032f,
-        0.074368894f, -0.26276284f, -0.17025946f, -0.24950363f, 0.09979067f, -0.06425818f, -0.5667637f, 0.010699081f,
-        -0.21876234f, 0.056322314f, -0.22292891f, 0.055671502f, 0.011811429f, 0.12682663f, 0.17611548f, 0.08474275f,
-        0.120032184f, -0.23268974f, -0.20453013f, 0.14242344f, 0.1690088f, 0.17411351f, 0.31027415f, 0.18011178f,
-        0.13331108f, 0.078530364f, -0.40334898f, 0.18803032f, 0.09691367f, 0.056006305f, -0.21506588f, 0.12600541f,
-        -0.24151655f, 0.3614298f, -0.06083185f, -0.16549799f, 0.035472047f, 0.015839046f, 0.19997467f, 0.038553134f,
-        -0.10790996f, 0.2850099f, 0.07604498f, 0.07657333f, 0.12494725f, -0.05212854f, 0.059666686f, -0.27865157f,
-        -0.056458674f, -0.38107684f, 0.12775294f, 0.18927889f, -0.074698694f, -0.062192652f, 0.05247994f, -0.17798051f,
-        0.13134858f, -0.067372344f, -0.012348382f, 0.21518868f, -0.10056551f, -0.106773086f, -0.1843474f, -0.066905186f,
-        -0.16332982f, 0.23546936f, -0.2794845f, 0.13864443f, -0.029206354f, 0.2089422f, -0.06274505f, -0.022697635f,
-        -0.2184921f, -0.31200114f, -0.27764967f, -0.079459414f, -0.2801237f, 0.2191104f, 0.09345985f, -0.028930124f,
-        0.012744802f, 0.07629928f, -0.3780555f, 0.20167021f, 0.065194204f, -0.10970173f, -0.013594865f, -0.06861514f,
-        0.20082146f, 0.2308265f, -0.16950779f, -0.08868142f, 0.11921902f, -0.1727596f, 0.18813321f, -0.32317474f,
-        0.08954726f, 0.11020114f, -0.10458692f, 0.34090975f, 0.21586315f, -0.21578537f, 0.077736504f, 0.035439063f,
-        0.13412482f, -0.2455136f, 0.14017795f, -0.14023198f, -0.379498f, -0.3417449f, -0.15638606f, -0.17748116f,
-        -0.16696435f, -0.117532805f, -0.24540788f, 0.31882137f, 0.17911471f, -0.0046280017f, -0.34606767f, -0.21443336f,
-        -0.17145114f, 0.09675568f, 0.13888165f, -0.2690782f, -0.12584664f, 0.39057723f, 0.21756966f, -0.48356968f,
-        0.14830858f, -0.006502971f, 0.16115743f, -0.36459473f, -0.07785647f, 0.55039656f, 0.08189636f, 0.009556787f,
-        -0.088318385f, 0.2500932f, 0.2697923f, -0.015964782f, -0.4157327f, -0.13030793f, 0.037855223f, -0.012520849f,
-        -0.35168046f, 0.5107636f, 0.12331418f, 0.08996302f, -0.025050594f, 0.09731427f, 0.037735086f, 0.33473474f,
-        -0.06721641f, -0.044378765f, 0.09188896f, 0.007689165f, 0.16388783f, -0.16353552f, 0.07348506f, 0.11697983f,
-        0.094830506f, -0.14327031f, 0.23038636f, -0.05989892f, 0.018415852f, 0.051272653f, -0.12051863f, -0.045446083f,
-        -0.16041218f, 0.21717504f, 0.06358126f, -0.047511224f, 0.064483374f, -0.20999022f, -0.1311512f, -0.19408482f,
-        0.19075848f, 0.02920559f, 0.061014354f, -0.27818388f, 0.026682753f, -0.041815206f, -0.06875982f, 0.03274004f,
-        -0.022747913f, -0.077480964f, -0.11658584f, 0.22486371f, 0.12983255f, -0.21152303f, 0.09543291f, 0.062414814f,
-        0.17344765f, -0.046359062f, -0.014366139f, -0.24339268f, -0.016158504f, 0.41357714f, 0.21129362f, 0.0037967488f,
-        0.18065599f, 0.11419928f, 0.07286716f, 0.094321236f, 0.21805955f, 0.056907207f, 0.09390478f, 0.14754403f,
-        -0.04053227f, -0.030742424f, -0.036016446f, 0.097980596f, -0.026523367f, -0.15544812f, 0.2992496f, -0.020051347f,
-        -0.085344374f, 0.2618345f, 0.04206655f, -0.13248084f, 0.050394442f, 0.073781475f, 0.36143047f, 0.1374866f,
-        -0.33467388f, 0.032291103f, -0.12486899f, 0.022680122f, 0.22936076f, 0.121250235f, -0.16200234f, 0.258645f,
-        0.031809095f, -0.03971219f, 0.09397389f, 0.12060145f, 0.0023847483f, -0.03746375f, -0.19234082f, -0.0023928473f,
-        -0.084833086f, 0.2432454f, -0.062193677f, 0.07980907f, 0.037500218f, 0.14321965f, -0.19049324f, 0.2598838f,
-        0.010122692f, 0.13542572f, 0.2763604f, 0.08548642f, 0.12000348f, 0.0194589f, -0.13768077f, 0.048448946f,
-        -0.28220734f, 0.46958047f, -0.08820343f, 0.028078156f, 0.16370794f, 0.10099236f, 0.15236658f, -0.15098669f,
-        0.014249149f, 0.15095675f, 0.11997136f, -0.09538432f, 0.28270572f, 0.032545056f, 0.11375708f, -0.025565473f,
-        -0.008836883f, 0.2530328f, 0.024313642f, 0.16254215f, -0.20039834f, 0.0253456f, 0.15889649f, -0.07405237f,
-        0.25811148f, 0.1068064f, 0.43562776f, -0.09605834f, -0.16550723f, 0.34030962f, -0.00096595334f, 0.015567788f,
-        0.14993668f, -0.40114975f, 0.052501142f, -0.025215419f, -0.020178061f, 0.10711736f, 0.070024f, 0.28841394f,
-        -0.34988672f, 0.025135055f, 0.07776525f, 0.14884493f, -0.03847396f, 0.089773834f, 0.14423859f, -0.20543103f,
-        0.46206728f, -0.029501788f, -0.16360901f, 0.007083507f, -0.05400029f, 0.10780461f, 0.1259184f, -0.06565515f,
-        0.29433626f, 0.1089281f, 0.21466278f, -0.15117435f, -0.20682047f, 0.10955352f, -0.15844038f, -0.17058538f,
-        0.4009173f, 0.06384294f, -0.11382338f, -0.0122948475f, 0.06020743f, -0.049443018f, -0.08658741f, 0.084301785f,
-        0.1331772f, -0.16842692f, -0.079970226f, 0.03612022f, 0.17504689f, 0.058276873f, -0.05686893f, -0.13614959f,
-        -0.11119431f, -0.048635405f, -0.300024f, 0.046993773f, -0.33620822f, -0.1354934f, -0.10864518f, -0.060615994f,
-        -0.25763902f, -0.03064917f, -0.409481f, -0.011840406f, -0.13496204f, -0.052043557f, -0.12626769f, -0.010090629f,
-        -0.10301582f, -0.18802224f, 0.08236131f, 0.025329117f, -0.36808413f, 0.10160157f, -0.021314701f, -0.14503987f,
-        0.0015999294f, -0.16328678f, -0.18310569f, -0.012709125f, 0.15951069f, -0.18915737f, -0.07346733f, -0.15001215f,
-        -0.122018464f, 0.17533165f, -0.09267929f, 0.28363436f, -0.32038012f, 0.1943094f, 0.21582866f, 0.0026551606f,
-        0.23666999f, -0.33384642f, 0.1315966f, -0.09719355f, -0.069385484f, 0.15238588f, -0.27459252f, 0.16400942f,
-        -0.18987675f, -0.42391235f, 0.0129727f, 0.22354734f, -0.00872646f, 0.20612518f, -0.14511539f, 0.10853508f,
-        -0.12831384f, 0.0017918546f, -0.10387021f, -0.14183661f, -0.11699635f, -0.105190486f, 0.1348179f, -0.036799453f,
-        0.17137174f, -0.12550926f, 0.32366925f, 0.028588f, -0.15212567f, 0.09081623f, 0.120872736f, 0.032500926f,
-        0.117230006f, 0.12516032f, -0.08786201f, 0.122835554f, 0.19136962f, 0.14008427f, -0.12506662f, 0.4202831f,
-        -0.07633222f, -0.16931297f, 0.23832294f, -0.08779743f, -0.2502015f, -0.1436079f, -0.23049766f, 0.0819944f,
-        -0.12549044f, -0.16395456f, -0.15024039f, 0.2293015f, 0.068337336f, -0.057307072f, 0.057779018f, -0.2430109f,
-        -0.025885846f, 0.007665748f, 0.11975182f, 0.21194604f, -0.04952878f, -0.17768362f, -0.23595715f, 0.042461958f,
-        -0.083437204f, 0.31990904f, -0.2273961f, -0.031708483f, 0.18712649f, -0.03470328f, 0.113423444f, 0.17640403f,
-        0.0420742f, 0.14402385f, 0.31064376f, 0.14370504f, 0.09948837f, 0.05029273f, -0.040794026f, 0.2019276f,
-        0.12973467f, -0.047493543f, -0.071171485f, 0.09155891f, -0.18427595f, 0.10281517f, 0.18239306f, 0.0066251312f,
-        0.09168848f, 0.15538639f, 0.15300241f, -0.12437898f, -0.031011114f, 0.096466854f, 0.12092565f, 0.1063416f,
-        0.118931144f, -0.049130347f, 0.15903552f, 0.16927709f, -0.03229363f, 0.07021947f, -0.42193958f, -0.19855958f,
-        -0.35645303f, 0.13549918f, 0.3146981f, -0.043827508f, -0.23092909f, 0.0044011236f, 0.22491455f, 0.24770454f,
-        0.12093205f, 0.10739818f, 0.19525006f, -0.012934176f, 0.25134334f, 0.045500394f, -0.16107965f, 0.16370644f,
-        0.30541444f, -0.098160796f, 0.102459274f, -0.22466525f, -0.4534661f, -0.20232297f, 0.122495785f, -0.40030426f,
-        0.26217958f, -0.000871991f, -0.05629405f, -0.07646538f, 0.004859467f, 0.16134514f, 0.24171394f, -0.4067309f,
-        0.41465837f, 0.2352347f, 0.035347205f, -0.08549264f, -0.21722351f, -0.07904786f, -0.5783229f, -0.3821339f,
-        0.40144262f, -0.11517348f, -0.041845918f, -0.28547895f, -0.045007236f, 0.22804995f, 0.1761823f, -0.14203411f,
-        0.002659953f, 0.11966545f, 0.22040203f, 0.20923857f, -0.044347823f, 0.27710807f, 0.09558686f, -0.36729664f,
-        0.08657446f, 0.06537597f, -0.18756607f, 0.007629005f, -0.047719926f, -0.01211262f, -0.2239708f, -0.06583145f,
-        -0.1261643f, -0.32432848f, 0.03533471f, 0.047037985f, -0.13359492f, -0.15855931f, -0.5114785f, 0.110299304f,
-        -0.078944765f, 0.17342691f, -0.099124245f, 0.074670866f, -0.0015009724f, 0.10856488f, 0.06010692f, -0.12799329f,
-        0.15517603f, -0.09653382f, 0.05458784f, 0.091717616f, -0.1829632f, -0.02629152f, 0.12636927f, -0.060354985f,
-        -0.055235177f, 0.3055235f, -0.12737447f, 0.05123184f, -0.26196212f, -0.21794048f, 0.08452689f, -0.42385015f,
-        -0.2787523f, -0.33454835f, -0.3392292f, -0.04986032f, 0.0049153506f, -0.080445625f, -0.11790707f, -0.21015558f,
-        -0.19724195f, 0.21750447f, -0.106228486f, -0.04699034f, 0.12258763f, 0.24947402f, -0.019458959f, -0.120040245f,
-        -0.023798805f, 0.054501377f, 0.23475757f, 0.059757262f, 0.14633133f, 0.09616916f, 0.06861286f, 0.28518736f,
-        -0.06941004f, -0.001034614f, 0.19411968f, -0.061009984f, 0.03938567f, 0.02138013f, -0.16404547f, 0.058283843f,
-        0.24656636f, -0.21009438f, -0.13269429f, 0.21851335f, 0.2525744f, 0.20456898f, -0.06490654f, -0.14796598f,
-        0.11226351f, 0.20552327f, 0.21494281f, 0.035356946f, -0.5732482f, 0.24374609f, 0.13994876f, 0.13196124f,
-        -0.03252568f, -0.08385284f, -0.3427755f, -0.032738887f, 0.037482794f, -0.2790598f, -0.14136629f, -0.32833922f,
-        0.08637628f, 0.052462235f, 0.24511711f, 0.023762312f, -0.3187196f, 0.19534573f, -0.1876687f, -0.37489024f,
-        -0.002256144f, 0.10056156f, -0.029614925f, -0.32157928f, 0.08202216f, -0.010771226f, 0.09332315f, -0.066492364f,
-        -0.21816225f, 0.35637733f, 0.2710297f, -0.39146513f, -0.10009904f, -0.27111524f, 0.6771789f, 0.2535229f,
-        -0.10143746f, 0.32510486f, -0.026923342f, 0.17320716f, -0.5569135f, -0.008887374f, -0.1841043f, -0.033997763f,
-        0.053806104f, -0.14222483f, 0.14384575f, 0.04000943f, -0.20131291f, 0.21706468f, 0.18533471f, 0.15156157f,
-        -0.08343569f, 0.16841507f, -0.093800254f, 0.28396893f, -0.22273168f, 0.26701355f, -0.048589777f, -0.03689895f,
-        -0.16606736f, -0.10230177f, -0.26301834f, 0.14422674f, 0.14904498f, -0.012958253f, 0.037374467f, -0.0008323293f,
-        -0.10717992f, 0.071641706f, -0.25004494f, -0.14282513f, -0.15370885f, -0.220318f, 0.1144878f, -0.12782784f,
-        -0.16341983f, -0.06442311f, -0.02470489f, 0.25331852f, 0.08670581f, 0.15925778f, -0.05916366f, -0.15568942f,
-        0.21219297f, 0.15448932f, -0.013098792f, 0.16387643f, 0.018610084f, 0.1336748f, -0.12698016f, -0.3695916f,
-        -0.21212202f, 0.17397812f, 0.082064524f, -0.373486f, -0.12297335f, 0.25842845f, -0.17912164f, 0.15409847f,
-        -0.16372694f, -0.25326794f, 0.3531504f, -0.18274052f, -0.100352645f, -0.12122484f, 0.11882199f, 0.12866002f,
-        0.13621177f, -0.0737808f, -0.02927462f, 0.08988687f, -0.3929407f, -0.22633903f, -0.069095805f, 0.034497306f,
-        0.17164132f, 0.1140347f, -0.17323929f, 0.069113016f, 0.10474027f, 0.12437064f, 0.13584496f, -0.046006322f,
-        0.066576004f, -0.04528087f, 0.18757701f, 0.0022464346f, -0.11741019f, -0.06934139f, -0.34085038f, -0.26221222f,
-        0.0901557f, 0.012400061f, -0.038676035f, 0.16787812f, 0.14936557f, -0.21474625f, 0.08572481f, -0.179616f,
-        -0.1673336f, 0.3674616f, 0.23400919f, 0.20275043f, -0.07885205f, -0.0656947f, -0.2214643f, 0.034876317f,
-        0.35550818f, 0.12551105f, -0.13815631f, 0.15938221f, 0.05114597f, 0.18961914f, 0.15757252f, 0.2713858f,
-        0.019370507f, 0.2697664f, -0.06659124f, -0.029122256f, 0.17945395f, 0.047776204f, -0.05938563f, -0.06067294f,
-        0.22375657f, -0.18057892f, 0.115732156f, 0.014673661f, 0.14395273f, 0.0062173265f, -0.111314304f, -0.08665994f,
-        0.020432267f, -0.13336778f, 0.19030313f, -0.06575606f, 0.1957735f, 0.11232839f, -0.103255294f, -0.041671075f,
-        0.18729284f, 0.21416411f, -0.07693559f, -0.050212834f, 0.03914231f, -0.03861743f, 0.063763075f, 0.23810689f,
-        0.052344404f, 0.07906412f, 0.1376083f, 0.21435861f, -0.20281506f, 0.1327831f, 0.15197738f, 0.22015996f,
-        0.20191382f, 0.45206589f, 0.19225375f, 0.22766012f, -0.083026744f, -0.008523308f, 0.03641552f, 0.0002463036f,
-        0.12546806f, -0.055275816f, 0.044267707f, 0.14381205f, -0.07813603f, -0.038534306f, 0.34378278f, 0.09947941f,
-        0.12686856f, -0.2422028f, 0.20472497f, 0.42850304f, 0.20126899f, -0.102139436f, -0.2646018f, 0.060899764f,
-        -0.037431557f, 0.1614654f, 0.13296063f, 0.032570023f, -0.1125956f, -0.21007611f, -0.059044227f, 0.006135314f,
-        0.0025962994f, 0.13489711f, -0.18804957f, 0.10555796f, -0.08334243f, -0.3149436f, 0.20737419f, 0.13940889f,
-        -0.3740243f, 0.2787229f, 0.09948484f, 0.011768517f, 0.2979008f, 0.056368418f, -0.3359694f, -0.10520603f,
-        -0.2746435f, 0.15114349f, 0.06294298f, -0.13849461f, -0.11750128f, -0.24477755f, -0.16929212f, 0.068831906f,
-        0.2661116f, 0.028290866f, -0.48377332f, 0.16541572f, 0.0010905726f, -0.22792274f, 0.06789504f, -0.08711632f,
-        0.19340467f, -0.1905214f, -0.1590326f, 0.044289544f, 0.2906624f, 0.30176622f, 0.29188964f, 0.14845519f,
-        -0.09956829f, -0.057763495f, -0.12935004f, -0.06713379f, -0.15387821f, 0.09216612f, -0.38767856f, -0.014058182f,
-        -0.41615984f, -0.35687757f, -0.04974649f, -0.42820382f, -0.0632112f, -0.3257651f, -0.08575143f, 0.1702151f,
-        0.14236103f, -0.21136267f, 0.32473683f, 0.011769157f, 0.07920733f, -0.11055584f, -0.29469725f, -0.016313426f,
-        -0.1434405f, 0.09971227f, 0.0533544f, -0.012440571f, 0.06892727f, -0.15298423f, -0.07439808f, -0.033800848f,
-        0.115744576f, -0.09654408f, -0.04742683f, -0.18325879f, -0.20153098f, 0.5587797f, 0.02123673f, -0.26443318f,
-        -0.015153229f, 0.13401061f, 0.09082615f, -0.07769717f, 0.043177113f, -0.1390165f, -0.071993016f, -0.010587383f,
-        0.09714054f, -0.006691385f, -0.04407838f, 0.08718492f, 0.17650115f, 0.42148346f, 0.17881817f, -0.36322305f,
-        -0.042549677f, 0.1467337f, -0.0064754956f, 0.065173544f, -0.13081715f, 0.13633147f, -0.31212613f, -0.0543925f,
-        -0.03934375f, 0.007970118f, -0.020164153f, -0.048703764f, 0.12786208f, 0.022705443f, 0.24781334f, 0.057349347f,
-        -0.008520606f, 0.13631204f, -0.2739096f, 0.10526319f, -0.121103674f, -0.19091508f, 0.106839545f, 0.44791216f,
-        0.22452968f, 0.26107624f, 0.07765804f, -0.15295008f, -0.02818797f, 0.055628456f, -0.018489132f, 0.078660615f,
-        -0.1525524f, 0.025738638f, 0.06934655f, -0.12614207f, -0.061395667f, 0.06371066f, 0.10947968f, -0.17384553f,
-        -0.09626836f, 0.40639812f, 0.1080323f, 0.34805217f, 0.21799412f, 0.013174855f, 0.037650358f, -0.07831388f,
-        0.074099615f, -0.32027152f, 0.047722034f, -0.06318414f, 0.22617683f, -0.14292881f, -0.10491261f, -0.23257884f,
-        0.15992916f, 0.44912302f, -0.026684422f, -0.2510571f, -0.048181493f, 0.12395462f, -0.10254438f, 0.08345534f,
-        0.22664534f, -0.09113139f, -0.35288095f, -0.019263089f, -0.12263118f, -0.08365926f, -0.036624487f, -0.2312646f,
-        -0.13749734f, 0.32184228f, 0.1697069f, 0.106100135f, 0.028204376f, 0.3603539f, 0.16893318f, 0.24523777f,
-        -0.17201826f, 0.14556183f, -0.28039327f, -0.18148026f, 0.12684986f, -0.009462625f, 0.39517793f, 0.15506454f,
-        -0.36205378f, 0.42047754f, 0.3810226f, 0.057575244f, -0.16316307f, -0.19948088f, 0.020883832f, -0.31724763f,
-        0.014609258f, -0.124834806f, 0.009075472f, 0.3190295f, -0.06155775f, 0.020122461f, -0.13810763f, 0.03706142f,
-        -0.08066888f, -0.15334351f, -0.13735674f, -0.08096118f, -0.22159134f, -0.01191351f, 0.123679124f, 0.23900193f,
-        0.05203329f, -0.11515348f, 0.03770943f, -0.1281201f, 0.01863543f, 0.024572382f, 0.022739407f, 0.09360065f,
-        0.016712546f, 0.13701129f, 0.23555979f, 0.104111284f, -0.043956105f, 0.24630864f, 0.20985854f, 0.35681725f,
-        -0.21002218f, 0.1642624f, 0.029319944f, -0.025025908f, -0.0808359f, -0.09729292f, 0.108255155f, 0.067756526f,
-        0.047846504f, 0.25517097f, -0.1448541f, -0.12944482f, -0.12851717f, 0.06916109f, -0.016555173f, -0.11933748f,
-        0.082055055f, 0.12786224f, 0.21138625f, 0.14666203f, -0.51200897f, 0.24174675f, 0.20418887f, -0.21074493f,
-        -0.21613021f, -0.117113374f, 0.021706514f, 0.33467445f, 0.19188465f, 0.18580772f, 0.2016945f, -0.11109066f,
-        0.033742324f, -0.50268453f, 0.12837844f, -0.0034800577f, -0.23171279f, 0.21511954f, -0.089931875f, -0.19486998f,
-        -0.17143051f, -0.16632035f, -0.32001173f, 0.4501476f, -0.10912869f, -0.07553899f, -0.16808134f, -0.07558193f,
-        0.46266803f, -0.085284315f, 0.25794354f, 0.12998916f, 0.27910468f, 0.11121342f, 0.17802398f, 0.26636422f,
-        -0.30254355f, -0.39295924f, -0.40984863f, -0.12552872f, -0.4106579f, 0.1313399f, -0.13199984f, -0.10767146f,
-        -0.024226889f, 0.34173715f, -0.21787508f, -0.14213398f, -0.035864897f, 0.08578755f, -0.13141306f, -0.47518814f,
-        0.25794137f, -0.15330616f, 0.07538439f, 0.16247995f, -0.034917943f, 0.015818795f, -0.23797156f, -0.19842082f,
-        -0.16714236f, 0.085253574f, -0.0047614374f, -0.15809001f, 0.018341178f, 0.049976196f, -0.05088733f, 0.008760637f,
-        -0.49770427f, 0.26740667f, -0.04508866f, 0.019121863f, 0.2946208f, 0.087767676f, -0.19018485f, 0.05140658f,
-        0.30060917f, 0.15522307f, -0.17954141f, 0.31853935f, -0.22751568f, -0.09696461f, -0.10303673f, 0.07130196f,
-        0.10727582f, -0.12282678f, -0.13533655f, -0.09131109f, 0.014901484f, 0.099855624f, -0.14022917f, -0.011332733f,
-        -0.25089616f, -0.12579626f, -0.15135683f, -0.09305691f, 0.01575114f, 0.26236448f, 0.18810128f, 0.023495927f,
-        -0.0687211f, 0.07260523f, 0.045676354f, 0.08792166f, 0.27737987f, 0.09924743f, 0.123115085f, -0.03436208f,
-        0.175441f, 0.27586433f, 0.02927277f, 0.20300832f, 0.110701635f, -0.02887328f, -0.21994418f, -0.26730818f,
-        -0.23140314f, -0.12066279f, -0.049818072f, -0.19207689f, -0.053039398f, 0.39383438f, -0.06337022f, 0.057485484f,
-        0.037639987f, 0.162882f, 0.1375191f, -0.2842611f, 0.27237335f, -0.12277921f, 0.13268022f, -0.13239354f,
-        -0.0721729f, 0.0848595f, 0.07618441f, 0.17872868f, -0.034569323f, 0.14514484f, 0.08403564f, -0.39028883f,
-        -0.053687103f, -0.016829284f, 0.0009483497f, 0.020919064f, 0.1014972f, -0.036212467f, -0.03701021f, 0.1914695f,
-        -0.07676773f, -0.17520846f, 0.23133868f, 0.10744074f, 0.08851391f, 0.2296285f, 0.0012163921f, 0.101713344f,
-        0.16984558f, 0.109518245f, 0.24056213f, -0.25680298f, 0.066321656f, 0.05241891f, -0.14027284f, -0.25453976f,
-        -0.45676506f, -0.012936168f, -0.01664816f, 0.07984222f, 0.0069032265f, 0.14820834f, -0.100950465f, 0.12918057f,
-        -0.0693113f, -0.16136564f, 0.22348967f, 0.22812904f, 0.20911624f, 0.06115511f, 0.1008299f, -0.1596409f,
-        0.028568586f, -0.102469504f, 0.011990934f, -0.0062634754f, -0.04653295f, 0.12055835f, 0.14594881f, -0.25615776f,
-        -0.0235157f, 0.06155252f, 0.06803463f, -0.07492081f, -0.061336998f, 0.041926257f, 0.14440733f, 0.075888015f,
-        0.014293912f, 0.22561195f, 0.1656869f, 0.014495807f, 0.11852663f, 0.33418155f, 0.052416082f, 0.06471099f,
-        0.05491614f, 0.16420269f, 0.082031876f, 0.07618062f, -0.10882215f, -0.24284044f, -0.055848345f, 0.026880661f,
-        0.2657872f, 0.09446502f, 0.39426154f, 0.16199762f, -0.022540651f, 0.21696548f, -0.55012137f, -0.22122195f,
-        0.21386407f, -0.21724732f, -0.28994474f, -0.03817111f, 0.080638f, -0.09924645f, -0.03707231f, 0.10800044f,
-        -0.11007057f, 0.13434282f, -0.0013372318f, 0.09245466f, -0.13343367f, -0.37508318f, 0.2594189f, 0.0130145075f,
-        -0.28134194f, 0.28860325f, -0.11260158f, 0.050976463f, -0.111291386f, 0.03214546f, -0.08380995f, 0.08970675f,
-        0.040380035f, -0.23365559f, 0.080121f, -0.1900832f, 0.2063874f, -0.047334872f, 0.069354735f, -0.10202394f,
-        0.10879879f, 0.25568786f, 0.015697822f, -0.12970755f, -0.07493617f, -0.03235173f, -0.07560733f, -0.007876349f,
-        -0.034380164f, 0.22084536f, -0.21372621f, 0.0006653116f, 0.06363571f, -0.15083593f, 0.3699111f, 0.044614162f,
-        0.13920441f, -0.11795391f, -0.069699615f, 0.009639613f, 0.31781417f, -0.06576394f, -0.014491004f, 0.044475026f,
-        -0.13761893f, -0.1892985f, -0.13473362f, -0.21693642f, 0.18056484f, 0.08350766f, -0.054782357f, 0.04703297f,
-        0.03432723f, -0.1416847f, 0.35398972f, 0.21771578f, 0.118743815f, -0.12726694f, -0.33827284f, -0.056130856f,
-        0.4365816f, -0.24646947f, -0.27888924f, 0.15829584f, 0.09699012f, -0.0890688f, 0.07210129f, 0.21662302f,
-        0.16902952f, 0.06279039f, 0.27784553f, 0.17648154f, -0.16103102f, -0.15097108f, 0.038218245f, 0.013509322f,
-        -0.07608769f, -0.005647113f, 0.16253401f, -0.22376738f, -0.15147504f, -0.11140528f, -0.38006753f, 0.20634864f,
-        -0.007901573f, 0.25305012f, -0.20871736f, 0.0008805159f, -0.024651201f, 0.0051984596f, -0.115671426f, -0.23231532f,
-        0.39426854f, -0.11381678f, 0.093987375f, -0.1477124f, -0.05977315f, 0.19872724f, -0.14639995f, 0.019158121f,
-        -0.11465151f, -0.10115661f, 0.121251136f, -0.09187809f, 0.24883538f, -0.08154399f, 0.094031796f, 0.30273604f,
+    const float w[12800] = {
+        0.06582971f, 0.013044183f, -0.12525883f, 0.14656758f, 0.079585515f, 0.05590186f, -0.06286855f, -0.02693063f,
+        0.006621737f, -0.014517559f, 0.16071218f, 0.031033618f, -0.006544606f, -0.0014480206f, 0.09516782f, -0.08938994f,
+        -0.014586695f, 0.01206511f, 0.04359473f, 0.07158931f, 0.056778543f, 0.00017697511f, -0.056173395f, 0.1430436f,
+        0.09480125f, 0.112660624f, 0.022762077f, 0.15741035f, 0.0126079125f, 0.11525952f, -0.021953916f, -0.06317562f,
+        0.05706919f, -0.024489624f, 0.02115667f, 0.116843894f, 0.14411494f, -0.09176808f, -0.086359f, 0.010326697f,
+        -0.04455184f, -0.04026223f, 0.10807568f, 0.14507192f, 0.026422882f, 0.097823374f, -0.044162504f, -0.07491804f,
+        -0.034172826f, 0.09127823f, -0.050607678f, -0.13326772f, -0.0044520004f, 0.027007591f, -0.07550228f, -0.0018295635f,
+        0.041586343f, 0.024139855f, 0.11187072f, 0.056804795f, 0.19677871f, 0.21053645f, 0.055014476f, -0.0420272f,
+        0.08061327f, -0.027340017f, -0.075211495f, -0.13178365f, -0.023209438f, -0.08116169f, -0.03261475f, 0.037925463f,
+        0.1566456f, 0.065802604f, 0.0036846832f, -0.07724272f, 0.09075587f, -0.14237572f, -0.071608156f, 0.07886701f,
+        -0.08529384f, 0.114203624f, 0.049477644f, 0.1673329f, -0.076659285f, 0.12551267f, 0.062494833f, -0.09904199f,
+        0.051750366f, -0.011614609f, -0.06799207f, 0.15767384f, -0.1754581f, 0.104880765f, 0.019166224f, -0.041019607f,
+        -0.07068873f, 0.00705893f, 0.12408553f, -0.24298634f, 0.09153254f, 0.11923482f, 0.083804995f, 0.15833683f,
+        0.005605361f, 0.011079602f, -0.16774563f, -0.117338985f, 0.05396044f, -0.22028875f, 0.01978271f, -0.15539849f,
+        -0.045239396f, -0.20288509f, 0.072386675f, -0.10701331f, 0.026499918f, 0.050701525f, -0.1312878f, -0.043646272f,
+        0.001971754f, 0.004086319f, 0.24587764f, -0.098255694f, -0.14045261f, -0.09185585f, 0.14481138f, -0.0077265706f,
+        -0.009407233f, 0.060145106f, 0.024093542f, -0.015218427f, 0.06947649f, -0.07662149f, 0.048978128f, -0.060657643f,
+        -0.037818722f, 0.018099103f, -0.025396744f, 0.06723801f, -0.10116662f, 0.2568353f, -0.11925444f, -0.090136826f,
+        0.095159024f, 0.06719686f, -0.06770891f, -0.22371484f, 0.036047146f, -0.094663955f, 0.17047642f, 0.06694794f,
+        0.11443106f, -0.1209302f, 0.12087166f, 0.16262767f, -0.08765251f, 0.04634498f, -0.14643662f, 0.122483216f,
+        -0.1125977f, -0.014468945f, -0.00084787386f, -0.029722262f, 0.060878895f, 0.09919858f, 0.08997642f, 0.042635147f,
+        0.13275163f, -0.055920996f, 0.0046513113f, 0.14650302f, -0.13176024f, 0.033496857f, -0.15702505f, -0.04069308f,
+        -0.054816216f, 0.16277666f, -0.022271898f, 0.049491096f, 0.015837705f, -0.02286598f, -0.046262465f, -0.162207f,
+        -0.14141153f, 0.048317757f, 0.12993617f, 0.008913114f, -0.015121471f, -0.021825653f, -0.049230523f, 0.07174763f,
+        0.12211915f, 0.1649177f, -0.13790664f, 0.10690649f, 0.10026505f, 0.12626413f, 0.01843985f, 0.042532727f,
+        -0.03503535f, 0.011956174f, 0.020184543f, -0.035488475f, -0.14578241f, 0.004387593f, -0.078511745f, 0.18154763f,
+        -0.13984987f, -0.035553634f, 0.11109009f, 0.07188131f, -0.15679906f, -0.018368231f, -0.10658718f, -0.047140382f,
+        0.013442103f, -0.11042245f, -0.02076876f, 0.007389364f, 0.031895917f, -0.04881662f, 0.029307174f, -0.011822397f,
+        -0.1282089f, 0.07569318f, 0.0020311768f, -0.09243581f, -0.09945923f, 0.008723544f, 0.17743784f, 0.060819183f,
+        -0.16123304f, -0.10910151f, -0.05581405f, -0.090450145f, -0.15931536f, 0.13719037f, -0.14695796f, 0.080615886f,
+        -0.1236439f, 0.059286088f, -0.031833302f, -0.17002013f, 0.042643186f, 0.06497601f, -0.116758846f, 0.10273439f,
+        -0.13960037f, -0.047340754f, 0.06147219f, -0.120919354f, -0.10563349f, 0.049689986f, -0.17091243f, -0.008794477f,
+        -0.03848035f, -0.04466417f, 0.12185843f, -0.026082236f, 0.0008941779f, -0.08426488f, 0.059810657f, 0.17207377f,
+        0.27058342f, 0.028166082f, 0.070140556f, -0.056738723f, 0.1460426f, -0.05856326f, -0.07736952f, -0.14417793f,
+        0.06393372f, -0.0150940195f, 0.17798467f, -0.13477747f, 0.07242391f, 0.012466242f, 0.102806f, 0.055530902f,
+        -0.13610175f, 0.008349944f, 0.09231263f, 0.08214138f, 0.01537396f, 0.10333827f, 0.059829462f, -0.019491022f,
+        0.09474938f, 0.022547213f, -0.020485114f, 0.09540775f, -0.03490817f, -0.048272446f, -0.1322268f, 0.09659559f,
+        0.25617433f, -0.042812325f, 0.17637199f, -0.17638671f, 0.015472569f, 0.055045012f, 0.038663518f, -0.058066074f,
+        0.052457396f, 0.16035116f, -0.04021605f, 0.14368822f, 0.059972152f, 0.1279306f, -0.046282943f, 0.08234184f,
+        0.14193098f, 0.019582579f, 0.0062828786f, 0.043713883f, 0.06925193f, 0.0011226735f, -0.11483306f, 0.1943892f,
+        0.013074005f, 0.14096959f, 0.0039339317f, -0.0018877886f, 0.06498795f, -0.19927202f, -0.051436137f, -0.06457243f,
+        0.09991328f, 0.022068575f, -0.19720441f, -0.008769419f, 0.18685557f, 0.0064387945f, -0.047710158f, -0.10557118f,
+        -0.008627207f, 0.0879646f, -0.13073757f, -0.068002746f, -0.16724229f, 0.11596447f, -0.10220754f, 0.10214221f,
+        -0.06463178f, -0.2845935f, 0.0808886f, 0.12860876f, 0.03378261f, 0.062990956f, 0.17503631f, 0.13894096f,
+        0.12733644f, 0.0879186f, -0.040703423f, 0.13410516f, -0.07269864f, 0.13547249f, 0.018530628f, -0.08199134f,
+        -0.038915496f, -0.089230224f, -0.07612404f, 0.040189955f, -0.023118896f, -0.032374494f, 0.09014011f, 0.065180875f,
+        -0.05679497f, -0.02595498f, 0.18136626f, 0.02862675f, 0.035038587f, 0.0040055322f, 0.02051234f, -0.015578975f,
+        -0.05777623f, 0.01961058f, -0.06704086f, -0.11419723f, -0.0011864741f, -0.113079876f, 0.13482815f, -0.017427567f,
+        0.109018795f, 0.10126579f, 0.06619783f, 0.13510482f, -0.12859696f, 0.057898376f, 0.02462434f, 0.10395365f,
+        0.06752382f, -0.0027512568f, 0.057608932f, -0.01737991f, 0.056511894f, 0.08169862f, 0.015712913f, 0.12493315f,
+        -0.056263324f, 0.06543153f, -0.041665755f, 0.007026536f, 0.024829365f, -0.03694196f, -0.077644475f, 0.167997f,
+        0.13213092f, 0.053348158f, -0.07531597f, 0.032712366f, -0.041164353f, -0.031871207f, 0.061768167f, -0.03515966f,
+        -0.16074319f, 0.22647302f, 0.07667138f, 0.12684624f, 0.067615464f, -0.08004642f, 0.0638089f, -0.010260685f,
+        0.028043274f, 0.118552715f, 0.118077196f, 0.13699359f, 0.025829406f, -0.11268627f, -0.08511857f, -0.08286514f,
+        -0.123001255f, -0.14541143f, 0.15019532f, 0.13965201f, -0.08730324f, 0.011908997f, -0.017519698f, 0.0007382863f,
+        -0.08996631f, 0.16727033f, 0.019648174f, 0.0037390576f, 0.00075974845f, 0.05061207f, -0.042475518f, 0.12432234f,
+        0.10698226f, 0.16827928f, -0.051145777f, 0.029573169f, 0.024877327f, 0.07967577f, 0.044275075f, -0.063868515f,
+        -0.07447762f, 0.071996674f, 0.050508928f, 0.0770524f, 0.029834194f, 0.010318322f, 0.04261475f, -0.0708204f,
+        0.007648218f, 0.12806249f, -0.023421805f, -0.05526928f, 0.08203191f, 0.07306482f, 0.004232425f, -0.094610676f,
+        -0.17264616f, -0.015547363f, -0.10004228f, 0.023764884f, -0.040794443f, 0.0695902f, -0.09110041f, -0.06046822f,
+        -0.1410629f, 0.012546995f, 0.04669694f, 0.02437655f, 0.008753878f, 0.012434618f, 0.15772298f, 0.04054158f,
+        -0.037745822f, -0.00883511f, 0.044462215f, -0.030379374f, -0.20075399f, 0.01827626f, 0.06966762f, 0.11782727f,
+        0.0046834494f, -0.06006109f, -0.027923532f, -0.06711463f, 0.086107545f, -0.13511735f, 0.06681255f, 0.11782738f,
+        0.10093244f, 0.003682941f, 0.103756785f, -0.0823047f, 0.013470089f, -0.14057365f, -0.05791655f, 0.012640795f,
+        0.12460333f, 0.031307567f, 0.05982402f, 0.078585595f, 0.009458891f, 0.058334734f, 0.05117532f, 0.039293073f,
+        -0.077783525f, 0.037965592f, 0.05301208f, 0.122947685f, 0.02989596f, 0.07464471f, 0.16239424f, 0.005264775f,
+        0.009195155f, 0.1372591f, 0.12813362f, 0.10694188f, -0.15973075f, 0.0070235976f, 0.062215775f, 0.22557367f,
+        -0.022722226f, 0.11525407f, 0.104486026f, -0.040575888f, 0.026951764f, -0.062047582f, 0.051553894f, -0.04161171f,
+        -0.00051737897f, -0.15284485f, -0.015978288f, 0.013408298f, -0.08827587f, 0.067849964f, 0.15316898f, -0.08256763f,
+        0.16948244f, 0.04647116f, 0.24630935f, 0.29947314f, 0.081760205f, 0.08088629f, 0.004153689f, 0.051502854f,
+        0.029596185f, -0.014412846f, 0.1869847f, -0.048178397f, 0.016950252f, -0.09867505f, 0.0619661f, 0.010688991f,
+        0.0846173f, -0.008071814f, 0.19766927f, 0.083611384f, -0.037043933f, -0.0012768882f, 0.07044262f, -0.08359624f,
+        -0.07824972f, -0.20676254f, -0.08965123f, 0.13924383f, 0.07006897f, 0.1527424f, -0.009853821f, 0.08853718f,
+        -0.1343762f, 0.0057394146f, -0.01312474f, -0.14903273f, 0.093342155f, 0.09506992f, 0.016266126f, 0.098418474f,
+        -0.042110458f, -0.02909234f, -0.12958026f, 0.06858618f, -0.036522016f, 0.18605922f, -0.08174735f, -0.12706384f,
+        -0.22037095f, -0.009058472f, -0.032266147f, -0.121803686f, -0.03890415f, 0.09046232f, 0.15956478f, 0.15642309f,
+        0.026655806f, -0.029854957f, 0.08079429f, 0.21159121f, 0.04607359f, 0.042299204f, -0.04737166f, 0.013553748f,
+        -0.1250805f, 0.016485734f, 0.031271435f, -0.19785224f, -0.021950424f, 0.017235352f, -0.054009724f, 0.12253783f,
+        0.043413334f, 0.026236018f, -0.20333306f, -0.042404804f, 0.11427532f, -0.17354754f, -0.08609129f, 0.042564493f,
+        0.0078062257f, -0.06421758f, -0.005716608f, 0.0070582703f, -0.102593735f, 0.03524324f, 0.063143894f, 0.0334556f,
+        -0.09558331f, 0.11253755f, -0.090905786f, 0.082269765f, 0.12724635f, -0.04490316f, 0.1843098f, -0.10421554f,
+        0.030612221f, -0.0028153788f, -0.120191485f, -0.17416845f, -0.027486743f, 0.18953624f, 0.058310747f, 0.16120033f,
+        0.107059054f, -0.013152997f, -0.05635569f, 0.0998299f, -0.014295494f, 0.047435362f, 0.045124188f, 0.18735085f,
+        -0.0016203225f, 0.009500858f, 0.15730985f, 0.13343087f, -0.1440078f, 0.19886163f, 0.2209898f, 0.04255714f,
+        -0.0024990055f, -0.002178223f, -0.030161006f, -0.025008893f, 0.12732142f, -0.031716496f, -0.074879676f, -0.006243778f,
+        0.06522002f, -0.11376845f, 0.061216135f, 0.11576884f, 0.0711429f, 0.03067206f, -0.14070988f, 0.18048297f,
+        0.060612857f, 0.13903713f, 0.036733095f, -0.058161486f, 0.051084686f, -0.041296456f, 0.14229876f, -0.16092886f,
+        0.19950685f, -0.009273624f, 0.0019188089f, 0.014614181f, 0.003826145f, -0.21055652f, 0.0029280419f, -0.013290428f,
+        -0.0842408f, 0.084806465f, -0.187513f, 0.20862994f, 0.16144049f, 0.008138753f, -0.112617336f, 0.06393937f,
+        0.07643206f, 0.054729454f, -0.0021490902f, -0.022146678f, -0.039753277f, 0.15813696f, 0.008782995f, -0.21630163f,
+        -0.01577151f, 0.1106427f, 0.022747027f, 0.09830549f, -0.12563556f, -0.05302622f, 0.05006798f, -0.1898382f,
+        0.15314382f, -0.037446704f, 0.09595914f, 0.09395818f, 0.13176742f, 0.037289757f, 0.09039844f, 0.162218f,
+        -0.02690792f, 0.15456723f, -0.03825246f, 0.13347858f, -0.06697331f, -0.11770885f, 0.081104785f, -0.118772656f,
+        0.009283839f, -0.22024271f, -0.029338693f, -0.08751726f, -0.089491926f, 0.13116303f, -0.24256952f, -0.15669295f,
+        0.0036473311f, -0.16444257f, 0.12193986f, -0.086757645f, 0.04812847f, 0.20474401f, 0.2192356f, 0.116724215f,
+        -0.039830577f, 0.0051630177f, 0.11579744f, 0.19794446f, -0.0011226408f, 0.06777762f, -0.066869296f, -0.103331394f,
+        -0.08931606f, -0.14516363f, 0.02367356f, -0.029458499f, -0.054543268f, -0.012638526f, 0.14010651f, -0.04337093f,
+        0.0023889197f, 0.10856088f, 0.18547063f, 0.10626196f, -0.065641366f, 0.018741587f, -0.11250219f, 0.10325434f,
+        0.03965408f, 0.025873953f, 0.05923417f, -0.0540225f, 0.008571143f, 0.018037457f, 0.21714161f, -0.0032375418f,
+        0.04986639f, 0.025790462f, 0.13234298f, 0.1554843f, 0.11812752f, 0.103124596f, -0.022488618f, 0.09325974f,
+        -0.10121797f, 0.27393213f, -0.0651525f, 0.06394471f, 0.1372203f, 0.0033106995f, -0.072225645f, 0.14047779f,
+        -0.020437855f, 0.062758215f, 0.015770428f, 0.16649924f, 0.099893495f, 0.04488803f, -0.031529482f, 0.1820091f,
+        0.0347928f, 0.0077406694f, -0.03361008f, 0.0644469f, 0.20432772f, 0.16858183f, -0.060092676f, -0.09432315f,
+        0.26622596f, -0.10391012f, 0.04599538f, -0.009558229f, -0.035211224f, 0.01567857f, 0.20683381f, -0.15471736f,
+        0.19234401f, 0.040900435f, 0.06799022f, 0.11417568f, -0.15381902f, 0.047663555f, 0.09725278f, 0.047054112f,
+        -0.03278185f, 0.025332406f, 0.10816031f, -0.03963524f, -0.030217217f, 0.007197981f, -0.050238155f, 0.25146458f,
+        0.08702166f, 0.048787493f, 0.05566332f, -0.019562732f, -0.055853177f, 0.052278083f, 0.15034194f, 0.039876662f,
+        -0.06603647f, -0.11701521f, 0.0037221992f, 0.1716052f, -0.030549752f, 0.08439657f, -0.057793483f, -0.15974605f,
+        0.08710141f, 0.031525157f, 0.11393728f, -0.102932885f, -0.026312958f, 0.0026880233f, 0.08515471f, 0.10232731f,
+        0.02870526f, -0.1951446f, -0.0897857f, -0.0015396957f, 0.07373982f, 0.08218556f, 0.17238736f, -0.001835026f,
+        0.20765862f, -0.06150048f, 0.09395612f, 0.087022915f, -0.13079977f, -0.0037644107f, 0.10758756f, 0.24562445f,
+        0.097031936f, 0.06599223f, -0.05313229f, 0.016867748f, -0.076190144f, 0.061945077f, -0.15683018f, 0.013336401f,
+        0.1018351f, 0.21333392f, 0.22875479f, -0.050730966f, -0.009440104f, -0.040831637f, 0.16745014f, 0.21954928f,
+        -0.014340096f, -0.01062785f, -0.09991506f, 0.13016178f, -0.10865502f, 0.18328008f, 0.04058891f, -0.051023778f,
+        0.09115106f, 0.16052926f, -0.020863254f, -0.17588279f, -0.013395351f, 0.091049336f, 0.071433514f, 0.11834245f,
+        0.009917075f, 0.00085670553f, -0.14439136f, 0.027992303f, 0.12365517f, 0.101304084f, 0.06644133f, 0.008030004f,
+        -0.054810975f, -0.060685985f, 0.030267892f, 0.07442375f, 0.15478481f, 0.050854877f, -0.12110997f, 0.037988275f,
+        -0.12502272f, -0.15261988f, 0.031895824f, -0.09815663f, -0.026573556f, -0.28980583f, -0.11834888f, -0.22201075f,
+        0.10963869f, 0.039974358f, 0.15731281f, -0.041551184f, 0.020159835f, -0.073352754f, 0.12809862f, 0.035585042f,
+        -0.04199742f, -0.046372287f, 0.23141876f, 0.021579565f, 0.042641554f, 0.04781088f, 0.03445155f, 0.036508497f,
+        -0.04600552f, -0.013742935f, 0.13654341f, -0.03024037f, -0.080191545f, 0.07833479f, -0.12167524f, -0.10665152f,
+        -0.013045773f, -0.024845522f, -0.023304204f, -0.07832023f, 0.15288591f, -0.0008752403f, 0.0008352501f, -0.0063077062f,
+        -0.106666066f, 0.007737011f, 0.058655534f, 0.021162217f, -0.16810958f, 0.05714796f, 0.18222354f, 0.3344132f,
+        0.12811229f, 0.098214634f, -0.014739132f, -0.05554539f, 0.1784576f, -0.04140418f, 0.16002247f, -0.09909986f,
+        0.051592346f, -0.047519423f, -0.12396352f, -0.14655788f, 0.07721269f, -0.0101220785f, 0.08851741f, -0.07827648f,
+        -0.019819418f, 0.08524007f, -0.06281102f, -0.16829391f, 0.04608232f, 0.0064615444f, 0.16555645f, -0.011288628f,
+        0.041590616f, -0.028089285f, -0.045771357f, 0.07375883f, 0.0017524626f, -0.018715559f, 0.09403172f, 0.010337277f,
+        0.11148518f, 0.016221534f, 0.06683128f, -0.017786814f, -0.09178011f, -0.005383307f, 0.07231521f, 0.046055257f,
+        -0.040342096f, -0.039229985f, 0.026520662f, 0.2041078f, -0.2527966f, -0.12751077f, 0.06658363f, 0.13108276f,
+        0.06377909f, 0.03659198f, -0.053479884f, -0.03811853f, 0.012991823f, 0.08697915f, -0.04910011f, 0.07868909f,
+        0.29022136f, 0.089980215f, -0.01422f, 0.123768374f, 0.001876013f, 0.048877496f, -0.015087227f, 0.063198246f,
+        0.078655556f, 0.046893913f, 0.08361053f, 0.0940045f, 0.13870473f, 0.1152614f, 0.0991515f, 0.21823506f,
+        -0.20967385f, 0.090386115f, 0.013762756f, 0.007330091f, -0.05764438f, -0.04094652f, -0.13322373f, 0.04646453f,
+        0.030165395f, 0.039710287f, -0.04274196f, -0.20337737f, -0.02439215f, -0.024088576f, 0.08883307f, 0.059420936f,
+        0.13888764f, 0.123153135f, -0.035293892f, 0.06392816f, 0.06296797f, 0.06328746f, 0.01915541f, -0.06073135f,
+        -0.034218594f, 0.14338736f, -0.0108213695f, 0.04337883f, 0.15342286f, -0.10051255f, 0.035211295f, -0.079968445f,
+        -0.026209356f, 0.030124873f, 0.017204104f, 0.120301165f, 0.053441707f, 0.1828742f, -0.16706926f, -0.2512632f,
+        -0.18934965f, 0.16189124f, 0.018899377f, -0.018712305f, -0.16483365f, 0.19884925f, 0.08562507f, -0.1901692f,
+        0.10218111f, -0.11605499f, 0.284717f, -0.057663377f, 0.12296051f, -0.039187614f, 0.1700748f, 0.048083805f,
+        0.022467472f, -0.09353151f, -0.017763596f, 0.11138045f, 0.029566178f, 0.13526978f, 0.033119015f, 0.06292172f,
+        -0.06776777f, 0.019437788f, 0.124339625f, -0.16266495f, -0.2431545f, -0.01465362f, -0.011616788f, -0.15754966f,
+        -0.018420389f, -0.14998144f, -0.14043306f, -0.1477482f, -0.051838975f, 0.10602968f, 0.008732981f, 0.19608885f,
+        0.05606719f, -0.24049534f, 0.07954055f, -0.03857028f, 0.18075141f, -0.060838714f, -0.0072782417f, -0.046777237f,
+        -0.07761181f, -0.030809272f, 0.09673589f, 0.044412583f, -0.030166928f, 0.14299129f, 0.0741505f, -0.00037929343f,
+        0.00016856016f, -0.062169954f, -0.014407647f, 0.007783954f, -0.14802241f, 0.09051466f, 0.04736004f, 0.08403285f,
+        0.05012514f, 0.08395258f, 0.028754054f, 0.0305022f, -0.068708405f, 0.10094432f, -0.040020626f, -0.00895055f,
+        -0.044380527f, 0.016008053f, -0.019059433f, -0.11834165f, 0.14987957f, 0.037834287f, 0.069454424f, -0.04006915f,
+        0.07166344f, -0.01820321f, 0.00973269f, 0.117949724f, 0.07660197f, 0.11137266f, 0.16220874f, 0.036280863f,
+        0.02718184f, -0.30103287f, 0.06116315f, -0.065807045f, 0.0096006375f, 0.05920484f, -0.0025199656f, -0.022793468f,
+        0.09096024f, 0.062462717f, -0.18923487f, -0.14069726f, 0.048279185f, 0.07915921f, -0.0012828959f, 0.053380925f,
+        0.045370318f, 0.068939514f, 0.12069133f, -0.04687349f, -0.26555973f, -0.0033545354f, -0.09029183f, 0.0010518255f,
+        0.17607875f, 0.12879048f, -0.056696992f, -0.089145824f, 0.004105995f, 0.056455128f, 0.07945983f, 0.05743067f,
+        -0.014780856f, 0.02162338f, 0.028196387f, 0.10738987f, -0.32082453f, 0.0952177f, 0.040197693f, -0.14414553f,
+        0.10233403f, -0.04381322f, -0.1964191f, -0.07605696f, -0.080511265f, 0.18877347f, 0.07379043f, 0.020243628f,
+        -0.0041189543f, -0.05207526f, 0.08482023f, -0.022245545f, 0.0077940947f, 0.023751454f, 0.06675119f, -0.10400003f,
+        0.20379171f, -0.016801488f, 0.053266477f, 0.03231508f, 0.09060225f, 0.12419243f, 0.06094853f, -0.0024265023f,
+        -0.016553037f, -0.04437095f, -0.026630271f, -0.063899375f, 0.08405607f, -0.11395608f, 0.17682414f, 0.2685563f,
+        -0.10343091f, -0.045312937f, 0.0969435f, 0.13669476f, -0.012847359f, -0.09020136f, 0.11525217f, 0.06067621f,
+        0.08524369f, -0.06768428f, 0.14388976f, -0.04029836f, -0.028332379f, 0.12785254f, 0.0474869f, 0.2379234f,
+        -0.09303371f, -0.007891651f, -0.13298136f, -0.19019316f, 0.048631795f, 0.08111706f, 0.048257165f, 0.11766064f,
+        0.029693358f, -0.06682262f, -0.1625196f, 0.12046301f, -0.08875034f, 0.07070431f, 0.15323386f, -0.010894927f,
+        0.11746952f, 0.24941085f, 0.10158063f, -0.031397145f, -0.10349792f, 0.18600315f, -0.08203569f, 0.17749716f,
+        0.034622528f, -0.10015558f, 0.11287166f, 0.03273406f, 0.18032387f, 0.045746583f, 0.086096846f, 0.06972781f,
+        0.1332211f, 0.09996017f, -0.043505378f, 0.0010906071f, -0.057127934f, -0.07891323f, 0.05244451f, 0.012049257f,
+        0.11717288f, 0.23880278f, 0.118104175f, -0.10679769f, 0.06058626f, 0.083800025f, 0.1034516f, -0.042649765f,
+        -0.025871173f, -0.0065938057f, 0.08582927f, -0.16363074f, -0.010241238f, -0.004424816f, -0.05664023f, 0.0040923986f,
+        0.14633773f, -0.011411977f, 0.06678337f, 0.12258341f, 0.018411899f, -0.02178714f, 0.04965f, 0.110427245f,
+        0.028731253f, -0.15096207f, 0.107628174f, -0.0048554735f, 0.103122026f, -0.15138884f, 0.07155069f, 0.0822427f,
+        0.031382903f, 0.20111854f, 0.16956542f, 0.0382969f, 0.018286815f, -0.17079967f, -0.04518995f, 0.020449767f,
+        0.096829735f, -0.024132159f, 0.027516155f, 0.13631114f, 0.09294795f, 0.22910959f, 0.08010079f, 0.050604977f,
+        0.04605914f, 0.09865439f, 0.13452564f, 0.21022159f, 0.05173077f, 0.041373096f, -0.05457734f, -0.033306796f,
+        0.03874215f, -0.10518954f, -0.06963877f, 0.02348725f, 0.11883835f, 0.052536268f, -0.21319722f, 0.09818628f,
+        0.15512449f, -0.23873396f, -0.10883683f, 0.0988892f, 0.028742945f, 0.07203587f, -0.17870499f, -0.03996748f,
+        -0.1211915f, 0.25378302f, -0.009707153f, 0.12941433f, 0.043928917f, 0.29514974f, 0.02374759f, -0.032361355f,
+        -0.01374079f, -0.0077262246f, -0.011244364f, 0.06717584f, -0.019431503f, 0.1537421f, 0.013642317f, 0.04703187f,
+        0.049455326f, 0.05695862f, -0.12988363f, -0.049589925f, 0.009813368f, 0.14565642f, 0.013816629f, -0.07686601f,
+        -0.08443157f, 0.02472848f, 0.13778858f, -0.07734419f, -0.0117712235f, -0.09091845f, 0.11030672f, -0.06582201f,
+        -0.029675545f, -0.014081255f, 0.13868175f, 0.021753656f, -0.17080267f, -0.034586333f, -0.034516644f, 0.0012197752f,
+        -0.1143863f, 0.10725807f, 0.16026168f, 0.014346785f, 0.18211736f, 0.099712126f, -0.020335946f, 0.17949064f,
+        -0.07086882f, 0.14087512f, 0.008476758f, 0.10589235f, 0.1849283f, -0.043507274f, -0.18303472f, 0.25941616f,
+        -0.024498207f, 0.043777913f, 0.08787582f, 0.06302519f, 0.1394053f, 0.10838656f, 0.14168745f, -0.059717987f,
+        0.003716083f, 0.18253931f, 0.16385949f, -0.1423219f, -0.018393049f, -0.06678243f, -0.030396553f, -0.08585643f,
+        -0.030948631f, -0.058788866f, 0.21046016f, -0.00692281f, 0.0992112f, -0.059060324f, -0.07712316f, -0.035438288f,
+        -0.0152619295f, 0.18126889f, 0.027629253f, 0.21690403f, -0.14951532f, 0.024074525f, 0.06163031f, 0.20580295f,
+        -0.0032257799f, 0.09493361f, 0.033668485f, -0.15398902f, 0.02866186f, 0.027634703f, 0.015186471f, -0.087230615f,
+        0.06305305f, 0.13669698f, -0.16300885f, 0.016868057f, -0.016408043f, -0.055915043f, -0.101194695f, 0.0016645849f,
+        -0.01328138f, 0.25172588f, -0.118884474f, -0.046586473f, 0.007822921f, 0.13623548f, -0.030196942f, 0.011941228f,
+        0.022979522f, -0.028583683f, -0.03577795f, 0.05431081f, 0.05986541f, 0.0812375f, 0.20768213f, -0.07223609f,
+        -0.0028957082f, -0.0468697f, -0.16307473f, 0.09354864f, 0.083281234f, 0.04026732f, -0.058696102f, 0.1411462f,
+        0.020397767f, 0.11094447f, -0.1758813f, -0.05160282f, -0.056670602f, 0.10370398f, 0.027539816f, -0.07361272f,
+        0.04947311f, -0.08012147f, -0.038875643f, 0.006548366f, 0.16205314f, -0.014917732f, 0.18709743f, 0.12969393f,
+        -0.19987972f, 0.13054167f, 0.010279842f, -0.040118366f, 0.05971213f, -0.13684605f, 0.025306134f, 0.0016042175f,
+        0.234444f, 0.004713471f, 0.086280726f, 0.1496144f, 0.13154481f, 0.045334596f, 0.18862526f, 0.020919587f,
+        -0.16985892f, 0.080759585f, -0.13799559f, 0.10579557f, 0.07034582f, 0.01658349f, -0.013489446f, -0.047488857f,
+        0.061124988f, -0.12595825f, -0.0042777653f, 0.14081162f, 0.11214948f, 0.01482743f, 0.10629369f, 0.042175245f,
+        0.012220013f, 0.022261674f, -0.047749974f, 0.17139198f, -0.022947762f, -0.113322504f, 0.11224061f, -0.007667413f,
+        -0.043882154f, -0.1453452f, 0.11837366f, -0.029584525f, 0.09351968f, -0.06926023f, 0.109355785f, -0.16997273f,
+        -0.05386131f, 0.03879382f, -0.0638967f, 0.036527526f, 0.01670022f, -0.047163058f, 0.023987403f, -0.05475238f,
+        0.073203556f, -0.031083854f, 0.14615113f, 0.16054726f, 0.038246535f, 0.08045802f, 0.07059812f, 0.120691545f,
+        -0.02310276f, -0.004193403f, -0.09033038f, -0.050779182f, -0.07036807f, 0.081602186f, -0.047673278f, -0.04059814f,
+        0.009337499f, 0.07524419f, -0.102543205f, -0.0717278f, 0.0757042f, 0.079401165f, 0.051116217f, -0.07226543f,
+        -0.010368573f, 0.123545155f, 0.05705628f, -0.07224651f, 0.016623659f, 0.08476039f, -0.12480598f, -0.011536482f,
+        0.07248002f, 0.042282864f, 0.078106694f, -0.12322723f, -0.021164242f, 0.14318699f, 0.16916934f, -0.017920053f,
+        0.012143437f, -0.07240371f, -0.16396216f, -0.07031881f, -0.091635026f, -0.24262817f, -0.0909472f, 0.005320017f,
+        -0.1844238f, -0.031138906f, 0.06371164f, -0.10436157f, -0.05620785f, -0.22478776f, -0.12945522f, 0.0296287f,
+        0.014379551f, -0.2092873f, 0.1217842f, 0.01651642f, 0.10487065f, 0.12037611f, 0.17396636f, -0.072649926f,
+        -0.091465004f, -0.045558035f, -0.088052936f, 0.04522412f, 0.1320574f, 0.07604794f, 0.047985338f, 0.095852286f,
+        0.007850641f, 0.08339913f, 0.058019202f, 0.06424438f, -0.02468637f, 0.0025680813f, 0.06430013f, -0.065644175f,
+        -0.03820456f, -0.09950836f, -0.022155462f, -0.062295638f, -0.08083693f, 0.01602349f, -0.06625265f, 0.16389225f,
+        0.008929144f, -0.026444191f, 0.020275818f, 0.07113943f, -0.03228901f, -0.00497537f, 0.10387287f, -0.038568553f,
+        -0.18703648f, -0.073822424f, -0.019553449f, 0.03917916f, -0.013267914f, -0.022035655f, 0.055678267f, -0.044070136f,
+        0.11172406f, 0.040923677f, -0.014291985f, -0.040242244f, -0.001531756f, 0.16225281f, 0.036272626f, -0.12747481f,
+        -0.08453646f, -0.00087497645f, 0.16090171f, -0.068994164f, -0.19873711f, 0.0343985f, 0.03264884f, 0.04404427f,
+        -0.016887015f, 0.12360307f, 0.072002895f, 0.09252368f, -0.08022498f, -0.06347695f, 0.03017669f, 0.022177529f,
+        0.0074159363f, -0.017373128f, 0.15097621f, -0.022476645f, -0.043899957f, 0.15017813f, -0.07672426f, -0.048433207f,
+        -0.013596279f, 0.08305622f, 0.19660123f, -0.061872885f, 0.0056328643f, -0.08551031f, 0.015428645f, -0.056321263f,
+        0.018276775f, 0.033020325f, 0.092429705f, 0.103422485f, 0.08604625f, -0.12464191f, -0.04037215f, 0.0674264f,
+        0.23181263f, -0.019441621f, 0.0396541f, 0.08106492f, -0.18302843f, -0.05519839f, -0.031731635f, 0.17935632f,
+        0.026554663f, -0.1574647f, 0.1275996f, 0.18140388f, -0.023780292f, -0.027206162f, 0.12380371f, 0.08871919f,
+        0.026449243f, 0.021046044f, -0.015240249f, -0.13173161f, -0.21460037f, -0.09685239f, 0.10834986f, 0.06525103f,
+        -0.043227106f, 0.057181884f, 0.062634364f, 0.017488733f, 0.12539981f, 0.09833966f, 0.034744177f, 0.07419316f,
+        0.10781943f, 0.23791228f, -0.007067611f, 0.11040917f, -0.10536596f, 0.013649759f, 0.032403894f, 0.07788632f,
+        0.2619614f, -0.15746495f, 0.12419754f, -0.14048907f, 0.011731636f, 0.025541143f, -0.10478443f, -0.039889824f,
+        -0.039981544f, -0.19554551f, -0.053917363f, -0.26866418f, 0.017758032f, 0.06870343f, 0.0033531643f, -0.10687806f,
+        -0.04730155f, -0.0052543073f, -0.051003177f, 0.019806573f, -0.049827695f, 0.2033424f, 0.15701334f, -0.16572313f,
+        -0.011282891f, 0.021764053f, 0.0139537705f, 0.2658554f, 0.017240364f, -0.054305423f, -0.05616891f, 0.03320992f,
+        -0.097387165f, 0.06586724f, -0.09353619f, 0.05228284f, -0.04775888f, 0.07199751f, 0.17896466f, -0.014047017f,
+        0.11109115f, 0.14115638f, 0.09863245f, 0.1528805f, -0.005981782f, 0.11888687f, -0.06145216f, 0.14006922f,
+        0.014015839f, -0.114216216f, -0.09145655f, 0.24150263f, -0.07242203f, -0.091932714f, -0.028510533f, -0.07975448f,
+        0.14906242f, 0.003507174f, 0.23390661f, -0.12854713f, 0.09781689f, -0.1149321f, 0.024388786f, 0.22665942f,
+        0.104808204f, 0.14571007f, 0.011995543f, -0.052719414f, -0.08200147f, 0.05167224f, -0.11535526f, -0.07025947f,
+        -0.11831756f, 0.0054023196f, -0.08162521f, 0.17844585f, 0.06594308f, -0.13200542f, -0.07865608f, 0.117724665f,
+        0.014793201f, 0.0902515f, 0.0710058f, -0.18874042f, 0.0066691567f, 0.15424804f, -0.06221172f, 0.15447526f,
+        0.08427907f, -0.08189927f, -0.013120685f, 0.046667423f, 0.08725897f, 0.15270793f, 0.1295032f, 0.055671662f,
+        0.13545306f, 0.037961368f, -0.0055117207f, -0.011135667f, -0.021757146f, -0.07289045f, 0.06337115f, 0.19037546f,
+        0.111423284f, -0.064989574f, -0.025806388f, -0.05704273f, 0.085399374f, 0.0648563f, 0.11014833f, 0.06537264f,
+        0.03747532f, 0.05009595f, -0.009744543f, 0.24309786f, 0.08660128f, 0.045358103f, 0.036181893f, 0.045512915f,
+        -0.015812844f, 0.037566286f, 0.05254415f, 0.09348186f, 0.05058872f, 0.2604341f, 0.22624174f, 0.057993256f,
+        -0.04346658f, -0.071698986f, 0.031546272f, 0.13293234f, -0.020547511f, 0.013387401f, 0.002061684f, -0.050796017f,
+        0.09797416f, -0.19218133f, 0.14550434f, 0.036662932f, -0.18229187f, 0.074544445f, 0.14468364f, -0.062084287f,
+        -0.036113292f, -0.009131887f, 0.2738448f, -0.04307972f, 0.06931815f, 0.065309525f, -0.17743698f, 0.052033227f,
+        0.09858762f, -0.0032945075f, 0.15353188f, -0.06206963f, -0.034966394f, -0.04039801f, 0.054171734f, -0.11691306f,
+        -0.08496798f, -0.07641381f, 0.055682324f, -0.15957388f, 0.064400546f, 0.0013737392f, -0.056186963f, 0.011268883f,
+        -0.0076817046f, -0.09288171f, 0.09624274f, -0.036404993f, 0.02605474f, -0.062589705f, -0.082280084f, -0.124213144f,
+        -0.093195684f, 0.07755746f, 0.08209511f, 0.16440865f, 0.17087078f, 0.07247447f, -0.02045838f, 0.115130424f,
+        0.12665416f, -0.04104601f, -0.14642838f, 0.119313665f, 0.034016896f, -0.024277043f, -0.06421393f, -0.054494884f,
+        0.12952708f, -0.025160724f, 0.18432945f, 0.118897244f, 0.0875693f, 0.029319646f, -0.044619463f, -0.062321972f,
+        0.044431865f, 0.006958889f, -0.124132864f, -0.122029245f, 0.102291025f, -0.06393364f, -0.0502812f, 0.08050218f,
+        -0.05115236f, -0.028131144f, 0.10369314f, 0.0043262606f, -0.08466538f, 0.08867336f, -0.10094677f, 0.06211655f,
+        0.18989839f, 0.1640066f, -0.031339638f, -0.100191176f, -0.07912759f, 0.16954352f, 0.01565559f, 0.10456807f,
+        -0.06744114f, -0.13048913f, 0.08856658f, 0.0096403565f, -0.24982682f, 0.02696239f, 0.2232036f, -0.008559411f,
+        0.07520252f, -0.11502f, 0.08728065f, 0.033248086f, 0.012103633f, -0.11259747f, -0.10614935f, 0.15074667f,
+        -0.06698945f, 0.07019984f, -0.070483334f, 0.11510786f, 0.099883154f, 0.05386764f, 0.13790703f, 0.06692676f,
+        -0.06733856f, 0.06550327f, 0.046401374f, -0.078407794f, 0.3781299f, 0.24156353f, 0.09292809f, -0.08352844f,
+        0.048323374f, 0.17931275f, -0.07716535f, -0.011151254f, -0.19636777f, -0.067106925f, -0.06431177f, 0.17535265f,
+        -0.06686304f, 0.21050641f, -0.028327461f, 0.0016251797f, 0.111349136f, -0.14119308f, 0.03118704f, -0.026663268f,
+        0.048675474f, -0.05276517f, 0.108013615f, -0.13515045f, 0.04780963f, -0.14870895f, 0.031125974f, 0.030891908f,
+        0.12758113f, 0.068861276f, 0.07294252f, 0.0515268f, 0.15957105f, 0.029626116f, -0.037641294f, 0.06941296f,
+        0.031092484f, -0.10240026f, 0.07331073f, 0.001119469f, 0.08961973f, -0.025314664f, -0.027490534f, -0.014574436f,
+        0.06203667f, -0.011367234f, 0.18405043f, 0.13967037f, 0.058578443f, 0.03775133f, 0.06283113f, -0.1988145f,
+        0.017770398f, 0.11145525f, -0.16304892f, 0.0018268592f, -0.020883534f, -0.1617057f, 0.11171681f, 0.015281515f,
+        -0.032017056f, -0.017240828f, 0.1273059f, 0.11177338f, -0.03218424f, 0.12086969f, -0.0475318f, 0.075967774f,
+        0.07775729f, 0.17243955f, 0.09585054f, -0.09491871f, 0.14829688f, 0.07975076f, 0.024553167f, -0.24457364f,
+        0.17504025f, 0.078894846f, 0.026866004f, -0.10391741f, -0.12217716f, -0.04467282f, 0.09591467f, 0.179112f,
+        0.073440276f, -0.10105809f, 0.11319453f, -0.1073117f, 0.10975193f, -0.012683236f, -0.042262558f, -0.1273391f,
+        0.09136598f, -0.019127103f, 0.05406962f, -0.009282265f, 0.1727764f, -0.035933606f, 0.03817457f, -0.026040018f,
+        -0.068938054f, -0.03380493f, 0.15413031f, -0.043726843f, -0.18512803f, -0.12536544f, -0.029914517f, 0.08050375f,
+        -0.10268973f, 0.09801061f, -0.21030529f, -0.12772898f, -0.039320853f, 0.07175679f, 0.09614585f, 0.07928849f,
+        -0.09294453f, 0.17026377f, 0.0523855f, -0.08269187f, 0.15589307f, 0.0413165f, 0.12937206f, 0.10229366f,
+        0.10103772f, -0.08640735f, 0.022062859f, -0.06308931f, 0.05319506f, 0.027269643f, -0.18356389f, -0.06454238f,
+        0.1924005f, 0.034930255f, -0.09203499f, -0.065468065f, 0.22229956f, -0.053885132f, -0.09283852f, 0.15505429f,
+        -0.01716969f, 0.026780443f, 0.046667915f, 0.08975065f, 0.004136956f, 0.087670736f, -0.23608463f, -0.19678277f,
+        0.05496736f, 0.048501115f, 0.3102188f, 0.036179874f, 0.093134895f, -0.102447905f, 0.15199637f, -0.095234066f,
+        -0.13154484f, 0.016588671f, 0.0030853197f, 0.060298186f, -0.012418903f, 0.19286309f, 0.15274209f, 0.086212255f,
+        -0.07901186f, -0.21269055f, -0.16186793f, 0.037658963f, 0.08469357f, 0.088246316f, -0.07707381f, -0.047333796f,
+        0.0046686563f, 0.01910098f, 0.040587902f, 0.046123605f, 0.005816937f, 0.17801598f, -0.009538884f, 0.012989252f,
+        -0.13408205f, 0.12280185f, -0.0013625736f, 0.024447711f, 0.23524174f, 0.033459768f, 0.060971178f, 0.036183696f,
+        0.049072865f, -0.12647486f, 0.05117315f, -0.07444198f, 0.042840734f, 0.121926114f, 0.05501659f, -0.06847014f,
+        0.094790064f, -0.13855371f, -0.15809242f, -0.015332316f, -0.117856815f, -0.013954299f, 0.1373016f, -0.22315896f,
+        0.0022576577f, -0.010990812f, -0.07341867f, 0.0720645f, 0.1338576f, -0.14340912f, 0.102210365f, -0.0357919f,
+        0.0072821476f, -0.019712754f, -0.0481556f, 0.17857265f, -0.014920382f, -0.10494632f, -0.008320926f, -0.0011573348f,
+        0.029454393f, -0.20346127f, 0.13322228f, -0.012831635f, -0.03175935f, -0.118331976f, -0.17822507f, 0.055061616f,
+        0.15944001f, 0.049913794f, 0.21331385f, -0.019146621f, -0.31090418f, 0.024980541f, -0.090363145f, 0.14951868f,
+        -0.05797567f, 0.08585221f, -0.16670488f, -0.11543905f, -0.21609536f, -0.050829988f, 0.027422609f, 0.10235595f,
+        0.13209523f, 0.18414801f, 0.045408107f, -0.1151852f, 0.064449675f, 0.1276283f, 0.041918404f, -0.069223695f,
+        -0.05979676f, 0.06472597f, 0.0017085087f, -0.029291347f, 0.067277335f, -0.0027370327f, -0.09927589f, -0.15468061f,
+        0.19271626f, 0.11706239f, -0.22261077f, -0.1405706f, 0.013271248f, -0.075830944f, 0.053142305f, 0.11639935f,
+        -0.07816572f, -0.19017772f, -0.11871145f, 0.041844334f, -0.22111085f, 0.1045443f, 0.20163217f, 0.101538025f,
+        0.020442273f, -0.022023028f, 0.022007223f, -0.054071426f, -0.029472534f, -0.10005636f, -0.16226636f, -0.017815934f,
+        0.07713464f, -0.07019833f, -0.029744368f, 0.09061057f, 0.043129485f, 0.044256836f, 0.02826182f, -0.103453524f,
+        0.15631172f, 0.03673686f, 0.12718703f, -0.02429316f, 0.07790423f, 0.0072691524f, 0.068267964f, 0.034301884f,
+        -0.15246601f, -0.08846066f, 0.10904404f, 0.17429529f, -0.12238503f, 0.033593867f, -0.070803665f, 0.08908322f,
+        0.10572254f, 0.032874294f, -0.049539182f, -0.12663062f, -0.14736144f, 0.015504f, -0.04588691f, 0.10984687f,
+        -0.0068923435f, 0.057248186f, 0.06828157f, -0.027536556f, 0.07207657f, 0.07995335f, -0.05119909f, 0.031671412f,
+        0.15808368f, -0.03636139f, 0.1445829f, -0.06990045f, -0.266153f, -0.092024006f, 0.20710137f, -0.20762232f,
+        0.013121414f, 0.04249606f, -0.07883775f, 0.11036764f, 0.105141774f, -0.058661554f, 0.016012948f, 0.24688166f,
+        -0.21567075f, -0.058959197f, 0.002894287f, 0.21987963f, -0.03733582f, 0.14530142f, -0.015802594f, -0.08524948f,
+        -0.12650606f, -0.13089776f, 0.037995987f, 0.26033399f, 0.0976371f, 0.13291319f, 0.002131587f, 0.07281544f,
+        0.054297533f, -0.03291766f, -0.03790812f, -0.09288604f, 0.15262628f, -0.22533315f, 0.0726306f, 0.08171241f,
+        0.07532113f, -0.21166743f, 0.009577034f, -0.09334577f, -0.031059595f, 0.11438434f, -0.037912656f, -0.078745626f,
+        0.08557702f, -0.08597571f, -0.07664705f, 0.07087481f, -0.07060801f, 0.21621601f, -0.09471147f, -0.018215435f,
+        0.09661865f, -0.07584216f, 0.07590928f, 0.16242807f, -0.061229926f, -0.20225357f, -0.07928597f, 0.06696548f,
+        -0.03701886f, 0.05254921f, -0.11607324f, 0.10802354f, -0.023588955f, -0.02332915f, 0.0604874f, 0.19717681f,
+        0.0010796894f, 0.14875792f, 0.13504097f, -0.107821144f, -0.11574364f, -0.0653516f, -0.11737883f, 0.11442686f,
+        0.11998611f, 0.013637162f, -0.014553079f, 0.0841711f, -0.05123363f, 0.0059351567f, 0.07583565f, -0.04565789f,
+        0.10782648f, 0.23557393f, -0.0440579f, 0.043695267f, 0.057397075f, 0.1300102f, 0.14071031f, -0.07164434f,
+        0.035059225f, -0.055646658f, 0.08635981f, 0.04536742f, 0.07359257f, -0.07048887f, -0.08939595f, -0.14970173f,
+        -0.031999193f, -0.010966055f, -0.03441603f, -0.052497335f, 0.034371607f, -0.038099576f, 0.014808724f, 0.13327281f,
+        -0.0070117116f, 0.022985524f, -0.06004893f, -0.035042923f, 0.13872638f, -0.031085264f, -0.06964264f, -0.059826165f,
+        -0.011360581f, 0.16765615f, 0.0515097f, 0.093872674f, 0.040413078f, -0.12983258f, -0.08582413f, -0.2090557f,
+        0.08268683f, 0.03807584f, -0.09082749f, -0.028289111f, -0.06670514f, 0.017142437f, -0.063170254f, 0.12921773f,
+        0.030344453f, -0.014660539f, 0.009309347f, -0.027124956f, 0.14880475f, -0.07758397f, 0.2732372f, 0.12562276f,
+        0.06242557f, -0.021690216f, 0.14439227f, -0.029959459f, 0.030922618f, -0.09453816f, -0.19920923f, -0.095439345f,
+        0.0059380587f, 0.080652826f, 0.16795959f, 0.09339047f, 0.039206907f, -0.0857894f, -0.087899506f, -0.089846544f,
+        0.043110285f, 0.053085428f, 0.1376532f, 0.21876663f, 0.06351629f, 0.01945198f, 0.050446805f, -0.054175932f,
+        0.023605902f, 0.2611559f, 0.1669795f, 0.026602214f, -0.029849598f, 0.076571114f, 0.040050775f, 0.055104222f,
+        -0.048725903f, -0.061575998f, 0.04043136f, 0.047431324f, 0.049052022f, -0.05799283f, 0.016688686f, -0.022387642f,
+        0.048647866f, -0.048178285f, 0.084932916f, -0.02834082f, -0.097418986f, 0.052420773f, -0.00910849f, -0.036715046f,
+        0.12790638f, 0.014585367f, -0.055732716f, 0.23230243f, 0.016240291f, -0.03883019f, 0.046279196f, 0.11843461f,
+        0.113068596f, -0.13280605f, 0.03258892f, -0.07956242f, -0.104686365f, -0.20235817f, -0.032444872f, -0.15939246f,
+        -0.0021594742f, -0.08720818f, -0.07369097f, -0.057320137f, -0.09544563f, -0.0413143f, 0.03266346f, 0.13683715f,
+        0.050979942f, 0.02500891f, 0.015441772f, 0.029664086f, 0.05676986f, -0.004224684f, -0.13262624f, -0.016349772f,
+        0.2292006f, -0.11683587f, -0.014654918f, 0.013791034f, 0.018166555f, -0.040338736f, -0.021507053f, 0.09927131f,
+        0.016699597f, 0.14112672f, -0.06822382f, 0.00811702f, -0.029335434f, -0.0028634695f, 0.021645492f, -0.03175918f,
+        0.16972262f, 0.0729769f, -0.23203973f, 0.16270445f, 0.049301423f, -0.1375701f, 0.089399315f, 0.04713669f,
+        0.12271556f, -0.09852895f, 0.11734881f, 0.051285803f, -0.11088508f, -0.0046267416f, 0.10090157f, -0.06683869f,
+        -0.040124707f, -0.06902054f, 0.3282893f, -0.08655378f, 0.14826506f, 0.13591616f, -0.16434255f, 0.18472904f,
+        -0.11423388f, 0.1397127f, -0.04254805f, -0.061388955f, -0.08034935f, -0.026021292f, 0.21111368f, 0.01365624f,
+        -0.055079002f, 0.15378429f, 0.055092465f, -0.24726103f, -0.07527983f, -0.10173279f, -0.06375313f, -0.3004724f,
+        -0.15303554f, 0.072016746f, 0.017307363f, -0.06973179f, -0.114469f, -0.24533193f, 0.016839985f, 0.039597888f,
+        0.023746906f, 0.15279983f, -0.13086103f, -0.16708322f, 0.026238125f, 0.05552408f, -0.037564244f, -0.036129165f,
+        0.035547204f, 0.14875504f, 0.111419104f, -0.1086833f, -0.12156994f, 0.02244927f, 0.14456505f, -0.0035014867f,
+        -0.09567862f, 0.017498953f, 0.018070487f, -0.14570738f, -0.053275134f, 0.01982541f, -0.10961614f, -0.1408522f,
+        0.0062772585f, 0.19705732f, 0.121566825f, -0.29051092f, 0.032350473f, -0.0054528434f, 0.015552509f, 0.023799274f,
+        0.04957756f, -0.08806288f, 0.014339024f, -0.05912002f, 0.18322429f, -0.2527784f, -0.040217634f, 0.046398316f,
+        -0.09106364f, 0.071253434f, 0.10407143f, -0.009073895f, -0.02490003f, 0.009713927f, 0.016599784f, -0.1950141f,
+        -0.0022801652f, -0.109365754f, 0.013030503f, -0.00834548f, 0.06967982f, 0.17665946f, 0.00020640258f, -0.005148106f,
+        0.12784508f, -0.11969478f, -0.07573063f, -0.01862716f, -0.019925887f, -0.0241997f, -0.097563855f, -0.1014311f,
+        -0.032507323f, -0.17300494f, 0.011147424f, -0.029110445f, -0.015359281f, -0.04749305f, 0.07071243f, -0.047512077f,
+        0.09655135f, -0.05767742f, 0.017944245f, 0.14565793f, -0.06272244f, 0.05194303f, 0.22318542f, 0.05936363f,
+        -0.019019142f, -0.03262618f, 0.082822874f, -0.10029812f, -0.088389456f, 0.048840124f, -0.08213544f, 0.0834928f,
+        -0.054364484f, 0.30610076f, -0.011296634f, 0.065250196f, 0.06001512f, -0.057449616f, -0.013105424f, 0.020000977f,
+        -0.10974146f, 0.10222416f, -0.06745405f, 0.0677784f, 0.11777688f, -0.1139995f, 0.08031066f, 0.037071686f,
+        -0.007669518f, -0.27256653f, 0.090659045f, 0.027458634f, 0.116543114f, -0.031751383f, -0.05509343f, -0.1548079f,
+        0.117449656f, -0.1386711f, 0.022876037f, -0.012852946f, -0.056262285f, -0.03510272f, 0.087043285f, 0.04462439f,
+        0.21081881f, 0.09116968f, -0.014743085f, -0.041093376f, -0.14202832f, 0.18717632f, -0.02590542f, 0.16231118f,
+        -0.1518328f, -0.021831142f, -0.09010964f, 0.0057212096f, -0.084024794f, 0.0067595104f, -0.055656686f, 0.010291539f,
+        0.059470024f, 0.07938792f, -0.02930031f, 0.15295953f, -0.025411624f, -0.027374301f, 0.18222281f, 0.19455226f,
+        0.047307532f, 0.14443f, 0.13079089f, -0.021184053f, 0.015124015f, 0.016612817f, -0.07690728f, -0.045684f,
+        -0.14600936f, 0.20562772f, 0.2103117f, 0.005279331f, -0.015114844f, 0.14397864f, 0.0039014453f, 0.15722921f,
+        -0.047371104f, -0.19368601f, -0.029482873f, -0.022662416f, 0.1146655f, 0.0014917221f, -0.16271093f, 0.036285184f,
+        0.008772304f, 0.023618547f, 0.18770628f, -0.07423536f, -0.14632025f, -0.00477914f, -0.19824566f, -0.17712824f,
+        -0.17167547f, 0.045325447f, -0.041802157f, 0.044902273f, -0.0041125193f, 0.036165703f, -0.15563329f, 0.14582431f,
+        -0.11331366f, -0.02140199f, 0.08753995f, 0.08767098f, 0.023017207f, 0.1249491f, -0.05754792f, 0.07370459f,
+        -0.07021483f, -0.051512763f, 0.021918165f, -0.10676933f, 0.30586445f, 0.042941112f, -0.0016771342f, 0.07784074f,
+        -0.08507513f, 0.0057825535f, -0.04936675f, 0.1627227f, 0.096669555f, -0.13482094f, 0.055917993f, 0.03167825f,
+        0.0535058f, 0.08191419f, 0.052438263f, 0.19578536f, -0.22020842f, 0.013620462f, 0.1390266f, 0.16294509f,
+        -0.06014942f, -0.035441887f, -0.14986423f, 0.19716789f, 0.09610487f, 0.05767991f, -0.077789485f, -0.029392371f,
+        0.10229487f, 0.0834562f, 0.011110261f, -0.105856694f, -0.00907033f, -0.15066937f, -0.015486169f, -0.056912318f,
+        0.0009777015f, -0.07463056f, -0.008140364f, -0.09742663f, -0.14633387f, -0.09877478f, 0.015623498f, -0.007210384f,
+        -0.023944356f, 0.19785264f, 0.07217807f, -0.040560268f, 0.09473502f, 0.20738913f, 0.06320905f, -0.01968437f,
+        -0.0038636127f, 0.062764265f, 0.076530494f, 0.039778948f, -0.059602715f, 0.08415765f, 0.10183442f, 0.17673253f,
+        0.13767718f, 0.13627377f, -0.053889062f, 0.025931953f, -0.004205643f, -0.12384183f, 0.00031164463f, 0.001135095f,
+        -0.046828058f, -0.11334934f, 0.07747505f, 0.020735247f, -0.07160765f, -0.037023176f, 0.044882715f, 0.11905397f,
+        0.16249064f, 0.022640951f, -0.04773303f, 0.019776868f, 0.07966571f, -0.010936086f, -0.11657132f, -0.033518285f,
+        -0.051616397f, 0.047238983f, 0.27387273f, -0.076871894f, 0.01607784f, -0.038820717f, 0.11984856f, 0.044068713f,
+        0.047382675f, 0.027463766f, 0.14108133f, 0.08807795f, 0.04591691f, 0.023422431f, -0.082143456f, -0.028413579f,
+        0.088743486f, 0.13141786f, -0.12351741f, 0.0012263593f, 0.043400638f, -0.07228688f, 0.02151406f, -0.060668714f,
+        0.117683984f, 0.011415388f, 0.09061158f, -0.10448179f, 0.17542158f, -0.029202545f, -0.15284522f, 0.012770828f,
+        -0.05555329f, 0.055696063f, 0.062787235f, -0.056328736f, -0.040998388f, -0.029491287f, 0.045077544f, 0.2211184f,
+        0.068861246f, -0.09736917f, 0.2728742f, -0.05751762f, 0.12948494f, -0.12685993f, -0.04554311f, -0.03236572f,
+        0.1380318f, -0.066432014f, 0.21210873f, -0.118013464f, -0.07716871f, -0.12638684f, 0.09335499f, -0.10196733f,
+        -0.074302524f, -0.020850604f, 0.2145123f, 0.09857967f, 0.05984787f, -0.0030393342f, 0.0755415f, 0.026946254f,
+        0.07710068f, 0.003163579f, 0.15975048f, -0.0050567524f, -0.055954825f, -0.29430693f, -0.053324528f, -0.09571773f,
+        -0.1020238f, 0.20066474f, 0.05270988f, 0.051371273f, -0.025292937f, 0.103129834f, 0.0071719303f, -0.069017105f,
+        -0.024097014f, 0.09121408f, -0.04811297f, 0.107809514f, 0.1150092f, 0.09306717f, 0.15418158f, -0.049169663f,
+        -0.092827484f, -0.017372241f, -0.11889936f, -0.08065923f, 0.09598469f, -0.03367319f, 0.002957251f, 0.04193346f,
+        -0.01659242f, -0.037058547f, 0.18718742f, -0.064100325f, -0.03241717f, 0.06989666f, 0.029829249f, -0.028088957f,
+        -0.11905415f, 0.065724626f, 0.13730678f, 0.14299373f, 0.043911614f, 0.03924543f, 0.18621881f, 0.21630087f,
+        0.10050788f, 0.21155629f, 0.082347296f, -0.014001757f, -0.094202325f, 0.007907661f, 0.05750738f, 0.19152164f,
+        -0.0020752181f, -0.022452744f, 0.014647458f, 0.12033612f, 0.037018403f, -0.05895604f, 0.08908538f, -0.07742658f,
+        -0.20686047f, 0.013875525f, -0.10080351f, -0.12728034f, -0.103865854f, 0.00820456f, -0.07305905f, 0.08066041f,
+        0.06333309f, 0.023746032f, 0.19262742f, -0.124763824f, 0.024350781f, -0.02333005f, 0.13400619f, 0.06587869f,
+        0.15838024f, 0.11000144f, -0.13727546f, -0.09617822f, -0.0785354f, 0.018801136f, -0.064272776f, 0.18272825f,
+        0.22071706f, 0.06408407f, -0.050092347f, 0.08395354f, -0.06785043f, 0.064050026f, 0.14434674f, 0.08904357f,
+        0.06439479f, 0.046900097f, -0.02654717f, 0.026418198f, -0.11194302f, 0.03176988f, 0.06860435f, -0.053815965f,
+        0.004805926f, 0.011522746f, 0.09771695f, 0.047899228f, -0.027768f, 0.030946163f, 0.10973635f, 0.019504648f,
+        -0.080753826f, 0.2786064f, 0.09609484f, 0.060663406f, -0.044824306f, -0.026219642f, 0.07855434f, 0.024941495f,
+        0.18730356f, 0.039286073f, 0.09508595f, 0.046129916f, -0.062254827f, 0.036361985f, 0.06568053f, 0.07722226f,
+        0.034184586f, -0.07790008f, -0.0030356857f, 0.04117143f, -0.1903012f, 0.047231775f, -0.05840203f, -0.1384348f,
+        0.047559105f, 0.07239133f, -0.030254662f, 0.04349344f, -0.054834124f, 0.063440055f, 0.18620278f, 0.056114785f,
+        0.015565435f, 0.21054292f, 0.0005211795f, 0.020392511f, -0.0021547994f, -0.101696655f, -0.04036456f, 0.013653562f,
+        0.029870333f, -0.031394284f, -0.04315034f, -0.046540223f, 0.099393316f, -0.06751713f, -0.09874612f, 0.14005177f,
+        -0.05302876f, -0.051210802f, -0.028637009f, -0.13334438f, -0.00045448332f, -0.11658134f, 0.16115636f, 0.21935625f,
+        -0.041473582f, -0.035625897f, 0.078824595f, -0.14597878f, -0.08781052f, 0.0049696034f, -0.044193823f, 0.18701684f,
+        0.046342608f, 0.18522747f, -0.1644898f, -0.06618516f, -0.01919931f, 0.23830137f, -0.019081846f, 0.13053292f,
+        -0.02855825f, 0.24103317f, 0.14532895f, 0.042645294f, -0.09130159f, 0.032959998f, -0.13166134f, 0.06562052f,
+        -0.05565187f, 0.11816015f, 0.067354314f, -0.10563181f, -0.03922601f, 0.1674054f, -0.11486907f, 0.079312764f,
+        -0.079167515f, -0.09776549f, 0.1161333f, -0.18033658f, -0.03745296f, -0.0056165033f, 0.15987685f, 0.029840048f,
+        0.006153165f, -0.08796582f, -0.10667936f, 0.007923466f, -0.07823203f, -0.021666793f, 0.00559165f, -0.09498518f,
+        0.074617475f, 0.17723195f, -0.050026998f, -0.0068248715f, 0.06966581f, 0.06495017f, 0.07940338f, 0.1107123f,
+        0.08188352f, 0.11700094f, 0.006351642f, 0.02987123f, -0.0031856648f, -0.038797587f, 0.019754715f, 0.09310031f,
+        0.05662835f, 0.05752423f, -0.04941094f, 0.18170656f, 0.05322528f, 0.052227706f, 0.067998044f, -0.10022196f,
+        -0.16097373f, -0.008324372f, 0.067049876f, 0.02017624f, 0.13586414f, -0.015123254f, 0.012285822f, -0.029832285f,
+        -0.012911802f, -0.056818113f, 0.10631801f, 0.033932712f, 0.07915932f, 0.088532604f, -0.06844931f, 0.36867824f,
+        -0.09222828f, 0.005654787f, 0.25065845f, -0.0015599347f, -0.009203373f, 0.004088194f, 0.027868625f, -0.019150142f,
+        -0.092484035f, 0.03919912f, 0.044113275f, 0.09304569f, 0.050606564f, -0.09974183f, 0.0747975f, 0.14265703f,
+        0.033104487f, -0.15103139f, 0.043806322f, 0.070000865f, 0.06206123f, 0.09052066f, 0.17252642f, 0.26039374f,
+        0.07666834f, 0.045784317f, -0.011103257f, -0.048425924f, -0.06902325f, -0.1085679f, -0.097028404f, -0.149548f,
+        -0.05224643f, -0.043815296f, -0.061764088f, -0.14552909f, 0.026450042f, -0.014399528f, -0.14400294f, 0.22827964f,
+        -0.13687451f, -0.060765743f, 0.06199558f, -0.009371746f, -0.09738301f, 0.0070874128f, -0.07528165f, 0.028122364f,
+        0.025121523f, 0.038223106f, 0.022799345f, 0.037490625f, -0.005547169f, -0.18058032f, 0.06106335f, 0.09618009f,
+        -0.038939826f, 0.0147055285f, 0.032994673f, 0.011287179f, 0.057028197f, -0.08693585f, -0.16598521f, 0.15781108f,
+        0.19070186f, 0.059385594f, 0.11327517f, 0.12495566f, 0.0111469785f, -0.05175056f, -0.103475735f, 0.084464945f,
+        -0.08173741f, -0.09886119f, -0.04624697f, 0.10440895f, -0.14042829f, 0.002381618f, 0.020301389f, 0.09098146f,
+        -0.076479614f, 0.04761127f, -0.076604135f, -0.05176113f, -0.15982735f, 0.018021038f, -0.19001743f, 0.16678302f,
+        0.22161144f, 0.061525367f, 0.15755631f, 0.05181974f, -0.050570708f, -0.06728741f, 0.01636654f, -0.027073996f,
+        0.11483969f, -0.053619426f, 0.045659807f, -0.13120846f, 0.054212164f, -0.07098239f, -0.074224204f, 0.12274116f,
+        0.08692372f, 0.14240794f, 0.1884284f, -0.06435607f, 0.19833677f, 0.072712414f, 0.09329568f, 0.020918539f,
+        0.03956162f, 0.06415225f, 0.11540866f, 0.040385734f, 0.13899492f, 0.11880161f, -0.028266547f, 0.06995102f,
+        -0.022725666f, -0.36164638f, 0.0046633133f, 0.0005386008f, 0.12083315f, -0.08981524f, 0.029029056f, -0.04611442f,
+        -0.080636114f, 0.051340345f, -0.12199818f, 0.16474386f, -0.083911486f, 0.1192046f, 0.062970154f, 0.09648776f,
+        0.18309534f, -0.08837746f, 0.023195663f, -0.027042842f, 0.07305881f, -0.05621819f, 0.033166848f, -0.01154516f,
+        0.0014306636f, 0.063863054f, 0.27330342f, 0.19474413f, -0.07284012f, -0.1040105f, -0.008644122f, 0.028091453f,
+        0.031768326f, -0.05282467f, 0.104287714f, 0.08009812f, 0.21072572f, 0.031884763f, 0.016101329f, 0.06267609f,
+        -0.06077176f, 0.090370275f, -0.049848218f, 0.027638396f, 0.13121171f, -0.0010340661f, -0.052467816f, -0.023093162f,
+        -0.18193264f, 0.21723603f, 0.05489198f, -0.18486816f, 0.16037123f, 0.042812213f, 0.19367449f, -0.11473188f,
+        0.115562096f, -0.11132701f, 0.053894546f, 0.0010842793f, 0.06874724f, 0.08251398f, 0.27464017f, 0.10868015f,
+        0.18423572f, 0.17423238f, 0.09147942f, 0.014463384f, 0.030188713f, -0.21228613f, 0.12906794f, -0.064351045f,
+        -0.0064778784f, -0.002625178f, 0.123237744f, -0.054915946f, -0.0875346f, 0.04172444f, 0.048395522f, 0.09243046f,
+        0.19644327f, 0.016226215f, 0.12274539f, 0.0038364497f, 0.06489623f, 0.080731146f, -0.050358232f, 0.18965642f,
+        -0.055660114f, -0.0017739016f, -0.17923138f, -0.09514334f, -0.12044064f, 0.028090736f, -0.012409798f, 0.018356914f,
+        0.051888388f, -0.046752535f, 0.03660762f, 0.057121046f, -0.099937186f, -0.07769765f, 0.0834634f, -0.03810757f,
+        -0.010732752f, -0.042736106f, -0.107258506f, 0.30078402f, -0.12496895f, 0.031911697f, 0.014457937f, 0.07621898f,
+        -0.060370117f, 0.2148329f, 0.08850582f, 0.11177331f, -0.057493456f, -0.031320427f, 0.05102159f, 0.18820663f,
+        -0.07202482f, -0.084508225f, -0.13648638f, -0.022299021f, -0.1582668f, 0.11767719f, -0.03979006f, -0.053472385f,
+        0.032339543f, 0.15755188f, -0.010549003f, 0.254747f, 0.084894575f, -0.016266175f, -0.00049721217f, 0.19778042f,
+        0.0759908f, 0.023463441f, 0.023580626f, 0.03027947f, -0.021700788f, 0.0025429416f, 0.010717287f, 0.05526764f,
+        -0.112617366f, 0.04200058f, 0.13396828f, 0.14146556f, 0.10884882f, -0.14207855f, 0.048163313f, 0.06623956f,
+        0.07690599f, 0.043614425f, -0.05152138f, -0.07833791f, -0.03449723f, -0.22945872f, -0.01706481f, 0.0038185643f,
+        -0.06265103f, -0.03213597f, -0.087609954f, -0.04871057f, -0.2881044f, 0.15664458f, 0.031013096f, -0.027866615f,
+        0.03708241f, -0.030588022f, -0.045172084f, -0.041054036f, -0.13132346f, 0.14591944f, -0.049194098f, -0.07475272f,
+        -0.056200452f, -0.0141652245f, 0.03150071f, -0.0063864132f, 0.023103802f, 0.048190452f, -0.13604611f, 0.017407153f,
+        -0.23116897f, 0.12142821f, 0.070596844f, -0.17430942f, 0.17550427f, -0.024531422f, -0.079890005f, -0.10709263f,
+        -0.10271963f, 0.041494045f, 0.028310662f, 0.120502986f, -0.2756988f, 0.13905217f, -0.10953289f, 0.0122168055f,
+        0.044687092f, 0.2738016f, -0.12539409f, -0.028395472f, 0.031909697f, -0.015515735f, -0.060919084f, -0.016406521f,
+        -0.041319415f, 0.06694762f, 0.087155044f, -0.0020549602f, 0.1381191f, -0.0045232456f, -0.049224842f, 0.014854728f,
+        0.11678388f, -0.03992626f, 0.08707826f, -0.0016424741f, -0.1343925f, -0.044683393f, -0.017454946f, 0.13475607f,
+        -0.055654828f, 0.14993908f, 0.07238595f, -0.07034266f, 0.14371079f, 0.07416708f, -0.13300636f, 0.01782455f,
+        0.008002256f, 0.16016981f, -0.10442547f, 0.065347746f, -0.16061509f, 0.12963182f, -0.109040156f, 0.032481708f,
+        -0.00012496671f, 0.03337828f, -0.08200484f, -0.25000203f, -0.14441404f, 0.019694295f, 0.0752183f, -0.073501155f,
+        -0.0056554996f, 0.2443225f, 0.0442336f, -0.06437741f, 0.030730229f, 0.05001536f, 0.1384601f, -0.11571486f,
+        -0.057594527f, 0.006847347f, -0.06811923f, 0.16749261f, -0.16591004f, -0.06854147f, 0.11093333f, 0.16408554f,
+        -0.29465124f, 0.118274726f, 0.054993566f, 0.114080936f, 0.026831113f, 0.0030594803f, 0.08238275f, 0.15900652f,
+        0.11025853f, 0.049034346f, -0.03793171f, 0.13595976f, 0.036716312f, 0.04206338f, -0.0029603012f, 0.11953447f,
+        0.23603863f, 0.07699904f, -0.09053365f, -0.04987129f, 0.1680574f, 0.057113256f, 0.08085872f, -0.02335011f,
+        0.1459182f, -0.002831642f, 0.1708233f, 0.17097937f, 0.088588245f, -0.14849055f, 0.16578542f, 0.18684518f,
+        0.120864026f, 0.09298101f, -0.12180536f, 0.02386733f, -0.04287168f, -0.047138724f, 0.11240971f, 0.14523621f,
+        -0.06890442f, -0.060389716f, 0.0122013595f, -0.11259445f, -0.031000938f, -0.022701817f, 0.133119f, 0.11323033f,
+        -0.111476704f, 0.22333056f, -0.03711119f, -0.24878971f, 0.13225465f, 0.06849569f, 0.13272072f, 0.058431827f,
+        -0.04227719f, 0.0014439563f, -0.020934204f, -0.11611135f, -0.0965006f, 0.062447082f, -0.15668768f, -0.14514726f,
+        0.017922675f, -0.11149411f, -0.09388459f, 0.009240458f, 0.1184609f, 0.20743775f, 0.054125074f, 0.11245218f,
+        0.13038743f, -0.022143202f, -0.04601484f, -0.104142286f, -0.080654785f, -0.13684085f, 0.009437056f, -0.16585413f,
+        -0.14010926f, -0.002686433f, 0.021757513f, -0.062864356f, 0.051782954f, -0.051121566f, 0.123444706f, -0.11766046f,
+        0.091024265f, 0.12336116f, 0.1812594f, 0.032976497f, 0.07376085f, -0.083978385f, -0.16792701f, 0.0282339f,
+        -0.11749364f, 0.08736719f, -0.050934196f, 0.058981996f, 0.0026878654f, 0.07080782f, -0.070902824f, 0.0020257975f,
+        0.20082857f, -0.016036341f, 0.08464396f, 0.042838104f, 0.19621956f, -0.059688453f, -0.0065961853f, -0.07265794f,
+        0.03854758f, -0.027156934f, 0.04555734f, -0.03488061f, 0.07486145f, -0.02696189f, -0.092289f, 0.16383946f,
+        -0.13666539f, 0.15947112f, -0.04239618f, -0.049862243f, -0.11651597f, 0.114787795f, 0.0038632818f, 0.11631647f,
+        -0.17951281f, 0.16802526f, 0.1205954f, -0.0570901f, 0.034104906f, -0.0056781173f, 0.090829685f, 0.070000224f,
+        -0.11761636f, 0.00516356f, 0.05734427f, 0.0340371f, -0.09499822f, 0.060375683f, 0.034798738f, 0.16670637f,
+        -0.14552207f, 0.24662155f, 0.021454643f, 0.14754793f, -0.020904373f, -0.24632308f, 0.11342688f, 0.018112896f,
+        -0.2778772f, 0.06295021f, -0.05273847f, 0.03711044f, -0.07585137f, -0.042497635f, 0.032331385f, 0.026888542f,
+        0.047071718f, 0.02918632f, -0.13322338f, 0.03207323f, -0.049044654f, -0.009831615f, -0.11714893f, 0.21934317f,
+        0.053420782f, -0.07921833f, 0.09913221f, 0.029852202f, 0.041403335f, 0.10370485f, 0.15587786f, 0.011889601f,
+        -0.10742455f, 0.10039748f, 0.2173634f, -0.09728299f, 0.07091062f, 0.013935871f, 0.12387346f, 0.04431625f,
+        -0.062849864f, 0.11578498f, 0.07194346f, -0.004998169f, 0.2371644f, -0.12750107f, -0.015463195f, -0.07538001f,
+        -0.11658628f, 0.02072827f, -0.06451112f, 0.10146016f, 0.16692168f, 0.15819961f, 0.12907161f, 0.057240576f,
+        0.009542794f, -0.028446553f, 0.042123493f, 0.017557852f, 0.06042721f, 0.014330366f, 0.018500732f, 0.05447327f,
+        -0.18822029f, 0.00021008859f, 0.15253717f, 0.006661049f, -0.047109876f, 0.017752798f, -0.25569636f, -0.13666485f,
+        0.10605374f, 0.1885232f, -0.051697243f, 0.031092389f, 0.06936881f, -0.028368844f, 0.06947547f, -0.029494748f,
+        -0.022678215f, 0.06710632f, 0.03981817f, 0.03993171f, -0.008969526f, 0.08832388f, 0.019286687f, -0.15026915f,
+        0.15791792f, -0.116514295f, -0.004649714f, -0.037607674f, 0.028543616f, 0.13752003f, -0.035883714f, 0.12651344f,
+        0.17125347f, 0.042470876f, 0.020250725f, 0.05764484f, -0.115017645f, -0.16204916f, -0.02082673f, 0.1360521f,
+        0.065769196f, 0.048660498f, -0.09097298f, -0.06884895f, 0.010601861f, -0.02953806f, -0.0776189f, 0.103004985f,
+        0.176005f, -0.009232206f, -0.10697304f, 0.100647144f, -0.1077252f, -0.032111187f, 0.14674155f, 0.038322415f,
+        0.023294711f, 0.10019287f, 0.15560845f, -0.019327814f, 0.122015394f, -0.07515106f, -0.028146043f, -0.017041273f,
+        0.06367004f, 0.05143756f, 0.073718704f, 0.055121947f, 0.05925799f, -0.07138651f, 0.046513133f, -0.040968478f,
+        -0.11029451f, 0.16391931f, 0.09393883f, -0.09389206f, -0.08477233f, 0.10125984f, 0.12298071f, 0.17084916f,
+        -0.013857972f, 0.1051642f, -0.013020964f, 0.20659772f, 0.14842124f, -0.09423964f, 0.06489206f, 0.1105894f,
+        -0.23547898f, -0.019712977f, 0.083734564f, 0.011577189f, 0.0012872318f, -0.039063524f, -0.059397887f, -0.04716896f,
+        -0.13609616f, -0.0054269102f, -0.04079737f, -0.075904f, -0.013951607f, 0.06858123f, -0.021964442f, 0.1424713f,
+        0.10582919f, -0.0018000457f, 0.12841712f, -0.14763436f, 0.02636128f, -0.099681556f, -0.09525818f, 0.082499325f,
+        0.12963285f, -0.05500734f, -0.19440849f, 0.09826146f, -0.04798887f, -0.14602283f, 0.06489174f, -0.03788463f,
+        -0.089432515f, -0.13316137f, 0.20355003f, 0.003320758f, -0.06635327f, -0.02861315f, 0.06808788f, -0.19898465f,
+        0.19232439f, 0.18554874f, -0.095551565f, 0.0719432f, -0.096896f, 0.0012607987f, 0.11330475f, -0.09706477f,
+        0.06448541f, 0.18445626f, 0.035140503f, -0.08933058f, -0.16113575f, -0.11871732f, -0.11139945f, -0.004606416f,
+        0.1478685f, -0.1039191f, -0.09260381f, 0.04431531f, 0.0375068f, 0.06790923f, 0.022903748f, 0.0003311815f,
+        -0.04520146f, 0.28379935f, -0.12045711f, -0.019934714f, 0.03289628f, -0.04235909f, 0.08801707f, -0.20149985f,
+        0.124037094f, 0.113676816f, -0.16526093f, -0.08258944f, -0.22225645f, -0.06672361f, 0.1026722f, -0.033006035f,
+        0.066375226f, 0.019108592f, 0.014942962f, 0.14999667f, 0.050015133f, 0.016334997f, 0.059021536f, -0.032386795f,
+        0.18774083f, 0.07261349f, -0.051723573f, -0.052817006f, -0.031592898f, 0.042086363f, -0.03186322f, -0.07885621f,
+        0.02438609f, 0.022012098f, 0.07101204f, -0.17022362f, 0.16408494f, -0.06850494f, -0.06559623f, 0.0059843487f,
+        0.15597811f, -0.08901417f, 0.027405772f, 0.19060141f, -0.02355572f, 0.04966702f, -0.16008532f, 0.23049258f,
+        -0.10946451f, 0.29200953f, -0.09527645f, 0.0647506f, 0.031941578f, -0.005611561f, 0.1007278f, 0.05437206f,
+        -0.017842837f, -0.09564725f, -0.116694055f, 0.13281335f, 0.23255023f, -0.07933884f, 0.017127305f, 0.15329951f,
+        -0.11744499f, -0.026611902f, -0.009081362f, -0.1209674f, 0.04514987f, 0.109694324f, -0.033511836f, -0.056645215f,
+        -0.20771648f, 0.11715758f, 0.029281043f, -0.18767424f, -0.08268252f, 0.19683002f, -0.12047252f, 0.030035572f,
+        0.14728189f, -0.055294625f, -0.09021844f, -0.059235103f, 0.11151489f, -0.013066383f, 0.21571119f, 0.028732523f,
+        -0.010687981f, -0.09135015f, -0.03489827f, -0.2625845f, 0.2899406f, 0.07124134f, -0.13068552f, -0.13724163f,
+        0.026561594f, -0.03374496f, 0.06691698f, -0.13833967f, 0.18414865f, 0.08677559f, 0.07215006f, -0.040956907f,
+        -0.069479235f, -0.12560256f, 0.09459415f, 0.059232425f, 0.09295935f, 0.13932182f, 0.31024185f, -0.028988892f,
+        0.013523717f, -0.07849949f, 0.20266373f, 0.06685672f, 0.096130826f, -0.063285574f, -0.060522873f, 0.07024695f,
+        0.048245426f, 0.11949671f, -0.14051798f, -0.07962485f, 0.06054527f, 0.208767f, 0.07194789f, 0.110174194f,
+        -0.04556387f, -0.09749492f, -0.1676089f, 0.10759061f, 0.1626832f, 0.093163036f, 0.056853883f, 0.16964746f,
+        0.15143706f, 0.0867571f, -0.015242575f, 0.074278176f, -0.119756535f, 0.053141948f, -0.0014306034f, -0.17606097f,
+        -0.059323475f, 0.10387589f, 0.03250902f, 0.056667004f, 0.10252878f, 0.101673596f, -0.014759034f, -0.09914168f,
+        -0.067758895f, -0.08007374f, -0.072298594f, -0.018270565f, -0.13169286f, 0.07292297f, 0.052837867f, 0.096558765f,
+        -0.027235001f, 0.11742835f, 0.17049162f, 0.10702559f, -0.037744336f, -0.22373009f, 0.07690767f, 0.1769259f,
+        0.023934573f, 0.020322157f, 0.06318198f, 0.25599214f, 0.012407478f, -0.010787745f, 0.17025116f, 0.12456488f,
+        0.0113333715f, 0.15655391f, -0.07954354f, 0.04415206f, -0.024120161f, -0.031083256f, -0.0051046503f, -0.02139192f,
+        0.0076932535f, 0.13857114f, 0.26858664f, -0.0863852f, 0.009960057f, 0.116855405f, 0.023504566f, 0.152085f,
+        -0.010595986f, -0.031250834f, 0.16220917f, -0.06324627f, -0.09953531f, 0.063675374f, 0.18880881f, 0.09031618f,
+        0.05578694f, 0.17076321f, -0.34263113f, -0.008441677f, -0.19443667f, 0.11116236f, 0.0035915454f, -0.04733136f,
+        0.042655617f, 0.05863594f, 0.024582136f, -0.055715103f, -0.20375243f, 0.17424646f, -0.10063463f, -0.09968861f,
+        -0.03829716f, -0.17379121f, 0.031144174f, 0.08583955f, 0.017894616f, 0.03432819f, -0.047661312f, -0.061791446f,
+        0.089971654f, 0.014548277f, 0.0601591f, 0.22401068f, 0.017154396f, 0.029002074f, -0.18683855f, -0.098386765f,
+        -0.13493475f, 0.01996848f, -0.026266076f, -0.09363087f, -0.01645579f, 0.01483332f, 0.029667418f, 0.12591362f,
+        0.036480904f, -0.068257466f, 0.21228063f, -0.10467635f, -0.039550237f, 0.07268391f, -0.012172439f, 0.0248156f,
+        -0.03219128f, -0.010758045f, -0.09506975f, 0.2512918f, -0.105363816f, -0.15060236f, 0.09130976f, -0.13041393f,
+        -0.038340215f, -0.110865384f, 0.1555295f, 0.008022822f, -0.0004349044f, 0.099149644f, 0.072182536f, 0.11776311f,
+        -0.120740324f, -0.11510602f, -0.11316739f, 0.22542857f, 0.031962246f, 0.04682066f, 0.026233736f, -0.10788091f,
+        0.051969565f, 0.023029486f, -0.26328203f, -0.022916362f, -0.079484805f, -0.048921496f, 0.039809637f, -0.13774669f,
+        0.09745965f, -0.028160406f, 0.04673685f, 0.01798421f, -0.0382928f, 0.038411167f, 0.03526947f, -0.071997136f,
+        0.0017479248f, 0.09800645f, -0.12465311f, -0.08637113f, 0.029731385f, -0.034009162f, 0.003251777f, 0.08704951f,
+        -0.078236006f, 0.10642177f, -0.0769096f, -0.15100451f, 0.14985548f, -0.19073704f, -0.008830557f, -0.17104948f,
+        -0.14910418f, 0.22713022f, 0.022692705f, 0.20103465f, 0.004859835f, 0.13900974f, -0.0011406989f, 0.029766604f,
+        0.073605575f, 0.1254968f, 0.08419863f, 0.017102845f, -0.20428179f, -0.03101327f, 0.11915403f, 0.026161445f,
+        -0.0108508915f, -0.014506766f, 0.14193489f, -0.15333182f, -0.040111374f, 0.03951179f, -0.07988335f, -0.019679375f,
+        0.18587497f, 0.04928176f, -0.13990097f, -0.094822004f, -0.22644047f, -0.13692895f, 0.042168494f, 0.031403475f,
+        0.05917835f, 0.12518759f, 0.10106403f, 0.06083661f, 0.2679332f, -0.16755144f, -0.122562625f, -0.110109955f,
+        -0.07249927f, 0.091725975f, 0.047434904f, 0.11001197f, 0.02273934f, 0.07052259f, -0.011680749f, 0.12293198f,
+        -0.011094475f, 0.09621366f, -0.2772896f, -0.12058425f, 0.028864866f, -0.044897843f, 0.019682841f, 0.027331265f,
+        -0.24502368f, -0.2019003f, 0.08001641f, 0.0154007f, -0.11776988f, 0.11744328f, 0.013445187f, 0.13071229f,
+        0.17005779f, -0.13055576f, 0.05724512f, -0.021787567f, 0.007590768f, 0.12788281f, 0.19623315f, -0.11644845f,
+        0.008354637f, -0.00037029575f, 0.09471171f, -0.037176028f, 0.16516177f, 0.14553103f, 0.23172913f, -0.11669183f,
+        -0.09306779f, 0.06305508f, 0.052770533f, 0.103143334f, 0.0009917418f, 0.024460932f, 0.014121914f, 0.14228074f,
+        0.13728023f, -0.07105789f, 0.08558195f, 0.10794731f, -0.18093759f, -0.10810055f, -0.10129123f, 0.17647457f,
+        0.062981285f, -0.022976942f, 0.011209261f, 0.111365505f, -0.13689752f, -0.047089137f, -0.024243968f, 0.057835896f,
+        -0.0676319f, -0.010855139f, 0.0027057081f, 0.08941945f, -0.13122812f, -0.10901684f, 0.030100953f, 0.062733635f,
+        -0.16106683f, -0.09851128f, -0.15111819f, -0.12851861f, -0.09101116f, -0.045858324f, 0.040143106f, 0.0020565172f,
+        0.13410439f, -0.04349219f, -0.008580756f, 0.12800486f, -0.039745945f, 0.023988817f, 0.14388415f, 0.029560281f,
+        0.02721686f, 0.08700781f, 0.035546757f, 0.030128308f, 0.18210003f, 0.10720004f, 0.016142566f, -0.11682458f,
+        0.031592414f, -0.11819287f, -0.087599866f, -0.012383564f, 0.0254185f, -0.17456526f, 0.1999747f, 0.08003805f,
+        -0.016331105f, -0.10921346f, -0.1625788f, 0.19326094f, -0.076175824f, 0.11059562f, 0.07722125f, -0.033538163f,
+        0.045217615f, -0.039165452f, -0.10505979f, 0.016207403f, 0.026962776f, -0.07509976f, -0.14902851f, 0.04999756f,
+        -0.1854222f, 0.061392177f, 0.043271013f, -0.030975781f, 0.124672264f, -0.029696887f, -0.008115195f, -0.07060534f,
+        0.06395687f, -0.021243537f, 0.067185506f, 0.24047317f, 0.054147717f, -0.07316046f, 0.1167991f, 0.1322272f,
+        0.16199914f, 0.13440913f, 0.24857002f, -0.036004413f, 0.05082842f, 0.11410185f, -0.10256229f, 0.023849992f,
+        0.03764099f, 0.065772176f, 0.051161464f, 0.17935792f, -0.14970057f, -0.04976894f, -0.044037327f, -0.1915987f,
+        0.1910004f, 0.026696566f, 0.1722599f, 0.054245826f, 0.037890434f, 0.049450107f, 0.2352305f, 0.18777646f,
+        0.08001844f, 0.028396828f, 0.026492726f, -0.034927838f, 0.012066995f, 0.11593258f, -0.10936059f, 0.08460319f,
+        0.14064206f, 0.05720741f, -0.01859126f, 0.030675676f, -0.01355504f, 0.07153924f, 0.060391486f, 0.096716665f,
+        0.101162076f, 0.05963109f, -0.14494503f, -0.055304516f, 0.10067378f, -0.09977012f, -0.03331159f, 0.021620871f,
+        -0.063725695f, -0.08146777f, 0.015108842f, 0.035869934f, -0.13143261f, -0.09084564f, 0.012182596f, -0.021223325f,
+        0.12592274f, 0.052590594f, 0.082021154f, 0.09968085f, 0.16969462f, -0.111833714f, -0.15381896f, -0.010533048f,
+        -0.026174424f, -0.083666556f, -0.07338372f, -0.024757013f, 0.07485742f, -0.21803708f, 0.00622082f, 0.041089293f,
+        0.09576003f, 0.1278956f, -0.19664752f, 0.16999666f, 0.15194102f, -0.103875f, -0.05480717f, -0.027269535f,
+        0.10064311f, -0.020673083f, -0.039404087f, -0.10836828f, 0.06564495f, 0.07071049f, 0.1046516f, 0.0037467692f,
+        -0.04305851f, 0.072126f, 0.08683354f, -0.13562877f, 0.0098428f, 0.06166239f, 0.033972494f, -0.07671255f,
+        0.009730301f, 0.1428189f, -0.11397267f, 0.036873013f, 0.11453589f, 0.053613245f, 0.045794785f, -0.040787455f,
+        -0.06830548f, -0.0759941f, -0.11828539f, 0.14967564f, 0.004078441f, 0.0647155f, 0.021401392f, -0.0044104485f,
+        -0.00164185f, 0.024910346f, 0.1589677f, 0.037941445f, 0.25783464f, 0.16022497f, -0.09894301f, -0.028703999f,
+        -0.018613802f, -0.017542355f, 0.0376152f, 0.10858972f, 0.11206072f, 0.00027702865f, -0.11675706f, -0.058711693f,
+        0.13940522f, -0.08799927f, 0.025352223f, -0.007224753f, 0.008683269f, -0.114572905f, 0.09958378f, 0.08563853f,
+        0.046080712f, 0.17985012f, 0.054798823f, -0.09788218f, -0.07142956f, 0.14472102f, -0.117815465f, 0.034049083f,
+        0.10362205f, -0.047067553f, 0.043451436f, -0.115601175f, 0.25297844f, 0.01610207f, 0.038016144f, 0.12619513f,
+        0.10573981f, 0.17881507f, 0.08837055f, 0.03188591f, -0.17677084f, -0.15868863f, 0.09239658f, -0.068439275f,
+        0.077068835f, -0.097665094f, 0.0022360578f, -0.07718905f, -0.1009472f, 0.055838626f, 0.17136955f, 0.14822339f,
+        -0.21052985f, 0.06899093f, 0.05352241f, -0.105314635f, -0.015651347f, -0.029992826f, -0.019960152f, 0.03524371f,
+        -0.0687939f, -0.026736831f, 0.011252022f, 0.020841919f, 0.07156115f, -0.036218643f, 0.00018786479f, 0.07443889f,
+        -0.00792211f, 0.0015579859f, -0.057835832f, 0.056152806f, -0.07252177f, 0.1368413f, -0.037401725f, 0.115778774f,
+        -0.17201313f, -0.07494425f, -0.014826496f, 0.18903336f, -0.029284177f, 0.011026479f, -0.012344541f, 0.041472208f,
+        0.0085543385f, 0.12078559f, 0.098228626f, 0.069556445f, 0.06902965f, 0.002875708f, -0.15078938f, 0.22879602f,
+        -0.15515052f, 0.10150102f, 0.008127329f, 0.088222034f, 0.03062294f, -0.06422917f, 0.22891708f, -0.11457062f,
+        -0.021128133f, -0.025406778f, 0.0048178323f, -0.19002807f, 0.027486596f, -0.113281995f, 0.17531654f, 0.05715959f,
+        -0.009715196f, 0.04754308f, 0.24867529f, 0.0024023931f, -0.029132567f, -0.049623214f, 0.10971488f, -0.0967997f,
+        0.051760387f, -0.15303928f, -0.1342664f, 0.01492357f, -0.159619f, 0.10149208f, 0.27430373f, 0.17284523f,
+        -0.09150225f, 0.07704008f, -0.08966543f, -0.016047494f, -0.049521558f, -0.007958321f, -0.07525261f, 0.054521803f,
+        0.024044443f, 0.041183744f, 0.10006892f, -0.010639116f, -0.0028288008f, -0.008993588f, 0.015560072f, -0.051562782f,
+        0.12495207f, -0.08919351f, 0.11672655f, 0.10591088f, 0.0053736023f, -0.039334673f, -0.0634945f, 0.06780606f,
+        -0.003594383f, -0.020078415f, -0.028645637f, 0.08148146f, -0.08429172f, 0.106850855f, 0.22100568f, 0.056398902f,
+        0.11630915f, 0.10735193f, 0.0046465397f, 0.07601825f, 0.049070183f, 0.2102486f, 0.013296433f, 0.0908411f,
+        -0.15523215f, 0.10972731f, -0.064275734f, -0.010908072f, 0.074466705f, -0.09656728f, 0.030007198f, 0.095818505f,
+        0.004312093f, -0.052201744f, 0.13458334f, 0.076534234f, 0.1027311f, -0.036666673f, -0.10625016f, 0.17686664f,
+        0.097937316f, -0.05702239f, -0.060123805f, 0.02609733f, 0.01670122f, 0.027683323f, 0.057187714f, -0.0031913344f,
+        -0.02658661f, 0.006528193f, 0.018546429f, 0.23255657f, 0.026851764f, -0.11845652f, 0.09973683f, 0.023080355f,
+        0.05401356f, 0.09546965f, -0.09959829f, -0.10771718f, 0.10409212f, -0.008692198f, -0.1504451f, 0.12802517f,
+        -0.022844588f, 0.015920278f, 0.009421013f, 0.100521185f, 0.07152633f, 0.064766556f, -0.0030730888f, 0.08307976f,
+        0.17426017f, -0.08870508f, -0.031768713f, 0.010433566f, 0.12916876f, 0.057071637f, 0.079518504f, 0.00023080333f,
+        -0.026909178f, 0.059124142f, -0.019430583f, -0.14975587f, -0.15521993f, 0.2654994f, -0.009147514f, 0.00048225344f,
+        0.14073993f, -0.049773514f, -0.10332572f, 0.16233103f, -0.034398805f, -0.19650914f, 0.048688684f, 0.12201555f,
+        0.102937296f, 0.054840762f, 0.012496713f, -0.057874348f, 0.035553593f, 0.053580888f, 0.080177814f, 0.013268702f,
+        -0.03567447f, -0.09345134f, -0.20090006f, 0.06501982f, 0.0561684f, -0.10963065f, -0.027613794f, 0.029392494f,
+        -0.028210029f, 0.20877342f, 0.21712942f, 0.011333638f, 0.18381146f, -0.15381913f, 0.05444861f, 0.05394546f,
+        0.07448862f, 0.063325964f, -0.0096937595f, 0.026501387f, -0.0944811f, -0.02274663f, -0.12549962f, 0.07214199f,
+        0.090366885f, -0.021694127f, -0.123938985f, 0.06296195f, 0.029113019f, 0.061237127f, -0.04665961f, 0.13810459f,
+        0.02241032f, -0.13408972f, -0.01215496f, 0.093650885f, -0.0632996f, 0.19526178f, 0.03477598f, -0.025096819f,
+        -0.07813892f, -0.07588381f, 0.009007436f, -0.00022095266f, -0.05168348f, -0.0348175f, -0.053571537f, -0.107776105f,
+        -0.07205803f, 0.16703911f, 0.11234686f, -0.0042700935f, 0.0649199f, -0.011974139f, 0.12690137f, 0.11822518f,
+        0.16284521f, -0.04913692f, -0.14137767f, 0.040420566f, 0.11722167f, 0.10915102f, 0.010333059f, 0.14441386f,
+        -0.0048091765f, -0.023974203f, 0.04368348f, 0.04290131f, -0.07844075f, -0.03650243f, 0.08381418f, 0.038532816f,
+        0.06798908f, -0.036375076f, -0.10704847f, 0.03607994f, -0.07915912f, 0.00016531505f, 0.21697718f, -0.00841298f,
+        -0.035500396f, 0.035656657f, -0.14614382f, 0.12123641f, 0.11424369f, 0.18582968f, -0.0096043255f, 0.06979281f,
+        0.15137331f, -0.014614921f, 0.10206725f, -0.013934464f, 0.14283451f, 0.12661585f, 0.0066683157f, 0.01789737f,
+        -0.05987752f, 0.052363385f, 0.06447979f, -0.03319152f, 0.098967664f, 0.011413477f, -0.012474731f, 0.21719944f,
+        0.054470245f, -0.012707825f, -0.0035791977f, -0.029593308f, 0.07792859f, -0.049294673f, 0.011022741f, -0.062253676f,
+        0.087258466f, 0.16467571f, -0.03910815f, 0.2593983f, 0.076056205f, 0.16708463f, 0.038839508f, -0.01588169f,
+        0.0211366f, 0.023920452f, -0.1419499f, 0.11282247f, 0.02161821f, 0.012312157f, -0.029563608f, 0.14023902f,
+        0.10642367f, -0.0033567662f, -0.19105561f, 0.0042194426f, 0.17254116f, 0.09850374f, 0.07642473f, 0.03805066f,
+        0.046115153f, 0.07545483f, 0.122119024f, -0.15125787f, -0.035276644f, -0.020421606f, 0.020921951f, -0.09027555f,
+        0.09475964f, 0.020583645f, -0.07963913f, 0.03745896f, 0.21709956f, 0.031910032f, 0.09824088f, 0.010505344f,
+        -0.11952596f, 0.026670132f, 0.15091285f, 0.0018083513f, 0.033995274f, 0.28558964f, -0.0017944952f, -0.103668235f,
+        0.19166477f, -0.055219356f, -0.032703806f, 0.02495984f, 0.036042467f, 0.002030689f, -0.047582883f, 0.0807837f,
+        -0.046194904f, -0.048997104f, 0.15134023f, 0.007939669f, 0.067236856f, -0.040100772f, -0.068280905f, 0.09578506f,
+        -0.019732311f, -0.04179635f, -0.0010239095f, 0.09357263f, 0.097596504f, 0.08046805f, 0.020630967f, 0.16716173f,
+        -0.0081489105f, 0.08328143f, -0.005923546f, -0.07020377f, -0.06566051f, 0.07672191f, 0.03660143f, -0.0181009f,
+        0.1438814f, -0.048363216f, 0.04896973f, 0.048837654f, 0.13731675f, 0.029054126f, -0.00017429776f, 0.2213264f,
+        0.09966711f, 0.21391253f, 0.16320294f, -0.1302418f, -0.07220409f, 0.031457666f, -0.017262122f, 0.028314736f,
+        -0.0021018016f, -0.1454272f, -0.06418069f, 0.10160909f, 0.052343015f, -0.039023943f, 0.19330755f, 0.06800096f,
+        0.017802637f, 0.08887937f, -0.045506608f, 0.021428175f, 0.041531827f, 0.12205355f, -0.06250737f, 0.16292568f,
+        -0.0851877f, -0.03537784f, -0.01045577f, 0.082282975f, 0.052548893f, 0.06313149f, -0.0501895f, 0.16942856f,
+        -0.016881421f, 0.1391629f, 0.060357198f, -0.013375029f, 0.13729124f, -0.0574459f, 0.1375014f, -0.09543256f,
+        0.024187874f, -0.05586122f, -0.114322625f, -0.0005577082f, -0.18046445f, 0.11432569f, 0.037280697f, 0.15594496f,
+        0.0048856777f, 0.04637136f, 0.1342788f, -0.007353574f, -0.14258306f, -0.003974874f, -0.0033006335f, -0.00026702267f,
+        -0.023562348f, -0.052563988f, 0.09286492f, -0.05114206f, -0.06847468f, 0.07111477f, -0.07965596f, -0.039076935f,
+        -0.005123131f, -0.020501796f, 0.08065384f, -0.10558611f, -0.06094685f, 0.033633057f, 0.115994655f, -0.034444917f,
+        0.03813896f, 0.004779848f, 0.2247748f, -0.006852703f, -0.13177012f, 0.0062025534f, 0.019829126f, 0.16540565f,
+        -0.086701825f, 0.042680074f, -0.0076849526f, 0.0491013f, -0.024416026f, 0.061798144f, -0.11836307f, 0.049365543f,
+        0.06932072f, 0.04525941f, -0.044732552f, -0.055226184f, 0.048124034f, 0.043994147f, -0.06748995f, 0.1265701f,
+        0.027334189f, 0.05992451f, 0.17175025f, -0.01105129f, -0.017850265f, -0.02447865f, -0.02268251f, 0.069010615f,
+        0.17408471f, 0.006727867f, 0.0035863204f, -0.013912306f, 0.01745466f, 0.24501845f, 0.00018960286f, 0.012037368f,
+        -0.11664129f, -0.15506314f, -0.14016233f, -0.07677036f, 0.050876524f, -0.03423063f, 0.009095888f, 0.24099584f,
+        0.10020968f, 0.0066303103f, 0.13227598f, -0.047741268f, 0.0290248f, 0.12222266f, -0.16328473f, 0.030586088f,
+        -0.0013541848f, -0.042935904f, 0.111875236f, -0.09092236f, 0.15994762f, -0.023968976f, 0.06982276f, 0.07906242f,
+        0.06913695f, -0.031467568f, 0.23280545f, -0.034025595f, 0.0027660362f, 0.0552408f, -0.08134278f, 0.21843134f,
+        -0.0879354f, 0.03560802f, 0.07471771f, 0.03603434f, 0.17403331f, -0.14019088f, 0.105616346f, 0.124740005f,
+        0.13463327f, -0.07178361f, -0.02339219f, 0.07505327f, -0.0043603987f, -0.07745651f, -0.019829467f, -0.09607554f,
+        -0.019462116f, 0.3953303f, -0.058260523f, 0.19725135f, 0.056918316f, 0.064296f, 0.053740583f, 0.08256449f,
+        0.019619884f, -0.15735218f, 0.17396964f, -0.048696045f, 0.24849045f, -0.049209576f, -0.1457992f, -0.0753199f,
+        -0.14904566f, 0.05365875f, 0.044790313f, 0.013922663f, -0.120769195f, 0.11773771f, -0.19721676f, 0.10905142f,
+        0.06867932f, 0.077347785f, 0.12086637f, 0.078181416f, -0.027447298f, -0.04452159f, -0.033879153f, 0.11886253f,
+        0.010632716f, -0.032273512f, 0.1115586f, 0.023919089f, -0.07499429f, -0.17052333f, 0.19190003f, -0.068477474f,
+        0.08342407f, -0.04616899f, -0.004845858f, 0.16629452f, -0.03344814f, -0.10664696f, 0.09442628f, 0.087892786f,
+        0.2078434f, -0.092623994f, -0.10329853f, 0.04696184f, 0.080235325f, -0.027977832f, -0.22961688f, 0.11540517f,
+        0.11684388f, 0.054153096f, -0.06961876f, 0.1588662f, -0.05206381f, -0.14172061f, 0.06244344f, -0.06010585f,
+        -0.020435978f, 0.029389974f, 0.019692589f, 0.11866301f, 0.07284547f, 0.06266064f, 0.107776545f, -0.057197385f,
+        0.0043607764f, 0.1287531f, -0.2461911f, 0.043389972f, 0.061418917f, -0.005363444f, -0.046310745f, 0.058353193f,
+        0.26456517f, -0.06213486f, 0.06167613f, -0.04522451f, 0.15610272f, 0.014789415f, -0.083372675f, -0.12720439f,
+        -0.07840498f, 0.1895639f, 0.04425587f, 0.16827469f, 0.012392819f, -0.036932632f, -0.08327031f, 0.0060397605f,
+        0.050075013f, 0.10508862f, 0.0656859f, 0.0872273f, 0.02675863f, -0.0039488864f, 0.091535136f, -0.0167542f,
+        0.1377164f, -0.08621501f, 0.03509252f, 0.063880004f, 0.07830497f, -0.031389955f, 0.055075083f, 0.014109663f,
+        0.17920366f, -0.06099855f, 0.13228436f, 0.035481326f, -0.16787109f, 0.04686796f, -0.07706919f, -0.077653565f,
+        0.011703316f, -0.050416313f, -0.12403697f, -0.022329962f, 0.032567132f, 0.06258547f, -0.061138984f, -0.10792309f,
+        -0.100848734f, 0.10960527f, -0.02537961f, 0.035178617f, 0.1018261f, -0.008725751f, 0.016947834f, -0.18053286f,
+        0.16606167f, 0.07457823f, -0.02767376f, -0.006982431f, -0.0026626315f, 0.2428945f, -0.066359796f, 0.18933868f,
+        -0.12534729f, 0.015844014f, 0.037115645f, -0.034949023f, -0.1859261f, 0.07953975f, 0.10249251f, 0.07115027f,
+        -0.0061143325f, 0.2081599f, -0.11222053f, -0.02145703f, 0.17725389f, 0.05576201f, -0.017305193f, 0.10887733f,
+        0.0131433755f, 0.06982041f, -0.14011617f, 0.054269303f, 0.059889413f, -0.23420122f, 0.030679759f, 0.12349114f,
+        -0.07863479f, 0.042849693f, -0.018371686f, -0.014286839f, -0.20400427f, -0.031699684f, -0.11784635f, -0.06429627f,
+        -0.06293871f, -0.13195847f, -0.05295586f, -0.04473754f, -0.032956686f, -0.13293079f, -0.20068803f, 0.098618604f,
+        -0.10215748f, -0.10947667f, -0.04028302f, -0.02432032f, 0.10449542f, 0.043713216f, 0.032773733f, 0.0062425956f,
+        -0.032673713f, 0.050217286f, 0.169566f, 0.073109694f, -0.19770758f, -0.039335843f, -0.06955029f, -0.015951032f,
+        0.05803155f, 0.21595228f, 0.049926974f, -0.00907291f, 0.06463276f, 0.037528038f, -0.008944591f, -0.09502513f,
+        -0.033537544f, 0.03741533f, -0.13679695f, 0.10115567f, 0.08736424f, 0.065218225f, 0.12032906f, -0.118939064f,
+        0.008804091f, 0.045351878f, -0.053858947f, -0.13654356f, -0.20789674f, 0.051308177f, 0.026921038f, 0.24450454f,
+        -0.063375235f, 0.02377108f, -0.0069186776f, 0.10724499f, -0.047889102f, 0.24372017f, 0.18641044f, -0.0042170314f,
+        0.17495137f, 0.050502654f, -0.048901644f, 0.022715481f, -0.13807769f, 0.13913572f, -0.07860398f, 0.009211318f,
+        -0.12812635f, 0.07092847f, 0.103966154f, 0.041667577f, -0.047265418f, 0.08935684f, 0.051354565f, -0.02543014f,
+        0.085879214f, -0.01734321f, -0.090476036f, 0.068339385f, -0.09821566f, 0.11208017f, -0.07792407f, -0.02721654f,
+        0.15278304f, 0.010757908f, -0.07238061f, 0.026568463f, -0.16305661f, 0.03240264f, 0.040653486f, 0.075395785f,
+        0.05058348f, 0.06406342f, -0.030664673f, 0.1206003f, 0.15348992f, 0.055619523f, 0.15669627f, -0.12026093f,
+        -0.06406083f, -0.030458787f, 0.09436787f, -0.057356544f, 0.037780654f, -0.044463694f, -0.00499866f, 0.21134536f,
+        0.07004739f, -0.121814236f, 0.056236688f, 0.021680355f, 0.082402505f, 0.010701723f, -0.027661815f, 0.045297794f,
+        -0.062705f, 0.06740709f, 0.059885595f, 0.13218752f, 0.036162946f, 0.25718474f, -0.09648902f, -0.06873363f,
+        0.075556494f, -0.06592842f, -0.028191928f, 0.023227599f, 0.058726892f, 0.006945059f, -0.048331294f, 0.1614624f,
+        0.17393628f, -0.032926947f, 0.13713013f, 0.26068652f, -0.052237965f, 0.19004309f, 0.07758522f, 0.069558494f,
+        -0.023939965f, 0.068868734f, -0.031257566f, 0.10747348f, -0.13236977f, 0.009925443f, -0.044060018f, 0.1128798f,
+        -0.0045913546f, 0.060169104f, -0.00349444f, 0.115298085f, -0.1880836f, 0.102711566f, 0.07524082f, 0.021581884f,
+        -0.006779581f, 0.029744899f, -0.06727623f, 0.02217472f, -0.01431898f, 0.22035229f, -0.079380594f, 0.14832422f,
+        -0.0928994f, 0.054771762f, -0.05775369f, 0.09420098f, -0.13799348f, -0.006376417f, -0.059125252f, 0.025601905f,
+        0.013357984f, -0.041846953f, -0.03870542f, 0.06587865f, 0.09270324f, -0.048821665f, -0.22722875f, 0.060520463f,
+        0.09529114f, 0.00814112f, 0.20161435f, 0.0259887f, -0.028512364f, -0.197223f, 0.06763379f, 0.16484715f,
+        0.032017298f, 0.022226157f, -0.009379386f, -0.11779058f, -0.042544935f, 0.08355188f, -0.009956005f, 0.067816965f,
+        0.24793904f, 0.09007796f, 0.13014841f, 0.13323653f, 0.17981246f, 0.079506375f, 0.03550854f, -0.19968826f,
+        -0.2089754f, 0.15823211f, 0.005157423f, -0.088415176f, -0.11392041f, 0.111681275f, 0.07433221f, 0.204448f,
+        0.081069216f, -0.03254364f, 0.024511494f, 0.0065820604f, 0.041010875f, -0.074168414f, 0.15098482f, -0.057158165f,
+        -0.12996395f, -0.04934727f, -0.10863474f, 0.005954968f, -0.1597228f, -0.026383663f, 0.16061467f, 0.32939017f,
+        -0.07021028f, 0.0144403055f, 0.061987717f, -0.057901695f, 0.20075937f, -0.006888606f, -0.028967682f, 0.0017502351f,
+        0.0457149f, -0.046628397f, 0.049567774f, -0.018634364f, 0.17330502f, -0.049695462f, 0.17204498f, 0.1654768f,
+        0.02399381f, 0.010009759f, 0.028280225f, 0.029501565f, 0.046810776f, -0.050750017f, -0.16164455f, 0.11907303f,
+        0.06011943f, 0.10324646f, 0.023189519f, -0.021781893f, 0.060049277f, 0.058887795f, -0.046369024f, -0.0058183847f,
+        -0.032289878f, 0.115224846f, 0.105159864f, -0.071203575f, 0.2629272f, -0.016886737f, 0.00554615f, 0.116744064f,
+        -0.0061405823f, 0.08425968f, 0.017806092f, -0.0368941f, -0.047562696f, -0.06911884f, -0.18809412f, 0.14555153f,
+        0.18858275f, 0.0037508025f, 0.13049345f, 0.056263335f, 0.12372861f, -0.12589978f, 0.11446951f, -0.03382013f,
+        -0.08514283f, 0.05332286f, -0.016375555f, 0.11849283f, -0.06359057f, 0.019096835f, 0.14067811f, -0.001761886f,
+        0.0024783788f, 0.15409261f, 0.053034082f, -0.00019621741f, 0.036879435f, 0.08931318f, 0.13898338f, 0.072910234f,
+        -0.061930496f, 0.04155654f, 0.028539672f, -0.05123355f, 0.2554212f, 0.022841433f, -0.071093f, 0.085089475f,
+        -0.019134076f, 0.078246586f, 0.08736695f, 0.062139206f, -0.05949731f, 0.016905393f, 0.1969659f, 0.1091325f,
+        -0.14174002f, -0.059207153f, 0.042799767f, 0.1486483f, -0.0033517359f, 0.015462433f, -0.08560254f, 0.14277959f,
+        0.055957235f, 0.08606368f, 0.044590753f, 0.06348016f, -0.16408885f, 0.01838637f, -0.15179975f, -0.0735647f,
+        -0.015202303f, -0.24748212f, 0.08592483f, -0.041838452f, 0.020634446f, -0.16799705f, 0.019469691f, 0.12630436f,
+        0.07679157f, -0.15422513f, 0.0043508075f, -0.05099805f, 0.22194013f, -0.0121618435f, -0.2149571f, -0.14614198f,
+        0.115549624f, 0.13289204f, 0.0072122104f, -0.019803658f, 0.108714834f, 0.09601059f, 0.0701242f, 0.20476079f,
+        0.0377365f, 0.07614372f, 0.0819679f, -0.12438242f, -0.15843792f, 0.13668148f, -0.09672453f, -0.06402517f,
+        0.01581606f, 0.31278145f, -0.0009264867f, -0.1472147f, -0.08524523f, 0.09360014f, 0.051861107f, 0.06567819f,
+        0.09421354f, -0.02276933f, 0.06795505f, 0.072790034f, 0.07021504f, 0.14095907f, 0.08018109f, 0.026294187f,
+        -0.1446246f, 0.07218847f, -0.1872677f, -0.22057368f, -0.031028347f, 0.022430608f, -0.1936604f, 0.2661846f,
+        -0.03174956f, 0.114615895f, 0.05088425f, 0.0062081255f, -7.133657e-05f, -0.038356543f, -0.06066054f, 0.03853407f,
+        -0.064332135f, -0.07834453f, -0.024553917f, 0.07469046f, -0.07970469f, 0.20501253f, -0.031759426f, -0.10909805f,
+        0.06556069f, -0.05555169f, 0.016983684f, -0.10471966f, -0.020523382f, -0.016061053f, -0.019264821f, 0.013047455f,
+        0.06250511f, 0.015771994f, 0.15937859f, -0.028354054f, -0.047266062f, -0.03381685f, -0.018900603f, 0.015776154f,
+        0.0460623f, -0.03658791f, -0.035763726f, 0.004230006f, 0.048244465f, -0.041935965f, 0.097347125f, 0.093022324f,
+        -0.082634114f, -0.060610384f, -0.08712069f, 0.11541321f, 0.21427861f, 0.11081671f, -0.03970625f, 0.13894594f,
+        0.08327005f, 0.050553445f, -0.12126075f, -0.07243899f, 0.038628403f, -0.19334717f, 0.021074886f, -0.0052497326f,
+        -0.12527461f, 0.105042584f, -0.021030718f, 0.055768747f, -0.092880495f, -0.13235742f, 0.078990266f, 0.028884472f,
+        0.033128154f, 0.22992793f, 0.11773552f, 0.06849147f, 0.054402504f, 0.06207844f, 0.16945474f, -0.046251535f,
+        0.09729882f, 0.040722035f, -0.26098314f, 0.1502136f, -0.071869984f, -0.10778104f, 0.022373162f, -0.018147608f,
+        0.16479467f, 0.18548104f, -0.026076168f, 0.054191988f, -0.05150414f, 0.17571044f, 0.010043402f, -0.07286452f,
+        -0.115174435f, 0.0930395f, -0.18000309f, -0.11255049f, -0.1753309f, -0.02876809f, -0.050176986f, 0.13884746f,
+        -0.10532606f, 0.21150343f, 0.20468093f, 0.19214994f, -0.27561355f, 0.027568737f, 0.03965272f, -0.111482166f,
+        0.08499017f, 0.080520704f, 0.19636285f, -0.15271941f, 0.20575519f, -0.06369614f, 0.2404074f, 0.005236673f,
+        -0.011566845f, 0.245376f, -0.113792665f, -0.06098475f, 0.00029054904f, 0.10683407f, -0.15698546f, 0.20963435f,
+        -0.06332537f, -0.039542153f, -0.02304502f, -0.10462917f, 0.07317546f, 0.13297497f, 0.039285544f, 0.043663394f,
+        0.16901246f, 0.06396288f, -0.021858307f, -0.098228835f, 0.16192043f, 0.021710644f, -0.08111686f, -1.2862959e-05f,
+        0.039973456f, -0.034495257f, 0.032302205f, 0.0787062f, -0.10763383f, -0.10520689f, -0.029591182f, 0.15616982f,
+        -0.07872266f, 0.068310305f, 0.13335018f, 0.0042820927f, 0.09663121f, 0.07568749f, -0.06768686f, 0.018735986f,
+        0.04736507f, -0.15915988f, -0.07653579f, -0.05713949f, -0.06745383f, 0.28603688f, -0.027001245f, -0.06677514f,
+        -0.112082064f, 0.20571022f, 0.09370924f, -0.01557847f, 0.21169487f, 0.06048567f, -0.00042510973f, 0.016036324f,
+        -0.0012833122f, 0.14909343f, 0.03675555f, 0.16015494f, -0.08260252f, -0.026144551f, -0.04088312f, 0.021635517f,
+        0.040923078f, 0.021965064f, 0.19643515f, -0.013553803f, 0.052239988f, -0.07850194f, -0.12975019f, 0.12244644f,
+        -0.013483115f, 0.026043078f, 0.12526217f, -0.12884368f, 0.0868138f, 0.18707752f, 0.032458883f, 0.034884814f,
+        0.10720604f, -0.047386926f, 0.11200867f, 0.062234327f, 0.14801928f, 0.05783376f, -0.01691705f, 0.15363064f,
+        -0.021423168f, 0.0035898515f, -0.10677889f, -0.031146599f, -0.013126738f, -0.09749723f, -0.06377773f, 0.06367687f,
+        0.010124998f, -0.027616225f, 0.14281538f, 0.11249665f, 0.19105035f, -0.010220838f, -0.072518386f, 0.08082047f,
+        0.01119156f, 0.07914753f, 0.12795459f, 0.021356959f, 0.03409797f, -0.03345257f, 0.043682713f, 0.20937741f,
+        0.08310646f, -0.090937726f, 0.052509863f, 0.042569585f, -0.072001465f, 0.034744833f, 0.03264999f, -0.013089514f,
+        0.12500101f, -0.23842297f, -0.13044849f, 0.14534733f, 0.060296018f, -0.08344732f, 0.033437565f, 0.114995256f,
+        0.1280564f, 0.15091708f, 0.08071596f, 0.014097251f, -0.02885195f, 0.20077573f, 0.11535022f, 0.1591797f,
+        0.33875266f, 0.02880065f, 0.064119406f, 0.028343705f, -0.13531925f, -0.043037932f, -0.018892879f, 0.15037125f,
+        -0.2077504f, -0.02541946f, -0.0006723399f, -0.12260292f, 0.07828022f, -0.10368737f, -0.007313039f, -0.12223208f,
+        0.07082488f, 0.23212922f, -0.12091834f, 0.12909313f, 0.072264425f, -0.116257876f, 0.0771373f, 0.1192793f,
+        0.17697525f, 0.011371056f, -0.025405912f, -0.015245528f, -0.0059526903f, -0.09814739f, -0.05281045f, -0.10034703f,
+        0.08018657f, 0.02576857f, 0.021653725f, 0.028356189f, -0.13397346f, 0.058207385f, 0.08275567f, 0.07423986f,
+        0.22354807f, -0.098542616f, 0.08426125f, -0.057371162f, 0.039761707f, -0.1058282f, 0.034980334f, -0.17063074f,
+        -0.1377103f, 0.07175538f, -0.13282834f, 0.20970874f, -0.11187235f, 0.18120033f, 0.0544574f, 0.057342827f,
+        0.03513738f, -0.007358434f, 0.042190645f, 0.22093989f, -0.017571677f, 0.001090709f, -0.046067324f, 0.082367204f,
+        0.045296337f, -0.10088745f, -0.107638896f, 0.009191454f, 0.11536804f, 0.06275309f, 0.16206145f, 0.13459007f,
+        -0.061902914f, -0.12736869f, -0.12753025f, 0.09990296f, -5.4350297e-05f, -0.053711474f, -0.06928908f, -0.096050814f,
+        0.02830136f, 0.09239596f, 0.07654254f, 0.033010505f, -0.024448927f, 0.02900202f, 0.028069286f, 0.10688268f,
+        -0.1078246f, 0.30912533f, 0.022910338f, 0.35501078f, -0.042552304f, 0.093831815f, -0.022033915f, -0.09190005f,
+        0.37126234f, 0.17903562f, 0.08900836f, -0.09701826f, -0.08656998f, 0.12648845f, 0.0045300303f, 0.18780164f,
+        -0.18163642f, -0.09863882f, 0.16380669f, -0.2108119f, -0.19866101f, -0.1630105f, 0.18252149f, -0.01866888f,
+        -0.03141022f, 0.275175f, -0.046468005f, -0.21610247f, -0.03454765f, 0.02846097f, 0.21030794f, 0.03119271f,
+        -0.007809758f, 0.049597684f, 0.031407483f, 0.07085183f, 0.0073277922f, -0.13523977f, -0.12244179f, -0.006822446f,
+        0.1607562f, 0.11019968f, -0.121288195f, 0.006758854f, -0.06866141f, 0.09986816f, -0.17399761f, 0.06713898f,
+        -0.06610346f, 0.112735614f, 0.033099562f, 0.0021009159f, 0.14762723f, 0.0034119515f, 0.29107487f, 0.047715135f,
+        0.10135089f, 0.04433791f, -0.10179876f, 0.08956049f, -0.3322655f, -0.13770097f, -0.08459067f, -0.028520364f,
+        0.094212994f, 0.105856486f, -0.07741845f, 0.041189317f, -0.100814104f, -0.14047547f, 0.20698664f, -0.16560408f,
+        -0.015283638f, 0.15711181f, -0.081933424f, -0.10498819f, -0.11431916f, -0.0031540417f, 0.08574818f, 0.14660807f,
+        -0.045272697f, -0.072224386f, 0.08808604f, -0.113055974f, 0.099394396f, 0.045730565f, 0.057598572f, -0.023983419f,
+        0.20737045f, 0.0475323f, 0.0027454302f, -0.09577302f, 0.09978912f, -0.025837084f, 0.1873825f, -0.119929224f,
+        -0.13310969f, -0.001060322f, -0.082152f, 0.09904389f, -0.19470656f, 0.032510344f, 0.070241846f, 0.010809677f,
+        -0.08237248f, 0.18481903f, -0.03343595f, -0.10749828f, 0.043376762f, 0.26537284f, 0.08432327f, 0.0697097f,
+        0.13840668f, 0.12366399f, 0.10345343f, -0.048113298f, -0.10723341f, -0.008924033f, -0.17091075f, 0.14455163f,
+        -0.07200524f, 0.004039224f, 0.023448551f, 0.18810266f, 0.04098637f, 0.048638526f, -0.10317191f, 0.040825978f,
+        0.21700561f, 0.030652389f, -0.041336108f, -0.03552356f, -0.15768324f, 0.14581507f, -0.04236307f, -0.31968454f,
+        0.07145427f, 0.01521889f, -0.04508146f, -0.015111045f, -0.12427078f, 0.105826505f, 0.004866496f, 0.08527339f,
+        0.0116128065f, 0.0664273f, 0.3007204f, -0.08819555f, 0.07163749f, 0.29723662f, 0.06729772f, -0.11611732f,
+        0.041942663f, 0.0754823f, 0.060707234f, -0.22084932f, -0.058292072f, 0.1178019f, 0.080211654f, 0.12985577f,
+        -0.19803561f, -0.03260792f, -0.12573957f, 0.060068566f, 0.010933722f, -0.008910268f, -0.15773517f, -0.009994456f,
+        -0.11035073f, 0.020324314f, -0.088228546f, 0.15090959f, -0.12404312f, 0.1472306f, 0.05397905f, 0.1750412f,
+        0.11218439f, 0.15183994f, 0.09558192f, 0.0863163f, -0.0048400653f, 0.17949447f, 0.11595882f, 0.022768296f,
+        0.0033732809f, 0.031195993f, 0.20174459f, 0.13186045f, 0.08101866f, 0.007785163f, 0.057059016f, 0.0071064f,
+        0.1667057f, 0.029595625f, 0.07028635f, -0.048814993f, -0.15511785f, -0.05766212f, 0.011385835f, -0.053228818f,
+        -0.13278273f, 0.08298407f, -0.1819685f, 0.039153397f, -0.06522846f, 0.009750079f, -0.020658279f, 0.06488076f,
+        -0.0064689554f, 0.034760855f, 0.009442879f, -0.015137567f, -0.085446924f, -0.019801097f, -0.16386913f, 0.15654396f,
+        -0.10607823f, 0.018093996f, 0.065337285f, -0.048031267f, 0.14117156f, 0.1513022f, 0.1108527f, 0.1001848f,
+        0.06653093f, 0.0066937273f, 0.10396377f, -0.04895117f, -0.06404104f, 0.04927892f, 0.11624934f, -0.036099944f,
+        0.23418592f, -0.11080538f, -0.007152625f, 0.20506008f, -0.07387463f, 0.19168766f, -0.05462241f, 0.030402688f,
+        0.1747525f, 0.19942679f, 0.08292675f, 0.04223013f, 0.05036218f, -0.05472743f, 0.0019015962f, 0.14371777f,
+        -0.07610229f, 0.10609273f, 0.08460981f, 0.124949425f, 0.26014552f, -0.025355196f, 0.12097075f, -0.08123052f,
+        -0.14572176f, 0.034881745f, 0.10065411f, -0.13013771f, 0.023843246f, 0.046892338f, 0.088009715f, -0.0711605f,
+        0.11115797f, 0.13148485f, -0.014795303f, -0.039008144f, -0.12951255f, 0.2083479f, 0.05142123f, 0.011978453f,
+        -0.029879421f, 0.18586123f, 0.04390989f, -0.043194115f, -0.026037041f, 0.009626334f, -0.13053076f, 0.11450476f,
+        0.024308423f, -0.022114232f, 0.04140594f, -0.023217961f, -0.14872359f, 0.16654877f, 0.29887328f, -0.027290657f,
+        -0.093553096f, -0.031280536f, -0.020612882f, -0.06587712f, 0.023231996f, -0.0032651648f, -0.10301261f, 0.10315641f,
+        -0.18148555f, -0.029808907f, -0.010671611f, 0.014408257f, 0.13697557f, -0.014058261f, 0.11035305f, 0.08049172f,
+        -0.010320092f, 0.26581344f, 0.05844699f, 0.15334013f, -0.05038131f, 0.10818519f, -0.227677f, -0.05516745f,
+        -0.04716505f, 0.24969813f, 0.0706189f, 0.0026462537f, -0.06960173f, -0.101053864f, 0.061319456f, -0.017412432f,
+        0.011520082f, 0.009880588f, 0.14002374f, 0.1874853f, -0.023348201f, 0.12486211f, -0.054080915f, -0.076638736f,
+        0.10262386f, 0.1005739f, 0.10610649f, -0.16068581f, -0.0677029f, -0.061447028f, 0.03516533f, 0.049809597f,
+        0.07567871f, 0.013193324f, 0.07623825f, 0.08226399f, -0.33070448f, -0.016966114f, 0.20440687f, -0.10717293f,
+        -0.022394307f, -0.024125582f, 0.16302018f, -0.056687247f, -0.0719943f, -0.112567686f, -0.08826808f, 0.12757085f,
+        0.1386358f, -0.13697691f, 0.1593789f, -0.12093563f, 0.1017224f, 0.0004791332f, -0.071799226f, -0.020010019f,
+        0.016816435f, 0.08840393f, -0.051194582f, 0.10850778f, 0.05037286f, -0.05445336f, -0.10384645f, 0.09880623f,
+        0.08855294f, -0.19917256f, 0.09902631f, -0.09946308f, 0.16980112f, 0.097793624f, -0.14599003f, 0.12545164f,
+        0.10022887f, -0.09040187f, 0.00046483916f, -0.04097564f, 0.010143408f, -0.078722894f, 0.12648061f, 0.28889173f,
+        -0.050009593f, 0.03976995f, 0.003559014f, -0.013254119f, -0.1267552f, 0.045624703f, 0.10814082f, 0.03224915f,
+        -0.019337986f, -4.9632265e-05f, 0.1817353f, 0.1332303f, 0.08810075f, -0.112946235f, -0.02590318f, -0.0468855f,
+        0.042092543f, 0.1641301f, 0.037488826f, 0.14104441f, 0.12170893f, 0.11129713f, -0.13276514f, -0.04925599f,
+        0.07470563f, 0.1833263f, 0.06867937f, 0.016325964f, 0.014112791f, -0.060299534f, -0.04833995f, 0.09035883f,
+        -0.009261456f, 0.29592362f, -0.039593156f, -0.0386414f, 0.0937062f, 0.035592124f, -0.0042859986f, -0.010281603f,
+        0.03778443f, 0.0193516f, -0.0747875f, 0.0034670425f, -0.0021703364f, 0.096134946f, -0.00090995186f, 0.15133384f,
+        -0.14885941f, 0.12994571f, -0.029411606f, 0.035028882f, -0.033864774f, -0.02079868f, -0.06480572f, 0.16009207f,
+        -0.0055959625f, 0.109547295f, 0.00042578406f, 0.06619105f, -0.17770897f, -0.012399025f, 0.16060182f, 0.0015457271f,
+        -0.015214871f, -0.017520044f, 0.20555058f, 0.02510553f, -0.09310893f, 0.15805325f, -0.0003067149f, 0.07843308f,
+        0.079595916f, -0.06256033f, 0.20997f, 0.10045266f, 0.062380575f, -0.01695813f, -0.25070402f, 0.20599066f,
+        -0.14374554f, 0.047740836f, 0.08775267f, 0.07570706f, -0.017158287f, -0.008438856f, 0.14692467f, 0.07593265f,
+        0.26329058f, -0.14964621f, -0.1349346f, 0.030898241f, -0.11676509f, -0.03365318f, 0.15786599f, 0.07703548f,
+        0.15928872f, 0.11026931f, 0.09631263f, -0.042578816f, 0.13051097f, -0.08712403f, -0.047084693f, -0.04025386f,
+        -0.014817234f, -0.040972956f, 0.07710145f, 0.040002078f, -0.20611407f, 0.027764816f, -0.059175946f, -0.12156971f,
+        0.10495963f, -0.08762938f, -0.09821529f, -0.115107566f, -0.111089654f, 0.039032273f, -0.066721454f, -0.15822679f,
+        0.0133184325f, -0.06626844f, 0.077058524f, 0.114719376f, 0.10234977f, 0.30796036f, -0.1656134f, 0.08502553f,
+        0.09852388f, -0.19057678f, 0.1163976f, -0.09663679f, -0.06603046f, -0.110430755f, 0.21889128f, -0.08458747f,
+        -0.018965896f, 0.03607953f, -0.011101511f, 0.021281376f, -0.27721146f, 0.004521562f, -0.039937895f, -0.2359153f,
+        0.09873336f, 0.059270218f, -0.061063614f, -0.04352437f, -0.04372655f, 0.12477761f, 0.06255462f, -0.11059676f,
+        0.16933817f, 0.06593174f, -0.056704905f, -0.07418988f, -0.20040566f, 0.05747214f, 0.15884838f, -0.08458546f,
+        -0.2135498f, -0.22443832f, 0.025626687f, 0.16013078f, -0.113260455f, 0.0698041f, -0.06661079f, 0.19173214f,
+        -0.1340948f, -0.22368723f, 0.24493696f, 0.016853016f, 0.11528997f, 0.1858053f, -0.02926804f, 0.26538095f,
+        0.10067637f, 0.025620645f, 0.20202293f, 0.10822912f, -0.20047054f, 0.09266173f, 0.11915408f, 0.0045201103f,
+        -0.05232272f, 0.15592748f, -0.112505056f, 0.16658871f, -0.012803788f, 0.009944412f, -0.04853908f, -0.08613169f,
+        0.066778444f, -0.032967705f, 0.07723079f, -0.034688875f, -0.0938707f, -0.052000243f, 0.02215755f, 0.002252371f,
+        0.047760844f, -0.08064789f, -0.016013557f, -0.010185932f, -0.20347175f, -0.08444357f, 0.14707789f, -0.15314135f,
+        -0.13383767f, -0.10081891f, 0.10917038f, 0.035395f, -0.10473033f, -0.008875391f, 0.29269272f, -0.030795932f,
+        -0.054930456f, 0.18587165f, 0.08798732f, 0.20460218f, -0.100989625f, -0.015419569f, -0.07445633f, 0.03498192f,
+        0.099158086f, 0.0067685884f, -0.014869014f, 0.15065196f, 0.1745071f, 0.018948467f, -0.021093953f, 0.11025669f,
+        -0.06838134f, 0.053098068f, -0.11257963f, 0.09812963f, 0.16678736f, -0.060219124f, -0.07241563f, 0.1290791f,
+        -0.042199172f, 0.25220454f, -0.02520875f, 0.095063224f, 0.10549869f, -0.107524954f, -0.12217542f, 0.18816541f,
+        0.0201301f, 0.014658703f, -0.02812379f, -0.10357062f, -0.145751f, 0.051485855f, 0.1304656f, -0.05065972f,
+        -0.045489736f, 0.10991583f, 0.24596378f, -0.02363515f, 0.07292983f, 0.14081089f, 0.017695362f, 0.19517054f,
+        -0.044413246f, -0.019313257f, 0.014251524f, 0.09960783f, 0.060835462f, 0.082321085f, 0.047743116f, -0.031445023f,
+        0.15899979f, 0.19778626f, 0.13552979f, -0.095878266f, -0.12678331f, 0.25485158f, 0.053991824f, 0.003196997f,
+        0.24402891f, -0.06826981f, 0.033607267f, 0.038835805f, 0.06755691f, 0.20359679f, -0.03452258f, 0.11238663f,
+        -0.09151566f, -0.08571773f, -0.046019398f, -0.086964116f, -0.1410276f, -0.09956744f, 0.21452735f, -0.065467395f,
+        -0.11366261f, -0.03845316f, 0.12656318f, 0.16257408f, 0.08662413f, -0.21010461f, 0.071859695f, -0.14336056f,
+        0.115043595f, -0.07747599f, 0.050501682f, 0.17490034f, -0.020944558f, -0.17379735f, -0.044536356f, 0.13022353f,
+        -0.07255291f, 0.033052083f, -0.0262348f, 0.02406394f, -0.00021010941f, 0.11359508f, -0.10362283f, 0.21209097f,
+        0.037918773f, 0.0063718343f, 0.00067095447f, -0.11751208f, 0.09423285f, 0.083960466f, -0.03568254f, -0.11337197f,
+        0.083830625f, 0.041673828f, -0.06666951f, -0.111775324f, -0.032555144f, 0.10077243f, 0.090324685f, -0.047557943f,
+        0.06216763f, -0.14537126f, -0.14511825f, 0.14262865f, 0.07226995f, 0.013291342f, -0.12576737f, 0.20868553f,
+        -0.120825976f, -0.21211077f, -0.010092749f, -0.32018495f, 0.104332104f, -0.03933689f, 0.07214276f, 0.15121566f,
+        0.048082333f, -0.061997134f, 0.03424684f, 0.05102966f, -0.08631765f, 0.019337075f, -0.00035351203f, 0.041220937f,
+        0.024781507f, 0.0063932887f, 0.035172112f, 0.021961307f, -0.058314852f, -0.030923959f, 0.15162626f, -0.2193435f,
+        0.025741294f, -0.010600582f, -0.06120162f, 0.06712925f, 0.045279745f, 0.13434306f, 0.06709255f, 0.030627575f,
+        0.18560833f, -0.026223296f, -0.06912109f, 0.015300042f, -0.094150424f, -0.11645373f, 0.013743259f, 0.043574475f,
+        -0.029387096f, 0.26697022f, -0.027811699f, -0.05962718f, 0.04758514f, 0.105221495f, -0.12405533f, 0.2672822f,
+        -0.15762487f, -0.11750096f, 0.030150387f, -0.00853835f, 0.11565327f, -0.05861412f, -0.13107482f, 0.1202658f,
+        0.04751491f, -0.008796909f, 0.14485529f, 0.14090793f, -0.22178704f, -0.081140935f, 0.22428226f, -0.012570706f,
+        0.0029246053f, -0.1591743f, -0.020461312f, -0.017053243f, -0.06001489f, -0.06290892f, 0.14793831f, 0.017404322f,
+        0.03491411f, -0.009822963f, 0.097495645f, 0.07633379f, 0.18552293f, 0.057490766f, -0.011054067f, 0.14075223f,
+        -0.04174619f, -0.03408539f, -0.08914308f, -0.0959533f, -0.17445274f, 0.14486296f, -0.2838682f, 0.0066935844f,
+        0.095155895f, 0.022672843f, 0.09390326f, -0.073414296f, 0.008634194f, -0.098195426f, 0.026030077f, 0.047617972f,
+        -0.056208238f, -0.0058220504f, 0.005677682f, 0.12691893f, 0.07752779f, -0.08392541f, 0.06957991f, -0.046343066f,
+        0.17582765f, 0.06568901f, 0.010195865f, 0.0062847002f, 0.00021646683f, 0.015816351f, 0.09797816f, -0.033197816f,
+        0.12197959f, 0.065130524f, 0.18686007f, 0.023383705f, 0.1222896f, 0.1541252f, 0.046774965f, -0.004112988f,
+        -0.0669773f, 0.055476815f, 0.22750737f, -0.09707248f, 0.118387446f, 0.09279946f, 0.03530932f, 0.10809518f,
+        0.012201229f, -0.07202481f, 0.040269632f, 0.03175778f, 0.10679876f, -0.1030167f, 0.10457872f, 0.040484298f,
+        0.15507525f, 0.13750412f, -0.19705012f, 0.112490915f, -0.016819935f, -0.058045235f, -0.10665502f, 0.1489337f,
+        0.083519526f, 0.11924255f, 0.085443884f, -0.0101958355f, 0.12934576f, 0.036577404f, 0.027505074f, 0.26375085f,
+        0.11489864f, -0.1161119f, 0.1466f, -0.056030527f, 0.083264574f, -0.11542005f, 0.011504293f, 0.19142951f,
+        -0.1502114f, 0.07793872f, 0.059717175f, 0.019601017f, -0.10003951f, 0.12078324f, -0.046540298f, 0.0063278885f,
+        -0.2949243f, 0.051337704f, 0.20315729f, 0.00021394517f, 0.06036954f, 0.10815622f, 0.012076437f, 0.047626913f,
+        -0.11221486f, 0.09206527f, 0.027085755f, 0.054637086f, 0.21925627f, -0.05333805f, 0.13591044f, 0.05634481f,
+        0.009366701f, 0.06947019f, 0.05612883f, 0.15252052f, -0.10237482f, -0.01810305f, -0.114302225f, -0.09746053f,
+        -0.0790169f, -0.0050520427f, -0.13422236f, 0.079583466f, 0.041532055f, -0.11963605f, 0.0043501137f, 0.06340318f,
+        0.18604036f, -0.018198866f, -0.059471037f, -0.006925189f, 0.053378742f, 0.115983374f, 0.33441117f, 0.12722711f,
+        0.14789514f, 0.00638711f, 0.029797342f, 0.13678141f, 0.024617188f, -0.19359553f, -0.024656186f, -0.034767646f,
+        -0.0074469787f, -0.065559946f, 0.07900785f, 0.018509103f, 0.13544424f, 0.04725643f, -0.014253375f, -0.024688872f,
+        -0.071396194f, 0.0058818376f, 0.16412216f, 0.22675383f, -0.021828094f, -0.10381024f, -0.1341261f, -0.02121552f,
+        -0.018580083f, 0.020732364f, -0.1865877f, 0.07827381f, 0.056789033f, 0.036200777f, -0.30891046f, -0.21802397f,
+        0.002468098f, 0.08173648f, 0.19950426f, 0.23328388f, 0.0477475f, 0.00748893f, -0.0081507f, -0.019819032f,
+        0.121862f, 0.05228524f, -0.0016306007f, -0.08744421f, 0.07524507f, -0.09400991f, 0.215612f, 0.06843341f,
+        0.044037856f, -0.044974662f, -0.26301134f, 0.099543646f, 0.115375854f, 0.16834821f, 0.027518293f, -0.035090517f,
+        0.15140486f, -0.05064254f, 0.021658357f, -0.10189875f, 0.15464957f, -0.0119635295f, 0.09461327f, 0.16004354f,
+        -0.011010168f, 0.014544037f, 0.20494156f, -0.023536224f, 0.10132597f, -0.2029018f, 0.040963586f, 0.047363654f,
+        0.14357623f, -0.15247172f, -0.07707541f, 0.013989731f, -0.08379782f, 0.05777837f, 0.11189963f, -0.043658122f,
+        0.12743321f, 0.16252983f, 0.07661937f, 0.15526392f, 0.028831111f, -0.08893366f, 0.023105513f, 0.10505933f,
+        -0.0044365227f, -0.09902185f, 0.100541435f, 0.08335078f, 0.12644386f, 0.09681715f, 0.01763124f, -0.06610629f,
+        0.059999127f, -0.12296187f, 0.11672492f, -0.10501109f, 0.046203997f, 0.088393755f, -0.18362956f, 0.15650229f,
+        0.10201586f, 0.09880414f, -0.0019053079f, 0.22973032f, -0.22250612f, -0.08179283f, 0.12786518f, -0.07954395f,
+        0.08901417f, 0.037297476f, -0.07021198f, 0.11893779f, 0.08289541f, 0.05476184f, -0.02746541f, 0.041775804f,
+        -0.03876569f, 0.06399057f, 0.09494666f, -0.20182075f, -0.04560802f, -0.18560107f, 0.24938504f, -0.04277555f,
+        0.07309623f, 0.039171953f, -0.05871487f, -0.089139156f, 0.021168431f, -0.13609377f, -0.32357606f, -0.051610116f,
+        -0.06460158f, -0.18996778f, 0.051046513f, 0.12749171f, -0.02106904f, -0.10294548f, 0.05665389f, 0.0584214f,
+        -0.18502438f, 0.037575092f, 0.13068117f, -0.16571452f, -0.1701041f, 0.10712702f, -0.07349687f, 0.08881045f,
+        0.0028807246f, -0.035077695f, -0.023657132f, 0.14162144f, 0.06797933f, -0.056585677f, -0.041748304f, -0.03893756f,
+        -0.14051688f, 0.052744586f, 0.087886676f, 0.03846729f, 0.10457532f, 0.23498754f, 0.0040423856f, 0.009081574f,
+        -0.04268306f, 0.010118771f, 0.01475606f, -0.024708413f, -0.10551412f, 0.03747401f, 0.06320369f, -0.04047703f,
+        0.07997931f, 0.06695912f, 0.15141968f, -0.052244596f, 0.21285173f, -0.096823f, 0.04307685f, -0.11604842f,
+        0.080946f, -0.06671434f, 0.034530435f, -0.033562902f, 0.07384079f, 0.021419227f, -0.07892388f, 0.101481296f,
+        0.06795267f, 0.03361094f, -0.029404428f, 0.0027598294f, 0.07147617f, 0.08878739f, -0.042888675f, 0.096794955f,
+        -0.083274364f, 0.101948254f, -0.077825755f, 0.029082201f, 0.008581739f, -0.1001041f, 0.025632253f, 0.08706484f,
+        0.026301883f, 0.21594144f, -0.06653558f, 0.0486102f, 0.1540169f, 0.08972819f, 0.02933969f, -0.13913353f,
+        -0.2161011f, 0.07214209f, 0.0145705f, -0.06108938f, -0.0025084615f, 0.08985536f, 0.05418473f, 0.19924001f,
+        -0.0027344124f, -0.09138718f, 0.06455087f, -0.00069003756f, 0.05064293f, 0.06845254f, 0.036201026f, 0.19922347f,
+        -0.07389357f, 0.26085576f, 0.006805854f, -0.019160295f, -0.18437192f, -0.10442688f, -0.043004368f, -0.2603598f,
+        -0.041942608f, -0.021468874f, 0.068825826f, 0.20837073f, 0.16780075f, -0.0338521f, -0.08858435f, -0.11340682f,
+        0.09497987f, 0.080475695f, 0.027817044f, -0.13751113f, -0.05343843f, -0.03521256f, 0.0099269785f, -0.17762867f,
+        -0.00813175f, -0.026213497f, -0.101065755f, 0.17709671f, -0.20431288f, -0.15057085f, 0.038028914f, 0.12809205f,
+        0.09068711f, -0.14844401f, -0.15646382f, 0.07004607f, -0.11372852f, -0.16919158f, -0.0059464127f, -0.13129662f,
+        0.22020815f, -0.0823338f, -0.038201828f, 0.08373945f, 0.10446134f, 0.016739432f, 0.006910187f, -0.11185986f,
+        -0.028051753f, 0.027697112f, 0.13289994f, 0.046495195f, -0.025243448f, -0.04031137f, 0.17941336f, 0.09378019f,
+        -0.0009700404f, 0.009354964f, -0.08423461f, -0.11459667f, -0.03852228f, -0.08463259f, 0.17590348f, 0.08321802f,
+        0.13390195f, -0.03275306f, 0.065515f, 0.0023358553f, 0.08366178f, -0.07835669f, 0.012981679f, -0.037723165f,
+        -0.027314434f, -0.08583317f, 0.14911225f, 0.13255116f, -0.054683495f, 0.03510423f, 0.05204586f, -0.025487958f,
+        0.08118974f, 0.19281599f, -0.1333923f, -0.14117754f, -0.025914937f, -0.117048405f, 0.13496697f, 0.02904288f,
+        0.091006994f, -0.03335548f, -0.085322626f, -0.050351236f, 0.11284942f, 0.14129166f, -0.1160276f, -0.029974315f,
+        -0.13812622f, 0.06870089f, -0.05575945f, 0.15170653f, -0.027776873f, -0.07452712f, 0.28667745f, 0.052662507f,
+        0.15539938f, 0.05458313f, -0.07022667f, 0.056159895f, 0.017373204f, 0.019142639f, 0.04384313f, 0.019596456f,
+        0.16744506f, 0.09940563f, 0.14997326f, 0.12832832f, 0.06665289f, -0.20472184f, -0.1829515f, -0.14064725f,
+        -0.02642218f, -0.10891535f, 0.038000245f, -0.0016035007f, -0.083147556f, 0.019167656f, -0.064803824f, 0.27229542f,
+        -0.21129933f, -0.079011075f, -0.06549799f, 0.041733865f, 0.09762876f, 0.12952352f, 0.034639098f, 0.00595268f,
+        0.0075375284f, 0.043856718f, -0.15578811f, 0.048284978f, -0.12655978f, -0.17662406f, 0.047297794f, -0.06879733f,
+        -0.047435123f, 0.018012024f, -0.21386686f, 0.023502767f, -0.12343684f, -0.098015495f, -0.16148508f, 0.023628484f,
+        0.04226592f, -0.006302139f, -0.02521173f, 0.097226016f, 0.09510901f, 0.030015102f, -0.040965643f, -0.006048896f,
+        0.11833591f, 0.10081388f, -0.026590569f, 0.172655f, 0.0317215f, 0.06991002f, -0.049137f, 0.17204015f,
+        0.059526745f, 0.023348521f, 0.12487475f, 0.059472926f, 0.048895795f, 0.23192692f, 0.07559275f, 0.049745858f,
+        0.022221778f, -0.019534642f, 0.09115241f, 0.037436016f, 0.11212421f, -0.037110418f, 0.014047775f, -0.052416664f,
+        0.0197454f, 0.06220239f, 0.3050651f, 0.120467894f, 0.079149805f, 0.07263163f, -0.031394016f, 0.19566347f,
+        -0.15590191f, -0.049613103f, 0.08850567f, 0.07149234f, -0.014447047f, 0.033337146f, 0.1891701f, -0.08050036f,
+        0.079632625f, -0.0063330424f, -0.022325275f, -0.027150434f, 0.020394387f, -0.0344363f, 0.12623185f, 0.03012188f,
+        0.07418338f, -0.08778689f, 0.123881266f, 0.34362f, 0.030354029f, -0.07083606f, -0.04231036f, 0.02443118f,
+        0.019806797f, -0.09516243f, 0.04679015f, -0.12748998f, 0.13285612f, 0.03256825f, 0.13283193f, 0.10098918f,
+        0.01962137f, 0.14428224f, 0.12442063f, -0.16352956f, -0.13095382f, -0.047935344f, 0.1085917f, 0.03304619f,
+        -0.057162352f, 0.13049008f, 0.084344365f, -0.11895846f, -0.06951539f, -0.22707465f, 0.016089845f, 0.07100359f,
+        0.059666783f, 0.059694838f, 0.057329725f, 0.014025322f, -0.12343085f, -0.039149668f, -0.0942592f, 0.12987037f,
+        0.0856803f, 0.07815836f, -0.2243523f, -0.12974177f, -0.05833844f, 0.0898917f, 0.05021654f, 0.068290696f,
+        0.08559206f, 0.00036173116f, 0.0014094487f, 0.13599764f, 0.19923273f, 0.06040923f, 0.27449304f, 0.16236356f,
+        -0.0034643956f, 0.08469632f, -0.024505015f, 0.02672888f, 0.02285998f, 0.17022456f, 0.12727733f, 0.008361101f,
+        0.1350109f, 0.06864112f, 0.055596005f, 0.3140368f, -0.040886316f, -0.025000103f, -0.27013895f, 0.107091196f,
+        0.012052514f, 0.117540225f, -0.028494762f, 0.21956879f, 0.0795546f, -0.14093882f, 0.028188005f, 0.17491256f,
+        0.00015997852f, -0.038069658f, 0.09742079f, -0.030408781f, 0.2666339f, 0.040336955f, -0.0237721f, -0.09862806f,
+        -0.046234664f, 0.15588114f, -0.022206109f, 0.022799069f, 0.101677276f, -0.13530967f, -0.08594223f, -0.011883815f,
+        0.11928729f, -0.14706567f, 0.13422836f, 0.08780083f, -0.049253844f, 0.08610927f, -0.13649042f, -0.048616823f,
+        0.14583972f, -0.025407167f, 0.0983593f, -0.09172244f, -0.15735117f, 0.08150939f, 0.04558263f, -0.03436247f,
+        -0.095226765f, 0.06537415f, 0.08641122f, 0.05127614f, -0.031262256f, -0.03725921f, -0.19501984f, 0.013704383f,
+        0.07084769f, 0.04530111f, -0.030824957f, 0.22432701f, -0.08899434f, -0.013564168f, -0.10201991f, -0.093994685f,
+        0.09192792f, 0.027936867f, 0.14652285f, 0.104650766f, 0.1298696f, -0.030412551f, 0.052135296f, 0.053200547f,
+        -0.07542453f, 0.14746158f, 0.08849804f, -0.006654417f, -0.096543655f, 0.010762267f, 0.14716564f, -0.019449811f,
+        0.13938431f, 0.052924007f, 0.0069380915f, 0.086209096f, 0.09273754f, 0.09706228f, 0.1653315f, -0.056008905f,
+        -0.03021552f, 0.0549744f, -0.07183084f, 0.10252305f, 0.05124847f, -0.052002855f, -0.09577765f, -0.079933904f,
+        0.04514092f, 0.15190572f, 0.07788637f, -0.07816475f, 0.08365111f, 0.117642105f, 0.016559424f, -0.1303886f,
+        -0.002600848f, -0.032224394f, -0.17820396f, -0.096647695f, 0.054478124f, 0.0905624f, -0.13054344f, 0.038679257f,
+        0.013248448f, -0.04637332f, 0.06645885f, 0.044762947f, 0.090554535f, -0.003413927f, 0.08974451f, -0.0030234775f,
+        0.09071994f, 0.1685687f, 0.09599634f, 0.13315655f, -0.041569572f, 0.17194869f, -0.018145774f, -0.17510574f,
+        -0.07976206f, 0.034682874f, -0.008593845f, -0.0525263f, -0.06735873f, -0.12323632f, -0.13461281f, -0.03689264f,
+        -0.15576495f, -0.12840241f, 0.02135992f, -0.02150281f, -0.017486613f, -0.06478452f, -0.12232291f, 0.03453993f,
+        0.08684706f, 0.07012721f, 0.044433635f, -0.004264986f, 0.046030905f, -0.13771214f, -0.107505545f, 0.053160787f,
+        -0.13154326f, -0.025881547f, -0.0034285751f, 0.12058167f, -0.10690124f, 0.08677014f, -0.110732555f, 0.12926379f,
+        0.13909137f, -0.07894203f, 0.12392224f, 0.115764044f, -0.035922796f, 0.018264275f, 0.10872347f, -0.0118446695f,
+        0.11916552f, -0.06779951f, 0.064478576f, 0.15545568f, 0.14245759f, 0.2202761f, 0.08805118f, -0.0026587942f,
+        0.048164126f, 0.10675118f, 0.015998341f, 0.04558461f, -0.059951607f, 0.008568723f, 0.031020908f, 0.070513554f,
+        -0.17857222f, -0.0060259523f, 0.1359891f, 0.12825872f, -0.009964826f, 0.15626317f, 0.051638555f, 0.017542042f,
+        -0.0288208f, 0.11565328f, 0.048066985f, -0.042205885f, -0.012178065f, -0.030680558f, 0.13742492f, 0.043820083f,
+        0.014213337f, -0.14165859f, 0.027640082f, -0.05980278f, -0.055737793f, 0.09833395f, -0.033157494f, 0.0069493502f,
+        -0.13013603f, 0.18290593f, 0.04301911f, 0.09202123f, 0.023678314f, 0.086078085f, -0.12565935f, 0.031058293f,
+        0.09851737f, 0.10713848f, 0.031487145f, -0.03807872f, 0.08295612f, -0.0020875523f, 0.020275913f, -0.047760457f,
+        -0.029885754f, -0.025241176f, 0.13934676f, -0.021049825f, -0.037283946f, 0.24685572f, -0.048078854f, -0.024466353f,
+        0.0065965196f, -0.29938182f, -0.10299527f, -0.052538194f, -0.029584317f, -0.046080332f, 0.11204933f, 0.04338141f,
+        0.010340122f, 0.08964017f, 0.16214663f, 0.12051119f, 0.024445513f, 0.21521042f, -0.14389712f, -0.052717865f,
+        0.08252169f, -0.056462165f, -0.030322352f, -0.0033510954f, 0.051245473f, 0.0056145703f, 0.21162683f, -0.0071337833f,
+        -0.013817417f, 0.050775614f, 0.109719835f, 0.21547645f, 0.1359785f, -0.09959444f, 0.06385618f, 0.021744298f,
+        0.13134302f, -0.058166962f, -0.026653418f, 0.037068505f, -0.028194139f, 0.009869378f, 0.08895291f, -0.04043578f,
+        -0.016375385f, -0.08816884f, -0.10853625f, 0.065498695f, -0.097922064f, 0.012781755f, -0.2618529f, -0.018350743f,
+        0.055590987f, 0.11196244f, -0.10110844f, 0.017754506f, 0.11976898f, -0.08453623f, -0.085670486f, 0.08676079f,
+        0.025101878f, 0.097293116f, 0.17455083f, 0.12467714f, -0.15740234f, -0.072134994f, -0.12286573f, 0.21985096f,
+        -0.039502703f, -0.037789237f, -0.059881486f, -0.07165375f, -0.07797453f, -0.030861853f, 0.08662499f, -0.02155908f,
+        0.051770076f, -0.102749124f, -0.10764678f, -0.032029524f, -0.086624496f, 0.082092464f, 0.036601976f, -0.006452994f,
+        0.11625694f, -0.13064225f, 0.07701931f, 0.05223637f, -0.07403407f, 0.10846811f, -0.20652173f, 0.097542174f,
+        0.2644924f, 0.074182235f, -0.0071897376f, 0.045848154f, -0.16082197f, 0.052383292f, -0.00021833101f, -0.03774695f,
+        0.026110537f, 0.06633903f, 0.17109534f, -0.13481432f, 0.00080497656f, -0.124384314f, -0.17975795f, 0.08685693f,
+        0.2177242f, 0.04284432f, 0.078586124f, 0.18123573f, 0.011718344f, 0.0048651122f, -0.025847372f, -0.039381824f,
+        0.12479165f, 0.15739557f, 0.22326227f, -0.04845868f, 0.02215758f, 0.0335453f, 0.09282858f, -0.31251198f,
+        -0.14696926f, -0.029791886f, -0.019102642f, 0.18210536f, 0.06673439f, -0.0037920892f, -0.03168716f, -0.18144804f,
+        0.21105668f, -0.0072344313f, -0.11431494f, -0.17150994f, -0.042476058f, -0.17722578f, -0.089489676f, 0.0072055035f,
+        -0.15671149f, 0.12931088f, 0.027929123f, 0.04595821f, -0.041041873f, 0.054258555f, -0.08456915f, 0.017592339f,
+        0.020631775f, 0.07446076f, 0.09103645f, -0.022315253f, -0.034533784f, -0.054238167f, 0.08953153f, -0.1149836f,
+        -0.20733702f, 0.0527083f, -0.064352944f, 0.062627286f, -8.710093e-05f, 0.0002016694f, 0.24020937f, 0.10609448f,
+        0.11220673f, 0.12296162f, 0.008847891f, -0.0968601f, 0.052286606f, 0.07715816f, 0.11323427f, 0.04468816f,
+        0.12716632f, -0.15562378f, -0.057916045f, -0.17911471f, 0.0039268252f, -0.13134576f, -0.11005495f, 0.031807855f,
+        0.15172811f, -0.06999633f, 0.10545228f, -0.041462116f, -0.011213988f, -0.0741786f, 0.18871322f, 0.069732785f,
+        -0.08331078f, 0.07214739f, 0.063403495f, 0.0013009827f, 0.08891876f, 0.0602348f, -0.15844701f, -0.010902155f,
+        -0.10459628f, 0.07866695f, -0.051658347f, 0.07560257f, -0.011856413f, 0.15286037f, 0.022562355f, 0.0331719f,
+        -0.062694594f, -0.015431001f, 0.11372752f, 0.088315524f, 0.017624952f, -0.059969332f, 0.046318844f, 0.002530168f,
+        0.12699983f, 0.01688183f, 0.10375667f, -0.19036803f, 0.09192788f, 0.043863934f, -0.029970193f, 0.017460436f,
+        0.051044036f, 0.09322524f, -0.011108981f, -0.09286134f, -0.05070693f, -0.046617746f, -0.030522512f, 0.11913633f,
+        0.25365442f, -0.01835103f, -0.022340667f, -0.11774245f, 0.09104186f, 0.0607888f, 0.094311126f, -0.018134486f,
+        0.023750728f, 0.09815499f, 0.04994182f, 0.2567876f, -0.06544195f, -0.2371284f, 0.20946366f, -0.030556172f,
+        0.08188036f, -0.0525771f, -0.012515278f, -0.13305978f, -0.09688726f, 0.26298892f, 0.082348384f, -0.08447754f,
+        0.107471205f, 0.00034912117f, -0.012701264f, -0.057404086f, -0.11006353f, -0.08713011f, 0.058426406f, 0.052049313f,
+        0.14198111f, -0.1124427f, 0.030644527f, 0.15393707f, 0.21101812f, 0.091938145f, 0.17764486f, 0.070027955f,
+        0.093085684f, -0.04586074f, -0.04932001f, -0.021822052f, -0.034062497f, -0.0130346455f, -0.037089318f, -0.08337379f,
+        0.21485537f, 0.02158315f, 0.030350607f, 0.042936727f, 0.049719375f, 0.18652728f, 0.08533527f, -0.14723085f,
+        0.04961017f, -0.05072652f, -0.016884338f, 0.050986037f, -0.1666633f, 0.055864587f, 0.124701366f, 0.01367687f,
+        0.06793933f, 0.024833603f, 0.05845255f, -0.048853245f, -0.013595799f, 0.04369103f, 0.021168144f, -0.039339896f,
+        0.073723584f, -0.09783165f, 0.057700958f, 0.052936673f, 0.0017592025f, -0.002723838f, 0.0883051f, 0.16729873f,
+        -0.029099338f, -0.007705812f, -0.042691488f, 0.103351094f, -0.08787789f, -0.29009685f, -0.045283172f, 0.011941566f,
+        -0.036544807f, 0.06882825f, 0.12377772f, 0.15918106f, -0.056954764f, 0.028325845f, 0.0050455234f, -0.08444739f,
+        0.17658022f, 0.009146413f, -0.15109181f, -0.061144043f, 0.039057642f, -0.12760384f, -0.15962091f, 0.0882279f,
+        -0.043253567f, 0.059006803f, 0.08530033f, -0.07951501f, 0.04362898f, 0.08296266f, 0.022114493f, 0.20106499f,
+        0.16626923f, -0.0024814676f, 0.0679867f, -0.12211044f, 0.005148636f, 0.17000431f, -0.041887246f, 0.28756255f,
+        -0.004916434f, 0.028075378f, -0.11411966f, 0.15781188f, 0.14566511f, 0.2531594f, 0.07274907f, 0.10656451f,
+        -0.13586076f, 0.041089498f, 0.04889886f, 0.052052796f, -0.049600903f, -0.040971704f, 0.0036453232f, -0.16828667f,
+        -0.020170469f, -0.016332414f, -0.025361095f, 0.017785355f, -0.035060074f, -0.042096023f, -0.050136935f, 0.06488407f,
+        0.15413478f, 0.18679948f, 0.03474174f, -0.06655735f, -0.043764286f, 0.055628084f, -0.047199313f, -0.08025363f,
+        0.033571377f, 0.011086195f, 0.062074788f, -0.088078566f, -0.031375572f, 0.07210798f, -0.015493486f, 0.09088247f,
+        -0.049608763f, -0.010149709f, -0.096856624f, -0.06635836f, 0.06856248f, -0.010342431f, -0.015476215f, 0.05648f,
+        -0.008505041f, 0.13711996f, -0.093105316f, -0.10280894f, -0.10425453f, 0.0675164f, 0.013892629f, -0.06802624f,
+        0.11627037f, 0.06562852f, 0.03323413f, 0.1246063f, -0.009324411f, 0.008538706f, 0.02546373f, 0.16166753f,
+        -0.12329287f, 0.09411202f, 0.1102336f, 0.1829691f, 0.019076744f, 0.10379625f, 0.013016627f, -0.06616624f,
+        0.11245652f, -0.024733828f, -0.09563143f, 0.10493754f, 0.11106949f, -0.05293882f, 0.059677254f, 0.09663812f,
+        -0.0056906687f, 0.19142233f, 0.022259718f, -0.07679156f, -0.07133471f, 0.14209093f, 0.029802494f, 0.13349247f,
+        0.049876332f, -0.053047027f, 0.10955294f, -0.11037385f, -0.01963971f, -5.033476e-05f, 0.14077325f, 0.043746695f,
+        0.03439181f, 0.116102375f, 0.13348861f, 0.06273441f, 0.0426122f, 0.08436917f, 0.14884767f, 0.07542096f,
+        -0.19271776f, -0.045719046f, 0.21348634f, 0.022887241f, 0.019168274f, 0.038152628f, -0.062167283f, 0.045300838f,
+        0.05408558f, 0.19276023f, -0.069186874f, -0.07284555f, 0.03408691f, 0.0366307f, -0.06952719f, -0.10717866f,
+        0.0003615597f, 0.02832058f, 0.21719918f, 0.030920437f, -0.14455308f, 0.08908515f, -0.04622968f, -0.1407813f,
+        0.18989792f, 0.09891003f, 0.106689736f, -0.0039274986f, 0.026357165f, 0.07478386f, -0.0122815985f, -0.07891355f,
+        0.104848936f, 0.14505966f, -0.0016321236f, 0.07902197f, 0.0956074f, -0.032171026f, 0.16726427f, 0.024642762f,
+        -0.12619686f, -0.058590446f, 0.11879424f, -0.1527632f, 0.013143572f, 0.12080494f, 0.14524104f, 0.064121135f,
+        0.013339333f, 0.14188863f, 0.07347551f, -0.082489066f, 0.030833444f, -0.04383449f, -0.061438993f, -0.029133376f,
+        0.2035103f, -0.08954083f, -0.12278465f, 0.13242485f, 0.15916508f, 0.016795846f, 0.05599176f, -0.065332085f,
+        -0.14661352f, 0.071745135f, -0.13579406f, 0.027100444f, -0.09961419f, 0.029223086f, -0.074044876f, -0.05590115f,
+        -0.098094665f, -0.05893774f, 0.09153408f, 0.016147677f, -0.041732427f, -0.19935149f, -0.017444447f, -0.14548261f,
+        0.2198705f, 0.082626775f, -0.09834527f, 0.06235238f, -0.03638484f, 0.041843046f, 0.021921987f, 0.13132045f,
+        -0.11208603f, -0.10001179f, 0.08611865f, 0.20158897f, 0.10466522f, -0.09372246f, 0.036306098f, 0.25316134f,
+        0.018223204f, 0.25148547f, 0.07639983f, -0.015888542f, 0.056445625f, 0.1946522f, 0.2848364f, -0.015963707f,
+        -0.15623467f, -0.089881636f, -0.05380131f, 0.043102536f, -0.04146699f, 0.027144035f, 0.063265055f, -0.083925776f,
+        0.07343549f, 0.046083316f, 0.022802256f, -0.059514295f, -0.28426108f, -0.003982619f, -0.07633923f, 0.035719503f,
+        0.043240156f, 0.04031831f, -0.007815197f, 0.03504454f, 0.04299689f, 0.00010037106f, 0.08515917f, -0.08789966f,
+        -0.002067637f, -0.20669252f, -0.03350636f, -0.12826563f, 0.03262155f, 0.18293813f, 0.017715365f, -0.044433746f,
+        0.089419216f, -0.08501781f, 0.09771756f, -0.014079687f, 0.017127046f, -0.11941539f, -0.01655144f, -0.017861616f,
+        -0.063242465f, 0.08352583f, 0.0052708522f, 0.034649357f, 0.076029606f, 0.032953646f, 0.032789696f, 0.16340223f,
+        0.055193312f, -0.004494009f, 0.040924218f, 0.07023968f, 0.05579927f, 0.105276965f, 0.007536469f, 0.043678746f,
+        0.09726049f, -0.08707685f, -0.018393105f, 0.030375011f, -0.10121249f, 0.13101533f, 0.16332531f, 0.039074056f,
+        0.082878135f, 0.023414107f, -0.08484462f, -0.09860355f, 0.09908719f, -0.2557095f, -0.1285514f, 0.02828496f,
+        -0.037973233f, 0.11177965f, -0.004945637f, -0.1797586f, -0.09943091f, 0.03216862f, -0.054147385f, -0.12456183f,
+        -0.21289252f, 0.004280211f, -0.08203055f, 0.08684503f, -0.016957786f, 0.10956168f, 0.07760006f, -0.15461521f,
+        0.11544586f, -0.036086027f, -0.13253479f, 0.09714422f, 0.013909642f, 0.0038790002f, 0.18224172f, 0.09416736f,
+        0.00598565f, 0.06138722f, 0.10503967f, 0.06180136f, -0.06810191f, -0.0074429284f, -0.0847194f, -0.12392741f,
+        0.25421193f, 0.0069872253f, -0.06365184f, 0.09308528f, 0.14836664f, -0.083039515f, -0.03214956f, 0.002756093f,
+        0.12843955f, 0.09857788f, 0.093809895f, -0.051885538f, 0.18224004f, 0.10241276f, 0.032366097f, 0.062090233f,
+        -0.036448218f, 0.05502618f, -0.0784405f, 0.01388205f, -0.07111235f, 0.1580823f, -0.16405053f, -0.040212464f,
+        0.13527136f, -0.07049482f, 0.13683605f, 0.09548976f, 0.09521963f, -0.13290909f, -0.16513412f, 0.04269534f,
+        0.100948155f, 0.1119522f, 0.10889582f, 0.23373602f, -0.13114512f, -0.17124462f, 0.060957912f, 0.03195656f,
+        0.081933066f, 0.051533718f, 0.21206373f, -0.07634997f, 3.741719e-05f, 0.1372954f, -0.018842822f, 0.062736236f,
+        -0.0026755875f, 0.08679218f, 0.09985725f, 0.100990705f, -0.10003251f, 0.16870365f, -0.009595198f, 0.084737405f,
+        0.14852986f, 0.092823446f, 0.095539f, 0.16690695f, 0.14569882f, 0.01009514f, -0.0141507285f, 0.14642937f,
+        -0.07623107f, -0.11079676f, 0.07242251f, -0.16212982f, -0.11198926f, 0.03960659f, -0.009009733f, 0.11553157f,
+        -0.0443894f, 0.033469714f, 0.022021946f, 0.17572924f, 0.016496304f, 0.13890718f, -0.09080385f, -0.12627506f,
+        -0.020991167f, -0.0507072f, -0.03762446f, -0.059065424f, 0.22208092f, -0.044084832f, 0.05589532f, 0.035202727f,
+        0.14282604f, -0.095842f, -0.12392506f, -0.03976855f, 0.052031044f, 0.0449304f, -0.019827526f, -0.035256863f,
+        0.13531719f, 0.11792926f, -0.07379463f, -0.060236182f, 0.031219294f, -0.028254395f, -0.16223429f, 0.12837085f,
+        0.02741043f, 0.028148437f, -0.24288912f, -0.089031585f, 0.048795555f, -0.025923839f, -0.060488965f, 0.11921449f,
+        0.050784618f, 0.06412727f, -0.17781234f, 0.10547178f, 0.1577735f, -0.0021727085f, 0.11202938f, 0.05735137f,
+        -0.17645259f, 0.06055443f, 0.12849209f, 0.084672466f, 0.09823037f, 0.21975178f, 0.095964685f, 0.13625823f,
+        -0.0513554f, -0.083706364f, 0.1032094f, -0.04419707f, -0.089688f, 0.176356f, 0.06456497f, 0.08709254f,
+        0.16463807f, -0.048500508f, 0.16067776f, -0.11489865f, -0.0005922653f, -0.03287395f, 0.0389085f, 0.037330706f,
+        0.07231291f, -0.041704837f, 0.13216563f, 0.13209623f, 0.20743811f, -0.062099945f, 0.11043277f, -0.07560408f,
+        0.12697875f, 0.062371843f, 0.014622875f, 0.1277453f, 0.01086347f, -0.05309364f, -0.05951826f, -0.04940203f,
+        -0.16201489f, 0.027768923f, 0.026446702f, 0.09686401f, 0.015434217f, -0.05271473f, -0.081962116f, 0.075892024f,
+        -0.06084295f, 0.115292296f, 0.13547613f, 0.21038112f, -0.06186833f, -0.09480863f, 0.16972205f, 0.014659276f,
+        -0.078562565f, -0.17508338f, 0.21294634f, 0.10189334f, 0.09532005f, -0.044896595f, 0.04854897f, -0.08777288f,
+        -0.06312027f, -0.103487775f, -0.04017514f, 0.083151065f, -0.072240494f, 0.08849263f, 0.03290406f, 0.07819053f,
+        0.05259911f, 0.013788727f, 0.028747942f, 0.13331671f, 0.013080638f, 0.13931258f, 0.029253218f, 0.11178765f,
+        -0.009543439f, -0.09087463f, 0.05262866f, 0.10816775f, 0.14046952f, 0.09697577f, 0.08662896f, 0.1558039f,
+        -0.095073834f, 0.19780573f, -0.11793647f, -0.13213247f, -0.093232125f, -0.019923352f, 0.21347484f, 0.016221846f,
+        0.041636236f, 0.12997f, 0.20355083f, 0.13401607f, 0.17906103f, -0.09593819f, -0.08975243f, -0.12063753f,
+        -0.06174618f, -0.023338987f, 0.0059470586f, 0.13477203f, 0.08913038f, -0.040117044f, -0.052854303f, 0.13657084f,
+        -0.08713514f, -0.13198996f, 0.033693526f, -0.09486128f, -0.033606194f, -0.012974861f, 0.17771111f, -0.08502752f,
+        0.12762927f, 0.034319527f, 0.040449757f, -0.028621558f, -0.075733f, -0.050616298f, -0.22426133f, -0.08970902f,
+        -0.14256205f, 0.007794647f, 0.04236389f, 0.15750836f, 0.07642384f, 0.12365667f, -0.13109745f, -0.1263667f,
+        0.10070073f, -0.04441519f, -0.07547331f, -0.016592491f, 0.039719444f, 0.01852297f, -0.028394539f, 0.004885811f,
+        -0.10988419f, 0.07688233f, -0.07508522f, -0.004209634f, 0.08698579f, -0.059427034f, -0.05695625f, -0.040555093f,
+        -0.18939841f, -0.03529725f, 0.18036027f, 0.18779798f, -0.069252744f, 0.012881255f, -0.08188455f, 0.02560389f,
+        -0.022551326f, 0.058844227f, 0.004057774f, -0.092154205f, 0.010414214f, 0.107915446f, 0.032822218f, -0.053042315f,
+        0.015799202f, 0.11694714f, 0.0583321f, 0.01723852f, 0.007865724f, 0.002971824f, 0.18149073f, 0.0035608753f,
+        -0.06461719f, 0.11230779f, -0.045838058f, 0.19868141f, 0.042901587f, 0.09733796f, 0.12346668f, 0.020408167f,
+        0.22339103f, 0.09636008f, -0.11910151f, -0.052085653f, 0.102291085f, -0.15670551f, 0.09877283f, 0.053622913f,
+        0.120507166f, 0.16186823f, 0.09069036f, -0.105476126f, 0.095314264f, 0.048508547f, 0.0031434537f, 0.06663288f,
+        -0.099675715f, 0.02064944f, 0.030436544f, 0.051728446f, 0.19198228f, 0.099789925f, 0.04440034f, 0.097075745f,
+        0.010577817f, -0.20477308f, -0.0783555f, -0.05075985f, -0.021360548f, 0.06177902f, -0.0863973f, 0.1449785f,
+        -0.0041464386f, -0.036926355f, 0.02281029f, 0.016967285f, 0.019030545f, -0.0067966133f, 0.02084775f, 0.11656107f,
+        0.013489285f, 0.07667224f, 0.046157483f, 0.0021508948f, -0.04963562f, 0.09447731f, 0.08786299f, -0.033300463f,
+        -0.11142464f, 0.124309845f, -0.07036816f, 0.05533728f, 0.0349251f, 0.07151511f, -0.07934572f, -0.18537796f,
+        -0.14455944f, 0.117722385f, -0.1798273f, 0.14558351f, 0.03149826f, 0.107816555f, 0.031151146f, -0.055533413f,
+        -0.11633591f, -0.051757824f, -0.13783173f, -0.25333968f, 0.058002923f, -0.15341808f, -0.061407413f, -0.1501245f,
+        -0.08028266f, 0.044246588f, -0.03009695f, -0.08224096f, 0.12511489f, -0.076659605f, -0.029523125f, 0.064225726f,
+        0.032375578f, -0.078465536f, 0.07694465f, 0.094182976f, 0.09062945f, -0.030340368f, -0.001643714f, 0.19114724f,
+        -0.2374004f, 0.16076384f, 0.13626455f, 0.09621193f, 0.14842805f, -0.12870637f, 0.15920603f, -0.07037256f,
+        -0.18897317f, 0.19125946f, 0.0812691f, 0.1283331f, -0.13857612f, 0.12139884f, -0.026387911f, 0.13064629f,
+        0.085444756f, 0.17284492f, 0.013791637f, 0.06562835f, -0.13739166f, 0.073121f, -0.13676883f, 0.031861447f,
+        0.091252476f, 0.24297075f, 0.16392523f, -0.1006731f, 0.09386223f, 0.041145522f, -0.10531162f, 0.13152614f,
+        -0.18069156f, 0.07409832f, 0.04071792f, 0.05113246f, -0.07172758f, -0.11367507f, 0.03437388f, 0.2567247f,
+        -0.040163737f, 0.025452685f, 0.075483195f, -0.0008253502f, 0.15027617f, 0.06530619f, 0.18913907f, 0.07536558f,
+        -0.0049887737f, 0.00763484f, 0.068449914f, 0.036706205f, -0.0069433823f, 0.03476017f, -0.013304122f, 0.0388295f,
+        -0.04275066f, 0.09125165f, 0.07044136f, 0.23848532f, -0.0016250733f, -0.16263096f, 0.13578787f, -0.1353052f,
+        -0.21971557f, -0.13279375f, -0.051464748f, -0.11889092f, -0.030056939f, 0.042414084f, 0.13195042f, 0.14432688f,
+        -0.15544765f, 0.011933218f, 0.017170418f, -0.002159768f, 0.10701694f, -0.080139786f, -0.06310912f, 0.042962275f,
+        0.020771893f, 0.06821577f, -0.07691439f, 0.169012f, 0.20900697f, 0.07571818f, -0.0035236487f, 0.0037048704f,
+        -0.0071267793f, 0.1471107f, -0.052060645f, 0.020894524f, 0.0183977f, 0.026694326f, -0.102825046f, -0.09763796f,
+        -0.13063967f, -0.008561272f, -0.11551475f, -0.041567344f, -0.035817448f, 0.07341085f, -0.14488234f, 0.15890935f,
+        -0.18129501f, -0.13677375f, 0.072508484f, -0.15037242f, 0.08012661f, -0.00047062454f, 0.08125078f, 0.09435238f,
+        -0.10903268f, 0.13879968f, 0.048649766f, -0.014778016f, 0.038314857f, 0.1729126f, 0.05307753f, 0.016026981f,
+        0.175742f, 0.056492932f, -0.07050612f, -0.0048323637f, -0.032635182f, 0.030204987f, -0.14391534f, 0.15997149f,
+        -0.20683096f, 0.10747688f, -0.006920845f, 0.012887082f, 0.00056985515f, -0.21254528f, -0.14350265f, 0.21784382f,
+        0.062301714f, 0.074951574f, 0.021523023f, -0.0638781f, -0.096773684f, 0.18318039f, -0.106213205f, -0.0240185f,
+        0.22618224f, -0.13890891f, -0.056455813f, -0.21080507f, 0.017448481f, 0.16673428f, -0.07515328f, 0.12916847f,
+        0.09826421f, 0.044548433f, 0.094857976f, 0.10626626f, 0.003677126f, -0.082062386f, -0.004431569f, -0.026455432f,
+        0.15653004f, -0.14899349f, 0.047673855f, 0.15227637f, -0.00925661f, 0.16931044f, 0.034996856f, 0.097797f,
+        0.06017779f, 0.0035043196f, -0.0064744344f, -0.119796835f, 0.031527743f, -0.010040768f, -0.01264747f, 0.08217635f,
+        -0.09673612f, 0.086145945f, -0.16512327f, -0.028016247f, 0.07306801f, 0.07959864f, 0.07647507f, 0.07008813f,
+        0.0012384243f, 0.013591109f, -0.091051474f, -0.096866004f, 0.008265775f, 0.11269054f, 0.10872591f, -0.020138199f,
+        0.08919612f, -0.016961202f, 0.1425112f, 0.031380743f, -0.0243252f, -0.12027477f, 0.027982734f, 0.018088197f,
+        -0.026572822f, 0.18574886f, 0.039480276f, -0.023872472f, 0.015828563f, 0.042029187f, 0.001023667f, 0.1990275f,
+        0.19700207f, 0.03325011f, -0.20586663f, 0.04066936f, -0.019135095f, 0.0654855f, 0.122039646f, 0.03230296f,
+        -0.00767543f, 0.17022654f, 0.13340965f, 0.07750487f, 0.021558536f, -0.19466603f, 0.13402748f, 0.079375826f,
+        -0.052179914f, -0.11412091f, 0.07085786f, 0.06620927f, 0.08318096f, -0.20323901f, -0.0019736246f, 0.103052974f,
+        0.04744333f, 0.033774033f, 0.12231661f, 0.15039808f, 0.21624157f, 0.07075945f, 0.08998162f, -0.08427947f,
+        0.018231073f, 0.07432123f, 0.016622279f, 0.08110164f, -0.13234006f, -0.033518586f, -0.06510487f, -0.06305292f,
+        -0.09625448f, -0.044391464f, 0.01759192f, -0.018417062f, -0.018466065f, -0.07417167f, 0.045460142f, 0.14228998f,
+        0.06297753f, 0.050153807f, 0.031074226f, 0.14739656f, -0.032632764f, -0.12049057f, -0.0017009642f, -0.13399446f,
+        0.06999299f, 0.051462084f, 0.13768922f, -0.04701091f, 0.08211365f, -0.19014081f, -0.051741328f, -0.036646802f,
+        0.18344404f, 0.045950882f, 0.06914682f, -0.02310047f, 0.016387673f, 0.0043123937f, 0.11655825f, -0.06616379f,
+        -0.0010537669f, -0.01806837f, 0.19424245f, -0.13641775f, 0.09782323f, 0.06937422f, -0.08423891f, 0.13918959f,
+        -0.007986973f, -0.09809516f, -0.11185467f, -0.05737541f, -0.002484987f, 0.09484577f, 0.08664956f, -0.023613455f,
+        -0.043140464f, -0.21729486f, 0.052501023f, -0.14088146f, -0.13178107f, 0.03331927f, 0.006960516f, 0.0012062005f,
+        0.045216214f, -0.09659936f, 0.104107775f, 0.051742524f, 0.002796701f, 0.082018524f, 0.085557066f, -0.07547238f,
+        0.13266632f, 0.082097545f, -0.092518814f, 0.018528864f, 0.015994595f, -0.0927084f, 0.025751585f, 0.23870374f,
+        -0.12481738f, -0.04708507f, 0.019782556f, -0.035233412f, 0.00498461f, 0.0009842552f, 0.08492039f, 0.1007476f,
+        0.07237836f, 0.018124895f, 0.23627973f, 0.023826279f, -0.032996655f, 0.040805727f, 0.011194347f, -0.0022435347f,
+        0.1791834f, -0.0682027f, 0.10044085f, -0.07590396f, 0.0016581849f, 0.08214885f, 0.06261837f, 0.102244526f,
+        0.11378352f, 0.054403774f, 0.0402536f, -0.058504168f, 0.116957225f, 0.025678162f, -0.06322995f, -0.018859096f,
+        -0.15739243f, -0.022923237f, -0.051780242f, -0.02417136f, -0.08770428f, -0.12729533f, 0.15927249f, 0.035088666f,
+        -0.022081906f, -0.008975146f, 0.015192057f, 0.0076201204f, -0.1319511f, -0.04312572f, 0.026472002f, -0.13315286f,
+        -0.1398058f, 0.040321164f, 0.1635427f, 0.041338537f, -0.086673915f, 0.15406825f, 0.022479905f, -0.29780036f,
+        0.11320887f, -0.106246844f, -0.07374993f, -0.19612083f, 0.15221216f, -0.017002502f, -0.03535324f, -0.009749601f,
+        -0.056773636f, 0.0762518f, 0.10921551f, 0.1090592f, 0.08597266f, -0.07412344f, 0.11519356f, 0.1798618f,
+        -0.050486937f, -0.008658861f, -0.052507546f, -0.030005032f, -0.16245544f, 0.04296896f, 0.044727556f, 0.11066695f,
+        0.22249097f, -0.13998835f, -0.11115704f, -0.044118833f, 0.1838468f, 0.1398459f, -0.09697366f, 0.16674456f,
+        0.12145412f, 0.24111564f, 0.12967943f, 0.037088268f, 0.23173195f, 0.09392871f, -0.056259423f, 0.124474436f,
+        -0.057357807f, 0.09517354f, 0.2858f, 0.3507794f, -0.06719467f, 0.063569404f, -0.03461104f, 0.057184193f,
+        0.10709572f, 0.09610301f, 0.12854247f, -0.057426017f, 0.048177153f, -0.16324851f, 0.07824098f, -0.08702377f,
+        0.031251434f, -0.011398839f, -0.10228088f, 0.1549591f, 0.21341285f, -0.05978372f, -0.112014174f, -0.07206665f,
+        -0.1046178f, 0.12316191f, -0.114403345f, 0.017763415f, 0.11539246f, 0.13225468f, 0.015339851f, -0.10959896f,
+        0.13365462f, 0.058973726f, 0.0799004f, -0.026178114f, -0.0063835564f, 0.0595518f, -0.14330804f, 0.009092262f,
+        0.071166575f, -0.15798804f, 0.10860823f, 0.012212481f, -0.06099169f, 0.019347053f, 0.026172448f, -0.04321909f,
+        -0.020060174f, 0.10548737f, 0.14117004f, -0.011262133f, -0.12359842f, 0.0048193648f, -0.10715329f, 0.05310117f,
+        0.023468018f, 0.009986518f, 0.0036499517f, -0.062416915f, 0.06863072f, -0.11933011f, -0.010838932f, 0.095229946f,
+        0.037348524f, -0.08562503f, -0.08093986f, 0.028307587f, 0.005882045f, 0.17545523f, -0.122473836f, 0.01624682f,
+        0.11314025f, 0.09521128f, 0.14426458f, 0.13967255f, 0.07256141f, 0.0033611907f, 0.096510865f, -0.00985289f,
+        -0.094010636f, 0.06457007f, -0.13711908f, -0.07668994f, -0.02745641f, 0.057536222f, -0.14582604f, 0.07142283f,
+        0.03408389f, 0.02670661f, 0.097080946f, -0.10545004f, -0.16853924f, -0.08551583f, 0.010258861f, 0.060906265f,
+        0.0073405243f, 0.03282655f, -0.0234313f, -0.053772565f, 0.1509803f, 0.016601548f, 0.16955718f, 0.20771885f,
+        0.076175265f, -0.044043064f, -0.02908885f, -0.06542816f, 0.037616327f, 0.0045112246f, -0.06486211f, 0.039038118f,
+        0.0493826f, -0.12845473f, -0.08086391f, 0.09924828f, -0.08070064f, 0.0621922f, -0.12811871f, -0.09599862f,
+        -0.03253998f, 0.043801963f, -0.053397298f, 0.04417047f, -0.06649863f, -0.019071206f, 0.026802564f, 0.021288823f,
+        0.03230576f, 0.0009390436f, -0.050263066f, -0.07288704f, -0.14599591f, -0.06264952f, -0.09688019f, -0.023472488f,
+        0.051503148f, 0.11157278f, -0.066633314f, -0.024725312f, 0.07727474f, -0.002762715f, -0.22106628f, 0.15566795f,
+        -0.09770965f, 0.1575606f, 0.15773715f, -0.011677971f, 0.008496552f, -0.06855041f, -0.009562777f, 0.02970625f,
+        0.09811708f, -0.0644437f, -0.10605532f, 0.27339005f, 0.13487963f, -0.081717655f, 0.112321f, 0.055990066f,
+        -0.07355272f, -0.18701056f, 0.10174298f, 0.13107422f, -0.046721704f, 0.06791331f, -0.030623486f, -0.06431947f,
+        0.0004217778f, -0.08801256f, 0.012432064f, -0.1202471f, -0.011089219f, -0.08167858f, -0.08471625f, 0.0008726588f,
+        -0.111968994f, -0.10884041f, -0.025408948f, 0.17884232f, 0.102122135f, -0.014669531f, -0.07089495f, -0.033588286f,
+        0.0043440075f, -0.17059705f, 0.021188587f, 0.041339595f, 0.14853112f, -0.12738603f, 0.093180396f, 0.009574389f,
+        0.10481372f, 0.22595304f, 0.1430606f, 0.117127284f, 0.098238654f, -0.12259977f, 0.007043821f, 0.017881686f,
+        0.12703882f, 0.21543549f, -0.0995915f, 0.017268267f, -0.09319906f, -0.14574288f, 0.07801807f, 0.016562881f,
+        -0.07723376f, 0.099137686f, -0.036284763f, -0.023900816f, 0.1094394f, 0.024495244f, 0.17919339f, 0.12999979f,
+        0.2527694f, 0.047119297f, 0.12290056f, 0.104565375f, -0.010973458f, 0.06572987f, -0.022647753f, 0.013718501f,
+        0.1322831f, 0.026737614f, 0.18725625f, 0.09536818f, -0.1162524f, 0.021839296f, 0.001964749f, 0.16092265f,
+        -0.033566613f, -0.20414838f, 0.057430413f, -0.04834443f, 0.09142529f, -0.14671986f, -0.023150137f, -0.09732276f,
+        0.046887215f, 0.09807934f, -0.17039612f, -0.17311536f, 0.065929994f, -0.01946828f, -0.12089198f, 0.03505729f,
+        0.14160614f, -0.042088896f, -0.009219331f, -0.012940746f, -0.072495945f, 0.056959413f, 0.122110195f, -0.034300014f,
+        0.0114023145f, -0.08076981f, 0.15149505f, -0.061413374f, 0.14073522f, 0.038881913f, 0.20742579f, -0.0027152784f,
+        0.01306074f, 0.092671946f, -0.011318422f, 0.00021762827f, 0.07013081f, 0.16776943f, -0.10713681f, -0.1672692f,
+        -0.08085017f, 0.24411921f, 0.15262505f, 0.022608384f, 0.13364838f, 0.0017075146f, 0.10692379f, -0.04322193f,
+        -0.016425684f, 0.09538322f, -0.048692737f, 0.048891123f, 0.14094897f, 0.13989203f, -0.07930542f, -0.06455399f,
+        0.059334107f, 0.04798317f, 0.07686217f, 0.059114978f, -0.08574975f, 0.07431275f, 0.15142968f, 0.102276824f,
+        0.30328768f, 0.11882376f, 0.085412145f, 0.08468944f, 0.1549663f, -0.041489836f, -0.24976338f, 0.064613745f,
+        0.009016323f, 0.023177713f, -0.045310274f, -0.12523732f, -0.059047207f, 0.18312083f, -0.010490976f, -0.11238025f,
+        -0.06377514f, -0.08821062f, 0.017008556f, 0.07228922f, -0.112262934f, -0.027971497f, -0.0555539f, -0.0046480326f,
+        0.0015122083f, 0.0123544345f, 0.12533209f, 0.15779088f, 0.07768731f, 0.086435504f, 0.07328558f, -0.06385907f,
+        0.15285997f, -0.16542803f, 0.011898636f, 0.07899437f, 0.30271167f, 0.0005716481f, 0.0937167f, 0.22058874f,
+        0.102066f, 0.055907506f, -0.03802944f, -0.053290192f, -0.0043599973f, -0.086641036f, 0.09403754f, 0.06464364f,
+        -0.079364814f, 0.08607373f, 0.12941563f, 0.12715274f, 0.013425109f, 0.07150785f, -0.103740565f, 0.09674812f,
+        -0.056423824f, 0.052650377f, -0.08516328f, 0.023136156f, -0.082988665f, 0.17255008f, -0.11363991f, 0.1376967f,
+        0.055294458f, 0.042187028f, -0.0808439f, -0.09253261f, 0.046525847f, -0.14709061f, 0.07040819f, 0.07409642f,
+        -0.11325402f, -0.060943965f, 0.1895704f, -0.03594589f, 0.03964921f, 0.100987025f, 0.18796356f, -0.0030425359f,
+        0.016447583f, 0.093372755f, 0.11393693f, -0.0061044316f, 0.14377142f, 0.1356772f, 0.22436027f, -0.002355963f,
+        -0.26670626f, 0.07032124f, 0.042385478f, -0.1913505f, -0.058948107f, -0.035471402f, 0.08776562f, 0.031446595f,
+        0.06268037f, -0.009751012f, 0.09935529f, -0.068115376f, 0.002364966f, -0.005430731f, 0.13399991f, 0.13378213f,
+        0.07827238f, 0.0074909f, -0.0030530938f, 0.061471105f, 0.04217278f, 0.008158775f, 0.03831107f, 0.08637756f,
+        0.14197764f, 0.12211087f, 0.0042956215f, -0.08914338f, 0.14779851f, 0.29146987f, 0.009537174f, -0.018784152f,
+        0.09185864f, -0.065413825f, 0.11119017f, 0.056457862f, -0.0057739285f, 0.052867938f, 0.027632942f, 0.06211542f,
+        0.032208342f, 0.0003499421f, 0.096444964f, 0.13950832f, -0.08186861f, 0.15124297f, 0.03543536f, 0.21412328f,
+        0.0263762f, -0.14487042f, 0.048628263f, -0.04316863f, 0.014806207f, 0.044252172f, 0.11720425f, 0.118565746f,
+        -0.102128536f, -0.109327696f, -0.09747548f, 0.06190794f, 0.18098174f, -0.033351336f, 0.073259845f, 0.21001197f,
+        -0.16370587f, -0.11435455f, 0.22236042f, 0.1670996f, -0.118474945f, 0.19713777f, 0.06428771f, -0.056719057f,
+        -0.13530622f, 0.1493292f, -0.16264111f, 0.013963195f, 0.027595112f, -0.11846496f, -0.07078467f, 0.043729264f,
+        -0.029295634f, -0.039864f, 0.20436808f, -0.010365821f, 0.052435946f, 0.09578639f, 0.08061011f, -0.012906255f,
+        0.13271028f, 0.101017855f, 0.024488503f, 0.099985704f, -0.052677777f, -0.077742256f, 0.13720196f, 0.02757061f,
+        0.01989476f, -0.040941462f, -0.11041418f, 0.053963833f, 0.008814281f, 0.05835888f, -0.013149879f, 0.06442906f,
+        0.0014589612f, -0.035043616f, 0.1259353f, 0.214009f, -0.026156263f, 0.17632583f, -0.14303139f, -0.067383684f,
+        -0.020674085f, -0.16014856f, -0.035359997f, 0.026494903f, -0.0034060825f, 0.08800006f, -0.119854555f, 0.030142192f,
+        -0.008975787f, 0.15973607f, 0.05651133f, 0.018961255f, 0.034163043f, 0.0628084f, 0.13231778f, -0.04492203f,
+        0.05483028f, -0.027365815f, 0.085700266f, 0.17930542f, 0.12602006f, 0.017757095f, 0.045999017f, 0.058891404f,
+        0.05048264f, -0.14498857f, -0.022603417f, 0.109173305f, 0.016755579f, 0.21545133f, -0.15136161f, 0.09208983f,
+        0.18461081f, 0.02851429f, 0.16228299f, -0.02841066f, 0.092603f, 0.08165903f, -0.047254242f, 0.16597673f,
+        0.068244f, 0.041732166f, 0.08930593f, 0.08777517f, -0.12997934f, -0.051742256f, 0.10693394f, -0.09310895f,
+        0.14678282f, -0.072301894f, 0.0005463657f, 0.06297749f, -0.028903719f, 0.13935573f, 0.17261451f, 0.22502281f,
+        -0.072624244f, 0.0034636278f, -0.039973076f, 0.14804412f, 0.22828558f, 0.07560544f, -0.11902833f, 0.022129664f,
+        -0.11812823f, -0.012286013f, 0.056839477f, -0.09500639f, 0.09204573f, 0.18725981f, 0.05751394f, 0.015363086f,
+        0.21383035f, 0.12217741f, -0.011361788f, 0.11880813f, 0.0528885f, -0.008201023f, -0.016404461f, -0.041833427f,
+        0.036289755f, -0.076322325f, 0.13872449f, -0.18471277f, 0.117635876f, 0.012415935f, 0.05200147f, 0.03148496f,
+        0.043588158f, 0.008559694f, 0.040013753f, -0.042971417f, 0.12032945f, -0.023179106f, 0.020694695f, 0.05155651f,
+        -0.07675973f, -0.013031604f, -0.10028669f, 0.099082425f, 0.1484573f, -0.26256052f, 0.018671406f, 0.03394284f,
+        0.04559101f, -0.084072344f, 0.05377909f, 0.09061527f, -0.12156815f, 0.028831309f, -0.0904426f, 0.013526717f,
+        0.042239856f, 0.014044237f, -0.02650263f, 0.038809348f, 0.06186772f, -0.12924352f, 0.09494364f, 0.033368446f,
+        0.24742413f, 0.1072976f, -0.14912698f, 0.21019006f, -0.04352876f, -0.045121208f, -0.027469946f, 0.036751907f,
+        0.10535712f, -0.050571054f, -0.09039683f, 0.20725368f, -0.044981144f, -0.07838432f, -0.082162f, 0.12716262f,
+        -0.116056174f, 0.029199092f, -0.055666603f, 0.10103528f, 0.09621027f, 0.1597386f, 0.09675646f, 0.12383327f,
+        0.03400813f, 0.09153647f, -0.01365212f, 0.006532609f, -0.021731177f, 0.032985028f, 0.2020577f, 0.040131386f,
+        0.1412466f, -0.037861276f, 0.060575582f, -0.038319286f, -0.09966744f, 0.13659982f, 0.038170047f, -0.041855797f,
+        0.097259074f, -0.035277218f, 0.023789572f, -0.17032754f, 0.034534648f, 0.09455282f, -0.09861382f, 0.077259414f,
+        -0.059673604f, -0.19471183f, 0.17736307f, 0.0759963f, 0.13573655f, -0.04330371f, 0.14335367f, -0.2981458f,
+        -0.0061916537f, 0.07996386f, -0.040596638f, -0.028503813f, 0.12827279f, 0.14405598f, 0.060711447f, -0.006153004f,
+        0.0021397304f, 0.10862115f, 0.049747135f, -0.14379667f, -0.087174796f, -0.04756094f, 0.059592314f, 0.07306223f,
+        0.09273624f, -0.030105457f, 0.113093205f, 0.008097573f, -0.12960048f, 0.060149867f, -0.059105016f, 0.020568345f,
+        0.016617492f, -0.06783098f, -0.10677146f, 0.07011923f, -0.1098811f, 0.082730465f, 0.11468837f, -0.18795013f,
+        0.024802148f, -0.081698775f, 0.07022722f, -0.05305337f, 0.19395831f, 0.11334029f, -0.0377489f, -0.0075474083f,
+        0.121268645f, 0.08493702f, 0.060953926f, -0.04347665f, 0.3215263f, -0.07949432f, 0.03383039f, 0.11682123f,
+        -0.134664f, 0.1426292f, 0.041624106f, 0.0456515f, -0.17243543f, -0.018179422f, 0.14677292f, -0.08878802f,
+        -0.025050722f, -0.115879096f, 0.09403755f, 0.11818127f, 0.003762184f, 0.08104979f, 0.005195276f, -0.07924154f,
+        0.08035647f, 0.22474495f, 0.121960446f, -0.03635699f, 0.044393253f, 0.12137214f, -0.05219184f, -0.13432044f,
+        -0.003470635f, 0.19499642f, 0.12591563f, 0.12025379f, -0.15311943f, 0.16458093f, -0.08724192f, -0.1618326f,
+        0.038995832f, 0.013465045f, -0.007843329f, -0.019192113f, 0.015961904f, 0.00018549745f, -0.083498076f, 0.18086238f,
+        0.036161505f, 0.10314044f, 0.046741694f, 0.0067414064f, 0.13049868f, 0.048684184f, 0.023597145f, 0.08238817f,
+        0.06525248f, -0.03011107f, 0.110748634f, 0.042299334f, -0.066964425f, 0.04611752f, 0.044609807f, -0.07714155f,
+        -0.24794859f, 0.022167366f, -0.0037284037f, 0.033953883f, -0.026240893f, 0.14573985f, 0.08683835f, 0.071630545f,
+        0.111689284f, 0.21973664f, 0.13160333f, 0.006619207f, -0.01980377f, 0.09666289f, 0.14837062f, 0.04847013f,
+        0.11875572f, -0.047555663f, -0.19907604f, 0.024489678f, -0.1316677f, 0.21262673f, -0.023672812f, 0.014841186f,
+        -0.018208927f, -0.031171333f, -0.027187664f, -0.054994952f, 0.13417791f, -0.17963327f, 0.17283027f, 0.025342239f,
+        0.16033687f, 0.055042215f, -0.0044621853f, 0.029171335f, -0.038007278f, 0.041164648f, 0.0034691077f, -0.032300506f,
+        -0.10996244f, 0.20808753f, 0.055498857f, 0.07289984f, 0.1121487f, 0.09556785f, -0.08475931f, -0.036003824f,
+        0.20404604f, 0.074095726f, -0.022976248f, -0.14565241f, 0.11653972f, -0.021016182f, -0.05264599f, 0.024273846f,
+        -0.029616393f, 0.100390434f, -0.124107726f, -0.040688645f, -0.062267527f, -0.07206542f, -0.0043004747f, 0.07201494f,
+        -0.053811226f, 0.20443283f, 0.025538422f, -0.058482625f, 0.20368065f, 0.064806655f, 0.004708181f, 0.06381368f,
+        0.14107859f, -0.0905702f, 0.08511815f, 0.040439624f, 0.14169352f, 0.14196697f, 0.11489548f, -0.056851458f,
+        0.10319344f, 0.014789842f, 0.07353382f, -0.14249544f, 0.091253065f, 0.0046033855f, -0.08540582f, -0.06069624f,
+        0.12467454f, 0.19366388f, 0.06924746f, -0.07260973f, 0.13441367f, 0.17839842f, 0.06100626f, 0.056023594f,
+        -0.1016801f, -0.16067807f, 0.07178537f, 0.1940825f, 0.11827845f, -0.089234404f, 0.049390484f, -0.07831719f,
+        0.056712028f, 0.043338034f, 0.016427135f, 0.06792195f, 0.07300891f, -0.14867567f, 0.007867818f, -0.050808363f,
+        0.1220339f, 0.034752194f, 0.09654028f, -0.08863336f, -0.058507454f, -0.09880568f, -0.092208154f, -0.052784674f,
+        0.14047675f, -0.023043552f, 0.10749245f, 0.0137851825f, -0.21328154f, 0.0027668467f, 0.016896516f, 0.029184718f,
+        -0.017639183f, -0.064205006f, -0.08163206f, 0.2311482f, 0.20114909f, -0.081697136f, -0.07389324f, -0.059292484f,
+        -0.24700423f, -0.16891576f, 0.089613296f, -0.12508874f, 0.077446364f, 0.0008473625f, 0.07169471f, -0.103098094f,
+        -0.1701762f, 0.02249883f, 0.09313344f, -0.076376475f, 0.016632574f, 0.14314517f, 0.15109016f, 0.09586986f,
+        -0.10178591f, 0.16452904f, 0.055463605f, -0.05771056f, 0.159205f, 0.06744748f, 0.083012655f, 0.051266797f,
+        -0.21528503f, -0.09356845f, 0.0075494894f, 0.07184474f, 0.13184051f, -0.033616524f, 0.0022113658f, 0.016813945f,
+        0.1100145f, -0.1286877f, 0.019331135f, -0.14964503f, 0.14246476f, -0.1847716f, 0.07311464f, -0.026163558f,
+        0.023587676f, 0.15830745f, -0.1880351f, 0.18298146f, 0.084528424f, 0.025789814f, 0.15702572f, 0.03947173f,
+        -0.09418016f, 0.047316894f, 0.032783765f, 0.03394861f, 0.12585297f, -0.016556712f, -0.05538221f, -0.013001683f,
+        -0.0028266734f, 0.11975343f, -0.1260436f, 0.11771535f, -0.06732502f, 0.015001784f, -0.101159535f, 0.18317418f,
+        0.029137352f, 0.06510867f, -0.05988445f, -0.044159018f, -0.124563865f, 0.017875094f, 0.15214989f, 0.034926556f,
+        -0.16531228f, 0.092756644f, -0.022728804f, 0.09638193f, -0.14939326f, -0.053299695f, -0.09074792f, -0.09244813f,
+        0.0074766786f, -0.07254656f, 0.008488417f, 0.077435255f, -0.028183281f, -0.050693434f, 0.006131112f, 0.18574579f,
+        0.00010039354f, -0.007945198f, 0.18442987f, 0.1004227f, -0.29627535f, 0.18203326f, -0.017128164f, -0.09206479f,
+        0.17152017f, 0.06928551f, -0.004514645f, -0.14105746f, 0.019609546f, -0.13630529f, 0.03227574f, -0.022275705f,
+        -0.06731275f, 0.01097092f, -0.009712025f, 0.063797794f, -0.08690257f, 0.14907646f, 0.08331438f, 0.10925003f,
+        -0.010603501f, -0.1461679f, -0.04702731f, 0.14104426f, 0.0705521f, -0.12942664f, 0.04747252f, 0.047287844f,
+        -0.23729376f, 0.023328241f, 0.023083374f, -0.21366821f, -0.08807175f, 0.08771493f, -0.027728742f, 0.039078474f,
+        -0.024119357f, 0.075284764f, 0.083027415f, -0.13017607f, -0.06439027f, 0.07322114f, 0.10100722f, -0.034064937f,
+        -0.085143395f, -0.009606351f, 0.009033699f, -0.04766924f, 0.1938313f, 0.15579082f, -0.16135582f, -0.09255945f,
+        0.13110091f, -0.10176415f, -0.015522999f, 0.12607671f, 0.16470294f, -0.14328665f, 0.057423085f, 0.018317766f,
+        -0.01684067f, -0.11650937f, -0.14972988f, 0.08296112f, -0.04731111f, -0.09654378f, 0.014346697f, -0.0014412302f,
+        -0.06482922f, -0.0017691603f, 0.05405019f, 0.1831541f, -0.15955827f, 0.24977218f, -0.06565467f, 0.08651452f,
+        -0.05221385f, 0.04360006f, 0.01615905f, 0.12939303f, -0.10736788f, -0.18767107f, 0.10537985f, -0.18247177f,
+        -0.20399831f, 0.12699172f, -0.016881185f, 0.052876484f, 0.18830217f, -0.13434939f, 0.019903226f, -0.033208765f,
+        0.08898703f, -0.075170815f, -0.035958476f, -0.06982605f, -0.02367189f, -0.11897698f, -0.046915133f, -0.013990297f,
+        -0.13096134f, 0.09535466f, 0.11926791f, 0.20205f, 0.0008028881f, -0.109347925f, 0.05571885f, -0.089965545f,
+        0.15569401f, 0.03208702f, -0.128599f, 0.016783264f, 0.03570882f, 0.0011670718f, -0.08505505f, -0.023544837f,
+        -0.09489858f, 0.14450672f, 0.08037994f, -0.05616858f, -0.028999079f, 0.17375074f, 0.12054847f, -0.12675506f,
+        0.055314787f, 0.08170518f, -0.103381455f, 0.08141257f, 0.04625905f, 0.09976893f, -0.11383166f, 0.16907637f,
+        0.02682567f, -0.13690977f, -0.2780824f, 0.07702745f, -0.034556247f, -0.06583985f, -0.05880357f, 0.16152824f,
+        0.032755785f, 0.15010616f, -0.13080694f, -0.1890557f, -0.07504867f, -0.027671808f, 0.14901718f, -0.0046854364f,
+        0.08013276f, 0.11942999f, -0.016197145f, -0.08477483f, -0.00863435f, -0.023293866f, 0.06418696f, 0.065164514f,
+        -0.11982812f, 0.09908001f, 0.055248108f, -0.07070426f, 0.21479897f, 0.05301529f, -0.06417547f, -0.083389245f,
+        0.041333452f, 0.11017724f, 0.0018323f, 0.06196445f, -0.044160336f, 0.01714065f, -0.07405091f, -0.042122073f,
+        0.1854672f, 0.09444825f, 0.018142946f, -0.11540157f, 0.02876627f, 0.10916954f, -0.1426221f, -0.07304665f,
+        0.00617463f, 0.08830003f, -0.0826618f, -0.037048988f, 0.0265346f, -0.1616073f, -0.08679641f, 0.1882285f,
+        0.09681721f, 0.062593006f, -0.17688389f, 0.024840755f, -0.004114444f, -0.03056296f, 0.171328f, -0.08336402f,
+        -0.047464747f, 0.015715199f, 0.17537509f, -0.0505135f, -0.06257193f, -0.14145695f, -0.101030596f, -0.045693427f,
+        0.04274384f, 0.059775446f, -0.12491764f, -0.021061705f, -0.039951216f, 0.012618774f, -0.10289476f, -0.01836705f,
+        -0.08570762f, 0.16885276f, 0.09362351f, -0.035347827f, 0.06296146f, 0.101453386f, 0.0011813497f, -0.053909466f,
+        0.10723421f, -0.10693976f, 0.15774369f, 0.23280495f, -0.07339927f, -0.21514124f, -0.18926246f, 0.20851335f,
+        -0.09743f, -0.06794741f, -0.10985251f, 0.1688667f, -0.0046017156f, 0.10236995f, -0.12339697f, -0.008238992f,
+        0.03899368f, 0.017367098f, 0.075971976f, 0.08901465f, 0.07175704f, -0.054444462f, -0.04630042f, 0.06635151f,
+        0.04752909f, -0.040615667f, 0.11830502f, -0.019611971f, -0.03141089f, 0.0006208333f, 0.13238056f, -0.03993733f,
+        -0.017088862f, -0.26072526f, -0.086075224f, -0.06242507f, -0.15095028f, 0.060437385f, 0.042034447f, -0.010904437f,
+        -0.00067099475f, -0.15668379f, -0.14749297f, 0.14577591f, 0.14700627f, 0.07255061f, -0.058042694f, 0.061460257f,
+        0.02072832f, 0.09441184f, 0.16368169f, 0.04076239f, -0.023264766f, 0.06845023f, 0.12299772f, 0.07400176f,
+        -0.028787026f, 0.026641661f, 0.030286685f, -0.07665979f, -0.015522026f, 0.12316034f, 0.07845686f, -0.014903774f,
+        0.033820387f, -0.10413124f, 0.015915427f, -0.10092797f, -0.09306197f, 0.1309605f, -0.06982476f, -0.025163293f,
+        -0.046583973f, -0.10206274f, 0.018100731f, 0.32539997f, 0.1147349f, 0.06735279f, -0.0018786822f, -0.047914334f,
+        -0.05820919f, 0.102578625f, -0.08903925f, -0.01381525f, 0.030654488f, 0.12077002f, 0.19470595f, 0.09506773f,
+        0.06661025f, 0.04955982f, 0.054570526f, 0.13822171f, -0.14310715f, -0.14035523f, 0.089705385f, -0.05897179f,
+        0.011287496f, 0.048315026f, 0.036846872f, 0.040067658f, 0.08188506f, -0.09381577f, 0.08791113f, 0.051859614f,
+        -0.13909f, 0.118304215f, 0.13336198f, 0.06524115f, 0.12921716f, -0.016198903f, 0.12286655f, -0.019294072f,
+        -0.058551636f, 0.044816773f, 0.027964078f, -0.021440517f, 0.11499026f, 0.08800073f, 0.17804088f, -0.076205045f,
+        -0.06674889f, -0.14210504f, 0.051882472f, 0.1337486f, 0.04877202f, -0.11634746f, 0.016802508f, 0.16534871f,
+        -0.07626861f, 0.085792154f, -0.026089014f, 0.032761216f, -0.010103719f, -0.10248566f, -0.18391992f, -0.17635989f,
+        0.0050460887f, 0.1268278f, 0.07341231f, -0.122965306f, -0.03144041f, 0.018462949f, -0.12639496f, 0.14176753f,
+        0.057563704f, 0.06711219f, 0.03907252f, 0.033961825f, -0.022337046f, 0.009508814f, 0.12814441f, 0.06912626f,
+        -0.086177595f, 0.015692953f, 0.01259681f, -0.04906861f, 0.19104534f, -0.03111362f, -0.04301168f, -0.055468015f,
+        0.13977589f, -0.09478743f, 0.01430383f, 0.18492983f, -0.011243156f, 0.0962722f, 0.098072f, 0.17002137f,
+        0.09886029f, -0.073911674f, 0.09696357f, 0.15044133f, 0.028406134f, 0.11355394f, 0.17653273f, -0.042878024f,
+        0.09073654f, -0.015100937f, -0.02649516f, -0.046491664f, 0.22709884f, -0.05273945f, 0.07016328f, 0.178941f,
+        -0.0867816f, 0.1352977f, 0.09325323f, -0.08878492f, 0.095326096f, -0.043045163f, 0.09327752f, 0.26641953f,
+        -0.004088815f, 0.19880988f, 0.04444007f, 0.062967055f, 0.10909121f, 0.007122978f, -0.091173224f, -0.033708096f,
+        0.2993964f, -0.24573213f, 0.15568283f, 0.026277358f, 0.015367022f, 0.095797814f, -0.12109446f, -0.008951788f,
+        -0.060243458f, -0.13043664f, -0.038328756f, 0.022112593f, -0.1301233f, 0.31484422f, -0.012031401f, -0.06680308f,
+        0.21924739f, -0.04579626f, -0.15327692f, 0.044872385f, 0.16667728f, -0.073990144f, -0.02621413f, -0.004963842f,
+        0.03785496f, 0.15270948f, -0.025852447f, -0.048538f, 0.15987143f, -0.059927322f, -0.043634214f, 0.16240126f,
+        0.10322189f, 0.053312723f, 0.109414935f, 0.012859327f, -0.1408263f, -0.054644562f, -0.15644117f, 0.064413086f,
+        0.014394832f, -0.024626028f, 0.13158281f, 0.16106772f, 0.09517285f, -0.08432293f, -0.0761698f, 0.022621911f,
+        -0.09360595f, -0.04732711f, -0.11161086f, 0.097931825f, -0.07098112f, 0.11444262f, -0.073438235f, -0.05741094f,
+        -0.035595674f, -0.053406134f, -0.1994192f, 0.045239568f, -0.10654442f, -0.1507795f, -0.12335568f, 0.0058370237f,
+        -0.038825892f, 0.026486687f, -0.02523919f, 0.04648185f, -0.0981423f, 0.06168371f, 0.23150536f, -0.048070762f,
+        0.05745731f, 0.05730071f, 0.16205545f, -0.05492192f, -0.08401028f, -0.014337368f, -0.073335685f, -0.14291099f,
+        0.08292326f, 0.09969985f, 0.0008819828f, 0.14075021f, 0.018807989f, 0.10961495f, 0.07461702f, -0.27180684f,
+        -0.053348243f, 0.11004548f, 0.07596325f, -0.084591396f, -0.050618686f, 0.10918165f, 0.045095574f, -0.07080461f,
+        -0.0837228f, -0.17138335f, 0.009772676f, 0.044587918f, 0.03526627f, -0.06004394f, -0.020921696f, -0.14204611f,
+        0.01904992f, -0.011748119f, -0.1340885f, 0.20469426f, -0.09020075f, 0.034749385f, -0.030826371f, -0.003154993f,
+        0.13114332f, 0.0391329f, -0.1435979f, 0.17650989f, -0.09242879f, 0.00851706f, 0.114739366f, 0.08297892f,
+        0.024942579f, -0.09191957f, 0.33715832f, 0.27235028f, -0.021025933f, 0.05073935f, -0.0677797f, -0.0034105459f,
+        0.15245575f, 0.12938839f, -0.0011349875f, 0.0653544f, 0.107459225f, -0.027440725f, 0.18439655f, 0.0933311f,
+        0.010531804f, 0.065702066f, 0.1977438f, -0.081751786f, -0.018680397f, 0.08766565f, 0.18653224f, 0.11638574f,
+        -0.021625057f, 0.18116741f, 0.018178143f, -0.0020549276f, 0.017254038f, 0.030466355f, 0.00625641f, 0.15043189f,
+        -0.036481865f, 0.0054872828f, -0.04547504f, 0.14479758f, -0.035815816f, 0.06611751f, -0.023352025f, 0.11388569f,
+        -0.11360662f, -0.038077183f, 0.10244416f, -0.017487802f, -0.07328038f, -0.10801184f, -0.069652334f, 0.07879756f,
+        -0.019673174f, -0.016796207f, -0.086468235f, 0.031648442f, 0.11360645f, -0.05884141f, 0.060757115f, -0.1471941f,
+        0.15622455f, -0.05585374f, 0.13502014f, 0.022884808f, -0.011905265f, 0.17933014f, 0.03918086f, -0.18761255f,
+        -0.059913736f, 0.037774146f, 0.06308486f, -0.024347862f, 0.008680985f, 0.13024959f, -0.08355466f, -0.061570916f,
+        0.07862071f, 0.05979812f, -0.021282317f, 0.03947192f, 0.09593525f, -0.11313899f, 0.07716079f, 0.08662845f,
+        0.062301394f, 0.11179245f, -0.14346598f, -0.11251069f, 0.009179189f, -0.08938283f, 0.061493605f, -0.073618755f,
+        0.2549859f, -0.030924875f, -0.008604878f, 0.00957984f, 0.12817994f, 0.15292238f, 0.15791547f, 0.030941037f,
+        0.009459211f, 0.007826026f, 0.11514306f, -0.08307188f, -0.07636301f, 0.24499391f, -0.058707993f, 0.17813082f,
+        0.03826611f, 0.105817586f, 0.099861026f, -0.023430184f, 0.1777034f, -0.0054246215f, 0.06410737f, -0.12098326f,
+        -0.012553297f, 0.02705843f, 0.0009082539f, -0.11572394f, -0.01994252f, -0.06910292f, 0.10569567f, -0.024042202f,
+        -0.20880105f, -0.082510024f, -0.1288835f, 0.056976307f, 0.020074673f, -0.010900258f, 0.12855934f, 0.049797483f,
+        0.009902011f, 0.11536899f, -0.030198487f, 0.21311897f, -0.029991932f, 0.047640827f, 0.049756512f, 0.07074122f,
+        0.04426323f, -0.06124853f, -0.012103717f, 0.12108205f, 0.12791091f, 0.04887573f, -0.037021667f, -0.01225519f,
+        0.17267895f, 0.055448048f, -0.035370503f, -0.012030397f, 0.060781f, 0.08192582f, 0.06241098f, 0.08715553f,
+        -0.05571225f, -0.053219683f, -0.033531547f, 0.083378166f, 0.062194284f, 0.11629148f, -0.01653827f, 0.05312446f,
+        0.07539133f, 0.05699304f, 0.03365048f, 0.09984409f, -0.07194295f, -0.21400939f, -0.03967285f, -0.0051215407f,
+        0.22215062f, 0.10556863f, -0.011148139f, 0.058900043f, 0.006088087f, -0.0019355679f, 0.21514235f, 0.14010765f,
+        0.13869035f, 0.15809949f, 0.026587477f, -0.0035752524f, 0.078775086f, 0.075249225f, 0.014957789f, -0.08950559f,
+        -0.10013227f, -0.2303161f, 0.03881305f, 0.06252325f, 0.19943318f, -0.047622427f, 0.11134863f, -0.013142798f,
+        -0.19984956f, -0.18470536f, -0.07410566f, 0.05592665f, 0.06827936f, 0.036742546f, -0.07224005f, 0.04260106f,
+        0.117667414f, 0.2264496f, 0.05317186f, 0.06874443f, -0.07023596f, -0.03487671f, 0.062407106f, 0.03017225f,
+        0.07045881f, 0.111581266f, 0.011585898f, -0.059140734f, 0.05132453f, -0.059899863f, 0.0018963916f, -0.20945843f,
+        -0.072709985f, 0.09956084f, 0.1637595f, 0.013647872f, -0.11692497f, -0.040683016f, -0.008013696f, -0.12873667f,
+        -0.20034821f, 0.1681889f, 0.054354157f, 0.07247827f, -0.07484996f, 0.08473609f, -0.053794976f, -0.18785416f,
+        0.08197081f, 0.057655513f, -0.049078587f, 0.116782025f, -0.015100606f, -0.0006971197f, -0.02310548f, -0.14100282f,
+        0.114823185f, 0.12823032f, -0.011455847f, 0.13376206f, -0.1209627f, -0.062575825f, 0.16595437f, 0.15033038f,
+        0.04696791f, -0.16307707f, 0.07261512f, 0.061553266f, -0.114346616f, -0.124861725f, 0.029869078f, 0.10933091f,
+        0.047179215f, -0.0134595735f, -0.013339241f, 0.059593502f, 0.1413324f, 0.037066627f, -0.010790759f, 0.0067879027f,
+        0.19635868f, 0.06250101f, 0.06379179f, 0.121129945f, 0.07723098f, -0.067095906f, -0.0065742163f, -0.07951245f,
+        0.09025506f, 0.10234694f, 0.20162643f, 0.0032979823f, 0.057636414f, 0.041350827f, -0.09246241f, 0.20660752f,
+        0.1493554f, 0.046806347f, 0.082395054f, 0.16542797f, 0.08129553f, -0.06864521f, 0.16905604f, -0.018073611f,
+        0.05144719f, -0.15005887f, 0.16061646f, 0.05633776f, -0.15333064f, -0.0335301f, 0.13390703f, 0.10869605f,
+        -0.029300472f, 0.027174281f, -0.117520966f, 0.07014843f, 0.15067312f, 0.06946652f, 0.068991095f, 0.035443593f,
+        0.09700506f, -0.073106304f, 0.0057347044f, -0.08784743f, -0.0075475383f, -0.0030566559f, 0.05599279f, -0.051940214f,
+        -0.117200404f, -0.0728124f, 0.2137931f, 0.025652288f, -0.061522428f, -0.017438028f, 0.15676264f, -0.047167893f,
+        -0.027497163f, 0.16556229f, 0.026946235f, 0.12089204f, -0.023708528f, -0.10925594f, 0.0066935155f, -0.053688176f,
+        0.15915784f, 0.04433304f, -0.008885634f, -0.22111616f, -0.1363024f, -0.14024238f, -0.17150532f, 0.08255602f,
+        0.12186479f, 0.011881432f, 0.041604042f, 0.052154984f, 0.17332543f, 0.061635066f, 0.08108222f, 0.13110586f,
+        0.1778179f, -0.0944196f, 0.19515412f, 0.067923516f, -0.0898105f, -0.0892328f, -0.029639225f, 0.15155932f,
+        -0.17791992f, -0.026841752f, -0.08530327f, 0.08818481f, 0.109664574f, 0.11211604f, 0.060062356f, -0.110962816f,
+        -0.07286325f, 0.087478444f, 0.2582632f, -0.014044897f, -0.010157751f, -0.16588742f, 0.14208807f, 0.1228928f,
+        0.07474654f, -0.029641556f, 0.12223083f, -0.040389374f, -0.012057171f, -0.022005549f, -0.06870363f, -0.04999364f,
+        -0.12649345f, -0.08136219f, 0.10039599f, 0.18117547f, 0.050179776f, 0.15296148f, -0.1344812f, -0.04460996f,
+        0.04875818f, -0.0090702735f, 0.013478122f, 0.026377324f, -0.053671803f, 0.11949328f, 0.09694806f, 0.018546281f,
+        0.033602633f, 0.13620283f, 0.21957324f, 0.13226976f, -0.0062252157f, -0.074064486f, 0.04346321f, 0.096043766f,
+        -0.0667431f, 0.015418585f, 0.08500683f, 0.05131081f, -0.025509994f, 0.13847594f, -0.0111205345f, -0.016871657f,
+        -0.07783626f, 0.16889133f, 0.17670022f, 0.13265158f, 0.056963094f, -0.10365506f, -0.050292015f, 0.17533189f,
+        0.12690142f, 0.011284473f, -0.021265054f, 0.031935435f, 0.03839357f, 0.045082696f, 0.09037718f, -0.14624336f,
+        0.13753216f, -0.05860474f, 0.22791222f, 0.046541966f, -0.11557733f, -0.19083576f, -0.03791319f, 0.096047044f,
+        -0.030213129f, -0.047333684f, 0.19008435f, 0.13888091f, 0.20106782f, -0.06284324f, 0.067795224f, -0.03358938f,
+        0.05903124f, 0.045485623f, -0.09468143f, -0.040458724f, -0.062038615f, 0.27649897f, 0.14766237f, -0.08564865f,
+        -0.060578384f, 0.07778763f, -0.04661934f, 0.008802955f, 0.26400608f, -0.048853856f, -0.17235304f, 0.08540419f,
+        0.009781997f, -0.019185012f, 0.05653584f, 0.115208514f, -0.22981909f, -0.0024829793f, -0.031211391f, 0.08550038f,
+        0.042350765f, 0.044643592f, 0.029580183f, 0.047309015f, -0.0017743692f, 0.1555381f, -0.15882681f, -0.13588905f,
+        -0.30013096f, 0.052219115f, -0.051254954f, 0.03539031f, 0.054377202f, -0.0016818952f, -0.045508116f, -0.07928803f,
+        -0.03552342f, -0.06418759f, 0.08673861f, -0.056054365f, -0.021902364f, 0.1531021f, -0.15561931f, 0.057779815f,
+        0.0008543623f, 0.11219218f, 0.020680092f, -0.021469882f, -0.11981536f, -0.04928124f, -0.11787142f, 0.2350609f,
+        0.15732785f, -0.08661989f, 0.024863996f, -0.16261244f, 0.023759937f, -0.08678192f, -0.009035552f, 0.07915966f,
+        0.01229289f, 0.016973946f, -0.019601798f, -0.023622058f, -0.0656411f, -0.08337688f, 0.095799804f, 0.10770665f,
+        0.0068154302f, -0.24021819f, 0.07291721f, -0.13963398f, 0.052501302f, -0.010736094f, 0.07513487f, -0.0121726515f,
+        0.2140603f, -0.13366824f, -0.1016158f, -0.1505157f, 0.05656088f, -0.025040554f, 0.25142092f, -0.014842857f,
+        0.022696638f, 0.07233743f, 0.019235907f, -0.0741544f, 0.044729155f, 0.07233201f, 0.125662f, 0.11917637f,
+        0.19504173f, 0.044571135f, 0.038997114f, 0.011797478f, 0.002104687f, -0.045516063f, 0.12949878f, -0.0074168346f,
+        0.11351674f, -0.05730059f, 0.15288322f, 0.023539603f, 0.26948276f, 0.10527696f, 0.010472773f, -0.09302169f,
+        -0.17901072f, 0.068401754f, 0.0051776054f, 0.17145471f, 0.008193309f, -0.04441886f, 0.0046566264f, 0.026041558f,
+        -0.038674068f, -0.0020182212f, 0.1677574f, 0.04828704f, -0.066407524f, -0.06963478f, 0.14083225f, 0.037580084f,
+        0.05618245f, 0.013930663f, -0.15850665f, 0.058483373f, 0.09863218f, 0.031654473f, -0.06321627f, 0.044458948f,
+        0.12811454f, 0.16179284f, 0.020107256f, 0.07124519f, -0.046787098f, -0.015448875f, -0.20052114f, 0.09276028f,
+        0.13054909f, 0.19175582f, 0.1303167f, 0.16519171f, -0.07305413f, 0.02582586f, -0.15025572f, -0.044503808f,
+        0.068988055f, -0.13445497f, 0.29070628f, 0.07639159f, 0.16956511f, 0.24287212f, -0.052165437f, 0.036773972f,
+        -0.029517716f, 0.036149003f, 0.1334993f, 0.14102265f, -0.013706954f, -0.14109263f, 0.25327495f, -0.083332285f,
+        0.13592345f, 0.041818384f, -0.06741573f, 0.13535771f, 0.1123001f, -0.07224089f, -0.037335984f, 0.022628427f,
+        -0.08598654f, 0.090976216f, 0.11632031f, 0.07943134f, -0.00045395858f, -0.15251404f, 0.24242224f, 0.07656593f,
+        0.03402716f, 0.124728456f, 0.112137266f, 0.024610138f, 0.027643941f, 0.08325529f, -0.061556596f, -0.03784622f,
+        0.14971508f, -0.081785575f, -0.04229398f, -0.087588035f, 0.06599863f, 0.059838817f, 0.02230502f, 0.22492272f,
+        0.05313401f, 0.11135813f, -0.18444662f, -0.058560356f, -0.10110634f, -0.065568626f, -0.03265017f, 0.06965865f,
+        0.007031238f, 0.071128085f, 0.08288641f, 0.093449384f, 0.1270393f, -0.048840575f, 0.0044867583f, 0.12309525f,
+        0.20433669f, 0.07461723f, 0.06310842f, -0.024118798f, -0.010295089f, -0.084279224f, -0.18477768f, -0.0012480859f,
+        0.2443103f, -0.043031514f, -0.12993023f, -0.025710572f, 0.054916143f, -0.011887188f, 0.01515407f, -0.019783916f,
+        -0.08946147f, -0.07768159f, 0.019612586f, -0.15701148f, -0.101255015f, 0.053038653f, 0.05051315f, 0.104064286f,
+        -0.08264649f, 0.02887202f, -0.01797696f, -0.05695044f, -0.16564414f, 0.023323713f, -0.03221939f, -0.09367665f,
+        -0.0338641f, 0.073754035f, 0.12999152f, -0.019359415f, -0.05829367f, -0.07872674f, -0.030725958f, -0.096366316f,
+        -0.2491163f, 0.018419001f, -0.009192086f, -0.01857108f, 0.11416571f, 0.024171459f, 0.021716548f, -0.07864638f,
+        0.06217896f, -0.031928763f, -0.121331364f, 0.037929736f, -0.26347405f, -0.14682648f, 0.029151216f, 0.002066289f,
+        -0.13045247f, 0.1436984f, 0.11832562f, 0.20005284f, -0.065068685f, 0.06973387f, 0.04405223f, 0.15628561f,
+        0.08981154f, 0.23573138f, 0.035559468f, 0.02173395f, 0.13837872f, 0.13763826f, 0.06560989f, 0.07061924f,
+        -0.031393416f, 0.1465469f, -0.095728956f, 0.060160257f, 0.004759587f, 0.124016635f, -0.06401287f, 0.12262183f,
+        -0.07460838f, -0.05007357f, 0.053565692f, -0.07030299f, 0.11549855f, 0.16860677f, 0.029200027f, 0.042505212f,
+        0.0954893f, 0.0063399114f, -0.009568756f, -0.053129572f, -0.031979933f, 0.2130172f, -0.050913904f, 0.2609956f,
+        0.089412846f, 0.042938277f, -0.0069219084f, 0.09907831f, -0.0005060357f, 0.15496178f, -0.058252346f, 0.020394176f,
+        0.0822485f, 0.15719815f, 0.11444269f, 0.06874278f, 0.006942562f, 0.06668723f, -0.04520017f, -0.07139962f,
+        0.058799397f, 0.097517714f, 0.18697901f, 0.15645833f, -0.11999126f, -0.039498385f, 0.13062075f, 0.00079119654f,
+        0.106277354f, 0.1272819f, -0.104109704f, 0.050602864f, -0.0069325343f, 0.043789733f, 0.28062916f, 0.17501658f,
+        0.1585588f, -0.041213375f, 0.07903476f, -0.038320664f, 0.1250158f, 0.010075869f, 0.098425165f, -0.044506148f,
+        -0.10040729f, 0.232866f, 0.09573369f, 0.09453574f, -0.035924193f, -0.23173957f, 0.10067936f, 0.12544873f,
+        0.06330033f, 0.16617574f, 0.009846279f, -0.057930857f, -0.010104955f, -0.013527757f, -0.121505916f, -0.072884746f,
+        0.16742185f, 0.00083768414f, -0.005904981f, -0.055851016f, 0.0294646f, 0.098141894f, -0.10827685f, -0.018372174f,
+        -0.13189484f, 0.10741785f, 0.13512269f, 0.014166176f, 0.002733431f, -0.051908746f, 0.084911644f, 0.005643242f,
+        0.111323714f, 0.138326f, -0.25729418f, -0.02477405f, 0.0477161f, -0.19199032f, 0.017197458f, -0.070662044f,
+        0.16409218f, -0.22646017f, 0.15362145f, 0.10168741f, 0.017078266f, -0.054057676f, 0.119283706f, -0.03321665f,
+        -0.029872037f, 0.06757864f, -0.031599283f, 0.025515817f, 0.02738554f, 0.028998649f, 0.040879235f, -0.091705605f,
+        0.046816517f, -0.08995348f, 0.078960024f, -0.09722233f, 0.11089614f, -0.03939919f, 0.10444034f, -0.115494065f,
+        0.0043822033f, -0.09770872f, 0.0014648011f, 0.06111887f, 0.15441571f, 0.10894219f, -0.0027614222f, -0.104705095f,
+        0.05971048f, -0.09069517f, 0.063767925f, -0.0085911695f, 0.055862322f, 0.080139555f, -0.036226712f, -0.07298742f,
+        -0.053512156f, 0.077717945f, 0.10890915f, 0.062913746f, 0.019416766f, -0.04252576f, 0.01513822f, -0.14295198f,
+        -0.09273474f, 0.044490103f, -0.06354682f, -0.05844022f, 0.14311495f, 0.03939151f, -0.034532398f, -0.019633273f,
+        0.11078898f, 0.07901716f, 0.07306374f, 0.09593387f, 0.036561616f, 0.103811264f, -0.1865782f, 0.28142184f,
+        0.2294521f, -0.07576585f, -0.077053264f, 0.13905165f, 0.054356992f, 0.0074546766f, -0.022222286f, -0.019214023f,
+        0.12966563f, 0.20402038f, 0.14502208f, 0.12294521f, 0.1603738f, -0.066841595f, 0.1331285f, -0.10749915f,
+        0.07068017f, 0.043903865f, -0.20819297f, -0.03371662f, -0.02349582f, 0.060578544f, 0.051019393f, 0.116194636f,
+        0.0073292037f, -0.07929927f, 0.09232039f, -0.21491656f, 0.10871481f, 0.009406213f, 0.1344141f, 0.039694715f,
+        0.026304167f, 0.2384331f, 0.06407897f, 0.08236019f, -0.08188823f, 0.112349354f, 0.040498894f, 0.08018113f,
+        0.12663522f, 0.17264178f, -0.05727111f, -0.012166626f, 0.16804956f, -0.094728135f, -0.17256469f, -0.07982421f,
+        -0.020782234f, 0.17313512f, -0.015651148f, 0.059629895f, -0.011228182f, 0.1344574f, 0.10978629f, 0.13307145f,
+        0.10614046f, 0.0481312f, 0.048613586f, 0.1722671f, 0.033316314f, -0.052754585f, 0.013003407f, -0.16522254f,
+        -0.09235962f, -0.12414186f, -0.074368246f, -0.04680592f, -0.012613331f, -0.09027862f, -0.039846f, 0.11663169f,
+        0.071470186f, -0.024117976f, 0.011226105f, -0.04167664f, -0.013426532f, 0.08622955f, -0.01794279f, 0.027798967f,
+        -0.09400066f, 0.0191389f, -0.043122184f, 0.06855613f, 0.23337626f, 0.14599855f, 0.030541504f, 0.02382444f,
+        -0.099862814f, 0.124501005f, -0.17150429f, 0.12790872f, 0.011831633f, 0.020545173f, -0.01186096f, 0.05673501f,
+        -0.10545845f, 0.092937775f, 0.019959873f, -0.011440596f, 0.052499503f, -0.0025553126f, 0.07060018f, 0.10796665f,
+        0.07053113f, 0.083183065f, 0.016458655f, 0.04303415f, -0.010854562f, 0.12934737f, -0.014520617f, 0.00061814894f,
+        0.2776864f, 0.008515071f, 0.095098235f, 0.046700217f, -0.10487758f, 0.08821982f, -0.26540616f, 0.018808808f,
+        -0.023641175f, 0.08952782f, 0.106924765f, -0.10644459f, 0.00812734f, 0.07091591f, 0.18202427f, -0.024336718f,
+        0.03838912f, -0.013557166f, 0.10114863f, -0.03142731f, 0.05808532f, -0.03407254f, 0.020353377f, 0.23481858f,
+        -0.023398206f, 0.025131075f, 0.1258623f, -0.23995742f, 0.08256976f, 0.0095273545f, 0.008740343f, -0.104693055f,
+        0.12233312f, 0.08902065f, 0.09133618f, 0.029985297f, -0.036598243f, 0.009711962f, -0.077301264f, 0.19268616f,
+        -0.015894894f, 0.041771676f, -0.17154622f, 0.09711646f, 0.03128639f, 0.14436118f, 0.08906033f, -0.019067483f,
+        0.0715777f, 0.11691959f, -0.07316625f, 0.05364368f, -0.022161424f, 0.0207958f, 0.018054865f, -0.16061857f,
+        0.11984491f, 0.15115592f, -0.04360933f, 0.19540529f, -0.017103188f, 0.048892826f, 0.15164214f, -0.21341462f,
+        -0.10140325f, -0.17419648f, 0.029126413f, -0.056298353f, 0.15125954f, -0.27248153f, -0.041859414f, -0.06256187f,
+        0.16439472f, 0.14208648f, 0.08313341f, 0.0018767294f, 0.052393f, -0.0007408342f, -0.1684954f, 0.009289887f,
+        -0.04433392f, -0.034742475f, 0.0144939115f, 0.05865492f, -0.15245844f, 0.10477026f, 0.06683033f, 0.06296772f,
+        0.03797043f, 0.14207608f, -0.09124575f, -0.011502608f, 0.051372454f, 0.0758427f, -0.058916904f, 0.06957828f,
+        0.025368422f, -0.049328785f, 0.13516502f, 0.10690829f, -0.038059052f, 0.18275294f, -0.018087512f, -0.13104248f,
+        -0.064568296f, -0.12647988f, -0.032435562f, 0.0042047044f, 0.09518947f, -0.018037885f, -0.00958968f, 0.040828254f,
+        0.06997698f, -0.025112832f, 0.054578934f, 0.11338067f, 0.18595928f, 0.10693968f, -0.20538996f, 0.060025685f,
+        0.10026185f, -0.034106158f, -0.032173757f, 0.0048620375f, 0.0036348524f, 0.12989557f, 0.04698882f, 0.15295503f,
+        -0.15631455f, -0.1019766f, -0.08390712f, 0.032809287f, -0.17336053f, -0.14032522f, 0.2768583f, -0.0069813114f,
+        -0.053566296f, -0.004052642f, 0.20714964f, -0.16176061f, 0.15666433f, 0.120954566f, 0.18296604f, 0.064607844f,
+        0.0923981f, -0.06816065f, -0.003119563f, 0.05923611f, 0.13960987f, 0.09824391f, -0.08965186f, -0.19563322f,
+        0.11489516f, -0.11326695f, -0.0031629386f, -0.019232482f, 0.0016062089f, 0.043886464f, 0.12443587f, 0.17580834f,
+        -0.033736054f, 0.06750715f, 0.023009429f, 0.03230014f, 0.0020680293f, -0.09060122f, 0.017022995f, -0.054425415f,
+        0.044460367f, -0.05982869f, 0.101662695f, -0.038682096f, -0.028951444f, 0.122103594f, -0.01752262f, 0.15963933f,
+        0.19749808f, -0.013436625f, -0.053631283f, 0.009972515f, -0.098245814f, -0.18654522f, 0.15802334f, 0.065421075f,
+        0.070049234f, 0.059676528f, -0.013803864f, -0.020754453f, -0.061297078f, 0.064421475f, 0.16718179f, -0.04248092f,
+        -0.08583081f, 0.11850042f, 0.13686821f, -0.035468582f, -0.050167616f, -0.012814416f, 0.04808948f, 0.009006938f,
+        -0.1734809f, 0.044750147f, -0.09573f, 0.04351187f, -0.1401855f, 0.0418363f, -0.087464646f, -0.16489215f,
+        0.2790058f, -0.01784581f, 0.00544343f, -0.14144488f, -0.05407187f, -0.09973571f, 0.13784578f, 0.23900938f,
+        0.05864742f, 0.2314586f, 0.2745018f, -0.040842704f, -0.0007060241f, 0.25496617f, -0.030254433f, 0.032279376f,
+        -0.02598242f, -0.06669875f, -0.26540998f, -0.0064938543f, -0.07327237f, -0.1666489f, -0.019131327f, 0.06504814f,
+        -0.09903863f, 0.08055056f, 0.19058438f, 0.06655039f, -0.06260989f, -0.10109825f, 0.18807678f, -0.054403514f,
+        -0.09232382f, -0.11280031f, -0.022348326f, 0.029670168f, 0.019576801f, 0.084670894f, 0.07825243f, 0.15119281f,
+        0.013812257f, 0.24068019f, 0.03361005f, -0.24831639f, -0.09074962f, -0.0800311f, 0.13959984f, 0.15152825f,
+        0.047657214f, -0.034229502f, 0.028299171f, -0.017035719f, -0.0406609f, -0.028803846f, 0.034816306f, -0.083996564f,
+        -0.001557529f, 0.068953864f, -0.0494685f, 0.15458216f, -0.035184115f, -0.018744556f, 0.18201809f, 0.19722162f,
+        -0.0011378865f, 0.03807489f, 0.07739478f, 0.018858334f, -0.090874515f, -0.06838676f, 0.1099609f, -0.04332466f,
+        -0.24485296f, 0.06653987f, 0.18358283f, 0.12606704f, 0.12940164f, 0.047009867f, -0.031420995f, 0.083355196f,
+        0.019173065f, -0.1334249f, 0.062100008f, 0.0239254f, -0.081137635f, 0.11910182f, -0.07699451f, -0.012483809f,
+        0.0041746777f, 0.021479707f, -0.10739531f, -0.088171095f, -0.013669359f, 0.055137366f, -0.01144728f, 0.16061196f,
+        0.07903956f, 0.04065547f, 0.13994157f, -0.017874837f, 0.08108503f, 0.12419552f, 0.21263768f, 0.030912654f,
+        -0.015409724f, 0.12782529f, -0.007338624f, 0.18003677f, 0.18437086f, 0.07758009f, 0.15130106f, 0.0063849567f,
+        -0.06856612f, -0.16116482f, 0.22021203f, 0.057619527f, 0.07388793f, -0.023305453f, -0.019172175f, 0.073723204f,
+        0.07266577f, 0.1346197f, -0.07763039f, 0.034080606f, -6.247584e-05f, -0.01589086f, 0.05478584f, 0.12055057f,
+        -0.063590124f, 0.1772364f, 0.10481846f, 0.097196124f, 0.059568133f, 0.051873483f, 0.1456339f, 0.07797377f,
+        0.11821652f, -0.007840928f, 0.007804598f, -0.11190875f, -0.15157884f, -0.029712768f, 0.08840016f, 0.11932402f,
+        0.07434072f, 0.2763528f, -0.016157158f, 0.2290889f, 0.01829976f, -0.09814068f, -0.07952842f, 0.118639424f,
+        0.10901395f, -0.011231118f, 0.16705444f, 0.06500757f, 0.045883916f, 0.1541683f, -0.005464551f, -0.10257372f,
+        0.07068886f, 0.086739965f, -0.105810545f, -0.015610891f, 0.14611478f, 0.02404973f, -0.023125965f, 0.020925395f,
+        -0.08920636f, -0.053331308f, 0.020993186f, 0.11962187f, 0.22071736f, 0.05636187f, 0.16389616f, 0.085615605f,
+        -0.014102827f, 0.0075967005f, -0.1633164f, -0.0446367f, 0.21621436f, -0.075048685f, 0.0083936285f, 0.03154162f,
+        -0.056772914f, 0.22067046f, 0.22611421f, -0.01771757f, 0.094367094f, 0.12571168f, 0.10861957f, 0.01831007f,
+        0.23375058f, -0.04963342f, -0.017370358f, 0.22830403f, 0.2666867f, 0.0022141326f, -0.0015788832f, 0.052107595f,
+        0.02414589f, 0.04663419f, 0.09744715f, 0.051065203f, 0.12969558f, 0.1395852f, 0.15005833f, -0.11725143f,
+        -0.022545602f, 0.013047726f, -0.11330931f, 0.006426016f, -0.026542969f, -0.33966967f, -0.002180416f, 0.17384759f,
+        0.00518803f, 0.05442488f, 0.13719f, 0.17913105f, 0.020960962f, -0.10164531f, -0.032796144f, 0.10149686f,
+        -0.06940194f, 0.020092608f, 0.07407081f, -0.025628807f, 0.023140477f, 0.2224531f, -0.09961253f, 0.052832633f,
+        0.057986736f, -0.017910184f, 0.26546395f, 0.26336497f, 0.010134961f, -0.020303389f, -0.03536715f, 0.052937966f,
+        0.21490958f, -0.080788486f, 0.1407487f, -0.06715497f, 0.04496406f, -0.21961853f, 0.05365521f, -0.07648277f,
+        -0.074794576f, 0.06251393f, 0.10652728f, -0.050943606f, 0.091570094f, 0.11045465f, 0.095659755f, -0.0041619283f,
+        0.034273967f, -0.055966944f, -0.04126691f, -0.023138799f, -0.101085275f, -0.025337135f, 0.06670727f, 0.02797196f,
+        0.069954924f, 0.029063227f, 0.034740716f, 0.11848186f, -0.15268925f, -0.034261905f, 0.07445579f, -0.03050547f,
+        0.1737063f, 0.08088219f, 0.015512711f, -0.050306473f, 0.14843059f, -0.032132473f, 0.0892281f, -0.10032101f,
+        -0.1856993f, 0.057397507f, 0.004393744f, 0.20364204f, 0.11101936f, -0.0057540345f, -0.041579872f, -0.14767727f,
+        0.0017014612f, 0.031778336f, -0.1637308f, -0.032676596f, 0.021938546f, 0.070026696f, -0.01177639f, 0.14701702f,
+        0.13622206f, 0.0309942f, -0.13863975f, -0.18057676f, 0.039853755f, -0.0034232072f, 0.0018527627f, 0.03732773f,
+        -0.03430535f, 0.010390141f, 0.115596466f, -0.01842191f, -0.12770987f, 0.057242274f, 0.18326786f, 0.07750105f,
+        0.11627535f, 0.0994298f, -0.04360377f, -0.085988f, 0.20508839f, 0.15623683f, 0.20744283f, -0.15188204f,
+        0.06695461f, -0.022725908f, 0.25739843f, -0.08935513f, -0.0882157f, -0.034267697f, -0.02031412f, 0.08854648f,
+        0.04436119f, -0.0023596368f, -0.048522096f, -0.04920394f, 0.06995449f, 0.033979658f, -0.013129175f, 0.046684552f,
+        0.03269979f, 0.013961069f, 0.06949961f, -0.0017416978f, 0.08373859f, 0.21273349f, 0.0107735675f, 0.084733196f,
+        0.24290936f, 0.064663626f, 0.0767655f, 0.16524613f, -0.19916129f, 0.01112382f, 0.060894884f, 0.09133546f,
+        0.029604355f, 0.04348895f, -0.0079697855f, 0.20215334f, -0.018751884f, 0.18762253f, -0.16641065f, -0.17171149f,
+        0.12620382f, -0.03286907f, 0.033648983f, 0.2993553f, -0.0071830438f, 0.020610329f, -0.06692142f, -0.041136596f,
+        0.10214248f, 0.20399351f, 0.020885905f, -0.09331719f, 0.060345087f, -0.023353819f, 0.10212621f, -0.072708465f,
+        -0.014877224f, -0.11793999f, -0.06796442f, 0.14098722f, 0.057137504f, 0.12284043f, -0.09814919f, 0.13314697f,
+        -0.0019846482f, -0.04264176f, 0.037864532f, 0.04951587f, -0.16961409f, 0.014839622f, -0.058999255f, 0.08842507f,
+        0.038161688f, 0.020957563f, -0.20983957f, -0.07841389f, 0.0127909165f, -0.13985543f, 0.016926326f, -0.07008341f,
+        0.08014952f, 0.09581536f, 0.043412693f, 0.15865204f, 0.055393793f, -0.08894795f, 0.05748038f, 0.10259045f,
+        -0.10029883f, -0.045189623f, -0.028400669f, -0.010509245f, 0.13392048f, -0.10792854f, 0.040949084f, -0.06807877f,
+        0.2942306f, -0.004459759f, 0.09812523f, 0.0030457445f, -0.0211561f, 0.11125107f, 0.09817801f, -0.08770064f,
+        -0.017117692f, -0.04630395f, 0.033483014f, -0.0050029987f, -0.057844125f, 0.028295463f, -0.25400943f, -0.047193527f,
+        0.33782208f, 0.0726359f, 0.21848258f, -0.0061890464f, -0.098481156f, 0.054408774f, 0.008110627f, 0.22388588f,
+        -0.07945427f, -0.04869587f, 0.029418623f, 0.0927479f, -0.06274526f, -0.090590715f, 0.03560901f, 0.06404645f,
+        0.0130091375f, 0.2565501f, 0.08908807f, -0.10596385f, 0.0617615f, 0.045293614f, -0.09609197f, -0.033372737f,
+        -0.061090544f, 0.11211637f, -0.12063771f, 0.09086262f, -0.035360016f, -0.10480502f, 0.00044111963f, 0.096085265f,
+        -0.14678617f, -0.13012168f, -0.07379569f, 0.034460966f, -0.22067386f, 0.07683539f, -0.07639048f, 0.06309687f,
+        -0.07750323f, 0.010781725f, -0.06584438f, 0.09865639f, -0.05753919f, -0.09459123f, 0.15242493f, -0.02602707f,
+        -0.019968806f, 0.030930633f, 0.08543121f, 0.06786713f, -0.018563395f, 0.1107964f, 0.13123147f, -0.0073422217f,
+        -0.067023106f, -0.18870814f, -0.07713101f, 0.015352919f, 0.11962508f, -0.103956744f, -0.020933785f, -0.004138071f,
+        0.0037238335f, -0.006809267f, 0.041529432f, 0.07094612f, -0.06466344f, 0.03641001f, -0.011687799f, -0.14906222f,
+        -0.08905665f, -0.052488245f, 0.07020153f, 0.035899665f, -0.049751036f, 0.06357212f, -0.07677416f, -0.032733146f,
+        0.024103146f, 0.0025471654f, 0.18845282f, -0.021644522f, -0.12993559f, 0.05499937f, -0.07986328f, 0.0783526f,
+        -0.08503714f, -0.027951919f, -0.03873355f, 0.04953167f, 0.029502178f, 0.038664028f, -0.029216763f, -0.012996059f,
+        -0.05173433f, -0.010764434f, 0.052509375f, -0.00039005926f, 0.09691156f, -0.046535846f, -0.046730764f, 0.08467375f,
+        -0.048306804f, -0.19229734f, 0.11976938f, -0.097876795f, 0.10751315f, -0.1085994f, 0.062444378f, -0.108558245f,
+        0.042560723f, -0.0407053f, 0.01162097f, 0.07470415f, 0.0894452f, 0.07921025f, -0.15532555f, -0.2049726f,
+        -0.087341204f, 0.06925537f, 0.054482974f, -0.19567263f, 0.00291315f, -0.016777383f, -0.24110006f, 0.16829376f,
+        0.11155977f, -0.11011002f, -0.18485478f, 0.1743411f, -0.026307002f, -0.030002197f, -0.005962593f, -0.082898706f,
+        0.03173528f, 0.11846981f, 0.09796487f, -0.03398592f, -0.013954661f, 0.069929756f, -0.08484908f, 0.18554002f,
+        -0.14880458f, 0.12713747f, 0.2016258f, 0.009921178f, 0.0694103f, 0.1978478f, -0.016486146f, 0.13782676f,
+        0.10760844f, 0.023254074f, 0.043702044f, 0.11238837f, 0.0027397587f, -0.017163057f, 0.10204164f, -0.06339018f,
+        -0.1059679f, 0.04566399f, 0.086712286f, 0.15320633f, 0.109294996f, 0.12031427f, 0.27374294f, 0.09637588f,
+        -0.20581295f, -0.045705825f, -0.015864102f, 0.042672906f, -0.019320982f, 0.20591237f, 0.035006065f, 0.05845025f,
+        0.1704839f, 0.025255067f, 0.14643441f, 0.09315184f, -0.2514621f, -0.009608056f, 0.106930375f, -0.08228836f,
+        0.066744424f, 0.06657011f, -0.0038531178f, 0.045214936f, -0.033319052f, 0.087640904f, -0.05059885f, 0.13799027f,
+        -0.058377575f, -0.16566609f, -0.060293444f, 0.14933531f, -0.24800353f, 0.06244171f, 0.03931058f, -0.01839761f,
+        0.03418261f, -0.037139904f, 0.0020150768f, -0.0019165877f, 0.056351963f, -0.047403373f, -0.0063979826f, 0.118498504f,
+        -0.01776618f, -0.16414376f, -0.05565891f, 0.0912423f, 0.0004210524f, 0.16694017f, -0.119028136f, 0.083467394f,
+        -0.101516396f, 0.19537109f, 0.10699316f, -0.09513985f, 0.06312884f, -0.07446877f, 0.10001728f, -0.02353376f,
+        -0.10932072f, 0.004558349f, -0.069939315f, -0.08534717f, 0.08359883f, -0.058941633f, -0.029377026f, 0.07839658f,
+        0.03962162f, 0.06420571f, -0.10400332f, 0.0020219102f, 0.07803483f, 0.051720984f, 0.07344958f, -0.13644987f,
+        0.18709642f, -0.03014474f, 0.13188897f, -0.010088236f, 0.11362333f, -0.15813291f, 0.14504398f, 0.21317011f,
+        -0.018826434f, -0.04483518f, 0.3172939f, 0.12597561f, -0.06138403f, 0.0049761003f, -0.07201366f, -0.013112546f,
+        -0.0279211f, 0.10524363f, 0.07283304f, 0.061750997f, 0.22070841f, -0.019517625f, 0.12533951f, -0.028316077f,
+        -0.06134226f, 0.09983663f, 0.18478344f, 0.27442423f, 0.025079789f, -0.1390857f, 0.023616506f, -0.09434472f,
+        0.045454077f, 0.009120787f, 0.12008521f, -0.05954988f, 0.09588699f, -0.1269691f, -0.12963209f, -0.024047203f,
+        0.022680255f, 0.15243824f, -0.001769507f, 0.10338323f, 0.05394945f, -0.032623395f, 0.15698564f, 0.012645316f,
+        0.116651304f, -0.18095584f, -0.11835895f, -0.22801904f, 0.120155334f, -0.075026594f, 0.009562935f, -0.033787612f,
+        0.12489017f, -0.011878437f, 0.027948018f, 0.012949951f, 0.0848592f, -0.06091346f, -0.0054839198f, 0.13292474f,
+        0.11017529f, 0.01884257f, -0.029742334f, -0.063588515f, -0.052920673f, -0.026295071f, -0.16655551f, 0.24493183f,
+        -0.107384555f, -0.011118327f, 0.011701306f, 0.09398818f, 0.04202037f, -0.060219754f, -0.025277248f, 0.029577013f,
+        0.044804346f, -0.1519529f, -0.013916644f, 0.002792274f, -0.009947627f, 0.012092204f, -0.06977777f, 0.017658113f,
+        0.0695112f, 0.10109558f, 0.071851954f, 0.059467364f, 0.11919943f, 0.11046273f, 0.032029722f, -0.0020418041f,
+        0.015915962f, 0.03949249f, 0.14633957f, -0.12164749f, 0.032685302f, -0.05643321f, -0.36986768f, -0.038295083f,
+        -0.038663186f, -0.10006112f, 0.03914681f, -0.007960128f, 0.007046469f, 0.09088246f, 0.11726801f, 0.051417258f,
+        0.12509398f, -0.017897435f, -0.20943807f, 0.0700758f, 0.060543917f, 0.12366927f, -0.16860056f, -0.06435798f,
+        -0.006977101f, 0.09594456f, 0.18535691f, 0.13419417f, 0.037831325f, 0.27456838f, 0.09223014f, 0.024248842f,
+        0.08342935f, 0.029207336f, 0.09633318f, 0.061572693f, 0.12030819f, 0.12122908f, 0.26008296f, -0.044290993f,
+        0.043500714f, 0.16377074f, 0.081341766f, -0.07378997f, 0.11302629f, 0.07627088f, 0.022605227f, -0.030219857f,
+        -0.033860993f, -0.03847782f, -0.08711559f, 0.091437615f, 0.1292804f, 0.013679812f, 0.12074601f, -0.023897294f,
     };
-    for (int i = 0; i < 4608; ++i) t29_[i] = w[i];
+    for (int i = 0; i < 12800; ++i) t29_[i] = w[i];
   }
 
   void load_t30_() {
-    const float w[3072] = {
-        0.21537219f, -0.20489635f, 0.07189814f, 0.0756006f, 0.19504027f, -0.15791996f, -0.22935045f, 0.065185815f,
-        0.3450553f, 0.16389358f, 0.26272306f, 0.4054279f, 0.31801194f, 0.0396385f, -0.07983926f, 0.03821083f,
-        -0.049870502f, 0.03452955f, 0.081305794f, -0.10318915f, 0.16414683f, -0.056349773f, 0.44080606f, -0.25397035f,
-        0.09733579f, 0.12314985f, -0.060463987f, 0.026357898f, -0.0051034144f, 0.066226974f, -0.002275145f, 0.19846933f,
-        0.2870062f, 0.3960406f, 0.07231126f, 0.1550834f, 0.17222542f, -0.111173026f, 0.25966734f, -0.4135023f,
-        0.087706454f, 0.32695812f, 0.13970335f, -0.09555106f, -0.002917963f, -0.04876145f, 0.07854921f, -0.12201156f,
-        0.12706566f, -0.32169256f, 0.11411971f, -0.14401591f, 0.17051451f, 0.36609933f, 0.16833426f, 0.015156695f,
-        -4.166094e-05f, 0.09106906f, 0.07990263f, 0.104194306f, 0.12357097f, 0.1567686f, 0.0197291f, -0.34086478f,
-        0.28360128f, -0.15033641f, 0.13196374f, -0.39328396f, 0.00927022f, 0.09459818f, 0.09927764f, -0.07514514f,
-        -0.16986379f, -0.0166288f, 0.0106207f, 0.019150289f, -0.06816211f, 0.12911999f, -0.13367143f, 0.31539682f,
-        0.0045318147f, 0.114068106f, -0.026836894f, 0.11865033f, 0.21346654f, 0.10999629f, -0.048534397f, 0.11967846f,
-        -0.12361209f, -0.48094657f, -0.2364957f, -0.16728662f, -0.1682222f, 0.06413858f, 0.15241204f, -0.17728193f,
-        0.081293f, 0.23273106f, 0.059285663f, -0.08065258f, 0.049197536f, -0.25931427f, 0.28389072f, 0.014687023f,
-        0.060607005f, -0.00865495f, -0.29206824f, -0.1827669f, 0.094385155f, -0.05124531f, -0.46300602f, -0.004008484f,
-        0.19981705f, 0.06801108f, -0.09121454f, 0.0036983753f, 0.030430214f, 0.043347377f, -0.08406625f, 0.08848396f,
-        0.3675317f, -0.16485049f, 0.3186436f, 0.20943215f, 0.10442697f, 0.0053538587f, -0.012840209f, 0.23095235f,
-        -0.13537432f, -0.08448352f, -0.09792935f, 0.016625043f, -0.076821595f, -0.12401557f, -0.11505575f, 0.17485303f,
-        -0.1845671f, -0.0897617f, 0.0035288304f, 0.17799391f, 0.12293699f, 0.06940973f, 0.031397104f, 0.10909712f,
-        0.16045636f, -0.11078227f, 0.26469076f, 0.12951136f, 0.23884569f, 0.09008399f, 0.011208299f, -0.047530793f,
-        0.09638799f, -0.21991391f, 0.08431672f, 0.39922267f, -0.09629098f, 0.23684156f, -0.0006688221f, -0.23795316f,
-        0.2519021f, 0.06260862f, 0.0534049f, 0.1327637f, 0.2588395f, 0.42265418f, 0.008185589f, 0.0017405868f,
-        0.1368944f, 0.17147592f, 0.29495764f, 0.25359377f, -0.09052469f, 0.22774771f, -0.006103608f, -0.19628888f,
-        0.24579617f, -0.019472497f, -0.33806026f, 0.08464471f, 0.1081624f, -0.17140265f, 0.021731298f, 0.12227192f,
-        0.09351411f, 0.1299708f, 0.11078086f, 0.14859647f, 0.033412706f, 0.08226328f, 0.23997122f, -0.15311006f,
-        0.1884092f, 0.086821884f, -0.14631797f, -0.1113132f, -0.06155003f, -0.20122941f, -0.098451495f, -0.10739415f,
-        -0.035481695f, -0.034850206f, 0.3517034f, 0.24582681f, 0.13402623f, 0.2083287f, -0.020381603f, -0.06216968f,
-        0.061169043f, 0.052496526f, 0.48339632f, 0.0099035995f, -0.4180169f, 0.34823307f, 0.11311397f, 0.062970005f,
-        -0.34440312f, -0.12667474f, 0.24657108f, 0.33070683f, 0.3452349f, -0.3881447f, -0.3148905f, 0.0854102f,
-        0.02868771f, 0.2714376f, -0.2601841f, -0.035762623f, 0.0026023632f, -0.08945975f, 0.25180295f, 0.17602555f,
-        0.012296566f, 0.07511642f, 0.07174985f, 0.040227268f, 0.073227525f, 0.2953413f, 0.094380416f, 0.020638203f,
-        -0.40570188f, 0.2563494f, 0.12813434f, -0.32504582f, 0.14252263f, -0.06555974f, 0.07983597f, 0.011862286f,
-        0.14819095f, -0.10597135f, 0.17315073f, 0.046265204f, 0.13232012f, 0.03522939f, 0.15926963f, 0.047831856f,
-        0.33765852f, 0.09282985f, -0.2440857f, -0.03417397f, -0.2945281f, -0.24537247f, 0.022801112f, 0.25355142f,
-        0.034687147f, 0.27508175f, -0.011920041f, 0.11821947f, 0.117495626f, 0.30695045f, -0.1533411f, 0.059280723f,
-        -0.3184241f, 0.08323034f, -0.25055858f, 0.16566055f, 0.05081508f, 0.12524779f, -0.012974659f, -0.19628236f,
-        0.3753071f, 0.14148192f, 0.3283103f, -0.09647087f, 0.14377141f, 0.01960898f, -0.11019357f, -0.08706603f,
-        -0.21865098f, 0.1924244f, 0.25194404f, 0.31208262f, -0.2965697f, 0.46180052f, -0.3454789f, -0.097463824f,
-        -0.033326305f, -0.13555719f, -0.018279837f, 0.07920149f, 0.13940199f, -0.21037062f, -0.08931138f, 0.0712226f,
-        -0.2500988f, 0.41739404f, 0.062138617f, -0.06931157f, 0.13144992f, 0.051185727f, -0.030791294f, 0.100542635f,
-        0.059630398f, -0.29428208f, -0.23983258f, 0.042538438f, 0.24499157f, 0.022666546f, 0.2288914f, -0.15107559f,
-        0.07122558f, 0.3410874f, -0.18921098f, -0.0900288f, -0.057218447f, -0.10823232f, -0.03899757f, 0.107685946f,
-        0.12592345f, 0.078530215f, -0.10182801f, 0.2218885f, -0.02668371f, -0.14625384f, -0.29870975f, -0.03834722f,
-        0.051183864f, 0.030582957f, -0.04522084f, 0.28059626f, -0.037351526f, -0.1671582f, -0.02358698f, 0.22621235f,
-        -0.13581291f, 0.06928331f, -0.0579507f, 0.11258165f, -0.21996425f, -0.11735538f, -0.0036908716f, 0.06363681f,
-        -0.34351104f, 0.0015444778f, -0.24562058f, 0.119111806f, -0.10596636f, -0.056055717f, 0.048315194f, -0.0015671965f,
-        -0.105288066f, -0.009350756f, 0.32494453f, -0.3020691f, 0.20288546f, 0.061395016f, -0.0641291f, 0.027587058f,
-        0.022727307f, 0.025261633f, -0.15266806f, -0.12371053f, 0.117240906f, -0.06289179f, -0.018603975f, -0.0013595356f,
-        -0.045589156f, 0.22808862f, 0.016362f, 0.030369652f, -0.17851667f, -0.02520196f, 0.033548117f, 0.013388606f,
-        -0.17931071f, 0.28639543f, -0.08623482f, -0.002110065f, 0.06610677f, -0.0069491486f, 0.24975123f, -0.027752673f,
-        -0.11429772f, -0.100203216f, -0.10051095f, 0.04821097f, -0.16133146f, 0.22292261f, -0.2257898f, 0.045061983f,
-        -0.33399725f, -0.036550134f, -0.38331124f, 0.09208013f, -0.03115399f, -0.028267294f, -0.057294957f, -0.019366374f,
-        0.04272444f, -0.051662095f, 0.20040727f, 0.10598283f, 0.1648825f, 0.35433677f, -0.21666145f, 0.16566499f,
-        -0.19917637f, 0.3559568f, -0.29615793f, -0.43971103f, 0.25483236f, 0.069209054f, -0.060193036f, 0.15763785f,
-        0.17241633f, 0.07075994f, 0.33122087f, -0.19839334f, 0.4324212f, 0.15082659f, 0.10409035f, 0.3158296f,
-        0.10456117f, 0.10674457f, -0.17036293f, 0.034845825f, 0.056177873f, 0.1731351f, 0.023978757f, -0.064594634f,
-        0.16346931f, -0.018655535f, -0.033111766f, -0.16511607f, 0.23749375f, 0.100464545f, 0.047286246f, 0.3045646f,
-        -0.20567355f, 0.0048541436f, -0.118944235f, 0.053726587f, 0.13395129f, 0.013088754f, 0.033550978f, 0.29152793f,
-        -0.027605306f, 0.09991033f, -0.16795951f, 0.12858687f, -0.051245503f, -0.04626211f, 0.008339418f, -0.018591298f,
-        0.04258515f, -0.017811727f, 0.052194692f, 0.05980248f, 0.00837382f, -0.24994409f, -0.20808943f, -0.060401626f,
-        -0.15057538f, -0.15064906f, 0.19124733f, 0.120635845f, -0.23734398f, 0.19959566f, -0.15599838f, 0.2073676f,
-        -0.092403516f, 0.24910845f, 0.06450877f, -0.051243924f, 0.047621176f, -0.10128631f, 0.0070298235f, 0.17774929f,
-        -0.05585739f, -0.07776953f, -0.110457316f, -0.060151458f, 0.08748813f, 0.08117833f, 0.013955901f, -0.027690602f,
-        -0.06352484f, 0.10828273f, 0.10975063f, -0.11726183f, 0.17410488f, 0.11287305f, 0.15180537f, 0.09983151f,
-        0.13277742f, 0.41540915f, 0.034439962f, 0.01800318f, -0.04226849f, -0.090550706f, 0.047775276f, -0.053901788f,
-        0.026158644f, 0.16454108f, -0.09186228f, -0.30054924f, 0.22339214f, -0.0893124f, -0.037832685f, 0.15921386f,
-        -0.02687753f, 0.054251082f, 0.21080075f, 0.06148035f, 0.31582767f, -0.034880534f, 0.09390373f, -0.06369409f,
-        0.08065342f, 0.06130616f, -0.29402217f, 0.0060178866f, 0.0028079543f, -0.1715638f, -0.05595997f, -0.12904319f,
-        0.076023266f, 0.08080586f, -0.14986363f, -0.1371791f, -0.17696421f, -0.10162527f, -0.02623646f, -0.1764293f,
-        0.24187571f, 0.14274222f, -0.069300115f, 0.13089764f, 0.10326229f, -0.103544965f, 0.08844804f, -0.028222764f,
-        0.16617393f, -0.038040817f, -0.07691005f, 0.17091836f, -0.1460526f, -0.085113145f, -0.22391808f, -0.16156183f,
-        -0.1371969f, 0.01604127f, -0.16131686f, -0.011125661f, -0.10512433f, -0.035863146f, 0.109465756f, 0.18731971f,
-        -0.23277187f, 0.15646364f, 0.09116202f, -0.01511931f, 0.14004569f, -0.184727f, 0.17602208f, 0.050140165f,
-        -0.08148556f, 0.4023785f, -0.19450754f, -0.19116707f, 0.1641316f, -0.07162229f, 0.14529246f, 0.13206111f,
-        -0.11374838f, -0.027228307f, -0.30987427f, -0.28253615f, 0.020847011f, 0.028794235f, -0.095969886f, -0.28595906f,
-        0.23851624f, -0.1263935f, -0.32740423f, -0.31021872f, -0.13331701f, -0.3559831f, 0.42340943f, 0.01926357f,
-        -0.16543517f, -0.1231893f, -0.30802032f, 0.2931583f, 0.42948812f, 0.23516375f, 0.20536679f, 0.20655791f,
-        -0.33474103f, -0.117482714f, -0.08387617f, -0.12661336f, -0.14033277f, 0.11563918f, -0.25095877f, 0.23382527f,
-        0.3076261f, -0.30857152f, -0.103721365f, -0.6300511f, -0.12550719f, 0.45743358f, 0.0033335858f, 0.28703827f,
-        -0.15417352f, -0.05620186f, 0.06623015f, 0.5026618f, 0.04425536f, 0.06076501f, 0.11650016f, 0.25096792f,
-        -0.09692391f, -0.13730788f, 0.0010969765f, -0.095623374f, 0.3951948f, -0.2399759f, -0.031420384f, -0.35185796f,
-        0.10160312f, 0.08095357f, 0.15272926f, -0.033742618f, 0.15352075f, -0.06365516f, 0.17950049f, 0.05194894f,
-        0.057450153f, -0.10323326f, -0.06876721f, 0.010782463f, -0.123571925f, -0.06157635f, -0.091698565f, -0.5383583f,
-        -0.40763322f, -0.2147261f, -0.13239548f, -0.24042737f, -0.23869748f, 0.2975185f, -0.33792755f, 0.035823885f,
-        -0.19646224f, -0.03708739f, 0.05989738f, 0.26709026f, 0.21372454f, 0.1022352f, -0.024505146f, -0.35789183f,
-        -0.16464785f, -0.009895284f, 0.032338623f, -0.007488579f, -0.06486274f, -0.041922256f, -0.08549029f, 0.1509902f,
-        -0.5902059f, -0.6003253f, -0.09340208f, -0.2612737f, 0.16631973f, 0.2748649f, 0.18445137f, 0.23849985f,
-        -0.07628252f, -0.02924611f, -0.017946368f, 0.07940472f, 0.0980341f, 0.06997374f, 0.018492658f, 0.3346077f,
-        -0.1888886f, 0.33258352f, -0.37368894f, 0.29488984f, 0.68449146f, -0.15412246f, -0.34100637f, -0.16586217f,
-        0.24917431f, 0.4105167f, -0.5586428f, -0.097509526f, 0.21562268f, -0.026598597f, 0.4523648f, -0.3145147f,
-        -0.34055007f, -0.14994396f, -0.3548919f, 0.2745822f, -0.10753542f, -0.53899413f, -0.08293674f, -0.048259098f,
-        0.07439919f, 0.20847577f, -0.5349791f, -0.2951793f, -0.19851133f, -0.060657155f, 0.030335765f, -0.1731704f,
-        -0.28360075f, 0.21215646f, 0.26040584f, 0.12886673f, 0.12832884f, 0.124134794f, 0.05651746f, 0.09475468f,
-        -0.016644815f, -0.40086854f, -0.13492447f, -0.41434062f, 0.10468543f, -0.05419483f, -0.38952276f, 0.3689934f,
-        0.32369253f, -0.17248456f, -0.3476981f, -0.35663056f, 0.47105312f, -0.081005126f, 0.54459774f, 0.2121928f,
-        -0.13659015f, -0.056357082f, -0.27157852f, 0.23907971f, -0.013593458f, 0.0069958516f, -0.09745944f, 0.5272947f,
-        0.30229816f, 0.19778453f, -0.12256635f, -0.16001943f, -0.0061974563f, -0.3247489f, 0.06276936f, -0.25651455f,
-        -0.35851339f, -1.0318787f, -0.40655008f, 0.37031233f, -0.70082706f, 0.2769681f, -0.7808592f, 0.17486623f,
-        0.25861272f, -0.25031048f, 0.3071315f, 0.70500165f, 0.09454851f, 0.6843059f, 0.16985549f, 0.60524744f,
-        -0.57693326f, 0.10670358f, 0.53585094f, 0.38529527f, -0.76719075f, 0.048241436f, -0.48343524f, -0.07315056f,
-        0.3328526f, -0.32813743f, -0.6820597f, -0.4919302f, -0.6424285f, -1.0836002f, -0.7121946f, -0.78413045f,
-        0.471298f, -0.015071419f, 0.16621254f, 0.48956817f, -0.5044861f, 0.26407152f, 1.03361f, -0.84362066f,
-        0.18231808f, 0.19580165f, 0.32754192f, 0.6697242f, -0.9295803f, -0.6772551f, -0.6070702f, -0.34448394f,
-        0.09403508f, -0.25243154f, 0.043903735f, -0.5199513f, -0.5161709f, 0.26952174f, 1.0631038f, -1.0282744f,
-        -0.82444596f, -0.22491653f, 0.371462f, 0.21531132f, 0.107077084f, 0.97946346f, -0.35890788f, -0.013544034f,
-        0.033226673f, -0.029878147f, 0.19302829f, -0.3914275f, 0.04946439f, 0.006351237f, 0.15885398f, 0.0022354794f,
-        -0.35987353f, 0.24761786f, -0.5526938f, -0.09090512f, -1.2042645f, 0.13710772f, 0.46432889f, 0.32254937f,
-        0.10466105f, 0.34668073f, 0.06481853f, 0.0105431145f, 0.3922464f, -0.00060959393f, 0.17190175f, -0.24453802f,
-        -0.100327596f, 0.2583862f, -0.054436367f, -0.3656945f, -0.25029954f, -0.15673466f, 0.106775545f, 0.104220554f,
-        -0.09329029f, 0.08039925f, -0.24338907f, -0.5788699f, -0.63394517f, -0.2367043f, -0.0036470678f, -0.5193282f,
-        0.11299741f, 0.32988486f, 0.26667804f, -0.09756291f, -0.14173327f, 0.3364841f, 0.31586707f, -0.29175904f,
-        -0.22477457f, -0.15054187f, -0.052314233f, -0.06526708f, -0.009438101f, 0.005302055f, -0.25199452f, -0.06661887f,
-        0.52300406f, -0.016779609f, 0.13258183f, -0.29285052f, 0.19044238f, 0.11579609f, 0.26895538f, -0.05963653f,
-        -0.10264242f, 0.3116442f, 0.25281572f, 0.059897993f, 0.50317323f, 0.11340401f, -0.1486379f, -0.12532292f,
-        -0.40391067f, 0.1624497f, 0.18146132f, 0.1614931f, -0.466133f, -0.089437924f, 0.30777675f, 0.095747225f,
-        -0.15826945f, -0.28770003f, -0.07345562f, 0.3023012f, -0.14101027f, -0.25146848f, 0.4983611f, 0.49819267f,
-        0.06788059f, -0.15823829f, -0.5205632f, 0.11591325f, -0.116647996f, 0.20507154f, -0.072639845f, -0.19878504f,
-        0.13108341f, 0.361147f, 0.05781052f, 0.35316595f, 0.2181712f, -0.22141616f, -0.009387799f, 0.49130562f,
-        0.0102382805f, 0.3610636f, -0.0061687524f, 0.3670878f, -0.10604594f, -0.26162362f, -0.039767016f, 0.19419262f,
-        0.10934752f, 0.12947646f, 0.16654404f, 0.12983793f, -0.05001897f, -0.057787333f, -0.49390328f, -0.10902569f,
-        -0.29394042f, 0.17768143f, -0.02453531f, -0.09644147f, -0.05101878f, -0.09381448f, -0.45503247f, 0.109630086f,
-        -0.036783703f, 0.14033592f, 0.15214f, -0.16532569f, 0.25561887f, 0.11920904f, 0.42424887f, -0.053524334f,
-        0.10775253f, 0.36361855f, -0.42112416f, 0.09167621f, 0.71752316f, 0.18336216f, 0.5156037f, -0.23436752f,
-        -0.14785391f, 0.16096936f, 0.07544222f, -0.11765581f, -0.06916435f, 0.31945947f, -0.108031884f, 0.17590573f,
-        -0.39889485f, 0.0711201f, -0.28089043f, 0.10253261f, -0.4870367f, -0.19953908f, 0.2728147f, 0.23421113f,
-        0.0603037f, 0.3797685f, 0.15522382f, -0.48298538f, -0.5500524f, -0.22286937f, 0.046442214f, 0.064893715f,
-        0.20485517f, -0.013361379f, 0.49234715f, 0.1507183f, -0.25128654f, 0.22041747f, 0.2642191f, -0.0792378f,
-        0.08120762f, 0.05715367f, -0.2101654f, -0.24740148f, -0.04133907f, 0.038925108f, -0.03612567f, 0.039603267f,
-        0.33877617f, -0.23372096f, 0.18060705f, -0.12372544f, -0.23077798f, 0.1067244f, 0.065721944f, 0.26394597f,
-        -0.08920939f, -0.28794754f, 0.045915302f, 0.17795846f, 0.09138261f, -0.012441523f, 0.25778654f, 0.10190538f,
-        0.20121539f, -0.06397166f, 0.02960882f, 0.099574596f, -0.21332724f, -0.13527799f, -0.11593843f, 0.21525586f,
-        0.39232987f, 0.07477892f, -0.14424816f, 0.100160204f, -0.14409f, -0.19340925f, -0.019151887f, -0.3955395f,
-        0.35622296f, -0.1334297f, 0.24165794f, -0.032449197f, 0.31281212f, -0.010256102f, 0.02684391f, -0.37801078f,
-        -0.124447875f, -0.04404088f, -0.0863857f, 0.21739587f, 0.021261716f, 0.20173676f, -0.0048685023f, -0.49660188f,
-        -0.04070132f, -0.351132f, -0.07790446f, 0.14844829f, 0.0013955223f, 0.24759613f, 0.12529081f, 0.1517486f,
-        -0.062380467f, 0.16278014f, -0.14685433f, -0.0276007f, 0.05427846f, 0.252078f, 0.10646477f, 0.029783214f,
-        -0.05033067f, 0.082739174f, 0.13289492f, 0.07424462f, -0.24151887f, 0.023336235f, -0.24307902f, 0.025115862f,
-        -0.034472495f, -0.17112827f, -0.34222513f, -0.010573846f, -0.36213937f, -0.120428026f, -0.35543868f, -0.014553472f,
-        0.12985548f, 0.0047001485f, 0.08173759f, -0.026105685f, 0.045833845f, -0.034829263f, 0.16803306f, 0.035433017f,
-        -0.35651898f, 0.029642386f, 0.02911766f, -0.0986091f, -0.07711826f, -0.15811004f, -0.37579072f, 0.052352138f,
-        -0.27021077f, -0.054216474f, -0.111073926f, -0.26590148f, 0.18247534f, -0.60594773f, -0.23672915f, -0.2103897f,
-        -0.334593f, 0.2968197f, 0.25815728f, -0.02292116f, 0.44564468f, 0.031647876f, 0.11447f, -0.01460679f,
-        -0.48235226f, -0.32525176f, -0.063358665f, 0.24519916f, 0.07490952f, 0.013599508f, 0.09060334f, 0.20542274f,
-        0.26982224f, -0.33952436f, -0.4409147f, -0.0485832f, -0.07969966f, 0.2766754f, 0.15457553f, 0.06786345f,
-        0.08519112f, 0.10022221f, -0.15536249f, 0.096856706f, 0.110159144f, 0.12554777f, -0.21838577f, -0.3325732f,
-        0.08292366f, -0.3250597f, -0.2471469f, -0.08499123f, -0.1254961f, -0.27668452f, -0.042982798f, 0.27185732f,
-        0.17726068f, 0.20047928f, 0.36112803f, -0.4474059f, 0.7545649f, -0.22092894f, -0.16834897f, -0.11249576f,
-        -0.21669756f, -0.48698923f, 0.041454703f, 0.16211532f, 0.20992684f, -0.16337942f, 0.07661971f, 0.034228116f,
-        0.44067898f, -0.20234399f, 0.29584032f, 0.12942266f, 0.1051947f, 0.021763528f, -0.16157413f, 0.639117f,
-        0.26471156f, -0.09020245f, 0.13991103f, -0.061870668f, 0.27707484f, 0.12696968f, -0.0041489624f, 0.34612593f,
-        0.03916144f, -0.08277259f, 0.31498063f, -0.31163704f, -0.05310968f, -0.3217743f, -0.27767077f, -0.2975085f,
-        -0.36216488f, 0.016659075f, -0.16207008f, -0.19672945f, -0.2094611f, -0.15106115f, -0.09482455f, 0.11616656f,
-        0.1761844f, -0.11649313f, -0.2399827f, -0.41505098f, 0.2302411f, 0.1585119f, -0.20359272f, 0.40453106f,
-        0.04046784f, -0.12632711f, -0.1971637f, -0.051232025f, 0.10064855f, -0.11706102f, -0.073181845f, 0.32046974f,
-        -0.08819192f, -0.10150952f, 0.2434987f, -0.01548555f, 0.6016491f, -0.13891965f, -0.2828395f, -0.16929626f,
-        0.14777493f, -0.41501603f, -0.024464296f, 0.29694012f, 0.3666282f, 0.013465976f, 0.064610615f, 0.074471936f,
-        0.046260282f, -0.06555242f, 0.06153037f, -0.0526131f, 0.097734936f, 0.05444971f, -0.038248222f, -0.094066344f,
-        0.21308194f, -0.042128388f, 0.30271408f, 0.09235323f, 0.0559332f, 0.02721079f, -0.05793453f, 0.25157347f,
-        0.024886511f, 0.18887691f, -0.14472723f, 0.019107575f, -0.08316507f, 0.21130258f, 0.17271012f, 0.21104835f,
-        -0.076687f, 0.05999694f, 0.10001082f, 0.11874927f, 0.023804232f, 0.41700488f, 0.10360149f, -0.21538727f,
-        0.17286867f, -0.36925676f, -0.096149996f, -0.27263904f, -0.2443161f, 0.1408415f, 0.04678167f, 0.07713158f,
-        0.00022638432f, -0.06897158f, 0.098262355f, -0.046284545f, -0.14592282f, -0.040445678f, 0.39616245f, 0.13680221f,
-        -0.2243261f, 0.08228869f, -0.2980546f, -0.10565226f, 0.05870129f, -0.3996697f, 0.45726255f, -0.18944669f,
-        0.3335284f, 0.31796512f, 0.18754698f, -7.786229e-05f, 0.3170745f, -0.054276157f, -0.23760736f, 0.07901512f,
-        0.16038388f, 0.5474606f, -0.38865435f, -0.10454837f, 0.14322889f, -0.08245825f, 0.5007423f, 0.20725225f,
-        -0.039735053f, 0.38549498f, 0.0016429834f, -0.20908904f, -0.41857144f, -0.36066982f, 0.28273138f, 0.20347181f,
-        0.069073655f, 0.043761726f, 0.20613813f, 0.22065447f, -0.14360128f, -0.31555274f, 0.06756583f, 0.28396338f,
-        0.12550437f, 0.073748f, -0.31328613f, 0.21591271f, -0.057014916f, 0.1183488f, 0.22552766f, 0.03963546f,
-        0.11352206f, -0.12412961f, -0.40685123f, -0.28358594f, 0.40003425f, 0.35542727f, 0.36829853f, 0.2645031f,
-        -0.090880424f, 0.097509205f, 0.49410003f, -0.0058587925f, 0.04879215f, 0.21332553f, 0.047028057f, -0.27282968f,
-        -0.05541659f, 0.119232655f, 0.122175224f, 0.1911229f, 0.0038817716f, -0.26091662f, 0.2560966f, 0.022952074f,
-        0.12228414f, -0.17876035f, -0.24300218f, 0.2007461f, 0.20537165f, -0.2455032f, 0.21756285f, 0.012644178f,
-        0.14868823f, -0.07721825f, -0.20356493f, -0.30989036f, 0.5540458f, -0.14042458f, -0.101723835f, 0.07719477f,
-        0.14200518f, 0.06391535f, -0.16209935f, 0.23983161f, 0.32070848f, -0.0040235687f, 0.028823648f, -0.023912948f,
-        -0.15493035f, -0.023503277f, 0.28839156f, 0.10314086f, 0.18502995f, 0.20628102f, -0.026063144f, 0.1156985f,
-        0.11967875f, 0.02610676f, 0.36179125f, -0.024634471f, -0.22671074f, -0.25533202f, 0.11012074f, -0.0481924f,
-        -0.31896222f, 0.06962302f, 0.7318221f, 0.18695018f, -0.3533634f, -0.19513452f, -0.17568736f, -0.4049326f,
-        -0.00901789f, 0.06332741f, -0.08330748f, -0.15302637f, -0.052978665f, -0.18038283f, 0.34385014f, -0.22620293f,
-        0.23962393f, 0.10964805f, -0.49511042f, 0.2589536f, 0.0018876141f, 0.006660901f, 0.47916186f, -0.039649747f,
-        0.0723155f, 0.157531f, -0.14941065f, -0.13785943f, -0.112252235f, 0.18517454f, -0.106853426f, 0.12909761f,
-        -0.55073833f, -0.11897393f, -0.17099606f, 0.15646793f, -0.035543554f, -0.13947497f, -0.30452994f, 0.029739767f,
-        0.014343194f, 0.1937176f, 0.046137266f, -0.52847606f, -0.13227731f, -0.2590646f, -0.2616542f, 0.032313455f,
-        -0.070781335f, 0.2042546f, -0.21781583f, -0.19231446f, -0.01743275f, 0.07675008f, 0.14948165f, -0.30307597f,
-        0.092714354f, -0.10128812f, -0.03650999f, 0.0346737f, -0.24872094f, -0.058068555f, 0.16916405f, -0.41500953f,
-        0.0049224915f, -0.25459078f, 0.13608184f, -0.11852997f, 0.19444776f, 0.3545096f, 0.4628264f, 0.223812f,
-        -0.12092455f, -0.3646336f, -0.31409714f, 0.051832177f, -0.18054089f, 0.03612703f, -0.08765555f, -0.0277003f,
-        0.06280871f, -0.08189594f, -0.1330571f, 0.17236744f, -0.030682072f, 0.0198304f, -0.30087206f, 0.122484244f,
-        0.016994065f, 0.05709959f, -0.19254501f, -0.16740562f, 0.08904265f, 0.027493224f, 0.12793921f, -0.077936776f,
-        0.22706594f, -0.05932285f, -0.11783462f, -0.21035281f, -0.116945416f, 0.23974925f, -0.22502582f, -0.04296732f,
-        0.28736994f, -0.07790242f, -0.47912997f, 0.12686332f, 0.11940835f, 0.35967502f, 0.21599264f, 0.3080455f,
-        -0.26227298f, 0.3090227f, -0.19269706f, 0.2059957f, -0.15427901f, -0.14992844f, -0.16029471f, 0.19173959f,
-        -0.3015176f, -0.19202167f, -0.059107512f, -0.17301476f, 0.14718863f, -0.06610015f, -0.12207903f, 0.16975561f,
-        -0.0006642745f, -0.119387686f, -0.18541375f, 0.064725034f, -0.11497659f, 0.079369664f, -0.5312352f, -0.100826554f,
-        0.21761465f, 0.17204723f, 0.06991607f, -0.27373365f, -0.08115828f, -0.22918093f, 0.15676805f, -0.06261284f,
-        0.28002536f, -0.49417228f, 0.2623076f, -0.10052995f, -0.74268585f, -0.074019365f, 0.10799342f, 0.1839647f,
-        -0.05474623f, 0.08463439f, -0.25719652f, -0.08199008f, -0.24706815f, 0.31844285f, -0.5051058f, -0.061831854f,
-        -0.26037467f, 0.082792796f, -0.16474132f, -0.10933336f, -0.14957368f, -0.13188761f, -0.008336478f, 0.048449934f,
-        -0.2900148f, -0.11702681f, 0.29768595f, 0.0083632395f, 0.12480701f, 0.38141394f, 0.14246921f, -0.18738845f,
-        -0.4832205f, -0.30271083f, 0.14857583f, 0.26533005f, -0.025001686f, -0.24524543f, 0.38679573f, -0.30820447f,
-        -0.12076831f, 0.24367084f, -0.17998855f, 0.04291018f, -0.023146661f, 0.27241284f, 0.045823276f, -0.10590053f,
-        0.15821683f, 0.010098063f, 0.076791264f, -0.0075635463f, 0.106902085f, -0.21311943f, -0.39865193f, -0.3508453f,
-        -0.03773411f, -0.24489269f, 0.13154787f, -0.26286912f, 0.077408366f, -0.2446119f, 0.20261061f, -0.16158015f,
-        -0.021497555f, -0.009605567f, -0.019162744f, -0.146553f, -0.36142054f, -0.0789393f, -0.27009457f, 0.19496472f,
-        -0.082655855f, -0.19613451f, -0.32042378f, 0.34585956f, 0.023514101f, 0.43062878f, -0.43707162f, 0.07786495f,
-        -0.00072305126f, 0.11076279f, 0.03583671f, 0.1789111f, -0.13867277f, -0.24237005f, 0.26425925f, 0.3265206f,
-        -0.09262731f, -0.2308832f, 0.21725221f, 0.3129508f, 0.25615767f, 0.10535556f, -0.21400742f, -0.42014682f,
-        -0.02690296f, 0.10794755f, -0.05720897f, 0.15647145f, -0.02402571f, -0.11965135f, -0.002360507f, 0.2611061f,
-        -0.16590527f, -0.16545582f, 0.21417882f, -0.038633656f, 0.061309658f, 0.31005663f, 0.18235661f, 0.31906f,
-        0.24583519f, 0.21173306f, 0.49793634f, -0.2677136f, -0.05164851f, -0.11933824f, 0.018272929f, -0.06831136f,
-        -0.13618854f, -0.08328041f, 0.29457107f, 0.007713586f, 0.055424128f, 0.08978273f, -0.035598222f, 0.25931218f,
-        -0.15319072f, -0.0648631f, 0.16606921f, 0.08870558f, 0.093123555f, -0.02190484f, -0.22319438f, 0.14326683f,
-        0.45018923f, -0.2438255f, -0.32454708f, -0.051549472f, 0.094902664f, 0.2054212f, -0.18860887f, -0.087858655f,
-        0.25924718f, 0.1626214f, -0.07795953f, 0.24143147f, -0.1265331f, -0.012364863f, -0.07133374f, 0.16375208f,
-        0.011170739f, -0.17725706f, 0.21326515f, 0.15715241f, 0.0499304f, -0.15887345f, -0.12969778f, 0.026667679f,
-        -0.18643355f, -0.23372589f, -0.09859032f, 0.037375152f, 0.16295971f, 0.008701133f, -0.11169449f, 0.13082454f,
-        -0.031585086f, -0.163894f, -0.007146924f, -0.27434394f, 0.29071328f, -0.24307857f, -0.035482425f, -0.27579114f,
-        0.23507375f, -0.084578425f, 0.2961553f, -0.27851433f, 0.18920113f, 0.1332972f, 0.06623124f, -0.36586624f,
-        0.008635185f, 0.2857452f, 0.06407768f, 0.16551168f, -0.1810459f, -0.30979338f, 0.29838175f, -0.013143757f,
-        -0.09016388f, 0.39813882f, 0.009567431f, -0.1932179f, 0.017307298f, -0.11965616f, 0.0137497755f, -0.050170507f,
-        0.16890387f, -0.042638097f, 0.22269489f, -0.18551768f, -0.083024345f, 0.039865978f, -0.028590547f, 0.24600303f,
-        0.166313f, 0.034836736f, 0.042681526f, 0.008706603f, -0.22620055f, -0.3488727f, -0.1069223f, -0.08911192f,
-        0.12730467f, -0.09143425f, -0.12060921f, 0.099404186f, -0.009452313f, 0.2371225f, 0.20929284f, 0.18534872f,
-        0.11739405f, 0.005287337f, -0.14379738f, 0.043958914f, -0.013351466f, -0.06851852f, 0.16192952f, 0.22390269f,
-        0.19027258f, -0.2282659f, 0.0705216f, -0.008549149f, 0.1162461f, 0.17295103f, -0.07607895f, -0.17476498f,
-        0.043363508f, -0.11245022f, 0.052338134f, -0.059146788f, 0.115075916f, -0.14826533f, 0.15247343f, 0.07437821f,
-        -0.04301013f, 0.2364319f, 0.06443747f, 0.11699027f, -0.08947023f, -0.11116075f, -0.31733578f, 0.21609531f,
-        0.036983196f, -0.11673205f, 0.029729107f, -0.106815524f, 0.17904696f, -0.16385882f, -0.14754517f, 0.12342688f,
-        -0.11771428f, 0.036020514f, -0.063214205f, -0.046599414f, 0.002373038f, -0.1569752f, -0.14558414f, -0.4282569f,
-        -0.2922352f, -0.12088298f, -0.14157203f, -0.15589021f, 0.09360295f, -0.020189987f, 0.21648173f, 0.040676896f,
-        0.27298707f, 0.20396622f, -0.051306963f, 0.061504465f, 0.05715797f, 0.025662707f, -0.07036956f, -0.14059786f,
-        0.06250169f, -0.21485347f, 0.12188834f, 0.021222377f, -0.019889884f, 0.18591677f, -0.055187598f, 0.25904152f,
-        -0.1778711f, 0.3548761f, 0.16696748f, -0.03745337f, -0.116475426f, -0.10991428f, 0.021139333f, 0.09012036f,
-        0.027158162f, -0.14910533f, 0.042897724f, 0.054440342f, -0.007580661f, 0.1932679f, -0.08151058f, 0.023139125f,
-        -0.028065505f, 0.11763775f, 0.048028104f, 0.23723067f, -0.2960996f, 0.009910921f, 0.19501148f, -0.13650355f,
-        -0.1663689f, -0.1795532f, -0.15138549f, 0.12978636f, -0.22306295f, 0.0902509f, 0.07014424f, -0.13694271f,
-        0.051486347f, -0.10999649f, -0.08665015f, 0.072268315f, 0.105177425f, 0.12755193f, 0.23034884f, 0.10128141f,
-        -0.0060430006f, 0.052046116f, 0.13485202f, 0.24224177f, 0.029443566f, 0.04570895f, -0.16709693f, 0.30302197f,
-        0.05063649f, 0.16111353f, 0.20592123f, 0.05386278f, -0.24665448f, 0.07999886f, 0.1731611f, 0.1342713f,
-        0.006090661f, 0.03690101f, -0.32029343f, 0.04353741f, -0.08087285f, -0.04059039f, -0.10744123f, -0.07812121f,
-        0.06821927f, -0.023756368f, -0.1886395f, 0.16331068f, -0.058357656f, 0.084013134f, 0.077633485f, 0.0047048163f,
-        0.24547493f, 0.011731866f, -0.007812655f, -0.039116208f, -0.1948072f, -0.060648195f, -0.07191378f, 0.013742482f,
-        -0.01717178f, -0.10131647f, -0.14664096f, -0.2176302f, 0.011505268f, 0.0569036f, 0.116075896f, -0.17529781f,
-        -0.17767754f, 0.10793745f, 0.38432714f, -0.07355343f, 0.11306055f, -0.06360384f, -0.11099192f, -0.0383478f,
-        -0.057654027f, 0.021845749f, 0.11085818f, -0.038991287f, 0.010368383f, -0.022208448f, -0.11476069f, 0.07210453f,
-        -0.023158353f, -0.01675524f, 0.24417268f, -0.11993142f, 0.10762576f, 0.3057923f, -0.13354543f, -0.11983262f,
-        0.2607321f, -0.22181943f, 0.080366775f, -0.11293477f, 0.04501157f, -0.20899281f, -0.21167055f, -0.048825078f,
-        0.055750206f, 0.031299185f, -0.03291733f, -0.011879229f, -0.24005862f, 0.08902419f, 0.119893946f, 0.18920149f,
-        -0.14452943f, 0.14459273f, -0.12171014f, -0.16823049f, -0.031754803f, -0.07485803f, 0.051971834f, -0.041225538f,
-        -0.05671833f, 0.22542267f, -0.025483115f, 0.06913227f, -0.05811904f, 0.055852983f, -0.014345633f, -0.0803351f,
-        -0.052480735f, -0.31464034f, 0.0479757f, 0.20512494f, -0.16298826f, -0.45257878f, 0.33733547f, -0.010153262f,
-        -0.11116726f, -0.28447148f, 0.07260347f, -0.1320722f, 0.11500977f, 0.064123794f, -0.22796305f, -0.030702457f,
-        -0.3448766f, -0.25967473f, -0.22126797f, 0.087309964f, -0.04274587f, -0.17321017f, 0.0063092844f, -0.06275708f,
-        0.3551098f, 0.08141734f, 0.26524636f, 0.023261014f, -0.16457371f, -0.09821379f, 0.2674617f, -0.015107885f,
-        0.03057301f, -0.103100136f, -0.011172381f, -0.119622044f, 0.06705492f, -0.12656264f, 0.2434468f, 0.039725587f,
-        -0.049562767f, -0.01028726f, -0.037734862f, 0.09166801f, -0.119747885f, -0.014000045f, 0.3379609f, 0.05841863f,
-        -0.09916498f, 0.053710274f, -0.12647486f, 0.25187552f, 0.21387945f, -0.2502318f, -0.11943009f, -0.18544304f,
-        -0.07086789f, -0.026303595f, 0.05378054f, -0.098014124f, -0.033278912f, -0.16138105f, 0.0986641f, -0.036739092f,
-        0.08206611f, 0.05148337f, -0.006288927f, -0.3217229f, 0.29134172f, -0.41963768f, -0.14892633f, -0.1576979f,
-        -0.27804524f, -0.2820122f, 0.040629987f, 0.4761762f, -0.71009606f, -0.16048439f, -0.0011936434f, -0.16934232f,
-        -0.10576969f, 0.0006262865f, -0.31141025f, 0.0431731f, -0.065835856f, 0.25407833f, -0.48307398f, 0.2267894f,
-        -0.18419966f, 0.23275805f, 0.050174695f, -0.1832455f, -0.18223876f, -0.06989204f, 0.16660836f, -0.09835875f,
-        0.021302864f, -0.020526424f, -0.037050694f, -0.10796014f, -0.3357486f, 0.25514072f, -0.0804217f, -0.032833587f,
-        0.012937107f, -0.17874101f, 0.23751594f, 0.0020367433f, -0.028099429f, -0.021441992f, -0.38787115f, 0.21893124f,
-        0.10094521f, -0.16480608f, 0.07411228f, 0.07423043f, 0.05711839f, 0.26570362f, 0.09130211f, -0.28084913f,
-        -0.11343809f, 0.00023262852f, -0.034935217f, -0.0062471093f, -0.18336564f, -0.05341458f, -0.08434646f, -0.117164865f,
-        -0.029034253f, 0.010912668f, -0.034749858f, -0.13594487f, -0.20388788f, 0.07476631f, -0.03750768f, -0.22215196f,
-        -0.0669873f, 0.14713366f, -0.046239678f, 0.21163638f, -0.2148847f, 0.030049635f, 0.14943641f, -0.11178673f,
-        -0.06356802f, 0.13958237f, 0.05496009f, 0.21920893f, -0.10369788f, -0.020103406f, -0.23724928f, -0.18878494f,
-        -0.32191995f, 0.29103646f, -0.3486806f, -0.008534583f, 0.22255753f, 0.11523393f, 0.080877945f, -0.26255894f,
-        0.12870461f, 0.2636285f, -0.22469695f, -0.03587324f, -0.07678952f, 0.23186478f, -0.014902505f, -0.046309132f,
-        0.12528133f, -0.20396231f, -0.17556676f, 0.059613f, -0.053482313f, -0.014107168f, 0.03727233f, 0.07237807f,
-        -0.10339047f, -0.23269367f, -0.26136476f, 0.0033009532f, -0.046385348f, 0.13891295f, -0.20225309f, 0.013912898f,
-        -0.06092971f, 0.2626526f, -0.08945912f, -0.013657008f, -0.0047663786f, 0.04194056f, -0.15086593f, -0.063917354f,
-        0.18888944f, 0.20825878f, 0.47638464f, -0.11823619f, -0.23857631f, -0.51181066f, -0.28148875f, 0.015652621f,
-        0.19794215f, -0.06411319f, -0.03202981f, 0.04676321f, 0.24188824f, 0.23077382f, 0.070598155f, 0.05223025f,
-        0.040703602f, 0.17334075f, -0.17298566f, 0.13207217f, 0.108835965f, 0.011499545f, 0.40546066f, 0.11563376f,
-        -0.082369864f, 0.020819396f, -0.1872881f, -0.20131505f, -0.22056134f, 0.10922179f, -0.2557197f, 0.16233048f,
-        0.20228095f, -0.08891397f, -0.22981468f, -0.22694224f, 0.08918258f, -0.061301395f, -0.11219952f, -0.046407122f,
-        0.23509876f, -0.24312948f, -0.04720127f, -0.17713304f, 0.020925066f, 0.19033547f, 0.17980394f, -0.09698327f,
-        0.44492567f, 0.38510263f, -0.15906452f, -0.012837728f, -0.1337366f, -0.16390172f, 0.11648833f, 0.2916827f,
-        0.121799685f, 0.07138633f, 0.14934538f, -0.122247234f, -0.072266564f, 0.23955867f, 0.19647112f, 0.14669919f,
-        -0.045129165f, 0.056926172f, -0.2553099f, -0.078734845f, 0.2099436f, -0.075565994f, -0.23483671f, -0.21934125f,
-        -0.22849314f, -0.25528038f, -0.2520423f, -0.16304679f, 0.18647589f, 0.05417037f, 0.101337746f, -0.07687844f,
-        0.107192874f, -0.06309323f, 0.28120586f, 0.1992889f, 0.1334427f, -0.108777344f, 0.08578314f, -0.2400427f,
-        0.17902727f, 0.09143607f, -0.061505567f, 0.06476419f, 0.05045231f, -0.11657385f, 0.084878296f, -0.26185596f,
-        0.1710906f, 0.06958981f, -0.010925843f, 0.10959253f, -0.12990154f, -0.13111854f, 0.01705438f, 0.015453263f,
-        0.006315426f, -0.15664579f, 0.056094266f, -0.17333145f, 0.40908542f, -0.09656585f, 0.050102483f, -0.07668038f,
-        0.25381392f, -0.020288706f, 0.073337f, -0.22568408f, 0.11850326f, 0.05671877f, 0.09883469f, 0.1736653f,
-        -0.08394762f, -0.019677628f, -0.16664256f, 0.010381971f, -0.040173035f, -0.062893346f, -0.1498923f, -0.25348884f,
-        0.14525963f, 0.17985596f, 0.14929678f, -0.2226641f, -0.056277532f, -0.3916639f, 0.2673015f, 0.2192167f,
-        -0.16198856f, 0.22080134f, 0.22337794f, -0.00026152996f, -0.10064229f, 0.47610983f, 0.01019505f, 0.12014621f,
-        -0.082005545f, 0.08732815f, 0.1420133f, -0.19568892f, 0.045809478f, 0.038610794f, -0.022691086f, -0.04943286f,
-        0.10638991f, 0.3966057f, -0.4304271f, 0.046263713f, -0.29214126f, 0.1759547f, 0.05888685f, -0.019753026f,
-        -0.021306658f, 0.15036751f, -0.25095448f, -0.2631732f, -0.022889419f, -0.1493088f, -0.08232114f, -0.1274838f,
-        0.06675339f, 0.05562922f, 0.10523555f, -0.050359204f, 0.16316642f, 0.0154686505f, 0.22196339f, -0.21910384f,
-        -0.03343241f, -0.01066946f, -0.14873451f, 0.25149265f, -0.1976921f, 0.05752078f, 0.23227571f, 0.18903495f,
-        0.19882013f, -0.085963555f, 0.017020999f, 0.015411656f, -0.27423903f, 0.06515919f, 0.09317733f, 0.11577712f,
-        -0.15676703f, 0.19670498f, 0.17229813f, -0.2034356f, 0.11217495f, -0.32032937f, -0.18271409f, 0.05972669f,
-        0.22600485f, -0.08755397f, -0.16278067f, -0.06997647f, 0.0901774f, -0.2051354f, 0.08204442f, 0.08948644f,
-        -0.3043617f, 0.044310473f, 0.15662698f, 0.2787674f, 0.0019893283f, 0.068864085f, 0.24002755f, -0.27632204f,
-        0.12625955f, 0.21072644f, -0.059019938f, 0.039484274f, 0.08728921f, 0.20213951f, 0.072536364f, -0.090413466f,
-        0.1274793f, -0.12154106f, 0.022878803f, 0.1263559f, 0.049114745f, -0.0016717364f, -0.025612783f, 0.18765114f,
-        0.046023354f, 0.059424747f, -0.4256669f, 0.008641358f, 0.10439585f, 0.029234845f, -0.13276969f, 0.050376873f,
-        -0.18609092f, -0.099955685f, -0.08443564f, -0.035554253f, -0.19239518f, 0.14429684f, 0.08947291f, -0.32004917f,
-        -0.05301988f, 0.06907444f, 0.076512866f, 0.06423576f, 0.02928198f, -0.15479119f, -0.10168017f, -0.14131828f,
-        -0.2661218f, -0.17858304f, 0.0485319f, 0.28554076f, -0.15473442f, -0.18267652f, 0.17487502f, 0.28718373f,
-        0.13002996f, -0.41881904f, -0.124701105f, 0.5697262f, -0.120399565f, 0.17257261f, -0.2961679f, -0.23600662f,
-        0.02040221f, -0.6452865f, -0.014621161f, 0.20783107f, 0.026031973f, 0.1790586f, -0.21801525f, -0.054067716f,
-        0.010127532f, -0.4640968f, 0.2459678f, -0.38328502f, -0.15086341f, -0.12653895f, 0.0051682736f, 0.11373715f,
-        -0.08372616f, -0.1790489f, 0.12089999f, 0.25459963f, 0.08807333f, 0.13126768f, -0.22251794f, -0.117252275f,
-        -0.033182126f, -0.21047884f, -0.26571348f, -0.004925429f, 0.29055995f, 0.3045142f, 0.48544997f, 0.09832961f,
-        -0.13646373f, -0.07834484f, 0.069706924f, -0.32323927f, -0.06245839f, -0.06740565f, -0.13820308f, -0.14726385f,
-        -0.14551598f, -0.38195777f, -0.33295387f, -0.46548706f, 0.15584448f, 0.12545975f, 0.13919608f, 0.1126012f,
-        -0.5222676f, 0.16070643f, -0.58178663f, 0.6071892f, -0.14341952f, -0.1800721f, -0.19366172f, -0.16084316f,
-        0.27627504f, -0.036469698f, 0.102790914f, 0.43969747f, -0.7294369f, 0.22282556f, -0.4373464f, -0.37424645f,
-        -0.062354498f, -1.0186063f, -0.21328919f, 0.48828897f, 0.42405152f, 0.49436224f, -0.81256336f, -0.24959339f,
-        -0.5255382f, -0.9325295f, 0.5513796f, 0.4642271f, -0.20122887f, -0.13990715f, -0.61822724f, -0.007739433f,
-        -0.14212999f, -0.45916018f, -0.3609414f, 0.027500628f, -0.5529259f, -0.25119206f, -0.099914424f, -0.13970806f,
-        -0.101528384f, -0.34779236f, -0.22454427f, -0.14606105f, 0.47954732f, 0.63954127f, 0.4039944f, 0.055782076f,
-        0.5160519f, 0.08507888f, 0.072098844f, 0.48161235f, -0.5954445f, 0.04900117f, -0.33582056f, -0.6577029f,
-        -0.051018327f, -0.29102403f, -0.5208809f, -1.0436653f, 0.07423656f, 0.50735265f, -0.14127268f, -0.5252055f,
-        0.0023368907f, 0.18181856f, -0.21707444f, 0.06616825f, -0.00869956f, -0.14984739f, -0.075917795f, 0.09183764f,
-        0.063180044f, 0.2408488f, -0.018563805f, 0.09956358f, -0.09162383f, 0.16654828f, -0.12183863f, -0.035754856f,
-        0.00921061f, -0.10881714f, -0.02338626f, 0.18924405f, 0.07461305f, 0.04207761f, -0.014235258f, -0.025820656f,
-        -0.01567979f, 0.032650933f, 0.118056156f, -0.20718253f, 0.08362617f, 0.2391226f, -0.08620018f, 0.0925613f,
-        0.069926165f, -0.18683225f, 0.20537628f, 0.107308045f, -0.05914204f, -0.14340904f, 0.14264691f, -0.06329f,
-        -0.018290214f, 0.1631192f, 0.046808925f, -0.04749581f, 0.21816993f, 0.2692222f, 0.08252764f, 0.15745379f,
-        0.17234133f, 0.06642124f, -0.21566464f, 0.045538556f, 0.0123988325f, -0.2825014f, 0.13933818f, -0.17293489f,
-        0.29989856f, -0.051270258f, -0.09346814f, -0.11352705f, 0.14109123f, 0.035089836f, -0.2447609f, -0.034187146f,
-        -1.0511129f, 0.05847429f, -0.6689992f, 0.42904353f, 0.19873197f, -0.21730861f, -0.34985727f, -0.22188672f,
-        -0.070577994f, 0.4665354f, -0.052840475f, 0.022443451f, -0.12060617f, 0.39283344f, -0.98707986f, 0.06506092f,
-        0.12799211f, -1.1478922f, -0.6187366f, 0.68564075f, -0.8923063f, 0.07332574f, -0.22558138f, -0.17021155f,
-        0.2433414f, 0.44202802f, 0.3846795f, 0.20505968f, -0.11043732f, 0.34486806f, -0.13521281f, 0.24252343f,
-        -0.05999105f, 0.3256652f, -0.69232136f, -0.39059258f, -0.23161907f, -0.3593561f, -0.16581841f, 0.46517578f,
-        0.20343253f, -0.57535076f, 0.21987425f, 0.15720937f, -0.38448927f, 0.24909046f, 0.2395499f, 0.12492969f,
-        0.2132922f, -0.48336512f, -0.322457f, -0.7421918f, -0.15020382f, 0.5778492f, -0.060584005f, -0.21593937f,
-        0.13758299f, -0.93768525f, 0.18544538f, 1.1326553f, 0.2276261f, -0.019196087f, 0.6392728f, 0.7522832f,
-        -0.93138534f, 0.14156422f, -0.096545465f, -0.288337f, 0.1911552f, 0.28563166f, -0.08191858f, -0.08836446f,
-        -0.3321065f, 0.11498474f, 0.44893837f, -0.21148f, -0.024251841f, 0.1445512f, -0.8870675f, -0.40338156f,
-        0.49247316f, 1.1856368f, -0.59028846f, 0.43724075f, 0.03574306f, 0.39737603f, -0.13780539f, -0.01704058f,
-        -0.039052665f, -0.21316478f, 0.7325922f, 0.38673988f, -0.5543546f, 0.13537873f, -0.018165817f, 0.26186565f,
-        -0.17172527f, 0.19714104f, 0.13646993f, 0.20765266f, 0.22686966f, -0.0078646345f, -0.1937775f, -0.36578852f,
-        0.025206462f, 0.1284495f, -0.09076587f, 0.40530792f, 0.28028166f, 0.47689202f, 0.05425327f, 0.24084234f,
-        -0.12338703f, -0.45375398f, 0.266457f, -0.061613675f, -0.3705685f, -0.18296662f, 0.13116391f, -0.2829111f,
-        -0.20637433f, -0.5102074f, -0.8139183f, -0.012837504f, -0.06643492f, 0.50607085f, -0.23845567f, 0.33552298f,
-        -1.1372802f, -0.3327721f, 0.6879051f, -0.24427766f, -0.05493157f, -0.04825075f, -0.10963212f, -0.011539349f,
-        0.25838983f, -0.013372497f, -0.47772577f, 0.1504667f, -0.13621834f, 0.42955777f, -0.9776389f, -0.051007103f,
-        -0.11628056f, -0.17792177f, 0.20641167f, -0.44570762f, 0.35814518f, -0.6649215f, 0.18093827f, -0.32063332f,
-        0.07773147f, 0.15056227f, -0.21133897f, -0.22533761f, 0.41069457f, -0.26769918f, -0.71013653f, -0.8529881f,
-        0.16674103f, 0.19369033f, 0.40892318f, 0.39497638f, -0.49219903f, -0.11085342f, 0.4598908f, 0.35656083f,
-        0.31818184f, 0.23147786f, 0.24532014f, -0.2352847f, -0.24176611f, -0.66415554f, 0.20998508f, 0.2000573f,
-        0.19688684f, 0.080096774f, 0.42619634f, 0.7595658f, -0.341426f, -0.043537814f, -0.24357648f, -0.057991408f,
-        0.3825461f, 0.4478326f, -0.20843509f, -0.49237677f, -0.28528187f, 0.30699456f, 0.24459295f, -0.50848943f,
-        -0.27117538f, -0.3166614f, -0.06251293f, 0.50916535f, -0.09378083f, -0.012240155f, 0.042797264f, -0.018692734f,
-        0.2723837f, -0.015624878f, -0.076740965f, -0.31024373f, -0.052082382f, 0.48793924f, 1.0431328f, 0.18004227f,
-        0.060629763f, -0.5733055f, -0.13601257f, 0.1071626f, 0.41959733f, -0.14731789f, -0.4835748f, 0.109977715f,
-        -0.18530329f, -0.04166288f, 0.05123487f, 0.25859767f, -0.25509584f, -0.12976243f, 0.11779938f, -0.17142737f,
-        0.10095848f, 0.18237877f, -0.2885705f, 0.04306683f, 0.14315887f, 0.23061956f, 0.31822282f, 0.275969f,
-        0.5065646f, 0.2857242f, -0.40286914f, -0.38820013f, -0.14375512f, -0.103167705f, 0.44588253f, 0.52424717f,
-        -0.43566883f, -0.12955967f, -0.12316542f, -0.3321661f, 0.0087860115f, -0.0052075353f, 0.34113714f, -0.20173422f,
-        0.1556193f, 0.15135054f, 0.3014315f, -0.088346004f, -0.009794457f, -0.1227393f, -0.05786713f, -0.08795979f,
-        0.1830035f, -0.03238196f, 0.01747905f, 0.10975908f, 0.614765f, 0.16809128f, 0.15634096f, -0.62445545f,
-        0.1828506f, -0.25989613f, -0.0408866f, 0.101524524f, -0.83488727f, 0.031769536f, 0.57699645f, 0.4764814f,
-        -0.19662857f, 0.70342517f, 0.3618253f, -0.12181792f, -1.3483297f, -0.87612665f, -0.07523884f, -0.2695747f,
-        -0.43527824f, 0.35456333f, -0.7947195f, -0.6363268f, 0.29216924f, -0.30188143f, -0.5587468f, 0.049666137f,
-        -0.1884869f, 0.19946791f, 0.0012292068f, 0.180709f, -0.7962391f, 0.29701054f, 0.02747989f, 0.2415701f,
-        -0.7661186f, 0.08615255f, 0.07490167f, -0.25366896f, -0.44825894f, 0.26274586f, -0.9874615f, 0.1274335f,
-        -0.008948576f, -0.06815723f, -0.46819618f, 0.0424082f, 0.026027253f, -0.100756496f, 0.13128434f, 0.5383223f,
-        -0.510541f, 0.39636135f, -0.13626651f, 0.6900713f, 0.20322183f, 0.19054551f, 0.03250697f, -0.20747592f,
-        -0.39735773f, 0.09377351f, 0.13542959f, 0.22881076f, 0.22971918f, 0.16778143f, 0.02070185f, -0.1795225f,
-        -0.14443389f, -0.090046845f, -0.11472823f, 0.09655753f, 0.10678535f, -0.3633437f, 0.08918636f, -0.25622654f,
-        -0.26167467f, 0.04172058f, -0.10675077f, -0.25137788f, 0.2173983f, -0.3848447f, -0.20415989f, 0.03708317f,
-        0.082509175f, 0.037385933f, -0.6746936f, 0.40337154f, 0.13841385f, 0.17144835f, -0.14190674f, -0.16796322f,
-        -0.2880205f, 0.20324892f, 0.07911808f, 0.20610061f, 0.12574403f, 0.21953747f, 0.26315287f, 0.063492656f,
-        -0.5213326f, -0.005469046f, -0.19560193f, -0.32997793f, 0.2947428f, 0.56705815f, -0.10250907f, 0.19809483f,
-        -0.1952868f, 0.3243979f, -0.0977562f, -0.16930792f, -0.18986401f, 0.32744542f, -0.26822528f, 0.105623595f,
-        0.27382725f, 0.35865605f, -0.23460998f, 0.13603818f, 0.37293562f, 0.31901848f, 0.23545969f, 0.37242085f,
-        0.022107292f, -0.006502053f, 0.16082318f, 0.010601078f, -0.1355878f, 0.14530627f, 0.16189505f, -0.1168072f,
-        0.17700043f, 0.047914308f, 0.05156924f, 0.14733976f, -0.06589604f, 0.19334961f, 0.019402908f, 0.002090882f,
-        -0.17194635f, -0.119209275f, -0.08357352f, 0.1253623f, -0.069710754f, -0.39850327f, -0.0017448172f, 0.0013333567f,
-        -0.112211816f, -0.22113584f, -0.1254172f, 0.2489408f, 0.0111975605f, 0.04756986f, 0.1576556f, -0.00781099f,
-        0.20721708f, -0.34479427f, 0.19490421f, 0.008835167f, -0.055846337f, 0.012073881f, 0.0751791f, 0.3082541f,
-        -0.27008346f, -0.10176892f, 0.21980064f, 0.014744452f, 0.08015791f, -0.033094987f, 0.03418588f, 0.3894131f,
-        -0.082143635f, -0.16129757f, -0.2119804f, -0.03952731f, -0.1295411f, 0.12064046f, 0.09246278f, 0.15083067f,
-        0.13610393f, -0.07885057f, -0.2391857f, -0.24053971f, 0.1417509f, 0.043918874f, 0.25797752f, 0.086031735f,
+    const float w[4608] = {
+        -0.18777293f, -0.013332809f, -0.12687965f, 0.040097468f, 0.13468397f, 0.019126644f, 0.079744235f, 0.1469873f,
+        -0.052742783f, -0.11817767f, -0.26445678f, 0.051539037f, 0.10797508f, -0.05721285f, -0.071583055f, 0.05941815f,
+        -0.010859016f, -0.021366261f, 0.19353221f, -0.08871056f, -0.20245208f, 0.010427291f, 0.073649466f, -0.088121295f,
+        0.21052699f, -0.038507838f, 0.077310264f, 0.62227374f, -0.04898543f, 0.19924216f, -0.10689364f, -0.21257325f,
+        0.14860488f, -0.07465551f, -0.26126805f, 0.20328279f, 0.15508883f, 0.05527118f, -0.08876159f, -0.0091224285f,
+        0.11608911f, -0.019951316f, 0.09186956f, -0.20178379f, -0.1801396f, 0.11600717f, 0.11407335f, 0.101848274f,
+        -0.17027974f, 0.20840484f, 0.11416262f, -0.053240974f, -0.05397261f, -0.046076756f, -0.3850137f, 0.15977687f,
+        -0.042460155f, -0.20672171f, 0.0060123033f, -0.32165393f, 0.089099616f, 0.06524421f, 0.23605809f, -0.17992927f,
+        -0.09171923f, 0.19303058f, 0.091429286f, -0.28287768f, -0.33035287f, 0.112623334f, 0.14877294f, -0.2298452f,
+        0.19622985f, -0.020702196f, -0.060346894f, 0.20929903f, -0.005689056f, 0.018600293f, -0.16384572f, -0.08213499f,
+        0.016630953f, -0.072796695f, -0.1305115f, 0.20928559f, -0.059047956f, -0.3853127f, 0.22614321f, 0.16795991f,
+        -0.093181714f, -0.0015183995f, 0.29646838f, 0.059846595f, -0.09039581f, 0.3289619f, 0.012649826f, -0.11931968f,
+        -0.091339745f, 0.26394275f, 0.038118422f, 0.19003135f, 0.039364256f, -0.065572895f, -0.1686302f, 0.19634636f,
+        0.021667557f, -0.052682668f, 0.036135245f, -0.30666605f, -0.15620309f, -0.21397959f, -0.015448756f, 0.10907124f,
+        -0.06477356f, -0.20663497f, -0.02370777f, 0.115957126f, -0.3213373f, -0.15487678f, 0.055174995f, -0.08482739f,
+        -0.16246326f, 0.03278276f, 0.16180119f, 0.21199965f, 0.14122187f, -0.088335164f, 0.16930458f, -0.2649293f,
+        -0.18119326f, -0.22535771f, -0.08645201f, -0.007457294f, 0.07316688f, -0.41905588f, 0.040117744f, -0.21072792f,
+        -0.015336048f, -0.041773543f, 0.028098797f, -0.33215937f, -0.23283632f, 0.116877064f, -0.028697774f, 0.06001188f,
+        -0.22038452f, 0.089300334f, 0.18549064f, 0.064840525f, -0.27218378f, -0.013335572f, -0.02973625f, -0.08977549f,
+        -0.1168638f, -0.060490645f, 0.04208508f, 0.038815837f, -0.0959852f, 0.19144107f, 0.18405278f, 0.011264669f,
+        0.1461735f, 0.09058124f, -0.075192295f, -0.16904692f, 0.06020869f, 0.081796825f, -0.06334637f, -0.052640542f,
+        0.07498328f, 0.20549747f, -0.12908107f, 0.2892916f, 0.119623065f, -0.38264772f, 0.26688856f, -0.22179812f,
+        0.3269636f, 0.037540987f, 0.13270983f, -0.11620294f, -0.11194586f, -0.20307288f, -0.12363649f, -0.08913249f,
+        0.053517334f, 0.0052013034f, 0.0787023f, -0.051487762f, 0.03765968f, 0.16618907f, 0.08126845f, 0.049299765f,
+        -0.079573385f, 0.008425092f, 0.10082071f, 0.28581733f, 0.086086884f, 0.10669501f, -0.1455355f, -0.16396333f,
+        0.2907667f, -0.08277828f, -0.011610197f, 0.034653213f, -0.08868534f, -0.15031019f, 0.2485342f, 0.060250375f,
+        -0.021832652f, -0.08540893f, -0.11223008f, -0.18071334f, 0.116663784f, 0.056153223f, -0.17065506f, 0.07715738f,
+        0.23518519f, -0.09867436f, -0.045113012f, 0.1764486f, -0.03709624f, 0.3420443f, -0.345579f, 0.41874996f,
+        -0.21584938f, -0.069487534f, -0.09546555f, 0.11413389f, 0.025939917f, 0.034418058f, -0.4302805f, 0.1042717f,
+        -0.0021645948f, -0.16855687f, -0.15542412f, 0.2321044f, 0.09299016f, -0.116696805f, -0.16495265f, -0.32361454f,
+        0.14343323f, 0.18949862f, -0.31957537f, 0.3490076f, -0.13786498f, 0.08375141f, -0.011307827f, 0.21862772f,
+        -0.15150194f, -0.061029598f, -0.029570295f, 0.03441871f, -0.2123609f, -0.056691974f, -0.035332095f, 0.091497734f,
+        0.29289255f, 0.25763705f, -0.1456064f, 0.039153636f, 0.19788465f, -0.086343706f, 0.014487459f, 0.083160914f,
+        0.108904146f, 0.015253217f, -0.049686328f, 0.4555939f, 0.08863774f, -0.09962004f, 0.22240716f, -0.18183832f,
+        0.11627187f, 0.0042187404f, -0.10530219f, 0.17995684f, -0.16715215f, 0.12853165f, -0.34453955f, 0.032795276f,
+        -0.16337349f, 0.13219586f, -0.01050951f, 0.058247186f, -0.013245054f, -0.13712485f, 0.09255788f, 0.1116787f,
+        0.16471274f, -0.069268286f, -0.048484523f, 0.009456011f, 0.059160434f, 0.11228786f, 0.10661937f, 0.08754643f,
+        -0.07490701f, -0.13765848f, -0.07211946f, 0.041383386f, -0.063369f, -0.20657502f, 0.25726557f, 0.25298518f,
+        -0.028210904f, -0.04059403f, 0.05867752f, 0.101299986f, 0.29552186f, 0.20437624f, 0.03923546f, -0.013270525f,
+        -0.16474575f, -0.3151692f, -0.16221285f, 0.06656583f, 0.14825468f, -0.044332284f, -0.06696616f, 0.03588267f,
+        0.10984692f, 0.02318991f, 0.31074452f, -0.32309937f, 0.14342563f, -0.008448668f, 0.0057996046f, 0.17310275f,
+        0.16831975f, 0.038063288f, -0.20976825f, -0.13308324f, 0.020013986f, 0.12400257f, 0.15123804f, 0.1066227f,
+        0.07475437f, -0.13952841f, -0.094773225f, 0.18778174f, 0.13037196f, -0.03774902f, -0.2976973f, 0.00057469576f,
+        0.076657735f, 0.15872018f, 0.10221149f, -0.30533504f, -0.0895872f, 0.053669497f, 0.085127234f, -0.23222196f,
+        0.02838596f, 0.055276886f, -0.519234f, -0.049463563f, -0.13090214f, -0.038181886f, 0.22726174f, 0.3563625f,
+        -0.15539578f, 0.103382476f, 0.035570983f, 0.04629923f, -0.16273071f, 0.11902394f, -0.14174172f, -0.18583988f,
+        -0.10246776f, 0.0736481f, -0.3271597f, 0.06884845f, 0.011319456f, -0.22805336f, -0.10939754f, -0.03898022f,
+        0.020865891f, 0.23917304f, 0.112644315f, -0.18365487f, -0.0461333f, 0.08681885f, -0.17692448f, -0.06393545f,
+        0.08472365f, -0.17130971f, 0.18265261f, -0.14705293f, -0.15788497f, 0.08103729f, -0.12536639f, 0.036723495f,
+        -0.01430896f, 0.2411571f, 0.039611727f, 0.12090038f, 0.022416579f, -0.2647867f, -0.18300119f, 0.10777774f,
+        -0.14906283f, 0.0047404557f, -0.15846631f, -0.35589874f, -0.030424293f, -0.096376866f, 0.120093234f, -0.008926726f,
+        0.23887591f, -0.03585743f, 0.03714627f, 0.09808958f, 0.31755584f, 0.17119972f, 0.05406251f, -0.022227693f,
+        -0.097907424f, -0.026832523f, 0.21847789f, -0.03543131f, 0.096956864f, -0.18235499f, 0.12166016f, 0.080813095f,
+        -0.39243025f, 0.21776035f, 0.23585874f, -0.024084283f, 0.05909439f, 0.1595117f, 0.1273594f, -0.045181815f,
+        -0.023903001f, 0.19942725f, 0.14350465f, 0.030958194f, -0.19873227f, -0.0328831f, -0.048782248f, 0.109120615f,
+        0.008658633f, -0.37583268f, -0.16118683f, 0.1365108f, -0.032458246f, 0.2120351f, -0.38968605f, -0.05076691f,
+        -0.047292948f, -0.23407142f, -0.2841081f, 0.12993167f, -0.2135442f, -0.00014395153f, -0.018687196f, 0.25202087f,
+        0.01911064f, 0.106281295f, -0.296996f, -0.035511848f, 0.118330546f, 0.06338121f, 0.18790013f, -0.17020188f,
+        -0.34909892f, -0.120391466f, 0.009439513f, 0.11077036f, -0.24373037f, 0.019272894f, 0.09739973f, -0.0214713f,
+        0.22848143f, 0.3523985f, -0.008045826f, -0.3651082f, -0.19134626f, -0.031691045f, -0.17213145f, -0.03612513f,
+        -0.19064853f, -0.1830135f, 0.1253775f, 0.1728738f, -0.18816984f, -0.2366977f, -0.04203974f, -0.04277207f,
+        0.13068752f, 0.06458372f, -0.05038234f, 0.050594836f, 0.11430541f, -0.019541772f, -0.09580586f, 0.041886516f,
+        -0.00054014765f, -0.061588373f, 0.360755f, 0.19686405f, -0.029570648f, -0.0517118f, 0.15548004f, 0.14044833f,
+        -0.067824304f, 0.01815888f, -0.048358418f, 0.34695628f, 0.02862953f, -0.027072629f, 0.074027725f, -0.18209924f,
+        -0.041100107f, 0.22978385f, 0.29944482f, -0.08032984f, -0.20553271f, 0.013005542f, 0.11304331f, 0.040336363f,
+        -0.26600203f, 0.011526025f, 0.21846549f, -0.4309344f, 0.15761851f, -0.1019189f, -0.09299099f, -0.27545774f,
+        0.18797022f, 0.09520739f, 0.14534117f, -0.19519512f, -0.1230337f, 0.12992841f, -0.20910889f, 0.0400933f,
+        -0.2085193f, -0.08307489f, 0.022228131f, -0.018480862f, 0.080867186f, 0.07662178f, -0.39162704f, -0.15591243f,
+        0.18619432f, -0.23974906f, 0.040561564f, -0.06250532f, 0.053164847f, -0.15855904f, -0.08856416f, -0.018244296f,
+        0.21899931f, -0.063746974f, 0.022224015f, 0.2285009f, 0.0758074f, 0.09054576f, 0.044238523f, -0.06287196f,
+        -0.2431025f, -0.16517662f, -0.00619552f, 0.2705748f, 0.06756307f, -0.1866965f, -0.07292321f, 0.12608407f,
+        -0.28697088f, -0.078433804f, 0.22975132f, -0.15788975f, 0.34475896f, -0.12721558f, -0.08785619f, 0.05941112f,
+        0.058971222f, 0.29409266f, -0.08481433f, -0.11301439f, 0.14337188f, -0.11631431f, 0.1201934f, 0.06643413f,
+        0.25604346f, 0.020006804f, 0.18045577f, -0.035705537f, 0.16949475f, 0.23562162f, 0.055968132f, -0.32303575f,
+        -0.042220153f, -0.18660928f, -0.1605975f, -0.077705175f, -0.014490895f, -0.0793721f, -0.1048425f, -0.11448139f,
+        0.10030868f, -0.15129688f, -0.042858873f, -0.16556433f, -0.14699453f, -0.17405836f, -0.09582379f, 0.11988693f,
+        0.10539418f, 0.06589505f, 0.29986608f, -0.24293847f, 0.018604973f, 0.07271122f, 0.025273597f, -0.102468684f,
+        -0.104408205f, 0.11370666f, 0.26624602f, -0.036504593f, -0.11864772f, -0.20068027f, 0.11434063f, 0.06684163f,
+        -0.039899543f, 0.32292148f, -0.007899191f, 0.038892344f, -0.3854033f, -0.1296277f, -0.05763668f, 0.03463827f,
+        0.14484656f, -0.06271858f, -0.07848811f, -0.33611402f, -0.19112436f, -0.2860818f, 0.14376524f, -0.24502493f,
+        0.10013488f, -0.18114735f, 0.011257013f, -0.028505195f, 0.031307135f, -0.07884242f, 0.28675887f, -0.041446395f,
+        -0.13072337f, -0.14659844f, 0.28371212f, 0.16213869f, -0.1741224f, -0.3187733f, 0.052603833f, 0.010680768f,
+        -0.04313368f, 0.009057015f, 0.02445494f, 0.20919833f, 0.05657204f, 0.034544278f, -0.026874121f, -0.185077f,
+        0.05502134f, -0.10253365f, -0.12398542f, 0.17227583f, 0.03885713f, 0.06890196f, -0.016927196f, 0.33118618f,
+        0.3030531f, 0.04320609f, -0.22015679f, -0.11817597f, -0.03565503f, -0.0027785848f, -0.01429022f, 0.051435437f,
+        -0.12784643f, 0.16866341f, -0.10765602f, 0.10665507f, 0.13014749f, 0.03191231f, 0.044201825f, 0.09107271f,
+        -0.07803734f, -0.165437f, 0.062776305f, -0.3132189f, -0.22381917f, -0.30585665f, 0.21989204f, -0.064773805f,
+        0.123501934f, -0.19768177f, 0.486986f, 0.2631279f, 0.23175678f, -0.33328074f, -0.18597224f, -0.10548685f,
+        -0.0022661667f, 0.1545811f, 0.096914336f, 0.07531456f, -0.047613658f, 0.3473347f, -0.16977254f, -0.09216467f,
+        -0.057538424f, -0.2260764f, -0.09256495f, 0.093264215f, -0.09615234f, -0.10663402f, 0.44942245f, 0.10404786f,
+        0.083765514f, 0.098740004f, -0.0117048025f, 0.01932359f, -0.48923108f, -0.021718558f, 0.06309221f, 0.030120712f,
+        -0.06653124f, -0.09641731f, -0.05014735f, 0.034166574f, 0.011743268f, -0.40164706f, 0.013508933f, -0.08102299f,
+        0.226741f, 0.0004873383f, 0.09183889f, 0.3159505f, 0.031888995f, -0.09115908f, 0.22754061f, -0.08443164f,
+        -0.23926663f, -0.085696265f, -0.012818978f, -0.20502235f, 0.18303525f, 0.008238676f, 0.041545738f, -0.29722053f,
+        0.22801456f, -0.05180828f, 0.032215923f, 0.1360631f, -0.21003869f, -0.008077792f, -0.010635772f, -0.06603038f,
+        -0.0030868673f, 0.20917955f, 0.3403738f, 0.059289146f, -0.044186864f, 0.016636988f, -0.04829822f, -0.1715537f,
+        0.09064976f, 0.1225682f, 0.074189536f, -0.0010283698f, 0.156416f, 0.23857225f, 0.15948373f, 0.17912881f,
+        0.011567792f, 0.07403443f, -0.087147176f, -0.15139793f, -0.2979745f, -0.14413445f, 0.22982518f, 0.08177164f,
+        -0.19649662f, 0.18446666f, -0.21232904f, -0.065953314f, 0.14113866f, 0.0934323f, -0.11135454f, -0.032633882f,
+        -0.0821364f, 0.22155473f, 0.28044114f, 0.10948274f, 0.18331121f, 0.14585948f, 0.24715944f, -0.034821216f,
+        0.14181414f, 0.26908022f, 0.38333735f, 0.068367384f, 0.18449673f, 0.32946247f, 0.1481813f, 0.06389584f,
+        0.17914198f, -0.09808392f, -0.38903394f, -0.15168299f, -0.13341682f, 0.20813349f, 0.05423018f, -0.0879664f,
+        -0.06635235f, 0.13733356f, 0.090543486f, 0.1282891f, -0.08361483f, -0.18525791f, 0.14164035f, 0.3600784f,
+        -0.028322196f, 0.12008653f, -0.15151058f, -0.12760381f, 0.18039978f, -0.20276241f, -0.13399251f, 0.17149916f,
+        0.028934244f, 0.029413816f, 0.36223313f, 0.13073707f, 0.11143894f, -0.103902824f, -0.019330846f, 0.18583152f,
+        -0.14909844f, -0.0344385f, 0.12206227f, 0.072302565f, -0.03129504f, -0.039266866f, 0.05613817f, 0.109975785f,
+        0.28321034f, -0.107554466f, 0.26309425f, -0.19975457f, -0.1636545f, -0.018056486f, 0.2676537f, -0.14741169f,
+        -0.16507919f, 0.2595478f, 0.062910095f, -0.16741721f, 0.1407618f, 0.049547028f, 0.312466f, 0.029790372f,
+        -0.21647537f, 0.06486654f, 0.3035366f, -0.22330731f, -0.02314492f, 0.0052975514f, -0.113205105f, 0.07213892f,
+        -0.08149382f, -0.17459288f, 0.08568518f, 0.100429155f, 0.1680239f, -0.0477636f, 0.18522997f, 0.10478863f,
+        0.012686724f, -0.0034310399f, -0.15763003f, -0.14400361f, -0.32204658f, 0.15304884f, -0.10092373f, 0.20271334f,
+        -0.34760302f, 0.17700952f, 0.017438645f, 0.036519542f, 0.16739452f, 0.10059997f, 0.051399942f, -0.011568876f,
+        0.18493101f, -0.2771005f, 0.40013117f, -0.07211988f, 0.25538468f, -0.07037432f, -0.043499064f, -0.011032637f,
+        0.14607605f, 0.08169848f, -0.430319f, 0.0405595f, -0.1006897f, 0.021315314f, -0.17292853f, -0.07784507f,
+        0.15070446f, -0.12803532f, 0.12421362f, -0.018326802f, -0.029608415f, 0.02817324f, 0.11270763f, -0.10128709f,
+        0.13001403f, 0.102480344f, -0.10440999f, 0.04080007f, 0.23044883f, -0.27842158f, -0.13450643f, 0.2792095f,
+        0.2044262f, -0.020100588f, -0.061777636f, -0.17711574f, 0.09892076f, 0.061194293f, 0.043599624f, 0.013547423f,
+        0.32010862f, -0.012008754f, -0.113655575f, 0.07359283f, -0.09159386f, -0.0542362f, 0.04066391f, -0.037660357f,
+        -0.20739086f, -0.08063983f, 0.10455615f, 0.105595805f, -0.23609975f, 0.11643877f, -0.13666905f, 0.114792496f,
+        0.23638314f, 0.13020906f, -0.11186197f, 0.44070545f, -0.06594909f, 0.05949665f, -0.09731819f, 0.03003437f,
+        0.06322576f, -0.14967337f, -0.24282837f, -0.13300443f, -0.10606995f, 0.13177055f, -0.036259096f, 0.40796977f,
+        0.18819235f, 0.0049141506f, -0.04719575f, -0.083855115f, -0.13702461f, -0.1080806f, 0.11319921f, 0.020073734f,
+        0.32748437f, 0.025482524f, 0.1653136f, 0.23668177f, 0.0083151255f, 0.09251476f, 0.02740004f, 0.38450548f,
+        -0.107509196f, -0.27646017f, -0.30260202f, -0.114966564f, 0.001467492f, 0.2961668f, 0.06411461f, -0.10014088f,
+        -0.2653146f, -0.2182769f, 0.011513948f, 0.0101243425f, 0.45535392f, 0.0022658738f, 0.037562657f, -0.14156675f,
+        0.0039569065f, -0.10874261f, -0.10544439f, -0.19104668f, 0.14653003f, -0.13024691f, 0.22227582f, 0.06412174f,
+        -0.055040613f, 0.03746969f, -0.25180283f, -0.12222127f, -0.038965337f, -0.22422722f, -0.1302672f, -0.09014364f,
+        0.09715974f, 0.067511044f, -0.16841318f, 0.30024755f, -0.038679607f, -0.15796453f, 0.073419675f, 0.2218876f,
+        -0.19474265f, -0.303937f, 0.3882264f, -0.16942549f, -0.02770017f, 0.018268611f, 0.1942306f, -0.23077981f,
+        0.004282134f, -0.078870475f, 0.061060727f, 0.101392016f, 0.1731131f, -0.023133846f, 0.19097471f, -0.2198905f,
+        0.2776766f, -0.023796257f, 0.05445205f, 0.26224652f, 0.11988327f, -0.05440336f, -0.07525666f, -0.24686633f,
+        -0.09775858f, -0.033115663f, 0.2607097f, 0.044343058f, 0.05108693f, -0.060112417f, -0.06707906f, -0.042704947f,
+        0.22292054f, 0.05138258f, -0.076867685f, 0.12715907f, 0.07667411f, 0.13738282f, -0.050582193f, -0.31847686f,
+        -0.32295576f, -0.06063045f, 0.016537324f, 0.061105885f, 0.1138367f, -0.07190395f, 0.028140925f, -0.008978965f,
+        -0.030311342f, 0.14154202f, -0.07886869f, 0.15589765f, 0.058336895f, 0.24778481f, -0.017309165f, 0.08463991f,
+        0.042624164f, -0.101378344f, 0.05786225f, 0.13771203f, -0.07845155f, -0.002949519f, 0.236836f, 0.20511976f,
+        -0.08663389f, 0.007503842f, 0.071248785f, 0.125545f, -0.15626177f, -0.15847608f, -0.15011296f, 0.020003041f,
+        0.099666916f, 0.23964508f, -0.32326564f, 0.13171996f, -0.11566176f, -0.18942201f, -0.12857069f, -0.3847965f,
+        -0.21458593f, 0.28022495f, 0.27652156f, 0.15886971f, 0.18142247f, 0.07773849f, -0.049411986f, 0.19470946f,
+        0.18918952f, -0.0772394f, -0.084722854f, 0.048496515f, -0.1506504f, -0.035743605f, 0.14354002f, 0.14705758f,
+        0.24749339f, 0.077120185f, 0.07080043f, -0.26020455f, 0.11323965f, 0.14334582f, -0.11050656f, 0.2090141f,
+        -0.29222822f, 0.13000666f, 0.16801143f, -0.19282174f, 0.19756642f, 0.2505453f, -0.24251245f, 0.26142138f,
+        -0.018732328f, 0.021072771f, -0.12143027f, 0.06105622f, 0.09577836f, -0.0012570987f, -0.20021094f, 0.041696686f,
+        -0.35504964f, 0.20777833f, 0.09765451f, 0.10025021f, 0.08579136f, -0.050083738f, 0.0037169885f, -0.0724668f,
+        0.0122419605f, -0.17243288f, -0.05342828f, 0.18013546f, -0.119136766f, 0.13483171f, 0.023352355f, 0.111969545f,
+        0.31390765f, -0.071063705f, 0.1291284f, 0.034332674f, 0.093823664f, 0.2935508f, 0.11861096f, -0.01014421f,
+        0.02177624f, 0.36649612f, 0.047134455f, -0.035598356f, -0.0722615f, -0.19036928f, -0.22400354f, 0.08747055f,
+        -0.021053847f, 0.28628215f, -0.05140166f, 0.028851353f, 0.15886916f, 0.27999678f, 0.04665604f, 0.13663103f,
+        0.1312495f, -0.13204616f, -0.08416205f, -0.16722266f, 0.021734754f, -0.0541855f, 0.12340205f, -0.034202687f,
+        -0.30115137f, 0.20141676f, -0.30407214f, 0.06124829f, -0.1734549f, 0.12615457f, 0.053034484f, 0.13056388f,
+        -0.05732273f, -0.23869728f, 0.15906812f, 0.006338273f, -0.37338325f, 0.27929893f, -0.3117353f, 0.00497999f,
+        0.10852456f, 0.10180016f, 0.13249473f, -0.2305617f, 0.1342916f, 0.15191081f, 0.037708346f, -0.040961385f,
+        -0.06677187f, 0.07745277f, 0.085572444f, -0.06817037f, 0.035364147f, -0.20606834f, -0.008983503f, -0.34642622f,
+        0.05678063f, 0.07439745f, -0.076401226f, -0.004464103f, -0.28290036f, 0.2500773f, -0.057410285f, 0.26196018f,
+        -0.16386123f, -0.12390087f, 0.05610263f, -0.28470647f, -0.2310571f, 0.17004134f, -0.07378356f, 0.2546211f,
+        0.22679113f, 0.09654784f, -0.4146762f, 0.015404249f, 0.060712665f, -0.113212384f, -0.21435983f, -0.1587161f,
+        0.1449733f, 0.32627532f, -0.10211406f, -0.027560804f, 0.09247989f, -0.0865523f, 0.09490708f, -0.13945547f,
+        -0.15839566f, -0.037370376f, -0.07250155f, -0.10430462f, 0.09054715f, -0.017917544f, 0.09290153f, 0.07225523f,
+        -0.15101172f, -0.07800685f, -0.24741814f, 0.0033262502f, -0.13309443f, 0.16105905f, 0.26846904f, 0.14755218f,
+        -0.032930702f, -0.08631322f, -0.09621993f, 0.011777484f, 0.25867885f, -0.40794444f, 0.1423406f, -0.0036493375f,
+        0.013537486f, 0.2947539f, 0.0079634525f, -0.2796809f, -0.15780221f, -0.07504096f, -0.20064126f, 0.03260144f,
+        0.28238997f, 0.2066956f, 0.13569602f, 0.10289241f, -0.2914343f, 0.02679611f, -0.041364215f, -0.23106553f,
+        0.13828152f, -0.093481705f, 0.13620888f, -0.05540846f, -0.09020217f, 0.10727427f, 0.042150065f, -0.18252815f,
+        0.21513309f, 0.07912191f, 0.13412875f, 0.07972031f, 0.03922979f, 0.12805001f, -0.01504928f, -0.009909307f,
+        -0.10462118f, -0.20567162f, -0.048479743f, 0.14382309f, 0.046816673f, -0.12306558f, 0.07780348f, 0.21875383f,
+        -0.096005164f, 0.15902592f, -0.23815629f, 0.1166113f, -0.034749735f, 0.22594605f, 0.34381676f, -0.25986025f,
+        0.0069139292f, -0.089567006f, 0.12680966f, -0.09654425f, 0.07514913f, 0.057939127f, 0.16035014f, -0.2183763f,
+        0.022335693f, -0.0009887901f, -0.0717144f, -0.025418624f, -0.119144544f, -0.17755169f, 0.116538f, 0.06131246f,
+        0.44779065f, -0.19041798f, 0.038310863f, 0.11234566f, 0.08436915f, -0.17401092f, 0.08626371f, -0.12462485f,
+        -0.03878737f, -0.025086734f, 0.0012064874f, 0.009786226f, -0.021473719f, 0.18699248f, -0.17136496f, -0.032057084f,
+        -0.07417376f, 0.09407942f, -0.056618936f, -0.05621226f, -0.34842566f, 0.13530043f, -0.002250342f, 0.09718664f,
+        -0.12388619f, -0.14509414f, 0.16624638f, -0.088232316f, 0.0890261f, 0.08766668f, -0.0805043f, 0.10742819f,
+        -0.2725329f, -0.12507638f, 0.24706653f, 0.24888253f, -0.04278189f, 0.36208636f, 0.16767539f, -0.03823556f,
+        -0.18018866f, -0.07504897f, 0.14335698f, 0.18391937f, -0.116279036f, 0.13751335f, -0.15147187f, 0.12996136f,
+        0.11922841f, -0.10273677f, -0.23949815f, 0.2672479f, -0.002505817f, -0.2211033f, -0.31911498f, -0.23456614f,
+        0.07807014f, -0.031108843f, -0.031630162f, 0.011353407f, 0.051202055f, -0.2741683f, 0.0628045f, -0.17268081f,
+        0.1575953f, 0.018156385f, 0.38436902f, 0.31293827f, -0.0256342f, -0.22429115f, 0.30449474f, 0.1419025f,
+        0.34554914f, -0.048270985f, -0.14827967f, -0.026075687f, 0.19635363f, -0.052207354f, 0.1204748f, 0.30904576f,
+        0.15226124f, -0.016191246f, -0.1590424f, -0.17563574f, 0.09669479f, -0.011079592f, 0.23456605f, -0.18379804f,
+        0.08559967f, -0.26221818f, -0.17924441f, 0.23149444f, -0.08006474f, 0.04493955f, 0.2645041f, -0.22180134f,
+        -0.098747544f, -0.20006646f, 0.076082736f, -0.18021671f, 0.2750881f, -0.036129516f, 0.19515581f, 0.19771561f,
+        -0.07512849f, 0.09744992f, -0.075640135f, 0.060222913f, -0.02126563f, -0.06387729f, -0.03414931f, 0.051505826f,
+        -0.021234345f, -0.1801747f, 0.2916638f, 0.29452655f, 0.23019134f, 0.045058776f, 0.16066921f, 0.16995448f,
+        -0.0113734985f, 0.13811317f, 0.23533283f, -0.029207127f, -0.033130415f, -0.167739f, 0.41045153f, -0.02766291f,
+        0.31575054f, -0.072910056f, 0.06847109f, -0.09317523f, 0.09936111f, 0.038835213f, -0.17799243f, 0.21470284f,
+        -0.24804161f, 0.03528989f, 0.2991083f, -0.09183225f, -0.0068460745f, -0.0042527127f, -0.060947366f, 0.18110353f,
+        -0.024454221f, -0.28455773f, 0.26970005f, -0.13259567f, 0.17092681f, -0.06637534f, -0.1017525f, 0.23602888f,
+        0.24615692f, 0.18329252f, -0.06286664f, -0.00021724224f, -0.27774033f, -0.060062412f, 0.11157062f, 0.26611626f,
+        0.12607893f, -0.18850034f, -0.097637825f, 0.27023613f, 0.032477953f, 0.057931732f, 0.015072826f, -0.23467979f,
+        0.038813163f, 0.04476503f, -0.30544522f, -0.08503772f, -0.06676797f, -0.15491453f, 0.030531755f, 0.07829339f,
+        -0.1806179f, 0.04477571f, 0.23004046f, 0.33743104f, -0.08780668f, -0.13404511f, -0.031027976f, -0.028221318f,
+        -0.26557887f, 0.11668457f, 0.030010587f, -0.06822162f, 0.008487571f, -0.048125975f, 0.09393482f, -0.090871826f,
+        -0.0805534f, 0.015794909f, 0.08483241f, -0.15952285f, 0.25844064f, 0.15804738f, 0.24658413f, -0.12083273f,
+        0.26346135f, -0.056576855f, -0.21541354f, 0.020769298f, -0.10403575f, 0.09256051f, -0.034172565f, 0.06303896f,
+        -0.039108437f, -0.020094503f, 0.035221953f, -0.23448487f, 0.31534964f, 0.034810863f, -0.17210479f, 0.2822466f,
+        -0.098661244f, -0.092018805f, 0.1310463f, 0.109971344f, -0.05343301f, -0.15573898f, 0.03320113f, -0.12529701f,
+        -0.17849956f, -0.12154682f, 0.036454316f, 0.2509633f, -0.104291916f, -0.07954123f, -0.0011238853f, -0.3383463f,
+        -0.07772648f, 0.119458035f, 0.10771895f, 0.07693191f, 0.20963614f, 0.17427312f, 0.19401835f, 0.47322425f,
+        0.121276654f, -0.3096357f, 0.056846313f, 0.05179095f, -0.13816272f, -0.19926128f, 0.20383628f, 0.06695298f,
+        0.037069697f, -0.061211042f, 0.032940436f, -0.09802113f, -0.047757756f, 0.3673101f, 0.027699763f, 0.16678877f,
+        -0.027369304f, 0.23140392f, 0.20141846f, 0.11070803f, -0.012581182f, 0.10686225f, -0.2654258f, 0.031020246f,
+        0.0686018f, 0.08718139f, 0.06152145f, 0.41621846f, 0.034263432f, 0.036846586f, 0.09510135f, 0.038385373f,
+        -0.2935936f, -0.076587394f, 0.13905956f, -0.20126146f, 0.032112222f, -0.0932899f, 0.14936282f, -0.04749499f,
+        -0.20322333f, -0.03256917f, 0.29420146f, -0.1875448f, 0.09803075f, -0.0049888804f, -0.27132386f, -0.039007943f,
+        -0.18053843f, 0.15051517f, -0.23070194f, -0.31907326f, -0.043020796f, 0.15956928f, -0.026426237f, -0.18867044f,
+        0.1151308f, 0.011696388f, -0.23595685f, -0.011820729f, 0.26464555f, 0.05358449f, 0.18310921f, 0.13343272f,
+        -0.22133793f, -0.076686114f, 0.18160242f, 0.11263821f, 0.15001483f, -0.35822338f, -0.23244609f, 0.032490358f,
+        0.13379593f, 0.07900447f, 0.2306453f, -0.0036459249f, -0.29247472f, -0.09914964f, 0.11922935f, 0.0957119f,
+        -0.3734871f, -0.03163306f, 0.12373889f, -0.080091275f, -0.05031532f, -0.18872026f, 0.07063376f, -0.16896603f,
+        -0.25850567f, 0.120851375f, 0.093352914f, 0.29195982f, 0.28822792f, -0.14022954f, 0.014649758f, 0.1962621f,
+        -0.103261895f, 0.2376695f, -0.02352024f, 0.14166541f, 0.03877582f, -0.34257278f, -0.07786428f, 0.066632435f,
+        -0.048898418f, -0.12087432f, -0.092043415f, 0.0071607525f, -0.05983793f, -0.09506596f, 0.01675081f, -0.06628862f,
+        -0.36173114f, -0.07044776f, -0.12218747f, -0.14357936f, 0.19534905f, 0.02395679f, -0.077956684f, -0.027312776f,
+        -0.1068095f, -0.3307329f, -0.2427224f, 0.19559692f, -0.18238975f, 0.1929707f, -0.020636383f, 0.12127802f,
+        -0.030160705f, 0.07022622f, 0.2076479f, 0.13356057f, -0.1619478f, -0.014165215f, 0.21156964f, -0.2198228f,
+        0.16986121f, 0.29068002f, -0.2803417f, -0.2754068f, 0.005940925f, -0.12607329f, -0.34118634f, -0.16794878f,
+        0.07285242f, 0.3030962f, -0.106095806f, -0.2769503f, -0.13901214f, -0.22360232f, 0.07713808f, 0.034925263f,
+        0.24954422f, -0.052976623f, -0.07484444f, -0.25244486f, -0.011463647f, -0.17024903f, 0.2399744f, -0.061271492f,
+        0.05364164f, -0.05703278f, -0.2711739f, -0.03630551f, -0.15754884f, 0.06205286f, 0.13367353f, 0.21192011f,
+        -0.06282696f, -0.16991898f, -0.06353696f, 0.06018209f, -0.29448056f, -0.018307736f, -0.17697866f, 0.07183235f,
+        -0.048753075f, 0.1696518f, 0.0055269175f, -0.16577606f, -0.20656401f, -0.07868707f, -0.18591796f, -0.2739056f,
+        -0.10195862f, 0.06610392f, -0.037836213f, 0.05874746f, 0.13903072f, 0.33260608f, -0.19850513f, -0.031305198f,
+        0.053128082f, 0.08036497f, 0.32853118f, -0.1725248f, 0.02394242f, 0.13584793f, -0.23938417f, 0.04333234f,
+        0.22038305f, 0.23153153f, -0.16634761f, 0.1334547f, 0.27828446f, 0.08186154f, -0.078604385f, 0.11634496f,
+        -0.17056566f, -0.17142114f, 0.27711046f, 0.069973685f, -0.09135076f, -0.14052227f, -0.13208193f, 0.006353464f,
+        0.07615022f, -0.13166024f, 0.3141731f, -0.10548157f, -0.1630555f, 0.41394684f, 0.17341481f, -0.053542633f,
+        0.16399431f, 0.1294564f, -0.24248958f, 0.20837665f, 0.17276299f, 0.031502824f, -0.034358762f, -0.010316708f,
+        -0.07180707f, 0.06420491f, 0.11791778f, 0.4431109f, 0.05832997f, -0.08852316f, -0.10854885f, 0.1614021f,
+        -0.19355032f, 0.18881494f, 0.1458888f, 0.037860353f, 7.5622775e-05f, -0.08598686f, 0.31779903f, -0.032074437f,
+        0.061004464f, 0.12400521f, -0.0053933873f, 0.01207623f, 0.12671539f, 0.05763037f, 0.036155045f, -0.02115417f,
+        -0.44073692f, -0.08100834f, 0.018646354f, -0.08739286f, 0.19380717f, -0.19667923f, -0.09890403f, 0.1662644f,
+        -0.17633948f, 0.08439327f, -0.2820448f, 0.12704794f, 0.026972953f, 0.08359573f, 0.048519254f, -0.42955637f,
+        -0.08680467f, 0.114429556f, 0.1910679f, 0.0043797866f, 0.007102794f, -0.2029593f, 0.17226294f, 0.102106884f,
+        0.085652724f, 0.24156564f, 0.11280249f, 0.09614659f, -0.08030976f, 0.21604049f, -0.19329415f, 0.0713155f,
+        0.083716184f, -0.010561023f, -0.18773304f, 0.3545891f, -0.10364292f, 0.16369094f, 0.041553304f, 0.10880331f,
+        0.21506926f, 0.053916197f, 0.0555865f, 0.066942215f, 0.45503613f, 0.17250095f, -0.17176391f, -0.16033714f,
+        0.16485563f, -0.18883997f, 0.2008447f, 0.082285024f, 0.06299541f, 0.061678976f, 0.13560013f, -0.040925894f,
+        0.30381235f, 0.024634678f, -0.14200969f, -0.05098796f, 0.18075344f, 0.0038277442f, -0.19889142f, 0.10956062f,
+        0.019050617f, 0.20455968f, -0.034432393f, 0.29260635f, -0.052687556f, 0.048873685f, 0.17392321f, -0.25118572f,
+        0.22388278f, 0.04157417f, 0.35537928f, -0.1076553f, 0.03791373f, 0.36679712f, -0.09626219f, -0.08196534f,
+        -0.21478553f, 0.19445308f, -0.02806334f, 0.042069446f, -0.3429838f, -0.16513954f, 0.26706707f, 0.3108897f,
+        -0.20003149f, 0.031497207f, 0.04052131f, -0.17022195f, 0.07340341f, 0.26294413f, 0.08735068f, -0.0068942835f,
+        0.023130689f, -0.13837823f, -0.22400653f, -0.030664854f, -0.010606554f, -0.04503425f, 0.35130233f, 0.15656684f,
+        0.204587f, 0.03809272f, 0.21821931f, 0.08970191f, -0.09343099f, -0.15327875f, 0.051292513f, 0.124501996f,
+        0.105138235f, -0.13048917f, -0.19574311f, -0.12668277f, -0.007440068f, 0.16075282f, 0.24122398f, 0.13081096f,
+        -0.15261498f, -0.113623895f, -0.3948354f, 0.053575665f, 0.13334168f, 0.10247362f, 0.050163228f, 0.33655095f,
+        0.24198017f, 0.02830386f, -0.3301402f, 0.13629112f, -0.13379844f, 0.1304769f, 0.015455726f, 0.097271204f,
+        -0.14880306f, -0.20619705f, -0.047872387f, 0.15029962f, -0.06034611f, 0.0538488f, -0.07936312f, 0.14439502f,
+        0.118670136f, 0.1215016f, 0.06621582f, 0.046171397f, 0.24313806f, -0.05527007f, 0.14766413f, -0.12643886f,
+        0.020827573f, 0.2489594f, 0.02604203f, -0.047640044f, -0.22063978f, 0.039140612f, -0.048538405f, -0.093222134f,
+        -0.035472978f, 0.0778476f, 0.020342449f, 0.37374195f, -0.13545856f, -0.24084516f, 0.28817958f, -0.102100834f,
+        -0.15816419f, -0.16681461f, 0.14147663f, -0.068852454f, -0.36318776f, 0.16423464f, -0.022762718f, 0.32669187f,
+        -0.06570325f, 0.012170657f, 0.12944497f, 0.10748057f, 0.0971399f, 0.022186123f, -0.12901497f, 0.017997067f,
+        -0.004859688f, -0.10100336f, -0.19084667f, -0.23494291f, 0.02093681f, 0.14388306f, 0.044641394f, -0.07689892f,
+        -0.23167454f, -0.20895275f, 0.12152774f, 0.1217042f, -0.06345065f, 0.18241051f, 0.0807615f, 0.063083455f,
+        0.15686855f, -0.047590435f, -0.107265644f, -0.24338184f, 0.124155395f, 0.3562176f, 0.087091f, 0.051387124f,
+        0.013751724f, -0.14658473f, -0.10095177f, 0.22971179f, 0.04800385f, 0.07128544f, 0.066556394f, 0.20865612f,
+        0.013199944f, 0.13275358f, -0.1657782f, 0.20984456f, 0.16146341f, 0.091598056f, -0.23001951f, -0.1570421f,
+        0.28442723f, -0.13453056f, -0.08787981f, -0.040859364f, 0.11318076f, 0.053254683f, -0.12274368f, 0.11584285f,
+        -0.13028455f, 0.08647473f, 0.09638834f, -0.04835878f, -0.1260957f, 0.5062121f, 0.12050732f, -0.25885108f,
+        0.26261425f, 0.39054874f, -0.040631108f, -0.10697736f, -0.011376475f, -0.008919977f, 0.18358734f, -0.27704087f,
+        0.14186355f, -0.07227131f, 0.063332684f, 0.25154248f, 0.3161501f, 0.12033531f, 0.19996929f, -0.24786024f,
+        -0.008430111f, -0.1437489f, 0.0071029165f, 0.35396764f, -0.14140268f, 0.12501131f, 0.21130244f, -0.03230358f,
+        0.012330562f, 0.046041623f, -0.13751946f, -0.055103566f, 0.11103621f, -0.1389705f, 0.0133909425f, -0.16902605f,
+        0.1998873f, 0.0090745725f, 0.016543966f, -0.07445711f, -0.07265367f, -0.10515345f, -0.13606128f, -0.106492795f,
+        -0.19863784f, 0.24511167f, -0.0044984464f, 0.23837557f, -0.08992227f, 0.16492446f, 0.096271716f, 0.20105888f,
+        0.13455637f, 0.397815f, -0.2739701f, -0.033402603f, -0.17884745f, 0.182372f, -0.08109102f, 0.32627547f,
+        -0.046756916f, -0.18658163f, 0.29236072f, -0.03119402f, 0.079870135f, 0.013186537f, 0.123143904f, 0.07521358f,
+        0.27733472f, -0.024835315f, -0.043799266f, -0.1863216f, 0.03385042f, -0.33579776f, -0.1625375f, -0.047664512f,
+        0.113757715f, 0.1727621f, 0.051094785f, 0.14338398f, -0.16757661f, -0.076678365f, 0.061009914f, 0.10152017f,
+        -0.08063343f, 0.32928497f, 0.06133798f, 0.10014601f, -0.046879437f, -0.12759712f, 0.06504078f, 0.05754639f,
+        -0.18440633f, 0.07248016f, 0.01677867f, 0.05479771f, -0.20340614f, 0.08376336f, 0.32866272f, 0.30383974f,
+        0.013562494f, 0.18422614f, -0.14441489f, -0.121173166f, 0.027432807f, -0.059462458f, 0.03312791f, 0.024289308f,
+        0.16115287f, -0.16098039f, -0.07008073f, -0.16027407f, -0.018409738f, -0.13568537f, 0.07883257f, 0.12780443f,
+        -0.0110061485f, 0.049364235f, 0.042658895f, 0.11624154f, 0.22749618f, 0.011555033f, -0.030616783f, -0.109354794f,
+        -0.15176412f, 0.0761992f, 0.09780037f, -0.124390714f, 0.45762086f, -0.089698195f, 0.19020672f, 0.08335407f,
+        0.032054935f, -0.004048421f, -0.112376004f, -0.024430793f, 0.2707108f, -0.24615517f, -0.060137894f, -0.28064898f,
+        0.09948208f, -0.008433261f, 0.019879445f, 0.09177737f, 0.40441564f, -0.05634778f, -0.51219356f, 0.016959427f,
+        -0.09680218f, 0.14025095f, 0.13636866f, 0.101582356f, -0.18421517f, 0.10834451f, -0.0010706545f, -0.29121333f,
+        -0.16104484f, -0.22096373f, -0.1797098f, -0.1397968f, -0.13122748f, -0.13790692f, 0.17165202f, -0.30443075f,
+        -0.11639409f, 0.08004978f, 0.016578104f, -0.07454954f, 0.13658173f, -0.16493315f, -0.3579964f, 0.04558514f,
+        0.08257323f, 0.2908761f, -0.044614147f, -0.041904707f, -0.120553404f, -0.085038915f, -0.0331379f, 0.22548763f,
+        0.061473075f, 0.012187656f, 0.17788225f, 0.0731386f, 0.023409858f, -0.16081782f, -0.04292866f, 0.031017914f,
+        -0.12371019f, -0.065171756f, 0.0025291347f, 0.045353226f, -0.40462008f, 0.009197512f, -0.291236f, -0.17262183f,
+        0.068791546f, 0.10251531f, 0.3521165f, -0.030410098f, 0.1217277f, -0.08445842f, 0.30363858f, 0.034409467f,
+        -0.058751225f, 0.014621926f, -0.13732882f, -0.08330239f, 0.033946075f, -0.30936113f, -0.17268813f, -0.015064239f,
+        0.10726066f, -0.104019426f, 0.17918448f, -0.093087055f, 0.13842742f, 0.21939594f, -0.077277236f, 0.058082942f,
+        -0.15232238f, -0.2761004f, 0.16823673f, -0.014878072f, -0.37882704f, -0.09901406f, -0.35951528f, 0.027246099f,
+        -0.18169981f, -0.14627914f, -0.23440294f, -0.0022988669f, 0.24953647f, 0.09892935f, -0.03915764f, -0.06752242f,
+        0.17523623f, -0.07852181f, 0.058943156f, -0.117696956f, 0.14850836f, 0.33022684f, 0.05106809f, 0.113130555f,
+        0.15300718f, -0.01643762f, 0.050191704f, -0.08505381f, 0.02735954f, 0.12881789f, 0.23038794f, -0.25169763f,
+        0.2102994f, 0.13198197f, 0.2603994f, -0.1151699f, -0.064058445f, -0.008070604f, 0.010231233f, 0.012880037f,
+        0.022586884f, 0.13815778f, 0.20830187f, -0.08354934f, 0.27032116f, -0.07587718f, -0.19290483f, -0.0141748935f,
+        -0.03188325f, -0.0012361592f, -0.016381148f, -0.10182926f, -0.35871696f, 0.10296718f, -0.2060869f, 0.12031432f,
+        -0.24268152f, -0.034846846f, 0.09164976f, 0.03462653f, 0.012334235f, -0.015220412f, 0.03688585f, -0.081442155f,
+        -0.065555066f, -0.10132292f, 0.2608619f, 0.25513947f, 0.06669093f, -0.30339894f, -0.17978527f, 0.5189093f,
+        -0.115738094f, -0.05296913f, -0.12588118f, 0.027008614f, 0.14963156f, 0.18820229f, 0.109594755f, -0.0323798f,
+        0.2714586f, 0.35552913f, -0.053136688f, -0.09550725f, 0.22546268f, -0.06901506f, -0.1774803f, 0.043717675f,
+        0.2210901f, 0.047353804f, -0.028557414f, -0.16031255f, 0.061630633f, -0.23364852f, 0.42952415f, 0.16233157f,
+        -0.15075417f, -0.050822135f, -0.12490413f, 0.041871723f, 0.2479259f, -0.13584083f, -0.060674563f, 0.33133954f,
+        0.28499576f, 0.09231331f, 0.08740881f, 0.047943365f, -0.23874255f, 0.09069652f, 0.13541277f, 0.05016312f,
+        0.08658218f, -0.1892352f, -0.20993935f, -0.034133546f, 0.1766865f, 0.16482612f, 0.16018975f, -0.060092576f,
+        -0.029814504f, 0.069317475f, -0.092410974f, 0.0016186194f, 0.25044772f, -0.07854925f, -0.0817081f, -0.15195358f,
+        0.09952971f, 0.090925306f, 0.17500637f, -0.21550068f, -0.007010846f, -0.12314676f, 0.15037388f, -0.060235977f,
+        0.10590438f, 0.025524551f, -0.08519527f, 0.13701789f, -0.15062195f, -0.13362028f, 0.0595261f, 0.10349842f,
+        0.08670681f, 0.2838587f, 0.0038073189f, -0.07891685f, 0.16851966f, -0.20875101f, -0.053849176f, -0.079870366f,
+        -0.0058418387f, 0.1950758f, -0.08430913f, 0.15050334f, 0.18406121f, 0.06766308f, -0.024666104f, -0.100716434f,
+        0.19107822f, 0.38880736f, -0.060151793f, 0.30098128f, -0.09728914f, -0.27900282f, -0.0079541f, 0.13399169f,
+        -0.11222435f, 0.14495686f, 0.12811895f, -0.18925594f, 0.09865689f, -0.20693493f, -0.122396f, -0.4105684f,
+        -0.073821075f, -0.0856762f, 0.0643098f, -0.26242054f, -0.255483f, -0.023807675f, 0.2192276f, -0.28867707f,
+        0.31075206f, -0.12640129f, -0.22185f, -0.009178323f, -0.082597956f, -0.29621994f, 0.054093473f, 0.0057941736f,
+        -0.054735452f, 0.12031117f, 0.29044437f, 0.040083457f, -0.16193916f, 0.104756005f, 0.015299098f, 0.053732205f,
+        -0.04500395f, 0.0009959735f, 0.15428378f, 0.1754644f, -0.0795076f, 0.10265948f, -0.051945996f, 0.04498029f,
+        -0.2051979f, -0.081696324f, 0.01665308f, 0.009184434f, -0.19508041f, -0.070650466f, 0.23010711f, 0.09515842f,
+        0.0567762f, -0.17799212f, 0.27960807f, 0.36850104f, 0.23790845f, -0.19942671f, 0.055837758f, 0.1607658f,
+        0.29635972f, -0.07219939f, -0.024290828f, -0.22286828f, 0.11317383f, 0.079450645f, -0.15545851f, -0.17088069f,
+        0.15984854f, 0.08308313f, 0.3505239f, -0.12586391f, -0.20374058f, -0.056400683f, 0.10219812f, 0.01522116f,
+        -0.36290598f, -0.13781765f, 0.05089718f, 0.15644783f, -0.18268071f, 0.17802423f, 0.0353428f, -0.0015992635f,
+        0.013546015f, 0.111563064f, 0.07084664f, 0.020898556f, -0.07392714f, -0.10304032f, 0.016503865f, 0.10987094f,
+        0.27959618f, -0.15127482f, -0.103996426f, -0.16479112f, 0.18463619f, 0.0722474f, 0.39635634f, 0.08822055f,
+        0.02516947f, 0.16871645f, 0.21693568f, 0.025455f, 0.45950517f, -0.08825682f, 0.08803581f, 0.06215666f,
+        -0.37931415f, -0.021521933f, -0.11327401f, 0.20103368f, -0.01820747f, 0.21306084f, 0.17390499f, -0.40616563f,
+        0.0049624667f, -0.24388152f, 0.11305276f, -0.014645886f, 0.1340203f, -0.10412507f, 0.22444946f, 0.065256305f,
+        -0.31378305f, -0.058569923f, -0.237547f, 0.34709388f, 0.12620084f, 0.28119573f, 0.076616675f, 0.0072338264f,
+        -0.06335174f, 0.10842229f, 0.005664373f, 0.021302866f, -0.12999944f, -0.40266812f, 0.19274019f, -0.054534532f,
+        0.06012206f, 0.15155002f, -0.26807398f, -0.018037042f, -0.22805199f, 0.18452802f, -0.21978265f, 0.003683206f,
+        0.31600502f, 0.20499103f, 0.008782457f, 0.14164495f, -0.030157367f, -0.16875365f, -0.022264054f, -0.1446618f,
+        -0.04687147f, -0.015612591f, 0.03495491f, 0.10843163f, 0.024646645f, -0.07379232f, 0.103066675f, 0.072189935f,
+        -0.12488157f, -0.35569003f, 0.3251725f, -0.16380765f, -0.13293868f, -0.13158298f, -0.33135223f, 0.3863841f,
+        -0.15761323f, -0.020564819f, 0.00841944f, 0.023332171f, 0.025854269f, -0.05851165f, 0.16637859f, -0.04440262f,
+        0.20453079f, 0.09942216f, -0.20650798f, -0.37395057f, -0.09334605f, 0.20732233f, 0.018488009f, -0.09367025f,
+        -0.09526298f, 0.10447613f, -0.041593548f, -0.056577843f, -0.2057779f, 0.1850591f, -0.08586569f, 0.12699796f,
+        0.18672355f, 0.23844533f, -0.047405034f, 0.3037426f, 0.10091871f, 0.18878977f, -0.119418144f, -0.11787723f,
+        0.08422469f, 0.0689065f, 0.048694417f, -0.18086542f, 0.020347442f, 0.16146523f, -0.16907993f, 0.24848677f,
+        0.13953173f, 0.024134932f, 0.042137314f, -0.0761704f, -0.04283916f, 0.08516892f, 0.10553611f, -0.3343448f,
+        0.15316825f, 0.024925904f, -0.043594282f, -0.1969318f, -0.117734045f, -0.07049549f, 0.16833064f, 0.017200869f,
+        0.13280816f, 0.06828803f, 0.029726597f, 0.12585017f, 0.09856568f, -0.30465963f, 0.16126262f, 0.041503027f,
+        -0.048179604f, -0.22999674f, -0.0172491f, -0.025026733f, 0.2409983f, -0.2774617f, 0.15767975f, -0.026936159f,
+        -0.23125093f, 0.013622343f, 0.034829024f, -0.10904988f, 0.036214937f, -0.065094225f, -0.16806813f, 0.31375697f,
+        -0.0352663f, 0.09503244f, 0.13848923f, 0.070139654f, 0.13060418f, 0.16426326f, -0.23090577f, 0.035692457f,
+        0.026064409f, 0.09430556f, 0.20038697f, 0.010776211f, -0.13078399f, -0.3532418f, 0.12446031f, 0.14288841f,
+        0.21295835f, -0.21976624f, -0.077542394f, -0.12666373f, -0.13674559f, -0.1453061f, 0.076559134f, 0.055604216f,
+        -0.28253853f, -0.2630879f, -0.18034019f, -0.45364568f, -0.149092f, 0.3576804f, -0.06313761f, -0.10742939f,
+        0.23097688f, 0.012691625f, 0.19053477f, 0.045323074f, -0.28990772f, -0.017540405f, 0.11287793f, -0.01744502f,
+        0.28530213f, -0.31550452f, -0.15545042f, 0.12130508f, -0.0689506f, 0.14232013f, -0.08245334f, -0.24972649f,
+        -0.22561462f, -0.110987745f, -0.19358446f, -0.28952658f, 0.007426934f, 0.042944316f, -0.06297047f, -0.20208375f,
+        0.011893268f, -0.14314474f, -0.18751065f, -0.038780864f, -0.13325393f, -0.08279216f, -0.15905695f, 0.15540428f,
+        0.05759405f, -0.1842467f, -0.0064449185f, -0.053022098f, 0.10243292f, -0.1790959f, -0.12913035f, -0.091430426f,
+        0.071756266f, 0.23930512f, -0.0288199f, -0.1911119f, 0.39069137f, 0.0077229585f, -0.114132755f, 0.23141326f,
+        -0.13958798f, -0.21692468f, -0.25189647f, 0.061254434f, -0.09640965f, 0.07765462f, -0.10845792f, -0.025963316f,
+        -0.01110121f, -0.19737835f, 0.24449272f, -0.15724698f, 0.03867699f, -0.15598774f, 0.116266094f, -0.10953193f,
+        -0.22216208f, -0.027405873f, -0.063659124f, -0.08623838f, -0.27820086f, 0.23135635f, 0.047682825f, -0.058870353f,
+        0.17062184f, 0.06252115f, 0.04133533f, 0.15042177f, -0.22840112f, -0.07188123f, 0.23543818f, -0.13642809f,
+        -0.20284945f, 0.08866233f, -0.024086274f, 0.0007105939f, -0.06404808f, -0.056955088f, -0.055950332f, 0.17609876f,
+        0.30612397f, 0.15081678f, 0.14200756f, 0.05122459f, -0.033832204f, -0.21651949f, -0.11288057f, -0.023657568f,
+        0.0009823377f, 0.00043561717f, 0.053779956f, 0.058103345f, -0.032822244f, 0.113332726f, -0.001447465f, 0.18408445f,
+        0.0006166764f, 0.03680715f, -0.10197856f, 0.01647768f, -0.2905978f, 0.003946635f, 0.2588537f, -0.0379671f,
+        0.21895789f, 0.13134927f, 0.16803122f, -0.34447086f, 0.098780856f, -0.106489174f, -0.286392f, 0.09230172f,
+        0.043535296f, -0.08521594f, 0.12387953f, 0.12833288f, -0.07316275f, -0.055734724f, -0.034158755f, 0.46576503f,
+        0.31416956f, -0.004552723f, -0.0698111f, -0.13479647f, -0.18767461f, -0.24073336f, -0.116366684f, 0.26765192f,
+        -0.07232119f, 0.05275539f, 0.22385694f, 0.11314071f, 0.1906555f, 0.2848401f, 0.38692194f, 0.22209063f,
+        -0.07506611f, 0.13681163f, -0.21115014f, 0.08769458f, -0.28870705f, 0.0636506f, 0.17514914f, 0.04813806f,
+        0.18422389f, 0.07408415f, 0.061320867f, -0.17293024f, -0.20360558f, -0.24806216f, -0.04254287f, 0.060684793f,
+        0.2851218f, -0.12753437f, 0.32081035f, 0.061731283f, -0.19285156f, -0.008324907f, -0.0014688029f, 0.084796056f,
+        5.4947857e-05f, -0.10686815f, -0.030337637f, -0.17979965f, 0.035822637f, -0.1614982f, -0.01424953f, -0.19000605f,
+        0.17053458f, -0.063681796f, 0.18316188f, 0.114557505f, 0.011570961f, -0.15109704f, 0.075957194f, 0.054333728f,
+        -0.19483776f, 0.27208203f, -0.08564057f, -0.09798974f, 0.18527241f, 0.038448967f, 0.11380275f, -0.35608983f,
+        -0.0024504138f, 0.20450714f, -0.0041443696f, -0.022703059f, 0.22753386f, -0.04603755f, -0.17619337f, -0.28833202f,
+        -0.24805127f, -0.012159979f, -0.21062748f, -0.43106967f, 0.19668801f, 0.011043553f, -0.26418945f, -0.11113863f,
+        -0.22063804f, -0.0841257f, -0.09158334f, 0.033170335f, 0.25345173f, -0.21117593f, 0.18884721f, 0.01136132f,
+        -0.09410898f, 0.098770455f, -0.24739307f, -0.0041708346f, -0.007085885f, 0.007095088f, 0.0074903206f, -0.030777164f,
+        0.29671386f, -0.2559339f, -0.105115004f, -0.09004927f, -0.009824467f, 0.17563619f, 0.28032053f, 0.33594975f,
+        -0.11998525f, 0.08474543f, 0.20642832f, -0.09596799f, -0.09392383f, 0.13003705f, 0.2873967f, 0.059566375f,
+        0.16494584f, 0.18546619f, -0.020768814f, 0.13389264f, 0.10394531f, -0.0627306f, 0.036806755f, 0.006460445f,
+        -0.17681651f, -0.15858743f, -0.18193501f, 0.051439475f, 0.06461821f, 0.08557083f, 0.09039387f, 0.18222152f,
+        0.01327073f, 0.009319534f, 0.41563f, -0.04018232f, 0.14164743f, 0.15166602f, 0.2401887f, -0.050287027f,
+        -0.33097756f, -0.28634197f, -0.0338786f, 0.1880986f, -0.2596033f, 0.103036374f, 0.14249487f, -0.023986777f,
+        0.05322614f, -0.08334089f, -0.112541094f, -0.052853283f, -0.14578341f, -0.14738128f, -0.03327781f, -0.013140822f,
+        -0.055463206f, -0.2568845f, -0.0036648747f, -0.07691008f, -0.11923353f, 0.074179634f, -0.10981644f, -0.0077221384f,
+        -0.23221529f, -0.17993756f, 0.20984784f, -0.11155965f, -0.031512782f, -0.118072525f, 0.042248085f, 0.17774688f,
+        -0.06372113f, -0.12223115f, 0.00016547284f, -0.11367356f, -0.20902377f, -0.13857467f, 0.18292361f, 0.30143055f,
+        0.005504631f, 0.17479475f, -0.014812575f, -0.29976347f, 0.0071553406f, 0.05090341f, 0.1461263f, -0.07721509f,
+        -0.05617694f, 0.24691927f, 0.05370308f, 0.095770404f, -0.08009939f, 0.11043899f, 0.068696275f, -0.19303961f,
+        -0.13383168f, 0.04808545f, -0.19676028f, -0.14228074f, -0.103790134f, -0.07425796f, 0.07245075f, 0.14704534f,
+        -0.15754993f, 0.17492522f, 0.05842738f, 0.22748442f, -0.023906441f, 0.008051544f, 0.114509925f, -0.100978374f,
+        -0.1006771f, 0.048635397f, 0.044596486f, 0.10879933f, -0.16911155f, -0.30650312f, 0.11406871f, -0.34291103f,
+        0.13020818f, 0.042511415f, -0.06851602f, -0.10567869f, -0.031121647f, -0.010859306f, 0.35171923f, 0.22430854f,
+        0.30379716f, 0.23443253f, 0.19149354f, -0.037337344f, 0.18328284f, 0.03457767f, 0.08739698f, -0.056859046f,
+        0.036686298f, 0.0043750955f, -0.100754954f, 0.12753956f, 0.16686058f, 0.20392188f, 0.09895032f, -0.17237729f,
+        0.040424556f, 0.3803836f, 0.047637694f, 0.27268016f, -0.13967387f, -0.30195984f, -0.20735344f, -0.056367565f,
+        0.0056941966f, -0.39010197f, -0.023958504f, -0.09778978f, 0.15294242f, -0.05286517f, 0.020810256f, -0.07839384f,
+        0.15861341f, 0.13802767f, -0.23160979f, -0.2038491f, -0.045841347f, -0.09529056f, 0.084160276f, 0.08911791f,
+        0.06724525f, -0.11343364f, 0.091437206f, -0.12156318f, 0.025920348f, 0.19092219f, 0.11243199f, 0.11157863f,
+        0.15139939f, 0.38624716f, 0.34956607f, -0.05255396f, 0.173826f, -0.08117272f, 0.082397394f, -0.16711946f,
+        -0.21240442f, -0.025489712f, 0.28603387f, -0.14202143f, -0.4386782f, -0.081751004f, -0.21337916f, -0.004060912f,
+        -0.09493285f, 0.03307778f, -0.18782435f, 0.16130476f, 0.017970206f, -0.118082814f, 0.15143763f, -0.15531719f,
+        -0.23689774f, 0.21763313f, -0.12657103f, -0.12922382f, -0.081658155f, 0.123550996f, -0.0757907f, 0.10603363f,
+        -0.024600083f, -0.06279431f, -0.099799216f, -0.18170066f, 0.09921176f, -0.21159324f, -0.4385805f, -0.06853935f,
+        -0.19928092f, 0.085654505f, -0.097455405f, 0.007663061f, 0.029226426f, -0.04118865f, 0.25674835f, -0.05633247f,
+        0.12218121f, -0.118402086f, -0.118880175f, 0.07134003f, 0.030804968f, 0.258899f, 0.292938f, 0.176138f,
+        0.08555269f, 0.101429746f, -0.20932676f, 0.14228477f, 0.058915615f, 0.10871815f, -0.116745986f, 0.20275654f,
+        -0.12481489f, 0.35434368f, -0.09198717f, -0.06199595f, 0.15024203f, 0.07948029f, 0.08076369f, 0.16528568f,
+        -0.10863164f, 0.2947853f, 0.14077851f, 0.035141546f, 0.13403343f, 0.13156222f, 0.10321735f, -0.30791482f,
+        -0.16627863f, -0.4380773f, 0.13231069f, 0.18770394f, 0.08219925f, -0.13389288f, -0.05476811f, -0.19489941f,
+        0.21172813f, -0.044717852f, -0.011979989f, 0.20759708f, -0.28331572f, -0.14961396f, -0.15310207f, 0.010608417f,
+        -0.10235578f, 0.32395127f, -0.18706758f, 0.19418809f, -0.049986698f, -0.0568175f, -0.06078404f, -0.060491428f,
+        -0.16839758f, -0.26676175f, -0.33092678f, 0.012826131f, -0.26487747f, 0.09516842f, 0.09032756f, -0.033464633f,
+        0.056361023f, 0.10521715f, -0.23808983f, 0.13100676f, 0.029552452f, -0.1605377f, 0.05157935f, -0.08884974f,
+        0.07547791f, 0.09293423f, -0.17307621f, 0.07394517f, -0.052258346f, -0.19057767f, 0.017983317f, -0.10954376f,
+        0.14688388f, 0.048488405f, 0.0325584f, 0.10662808f, -0.0066936207f, -0.22193868f, 0.08769157f, 0.2572047f,
+        0.14070977f, -0.18805397f, 0.07208189f, 0.04378172f, -0.11637415f, -0.28367534f, -0.13596186f, -0.1509425f,
+        0.01155125f, -0.07949578f, -0.08902999f, 0.019527812f, 0.13305728f, 0.12399603f, -0.2365276f, -0.106649816f,
+        -0.008409023f, -0.018797567f, -0.014627327f, -0.012187646f, -0.19310255f, 0.44857433f, 0.22617286f, -0.27797464f,
+        0.2194752f, 0.054553974f, 0.12311012f, 0.06414386f, -0.30286747f, 0.35830426f, -0.09638617f, -0.025476463f,
+        -0.10341019f, 0.02655583f, 0.06373506f, -0.09840702f, -0.17644712f, 0.075302616f, 0.11274058f, -0.21118759f,
+        -0.5781326f, 0.21762548f, -0.052697185f, 0.21914235f, -0.071414374f, 0.18240736f, 0.1067447f, 0.14346097f,
+        -0.09023148f, 0.0724777f, 0.14178593f, -0.02074718f, 0.22236133f, -0.16519736f, 0.077855654f, 0.009678933f,
+        0.033216085f, -0.028159486f, 0.17370611f, -0.093326606f, -0.076129995f, -0.06149161f, -0.11297184f, -0.06454067f,
+        -0.06523767f, 0.530124f, 0.018209478f, 0.029843323f, -0.014205666f, -0.2816704f, -0.07454382f, -0.15458272f,
+        0.19889535f, 0.057418983f, -0.03181622f, -0.29580623f, 0.060752705f, -0.00797767f, -0.035302613f, 0.081531905f,
+        -0.04288082f, 0.028685616f, -0.13340034f, 0.15904361f, 0.08918816f, -0.2760523f, 0.13369255f, 0.110433675f,
+        0.18243442f, -0.117266566f, 0.081365444f, -0.18823285f, -0.0071026804f, 0.39135766f, 0.28931046f, 0.01607806f,
+        0.25675303f, 0.017110605f, 0.039959006f, 0.16747302f, 0.13636534f, 0.09916263f, 0.08397746f, 0.11327429f,
+        0.004072416f, -0.014165743f, -0.07354646f, 0.23100185f, 0.016976602f, -0.15555619f, 0.3331194f, 0.028625399f,
+        0.029834643f, 0.15295617f, 0.047233526f, -0.101815976f, 0.13380447f, 0.19063237f, 0.38473213f, 0.25939888f,
+        -0.30645937f, 0.07072891f, -0.12957217f, -0.02866279f, 0.22869958f, 0.14446051f, -0.20048976f, 0.2573539f,
+        0.14658697f, 0.0009511855f, -0.06847873f, 0.08496308f, -0.07214096f, -0.1618942f, -0.18277723f, 0.067470044f,
+        -0.06628243f, 0.26090488f, 0.07025493f, 0.14773515f, 0.1957292f, 0.28945735f, -0.2789441f, 0.18181553f,
+        -0.045240637f, 0.044230144f, 0.17249344f, 0.056902815f, 0.07043289f, 0.16577724f, -0.19261928f, 0.030166531f,
+        -0.41169614f, 0.3260488f, -0.058392733f, 0.0898748f, 0.22982316f, 0.0043700747f, 0.08391908f, -0.04544195f,
+        -0.008556443f, 0.18620422f, 0.20138034f, 0.020468581f, 0.36999816f, 0.06255245f, 0.20288755f, -0.037428632f,
+        0.109312885f, 0.29710737f, -0.010532929f, 0.20707913f, -0.14018305f, -0.05299907f, 0.1951886f, -0.08442336f,
+        0.22464514f, 0.15995409f, 0.41842532f, -0.17305778f, -0.19189216f, 0.3611837f, 0.096379206f, -0.027204733f,
+        0.0262401f, -0.26418588f, 0.070022255f, -0.058665548f, 0.11176134f, 0.102982216f, -0.05042303f, 0.16792992f,
+        -0.2755392f, 0.069280885f, 9.740549e-05f, 0.24714959f, -0.055502526f, 0.17315435f, 0.052808005f, -0.16938257f,
+        0.37722686f, -0.0865053f, -0.16893126f, 0.19833271f, -0.118484855f, 0.13748625f, 0.22376086f, -0.013415423f,
+        0.25809884f, 0.09521264f, 0.22280397f, -0.22004026f, -0.21910644f, 0.05666319f, -0.17277761f, -0.012832585f,
+        0.32647595f, 0.050070796f, -0.0452508f, 0.010406676f, 0.14164674f, 0.09707545f, 0.14848706f, 0.09077596f,
+        0.18164074f, -0.22925237f, -0.026692275f, 0.0128894765f, 0.072076745f, 0.055689033f, -0.06135592f, -0.29351258f,
+        -0.058125485f, -0.08875227f, -0.23253809f, 0.025801247f, -0.33810255f, -0.0803532f, -0.07410905f, 0.09419542f,
+        -0.1673393f, -0.043689966f, -0.122070126f, -0.056798246f, -0.105919376f, -0.06483293f, -0.0016365298f, 0.031933594f,
+        -0.0049533006f, -0.08363523f, -0.03222961f, 0.026541809f, -0.5237973f, 0.09261142f, -0.01288611f, -0.053766295f,
+        -0.08406097f, 0.18922499f, 0.007441371f, -0.27472267f, 0.16257186f, 0.064812765f, -0.10145341f, -0.10406721f,
+        -0.24224506f, 0.27758348f, -0.1419491f, 0.12801191f, -0.18572028f, 0.053971127f, 0.03775453f, -0.14524196f,
+        0.19675034f, -0.38789335f, 0.27432f, -0.045968175f, -0.10592304f, 0.17327295f, -0.15800762f, 0.14464658f,
+        -0.07554207f, -0.33250332f, 0.14404884f, 0.24092475f, -0.05821737f, 0.09921247f, -0.20025311f, 0.12229343f,
+        -0.19031663f, 0.065590605f, -0.063870125f, 0.096655324f, -0.024238793f, -0.12601927f, 0.21689531f, -0.072254196f,
+        0.2531898f, 0.09692063f, 0.07944674f, 0.09772438f, -0.24484271f, 0.11681794f, 0.13989507f, -0.09933459f,
+        0.122698165f, 0.10734381f, -0.06158066f, 0.18853113f, 0.2679641f, 0.047549848f, -0.08903865f, 0.4437512f,
+        -0.090623125f, -0.07098931f, 0.25890464f, -0.07779227f, -0.23324814f, -0.19826029f, -0.20340796f, 0.14399424f,
+        -0.06344676f, -0.10709389f, -0.20939173f, 0.22592148f, -0.015841166f, -0.021423781f, 0.108225174f, -0.10559885f,
+        -0.091209784f, -0.036780864f, 0.19321652f, 0.24455892f, -0.011839763f, -0.14418563f, -0.3164852f, 0.018043028f,
+        -0.04245272f, 0.33721614f, -0.2377595f, -0.060896844f, 0.20726627f, 0.01662757f, 0.08666545f, 0.22793715f,
+        0.059445005f, 0.09768989f, 0.33627743f, 0.22511698f, 0.14755544f, 0.06401693f, 0.049128722f, 0.2323137f,
+        0.106549054f, -0.07788602f, -0.037190896f, 0.15295017f, -0.2280838f, 0.085489996f, 0.17577638f, -0.030753015f,
+        0.16755256f, 0.12688266f, 0.14964786f, -0.0865452f, 0.015736755f, 0.03134665f, 0.20480655f, 0.10898078f,
+        0.009428953f, 0.21792081f, -0.101497315f, 0.11063989f, 0.051464777f, 0.18160836f, -0.22908628f, -0.2700261f,
+        -0.20478141f, 0.16379693f, 0.16335301f, -0.07257947f, 0.0065755025f, 0.048650358f, -0.08704764f, 0.08476974f,
+        0.23937163f, -0.124698944f, 0.06383375f, -0.14057331f, 0.12839405f, 0.20265509f, -0.20407955f, 0.12064197f,
+        0.09352339f, -0.059307884f, 0.33793893f, 0.028946618f, -0.1793862f, -0.032982025f, 0.20822284f, -0.11994327f,
+        -0.07935092f, -0.17934668f, -0.09222056f, -0.2902049f, 0.09078684f, 0.17210497f, -0.015510166f, -0.059401516f,
+        0.09559095f, -0.064217485f, -0.100407f, -0.19924617f, 0.0064589833f, 0.3170202f, -0.15537348f, -0.12825209f,
+        0.22206658f, -0.02423572f, -0.007381894f, -0.14171825f, -0.0638278f, 0.22360665f, -0.09448329f, 0.089122415f,
+        0.36443594f, -0.16336498f, 0.0842324f, 0.36200178f, 0.010766049f, -0.0011674704f, 0.2616365f, -0.41119438f,
+        0.2604907f, 0.022052867f, -0.11985239f, -0.026330903f, -0.13314646f, -0.12660873f, -0.11363783f, 0.08943353f,
+        0.013493561f, -0.37109536f, -0.013687708f, 0.08167575f, -0.15579477f, -0.15918343f, -0.49709696f, 0.04561328f,
+        -0.03656433f, 0.12882072f, -0.018698225f, -0.046557356f, 0.047641218f, 0.210417f, 0.14016345f, -0.08180176f,
+        0.13582574f, -0.043749534f, 0.20236565f, 0.083211124f, -0.044901244f, -0.028749775f, 0.112977445f, -0.15071245f,
+        -0.10343629f, 0.16141933f, -0.108087115f, 0.09692002f, -0.349687f, -0.12364386f, 0.09283717f, -0.29970464f,
+        -0.31264892f, -0.3118691f, -0.33895773f, 0.04079058f, 0.03906612f, -0.21829595f, -0.09050327f, -0.11537045f,
+        -0.2304973f, 0.3056678f, 0.00397091f, 0.1011017f, 0.21689753f, 0.10584548f, -0.018968364f, -0.075470924f,
+        0.024301725f, 0.14005943f, 0.0800381f, -0.05073368f, 0.057359986f, 0.034126f, 0.09710517f, 0.09697898f,
+        -0.07173165f, 0.08616186f, 0.035595097f, 0.058154833f, 0.19632925f, -0.03229682f, -0.23037152f, 0.094665f,
+        0.061699577f, -0.1515056f, -0.14690727f, -0.16242371f, 0.08873683f, 0.02434659f, -0.15583311f, -0.26166585f,
+        0.24991643f, 0.14890644f, 0.017434932f, 0.25441965f, -0.29315755f, 0.04710885f, 0.109446466f, 0.0984977f,
+        0.09972775f, -0.05692267f, -0.0642382f, -0.07502438f, 0.12268487f, 0.03860713f, 0.061118606f, -0.18697475f,
+        -0.08241286f, -0.1412828f, -0.114693284f, 0.07842184f, -0.2791577f, 0.20995255f, -0.2754236f, -0.05066583f,
+        -0.06865482f, -0.027737401f, -0.13931581f, -0.058487333f, 0.030236272f, 0.06133203f, 0.08324725f, 0.2041747f,
+        -0.096631244f, 0.16403507f, 0.08015702f, -0.24771416f, -0.17159693f, -0.12438199f, 0.441726f, 0.39493233f,
+        -0.09790206f, 0.027472554f, -0.037425112f, -0.09013698f, -0.43223822f, -0.07580692f, -0.14876163f, -0.20819628f,
+        0.019623812f, -0.023394546f, 0.13557096f, 0.0660879f, -0.14702621f, 0.15493731f, 0.24926174f, 0.12079872f,
+        -0.1295973f, 0.20039326f, -0.08767927f, 0.2982316f, -0.18387362f, 0.19249333f, -0.09894846f, -0.007969007f,
+        -0.15737434f, 0.02889524f, -0.33312088f, 0.16653273f, 0.07574539f, 0.028866857f, 0.055994134f, 0.07635476f,
+        -0.1359844f, 0.054907452f, -0.29560634f, -0.10590035f, -0.14538027f, -0.20912665f, 0.10310646f, -0.07038058f,
+        -0.19795612f, -0.03851425f, -0.0014789153f, 0.15609114f, 0.084673904f, 0.14132832f, -0.09459126f, -0.07065041f,
+        0.18798575f, 0.09469976f, -0.0028689466f, 0.19442688f, 0.021434572f, 0.17133123f, -0.040828567f, -0.3641438f,
+        -0.19372787f, 0.1059357f, 0.088896886f, -0.35307297f, -0.16541693f, 0.27645713f, -0.25029442f, 0.17954142f,
+        -0.11984935f, -0.27874038f, 0.3502559f, -0.14144507f, -0.074493244f, -0.18667172f, 0.15597917f, 0.16605708f,
+        0.17783608f, -0.14359057f, 0.014074772f, 0.16384576f, -0.20817855f, -0.15234388f, -0.02164972f, 0.061553773f,
+        0.14500226f, 0.17969722f, -0.12791914f, 0.026403014f, -0.008646489f, -0.068782635f, 0.34145007f, -0.0015233998f,
+        0.25526404f, -0.03753927f, 0.06785793f, 0.047403336f, -0.042012036f, -0.23161547f, -0.19740191f, -0.12575102f,
+        0.11680512f, -0.031649098f, 0.13393867f, 0.16074961f, 0.1998479f, -0.051461663f, 0.12389906f, -0.18283407f,
+        -0.15194479f, 0.38116682f, 0.15194061f, 0.16138373f, -0.10598326f, 0.017886665f, -0.23296927f, 0.08206436f,
+        0.33138633f, 0.027523229f, -0.20091948f, 0.28213027f, 0.114562355f, 0.104444444f, 0.18789975f, 0.34951705f,
+        0.09637238f, 0.2221161f, -0.039449334f, 0.10208032f, 0.17300767f, -0.023870459f, -0.087480925f, -0.050266933f,
+        0.251374f, -0.18211825f, 0.2181363f, -0.036205266f, 0.19560644f, -0.10559839f, -0.039396152f, -0.1333838f,
+        -0.18488972f, -0.003241085f, 0.09743829f, -0.0682712f, 0.21986559f, 0.16791482f, 0.002919944f, -0.08827361f,
+        0.116477005f, 0.22496656f, -0.01778634f, -0.043332275f, 0.21538252f, -0.10968296f, -0.04846363f, 0.20339675f,
+        0.07682345f, 0.0484164f, 0.06372715f, 0.32413405f, -0.1806726f, 0.18937154f, 0.07477153f, 0.21547936f,
+        0.13572161f, 0.42067f, 0.20531191f, 0.39947978f, -0.14991446f, -0.035693903f, 0.16354096f, 0.111741014f,
+        0.036134202f, -0.0025880935f, 0.115726046f, 0.08614051f, -0.089817375f, -0.112611555f, 0.29714167f, 0.23758782f,
+        0.048914384f, -0.22865178f, 0.123605594f, 0.4709439f, 0.22775786f, 0.13810898f, -0.051481623f, 0.06910026f,
+        0.013653966f, 0.023488019f, 0.16029471f, -0.019468995f, -0.17885153f, -0.19303408f, -0.17579657f, -0.036883906f,
+        -0.016911976f, -0.0039678137f, -0.069023155f, 0.05199459f, -0.05585352f, -0.30730873f, 0.24447165f, 0.27910843f,
+        -0.3421383f, 0.06332563f, 0.15757178f, 0.08511888f, 0.013044636f, -0.023621175f, -0.22466543f, 0.103758074f,
+        -0.044203408f, 0.30564865f, -0.13206121f, -0.1865208f, -0.19889995f, -0.0062592044f, -0.063045286f, 0.3072835f,
+        0.050165415f, -0.15040688f, -0.29236674f, 0.12736443f, 0.056189694f, 0.18997715f, -0.1545316f, 0.013799274f,
+        -0.018877182f, -0.009085738f, -0.13218789f, -0.06921394f, 0.29162464f, 0.008099432f, 0.12574674f, 0.14903077f,
+        -0.079389945f, 0.017337387f, -0.081868164f, 0.0057243165f, -0.33724853f, 0.06500972f, -0.33304158f, 0.0064987415f,
+        -0.19086428f, -0.19699109f, 0.10248895f, -0.19070941f, -0.255457f, -0.26147076f, 0.023826621f, 0.08897281f,
+        0.1398987f, -0.28007713f, 0.2629057f, 0.012751273f, 0.06650548f, -0.012396473f, -0.17966363f, -0.13345839f,
+        -0.02264674f, -0.08795604f, -0.0272212f, -0.017692715f, 0.18945205f, -0.111961514f, 0.17394525f, -0.03684558f,
+        0.11856653f, -0.014610693f, 0.03410278f, -0.18525064f, -0.11949596f, 0.44167176f, 0.12493767f, -0.24985139f,
+        0.02596128f, 0.23846963f, -0.019387051f, -0.06607598f, -0.08095916f, -0.2342265f, 0.05145054f, 0.06617874f,
+        0.055640195f, 0.11888976f, -0.044599526f, 0.051929284f, 0.1840944f, 0.30210233f, 0.24267013f, -0.23866571f,
+        -0.16925177f, 0.19368915f, -0.10682227f, -0.056080367f, -0.096357204f, 0.1568112f, -0.38600647f, -0.041804675f,
+        0.002107163f, 0.024768338f, -0.067126356f, -0.11913813f, 0.011700572f, 0.019849675f, 0.25784948f, -0.022635963f,
+        0.105313696f, 0.07489048f, -0.22736026f, 0.16307798f, -0.18325025f, -0.2703057f, 0.09189069f, 0.4518554f,
+        0.26282075f, 0.28319433f, -0.038790695f, -0.05100702f, -0.013475783f, 0.117756926f, -0.03210045f, 0.13064694f,
+        -0.039034672f, 0.11494232f, -0.05024915f, -0.0445535f, 0.11145217f, 0.044319734f, 0.2815467f, -0.2606525f,
+        -0.16453837f, 0.30632734f, 0.20418125f, 0.4190148f, 0.103895165f, 0.112823844f, 0.06543165f, -0.024976037f,
+        0.030201675f, -0.07195346f, -0.0021483435f, -0.22518493f, 0.09803886f, -0.119075194f, -0.16975144f, -0.11151807f,
+        0.21456496f, 0.3937828f, -0.07954421f, -0.12031085f, 0.18860148f, 0.10074057f, -0.0767887f, 0.08777721f,
+        0.10829219f, -0.033093486f, -0.18432127f, -0.13702735f, -0.24638325f, -0.07379726f, 0.027712753f, -0.045507554f,
+        -0.1236224f, 0.27044713f, 0.0068270518f, 0.18206674f, -0.13018136f, 0.19730027f, 0.19566095f, 0.104132846f,
+        -0.022223717f, 0.21604559f, -0.14204504f, 0.080530226f, -0.048547536f, -0.15911299f, 0.098360196f, 0.022661686f,
+        -0.1859581f, 0.23727234f, 0.18455744f, 0.08277808f, -0.23947951f, -0.12128484f, -0.04621629f, -0.36172748f,
+        0.030924188f, -0.28465006f, 0.051802028f, 0.34736627f, 0.03666442f, 0.17571427f, 0.014280566f, 0.08691624f,
+        -0.09878458f, -0.030635891f, -0.04404426f, -0.16777259f, -0.023018125f, 0.00257428f, 0.18172263f, 0.17222813f,
+        0.1122215f, -0.12678821f, 0.02280922f, -0.07693452f, -0.08512694f, -0.19819649f, 0.14209376f, 0.24678648f,
+        -0.0029500877f, 0.16393922f, 0.215692f, 0.06117029f, -0.12798251f, 0.004378411f, 0.40754855f, 0.36978936f,
+        -0.3010577f, 0.13081394f, -0.034940254f, -0.02705037f, -0.05079253f, -0.03754144f, 0.04730611f, 0.06968831f,
+        0.026996931f, 0.2773994f, -0.10144727f, -0.20540173f, -0.07301772f, 0.11652945f, -0.097218566f, -0.068752564f,
+        0.037893225f, 0.12718903f, 0.14460155f, 0.11571637f, -0.45301974f, 0.15916921f, 0.13017265f, -0.17272897f,
+        -0.105451144f, -0.06344946f, -0.020476356f, 0.44170085f, 0.20878261f, 0.11373995f, -0.004306854f, 0.10804681f,
+        0.09812758f, -0.43765455f, 0.063987665f, 0.13711745f, -0.25392208f, 0.05887761f, -0.05920805f, -0.30344203f,
+        -0.05210717f, -0.05284352f, -0.18743798f, 0.22125643f, 0.1906749f, -0.028684352f, -0.08035511f, -0.32795954f,
+        -0.08752415f, 0.01768268f, 0.28106704f, -0.019565133f, -0.039379437f, -0.25816235f, 0.036283605f, 0.017670996f,
+        0.040844943f, -0.23614132f, -0.4453946f, 0.0472049f, -0.1556262f, -0.1261777f, 0.06336652f, -0.095464155f,
+        -0.072891794f, 0.23040606f, -0.31105492f, -0.09814761f, -0.15810074f, 0.09341113f, 0.15745229f, -0.33755773f,
+        0.19582118f, -0.16513582f, -0.020336324f, -0.011466321f, 0.022121862f, -0.20252202f, -0.23971595f, 0.029842725f,
+        -0.069392584f, 0.12064265f, -0.022495095f, -0.19129352f, 0.14737232f, 0.057332497f, 0.1054816f, 0.18706566f,
+        -0.30126867f, 0.071849614f, -0.13584614f, 0.22629757f, 0.039285816f, -0.10241201f, -0.3393192f, -0.019254047f,
+        0.10643463f, 0.19801928f, -0.14778863f, 0.13278425f, -0.1512853f, 0.072618715f, -0.15301827f, 0.015518017f,
+        -0.008031809f, 0.06309265f, -0.1247886f, -0.0764968f, 0.089557566f, -0.07724816f, -0.0459634f, -0.061401986f,
+        -0.24439085f, -0.12700471f, -0.18816704f, -0.007831885f, 0.047234252f, 0.14417271f, 0.28731713f, 0.04128981f,
+        -0.08013889f, 0.26258993f, 0.07487335f, 0.100029f, 0.2005039f, 0.17993106f, 0.14415824f, 0.076029465f,
+        0.06042457f, 0.20936581f, 0.016120432f, 0.2172021f, 0.13197339f, -0.040788155f, -0.23579253f, -0.2291836f,
+        -0.20608875f, -0.06651198f, 0.0035482892f, -0.25844902f, -0.0513733f, 0.41020554f, -0.013000545f, 0.1033573f,
+        0.027845087f, 0.16531329f, 0.08476808f, -0.3091915f, 0.32109502f, -0.13015921f, 0.25675467f, -0.13249618f,
+        -0.027062522f, 0.076737605f, 0.062376823f, 0.2529597f, -0.07663677f, 0.12639558f, -0.026583254f, -0.29220933f,
+        0.040687412f, 0.03694031f, -0.023719901f, -0.058226123f, 0.145594f, -0.09466761f, 0.04229249f, 0.15345842f,
+        -0.050505538f, -0.24804112f, 0.2834636f, 0.18436278f, 0.21215948f, 0.08679133f, 0.019642146f, 0.08167564f,
+        0.1451609f, 0.21278028f, 0.3036336f, -0.2929347f, 0.012309802f, -0.11058181f, 0.10563463f, -0.17670941f,
+        -0.39210325f, -0.1229343f, -0.08357119f, 0.12209126f, 0.05823473f, 0.025422214f, 0.032358088f, 0.30089447f,
+        -0.109545134f, -0.16129474f, 0.26990768f, 0.15870447f, 0.17864111f, 0.17430328f, 0.1213396f, -0.18994223f,
+        0.11379316f, -0.1172044f, -0.050929565f, 0.062011074f, -0.07921918f, 0.1669054f, 0.11992228f, -0.33627322f,
+        0.015127343f, 0.043906257f, 0.10527906f, 0.062031407f, -0.07550188f, -0.027961882f, 0.12020224f, 0.11231096f,
+        0.067300506f, 0.20013607f, 0.12905614f, 0.06471036f, 0.14904249f, 0.35280052f, 0.113428004f, -0.025253793f,
+        -0.019975515f, 0.21965326f, 0.17734128f, 0.1109945f, 0.019724026f, -0.30866417f, 0.016701704f, -0.02861363f,
+        0.116659306f, 0.143533f, 0.30442223f, 0.25321043f, -0.12386535f, 0.035656296f, -0.47320247f, -0.10714983f,
+        0.22117195f, -0.20933689f, -0.26178765f, -0.06511638f, 0.2831656f, -0.06861255f, -0.12624884f, 0.18782482f,
+        -0.11788893f, -0.028802276f, -0.06756331f, 0.15387206f, -0.09802767f, -0.16411488f, 0.12187928f, 0.101631925f,
+        -0.32279846f, 0.2586992f, 0.091772355f, 0.0990057f, -0.14982876f, 0.013142467f, 0.023350924f, 0.22429669f,
+        0.0569425f, -0.26801324f, 0.052991975f, -0.15614034f, 0.12151105f, -0.013136974f, 0.06844843f, -0.12409796f,
+        0.10032648f, 0.25708425f, -0.029141566f, -0.042195905f, -0.11094663f, 0.045258954f, -0.022838145f, -0.024426421f,
+        0.00074684f, 0.13126408f, -0.21818298f, -0.12333873f, 0.07174165f, -0.08626779f, 0.37425342f, -0.014504991f,
+        0.19152538f, -0.24123591f, 0.0020472058f, -0.046836052f, 0.40769842f, -0.057879694f, 0.07744006f, 0.13245149f,
+        -0.044407323f, -0.19944543f, -0.005465004f, -0.20706725f, 0.17034332f, 0.10066404f, -0.020944405f, 0.05542963f,
+        0.09644439f, -0.30386317f, 0.2672794f, 0.22445185f, -0.10622923f, -0.122006394f, -0.2428454f, -0.06648465f,
+        0.2417633f, -0.0069097877f, 0.07793652f, 0.046731394f, 0.028665327f, -0.112509795f, -0.07527744f, 0.2645114f,
+        0.08625812f, 0.01139319f, 0.035948195f, 0.15854442f, 0.037747514f, -0.37690365f, -0.035596892f, -0.08210213f,
+        -0.042241145f, -0.025580686f, 0.24374697f, -0.1730307f, -0.12589571f, -0.11543836f, -0.18437885f, 0.28213915f,
+        0.14113751f, 0.37387654f, -0.18599623f, 0.035705585f, -0.09086604f, -0.065023765f, -0.119019255f, -0.024968775f,
+        0.30357227f, -0.071611874f, 0.062386584f, 0.15567406f, -0.16959295f, 0.19406566f, -0.06022213f, 0.1606664f,
+        -0.022260152f, 0.20134453f, 0.07685035f, -0.07484334f, 0.24072199f, -0.14344749f, -0.029086934f, 0.078850985f,
     };
-    for (int i = 0; i < 3072; ++i) t30_[i] = w[i];
+    for (int i = 0; i < 4608; ++i) t30_[i] = w[i];
   }
 
   void load_t31_() {
-    const float w[4096] = {
-        -0.124023445f, 0.3566006f, 0.23762365f, -0.4225708f, 0.31218722f, 0.10894601f, -0.21760623f, 0.16663773f,
-        0.26353052f, 0.45559233f, 0.1411294f, -0.5600121f, -0.18824638f, 0.196209f, 0.00626596f, -0.479303f,
-        -0.21188192f, 0.75547546f, -0.72714376f, 0.33492622f, 0.20497642f, -0.071982786f, -0.15797353f, 0.09816779f,
-        -0.075703524f, -0.48358473f, 0.45759517f, -0.303974f, 0.57010025f, 0.49111333f, -0.013984108f, -0.24481589f,
-        0.034465212f, 0.6142729f, 0.33337012f, 0.06494544f, -0.28014708f, 0.10520554f, -0.5208092f, -0.45901668f,
-        -0.018775184f, -0.06905627f, -0.10460193f, 0.008007039f, -0.25208592f, -0.049728077f, -0.0063391216f, -0.29803926f,
-        -0.3628941f, -0.090136915f, -0.008794602f, -0.37340915f, 0.32822448f, 0.0018364683f, -0.10365498f, -0.18836392f,
-        -0.07047911f, 0.6254715f, 0.11385224f, -0.31158662f, 0.05028556f, 0.0009234621f, 0.2566277f, -0.3725375f,
-        -0.0034813522f, 0.2508436f, -0.38896945f, -0.18302268f, 0.041431673f, 0.05104795f, -0.039482147f, 0.10513358f,
-        -0.056333374f, 0.110153176f, -0.14481752f, -0.18809234f, -0.06891053f, 0.3234898f, -0.22514375f, -0.004607532f,
-        -0.2903188f, 0.16638361f, -0.0226484f, 0.20501792f, 0.044508986f, 0.20057093f, 0.3980688f, -0.2965708f,
-        0.24157205f, 0.3858971f, -0.21065298f, -0.1914881f, 0.30744082f, -0.19415961f, 0.19913799f, -0.20258187f,
-        -0.14613517f, -0.0011169079f, 0.13247114f, 0.27660927f, -0.30178842f, -0.07954118f, -0.56844336f, -0.25374207f,
-        -0.17448813f, -0.070169985f, 0.111467615f, -0.00029102288f, 0.07542064f, 0.090448126f, 0.14357708f, -0.14356892f,
-        0.0013434249f, 0.072590366f, 0.0725785f, 0.044780176f, -0.23160982f, 0.2220808f, 0.15980308f, 0.04370325f,
-        -0.004151588f, 0.14385207f, 0.10277741f, 0.04280303f, -0.039423615f, -0.1873369f, -0.024267748f, 0.041605797f,
-        0.37986436f, -0.54283285f, -0.06722167f, 0.28737867f, -0.29480472f, 0.03787877f, 0.044796523f, -0.005515556f,
-        0.062370863f, 0.04234037f, 0.049713716f, 0.37307197f, 0.26959318f, 0.4424758f, -0.019991215f, -0.024394551f,
-        0.12496703f, 0.21144691f, 0.18894768f, -0.09571983f, -0.45054752f, 0.23112266f, 0.1331536f, 0.064503714f,
-        0.1824255f, 0.023662886f, 0.2620619f, -0.050822444f, 0.018001407f, 0.06582868f, 0.01203904f, 0.1204283f,
-        -0.10315982f, 0.023288839f, -0.10322476f, -0.016297907f, -0.14019254f, 0.20680964f, 0.11657637f, 0.021471279f,
-        0.5219526f, 0.010195212f, 0.042798333f, -0.2189103f, 0.051822465f, -0.036463402f, 0.22117218f, 0.18268977f,
-        0.16084851f, 0.15887362f, 0.36705402f, -0.058760773f, 0.19495472f, 0.20673561f, 0.2639208f, -0.30320132f,
-        0.1611752f, 0.25319302f, -0.011571845f, -0.008178647f, 0.072814725f, 0.05682738f, -0.09363214f, 0.28062418f,
-        0.16381782f, 0.401735f, -0.49142662f, 0.181777f, 0.45036244f, 0.1683611f, 0.29870254f, 0.11265995f,
-        -0.019855872f, -0.010961277f, -0.19886082f, 0.04406028f, -0.16083331f, -0.3156495f, 0.0023272077f, -0.03386631f,
-        0.0015496273f, -0.44941843f, -0.23168151f, 0.17342944f, 0.06688527f, -0.20791622f, -0.21102044f, -0.16430913f,
-        0.20269425f, -0.016812388f, 0.38438848f, -0.10034792f, 0.28591526f, 0.29867426f, -0.32596478f, -0.076079525f,
-        -0.065404624f, -0.029568715f, -0.31797653f, 0.041387722f, 0.027458163f, -0.29168895f, 0.37033316f, 0.24974164f,
-        -0.0741757f, -0.31904006f, -0.052546926f, -0.006160012f, 0.24510103f, -0.038020525f, 0.0010710142f, -0.29190126f,
-        0.38988835f, -0.09553836f, -0.08692758f, -0.06344659f, 0.29090658f, -0.14753582f, -0.32267112f, -0.044561867f,
-        0.028911082f, 0.04153035f, -0.33506113f, -0.16057946f, 0.109069325f, 0.12662026f, 0.0035020015f, 0.14424421f,
-        -0.45831084f, -0.05342738f, 0.20737739f, 0.033816595f, 0.076850146f, 0.053550214f, 0.08520519f, 0.2769857f,
-        -0.047857393f, -0.035155535f, 0.04857366f, -0.1974759f, -0.019344239f, 0.0072073014f, 0.11706758f, 0.2065616f,
-        0.07134121f, 0.09098206f, -0.25118694f, 0.088414535f, 0.25896436f, -0.26095438f, 0.1787121f, -0.23488286f,
-        0.17977297f, 0.11688804f, 0.123448916f, 0.08394519f, -0.18551621f, 0.07087058f, -0.07109364f, -0.14391832f,
-        0.107648544f, -0.05358488f, 0.11564427f, 0.09035387f, -0.0067660487f, 0.063224815f, -0.10772818f, 0.10225048f,
-        0.17644624f, 0.027499452f, -0.0062559517f, -0.32957694f, 0.021929268f, 0.00044244144f, 0.43702075f, -0.11852838f,
-        -0.106468216f, -0.20033088f, 0.2079664f, 0.070507705f, -0.35373023f, -0.010431512f, 0.23752044f, -0.40175256f,
-        -0.0014755164f, 0.36774328f, 0.28801757f, -0.2942826f, 0.17222534f, 0.030769927f, 0.37213427f, 0.14146642f,
-        -0.20841059f, -0.3467595f, 0.328699f, -0.021710996f, -0.1819556f, -0.65627366f, -0.08872424f, -0.06517074f,
-        -0.3448461f, -0.054762103f, -0.06691014f, -0.23413682f, 0.27496818f, -0.28227204f, 0.1914984f, -0.14439936f,
-        -0.030058969f, -0.42526257f, -0.07357565f, -0.20754775f, -0.05804005f, 0.4061091f, 0.5125498f, 0.11968896f,
-        -0.17623235f, 0.03995899f, -0.05897399f, 0.12889573f, 0.015637178f, 0.081415534f, 0.104288265f, 0.18820742f,
-        -0.09357139f, -0.39252114f, 0.040644664f, 0.1795408f, -0.34171095f, -0.35225508f, -0.54533744f, 0.47167403f,
-        -0.05884206f, -0.33086705f, -0.13382538f, -0.28500572f, 0.14548184f, 0.4814757f, -0.10536321f, 0.14390433f,
-        0.040080715f, -0.24695621f, 0.3452121f, -0.30533022f, -0.4043658f, 0.020064024f, -0.11937138f, -0.004304512f,
-        0.2510704f, -0.058697958f, 0.22617924f, 0.51593417f, 0.09191244f, 0.41416863f, 0.19385685f, 0.089577235f,
-        -0.3522206f, -0.03576964f, 0.17155798f, 0.032755975f, -0.058439005f, 0.083030626f, -0.028740758f, -0.21929455f,
-        0.14279106f, 0.5029723f, -0.015642287f, 0.06915151f, 0.17436533f, -0.022506861f, 0.28283682f, -0.0657698f,
-        -0.1306531f, -0.06587568f, 0.05602792f, -0.14209677f, 0.04454434f, 0.11232852f, 0.14925629f, -0.11157463f,
-        -0.016023947f, 0.084119804f, 0.033824813f, 0.16472073f, 0.23218608f, -0.044394296f, 0.39435965f, 0.03455354f,
-        -0.39675206f, -0.10068956f, 0.05950832f, -0.45768315f, -0.0058462955f, -0.1361196f, -0.010759031f, -0.057202518f,
-        -0.14020313f, 0.25346357f, 0.11362188f, -0.33119336f, -0.1555445f, 0.051156018f, 0.019107966f, -0.098114826f,
-        0.07887362f, 0.3383158f, 0.17205237f, 0.097961515f, 0.036469374f, -0.02473385f, 0.049004752f, 0.31460455f,
-        -0.39459538f, 0.36366895f, 0.09601714f, 0.26865745f, -0.042084597f, 0.36440495f, 0.04274132f, -0.20866075f,
-        0.046688005f, -0.042980082f, 0.20107347f, 0.013517053f, -0.18216102f, 0.15883008f, -0.3086754f, -0.07387248f,
-        -0.09000796f, -0.015463188f, -0.17847587f, 0.09994685f, -0.5540629f, -0.2416486f, 0.32165876f, -0.35593957f,
-        0.11907782f, 0.037497506f, -0.16084528f, -0.047526956f, -0.11197302f, -0.24201122f, -0.100319654f, 0.108187966f,
-        -0.42594534f, 0.08651443f, 0.23166436f, -0.13952821f, 0.079171956f, -0.46861628f, 0.073793165f, 0.30979374f,
-        0.059730984f, 0.0059839026f, 0.1454312f, 0.058111325f, 0.13426365f, 0.016059605f, 0.3908684f, -0.32328054f,
-        -0.126403f, -0.14197795f, 0.087596536f, -0.056272727f, -0.1041414f, 0.42942882f, -0.24779215f, 0.2962486f,
-        -0.249442f, 0.5097704f, -0.111914955f, 0.064142816f, 0.25573653f, -0.017715756f, -0.0784323f, 0.009483383f,
-        0.04610215f, 0.08462503f, 0.02516297f, -0.120862044f, -0.00998875f, -0.3013809f, 0.001424948f, -0.21049371f,
-        0.07100155f, -0.009178798f, -0.25243986f, 0.06427579f, -0.19385788f, 0.11119003f, 0.12452474f, 0.26002267f,
-        0.39002815f, 0.13764118f, 0.039225295f, 0.378619f, -0.17094189f, -0.5055594f, 0.37602204f, -0.06317003f,
-        -0.07494266f, -0.13155565f, 0.26141384f, -0.110743605f, 0.25982213f, 0.033348814f, -0.26831862f, -0.037265103f,
-        0.010933154f, 0.22629133f, 0.23192978f, 0.032093618f, 0.1967705f, 0.13894856f, -0.09248212f, 0.19027176f,
-        -0.09563998f, -0.12779145f, 0.35919708f, 0.043159723f, -0.2464133f, -0.06838814f, -0.15023564f, -0.36022127f,
-        0.18296552f, 0.0027842738f, -0.38681328f, 0.38794354f, -0.0008234241f, -0.0945669f, -0.22596598f, 0.01311139f,
-        -0.34498256f, -0.19757152f, -0.18711396f, 0.087535396f, 0.095852986f, -0.011176422f, -0.0171046f, -0.13453902f,
-        -0.15738137f, -0.15204331f, 0.04706831f, -0.069508865f, -0.039202362f, -0.061830644f, -0.14089707f, 0.07313278f,
-        -0.21316518f, -0.2003185f, 0.0032470003f, 0.035943635f, -0.022986779f, -0.2919542f, 0.021149907f, 0.13418058f,
-        0.0013330093f, 0.011721443f, 0.17402531f, -0.025607815f, -0.09673358f, 0.32107037f, -0.02098614f, -0.11846572f,
-        -0.02713288f, 0.1382831f, 0.11087902f, 0.16163436f, 0.044035748f, 0.06205016f, -0.24854344f, -0.094726205f,
-        0.27534565f, 0.13106312f, -0.2292826f, 0.101366505f, 0.038645294f, 0.029870689f, -0.21125735f, 0.28002965f,
-        -0.39597896f, 0.00876375f, -0.2615728f, 0.36258754f, 0.22408499f, -0.11717211f, 0.10880155f, 0.04332478f,
-        -0.049368266f, 0.09208136f, -0.21071358f, 0.32528448f, -0.054762647f, 0.22665195f, 0.34266663f, 0.17243172f,
-        -0.03439585f, -0.123625726f, 0.17558667f, 0.022427982f, 0.17259175f, -0.02059895f, -0.060749386f, 0.42609996f,
-        0.16536355f, 0.14927253f, 0.0962301f, 0.24395604f, -0.12858672f, 0.028747415f, 0.20327106f, 0.36849925f,
-        0.024620777f, 0.009334371f, 0.12842421f, 0.008724267f, 0.22390977f, 0.19038588f, -0.07243871f, 0.08568972f,
-        -0.285824f, 0.26429722f, -0.12814914f, -0.0062798345f, -0.023947109f, 0.17034034f, -0.09404592f, 0.41821235f,
-        0.071316145f, 0.01712874f, 0.005577719f, 0.032318495f, 0.10244478f, -0.1722606f, -0.121864006f, 0.12467411f,
-        -0.14463684f, 0.06608526f, -0.19651966f, 0.17511155f, -0.38153f, -0.022671418f, -0.3286032f, 0.010856438f,
-        0.3782444f, 0.056027506f, -0.19667748f, -0.26063693f, -0.036853913f, -0.069262326f, 0.17872272f, -0.49009082f,
-        -0.29818535f, -0.36035773f, -0.56129324f, -0.20414269f, 0.0008989702f, -0.009490038f, 0.13626817f, -0.3082687f,
-        0.35512638f, 0.040208906f, 0.1181721f, 0.057417125f, 0.3840433f, 0.3692501f, -0.050095234f, 0.022482155f,
-        0.25867188f, -0.05747298f, 0.10269251f, 0.093889855f, 0.03172674f, -0.016829247f, -0.31641823f, -0.009206387f,
-        -0.20413311f, -0.17061533f, -0.17377198f, 0.17373383f, 0.11049202f, -0.15846163f, -0.059458867f, -0.08056038f,
-        -0.2945736f, -0.044347476f, -0.04866322f, 0.3197807f, 0.08690708f, -0.0056892405f, -0.15509501f, 0.21308695f,
-        0.1520165f, 0.00026082486f, -0.014567282f, 0.019481165f, 0.12940988f, -0.018992763f, -0.24124959f, -0.013187312f,
-        -0.10902971f, -0.06906947f, -0.049899057f, -0.11132821f, 0.0374411f, -0.06411233f, 0.20590578f, -0.39005628f,
-        -0.2834466f, 0.39168105f, 0.122861564f, 0.30530202f, -0.06352429f, -0.092726305f, 0.13474385f, -0.06120078f,
-        0.205117f, -0.2228655f, 0.16886856f, -0.36638042f, -0.048204042f, -0.23602922f, 0.10993585f, 0.111008696f,
-        -0.20631398f, -0.32482007f, -0.15340167f, 0.26444468f, 0.16849963f, -0.110297024f, 0.23174797f, 0.2173069f,
-        -0.28087103f, -0.3770023f, -0.09793812f, 0.035187345f, -0.2681504f, 0.083909206f, -0.12106553f, -0.117467165f,
-        0.2714553f, -0.11770751f, -0.34688336f, -0.12243218f, -0.2663722f, 0.3489084f, -0.14985393f, -0.32294327f,
-        -0.14638916f, 0.4600011f, -0.3850345f, 0.15225077f, -0.3192005f, -0.13444136f, 0.4451408f, 0.33621126f,
-        0.0231144f, 0.039486516f, -0.37980938f, -0.032269232f, -0.42493114f, 0.13997734f, 0.20074828f, 0.42733684f,
-        -0.38355777f, -0.013834598f, -0.34646648f, 0.40831968f, 0.13821714f, -0.121072724f, 0.2663675f, 0.28579897f,
-        -0.32859746f, 0.13458423f, -0.016534572f, -0.33428282f, 0.22906405f, 0.4697955f, 0.06542207f, 0.11311036f,
-        -0.4081753f, -0.052342437f, 0.09232977f, 0.09092211f, -0.28721672f, -0.3319356f, -0.14833935f, 0.21644899f,
-        -0.49080274f, -0.62624276f, -0.3669925f, 0.16688716f, 0.33327267f, 0.20140232f, 0.22549589f, 0.28310454f,
-        -0.32689825f, -0.06336915f, 0.4623451f, 0.0041921f, -0.29592994f, -0.47637826f, -0.22437981f, 0.35041443f,
-        0.36342543f, -0.100115985f, -0.09078232f, -0.103707336f, -0.16055483f, 0.18844908f, 0.0034017402f, 0.1934153f,
-        0.008403512f, -0.07379886f, -0.16605908f, 0.19437595f, 0.13218468f, -0.33157575f, 0.0003815617f, 0.12887663f,
-        0.11541002f, -0.16382496f, 0.042882152f, 0.308769f, -0.0928301f, -0.0053252354f, 0.033269804f, 0.21154128f,
-        0.22950606f, 0.31062356f, 0.09760765f, 0.1903449f, -0.2176278f, 0.06431173f, 0.12676893f, -0.17704059f,
-        0.060022697f, 0.33102328f, 0.28803855f, -0.010305934f, 0.33381653f, 0.00028969173f, -0.0174728f, -0.11303321f,
-        -0.17730701f, 0.4602485f, 0.037893813f, 0.06339931f, 0.06563423f, 0.3117093f, 0.3368654f, 0.09139864f,
-        -0.15200879f, -0.029554147f, -0.011259877f, 0.2907591f, 0.41723573f, -0.0949462f, -0.26901615f, 0.12903695f,
-        -0.16882804f, -0.04362371f, -0.13442521f, -0.0030865467f, 0.00332005f, 0.016629888f, 0.017560478f, 0.31534502f,
-        -0.034752164f, 0.55565214f, -0.19299154f, -0.10894307f, 0.81706524f, -0.258677f, 0.09593618f, -0.32734072f,
-        1.2329295f, 0.42770886f, -0.9366172f, 0.20832239f, -0.051454622f, -0.24325562f, -0.2941157f, -0.17433852f,
-        0.5853288f, 0.2312248f, -0.13659851f, 0.55464846f, 0.3326696f, -0.5154133f, -0.55066204f, 0.34672934f,
-        0.35229653f, 0.022141827f, 0.504223f, -0.47868207f, 0.22455513f, 0.11365037f, -0.47251076f, 0.15196416f,
-        0.5770374f, 0.083135724f, -0.013472551f, -0.45022893f, 0.15583803f, 0.23134977f, 0.5303585f, -0.043027744f,
-        0.064896636f, -0.49425015f, 0.032651264f, 0.17877643f, 0.08852208f, 0.3111103f, 0.23341578f, -0.66912967f,
-        -0.1642628f, -0.14110072f, -0.34499454f, 0.0545177f, 0.4451341f, -0.10203972f, -0.38639918f, -0.24226965f,
-        0.56927323f, -0.047510244f, -0.33210292f, -1.0013738f, 0.1857257f, -0.29010013f, -0.1407748f, -0.55759364f,
-        0.30609682f, 0.012136559f, 0.23987277f, 0.20849814f, 0.53922546f, -0.11299925f, 0.10951433f, 0.07371581f,
-        -0.052738793f, -0.064253755f, 0.011564496f, 0.15864532f, 0.05997607f, 0.044161346f, 0.1860739f, 0.006750422f,
-        0.05877538f, 0.21744761f, 0.50866926f, -0.095731385f, -0.1083345f, -0.30953014f, 0.040248126f, 0.18704799f,
-        0.22457443f, 0.13353352f, 0.07211065f, -0.01985783f, -0.13802612f, -0.11007109f, 0.12351367f, 0.1563207f,
-        -0.04755108f, 0.051542558f, 0.029835729f, -0.004572883f, 0.16893147f, -0.31622303f, 0.20100757f, 0.024484271f,
-        0.25189456f, 0.055127975f, -0.018542495f, 0.3311541f, 0.3670217f, 0.093267955f, 0.11326834f, -0.18407172f,
-        -0.22760713f, -0.2028358f, -0.45297897f, 0.2483311f, -0.2919086f, 0.1330976f, -0.06361252f, -0.0791652f,
-        0.20052326f, 0.2404816f, -0.26615363f, 0.27705094f, 0.13411002f, 0.10317904f, -0.113059126f, -0.12902282f,
-        -0.24242534f, 0.19305876f, 0.27151808f, 0.15016241f, -0.15338661f, 0.14923848f, 0.010075173f, -0.103277326f,
-        -0.26334178f, 0.013049404f, -0.050041754f, -0.23357493f, 0.010524697f, -0.018271485f, -0.26986316f, 0.06025473f,
-        -0.06271797f, -0.0014065157f, 0.33912235f, -0.040344596f, 0.06261744f, 0.44088972f, 0.03275324f, 0.37798673f,
-        -0.01985337f, 0.032775015f, -0.17455406f, 0.24741709f, 0.018250816f, 0.13832843f, 0.041496556f, 0.0162719f,
-        0.0389584f, -0.5355165f, 0.039740477f, 0.28223595f, -0.1702451f, -0.09565072f, 0.17119828f, 0.1065453f,
-        -0.09480521f, 0.22220817f, -0.0069999686f, -0.09490346f, 0.5350164f, 0.19784117f, 0.10591126f, 0.010988288f,
-        0.30727923f, -0.066873655f, -0.0011646862f, 0.10477004f, 0.17737111f, -0.28302675f, 0.13991845f, -0.18574138f,
-        0.077710986f, 0.19656605f, -0.034518898f, -0.080673285f, -0.38354623f, 0.27541044f, -0.14958024f, 0.045363206f,
-        -0.64099836f, -0.31717956f, 0.19172387f, 0.017668178f, -0.43989354f, 0.27322778f, 0.36427516f, -0.13157904f,
-        -0.14158587f, -0.56214964f, 0.8405502f, -0.7688214f, -0.03364382f, 0.46931624f, -0.41281658f, 0.5259736f,
-        -0.16790305f, -0.13974619f, 0.37142843f, 0.7365422f, 0.09234963f, -0.4141445f, 0.42070764f, 0.4338304f,
-        -0.5758201f, -0.18110718f, -0.2139101f, -0.23123176f, -0.06253558f, 0.74244183f, -0.4142279f, -0.60364693f,
-        0.6335611f, 0.17577143f, -0.7266024f, -0.3984494f, -0.16028935f, 0.6063893f, -0.33119276f, 0.16525726f,
-        0.35011116f, -0.12990966f, 0.17129165f, -0.83521503f, 0.8546585f, -0.7579658f, 0.3724674f, 0.11284772f,
-        0.62958586f, -0.22587518f, 0.1339248f, -0.45070106f, -0.22055565f, 0.964432f, 0.65648544f, 0.61537945f,
-        -0.16154185f, 0.045077227f, 0.822603f, 0.091020405f, -0.43721247f, 0.7075555f, -0.4771003f, 0.65778655f,
-        0.31075853f, 0.11517262f, 0.090674095f, 0.3225598f, -0.08222542f, 0.1213163f, 0.15369162f, 0.24649377f,
-        0.54452f, -0.0630451f, 0.10364128f, -0.21130458f, -0.14138868f, 0.12173418f, -0.15578884f, 0.10320223f,
-        -0.06167948f, 0.121145f, 0.17213434f, 0.15353689f, 0.0981482f, -0.18185304f, 0.3563574f, 0.16465078f,
-        -0.32613277f, 0.072197564f, -0.08089893f, 0.3087957f, -0.043197136f, -0.10808805f, -0.19082098f, -0.06755393f,
-        -0.17882223f, 0.2564899f, -0.11584152f, -0.14780536f, 0.05096486f, -0.03401876f, 0.16923997f, 0.2690237f,
-        0.4081144f, -0.17865339f, 0.0743468f, -0.2214441f, 0.018719967f, -0.30058962f, -0.009851559f, 0.29170325f,
-        -0.054632682f, 0.04739042f, 0.007981788f, -0.064340405f, 0.063563585f, -0.1934536f, -0.2528392f, 0.42964664f,
-        0.030068943f, 0.28408146f, 0.10122455f, -0.016926965f, -0.006699259f, -0.110526174f, -0.2511802f, -0.18529491f,
-        0.0365078f, -0.2576837f, 0.085190125f, 0.24619325f, -0.20639771f, -0.09165764f, 0.33376366f, 0.10846876f,
-        -0.36858702f, -0.05965651f, -0.040380668f, 0.23869275f, 0.19773766f, -0.14919119f, -0.20465268f, 0.058403444f,
-        0.046402283f, 0.0056748474f, 0.28098044f, 0.11976807f, 0.089882836f, -0.03814591f, -0.18779752f, -0.025335222f,
-        0.2028803f, -0.0046107187f, -0.0078503f, -0.29761082f, -0.03910673f, 0.023919655f, -0.25893977f, -0.25724265f,
-        -0.016183876f, -0.19432782f, -0.29123706f, -0.015149045f, -0.06728622f, -0.17580588f, 0.03373385f, 0.0029499857f,
-        -0.7258707f, 0.24109828f, 0.06426211f, -0.054682184f, 0.056758523f, -0.14779419f, 0.035101764f, 0.12989077f,
-        0.504771f, -0.3117989f, 0.1930568f, 0.052453768f, -0.19158301f, 0.26322767f, -0.14599434f, 0.041153815f,
-        0.14144011f, 0.031715672f, 0.13086481f, -0.13654104f, 0.18785627f, -0.06960337f, 0.15691961f, -0.39582485f,
-        0.08791245f, -0.13107076f, 0.25646326f, 0.043379787f, -0.14069022f, -0.3664115f, 0.22150978f, 0.15784848f,
-        -0.46861485f, 0.08619561f, 0.23604523f, 0.29675093f, 0.076346986f, -0.09587273f, 0.010232919f, 0.17540768f,
-        0.34135154f, 0.1114654f, -0.17907424f, -0.3723592f, 0.34826398f, 0.35666546f, -0.16019669f, -0.2335051f,
-        0.098967575f, 0.009305895f, -0.06795857f, -0.4392477f, -0.28581306f, 0.07476597f, -0.10460961f, 0.27997214f,
-        0.22207926f, -0.311947f, -0.017904766f, 0.19555861f, -0.11673713f, -0.23362072f, -0.3053129f, 0.36669523f,
-        -0.23391418f, 0.04965618f, 0.0724196f, 0.16714737f, 0.3058324f, 0.120139815f, 0.27917302f, -0.11259599f,
-        0.39010584f, 0.6847411f, -0.005972192f, 0.11244204f, -0.39015087f, -0.3624333f, -0.35878503f, 0.119731836f,
-        0.25759324f, 0.39070836f, -0.1785132f, 0.31124955f, 0.02673179f, 0.3395023f, -0.061830435f, -0.17609215f,
-        -0.014761993f, -0.36275226f, -0.5283174f, -0.13845575f, -0.2536877f, 0.031177107f, -0.4353364f, -0.16752863f,
-        0.01840039f, 0.051651556f, -0.3167021f, -0.15464738f, -0.20319673f, -0.22768614f, 0.19762394f, -0.0018387015f,
-        -0.3655482f, 0.008655428f, 0.14643914f, -0.21300526f, -0.09409334f, 0.032570515f, 0.39408037f, 0.115969084f,
-        -0.20065804f, 0.38954133f, 0.32676014f, 0.2427629f, -0.33835724f, 0.10115721f, -0.17262113f, 0.09751088f,
-        -0.6470469f, 0.032184456f, 0.2682646f, 0.08820427f, 0.34853464f, 0.2572975f, 0.27415293f, -0.33919442f,
-        -0.32835147f, -0.19266136f, -0.15491144f, 0.054737315f, -0.37097466f, -0.34650487f, -0.44562697f, -0.12811431f,
-        -0.062343907f, 0.2329054f, -0.2684953f, 0.38480332f, 0.062286288f, 0.09780822f, -0.006534455f, 0.03336101f,
-        -0.24129367f, -0.19112349f, -0.2596606f, 0.0013234788f, -0.26431587f, -0.23183273f, -0.024963014f, -0.32630616f,
-        -0.29538453f, 0.11239467f, 0.11718053f, -0.23002459f, 0.05581461f, 0.1897072f, 0.03149253f, -0.008418169f,
-        0.26242417f, -0.29931605f, 0.08060213f, -0.29226992f, 0.2913095f, 0.19095705f, 0.10458039f, 0.1342312f,
-        0.6192538f, 0.06959968f, 0.03735321f, -0.23838483f, 0.22625896f, 0.13385025f, 0.14280784f, -0.19339916f,
-        0.24402249f, -0.28693727f, 0.0146477595f, -0.17127772f, 0.2581469f, -0.07411176f, -0.13572773f, -0.103319824f,
-        0.08378523f, 0.27802795f, 0.6138058f, 0.10766245f, -0.1335153f, -0.04256238f, -0.09108249f, 0.2768189f,
-        0.3575805f, 0.10846095f, -0.21471009f, 0.16524419f, 0.32520512f, 0.02081508f, 0.11924872f, 0.09045157f,
-        0.3054797f, 0.061924662f, 0.22246371f, -0.113706015f, 0.114701204f, 0.43781447f, -0.12621263f, 0.15479678f,
-        0.28052822f, 0.08100158f, 0.20739353f, 0.15414527f, 0.23919487f, 0.17473665f, 0.115840465f, 0.18289058f,
-        -0.07475161f, -0.028059147f, -0.4103675f, 0.17650673f, 0.109615475f, 0.39068285f, 0.004104384f, -0.11748201f,
-        -0.009820782f, 0.06455506f, 0.13309793f, -0.07393585f, 0.22244494f, -0.092255645f, -0.17613627f, 0.08346627f,
-        0.19284321f, -0.030061508f, 0.2546366f, -0.16145435f, 0.057494424f, 0.18177962f, 0.10115192f, 0.15649003f,
-        0.2711345f, -0.027191177f, 0.05755992f, -0.028655577f, -0.046377562f, -0.08360361f, -0.05646897f, 0.26085183f,
-        0.026135601f, 0.3581697f, -0.09915899f, 0.061839834f, 0.4189324f, -0.14272863f, 0.016723024f, -0.10885658f,
-        -0.19440839f, -0.06057882f, 0.015822211f, -0.12306347f, -0.21726048f, 0.13360362f, -0.2698884f, -0.07313095f,
-        -0.3040336f, 0.152113f, 0.012456411f, -0.04388697f, -0.06280843f, -0.23995696f, -0.062883876f, -0.24549867f,
-        0.12080993f, -0.0013225414f, 0.44226587f, -0.025786187f, -0.2470043f, 0.13017423f, -0.09099353f, 0.036416374f,
-        0.12637721f, 0.06967076f, 0.04628047f, -0.40922356f, 0.16390398f, 0.13244711f, 0.18056993f, -0.13174337f,
-        -0.012996572f, 0.12104445f, -0.061110254f, -0.0013470058f, -0.04993895f, 0.30479395f, -0.16284119f, 0.006991015f,
-        0.36934367f, -0.069649965f, -0.010736431f, 0.1940436f, -0.035075f, -0.100006275f, -0.26587537f, -0.039413277f,
-        -0.3421156f, 0.12813313f, 0.20336722f, -0.5544445f, -0.0667687f, 0.09753577f, -0.47418928f, 0.3422446f,
-        0.50455856f, -0.08512031f, 0.20334497f, 0.0027964585f, 0.073818356f, -0.44478887f, -0.05041777f, 0.38078293f,
-        0.20902003f, -0.078403324f, 0.08107076f, 0.22370516f, -0.19510502f, 0.2831172f, -0.11273239f, 0.0056953086f,
-        0.007642275f, -0.10120713f, 0.24492368f, 0.2918382f, 0.065779276f, 0.15488988f, 0.019069437f, 0.04614088f,
-        -0.06128508f, 0.15935944f, -0.0140918065f, -0.10407159f, 0.03628979f, 0.3529465f, 0.03188335f, -0.16966854f,
-        0.12153377f, 0.14327274f, -0.07947757f, -0.25284818f, 0.26300102f, 0.15404621f, -0.2285789f, -0.114152715f,
-        0.14815037f, 0.079629466f, -0.16994992f, 0.19169405f, 0.121119164f, 0.023551974f, 0.0027669547f, -0.13815899f,
-        -0.25867218f, -0.15335332f, -0.062750846f, -0.403864f, 0.037796874f, 0.14376988f, -0.70644665f, 0.10732938f,
-        0.11799f, 0.29681486f, -0.09897967f, -0.13807733f, -0.22469448f, -0.08172966f, -0.15872532f, -0.14843819f,
-        -0.04166321f, -0.00073491916f, 0.29321697f, 0.17861491f, 0.14826255f, 0.21821989f, -0.116959915f, -0.15558471f,
-        0.16670959f, 0.13330153f, -0.011386668f, -0.118626885f, -0.023216605f, 0.15203604f, -0.014738621f, 0.29679856f,
-        0.16609146f, -0.083908826f, -0.13635573f, -0.36241013f, -0.50198823f, -0.10828183f, -0.011379472f, -0.0014758937f,
-        0.14179209f, 0.44055474f, -0.076322794f, 0.07120602f, 0.21088396f, -0.0045689153f, 0.009655206f, 0.007230877f,
-        0.14252329f, 0.5615167f, 0.06653622f, 0.14230642f, -0.19349587f, -0.13799046f, -0.030305546f, 0.07006352f,
-        -0.45483747f, 0.3837986f, 0.14508134f, -0.01624486f, 0.31611082f, -0.20958075f, 0.0009836862f, -0.27016675f,
-        -0.015337562f, -0.11009345f, 0.45706418f, -0.03554709f, 0.2520597f, -0.019359907f, -0.13265236f, -0.00022757315f,
-        -0.1743292f, 0.20488305f, 0.22547413f, 0.07015236f, -0.10323868f, -0.023275722f, -0.25112167f, 0.12960356f,
-        0.08790245f, 0.12823017f, 0.12880753f, -0.33164462f, 0.13528988f, 0.46565613f, 0.12530449f, 0.16887583f,
-        -0.35213292f, -0.30053845f, 0.15921266f, 0.01274825f, 0.21042949f, -0.018779062f, 0.016022714f, -0.029448923f,
-        -0.21321385f, 0.13623586f, 0.13535173f, 0.12693153f, 0.26837045f, 0.051481925f, 0.08489666f, 0.1344549f,
-        0.10750225f, -0.1453465f, -0.13188715f, -0.011913674f, 0.02221584f, -0.1746221f, 0.23144294f, 0.30150244f,
-        -0.12909703f, -0.027670337f, -0.12607086f, 0.15545848f, -0.17727776f, 0.3660845f, 0.2184179f, -0.41321313f,
-        -0.36406195f, -0.04551618f, -0.05869104f, 0.2918185f, -0.19790839f, 0.3439076f, 0.21950231f, -0.00070213847f,
-        0.036579628f, 0.046571575f, -0.20232679f, 0.23929606f, 0.08761363f, 0.03714663f, 0.2938345f, 0.16411735f,
-        -0.03479999f, 0.058686495f, 0.14611983f, 0.31101614f, -0.3260337f, 0.27398467f, 0.16911502f, -0.005633466f,
-        -0.069339566f, 0.13399756f, -0.03652108f, 0.088080786f, -0.3819899f, 0.24721703f, -0.13473625f, 0.04371758f,
-        -0.593683f, 0.09533811f, 0.07534432f, -0.09261973f, -0.1829999f, 0.06433695f, -0.18542373f, -0.01196361f,
-        -0.38708794f, 0.06551083f, -0.20355776f, -0.47807017f, 0.2845243f, 0.02204515f, 0.21414857f, 0.42878643f,
-        0.07761012f, -0.003971115f, 0.21088162f, 0.10188587f, -0.033538487f, -0.15450855f, 0.06965803f, -0.010101525f,
-        0.034667507f, 0.017698945f, -0.09589998f, 0.20185933f, 0.012814508f, 0.12117862f, 0.053277392f, -0.041785784f,
-        -0.087118916f, 0.28136477f, -0.16016719f, 0.041045003f, -0.1702893f, 0.30332646f, -0.056999307f, -0.19825037f,
-        -0.2709634f, -0.31947508f, -0.09393762f, 0.2610455f, 0.18962973f, -0.32986602f, 0.009464163f, 0.32771587f,
-        -0.073143594f, -0.48693076f, 0.1097409f, -0.09920217f, 0.2415015f, -0.18423262f, 0.0797869f, 0.17569153f,
-        -0.17320454f, 0.1464601f, 0.6221738f, 0.005698088f, 0.15870702f, 0.21585107f, -0.11811034f, -0.10219846f,
-        0.3221172f, 0.061884183f, -0.09048601f, 0.36794424f, -0.035749592f, -0.0695789f, 0.1727706f, -0.35846332f,
-        0.20274538f, -0.117261074f, 0.22204758f, -0.12663011f, -0.11276389f, -0.14567107f, -0.07966327f, -0.13993973f,
-        -0.07523796f, -0.113812394f, 0.20225176f, -0.09052257f, -0.20305133f, -0.32767335f, -0.036873244f, -0.18584871f,
-        -0.12119551f, 0.087242864f, 0.273101f, -0.28147024f, -0.12108835f, 0.06571087f, 0.14256985f, 0.45129815f,
-        -0.0034292229f, 0.16593304f, -0.32028827f, 0.1711179f, 0.21247502f, 0.1352335f, -0.4199872f, 0.066476025f,
-        0.0073965685f, 0.20088416f, -0.1742484f, 0.1543245f, 0.15281105f, -0.06818133f, -0.06920878f, -0.17172693f,
-        -0.06284973f, -0.05369926f, 0.37958866f, -0.15542495f, 0.14800732f, -0.090912424f, 0.2546182f, -0.12344121f,
-        0.14253876f, -0.010713621f, 0.10300056f, 0.27542055f, 0.12418687f, 0.19996154f, 0.077772446f, 0.30331695f,
-        -0.2754634f, -0.08052068f, -0.4682754f, -0.073459074f, -0.0874638f, 0.2477726f, -0.11334286f, -0.31027412f,
-        0.063476205f, -0.00393052f, -0.35888705f, -0.2876047f, -0.08842789f, 0.28076583f, -0.3398941f, -0.20883669f,
-        -0.04363856f, 0.12067734f, 0.049050894f, 0.03188993f, -0.034420416f, 0.08989185f, -0.120060466f, 0.2562069f,
-        -0.13939892f, 0.07659285f, 0.08684005f, 0.23724844f, 0.18086837f, -0.25074273f, -0.28576386f, -0.44202062f,
-        0.22604872f, -0.28023687f, 0.2724977f, 0.18191268f, 0.0021334176f, -0.21371949f, 0.056280956f, 0.18127397f,
-        -0.21767077f, 0.1463976f, 0.06778646f, 0.2511049f, -0.09293312f, 0.08762055f, 0.11808068f, -0.18004782f,
-        -0.43327364f, -0.19296443f, -0.23633787f, 0.04639512f, -0.07170247f, 0.071787365f, -0.30697477f, -0.0054940633f,
-        0.09322609f, 0.24026279f, -0.10507954f, 0.1006294f, -0.18068394f, 0.22849818f, -0.047079287f, 0.1575614f,
-        -0.52738184f, 0.04401319f, -0.12288909f, 0.03398498f, 0.14426705f, 0.104783066f, 0.08906427f, -0.02648188f,
-        0.18523882f, 0.2884729f, 0.13914034f, 0.20464672f, -0.07199743f, 0.077150665f, -0.10158976f, -0.33336157f,
-        -0.15473238f, 0.5662155f, 0.0311772f, 0.16444361f, -0.10247777f, 0.35054156f, -0.11099597f, -0.12106829f,
-        0.15250798f, -0.137674f, 0.026551696f, -0.121281214f, 0.27044845f, -0.10050365f, -0.4519481f, 0.24751188f,
-        0.100054435f, -0.108548075f, 0.123352244f, 0.09258557f, -0.024137858f, 0.34852237f, -0.07810284f, 0.19428791f,
-        -0.23034835f, -0.057809263f, 0.14725302f, -0.17736149f, 0.29382363f, 0.32085878f, 0.08993445f, -0.09478789f,
-        0.007861844f, -0.18826418f, 0.13851354f, 0.14786461f, 0.109502725f, 0.12989587f, 0.27790588f, -0.05765891f,
-        0.29210484f, -0.40268376f, 0.03968795f, 0.10570899f, 0.16537414f, -0.03246942f, 0.2921624f, 0.017606508f,
-        -0.4836721f, -0.1455489f, -0.06497154f, 0.1576433f, 0.18417363f, -0.24429835f, 0.33296025f, 0.12628642f,
-        -0.16564605f, 0.070744924f, 0.1565757f, 0.0779681f, 0.04133333f, -0.0059632054f, -0.0002577672f, -0.0077940235f,
-        -0.037883352f, 0.07398861f, 0.4212349f, 0.13853331f, 0.25608125f, 0.22978002f, 0.3366458f, -0.36304557f,
-        -0.012956626f, 0.14945751f, -0.3700172f, 0.34600952f, -0.13813838f, -0.14778937f, 0.25346583f, -0.05443991f,
-        -0.15414414f, -0.041564543f, 0.03415567f, 0.18437836f, -0.18637514f, -0.096429944f, -0.19838196f, -0.022702182f,
-        0.13527851f, 0.17426114f, -0.18471499f, -0.010471545f, -0.047497537f, 0.018001797f, 0.12102471f, 0.16328909f,
-        -0.068980224f, 0.43883714f, -0.18044783f, -0.007322408f, -0.18402661f, -0.11638193f, 0.090124436f, -0.0014256891f,
-        0.012228003f, 0.04723573f, -0.08355386f, -0.19997337f, 0.25192493f, 0.17200965f, 0.42132607f, 0.03443129f,
-        0.19247328f, 0.09312683f, -0.18401171f, 0.28179204f, 0.007069609f, -0.15450498f, -0.02977261f, 0.19578451f,
-        0.20198177f, -0.021688692f, -0.25273973f, 0.34134698f, 0.22479063f, 0.18715583f, -0.010573562f, -0.06999875f,
-        0.27551746f, -0.12007831f, 0.17567156f, 0.046151467f, 0.18848377f, 0.58790195f, 0.14803378f, -0.02787157f,
-        0.18192942f, -0.038118776f, 0.2703746f, 0.01395093f, 0.21649271f, 0.11169354f, -0.00039963902f, -0.16481338f,
-        0.14631608f, 0.07433107f, 0.35737127f, 0.18441463f, -0.066487655f, -0.0471039f, -0.00074317545f, -0.0893779f,
-        0.4176613f, -0.34449363f, -0.08806131f, 0.024585573f, 0.33249977f, 0.0037174292f, 0.38103446f, -0.17098595f,
-        0.07571466f, 0.13858025f, -0.3047842f, -0.23042125f, -0.08154831f, 0.30245617f, 0.20370221f, -0.43504515f,
-        -0.13843973f, -0.255632f, -0.25194982f, -0.041566294f, 0.27932575f, 0.008489034f, 0.022634447f, 0.07272849f,
-        0.17401017f, 0.13825032f, 0.018299213f, 0.083378546f, -0.23079287f, 0.00014381966f, 0.08435796f, 0.29060775f,
-        0.2271638f, -0.484969f, -0.029872203f, 0.09364788f, -0.105701685f, 0.06859245f, 0.0066190804f, -0.12737015f,
-        0.3466651f, 0.14587407f, -0.12009651f, 0.39348233f, -0.23414981f, 0.009777166f, -0.24357305f, 0.37446272f,
-        -0.15104508f, -0.10223912f, -0.2947248f, -0.094062135f, -0.20593973f, 0.057691522f, 0.105528735f, -0.29820004f,
-        -0.15185438f, 0.28091806f, 0.19382335f, -0.32084942f, 0.09794031f, 0.08242417f, 0.05870007f, 0.3198878f,
-        0.13707183f, 0.01760878f, 0.22355245f, -0.118961595f, -0.360141f, -0.17687343f, 0.25077775f, 0.18493547f,
-        -0.272601f, -0.24257328f, -0.05973384f, 0.2929501f, -0.15446155f, 0.13612859f, 0.17275295f, -0.38415682f,
-        -0.09029546f, -0.04267771f, -0.07731028f, -0.14052515f, 0.03818736f, 0.29408464f, -0.17209408f, 0.057837892f,
-        0.4219112f, -0.008250396f, -0.11686033f, 0.2096266f, -0.07565682f, 0.2605477f, 0.030690724f, 0.33957365f,
-        0.033255734f, 0.23145366f, -0.09667422f, -0.3085713f, 0.0045333477f, 0.24457967f, 0.027101884f, 0.098062456f,
-        -0.4831556f, 0.06088697f, 0.25678056f, -0.10179107f, -0.1274668f, -0.20276701f, -0.038409155f, -0.045373935f,
-        0.058313332f, 0.062656574f, -0.013934705f, 0.1987331f, -0.25209817f, -0.10931276f, 0.20867902f, 0.0053723664f,
-        -0.16545564f, -0.054850046f, -0.036373977f, 0.049410913f, -0.090895236f, -0.2318063f, -0.2349883f, 0.58500075f,
-        0.061577372f, -0.592566f, -0.003724605f, -0.038627543f, -0.22789946f, -0.46635306f, -0.27300686f, 0.41234806f,
-        0.010106154f, 0.28974545f, -0.22197528f, -0.37413847f, -0.03635807f, 0.1320868f, 0.0052005234f, -0.20389348f,
-        0.19889191f, -0.08949227f, 0.022260066f, 0.030407691f, 0.25218916f, 0.15569249f, 0.15237513f, 0.026277091f,
-        0.07030193f, -0.3839151f, -0.05558986f, 0.09788163f, 0.06828722f, -0.1767248f, -0.3024665f, -0.4416569f,
-        -0.24862808f, 0.26413676f, 0.43483624f, -0.18502513f, 0.28821474f, 0.27774653f, -0.066159174f, 0.013148689f,
-        0.32517162f, 0.16140553f, -0.3977186f, -0.26860404f, -0.062384315f, -0.0417877f, -0.092341445f, -0.4173804f,
-        -0.07050832f, 0.21408527f, -0.19098568f, -0.025726328f, 0.14622547f, 0.092342146f, 0.14363265f, -0.050709005f,
-        0.2512156f, 0.081400074f, 0.09943684f, -0.15625826f, -0.23637784f, 0.2416013f, 0.406326f, -0.13259467f,
-        -0.1013928f, 0.445275f, -0.08825411f, 0.09821704f, 0.24760091f, -0.07114266f, 0.014884276f, 0.54310644f,
-        0.16034669f, -0.10808362f, 0.24947776f, -0.11661709f, -0.123964764f, 0.035218988f, 0.19357772f, -0.058452763f,
-        0.46601483f, 0.27356553f, -0.2276677f, 0.032718193f, 0.10233815f, 0.14911889f, -0.11397258f, 0.31461033f,
-        -0.1779622f, -0.4100491f, -0.13888814f, -0.16345948f, -0.008400985f, -0.076455556f, 0.24477012f, 0.07782956f,
-        0.1919903f, -0.020361444f, 0.3565321f, -0.1385299f, 0.032876376f, 0.42231235f, 0.07032743f, -0.019786408f,
-        -0.33293897f, -0.13238361f, -0.09555521f, -0.21536887f, -0.37811714f, 0.015202576f, -0.15426591f, -0.037072677f,
-        -0.019912636f, 0.002290555f, -0.28527293f, 0.15608619f, 0.14158694f, 0.049611647f, -0.40233552f, 0.07575144f,
-        0.053494815f, 0.050309576f, 0.06618084f, 0.07338031f, -0.16805902f, -0.11398927f, -0.26502705f, 0.26323003f,
-        0.036977984f, 0.23352164f, -0.2095552f, 0.09670241f, 0.069775306f, -0.390209f, -0.24828945f, 0.00064485404f,
-        0.10930742f, 0.045016058f, 0.20331103f, -0.04967652f, 0.15652925f, 0.20146172f, -0.049840536f, 0.4672518f,
-        -0.089593016f, -0.0860461f, 0.24678558f, -0.4292808f, 0.21453106f, 0.14110772f, -0.2737965f, 0.100668326f,
-        -0.009684032f, -0.048268083f, -0.047049742f, -0.1255688f, -0.002251601f, 0.28977934f, -0.05709546f, 0.013671233f,
-        0.0032477216f, 0.042676844f, -0.19213772f, -0.20188019f, 0.41348562f, 0.04122434f, 0.07363464f, -0.14428842f,
-        0.07974305f, -0.12786898f, -0.29205945f, -0.17720795f, 0.05250727f, -0.2338818f, -0.16670579f, -0.41253152f,
-        -0.016933115f, 0.113624424f, -0.25340426f, 0.4227501f, -0.23844953f, -0.36098975f, 0.19584674f, -0.29235741f,
-        0.26891443f, -0.15543154f, 0.19653799f, -0.14597677f, 0.1296966f, -0.031397454f, 0.04799894f, 0.2706001f,
-        -0.17405118f, -0.19256707f, 0.14612684f, 0.1175493f, -0.37538663f, -0.091073245f, -0.06074091f, 0.037621364f,
-        -0.12402793f, 0.0805146f, 0.20023325f, -0.1478429f, -0.36896217f, 0.011585538f, 0.17916454f, -0.039171558f,
-        0.073833756f, -0.120516464f, 0.14024891f, -0.25905925f, 0.2249599f, -0.3007269f, 0.44935194f, -0.1743129f,
-        0.11655337f, 0.26298928f, 0.063827634f, -0.21249548f, 0.019900562f, -0.29516828f, -0.14481436f, 0.27360684f,
-        -0.015842605f, -0.05614024f, -0.26800808f, -0.12045354f, 0.10535407f, -0.062713616f, 0.13552958f, -0.02265259f,
-        0.09058125f, -0.056774758f, -0.018989785f, 0.30004168f, -0.16664506f, -0.3608851f, -0.25241745f, 0.3866397f,
-        -0.21401308f, 0.03553227f, 0.15863006f, -0.28949782f, 0.05218429f, 0.17588256f, 0.3156878f, 0.07128728f,
-        -0.22487037f, -0.14246786f, 0.51555514f, -0.34447604f, -0.06275615f, 0.44388175f, -0.21563055f, -0.171197f,
-        -0.31664422f, -0.053320438f, -0.3259139f, 0.090149246f, 0.01687873f, 0.03004892f, 0.07219461f, -0.44316557f,
-        0.12509705f, -0.23072527f, -0.122865215f, 0.11962134f, 0.16569051f, -0.05299264f, 0.19340879f, -0.20223579f,
-        -0.07887878f, -0.13256033f, -0.15421106f, -0.07396481f, -0.22903906f, 0.40334177f, -0.3745036f, 0.14026271f,
-        -0.061055228f, 0.36081555f, -0.21309072f, -0.65711564f, 0.23401542f, -0.24754496f, 0.017562004f, -0.01034402f,
-        -0.24584988f, -0.08801249f, 0.04213406f, -0.3227828f, -0.17527233f, 0.4940605f, -0.19873367f, 0.1311692f,
-        -0.12039792f, -0.20978016f, 0.3373795f, -0.15045811f, -0.5851369f, 0.22010674f, 0.05504957f, 0.068345286f,
-        0.052693952f, -0.23526701f, -0.14539844f, -0.007958581f, 0.31749225f, 0.013200454f, -0.031635072f, 0.2937375f,
-        0.24214856f, -0.18894088f, 0.2782961f, 0.2658521f, 0.01942302f, -0.14732021f, -0.11337713f, 0.09945788f,
-        -0.08609772f, -0.28593975f, 0.41400462f, -0.01965427f, -0.09185443f, 0.19091271f, 0.0045788465f, 0.3121583f,
-        0.08425461f, 0.39032498f, -0.16890027f, -0.32871178f, -0.1540304f, -0.4390304f, -0.17997923f, -0.3450305f,
-        0.005916692f, -0.05670375f, -0.10705754f, -0.1943764f, -0.0527579f, -0.0014010518f, 0.40706936f, 0.36564985f,
-        0.3306272f, 0.19094574f, -0.33191186f, 0.20406875f, -0.019081352f, 0.0060280915f, 0.017224757f, -0.17375445f,
-        0.18949209f, -0.10381956f, -0.10428635f, 0.24085757f, 0.009750759f, -0.27793157f, 0.4685061f, 0.112569116f,
-        0.18732065f, -0.0733778f, -0.3181629f, 0.584608f, 0.27806693f, -0.014232744f, 0.017794203f, 0.3764885f,
-        0.015927104f, -0.3249427f, 0.3105152f, 0.36785275f, -0.11876975f, 0.27246052f, -0.07650488f, -0.39597714f,
-        0.09244563f, 0.009461565f, 0.18165046f, -0.07480216f, 0.115950614f, 0.030477436f, -0.113559455f, -0.0031152084f,
-        -0.11568113f, 0.087880716f, 0.04653166f, 0.2975331f, -0.22361372f, 0.113717034f, 0.019932961f, 0.006041946f,
-        0.26791573f, 0.15557791f, -0.23045912f, 0.08819838f, -0.28541625f, 0.096246645f, 0.28423735f, 0.014231215f,
-        0.09095625f, -0.029297499f, -0.10931274f, 0.014224344f, 0.1728853f, 0.0913724f, 0.20070587f, 0.26241797f,
-        0.12068227f, -0.21774791f, -0.13995215f, 0.0857246f, 0.16776742f, 0.0026484698f, -0.22807981f, 0.052987367f,
-        0.009629347f, 0.12796122f, 0.021336418f, 0.45367932f, -0.037820112f, 0.020942444f, -0.021290494f, 0.26039743f,
-        -0.28243488f, -0.05657803f, 0.102640286f, -0.1324792f, 0.635313f, -0.14044145f, -0.36136043f, 0.25258327f,
-        0.030821424f, -0.091823235f, 0.25933763f, -0.21323955f, -0.012593142f, 0.13851622f, -0.077748254f, 0.01013303f,
-        -0.37354147f, -0.37274256f, 0.13166355f, 0.04787423f, 0.37128597f, -0.0737763f, 0.26670685f, 0.26552412f,
-        -0.5688063f, -0.10698666f, -0.02834766f, -0.23433635f, 0.0023611842f, 0.21088912f, 0.32322517f, -0.03993116f,
-        0.17678542f, 0.16105661f, -0.0652976f, -0.3095629f, 0.025816543f, -0.16272864f, -0.04823524f, -0.076121286f,
-        -0.0057680397f, -0.01592039f, -0.08361714f, -0.18010604f, -0.113531016f, -0.023879634f, 0.0658571f, 0.12314635f,
-        0.22735642f, 0.08884517f, 0.05650223f, 0.31754673f, -0.33359483f, 0.074866876f, 0.08383188f, 0.23341198f,
-        0.13040838f, 0.020565541f, -0.057316575f, 0.10002433f, 0.06357432f, -0.25125265f, 0.094467744f, 0.25960734f,
-        0.20535265f, 0.1016421f, 0.18968293f, -0.052818336f, -0.1845958f, -0.030788437f, -0.20090377f, 0.058528185f,
-        0.25746834f, -0.044753697f, 0.0041207634f, 0.36966658f, -0.4198736f, -0.31466168f, 0.044200644f, -0.48267245f,
-        -0.16014308f, -0.17974529f, -0.1943734f, 0.03930602f, -0.2741114f, -0.019509938f, -0.036483873f, 0.34820557f,
-        0.1717103f, -0.4668938f, 0.5378427f, -0.09144468f, 0.14244887f, -0.2331429f, -0.32795373f, 0.035883132f,
-        0.3856739f, 0.43432784f, 0.21333808f, 0.30055356f, 0.061583683f, -0.2605683f, -0.22815345f, -0.12765373f,
-        0.30252478f, -0.05054275f, -0.1666527f, 0.010390826f, 0.16289353f, -0.00300224f, 0.28344876f, 0.35651943f,
-        -0.20971562f, -0.12637587f, -0.12859477f, -0.15807588f, -0.31891838f, 0.19522405f, 0.0021599804f, -0.21680775f,
-        0.23563096f, 0.14535883f, -0.14622898f, 0.45782208f, 0.20817067f, -0.15373084f, -0.056143284f, -0.21836223f,
-        0.2109136f, 0.13723871f, -0.02432856f, 0.32130256f, 0.17285655f, -0.10504102f, -0.08596308f, -0.2115389f,
-        -0.03054971f, 0.2990964f, -0.1448681f, 0.021650886f, -0.29371393f, 0.3849401f, -0.077514224f, -0.1109019f,
-        0.08163509f, 0.015090266f, 0.0078023667f, -0.14577104f, -0.0720518f, 0.36001968f, -0.1107032f, 0.13706824f,
-        -0.16639173f, 0.32036376f, -0.029956099f, -0.18073174f, 0.055963147f, -0.3863007f, 0.12137321f, 0.06667968f,
-        -0.012864654f, -0.27931926f, -0.013377509f, -0.0022060133f, 0.30983374f, 0.26952118f, 0.038874775f, -0.15211536f,
-        0.04616676f, 0.14892508f, -0.2501381f, -0.07138127f, -0.32116222f, 0.38150662f, 0.101484485f, -0.2908247f,
-        -0.13575642f, 0.0054914225f, -0.07187512f, -0.08750819f, 0.13566165f, 0.17062663f, 0.1400597f, -0.22008464f,
-        -0.1104111f, -0.06546814f, 0.32418966f, 0.028203087f, -0.3547488f, -0.21954508f, -0.13239151f, 0.11570843f,
-        -0.03380992f, -0.40030578f, -0.0563847f, 0.059040453f, -0.03520916f, 0.27987236f, 0.099249385f, 0.009838602f,
-        0.2303788f, -0.042201184f, -0.0067245294f, -0.7129238f, -0.057912312f, 0.03940122f, 0.1898258f, -0.054063845f,
-        -0.13603447f, -0.1876532f, 0.1945393f, -0.10932525f, 0.2596564f, -0.3001343f, -0.036590066f, -0.21218315f,
-        0.15617958f, 0.11387439f, -0.1192425f, 0.04314689f, 0.15880968f, -0.29260913f, -0.0588542f, 3.7151913e-05f,
-        -0.00015052597f, 0.12962872f, -0.10650779f, 0.18806809f, 0.0229204f, 0.011703418f, 0.45503423f, 0.2605076f,
-        -0.17764893f, 0.05961853f, 0.014324334f, 0.27090436f, -0.03734145f, 0.1918789f, -0.19930732f, -0.15041624f,
-        -0.41466615f, -0.21423133f, -0.047170307f, -0.0071021677f, -0.015557115f, -0.18984266f, 0.22091924f, -0.2726534f,
-        0.3484976f, -0.09521579f, 0.05868156f, -0.3135116f, 0.19559458f, -0.29521567f, 0.2971058f, -0.12118124f,
-        -0.12818407f, -0.038566496f, 0.13960995f, -0.07468412f, 0.1046763f, 0.1381569f, -0.05367079f, -0.31133205f,
-        -0.18192682f, -0.4545804f, -0.12696312f, -0.34628975f, -0.56441456f, 0.40088493f, 0.16248706f, 0.04369041f,
-        -0.17854719f, 0.23451743f, 0.15014185f, -0.35705233f, -0.06040403f, 0.09385932f, 0.17828146f, -0.18544406f,
-        -0.4499487f, 0.028051842f, -0.1415209f, 0.11403877f, -0.088482305f, 0.22928567f, 0.16678838f, -0.15619211f,
-        -0.1093065f, -0.1832431f, -0.36858457f, 0.17146447f, 0.14202997f, 0.29195976f, 0.04890559f, -0.18355173f,
-        -0.0970097f, 0.36337534f, 0.38995552f, -0.09077213f, 0.037952058f, 0.0149440775f, -0.040227685f, 0.17544682f,
-        -0.39937505f, -0.23514648f, 0.018421441f, -0.29247704f, 0.12000758f, -0.011635587f, 0.24942137f, 0.21631119f,
-        -0.18123741f, 0.10867901f, -0.14015174f, -0.2502888f, -0.12208589f, 0.048355345f, 0.33013928f, -0.10769202f,
-        0.022984143f, -0.21946502f, -0.100039944f, 0.26149777f, -0.17353418f, 0.2271358f, 0.10399924f, -0.18630236f,
-        -0.50454634f, 0.06282285f, -0.1948748f, -0.3144018f, -0.28282177f, 0.31733766f, -0.35227466f, -0.23652917f,
-        -0.25490588f, 0.101858504f, 0.05507803f, 0.027793452f, 0.32014284f, 0.06926896f, -0.09376673f, -0.18091363f,
-        -0.22927621f, 0.09149874f, -0.34206152f, 0.1831484f, 0.3881824f, -0.08039331f, -0.26044533f, 0.082660414f,
-        -0.3370973f, -0.03190776f, 0.19102949f, 0.3172522f, 0.51179993f, 0.10660298f, 0.28963044f, 0.10656277f,
-        0.21193649f, 0.14500412f, -0.099631414f, 0.13643205f, -0.11664454f, -0.13613002f, -0.25680965f, -0.02087831f,
-        0.0397546f, 0.27945614f, -0.08244563f, -0.059426982f, -0.06986528f, -0.24997765f, 0.29804993f, -0.12829588f,
-        -0.1773413f, 0.37970498f, 0.22733028f, -0.2107749f, -0.26012227f, 0.23560335f, -0.40571678f, -0.2853624f,
-        0.21170218f, 0.12839068f, -0.24006593f, -0.2946048f, 0.028939089f, -0.27377775f, -0.021227308f, -0.30433664f,
-        -0.20221089f, -0.07383876f, -0.10540154f, 0.05847933f, -0.1490494f, -0.15352702f, -0.18922418f, 0.37317073f,
-        -0.23984699f, 0.06285797f, 0.019754674f, 0.0028026232f, 0.1223442f, 0.20699736f, 0.102689534f, -0.06343141f,
-        0.075819775f, -0.19963177f, 0.24125016f, -0.021979466f, -0.054432027f, -0.33665845f, 0.2848726f, -0.16541341f,
-        0.23542388f, 0.0429222f, -0.2396336f, 0.016241387f, -0.20883168f, -0.25239387f, -0.17528385f, -0.077310465f,
-        0.2701921f, -0.12721266f, 0.042771928f, 0.23808502f, -0.26108232f, -0.098819934f, -0.12861773f, 0.22095686f,
-        -0.026593098f, 0.20462145f, 0.20273724f, -0.009269236f, 0.02956587f, -0.4338778f, -0.14828272f, 0.23717085f,
-        0.17746355f, 0.12809487f, 0.13953894f, -0.13443118f, 0.019944515f, -0.26822093f, 0.0149596f, -0.059929855f,
-        -0.06151985f, -0.15912607f, -0.07029574f, 0.1956401f, 0.16005322f, 0.5299939f, -0.2716154f, 0.2888047f,
-        0.33151647f, 0.18718638f, 0.08945882f, -0.03696145f, -0.15710717f, 0.252694f, -0.3384329f, -0.0934225f,
-        0.33303326f, 0.4617799f, 0.24246472f, 0.021392796f, 0.045494314f, -0.0611116f, 0.09572094f, 0.090381816f,
-        0.04412172f, 0.13762853f, -0.48442096f, 0.34126157f, -0.12696436f, 0.021148346f, 0.058299646f, -0.0020412195f,
-        0.29396465f, -0.08075878f, 0.32087544f, 0.2723317f, 0.030671187f, -0.28524f, -0.18849307f, -0.24083774f,
-        -0.17190753f, 0.03358875f, 0.052998275f, 0.09257957f, -0.060522597f, -0.08944495f, 0.102330424f, 0.010445656f,
-        0.24781081f, -0.080550656f, 0.0821985f, 0.22244987f, 0.098498136f, -0.023250643f, -0.01087924f, -0.08169984f,
-        -0.074595876f, 0.19023924f, 0.030177731f, -0.2865859f, -0.26316735f, 0.16096734f, 0.3742955f, 0.077928245f,
-        0.051442552f, -0.3320606f, 0.22109282f, -0.08470768f, -0.41288862f, 0.18863335f, 0.047906198f, -0.20542046f,
-        -0.22203784f, 0.26279065f, 0.10017023f, -0.4037524f, -0.22057775f, -0.06107137f, -0.13482837f, -0.06733972f,
-        -0.20832993f, -0.029638924f, -0.15037979f, 0.29391572f, -0.51185495f, 0.16254982f, -0.06720662f, 0.10481163f,
-        0.102846965f, -0.16993077f, 0.26366568f, 0.06542616f, -0.33659613f, 0.00243134f, 0.14386255f, 0.086279556f,
-        0.13022968f, -0.008680151f, 0.086338855f, 0.13589919f, 0.051213477f, 0.33130014f, 0.05447826f, -0.08955187f,
-        0.028681433f, 0.46380675f, -0.0452356f, -0.24704216f, 0.26398084f, 0.11388371f, -0.020438017f, 0.07055513f,
-        -0.026613599f, 0.029572709f, -0.38758364f, -0.16109248f, 0.16669023f, -0.19722639f, -0.14926343f, 0.094909824f,
-        0.20830643f, 0.17355563f, 0.17631704f, -0.056259844f, -0.11571181f, -0.031679586f, 0.40204304f, 0.16436705f,
-        0.04990528f, -0.08113279f, 0.18405448f, -0.34093753f, -0.016953217f, -0.13218428f, -0.11351085f, -0.009525625f,
-        0.02962167f, 0.019889966f, 0.20732634f, 0.12014818f, -0.3776961f, 0.14021584f, -0.21375309f, -0.13052343f,
-        -0.008790157f, 0.25062305f, -0.18432131f, -0.25890467f, -0.008022122f, -0.051200684f, 0.12843998f, 0.14953035f,
-        -0.17004588f, -0.3025521f, -0.035444815f, -0.13863632f, -0.06259843f, 0.08652628f, 0.149301f, -0.16522041f,
-        -0.14823335f, 0.28086904f, -0.06098172f, -0.40738875f, 0.18907566f, 0.09129188f, 0.045678522f, 0.20010994f,
-        0.016142381f, 0.35050797f, -0.2910605f, 0.1638302f, 0.042464312f, 0.06756834f, -0.19678672f, 0.010895323f,
-        0.381384f, 0.32156157f, -0.1210702f, -0.027391765f, 0.32614416f, -0.14304456f, 0.30093256f, -0.15823552f,
-        -0.0022765019f, 0.17011608f, -0.12597683f, -0.59943724f, 0.057078645f, 0.08579052f, 0.0051136934f, -0.115391605f,
-        -0.36172932f, -0.2744972f, 0.12019259f, 0.13810192f, -0.05204262f, -0.1377696f, 0.16838105f, -0.22602545f,
-        0.09611583f, 0.03179144f, -0.010663991f, 0.14852938f, 0.20394075f, -0.081616476f, -0.09864664f, -0.10841515f,
-        0.25901526f, 0.12323128f, 0.10681827f, 0.3113308f, 0.16667287f, -0.09939524f, 0.15106174f, -0.39329186f,
-        -0.34547102f, 0.28546146f, -0.0769321f, -0.3900914f, -0.0681743f, -0.27482733f, 0.24107948f, -0.11313545f,
-        -0.20124076f, -0.042097162f, -0.04138856f, 0.061557457f, 0.34581432f, 0.13460596f, -0.32658383f, -0.1546708f,
-        0.18387426f, -0.13733235f, 0.23268594f, 0.39330205f, 0.47005776f, -0.18029991f, -0.08709298f, -0.005509167f,
-        0.058902364f, 0.045075785f, -0.16114378f, -0.14238949f, -0.03323469f, 0.17300515f, 0.016614959f, -0.32575488f,
-        -0.071206294f, 0.041415337f, -0.13664822f, 0.076495156f, 0.21228054f, -0.07488911f, 0.13188769f, 0.12827367f,
-        0.14623311f, 0.025545415f, 0.019728905f, -0.15935281f, 0.11702813f, -0.08769974f, -0.039269466f, -0.103829294f,
-        0.06995879f, -0.07567755f, -0.0606097f, -0.07384136f, -0.071399376f, -0.28488612f, 0.31740475f, -0.25755626f,
-        -0.23848143f, 0.017958537f, -0.049764358f, 0.23992293f, -0.048060823f, -0.12399155f, -0.011231277f, 0.18049185f,
-        0.035708424f, 0.07927861f, -0.24579947f, 0.028590335f, 0.40972176f, 0.43348542f, 0.1093321f, -0.22917935f,
-        0.09551806f, -0.051316872f, 0.034814242f, 0.01938979f, 0.18095115f, -0.3522634f, -0.12567285f, 0.16277534f,
-        0.18198057f, -0.12408866f, 0.042181347f, -0.07748878f, 0.33775327f, 0.05186171f, 0.03389703f, -0.32969463f,
-        -0.06897815f, 0.06926043f, 0.042288445f, 0.1569907f, 0.13888338f, 0.22023056f, -0.18284549f, -0.1700407f,
-        -0.13710006f, -0.24695112f, 0.1564732f, -0.35003403f, -0.13842317f, -0.2726963f, -0.18571793f, -0.08767223f,
-        -0.103001416f, 0.17127964f, -0.51064664f, 0.05994342f, 0.17243756f, -0.10937104f, -0.06099438f, -0.0533611f,
-        -0.09736254f, -0.27710605f, -0.15531126f, -0.17326616f, 0.08177899f, 0.03572622f, -0.09776202f, -0.2147625f,
-        0.3898463f, -0.011557395f, -0.25102168f, 0.21272838f, -0.13211697f, -0.22982274f, -0.13890168f, 0.08608079f,
-        -0.33260697f, -0.17498262f, 0.05378559f, -0.20781787f, -0.058557447f, -0.06939729f, -0.19528213f, -0.045371756f,
-        -0.065672904f, -0.14430323f, 0.09982131f, 0.031992357f, -0.4602639f, -0.21906476f, 0.23021063f, -0.05954402f,
-        0.058017675f, 0.101531975f, -0.38475114f, -0.13308232f, 0.15160252f, -0.12819056f, -0.28192857f, -0.05728041f,
-        -0.0013760391f, -0.27920583f, 0.22609156f, 0.111932755f, 0.258652f, -0.05449393f, -0.39178234f, -0.2558508f,
-        0.2286996f, -0.36217985f, -0.23161256f, 0.15765868f, 0.36597124f, -0.062891975f, -0.018614117f, -0.106636494f,
-        0.4093461f, 0.05816609f, -0.27991992f, -0.021752711f, -0.1721609f, -0.14843144f, 0.3550201f, -0.03547304f,
-        -0.08777912f, 0.15081665f, 0.14186244f, -0.23878041f, 0.13196889f, 0.07941064f, -0.2664668f, 0.002626446f,
-        0.24653149f, 0.16810624f, 0.12950517f, 0.15872905f, 0.11761642f, 0.26664695f, 0.20131853f, -0.09504869f,
-        -0.13375068f, 0.39501572f, 0.077881716f, 0.38671753f, 0.06598342f, -0.010089453f, -0.093845196f, 0.051105402f,
-        0.10374314f, 0.15050487f, -0.20138893f, 0.031108163f, 0.37216452f, 0.3339019f, -0.013356663f, 0.1576877f,
-        0.17385289f, 0.07107163f, 0.43444112f, 0.088221565f, -0.15050255f, 0.07201119f, 0.11439672f, -0.18329164f,
-        0.2928618f, -0.12941723f, 0.14558136f, -0.19498587f, -0.100686334f, 0.11824626f, -0.1818419f, -0.19141114f,
-        0.13922459f, 0.034032762f, 0.0139470855f, -0.1955371f, -0.017795978f, 0.03886922f, -0.5445158f, -0.24600026f,
-        -0.21109211f, -0.06267467f, 0.20923996f, 0.036652587f, -0.23052979f, -0.36843705f, 0.57602656f, -0.2245291f,
-        0.19014591f, -0.024132967f, -0.13053942f, 0.2279718f, 0.17876136f, 0.012944524f, -0.07000334f, 0.07078935f,
-        0.0297841f, 0.46689123f, -0.13611731f, -0.20727095f, 0.15389958f, -0.20095147f, 0.3414182f, 0.10955887f,
-        0.10375161f, 0.1302376f, 0.044589695f, 0.22645365f, -0.061722774f, 0.26162663f, 0.16644564f, -0.21264373f,
-        -0.008940682f, -0.08551838f, 0.16704407f, 0.16942824f, 0.22512329f, 0.09670491f, 0.38600153f, 0.43515638f,
-        0.2542532f, 0.13151354f, 0.22514226f, 0.3606614f, -0.040355526f, 0.355845f, 0.14133638f, -0.05937036f,
-        -0.029296957f, 0.20455453f, -0.3134399f, -0.034635566f, -0.2739539f, 0.10682818f, -0.054388914f, 0.22394212f,
-        0.071363114f, -0.11217407f, -0.013790348f, 0.1924721f, -0.09511165f, -0.20448111f, 0.09799705f, 0.31454185f,
-        0.32933813f, 0.093478456f, -0.1872368f, 0.006938769f, -0.15593402f, -0.01342124f, 0.27516133f, -0.112137206f,
-        0.099902086f, -0.23177464f, -0.031495914f, -0.09832764f, 0.1799699f, 0.13233541f, 0.18521371f, -0.4490282f,
-        0.30225396f, 0.30879214f, -0.17318271f, -0.019592294f, -0.198399f, 0.0006115093f, 0.37330875f, 0.43243295f,
-        -0.25110912f, 0.42538908f, -0.013995248f, 0.2915816f, -0.025363762f, -0.1111619f, -0.044040065f, 0.16188946f,
-        -0.12325328f, 0.059665173f, 0.26654187f, -0.14743891f, 0.16538222f, 0.029595613f, 0.056252602f, -0.17742886f,
-        -0.37842202f, -0.14433579f, 0.058303088f, 0.023355342f, 0.30857635f, 0.26567262f, -0.41251603f, -0.10689264f,
-        0.4421661f, 0.0023387796f, 0.026484624f, -0.22456492f, -0.059344538f, -0.30641896f, -0.041994464f, 0.17262973f,
-        -0.122032344f, 0.5747175f, 0.06646243f, -0.18681574f, 0.15629469f, -0.18252324f, 0.0039623934f, -0.13894214f,
-        0.1974749f, -0.35393465f, 0.119994335f, -0.0359925f, 0.0062762923f, -0.0038389838f, 0.03649696f, 0.15002252f,
-        -0.23068358f, -0.29318404f, 0.07802593f, 0.54099494f, -0.0041103475f, 0.046018403f, 0.21777005f, -0.055721823f,
-        -0.12903084f, -0.31926048f, 0.030601712f, -0.16908254f, -0.039038356f, 0.17906454f, -0.24921928f, 0.05536819f,
-        0.048881143f, 0.17718892f, 0.30705988f, 0.102552444f, -0.27738535f, -0.13439907f, -0.13447006f, -0.16001658f,
-        -0.141664f, 0.3951406f, 0.028132057f, 0.21170028f, -0.041054577f, 0.4187167f, 0.13587518f, -0.53435606f,
-        0.35818136f, 0.04127875f, -0.42948112f, -0.33153966f, 0.087324426f, 0.18865186f, 0.32317463f, 0.20913918f,
-        -0.022815464f, -0.15814385f, 0.30234224f, 0.27389959f, 0.3405039f, -0.2595713f, 0.16112614f, 0.064164445f,
-        0.2823464f, -0.032111578f, 0.6429921f, 0.026472976f, 0.051827494f, 0.016059157f, 0.28674918f, 0.17540067f,
-        0.06986667f, 0.0024495767f, 0.4225844f, 0.37364784f, -0.3066093f, 0.12666695f, -0.5041771f, 0.018933449f,
-        0.4412529f, -0.19905813f, 0.38933632f, -0.097596385f, 0.46322438f, -0.4472737f, 0.2125117f, 0.32895443f,
-        -0.2869598f, -0.5262465f, -0.33925253f, 0.2610967f, 0.62023693f, 0.035323318f, -0.11097276f, -0.28638116f,
-        0.064468496f, -0.003754734f, -0.49521467f, -0.46951446f, 0.49259746f, 0.22044727f, 0.02633959f, -0.33348873f,
-        0.67344666f, 0.097154014f, -0.22483595f, -0.06681193f, 0.090914585f, -0.21160753f, -0.06301515f, 0.018924212f,
-        0.07337266f, -0.46820384f, 0.3294002f, 0.02596561f, -0.23980843f, -0.59378934f, -0.5311034f, 0.3646931f,
-        -0.15913795f, 0.29138273f, -0.6390572f, 0.42617118f, 0.18314554f, 0.31193674f, -0.053337455f, 0.5092428f,
-        0.26748607f, -0.15398012f, 0.3614559f, 0.29393306f, -0.33735985f, -0.38429973f, -0.068221964f, -0.3825952f,
-        0.098947376f, 0.5956225f, -0.16103983f, 0.39827546f, -0.061980415f, 0.35921928f, 0.7347683f, 0.27391937f,
-        -0.2530069f, 0.30383152f, 0.09239623f, -0.18053488f, 0.077031344f, 0.08162802f, 0.43896037f, 0.08346563f,
-        0.014758184f, -0.053873297f, -0.003139432f, 0.25722134f, 0.36703834f, 0.081747636f, 0.17350395f, -0.1027728f,
-        0.12453528f, -0.3244487f, -0.6005667f, -0.056938525f, -0.20390396f, 0.06985172f, 0.09026877f, 0.07811504f,
-        0.106154695f, -0.014800046f, 0.22145541f, -0.018106202f, 0.056207847f, -0.049481045f, -0.14734112f, 0.13898556f,
-        0.0024650628f, -0.111620456f, -0.033328466f, 0.20357417f, 0.14397447f, 0.17337014f, -0.42146665f, -0.27700183f,
-        -0.066023536f, -0.15458544f, -0.17434499f, 0.051485814f, 0.15602335f, 0.025257247f, -0.0075739f, 0.24460599f,
-        -0.048651703f, 0.05325782f, -0.039250884f, 0.26217815f, 0.073073484f, -0.20164612f, -0.14260787f, -0.10609822f,
-        0.008073968f, 0.04969667f, -0.10013414f, 0.435052f, -0.113376126f, -0.18004724f, 0.051004466f, -0.44582477f,
-        0.025627268f, 0.032918595f, 0.040904205f, 0.86321795f, -0.33203417f, 0.09527149f, 0.10624977f, 0.24912724f,
-        -0.15333362f, -0.5135377f, 0.0895306f, 0.1812214f, 0.019166904f, -0.2523167f, 0.09266561f, 0.15099846f,
-        0.5051837f, -0.44858608f, 0.24015741f, -0.024063896f, -0.39205f, 0.29950354f, -0.0858604f, -0.012411383f,
-        -0.07033088f, 0.29875803f, -0.14769553f, 0.12171322f, -0.1434799f, -0.24288316f, 0.04252299f, -0.048988353f,
-        -0.06095161f, -0.29485658f, 0.036699902f, -0.226867f, 0.39166394f, -0.12501879f, -0.12015712f, -0.15244849f,
-        -0.15585652f, -0.17605744f, -0.0040615425f, 0.13248348f, -0.3212108f, -0.17916572f, 0.21373506f, -0.21954103f,
-        0.18215138f, 0.16592546f, -0.4177979f, 0.004480064f, -0.07320186f, -0.18808247f, -0.06584339f, 0.21717414f,
-        0.06418663f, -0.19535755f, -0.43876803f, -0.038752817f, -0.03981801f, 0.15802498f, 0.16436566f, 0.12764134f,
-        0.24439245f, -0.029430246f, 0.04646012f, 0.11783885f, -0.13384321f, -0.2362917f, -0.043448467f, 0.38928208f,
-        -0.058034483f, -0.15137127f, -0.10157484f, 0.011853729f, 0.4108012f, 0.4468152f, 0.6469247f, 0.021058787f,
-        0.18446268f, -0.005380443f, -0.19659743f, -0.021395296f, 0.3005138f, 0.3544015f, -0.05368762f, -0.054527383f,
-        -0.30541962f, 0.116113044f, -0.25758803f, 0.17944406f, 0.14626431f, 0.0028411914f, 0.23045573f, 0.12002819f,
-        -0.48370436f, 0.09373846f, 0.057053335f, 0.116627626f, 0.14121722f, -0.17912838f, -0.043674894f, 0.00079046417f,
-        -0.16560365f, 0.339379f, 0.09346073f, 0.22157672f, 0.036119483f, 0.47101834f, -0.42046937f, 0.061796904f,
-        0.006745449f, -0.017321387f, -0.021455212f, 0.3040365f, -0.21597849f, -0.16934168f, 0.26210904f, -0.20303574f,
-        0.083509594f, -0.1540529f, 0.068965755f, -0.008098537f, 0.12150029f, -0.059420813f, 0.03806154f, 0.098094f,
-        0.13125764f, -0.32286075f, 0.3261946f, 0.3195348f, 0.35489106f, -0.14565797f, 0.40217364f, 0.025116593f,
-        -0.0027241611f, 0.11382581f, 0.35164252f, 0.061286036f, -0.08379497f, 0.078304365f, -0.27286014f, 0.24964935f,
-        0.22857673f, -0.35054415f, -0.11237379f, -0.4554322f, -0.10364155f, 0.05225303f, 0.19590709f, 0.26669484f,
-        -0.06117415f, 0.50586253f, 0.058102153f, 0.37488812f, 0.14795843f, 0.0024359678f, -0.01055466f, 0.17581734f,
-        0.09389494f, 0.28899246f, 0.078810275f, -0.016061721f, -0.16731511f, -0.109662056f, 0.26924345f, 0.19942416f,
-        -0.50926006f, -0.004430619f, 0.11818765f, 0.16825333f, 0.014551795f, -0.009523897f, 0.03039515f, 0.34300667f,
-        0.16543716f, -0.04051689f, -0.12725264f, 0.3207067f, -0.039484885f, 0.089785844f, -0.0786849f, 0.053837597f,
-        0.038854383f, -0.10683291f, 0.025807407f, -0.01362611f, 0.015057443f, -0.02758779f, 0.11398049f, 0.49582377f,
+    const float w[3392] = {
+        -0.1609002f, 0.021847662f, -0.24995096f, 0.076345f, 0.12694967f, 0.12157034f, -0.036351934f, -0.06923112f,
+        0.19217548f, -0.16257395f, -0.110391766f, 0.11754064f, 0.3502546f, 0.17576663f, 0.018067034f, -0.09349757f,
+        0.32395542f, -0.13207461f, -0.0043243924f, 0.034399755f, -0.29073268f, -0.021398654f, 0.09376701f, 0.027489632f,
+        0.07170738f, -0.11755737f, -0.1466959f, -0.03291818f, -0.020514177f, -0.034126867f, -0.3028367f, 0.43064037f,
+        0.21089119f, -0.24891539f, -0.033031017f, 0.48481312f, -0.05520945f, 0.4735426f, 0.029771768f, 0.19645132f,
+        -0.13654831f, 0.039300263f, -0.23321822f, 0.21147685f, -0.09496919f, 0.10990728f, -0.15955724f, -0.019448748f,
+        0.22171989f, -0.083043456f, 0.018804828f, 0.10791287f, -0.30454046f, -0.0028930288f, 0.22525531f, -0.008539518f,
+        0.14687464f, 0.24522153f, -0.060742315f, -0.17683846f, 0.035660833f, -0.012497672f, 0.1531908f, 0.14425799f,
+        0.10769028f, -0.09467417f, -0.16736324f, 0.23018983f, 0.25398743f, 0.11486167f, 0.031441376f, 0.08241258f,
+        0.18625651f, 0.22535764f, -0.24106954f, -0.17598592f, -0.15652911f, 0.041586824f, 0.0036291077f, 0.004401907f,
+        -0.20473313f, -0.18907067f, 0.0047211736f, -0.023594778f, 0.058213744f, -0.08500525f, 0.24127579f, -0.19823551f,
+        -0.036066916f, -0.09690792f, 0.21105534f, 0.017164754f, 0.12714003f, -0.20918956f, 0.13101096f, 0.16688128f,
+        -0.3081322f, -0.10477153f, 0.23740155f, 0.086753026f, 0.071515314f, 0.2532642f, -0.07135118f, 0.058484755f,
+        -0.013727484f, -0.2454746f, 0.0016938989f, 0.035258967f, 0.08237569f, -0.053546004f, 0.004611912f, -0.06426843f,
+        -0.53567094f, 0.28697258f, 0.079359405f, -0.4531297f, -0.18084079f, 0.01738615f, 0.18469691f, 0.091111526f,
+        -0.055880457f, -0.05166385f, 0.24512683f, -0.15830106f, -0.08807764f, 0.28549045f, -0.027296249f, -0.32393605f,
+        -0.13406806f, -0.3451473f, 0.2758268f, -0.03958767f, 0.10564893f, -0.2125391f, -0.025611855f, 0.3179392f,
+        0.19891334f, -0.064784065f, 0.036429193f, -0.03469832f, -0.071241766f, 0.22279395f, 0.02768524f, -0.22002926f,
+        0.17314938f, 0.094651796f, 0.24688411f, 0.10190843f, 0.16604596f, 0.029976908f, 0.31113327f, -0.3415966f,
+        0.07450317f, 0.17859142f, -0.032023836f, 0.3930883f, -0.13592798f, 0.006869396f, 0.30917168f, -0.36844355f,
+        0.42500314f, 0.11955526f, -0.1503614f, 0.22491662f, 0.016095657f, 0.4563927f, -0.029370405f, -0.16182917f,
+        0.29954237f, 0.0035295335f, -0.009217678f, 0.22775021f, -0.014914002f, -0.006458544f, -0.06953783f, -0.085889846f,
+        -0.17711475f, 0.033585556f, 0.16865745f, 0.36368713f, -0.015895115f, -0.0691148f, -0.16105603f, -0.10017548f,
+        0.1783202f, 0.20509867f, 0.23794727f, -0.015559501f, 0.020742537f, -0.100479655f, 0.19550781f, -0.15644835f,
+        -0.12900805f, 0.09976594f, -0.13236716f, -0.056831617f, 0.02536902f, -0.04595276f, -0.07179557f, 0.10418677f,
+        0.17468724f, 0.06306955f, 0.29504874f, -0.3630056f, 0.19454242f, 0.15647115f, 0.40222254f, 0.53715f,
+        0.122006364f, -0.112254225f, 0.08418874f, 0.031031232f, 0.12545785f, -0.11659786f, -0.13009822f, -0.14297614f,
+        -0.19451416f, -0.0020882108f, -0.024174739f, 0.0003135375f, -0.29943815f, -0.07105997f, 0.005591319f, 0.111080304f,
+        0.12042651f, 0.103419684f, -0.024475515f, -0.06041402f, -0.08143433f, 0.068864934f, -0.105535164f, -0.3890801f,
+        -0.08761482f, 0.1836636f, 0.007990626f, 0.09804847f, 0.2569822f, 0.096276455f, 0.20018746f, 0.10646995f,
+        0.057150103f, 0.17394231f, 0.21655314f, -0.17008936f, 0.051181804f, -0.06464484f, 0.15173295f, -0.14555924f,
+        -0.02784038f, 0.09217092f, 0.28736433f, 0.20097612f, 0.19605845f, 0.12264817f, -0.13602343f, 0.28719518f,
+        0.13853979f, -0.36126098f, 0.026873797f, 0.25111407f, 0.09389942f, -0.08475812f, -0.21590734f, -0.24828841f,
+        0.27351204f, 0.31740776f, -0.22558701f, 0.06507784f, 0.08988786f, -0.14638703f, -0.023174053f, 0.16292551f,
+        0.051159553f, 0.004844887f, -0.19158378f, 0.23861094f, -0.10769046f, -0.038650084f, -0.2102756f, -0.04922246f,
+        -0.19155434f, 0.13798095f, -0.18211931f, 0.279223f, 0.2943086f, 0.042948425f, -0.06392797f, -0.33380866f,
+        0.13922225f, -0.29646826f, -0.1134228f, 0.121802315f, 0.24879843f, -0.1641832f, 0.3156313f, -0.086172305f,
+        -0.08487905f, 0.0012415263f, 0.2039602f, 0.023396488f, -0.029159736f, -0.07964431f, 0.19713865f, 0.099469095f,
+        0.09079568f, 0.21959426f, -0.022195477f, -0.10487973f, 0.08306793f, -0.009197001f, 0.044191767f, -0.18694298f,
+        0.07701453f, 0.24476434f, 0.058758937f, 0.031200048f, 0.10059421f, 0.0036088154f, 0.36348006f, 0.106132574f,
+        -0.04921348f, -0.05959488f, -0.14110024f, 0.11789575f, -0.14131403f, -0.10515179f, -0.035689685f, 0.0145852845f,
+        -0.012159947f, 0.14633201f, 0.13293864f, 0.03864325f, 0.1720746f, -0.0863954f, -0.25671065f, -0.057143796f,
+        -0.01949471f, 0.24549738f, 0.41324103f, 0.037649766f, 0.08012309f, 0.09054027f, 0.014232029f, 0.34931105f,
+        0.1886453f, -0.030979453f, 0.12007955f, 0.031968053f, 0.019884573f, -0.19064347f, 0.03499439f, 0.51103264f,
+        0.1419578f, 0.16570663f, -0.10027789f, -0.3259502f, 0.03670571f, 0.05929354f, -0.03204936f, 0.09607628f,
+        -0.107944906f, 0.1618289f, 0.04501781f, 0.028417515f, 0.028207432f, -0.18460457f, 0.08135094f, 0.17537045f,
+        -0.023287943f, -0.02015171f, -0.022314224f, -0.22572435f, -0.06280374f, -0.41652763f, -0.45478952f, -0.13339432f,
+        -0.0897242f, 0.07732309f, 0.28284478f, -0.26252118f, -0.110590376f, -0.022545073f, 0.25471434f, 0.2655787f,
+        -0.0133429505f, -0.0029783507f, 0.19647914f, 0.060631216f, -0.03671354f, 0.38518125f, -0.3889779f, -0.34057853f,
+        0.06914164f, -0.30663067f, -0.16870958f, -0.021882048f, 0.064081326f, -0.44787055f, 0.09789578f, 0.06747511f,
+        -0.3237585f, 0.09613996f, 0.10046008f, 0.2592568f, -0.15022258f, -0.01887347f, -0.10655251f, -0.020343252f,
+        0.26295003f, 0.10553007f, -0.090933785f, -0.23730963f, 0.17362444f, -0.19672309f, 0.19046022f, -0.0034908773f,
+        0.2151824f, 0.017552495f, 0.06630236f, 0.039339393f, -0.28721437f, 0.05584986f, -0.49830538f, -0.041212883f,
+        0.131532f, 0.15066709f, -0.043261424f, -0.24279587f, 0.019786159f, 0.107887335f, 0.0086239f, 0.18377745f,
+        -0.1490641f, -0.21848854f, 0.004172371f, -0.23469888f, -0.15697192f, 0.11494782f, -0.19727215f, 0.10893181f,
+        -0.20830879f, -0.21781139f, 0.03998886f, 0.093440674f, -0.07375224f, 0.04063778f, -0.048321076f, 0.27750275f,
+        0.061661366f, 0.05443823f, 0.016724568f, -0.00030285516f, 0.3006566f, -0.24264054f, -0.17611939f, 0.14000498f,
+        -0.30797562f, -0.33880696f, -0.23852691f, 0.05544306f, 0.0010864903f, -0.049349565f, 0.08685628f, 0.1127385f,
+        0.21424627f, -0.036417417f, -0.033900835f, -0.23075888f, 0.32880726f, -0.04686824f, 0.022095975f, 0.14543416f,
+        0.18106103f, 0.0464825f, 0.17307602f, 0.1308342f, 0.069690906f, 0.066888526f, 0.221186f, -0.02873114f,
+        -0.02242871f, -0.04416804f, 0.015695347f, 0.18077624f, 0.06222351f, 0.20759115f, 0.12881032f, -0.23846295f,
+        -0.33309868f, 0.021268072f, 0.045068897f, -0.44411656f, -0.36200732f, -0.030113345f, 0.095749885f, 0.012003234f,
+        -0.16202216f, 0.18832122f, -0.009444622f, 0.15550296f, 0.06536502f, -0.33323604f, 0.107344605f, 0.29244518f,
+        0.08291019f, 0.19201048f, -0.08239124f, 0.09988525f, 0.0877477f, -0.07952481f, -0.016576715f, 0.23008142f,
+        0.051169388f, -0.024819164f, 0.03587237f, -0.19180813f, 0.4719116f, -0.19849613f, 0.06759917f, 0.0017655363f,
+        -0.15704748f, -0.12849993f, 0.15497863f, -0.20021173f, 0.0475385f, -0.15137042f, 0.03935369f, -0.030750254f,
+        -0.119546846f, -0.008616f, 0.03242903f, 0.24365214f, -0.03267555f, 0.0081572f, 0.08755279f, 0.24584313f,
+        0.14555354f, -0.1812432f, 0.15543795f, 0.3316184f, 0.030300332f, 0.13095671f, -0.101759225f, 0.034316957f,
+        0.06102422f, 0.006987022f, 0.08708935f, -0.03835878f, 0.057894543f, -0.025144719f, -0.0007647928f, 0.01489516f,
+        -0.14678392f, 0.10552629f, 0.1440745f, 0.057879295f, 0.17891484f, 0.20005117f, 0.054421168f, -0.011494229f,
+        0.05557429f, -0.1529494f, 0.24200803f, 0.13509393f, -0.14187773f, -0.015233224f, 0.23387106f, -0.2568294f,
+        0.19385105f, -0.17526983f, -0.04407462f, 0.3270635f, -0.44040683f, -0.0124111585f, 0.39121467f, -0.3355154f,
+        0.30248857f, 0.07905831f, -0.03214726f, 0.1450492f, -0.14701422f, -0.35465655f, -0.028465934f, 0.01560889f,
+        -0.30262998f, 0.32164165f, -0.3404962f, -0.2324011f, 0.084263705f, 0.334502f, 0.015835427f, 0.09426091f,
+        -0.26043576f, -0.06333532f, -0.08088428f, 0.09429164f, -0.25797814f, -0.09238093f, 0.19061783f, 0.13186334f,
+        0.22762224f, 0.14904234f, 0.17677686f, -0.20092621f, 0.14429836f, 0.25278047f, 0.14830118f, -0.21833515f,
+        0.07068797f, 0.22617392f, -0.10199807f, 0.19947354f, -0.45161608f, 0.20444846f, 0.20298824f, 0.3080991f,
+        -0.039795417f, 0.18106446f, -0.010287944f, 0.17583218f, 0.07526526f, 0.26077956f, 0.43664825f, 0.010497594f,
+        0.17703857f, 0.17660949f, 0.24123834f, 0.08535863f, -0.02518492f, -0.008683653f, 0.11277485f, 0.195455f,
+        0.041382134f, 0.025023025f, 0.23296407f, 0.03233335f, 0.19712102f, -0.31578296f, 0.039926726f, -0.030166063f,
+        -0.20766409f, 0.031905506f, 0.2696751f, -0.018963218f, 0.18089221f, 0.07520864f, -0.08759383f, -0.18821996f,
+        0.20981328f, 0.043554876f, -0.1566722f, 0.10588597f, -0.08932646f, 0.042662255f, -0.03608713f, 0.09966509f,
+        0.30277178f, 0.3282179f, 0.032538235f, 0.39857122f, 0.28066045f, 0.007226364f, -0.02947579f, 0.24069992f,
+        0.08716978f, -0.18811262f, -0.051428415f, -0.023691677f, 0.16160904f, 0.38246667f, 0.006601378f, 0.084126174f,
+        -0.24148308f, 0.1789952f, 0.24657257f, 0.0018141506f, -0.12519765f, 0.074302986f, 0.3166901f, -0.08526563f,
+        0.03852761f, 0.30125618f, -0.10824647f, -0.025163578f, -0.119028375f, 0.23363301f, 0.05895861f, 0.05478765f,
+        0.092724256f, 0.0847696f, 0.19220816f, -0.11813223f, -0.20858426f, 0.23152958f, -0.10784481f, 0.18437558f,
+        -0.15428239f, 0.0075831176f, 0.2966328f, 0.008463006f, 0.03663086f, 0.17355299f, -0.2735872f, -0.09289735f,
+        0.2560498f, 0.29647154f, 0.27852064f, 0.17526092f, -0.14139706f, -0.11925756f, -0.25816026f, -0.23593682f,
+        0.10968556f, -0.05437614f, -0.006059082f, -0.08417304f, 0.07909414f, -0.058943205f, 0.055600945f, 0.13430053f,
+        0.17206818f, 0.5155533f, -0.14593463f, 0.035370108f, 0.17062336f, -0.07941812f, 0.12935346f, -0.05209709f,
+        -0.021152776f, 0.21376735f, 0.22661048f, 0.029190224f, 0.20650178f, -0.16776733f, 0.19608964f, 0.19177587f,
+        -0.09039352f, 0.30311203f, -0.06253079f, 0.34177822f, 0.22131316f, -0.07982295f, -0.31724226f, 0.24174698f,
+        -0.26389122f, -0.085347675f, -0.18262288f, -0.10143389f, 0.52507275f, 0.03897191f, 0.20029804f, -0.114245124f,
+        0.27548367f, 0.11493263f, 0.14507213f, 0.040183257f, 0.03891463f, 0.3213901f, 0.021751888f, 0.25466788f,
+        0.20253053f, 0.27826974f, 0.03400503f, -0.12937377f, -0.25030068f, -0.09615933f, -0.0038866284f, 0.034822226f,
+        -0.33427888f, 0.063756734f, -0.25949785f, -0.1020543f, 0.117120005f, 0.10722678f, 0.04756398f, -0.21694337f,
+        0.31187135f, -0.16398786f, 0.1980679f, 0.16328847f, 0.43605527f, -0.09439107f, -0.19227749f, 0.11208812f,
+        -0.625009f, 0.43020558f, 0.038031697f, -0.42510727f, -0.09899307f, 0.024131522f, -0.17018402f, -0.043621764f,
+        -0.03219355f, -0.08170785f, -0.2393648f, -0.002453761f, -0.22540645f, -0.21962094f, -0.010454168f, 0.016390828f,
+        -0.17550568f, 0.3216177f, 0.1523361f, -0.047255427f, -0.29932663f, -0.07965841f, 0.09534492f, -0.21516807f,
+        0.03933667f, 0.049502134f, -0.091490604f, -0.21861361f, -0.35976556f, -0.0027113082f, -0.23096012f, -0.18531156f,
+        -0.13021626f, -0.120394655f, -0.19975495f, 0.08238219f, 0.21848072f, 0.09581703f, 0.1672351f, 0.12843165f,
+        -0.06437768f, 0.16774142f, 0.4828149f, -0.05257872f, -0.28121853f, -0.03760115f, 0.20268999f, 0.083760284f,
+        0.08051995f, -0.087391414f, 0.10507542f, -0.24414912f, -0.048771285f, 0.2591814f, -0.09190594f, 0.20328742f,
+        -0.31989235f, 0.10843577f, 0.17800274f, 0.3082198f, -0.0985948f, -0.06708789f, 0.14502108f, 0.025667673f,
+        -0.31274134f, -0.06437023f, 0.0018234913f, -0.023241164f, 0.12908605f, -0.07909505f, -0.14680322f, -0.0572892f,
+        0.031513818f, 0.03689973f, 0.06797852f, 0.39313054f, -0.24284668f, 0.23771301f, -0.105816156f, 0.0070417128f,
+        0.07008354f, 0.059740353f, -0.023217011f, 0.14192554f, 0.21071945f, 0.09911887f, -0.0344803f, 0.10385702f,
+        -0.11761533f, 0.11903219f, 0.024894668f, 0.32343927f, 0.118561074f, 0.08797827f, -0.056564767f, 0.027988443f,
+        -0.04153848f, -0.030816665f, 0.026110386f, -0.11874711f, -0.25329572f, 0.16153203f, -0.1258257f, 0.29384708f,
+        -0.1721118f, 0.36495292f, -0.111622564f, 0.1506448f, 0.24734628f, -0.16329202f, 0.45644715f, 0.014621705f,
+        0.110788554f, -0.011912039f, -0.096650526f, -0.16042951f, -0.012574472f, -0.04878007f, -0.27191496f, 0.027483186f,
+        -0.16796471f, -0.40262446f, -0.0036682095f, 0.25162467f, 0.08328049f, 0.17925283f, -0.16181825f, 0.33730972f,
+        0.1211616f, -0.074042656f, 0.25292665f, -0.077004306f, 0.02970519f, 0.024500571f, 0.1841028f, -0.21902764f,
+        0.25369832f, -0.28164676f, -0.037743732f, 0.043220393f, 0.17455585f, -0.09533301f, -0.119016565f, -0.027357385f,
+        -0.16571489f, -0.0517833f, 0.074194245f, -0.31780297f, 0.11542793f, 0.056340866f, -0.21643569f, 0.08010027f,
+        0.16640897f, -0.06515733f, 0.35194343f, 0.21371467f, -0.18711327f, -0.14674336f, 0.32682803f, -0.40569195f,
+        0.058358993f, 0.0075804093f, 0.20678808f, -0.028667161f, 0.120617755f, 0.36454213f, 0.07784402f, -0.15221515f,
+        -0.15276012f, 0.21956524f, -0.0046170023f, -0.11020313f, 0.23144612f, 0.019517269f, 0.19266249f, 0.10221697f,
+        -0.0015827541f, 0.10280523f, 0.13322848f, -0.03202374f, -0.2732625f, -0.11462269f, 0.1447582f, 0.042800274f,
+        -0.25906074f, 0.056432728f, -0.016067063f, 0.10864749f, 0.035199855f, -0.07428001f, 0.08453712f, -0.043964434f,
+        0.10018168f, 0.27182767f, 0.059319094f, 0.21230966f, -0.152686f, -0.0725431f, 0.012660405f, 0.1160435f,
+        -0.10246555f, -0.11605172f, -0.009283205f, -0.12041749f, -0.2390122f, -0.33313623f, -0.005504921f, -0.11631441f,
+        0.25356367f, 0.20078537f, 0.13530885f, 0.16085792f, 0.047827516f, -0.046347026f, 0.23188943f, -0.18433899f,
+        -0.09757875f, -0.51918834f, 0.105116f, 0.28553087f, -0.14306246f, 0.010771824f, 0.104456395f, -0.39495304f,
+        -0.121457726f, 0.10647791f, 0.0670551f, 0.13843428f, -0.23367423f, -0.19859484f, 0.17896803f, 0.106226f,
+        -0.35641372f, -0.17326024f, -0.09399589f, 0.1586226f, -0.09156875f, 0.09773725f, 0.1250074f, 0.13857651f,
+        0.054663625f, 0.08258146f, 0.005409603f, -0.23281966f, -0.037564665f, 0.14107719f, 0.002746559f, 0.034518145f,
+        -0.019377638f, 0.12577221f, 0.12145946f, 0.0073698782f, 0.1389776f, 0.1573012f, -0.20015986f, 0.16439259f,
+        0.1852552f, 0.15689743f, 0.21489555f, 0.013018421f, -0.18024813f, 0.02343419f, -0.000999792f, 0.22646625f,
+        0.047933087f, 0.19219421f, -0.13151322f, 0.266699f, 0.23981555f, 0.20321602f, 0.35092708f, -0.06593371f,
+        0.037785426f, 0.05007689f, 0.108802296f, -0.0018841821f, 0.20692465f, 0.07932404f, -0.1256635f, 0.23627199f,
+        0.17151915f, -0.08393936f, -0.45695028f, -0.19122112f, -0.030224757f, 0.22028379f, -0.010263686f, -0.098186225f,
+        0.13992655f, 0.35803947f, -0.2503398f, -0.19698109f, -0.033269178f, -0.20748533f, 0.27766442f, -0.2825391f,
+        -0.3606099f, 0.17471546f, 0.046551526f, 0.17880179f, -0.04169104f, 0.11044974f, 0.0021697753f, -0.061304133f,
+        -0.13984764f, -0.001492888f, -0.039703403f, 0.105867766f, 0.29935053f, 0.08072894f, 0.026231714f, -0.15295504f,
+        -0.03704372f, -0.14516471f, 0.42577377f, -0.14214246f, -0.021156373f, -0.17325401f, 0.0038764582f, -0.29654735f,
+        -0.02881013f, 0.09885702f, -0.035962496f, -0.008466702f, -0.4044233f, 0.07653701f, 0.28104636f, -0.022126703f,
+        -0.25350052f, 0.42085657f, 0.13483381f, -0.03470842f, 0.049393184f, 0.1720326f, -0.18834645f, 0.038092677f,
+        -0.09238157f, 0.1104859f, 0.07843755f, 0.061520796f, 0.29406932f, 0.24262373f, 0.004375012f, -0.118455134f,
+        0.18906513f, 0.010715036f, 0.36252716f, -0.1253229f, 0.09168956f, 0.28199443f, 0.30203432f, -0.057657056f,
+        0.114020295f, 0.2806516f, 0.049392603f, 0.09718206f, -0.093693584f, -0.16622011f, -0.07732901f, 0.05743404f,
+        -0.14730467f, 0.09559752f, -0.06634507f, -0.12773733f, 0.26344383f, -0.078091435f, -0.2829855f, -0.1024278f,
+        0.025026834f, 0.13143854f, 0.05859876f, 0.32243168f, 0.21515895f, 0.11179125f, 0.14144544f, -0.023421679f,
+        0.074014716f, -0.054745328f, -0.023074785f, -0.1700776f, -0.5021001f, 0.1055175f, -0.02357953f, 0.07268622f,
+        0.10119971f, 0.02177877f, -0.16510364f, -0.067811586f, 0.030949695f, -0.07813113f, -0.35357273f, 0.32687727f,
+        0.070169345f, 0.17524646f, -0.04867888f, -0.06756434f, 0.15457065f, 0.19790328f, 0.035077095f, 0.22896871f,
+        0.15741052f, 0.2548845f, 0.0124198655f, 0.19646095f, 0.15760969f, 0.19252393f, -0.27838978f, -0.121770255f,
+        -0.10250768f, 0.03407326f, 0.04454121f, 0.31937948f, -0.15522842f, -0.04081329f, -0.035974953f, -0.3222975f,
+        0.036502913f, -0.22606161f, -0.073780686f, 0.063408345f, 0.3905532f, -0.08036599f, 0.021952521f, -0.0922492f,
+        -0.11219887f, -0.12135775f, 0.29743606f, -0.045598466f, 0.23272677f, -0.025712958f, 0.17405933f, -0.23129955f,
+        0.02714209f, 0.009661774f, 0.17202556f, 0.3525118f, -0.025197633f, -0.23613644f, 0.044020284f, -0.15335777f,
+        0.3120936f, 0.17352855f, 0.294628f, -0.19153342f, 0.030641323f, 0.2347475f, -0.112882234f, -0.08431155f,
+        0.017648205f, -0.14711897f, 0.046640433f, -0.12160574f, 0.155237f, -0.03034724f, -0.05076536f, 0.1260434f,
+        -0.10710662f, 0.2137242f, 0.37308398f, 0.117648974f, 0.13283665f, 0.080007724f, 0.18436871f, -0.020552833f,
+        -0.4398379f, 0.05410672f, 0.00057496526f, 0.0735801f, -0.06320861f, 0.2248633f, 0.18867575f, -0.11415594f,
+        0.16034159f, -0.0011986422f, -0.032288138f, 0.045638412f, -0.08140892f, 0.26248756f, -0.08801344f, -0.30521005f,
+        -0.024254855f, -0.3201817f, 0.1745203f, -0.02759703f, -0.23208351f, 0.031544216f, -0.11964927f, -0.075530216f,
+        -0.0007139282f, 0.13335983f, -0.43687192f, 0.27226305f, 0.09253607f, 0.071920924f, 0.22352827f, 0.32830968f,
+        -0.005691774f, -0.061723296f, -0.06955349f, 0.21148248f, 0.0040359707f, -0.0142332865f, 0.2836491f, -0.14565872f,
+        -0.003112525f, -0.021398759f, 0.1342893f, -0.09121696f, -0.20759879f, 0.08568205f, 0.15148695f, 0.10314998f,
+        -0.32121798f, 0.27394894f, 0.10140551f, 0.3207676f, 0.113015644f, 0.024059163f, 0.10799719f, 0.08922223f,
+        0.12965007f, -0.25989357f, 0.42005768f, 0.25580153f, 0.1956329f, -0.18840967f, -0.21302874f, -0.15786576f,
+        0.17728364f, -0.17903478f, -0.36571538f, -0.2361578f, 0.20534652f, 0.17008448f, -0.11725969f, -0.013647873f,
+        -0.18646511f, 0.09482454f, -0.039821867f, 0.11179434f, -0.23734383f, 0.11552502f, -0.10041456f, -0.060672056f,
+        0.25486723f, 0.29608405f, -0.27853918f, 0.27607617f, -0.098823294f, 0.19133873f, -0.023292955f, 0.27696353f,
+        0.064497925f, 0.13246827f, 0.07465168f, 0.013515282f, 0.08854394f, -0.020229043f, -0.09826638f, 0.14276871f,
+        0.39590752f, 0.21746342f, 0.1247049f, -0.07885297f, 0.09545956f, 0.02001558f, 0.14723222f, 0.15560566f,
+        0.10673357f, -0.093533345f, 0.45851612f, 0.026465941f, 0.056424856f, 0.0011555965f, 0.16840792f, 0.2536743f,
+        0.202969f, -0.26685417f, -0.0072101047f, -0.16584902f, 0.059061524f, -0.05784785f, -0.014174198f, -0.25661096f,
+        0.2207524f, -0.03332282f, 0.14511354f, -0.22723672f, 0.37716123f, 0.12899217f, -0.07750045f, 0.024452077f,
+        0.21106161f, -0.04307606f, -0.09793469f, 0.088845015f, -0.00085630175f, 0.16659687f, 0.2844716f, -0.021743638f,
+        0.017156327f, -0.30183154f, -0.10369325f, 0.045976464f, -0.14016639f, -0.063213766f, 0.2906955f, 0.2423164f,
+        -0.19610271f, -0.07963723f, -0.34116933f, 0.2936213f, -0.18707295f, 0.33919957f, -0.23925501f, -0.17186943f,
+        -0.16036838f, -0.055673867f, 0.12823273f, -0.0036719677f, -0.10531809f, -0.035923783f, 0.09076984f, 0.0008184991f,
+        0.11730381f, 0.007704733f, 0.03372451f, 0.11749475f, 0.03197826f, 0.26690942f, 0.16745698f, 0.053330336f,
+        -0.28356066f, -0.08122206f, -0.33537418f, 0.014384417f, 0.26869673f, 0.037442863f, 0.07915456f, -0.0597943f,
+        0.051203545f, 0.3899412f, 0.08565989f, -0.34447512f, 0.21566637f, 0.14087513f, -0.015610723f, -0.054945868f,
+        -0.1740786f, 0.03522989f, -0.04802104f, -0.0072118826f, -0.10672648f, 0.22201909f, 0.0079085855f, -0.19974205f,
+        -0.1665398f, 0.13268898f, -0.2740152f, -0.07647697f, 0.19898477f, 0.3961024f, 0.15255094f, -0.051856972f,
+        -0.10691031f, 0.060761392f, 0.08100643f, 0.23239721f, 0.28073865f, -0.08026704f, 0.15535586f, 0.05341004f,
+        0.14400744f, -0.13477087f, -0.2919806f, -0.23464832f, -0.24106722f, 0.07462657f, 0.07619968f, 0.101682626f,
+        0.12742677f, -0.35318047f, 0.050519485f, 0.12054709f, 0.035240967f, -0.06307827f, 0.030560117f, 0.12809129f,
+        0.18858354f, -0.11873944f, 0.022673618f, -0.34616578f, -0.072049744f, -0.4263782f, 0.09650987f, 0.22855362f,
+        0.26529709f, -0.055575408f, -0.06713436f, 0.31682083f, 0.16572464f, 0.12241665f, -0.2583397f, -0.07356747f,
+        0.101736344f, -0.008292563f, -0.16112338f, 0.1595054f, -0.10550364f, -0.062772214f, -0.069673285f, 0.0577248f,
+        -0.112388596f, 0.05768708f, -0.1262035f, -0.008256695f, 0.27257785f, -0.25046024f, 0.004961507f, 0.07738788f,
+        -0.09332513f, 0.10936454f, 0.033612013f, -0.09986781f, -0.013543058f, 0.34608123f, -0.043614525f, -0.08184113f,
+        -0.17473711f, 0.05036961f, 0.36927497f, 0.18977435f, 0.304697f, 0.31383434f, -0.18842457f, 0.2492711f,
+        -0.06303034f, -0.10114662f, -0.22065544f, 0.000670702f, 0.2863052f, -0.057129268f, 0.05097272f, 0.1422658f,
+        -0.16393602f, 0.0079067005f, -0.084377855f, 0.14101616f, -0.08543679f, 0.1654501f, -0.2402104f, -0.058220252f,
+        0.2625487f, -0.3821745f, 0.27387276f, -0.022150237f, -0.22995102f, -0.004739692f, -0.078147784f, 0.07470076f,
+        0.23284574f, -0.11981837f, -0.001743342f, -0.40547535f, -0.102087505f, 0.29697382f, -0.14270072f, 0.07299685f,
+        -0.24079062f, 0.09830245f, 0.2593072f, -0.22844401f, -0.124199584f, 0.008297023f, -0.13043937f, 0.05374065f,
+        -0.029167892f, -0.006438974f, 0.011901867f, 0.18583794f, -0.019617453f, 0.03537791f, -0.104330115f, 0.26467583f,
+        0.2598549f, 0.038302094f, 0.18336757f, -0.06733889f, 0.062838025f, 0.05160558f, 0.1807823f, -0.22185582f,
+        -0.06806411f, 0.11641144f, -0.09784765f, -0.36506888f, 0.0119378725f, -0.14071482f, 0.13960005f, 0.064278014f,
+        0.20633756f, -0.22003873f, 0.05195256f, -0.00012247765f, -0.096176766f, 0.16269802f, 0.37510765f, 0.22760342f,
+        -0.18468066f, -0.10349986f, -0.16452606f, -0.22860403f, 0.0058217556f, -0.031868644f, -0.15651657f, -0.20160508f,
+        0.11410109f, -0.083043836f, -0.17388661f, 0.19005318f, 0.06272867f, 0.27840245f, 0.26358503f, 0.32488507f,
+        0.23391993f, -0.021537393f, -0.017912978f, -0.17514266f, 0.22584021f, 0.08653969f, 0.3028999f, -0.062335804f,
+        0.054959465f, 0.09286775f, 0.48229584f, -0.0030861292f, 0.15094937f, -0.065110974f, 0.051008202f, 0.3431332f,
+        0.3205593f, 0.2801206f, -0.0024487444f, -0.0551275f, 0.2694872f, -0.046870824f, 0.13381335f, -0.20915957f,
+        -0.042606518f, -0.15813532f, 0.36507642f, 0.25939852f, 0.070273586f, -0.07733264f, 0.05608731f, -0.1161559f,
+        0.05790264f, -0.2267299f, 0.35607165f, 0.037281126f, -0.004048129f, 0.09283229f, -0.037482373f, 0.01279286f,
+        0.38276783f, -0.09912135f, 0.17292123f, -0.14739993f, 0.10592562f, 0.019564284f, -0.037976213f, 0.0372784f,
+        0.14661464f, 0.11728011f, 0.07887426f, 0.069471404f, -0.101287745f, -0.25325155f, -0.07781395f, 0.0033549352f,
+        0.42736065f, -0.08029855f, -0.09374746f, -0.023281295f, -0.017488763f, 0.17145288f, 0.05481377f, 0.07885786f,
+        0.038632154f, 0.15826559f, 0.06916136f, 0.042924337f, -0.26600313f, 0.14147653f, 0.1660317f, -0.43000185f,
+        -0.0003270376f, 0.07140137f, -0.03460777f, 0.12325166f, 0.2364393f, 0.06271462f, 0.33491817f, -0.2592827f,
+        -0.3224728f, -0.1916817f, 0.06725562f, -0.13996804f, -0.04548403f, 0.15494657f, 0.060746618f, -0.04627874f,
+        0.09373713f, 0.033378653f, 0.1672229f, 0.05656994f, 0.13238497f, -0.022321163f, -0.022555545f, -0.055402398f,
+        -0.24969263f, -0.023230636f, -0.085878074f, -0.24656075f, -0.1393495f, 0.49053508f, 0.16486546f, -0.06139524f,
+        0.16581863f, -0.20228441f, 0.09045877f, 0.0046784f, 0.15815438f, -0.2178634f, 0.05836895f, -0.17793661f,
+        0.16122097f, -0.013234178f, 0.16694322f, -0.15309474f, 0.119936734f, 0.119332306f, 0.22573058f, 0.2545493f,
+        0.022417128f, 0.06326908f, 0.19112964f, -0.123041466f, -0.04634791f, -0.12011196f, 0.2552325f, 0.3352457f,
+        0.10930206f, 0.0030315465f, -0.06729401f, 0.18853354f, 0.06365213f, -0.22256964f, 0.057539515f, 0.11186226f,
+        -0.06602047f, -0.10130279f, -0.20487642f, -0.006800734f, 0.07115055f, 0.09988893f, 0.08539227f, 0.13481212f,
+        0.014268729f, 0.19583833f, 0.14240672f, 0.5326828f, -0.13920882f, 0.016632946f, -0.12543762f, -0.040305085f,
+        0.04602435f, -0.2281794f, -0.062583394f, 0.26674837f, -0.20399183f, -0.061075922f, -0.09497167f, 0.07052434f,
+        -0.010834203f, 0.0434683f, -0.04255885f, 0.17592865f, -0.22733791f, 0.13547376f, 0.44610867f, -0.31717953f,
+        0.16449898f, -0.079631016f, -0.0735505f, -0.22091849f, -0.072632335f, 0.0014486989f, -0.16709538f, -0.09832973f,
+        0.02528294f, -0.1538494f, 0.114360325f, -0.23449902f, -0.15991032f, 0.16669197f, -0.27838215f, 0.20580558f,
+        0.104479924f, -0.20643394f, 0.28657112f, 0.04052824f, 0.24502029f, 0.099058054f, 0.047107566f, -0.10522996f,
+        -0.0517714f, 0.039897572f, 0.056022737f, 0.12349921f, 0.037036937f, 0.04532695f, 0.2522809f, -0.037485387f,
+        0.06753023f, -0.27724975f, -0.23658237f, -0.35331926f, -0.03798387f, 0.04195027f, 0.14433241f, -0.016445799f,
+        -0.029804885f, -0.21318246f, 0.09540024f, -0.026517326f, 0.21007088f, -0.1845079f, 0.24668802f, 0.08362594f,
+        0.1564666f, 0.06586464f, 0.1518911f, -0.23981819f, -0.086728536f, -0.12089157f, -0.21392433f, -0.11506713f,
+        0.3212431f, 0.13333099f, -0.11669944f, 0.47553313f, -0.073509835f, -0.001258168f, 0.085208245f, 0.08789907f,
+        0.28259683f, 0.04248277f, -0.12193626f, -0.0630933f, -0.02149924f, -0.32250333f, 0.15573747f, 0.11562102f,
+        0.10254271f, 0.34981716f, -0.06407737f, 0.16505976f, -0.16664793f, -0.09401365f, -0.11234296f, 0.058058497f,
+        0.10068139f, -0.10120463f, 0.12548155f, 0.33422813f, 0.2762445f, -0.04781798f, 0.19453381f, 0.12425098f,
+        -0.10753514f, -0.14129479f, 0.0029144704f, 0.05948277f, 0.0066725835f, -0.13545655f, -0.16158028f, -0.04258545f,
+        0.0666118f, -0.023637693f, 0.1843751f, -0.14074631f, -0.28397796f, -0.09435732f, 0.11433437f, 0.091422796f,
+        0.13053003f, -0.15163873f, 0.012504371f, 0.2692281f, -0.20431799f, -0.094291806f, 0.074182294f, -0.11650214f,
+        -0.14530608f, 0.124071576f, 0.19240743f, 0.06304585f, -0.25246453f, -0.14236565f, 0.059046004f, 0.11836199f,
+        -0.12886168f, 0.15330866f, -0.13185097f, -0.07462713f, 0.35639626f, -0.06631283f, 0.025068432f, -0.031001993f,
+        -0.07266801f, 0.10915628f, -0.23292889f, 0.2061989f, 0.110389054f, 0.15027086f, -0.1182955f, -0.25497097f,
+        0.08184202f, -0.020825353f, 0.015040914f, -0.071851306f, 0.3514269f, 0.18348655f, -0.05873092f, 0.20506531f,
+        -0.25266224f, -0.1286401f, -0.08493289f, -0.07469799f, -0.23898685f, -0.019052615f, -0.065012f, 0.25479773f,
+        -0.24229304f, 0.14645347f, -0.004715011f, 0.007290193f, -0.4120311f, -0.078715906f, -0.24344127f, -0.01415439f,
+        0.208512f, 0.25657573f, -0.041181285f, -0.25452656f, -0.104994446f, 0.06946551f, 0.16054055f, 0.08337439f,
+        -0.020613177f, -0.006640654f, 0.19782533f, -0.14667909f, 0.101784304f, -0.11726671f, -0.050600056f, 0.1879933f,
+        0.009955938f, -0.46884742f, 0.09642097f, 0.13340111f, -0.059374698f, -0.060387496f, 0.0816534f, -0.39868623f,
+        0.17504694f, 0.1118211f, -0.13409135f, 0.017307324f, 0.24158724f, 0.087790795f, 0.032093678f, -0.041659422f,
+        -0.05572975f, 0.10092197f, -0.04360404f, 0.026227951f, -0.04805153f, 0.22812137f, 0.0064015044f, -0.011953282f,
+        0.06714476f, 0.12899302f, 0.13893256f, 0.3397244f, -0.08234641f, -0.23811758f, 0.079419844f, 0.0058342433f,
+        0.05179017f, 0.08019955f, 0.32258037f, 0.25028855f, -0.2758545f, -0.037102442f, 0.19038627f, 0.1540287f,
+        0.20006932f, -0.20125237f, 0.024998918f, -0.049064446f, -0.026418407f, 0.06337582f, -0.112317905f, -0.06111296f,
+        0.18796648f, 0.011187303f, -0.084460706f, -0.09338834f, -0.16269286f, -0.061518274f, 0.23123495f, 0.25812683f,
+        -0.0012167348f, -0.28685948f, -0.18318552f, 0.053823862f, -0.039296236f, -0.11332972f, -0.25664303f, -0.23177662f,
+        -0.23863032f, 0.3078863f, -0.22606646f, 0.14961487f, 0.2358193f, 0.045009248f, -0.24771327f, -0.09658717f,
+        0.018320361f, 0.08474413f, -0.061175182f, -0.045603532f, -0.30838805f, 0.14438912f, 0.036345314f, 0.44651458f,
+        -0.04462598f, 0.21542545f, 0.24532998f, -0.2369817f, -0.10324449f, 0.009492086f, 0.1192551f, -0.19095592f,
+        0.027381884f, -0.050844f, 0.12847485f, 0.2109833f, -0.016970553f, -0.2304329f, 0.1852825f, 0.006907947f,
+        -0.028300084f, -0.03310649f, 0.10905241f, 0.11243542f, 0.07581938f, -0.23695609f, 0.03301191f, 0.15246764f,
+        -0.14123605f, -0.13497747f, -0.11802706f, 0.017368931f, -0.06666404f, -0.050417986f, 0.43971953f, -0.20839079f,
+        0.21832882f, -0.06267769f, 0.1315939f, -0.27693912f, -0.03857024f, 0.14339034f, -0.05773054f, 0.02172909f,
+        -0.26807022f, 0.31180012f, 0.23862112f, -0.06958005f, 0.27759245f, -0.08072607f, -0.32141748f, -0.1916154f,
+        0.26486513f, 0.21557146f, 0.05218033f, -0.16589421f, -0.07136018f, -0.076237746f, 0.17067364f, 0.31518725f,
+        -0.20169526f, 0.18198712f, -0.06981492f, -0.0030030636f, 0.018574007f, -0.045988854f, -0.27141875f, -0.08741414f,
+        -0.000111385794f, 0.05856058f, 0.24858136f, -0.0653717f, -0.1275255f, 0.20866863f, 0.06261925f, 0.0132351415f,
+        -0.2141547f, 0.18713397f, 0.2745868f, 0.12660068f, -0.00046982104f, 0.33882824f, 0.096927f, 0.044664033f,
+        -0.21746303f, 0.25811067f, 0.4603207f, 0.07554777f, 0.12773523f, -0.14323218f, 0.025642332f, 0.0342018f,
+        0.037740618f, -0.003774436f, 0.06929934f, 0.1862363f, 0.19526492f, 0.52612674f, -0.11319826f, -0.03255637f,
+        -0.18134335f, -0.03907849f, -0.10541852f, -0.1300335f, -0.04187605f, -0.10026547f, 0.13056251f, 0.18861985f,
+        0.13264026f, 0.23779598f, 0.13237664f, -0.0959211f, -0.013222765f, 0.12905313f, -0.030070864f, -0.15650453f,
+        0.102215424f, -0.4186139f, -0.0038242862f, -0.03640223f, 0.2674419f, -0.04985573f, -0.08968674f, -0.16717672f,
+        0.1029869f, -0.16406892f, 0.02661839f, 0.036730397f, 0.2565548f, 0.078084454f, 0.12758443f, 0.1860433f,
+        0.0022417284f, -0.09797977f, 0.11346049f, 0.1280141f, -0.027997777f, -0.11231315f, 0.17562686f, 0.13367704f,
+        0.02335063f, -0.048960775f, 0.3324786f, -0.15564504f, 0.09290011f, 0.34273082f, 0.3121935f, 0.08670779f,
+        0.21583672f, 0.18915075f, 0.27288586f, -0.22354378f, 0.20697048f, -0.0762363f, -0.06428804f, 0.29297543f,
+        0.0004427128f, 0.2567039f, 0.21316522f, 0.21730371f, -0.045628767f, 0.017141463f, 0.14791636f, -0.14057124f,
+        -0.07306037f, 0.238227f, 0.15007576f, 0.25481054f, -0.049456563f, -0.07314027f, -0.057742685f, 0.10570915f,
+        0.031105476f, 0.31284955f, -0.24185808f, -0.2917469f, 0.0031144205f, -0.21374144f, 0.09688204f, 0.10383522f,
+        -0.073019534f, -0.13669729f, -0.24695693f, -0.1730721f, -0.040282384f, 0.17172858f, 0.013876093f, 0.03392608f,
+        -0.041467052f, 0.27818662f, -0.053944327f, 0.02299824f, -0.22021168f, -0.2158208f, 0.15763244f, -0.21457063f,
+        -0.06939376f, 0.13985832f, -0.024494156f, -0.0520343f, -0.14985889f, 0.17421469f, 0.31351647f, -0.19754729f,
+        0.5179588f, 0.07727802f, -0.097664155f, 0.054391716f, 0.1409567f, -0.02363927f, 0.0024334705f, -0.0280301f,
+        0.23087755f, 0.08823693f, -0.22985424f, 0.11703309f, 0.11042541f, -0.022467684f, 0.024228295f, 0.23401509f,
+        0.38385177f, 0.021896213f, 0.06584814f, -0.1486974f, -0.14298116f, 0.062309213f, -0.17775427f, -0.21566842f,
+        0.016641624f, 0.039672706f, -0.28209877f, -0.029194117f, 0.019683426f, 0.17787747f, -0.14015043f, 0.21400961f,
+        0.07845062f, -0.05240527f, -0.27354673f, -0.0910252f, -0.23989403f, 0.28492445f, 0.028407095f, -0.17388745f,
+        0.21912464f, -0.014988597f, 0.2642618f, -0.12071078f, 0.02238823f, 0.037494183f, -0.20487443f, 0.10844331f,
+        -0.030297894f, -0.044678096f, 0.1645093f, 0.040716812f, 0.12663275f, -0.36563563f, 0.15367177f, -0.06667021f,
+        -0.0055462476f, 0.28885332f, 0.05677828f, 0.16787647f, -0.33727694f, 0.0815209f, -0.12929222f, 0.22846381f,
+        -0.016786998f, 0.20344177f, -0.06026042f, 0.18666707f, -0.15943599f, 0.065319456f, 0.04454317f, 0.30227792f,
+        -0.08661268f, -0.0688704f, 0.24168871f, -0.27868763f, 0.065972984f, -0.052266784f, 0.26585352f, -0.0830747f,
+        -0.017572777f, 0.1948905f, -0.23879479f, 0.0029443365f, 0.06671805f, 0.2698861f, 0.033081267f, 0.044137213f,
+        0.1517951f, -0.13339494f, -0.061654817f, 0.02253523f, -0.21582185f, -0.056534477f, 0.13257383f, -0.056199025f,
+        -0.036741905f, -0.0013798375f, 0.27195516f, -0.036679413f, 0.011170486f, 0.3263405f, 0.07333297f, 0.08656266f,
+        0.16816206f, 0.12622698f, -0.27601057f, -0.013736965f, -0.014258542f, -0.113275245f, -0.24390121f, -0.047230367f,
+        -0.019348828f, -0.26145917f, 0.40887967f, -0.3113463f, -0.00789106f, -0.16075435f, -0.3057127f, -0.30255428f,
+        -0.038438067f, 0.04730898f, -0.070319705f, -0.12100963f, -0.25793153f, 0.16304901f, -0.0038770218f, -0.13101257f,
+        0.19303633f, 0.028222384f, 0.07196145f, -0.0007564075f, 0.046124626f, -0.26306883f, -0.047994472f, 0.14727603f,
+        0.053227514f, -0.15828545f, -0.27107233f, 0.11192868f, -0.015973946f, 0.08341324f, 0.26658466f, -0.06498422f,
+        -0.008748045f, -0.09191696f, 0.10509157f, 0.18218803f, -0.050642475f, 0.24334922f, -0.094558835f, 0.12666996f,
+        0.25504574f, 0.10745542f, -0.08445106f, 0.2923816f, 0.07106215f, 0.23408839f, 0.01646757f, 0.14277256f,
+        0.1086733f, 0.32252422f, 0.15650375f, 0.16986927f, -0.095858335f, -0.074652694f, -0.05293189f, -0.042053096f,
+        0.106134646f, 0.34252807f, 0.1530716f, -0.027761463f, -0.23268767f, -0.19022204f, -0.13343307f, -0.07824276f,
+        0.014525134f, -0.23312269f, -0.018887352f, -0.13719526f, 0.060630992f, 0.043772016f, 0.21596834f, 0.2966671f,
+        -0.10473822f, -0.22262625f, -0.14047734f, -0.12699287f, -0.29397342f, -0.040181793f, 0.19221607f, 0.15337202f,
+        0.30236074f, 0.32591045f, -0.005640683f, 0.10290455f, 0.36009514f, 0.11704932f, 0.074738376f, -0.25306693f,
+        -0.10146774f, -0.17019881f, -0.08973781f, 0.030631324f, -0.3114825f, -0.21530305f, -0.23249121f, 0.07764527f,
+        0.016785141f, -0.31260347f, -0.13277972f, -0.09055337f, 0.13370307f, -0.2856807f, 0.1820785f, -0.10361737f,
+        -0.020821445f, -0.19964403f, 0.0762924f, 0.14039105f, -0.1792763f, -0.1269005f, -0.21633354f, 0.046484686f,
+        0.15477337f, 0.012145663f, 0.082613796f, -0.36267927f, -0.30486742f, 0.37812096f, -0.010915848f, -0.060290076f,
+        -0.3836483f, 0.029868867f, -0.068789065f, -0.27039468f, 0.1414504f, -0.05064246f, -0.029858626f, -0.20421176f,
+        0.07443662f, -0.32963842f, -0.3652519f, 0.12374979f, 0.0041384227f, 0.09430258f, -0.050865673f, -0.06747479f,
+        -0.031770322f, -0.014258483f, -0.19444689f, -0.059335776f, 0.119136065f, -0.051453255f, 0.020643424f, -0.11731241f,
+        0.1395011f, 0.22372122f, 0.002121311f, -0.240195f, -0.2505528f, 0.16683246f, -0.11338221f, -0.15963109f,
+        -0.07183899f, 0.1156039f, 0.12016992f, 0.21780284f, 0.11990615f, -0.09204142f, -0.32897976f, 0.27240762f,
+        -0.23460957f, -0.10947076f, 0.24774459f, 0.010661452f, 0.23726317f, 0.28066078f, -0.19965307f, 0.0458727f,
+        -0.09317838f, -0.06145371f, 0.042200554f, 0.018437264f, 0.09325265f, 0.008962713f, -0.24320728f, 0.12716891f,
+        -0.5236882f, -0.23824674f, -0.07360277f, 0.03428422f, 0.10089898f, -0.0007320445f, 0.1075689f, -0.08733668f,
+        0.19413225f, -0.07848797f, 0.17000711f, 0.040592656f, -0.19869056f, -0.044792462f, -0.08991897f, 0.01936574f,
+        -0.2114326f, -0.23056692f, 0.047470797f, 0.048308115f, -0.043229084f, 0.27947864f, -0.15131411f, -0.08066959f,
+        0.008785031f, 0.18630528f, -0.14988711f, -0.1456993f, -0.11575176f, 0.13188069f, -0.23602998f, -0.14128911f,
+        0.1500815f, -0.018611053f, 0.018973311f, -0.1317716f, -0.011631919f, -0.323596f, -0.10453891f, -0.23002146f,
+        -0.415914f, -0.010374263f, -0.08118958f, -0.093552314f, 0.029948069f, 0.05048093f, 0.0423825f, 0.15144704f,
+        0.0060159434f, 0.031073505f, 0.1184468f, 0.086506784f, -0.15739688f, 0.26432875f, 0.38754568f, 0.065054566f,
+        0.0026700457f, 0.21751423f, -0.21900006f, -0.011198914f, -0.36814427f, 0.04443081f, 0.011370078f, 0.26307535f,
+        -0.08757488f, -0.09631556f, 0.2699359f, 0.09141946f, 0.10933379f, -0.007408547f, 0.43957552f, -0.12973425f,
+        0.066953056f, 0.14800173f, 0.12080604f, 0.054335173f, 0.122257896f, 0.30883965f, 0.14918214f, 0.18251027f,
+        -0.11267648f, -0.05692682f, -0.0068016974f, 0.018587563f, -0.07064906f, -0.21358615f, 0.22337162f, 0.30781823f,
+        0.031347465f, -0.037722338f, 0.23568752f, -0.14326964f, 0.22387755f, 0.24429579f, -0.05057611f, -0.082796134f,
+        0.0915629f, -0.07740852f, -0.31717768f, -0.18257245f, -0.054656263f, 0.109365456f, 0.08212474f, 0.14566518f,
+        -0.27206343f, -0.22700495f, 0.067273356f, -0.30595294f, -0.29294232f, 0.15473734f, -0.1730571f, 0.02727489f,
+        -0.090512335f, 0.02368473f, 0.09786009f, -0.29075238f, -0.051197704f, -0.10874592f, -0.1458909f, 0.08479108f,
+        -0.041054312f, 0.005234089f, -0.31704497f, -0.07117398f, 0.2280083f, 0.04274135f, -0.08067073f, 0.08348804f,
+        0.07706212f, 0.07243645f, 0.12137042f, 0.19596338f, 0.2851226f, -0.25784504f, -0.2663258f, -0.24966642f,
+        0.10309205f, 0.17584664f, 0.300133f, -0.08676305f, 0.26342434f, 0.21573818f, 0.1427349f, 0.4597059f,
+        0.1295614f, 0.06838279f, 0.09275273f, 0.06212978f, -0.07965119f, 0.037820056f, -1.6409886e-05f, -0.13307095f,
+        -0.064897135f, 0.006630542f, -0.25042245f, 0.2769382f, -0.22015984f, -0.26185837f, 0.030684143f, 0.06954974f,
+        0.58770555f, -0.17084433f, 0.2276516f, 0.058931056f, 0.20058626f, -0.01821606f, 0.111837834f, 0.19145563f,
+        0.27256602f, 0.28624105f, -0.0007286958f, -0.03183196f, 0.08563732f, 0.23601161f, -0.07594322f, 0.43000427f,
+        -0.15944654f, 0.27188948f, -0.014795067f, -0.10260255f, 0.1478011f, -0.25930682f, -0.12687139f, -0.00021623485f,
+        0.10014548f, -0.050766766f, -0.17405295f, -0.049372222f, -0.11270362f, 0.19404171f, -0.1791381f, -0.08416035f,
+        0.39696345f, -0.11507539f, 0.1505622f, 0.1930907f, 0.07349623f, -0.0522896f, 0.17342643f, 0.074059725f,
+        0.08587091f, 0.1377513f, -0.08194013f, -0.13482574f, 0.16087343f, -0.02360902f, 0.11391561f, -0.33988068f,
+        0.17233267f, -0.0037846519f, 0.15274622f, 0.074965775f, -0.09423484f, 0.18085326f, -0.42354295f, 0.13314666f,
+        0.14223519f, 0.13921149f, 0.30792868f, 0.26980466f, -0.13463025f, 0.25581783f, 0.1398596f, 0.089320704f,
+        0.0052111503f, 0.05734113f, -0.01742082f, -0.43768317f, 0.23204194f, 0.17843966f, 0.029851587f, 0.09944896f,
+        -0.06290156f, 0.4885533f, -0.14479029f, 0.069801f, -0.273339f, 0.19442514f, 0.10252f, 0.023552107f,
+        0.096282244f, -0.2280245f, -0.1625103f, 0.29267624f, 0.14445858f, 0.09252149f, 0.10248173f, -0.036432117f,
+        -0.17921674f, 0.068208046f, -0.3624145f, -0.10937921f, 0.06618864f, 0.037579983f, 0.37256983f, -0.051737f,
+        0.070348464f, 0.16541111f, -0.12675427f, 0.15362954f, 0.035304092f, -0.011498958f, -0.08389971f, -0.12369795f,
+        0.32458633f, -0.018019196f, -0.048754204f, -0.48143977f, -0.15577115f, 0.19872652f, 0.30929017f, -0.31944913f,
+        -0.28714126f, 0.031003702f, -0.21226552f, -0.09993994f, 0.14437583f, 0.02946342f, -0.058836002f, -0.36793917f,
+        0.09899246f, 0.09913039f, 0.17906749f, -0.083499685f, -0.10699716f, -0.14128141f, -0.30198833f, -0.28159344f,
+        0.0053207935f, 0.012990355f, -0.23844007f, 0.1427462f, 0.05176857f, -0.00249972f, 0.04749265f, -0.40140572f,
+        0.050756596f, -0.12220247f, -0.2786516f, -0.1489001f, 0.035708893f, -0.22843991f, 0.044340324f, -0.33831516f,
+        0.22140755f, -0.11506421f, 0.040057592f, 0.42482063f, -0.25101897f, 0.2455563f, 0.017121974f, -0.014836772f,
+        -0.11448754f, -0.118570514f, 0.22058561f, -0.18933389f, 0.16960105f, 0.05895682f, -0.2947517f, 0.100905515f,
+        0.16517681f, -0.045166604f, 0.08842425f, -0.11802317f, 0.13118395f, -0.068008095f, -0.0026201876f, -0.13475804f,
+        0.08399612f, 0.19619f, 0.058268633f, 0.40246347f, 0.17157462f, -0.1913966f, 0.012957719f, -0.1269225f,
+        0.15714231f, 0.1989858f, -0.1108066f, 0.18877345f, 0.2942905f, 0.1322573f, -0.039349135f, -0.005233419f,
+        -0.045614935f, 0.40454206f, 0.099448346f, -0.028586434f, -0.24992189f, -0.15328439f, 0.09797572f, -0.23127964f,
+        0.1709884f, -0.38790146f, -0.1980369f, -0.22590668f, 0.0110208485f, -0.06153237f, -0.10525779f, 0.034057837f,
+        0.1354829f, -0.13989931f, 0.19961646f, -0.09604598f, 0.16045567f, 0.11321663f, 0.12989101f, -0.057316057f,
+        -0.10159723f, -0.045886517f, -0.078832015f, -0.14444563f, 0.033938948f, 0.22329293f, 0.044997852f, 0.24717474f,
+        -0.33388802f, 0.029939244f, -0.07694557f, 0.09093324f, -0.04843596f, 0.17999738f, 0.05921128f, 0.27142477f,
+        0.20210353f, -0.01071785f, -0.39597285f, -0.19121401f, -0.11526417f, -0.25309962f, -0.2671326f, 0.24402572f,
+        -0.06795493f, 0.20046477f, 0.19412093f, 0.09460666f, 0.27835873f, 0.054306775f, 0.22709171f, 0.0026063384f,
+        0.16232081f, -0.15595043f, -0.21434304f, -0.21019219f, 0.14825246f, 0.1644703f, -0.23301902f, -0.035047848f,
+        -0.15165573f, -0.06451765f, 0.11688491f, -0.17741537f, 0.26479137f, 0.064950615f, -0.40194786f, -0.14827605f,
+        0.012267401f, 0.30805f, 0.07013037f, 0.086676545f, -0.036135074f, -0.015475749f, -0.18128921f, 0.31880844f,
+        -0.3746962f, 0.035818845f, 0.26734868f, 0.1264213f, 0.11848333f, 0.25546548f, -0.064716235f, 0.111225024f,
+        0.39898983f, -0.017983804f, -0.10388411f, -0.021219343f, -0.096672826f, -0.24222557f, -0.25702888f, 0.20573312f,
+        -0.1205106f, -0.10341789f, 0.081852525f, 0.12301275f, 0.39063716f, 0.115395606f, 0.3139319f, 0.10002438f,
+        0.12655252f, 0.24601406f, 0.18005076f, -0.3895613f, -0.11853653f, -0.061152317f, 0.2639657f, 0.09626259f,
+        -0.003303632f, 0.16706659f, 0.011184303f, -0.1006892f, -0.027823493f, -0.13748406f, 0.16129607f, 0.30582416f,
+        -0.5214141f, -0.0006144385f, 0.011925035f, 0.08952714f, 0.074435055f, 0.15749861f, 0.12284104f, 0.17852098f,
+        0.21853003f, 0.091977164f, 0.010443763f, 0.0868386f, -0.04615088f, 0.122861944f, 0.27758667f, -0.04942577f,
+        -0.26672095f, 0.09088283f, -0.023626147f, -0.059332315f, 0.08614855f, -0.30051196f, -0.019471223f, 0.1530684f,
+        -0.17491022f, -0.025789598f, 0.09588895f, 0.25864077f, -0.07810171f, 0.2333885f, 0.13067424f, 0.30393273f,
+        0.106199265f, 0.073777266f, -0.13851456f, 0.35621533f, 0.17747702f, 0.20168439f, 0.39224824f, -0.060785927f,
+        -0.018069645f, -0.19285013f, 0.04458179f, 0.08219135f, 0.022281427f, 0.10156203f, -0.29666042f, 0.13242026f,
+        0.010072115f, -0.31393635f, 0.04301993f, 0.028091865f, 0.07651971f, -0.09397292f, 0.15057772f, 0.17269935f,
+        -0.04508843f, 0.0866931f, -0.22042775f, 0.09078271f, 0.09032131f, 0.025811044f, 0.044521417f, 0.20888436f,
+        0.19494538f, 0.17280084f, 0.17362571f, -0.3827096f, 0.3141869f, 0.19997612f, 0.44381586f, -0.22322448f,
+        -0.10498671f, 0.13129313f, -0.06602207f, 0.4195334f, -0.078173265f, -0.10186455f, 0.039544657f, 0.022159029f,
+        -0.08241132f, 0.093857154f, 0.092923835f, 0.24251628f, -0.050857168f, -0.008802322f, 0.09732667f, -0.14585285f,
+        -0.31521288f, 0.67620116f, -0.18740027f, -0.36624134f, -0.19571315f, -0.50358355f, 0.26079878f, -0.32160047f,
+        -0.24405363f, -0.44167727f, -0.46360672f, -0.3066409f, 0.09756283f, -0.35559905f, -0.33003393f, -0.51852256f,
+        -0.50288403f, -0.7343843f, 0.5798984f, 0.17077032f, -0.24419789f, -0.9805078f, -0.063966565f, -0.038615305f,
+        -0.2901579f, -0.21506523f, -0.30999637f, 0.47951943f, 0.3721759f, -0.28053412f, 0.6426781f, 0.44083834f,
+        0.48078504f, 0.41914642f, 0.076403946f, 0.21452424f, 0.70557994f, -0.39322144f, 0.60130996f, 0.07632555f,
+        0.064933285f, 0.15689677f, 0.020330045f, 0.38347426f, -0.3308853f, -0.29283926f, 0.44133687f, 0.14248116f,
+        0.13162111f, -0.42932683f, -0.24823107f, -0.05881134f, -0.4540738f, 0.33182397f, -0.19736904f, 0.22129044f,
+        0.3016765f, 0.2808512f, 0.39233708f, 0.3652093f, 0.3513492f, -0.1593975f, -0.37543866f, 0.25087154f,
+        0.058491196f, -0.40216458f, -0.49422166f, 0.35405228f, 0.25133914f, 0.42913178f, -0.55462f, 0.52707285f,
+        -0.07618323f, -0.64062476f, 0.35940477f, 0.30231416f, -0.5511359f, 0.29451036f, -0.37311056f, -0.48140773f,
+        0.16025989f, 0.3210825f, -0.37383726f, -0.08986063f, -0.3911499f, 1.1141243f, -0.21434891f, -0.15552637f,
+        0.20654504f, 0.0054006632f, -0.44818467f, 0.5730312f, 0.64724255f, 0.36658657f, -0.39840952f, 0.30664542f,
+        -0.40095782f, 0.025455462f, -0.7707127f, -0.3396623f, -0.4328203f, -0.41844603f, 0.368823f, -0.39687872f,
+        -0.3640271f, -0.5874872f, 0.022011736f, 0.21139137f, 0.44744864f, -0.18554145f, -0.3157619f, 0.10637559f,
+        -0.4054117f, -0.373319f, 0.55435854f, 0.19737314f, -0.00018268888f, -0.51853865f, 0.54077125f, -0.30649784f,
+        -0.27864134f, -0.05357457f, 0.38121083f, -0.13677797f, -0.38154152f, -0.165024f, -0.4429092f, 0.5540669f,
+        -0.37409228f, -0.7376232f, -0.069021806f, -0.46814495f, 0.6905214f, -0.29026973f, 0.41710237f, 0.63440025f,
+        0.3322739f, -0.36728024f, 0.23482703f, 0.48850212f, 0.46483535f, -0.5721653f, -0.27209416f, 0.44288042f,
+        -0.58682585f, 0.30995947f, -0.36229843f, -0.078416646f, 0.2769277f, -1.2007663f, 0.4067246f, 0.19309032f,
+        -0.48115462f, -0.54691565f, 0.46004975f, -0.49558684f, -0.050533246f, 0.21835907f, -0.5512046f, -0.53418297f,
+        0.40129817f, 0.038622692f, -0.3889822f, -0.20226854f, -0.33856004f, 0.4571963f, -0.04674597f, -0.23326585f,
+        0.5091202f, -0.33101025f, -0.69820344f, -0.37321895f, 0.21769847f, -0.33073166f, -0.46961695f, -0.4673709f,
+        0.3949837f, 0.22119586f, 0.15097255f, -0.45821333f, 0.46638525f, -0.25811765f, -0.2736836f, 0.55367464f,
+        0.16503675f, -0.24813846f, -0.34134153f, 0.39671704f, 0.51452154f, -0.03543393f, 0.5192073f, -0.27143547f,
+        -0.015609332f, -0.14251164f, -0.20212434f, 0.35408643f, 0.24564411f, -0.4578402f, -0.31301215f, -0.2751432f,
+        0.44747972f, 0.54344594f, 0.27447632f, 0.292521f, 0.017848f, 0.026038734f, 0.5384439f, 0.27000144f,
+        0.6061998f, -0.45313048f, 0.3089806f, -0.37012213f, -0.26210853f, 1.1647248f, 0.6752677f, 0.5027288f,
+        0.23104535f, 0.1520082f, -0.2864741f, -0.2883636f, -0.41500458f, -0.14566098f, -0.29017282f, 0.040712576f,
+        0.010065717f, 0.4275123f, 0.539463f, 0.0042026234f, 0.3634252f, -0.24166445f, -0.19145936f, -0.4947807f,
+        0.5464944f, 0.5350514f, 0.17562453f, -0.30664822f, -0.19448291f, 0.4083969f, -0.17643453f, -0.073829934f,
+        -0.5167867f, -0.06821292f, -0.6796606f, -0.3651634f, 0.37368938f, 0.47476333f, 0.14085613f, 0.3523414f,
+        -0.34260893f, -0.30545115f, -0.12184442f, -0.64298755f, -0.32813993f, -0.2721568f, 0.42217812f, -0.23472525f,
+        0.42113352f, -0.45850822f, 0.13957827f, -0.5458547f, -0.3301996f, -0.23195843f, 0.1666268f, -0.53848416f,
+        -0.57103676f, 0.37399042f, -0.27052644f, -0.64554816f, -0.05317953f, 0.5482359f, 0.42339504f, -0.70278364f,
+        0.57688206f, -0.30151597f, -0.6069236f, 0.048535287f, 0.72278035f, -1.3206487f, 0.3667008f, 0.53945994f,
+        -0.060980584f, 0.023872476f, 0.06990862f, -0.18309121f, -0.039324302f, -0.1420842f, 0.42457384f, -0.5991654f,
+        -0.13678265f, -0.71024925f, -0.49079892f, 0.2416809f, -0.32935f, 0.39629564f, -0.5226179f, 0.45089087f,
+        -0.19272901f, -0.218168f, 0.22910266f, 0.15327913f, 0.5400025f, 0.16821615f, 0.41978624f, 0.1692486f,
+        -0.56779444f, 0.15906626f, 0.17999545f, 0.4043564f, -0.34675825f, 0.6613517f, 0.4257327f, -0.5892478f,
+        -0.5850275f, 0.19243234f, -0.47205016f, -0.3808845f, 0.52899396f, 0.095808946f, -0.49144748f, -0.14389244f,
     };
-    for (int i = 0; i < 4096; ++i) t31_[i] = w[i];
+    for (int i = 0; i < 3392; ++i) t31_[i] = w[i];
   }
 
   void load_t32_() {
-    const float w[320] = {
-        0.06353592f, -0.17814125f, 0.11288396f, 0.049464896f, -0.10912934f, -0.131055f, -0.022666039f, -0.19480824f,
-        0.12478347f, 0.16375414f, 0.11505809f, -0.05959392f, -0.1554392f, -0.10370501f, 0.094872236f, 0.069729626f,
-        0.13575287f, 0.071126655f, 0.019524409f, -0.4828342f, 0.22624761f, -0.20230006f, -0.3967393f, 0.1577073f,
-        0.08517465f, -0.12675986f, 0.029208979f, 0.037191674f, -0.04925873f, 0.0878565f, 0.06247281f, 0.17143545f,
-        -0.09800571f, 0.017977187f, -0.28414452f, 0.21094908f, -0.15183665f, -0.13399367f, -0.20682363f, 0.15890734f,
-        -0.2086433f, -0.31539065f, 0.015382183f, 0.37593302f, 0.07992667f, -0.100620426f, -0.124505505f, 0.047648214f,
-        0.09964525f, 0.0911267f, -0.0049383417f, 0.094762586f, 0.0037421673f, -0.16852322f, 0.03306365f, 0.07106671f,
-        -0.12266191f, 0.04855107f, 0.0775086f, -0.123595856f, 0.09318015f, -0.014557635f, -0.0741778f, -0.087970555f,
-        0.032155115f, 0.026296807f, 0.047524136f, -0.06025152f, -0.19476888f, 0.119637355f, -0.023625506f, -0.1178974f,
-        0.109355465f, -0.02194569f, 0.041158676f, -0.064197384f, 0.10300432f, 0.042127803f, -0.0049463524f, -0.15204361f,
-        0.1018992f, 0.00841238f, -0.041965988f, 0.15000728f, -0.2716748f, -0.25076333f, -0.077593334f, -0.17392965f,
-        0.14249316f, 0.26344532f, 0.03904576f, 0.16928786f, 0.014718468f, 0.05774386f, -0.41235262f, -0.12080428f,
-        0.044351157f, -0.06594986f, 0.089155346f, 0.05497908f, 0.07880644f, -0.081007995f, -0.14935556f, 0.020386228f,
-        0.106616005f, 0.06716759f, -0.07683426f, 0.040206786f, -0.32096475f, 0.20773928f, -0.025964644f, 0.040439803f,
-        0.076256074f, -0.24079406f, 0.09221147f, -0.16218145f, 0.037346084f, 0.04251941f, 0.13059539f, -0.040544856f,
-        0.24590929f, -0.23111917f, -0.010418893f, 0.11211968f, -0.050379403f, 0.0186596f, 0.0012545947f, 0.04609805f,
-        0.027263585f, -0.09874751f, -0.045274366f, -0.07078684f, -0.099763244f, 0.13352133f, 0.03406423f, -0.09850909f,
-        -0.017981369f, 0.20612301f, -0.12537533f, 0.009223098f, -0.034161758f, -0.116881266f, -0.054434136f, -0.03460692f,
-        0.1464343f, -0.13397247f, 0.124583624f, -0.09597318f, -0.017632192f, 0.1313682f, -0.08552018f, -0.007817676f,
-        0.104422696f, -0.12424029f, 0.076809235f, 0.05923538f, -0.27563316f, -0.051756993f, 0.031191807f, 0.16292003f,
-        0.032157484f, 0.1248065f, -0.2936282f, 0.12040839f, 0.010057748f, -0.14482215f, 0.009386583f, -0.0049886485f,
-        0.0432905f, 0.1311852f, 0.04359021f, -0.29123268f, 0.03578994f, -0.049900312f, 0.1527875f, 0.07526412f,
-        -0.10530862f, 0.010743026f, -0.08231467f, 0.06768301f, -0.014828131f, -0.046228576f, 0.065627664f, 0.10075645f,
-        -0.12196241f, -0.118982285f, 0.063186646f, 0.0576788f, 0.012424204f, 0.02268231f, -0.040538274f, 0.049918253f,
-        0.091978855f, 0.15666328f, -0.40231213f, 0.1043352f, 0.06978289f, -0.1216788f, -0.06200427f, -0.07135302f,
-        -0.4398427f, -0.30765978f, 0.78823596f, -0.30235332f, -0.07689794f, 0.00039100798f, -0.08342033f, 0.05033833f,
-        -0.19743232f, 0.15119788f, 0.0067430073f, -0.066394046f, 0.07336221f, -0.0075494708f, 0.0786401f, 0.11195517f,
-        -0.21775594f, 0.04064317f, 0.048681963f, -0.046914924f, -0.002545073f, 0.060435504f, -0.033663023f, -0.013032518f,
-        -0.012814265f, 0.06715816f, -0.21267079f, -0.019944003f, 0.07822303f, 0.04261955f, -0.021657975f, 0.08549384f,
-        -0.101698846f, -0.085853875f, 0.06323083f, 0.053262144f, 0.078404166f, 0.10837879f, -0.30405936f, -0.023782475f,
-        0.06279297f, 0.1339043f, -0.1258125f, -0.06034083f, -0.10006349f, 0.4249207f, -0.25593182f, -0.16171761f,
-        -0.08967184f, -0.014476409f, 0.061244547f, 0.09183442f, -0.19612688f, -0.1741553f, 0.09695457f, 0.066448495f,
-        -0.022553427f, 0.11540444f, 0.022645924f, -0.28256702f, -0.088392995f, -0.020725723f, 0.044900037f, 0.12555088f,
-        -0.030615646f, -0.20152883f, 0.28219542f, -0.14650038f, -0.11534311f, 0.103254855f, -0.065135606f, 0.11777983f,
-        0.07954852f, -0.17633286f, -0.030236682f, -0.13479692f, 0.104048654f, 0.069790386f, -0.03663362f, -0.022628564f,
-        0.06587923f, -0.014990311f, -0.06484242f, 0.093604915f, -0.10254489f, 0.1504159f, -0.12434729f, -0.1536801f,
-        -0.05356808f, 0.08723764f, -0.07103456f, 0.102661595f, -0.015807495f, -0.2143966f, 0.10949424f, 0.13180076f,
-        0.029803643f, 0.06360119f, -0.3261647f, -0.0813989f, 0.08783379f, -0.14127778f, -0.019359943f, 0.094815865f,
-        -0.07816414f, 0.07913189f, 0.13128287f, -0.16395238f, -0.22352974f, 0.08918744f, 0.085917644f, -0.12781906f,
-        -0.058971267f, -0.026020257f, 0.05732695f, 0.15689208f, 0.20784006f, -0.094602674f, -0.26228938f, -0.18012975f,
+    const float w[4096] = {
+        0.13481252f, -0.52993995f, -0.13968074f, 0.079437576f, -0.15487018f, -0.17891745f, 0.25006333f, 0.23625119f,
+        -0.06448113f, -0.0432351f, 0.09440212f, 0.05628802f, -0.3655755f, 0.103461295f, 0.120946065f, -0.17659517f,
+        0.31478974f, -0.1845975f, 0.25682807f, 0.25943515f, 0.0968665f, -0.3056828f, -0.014227218f, 0.4327377f,
+        0.034581915f, -0.021145407f, -0.20524588f, 0.023224581f, -0.24740712f, -0.323585f, 0.086768635f, 0.24209727f,
+        -0.13203146f, 0.29962015f, -0.06601868f, -0.059604224f, -0.18009052f, -0.16628835f, -0.23768972f, -0.029972931f,
+        -0.15601847f, -0.16302119f, 0.3644498f, -0.32965845f, -0.125345f, 0.019490749f, 0.15406083f, 0.50877976f,
+        0.05774295f, -0.25418037f, 0.020668706f, 0.049294807f, -0.064418636f, 0.048250023f, -0.14661534f, 0.09413877f,
+        0.19453686f, -0.033327416f, 0.13155313f, -0.10145925f, 0.11344846f, -0.029024528f, 0.20788705f, 0.16789716f,
+        0.17204212f, 0.15208781f, 0.059441317f, 0.50403607f, 0.036909495f, 0.04902166f, -0.3517942f, -0.15754102f,
+        -0.027600713f, 0.3790929f, -0.10789221f, 0.37107575f, 0.6057559f, -0.039758336f, 0.27861157f, 0.58249134f,
+        -0.43743834f, -0.009782544f, 0.29927427f, -0.35338f, 0.40778357f, -0.38911548f, 0.19606236f, -0.2556087f,
+        0.0610642f, 0.14702718f, 0.06998668f, -0.1085606f, -0.46517342f, 0.00068564905f, -0.36503956f, -0.41862732f,
+        0.20098405f, 0.13619906f, -0.06538289f, -0.09235951f, 0.28504625f, 0.13210827f, 0.23405387f, 0.04780491f,
+        0.11369365f, 0.2639922f, -0.3968096f, 0.54544824f, 0.066578045f, 0.15237264f, -0.15509154f, 0.2598178f,
+        -0.23060898f, 0.07782146f, 0.30885938f, -0.3802161f, 0.06378569f, -0.22229804f, 0.016373329f, 0.0905279f,
+        0.036350068f, -0.45602483f, 0.321856f, 0.1521487f, -0.36835453f, 0.21527348f, -0.17837633f, -0.21833843f,
+        0.1262077f, 0.4074293f, 0.35121664f, 0.38592985f, 0.045283016f, -0.116305925f, 0.12700395f, 0.10900978f,
+        0.2038805f, -0.10873689f, -0.43293864f, 0.20994851f, 0.05827529f, 0.028322821f, 0.086721286f, -0.042223155f,
+        0.31925002f, 0.07531888f, 0.10648447f, 0.09455885f, 0.0422139f, 0.2128027f, -0.09637795f, 0.017919442f,
+        -0.08213429f, -0.025621144f, -0.123928756f, 0.19152471f, 0.15157038f, -0.06682939f, 0.42171833f, -0.041877843f,
+        -0.051950082f, -0.17433555f, 0.1459547f, -0.02060757f, 0.16386673f, 0.08907415f, 0.11784613f, 0.011154213f,
+        0.379195f, -0.037048075f, 0.16882628f, 0.21647726f, 0.20652072f, -0.29565814f, 0.13264026f, 0.24120583f,
+        -0.056849748f, -0.03904433f, 0.115426786f, 0.11996929f, -0.039828826f, 0.16699508f, 0.014560704f, 0.15517722f,
+        0.11889121f, -0.14575107f, 0.116785385f, 0.04849149f, -0.09675273f, -0.35840103f, 0.22555079f, -0.10150337f,
+        -0.21822496f, -0.19670314f, -0.31173462f, -0.34119338f, 0.028420174f, 0.20145807f, -0.007936974f, -0.6331896f,
+        0.036409844f, 0.22059809f, 0.10509445f, -0.016112866f, -0.16946883f, -0.16231897f, -0.04126484f, 0.1379466f,
+        0.244913f, -0.0736603f, 0.111867085f, 0.120154046f, -0.26135284f, -0.24645248f, -0.17899877f, -0.09119834f,
+        -0.2781786f, 0.33085153f, -0.2573145f, -0.5126663f, 0.50500846f, -0.032724567f, -0.026455833f, -0.22328211f,
+        0.07690483f, -0.017328387f, 0.16922775f, 0.18813375f, 0.11543881f, -0.2663393f, 0.45207682f, -0.13412856f,
+        -0.2810036f, -0.3175697f, 0.33794966f, -0.24150081f, -0.2299046f, -0.08958173f, -0.14439352f, -0.10643326f,
+        -0.054049935f, -0.18963668f, -0.11356054f, -0.036117904f, -0.06388801f, 0.40005812f, 0.11896547f, 0.12661828f,
+        0.11393521f, -6.605698e-05f, 0.2428792f, 0.028058514f, -0.08098959f, -0.31595778f, -0.25038895f, -0.03911728f,
+        -0.092324875f, -0.17854275f, -0.2459047f, -0.29607117f, 0.10041707f, 0.14558293f, 0.1696771f, 0.16859514f,
+        -0.22832824f, 0.040362556f, 0.35790747f, -0.42135867f, 0.11212683f, -0.23802575f, -0.05733192f, 0.15908116f,
+        0.052727375f, 0.040473618f, -0.40243068f, -0.03973234f, -0.20068985f, 0.004700423f, -0.030630581f, -0.014689989f,
+        0.0506773f, 0.011023557f, 0.006062564f, -0.069749266f, 0.10142282f, -0.07516218f, 0.35075614f, -0.060343683f,
+        -0.057683654f, -0.27797055f, 0.050239112f, -0.007954671f, 0.24229296f, -0.055731516f, -0.31104913f, -0.24421196f,
+        -0.027565472f, 0.13807979f, -0.20062304f, -0.14707743f, 0.3624212f, -0.3557271f, -0.07388789f, 0.082547605f,
+        0.41979396f, -0.17852545f, 0.03978889f, 0.07254577f, 0.36510214f, 0.21481796f, 0.06947582f, 0.2436188f,
+        -0.1849007f, -0.23358712f, -0.15514469f, 0.15482004f, 0.14425293f, -0.45075226f, 0.24945137f, 0.18146278f,
+        -0.25475785f, -0.21356846f, -0.16688186f, -0.34508735f, -0.08346076f, -0.12730043f, 0.08421081f, -0.16826792f,
+        -0.031604517f, 0.10723186f, -0.34582373f, 0.19817704f, 0.1422932f, 0.59572345f, -0.23699832f, -0.05271005f,
+        0.27989015f, 0.046636786f, -0.02639555f, 0.18167743f, 0.016290843f, 0.09576979f, 0.016904403f, 0.043861307f,
+        0.1516298f, 0.027350439f, -0.33816728f, -0.15848342f, -0.13811985f, 0.0030840484f, -0.10571634f, -0.02891776f,
+        -0.1047417f, -0.34552497f, -0.061397158f, 0.36069864f, 0.08104475f, -0.08599326f, -0.16950122f, -0.36018786f,
+        0.004528212f, -0.30593956f, -0.034165774f, 0.047749214f, -0.37833753f, 0.11248267f, 0.46712926f, -0.3674934f,
+        0.36370167f, 0.29338926f, 0.021398697f, 0.06722778f, 0.03108859f, 0.09490203f, -0.08686423f, 0.3936503f,
+        -0.19163527f, 0.071254164f, 0.13976587f, 0.24323142f, -0.1002696f, -0.002665279f, 0.11417383f, 0.50539505f,
+        0.03676715f, 0.16954994f, 0.15607479f, 0.04326718f, 0.32972848f, -0.19813052f, -0.07752721f, -0.00067842676f,
+        -0.03276352f, -0.16387568f, 0.042669684f, -0.10929469f, 0.13914022f, -0.21484777f, 0.2434863f, 0.23212072f,
+        0.005520836f, 0.15813366f, 0.20154473f, -0.1354609f, 0.36321092f, 0.0041611334f, -0.33512256f, -0.11947838f,
+        0.03242643f, -0.61685276f, 0.11653628f, -0.14071783f, 0.05134884f, 0.041109573f, 0.06250137f, 0.13372879f,
+        0.091427155f, -0.28505906f, -0.014715322f, -0.0020542496f, -0.09794698f, -0.07122412f, 0.009982757f, 0.24193445f,
+        0.28151914f, 0.27804315f, 0.038881756f, 0.15494022f, 0.11338451f, 0.35883644f, -0.40576753f, 0.42841482f,
+        0.083329834f, 0.18762721f, 0.24123941f, 0.49957475f, 0.10564116f, -0.16447186f, -0.18098518f, -0.36255068f,
+        0.01078876f, -0.04500181f, -0.32584518f, 0.12446496f, 0.2773752f, 0.16378008f, 0.16302092f, 0.35334352f,
+        -0.1759969f, 0.016989553f, -0.6869129f, -0.13347751f, 0.097365156f, -0.30313963f, 0.36568537f, 0.19055168f,
+        -0.097130105f, -0.0016742139f, -0.19962628f, -0.3670484f, 0.054051854f, 0.0050182883f, -0.28204393f, -0.083562285f,
+        0.15482958f, -0.24590203f, -0.13257997f, -0.5088218f, -0.03808851f, 0.24476334f, 0.061823007f, -0.107861705f,
+        -0.041798264f, 0.07941402f, -0.11938191f, -0.03516833f, 0.58300436f, -0.35704464f, -0.14307824f, 0.0513157f,
+        0.110809386f, -0.3530818f, 0.057610743f, 0.29659027f, -0.022267252f, 0.463374f, -0.23355043f, 0.4248813f,
+        -0.01642269f, 0.11997847f, 0.23447494f, 0.004431548f, 0.049111195f, -0.1252336f, 0.14101422f, -0.09868586f,
+        0.28513843f, 0.03924822f, -0.12565891f, -0.2394564f, 0.12753928f, 0.17205943f, 0.22967593f, 0.10284872f,
+        -0.042876486f, 0.024463812f, -0.07369827f, 0.024875132f, 0.11408449f, 9.4541965e-06f, 0.06944731f, 0.21524043f,
+        0.075924516f, 0.4203765f, -0.14437468f, -0.42590067f, 0.22270544f, 0.121612795f, -0.017165883f, -0.12728187f,
+        0.47016963f, -0.115696415f, 0.2833395f, 0.022579169f, -0.17813669f, -0.11199967f, -0.041528106f, 0.38043165f,
+        0.06154095f, 0.02438463f, 0.04867202f, -0.01684146f, -0.18178499f, 0.0077176383f, -0.15095192f, -0.32846907f,
+        0.033811457f, 0.115567066f, -0.33030692f, -0.19247396f, 0.0034469326f, -0.43035144f, 0.20767741f, -0.12805562f,
+        -0.32137027f, 0.28562543f, 0.14943664f, -0.13633516f, -0.16570258f, 0.08143405f, -0.19975853f, -0.31041732f,
+        -0.16984913f, 0.06188442f, 0.13331649f, 0.06739037f, 0.12720059f, -0.20756277f, -0.2886339f, -0.21648113f,
+        0.108225234f, -0.054875266f, -0.04485053f, 0.028890504f, -0.25948232f, 0.2194707f, 0.34484157f, 0.22108082f,
+        0.18346314f, -0.031082105f, -0.106211685f, 0.18005195f, 0.42497155f, 0.2852026f, 0.35724056f, 0.053972762f,
+        0.19834106f, -0.1626776f, 0.01449918f, 0.071781605f, -0.030210279f, -0.17619264f, -0.036977634f, 0.15743455f,
+        0.15932946f, 0.003963522f, 0.17984506f, -0.016104827f, -0.41404054f, 0.04000697f, 0.24797177f, 0.20176895f,
+        -0.12451487f, 0.06675869f, -0.0226889f, 0.049320985f, -0.021639472f, 0.28566754f, -0.5102903f, -0.018872501f,
+        -0.18700895f, 0.29456195f, 0.090178326f, -0.016288567f, -0.21900529f, -0.09785228f, 0.27260154f, 0.006122504f,
+        -0.42092f, 0.3787233f, 0.04431342f, 0.34699318f, 0.22631556f, -0.059284396f, -0.2733347f, -0.2604107f,
+        0.36787382f, -0.17876124f, 0.0923997f, -0.09377191f, -0.035819903f, 0.3270208f, 0.18029657f, 0.24064319f,
+        0.16303895f, 0.04762342f, -0.2137781f, 0.17894015f, 0.041769207f, 0.34562033f, 0.17992853f, -0.40003017f,
+        0.19942895f, 0.3184534f, -0.12173443f, -0.15810674f, 0.092042774f, -0.26018193f, -0.23798092f, -0.20485505f,
+        -0.09778727f, -0.0643256f, -0.055322587f, 0.1453831f, 0.028422818f, 0.39582032f, 0.21009912f, 0.040920712f,
+        0.0018531051f, -0.0011835998f, 0.23240134f, -0.012999828f, -0.19096804f, -0.0053666234f, -0.21919233f, 0.03928401f,
+        -0.13247922f, 0.16701859f, -0.33242694f, -0.006184513f, -0.25294697f, 0.06940961f, 0.20202857f, 0.07829802f,
+        -0.13992068f, -0.11939097f, -0.16841818f, -0.14444561f, 0.20923512f, -0.6270257f, 0.03449605f, -0.04134358f,
+        -0.43055582f, -0.15368327f, -0.019723862f, 0.04004319f, 0.13868225f, -0.28387862f, 0.2621968f, -0.05620652f,
+        -0.06954814f, -0.013558277f, 0.3759953f, 0.11649674f, 0.112603456f, -0.034500238f, 0.08065955f, -0.038550053f,
+        0.1829678f, 0.021671018f, -0.028150823f, -0.046481647f, -0.15335982f, 0.09200501f, 0.2132444f, 0.19067946f,
+        -0.22667776f, 0.4176698f, 0.021249859f, -0.03749672f, -0.37608397f, 0.058834217f, -0.10591996f, 0.5456592f,
+        -0.08716938f, 0.3108489f, -0.10658256f, 0.014648002f, -0.19815847f, 0.08389658f, 0.19472787f, 0.039857168f,
+        -0.09857181f, 0.15338358f, 0.04690868f, -0.106405154f, -0.17048277f, -0.07663802f, -0.16744767f, -0.03315285f,
+        -0.04964044f, -0.14772184f, -0.10881843f, -0.15538679f, 0.0164384f, -0.2785005f, -0.4216617f, 0.24434644f,
+        -0.076967575f, 0.41080567f, -0.10707591f, -0.24836738f, 0.3724476f, -0.028124407f, 0.2705277f, -0.36762568f,
+        0.1554556f, -0.49253958f, 0.09027494f, -0.20024088f, 0.2719374f, 0.24180347f, -0.2733782f, -0.30550507f,
+        -0.10463564f, 0.20277138f, 0.21175437f, -0.11174971f, 0.35117495f, 0.011191384f, -0.26837474f, -0.35747132f,
+        0.0010948877f, 0.03172056f, -0.2524931f, 0.07924269f, 0.13817908f, 0.057773456f, 0.021284137f, 0.0493342f,
+        -0.21977966f, -0.044574957f, -0.17765138f, -0.03119991f, -0.0772202f, 0.629665f, 0.15526035f, 0.22059633f,
+        -0.34986553f, 0.22643669f, -0.032212213f, -0.09082152f, 0.10757574f, 0.09659083f, 0.32145572f, 0.16732083f,
+        -0.4699285f, -0.1661929f, -0.15900472f, -0.00057413575f, -0.14303298f, -0.009077229f, 0.20904148f, -0.097620755f,
+        -0.61141074f, -0.02111043f, 0.23453106f, -0.18279706f, -0.11878145f, 0.116040975f, -0.10342546f, -0.28745016f,
+        -0.32721147f, -0.15958436f, 0.09355624f, 0.15269691f, 0.060073365f, 0.36566487f, -0.09033718f, -0.17367554f,
+        0.07881222f, -0.051840935f, 0.21106555f, -0.48688626f, -0.015536811f, -0.15112396f, -0.21406963f, -0.068509035f,
+        -0.027151436f, 0.26099774f, 0.10210192f, 0.29189157f, 0.15776083f, 0.004937296f, -0.20509239f, 0.12734458f,
+        0.16155003f, 0.21677488f, 0.045922354f, -0.18265209f, -0.07538044f, 0.2690328f, 0.09319166f, -0.31595412f,
+        0.186816f, -0.112598106f, -0.011452483f, 0.12202184f, 0.23823595f, 0.0967592f, 0.40160882f, 0.13226126f,
+        -0.24670374f, 0.0997873f, 0.15723495f, -0.1335318f, -0.09585575f, 0.23105103f, 0.11579022f, -0.09480684f,
+        0.06761387f, 0.3091905f, -0.00094085425f, 0.050242417f, 0.002181355f, 0.16788578f, 0.0749022f, 0.18950333f,
+        0.16435173f, 0.17377323f, -0.25664857f, 0.111520015f, 0.109809324f, -0.19731045f, 0.26660216f, 0.33731425f,
+        0.36425045f, 0.12470526f, 0.11705945f, 0.020312643f, -0.06257823f, -0.29035595f, -0.18739547f, 0.47593808f,
+        -0.073834255f, 0.020543333f, 0.2407638f, 0.43980256f, 0.33881766f, -0.0046083108f, -0.017891033f, 0.025889976f,
+        0.150842f, 0.110606946f, 0.39678267f, 0.007513766f, -0.32506463f, 0.040760316f, 0.03844256f, -0.13929349f,
+        -0.037723795f, -0.07970713f, -0.10024983f, -0.0595949f, -0.11749673f, 0.25274915f, -0.25028884f, -0.2996998f,
+        0.1510097f, -0.0042908113f, 0.21086337f, 0.11973867f, 0.14596894f, -0.11977556f, 0.1268123f, -0.18912527f,
+        -0.29523182f, -0.100868054f, 0.40665513f, 0.19659992f, -0.14685263f, -0.30751365f, 0.13268512f, -0.18422468f,
+        0.24097727f, 0.1588842f, 0.2595746f, -0.07404145f, -0.08155205f, -0.18466456f, 0.34807113f, 0.08777635f,
+        -0.14443436f, -0.11491979f, -0.03493913f, 0.05624426f, -0.12396739f, 0.16459592f, -0.046875626f, -0.04872416f,
+        -0.17008573f, -0.16820678f, -0.026309844f, 0.2424899f, 0.08639f, 0.017856333f, 0.32051644f, 0.009163744f,
+        0.08516909f, 0.31926396f, 0.04076998f, 0.29305667f, 0.32861263f, -0.12910584f, -0.16472006f, 0.24421133f,
+        -0.15798168f, -0.1397438f, -0.1893982f, -0.3702347f, 0.004278737f, -0.015367411f, 0.33170292f, -0.04429587f,
+        0.0062886304f, -0.5039025f, -0.12158804f, 0.297683f, -0.15706122f, -0.034378022f, 0.24966726f, -0.13051301f,
+        0.27157274f, 0.25362712f, 0.04888401f, 0.05085775f, 0.10276213f, 0.16834794f, 0.32647482f, 0.22685038f,
+        -0.009904805f, 0.09134643f, -0.07728851f, -0.09634148f, 0.020714521f, 0.091541484f, 0.3809019f, 0.21897723f,
+        0.3759903f, -0.19883002f, -0.10734989f, -0.44603956f, -0.009246964f, 0.13502593f, -0.02250455f, 0.09312703f,
+        -0.03452031f, -0.15428829f, -0.336614f, -0.34999576f, -0.090392716f, -0.07209851f, -0.09800239f, -0.082145765f,
+        -0.43622532f, -0.0028289638f, -0.056505047f, -0.51191735f, 0.30677325f, -0.2698584f, 0.29851684f, -0.29954866f,
+        -0.070132166f, -0.020307517f, 0.59011877f, -0.09520589f, 0.086465344f, -0.39109635f, -0.24660692f, -0.2988429f,
+        -0.45567986f, 0.09093509f, -0.20578404f, 0.18608622f, 0.09377527f, -0.35952824f, -0.0362718f, -0.05300274f,
+        -0.11047566f, 0.27694786f, 0.19549634f, 0.15857334f, -0.11776781f, -0.06818108f, 0.20612599f, -0.1875429f,
+        0.008927024f, -0.22066262f, -0.15872544f, 0.048367202f, 0.3413043f, 0.43029016f, -0.21250814f, -0.09993159f,
+        -0.10589318f, -0.48994985f, -0.018385483f, -0.14976133f, -0.3093789f, 0.07242133f, -0.026231213f, 0.24526538f,
+        0.30746913f, -0.15816805f, 0.3787839f, 0.25985673f, -0.17695005f, 0.37256777f, -0.05716437f, -0.11472828f,
+        -0.004589149f, 0.18607602f, -0.031503607f, 0.23470871f, 0.21474332f, 0.095570765f, -0.02037895f, -0.30889854f,
+        0.22206053f, 0.3539895f, -0.1451124f, -0.114632756f, 0.020554725f, 0.07201496f, 0.24021067f, 0.360176f,
+        0.074969806f, 0.12361167f, 0.5567471f, 0.38472158f, -0.06485217f, -0.21370196f, 0.19475664f, -0.06430268f,
+        -0.0806596f, -0.048571702f, 0.17036675f, -0.473359f, 0.05576551f, -0.13857758f, 0.10310923f, 0.28381908f,
+        -0.034977663f, -0.2254513f, -0.5234552f, 0.23850967f, -0.20128687f, -0.013807293f, 0.076049924f, -0.05669097f,
+        0.13359013f, 0.27441776f, -0.2131766f, -0.34708676f, -0.19392742f, -0.2979779f, 0.35269117f, 0.032213077f,
+        -0.14356463f, -0.06196681f, -0.09126584f, -0.16913694f, -0.20295216f, -0.21304853f, 0.120209716f, 0.022084251f,
+        -0.08075743f, 0.20760006f, 0.072822966f, -0.31118426f, -0.0396909f, 0.34856427f, -0.21367025f, -0.10225161f,
+        0.2554782f, 0.0061922804f, 0.337252f, 0.15871696f, -0.47929057f, 0.3170505f, 0.21366836f, 0.05970621f,
+        -0.090544924f, -0.09201153f, -0.0062248847f, 0.2045594f, 0.061710984f, -0.38682508f, 0.24100156f, 0.12262455f,
+        0.11320174f, -0.33293694f, 0.3717063f, -0.03334204f, -0.27405393f, 0.28677392f, -0.076645255f, 0.0989735f,
+        -0.40468466f, 0.19871753f, 0.10977859f, 0.19774252f, 0.4196311f, 0.47357696f, 0.0427078f, 0.0397318f,
+        0.4309701f, 0.3305729f, -0.20192595f, 0.2612857f, 0.14502782f, 0.39539525f, -0.13615458f, -0.022841984f,
+        -0.07075674f, -0.2678729f, -0.036603715f, 0.045651663f, -0.06823769f, 0.040570907f, 0.026307335f, 0.19901302f,
+        0.22115785f, 0.067198575f, 0.09448092f, 0.13718909f, 0.031713728f, 0.23371539f, 0.12035269f, -0.19510667f,
+        0.31669787f, 0.123478316f, 0.24761622f, 0.29402882f, 0.25486836f, 0.18326579f, -0.28746307f, 0.34910476f,
+        -0.35769433f, 0.27025044f, -0.15982473f, -0.39694726f, -0.042959806f, -0.29680052f, -0.07702557f, -0.10682882f,
+        -0.2936f, 0.072251625f, 0.08315626f, -0.11902857f, 0.039599326f, 0.07926623f, 0.26569557f, -0.40641832f,
+        -0.00472629f, -0.02180863f, -0.07421599f, -0.35636735f, -0.014703016f, 0.2708532f, 0.25353587f, -0.2357012f,
+        0.16290055f, -0.14043124f, -0.016514374f, -0.18823667f, -0.16997914f, 0.12431506f, -0.14678164f, 0.08471937f,
+        -0.1129376f, -0.22859183f, 0.1692422f, -0.24528234f, -0.3994858f, -0.27717796f, -0.075111225f, 0.088185534f,
+        0.26286933f, -0.05488347f, 0.31925154f, 0.54493946f, 0.47064626f, -0.021679552f, -0.4842467f, -0.14549194f,
+        0.116577625f, 0.16310203f, 0.17157264f, -0.07245052f, -0.08767523f, 0.024825107f, -0.003127362f, 0.07886569f,
+        0.0307425f, 0.21199277f, 0.011977565f, 0.042379968f, 0.044986375f, -0.0016927278f, -0.016589383f, -0.057675704f,
+        0.14615753f, -0.091432646f, 0.007440622f, 0.10346516f, -0.206395f, -0.054520525f, 0.061514825f, -0.062569134f,
+        -0.15912354f, 0.022774935f, -0.001921063f, 0.03844318f, -0.06732309f, 0.013198893f, -0.34189683f, 0.20697007f,
+        0.06320583f, -0.20544152f, -0.07443288f, -0.0859072f, 0.009284499f, 0.1856724f, 0.55504173f, -0.17490146f,
+        0.3294866f, -0.024842836f, -0.2545665f, 0.3515734f, 0.060777675f, 0.1709204f, 0.17017154f, 0.106142834f,
+        0.2578609f, -0.08746391f, 0.3026317f, -0.22568622f, 0.3888002f, -0.3021278f, 0.052680526f, -0.072519556f,
+        0.21159974f, 0.095403336f, 0.016476218f, -0.39599392f, 0.3319837f, 0.28159645f, 0.15341283f, -0.005345247f,
+        0.41825485f, 0.20139037f, -0.07429606f, -0.0502368f, -0.005792381f, 0.08948892f, -0.04233386f, 0.3084496f,
+        -0.24079175f, -0.24817723f, 0.056908496f, -0.076124094f, -0.11166648f, -0.23451556f, 0.13576609f, -0.042123944f,
+        0.1138578f, -0.17907289f, -0.21276687f, 0.37546876f, 0.05735563f, 0.34747067f, -0.05610094f, 0.1248823f,
+        0.19480845f, 0.057362266f, 0.0929279f, 0.0874618f, -0.3140643f, 0.17762649f, 0.3822083f, -0.060475305f,
+        -0.028121047f, 0.11317561f, 0.2943228f, 0.010333716f, 0.03792381f, -0.16290016f, 0.1753421f, 0.6140251f,
+        0.22120686f, 0.14960682f, -0.24835454f, -0.13945565f, -0.13403316f, 0.4593872f, 0.24846628f, 0.1607664f,
+        0.029929485f, 0.10355039f, -0.016507508f, -3.691299e-05f, -0.10541377f, 0.0351881f, -0.02669567f, -0.22398062f,
+        0.45066926f, -0.11947451f, -0.07645008f, 0.05966144f, 0.041835792f, 0.081731424f, 0.2884596f, 0.3292189f,
+        -0.50414646f, -0.8069045f, -0.19341053f, -0.2232928f, -0.49412063f, 0.7797612f, 0.61749595f, -0.5913146f,
+        0.7724536f, 0.16740349f, 0.5850745f, 0.65858346f, -0.20194274f, 0.9088215f, -0.3683085f, 0.55908227f,
+        0.2595668f, -0.45864585f, -1.0895154f, -0.10868488f, -0.27323154f, -0.58533716f, -0.37989587f, -0.43650827f,
+        -0.1643014f, 1.1029536f, -0.52633715f, -0.4332966f, 0.7464528f, -0.95101124f, -0.06479233f, 0.033978563f,
+        -0.045063335f, 0.20855223f, -0.57296723f, 0.34483618f, 0.5667529f, -0.59921575f, 0.814285f, -0.8491273f,
+        -0.49127248f, -0.7498916f, 0.62560153f, -0.48911157f, -0.16067809f, -0.7591127f, -0.31770313f, -0.77841765f,
+        -0.14024483f, -0.29977146f, -1.0754853f, -0.38654312f, -0.2730986f, 0.7460105f, -0.012303153f, 0.7563605f,
+        0.075443976f, 0.64029396f, 0.10187546f, 1.1599333f, 0.026840657f, -0.038131837f, -0.6095401f, -0.31474814f,
+        -0.06919399f, -0.29208934f, 0.31079003f, -0.054519277f, 0.1381634f, 0.045030102f, 0.61558187f, 0.02744881f,
+        0.2262545f, -0.29192218f, 0.23987125f, 0.013339882f, 0.053796876f, -0.27775666f, 0.23830447f, -0.033797696f,
+        -0.069288194f, -0.019264687f, 0.18005401f, -0.20607723f, -0.1263897f, -0.036255207f, -0.122011036f, 0.07588907f,
+        0.4577513f, 0.04945859f, 0.045532003f, 0.015455736f, 0.05488589f, 0.25545523f, 0.30881315f, 0.09875834f,
+        -0.121060714f, 0.2691436f, 0.36587816f, -0.08584861f, 0.027614499f, 0.18196324f, 0.16595411f, 0.010848719f,
+        0.21570085f, -0.0040781754f, 0.19583024f, 0.29837075f, -0.13076998f, 0.25254938f, 0.15255742f, -0.0050698053f,
+        0.1245331f, 0.013824254f, 0.1483118f, 0.15100655f, 0.07378959f, 0.26348296f, 0.193581f, 0.18553683f,
+        -0.10369944f, -0.13245252f, -0.2638914f, -0.020853959f, 0.09638082f, 0.19199477f, -0.0716954f, 0.113416456f,
+        0.123828925f, -0.060938902f, 0.40133712f, -0.21390006f, -0.2823965f, 0.122058064f, 0.154765f, -0.056950796f,
+        0.2660896f, -0.26006466f, 0.17340422f, 0.17774272f, 0.008051212f, -0.04762826f, 0.30942854f, 0.011587325f,
+        -0.056681015f, 0.092992276f, 0.06453891f, -0.009766456f, 0.07835329f, 0.20402448f, 0.0031972253f, 0.36520138f,
+        -0.07878893f, 0.009668167f, 0.4410704f, -0.19052808f, -0.15097767f, -0.011259312f, -0.06318558f, -0.052418854f,
+        0.067471504f, -0.111242265f, -0.1135998f, 0.119530626f, -0.36537287f, -0.15095401f, -0.23313792f, 0.20476903f,
+        0.21440852f, -0.058029205f, -0.025959102f, -0.18663862f, 0.075926915f, -0.27945092f, -0.045446776f, 0.07083092f,
+        0.38432968f, 0.06480731f, -0.13424999f, 0.26559815f, -0.118539445f, 0.16627543f, 0.40852535f, -0.065010846f,
+        0.5038745f, -0.14006025f, -0.08080809f, -0.1272332f, 0.012925135f, -0.0045847553f, -0.17701378f, -0.00044277453f,
+        -0.017689535f, -0.11775141f, -0.0887779f, 0.2894481f, -0.16478701f, 0.17424f, 0.20666175f, -0.09353312f,
+        0.18282042f, 0.18603797f, -0.16075996f, 0.084060475f, -0.13687865f, -0.006889789f, -0.34172332f, 0.1766151f,
+        0.22379304f, -0.22698362f, -0.008121352f, 0.14410107f, -0.26170725f, 0.32781985f, 0.39026892f, -0.10849661f,
+        0.056977358f, 0.20678234f, 0.074582085f, -0.50092906f, -0.14847094f, 0.29210266f, 0.010835365f, 0.1981872f,
+        0.103521176f, 0.3541993f, -0.15328138f, 0.28899032f, -0.060914066f, -0.06912822f, 0.03050725f, -0.20179011f,
+        0.2143118f, 0.14582588f, 0.09120609f, -0.03522044f, -0.040442504f, -0.073267244f, -0.1611482f, 0.1954816f,
+        0.03123383f, -0.09467592f, -0.034735344f, 0.13990231f, 0.047794998f, 0.12425161f, -0.14740652f, 0.24128887f,
+        -0.067006774f, 0.35898814f, 0.17279409f, 0.4098716f, -0.038619664f, 0.22320695f, -0.0761322f, -0.07416833f,
+        -0.25859383f, -0.039393336f, 0.09031123f, 0.102636315f, -0.046049435f, 0.12940197f, -0.110406786f, -0.22444727f,
+        0.027009357f, -0.29428822f, 0.040519886f, 0.20451643f, -0.5467345f, 0.2071169f, 0.044632778f, 0.38046774f,
+        0.03294807f, -0.024297467f, -0.17265096f, 0.047535878f, -0.01915863f, -0.12566818f, 0.02115573f, 0.26782256f,
+        0.34478512f, 0.24676573f, 0.18840568f, 0.1510496f, -0.072908506f, -0.112966f, 0.06540367f, 0.045493063f,
+        0.105382696f, -0.10169586f, 0.027968153f, 0.19325481f, -0.06933984f, 0.05144807f, 0.22047327f, 0.020368766f,
+        -0.16391864f, -0.33688256f, -0.33104676f, -0.1366217f, -0.16310279f, 0.13460311f, 0.012210377f, 0.48743707f,
+        -0.08027744f, -0.008781469f, 0.07235817f, 0.08548998f, -0.21672396f, 0.19650719f, 0.26318395f, 0.2158997f,
+        -0.24167773f, 0.4312841f, 0.06895117f, 0.09631092f, 0.21718974f, -0.14711823f, 0.03782961f, -0.32057506f,
+        0.31877467f, -0.023943577f, 0.17841327f, -0.16522634f, 0.003680653f, -0.3804598f, -0.123318195f, 0.13250418f,
+        0.09379433f, -0.05583578f, 0.12897947f, -0.10226923f, -0.020707337f, -0.13408244f, -0.18360831f, 0.23338988f,
+        0.21354526f, 0.071912125f, -0.1702013f, 0.0153657505f, -0.06445457f, 0.011620111f, 0.041354015f, 0.1662671f,
+        0.0008035058f, -0.49459192f, 0.16034992f, 0.3835508f, -0.06732114f, 0.3560444f, 0.08770436f, -0.22975327f,
+        0.2484644f, -0.030077787f, 0.42633677f, -0.16216509f, -0.10250109f, -0.11382553f, -0.38517764f, 0.18884341f,
+        0.22565643f, 0.20924902f, 0.3051421f, 0.0059401956f, 0.15108055f, 0.1161993f, -0.050048098f, 0.06934923f,
+        -0.12437672f, 0.17501971f, 0.21647121f, -0.20236869f, 0.25984392f, 0.35783896f, 0.4672984f, -0.24839614f,
+        -0.16353306f, 0.09404972f, 0.00092499756f, -0.23328844f, 0.05815895f, 0.085966595f, 0.20581286f, 0.27874315f,
+        -0.06805255f, 0.17163464f, -0.16985135f, 0.5688359f, 0.26830354f, 0.11900157f, -0.043047f, -0.105615266f,
+        -0.035206825f, 0.27143326f, 0.19471306f, 0.15806201f, 0.33269334f, 0.020082813f, -0.07093464f, -0.032063298f,
+        0.03995768f, 0.32505757f, -0.30891174f, 0.23547837f, 0.17615803f, 0.122933395f, 0.14902923f, 0.09777188f,
+        0.18666285f, 0.24062192f, -0.36074597f, -0.03617168f, 0.18791986f, 0.30407768f, -0.38119152f, 0.12269007f,
+        0.08678334f, -0.08600077f, -0.1703424f, 0.25732413f, -0.09938932f, -0.11663392f, -0.065332375f, 0.13252956f,
+        -0.23268974f, -0.502475f, 0.28274292f, 0.14563535f, 0.15996298f, 0.34463432f, 0.218994f, 0.04042004f,
+        0.18484685f, 0.21704374f, 0.091416925f, -0.14947759f, 0.20941696f, -0.08196764f, -0.21292411f, 0.37136954f,
+        -0.01722269f, -0.076679364f, 0.21538354f, -0.004170696f, 0.007887861f, 0.1651727f, 0.04751016f, -0.33515146f,
+        -0.09740169f, 0.20159787f, -0.3519702f, 0.5102897f, -0.08541752f, -0.08370988f, -0.3166767f, -0.30168748f,
+        0.030318474f, 0.49153182f, -0.07144507f, -0.2043144f, 0.27830613f, 0.40787643f, -0.16775714f, -0.576056f,
+        0.23134021f, 0.15104982f, 0.14728457f, -0.1440046f, -0.0054769074f, 0.23585048f, 0.02358501f, 0.3611237f,
+        0.6401174f, 0.064362064f, 0.11903341f, 0.012756962f, 0.047455356f, -0.03604126f, -0.2520487f, 0.12094474f,
+        0.05066045f, 0.16897929f, -0.05729719f, -0.11612042f, 0.16606465f, -0.16166905f, 0.27931306f, -0.08538551f,
+        -0.009247604f, -0.07849007f, 0.044799168f, -0.0105026765f, -0.11778159f, -0.041783262f, 0.11458403f, -0.041370142f,
+        0.4866111f, 0.20573285f, -0.056332555f, -0.379915f, 0.07343923f, -0.025944648f, -0.13296793f, 0.15659836f,
+        -0.23634198f, 0.079868786f, -0.038325634f, 0.0766064f, -0.056383587f, -0.13582915f, 0.19573404f, 0.18762176f,
+        -0.25928566f, 0.09882144f, 0.027434083f, 0.022223428f, -0.4500869f, 0.07976277f, 0.06655045f, 0.29239652f,
+        -0.055793248f, 0.20129077f, 0.15879455f, -0.22494079f, 0.03856427f, -0.15206635f, -0.43651658f, -0.094874024f,
+        0.45739034f, -0.15126581f, 0.0010737333f, -0.051295966f, 0.24363396f, -0.05326112f, 0.15194573f, -0.026227532f,
+        0.11136663f, 0.23830679f, -0.023633117f, 0.14508282f, 0.20977302f, 0.1895604f, 0.15150163f, 0.015210834f,
+        -0.49365568f, -0.056510042f, -0.17938304f, 0.283348f, -0.15053505f, 0.07023996f, -0.014251255f, -0.05222105f,
+        -0.41393355f, -0.21314092f, 0.078456685f, 0.19901736f, -0.09149313f, -0.00016150829f, -0.10637357f, 0.03895286f,
+        0.16233703f, 0.1221692f, -0.12183976f, 0.21070239f, -0.008312164f, 0.30693713f, 0.26226583f, -0.2564688f,
+        -0.07005747f, 0.015960172f, 0.017150111f, -0.077873506f, 0.18917124f, -0.23087576f, 0.13679434f, 0.42824098f,
+        0.25726914f, 0.00078644283f, 0.14529692f, -0.09044386f, 0.28441298f, 0.012095603f, -0.39708322f, -0.03442789f,
+        0.02983618f, 0.21138917f, -0.12364466f, 0.27595657f, 0.14470753f, -0.07560264f, -0.10072343f, -0.15554434f,
+        -0.37780303f, 0.27845043f, 0.13326384f, 0.06248188f, -0.007630685f, -0.06111176f, 0.0045581036f, 0.37283993f,
+        0.28192514f, 0.14518864f, -0.01614474f, 0.58383965f, -0.19871454f, 0.3080842f, -0.20274399f, 0.015385036f,
+        -0.014039774f, 0.3793739f, -0.048485436f, 0.1984532f, 0.15116884f, 0.10472465f, 0.12316736f, 0.23395763f,
+        0.13867334f, -0.00025152552f, -0.31474474f, 0.38060358f, -0.2574121f, -0.16670576f, -0.14842324f, 0.5931777f,
+        -0.16021436f, -0.012317573f, 0.113611855f, 0.28741822f, -0.046700634f, -0.1876016f, -0.4142053f, 0.20719741f,
+        0.5013106f, 0.21869627f, 0.23294322f, -0.04587179f, -0.27588448f, 0.2573559f, -0.28459537f, -0.15251671f,
+        0.19915155f, 0.21849692f, 0.017315717f, 0.23101838f, -0.08808358f, 0.18156803f, -0.05880547f, -0.23472673f,
+        0.1548242f, 0.03296519f, 0.053688634f, 0.52887005f, 0.016233644f, 0.15499422f, -0.03234537f, -0.13987339f,
+        0.09101879f, 0.031139715f, 0.017985236f, 0.15164882f, 0.19936118f, -0.34782848f, 0.28749928f, -0.44027892f,
+        -0.1451077f, 0.31137314f, 0.0842385f, 0.042171016f, 0.23132083f, -0.102268845f, -0.5229839f, -0.14177579f,
+        -0.037187383f, 0.16929506f, 0.19075981f, -0.23453721f, 0.59428537f, 0.23162784f, -0.0758382f, 0.025290024f,
+        -0.17251603f, -0.019820502f, -0.024172582f, 0.10300505f, -0.18685547f, -0.013829388f, -0.09206073f, 0.015319644f,
+        0.2627011f, 0.1430787f, 0.27636817f, -0.0017558569f, 0.3527857f, -0.15703604f, -0.10970939f, 0.21712041f,
+        -0.055887885f, -0.015118775f, -0.124291524f, 0.6369464f, 0.040581714f, 0.12593633f, -0.4692173f, -0.07795833f,
+        0.16877174f, 0.20099258f, -0.23582943f, 0.0052344846f, -0.13619265f, -0.07584229f, -0.028695274f, 0.109726705f,
+        -0.39545226f, 0.07187387f, -0.038463738f, 0.15826727f, 0.18299425f, 0.035570566f, 0.03494058f, 0.37803715f,
+        -0.31283677f, 0.021746056f, -0.038265053f, -0.16238737f, 0.1889687f, 0.06350079f, -0.113657385f, 0.028001012f,
+        -0.16916436f, -0.1946094f, 0.3977603f, 0.016396038f, 0.369718f, 0.02856688f, 0.2018233f, -0.12583768f,
+        -0.047621574f, 0.2815634f, 0.14360678f, -0.2788015f, 0.015034543f, 0.03937912f, 0.2448989f, 0.09092715f,
+        -0.03941104f, 0.48559612f, 0.2728238f, 0.23885508f, 0.09297539f, -0.013133567f, 0.15727362f, -0.24222045f,
+        0.16851977f, 0.16259365f, 0.23931961f, 0.5427333f, 0.3052582f, -0.07277793f, 0.14939944f, 0.25835586f,
+        -0.06760228f, -0.12548873f, 0.30026075f, -0.15758339f, 0.36996067f, 0.1499135f, 0.17405134f, -0.018698344f,
+        0.399911f, 0.306535f, -0.18683769f, -0.015021759f, 0.25436726f, -0.0046532103f, 0.4594326f, -0.4781461f,
+        -0.060804263f, 0.14924103f, 0.2913131f, 0.038144965f, 0.49731126f, 0.047971465f, -0.07433539f, 0.2406482f,
+        -0.33657765f, -0.1168758f, -0.23436798f, 0.14124191f, 0.18738616f, -0.5063701f, -0.020887678f, -0.3275746f,
+        -0.3330076f, -0.010460936f, 0.276921f, -0.11253127f, 0.24950126f, -0.030617442f, 0.11194093f, -0.0040405486f,
+        0.03573775f, -0.006392381f, -0.30008927f, -0.24382952f, 0.09623872f, 0.37243915f, 0.2650174f, -0.38159725f,
+        -0.13846831f, 0.013727367f, -0.08162346f, 0.0984534f, -0.04398272f, -0.30955052f, 0.14748587f, 0.08596695f,
+        -0.09980601f, 0.36901128f, -0.010842466f, -0.12692949f, -0.1484114f, 0.22205192f, 0.053517688f, -0.049645167f,
+        -0.15054636f, -0.02148342f, -0.036752533f, 0.27953997f, -0.23584765f, 0.27450383f, -0.015403225f, -0.25458175f,
+        0.38158378f, -0.1915181f, 0.38463953f, -0.018160239f, 0.16559291f, 0.3415259f, 0.2653879f, -0.42403385f,
+        0.07162697f, -0.2652736f, -0.11162614f, 0.06889473f, 0.07382499f, 0.113746144f, -0.05069287f, 0.031762745f,
+        -0.28319222f, -0.18908152f, -0.114307866f, -0.09874f, 0.2927655f, -0.52707565f, -0.26433668f, -0.4734037f,
+        -0.25406748f, -0.17057975f, 0.08521183f, 0.1007802f, -0.3075573f, -0.11619302f, 0.48504683f, -0.5107485f,
+        -0.09029154f, 0.30920604f, -0.008432585f, 0.16536447f, 0.10410121f, -0.18049692f, 0.2651054f, 0.068886444f,
+        0.070647426f, 0.0891903f, -0.117372215f, 0.09205097f, 0.18377504f, 0.04565733f, -0.5390293f, -0.17214376f,
+        0.11048013f, -0.2815596f, -0.16212133f, -0.062195256f, -0.22762442f, 0.14882389f, 0.096829705f, 0.17655048f,
+        0.17787854f, 0.08523848f, 0.076298185f, 0.025513751f, 0.44051665f, 0.16639447f, -0.3082484f, -0.5419038f,
+        0.2601574f, 0.0645906f, 0.17564577f, -0.030497089f, 0.0573619f, 0.39715263f, -0.075558394f, -0.38871834f,
+        0.18872474f, -0.06324765f, -0.115329206f, -0.27839547f, -0.16852523f, 0.20064075f, 0.24698108f, 0.23595671f,
+        -0.29075965f, -0.10133367f, 0.11142477f, 0.17679903f, 0.18648809f, -0.056047745f, 0.029643454f, -0.11678899f,
+        0.074982144f, 0.21234259f, 0.22704117f, 0.38284257f, 0.100800805f, 0.13420726f, 0.052477416f, 0.06422362f,
+        -0.06497244f, 0.31066355f, 0.06281325f, -0.0014548794f, -0.37293625f, -0.12843023f, -0.23001733f, 0.21502726f,
+        0.5544494f, -0.1438961f, -0.010104347f, 0.23123111f, 0.09339225f, 0.16072546f, 0.17357507f, 0.3203344f,
+        -0.26114383f, -0.286044f, 0.011188556f, 0.16244565f, 0.014619002f, -0.30878505f, 0.007009451f, -0.17213358f,
+        -0.071184024f, -0.20654297f, 0.10032671f, -0.07360779f, 0.07487662f, -0.02543622f, -0.05478718f, 0.26701364f,
+        0.21670616f, 0.24626748f, 0.0018678721f, 0.24362469f, 0.7531802f, -0.104947016f, -0.058275647f, -0.0003968118f,
+        -0.12571885f, 0.11513759f, 0.3571617f, 0.37322527f, 0.09766885f, 0.44764462f, 0.3776525f, 0.13256918f,
+        -0.14740203f, -0.09862104f, -0.09841577f, -0.15086226f, 0.28626832f, -0.19254315f, 0.3672985f, 0.006302527f,
+        -0.2395679f, 0.047230177f, 0.17748833f, 0.056057412f, -0.11965468f, 0.44143358f, -0.05634393f, -0.17746061f,
+        -0.02052017f, 0.1836297f, -0.17061915f, -0.1290298f, 0.3447044f, 0.15515631f, 0.4178777f, -0.12672707f,
+        0.2520684f, 0.019939901f, -0.16601387f, 0.26309407f, 0.069283344f, 0.013313673f, -0.4614147f, -0.0598862f,
+        -0.27123368f, -0.24474107f, -0.17524268f, 0.039214637f, -0.16337027f, -0.18687302f, 0.2213665f, 0.09100055f,
+        0.030520191f, -0.27733156f, 0.30469427f, 0.086031206f, 0.16021559f, 0.12285427f, -0.3981992f, -0.012572833f,
+        0.021769952f, 0.042416777f, -0.17974927f, -0.13566755f, -0.28463045f, 0.058681034f, -0.03764009f, 0.29343316f,
+        -0.45227322f, -0.16569972f, 0.09116342f, -0.17810453f, -0.26145712f, -0.2796966f, 0.19740748f, 0.09995672f,
+        0.013354169f, -0.035623703f, 0.131245f, 0.10266728f, -0.22352348f, 0.5082704f, -0.32357845f, -0.08212462f,
+        0.14809266f, -0.55673665f, 0.06268216f, 0.43634787f, -0.17445423f, 0.1726649f, 0.22634402f, -0.03848645f,
+        -0.07928569f, -0.22060731f, 0.22862047f, 0.21541277f, -0.08590135f, 0.13408965f, -0.06592837f, 0.069505505f,
+        0.093855746f, 0.0150637375f, 0.3859772f, -0.14944997f, 0.20170642f, -0.24971522f, 0.0954503f, 0.011790429f,
+        0.08332928f, -0.13610053f, 0.1510686f, 0.18326661f, -0.24755825f, -0.14870037f, 0.26997894f, -0.40572333f,
+        -0.30546358f, -0.49973324f, -0.3476413f, -0.14065377f, 0.084366836f, 0.35084614f, 0.01916393f, -0.038971048f,
+        0.40517008f, -0.07042647f, 0.21626753f, 0.21982916f, 0.30280277f, 0.22560044f, -0.44582137f, -0.015393574f,
+        -0.17660744f, 0.48772237f, -0.46830449f, 0.08946905f, 0.21552868f, -0.043731187f, 0.044535495f, 0.11336331f,
+        -0.09559583f, -0.08281443f, -0.16159974f, -0.04205759f, 0.13613042f, -0.064418614f, 0.089512706f, -0.20481372f,
+        0.17318086f, -0.05308912f, 0.076251484f, -0.3582903f, 0.3835898f, 0.02349042f, -0.3945235f, 0.23000549f,
+        0.12267413f, -0.14679314f, -0.029518068f, -0.35256326f, 0.18088219f, 0.48476303f, 0.15771051f, -0.14649384f,
+        -0.3533572f, -0.15994404f, -0.07003955f, 0.12294779f, 0.10211907f, -0.030664235f, 0.08189645f, -0.16139546f,
+        0.032728866f, 0.3285938f, -0.15850565f, -0.26779768f, -0.05750414f, 0.16597214f, -0.15175581f, 0.3909109f,
+        -0.16697511f, -0.043174427f, 0.2081235f, 0.15446441f, 0.23473294f, 0.12117441f, -0.29754183f, 0.26957932f,
+        0.20187165f, 0.19535786f, -0.1539643f, 0.23042561f, -0.12810741f, -0.18658875f, -0.07624104f, -0.13524808f,
+        -0.036061835f, -0.1555888f, -0.029345049f, 0.056996103f, -0.030312067f, -0.38636407f, 0.50247926f, -0.018770052f,
+        0.10175058f, 0.35382572f, 0.29587942f, 0.045562945f, 0.23842566f, 0.15141681f, 0.10383825f, -0.103038944f,
+        0.06791824f, -0.10271149f, 0.257444f, 0.29667976f, -0.44608647f, 0.26976106f, 0.25224873f, 0.535015f,
+        -0.12886341f, -0.24080901f, 0.35993227f, -0.14886114f, -0.14584152f, -0.1288723f, -0.22238979f, 0.13266316f,
+        0.07948292f, 0.15927887f, -0.25446987f, 0.2608397f, -0.31674755f, 0.13645281f, -0.0065502776f, 0.110531636f,
+        0.048840642f, -0.17642301f, -0.061494436f, -0.05114596f, 0.04437406f, -0.21847807f, -0.11382114f, 0.080020145f,
+        0.14146042f, 0.25792664f, 0.4735563f, -0.26123673f, -0.13718472f, 0.16522627f, -0.27929124f, 0.015886242f,
+        -0.0013767388f, 0.2804539f, -0.1176703f, -0.08486023f, -0.124139994f, 0.025112588f, 0.3013895f, -0.10675658f,
+        0.17956725f, 0.06226769f, 0.11602401f, 0.24095769f, 0.08445717f, 0.05937568f, 0.1416032f, 0.3888307f,
+        -0.2253182f, -0.11538418f, -0.0022388261f, -0.22257671f, -0.3037319f, -0.20402841f, -0.15463437f, -0.0704711f,
+        -0.3281961f, 0.046589132f, -0.047556754f, 0.08757776f, 0.12894359f, 0.15652516f, 0.29772267f, 0.10627219f,
+        -0.29181987f, 0.06077006f, -0.03296439f, 0.15936829f, 0.12380324f, -0.19766293f, 0.13214478f, 0.1816427f,
+        -0.019035151f, 0.11456283f, -0.024005484f, -0.30912837f, 0.44141376f, -0.27633452f, -0.16938908f, -0.09722169f,
+        -0.28039464f, 0.40480325f, 0.10979498f, -0.28767666f, 0.011895519f, 0.21528336f, -0.1237417f, 0.19498955f,
+        -0.13240221f, -0.13029368f, -0.32847294f, -0.1225291f, 0.43174025f, 0.07051146f, -0.2552118f, 0.32234424f,
+        0.22436018f, 0.095737904f, 0.39207143f, 0.027629592f, 0.10350721f, -0.1518954f, 0.045647606f, -0.090510145f,
+        0.048160933f, 0.22535264f, 0.09156441f, 0.24154337f, -0.21907826f, 0.0888625f, 0.38719752f, 0.20328486f,
+        -0.4501178f, -0.19758344f, -0.31056845f, -0.14903839f, 0.4057126f, -0.11303902f, -0.14274873f, -0.2632699f,
+        0.09090414f, 0.06526712f, 0.02961801f, 0.15067643f, 0.16444708f, 0.19230148f, 0.30193895f, -0.08731727f,
+        -0.28913033f, 0.22859934f, 0.13351159f, -0.07982478f, -0.40040353f, -0.090648204f, 0.1928776f, -0.07923605f,
+        0.22185206f, 0.30581358f, -0.257384f, -0.17761387f, 0.201204f, 0.07595875f, -0.34788394f, -0.021812057f,
+        0.030895308f, -0.24146338f, 0.700301f, -0.08537208f, -0.2585675f, 0.089424215f, 0.10431069f, -0.065340616f,
+        0.40029046f, -0.04166516f, 0.09458224f, 0.23604256f, -0.2073387f, 0.1556718f, -0.30963248f, -0.25776932f,
+        -0.2520583f, 0.086682454f, 0.2947316f, -0.0806484f, 0.12610577f, 0.19499783f, -0.48764685f, 0.014979556f,
+        0.06146105f, -0.36490887f, 0.16047987f, 0.21709271f, 0.041676108f, 0.20666665f, -0.011553998f, 0.10530311f,
+        0.22256173f, -0.033369828f, 0.07516217f, -0.017967774f, 0.14607592f, 0.010101992f, 0.36134514f, 0.042567287f,
+        0.113479555f, 0.06257148f, -0.12540352f, 0.071821384f, 0.08399759f, 0.11319915f, 0.20988482f, 0.1890129f,
+        0.05572387f, 0.38049096f, -0.3812669f, 0.0377208f, 0.09154207f, -0.23589759f, 0.08992994f, -0.1702549f,
+        0.02977595f, 0.06685633f, -0.0048962794f, -0.22768371f, -0.26631966f, 0.23443879f, 0.46661937f, 0.28666893f,
+        0.06007955f, -0.46028122f, -0.1615224f, -0.19483697f, 0.013315727f, 0.18201202f, -0.3908068f, 0.04369615f,
+        0.17981349f, 0.11176208f, -0.04196674f, -0.1903347f, -0.27842528f, 0.07646801f, -0.46286198f, -0.33395174f,
+        0.06748881f, -0.38838765f, -0.107644275f, 0.35870755f, 0.2903673f, 0.23520088f, -0.28181246f, -0.06407162f,
+        0.10196882f, 0.18830912f, -0.049313765f, 0.02777265f, 0.09667614f, 0.14290707f, 0.45061764f, 0.042594135f,
+        0.28387308f, 0.49417612f, 0.15807827f, 0.14391944f, 0.22560856f, 0.018841023f, 0.38419637f, 0.027430154f,
+        0.13871332f, 0.396467f, 0.028963946f, 0.25904697f, 0.024140645f, 0.2771495f, -0.0041717147f, -0.27671582f,
+        0.019015737f, -0.04127174f, -0.38378486f, 0.13626741f, 0.06380903f, 0.26952916f, 0.24061237f, 0.11588835f,
+        0.051190842f, 0.34575564f, 0.054938827f, 0.05390123f, -0.03289345f, -0.16057679f, 0.2825491f, 0.027654214f,
+        0.136294f, 0.22381027f, 0.27772385f, -0.20666048f, -0.04308097f, -0.016295014f, -0.22550046f, -0.14839761f,
+        0.018042117f, 0.30837095f, 0.079356216f, -0.029515602f, 0.09765668f, 0.22647826f, 0.11490779f, 0.046733618f,
+        -0.07955418f, -0.00040504718f, -0.0785863f, 0.22877653f, -0.15301324f, 0.10910129f, 0.08997733f, 0.3273024f,
+        0.02537457f, -0.13453963f, 0.17877933f, -0.36864316f, 0.026030658f, -0.15225956f, 0.011217646f, -0.13365287f,
+        0.034938853f, -0.1309141f, 0.3737081f, 0.4038108f, -0.056589298f, 0.08277599f, 0.08635988f, 0.1999411f,
+        0.08932593f, -0.03173875f, -0.4928846f, 0.32532653f, 0.04620268f, -0.1607605f, -0.2502695f, 0.17957185f,
+        0.14763181f, -0.0915929f, 0.22145821f, 0.12941629f, -0.174587f, -0.115314335f, -0.17313954f, -0.1180421f,
+        0.34658134f, 0.2854397f, -0.18182756f, -0.33705088f, -0.15050335f, 0.1685481f, 0.12898633f, -0.22969662f,
+        0.050758906f, 0.26320845f, -0.045327015f, 0.44729102f, -0.18895473f, 0.18684421f, 0.2118982f, 0.036543343f,
+        -0.03223145f, 0.17620747f, -0.0151758455f, -0.12980881f, 0.1619358f, -0.27103347f, -0.05532411f, 0.016426437f,
+        0.051271103f, -0.072721265f, 0.2717497f, -0.25528204f, -0.17844646f, -0.08350464f, 0.25150156f, -0.058537766f,
+        0.074618146f, -0.25696656f, 0.22669087f, -0.22548315f, -0.1470672f, -0.0068322136f, 0.08196144f, 0.51342934f,
+        -0.0021707972f, -0.05871385f, 0.14630674f, 0.012532127f, 0.48992947f, 0.242519f, 0.064569175f, -0.005356889f,
+        0.1192535f, 0.35217163f, 0.102231584f, 0.20977017f, -0.30318642f, -0.04934198f, 0.10458094f, -0.0707894f,
+        0.16238004f, 0.26496384f, 0.050124623f, 0.021138605f, 0.20589757f, -0.23333856f, 0.2950553f, -0.20891708f,
+        0.06508384f, -0.40551347f, 0.32327574f, -0.08413156f, 0.27305073f, -0.009993619f, 0.036199942f, 0.011762032f,
+        -0.2570482f, -0.12290777f, 0.10482047f, 0.10959891f, -0.27933416f, -0.03456396f, -0.13121998f, 0.1406057f,
+        0.55048674f, 0.5032725f, -0.12428123f, 0.12684247f, 0.081154644f, -0.17137824f, -0.30589777f, -0.04623024f,
+        0.075744025f, 0.110375725f, -0.010335191f, 0.18872795f, 0.0021974966f, -0.2990433f, -0.35866472f, 0.09509643f,
+        -0.19607767f, -0.103420086f, -0.043565188f, 0.110511385f, 0.34496796f, -0.049831364f, 0.31277245f, -0.073780105f,
+        -0.3721564f, 0.06957218f, 0.37329468f, 0.4263459f, 0.057621356f, -0.16744445f, 0.37056172f, 0.26480958f,
+        0.3003017f, -0.1490736f, 0.31806964f, -0.035918843f, 0.002321349f, 0.20525642f, 0.025257327f, -0.12674834f,
+        -0.4332719f, -0.06919865f, 0.271123f, 0.2108658f, -0.1721361f, 0.060294922f, 0.028932901f, 0.081932925f,
+        0.26011527f, -0.00015497283f, -0.07323366f, 0.22329982f, 0.3145683f, 0.10705573f, 0.20284806f, 0.12818266f,
+        -0.3009886f, -0.28218025f, 0.019696886f, -0.07610693f, 0.20490858f, -0.060218114f, 0.029801786f, -0.10583708f,
+        0.3027022f, 0.31481647f, -0.128319f, 0.24238242f, 0.191219f, 0.14338562f, -0.057912447f, -0.11911237f,
+        0.26832947f, -0.13116133f, 0.43588346f, 0.11273332f, -0.092775315f, -0.08665649f, -0.1471037f, 0.109462984f,
+        -0.03585192f, 0.072002165f, 0.28586528f, -0.12433054f, -0.32301098f, 0.22403122f, -0.11275623f, 0.14838542f,
+        0.019999206f, 0.47322398f, 0.41282797f, 0.052677255f, 0.31693438f, 0.046397984f, -0.03413919f, 0.15379193f,
+        -0.16308492f, 0.25605422f, -0.038299162f, -0.076536834f, 0.018358942f, 0.20332778f, -0.25921515f, 0.19888976f,
+        -0.22670868f, 0.10470321f, -0.082712136f, 0.19415861f, 0.063846916f, -0.2169939f, 0.2775611f, 0.32263383f,
+        0.21227923f, 0.028765121f, -0.2723556f, 0.18316749f, -0.31939688f, -0.07211064f, 0.24937811f, 0.07991137f,
+        -0.14151342f, -0.23678143f, -0.1250253f, -0.24262768f, -0.036384653f, 0.16001967f, -0.16046654f, 0.356201f,
+        -0.06174788f, -0.002872555f, 0.06430339f, 0.40097386f, -0.053498477f, 0.16812362f, 0.06264812f, -0.27836227f,
+        0.16982107f, 0.2638423f, -0.060651146f, 0.21771796f, 0.15338843f, -0.12002759f, 0.024509756f, -0.016195541f,
+        -0.32119155f, -0.13050945f, -0.60103744f, -0.4847523f, 0.1478114f, 0.13488263f, -0.06918376f, 0.25739f,
+        -0.05966317f, 0.4133157f, 0.04284071f, -0.18084842f, -0.23049295f, -0.29587957f, 0.09870544f, 0.007151671f,
+        -0.0929405f, -0.047430962f, -0.12284019f, -0.10687732f, -0.25136214f, 0.1926359f, 0.13083223f, 0.28598624f,
+        -0.026771342f, -0.018833354f, 0.082406394f, -0.4098621f, -0.03786901f, 0.37335804f, -0.017991383f, 0.21298294f,
+        -0.15629724f, 0.111774154f, 0.03973902f, 0.10599809f, 0.113825865f, 0.13800728f, -0.15250099f, -0.21760552f,
+        0.25237283f, 0.18747224f, 0.25978133f, 0.31979784f, 0.3643314f, -0.03552989f, 0.5092537f, -0.14094862f,
+        0.17801087f, -0.31049967f, -0.32304612f, 0.05675876f, -0.07204245f, 0.1380023f, 0.015283412f, 0.22946516f,
+        0.23154704f, 0.14011748f, 0.06734647f, -0.28435975f, -0.073881604f, -0.008026541f, 0.22345692f, 0.16696197f,
+        -0.18649843f, 0.12385446f, 0.09163926f, 0.114181206f, -0.36396974f, -0.15560205f, 0.26908404f, 0.05688034f,
+        0.37037843f, -0.019814355f, 0.14526151f, -0.2910527f, -0.22323039f, -0.17659284f, -0.08715938f, 0.10617426f,
+        0.20345558f, -0.27375937f, -0.16009435f, 0.06195879f, -0.0052855373f, 0.19756143f, 0.18048795f, -0.058702998f,
+        0.070336215f, 0.10766352f, 0.17008993f, 0.11305505f, -0.29348758f, -0.20002529f, -0.24995142f, 0.18291222f,
+        0.0005047881f, 0.20756523f, -0.04503136f, 0.19393834f, 0.34368563f, 0.10244572f, 0.37984645f, -0.022436792f,
+        0.120677575f, 0.10074771f, -0.32916418f, 0.2417383f, -0.15513751f, -0.3234764f, 0.14314269f, -0.26791033f,
+        0.09229533f, 0.34179288f, -0.18827607f, 0.07531249f, -0.07155986f, -0.34946507f, 0.11007475f, -0.07384286f,
+        -0.28653157f, -0.006643734f, -0.325247f, -0.17494304f, -0.019151472f, -0.08690995f, 0.31605464f, 0.13376483f,
+        0.24746405f, 0.119407855f, -0.4940654f, -0.07657576f, 0.06409066f, -0.112952076f, -0.24478713f, 0.017760081f,
+        0.3493565f, 0.3951843f, 0.0026993155f, 0.47674274f, 0.12543216f, 0.23812148f, 0.0037245003f, 0.42405763f,
+        0.0070338496f, 0.033992775f, 0.014177413f, 0.0914628f, 0.022107096f, 0.053799238f, -0.53628236f, 0.07424915f,
+        -0.20418845f, 0.06956398f, 0.15696888f, -0.04313446f, -0.013448201f, 0.2149479f, 0.012737752f, 0.11493666f,
+        -0.25445712f, 0.13893755f, -0.11466096f, -0.040351808f, 0.23916198f, 0.35608527f, 0.19093242f, -0.038265873f,
+        0.42066103f, -0.2432863f, -0.14976968f, 0.057972148f, -0.11479669f, 0.05504604f, -0.15683256f, 0.024594441f,
+        -0.41007861f, 0.04162106f, -0.11806678f, -0.18762773f, -0.105205156f, -0.19051845f, 0.089698195f, 0.20401607f,
+        -0.17582454f, -0.4015066f, 0.055342913f, 0.14507607f, 0.23980474f, 0.21911137f, -0.31449202f, -0.085470885f,
+        0.10905326f, 0.05283997f, 0.012181671f, 0.17850643f, -0.044667326f, -0.020324448f, -0.2253976f, 0.056029845f,
+        0.1514547f, -0.27639064f, 0.36695376f, 0.3244889f, 0.30893955f, 0.34447607f, 0.09293283f, 0.5829579f,
+        -0.014287272f, 0.06623699f, -0.0017135731f, 0.28646046f, 0.052999735f, 0.24663965f, 0.14629334f, 0.56683093f,
+        -0.21796712f, 0.00015630145f, 0.03990059f, 0.22404544f, 0.1943463f, -0.009906201f, 0.0016765193f, 0.11943957f,
+        -0.010906923f, 0.06576827f, 0.081249736f, 0.0014113522f, 0.0017861646f, 0.14697629f, 0.14974125f, 0.014024679f,
+        0.28277665f, 0.22980641f, -0.0312046f, -0.31353888f, 0.16365646f, -0.47883683f, 0.19127351f, -0.029098304f,
+        0.12748346f, 0.15682444f, 0.08108319f, 0.15517128f, -0.25093374f, -0.1581884f, 0.21450126f, -0.09376491f,
+        0.13208237f, -0.003322678f, 0.073355794f, -0.15845054f, 0.18146844f, -0.2477578f, 0.11555513f, 0.31033152f,
+        0.033459086f, -0.34968537f, 0.031131519f, -0.08406927f, 0.10126749f, -0.26573813f, -0.1834455f, 0.12247427f,
+        -0.098552294f, -0.17128198f, -0.04707643f, -0.20975442f, -0.43954006f, -0.14158043f, -0.17256075f, -0.052424345f,
+        -0.31973657f, 0.4543354f, 0.08871183f, -0.040162943f, 0.11104726f, -0.2855486f, 0.2745135f, 0.045302197f,
+        0.14051765f, -0.005089165f, 0.35954186f, 0.18354896f, -0.28803197f, -0.37232962f, -0.078569286f, -0.1550143f,
+        -0.18703203f, -0.29525724f, 0.22838238f, -0.15601604f, 0.10777517f, -0.18027115f, -0.1398162f, -0.39227888f,
+        0.45996627f, -0.06188385f, 0.06896125f, 0.18349676f, -0.25610447f, 0.13530073f, -0.06265508f, -0.3888899f,
+        -0.47797605f, 0.081413545f, -0.07478486f, 0.16002284f, 0.14634871f, -0.023850158f, 0.21903479f, 0.20418441f,
+        0.2756072f, -0.09780974f, 0.09559561f, 0.3098221f, 0.16633324f, 0.42240688f, -0.13587794f, -0.17011859f,
+        -0.17654397f, -0.16973002f, 0.13393852f, 0.47899634f, 0.058525264f, -0.05579921f, 0.07894719f, 0.026763711f,
+        0.090769306f, 0.27218884f, 0.24904838f, -0.35604802f, 0.29252177f, 0.071199514f, 0.095952205f, 0.010802209f,
+        -0.17010564f, -0.07225152f, 0.47188616f, 0.26606587f, -0.0637809f, 0.009406238f, 0.06421774f, 0.055397753f,
+        -0.07611432f, 0.47121698f, 0.10104156f, 0.21723065f, -0.06193271f, 0.024989996f, -0.013972215f, -0.1781809f,
+        0.28650662f, -0.21512611f, -0.46419105f, -0.14208025f, 0.028904445f, 0.31867906f, -0.029922944f, -0.019337121f,
+        -0.5579696f, -0.2177971f, 0.2445317f, 0.02079183f, -0.06185987f, 0.069928184f, -0.106068544f, 0.093057886f,
+        0.45789596f, 0.06597282f, -0.05672056f, -0.048483096f, -0.15443246f, 0.12892725f, 0.15872918f, -0.16392419f,
+        -0.4109836f, -0.095748596f, -0.027090525f, -0.06298062f, -0.1521318f, 0.18118829f, -0.20404188f, 0.16725448f,
+        0.4957264f, -0.041928895f, 0.11228306f, -0.3617559f, -0.21385458f, -0.04234041f, 0.19144733f, -0.22956873f,
+        0.16135345f, -0.19131784f, -0.21425918f, -0.09479683f, 0.05427177f, 0.042385023f, -0.04099479f, 0.20748681f,
+        -0.20376833f, 0.0033684252f, -0.083616234f, 0.14299953f, -0.3501834f, 0.019313866f, -0.25152895f, -0.0442708f,
+        -0.22715478f, 0.07795106f, 0.2656484f, 0.23185185f, -0.3425158f, 0.13727239f, 0.22357804f, -0.1074512f,
+        -0.14868279f, -0.1659835f, 0.31340975f, -0.3208363f, -0.26454386f, -0.0037770506f, 0.21084502f, -0.012998037f,
+        0.04742564f, 0.083148114f, -0.44432482f, 0.11363821f, 0.30004576f, 0.08062616f, -0.29071927f, 0.23506796f,
+        -0.044852052f, 0.24002412f, 0.027459966f, 0.30374354f, -0.2948726f, -0.24998309f, 0.2697694f, -0.01710093f,
+        0.33625528f, 0.25352508f, 0.058830746f, 0.20861232f, 0.25979954f, -0.08398261f, 0.3751371f, -0.16483836f,
+        -0.07049993f, 0.19903669f, 0.017224224f, 0.24167524f, -0.08419138f, 0.026344953f, -0.022788515f, 0.6019583f,
+        -0.46354666f, -0.16326733f, -0.12707949f, -0.040727828f, -0.08315586f, -0.027015483f, 0.16079684f, -0.1717489f,
+        -0.1534107f, -0.08756561f, 0.053818185f, -0.16193411f, 0.2592909f, -0.18004543f, 0.3661331f, -0.5500267f,
+        0.13205679f, -0.10851834f, -0.034258667f, -0.1829548f, -0.12379221f, 0.17127517f, 0.06660189f, -0.20612594f,
+        -0.2782491f, 0.075242616f, -0.070169084f, 0.29545516f, -0.38199553f, -0.25553757f, -0.4666224f, -0.42359537f,
+        -0.013457456f, 0.091788016f, 0.09352388f, -0.16254216f, 0.37288016f, -0.054562397f, -0.1726845f, 0.052790802f,
+        -0.013158447f, -0.31110612f, -0.45536062f, -0.091112845f, 0.20708483f, -0.0155062415f, -0.11112769f, 0.06863994f,
+        0.24763893f, 0.21124667f, 0.26284426f, -0.006696198f, 0.4666477f, -0.15503296f, 0.028701987f, -0.17879935f,
+        -0.25069994f, 0.47081077f, -0.3073512f, 0.1462524f, 0.39194182f, -0.1522259f, -0.022163386f, -0.10010752f,
+        -0.2276818f, 0.06325427f, 0.0021031015f, -0.23696005f, 0.009356194f, 0.1342889f, 0.1775733f, -0.3053933f,
+        0.030198868f, 0.29320392f, 0.29717198f, 0.079800285f, -0.07398371f, -0.03715688f, -0.11835939f, -0.18515033f,
+        -0.2019155f, -0.4632673f, -0.29232192f, -0.24842587f, 0.06697448f, -0.038333587f, 0.08070638f, 0.06540399f,
+        -0.17811303f, 0.50005645f, 0.16938658f, -0.10207105f, -0.026209448f, 0.28403878f, 0.053255737f, 0.11841245f,
+        -0.3818163f, 0.19291344f, 0.09101347f, -0.026737358f, 0.21226944f, -0.28591686f, 0.31431815f, 0.22693892f,
+        -0.19167201f, -0.26385993f, -0.1009242f, 0.020468263f, 0.2603478f, 0.08199424f, -0.050158758f, -0.1097972f,
+        -0.17566496f, 0.25509503f, 0.14587124f, 0.3011973f, 0.48871857f, 0.2840962f, -0.033325206f, 0.29924858f,
+        0.02357854f, 0.20663235f, 0.16891569f, 0.041378476f, 0.028599309f, 0.3143384f, -0.18180719f, -0.0083070295f,
+        0.06413825f, 0.024456346f, 0.3712406f, 0.29572004f, 0.04793268f, -0.12761785f, -0.364594f, -0.13065268f,
+        0.2345818f, -0.010360053f, 0.50669265f, -0.060290795f, -0.32227483f, 0.14950481f, -0.0841615f, 0.07008518f,
+        0.11009516f, -0.003657054f, -0.025726931f, 0.15278785f, -0.0566951f, 0.2132385f, -0.055847067f, 0.30913335f,
+        -0.075185224f, 0.12742378f, -0.017142868f, 0.05003071f, -0.051416293f, -0.055314664f, 0.28217587f, -0.05306938f,
+        -0.0738728f, -0.09583549f, 0.39312533f, -0.13530609f, 0.15945722f, -0.061091777f, -0.05961789f, 0.15847848f,
+        0.20900925f, 0.20685418f, 0.2389628f, -0.096158214f, -0.1581456f, -0.05313631f, -0.18874946f, 0.072295964f,
+        -0.036425073f, 0.08927104f, -0.10333666f, 0.036068622f, 0.20886411f, -0.006518747f, 0.023256555f, 0.24255428f,
+        0.20111589f, 0.3257152f, -0.29162604f, -0.010119448f, -0.058563184f, 0.010288073f, -0.007125305f, 0.22952525f,
+        -0.09866784f, 0.23571654f, 0.17712393f, 0.03773447f, -0.013266162f, -0.4013615f, 0.35021898f, -0.31926382f,
+        0.26217747f, -0.028219298f, 0.40419692f, -0.018112315f, 0.37078544f, 0.0021205994f, -0.118484825f, -0.18211737f,
+        -0.0879618f, -0.016632598f, -0.31770977f, -0.17921183f, 0.33331323f, -0.06189932f, 0.2444318f, -0.099427626f,
+        0.1649505f, -0.32020777f, -0.13183501f, -0.15787947f, -0.022723934f, 0.17049839f, -0.19684656f, -0.13259971f,
+        0.125671f, 0.4784345f, -0.09937634f, -0.1637993f, 0.1377383f, -0.24080159f, -0.1039654f, 0.28447548f,
+        0.03694851f, -0.2746616f, 0.3542024f, 0.13817905f, -0.20953351f, 0.27059567f, -0.030968681f, -0.21934463f,
+        -0.04599222f, 0.059060466f, 0.02630849f, 0.2444081f, 0.21765193f, -0.46940222f, -0.005997692f, -0.3141907f,
+        -0.32614103f, -0.23228821f, -0.031935338f, -0.11732279f, 0.021540796f, -0.20261654f, -0.2884689f, -0.07123354f,
+        -0.03769639f, 0.033704855f, -0.018339496f, -0.06952544f, -0.20265701f, 0.04933378f, 0.1391674f, -0.14845443f,
+        0.16634277f, -0.12233905f, 0.115102306f, -0.32701248f, 0.017468244f, 0.08979156f, -0.40285534f, -0.2530086f,
+        -0.33898538f, -0.17992437f, 0.030864127f, -0.42630234f, 0.09822969f, 0.42524865f, -0.1277693f, 0.2633365f,
+        0.036981843f, 0.32028455f, -0.13870548f, 0.17017451f, 0.33724496f, -0.016842926f, 0.015858013f, -0.26715675f,
+        0.030426033f, 0.48490682f, 0.14833614f, 0.1187706f, 0.105916806f, -0.26071736f, -0.28540537f, -0.23547031f,
+        -0.19064222f, -0.4588782f, 0.39143625f, -0.25609663f, 0.07411899f, 0.002570762f, 0.12596124f, 0.16105445f,
+        0.038424302f, 0.25641802f, 0.3850161f, -0.044263992f, -0.057773996f, -0.19107059f, -0.04695919f, 0.19536778f,
+        -0.60992545f, -0.07278292f, -0.034963068f, -0.29347578f, 0.43091112f, 0.051470794f, 0.47399002f, 0.05284419f,
+        0.15734914f, 0.14195184f, 0.15158238f, 0.19504434f, -0.1368116f, 0.18196455f, -0.010897567f, 0.08486801f,
+        -0.096083194f, -0.1368324f, 0.19902325f, 0.032858267f, 0.05489846f, 0.19492684f, 0.08333764f, -0.062585905f,
+        -0.10630715f, 0.29250956f, 0.23037787f, 0.052929327f, -0.053431083f, 0.40890238f, -0.30730283f, 0.19786733f,
+        0.19343154f, 0.24103786f, 0.032041512f, 0.105497666f, -0.09245949f, 0.27887216f, -0.3336469f, 0.32125658f,
+        0.09549358f, 0.30104798f, 0.20689897f, -0.16946743f, -0.16046886f, -0.5341041f, 0.10646134f, 0.18130936f,
+        -0.05622266f, 0.026880668f, -0.0660783f, -0.29057366f, -0.060231894f, 0.05316933f, 0.19161515f, 0.11989587f,
+        0.15713353f, -0.11566974f, -0.21825299f, 0.01861566f, -0.1496941f, -0.0020466582f, -0.23138225f, 0.054997187f,
+        0.26430213f, -0.006363614f, 0.014047867f, -0.111506596f, -0.034610514f, 0.07247701f, 0.034387648f, -0.0494852f,
+        -0.06886807f, -0.28904134f, -0.06066746f, -0.028525095f, -0.2589593f, -0.106236294f, 0.098768234f, -0.03121405f,
+        -0.12083348f, -0.07083814f, 0.21165219f, -0.0916436f, -0.021049295f, 0.25381476f, -0.08311233f, 0.09568865f,
+        -0.12070048f, -0.2914915f, -0.13488325f, -0.20965226f, 0.21096644f, -0.106013715f, -0.2680316f, 0.22218862f,
+        -0.054410577f, -0.0007340571f, 0.13187838f, 0.31849873f, -0.1057694f, 0.21474458f, -0.027201563f, -0.20703706f,
+        0.034758963f, -0.12377453f, 0.25065863f, 0.21611404f, -0.5086329f, 0.051738705f, -0.16986094f, 0.22304451f,
+        0.08926449f, -0.009316942f, -0.36015284f, -0.19765821f, -0.10209451f, -0.21223849f, 0.26311147f, -0.17696194f,
+        -0.117547445f, 0.042478833f, -0.0155796055f, -0.25885215f, 0.13447842f, 0.10840521f, 0.26975405f, 0.1229991f,
+        -0.2263157f, 0.31152385f, 0.14294258f, 0.03199288f, 0.26740563f, 0.071582526f, 0.09084219f, 0.29202026f,
+        0.01992055f, -0.22042763f, 0.050647665f, -0.16781832f, 0.019419618f, 0.1978762f, -0.03334976f, -0.06939672f,
+        -0.116896585f, -0.068087794f, -0.1451946f, -0.08528628f, -0.009690186f, -0.11434172f, 0.4228055f, -0.19885391f,
+        -0.32005355f, -0.1100834f, 0.2967432f, -0.63273454f, -0.11206037f, 0.026233595f, -0.12919176f, 0.52404624f,
+        0.2846165f, -0.2598636f, 0.007694633f, -0.19217014f, 0.0836284f, -0.24341334f, -0.20125468f, -0.076406814f,
+        0.031514987f, 0.027326372f, 0.102000386f, 0.30396038f, 0.11984011f, 0.22138125f, 0.12502185f, -0.32300135f,
+        -0.29293332f, 0.22959366f, -0.18054454f, -0.1465251f, 0.12198771f, 0.27669492f, 0.1253326f, -0.15514097f,
+        0.4135933f, 0.085061215f, -0.11955807f, -0.0057321764f, -0.0975081f, 0.22386223f, 0.13559826f, 0.0021317408f,
+        0.31933305f, -0.1961525f, -0.06822393f, 0.05905105f, 0.36224344f, 0.45897081f, 0.08639689f, 0.07960227f,
+        0.06629982f, 0.026209055f, 0.18007869f, 0.04446307f, -0.15830904f, 0.22557819f, -0.012466335f, 0.100590125f,
+        0.32258892f, 0.108368605f, -0.18548258f, -0.1361752f, 0.31681985f, 0.009087186f, -0.42692578f, 0.06345187f,
+        -0.18635505f, -0.12426038f, -0.39723322f, 0.056631543f, 0.28148296f, 0.13397406f, 0.17239746f, -0.07704714f,
+        -0.54556674f, -0.048349526f, -0.025974981f, -0.0007100758f, -0.10852541f, 0.17314506f, -0.097078994f, -0.10158481f,
+        0.00030879126f, -0.023489669f, 0.112755f, -0.15557215f, 0.42044657f, 0.060476154f, -0.1465096f, 0.027040033f,
+        -0.18542826f, 0.16787939f, 0.5201036f, 0.21944013f, -0.24368584f, -0.00648732f, 0.051591698f, 0.016559768f,
     };
-    for (int i = 0; i < 320; ++i) t32_[i] = w[i];
+    for (int i = 0; i < 4096; ++i) t32_[i] = w[i];
   }
 
   void load_t33_() {
+    const float w[320] = {
+        0.08051981f, -0.11339035f, 0.0046266895f, 0.014127437f, -0.019103222f, 0.084736176f, -0.06922879f, 0.09234633f,
+        -0.025210572f, -0.08721339f, 0.041570295f, -0.12823728f, -0.047814034f, 0.06991333f, 0.08872028f, 0.08626331f,
+        0.021058261f, -0.050657097f, -0.050533f, -0.00041337864f, 0.11658661f, -0.08150304f, -0.010570691f, -0.041106153f,
+        -0.07741255f, -0.018922389f, 0.07915998f, -0.11136199f, 0.08650892f, -0.01653609f, -0.116527155f, 0.016221363f,
+        0.10988962f, 0.08066224f, -0.077903494f, -0.13864091f, 0.026011435f, 0.10742346f, -0.06961576f, 0.07520293f,
+        -0.1387576f, 0.13693011f, -0.13631926f, 0.12969455f, 0.026219806f, 0.11504302f, 0.124520674f, -0.046741113f,
+        -0.067947075f, -0.1281275f, -0.12284595f, -0.071326025f, -0.06715021f, 0.15180619f, 0.020626172f, 0.10086548f,
+        -0.04826003f, -0.15771738f, 0.10324474f, -0.029707909f, 0.122442596f, 0.018623814f, 0.040106107f, -0.087965444f,
+        -0.0942331f, 0.045217372f, 0.11141172f, -0.11160854f, 0.030370835f, -0.03765112f, 0.074222684f, -0.15508312f,
+        -0.01401095f, 0.058194987f, 0.10788152f, -0.010718517f, -0.04591897f, 0.028329892f, 0.04642214f, -0.023877954f,
+        -0.13965064f, 0.14001842f, -0.008702645f, -0.13363992f, 0.07388349f, 0.10655051f, 0.049598355f, -0.07327522f,
+        -0.17317414f, 0.10062148f, 0.039331023f, -0.07626307f, -0.031583663f, -0.12508333f, 0.12879387f, -0.060436033f,
+        0.10077641f, -0.14903119f, -0.16267523f, 0.17209776f, 0.11796282f, -0.06395629f, -0.15308082f, 0.03495338f,
+        0.04468686f, -0.1588712f, 0.057011154f, 0.05741658f, -0.14188942f, 0.14612459f, 0.092548534f, 0.12174567f,
+        -0.099994965f, -0.1284855f, 0.005454806f, -0.09969388f, 0.101426765f, -0.046153642f, -0.15786846f, 0.11794286f,
+        0.017760534f, 0.097798295f, -0.07938113f, -0.14136359f, 0.08603886f, -0.054348305f, 0.13924755f, -0.11814263f,
+        0.094663106f, -0.057282925f, 0.10863996f, -0.14326742f, -0.008926794f, -0.020847162f, 0.015858285f, 0.00024113726f,
+        -0.08931398f, -0.02853486f, -0.042125195f, 0.100232996f, -0.002559803f, 0.10825346f, 0.0760705f, 0.013111025f,
+        -0.114079885f, 0.10713261f, -0.097948946f, -0.043956254f, -0.077471785f, 0.06981828f, -0.2582242f, -0.27584112f,
+        0.12633285f, 0.18395273f, 0.00679536f, -0.12355679f, 0.12011726f, -0.12631185f, -0.14069608f, 0.13524455f,
+        -0.014489638f, 0.00600725f, 0.001029041f, -0.008344153f, -0.0034939193f, -0.008514409f, -0.1503569f, -0.17435251f,
+        0.13920447f, 0.1240466f, -0.10755701f, -0.08156577f, 0.09212233f, 0.03189166f, 0.06226465f, -0.13258845f,
+        0.111729085f, -0.12821113f, 0.07515281f, 0.11653964f, 0.06830034f, 0.0842664f, -0.046239678f, 0.019652035f,
+        -0.06321372f, 0.14690879f, 0.0679273f, 0.09791485f, -0.16202097f, -0.10906163f, 0.08218774f, 0.017338825f,
+        -0.124062955f, 0.04582469f, -0.042756557f, 0.033742294f, -0.11923285f, 0.095686875f, -0.15624923f, 0.11385734f,
+        0.034747824f, -0.12675953f, -0.005131753f, 0.027122194f, 0.10280174f, 0.05583665f, -0.09616815f, 0.11072954f,
+        -0.070547596f, -0.014597766f, -0.123024926f, 0.09276608f, 0.06811805f, 0.022232072f, -0.045769095f, 0.16201764f,
+        -0.09599778f, 0.04159121f, -0.16971219f, -0.07150358f, -0.03663538f, -0.09899476f, 0.120090015f, 0.038581733f,
+        -0.09835654f, 0.052911103f, -0.014767548f, -0.019748593f, -0.18338108f, 0.15071198f, -0.10946549f, 0.1244676f,
+        -0.08676978f, -0.12786362f, 0.11685093f, 0.020424288f, -0.0996374f, -0.095831595f, -0.04233561f, 0.1158426f,
+        -0.08864809f, 0.094502226f, 0.07104486f, -0.05314799f, -0.005439446f, 0.06862861f, 0.07288583f, 0.15492204f,
+        -0.17352977f, -0.17007561f, 0.09872579f, -0.17560159f, 0.06934852f, -0.099246934f, -0.03939477f, -0.11388658f,
+        -0.104690894f, 0.09304567f, 0.03091944f, 0.071018614f, 0.0872118f, 0.090714075f, 0.05824457f, -0.12569451f,
+        -0.06811858f, -0.1431207f, 0.06301735f, 0.057040565f, 0.109437f, -0.047944542f, -0.13174509f, -0.1266943f,
+        0.15600467f, 0.07178614f, -0.056223422f, 0.08660119f, 0.12695216f, -0.103087984f, -0.000260873f, -0.09710395f,
+        0.045366615f, -0.13101478f, -0.109821446f, 0.0799869f, 0.1102041f, -0.114092514f, 0.081219174f, -0.12415176f,
+        0.076692976f, 0.08441294f, 0.11160933f, 0.08429281f, -0.13318804f, -0.096086f, 0.0033145007f, 0.07837432f,
+        0.115100026f, -0.11027368f, 0.10452478f, -0.16440293f, -0.03132426f, -0.11280232f, 0.1084283f, 0.061994027f,
+        -0.08593367f, 0.06993778f, -0.07704253f, 0.043128338f, 0.020021295f, -0.07508441f, -0.09968116f, 0.06253832f,
+        0.09928545f, -0.07159974f, 0.02890187f, -0.13292712f, 0.07910035f, 0.143776f, -0.13550411f, -0.01940959f,
+    };
+    for (int i = 0; i < 320; ++i) t33_[i] = w[i];
+  }
+
+  void load_t34_() {
     const float w[768] = {
         0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f,
@@ -6460,10 +6721,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t33_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t34_[i] = w[i];
   }
 
-  void load_t34_() {
+  void load_t35_() {
     const float w[630] = {
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
@@ -6545,10 +6806,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.16666667f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.16666667f,
     };
-    for (int i = 0; i < 630; ++i) t34_[i] = w[i];
+    for (int i = 0; i < 630; ++i) t35_[i] = w[i];
   }
 
-  void load_t35_() {
+  void load_t36_() {
     const float w[1280] = {
         0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
@@ -6711,49 +6972,49 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t35_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t36_[i] = w[i];
   }
 
-  void load_t36_() {
+  void load_t37_() {
     const long long w[1] = {
         4LL,
     };
-    for (int i = 0; i < 1; ++i) t36_[i] = w[i];
-  }
-
-  void load_t38_() {
-    const long long w[1] = {
-        0LL,
-    };
-    for (int i = 0; i < 1; ++i) t38_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t37_[i] = w[i];
   }
 
   void load_t39_() {
     const long long w[1] = {
-        1LL,
+        0LL,
     };
     for (int i = 0; i < 1; ++i) t39_[i] = w[i];
   }
 
-  void load_t42_() {
+  void load_t40_() {
+    const long long w[1] = {
+        1LL,
+    };
+    for (int i = 0; i < 1; ++i) t40_[i] = w[i];
+  }
+
+  void load_t43_() {
     const long long w[1] = {
         2LL,
     };
-    for (int i = 0; i < 1; ++i) t42_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t43_[i] = w[i];
   }
 
-  void load_t51_() {
+  void load_t52_() {
     const long long w[1] = {
         3LL,
     };
-    for (int i = 0; i < 1; ++i) t51_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t52_[i] = w[i];
   }
 
-  void load_t54_() {
+  void load_t55_() {
     const long long w[1] = {
         5LL,
     };
-    for (int i = 0; i < 1; ++i) t54_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t55_[i] = w[i];
   }
 };
 

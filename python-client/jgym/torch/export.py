@@ -193,7 +193,9 @@ class OnnxPolicy:
         """
         if self.game and self.game != info.id:
             raise ValueError(f"{self.path}: a {self.game} policy, not {info.id}")
-        have = {t.name for t in info.tensors}
+        # A game's opt-in tensors (GameSpec.opt_in, e.g. the strong bot's
+        # orders) are inputs a session asks for by name.
+        have = {t.name for t in (*info.tensors, *info.opt_in)}
         if missing := [n for n in self.inputs if n not in have]:
             raise ValueError(f"{self.path}: reads {missing}, which {info.id} does not have")
         if self.num_slots != info.num_slots:
