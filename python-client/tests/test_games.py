@@ -115,15 +115,18 @@ def test_spec_describes_the_observation(game: str, address: str) -> None:
 
 
 def test_spec_lists_the_opt_in_tensors(address: str) -> None:
-    """``GameSpec.opt_in``: the tensors a session adds by name (Pandemic's expert)."""
+    """``GameSpec.opt_in``: the tensors a session adds by name (the strong bot's
+    orders, ``expert``: one-hot over Pandemic's 5 directions, the 9 of
+    Dominator and Moria; Crematoria has none)."""
+    directions = {"Pandemic-v0": 5, "Dominator-v0": 9, "Moria-v0": 9}
     with jgym.Client(address) as c:
         specs = {g.id: g for g in c.list_games()}
     for game in jgym.GAMES:
         info = jgym.spec.describe(specs[game])
         opt_in = [(t.name, t.dtype, t.shape) for t in info.opt_in]
-        if game == "Pandemic-v0":
+        if game in directions:
             u = info.num_slots
-            assert opt_in == [("expert", np.dtype(np.bool_), (u, 5))]
+            assert opt_in == [("expert", np.dtype(np.bool_), (u, directions[game]))]
             assert "expert" not in [t.name for t in info.tensors]
         else:
             assert opt_in == []
