@@ -21,6 +21,7 @@ type cellsCheck struct {
 	ob     Observer // its board planes kept between rounds too
 	rng    *rand.Rand
 	rounds *int
+	logged *int // rounds where the kept cells follow the state's cell log
 }
 
 // nudge changes a few cells of s (a clone) as rounds do, and more: a rock
@@ -92,8 +93,11 @@ func (cc *cellsCheck) compare(s *State, what string) {
 }
 
 func (cc *cellsCheck) Play(s *State, o *Orders) {
-	if game.CellWords(cc.kept.cells.cells[:]) == nil || game.CellWords(s.Cells[:]) == nil {
+	if game.CellWords(cc.kept.cells.cells.cells[:]) == nil || game.CellWords(s.Cells[:]) == nil {
 		cc.t.Fatal("the cells are not aligned to 8 bytes: every round makes them all again")
+	}
+	if l, _ := s.cellLogOf(); l != nil && l == cc.kept.cells.cells.log && l == cc.ob.board.cells.log {
+		*cc.logged++
 	}
 	cc.compare(s, "")
 	if cc.rng.IntN(3) == 0 {
@@ -110,8 +114,10 @@ func (cc *cellsCheck) Play(s *State, o *Orders) {
 // changed) equal those made afresh, round after round, also after copies
 // of the state with a few cells changed; the board tensor from the
 // planes an Observer keeps (boardCells) is the old code's (oldBoard).
+// Most rounds follow the engine's cell log (keptCells), the others (after
+// a copy) compare the cells.
 func TestBalinCellsKept(t *testing.T) {
-	rounds := 0
+	rounds, logged := 0, 0
 	for seed := 1; seed <= 2; seed++ {
 		names := [NumPlayers]string{"Balin", "Demo", "Balin", "Demo"}
 		var bots [NumPlayers]Bot
@@ -121,7 +127,7 @@ func TestBalinCellsKept(t *testing.T) {
 				t.Fatal(err)
 			}
 			bots[p] = &cellsCheck{Bot: f(p, seed), t: t, me: p,
-				rng: rand.New(rand.NewPCG(uint64(seed), uint64(p))), rounds: &rounds}
+				rng: rand.New(rand.NewPCG(uint64(seed), uint64(p))), rounds: &rounds, logged: &logged}
 		}
 		m, err := Def.NewMatch(DefaultConfig(), seed, names, bots)
 		if err != nil {
@@ -133,5 +139,8 @@ func TestBalinCellsKept(t *testing.T) {
 	}
 	if rounds < 2*NumPlayers*150 {
 		t.Errorf("%d rounds checked: the test proves little", rounds)
+	}
+	if logged < rounds/2 {
+		t.Errorf("%d of %d rounds followed the cell log: the log is not tested", logged, rounds)
 	}
 }
