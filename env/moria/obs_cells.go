@@ -14,6 +14,7 @@ type boardCells struct {
 	// Bit j of row i for cell i*Cols+j: a unit id on the cell (unit), an
 	// abyss (abyss).
 	unit, abyss [Rows]uint64
+	treasures   int // the cells with a treasure
 }
 
 // boardCellsRedo is the number of changed 8-byte words past which the
@@ -27,6 +28,8 @@ func (bc *boardCells) update(s *State, me int) {
 	}
 	bc.ok, bc.me = true, me
 	bc.cells.reset(s)
+	bc.treasures = 0
+	clear(bc.planes[planeTreasure*NumCells : (planeTreasure+1)*NumCells])
 	for idx := range NumCells {
 		bc.cell(idx)
 	}
@@ -45,7 +48,9 @@ func (bc *boardCells) cell(idx int) {
 	}
 	bc.planes[planeTerrain*NumCells+idx] = terrain
 	bc.planes[planeOwner*NumCells+idx] = owner
-	bc.planes[planeTreasure*NumCells+idx] = b2u(c.Treasure)
+	t := &bc.planes[planeTreasure*NumCells+idx]
+	bc.treasures += int(b2u(c.Treasure)) - int(*t)
+	*t = b2u(c.Treasure)
 	bc.planes[planeRock*NumCells+idx] = rock
 	i, m := idx/Cols, uint64(1)<<(idx%Cols)
 	bc.unit[i] = bc.unit[i]&^m | m&-uint64(b2i(c.ID >= 0))

@@ -238,6 +238,26 @@ func (as *anySearch) steps(bn *Balin, from int) (cur int32, steps uint8, ok bool
 	if bn.value[from] > 0 {
 		return 0, 0, true // a target (its cost of entering is not 0)
 	}
+	// A neighbour of value that costs 1 to enter: no way costs less, and
+	// the targets at cost 1 are those neighbours (the search below would
+	// pop one of them first, with the same budget spent).
+	fi, fj := from/Cols, from%Cols
+	for d := Bottom; d < None; d++ {
+		a, c := fi+dirDI[d], fj+dirDJ[d]
+		if a < 0 || a >= Rows || c < 0 || c >= Cols {
+			continue
+		}
+		if n := a*Cols + c; bn.enter[n] == 1 && bn.value[n] > 0 {
+			steps |= 1 << d
+		}
+	}
+	if steps != 0 {
+		if as.budget <= 0 {
+			return 0, 0, false
+		}
+		as.budget--
+		return 1, steps, true
+	}
 	if as.stamp++; as.stamp == 0 {
 		clear(as.seen[:])
 		as.stamp = 1
@@ -265,7 +285,6 @@ func (as *anySearch) steps(bn *Balin, from int) (cur int32, steps uint8, ok bool
 		*b = append(*b, int16(n))
 		queued++
 	}
-	fi, fj := from/Cols, from%Cols
 	for d := Bottom; d < None; d++ {
 		a, c := fi+dirDI[d], fj+dirDJ[d]
 		if a < 0 || a >= Rows || c < 0 || c >= Cols {
