@@ -1,11 +1,15 @@
 package moria
 
-import "jgym/game"
+import (
+	"unsafe"
+
+	"jgym/game"
+)
 
 // keptCells is an observer's copy of the cells of the state it last read
 // (balinCells, boardCells), brought up to date cell by cell: from the
-// state's cell log (State.loggedCells) when it holds every write since,
-// else by comparing the cells (game.DiffCells).
+// state's cell log (cellLog) when it holds every write since, else by
+// comparing the cells (game.DiffCells).
 type keptCells struct {
 	cells [NumCells]Cell
 	log   *cellLog // the log of the state last read, or nil
@@ -18,15 +22,31 @@ type keptCells struct {
 // called f for some or none: the caller then does every cell again from
 // kc.cells, which reset makes s's.
 func (kc *keptCells) update(s *State, limit int, f func(idx int, old Cell)) bool {
-	l, at, ok := s.loggedCells(kc.log, kc.logAt, func(idx int) {
-		if old := kc.cells[idx]; old != s.Cells[idx] {
-			kc.cells[idx] = s.Cells[idx]
-			f(idx, old)
+	l, seq := s.cellLogOf()
+	was, at := kc.log, kc.logAt
+	kc.log, kc.logAt = l, seq
+	if l == nil || l != was || seq < at || seq-at > cellLogSize {
+		return game.DiffCells(s.Cells[:], kc.cells[:], limit, f)
+	}
+	// Every write since the last call is in the log (a cell may come
+	// more than once).
+	for q := at; q < seq; q++ {
+		idx := int(l.ring[q%cellLogSize])
+		if old, c := &kc.cells[idx], &s.Cells[idx]; cellBytes(old) != cellBytes(c) {
+			o := *old
+			*old = *c
+			f(idx, o)
 		}
-	})
-	kc.log, kc.logAt = l, at
-	return ok || game.DiffCells(s.Cells[:], kc.cells[:], limit, f)
+	}
+	return true
 }
+
+// cellBytes returns the bytes of a cell (one comparison of six bytes,
+// where the cells' == compares field by field).
+func cellBytes(c *Cell) [6]byte { return *(*[6]byte)(unsafe.Pointer(c)) }
+
+// A Cell is six bytes, none of them padding.
+var _ = [1]int{}[unsafe.Sizeof(Cell{})-6]
 
 // reset makes kc's cells s's.
 func (kc *keptCells) reset(s *State) {

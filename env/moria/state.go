@@ -183,24 +183,6 @@ func (s *State) CellsChanged() {
 	}
 }
 
-// loggedCells calls f with the index of every cell written in s since
-// the write count at (of log was, which an observer kept from cellLogOf
-// at its last call), and returns s's log and count now for its next
-// call. It returns ok false, having called f for no cell, when the log
-// cannot tell: s's log is not valid, is not was, or has forgotten some
-// of the writes; the observer then compares every cell. A cell may come
-// more than once.
-func (s *State) loggedCells(was *cellLog, at uint64, f func(idx int)) (now *cellLog, nowAt uint64, ok bool) {
-	l, seq := s.cellLogOf()
-	if l == nil || l != was || seq < at || seq-at > cellLogSize {
-		return l, seq, false
-	}
-	for q := at; q < seq; q++ {
-		f(int(l.ring[q%cellLogSize]))
-	}
-	return l, seq, true
-}
-
 // Cell returns the cell at p, which must be on the board.
 func (s *State) Cell(p Pos) *Cell { return &s.Cells[p.Index()] }
 
