@@ -1,5 +1,7 @@
 package moria
 
+import "unsafe"
+
 // Shortest paths for the Balin bot: Dijkstra over the board with small
 // integer costs (walking 1, digging a rock its hits left + 1, penalties
 // near danger), with a bucket queue (Dial's algorithm).
@@ -224,12 +226,16 @@ func (q *fwdSearch) run(limit int32) {
 // relax steps from a cell at distance d to its neighbour n, with x the
 // source and direction fields of n's record.
 func (q *fwdSearch) relax(n int, d int32, x fwdNode) {
-	n &= padMask
-	w := q.cost[n]
+	// n is a neighbour of a cell of the board, within the padded board:
+	// its cost is read without a bounds check (a mask was an
+	// instruction of the eight a popped cell runs for each neighbour).
+	c := (*int8)(unsafe.Add(unsafe.Pointer(&q.cost), n))
+	w := *c
 	if w == 0 {
 		return // reached already, or never entered
 	}
-	q.cost[n] = 0
+	*c = 0
+	n &= padMask
 	nd := d + int32(w)
 	q.node[n] = x | fwdNode(nd)
 	b := &q.buckets[uint32(nd)%costBuckets]

@@ -319,6 +319,17 @@ func (as *anySearch) steps(bn *Balin, from int) (cur int32, steps uint8, ok bool
 			}
 			first := as.first[idx]
 			i, j := idx/Cols, idx%Cols
+			if i > 0 && i < Rows-1 && j > 0 && j < Cols-1 {
+				// Every neighbour is on the board: the same steps, in
+				// the same order, without the bounds.
+				for dir := Bottom; dir < None; dir++ {
+					n := idx + dirDelta[dir]
+					if w := int32(bn.enter[n]); w > 0 {
+						push(n, d+w, first)
+					}
+				}
+				continue
+			}
 			for dir := Bottom; dir < None; dir++ {
 				a, c := i+dirDI[dir], j+dirDJ[dir]
 				if a < 0 || a >= Rows || c < 0 || c >= Cols {
