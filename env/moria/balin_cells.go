@@ -1,7 +1,5 @@
 package moria
 
-import "math/bits"
-
 // balinCells keeps, between rounds, what Balin's costs take from the
 // cells alone: each cell's own cost of entering and value as a target
 // (its type, treasure, owner and neighbouring caves: balinValues), before
@@ -118,14 +116,4 @@ func (bc *balinCells) hasHard() bool {
 		h |= r
 	}
 	return h != 0
-}
-
-// units appends to dst the cells holding a unit id, in index order.
-func (bc *balinCells) units(dst []int16) []int16 {
-	for i, r := range bc.unit {
-		for ; r != 0; r &= r - 1 {
-			dst = append(dst, int16(i*Cols+bits.TrailingZeros64(r)))
-		}
-	}
-	return dst
 }

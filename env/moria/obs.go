@@ -279,12 +279,27 @@ func (ob *Observer) Mask(s *State, me int, dst []byte) {
 		row := dst[id*NumDirs : (id+1)*NumDirs : (id+1)*NumDirs]
 		u := &s.Units[id]
 		row[None] = 1
-		if u.Player != me {
-			clear(row[:None])
+		clear(row[:None])
+		if u.Player != me || u.Health <= 0 || (u.Type != Dwarf && u.Type != Wizard) {
 			continue
 		}
-		for d := Bottom; d < None; d++ {
-			row[d] = b2u(CanMove(s, u, d))
+		// CanMove for each direction, its checks of u made once.
+		step := Dir(1)
+		if u.Type == Wizard {
+			step = 2 // orthogonal steps only
+		}
+		for d := Bottom; d < None; d += step {
+			t := u.Pos.Add(d)
+			if !t.OnBoard() {
+				continue
+			}
+			c := &s.Cells[t.Index()]
+			if c.ID >= 0 {
+				v := &s.Units[c.ID]
+				row[d] = b2u(u.Type == Dwarf && v.Player != u.Player && v.Type != Balrog)
+				continue
+			}
+			row[d] = b2u(c.Type != Granite && (c.Type != Rock || u.Type == Dwarf))
 		}
 	}
 }
