@@ -239,8 +239,10 @@ func (as *anySearch) steps(bn *Balin, from int) (cur int32, steps uint8, ok bool
 		return 0, 0, true // a target (its cost of entering is not 0)
 	}
 	// A neighbour of value that costs 1 to enter: no way costs less, and
-	// the targets at cost 1 are those neighbours (the search below would
-	// pop one of them first, with the same budget spent).
+	// the targets at cost 1 are those neighbours. This spends one cell of
+	// the budget, where the search below would spend one for each cell it
+	// pops at cost 1 up to the first target; the budget only sends the
+	// dwarves left to Balin's search, which gives the same steps.
 	fi, fj := from/Cols, from%Cols
 	for d := Bottom; d < None; d++ {
 		a, c := fi+dirDI[d], fj+dirDJ[d]
