@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The observation encoder's CPU against the round's, per game, in two trees.
 
-    python3 scripts/encoder_cost.py OLD_TREE NEW_TREE [--runs 3] [--steps 2000] [--out FILE]
+    python3 scripts/encoder_cost.py OLD_TREE NEW_TREE [--runs 3] [--steps 2000] [--games moria] [--out FILE]
 
 Runs each game's ``BenchmarkEncoder`` (package gametest: one learner seat
 and three Demos in process, full observation; one op is one env-step) from
@@ -10,7 +10,8 @@ each game: old, then new), each run ``--steps`` env-steps, under ``nice -n
 10``. The benchmark itself reads the thread CPU time of the round (the
 Demos' orders, the learner's precomputed commands, the engine) and of the
 encoder, step by step; this prints, per game and side, the medians over
-the runs of both (µs per env-step) and of their ratio, as a Markdown table.
+the runs of both (µs per env-step) and of their ratio, as a Markdown table;
+``--games`` restricts it to some games (comma-separated), all four by default.
 OLD_TREE is for example ``git archive eed7adb | tar -x -C /tmp/enc-old``:
 a tree that has ``BenchmarkEncoder`` with the old encoders.
 """
@@ -64,18 +65,26 @@ def main() -> None:
     ap.add_argument("new", type=Path)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--steps", type=int, default=2000)
+    ap.add_argument(
+        "--games",
+        default=",".join(GAMES),
+        help="comma-separated, of " + ", ".join(GAMES),
+    )
     ap.add_argument("--out", type=Path, help="also write the table to this file")
     a = ap.parse_args()
+    games = [g for g in a.games.split(",") if g]
+    if not games or any(g not in GAMES for g in games):
+        ap.error(f"--games: a comma-separated list of {', '.join(GAMES)}")
     old, new = a.old.resolve(), a.new.resolve()
     res: dict[tuple[str, str], list[dict[str, float]]] = {}
     with tempfile.TemporaryDirectory() as d:
         bins = {}
         for side, tree in (("old", old), ("new", new)):
             (Path(d) / side).mkdir()
-            for g in GAMES:
+            for g in games:
                 bins[side, g] = build(tree, g, Path(d) / side)
         for r in range(a.runs):
-            for g in GAMES:
+            for g in games:
                 for side, tree in (("old", old), ("new", new)):
                     got = run(bins[side, g], tree / "env" / g, a.steps)
                     res.setdefault((side, g), []).append(got)
@@ -85,7 +94,7 @@ def main() -> None:
         "| game | round µs (old / new) | encoder µs, old | encoder µs, new | encoder/round, old | encoder/round, new |",
         "|---|---:|---:|---:|---:|---:|",
     ]
-    for g in GAMES:
+    for g in games:
         lines.append(
             f"| {g.capitalize()} | {med('old', g, 'round-ns/step') / 1000:.1f} / "
             f"{med('new', g, 'round-ns/step') / 1000:.1f} | "

@@ -45,7 +45,6 @@ type Balin struct {
 	value    [NumCells]float32
 	valuable [Rows]uint64     // bit j of row i: value[i*Cols+j] > 0
 	wopen    [Rows]uint64     // bit j of row i: a wizard may enter cell i*Cols+j (wizardCosts)
-	units    []int16          // the cells holding a unit id
 	taken    [NumCells]uint32 // stamp: a cell one of our units moves into
 	stamp    uint32
 

@@ -1,11 +1,5 @@
 package moria
 
-import (
-	"math/bits"
-
-	"jgym/game"
-)
-
 // balinCells keeps, between rounds, what Balin's costs take from the
 // cells alone: each cell's own cost of entering and value as a target
 // (its type, treasure, owner and neighbouring caves: balinValues), before
@@ -15,11 +9,13 @@ import (
 // conquered), so each call compares the cells with its copy eight bytes
 // at a time and redoes only the cells that changed and, where a cave
 // appeared or went, their orthogonal neighbours; a new seat or many
-// changed cells make it all again.
+// changed cells make it all again. When the state's cell log holds every
+// write since the last call, the cells it names are compared alone
+// (keptCells).
 type balinCells struct {
 	ok    bool
 	me    int
-	cells [NumCells]Cell // the cells the rest was made of
+	cells keptCells      // the cells the rest was made of
 	enter [NumCells]int8 // the cell's own cost of entering, 0 if none enters
 	value [NumCells]float32
 	// Bit j of row i for cell i*Cols+j: a value (valuable), a cell a unit
@@ -44,8 +40,8 @@ func (bc *balinCells) update(s *State, me int) {
 	// changed, then their costs (a cell's value reads its neighbours'
 	// caves).
 	redo := bc.redo[:0]
-	ok := game.DiffCells(s.Cells[:], bc.cells[:], balinCellsRedo, func(idx int, old Cell) {
-		c := &bc.cells[idx]
+	ok := bc.cells.update(s, balinCellsRedo, func(idx int, old Cell) {
+		c := &bc.cells.cells[idx]
 		i, j := idx/Cols, idx%Cols
 		bc.unit[i] = bc.unit[i]&^(1<<j) | uint64(b2i(c.ID >= 0))<<j
 		if c.Type == old.Type && c.Owner == old.Owner && c.Turns == old.Turns && c.Treasure == old.Treasure {
@@ -74,7 +70,7 @@ func (bc *balinCells) update(s *State, me int) {
 // all does every cell again.
 func (bc *balinCells) all(s *State, me int) {
 	bc.ok, bc.me = true, me
-	bc.cells = s.Cells
+	bc.cells.reset(s)
 	for i := range Rows {
 		var cave, unit uint64
 		for j, c := range (*[Cols]Cell)(s.Cells[i*Cols:]) {
@@ -90,7 +86,7 @@ func (bc *balinCells) all(s *State, me int) {
 
 // cell does cell idx again from bc.cells and bc.cave.
 func (bc *balinCells) cell(idx int) {
-	c := &bc.cells[idx]
+	c := &bc.cells.cells[idx]
 	i, j := idx/Cols, idx%Cols
 	var nearCave uint64
 	if i > 0 {
@@ -120,14 +116,4 @@ func (bc *balinCells) hasHard() bool {
 		h |= r
 	}
 	return h != 0
-}
-
-// units appends to dst the cells holding a unit id, in index order.
-func (bc *balinCells) units(dst []int16) []int16 {
-	for i, r := range bc.unit {
-		for ; r != 0; r &= r - 1 {
-			dst = append(dst, int16(i*Cols+bits.TrailingZeros64(r)))
-		}
-	}
-	return dst
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"jgym/game"
@@ -21,6 +20,7 @@ type cellsCheck struct {
 	ob     Observer // its board planes kept between rounds too
 	rng    *rand.Rand
 	rounds *int
+	logged *int // rounds where the kept cells follow the state's cell log
 }
 
 // nudge changes a few cells of s (a clone) as rounds do, and more: a rock
@@ -77,7 +77,7 @@ func (cc *cellsCheck) compare(s *State, what string) {
 	kb.me = cc.me
 	kb.prepare(s)
 	if kb.enter != fresh.enter || kb.value != fresh.value || kb.valuable != fresh.valuable ||
-		kb.wopen != fresh.wopen || !slices.Equal(kb.units, fresh.units) {
+		kb.wopen != fresh.wopen || kb.cells.unit != fresh.cells.unit {
 		cc.t.Fatalf("round %d clan %d %s: the kept cells' costs differ from costs made afresh", s.Round, cc.me, what)
 	}
 	want, got := make([]byte, BoardBytes), make([]byte, BoardBytes)
@@ -92,8 +92,11 @@ func (cc *cellsCheck) compare(s *State, what string) {
 }
 
 func (cc *cellsCheck) Play(s *State, o *Orders) {
-	if game.CellWords(cc.kept.cells.cells[:]) == nil || game.CellWords(s.Cells[:]) == nil {
+	if game.CellWords(cc.kept.cells.cells.cells[:]) == nil || game.CellWords(s.Cells[:]) == nil {
 		cc.t.Fatal("the cells are not aligned to 8 bytes: every round makes them all again")
+	}
+	if l, _ := s.cellLogOf(); l != nil && l == cc.kept.cells.cells.log && l == cc.ob.board.cells.log {
+		*cc.logged++
 	}
 	cc.compare(s, "")
 	if cc.rng.IntN(3) == 0 {
@@ -110,8 +113,10 @@ func (cc *cellsCheck) Play(s *State, o *Orders) {
 // changed) equal those made afresh, round after round, also after copies
 // of the state with a few cells changed; the board tensor from the
 // planes an Observer keeps (boardCells) is the old code's (oldBoard).
+// Most rounds follow the engine's cell log (keptCells), the others (after
+// a copy) compare the cells.
 func TestBalinCellsKept(t *testing.T) {
-	rounds := 0
+	rounds, logged := 0, 0
 	for seed := 1; seed <= 2; seed++ {
 		names := [NumPlayers]string{"Balin", "Demo", "Balin", "Demo"}
 		var bots [NumPlayers]Bot
@@ -121,7 +126,7 @@ func TestBalinCellsKept(t *testing.T) {
 				t.Fatal(err)
 			}
 			bots[p] = &cellsCheck{Bot: f(p, seed), t: t, me: p,
-				rng: rand.New(rand.NewPCG(uint64(seed), uint64(p))), rounds: &rounds}
+				rng: rand.New(rand.NewPCG(uint64(seed), uint64(p))), rounds: &rounds, logged: &logged}
 		}
 		m, err := Def.NewMatch(DefaultConfig(), seed, names, bots)
 		if err != nil {
@@ -133,5 +138,8 @@ func TestBalinCellsKept(t *testing.T) {
 	}
 	if rounds < 2*NumPlayers*150 {
 		t.Errorf("%d rounds checked: the test proves little", rounds)
+	}
+	if logged < rounds/2 {
+		t.Errorf("%d of %d rounds followed the cell log: the log is not tested", logged, rounds)
 	}
 }

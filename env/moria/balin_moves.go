@@ -77,8 +77,6 @@ func (bn *Balin) costs() {
 	me := bn.me
 	bc := &bn.cells
 	bc.update(s, me)
-	units := bc.units(bn.units[:0])
-	bn.units = units
 	if bc.hasHard() {
 		// Rocks too hard for the sums below to stay within maxEnter.
 		for idx := range s.Cells {
@@ -117,35 +115,37 @@ func (bn *Balin) costs() {
 			}
 		}
 	}
-	// The units.
+	// The units (the cells naming one).
 	late := float32(bn.left) / float32(s.Cfg.NbRounds)
 	capture := balinCaptureValue * (0.3 + late)
-	for _, x := range units {
-		idx := int(x)
-		i, j := idx/Cols, idx%Cols
-		u := &s.Units[s.Cells[idx].ID]
-		if u.Player != me {
-			bn.wopen[i] &^= 1 << j
-		}
-		if bn.enter[idx] == 0 {
-			continue
-		}
-		switch {
-		case u.Type == Troll || u.Type == Balrog || u.Pos.Index() != idx:
-			bn.enter[idx], bn.value[idx] = 0, 0 // trolls, the Balrog and stale ids block
-			bn.valuable[i] &^= 1 << j
-		case u.Player == me:
-			bn.enter[idx] += balinOwnCost
-		case u.Type == Orc:
-			bn.enter[idx] += balinOrcCost
-		default:
-			bn.enter[idx] += balinEnemyCost
-			w := capture
-			if u.Type == Wizard {
-				w *= 0.6
+	for i, r := range bc.unit {
+		for ; r != 0; r &= r - 1 {
+			j := bits.TrailingZeros64(r)
+			idx := i*Cols + j
+			u := &s.Units[s.Cells[idx].ID]
+			if u.Player != me {
+				bn.wopen[i] &^= 1 << j
 			}
-			bn.value[idx] += w
-			bn.valuable[i] |= 1 << j
+			if bn.enter[idx] == 0 {
+				continue
+			}
+			switch {
+			case u.Type == Troll || u.Type == Balrog || u.Pos.Index() != idx:
+				bn.enter[idx], bn.value[idx] = 0, 0 // trolls, the Balrog and stale ids block
+				bn.valuable[i] &^= 1 << j
+			case u.Player == me:
+				bn.enter[idx] += balinOwnCost
+			case u.Type == Orc:
+				bn.enter[idx] += balinOrcCost
+			default:
+				bn.enter[idx] += balinEnemyCost
+				w := capture
+				if u.Type == Wizard {
+					w *= 0.6
+				}
+				bn.value[idx] += w
+				bn.valuable[i] |= 1 << j
+			}
 		}
 	}
 	// Where the Balrog may kill.

@@ -1,5 +1,7 @@
 package moria
 
+import "unsafe"
+
 // Shortest paths for the Balin bot: Dijkstra over the board with small
 // integer costs (walking 1, digging a rock its hits left + 1, penalties
 // near danger), with a bucket queue (Dial's algorithm).
@@ -121,7 +123,6 @@ type fwdSearch struct {
 	cost    [padCells]int8    // cost of entering a cell not reached yet, else 0
 	node    [padCells]fwdNode // the record of a reached cell
 	buckets [costBuckets][]int16
-	n       int // cells queued and not popped
 }
 
 // fwdNode is the record of a reached cell in a word (16 KB for the
@@ -177,7 +178,6 @@ func (q *fwdSearch) reset(enter *[NumCells]int8) {
 	for b := range q.buckets {
 		q.buckets[b] = q.buckets[b][:0]
 	}
-	q.n = 0
 }
 
 // dist returns the distance of board cell idx, a cell of a cost (enter
@@ -197,17 +197,18 @@ func (q *fwdSearch) source(idx, src int) {
 	q.cost[p] = 0
 	q.node[p] = fwdNode(src<<fwdSrcShift | fwdSource)
 	q.buckets[0] = append(q.buckets[0], int16(p))
-	q.n++
 }
 
 // run pops the cells in increasing distance, up to limit, and steps to
-// their neighbours in the order of the directions.
+// their neighbours in the order of the directions. It counts no cells
+// queued: the buckets beyond the last cell queued are empty, up to limit.
 func (q *fwdSearch) run(limit int32) {
-	for d := int32(0); q.n > 0 && d <= limit; d++ {
-		b := &q.buckets[d%costBuckets]
-		for k := 0; k < len(*b); k++ {
-			p := int((*b)[k])
-			q.n--
+	for d := int32(0); d <= limit; d++ {
+		// The cells at distance d: no step costs 0 or costBuckets, so
+		// none joins them while they are popped.
+		b := &q.buckets[uint32(d)%costBuckets]
+		for _, p16 := range *b {
+			p := int(p16)
 			src := q.node[p&padMask] >> fwdSrcShift << fwdSrcShift
 			q.relax(p+padCols, d, src|fwdNode(Bottom)<<fwdDirShift)
 			q.relax(p+padCols+1, d, src|fwdNode(BR)<<fwdDirShift)
@@ -225,17 +226,20 @@ func (q *fwdSearch) run(limit int32) {
 // relax steps from a cell at distance d to its neighbour n, with x the
 // source and direction fields of n's record.
 func (q *fwdSearch) relax(n int, d int32, x fwdNode) {
-	n &= padMask
-	w := q.cost[n]
+	// n is a neighbour of a cell of the board, within the padded board:
+	// its cost is read without a bounds check (a mask was an
+	// instruction of the eight a popped cell runs for each neighbour).
+	c := (*int8)(unsafe.Add(unsafe.Pointer(&q.cost), n))
+	w := *c
 	if w == 0 {
 		return // reached already, or never entered
 	}
-	q.cost[n] = 0
+	*c = 0
+	n &= padMask
 	nd := d + int32(w)
 	q.node[n] = x | fwdNode(nd)
-	b := &q.buckets[nd%costBuckets]
+	b := &q.buckets[uint32(nd)%costBuckets]
 	*b = append(*b, int16(n))
-	q.n++
 }
 
 // firstStep returns the board cell after the source on the path to board

@@ -165,7 +165,12 @@ func stamp(plane []byte, p Pos, r int, f uint8) {
 
 // Units writes the units tensor, uint8 [U, 10], seen by clan me into dst
 // (len U*UnitFeatures).
-func (ob *Observer) Units(s *State, me int, dst []byte) {
+func (ob *Observer) Units(s *State, me int, dst []byte) { units(s, me, dst, nil) }
+
+// units is Units; occ, if not nil, holds bit j of row i for each cell
+// i*Cols+j of s naming a unit (boardCells.unit), so that only those
+// neighbours of a unit are read.
+func units(s *State, me int, dst []byte, occ *[Rows]uint64) {
 	n := NumSlots(s.Cfg)
 	dst = dst[:n*UnitFeatures]
 	b := s.Units[s.BalrogID].Pos
@@ -185,16 +190,32 @@ func (ob *Observer) Units(s *State, me int, dst []byte) {
 		row[6] = uint8(s.Cells[u.Pos.Index()].Type)
 		row[7] = uint8(min(Manh(u.Pos, b), 255))
 		var enemies, ownAdj uint8
-		for d := Bottom; d < None; d++ {
-			t := u.Pos.Add(d)
-			if !t.OnBoard() {
-				continue
-			}
-			if vid := s.Cells[t.Index()].ID; vid >= 0 {
+		count := func(vid int16) {
+			if vid >= 0 {
 				if v := &s.Units[vid]; v.Player == u.Player {
 					ownAdj++
 				} else if v.Type != Balrog {
 					enemies++
+				}
+			}
+		}
+		if occ == nil {
+			for d := Bottom; d < None; d++ {
+				if t := u.Pos.Add(d); t.OnBoard() {
+					count(s.Cells[t.Index()].ID)
+				}
+			}
+		} else {
+			// The cells around naming a unit: bits 0-2 of row i-1, i, i+1
+			// for columns j-1 .. j+1 (the unit's own cell left out).
+			i, j := u.Pos.I, u.Pos.J
+			for a := max(i-1, 0); a <= min(i+1, Rows-1); a++ {
+				m := occ[a] << 1 >> j & 7
+				if a == i {
+					m &^= 2
+				}
+				for ; m != 0; m &= m - 1 {
+					count(s.Cells[a*Cols+j-1+bits.TrailingZeros64(m)].ID)
 				}
 			}
 		}
@@ -211,7 +232,11 @@ func b2u(b bool) uint8 {
 
 // Globals writes the globals tensor, float32 [24] little-endian, seen by
 // clan me into dst (len 4*NumGlobals).
-func (ob *Observer) Globals(s *State, me int, dst []byte) {
+func (ob *Observer) Globals(s *State, me int, dst []byte) { globals(s, me, dst, -1) }
+
+// globals is Globals; treasures, if not negative, is the number of cells
+// of s with a treasure (boardCells.treasures).
+func globals(s *State, me int, dst []byte, treasures int) {
 	var v [NumGlobals]float32
 	nr := float32(s.Cfg.NbRounds)
 	v[0] = float32(s.Round) / nr
@@ -226,10 +251,13 @@ func (ob *Observer) Globals(s *State, me int, dst []byte) {
 	v[18] = float32(len(s.Orcs)) / float32(s.Cfg.MaxNbOrcs)
 	b := s.Units[s.BalrogID].Pos
 	v[19], v[20] = float32(b.I)/Rows, float32(b.J)/Cols
-	left := 0
-	for idx := range s.Cells {
-		if s.Cells[idx].Treasure {
-			left++
+	left := treasures
+	if left < 0 {
+		left = 0
+		for idx := range s.Cells {
+			if s.Cells[idx].Treasure {
+				left++
+			}
 		}
 	}
 	v[21] = float32(left) / IniTreasures
@@ -248,12 +276,31 @@ func (ob *Observer) Mask(s *State, me int, dst []byte) {
 	n := NumSlots(s.Cfg)
 	dst = dst[:n*NumDirs]
 	for id := 0; id < n; id++ {
-		row := dst[id*NumDirs : (id+1)*NumDirs]
+		row := dst[id*NumDirs : (id+1)*NumDirs : (id+1)*NumDirs]
 		u := &s.Units[id]
-		for d := Bottom; d < None; d++ {
-			row[d] = b2u(u.Player == me && CanMove(s, u, d))
-		}
 		row[None] = 1
+		clear(row[:None])
+		if u.Player != me || u.Health <= 0 || (u.Type != Dwarf && u.Type != Wizard) {
+			continue
+		}
+		// CanMove for each direction, its checks of u made once.
+		step := Dir(1)
+		if u.Type == Wizard {
+			step = 2 // orthogonal steps only
+		}
+		for d := Bottom; d < None; d += step {
+			t := u.Pos.Add(d)
+			if !t.OnBoard() {
+				continue
+			}
+			c := &s.Cells[t.Index()]
+			if c.ID >= 0 {
+				v := &s.Units[c.ID]
+				row[d] = b2u(u.Type == Dwarf && v.Player != u.Player && v.Type != Balrog)
+				continue
+			}
+			row[d] = b2u(c.Type != Granite && (c.Type != Rock || u.Type == Dwarf))
+		}
 	}
 }
 
@@ -331,7 +378,10 @@ func specFor(cfg *Config) (env.Spec, error) {
 // Encode writes clan me's observation of s: the tensors of specFor, in
 // its order, then its opt-in ones, into obs (nil entries are not computed)
 // (game.Encoder).
+// When it writes the board, the units and globals tensors read the cells
+// the board keeps (boardCells), which are then s's.
 func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
+	var bc *boardCells // the board's cells, once they are s's
 	for i, dst := range obs {
 		if dst == nil {
 			continue
@@ -339,10 +389,19 @@ func (ob *Observer) Encode(s *State, me int, obs [][]byte) {
 		switch i {
 		case 0:
 			ob.Board(s, me, dst)
+			bc = ob.board
 		case 1:
-			ob.Units(s, me, dst)
+			if bc != nil {
+				units(s, me, dst, &bc.unit)
+			} else {
+				ob.Units(s, me, dst)
+			}
 		case 2:
-			ob.Globals(s, me, dst)
+			if bc != nil {
+				globals(s, me, dst, bc.treasures)
+			} else {
+				ob.Globals(s, me, dst)
+			}
 		case 3:
 			ob.Mask(s, me, dst)
 		case 4:

@@ -170,6 +170,7 @@ func (g *Game) move(id int, d Dir) bool {
 		if u.Type == Wizard {
 			return false
 		}
+		g.noteCell(ti)
 		if tc.Turns--; tc.Turns <= 0 {
 			tc.Turns = 0
 			tc.Type = Cave
@@ -193,7 +194,7 @@ func (g *Game) move(id int, d Dir) bool {
 	if u.Type == Dwarf && tc.Type == Cave {
 		g.setOwner(ti, u.Player)
 		if tc.Treasure {
-			tc.Treasure = false
+			tc.Treasure = false // cell ti is in the cell log (setID)
 			g.NbTreasures[u.Player]++
 		}
 	}
@@ -232,6 +233,7 @@ func (g *Game) kill(id, by int) {
 // setID puts unit id (or -1) on cell idx and keeps the occupancy rows up
 // to date.
 func (g *Game) setID(idx, id int) {
+	g.noteCell(idx)
 	g.Cells[idx].ID = int16(id)
 	bit := uint64(1) << (idx % Cols)
 	if id >= 0 {
@@ -248,6 +250,7 @@ func (g *Game) setOwner(idx, p int) {
 	if int(c.Owner) == p {
 		return
 	}
+	g.noteCell(idx)
 	if c.Owner >= 0 {
 		g.NbCells[c.Owner]--
 	}

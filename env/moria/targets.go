@@ -238,6 +238,28 @@ func (as *anySearch) steps(bn *Balin, from int) (cur int32, steps uint8, ok bool
 	if bn.value[from] > 0 {
 		return 0, 0, true // a target (its cost of entering is not 0)
 	}
+	// A neighbour of value that costs 1 to enter: no way costs less, and
+	// the targets at cost 1 are those neighbours. This spends one cell of
+	// the budget, where the search below would spend one for each cell it
+	// pops at cost 1 up to the first target; the budget only sends the
+	// dwarves left to Balin's search, which gives the same steps.
+	fi, fj := from/Cols, from%Cols
+	for d := Bottom; d < None; d++ {
+		a, c := fi+dirDI[d], fj+dirDJ[d]
+		if a < 0 || a >= Rows || c < 0 || c >= Cols {
+			continue
+		}
+		if n := a*Cols + c; bn.enter[n] == 1 && bn.value[n] > 0 {
+			steps |= 1 << d
+		}
+	}
+	if steps != 0 {
+		if as.budget <= 0 {
+			return 0, 0, false
+		}
+		as.budget--
+		return 1, steps, true
+	}
 	if as.stamp++; as.stamp == 0 {
 		clear(as.seen[:])
 		as.stamp = 1
@@ -265,7 +287,6 @@ func (as *anySearch) steps(bn *Balin, from int) (cur int32, steps uint8, ok bool
 		*b = append(*b, int16(n))
 		queued++
 	}
-	fi, fj := from/Cols, from%Cols
 	for d := Bottom; d < None; d++ {
 		a, c := fi+dirDI[d], fj+dirDJ[d]
 		if a < 0 || a >= Rows || c < 0 || c >= Cols {
@@ -300,6 +321,17 @@ func (as *anySearch) steps(bn *Balin, from int) (cur int32, steps uint8, ok bool
 			}
 			first := as.first[idx]
 			i, j := idx/Cols, idx%Cols
+			if i > 0 && i < Rows-1 && j > 0 && j < Cols-1 {
+				// Every neighbour is on the board: the same steps, in
+				// the same order, without the bounds.
+				for dir := Bottom; dir < None; dir++ {
+					n := idx + dirDelta[dir]
+					if w := int32(bn.enter[n]); w > 0 {
+						push(n, d+w, first)
+					}
+				}
+				continue
+			}
 			for dir := Bottom; dir < None; dir++ {
 				a, c := i+dirDI[dir], j+dirDJ[dir]
 				if a < 0 || a >= Rows || c < 0 || c >= Cols {

@@ -221,6 +221,7 @@ func (s *ruleSim) move(id int, d Dir) (bool, string) {
 		if u.Type == Wizard {
 			return false, "wizards do not dig"
 		}
+		g.noteCell(ti)
 		if tc.Turns--; tc.Turns <= 0 {
 			tc.Turns, tc.Type = 0, Cave
 			if s.next.Grid[ti] == 'A' {
@@ -243,7 +244,7 @@ func (s *ruleSim) move(id int, d Dir) (bool, string) {
 	if u.Type == Dwarf && tc.Type == Cave {
 		g.setOwner(ti, u.Player)
 		if tc.Treasure {
-			tc.Treasure = false
+			tc.Treasure = false // cell ti is in the cell log (setID)
 			g.NbTreasures[u.Player]++
 		}
 	}
