@@ -19,8 +19,7 @@ import (
 type cellCache struct {
 	ok    bool
 	me    int
-	log   *cellLog // the log of the state last seen, or nil
-	logAt uint64   // the log's write count then
+	log   game.CellLogMark[State] // its place in the log of the state last seen
 	cells [NumCells]Cell
 	codes []uint8
 	named []int32 // by unit id, the number of cells naming it
@@ -41,9 +40,7 @@ const cellCacheRedo = 384
 // update brings the cache to state s seen by seat me, with codes the unit
 // codes of me (Observer.unitCodes).
 func (cc *cellCache) update(s *State, me int, codes []uint8) {
-	l, seq := s.cellLogOf()
-	was, wasAt := cc.log, cc.logAt
-	cc.log, cc.logAt = l, seq
+	a, b, logged := cc.log.Advance(&s.log, s)
 	if !cc.ok || cc.me != me || len(codes) < len(cc.codes) {
 		cc.all(s, me, codes)
 		return
@@ -52,12 +49,14 @@ func (cc *cellCache) update(s *State, me int, codes []uint8) {
 		cc.named = append(cc.named, 0)
 	}
 	lut0, lut1 := terrainLUTs(me)
-	if l != nil && l == was && seq >= wasAt && seq-wasAt <= cellLogSize {
-		for q := wasAt; q < seq; q++ {
-			idx := int(l.ring[q%cellLogSize])
-			old := cc.cells[idx]
-			cc.cells[idx] = s.Cells[idx]
-			cc.redo(s, idx, old, me, &lut0, &lut1, codes)
+	if logged {
+		for _, run := range [2][]uint16{a, b} {
+			for _, i := range run {
+				idx := int(i)
+				old := cc.cells[idx]
+				cc.cells[idx] = s.Cells[idx]
+				cc.redo(s, idx, old, me, &lut0, &lut1, codes)
+			}
 		}
 		cc.units(s, me, codes)
 		return

@@ -12,8 +12,7 @@ import (
 // comparing the cells (game.DiffCells).
 type keptCells struct {
 	cells [NumCells]Cell
-	log   *cellLog // the log of the state last read, or nil
-	logAt uint64   // its write count then
+	log   game.CellLogMark[State] // its place in the log of the state last read
 }
 
 // update copies into kc the cells of s that differ from kc's, calling f
@@ -22,20 +21,20 @@ type keptCells struct {
 // called f for some or none: the caller then does every cell again from
 // kc.cells, which reset makes s's.
 func (kc *keptCells) update(s *State, limit int, f func(idx int, old Cell)) bool {
-	l, seq := s.cellLogOf()
-	was, at := kc.log, kc.logAt
-	kc.log, kc.logAt = l, seq
-	if l == nil || l != was || seq < at || seq-at > cellLogSize {
+	a, b, logged := kc.log.Advance(&s.log, s)
+	if !logged {
 		return game.DiffCells(s.Cells[:], kc.cells[:], limit, f)
 	}
 	// Every write since the last call is in the log (a cell may come
 	// more than once).
-	for q := at; q < seq; q++ {
-		idx := int(l.ring[q%cellLogSize])
-		if old, c := &kc.cells[idx], &s.Cells[idx]; cellBytes(old) != cellBytes(c) {
-			o := *old
-			*old = *c
-			f(idx, o)
+	for _, run := range [2][]uint16{a, b} {
+		for _, i := range run {
+			idx := int(i)
+			if old, c := &kc.cells[idx], &s.Cells[idx]; cellBytes(old) != cellBytes(c) {
+				o := *old
+				*old = *c
+				f(idx, o)
+			}
 		}
 	}
 	return true
@@ -51,5 +50,5 @@ var _ = [1]int{}[unsafe.Sizeof(Cell{})-6]
 // reset makes kc's cells s's.
 func (kc *keptCells) reset(s *State) {
 	kc.cells = s.Cells
-	kc.log, kc.logAt = s.cellLogOf()
+	kc.log.Set(&s.log, s)
 }

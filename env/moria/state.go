@@ -1,5 +1,7 @@
 package moria
 
+import "jgym/game"
+
 // CellType is the kind of a cell (SPEC §0).
 type CellType uint8
 
@@ -114,74 +116,23 @@ type State struct {
 	NbCells     [NumPlayers]int
 	NbTreasures [NumPlayers]int
 
-	// The cells the engine wrote, for the observers (cellLog). Code that
-	// writes Cells of a state the engine steps must call CellsChanged.
-	log    *cellLog
-	logSeq uint64 // log.seq when s was last written through the log
-}
-
-// cellLogSize is the number of cell writes a cellLog remembers (a round
-// writes a few hundred).
-const cellLogSize = 1024
-
-// cellLog records the index of every cell the engine writes in a State, so
-// that an observer that kept what it derived from the cells (Balin's
-// balinCells, the Observer's boardCells) redoes only those instead of
-// comparing every cell: the writes numbered seq-n .. seq-1 are
-// ring[(seq-n) % cellLogSize] .. ring[(seq-1) % cellLogSize] for n <=
-// cellLogSize. A log belongs to one State (owner): a copy of the State by
-// value shares the pointer but is not its owner, and a State restored by
-// value from an older copy has a logSeq other than the log's seq; either
-// makes the log invalid for that State (an observer then compares every
-// cell), and its next write starts a fresh stretch.
-type cellLog struct {
-	owner *State
-	seq   uint64
-	ring  [cellLogSize]uint16
+	// The cells the engine wrote, for the observers (game.CellLog).
+	// Code that writes Cells of a state the engine steps must call
+	// CellsChanged.
+	log game.CellLogRef[State]
 }
 
 // noteCell records that cell idx of s was (or is about to be) written.
-func (s *State) noteCell(idx int) {
-	l := s.log
-	if l == nil || l.owner != s || s.logSeq != l.seq {
-		l = s.restartLog()
-	}
-	l.ring[l.seq%cellLogSize] = uint16(idx)
-	l.seq++
-	s.logSeq = l.seq
-}
-
-// restartLog gives s a log of its own whose past writes no observer can
-// trust: its own log with its seq moved past the ring (an observer that
-// knew it sees too many writes), or a new one.
-func (s *State) restartLog() *cellLog {
-	l := s.log
-	if l == nil || l.owner != s {
-		l = &cellLog{owner: s}
-		s.log = l
-	}
-	l.seq += cellLogSize + 1
-	s.logSeq = l.seq
-	return l
-}
+func (s *State) noteCell(idx int) { s.log.Note(s, idx) }
 
 // cellLogOf returns s's log and its write count when it is valid for s
 // (every write to s's cells since the log began is in it), else nil.
-func (s *State) cellLogOf() (*cellLog, uint64) {
-	if l := s.log; l != nil && l.owner == s && s.logSeq == l.seq {
-		return l, l.seq
-	}
-	return nil, 0
-}
+func (s *State) cellLogOf() (*game.CellLog[State], uint64) { return s.log.Log(s) }
 
 // CellsChanged tells the observers that Cells was written outside the
 // engine (a test or a tool editing a state the engine steps): they read
 // every cell again at their next call.
-func (s *State) CellsChanged() {
-	if s.log != nil && s.log.owner == s {
-		s.restartLog()
-	}
-}
+func (s *State) CellsChanged() { s.log.Changed(s) }
 
 // Cell returns the cell at p, which must be on the board.
 func (s *State) Cell(p Pos) *Cell { return &s.Cells[p.Index()] }
