@@ -4,10 +4,10 @@ tests/fixtures/shipped_games.json holds the final scores of games each
 ``examples/models/*.onnx`` played as Go's ``policy:`` bot, recorded with the
 jgym of commit 918f094 (before jgym.torch, with Dominator's new Khan) and,
 for Pandemic's games against Pasteur, of commit ea38081 (before jgym.torch,
-with Pandemic's new Pasteur); moria_recipe.onnx, written by jgym.torch
-later (2026-12-03), with the jgym of commit 1f52253; pandemic_recipe.onnx
-(session 12) and dominator_recipe.onnx (session 13), both with the opt-in
-``expert`` tensor, with the jgym of the commit that ships each;
+with Pandemic's new Pasteur); the recipe policies written by jgym.torch
+later with the opt-in ``expert`` tensor (pandemic_recipe.onnx in session
+12, dominator_recipe.onnx and moria_recipe.onnx in session 13) with the
+jgym of the commit that ships each;
 tests/fixtures/record_shipped.py
 says how. Here:
 

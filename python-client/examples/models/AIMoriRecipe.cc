@@ -2,12 +2,13 @@
 // (jgym export-cpp) from the policy moria_recipe.onnx.
 // Do not edit: export the model again.
 //
-//   model sha256        66eb920549098cc874ed89916535dcfe27d34e3088525b0a983b95c746dabc89
+//   model sha256        ddccd0951c7dce17ad1dc672fcb159eaf5d093677f605d70add058207b6c6708
 //   observation         moria-obs-2, 100 unit slots
+//   opt-in tensors      expert
 //   opponent order      score
 //   network             {"net": "local", "config": "local", "planes": [{"kind": "code", "n": 5, "scale": 1.0}, {"kind": "code", "n": 5, "scale": 1.0}, {"kind": "code", "n": 2, "scale": 1.0}, {"kind": "scalar", "n": 1, "scale": 0.2}, {"kind": "code", "n": 12, "scale": 1.0}, {"kind": "scalar", "n": 1, "scale": 0.004}, {"kind": "bits", "n": 6, "scale": 1.0}], "unit_scale": [1.0, 0.3333333432674408, 1.0, 0.009999999776482582, 0.01666666753590107, 0.01666666753590107, 0.25, 0.03333333507180214, 0.125, 0.125], "row": 4, "col": 5, "wrap": false}
 //   game                Moria-v0
-//   weights             37367 numbers, embedded below
+//   weights             37943 numbers, embedded below
 //
 // Every round the player encodes what it sees (the Go encoder's twin, see
 // docs/observation.md), runs the network and, for each unit it owns, takes the
@@ -62,139 +63,140 @@ struct PLAYER_NAME : public Player {
   float in_globals_[24];  // globals [1 24]
   unsigned char in_mask_[900];  // action_mask [1 100 9]
   unsigned char in_targets_[3300];  // targets [1 100 33]
+  unsigned char in_expert_[900];  // expert [1 100 9]
   // Weights.
-  float t5_[256];  // scalar3[256 1]
-  float t6_[256];  // scalar5[256 1]
-  float t7_[384];  // flag_bits[64 6]
-  float t8_[10];  // unit_scale[10]
-  float t9_[1];  // masked[]
-  float t10_[10];  // sel_row[10 1]
-  float t11_[10];  // sel_col[10 1]
-  float t12_[8];  // ones[1 8]
-  float t13_[1280];  // fine_row[256 5]
-  float t14_[1280];  // fine_row_in[256 5]
-  float t15_[1280];  // fine_col[256 5]
-  float t16_[480];  // pool_row[60 8]
-  float t17_[768];  // block_row[256 3]
-  float t18_[768];  // block_row_in[256 3]
-  float t19_[768];  // block_col[256 3]
-  float t20_[40];  // emb0.weight[5 8]
-  float t21_[40];  // emb1.weight[5 8]
-  float t22_[16];  // emb2.weight[2 8]
-  float t23_[96];  // emb4.weight[12 8]
-  float t24_[64];  // near_in.bias[64]
-  float t25_[64];  // mid.bias[64]
-  float t26_[9];  // unit_out.bias[9]
-  float t27_[64];  // onnx::MatMul_171[8 8]
-  float t28_[2048];  // onnx::MatMul_172[32 64]
-  float t29_[12800];  // onnx::MatMul_177[200 64]
-  float t30_[4608];  // onnx::MatMul_178[72 64]
-  float t31_[2752];  // onnx::MatMul_179[43 64]
-  float t32_[4096];  // onnx::MatMul_180[64 64]
-  float t33_[576];  // onnx::MatMul_181[64 9]
-  float t34_[768];  // block_col_in[256 3]
-  float t35_[480];  // pool_col[60 8]
-  float t36_[1280];  // fine_col_in[256 5]
-  long long t37_[1];  // /Constant_output_0[]
-  long long t39_[1];  // /Constant_1_output_0[]
-  long long t40_[1];  // /Constant_2_output_0[]
-  long long t46_[1];  // /Constant_3_output_0[]
-  long long t53_[1];  // /Constant_4_output_0[]
-  long long t56_[1];  // /Constant_5_output_0[]
-  long long t59_[1];  // /Constant_6_output_0[]
+  float t6_[256];  // scalar3[256 1]
+  float t7_[256];  // scalar5[256 1]
+  float t8_[384];  // flag_bits[64 6]
+  float t9_[10];  // unit_scale[10]
+  float t10_[1];  // masked[]
+  float t11_[10];  // sel_row[10 1]
+  float t12_[10];  // sel_col[10 1]
+  float t13_[8];  // ones[1 8]
+  float t14_[1280];  // fine_row[256 5]
+  float t15_[1280];  // fine_row_in[256 5]
+  float t16_[1280];  // fine_col[256 5]
+  float t17_[480];  // pool_row[60 8]
+  float t18_[768];  // block_row[256 3]
+  float t19_[768];  // block_row_in[256 3]
+  float t20_[768];  // block_col[256 3]
+  float t21_[40];  // emb0.weight[5 8]
+  float t22_[40];  // emb1.weight[5 8]
+  float t23_[16];  // emb2.weight[2 8]
+  float t24_[96];  // emb4.weight[12 8]
+  float t25_[64];  // near_in.bias[64]
+  float t26_[64];  // mid.bias[64]
+  float t27_[9];  // unit_out.bias[9]
+  float t28_[64];  // onnx::MatMul_173[8 8]
+  float t29_[2048];  // onnx::MatMul_174[32 64]
+  float t30_[12800];  // onnx::MatMul_179[200 64]
+  float t31_[4608];  // onnx::MatMul_180[72 64]
+  float t32_[3328];  // onnx::MatMul_181[52 64]
+  float t33_[4096];  // onnx::MatMul_182[64 64]
+  float t34_[576];  // onnx::MatMul_183[64 9]
+  float t35_[768];  // block_col_in[256 3]
+  float t36_[480];  // pool_col[60 8]
+  float t37_[1280];  // fine_col_in[256 5]
+  long long t38_[1];  // /Constant_output_0[]
+  long long t40_[1];  // /Constant_1_output_0[]
+  long long t41_[1];  // /Constant_2_output_0[]
+  long long t47_[1];  // /Constant_3_output_0[]
+  long long t54_[1];  // /Constant_4_output_0[]
+  long long t57_[1];  // /Constant_5_output_0[]
+  long long t60_[1];  // /Constant_6_output_0[]
   // Intermediate values.
-  long long t38_[25200];  // [1 7 60 60]
-  long long t41_[3600];  // [1 60 60]
-  float t42_[28800];  // [1 60 60 8]
-  long long t43_[3600];  // [1 60 60]
-  float t44_[28800];  // [1 60 60 8]
+  long long t39_[25200];  // [1 7 60 60]
+  long long t42_[3600];  // [1 60 60]
+  float t43_[28800];  // [1 60 60 8]
+  long long t44_[3600];  // [1 60 60]
   float t45_[28800];  // [1 60 60 8]
-  long long t47_[3600];  // [1 60 60]
-  float t48_[28800];  // [1 60 60 8]
+  float t46_[28800];  // [1 60 60 8]
+  long long t48_[3600];  // [1 60 60]
   float t49_[28800];  // [1 60 60 8]
-  long long t50_[3600];  // [1 60 60]
-  float t51_[28800];  // [1 60 60 8]
+  float t50_[28800];  // [1 60 60 8]
+  long long t51_[3600];  // [1 60 60]
   float t52_[28800];  // [1 60 60 8]
-  long long t54_[3600];  // [1 60 60]
-  float t55_[3600];  // [1 60 60 1]
-  long long t57_[3600];  // [1 60 60]
-  float t58_[3600];  // [1 60 60 1]
-  long long t60_[3600];  // [1 60 60]
-  float t61_[21600];  // [1 60 60 6]
-  float t62_[28800];  // [1 60 60 8]
+  float t53_[28800];  // [1 60 60 8]
+  long long t55_[3600];  // [1 60 60]
+  float t56_[3600];  // [1 60 60 1]
+  long long t58_[3600];  // [1 60 60]
+  float t59_[3600];  // [1 60 60 1]
+  long long t61_[3600];  // [1 60 60]
+  float t62_[21600];  // [1 60 60 6]
   float t63_[28800];  // [1 60 60 8]
   float t64_[28800];  // [1 60 60 8]
   float t65_[28800];  // [1 60 60 8]
-  float t68_[28800];  // [1 8 60 60]
-  float t69_[3840];  // [1 8 60 8]
-  float t70_[3840];  // [1 8 8 60]
-  float t71_[512];  // [1 8 8 8]
+  float t66_[28800];  // [1 60 60 8]
+  float t69_[28800];  // [1 8 60 60]
+  float t70_[3840];  // [1 8 60 8]
+  float t71_[3840];  // [1 8 8 60]
   float t72_[512];  // [1 8 8 8]
-  float t75_[512];  // [1 64 8]
-  float t76_[1000];  // [1 100 10]
-  float t77_[100];  // [1 100 1]
-  long long t78_[100];  // [1 100 1]
-  float t79_[100];  // [1 100 1]
-  long long t80_[100];  // [1 100 1]
-  float t81_[1000];  // [1 100 10]
-  float t82_[3300];  // [1 100 33]
-  float t83_[8];  // [1 8]
-  float t84_[32];  // [1 32]
-  float t85_[64];  // [1 64]
-  float t90_[100];  // [1 100 1]
-  float t91_[500];  // [1 100 1 5]
-  float t94_[500];  // [1 100 1 5]
-  float t95_[500];  // [1 100 1 5]
-  float t98_[500];  // [1 100 1 5]
-  float t99_[2500];  // [1 100 5 5]
-  float t100_[2500];  // [1 100 5 5]
-  float t103_[20000];  // [1 2500 8]
-  long long t104_[20000];  // [1 2500 8]
+  float t73_[512];  // [1 8 8 8]
+  float t76_[512];  // [1 64 8]
+  float t77_[1000];  // [1 100 10]
+  float t78_[100];  // [1 100 1]
+  long long t79_[100];  // [1 100 1]
+  float t80_[100];  // [1 100 1]
+  long long t81_[100];  // [1 100 1]
+  float t82_[1000];  // [1 100 10]
+  float t83_[3300];  // [1 100 33]
+  float t84_[900];  // [1 100 9]
+  float t85_[8];  // [1 8]
+  float t86_[32];  // [1 32]
+  float t87_[64];  // [1 64]
+  float t92_[100];  // [1 100 1]
+  float t93_[500];  // [1 100 1 5]
+  float t96_[500];  // [1 100 1 5]
+  float t97_[500];  // [1 100 1 5]
+  float t100_[500];  // [1 100 1 5]
+  float t101_[2500];  // [1 100 5 5]
+  float t102_[2500];  // [1 100 5 5]
   float t105_[20000];  // [1 2500 8]
-  float t110_[20000];  // [1 100 25 8]
-  float t113_[20000];  // [1 100 200]
-  float t114_[6400];  // [1 100 64]
-  float t115_[6400];  // [1 100 64]
-  float t116_[300];  // [1 100 1 3]
-  float t119_[300];  // [1 100 1 3]
-  float t120_[300];  // [1 100 1 3]
-  float t123_[300];  // [1 100 1 3]
-  float t124_[900];  // [1 100 3 3]
-  float t125_[900];  // [1 100 3 3]
-  float t128_[7200];  // [1 900 8]
-  long long t129_[7200];  // [1 900 8]
+  long long t106_[20000];  // [1 2500 8]
+  float t107_[20000];  // [1 2500 8]
+  float t112_[20000];  // [1 100 25 8]
+  float t115_[20000];  // [1 100 200]
+  float t116_[6400];  // [1 100 64]
+  float t117_[6400];  // [1 100 64]
+  float t118_[300];  // [1 100 1 3]
+  float t121_[300];  // [1 100 1 3]
+  float t122_[300];  // [1 100 1 3]
+  float t125_[300];  // [1 100 1 3]
+  float t126_[900];  // [1 100 3 3]
+  float t127_[900];  // [1 100 3 3]
   float t130_[7200];  // [1 900 8]
-  float t135_[7200];  // [1 100 9 8]
-  float t138_[7200];  // [1 100 72]
-  float t139_[6400];  // [1 100 64]
-  float t140_[6400];  // [1 100 64]
-  float t141_[4300];  // [1 100 43]
+  long long t131_[7200];  // [1 900 8]
+  float t132_[7200];  // [1 900 8]
+  float t137_[7200];  // [1 100 9 8]
+  float t140_[7200];  // [1 100 72]
+  float t141_[6400];  // [1 100 64]
   float t142_[6400];  // [1 100 64]
-  float t143_[6400];  // [1 100 64]
-  float t146_[6400];  // [1 100 64]
-  float t147_[6400];  // [1 100 64]
+  float t143_[5200];  // [1 100 52]
+  float t144_[6400];  // [1 100 64]
+  float t145_[6400];  // [1 100 64]
   float t148_[6400];  // [1 100 64]
   float t149_[6400];  // [1 100 64]
   float t150_[6400];  // [1 100 64]
   float t151_[6400];  // [1 100 64]
   float t152_[6400];  // [1 100 64]
-  float t153_[900];  // [1 100 9]
-  float t154_[900];  // [1 100 9]
+  float t153_[6400];  // [1 100 64]
+  float t154_[6400];  // [1 100 64]
   float t155_[900];  // [1 100 9]
-  jgym_v4 t27_v4_[16];
-  jgym_v4 t35_v4_[120];
-  jgym_v4 t16_v4_[120];
-  double t83_sum_[8];
-  jgym_v4 t28_v4_[512];
-  jgym_v4 t12_v4_[2];
-  jgym_v4 t29_v4_[3200];
-  jgym_v4 t30_v4_[1152];
-  jgym_v4 t31_v4_[688];
-  jgym_v4 t32_v4_[1024];
+  float t156_[900];  // [1 100 9]
+  float t157_[900];  // [1 100 9]
+  jgym_v4 t28_v4_[16];
+  jgym_v4 t36_v4_[120];
+  jgym_v4 t17_v4_[120];
+  double t85_sum_[8];
+  jgym_v4 t29_v4_[512];
+  jgym_v4 t13_v4_[2];
+  jgym_v4 t30_v4_[3200];
+  jgym_v4 t31_v4_[1152];
+  jgym_v4 t32_v4_[832];
+  jgym_v4 t33_v4_[1024];
   bool warned_;
 
   PLAYER_NAME() : warned_(false) {
-    load_t5_();
     load_t6_();
     load_t7_();
     load_t8_();
@@ -227,21 +229,22 @@ struct PLAYER_NAME : public Player {
     load_t35_();
     load_t36_();
     load_t37_();
-    load_t39_();
+    load_t38_();
     load_t40_();
-    load_t46_();
-    load_t53_();
-    load_t56_();
-    load_t59_();
-    prep_t27_v4_();
-    prep_t35_v4_();
-    prep_t16_v4_();
+    load_t41_();
+    load_t47_();
+    load_t54_();
+    load_t57_();
+    load_t60_();
     prep_t28_v4_();
-    prep_t12_v4_();
+    prep_t36_v4_();
+    prep_t17_v4_();
     prep_t29_v4_();
+    prep_t13_v4_();
     prep_t30_v4_();
     prep_t31_v4_();
     prep_t32_v4_();
+    prep_t33_v4_();
   }
 
   // play is called once per round.
@@ -253,12 +256,13 @@ struct PLAYER_NAME : public Player {
       return;
     }
     encode();
+    encode_expert();
     order_opponents();
     if (!forward()) {
       cerr << "MoriRecipe: round " << round() << ": an index of the network is out of range: no orders" << endl;
       return;
     }
-    const float* logits = t155_;
+    const float* logits = t157_;
     vector<int> best(U, None);
     for (int id = 0; id < U; ++id) {
       const float* row = logits + id * 9;
@@ -807,6 +811,294 @@ struct PLAYER_NAME : public Player {
   }
 
   // ---------------------------------------------------------------------
+  // The expert tensor (opt-in, docs/observation.md): the orders of jgym's
+  // Balin bot for my dwarves and wizards, the twin of env/moria/balin*.go.
+
+  // bx_order records Balin's order for unit id (Balin.add).
+  void bx_order(vector<char>& busy, int id, int d) {
+    busy[id] = 1;
+    unsigned char* row = in_expert_ + id * 9;
+    memset(row, 0, 9);
+    row[d] = 1;
+  }
+
+  // encode_expert writes the expert tensor: None for my dwarves and
+  // wizards, then Balin's order for those it commands (Balin.Play).
+  void encode_expert() {
+    if (U == 0) return;
+    const int DI[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    const int DJ[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+    memset(in_expert_, 0, (size_t)U * 9);
+    const vector<Unit> all = units_now();
+    const Pos b = all[balrog_id()].pos;
+    const int left = nb_rounds() - round() - 1;
+    vector<int> dw, wz;  // my dwarves and wizards, in id order (State.Dwarves, Wizards)
+    for (int id = 0; id < U; ++id)
+      if (all[id].player == me()) {
+        (all[id].type == Dwarf ? dw : wz).push_back(id);
+        in_expert_[id * 9 + 8] = 1;
+      }
+
+    vector<int> type(3600), owner(3600), turns(3600), cid(3600);
+    vector<char> treasure(3600);
+    for (int i = 0; i < 60; ++i)
+      for (int j = 0; j < 60; ++j) {
+        const Cell c = cell(i, j);
+        const int idx = i * 60 + j;
+        type[idx] = c.type;
+        owner[idx] = c.owner;
+        turns[idx] = c.turns;
+        cid[idx] = c.id;
+        treasure[idx] = c.treasure;
+      }
+
+    // Balin.markDanger.
+    vector<char> lethal(3600, 0), troll_adj(3600, 0);
+    const int bd[5] = {8, 0, 2, 4, 6};
+    for (int k = 0; k < 5; ++k) {
+      const int ci = b.i + (bd[k] == 8 ? 0 : DI[bd[k]]), cj = b.j + (bd[k] == 8 ? 0 : DJ[bd[k]]);
+      if (ci < 0 || ci >= 60 || cj < 0 || cj >= 60) continue;
+      for (int i = max(ci - 1, 0); i <= min(ci + 1, 59); ++i)
+        for (int j = max(cj - 1, 0); j <= min(cj + 1, 59); ++j) lethal[i * 60 + j] = 1;
+    }
+    const vector<int> tr = trolls();
+    for (size_t k = 0; k < tr.size(); ++k) {
+      const Pos p = all[tr[k]].pos;
+      for (int i = max(p.i - 1, 0); i <= min(p.i + 1, 59); ++i)
+        for (int j = max(p.j - 1, 0); j <= min(p.j + 1, 59); ++j) troll_adj[i * 60 + j] = 1;
+    }
+
+    // Balin.flee: the dwarves, then the wizards (orthogonal steps only).
+    vector<char> busy(all.size(), 0), taken(3600, 0);
+    for (int pass = 0; pass < 2; ++pass) {
+      const vector<int>& list = pass == 0 ? dw : wz;
+      for (size_t k = 0; k < list.size(); ++k) {
+        const Unit& u = all[list[k]];
+        const int here = u.pos.i * 60 + u.pos.j;
+        if (busy[list[k]] || (!lethal[here] && !troll_adj[here])) continue;
+        int best = 8, best_score = -(1 << 30);
+        for (int d = 0; d < 8; ++d) {
+          if (u.type == Wizard && d % 2 == 1) continue;
+          const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+          if (ti < 0 || ti >= 60 || tj < 0 || tj >= 60) continue;
+          const int t = ti * 60 + tj;
+          if (cid[t] >= 0 || (type[t] != Cave && type[t] != Outside) || taken[t] ||
+              max(abs(ti - b.i), abs(tj - b.j)) <= 1)
+            continue;
+          int score = 4 * (abs(ti - b.i) + abs(tj - b.j));
+          if (lethal[t]) score -= 1000;
+          if (troll_adj[t]) score -= 500;
+          if (score > best_score) {
+            best = d;
+            best_score = score;
+          }
+        }
+        if (best != 8) {
+          taken[(u.pos.i + DI[best]) * 60 + u.pos.j + DJ[best]] = 1;
+          bx_order(busy, list[k], best);
+        }
+      }
+    }
+
+    // Balin.attacks: the weakest enemy dwarf or wizard next to a dwarf out
+    // of danger, else (healthy) the weakest orc.
+    for (size_t k = 0; k < dw.size(); ++k) {
+      const Unit& u = all[dw[k]];
+      const int here = u.pos.i * 60 + u.pos.j;
+      if (lethal[here] || troll_adj[here]) continue;
+      int best = 8, best_hp = 1 << 30;
+      for (int d = 0; d < 8; ++d) {
+        const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+        if (ti < 0 || ti >= 60 || tj < 0 || tj >= 60) continue;
+        const int vid = cid[ti * 60 + tj];
+        int hp = 1 << 30;
+        if (vid >= 0) {
+          const Unit& v = all[vid];
+          if ((v.type == Dwarf || v.type == Wizard) && v.player != me() && v.pos.i == ti && v.pos.j == tj)
+            hp = v.health;
+          else if (v.type == Orc && u.health > 45)
+            hp = 1000 + v.health;
+        }
+        if (hp < best_hp) {
+          best = d;
+          best_hp = hp;
+        }
+      }
+      if (best != 8) bx_order(busy, dw[k], best);
+    }
+
+    // Balin.costs (costsCell): the cost of a dwarf entering each cell and
+    // the value of each target.
+    vector<int> enter(3600, 0);
+    vector<float> value(3600, 0.0f);
+    const float late = (float)left / (float)nb_rounds();
+    for (int idx = 0; idx < 3600; ++idx) {
+      const int i = idx / 60, j = idx % 60;
+      int cost = 0;
+      if (type[idx] == Cave || type[idx] == Outside)
+        cost = 1;
+      else if (type[idx] == Rock)
+        cost = turns[idx] + 1;
+      if (cost == 0 || lethal[idx]) continue;
+      if (abs(i - b.i) + abs(j - b.j) <= 6) cost += 4;
+      if (troll_adj[idx]) cost += 8;
+      float v = 0.0f;
+      if (cid[idx] >= 0) {
+        const Unit& u = all[cid[idx]];
+        if (u.type == Troll || u.type == Balrog || u.pos.i != i || u.pos.j != j) continue;
+        if (u.player == me())
+          cost += 1;
+        else if (u.type == Orc)
+          cost += 4;
+        else {
+          cost += 3;
+          v = 9.0f * (0.3f + late);
+          if (u.type == Wizard) v *= 0.6f;
+        }
+      }
+      enter[idx] = min(cost, 63);
+      if (type[idx] == Cave && treasure[idx])
+        v += 11.0f;
+      else if (type[idx] == Cave && owner[idx] != me() && owner[idx] >= 0)
+        v += 1.3f;
+      else if (type[idx] == Cave && owner[idx] < 0)
+        v += 1.0f;
+      else if (type[idx] == Rock) {
+        bool cave = false;
+        for (int d = 0; d < 8; d += 2) {
+          const int a = i + DI[d], c = j + DJ[d];
+          if (a >= 0 && a < 60 && c >= 0 && c < 60 && type[a * 60 + c] == Cave) cave = true;
+        }
+        if (cave) v += 0.8f;
+      }
+      value[idx] = v;
+    }
+
+    vector<int> idle;                 // the dwarves whose region holds no target
+    vector<int> go(all.size(), -1);  // the first step of the others
+    vector<int> order;                // the others, in id order
+    tg_search q;
+    q.reset();
+    vector<int> free_dw;
+    for (size_t k = 0; k < dw.size(); ++k)
+      if (!busy[dw[k]]) {
+        q.push(all[dw[k]].pos.i * 60 + all[dw[k]].pos.j, 0, -1, (int)free_dw.size());
+        free_dw.push_back(dw[k]);
+      }
+    // Balin.moveDwarves: Balin.assign, then each dwarf's step towards its
+    // target, then the idle dwarves down the gradient of the search from
+    // every target.
+    if (!free_dw.empty()) {
+      q.run(enter, false, false, min(80, left + 1));
+      vector<float> best(free_dw.size(), 0.0f);
+      vector<int> target(free_dw.size(), -1);
+      for (int idx = 0; idx < 3600; ++idx) {
+        const int d = q.dist[idx];
+        if (!(value[idx] > 0.0f) || d == 0 || d == (1 << 30) || d > left + 1) continue;
+        const int k = q.src[idx];
+        const float sc = value[idx] / (float)(d + 1);
+        if (sc > best[k]) {
+          best[k] = sc;
+          target[k] = idx;
+        }
+      }
+      for (size_t k = 0; k < free_dw.size(); ++k) {
+        int t = target[k];
+        if (t < 0) {
+          idle.push_back(free_dw[k]);
+          continue;
+        }
+        while (q.parent[t] >= 0 && q.parent[q.parent[t]] >= 0) t = q.parent[t];
+        order.push_back(free_dw[k]);
+        go[free_dw[k]] = t;
+      }
+    }
+    for (size_t k = 0; k < order.size(); ++k) bx_step(busy, taken, lethal, troll_adj, cid, type, all, order[k], go[order[k]]);
+    if (!idle.empty()) {
+      q.reset();
+      for (int idx = 0; idx < 3600; ++idx)
+        if (value[idx] > 0.0f && enter[idx] > 0) q.push(idx, 0, -1, 0);
+      q.run(enter, true, false, 80);
+      for (size_t k = 0; k < idle.size(); ++k) {
+        const Unit& u = all[idle[k]];
+        int best_n = -1, best_d = 1 << 30;
+        for (int d = 0; d < 8; ++d) {
+          const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+          if (ti < 0 || ti >= 60 || tj < 0 || tj >= 60) continue;
+          const int t = ti * 60 + tj, w = enter[t];
+          if (w > 0 && q.dist[t] < (1 << 30) && w + q.dist[t] < best_d) {
+            best_n = t;
+            best_d = w + q.dist[t];
+          }
+        }
+        if (best_n >= 0) bx_step(busy, taken, lethal, troll_adj, cid, type, all, idle[k], best_n);
+      }
+    }
+
+    // Balin.moveWizards: the search from the free cells next to my dwarves
+    // (the healthy ones 6 farther), each wizard to the nearest free
+    // neighbour.
+    if (wz.empty()) return;
+    vector<int> wenter(3600, 0);
+    for (int idx = 0; idx < 3600; ++idx)
+      wenter[idx] = (type[idx] == Cave || type[idx] == Outside) && !lethal[idx] && !troll_adj[idx] &&
+                    (cid[idx] < 0 || all[cid[idx]].player == me());
+    q.reset();
+    for (size_t k = 0; k < dw.size(); ++k) {
+      const Unit& u = all[dw[k]];
+      const int start = u.health >= 100 ? 6 : 0;
+      for (int d = 0; d < 8; d += 2) {
+        const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+        if (ti >= 0 && ti < 60 && tj >= 0 && tj < 60 && wenter[ti * 60 + tj] > 0) q.push(ti * 60 + tj, start, -1, 0);
+      }
+    }
+    q.run(wenter, true, true, 24);
+    for (size_t k = 0; k < wz.size(); ++k) {
+      const Unit& u = all[wz[k]];
+      const int p = u.pos.i * 60 + u.pos.j;
+      if (busy[wz[k]] || q.dist[p] == (1 << 30)) continue;
+      int best_n = -1, best_d = q.dist[p];
+      for (int d = 0; d < 8; d += 2) {
+        const int ti = u.pos.i + DI[d], tj = u.pos.j + DJ[d];
+        if (ti < 0 || ti >= 60 || tj < 0 || tj >= 60) continue;
+        const int t = ti * 60 + tj;
+        if (wenter[t] > 0 && cid[t] < 0 && !taken[t] && q.dist[t] < best_d) {
+          best_n = t;
+          best_d = q.dist[t];
+        }
+      }
+      if (best_n >= 0) {
+        taken[best_n] = 1;
+        bx_order(busy, wz[k], tg_dir(p, best_n));
+      }
+    }
+  }
+
+  // bx_step is Balin.step: dwarf id attacks the unit on its neighbour
+  // cell t, digs its rock, or moves in, if that is safe.
+  void bx_step(vector<char>& busy, vector<char>& taken, const vector<char>& lethal, const vector<char>& troll_adj,
+               const vector<int>& cid, const vector<int>& type, const vector<Unit>& all, int id, int t) {
+    const Unit& u = all[id];
+    const int from = u.pos.i * 60 + u.pos.j;
+    const int d = tg_dir(from, t);
+    if (d == 8) return;
+    const bool safe_t = !lethal[t] && !troll_adj[t], safe_from = !lethal[from] && !troll_adj[from];
+    if (cid[t] >= 0 && all[cid[t]].player == me()) {
+      if (safe_t && !taken[t]) {
+        taken[t] = 1;
+        bx_order(busy, id, d);
+      }
+    } else if (cid[t] >= 0) {
+      bx_order(busy, id, d);
+    } else if (type[t] == Rock) {
+      if (safe_from) bx_order(busy, id, d);
+    } else if (safe_t && !taken[t]) {
+      taken[t] = 1;
+      bx_order(busy, id, d);
+    }
+  }
+
+  // ---------------------------------------------------------------------
   // Opponents by score (opponent_order "score", docs/observation.md): the
   // twins of game.ScoreOrder and game.Relabel.
 
@@ -857,17 +1149,17 @@ struct PLAYER_NAME : public Player {
   // The network, node by node (ONNX graph order). forward returns false
   // if an index is out of range, as the Go interpreter fails then.
   bool forward() {
-    // /Cast (Cast): in_board_[1 7 60 60] -> t38_[1 7 60 60]
+    // /Cast (Cast): in_board_[1 7 60 60] -> t39_[1 7 60 60]
     {
       const long long* x = in_board_;
-      long long* y = t38_;
+      long long* y = t39_;
       for (int i = 0; i < 25200; ++i) y[i] = x[i];
     }
-    // /Gather (Gather): t38_[1 7 60 60], t39_[] -> t41_[1 60 60]
+    // /Gather (Gather): t39_[1 7 60 60], t40_[] -> t42_[1 60 60]
     {
-      const long long* x = t38_;
-      const long long* ix = t39_;
-      long long* y = t41_;
+      const long long* x = t39_;
+      const long long* ix = t40_;
+      long long* y = t42_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 7;
@@ -877,11 +1169,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb0/Gather (Gather): t20_[5 8], t41_[1 60 60] -> t42_[1 60 60 8]
+    // /emb0/Gather (Gather): t21_[5 8], t42_[1 60 60] -> t43_[1 60 60 8]
     {
-      const float* x = t20_;
-      const long long* ix = t41_;
-      float* y = t42_;
+      const float* x = t21_;
+      const long long* ix = t42_;
+      float* y = t43_;
       for (int q = 0; q < 3600; ++q) {
         long long k = ix[q];
         if (k < 0) k += 5;
@@ -891,11 +1183,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_1 (Gather): t38_[1 7 60 60], t40_[] -> t43_[1 60 60]
+    // /Gather_1 (Gather): t39_[1 7 60 60], t41_[] -> t44_[1 60 60]
     {
-      const long long* x = t38_;
-      const long long* ix = t40_;
-      long long* y = t43_;
+      const long long* x = t39_;
+      const long long* ix = t41_;
+      long long* y = t44_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 7;
@@ -905,11 +1197,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb1/Gather (Gather): t21_[5 8], t43_[1 60 60] -> t44_[1 60 60 8]
+    // /emb1/Gather (Gather): t22_[5 8], t44_[1 60 60] -> t45_[1 60 60 8]
     {
-      const float* x = t21_;
-      const long long* ix = t43_;
-      float* y = t44_;
+      const float* x = t22_;
+      const long long* ix = t44_;
+      float* y = t45_;
       for (int q = 0; q < 3600; ++q) {
         long long k = ix[q];
         if (k < 0) k += 5;
@@ -919,20 +1211,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add (Add): t42_[1 60 60 8], t44_[1 60 60 8] -> t45_[1 60 60 8]
+    // /Add (Add): t43_[1 60 60 8], t45_[1 60 60 8] -> t46_[1 60 60 8]
     {
-      const float* a = t42_;
-      const float* b = t44_;
-      float* y = t45_;
+      const float* a = t43_;
+      const float* b = t45_;
+      float* y = t46_;
       for (int i5 = 0; i5 < 28800; ++i5) {
         y[i5] = a[i5] + b[i5];
       }
     }
-    // /Gather_2 (Gather): t38_[1 7 60 60], t46_[] -> t47_[1 60 60]
+    // /Gather_2 (Gather): t39_[1 7 60 60], t47_[] -> t48_[1 60 60]
     {
-      const long long* x = t38_;
-      const long long* ix = t46_;
-      long long* y = t47_;
+      const long long* x = t39_;
+      const long long* ix = t47_;
+      long long* y = t48_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 7;
@@ -942,11 +1234,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb2/Gather (Gather): t22_[2 8], t47_[1 60 60] -> t48_[1 60 60 8]
+    // /emb2/Gather (Gather): t23_[2 8], t48_[1 60 60] -> t49_[1 60 60 8]
     {
-      const float* x = t22_;
-      const long long* ix = t47_;
-      float* y = t48_;
+      const float* x = t23_;
+      const long long* ix = t48_;
+      float* y = t49_;
       for (int q = 0; q < 3600; ++q) {
         long long k = ix[q];
         if (k < 0) k += 2;
@@ -956,20 +1248,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_1 (Add): t45_[1 60 60 8], t48_[1 60 60 8] -> t49_[1 60 60 8]
+    // /Add_1 (Add): t46_[1 60 60 8], t49_[1 60 60 8] -> t50_[1 60 60 8]
     {
-      const float* a = t45_;
-      const float* b = t48_;
-      float* y = t49_;
+      const float* a = t46_;
+      const float* b = t49_;
+      float* y = t50_;
       for (int i8 = 0; i8 < 28800; ++i8) {
         y[i8] = a[i8] + b[i8];
       }
     }
-    // /Gather_3 (Gather): t38_[1 7 60 60], t37_[] -> t50_[1 60 60]
+    // /Gather_3 (Gather): t39_[1 7 60 60], t38_[] -> t51_[1 60 60]
     {
-      const long long* x = t38_;
-      const long long* ix = t37_;
-      long long* y = t50_;
+      const long long* x = t39_;
+      const long long* ix = t38_;
+      long long* y = t51_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 7;
@@ -979,11 +1271,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /emb4/Gather (Gather): t23_[12 8], t50_[1 60 60] -> t51_[1 60 60 8]
+    // /emb4/Gather (Gather): t24_[12 8], t51_[1 60 60] -> t52_[1 60 60 8]
     {
-      const float* x = t23_;
-      const long long* ix = t50_;
-      float* y = t51_;
+      const float* x = t24_;
+      const long long* ix = t51_;
+      float* y = t52_;
       for (int q = 0; q < 3600; ++q) {
         long long k = ix[q];
         if (k < 0) k += 12;
@@ -993,20 +1285,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_2 (Add): t49_[1 60 60 8], t51_[1 60 60 8] -> t52_[1 60 60 8]
+    // /Add_2 (Add): t50_[1 60 60 8], t52_[1 60 60 8] -> t53_[1 60 60 8]
     {
-      const float* a = t49_;
-      const float* b = t51_;
-      float* y = t52_;
+      const float* a = t50_;
+      const float* b = t52_;
+      float* y = t53_;
       for (int i11 = 0; i11 < 28800; ++i11) {
         y[i11] = a[i11] + b[i11];
       }
     }
-    // /Gather_4 (Gather): t38_[1 7 60 60], t53_[] -> t54_[1 60 60]
+    // /Gather_4 (Gather): t39_[1 7 60 60], t54_[] -> t55_[1 60 60]
     {
-      const long long* x = t38_;
-      const long long* ix = t53_;
-      long long* y = t54_;
+      const long long* x = t39_;
+      const long long* ix = t54_;
+      long long* y = t55_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 7;
@@ -1016,11 +1308,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_5 (Gather): t5_[256 1], t54_[1 60 60] -> t55_[1 60 60 1]
+    // /Gather_5 (Gather): t6_[256 1], t55_[1 60 60] -> t56_[1 60 60 1]
     {
-      const float* x = t5_;
-      const long long* ix = t54_;
-      float* y = t55_;
+      const float* x = t6_;
+      const long long* ix = t55_;
+      float* y = t56_;
       for (int q = 0; q < 3600; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
@@ -1028,11 +1320,11 @@ struct PLAYER_NAME : public Player {
         y[q] = x[0 + k * 1];
       }
     }
-    // /Gather_6 (Gather): t38_[1 7 60 60], t56_[] -> t57_[1 60 60]
+    // /Gather_6 (Gather): t39_[1 7 60 60], t57_[] -> t58_[1 60 60]
     {
-      const long long* x = t38_;
-      const long long* ix = t56_;
-      long long* y = t57_;
+      const long long* x = t39_;
+      const long long* ix = t57_;
+      long long* y = t58_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 7;
@@ -1042,11 +1334,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_7 (Gather): t6_[256 1], t57_[1 60 60] -> t58_[1 60 60 1]
+    // /Gather_7 (Gather): t7_[256 1], t58_[1 60 60] -> t59_[1 60 60 1]
     {
-      const float* x = t6_;
-      const long long* ix = t57_;
-      float* y = t58_;
+      const float* x = t7_;
+      const long long* ix = t58_;
+      float* y = t59_;
       for (int q = 0; q < 3600; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
@@ -1054,11 +1346,11 @@ struct PLAYER_NAME : public Player {
         y[q] = x[0 + k * 1];
       }
     }
-    // /Gather_8 (Gather): t38_[1 7 60 60], t59_[] -> t60_[1 60 60]
+    // /Gather_8 (Gather): t39_[1 7 60 60], t60_[] -> t61_[1 60 60]
     {
-      const long long* x = t38_;
-      const long long* ix = t59_;
-      long long* y = t60_;
+      const long long* x = t39_;
+      const long long* ix = t60_;
+      long long* y = t61_;
       for (int q = 0; q < 1; ++q) {
         long long k = ix[q];
         if (k < 0) k += 7;
@@ -1068,11 +1360,11 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Gather_9 (Gather): t7_[64 6], t60_[1 60 60] -> t61_[1 60 60 6]
+    // /Gather_9 (Gather): t8_[64 6], t61_[1 60 60] -> t62_[1 60 60 6]
     {
-      const float* x = t7_;
-      const long long* ix = t60_;
-      float* y = t61_;
+      const float* x = t8_;
+      const long long* ix = t61_;
+      float* y = t62_;
       for (int q = 0; q < 3600; ++q) {
         long long k = ix[q];
         if (k < 0) k += 64;
@@ -1082,23 +1374,23 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Concat (Concat): t55_[1 60 60 1], t58_[1 60 60 1], t61_[1 60 60 6] -> t62_[1 60 60 8]
+    // /Concat (Concat): t56_[1 60 60 1], t59_[1 60 60 1], t62_[1 60 60 6] -> t63_[1 60 60 8]
     {
-      float* y = t62_;
+      float* y = t63_;
       {
-        const float* x = t55_;
+        const float* x = t56_;
         for (int i16 = 0; i16 < 3600; ++i16) {
           y[i16 * 8] = x[i16];
         }
       }
       {
-        const float* x = t58_;
+        const float* x = t59_;
         for (int i17 = 0; i17 < 3600; ++i17) {
           y[i17 * 8 + 1] = x[i17];
         }
       }
       {
-        const float* x = t61_;
+        const float* x = t62_;
         for (int i18 = 0; i18 < 3600; ++i18) {
           for (int i19 = 0; i19 < 6; ++i19) {
             y[i18 * 8 + i19 + 2] = x[i18 * 6 + i19];
@@ -1106,18 +1398,18 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /flag/MatMul (MatMul): t62_[1 60 60 8], t27_[8 8] -> t63_[1 60 60 8]
+    // /flag/MatMul (MatMul): t63_[1 60 60 8], t28_[8 8] -> t64_[1 60 60 8]
     {
       for (int i20 = 0; i20 < 60; ++i20) {
         for (int i = 0; i < 60; ++i) {
-          float* ci = t63_ + i20 * 480 + i * 8;
+          float* ci = t64_ + i20 * 480 + i * 8;
           {
             jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
             for (int p = 0; p < 8; ++p) {
-              const float x = t62_[i20 * 480 + i * 8 + p];
+              const float x = t63_[i20 * 480 + i * 8 + p];
               if (x == 0.0f) continue;
               const jgym_v4 xv = {x, x, x, x};
-              const jgym_v4* r = t27_v4_ + (0) / 4 + p * 2 + 0;
+              const jgym_v4* r = t28_v4_ + (0) / 4 + p * 2 + 0;
               a0 += xv * r[0]; a1 += xv * r[1];
             }
             for (int q = 0; q < 4; ++q) {
@@ -1128,46 +1420,46 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_3 (Add): t52_[1 60 60 8], t63_[1 60 60 8] -> t64_[1 60 60 8]
+    // /Add_3 (Add): t53_[1 60 60 8], t64_[1 60 60 8] -> t65_[1 60 60 8]
     {
-      const float* a = t52_;
-      const float* b = t63_;
-      float* y = t64_;
+      const float* a = t53_;
+      const float* b = t64_;
+      float* y = t65_;
       for (int i21 = 0; i21 < 28800; ++i21) {
         y[i21] = a[i21] + b[i21];
       }
     }
-    // /Relu (Relu): t64_[1 60 60 8] -> t65_[1 60 60 8]
+    // /Relu (Relu): t65_[1 60 60 8] -> t66_[1 60 60 8]
     {
-      const float* x = t64_;
-      float* y = t65_;
+      const float* x = t65_;
+      float* y = t66_;
       for (int i = 0; i < 28800; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Reshape (Reshape): t65_[1 60 60 8] viewed as [1 3600 8]
-    // /Transpose (Transpose): t64_[1 60 60 8] -> t68_[1 8 60 60]
+    // /Reshape (Reshape): t66_[1 60 60 8] viewed as [1 3600 8]
+    // /Transpose (Transpose): t65_[1 60 60 8] -> t69_[1 8 60 60]
     {
-      const float* x = t64_;
-      float* y = t68_;
+      const float* x = t65_;
+      float* y = t69_;
       for (int i22 = 0; i22 < 8; ++i22) {
         for (int i23 = 0; i23 < 3600; ++i23) {
           y[i22 * 3600 + i23] = x[i22 + i23 * 8];
         }
       }
     }
-    // /MatMul (MatMul): t68_[1 8 60 60], t35_[60 8] -> t69_[1 8 60 8]
+    // /MatMul (MatMul): t69_[1 8 60 60], t36_[60 8] -> t70_[1 8 60 8]
     {
       for (int i24 = 0; i24 < 8; ++i24) {
         for (int i = 0; i < 60; ++i) {
           int nzp[60];
           float nzx[60];
           int nz = 0;
-          for (int p = 0; p < 60; ++p) { const float x = t68_[i24 * 3600 + i * 60 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-          float* ci = t69_ + i24 * 480 + i * 8;
+          for (int p = 0; p < 60; ++p) { const float x = t69_[i24 * 3600 + i * 60 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+          float* ci = t70_ + i24 * 480 + i * 8;
           {
             jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
             for (int t = 0; t < nz; ++t) {
               const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-              const jgym_v4* r = t35_v4_ + (0) / 4 + nzp[t] * 2 + 0;
+              const jgym_v4* r = t36_v4_ + (0) / 4 + nzp[t] * 2 + 0;
               a0 += xv * r[0]; a1 += xv * r[1];
             }
             for (int q = 0; q < 4; ++q) {
@@ -1178,10 +1470,10 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Transpose_1 (Transpose): t69_[1 8 60 8] -> t70_[1 8 8 60]
+    // /Transpose_1 (Transpose): t70_[1 8 60 8] -> t71_[1 8 8 60]
     {
-      const float* x = t69_;
-      float* y = t70_;
+      const float* x = t70_;
+      float* y = t71_;
       for (int i25 = 0; i25 < 8; ++i25) {
         for (int i26 = 0; i26 < 8; ++i26) {
           for (int i27 = 0; i27 < 60; ++i27) {
@@ -1190,20 +1482,20 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /MatMul_1 (MatMul): t70_[1 8 8 60], t16_[60 8] -> t71_[1 8 8 8]
+    // /MatMul_1 (MatMul): t71_[1 8 8 60], t17_[60 8] -> t72_[1 8 8 8]
     {
       for (int i28 = 0; i28 < 8; ++i28) {
         for (int i = 0; i < 8; ++i) {
           int nzp[60];
           float nzx[60];
           int nz = 0;
-          for (int p = 0; p < 60; ++p) { const float x = t70_[i28 * 480 + i * 60 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-          float* ci = t71_ + i28 * 64 + i * 8;
+          for (int p = 0; p < 60; ++p) { const float x = t71_[i28 * 480 + i * 60 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+          float* ci = t72_ + i28 * 64 + i * 8;
           {
             jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
             for (int t = 0; t < nz; ++t) {
               const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-              const jgym_v4* r = t16_v4_ + (0) / 4 + nzp[t] * 2 + 0;
+              const jgym_v4* r = t17_v4_ + (0) / 4 + nzp[t] * 2 + 0;
               a0 += xv * r[0]; a1 += xv * r[1];
             }
             for (int q = 0; q < 4; ++q) {
@@ -1214,10 +1506,10 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Transpose_2 (Transpose): t71_[1 8 8 8] -> t72_[1 8 8 8]
+    // /Transpose_2 (Transpose): t72_[1 8 8 8] -> t73_[1 8 8 8]
     {
-      const float* x = t71_;
-      float* y = t72_;
+      const float* x = t72_;
+      float* y = t73_;
       for (int i29 = 0; i29 < 8; ++i29) {
         for (int i30 = 0; i30 < 8; ++i30) {
           for (int i31 = 0; i31 < 8; ++i31) {
@@ -1226,80 +1518,86 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Reshape_1 (Reshape): t72_[1 8 8 8] viewed as [1 64 8]
-    // /Relu_1 (Relu): t72_[1 64 8] -> t75_[1 64 8]
+    // /Reshape_1 (Reshape): t73_[1 8 8 8] viewed as [1 64 8]
+    // /Relu_1 (Relu): t73_[1 64 8] -> t76_[1 64 8]
     {
-      const float* x = t72_;
-      float* y = t75_;
+      const float* x = t73_;
+      float* y = t76_;
       for (int i = 0; i < 512; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
     }
-    // /Cast_1 (Cast): in_units_[1 100 10] -> t76_[1 100 10]
+    // /Cast_1 (Cast): in_units_[1 100 10] -> t77_[1 100 10]
     {
       const long long* x = in_units_;
-      float* y = t76_;
+      float* y = t77_;
       for (int i = 0; i < 1000; ++i) y[i] = (float)x[i];
     }
-    // /MatMul_2 (MatMul): t76_[1 100 10], t10_[10 1] -> t77_[1 100 1]
+    // /MatMul_2 (MatMul): t77_[1 100 10], t11_[10 1] -> t78_[1 100 1]
     {
       for (int i = 0; i < 100; ++i) {
         float acc[1];
         for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
         for (int p = 0; p < 10; ++p) {
-          const float x = t76_[0 + i * 10 + p];
-          const float* r = t10_ + 0 + p * 1;
-          for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
-        }
-        for (int j = 0; j < 1; ++j) t77_[0 + i * 1 + j] = acc[j];
-      }
-    }
-    // /Cast_2 (Cast): t77_[1 100 1] -> t78_[1 100 1]
-    {
-      const float* x = t77_;
-      long long* y = t78_;
-      for (int i = 0; i < 100; ++i) y[i] = (long long)x[i];
-    }
-    // /MatMul_3 (MatMul): t76_[1 100 10], t11_[10 1] -> t79_[1 100 1]
-    {
-      for (int i = 0; i < 100; ++i) {
-        float acc[1];
-        for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
-        for (int p = 0; p < 10; ++p) {
-          const float x = t76_[0 + i * 10 + p];
+          const float x = t77_[0 + i * 10 + p];
           const float* r = t11_ + 0 + p * 1;
           for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
         }
-        for (int j = 0; j < 1; ++j) t79_[0 + i * 1 + j] = acc[j];
+        for (int j = 0; j < 1; ++j) t78_[0 + i * 1 + j] = acc[j];
       }
     }
-    // /Cast_3 (Cast): t79_[1 100 1] -> t80_[1 100 1]
+    // /Cast_2 (Cast): t78_[1 100 1] -> t79_[1 100 1]
     {
-      const float* x = t79_;
-      long long* y = t80_;
+      const float* x = t78_;
+      long long* y = t79_;
       for (int i = 0; i < 100; ++i) y[i] = (long long)x[i];
     }
-    // /Mul (Mul): t76_[1 100 10], t8_[10] -> t81_[1 100 10]
+    // /MatMul_3 (MatMul): t77_[1 100 10], t12_[10 1] -> t80_[1 100 1]
     {
-      const float* a = t76_;
-      const float* b = t8_;
-      float* y = t81_;
+      for (int i = 0; i < 100; ++i) {
+        float acc[1];
+        for (int j = 0; j < 1; ++j) acc[j] = 0.0f;
+        for (int p = 0; p < 10; ++p) {
+          const float x = t77_[0 + i * 10 + p];
+          const float* r = t12_ + 0 + p * 1;
+          for (int j = 0; j < 1; ++j) acc[j] += x * r[j];
+        }
+        for (int j = 0; j < 1; ++j) t80_[0 + i * 1 + j] = acc[j];
+      }
+    }
+    // /Cast_3 (Cast): t80_[1 100 1] -> t81_[1 100 1]
+    {
+      const float* x = t80_;
+      long long* y = t81_;
+      for (int i = 0; i < 100; ++i) y[i] = (long long)x[i];
+    }
+    // /Mul (Mul): t77_[1 100 10], t9_[10] -> t82_[1 100 10]
+    {
+      const float* a = t77_;
+      const float* b = t9_;
+      float* y = t82_;
       for (int i32 = 0; i32 < 100; ++i32) {
         for (int i33 = 0; i33 < 10; ++i33) {
           y[i32 * 10 + i33] = a[i32 * 10 + i33] * b[i33];
         }
       }
     }
-    // /Cast_4 (Cast): in_targets_[1 100 33] -> t82_[1 100 33]
+    // /Cast_4 (Cast): in_targets_[1 100 33] -> t83_[1 100 33]
     {
       const unsigned char* x = in_targets_;
-      float* y = t82_;
+      float* y = t83_;
       for (int i = 0; i < 3300; ++i) y[i] = (float)x[i];
     }
-    // /ReduceMean (ReduceMean): t75_[1 64 8] -> t83_[1 8]
+    // /Cast_5 (Cast): in_expert_[1 100 9] -> t84_[1 100 9]
+    {
+      const unsigned char* x = in_expert_;
+      float* y = t84_;
+      for (int i = 0; i < 900; ++i) y[i] = (float)x[i];
+    }
+    // /ReduceMean (ReduceMean): t76_[1 64 8] -> t85_[1 8]
     {
       // Sums in double, in the order of the input, as the interpreter.
-      const float* x = t75_;
-      double* s = t83_sum_;
-      float* y = t83_;
+      const float* x = t76_;
+      double* s = t85_sum_;
+      float* y = t85_;
       for (int i = 0; i < 8; ++i) s[i] = 0;
       for (int i34 = 0; i34 < 64; ++i34) {
         for (int i35 = 0; i35 < 8; ++i35) {
@@ -1308,11 +1606,11 @@ struct PLAYER_NAME : public Player {
       }
       for (int i = 0; i < 8; ++i) y[i] = (float)(s[i] / 64.0);
     }
-    // /Concat_1 (Concat): t83_[1 8], in_globals_[1 24] -> t84_[1 32]
+    // /Concat_1 (Concat): t85_[1 8], in_globals_[1 24] -> t86_[1 32]
     {
-      float* y = t84_;
+      float* y = t86_;
       {
-        const float* x = t83_;
+        const float* x = t85_;
         for (int i36 = 0; i36 < 8; ++i36) {
           y[i36] = x[i36];
         }
@@ -1324,220 +1622,14 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /glob_in/MatMul (MatMul): t84_[1 32], t28_[32 64] -> t85_[1 64]
+    // /glob_in/MatMul (MatMul): t86_[1 32], t29_[32 64] -> t87_[1 64]
     {
       for (int i = 0; i < 1; ++i) {
         int nzp[32];
         float nzx[32];
         int nz = 0;
-        for (int p = 0; p < 32; ++p) { const float x = t84_[0 + i * 32 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t85_ + 0 + i * 64;
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int t = 0; t < nz; ++t) {
-            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-            const jgym_v4* r = t28_v4_ + (0) / 4 + nzp[t] * 16 + 0;
-            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
-            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[0 + q] = a0[q];
-            ci[4 + q] = a1[q];
-            ci[8 + q] = a2[q];
-            ci[12 + q] = a3[q];
-            ci[16 + q] = a4[q];
-            ci[20 + q] = a5[q];
-            ci[24 + q] = a6[q];
-            ci[28 + q] = a7[q];
-          }
-        }
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int t = 0; t < nz; ++t) {
-            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
-            const jgym_v4* r = t28_v4_ + (0) / 4 + nzp[t] * 16 + 8;
-            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
-            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[32 + q] = a0[q];
-            ci[36 + q] = a1[q];
-            ci[40 + q] = a2[q];
-            ci[44 + q] = a3[q];
-            ci[48 + q] = a4[q];
-            ci[52 + q] = a5[q];
-            ci[56 + q] = a6[q];
-            ci[60 + q] = a7[q];
-          }
-        }
-      }
-    }
-    // /Slice (Slice): t76_[1 100 10], t87_[1], t88_[1], t86_[1], t89_[1] -> t90_[1 100 1]
-    {
-      const float* x = t76_;
-      float* y = t90_;
-      for (int i38 = 0; i38 < 100; ++i38) {
-        y[i38] = x[i38 * 10];
-      }
-    }
-    // /Gather_10 (Gather): t13_[256 5], t78_[1 100 1] -> t91_[1 100 1 5]
-    {
-      const float* x = t13_;
-      const long long* ix = t78_;
-      float* y = t91_;
-      for (int q = 0; q < 100; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i39 = 0; i39 < 5; ++i39) {
-          y[q * 5 + i39] = x[i39 + k * 5];
-        }
-      }
-    }
-    // /Reshape_2 (Reshape): t91_[1 100 1 5] viewed as [1 100 5 1]
-    // /Gather_11 (Gather): t15_[256 5], t80_[1 100 1] -> t94_[1 100 1 5]
-    {
-      const float* x = t15_;
-      const long long* ix = t80_;
-      float* y = t94_;
-      for (int q = 0; q < 100; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i40 = 0; i40 < 5; ++i40) {
-          y[q * 5 + i40] = x[i40 + k * 5];
-        }
-      }
-    }
-    // /Gather_12 (Gather): t14_[256 5], t78_[1 100 1] -> t95_[1 100 1 5]
-    {
-      const float* x = t14_;
-      const long long* ix = t78_;
-      float* y = t95_;
-      for (int q = 0; q < 100; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i41 = 0; i41 < 5; ++i41) {
-          y[q * 5 + i41] = x[i41 + k * 5];
-        }
-      }
-    }
-    // /Reshape_3 (Reshape): t95_[1 100 1 5] viewed as [1 100 5 1]
-    // /Gather_13 (Gather): t36_[256 5], t80_[1 100 1] -> t98_[1 100 1 5]
-    {
-      const float* x = t36_;
-      const long long* ix = t80_;
-      float* y = t98_;
-      for (int q = 0; q < 100; ++q) {
-        long long k = ix[q];
-        if (k < 0) k += 256;
-        if (k < 0 || k >= 256) return false;
-        for (int i42 = 0; i42 < 5; ++i42) {
-          y[q * 5 + i42] = x[i42 + k * 5];
-        }
-      }
-    }
-    // /Mul_1 (Mul): t95_[1 100 5 1], t98_[1 100 1 5] -> t99_[1 100 5 5]
-    {
-      const float* a = t95_;
-      const float* b = t98_;
-      float* y = t99_;
-      for (int i43 = 0; i43 < 100; ++i43) {
-        for (int i44 = 0; i44 < 5; ++i44) {
-          for (int i45 = 0; i45 < 5; ++i45) {
-            y[i43 * 25 + i44 * 5 + i45] = a[i43 * 5 + i44] * b[i43 * 5 + i45];
-          }
-        }
-      }
-    }
-    // /Add_4 (Add): t91_[1 100 5 1], t94_[1 100 1 5] -> t100_[1 100 5 5]
-    {
-      const float* a = t91_;
-      const float* b = t94_;
-      float* y = t100_;
-      for (int i46 = 0; i46 < 100; ++i46) {
-        for (int i47 = 0; i47 < 5; ++i47) {
-          for (int i48 = 0; i48 < 5; ++i48) {
-            y[i46 * 25 + i47 * 5 + i48] = a[i46 * 5 + i47] + b[i46 * 5 + i48];
-          }
-        }
-      }
-    }
-    // /Reshape_4 (Reshape): t100_[1 100 5 5] viewed as [1 2500 1]
-    // /MatMul_4 (MatMul): t100_[1 2500 1], t12_[1 8] -> t103_[1 2500 8]
-    {
-      for (int i = 0; i < 2500; ++i) {
-        float* ci = t103_ + 0 + i * 8;
-        {
-          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
-          for (int p = 0; p < 1; ++p) {
-            const float x = t100_[0 + i * 1 + p];
-            if (x == 0.0f) continue;
-            const jgym_v4 xv = {x, x, x, x};
-            const jgym_v4* r = t12_v4_ + (0) / 4 + p * 2 + 0;
-            a0 += xv * r[0]; a1 += xv * r[1];
-          }
-          for (int q = 0; q < 4; ++q) {
-            ci[0 + q] = a0[q];
-            ci[4 + q] = a1[q];
-          }
-        }
-      }
-    }
-    // /Cast_5 (Cast): t103_[1 2500 8] -> t104_[1 2500 8]
-    {
-      const float* x = t103_;
-      long long* y = t104_;
-      for (int i = 0; i < 20000; ++i) y[i] = (long long)x[i];
-    }
-    // /GatherElements (GatherElements): t65_[1 3600 8], t104_[1 2500 8] -> t105_[1 2500 8]
-    {
-      const float* x = t65_;
-      const long long* ix = t104_;
-      float* y = t105_;
-      for (int i49 = 0; i49 < 2500; ++i49) {
-        for (int i50 = 0; i50 < 8; ++i50) {
-          long long v = ix[i49 * 8 + i50];
-          if (v < 0) v += 3600;
-          if (v < 0 || v >= 3600) return false;
-          y[i49 * 8 + i50] = x[i50 + v * 8];
-        }
-      }
-    }
-    // /Reshape_5 (Reshape): t105_[1 2500 8] viewed as [1 100 25 8]
-    // /Reshape_6 (Reshape): t99_[1 100 5 5] viewed as [1 100 25 1]
-    // /Mul_2 (Mul): t105_[1 100 25 8], t99_[1 100 25 1] -> t110_[1 100 25 8]
-    {
-      const float* a = t105_;
-      const float* b = t99_;
-      float* y = t110_;
-      for (int i51 = 0; i51 < 2500; ++i51) {
-        for (int i52 = 0; i52 < 8; ++i52) {
-          y[i51 * 8 + i52] = a[i51 * 8 + i52] * b[i51];
-        }
-      }
-    }
-    // /Reshape_7 (Reshape): t110_[1 100 25 8] viewed as [1 100 200]
-    // /Mul_3 (Mul): t110_[1 100 200], t90_[1 100 1] -> t113_[1 100 200]
-    {
-      const float* a = t110_;
-      const float* b = t90_;
-      float* y = t113_;
-      for (int i53 = 0; i53 < 100; ++i53) {
-        for (int i54 = 0; i54 < 200; ++i54) {
-          y[i53 * 200 + i54] = a[i53 * 200 + i54] * b[i53];
-        }
-      }
-    }
-    // /near_in/MatMul (MatMul): t113_[1 100 200], t29_[200 64] -> t114_[1 100 64]
-    {
-      for (int i = 0; i < 100; ++i) {
-        int nzp[200];
-        float nzx[200];
-        int nz = 0;
-        for (int p = 0; p < 200; ++p) { const float x = t113_[0 + i * 200 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t114_ + 0 + i * 64;
+        for (int p = 0; p < 32; ++p) { const float x = t86_[0 + i * 32 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t87_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1578,113 +1670,110 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /near_in/Add (Add): t24_[64], t114_[1 100 64] -> t115_[1 100 64]
+    // /Slice (Slice): t77_[1 100 10], t89_[1], t90_[1], t88_[1], t91_[1] -> t92_[1 100 1]
     {
-      const float* a = t24_;
-      const float* b = t114_;
-      float* y = t115_;
-      for (int i55 = 0; i55 < 100; ++i55) {
-        for (int i56 = 0; i56 < 64; ++i56) {
-          y[i55 * 64 + i56] = a[i56] + b[i55 * 64 + i56];
-        }
+      const float* x = t77_;
+      float* y = t92_;
+      for (int i38 = 0; i38 < 100; ++i38) {
+        y[i38] = x[i38 * 10];
       }
     }
-    // /Gather_14 (Gather): t17_[256 3], t78_[1 100 1] -> t116_[1 100 1 3]
+    // /Gather_10 (Gather): t14_[256 5], t79_[1 100 1] -> t93_[1 100 1 5]
     {
-      const float* x = t17_;
-      const long long* ix = t78_;
-      float* y = t116_;
+      const float* x = t14_;
+      const long long* ix = t79_;
+      float* y = t93_;
       for (int q = 0; q < 100; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i57 = 0; i57 < 3; ++i57) {
-          y[q * 3 + i57] = x[i57 + k * 3];
+        for (int i39 = 0; i39 < 5; ++i39) {
+          y[q * 5 + i39] = x[i39 + k * 5];
         }
       }
     }
-    // /Reshape_8 (Reshape): t116_[1 100 1 3] viewed as [1 100 3 1]
-    // /Gather_15 (Gather): t19_[256 3], t80_[1 100 1] -> t119_[1 100 1 3]
+    // /Reshape_2 (Reshape): t93_[1 100 1 5] viewed as [1 100 5 1]
+    // /Gather_11 (Gather): t16_[256 5], t81_[1 100 1] -> t96_[1 100 1 5]
     {
-      const float* x = t19_;
-      const long long* ix = t80_;
-      float* y = t119_;
+      const float* x = t16_;
+      const long long* ix = t81_;
+      float* y = t96_;
       for (int q = 0; q < 100; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i58 = 0; i58 < 3; ++i58) {
-          y[q * 3 + i58] = x[i58 + k * 3];
+        for (int i40 = 0; i40 < 5; ++i40) {
+          y[q * 5 + i40] = x[i40 + k * 5];
         }
       }
     }
-    // /Gather_16 (Gather): t18_[256 3], t78_[1 100 1] -> t120_[1 100 1 3]
+    // /Gather_12 (Gather): t15_[256 5], t79_[1 100 1] -> t97_[1 100 1 5]
     {
-      const float* x = t18_;
-      const long long* ix = t78_;
-      float* y = t120_;
+      const float* x = t15_;
+      const long long* ix = t79_;
+      float* y = t97_;
       for (int q = 0; q < 100; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i59 = 0; i59 < 3; ++i59) {
-          y[q * 3 + i59] = x[i59 + k * 3];
+        for (int i41 = 0; i41 < 5; ++i41) {
+          y[q * 5 + i41] = x[i41 + k * 5];
         }
       }
     }
-    // /Reshape_9 (Reshape): t120_[1 100 1 3] viewed as [1 100 3 1]
-    // /Gather_17 (Gather): t34_[256 3], t80_[1 100 1] -> t123_[1 100 1 3]
+    // /Reshape_3 (Reshape): t97_[1 100 1 5] viewed as [1 100 5 1]
+    // /Gather_13 (Gather): t37_[256 5], t81_[1 100 1] -> t100_[1 100 1 5]
     {
-      const float* x = t34_;
-      const long long* ix = t80_;
-      float* y = t123_;
+      const float* x = t37_;
+      const long long* ix = t81_;
+      float* y = t100_;
       for (int q = 0; q < 100; ++q) {
         long long k = ix[q];
         if (k < 0) k += 256;
         if (k < 0 || k >= 256) return false;
-        for (int i60 = 0; i60 < 3; ++i60) {
-          y[q * 3 + i60] = x[i60 + k * 3];
+        for (int i42 = 0; i42 < 5; ++i42) {
+          y[q * 5 + i42] = x[i42 + k * 5];
         }
       }
     }
-    // /Mul_4 (Mul): t120_[1 100 3 1], t123_[1 100 1 3] -> t124_[1 100 3 3]
+    // /Mul_1 (Mul): t97_[1 100 5 1], t100_[1 100 1 5] -> t101_[1 100 5 5]
     {
-      const float* a = t120_;
-      const float* b = t123_;
-      float* y = t124_;
-      for (int i61 = 0; i61 < 100; ++i61) {
-        for (int i62 = 0; i62 < 3; ++i62) {
-          for (int i63 = 0; i63 < 3; ++i63) {
-            y[i61 * 9 + i62 * 3 + i63] = a[i61 * 3 + i62] * b[i61 * 3 + i63];
+      const float* a = t97_;
+      const float* b = t100_;
+      float* y = t101_;
+      for (int i43 = 0; i43 < 100; ++i43) {
+        for (int i44 = 0; i44 < 5; ++i44) {
+          for (int i45 = 0; i45 < 5; ++i45) {
+            y[i43 * 25 + i44 * 5 + i45] = a[i43 * 5 + i44] * b[i43 * 5 + i45];
           }
         }
       }
     }
-    // /Add_5 (Add): t116_[1 100 3 1], t119_[1 100 1 3] -> t125_[1 100 3 3]
+    // /Add_4 (Add): t93_[1 100 5 1], t96_[1 100 1 5] -> t102_[1 100 5 5]
     {
-      const float* a = t116_;
-      const float* b = t119_;
-      float* y = t125_;
-      for (int i64 = 0; i64 < 100; ++i64) {
-        for (int i65 = 0; i65 < 3; ++i65) {
-          for (int i66 = 0; i66 < 3; ++i66) {
-            y[i64 * 9 + i65 * 3 + i66] = a[i64 * 3 + i65] + b[i64 * 3 + i66];
+      const float* a = t93_;
+      const float* b = t96_;
+      float* y = t102_;
+      for (int i46 = 0; i46 < 100; ++i46) {
+        for (int i47 = 0; i47 < 5; ++i47) {
+          for (int i48 = 0; i48 < 5; ++i48) {
+            y[i46 * 25 + i47 * 5 + i48] = a[i46 * 5 + i47] + b[i46 * 5 + i48];
           }
         }
       }
     }
-    // /Reshape_10 (Reshape): t125_[1 100 3 3] viewed as [1 900 1]
-    // /MatMul_5 (MatMul): t125_[1 900 1], t12_[1 8] -> t128_[1 900 8]
+    // /Reshape_4 (Reshape): t102_[1 100 5 5] viewed as [1 2500 1]
+    // /MatMul_4 (MatMul): t102_[1 2500 1], t13_[1 8] -> t105_[1 2500 8]
     {
-      for (int i = 0; i < 900; ++i) {
-        float* ci = t128_ + 0 + i * 8;
+      for (int i = 0; i < 2500; ++i) {
+        float* ci = t105_ + 0 + i * 8;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int p = 0; p < 1; ++p) {
-            const float x = t125_[0 + i * 1 + p];
+            const float x = t102_[0 + i * 1 + p];
             if (x == 0.0f) continue;
             const jgym_v4 xv = {x, x, x, x};
-            const jgym_v4* r = t12_v4_ + (0) / 4 + p * 2 + 0;
+            const jgym_v4* r = t13_v4_ + (0) / 4 + p * 2 + 0;
             a0 += xv * r[0]; a1 += xv * r[1];
           }
           for (int q = 0; q < 4; ++q) {
@@ -1694,59 +1783,59 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Cast_6 (Cast): t128_[1 900 8] -> t129_[1 900 8]
+    // /Cast_6 (Cast): t105_[1 2500 8] -> t106_[1 2500 8]
     {
-      const float* x = t128_;
-      long long* y = t129_;
-      for (int i = 0; i < 7200; ++i) y[i] = (long long)x[i];
+      const float* x = t105_;
+      long long* y = t106_;
+      for (int i = 0; i < 20000; ++i) y[i] = (long long)x[i];
     }
-    // /GatherElements_1 (GatherElements): t75_[1 64 8], t129_[1 900 8] -> t130_[1 900 8]
+    // /GatherElements (GatherElements): t66_[1 3600 8], t106_[1 2500 8] -> t107_[1 2500 8]
     {
-      const float* x = t75_;
-      const long long* ix = t129_;
-      float* y = t130_;
-      for (int i67 = 0; i67 < 900; ++i67) {
-        for (int i68 = 0; i68 < 8; ++i68) {
-          long long v = ix[i67 * 8 + i68];
-          if (v < 0) v += 64;
-          if (v < 0 || v >= 64) return false;
-          y[i67 * 8 + i68] = x[i68 + v * 8];
+      const float* x = t66_;
+      const long long* ix = t106_;
+      float* y = t107_;
+      for (int i49 = 0; i49 < 2500; ++i49) {
+        for (int i50 = 0; i50 < 8; ++i50) {
+          long long v = ix[i49 * 8 + i50];
+          if (v < 0) v += 3600;
+          if (v < 0 || v >= 3600) return false;
+          y[i49 * 8 + i50] = x[i50 + v * 8];
         }
       }
     }
-    // /Reshape_11 (Reshape): t130_[1 900 8] viewed as [1 100 9 8]
-    // /Reshape_12 (Reshape): t124_[1 100 3 3] viewed as [1 100 9 1]
-    // /Mul_5 (Mul): t130_[1 100 9 8], t124_[1 100 9 1] -> t135_[1 100 9 8]
+    // /Reshape_5 (Reshape): t107_[1 2500 8] viewed as [1 100 25 8]
+    // /Reshape_6 (Reshape): t101_[1 100 5 5] viewed as [1 100 25 1]
+    // /Mul_2 (Mul): t107_[1 100 25 8], t101_[1 100 25 1] -> t112_[1 100 25 8]
     {
-      const float* a = t130_;
-      const float* b = t124_;
-      float* y = t135_;
-      for (int i69 = 0; i69 < 900; ++i69) {
-        for (int i70 = 0; i70 < 8; ++i70) {
-          y[i69 * 8 + i70] = a[i69 * 8 + i70] * b[i69];
+      const float* a = t107_;
+      const float* b = t101_;
+      float* y = t112_;
+      for (int i51 = 0; i51 < 2500; ++i51) {
+        for (int i52 = 0; i52 < 8; ++i52) {
+          y[i51 * 8 + i52] = a[i51 * 8 + i52] * b[i51];
         }
       }
     }
-    // /Reshape_13 (Reshape): t135_[1 100 9 8] viewed as [1 100 72]
-    // /Mul_6 (Mul): t135_[1 100 72], t90_[1 100 1] -> t138_[1 100 72]
+    // /Reshape_7 (Reshape): t112_[1 100 25 8] viewed as [1 100 200]
+    // /Mul_3 (Mul): t112_[1 100 200], t92_[1 100 1] -> t115_[1 100 200]
     {
-      const float* a = t135_;
-      const float* b = t90_;
-      float* y = t138_;
-      for (int i71 = 0; i71 < 100; ++i71) {
-        for (int i72 = 0; i72 < 72; ++i72) {
-          y[i71 * 72 + i72] = a[i71 * 72 + i72] * b[i71];
+      const float* a = t112_;
+      const float* b = t92_;
+      float* y = t115_;
+      for (int i53 = 0; i53 < 100; ++i53) {
+        for (int i54 = 0; i54 < 200; ++i54) {
+          y[i53 * 200 + i54] = a[i53 * 200 + i54] * b[i53];
         }
       }
     }
-    // /far_in/MatMul (MatMul): t138_[1 100 72], t30_[72 64] -> t139_[1 100 64]
+    // /near_in/MatMul (MatMul): t115_[1 100 200], t30_[200 64] -> t116_[1 100 64]
     {
       for (int i = 0; i < 100; ++i) {
-        int nzp[72];
-        float nzx[72];
+        int nzp[200];
+        float nzx[200];
         int nz = 0;
-        for (int p = 0; p < 72; ++p) { const float x = t138_[0 + i * 72 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t139_ + 0 + i * 64;
+        for (int p = 0; p < 200; ++p) { const float x = t115_[0 + i * 200 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t116_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1787,43 +1876,175 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_6 (Add): t115_[1 100 64], t139_[1 100 64] -> t140_[1 100 64]
+    // /near_in/Add (Add): t25_[64], t116_[1 100 64] -> t117_[1 100 64]
     {
-      const float* a = t115_;
-      const float* b = t139_;
+      const float* a = t25_;
+      const float* b = t116_;
+      float* y = t117_;
+      for (int i55 = 0; i55 < 100; ++i55) {
+        for (int i56 = 0; i56 < 64; ++i56) {
+          y[i55 * 64 + i56] = a[i56] + b[i55 * 64 + i56];
+        }
+      }
+    }
+    // /Gather_14 (Gather): t18_[256 3], t79_[1 100 1] -> t118_[1 100 1 3]
+    {
+      const float* x = t18_;
+      const long long* ix = t79_;
+      float* y = t118_;
+      for (int q = 0; q < 100; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i57 = 0; i57 < 3; ++i57) {
+          y[q * 3 + i57] = x[i57 + k * 3];
+        }
+      }
+    }
+    // /Reshape_8 (Reshape): t118_[1 100 1 3] viewed as [1 100 3 1]
+    // /Gather_15 (Gather): t20_[256 3], t81_[1 100 1] -> t121_[1 100 1 3]
+    {
+      const float* x = t20_;
+      const long long* ix = t81_;
+      float* y = t121_;
+      for (int q = 0; q < 100; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i58 = 0; i58 < 3; ++i58) {
+          y[q * 3 + i58] = x[i58 + k * 3];
+        }
+      }
+    }
+    // /Gather_16 (Gather): t19_[256 3], t79_[1 100 1] -> t122_[1 100 1 3]
+    {
+      const float* x = t19_;
+      const long long* ix = t79_;
+      float* y = t122_;
+      for (int q = 0; q < 100; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i59 = 0; i59 < 3; ++i59) {
+          y[q * 3 + i59] = x[i59 + k * 3];
+        }
+      }
+    }
+    // /Reshape_9 (Reshape): t122_[1 100 1 3] viewed as [1 100 3 1]
+    // /Gather_17 (Gather): t35_[256 3], t81_[1 100 1] -> t125_[1 100 1 3]
+    {
+      const float* x = t35_;
+      const long long* ix = t81_;
+      float* y = t125_;
+      for (int q = 0; q < 100; ++q) {
+        long long k = ix[q];
+        if (k < 0) k += 256;
+        if (k < 0 || k >= 256) return false;
+        for (int i60 = 0; i60 < 3; ++i60) {
+          y[q * 3 + i60] = x[i60 + k * 3];
+        }
+      }
+    }
+    // /Mul_4 (Mul): t122_[1 100 3 1], t125_[1 100 1 3] -> t126_[1 100 3 3]
+    {
+      const float* a = t122_;
+      const float* b = t125_;
+      float* y = t126_;
+      for (int i61 = 0; i61 < 100; ++i61) {
+        for (int i62 = 0; i62 < 3; ++i62) {
+          for (int i63 = 0; i63 < 3; ++i63) {
+            y[i61 * 9 + i62 * 3 + i63] = a[i61 * 3 + i62] * b[i61 * 3 + i63];
+          }
+        }
+      }
+    }
+    // /Add_5 (Add): t118_[1 100 3 1], t121_[1 100 1 3] -> t127_[1 100 3 3]
+    {
+      const float* a = t118_;
+      const float* b = t121_;
+      float* y = t127_;
+      for (int i64 = 0; i64 < 100; ++i64) {
+        for (int i65 = 0; i65 < 3; ++i65) {
+          for (int i66 = 0; i66 < 3; ++i66) {
+            y[i64 * 9 + i65 * 3 + i66] = a[i64 * 3 + i65] + b[i64 * 3 + i66];
+          }
+        }
+      }
+    }
+    // /Reshape_10 (Reshape): t127_[1 100 3 3] viewed as [1 900 1]
+    // /MatMul_5 (MatMul): t127_[1 900 1], t13_[1 8] -> t130_[1 900 8]
+    {
+      for (int i = 0; i < 900; ++i) {
+        float* ci = t130_ + 0 + i * 8;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int p = 0; p < 1; ++p) {
+            const float x = t127_[0 + i * 1 + p];
+            if (x == 0.0f) continue;
+            const jgym_v4 xv = {x, x, x, x};
+            const jgym_v4* r = t13_v4_ + (0) / 4 + p * 2 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+          }
+        }
+      }
+    }
+    // /Cast_7 (Cast): t130_[1 900 8] -> t131_[1 900 8]
+    {
+      const float* x = t130_;
+      long long* y = t131_;
+      for (int i = 0; i < 7200; ++i) y[i] = (long long)x[i];
+    }
+    // /GatherElements_1 (GatherElements): t76_[1 64 8], t131_[1 900 8] -> t132_[1 900 8]
+    {
+      const float* x = t76_;
+      const long long* ix = t131_;
+      float* y = t132_;
+      for (int i67 = 0; i67 < 900; ++i67) {
+        for (int i68 = 0; i68 < 8; ++i68) {
+          long long v = ix[i67 * 8 + i68];
+          if (v < 0) v += 64;
+          if (v < 0 || v >= 64) return false;
+          y[i67 * 8 + i68] = x[i68 + v * 8];
+        }
+      }
+    }
+    // /Reshape_11 (Reshape): t132_[1 900 8] viewed as [1 100 9 8]
+    // /Reshape_12 (Reshape): t126_[1 100 3 3] viewed as [1 100 9 1]
+    // /Mul_5 (Mul): t132_[1 100 9 8], t126_[1 100 9 1] -> t137_[1 100 9 8]
+    {
+      const float* a = t132_;
+      const float* b = t126_;
+      float* y = t137_;
+      for (int i69 = 0; i69 < 900; ++i69) {
+        for (int i70 = 0; i70 < 8; ++i70) {
+          y[i69 * 8 + i70] = a[i69 * 8 + i70] * b[i69];
+        }
+      }
+    }
+    // /Reshape_13 (Reshape): t137_[1 100 9 8] viewed as [1 100 72]
+    // /Mul_6 (Mul): t137_[1 100 72], t92_[1 100 1] -> t140_[1 100 72]
+    {
+      const float* a = t137_;
+      const float* b = t92_;
       float* y = t140_;
-      for (int i73 = 0; i73 < 6400; ++i73) {
-        y[i73] = a[i73] + b[i73];
-      }
-    }
-    // /Concat_2 (Concat): t81_[1 100 10], t82_[1 100 33] -> t141_[1 100 43]
-    {
-      float* y = t141_;
-      {
-        const float* x = t81_;
-        for (int i74 = 0; i74 < 100; ++i74) {
-          for (int i75 = 0; i75 < 10; ++i75) {
-            y[i74 * 43 + i75] = x[i74 * 10 + i75];
-          }
-        }
-      }
-      {
-        const float* x = t82_;
-        for (int i76 = 0; i76 < 100; ++i76) {
-          for (int i77 = 0; i77 < 33; ++i77) {
-            y[i76 * 43 + i77 + 10] = x[i76 * 33 + i77];
-          }
+      for (int i71 = 0; i71 < 100; ++i71) {
+        for (int i72 = 0; i72 < 72; ++i72) {
+          y[i71 * 72 + i72] = a[i71 * 72 + i72] * b[i71];
         }
       }
     }
-    // /unit_in/MatMul (MatMul): t141_[1 100 43], t31_[43 64] -> t142_[1 100 64]
+    // /far_in/MatMul (MatMul): t140_[1 100 72], t31_[72 64] -> t141_[1 100 64]
     {
       for (int i = 0; i < 100; ++i) {
-        int nzp[43];
-        float nzx[43];
+        int nzp[72];
+        float nzx[72];
         int nz = 0;
-        for (int p = 0; p < 43; ++p) { const float x = t141_[0 + i * 43 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t142_ + 0 + i * 64;
+        for (int p = 0; p < 72; ++p) { const float x = t140_[0 + i * 72 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t141_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1864,52 +2085,51 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /Add_7 (Add): t140_[1 100 64], t142_[1 100 64] -> t143_[1 100 64]
+    // /Add_6 (Add): t117_[1 100 64], t141_[1 100 64] -> t142_[1 100 64]
     {
-      const float* a = t140_;
-      const float* b = t142_;
+      const float* a = t117_;
+      const float* b = t141_;
+      float* y = t142_;
+      for (int i73 = 0; i73 < 6400; ++i73) {
+        y[i73] = a[i73] + b[i73];
+      }
+    }
+    // /Concat_2 (Concat): t82_[1 100 10], t83_[1 100 33], t84_[1 100 9] -> t143_[1 100 52]
+    {
       float* y = t143_;
-      for (int i78 = 0; i78 < 6400; ++i78) {
-        y[i78] = a[i78] + b[i78];
+      {
+        const float* x = t82_;
+        for (int i74 = 0; i74 < 100; ++i74) {
+          for (int i75 = 0; i75 < 10; ++i75) {
+            y[i74 * 52 + i75] = x[i74 * 10 + i75];
+          }
+        }
       }
-    }
-    // /Unsqueeze (Unsqueeze): t85_[1 64] viewed as [1 1 64]
-    // /Add_8 (Add): t143_[1 100 64], t85_[1 1 64] -> t146_[1 100 64]
-    {
-      const float* a = t143_;
-      const float* b = t85_;
-      float* y = t146_;
-      for (int i79 = 0; i79 < 100; ++i79) {
-        for (int i80 = 0; i80 < 64; ++i80) {
-          y[i79 * 64 + i80] = a[i79 * 64 + i80] + b[i80];
+      {
+        const float* x = t83_;
+        for (int i76 = 0; i76 < 100; ++i76) {
+          for (int i77 = 0; i77 < 33; ++i77) {
+            y[i76 * 52 + i77 + 10] = x[i76 * 33 + i77];
+          }
+        }
+      }
+      {
+        const float* x = t84_;
+        for (int i78 = 0; i78 < 100; ++i78) {
+          for (int i79 = 0; i79 < 9; ++i79) {
+            y[i78 * 52 + i79 + 43] = x[i78 * 9 + i79];
+          }
         }
       }
     }
-    // /Relu_2 (Relu): t146_[1 100 64] -> t147_[1 100 64]
-    {
-      const float* x = t146_;
-      float* y = t147_;
-      for (int i = 0; i < 6400; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
-    }
-    // /Mul_7 (Mul): t147_[1 100 64], t90_[1 100 1] -> t148_[1 100 64]
-    {
-      const float* a = t147_;
-      const float* b = t90_;
-      float* y = t148_;
-      for (int i81 = 0; i81 < 100; ++i81) {
-        for (int i82 = 0; i82 < 64; ++i82) {
-          y[i81 * 64 + i82] = a[i81 * 64 + i82] * b[i81];
-        }
-      }
-    }
-    // /mid/MatMul (MatMul): t148_[1 100 64], t32_[64 64] -> t149_[1 100 64]
+    // /unit_in/MatMul (MatMul): t143_[1 100 52], t32_[52 64] -> t144_[1 100 64]
     {
       for (int i = 0; i < 100; ++i) {
-        int nzp[64];
-        float nzx[64];
+        int nzp[52];
+        float nzx[52];
         int nz = 0;
-        for (int p = 0; p < 64; ++p) { const float x = t148_[0 + i * 64 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
-        float* ci = t149_ + 0 + i * 64;
+        for (int p = 0; p < 52; ++p) { const float x = t143_[0 + i * 52 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t144_ + 0 + i * 64;
         {
           jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
           for (int t = 0; t < nz; ++t) {
@@ -1950,130 +2170,216 @@ struct PLAYER_NAME : public Player {
         }
       }
     }
-    // /mid/Add (Add): t25_[64], t149_[1 100 64] -> t150_[1 100 64]
+    // /Add_7 (Add): t142_[1 100 64], t144_[1 100 64] -> t145_[1 100 64]
     {
-      const float* a = t25_;
-      const float* b = t149_;
+      const float* a = t142_;
+      const float* b = t144_;
+      float* y = t145_;
+      for (int i80 = 0; i80 < 6400; ++i80) {
+        y[i80] = a[i80] + b[i80];
+      }
+    }
+    // /Unsqueeze (Unsqueeze): t87_[1 64] viewed as [1 1 64]
+    // /Add_8 (Add): t145_[1 100 64], t87_[1 1 64] -> t148_[1 100 64]
+    {
+      const float* a = t145_;
+      const float* b = t87_;
+      float* y = t148_;
+      for (int i81 = 0; i81 < 100; ++i81) {
+        for (int i82 = 0; i82 < 64; ++i82) {
+          y[i81 * 64 + i82] = a[i81 * 64 + i82] + b[i82];
+        }
+      }
+    }
+    // /Relu_2 (Relu): t148_[1 100 64] -> t149_[1 100 64]
+    {
+      const float* x = t148_;
+      float* y = t149_;
+      for (int i = 0; i < 6400; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
+    }
+    // /Mul_7 (Mul): t149_[1 100 64], t92_[1 100 1] -> t150_[1 100 64]
+    {
+      const float* a = t149_;
+      const float* b = t92_;
       float* y = t150_;
       for (int i83 = 0; i83 < 100; ++i83) {
         for (int i84 = 0; i84 < 64; ++i84) {
-          y[i83 * 64 + i84] = a[i84] + b[i83 * 64 + i84];
+          y[i83 * 64 + i84] = a[i83 * 64 + i84] * b[i83];
         }
       }
     }
-    // /Relu_3 (Relu): t150_[1 100 64] -> t151_[1 100 64]
+    // /mid/MatMul (MatMul): t150_[1 100 64], t33_[64 64] -> t151_[1 100 64]
     {
-      const float* x = t150_;
-      float* y = t151_;
-      for (int i = 0; i < 6400; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
+      for (int i = 0; i < 100; ++i) {
+        int nzp[64];
+        float nzx[64];
+        int nz = 0;
+        for (int p = 0; p < 64; ++p) { const float x = t150_[0 + i * 64 + p]; if (x != 0.0f) { nzp[nz] = p; nzx[nz] = x; ++nz; } }
+        float* ci = t151_ + 0 + i * 64;
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t33_v4_ + (0) / 4 + nzp[t] * 16 + 0;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[0 + q] = a0[q];
+            ci[4 + q] = a1[q];
+            ci[8 + q] = a2[q];
+            ci[12 + q] = a3[q];
+            ci[16 + q] = a4[q];
+            ci[20 + q] = a5[q];
+            ci[24 + q] = a6[q];
+            ci[28 + q] = a7[q];
+          }
+        }
+        {
+          jgym_v4 a0 = {0.0f, 0.0f, 0.0f, 0.0f}, a1 = {0.0f, 0.0f, 0.0f, 0.0f}, a2 = {0.0f, 0.0f, 0.0f, 0.0f}, a3 = {0.0f, 0.0f, 0.0f, 0.0f}, a4 = {0.0f, 0.0f, 0.0f, 0.0f}, a5 = {0.0f, 0.0f, 0.0f, 0.0f}, a6 = {0.0f, 0.0f, 0.0f, 0.0f}, a7 = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (int t = 0; t < nz; ++t) {
+            const jgym_v4 xv = {nzx[t], nzx[t], nzx[t], nzx[t]};
+            const jgym_v4* r = t33_v4_ + (0) / 4 + nzp[t] * 16 + 8;
+            a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+            a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
+          }
+          for (int q = 0; q < 4; ++q) {
+            ci[32 + q] = a0[q];
+            ci[36 + q] = a1[q];
+            ci[40 + q] = a2[q];
+            ci[44 + q] = a3[q];
+            ci[48 + q] = a4[q];
+            ci[52 + q] = a5[q];
+            ci[56 + q] = a6[q];
+            ci[60 + q] = a7[q];
+          }
+        }
+      }
     }
-    // /Mul_8 (Mul): t151_[1 100 64], t90_[1 100 1] -> t152_[1 100 64]
+    // /mid/Add (Add): t26_[64], t151_[1 100 64] -> t152_[1 100 64]
     {
-      const float* a = t151_;
-      const float* b = t90_;
+      const float* a = t26_;
+      const float* b = t151_;
       float* y = t152_;
       for (int i85 = 0; i85 < 100; ++i85) {
         for (int i86 = 0; i86 < 64; ++i86) {
-          y[i85 * 64 + i86] = a[i85 * 64 + i86] * b[i85];
+          y[i85 * 64 + i86] = a[i86] + b[i85 * 64 + i86];
         }
       }
     }
-    // /unit_out/MatMul (MatMul): t152_[1 100 64], t33_[64 9] -> t153_[1 100 9]
+    // /Relu_3 (Relu): t152_[1 100 64] -> t153_[1 100 64]
+    {
+      const float* x = t152_;
+      float* y = t153_;
+      for (int i = 0; i < 6400; ++i) y[i] = x[i] > 0 ? x[i] : 0.0f;
+    }
+    // /Mul_8 (Mul): t153_[1 100 64], t92_[1 100 1] -> t154_[1 100 64]
+    {
+      const float* a = t153_;
+      const float* b = t92_;
+      float* y = t154_;
+      for (int i87 = 0; i87 < 100; ++i87) {
+        for (int i88 = 0; i88 < 64; ++i88) {
+          y[i87 * 64 + i88] = a[i87 * 64 + i88] * b[i87];
+        }
+      }
+    }
+    // /unit_out/MatMul (MatMul): t154_[1 100 64], t34_[64 9] -> t155_[1 100 9]
     {
       for (int i = 0; i < 100; ++i) {
         float acc[9];
         for (int j = 0; j < 9; ++j) acc[j] = 0.0f;
         for (int p = 0; p < 64; ++p) {
-          const float x = t152_[0 + i * 64 + p];
-          const float* r = t33_ + 0 + p * 9;
+          const float x = t154_[0 + i * 64 + p];
+          const float* r = t34_ + 0 + p * 9;
           for (int j = 0; j < 9; ++j) acc[j] += x * r[j];
         }
-        for (int j = 0; j < 9; ++j) t153_[0 + i * 9 + j] = acc[j];
+        for (int j = 0; j < 9; ++j) t155_[0 + i * 9 + j] = acc[j];
       }
     }
-    // /unit_out/Add (Add): t26_[9], t153_[1 100 9] -> t154_[1 100 9]
+    // /unit_out/Add (Add): t27_[9], t155_[1 100 9] -> t156_[1 100 9]
     {
-      const float* a = t26_;
-      const float* b = t153_;
-      float* y = t154_;
-      for (int i87 = 0; i87 < 100; ++i87) {
-        for (int i88 = 0; i88 < 9; ++i88) {
-          y[i87 * 9 + i88] = a[i88] + b[i87 * 9 + i88];
+      const float* a = t27_;
+      const float* b = t155_;
+      float* y = t156_;
+      for (int i89 = 0; i89 < 100; ++i89) {
+        for (int i90 = 0; i90 < 9; ++i90) {
+          y[i89 * 9 + i90] = a[i90] + b[i89 * 9 + i90];
         }
       }
     }
-    // /Where (Where): in_mask_[1 100 9], t154_[1 100 9], t9_[] -> t155_[1 100 9]
+    // /Where (Where): in_mask_[1 100 9], t156_[1 100 9], t10_[] -> t157_[1 100 9]
     {
       const unsigned char* c = in_mask_;
-      const float* a = t154_;
-      const float* b = t9_;
-      float* y = t155_;
-      for (int i89 = 0; i89 < 900; ++i89) {
-        y[i89] = c[i89] ? a[i89] : b[0];
+      const float* a = t156_;
+      const float* b = t10_;
+      float* y = t157_;
+      for (int i91 = 0; i91 < 900; ++i91) {
+        y[i91] = c[i91] ? a[i91] : b[0];
       }
     }
     return true;
   }
 
-  // t27_ as 8 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t27_v4_() {
-    const float* b = t27_;
-    for (int p = 0; p < 8; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t27_v4_[p * 2 + q] = v; }
-  }
-
-  // t35_ as 60 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t35_v4_() {
-    const float* b = t35_;
-    for (int p = 0; p < 60; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t35_v4_[p * 2 + q] = v; }
-  }
-
-  // t16_ as 60 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t16_v4_() {
-    const float* b = t16_;
-    for (int p = 0; p < 60; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t16_v4_[p * 2 + q] = v; }
-  }
-
-  // t28_ as 32 rows of 16 jgym_v4 (a matrix product's B).
+  // t28_ as 8 rows of 2 jgym_v4 (a matrix product's B).
   void prep_t28_v4_() {
     const float* b = t28_;
-    for (int p = 0; p < 32; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t28_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 8; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t28_v4_[p * 2 + q] = v; }
   }
 
-  // t12_ as 1 rows of 2 jgym_v4 (a matrix product's B).
-  void prep_t12_v4_() {
-    const float* b = t12_;
-    for (int p = 0; p < 1; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t12_v4_[p * 2 + q] = v; }
+  // t36_ as 60 rows of 2 jgym_v4 (a matrix product's B).
+  void prep_t36_v4_() {
+    const float* b = t36_;
+    for (int p = 0; p < 60; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t36_v4_[p * 2 + q] = v; }
   }
 
-  // t29_ as 200 rows of 16 jgym_v4 (a matrix product's B).
+  // t17_ as 60 rows of 2 jgym_v4 (a matrix product's B).
+  void prep_t17_v4_() {
+    const float* b = t17_;
+    for (int p = 0; p < 60; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t17_v4_[p * 2 + q] = v; }
+  }
+
+  // t29_ as 32 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t29_v4_() {
     const float* b = t29_;
-    for (int p = 0; p < 200; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t29_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 32; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t29_v4_[p * 16 + q] = v; }
   }
 
-  // t30_ as 72 rows of 16 jgym_v4 (a matrix product's B).
+  // t13_ as 1 rows of 2 jgym_v4 (a matrix product's B).
+  void prep_t13_v4_() {
+    const float* b = t13_;
+    for (int p = 0; p < 1; ++p) for (int q = 0; q < 2; ++q) { const jgym_v4 v = {b[p * 8 + 4 * q + 0], b[p * 8 + 4 * q + 1], b[p * 8 + 4 * q + 2], b[p * 8 + 4 * q + 3]}; t13_v4_[p * 2 + q] = v; }
+  }
+
+  // t30_ as 200 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t30_v4_() {
     const float* b = t30_;
-    for (int p = 0; p < 72; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t30_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 200; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t30_v4_[p * 16 + q] = v; }
   }
 
-  // t31_ as 43 rows of 16 jgym_v4 (a matrix product's B).
+  // t31_ as 72 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t31_v4_() {
     const float* b = t31_;
-    for (int p = 0; p < 43; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t31_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 72; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t31_v4_[p * 16 + q] = v; }
   }
 
-  // t32_ as 64 rows of 16 jgym_v4 (a matrix product's B).
+  // t32_ as 52 rows of 16 jgym_v4 (a matrix product's B).
   void prep_t32_v4_() {
     const float* b = t32_;
-    for (int p = 0; p < 64; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t32_v4_[p * 16 + q] = v; }
+    for (int p = 0; p < 52; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t32_v4_[p * 16 + q] = v; }
+  }
+
+  // t33_ as 64 rows of 16 jgym_v4 (a matrix product's B).
+  void prep_t33_v4_() {
+    const float* b = t33_;
+    for (int p = 0; p < 64; ++p) for (int q = 0; q < 16; ++q) { const jgym_v4 v = {b[p * 64 + 4 * q + 0], b[p * 64 + 4 * q + 1], b[p * 64 + 4 * q + 2], b[p * 64 + 4 * q + 3]}; t33_v4_[p * 16 + q] = v; }
   }
 
   // ---------------------------------------------------------------------
   // Weights: constant arrays local to these functions, copied into the
   // player's own arrays when it is created.
 
-  void load_t5_() {
+  void load_t6_() {
     const float w[256] = {
         0.0f, 0.2f, 0.4f, 0.6f, 0.8f, 1.0f, 1.2f, 1.4f,
         1.6f, 1.8000001f, 2.0f, 2.2f, 2.4f, 2.6000001f, 2.8f, 3.0f,
@@ -2108,10 +2414,10 @@ struct PLAYER_NAME : public Player {
         48.0f, 48.2f, 48.4f, 48.600002f, 48.8f, 49.0f, 49.2f, 49.4f,
         49.600002f, 49.8f, 50.0f, 50.2f, 50.4f, 50.600002f, 50.8f, 51.0f,
     };
-    for (int i = 0; i < 256; ++i) t5_[i] = w[i];
+    for (int i = 0; i < 256; ++i) t6_[i] = w[i];
   }
 
-  void load_t6_() {
+  void load_t7_() {
     const float w[256] = {
         0.0f, 0.004f, 0.008f, 0.012f, 0.016f, 0.020000001f, 0.024f, 0.028f,
         0.032f, 0.036000002f, 0.040000003f, 0.044000003f, 0.048f, 0.052f, 0.056f, 0.060000002f,
@@ -2146,10 +2452,10 @@ struct PLAYER_NAME : public Player {
         0.96000004f, 0.96400005f, 0.96800005f, 0.97200006f, 0.9760001f, 0.98f, 0.984f, 0.98800004f,
         0.99200004f, 0.99600005f, 1.0f, 1.0040001f, 1.008f, 1.0120001f, 1.016f, 1.0200001f,
     };
-    for (int i = 0; i < 256; ++i) t6_[i] = w[i];
+    for (int i = 0; i < 256; ++i) t7_[i] = w[i];
   }
 
-  void load_t7_() {
+  void load_t8_() {
     const float w[384] = {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
@@ -2200,48 +2506,48 @@ struct PLAYER_NAME : public Player {
         1.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
     };
-    for (int i = 0; i < 384; ++i) t7_[i] = w[i];
+    for (int i = 0; i < 384; ++i) t8_[i] = w[i];
   }
 
-  void load_t8_() {
+  void load_t9_() {
     const float w[10] = {
         1.0f, 0.33333334f, 1.0f, 0.01f, 0.016666668f, 0.016666668f, 0.25f, 0.033333335f,
         0.125f, 0.125f,
     };
-    for (int i = 0; i < 10; ++i) t8_[i] = w[i];
-  }
-
-  void load_t9_() {
-    const float w[1] = {
-        -1e+09f,
-    };
-    for (int i = 0; i < 1; ++i) t9_[i] = w[i];
+    for (int i = 0; i < 10; ++i) t9_[i] = w[i];
   }
 
   void load_t10_() {
-    const float w[10] = {
-        0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f,
-        0.0f, 0.0f,
+    const float w[1] = {
+        -1e+09f,
     };
-    for (int i = 0; i < 10; ++i) t10_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t10_[i] = w[i];
   }
 
   void load_t11_() {
     const float w[10] = {
-        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
+        0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f,
     };
     for (int i = 0; i < 10; ++i) t11_[i] = w[i];
   }
 
   void load_t12_() {
-    const float w[8] = {
-        1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+    const float w[10] = {
+        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
+        0.0f, 0.0f,
     };
-    for (int i = 0; i < 8; ++i) t12_[i] = w[i];
+    for (int i = 0; i < 10; ++i) t12_[i] = w[i];
   }
 
   void load_t13_() {
+    const float w[8] = {
+        1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+    };
+    for (int i = 0; i < 8; ++i) t13_[i] = w[i];
+  }
+
+  void load_t14_() {
     const float w[1280] = {
         0.0f, 0.0f, 0.0f, 60.0f, 120.0f, 0.0f, 0.0f, 60.0f,
         120.0f, 180.0f, 0.0f, 60.0f, 120.0f, 180.0f, 240.0f, 60.0f,
@@ -2404,10 +2710,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t13_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t14_[i] = w[i];
   }
 
-  void load_t14_() {
+  void load_t15_() {
     const float w[1280] = {
         0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
@@ -2570,10 +2876,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t14_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t15_[i] = w[i];
   }
 
-  void load_t15_() {
+  void load_t16_() {
     const float w[1280] = {
         0.0f, 0.0f, 0.0f, 1.0f, 2.0f, 0.0f, 0.0f, 1.0f,
         2.0f, 3.0f, 0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 1.0f,
@@ -2736,10 +3042,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t15_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t16_[i] = w[i];
   }
 
-  void load_t16_() {
+  void load_t17_() {
     const float w[480] = {
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
@@ -2802,10 +3108,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.25f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.25f,
     };
-    for (int i = 0; i < 480; ++i) t16_[i] = w[i];
+    for (int i = 0; i < 480; ++i) t17_[i] = w[i];
   }
 
-  void load_t17_() {
+  void load_t18_() {
     const float w[768] = {
         0.0f, 0.0f, 8.0f, 0.0f, 0.0f, 8.0f, 0.0f, 0.0f,
         8.0f, 0.0f, 0.0f, 8.0f, 0.0f, 0.0f, 8.0f, 0.0f,
@@ -2904,10 +3210,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t17_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t18_[i] = w[i];
   }
 
-  void load_t18_() {
+  void load_t19_() {
     const float w[768] = {
         0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f,
@@ -3006,10 +3312,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t18_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t19_[i] = w[i];
   }
 
-  void load_t19_() {
+  void load_t20_() {
     const float w[768] = {
         0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f,
         1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f,
@@ -3108,3504 +3414,3576 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t19_[i] = w[i];
-  }
-
-  void load_t20_() {
-    const float w[40] = {
-        -0.64390117f, 0.43424475f, -0.7887652f, -0.6991853f, 0.19167797f, 0.65508944f, -0.78829604f, -1.6090963f,
-        -1.2029601f, 0.61359614f, -1.0099492f, -0.47086096f, -0.36393234f, 0.7307007f, -0.24095401f, 0.3161399f,
-        0.17476933f, -1.4245658f, 0.9452045f, 0.2079166f, 0.9526158f, 1.1209884f, -0.48425135f, 0.30194423f,
-        -1.3054672f, -0.38171384f, 1.3258376f, -0.26800802f, -0.39992762f, 0.19172968f, 0.01498387f, 1.2266803f,
-        1.6121058f, 0.30579463f, 0.4527487f, 0.7839775f, -0.73227376f, 1.2355163f, 0.4461638f, -0.89763534f,
-    };
-    for (int i = 0; i < 40; ++i) t20_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t20_[i] = w[i];
   }
 
   void load_t21_() {
     const float w[40] = {
-        0.03780895f, 0.54822373f, -1.9954127f, -1.237002f, 0.64528334f, 1.0461912f, -0.17187178f, -2.1470356f,
-        0.8750007f, 0.08298912f, 0.05293967f, -0.99295104f, 0.5100165f, 1.1977535f, -1.410241f, 1.5823492f,
-        0.44814792f, 0.98442143f, -1.6279918f, -1.1013298f, 0.6401616f, 0.54483664f, 0.03689638f, 0.72859704f,
-        0.5800428f, 0.63778555f, -0.3350513f, -1.033589f, 0.56424695f, -0.88594425f, -0.37919006f, 0.39521784f,
-        0.6975756f, 1.3762001f, -0.49138382f, -1.0141531f, -1.975294f, 0.18631579f, -0.9163775f, -1.3624991f,
+        -1.3328155f, 0.099647306f, -0.7659696f, -1.4266244f, 0.03259882f, -0.4563748f, -0.9295471f, -1.6090963f,
+        -0.53025794f, 0.54318136f, -0.90327543f, -0.23606807f, -0.33090273f, 1.564911f, 0.15316138f, 0.412452f,
+        -0.44949f, -1.1607615f, 0.9682667f, 0.23255476f, 0.51483727f, 0.51807666f, -0.7692329f, 0.7470924f,
+        -1.6566344f, -0.703041f, 1.7686988f, -0.18832633f, 0.13438f, -1.0177007f, 0.5590157f, 1.2263705f,
+        2.2404068f, 0.44602385f, 0.2253599f, 1.1788695f, -0.7256005f, 1.2181258f, -0.004029511f, -0.85148513f,
     };
     for (int i = 0; i < 40; ++i) t21_[i] = w[i];
   }
 
   void load_t22_() {
-    const float w[16] = {
-        0.5139896f, 0.35687056f, 1.0291977f, 0.6085151f, 0.26786077f, 0.13223408f, 0.33598253f, -0.5840508f,
-        2.2399592f, -0.15750664f, 0.33481792f, 1.4621346f, -1.8303597f, 0.8699599f, -0.21572365f, 0.26842704f,
+    const float w[40] = {
+        0.2918278f, -0.40680185f, -1.8719046f, -1.2558283f, 0.41021493f, 1.2089945f, 0.13105999f, -1.794148f,
+        1.0779165f, 0.23650794f, 0.019286409f, -0.6651823f, 0.36163437f, 1.3633885f, -1.721552f, 1.5751811f,
+        1.2232019f, 1.1693767f, -1.6440862f, -1.0930601f, 0.5715636f, 0.42989138f, 0.32687947f, 1.0612398f,
+        0.7352962f, 1.1016748f, 0.65506876f, -1.0633659f, 0.96245927f, -0.89204997f, -0.8591254f, 1.0123783f,
+        1.1146278f, 1.095081f, -0.08791835f, -0.15633202f, -2.079609f, -0.6922602f, -1.228426f, -1.184022f,
     };
-    for (int i = 0; i < 16; ++i) t22_[i] = w[i];
+    for (int i = 0; i < 40; ++i) t22_[i] = w[i];
   }
 
   void load_t23_() {
-    const float w[96] = {
-        0.26186132f, -2.7355084f, 0.19850123f, 0.9950528f, -0.91083956f, -2.0428815f, 0.026182288f, -0.8200513f,
-        -1.2572649f, -1.7963846f, 0.6192357f, 0.7203272f, 1.1611632f, -0.39708763f, 1.6806992f, -1.932904f,
-        -1.5443143f, 0.10816465f, 1.3734543f, 0.696927f, 1.5228474f, 0.18729652f, 1.0584778f, -1.8975056f,
-        0.76401174f, -0.118503906f, -0.024587484f, 1.2966952f, 1.4999757f, 1.4366264f, -0.23019941f, 1.6394471f,
-        0.842943f, 0.77247834f, -0.74034f, -0.42019555f, 0.41097483f, -0.08717704f, 1.4826753f, 0.74309355f,
-        -0.06524909f, 0.38481128f, 0.83746445f, -0.9779915f, -0.5451868f, -0.8205169f, -0.25836065f, -0.4897462f,
-        0.90236545f, 2.0312057f, 0.68031687f, 0.7706978f, -0.23978773f, 0.4867734f, 0.73480165f, -0.1020356f,
-        2.3109987f, 0.7528747f, -0.0285081f, 1.0882503f, 1.1758429f, 1.3952402f, 0.38692468f, 0.77866167f,
-        0.049148414f, 1.4608711f, 1.6291472f, -0.2447497f, 1.0585229f, -0.7677174f, -2.717181f, -0.40865657f,
-        0.49416438f, 0.6727634f, -0.67611647f, 0.26620877f, 0.02745962f, 1.0012059f, 1.4188435f, -0.14659487f,
-        0.7214228f, -0.31139413f, -0.18445303f, 1.5687299f, -0.37807557f, 3.5076387f, 2.2999246f, 0.63630235f,
-        -0.82516587f, 3.5235896f, 0.6917768f, -0.60408634f, -0.052266702f, 0.10977721f, 0.8383806f, 1.5456624f,
+    const float w[16] = {
+        0.92605144f, -0.29131952f, 1.1697053f, 0.84365666f, 0.13786167f, 0.27630675f, 0.45067787f, -0.48619238f,
+        2.5071783f, -0.21212913f, 0.008424027f, 1.8104934f, -2.0087137f, 1.7324226f, 0.18459299f, 0.35694253f,
     };
-    for (int i = 0; i < 96; ++i) t23_[i] = w[i];
+    for (int i = 0; i < 16; ++i) t23_[i] = w[i];
   }
 
   void load_t24_() {
-    const float w[64] = {
-        0.03838215f, 0.019576058f, 0.045771085f, 0.010505428f, 0.0773057f, -0.025648572f, 0.006860686f, 0.0040228684f,
-        0.068702646f, 0.0073770587f, 0.04410977f, 0.045352615f, 0.07819106f, 0.06881001f, 0.01582629f, 0.061602112f,
-        0.037825517f, 0.053160585f, 0.038199622f, 0.03116849f, 0.0057257633f, 0.08180271f, 0.035392012f, 0.011106554f,
-        0.0070206826f, 0.06906161f, 0.05926294f, 0.08599468f, 0.101355284f, 0.074694686f, 0.06929576f, 0.012835943f,
-        0.0634639f, -0.005375435f, 0.08636518f, 0.01571766f, 0.056530822f, 0.058611535f, 0.022698885f, 0.05360112f,
-        -0.007988728f, -0.041702144f, 0.029114071f, 0.029116375f, 0.020092385f, 0.018582439f, 0.06360999f, 0.006701099f,
-        -0.00081862113f, 0.0742125f, 0.019984895f, 0.07510698f, 0.055976346f, 0.058828592f, 0.04325194f, 0.003999496f,
-        0.041560642f, 0.0069472576f, 0.030228373f, 0.05072722f, 0.10138587f, 0.038037263f, 0.019980924f, 0.116746604f,
+    const float w[96] = {
+        0.80004513f, -1.8686787f, 0.27630687f, 1.2249689f, -0.5275636f, -1.7500714f, 0.48604614f, -0.8759053f,
+        -1.4541999f, -1.8716129f, 0.6070261f, 0.64568204f, 2.1707885f, 0.59373766f, 1.6695532f, -1.6172009f,
+        -1.548115f, -0.7350018f, 1.3479413f, 0.726752f, 0.8189275f, -0.53106505f, 0.771801f, -1.5319958f,
+        0.49420705f, 0.018384041f, 0.20800501f, 1.093382f, 1.7170312f, 1.7242379f, -0.5788962f, 2.3904846f,
+        0.04050581f, 0.28220028f, -0.8012425f, -0.027489204f, -0.100007206f, -1.0670525f, 1.1802896f, 0.93651074f,
+        0.2680695f, 1.3559434f, 1.1141839f, -1.661382f, -0.4310506f, -0.92611575f, -0.045177557f, -0.17082343f,
+        0.47076386f, 1.6194541f, 0.37736353f, 1.4206475f, -0.25019157f, 0.03964131f, 0.10549306f, -0.4748797f,
+        1.2724003f, 0.02731493f, 0.010312664f, 1.7154788f, 0.6629815f, 0.94526047f, -0.02248822f, 0.7498795f,
+        -0.6125503f, 1.1620274f, 1.5858469f, -0.14798798f, 0.8692462f, -1.8775889f, -2.8877614f, -0.6621222f,
+        -0.7918525f, 1.0684602f, -0.8473937f, 0.6598753f, -1.0895772f, -0.27059928f, 0.9460686f, 0.019622039f,
+        1.2046946f, 0.76177543f, -0.43286076f, 1.1656969f, -0.18377876f, 1.6583129f, 1.5651519f, 1.3068546f,
+        -1.036674f, 1.5074062f, 1.1874262f, -0.46822622f, 0.19796582f, -0.71962357f, 1.3130428f, 1.7262259f,
     };
-    for (int i = 0; i < 64; ++i) t24_[i] = w[i];
+    for (int i = 0; i < 96; ++i) t24_[i] = w[i];
   }
 
   void load_t25_() {
     const float w[64] = {
-        0.05374382f, 0.013248696f, 0.0040650074f, 0.05947836f, 0.015903808f, 0.08450884f, -0.02211762f, 0.041129835f,
-        0.014511577f, 0.12994806f, 0.003620576f, -0.012511319f, 0.074596286f, -0.033806995f, 0.02028739f, -0.0342369f,
-        0.04940861f, 0.08464432f, -0.017661948f, 0.032301497f, 0.0058439407f, 0.028417919f, -0.02424524f, -0.04674764f,
-        0.06426333f, 0.07703178f, 0.0017166332f, 0.009849416f, 0.048756097f, 0.015810765f, 0.044190023f, 0.08861326f,
-        0.02335319f, 0.023185601f, 0.06892784f, 0.06991179f, 0.074313864f, 0.00042054206f, -0.014636303f, 0.056189645f,
-        0.03990919f, 0.09097782f, 0.0016191322f, 0.066890255f, 0.05132494f, 0.065552294f, 0.11260845f, 0.07464069f,
-        -0.0014414965f, -0.021332165f, 0.026153412f, 0.099130765f, 0.05572152f, 0.04412892f, 0.060342126f, 0.04877938f,
-        -0.02193372f, 0.057526734f, 0.059502095f, 0.08034708f, 0.093517326f, 0.09207546f, 0.05802871f, 0.09623193f,
+        0.031498734f, 0.014616803f, -0.025977284f, 0.016570799f, 0.07048474f, 0.015681338f, 0.034829278f, 0.049734905f,
+        0.02023072f, 0.034628887f, 0.028305119f, 0.038079847f, 0.028133694f, 0.04813755f, -0.0018829752f, 0.008361862f,
+        0.06371268f, 0.061217126f, 0.054548845f, 0.062077787f, 0.021514134f, 0.03841536f, 0.029726243f, 0.018574009f,
+        0.033677876f, 0.031314418f, 0.02260469f, 0.010022693f, 0.057205994f, 0.028361091f, 0.034774058f, 0.06254188f,
+        0.06767576f, 0.069286644f, 0.024185738f, 0.0582774f, 0.063414596f, 0.03193143f, 0.077098146f, 0.0070995158f,
+        0.04065452f, 0.058379512f, 0.008802378f, 0.025448605f, 0.04581556f, 0.04872066f, 0.07111996f, 0.042453013f,
+        0.037278894f, 0.04367025f, 0.02144122f, 0.038520493f, 0.06747231f, 0.059076756f, 0.07626813f, 0.06103125f,
+        0.056790937f, 0.028959423f, 0.053489603f, 0.015751656f, 0.049315814f, 0.003354257f, 0.06394749f, 0.050093044f,
     };
     for (int i = 0; i < 64; ++i) t25_[i] = w[i];
   }
 
   void load_t26_() {
-    const float w[9] = {
-        -0.0149265975f, 0.019919643f, -0.033298805f, -0.0150598455f, -0.022965962f, -0.007317818f, 0.030191947f, 0.0041737156f,
-        0.044749256f,
+    const float w[64] = {
+        0.018990032f, 0.008178959f, -0.02275635f, 0.017644186f, 0.07499721f, 0.03281754f, -0.001855256f, 0.014544895f,
+        -0.004375307f, 0.051890176f, -0.028216094f, 0.07278609f, 0.0017070747f, 0.04960504f, 0.037277438f, 0.055624716f,
+        0.0704098f, 0.0471741f, 0.058068648f, 0.0069999853f, 0.04567219f, 0.05746245f, 0.056505915f, 0.04640377f,
+        0.010252582f, 0.029561987f, 0.035941385f, 0.0025213053f, 0.043315984f, 0.047335647f, 0.04373955f, -0.030275794f,
+        0.04992096f, 0.041468795f, 0.0030646108f, 0.010175558f, 0.057732683f, 0.06526323f, 0.05288782f, 0.029805407f,
+        0.05242379f, 0.017217306f, 0.07825065f, 0.05455454f, -0.012570928f, 0.052190755f, -0.031147968f, 0.052565943f,
+        0.04236241f, 0.0029986352f, 0.054504283f, 0.08424384f, 0.058148105f, 0.041127287f, 0.00013166502f, 0.018396357f,
+        0.039564542f, 0.042671677f, 0.031783883f, 0.007558662f, -0.0024544497f, -0.00091374444f, 0.07733789f, 0.03153075f,
     };
-    for (int i = 0; i < 9; ++i) t26_[i] = w[i];
+    for (int i = 0; i < 64; ++i) t26_[i] = w[i];
   }
 
   void load_t27_() {
-    const float w[64] = {
-        -1.2728648f, 0.2789885f, -0.0063621122f, -0.48145118f, 0.23740862f, -0.2481973f, -0.24139258f, -0.112056784f,
-        -0.012408443f, -1.0564582f, -0.2163499f, 0.15891065f, -0.6005904f, -0.7302815f, 0.42642388f, -0.40662026f,
-        -0.2456544f, 0.23029925f, -0.17924188f, 0.2180276f, 0.044788275f, 1.2094223f, -0.87141126f, -0.16897452f,
-        -0.4571912f, 1.1171381f, -0.5402241f, 0.37396604f, -0.4510687f, 0.9611356f, -0.717017f, -0.14096057f,
-        -0.102021724f, -0.27099058f, -0.34467882f, -0.39836916f, 0.11648461f, 1.7537811f, -0.9688392f, -0.19546697f,
-        -0.17366256f, -0.024978789f, -0.31312507f, 0.3245036f, 0.60009575f, -0.36979255f, -0.42717457f, 0.07675549f,
-        -0.0140119875f, -0.2601451f, 0.11652331f, 0.076045945f, -0.31552693f, 0.088639244f, 0.017058548f, 0.6469338f,
-        -0.16701333f, -0.23156764f, 0.019545326f, -0.07362122f, -1.0715445f, -0.08267979f, -0.15760627f, -0.21554288f,
+    const float w[9] = {
+        -0.0038713166f, 0.031303354f, 0.0013997814f, -0.0020684544f, 0.009778825f, -0.0024000553f, -0.024099685f, -0.0063117766f,
+        0.009987297f,
     };
-    for (int i = 0; i < 64; ++i) t27_[i] = w[i];
+    for (int i = 0; i < 9; ++i) t27_[i] = w[i];
   }
 
   void load_t28_() {
-    const float w[2048] = {
-        -0.10076144f, 0.08270396f, 0.38417396f, -0.15711248f, -0.02670768f, 0.0043279496f, 0.1281277f, -0.07582834f,
-        0.032097876f, 0.22067921f, 0.47435698f, -0.06892616f, 0.08877903f, 0.16804479f, 0.093297444f, -0.16018577f,
-        -0.0608253f, -0.12881577f, -0.06663709f, 0.09382637f, -0.15416363f, -0.077850744f, 0.050043233f, 0.38970304f,
-        0.0068462244f, 0.32113537f, -0.025916066f, 0.25914118f, -0.14368704f, 0.056610953f, -0.09385203f, -0.38545093f,
-        0.08274166f, 0.05310645f, -0.084013924f, -0.063659586f, 0.04032749f, -0.027556816f, -0.14821583f, 0.23483121f,
-        0.3184149f, -0.13315217f, -0.03834378f, 0.3193535f, 0.14358924f, 0.14181267f, 0.054282937f, 0.0803676f,
-        0.08842303f, -0.17314042f, 0.23097898f, 0.13060275f, 0.0874915f, 0.01176128f, 0.30614302f, -0.20641798f,
-        -0.19159885f, -0.1332377f, -0.057984095f, 0.2787806f, 0.14810275f, 0.2947348f, 0.10874696f, 0.21315382f,
-        -0.09305166f, 0.44292146f, 0.22412954f, -0.1768977f, -0.07489717f, -0.13093157f, -0.08117788f, -0.14522709f,
-        0.1298837f, -0.32594192f, 0.17162831f, -0.36135963f, -0.3596449f, -0.35535523f, 0.102185145f, 0.07158947f,
-        0.24009414f, 0.04486196f, -0.19549711f, -0.110257894f, 0.08353833f, -0.09041779f, -0.20109862f, 0.20470004f,
-        0.08082913f, 0.046396982f, 0.17068575f, 0.48250473f, 0.16395818f, 0.20691024f, -0.16067266f, 0.37366006f,
-        -0.14816204f, -0.06915189f, 0.40045866f, 0.12033003f, -0.32391992f, -0.0009221471f, 0.17548543f, -0.09359817f,
-        -0.04956425f, 0.09369043f, -0.08590913f, 0.26248613f, 0.10875994f, 0.045082327f, 0.33734554f, 0.1603273f,
-        0.2682507f, 0.3552135f, -0.004492306f, -0.007601052f, -0.23548764f, 0.18769495f, 0.094552666f, 0.03523121f,
-        0.15489063f, 0.17149298f, 0.08997561f, -0.056324955f, 0.11442288f, 0.10050444f, -0.04354725f, 0.11812671f,
-        0.0724002f, -0.5040909f, -0.02626421f, 0.30548522f, 0.06861406f, -0.29248062f, 0.05780031f, -0.045368332f,
-        0.004142704f, -0.0053711277f, 0.030271443f, 0.1413759f, -0.09631332f, 0.13244957f, 0.064700745f, -0.08786835f,
-        -0.03581231f, -0.13171837f, -0.38916385f, -0.024178488f, -0.12055063f, -0.33314964f, 0.20885792f, -0.10048995f,
-        0.18033004f, -0.052512255f, -0.022226704f, -0.07773012f, -0.13845493f, 0.21112746f, -0.010660076f, 0.1444564f,
-        -0.013048168f, -0.057013437f, 0.48344502f, -0.12817885f, 0.076315895f, 0.11725351f, -0.11533279f, 0.10889308f,
-        -0.10346509f, -0.14039285f, -0.0016657276f, 0.2678721f, -0.32045418f, 0.31888738f, 0.27300683f, 0.27640063f,
-        -0.03807882f, 0.094009586f, 0.09718652f, 0.13115285f, -0.029154109f, -0.2833907f, 0.24919963f, -0.019405073f,
-        0.054785337f, -0.093364306f, -0.094785534f, -0.022898896f, -0.1619127f, -0.029509176f, -0.12843305f, 0.12898631f,
-        -0.19104743f, -0.027421623f, 0.16556023f, 0.020872721f, 0.11528376f, -0.00010672404f, 0.46391696f, -0.064748056f,
-        -0.10124651f, 0.12844269f, 0.016426753f, 0.16362676f, 0.0718992f, -0.13895924f, 0.14674883f, 0.064857915f,
-        0.24496584f, 0.0049232515f, -0.15319562f, 0.24269992f, -0.36423454f, 0.07060108f, 0.18207426f, -0.119180284f,
-        -0.34928238f, 0.2545911f, 0.41604385f, -0.041044135f, 0.015024848f, 0.40713522f, 0.08782051f, 0.06788198f,
-        -0.18306965f, -0.14622623f, 0.17774224f, 0.06713965f, 0.12039141f, -0.033831418f, 0.17754681f, -0.20911537f,
-        0.1772866f, -0.024814898f, 0.35003704f, 0.10686173f, 0.19501959f, -0.24348037f, 0.12515606f, -0.0058190557f,
-        -0.12239743f, 0.3113927f, 0.13121083f, -0.011446333f, -0.0077448217f, 0.2818516f, 0.20966534f, 0.20166108f,
-        0.05623083f, -0.032688797f, -0.14985938f, -0.025363669f, 0.13916904f, -0.19843785f, 0.18726389f, -0.14033052f,
-        -0.24360867f, -0.059111826f, 0.088351026f, 0.21708801f, 0.14674333f, 0.062211704f, 0.18622258f, -0.13566473f,
-        -0.027420545f, -0.3083879f, -0.008300143f, 0.06851645f, -0.15274756f, 0.44098362f, -0.3284446f, 0.53055984f,
-        -0.055926204f, 0.35491675f, 0.36514705f, 0.06506287f, 0.16334593f, 0.0967666f, 0.017319368f, 0.04548061f,
-        -0.022714421f, -0.020238893f, 0.011078969f, 0.35998455f, 0.13741986f, 0.2290741f, -0.21483262f, -0.09524257f,
-        0.18010241f, 0.30212814f, 0.06753533f, 0.19660093f, 0.07847593f, 0.2142742f, -0.16274486f, -0.0788666f,
-        0.12320368f, -0.23895001f, 0.040241096f, 0.045836978f, -0.018901672f, -0.17161433f, 0.044081856f, -0.044953782f,
-        0.050184287f, 0.16170132f, 0.025993638f, 0.08393624f, -0.14473999f, -0.13675638f, 0.19456358f, -0.03822196f,
-        0.22098729f, -0.11197208f, -0.3486513f, -0.13117199f, 0.1704275f, 0.14107238f, 0.18439563f, -0.033216354f,
-        -0.09591285f, -0.22619443f, -0.1620014f, -0.30455792f, -0.3041979f, -0.15616006f, 0.090342626f, 0.04122219f,
-        0.22688703f, 0.09207945f, 0.10453389f, -0.22245061f, 0.14714578f, 0.25185725f, -0.107532345f, 0.06257037f,
-        -0.015480776f, 0.07355374f, 0.18597674f, -0.021278234f, -0.065194815f, 0.018314272f, 0.10233205f, -0.2521906f,
-        -0.15614109f, 0.19897093f, 0.20050424f, 0.30992678f, 0.5217275f, 0.23003575f, 0.042038932f, -0.053561926f,
-        -0.026692519f, -0.04556827f, 0.17694181f, 0.037075046f, -0.07157494f, 0.3193293f, -0.013115601f, 0.190912f,
-        -0.039423633f, 0.17317621f, -0.03393542f, -0.19385001f, 0.042636972f, 0.3142615f, 0.10965112f, 0.079429604f,
-        -0.24891192f, -0.16362534f, 0.122787386f, 0.1553496f, -0.3448866f, -0.1710831f, 0.17260164f, 0.23484956f,
-        -0.105190195f, 0.20463137f, 0.07479906f, 0.09054947f, 0.3621166f, -0.14874275f, 0.015501559f, 0.030346459f,
-        -0.2421027f, 0.19969912f, 0.33510494f, 0.2464328f, 0.02822848f, -0.29954427f, 0.10370617f, 0.006742845f,
-        0.27755153f, 0.036237713f, 0.023586167f, 0.21193518f, -0.036136854f, 0.29177335f, 0.10073163f, 0.12341866f,
-        0.11210104f, 0.023841912f, 0.12956505f, 0.23038936f, -0.043674886f, 0.09101189f, -0.13620342f, 0.021059616f,
-        0.18313484f, 0.23439859f, 0.11517727f, 0.1010745f, 0.37245828f, -0.009788088f, 0.15954475f, 0.11621279f,
-        -0.28080726f, 0.18583138f, 0.02182297f, 0.036647014f, 0.42269903f, -0.06413601f, 0.4093515f, 0.020347834f,
-        0.1462704f, -0.46127763f, -0.24411719f, 0.0041299546f, -0.04942402f, 0.050356865f, 0.036923397f, -0.19899654f,
-        -0.30706692f, 0.0323503f, 0.15289241f, 0.19610287f, 0.029450063f, 0.0714052f, -0.21696691f, -0.056228478f,
-        0.13042985f, -0.16757476f, 0.48224595f, 0.18856399f, 0.17757978f, -0.21112935f, -0.16390444f, 0.30725682f,
-        -0.047661338f, 0.116726644f, -0.3231275f, -0.12656394f, 0.20924382f, -0.11603271f, 0.14267808f, 0.1263107f,
-        -0.114640884f, -0.17044413f, -0.1285838f, -0.21747023f, -0.004366851f, -0.27536935f, -0.10810642f, 0.04416818f,
-        -0.23208398f, -0.037528712f, -0.26004693f, 0.14148004f, -0.3032514f, 0.17049763f, -0.14058025f, -0.06017466f,
-        0.050141256f, 0.18971652f, -0.10086461f, 0.16255884f, 0.12873936f, -0.08440512f, 0.01681251f, 0.2590208f,
-        -0.012043984f, 0.13355231f, -0.21558577f, 0.102203876f, 0.30097088f, -0.1722617f, -0.35717934f, -0.15001819f,
-        0.15198879f, 0.102187f, 0.0001022895f, 0.070543915f, -0.15775868f, -0.009472997f, -0.09984176f, 0.55115074f,
-        -0.008139933f, -0.32826614f, 0.17471115f, 0.14272992f, 0.13553284f, -0.09783148f, 0.14418457f, 0.102642104f,
-        0.037519988f, 0.14136568f, 0.11584154f, -0.14270954f, 0.09533471f, 0.25097004f, 0.011645913f, -0.2677315f,
-        0.07333672f, 0.24063933f, -0.2347977f, 0.013174576f, -0.0068431348f, -0.04479131f, 0.1459548f, -0.051443014f,
-        0.10787798f, 0.027724866f, 0.20784876f, -0.045138013f, 0.42864767f, -0.09996381f, -0.17841217f, 0.2467758f,
-        0.24131614f, 0.031748727f, -0.11029704f, 0.04205938f, 0.051391445f, 0.24894837f, 0.29678118f, 0.085871175f,
-        0.016473647f, -0.06414138f, 0.060462076f, 0.1686096f, 0.07677885f, -0.079629496f, 0.040097255f, -0.26986915f,
-        -0.14262697f, 0.11118235f, 0.25795707f, 0.062343597f, 0.039166715f, 0.0870293f, 0.18163355f, 0.14352213f,
-        -0.051137574f, -0.34972686f, 0.19354771f, 0.22739881f, 0.016667899f, -0.23996748f, 0.11567022f, 0.2278017f,
-        0.13466677f, -0.06303103f, 0.23959816f, -0.112833165f, -0.08208194f, -0.15972587f, 0.063732296f, 0.023590816f,
-        -0.22320496f, 0.04120439f, 0.070277445f, -0.40605873f, 0.10177018f, -0.01851559f, -0.17052619f, 0.42634365f,
-        -0.12736899f, -0.0766489f, -0.12176479f, -0.023239061f, 0.04846798f, -0.06481808f, 0.12968445f, 0.17328762f,
-        -0.00971043f, -0.009629767f, -0.18762922f, 0.02426849f, 0.28789738f, -0.034576472f, 0.09660779f, 0.088339664f,
-        -0.15998305f, -0.020768536f, -0.095751345f, -0.0734215f, -0.07152172f, 0.5661961f, -0.057972927f, 0.14953363f,
-        0.104355544f, 0.058694746f, 0.24312018f, 0.13672465f, 0.09685526f, 0.1849554f, 0.2532411f, -0.029381381f,
-        0.21141905f, 0.11416367f, 0.16841576f, 0.2679928f, -0.14327842f, -0.038042273f, 0.1677237f, 0.20453429f,
-        0.044085033f, -0.33713207f, 0.04514057f, 0.17642479f, -0.40065137f, 0.06049702f, -0.101044625f, 0.057369903f,
-        0.082046285f, 0.23947576f, -0.1787951f, 0.08183454f, -0.06988478f, 0.07367434f, -0.13983823f, -0.4850496f,
-        0.10964011f, -0.007336984f, 0.049590524f, 0.0068983804f, 0.35097045f, -0.093566455f, 0.3339206f, 0.34778655f,
-        -0.016582863f, -0.0008514132f, 0.1936565f, 0.14072023f, -0.16669923f, 0.04606385f, 0.14503016f, -0.21402363f,
-        0.3319834f, -0.010954439f, 0.10714909f, 0.042368952f, -0.0155318305f, -0.22750226f, 0.3076237f, -0.13645843f,
-        -0.06134437f, 0.19054641f, 0.11900988f, -0.032739714f, -0.29499778f, 0.11417144f, -0.052629f, -0.050953705f,
-        -0.00811046f, -0.29493245f, 0.14835101f, 0.13364857f, 0.2497888f, -0.19543122f, 0.04066845f, -0.17818387f,
-        0.0645914f, 0.16766071f, 0.21256606f, -0.2914691f, -0.15932465f, -0.042937443f, 0.07428066f, 0.15344426f,
-        0.18605101f, 0.17137033f, -0.039553847f, 0.24505508f, -0.16796486f, 0.010534449f, -0.15153992f, -0.3337708f,
-        -0.03030062f, -0.10446904f, -0.07165709f, 0.08624215f, -0.0060754744f, 0.20631778f, -0.17009285f, 0.04859454f,
-        0.24907772f, 0.11302775f, -0.28160685f, -0.046583388f, -0.06030547f, 0.11703396f, 0.07620494f, -0.018353576f,
-        0.07514912f, -0.017393576f, -0.0034915125f, 0.12582953f, -0.10562884f, 0.23636588f, 0.121876836f, -0.17392649f,
-        -0.20426719f, -0.07734714f, 0.012186063f, -0.05640554f, 0.1791443f, -0.3223252f, 0.28335223f, 0.15242343f,
-        0.0230904f, 0.033499733f, 0.14159402f, 0.13703243f, 0.03660978f, -0.035040896f, -0.101330146f, -0.13257568f,
-        0.109028f, 0.09124725f, 0.15167138f, 0.10528376f, 0.22517402f, 0.06634987f, 0.056732014f, -0.15923467f,
-        0.14737731f, -0.08134673f, -0.10668048f, 0.11627558f, 0.4233f, 0.35000598f, -0.12862581f, 0.2154495f,
-        0.32292792f, -0.22396496f, 0.19605288f, 0.051621553f, 0.1995336f, 0.20498168f, 0.19302237f, 0.045674648f,
-        -0.012679781f, 0.27227435f, -0.08484577f, 0.2032305f, 0.07092628f, -0.09635243f, -0.107732944f, -0.093886614f,
-        0.15180874f, 0.25747973f, 0.030826751f, 0.28599325f, 0.337466f, 0.14995779f, 0.13369763f, 0.20401084f,
-        0.054040834f, -0.0053248224f, 0.36620498f, 0.3977698f, -0.007713787f, 0.14809795f, 0.08735091f, -0.36096954f,
-        0.19626829f, 0.002955135f, -0.2250826f, 0.07855182f, 0.29196888f, 0.03637623f, 0.11428744f, -0.041088127f,
-        -0.24420172f, 0.3535946f, 0.16707869f, -0.20799346f, -0.05648213f, 0.06816489f, -0.00783421f, 0.18498197f,
-        -0.06442585f, 0.32767144f, -0.0049704323f, 0.31507257f, -0.021656178f, -0.19860397f, 0.37142158f, 0.2252933f,
-        0.14054407f, -0.17735063f, -0.011051035f, 0.08859373f, 0.13094401f, 0.095026426f, 0.12859601f, -0.2669419f,
-        -0.09058193f, -0.11656793f, 0.13500798f, 0.11906685f, 0.08213052f, 0.21437965f, 0.16966647f, 0.20471221f,
-        -0.109271154f, -0.24230774f, -0.24678358f, -0.05925612f, -0.011263068f, 0.13805944f, -0.08810147f, 0.037619043f,
-        -0.20763876f, -0.044679165f, -0.11440596f, -0.07007196f, -0.024219165f, -0.1309074f, -0.27205673f, 0.23074295f,
-        -0.28947595f, -0.25904465f, 0.15442199f, -0.016697483f, 0.4419004f, -0.08391018f, -0.12393563f, 0.19904545f,
-        0.09768306f, 0.17350177f, -0.40612784f, 0.15866019f, 0.24030325f, 0.05424722f, -0.059339657f, -0.043988623f,
-        0.04030214f, 0.43161514f, -0.16744451f, -0.0891537f, 0.08722225f, -0.14144422f, -0.3967269f, -0.042258583f,
-        -0.13328496f, 0.0168302f, -0.31036413f, 0.048887316f, 0.15806183f, -0.19695203f, 0.44705445f, 0.060824864f,
-        0.103856765f, -0.18727478f, 0.26280433f, -0.2374605f, -0.025275497f, 0.21019281f, 0.21136703f, 0.49548578f,
-        0.10451929f, -0.31059363f, -0.081159174f, 0.07028426f, 0.2915769f, -0.28563753f, 0.04757539f, -0.13650978f,
-        -0.2202212f, -0.15045595f, 0.29117504f, 0.249606f, -0.01666332f, 0.15224706f, 0.089015014f, -0.059609756f,
-        0.1514233f, 0.3169359f, 0.007926494f, 0.07228189f, -0.06931818f, 0.11751658f, 0.09824668f, 0.102045f,
-        0.04585876f, 0.13357048f, -0.047577452f, -0.22974046f, -0.20706432f, -0.032100715f, -0.3268524f, -0.18228178f,
-        -0.19449568f, -0.0627471f, 0.08604652f, 0.12508768f, 0.060507298f, 0.4069144f, -0.017162673f, -0.049722143f,
-        0.09059043f, 0.16032587f, -0.085980006f, 0.06125493f, -0.28458935f, 0.115056925f, 0.016661134f, 0.049113482f,
-        -0.11816103f, 0.021116236f, 0.057820972f, -0.017786961f, 0.13765937f, 0.14277706f, 0.19896364f, 0.1434657f,
-        -0.14352141f, -0.26460582f, -0.13203956f, 0.33379883f, 0.044211783f, 0.12892684f, -0.28461322f, -0.03218912f,
-        0.13311465f, -0.22953825f, -0.30544385f, 0.065359965f, 0.07194263f, -0.31131828f, 0.071933754f, 0.08629352f,
-        -0.049610067f, 0.28065526f, -0.12899332f, -0.08639777f, -0.031955194f, -0.02657738f, -0.068786226f, 0.044197943f,
-        -0.046716023f, 0.02992559f, -0.119755685f, 0.263351f, -0.2183614f, 0.08028966f, 0.16564651f, 0.33957237f,
-        -0.048106343f, -0.030682547f, 0.018668363f, 0.054407444f, 0.140353f, 0.15000078f, 0.034838676f, 0.10957488f,
-        0.31227818f, 0.23154062f, 0.2432459f, 0.092118464f, 0.017903758f, 0.16477627f, -0.033998035f, -0.14605242f,
-        0.101849645f, 0.47536767f, 0.035084203f, 0.14781761f, -0.09317954f, 0.2409709f, 0.23979121f, 0.009286023f,
-        -0.099569604f, 0.23700279f, 0.034462914f, 0.0975633f, -0.18188667f, 0.11148548f, -0.15837702f, 0.2553965f,
-        0.026184926f, -0.016023714f, 0.10390778f, 0.44296676f, 0.13365611f, 0.12828806f, 0.04670363f, 0.35209915f,
-        -0.02434886f, 0.20277841f, -0.17780067f, 0.41230574f, 0.20655867f, 0.018122906f, 0.07013766f, -0.03842499f,
-        -0.19698451f, -0.24089788f, -0.20077088f, -0.26503783f, -0.15356912f, 0.14389874f, -0.1654796f, -0.005144108f,
-        0.21232171f, 0.01948707f, 0.17867848f, -0.0023274568f, 0.22513585f, 0.16582996f, 0.33523086f, 0.09944171f,
-        0.260175f, 0.14973642f, 0.045467272f, 0.20975493f, 0.07919023f, 0.20793942f, -0.01988896f, -0.2665148f,
-        0.3608894f, 0.08205661f, 0.08683612f, 0.1355395f, 0.07439543f, 0.17604756f, -0.011346805f, 0.056810524f,
-        0.12883237f, 0.034462117f, -0.16990426f, -0.17242047f, -0.22066043f, -0.02312249f, -0.3695233f, -0.03167413f,
-        0.19542727f, 0.2669412f, -0.0044662952f, -0.19471495f, 0.21564363f, 0.20751359f, 0.16365853f, 0.22066446f,
-        0.29064855f, -0.0373327f, -0.17336597f, -0.04156682f, 0.023756526f, -0.04855023f, 0.26672265f, 0.42043346f,
-        0.09553208f, 0.0967452f, 0.18832728f, -0.08687481f, -0.064200886f, -0.20935255f, 0.20300873f, -0.18387796f,
-        -0.038538232f, -0.22750081f, 0.1093519f, 0.01814023f, 0.35463396f, -0.29936165f, 0.2741188f, 0.18329531f,
-        0.3803965f, 0.082652055f, -0.023045165f, -0.15922274f, 0.15536729f, -0.08235353f, 0.16845426f, 0.49699607f,
-        -0.15860473f, -0.26687765f, -0.051691547f, -0.06466269f, 0.04143387f, 0.2470851f, -0.23770873f, -0.018494496f,
-        0.45563903f, -0.2060313f, -0.33130714f, 0.13990968f, -0.079622254f, -0.13175184f, 0.0052347477f, -0.005868217f,
-        0.20615514f, 0.08358472f, 0.04979491f, 0.35672426f, -0.25941506f, -0.1821017f, 0.062231515f, -0.014867438f,
-        0.15544549f, -0.060827367f, -0.112978384f, -0.0969338f, 0.422138f, -0.12919052f, 0.025763385f, -0.32162288f,
-        0.16737352f, -0.25279754f, -0.0060872426f, 0.280706f, -0.004347133f, -0.012878744f, 0.22244944f, 0.23582119f,
-        0.1682834f, -0.10156492f, -0.08225354f, -0.096088015f, 0.1276815f, 0.116621844f, 0.031979382f, 0.12801197f,
-        -0.030113982f, -0.038963664f, -0.009229215f, -0.24786785f, 0.055811465f, 0.22945972f, 0.22425647f, -0.048804916f,
-        0.30373895f, -0.32408756f, 0.11817987f, -0.08088607f, -0.05477001f, 0.1328628f, -0.327674f, 0.18658054f,
-        -0.1857721f, 0.11915496f, 0.34350127f, 0.23718166f, 0.19424252f, -0.17557317f, 0.059512123f, -0.034675535f,
-        0.15408891f, -0.23471783f, 0.1934496f, 0.21676879f, 0.17530793f, -0.018808594f, -0.18534139f, -0.19969755f,
-        0.15611443f, -0.10753542f, -0.011388839f, -0.122262865f, -0.037138935f, 0.12389474f, 0.009934725f, 0.015537117f,
-        -0.17783788f, -0.12661505f, -0.16441509f, -0.077162705f, 0.08765382f, -0.03574486f, -0.16191901f, 0.16338211f,
-        0.38917166f, 0.010837896f, 0.24772905f, -0.07358316f, 0.32600334f, 0.054057706f, -0.06129298f, 0.08946164f,
-        -0.052025273f, -0.001007799f, 0.015726762f, -0.3953859f, 0.09672837f, 0.061630327f, 0.083216764f, 0.33286017f,
-        -0.115076326f, 0.3035096f, 0.18854028f, -0.0750669f, -0.12667294f, -0.03781328f, -0.065467015f, -0.028409941f,
-        -0.033492308f, -0.04602141f, -0.08140556f, 0.09989466f, 0.38588464f, 0.21211952f, 0.16116908f, 0.17139249f,
-        0.032072306f, -0.069076195f, -0.09357843f, -0.10997468f, 0.081875995f, 0.0570101f, -0.17590678f, -0.11190988f,
-        0.30851105f, 0.11175874f, 0.072057106f, -0.212244f, 0.07186501f, 0.35472018f, -0.23007393f, -0.11372499f,
-        0.1347814f, -0.036417358f, 0.04587473f, 0.1486044f, 0.026643945f, 0.12806942f, 0.007451675f, 0.40386558f,
-        -0.10373067f, 0.21243955f, 0.15910573f, -0.35290584f, 0.14996111f, -0.13433594f, 0.11194727f, -0.1592302f,
-        0.20877846f, 0.050673064f, 0.051164452f, -0.061057866f, 0.11123591f, -0.37710068f, -0.02351069f, -0.06211255f,
-        -0.017202552f, 0.12749507f, 0.20121534f, 0.0067904154f, -0.23623385f, -0.035999835f, 0.09568435f, 0.1632453f,
-        0.012959642f, 0.06310649f, 0.07600424f, -0.05826462f, -0.17491361f, 0.24977528f, 0.019169841f, -0.044760045f,
-        0.07950126f, 0.2769475f, -0.08543141f, 0.13899936f, 0.16607627f, -0.119625434f, 0.091517165f, -0.0474223f,
-        0.043273453f, -0.17393348f, -0.05448285f, -0.07431011f, 0.07782876f, -0.10919452f, -0.00013473649f, -0.014944423f,
-        -0.047248114f, 0.20171897f, 0.14754109f, 0.024438381f, 0.14445223f, 0.11207662f, -0.0864769f, 0.18409936f,
-        -0.034912672f, -0.009028639f, -0.023789527f, -0.07986124f, -0.11119094f, 0.07974614f, -0.13838802f, 0.0015428873f,
-        -0.38665226f, 0.20377423f, 0.30411014f, 0.16199934f, 0.09513553f, -0.3043177f, -0.5462016f, 0.1484133f,
-        0.027940124f, -0.072703406f, -0.1029563f, -0.2302396f, 0.106009595f, 0.06568784f, 0.3132172f, 0.095608644f,
-        0.23771352f, -0.5311446f, 0.3140793f, -0.12019654f, -0.24237779f, 0.09791458f, 0.32338774f, -0.15726717f,
-        0.34143567f, 0.02729775f, -0.23628734f, -0.3127189f, 0.3575191f, -0.08515465f, -0.25462118f, 0.1106887f,
-        -0.101905495f, -0.028076135f, 0.3236429f, -0.23567615f, -0.25798044f, 0.24295647f, 0.04890604f, -0.3729657f,
-        0.12507948f, -0.06749209f, -0.12159822f, -0.051069446f, 0.07311787f, -0.028565347f, 0.2929022f, -0.141787f,
-        -0.13474008f, 0.099640585f, 0.086415984f, -0.34257573f, -0.15013176f, 0.13994247f, -0.091425076f, 0.12238646f,
-        0.42422965f, -0.0043677473f, -0.25589874f, 0.15199012f, -0.18439008f, 0.26278463f, 0.09666829f, 0.08243643f,
-        -0.13085178f, -0.2283818f, -0.39617857f, -0.10732874f, 0.36674234f, 0.0060152826f, 0.03919699f, 0.052684907f,
-        -0.05731623f, -0.06784006f, 0.37109086f, 0.1435291f, -0.03095261f, -0.10198051f, -0.10640535f, 0.07387581f,
-        -0.089788824f, 0.09256287f, 0.14467472f, -0.099332154f, 0.17682299f, 0.22787923f, 0.35520396f, 0.07431473f,
-        0.2567221f, -0.21864685f, -0.26243922f, 0.3640988f, -0.31993914f, 0.11902241f, 0.0063002226f, -0.24614616f,
-        0.65876585f, -0.0569058f, 0.27829444f, 0.33309352f, -0.09048717f, -0.054503776f, 0.20580421f, 0.15314752f,
-        -0.043514635f, -0.06781353f, 0.32852897f, -0.048986558f, -0.12164665f, 0.237288f, 0.21001464f, 0.44357303f,
-        -0.0021980437f, 0.19831747f, 0.15544663f, 0.18166874f, 0.0082462225f, -0.104773544f, -0.17288499f, -0.07093963f,
-        0.15966623f, 0.0036627739f, 0.21767008f, -0.043911938f, 0.4027396f, -0.108335584f, -0.07907718f, -0.05861553f,
-        0.1404823f, 0.0019924922f, 0.023888623f, -0.042433504f, 0.12521313f, -0.17779523f, 0.06335498f, 0.039183404f,
-        0.037803523f, -0.046925355f, -0.12094251f, 0.16975692f, 0.04335853f, 0.087412745f, -0.07533287f, 0.0113048535f,
-        0.13638072f, -0.046842687f, 0.074157745f, 0.30217895f, 0.28419638f, -0.08035624f, 0.15544216f, 0.29909223f,
-        0.103075534f, 0.074132554f, -0.1918068f, 0.10738936f, -0.18793888f, -0.088309735f, 0.023054438f, 0.021808067f,
-        0.37863594f, 0.01175621f, 0.15376627f, -0.15935472f, 0.14663108f, -0.29224464f, 0.025875608f, 0.14158393f,
-        0.045947302f, 0.29695004f, 0.39378974f, -0.1800942f, -0.2366109f, -0.21302034f, -0.07521277f, 0.24504843f,
-        -0.047190018f, 0.21410884f, -0.12346642f, 0.16230826f, -0.034879252f, 0.11321983f, -0.014183513f, 0.07593183f,
-        -0.0080301985f, 0.0143399425f, -0.11605101f, 0.119717404f, -0.02955108f, -0.022609107f, 0.001272387f, -0.11805966f,
-        0.03980332f, -0.03145618f, -0.11324062f, -0.07199279f, 0.10739162f, -0.036024317f, -0.06122751f, 0.084966764f,
-        -0.0545991f, 0.3120229f, 0.1450316f, -0.0011623157f, -0.07574549f, -0.052937493f, -0.012787381f, 0.03556514f,
-        -0.09854615f, -0.04408825f, 0.0060551725f, 0.05562683f, 0.03511741f, -0.20549071f, 0.025829615f, 0.13206866f,
-        0.033511937f, -0.1255009f, -0.087406f, 0.02978758f, -0.041352924f, -0.022297869f, 0.13031627f, 0.06671195f,
-        0.26455012f, 0.077982284f, -0.156309f, 0.058824956f, 0.20815691f, -0.093024604f, -0.08524739f, 0.024501348f,
-        -0.19464032f, 0.013514992f, 0.14801112f, -0.17251152f, 0.024819473f, 0.1799447f, -0.21414609f, -0.06746844f,
-        0.03863715f, -0.12755302f, 0.007078763f, -0.14832126f, 0.06246283f, -0.029465225f, -0.060414437f, -0.15857683f,
-        0.07947313f, -0.24700858f, -0.016819566f, -0.20499136f, 0.12741327f, -0.10958129f, 0.18231796f, -0.18454967f,
-        -0.11115631f, -0.07617996f, -0.26214075f, -0.23042838f, 0.117480785f, 0.09523149f, -0.083136305f, 0.28896102f,
-        -0.08345987f, 0.34180453f, 0.12236794f, 0.12474817f, 0.07534021f, 0.29138687f, 0.1040169f, 0.044614974f,
-        0.3104548f, -0.10451725f, 0.1675643f, 0.34649703f, -0.08818597f, 0.10346575f, 0.15559736f, -0.0081365f,
-        -0.30743393f, 0.0039864294f, -0.0008241195f, -0.09903972f, 0.16177136f, 0.022208652f, -0.079025105f, -0.36954015f,
-        0.19234198f, -0.018902712f, 0.018618356f, 0.16025308f, 0.030574635f, -0.18140985f, -0.05799316f, -0.029373873f,
-        -0.0011283407f, -0.0453253f, 0.11766212f, 0.20706007f, -0.26385912f, 0.12283607f, -0.033703122f, 0.02168635f,
-        -0.058539547f, 0.07518168f, 0.15838501f, 0.23900148f, -0.06387786f, -0.023736736f, -0.066194825f, -0.13899878f,
-        -0.05531972f, -0.005073157f, -0.024287589f, -0.056345366f, -0.031936068f, 0.034969255f, -0.16805181f, -0.021432787f,
-        0.10701681f, -0.111175895f, 0.2644003f, -0.046508748f, 0.028655292f, 0.029895933f, 0.0068252184f, 0.09624133f,
-        -0.22685415f, 0.16276471f, 0.033012535f, 0.03167719f, 0.1804883f, 0.077824526f, 0.121517375f, 0.053317633f,
-        -0.10559043f, -0.15140803f, 0.07680775f, -0.22160521f, 0.1323495f, -0.028251614f, -0.06404433f, -0.019907972f,
-        -0.011544995f, -0.13114126f, -0.24862632f, 0.46916002f, -0.32004946f, 0.15234806f, 0.3244985f, -0.085237294f,
-        0.28783566f, 0.08938234f, 0.057527985f, -0.14152545f, 0.006611803f, 0.1624153f, -0.07794159f, 0.19064549f,
-        0.026486147f, -0.23529024f, -0.1113122f, 0.4747506f, 0.16662541f, -0.032637298f, 0.03231215f, 0.1870331f,
-        0.047726225f, 0.18443607f, 0.07014992f, -0.22382908f, -0.1137537f, -0.09482804f, 0.027716199f, 0.29709393f,
-        0.050616f, -0.24488087f, 0.020035071f, -0.21791957f, -0.17164661f, -0.02031202f, 0.020374253f, 0.04803319f,
-        0.19243054f, 0.15176289f, 0.05448923f, 0.09360019f, -0.062371965f, 0.10429428f, -0.10560216f, 0.11766193f,
-        0.06871087f, 0.051982354f, 0.06479224f, 0.04977025f, -0.12403745f, -0.22108053f, 0.09161502f, -0.0051317713f,
-        0.1909728f, 0.14982949f, -0.32227778f, -0.015154247f, 0.2972363f, -0.2656616f, 0.017904468f, 0.03255821f,
-        0.11021131f, 0.12203361f, 0.032523744f, -0.07435573f, -0.15927342f, -0.008131436f, 0.05267257f, -0.15608442f,
-        -0.21360372f, -0.19509462f, 0.11493248f, 0.12735128f, 0.07098315f, -0.04432009f, 0.027994338f, -0.10997803f,
-        0.2248611f, 0.1539319f, -0.03553217f, 0.13893844f, 0.3063884f, 0.0049347556f, 0.071050346f, -0.14040558f,
-        -0.12940331f, 0.06428226f, -0.13706772f, 0.3093819f, 0.60217565f, -0.10621928f, -0.23571435f, -0.10938902f,
-        0.13503066f, -0.1684553f, -0.13201053f, 0.14549315f, -0.0856031f, -0.42399588f, -0.09548826f, 0.11321676f,
-        0.31607142f, 0.10719498f, 0.118535176f, 0.6169678f, -0.31512925f, -0.008053023f, 0.034503367f, 0.050093256f,
-        0.03997881f, -0.22682099f, 0.06839552f, 0.14460766f, 0.20412834f, -0.15365937f, 0.084935635f, 0.3628123f,
-        0.24109511f, 0.104336895f, -0.20094989f, -0.17129505f, 0.030539282f, 0.15489703f, 0.0530203f, -0.1051922f,
-        0.20205764f, 0.20247747f, 0.15955247f, 0.038294278f, -0.060930528f, -0.72623414f, 0.13506602f, -0.2649328f,
-        0.23375073f, 0.12471171f, -0.015653769f, 0.21121424f, -0.26965004f, 0.28472552f, -0.1643285f, -0.29808572f,
-        0.29751268f, 0.16111822f, -0.23011033f, 0.19022565f, -0.060652778f, 0.072615184f, 0.22543593f, 0.01779198f,
-        0.032999724f, 0.1471409f, 0.011135686f, 0.0960945f, -0.013520254f, 0.10430262f, -0.103133924f, -0.15879115f,
-        0.09849127f, 0.18370858f, 0.25943038f, 0.17140141f, -0.061378837f, 0.03585885f, -0.06409662f, 0.05209696f,
-        -0.113171324f, -0.4346951f, -0.3625365f, -0.035759535f, -0.005694672f, 0.121538125f, 0.21300872f, 0.078437656f,
-        0.09941351f, -0.10479684f, 0.11918361f, 0.21568674f, 0.0029840406f, -0.24058746f, 0.07382485f, 0.1372342f,
-        -0.11254839f, 1.4126556f, 0.14430054f, 0.161663f, -0.1615025f, 0.33610544f, 0.14284852f, -0.13852818f,
-        -0.23783556f, 0.1857541f, 0.070687935f, 0.1896406f, 0.015684161f, -0.2640892f, -0.008909691f, 0.09607735f,
-        0.078295656f, 0.11324092f, 0.15413497f, -0.084177904f, 0.26142204f, -0.08355802f, -0.1272366f, -0.2537054f,
-        0.1159939f, 0.25997064f, 0.013352636f, 0.04853284f, 0.37960842f, -0.048898295f, 0.0018064467f, 0.24180558f,
-        -0.07953468f, -0.09853162f, 0.16270503f, -0.08312002f, -0.0805032f, 0.11581915f, 0.24508975f, 0.08361277f,
-        0.087079175f, 0.0037954876f, 0.19575143f, 0.12968405f, -0.3371638f, 0.0058517805f, -0.13370088f, 0.1558134f,
-        0.22424689f, -0.08546709f, 0.07728643f, -0.031032374f, 0.27240643f, -0.031861916f, -0.112729594f, -0.024577962f,
-        0.028415041f, 0.12983963f, 0.013815181f, 0.03218135f, 0.08726827f, 0.07625332f, 0.09399552f, 0.22436689f,
-        -0.11618255f, -0.10546676f, 0.23828462f, -0.012827616f, 0.12775086f, 0.13591345f, 0.2490495f, 0.20933306f,
-        -0.38127518f, 0.11107646f, -0.09475005f, -0.04600932f, -0.33020735f, 0.029677149f, -0.2467392f, 0.026628576f,
-        -0.266199f, 0.2580613f, -0.24956998f, -0.07756467f, -0.19124338f, 0.0041331993f, 0.15588291f, 0.13311432f,
-        0.10118468f, -0.13076068f, 0.29039374f, -0.15852477f, 0.00034177906f, 0.046655223f, -0.016951777f, -0.026093675f,
-        0.12121012f, -0.3405738f, 0.4897223f, -0.22836968f, -0.05879629f, 0.1195285f, 0.27633563f, 0.31424993f,
-        -0.06010667f, 0.13381839f, 0.022708403f, -0.084998146f, 0.12478559f, 0.109893784f, 0.34786004f, -0.3103689f,
-        0.08601493f, -0.18105026f, -0.03357253f, -0.06449634f, -0.24929175f, 0.118256524f, 0.26761657f, 0.08914329f,
-        0.1580216f, -0.11047626f, -0.0376384f, 0.2874362f, 0.045535233f, -0.12868759f, 0.43506715f, -0.028321747f,
-        0.030056087f, -0.30729607f, 0.034678433f, -0.16605473f, 0.10142452f, -0.0035943547f, -0.008626603f, 0.13023f,
-        -0.009902498f, -0.11758105f, 0.3473016f, 0.23481737f, -0.11094361f, 0.19563419f, 0.051144164f, -0.035196234f,
-        0.1650299f, 0.260024f, 0.13876939f, 0.029785564f, 0.017714895f, 0.14346501f, 0.11083238f, 0.008142361f,
-        0.0021722987f, -0.12782429f, -0.08653362f, -0.35259488f, 0.17280778f, 0.25994518f, 0.017355978f, -0.22488907f,
-        -0.25707898f, -0.021253f, -0.07172151f, 0.17496186f, -0.20943904f, -0.14524694f, 0.030300517f, 0.038662646f,
-        0.015452963f, -0.12653357f, 0.3377663f, 0.16575053f, -0.21336871f, 0.016223632f, 0.05266664f, 0.21470176f,
-        -0.32508877f, 0.1035323f, 0.11888452f, -0.05993033f, -0.06323753f, -0.049511295f, 0.14188738f, 0.35961562f,
-        0.059495408f, 0.2998256f, 0.22575292f, -0.050300796f, 0.04389363f, -0.08097399f, 0.14005367f, 0.077783935f,
-        -0.26782462f, -0.19259068f, -0.26409686f, 0.07124479f, 0.1410349f, 0.11411222f, 0.27161992f, -0.25203806f,
-        0.24245271f, -0.033232726f, 0.18106613f, 0.20153253f, -0.2110514f, -0.2272932f, -0.06365614f, 0.036856703f,
-        0.07337448f, -0.005382422f, 0.024421532f, -0.03477999f, 0.2903149f, 0.18265769f, -0.18951663f, 0.2858671f,
+    const float w[64] = {
+        0.014040625f, 0.50672716f, -0.27412856f, -0.24246311f, 0.20689844f, 0.15257661f, 0.02864913f, -0.080685504f,
+        -0.3289836f, -0.086135365f, -0.14917824f, 0.21762863f, 0.42474163f, -0.3560783f, 0.4880137f, 0.18030816f,
+        -0.032446466f, -0.14700595f, 0.21093932f, 0.11956191f, -0.09749503f, 0.14998329f, -0.2715127f, 0.27077866f,
+        0.3171165f, 0.34195703f, -0.025365666f, -0.20817566f, -0.06519499f, -0.2903061f, -0.27610943f, 0.061955933f,
+        0.40909395f, -0.54008025f, -0.20047493f, 0.02567282f, 0.023414785f, 0.46230373f, -0.5098255f, -0.038002692f,
+        0.39018968f, 0.37877727f, -0.0075337156f, 0.18081026f, 0.50428843f, -0.41388267f, 0.13407487f, -0.13707457f,
+        0.005162566f, -0.038024254f, -0.34251696f, -0.022801982f, -0.38539627f, 0.01400969f, -0.31326383f, -0.39930165f,
+        0.0009791801f, -0.28053796f, 0.020000346f, -0.19441168f, -0.06322724f, 0.3697521f, -0.16585712f, 0.24299622f,
     };
-    for (int i = 0; i < 2048; ++i) t28_[i] = w[i];
+    for (int i = 0; i < 64; ++i) t28_[i] = w[i];
   }
 
   void load_t29_() {
-    const float w[12800] = {
-        0.02054635f, 0.060105145f, 0.038619544f, 0.09209408f, -0.03148746f, 0.019837458f, 0.050333876f, -0.06884751f,
-        0.049065094f, -0.058321264f, 0.1229152f, -0.014840799f, 0.060991455f, -0.014893079f, -0.00030164103f, 0.08953785f,
-        0.013164161f, -0.0499283f, 0.10873452f, 0.05669679f, 0.055269767f, -0.08011755f, 0.11188831f, -0.034425672f,
-        0.12520455f, 0.14904489f, 0.091025725f, 0.08148539f, 0.05055678f, 0.18523777f, -0.053083207f, 0.004917917f,
-        -0.14068139f, 0.16052043f, -0.02225729f, -0.07164588f, 0.16178639f, 0.15842438f, 0.15302218f, 0.059357222f,
-        0.15249844f, 0.085750096f, -0.13934076f, 0.18759699f, 0.01317134f, -0.1450711f, 0.050665922f, 0.07025469f,
-        0.067537054f, 0.11509694f, -0.023652777f, -0.06621377f, -0.056004696f, -0.10286549f, 0.11047848f, 0.1391814f,
-        -0.084700555f, 0.008919949f, 0.077978276f, 0.057252962f, 0.087172545f, 0.119054995f, 0.08368057f, 0.024017012f,
-        -0.0070129195f, -0.118963696f, 0.2017114f, 0.021663688f, -0.14806552f, -0.0074843448f, -0.09514081f, -0.106157266f,
-        0.21113545f, -0.04031672f, 0.030902985f, 0.029965054f, -0.04484674f, 0.100979954f, 0.12823053f, -0.01507671f,
-        -0.042235296f, -0.021150384f, 0.11187627f, 0.13403821f, -0.06941477f, 0.18433069f, 0.05526068f, 0.028162628f,
-        0.16304931f, -0.036734f, 0.09282484f, -0.025633464f, -0.04768376f, -0.03468294f, 0.044713873f, 0.08546966f,
-        0.1277102f, -0.014942643f, -0.036459267f, 0.025152072f, 0.032745697f, 0.14970693f, -0.026059404f, 0.087240554f,
-        -0.10833126f, -0.28213874f, 0.09399726f, 0.021233438f, 0.098225124f, 0.32188007f, 0.108895935f, 0.14985883f,
-        -0.09439046f, -0.08447668f, 0.11475075f, 0.054218292f, -0.098899476f, -0.18858393f, 0.025464403f, 0.049941503f,
-        -0.03167695f, 0.06654237f, 0.18469457f, 0.033129077f, -0.078256f, 0.05555299f, 0.062938176f, 0.34410885f,
-        0.008029642f, -0.016941825f, 0.03257094f, 0.0960464f, -0.050672635f, 0.015891599f, 0.085825086f, 0.1321065f,
-        0.1256903f, 0.06752552f, -0.013160864f, 0.086112715f, -0.21974032f, 0.11174105f, 0.119839706f, 0.11840683f,
-        0.01066995f, 0.10678465f, 0.052757684f, 0.09699085f, -0.15818763f, -0.011866395f, 0.043705843f, -0.1445326f,
-        0.19250084f, 0.19330706f, 0.044929076f, -0.07262262f, -0.07581187f, 0.05584946f, -0.022238018f, 0.00097592437f,
-        -0.044865046f, 0.0978702f, -0.018659037f, 0.14699215f, 0.15974654f, 0.0119420225f, 0.04284602f, 0.07141681f,
-        0.15979555f, -0.06924189f, 0.09594053f, -0.022258481f, -0.064337276f, 0.08080146f, -0.078281686f, 0.12044118f,
-        0.11287183f, -0.040589802f, -0.01700078f, -0.07663282f, -0.017869333f, -0.014981145f, 0.014382941f, 0.09230575f,
-        0.03824279f, -0.0065322164f, 0.038479876f, 0.046464436f, 0.21785441f, 0.03223776f, 0.06233409f, 0.13596171f,
-        0.07109065f, 0.067571506f, -0.12942356f, 0.0598089f, -0.1416751f, -0.06015722f, -0.18247777f, 0.15640917f,
-        0.13076244f, 0.011704844f, -0.12686124f, -0.0053554866f, -0.12345724f, -0.045719024f, -0.19006802f, 0.011497535f,
-        -0.03146576f, 0.0068889717f, 0.012126827f, -0.04739191f, -0.006856963f, 0.08183901f, -0.012597981f, -0.1406533f,
-        0.15564598f, 0.016098566f, -0.02310778f, -0.06287649f, 0.010172317f, -0.027137136f, -0.016349263f, 0.24414678f,
-        -0.02657611f, -0.15298358f, -0.04766283f, -0.04801737f, 0.050273605f, -0.10823181f, -0.08813428f, 0.025720654f,
-        -0.20689301f, 0.00090651744f, 0.117219985f, -0.022143641f, -0.048108112f, 0.066777f, 0.07577505f, 0.039949473f,
-        0.0021449944f, -0.012807859f, 0.0067505985f, 0.01768136f, -0.06455322f, 0.1675767f, 0.07110832f, -0.053162377f,
-        0.061678592f, -0.14660017f, -0.04497069f, -0.057782013f, -0.040886346f, -0.044070665f, -0.11749823f, 0.16549689f,
-        -0.1035327f, -0.024467727f, -0.13447529f, -0.073993206f, 0.07607917f, -0.07590593f, -0.052458145f, -0.026595687f,
-        -0.047251757f, 0.05390951f, 0.13153233f, -0.035663094f, -0.07149535f, 0.01578503f, -0.0063289637f, 0.09298185f,
-        -0.022314312f, -0.1174995f, -0.12859404f, 0.0793147f, 0.0047004027f, 0.018224198f, -0.043762393f, -0.071632676f,
-        0.086644456f, 0.09856026f, 0.053222742f, -0.013399969f, 0.005338318f, 0.09355505f, 0.04280282f, 0.12587017f,
-        0.12163175f, 0.005265865f, 0.11637063f, -0.0034680853f, -0.05199387f, 0.029192958f, -0.031827748f, 0.022828821f,
-        -0.049784448f, 0.17956534f, 0.06266194f, -0.021730002f, 0.07309806f, 0.066015996f, -0.03295405f, 0.08267343f,
-        0.22428575f, 0.07763023f, 0.031782635f, 0.02878831f, 0.03113971f, -0.10743812f, 0.16700225f, -0.12272775f,
-        -0.09444155f, -0.10106598f, 0.032305874f, 0.032529846f, 0.012693662f, -0.047012947f, 0.14080006f, -0.007541481f,
-        0.047102075f, -0.067991816f, -0.08504222f, 0.022938678f, -0.12505203f, -0.024320988f, -0.09287732f, 0.052394584f,
-        -0.1569262f, -0.12210291f, 0.06946985f, 0.0743546f, 0.12312011f, -0.14331198f, -0.07275292f, -0.12255205f,
-        0.22488362f, 0.07443067f, 0.2047347f, -0.17971186f, 0.12336027f, -0.008307867f, 0.17865685f, -0.038172707f,
-        0.013498503f, -0.1438796f, -0.1245546f, 0.17726342f, -0.016100062f, 0.20996943f, -0.04563452f, -0.07429885f,
-        0.000376117f, -0.036972344f, -0.01910458f, 0.115942106f, 0.04019231f, -0.045684543f, 0.11618329f, -0.010434004f,
-        0.11602408f, 0.0016742188f, -0.10161814f, 0.11275504f, -0.030990392f, 0.041089308f, -0.046601437f, -0.06043784f,
-        -0.108243674f, 0.17274588f, -0.05544429f, -0.13364144f, -0.016210929f, 0.010544702f, -0.030943135f, 0.05204058f,
-        -0.07526778f, -0.06912704f, -0.093967184f, 0.03012438f, 0.07549046f, -0.09924552f, 0.060453486f, -0.034616526f,
-        0.04303591f, 0.06540998f, 0.15769027f, 0.06308572f, 0.013976184f, 0.16909753f, 0.22205387f, 0.060691193f,
-        0.17183769f, 0.10643176f, -0.0025816541f, 0.21064855f, -0.007884279f, 0.048516806f, -0.020153115f, -0.022524573f,
-        0.12768807f, 0.11740661f, 0.026725158f, -0.05504536f, -0.1463395f, -0.058016244f, 0.06980499f, -0.046783783f,
-        -0.07006921f, -0.0840252f, 0.013291242f, 0.0018332027f, 0.16080485f, -0.09583187f, -0.058073428f, 0.043145727f,
-        -0.04646153f, -0.05868782f, 0.10761153f, -0.070320405f, 0.16601737f, 0.09558982f, -0.026245711f, 0.17750902f,
-        0.026180113f, -0.06746444f, 0.012592018f, 0.077075556f, 0.09602658f, 0.076279804f, -0.013033576f, 0.001385121f,
-        0.011408387f, 0.018236037f, 0.010341764f, 0.03378375f, 0.11334561f, 0.09000213f, -0.13817108f, 0.14250214f,
-        0.04752676f, 0.17087384f, -0.046543684f, 0.03865736f, 0.07349315f, -0.086935684f, 0.06952656f, 0.06551801f,
-        0.034517802f, -0.020940928f, 0.024111006f, 0.030149842f, 0.16191414f, -0.09127491f, -0.07872775f, 0.005377409f,
-        0.0903786f, -0.011590079f, 0.038793243f, -0.069175966f, 0.03142014f, 0.12688288f, 0.087707974f, 0.019601524f,
-        0.13529305f, 0.16082855f, 0.03395208f, -0.121251605f, 0.11404825f, 0.05601452f, 0.04952403f, -0.14044376f,
-        0.09856746f, 0.007351625f, -0.14488417f, 0.076250985f, -0.0066193095f, 0.006718892f, -0.06586082f, 0.14263663f,
-        0.025670778f, -0.011568185f, -0.016852671f, -0.021385252f, -0.14228787f, 0.11953773f, 0.02439897f, 0.0352696f,
-        0.019158376f, 0.00902523f, 0.11824426f, 0.0940637f, 0.15086877f, 0.08192761f, 0.067645535f, -0.16648361f,
-        0.021519441f, -0.05019107f, 0.011884436f, -0.10077545f, -0.029713443f, -0.12381762f, -0.023189219f, 0.078639574f,
-        -0.015503967f, -0.008812441f, -0.01148746f, -0.05561718f, -0.15886709f, 0.00523472f, 0.060797554f, -0.020127386f,
-        0.062334687f, -0.002012596f, 0.05985106f, -0.13270782f, -0.008314755f, 0.022315612f, -0.050929695f, -0.07017083f,
-        0.09812535f, -0.03285851f, 0.04008402f, 0.2396927f, -0.19135474f, 0.124499634f, -0.07590867f, 0.15934713f,
-        -0.0014662667f, -0.10122929f, 0.11797743f, 0.051442932f, -0.060777865f, -0.0032233954f, 0.096550964f, -0.09150561f,
-        -0.14402878f, -0.09036819f, -0.0023289025f, 0.1583736f, -0.039046817f, 0.12489381f, 0.060902525f, -0.089430474f,
-        -0.017102033f, -0.25380638f, 0.07090344f, 0.040154632f, -0.11279089f, -0.02031887f, -0.06168655f, -0.06719374f,
-        0.068110935f, -0.047556095f, -0.08047172f, 0.14871576f, 0.061987624f, 0.13198388f, -0.006526526f, -0.067084976f,
-        0.15210725f, -0.029687881f, 0.11218989f, -0.02177058f, -0.006322915f, -0.08745733f, -0.11412734f, 0.040276036f,
-        0.084217615f, 0.009549997f, 0.06131448f, -0.017887276f, -0.06688836f, 0.028755894f, -0.09735144f, 0.018856581f,
-        0.0692498f, -0.06616029f, 0.05704424f, -0.07856393f, -0.019873446f, 0.007792306f, 0.019211035f, -0.008644039f,
-        -0.046004668f, 0.16165546f, 0.055729605f, 0.043661855f, 0.115519434f, -0.10035191f, 0.14976943f, 0.10410568f,
-        -0.14103113f, -0.08130908f, 0.02522874f, -0.083287925f, 0.11986126f, -0.12508489f, 0.026424639f, 0.11825612f,
-        -0.24411885f, 0.019810732f, -0.2928852f, -0.13342097f, 0.057597198f, -0.16157833f, 0.035791002f, 0.11866235f,
-        0.04973349f, -0.14493604f, -0.015982902f, -0.055188257f, -0.06186901f, -0.1104754f, 0.21595882f, 0.043256305f,
-        0.078823924f, 0.20794341f, -0.14701979f, 0.053659704f, -0.19259714f, -0.081041075f, -0.12919588f, -0.121744886f,
-        0.09824905f, -0.12600145f, 0.0156009225f, -0.020706553f, 0.14877701f, 0.23698875f, -0.04448821f, -0.0051460178f,
-        0.00036810685f, -0.091668785f, -0.09928585f, -0.0044526793f, 0.042677846f, -0.1544001f, -0.09923037f, -0.07813865f,
-        -0.07167631f, 0.10667974f, 0.04146722f, -0.19695513f, 0.01398747f, -0.21104728f, 0.2123458f, -0.13023104f,
-        -0.06313274f, 0.06430336f, -0.04172948f, -0.003596423f, -0.113020785f, -0.07492552f, 0.0011239463f, 0.104701854f,
-        0.06699214f, -0.044947747f, -0.16104354f, -0.0021797912f, -0.09585145f, 0.042355765f, 0.0703195f, -0.079922564f,
-        -0.02195229f, 0.1162391f, 0.03820549f, 0.16151872f, 0.14235984f, 0.07105871f, 0.012585998f, -0.093619116f,
-        0.10731502f, 0.07432641f, 0.12982595f, 0.0015238791f, -0.008937913f, 0.009857843f, -0.022665512f, 0.036265653f,
-        -0.18839449f, -0.04991216f, -0.03177322f, -0.0489054f, -0.08861355f, -0.108518384f, -0.156822f, 0.09531344f,
-        -0.21384959f, 0.070636034f, -0.0012448247f, 0.15615264f, -0.0024181644f, -0.050292455f, -0.105541125f, 0.0763662f,
-        0.09543096f, -0.09955555f, 0.24748944f, -0.057700776f, -0.038941942f, -0.058086064f, -0.0018922138f, -0.04333838f,
-        -0.030715412f, -0.026480887f, 0.12508893f, -0.11667042f, 0.047960848f, 0.08195082f, -0.14767063f, 0.10282325f,
-        -0.0701127f, 0.03193304f, -0.047571827f, 0.0011354078f, -0.08974643f, 0.08047545f, -0.08429786f, -0.079585664f,
-        0.10436264f, 0.047937244f, 0.0886801f, 0.037719414f, -0.12364087f, 0.062082104f, -0.081016235f, 0.07371066f,
-        -0.0030449792f, 0.18529317f, 0.015461715f, -0.12861612f, -0.0076935273f, 0.025127083f, -0.067710094f, -0.06648021f,
-        0.103186466f, 0.22115058f, -0.055748425f, -0.10475334f, 0.014683428f, -0.068590656f, -0.09227448f, 0.0411559f,
-        0.12415306f, 0.08160701f, 0.16678296f, -0.028225025f, -0.06425031f, -0.15292875f, -0.018285934f, 0.083239086f,
-        -0.014717594f, 0.016578462f, -0.020829348f, 0.15742311f, 0.03740585f, 0.0727326f, 0.032691356f, 0.09326921f,
-        0.076685555f, -0.10790602f, 0.109918624f, -0.14810431f, -0.16516423f, 0.083623335f, -0.11229459f, 0.022830356f,
-        -0.06950907f, -0.17978592f, 0.021326398f, 0.0818248f, 0.08947054f, -0.06915414f, -0.058197048f, -0.050089154f,
-        0.021114735f, -0.057459835f, -0.02678843f, -0.08439598f, 0.08447604f, 0.06364209f, 0.20586546f, 0.10160189f,
-        0.14313555f, -0.14289719f, -0.03068028f, -0.1142188f, 0.060710963f, -0.09132937f, 0.10766277f, -0.0038995463f,
-        0.112377875f, -0.00017896865f, 0.06409413f, -0.037800718f, -0.1472787f, -0.094548784f, -0.060813267f, 0.012638323f,
-        0.023796605f, 0.05243041f, 0.12842245f, 0.063592784f, 0.08923565f, 0.03488046f, -0.06965231f, -0.13588966f,
-        0.027306762f, 0.09888376f, -0.009406966f, 0.06953762f, 0.061148565f, 0.011536004f, -0.005650548f, 0.07880991f,
-        -0.047218166f, -0.0028116242f, 0.13304047f, 0.11405971f, 0.04299294f, -0.0860933f, -0.2594045f, -0.18681313f,
-        0.024405539f, -0.035347536f, -0.06023854f, -0.043803878f, 0.05742888f, 0.0003572846f, -0.006831221f, 0.051366888f,
-        -0.015918696f, -0.10566818f, -0.06090953f, -0.019170633f, -0.085621186f, -0.11213136f, -0.04851414f, -0.018946577f,
-        -0.14484937f, -0.16126518f, -0.03158386f, -0.0058653113f, -0.1361961f, -0.034216963f, -0.12211023f, 0.13074894f,
-        0.16065821f, 0.15421651f, 0.07084898f, 0.0831828f, -0.09434224f, -0.019626059f, 0.044920415f, -0.03858585f,
-        0.069035985f, -0.066848956f, 0.025542913f, 0.055109322f, 0.14452787f, 0.028206786f, 0.1306547f, 0.03500959f,
-        0.072853446f, -0.1406141f, -0.18725316f, 0.08226133f, 0.16663177f, 0.06608108f, 0.01798526f, -0.021173496f,
-        0.0356442f, -0.054511733f, 0.032654412f, -0.29276147f, 0.046267193f, -0.059439994f, 0.0212663f, -0.032726724f,
-        0.15805179f, 0.10424164f, -0.23368424f, -0.007920167f, 0.006380195f, -0.025739396f, 0.04715491f, 0.019004848f,
-        0.028878376f, -0.023923557f, -0.08752897f, -0.05946904f, -0.06180386f, -0.08396622f, 0.01869169f, 0.050833367f,
-        0.017388627f, -0.03336714f, 0.06568036f, -0.1232609f, 0.11302638f, 0.031565744f, -0.08696659f, 0.13071564f,
-        0.11186506f, -0.05156348f, -0.031679314f, 0.09625867f, 0.15664208f, -0.09822767f, -0.12713581f, 0.0019936834f,
-        0.08868947f, 0.16812608f, 0.08694205f, -0.015401911f, -0.094571985f, 0.17860833f, 0.025429163f, 0.09240537f,
-        -0.01146233f, -0.10648885f, -0.21745269f, -0.019876415f, 0.01586353f, -0.08798616f, -0.062436104f, -0.013310206f,
-        -0.05050196f, 0.041955307f, 0.1137012f, 0.059234783f, -0.073117256f, -0.036258195f, -0.0832046f, -0.07843697f,
-        -0.09272239f, -0.2308432f, -0.07381885f, 0.029859912f, -0.07146941f, 0.12839219f, 0.1092854f, 0.12679514f,
-        -0.10062527f, 0.02495152f, -0.14324203f, 0.0022051877f, 0.02453295f, -0.21730912f, 0.10453688f, 0.25871792f,
-        -0.08889094f, -0.013649534f, 0.10845612f, 0.118003815f, -0.043992393f, 0.089092046f, 0.010540403f, 0.022081258f,
-        0.06298408f, -0.1876972f, 0.08425225f, 0.009490862f, -0.00094495626f, 0.14985463f, -0.019691983f, 0.05157273f,
-        0.014853012f, 0.025779385f, -0.080534294f, 0.017249402f, -0.12763625f, -0.16023518f, -0.071562044f, 0.102224156f,
-        0.04647527f, 0.08130423f, 0.0012259854f, 0.1062158f, -0.11924193f, 0.00554286f, -0.025553891f, -0.082497634f,
-        -0.095762536f, -0.07586663f, 0.020958878f, 0.052508634f, 0.052839648f, -0.015627816f, 0.12854962f, -0.022908516f,
-        0.104554094f, 0.07877318f, -0.0139193395f, -0.06720617f, -0.22035456f, -0.060904525f, 0.06309332f, -0.12481471f,
-        -0.03906115f, -0.025087137f, -0.027168114f, 0.0728234f, 0.117956504f, 0.0017941075f, -0.15679738f, 0.112926304f,
-        0.13235451f, 0.1812748f, 0.002909314f, -0.06956197f, 0.0459875f, 0.016546022f, 0.014806698f, 0.0016679822f,
-        -0.064876094f, -0.07842772f, -0.014799128f, -0.0072034188f, 0.063508414f, 0.1067373f, 0.22921056f, -0.03298487f,
-        -0.041987807f, -0.037622273f, -0.030008191f, -0.070360884f, -0.017790543f, -0.10969127f, -0.15426072f, -0.015804539f,
-        0.123237066f, -0.086690046f, 0.16917795f, 0.031181343f, 0.060667023f, 0.055448312f, 0.064263366f, 0.011136665f,
-        0.13712457f, -0.047411654f, 0.07251055f, 0.058189277f, 0.0050360346f, 0.09787449f, 0.12140189f, 0.17441724f,
-        0.025795544f, -0.05376002f, 0.03257737f, -0.04059404f, 0.09061447f, -0.008268629f, -0.22476305f, -0.052681245f,
-        -0.02575432f, -0.023200978f, 0.059041128f, 0.061844368f, 0.089921415f, 0.0035106759f, -0.05692803f, 0.19197313f,
-        0.16905196f, -0.06041877f, 0.11203304f, 0.0910903f, 0.0030100422f, 0.046584547f, 0.14539827f, -0.010877565f,
-        0.11283671f, -0.030481141f, 0.08693293f, 0.21631579f, -0.02995633f, -0.06467633f, 0.0019742185f, 0.10370573f,
-        -0.042630736f, -0.0637524f, 0.15042982f, -0.18087864f, -0.0012212206f, 0.06747004f, 0.17771156f, 0.066568635f,
-        0.03302267f, -0.012460999f, -0.105839305f, 0.013535856f, -0.027318288f, 0.050888136f, 0.050468825f, -0.09364534f,
-        0.026498927f, 0.15337287f, 0.056500975f, -0.056912664f, 0.08106201f, 0.037899055f, 0.044597153f, -0.0025076373f,
-        -0.09911409f, -0.12733755f, 0.09878971f, 0.002093525f, -0.04476832f, -0.037114393f, -0.100338176f, -0.033773042f,
-        0.04112777f, 0.11395302f, -0.044995237f, -0.07534364f, -0.010918504f, -0.06985468f, -0.18507072f, -0.121129386f,
-        -0.029482922f, 0.0340598f, -0.10254198f, -0.06562887f, 0.012375538f, -0.065657586f, 0.08445985f, -0.1334586f,
-        0.0018738565f, -0.05904956f, -0.077280276f, -0.097303726f, -0.07918749f, 0.06754122f, -0.003976513f, -0.08553507f,
-        0.0009432947f, 0.020087417f, 0.04872138f, -0.061947253f, -0.08014243f, 0.06598227f, 0.10939057f, 0.027058171f,
-        0.030353803f, 0.07578557f, 0.06153944f, -0.023966035f, -0.009269845f, 0.075597726f, -0.0795673f, -0.105609365f,
-        -0.014937395f, -0.0028367261f, -0.16274147f, -0.14754556f, -0.07408805f, 0.009448394f, 0.054397766f, -0.18561636f,
-        -0.1642899f, -0.039639756f, 0.09452134f, -0.11213686f, -0.03157731f, 0.08759968f, 0.043570325f, 0.13408767f,
-        -0.11920839f, 0.07339451f, -0.018607875f, -0.05165817f, 0.018910583f, 0.19691698f, 0.059059538f, -0.056463122f,
-        -0.024046574f, 0.043002497f, 0.07219691f, 0.019472541f, 0.116913415f, -0.05403725f, 0.044086806f, -0.12914832f,
-        0.20253506f, 0.019973064f, 0.0056164474f, -0.018996842f, 0.12231651f, -0.060679525f, -0.021602957f, -0.09744722f,
-        -0.06033006f, 0.028627738f, 0.09126318f, 0.100184545f, 0.028799811f, -0.10387204f, 0.011084624f, -0.0626825f,
-        0.037614387f, 0.009850483f, 0.08202977f, -0.20689358f, -0.12850375f, -0.1393648f, -0.028818415f, 0.06797107f,
-        0.07856636f, 0.10361095f, 0.023648435f, 0.17273584f, 0.20233522f, 0.11591716f, 0.21800058f, 0.29198256f,
-        0.08446432f, 0.022287246f, -0.09464908f, -0.014530724f, 0.1716263f, 0.015854035f, 0.13925555f, 0.09702691f,
-        0.13055964f, -0.019539496f, -0.21371311f, 0.04315492f, 0.085613444f, 0.0160637f, 0.010970653f, 0.0034308461f,
-        -0.012334731f, 0.09405312f, 0.117877245f, -0.26022768f, -0.09365674f, -0.111860335f, -0.049402837f, 0.038682226f,
-        -0.017153202f, -0.017715627f, -0.0151735395f, -0.06159285f, 0.021389995f, -0.0060756016f, -0.026066085f, 0.027086034f,
-        0.029790618f, 0.09367645f, 0.12477208f, -0.12608099f, -0.0013227934f, 0.16131867f, 0.0070496667f, -0.0036732452f,
-        -0.10973676f, -0.019853858f, -0.026977161f, -0.044495013f, -0.20262842f, 0.0061481856f, 0.05972733f, 0.05544148f,
-        -0.11190969f, 0.07621366f, -0.014512111f, 0.12215873f, -0.10969698f, 0.05953727f, -0.010834822f, -0.035166115f,
-        0.06741507f, 0.07959977f, -0.16350812f, 0.06365332f, -0.024303285f, -0.14796539f, -0.12542583f, 0.21949035f,
-        -0.045652498f, 0.0463879f, 0.15291262f, 0.034707356f, -0.032258973f, -0.035996147f, -0.0037856414f, 0.12016547f,
-        -0.12426693f, -0.028670194f, 0.07191202f, 0.0729384f, 0.033567343f, 0.1559527f, 0.072706535f, -0.06656499f,
-        -0.021915743f, -0.06402033f, -0.0899237f, 0.102758415f, 0.07975864f, -0.16988312f, 0.0587534f, 0.14297065f,
-        0.13151889f, 0.1884549f, -0.046349816f, 0.1136851f, 0.06299942f, 0.075842336f, -0.10930413f, 0.2040739f,
-        -0.008682127f, -0.101745464f, 0.13053134f, 0.07163291f, 0.07478585f, 0.1685121f, 0.050845925f, -0.09443563f,
-        -0.056108028f, -0.11274647f, -0.045468785f, 0.087604925f, 0.06206642f, 0.0056542247f, 0.068612464f, 0.0965173f,
-        0.10646804f, 0.011205238f, -0.017515203f, -0.056741267f, -0.019655982f, -0.1489158f, 0.011750236f, -0.015869645f,
-        -0.1702051f, -0.07323756f, -0.07644325f, -0.006918919f, 0.06519496f, -0.09082354f, -0.0668116f, -0.09150708f,
-        -0.04744434f, 0.0046489825f, -0.05686901f, 0.19260438f, -0.073920414f, -0.05434506f, -0.05784265f, -0.08267272f,
-        -0.13740513f, 0.016991818f, 0.21319439f, 0.020352382f, 0.01858429f, -0.06357081f, -0.12029216f, -0.06993773f,
-        0.16396989f, 0.09899551f, 0.043379407f, -0.07147632f, -0.15654096f, 0.030788077f, 0.09076999f, -0.05820936f,
-        0.110154405f, 0.020135313f, 0.09744591f, 0.063629955f, 0.09914498f, -0.07454331f, 0.16522358f, -0.01860699f,
-        0.021298893f, -0.091877244f, -0.0027855923f, -0.16224201f, -0.039841246f, 0.008518865f, 0.05997781f, -0.107136115f,
-        0.04662183f, 0.087472975f, -0.07959702f, -0.019100167f, -0.014899812f, -0.00016998766f, 0.013598395f, 0.045871016f,
-        -0.13664061f, 0.22309674f, -0.07437465f, 0.055016566f, 0.037517447f, 0.0438616f, -0.09224142f, 0.01715556f,
-        0.05819936f, -0.020939207f, -0.19804338f, -0.033698563f, -0.14141215f, -0.14965914f, 0.06903868f, -0.11161035f,
-        -0.079508916f, -0.09236331f, -0.08112408f, 0.016444167f, 0.16935381f, 0.13183823f, -0.21994668f, -0.054775905f,
-        0.021799434f, 0.10012412f, 0.03643343f, -0.050451253f, 0.09281853f, 0.058818884f, -0.05041577f, 0.0057590962f,
-        -0.031823292f, -0.042572167f, -0.15425403f, 0.009970872f, -0.030856846f, 0.14970163f, 0.06356969f, 0.20142101f,
-        -0.075576484f, -0.03428587f, -0.088243224f, 0.092758514f, 0.18301642f, 0.23331566f, -0.07254562f, -0.06625214f,
-        0.070256114f, 0.035598982f, -0.012695739f, -0.00027510294f, -0.0446566f, 0.1285496f, 0.03754228f, -0.065056846f,
-        -0.06136015f, -0.31467536f, 0.25821942f, -0.027149552f, 0.018067177f, 0.004021546f, -0.023556339f, 0.23390064f,
-        0.062149175f, -0.032938678f, -0.16308379f, 0.35475415f, 0.148557f, -0.31423426f, -0.0865232f, 0.06140059f,
-        0.063121f, 0.0043515414f, 0.009203138f, -0.031501386f, 0.11508008f, 0.061669104f, 0.085611716f, 0.08281551f,
-        -0.014429563f, 0.04575026f, -0.030275391f, 0.25876725f, 0.0494471f, -0.021795541f, 0.021979563f, -0.032408927f,
-        0.006098011f, -0.19180594f, 0.0026439673f, -0.05421053f, -0.0062102783f, 0.14223999f, -0.07826004f, 0.019640788f,
-        0.10933748f, -0.04742319f, -0.10771264f, 0.024043417f, -0.14896443f, 0.021021437f, -0.0068204277f, 0.070345536f,
-        0.066606276f, -0.07140845f, -0.046006747f, 0.13512585f, 0.03465742f, 0.063646786f, 0.07085959f, -0.09661244f,
-        -0.03887666f, 0.03068399f, 0.025206296f, -0.057830073f, -0.020052217f, 0.08554658f, 0.04735647f, -0.10624982f,
-        0.031465705f, -0.053451877f, 0.16720615f, 0.07572298f, 0.059761878f, -0.025356f, -0.08367642f, 0.03723722f,
-        0.0038968415f, 0.0013673832f, 0.027666444f, -0.02189554f, 0.03331772f, 0.024483703f, 0.15251607f, 0.029092403f,
-        0.11870976f, 0.043814193f, 0.07247314f, 0.062023617f, 0.087802775f, -0.19352706f, -0.028598858f, -0.014995944f,
-        0.00496137f, 0.07430321f, 0.03499456f, 0.025171144f, 0.11344249f, 0.028010748f, 0.188977f, 0.15255001f,
-        -0.006636089f, -0.02763506f, 0.12830283f, -0.014245416f, -0.14024444f, 0.013335182f, 0.092272654f, 0.115082f,
-        0.009548255f, -0.029809756f, 0.067282505f, -0.05525732f, 0.1746824f, 0.0644855f, 0.0027024671f, -0.014850674f,
-        -0.027599605f, -0.058351077f, -0.033333223f, 0.06258141f, -0.1640364f, 0.018256184f, 0.11888868f, -0.035008825f,
-        0.02290269f, -0.024796389f, 0.1471886f, 0.051852513f, -0.030586693f, 0.008492326f, -0.08633432f, -0.06357895f,
-        0.05074517f, 0.027068455f, 0.07052255f, 0.05599106f, -0.026740262f, -0.02807128f, 0.12342564f, 0.0520233f,
-        0.1490467f, 0.04913774f, 0.14667878f, 0.16771024f, 0.08139639f, -0.0001504801f, -0.04725991f, 0.007034122f,
-        0.05963694f, 0.033800337f, 0.114446044f, -0.043010082f, 0.0665108f, 0.06574588f, 0.013514933f, 0.013495847f,
-        -0.24752913f, -0.1044314f, -0.09372974f, -0.12556674f, -0.01144815f, 0.16754353f, 0.20988734f, 0.0040696166f,
-        0.12522256f, 0.1004794f, 0.16198663f, -0.120997205f, 6.864932e-05f, 0.05621572f, 0.015015427f, -0.061215192f,
-        0.09800685f, -0.13888185f, -0.06995375f, 0.17602293f, 0.023797665f, -0.22949962f, -0.039892472f, -0.119237736f,
-        -0.29492393f, -0.21371026f, 0.09566812f, 0.018374013f, -0.012717529f, -0.12742099f, 0.04930268f, -0.1725432f,
-        -0.09997501f, 0.080567524f, -0.067137256f, 0.05744325f, -0.067051604f, -0.091653526f, 0.120712355f, 0.11099456f,
-        0.085026436f, 0.19397224f, -0.095015526f, -0.09556152f, 0.14893264f, -0.05461384f, 0.118251875f, -0.118704826f,
-        -0.033173468f, -0.21194938f, -0.13822262f, 0.0022428345f, 0.06647032f, 0.29254386f, -0.039341394f, -0.022638872f,
-        -0.1240963f, -0.19537947f, -0.156448f, 0.14156522f, -0.02029075f, -0.20290244f, -0.10750986f, -0.19084686f,
-        0.022411397f, 0.10632901f, -0.004916366f, -0.07769619f, -0.02956056f, -0.22776063f, -0.14906904f, 0.054480836f,
-        -0.042896345f, 0.20071255f, 0.002441634f, -0.1522209f, 0.07905574f, 0.12408846f, -0.13077676f, -0.041362565f,
-        0.026194656f, 0.08977788f, 0.028717596f, 0.099786125f, -0.120960586f, 0.098044485f, 0.19703814f, 0.23003075f,
-        0.08672033f, -0.022326274f, 0.11842141f, 0.046074092f, 0.07187792f, -0.035181172f, 0.09225848f, -0.08991333f,
-        -0.05764495f, -0.044413194f, 0.016022809f, 0.1772787f, -0.091760136f, 0.10090162f, 0.12124373f, -0.03180073f,
-        -0.06640506f, 0.030179055f, -0.035586085f, 0.08449494f, 0.0042716973f, 0.011438703f, -0.0287072f, 0.013996127f,
-        -0.03874402f, 0.21960887f, 0.08178935f, 0.07717875f, -0.060467876f, -0.00027997096f, -0.017870959f, -0.16112596f,
-        0.1260714f, 0.0018448482f, -0.07074469f, 0.023649957f, 0.06417714f, -0.020596422f, -0.11241163f, 0.1609293f,
-        -0.05163414f, 0.038774483f, 0.16807123f, -0.06953428f, 0.045276504f, 0.088739514f, -0.10424194f, 0.2227775f,
-        -0.14457627f, 0.1024231f, 0.016260656f, 0.044879302f, 0.08552005f, 0.060182355f, 0.14911433f, -0.04255963f,
-        -0.12977235f, -0.024636738f, -0.045641642f, 0.051046435f, 0.0097000785f, 0.051423248f, 0.100891195f, 0.11321959f,
-        0.12301526f, -0.022497382f, -0.12139222f, -0.032948453f, 0.23207715f, -0.0072528957f, 0.0059491904f, -0.08835251f,
-        -0.15006334f, -0.02618492f, -0.046307657f, 0.14934397f, -0.03317091f, 0.0711916f, -0.119226396f, 0.15250942f,
-        -0.11062839f, -0.07006019f, 0.07351448f, -0.04840406f, -0.12028356f, 0.056753088f, -0.012912547f, -0.112805665f,
-        -0.090677015f, 0.048220064f, 0.001411257f, 0.020369582f, 0.04427079f, 0.076804034f, -0.020516107f, 0.08196562f,
-        0.029549733f, 0.10845113f, 0.009290783f, 0.12903978f, -0.05569958f, 0.05958821f, -0.11909595f, -0.004680476f,
-        0.055546727f, 0.07119717f, 0.07907765f, -0.015473672f, -0.00016330274f, 0.049328875f, -0.071017034f, -0.032402955f,
-        0.015782207f, -0.12573512f, 0.07814891f, -0.0028713094f, 0.10937222f, 0.015164082f, 0.08457099f, 0.03743936f,
-        0.09700632f, -0.008245332f, 0.08531486f, -0.031596575f, 0.032851327f, 0.008083437f, -0.19336078f, -0.046359833f,
-        0.21698649f, 0.052718323f, -0.01251752f, 0.21708459f, 0.014126168f, 0.12035503f, -0.070468955f, -0.06640041f,
-        0.0989741f, 0.15335645f, 0.12897252f, 0.18476778f, 0.06860103f, -0.032103572f, 0.041853525f, -0.02659065f,
-        -0.17970605f, -0.20968114f, 0.026548333f, 0.05148025f, 0.022444542f, -8.669152e-05f, 0.03918915f, 0.018796561f,
-        0.19882947f, 0.03737617f, -0.010051487f, -0.022272812f, 0.025698526f, -0.07727119f, -0.01212874f, 0.13190794f,
-        -0.1616024f, 0.0032078973f, -0.016697887f, 0.040996164f, -0.027862579f, 0.11962136f, 0.14925383f, 0.048161846f,
-        0.12459914f, 0.06241286f, -0.05181181f, -0.067484066f, -0.08865506f, -0.113853045f, -0.008883711f, 0.067319825f,
-        -0.0033470448f, 0.1679389f, -0.011872352f, -0.04401559f, -0.039596148f, 0.016204681f, -0.108345814f, 0.122791275f,
-        0.0043977797f, 0.036395624f, 0.03150108f, 0.032300297f, 0.025348391f, 0.042801734f, 0.007843045f, -0.052612804f,
-        -0.12885635f, 0.09133347f, 0.0060495925f, -0.07690586f, 0.16566075f, 0.06654092f, 0.0862459f, -0.10992085f,
-        0.09233872f, 0.058210503f, -0.026596606f, -0.07514436f, -0.06478406f, -0.019566668f, -0.006166627f, -0.08672795f,
-        0.025138637f, 0.0618486f, 0.043590873f, -0.083935976f, 0.060810372f, 0.015154992f, 0.18884021f, 0.036398586f,
-        -0.10003759f, 0.08326227f, 0.033382315f, 0.010870582f, -0.026081678f, 0.012422483f, 0.075613454f, -0.12926747f,
-        0.1543441f, -0.03533375f, -0.122077756f, -0.2042389f, -0.0036718312f, 0.064506665f, -0.039965495f, 0.07983266f,
-        -0.08187636f, 0.01800205f, 0.064741336f, 0.09807808f, 0.14913836f, -0.060600143f, -0.004062632f, -0.055375323f,
-        -0.07872072f, 0.19233195f, -0.019585785f, 0.030119028f, 0.038966205f, 0.09569379f, -0.10052914f, -0.062371008f,
-        0.097751334f, -0.12801176f, 0.14861858f, -0.003805545f, 0.1638288f, 0.0452696f, 0.077925056f, -0.08890066f,
-        0.009508552f, 0.08128821f, 0.09190936f, -0.048646685f, -0.082090355f, -0.13697198f, -0.09119608f, 0.1177744f,
-        -0.049932458f, 0.06448998f, 0.009049981f, 0.021555793f, -0.025061542f, 0.07286041f, -0.067187525f, 0.15614113f,
-        -0.057620615f, -0.020042278f, 0.07036694f, -0.007326318f, 0.036463432f, 0.0040737297f, -0.070898026f, 0.05025268f,
-        -0.048739456f, -0.055159558f, -0.07604132f, 0.019476894f, -0.021023745f, -0.031056628f, 0.0365276f, 0.11088616f,
-        -0.10912006f, -0.029822147f, 0.08495206f, 0.010440183f, -0.12688836f, -0.061763648f, -0.06117842f, 0.08464024f,
-        0.16773911f, -0.0367552f, 0.034820683f, 0.019003186f, 0.024137918f, 0.023522252f, -0.01330939f, -0.06773394f,
-        0.017241122f, 0.11919403f, 0.06306018f, 0.070556276f, -0.06744315f, -0.008538733f, 0.07308773f, 0.07208353f,
-        0.16491939f, 0.01844727f, -0.1094358f, -0.010702236f, -0.056039535f, -0.01908789f, -0.036554966f, -0.11617319f,
-        0.25267583f, 0.07731194f, 0.014212071f, 0.03347301f, 0.11363731f, -0.025499543f, 0.15160291f, -0.098579444f,
-        0.16198699f, 0.0010588865f, 0.0027206745f, 0.028127402f, 0.10732255f, 0.013459618f, -0.015926845f, -0.045074105f,
-        -0.17607258f, 0.0025616304f, 0.100588344f, 0.07393453f, 0.031699136f, -0.027155867f, -0.023153134f, 0.126399f,
-        0.086260095f, 0.024370003f, -0.08308015f, -0.15673523f, 0.034989253f, 0.041365612f, 0.057373837f, -0.1084831f,
-        -0.21033673f, -0.0841941f, 0.032080825f, 0.04185814f, 0.16927004f, -0.046587385f, -0.18885845f, 0.080245264f,
-        -0.04079206f, -0.093205445f, 0.049210932f, 0.11981544f, 0.065413825f, 0.03994856f, 0.0058393744f, 0.0934225f,
-        0.08803105f, -0.045420524f, -0.01941263f, -0.06346715f, 0.0044853645f, -0.069899485f, 0.0045479857f, 0.020585189f,
-        -0.055349182f, -0.00028673987f, 0.08106592f, 0.0263546f, 0.088241644f, -0.022269292f, 0.04807904f, -0.069762215f,
-        -0.07672198f, 0.10430636f, 0.122557f, 0.15496825f, 0.2194206f, -0.10564808f, -0.033311833f, 0.15937781f,
-        0.20727879f, 0.086000405f, 0.039899047f, 0.13839795f, 0.14290878f, -0.07032259f, 0.14058419f, 0.024288943f,
-        0.0053553986f, -0.056316044f, 0.1043066f, -0.090695634f, 0.014921229f, 0.09069644f, 0.033154495f, -0.007877937f,
-        0.02167111f, -0.0220131f, 0.027131997f, 0.015188026f, -0.009732935f, -0.09088987f, 0.16929665f, 0.017137628f,
-        0.02498526f, -0.014080908f, 0.057191808f, -0.062114496f, -0.0082521085f, 0.014512367f, -0.06223373f, 0.008958318f,
-        0.04065314f, -0.114670046f, 0.09274732f, -0.09387879f, 0.06654878f, 0.04609883f, 0.18687238f, -0.023599498f,
-        0.07730883f, -0.0067305146f, 0.062451214f, 0.071384594f, 0.031626098f, 0.026962388f, -0.023404721f, 0.14891605f,
-        0.04985942f, 0.047180597f, 0.032880574f, -0.05485801f, -0.015600355f, 0.18536685f, 0.08241622f, 0.11710019f,
-        0.13524517f, 0.09877809f, 0.11692777f, 0.09772361f, 0.23941717f, -0.1468301f, 0.013714182f, 0.12593265f,
-        0.10721002f, 0.0054210145f, 0.13053845f, -0.079021625f, 0.10786648f, 0.08638472f, -0.15437289f, -0.2157967f,
-        -0.11129571f, -0.21360458f, 0.12524486f, 0.09837383f, -0.00539647f, 0.17893434f, 0.017449703f, 0.1711764f,
-        -0.08059022f, -0.10362368f, 0.04591589f, -0.013891745f, -0.108948745f, -0.11165375f, 0.034630507f, 0.055691466f,
-        0.020352507f, -0.09229761f, 0.08720332f, 0.04016924f, -0.012159942f, 0.12862988f, 0.049331836f, 0.15973876f,
-        0.109217584f, 0.11716156f, -0.03186728f, 0.13446748f, -0.08433025f, -0.17681177f, -0.014223993f, -0.076341614f,
-        0.021402292f, -0.10512366f, 0.12297455f, 0.027987942f, -0.014784859f, -0.044315696f, -0.022077002f, -0.17500558f,
-        -0.07311249f, -0.098959185f, -0.046771552f, 0.05520491f, 0.15843065f, -0.1804242f, -0.2069517f, -0.06698449f,
-        0.053987175f, 0.0005637305f, 0.08557707f, -0.023182295f, -0.017008867f, 0.021386037f, -0.03524938f, -0.16213535f,
-        0.08988424f, 0.042655226f, 0.13383405f, 0.13393986f, 0.010456858f, -0.058819626f, 0.04300086f, -0.016745625f,
-        0.055138502f, 0.12050421f, 0.09343984f, -0.16865478f, -0.019283257f, -0.05126969f, 0.11246882f, -0.0022155424f,
-        -0.004925116f, -0.07477835f, 0.074007735f, 0.06847124f, 0.13252163f, -0.027945789f, 0.27735126f, 0.21848293f,
-        -0.020190476f, 0.05830364f, -0.06386787f, 0.09542413f, -0.04995767f, 0.022176955f, -0.045725115f, 0.18133253f,
-        0.17242232f, 0.21750532f, -0.10066556f, 0.00051827845f, -0.03373514f, 0.13995038f, -0.10757633f, -0.023871645f,
-        0.087464936f, 0.14266695f, -0.04887977f, -0.067160115f, 0.011004174f, -0.080725044f, 0.06223521f, 0.124205664f,
-        -0.0010599977f, 0.17608935f, -0.07434742f, 0.06870958f, 0.03031513f, -0.05424837f, -0.15705438f, 0.07954968f,
-        0.09498765f, 0.02587046f, -0.08746666f, -0.17525631f, 0.056573108f, 0.15140924f, -0.003491866f, -0.03705223f,
-        0.102069065f, 0.017413516f, 0.043007404f, -0.05205678f, -0.057280988f, 0.12888953f, 0.047470264f, -0.121660024f,
-        -0.08986303f, 0.031471502f, -0.036673516f, 0.017315535f, -0.06957874f, -0.0005430324f, 0.020248424f, 0.0049430765f,
-        -0.12971221f, 0.0026537958f, 0.10072005f, 0.072861f, -0.013486739f, 0.05388654f, -0.23800518f, -0.0023023f,
-        0.069030106f, 0.10224076f, -0.003260589f, -0.03646735f, -0.044815302f, -0.024398368f, 0.034354214f, 0.098585345f,
-        0.032608155f, -0.0048085265f, -0.08230014f, -0.023710623f, 0.12937534f, -0.06801601f, 0.08871642f, 0.07211086f,
-        0.12568435f, -0.04245332f, 0.06989473f, -0.0010309146f, 0.038777646f, -0.06413062f, -0.047569744f, 0.061660703f,
-        -0.02867926f, 0.10261283f, 0.12074145f, -0.048406553f, 0.05004449f, 0.01225895f, -0.18836062f, 0.06864385f,
-        0.031769294f, 0.06720419f, 0.12432317f, 0.058294293f, 0.101265095f, 0.12286798f, 0.10796958f, -0.03145554f,
-        0.11412167f, 0.053322352f, 0.038631048f, -0.03009672f, 0.013040736f, 0.108999364f, -0.107274696f, 0.037575655f,
-        0.08719232f, -0.20102112f, 0.1191559f, 0.04156928f, -0.004822031f, 0.08529444f, 0.06272764f, 0.08663212f,
-        -0.017131897f, 0.107654914f, 0.08664237f, -0.100549966f, -0.05118913f, -0.020558173f, -0.09159457f, 0.06053258f,
-        -0.0422047f, -0.02162615f, 0.044584684f, -0.18007141f, 0.081056364f, -0.06421568f, 0.22128555f, -0.0054197656f,
-        0.06686343f, 0.080472186f, 0.09287185f, 0.10785354f, -0.15442951f, -0.0859398f, -0.05161337f, 0.030623764f,
-        -0.05080462f, -0.1593122f, 0.09817135f, 0.053858776f, 0.042563483f, 0.18451598f, -0.13786046f, 0.048678223f,
-        0.010295253f, 0.27654067f, -0.040859073f, -0.0013872148f, -0.0719748f, -0.040799152f, -0.06847638f, -0.011823033f,
-        -0.008583654f, -0.034598835f, -0.098370574f, 0.11317112f, 0.002597843f, 0.021739623f, 0.004120454f, -0.01302115f,
-        0.062668465f, -0.12374152f, 0.053287998f, 0.033068858f, -0.0012709314f, -0.098119f, -0.01078137f, 0.06869036f,
-        -0.03369426f, 0.010011084f, 0.030236619f, -0.03399263f, 0.12898293f, -0.16766872f, -0.08865607f, 0.07276833f,
-        -0.03654443f, -0.094300374f, -0.026439328f, 0.041679338f, 0.19164602f, -0.05610122f, -0.12728909f, 0.02774764f,
-        -0.103401095f, 0.029757794f, 0.009959943f, 0.23213856f, -0.20220473f, -0.055418547f, 0.012483936f, -0.014816276f,
-        0.045955352f, 0.13664128f, 0.10236649f, 0.032559983f, 0.18010938f, 0.07980534f, -0.03636341f, -0.024789901f,
-        -0.05395647f, -0.1561326f, 0.13561644f, 0.27607065f, -0.039246213f, 0.06301372f, -0.037094224f, -0.08656077f,
-        0.05190634f, 0.08886366f, 0.0053425115f, 0.029504614f, 0.01623355f, -0.02888776f, 0.14720815f, 0.04620466f,
-        0.016341563f, 0.04573087f, 0.03895043f, -0.043441594f, 0.03793501f, -0.15874332f, -0.051205356f, 0.008963384f,
-        0.014199717f, -0.14129035f, -0.015872814f, 0.035951637f, -0.0042923833f, -0.027321862f, 0.09074675f, -0.15021259f,
-        -0.07058686f, -0.05173981f, 0.14822371f, -0.02702844f, -0.118548244f, 0.16394559f, -0.022432739f, -0.097020395f,
-        0.0055542407f, 0.1268945f, 0.053778157f, 0.10917352f, -0.017564192f, -0.006895873f, -0.017837824f, -0.022596637f,
-        -0.036521338f, -0.013228479f, 0.123946995f, -0.027861627f, -0.07145275f, 0.0908176f, -0.0012935044f, -0.006808084f,
-        0.023739297f, -0.028621718f, 0.08903552f, -0.13972947f, -0.043391146f, 0.05695709f, -0.05162947f, -0.09950203f,
-        0.044120375f, 0.023031915f, -0.00437452f, 0.078949064f, -0.071200795f, 0.07011355f, 0.071934156f, 0.032147016f,
-        -0.03090902f, 0.20845987f, -0.15505242f, -0.045156322f, -0.17154863f, 0.024509607f, -0.041252367f, -0.04782429f,
-        -0.0039996826f, 0.10091494f, 0.044731606f, -0.005771692f, -0.0006160355f, 0.13473612f, 0.0049672886f, 0.13143018f,
-        -0.08992068f, 0.019877708f, 0.050203916f, -0.059705444f, 0.11055483f, -0.025367878f, -0.056091394f, 0.0007950375f,
-        -0.11416524f, -0.18117742f, -0.083903454f, -0.05291128f, -0.0758712f, 0.15869603f, -0.009372519f, 0.02294212f,
-        -0.04976977f, -0.17002307f, -0.084176f, 0.051671304f, 0.13715167f, -0.09605508f, -0.0015840253f, -0.11463209f,
-        -0.11584009f, -0.1997904f, 0.03086973f, -0.037605178f, 0.059517264f, -0.026864685f, 0.018853286f, 0.08180038f,
-        0.06386702f, -0.021585852f, -0.011505746f, 0.26195672f, 0.04307191f, -0.056556568f, -0.037245132f, 0.010261015f,
-        -0.014626646f, 0.025374645f, 0.005746435f, -0.2368668f, -0.016184306f, 0.19488014f, 0.019224627f, 0.06995727f,
-        0.0052778423f, -0.035559036f, 0.05599368f, 0.15840805f, -0.029210996f, 0.034636766f, -0.09024428f, 0.13372216f,
-        0.0027361547f, -0.048759308f, 0.00701212f, 0.16965526f, -0.055965822f, -0.011545878f, 0.014393897f, -0.06429023f,
-        0.01839512f, 0.05126135f, -0.06268198f, 0.0669127f, -0.004042999f, 0.04066804f, -0.030901203f, 0.1749211f,
-        0.024839252f, -0.029952126f, 0.07892227f, -0.081795186f, 0.04068305f, -0.061828382f, -0.04191915f, 0.009783302f,
-        0.18418391f, -0.114402995f, -0.058288597f, 0.08213992f, 0.09739638f, -0.05387348f, 0.027509632f, -0.02113774f,
-        0.08888689f, 0.04019255f, 0.07244299f, 0.072323024f, 0.035768893f, -0.044868164f, 0.026194822f, 0.03235778f,
-        -0.048315447f, -0.100009784f, 0.024340427f, 0.07636548f, -0.14199191f, -0.16232796f, 0.04699669f, 0.0012522434f,
-        -0.17449734f, -0.01893814f, -0.08409404f, 0.07650535f, 0.07550541f, -0.0039015075f, 0.16376138f, 0.2024585f,
-        -0.024851365f, 0.07789335f, -0.06786343f, 0.11326026f, -0.043510552f, -0.1322869f, -0.04793578f, -0.3303922f,
-        -0.15075158f, 0.092431195f, -0.13599397f, -0.12109725f, 0.035974976f, -0.16617243f, 0.23563507f, -0.014592677f,
-        -0.03855816f, -0.16078217f, -0.25715175f, -0.09666074f, -0.02284159f, 0.04651018f, 0.3137577f, 0.052918922f,
-        0.10957187f, 0.23552379f, -0.0058374745f, 0.0047969753f, -0.051353034f, -0.0094931f, -0.11606457f, -0.17792408f,
-        -0.23259005f, 0.04420928f, 0.026407361f, -0.05019f, 0.13121352f, 0.29336768f, 0.06525013f, 0.13301432f,
-        0.012903556f, -0.0017829733f, -0.08369062f, -0.004423292f, -0.045911912f, -0.19262321f, 0.030051265f, -0.051460683f,
-        -0.06694311f, 0.07604071f, 0.12561482f, -0.0203359f, 0.09621377f, 0.0024649128f, 0.15642115f, 0.0889766f,
-        0.04988873f, 0.11574542f, 0.06597038f, 0.017711896f, 0.10116358f, -0.05359826f, -0.034319524f, -0.07049195f,
-        -0.016969068f, -0.042400617f, -0.065288946f, 0.15751539f, 0.10754958f, 0.09038253f, 0.10465593f, 0.09952687f,
-        -0.0006575972f, 0.016029596f, 0.031237751f, 0.06122395f, 0.14399365f, 0.08674167f, -0.10189979f, -0.08639837f,
-        0.053371515f, 0.20657839f, 0.0033153426f, 0.07327272f, 0.09033846f, 0.014248977f, -0.002927837f, -0.055433273f,
-        -0.008923688f, -0.01347509f, 0.0777666f, -0.11484845f, 0.12231603f, -0.05076066f, -0.050186813f, 0.104619354f,
-        -0.061429936f, 0.06676193f, -0.14451598f, 0.14471987f, 0.06782607f, -0.109429024f, -0.07342871f, -0.027793856f,
-        -0.011538024f, 0.13918394f, 0.16763316f, 0.06601977f, 0.15327883f, 0.07595857f, -0.09425696f, 0.09679327f,
-        -0.14152458f, 0.16357094f, 0.1400675f, -0.02442221f, 0.1824722f, -0.103866875f, 0.04920195f, 0.08479154f,
-        -0.09457528f, 0.15519916f, -0.024112536f, -0.052299637f, -0.13255988f, -0.051800888f, -0.009788878f, -0.030011227f,
-        -0.007481842f, -0.048254754f, -0.08895867f, -0.06745238f, -0.026168462f, 0.05150084f, 0.08981416f, -0.09642808f,
-        -0.032466136f, 0.0009463689f, -0.0271273f, 0.065216854f, -0.095116444f, 0.06368312f, -0.14106908f, 0.006157081f,
-        -0.06507618f, 0.016074043f, 0.012732336f, -0.16876534f, -0.0071657896f, -0.029811f, -0.03948625f, -0.03508357f,
-        -0.04264019f, 0.00791043f, 0.0025387849f, -0.07098658f, 0.009815125f, 0.08163351f, 0.04453754f, 0.01693474f,
-        -0.030518642f, -0.070684455f, -0.014602808f, 0.053427756f, 0.051102255f, 0.14757463f, 0.0143613005f, -0.080230914f,
-        -0.017737972f, 0.045565303f, -0.018636819f, 0.06176217f, 0.03255932f, -0.11626242f, 0.031300165f, 0.008602983f,
-        -0.055206865f, -0.058604363f, 0.0027296932f, 0.047287457f, -0.09325643f, 0.03043738f, 0.036893945f, -0.0924008f,
-        -0.08901495f, -0.10939517f, 0.15367234f, -0.037165236f, -0.075975046f, 0.015652992f, 0.12216187f, 0.05580937f,
-        -0.0031458212f, 0.048689906f, 0.03989104f, 0.07207315f, 0.21989888f, -0.025945993f, -0.13676384f, -0.04133467f,
-        0.06683134f, 0.12122316f, 0.104847044f, 0.01569045f, -0.059866164f, -0.07161736f, 0.20175451f, -0.014020396f,
-        0.029246973f, -0.030558826f, -0.060764875f, 0.102117844f, -0.035369843f, 0.08344559f, 0.05040451f, 0.05857496f,
-        0.10201925f, -0.0044865324f, 0.09603935f, -0.17961635f, 0.11319022f, 0.020268545f, 0.10951392f, 0.028180113f,
-        -0.0043090545f, -0.05068305f, 0.0023283395f, -0.15579367f, 0.12052371f, -0.009601392f, 0.00802003f, -0.061301697f,
-        0.052340582f, -0.034658156f, 0.056137603f, -0.03352706f, 0.152441f, 0.24143516f, -0.08076155f, -0.026731474f,
-        -0.019299427f, -0.10183024f, 0.10216605f, -0.09533407f, 0.10350515f, 0.0040587834f, 0.09454708f, -0.04794175f,
-        -0.0574629f, -0.068791404f, 0.07338597f, -0.011005684f, -0.113513246f, -0.060249735f, 0.032378573f, 0.054605465f,
-        0.13727555f, 0.060067613f, 0.08278698f, -0.07217863f, -0.089222535f, -0.029469663f, 0.09240579f, -0.014712462f,
-        0.045681726f, -0.09339605f, -0.14165936f, -0.0043702004f, 0.1965256f, 0.05433385f, -0.1277732f, -0.01014285f,
-        0.04460432f, -0.0037321423f, -0.05105846f, -0.09360269f, 0.07488763f, -0.015647484f, 0.09901276f, 0.010742864f,
-        0.006125589f, 0.013915096f, -0.13071182f, -0.077929355f, -0.250693f, -0.008423315f, -0.11959547f, 0.005647044f,
-        -0.018784914f, -0.10190673f, -0.15215084f, -0.08172687f, 0.02193888f, -0.08752633f, 0.075855896f, -0.018187005f,
-        0.029774595f, 0.0136699695f, -0.17398776f, -0.031550746f, -0.13632074f, 0.09677684f, -0.20099384f, -0.10129466f,
-        0.13657984f, 0.002873892f, 0.052767705f, 0.13550098f, 0.10461202f, -0.14231245f, -0.07607635f, 0.16315506f,
-        0.034479767f, 0.18443069f, 0.01205077f, 0.096910864f, -0.08572218f, 0.14098153f, 0.17125195f, -0.07709646f,
-        0.15588984f, -0.15007572f, -0.015663465f, 0.09073372f, -0.045654107f, 0.032598242f, 0.021499995f, 0.107148536f,
-        -0.02197692f, 0.22314757f, -0.012032738f, 0.089930154f, 0.015610016f, 0.0693067f, -0.0067663733f, 0.035523627f,
-        -0.08586139f, -0.078395344f, 0.24455088f, 0.15525219f, 0.020915635f, -0.03519607f, -0.04369215f, -0.046270106f,
-        -0.12121552f, 0.001411152f, 0.0019370269f, -0.023786804f, 0.07365684f, 0.06284131f, -0.037683547f, 0.0017548952f,
-        0.23110326f, 0.004936942f, -0.010207727f, -0.024910413f, -0.01736269f, -0.08852131f, -0.09815269f, -0.08139079f,
-        -0.07854198f, -0.028023975f, 0.10363794f, 0.08328678f, -0.10105833f, 0.022689255f, 0.106650814f, 0.16293348f,
-        0.047372963f, 0.080047205f, 0.105308585f, -0.11821097f, 0.1028321f, 0.051605254f, -0.053353194f, 0.05728461f,
-        -0.11000863f, 0.06666056f, 0.022416541f, -0.07519535f, -0.0088354f, -0.059333548f, -0.034441132f, 0.049692784f,
-        -0.033176202f, -0.12349321f, -0.026982203f, -0.007244358f, -0.020213181f, -0.050155904f, 0.014038613f, 0.053745843f,
-        -0.028799888f, 0.029547255f, -0.071157776f, 0.21210253f, 0.11476467f, 0.024703622f, 0.010807349f, 0.07115215f,
-        0.060388282f, -0.1258368f, -0.004147835f, -0.112532124f, 0.09115834f, -0.043437652f, 0.011381011f, -0.11484703f,
-        0.018897956f, 0.030485803f, -0.02443064f, -0.061089143f, -0.0048779207f, 0.130623f, 0.03293547f, 0.01369275f,
-        0.13069576f, -0.0477285f, -0.050357968f, -0.047504675f, 0.022611534f, -0.0032248807f, -0.0074040242f, 0.10977225f,
-        0.10680714f, 0.17014535f, 0.082490385f, 0.06445488f, 0.055966485f, 0.12881687f, 0.10158211f, 0.00027826612f,
-        -0.028416134f, 0.10450275f, 0.18805687f, 0.12164641f, 0.12686694f, 0.27940312f, -0.10032662f, 0.07934331f,
-        -0.0043343552f, 0.07967557f, -0.27876347f, 0.06210619f, 0.021008283f, 0.08849628f, 0.03676177f, -0.0046447515f,
-        0.0054007024f, -0.039877176f, 0.11057843f, -0.2601083f, 0.11636508f, 0.061411288f, 0.18195678f, -0.124640696f,
-        -0.16428278f, 0.006213515f, 0.5396994f, 0.019608729f, 0.003177229f, 0.19542122f, -0.14561348f, -0.045687877f,
-        -0.34852144f, 0.026041582f, 0.0043311357f, 0.10182316f, -0.025988901f, -0.1122551f, -0.040981896f, -0.025936328f,
-        -0.13435152f, -0.34137264f, 0.51101506f, -0.049585603f, 0.019833855f, 0.123757645f, 0.037213333f, 0.040518492f,
-        0.101382025f, 0.030280517f, 0.092060275f, 0.14274158f, -0.024057595f, 0.22066315f, 0.021083197f, 0.16178013f,
-        -0.020602662f, 0.0587815f, -0.04991477f, 0.23803179f, 0.07599859f, -0.08285786f, 0.068660654f, 0.03471541f,
-        0.5007414f, 0.15169692f, 0.21502881f, 0.47060087f, 0.31653726f, 0.5639537f, -0.315262f, -0.23510243f,
-        -0.31893486f, -0.033821788f, -0.47974122f, 0.029608402f, 0.18017457f, 0.11250125f, 0.33829945f, 0.527568f,
-        -0.32661495f, 0.6281205f, 0.0915321f, -0.39969313f, 0.42783242f, 0.17729829f, -0.4562679f, -0.26531205f,
-        0.13398017f, -0.3953041f, 0.12999092f, -0.33443552f, -0.09361816f, 0.10736006f, -0.026061138f, -0.1909836f,
-        -0.14691077f, -0.22636026f, 0.35582384f, -0.31317833f, 0.03287545f, 0.06594634f, 0.22715206f, -0.017512495f,
-        0.23336753f, -0.7014807f, 0.39162993f, 0.15949555f, -0.10270523f, 0.09689228f, 0.3157294f, 0.28276542f,
-        -0.13559788f, -0.34568232f, 0.24294162f, -0.02937257f, -0.10380368f, 0.4263875f, 0.26270476f, -0.17978135f,
-        -0.002508039f, -0.25389314f, -0.6359749f, 0.2997816f, -0.13331027f, -0.48155192f, -0.7174953f, -0.028973168f,
-        0.2282076f, 0.053366497f, -0.028418504f, 0.16891475f, -0.0036347895f, -0.10337515f, -0.008578384f, -0.30137494f,
-        0.00012053309f, 0.13882905f, -0.01804582f, 0.08345062f, 0.010233424f, 0.026118508f, 0.3040483f, 0.012841194f,
-        -0.07658359f, 0.20953478f, 0.099014446f, 0.024057185f, 0.3200083f, 0.013488505f, -0.21125612f, -0.13312699f,
-        0.14408825f, 0.10096462f, 0.16655746f, -0.11150439f, 0.1511335f, -0.09593664f, 0.060688756f, -0.01975086f,
-        -0.019061362f, -0.08265878f, 0.06172906f, 0.02551559f, -0.29445374f, 0.05968667f, -0.056083832f, -0.062635474f,
-        0.27354702f, 0.032686137f, 0.0053666914f, 0.04093762f, 0.109270036f, 0.12845412f, -0.15391798f, 0.054376975f,
-        -0.08132732f, 0.112951264f, -0.019059027f, -0.16215505f, -0.018111525f, -0.29218087f, 0.06473435f, -0.073174715f,
-        -0.024840873f, -0.16370654f, -0.18282948f, 0.02943047f, 0.17529975f, 0.004919297f, -0.064126804f, 0.03329574f,
-        -0.14882435f, -0.063097306f, -0.16464543f, -0.00930518f, 0.14383404f, -0.0031345459f, 0.05687313f, 0.010383179f,
-        0.051832855f, -0.09193682f, 0.015766814f, -0.10745755f, -0.008327865f, 0.01702186f, -0.090222575f, -0.15169749f,
-        -0.1142967f, 0.15349172f, -0.0769771f, -0.02981995f, -0.10952082f, -0.007802348f, 0.21398959f, 0.013566209f,
-        -0.12771246f, 0.21884266f, 0.09201786f, -0.10111427f, -0.061400622f, 0.2927925f, 0.041927036f, 0.031575173f,
-        -0.19062856f, -0.002339517f, 0.11058873f, 0.0005136255f, -0.07009309f, -0.14828426f, -0.18520151f, 0.005593103f,
-        -0.090940684f, -0.12060803f, 0.08055425f, 0.029468482f, 0.011826294f, -0.016325418f, -0.17221081f, -0.10878684f,
-        0.04342344f, -0.0898555f, 0.038807582f, 0.009156209f, 0.07042206f, 0.35546625f, 0.15963842f, 0.014483035f,
-        -0.018749133f, 0.034024145f, -0.19205132f, 0.11568635f, -0.0012815874f, -0.10539137f, 0.0020846983f, 0.02688224f,
-        0.28089616f, 0.13676876f, 0.21077834f, 0.37472817f, 0.27085033f, 0.32228118f, -0.10029796f, -0.17615281f,
-        -0.089265026f, 0.029663779f, -0.3563873f, 0.08844198f, 0.1889898f, 0.17019796f, 0.20214428f, 0.15598004f,
-        -0.26089048f, 0.24979286f, 0.19051352f, -0.24719697f, 0.44307807f, 0.11877024f, -0.2594688f, -0.10116487f,
-        0.019927386f, -0.16976394f, 0.39982593f, -0.08480939f, 0.054232858f, -0.0014253816f, -0.057242952f, -0.035231333f,
-        0.025574373f, -0.21750236f, 0.16327287f, -0.17427029f, 0.0889174f, 0.09457687f, -0.016321268f, 0.10661752f,
-        0.19899997f, -0.5390131f, 0.38904393f, 0.20029457f, -0.029280143f, 0.1990154f, 0.34952322f, 0.09518082f,
-        -0.17687179f, 0.036350463f, 0.23693395f, -0.011076632f, -0.29083824f, -0.119264826f, 0.28687775f, -0.0963941f,
-        -0.13101968f, -0.32752916f, -0.17309858f, 0.35906917f, 0.0007537887f, -0.29978502f, -0.33217f, 0.180755f,
-        0.21041797f, -0.16275032f, 0.0561211f, 0.00023684133f, -0.12597685f, 0.029290836f, 0.155882f, 0.10839721f,
-        -0.22074743f, -0.11405759f, -0.0062840683f, -0.075788155f, 0.091761515f, 0.27114153f, -0.12802987f, 0.022408145f,
-        0.087056495f, 0.08297009f, -0.19291279f, -0.061057895f, 0.0032468187f, -0.15820011f, -0.11845822f, -0.15751967f,
-        -0.27543128f, 0.08928894f, -0.22520153f, -0.033688527f, -0.08265927f, 0.11024705f, 0.028623106f, 0.15999538f,
-        -0.20462812f, -0.05889362f, -0.10915077f, -0.13609102f, -0.2584652f, -0.24525063f, 0.14876369f, -0.13892055f,
-        0.052248716f, 0.27723005f, -0.057837177f, -0.13156985f, -0.088109985f, -0.3170013f, -0.035790615f, -0.0074884295f,
-        0.07142645f, -0.09973801f, -0.00919821f, -0.045490667f, -0.035346553f, 0.26559374f, -0.112944186f, 0.07128397f,
-        0.016322628f, 0.118628666f, -0.19608271f, -0.09899524f, -0.010923096f, -0.30157083f, -0.06532253f, -0.2658305f,
-        0.028564487f, -0.07231442f, -0.08040668f, 0.09848985f, 0.046393335f, 0.13054128f, 0.0048181317f, 0.081774004f,
-        -0.1877074f, -0.06243962f, -0.027135585f, 0.054714795f, 0.026215876f, 0.13394395f, -0.014362575f, 0.011892137f,
-        0.13509688f, -0.045107387f, -0.07923826f, -0.04191037f, 0.107629225f, -0.21681672f, 0.016981743f, 0.015614503f,
-        -0.14722884f, 0.21626776f, -0.09324676f, -0.06516666f, -0.020210886f, 0.092627674f, -0.08308751f, -0.0852213f,
-        -0.20264809f, 0.08739484f, -0.0026408448f, -0.05298024f, -0.040264722f, -0.14359881f, 0.1892934f, 0.06985317f,
-        -0.08919651f, 0.02325367f, 0.03910552f, -0.13437855f, 0.031752028f, -0.011279675f, 0.028830206f, -0.064987846f,
-        0.046419926f, -0.1623647f, -0.10035251f, 0.15824062f, 0.2262678f, 0.2916243f, 0.012220984f, 0.1904373f,
-        0.01960842f, -0.16356939f, -0.2014349f, -0.039971616f, -0.23290032f, -0.12648173f, -0.26646358f, -0.24776441f,
-        0.09626954f, -0.063326575f, 0.12665436f, 0.09473956f, 0.011109316f, 0.077903055f, -0.0483132f, -0.175331f,
-        0.008144334f, -0.07278403f, -0.14558882f, 0.19141772f, 0.17419612f, 0.12199785f, 0.17194057f, 0.23051578f,
-        -0.09516682f, -0.04460442f, -0.0473271f, 0.017422767f, 0.10623972f, -0.00042806735f, -0.20265046f, -0.093342476f,
-        0.018503243f, -0.22961998f, 0.15275271f, -0.10363909f, -0.15679991f, -0.06728216f, 0.23047295f, 0.21883324f,
-        -0.0032413255f, -0.07842327f, 0.047968343f, -0.10715156f, 0.18012393f, -0.10652701f, 0.2430425f, -0.079253785f,
-        0.21162279f, -0.013789574f, 0.03301303f, 0.09292617f, 0.08248735f, 0.14821397f, 0.06813548f, -0.018361071f,
-        -0.109420404f, -0.18419728f, 0.2016952f, -0.20964918f, -0.25715616f, -0.23775509f, 0.2767094f, -0.09113707f,
-        0.007814206f, -0.14610253f, -0.19109285f, 0.11982755f, 0.1522843f, -0.019945653f, -0.10531494f, 0.026868943f,
-        0.08078076f, 0.039698713f, 0.07125412f, 0.08447773f, -0.07270884f, 0.030020075f, 0.005916652f, 0.13141815f,
-        0.026639763f, 0.07364373f, 0.18534501f, 0.15369354f, 0.00939512f, 0.0446802f, -0.054520097f, 0.15467347f,
-        -0.009089785f, -0.004447199f, 0.012515854f, -0.10910213f, 0.0061653107f, -0.11291548f, 0.026243856f, 0.052781675f,
-        -0.1900209f, 0.0071151475f, -0.17458266f, -0.14196268f, -0.012839268f, 0.039361432f, -0.1998374f, 0.121186145f,
-        0.059354722f, 0.0039139953f, -0.18938866f, -0.09752346f, 0.014282185f, 0.03104051f, -0.18009043f, 0.08383755f,
-        -0.10839748f, -0.29493916f, -0.07559808f, -0.034983557f, -0.26054f, 0.22032803f, 0.036128953f, -0.069431156f,
-        -0.05964842f, 0.0054074735f, -0.020343237f, 0.13236281f, 0.13758947f, -0.25781128f, 0.22890224f, 0.08222721f,
-        -0.34679833f, 0.12364255f, 0.10919365f, 0.1965071f, 0.09992526f, -0.045208026f, -0.015050272f, -0.033275858f,
-        0.066552125f, -0.41161162f, 0.2150297f, 0.28109002f, -0.5104335f, -0.09695601f, -0.327654f, 0.34729472f,
-        0.28918308f, 0.4212616f, 0.22931212f, 0.13428822f, -0.15411916f, -0.4122922f, 0.32733846f, 0.14248145f,
-        0.37946174f, 0.050418507f, -0.30693135f, -0.3467917f, 0.31946668f, -0.15912566f, -0.117648646f, 0.35562995f,
-        -0.45882612f, 0.14358719f, -0.040956613f, -0.38378432f, -0.21117313f, -0.13242708f, -0.2944374f, -0.3068112f,
-        -0.15612844f, -0.22124249f, -0.2933518f, 0.17190237f, 0.262387f, 0.22991258f, -0.6479863f, 0.3456724f,
-        -0.43030038f, -0.4399194f, -0.24421753f, 0.13296117f, -0.28260607f, 0.49402013f, -0.13857478f, -0.29086655f,
-        -0.31735805f, -0.11680485f, 0.03517926f, -0.024508724f, -0.03871014f, -0.048645187f, 0.6535511f, -0.19816418f,
-        -0.34374157f, 0.23197599f, -0.012694355f, 0.3197596f, -0.4848924f, 0.30834228f, 0.33454025f, -0.37791976f,
-        0.07797555f, -0.16713095f, -0.025121855f, 0.039902337f, -0.24868691f, 0.0077490765f, 0.03358478f, 0.21058005f,
-        0.12623747f, 0.007415512f, -0.067162976f, -0.053291406f, -0.10611339f, 0.010648447f, -0.10820792f, -0.13784176f,
-        -0.23481178f, 0.028949257f, -0.01718184f, 0.097518936f, 0.08501541f, 0.16608755f, 0.021820035f, 0.09243317f,
-        0.20804456f, 0.16359131f, 0.10239723f, 0.006216959f, -0.113476805f, -0.03475087f, -0.05475637f, -0.0063104266f,
-        0.31384376f, -0.16092658f, 0.16570914f, -0.062598996f, -0.025599653f, -0.057687603f, 0.06734341f, 0.21096033f,
-        -0.060033135f, -0.16557425f, -0.004335551f, 0.092124924f, -0.1054976f, 0.009157624f, -0.18304978f, 0.2195855f,
-        0.024178246f, 0.29172385f, -0.06231237f, -0.07415882f, -0.028221251f, -0.21556702f, -0.15121004f, 0.014292485f,
-        0.0923523f, 0.17865825f, -0.029543716f, -0.009232721f, 0.00018625832f, 0.23203705f, 0.06709252f, -0.0006461936f,
-        0.044108633f, -0.029267462f, 0.05836021f, 0.010675665f, 0.118838996f, -0.12388457f, 0.12629838f, 0.037021924f,
-        0.04966961f, -0.0024382551f, -0.09527194f, 0.035696156f, -0.035307538f, 0.08995736f, -0.072667085f, -0.093905434f,
-        -0.1923855f, 0.08181272f, -0.024826154f, -0.18769294f, 0.0012144077f, 0.07729661f, 0.13242711f, 0.1532154f,
-        -0.15961151f, -0.17123248f, -0.025578318f, -0.09227277f, 0.31114665f, 0.07486858f, 0.021938378f, 0.114706375f,
-        -0.17165315f, 0.14986618f, -0.13785431f, 0.09922702f, 0.0023019642f, 0.005676416f, -0.045276895f, 0.052385345f,
-        0.07008743f, 0.09314945f, -0.066169105f, -0.16194923f, -0.2422219f, 0.076164074f, -0.03164153f, -0.06898179f,
-        0.023040496f, 0.13964976f, -0.20135626f, 0.095705725f, 0.065314f, -0.045689214f, 0.22703937f, -0.06491359f,
-        -0.1342694f, -0.077198096f, 0.1061976f, -0.06984096f, 0.029316999f, 0.045213174f, 0.081972234f, -0.25469133f,
-        0.04247773f, -0.114466146f, 0.33692652f, 0.2027062f, -0.35710272f, -0.13737325f, -0.308071f, -0.15876716f,
-        0.22178444f, 0.13663146f, 0.3448401f, 0.31514075f, -0.15533285f, -0.13980931f, 0.0026726776f, 0.15251474f,
-        0.10117019f, 0.12678212f, -0.17547184f, -0.19876064f, 0.14386167f, -0.01595009f, -0.024691822f, 0.39877284f,
-        -0.29633823f, -0.024274783f, -0.20751052f, -0.22147113f, -0.108352534f, -0.08673184f, -0.057889257f, -0.1963912f,
-        0.13023396f, -0.07588565f, -0.073410384f, 0.28711987f, 0.21667577f, 0.22336605f, -0.22580256f, 0.22415826f,
-        -0.2958883f, -0.46414828f, -0.010357586f, 0.20917502f, -0.28102487f, 0.26642513f, -0.2562171f, -0.014820187f,
-        -0.31357485f, -0.015007779f, 0.15308793f, -0.124050885f, -0.1946794f, -0.116668895f, 0.48282915f, -0.35349086f,
-        -0.44932023f, 0.2683212f, 0.23765188f, 0.3110029f, -0.4681942f, 0.14950255f, 0.17419311f, -0.13916285f,
-        0.08286551f, 0.017910516f, -0.19962658f, 0.059784725f, -0.1738853f, -0.0320649f, -0.019888997f, -0.043020222f,
-        -0.2560793f, 0.095046215f, 0.15495344f, -0.061475657f, -0.060051493f, -0.16324744f, -0.06920724f, 0.03637f,
-        -0.07294521f, 0.11188544f, 0.004045393f, -0.29529023f, 0.005957296f, -0.2026668f, 0.036056858f, -0.078646764f,
-        -0.13726324f, 0.18549322f, 0.15908295f, -0.0716463f, -0.20008294f, 0.08290091f, -0.046884295f, 0.015268418f,
-        -0.116198234f, -0.032081235f, -0.3178512f, 0.012095872f, -0.21181248f, -0.13559511f, 0.011876308f, -0.16594121f,
-        0.0906864f, 0.3319837f, -0.31335506f, 0.016972287f, -0.038754173f, -0.075967915f, 0.04811712f, -0.25671387f,
-        -0.03340162f, -0.11401462f, -0.30800134f, 0.12572888f, 0.3008452f, 0.33210555f, 0.040135898f, -0.11094498f,
-        0.033855107f, 0.061733693f, -0.0102276215f, -0.17661548f, -0.00054992625f, -0.24759232f, 0.08517372f, -0.20287085f,
-        -0.08182258f, -0.08423666f, 0.2536668f, -0.06945924f, 0.079390936f, -0.005069648f, 0.030722959f, 0.0471618f,
-        0.058189303f, 0.036738448f, -0.0336914f, 0.021626506f, -0.17339236f, -0.23163155f, -0.12304173f, -0.022169339f,
-        0.022841956f, 0.13681436f, 0.07757971f, -0.19755626f, 0.123905204f, 0.1689023f, -0.09202955f, 0.015505388f,
-        -0.10645333f, 0.13210338f, -0.03473441f, -0.22093709f, 0.05584028f, 0.16054708f, -0.18013129f, 0.06810475f,
-        0.10390573f, 0.05934238f, -0.1353321f, 0.13326856f, -0.16617806f, 0.050006684f, 0.025974726f, -0.118636966f,
-        -0.018619942f, -0.3480984f, 0.12184664f, 0.026929691f, 0.22628118f, 0.18219286f, 0.10658323f, -0.108981565f,
-        -0.047540065f, -0.14958735f, 0.0765489f, 0.23290718f, 0.19087096f, -0.14087254f, 0.16619629f, 0.14374745f,
-        0.050804023f, -0.12545618f, -0.027854215f, -0.0076519977f, 0.027819917f, 0.2419436f, 0.03314881f, 0.029467274f,
-        -0.09570856f, -0.058976922f, -0.062281057f, 0.033406083f, 0.0016626364f, -0.0054113525f, -0.12150947f, 0.057255987f,
-        0.16703941f, 0.09086168f, 0.02958445f, 0.15253253f, -0.25721535f, 0.017815745f, 0.07878786f, 0.108766004f,
-        0.24750656f, 0.0013824231f, -0.1865263f, -0.048682593f, 0.07086895f, 0.020585561f, -0.0025141612f, 0.1757394f,
-        -0.0008912538f, 0.1412511f, 0.020491991f, -0.0773928f, -0.026703745f, -0.051561713f, 0.0020873896f, -0.009641824f,
-        -0.031442106f, -0.26570627f, -0.20855765f, 0.33096677f, -0.0071358676f, 0.14176339f, -0.098359525f, 0.16202004f,
-        -0.19780675f, 0.052593473f, -0.14603426f, 0.2613542f, -0.016629914f, 0.08612591f, -0.30980882f, 0.038361594f,
-        -0.12624636f, -0.15489082f, 0.12489074f, -0.008299858f, -0.10734374f, 0.06998719f, 0.090371f, 0.0011422287f,
-        -0.20219092f, 0.16608833f, -0.0070897182f, 0.23048998f, -0.07207694f, -0.079392105f, -0.009434679f, -0.008389867f,
-        -0.16464858f, -0.12017636f, 0.029973377f, -0.14067556f, -0.013296829f, -0.0970287f, 0.109139934f, 0.037430827f,
-        0.13833292f, -0.14114206f, 0.15051354f, -0.084602915f, -0.018251386f, 0.028978365f, 0.053398494f, 0.12828498f,
-        -0.06489637f, -0.029345676f, 0.07865466f, 0.06289928f, 0.111481324f, 0.18653244f, -0.051730677f, -0.03874097f,
-        -0.09205846f, 0.14680344f, -0.25977445f, -0.12625541f, 0.15011269f, -0.04755634f, -0.11319959f, 0.12953217f,
-        -0.29039037f, -0.010939408f, 0.04907962f, 0.13745108f, -0.09481075f, -0.13505949f, 0.14163229f, -0.07182524f,
-        -0.16082798f, 0.41424906f, -0.028442133f, 0.042978745f, -0.13366814f, 0.37179306f, 0.086126074f, -0.1000908f,
-        0.03595124f, 0.21106134f, 0.09300862f, -0.15393513f, 0.06683872f, -0.13368203f, -0.17476253f, 0.21521857f,
-        -0.016233554f, 0.027756782f, -0.18903984f, 0.011809104f, -0.004365775f, -0.05486081f, -0.011384483f, 0.20698726f,
-        -0.038079564f, -0.43940267f, -0.44650188f, -0.065887f, -0.28449884f, -0.081396185f, 0.30255547f, -0.13785075f,
-        0.0123694f, -0.58771795f, 0.09118389f, 0.30640703f, 0.2379527f, -0.26410282f, 0.06544938f, 0.111851014f,
-        0.31091163f, -0.12901004f, 0.075166404f, 0.33072528f, 0.09690768f, 0.2952786f, -0.20215434f, -0.019964283f,
-        -0.17988303f, 0.59699297f, -0.6304929f, 0.25555354f, -0.105441935f, 0.003895042f, -0.3181147f, 0.5337117f,
-        -0.52707165f, 0.48947552f, -0.2497772f, 0.16274078f, -0.38985416f, -0.037064195f, 0.40077835f, 0.03935649f,
-        -0.18212308f, 0.4437001f, 0.1366942f, -0.30330324f, 0.2721619f, 0.41233099f, 0.4810357f, 0.256073f,
-        0.52677023f, -0.3572687f, -0.0777934f, -0.26965323f, -0.11249871f, -0.37195465f, -0.5487547f, 0.43140134f,
-        0.32822046f, 0.2299333f, -0.5868616f, 0.22687459f, -0.31113294f, -0.62864316f, -0.10482442f, -0.4190689f,
-        0.071019165f, -0.30486605f, -0.012506782f, 0.14753085f, -0.0076487344f, -0.025067678f, 0.023574844f, -0.10440182f,
-        -0.05398039f, -0.12918735f, 0.0030545187f, -0.08437394f, -0.113319665f, -0.14522612f, 0.11580836f, -0.036815457f,
-        0.06785238f, -0.16484657f, -0.06611997f, -0.21962468f, -0.08224586f, 0.008717583f, -0.09050112f, 0.084461965f,
-        0.13646804f, 0.12922698f, -0.03901983f, 0.20437683f, -0.060270943f, 0.11815912f, -0.08487428f, 0.101165995f,
-        -0.018227946f, 0.33469898f, -0.007488373f, 0.043837335f, 0.09528092f, -0.07133412f, 0.07698863f, -0.2305832f,
-        -0.13403071f, -0.37534636f, -0.030193046f, -0.069096714f, -0.035339203f, 0.1569628f, 0.079458214f, -0.055753168f,
-        0.38987672f, 0.11120088f, 0.062609665f, -0.085238606f, -0.007154798f, -0.5016838f, -0.041660637f, 0.14319733f,
-        -0.042779528f, -0.1109275f, -0.21489006f, 0.011111737f, -0.03987364f, 0.15685602f, -0.10999877f, -0.08226687f,
-        -0.05556428f, -0.060178336f, 0.08965073f, -0.14302564f, 0.03170326f, -0.11215264f, 0.13738847f, 0.12836029f,
-        0.119680315f, -0.119550176f, -0.09261101f, -0.15482847f, -0.017430957f, 0.105192445f, -0.07284139f, 0.026024403f,
-        -0.012950524f, 0.104701854f, 0.016064113f, 0.05909917f, 0.389493f, 0.16888224f, 0.16953698f, -0.12255529f,
-        0.02779393f, 0.04215426f, -0.17278503f, -0.18181786f, 0.1366717f, -0.0016193041f, -0.053523213f, -0.16457564f,
-        -0.34520102f, -0.14609325f, -0.056957994f, 0.09994552f, -0.25723422f, 0.04490981f, -0.2035831f, -0.0029886458f,
-        -0.114143066f, 0.42244634f, -0.044448923f, -0.09193745f, -0.24678071f, 0.10167206f, 0.02913206f, -0.09290425f,
-        -0.060834914f, 0.028031351f, 0.10314233f, -0.07083243f, 0.1335713f, 0.24519858f, -0.053124577f, 0.15063003f,
-        -0.005657602f, -0.16238748f, 0.33395937f, -0.03877913f, -0.02155603f, -0.02127592f, -0.12663546f, 0.18849325f,
-        -0.05642729f, -0.24137433f, -0.15156475f, 0.06957965f, -0.37623975f, -0.03309565f, 0.21256256f, -0.25876972f,
-        0.32847598f, -0.21838988f, 0.22992799f, 0.051480003f, 0.15732841f, -0.35416296f, 0.040372714f, 0.17944102f,
-        0.30535817f, -0.21264917f, -0.036859687f, 0.26939043f, 0.13392329f, 0.40329584f, -0.08982124f, 0.15798041f,
-        -0.030346435f, 0.21929346f, -0.4415685f, 0.18209171f, 0.11775231f, -0.080952436f, -0.11694943f, 0.5635282f,
-        -0.4335332f, 0.27920714f, -0.023157364f, 0.124509186f, -0.07090134f, 0.018646182f, 0.17826809f, 0.13547659f,
-        -0.052884392f, 0.029393889f, 0.097785845f, -0.09715597f, 0.020173108f, 0.22958067f, 0.1782159f, 0.08871145f,
-        0.4781021f, -0.10971534f, 0.16842413f, -0.09852578f, 0.04469947f, -0.36320847f, -0.2168278f, 0.1456523f,
-        0.13320768f, 0.25972375f, -0.08510294f, 0.08204507f, -0.28161824f, -0.19486532f, 0.07152363f, -0.0002782737f,
-        0.06290296f, -0.16653807f, -0.16917719f, 0.022294722f, -0.116238214f, -0.1447457f, -0.24549654f, 0.119358025f,
-        -0.34362304f, -0.20303813f, 0.022265594f, -0.06462272f, 0.008536464f, -0.032824177f, 0.1606391f, -0.05447986f,
-        -0.26123646f, 0.2290318f, 0.03327532f, -0.045430716f, 0.1825432f, -0.15459229f, 0.0652203f, -0.21338005f,
-        -0.14465846f, 0.08285526f, 0.07140413f, -0.040573526f, -0.08261593f, 0.020579455f, -0.12908635f, -0.09451006f,
-        -0.118250296f, 0.07824389f, -0.1743186f, -0.22563292f, -0.19245811f, -0.037097424f, 0.13669208f, 0.10443202f,
-        0.12460755f, 0.35809603f, -0.25337696f, -0.08262519f, 0.0039655413f, -0.23573188f, -0.048189335f, -0.15941054f,
-        0.09198365f, 0.0029257291f, 0.1173814f, -0.09383669f, 0.20308138f, 0.2533339f, -0.23663864f, 0.15776564f,
-        0.14133835f, 0.116632074f, -0.09256623f, 0.023017416f, 0.1546889f, -0.25588632f, -0.08582812f, -0.27176398f,
-        -0.023745004f, -0.06461567f, 0.014207739f, 0.104928106f, -0.014717226f, 0.16361023f, 0.22584668f, 0.048330486f,
-        0.056193326f, -0.16062681f, 0.08306829f, -0.16813233f, -0.014760041f, 0.10231745f, -0.07721644f, -0.067300625f,
-        -0.020428458f, 0.122169375f, 0.21008459f, -0.009997186f, 0.31303772f, -0.06490048f, 0.002649024f, -0.25946078f,
-        -0.24089924f, 0.03753408f, -0.16177584f, -0.03845397f, -0.19951479f, -0.051559806f, -0.26668915f, 0.06781785f,
-        -0.4355912f, -0.1344155f, -0.13201842f, 0.18793754f, -0.17084086f, -0.17759494f, 0.094418146f, -0.05366538f,
-        -0.097799435f, 0.4620335f, 0.15155613f, 0.14891298f, 0.14634535f, 0.098183f, 0.0041956133f, -0.039869837f,
-        -0.11153964f, -0.1304769f, -0.173726f, 0.117268704f, 0.31672242f, 0.087483026f, -0.035802685f, 0.06396956f,
-        0.074010074f, 0.013311797f, -0.30364674f, 0.030620232f, 0.0049829083f, -0.025825853f, 0.0071168416f, 0.10139276f,
-        -0.05941377f, -0.15062574f, -0.10642444f, 0.07978427f, -0.21485202f, 0.01749672f, 0.14206938f, -0.20669328f,
-        0.09454276f, -0.20244806f, -0.051115133f, 0.3381591f, 0.28591245f, -0.34975192f, 0.13414806f, 0.020873247f,
-        0.15263782f, -0.0505932f, -0.04978487f, 0.14426552f, -0.07732076f, -0.0037029707f, -0.2180556f, 0.106738105f,
-        -0.053549115f, 0.18533733f, -0.1847875f, 0.062156167f, -0.14663161f, 0.10774422f, 0.260019f, 0.04987193f,
-        0.0129788285f, 0.2504748f, 0.08133708f, 0.044306926f, 0.07076864f, 0.0014847557f, 0.15434907f, -0.06379478f,
-        0.02273622f, -0.2181702f, 0.066843934f, -0.0981429f, 0.056245208f, -0.0810145f, 0.1779971f, -0.02456123f,
-        0.16689572f, -0.20019615f, -0.014999966f, -0.07722284f, -0.09118973f, -0.0120009f, -0.13105612f, 0.13587014f,
-        0.16726555f, -0.09622092f, -0.076798804f, 0.0065703196f, -0.114790395f, -0.25872353f, -0.0047427714f, -0.00033184004f,
-        0.044255212f, 0.14338607f, 0.05397723f, -0.014283354f, 0.01660644f, -0.15682411f, 0.09500842f, 0.1642985f,
-        0.010456765f, 0.13512279f, -0.05311057f, 0.15190612f, 0.006358473f, 0.040529374f, 0.119859084f, -0.16795452f,
-        0.029976403f, -0.040648248f, 0.11593628f, -0.06137703f, 0.098788716f, -0.0314359f, -0.05750802f, 0.06075198f,
-        -0.010182133f, 0.14091243f, -0.05076093f, 0.042932987f, -0.100931086f, 0.04161691f, -0.013730675f, 0.12827778f,
-        0.034582056f, -0.017402643f, 0.06198211f, -0.0020293142f, 0.06788965f, -0.14178261f, -0.11457861f, 0.19816008f,
-        -0.0890054f, -0.0472808f, 0.15773813f, 0.014489554f, 0.014754543f, -0.13630858f, 0.10312318f, 0.083897255f,
-        -0.08610867f, 0.14826457f, 0.020095378f, 0.0107744755f, -0.041344967f, 0.024649289f, -0.027797606f, 0.043700468f,
-        0.0047755684f, 0.015091536f, 0.009394677f, 0.050982393f, -0.054797947f, 0.029507661f, -0.028423274f, 0.14797653f,
-        -0.06407849f, 0.142783f, -0.11761362f, 0.079883054f, -0.18977626f, 0.09194486f, 0.049354192f, 0.010224755f,
-        -0.008443699f, 0.09352754f, 0.013164785f, -0.1649303f, 0.012863276f, -0.17002621f, -0.009030628f, -0.10659279f,
-        0.12684768f, -0.039978746f, 0.044768363f, -0.015030157f, -0.019906286f, -0.2527278f, 0.085135534f, -0.12531327f,
-        -0.33270127f, -0.09576815f, -0.22398125f, 0.06093956f, 0.057231344f, -0.0008348732f, 0.14010252f, -0.041390806f,
-        0.14177722f, 0.1395472f, -0.15774976f, 0.03485589f, -0.118964285f, -0.23450205f, -0.016114675f, 0.11107322f,
-        0.21989137f, 0.2506524f, 0.09193619f, -0.113670714f, 0.09194281f, -0.12793449f, 0.12584655f, -0.06513193f,
-        -0.058157537f, -0.21466312f, -0.23341787f, 0.008433796f, -0.06258106f, 0.34755918f, -0.01911689f, 0.18520091f,
-        -0.0073228027f, -0.13064183f, -0.24347176f, 0.13661757f, 0.08022088f, -0.1730392f, 0.049279127f, -0.1641103f,
-        0.06493873f, 0.07317206f, 0.068105504f, -0.16575877f, -0.0037272512f, -0.22171357f, -0.029247094f, -0.015202188f,
-        -0.193696f, -0.039135102f, 0.096830234f, 0.16866966f, 0.009735829f, 0.016935261f, 0.070133336f, -0.030437484f,
-        -0.033392332f, 0.025194008f, 0.036901042f, -0.1588216f, 0.040544152f, 0.059347134f, -0.051105138f, -0.12676798f,
-        -0.0642056f, -0.13675846f, 0.26675454f, 0.08663813f, 0.0052100485f, -0.0017725211f, -0.03937919f, -0.19455674f,
-        0.25896293f, -0.05182919f, 0.023528913f, 0.2068287f, 0.109269954f, -0.062986806f, -0.055970628f, 0.012502148f,
-        -0.2031767f, 0.09322871f, -0.09840078f, 0.08065383f, 0.06848451f, 0.076244f, -0.08844785f, -0.08437349f,
-        -0.059403297f, -0.02519849f, -0.05180649f, -0.012872726f, -0.09433476f, 0.06426427f, -0.022871645f, 0.086788f,
-        -0.034279868f, -0.028638368f, 0.12049039f, -0.0804985f, -0.10924295f, -0.023434663f, -0.0237533f, -0.039812043f,
-        0.035576142f, 0.08588678f, 0.11573993f, -0.1153087f, 0.013441973f, -0.03205562f, 0.08966162f, 0.08465074f,
-        -0.039892495f, -0.14708106f, -0.032382015f, -0.013625076f, -0.118459836f, 0.0745185f, -0.07566998f, 0.03603698f,
-        -0.00015316634f, -0.05091806f, 0.056777615f, -0.08821314f, 0.08072295f, 0.025609868f, -0.05729964f, 0.06605089f,
-        0.21309726f, -0.07173677f, 0.106132075f, -0.11593699f, 0.1370617f, 0.11214013f, 0.056748517f, -0.032001574f,
-        -0.09434121f, 0.113695726f, -0.023930425f, 0.17560923f, -0.0697975f, -0.021265915f, -0.039706238f, 0.07026846f,
-        -0.23330657f, 0.10965766f, -0.04197361f, -0.15585312f, 0.011542335f, -0.09481354f, -0.0023164959f, -0.119380705f,
-        -0.037614018f, -0.030880855f, 0.14033973f, -0.00991895f, 0.12955555f, -0.047565416f, 0.015616681f, 0.12706463f,
-        0.037150342f, -0.018979432f, -0.21293376f, -0.035879727f, 0.057762682f, 0.002058382f, 0.13406363f, 0.07878759f,
-        0.11689276f, 0.0045747994f, -0.059726767f, -0.03876025f, -0.067067f, -0.07572761f, 0.020207327f, -0.11799711f,
-        0.039840903f, -0.18599474f, 0.05544487f, 0.057375286f, -0.16466141f, -0.03242619f, 0.1561238f, 0.11004424f,
-        -0.061479412f, 0.022762807f, 0.090806566f, -0.11041988f, 0.12017724f, -0.079352394f, 0.021959992f, 0.06579378f,
-        0.019375049f, 0.14496335f, -0.2568969f, 0.065576844f, 0.11637601f, 0.058067236f, -0.090784945f, 0.10049103f,
-        0.1724186f, -0.061101798f, 0.14946607f, -0.057760984f, -0.032882143f, 0.1621423f, -0.015047564f, -0.036532663f,
-        0.08413116f, -0.13188715f, -0.0955325f, -0.29687452f, -0.00073697884f, -0.00039342497f, 0.13036436f, -0.01432155f,
-        0.09094893f, 0.004885848f, 0.10233875f, 0.11924524f, -0.08985842f, -0.07880804f, 0.19285469f, 0.04527888f,
-        0.044692475f, -0.059390143f, 0.07456598f, 0.107559614f, 0.03051134f, -0.027041445f, 0.115805365f, 0.09110791f,
-        -0.11182662f, 0.15875873f, -0.18798058f, 0.17673025f, 0.08066841f, 0.009300246f, -0.034139898f, 0.062167674f,
-        -0.14882481f, 0.147039f, 0.18527685f, 0.04472359f, -0.008338023f, 0.00600743f, -0.107408665f, -0.045188993f,
-        -0.112500265f, 0.01586445f, 0.03464488f, 0.08840796f, -0.041995965f, 0.00314224f, -0.00091371965f, 0.0115202945f,
-        -0.09598636f, -0.09587084f, 0.120813824f, -0.10579115f, -0.012949458f, 0.071186826f, 0.123446174f, -0.13552587f,
-        -0.1385781f, 0.17018697f, -0.119220585f, -0.112132765f, -0.03285335f, 0.06519563f, -0.08778729f, -0.03966461f,
-        -0.12461123f, -0.04850422f, 0.0049400227f, 0.09874482f, -0.06358594f, 0.058559176f, 0.007842172f, 0.02693219f,
-        -0.11249397f, 0.20146888f, -0.07930504f, 0.08673282f, 0.024756175f, -0.07151966f, -0.21020496f, -0.13721147f,
-        -0.093107f, 0.18914874f, -0.06278747f, 0.038679026f, -0.08484294f, 0.12374843f, -0.14178921f, -0.03639798f,
-        -0.10326062f, -0.08491183f, 0.09281785f, 0.098731495f, 0.12818897f, -0.12039222f, -0.096343026f, 0.046598487f,
-        0.26556188f, 0.08293043f, 0.11823346f, 0.0969097f, -0.0018138206f, 0.01758716f, -0.19494995f, -0.0045531993f,
-        -0.07048146f, 0.038170993f, -0.07452104f, -0.059463874f, 0.08975574f, 0.1239422f, 0.03482859f, 0.026723558f,
-        0.13971859f, 0.12530266f, 0.047415655f, 0.09094438f, -0.1256271f, 0.0694042f, -0.033591524f, -0.11326948f,
-        -0.0894608f, -0.2397181f, 0.10128122f, 0.08407904f, 0.061254308f, -0.15927851f, 0.08124895f, 0.0057024984f,
-        0.066961266f, -0.11425023f, 0.106677495f, -0.0019040868f, 0.0454617f, -0.08664373f, 0.08767688f, 0.05338077f,
-        0.037304934f, -0.081611164f, 0.025010059f, 0.024680234f, 0.06703134f, -0.015327803f, -0.07699325f, -0.12454299f,
-        -0.11564284f, 0.05835639f, 0.13994147f, -0.09759146f, -0.0037983106f, 0.012663955f, 0.024789426f, 0.13347116f,
-        -0.0031128346f, -0.05260429f, -0.2286287f, 0.07997038f, 0.0053903502f, -0.013943001f, -0.21463108f, 0.022923486f,
-        0.088233046f, 0.087020725f, -0.017112471f, 0.009610276f, -0.05721922f, -0.09970225f, -0.21315283f, 0.15844709f,
-        0.07195058f, 0.063197486f, -0.03809344f, -0.13686958f, -0.057308547f, 0.016468551f, -0.08517339f, 0.13581492f,
-        0.22124863f, 0.09030754f, -0.03488897f, 0.08447342f, 0.1424756f, 0.078611605f, -0.153862f, 0.17832492f,
-        0.091378324f, -0.08658451f, -0.032564733f, 0.042233173f, 0.13889614f, 0.063176796f, 0.027778191f, 0.11598206f,
-        -0.03786735f, -0.022296853f, 0.031664893f, -0.02149741f, 0.13759317f, -0.1837583f, 0.06483136f, 0.10073824f,
-        -0.00018821258f, 0.016308311f, 0.13952535f, -0.18251735f, -0.11814484f, 0.040786155f, -0.025047434f, -0.12896907f,
-        -0.0040617627f, 0.010314928f, 0.03983149f, 0.057681527f, 0.095555f, -0.063252024f, 0.04977923f, -0.028218947f,
-        0.05433496f, 0.15012096f, -0.080065936f, -0.017172715f, -0.07929518f, -0.053404942f, -0.023702633f, 0.06628952f,
-        0.07528535f, -0.021276457f, -0.057549622f, -0.0038822733f, 0.14239147f, 0.074756116f, 0.05795478f, 0.2714513f,
-        0.079844125f, 3.4685516e-05f, -0.009367788f, -0.10243277f, 0.073533475f, 0.01743206f, 0.076545306f, 0.12927544f,
-        -0.05452151f, 0.017139357f, 0.027504021f, -0.16406849f, 0.111745566f, 0.0900739f, 0.07056374f, 0.01666193f,
-        -0.022097146f, 0.108914636f, 0.051548965f, -0.031369295f, 0.17967178f, -0.11940205f, 0.088803604f, -0.13285573f,
-        -0.14843081f, 0.05260525f, 0.17452613f, 0.037986986f, 0.04466407f, -0.002461138f, 0.019664796f, -0.041329365f,
-        0.110536404f, 0.1255511f, -0.14373466f, -0.040936098f, 0.114942566f, -0.07216591f, -0.123404555f, 0.005587594f,
-        -0.094598666f, 0.07474473f, 0.079422794f, 0.06870011f, 0.120448306f, 0.0845704f, -0.22633098f, -0.030646248f,
-        -0.013226063f, 0.013649797f, 0.055539593f, -0.020229053f, 0.16377245f, -0.048951924f, -0.07476293f, 0.06721164f,
-        -0.12973008f, -0.18472299f, 0.054344807f, -0.008852604f, 0.07269375f, -0.05052374f, 0.041066702f, -0.03141075f,
-        -0.1492451f, 0.01391841f, -0.1914248f, -0.024081532f, -0.0330428f, -0.022860479f, 0.03634717f, 0.00091400597f,
-        -0.029812083f, -0.06838019f, -0.07594759f, 0.028143628f, -0.08501939f, -0.068881914f, 0.039004557f, 0.13551389f,
-        0.0057449215f, -0.025845041f, 0.028764218f, -0.15227044f, -0.021494519f, -0.04384777f, 0.09422992f, 0.0033562765f,
-        -0.051730655f, -0.053037725f, 0.08756667f, 0.06972911f, 0.048579335f, 0.05166603f, -0.17420283f, -0.13831106f,
-        0.011488537f, -0.03067873f, 0.14425987f, -0.12302967f, -0.11872201f, 0.1514529f, 0.019855246f, -0.0008895459f,
-        0.022786258f, -0.1261195f, -0.027371025f, 0.053583637f, 0.12439511f, 0.24542607f, -0.055664193f, -0.117291994f,
-        -0.11657672f, -0.009727193f, 0.09604016f, -0.070368074f, -0.037302457f, 0.07247595f, 0.03499508f, -0.06890062f,
-        -0.120685935f, -0.045521088f, 0.06119782f, -0.06959917f, -0.01946002f, 0.072484806f, 0.0038706274f, 0.14146549f,
-        -0.0013516098f, -0.057088505f, -0.030916523f, 0.0602728f, -0.10562767f, 0.07416169f, -0.038984098f, -0.014727282f,
-        -0.011043879f, -0.010976188f, 0.05015851f, -0.119157135f, 0.0028216273f, -0.013056912f, -0.0059948005f, 0.043873336f,
-        0.0722418f, 0.070364f, 0.2095202f, 0.21378449f, 0.021939017f, 0.17513984f, -0.07862094f, -0.0024121113f,
-        -0.06331403f, -0.18567425f, 0.069159366f, -0.03633805f, 0.2389923f, 0.10102609f, 0.11616038f, 0.061620854f,
-        0.0077628386f, 0.19297458f, 0.07319443f, 0.09249087f, 0.055714004f, -0.00770655f, -0.028803704f, 0.017175546f,
-        0.0027517315f, -0.13738322f, 0.08023566f, 0.092582814f, 0.0026104946f, 0.09920633f, -0.047735643f, 0.121934846f,
-        0.14520973f, 0.020678919f, -0.07356891f, 0.075708814f, 0.19338763f, -0.06344691f, 0.0062211626f, 0.055843115f,
-        0.122760914f, 0.16300632f, 0.13449633f, -0.056481075f, 0.010615881f, -0.11345078f, 0.03489245f, 0.018733539f,
-        -0.07337445f, 0.16059697f, 0.012312707f, 0.0670734f, -0.05830073f, -0.0011167272f, -0.07099399f, -0.19015996f,
-        -0.036172673f, -0.037561983f, -0.024805468f, -0.044649094f, 0.016334778f, 0.19822292f, 0.087877296f, -0.03368454f,
-        -0.058809813f, 0.03334045f, 0.026276328f, -0.0045693773f, 0.08891459f, 0.19864663f, 0.01080732f, -0.007180938f,
-        -0.1029315f, -0.2600557f, 0.04549298f, 0.17980298f, 0.0833761f, -0.1885705f, -0.14224598f, -0.11431531f,
-        -0.04158473f, -0.08534508f, 0.039726485f, -0.12853062f, -0.015671423f, -0.027670499f, 0.0032686433f, 0.017105982f,
-        0.086819746f, -0.05910031f, 0.096015036f, -0.004865861f, -0.15044838f, -0.049331628f, 0.097931564f, 0.15900089f,
-        -0.091585286f, -0.11404203f, -0.12300111f, 0.11823626f, -0.088442564f, -0.11746604f, -0.0714491f, 0.08271592f,
-        0.06467908f, -0.09677873f, -0.15038234f, -0.08775198f, 0.12260608f, 0.026680697f, 0.10544488f, 0.039403584f,
-        0.12470157f, 0.24340698f, 0.0202671f, 0.03293041f, 0.049631424f, -0.008174438f, 0.091142096f, -0.10497977f,
-        0.024714269f, 0.07279538f, -0.08936908f, 0.13352446f, 0.087905616f, -0.0038242752f, -0.09527323f, -0.12118681f,
-        0.011755851f, 0.023902735f, 0.000533837f, 0.062053468f, 0.064059734f, -0.12397814f, -0.088105746f, 0.18047866f,
-        -0.09660672f, 0.07657585f, 0.04332725f, 0.046650592f, -0.03464568f, 0.046053026f, 0.041725222f, -0.1022834f,
-        -0.026318075f, 0.012119414f, -0.13241507f, -0.098188296f, 0.0730121f, -0.17884976f, -0.116724804f, 0.12516746f,
-        -0.017648889f, -0.032912087f, 0.13294058f, -0.06893544f, 0.20956346f, 0.09927896f, -0.26932475f, 0.24915005f,
-        -0.051749147f, -0.2064226f, 0.09951219f, 0.030899834f, 0.036590528f, -0.12706009f, 0.0951739f, -0.09892183f,
-        -0.11953376f, -0.019350873f, -0.025090344f, 0.09931997f, -0.052953433f, -0.15825921f, -0.08075222f, -0.04354969f,
-        0.10962056f, 0.13075237f, 0.17047372f, -0.074329495f, 0.00023035148f, -0.05617107f, 0.08685875f, -0.041727662f,
-        -0.16881211f, -0.034643766f, -0.20143211f, 0.18815422f, -0.062008277f, 0.09240602f, -0.106882185f, -0.07509362f,
-        0.053859122f, -0.15582435f, -0.018908124f, -0.04183478f, -0.016259417f, 0.21671599f, -0.02938416f, -0.22883482f,
-        0.22837517f, 0.12280186f, -0.033589125f, -0.071704745f, -0.099027045f, -0.046931043f, 0.021777945f, 0.050787974f,
-        0.033463728f, 0.13702568f, -0.21887898f, -0.09140959f, 0.07190102f, 0.0774121f, -0.022625169f, -0.07359489f,
-        -0.22337858f, -0.008990023f, -0.022127107f, 0.23723285f, -0.0012600673f, 0.059011925f, -0.067069076f, -0.073901184f,
-        -0.0848914f, 0.14038032f, 0.13948043f, -0.054497767f, -0.07018174f, -0.08944822f, 0.13175046f, -0.016723119f,
-        0.11411022f, 0.0074378084f, -0.060707014f, 0.013553994f, 0.18129285f, 0.03116401f, 0.09705054f, 0.12083029f,
-        -0.042679273f, -0.017629504f, -0.016195735f, -0.02889833f, 0.16014735f, 0.14977033f, -0.048028205f, 0.14048362f,
-        0.21209021f, 0.057003304f, 0.12769844f, 0.0655515f, 0.07327025f, 0.11294766f, 0.16754462f, -0.16247702f,
-        0.23621412f, -0.047645412f, -0.006283822f, 0.03818414f, -0.058954407f, -0.028604766f, -0.10792837f, 0.033574834f,
-        -0.037294827f, -0.20833154f, 0.19401722f, 0.09287429f, 0.039683968f, 0.070896104f, -0.053960916f, 0.06045206f,
-        0.048885304f, -0.049739514f, 0.08602344f, 0.11389492f, 0.016698092f, -0.14151041f, 0.08204136f, -0.1016014f,
-        0.055812255f, 0.26102751f, 0.06591161f, 0.056273934f, 0.054165743f, 0.011424115f, 0.0917722f, 0.056267567f,
-        -0.008003633f, 0.18401934f, 0.03139233f, 0.021809032f, -0.043285634f, 0.016777907f, -0.063701496f, 0.11094542f,
-        0.04858902f, -0.08867432f, 0.10102016f, 0.07884549f, -0.1050702f, -0.12222912f, 0.121646576f, -0.1261325f,
-        0.033780348f, 0.18390597f, -0.03020554f, 0.061078083f, 0.052256435f, -0.023183648f, 0.08722953f, 0.19843476f,
-        0.04186476f, -0.021082701f, 0.06959271f, 0.111230984f, 0.093963146f, -0.016364241f, 0.063644715f, -0.083998166f,
-        -0.03422569f, 0.06152058f, 0.0948996f, 0.008404325f, -0.20055033f, 0.24206153f, 0.055204164f, 0.1598939f,
-        -0.015068496f, -0.09904847f, 0.1020259f, 0.10775182f, 0.046694446f, -0.05651192f, 0.13508894f, -0.014155514f,
-        0.118524894f, -0.07786001f, 0.04471579f, -0.03531638f, 0.08068089f, -0.04038398f, 0.06281177f, -0.08536924f,
-        -0.021020917f, 0.025049187f, -0.06389802f, -0.0058524f, 0.09953206f, 0.14097367f, 0.05836565f, 0.29646763f,
-        0.04794318f, 0.03379202f, -0.07760813f, 0.16056983f, 0.01770696f, 0.018388363f, -0.08369167f, 0.19454062f,
-        0.18103582f, -0.092796914f, -0.020263715f, 0.15761931f, 0.048560467f, 0.045134652f, 0.18672778f, 0.055957332f,
-        -0.088685215f, 0.11589223f, -0.110975035f, 0.08472661f, 0.035217665f, 0.3018262f, 0.0409052f, -0.18912397f,
-        0.009026528f, 0.17203839f, 0.07434367f, 0.13526091f, 0.07765849f, 0.0861665f, 0.027348755f, -0.041298456f,
-        0.0058399057f, -0.057903033f, 0.0034491299f, 0.03190962f, 0.20515916f, -0.07126553f, -0.019321863f, -0.20474604f,
-        -0.02694847f, 0.04913256f, -0.18242814f, 0.028994406f, 0.113766976f, -0.11455519f, 0.0774552f, 0.026426822f,
-        -0.15207262f, -0.05460686f, 0.19940083f, 0.029016178f, 0.25753295f, 0.014465606f, -0.10578211f, -0.045826264f,
-        -0.16039222f, 0.08625139f, -0.071675666f, -0.0069908625f, 0.048713032f, 0.104788855f, 0.109556004f, -0.02742916f,
-        0.32075447f, 0.16257823f, -0.7601973f, -0.048822884f, 0.35579357f, 0.06827696f, -0.24636252f, 0.1097925f,
-        0.02429101f, -0.2714062f, -0.3495746f, 0.30767268f, 0.086605184f, 0.19218355f, -0.26160476f, -0.48235196f,
-        -0.29888222f, -0.11181444f, 0.06792823f, -0.2796619f, 0.020186659f, 0.31166017f, -0.17762372f, -0.5289066f,
-        -0.28443637f, 0.3575681f, -0.4892943f, 0.38165113f, 0.3162582f, -0.4013471f, 0.43087104f, -0.548256f,
-        0.07078799f, -0.09044839f, -0.49809062f, -0.15191819f, 0.52989215f, 0.35153592f, -0.23908444f, -0.1521624f,
-        -0.16942717f, 0.0013155023f, -0.4709864f, -0.31845093f, 0.33540285f, -0.21294707f, -0.06765272f, 0.022288207f,
-        -0.16476013f, -0.297659f, 0.5239934f, 0.37839642f, 0.48020658f, 0.17948705f, 0.06374766f, 0.119662374f,
-        -0.38914764f, -0.33146495f, -0.5479951f, -0.060736112f, 0.35351533f, 0.1567717f, 0.3374507f, -0.37054375f,
-        -0.05174064f, 0.07512566f, 0.033338312f, 0.06923456f, -0.059317082f, -0.025694842f, -0.07422725f, 0.04714505f,
-        -0.1560957f, 0.10669819f, -0.086636096f, -0.02072224f, -0.26062098f, -0.14007366f, -0.11911661f, -0.009035556f,
-        0.10430283f, -0.037938222f, 0.097125225f, -0.00035568877f, 0.033393614f, 0.30105352f, 0.10659583f, 0.072257176f,
-        0.059106313f, -0.090053186f, 0.17415214f, 0.09134352f, 0.08593178f, 0.08832623f, -0.21165651f, -0.06943682f,
-        -0.048119612f, -0.10773185f, -0.08707786f, -0.018261045f, 0.12020124f, -0.077023655f, -0.07438041f, -0.100694604f,
-        -0.1579117f, -0.32750082f, 0.10518649f, 0.15233298f, -0.06148073f, 0.042801805f, -0.27844667f, 0.070889704f,
-        0.020993203f, -0.030207269f, 0.11149249f, 0.14177087f, -0.0073637813f, -0.03961464f, 0.052436005f, -0.017457005f,
-        0.113453254f, 0.033085767f, 0.015868304f, 0.089350425f, 0.038774703f, 0.03058065f, 0.02360542f, 0.1608711f,
-        -0.05159451f, -0.028599394f, -0.07016129f, 0.12925528f, -0.02952438f, 0.051673744f, 0.062702835f, -0.05031891f,
-        -0.0032092147f, -0.12573159f, 0.20790623f, -0.09440786f, -0.12596442f, -0.009684293f, -0.035666414f, -0.1818373f,
-        0.08779819f, 0.19708717f, -0.10673807f, -0.08263985f, 0.059473682f, 0.16334796f, 0.038960923f, -0.11745677f,
-        0.059684508f, 0.020792006f, 0.037967052f, 0.051986113f, -0.13006403f, -0.02463788f, 0.055428926f, -0.019165773f,
-        0.16566609f, -0.047262877f, -0.038042475f, -0.21050185f, 0.112409845f, 0.009498269f, 0.0043139895f, -0.06625827f,
-        -0.017375078f, -0.1406916f, -0.05651217f, -0.13260856f, -0.09082217f, -0.010220916f, -0.071717694f, -0.03058031f,
-        -0.061314937f, 0.32448435f, 0.11406645f, -0.031152287f, 0.05743128f, 0.033014487f, 0.002047233f, -0.11422941f,
-        0.07504739f, -0.08420367f, 0.05060443f, 0.009905173f, -0.006909138f, -0.05192933f, 0.005981961f, 0.0057326984f,
-        0.28146923f, 0.1269103f, -0.2718382f, -0.025647601f, 0.21478325f, -0.14248504f, -0.32832545f, 0.26511633f,
-        0.17725457f, -0.16071747f, -0.19636719f, 0.17908221f, 0.0751614f, 0.29349595f, -0.2335925f, -0.36538097f,
-        -0.14230384f, -0.14136213f, 0.08857545f, -0.22170898f, -0.0656429f, 0.44334713f, -0.083416134f, -0.334343f,
-        -0.16435055f, 0.2803875f, -0.056503214f, 0.16090642f, 0.16014422f, -0.21278986f, 0.56080496f, -0.46164006f,
-        0.07508185f, 0.060302388f, -0.14070182f, 0.05892742f, 0.40503117f, 0.21873337f, -0.08069161f, 0.07186871f,
-        -0.09764231f, -0.108978875f, -0.11831175f, -0.32594573f, 0.4621738f, -0.15796563f, -0.02288394f, 0.2483841f,
-        -0.025685789f, -0.012247296f, 0.112834f, 0.1938232f, 0.31025016f, -0.095109634f, 0.043397903f, -0.10287753f,
-        -0.07152381f, -0.0012369882f, -0.19815494f, 0.07152335f, 0.26976305f, 0.054722074f, 0.36599994f, 0.03947534f,
-        -0.004381587f, -0.03008538f, -0.21173215f, 0.054301545f, -0.10686251f, 0.025321683f, -0.034673754f, -0.0012390965f,
-        -0.21937916f, 0.17988604f, 0.18464601f, -0.0066409316f, 0.0009138808f, 0.053721458f, -0.034620464f, 0.23381491f,
-        0.05535043f, 0.015297018f, 0.15467903f, -0.13048196f, -0.06323244f, -0.03164973f, 0.029534813f, -0.22248657f,
-        -0.11388311f, 0.355869f, -0.17064093f, 0.22287595f, -0.041909005f, -0.21039937f, -0.08076051f, -0.13169439f,
-        -0.088284865f, 0.17465809f, -0.21824063f, -0.10112083f, -0.21109667f, -0.18508813f, 0.28503463f, 0.051608935f,
-        0.16614585f, 0.27324075f, -0.48473763f, -0.06199987f, -0.11273226f, -0.23982671f, 0.081529714f, -0.12677924f,
-        -0.039790224f, 0.02865182f, -0.16552293f, -0.212873f, 0.15985781f, 0.30460224f, -0.14097989f, -0.046369243f,
-        -0.0050554103f, -0.13624592f, -0.14688405f, -0.06886388f, -0.07872272f, -0.10586271f, 0.19284666f, -0.18039934f,
-        -0.09873719f, 0.013777489f, -0.17650704f, 0.08708804f, -0.079307176f, -0.016807651f, 0.036202647f, -0.006579129f,
-        0.08633587f, 0.16426754f, 0.032157227f, -0.04543625f, 0.041124795f, -0.008593247f, 0.12865235f, 0.11176124f,
-        0.07264518f, -0.10360335f, -0.0053148684f, 0.10198849f, -0.020193435f, 0.030134704f, -0.0742247f, -0.0470196f,
-        0.094242364f, 0.13271701f, -0.02028309f, 0.1973565f, 0.08423313f, 0.14090237f, 0.084864534f, -0.026735347f,
-        -0.035942823f, -0.014721289f, 0.017399162f, -0.05031317f, 0.10223837f, -0.013770185f, -0.18787847f, -0.26933074f,
-        0.18358281f, -0.028357815f, 0.13578989f, -0.0919088f, 0.04677911f, 0.05442347f, 0.06461234f, 0.08578503f,
-        -0.012500084f, 0.09904498f, -0.1660683f, -0.0011335769f, -0.061548073f, -0.14350663f, -0.11457999f, 0.12785417f,
-        -0.11549462f, 0.021945886f, -0.064957835f, 0.14627433f, 0.1096711f, 0.106763795f, 0.037429385f, 0.26238668f,
-        0.044560097f, 0.0013820386f, -0.10967131f, -0.02793696f, 0.2029763f, -0.0815527f, -0.02471688f, 0.16842182f,
-        0.008630936f, -0.19499867f, -0.2504248f, 0.20907488f, 0.09714697f, -0.08608395f, -0.121578574f, -0.17872943f,
-        -0.14577298f, -0.15645647f, 0.12912272f, -0.075406395f, -0.0126514295f, -0.012689848f, 0.2953518f, 0.03705253f,
-        -0.0057735224f, 0.09321855f, -0.16745417f, 0.18812098f, -0.017085759f, -0.13294008f, 0.19161005f, -0.23180732f,
-        0.17071156f, 0.22622986f, 0.09603762f, -0.19432169f, 0.17993098f, 0.19149445f, 0.034930557f, 0.20993394f,
-        -0.0016636563f, 0.029556738f, -0.10127213f, 0.0011735398f, 0.08583604f, 0.079722226f, 0.10176799f, -0.03187111f,
-        0.10724399f, -0.26221544f, 0.153246f, 0.14224002f, 0.3184056f, 0.012227009f, 0.04829393f, -0.11579237f,
-        -0.13949756f, -0.048423067f, -0.26378724f, -0.12237095f, 0.016591877f, 0.12484378f, 0.057899147f, -0.24426316f,
-        -0.053947266f, -0.10441643f, 0.15650594f, -0.10553798f, 0.0139349075f, -0.10134587f, 0.0060642217f, -0.07948994f,
-        -0.038840137f, 0.00560087f, 0.08825749f, -0.113856085f, 0.14314076f, -0.09094839f, 0.1691053f, -0.058280762f,
-        0.20043442f, 0.16462193f, 0.054922596f, 0.006573566f, -0.04043223f, 0.08327479f, -0.36867404f, -0.3073053f,
-        -0.041660104f, 0.03891452f, -0.18424384f, 0.03227084f, -0.22368062f, 0.015660042f, -0.18284458f, -0.08091297f,
-        0.048693758f, -0.005715804f, -0.016482407f, 0.055550303f, 0.08034762f, 0.023806829f, 0.084452085f, -0.1380375f,
-        -0.11313157f, -0.19419543f, -0.21035975f, -0.22456916f, 0.25567493f, -0.16905087f, -0.07305704f, -0.16215402f,
-        -0.112616174f, 0.1299813f, -0.057792883f, 0.04681749f, -0.14506887f, -0.14081857f, -0.019027691f, -0.27109843f,
-        0.21819285f, 0.024308389f, -0.104477614f, -0.134047f, 0.28776526f, -0.061468884f, -0.19928674f, -0.2931325f,
-        0.012098951f, -0.11564125f, -0.015873622f, 0.13745756f, -0.07240302f, 0.2126921f, 0.050938305f, 0.015284709f,
-        0.013890697f, 0.06408881f, 0.053549826f, 0.081476875f, -0.053679187f, 0.13040416f, -0.0401375f, 0.15018646f,
-        -0.14278501f, 0.06996361f, 0.15742224f, -0.024659965f, -0.06822615f, 0.23494817f, -0.20272964f, 0.15920998f,
-        0.041149825f, -0.14578924f, -0.08678601f, -0.070787124f, 0.07361381f, -0.08597119f, -0.11137479f, -0.010992231f,
-        0.0019719398f, -0.0520981f, 0.11098809f, 0.17332575f, 0.22710331f, 0.05748819f, 0.029335903f, 0.038941316f,
-        0.0043293466f, -0.6308254f, -0.004105819f, 0.04092337f, 0.0075596357f, -0.0977268f, 0.17128968f, 0.1107426f,
-        0.029056242f, 0.043192618f, -0.14002933f, 0.078744195f, -0.018151395f, 0.26653042f, 0.03394362f, -0.15519744f,
-        0.2306964f, 0.039023936f, 0.19549228f, 0.18176623f, 0.19135495f, -0.0026574566f, -0.0019307252f, 0.15944502f,
-        -0.1287081f, 0.14149833f, 0.13646583f, -0.15625691f, 0.0077027883f, -0.16948976f, -0.006448755f, 0.026992302f,
-        0.014122167f, -0.029794341f, -0.17663723f, -0.19928214f, 0.013093944f, -0.024915863f, -0.088471204f, -0.0401747f,
-        -0.04340687f, -0.00067702605f, 0.26806048f, 0.0012328363f, -0.09386562f, 0.10665856f, 0.074974254f, 0.060749017f,
-        0.26135436f, -0.015054951f, 0.19177954f, -0.060014963f, 0.14279506f, -0.10075678f, -0.0669366f, -0.10953899f,
-        0.22067772f, -0.13765562f, -0.13196737f, 0.18614224f, 0.042217307f, -0.06445549f, -0.22578458f, -0.10480371f,
-        -0.086095f, -0.2770718f, -0.023490427f, -0.033722125f, -0.06726758f, 0.02014227f, -0.09864851f, 0.10614634f,
-        -0.0920892f, -0.0799501f, 0.057840094f, 0.13255434f, -0.001559768f, -0.123844214f, 0.00974164f, 0.055155177f,
-        -4.9832564e-05f, 0.022367122f, 0.0069224243f, 0.23025106f, -0.08296447f, -0.028727576f, -0.06501909f, -0.12586686f,
-        0.16411623f, -0.056643866f, 0.1187764f, 0.12230033f, 0.07496197f, 0.15053107f, -0.26112172f, -0.020153673f,
-        0.09246006f, -0.15069628f, 0.058539268f, 0.05270396f, 0.04747821f, -0.051276278f, 0.082403444f, -0.09476504f,
-        -0.064570606f, -0.17785947f, 0.0921154f, 0.015905343f, 0.006509985f, -0.11795377f, -0.042319544f, -0.08196299f,
-        -0.118302554f, -0.011673239f, 0.0966867f, -0.0145520335f, 0.19567202f, -0.0053983f, 0.082036644f, 0.01882375f,
-        0.098286405f, -0.09043734f, -0.12953416f, -0.09203665f, -0.14484094f, 0.10745607f, -0.25995582f, 0.06011197f,
-        -0.07878727f, -0.12413839f, -0.0677856f, 0.012942636f, -0.083227225f, -0.13874565f, 0.08949705f, -0.21535407f,
-        -0.26542184f, -0.083766475f, 0.102760494f, -0.062491663f, -0.27895868f, -0.37634742f, 0.10516751f, -0.23412137f,
-        -0.073641576f, -0.02243225f, 0.07308338f, 0.11549683f, -0.060374588f, -0.18834141f, 0.085771374f, -0.017551573f,
-        0.03987164f, 0.072294675f, -0.17304595f, 0.015018732f, -0.08342031f, 0.109201685f, -0.018946407f, -0.0775799f,
-        0.24505517f, -0.021401176f, 0.04540375f, 0.116755046f, -0.08410472f, 0.03758792f, -0.081300296f, 0.074523084f,
-        -0.0644406f, 0.012434734f, -0.044100545f, -0.07712256f, -0.024052402f, 0.12670885f, 0.22245474f, 0.009800128f,
-        -0.094264165f, -0.12520042f, 0.075910345f, 0.063652605f, -0.05019685f, -0.14946559f, 0.20889352f, -0.01997192f,
-        0.051808286f, 0.07728769f, 0.029474834f, -0.08829711f, 0.08343917f, 0.018458178f, -0.13505222f, 0.071069226f,
-        -0.06364383f, -0.09191914f, 0.038380757f, 0.047043324f, 0.16978726f, 0.101251446f, 0.009442259f, 0.0738817f,
-        -0.026643442f, -0.13770588f, 0.1528292f, -0.10754856f, -0.014388902f, -0.058374997f, 0.062370915f, -0.03118255f,
-        -0.20109656f, -0.07473664f, 0.11462191f, 0.13212617f, -0.0017057688f, 0.16263235f, 0.05858115f, 0.033555962f,
-        0.0044164183f, 0.10064634f, -0.1277324f, 0.11950516f, -0.0497229f, 0.05383243f, -0.018589469f, 0.093389556f,
-        -0.13255204f, -0.00037055317f, -0.00044283437f, 0.33671844f, 0.27271497f, -0.118981205f, 0.08015842f, 0.19380893f,
-        0.0027683554f, -0.07524172f, -0.1553361f, -0.1646794f, -0.06764341f, -0.20564128f, -0.065899976f, -0.15667549f,
-        -0.10031264f, 0.082788944f, 0.05257402f, -0.08469153f, -0.11994177f, 0.035251055f, 0.25570866f, 0.079789735f,
-        -0.1292419f, 0.09942361f, -0.1066368f, -0.14975366f, -0.15783307f, -0.048333883f, 0.24513009f, -0.0087747555f,
-        0.24600649f, 0.4084933f, -0.12806682f, 0.06071655f, -0.20793048f, -0.17142788f, 0.01297802f, -0.37994444f,
-        0.06674557f, -0.051524036f, 0.21470152f, 0.15752542f, 0.053623166f, 0.34167302f, -0.16227351f, 0.3154281f,
-        -0.111587994f, -0.10401112f, -0.15676922f, 0.1067056f, 0.020395746f, 0.053856276f, -0.120301604f, 0.020710314f,
-        -0.21832879f, -0.024965689f, 0.14015374f, -0.11282515f, 0.0902725f, -0.07648102f, 0.04406204f, 0.020698266f,
-        0.39364725f, 0.2455633f, -0.013840801f, -0.02314302f, -0.036124203f, 0.0045991763f, -0.053442955f, 0.045691457f,
-        0.18622304f, -0.014147636f, 0.023004347f, 0.22112851f, 0.049352173f, 0.48791713f, 0.09562526f, 0.32049215f,
-        0.1733085f, -0.10399613f, 0.3523527f, 0.057570525f, 0.009636215f, 0.07361765f, 0.32609552f, -0.043833707f,
-        0.39117092f, -0.19342251f, 0.06316786f, -0.05840979f, 0.36442307f, 0.26876873f, 0.04251867f, -0.1352832f,
-        -0.11264714f, -0.99954593f, 0.15532227f, 0.16114646f, 0.16052029f, 0.26753187f, -0.019370174f, 0.015770128f,
-        0.16736907f, -0.046153907f, 0.10722906f, 0.119788684f, 0.15143912f, -0.89947087f, 0.24685282f, 0.12514293f,
-        -0.02960236f, -0.12943685f, 0.2511499f, 0.24468903f, -0.08813841f, 0.41041425f, 0.2806931f, 0.5035355f,
-        0.21462302f, -0.22559522f, 0.09383649f, 0.11866846f, -0.048851673f, 0.18680786f, -0.07351081f, 0.06321346f,
-        -0.26687425f, -0.007143713f, -0.15226069f, -0.19818094f, 0.051361833f, 0.015198482f, 0.14248617f, 0.10240887f,
-        -0.104632f, 0.21808611f, 0.17248897f, 0.21002586f, -0.1270782f, 0.055987902f, -0.13700327f, -0.08705215f,
-        -0.17410189f, 0.11163156f, 0.0037025055f, 0.03906524f, -0.043612983f, 0.021425469f, -0.020417059f, -0.18574268f,
-        -0.16271739f, -0.02922184f, 0.2898655f, 0.034815885f, -0.031743597f, -0.10543968f, -0.18358044f, -0.0878108f,
-        -0.076825134f, 0.23767379f, -0.21054378f, 0.08912135f, -0.039846137f, -0.13676712f, 0.18685956f, 0.013168634f,
-        -0.13303886f, 0.035072f, 0.0384011f, -0.016353896f, -0.1381177f, 0.29920945f, -0.03271329f, -0.302079f,
-        0.26006305f, 0.091865f, -0.15880989f, 0.034608264f, 0.11725731f, -0.141048f, -0.08905904f, -0.4704596f,
-        0.1395231f, 0.08231316f, -0.042068798f, -0.1457832f, -0.054413244f, -0.07173731f, 0.090931945f, -0.070352644f,
-        0.16112976f, 0.08041985f, 0.055093568f, 0.048866026f, -0.11616577f, 0.10668021f, 0.14102654f, 0.018355751f,
-        0.11497395f, -0.06141209f, 0.0262702f, 0.14406478f, 0.029543424f, -0.03815918f, 0.09329784f, 0.0689917f,
-        0.12948088f, -0.13964862f, 0.15796761f, 0.13294236f, -0.16147347f, 0.081853695f, 0.123873234f, 0.07589791f,
-        -0.03248721f, -0.2072391f, 0.08879726f, -0.20213583f, -0.12914197f, -0.0058710864f, -0.041579243f, -0.012944624f,
-        0.19389537f, 0.07377121f, 0.22225478f, -0.13003705f, -0.123966984f, -0.07480803f, -0.27556545f, -0.07791918f,
-        -0.047718383f, -0.01441979f, -0.16669917f, -0.15811817f, 0.19429234f, -0.028929131f, -0.015481843f, 0.08518794f,
-        -0.024438879f, -0.029503273f, -0.0052770968f, -0.014170532f, 0.038559552f, 0.10973572f, 0.17396197f, -0.00097467843f,
-        0.20774794f, 0.052759543f, -0.019705275f, -0.22699347f, -0.34340096f, 0.3779421f, 0.2643385f, 0.36454386f,
-        0.29367095f, 0.3468045f, 0.11819609f, -0.2907868f, 0.3231572f, 0.26659814f, -0.2898135f, 0.18078527f,
-        0.09710436f, -0.012762429f, 0.17505653f, 0.37731206f, -0.07711341f, -0.03753869f, 0.32055324f, 0.31688765f,
-        0.3054117f, -0.06388474f, 0.41373524f, 0.044265434f, -0.4274412f, -0.2561237f, -0.25192562f, 0.3218102f,
-        0.18368457f, -0.5399737f, 0.21437606f, -0.29068846f, -0.30452535f, 0.1650437f, 0.30996993f, 0.3396982f,
-        0.33997473f, 0.16524673f, 0.48500696f, -0.6239011f, -0.49724907f, -0.19991805f, -0.33463982f, -0.2618414f,
-        -0.2487378f, -0.17779392f, -0.2608418f, -0.32972956f, 0.29804307f, 0.13310811f, -0.35989872f, 0.24385591f,
-        -0.21575616f, -0.15615554f, -0.25021243f, -0.046102762f, 0.1140062f, 0.5277352f, 0.0675872f, -0.04422839f,
-        -0.04582942f, 0.07478819f, 0.08729347f, 0.01907059f, -0.09625957f, -0.032732032f, 0.12666874f, 0.04123632f,
-        0.00035437162f, 0.022814753f, -0.065042496f, -0.24725787f, -0.03823188f, 0.075983316f, -0.28282508f, 0.016979748f,
-        0.08415271f, -0.07580017f, -0.12017851f, 0.09475562f, 0.26604444f, 0.041705105f, 0.16764066f, 0.044032577f,
-        0.019302256f, -0.0032169076f, 0.116642326f, -0.007840848f, -0.043136686f, 0.094820745f, 0.07808271f, 0.017656546f,
-        -0.010486725f, -0.13973351f, -0.060915984f, -0.05362529f, 0.23068866f, -0.053836785f, -0.061951566f, 0.01396297f,
-        -0.08392517f, -0.2887205f, -0.039863106f, -0.061076723f, 0.047331434f, 0.20719337f, 0.04305777f, 0.27543068f,
-        -0.123962514f, 0.053653136f, -0.10202764f, -0.0961913f, -0.00073830667f, -0.34463632f, 0.08047956f, 0.028523438f,
-        0.0842784f, -0.014316782f, 0.06717407f, -0.026619248f, -0.20142971f, 0.0042225677f, 0.15937316f, 0.12697695f,
-        -0.05661625f, 0.02758423f, 0.12826198f, -0.022120757f, -0.11687549f, -0.16470166f, -0.027649904f, -0.055242244f,
-        0.1166584f, 0.10780642f, -0.10714296f, -0.057395108f, -0.081694566f, 0.2022339f, -0.05289807f, -0.0568368f,
-        0.047279403f, 0.100950584f, -0.07101331f, 0.14226449f, -0.0860529f, 0.036531754f, 0.20973624f, -0.111792386f,
-        -0.24254669f, 0.12051388f, 0.093292415f, -0.097269475f, 0.082123734f, 0.1538572f, -0.12176352f, -0.06396693f,
-        0.15872407f, -0.0142881265f, -0.043982383f, -0.24242291f, 0.103371195f, 0.13018778f, -0.08914667f, 0.03500551f,
-        0.039031498f, 0.26479924f, 0.20974271f, -0.028788261f, -0.15852608f, 0.013714532f, 0.053132042f, -0.12792258f,
-        0.10974712f, 0.10482459f, -0.09282141f, -0.02714806f, -0.0028386137f, -0.024363697f, -0.06618487f, -0.093664765f,
-        -0.1389988f, -0.09219381f, -0.031602144f, -0.0037213715f, 0.06800385f, 0.037973076f, -0.030327864f, -0.11592645f,
-        0.34708336f, 0.14162855f, 0.072583534f, -0.33745176f, -0.2926733f, 0.21399221f, -0.015152275f, 0.2813385f,
-        -0.027215669f, 0.16621597f, 0.13632157f, -0.34917173f, 0.21479693f, 0.048757352f, -0.29110762f, 0.25029984f,
-        0.22116031f, -0.14927344f, 0.18629959f, 0.32695702f, -0.04139865f, 0.13787326f, 0.19146873f, 0.048152007f,
-        0.103014484f, 0.18164037f, 0.25363213f, 0.053241502f, -0.12441447f, -0.2009368f, -0.21501492f, 0.06493732f,
-        0.1598355f, -0.28076196f, 0.1232181f, -0.32681307f, -0.20508449f, 0.21240659f, 0.10372338f, 0.05532085f,
-        0.15116881f, -0.21759076f, 0.3782763f, -0.32288355f, -0.36599067f, -0.21968374f, -0.30908647f, -0.047931157f,
-        -0.100806564f, -0.11889956f, -0.39297795f, -0.09991523f, 0.37661418f, -0.12848397f, -0.25301945f, 0.20509468f,
-        -0.09285217f, -0.06699373f, 0.019488435f, -0.21806455f, -0.16972087f, 0.27701023f, 0.022207009f, 0.40414917f,
-        0.10997006f, 0.06934052f, -0.07415806f, 0.0858344f, -0.06333175f, 0.0337635f, -0.11401348f, 0.009397664f,
-        0.053330183f, 0.1525511f, -0.09820904f, 0.08022715f, 0.16484565f, -0.062477496f, -0.04352959f, -0.062954955f,
-        -0.12553771f, 0.060214818f, 0.07668541f, -0.007883979f, 0.0065297815f, -0.17465001f, -0.112528294f, -0.15746777f,
-        -0.16511783f, -0.3406679f, -0.15535112f, 0.08557782f, 0.07079091f, 0.11228186f, 0.08638806f, -0.08399669f,
-        -0.018119719f, -0.16314888f, -0.1540997f, -0.3654561f, -0.22658585f, 0.00608694f, 0.11382905f, 0.0028990728f,
-        -0.08779174f, 0.35804653f, -0.21244021f, -0.2487156f, -0.2618846f, -0.29844078f, -0.033804234f, -0.195339f,
-        0.18701853f, -0.050479814f, -0.15442936f, 0.014457835f, 0.08636677f, 0.16136266f, -0.2622702f, 0.0031140563f,
-        -0.13279015f, 0.0045016785f, -0.10189921f, -0.085316144f, 0.041831896f, -0.10602004f, -0.07044443f, -0.04078949f,
-        -0.118486874f, -0.13034244f, -0.08461316f, 0.061430447f, 0.19245555f, -0.039551534f, 0.17207868f, -0.019413436f,
-        0.14558084f, -0.0042428295f, -0.08086094f, 0.18067886f, 0.18294004f, 0.19808978f, 0.13657315f, -0.20025176f,
-        0.20599814f, 0.00031382017f, 0.297546f, -0.03131122f, 0.06066074f, 0.20345475f, -0.0680876f, -0.06412394f,
-        0.22780108f, 0.031032054f, 0.052014403f, -0.0031002397f, 0.10008917f, 0.053669274f, 0.15510559f, 0.052950263f,
-        -0.04835441f, -0.11872176f, 0.20488493f, -0.22441413f, -0.025361635f, 0.12561403f, -0.07482145f, -0.012122288f,
-        0.023213157f, -0.08997442f, 0.12260917f, 0.005880875f, -0.17450912f, -0.1357892f, -0.18876112f, 0.10139938f,
-        -0.09836809f, -0.14448744f, -0.040798694f, -0.124694966f, 0.14625847f, -0.18161838f, 0.25855553f, -0.15597877f,
-        0.037737906f, 0.1514481f, 0.07365939f, 0.08845097f, 0.031259764f, 0.2080554f, -0.033777934f, 0.18236491f,
-        0.06823646f, 0.11918365f, -0.021884063f, -0.0590482f, -0.2478059f, 0.19637755f, 0.06301953f, 0.13103347f,
-        0.13812481f, 0.12231865f, -0.0061409525f, -0.04109392f, 0.36218718f, -0.031969503f, -0.30202672f, 0.18247487f,
-        0.13110745f, 0.023570681f, 0.08276613f, 0.2509011f, 0.034655917f, 0.07603091f, 0.23184583f, -0.03365979f,
-        0.17792743f, -0.13303077f, -0.0027907288f, -0.040707212f, -0.064270355f, -0.20668851f, -0.14665271f, 0.12257905f,
-        0.09898854f, -0.20299314f, 0.013280955f, -0.15865773f, -0.019219907f, -0.054536838f, 0.14687505f, 0.13382001f,
-        -0.0056473827f, -0.24111651f, 0.065802984f, -0.19432616f, -0.24292426f, 0.16896057f, -0.07953322f, -0.034149148f,
-        -0.20555514f, -0.17314197f, 0.014363335f, 0.19080469f, 0.24079587f, -0.11352552f, 0.010656148f, 0.08748659f,
-        0.1295654f, -0.17695127f, -0.02153969f, 0.0051015653f, 0.097981505f, 0.055088717f, 0.18349649f, 0.16606054f,
-        0.22965845f, 0.0049615875f, -0.05231467f, 0.0523849f, 0.043668468f, -0.07841672f, -0.11068071f, 0.017970929f,
-        0.035662502f, 0.04916159f, 0.0701112f, 0.048202246f, 0.07563415f, 0.002874655f, 0.109402925f, -0.019564068f,
-        0.025692804f, -0.0008870339f, 0.05785345f, -0.04571212f, -0.010846442f, 0.07425984f, 0.12725765f, 0.051208753f,
-        0.030926311f, -0.056529574f, 0.04154378f, 0.16266888f, -0.017776314f, 0.124512255f, 0.09771035f, 0.034634f,
-        0.104754575f, 0.028280206f, 0.08307634f, -0.06706942f, -0.08345796f, 0.0714104f, -0.04078401f, -0.019098388f,
-        0.020514486f, -0.05591942f, 0.03732424f, 0.016876644f, 0.05826779f, 0.07133061f, -0.07769037f, 0.08667291f,
-        0.048472486f, -0.22733973f, -0.03801514f, 0.028276093f, -0.069598615f, 0.027875913f, 0.08680629f, 0.09557003f,
-        -0.09157501f, 0.050780986f, -0.028522441f, -0.102687255f, 0.11009621f, 0.008926018f, -0.20032717f, 0.00722537f,
-        0.043602798f, 0.2940883f, -0.16546227f, 0.03447384f, 0.1456964f, 0.012694649f, 0.07362816f, -0.077921525f,
-        0.11141793f, 0.039443333f, -0.03514644f, -0.040796425f, 0.04364267f, -0.16932945f, 0.02066699f, 0.035467606f,
-        0.012153477f, -0.14172447f, 0.24604204f, 0.042184655f, 0.027507573f, 0.035947766f, 0.06235613f, 0.09521136f,
-        -0.08881998f, 0.051628307f, -0.29264337f, -0.22157939f, 0.08474045f, 0.2643953f, -0.07262646f, 0.1732871f,
-        -0.0724053f, 0.048600763f, -0.02591601f, -0.016055536f, -0.018189404f, -0.0319098f, -0.0655794f, -0.11278196f,
-        0.13294932f, -0.009128232f, -0.053877544f, -0.020365905f, 0.06757952f, -0.10691499f, 0.007707594f, -0.22220433f,
-        0.055159252f, 0.0055018286f, 0.04081398f, 0.014142886f, -0.015451917f, -0.122196004f, 0.120102316f, 0.11139187f,
-        -0.09646798f, -0.046615448f, -0.021457484f, 0.016386313f, 0.034302175f, 0.0073315618f, -0.059120703f, 0.1409423f,
-        0.14463688f, -0.069820955f, -0.079080224f, -0.1936556f, -0.04284101f, -0.17298648f, 0.01811492f, 0.072314404f,
-        0.08127136f, -0.005695567f, 0.047375917f, -0.0030670993f, 0.038674407f, -0.017362755f, -0.11822662f, 0.15329681f,
-        -0.049695786f, -0.0098168235f, -0.014042017f, 0.0847034f, -0.072428495f, 0.09625073f, -0.04636706f, -0.07060974f,
-        0.05628581f, -0.1598235f, 0.07502026f, -0.10002229f, 0.08241571f, -0.08701837f, 0.075315654f, 0.042943534f,
-        0.16642755f, 0.025608972f, -0.04403058f, 0.07615699f, 0.089185014f, -0.08798209f, -0.1910623f, 0.063437164f,
-        0.07010298f, -0.022604821f, -0.028185235f, 0.10565724f, 0.04532373f, 0.0028788743f, -0.016655555f, 0.12564924f,
-        -0.0022871376f, 0.0757123f, 0.052444946f, 0.10087553f, -0.11155899f, -0.018129958f, 0.102473356f, -0.064172f,
-        -0.02854229f, 0.15024106f, -0.128489f, 0.14247075f, 0.0348821f, -0.03935569f, -0.13982163f, 0.03895294f,
-        -0.0009136145f, -0.14969257f, 0.031268816f, -0.16231719f, -0.016733631f, 0.014521566f, 0.0077900384f, 0.09212098f,
-        -0.0764992f, 0.1103584f, 0.13068485f, -0.0015277149f, 0.0039983396f, 0.12096492f, 0.0036878835f, -0.007741137f,
-        -0.023759525f, 0.1532119f, -0.07092017f, 0.13288905f, 0.15359947f, 0.04031009f, 0.15719837f, -0.03225926f,
-        0.10693939f, -0.046820603f, -0.06933755f, 0.17207316f, -0.062918484f, 0.109985344f, -0.111117244f, 0.017567921f,
-        -0.022632733f, -0.020904677f, -0.13193473f, 0.024763979f, 0.04518584f, -0.15335865f, 0.03459966f, -0.13742664f,
-        -0.09546558f, 0.01568941f, 0.031793144f, -0.058127183f, -0.05156956f, -0.033070914f, 0.08727761f, -0.09788344f,
-        -0.052504856f, 0.12326033f, 0.03971282f, 0.077776045f, 0.046488833f, -0.090379894f, 0.08489f, -0.13483521f,
-        0.037006088f, 0.11090024f, 0.18514912f, 0.1534887f, -0.13971475f, -0.20112666f, -0.05117307f, 0.13879725f,
-        0.11013084f, 0.049063154f, -0.16117689f, 0.10379209f, -0.0804668f, 0.018986505f, -0.12952156f, -0.05043202f,
-        0.19690183f, -0.002751524f, 0.16727927f, -0.11187173f, -0.13302629f, -0.047951054f, 0.120631844f, -0.02384864f,
-        0.10304315f, 0.0028748629f, -0.09483835f, 0.040310286f, 0.12651756f, 0.075631574f, 0.030330889f, -0.16714159f,
-        0.08663951f, 0.10339057f, 0.056699254f, 0.019086061f, -0.08598474f, 0.10682516f, 0.16506162f, 0.0017234669f,
-        0.11156661f, 0.08448895f, 0.027853293f, 0.016040679f, -0.008108577f, 0.08488411f, 0.09220456f, -0.15527792f,
-        -0.035039537f, -0.29272538f, 0.12602445f, 0.012215496f, -0.06819736f, -0.09878162f, 0.043124128f, 0.18576941f,
-        -0.06276904f, -0.09682517f, -0.01729405f, 0.02781876f, 0.030972365f, -0.20246044f, -0.061807893f, 0.07717987f,
-        0.09291464f, -0.011477289f, -0.026637731f, 0.044512395f, 0.01214735f, -0.09342617f, -0.080709614f, 0.10348857f,
-        0.098598324f, 0.22226036f, -0.044719744f, -0.030167371f, -0.0025951476f, 0.04207027f, 0.072339624f, 0.017609838f,
-        -0.090268135f, -0.009582061f, -0.114917904f, 0.046889685f, -0.00480326f, -0.12885033f, 0.038370766f, 0.019495375f,
-        0.09263031f, 0.1430008f, 0.11332073f, -0.17378356f, 0.114036545f, -0.054971825f, 0.13189958f, 0.07054518f,
-        -0.016909271f, 0.117878884f, -0.18253723f, 0.016388087f, 0.08091641f, -0.017438779f, 0.09012504f, -0.051261086f,
-        0.13125579f, -0.13766357f, -0.12571508f, 0.048378475f, -0.0772317f, -0.022130337f, 0.15316772f, 0.069065526f,
-        0.013026725f, 0.08046634f, -0.15915675f, 0.10189768f, 0.085788004f, -0.05775605f, 0.040591154f, -0.0639015f,
-        0.05777508f, -0.041578114f, -0.04823106f, 0.024124801f, -0.11696886f, 0.14974946f, -0.024411038f, -0.22173165f,
-        -0.17992969f, 0.080670215f, -0.0054876953f, -0.053101018f, 0.04871265f, 0.05897546f, -0.02173613f, -0.16206747f,
-        0.03209147f, -0.0050399667f, 0.066931255f, 0.011625407f, 0.1823125f, -0.21301995f, 0.01825329f, 0.12346493f,
-        0.19804849f, -0.0845596f, -0.016683212f, -0.05581262f, -0.014404595f, 0.0440991f, -0.011802735f, 0.006158637f,
-        0.07553148f, 0.052798457f, -0.025405604f, -0.046943657f, -0.09509339f, 0.076421656f, -0.021919781f, 0.1604321f,
-        -0.021807382f, -0.066107914f, -0.004791512f, -0.061592504f, 0.0520709f, -0.11417874f, 0.0018922202f, -0.14686967f,
-        0.0911552f, -0.007151676f, 0.14948471f, 0.0045269723f, -0.062074997f, 0.012111913f, -0.077016085f, -0.019266317f,
-        -0.0048435014f, -0.2636159f, -0.01901106f, 0.19641648f, -0.03632673f, -0.058576792f, 0.03163459f, -0.0007208117f,
-        0.05829094f, 0.094363876f, 0.07427135f, -0.04886004f, 0.104251295f, -0.3302426f, 0.15402986f, -0.053012304f,
-        0.050373442f, 0.00031109498f, -0.0065086423f, 0.15845935f, 0.018571543f, -0.02866034f, 0.07953006f, -0.023673886f,
-        0.028705265f, -0.048634667f, 0.08986104f, -0.2238633f, -0.061354175f, 0.019743055f, -0.12704308f, -0.036808234f,
-        0.008532136f, 0.071133815f, -0.22508787f, -0.20447947f, 0.0632282f, 0.121079355f, -0.12948908f, -0.068777256f,
-        0.17570952f, 0.06455142f, -0.08652487f, -0.091079965f, -0.019630326f, -0.036969755f, 0.19287704f, -0.033267137f,
-        -0.04518728f, 0.095189676f, -0.061169293f, 0.07137287f, -0.02709851f, -0.026862947f, 0.05834185f, -0.005396992f,
-        0.025104817f, -0.038560145f, 0.043377176f, 0.0067122113f, -0.03471797f, 0.03184811f, 0.074692816f, 0.0056898943f,
-        0.07498623f, -0.13550617f, -0.006146811f, -0.028363977f, 0.065538265f, 0.01419315f, 0.028975543f, 0.102646634f,
-        -0.050656058f, 0.0600229f, 0.16953701f, 0.038332436f, -0.17178988f, -0.061665807f, -0.033965148f, -0.009114297f,
-        -0.068771675f, 0.22243465f, -0.115455076f, 0.056285713f, -0.054635085f, 0.04879157f, 0.13208534f, -8.88857e-05f,
-        0.01241544f, 0.02158173f, 0.01240263f, 0.044592265f, 0.017186686f, -0.031515528f, 0.10124875f, 0.122598216f,
-        0.068393394f, 0.026693625f, 0.0028011017f, -0.009844913f, 0.099860124f, -0.05775077f, 0.052516736f, 0.0004948289f,
-        -0.049150284f, -0.0037735377f, -0.14704497f, -0.10945775f, -0.049689386f, 0.01806308f, 0.010085552f, -0.016652735f,
-        0.10550741f, 0.086656064f, 0.028455002f, 0.0018615323f, 0.06859779f, -0.11181696f, -0.058139093f, -0.0044641555f,
-        -0.18344621f, -0.20311573f, 0.036099948f, -0.06903893f, -0.059351414f, 0.09165977f, -0.14276323f, -0.012671179f,
-        0.15952174f, -0.033042133f, -0.012614699f, 0.027920907f, 0.16449478f, 0.098092616f, 0.13360225f, -0.023590488f,
-        0.008071953f, 0.16207188f, 0.0007500477f, 0.22131188f, -0.03900429f, -0.038353413f, 0.035912056f, 0.085036136f,
-        -0.11648603f, 0.04899626f, 0.02267847f, -0.2243389f, 0.014002857f, -5.117842e-05f, 0.08222532f, 0.14410286f,
-        -0.003504574f, -0.15826142f, -0.0108140465f, 0.11739825f, 0.04397263f, 0.08039827f, 0.0667451f, -0.0546268f,
-        -0.17207497f, 0.017797854f, 0.020155827f, -0.081939034f, -0.043414406f, 0.038882982f, -0.0008286771f, -0.13237719f,
-        0.103097826f, -0.06555114f, 0.075691245f, 0.021008361f, -0.06731045f, -0.18149225f, -0.09225012f, -0.028494762f,
-        -0.13272771f, -0.021212976f, -0.03391036f, 0.20739621f, 0.031598743f, -0.07857434f, 0.14810793f, 0.14130385f,
-        -0.121220656f, 0.076329485f, -0.1126627f, -0.021203207f, -0.0025575461f, -0.078767374f, 0.057131886f, 0.20260005f,
-        0.17564522f, 0.22137722f, -0.2580658f, -0.17907763f, -0.018780932f, -0.064486764f, -0.15424499f, -0.108314574f,
-        0.18637258f, -0.10036014f, 0.00038876443f, 0.029737925f, 0.017409962f, 0.21459836f, -0.06148277f, -0.09675394f,
-        -0.045780603f, -0.19720604f, -0.060240112f, 0.13079153f, -0.11523216f, -0.024881713f, -0.06423748f, -0.1074738f,
-        -0.027339282f, -0.027190184f, 0.14289f, -0.05875059f, 0.088313796f, -0.08595983f, -0.15465695f, 0.09980687f,
-        -0.016388597f, 0.05969501f, 0.018885598f, 0.047206234f, -0.0029323024f, -0.14303651f, -0.12182336f, 0.17404032f,
-        0.08532537f, -0.009906947f, -0.08145211f, -0.15605566f, -0.03411122f, 0.15731214f, 0.017443962f, -0.073204875f,
-        0.04888595f, -0.027670285f, 0.099081956f, 0.026433092f, -0.17448106f, -0.052176476f, 0.13704678f, 0.09775197f,
-        -0.032199655f, 0.08195227f, 0.02381904f, 0.041082148f, -0.10590683f, 0.04991633f, 0.063720964f, 0.0838965f,
-        0.010085832f, 0.14783047f, 0.10725615f, 0.03254118f, 9.084715e-06f, 0.095216565f, -0.09318695f, 0.185417f,
-        -0.012823831f, 0.1811072f, -0.12151711f, 0.14490464f, 0.1147656f, 0.06564476f, 0.030110212f, -0.046314977f,
-        -0.13187952f, -0.062872596f, -0.048975118f, -0.008611468f, 0.0880115f, -0.026545258f, -0.075466335f, -0.02968285f,
-        -0.032043036f, -0.14291133f, -0.043055426f, 0.05742342f, 0.11165399f, 0.01010481f, 0.05646284f, -0.032825876f,
-        -0.014743819f, -0.13869978f, 0.1656019f, 0.021359656f, -0.09291351f, -0.009326282f, -0.017475678f, 0.0841374f,
-        0.13760172f, 0.18310302f, 0.045614664f, 0.1485635f, 0.024749776f, 0.008117012f, -0.0048383013f, -0.00926105f,
-        -0.051882815f, 0.086702704f, 0.25242108f, 0.100970365f, 0.22597216f, 0.0748678f, -0.06427127f, 0.103976846f,
-        -0.03501242f, -0.14180854f, 0.1017482f, 0.031167455f, 0.038858373f, 0.07128885f, -0.09701325f, 0.06241104f,
-        -0.19014192f, 0.011496248f, -0.14367357f, -0.08831423f, -0.10343462f, -0.04427554f, -0.012012374f, 0.06339276f,
-        0.03841538f, 0.04338079f, -0.0121829f, -0.1681879f, -0.07630082f, -0.0072030644f, 0.04273734f, 0.005924697f,
-        0.12849759f, 0.0864371f, -0.025874004f, 0.0404673f, -0.041900396f, 0.055602685f, -0.029845614f, -0.018140426f,
-        -0.11057381f, 0.084776014f, -0.085906215f, -0.119867906f, 0.09761228f, 0.056155276f, 0.020773787f, 0.16750813f,
-        0.010547397f, -0.059528556f, 0.17858984f, -0.15630865f, 0.051460467f, -0.15287398f, -0.04157352f, 0.008837007f,
-        -0.1645784f, 0.006850105f, -0.027670883f, 0.1777782f, 0.05074064f, 0.00749424f, -0.035585005f, -0.025218347f,
-        0.07372051f, 0.05552344f, -0.07318121f, 0.025678784f, 0.04506559f, -0.02792252f, -0.01025157f, 0.09878151f,
-        -0.19758452f, -0.018019151f, 0.045659576f, 0.14315265f, 0.00082516845f, -0.03978773f, -0.06247861f, 0.047497798f,
-        0.009944889f, 0.06608443f, 0.036564402f, -0.020923276f, -0.064668335f, 0.14470996f, 0.04454543f, 0.08220473f,
-        -0.017203316f, -0.11429681f, 0.009055002f, 0.08333837f, -0.008491033f, -0.014257779f, 0.037383936f, -0.011873317f,
-        0.007956573f, 0.10217554f, 0.018408762f, -0.073165536f, 0.019046396f, 0.058369234f, 0.059178125f, 0.024115147f,
-        -0.042199153f, -0.08872918f, 0.27098995f, 0.23508957f, -0.20135814f, -0.079243734f, 0.023953397f, -0.083849214f,
-        -0.05579096f, 0.044718754f, -0.0460307f, 0.03612078f, 0.025698755f, 0.05961221f, 0.01666708f, 0.06415705f,
-        0.1304818f, -0.08388325f, -0.032779586f, -0.035386644f, 0.04355156f, 0.02324313f, -0.030613683f, -0.056047812f,
-        -0.21932323f, 0.10374236f, 0.08607663f, -0.087909535f, 0.029235626f, 0.012441842f, -0.05566069f, -0.038539298f,
-        -0.0034658988f, -0.11373811f, 0.04811998f, -0.13514315f, -0.0445511f, -0.0021213773f, 0.14416139f, 0.023429794f,
-        -0.036018603f, 0.050041355f, -0.16189241f, -0.0041287984f, -0.008107291f, -0.05992043f, -0.077098854f, 0.11750779f,
-        0.078081995f, 0.07524771f, 0.03797822f, 0.008286418f, 0.10618317f, 0.023931066f, -0.013881216f, -0.15720372f,
-        0.046946723f, -0.112134516f, 0.10077479f, -0.07295721f, -0.039382074f, 0.102978855f, -0.17951787f, 0.09346875f,
-        -0.028537204f, 0.11019725f, -0.00641734f, -0.044029523f, 0.035916366f, 0.076266736f, -0.07671152f, -0.12374542f,
-        0.011848955f, 0.06113542f, 0.1355082f, 0.17033966f, -0.003705796f, 0.2271549f, -0.033519335f, 0.032131948f,
-        0.07074193f, -0.0641778f, -0.02030003f, -0.051589727f, 0.0949968f, -0.025700342f, 0.017723612f, -0.010086122f,
-        0.10243924f, 0.007727857f, 0.05331611f, 0.048984006f, 0.1423455f, 0.0683643f, -0.1648096f, -0.04409621f,
-        0.0602097f, -0.06457157f, 0.049320992f, -0.01112025f, 0.008855903f, 0.012789731f, 0.1703075f, 0.094221815f,
-        0.018426975f, -0.082818925f, 0.18089324f, 0.09404925f, 0.02308175f, 0.045049064f, 0.030936675f, 0.015460217f,
-        -0.049497016f, 0.08217952f, 0.03396989f, -0.096956216f, 0.11698645f, -0.049269658f, 0.06499249f, 0.039410822f,
-        -0.017383538f, 0.00789045f, -0.074715525f, 0.036388382f, -0.015610863f, -0.047831792f, 0.0020243253f, 0.0029952007f,
-        0.05271141f, -0.013076737f, -0.14044061f, -0.11388364f, -0.055207033f, -0.18775201f, 0.04195859f, -0.112192504f,
-        -0.0803916f, 0.0876308f, -0.0480182f, 0.016734315f, 0.04770476f, -0.12118282f, -0.07609385f, 0.013187797f,
-        -0.029430203f, -0.012759921f, 0.17159508f, 0.24263626f, -0.13440283f, 0.032196276f, -0.042932566f, 0.009200326f,
-        -0.056814317f, 0.0026808633f, 0.06612392f, 0.09578308f, -0.033108346f, 0.062489215f, -0.15745194f, -0.045022126f,
-        -0.049018912f, -0.08746993f, 0.034599487f, 0.05179031f, 0.09128994f, -0.11746364f, 0.056939535f, 0.057226334f,
-        -0.23458803f, -0.07814691f, 0.16362602f, 0.07281979f, -0.07545077f, 0.046019148f, -0.011761063f, 0.067270316f,
-        -0.06841262f, 0.030009229f, 0.20581564f, 0.13240322f, 0.045543063f, 0.06544753f, 0.09260035f, -0.047662027f,
-        -0.06305185f, 0.060990073f, 0.08511009f, 0.08978977f, 0.17703006f, -0.0654645f, -0.028980825f, -0.0215418f,
-        0.010337866f, 0.07853482f, 0.02898517f, 0.038150843f, 0.047346093f, -0.13198331f, 0.10086511f, -0.14861391f,
-        -0.119677335f, -0.08527276f, -0.32758912f, 0.04795263f, 0.040094968f, 0.083500974f, -0.047437824f, 0.004866133f,
-        -0.029207086f, 0.0685757f, -0.08832332f, 0.21215798f, 0.18187477f, -0.34517127f, 0.13882706f, -0.05136917f,
-        0.39946473f, 0.11598137f, -0.06953062f, 0.124981984f, 0.032310233f, -0.033305034f, 0.1664425f, -0.07460266f,
-        -0.102703765f, -0.017085018f, 0.26501366f, 0.15624942f, -0.07376306f, 0.054418083f, -0.028893182f, 0.09453762f,
-        -0.34984815f, -0.45451745f, -0.19243704f, 0.04287933f, -0.11724963f, -0.08733017f, 0.029809333f, -0.22836998f,
-        0.016496582f, 0.03374835f, 0.012097074f, -0.01187228f, -0.048023313f, -0.053496383f, -0.024308376f, -0.075991996f,
-        -0.04809043f, 0.015316779f, 0.03547278f, 0.09480856f, -0.15303512f, -0.07900051f, 0.14759722f, 0.099930905f,
-        -0.05176614f, -0.1807479f, 0.4361245f, 0.054786593f, 0.034809824f, 0.14919114f, -0.2885774f, 0.04956072f,
-        0.3096578f, -0.15332526f, 0.0055850623f, -0.015957423f, -0.16507195f, 0.090549216f, -0.31677264f, -0.401464f,
-        -0.021239208f, 0.019637689f, -0.011643043f, 0.35973993f, 0.07376397f, -0.9605395f, 0.062489495f, -0.58476454f,
-        0.5570134f, -0.22291775f, -0.10896403f, -0.2944458f, 0.69001406f, 0.5217251f, 0.39238107f, 0.039121922f,
-        -0.07462877f, 0.22345807f, 0.22898215f, -0.24321237f, -0.5607447f, -0.20098507f, -0.35304824f, 0.12211367f,
-        -0.29901665f, -0.595332f, -0.25775084f, -0.025281241f, -0.32884723f, -0.4600605f, 0.24506642f, -0.6314044f,
-        -0.0035269342f, -0.44450703f, -0.28762367f, 0.16337776f, 0.19007507f, 0.061168313f, -0.18742067f, -0.07077959f,
-        0.56696516f, 0.04751809f, 0.3569618f, 0.5187657f, -0.14641652f, -0.57987607f, 0.32583132f, -0.34599903f,
-        -0.3038835f, -0.12943214f, 0.14164738f, -0.11345557f, -0.101536155f, 0.16109517f, -0.020788478f, 0.21815751f,
-        0.04710272f, 0.070821084f, 0.10031277f, -0.0052642617f, 0.16468218f, 0.25100884f, 0.09009687f, 0.014717535f,
-        0.1558637f, 0.10127299f, 0.2963979f, 0.03318874f, 0.06421962f, 0.042839948f, -0.080956124f, -0.2295864f,
-        0.08155683f, -0.17626075f, -0.068078466f, -0.13228033f, 0.09381439f, 0.22224623f, 0.072030574f, 0.044462033f,
-        -0.09252655f, 0.107265875f, 0.16003275f, 0.0634907f, -0.018179318f, 0.19849974f, -0.10748465f, -0.10200774f,
-        -0.11279068f, -0.027667087f, 0.085719906f, -0.034891445f, 0.053631023f, 0.2077687f, -0.13394319f, -0.035235748f,
-        0.15561216f, -0.19690444f, -0.035933647f, 0.11057385f, 0.052345254f, -0.32776695f, 0.24968168f, -0.03959432f,
-        0.10392407f, -0.0013678151f, 0.019557955f, 0.0047000204f, 0.02996684f, -0.08730089f, 0.24479239f, 0.11952117f,
-        0.22884439f, 0.017534357f, 0.03181441f, 0.007278408f, 0.02862788f, 0.12605768f, -0.13267128f, -0.09935585f,
-        0.16686006f, -0.1010897f, -0.19344954f, -0.06600425f, 0.12553206f, -0.027806105f, 0.2006612f, 0.023115603f,
-        -0.038253814f, -0.07593982f, -0.07952571f, 0.02223226f, 0.20676568f, -0.34037542f, 0.03733227f, -0.33179468f,
-        0.21250854f, 0.14119937f, 0.045897566f, 0.11233893f, -0.034758147f, -0.055927012f, -0.1995221f, -0.0915002f,
-        -0.13895251f, -0.05891886f, -0.10762003f, 0.07347582f, -0.15519592f, 0.034447238f, 0.025251249f, 0.23609868f,
-        0.029142994f, 0.02686357f, -0.11601534f, -0.017977804f, 0.0533276f, 0.0008987283f, 0.052844446f, -0.15236787f,
-        0.18912302f, 0.1789893f, -0.048053585f, -0.09453149f, 0.17945436f, 0.110546246f, -0.1283716f, -0.015336211f,
-        -0.01666648f, -0.053819288f, 0.2576901f, 0.07559312f, -0.20007259f, -0.03639424f, -0.012682942f, -0.21463956f,
-        0.059119776f, -0.1706728f, 0.11175713f, -0.0033164872f, 0.2853829f, 0.013161341f, -0.049663853f, 0.27546415f,
-        0.2559334f, -0.05677547f, 0.0029875564f, -0.0029062203f, -0.26510265f, 0.18661758f, -0.34251595f, -0.2593054f,
-        0.10498735f, -0.011753204f, 0.19988918f, 0.047085054f, -0.045472994f, -0.31768584f, -0.0764915f, -0.45629907f,
-        0.389939f, -0.055963237f, 0.042825148f, -0.234846f, 0.41991445f, 0.5016369f, 0.3046742f, 0.07887506f,
-        -0.022440374f, 0.21144377f, 0.24211231f, 0.039666913f, -0.2812178f, 0.012930929f, -0.08630115f, 0.007579101f,
-        -0.29856125f, -0.5789168f, -0.031937715f, 0.17241323f, -0.049767744f, 0.24145561f, 0.26672256f, -0.22588313f,
-        -0.14044382f, -0.28813633f, -0.06719674f, 0.3215843f, 0.10965199f, -0.19472797f, 0.005748885f, -0.11810291f,
-        0.4218525f, 0.22431011f, 0.596482f, 0.29749015f, -0.043071266f, -0.19680868f, 0.37872526f, 0.032480583f,
-        0.040662196f, 0.06659715f, 0.05829835f, 0.10704792f, -0.01685912f, 0.044164225f, 0.12787959f, 0.19702f,
-        -0.13437238f, 0.14263597f, 0.07873354f, 0.1012864f, 0.07091631f, 0.095295675f, 0.31296486f, 0.12994023f,
-        -0.020602524f, 0.051835906f, -0.048957277f, 0.05642077f, 0.27941906f, -0.3010672f, -0.073279195f, -0.19506267f,
-        0.057951223f, 0.12438402f, -0.30479866f, 0.084990814f, 0.053159665f, -0.18212862f, -0.14643553f, 0.078102306f,
-        -0.09379976f, 0.081516854f, -0.053544708f, -0.10386737f, -0.2664279f, -0.12074015f, -0.020037692f, 0.12128882f,
-        0.021974716f, 0.26962164f, -0.20929295f, -0.005300952f, -0.09855791f, -0.23808144f, 0.0054635806f, -0.10064615f,
-        0.0076173847f, 0.107777186f, -0.16336642f, -0.042564087f, -0.07873958f, 0.15860456f, -0.16906875f, 0.08185478f,
-        -0.20015159f, -0.16103742f, 0.010789082f, -0.08088756f, -0.019027038f, -0.38313124f, -0.11561293f, -0.31677184f,
-        -0.014507615f, 0.19701709f, -0.10702053f, 0.11392855f, -0.22041081f, -0.17255622f, -0.17991665f, -0.027404625f,
-        -0.09494049f, -0.056868456f, -0.26109293f, 0.06882736f, -0.13377845f, -0.022049362f, 0.16472994f, -0.042479202f,
-        -0.09138467f, -0.12231218f, -0.110585235f, 0.020181783f, 0.14268224f, -0.14797525f, 0.06317159f, 0.016568625f,
-        -0.09622615f, -0.0046257903f, 0.058104403f, 0.15979865f, -0.028352067f, -0.15859266f, -0.1834785f, 0.0037463952f,
-        0.14697377f, 0.026963446f, -0.0711487f, -0.049134307f, -0.21944302f, 0.19907472f, 0.25717267f, 0.06618113f,
-        0.061033614f, 0.045269497f, -0.009629084f, 0.111994185f, -0.036404092f, 0.0076219863f, 0.1591613f, -0.20505366f,
-        0.078441635f, -0.0266477f, -0.040397063f, -0.23325296f, 0.21146491f, 0.08634029f, 0.009780663f, 0.091880575f,
-        -0.08083126f, -0.16216214f, -0.05244888f, -0.09604976f, -0.054554112f, -0.19731781f, -0.07664566f, 0.049429994f,
-        -0.039416622f, -0.14242515f, -0.16060022f, -0.0671469f, 0.043638363f, 0.21874863f, -0.1832223f, -0.0145682525f,
-        0.1296526f, 0.06766324f, 0.13250257f, 0.057193756f, 0.1020494f, 0.0825287f, 0.0026331528f, -0.1338165f,
-        0.12672229f, -0.07916509f, 0.25986528f, 0.06502342f, 0.0707082f, -0.25887898f, -0.19203167f, -0.15499207f,
-        0.16976565f, -0.0155795375f, -0.13576992f, -0.2649473f, 0.12551263f, 0.22890554f, 0.124494165f, 0.1889118f,
-        0.00086592115f, 0.0680067f, 0.2244527f, 0.0012643598f, 0.20826177f, 0.16267319f, -0.096189804f, -0.19954807f,
-        -0.04997523f, 0.082548335f, -0.051297802f, -0.013356037f, -0.17094974f, 0.07883909f, 0.2086126f, -0.08896682f,
-        0.16051014f, -0.30657566f, -0.07103396f, 0.16555607f, 0.0662076f, 0.13441059f, -0.07769653f, 0.09472867f,
-        0.1799367f, 0.13640374f, 0.01561225f, 0.20513426f, 0.19933939f, -0.080575496f, 0.18857539f, 0.25656858f,
-        0.087580346f, -0.17730658f, -0.05246378f, -0.04220894f, 0.088073015f, 0.03944129f, 0.07111196f, -0.07184445f,
-        -0.15062906f, 0.17410235f, -0.0013522279f, -0.115959615f, 0.024547022f, 0.0800899f, -0.0046231695f, -0.04809812f,
-        0.0786517f, 0.23550013f, -0.12584423f, 0.08883402f, 0.0075782216f, 0.11843402f, 0.31268832f, 0.30668205f,
-        0.14604151f, 0.03751355f, 0.011464772f, -0.20752767f, 0.06804207f, 0.09342991f, -0.16280954f, -0.13510181f,
-        0.025093066f, -0.0758116f, 0.045017436f, -0.20257774f, 0.2303706f, -0.26976457f, -0.10532141f, -0.007462691f,
-        0.08606922f, -0.2013135f, 0.015507062f, -0.032725804f, 0.30721858f, 0.14581852f, 0.09260581f, 0.12633358f,
-        0.045171227f, -0.064180315f, 0.24485378f, 0.11472207f, 0.01762086f, -0.38010028f, 0.0061090216f, 0.24918793f,
-        -0.013473531f, -0.12249422f, 0.14551263f, -0.0010370724f, -0.14302222f, 0.1447543f, 0.10854324f, 0.17535387f,
-        -0.18021111f, -0.012815519f, -0.5519677f, 0.24246897f, 0.16266088f, -0.4229636f, 0.43276656f, -0.1460318f,
-        -0.31756443f, 0.40283656f, -0.26280752f, 0.07072589f, -0.22901128f, 0.29415745f, -0.19223027f, -0.19156508f,
-        0.27967435f, 0.3931443f, -0.24399157f, 0.23198092f, 0.34286475f, 0.08303886f, 0.48703548f, 0.14039011f,
-        0.069964565f, -0.40320903f, 0.1820391f, -0.34930435f, 0.09923167f, 0.35160607f, -0.32022008f, 0.0533231f,
-        0.32279876f, 0.032496143f, -0.271637f, -0.3472278f, 0.27740228f, -0.7757774f, -0.11892856f, -0.19609708f,
-        0.24859981f, -0.05327164f, 0.046446577f, -0.03775583f, 0.06611585f, 0.3899763f, 0.19261922f, 0.26778784f,
-        0.36403972f, -0.23909101f, 0.47614217f, -0.295956f, 0.264552f, -0.48992363f, -0.2419204f, -0.038097173f,
-        -0.13330491f, -0.2665268f, -0.17382276f, 0.035163682f, -0.47261137f, 0.4598851f, 0.2701908f, 0.09431365f,
-        -0.0029446431f, 0.31110695f, -0.015994871f, -0.14781015f, 0.015640698f, -0.21468695f, 0.018218337f, -0.070080444f,
-        0.024089798f, 0.09459466f, -0.08751506f, 0.090634644f, -0.19547926f, 0.07117185f, 0.07249577f, -0.081653f,
-        0.03680948f, 0.014884989f, -0.017824907f, 0.3536655f, -0.039531045f, 0.22911033f, 0.018868484f, 0.054569058f,
-        0.15033574f, 0.0037124888f, 0.12700975f, -0.13589044f, 0.07540842f, 0.20104931f, -0.041215703f, -0.028673617f,
-        0.3342937f, -0.23561868f, -0.028024787f, 0.06663536f, 0.012493497f, 0.017951734f, 0.046355166f, -0.047795407f,
-        -0.01813422f, -0.12357489f, -0.080667295f, -0.15080023f, -0.060283743f, 0.15287484f, -0.04552419f, 0.09502879f,
-        -0.08717897f, 0.08154926f, -0.14674935f, 0.021654584f, -0.059879556f, -0.070326634f, 0.020073159f, -0.060607344f,
-        -0.0779028f, -0.009664134f, 0.015130991f, 0.05258745f, -0.14956363f, 0.035715368f, 0.11421305f, -0.09268922f,
-        0.1454456f, -0.089954816f, 0.07713071f, -0.020382164f, 0.02243591f, 0.026383683f, -0.028613463f, 0.02117316f,
-        -0.12365028f, -0.03799753f, -0.15442483f, -0.071901746f, 0.012325808f, -0.049736995f, -0.11755757f, 0.12987395f,
-        -0.063133046f, -0.032441128f, 0.0012799756f, 0.12685767f, 0.087877974f, 0.066752896f, 0.08722389f, -0.016119508f,
-        0.15321076f, 0.05834919f, -0.25522757f, 0.03987647f, 0.13609858f, -0.041524056f, -0.1812817f, -0.20300548f,
-        0.08277988f, 0.029357327f, -0.041893173f, -0.06233571f, -0.09916912f, 0.008130678f, 0.11019238f, -0.02639979f,
-        -0.097727515f, -0.163898f, -0.030956348f, -0.2571498f, 0.09600777f, 0.26660246f, -0.04820785f, 0.052111447f,
-        0.076154254f, -0.02906255f, -0.097371995f, 0.039844982f, 0.0040600533f, -0.46992567f, -0.06997132f, -0.23318733f,
-        -0.11312439f, 0.18831752f, -0.04283441f, 0.10927869f, 0.04710628f, 0.15377901f, 0.1274914f, 0.092222296f,
-        -0.038418572f, -0.0117855305f, 0.021808863f, 0.037763886f, 0.16218211f, -0.23603906f, 0.24460495f, -0.26141492f,
-        -0.10057154f, 0.18318851f, -0.25955978f, -0.03424692f, -0.2780124f, 0.10666803f, -0.3220508f, -0.26352942f,
-        0.22135285f, 0.24920402f, -0.123622015f, 0.45698377f, 0.3069678f, 0.3158093f, 0.30235186f, 0.22481754f,
-        -0.07366263f, -0.3629576f, 0.09295449f, -0.22197062f, 0.30991352f, 0.46817675f, -0.21306023f, 0.006113018f,
-        0.12853415f, 0.07245955f, -0.004013713f, -0.07546619f, 0.2116749f, -0.41250533f, -0.14096224f, -0.16007939f,
-        0.28909484f, -0.22799909f, 0.008675631f, 0.37729624f, 0.033768855f, 0.32243368f, 0.11069081f, 0.37159684f,
-        0.09730664f, 0.02919531f, 0.16845372f, 0.019084528f, 0.16498497f, -0.21385708f, -0.025052382f, 0.010127252f,
-        -0.023034321f, 0.023682326f, 0.18090731f, -0.071130894f, -0.34917805f, 0.26664415f, 0.20957868f, 0.27641106f,
-        0.051707726f, 0.012827067f, -0.1867611f, -0.033962905f, -0.16016321f, -0.14042291f, -0.15377757f, 0.0989869f,
-        -0.3159768f, 0.030896356f, -0.0027081f, -0.021190338f, 0.10944791f, 0.093585186f, 0.11541552f, -0.025275074f,
-        0.1599498f, 0.10884163f, -0.118387654f, -0.19121496f, 0.0026291132f, -0.13565177f, -0.08861357f, -0.056043092f,
-        -0.19452666f, 0.015790189f, -0.13707133f, -0.016794218f, -0.04505887f, -0.06524016f, -0.1166825f, -0.122573465f,
-        -0.25545543f, 0.028166996f, -0.20301051f, -0.32522538f, -0.12210313f, -0.1953153f, 0.22920536f, -0.1039189f,
-        0.14769316f, 0.25065455f, -0.19610327f, -0.10435499f, -0.16062643f, -0.14278637f, 0.02271926f, 0.12530838f,
-        0.19733939f, -0.08533194f, 0.02121656f, -0.21615589f, 0.050663564f, 9.391852e-05f, -0.25180772f, -0.029032579f,
-        -0.2141802f, 0.09414225f, -0.053367946f, 0.2116727f, -0.042812932f, 0.011417978f, -0.075069726f, -0.099553876f,
-        0.0936809f, -0.047230568f, 0.08938178f, 0.08946212f, 0.09140894f, -0.010952887f, -0.016525084f, -0.024935035f,
-        -0.07651994f, 0.019725235f, 0.17493302f, -0.08058701f, 0.14605421f, -0.012541672f, -0.08700565f, 0.010025806f,
-        0.26188904f, 0.19915684f, -0.13228598f, 0.04045293f, 0.050384026f, 0.19387464f, 0.0006296698f, 0.26952553f,
-        -0.020637952f, 0.029925311f, 0.06623233f, -0.07738507f, 0.14441587f, 0.04911441f, -0.15988268f, 0.044824023f,
-        0.090698525f, -0.05803595f, 0.008110835f, -0.120569855f, 0.14018637f, -0.12812711f, 0.079462126f, 0.051292304f,
-        0.02221926f, -0.11281942f, 0.07936741f, 0.037244916f, 0.21066786f, 0.28936845f, -0.02421323f, 0.06584128f,
-        -0.008232864f, -0.10394528f, 0.15370098f, -0.03269399f, -0.010899558f, -0.3057939f, -0.026595496f, 0.06186906f,
-        0.03919277f, -0.10542204f, 0.041907303f, 0.14660878f, 0.05341752f, 0.025838777f, 0.1489419f, 0.22955897f,
-        -0.021464456f, 0.058337484f, -0.083471395f, -0.075812645f, 0.059032932f, -0.055458732f, 0.25719824f, -0.116747215f,
-        -0.035354767f, 0.17927219f, -0.24065106f, 0.19181445f, -0.32200405f, -0.06869316f, -0.10146499f, -0.2504779f,
-        0.019893799f, -0.006459075f, -0.33580083f, 0.13686989f, 0.23116843f, 0.14284134f, 0.1417966f, 0.0741164f,
-        -0.038944606f, -0.25889778f, 0.12700763f, -0.07478759f, 0.0758618f, 0.41577914f, 0.05228244f, 0.21670905f,
-        0.091455854f, -0.039741967f, -0.11801264f, -0.004126793f, 0.15608342f, -0.17046651f, 0.045083355f, 0.054949265f,
-        0.14813751f, 0.08287194f, -0.01296194f, 0.12560248f, 3.8074322e-05f, 0.060270134f, 0.24697718f, 0.049204852f,
-        -0.008283242f, -0.094921f, 0.12561725f, -0.3128383f, 0.28601f, 0.042032406f, -0.098817155f, 0.017958615f,
-        -0.17153643f, -0.028407883f, 0.14360917f, -0.10144774f, -0.22910197f, 0.101573855f, -0.0086469455f, -0.015778827f,
-        -0.032747623f, 0.034536954f, 0.019026179f, 0.021120906f, -0.010895858f, -0.02931571f, -0.08873593f, 0.08514278f,
-        0.049259655f, 0.13283587f, -0.0060888994f, -0.025785856f, -0.1539487f, 0.039489806f, -0.065766506f, -0.025311084f,
-        0.08723153f, 0.017776376f, 0.041902553f, -0.09236857f, -0.06082845f, -0.31675664f, 0.03580226f, 0.20123716f,
-        0.08074257f, -0.044613976f, -0.04743162f, 0.3938126f, -0.29840186f, 0.082800835f, 0.13989098f, 0.033790436f,
-        0.030405527f, 0.10609269f, 0.16162814f, 0.08901406f, 0.08012886f, -0.078447476f, 0.09698066f, -0.18545836f,
-        0.18392937f, 0.47130024f, -0.14372152f, -0.07432603f, 0.15040019f, 0.057507943f, -0.052154474f, 0.04025885f,
-        -0.09949708f, 0.201921f, 0.026726445f, 0.08010697f, 0.070782185f, -0.22567677f, 0.012683216f, 0.1037353f,
-        0.069512f, -0.1335115f, -0.040364716f, -0.10165939f, -0.17530245f, -0.03522774f, -0.09736744f, -0.050573833f,
-        -0.43424705f, 0.40020806f, -0.16189198f, 0.070578314f, 0.02717217f, 0.018454108f, -0.17129585f, 0.061124112f,
-        0.108732805f, 0.21560629f, -0.05283411f, -0.110369734f, -0.2600005f, 0.3843146f, 0.10686471f, 0.41073233f,
-        -0.3375384f, 0.5923986f, 0.2801227f, -0.5360721f, 0.059763584f, -0.62535435f, -0.6656996f, 0.34738088f,
-        -0.32384878f, 0.36155123f, -0.023073442f, 0.41047123f, -0.43685523f, -0.3066082f, 0.1427501f, -0.06910981f,
-        0.015022385f, 0.38527876f, 0.16362089f, 0.1313982f, 0.26701924f, -0.35557973f, 0.12958016f, -0.43373016f,
-        0.14780824f, 0.34830123f, -0.3093587f, 0.25764295f, 0.41621572f, -0.17082036f, -0.22942539f, -0.2698782f,
-        -0.14736216f, 0.056391906f, 0.13762552f, -0.0042358125f, 0.9451089f, -0.47640926f, 0.15984158f, 0.5347164f,
-        -0.23629314f, 0.2027194f, 0.04941692f, -0.41373584f, 0.21544415f, -0.3967208f, -0.28442743f, 0.12228789f,
-        0.0016998424f, -0.05009621f, 0.17241286f, -0.081316896f, 0.038370684f, -0.06530448f, -0.24327663f, -0.14823729f,
-        0.0986791f, 0.04630597f, 0.1194635f, -0.090003766f, -0.064691104f, 0.055806626f, 0.12779069f, 0.06769232f,
-        -0.13274257f, 0.08759762f, 0.042058837f, -0.048399255f, 0.015947377f, 0.007962606f, -0.12682208f, 0.07616292f,
-        0.021307651f, 0.15427342f, -0.014846482f, 0.13903905f, 0.033603102f, -0.22733192f, 0.016005933f, -0.14335296f,
-        0.042394612f, 0.072174706f, 0.012379479f, 0.026931856f, 0.08413933f, -0.09558833f, -0.027673274f, -0.1522241f,
-        0.23740833f, -0.26764178f, 0.091500126f, 0.24376228f, 0.11964548f, 0.20588039f, -0.30903086f, -0.13545199f,
-        -0.10089742f, -0.038456414f, -0.13194968f, -0.009995958f, 0.07301377f, -0.42522556f, 0.12896322f, 0.22292139f,
-        0.29842007f, 0.19314787f, 0.03117369f, -0.07697563f, 0.09377022f, 0.06969246f, 0.17980005f, 0.06772776f,
-        -0.101910986f, 0.028345836f, -0.14123255f, 0.11791242f, 0.112378016f, 0.1601442f, 0.008010666f, -0.105704784f,
-        -0.098283485f, 0.05432297f, -0.26331612f, 0.23250541f, -0.1203148f, -0.20383556f, -0.048024014f, 0.06543815f,
-        0.21610671f, -0.106431045f, -0.0481129f, -0.13444406f, -0.116007954f, -0.28984493f, 0.057083827f, -0.020695195f,
-        -0.11270846f, -0.015742645f, -0.1397653f, -0.012975767f, -0.109996766f, 0.04144228f, -0.056458816f, -0.15888004f,
-        -0.105344616f, 0.018157966f, 0.196718f, -0.0035542352f, 0.03053676f, -0.04226883f, 0.015385725f, 0.27378586f,
-        0.045629084f, 0.14494874f, -0.07121706f, -0.223853f, 0.09278573f, 0.034795117f, -0.133223f, -0.11092351f,
-        -0.0059886305f, 0.09954257f, -0.009352085f, 0.1325419f, 0.08676491f, -0.25717252f, 0.10549842f, 0.073245555f,
-        0.015818957f, -0.0460987f, -0.0108632045f, -0.07958953f, 0.0028372707f, -0.1881085f, -0.0039067706f, -0.19773194f,
-        -0.1795534f, 0.20516166f, 0.12475426f, 0.053422898f, -0.04659997f, -0.08810325f, -0.20828159f, -0.03993144f,
-        0.12072843f, 0.16267337f, 0.06502074f, -0.16484691f, -0.19698752f, 0.2930164f, 0.09789341f, 0.10438378f,
-        -0.31007376f, 0.38217765f, 0.15648769f, -0.39109036f, 0.08993378f, -0.09841033f, -0.14141871f, 0.23179132f,
-        -0.0028430538f, 0.33271497f, 0.09704715f, 0.105377525f, -0.30677193f, -0.18684895f, 0.044448733f, 0.1932602f,
-        0.14503485f, 0.2797594f, 0.21585906f, 0.114236504f, 0.2017518f, -0.27427247f, 0.0039700004f, -0.3974656f,
-        0.38553175f, 0.07739665f, -0.017158033f, 0.18525887f, 0.19071344f, -0.020836197f, -0.34932935f, -0.1859434f,
-        -0.036892317f, 0.14603005f, 0.10432193f, -0.003483567f, 0.62834007f, -0.38144013f, 0.24234073f, 0.41287348f,
-        -0.25478074f, 0.17261706f, 0.07968805f, -0.43917704f, 0.37602976f, 0.0108996695f, -0.23227668f, 0.35171455f,
-        0.15498048f, -0.0013452062f, -0.23264208f, 0.11687883f, -0.032007538f, 0.08152415f, 0.0063178726f, 0.039771266f,
-        0.013967327f, -0.013753232f, 0.058158465f, 0.046322957f, 0.09084312f, -0.12448561f, 0.062230058f, -0.10982791f,
-        0.08217867f, 0.12103679f, 0.16711806f, -0.20488009f, -0.035271734f, -0.23799191f, -0.094225936f, -0.18227653f,
-        -0.20872463f, 0.16260092f, -0.07528401f, 0.04694846f, -0.0032529617f, 0.052879672f, -0.03735562f, -0.096663654f,
-        -0.14867029f, 0.20841002f, -0.097754546f, -0.020350743f, -0.16246308f, -0.10409701f, 0.21035883f, -0.0021292523f,
-        -0.096188515f, 0.31508353f, -0.28984055f, 0.0035618374f, -0.12295413f, -0.29947445f, 0.023783807f, 0.015987951f,
-        0.17456608f, -0.07975633f, -0.09712027f, -0.047313582f, -0.024702294f, 0.1858371f, 0.047599837f, 0.10653302f,
-        -0.24242064f, 0.06143923f, -0.10022192f, -0.050399404f, -0.097735375f, -0.22119829f, -0.12384773f, -0.021925254f,
-        -0.009240047f, 0.09184256f, -0.2243632f, 0.1176272f, -0.13567096f, -0.029478975f, 0.088955745f, 0.041377213f,
-        -0.102414906f, -0.056686167f, -0.06702718f, 0.061646625f, 0.0325342f, 0.010107753f, 0.06818778f, 0.16738187f,
-        0.05631318f, -0.040319856f, -0.10557706f, -0.027960883f, 0.0037713835f, -0.40017825f, -0.1861794f, -0.14423531f,
-        -0.17203051f, -0.03160877f, -0.1293395f, 0.28185034f, -0.097754456f, 0.18193132f, -0.025159502f, 0.12177291f,
-        -0.040047165f, 0.0048159338f, 0.1979288f, -0.074501224f, -0.04558071f, 0.053536065f, 0.09230857f, -0.0031491087f,
-        0.06487132f, 0.39264593f, -0.0545734f, 0.009822117f, 0.1587219f, 0.019022219f, -0.00493618f, -0.15300621f,
-        -0.06924066f, -0.03437194f, 0.08638622f, 0.07135896f, 0.14467454f, -0.018781617f, -0.020055074f, 0.048004847f,
-        -0.04614205f, -0.09222486f, -0.11575686f, 0.053113796f, -0.082980156f, -0.027827276f, -0.079005085f, -0.32218668f,
-        0.015809493f, -0.054287285f, 0.050811134f, -0.0783037f, -0.08461655f, -0.17857364f, -0.115204744f, -0.0335193f,
-        0.007995826f, -0.04711102f, 0.07150561f, -0.02155478f, -0.1209332f, 0.25645f, 0.030578477f, 0.19433902f,
-        -0.18003803f, 0.2568521f, 0.111757405f, -0.25662184f, 0.18788671f, -0.101714574f, -0.30960783f, 0.1491825f,
-        -0.069481336f, 0.18918078f, -0.05749375f, 0.090673506f, -0.15684651f, -0.037794154f, -0.12427437f, 0.23260905f,
-        -0.046220183f, 0.22845547f, 0.110835955f, 0.1392376f, 0.22980508f, -0.039232817f, 0.034194518f, -0.3098211f,
-        0.40098614f, -0.31285727f, -0.11833653f, 0.21711847f, 0.095416576f, 0.11661769f, -0.202424f, -0.035564307f,
-        -0.31658113f, -0.061655395f, 0.0034337125f, 0.0009764826f, 0.17561196f, 0.187578f, -0.031816043f, 0.06957704f,
-        0.24237354f, -0.07780761f, -0.054773282f, -0.19244057f, 0.2010757f, 0.07975026f, -0.008906687f, 0.10570112f,
-        -0.0896571f, -0.08540657f, 0.11417184f, 0.11941526f, 0.017059574f, -0.026644215f, 0.036973543f, -0.016745014f,
-        0.04537856f, 0.046796482f, -0.03952469f, 0.03999561f, -0.08486332f, 0.11779899f, 0.08457609f, 0.0024619114f,
-        -0.07281295f, -0.047896195f, 0.24380074f, 0.057372518f, -0.13183933f, 0.052248944f, 0.15718554f, 0.03638493f,
-        -0.07350703f, -0.17825207f, 0.014097195f, -0.040821783f, 0.0139035545f, -0.16395208f, 0.06887616f, 0.081682235f,
-        -0.032060545f, 0.0011980971f, -0.09485535f, -0.04807063f, -0.0968259f, -0.0050921896f, 0.09797853f, 0.025488341f,
-        -0.16690317f, -0.033569746f, 0.020458985f, -0.028697927f, 0.008456477f, -0.08031781f, -0.05736656f, 0.14062653f,
-        -0.0035623573f, -0.05812054f, 0.13929757f, 0.0078170495f, -0.043839656f, -0.020680811f, -0.08617749f, 0.12184628f,
-        -0.0038812319f, 0.05498822f, 0.15888944f, -0.069633745f, 0.012619521f, 0.018774176f, 0.08811076f, 0.04738948f,
-        0.1648839f, 0.19739018f, -0.16686761f, -0.14751284f, -0.043631665f, 0.013903925f, -0.021620682f, 0.08771183f,
-        -0.058645166f, -0.03355405f, -0.22192127f, 0.06533355f, 0.060174845f, 0.012329546f, 0.0136472285f, 0.02853717f,
-        -0.005532593f, 0.3478787f, -0.08196175f, -0.092687525f, 0.031785943f, -0.2913539f, -0.11782668f, -0.06805598f,
-        -0.0014481617f, 0.191493f, 0.02502173f, -0.14127406f, -0.19128509f, -0.13013808f, -0.05424311f, -0.07628235f,
-        -0.14701347f, -0.0014306996f, -0.12116077f, -0.021865617f, -0.17887908f, 0.11256644f, -0.01645186f, -0.082314655f,
-        0.017213397f, 0.19590104f, -0.07510602f, 0.1284551f, -0.25545168f, -0.24111275f, 0.09581821f, -0.043965533f,
-        0.082383946f, -0.11023906f, -0.041865174f, -0.17698544f, 0.019354776f, 0.17960237f, -0.2226645f, 0.12092825f,
-        -0.04847178f, 0.04032695f, -0.04028573f, 0.021705886f, 0.02964162f, -0.03267448f, -0.16286623f, 0.06676297f,
-        -0.045098905f, 0.1157252f, 0.15043251f, -0.073618904f, -0.12160407f, 0.112173446f, 0.011985548f, -0.008275774f,
-        -0.100137174f, -0.14249958f, 0.059612032f, 0.0014618295f, -0.029252354f, -0.09060507f, -0.11228476f, 0.061730616f,
-        -0.090130635f, 0.03952896f, -0.030016093f, 0.05722482f, -0.036514252f, 0.2602861f, 0.06583655f, -0.014327586f,
-        0.11901289f, 0.28302047f, -0.025916504f, -0.015391293f, 0.10218061f, -0.011816916f, 0.14851579f, -0.121626414f,
-        0.05352216f, -0.16898338f, -0.11202283f, -0.15242939f, 0.026597029f, 0.012421554f, -0.063095f, -0.004817542f,
-        -0.1609285f, 0.10903115f, 0.08824988f, 0.096565254f, 0.07483097f, 0.027427746f, -0.08195303f, 0.024885464f,
-        0.055266213f, 0.049440257f, 0.009739777f, 0.007605792f, -0.19780254f, 0.121614166f, -0.020777905f, -0.04792545f,
-        0.06756749f, 0.07323183f, 0.25913155f, -0.042324156f, 0.087810025f, -0.061981384f, -0.01513647f, 0.1183945f,
-        -0.027147498f, 0.13474497f, 0.0022360522f, -0.122710876f, -0.13084565f, 0.017068146f, -0.18481727f, -0.093903095f,
-        0.10859113f, -0.06060007f, 0.019754909f, -0.012232127f, 0.021958439f, -0.105943896f, -0.039369587f, 0.07943273f,
-        0.080439255f, 0.080666974f, -0.104159415f, 0.09054221f, 0.029660812f, 0.025436299f, 0.051115915f, -0.14599848f,
-        0.06690873f, 0.071288124f, -0.03870781f, 0.11222984f, -0.053743932f, 0.094986096f, -0.0807019f, 0.09422962f,
-        -0.08721723f, 0.0023819217f, 0.17422807f, -0.06389417f, -0.0055643558f, 0.2183884f, -0.14624944f, 0.24246322f,
-        -0.04098275f, 0.09300312f, 0.030496532f, 0.060828f, 0.053236216f, 0.04815748f, -0.022369247f, 0.097286455f,
-        -0.0077848095f, 0.038109202f, 0.1410625f, -0.02748105f, 0.14916815f, 0.06778399f, 0.1028263f, -0.018703463f,
-        0.06859542f, -0.109008215f, 0.11078875f, 0.20763536f, 0.0973106f, 0.12285964f, -0.08412553f, -0.09362985f,
-        0.11765344f, -0.20877725f, 0.019019611f, -0.071417786f, 0.066301286f, 0.034230024f, -0.0051742233f, -0.019201543f,
-        0.08544513f, 0.12618066f, 0.108090304f, 0.023807721f, -0.042012125f, 0.016431803f, -0.025023896f, 0.057057284f,
-        -0.053846482f, 0.006511469f, 0.08980396f, -0.03674829f, 0.15130556f, 0.053455565f, -0.058878798f, -0.013668787f,
-        0.100086056f, -0.037936717f, 0.008769711f, -0.063586384f, -0.00890614f, -0.0661121f, 0.0024704295f, 0.03580188f,
-        -0.0072438377f, 0.022793373f, 0.1837109f, 0.037933886f, 0.10878468f, 0.12338277f, 0.13868515f, 0.075619735f,
-        -0.04352597f, -0.06560771f, 0.05644098f, 0.015680455f, -0.04665244f, 0.16622283f, -0.0729854f, 0.04397133f,
-        0.05841469f, -0.03950414f, 0.04550537f, 0.042115524f, -0.034101956f, 0.03785726f, 0.073821425f, 0.17523704f,
-        0.071380325f, 0.18123661f, -0.06033455f, -0.14479056f, 0.1625961f, 0.0024108463f, -0.025551038f, -0.101544484f,
-        0.005579497f, 0.09919642f, -0.07165059f, 0.20416294f, -0.124807306f, -0.15888794f, 0.11492695f, 0.030368151f,
-        -0.120503016f, -0.011156418f, 0.013829838f, -0.1485545f, 0.035836343f, -0.08100904f, -0.030495908f, 0.002628582f,
-        -0.20531444f, -0.012054034f, -0.100904144f, -0.0914964f, -0.18125458f, 0.023809806f, 0.14564073f, -0.16947585f,
-        -0.10458301f, 0.08768433f, -0.017857205f, -0.16445923f, 0.11577056f, 0.09735903f, 0.050060764f, -0.13123208f,
-        0.12538435f, -0.1384441f, -0.01815649f, 0.09310861f, -0.053745046f, 0.07076527f, 0.08203133f, 0.149239f,
-        0.04182573f, 0.033465244f, -0.05385337f, -0.032185405f, 0.13332306f, 0.07973183f, 0.09634203f, 0.02058046f,
-        0.017128132f, 0.025620997f, -0.0009140411f, 0.01179866f, 0.15981208f, -0.06459548f, -0.13743977f, -0.09016358f,
-        -0.083018266f, 0.14693417f, -0.020790776f, 0.31228182f, -0.13324408f, -0.1393945f, -0.06802372f, -0.03216078f,
-        0.08418481f, 0.029064871f, -0.032812256f, 0.13539892f, 0.04815803f, -0.08608657f, 0.16503401f, -0.14381866f,
-        0.06715769f, 0.04698261f, 0.018773226f, -0.08220795f, -0.081736505f, 0.19858992f, -0.07684905f, 0.012656526f,
-        -0.13937943f, 0.044459734f, 0.07339935f, -0.02334401f, -0.0361014f, 0.035450406f, -0.16189931f, -0.02862887f,
-        0.024415066f, 0.08941027f, -0.13650776f, 0.15356132f, -0.07559437f, 0.10754128f, 0.0047404678f, 0.12114142f,
-        -0.029735874f, -0.09482711f, -0.1436352f, -0.006723946f, 0.10156221f, -0.0043668854f, -0.148332f, 0.13134336f,
-        0.060317997f, -0.15358254f, 0.07060194f, 0.2354577f, -0.11060437f, -0.10189392f, 0.05945463f, -0.07889274f,
-        0.15920465f, -0.10521847f, -0.08052888f, 0.23784755f, 0.011076405f, -0.07345533f, 0.035925422f, -0.03771023f,
-        -0.078726485f, -0.030624164f, -0.027808636f, -0.0084055485f, 0.05735701f, 0.106495f, -0.028845478f, 0.0757471f,
-        0.1039189f, -0.041378077f, -0.08095067f, 0.033592157f, 0.049333915f, 0.02582677f, 0.15377373f, -0.097811215f,
-        -0.04127392f, -0.03585774f, 0.030377591f, -0.278132f, -0.014404205f, -0.037130646f, 0.103519596f, -0.17781259f,
-        -0.073569715f, -0.13354798f, 0.049493134f, 0.028673315f, -0.10597534f, 0.124556854f, -0.11333367f, -0.0055227894f,
-        0.056887664f, 0.05143178f, -0.0016020867f, -0.0021454452f, 0.18327174f, -0.009287218f, -0.02668006f, 0.029782427f,
-        0.03200436f, -0.1444315f, 0.06878143f, 0.14633077f, -0.090356134f, -0.0016460527f, 0.028634481f, -0.07539678f,
-        -0.061107855f, -0.1220132f, 0.076821774f, 0.14065668f, -0.00035194663f, 0.012688066f, -0.058525957f, -0.025383782f,
-        -0.054437563f, -0.074606195f, 0.049818184f, 0.004405228f, 0.08830816f, 0.003399695f, 0.02882701f, -0.08341207f,
-        -0.15033038f, -0.024218654f, -0.02821352f, 0.09495791f, -0.06954091f, 0.04347446f, -0.19039701f, -0.087132856f,
-        0.050390426f, 0.11694021f, 0.06905065f, -0.06305599f, -0.048404317f, -0.040188454f, -0.025025636f, 0.020391077f,
-        0.054427702f, -0.12924701f, -0.08173649f, -0.036429465f, 0.006331265f, 0.013782059f, -0.016511675f, 0.022763724f,
-        0.014716445f, -0.054739095f, 0.093109675f, -0.15337656f, 0.016771525f, 0.10231562f, -0.016417293f, 0.20988718f,
-        8.132506e-05f, 0.09477421f, -0.026861329f, -0.06555603f, 0.039913613f, -0.100156076f, -0.023434926f, 0.026085334f,
-        -0.0028565899f, 0.10088228f, 0.026234427f, -0.056161862f, -0.070113465f, -0.050011843f, -0.08735862f, -0.05714562f,
-        -0.13380373f, 0.07595845f, -0.016643832f, -0.04271575f, -0.07561829f, 0.023755673f, -0.05738812f, 0.020288823f,
-        0.033713818f, 0.051234886f, 0.14154634f, 0.015257875f, -0.011126146f, 0.07478311f, -0.010405492f, -0.12438776f,
-        0.05197216f, -0.090647034f, 0.13311628f, 0.05784723f, 0.018796379f, -0.027639508f, -0.0071888347f, 0.07270689f,
-        -0.068848215f, 0.0051950086f, -0.01166695f, 0.06657076f, -0.17449802f, -0.0060691014f, -0.018383956f, -0.053679675f,
-        0.008008236f, 0.03883247f, 0.023115546f, 0.005708514f, 0.029781317f, 0.054083128f, -0.11869166f, 0.068817f,
-        -0.044993512f, -0.014650102f, 0.05394774f, -0.12192917f, -0.016101055f, 0.18951559f, -0.021022534f, -0.05020809f,
-        0.21331318f, -0.032424144f, 0.05940663f, -0.1824522f, 0.016345538f, 0.05267888f, 0.09562124f, 0.03230479f,
-        0.050945166f, -0.030695057f, 0.06367157f, 0.25445396f, -0.050760504f, 0.089625284f, -0.14902255f, 0.13013342f,
-        0.079561174f, -0.2120344f, 0.15245348f, -0.0013617288f, 0.015011096f, 0.22325087f, 0.0024622618f, 0.002132349f,
-        -0.12522624f, 0.078367494f, 0.1732677f, 0.07476032f, 0.04107739f, -0.13167918f, -0.1026277f, 0.014629688f,
-        0.13150194f, 0.026124777f, 0.18361211f, -0.011948796f, 0.026917493f, 0.17728429f, -0.016377084f, 0.022213614f,
-        -0.013355743f, -0.18809994f, -0.1177465f, -0.048440836f, -0.039811555f, -0.1968393f, -0.021185584f, -0.03772194f,
-        -0.026778044f, 0.08431379f, 0.10303652f, 0.07632582f, 0.15184164f, 0.09157951f, -0.03185086f, -0.055687647f,
-        0.0069979196f, 0.073326655f, 0.04089739f, -0.1581096f, 0.09797519f, 0.03996528f, -0.0641313f, 0.05184634f,
-        -0.060486026f, 0.0837805f, 0.030792521f, -0.05310602f, -0.031720247f, -0.010727567f, 0.13123293f, -0.060953863f,
-        0.09864397f, 0.048803866f, 0.051848445f, 0.14171262f, 0.045215998f, 0.02184249f, 0.08182343f, -0.13240822f,
-        0.0071068723f, 0.0043293377f, 0.14981669f, 0.007930363f, -0.13082795f, 0.20810075f, -0.0641165f, -0.13295266f,
-        0.09136801f, 0.04216328f, 0.087854646f, 0.041799944f, 0.0043330337f, 0.030352116f, -0.033092976f, -0.025177306f,
-        -0.0149636f, -0.003778132f, -0.033648394f, 0.041038778f, 0.08909903f, -0.09336475f, 0.040834926f, 0.09660243f,
-        0.060380373f, -0.036214307f, -0.013693916f, 0.039495908f, -0.07712203f, 0.07969242f, 0.14314494f, 0.078925535f,
-        -0.06754009f, 0.04121243f, -0.08575403f, 0.13786566f, -0.14716595f, -0.02171853f, 0.028197436f, -0.06669218f,
-        -0.055281658f, 0.15901622f, -0.013959518f, 0.18257314f, 0.04864879f, -0.094670266f, 0.036777f, -0.035127573f,
-        0.041008756f, 0.012096706f, -0.016902832f, 0.105125345f, -0.15021968f, 0.025731636f, -0.0178338f, -0.03290249f,
-        0.047625817f, -0.039726436f, 0.13050771f, -0.17633909f, 0.19750404f, -0.115487985f, 0.10429826f, 0.041583918f,
-        0.12818141f, -0.07241529f, 0.07094133f, -0.04424208f, 0.026657801f, 0.14357091f, -0.024050597f, -0.17691599f,
-        0.04454519f, 0.1477392f, -0.030460417f, 0.01851961f, 0.02069463f, -0.047103453f, -0.076216176f, -0.010797035f,
-        -0.055294897f, -0.005601739f, -0.045757096f, 0.09653473f, -0.056283787f, -0.07330823f, 0.12369597f, 0.011505752f,
-        0.06672755f, -0.0076184478f, 0.09303829f, 0.04556187f, -0.122778624f, 0.10681183f, 0.033251908f, 0.038495965f,
-        -0.024872264f, 0.0030946033f, -0.07350844f, -0.07938064f, -0.12515336f, 0.15750748f, 0.038775302f, -0.12346012f,
-        0.085936606f, -0.05986748f, -0.013417122f, 0.04800463f, 0.031419814f, 0.112911575f, -0.09329679f, 0.0067172153f,
-        -0.00011100152f, -0.07570329f, -0.04642077f, -0.045443296f, 0.016888898f, 0.048091505f, -0.030440532f, 0.057776503f,
-        0.1479391f, 0.122826196f, 0.06431687f, 0.08697122f, 0.00601353f, 0.05210606f, 0.15596728f, -0.06242216f,
-        0.018680202f, 0.124164656f, 0.031201748f, 0.14041573f, -0.09480537f, -0.0041000242f, -0.06270746f, -0.08922741f,
-        0.0030743487f, 0.07556348f, -0.011841657f, 0.2161638f, -0.13118447f, 0.05173298f, -0.07971127f, 0.036071543f,
-        0.010538279f, -0.035902396f, 0.053225223f, 0.053855147f, 0.07518325f, -0.07320261f, -0.02087902f, 0.000332966f,
-        -0.07134612f, 0.057634998f, -0.10414093f, 0.04056776f, -0.0201337f, -0.09027629f, -0.07113766f, 0.051679805f,
-        -0.06676594f, 0.06531371f, -0.008217818f, 0.0998684f, 0.18343425f, 0.06744097f, -0.042430438f, 0.03609545f,
-        0.022911375f, 0.09258212f, -0.10577916f, -0.16209064f, 0.031842966f, -0.11433177f, -0.018864019f, -0.06992192f,
-        -0.2592319f, -0.0469507f, 0.04892218f, 0.2034142f, 0.07661002f, -0.08152204f, -0.021935837f, -0.07304788f,
-        0.07281004f, -0.0700882f, -0.12111352f, -0.011363102f, -0.1553111f, -0.17212579f, -0.13187732f, 0.12135331f,
-        -0.0045875404f, 0.026314113f, -0.0811651f, -0.16512205f, -0.04523401f, -0.026183646f, 0.02632722f, -0.017549625f,
-        0.054530382f, 0.013504796f, -0.035721507f, -0.13416713f, 0.051335342f, 0.0031496652f, -0.09759336f, -0.09772623f,
-        0.04942479f, -0.029029172f, -0.023234833f, -0.002566427f, -0.028995834f, -0.02874647f, 0.052487243f, -0.074030034f,
-        0.01431612f, 0.020531846f, 0.0025507172f, 0.0016558804f, 0.12742288f, 0.10422018f, 0.054141745f, 0.08839207f,
-        0.08343154f, -0.06671909f, 0.023135653f, 0.05619213f, -0.072687976f, 0.047194954f, -0.015140353f, 0.06298137f,
-        0.06969359f, -0.079885244f, 0.07097253f, 0.047880214f, 0.1333982f, 0.07234725f, 0.038733453f, 0.02939468f,
-        -0.05045161f, -0.02208794f, 0.050783146f, 0.045897994f, -0.07728665f, -0.06816079f, 0.038806885f, 0.110644065f,
-        -0.020501485f, 0.010062363f, -0.016762678f, -0.019065091f, 0.04969868f, -0.0019617272f, -0.014222602f, -0.025187379f,
-        0.08306781f, 0.019592773f, -0.055233855f, 0.15574485f, 0.08483063f, -0.02740025f, 0.020592159f, -0.021404801f,
-        -0.02439812f, 0.14697485f, 0.084373355f, -0.0687273f, 0.23263249f, 0.004752962f, 0.0832965f, -0.01910437f,
-        0.06324163f, 0.26039976f, -0.028018793f, 0.038934465f, -0.13701051f, 0.03225711f, -0.066630475f, 0.1575276f,
-        0.14006528f, 0.14244796f, -0.028273989f, 0.04062767f, 0.061467346f, 0.07128257f, 0.0514505f, 0.04119525f,
-        -0.1057724f, 0.009059408f, 0.012022689f, 0.00014320287f, -0.0127032455f, 0.09284066f, -0.033872746f, 0.11224338f,
-        0.24672237f, 0.068668574f, -0.28622904f, 0.105271876f, 0.07387934f, 0.027572183f, 0.07773038f, -0.043318972f,
-        -0.019682195f, 0.034128048f, 0.11722053f, 0.09801204f, -0.076418675f, -0.0068937126f, 0.0306069f, 0.032730225f,
-        -0.042488217f, 0.23176713f, 0.022972463f, 0.02111541f, -0.016268244f, -0.010621605f, -0.048324943f, -0.11215726f,
-        -0.01768597f, -0.015793828f, -0.03215459f, 0.115887165f, -0.121726856f, 0.2036903f, -0.030261932f, 0.02044412f,
-        -0.021099389f, -0.029746938f, 0.029079365f, 0.016864168f, 0.013237682f, -0.068923414f, 0.10234459f, -0.0062803705f,
-        0.1004286f, -0.03557763f, 0.009335616f, -0.07517878f, 0.22056113f, -0.08959108f, 0.0320192f, 0.03586929f,
-        -0.017124545f, 0.008903145f, 0.072103f, 0.023901435f, -0.12285763f, -0.0801095f, -0.011635372f, -0.009486281f,
-        -0.020440752f, 0.1237952f, -0.089524105f, 0.07538936f, -0.10088431f, 0.15435627f, -0.099014424f, 0.03421483f,
-        0.16504957f, 0.13209f, 0.05020376f, 0.13475245f, 0.012929685f, -0.08268611f, 0.017156536f, 0.016161362f,
-        -0.010935207f, 0.049461566f, 0.081636f, 0.04378717f, 0.09708109f, 0.0043510385f, -0.02973142f, -0.05255004f,
-        -0.04818242f, -0.05803797f, 0.057403155f, 0.1110679f, -0.05503202f, 0.17094521f, -0.04074032f, -0.02425705f,
-        -0.0012121265f, 0.024068179f, 0.014277254f, 0.08096442f, -0.016656814f, -0.043310322f, 0.15477113f, 0.017086841f,
-        0.0710096f, 0.06533926f, 0.11061676f, 0.036938522f, 0.004245043f, -0.0041415296f, -0.0006082612f, -0.08127036f,
-        0.0009680874f, 0.031224553f, -0.14050107f, -0.0624807f, 0.079639f, 0.016380968f, -0.1337057f, -0.066823356f,
-        0.0031542352f, -0.22879113f, -0.12780015f, 0.024693267f, 0.08141394f, 0.098705105f, -0.10655476f, -0.01287137f,
-        -0.28023008f, 0.13597718f, -0.038505413f, 0.06062446f, 0.22457607f, 0.07940552f, -0.00052967895f, 0.01743893f,
-        -0.0636702f, -0.14407232f, 0.062740125f, 0.20797211f, -0.08041112f, -0.23179962f, 0.015752666f, -0.018884173f,
-        -0.16225417f, 0.13299201f, -0.2302548f, 0.13280316f, -0.0015228111f, 0.06304816f, -0.06294547f, 0.08983711f,
-        -0.082719885f, 0.10588921f, -0.057059128f, -0.06986452f, -0.0609543f, -0.26642472f, -0.014016786f, 0.18906778f,
-        0.1444581f, 0.21501283f, -0.09078715f, -0.13831341f, -0.12135963f, -0.026126683f, -0.041291695f, 0.007450052f,
-        0.26034418f, -0.17037664f, -0.024627661f, -0.13213617f, 0.124203056f, 0.3107475f, 0.09714513f, -0.15979184f,
-        -0.22248904f, -0.011464358f, -0.22559799f, 0.0251667f, -0.05390224f, 0.048969958f, -0.076705776f, -0.042139903f,
-        -0.10388972f, -0.046913885f, 0.13669807f, 0.06291899f, -0.030442331f, 0.015577144f, 0.096051894f, 0.070010655f,
-        0.016903196f, -0.114394054f, 0.025739154f, 0.04140643f, -0.0733765f, 0.096387774f, -0.046060152f, 0.057062916f,
-        0.015648313f, -0.029744253f, 0.029793149f, -0.117474586f, -0.16998222f, 0.027532104f, -0.04494169f, 0.10942838f,
-        -0.052343685f, -0.015864808f, 0.009933357f, 0.05805657f, 0.09299887f, 0.216183f, -0.03773861f, -0.23677373f,
-        0.09019237f, -0.062400267f, -0.052542068f, -0.016802382f, -0.22947569f, -0.023603866f, -0.15957707f, -0.0670153f,
-        -0.07179027f, -0.06122846f, 0.16692829f, -0.012258902f, 0.014087007f, -0.01457699f, -0.02888525f, 0.21083497f,
-        -0.033940986f, 0.06721695f, 0.0943722f, 0.13884068f, -0.045185223f, -0.0741198f, 0.07232379f, -0.108729936f,
-        -0.09713142f, -0.012254778f, -0.025398469f, -0.11533259f, -0.016871251f, 0.22980449f, 0.04104723f, -0.11714393f,
-        -0.065429665f, 0.08180186f, 0.010046852f, 0.094042115f, -0.11749391f, 0.0022706992f, 0.11157921f, 0.11607882f,
-        0.015042876f, -0.065289624f, 0.12700033f, 0.032535467f, 0.23534898f, -0.15712298f, 0.01730453f, 0.054560304f,
-        0.051834818f, -0.15384123f, -0.105138674f, -0.037741974f, -0.22165102f, 0.13527894f, 0.03730414f, -0.014180769f,
-        0.064877436f, 0.115508944f, -0.016172294f, 0.060472444f, 0.07115325f, 0.02768068f, -0.015001743f, 0.07081949f,
-        0.1563f, -0.07600912f, 0.024338612f, 0.19951512f, -0.080010824f, -0.04181865f, 0.011438683f, -0.20071265f,
-        0.051976863f, -0.09664641f, -0.111214854f, 0.055908028f, 0.06473585f, 0.024768958f, 0.13430527f, 0.057245854f,
-        -0.065598816f, -0.00840732f, -0.04889559f, -0.013380834f, 0.0609849f, 0.031565793f, 0.040234376f, 0.06714845f,
-        -0.04685368f, -0.051298138f, 0.08751155f, -0.029938867f, 0.15018886f, 0.1264184f, 0.05689607f, 0.039783027f,
-        -0.011704823f, 0.19815543f, 0.17218706f, 0.011406155f, -0.073657f, 0.0038587744f, 0.046584338f, -0.0360603f,
-        0.24983189f, -0.047253955f, 0.015805664f, -0.08324327f, -0.080789305f, 0.08113544f, -0.13493943f, -0.01175141f,
-        0.10262348f, 0.024601795f, -0.028121265f, 0.10193739f, 0.02323159f, 0.008292647f, -0.102391645f, -0.14949043f,
-        -0.17273514f, -0.04442054f, -0.0164654f, 0.0066656834f, -0.018066624f, -0.10925456f, 0.06013562f, 0.19466269f,
-        0.018167295f, -0.012405912f, 0.026160043f, 0.07530096f, -0.05063157f, 0.0393095f, 0.09393054f, -0.045303613f,
-        -0.110824674f, -0.11259392f, 0.007390031f, 0.08724404f, -0.018004598f, 0.04771046f, 0.17530781f, 0.0490075f,
-        -0.011183102f, -0.00055220304f, -0.09850808f, 0.06758703f, 0.19288073f, -0.21098727f, 0.024681805f, 0.05513266f,
-        0.005049513f, 0.12464488f, -0.034941573f, -0.027876543f, -0.08238384f, -0.09561525f, 0.10062746f, 0.074126445f,
-        -0.096827306f, 0.07525442f, 0.010235038f, 0.17801555f, -0.038885888f, 0.031877015f, -0.11566768f, 0.04349408f,
-        -0.10161287f, -0.034299795f, -0.0043823877f, 0.04076251f, 0.130489f, 0.06359541f, 0.038919445f, 0.10778949f,
-        0.0030713787f, 0.01722409f, -0.034727797f, -0.28300697f, -0.1171142f, 0.03592911f, 0.10921543f, -0.12002348f,
-        -0.03368947f, 0.0375152f, -0.015070671f, 0.11079092f, 0.05554295f, 0.044807613f, -0.056374535f, -0.004732468f,
-        -0.011297518f, -0.045240223f, -0.119566225f, -0.102171056f, 0.04618648f, -0.19599503f, -0.14757091f, 0.15952551f,
-        0.0430999f, 0.035953376f, -0.11495388f, -0.018852746f, -0.018004637f, -0.10451539f, -0.073671f, -0.0505504f,
-        -0.0043732836f, 0.061217647f, -0.15802048f, 0.012641105f, -0.09599077f, 0.0064900545f, -0.08188096f, -0.06360224f,
-        0.049352378f, -0.018725028f, 0.025844686f, -0.048486948f, -0.08348119f, 0.036409367f, -0.19076273f, -0.013519311f,
-        -0.14275917f, 0.010776689f, 0.011671489f, 0.081264235f, -0.029463679f, 0.11103481f, -0.10313245f, 0.072256945f,
-        -0.04283665f, 0.08413705f, 0.020024413f, 0.074867934f, 0.05053495f, 0.026526151f, 0.060480345f, -0.09999007f,
-        -0.12747723f, 0.060843438f, 0.038931765f, -0.08041029f, 0.0504634f, 0.12660925f, -0.012701832f, 0.007912995f,
-        0.017254945f, -0.049351692f, -0.029700553f, -0.024409287f, 0.06851843f, -0.022656962f, 0.12370705f, -0.098956384f,
-        -0.06173029f, -0.12302708f, 0.14347157f, 0.0829987f, 0.17214899f, 0.057336573f, -0.045215137f, -0.030987773f,
-        -0.02866312f, -0.1511864f, 0.14200056f, -0.025673931f, 0.03857367f, 0.0015791868f, -0.08602527f, -0.007505195f,
-        0.1385808f, 0.010577873f, -0.015131862f, -0.041142885f, 0.023039866f, -0.24271978f, 0.099716835f, 0.16010018f,
-        -0.019433117f, 0.051026896f, -0.10532921f, -0.11834823f, -0.04440364f, -0.09120672f, 0.10839603f, 0.08046372f,
-        -0.031982232f, -0.010406276f, -0.002596579f, 0.035865366f, -0.06065304f, -0.00970072f, -0.021985523f, -0.11644118f,
-        -0.03360315f, 0.103593655f, 0.010786975f, 0.017519806f, 0.07177004f, 0.014863338f, -0.017914439f, 0.19545889f,
-        -0.052357946f, 0.19828977f, 0.008812408f, -0.017245375f, -0.0055790427f, 0.07745506f, 0.1997798f, -0.14773418f,
-        -0.10531502f, 0.20434001f, -0.08300114f, 0.04598258f, -0.07279779f, 0.11132855f, 0.23103929f, 0.06015223f,
-        0.11891949f, -0.021406684f, -0.017157082f, 0.17273521f, 0.0039679823f, 0.074882895f, 0.04519767f, -0.04175386f,
-        -0.07765218f, -0.0012456112f, -0.083011195f, -0.08062639f, 0.021356234f, -0.066596456f, 0.13426958f, 0.05271955f,
-        -0.004414784f, 0.07837642f, -0.05876808f, -0.017033443f, -0.10937425f, 0.059217032f, 0.09359102f, 0.2862663f,
-        -0.17061697f, -0.032847364f, -0.022786845f, -0.0006271294f, -0.121597104f, 0.0314959f, -0.0046845824f, -0.16059539f,
-        -0.15256384f, -0.03772769f, -0.08166269f, -0.059350614f, -0.061300214f, 0.101601884f, 0.017336328f, 0.004499716f,
-        -0.03646058f, -0.07187978f, -0.08788761f, -0.019740833f, 0.09505255f, 0.10259554f, 0.071988165f, 0.037304953f,
-        0.12817468f, 0.05140663f, -0.00028571583f, -0.11172632f, -0.00030686893f, -0.017402602f, 0.13234918f, -0.051094107f,
-        0.07894813f, 0.16663897f, 0.02517988f, -0.010539713f, 0.10293623f, 0.050657563f, 0.093326f, -0.19033444f,
-        0.08356163f, -0.025531387f, -0.022375625f, 0.06993431f, -0.05003808f, -0.0492398f, 0.010416265f, 0.052378885f,
-        0.13120112f, -0.06642694f, -0.09415525f, -0.09032357f, -0.12876718f, 0.14758407f, 0.007882518f, 0.10007485f,
-        -0.06883967f, 0.06751344f, 0.034542825f, 0.08834885f, -0.11249376f, -0.062260047f, -0.037358314f, 0.076556884f,
-        0.10158386f, 0.15223457f, 0.05016744f, 0.09822216f, -0.014581353f, 0.04289353f, 0.027619766f, 0.15177421f,
-        0.042258047f, 0.1375683f, -0.13292292f, 0.06952505f, 0.019620681f, -0.049858328f, 0.14022039f, 0.14552705f,
-        -0.051558368f, 0.022945844f, 0.0930827f, 0.02725958f, -0.08236541f, 0.008766163f, -0.11335897f, 0.13831939f,
-        -0.013214556f, -0.033412676f, 0.0661395f, 0.09217426f, 0.15355958f, -0.20608519f, 0.042585574f, 0.104873896f,
-        0.04471861f, 0.020076279f, -0.16790432f, -0.017129175f, -0.058524966f, -0.018178914f, -0.14208095f, -0.10965183f,
-        -0.00067669f, 0.29486147f, -0.044742092f, -0.07374226f, -0.07175753f, -0.028537583f, 0.07207121f, -0.015801324f,
-        0.07672063f, -0.11438367f, -0.048756827f, 0.043654926f, -0.1173489f, 0.01821417f, 0.03449253f, 0.0033123028f,
-        0.19578496f, -0.15780805f, 0.14794901f, -0.075641684f, 0.08124039f, -0.11153997f, -0.100755244f, -0.15386814f,
-        -0.091586106f, -0.012455533f, -0.11802274f, 0.14996105f, 0.13281825f, -0.00653298f, -0.05056717f, 0.0020114097f,
-        -0.08816914f, -0.071484454f, -0.18720648f, -0.013765296f, 0.0036604048f, 0.11396367f, -0.028091274f, -0.06515235f,
-        0.112844795f, -0.16027433f, -0.0005196406f, 0.12581408f, 0.15659809f, 0.09632336f, -0.0052000503f, 0.06901006f,
-        -0.018035904f, -0.11328234f, -0.0063811545f, -0.04294391f, 0.02657531f, -0.061293248f, -0.053921204f, 0.025451457f,
-        -0.019290293f, -0.030980852f, 0.08052967f, 0.1189986f, 0.15172946f, 0.08937517f, 0.008264547f, -0.016659455f,
-        0.06621016f, -0.08126675f, 0.13832839f, 0.05409608f, -0.013506151f, 0.1630023f, 0.12960409f, 0.054011106f,
-        -0.14999616f, -0.19536798f, 0.040928464f, -0.10355176f, 0.012128167f, -0.05711359f, 0.026106894f, -0.058753885f,
-        0.051214807f, 0.21818732f, 0.028844083f, 0.17988032f, -0.04466479f, -0.27043715f, 0.22981757f, -0.1383418f,
-        -0.18585075f, 0.11650754f, 0.106914245f, -0.15722246f, 0.00053527695f, 0.1781292f, -0.07256321f, 0.042658333f,
-        0.04159392f, 0.054976065f, 0.13701446f, -0.058308024f, 0.09990011f, 0.015427432f, -0.024467904f, -0.016252073f,
-        -0.07065291f, -0.12157817f, -0.04152241f, -0.05185744f, 0.22437309f, 0.0014390805f, -0.04078364f, 0.11520088f,
-        -0.090922564f, -0.053218227f, -0.073635936f, 0.084602214f, -0.1299031f, 0.0065267393f, -0.08611193f, -0.02451666f,
-        -0.06319556f, -0.07549457f, -0.08154488f, -0.00023636772f, -0.09415212f, 0.06134339f, 0.114547506f, 0.09219652f,
-        -0.051540803f, -0.03493673f, 0.04352592f, -0.035274845f, 0.20855752f, 0.11829198f, 0.026969818f, 0.17745079f,
-        0.0029233322f, -0.026658934f, 0.10609557f, 0.077864856f, -0.051892605f, 0.1489288f, 0.0206587f, -0.06295038f,
-        0.13875122f, -0.032183845f, 0.12217467f, 0.12810147f, 0.107014306f, 0.0043140147f, -0.021090344f, -0.15081604f,
-        -0.052969996f, -0.04678927f, -0.02605723f, -0.09657431f, 0.032429412f, 0.03649866f, 0.10341223f, 0.19948131f,
-        -0.08904737f, 0.083298825f, 0.048130676f, 0.1226137f, 0.011354885f, -0.15509845f, 0.07755817f, -0.03655757f,
-        0.028277285f, -0.06972155f, 0.0154861165f, -1.1263883e-05f, 0.08668421f, 0.02356153f, -0.024602795f, -0.07357726f,
-        -0.018741105f, -0.13063845f, -0.036030617f, 0.008698839f, -0.058669783f, -0.02712604f, -0.048057146f, -0.059187442f,
-        -0.041782968f, 0.0034162712f, -0.04849314f, -0.15875821f, 0.0770728f, 0.02448926f, -0.063697234f, 0.085065514f,
-        -0.051885076f, -0.087913126f, -0.11303347f, -0.059513018f, 0.045699865f, -0.017879419f, 0.15442328f, 0.00020915944f,
-        0.11210337f, -0.07830722f, 0.002017209f, 0.064129755f, 0.014649144f, -0.010035469f, -0.033920396f, 0.0228773f,
-        0.08804915f, -0.08467454f, -0.10817033f, -0.048365626f, -0.035577927f, -0.0648858f, -0.041509885f, 0.018607732f,
-        0.077096604f, 0.101942316f, 0.010208778f, -0.09449895f, -0.059993587f, -0.029747155f, 0.023684504f, -0.056633964f,
-        0.1504429f, 0.16187158f, -0.03243464f, -0.11591096f, 0.03300195f, 0.09468019f, -0.087038696f, 0.053226434f,
-        -0.115641676f, 0.111080475f, 0.17714661f, -0.01102785f, -0.024434675f, -0.0025469814f, 0.02014459f, 0.09524933f,
-        0.05834876f, -0.014153702f, -0.04632874f, -0.0565587f, 0.01785014f, 0.07679132f, 0.089377545f, 0.0023536223f,
-        -0.25201648f, 0.0059474404f, 0.0699109f, -0.0867045f, 0.08444512f, 0.11627524f, 0.132055f, 0.17649978f,
-        -0.042062934f, 0.090089954f, -0.0133506125f, -0.026252475f, 0.011963796f, -0.10117219f, -0.064694665f, 0.016137304f,
-        -0.049335185f, 0.013628998f, -0.049431436f, -0.1192242f, 0.114444576f, -0.11607387f, 0.043079108f, -0.13666849f,
-        0.01752162f, 0.12555894f, -0.048904654f, 0.026614077f, 0.06127835f, 0.08907253f, -0.038390324f, -0.074705824f,
-        -0.10019783f, 0.03845613f, -0.09315333f, 0.07912061f, 0.066916436f, -0.0126546975f, -0.05367334f, -0.14290518f,
-        0.030257387f, -0.0890593f, 0.08029368f, 0.18977195f, -0.07067989f, -0.14269677f, 0.059245046f, 0.0014069809f,
-        0.19328292f, 0.12889406f, -0.04034549f, 0.1309015f, 0.09129813f, 0.046768896f, -0.034247596f, 0.11742908f,
-        -0.033328075f, -0.016858496f, 0.04448868f, -0.0015660069f, -0.1442739f, 0.21302086f, 0.055254187f, 0.0057589626f,
-        -0.051962554f, -0.17668425f, 0.12027583f, 0.17303713f, 0.1401615f, 0.104155466f, 0.031305093f, -0.09439742f,
-        -0.008907302f, -0.013621086f, 0.051066075f, 0.10063167f, -0.14356156f, 0.1425821f, 0.052060537f, 0.025104698f,
-        -0.06390457f, -0.29717636f, 0.0096784495f, -0.1257101f, 0.016813979f, 0.007674272f, 0.02251449f, -0.042778388f,
-        -0.16075195f, -0.007347237f, -0.088285394f, 0.13786167f, -0.020000514f, -0.3023112f, 0.23653755f, 0.062941715f,
-        0.13670945f, 0.0019174296f, -0.0050920676f, 0.039395757f, 0.053823728f, 0.005197013f, 0.03322373f, 0.19702332f,
-        0.17156994f, 0.10460267f, -0.081436396f, 0.08252553f, -0.03719424f, -0.09368336f, 0.07761169f, 0.0147073325f,
-        0.074634954f, -0.038594015f, -0.05191379f, -0.115116484f, -0.043172903f, 0.04693491f, 0.15641211f, 0.100377716f,
-        0.063138075f, -0.028845001f, 0.01878007f, -0.0114732385f, 0.024784707f, 0.134168f, -0.008402532f, -0.058527365f,
-        -0.20524313f, -0.08781103f, 0.03724105f, -0.0070370003f, 0.09455433f, 0.067109205f, 0.015249297f, 0.009426133f,
-        0.10753095f, -0.05252034f, 0.06264239f, -0.051220972f, 0.0014173404f, 0.02250418f, -0.056767028f, 0.028934654f,
-        -0.061362214f, -0.10022802f, -0.07082557f, -0.0060065053f, 0.13640143f, 0.11207605f, -0.0018155344f, -0.090106025f,
-        -0.10430582f, 0.06222603f, -0.044005282f, 0.026896438f, -0.17445949f, 0.027202152f, 0.0074112364f, 0.14066039f,
-        0.1476742f, 0.05658308f, 0.10143129f, 0.07872161f, -0.039125685f, 0.15717475f, -0.12002183f, -0.10660748f,
-        0.09869339f, -0.13798994f, 0.000462053f, 0.025986804f, 0.15089937f, -0.16226335f, -0.0414295f, -0.0017795954f,
-        0.06966362f, -0.008868299f, 0.07943823f, 0.05320958f, -0.0068175117f, -0.050764937f, -0.029055437f, -0.0028899254f,
-        -0.017348263f, -0.022058845f, -0.011863405f, 0.16650042f, 0.10139508f, 0.030423367f, -0.028192153f, -0.040299233f,
-        -0.08735679f, -0.04993579f, 0.013938885f, 0.09459967f, 0.14173985f, -0.057508335f, 0.09772193f, -0.008257854f,
-        0.056784406f, 0.013232436f, 0.042890985f, 0.04220106f, 0.0031126463f, -0.17239757f, 0.12838599f, -0.05676786f,
-        0.097856075f, -0.016755795f, 0.09037647f, 0.08146221f, 0.0029136527f, -0.007407745f, 0.009776544f, -0.059836395f,
-        0.0037682513f, 0.07558498f, -0.0319984f, 0.032107335f, 0.0836189f, 0.108817466f, 0.026091801f, -0.012807365f,
-        -0.045407526f, 0.03827166f, -0.07408997f, 0.0089896815f, 0.020222744f, -0.007735373f, 0.025407013f, 0.10426144f,
-        -0.026048208f, 0.2265525f, -0.14814925f, 0.017717103f, -0.01670983f, -0.053675786f, -0.06931026f, 0.103824146f,
-        -0.09568135f, 0.062098995f, -0.14213455f, 0.015246093f, 0.11990382f, 0.09068601f, -0.027638927f, 0.054366853f,
-        0.03175358f, 0.15939896f, -0.054080833f, 0.10467074f, 0.00015619058f, -0.096769966f, 0.02372551f, -0.051001176f,
-        -0.15607704f, 0.13837923f, -0.22851363f, -0.059027463f, -0.09032509f, 0.024394376f, -0.11459031f, 0.023605557f,
-        -0.032737587f, -0.07032141f, -0.027009713f, -0.13608728f, 0.037073653f, 0.0034961365f, 0.12346655f, -0.03746452f,
-        0.09410946f, 0.30140978f, -0.13111176f, 0.056371473f, 0.0025925767f, 0.0015467342f, -0.04098562f, 0.20005128f,
-        0.01109911f, 0.013922741f, -0.009804211f, -0.23214884f, 0.05120285f, 0.07970664f, -0.044711255f, 0.06610249f,
-        0.06448679f, 0.09891125f, -0.13938126f, 0.12783784f, -0.11083118f, -0.042469624f, -0.04604639f, 0.21510157f,
-        -0.03590071f, 0.030583719f, 0.0549609f, -0.058443386f, -0.0056183944f, -0.16289018f, 0.047397353f, 0.07729138f,
-        -0.26079875f, 0.10930992f, 0.07348605f, -0.07487922f, -0.086502954f, -0.14446609f, 0.13803616f, 0.13901795f,
-        0.1355567f, 0.0103756115f, 0.15416394f, 0.09455219f, 0.08558333f, 0.13038692f, 0.041538503f, -0.1429565f,
-        0.0025083972f, -0.14882733f, 0.0018473755f, 0.14328742f, 0.23390442f, -0.07570022f, 0.1661383f, 0.10128822f,
-        0.040868737f, 0.075718455f, -0.02023034f, 0.022575898f, -0.03203973f, 0.09727981f, 0.08435083f, 0.0073810173f,
-        0.07260904f, -0.052574478f, -0.04898211f, -0.19898328f, -0.029662319f, -0.22655861f, 0.13227087f, 0.0047368063f,
-        0.0007406556f, -0.01323964f, 0.2205159f, 0.106178306f, -0.15715341f, -0.1306076f, 0.059768517f, -0.06137402f,
-        -0.16398053f, 0.09188325f, 0.096402615f, 0.055546276f, -0.042307205f, 0.0387847f, 0.054672893f, -0.11767054f,
-        0.09047071f, 0.1234257f, 0.022030456f, -0.11512917f, -0.09240921f, 0.09172745f, -0.012506242f, 0.08423161f,
-        0.037394155f, -0.13499483f, -0.013849806f, -0.041760735f, -0.013764282f, 0.028052097f, 0.22736277f, 0.010530321f,
-        0.22100313f, 0.091635026f, 0.01852646f, 0.038359087f, -0.11596338f, 0.033122603f, 0.07963984f, 0.05493891f,
-        -0.17328848f, -0.047969516f, 0.06823523f, 0.105102964f, 0.117401525f, 0.040037036f, 0.044451356f, -0.048606236f,
-        -0.042607713f, -0.07612358f, 0.08028389f, -0.0011922036f, -0.049980592f, -0.08038309f, 0.02747384f, 0.1957323f,
-        -0.04111063f, 0.063754246f, -0.03139827f, 0.10502587f, -0.07034559f, -0.055277422f, -0.062043354f, -0.06295798f,
-        0.1879785f, 0.10235398f, -0.0672127f, 0.2925546f, -0.04726357f, -0.11850443f, 0.14906001f, -0.08389227f,
-        -0.039560527f, -0.08689191f, 0.08145803f, 0.24705486f, -0.15417266f, 0.08329954f, 0.09802702f, 0.0666691f,
-        -0.14607729f, 0.13372046f, 0.063683294f, 0.16899322f, 0.018325143f, -0.059270542f, -0.15424116f, 0.06970666f,
-        -0.025721107f, 0.038606636f, 0.17461067f, 0.046105403f, -0.017548712f, 0.102784604f, 0.010773451f, -0.0670175f,
-        0.02506103f, 0.12028511f, 0.030007437f, 0.022976546f, 0.101715975f, 0.08378003f, -0.05997289f, 0.014090513f,
-        -0.092710584f, 0.055953026f, 0.013672489f, 0.15461546f, 0.13924155f, -0.046818327f, 0.014797618f, 0.00881005f,
-        0.020516071f, -0.0044258777f, 0.0931706f, 0.030378276f, -0.0068851067f, -0.03400147f, 0.08716384f, -0.11570982f,
-        0.026966156f, -0.034939557f, 0.10604985f, -0.03416732f, 0.017929772f, -0.0071302243f, 0.059402518f, -0.06374211f,
-        0.13906857f, -0.051725637f, 0.12397868f, -0.092716016f, 0.08583715f, -0.089273684f, 0.094306745f, 0.16047387f,
-        0.13532199f, 0.026141016f, -0.020765616f, -0.023104105f, -0.02991542f, 0.029155374f, -0.19438669f, -0.004571829f,
-        0.16149941f, 0.056906097f, 0.01723521f, 0.023036912f, 0.015468804f, 0.014337267f, 0.05007152f, 0.15790252f,
-        -0.06074693f, -0.11854442f, -0.0023540992f, -0.056202132f, 0.058328167f, -0.036133535f, -0.034739263f, 0.014558567f,
-        0.042001747f, -0.14518705f, 0.07247948f, -0.0037012969f, -0.1754364f, -0.044133473f, -0.16561835f, -0.07084415f,
-        -0.07240732f, 0.0029861415f, 0.020049322f, -0.055772908f, 0.10182515f, 0.15523787f, 0.14185764f, -0.082411945f,
-        -0.010115737f, -0.016211746f, -0.11702814f, -0.1231615f, -0.043016057f, 0.06493088f, 0.06374393f, 0.1303576f,
-        -0.050804213f, -0.034054868f, -0.035640866f, 0.00038033715f, 0.021614667f, -0.08069823f, -0.036472987f, -0.011097894f,
-        -0.01700633f, -0.014308029f, -0.13893345f, -0.06369209f, -0.073330596f, 0.04262292f, -0.119979486f, -0.13308792f,
-        -0.21939686f, 0.019837357f, 0.10882679f, -0.03901827f, -0.08166443f, -0.17788701f, -0.019217256f, -0.19635707f,
-        0.22777922f, -0.044749614f, 0.1326595f, 0.07836825f, 0.026713656f, -0.20039709f, 0.11907358f, 0.10627366f,
-        0.19696517f, -0.052528985f, 0.14606376f, 0.0148931295f, -0.045907103f, 0.08520518f, -0.14776945f, 0.16846754f,
-        0.024666602f, -0.18611762f, 0.09137899f, 0.05582157f, 0.14255552f, 0.065115675f, 0.11959375f, 0.04168264f,
-        -0.0049493327f, -0.07491149f, 0.1942193f, 0.028647244f, 0.002263779f, 0.19310245f, -0.046021797f, 0.039522804f,
-        -0.08825691f, -0.072357886f, 0.015567039f, 0.1073604f, 0.0708184f, 0.1803499f, 0.09501011f, -0.104987904f,
-        -0.09872511f, -0.08083108f, 0.06409016f, -0.05045065f, -0.0459508f, -0.10501043f, 0.053647194f, -0.045591764f,
-        -0.07722072f, -0.005903579f, 0.07595495f, 0.16101877f, -0.01934645f, -0.19699526f, -0.025470747f, 0.17807102f,
-        0.037152525f, 0.00012826886f, -0.0015719965f, 0.059734147f, 0.03810757f, -0.01907583f, 0.10793937f, 0.26464123f,
-        0.014460021f, 0.016449334f, -0.019920414f, -0.033425238f, 0.0109690605f, -0.11305633f, -0.11220194f, 0.08346529f,
-        0.058462515f, -0.07813179f, 0.027068395f, 0.11833744f, 0.041959286f, -0.03557521f, -0.07762833f, 0.07173448f,
-        0.12583046f, -0.026489712f, 0.054102708f, 0.07963308f, 0.09669988f, 0.025901454f, 0.08464932f, 0.0747122f,
-        0.041071665f, 0.095132805f, 0.11450272f, -0.16034143f, 0.15861501f, -0.015375582f, -0.17068534f, -0.015398221f,
-        0.11195539f, -0.08651263f, 0.0346896f, 0.006700177f, 0.0020030248f, 0.019962413f, 0.12045005f, 0.017556831f,
-        0.011116766f, -0.027878497f, 0.048918966f, 0.11411032f, 0.08359179f, -0.06680393f, -0.023337249f, -0.14515974f,
-        0.12126672f, 0.06531441f, 0.05182692f, 0.06862823f, -0.10055273f, 0.10068331f, -0.037579343f, -0.04162435f,
-        -0.09172419f, -0.114274755f, 0.02755127f, 0.068290405f, 0.06512339f, -0.14958996f, -0.013849855f, -0.06952157f,
-        0.04166683f, -0.24250937f, 0.14940692f, -0.020867277f, 0.14066255f, 0.01366392f, -0.0017583007f, -0.06382745f,
-        -0.12557131f, 0.030584756f, 0.03920252f, 0.12770762f, 0.12137381f, 0.04552903f, -0.042261958f, -0.06205962f,
-        0.016906029f, -0.1360426f, 0.045953818f, 0.034405075f, 0.18740802f, 0.047081493f, -0.064022586f, 0.1186612f,
-        0.06708362f, 0.024148429f, -0.028897889f, 0.0054496443f, 0.037014406f, 0.015088713f, -0.008895139f, 0.2198612f,
-        0.23892863f, -0.014430872f, -0.07190878f, 0.0050204243f, -0.040123507f, 0.15354845f, -0.06494896f, -0.021412676f,
-        -0.08846649f, -0.060258005f, -0.043320633f, 0.05480892f, 0.15578793f, -0.08988987f, -0.073942065f, 0.056056544f,
-        0.03788183f, 0.07904987f, -0.053595472f, -0.012763593f, 0.043258406f, 0.018570945f, 0.023698138f, 0.14041622f,
-        0.16522023f, 0.010197814f, -0.0028150813f, 0.08361499f, 0.10336203f, 0.040289123f, -0.041822404f, 0.16877717f,
-        -0.05592752f, -7.1974384e-05f, 0.06833132f, 0.034781452f, -0.01661777f, -0.026652897f, -0.0079978835f, 0.030426644f,
-        0.17349774f, 0.0045367857f, 0.15036978f, -0.08157157f, -0.05810328f, 0.052595474f, -0.12312614f, 0.044304863f,
-        -0.08102078f, 0.014771307f, 0.085913874f, 0.037795343f, 0.15659356f, 0.06611835f, -0.15186216f, 0.09798418f,
-        0.0867825f, 0.03271161f, 0.19699201f, 0.07405151f, -0.0413044f, 0.007460874f, 0.1273492f, -0.025644418f,
-        0.16124469f, -0.046031166f, 0.09386377f, -0.010875244f, 0.16528031f, 0.019669404f, 0.08599388f, 0.060761075f,
-        -0.12091771f, -0.21199971f, 0.120845675f, 0.2687943f, 0.16297835f, 0.14351839f, -0.05857048f, 0.13860449f,
-        0.023390375f, 0.009295205f, 0.07905747f, 0.18014427f, -0.0309988f, -0.04600374f, -0.07041637f, 0.2028068f,
-        0.053091783f, 0.01146786f, 0.014416189f, 0.07706422f, -0.09641821f, 0.11597338f, 0.04699731f, 0.08550771f,
-        0.011929147f, 0.17472933f, -0.0639846f, 0.068499275f, 0.12157431f, 0.031899273f, 0.08834185f, 0.032018453f,
-        0.117629655f, -0.05841538f, 0.013971828f, 0.10609615f, 0.075669035f, 0.06450399f, 0.13825475f, -0.039466094f,
-        0.12556846f, -0.045574147f, 0.18209723f, 0.08080641f, -0.0011188814f, -0.096634485f, -0.11594369f, -0.09778457f,
-        0.035921883f, -0.02474174f, 0.01089042f, -0.089605995f, -0.019188087f, -0.040777218f, -0.022820469f, 0.24134222f,
-        0.07055118f, -0.09333455f, -0.16917546f, -0.058062274f, 0.05906016f, 0.11215724f, -0.061451603f, -0.0495652f,
-        -0.14195602f, 0.073315606f, 0.021638222f, -0.022167658f, 0.056472197f, 0.035376053f, 0.10326836f, 0.08477309f,
-        0.17240345f, 0.06282676f, -0.014249626f, 0.09291811f, -0.04249313f, 0.03337844f, 0.07808034f, 0.10528273f,
-        0.1709869f, -0.002219718f, 0.025788972f, -0.0012338593f, -0.0024396337f, 0.044965442f, 0.17048454f, -0.08895597f,
-        0.116422124f, 0.041099418f, -0.1329519f, 0.05874494f, 0.1816867f, 0.061196953f, 0.023143943f, -0.05912486f,
-        0.09432817f, -0.12454325f, -0.04131489f, 0.071588844f, 0.04021785f, 0.026301784f, -0.081015065f, 0.099320084f,
-        0.23841386f, 0.1791079f, 0.20003517f, -0.025557512f, 0.051555425f, -0.109378725f, -0.06508163f, 0.14304972f,
-        -0.07366481f, 0.10651086f, 0.21240205f, -0.018229162f, -0.07458466f, 0.15074505f, 0.029707506f, -0.20776942f,
-        -0.05030981f, -0.04478293f, 0.040193554f, 0.001553799f, 0.094062254f, -0.012563052f, -0.004404931f, 0.047972746f,
-        0.07074864f, 0.06867899f, -0.05135402f, -0.2164919f, 0.000101205755f, 0.07098651f, -0.16128181f, -0.15600483f,
-        0.13989991f, 0.054617394f, 0.08813759f, 0.020720977f, 0.017994415f, 0.045966648f, -0.084666f, -0.0048492113f,
-        -0.10351776f, -0.045575157f, 0.03553729f, 0.064070575f, -0.118978865f, -0.02183885f, -0.025472382f, 0.009595256f,
-        0.11218552f, -0.20221308f, -0.043622043f, -0.07236443f, 0.029153015f, 0.15950562f, -0.010840486f, 0.07428707f,
-        -0.07339587f, -0.006561533f, 0.04605479f, -0.01609285f, 0.13711937f, 0.014303491f, 0.037506726f, -0.02124359f,
-        0.043758336f, -0.06376988f, 0.049044933f, -0.03393557f, 0.03408215f, -0.05494441f, -0.1171503f, 0.13223584f,
-        0.059529077f, 0.0031571244f, 0.06088501f, 0.028125824f, -0.0067577795f, 0.07351577f, -0.0061761206f, -0.0570351f,
-        0.03424553f, -0.1137698f, -0.04658593f, -0.070409864f, -0.08258896f, -0.02531588f, -0.056302328f, -0.0360423f,
-        -0.05366412f, -0.18180948f, -0.15701881f, -0.018615644f, 0.05307368f, 0.06903476f, 0.13771127f, 0.09579204f,
-        -0.006348698f, 0.08734485f, -0.037090383f, -0.024395384f, 0.05830579f, 0.135865f, 0.018200254f, 0.10997613f,
-        -0.11310663f, 0.0399439f, -0.015252908f, -0.033434168f, 0.045995887f, -0.08371382f, -0.021241888f, 0.07886865f,
-        0.0023872866f, -0.0052089915f, -0.09596385f, -0.02147039f, 0.004167652f, 0.09338257f, 0.09403959f, 0.054558106f,
-        -0.056515492f, -0.015961323f, 0.06056625f, 0.017078973f, 0.11816277f, 0.21125558f, 0.12996915f, 0.016396938f,
-        0.09588635f, -0.038036987f, -0.12560485f, -0.003873719f, 0.0037320335f, 0.048321754f, 0.01783438f, 0.014727711f,
-        -0.0626736f, -0.014683322f, -0.016592894f, 0.15137778f, 0.005169721f, 0.12720919f, 0.0047544814f, -0.07747292f,
-        0.07250516f, -0.023915349f, -0.036942814f, 0.0828769f, -0.11559692f, -0.10088122f, -0.11245759f, -0.0045444937f,
-        0.09147282f, 0.09369567f, -0.084229566f, 0.004616345f, -0.12582055f, -0.018084316f, 0.16275303f, -0.07493981f,
-        -0.03081589f, 0.008848611f, -0.069901794f, 0.063025855f, -0.076236226f, -0.030143313f, 0.063908674f, -0.1236847f,
-        0.017039698f, -0.020089434f, 0.029838344f, 0.032695357f, -0.026567923f, 0.010184127f, -0.09928993f, -0.09679551f,
-        0.10113339f, 0.009139016f, 0.012313001f, -0.033199202f, -0.05237024f, -0.07319598f, 0.095609374f, -0.0026301313f,
-        0.04528438f, 0.120367505f, -0.09276867f, -0.046282645f, -0.048028562f, -0.021853942f, -0.026494883f, -0.1582266f,
-        -0.00393296f, 0.018322153f, 0.04879036f, -0.032927617f, -0.00891005f, 0.044930886f, 0.041459247f, 0.015163879f,
-        -0.050983313f, 0.04267218f, 0.027996158f, 0.06449641f, 0.21110246f, -0.0020479215f, 0.14546655f, 0.19009222f,
-        -0.0036793386f, -0.0021351161f, 0.08252283f, 0.11702793f, 0.12873745f, 0.06553324f, 0.12349656f, -0.08252528f,
-        0.03840661f, 0.13331804f, 0.23585483f, -0.014188624f, 0.015073314f, 0.09618591f, 0.08905718f, -0.073315784f,
-        0.043014865f, -0.1109338f, -0.06546442f, 0.06130823f, -0.01383776f, 0.01241416f, 0.18730792f, -0.0105932355f,
-        0.10763589f, -0.022572896f, 0.19030258f, -0.01995441f, -0.044851232f, -0.09062385f, 0.06910621f, -0.17915222f,
-        0.26059273f, 0.09288043f, 0.14867015f, -0.04946153f, 0.038117733f, 0.05594057f, 0.09303422f, 0.015734775f,
-        -0.024178006f, 0.18008484f, 0.039603136f, 0.11983761f, -0.018673778f, 0.028437419f, -0.060648937f, -0.11695649f,
-        0.056208156f, -0.017364088f, -0.020739853f, -0.13752894f, -0.14098524f, 0.12647776f, -0.18078458f, 0.11146717f,
-        0.10817282f, 0.15518442f, -0.09351218f, -0.030067738f, 0.0971449f, -0.07455855f, -0.00074701867f, -0.039645474f,
-        -0.04742382f, -0.0674968f, 0.18190372f, 0.19601835f, -0.02092239f, -0.00739869f, 0.13274455f, -0.03132886f,
-        0.058233857f, 0.04363576f, -0.046754222f, 0.097714044f, -0.04000067f, 0.112187475f, 0.10884901f, -0.055075567f,
-        0.030099813f, -0.052227158f, -0.045948148f, -0.112974964f, 0.09351873f, 0.04105148f, 0.017706249f, 0.025502f,
-        0.11917464f, 0.053870883f, 0.172817f, 0.11555601f, 0.18332413f, 0.07725995f, -0.009465336f, 0.02763812f,
+    const float w[2048] = {
+        0.015159694f, -0.07731459f, -0.2177735f, 0.21335699f, 0.41023454f, -0.10540497f, -0.038586378f, 0.3632688f,
+        0.1477987f, 0.18146744f, 0.01673162f, 0.12605368f, 0.12611398f, -0.18743157f, 0.21826205f, 0.062192243f,
+        0.08969751f, 0.024917271f, 0.34105545f, -0.15614389f, -0.22863261f, -0.08957414f, -0.060414903f, 0.25351325f,
+        0.08584073f, 0.30654988f, 0.10796109f, 0.12290724f, 0.021165049f, 0.1968194f, 0.062078245f, 0.12148975f,
+        -0.015914429f, -0.21137671f, 0.3273838f, -0.03083524f, -0.038222976f, 0.0018743154f, -0.075147144f, -0.07059164f,
+        0.14183305f, -0.31893653f, 0.17241961f, 0.018122971f, 0.17343195f, 0.11175489f, -0.0635163f, -0.18736231f,
+        -0.104737766f, 0.20317431f, 0.33369374f, 0.14855187f, 0.082997754f, -0.12785158f, -0.19317508f, -0.06432747f,
+        0.28468332f, 0.3378783f, -0.29502574f, 0.05350885f, 0.18244313f, 0.14904507f, 0.13436943f, 0.06805646f,
+        -0.18354006f, -0.012042499f, 0.09015971f, -0.1583678f, -0.02207849f, 0.09721688f, -0.16207027f, 0.3288633f,
+        0.11737386f, 0.01910137f, 0.29664212f, 0.08290542f, 0.14624444f, 0.32726333f, 0.09915443f, 0.038395453f,
+        -0.10191685f, 0.17912027f, 0.18385276f, 0.009742111f, 0.03845254f, 0.076958865f, 0.122185946f, -0.08305723f,
+        0.16745909f, 0.23138906f, 0.09702826f, 0.14489928f, -0.061424963f, -0.34414947f, 0.101683475f, 0.28909698f,
+        0.1365079f, 0.0051872823f, -0.08096067f, -0.0327697f, -0.17608324f, 0.032867294f, 0.20831507f, 0.06486182f,
+        0.1633916f, 0.3042089f, -0.09631912f, 0.076018736f, -0.09721331f, 0.28270635f, -0.23925108f, -0.24547048f,
+        0.05941416f, -0.29795417f, 0.21271752f, 0.14733408f, -0.011304063f, -0.41043675f, -0.1387263f, 0.29026988f,
+        -0.32065564f, 0.034014203f, 0.16691834f, -0.07522536f, -0.058104213f, 0.09967818f, 0.0008117774f, 0.2771634f,
+        0.07888587f, 0.08884579f, -0.18363473f, 0.13178653f, -0.04062154f, -0.09193098f, 0.008993361f, 0.32012597f,
+        -0.3202708f, 0.24686734f, 0.20712222f, 0.2759592f, -0.05395686f, 0.015955305f, 0.052724365f, 0.170344f,
+        -0.039899617f, -0.3391896f, 0.24984562f, -0.039437354f, 0.119273104f, -0.110897854f, -0.09274654f, 0.033560876f,
+        -0.27143654f, -0.06771718f, -0.20439015f, 0.18306825f, 0.476434f, -0.018956f, 0.21125902f, -0.112980336f,
+        -0.06957455f, -0.10750575f, -0.09636211f, -0.0634111f, -0.036574855f, 0.43580842f, -0.088030756f, 0.012476863f,
+        -0.26365778f, 0.19809578f, -0.025825428f, 0.12523012f, -0.04507318f, -0.04077458f, 0.053467993f, 0.25248954f,
+        0.01735263f, -0.076342836f, 0.19766994f, 0.0033875112f, 0.16457175f, 0.12323474f, 0.2083444f, 0.30133724f,
+        -0.03936623f, -0.14994888f, -0.002860677f, 0.24709162f, 0.20334212f, 0.5425922f, 0.0022354817f, -0.046849284f,
+        0.09091214f, -0.050600998f, 0.10840886f, -0.21179625f, 0.18693495f, 0.023210894f, 0.32029995f, 0.10672734f,
+        0.12311381f, -0.17117037f, 0.10034677f, 0.038766578f, -0.08539061f, 0.2779242f, 0.07816134f, -0.06563799f,
+        -0.0021224462f, 0.24184443f, 0.18698424f, 0.25542164f, 0.060796745f, 0.021857463f, -0.1225625f, -0.06982709f,
+        0.0424535f, -0.20074117f, 0.13874029f, -0.20511733f, 0.11968011f, 0.29652077f, -0.26539087f, -0.403588f,
+        -0.20475413f, -0.056037564f, 0.31769437f, 0.030983943f, -0.14238136f, -0.0020696202f, -0.27290127f, 0.29530448f,
+        0.107672766f, 0.0018274139f, -0.19913657f, -0.1433656f, 0.18850777f, 0.08428049f, 0.05605978f, -0.11427532f,
+        -0.20633787f, 0.09458646f, -0.146232f, 0.37480843f, 0.28570944f, -0.20363244f, 0.16439162f, 0.3509707f,
+        0.056687977f, -0.051948134f, 0.28337768f, 0.04226205f, 0.057209652f, 0.18148714f, -0.047778275f, 0.075093314f,
+        0.004638372f, 0.18737072f, -0.22719298f, -0.09425842f, 0.16723536f, -0.22929586f, -0.064968176f, 0.071666464f,
+        -0.111341015f, -0.04891011f, -0.0032127746f, -0.1283974f, 0.16642767f, 0.03557272f, 0.013235778f, 0.00021646208f,
+        -0.10670891f, -0.06234334f, 0.23441227f, 0.022631953f, 0.16462177f, -0.040960796f, -0.30251244f, -0.112628184f,
+        0.11602157f, 0.2717164f, 0.26414412f, -0.073489994f, -0.29676318f, 0.11387197f, 0.12109986f, 0.054438308f,
+        -0.30428976f, -0.050604988f, -0.05702371f, -0.14412929f, 0.16233748f, 0.14121445f, 0.5941611f, 0.12251713f,
+        0.20555285f, 0.09669075f, 0.020507643f, -0.14125225f, 0.09079393f, 0.22488593f, 0.44459265f, 0.14000055f,
+        0.14359842f, 0.15013437f, 0.091059744f, 0.19812274f, 0.10774883f, 0.048596513f, 0.38245776f, -0.08941796f,
+        0.056486364f, -0.29122174f, -0.13336971f, 0.3424772f, -0.12731928f, -0.038048986f, -0.16229627f, 0.18776168f,
+        -0.12700664f, 0.30766553f, -0.046668153f, 0.1972412f, -0.014179535f, 0.20754072f, -0.03306949f, -0.25049964f,
+        0.049465075f, 0.35080117f, 0.040252507f, 0.08075466f, -0.22872369f, -0.17632739f, 0.07756188f, 0.10831231f,
+        -0.35571486f, -0.16020045f, 0.16407643f, 0.30869436f, -0.14020169f, 0.29693058f, 0.13062449f, 0.070452005f,
+        0.3863506f, -0.17027228f, -0.019421129f, -0.054252367f, -0.23788407f, 0.094511315f, -0.032080036f, 0.051744517f,
+        0.0886915f, 0.21711233f, 0.06263547f, 0.3039143f, 0.30417758f, -0.025174914f, 0.08547514f, 0.12637654f,
+        0.007074105f, 0.30062503f, 0.06294539f, 0.046813045f, -0.019714413f, 0.26373348f, -0.11978174f, 0.13898619f,
+        -0.2992229f, 0.13261154f, 0.090036884f, -0.017712163f, 0.070859656f, -0.15034483f, -0.009493787f, 0.07212083f,
+        0.1250259f, 0.0460144f, -0.082231864f, 0.18770085f, 0.07778815f, 0.31720152f, -0.31863138f, -0.067915194f,
+        0.37697884f, -0.09235168f, 0.29508755f, 0.009075656f, 0.15703443f, -0.3147253f, -0.30593622f, 0.07618347f,
+        -0.13213104f, 0.13148072f, 0.057654284f, -0.12365896f, -0.2252321f, 0.009948952f, 0.110193476f, 0.14686349f,
+        0.05729824f, 0.0691888f, -0.18067439f, -0.05838734f, 0.13159323f, -0.13506505f, 0.47273466f, 0.12404238f,
+        0.0344791f, -0.12693308f, -0.16812527f, 0.2531453f, -0.25649017f, 0.5486594f, -0.059542958f, 0.16924863f,
+        0.15371099f, 0.047779627f, 0.0071064904f, -0.022607148f, -0.06605617f, -0.14719911f, 0.042610493f, 0.21230255f,
+        0.046975255f, 0.060500883f, -0.06583072f, -0.030521901f, -0.06589589f, 0.06943444f, 0.027699672f, 0.10140281f,
+        -0.03416478f, -0.10043901f, 0.10821537f, 0.014019296f, 0.07307795f, -0.04201876f, -0.030883348f, 0.036482856f,
+        -0.068056315f, -0.2965649f, 0.0900379f, 0.30459908f, -0.088824205f, -0.009451278f, 0.37741905f, 0.2272808f,
+        0.16035381f, -0.2280387f, -0.31878442f, -0.15574656f, 0.19270262f, 0.17642379f, -0.018007128f, 0.120010085f,
+        0.010395275f, -0.028656358f, -0.15060572f, 0.45314527f, 0.058409143f, -0.4102022f, 0.14955984f, 0.106204875f,
+        0.20633826f, 0.03765737f, 0.16934898f, 0.1452757f, -0.019248597f, 0.20731032f, 0.2343665f, 0.01657447f,
+        0.121778265f, 0.2882143f, 0.0055526965f, -0.17709208f, -0.027314488f, 0.23771293f, 0.1480746f, 0.087535836f,
+        -0.37442052f, 0.1734413f, 0.1897419f, -0.0010082532f, 0.20765767f, -0.0043563694f, -0.13557085f, -0.054954305f,
+        -0.08017535f, 0.35560486f, -0.24868734f, 0.22167131f, 0.15340908f, 0.0014905311f, 0.06289127f, 0.124156915f,
+        -0.021167006f, -0.042402737f, 0.077658415f, 0.03714865f, -0.24401692f, 0.22650379f, -0.056721997f, -0.19147493f,
+        -0.13686971f, -0.06594947f, 0.4017259f, 0.10651667f, 0.079213284f, 0.112868935f, 0.02950583f, 0.23047431f,
+        0.10145834f, 0.004905209f, 0.13639142f, 0.007960762f, 0.026773054f, -0.1770575f, 0.3011673f, 0.113426745f,
+        -0.04764998f, -0.3153035f, -0.012240147f, 0.27296898f, 0.08566677f, -0.15962681f, 0.14893565f, -0.15662451f,
+        0.04759072f, -0.14228894f, -0.008341897f, 0.21292758f, -0.15796094f, 0.06183294f, 0.033624083f, -0.4046947f,
+        -0.021678684f, -0.06697621f, -0.17842755f, 0.21220647f, -0.23136167f, -0.14566474f, -0.10006119f, -0.043623835f,
+        0.084816545f, -0.14980316f, 0.24013032f, 0.06255512f, -0.24116038f, 0.099704504f, 0.3759614f, 0.2449548f,
+        0.11014987f, 0.18434855f, 0.33766216f, 0.014547879f, -0.022713004f, -0.030151123f, 0.12160405f, -0.100736275f,
+        -0.16162597f, -0.06420444f, 0.17087191f, -0.25547144f, -0.24879095f, 0.0011301117f, 0.11971525f, -0.0455994f,
+        -0.08343947f, 0.11296441f, -0.05208783f, 0.08701775f, 0.46166423f, -0.0717887f, 0.10313852f, -0.15144755f,
+        -0.15457025f, -0.07699269f, -0.012878317f, 0.20361009f, 0.16135414f, -0.232192f, 0.08464295f, 0.04169703f,
+        -0.29604426f, 0.14069007f, -0.25908703f, 0.107826054f, 0.030036254f, 0.061882686f, -0.18596286f, 0.008784506f,
+        -0.13352166f, 0.10943023f, -0.10260761f, -0.3889539f, 0.008567933f, 0.16370043f, 0.0647902f, 0.017633129f,
+        0.37806228f, -0.230396f, 0.38478273f, 0.0014095621f, 0.2243124f, -0.201838f, 0.07616451f, 0.0893684f,
+        -0.028298866f, 0.036825474f, 0.25311297f, 0.07391522f, 0.14625266f, -0.06090672f, 0.2872669f, -0.06044687f,
+        -0.21965288f, 0.11635599f, -0.2736544f, -0.014671339f, -0.031214973f, -0.014319008f, 0.2566713f, -0.09842289f,
+        -0.14582098f, -0.093126394f, -0.13098192f, 0.2182292f, -0.19595498f, -0.11452099f, 0.21113707f, 0.122517414f,
+        0.10148336f, 0.1815187f, 0.37222838f, 0.15807305f, 0.1629472f, -0.003733787f, 0.4083865f, -0.12393947f,
+        -0.07159368f, -0.19358386f, 0.026207386f, 0.05321606f, 0.32507026f, 0.18116082f, -0.01880132f, 0.36628065f,
+        -0.15975757f, -0.06844704f, -0.20073093f, -0.14846778f, -0.05001166f, -0.1999768f, -0.028349474f, 0.12572463f,
+        0.0699744f, 0.20337783f, -0.14305346f, 0.1290538f, 0.2583005f, 0.17350768f, -0.09971151f, -0.027436156f,
+        -0.072939284f, 0.11360376f, -0.012139785f, -0.032771345f, -0.24504702f, -0.06064665f, 0.07522386f, 0.013638521f,
+        -0.0032582206f, -0.05622123f, 0.069757186f, 0.39446115f, 0.2492427f, 0.1576627f, 0.086617514f, 0.16398911f,
+        -0.1766896f, -0.055204894f, 0.13220559f, -0.04612417f, -0.5182634f, -0.1888703f, 0.053021975f, 0.124917775f,
+        0.06781916f, -0.074719094f, -0.06568216f, 0.3979505f, 0.2177568f, 0.09336921f, -0.16093168f, 0.2949816f,
+        -0.1322743f, 0.11614536f, -0.28210026f, -0.075200394f, -0.056315165f, 0.043761212f, 0.04537914f, -0.074263975f,
+        0.5694284f, 0.21865058f, -0.09127657f, 0.051404297f, 0.4210502f, -0.14975932f, 0.13506524f, -0.10397209f,
+        0.12839802f, 0.07329267f, 0.11072218f, 0.06161899f, -0.115763724f, 0.1408174f, -0.080660775f, 0.15765008f,
+        0.08165324f, -0.11064721f, -0.10849377f, -0.021741865f, 0.2067071f, 0.1369868f, 0.10483175f, 0.22552872f,
+        0.26020887f, 0.026285956f, 0.12361215f, -0.03870613f, 0.13251194f, 0.02319837f, 0.14580354f, 0.24787259f,
+        0.18643944f, -0.19155924f, 0.031894807f, 0.004144677f, 0.14424841f, 0.25619018f, -0.028076677f, -0.028536523f,
+        0.19300395f, 0.11736257f, 0.16951258f, -0.18930155f, -0.08850141f, 0.10531611f, 0.04135048f, -0.26182765f,
+        0.061636962f, -0.09268485f, -0.15642095f, 0.3180516f, -0.16659205f, 0.25975275f, 0.059588335f, 0.10645146f,
+        -0.15502925f, 0.037220728f, -0.023590125f, -0.29320258f, 0.091942474f, -0.10655591f, -0.35029656f, -0.06156606f,
+        0.08704165f, 0.07505353f, -0.043572243f, -0.5257024f, -0.068718754f, 0.041813586f, 0.0079637775f, 0.13679907f,
+        0.23500954f, 0.27048752f, 0.16762339f, 0.4327482f, -0.07491009f, -0.13270739f, -0.30385002f, -0.03492052f,
+        -0.045585223f, 0.26227814f, 0.02952338f, -0.010467114f, -0.21240345f, 0.14906402f, -0.006181107f, -0.15687135f,
+        0.16730346f, -0.1387015f, -0.22754738f, -0.037839103f, 0.29294714f, -0.10377361f, 0.14115947f, 0.1297964f,
+        -0.15587187f, 0.16736907f, 0.04264041f, -0.16223665f, 0.09817042f, -0.109030604f, -0.07188994f, 0.13872474f,
+        0.044560608f, 0.0070636417f, 0.07809183f, -0.118422f, -0.33905315f, -0.08810865f, 0.10908955f, -0.17060696f,
+        -0.11182948f, 0.18118417f, 0.26616666f, 0.019031607f, 0.09380162f, 0.15466863f, 0.21094024f, 0.1611706f,
+        0.04025845f, -0.04697276f, -0.19115297f, 0.17827655f, -0.3168323f, -0.34812036f, 0.20131886f, -0.021246994f,
+        0.01802734f, 0.114762075f, 0.18251874f, 0.23224305f, 0.23400603f, -0.36942765f, -0.10497159f, 0.14381689f,
+        0.15781468f, -0.28550997f, -0.0847144f, 0.086530335f, -0.29619643f, -0.10432884f, 0.34249157f, 0.1847388f,
+        -0.027568558f, 0.21579556f, 0.14930384f, -0.061559133f, 0.11668161f, 0.3264419f, -0.027966462f, -0.1721966f,
+        -0.033301733f, -0.021401944f, 0.08696189f, -0.09610554f, 0.1662652f, -0.1532455f, -0.13386044f, 0.076404534f,
+        -0.04319137f, 0.7533698f, -0.16985221f, -0.16170529f, -0.005742668f, 0.3103328f, -0.011571099f, -0.09738664f,
+        0.38219565f, -0.051799916f, 0.038153186f, 0.18822677f, -0.14982654f, -0.029348178f, -0.13256493f, -0.103893295f,
+        -0.034645084f, 0.12976475f, -0.19769615f, -0.111672945f, 0.010005285f, 0.11013326f, 0.28643158f, 0.10349031f,
+        0.23203959f, 0.121927254f, 0.045105517f, 0.03720887f, -0.11217948f, 0.12124009f, 0.17375478f, 0.18926182f,
+        -0.13142769f, 0.12764871f, -0.4308603f, -0.020768793f, 0.07866725f, -0.03124354f, -0.2546897f, -0.029909821f,
+        0.041853365f, -0.26612693f, -0.07575214f, 0.06744063f, -0.10926476f, 0.07144869f, -0.30676898f, -0.08415872f,
+        -0.050142106f, -0.12845549f, -0.095837764f, 0.18886766f, -0.06559159f, 0.080200754f, -0.18581021f, 0.3504188f,
+        -0.36053634f, -0.043423217f, 0.026588675f, 0.27315632f, -0.08199764f, 0.06920203f, 0.23209286f, 0.06574002f,
+        0.15853018f, 0.21086274f, -0.16211727f, 0.00497371f, -0.22803621f, -0.11056576f, -0.2767222f, 0.0015122379f,
+        0.09817023f, 0.17871389f, -0.08149206f, -0.037960216f, -0.08143147f, 0.18156454f, 0.08811497f, -0.25628167f,
+        -0.018017037f, 0.013516014f, -0.010077265f, 0.28582096f, -0.23758501f, -0.20469943f, 0.18990172f, -0.063128635f,
+        0.26314768f, -0.0021451134f, 0.04120899f, 0.12145479f, 0.05452724f, -0.0557768f, 0.14866066f, -0.06755109f,
+        0.10038692f, 0.11309366f, 0.17994118f, 0.2752008f, -0.049852576f, 0.2931549f, -0.21339585f, 0.2258843f,
+        0.18573977f, -0.041395016f, 0.06446971f, -0.16451775f, -0.21422604f, -0.39815268f, -0.17026983f, -0.36193803f,
+        -0.12138624f, 0.08708324f, -0.114818364f, 0.016076062f, 0.18719178f, -0.19712819f, 0.091732554f, -0.1478792f,
+        0.015992334f, 0.11310631f, 0.2878492f, -0.125262f, 0.14114895f, -0.13501008f, -0.018764876f, 0.14166968f,
+        0.0042482493f, -0.035048794f, -0.13815337f, 0.18242079f, -0.07968907f, -0.24225312f, -0.023414686f, 0.061066385f,
+        0.04546523f, -0.090420336f, -0.4476905f, 0.074812025f, 0.047620274f, 0.21892828f, 0.26941493f, -0.21977076f,
+        0.088233046f, 0.12604749f, -0.02468513f, -0.1374615f, 0.06449046f, 0.11726342f, 0.030245023f, 0.22211744f,
+        0.00935261f, 0.030948896f, -0.23817454f, 0.07955403f, 0.1501289f, 0.08536739f, 0.046507645f, 0.19911173f,
+        -0.051931433f, -0.11587063f, 0.1277718f, 0.41720155f, 0.11232456f, 0.27697966f, 0.13721675f, -0.021497602f,
+        0.122268476f, -0.15395841f, 0.17094062f, -0.06737815f, 0.013118501f, -0.09321762f, -0.060787465f, 0.05490081f,
+        0.64092296f, -0.17614858f, 0.1662754f, 0.06345768f, 0.3929305f, 0.24739169f, -0.059596285f, -0.06959034f,
+        -0.05082328f, -0.054140523f, 0.0036133614f, 0.35687897f, 0.21130535f, -0.11966766f, 0.23945932f, 0.16019595f,
+        0.07017624f, 0.2563621f, 0.27408624f, -0.0073082573f, 0.038653076f, -0.0067697256f, -0.04831702f, 0.1643777f,
+        0.10844793f, 0.16108002f, -0.16053975f, -0.09253269f, 0.16962376f, 0.0015187584f, 0.08630361f, 0.019230414f,
+        -0.1851675f, 0.21869634f, 0.08025099f, 0.06997287f, 0.022372983f, -0.09075024f, 0.08644353f, -0.04710314f,
+        -0.24949348f, 0.015330272f, 0.027529059f, 0.402587f, -0.21474323f, -0.2038418f, -0.11562789f, -0.01738319f,
+        -0.17918439f, -0.015624998f, 0.0013869203f, 0.22021285f, 0.32575557f, 0.07781282f, -0.043903656f, -0.25481778f,
+        0.2762107f, 0.10378171f, -0.21820551f, 0.25130716f, 0.10459354f, 0.092080206f, 0.035667427f, -0.25483197f,
+        0.124777384f, 0.35823518f, 0.16087906f, -0.032709684f, 0.076949f, -0.09575081f, 0.040784635f, -0.04795568f,
+        0.004591488f, 0.2452386f, -0.27531153f, -0.054896735f, 0.23872773f, 0.34520444f, 0.046364617f, 0.19247773f,
+        0.120151445f, -0.094818704f, -0.18712687f, 0.30409068f, 0.06582616f, 0.40180108f, 0.15491775f, 0.3711145f,
+        0.20414913f, 0.34230778f, -0.2506598f, 0.23794739f, -0.09964073f, 0.11285931f, -0.097801596f, -0.080314614f,
+        -0.009515682f, 0.19670366f, -0.082274586f, 0.053957053f, 0.13274048f, -0.025927952f, 0.34394413f, 0.08220487f,
+        0.13037154f, -0.12419332f, 0.008479985f, 0.0732664f, 0.2084131f, -0.17893942f, 0.29703268f, -0.26866665f,
+        0.15663886f, -0.2223317f, -0.008926083f, 0.0112872375f, 0.11345302f, 0.15914099f, -0.09549105f, -0.14808704f,
+        -0.01845164f, 0.024413235f, 0.012104484f, 0.1982175f, -0.06408587f, 0.38133278f, 0.15368083f, 0.045641076f,
+        -0.014482807f, 0.05868825f, -0.2831062f, 0.043168023f, -0.010523601f, 0.0625804f, -0.06365881f, 0.15505119f,
+        0.2617486f, 0.14934582f, 0.18720078f, 0.36951062f, 0.017416524f, -0.042835135f, -0.12611848f, 0.0019808903f,
+        -0.19735312f, -0.15783124f, 0.08748047f, -0.002032336f, -0.00061491336f, 0.0003091837f, -0.057387646f, -0.26127484f,
+        0.108453974f, 0.08416421f, -0.16416614f, -0.056397635f, -0.2434744f, -0.027766878f, -0.28789723f, 0.20589346f,
+        0.18663132f, 0.28216934f, 0.09122848f, -0.23163624f, 0.3134702f, 0.0075439094f, 0.5321343f, -0.15056261f,
+        -0.19123104f, 0.3364133f, -0.038716882f, 0.1977763f, 0.1191386f, 0.0066201165f, -0.016871566f, 0.082812116f,
+        0.073987834f, -0.518018f, 0.07765344f, 0.031169157f, 0.09142529f, 0.0723444f, 0.006659647f, 0.25740516f,
+        -0.14342774f, -0.2498476f, 0.2423597f, 0.13705581f, 0.104041174f, -0.066046625f, -0.036695287f, -0.21703967f,
+        -0.20174341f, 0.19640538f, 0.27490804f, -0.19479437f, 0.11921117f, 0.17192997f, 0.050282992f, 0.16085976f,
+        0.16805117f, -0.17952928f, -0.096380614f, 0.21299638f, 0.1933348f, 0.28876182f, -0.16547047f, -0.03632098f,
+        0.17927548f, 0.01067245f, -0.20304246f, -0.11118755f, 0.23936264f, -0.10551378f, 0.2989177f, -0.04104405f,
+        -0.059831757f, 0.3091435f, 0.10106269f, 0.13876246f, 0.2355513f, 0.11700631f, 0.1962526f, 0.07149374f,
+        0.218518f, 0.058841262f, -0.19360615f, 0.018845696f, -0.019756177f, -0.042193156f, 0.07240241f, 0.075689316f,
+        0.24415325f, 0.2723231f, -0.2659543f, -0.1468823f, -0.15964615f, -0.089787684f, -0.25121203f, -0.06786108f,
+        0.12798807f, 0.0740562f, 0.0005456067f, -0.05469845f, 0.23906843f, -0.3320172f, 0.08121538f, -0.023629293f,
+        -0.1859821f, -0.040423855f, 0.35608128f, -0.05481802f, 0.2594077f, 0.28000367f, -0.34612566f, -0.036117785f,
+        0.082508296f, -0.04755069f, -0.16889755f, 0.03916258f, -0.017656151f, 0.22361201f, 0.52619576f, -0.23484114f,
+        -0.25348917f, 0.16800769f, 0.08199771f, -0.46404186f, 0.08500238f, -0.11044753f, -0.22623138f, 0.11612998f,
+        -0.012086882f, -0.18814932f, -0.16471784f, 0.2167124f, 0.17452708f, 0.04973337f, -0.28422225f, -0.09595046f,
+        0.20264101f, 0.11677518f, -0.039768565f, 0.4042708f, 0.08294608f, -0.17915033f, -0.10870003f, 0.06559714f,
+        -0.090381265f, 0.015445772f, -0.08650724f, 0.13243407f, -0.09021539f, -0.18100752f, 0.017092574f, -0.08927284f,
+        0.024710516f, 0.16631901f, -0.22258824f, 0.21431741f, -0.20675634f, 0.035941914f, 0.040121816f, -0.13873634f,
+        0.25867745f, -0.040892318f, -0.103055604f, -0.13350666f, 0.08964594f, 0.033146143f, 7.730187e-06f, -0.34592265f,
+        0.15947351f, -0.006328507f, 0.123746194f, 0.29623732f, -0.08201962f, -0.12583227f, -0.2039534f, -0.15550455f,
+        -0.060851395f, 0.22474219f, -0.04336551f, 0.23151486f, 0.41884091f, -0.11178923f, 0.14006172f, 0.2869644f,
+        -0.26973215f, -0.17222334f, 0.06675137f, 0.11680901f, -0.05718943f, -0.30970418f, -0.10672644f, 0.019813959f,
+        0.10224876f, 0.0797755f, 0.1888889f, -0.24082074f, 0.20169793f, 0.1693821f, 0.36543262f, 0.1533306f,
+        0.20580724f, -0.18074937f, -0.08966499f, 0.20598333f, 0.030802086f, -0.18121162f, 0.015255977f, 0.22850111f,
+        -0.013581672f, 0.19518533f, 0.039035574f, 0.2154428f, -0.1927976f, -0.075272344f, -0.084206134f, 0.1941668f,
+        0.077653304f, 0.08245529f, -0.048282284f, -0.071860455f, 0.21560489f, 0.2320777f, 0.15706632f, 0.22577006f,
+        0.0008810139f, 0.023615776f, -0.16177611f, 0.19336635f, 0.24548154f, 0.18793032f, 0.13636209f, 0.3314347f,
+        0.5115206f, 0.1271082f, 0.25583792f, 0.33561698f, 0.17141736f, 0.17498647f, -0.19047244f, 0.10769119f,
+        -0.14902095f, -0.14218907f, -0.01535889f, -0.027146542f, 0.40090722f, 0.12112144f, -0.028770713f, -0.044985212f,
+        0.26385084f, -0.14501084f, 0.20460166f, 0.09234061f, -0.25952575f, 0.17101777f, 0.04570277f, 0.091605514f,
+        -0.10193792f, 0.09283475f, -0.14295147f, 0.10178212f, -0.12686141f, 0.013481787f, 0.07453508f, 0.11272838f,
+        0.011360453f, -0.3095186f, -0.0073178625f, 0.14069945f, 0.22366436f, 0.02173494f, 0.02814942f, 0.16331886f,
+        0.07416205f, -0.1664428f, -0.072163984f, -0.27226275f, 0.004447068f, 0.22448428f, 0.1211623f, 0.07197415f,
+        0.02743324f, -0.1666225f, 0.0773889f, -0.1428956f, -0.03401961f, 0.019940402f, 0.2760249f, -0.2747934f,
+        -0.09823922f, 0.042771023f, 0.10448509f, 0.031276245f, -0.0925085f, 0.007953407f, 0.07356009f, -0.04976391f,
+        -0.23339626f, -0.053221926f, -0.025289316f, 0.086889304f, 0.07439502f, 0.10037558f, -0.07566892f, 0.13869676f,
+        -0.009071592f, 0.010136003f, 0.3103271f, 0.020990407f, 0.34661144f, -0.04796166f, -0.17981276f, 0.06790651f,
+        0.10077388f, -0.18506214f, -0.34181404f, -0.18926108f, -0.36469632f, 0.042599786f, 0.39356375f, 0.1512219f,
+        -0.19371498f, 0.007181852f, 0.133851f, 0.015794609f, -0.14749765f, 0.030179685f, -0.19404086f, -0.046076868f,
+        0.05180642f, 0.056291454f, -0.14242537f, 0.14979233f, -0.07705325f, -0.14550835f, -0.17110255f, 0.09270365f,
+        0.19400889f, -0.016258862f, -0.118757f, -0.066742994f, -0.03533658f, -0.28466123f, -0.024365718f, -0.082349926f,
+        0.22588186f, 0.0073890295f, -0.015949937f, -0.27583826f, 0.0146698225f, -0.13253109f, 0.041905273f, 0.17161319f,
+        0.108500205f, 0.26263234f, 0.0041927295f, -0.21953793f, 0.38370872f, 0.15573366f, 0.2862498f, 0.12802446f,
+        -0.03898713f, 0.18595405f, 0.18140468f, -0.061883047f, -0.25804833f, -0.02383411f, 0.043829873f, -0.22917683f,
+        0.32534313f, 0.037362702f, 0.15091024f, -0.24366862f, 0.13699596f, -0.063388444f, -0.24527058f, 0.02443355f,
+        -0.015196041f, -0.16293073f, -0.09405407f, -0.038865723f, -0.34092638f, -0.11247779f, 0.10332303f, -0.19179639f,
+        0.2018855f, -0.067532495f, 0.061956104f, 0.06051764f, 0.27521375f, -0.05776534f, -0.027071554f, -0.102708146f,
+        0.05218887f, -0.032734893f, -0.0688201f, 0.38865224f, -0.1599957f, 0.33115828f, 0.0037733242f, -0.0074090227f,
+        0.15061577f, -0.029884629f, -0.020647913f, -0.2784819f, -0.04679712f, 0.07412727f, 0.10222171f, 0.015150182f,
+        0.13149936f, 0.23542744f, 0.30023795f, 0.41732016f, 0.038141396f, 0.034689996f, 0.025674276f, 0.048241265f,
+        0.3494039f, -0.0021197514f, -0.06944091f, -0.10797413f, -0.10170054f, 0.09808637f, -0.12958206f, -0.13389556f,
+        0.012760115f, -0.07321976f, -0.30864802f, 0.11990246f, -0.05902117f, -0.23675635f, -0.18616028f, 0.55304074f,
+        -0.10705639f, 0.08056714f, 0.102504805f, -0.18554258f, 0.14328556f, 0.09453761f, -0.0055370145f, -0.29512024f,
+        -0.018790048f, 0.34317818f, 0.04124136f, 0.12549116f, -0.18872958f, -0.1259596f, 0.2903522f, -0.17051727f,
+        0.23209833f, -0.14994031f, -0.0403218f, 0.09017423f, -0.04453517f, -0.06948361f, -0.1023301f, 0.09126384f,
+        0.14253713f, 0.08588789f, -0.01058965f, -0.043799836f, 0.41900542f, -0.085084245f, 0.07893509f, 0.17320468f,
+        -0.033800047f, 0.07468831f, 0.06771857f, -0.21702173f, 0.16241957f, -0.18792213f, 0.14977473f, 0.39945897f,
+        0.18907575f, 0.24964029f, 0.17264752f, 0.07302694f, -0.022915823f, 0.019070575f, 0.000969888f, -0.0902748f,
+        -0.13724346f, -0.20649822f, 0.24636789f, 0.15247874f, 0.10118418f, 0.30903405f, -0.13159868f, -0.13314784f,
+        0.339514f, -0.20468672f, 0.006167578f, 0.07668838f, 0.1251718f, 0.1857284f, -0.12520169f, 0.18098342f,
+        0.06258631f, -0.25569323f, 0.18542166f, -0.3048569f, -0.2445706f, -0.2795491f, 0.22157827f, 0.0913552f,
+        0.023043921f, -0.15670483f, 0.058466274f, -0.2058831f, -0.19153614f, -0.12416116f, 0.20295441f, -0.013547119f,
+        -0.015337518f, -0.02407487f, -0.022927338f, -0.11365199f, 0.17818922f, 0.0783676f, -0.044385467f, 0.18554473f,
+        0.031811606f, 0.20124896f, 0.35995483f, 0.1642849f, -0.17406498f, -0.1158303f, 0.37447587f, -0.03931005f,
+        -0.10657162f, -0.10625658f, 0.0038989382f, 0.12955986f, 0.27657393f, 0.28119016f, 0.10189305f, -0.09280699f,
+        0.044688836f, 0.13068338f, 0.123503305f, 0.07781334f, 0.16300501f, 0.18941958f, 0.032252837f, 0.325036f,
+        0.20277046f, -0.102063954f, 0.21382967f, -0.096832074f, 0.3686341f, 0.14582793f, 0.25711286f, 0.0068134554f,
+        0.1353041f, 0.23715082f, -0.06462196f, -0.16213043f, 0.20587388f, -0.04595926f, -0.056150176f, 0.007739661f,
+        -0.019595103f, 0.022445023f, -0.08202944f, -0.29384717f, 0.1428728f, 0.05596918f, -0.039416615f, -0.021189611f,
+        -0.13230027f, 0.35176808f, -0.013986925f, 0.06613821f, 0.24571393f, -0.12839952f, 0.034223538f, -0.06956133f,
+        0.015200967f, 0.32348874f, -0.14831759f, -0.065661535f, 0.09612851f, -0.4093963f, 0.044951126f, 0.11667421f,
+        -0.14661397f, 0.11799221f, 0.28073892f, -0.02887916f, -0.11576585f, 0.097756244f, -0.2447164f, 0.092692666f,
+        -0.09329435f, 0.08563429f, 0.027431797f, 0.049624376f, -0.08759693f, -0.28798905f, 0.16790564f, -0.14760748f,
+        0.15973717f, -0.43982652f, 0.109919526f, -0.12529577f, 0.25094286f, 0.19271311f, -0.08295647f, 0.0007172688f,
+        0.04430434f, -0.36320475f, -0.068495266f, 0.03344678f, -0.13567886f, -0.20063287f, -0.20856865f, 0.08898713f,
+        0.02264645f, 0.13171889f, 0.0029995674f, 0.010228553f, -0.22749145f, 0.29377654f, -0.116488546f, -0.06620824f,
+        0.0572592f, -0.15379947f, 0.10960233f, 0.050294284f, 0.098993465f, -0.0062262844f, 0.07927056f, -0.047277667f,
+        0.010057818f, 0.062463336f, -0.1564234f, 0.008972596f, 0.07745078f, -0.014597092f, 0.23786454f, 0.12412993f,
+        -0.23683684f, 0.21378896f, -0.18062061f, 0.012129973f, 0.27258024f, -0.026857315f, 0.24140784f, 0.20087713f,
+        0.14551388f, -0.40610614f, -0.06352807f, 0.057774615f, 0.011990405f, 0.222132f, -0.017067464f, 0.073812924f,
+        -0.11210544f, 0.089376725f, 0.18469158f, 0.1149366f, 0.049661994f, -0.04460055f, -0.20128073f, -0.0896164f,
+        -0.041353133f, 0.32170448f, 0.2176738f, 0.16093276f, 0.26738024f, -0.041164555f, -0.20609191f, -0.23453909f,
+        0.044449117f, -0.008370221f, 0.2864809f, 0.30183324f, 0.006976456f, -0.13703224f, 0.051712435f, 0.22165425f,
+        0.12966378f, 0.16093792f, 0.4089162f, 0.11136512f, -0.23574847f, 0.021725181f, -0.17308736f, -0.164882f,
+        -0.15564305f, -0.020786947f, -0.22352938f, -0.106321536f, -0.3590497f, 0.17393363f, -0.08922373f, 0.025903946f,
+        -0.29206768f, 0.27900463f, 0.08267357f, 0.15471834f, -0.08713812f, 0.020340683f, 0.124816f, -0.032916807f,
+        -0.074527964f, -0.022746084f, 0.2674063f, 0.056801997f, 0.18784304f, 0.20738041f, 0.17277531f, 0.2626708f,
+        0.13252759f, 0.26274127f, -0.31125605f, -0.06297561f, 0.03281722f, -0.08272122f, 0.004713772f, 0.159374f,
+        0.15100686f, 0.17107682f, -0.0028693753f, 0.05868668f, 0.056937907f, 0.14026141f, -0.064634256f, -0.064310245f,
+        0.32232943f, -0.011457588f, 0.33905914f, -0.3270827f, -0.15562572f, -0.12980205f, -0.10994107f, 0.13145344f,
+        -0.046583306f, -0.19527523f, 0.24302718f, -0.18485646f, 0.11904976f, 0.05762052f, 0.05190627f, -0.19309476f,
+        0.23106861f, 0.03180645f, 0.109468736f, -0.036604516f, -0.06971799f, 0.10682158f, 0.27952904f, 0.25941655f,
+        -0.15882403f, 0.15022537f, 0.21108375f, 0.18574947f, 0.017818075f, 0.26698285f, -0.033073306f, 0.07742145f,
+        -0.09687433f, 0.075090356f, 0.32805577f, 0.08360371f, 0.15982641f, -0.014201784f, 0.00851859f, 0.07287408f,
+        0.083883196f, -0.1701965f, -0.1238502f, 0.10307139f, -0.15124814f, 0.44858477f, -0.06265139f, -0.15913476f,
+        -0.35265595f, -0.08240655f, 0.00148513f, 0.18713307f, -0.16043206f, 0.2629409f, 0.44812313f, 0.23525816f,
+        -0.052455686f, 0.23449795f, 0.14892171f, -0.06112568f, -0.2470307f, -0.05335061f, -0.22932078f, 0.0036948496f,
+        0.1457234f, -0.119510025f, 0.13443087f, 0.17975609f, -0.015521302f, -0.31433994f, 0.08712809f, -0.045736086f,
+        0.026310405f, -0.1857068f, -0.2602628f, -0.0844717f, 0.12656836f, 0.008214451f, -0.04080545f, 0.08062312f,
+        0.19436494f, 0.10372131f, -0.09664299f, -0.2857819f, 0.16251922f, 0.30933672f, 0.14063606f, -0.029060835f,
+        -0.13643284f, -0.12702933f, -0.13661696f, 0.17796957f, 0.10256564f, 0.18133503f, -0.15982732f, -0.04835301f,
+        0.30379897f, 0.2176698f, -0.19979607f, 0.06631644f, 0.0981139f, 0.009063944f, 0.085090436f, -0.092697866f,
+        0.40112397f, 0.053999532f, 0.16864128f, -0.2633859f, 0.010889291f, 0.011049436f, 0.17879911f, 0.04934865f,
+        0.037155177f, 0.14275503f, -0.30051896f, 0.3219115f, -0.0028953198f, -0.4386305f, 0.063584045f, -0.22879809f,
+        -0.18968616f, -0.04815128f, -0.074421115f, -0.10770192f, 0.11206673f, 0.33475938f, -0.20361347f, 0.18313356f,
+        0.34237272f, -0.08030811f, 0.0008479306f, 0.31019014f, 0.07889043f, -0.011434864f, -0.110645786f, 0.13850382f,
     };
-    for (int i = 0; i < 12800; ++i) t29_[i] = w[i];
+    for (int i = 0; i < 2048; ++i) t29_[i] = w[i];
   }
 
   void load_t30_() {
-    const float w[4608] = {
-        -0.11753226f, -0.09237913f, -0.1958457f, -0.19120517f, -0.21748964f, 0.063573785f, -0.1467245f, -0.0144192f,
-        0.009931714f, 0.18434523f, -0.08528478f, -0.10907602f, 0.054095235f, 0.24731115f, -0.093911275f, 0.18197621f,
-        0.09592575f, 0.14104006f, 0.022472208f, -0.19863883f, 0.27464378f, -0.13667774f, 0.18746454f, -0.02416013f,
-        -0.06720298f, -0.015585596f, -0.044792853f, 0.13040607f, 0.17514893f, -0.05008517f, 0.05468918f, -0.03236608f,
-        0.24676737f, -0.13381429f, 0.02624752f, 0.080191895f, -0.15319796f, 0.070285544f, 0.24112421f, 0.0630065f,
-        -0.027697897f, -0.09696405f, -0.10590767f, -0.02484427f, 0.19978556f, 0.09617061f, 0.16257417f, 0.0020319484f,
-        0.08183848f, -0.14784198f, 0.061332967f, 0.107005976f, -0.046514098f, -0.13539636f, 0.08957999f, -0.089845225f,
-        -0.11349589f, 0.15343574f, -0.100342624f, 0.200235f, -0.17828995f, -0.08876401f, -0.19691359f, 0.009952069f,
-        0.024708178f, -0.24506624f, -0.080511965f, 0.16424891f, -0.25268525f, -0.0014930397f, 0.33170468f, 0.052344486f,
-        0.13180046f, -0.15371408f, 0.16897832f, 0.062219083f, 0.083223686f, 0.048466355f, -0.16422598f, 0.013882299f,
-        -0.018786877f, -0.13892068f, 0.13548806f, -0.26616699f, -0.1478443f, 0.16656567f, -0.054945175f, -0.03466011f,
-        0.07194458f, 0.34729856f, -0.1616181f, 0.22833973f, 0.17847599f, -0.050998967f, 0.06141424f, 0.2913032f,
-        -0.1235501f, 0.027166735f, 0.17389986f, -0.326662f, 0.024109492f, 0.14900939f, -0.09620128f, -0.16964039f,
-        -0.15952054f, -0.14907502f, 0.06680465f, 0.119990624f, -0.15746662f, 0.10231874f, -0.15455091f, 0.31336167f,
-        0.071413785f, -0.082527705f, 0.11812998f, 0.21625593f, 0.013252811f, -0.1251661f, -0.00069879484f, -0.11386785f,
-        0.21125212f, 0.3345176f, -0.058108892f, -0.15020913f, 0.21713541f, 0.17000903f, -0.044920076f, -0.014519919f,
-        -0.0622704f, 0.1428099f, 0.040480226f, 0.12140331f, -0.17170516f, -0.0003989368f, -0.17166917f, -0.04402959f,
-        -0.24362251f, 0.08479761f, 0.079520695f, -0.04946551f, -0.07431531f, -0.13638124f, -0.024817992f, -0.1680095f,
-        -0.15516286f, -0.2919886f, -0.10909781f, 0.10352835f, 0.22540209f, -0.13502607f, -0.012662393f, -0.18108921f,
-        0.09735406f, -0.03052043f, -0.047429163f, -0.0774957f, 0.13638821f, 0.080740325f, -0.14823541f, -0.119299844f,
-        -0.2054644f, 0.20471117f, -0.014581794f, -0.31285635f, -0.09070481f, -0.14140406f, 0.09441906f, -0.4044685f,
-        -0.1891888f, -0.03686232f, -0.060742684f, -0.17002288f, -0.14602852f, 0.05858355f, 0.03499687f, 0.2066766f,
-        -0.30260783f, -0.030547094f, -0.045768518f, -0.15237184f, 0.011825236f, -0.008083542f, 0.25376892f, -0.09404751f,
-        -0.14502734f, 0.04612109f, -0.025019811f, -0.27249175f, -0.006500123f, -0.21598646f, -0.006594583f, -0.39578682f,
-        0.1361573f, 0.14408863f, -0.19818231f, 0.41125387f, 0.20340939f, 0.21761483f, -0.009889085f, 0.40093818f,
-        0.11161129f, -0.026868263f, 0.10262605f, -0.08093065f, 0.13406578f, 0.14589454f, -0.03347564f, 0.107887834f,
-        -0.3934437f, -0.046002224f, 0.141473f, 0.2605581f, 0.1357796f, 0.051188733f, -0.023868484f, 0.1425751f,
-        0.07245991f, 0.09162714f, 0.054647334f, -0.18144242f, -0.061099734f, 0.22875494f, 0.0665011f, -0.08177257f,
-        -0.057290915f, 0.04709588f, -0.039497845f, 0.0051412713f, 0.015829101f, -0.14655699f, 0.06096529f, -0.01447733f,
-        -0.19959657f, -0.15856114f, 0.25539353f, 0.32728878f, -0.101586185f, 0.09652434f, -0.0870212f, 0.0032809689f,
-        0.21168038f, 0.18076532f, -0.18924804f, 0.08718138f, 0.12970383f, 0.09314001f, 0.2093992f, 0.13359222f,
-        0.15798141f, -0.010769931f, -0.08931063f, 0.033886906f, 0.15557648f, 0.26815554f, -0.044404335f, 0.018473215f,
-        0.027741149f, 0.12749058f, -0.038412724f, 0.0286118f, -0.14562477f, 0.031276386f, 0.02124519f, 0.25213066f,
-        0.017942863f, -0.33813134f, -0.084254086f, -0.069415495f, 0.11404698f, -0.11481408f, -0.29334953f, -0.18636116f,
-        -0.11782368f, 0.1816071f, -0.11145138f, -0.02221666f, 0.2400202f, -0.09491669f, 0.13328935f, 0.051278915f,
-        0.3955047f, 0.08818661f, 0.017715216f, 0.27050072f, -0.01680921f, -0.084924944f, -0.3435413f, 0.06517382f,
-        -0.40797848f, -0.06917763f, -0.022553924f, -0.062338028f, -0.13742538f, 0.045127902f, 0.049803674f, 0.11087329f,
-        0.4097557f, 0.08315969f, 0.08899107f, 0.040402994f, 0.01676852f, 0.10066932f, 0.09093908f, -0.118566394f,
-        0.37685633f, 0.0023991312f, -0.015914159f, -0.06845351f, -0.02955865f, 0.38101202f, 0.4003129f, 0.04928309f,
-        -0.029293543f, 0.050586727f, -0.19668289f, -0.061236247f, -0.012187756f, -0.20695391f, 0.08432053f, 0.25659043f,
-        -0.24680634f, 0.07880689f, 0.116059266f, 0.05214093f, 0.05269466f, 0.065358326f, -0.10763244f, 0.22505298f,
-        0.03345227f, 0.14040458f, -0.30856615f, 0.11725022f, 0.0016921625f, 0.010134444f, 0.016406331f, 0.20402089f,
-        0.1849633f, 0.049435385f, 0.23745927f, -0.17957255f, -0.08904232f, 0.18103576f, -0.1078933f, -0.2511301f,
-        0.17768629f, 0.019867886f, -0.1353183f, -0.13219546f, 0.09059969f, 0.095206365f, -0.0048612617f, -0.17534696f,
-        0.30495352f, 0.06485814f, 0.02999215f, -0.20822243f, -0.09860647f, 0.21239066f, -0.15261057f, 0.18999618f,
-        0.15303904f, -0.25547564f, -0.14144558f, 0.085451044f, -0.14460926f, 0.3091236f, 0.1938685f, 0.15075165f,
-        0.057117093f, 0.19501078f, -0.019864904f, -0.13600099f, 0.0952389f, 0.2180661f, 0.19120641f, 0.017140934f,
-        0.2907291f, 0.032618366f, 0.0075905314f, -0.01447783f, 0.106893346f, -0.1520671f, 0.25382254f, 0.22231545f,
-        -0.025739139f, -0.09913017f, 0.25492188f, -0.0064131203f, 0.17376216f, -0.02218473f, 0.055472158f, -0.058452398f,
-        0.09904468f, 0.07303251f, 0.12161132f, 0.12405368f, 0.2696129f, 0.14644974f, -0.08734323f, 0.115153186f,
-        -0.024400743f, 0.10078693f, -0.22700416f, 0.03903115f, -0.04153691f, 0.08949314f, 0.15579498f, -0.013134331f,
-        0.02880135f, -0.4388464f, -0.22258314f, 0.106890425f, 0.23732845f, -0.060177602f, -0.023011217f, -0.02364879f,
-        -0.11393773f, -0.3560692f, -0.15464875f, -0.18187699f, -0.2723631f, -0.09932183f, -0.027590225f, -0.14954466f,
-        -0.07991645f, -0.26381665f, -0.2762075f, 0.26320973f, -0.06771076f, -0.1125328f, 0.07051598f, -0.06473211f,
-        0.101056516f, 0.0220158f, -0.07780458f, 0.32064605f, 0.17867933f, 0.09861457f, -0.21894273f, 0.23392692f,
-        0.10822139f, 0.016767567f, -0.20588478f, 0.075213954f, -0.057439502f, -0.196141f, -0.024885096f, -0.081591435f,
-        0.17609604f, 0.07969117f, -0.070834875f, -0.105249204f, 0.15665966f, 0.087636165f, 0.05992059f, -0.15480892f,
-        0.033709697f, 0.0676801f, 0.19974355f, -0.056372147f, 0.0060584755f, -0.058598243f, 0.020676462f, 0.28599465f,
-        -0.053373568f, 0.060868252f, 0.10879139f, 0.111154f, 0.21928196f, -0.049481258f, 0.10397959f, 0.32911548f,
-        0.055399302f, -0.10337637f, 0.0526844f, 0.055313513f, 0.16310689f, -0.26766557f, -0.064176455f, 0.16829176f,
-        0.06281977f, 0.057813257f, -0.023064524f, -0.087709546f, 0.07562067f, 0.27718958f, -0.013314669f, 0.20819779f,
-        -0.09120984f, 0.38308364f, -0.06681477f, -0.24614304f, 0.25841096f, 0.21205907f, -0.18489408f, -0.13013385f,
-        0.31972945f, -0.050001647f, 0.25038445f, -0.10799299f, 0.0046392935f, 0.110127054f, 0.043007564f, 0.016548647f,
-        0.11209396f, 0.14642458f, -0.003952408f, -0.2806366f, 0.1388047f, 0.017925024f, -0.023211593f, -0.14928734f,
-        -0.19386785f, 0.027340347f, 0.044383448f, 0.18496333f, -0.026681181f, 0.05101629f, 0.2826923f, 0.082075626f,
-        -0.21055424f, -0.043015875f, 0.009211865f, -0.15641901f, 0.13425668f, 0.011859696f, 0.30393484f, -0.22931902f,
-        0.18573591f, 0.12645133f, -0.14396173f, 0.047763024f, 0.30625954f, -0.02404965f, -0.08045185f, 0.14843619f,
-        -0.08294387f, 0.058398668f, 0.0919676f, -0.11722794f, 0.09767444f, -0.025884287f, 0.0070386915f, -0.4075516f,
-        -0.11293239f, -0.30055037f, -0.20230764f, 0.054064002f, 0.084847264f, 0.140347f, -0.15866412f, 0.116129585f,
-        -0.15353946f, 0.11283112f, 0.10881915f, -0.14167781f, -0.08666332f, -0.043218534f, -0.117161065f, 0.1272087f,
-        0.047965467f, -0.04210545f, -0.0029841824f, 0.1369905f, -0.20795125f, 0.040458787f, -0.32461047f, 0.20313053f,
-        0.13971189f, 0.06543265f, -0.08570617f, -0.06283422f, 0.3869479f, -0.09411845f, 0.13859232f, 0.17640755f,
-        -0.01721938f, -0.01490616f, 0.024321383f, 0.08424491f, 0.065338716f, -0.24493916f, 0.20504312f, -0.10778185f,
-        -0.12032407f, 0.20911159f, -0.09364269f, 0.05261406f, 0.41398087f, -0.0907329f, -0.07234892f, 0.19606103f,
-        -0.13176058f, 0.06438747f, 0.2042055f, 0.22225676f, 0.14434369f, 0.020565797f, -0.047655966f, 0.2947031f,
-        0.15971875f, 0.043125857f, -0.0037668825f, 0.12969083f, -0.13669989f, 0.19889125f, -0.029604314f, 0.105437115f,
-        -0.12212696f, -0.13926016f, 0.37072518f, 0.11454573f, -0.0049993536f, 0.24840935f, 0.03287634f, 0.1754595f,
-        0.25893193f, 0.15965903f, 0.00843414f, -0.042447202f, -0.11438407f, 0.1009794f, 0.1332491f, 0.22278334f,
-        -0.38545847f, -0.06271728f, -0.028476134f, -0.018667312f, 0.0805709f, -0.27040952f, -0.014500281f, 0.17911753f,
-        0.13304324f, -0.029017149f, -0.30615202f, 0.27710965f, -0.11640091f, 0.06518939f, 0.033846196f, -0.19878207f,
-        -0.1106689f, -0.25465074f, 0.09842971f, 0.15071903f, 0.013421157f, -0.08054535f, -0.004213749f, 0.13051395f,
-        0.11678044f, 0.010477315f, -0.10661413f, -0.11231938f, -0.0045305295f, -0.029280912f, -0.0701581f, -0.25640625f,
-        -0.113545485f, 0.09924701f, 0.10656611f, -0.13643263f, 0.11563223f, 0.08893483f, 0.004907238f, -0.15286276f,
-        0.0025480578f, -0.32984373f, -0.011390856f, 0.2610702f, 0.049583f, 0.09222052f, 0.06980966f, 0.23530291f,
-        0.038820904f, -0.122069724f, 0.043883845f, -0.11188531f, 0.07058916f, 0.1765664f, 0.2407538f, 0.044871654f,
-        0.02081601f, -0.08999277f, 0.2307962f, -0.1309502f, -0.012895655f, -0.027137458f, 0.13836503f, 0.30379888f,
-        0.017757805f, 0.18086031f, 0.15074196f, -0.2615641f, -0.04068989f, 0.07040068f, -0.102082066f, -0.089441225f,
-        -0.38450748f, 0.36346897f, 0.2514613f, 0.10552656f, 0.06252563f, 0.16180041f, 0.10533594f, -0.03272125f,
-        -0.01619341f, -0.3278765f, -0.21404745f, -0.016457867f, -0.17586958f, 0.05948291f, 0.24787489f, 0.02238231f,
-        0.016805278f, -0.04278374f, -0.019959472f, -0.19768529f, -0.092587896f, 0.07595113f, 0.041042928f, -0.14326523f,
-        0.035292454f, 0.12540819f, 0.13663994f, -0.05935033f, -0.07283157f, -0.018119082f, -0.079596385f, -0.095473096f,
-        -0.14506081f, 0.07233536f, 0.10092902f, 0.21533903f, 0.1640333f, 0.08939691f, -0.014487603f, -0.015344502f,
-        -0.08888944f, 0.20709938f, 0.029039863f, -0.09453202f, -0.17163679f, 0.27220967f, 0.0189653f, -0.07258724f,
-        0.14008486f, -0.01420748f, -0.054735854f, 0.16065788f, -0.18204695f, -0.0065334872f, -0.2325839f, -0.040544625f,
-        -0.13750145f, 0.093867674f, -0.10418501f, 0.20397966f, -0.14559817f, 0.30002472f, 0.19884107f, -0.007443076f,
-        0.015531316f, -0.3566639f, -0.16652527f, -0.005460743f, -0.14234799f, -0.35012498f, 0.2266326f, -0.14809328f,
-        -0.14470373f, -0.028463388f, 0.29685134f, 0.09741953f, 0.3083042f, 0.05023896f, 0.06634427f, -0.12192894f,
-        0.026171558f, 0.19659896f, 0.18180987f, 0.15058185f, -0.10553687f, -0.093901716f, -0.15597337f, 0.07416595f,
-        0.2043944f, 0.27418742f, 0.21573257f, -0.036063764f, -0.022164606f, 0.17959937f, -0.22926162f, -0.1873392f,
-        -0.0822837f, 0.039020672f, -0.14116822f, 0.017686766f, -0.18319036f, -0.07300704f, 0.05462703f, 0.0737872f,
-        0.28185892f, -0.012338047f, -0.20150541f, 0.12299725f, -0.07029989f, 0.15827736f, -0.20876384f, 0.010551367f,
-        0.030509414f, -0.5564288f, 0.043762933f, 0.096909024f, -0.24693692f, -0.10948552f, -0.24321842f, -0.025215188f,
-        0.03337276f, -0.017397802f, 0.040216193f, 0.07282802f, -0.2411681f, 0.19419897f, 0.24504599f, 0.06056334f,
-        0.020291684f, 0.080091685f, -0.20721172f, -0.24626674f, -0.015852524f, 0.1783318f, 0.12323023f, -0.0573068f,
-        0.12541258f, -0.14292753f, 0.22448823f, 0.0016967871f, -0.258537f, -0.09702351f, 0.1995818f, 0.06702227f,
-        -0.012123382f, -0.109052695f, -0.09236563f, 0.2119676f, -0.14856616f, 0.18262547f, 0.09406207f, -0.012435801f,
-        0.02206858f, 0.09632328f, -0.121295586f, -0.24756666f, -0.0538508f, 0.23303376f, -0.14599642f, -0.09622683f,
-        0.032074433f, 0.06249776f, 0.1271023f, -0.19121443f, 0.14169641f, 0.14924121f, 0.5045667f, -0.076696195f,
-        -0.10600186f, -0.18671325f, 0.30182427f, 0.208485f, 0.08927198f, 0.0497098f, 0.044538256f, 0.10573452f,
-        0.08701994f, -0.048325248f, 0.035376336f, -0.005058591f, -0.029638305f, 0.16518043f, -0.17650464f, -0.13332182f,
-        -0.0870376f, 0.2363253f, -0.10337076f, 0.09302446f, 0.06181315f, -0.011284739f, -0.10467909f, 0.09378409f,
-        0.1861687f, 0.05049393f, 0.15872645f, -0.13625024f, -0.22928451f, -0.023674631f, -0.05578341f, 0.24508446f,
-        0.19195066f, 0.19085523f, 0.18197516f, -0.083451726f, 0.053991772f, -0.0013240518f, -0.026068585f, 0.292614f,
-        0.001619133f, -0.029656835f, 0.13112645f, 0.16316397f, -0.117298104f, -0.13089968f, 0.09821895f, 0.026491493f,
-        0.10724288f, -0.08567859f, 0.11460311f, -0.22893344f, 0.05004944f, -0.03437671f, 0.25151938f, 0.03332444f,
-        0.048646856f, -0.12064105f, -0.04969871f, -0.054945577f, 0.23079148f, 0.22996421f, -0.236645f, -0.029134402f,
-        0.10767518f, -0.11679092f, -0.119233124f, -0.04097369f, 0.28984433f, -0.0655888f, 0.0363746f, -0.2320997f,
-        0.34737298f, -0.072972f, 0.20856583f, 0.12274793f, -0.13585277f, 0.114188254f, 0.04894742f, -0.15804383f,
-        -0.050183628f, 0.13789785f, -0.1150844f, 0.33907858f, -0.068250276f, -0.2014948f, 0.023514891f, 0.25569698f,
-        0.06542997f, 0.09368181f, -0.001556703f, 0.33259422f, -0.112752974f, -0.10510378f, -0.11732174f, 0.13607104f,
-        0.10858291f, -0.03983336f, -0.11528363f, 0.015603632f, 0.24075706f, 0.16692428f, 0.018679019f, 0.031219723f,
-        -0.1933924f, -0.041401304f, 0.20026189f, 0.062184434f, 0.1987773f, 0.08064147f, -0.07434471f, -0.010403262f,
-        0.27790657f, -0.20021747f, -0.16605899f, -0.16241272f, 0.3083304f, -0.09705238f, -0.07270245f, -0.18942408f,
-        0.0806619f, 0.2661536f, 0.051276926f, -0.07174476f, 0.047871392f, 0.33844736f, -0.08951413f, 0.3343714f,
-        0.02306513f, 0.0023458262f, 0.101731464f, 0.11376012f, 0.091695406f, 0.06595063f, 0.12386697f, 0.10136927f,
-        -0.23510234f, -0.33116186f, -0.00029013446f, 0.057418734f, 0.114048846f, 0.041373223f, -0.18219927f, -0.027131435f,
-        0.0036702196f, 0.235185f, 0.19504945f, 0.08967682f, 0.09521854f, 0.0036094666f, 0.030900383f, 0.10103528f,
-        -0.36907792f, -0.029725434f, 0.060884736f, -0.21381031f, 0.012736497f, -0.2782581f, 0.013493742f, -0.120569274f,
-        -0.058778152f, -0.026199378f, -0.025134595f, 0.015733795f, 0.035231166f, 0.016784785f, -0.0025387644f, 0.07227216f,
-        0.2509277f, -0.18876728f, -0.12878996f, 0.035680573f, 0.12403239f, 0.060472302f, 0.52742f, 0.2995147f,
-        -0.040726475f, 0.02791609f, 0.08168804f, 0.017745368f, -0.29717842f, 0.017549958f, 0.22603309f, -0.18141755f,
-        -0.08127951f, -0.15421465f, -0.055027954f, -0.105747245f, -0.049927082f, 0.3299984f, -0.3952882f, -0.061801873f,
-        -0.12752244f, 0.06859584f, 0.15706715f, -0.13243024f, 0.0862045f, 0.027849251f, -0.26937917f, 0.1130694f,
-        -0.013070504f, 0.039323326f, -0.05334872f, -0.06101109f, 0.023655567f, 0.06740501f, -0.02384544f, -0.07031953f,
-        0.10914794f, -0.021394808f, 0.041803967f, 0.07849116f, 0.21707901f, -0.03519641f, -0.054194957f, -0.21820778f,
-        -0.019228527f, -0.044837337f, -0.102000944f, -0.26346123f, -0.08894838f, 0.20467296f, 0.046027977f, -0.09287054f,
-        0.43621996f, -0.12221212f, -0.3819371f, 0.120042294f, -0.35268167f, -0.17145829f, 0.20335853f, -0.3193088f,
-        0.0288519f, 0.16460101f, 0.07835394f, 0.022483611f, -0.03139959f, 0.012872173f, -0.04697614f, -0.11604865f,
-        -0.044717815f, -0.114929594f, 0.23806259f, -0.03242682f, -0.114521086f, 0.22856802f, 0.07952609f, -0.12631644f,
-        0.19431196f, -0.1320124f, 0.044590034f, -0.11785093f, -0.3172959f, 0.06385185f, -0.25341746f, -0.16214229f,
-        0.07887675f, -0.079990625f, -0.074696295f, 0.20715342f, -0.01098656f, -0.022988077f, -0.17922203f, 0.21771294f,
-        -0.05562358f, 0.013338255f, 0.055624954f, -0.07661153f, 0.04487723f, 0.029713394f, 0.070880555f, -0.14288193f,
-        -0.13570875f, 0.14047307f, -0.06650008f, -0.07666244f, -0.06762584f, 0.22921087f, 0.17745961f, -0.025695067f,
-        0.07675929f, 0.027668295f, 0.15619063f, -0.046355475f, 0.053062197f, -0.2400356f, -0.40333715f, -0.14266753f,
-        0.07046043f, 0.02855414f, 0.17707792f, 0.11313754f, 0.10326867f, -0.16279739f, 0.018715607f, 0.03303462f,
-        0.19219066f, -0.02942432f, 0.19585653f, 0.09223559f, 0.028678339f, 0.42541844f, -0.08800373f, -0.054397296f,
-        -0.12718695f, 0.13842483f, 0.057748422f, -0.14057f, -0.0642085f, 0.12209963f, 0.24380367f, 0.10900656f,
-        -0.18186608f, 0.1379326f, 0.32669297f, 0.0817306f, -0.2550886f, 0.28786555f, 0.04352879f, 0.13796158f,
-        0.058573205f, 0.22579256f, -0.21361545f, -0.07043507f, -0.3720684f, 0.18092725f, 0.10390815f, 0.114314236f,
-        0.0044891797f, 0.14498343f, 0.1726377f, -0.04058521f, -0.065822765f, 0.14504315f, 0.21017765f, -0.21030033f,
-        -0.12423851f, -0.40059358f, 0.25479692f, 0.0720673f, -0.023108408f, -0.013661476f, -0.05033502f, 0.2652428f,
-        0.004665757f, 0.18145694f, 0.07308391f, -0.119887635f, 0.057823878f, -0.13316746f, 0.09299686f, -0.10094821f,
-        0.046154335f, 0.15865473f, 0.2349984f, 0.2624086f, 0.027505727f, -0.11101971f, -0.008765757f, 0.13099685f,
-        -0.018286543f, -0.073541895f, 0.0805949f, 0.29272652f, -0.1949102f, 0.19355176f, -0.098597705f, 0.07733572f,
-        -0.12711404f, -0.066950545f, 0.2190857f, 0.28928497f, 0.08333322f, 0.05719742f, 0.14523955f, 0.037538335f,
-        -0.027526965f, 0.1110081f, -0.29726484f, -0.23231141f, 0.03705901f, -0.07490161f, -0.032020085f, 0.10021052f,
-        0.081315346f, -0.017282084f, 0.020676345f, 0.10085875f, -0.114287905f, -0.08310118f, 0.26309162f, 0.13538165f,
-        0.16076875f, 0.06728125f, 0.008960769f, -0.10936321f, 0.1828386f, 0.26880556f, -0.106057726f, 0.16691141f,
-        0.07679459f, 0.088945545f, -0.021081535f, 0.29626867f, -0.11455328f, 0.1893789f, 0.0075544394f, -0.017412705f,
-        -0.19012965f, 0.07437544f, -0.0150812855f, -0.12503499f, -0.09019995f, -0.060485844f, 0.22056817f, 0.13236853f,
-        0.3142996f, 0.030630467f, 0.14474711f, -0.052756343f, -0.15795563f, -0.19925079f, -0.14327627f, -0.14080977f,
-        -0.043728285f, 0.10196157f, 0.07156061f, 0.08165402f, 0.1705371f, 0.123059504f, 0.28504014f, 0.16802081f,
-        0.06522783f, 0.20118575f, 0.025969027f, 0.17893542f, 0.3211473f, -0.049732875f, -0.13761114f, -0.33058932f,
-        -0.21512508f, 0.27022934f, 0.0035950856f, 0.25373754f, 0.03733478f, -0.18429665f, -0.104455635f, 0.15033036f,
-        -0.19873218f, -0.062213484f, 0.044834174f, -0.16217116f, -0.18824778f, -0.088270746f, 0.12744464f, 0.117514215f,
-        0.25289986f, -0.22537349f, 0.14222375f, -0.06904413f, -0.14043838f, 0.08165293f, 0.1968886f, -0.25677207f,
-        0.026730046f, 0.35334617f, -0.098127745f, -0.15811007f, -0.039410487f, -0.011130553f, 0.10449092f, 0.085000224f,
-        -0.006258367f, 0.042134363f, 0.12707038f, 0.15822256f, 0.10873847f, 0.28006157f, 0.16232088f, -0.100002244f,
-        -0.052481253f, -0.15205024f, 0.12783585f, -0.026498841f, 0.17111021f, 0.081937514f, -0.20815426f, -0.039005965f,
-        0.1661048f, -0.034829374f, 0.29051417f, -0.2996736f, 0.12348442f, -0.008984045f, -0.22532544f, -0.2711844f,
-        -0.041364152f, 0.31936148f, 0.10621353f, -0.16244157f, -0.21372473f, 0.052554473f, 0.06581581f, -0.045228813f,
-        0.27128252f, -0.052831523f, 0.0613542f, -0.1127139f, -0.042621598f, -0.047944523f, 0.1720058f, 0.13625258f,
-        -0.08012812f, 0.0701098f, -0.07602208f, -0.20116128f, 0.16746508f, -0.15049766f, -0.10853668f, 0.09435121f,
-        -0.075971074f, 0.21587463f, -0.037808746f, 0.10048724f, 0.047472686f, 0.51900786f, -0.12696394f, 0.018891003f,
-        -0.19938648f, 0.043966856f, -0.22489159f, 0.040391337f, -0.057555627f, -0.039519783f, -0.32819003f, -0.0019375753f,
-        -0.18690029f, -0.07296224f, -0.058648724f, 0.08441677f, -0.09616829f, 0.009653092f, -0.13472469f, 0.004150122f,
-        0.038862687f, -0.3291076f, 0.11513858f, 0.21298844f, 0.12031585f, 0.08601085f, 0.051749233f, -0.04134981f,
-        0.1331687f, 0.15777147f, 0.054418143f, -0.04987133f, -0.013519666f, 0.042626977f, 0.05922501f, 0.06562621f,
-        -0.21527387f, -0.0060939677f, -0.021005575f, -0.21290676f, -0.14041276f, 0.18387541f, -0.05952995f, 0.012219416f,
-        0.015740966f, 0.15702619f, 0.037194613f, 0.016049124f, 0.1065918f, 0.13136815f, 0.030560993f, -0.19167067f,
-        -0.052481707f, -0.19644798f, 0.12529932f, -0.09706011f, 0.17651872f, 0.0068955547f, 0.07342507f, -0.054975327f,
-        0.17321101f, -0.026073921f, 0.025930895f, -0.15021352f, 0.18592449f, 0.14074343f, -0.16164169f, -0.119035f,
-        0.18237771f, -0.3758604f, -0.26000172f, -0.09265365f, -0.32206258f, -0.059979483f, 0.18534374f, 0.072588295f,
-        -0.048150618f, 0.001602589f, 0.2464966f, 0.35700363f, 0.20291726f, 0.123079486f, -0.099138625f, 0.053421397f,
-        -0.25786895f, 0.0059522074f, -0.07899291f, -0.048123516f, -0.078937784f, -0.05320324f, -0.011383581f, -0.19491124f,
-        0.46197f, 0.07817083f, 0.052999962f, 0.44852868f, -0.15485622f, -0.08933932f, -0.020552844f, -0.33967224f,
-        0.1392427f, -0.20071612f, 0.07128472f, 0.08399432f, 0.1430241f, 0.07643859f, 0.004927061f, 0.08293084f,
-        0.052693583f, -0.119373664f, 0.043414596f, -0.18239579f, -0.08279598f, -0.27632505f, -0.017623564f, 0.059108473f,
-        0.16110179f, -0.0753197f, 0.112776585f, 0.14419098f, -0.16618851f, 0.17308636f, -0.012694168f, -0.03621387f,
-        0.06390147f, -0.19805068f, 0.17112426f, 0.4160064f, 0.18277812f, -0.068972915f, 0.18512036f, 0.24969043f,
-        -0.06388537f, 0.049305286f, 0.008191227f, -0.116254516f, -0.021316964f, 0.00091317133f, 0.074167594f, 0.00296177f,
-        -0.033370025f, -0.030641342f, 0.17719945f, -0.111526765f, 0.22495347f, -0.052829906f, -0.045600846f, 0.07496487f,
-        -0.19235884f, 0.101781f, -0.14718564f, -0.078555785f, 0.021690587f, -0.18172988f, -0.21033996f, -0.15291159f,
-        0.10499631f, 0.016733734f, -0.062861f, 0.09797152f, -0.14902106f, -0.006850434f, -0.023448624f, -0.012740301f,
-        -0.21775962f, -0.015305391f, 0.23903845f, 0.12561631f, 0.17314695f, 0.04234592f, 0.044445634f, 0.02820859f,
-        0.065608196f, 0.2114865f, -0.106523246f, 0.12789151f, 0.028763773f, 0.32427755f, 0.12710217f, -0.09098484f,
-        -0.10641976f, 0.07783785f, -0.16041349f, -0.16490121f, -0.024619855f, 0.05349781f, 0.1143961f, 0.090780914f,
-        -0.20652999f, 0.050881375f, 0.15346715f, -0.20553187f, -0.27505174f, 0.0061083245f, -0.22143199f, -0.102022626f,
-        -0.18227941f, 0.042207636f, 0.19662794f, 0.19508442f, 0.007813527f, 0.07115604f, -0.17813359f, -0.21778992f,
-        0.19115598f, -0.09611455f, 0.09582973f, 0.22592565f, -0.13251343f, 0.08684315f, -0.11473702f, 0.4195925f,
-        -0.2153429f, 0.07688395f, 0.0506543f, 0.16516262f, -0.2492835f, -0.16866171f, -0.050109517f, 0.18455467f,
-        -0.03654881f, 0.17910151f, 0.11381928f, 0.11642937f, 0.21221553f, 0.14438261f, -0.20433442f, 0.20331463f,
-        0.07813154f, 0.23112035f, 0.17597868f, -0.06029315f, 0.053420685f, 0.08313093f, 0.25089768f, -0.2662324f,
-        0.17256764f, 0.37145615f, 0.06041473f, -0.09302886f, 0.04954649f, -0.087184355f, -0.121328615f, 0.12185109f,
-        0.19204988f, -0.16929045f, -0.038601596f, 0.0032067646f, 0.09789673f, -0.04344895f, 0.15136991f, -0.07692739f,
-        -0.22167371f, 0.1207978f, 0.1805372f, 0.04006411f, 0.2907203f, -0.37453383f, -0.20171815f, -0.13400401f,
-        -0.3071729f, -0.1838389f, -0.54353607f, 0.18965974f, 0.14616828f, -0.015951522f, -0.043075148f, -0.2077164f,
-        0.04369377f, -0.026101204f, 0.055790637f, -0.28218374f, -0.00013013589f, 0.02557356f, 0.08225934f, 0.10648167f,
-        0.060445152f, -0.08169317f, 0.18551031f, -0.14496416f, -0.15066785f, -0.08665296f, 0.20842992f, -0.021482343f,
-        -0.06646678f, -0.04228027f, 0.34745616f, -0.06721196f, -0.27978355f, 0.058209844f, -0.1090143f, 0.2608556f,
-        -0.07425784f, 0.03768957f, 0.106195025f, -0.06601794f, -0.09072702f, 0.17324242f, -0.07096887f, 0.011491466f,
-        0.03884923f, -0.0996491f, -0.1311541f, -0.25127846f, 0.098416045f, -0.2726049f, 0.055205636f, -0.13204077f,
-        -0.11459012f, 0.082403556f, 0.01764695f, -0.13738386f, 0.2173706f, 0.020236608f, 0.113650225f, -0.038533855f,
-        -0.22924307f, -0.03510497f, 0.032611232f, 0.100384295f, -0.0629633f, -0.12830225f, 0.26770532f, -0.17062736f,
-        -0.0032568197f, 0.28794906f, 0.23467393f, 0.10913579f, 0.13602051f, 0.39638156f, -0.11106015f, -0.21837732f,
-        -0.07574374f, 0.11098056f, -0.11071685f, -0.00042926767f, 0.07258433f, -0.0645075f, 0.142461f, -0.11767282f,
-        0.09611524f, -0.1507927f, 0.088346355f, -0.26354766f, -0.17617992f, -0.05470209f, -0.13894252f, 0.15644726f,
-        0.3040461f, 0.07390984f, -0.1875316f, -0.004877621f, -0.052683804f, -0.10811948f, 0.10475247f, 0.034110792f,
-        -0.07329325f, 0.13050854f, 0.031015791f, -0.2459003f, 0.31046695f, 0.01380844f, -0.0016262545f, 0.08036906f,
-        0.007667882f, 0.1326914f, 0.19555117f, -0.22176135f, -0.06373188f, 0.05436047f, -0.18636711f, 0.21251486f,
-        -0.047440585f, -0.10582161f, -0.05218173f, 0.051703006f, -0.05910183f, -0.35918608f, -0.21199918f, 0.14355509f,
-        0.103491835f, -0.21962622f, 0.09592556f, -0.2003414f, -0.02820831f, -0.004958877f, -0.006278263f, 0.24232186f,
-        0.19847845f, -0.10936847f, 0.023241237f, 0.13251315f, 0.21682793f, 0.08119754f, -0.01616171f, 0.1841848f,
-        0.12626442f, 0.13363501f, -0.047436997f, -0.034026135f, 0.07026673f, -0.11160567f, 0.051181097f, -0.5469101f,
-        0.21611443f, -0.0358218f, 0.16543877f, 0.21050677f, 0.21897925f, -0.1387513f, -0.118276544f, 0.12439633f,
-        0.12552038f, -0.054918353f, -0.023426672f, -0.07717246f, -0.04196205f, -0.0037617474f, 0.17205857f, -0.15075812f,
-        0.026051536f, 0.43986964f, 0.11283226f, 0.16948612f, 0.076331094f, 0.39736998f, 0.17999607f, 0.1806329f,
-        0.12305531f, 0.026055384f, 0.1038096f, -0.16722013f, 0.23447652f, 0.13104345f, 0.28086302f, -0.1990683f,
-        0.15895031f, 0.16222139f, 0.07433665f, 0.14989395f, 0.3548849f, 0.34684253f, -0.06194869f, -0.11495337f,
-        0.012467996f, 0.074117936f, 0.13017671f, 0.27008778f, -0.1705187f, 0.09483617f, 0.04519743f, 0.12173763f,
-        0.026293118f, -0.22351032f, 0.20181014f, 0.070357524f, -0.053663682f, 0.096601255f, -0.057730027f, -0.13541861f,
-        -0.11929268f, 0.06352133f, 0.012465398f, 0.071151614f, -0.3639326f, -0.3890495f, 0.14148319f, -0.033752088f,
-        -0.17128183f, 0.119118206f, 0.32048297f, 0.08486509f, 0.025291005f, -0.014750338f, -0.08409196f, -0.10758722f,
-        0.065204196f, -0.006192234f, -0.007184396f, -0.19481783f, 0.22845612f, 0.20117694f, -0.11148382f, -0.12047141f,
-        -0.15554374f, -0.07499871f, -0.3221309f, 0.09027755f, -0.0062052514f, 0.20006719f, 0.08504788f, -0.13633119f,
-        -0.09393799f, 0.13978657f, 0.10492797f, 0.109526776f, -0.1295568f, -0.07704343f, 0.02576854f, -0.07619167f,
-        0.07615867f, -0.020079104f, 0.2367608f, -0.021545457f, -0.0545233f, 0.06323157f, -0.13102968f, 0.116873085f,
-        -0.24669002f, -0.29810277f, -0.0074036233f, 0.015151058f, 0.02905694f, 0.07388854f, -0.058031965f, -0.14570832f,
-        0.069083266f, 0.25942016f, -0.02639374f, -0.071707934f, 0.08155919f, 0.16944528f, 0.13569832f, 0.13502581f,
-        0.055357236f, 0.12022637f, -0.08828363f, 0.17162807f, -0.0023363137f, 0.024792193f, 0.08626269f, -0.09270176f,
-        0.36401203f, 0.26778987f, 0.03643558f, -0.1807693f, -0.081615634f, -0.04659747f, 0.06414176f, 0.32394558f,
-        0.045041893f, 0.2202866f, 0.22722153f, -0.051925093f, 0.3255961f, -0.012116751f, 0.22900897f, -0.108188435f,
-        0.16457921f, 0.16359611f, -0.29432902f, 0.106585585f, -0.08491084f, -0.0007530059f, 0.045514643f, 0.012224251f,
-        -0.026251355f, 0.10021094f, -0.03844224f, -0.19581433f, -0.02736703f, -0.013673813f, 0.26487538f, 0.048302736f,
-        -0.26999405f, 0.08640389f, 0.21256332f, -0.22531804f, -0.18601577f, 0.02441562f, 0.26989716f, 0.07451104f,
-        0.056491893f, -0.066320635f, -0.26383808f, 0.17672084f, 0.13073862f, -0.11679112f, 0.1271044f, 0.21741468f,
-        -0.036679387f, -0.20424396f, -0.09944895f, 0.022391262f, 0.12298934f, 0.11438473f, 0.14991662f, -0.018061118f,
-        0.11291562f, 0.03911355f, 0.07192254f, 0.03184407f, -0.042632595f, 0.0745989f, 0.015225595f, 0.18988393f,
-        0.13158962f, -0.24290946f, 0.011207606f, -0.19305074f, 0.18606423f, 0.06190827f, -0.15321955f, -0.101689994f,
-        -0.01755033f, 0.053687695f, 0.14283629f, 0.06370632f, 0.020729724f, 0.41425955f, -0.065832436f, -0.09170347f,
-        -0.030969698f, 0.05311623f, -0.045819584f, 0.20841315f, 0.030297704f, 0.04995879f, -0.26650175f, 0.06911014f,
-        -0.0047778427f, -0.055339888f, -0.060932793f, 0.22453454f, 0.039672583f, -0.10375145f, -0.31746408f, -0.098669626f,
-        -0.0821369f, -0.0894504f, 0.018906029f, 0.21032406f, 0.35503098f, -0.08023575f, 0.176773f, 0.21210493f,
-        -0.038244803f, 0.0065735513f, 0.045488086f, -0.06229287f, -0.35263115f, 0.0697198f, 0.20631826f, 0.24233368f,
-        0.0930419f, -0.19360037f, -0.4051735f, -0.011963533f, 0.15058966f, -0.08885874f, 0.18217488f, -0.018605217f,
-        0.11110852f, -0.057228506f, 0.1319992f, -0.30139467f, -0.13050672f, -0.08492295f, 0.062907696f, 0.18042634f,
-        -0.089826606f, 0.19032948f, -0.09210548f, -0.047765903f, 0.25675458f, 0.036940947f, 0.3297374f, 0.11886546f,
-        0.27955186f, -0.16923882f, -0.032382376f, -0.15003574f, -0.04028683f, 0.0049227295f, -0.103840776f, 0.3593734f,
-        0.12054795f, 0.081476785f, -0.15144844f, -0.054588065f, 0.1398982f, -0.062883906f, 0.23706464f, -0.18227129f,
-        -0.010199846f, -0.07773858f, 0.20655109f, 0.14337255f, 0.10343188f, -0.26825306f, 0.061080318f, 0.27528372f,
-        -0.11591586f, -0.008264397f, -0.031006137f, 0.08177907f, 0.08019128f, 0.02354953f, 0.055614866f, 0.10624866f,
-        -0.1736672f, 0.06981846f, 0.13786575f, 0.18923788f, -0.12415917f, 0.19063783f, 0.12137992f, 0.060450718f,
-        -0.21723764f, -0.017533781f, -0.119548604f, -0.049533106f, 0.0500726f, -0.08051756f, 0.13684313f, -0.10724321f,
-        0.3532027f, 0.06475847f, 0.172818f, 0.04178138f, -0.13751327f, 0.043783586f, 0.032675512f, 0.058782343f,
-        0.18439204f, 0.10748473f, 0.20165703f, 0.061716966f, -0.060942803f, -0.25762448f, 0.1002804f, -0.20717564f,
-        -0.2007614f, -0.101346724f, -0.2610045f, 0.056059938f, 0.010090397f, 0.13524906f, 0.11726853f, -0.1193461f,
-        0.33267036f, -0.08043655f, 0.124136165f, 0.008513044f, -0.25351644f, -0.15576014f, 0.112352334f, 0.34479365f,
-        0.25245872f, -0.29404485f, -0.013884517f, 0.0086684935f, 0.121379554f, 0.0323299f, 0.03089981f, 0.03477023f,
-        0.11652586f, 0.21344829f, -0.10233944f, -0.15628734f, 0.06397565f, -0.16490012f, 0.096352525f, 0.33064076f,
-        -0.18661149f, 0.06674811f, 0.19013698f, 0.42455652f, 0.053858593f, -0.0011851569f, -0.31358573f, 0.11593402f,
-        0.21992637f, -0.09679518f, 0.0023175424f, -0.34846154f, -0.08455999f, -0.13641615f, 0.10784248f, 0.062354647f,
-        0.069937184f, 0.13031037f, 0.08281429f, 0.14534765f, -0.1156384f, -0.1969413f, 0.1373704f, 0.03469056f,
-        0.12173099f, 0.019860424f, -0.041413903f, 0.10475582f, -0.1292964f, 0.03039794f, -0.14886512f, 0.35678515f,
-        0.09083222f, 0.19021681f, -0.19646798f, -0.1432308f, -0.0068455506f, 0.07232869f, 0.06110561f, 0.021217685f,
-        -0.06390561f, 0.11870256f, -0.19241247f, -0.03949278f, 0.030403977f, 0.14461613f, -0.42777073f, 0.13696577f,
-        -0.007676301f, -0.11713896f, -0.16012368f, 0.08192358f, -0.18051209f, 0.107015f, -0.15799035f, 0.24339864f,
-        0.19290063f, -0.044250526f, -0.28772277f, -0.09436914f, -0.10805362f, 0.088203534f, 0.2021461f, -0.33263767f,
-        -0.12778601f, -0.036265522f, -0.025744703f, 0.18525112f, 0.17015469f, 0.023760423f, 0.10705141f, -0.08958407f,
-        -0.067819916f, 0.031256355f, -0.20146024f, -0.3484101f, -0.07190397f, -0.16183615f, -0.2456815f, -0.0028579328f,
-        0.09793027f, 0.10648486f, 0.11542848f, -0.08536855f, 0.05542354f, -0.1427937f, 0.11155514f, 0.03359149f,
-        0.097959876f, 0.2507273f, -0.06824697f, -0.05010943f, 0.28018746f, -0.08571048f, 0.21729009f, 0.24578755f,
-        0.090125464f, 0.27629784f, -0.075058475f, 0.37292698f, -0.013573731f, 0.20147389f, 0.19407023f, -0.30141467f,
-        -0.03707714f, 0.21472062f, 0.025799366f, -0.20488669f, -0.026647352f, -0.09206744f, 0.033840124f, 0.10057468f,
-        0.15149787f, 0.13376926f, 0.014302521f, 0.0151742315f, 0.24319293f, -0.2110476f, -0.15427908f, 0.012207291f,
-        -0.070132844f, 0.5251903f, -0.10537567f, 0.13648762f, 0.022351308f, 0.010516894f, -0.05752216f, 0.07783177f,
-        -0.14012109f, -0.089689836f, -0.0033301446f, -0.24246639f, -0.06119092f, 0.098398395f, 0.16274779f, -0.072554536f,
-        0.004750819f, 0.10526425f, -0.13935968f, -0.051839184f, -0.14302361f, 0.19600034f, -0.11952012f, 0.076858796f,
-        -0.13489513f, -0.14176285f, -0.21961252f, 0.13742004f, 0.18785429f, 0.22714867f, -0.1578096f, -0.10820643f,
-        -0.053448275f, 0.11642353f, 0.09795163f, -0.19422105f, -0.1260514f, 0.0106539335f, 0.084496826f, 0.1573769f,
-        -0.09932561f, -0.18184836f, -0.1098668f, -0.07352716f, -0.3781478f, 0.42183566f, -0.08801669f, 0.06188848f,
-        0.17000473f, 0.075132854f, -0.2944062f, 0.1711011f, 0.21577837f, 0.3086289f, 0.07936102f, 0.025865676f,
-        0.21789761f, 0.0728499f, 0.102644734f, -0.078015275f, -0.073022515f, 0.013938166f, -0.23909935f, -0.014674704f,
-        0.19738044f, 0.09492679f, 0.27212495f, 0.057690993f, -0.027245753f, 0.28648105f, -0.057235245f, 0.14046131f,
-        -0.16913025f, 0.15741532f, 0.12876564f, 0.23117115f, 0.100043066f, 0.13748263f, 0.108899325f, -0.106232f,
-        -0.17266871f, -0.14041346f, 0.10194974f, 0.18223694f, -0.20274696f, 0.028152322f, -0.050611023f, -0.086713776f,
-        -0.122408345f, 0.16152452f, -0.019171167f, 0.112960525f, -0.14727147f, 0.24939585f, -0.07931553f, -0.008169251f,
-        -0.005089221f, 0.04093573f, -0.40394434f, -0.09594319f, -0.074078105f, -0.115599975f, 0.009127666f, 0.05509761f,
-        -0.33258674f, -0.23919103f, 0.27131f, 0.22044079f, 0.15791003f, -0.049299367f, -0.1332039f, 0.018664837f,
-        -0.22518389f, 0.3373452f, 0.0023887635f, -0.19942006f, -0.092729285f, -0.23292573f, -0.093937784f, -0.08432161f,
-        -0.20203751f, -0.0083051175f, -0.16391663f, -0.07922528f, 0.09769119f, 0.007931724f, 0.037098277f, -0.20432074f,
-        0.02730823f, -0.2346915f, 0.031733096f, -0.15262955f, -0.15642881f, -0.22812785f, 0.17066044f, 0.040199514f,
-        0.15307999f, -0.22742292f, 0.17579207f, 0.11196156f, -0.0971921f, 0.18691485f, -0.1064208f, -0.19433899f,
-        0.09226559f, -0.1010109f, 0.08510719f, -0.29836738f, -0.09424461f, -0.07548999f, -0.20397623f, -0.0844738f,
-        -0.05042771f, 0.04465742f, 0.0026128127f, -0.08317451f, 0.034711726f, -0.052111868f, 0.1817727f, -0.18317622f,
-        -0.018171629f, -0.1612602f, 0.11561742f, 0.033093587f, -0.08570385f, 0.19779667f, -0.12958008f, -0.047341757f,
-        0.005582721f, 0.09851383f, -0.06564326f, -0.095029615f, 0.031591274f, 0.07005889f, 0.22226548f, -0.07775462f,
-        -0.12788334f, 0.050081193f, 0.052308876f, 0.13108404f, -0.11794062f, 0.1092661f, 0.2830588f, 0.097803384f,
-        0.22908357f, 0.1857177f, -0.047549725f, -0.2043621f, 0.06103592f, -0.17490174f, -0.060635205f, 0.2684934f,
-        0.089455776f, -0.2677534f, 0.06995397f, 0.40135399f, -0.07612479f, -0.14003843f, 0.27636397f, 0.049652405f,
-        0.16470018f, -0.15556304f, 0.060882453f, 0.17246f, -0.20387435f, 0.24526057f, -0.011282193f, 0.11302825f,
-        -0.08227691f, -0.043505363f, 0.26748678f, -0.19039464f, 0.04024396f, 0.10013192f, 0.045210153f, 0.06218047f,
-        0.12451035f, -0.024895633f, -0.26121137f, 0.17425872f, 0.1893341f, 0.27881914f, 0.13391945f, 0.16122784f,
-        0.26857886f, -0.13515727f, -0.029356351f, 0.1144966f, 0.054405935f, -0.096192345f, -0.12941495f, 0.018871313f,
-        0.13997068f, 0.112834476f, 0.046178423f, -0.22631972f, -0.08334214f, 0.10698722f, -0.35697502f, 0.037724122f,
-        0.18214223f, -0.14182511f, -0.14066069f, 0.1673141f, -0.028421361f, -0.09713013f, 0.05484593f, -0.39254078f,
-        -0.2592831f, -0.13289204f, -0.14537661f, -0.07030518f, 0.15484534f, -0.07605216f, -0.3102938f, -0.18416153f,
-        -0.22166118f, 0.21956612f, -0.11741602f, 0.090846844f, -0.00754187f, 0.025194881f, 0.07967648f, 0.08289671f,
-        0.27029285f, -0.21330635f, -0.01468518f, 0.19635409f, 0.15236671f, -0.010250052f, -0.34479216f, 0.19836684f,
-        -0.11344729f, -0.10903927f, 0.20341937f, -0.022418166f, -0.0717708f, -0.15293144f, -0.21884781f, -0.025458936f,
-        0.28007492f, -0.022668336f, -0.03779792f, 0.069968246f, 0.0928291f, 0.03679368f, -0.20142573f, 0.010790897f,
-        0.07767851f, 0.26764455f, -0.093555845f, -0.13191785f, -0.03596705f, 0.06305508f, -0.021461243f, -0.16419771f,
-        0.16295351f, -0.0875789f, -0.0328846f, 0.102896415f, -0.17161979f, -0.17124753f, -0.22350799f, 0.18455814f,
-        0.04734797f, 0.17497249f, -0.12082703f, 0.15160961f, -0.055145424f, -0.18539563f, -0.043247942f, -0.08011608f,
-        -0.056758054f, 0.21822633f, -0.21714768f, -0.026440084f, -0.12419394f, 0.20385562f, 0.21430734f, 0.028312776f,
-        -0.02620884f, -0.04982612f, 0.024772545f, -0.24471483f, 0.30469644f, 0.22752199f, 0.07779278f, 0.30987f,
-        -0.022534607f, 0.0227307f, -0.043218534f, -0.11302809f, -0.22243696f, -0.1373288f, 0.18776004f, 0.10096714f,
-        -0.062217947f, -0.1525815f, -0.11841465f, -0.10668615f, 0.13219212f, 0.1690671f, 0.05546243f, 0.3701082f,
-        -0.091451615f, 0.18578275f, -0.18247172f, -0.037042983f, 0.21696928f, -0.022368308f, -0.33204645f, 0.053309806f,
-        -0.07360956f, 0.15348017f, -0.00892094f, -0.06991088f, -0.11722367f, -0.36447266f, -0.01956012f, -0.27850926f,
-        -0.09625506f, 0.09368826f, 0.17429888f, -0.34118593f, 0.19133887f, 0.24424851f, 0.19918436f, -0.07624941f,
-        -0.07694314f, -0.35717183f, 0.14932209f, -0.00907574f, -0.059899423f, -0.11743006f, -0.17230067f, -0.28413665f,
-        0.08350428f, 0.16351219f, 0.11377882f, -0.17834859f, 0.30777514f, 0.017860131f, -0.14203596f, 0.2109732f,
-        0.057744194f, -0.071117386f, -0.358836f, -0.10971153f, 0.24701813f, 0.13818379f, 0.030978233f, -0.031311717f,
-        0.09791775f, 0.050600514f, 0.010013208f, 0.1799032f, -0.006790296f, 0.1750724f, 0.3161655f, 0.04472254f,
-        0.14066464f, -0.02784965f, 0.040799215f, -0.1571749f, -0.0677018f, 0.12694801f, -0.0421453f, 0.2632201f,
-        0.09121606f, 0.22554144f, -0.19303253f, -0.036244057f, -0.09455391f, 0.027148528f, 0.07300492f, 0.09925576f,
-        0.04074248f, 0.1463787f, 0.03266433f, 0.25370806f, -0.089632764f, -0.21420702f, 0.037406787f, -0.018339874f,
-        -0.18099126f, 0.07833074f, -0.064927764f, -0.28550082f, 0.050226156f, -0.2685753f, -0.0875172f, -0.15545282f,
-        0.06786182f, -0.106298f, 0.13785714f, -0.1656048f, 0.30896872f, -0.02351912f, -0.089878015f, -0.017049454f,
-        -0.21012709f, -0.1642622f, -0.17461093f, -0.21254867f, 0.011697035f, -0.21901819f, 0.22786781f, 0.08045337f,
-        -0.022100817f, 0.08895185f, 0.081153475f, 0.22998887f, -0.19084683f, 0.11943661f, -0.020811303f, -0.10771064f,
-        0.051743276f, -0.05640714f, 0.11354944f, -0.16978833f, 0.014321213f, 0.33408836f, 0.087062575f, -0.15242502f,
-        0.08349825f, -0.178232f, -0.15025403f, 0.110331014f, 0.2533059f, -0.026703577f, 0.019270845f, 0.09806736f,
-        -0.013530587f, 0.05828788f, 0.09065874f, -0.18899374f, -0.19905083f, 0.05208027f, -0.099311955f, 0.025815632f,
-        0.20239621f, 0.12276992f, 0.11618593f, -0.18393144f, -0.048759174f, -0.0041073365f, -0.059188675f, -0.10394863f,
-        0.16755319f, 0.06633426f, 0.19531748f, 0.12554148f, 0.009153276f, -0.22564223f, 0.17471574f, -0.006517162f,
-        -0.16226892f, 0.056999765f, -0.07410569f, -0.1437221f, 0.19607829f, 0.049932033f, 0.04324277f, 0.028804574f,
-        0.048589922f, 0.016379988f, 0.047311008f, 0.18493313f, -0.025118103f, 0.1580063f, -0.12804359f, -0.15225449f,
-        0.2610386f, 0.011583712f, 0.18183908f, -0.03695897f, 0.080267996f, 0.24873908f, 0.13318796f, -0.15266263f,
-        -0.06485904f, 0.3295567f, 0.091856696f, 0.32064018f, 0.03416716f, 0.41399828f, 0.1515915f, 0.03860288f,
-        0.050167955f, 0.061664753f, 0.1747737f, 0.31703284f, -0.2545368f, -0.009161296f, 0.021018209f, 0.12834488f,
-        0.27571526f, -0.38391608f, 0.18646826f, -0.10885084f, 0.018469244f, 0.19963486f, 0.21021982f, 0.026574334f,
-        0.15861742f, -0.13243377f, 0.058533765f, -0.29021803f, 0.19230261f, -0.12720984f, 0.25371826f, 0.15943296f,
-        0.19969834f, 0.25171798f, 0.009445772f, -0.020857431f, -0.04115238f, 0.1242397f, 0.00088993943f, 0.11044074f,
-        -0.11234896f, -0.14557245f, 0.021332385f, -0.114059485f, 0.2529398f, -0.066731304f, 0.13407508f, -0.0066188877f,
-        -0.3101486f, 0.36767027f, -0.19225077f, 0.03248004f, -0.22502562f, -0.11945826f, 0.23520212f, 0.006187909f,
-        0.07700496f, -0.065436795f, 0.14386554f, -0.20037308f, 0.22722326f, -0.15556213f, -0.06251458f, -0.1250671f,
-        0.087057784f, 0.02099701f, 0.13185576f, -0.05252581f, 0.16964509f, -0.19660254f, -0.0747115f, 0.16319622f,
-        0.061412074f, 0.15708624f, -0.07908111f, -0.3171943f, -0.37173638f, 0.13917542f, 0.007422763f, 0.045545578f,
-        -0.075223744f, -0.042139605f, -0.19960254f, 0.061384264f, -0.11382641f, -0.13741584f, 0.110349715f, 0.016391851f,
-        -0.13606171f, -0.011968163f, 0.14660935f, -0.27261278f, -0.056228664f, 0.25571677f, 0.17134562f, -0.048835997f,
-        0.03538075f, 0.017083418f, -0.15497813f, 0.067279f, 0.14178155f, -0.0993873f, -0.13168272f, -0.025044294f,
-        -0.24341488f, -0.2047514f, 0.015002735f, -0.08619273f, 0.09046148f, 0.22810481f, -0.120245904f, 0.109816596f,
-        -0.16947855f, 0.13573113f, 0.085401185f, -0.12799919f, 0.31424335f, 0.278901f, -0.030245958f, 0.19712716f,
-        -0.04455591f, 0.29946366f, -0.09710907f, 0.08490939f, 0.08702185f, -0.083574206f, 0.057833795f, 0.29475948f,
-        0.34556437f, -0.0028912353f, -0.22573756f, 0.2765278f, 0.012209122f, 0.019605357f, -0.17961913f, -0.23129505f,
-        -0.084612615f, -0.16239043f, -0.13683467f, 0.03897179f, 0.12856723f, -0.018658157f, -0.079403915f, -0.11439692f,
-        -0.08013979f, 0.12097537f, 0.13389076f, -0.024466377f, 0.22592077f, -0.057953916f, 0.06764961f, 0.10620816f,
-        0.082818694f, 0.12421299f, -0.114732735f, 0.03527331f, -0.022584936f, 0.32229108f, -0.017879685f, 0.08283229f,
-        0.23291889f, 0.05196416f, 0.14496408f, 0.16653152f, 0.3924923f, 0.056638576f, -0.030277794f, -0.041505985f,
-        0.07488101f, -0.01803101f, 0.10010413f, 0.1543893f, -0.16512094f, 0.13997816f, -0.15282188f, 0.16851678f,
-        -0.090261035f, 0.16806251f, 0.06506714f, -0.097758345f, 0.096685715f, -0.008783134f, -0.1040387f, 0.03276969f,
-        0.042419683f, 0.0087739155f, 0.17798938f, 0.049715467f, -0.0973206f, -0.030436227f, -0.21057473f, -0.13057528f,
-        0.21499325f, 0.045729812f, -0.16957438f, -0.05587753f, -0.11538532f, -0.04542808f, -0.09606127f, -0.11768435f,
-        0.071445845f, 0.19183832f, 0.0817688f, -0.19394533f, -0.16250564f, 0.0773367f, -0.084940985f, 0.1530104f,
-        0.12582815f, 0.3022562f, 0.017832508f, -0.04835098f, -0.52894145f, 0.031025648f, -0.24479645f, 0.29895955f,
-        0.041492872f, 0.20163992f, -0.30734226f, -0.118557304f, 0.23113436f, -0.32544833f, -0.17379265f, -0.24197201f,
-        -0.2832127f, -0.020287076f, -0.22570199f, 0.095841356f, 0.16999392f, -0.11286444f, -0.09274312f, 0.036930725f,
-        0.11684626f, -0.03548702f, -0.119679645f, -0.21033168f, -0.11611484f, 0.106087f, -0.06996005f, 0.16243574f,
-        0.020738306f, -0.17724687f, 0.062052276f, -0.1458651f, -0.04166308f, -0.07461638f, 0.015744662f, 0.14133741f,
-        0.06722248f, -0.0532212f, 0.099501684f, 0.22811231f, 0.12625515f, 0.117111154f, 0.058493506f, -0.33176595f,
-        -0.019070532f, -0.057875868f, -0.042832512f, -0.021657333f, -0.1009892f, -0.070032425f, -0.08502981f, -0.01588344f,
-        -0.034926802f, -0.20393291f, -0.06376517f, -0.039298166f, -0.10226869f, 0.21158019f, 0.07486059f, -0.253848f,
-        0.10820137f, 0.09542876f, 0.08824758f, 0.15728964f, 0.090351f, 0.093638994f, 0.24125944f, -0.2813262f,
-        0.15951288f, 0.15074429f, -0.1562589f, 0.11271788f, 0.056532685f, 0.20413463f, 0.10770352f, -0.018933387f,
-        -0.015832439f, 0.16331707f, -0.020756993f, -0.2731425f, 0.06765569f, -0.21672532f, 0.25274575f, 0.082861304f,
-        -0.08976919f, 0.216163f, -0.019550135f, 0.14465044f, -0.07431545f, -0.00787939f, 0.11227086f, -0.220223f,
-        -0.09803755f, -0.0007303977f, -0.105244115f, 0.14144886f, -0.07715451f, -0.079134375f, -0.06947058f, 0.11293038f,
-        0.33327353f, 0.06683151f, 0.14402753f, 0.11168217f, 0.0831196f, -0.30291376f, 0.09205714f, 0.20234482f,
-        -0.13294479f, -0.043696597f, -0.07965042f, 0.0811805f, -0.13628726f, -0.15134352f, 0.030763045f, 0.10979889f,
-        0.00020251366f, -0.051825285f, 0.057500992f, 0.2400856f, 0.023850225f, -0.10670117f, -0.022124143f, 0.31984213f,
-        0.0042664073f, 0.15059823f, 0.25905403f, 0.27963814f, 0.09472228f, -0.22625673f, 0.27561563f, 0.1601951f,
-        0.0286683f, -0.29535994f, 0.052772917f, 0.11119089f, -0.032700878f, -0.06433253f, -0.21290624f, 0.087029606f,
-        -0.15716055f, 0.027299356f, -0.15513162f, 0.04715887f, -0.12527868f, -0.3975731f, -0.055432014f, 0.094688684f,
-        -0.079955526f, -0.17282695f, 0.058662783f, -0.033261873f, -0.054131635f, 0.13308059f, 0.24608634f, 0.06374041f,
-        0.029320676f, 0.07134727f, -0.047505535f, 0.19435021f, 0.3182299f, 0.02876457f, 0.08569243f, -0.13774753f,
-        -0.121409155f, 0.013141471f, -0.0056044604f, 0.15997308f, 0.0129534975f, 0.009505749f, 0.038721558f, 0.23082817f,
-        -0.20953822f, -0.01550017f, -0.04801879f, 0.30395553f, 0.10277184f, -0.3822428f, 0.25100443f, -0.120946355f,
-        -0.02669039f, -0.06061039f, 0.03668904f, -0.21050975f, -0.32086903f, 0.027463414f, -0.21439712f, 0.2963042f,
-        0.094193734f, -0.02367397f, -0.044562038f, -0.3874428f, -0.2868947f, 0.2764497f, -0.09482083f, -0.19904633f,
-        0.07915448f, 0.1833941f, 0.13633215f, 0.041702807f, 0.108025946f, 0.047818266f, 0.10805815f, 0.029879184f,
-        -0.20276447f, -0.15206987f, 0.2977767f, -0.042723943f, -0.1393886f, -0.010996721f, -0.01247501f, -0.025367456f,
-        -0.03765889f, -0.25167203f, -0.030177884f, -0.1401264f, -0.0018984021f, -0.20213205f, -0.17431904f, 0.03302122f,
-        -0.00066893105f, 0.045382768f, -0.022686606f, 0.35568663f, -0.3267096f, 0.101964064f, -0.023040911f, 0.1467022f,
-        0.07265272f, -0.13858494f, 0.03307053f, 0.07566605f, 0.024249412f, -0.1045346f, -0.27740487f, 0.22999243f,
-        -0.03399303f, -0.27767482f, -0.040828183f, -0.011250976f, 0.2650751f, 0.034188658f, 0.2196411f, 0.12281129f,
-        -0.062759876f, -0.19714649f, 0.07661703f, -0.27296022f, 0.08893265f, 0.08415476f, -0.07069044f, -0.12553741f,
-        0.1825132f, -0.20662552f, 0.104410574f, 0.14352481f, -0.14157791f, 0.05558681f, 0.14065464f, -0.053648937f,
-        -0.16579339f, -0.077435456f, 0.090120465f, -0.079247594f, 0.00028357218f, -0.34045723f, -0.00024410033f, 0.21359551f,
-        0.1434978f, -0.31814834f, 0.194451f, 0.07731476f, 0.27446926f, -0.13572112f, -0.023367602f, 0.22364132f,
-        0.37361896f, -0.013472777f, 0.05794108f, 0.3270154f, 0.031555887f, -0.037206925f, -0.3321469f, -0.05779806f,
-        0.15857996f, -0.080766276f, 0.40769568f, 0.033069015f, -0.15864341f, 0.041297946f, 0.04027425f, -0.16280691f,
-        0.13964124f, 0.028715529f, -0.04678849f, 0.07205696f, 0.24359499f, -0.09019744f, 0.18956725f, 0.1880203f,
-        0.021817256f, -0.19158652f, -0.19284111f, -0.16371389f, 0.19674306f, -0.059917413f, -0.026157474f, 0.08061259f,
-        -0.028707344f, -0.05871545f, 0.21251567f, -0.09222126f, -0.043207534f, 0.08572814f, 0.1665137f, 0.08731113f,
-        -0.069499336f, -0.17765562f, 0.12054995f, 0.16703354f, -0.03043753f, 0.29410118f, 0.022074759f, -0.16444342f,
-        -0.057369865f, -0.016557656f, 0.072045095f, 0.23228624f, 0.15268037f, 0.19602221f, 0.2518226f, -0.14138223f,
-        0.15847129f, -0.028601797f, 0.26099476f, -0.058807623f, -0.009072903f, 0.026244158f, 0.15068339f, 0.12327444f,
-        0.06550973f, -0.00924231f, -0.063882366f, -0.020788869f, 0.12137194f, 0.21155964f, -0.07230677f, -0.40330857f,
-        0.27350518f, -0.03373102f, -0.25718787f, 0.14282551f, 0.32455534f, 0.11454815f, 0.12833919f, -0.41043726f,
-        0.21595421f, 0.20528679f, 0.101294495f, 0.06345693f, -0.24819411f, -0.14681177f, -0.0061490727f, 0.028382834f,
-        0.30026236f, 0.4330387f, 0.30415884f, 0.009416411f, 0.005902804f, -0.13306156f, 0.2364643f, -0.14310813f,
-        -0.20187543f, -0.23774044f, -0.15057944f, -0.030631823f, 0.22567707f, 0.10955186f, -0.0687956f, -0.17573658f,
-        -0.16203941f, 0.15003198f, -0.14419617f, -0.0010567956f, 0.14630285f, -0.11808551f, 0.047256075f, -0.17515992f,
-        0.26506844f, -0.30032337f, -0.0037156278f, -0.021271752f, 0.22585729f, -0.37691337f, -0.07106183f, -1.7626815e-05f,
-        -0.096477985f, -0.25754404f, 0.19530001f, 0.22251855f, 0.07305099f, -0.16151196f, 0.17784609f, 0.08484551f,
-        -0.0068920194f, -0.09141303f, -0.1738783f, 0.07728528f, 0.16403319f, -0.09230122f, 0.08580215f, 0.018226057f,
-        -0.026430592f, 0.068252794f, 0.11882018f, 0.18681633f, 0.0720146f, -0.08020427f, -0.10112986f, 0.22741234f,
-        0.40153453f, 0.05489855f, 0.15251465f, -0.107858784f, -0.12045369f, 0.06254355f, -0.32927948f, -0.002820039f,
-        0.013456256f, -0.31280583f, -0.16480902f, 0.021048492f, -0.16513926f, -0.08801071f, -0.07409977f, 0.06496139f,
-        0.083607204f, -0.090921834f, -0.04505809f, -0.33529347f, 0.2315611f, -0.065560065f, -0.05400574f, -0.030776896f,
-        -0.046966657f, -0.0366512f, -0.110107735f, 0.06345134f, 0.12761769f, -0.024677483f, -0.18751866f, 0.36151493f,
-        0.17278065f, 0.08472459f, 0.037491366f, 0.031028552f, 0.090951115f, -0.087321244f, 0.25808963f, -0.12096734f,
-        0.28960708f, -0.28284964f, 0.011734837f, -0.06077238f, 0.15194859f, -0.083753005f, -0.0028508955f, -0.11510886f,
-        -0.02530611f, -0.08619379f, 0.021460306f, -0.0958274f, 0.17567496f, -0.13126063f, 0.21080388f, 0.10582021f,
-        0.04464162f, -0.08088137f, -0.022461398f, 0.042125124f, -0.30432877f, 0.09746517f, -0.032049604f, 0.10324071f,
-        0.16083574f, -0.1528837f, 0.043300744f, 0.20967884f, 0.17533098f, -0.031065447f, 0.33381358f, -0.016104799f,
-        0.19729117f, -0.28394413f, -0.47593808f, -0.017373625f, -0.15660751f, -0.32702377f, 0.1503662f, -0.121741734f,
-        0.010886596f, 0.20979175f, -0.1484636f, 0.03574319f, -0.086762436f, -0.1532429f, 0.03867791f, -0.099784374f,
-        0.22354613f, 0.07244952f, -0.29702213f, 0.047182485f, 0.22784932f, 0.25943142f, 0.05623667f, 0.20453987f,
-        0.088292606f, 0.13255791f, -0.041697167f, 0.021706305f, -0.004004588f, -0.1299899f, -0.09583544f, -0.09028198f,
-        0.25104666f, -0.0438163f, -0.028384147f, 0.02676388f, -0.11699005f, -0.06875914f, -0.00029549855f, 0.08139492f,
-        -0.23421754f, 0.26894337f, -0.2675152f, 0.37455857f, -0.04307477f, -0.0035020914f, -0.0717964f, 0.017959975f,
-        -0.111129105f, 0.020101363f, 0.18464892f, -0.00014994894f, 0.24169564f, 0.11138348f, -0.020710189f, 0.15503828f,
-        0.08618896f, -0.103784114f, -0.06692812f, -0.11775101f, 0.089585245f, 0.17444535f, 9.553638e-05f, -0.04171045f,
-        0.14048189f, -0.112524256f, 0.23233277f, -0.015077664f, 0.25638857f, 0.16856213f, -0.18584463f, -0.034494225f,
-        -0.2192998f, 0.23572029f, -0.18735334f, -0.070325434f, -0.103170946f, 0.019128077f, -0.06683438f, 0.03201218f,
-        -0.0055657583f, 0.25248432f, -0.17568906f, -0.012613902f, 0.026250847f, -0.21269774f, 0.15261479f, -0.15318327f,
-        -0.27579167f, -0.07923402f, -0.08807159f, 0.087680966f, 0.155827f, -0.11318629f, -0.2178443f, 0.024684435f,
-        -0.120805934f, 0.21348602f, 0.19412513f, 0.14089094f, -0.081733145f, 0.17928861f, 0.33980122f, -0.03460726f,
-        -0.10308653f, -0.070634566f, -0.31913546f, 0.0038062145f, -0.011699589f, 0.055576894f, 0.22194445f, -0.003926736f,
-        0.29002666f, -0.1477746f, -0.1726297f, -0.053271856f, -0.16118339f, -0.02756625f, 0.2652908f, 0.27234048f,
-        -0.11704676f, 0.040488835f, -0.15671843f, -0.037467748f, 0.21256483f, 0.30307284f, -0.0062466054f, 0.21731356f,
-        0.30256033f, 0.01400134f, 0.017820992f, 0.02135853f, -0.04631677f, -0.15571105f, -0.06552677f, -0.10775637f,
-        0.18516843f, 0.025716318f, 0.08416278f, 0.17894715f, 0.110998236f, -0.19766748f, 0.12867442f, 0.05630954f,
-        0.19682558f, -0.08238576f, 0.15280657f, -0.024040133f, -0.013537712f, -0.009716154f, -0.047809437f, -0.06792704f,
-        0.03748406f, -0.1534379f, -0.03123897f, -0.06589765f, 0.09541539f, 0.10664475f, -0.020308899f, 0.037281856f,
-        -0.40491173f, -0.06531146f, 0.31775495f, -0.05110348f, -0.39577565f, 0.014122007f, 0.058850177f, 0.04996018f,
-        0.13950264f, -0.074096516f, 0.0815843f, 0.2710397f, -0.1577652f, 0.07329771f, 0.15037689f, -0.10417152f,
-        -0.1351453f, -0.061458346f, 0.39714208f, 0.15583234f, 0.018748198f, 0.25470018f, 0.42023727f, 0.050724618f,
-        0.26595163f, 0.07332665f, -0.10189405f, 0.15082797f, -0.08852295f, -0.15245534f, 0.15916343f, -0.11575719f,
-        0.17142482f, 0.283701f, -0.1451509f, 0.07385532f, 0.029546414f, 0.09922537f, 0.2635098f, 0.22568975f,
-        0.15868899f, 0.1281165f, -0.22591859f, 0.050063048f, -0.05768258f, 0.12636018f, -0.039871562f, -0.36450416f,
-        0.30176198f, 0.37096882f, -0.07066649f, -0.11895533f, 0.11773313f, -0.065727726f, -0.17684753f, -0.13480146f,
-        0.21452436f, -0.036028016f, 0.22939597f, -0.25240526f, -0.05757589f, 0.33844376f, 0.1041017f, -0.38987398f,
-        -0.13255537f, -0.25324136f, -0.17077495f, 0.05462883f, 0.26551706f, 0.1647899f, 0.07841648f, 0.08570786f,
-        0.02724576f, 0.15001419f, -0.004682936f, 0.03170122f, 0.21739702f, -0.11589366f, 0.11686417f, 0.034532383f,
-        0.105037585f, 0.10831293f, -0.25420046f, 0.07180148f, -0.19024947f, -0.002946988f, 0.17628211f, -0.09363156f,
-        0.0572009f, 0.076264374f, -0.29361898f, 0.115483865f, -0.041821174f, 0.20892861f, -0.12140249f, -0.3767584f,
-        0.076103896f, -0.025819616f, 0.082367465f, 0.13987465f, 0.20208216f, 0.08905493f, -0.0921901f, 0.15942223f,
-        -0.06802442f, 0.03697419f, -0.09597554f, -0.15193765f, 0.11169207f, 0.017332193f, 0.11825066f, 0.07084679f,
-        0.00929725f, 0.11358323f, 0.29450527f, -0.03679934f, 0.04237231f, 0.21924758f, -0.0067837224f, -0.20195314f,
-        0.31239727f, 0.1276928f, 0.09253354f, 0.046885133f, 0.014486506f, 0.10052931f, -0.24764138f, -0.21505536f,
-        0.108975f, 0.052673355f, -0.021766428f, -0.042032856f, 0.05823766f, 0.015312145f, -0.105711214f, -0.02169447f,
-        0.19333747f, -0.037785742f, -0.07742625f, -0.29047477f, -0.043042436f, -0.14336507f, -0.2917116f, -0.027304454f,
-        0.099906765f, -0.07136895f, 0.15123408f, 0.09470313f, -0.075229734f, 0.20176736f, -0.054852985f, -0.14746265f,
-        0.0529429f, 0.030641884f, 0.29974064f, 0.093008935f, 0.076869644f, 0.03849078f, 0.17782204f, 0.08637896f,
-        -0.080428116f, 0.17017269f, 0.3650838f, -0.08152174f, 0.0066181547f, -0.17501254f, -0.09995737f, 0.0902931f,
-        0.24809623f, -0.040937886f, -0.004558269f, 0.12765078f, 0.13347138f, -0.094513655f, -0.118556194f, -0.16021673f,
-        0.027802676f, 0.16368319f, -0.40479258f, 0.0260515f, -0.044380736f, 0.23935919f, 0.13278553f, 0.08903504f,
-        0.0012413039f, -0.04716774f, -0.19716145f, -0.18743135f, 0.20278287f, -0.24717443f, 0.18870337f, 0.0023033451f,
-        0.32765839f, -0.1753712f, -0.13528827f, -0.25470927f, -0.27465487f, 0.13317323f, 0.31321213f, 0.0021503924f,
-        0.11389375f, -0.01791763f, 0.048155062f, 0.1558899f, 0.010042535f, 0.20378575f, -0.061978266f, -0.12558857f,
-        -0.029577503f, -0.021757f, -0.021777075f, 0.07677834f, 0.25160226f, 0.039077472f, 0.105064236f, 0.2533187f,
-        -0.13221274f, -0.085518695f, -0.19770496f, 0.031602267f, -0.19467111f, -0.27553532f, -0.03227629f, -0.13760976f,
-        -0.026008312f, -0.2800114f, 0.1472312f, 0.24039201f, -0.011937146f, 0.04848836f, 0.09730043f, -0.09043924f,
-        -0.08538003f, -0.087679505f, -0.064401165f, 0.1858951f, 0.07976015f, 0.17184278f, 0.07967319f, 0.1756689f,
-        -0.29606763f, 0.123274416f, 0.05132438f, -0.32686144f, -0.1048609f, 0.1418699f, 0.0929542f, 0.2189003f,
-        0.039691318f, -0.16732876f, -0.11905112f, -0.37126055f, 0.1575308f, -0.10180721f, 0.09524934f, 0.06562481f,
-        -0.054668527f, 0.28887787f, -0.054538704f, 0.14779733f, 0.36853427f, -0.11154606f, 0.003083214f, 0.1380376f,
-        -0.13802509f, -0.12713581f, -0.12890472f, 0.102472186f, 0.0057631475f, -0.010295496f, 0.10429226f, -0.09303728f,
-        0.23531474f, -0.20285156f, 0.15758677f, 0.06360875f, -0.26945233f, 0.09174586f, 0.06731958f, -0.17119856f,
-        -0.010391242f, 0.10149117f, -0.01480142f, 0.13715522f, 0.047478456f, -0.048958723f, 0.0761115f, 0.035605066f,
-        -0.16327569f, -0.24082401f, 0.12884304f, -0.00431066f, 0.14839327f, 0.2950754f, 0.080162145f, -0.009491329f,
-        -0.1523314f, -0.030610818f, 0.18902557f, -0.030638833f, -0.06699991f, -0.09819812f, 0.062187113f, -0.036657736f,
-        -0.11053575f, 0.26073846f, -0.21344425f, -0.17113459f, 0.119800515f, -0.10772004f, 0.1735637f, 0.4190052f,
-        0.030926801f, 0.13376366f, -0.19605081f, -0.078146495f, -0.07909161f, -0.0010427778f, 0.09312726f, 0.13222104f,
-        0.07680452f, 0.21804722f, 0.12188622f, -0.103318326f, 0.031467814f, 0.16059497f, 0.06256678f, 0.11123093f,
-        0.27592355f, 0.18021187f, 0.24792597f, 0.12927517f, 0.1246979f, 0.18696524f, -0.12988636f, 0.2842258f,
-        0.059368633f, -0.029789474f, -0.2806858f, 0.14636362f, -0.049536847f, 0.24688815f, 0.09999954f, 0.3167027f,
-        -0.28849494f, -0.27137235f, 0.096077986f, 0.11938267f, 0.040073726f, -0.08887462f, -0.1595826f, 0.016494373f,
-        0.06847739f, -0.11020174f, 0.029238949f, 0.21420953f, 0.14803559f, -0.05854503f, 0.026034541f, -0.05868434f,
-        -0.060978197f, -0.07858045f, 0.10288168f, -0.16105998f, 0.055014353f, 0.14540583f, 0.071013264f, 0.056929905f,
-        0.098072454f, -0.073450245f, -0.1693056f, 0.21028076f, 0.1684238f, 0.097270064f, 0.093901135f, 0.15952736f,
-        -0.21639761f, -0.07736827f, -0.17463896f, -0.037927628f, -0.069611385f, 0.10373506f, -0.10126314f, 0.1339453f,
-        -0.11155992f, -0.32167318f, 0.132237f, 0.017425582f, 0.077335425f, 0.19727837f, -0.08561622f, 0.0671815f,
-        0.061656527f, 0.030146241f, 0.16768296f, -0.15798342f, 0.115949385f, 0.18749282f, 0.2570525f, -0.09177421f,
-        -0.27879408f, -0.18493411f, 0.1003834f, -0.24048682f, -0.07903223f, -0.0030660948f, -0.11069792f, -0.09826463f,
-        -0.11389603f, 0.14985923f, 0.10122523f, -0.03736208f, 0.09636849f, 0.03651399f, -0.08125137f, -0.1750418f,
-        0.04202165f, -0.053717006f, 0.12874758f, 0.07035902f, -0.16550581f, -0.02861634f, 0.14517675f, -0.006540433f,
-        -0.104519494f, 0.07028221f, -0.17057815f, -0.18251635f, -0.2232322f, 0.048705645f, -0.0070410166f, 0.33478618f,
-        -0.20623717f, 0.10438349f, 0.11604124f, 0.19068736f, 0.06626253f, -0.07498115f, 0.09625084f, -0.13672173f,
-        0.037964024f, -0.13808592f, -0.17723614f, 0.128041f, -0.15545502f, 0.06562764f, -0.19435224f, -0.22566323f,
-        -0.03299197f, -0.10694229f, 0.040047597f, 0.010676939f, 0.27430543f, 0.064620845f, 0.13744052f, 0.0010337551f,
-        0.07749815f, -0.018148294f, -0.024837421f, -0.0025616817f, 0.2511998f, -0.21860008f, 0.0019073383f, 0.2767366f,
-        0.07948768f, 0.032614414f, 0.07952472f, 0.13936314f, -0.21990937f, -0.14211424f, 0.07524328f, 0.07954003f,
-        0.07765192f, 0.32401443f, 0.007595575f, -0.23672664f, 0.1839787f, -0.1876851f, -0.18196142f, 0.2245125f,
-        0.18845078f, -0.021143302f, -0.012684048f, -0.099163406f, 0.16418485f, -0.28174376f, 0.09538904f, 0.0109860115f,
-        -0.13485438f, 0.16609265f, 0.0069898665f, 0.16307338f, -0.117953785f, 0.16228186f, -0.0074179694f, -0.13956949f,
-        0.14648582f, 0.13092937f, -0.010120912f, 0.113827415f, -0.12963182f, 0.1903007f, 0.27218646f, 0.18040384f,
-        -0.27480048f, 0.2812033f, -0.050392494f, -0.05019793f, -0.093590595f, 0.20217323f, 0.042464763f, -0.1934096f,
-        0.1310933f, 0.17533734f, 0.043833584f, 0.19688927f, -0.053322576f, -0.06978085f, 0.31551948f, -0.40157062f,
-        0.14538914f, 0.12333068f, 0.21915475f, 0.19439231f, 0.25244698f, 0.18322141f, 0.10562975f, -0.13649921f,
-        -0.21233033f, -0.06375222f, 0.16303878f, 0.2501463f, -0.18669918f, 0.010559539f, -0.13161077f, 0.052158315f,
-        -0.10532609f, -0.15150219f, 0.11975324f, -0.123835504f, 0.25720054f, -0.036663327f, 0.24376911f, -0.0262736f,
-        -0.0675018f, -0.16059795f, -0.072720505f, 0.1724947f, 0.018518405f, 0.15136014f, -0.22192754f, -0.24002065f,
-        0.20594586f, -0.19219787f, -0.021422632f, -0.27757743f, 0.13076629f, 0.026380772f, 0.08037227f, 0.00332902f,
-        -0.06290696f, 0.05389207f, -0.2196168f, -0.015980527f, -0.22732995f, 0.08652863f, -0.056721687f, -0.061813332f,
-        -0.05303635f, 0.1576182f, -0.1320184f, -0.11024384f, 0.061312687f, 0.09767931f, 0.26982597f, -0.012583684f,
-        -0.06421363f, 0.15312941f, 0.010047975f, 0.26502192f, 0.10320373f, -0.0449243f, 0.053520594f, -0.047513064f,
-        -0.19015878f, 0.004675381f, -0.06825943f, 0.116882935f, -0.2022618f, -0.26212618f, -0.148105f, -0.022941625f,
-        0.15056019f, 0.25273603f, 0.18023802f, 0.16161142f, -0.10663642f, -0.19365193f, -0.072641656f, 0.062016223f,
-        0.008196855f, -0.101663634f, -0.029888099f, 0.14455411f, 0.106680416f, 0.10056068f, 0.020121343f, 0.033839196f,
-        0.124290384f, 0.3400343f, 0.052709717f, 0.065199286f, -0.004950696f, -0.23241124f, 0.13607238f, 0.046073865f,
-        0.08300667f, 0.058331933f, 0.34428477f, -0.05689633f, 0.13157877f, -0.17366883f, -0.038069926f, -0.055761043f,
-        -0.0036835659f, 0.14395586f, 0.23834175f, 0.2024503f, -0.20000714f, 0.08323102f, 0.038340203f, -0.023867516f,
-        0.06694313f, 0.17354718f, -0.16316208f, -0.0023758246f, 0.102754f, -0.31039307f, -0.06323679f, -0.16712473f,
-        0.27151653f, 0.03543279f, -0.013950265f, -0.13158631f, 0.0589417f, 0.0009437851f, -0.007275142f, 0.2661943f,
-        0.0010295816f, -0.11611835f, 0.07093416f, -0.015306557f, 0.18959382f, 0.083706476f, 0.007989953f, 0.052473504f,
-        0.21835278f, 0.3902292f, 0.08960283f, 0.04518562f, -0.1733595f, -0.0061556627f, 0.10666945f, -0.33453286f,
-        -0.10206788f, -0.02318448f, -0.07472927f, 0.16472985f, -0.110683136f, 0.21100304f, 0.033709243f, 0.042919002f,
-        -0.030824283f, 0.0014440056f, -0.22054975f, 0.2421915f, -0.18407935f, -0.062350478f, -0.044144277f, 0.101712f,
-        0.4127088f, 0.25188276f, -0.08428139f, -0.18846908f, 0.11646648f, -0.2920475f, -0.20932658f, -0.2193552f,
-        -0.17046313f, -0.110894814f, 0.21710213f, 0.19392619f, 0.018154949f, -0.043329816f, 0.04797359f, -0.09553619f,
-        -0.11187136f, -0.13464113f, -0.13220166f, -0.12297994f, -0.063952975f, 0.116237186f, 0.008507698f, -0.09154003f,
-        0.16358924f, -0.088795945f, 0.17875315f, -0.13584949f, -0.06630168f, 0.061621357f, 0.060837608f, -0.022793498f,
-        -0.22707549f, 0.33119804f, -0.0022683193f, -0.18696038f, -0.0066108443f, -0.049259346f, -0.0524525f, -0.06877608f,
-        -0.15436737f, 0.12653932f, 0.017523607f, -0.4671016f, 0.1381625f, 0.17797098f, -0.006307673f, 0.1809185f,
-        0.03164498f, 0.106473126f, -0.0034816607f, -0.07161809f, -0.22957125f, 0.08581664f, 0.2569254f, -0.12615122f,
-        0.0016456207f, -0.00069275737f, 0.08025583f, 0.01873309f, 0.1505207f, -0.13591655f, 0.00017552929f, 0.08663916f,
-        0.05511309f, 0.034815468f, -0.10267473f, -0.15568683f, 0.27871305f, 0.16267608f, 0.27770498f, 0.4052444f,
-        -0.119019486f, -0.37417483f, -0.30750254f, 0.1644929f, -0.094822176f, 0.037359122f, 0.19893168f, 0.3650895f,
-        0.036159493f, 0.19939442f, -0.035006676f, 0.109584674f, -0.4049221f, -0.081704035f, 0.12277777f, -0.030010352f,
-        -0.005708881f, 0.14941557f, -0.06509681f, 0.24099104f, 0.1678211f, 0.14886615f, -0.07089111f, 0.22201788f,
-        -0.25795558f, 0.016606847f, -0.011924757f, 0.08102253f, 0.004573172f, -0.1671215f, -0.113715656f, -0.11335899f,
-        -0.02266426f, -0.38923916f, 0.025321519f, 0.20265873f, 0.05123223f, 0.10497986f, 0.2664146f, 0.16278009f,
-        0.059982788f, 0.14443512f, 0.08708887f, 0.21547395f, 0.103221685f, 0.05473833f, -0.2508012f, 0.08738164f,
-        -0.012975122f, 0.46098185f, -0.10638651f, 0.15977103f, -0.091504335f, 0.14391908f, 0.02550558f, 0.08523952f,
-        0.33290344f, -0.07522598f, -0.08896589f, 0.16937514f, -0.20327672f, -0.20495223f, -0.086671814f, -0.03841936f,
-        -0.3825653f, -0.16942248f, -0.046108562f, 0.054069757f, 0.052028388f, 0.14860979f, 0.0027064874f, 0.023861857f,
-        0.0481967f, -0.2926445f, 0.20112136f, -0.117901124f, 0.11893508f, -0.11962428f, 0.2014045f, 0.08989598f,
-        -0.18678539f, 0.090549394f, -0.2955683f, -0.040538993f, 0.20300955f, -0.22884797f, 0.014494624f, -0.17683983f,
-        0.009367343f, 0.035218176f, 0.17230624f, 0.3000626f, -0.080568634f, -0.24068058f, -0.12062376f, 0.076580666f,
-        -0.2505394f, 0.23470555f, 0.048980832f, -0.01619728f, -0.2728001f, -0.09109044f, -0.12726511f, 0.059710857f,
-        0.06200371f, -0.016303321f, 0.06444667f, -0.13609907f, 0.18544592f, 0.27427155f, -0.021426728f, 0.04961504f,
-        0.07233936f, -0.047348253f, 0.22557656f, 0.29402906f, 0.101327546f, -0.009563059f, 0.15597373f, -0.25884613f,
-        0.23370111f, 0.06446897f, 0.029723842f, 0.18015343f, 0.19713342f, 0.15655947f, 0.053691845f, -0.13632208f,
-        -0.089689404f, -0.015762456f, -0.029945357f, 0.104065895f, 0.046533722f, 0.11880436f, -0.29471028f, 0.070133395f,
-        0.23921567f, -0.059256535f, -0.02881718f, -0.031229023f, 0.12518643f, -0.014319287f, 0.02347392f, -0.109713264f,
-        -0.35172212f, 0.14945066f, 0.0043249335f, 0.18012181f, -0.31781024f, -0.14948243f, 0.06212104f, 0.1130174f,
-        -0.029495187f, -0.000937015f, 0.23569143f, -0.1939779f, 0.14870217f, 0.12568139f, -0.032454215f, -0.04559942f,
-        0.06994254f, -0.13977075f, 0.23031725f, 0.13876206f, -0.14946666f, -0.06635775f, -0.094514154f, -0.0039526164f,
-        -0.25191018f, 0.121460855f, -0.00720004f, -0.21398066f, -0.20090504f, 0.2044992f, 0.17574802f, 0.040570207f,
-        -0.12633029f, -0.010904421f, -0.32076475f, -0.05352836f, 0.1217921f, 0.050813567f, -0.16842188f, 0.10992361f,
-        -0.059602298f, 0.14219096f, -0.22244184f, 0.017287485f, 0.068137385f, 0.079895645f, -0.07261575f, 0.1911674f,
-        -0.021595666f, 0.28418493f, 0.0105136065f, 0.08750204f, 0.05398559f, 0.02870794f, 0.20681997f, 0.058625706f,
+    const float w[12800] = {
+        -0.02372461f, 0.06140519f, -0.031665865f, 0.067988046f, -0.072908305f, -0.0038854175f, 0.090076745f, 0.06836594f,
+        0.1438814f, 0.036076184f, 0.114225626f, 0.017737754f, 0.057548426f, 0.031866007f, -0.04910905f, 0.029480804f,
+        0.015151512f, -0.08821978f, 0.075143896f, 0.050715182f, 0.12777945f, -0.1223079f, 0.11196357f, -0.0053588115f,
+        0.18786709f, 0.1304475f, 0.05010771f, 0.12291969f, 0.07694473f, 0.08530447f, 0.022911247f, 0.009629771f,
+        -0.047362167f, 0.2114406f, -0.008497447f, -0.015813204f, 0.2761185f, 0.2443833f, 0.11878475f, -0.016546015f,
+        0.20135693f, 0.1672684f, -0.1971704f, 0.2321973f, 0.054940376f, -0.10445787f, -0.053086933f, 0.06806432f,
+        0.049168117f, 0.15598409f, -0.012729827f, -0.10029528f, 0.0061737336f, -0.007600147f, 0.112603135f, 0.18174586f,
+        -0.11015519f, 0.028085165f, 0.045218352f, 0.0068186224f, 0.10269039f, 0.1674688f, 0.13557777f, 0.03399968f,
+        0.05337282f, 0.0020019985f, 0.045219578f, 0.017187778f, -0.089058146f, -0.016698625f, -0.13292304f, -0.11395235f,
+        -0.061746612f, -0.05956248f, 0.061793186f, 0.098073184f, 0.011695927f, 0.1478904f, 0.10219036f, -0.007906346f,
+        -0.1032054f, -0.047679156f, 0.04377164f, 0.030222006f, -0.18114433f, 0.02918967f, 0.004412604f, 0.01468084f,
+        0.12141983f, -0.040566348f, 0.18183762f, 0.08447692f, 0.046975777f, 0.006165851f, 0.12913287f, 0.0005577699f,
+        0.04776654f, 0.01936541f, -0.065058336f, 0.03406663f, -0.017250016f, 0.14115655f, 0.04016236f, 0.17801152f,
+        -0.051450096f, 0.20591314f, 0.009540372f, -0.044935737f, 0.13358842f, 0.23485872f, 0.13518068f, 0.07004804f,
+        -0.13420531f, -0.055153362f, 0.013190796f, 0.03681397f, 0.016039219f, -0.028306229f, -0.21218447f, 0.021107702f,
+        -0.11082031f, 0.07678574f, 0.09364114f, -0.075094245f, 0.09358324f, -0.0016115669f, 0.13050193f, 0.20193236f,
+        0.068182945f, 0.038832866f, 0.119150676f, 0.086863816f, 0.018475953f, 0.0161989f, 0.08498495f, 0.097574234f,
+        0.09673457f, 0.018462839f, 0.028458389f, 0.06604828f, -0.16568725f, 0.088582404f, 0.14932904f, 0.18349645f,
+        0.0530153f, 0.07477533f, 0.15117064f, 0.064936556f, -0.22529888f, 0.054423388f, 0.08143886f, -0.0543385f,
+        0.112816505f, 0.08602794f, 0.058423743f, -0.09013066f, -0.08914617f, 0.11444112f, 0.013744011f, -0.060178358f,
+        -0.10114049f, 0.00636475f, 0.010584033f, 0.1476206f, 0.19529103f, 0.03573369f, -0.040111717f, 0.14786501f,
+        0.21858901f, -0.15196562f, 0.15056837f, -0.06116948f, -0.04991275f, 0.05289984f, -0.07249535f, 0.21491383f,
+        0.023603074f, -0.036102727f, -0.036158364f, -0.028379176f, -0.1276032f, 0.0001512039f, 0.12092156f, -0.014419318f,
+        0.06784468f, -0.03898182f, 0.01326155f, 0.11779581f, 0.14945604f, 0.12574828f, -0.080645345f, 0.17565848f,
+        0.1001476f, 0.07352899f, -0.1730149f, 0.060124256f, -0.1877522f, -0.086716644f, -0.13637541f, 0.20877026f,
+        0.1852588f, 0.030154731f, -0.12760444f, 0.07234631f, -0.106607325f, -0.08370278f, -0.2068264f, -0.013897735f,
+        0.027603773f, -0.104934365f, -0.019831007f, 0.0067448434f, 0.04804099f, 0.13349316f, -0.02225612f, -0.092151016f,
+        0.1861685f, -0.052697584f, -0.012090404f, -0.034757446f, 0.06379002f, -0.08504103f, 0.078308895f, 0.25514656f,
+        0.013511101f, -0.13160011f, -0.04616919f, 0.01798051f, 0.12121246f, 0.00084010954f, -0.14047487f, 0.071693525f,
+        -0.21000583f, 0.13002376f, 0.10677488f, 0.021761904f, -0.018402364f, 0.0746977f, 0.08870212f, 0.07471064f,
+        0.016905637f, 0.015093477f, 0.015406104f, 0.011545894f, -0.09150562f, 0.16367035f, 0.08446752f, -0.10580862f,
+        0.031223267f, -0.12083457f, -0.042626906f, -0.029788287f, -0.07765064f, 0.028477563f, -0.10872992f, 0.124822065f,
+        -0.020412533f, 0.08198286f, -0.059044138f, 0.03740588f, 0.12381257f, -0.024431556f, -0.09017137f, 0.06903138f,
+        -0.018887948f, 0.0050026523f, 0.043073766f, -0.07807586f, 0.019228261f, 0.10871645f, -0.009857791f, 0.11614801f,
+        -0.03524485f, -0.016427586f, 0.11408763f, 0.102570765f, 0.07261829f, 0.051519033f, -0.041206006f, -0.07415893f,
+        0.014215566f, 0.09817609f, 0.08113899f, -0.18491936f, 0.051316053f, 0.041798964f, 0.019411478f, 0.028845232f,
+        -0.00502344f, -0.09669097f, 0.06752011f, 0.020957764f, -0.09612601f, 0.022081885f, -0.05174384f, 0.05217739f,
+        -0.03659408f, 0.18352163f, 0.10674074f, -0.078572966f, 0.009612999f, 0.03460395f, -0.063413516f, 0.1305827f,
+        0.099668324f, -0.012079194f, 0.03376998f, 0.011500123f, 0.0805419f, 0.00490209f, 0.25566888f, -0.13502435f,
+        -0.17214687f, -0.15016334f, 0.0048473408f, 0.04386741f, 0.015565021f, -0.040401895f, 0.09530141f, -0.1164933f,
+        0.089285575f, 0.045715924f, -0.09309776f, 0.09976252f, -0.073133335f, 0.03302625f, -0.07534928f, 0.08363792f,
+        -0.15978844f, -0.16382624f, 0.046516337f, 0.04909942f, 0.15988421f, -0.16360514f, -0.036456108f, -0.1344744f,
+        0.2025091f, -0.014932588f, 0.26054233f, -0.14920773f, 0.0754548f, 0.06981809f, 0.1599072f, 0.028580293f,
+        0.025021838f, -0.11557969f, -0.14353673f, 0.059857626f, 0.011003744f, 0.22552057f, 0.030335544f, -0.062410224f,
+        -0.06874213f, 0.041043263f, -0.031728905f, 0.15444662f, 0.11296345f, -0.06603788f, 0.11447128f, 0.1020427f,
+        0.07733512f, 0.09109676f, -0.029901745f, 0.23541757f, 0.05628186f, 0.046930417f, 0.037531804f, -0.0062018116f,
+        -0.11517753f, 0.11167567f, -0.010899184f, -0.04931184f, -0.046927955f, 0.101255745f, -0.01670396f, 0.020422509f,
+        -0.049338825f, 0.0015297491f, 0.009649535f, 0.054921392f, 0.14067769f, -0.0742404f, 0.07604568f, 0.023562359f,
+        0.061590567f, 0.018900841f, 0.15046076f, 0.03770672f, -0.04933584f, 0.103022404f, 0.27401653f, 0.024224099f,
+        0.1356485f, 0.03917118f, 0.03687401f, 0.26568937f, -0.021231532f, 0.03286217f, 0.0151774315f, -0.039995074f,
+        0.17506689f, 0.114716135f, 0.05931781f, 0.06946027f, -0.07395506f, -0.08938111f, 0.026202071f, -0.06841258f,
+        -0.05758067f, -0.12143756f, 0.14903791f, -0.10852861f, 0.23855236f, -0.06425464f, -0.033107385f, 0.013466014f,
+        -0.00822795f, -0.03321064f, -0.045998428f, -0.058373466f, 0.19678158f, 0.10650218f, -0.018560939f, 0.19545384f,
+        -0.0031542638f, -0.020686207f, -0.087166175f, 0.11969868f, 0.10340704f, 0.060991786f, 0.030415079f, 0.040535357f,
+        0.029449243f, 0.026147738f, 0.027073504f, 0.0025485402f, 0.050291073f, 0.09917021f, -0.09531476f, 0.034937438f,
+        0.06110822f, 0.16299096f, -0.017757786f, 0.08718988f, 0.0048683193f, -0.0759387f, 0.032304607f, -0.046880424f,
+        0.0384579f, 0.028762987f, -0.056888197f, -0.021020943f, 0.31179896f, -0.07220529f, -0.026062213f, -0.010499936f,
+        0.1014335f, -0.03965756f, 0.041146614f, -0.029773973f, 0.037626706f, 0.15484305f, 0.072876446f, -0.046404872f,
+        0.118656956f, 0.12912866f, 0.016846785f, -0.12281907f, 0.06714104f, 0.09934951f, 0.12422553f, -0.1594179f,
+        0.16043812f, -0.045166127f, -0.22406808f, 0.08265389f, 0.093520805f, 0.063924044f, -0.013284326f, 0.1597637f,
+        -0.046135172f, 0.00890006f, 0.03963573f, -0.042189557f, -0.10144861f, 0.12267504f, 0.038706854f, 0.04164866f,
+        0.04384474f, 0.038395755f, 0.13083811f, 0.08725042f, 0.22611207f, 0.068506375f, 0.14944173f, -0.14524844f,
+        0.044640824f, -0.06862754f, 0.026874753f, -0.05373467f, -0.10270822f, 0.045939226f, -0.039344385f, 0.10399342f,
+        0.062147874f, -0.026710724f, 0.03856994f, -0.0012503603f, -0.18924595f, 0.028372135f, 0.039306376f, 0.08128563f,
+        0.051443066f, -0.0029472231f, 0.03696094f, -0.11869421f, -0.0028116994f, 0.017892484f, -0.0073971217f, -0.028097099f,
+        0.14295371f, 0.0341779f, -0.036324106f, 0.32590148f, -0.09769573f, 0.1304067f, -0.09486299f, 0.07534784f,
+        -0.036549844f, -0.081958316f, 0.091802165f, 0.04537466f, -0.034798585f, -0.019089831f, -0.053909123f, -0.101463534f,
+        -0.035892956f, -0.1183998f, -0.026441332f, 0.16776127f, -0.018355452f, 0.013311931f, 0.13581029f, -0.04291349f,
+        0.025032783f, -0.21678275f, 0.10918808f, 0.025658999f, -0.09913477f, 0.08783926f, -0.0046515274f, -0.14049703f,
+        0.13379851f, -0.043801066f, -0.074069194f, 0.11262731f, 0.08072335f, 0.10892751f, 0.025213053f, -0.065628015f,
+        0.20017128f, -0.01700766f, 0.17592147f, -0.06714025f, 0.017258795f, -0.013212972f, -0.17679854f, 0.08846107f,
+        0.121375464f, 0.00075414585f, 0.013455868f, -0.025416743f, 0.02916625f, -0.024846764f, -0.123749815f, 0.007773159f,
+        0.032254584f, -0.07465236f, -0.096587434f, -0.10287922f, -0.11105935f, 0.006300955f, 0.09007523f, -0.0044737416f,
+        0.043105688f, 0.25327078f, -0.006394949f, -0.023144992f, 0.07619389f, 0.032829225f, 0.033699278f, -0.032306973f,
+        0.08975179f, -0.17586395f, 0.0013373152f, -0.07797156f, 0.047319505f, 0.03696706f, 0.088186406f, 0.104683936f,
+        -0.0867507f, -0.033399154f, -0.05626501f, -0.17649096f, 0.17465906f, -0.04301115f, 0.055222847f, 0.018913638f,
+        0.039478086f, -0.05761845f, 0.089559674f, 0.11704894f, -0.044917382f, -0.04711485f, -0.016249007f, 0.047185957f,
+        0.0656789f, 0.16106293f, -0.13556126f, -0.017631618f, -0.095483795f, -0.07228364f, -0.0013406735f, 0.0984774f,
+        0.030359419f, -0.103986785f, 0.07503507f, 0.016200492f, 0.19605133f, -0.055069268f, -0.025363505f, 0.0960812f,
+        -0.10714862f, -0.08059975f, 0.025661528f, -0.025443422f, 0.05923665f, -0.23360713f, -0.10905378f, 0.14659894f,
+        -0.03195429f, 0.11551422f, 0.046702214f, -0.14333275f, 0.07860508f, -0.07139897f, 0.14810075f, -0.18236637f,
+        -0.036129583f, 0.021828119f, -0.025149733f, 0.0053915507f, -0.09471116f, -0.09023208f, 0.12666288f, 0.27865362f,
+        0.08215882f, -0.0487888f, -0.09551111f, -0.0028808555f, -0.045974415f, -0.076504216f, 0.004848538f, 0.020040233f,
+        -0.15712956f, 0.110321194f, 0.09009918f, 0.21245702f, 0.028951194f, 0.050846595f, -0.017090285f, 0.055223335f,
+        0.006646217f, 0.072334446f, 0.21292777f, -0.006668639f, 0.073132604f, -0.031687163f, 0.03163113f, 0.082617976f,
+        -0.0385805f, 0.037423544f, 0.028621787f, 0.011272049f, -0.059330042f, -0.048419904f, -0.1486281f, 0.09050403f,
+        -0.25734842f, 0.05101315f, 0.026013624f, 0.12290597f, -0.0044732713f, -0.13462974f, 0.1043664f, 0.13142703f,
+        0.1257884f, -0.14267372f, 0.15200964f, 0.003930443f, -0.06561627f, -0.07340321f, -0.10721023f, -0.008671614f,
+        -0.021625243f, -0.029047128f, 0.103507064f, -0.119132504f, 0.06840351f, 0.05696202f, -0.08778771f, 0.07919663f,
+        -0.03327153f, 0.03105631f, -0.07496873f, 0.09892274f, -0.018832743f, 0.022157561f, -0.062266365f, -0.106044136f,
+        0.11165126f, -0.0051969476f, 0.043703754f, 0.10891501f, -0.11832288f, 0.07856815f, -0.24487592f, 0.11061241f,
+        0.061610956f, 0.15920824f, 0.014197258f, -0.06535804f, -0.007266592f, -0.050556336f, -0.0032184757f, 0.07591391f,
+        0.12115632f, 0.28169414f, -0.007869863f, -0.110777505f, 0.004612699f, 0.013032706f, -0.0025091316f, 0.021130135f,
+        0.20051348f, 0.15310787f, 0.20037797f, -0.036197286f, -0.029227821f, -0.1744755f, 0.07985121f, 0.10821243f,
+        0.0792571f, 0.019040963f, 0.03151965f, 0.10023627f, 0.043070327f, 0.08588639f, -0.041804627f, 0.1324165f,
+        0.13605447f, -0.092985444f, 0.08611977f, -0.13673949f, -0.12763314f, 0.0741619f, -0.14479974f, -0.013514407f,
+        -0.065325566f, -0.054923307f, -0.019577362f, 0.050988805f, 0.13276936f, -0.06969739f, -0.038359627f, -0.079991005f,
+        0.05251918f, -0.07806035f, -0.038476814f, -0.106117964f, 0.00076469703f, 0.08644754f, 0.28964916f, 0.1344847f,
+        0.06523428f, -0.22865993f, -0.09509134f, -0.031198721f, -0.0035882986f, -0.16619688f, 0.18847877f, 0.01954926f,
+        0.097472034f, -0.030545332f, 0.10218812f, -0.060022544f, -0.047809683f, -0.13172677f, -0.13451575f, 0.14239973f,
+        -0.10454975f, 0.08087707f, 0.022402523f, 0.122694895f, 0.08432769f, -0.0526398f, -0.011891602f, -0.15267661f,
+        0.0678025f, 0.0045108437f, 0.04365718f, 0.10531116f, 0.029943896f, 0.04498857f, 0.03259009f, 0.08321498f,
+        0.11168544f, -0.0266119f, 0.05761391f, 0.054126058f, -0.012131524f, 0.15028441f, -0.14026378f, -0.09216582f,
+        0.07590141f, -0.027388822f, 0.042103756f, -0.057613317f, -0.028929515f, -0.034814253f, -0.06268757f, 0.08104563f,
+        0.063633725f, -0.012088215f, -0.08182935f, 0.11934003f, -0.021695813f, -0.058164746f, -0.028403357f, -0.00015312355f,
+        -0.028081272f, -0.15331905f, -0.0869608f, 0.011115043f, -0.09882506f, -0.086835355f, 0.022050142f, 0.21978278f,
+        0.11952108f, 0.043222133f, 0.016958538f, 0.05776448f, -0.104623936f, 0.015506805f, -0.033958852f, 0.09284847f,
+        0.049325682f, -0.025167778f, 0.10438676f, 0.03889432f, 0.052659057f, -0.11057065f, 0.108326055f, 0.120350815f,
+        -0.06548128f, -0.058596537f, -0.116283976f, 0.16205445f, 0.28124762f, 0.08956917f, 0.0001450344f, 0.116008066f,
+        0.048317414f, -0.16430458f, 0.09163856f, -0.17353404f, 0.10351155f, -0.004227549f, 0.1397614f, 0.040719703f,
+        0.22815146f, 0.0024248068f, -0.18322471f, 0.01040565f, -0.04195857f, -0.032100145f, 0.13617231f, 0.026323339f,
+        0.04467112f, 0.048454743f, -0.050889514f, 0.02577549f, -0.1065806f, -0.13413098f, 0.012075483f, 0.042879157f,
+        0.074700505f, 0.025602583f, -0.019327981f, -0.11142129f, 0.07695271f, 0.06086012f, -0.07787314f, 0.114781216f,
+        0.027095728f, -0.029497035f, -0.028508462f, 0.07075192f, 0.19171464f, -0.10944658f, -0.17608581f, 0.10844747f,
+        0.044583328f, 0.14003968f, 0.08023992f, 0.009960136f, -0.048959717f, 0.19189982f, -0.10082029f, 0.07141524f,
+        -0.13359883f, -0.15578905f, -0.017222214f, 0.0339088f, -0.03087099f, -0.20060056f, -0.016390508f, 0.117261596f,
+        0.049153652f, -0.05326974f, 0.058283027f, 0.0708133f, 0.020303385f, -0.024886234f, 0.09477402f, -0.017626053f,
+        0.004684656f, -0.16581069f, -0.09140783f, 0.03813199f, -0.07863167f, 0.07449547f, 0.083006665f, 0.08924096f,
+        -0.11087389f, 0.068528965f, -0.13523418f, -0.07082841f, 0.06650516f, -0.21435729f, 0.16618426f, 0.20671812f,
+        -0.08973416f, -0.08255031f, 0.04251147f, 0.07915486f, -0.061149262f, 0.10450929f, -0.03010356f, -0.04284601f,
+        0.08737307f, -0.18969557f, 0.04221337f, 0.014841452f, -0.0026477957f, 0.22494827f, -0.008196244f, 0.060742702f,
+        0.08971381f, 0.008680227f, -0.0881474f, 0.06754275f, -0.07679918f, -0.18041195f, 0.0036341615f, 0.14225173f,
+        0.08473737f, 0.08903736f, 0.085693836f, 0.107534714f, -0.12576735f, -0.08090358f, -0.021754596f, -0.03241106f,
+        -0.044997744f, -0.02892987f, -0.092787184f, 0.07064344f, 0.02537547f, -0.04931434f, 0.09666916f, 0.03636312f,
+        -0.07998703f, 0.16007437f, 0.02332369f, -0.04410253f, -0.2243335f, -0.046140216f, 0.07211946f, -0.1290482f,
+        -0.0036477067f, 0.18614954f, -0.012531527f, 0.04101947f, 0.12940001f, 0.04461427f, -0.105271846f, 0.12475723f,
+        0.11332234f, 0.14765264f, 0.0049389866f, -0.059459705f, 0.038332175f, 0.00060285744f, 0.024601314f, 0.13526158f,
+        -0.007510331f, -0.053746954f, -0.003924953f, -0.006749277f, 0.08112605f, 0.054522336f, 0.14313444f, -0.037565745f,
+        -0.029755156f, -0.020318115f, -0.12784897f, -0.08766052f, -0.012612142f, -0.076057486f, -0.15654477f, -0.002924322f,
+        0.09209976f, 0.008433959f, 0.14723642f, 0.083990775f, 0.10034989f, 0.038788103f, 0.008507082f, -0.060216937f,
+        0.20698795f, -0.102281146f, 0.026241876f, 0.10274772f, 0.01825015f, 0.20049925f, 0.097534165f, 0.18933131f,
+        0.047448177f, -0.08291282f, 0.08827173f, 0.029683897f, 0.085187584f, -0.08510345f, -0.19408168f, -0.017821897f,
+        0.053685226f, -0.049957275f, 0.052512255f, 0.08954329f, 0.18468978f, 0.08122219f, -0.027135262f, 0.21297419f,
+        0.21526586f, 0.044840116f, 0.087855875f, 0.08710292f, 0.023432221f, 0.017335037f, 0.16745153f, 0.02620729f,
+        0.13391243f, 0.0072786654f, 0.14643371f, 0.14814086f, -0.010341896f, -0.1073188f, -0.06498118f, 0.07600797f,
+        -0.03239801f, -0.08019024f, 0.10424551f, -0.1711226f, -0.04407515f, 0.11560143f, 0.26562086f, 0.01872342f,
+        -0.08482189f, 0.07350431f, -0.06380348f, -0.03916051f, -0.094839916f, 0.066401735f, 0.054253094f, -0.093738586f,
+        0.105357215f, 0.13846515f, -0.0475172f, -0.03862212f, -0.021007005f, 0.030047026f, 0.0661839f, -0.09276359f,
+        -0.0253394f, -0.20667586f, 0.007840721f, 0.024864607f, -0.0985313f, -0.06570585f, -0.06321889f, -0.07863413f,
+        0.14205888f, -0.05681621f, -0.06192564f, -0.050267287f, -0.131921f, -0.069107324f, -0.17966859f, 0.008105908f,
+        -0.05804072f, 0.13240184f, 0.124399155f, -0.01870254f, -0.04864513f, 0.085580565f, 0.09430262f, -0.20034206f,
+        0.026418414f, 0.056488395f, 0.101106614f, -0.13041042f, 0.10106669f, -0.059733834f, -0.011247248f, -0.016109621f,
+        0.08386266f, 0.0019673747f, 0.00998617f, -0.070728764f, -0.04929772f, -0.04414262f, 0.119386405f, 0.034187734f,
+        0.06315781f, 0.092285916f, 0.09912833f, 0.014703729f, -0.046003047f, 0.018851547f, 0.030783193f, 0.017504044f,
+        0.057462227f, -0.0070275767f, -0.19626428f, -0.08437732f, -0.012588051f, 0.10014508f, 0.07977254f, -0.12818101f,
+        -0.06322869f, 0.006194064f, 0.084918045f, -0.06691455f, -0.03478209f, 0.053272378f, -0.035525147f, 0.16680619f,
+        0.009178015f, 0.024190497f, -0.06548387f, 0.08090289f, 0.0028030113f, 0.058948822f, 0.17799513f, -0.052780468f,
+        -0.044948325f, -0.0457847f, -0.08084534f, -0.03825775f, 0.03727766f, -0.059577662f, 0.021881616f, -0.0073794494f,
+        0.21064188f, -0.029794266f, -0.042970926f, -0.15428926f, 0.16202158f, -0.06791889f, -0.025428234f, -0.010474498f,
+        -0.038775213f, 0.26661372f, 0.1255266f, 0.05746343f, -0.06294229f, 0.023096647f, 0.09390629f, -0.19583929f,
+        0.027234985f, -0.14089002f, 0.09690072f, -0.27780598f, 0.0069158203f, 0.1005997f, -0.0021185996f, 0.12307884f,
+        0.028278021f, 0.08989492f, 0.037565034f, 0.23326887f, 0.014256012f, 0.20092933f, 0.30081058f, 0.17612663f,
+        0.103639655f, 0.04274643f, -0.16777661f, -0.0054086978f, 0.24379116f, 0.03817115f, 0.15012097f, 0.047757305f,
+        0.1309475f, 0.016687907f, -0.23560807f, 0.10573611f, 0.11799644f, 0.002229025f, 0.02959854f, -0.029229006f,
+        0.04339561f, 0.052653823f, 0.0576149f, -0.19020478f, -0.038659394f, -0.08090044f, -0.13978608f, 0.04083384f,
+        -0.014550617f, -0.05635005f, 0.09938979f, 0.009615751f, -0.031157957f, -0.054615162f, -0.014105205f, 0.13653506f,
+        0.07283574f, 0.1276367f, 0.16748364f, -0.08300726f, 0.08189122f, 0.19144784f, 0.08116678f, 0.0067774816f,
+        -0.023335418f, 0.11236433f, -0.060604002f, -0.0050102877f, -0.17151576f, -0.007689036f, 0.1356315f, 0.060973402f,
+        -0.05676409f, 0.05857091f, 0.08177994f, 0.04224685f, -0.08880873f, -0.023210926f, -0.09231791f, -0.024615481f,
+        0.1228989f, 0.053023994f, -0.17696482f, 0.08834667f, -0.101794265f, -0.07795692f, -0.067111105f, 0.20435113f,
+        0.027271895f, 0.15840879f, 0.16474143f, 0.05436954f, -0.029468784f, -0.03644876f, -0.025768997f, 0.20462114f,
+        -0.03263325f, -0.04141091f, -0.010891088f, 0.09185952f, 0.09493514f, 0.25894153f, 0.072909325f, -0.017816467f,
+        -0.15649053f, 0.015778774f, -0.073462196f, 0.108158424f, 0.12098958f, -0.10276018f, 0.09556952f, -0.046529736f,
+        0.028486045f, 0.003108121f, 0.07621296f, 0.029850159f, 0.08021236f, 0.09368122f, 0.001896844f, 0.01971942f,
+        -0.0077960757f, -0.15979926f, 0.06908491f, 0.09607249f, 0.21292453f, 0.14063862f, 0.089220196f, -0.13180414f,
+        -0.03477911f, -0.025582492f, 0.06825468f, 0.045881156f, 0.0013135705f, 0.027638707f, 0.013588371f, 0.04101828f,
+        0.08359887f, -0.005754624f, 0.01565624f, -0.041621543f, -0.017607136f, -0.16745415f, 0.11156703f, 0.056642957f,
+        -0.058454953f, -0.24648865f, -0.048622217f, 0.00054259965f, 0.10439215f, -0.069497116f, -0.1091452f, -0.03967479f,
+        -0.07201016f, 0.028517267f, -0.00061953807f, 0.2207129f, 0.08781125f, -0.0007663727f, -0.019427786f, 0.052621808f,
+        0.068663135f, 0.057621397f, 0.24943504f, -0.027422663f, 0.032626078f, 0.035010513f, -0.068933256f, -0.029116677f,
+        0.18284588f, 0.07595162f, 0.09810971f, 0.0041465904f, -0.18914616f, 0.029517425f, 0.023538144f, -0.081889614f,
+        0.19658965f, 0.053191986f, 0.13541298f, -0.049627773f, 0.06977303f, -0.096159466f, 0.13688108f, 0.051476184f,
+        -0.018042365f, -0.013271719f, 0.10867544f, -0.0746164f, 0.12280117f, 0.06278655f, 0.0635488f, -0.07298157f,
+        0.066076264f, 0.00802896f, -0.008304163f, 0.088068694f, -0.019558728f, 0.061475404f, 0.031813286f, 0.00989359f,
+        -0.1420761f, 0.13196483f, -0.041150555f, 0.04178037f, 0.052899856f, 0.022111852f, 0.018684722f, 0.083365165f,
+        0.08449636f, -0.020067222f, -0.052752245f, 0.07319447f, -0.13922144f, -0.048117533f, 0.1178887f, 0.036789224f,
+        -0.09939427f, -0.08422254f, -0.23382072f, 0.04827524f, 0.09259038f, 0.097991124f, -0.16203627f, 0.028304568f,
+        0.11167927f, 0.19170609f, 0.027536444f, 0.00052995904f, 0.047480445f, 0.09669808f, -0.002491236f, 0.011770917f,
+        -0.024638625f, 0.059858374f, -0.21671818f, -0.030835722f, 0.019102389f, -0.06343569f, 0.029805096f, 0.08505116f,
+        -0.2611076f, 0.018226773f, 0.0035766354f, 0.07458617f, 0.13496056f, 0.13354209f, -0.08304452f, -0.13248368f,
+        0.056265254f, 0.06617784f, -0.13122591f, 0.08719628f, 0.061158244f, 0.14749788f, 0.11375765f, -0.03415879f,
+        -0.058405362f, -0.11287576f, 0.104190454f, 0.057310697f, 0.00434681f, -0.05114273f, -0.03993329f, 0.12845883f,
+        0.11699712f, -0.12382525f, -0.07300551f, 0.2311667f, 0.21400224f, 0.044553705f, 0.013442326f, 0.08223479f,
+        0.038040414f, 0.0036146175f, -0.017586928f, 0.015404674f, 0.039124127f, 0.051307254f, 0.18148635f, -0.052140642f,
+        -0.014094504f, 0.047123205f, -0.005235314f, 0.30314752f, 0.19416547f, 0.018868728f, 0.011737774f, -0.02333671f,
+        0.017108386f, -0.19501323f, 0.018989416f, -0.034743626f, -0.053638604f, 0.1102108f, -0.05947052f, 0.051131517f,
+        0.15850966f, -0.048919167f, -0.08544828f, 0.019553015f, -0.15451741f, -0.017696675f, 0.05375658f, 0.19056216f,
+        0.04610284f, -0.13971144f, -0.15855575f, 0.13812134f, 0.024421664f, 0.05746961f, 0.018183185f, -0.07193616f,
+        -0.061813213f, 0.041063126f, 0.030395035f, -0.012719908f, 0.072752036f, 0.064681515f, 0.047461733f, -0.06841403f,
+        0.056883045f, -0.003430254f, 0.1751969f, 0.10230952f, 0.098176256f, 0.099458024f, -0.0134756565f, 0.06243014f,
+        -0.008993234f, 0.06835932f, 0.049013905f, 0.0059529287f, 0.06543161f, 0.09809233f, 0.2258125f, 0.054690585f,
+        0.15419011f, 0.0637228f, 0.12392201f, 0.04553508f, 0.020303199f, -0.17325586f, -0.06023934f, -0.013592139f,
+        0.010849446f, 0.11093415f, -0.0025199794f, 0.05473653f, 0.15497245f, 0.08911468f, 0.16712502f, 0.16164266f,
+        -0.055505574f, -0.00051155046f, 0.10922369f, 0.022039559f, -0.10569366f, 0.012378665f, 0.07742814f, 0.12742043f,
+        0.02853422f, -0.045236442f, 0.10182393f, -0.00033683178f, 0.20622891f, 0.085105866f, 0.03441855f, -0.03225245f,
+        0.050842643f, -0.1485546f, -0.087504186f, 0.0407622f, -0.1320358f, 0.06252862f, 0.1813149f, -0.05759703f,
+        0.07613955f, -0.01882532f, 0.13509905f, 0.0922649f, 0.018397426f, 0.092307635f, -0.12545684f, -0.048326775f,
+        0.011510265f, 0.096547246f, 0.10693645f, 0.05092088f, -0.02063404f, -0.07730942f, 0.23614427f, 0.08641965f,
+        0.16754502f, 0.07712342f, 0.21554077f, 0.14832176f, 0.08407178f, 0.0010301066f, 0.019616852f, -0.059582684f,
+        0.16046204f, -0.002059959f, 0.082121246f, -2.8031656e-05f, 0.107517555f, 0.057818603f, 0.031352587f, -0.05005807f,
+        -0.13102594f, -0.10338767f, 0.046880174f, -0.15370607f, 0.08745556f, 0.16010673f, 0.031622875f, -0.05136273f,
+        0.26880935f, 0.08044835f, 0.24780048f, -0.06826318f, 0.0003215042f, 0.07507237f, -0.022437327f, -0.03962958f,
+        0.007552819f, -0.051213488f, -0.03549604f, 0.110331684f, 0.07866053f, 0.2240511f, -0.055888504f, -0.05251832f,
+        -0.021472674f, -0.042818084f, 0.09330596f, 0.057284642f, 0.060917683f, -0.099416085f, 0.06810044f, -0.1339757f,
+        -0.0873666f, -0.0056958715f, -0.026741028f, 0.004643978f, 0.12290824f, -0.011085002f, 0.07663041f, 0.11006225f,
+        0.018251505f, -0.003408442f, -0.0067024943f, -0.0147779025f, 0.05583892f, -0.101788685f, 0.09918867f, -0.040730312f,
+        -0.08204006f, -0.086963594f, 0.0063342946f, 0.048373926f, -0.17795692f, 0.11006833f, -0.028655037f, -0.036404684f,
+        -0.19807978f, -0.107135005f, -0.008103508f, 0.23756436f, -0.0088901445f, -0.04435995f, -0.01755076f, 0.038259346f,
+        0.036019392f, 0.046059325f, -0.10973269f, -0.036387198f, 0.06582708f, -0.14812383f, -0.09662855f, 0.055613827f,
+        0.05513808f, 0.21100254f, -0.026395585f, -0.15821554f, 0.09181186f, 0.1366702f, -0.12701142f, -0.024111485f,
+        0.1209181f, 0.04257857f, 0.017646523f, 0.14190266f, -0.104265526f, 0.100708984f, 0.2379837f, 0.27075002f,
+        0.009371963f, -0.022374943f, -0.026099825f, 0.08122295f, -0.008552503f, -0.12039137f, 0.053156205f, 0.0005034934f,
+        -0.17902344f, -0.0068852296f, -0.016725242f, 0.12329104f, -0.015990036f, 0.020297792f, 0.22553971f, -0.009756587f,
+        0.052827016f, 0.12567236f, -0.023527134f, 0.09709892f, 0.041081686f, 0.14373675f, 0.010595217f, -0.08332305f,
+        -0.014877866f, 0.12944625f, 0.14846767f, -0.03278046f, 0.06772679f, 0.08194472f, -0.06646582f, -0.019681787f,
+        0.08780742f, 0.010828641f, -0.15630192f, 0.013479102f, -0.042716127f, 0.015905626f, -0.07716681f, 0.094164796f,
+        -0.0631167f, 0.09958213f, 0.11668849f, -0.06778922f, 0.07585649f, 0.113533095f, -0.08556836f, 0.23031867f,
+        -0.16113104f, 0.13369006f, 0.020249255f, 0.06505438f, 0.10509455f, 0.047408506f, 0.19079122f, -0.0054222825f,
+        -0.09074152f, -0.08774658f, -0.05404129f, 0.10140718f, 0.013456433f, 0.0656593f, 0.10913158f, 0.13194744f,
+        0.14809856f, -0.034641903f, -0.12946919f, 0.053400952f, 0.1498169f, -0.030643633f, 0.05542836f, -0.04532122f,
+        -0.081022084f, 0.024101356f, -0.030475039f, 0.19917594f, 0.036898367f, 0.14284843f, -0.11085196f, 0.13433395f,
+        -0.06482237f, -0.045439117f, 0.11488503f, -0.046020195f, -0.083619855f, 0.03741334f, 0.01961775f, -0.0787558f,
+        -0.04014259f, 0.0770676f, 0.07483566f, -0.057062447f, 0.13396552f, 0.11323736f, 0.0059629595f, 0.09607116f,
+        0.10680238f, 0.06075692f, -0.05308446f, 0.13071558f, -0.054491803f, 0.12593421f, -0.119174786f, -0.067325495f,
+        0.067516826f, 0.17278096f, 0.14259982f, 0.014859958f, 0.038078636f, 0.015291851f, -0.030252516f, -0.008411743f,
+        0.0817021f, -0.07687659f, -0.039929584f, -0.025139144f, 0.005276458f, 0.028390644f, 0.021911768f, -0.06463314f,
+        0.0407872f, 0.0028030456f, 0.02763652f, -0.05748141f, -0.029255647f, 0.13405742f, -0.17968833f, -0.102822915f,
+        0.1508545f, -0.10619175f, -0.0019297439f, 0.13044494f, 0.035496294f, 0.16280341f, 0.026911607f, -0.08341055f,
+        0.104295135f, 0.08680667f, 0.23663233f, 0.07786033f, 0.17901546f, -0.1799766f, 0.07266149f, -0.002200178f,
+        -0.14542764f, -0.08789111f, 0.098761626f, 0.12446548f, 0.06505661f, 0.10949255f, 0.07136479f, -0.0010083843f,
+        0.19312482f, -0.097107865f, 0.04595827f, 0.08804987f, 0.08619871f, 0.07114749f, 0.026503287f, 0.18165551f,
+        -0.10785818f, -0.0220999f, 0.057365395f, 0.0130125405f, 0.012822633f, 0.18346299f, 0.15221448f, 0.04967519f,
+        0.105229124f, 0.041018825f, 0.062023953f, -0.085447446f, -0.041069116f, -0.11796729f, 0.053692393f, 0.10281568f,
+        0.15318996f, 0.24275973f, 0.025021391f, -0.097286f, -0.06140062f, -0.020920308f, -0.057713255f, 0.16582656f,
+        0.0800478f, -0.034257527f, 0.07961205f, 0.06634641f, -0.03141861f, 0.08166802f, -0.081627645f, 0.024094539f,
+        -0.029920513f, 0.12619646f, 0.017157083f, -0.118585445f, 0.10379905f, 0.042067934f, 0.06748159f, 0.013153726f,
+        0.09021059f, 0.09353958f, 0.10993893f, -0.055962864f, -0.008653316f, -0.05989235f, 0.01170804f, 0.015973503f,
+        0.04639936f, 0.23925602f, 0.15556113f, -0.023978462f, 0.012332735f, 0.17526494f, 0.21840377f, 0.00801282f,
+        -0.0547193f, 0.06558116f, 0.119705945f, -0.017767707f, -0.03452144f, -0.015502156f, 0.13064234f, -0.11099892f,
+        0.16386281f, -0.02793525f, -0.010138362f, -0.10386855f, 0.04132452f, 0.21077874f, -0.07086691f, 0.11702021f,
+        -0.05222262f, 0.051652536f, -0.014852314f, 0.04724173f, 0.123689756f, -0.09936917f, -0.08862646f, -0.091669776f,
+        -0.14142467f, 0.13917974f, 0.017166572f, 0.08643771f, -0.031404216f, 0.009311828f, -0.09167653f, -0.05083823f,
+        0.057084758f, -0.22180794f, 0.09281263f, -0.0094409175f, 0.10056712f, -0.027891096f, -0.0063618138f, -0.13064674f,
+        -0.07398005f, 0.13779873f, 0.10299129f, 0.0757468f, -0.101130135f, -0.17134559f, 0.027706187f, 0.14486818f,
+        -0.0024658558f, 0.13864252f, -0.03173504f, 0.041758005f, 0.06843525f, 0.023389036f, -0.0012620771f, 0.18122004f,
+        -0.07407021f, 0.018261362f, 0.031456996f, -0.007840685f, 0.10723484f, -0.030639967f, 0.01759513f, 0.037437957f,
+        0.019228179f, 0.04089631f, -0.04479455f, 0.082540795f, 0.093450144f, 0.120307274f, 0.076999165f, 0.1114098f,
+        -0.048824556f, -0.04048079f, 0.067806184f, 0.0007923718f, -0.023821827f, -0.08814106f, -0.073283605f, -0.044474054f,
+        0.1532156f, -0.0370708f, 0.03281306f, 0.12277597f, 0.15139124f, 0.114812516f, 0.07469461f, -0.017609246f,
+        0.04936254f, 0.1823114f, 0.019168446f, 0.040075753f, -0.05305065f, 0.012294153f, 0.08657504f, 0.10086155f,
+        0.23517902f, 0.0334713f, -0.069303565f, -0.028093573f, 0.00931172f, -0.06861699f, 0.06529525f, -0.104152605f,
+        0.25620174f, -0.032830436f, -0.023710832f, -0.027972225f, 0.14522544f, -0.022010854f, 0.07979572f, -0.1129563f,
+        0.07066572f, 0.0022776122f, 0.01878371f, 0.013411675f, 0.123613514f, -0.044735588f, -0.011668455f, 0.006757304f,
+        -0.09307916f, 0.104201496f, 0.1257794f, 0.12442631f, -0.00768777f, 0.07024339f, 0.046638515f, 0.0459607f,
+        0.096535616f, 0.003791881f, -0.013411233f, -0.2691082f, 0.040002376f, 0.010565407f, 0.08914631f, -0.09179004f,
+        -0.19509624f, -0.08700334f, 0.05582981f, 0.04861502f, 0.09816887f, -0.051177315f, -0.18925305f, 0.037357397f,
+        0.019252863f, -0.07030389f, -0.11621313f, 0.12950061f, 0.09881619f, 0.06613241f, -0.03719857f, 0.08927409f,
+        0.12393073f, -0.017794952f, -0.024400927f, -0.016699782f, 0.0702412f, -0.07368502f, 0.010334401f, 0.008736896f,
+        -0.059881948f, -0.087569356f, 0.086873695f, 0.049431544f, 0.043895323f, 0.074389175f, 0.08239621f, -0.10888617f,
+        -0.11830257f, 0.15654188f, 0.056026354f, 0.26416925f, 0.27450222f, -0.14821044f, 0.09997227f, 0.11852041f,
+        0.1852024f, 0.14891355f, 0.027982099f, 0.207401f, 0.30074534f, 0.017638972f, 0.07855328f, 0.015010695f,
+        0.004263417f, -0.003150825f, 0.111584455f, -0.10351847f, 0.089385025f, 0.0488147f, 0.07724572f, 0.063769884f,
+        0.030871019f, -0.0035796184f, 0.111215144f, -0.0046364125f, 0.0641477f, -0.10297691f, 0.23063572f, 0.06588722f,
+        0.08599306f, -0.018166794f, -0.020147493f, -0.09376053f, 0.09306988f, 0.026594745f, -0.016905928f, -0.0773765f,
+        0.1162412f, -0.17408909f, 0.07277812f, -0.0016120306f, 0.053664602f, -0.04866357f, 0.23254485f, -0.015803825f,
+        -0.013138454f, -0.0024398938f, 0.02149349f, 0.09309149f, 0.10156081f, 0.05096301f, -0.14862747f, 0.15649016f,
+        0.04922882f, 0.0017856362f, -0.041283112f, -0.019629845f, -0.04319586f, 0.065379806f, 0.11443346f, -0.15522185f,
+        0.075515985f, 0.08074355f, 0.1180754f, 0.137946f, 0.22589387f, -0.28186467f, 0.021933153f, 0.08780734f,
+        0.020715345f, 0.08765723f, 0.041757304f, -0.06871516f, 0.08896054f, 0.05529149f, -0.10053253f, -0.11078698f,
+        -0.04559702f, -0.13382882f, 0.1521762f, 0.054529406f, 0.022321543f, -0.006297762f, 0.043731358f, 0.02368558f,
+        0.07069896f, -0.10368402f, -0.012930797f, -0.026951011f, 0.0374571f, 0.103560425f, -0.08633178f, 0.052404f,
+        0.046933584f, -0.043245494f, 0.026955487f, 0.13900991f, -0.07792612f, 0.084637925f, 0.01088358f, 0.106147096f,
+        0.052445944f, 0.12003595f, -0.024314215f, 0.08316749f, -0.060779657f, -0.17674693f, 0.028637217f, -0.018276228f,
+        -0.078115776f, -0.08306648f, 0.19932976f, 0.028091023f, -0.082426675f, -0.113047294f, 0.00045777345f, -0.13415994f,
+        -0.0115190195f, -0.1384566f, -0.015563233f, 0.042529825f, 0.07713204f, -0.1142726f, -0.13767724f, 0.050269734f,
+        -0.056169394f, 0.004855265f, 0.006365855f, 0.03776647f, -0.06164383f, 0.022255896f, -0.12838684f, -0.1606577f,
+        0.11137865f, -0.04745226f, 0.036693666f, 0.1142176f, 0.061155543f, -0.06809631f, 0.09690968f, 0.07770497f,
+        0.07409443f, 0.13840424f, 0.042929985f, -0.14632912f, 0.02256464f, -0.030556839f, 0.13164595f, 0.06934358f,
+        0.016754711f, -0.009045837f, 0.053953342f, 0.033505015f, 0.19756483f, -0.105450995f, 0.3451881f, 0.14370961f,
+        -0.043578554f, 0.04973351f, -0.05184107f, 0.08825975f, -0.14547956f, 0.06255301f, -0.058036406f, 0.14313717f,
+        0.21604265f, 0.27883744f, -0.23446234f, 0.016269205f, 0.023149332f, 0.1636537f, -0.10880243f, -0.07745176f,
+        0.10922094f, 0.18772575f, -0.07877062f, -0.029471586f, 0.0649812f, -0.08616388f, 0.12688816f, 0.12888142f,
+        -0.019905496f, 0.11348399f, -0.10660378f, 0.094140925f, 0.022549989f, 0.041085906f, -0.16260639f, 0.088556886f,
+        0.080940746f, 0.10280932f, -0.05591725f, -0.039101396f, 0.03650471f, 0.103840366f, 0.061290048f, -0.020839795f,
+        0.10737776f, 0.08500212f, 0.06460466f, -0.0008421931f, 0.09999779f, 0.20280878f, 0.04897036f, -0.16667178f,
+        -0.024230873f, -0.029803883f, -0.025627406f, 0.03470666f, 0.013857113f, -0.033047453f, 0.043978766f, 0.10750035f,
+        -0.0774758f, 0.025630701f, 0.22913738f, -0.010547094f, 0.07274727f, 0.0020633396f, -0.17878386f, 0.067947045f,
+        0.13460158f, 0.05466426f, -0.06820611f, -0.057725377f, -0.0029629704f, 0.026499301f, 0.04977474f, 0.058095697f,
+        -0.04410931f, -0.028286718f, -0.0059059877f, -0.010279872f, 0.11752447f, -0.06949762f, 0.17244168f, 0.12328403f,
+        0.14934848f, -0.02049209f, 0.044470575f, 0.040083278f, -0.0094424f, -0.048800934f, 0.006377457f, 0.09359095f,
+        -0.07842661f, 0.16453895f, 0.11814949f, -0.08318856f, 0.03977355f, 0.055526525f, -0.23035441f, 0.04933354f,
+        -0.14867601f, 0.07151923f, 0.06181748f, -0.033585448f, 0.020862631f, 0.15331978f, 0.044094816f, -0.004552671f,
+        0.018358234f, 0.116653934f, -0.0727376f, 0.028279219f, 0.07061868f, -0.015190092f, -0.07235284f, -0.046832252f,
+        0.14731939f, -0.010233812f, 0.16209164f, 0.16285263f, -0.0070541254f, 0.18530658f, 0.07096003f, 0.019502992f,
+        0.10194427f, 0.124738954f, 0.22446589f, -0.14417115f, 0.09834882f, -0.16673878f, -0.02412958f, 0.1610138f,
+        -0.02458449f, -0.034649156f, 0.015116166f, -0.17119266f, -0.03742934f, -0.12955374f, 0.19080868f, 0.01580387f,
+        0.083581544f, 0.0054500652f, 0.14601497f, 0.08527577f, -0.0064847274f, -0.089478284f, -0.07462926f, 0.04306393f,
+        0.06944644f, -0.1580192f, 0.0966789f, 0.14873461f, 0.034540232f, 0.15758453f, -0.03162864f, 0.027325336f,
+        0.03878887f, 0.20276162f, -0.01561961f, 0.030517543f, -0.07909287f, 0.10420949f, -0.22204103f, -0.049746808f,
+        -0.040330395f, 0.09273568f, -0.121577814f, 0.102529615f, -0.0013826907f, -0.0012158097f, -0.009240973f, 0.020990442f,
+        -0.037578702f, -0.008514039f, 0.094572686f, 0.15834971f, 0.15520081f, -0.07889405f, -0.011807351f, 0.100983575f,
+        -0.039901923f, 0.20128898f, 0.06260793f, 0.0044812025f, 0.14663799f, -0.07765229f, -0.04433406f, 0.088179104f,
+        0.077605285f, -0.081562996f, 0.11271593f, 0.032305323f, 0.17779045f, 0.025883397f, 0.030285982f, 0.10188323f,
+        -0.008510347f, -0.0062033404f, 0.014108584f, 0.35062528f, -0.09989596f, -0.04813472f, -0.06042551f, 0.12361699f,
+        0.114034474f, 0.13234098f, 0.0038634473f, 0.05902556f, 0.14527814f, 0.11056775f, -0.08430212f, 0.03146459f,
+        -0.03448081f, -0.18563744f, 0.11653213f, 0.29482338f, 0.022058226f, -0.014757205f, -0.046221916f, -0.07785563f,
+        0.044968545f, 0.0023141298f, 0.016286334f, 0.06319033f, -0.031218102f, 0.0058923922f, 0.10652954f, -0.11129732f,
+        -0.030723613f, 0.078444354f, 0.029459916f, -0.040687013f, 0.0036193833f, -0.232795f, 0.079424135f, -0.030872878f,
+        -0.058999967f, -0.067432575f, 0.007825237f, 0.082012385f, 0.05706848f, 0.06587408f, 0.118714705f, -0.14169218f,
+        -0.07419284f, -0.15165369f, 0.20888782f, -0.07885386f, -0.053825375f, 0.074102685f, 0.014011918f, -0.10200341f,
+        0.07972581f, 0.15889664f, 0.1496996f, 0.12081841f, 0.10407633f, 0.031378027f, 0.001234753f, 0.0014902683f,
+        0.04803871f, -0.03998677f, -0.009220448f, 0.008192509f, -0.026685312f, 0.03912146f, 0.015214327f, -0.071159355f,
+        0.018244172f, -0.011369864f, 0.024874503f, -0.14040501f, 0.08902196f, 0.07887326f, 0.02925735f, -0.102496885f,
+        0.026294515f, 0.039625954f, -0.030951513f, 0.0938517f, -0.03236141f, 0.058520842f, 0.12825301f, 0.03563763f,
+        -0.009828064f, 0.17360769f, -0.14112721f, -0.060112197f, -0.17491671f, 0.079474986f, -0.010820263f, -0.027130986f,
+        -0.03281563f, 0.042257402f, -0.015226207f, 0.07865698f, 0.03816437f, 0.101383634f, -0.035726804f, 0.1733617f,
+        -0.16229944f, 0.039631497f, 0.068919264f, -0.101077184f, 0.13724604f, -0.06376372f, 0.01836146f, 0.05407559f,
+        -0.031429138f, -0.15955754f, -0.087905824f, -0.04581672f, -0.083372645f, 0.18459289f, 0.08680241f, 0.05473584f,
+        -0.0129149975f, -0.15683961f, -0.11314314f, -0.0043101804f, 0.12044662f, -0.07631575f, -0.05518009f, -0.091236696f,
+        -0.06392719f, -0.21666576f, 0.008628275f, -0.07075921f, 0.06926502f, -0.07747119f, -0.050622344f, 0.025677558f,
+        0.0858446f, 0.015858002f, -0.039537728f, 0.29074317f, 0.058965743f, 0.027063373f, -0.09285477f, 0.0965159f,
+        0.043274254f, 0.024770144f, 0.006036991f, -0.20867601f, -0.022214964f, 0.22848287f, 0.017303968f, 0.056089345f,
+        -0.038362578f, 0.02692309f, 0.10911297f, 0.17794733f, 0.10208673f, -0.083752304f, -0.19702934f, 0.13679506f,
+        0.05627176f, -0.040517267f, -0.02201451f, 0.17374276f, 0.01022811f, -0.067283854f, 0.10195836f, -0.06068662f,
+        0.023392446f, 0.051530775f, 0.0013017732f, 0.06915638f, 0.00997982f, 0.06777299f, -0.04726234f, 0.16481361f,
+        0.09226582f, -0.074945875f, 0.03835951f, -0.070023105f, 0.1444025f, -0.034317907f, -0.099867016f, -0.051330164f,
+        0.12552144f, -0.13443978f, -0.037364f, 0.10884544f, 0.11941924f, -0.023564428f, 0.14366716f, -0.03948134f,
+        0.07689817f, 0.008598575f, 0.08353346f, 0.07447485f, 0.08418222f, -0.03928732f, -0.0044536716f, 0.02830705f,
+        -0.011172497f, -0.10175865f, -0.041157603f, -0.014289924f, -0.10620919f, -0.021018054f, 0.055173196f, 0.018190531f,
+        -0.046266574f, -0.0064378562f, -0.19196993f, 0.033975065f, -0.0031312164f, -0.037185367f, 0.077706896f, 0.10751647f,
+        0.088641934f, -0.09833293f, -0.025345251f, 0.21696177f, -0.013920006f, -0.17046565f, 0.028641999f, -0.15249209f,
+        -0.0056150146f, -0.02487285f, -0.1241849f, -0.08799333f, 0.17136051f, -0.10097098f, 0.13850299f, -0.02542353f,
+        -0.10496023f, -0.03682652f, 0.012602269f, -0.049528226f, 0.07298933f, 0.11675897f, 0.09326415f, 0.07509168f,
+        0.07962456f, -0.02004834f, 0.11720706f, -0.008987361f, -0.0822988f, 0.022674397f, 0.078316696f, 0.03103104f,
+        -0.07307123f, 0.07380845f, 0.096153006f, -0.048489902f, 0.14035231f, 0.06381664f, 0.10993793f, 0.12938705f,
+        0.047205333f, -0.03530148f, 0.09362937f, -0.018077476f, -0.029137315f, -0.048948273f, 0.23639077f, 0.07600683f,
+        0.008783305f, 0.054382604f, 0.034193132f, 0.063305624f, 0.14559552f, 0.10277222f, 0.17407021f, 0.06997428f,
+        0.16059178f, 0.084836006f, 0.015676843f, 0.16876899f, 0.13754249f, -0.03658842f, -0.020894868f, -0.10122856f,
+        0.032377236f, -0.08971529f, -0.14334728f, 0.15290782f, 0.17757092f, 0.1475804f, 0.059939973f, 0.12183996f,
+        -0.03744271f, -0.059706792f, 0.019419193f, 0.036400836f, 0.20569834f, 0.0389957f, -0.042602874f, -0.034513634f,
+        -0.120622985f, 0.23043585f, 0.05132842f, 0.011040034f, 0.17875381f, 0.010364926f, 0.00062382274f, -0.060886826f,
+        0.038228195f, 0.035760242f, 0.09331977f, -0.07984988f, 0.087278515f, -0.013643375f, 0.034753703f, 0.052806653f,
+        -0.038633164f, -0.07714244f, -0.10020068f, 0.15170884f, -0.072402015f, -0.10725098f, -0.087829515f, 0.001979178f,
+        0.03538951f, 0.12793684f, 0.116143405f, 0.1664792f, 0.07637811f, 0.05700272f, -0.107309915f, 0.08804314f,
+        -0.10017347f, 0.16749096f, 0.09585334f, -0.021945257f, 0.12435659f, -0.051669277f, 0.036625028f, 0.13670565f,
+        -0.025055887f, 0.118118234f, 0.00829822f, 0.03428859f, -0.111266196f, -0.12545124f, 0.016114011f, -0.029565562f,
+        0.0062176855f, -0.09483362f, -0.08770488f, 0.004033503f, 0.02753747f, 0.007893225f, -0.021248283f, -0.06487919f,
+        -0.0028411024f, 0.016902639f, -0.06586268f, 0.11538458f, -0.01612068f, 0.0038298198f, -0.026435258f, 0.071759805f,
+        -0.09220093f, 0.051265784f, 0.07155641f, -0.14496344f, -0.04115394f, 0.02221092f, -0.04001572f, 0.02556451f,
+        -0.0027294972f, 0.054308582f, 0.005973532f, -0.07539329f, 0.092698805f, 0.12133669f, 0.044924844f, -0.048549626f,
+        -0.031951062f, -0.10713684f, -0.03732559f, 0.07825537f, 0.013526537f, 0.120135374f, 0.063277036f, -0.09868041f,
+        -0.02523517f, 0.051140767f, 0.045268673f, 0.093861364f, 0.047954433f, -0.10972775f, -0.0019330363f, -0.016945124f,
+        -0.14162119f, -0.042378422f, -0.055007044f, -0.027081614f, 0.04175919f, -0.044595733f, 0.09812997f, -0.020942563f,
+        -0.018733563f, -0.024502477f, 0.19708781f, -0.023853563f, -0.16371214f, 0.051310785f, 0.16766016f, -0.046145543f,
+        -0.096282914f, 0.059966154f, 0.001301143f, 0.0297783f, 0.10671881f, -0.057871405f, -0.029236527f, 0.053340975f,
+        -0.033464555f, 0.15373547f, -0.016766684f, -0.026390072f, 0.0063714706f, -0.07406285f, 0.23179819f, -0.034213495f,
+        -0.020468744f, 0.058317512f, -0.14023024f, 0.09327768f, 0.13413845f, 0.006329668f, 0.13323061f, -0.14400297f,
+        0.094659284f, 0.03923348f, 0.043608304f, -0.091400765f, -0.0017885255f, 0.05023988f, 0.046281897f, 0.068356685f,
+        0.042260733f, -0.0880632f, 0.00315025f, -0.23745447f, 0.09953254f, 0.09826571f, -0.03751623f, 0.055736132f,
+        0.11028138f, 0.009862964f, 0.046836447f, -0.11676261f, 0.14681193f, 0.24170798f, 0.020499848f, 0.097727776f,
+        0.08978948f, 0.017148545f, -0.016914278f, -0.032854836f, 0.14307201f, 0.15649225f, 0.020374298f, 0.029925894f,
+        0.0228706f, 0.03876406f, -0.019463494f, 0.00073772814f, -0.024930751f, -0.056757424f, 0.07222533f, 0.08089558f,
+        -0.010229061f, -0.00025495834f, 0.11690636f, -0.051778533f, -0.123256035f, 0.02865723f, 0.07221016f, 0.06235834f,
+        0.090998925f, -0.071588285f, -0.05193138f, -0.07646913f, 0.10021506f, -0.028120808f, 0.0047940966f, -0.047166247f,
+        -0.00094891514f, 0.07442663f, 0.033626433f, -0.15944104f, 0.23378919f, 0.035127588f, 0.18482791f, 0.03847677f,
+        0.07362455f, 0.17120935f, -0.01693898f, -0.023291888f, -0.26491478f, -0.028567217f, -0.0874114f, 0.01362568f,
+        -0.062027626f, -0.20464116f, -0.08385117f, -0.05927873f, 0.02057162f, -0.06758713f, 0.100600086f, 0.08094314f,
+        0.050157517f, -0.025830228f, -0.13152817f, -0.11229158f, -0.03198315f, 0.121491365f, -0.13001075f, 0.012322727f,
+        0.23681243f, -0.01825039f, -0.02957409f, 0.068173386f, 0.12370968f, -0.13101418f, -0.009918596f, 0.14742465f,
+        -0.021548357f, 0.21413143f, 0.007738999f, 0.10222309f, -0.0019955803f, 0.10280795f, 0.17577983f, -0.11172595f,
+        0.15807442f, -0.14936587f, 0.056755442f, 0.15894765f, -0.048830092f, 0.073289596f, 0.014120471f, 0.005160311f,
+        0.011492336f, 0.18303233f, 0.034943327f, 0.05986866f, 0.09408316f, 0.05030634f, 0.13848914f, -0.0049843453f,
+        -0.08805755f, -0.06630773f, 0.19702154f, 0.062967874f, 0.033094678f, 0.02741097f, 0.067922495f, -0.01864268f,
+        -0.047208104f, 0.049209323f, -0.05835502f, -0.1416864f, 0.07878005f, 0.017442985f, -0.03735033f, 0.053625222f,
+        0.24176402f, 0.015278038f, -0.017140543f, -0.04742116f, -0.07467148f, -0.13714926f, -0.18271436f, -0.15514873f,
+        -0.04777339f, -0.08908268f, 0.07931746f, 0.0689063f, -0.15253481f, 0.009010569f, 0.06540221f, 0.08905875f,
+        0.11653148f, 0.17546684f, 0.031803146f, -0.029856883f, 0.19340634f, 0.0737007f, -0.021243218f, -0.004135361f,
+        -0.18465357f, 0.04112001f, -0.07305695f, -0.020647557f, -0.0010140773f, 0.013563998f, -0.024098942f, 0.06090032f,
+        -0.058066286f, -0.03147961f, -0.05113856f, -0.020128407f, 0.09162709f, 0.056873154f, 0.001933235f, 0.065393105f,
+        -0.01278407f, -0.090713106f, 0.011066048f, 0.16930075f, 0.15930511f, 0.05645624f, -0.048180792f, 0.07257828f,
+        -0.025724383f, -0.16989382f, -0.015174222f, -0.15514936f, 0.15334357f, -0.12042136f, 0.098738424f, -0.10580844f,
+        0.06377433f, 0.14020352f, -0.023176638f, 0.014549992f, 0.04683119f, 0.15096578f, 0.20022857f, 0.12377275f,
+        0.13018437f, -0.07437008f, 0.054406334f, -0.029641826f, -0.12621172f, -0.03481352f, 0.024825368f, 0.09251521f,
+        0.17609383f, 0.13302054f, 0.096536f, 0.11255548f, 0.04687397f, 0.11030889f, 0.016430032f, 0.03054902f,
+        0.0054617925f, 0.090775914f, 0.18419306f, 0.012240469f, 0.04392529f, 0.11591913f, 0.031176895f, 0.13202217f,
+        0.07705308f, 0.13450311f, -0.1869324f, 0.069579f, 0.07684241f, -0.02020152f, 0.023987819f, -0.024985503f,
+        0.046974637f, 0.00033507464f, 0.08521443f, -0.1103942f, 0.026764411f, -0.047020253f, 0.15433656f, -0.046637297f,
+        -0.0577739f, 0.0693194f, 0.34093168f, 0.16733499f, -0.018222023f, 0.049831484f, -0.05392819f, 0.03281199f,
+        -0.098335475f, 0.0726588f, -0.17623757f, 0.21101232f, 0.017453756f, 0.0035168973f, 0.044008162f, -0.017886205f,
+        -0.01466926f, 0.026312772f, 0.30757236f, -0.06758241f, 0.14396721f, 0.12425512f, -0.001571337f, 0.042169012f,
+        0.08985837f, 0.22981963f, 0.07639297f, 0.06278042f, 0.08696706f, 0.07977443f, 0.008925911f, 0.15829511f,
+        -0.04791168f, 0.087931454f, 0.014332455f, 0.14265896f, 0.09207762f, 0.1061981f, 0.18245883f, -0.03673781f,
+        0.23353043f, 0.16362332f, -0.056821007f, -0.22287588f, 0.096360736f, 0.082543686f, -0.17782699f, 0.09726592f,
+        0.025450513f, 0.007521641f, 0.155861f, 0.007146483f, -0.21235786f, -0.12686943f, 0.27261972f, 0.16392064f,
+        -0.17461093f, 0.1702841f, -0.09997215f, -0.08309451f, -0.08688263f, -0.021049956f, -0.020042157f, 0.19300915f,
+        0.20041963f, 0.11929839f, -0.011411622f, 0.10990967f, 0.1901823f, -0.18393047f, 0.055486478f, 0.12080027f,
+        -0.0564344f, 0.21669471f, 0.061213363f, -0.14956728f, -0.11106301f, 0.01860207f, -0.026576418f, -0.06460288f,
+        -0.08930109f, 0.015347751f, -0.07914854f, 0.33711213f, 0.0065625007f, 0.26913753f, 0.22836472f, 0.08888352f,
+        0.029284172f, -0.042781144f, -0.07000006f, 0.070851125f, -0.0056623486f, 0.010893471f, 0.1296299f, 0.06476194f,
+        -0.143248f, 0.10576433f, 0.22250889f, 0.08407487f, -0.15933603f, -0.15314905f, -0.006165546f, -0.024504248f,
+        0.16766497f, 0.037767746f, -0.0961965f, 0.06184f, -0.053157493f, -0.040365033f, 0.02459751f, -0.22731921f,
+        0.022046292f, 0.13519317f, -0.019309362f, 0.14231028f, 0.006205743f, 0.05101455f, 0.091093145f, -0.041213233f,
+        0.0024977333f, 0.09620525f, 0.0874573f, 0.058080666f, 0.16973376f, 0.14931451f, -0.05166564f, -0.013760419f,
+        0.11606568f, 0.08004557f, 0.061044928f, -0.07019388f, 0.21082924f, -0.036315072f, 0.077328265f, 0.011158055f,
+        0.0140034985f, -0.078604594f, 0.15718001f, -0.064076155f, -0.2125473f, 0.045947175f, -0.08967047f, 0.0016365269f,
+        0.24853007f, -0.11446751f, 0.07371877f, -0.05657863f, 0.15900016f, 0.1176195f, -0.13732718f, 0.047557704f,
+        -0.05118907f, 0.076527245f, -0.034069926f, -0.114428364f, 0.1101036f, 0.17920016f, 0.07340648f, -0.011602069f,
+        -0.02707843f, -0.13495861f, -0.16311061f, 0.023808362f, 0.1142619f, 0.03060063f, -0.053999275f, 0.12301999f,
+        -0.05172144f, -0.0153096365f, -0.15641694f, -0.008811879f, 0.15269299f, -0.08194578f, 0.116771765f, -0.022421727f,
+        0.18287592f, -0.103846885f, 0.0008354287f, -0.008529077f, 0.06833091f, -0.08662419f, 0.0085598165f, -0.16250506f,
+        -0.16078351f, 0.18739252f, -0.116422035f, 0.11981222f, -0.07867168f, -0.008736206f, 0.066223316f, 0.10678147f,
+        0.018952306f, 0.15402731f, -0.0795954f, -0.015754137f, 0.002379426f, 0.14959997f, 0.16318022f, 0.19006774f,
+        -0.025572365f, 0.035419602f, 0.059956454f, 0.029326612f, 0.026245577f, -0.01767198f, -0.07358758f, 0.0021459092f,
+        0.0419805f, 0.053397592f, -0.025486374f, 0.07750573f, 0.13515216f, 0.05478007f, -0.058443163f, -0.093065016f,
+        0.028852448f, -0.003948322f, 0.091425136f, -0.04290789f, 0.038766958f, 0.13237713f, 0.17631479f, -0.043911796f,
+        0.03126242f, -0.015020791f, -0.13426778f, 0.14974682f, 0.062551975f, 0.002744177f, 0.1140485f, 0.056584388f,
+        0.01814659f, 0.11291632f, -0.01815519f, -0.23744722f, 0.040828437f, 0.030252235f, -0.04572f, 0.04620413f,
+        0.1462383f, -0.06920387f, 0.10620489f, 0.14882733f, -0.13607192f, -0.10452145f, 0.08391872f, -0.14228812f,
+        -0.085438326f, -0.13876763f, 0.00847401f, -0.050170213f, 0.07671663f, 0.011476996f, 0.031014938f, 0.18838488f,
+        -0.1066051f, 0.068353154f, -0.08665917f, 0.23534717f, 0.09811352f, -0.1284286f, 0.035924077f, 0.13339859f,
+        -0.02925506f, 0.027598908f, 0.055104826f, -0.045533024f, 0.02802557f, -0.018559065f, -0.03366526f, 0.025896471f,
+        0.022794224f, 0.015244746f, 0.102513075f, 0.13127461f, -0.17895676f, 0.3373004f, 0.08372486f, -0.034516245f,
+        0.058342595f, 0.19908541f, -0.040678844f, -0.017818913f, -0.024168298f, -0.05234103f, 0.11612019f, 0.12666349f,
+        -0.11354047f, -0.015860798f, 0.107029215f, 0.13814692f, 0.04159539f, -0.28515622f, -0.07953429f, 0.041162495f,
+        0.20463307f, -0.11525021f, 0.07179094f, -0.07775411f, -0.05586855f, 0.02213743f, 0.11719908f, 0.11266839f,
+        0.069028206f, -0.114143215f, 0.008448788f, -0.03493162f, 0.118962385f, 0.20416546f, -0.008999448f, -0.04280291f,
+        0.06644141f, -0.061196662f, -0.2105304f, 0.012203552f, -0.05632047f, 0.09741223f, -0.067608416f, 0.13409615f,
+        -0.14364003f, 0.093218654f, -0.15971665f, -0.039503437f, -0.050711356f, 0.015680814f, 0.085595176f, 0.1300356f,
+        -0.23085703f, 0.02317933f, -0.09143286f, -0.07041456f, 0.0768692f, -0.14279908f, 0.059780188f, -0.11103174f,
+        0.027049333f, 0.019394645f, 0.048456974f, 0.061711278f, 0.07386404f, -0.1028041f, 0.041642684f, 0.15397172f,
+        0.043527856f, -0.100150466f, 0.14579211f, -0.01938971f, -0.020090168f, 0.01674842f, -0.03796346f, 0.066839784f,
+        0.122908026f, 0.14851151f, -0.09526196f, 0.029547865f, 0.040490635f, -0.09304677f, 0.14558044f, -0.0792262f,
+        0.110663205f, 0.13780724f, -0.105846226f, -0.008135708f, 0.16623151f, 0.065136634f, -0.05038193f, 0.038806267f,
+        -0.10019853f, 0.018401213f, 0.09064733f, -0.025088545f, 0.18118739f, 0.11985422f, 0.031208787f, -0.045958173f,
+        0.09808995f, -0.053812403f, 0.072507106f, 0.008423195f, 0.1335291f, 0.042449664f, -0.093322955f, -0.02510397f,
+        -0.111051425f, 0.06943752f, -0.041433763f, -0.043687962f, 0.041941468f, -0.06256756f, 0.15580094f, -0.014849007f,
+        -0.10675497f, 0.009383127f, -0.053280883f, -0.068647414f, 0.112182856f, 0.0006539421f, 0.3890507f, 0.074259035f,
+        0.008665563f, -0.03781576f, 0.018383902f, 0.076737195f, -0.0116486205f, 0.11921178f, -0.0145058585f, -0.04929784f,
+        -0.043249633f, -0.04490534f, -0.028983958f, 0.12572902f, 0.10503994f, 0.0090775015f, 0.07699523f, 0.045753743f,
+        0.09144157f, -0.14812785f, -0.09800232f, -0.0057737567f, -0.042859823f, 0.13285585f, -0.1176373f, -0.061488114f,
+        0.009976328f, -0.13340038f, 0.097332604f, -0.13152097f, -0.028982444f, 0.026673216f, -0.010892387f, 0.017552817f,
+        -0.027963122f, -0.08559039f, -0.041814543f, 0.113613866f, 0.101107985f, 0.19846302f, -0.04260483f, 0.18793222f,
+        0.022591533f, -0.10380743f, -0.038406096f, 0.07351923f, -0.11676238f, 0.065564044f, 0.09428958f, -0.061644882f,
+        0.09948905f, -0.1449715f, 0.10274399f, 0.005032435f, -0.067793146f, 0.058399215f, 0.17804585f, 0.089342885f,
+        0.09839644f, -0.029165952f, 0.062139887f, -0.013870693f, 0.16199644f, -0.17953633f, 0.063644364f, -0.005577671f,
+        0.09731066f, -0.050327346f, 0.020347705f, -0.018744946f, 0.16672018f, -0.022593522f, 0.029065518f, 0.1206805f,
+        -0.1586783f, -0.058255125f, 0.060204294f, -0.098489866f, -0.09271119f, -0.06544416f, 0.24814819f, -0.055525087f,
+        0.015269735f, -0.021810118f, -0.06529242f, -0.022555675f, 0.1393076f, 0.06350162f, -0.09113593f, 0.03702706f,
+        0.09880203f, 0.114035025f, -0.10848334f, 0.012810828f, -0.008384333f, 0.07982595f, 0.059289265f, 0.17554802f,
+        0.0920911f, 0.062159073f, 0.17098941f, 0.16327506f, 0.080047615f, 0.12565847f, -0.12588423f, 0.0037882412f,
+        -0.0061928066f, 0.015844014f, 0.025906833f, -0.07457808f, -0.014904449f, -0.088068984f, 0.017823255f, -0.18210697f,
+        -0.06561873f, 0.053595196f, -0.09146925f, -0.04413152f, -0.02915314f, 0.0031188463f, -0.008263682f, 0.15212852f,
+        0.17604813f, 0.015298149f, -0.051635597f, -0.19319014f, 0.033897266f, 0.07829914f, -0.059980445f, 0.07041056f,
+        0.023934875f, -0.10193958f, -0.08434656f, -0.040016722f, 0.009234679f, -0.03215974f, 0.032311812f, -0.116112754f,
+        0.05160986f, -0.03584018f, -0.0049588876f, 0.047475457f, 0.1774887f, 0.10828865f, 0.041690934f, 0.12394781f,
+        -0.16443817f, 0.08930364f, 0.1435411f, 0.28719908f, 0.06847928f, -0.1007885f, 0.026494699f, 0.031035012f,
+        0.2168539f, -0.20840172f, -0.116865814f, 0.05026703f, -0.197718f, -0.13539301f, -0.20123874f, -0.03468879f,
+        -0.059370574f, 0.14381038f, -0.065320484f, 0.11981817f, 0.07255042f, -0.11789792f, 0.19248231f, -0.13146286f,
+        -0.117223784f, -0.066014156f, -0.27434677f, -0.14983526f, 0.19297737f, -0.06972458f, -0.20086195f, -0.042732168f,
+        0.07297958f, -0.110666275f, 0.009271501f, -0.0036030326f, -0.13497603f, -0.13462742f, 0.18831344f, -0.272089f,
+        -0.05614056f, -0.0408255f, 0.109282896f, -0.3070464f, 0.09452173f, -0.038612526f, -0.17176494f, -0.022766205f,
+        -0.18984224f, 0.028488506f, 0.04708107f, -0.11207348f, 0.0441202f, 0.035474446f, 0.13792312f, 0.023085183f,
+        -0.077698216f, 0.023687765f, -0.107117586f, 0.08579801f, 0.23122616f, -0.012384413f, 0.14734319f, 0.078066535f,
+        0.12123278f, -0.10834218f, 0.016258504f, 0.100291595f, 0.0377986f, 0.10740283f, -0.012276544f, 0.023873055f,
+        0.08363539f, -0.21900654f, -0.09028632f, 0.039050195f, -0.15114823f, 0.10913883f, 0.025743453f, 0.24640006f,
+        0.14487469f, -0.09221353f, -0.033137355f, -0.012837343f, -0.050921652f, -0.0016132968f, -0.097815394f, -0.08095957f,
+        -0.22433943f, -0.033551082f, 0.04133473f, 0.14600179f, 0.0788603f, 0.05422815f, 0.018311236f, -0.016572416f,
+        0.086686395f, 0.23287569f, 0.003857817f, 0.051626552f, -0.0820561f, -0.038509276f, -0.012379429f, 0.15532431f,
+        0.19754514f, -0.059486948f, 0.20187879f, -0.078016594f, -0.07468297f, -0.04576805f, 0.087460294f, 0.26063877f,
+        0.014939062f, -0.059116963f, -0.022121804f, 0.08577648f, -0.12807888f, 0.07253298f, -0.03889921f, 0.013727375f,
+        -0.007019024f, 0.20382895f, -0.034388013f, 0.012887057f, 0.06771008f, -0.1341199f, -0.0818119f, 0.13818991f,
+        0.14315009f, 0.20626126f, -0.029081283f, -0.07690398f, 0.08336085f, 0.18448405f, 0.03881929f, -0.08455119f,
+        0.08521904f, 0.054702044f, -0.045674056f, -0.021872656f, 0.1385211f, -0.086308956f, 0.1593818f, 0.051933423f,
+        0.16463415f, -0.02813745f, -0.12764087f, 0.12402659f, 0.048755206f, 0.098437965f, -0.023062719f, -0.18295948f,
+        -0.18809101f, 0.04343257f, -0.10661101f, -0.13720734f, 0.06315768f, 0.09098507f, 0.09100501f, 0.022007616f,
+        -0.017608233f, -0.16094561f, 0.14829016f, 0.061439037f, 0.22887729f, 0.004411812f, 0.16967405f, 0.16081564f,
+        -0.0799805f, 0.122284584f, 0.020276822f, 0.054033544f, 0.07784334f, 0.07832803f, 0.007719833f, 0.061233316f,
+        0.17366126f, 0.21059799f, 0.00071530556f, -0.14651689f, 0.028605418f, -0.07637295f, -0.040847864f, -0.05731264f,
+        0.0747341f, 0.07560396f, -0.12298726f, -0.0037462113f, 0.066028036f, 0.042927813f, 0.054352302f, -0.07556905f,
+        -0.0065833074f, -0.16883406f, 0.12587515f, 0.11853788f, -0.071684174f, 0.087203205f, 0.12474837f, -0.14675634f,
+        0.1214986f, 0.0882838f, -0.021184303f, -0.12674743f, -0.24687271f, -0.065485284f, -0.13711254f, -0.27407497f,
+        0.03155337f, -0.06846094f, 0.1129886f, 0.21593858f, 0.14395636f, 0.07399844f, -0.024635183f, -0.11177845f,
+        -0.18858366f, -0.015801594f, -0.1618837f, 0.022682544f, 0.084885225f, -0.16672708f, 0.07177856f, -0.03802199f,
+        0.19915015f, -0.22344504f, -0.11341815f, 0.06020005f, -0.13783625f, -0.07671194f, 0.12981777f, -0.21673492f,
+        0.025189176f, 0.12430001f, -0.011078426f, 0.00569829f, 0.044472527f, 0.09488289f, -0.040940255f, -0.076713f,
+        -0.09105371f, 0.10974784f, 0.13904446f, -0.17280331f, -0.22113116f, 0.06703226f, -0.20099251f, 0.15121533f,
+        -0.23710977f, 0.072256416f, 0.025427138f, -0.040200196f, -0.11083996f, -0.001431168f, -0.0450222f, -0.20094849f,
+        -0.06841726f, -0.18063518f, -0.05926549f, 0.021678286f, 0.007526168f, -0.0524934f, -0.07884172f, -0.022107655f,
+        0.12321959f, 0.0076923617f, -0.11324465f, -0.024015645f, -0.04942904f, 0.0023690981f, 0.10000691f, -0.058667064f,
+        -0.10469927f, 0.10318151f, 0.101915196f, -0.021802457f, 0.047465675f, -0.17752208f, 0.033943888f, 0.062288713f,
+        -0.038840428f, -0.020474229f, -0.034574077f, -0.16863978f, -0.0605839f, 0.111340344f, 0.18997724f, 0.012711372f,
+        0.1809931f, 0.101164445f, 0.26050687f, 0.045190662f, -0.20967315f, 0.020470606f, -0.056897953f, -0.08061191f,
+        -0.0542735f, -0.08362291f, -0.20827124f, 0.066915356f, -0.004885029f, 0.048550136f, -0.07644274f, -0.064229764f,
+        0.019462505f, 0.0006694631f, -0.17359577f, 0.054866906f, 0.039486434f, 0.0017206908f, 0.11369058f, 0.14012212f,
+        -0.023576047f, -0.07134037f, -0.18637447f, 0.12029306f, 0.16731478f, 0.035766184f, 0.11727836f, -0.19302952f,
+        0.13632749f, -0.064189926f, -0.00421434f, 0.018143293f, 0.034590233f, -0.1155393f, 0.019808937f, 0.0023205187f,
+        0.07529172f, -0.05196906f, 0.15664122f, -0.17311569f, -0.1052262f, 0.01674174f, -0.028957753f, 0.15697445f,
+        0.10187093f, 0.11902507f, -0.04941547f, 0.11551595f, -0.10023404f, -0.18870534f, 0.0065099923f, -0.045284636f,
+        0.004610972f, 0.1266282f, -0.042387493f, -0.16959982f, 0.1182649f, 0.076748624f, 0.012649049f, -0.12684408f,
+        0.0048850225f, -0.021419112f, 0.07226087f, -0.045618106f, 0.11673205f, 0.05444072f, -0.12977175f, -0.095742136f,
+        0.0065259f, -0.027945785f, -0.1621054f, 0.11941392f, -0.15082066f, 0.08030774f, 0.07548224f, -0.07524358f,
+        -0.039196093f, -0.13239549f, 0.118264765f, 0.0013298463f, 0.11886554f, 0.014583843f, -0.01757708f, 0.039616894f,
+        0.06448528f, 0.027684528f, -0.015058352f, 0.15127325f, -0.14093849f, 0.07029397f, 0.14134403f, -0.029209454f,
+        0.16828485f, -0.15861654f, -0.22226217f, 0.0899049f, 0.06386394f, 0.14367104f, -0.006612835f, -0.04830411f,
+        -0.11346848f, 0.06539448f, -0.15848102f, -0.05199553f, 0.21452616f, 0.020682067f, 0.042439323f, -0.07447697f,
+        0.016861543f, -0.04303604f, -0.03271728f, -0.033151176f, -0.14820716f, 0.11481133f, -0.10976493f, 0.0828055f,
+        0.16966403f, -0.034679472f, 0.024433443f, 0.07314576f, 0.055815928f, 0.073828f, 0.11213769f, 0.10515977f,
+        -0.03155507f, 0.010297627f, -0.04620658f, -0.06282954f, 0.0930018f, 0.05270297f, 0.073891036f, 0.14178738f,
+        0.031991486f, -0.15164809f, -0.09697661f, 0.17488621f, -0.1195906f, 0.06631869f, 0.0495289f, 0.13891654f,
+        0.038416117f, 0.15641157f, -0.007646981f, 0.13977176f, 0.04602997f, 0.116875954f, -0.050777324f, 0.019568333f,
+        -0.09032656f, -0.07727789f, 0.10244289f, 0.11744567f, 0.07362452f, 0.072285764f, -0.05977199f, 0.14230973f,
+        -0.05656471f, 0.07317824f, 0.12333156f, 0.020596208f, 0.08227933f, -0.08818475f, -0.12678874f, 0.05502129f,
+        -0.11785876f, -0.016836382f, -0.028438112f, -0.054765355f, 0.016360495f, -0.030679451f, -0.025883866f, 0.05674042f,
+        0.035491724f, -0.009171029f, 0.12583335f, -0.00023321126f, 0.014621634f, -0.015640669f, 0.006774385f, 0.14322224f,
+        0.0064020636f, 0.03519629f, 0.019800616f, -0.075968474f, 0.028476462f, 0.025002204f, -0.108102426f, 0.017844366f,
+        -0.07069766f, 0.054576937f, -0.039764483f, -0.091944784f, 0.12076311f, -0.014413831f, 0.11218112f, -0.10283112f,
+        0.10045207f, -0.086680576f, 0.058409374f, 0.1747494f, 0.13966912f, -0.03968273f, 0.023447644f, -0.01746146f,
+        -0.1112332f, 0.07926738f, -0.15854977f, 0.106998175f, 0.029916659f, 0.16062798f, 0.07499271f, 0.0024260022f,
+        -0.019612728f, 0.26015592f, 0.11747478f, -0.092977084f, 0.02083193f, -0.074761085f, 0.113264285f, 0.029992744f,
+        -0.073991746f, -0.012826061f, -0.21166731f, 0.03963963f, 0.08232879f, 0.10201262f, 0.041485596f, 0.051622316f,
+        0.059733264f, 0.20670213f, -0.09857436f, 0.10099304f, 0.0813474f, -0.104655705f, 0.23395799f, 0.1290087f,
+        0.03252351f, 0.12462571f, -0.13133548f, -0.024349356f, -0.011018269f, 0.18989308f, -0.15934207f, -0.033875287f,
+        0.22281799f, 0.07016184f, 0.02368362f, -0.12848572f, -0.039188433f, 0.019039059f, 0.18527465f, 0.039494608f,
+        -0.16390741f, 0.019577334f, -0.058404382f, 0.16129601f, 0.031523727f, 0.03129031f, 0.14333178f, 0.08241422f,
+        0.06910262f, 0.0333889f, 0.32669276f, -0.04904141f, -0.15532508f, -0.028862579f, -0.032064952f, 0.0106072435f,
+        0.05996382f, 0.11548499f, 0.07380968f, 0.11919036f, 0.16372678f, 0.21412483f, 0.072161674f, 0.23716305f,
+        0.10656448f, -0.37882856f, 0.027107289f, -0.056035504f, -0.146266f, 0.09978931f, -0.15600124f, 0.19089304f,
+        0.047095362f, 0.19859941f, 0.013509648f, -0.13176984f, 0.0181548f, -0.17587806f, -0.08074923f, -0.15124561f,
+        0.07002466f, -0.17763987f, 0.123089455f, 0.17047055f, 0.07866009f, 0.07262727f, -0.049106345f, 0.0940246f,
+        0.004461118f, 0.07786153f, 0.04462067f, -0.17312998f, -0.11518824f, -0.00011907372f, -0.027065244f, -0.08426559f,
+        0.073834725f, -0.1235164f, 0.024076309f, -0.21169095f, -0.047850866f, -0.053643666f, 0.063050486f, 0.048103303f,
+        0.16719471f, 0.06678682f, -0.045946375f, 0.040971808f, -0.00075385184f, 0.12831962f, -0.055188134f, 0.013182404f,
+        -0.008113711f, 0.09023416f, 0.12548144f, -0.037413724f, 0.12237291f, -0.032179743f, -0.07758517f, -0.08634674f,
+        -0.19836964f, -0.06539878f, 0.0028759728f, -0.027350685f, -0.1365169f, 0.17028369f, 0.011748106f, -0.21883711f,
+        0.12793675f, -0.02518871f, 0.08644405f, -0.020787966f, 0.0017145327f, -0.14078067f, 0.08662122f, 0.032111652f,
+        -0.13277408f, -0.042313375f, -0.010438257f, 0.012428794f, -0.04313664f, 0.26727346f, 0.012454158f, -0.05355726f,
+        -0.010024631f, -0.016325908f, -0.014492781f, -0.08363773f, 0.019022679f, -0.07500012f, 0.16162941f, 0.05740137f,
+        0.07839952f, -0.06650016f, -0.15172979f, -0.039583627f, 0.079978235f, -0.034366656f, -0.036792953f, 0.03270261f,
+        0.16215049f, 0.0323277f, -0.14434887f, 0.047426857f, 0.2812102f, 0.19112687f, 0.09577169f, -0.07515472f,
+        0.13115041f, -0.002685215f, -0.00031938785f, -0.037146352f, 0.09502157f, -0.010848415f, 0.1456601f, -0.2025976f,
+        -0.039962217f, -0.11727123f, 0.022485802f, 0.08432931f, -0.0759591f, 0.18264574f, -0.20763937f, 0.07666249f,
+        0.008983675f, 0.06028107f, 0.019991668f, -0.08583756f, -0.098960504f, -0.032176897f, 0.08252527f, 0.07055862f,
+        0.063392945f, -0.035427306f, 0.13632017f, -0.12072294f, 0.038550798f, 0.13920392f, 0.057594582f, 0.07417322f,
+        -0.02018463f, -0.19461922f, 0.26219806f, 0.029317018f, -0.028763479f, 0.13259563f, -0.1096631f, 0.041090377f,
+        0.09456272f, 0.1990938f, 0.02621805f, 0.18458071f, -0.030395225f, -0.112445734f, 0.15760934f, -0.019209616f,
+        0.2821422f, -0.0072134575f, 0.0050823614f, -0.14258772f, 0.06685157f, 0.024423465f, -0.068157636f, -0.004207668f,
+        0.18622294f, 0.02107849f, 0.09490689f, -0.070197284f, 0.11978157f, 0.020389598f, 0.13142462f, -0.038608853f,
+        -0.049272303f, -0.06466241f, -0.11262979f, 0.021257596f, 0.16442464f, -0.11991048f, 0.13477892f, 0.21212184f,
+        -0.09879592f, 0.0103049455f, 0.30815226f, 0.042150453f, 0.02942101f, -0.014146182f, 0.028242437f, 0.0735178f,
+        0.036299624f, 0.11369924f, 0.037086423f, 0.045931917f, -0.047213346f, -0.026828635f, -0.011889857f, 0.12874787f,
+        0.10491102f, -0.15968636f, 0.17552553f, 0.16466862f, 0.10466327f, -0.051474053f, -0.13324639f, 0.03721175f,
+        0.0014611885f, 0.20605487f, 0.13984865f, -0.1802066f, -0.09817181f, -0.09724732f, 0.027219696f, -0.14172351f,
+        0.06397608f, -0.10946223f, -0.057543054f, -0.05486244f, 0.018422926f, -0.06592618f, -0.12017312f, 0.20918144f,
+        -0.18697639f, -0.16289578f, 0.03925166f, -0.047968194f, 0.032087363f, -0.05355607f, 0.2302347f, -0.0880431f,
+        -0.0647224f, 0.10128851f, 0.025353424f, -0.001144566f, 0.04599061f, -0.025877405f, 0.07907178f, -0.03252536f,
+        -0.049842715f, 0.06426446f, 0.19550887f, 0.001547726f, 0.0071730595f, -0.013951724f, -0.045600243f, -0.0067833285f,
+        0.018645078f, 0.03168144f, 0.06404429f, -0.24086314f, 0.069539815f, 0.104807466f, 0.0813899f, 0.17255305f,
+        0.15057926f, 0.031201132f, -0.0985104f, -0.022561247f, -0.032378945f, -0.07075681f, -0.07086081f, 0.031276897f,
+        0.11196705f, -0.060028844f, 0.21995309f, -0.1508771f, 0.06680376f, 0.027683316f, -0.02445874f, 0.111287676f,
+        0.09626642f, 0.08108049f, -0.002115248f, 0.11305493f, 0.2334722f, -0.063516565f, -0.10994374f, -0.053126216f,
+        0.05568801f, 0.032787792f, 0.009528556f, 0.05182839f, -0.071254805f, 0.19816424f, 0.25225824f, 0.07829888f,
+        0.07720503f, -0.15206441f, 0.108726226f, -0.006776109f, 0.03787456f, 0.012696079f, -0.015262126f, -0.16414955f,
+        0.1938948f, -0.031522326f, 0.1028809f, 0.024820862f, 0.04624807f, -0.19686377f, 0.066187404f, -0.068069376f,
+        -0.12959078f, -0.054903653f, 0.028321654f, 0.031706795f, -0.077096224f, -0.1009889f, -0.035732493f, 0.14085293f,
+        -0.0594699f, -0.061228782f, -0.03751018f, 0.12391165f, -0.052932378f, -0.016167331f, 0.082491405f, -0.037319686f,
+        -0.08896053f, 0.049506668f, 0.24817912f, 0.10590912f, -0.0317282f, 0.039228424f, 0.046807256f, 0.03998832f,
+        -0.009484001f, -0.040495962f, -0.19475035f, 0.09552093f, 0.09087092f, -0.12962587f, 0.03608912f, 0.030692538f,
+        0.011599405f, -0.03128895f, -0.1525821f, -0.036196478f, 0.105824314f, 0.052581903f, -0.045679774f, 0.07884758f,
+        -0.117922395f, 0.14563872f, 0.15799846f, 0.052290194f, -0.07216844f, 0.11769282f, 0.05530896f, 0.04900887f,
+        0.044864193f, 0.004111031f, 0.05126438f, 0.062166385f, 0.26546723f, -0.13713917f, -0.05708279f, 0.07983051f,
+        0.062726654f, 0.09390437f, 0.1480693f, 0.10110454f, 0.065356664f, -0.15986593f, -0.019837357f, 0.13113452f,
+        -0.06636538f, 0.04658267f, -0.07335269f, -0.13569626f, -0.07002105f, 0.1838693f, 0.16747195f, -0.05139997f,
+        0.1358283f, -0.005222965f, 0.20329733f, -0.009696153f, 0.015965214f, -0.055571124f, -0.0061418577f, 0.008762674f,
+        0.015144672f, 0.15024763f, 0.09066276f, -0.0007312632f, 0.021454977f, -0.0750083f, 0.06438338f, -0.15598188f,
+        -0.118982226f, -0.17690618f, -0.14705376f, -0.002976063f, -0.010635937f, 0.07141513f, 0.042913016f, -0.028123032f,
+        0.11514587f, -0.046068434f, 0.1313086f, -0.06331207f, -0.09205711f, -0.15130848f, 0.12408406f, 0.14892283f,
+        0.033207055f, 0.12072057f, -0.046246763f, -0.008632509f, -0.057206094f, -0.117560655f, 0.09853415f, 0.14616917f,
+        -0.006060456f, 0.15830956f, -0.003623461f, 0.22749716f, -0.014253314f, -0.028721957f, 0.14976579f, -0.17015772f,
+        0.08896793f, -0.012750407f, 0.05241582f, -0.0032102077f, 0.07520028f, -0.07247447f, 0.010494068f, 0.08929859f,
+        -0.03841946f, 0.12299602f, -0.05395007f, 0.07558531f, -0.102037124f, 0.11613674f, 0.037741132f, 0.12624511f,
+        0.061588388f, 0.0593754f, 0.040965367f, 0.02728308f, 0.16270635f, -0.17097592f, -0.07633083f, 0.27135286f,
+        -0.06969428f, 0.038414486f, 0.16224857f, 0.053389784f, 0.08177468f, -0.16695769f, 0.1654137f, 0.08661701f,
+        -0.0015260002f, 0.18967669f, -0.02911239f, -0.058789764f, 0.009484276f, 0.073656976f, -0.007824714f, 0.037981976f,
+        0.10943581f, 0.016672708f, -0.032456018f, 0.052980736f, -0.08475586f, 0.041960362f, 0.059817415f, 0.039154876f,
+        -0.0142892f, -0.0065067783f, 0.046411686f, 0.15859179f, -0.052716106f, 0.13281631f, 0.05510845f, -0.17867896f,
+        0.022892911f, -0.031782266f, 0.012314974f, -0.1244188f, 0.0077612707f, -0.097573645f, -0.17863348f, -0.124983124f,
+        0.1510317f, -0.07315201f, 0.07178712f, -0.024987986f, -0.0035150703f, -0.09168856f, 0.07744324f, 0.10103679f,
+        -0.09915416f, -0.09067027f, 0.020556122f, 0.00515975f, 0.09896729f, 0.06695922f, 0.1480915f, 0.06317054f,
+        0.05560474f, 0.16574576f, -0.030135507f, 0.19167997f, 0.033573978f, -0.046912376f, -0.022618126f, 0.11453899f,
+        0.06751201f, 0.0113571705f, 0.07781745f, -0.07899557f, -0.051935572f, 0.08214905f, 0.15835546f, 0.05816489f,
+        0.05038707f, -0.10322842f, -0.12525488f, 0.05447426f, -0.11517272f, -0.0058169058f, 0.0060033496f, 0.096917436f,
+        0.12509707f, -0.16812482f, -0.16497865f, 0.16770348f, 0.11640094f, -0.09286008f, 0.01521382f, 0.078861795f,
+        -0.004982011f, 0.044896845f, -0.055440784f, -0.1300684f, -0.017027875f, -0.15769039f, 0.0083277635f, 0.048146803f,
+        -0.111249395f, 0.002884563f, 0.0903436f, 0.17135553f, 0.042786635f, 0.008178721f, 0.08067306f, -0.09384819f,
+        0.012168882f, -0.04722679f, 0.012776939f, -0.11934397f, 0.039466713f, 0.060896132f, -0.072937466f, -0.13916987f,
+        -0.054139182f, -0.07105693f, 0.07233981f, 0.1259839f, 0.042685695f, -0.092720315f, -0.03388423f, -0.10425634f,
+        0.103253774f, 0.01751544f, 0.11054118f, 0.14890273f, 0.07880907f, -0.06776683f, -0.001131826f, -0.014389165f,
+        -0.12685981f, 0.06983843f, -0.007968931f, 0.0939737f, 0.12197137f, 0.14759944f, -0.09258734f, -0.1797516f,
+        -0.018774034f, -0.13782297f, -0.04143872f, -0.08309047f, -0.029805042f, 0.13946874f, -0.13547602f, 0.24009949f,
+        -0.06892245f, 0.05642904f, 0.14946805f, -0.119890265f, -0.11244213f, -0.018395655f, 0.005293594f, -0.056315f,
+        0.034083437f, 0.14691447f, -0.0073591466f, -0.101545945f, -0.031347662f, 0.028124161f, 0.10851041f, 0.069160976f,
+        -0.044661272f, -0.10423254f, -0.03955057f, 0.024003603f, -0.0683027f, 0.033222415f, -0.024034366f, 0.038973093f,
+        0.01244225f, -0.044849202f, -0.0022333201f, -0.036624495f, 0.08247779f, 0.018938199f, -0.04222602f, 0.04267342f,
+        0.250305f, -0.056429204f, 0.16343923f, -0.013674444f, 0.081670105f, 0.10313738f, 0.12352342f, 0.015602337f,
+        -0.06966977f, 0.19295475f, 0.051530544f, 0.15111718f, -0.01916251f, -0.026150443f, 0.06449894f, 0.11417821f,
+        -0.10622498f, 0.14418449f, 0.0402682f, -0.14372507f, 0.11797006f, -0.17779742f, 0.019969692f, -0.10658073f,
+        0.03146283f, -0.03893767f, 0.09256058f, -0.09987176f, 0.21485966f, -0.0059062196f, -0.020166658f, 0.18602417f,
+        0.14015917f, -0.06342026f, -0.2537533f, -0.044836335f, 0.05937332f, 0.05156327f, 0.1958707f, 0.025836729f,
+        0.09165429f, 0.071324594f, 0.006635108f, 0.09377977f, 0.113784194f, -0.07038862f, 0.1254416f, -0.07245106f,
+        -0.0073732007f, 0.0017111294f, 0.008922933f, -0.097221375f, -0.11010912f, 0.010549061f, 0.053089544f, 0.1364683f,
+        0.0034373086f, 0.09303816f, 0.13025942f, -0.07735973f, 0.15126072f, 0.009235682f, 0.100594416f, 0.11593461f,
+        0.016083695f, -0.043753095f, -0.1563999f, -0.18306047f, 0.058311917f, 0.115114465f, -0.10691352f, 0.15627296f,
+        0.07024677f, -0.1286013f, 0.12674636f, -0.116355136f, -0.0991771f, 0.124577574f, 0.047987793f, -0.011249586f,
+        0.14607379f, 0.16897085f, -0.019717047f, -0.281285f, -0.14298047f, 0.092753746f, 0.1855171f, 0.006370528f,
+        0.012785369f, -0.057174396f, 0.099712126f, 0.09872138f, -0.102401875f, 0.033727113f, 0.16729921f, 0.02759825f,
+        -0.016328245f, 0.017266989f, 0.06338114f, 0.091104f, -0.08037758f, 0.10019362f, 0.10708661f, 0.11398057f,
+        -0.13982025f, 0.13167523f, -0.2379173f, 0.115940854f, 0.211118f, 0.07285586f, -0.017948458f, 0.047786843f,
+        -0.07016926f, 0.1278433f, 0.20893595f, 0.070678204f, 0.0238132f, -0.025367774f, -0.10403747f, -0.12607124f,
+        -0.013459885f, -0.0074095726f, 0.05357874f, 0.22815183f, -0.028908806f, 0.10553995f, -0.03540929f, -0.04453179f,
+        -0.050482545f, -0.10158287f, 0.1464562f, -0.11187992f, 0.0040762653f, 0.08614545f, 0.17785223f, -9.753287e-06f,
+        -0.19298407f, 0.3235557f, -0.088824585f, -0.11438595f, 0.020193059f, 0.08688284f, 0.017598547f, -0.024240362f,
+        -0.11187039f, 0.0767992f, 0.06800866f, 0.023666264f, -0.021906655f, 0.18504272f, 0.084191576f, 0.068170026f,
+        -0.05103101f, 0.20601891f, -0.061009005f, 0.06742131f, 0.06895146f, -0.0154538145f, -0.21410678f, -0.061381828f,
+        0.02983763f, 0.14591318f, -0.018453397f, 0.09327722f, -0.017975489f, 0.1865547f, -0.1487144f, 0.07244905f,
+        -0.09157737f, -0.10414238f, 0.027400237f, 0.10929523f, 0.109514795f, -0.035744034f, -0.18971372f, 0.12587023f,
+        0.22484817f, 0.07849837f, 0.15320814f, 0.0814351f, 0.050983597f, -0.070535734f, -0.20953755f, 0.08024618f,
+        -0.050747298f, 0.06926493f, -0.0125188315f, -0.030265488f, 0.11453632f, 0.13483258f, -0.03181171f, 0.014543762f,
+        0.079763375f, 0.13513713f, 0.07095404f, 0.04656601f, -0.18772079f, -0.009901512f, -0.00022254157f, -0.035387266f,
+        -0.16166554f, -0.15483133f, 0.04162361f, 0.07141515f, 0.026220657f, -0.17324395f, 0.23644103f, 0.054054406f,
+        0.10769117f, -0.0613389f, 0.09841431f, -0.03797562f, 0.06884047f, -0.014492051f, 0.16839108f, 0.043455005f,
+        0.049146235f, 0.02334425f, 0.036942523f, 0.070011295f, 0.02860185f, -0.08459369f, 0.017832818f, -0.13000676f,
+        -0.08731452f, 0.05196133f, 0.087579854f, -0.07436713f, 0.06410274f, -0.024583329f, 0.056080688f, 0.033104632f,
+        0.009413106f, -0.046853047f, -0.3001574f, 0.06997028f, 0.06657081f, 0.029814454f, -0.15970595f, 0.012636638f,
+        0.15229313f, 0.04192188f, -0.03288923f, 0.04724023f, 0.01020412f, -0.09461f, -0.14433259f, 0.13099127f,
+        0.08854982f, -0.0066074496f, -0.0012797101f, -0.1065498f, -0.06761386f, -0.067265406f, -0.059154525f, 0.11497057f,
+        0.2140472f, 0.035108954f, -0.17249314f, 0.16365923f, 0.18108131f, 0.057085276f, -0.13426322f, 0.2116006f,
+        -0.012261997f, -0.026611723f, 0.038652204f, 0.0008221584f, 0.11404403f, 0.026552064f, 0.036466647f, 0.11424935f,
+        0.061689764f, 0.014085879f, 0.14007168f, -0.0625253f, 0.14297955f, -0.23604107f, 0.13605179f, 0.04778063f,
+        0.04103244f, 0.0060529034f, 0.100228086f, -0.22902387f, -0.10846218f, 0.022540826f, -0.09123655f, -0.046849165f,
+        0.05074924f, -0.01022482f, 0.055543125f, 0.010368826f, 0.08685776f, -0.15377519f, -0.030478513f, -0.11694549f,
+        0.03951123f, 0.12089358f, -0.060954005f, -0.03875584f, -0.096278995f, -0.011714953f, 0.009864628f, 0.143043f,
+        0.11749087f, 0.034457773f, -0.031863566f, -0.00043793302f, 0.15063004f, 0.056756727f, 0.04690064f, 0.22007604f,
+        0.10640588f, 0.06498655f, 0.0031269367f, -0.102185115f, 0.17037332f, -0.050040707f, 0.07272561f, 0.20055838f,
+        -0.068835974f, 0.0015565342f, -0.0071369815f, -0.21593499f, 0.16382338f, 0.070781656f, 0.037852958f, 0.068897925f,
+        0.062360812f, 0.19142593f, 0.0039463076f, 0.0241579f, 0.24219382f, -0.102160245f, 0.09113092f, -0.15185077f,
+        -0.10892054f, 0.16637883f, 0.17534477f, 0.04929132f, 0.099649906f, 0.13441648f, -0.027868906f, -0.018887293f,
+        0.14517881f, 0.12564547f, -0.15180801f, -0.065695785f, 0.11480873f, -0.0645846f, -0.04854303f, 0.021955725f,
+        -0.06176495f, 0.07196366f, 0.10948997f, 0.068879284f, 0.09390081f, 0.13871738f, -0.23861954f, 0.001024295f,
+        0.016662885f, -0.010856262f, -0.05029852f, 0.059378326f, 0.23293588f, -0.0664825f, 0.020427437f, 0.06950988f,
+        -0.24696088f, -0.08380812f, -0.090786934f, 0.028328791f, 0.00952463f, -0.02692511f, -0.10772714f, -0.13058035f,
+        -0.056412216f, 0.116682515f, -0.20033555f, 0.06733895f, -0.024081381f, -0.015906578f, 0.08175705f, 0.028227506f,
+        -0.027712857f, -0.054534905f, 0.15649033f, -0.052463904f, -0.051832993f, 0.07961895f, -0.12973373f, 0.060401276f,
+        -0.006708352f, 0.18987511f, 0.11958687f, 0.0500146f, -0.084468804f, -0.11076772f, -0.06591771f, 0.086981155f,
+        -0.08088397f, 0.14374751f, -0.092804775f, 0.059323173f, 0.17779435f, -0.04706085f, -0.053499717f, -0.051930606f,
+        0.05570222f, -0.047669485f, 0.03954115f, -0.07185634f, -0.01631175f, -0.10597876f, 0.08884505f, 0.08032083f,
+        -0.019738927f, 0.004797704f, 0.007768385f, 0.07892115f, -0.023938611f, 0.17530735f, 0.007922763f, -0.010604677f,
+        -0.06355946f, 0.03965709f, 0.07675688f, 0.023924476f, -0.025957428f, 0.04678777f, 0.012904598f, -0.09510333f,
+        -0.095769346f, -0.08379916f, 0.08993757f, -0.028532576f, -0.03387977f, 0.07391349f, -0.013847286f, 0.15478547f,
+        0.007829117f, -0.03522179f, -0.026056059f, 0.019370103f, -0.06811774f, 0.034132596f, -0.0867643f, -0.0060962536f,
+        -0.038870815f, -0.068303466f, 0.00050114887f, -0.13290377f, 0.07817702f, -0.021949856f, 0.0779591f, 0.039525155f,
+        -0.012918459f, -0.011057933f, 0.2489771f, 0.17319943f, 0.029351136f, 0.16920099f, -0.10732638f, 0.019754538f,
+        -0.009617895f, 0.12734418f, 0.016983071f, -0.00986316f, 0.20076288f, -0.019074544f, 0.19321272f, 0.011630888f,
+        -0.110962376f, 0.1403754f, 0.009610328f, 0.16722262f, -0.02780472f, 0.10047304f, -0.051845435f, -0.03548972f,
+        -0.0150858145f, -0.077802055f, 0.074133985f, 0.14738412f, -0.0063663595f, 0.09267878f, -0.101009704f, -0.0019318024f,
+        0.16203848f, 0.0014126946f, -0.031127471f, 0.03767551f, 0.10677986f, -0.0059808823f, 0.00012070722f, 0.16591412f,
+        0.20399259f, 0.18526736f, 0.21232155f, -0.04725263f, 0.04548156f, -0.18496157f, 0.013113144f, 0.0037579325f,
+        -0.06721353f, 0.14963272f, 0.07505327f, 0.052008487f, -0.015341062f, -0.06704158f, -0.09859209f, -0.11765462f,
+        -0.052506723f, -0.03295195f, -0.07275993f, -0.06950554f, 0.09940584f, 0.16778407f, 0.13576463f, 0.020327015f,
+        -0.0057559824f, 0.09480748f, 0.02990274f, 0.07711206f, 0.10614822f, 0.2549292f, -0.00040081545f, 0.028475076f,
+        -0.09706117f, -0.12549138f, 0.09882179f, 0.17841311f, 0.09456629f, -0.10369822f, -0.19293271f, -0.1266861f,
+        -0.06263424f, -0.10779393f, -0.0055386582f, -0.079451f, -0.009522132f, -0.07868307f, 0.05602696f, 0.0073536527f,
+        0.121585146f, -0.027559377f, 0.20116657f, -0.010887346f, -0.13081393f, 0.0052166213f, 0.070962906f, 0.16091323f,
+        -0.06818434f, -0.03976592f, -0.11095095f, 0.08082384f, 0.13388824f, -0.06427504f, -0.084883325f, 0.14084859f,
+        0.015221373f, -0.1281255f, -0.098589666f, -0.11175758f, 0.03992045f, -0.056381926f, 0.07971179f, 0.029916767f,
+        0.0039358465f, 0.16727225f, 0.076236315f, 0.0077809645f, -0.019772192f, -0.018634886f, 0.07748015f, -0.025870373f,
+        -0.11750182f, 0.03734604f, -0.058681153f, 0.16427256f, 0.15718314f, 0.0064562117f, -0.08428747f, -0.021370187f,
+        -0.030465113f, -0.13543375f, 0.026740538f, -0.058656067f, 0.08541317f, -0.11620398f, -0.0735613f, 0.12680459f,
+        -0.045745544f, -0.027812205f, 0.025713291f, 0.04503566f, -0.11682994f, 0.048984826f, 0.020543402f, -0.11431211f,
+        -0.06595936f, -0.00023744593f, -0.1332145f, -0.054762058f, 0.10432912f, -0.052996986f, -0.109686166f, 0.044170864f,
+        -0.023142256f, -0.08072946f, 0.14122106f, 0.028417831f, 0.16907972f, 0.057111733f, -0.1875052f, 0.21114293f,
+        -0.031030998f, -0.112866506f, 0.0677522f, 0.023880178f, 0.21745741f, -0.09746315f, 0.07402476f, -0.07096601f,
+        -0.054529462f, 0.0017791794f, -0.058627278f, 0.108573765f, -0.088549875f, -0.14243798f, -0.07552423f, -0.067091025f,
+        0.026543872f, 0.124520704f, 0.19695298f, 0.016388468f, -0.05384459f, 0.028011192f, 0.12909627f, 0.06495181f,
+        -0.09476007f, 0.0319593f, -0.17914577f, 0.1471872f, -0.08060677f, 0.09481257f, -0.037395198f, -0.08883259f,
+        0.048785463f, -0.07747879f, 0.10128013f, 0.040098313f, 0.07707703f, 0.28151673f, -0.021227583f, -0.22716126f,
+        0.25790456f, 0.167194f, 0.11120364f, 0.076737694f, -0.007919905f, -0.04152375f, 0.07147762f, 0.09109741f,
+        0.0030371728f, 0.112103455f, -0.15334302f, 0.040671837f, 0.12780619f, 0.15899193f, 0.06646895f, 0.05426536f,
+        -0.13639529f, 0.08985839f, 0.06368364f, 0.18097341f, 0.081781775f, 0.04806383f, -0.019812554f, 0.11226359f,
+        -0.030910987f, 0.006014584f, 0.034164995f, -0.15207903f, -0.030609874f, -0.058020446f, 0.11599426f, 0.035152227f,
+        0.102606796f, 0.035320543f, 0.021726359f, 0.041715115f, 0.2476131f, -0.05535894f, 0.13571826f, 0.027794858f,
+        -0.005007958f, -0.01706308f, 0.0071321423f, -0.059757933f, 0.1511272f, 0.12321223f, -0.08794378f, 0.074457206f,
+        0.07423105f, 0.120960355f, 0.08271719f, 0.09265564f, 0.12936059f, 0.03880717f, 0.2434252f, -0.094386734f,
+        0.15734608f, 0.071274325f, -0.10803524f, -0.0075487923f, -0.05592667f, -0.004723777f, -0.11828229f, 0.019884702f,
+        0.056013655f, -0.057072997f, 0.10858713f, 0.0019433671f, -0.002582885f, 0.098678686f, -0.091974095f, -0.012926327f,
+        0.11503966f, -0.075946815f, 0.04905556f, 0.12226589f, 0.028141938f, -0.051800705f, 0.05270685f, -0.058607478f,
+        0.081729546f, 0.24909501f, 0.028946912f, 0.060760908f, 0.03475586f, -0.084519155f, 0.17008127f, -0.07165963f,
+        0.02056066f, 0.23161356f, -0.0962653f, 0.038442325f, -0.061547533f, -0.049930032f, -0.020950645f, 0.09522171f,
+        0.06352844f, -0.13979454f, 0.0981946f, 0.11740315f, -0.09146751f, -0.09282294f, 0.10133613f, -0.16214152f,
+        0.021593252f, 0.19449562f, -0.035980806f, 0.10842775f, 0.06732914f, 0.06577027f, 0.113021076f, 0.09982981f,
+        0.03783172f, -0.034320597f, 0.091013126f, 0.13882194f, 0.14323115f, -0.03281974f, 0.12201467f, -0.069913685f,
+        -0.087253705f, 0.081024766f, 0.04065556f, 0.032203794f, -0.11714524f, 0.19316381f, 0.11182488f, 0.15066583f,
+        0.03087058f, 0.036050055f, 0.0444436f, 0.1497994f, 0.1472745f, -0.13405566f, 0.24337853f, 0.027390495f,
+        0.10951883f, -0.057221718f, 0.0381855f, -0.0088521f, 0.069079116f, 0.013043648f, 9.68079e-05f, -0.065214045f,
+        0.044439692f, 0.042676285f, -0.10423724f, -0.019537875f, 0.15095212f, 0.1563785f, 0.059109967f, 0.2550427f,
+        0.1259663f, -0.019404601f, 0.14472674f, 0.20058066f, -0.026318418f, 0.08356499f, -0.031769216f, 0.0431674f,
+        0.114590526f, -0.06947836f, 0.057125427f, 0.19443779f, 0.13824667f, -0.06844021f, 0.23163284f, 0.062077764f,
+        0.0062733246f, 0.16129988f, 0.007511193f, 0.13842818f, 0.09458646f, 0.1703452f, 0.0147337f, -0.086309135f,
+        0.020006089f, 0.13811307f, 0.11876018f, 0.06776666f, 0.17352758f, 0.037951395f, -0.040761936f, 0.03665704f,
+        0.018523503f, 0.009161406f, 0.0130002815f, 0.06830609f, 0.06673879f, -0.05150839f, 0.093972355f, -0.07727378f,
+        0.03244314f, 0.08541081f, -0.08468378f, 0.024330292f, 0.027750505f, -0.036663093f, 0.21057686f, 0.10116664f,
+        -0.09596816f, -0.04108493f, 0.14809096f, 0.072610036f, 0.07142736f, 0.08992703f, -0.028259061f, -0.089299515f,
+        -0.05309198f, 0.12561418f, -0.024206651f, 0.03417007f, 0.008513455f, 0.042158492f, 0.041427176f, -0.037756357f,
+        -0.2590119f, -0.0060855993f, -0.0955326f, -0.18126842f, 0.099403985f, 0.30070516f, 0.14011191f, 0.06326536f,
+        -0.17004624f, 0.043102928f, -0.06560009f, -0.18192895f, -0.16956413f, -0.15512909f, -0.35535908f, -0.1662545f,
+        -0.04459218f, 0.030029664f, -0.07304775f, -0.08793224f, -0.0655298f, 0.09623157f, -0.25305894f, -0.06137716f,
+        0.14224933f, -0.03747644f, -0.01121829f, 0.13054836f, 0.13105042f, -0.038208235f, -0.0951581f, 0.094252765f,
+        0.23447758f, -0.1854245f, -0.03078863f, -0.052238863f, 0.016472002f, 0.21674025f, 0.11343001f, 0.113739505f,
+        -0.12242504f, 0.1813277f, 0.14969783f, -0.14381835f, 0.020232484f, -0.018339744f, -0.26553774f, 0.069219775f,
+        0.14032842f, 0.007487442f, 0.13293055f, 0.17047915f, 0.18080042f, 0.10678211f, -0.12117147f, -0.041031618f,
+        -0.042732842f, 0.037301302f, -0.1620494f, -0.032641854f, 0.08660418f, -0.12766752f, 0.14480744f, 0.021564838f,
+        -0.05302643f, 0.03563389f, -0.13761476f, 0.059017304f, -0.07429186f, -0.032314427f, -0.06993568f, 0.03060408f,
+        -0.026549285f, 0.1003228f, 0.002671271f, -0.030458432f, -0.23393083f, -0.1264693f, -0.05310378f, 0.07105026f,
+        0.13516569f, 0.027861677f, 0.00026429814f, 0.028733663f, 0.048491806f, 0.22317156f, 0.033662066f, 0.072952494f,
+        -0.012969343f, -0.012311439f, 0.11465538f, 0.14350095f, 0.05347828f, 0.09830781f, -0.1368228f, 0.065276034f,
+        -0.20540795f, -0.0422287f, -0.08231662f, -0.032099675f, 0.12886725f, -0.19019754f, -0.07358907f, -0.17526044f,
+        -0.027380252f, 0.13302356f, -0.016778395f, 0.16155587f, -0.088147804f, -0.0625137f, -0.17734936f, -0.0640649f,
+        -0.057653807f, -0.030177679f, 0.0051813996f, 0.084129445f, -0.035799168f, -0.0007086016f, -0.012447495f, 0.12965523f,
+        0.15315056f, 0.07275477f, 0.046793684f, 0.10000671f, 0.137847f, 0.00023894798f, -0.0017889638f, 0.09766568f,
+        0.009062965f, -0.08410029f, 0.018677592f, 0.16602206f, -0.03383998f, 0.11100818f, 0.11055937f, -0.11180657f,
+        -0.035270862f, -0.11508659f, 0.21453175f, 0.032269012f, -0.05191825f, -0.1166205f, -0.068773955f, -0.21983379f,
+        0.11153167f, 0.17136952f, -0.043573093f, -0.065166324f, 0.1020466f, 0.12624915f, 0.0009584784f, 0.023304854f,
+        0.0524655f, 0.033267688f, 0.037039425f, 0.07774844f, 0.014162675f, -0.0952739f, 0.050642684f, 0.06236496f,
+        0.23902059f, 0.035389356f, 0.00037918403f, -0.18446618f, 0.10672808f, 0.054389514f, 0.1085108f, 0.061514642f,
+        0.012805048f, -0.13889918f, 0.044599008f, -0.13612872f, -0.09244809f, 0.06993134f, 0.057031017f, 0.021381656f,
+        -0.014555167f, 0.25902584f, 0.17419808f, 0.061853524f, 0.012162623f, 0.033063143f, 0.048383035f, -0.09291456f,
+        0.12525392f, -0.0695799f, 0.08103655f, 0.037360672f, -0.01883798f, -0.020477852f, -2.6221422e-05f, 0.025723409f,
+        -0.09201755f, 0.09643508f, -0.03401254f, -0.12687118f, 0.2630158f, 0.027568534f, -0.14126985f, 0.2657745f,
+        0.100061916f, 0.026449563f, -0.15377398f, -0.0009435186f, -0.122140355f, 0.11063517f, -0.26303688f, -0.11350455f,
+        -0.108548045f, 0.0021160874f, 0.00896159f, -0.27047065f, -0.1502887f, 0.060065735f, -0.17862368f, 0.04968202f,
+        -0.04225618f, -0.017261067f, 0.09429775f, 0.012712618f, 0.033864122f, 0.016456017f, 0.13478833f, 0.036054894f,
+        0.21212631f, -0.027509073f, 0.082469724f, 0.0054410393f, 0.16255105f, 0.011307539f, 0.17786005f, 0.13490386f,
+        -0.017240424f, -0.0645196f, -0.010358147f, -0.13625088f, 0.11035672f, -0.15314691f, -0.16522327f, 0.19650441f,
+        0.14772716f, -0.04399188f, -0.021379901f, 0.07994342f, 0.050091937f, -0.029096685f, -0.04813196f, -0.18840139f,
+        0.023778664f, 0.15352508f, -0.10704713f, 0.062272787f, 0.03167854f, -0.042497978f, 0.17059308f, 0.25295094f,
+        -0.049497902f, -0.025286932f, -0.017818814f, 0.11419423f, 0.103027575f, 0.06907119f, 0.04249494f, -0.09890554f,
+        -0.07477639f, 0.20497608f, -0.008346982f, 0.096964404f, -0.070090644f, 0.041567735f, -0.12905537f, 0.14231052f,
+        -0.01970065f, -0.045372136f, 0.14302328f, -0.071381964f, -0.10508884f, 0.06750094f, 0.121386275f, 0.0014956363f,
+        0.10027132f, 0.15813144f, -0.04367981f, 0.13522917f, -0.005978556f, -0.16194518f, -0.045784924f, -0.19334866f,
+        0.08941672f, 0.17165299f, 0.00023308693f, -0.040939208f, -0.059783168f, -0.062523864f, 0.13427278f, 0.14726041f,
+        -0.0047450955f, 0.089164205f, -0.1796017f, 0.114812285f, 0.012045003f, -0.0827615f, 0.23302178f, 0.005768006f,
+        -0.09522186f, -0.08733611f, -0.025040474f, -0.0245749f, 0.048130747f, -0.093952514f, -0.011004956f, -0.04655774f,
+        0.097285606f, -0.12906209f, -0.065745085f, -0.008692161f, -0.11654235f, -0.043701336f, 0.20783584f, 0.02722745f,
+        -0.11501476f, -0.0015836084f, -0.05886595f, -0.018851884f, 0.09634238f, 0.05954171f, -0.03075739f, 0.030226197f,
+        -0.04711327f, 0.19211711f, -0.06269797f, 0.022509638f, -0.010202747f, -0.052877486f, -0.03565937f, -0.056961622f,
+        0.017232448f, -0.066604994f, 0.09008315f, -0.010182935f, -0.12376617f, 0.01711287f, -0.02906088f, -0.07823061f,
+        0.025468377f, 0.07542183f, -0.04485297f, 0.25769642f, 0.13170844f, 0.091926254f, -0.05123962f, -0.0060012983f,
+        0.08151414f, 0.04611277f, 0.047157064f, -0.06751808f, 0.07515562f, -0.04195845f, -0.24430881f, -0.12869237f,
+        0.12521584f, 0.050271157f, 0.11768669f, -0.017728047f, 0.10283828f, 0.0026855508f, 0.046807732f, 0.090557605f,
+        0.11539459f, 0.09505727f, -0.026814764f, 0.07238031f, 0.035766054f, -0.027311195f, -0.11912492f, 0.02972054f,
+        -0.09693803f, 0.10893346f, -0.041394375f, 0.06108802f, -0.02947181f, -0.011500147f, -0.05104416f, 0.13194177f,
+        -0.057330888f, -0.034103494f, 0.10375532f, -0.0014206555f, 0.019288376f, -0.19674237f, 0.06343044f, 0.0802988f,
+        0.13081191f, -0.11094078f, -0.006883555f, 0.06885722f, 0.091348045f, -0.16346954f, 0.098178856f, 0.046374936f,
+        -0.006792134f, -0.031063069f, 0.06422209f, 0.03947966f, -0.024862941f, 0.050075725f, 0.21891138f, 0.091427244f,
+        0.0563601f, 0.013061894f, 0.020989705f, 0.027646046f, -0.11495895f, 0.004304563f, 0.09774911f, -0.07723521f,
+        0.13468349f, 0.17255248f, 0.13182494f, -0.035942648f, 0.10466778f, 0.14398581f, 0.062007334f, 0.17859292f,
+        0.08987321f, 0.09932021f, -0.078422785f, 0.115059145f, -0.020472584f, 0.050798103f, 0.1877533f, -0.037883446f,
+        0.08372562f, -0.053511705f, -0.06006329f, 0.033489555f, 0.053950053f, 0.14469479f, 0.16936794f, -0.14680855f,
+        -0.04913905f, 0.08829401f, 0.008735277f, -0.059492018f, 0.019672502f, 0.12385785f, -0.073612764f, -0.250078f,
+        -0.06937693f, 0.06279241f, 0.03863607f, -0.11820717f, -0.022468586f, -0.10818539f, 0.071358986f, -0.09848947f,
+        0.07806637f, 0.08515645f, 0.020631006f, -0.03339351f, 0.2629687f, -0.07073011f, 0.13083987f, -0.11575434f,
+        0.16701876f, 0.05987821f, 0.0041311076f, -0.06749769f, -0.012336699f, 0.007817763f, -0.20454128f, -0.12969147f,
+        -0.009845157f, 0.036275525f, -0.07749756f, 0.023140337f, -0.16914825f, -0.04699742f, -0.12151425f, -0.07306641f,
+        0.10118703f, -0.00062552793f, -0.1624008f, -0.08040042f, 0.19432187f, 0.09514f, 0.11665342f, -0.1424932f,
+        -0.09383174f, 0.07011944f, -0.13834754f, -0.21499197f, 0.23767014f, -0.06903842f, -0.04973864f, -0.1916957f,
+        -0.14541373f, 0.05387371f, 0.04493295f, -0.027654937f, -0.012158252f, -0.059317365f, 0.018726123f, -0.1635053f,
+        0.07901475f, -0.047008958f, -0.08837262f, -0.09831295f, 0.17908426f, 0.036630075f, -0.12033574f, -0.13458249f,
+        0.07305182f, 0.0014605472f, -0.11508569f, 0.07048435f, -0.14158127f, 0.1766827f, -0.0006570826f, 0.011408199f,
+        -0.02605335f, 0.09690351f, 0.05735478f, 0.038442854f, 0.03362954f, 0.19233271f, -0.07558261f, 0.1331472f,
+        -0.2563594f, -0.007853778f, 0.22385086f, -0.13472039f, -0.028419571f, -0.011142757f, -0.09896937f, 0.13980258f,
+        -5.119213e-05f, -0.19701402f, 0.062332947f, -0.10207784f, 0.07969459f, -0.089961775f, -0.07447874f, -0.13642335f,
+        -0.097697414f, -0.05367959f, -0.019511227f, 0.1056315f, 0.16991828f, 0.08869988f, 0.101857945f, -0.03364765f,
+        0.09905299f, 0.0038116944f, -0.02593845f, -0.07153153f, -0.008056629f, -0.11857905f, 0.15482709f, 0.037090365f,
+        -0.041443888f, 0.08123509f, -0.22046736f, 0.044247236f, 0.0747581f, 0.091284275f, 0.009076006f, -0.082854256f,
+        0.064231806f, -0.03307182f, 0.1164312f, 0.044518393f, 0.15548162f, -0.0039736116f, 0.029150547f, -0.033472493f,
+        -0.16981752f, 0.17343028f, 0.051019974f, -0.17806147f, 0.03089022f, -0.06835221f, 0.0071342047f, 0.039974265f,
+        0.05227119f, -0.023035636f, -0.16001758f, -0.22854427f, 0.071264096f, -0.0022418061f, -0.061902106f, -0.048962176f,
+        -0.05490752f, 0.011569395f, 0.2899532f, 0.0152827175f, -0.04284164f, -0.056686033f, -0.020578371f, 0.0063397014f,
+        0.32714176f, 0.010603198f, 0.14128941f, -0.01958666f, 0.15145351f, -0.15600727f, 0.004070358f, 0.07142969f,
+        0.19514368f, -0.00041528637f, 0.0037539399f, 0.118406594f, 0.01067822f, -0.0948386f, -0.05112258f, -0.13638918f,
+        0.050126765f, 0.06982621f, 0.042777427f, 0.009972791f, -0.041056596f, -0.0076479437f, 0.009519558f, 0.0011176378f,
+        -0.067956954f, -0.13125975f, 0.028588576f, 0.119862825f, 0.060250837f, -0.09195544f, -0.09883169f, 0.19508028f,
+        0.046141695f, 0.047991272f, 0.041102387f, 0.17872436f, 0.008609139f, -0.111017585f, -0.08409203f, -0.07023362f,
+        0.03878739f, 0.03589123f, 0.13797013f, 0.09022059f, -0.0019634408f, 0.07415144f, -0.113643855f, -0.0038865039f,
+        0.02309978f, 0.00410965f, 0.023935871f, -0.050077695f, -0.0342731f, -0.046886466f, 0.08718695f, -0.11100259f,
+        -0.05263322f, -0.02627034f, 0.0439899f, 0.07284533f, 0.08912062f, -0.09489445f, -0.07003101f, 0.054724798f,
+        -0.111228816f, -0.0085748285f, 0.18760812f, 0.05823369f, 0.05459334f, -0.013859554f, -0.14698023f, 0.17551309f,
+        0.30358458f, 0.0026158937f, -0.06356194f, 0.025621777f, -0.09719624f, -0.07900486f, -0.08126272f, -0.09550394f,
+        0.17459145f, -0.09521623f, -0.035613053f, 0.13279244f, 0.060422815f, -0.043960426f, 0.052223317f, -0.083629765f,
+        -0.21455263f, -0.049324278f, 0.09381293f, -0.23075664f, -0.15035374f, 0.16022307f, 0.014733882f, -0.064723164f,
+        0.040473558f, 0.004300852f, 0.16743056f, -0.011569023f, -0.10787535f, 0.016829917f, 0.103369154f, 0.167287f,
+        -0.006208794f, 0.08329662f, -0.20880598f, 0.035628337f, -0.11657456f, 0.11980177f, 0.049895126f, -0.078512795f,
+        0.13884284f, -0.060442917f, 0.011252474f, 0.13158503f, -0.10945091f, -0.05005399f, -0.05432555f, 0.017816735f,
+        -0.05712213f, 0.068552084f, -0.0022986506f, -0.05737156f, -0.06888612f, 0.12617561f, 0.22184366f, 0.044052545f,
+        -0.103449956f, -0.09583103f, -0.021636236f, 0.04689195f, -0.11771121f, -0.20879069f, 0.08467989f, 0.013976745f,
+        0.092796f, 0.11425915f, -0.0394849f, 0.024622364f, 0.055457335f, -0.04083072f, -0.05341932f, 0.038435575f,
+        -0.020731764f, 0.019535726f, -0.016301498f, 0.065110095f, 0.15637942f, 0.09102123f, -0.045146026f, 0.22933896f,
+        0.07530457f, -0.044188365f, 0.16247012f, -0.18335187f, -0.032695998f, 0.031234711f, 0.07088446f, 0.014519345f,
+        -0.11650286f, -0.056463636f, 0.117126286f, 0.09924939f, 0.011200954f, 0.13416776f, 0.033925653f, -0.050130844f,
+        -0.0059542838f, 0.11435571f, 0.054466818f, 0.13366915f, 0.071098074f, 0.10634805f, -0.016246846f, 0.10619683f,
+        -0.031162402f, -0.0076610213f, -0.02467466f, 0.32512727f, 0.18030043f, -0.11159083f, 0.053168304f, 0.11228631f,
+        0.00861371f, -0.022049636f, -0.07873191f, -0.062087808f, -0.046710547f, -0.0046826247f, -0.019888785f, -0.122129306f,
+        0.10160219f, -0.0447919f, 0.10901793f, -0.16801925f, -0.001814283f, 0.0830252f, 0.24816161f, 0.06549529f,
+        0.010320775f, 0.07390689f, 0.03951589f, 0.014743317f, 0.021836052f, 0.0456443f, 0.11210255f, 0.006590659f,
+        0.18020092f, 0.13147464f, 0.01384882f, 0.19796772f, -0.05575357f, -0.04353296f, 0.041547f, -0.121762365f,
+        0.03534854f, -0.07607621f, 0.27470863f, 0.26163206f, -0.08262273f, 0.027761439f, -0.004797538f, 0.24069323f,
+        0.034655966f, -0.102568194f, -0.030723982f, 0.1972285f, 0.065407515f, 0.11622477f, -0.030212073f, 0.14805017f,
+        -0.19728704f, -0.08028894f, 0.004223573f, 0.004123363f, 0.091271855f, -0.033786945f, 0.031138709f, -0.06770642f,
+        0.043184333f, 0.047649708f, -0.052772112f, 0.045912147f, 0.03816816f, -0.16413599f, 0.02366649f, 0.050346594f,
+        0.19234309f, 0.059356168f, 0.030438354f, 0.12596846f, 0.042356376f, 0.27272215f, -0.015675828f, 0.14095706f,
+        -0.03611912f, 0.0049231006f, 0.03307309f, -0.010169539f, -0.10325522f, 0.04977309f, 0.233621f, 0.021230884f,
+        0.13819718f, -0.14041764f, -0.04748271f, -0.028058114f, 0.042579573f, 0.13405596f, 0.16016185f, -0.10584628f,
+        -0.11867612f, 0.09846661f, -0.043623175f, 0.048632637f, -0.009408279f, -0.053720277f, 0.062964134f, -0.062224746f,
+        0.32359177f, 0.0015843478f, -0.006445064f, 0.025881285f, 0.1194354f, 0.03320643f, 0.07710692f, 0.107619196f,
+        0.103609845f, -0.04620848f, 0.12468621f, 0.19662552f, 0.018580459f, 0.061744176f, 0.09256023f, 0.087446846f,
+        0.14080755f, -0.079057425f, 0.04707931f, 0.08510469f, -0.025158573f, 0.18117653f, 0.00041947822f, 0.07829668f,
+        -0.07376904f, 0.13706633f, -0.09821972f, -0.15116136f, 0.15099198f, -0.0058365157f, 0.12435144f, 0.07230327f,
+        -0.031482022f, 0.094306186f, 0.116491616f, 0.14374779f, -0.13944389f, 0.02179937f, 0.039455608f, 0.11280075f,
+        -0.06666963f, 0.10843668f, 0.16207382f, 0.058344126f, -0.00813322f, -0.0722514f, 0.04960196f, -0.1133393f,
+        -0.031820443f, -0.07028805f, 0.13669986f, -0.038726248f, 0.12781191f, 0.04171131f, -0.11228162f, -0.010613307f,
+        -0.08225318f, 0.049918544f, -0.08580362f, 0.13152502f, -0.06989637f, 0.044833317f, 0.17161219f, -0.020399485f,
+        -0.03771939f, 0.0672748f, 0.15101959f, -0.036426608f, -0.0016768451f, 0.14281248f, 0.015619563f, -0.21540317f,
+        0.07282806f, 0.08730554f, -0.03840205f, 0.10033067f, 0.027565306f, -0.066926524f, 0.002905436f, -0.20578809f,
+        0.0843019f, 0.028829003f, -0.0891658f, -0.046497546f, -0.13926737f, -0.008254389f, 0.03905313f, -0.09836775f,
+        0.05511622f, -0.057774413f, -0.0050934674f, 0.10974684f, -0.07772712f, 0.00620006f, 0.20287386f, 0.016165221f,
+        0.12535681f, -0.021710334f, 0.09158313f, -0.0232301f, 0.087474816f, 0.024108976f, -0.019454027f, 0.0044660675f,
+        0.17478874f, -0.097094454f, 0.05240068f, 0.11305082f, 0.066222064f, 0.058028582f, 0.20925206f, 0.07494559f,
+        -0.09957989f, -0.07294968f, 0.08075722f, -0.084292896f, -0.055542305f, -0.0014265169f, 0.083840884f, 0.046249334f,
+        0.07564562f, -0.012336639f, 0.12536891f, -0.089527294f, 0.110558316f, -0.052026317f, -0.031595375f, 0.043811895f,
+        -0.013869166f, 0.02000653f, -0.10460862f, 0.07283137f, 0.081579976f, -0.05190933f, 0.096132465f, 0.06918876f,
+        0.15222976f, 0.080530666f, -0.017934674f, 0.06369057f, 0.18229695f, -0.08941115f, 0.14768888f, -0.021031255f,
+        0.061234128f, -0.20910962f, -0.0014378859f, -0.055341274f, 0.19138299f, 0.05943613f, 0.22447853f, -0.0067460993f,
+        0.2728359f, 0.01789532f, 0.1146615f, -0.067683995f, -0.16138527f, 0.2781531f, -0.091585204f, -0.0019427132f,
+        0.040484767f, 0.1913097f, 0.07829603f, 0.21362537f, -0.101841345f, -0.10963108f, 0.23991655f, 0.3353258f,
+        0.07228016f, 0.09757131f, 0.057551786f, -0.12100607f, -0.19724894f, 0.03895253f, 0.03509462f, 0.04593752f,
+        0.061088234f, -0.12589084f, -0.18591332f, 0.019822493f, 0.0015800917f, -0.055980716f, -0.043825325f, 0.20212534f,
+        -0.008419948f, -0.14092526f, -0.07154353f, -0.19938082f, 0.028333455f, 0.047674496f, 0.06359595f, -0.19003096f,
+        -0.007321386f, -0.19838381f, 0.19799797f, 0.13752094f, 0.05317193f, 0.02897662f, 0.16041636f, 0.31367132f,
+        -0.021565981f, 0.08175614f, -0.04356738f, 0.027946375f, -0.026511457f, 0.12652655f, -0.16528405f, -0.17733967f,
+        -0.08568122f, 0.044190902f, 0.013502076f, 0.10480746f, 0.04692388f, -0.03576342f, 0.08929939f, 0.038839698f,
+        0.01910214f, -0.023529606f, -0.025604697f, -0.14351729f, -0.0386782f, 0.014437521f, -0.07201379f, -0.035019476f,
+        -0.0009964431f, -0.10347133f, -0.167601f, -0.014134429f, 0.24394035f, -0.08696416f, 0.041648425f, 0.03053212f,
+        -0.065741755f, 0.061788633f, -0.011825199f, 0.030584488f, -0.037204284f, 0.04549103f, 0.15989338f, -0.04316356f,
+        -0.1169019f, 0.012707258f, -0.0017335409f, -0.05393836f, 0.23700435f, -0.045587126f, -0.12019667f, -0.030249778f,
+        0.026376704f, 0.0013173363f, -0.116583124f, 0.08780932f, 0.13855304f, 0.11658536f, 0.093575224f, 0.119613186f,
+        -0.08463659f, 0.08491779f, -0.0709533f, -0.16944243f, -0.076907024f, -0.0007776724f, -0.005483517f, 0.026526306f,
+        0.11210578f, 0.058720805f, -0.0060098725f, -0.023069799f, -0.06524734f, -0.04492144f, 0.009322064f, 0.1257969f,
+        -0.15407701f, 0.014135899f, 0.11114032f, 0.0077424226f, -0.1913073f, -0.0745248f, -0.014902606f, -0.0893773f,
+        0.062111665f, 0.05552055f, -0.16101249f, -0.114432596f, -0.04059325f, 0.17004812f, -0.0364969f, -0.013344222f,
+        0.079199016f, 0.13026443f, 0.028047679f, 0.049204186f, 0.0044342377f, 0.010894423f, 0.16756748f, -0.09874789f,
+        -0.1032164f, 0.17242543f, 0.09457392f, -0.07201627f, 0.17982334f, 0.10946425f, -0.09626175f, 0.043783326f,
+        0.17624474f, 0.10980494f, 0.027783643f, -0.1833892f, 0.1834617f, 0.11668946f, 0.06621329f, 0.020149456f,
+        0.060591616f, 0.06367727f, 0.22009455f, -0.027284715f, 0.07707279f, 0.076259434f, 0.21491773f, -0.0067656995f,
+        0.08495862f, 0.055172004f, -0.024487756f, 0.13057818f, 0.0085719405f, -0.06551392f, -0.016388621f, -0.006252022f,
+        0.011251308f, -0.05517329f, -0.005530828f, 0.013703172f, 0.19544016f, -0.018048711f, -0.07552071f, 0.0014345809f,
+        0.35331732f, -0.020467684f, 0.10169648f, -0.22453025f, 0.090151824f, -0.10949978f, 0.020898288f, 0.047597796f,
+        -0.090028785f, -0.04357588f, -0.04705535f, -0.14492935f, 0.003480134f, 0.05792893f, -0.1486267f, 0.031479787f,
+        0.08393364f, -0.07530408f, 0.23829956f, 0.13259076f, -0.07163456f, -0.075913616f, 0.23862095f, -0.012367275f,
+        -0.09179469f, 0.108765446f, -0.12354951f, -0.14417446f, -0.0180342f, -0.010130937f, -0.13261528f, -0.13384917f,
+        -0.013746071f, -0.15358979f, -0.25119767f, -0.031168016f, -0.05790551f, 0.053989194f, 0.00019614016f, -0.01409645f,
+        -0.13056165f, -0.099829465f, 0.016677644f, -0.044676896f, 0.091214105f, -0.10575466f, 0.016561138f, 0.09720857f,
+        -0.051356196f, -0.10210923f, 0.01125405f, 0.17214014f, 0.12241825f, -0.15906034f, 0.022229632f, 0.16403387f,
+        -0.028452622f, -0.020649172f, -0.11285993f, -0.16283791f, -0.28004178f, 0.02284855f, -0.27388978f, 0.061424423f,
+        -0.027684342f, 0.10479857f, 0.09028402f, -0.08566903f, 0.04225928f, 0.007877187f, -0.01825869f, -0.01442601f,
+        0.19840162f, 0.19701569f, 0.016615786f, -0.044733964f, 0.047472354f, -0.07815856f, 0.010836038f, 0.007470131f,
+        -0.049746994f, 0.032813404f, 0.09942653f, 0.06802209f, -0.073154844f, -0.07618616f, 0.045003276f, -0.0585617f,
+        0.0070867925f, -0.3688238f, -0.1493429f, 0.22039986f, 0.107955314f, 0.13877499f, 0.0800609f, 0.08615188f,
+        0.04500729f, -0.13344383f, -0.026209164f, -0.14828484f, -0.006339624f, -0.0075515024f, 0.039813973f, 0.024601934f,
+        -0.07848724f, -0.08154732f, -0.2229122f, -0.110566966f, 0.050823115f, -0.021617364f, -0.06468106f, 0.032556646f,
+        0.15327205f, 0.043185882f, -0.05531712f, 0.08437179f, 0.0883538f, -0.032099344f, -0.07220463f, 0.04975792f,
+        0.032296296f, -0.035353873f, 0.06798083f, -0.074932605f, 0.064652845f, -0.004898861f, -0.08990876f, 0.17306072f,
+        -0.0795834f, -0.003979425f, -0.10890872f, 0.028476572f, 0.09139348f, -0.05407965f, 0.07250208f, -0.011415868f,
+        0.08350631f, -0.015961692f, -0.07898773f, 0.17056108f, 0.04094395f, 0.15100989f, 0.072505325f, -0.15799081f,
+        0.25585884f, 0.10877302f, 0.16502792f, -0.019804195f, 0.08638351f, 0.104156435f, 0.06507328f, -0.15996522f,
+        0.23300406f, 0.03285638f, -0.07786606f, 0.06078098f, 0.06995729f, -0.012853771f, 0.15531246f, 0.17483762f,
+        -0.13364168f, -0.094359465f, 0.0788859f, -0.022990977f, 0.032609083f, -0.18647502f, 0.09551843f, -0.021624634f,
+        0.030818794f, 0.09711628f, -0.009522007f, 0.0579305f, 0.11444669f, 0.027545061f, -0.15889835f, 0.09671619f,
+        -0.081656456f, 0.046911962f, 0.05445908f, -0.008781151f, 0.26032594f, -0.07006001f, 0.24428742f, -0.07842737f,
+        0.069459714f, 0.15996273f, 0.1534835f, -0.008442177f, -0.02744921f, 0.110271476f, 0.059327148f, 0.035630297f,
+        -0.09321606f, 0.08377833f, 0.030653287f, 0.018268928f, 0.0031155183f, 0.008954671f, 0.08679752f, 0.011712551f,
+        0.026512766f, 0.0941638f, 0.011900443f, 0.15745252f, 0.26429144f, -0.115861304f, 0.025354832f, 0.06319467f,
+        -0.012220268f, 0.087804645f, 0.022688912f, 0.04378536f, 0.02081809f, 0.15236445f, 0.10972666f, 0.004687776f,
+        0.0635471f, -0.15017563f, -0.009266649f, -0.014124308f, 0.061054118f, -0.13621408f, -0.110791564f, -0.09227684f,
+        0.084940895f, 0.027827645f, 0.0029917506f, -0.107828215f, 0.107971266f, -0.0463034f, -0.025553023f, 0.02685956f,
+        0.068907596f, 0.05829814f, 0.0150251305f, 0.12110613f, -0.03441247f, 0.14950833f, -0.009524911f, 0.030844573f,
+        0.010093761f, 0.056668144f, 0.08957139f, 0.061173193f, 0.01000352f, -0.02389853f, 0.16408296f, -0.013809624f,
+        0.2601335f, -0.06357119f, -0.035227906f, -7.2845716e-05f, 0.17804836f, -0.015119417f, 0.0044468986f, 0.17879467f,
+        0.23731837f, -0.05291481f, -0.073215105f, 0.14690724f, 0.025542483f, 0.04586f, -0.17394327f, 0.048248507f,
+        0.014684137f, -0.016159382f, 0.06445007f, 0.09320852f, 0.115368515f, -0.07865364f, 0.13546771f, 0.01377095f,
+        0.0058037764f, 0.030132148f, 0.08608202f, -0.10716425f, 0.067254186f, 0.1070551f, 0.06921664f, 0.043712948f,
+        -0.025552614f, -0.0536549f, 0.03671264f, 0.12140202f, -0.021458194f, 0.122655906f, 0.11451607f, 0.09585121f,
+        0.068236224f, 0.08193797f, 0.034304865f, -0.013201471f, -0.0154249305f, 0.1472358f, 0.068184994f, 0.03417879f,
+        -0.0137047665f, 0.032255992f, 0.047899354f, 0.033729397f, 0.08143443f, 0.117735684f, 0.024368344f, 0.120256454f,
+        0.07200833f, -0.2931275f, 0.021454968f, 0.06352589f, -0.037921935f, 0.07105445f, 0.13134015f, 0.06230398f,
+        -0.0006581443f, 0.0699644f, -0.13734508f, -0.060146682f, 0.13458854f, -0.09551317f, -0.18890259f, -0.08651157f,
+        0.109087855f, 0.1324409f, -0.09136218f, 0.097616136f, 0.10453026f, 0.06978696f, 0.0062534926f, 0.041506052f,
+        0.017361145f, 0.059561815f, -0.106117345f, 0.07345649f, 0.03526692f, -0.11931132f, 0.04688769f, 0.08038763f,
+        -0.14771366f, -0.13858405f, -0.010904124f, 0.1353993f, -0.027072942f, 0.24165314f, -0.013330785f, -0.012262302f,
+        0.14101726f, 0.10299183f, 0.014630394f, -0.0509916f, 0.0017268457f, 0.15588343f, -0.14335376f, 0.0822526f,
+        0.15614475f, -0.0025459297f, -0.103443354f, -0.015633903f, -0.011255754f, -0.10305489f, 0.010479689f, 0.0064176014f,
+        0.09903289f, -0.053520385f, -0.011213525f, -0.14525366f, -0.09985601f, 0.0044773957f, 0.035160083f, -0.12362476f,
+        0.08765768f, 0.08927581f, 0.15879375f, 0.0242794f, 0.026540726f, -0.12060136f, -0.02574314f, 0.03944279f,
+        0.03813997f, -0.12879649f, -0.04632529f, 0.19702792f, 0.076412916f, -0.15095742f, 0.11768744f, -0.00015624298f,
+        0.057605088f, -0.0970906f, -0.1256067f, -0.09742144f, -0.01052173f, -0.1911791f, 0.11757122f, 0.04267643f,
+        0.06448657f, 0.10034937f, 0.013877198f, -0.0042174f, 0.024265802f, -0.03437207f, -0.013539644f, 0.13461035f,
+        -0.034281943f, 0.032734703f, -0.044129424f, 0.059183124f, -0.07387527f, -0.08141954f, -0.07488424f, 0.031598754f,
+        0.058100954f, -0.15813515f, -0.060316797f, -0.13785446f, 0.115903415f, -0.06917385f, 0.0030870095f, 0.0072783474f,
+        0.10047894f, 0.08927058f, -0.046455234f, 0.059561618f, 0.10126374f, -0.20154107f, -0.20783192f, 0.053756103f,
+        0.16648073f, 0.03267517f, -0.020471573f, 0.1900788f, 0.0574506f, 0.026632186f, 0.048522543f, 0.07933748f,
+        0.068894826f, 0.11180162f, 0.07637859f, -0.019593224f, -0.15067989f, 0.07860575f, 0.13370329f, -0.017345874f,
+        -0.01896403f, 0.20245759f, -0.105974525f, 0.1252284f, -0.0052627856f, 0.0030164572f, -0.1675393f, 0.018532323f,
+        -0.038216542f, -0.1585479f, -0.002646135f, -0.11673121f, -0.034298755f, 0.12970892f, 0.0042048492f, 0.090711355f,
+        -0.06438009f, 0.11011412f, 0.12830898f, -0.04048162f, 0.078174375f, 0.114326485f, 0.037879054f, 0.02427681f,
+        -0.059204563f, 0.19229035f, -0.015282977f, 0.09470828f, 0.23561902f, -0.01672079f, 0.08595128f, -0.006325528f,
+        0.11378167f, -0.0011193933f, -0.035273857f, 0.17849909f, -0.11761484f, 0.09178028f, -0.110545985f, 0.1138349f,
+        -0.058976945f, 0.09458481f, -0.10850251f, 0.051641636f, 0.08377323f, -0.091968104f, 0.1740692f, -0.16943489f,
+        0.0032674063f, 0.026448546f, 0.08439539f, -0.05039992f, 0.0059511294f, -0.004495184f, 0.13179463f, -0.07664781f,
+        -0.03850561f, 0.039260063f, 0.071433716f, 0.07887703f, 0.15495756f, -0.08271828f, 0.089857295f, -0.058292333f,
+        0.14333414f, 0.107779495f, 0.14560886f, 0.12556493f, -0.08556275f, -0.22013465f, -0.09983258f, 0.16219027f,
+        0.17423528f, 0.01719048f, -0.17813809f, 0.19954354f, 0.017824136f, -0.035715133f, -0.04172663f, -0.085757494f,
+        0.07093998f, 0.08129356f, 0.16306835f, -0.13249406f, -0.092450894f, -0.010921201f, 0.115745105f, 0.03928222f,
+        0.19522774f, -0.114506245f, -0.12971494f, 0.05898381f, 0.069908865f, -0.004551044f, 0.0520499f, -0.12241514f,
+        0.04478717f, -0.012818113f, 0.07265114f, -0.017228713f, -0.039828766f, 0.06599148f, 0.23624708f, -0.043460686f,
+        0.15451184f, 0.00152075f, -0.09736009f, 0.049221948f, 0.033136833f, -0.0017082829f, 0.059363898f, -0.020175083f,
+        -0.024079558f, 0.021557162f, 0.082737595f, -0.0076893177f, 0.075613834f, -0.050419252f, 0.106209934f, 0.2457249f,
+        -0.045326572f, -0.0019486053f, 0.08023597f, 0.085632116f, -0.037504546f, 0.04132729f, -0.021523524f, -0.015371762f,
+        -0.005210785f, -0.0559263f, 0.030670488f, 0.13084896f, 0.09720166f, 0.01684502f, -0.1219117f, 0.12875395f,
+        0.12720637f, 0.18241087f, -0.08888696f, -0.17006251f, 0.08471394f, 0.15754595f, 0.09593015f, 0.0789188f,
+        0.065365575f, -0.005339267f, -0.050660305f, 0.044565428f, 0.07208426f, -0.0049459483f, 0.10026581f, 0.08827425f,
+        0.15664858f, 0.052496124f, 0.1244787f, -0.057388723f, 0.17656761f, -0.09406351f, 0.02664357f, 0.040362764f,
+        -0.039473705f, 0.22194608f, -0.10001906f, 0.14226086f, 0.050548047f, -0.094535075f, 0.105106466f, -0.011871735f,
+        0.06865855f, -0.019080466f, -0.09927727f, 0.12911202f, 0.0379185f, -0.028566793f, 0.19870165f, 0.04574543f,
+        0.12527631f, 0.112748995f, -0.088931754f, -0.013369018f, 0.12594515f, 0.08809953f, -0.031704232f, -0.04552089f,
+        0.027819099f, -0.038769722f, -0.059296176f, -0.0069132904f, -0.0038832815f, 0.23884052f, 0.0055195354f, -0.12344925f,
+        -0.05555627f, 0.0069306437f, 0.04612467f, -0.060439304f, 0.15675317f, 0.12654896f, -0.07695229f, -0.0075536347f,
+        0.039005503f, -0.021476489f, -0.022275534f, -0.039338015f, -0.006867443f, -0.16309322f, 0.08677182f, 0.15776128f,
+        0.15640527f, -0.056475863f, 0.055796526f, -0.16028309f, 0.07503807f, -0.02817497f, -0.039802954f, 0.051358208f,
+        0.20947467f, 0.017625766f, -0.122995205f, 0.044836916f, -0.13089669f, -0.12028853f, 0.00017872547f, 0.039408505f,
+        0.0037878046f, -0.15227419f, -0.045024417f, -0.08483825f, 0.07108935f, -0.11184441f, 0.09416475f, -0.08835476f,
+        0.03044056f, 0.03570828f, 0.0256927f, -0.044155516f, -0.2041991f, -0.057250675f, 0.057728585f, 0.04514695f,
+        0.09526134f, -0.04545662f, -0.056214266f, 0.10504425f, 0.074885726f, -0.027133945f, 0.07453156f, -0.03632077f,
+        0.14836478f, 0.16758084f, 0.06550327f, -0.04587231f, 0.11203915f, 0.05213256f, 0.045987587f, -0.1180232f,
+        0.10768943f, 0.042773385f, 0.069704846f, 0.17808752f, 0.08873485f, 0.018012498f, 0.10226616f, -0.16648206f,
+        0.0660076f, -0.027301792f, 0.10804744f, -0.15112989f, 0.04089619f, 0.06665365f, -0.18660106f, 0.030975008f,
+        -0.013392813f, 0.1038578f, -0.26489168f, -0.14135617f, 0.07076133f, 0.17826857f, -0.08420853f, -0.115245946f,
+        0.092804186f, 0.11488912f, -0.0062603727f, -0.1549674f, 0.03853252f, -0.12860739f, 0.19750632f, -0.07942422f,
+        -0.12383852f, 0.062072877f, -0.12677686f, 0.022826044f, 0.044386894f, -0.026473276f, 0.015175253f, -0.118039854f,
+        -0.017174065f, -0.055374186f, 0.08537007f, 0.018512914f, 0.024693158f, 0.0040424624f, -0.023079317f, 0.00868772f,
+        0.06231167f, 0.008773217f, 0.021969052f, 0.013013374f, -0.0049411394f, -0.047442533f, 0.08911176f, 0.038595594f,
+        -0.10391238f, 0.064384714f, 0.15167482f, 0.021586707f, -0.14674896f, -0.033187304f, 0.07737285f, -0.07262641f,
+        -0.025289837f, 0.21506241f, -0.10279315f, 0.05770448f, -0.058074657f, 6.543439e-05f, 0.1509525f, -0.018630428f,
+        0.046335634f, 0.069491975f, -0.047001466f, 0.033735234f, 0.060678706f, 0.049813107f, 0.08414382f, 0.12864907f,
+        0.035854775f, 0.016714105f, 0.0073747095f, -0.030425318f, 0.09641165f, -0.04146402f, 0.01871089f, 0.002935945f,
+        -0.038408834f, 0.06712552f, -0.08395274f, -0.09978446f, 0.022666749f, -0.035990313f, -0.039924745f, -0.031849317f,
+        0.069287024f, 0.0137948105f, 0.09232232f, 0.018111663f, 0.08468648f, -0.119447894f, -0.01617793f, 0.026554598f,
+        -0.20269221f, -0.15243722f, 0.07793058f, -0.06958047f, 0.001515761f, 0.06605352f, -0.102931015f, -0.05903201f,
+        0.25616765f, 0.03933238f, -0.0025625832f, -0.02662783f, 0.26516753f, 0.17216012f, 0.11935146f, -0.01275608f,
+        -0.017240088f, 0.15738297f, -0.016738767f, 0.2977415f, 0.0064127864f, -0.08080812f, 0.0743371f, 0.11833648f,
+        -0.0750898f, -0.015799858f, -0.030179938f, -0.26511163f, 0.047699966f, 0.018993078f, 0.027015725f, 0.16266093f,
+        0.026446031f, -0.041422617f, 0.10865009f, 0.09719323f, -0.05064695f, 0.038998954f, 0.031651147f, 0.02880429f,
+        -0.0471307f, 0.16625226f, 0.022341305f, -0.14592084f, -0.11977958f, 0.119873255f, 0.02962396f, -0.084982716f,
+        0.027922574f, 0.08209093f, 0.05612083f, 0.0040118853f, -0.10544167f, -0.09194125f, -0.112139896f, 0.12712196f,
+        -0.1670494f, -0.03318777f, -0.03277968f, 0.14099374f, 0.03249677f, -0.024171887f, 0.176569f, 0.072192006f,
+        0.074884474f, 0.09116458f, -0.122901924f, 0.111359514f, -0.019150825f, -0.0771311f, -0.060931f, 0.15619326f,
+        0.284194f, 0.062345427f, -0.19964488f, 0.10027372f, 0.098330446f, 0.17077084f, -0.14518873f, -0.00954415f,
+        0.0657212f, 0.030719182f, 0.13768178f, 0.12985612f, -0.10747719f, -0.043973934f, -0.06111888f, -0.0028789465f,
+        0.012679617f, -0.20133038f, 0.21324517f, 0.027474653f, 0.024016239f, 0.09085647f, -0.09059524f, 0.069660276f,
+        -0.026495632f, -0.07344719f, 0.07423914f, 0.0062153134f, 0.14799295f, -0.06757691f, -0.117214784f, 0.0066631613f,
+        0.049815774f, 0.13408066f, 0.0060532177f, 0.07491304f, 0.0004767118f, -0.045544747f, -0.118770316f, 0.15278606f,
+        0.15015939f, 0.0903547f, -0.087685704f, -0.12875932f, 0.11660965f, -0.071796514f, -0.03406739f, 0.004668824f,
+        0.09229024f, -0.008860828f, 0.12862268f, -0.09016444f, -0.09454645f, -0.037591483f, 0.13419311f, 0.19366853f,
+        -0.13497324f, 0.15168129f, -0.03519328f, -0.01769474f, -0.08078793f, -0.046384443f, 0.08692653f, 0.039840262f,
+        0.13829203f, 0.07255423f, 0.020297244f, 0.14683741f, -0.0146683445f, 0.0658005f, 0.0041733184f, 0.07087217f,
+        -0.011750362f, 0.08209395f, -0.09404434f, 0.05803764f, 0.077360034f, 0.114540674f, 0.032832813f, 0.07881829f,
+        -0.12345659f, -0.045085486f, 0.031386398f, 0.034664657f, 0.008842921f, 0.03164775f, -0.034387685f, -0.06862546f,
+        -0.030037394f, -0.1331081f, -0.063124165f, 0.056688346f, 0.12586851f, 0.06664663f, 0.06352935f, -0.04851084f,
+        -0.018694323f, -0.141627f, 0.22062679f, 0.0019235332f, -0.12373032f, -0.012985436f, -0.05417298f, 0.08477178f,
+        0.16504082f, 0.25360644f, 0.13024923f, 0.15392704f, 0.10906172f, -0.07012565f, -0.052538007f, 0.009259438f,
+        -0.08511183f, 0.017353786f, 0.2818887f, 0.06600363f, 0.28694335f, 0.11561342f, -0.011812697f, 0.1391677f,
+        -0.0818722f, -0.04984073f, 0.14184819f, 0.089777194f, 0.09067049f, 0.03727307f, -0.07958492f, 0.00703754f,
+        -0.12971371f, 0.11159257f, -0.14627127f, -0.09862587f, -0.0053837746f, 0.05399775f, 0.00958821f, 0.07370296f,
+        0.0023206996f, -0.001097272f, -0.030440014f, -0.07537079f, -0.05457241f, -0.04698079f, 0.086378016f, 0.058397274f,
+        0.2105585f, 0.097293f, -0.03854212f, -0.000367669f, -0.018376961f, 0.07033722f, -0.091879606f, 0.006557932f,
+        -0.07657113f, 0.23724999f, -0.13929705f, -0.09589547f, 0.09923103f, 0.08794478f, 0.032663275f, 0.07758682f,
+        -0.09274282f, 0.039684556f, 0.18210046f, -0.1424564f, 0.1555243f, -0.15196759f, -0.064665936f, -0.07672214f,
+        -0.24631579f, 0.043489918f, -0.07979404f, 0.057548054f, 0.08224466f, -0.061180834f, -0.022200976f, -0.032225f,
+        0.038920756f, 0.015789425f, 0.021329677f, 0.047835797f, 0.13286424f, 0.022572344f, 0.032055043f, 0.02584382f,
+        -0.16830152f, -0.038383015f, 0.11599601f, 0.06361689f, 0.1296584f, -0.10934932f, -0.08341434f, -0.04172359f,
+        0.2128635f, -0.15786323f, -0.134299f, -0.03357064f, 0.014506812f, 0.064396665f, 0.012642063f, 0.19912905f,
+        -0.027866447f, -0.090703286f, 0.07803317f, -0.04273055f, -0.054595154f, 0.124283075f, 0.027807612f, -0.0012417826f,
+        0.08355035f, -0.014422912f, 0.102030486f, -0.030229941f, -0.021505957f, 0.10000183f, 0.064310335f, 0.045969333f,
+        0.030330325f, -0.08811815f, 0.115859635f, 0.1995f, -0.15032911f, -0.016769312f, 0.07030849f, -0.020138718f,
+        0.12943569f, 0.052174024f, -0.06145773f, 0.1946214f, -0.026825555f, 0.0509288f, -0.057246093f, -0.030303117f,
+        0.10858255f, -0.120240815f, -0.11590826f, 0.06727139f, 0.04564717f, 0.053230297f, 0.057041474f, -0.04604865f,
+        -0.15406328f, 0.21082911f, 0.0011974206f, -0.09838853f, 0.042700272f, 0.005851458f, 0.05874002f, -0.087091655f,
+        -0.044065017f, 0.0065149283f, 0.0825192f, 0.0061015394f, 0.06518354f, 0.028092613f, 0.17334144f, -0.02809344f,
+        -0.07101804f, 0.13438089f, -0.20137669f, 0.037873f, 0.008475834f, 0.048588723f, -0.012133013f, 0.056741696f,
+        0.14563507f, -0.011889831f, 0.1695276f, 0.112203136f, 0.12755904f, 0.082962334f, -0.002933515f, -0.028524589f,
+        0.17052305f, -0.087482184f, 0.16528477f, -0.13525751f, -0.025310056f, 0.14132105f, -0.047193717f, 0.08127404f,
+        0.0013431497f, 0.056968015f, -0.05512191f, -0.07849926f, 0.00526279f, 0.08152783f, -0.032678004f, -0.06650431f,
+        0.019472398f, 0.13487642f, 0.17966175f, 0.20840019f, -0.01138275f, 0.24341273f, -0.11414721f, -0.07214922f,
+        0.17413902f, 0.010949689f, -0.05681115f, -0.10612318f, 0.115671195f, 0.0019547998f, 0.047662605f, -0.036407523f,
+        0.06547679f, -0.014580529f, -0.029409869f, -0.042465698f, 0.21721467f, 0.118647955f, -0.12656096f, -0.14988232f,
+        0.08029445f, 0.005770088f, -0.034110196f, 0.026250908f, 0.09168118f, 0.04614892f, 0.08255415f, 0.066190585f,
+        0.04752589f, 0.022405265f, 0.024879362f, 0.02360385f, 0.04396993f, 0.2109399f, -0.0037193717f, 0.114169836f,
+        -0.04687228f, 0.025555715f, 0.15357901f, -0.06513733f, 0.12393422f, 0.07924264f, 0.12907968f, -0.0011554813f,
+        -0.019590382f, 0.033369876f, -0.076262005f, 0.019850427f, -0.09829483f, 0.0029341695f, -0.027791403f, -0.12515019f,
+        0.058747295f, -0.03696656f, -0.23459479f, -0.025892163f, 0.10389582f, -0.1491898f, 0.030671947f, -0.1077879f,
+        -0.065779515f, 0.11154587f, -0.0987711f, 0.03943181f, 0.0046167024f, -0.028345207f, -0.08958602f, -0.041241415f,
+        -0.07623197f, 0.050435036f, 0.1790205f, 0.27357262f, -0.0006304853f, -0.025062801f, -0.034619495f, -0.06434089f,
+        -0.0059047947f, -0.060973633f, 0.12732966f, 0.057007875f, 0.047827307f, 0.040799517f, -0.10113873f, -0.043835573f,
+        -0.101214126f, -0.07963605f, 0.045562074f, -0.00025279284f, 0.222034f, -0.2020376f, 0.099042885f, 0.04141195f,
+        -0.19659145f, -0.103397414f, 0.075705454f, 0.18119723f, 0.036179807f, -0.012783995f, 0.0849197f, 0.012439046f,
+        -0.04932587f, 0.005580911f, 0.22012874f, 0.16344935f, 0.03963567f, -0.025066016f, 0.07989163f, -0.07279172f,
+        -0.049022667f, 0.023031043f, 0.1172761f, 0.12636296f, 0.17004271f, -0.054804258f, 0.13361093f, -0.08445846f,
+        -0.01237005f, 0.15712066f, -0.0059600538f, 0.0125855245f, -0.058609143f, -0.10541702f, 0.06077389f, -0.07520529f,
+        -0.14744581f, 0.005705919f, -0.19898756f, -0.00022178826f, 0.04611744f, 0.07441556f, -0.053253163f, 0.061964698f,
+        0.058031816f, 0.13839231f, -0.009156f, 0.09662146f, 0.09016745f, -0.060823854f, 0.024601974f, 0.19178484f,
+        0.17337768f, 0.06798882f, 0.070186466f, 0.12879899f, -0.0665531f, -0.053363867f, 0.17061299f, -0.0050011277f,
+        -0.033456158f, 0.03612097f, 0.15233251f, 0.14988197f, 0.06847541f, 0.023252333f, 0.08187673f, 0.057694063f,
+        -0.25440407f, -0.027651837f, -0.122149475f, 0.06350393f, -0.13750526f, 0.105645925f, -0.08145831f, -0.04217545f,
+        0.014125444f, 0.025466254f, 0.013880492f, 0.0803144f, -0.06514321f, -0.008532054f, 0.07010711f, -0.030979862f,
+        -0.064397335f, 0.045231465f, -0.077404864f, 0.034019858f, -0.068636574f, 0.0024397795f, 0.024887124f, 0.173661f,
+        -0.047537252f, -0.10333001f, 0.19221325f, -0.053382818f, 0.10671855f, 0.09354948f, -0.1613834f, -0.27306598f,
+        -0.022143777f, 0.14715362f, 0.04507212f, -0.22473314f, 0.17462844f, 0.018673318f, 0.019568376f, 0.11203796f,
+        -0.055781215f, -0.107135676f, 0.1107834f, -0.066187344f, 0.18151796f, -0.14767799f, -0.0012377359f, -0.007128768f,
+        -0.18335456f, 0.06782471f, 0.08363793f, 0.099272095f, 0.14106461f, 0.21342821f, 0.14172626f, 0.037876885f,
+        -0.264851f, 0.21021044f, 0.012276452f, -0.16906682f, 0.09078316f, -0.2585941f, 0.081297226f, 0.09371264f,
+        0.1364868f, -0.23284487f, -0.21079093f, 0.17249756f, 0.06530736f, -0.11768995f, 0.082566544f, -0.07666418f,
+        0.116022594f, 0.23316792f, -0.01837877f, -0.2225249f, 0.23798802f, 0.14165226f, -0.013026951f, 0.06952887f,
+        0.29576144f, -0.25253224f, -0.38840342f, 0.16058983f, -0.003402273f, -0.022195075f, 0.12974156f, -0.043885335f,
+        -0.21619853f, -0.031136472f, -0.00062531605f, -0.048577238f, -0.029871412f, -0.03831827f, 0.1093704f, 0.077282f,
+        -0.1154802f, 0.08171745f, 0.021253522f, 0.15316314f, 0.20530386f, 0.10969264f, 0.22674063f, 0.015664581f,
+        0.1383689f, 0.097982846f, 0.12414065f, -0.016510075f, 0.08624449f, 0.22638324f, 0.047791f, 0.06131622f,
+        0.055000372f, -0.13279477f, 0.04881541f, 0.11159866f, 0.032443967f, 0.029778771f, -0.028817065f, 0.15289864f,
+        -0.027909849f, 0.01539778f, -0.10019388f, -0.03666481f, 0.05038505f, 0.20682797f, 0.0673812f, 0.056255657f,
+        -0.083765216f, 0.036570102f, 0.12601791f, 0.01693552f, 0.13629341f, 0.17473216f, 0.02033342f, 0.18901585f,
+        0.26066267f, 0.029991f, 0.090861835f, -0.025766464f, 0.03215938f, -0.058261596f, 0.1570185f, -0.049025342f,
+        0.0023499997f, -0.062726535f, -0.07867768f, 0.03201917f, -0.12466095f, 0.0049939346f, 0.12552153f, 0.033962365f,
+        0.18249448f, 0.0059244526f, 0.0048567858f, 0.023976443f, 0.02868888f, 0.214508f, -0.16357966f, -0.083003685f,
+        0.23314175f, -0.06458507f, -0.059401f, -0.09046472f, 0.067236684f, -0.025898183f, 0.15099362f, 0.026591588f,
+        0.058699556f, 0.00073867035f, 0.020623343f, -0.0052787876f, 0.19223751f, -0.08212068f, -0.08599607f, -0.15133846f,
+        0.0866264f, 0.021167187f, 0.20967974f, -0.007225787f, -0.0016528509f, 0.09623048f, -0.11617324f, 0.0048623937f,
+        -0.10373491f, 0.05553624f, -0.12418118f, 0.09895986f, 0.014170146f, 0.019873936f, 0.043179836f, 0.15813872f,
+        0.079986714f, 0.17666343f, -0.07643063f, 0.086733304f, 0.12691106f, 0.21286266f, 0.062130958f, -0.06111617f,
+        0.17595437f, 0.022875827f, -0.016878316f, 0.065093204f, 0.13122497f, 0.05114413f, -0.03949384f, 0.02313459f,
+        0.091103435f, 0.02592097f, 0.2053461f, 0.10115568f, -0.117765844f, 0.04383249f, -0.04659861f, -0.071408436f,
+        0.053077307f, -0.21734977f, -0.10672476f, -0.0076394f, 0.03910106f, 0.087483354f, 0.067350745f, 0.09797498f,
+        -0.103813924f, 0.08541857f, 0.099797376f, -0.11461977f, 0.06334503f, 0.025442049f, -0.051954042f, 0.17711453f,
+        0.16662735f, -0.095570385f, 0.18653566f, -0.17107601f, 0.08391701f, 0.011324725f, -0.03620179f, -0.12964307f,
+        -0.1773183f, 0.07013412f, 0.18846253f, 0.1159562f, 0.036756426f, 0.35624564f, 0.10377055f, 0.19037732f,
+        -0.078741975f, -0.044535194f, 0.06598261f, -0.058035016f, 0.056019686f, 0.015070392f, 0.059415787f, 0.18538967f,
+        0.0649187f, -0.13347119f, -0.03734423f, 0.14816904f, 0.0069559263f, 0.18019028f, 0.1037659f, -0.053433742f,
+        -0.15228803f, 0.07267769f, 0.1020344f, -0.12706214f, 0.18214545f, 0.0657296f, 0.004405108f, -0.18546467f,
+        0.20965089f, -0.022850247f, 0.013100421f, 0.27080005f, -0.057538655f, 0.20858452f, 0.24830528f, 0.041433815f,
+        -0.005533256f, 0.0080193225f, -0.009634875f, 0.114411786f, 0.14144175f, 0.084500775f, 0.20100296f, 0.14206167f,
+        0.0034673158f, 0.11877724f, 0.069117986f, 0.15239327f, -0.032035746f, 0.11334465f, 0.31888714f, 0.16476427f,
+        0.044070993f, 0.03308982f, 0.006858764f, 0.12876135f, 0.2826336f, -0.08606537f, 0.0048260195f, 0.12129116f,
+        0.081896745f, 0.114534184f, -0.2142857f, 0.114359f, -0.0012495588f, -0.16469142f, -0.010186527f, -0.008478625f,
+        -0.019665003f, 0.07613966f, 0.027270315f, 0.05572092f, 0.07180444f, -0.0024009102f, -0.12122924f, 0.12067886f,
+        -0.0015572759f, 0.038324688f, -0.0012855821f, 0.1067227f, 0.14690973f, -0.054556355f, -0.022984704f, -0.019567022f,
+        -0.084344216f, 0.08872556f, 0.026482914f, 0.07397401f, -0.026230695f, -0.040512305f, -0.011314734f, 0.1765664f,
+        -0.13654271f, -0.13023348f, -0.061682805f, -0.098780885f, 0.037247866f, -0.12355678f, 0.06458679f, -0.02944076f,
+        -0.16333985f, -0.05662728f, -0.17915618f, 0.06313015f, -0.16596736f, -0.037141107f, -0.21412796f, 0.060062103f,
+        0.03705917f, -0.0099368105f, -0.10391603f, -0.07922352f, -0.10792089f, 0.11143172f, 0.06795283f, -0.012175739f,
+        0.010554981f, -0.054525092f, 0.020701945f, 0.077937946f, 0.05963067f, 0.16683725f, -0.013513928f, 0.014191611f,
+        -0.07456767f, -0.043314707f, -0.015499602f, -0.05225929f, 0.023730371f, 0.044265155f, 0.020276854f, -0.035430178f,
+        0.108234875f, 0.12908885f, 0.030826055f, -0.0713587f, -0.09283779f, 0.23161183f, 0.050135735f, 0.054176673f,
+        0.021997724f, 0.01960331f, -0.03655314f, 0.18683326f, 0.13816936f, 0.13802665f, 0.13292179f, -0.17366935f,
+        -0.070203364f, -0.09940198f, -0.0035179106f, -0.084717974f, 0.10827554f, 0.0738946f, 0.11735742f, 0.044472847f,
+        -0.021661334f, -0.0487503f, -0.19259311f, -0.04313759f, 0.07704331f, -0.037631236f, 0.05420855f, 0.23594035f,
+        0.047493376f, 0.08181491f, -0.14449981f, -0.1273522f, 0.06468294f, -0.07284937f, -0.115020655f, 0.017083423f,
+        -0.0680057f, 0.16781667f, 0.071372546f, 0.08281114f, 0.1265678f, 0.057316065f, 0.09657255f, -0.09131544f,
+        0.07183701f, -0.114107616f, 0.18154903f, -0.06224507f, 0.066985115f, -0.10182511f, 0.10436249f, 0.09973519f,
+        0.16840109f, 0.0028923622f, 0.06336317f, 0.08079028f, 0.0521229f, -0.105334885f, 0.03683219f, 0.09619711f,
+        0.13597828f, -0.08908714f, 0.11811437f, 0.027432242f, 0.22278094f, 0.110658064f, 0.007877064f, -0.10358663f,
+        0.019527314f, -0.16657124f, 0.06866705f, -0.027288597f, -0.11968581f, 0.0022114667f, 0.12687524f, 0.13757177f,
+        0.2088427f, 0.118247725f, -0.065634355f, 0.0825688f, 0.1783467f, 0.12998144f, -0.13129258f, 0.08651678f,
+        0.05718988f, 0.056231305f, 0.06290487f, 0.04356258f, 0.09277572f, 0.067909025f, 0.08097263f, 0.08810942f,
+        0.19158997f, -0.044309404f, -0.055202696f, -0.112369336f, -0.028784249f, 0.1287359f, 0.019610424f, 0.0065673008f,
+        -0.05788479f, 0.121243455f, 0.11264596f, -0.061631043f, 0.057572544f, 0.010875536f, 0.03083194f, 0.0125023145f,
+        0.029343123f, 0.17415446f, -0.059976783f, 0.106478944f, -0.06793027f, 0.0726586f, 0.2750327f, 0.21465737f,
+        -0.018996436f, 0.0303393f, -0.055223033f, -0.107116126f, 0.04698885f, 0.033580426f, -0.032772973f, -0.059689563f,
+        -0.08240528f, -0.0480698f, 0.21221562f, -0.06755108f, 0.14266995f, -0.12768131f, 0.009008113f, 0.09194401f,
+        0.043602344f, 0.06271249f, 0.109449156f, 0.003799826f, 0.28585073f, -0.014096656f, 0.026604319f, 0.029827772f,
+        0.021023449f, 0.017846854f, 0.07080771f, 0.17205234f, -0.02844013f, 0.1864518f, 0.022901349f, 0.185691f,
+        0.029498497f, -0.08953752f, 0.14452493f, -0.02581117f, -0.15869157f, 0.024904804f, 0.028653866f, 0.06638186f,
+        -0.07371418f, 0.015339555f, -0.31728908f, 0.08796833f, -0.113075346f, -0.15389694f, 0.055774678f, -0.2109825f,
+        -0.06764788f, 0.10151674f, 0.19801407f, 0.27518147f, 0.107992575f, 0.034546442f, 0.18022262f, 0.24528122f,
+        -0.11074905f, -0.13420318f, 0.17286181f, -0.17872937f, -0.2083165f, 0.11947944f, 0.045330178f, 0.08477385f,
+        -0.04369271f, 0.24451944f, 0.107164115f, 0.07824418f, 0.11885463f, 0.08643375f, 0.15156734f, -0.01069465f,
+        -0.09948928f, -0.06559703f, 0.10540452f, 0.080621f, -0.0863211f, -0.054533042f, -0.09868563f, 0.08463758f,
+        -0.19413774f, -0.10532501f, 0.24928433f, -0.015898004f, -0.021791998f, -0.2551268f, -0.093013324f, 0.11226033f,
+        0.07901397f, 0.14604792f, 0.14546111f, 0.17170608f, -0.024506323f, 0.19442192f, -0.0065773954f, -0.019247454f,
+        -0.053079728f, 0.027369844f, -0.10971841f, 0.0042018685f, 0.08527393f, 0.1760121f, -0.28214094f, 0.16209476f,
+        -0.054561473f, 0.12802663f, -0.024666678f, -0.07779857f, 0.110684715f, -0.15420297f, -0.048746504f, -0.07182867f,
+        0.09095733f, 0.07944714f, -0.1330635f, 0.1070011f, -0.12420215f, 0.07968404f, 0.25132507f, -0.06894961f,
+        0.06997169f, 0.07720078f, 0.05739562f, 0.24038158f, 0.063963845f, 0.06134593f, -0.11470614f, -0.002532959f,
+        0.11015077f, 0.12579648f, 0.02491331f, -0.20443596f, -0.010186747f, 0.118011154f, -0.017362414f, -0.005943309f,
+        0.1782199f, -0.075646825f, -0.07386783f, 0.12167084f, 0.09369f, -0.044731732f, 0.08009149f, -0.14357892f,
+        0.008431302f, -0.09921536f, -0.1803585f, -0.08925914f, -0.05544377f, 0.14977704f, 0.09010984f, 0.041191332f,
+        -0.076415285f, -0.014668852f, -0.13645332f, 0.041632142f, -0.06270588f, -0.042467322f, -0.001636446f, -0.0019911167f,
+        0.018471882f, 0.051756654f, -0.10796913f, 0.06289394f, 0.045969184f, -0.014769107f, 0.06481421f, -0.0853314f,
+        0.17805146f, 0.04942285f, 0.04036684f, 0.0020754165f, -0.05276514f, 0.038165566f, 0.021055674f, -0.03455116f,
+        -0.060432173f, -0.019916207f, -0.11746071f, -0.00012327857f, -0.00918875f, -0.06313093f, -0.087347426f, 0.17671588f,
+        -0.11455242f, -0.04521684f, 0.016120974f, 0.13755508f, 0.1253635f, 0.066778384f, 0.046132904f, -0.029429859f,
+        -0.016045276f, -0.009429434f, -0.22237603f, 0.11212801f, 0.16289292f, -0.025844594f, -0.07547613f, -0.09247781f,
+        -0.03760998f, 0.113870986f, 0.07592213f, 0.08607966f, -0.10526227f, 0.07278162f, 0.2348509f, -0.039613955f,
+        -0.06333254f, -0.05168484f, 0.050646048f, -0.13429514f, 0.16360216f, 0.19309485f, -0.02586456f, -0.0041666334f,
+        0.073954165f, 0.0019415936f, -0.13668929f, 0.041262455f, 0.022701977f, 0.012077388f, -0.029229056f, -0.1766034f,
+        -0.0702611f, 0.2138586f, -0.07538546f, 0.0366429f, 0.051819578f, 0.116075955f, 0.028596634f, 0.031825494f,
+        0.069642946f, -0.058729786f, 0.03243244f, 0.07183663f, -0.13678513f, 0.11367299f, -0.018326944f, -0.24674527f,
+        -0.06582283f, 0.038987692f, -0.06248381f, 0.12548183f, 0.08490043f, -0.18737371f, -0.08890531f, 0.039955534f,
+        0.059407916f, -0.13316806f, 0.038415767f, 0.10511301f, -0.06028393f, 0.15745357f, -0.07546415f, 0.16937156f,
+        -0.058488835f, 0.18944046f, -0.004652793f, 0.06384018f, 0.30015528f, 0.2591916f, 0.056320228f, 0.11138319f,
+        -0.0985679f, -0.07130194f, -0.032803275f, 0.16417986f, 0.08936836f, 0.035425644f, -0.11045262f, 0.13314813f,
+        0.05977698f, -0.14741476f, -0.045052793f, 0.11159001f, -0.19264351f, -0.15398513f, -0.12684186f, 0.15804178f,
+        -0.06784611f, 0.075140685f, 0.016741896f, 0.09973669f, 0.104229055f, 0.15436693f, 0.079886205f, 0.0034530554f,
+        -0.14521828f, 0.18258579f, 0.03557824f, -0.007560868f, -0.015100983f, 0.25323996f, -0.13034125f, 0.0013538338f,
+        -0.026665745f, 0.03354273f, -0.023816993f, -0.04649588f, -0.07574921f, -0.13657731f, -0.11823061f, -0.043371163f,
+        -0.14690235f, 0.02119225f, 0.020881472f, 0.049778536f, -0.060768764f, 0.07879856f, 0.14717096f, 0.051836517f,
+        0.1060033f, 0.11081587f, -0.016724959f, -0.12297312f, -0.036905102f, -0.06965456f, -0.08818244f, 0.019780558f,
+        0.01885141f, -0.06943827f, 0.013928638f, 0.05358182f, 0.05031775f, -0.05786447f, -0.037117284f, 0.0060539735f,
+        -0.16519836f, 0.023106797f, -0.029758606f, -0.052334923f, 0.10142721f, -0.062463023f, 0.18024248f, -0.11644545f,
+        0.0982973f, 0.033842508f, -0.01618717f, -0.041280653f, -0.049282826f, -0.05582458f, 0.023794986f, 0.2070452f,
+        0.09644895f, -0.06436576f, 0.014006214f, -0.02480331f, 0.061823606f, -0.14569353f, -0.05646886f, 0.078103215f,
+        -0.040254775f, 0.045002647f, 0.05998287f, 0.18863158f, 0.089946315f, 0.10529321f, -0.024993729f, 0.03549806f,
+        0.1499991f, 0.0048549375f, 0.051656917f, 0.0012102994f, 0.11290036f, -0.0025844297f, 0.039175045f, -0.13971798f,
+        -0.06724673f, 0.008052105f, 0.27603075f, -0.12006948f, 0.11471889f, 0.005014001f, -0.06442854f, 0.04321253f,
+        0.238887f, 0.22114259f, -0.067575246f, 0.029141651f, -0.12973641f, -0.0071520666f, 0.0008311113f, 0.17842643f,
+        0.05379439f, 0.10696309f, 0.025357047f, 0.01864141f, 0.25302482f, 0.061999142f, -0.024130778f, 0.10375002f,
+        0.11888709f, -0.09018181f, 0.005457555f, 0.028148895f, 0.057359297f, 0.05445752f, 0.08316624f, 0.07156139f,
+        0.010892973f, 0.2250052f, -0.06965828f, 0.017069945f, 0.16069314f, 0.040981296f, -0.066627726f, 0.045509573f,
+        -0.052247904f, 0.014009061f, 0.010352141f, 0.04108687f, 0.052182753f, -0.06804671f, -0.09588445f, 0.06681481f,
+        0.010725296f, -0.05213264f, 0.019960223f, 0.038136147f, 0.082210764f, -0.0115221115f, 0.101962954f, -0.09611796f,
+        0.06116766f, -0.011597648f, 0.060215f, -0.18252884f, -0.030583832f, 0.12216453f, 0.0023595286f, 0.029257108f,
+        0.04391369f, 0.095084526f, -0.11891263f, 0.114938185f, -0.13523872f, -0.07585463f, 0.08507484f, -0.1048298f,
+        0.00812799f, -0.05980009f, -0.073278464f, 0.06277541f, 0.13276932f, 0.007140726f, 0.03224384f, -0.017935226f,
+        0.041126996f, -0.10379876f, 0.10966225f, -0.001278201f, -0.09993243f, 0.23514882f, 0.13161491f, 0.17306526f,
+        -0.042096566f, -0.009944544f, 0.030214038f, 0.081958294f, 0.05728721f, -0.0681498f, 0.10364034f, 0.19112384f,
+        0.0727957f, -0.024247753f, 0.16796665f, 0.002494816f, -0.035407763f, -0.027079495f, 0.26209104f, 0.011015109f,
+        -0.06241389f, -0.038706817f, -0.08987549f, -0.14944418f, 0.15916951f, -0.079859704f, -0.10834949f, -0.08688037f,
+        0.00208982f, 0.003994973f, 0.18372993f, -0.075694665f, 0.061494406f, 0.024792822f, -0.093503065f, 0.01573979f,
+        0.07788038f, 0.070323825f, 0.03282868f, 0.05463839f, -0.0817774f, 0.0036327725f, 0.00086513266f, 0.14486003f,
+        0.04352735f, 0.09212339f, 0.079823785f, -0.008865632f, -0.062976964f, -0.05430573f, -0.07848753f, -0.03982132f,
+        0.09073048f, -0.018225785f, 0.035612643f, 0.09336541f, -0.075055346f, 0.13044012f, 0.08215841f, 0.1428877f,
+        0.1903655f, -0.024363922f, -0.0004885382f, 0.25038463f, -0.05602379f, 0.10677231f, 0.18976544f, 0.06841057f,
+        -0.023107626f, 0.052099463f, -0.07015293f, 0.071102895f, 0.01088043f, 0.063991725f, 0.12585199f, -0.105735056f,
+        0.08662543f, 0.14278139f, 0.0071240333f, 0.011620811f, 0.07442026f, 0.09190545f, 0.067803845f, -0.028050987f,
+        0.008399076f, 0.10702626f, 0.08428201f, -0.1167502f, -0.12103651f, -0.01511823f, -0.080910824f, -0.04981232f,
+        0.08051948f, -0.0740225f, -0.0060595097f, 0.028723447f, -0.24056502f, -0.013905906f, -0.103461124f, -0.058153052f,
+        0.004862334f, 0.0010976972f, 0.12646036f, 0.04281626f, -0.1401662f, 0.08860105f, 0.20852081f, 0.0126044145f,
+        -0.11678033f, 0.14241363f, -0.16000415f, -0.11862039f, 0.28327554f, 0.18597108f, -0.13255358f, 0.13980475f,
+        0.015090982f, 0.17196408f, 0.1855452f, 0.033469975f, 0.21545316f, 0.0988942f, -0.25139856f, -0.01539875f,
+        0.1822506f, 0.016468612f, -0.061985184f, 0.010373924f, -0.06208017f, -0.26516342f, -0.10932692f, -0.21427386f,
+        -0.119987346f, 0.22785485f, -0.06588034f, 0.047592446f, -0.13326384f, 0.13819979f, -0.18081683f, 0.01730968f,
+        -0.1984649f, -0.12247046f, -0.1757178f, -0.13237643f, -0.050389834f, 0.011126013f, 0.28353256f, -0.036878042f,
+        -0.039620757f, 0.012642847f, 0.020189576f, -0.19656022f, 0.049961112f, 0.17029905f, -0.0048645036f, 0.08027492f,
+        0.11121356f, 0.015965072f, 0.14536697f, 0.0053033824f, 0.15355754f, -0.087880686f, 0.051286124f, 0.12879656f,
+        0.060088746f, -0.041091744f, 0.10590002f, -0.046093863f, 0.10463142f, 0.037521176f, -0.1817326f, -0.24910033f,
+        0.029782973f, 0.035546616f, 0.048327286f, -0.010600651f, 0.06389374f, -0.0276918f, 0.084745444f, 0.08598801f,
+        0.01778587f, -0.06596906f, 0.043472324f, 0.028820321f, 0.0056210486f, 0.013021311f, -0.09797709f, 0.118272536f,
+        0.018766724f, 0.07273741f, -0.01038691f, 0.10432315f, 0.048717316f, -0.18965977f, 0.087225586f, -0.12304909f,
+        0.014246951f, -0.06341944f, -0.008460483f, -0.063949086f, 0.09133676f, -0.0075599523f, 0.062243883f, 0.13068268f,
+        0.17723294f, 0.057024486f, 0.22946148f, 0.16537961f, 0.10311704f, 0.094703086f, -0.095629506f, -0.05315752f,
+        -0.09094972f, -0.11794928f, -0.11320925f, 0.06785354f, -0.09755314f, -0.06522298f, 0.14263183f, 0.046650775f,
+        0.23829092f, 0.15438381f, -0.024349144f, 0.051806595f, -0.036368795f, 0.16238211f, 0.096915446f, 0.061503287f,
+        -0.09690036f, 0.089404896f, -0.0931665f, 0.14924833f, 0.11294345f, 0.14515501f, 0.074446134f, -0.05786419f,
+        -0.06874719f, 0.13144334f, -0.21062891f, 0.19762756f, -0.08905106f, -0.15316664f, -0.025442176f, 0.0061110333f,
+        0.13207522f, -0.0012527804f, -0.016026847f, -0.027260533f, -0.031817008f, 0.045865774f, 0.021140266f, 0.018209904f,
+        0.032995794f, 0.057649508f, -0.04858945f, -0.17065708f, 0.05526968f, 0.050172087f, -0.03891504f, -0.17496811f,
+        -0.10454475f, 0.07463497f, 0.04601477f, 0.043902993f, 0.09442987f, 0.042732984f, 0.026594572f, 0.17467967f,
+        0.070249446f, -0.26874113f, 0.0347849f, -0.027167564f, 0.13613352f, 0.14620332f, -0.053580113f, -0.11163591f,
+        0.0006433083f, 0.03752039f, 0.11418116f, -0.050048057f, -0.02807103f, -0.05592167f, 0.09686043f, 0.07738986f,
+        0.061087757f, -0.0034907004f, 0.07295855f, -0.08225308f, 0.08265315f, -0.09226251f, -0.01102736f, -0.04983737f,
+        0.16110824f, -0.05080963f, 0.17247781f, 0.14711104f, -0.13782795f, 0.043209016f, -0.016087849f, -0.24010922f,
+        -0.16775522f, 0.07874786f, -0.024006926f, -0.042789325f, 0.12584166f, -0.0013847761f, -0.037566114f, -0.15537682f,
+        0.07779469f, 0.24818082f, 0.015565112f, 0.0173699f, 0.09963963f, 0.09252233f, -0.030447481f, -0.073349856f,
+        0.24801742f, 0.08869083f, -0.1329792f, -0.3320217f, -0.08626457f, -0.03190168f, -0.056071714f, 0.16829044f,
+        -0.04345683f, 0.186031f, 0.010502452f, -0.03421296f, -0.113079324f, -0.0069263303f, -0.14791815f, -0.0037910948f,
+        0.1050812f, -0.004057407f, -0.10929891f, -0.16260211f, 0.04782369f, -0.04224942f, 0.2581261f, -0.11551408f,
+        0.042511534f, 0.11316041f, 0.069184124f, -0.061708312f, 0.087802984f, -0.09918463f, -0.0322349f, 0.084144555f,
+        -0.12962598f, 0.086501196f, 0.051748525f, 0.03046889f, 0.33338526f, 0.12995379f, 0.023594793f, 0.22509295f,
+        0.13091618f, 0.04089197f, -0.10642599f, 0.018106991f, 0.042129267f, 0.078353666f, 0.026425894f, 0.03788734f,
+        0.1671537f, 0.11904827f, 0.11991793f, 0.026553126f, 0.014649793f, -0.044346645f, 0.055469017f, -0.08491893f,
+        0.059456524f, 0.10571171f, 0.114118814f, -0.055323962f, 0.14373286f, 0.050521493f, -0.03615756f, 0.01992677f,
+        -0.056941193f, 0.06462391f, 0.08000973f, 0.110810906f, 0.018646028f, -0.03385755f, -0.18062359f, 0.022885023f,
+        -0.087086044f, 0.114555664f, 0.045659516f, 0.0030081905f, 0.14491628f, -0.09451603f, 0.103407934f, 0.0054396694f,
+        -0.028159268f, 0.061781462f, -0.09910365f, 0.06152171f, -0.028556345f, 0.05942064f, 0.010279533f, 0.20728594f,
+        0.048516605f, -0.09192152f, 0.054273423f, -0.07407046f, -0.109004766f, 0.110955f, 0.17913826f, 0.055354938f,
+        -0.041275553f, -0.086808495f, -0.053940363f, -0.005804931f, -0.13244373f, 0.020774819f, 0.09879295f, 0.31885147f,
+        0.018839607f, 0.032423493f, -0.12150859f, -0.077203386f, -0.19121544f, -0.19550863f, 0.086564295f, 0.03462767f,
+        -0.06206856f, 0.040798336f, 0.13015573f, -0.025146807f, 0.06126782f, 0.051523145f, 0.08885926f, 0.12395685f,
+        0.10067712f, -0.020494217f, -0.12207104f, 0.099637516f, -0.10347821f, -0.14083813f, -0.108338565f, 0.079092324f,
+        0.020287968f, -0.024157152f, -0.0982287f, 0.2423099f, -0.09042779f, 0.14291818f, -0.06376724f, 0.18722816f,
+        0.010653843f, 0.030628277f, 0.12246127f, -0.071607076f, 0.029723871f, 0.06699851f, -0.0025236774f, -0.028554304f,
+        0.122957245f, 0.01890697f, 0.0062233405f, 0.012305962f, 0.15425193f, 0.20709108f, -0.0005041201f, -0.017491126f,
+        -0.09326063f, 0.030791948f, 0.040220905f, 0.053875644f, 0.006377079f, 0.12201191f, -0.04639748f, 0.03446849f,
+        0.044766575f, -0.07438086f, -0.06407261f, 0.009227826f, -0.026697066f, 0.26492113f, 0.015324308f, -0.14767149f,
+        0.11247151f, -0.017716818f, -0.074832834f, -0.028799238f, -0.17795753f, -0.11129958f, 0.013479823f, 0.082826965f,
+        -0.057132084f, -0.013571142f, -0.009472465f, 0.1708115f, -0.12996055f, 0.13558991f, -0.1403347f, 0.14965591f,
+        -0.06296117f, 0.051687818f, 0.03337345f, -0.17337553f, 0.1880022f, 0.016078481f, -0.08267099f, 0.0600983f,
+        0.016617583f, 0.035433624f, 0.022488646f, 0.081130445f, 0.047744077f, 0.0065412116f, -0.047659054f, 0.12145538f,
+        -0.031022048f, 0.003919661f, 0.019129602f, 0.072148345f, 0.22566876f, 0.16617775f, 0.010642877f, -0.055897005f,
+        0.11772872f, 0.016852327f, 0.03828788f, 0.091301106f, -0.016943268f, -0.016788784f, -0.08963175f, -0.08371886f,
+        -0.21756965f, -0.16686775f, -0.03737261f, 0.08972478f, 0.10712512f, 0.1319007f, -0.055008985f, -0.17298204f,
+        0.17155664f, -0.11548399f, -0.026715359f, 0.020967538f, -0.05841196f, 0.11883747f, 0.08419707f, 0.014315192f,
+        -0.12917653f, -0.0779774f, 0.1427513f, 0.1406687f, 0.03311729f, 0.025696876f, -0.01271099f, 0.008040139f,
+        0.017833794f, 0.0927405f, 0.031235764f, 0.014879332f, -0.08336709f, 0.14071779f, 0.13915983f, 0.015861643f,
+        -0.16797578f, 0.05370533f, 0.26421157f, 0.029794656f, -0.07655991f, 0.11990858f, 0.16279572f, 0.0577643f,
+        -0.10423932f, -0.23168147f, 0.08135903f, -0.10298183f, 0.039852608f, -0.12831122f, 0.115838595f, 0.06447534f,
+        -0.017448885f, 0.03838085f, -0.083451845f, -0.01069541f, -0.0091862185f, -0.027228301f, 0.16802914f, -0.023115894f,
+        -0.12947069f, 0.028808823f, 0.043456554f, 0.0754093f, 0.05090193f, -0.029762425f, -0.06963497f, 0.17555594f,
+        -0.053216744f, 0.049059942f, 0.14810249f, -0.034895048f, -0.0013391543f, -0.09475382f, -0.07109089f, 0.09078319f,
+        0.09302217f, 0.027691225f, 0.16146395f, -0.118895635f, 0.104453035f, 0.05102668f, 0.10051068f, 0.052172456f,
+        0.130353f, -0.0020089964f, -0.017590504f, -0.2275217f, 0.0136951255f, -0.05226894f, -0.072341576f, 0.07357824f,
+        0.01294981f, -0.049775675f, -0.05263405f, 0.18090963f, -0.056551542f, -0.113833286f, 0.05587638f, -0.03492147f,
+        -0.056341123f, 0.122194305f, -0.040149562f, -0.060819805f, 0.06995999f, -0.07979833f, -0.08451424f, 0.07404246f,
+        -0.026826141f, 0.045845453f, 0.06292402f, 0.0989738f, -0.05149925f, -0.09902247f, 0.03852585f, 0.013378401f,
+        -0.020645251f, 0.09257731f, -0.011444111f, 0.10696703f, 0.12214248f, 0.2275133f, -0.07998283f, -0.123606056f,
+        0.048745085f, 0.041524924f, -0.02653733f, 0.04408268f, -0.05862262f, -0.058086887f, 0.17972383f, -0.045897793f,
+        0.13918002f, -0.044348564f, -0.033935f, 0.038739543f, 0.024741039f, 0.018603623f, -0.055561487f, -0.100794084f,
+        0.065924115f, -0.030897006f, 0.03803671f, 0.018966798f, 0.07949544f, -0.03450931f, -0.03766245f, -0.03923202f,
+        -0.013244943f, 0.05577893f, 0.043833166f, 0.06737105f, -0.061435465f, 0.13437864f, 0.061149206f, -0.071954615f,
+        -0.09953535f, -0.1303769f, -0.050606888f, 0.0032852332f, -0.046727628f, -0.04765579f, -0.09422577f, 0.049023267f,
+        0.017798329f, 0.08393191f, 0.0041188174f, 0.01016623f, 0.008845528f, 0.057919167f, 0.0192782f, -0.012284656f,
+        0.07002984f, 0.30777463f, -0.074994296f, -0.02839528f, 0.03715818f, -0.041695327f, 0.18556614f, -0.11161131f,
+        -0.044902444f, -0.0749405f, -0.12802385f, -0.14648727f, 0.08580953f, -0.020436542f, -0.06709465f, -0.047114156f,
+        -0.017626427f, 0.16727482f, 0.10214079f, 0.1351746f, 0.1578046f, -0.009640678f, 0.044621374f, -0.05017389f,
+        0.089522585f, -0.072506756f, 0.06489151f, 0.0017345713f, -0.12848528f, 0.11968545f, -0.0329801f, 0.09713214f,
+        0.063801855f, 0.12872308f, 0.1407041f, -0.08546342f, 0.080056556f, -0.11727713f, -0.09835903f, 0.0781221f,
+        -0.09158956f, 0.13945147f, 0.014066676f, -0.10067432f, -0.09134683f, 0.057503447f, -0.21377687f, -0.07548034f,
+        0.12324943f, 0.0026663407f, 0.08452306f, -0.059962846f, 0.028701784f, -0.032070875f, 0.006507175f, 0.078270234f,
+        0.00563152f, 0.18599953f, -0.057457756f, 0.07582136f, 0.09669323f, 0.036859326f, 0.050127584f, -0.11275855f,
+        0.07004327f, 0.10214606f, -0.01972737f, 0.056610193f, -0.059572045f, 0.114444345f, -0.04620214f, 0.072683f,
+        -0.10210033f, 0.104550384f, 0.18202469f, -0.007847838f, 0.06378374f, 0.20879339f, -0.09059357f, 0.14490813f,
+        0.03153121f, 0.051597178f, 0.04912008f, 0.17303611f, 0.10468993f, 0.092085004f, -0.0532157f, 0.12301564f,
+        -0.069187574f, 0.095226176f, 0.1596766f, -0.063997746f, 0.22700605f, 0.03208318f, 0.12224195f, 0.07068676f,
+        0.17681411f, -0.10011634f, 0.13106811f, 0.12796845f, 0.20795274f, 0.15995766f, -0.094708845f, -0.059830915f,
+        0.113783434f, -0.14127535f, 0.041389924f, -0.04184551f, 0.2160367f, -0.016371777f, 0.07953523f, -0.19222438f,
+        -0.016447289f, 0.077366956f, 0.041251283f, 0.0056989617f, -0.048981473f, -0.045340594f, 0.011217471f, -0.0026816146f,
+        -0.027869556f, -0.047807727f, 0.056718133f, -0.033728596f, 0.1079414f, -0.12125253f, 0.028973795f, -0.071321666f,
+        0.15030986f, -0.11662174f, -0.024275672f, -0.057757743f, 0.0022588773f, 0.00316215f, 0.04293282f, 0.055579547f,
+        -0.10728851f, 0.040441494f, 0.28529137f, 0.057405904f, 0.08179042f, 0.04366121f, 0.07780281f, 0.09199864f,
+        0.0032860097f, 0.12681459f, -0.09264268f, 0.04033141f, 0.11381576f, 0.21420819f, 0.04119823f, 0.044531483f,
+        0.13471915f, -0.0046459264f, 0.17446241f, 0.09650639f, -0.2047278f, 0.20560151f, 0.1533219f, 0.19193253f,
+        0.17490852f, 0.13448995f, 0.03453975f, -0.046744782f, 0.16719295f, 0.009720596f, -0.025760094f, -0.03952776f,
+        -0.029944072f, 0.098024234f, -0.014470525f, 0.0986475f, -0.0036661413f, -0.14866692f, 0.13139589f, 0.065461f,
+        -0.09221557f, -0.016691107f, 0.10156288f, -0.11473954f, -0.01312835f, -0.032516588f, 0.014046416f, 0.06383675f,
+        -0.19749989f, -0.051145f, -0.08316778f, -0.0534984f, -0.1304762f, 0.14083707f, 0.20678827f, -0.09672732f,
+        -0.110249065f, 0.18246698f, 0.025993299f, 0.015011209f, 0.08598983f, 0.064767234f, 0.030481705f, -0.13658746f,
+        0.07163481f, -0.035415743f, -0.0050535104f, 0.17116717f, 0.097207285f, 0.10197263f, 0.0744551f, 0.09724977f,
+        0.11265175f, 0.13552451f, -0.03940376f, -0.06515084f, 0.17904073f, 0.19077165f, 0.022037165f, 0.08918543f,
+        -0.012736524f, 0.14407456f, 0.0053864056f, 0.036855508f, 0.26222923f, -0.21680225f, 0.0029534884f, 0.040489446f,
+        0.07767949f, 0.09626179f, 0.047825515f, 0.22521402f, -0.15135667f, -0.14184643f, -0.07343958f, 0.0832443f,
+        0.07500402f, 0.09486343f, -0.08633128f, 0.07580535f, 0.07490365f, -0.037959576f, 0.16872561f, -0.069060296f,
+        0.014375539f, 0.083896644f, 0.043452073f, -0.11628014f, -0.026613006f, 0.1699737f, -0.093729265f, -0.013064351f,
+        -0.17564951f, 0.038774807f, 0.05786204f, -0.04489943f, -0.033191875f, 0.087930135f, -0.083714575f, -0.03527146f,
+        0.09382813f, 0.13387017f, -0.21279906f, 0.16446213f, -0.092361696f, 0.050908457f, 0.11627015f, 0.14380218f,
+        0.010503315f, -0.09609084f, -0.19082183f, -0.0780706f, 0.171598f, 0.044547994f, -0.06895185f, 0.10194716f,
+        0.06603943f, 0.08581542f, 0.04748187f, 0.21452284f, -0.06228171f, 0.008258973f, -0.011733554f, -0.09322965f,
+        0.14976296f, 0.006716518f, 0.03263273f, 0.24415833f, -0.00034246832f, -0.056088112f, 0.061604615f, -0.023302294f,
+        -0.045564536f, -0.10409181f, -0.029363135f, -0.011193421f, 0.08343811f, 0.14610688f, 0.10228125f, 0.04034283f,
+        0.06924647f, -0.15565334f, -0.123222865f, 0.09251023f, 0.029935058f, 0.01585101f, 0.20537563f, -0.10257611f,
+        0.02157218f, -0.01651218f, 0.026737059f, -0.1922826f, -0.107794836f, 0.0035893356f, 0.19429715f, -0.22578499f,
+        -0.029412651f, -0.051963408f, 0.08430983f, 0.016153263f, -0.071045026f, 0.052805282f, -0.13114335f, 0.019047499f,
+        0.0287681f, -0.016378926f, 0.016714228f, -0.055513453f, 0.16776125f, 0.0031485057f, -0.0640231f, -0.03104626f,
+        -0.08961967f, -0.04401757f, 0.05317561f, 0.21012598f, -0.04509159f, -0.03830038f, 0.014602598f, -0.16007994f,
+        -0.03725322f, -0.03185535f, 0.11136369f, 0.18599759f, -0.030703848f, -0.027431415f, 0.01647716f, -0.08694077f,
+        -0.007810604f, -0.09894607f, -0.009802352f, -0.048590843f, 0.15768798f, 0.05568193f, 0.03658914f, -0.026462294f,
+        -0.016452834f, 0.025922129f, -0.06897678f, 0.048777793f, -0.1101043f, -0.021566609f, -0.23973592f, -0.09192304f,
+        0.15326808f, 0.1815738f, -0.09484828f, -0.06188636f, -0.024484584f, -0.0096003f, -0.005572055f, -0.0057387757f,
+        -0.04552742f, -0.14778808f, -0.06834442f, -0.017403925f, 0.072021835f, 0.04405212f, -0.08337316f, 0.008167548f,
+        0.06281546f, -0.11476712f, 0.14587668f, -0.15025938f, 0.0074749235f, 0.19888903f, 0.0011763683f, 0.19030789f,
+        -0.10556289f, 0.089873105f, 0.05238167f, 0.022268916f, 0.10419346f, -0.11334665f, 0.052992195f, -0.017865285f,
+        -0.006225809f, 0.1824149f, -0.017669816f, -0.027219877f, -0.012864394f, -0.034096733f, -0.084210515f, -0.018406354f,
+        -0.030582853f, 0.0649294f, 0.015022835f, -0.12380321f, 0.015162592f, 0.004560565f, -0.040047664f, 0.07101531f,
+        0.09882751f, 0.074830696f, 0.124415144f, 0.012537997f, 0.03502238f, 0.18566297f, 0.0075214203f, -0.06204686f,
+        0.0723765f, -0.11422268f, 0.088820666f, 0.0140033495f, 0.030305434f, 0.016152985f, -0.049327888f, 0.06123352f,
+        -0.027148966f, -0.02138687f, -0.13515566f, 0.16968574f, -0.041579347f, 0.0045389337f, 0.035462033f, -0.12275471f,
+        -0.11880916f, -0.029424783f, -0.037173383f, 0.09588568f, -0.0065850466f, 0.03188777f, -0.0034390404f, 0.10536169f,
+        -0.18071878f, 0.09429306f, 0.011269009f, -0.08801104f, 0.14157622f, 0.062250007f, -0.026423475f, 0.03835476f,
+        0.023474228f, -0.09548557f, -0.09533057f, -0.22305997f, 0.015169225f, 0.04410078f, -0.034821f, 0.15826222f,
+        -0.014403348f, 0.053763013f, -0.058024153f, 0.18686731f, -0.060926914f, -0.026917493f, 0.12046785f, 0.050425574f,
+        0.14132868f, 0.04802753f, 0.08336823f, 0.024900328f, 0.08698158f, 0.10367815f, 0.049359873f, 0.0026373195f,
+        -0.053598087f, 0.0766353f, 0.1803309f, 0.018615205f, 0.04451427f, -0.092726454f, -0.029770559f, -0.018038103f,
+        0.21929441f, -0.06620313f, 0.11148828f, 0.059514288f, -0.16062912f, -0.012374522f, -0.058305707f, -0.12562375f,
+        -0.027053364f, -0.18410741f, -0.10524011f, -0.07938487f, -0.013869375f, -0.20395713f, -0.048347887f, -0.05624353f,
+        -0.051493116f, -0.026716331f, 0.13130239f, 0.08780396f, 0.14543521f, 0.014806907f, 0.0092822965f, -0.15205814f,
+        -0.009599058f, 0.038117662f, 0.14264116f, -0.2000402f, 0.06112552f, 0.01037299f, -0.051505614f, 0.0031645435f,
+        -0.045691833f, 0.045483436f, 0.02660704f, -0.07303678f, 0.03814821f, -0.03129f, 0.2632501f, 0.0062477216f,
+        0.048478283f, 0.027220186f, 0.062921375f, 0.07849323f, -0.011707008f, 0.03976992f, 0.06953599f, -0.12755118f,
+        -0.045899637f, -0.060888726f, 0.17756318f, 0.039542325f, -0.05923081f, 0.13558203f, -0.02405173f, -0.09882601f,
+        0.07203983f, 0.0118081495f, 0.042803653f, 0.16941668f, -0.08058689f, -0.1161754f, -0.027172985f, -0.10166647f,
+        0.040676557f, -0.0014634796f, 0.026979623f, 0.10577202f, 0.045213845f, -0.07814401f, 0.008611437f, 0.045348726f,
+        0.12103812f, 0.06768132f, -0.11416312f, 0.027718794f, -0.06918392f, 0.09456446f, 0.17903242f, 0.051807664f,
+        -0.1721497f, 0.038530428f, -0.054994483f, 0.111760855f, -0.11396753f, 0.018975606f, -0.043957338f, -0.08248484f,
+        -0.02315471f, 0.16104183f, 0.08517261f, 0.1837345f, 0.07703108f, -0.03681557f, 0.082440086f, -0.03536091f,
+        -0.0025610535f, -0.034732275f, 0.076968916f, 0.10498703f, -0.07383417f, 0.07691982f, 0.04731168f, -0.04905649f,
+        0.0799306f, 0.02302398f, 0.13372059f, -0.15097001f, 0.21051775f, -0.12845962f, 0.11204582f, 0.035422597f,
+        0.22290331f, -0.036082543f, 0.116426244f, -0.058181107f, 0.14110258f, 0.15390193f, 0.0018424768f, -0.10701288f,
+        0.05423341f, 0.14129731f, -0.051092725f, 0.03520542f, 0.03368809f, 0.06139503f, -0.049129926f, 0.04509863f,
+        0.0007044249f, -0.017936386f, -0.025241174f, 0.04613957f, -0.050240412f, -0.008359419f, 0.06902196f, 0.05927151f,
+        0.06349701f, 0.02408589f, 0.014522926f, 0.088966906f, -0.20020074f, 0.16253062f, -0.02018663f, 0.037805285f,
+        -0.01477599f, -0.03699136f, -0.10117048f, 0.067217425f, -0.14548779f, 0.11467802f, 0.1497037f, -0.15959527f,
+        0.038774036f, -0.06578644f, -0.05982284f, -0.05138513f, 0.07414467f, 0.18692575f, -0.05029519f, 0.0753653f,
+        -0.020437742f, -0.01855904f, -0.040934343f, -0.05112408f, 0.06720272f, 0.042320266f, 0.0011595421f, -0.0032498655f,
+        0.09975639f, 0.062262457f, 0.021516036f, 0.05551805f, 0.112608664f, 0.09474635f, 0.027174111f, -0.103311956f,
+        -0.042339258f, -0.11579064f, -0.060984846f, 0.16806233f, -0.0053399927f, -0.077813655f, -0.04521437f, -0.118473f,
+        -0.03341223f, 0.10889522f, 0.09828501f, 0.095008224f, -0.1842653f, 0.061567467f, 0.1035086f, 0.03570626f,
+        -0.076301254f, -0.06369454f, 0.06774764f, 0.21702404f, -0.033193592f, -0.018826507f, 0.004832434f, -0.11147957f,
+        -0.059908394f, 0.11248223f, -0.10786951f, -0.017243506f, 0.025735509f, -0.026650075f, 0.02450457f, 0.106225684f,
+        -0.01731888f, 0.03236032f, -0.059650052f, 0.10946639f, 0.20997398f, 0.07033127f, -0.03057675f, 0.021925787f,
+        -0.0075878263f, 0.13872232f, -0.074472494f, -0.12271993f, 0.06411863f, -0.14675555f, 0.07558669f, 0.024140755f,
+        -0.08109189f, -0.028076937f, 0.10972324f, 0.116321385f, 0.0385422f, -0.045370843f, 0.0006857704f, -0.045574054f,
+        0.10822054f, -0.077080704f, -0.043131568f, 0.082390785f, -0.14843619f, -0.08097715f, 0.00038489385f, 0.03587796f,
+        -0.025425026f, -0.06594224f, 0.05636945f, -0.15027982f, 0.04167934f, 0.025676707f, 0.041826386f, 0.010457165f,
+        0.049293753f, 0.009379961f, 0.02902363f, -0.0793631f, 0.012373523f, -0.13256419f, -0.009349248f, -0.090603985f,
+        0.17007531f, -0.07050861f, -0.02146088f, -0.015315716f, -0.00400219f, 0.016162809f, 0.06454533f, 0.040151305f,
+        0.037783124f, 0.0464149f, -0.11435109f, -0.05062665f, 0.07441186f, 0.1713218f, 0.036762837f, 0.18930879f,
+        0.06977343f, -0.01362643f, -0.0023093375f, 0.054581244f, -0.036243163f, 0.17929618f, -0.011811636f, -0.0020961417f,
+        -0.00016926903f, 0.008061261f, 0.04985911f, -0.035903554f, 0.13650362f, 0.07075164f, 0.03325093f, -0.010583489f,
+        0.019219097f, -0.04496907f, -0.00055845175f, -0.006284411f, -0.026678165f, -0.050330758f, 0.092395246f, 0.05133242f,
+        0.029322593f, 0.102056995f, 0.0045811567f, -0.024471495f, 0.102595754f, 0.046296686f, -0.042003572f, -0.15989323f,
+        0.14415087f, 0.15497138f, -0.05582356f, 0.07453324f, 0.11634081f, -0.053670373f, -0.06591721f, -0.0418097f,
+        -0.106152594f, 0.15972176f, 0.09165005f, -0.05619248f, 0.25666866f, 0.020335829f, 0.18016589f, 0.0071994835f,
+        0.03171762f, 0.21671593f, -0.09812285f, -0.013131624f, -0.10199277f, 0.021733452f, -0.07227375f, 0.121960066f,
+        0.12768751f, 0.14983831f, -0.07839969f, 0.012390282f, 0.15820435f, 0.1329704f, 0.03068186f, 0.09770313f,
+        -0.11408919f, 0.003506695f, 0.018525887f, -0.06560841f, -0.0004294125f, 0.09586455f, -0.12374789f, 0.037627395f,
+        0.25388575f, 0.003038211f, -0.15599157f, 0.10593918f, 0.06582085f, -0.083983235f, 0.16237214f, -0.031115485f,
+        0.020929905f, 0.007142161f, 0.24142113f, 0.111252435f, -0.08106531f, -0.06790877f, 0.15153864f, 0.052944217f,
+        0.012671329f, 0.19000918f, 0.05360622f, -0.044130426f, 0.021552784f, -0.010356576f, -0.054527648f, -0.11846118f,
+        0.038341306f, -0.18816964f, -0.0073429537f, 0.09537591f, -0.03634568f, 0.16322193f, -0.07083593f, 0.023866767f,
+        -0.028970515f, -0.06430748f, -0.0111214435f, 0.06529274f, 0.08674352f, -0.08847128f, 0.1299423f, -0.020377252f,
+        0.1164944f, -0.1098437f, 0.059375968f, -0.06280037f, 0.18086189f, 0.03695781f, 0.13415797f, 0.06499611f,
+        -0.007846886f, 0.024762413f, -0.09531785f, 0.067968f, -0.023663271f, -0.014375498f, -0.03273578f, 0.00717173f,
+        -0.11868315f, 0.122644454f, -0.09637178f, 0.16224536f, -0.14154258f, 0.17585373f, -0.15504426f, -0.013557712f,
+        0.13567966f, 0.15500733f, -0.009795506f, 0.16344562f, 0.07238264f, -0.21592975f, -0.06763043f, 0.03211832f,
+        -0.027577134f, -0.030410016f, 0.13964526f, 0.053694356f, 0.17254145f, -0.026367217f, 0.025051674f, 0.0038545444f,
+        -0.030750299f, -0.016065946f, 0.07184525f, 0.006358805f, 0.020290144f, 0.12666778f, 0.0081136655f, -0.07946047f,
+        0.08617788f, 0.08963923f, 0.013830097f, 0.12033466f, 0.0774096f, -0.02668131f, 0.25529307f, 0.0016389299f,
+        0.1030856f, -0.041486494f, 0.12629695f, 0.036046848f, 0.06925404f, -0.10359234f, 0.017393023f, -0.0812131f,
+        -0.01645105f, -0.041047134f, -0.19458255f, -0.033959094f, 0.122407325f, 0.002402707f, -0.049068734f, -0.10331805f,
+        -0.042998828f, -0.03555129f, -0.0094692735f, 0.08497918f, 0.0005919364f, 0.044952262f, -0.072955295f, 0.035870224f,
+        -0.11106073f, 0.10697589f, -0.07407612f, 0.12917483f, 0.113075964f, -0.0077074845f, -0.08077652f, 0.012620806f,
+        -0.2128373f, -0.048394285f, 0.18373069f, 0.15083592f, 0.030014986f, -0.16848569f, -0.013477942f, -0.02901331f,
+        -0.06300799f, 0.066974044f, -0.023085073f, -0.086194575f, 0.056181103f, 0.04419957f, 0.016859064f, 0.061222833f,
+        0.048717823f, -0.018777585f, -0.081591666f, 0.10845763f, -0.033566784f, -0.1444974f, -0.0907833f, 0.04565778f,
+        -0.008321303f, 0.18393086f, 0.015139845f, 0.030377872f, 0.060974356f, 0.15456626f, -0.016712947f, 0.051869955f,
+        0.13295838f, -0.23260476f, 0.029829917f, -0.034060773f, -0.0008718028f, 0.15821935f, 0.069699086f, -0.08127049f,
+        0.02518363f, 0.008113415f, -0.03347394f, 0.08340012f, -0.036388326f, 0.08602088f, -0.0541377f, 0.031393904f,
+        -0.05546176f, 0.017460927f, 0.028325865f, 0.0627495f, 0.058577348f, 0.13101715f, 0.05211682f, 0.11822648f,
+        0.008002173f, -0.094045185f, -0.018751372f, -0.04144275f, -0.031601347f, 0.15644306f, -0.037049852f, 0.03750074f,
+        -0.06882541f, 0.04801867f, 0.11084816f, -0.10705645f, -0.0812689f, -0.014900887f, -0.026415337f, 0.020107286f,
+        0.055055775f, -0.00987467f, 0.08747733f, 0.0824628f, 0.08199778f, 0.21117218f, -0.0048736217f, -0.11211599f,
+        0.10759317f, -0.0020979997f, 0.04044279f, -0.12851185f, -0.25922364f, -0.106329285f, -0.07066456f, -0.13283944f,
+        0.05781416f, 0.005481728f, 0.17750996f, 0.005106332f, 0.09264966f, -0.10946651f, -0.020255413f, 0.1698425f,
+        0.016296132f, 0.06988488f, 0.013657861f, 0.08045116f, 0.06717097f, 0.07583513f, -0.035491135f, -0.040775657f,
+        -0.023193426f, -0.088179514f, 0.02271978f, -0.09289948f, -0.0025972112f, 0.27086625f, 0.07208771f, -0.062034458f,
+        -0.04988009f, 0.095218346f, -0.1388345f, 0.12036438f, -0.0711322f, 0.0813211f, 0.10483344f, 0.15189333f,
+        -0.081042804f, -0.043379363f, 0.15011978f, 0.07749627f, 0.2260981f, -0.148158f, -0.048494153f, 0.02326086f,
+        0.056542303f, -0.14806962f, -0.11629335f, 0.008507648f, -0.17129765f, 0.104887374f, -0.021136811f, 0.030810619f,
+        0.051027264f, 0.051743053f, 0.031045584f, 0.069466025f, 0.13685149f, 0.025865614f, 0.048876923f, 0.16198574f,
+        0.19666895f, -0.031128798f, 0.042682163f, 0.09168976f, -0.02256018f, -0.07576462f, 0.059053294f, -0.25106296f,
+        0.1666164f, -0.059225965f, -0.10606383f, 0.09432045f, 0.16506852f, 0.038487986f, 0.22929542f, 0.045281045f,
+        -0.0639807f, -0.12113661f, -0.03761626f, -0.023009665f, 0.1580763f, 0.018633896f, 0.04986032f, 0.08542567f,
+        -0.07712428f, -0.10551407f, 0.025763005f, -0.026438707f, 0.18990037f, 0.16516238f, 0.13213602f, 0.010995682f,
+        -0.0075039873f, 0.20475651f, 0.15791838f, -0.0041595907f, -0.07872701f, 0.028520133f, 0.024076272f, -0.29387668f,
+        0.19395429f, -0.07182363f, -0.057786807f, -0.1066122f, -0.043360654f, 0.07182915f, 0.01943503f, 0.032825958f,
+        -0.024099844f, 0.0918439f, -0.016781682f, -0.02311141f, 0.088083625f, 0.109051205f, -0.054484375f, 0.0032199747f,
+        -0.07323638f, 0.06824385f, 0.049671903f, 0.043965116f, -0.08068624f, -0.069350705f, 0.052089874f, 0.12856795f,
+        0.051311173f, -0.017803287f, 0.016352223f, 0.105204545f, 0.10226048f, -0.014495715f, 0.022109421f, -0.078134134f,
+        -0.014280232f, -0.1358653f, -0.07013793f, 0.11700707f, 0.12257229f, 0.014519171f, 0.18091115f, 0.15826741f,
+        0.06710919f, 0.1606621f, -0.0036743353f, -0.02444985f, 0.17732276f, 0.06479401f, 0.07245662f, 0.11117772f,
+        0.05786935f, 0.04190308f, -0.09472219f, 0.002011287f, -0.07746146f, 0.018293528f, -0.040420234f, 0.13884781f,
+        -0.18541665f, -0.011791656f, 0.0028163202f, 0.18317538f, -0.017986216f, 0.036893558f, -0.068261854f, 0.10440383f,
+        -0.03922026f, -0.06466417f, -0.02471829f, 0.09231356f, 0.02975783f, 0.07534135f, 0.02098511f, 0.03414312f,
+        0.00021526217f, 0.08251404f, 0.016437232f, -0.23613921f, -0.07974198f, 0.03605968f, 0.14062446f, -0.0048677656f,
+        0.16370364f, 0.09162175f, -0.1494599f, -0.023975376f, 0.079111494f, 0.055050116f, 0.04030047f, 0.016052863f,
+        0.039001472f, 0.0039622f, -0.09308654f, -0.009246408f, 0.13977829f, -0.07352026f, -0.15040089f, 0.07782287f,
+        -0.044930477f, 0.014719375f, -0.13461617f, 0.040746033f, 0.0988553f, -0.01702591f, 0.024613902f, -0.07136315f,
+        0.0011520272f, -0.00081409584f, -0.11618672f, 0.11259072f, -0.05088076f, 0.06513222f, -0.080636494f, 0.026621833f,
+        0.17600903f, 0.029810956f, -0.03532514f, -0.05786205f, -0.042328402f, 0.0783317f, -0.09820435f, 0.04886726f,
+        -0.12938818f, -0.021047946f, 0.012353876f, -0.0057099876f, -0.07882286f, 0.14462572f, -0.10206009f, 0.038203236f,
+        -0.16759542f, 0.061043493f, 0.079460256f, -0.024290359f, 0.087779336f, 0.052546352f, 0.04770241f, -0.12328401f,
+        -0.04059495f, 0.17989099f, 0.05412598f, -0.044197947f, 0.03375701f, 0.06965963f, 0.03586287f, 0.033550285f,
+        0.12536897f, -0.093397066f, -0.07601655f, -0.13456786f, 0.120194435f, 0.081321746f, 0.18555972f, -0.06695155f,
+        -0.010388452f, -0.098689795f, 0.11453763f, 0.048557322f, 0.13659453f, -0.011629952f, -0.15101221f, -0.013008086f,
+        0.021857956f, 0.09049444f, 0.07141726f, -0.033451866f, 0.049333334f, 0.00013180562f, -0.009063294f, 0.04112787f,
+        0.15667668f, -0.023174f, -0.00035358942f, -0.05086413f, -0.07866174f, -0.015873337f, 0.075625256f, 0.11503271f,
+        -0.019320041f, 0.051979877f, -0.14143124f, -0.12542501f, -0.14379731f, -0.05590058f, -0.011036117f, -0.014280676f,
+        -0.07691646f, -0.056485187f, -0.10697977f, 0.120487f, -0.007335839f, 0.0629076f, 0.00029228817f, -0.098809764f,
+        -0.017350515f, 0.14011657f, -0.06472871f, 0.0475055f, 0.08295389f, -0.026155436f, -0.020352578f, 0.16299567f,
+        -0.102992356f, 0.21685168f, -0.016042044f, -0.00039179236f, 0.07844854f, -0.030936465f, 0.1798572f, -0.088962466f,
+        0.001790525f, 0.1661043f, 0.0010650284f, 0.04384255f, -0.08929946f, 0.058437347f, 0.22908662f, 0.17212166f,
+        0.09776349f, -0.003684713f, 0.050850555f, 0.087062575f, -0.022546055f, 0.04424408f, 0.20768988f, -0.078923315f,
+        -0.028002173f, 0.06307006f, 0.022777962f, -0.11044356f, 0.067958415f, -0.081082456f, 0.18971351f, 0.033947643f,
+        0.12273733f, 0.076224536f, -0.12108595f, -0.055454884f, -0.024912855f, 0.023693943f, 0.023374321f, 0.33725604f,
+        -0.15117164f, -0.10481423f, 0.028550662f, 0.08914549f, -0.1487209f, 0.023443935f, 0.095826216f, -0.16317801f,
+        -0.10155489f, -0.064817f, -0.14410037f, -0.009909725f, -0.058743343f, 0.19518808f, -0.034028262f, 0.101576015f,
+        0.05407289f, -0.09372793f, -0.0042537763f, 0.029571122f, 0.087003656f, 0.05221113f, 0.09048569f, 0.04073046f,
+        0.21388796f, 0.018296052f, -0.08801215f, -0.09480251f, -0.034353342f, -0.15684846f, 0.07936225f, -0.14628044f,
+        0.048769735f, 0.19533063f, -0.04958796f, -0.009158793f, 0.09479782f, 0.02043099f, 0.13358861f, -0.10371031f,
+        0.030648135f, -0.0039493362f, -0.071756065f, 0.13909039f, -0.06775639f, -0.0100411875f, -0.04057689f, 0.102804966f,
+        0.14142247f, -0.035942573f, -0.06591401f, -0.07452425f, -0.15616043f, 0.13274045f, 0.004076399f, 0.048123546f,
+        -0.084073484f, -0.031226652f, 0.005926637f, 0.060720537f, -0.10504919f, -0.088732f, -0.062043335f, 0.057950966f,
+        0.069748245f, 0.23275508f, 0.005597192f, 0.1646379f, -0.07893282f, 0.040756155f, 0.04673464f, 0.08715491f,
+        -0.029803924f, 0.08454086f, 0.0106698675f, 0.085183546f, -0.14120834f, -0.073982224f, 0.10011638f, 0.052729186f,
+        0.02407806f, 0.018284224f, 0.14871994f, 0.10008478f, -0.028398009f, -0.045805983f, -0.11303448f, 0.15599312f,
+        -0.060511723f, -0.1337436f, 0.10756719f, 0.0058060815f, 0.14367908f, -0.0656035f, -0.01358618f, 0.10703272f,
+        0.056056134f, -0.008263985f, -0.049638547f, -0.05024497f, -0.030448172f, 0.014451479f, -0.12439114f, -0.0754607f,
+        0.03252449f, 0.28459707f, -0.021250833f, -0.11589572f, -0.020009656f, 0.014609639f, 0.076542325f, 0.077371076f,
+        0.0641266f, -0.097441524f, -0.0353867f, 0.042164933f, 0.0061548385f, 0.087487385f, -0.16445409f, 0.13620818f,
+        0.15405467f, -0.10827444f, -0.01570688f, 0.07069258f, -0.024720423f, -0.1636957f, -0.0043279035f, -0.10575852f,
+        -0.020345438f, 0.09318111f, -0.10204232f, 0.12152037f, 0.042673595f, -0.017702611f, 2.7422037e-05f, -0.005769322f,
+        -0.1212333f, -0.10983176f, -0.205006f, -0.0038695687f, 0.06810796f, 0.09880597f, -0.027428642f, -0.10572247f,
+        0.0924158f, -0.12446846f, -0.053775612f, 0.13277832f, 0.16510402f, 0.074080646f, 0.08230021f, 0.048443504f,
+        -0.006950856f, -0.027486958f, 0.012022381f, -0.034494787f, 0.08896976f, -0.12615247f, -0.04349162f, 0.021250317f,
+        0.0007197467f, -0.08766469f, 0.020443795f, 0.05967895f, 0.038797677f, 0.08939813f, -0.033162568f, 0.033197396f,
+        0.05672138f, 0.06408759f, 0.13407879f, 0.102913015f, 0.02803125f, 0.024205908f, 0.19301994f, 0.012928886f,
+        -0.12367861f, 0.040099178f, -0.02663604f, -0.03451162f, 0.06620696f, -0.03623457f, 0.16902061f, -0.060423326f,
+        0.10925036f, 0.2454397f, -0.044582184f, 0.14214236f, -0.05287483f, -0.010829909f, 0.19323379f, -0.09929429f,
+        -0.08778234f, 0.12295517f, 0.14542027f, -0.14525263f, 0.011480837f, 0.21478671f, -0.05115143f, 0.04790968f,
+        0.07364436f, 0.06551594f, 0.086047485f, -0.0019362546f, 0.1224338f, 0.06719214f, -0.03283412f, 0.04613711f,
+        -0.024457892f, -0.11258936f, -0.014094784f, -0.026023401f, 0.2141687f, -0.010509424f, -0.03395446f, 0.10778943f,
+        -0.030820362f, -0.037205406f, -0.116478615f, 0.11536915f, -0.07918398f, -0.06501408f, -0.13378972f, -0.08685444f,
+        -0.09016324f, -0.09653816f, -0.12425006f, -0.023895724f, -0.093621194f, 0.05491237f, 0.13899265f, 0.19523834f,
+        -0.076970205f, 0.029161006f, 0.015700947f, 0.02273365f, 0.20446761f, 0.11841692f, 0.0325737f, 0.12985995f,
+        0.06943502f, -0.03483107f, 0.14003325f, 0.13291891f, -0.049548406f, 0.15871292f, 0.07057197f, -0.06284377f,
+        0.12231178f, -0.13331014f, 0.14780325f, 0.081064716f, 0.12839323f, 0.13334718f, -0.03306651f, -0.11147394f,
+        -0.058963686f, -0.0034545565f, -0.08105741f, -0.07825806f, 0.008873158f, 0.049104393f, 0.119138025f, 0.16837779f,
+        -0.0015056384f, 0.043936737f, -0.028127026f, 0.06106513f, 0.015362212f, -0.06376301f, 0.04712814f, -0.008408389f,
+        -0.0008429114f, -0.041338846f, -0.006221531f, -0.015069344f, 0.107320845f, -0.008686468f, -0.022777239f, -0.071193725f,
+        -0.034272525f, -0.13553406f, -0.023529854f, 0.019850157f, -0.03207806f, 0.022205079f, -0.011145319f, 0.071039215f,
+        0.109610066f, 0.07083154f, 0.04832906f, -0.24649394f, 0.031547736f, -0.122374564f, 0.038759295f, 0.019258665f,
+        -0.03897195f, -0.09257802f, -0.0627568f, -0.08583491f, 0.093460135f, 0.040752336f, 0.07084085f, 0.0027065212f,
+        0.12573949f, -0.053924758f, -0.08943692f, -0.020694908f, 0.05450195f, 0.05856674f, -0.021510988f, -0.088229954f,
+        0.03308294f, -0.06494379f, -0.19798025f, -0.09311528f, -0.04892291f, 0.071003154f, -0.041608248f, 0.0958582f,
+        0.06497016f, 0.04914429f, 0.07624422f, -0.032340486f, -0.004447877f, 0.09522588f, 0.102548584f, -0.10820434f,
+        0.023843085f, 0.060107175f, 0.06540437f, -0.1296724f, 0.0890745f, 0.017125532f, -0.08615079f, 0.16475894f,
+        -0.014937577f, 0.13244815f, 0.19063585f, 0.03246532f, -0.15405992f, -0.007161619f, -0.0129490355f, 0.087535284f,
+        0.15989786f, 0.015528076f, 0.013354183f, -0.009573421f, 0.08677338f, 0.20700385f, 0.09365451f, 0.18749247f,
+        -0.15762478f, 0.0026629874f, 0.010047241f, -0.19669035f, 0.077361465f, 0.0067933723f, 0.2153173f, 0.14786956f,
+        0.009704369f, 0.09930987f, 0.08184896f, 0.06956613f, 0.17090565f, 0.011886645f, -0.10464347f, 0.000119660726f,
+        -0.123802274f, -0.14131594f, 0.07564173f, -0.091048844f, 0.27182883f, -0.015483903f, 0.060788244f, -0.08780481f,
+        -0.12784044f, 0.07794221f, -0.039258637f, 0.14964807f, 0.064721026f, 0.07330481f, 0.08676849f, 0.031081254f,
+        -0.03969477f, 0.14673175f, -0.07702183f, 0.024572616f, 0.12006404f, 0.05244548f, 0.05566909f, -0.056516137f,
+        -0.00087828684f, -0.097512245f, -0.04118678f, 0.10945406f, -0.018244231f, -0.073852114f, 0.0744034f, 0.050907217f,
+        0.14115332f, 0.113568105f, -0.034422494f, 0.12377935f, 0.013638851f, 0.019111369f, 0.01952851f, 0.082504325f,
+        0.01108356f, 0.074503675f, -0.030632876f, 0.042008646f, -0.07817454f, 0.027867595f, 0.06887726f, 0.061339945f,
+        -0.0022266f, -0.11513539f, 0.07088106f, 0.115800336f, 0.14674222f, 0.06339085f, 0.06404801f, -0.0033627695f,
+        0.015025677f, 0.062972285f, 0.05727671f, -0.037015222f, -0.12271334f, 0.06496961f, 0.12897913f, -0.058828104f,
+        0.008499772f, 0.034206707f, -0.10561665f, -0.09860559f, 0.116781436f, 0.09417378f, 0.072048895f, -0.17281388f,
+        -0.12734586f, -0.037030213f, -0.06611632f, -0.0048929406f, 0.0061731655f, 0.13213246f, 0.13211721f, 0.117646635f,
+        0.088264965f, -0.03242366f, -0.06260786f, 0.06650864f, -0.06889646f, 0.045393687f, 0.06321138f, 0.07890629f,
+        0.18961567f, 0.079987645f, -0.17999831f, 0.1436899f, -0.042927384f, -0.06380625f, 0.041653804f, 0.025492255f,
+        0.045977276f, -0.04516783f, -0.14740744f, -0.066755235f, 0.028753385f, 0.07916925f, 0.17696323f, 0.046318218f,
+        -0.013585087f, -0.01523554f, 0.08898343f, -0.05641034f, 0.050118644f, 0.16288806f, 0.0032974216f, -0.19563007f,
+        -0.1269666f, -0.09302275f, -0.00926816f, -0.0069040116f, 0.046293512f, -0.0040288726f, 0.057220355f, -0.04486096f,
+        0.1279445f, -0.028698217f, 0.02197065f, -0.025319368f, 0.10312662f, 0.00078760734f, 0.078262016f, 0.022198763f,
+        -0.069138795f, -0.01608332f, 0.014508344f, -0.052054428f, 0.22170088f, 0.07289038f, 0.10194079f, -0.05329618f,
+        -0.058801923f, 0.107673764f, -0.07768371f, 0.05156932f, -0.11109994f, 0.055038393f, -0.08716346f, 0.16085896f,
+        0.20603329f, 0.012572475f, 0.096425f, 0.10282871f, 0.05063183f, 0.14970098f, -0.100894675f, -0.045902252f,
+        0.1390751f, -0.067414045f, -0.05140631f, 0.05419663f, 0.20165212f, -0.10672302f, -0.0047776084f, 0.012963965f,
+        0.026862847f, -0.048532538f, 0.02493694f, 0.046846386f, 0.09309845f, -0.04740258f, -0.004935704f, -0.03215066f,
+        -0.048213203f, -0.020181622f, 0.026975978f, 0.22486864f, 0.097736366f, -0.00435357f, -0.04805347f, -0.029584786f,
+        0.03186215f, -0.03537187f, 0.036214583f, 0.06259301f, 0.117859185f, -0.121863626f, 0.15154858f, 0.010415068f,
+        0.09154897f, 0.01824107f, 0.009914514f, 0.05423387f, -0.015858747f, -0.08623414f, 0.17539753f, -0.033058826f,
+        0.11192719f, 0.0021910565f, 0.19488914f, 0.104340985f, 0.1021762f, -0.047796898f, 0.065489806f, 0.00937085f,
+        -0.033059757f, 0.11397308f, -0.02436289f, -0.04496617f, 0.0437022f, 0.06168149f, 0.049409293f, -0.025325328f,
+        -0.05529795f, -0.008669029f, -0.06311229f, 0.045793965f, 0.051965535f, 0.03686396f, -0.03167247f, 0.10155817f,
+        -0.0061421734f, 0.11361446f, -0.03392319f, 0.082544684f, -0.03214531f, 0.03853684f, -0.28019914f, 0.13947645f,
+        0.05719975f, 0.024044063f, -0.0874256f, 0.18672724f, 0.11522437f, 0.057013225f, -0.014407165f, 0.06769163f,
+        0.1203784f, -0.06380378f, 0.0074159764f, 0.1859081f, 0.043385558f, 0.050552342f, -0.06130645f, 0.0131611f,
+        -0.02596891f, 0.120475724f, 0.02062224f, -0.061306648f, -0.036282938f, -0.01572765f, 0.08665826f, 0.10059322f,
+        -0.015535325f, -0.055002913f, 0.12640299f, -0.0967948f, 0.021020973f, 0.1563221f, 0.004362683f, -0.09738951f,
+        0.0717548f, 0.03348809f, 0.031405043f, -0.079684906f, 0.005576441f, 0.0697929f, -0.09087956f, 0.14320543f,
+        -0.052853562f, -0.0054995124f, -0.07415962f, -0.030137703f, 0.087629266f, -0.014396893f, 0.17670196f, 0.10845675f,
+        0.063683905f, 0.065776795f, 0.05698315f, 0.21477498f, -0.12687664f, -0.022166066f, 0.0036424468f, 0.11857674f,
+        -0.053797316f, 0.0006358491f, 0.021357026f, -0.013226234f, -0.043876216f, -0.1211198f, -0.054499295f, 0.17277755f,
+        -0.24205887f, 0.17334434f, 0.08942129f, -0.07183888f, -0.15096554f, -0.15300383f, 0.17538838f, 0.14768447f,
+        0.17995754f, 0.064357474f, 0.15334558f, -0.019066304f, 0.12912573f, -0.022163142f, 0.014427857f, -0.13956103f,
+        -0.10517017f, -0.11507535f, -0.08056468f, 0.13015121f, 0.123399675f, -0.14196847f, 0.19370715f, 0.092888966f,
+        0.013951319f, 0.15152445f, -0.052274432f, 0.095555335f, 0.056288812f, -0.008605634f, 0.0713142f, -0.052432254f,
+        0.09828103f, -0.013946008f, -0.09994389f, -0.1607037f, -0.019795587f, -0.18327478f, 0.12884766f, -0.032023866f,
+        -0.051309623f, -0.07902544f, 0.20529515f, 0.15433429f, -0.06304077f, 0.05391996f, 0.09769347f, -0.009004663f,
+        -0.15440612f, 0.14920515f, 0.08309759f, 0.017739361f, -0.0333479f, 0.07242518f, 0.07493706f, -0.1029621f,
+        0.06060045f, 0.19150199f, -0.030159527f, -0.111272275f, -0.03640625f, 0.08754703f, 0.05649792f, 0.09334884f,
+        -0.011624841f, -0.1465344f, -0.063314825f, -0.0777156f, 0.031919125f, 0.07959895f, 0.2412894f, -0.052862976f,
+        0.17977503f, 0.14227554f, 0.059484806f, 0.099679016f, -0.057394948f, 0.0023597998f, 0.10114446f, 0.06174045f,
+        -0.04729797f, -0.044805013f, 0.06788599f, 0.06411233f, 0.10890417f, 0.011748945f, 0.07732894f, -0.04380183f,
+        0.021960827f, -0.009166684f, 0.053953756f, 0.0018347164f, -0.037598204f, -0.04497592f, 0.08800205f, 0.09855037f,
+        0.026159646f, 0.01806119f, 0.046297576f, 0.16310659f, 0.051663935f, -0.059722174f, -0.017368322f, 0.035079144f,
+        0.14768422f, 0.13511306f, -0.044917222f, 0.20108637f, -0.028607855f, 0.03615176f, 0.14260685f, -0.019197915f,
+        -0.035843357f, -0.13242482f, 0.096459374f, 0.2091019f, -0.10826027f, 0.15213177f, 0.067675196f, 0.10156199f,
+        -0.121569395f, 0.03013517f, 0.14737149f, 0.1427031f, -0.06493612f, -0.018167317f, -0.14659622f, 0.09510709f,
+        -0.005076711f, 0.073623635f, 0.18151706f, 0.043917708f, 0.009986422f, -0.005255725f, -0.08769416f, -0.057558715f,
+        0.11902276f, 0.08000302f, 0.011805045f, 0.042711943f, 0.09875735f, -0.010017475f, -0.028502164f, 0.102840886f,
+        -0.013435177f, 0.027966678f, -0.010524966f, 0.15515846f, 0.090025164f, -0.052973837f, -0.015299861f, 0.03198688f,
+        0.029871175f, -0.012807199f, 0.0961716f, -0.018206526f, 0.038666748f, -0.07366637f, 0.08174767f, -0.05541642f,
+        0.09396789f, -0.09252198f, 0.012868215f, -0.15032004f, -0.09219294f, 0.13795552f, 0.09046708f, -0.07890277f,
+        0.11488697f, -0.06745843f, 0.09279134f, -0.107222915f, 0.10270794f, 0.21116497f, 0.12903675f, 0.12645257f,
+        0.20293301f, -0.018608158f, -0.0047298237f, 0.09841997f, -0.037331298f, 0.12631248f, -0.15451315f, -0.015088467f,
+        0.023937616f, 0.025875032f, 0.062690035f, 0.023136208f, 0.08957852f, -0.06652005f, 0.08148577f, 0.079816066f,
+        -0.18607457f, -0.17257646f, -0.04276081f, -0.013251455f, -0.029834026f, 0.011512523f, -0.011514379f, 0.04772192f,
+        0.06572166f, -0.08755816f, 0.13180284f, 0.031078389f, 0.061922364f, 0.16660318f, -0.1200907f, 0.013095369f,
+        -0.034215316f, -0.052343003f, -0.0005322717f, -0.047542725f, 0.16788639f, 0.1536766f, 0.09211707f, -0.10603025f,
+        -0.02347367f, 0.029094666f, -0.08868168f, -0.28954685f, 0.13216281f, -0.0058159516f, 0.14522138f, 0.011776097f,
+        0.07981981f, -0.016953655f, 0.020707222f, 0.011918371f, 0.069766834f, 0.052936107f, 0.084182285f, 0.18846504f,
+        -0.07269521f, 0.041918963f, -0.055863217f, -0.06789722f, 0.030741977f, 0.13369788f, -0.057405055f, -0.05145912f,
+        -0.17962345f, -0.062419724f, 0.033424087f, -0.11724289f, -0.07758462f, -0.12478561f, 0.018403592f, -0.16841975f,
+        0.19298601f, -4.9577793e-05f, 0.11560514f, 0.043912154f, 0.17109348f, -0.19887368f, 0.039869316f, 0.15524858f,
+        0.075330354f, -0.15117566f, 0.1689445f, -0.01691637f, -0.059689853f, 0.08553621f, -0.07123622f, 0.16666557f,
+        -0.053550493f, -0.09442359f, 0.09235625f, -0.06352006f, 0.2044229f, -0.042332605f, 0.103258714f, 0.031903073f,
+        0.046947293f, 0.014199314f, 0.12078413f, 0.06225996f, 0.03802889f, 0.13628116f, 0.020312857f, 0.013604525f,
+        -0.08509472f, 0.0046275817f, 0.087862685f, 0.01575782f, 0.08660574f, 0.09397778f, 0.21875939f, -0.20914122f,
+        -0.00383892f, -0.015841948f, -0.041812208f, 0.024008939f, 0.0517963f, -0.058561884f, 0.055578187f, 0.03789344f,
+        -0.08843196f, 0.15175922f, 0.119932234f, 0.12787302f, -0.061249133f, 0.09216543f, -0.07990063f, 0.19436978f,
+        0.002460981f, -0.024852205f, -0.05118196f, 0.028761229f, 0.15741196f, -0.04965238f, 0.031622954f, 0.1872509f,
+        -0.03660299f, 0.037597638f, -0.049490348f, -0.012576027f, -0.035189793f, -0.078352906f, -0.11252172f, 0.13065316f,
+        0.07739394f, 0.042444404f, 0.022755444f, 0.10330423f, 0.034322217f, -0.013700731f, -0.044377983f, 0.04195009f,
+        0.09389696f, 0.040276833f, 0.097039565f, 0.051034093f, 0.11057828f, -0.10530967f, 0.13812265f, 0.08449956f,
+        0.1095656f, 0.066974014f, 0.1618734f, -0.21633781f, 0.0579866f, -0.0403957f, -0.16363524f, -0.053884123f,
+        0.09970074f, -0.0576014f, 0.04160014f, 0.030891862f, 0.05130661f, -0.07847594f, 0.13170652f, -0.043733127f,
+        0.03649138f, 0.024210481f, 0.16828655f, 0.12616521f, 0.11235387f, -0.104816504f, -0.033755083f, -0.19650117f,
+        0.10945672f, 0.06585102f, 0.037208933f, 0.056928843f, -0.017916014f, 0.09769717f, 0.016621592f, 0.004103603f,
+        0.017019635f, -0.12814793f, 0.106295355f, 0.06275266f, 0.046737146f, -0.08660265f, -0.01714578f, 0.04132617f,
+        0.15824926f, -0.17534734f, 0.13824329f, 0.06201811f, 0.26454383f, 0.025410948f, -0.043428876f, -0.02516122f,
+        -0.16464685f, 0.06292186f, 0.05667062f, 0.13366196f, 0.14369321f, 0.039471727f, 0.008986243f, -0.04697828f,
+        0.029674022f, -0.13725838f, -0.025993029f, 0.025662735f, 0.2629561f, 0.08889274f, -0.010907877f, 0.1612213f,
+        0.03397159f, -0.00043258557f, -0.018954383f, 0.0080435565f, 0.03047402f, -0.087706044f, 0.007190073f, 0.20104586f,
+        0.30927375f, -0.033926044f, -0.108884275f, 0.055044945f, 0.0049111205f, 0.19966237f, -0.13707311f, 0.05172955f,
+        -0.06392117f, 0.08963078f, -0.033140942f, 0.1541574f, 0.20713148f, -0.042111393f, -0.044987325f, 0.16487981f,
+        -0.0031788556f, 0.121683136f, -0.06501498f, -0.099292494f, -0.042351726f, -0.15464818f, 0.0447097f, 0.060064584f,
+        0.15978914f, 0.010913889f, 0.026155122f, 0.10344874f, 0.10580122f, 0.122419074f, -0.0028753215f, 0.05326442f,
+        -0.017840749f, -0.02622128f, -0.041325215f, -0.033716217f, -0.13156918f, -0.030398084f, 0.051390454f, -0.016651541f,
+        0.022123678f, -0.01885737f, 0.07558254f, -0.0034429047f, 0.025371797f, 0.018126547f, -0.18691082f, 0.1137073f,
+        0.015004867f, 0.016189776f, 0.029186916f, 0.08971624f, 0.33025357f, 0.014723746f, -0.04389731f, -0.00031291298f,
+        0.1404691f, -0.0060631107f, 0.1559521f, 0.055313207f, -0.030636678f, 0.12378103f, 0.10999505f, -0.18764342f,
+        0.054579403f, -0.12421628f, 0.004896557f, -0.032645643f, 0.029025286f, 0.006836331f, 0.114195436f, 0.045609f,
+        -0.11650263f, -0.09220992f, 0.08857517f, 0.19230591f, 0.0016670746f, -0.08509181f, 0.044730227f, 0.16488115f,
+        0.008947363f, 0.06913814f, -0.23944059f, 0.10698073f, -0.041173123f, -0.13717663f, -0.14359573f, 0.06795736f,
+        0.10020569f, -0.08112438f, -0.031206168f, 0.11243975f, -0.15783727f, 0.11297272f, -0.037458602f, -0.19037344f,
+        -0.03031799f, 0.23750396f, -0.06556672f, 0.115009815f, -0.001722982f, 0.07265185f, 0.0760906f, 0.08533263f,
+        0.042252965f, 0.057515286f, 0.048468016f, 0.09635539f, 0.044804223f, -0.01736695f, 0.15483525f, -0.015641075f,
+        0.15257634f, -0.0073081357f, 0.22426566f, -0.003444968f, -0.030311992f, -0.124979414f, -0.08714974f, -0.005055259f,
+        -0.04075582f, -0.10555907f, 0.07117111f, -0.09503053f, -0.11321448f, -0.009565498f, -0.020654863f, 0.20922808f,
+        0.08325676f, -0.18508679f, -0.23909038f, -0.012728894f, 0.17349839f, 0.07903205f, -0.058555096f, -0.02674684f,
+        -0.14166309f, 0.09781663f, 0.055883992f, -0.004094594f, 0.08544361f, 0.010926575f, 0.05975216f, 0.11892868f,
+        0.1624298f, 0.1145537f, -0.013025697f, 0.09771072f, 0.046570994f, 0.07759477f, 0.20847508f, 0.0051445486f,
+        0.15023293f, -0.016720198f, -0.023555802f, -0.0029684564f, -0.073704906f, 0.15169089f, 0.15608987f, -0.07482553f,
+        0.13379292f, 0.09048231f, -0.13867344f, 0.09465902f, 0.29775196f, 0.042871684f, -0.005690485f, -0.008866179f,
+        0.06428242f, -0.07406895f, -0.006701413f, 0.037587292f, 0.023374664f, 0.062061075f, -0.03720339f, 0.0783276f,
+        0.21469952f, 0.20224921f, 0.16771734f, -0.03188634f, 0.11208985f, -0.06903707f, -0.0124248965f, 0.18698463f,
+        -0.09049351f, 0.12124675f, 0.23835675f, -0.0030258093f, -0.0779198f, 0.070743516f, 0.04608949f, -0.2096558f,
+        0.046262052f, 0.004265667f, 0.046256103f, 0.046970043f, 0.14868943f, 0.0218303f, -0.045348786f, 0.019457772f,
+        0.14794602f, 0.039748494f, -0.028426848f, -0.109036f, 0.09034545f, 0.104586065f, -0.183277f, -0.030119663f,
+        0.112069614f, 0.113203734f, 0.0813287f, -0.045173924f, 0.0055220616f, 0.083130576f, -0.05663583f, 0.0062019997f,
+        -0.0901091f, -0.034635935f, 0.085722946f, 0.008592674f, -0.071807645f, 0.060450505f, 0.009905094f, -0.026427535f,
+        0.09373659f, -0.14840244f, -0.13556312f, -0.011422158f, -0.10840199f, 0.26254794f, 0.0024249214f, 0.12274988f,
+        -0.03250591f, 0.06293577f, -0.012216868f, -0.02198106f, 0.15008768f, 0.04174247f, 0.012380805f, -0.03596663f,
+        0.018786507f, -0.09919975f, 0.05925587f, -0.11735572f, -0.054384217f, -0.0035556925f, -0.16060929f, 0.17503305f,
+        0.021930696f, -0.027461093f, 0.2099035f, 0.03545611f, -0.050278217f, 0.078619346f, 0.12132042f, -0.057339247f,
+        0.07111103f, -0.15533847f, 0.09475694f, -0.08366727f, -0.0137827555f, -0.027670333f, -0.045172855f, -0.016298167f,
+        -0.011220009f, 0.12887307f, -0.11370209f, -0.014318158f, 0.019676602f, 0.08555189f, 0.057162676f, 0.010391045f,
+        -0.019987f, 0.04436059f, 0.047335923f, 0.008172212f, 0.079068415f, 0.14216664f, 0.09270564f, 0.17652702f,
+        -0.15847808f, 0.046640646f, -0.0045721396f, -0.036446836f, 0.0026788055f, -0.12941764f, -0.039031778f, 0.12645428f,
+        -0.11824219f, -0.11719247f, -0.11571804f, -0.00031085126f, 0.1034286f, 0.1272027f, 0.09110096f, 0.05784658f,
+        0.027751891f, -0.04367717f, -0.014550997f, 0.12823923f, 0.037361473f, 0.26475543f, 0.15356651f, -0.016602878f,
+        0.106665656f, -0.0854815f, -0.13355295f, 0.08448601f, 0.15401193f, 0.18409488f, -0.022477547f, 0.092355475f,
+        0.057366613f, 0.016523262f, -0.029714204f, 0.16029303f, 0.021338355f, 0.07206993f, 0.033481278f, -0.082416624f,
+        0.066687554f, 0.03647104f, 0.05262483f, 0.029042527f, 0.06332994f, -0.055694304f, -0.11762171f, -0.11054368f,
+        0.124828756f, 0.19138238f, 0.048066016f, 0.06709694f, -0.070768476f, 0.0661055f, 0.15392524f, 0.015595924f,
+        -0.052607287f, -0.06223148f, -0.04180748f, 0.13060974f, -0.00101726f, -0.036522888f, 0.13596052f, 0.00048585059f,
+        0.055035904f, -0.038059834f, 0.021230843f, 0.006609273f, -0.06076238f, 0.054129567f, -0.064161524f, 0.066578716f,
+        0.0869289f, 0.047494687f, -0.09640244f, -0.031722896f, -0.055400316f, 0.036909763f, -0.003732167f, 0.09063371f,
+        0.023646217f, 0.1334082f, -0.11834561f, -0.07523807f, -0.041161504f, 0.034216706f, 0.0079315435f, -0.18996987f,
+        -0.0955958f, 0.07271319f, 0.08527337f, -0.109605685f, -0.011476163f, 0.052987102f, 0.040217344f, -0.003915405f,
+        -0.03547756f, 0.12027233f, 0.123940796f, 0.053500302f, 0.18310086f, -0.05236005f, 0.2714753f, 0.104451515f,
+        0.00301655f, 0.053933207f, 0.108966365f, 0.1008442f, 0.23469974f, 0.1260881f, 0.10288436f, -0.18936215f,
+        0.093019485f, 0.15895744f, 0.18981798f, 0.034480926f, 0.0866175f, 0.13227402f, -0.019257076f, -0.06135006f,
+        -0.04743426f, 0.021754898f, 0.001103057f, 0.041782077f, -0.0036095548f, -0.019868478f, 0.2970288f, 0.0070405877f,
+        0.09101881f, -0.10993509f, 0.16844676f, -0.06655024f, 0.057108473f, -0.029147103f, 0.11182747f, -0.109519936f,
+        0.21305485f, 0.09538879f, 0.14151174f, -0.015875557f, 0.07286642f, 0.047140732f, 0.095516816f, 0.04210625f,
+        -0.053869385f, 0.21969362f, 0.04204629f, 0.16703922f, -0.07422138f, 0.001243725f, -0.02920403f, -0.20681693f,
+        0.062838815f, 0.024902571f, -0.0067110714f, -0.2205204f, -0.13458706f, -0.022170888f, -0.13486433f, 0.12940864f,
+        0.13160637f, 0.06611621f, -0.15361059f, -0.031175088f, 0.051610444f, -0.093134835f, 0.026252098f, -0.084420785f,
+        -0.040755656f, -0.08820355f, 0.18077898f, 0.2724166f, 0.058001775f, -0.04819091f, 0.1271167f, -0.047488075f,
+        0.021512093f, 0.05719449f, -0.017001703f, 0.106306195f, 0.055265512f, 0.043503437f, 0.14762035f, -0.0073551554f,
+        0.029237129f, -0.047645576f, -0.10512974f, -0.07637892f, 0.22013615f, -0.0819038f, 0.026169768f, -0.014855823f,
+        0.22105782f, 0.0571449f, 0.1724821f, 0.12291592f, 0.15032838f, 0.085746385f, 0.0014160638f, 0.040650316f,
     };
-    for (int i = 0; i < 4608; ++i) t30_[i] = w[i];
+    for (int i = 0; i < 12800; ++i) t30_[i] = w[i];
   }
 
   void load_t31_() {
-    const float w[2752] = {
-        0.019558681f, -0.18026568f, 0.2970134f, 0.2825707f, 0.15928541f, 0.15262029f, 0.17445806f, 0.058416028f,
-        0.32817018f, 0.054028153f, 0.0021688605f, 0.15910278f, 0.27229753f, 0.17213951f, 0.09936261f, -0.18624559f,
-        -0.09615634f, -0.22734115f, -0.07299766f, -0.093956165f, 0.28522664f, -0.21164832f, -0.09731915f, 0.23694944f,
-        0.059314065f, 0.23360139f, -0.36924693f, -0.085153334f, 0.009535836f, 0.007821852f, 0.4190929f, -0.037623398f,
-        0.074866734f, 0.13838044f, 0.061238773f, 0.2576463f, -0.08317592f, 0.17145658f, -0.013798121f, 0.27684063f,
-        -0.021552313f, -0.30889273f, 0.12000126f, -0.2164521f, -0.2528355f, 0.038517375f, 0.112936154f, 0.07478619f,
-        0.08098543f, -0.045059968f, 0.24552704f, 0.2550639f, 0.19151609f, 0.27500674f, -0.09244676f, 0.028584491f,
-        -0.10651309f, -0.12175667f, -0.21526815f, 0.27242613f, 0.31071052f, 0.028909542f, -0.08867505f, 0.30817255f,
-        0.06726617f, -0.17519705f, -0.016238214f, -0.1279079f, 0.25250167f, -0.04932595f, 0.27676147f, -0.100268334f,
-        0.117437996f, -0.19427663f, -0.054476712f, 0.03148869f, 0.087306984f, -0.12322905f, -0.34265363f, -0.31470674f,
-        -0.122797795f, -0.27449986f, 0.20947027f, 0.025352811f, -0.26753494f, 0.052272238f, -0.10377391f, -0.01871221f,
-        -0.2750229f, 0.29636708f, -0.13410942f, -0.032850474f, 0.03941747f, -0.15242216f, -0.38106403f, 0.04463703f,
-        0.052926064f, -0.17075491f, 0.08329741f, -0.09607071f, -0.26550657f, -0.13865149f, 0.12333785f, -0.09100328f,
-        0.20223226f, -0.27812853f, 0.077611774f, 0.05939704f, 0.015657758f, 0.020235362f, 0.044596855f, -0.26106736f,
-        -0.03800694f, 0.16285802f, -0.036118414f, -0.32244587f, 0.16788597f, 0.12702225f, 0.080315314f, -0.27221832f,
-        0.03952521f, 0.0767601f, 0.1723861f, 0.026324049f, 0.0028699487f, -0.49092016f, 0.03601136f, 0.16561802f,
-        0.022603905f, -0.043125298f, -0.11559893f, -0.17084692f, 0.28534654f, 0.070425935f, -0.20297404f, -0.2773445f,
-        -0.20650259f, -0.18635456f, 0.015758885f, -0.45966277f, 0.002258089f, -0.022575943f, 0.12523018f, 0.15038492f,
-        -0.002732456f, 0.12559743f, 0.14600037f, -0.14697944f, -0.024017267f, 0.40621996f, -0.28810135f, -0.21448886f,
-        -0.18143892f, 0.02678676f, -0.23265997f, 0.0005213853f, 0.09970149f, 0.080741294f, 0.0832225f, -0.18812318f,
-        0.1899388f, 0.2926543f, 0.2339326f, -0.029504517f, -0.37848973f, -0.20726845f, -0.17883474f, 0.08033551f,
-        -0.16393155f, 0.19540788f, 0.41358933f, 0.30774602f, 0.15106468f, -0.281341f, 0.31264433f, 0.37010232f,
-        -0.09101709f, -0.04348017f, -0.23242402f, 0.10663559f, -0.5012701f, 0.42155433f, -0.07966655f, -0.08838023f,
-        -0.08498174f, 0.2927438f, 0.27320808f, -0.031686332f, 0.09278963f, -0.05766803f, -0.38251126f, 0.34267527f,
-        -0.12124604f, 0.19596092f, -0.006864587f, 0.14129719f, 0.27039146f, 0.072510876f, -0.27842227f, -0.11976246f,
-        0.5416096f, -0.04765553f, -0.1562421f, 0.03312583f, 0.31095627f, -0.1349491f, 0.14402395f, 0.15419753f,
-        0.021873394f, -0.050934754f, 0.13714431f, -0.0383438f, 0.10628983f, -0.08568276f, 0.14302513f, 0.005763462f,
-        0.009629097f, 0.024829056f, -0.17097871f, 0.12247898f, -0.10273959f, 0.015705165f, 0.12096079f, -0.4309679f,
-        -0.3054577f, 0.17287229f, -0.047915205f, 0.024826143f, 0.08901816f, 0.274682f, -0.049394537f, -0.102182314f,
-        0.42145824f, 0.08117574f, 0.06265834f, -0.0007079309f, 0.09578189f, 0.09559238f, -0.18131961f, -0.23878059f,
-        0.36382157f, 0.063784115f, 0.03270074f, 0.012932958f, 0.056899853f, 0.013118968f, 0.025841672f, -0.1372953f,
-        0.39179164f, -0.18208984f, 0.039686717f, 0.35410973f, -0.042114433f, 0.33506098f, 0.22816369f, 0.30579126f,
-        -0.00759229f, -0.038405538f, 0.12436152f, 0.33224386f, 0.08787689f, -0.09624936f, 0.0749674f, 0.011216633f,
-        0.011205247f, -0.14132568f, 0.19087453f, 0.027989488f, -0.058285184f, 0.17226398f, 0.15316369f, 0.065685205f,
-        0.12356983f, -0.13586278f, 0.57658476f, 0.39185277f, 0.16990244f, 0.2759951f, -0.038566463f, 0.12003446f,
-        -0.2737758f, 0.04505843f, 0.076220624f, -0.15551484f, 0.11475178f, 0.19122353f, 0.26363626f, 0.22895734f,
-        -0.035166945f, 0.14966896f, 0.21503976f, 0.18419676f, 0.3611951f, -0.015108769f, -0.0070604365f, -0.241571f,
-        0.16975316f, -0.19623664f, 0.42329806f, 0.05617733f, 0.051950525f, -0.010272253f, -0.00036772006f, 0.022276588f,
-        -0.051572885f, -0.121625386f, -0.10837542f, 0.089052975f, 0.18327495f, 0.23635145f, 0.19331937f, 0.0027965684f,
-        -0.14469811f, 0.41367757f, 0.20603333f, -0.2022262f, 0.1448808f, 0.21342462f, 0.26375988f, 0.23623292f,
-        0.28384224f, 0.03758825f, 0.4132375f, -0.39884534f, 0.18325287f, -0.17572647f, 0.2052993f, -0.064979926f,
-        -0.102208875f, -0.35806906f, 0.1784594f, 0.14417759f, 0.09440021f, 0.111602426f, 0.080933064f, -0.021211298f,
-        0.062242f, 0.13489766f, -0.088068314f, -0.23327568f, 0.031009603f, 0.063664034f, -0.12866971f, -0.0062671104f,
-        0.14104986f, 0.3088394f, 0.15276837f, 0.013229604f, 0.010963193f, 0.15333872f, 0.18010756f, 0.18237862f,
-        -0.14127265f, 0.18180077f, -0.009102886f, -0.12450499f, 0.25358638f, 0.2684814f, -0.0064858794f, 0.16070355f,
-        0.2564143f, -1.0527195f, -0.039745297f, 0.29807702f, 0.0016507993f, 0.16618043f, -0.18028748f, -0.24449968f,
-        -0.073010795f, 0.17164397f, 0.06085004f, 0.05890916f, -0.019962974f, 0.09712073f, -0.1281429f, 0.119945064f,
-        -0.14400765f, -0.062482167f, 0.28306973f, 0.13812825f, -0.09138904f, 0.1945095f, -0.06182362f, 0.2227031f,
-        0.13123156f, -0.14465716f, 0.112049654f, -0.009730862f, -0.08570756f, 0.1756826f, -0.025570065f, -0.091389224f,
-        0.15447643f, 0.16440533f, 0.04411514f, 0.078838855f, 0.18724954f, -0.20291361f, 0.111124314f, -0.2390849f,
-        -0.31319064f, 0.109071575f, -0.043159824f, 0.049439702f, -0.094631776f, 0.061423108f, 0.14412466f, 0.054261878f,
-        -0.19526535f, -0.21726842f, 0.30284134f, -0.054592855f, 0.016034594f, -0.19412631f, 0.32856587f, 0.10674096f,
-        -0.3035708f, 0.10456517f, -0.49908063f, 0.094354086f, -0.12916341f, -0.055337865f, -0.3180329f, -0.086313784f,
-        0.034207802f, -0.02722845f, 0.129888f, -0.09339373f, 0.15729119f, -0.109889954f, 0.22976273f, -0.26874295f,
-        0.06598981f, 0.41258705f, -0.006598822f, -0.40878043f, 0.11684203f, -0.03504181f, 0.014729512f, 0.040017452f,
-        0.0030154898f, 0.097233504f, -0.12866221f, 0.13964963f, 0.17605239f, 0.07266081f, -0.21974607f, -0.3542999f,
-        0.20531973f, 0.03857729f, 0.070037365f, 0.18057576f, 0.08822329f, 0.054450296f, -0.071497284f, 0.039628454f,
-        0.08256884f, 0.13974991f, 0.22775108f, 0.042923573f, -0.03719418f, -0.06618505f, -0.269759f, 0.14516564f,
-        0.08827539f, -0.025938433f, 0.40212485f, -0.032578975f, -0.15228555f, -0.017379533f, -0.12958094f, 0.0055916524f,
-        0.19772485f, 0.035072207f, -0.0018830913f, 0.0031869144f, 0.1699222f, 0.22893333f, 0.09391014f, 0.0739598f,
-        0.0678509f, 0.17520104f, -0.011438845f, -0.09668565f, 0.20401284f, 0.030376272f, -0.06723707f, 0.24941245f,
-        0.012869881f, -0.079544954f, 0.081075154f, -0.094656475f, 0.13945778f, 0.12989151f, 0.03673541f, 0.1439366f,
-        0.06470559f, 0.039927173f, 0.065273255f, -0.116863444f, 0.0063355975f, -0.009479688f, 0.27726284f, 0.30599242f,
-        0.01935207f, 0.0031693273f, -0.20807688f, 0.07582544f, -0.107347816f, -0.10131912f, -0.028208716f, 0.22103468f,
-        0.30830276f, -0.3814293f, -0.6938444f, 0.41216058f, -0.17293184f, 0.70273465f, -0.22425494f, 0.45119792f,
-        0.38886485f, 0.10473139f, -0.5780372f, 0.77874917f, 0.24624068f, -0.23489414f, -0.16347435f, 0.080024816f,
-        -0.15901713f, 0.123938024f, 0.05685258f, -0.1255948f, 0.49614424f, -0.8579926f, -0.62487435f, 0.018136896f,
-        -0.2517412f, 0.35492402f, -0.93096286f, -0.42734352f, -0.25734752f, -0.3540651f, 0.21985166f, -0.10249672f,
-        -0.7160129f, -0.21189374f, -0.12573592f, -0.47272214f, 0.14173456f, 0.14770277f, 0.17252736f, -0.23602559f,
-        0.46180972f, 1.037229f, 0.0035170538f, -0.14277361f, -0.59398717f, -0.057940226f, 0.39803666f, -0.855835f,
-        -0.1476427f, -1.1093458f, 0.027991744f, -0.13419107f, 0.51052845f, 1.6868f, -0.28525618f, 0.73186845f,
-        -0.3486883f, 0.14614467f, -0.51001334f, 0.2634154f, -0.18323797f, -0.5404261f, 0.36328512f, -0.7507639f,
-        -0.13970676f, -0.061427727f, 0.384614f, -0.17659466f, -0.2134878f, -0.32875505f, -0.3575963f, -0.21327488f,
-        -0.236055f, -0.06699609f, 0.15719818f, 0.034787502f, 0.042109396f, -0.17544506f, -0.04539764f, -0.15843678f,
-        -0.10423911f, 0.30802268f, 0.30430585f, -0.06722453f, 0.0023169457f, 0.1377649f, 0.010639967f, 0.055396657f,
-        -0.19282106f, 0.070345305f, 0.24811089f, 0.09980374f, 0.1937f, 0.31886524f, -0.25473726f, -0.30826807f,
-        0.27283186f, 0.13460986f, 0.17924497f, 0.09115729f, -0.34644178f, -0.03871694f, -0.23759107f, -0.22060065f,
-        0.03387475f, -0.6704762f, 0.102087006f, 0.07978798f, 0.07060177f, 0.13774599f, -0.032031216f, 0.37535894f,
-        0.49508044f, -0.22267862f, -0.1887739f, 0.3694595f, -0.21965079f, -2.0395317f, 0.038635153f, -0.09613769f,
-        0.031057974f, 0.20324424f, 0.2336112f, 0.07107026f, 0.2510466f, -0.323681f, -0.3358772f, -0.17105255f,
-        -0.694043f, 0.99236345f, -0.082916304f, -0.23612462f, 0.7797858f, -1.2198701f, 0.6437142f, -0.9727466f,
-        -1.1577072f, 0.7596703f, -0.41179803f, -1.1771542f, -0.6319013f, 0.27130845f, -0.96122426f, -0.7097015f,
-        0.9026236f, 0.77856785f, -0.85906506f, 0.92620623f, 0.6331457f, 1.2859256f, 0.7715862f, 1.0179312f,
-        0.46032694f, -0.93350947f, 0.8358785f, -0.68753266f, 0.43709674f, 1.0705798f, -0.7203766f, -1.0313672f,
-        1.261608f, -0.30550078f, -1.4009175f, -0.57919866f, 0.7551752f, -1.2439501f, -0.30764145f, -0.2200979f,
-        0.63720477f, 0.12812231f, -0.85990036f, 0.44667926f, 0.70351726f, 0.55952924f, 0.83420664f, 1.1333549f,
-        0.73107207f, 0.7955093f, 0.34537494f, -0.2733007f, 0.67125803f, 0.5436151f, -1.0127567f, 0.20945942f,
-        -0.3942019f, -0.19367544f, 0.6162923f, -0.9964292f, -0.8097485f, 0.51813823f, 0.56681687f, 0.22010355f,
-        -1.1169186f, 1.0628473f, 0.39082253f, -0.70773435f, -0.18563786f, -0.8695598f, -0.68195975f, 0.40194625f,
-        -0.46343553f, 0.24884976f, 0.8457065f, -0.9646668f, -0.50077033f, 0.7465829f, 0.6363009f, 0.48435825f,
-        -0.77108383f, 0.87816006f, 1.3228192f, -1.4608253f, -0.8491279f, -1.5280056f, -0.89906424f, 1.1668254f,
-        -0.9056331f, 0.508039f, -0.22489417f, 0.8333322f, -0.887913f, -0.685535f, -0.59484893f, 0.3705341f,
-        0.42604715f, 0.4241778f, 0.52562547f, 0.83142936f, 0.036940712f, -0.69086814f, 0.6922623f, -0.72818923f,
-        0.6222567f, 0.36734104f, -0.6741645f, 0.39652562f, 0.63998735f, -0.3185599f, -0.888556f, 0.5969387f,
-        -0.56980115f, 1.1621935f, -0.6858611f, 0.47172427f, 1.2031347f, -0.54149246f, 0.3925547f, 0.6593864f,
-        0.66440547f, 0.5102756f, -0.19952525f, -1.0218557f, 0.9900771f, -1.2338129f, -1.2117679f, 0.2852723f,
-        0.87768537f, 0.8965295f, 0.11456294f, -0.7906875f, -1.2227361f, 0.49924284f, 0.7284411f, 0.946255f,
-        -0.13201788f, 0.63609546f, 0.8162401f, -1.0091419f, 0.94367784f, 0.41606593f, -0.83010536f, 0.7665437f,
-        0.55773073f, -0.9809531f, 1.1537815f, 0.78885245f, -0.8456892f, 0.3355391f, 0.8840552f, 0.2977893f,
-        0.57716995f, 0.1717779f, 0.68522936f, 0.4868384f, -0.68928766f, -0.6014486f, -0.2580457f, 0.6691998f,
-        0.7202783f, -1.2182753f, 0.2944288f, -0.95536685f, -1.1184084f, 0.9991398f, 0.70862836f, 0.8086762f,
-        0.3974771f, 0.75730115f, 1.009959f, -1.0768306f, -1.158766f, -0.9999698f, -0.5264355f, -0.937594f,
-        -0.27142128f, 0.2512847f, -1.3467922f, -0.20327605f, 0.6418482f, -0.7489927f, -1.0571736f, 0.137926f,
-        -0.8976932f, -0.8731056f, 0.93326765f, -0.76350695f, -0.2840908f, 0.80862707f, 0.35756618f, 0.1500133f,
-        -0.8063236f, -0.6763851f, -0.36435902f, -1.2708416f, -1.1603097f, -1.0764704f, 0.75394017f, -0.6790263f,
-        0.09731325f, -1.1416469f, 0.8886073f, 0.44254172f, 0.77437496f, -1.161658f, 0.69947666f, 0.956817f,
-        0.733278f, -0.5884698f, -0.35050133f, 0.5281059f, -0.6645775f, 1.7378552f, -0.77652556f, 0.37776136f,
-        -1.0383275f, 0.76978874f, -0.97531855f, 0.7276976f, -0.40934694f, -0.3794686f, -0.30838773f, 0.71011806f,
-        -0.8327046f, 0.71111685f, -1.1322806f, 0.6043744f, -0.88811284f, 0.16919631f, 0.70745707f, 0.4962405f,
-        -1.031635f, 0.6464397f, 0.7406815f, -0.8259771f, 0.6912529f, 0.35518748f, 0.6670989f, 0.3022959f,
-        0.9464725f, 1.064772f, -0.2262646f, -0.32399964f, -1.5346912f, -0.67688f, -1.3213881f, 0.64683276f,
-        1.1875983f, 1.0104915f, -1.0755588f, 0.37056455f, -0.7426466f, -1.1197438f, -1.24594f, -0.51765597f,
-        0.32783973f, -0.6140292f, 0.7895162f, 0.5490174f, -0.6019003f, -0.6568704f, -1.1942779f, 0.884266f,
-        0.44734627f, 0.7007119f, 0.99686456f, 0.56225353f, -0.56780803f, -0.9357769f, 0.066801816f, 0.84895694f,
-        0.68709373f, -0.004576076f, -0.35320398f, -0.75562173f, -0.37948585f, -0.5397649f, -0.25136116f, 1.0564749f,
-        -1.0450997f, 0.11030138f, -0.46505934f, -0.4917387f, -0.61055917f, -0.46719775f, -0.3222593f, -1.4260594f,
-        0.025239876f, -1.1863122f, -1.0798538f, 0.6674777f, 0.6922193f, 0.31027424f, -0.6582815f, 1.2846206f,
-        -0.97017044f, -0.5041177f, -0.9548848f, 0.24508254f, -0.8396092f, 0.38376424f, -1.1166869f, -0.6773728f,
-        -1.1807712f, 0.064534076f, 0.17243387f, 0.27403316f, -1.4198166f, -0.8383681f, 0.8965368f, -1.3472595f,
-        -0.7287279f, 0.90351796f, -0.21423914f, 0.569681f, -0.9033283f, 0.5109514f, 0.35074833f, -0.7288793f,
-        0.83313197f, 0.5198342f, 1.140328f, 0.6745019f, 1.1423514f, 0.5608511f, -1.0098015f, -0.56508005f,
-        -0.8291924f, -0.8786623f, -0.52501f, 0.28606567f, 0.34035027f, 0.2522553f, 0.6836922f, 0.75723916f,
-        -0.7699179f, 1.4269191f, 1.0738958f, -0.7717479f, 0.53894216f, 1.6114483f, -0.66129535f, -1.8311375f,
-        -0.608119f, -0.98965096f, 1.1543092f, -0.6485021f, 0.31578737f, 0.17242305f, -0.074181415f, -0.23761539f,
-        -0.4541789f, -1.1689326f, 0.95650893f, -0.58805853f, -0.29239002f, 0.44279748f, 0.44148108f, 0.61570865f,
-        0.35790217f, -0.8787621f, 0.7992487f, 0.2157622f, -0.63131756f, -0.9968862f, 0.51838845f, 0.7044263f,
-        -0.74383026f, -0.30311438f, 0.6611277f, 0.24997076f, -0.94019544f, 0.5686485f, 0.5891752f, -1.3846506f,
-        0.40006608f, -0.8847373f, -1.0648655f, 0.4919225f, 1.731413f, -1.1772888f, -1.3604349f, -0.37617916f,
-        0.8654235f, -0.14442548f, -0.8395537f, -1.130836f, 0.8402616f, -0.5918738f, -0.76236266f, 0.8754998f,
-        -0.13610391f, -1.0086209f, -0.34397572f, 0.5476949f, 0.23008648f, 0.418243f, -0.8706735f, -0.70555854f,
-        -0.5854081f, -0.95820254f, 1.4614686f, -0.9128015f, -0.50332695f, 1.7856793f, 0.45347208f, -1.4714887f,
-        -0.41069484f, 0.7901252f, -0.91015774f, 0.67819023f, 0.7723361f, -0.57782185f, 0.64729327f, -1.2773943f,
-        0.3030456f, -0.04514866f, -1.202513f, -0.5178118f, 0.695917f, 0.6924844f, -0.8253215f, -0.16373494f,
-        -1.0069214f, -0.10253547f, -1.5610778f, -0.6027537f, 0.8153985f, -0.6962422f, -0.02437123f, -0.021212142f,
-        -0.5957513f, 0.32397056f, 0.81875694f, 0.70193726f, 0.96254134f, -0.8203796f, -0.17722133f, -0.83580786f,
-        -0.7053759f, -0.4815863f, -0.810418f, -1.3717352f, 1.2094808f, 0.6110388f, 0.5489313f, -1.2903328f,
-        -0.7026059f, -1.0989144f, 1.1389529f, -1.0187167f, 0.80018085f, -0.12761998f, -0.5860172f, 0.6299617f,
-        0.36134997f, -0.712047f, 0.9968261f, -0.7385593f, -0.4086339f, 0.40683582f, -0.61561173f, -0.7827122f,
-        0.49186572f, -0.06597209f, 1.0463226f, 1.0079578f, -0.7910697f, -1.8540424f, 0.34202552f, -1.8192067f,
-        1.2838316f, -1.1312207f, -0.9749492f, -0.99050826f, 0.7545849f, 0.80966663f, 0.5531991f, -0.35263023f,
-        0.33066082f, 0.27943033f, 0.712422f, 0.7822996f, -1.1056033f, -0.78907263f, -0.9268224f, -0.11604372f,
-        -0.92838943f, -0.683516f, -0.95845866f, -0.38435254f, 0.43720654f, -1.199634f, 0.74509495f, -0.7906016f,
-        -0.34074476f, -0.6999205f, -1.2032905f, 0.7358173f, -1.2343918f, -0.7736834f, -0.9365166f, -1.0466644f,
-        0.767442f, 0.80427486f, 0.7178084f, 0.60112095f, 0.54630446f, -0.6888362f, 0.35036272f, -0.19132118f,
-        -0.23672242f, 0.1510227f, 0.21905012f, -0.12572356f, -0.22557689f, -0.3017973f, 0.2766198f, 0.044402763f,
-        -0.1619518f, 0.1792861f, 0.0097785415f, -0.08422622f, 0.25203347f, -0.3424134f, 0.16632922f, -0.14624447f,
-        0.099116184f, 0.38440078f, 0.09079321f, -0.02164566f, 0.054111898f, 0.022595879f, 0.13425581f, -6.185588e-05f,
-        0.14378649f, -0.13886958f, 0.07108537f, 0.42284697f, -0.13613711f, 0.42368177f, -0.05746984f, -0.19280662f,
-        0.25259605f, -0.22105534f, 0.09122716f, 0.026423879f, -0.031845022f, 0.077715375f, 0.27797982f, 0.2334794f,
-        -0.09367339f, -0.46728224f, 0.14217474f, -0.23728305f, 0.23832807f, -0.15948257f, -0.09075941f, 0.1292291f,
-        -0.13652708f, 0.19483255f, -0.14973651f, -0.5098275f, -0.2968485f, -0.027557898f, 0.0015620105f, -0.24942178f,
-        0.027734645f, 0.12920229f, -0.596533f, 0.046844654f, -0.5560897f, 0.10058681f, -0.21990123f, -0.43402877f,
-        -0.02337547f, -0.0903237f, -0.23579967f, 0.032852717f, -0.31169543f, -0.24225548f, -0.11093183f, 0.14888401f,
-        0.15767244f, -0.038909778f, -0.35430273f, -0.014223974f, -0.14811338f, 0.041058514f, -0.060009424f, 0.17450282f,
-        0.16354358f, 0.4289868f, 0.13464642f, -0.29442123f, 0.2782255f, -0.65291643f, -0.080890335f, -0.16265726f,
-        -0.059422575f, 0.106487565f, -0.22585942f, -0.4376187f, 0.105535634f, -0.3260975f, 0.035046984f, 0.103106216f,
-        -0.3969767f, 0.019001096f, -0.21035509f, 0.1624617f, 0.21349289f, -0.41738853f, -0.03275439f, -0.052375343f,
-        0.39855647f, -0.42707476f, 0.14727715f, -0.24322549f, -0.2479622f, -0.18840949f, -0.014968849f, -0.59343445f,
-        -0.18852456f, -0.31217822f, 0.17523268f, -0.14641473f, 0.32612586f, -0.2792724f, -0.05806064f, 0.04624572f,
-        -0.07877681f, -0.3204405f, -0.6400696f, -0.07197075f, -0.48209625f, -0.263378f, 0.03532368f, -0.29669058f,
-        0.26371518f, 0.28396615f, 1.0255609f, -0.8545627f, -0.26462924f, -0.61267424f, -0.5239366f, 0.44474143f,
-        -0.64730537f, -0.31536436f, 0.96257114f, -0.5477266f, -0.030116733f, -0.39962327f, 0.12205887f, 0.22707461f,
-        -0.043959405f, 0.03949988f, 0.640714f, -0.12805167f, -0.43940476f, 0.8754929f, 0.39619073f, -0.40466034f,
-        0.16364935f, -0.4962298f, -0.25067136f, 0.08991423f, 0.45228222f, 0.5246833f, 0.12083055f, -0.44524765f,
-        0.34664637f, -0.656974f, -0.16645937f, 0.2691327f, -0.55426335f, -0.687639f, -0.2237433f, 0.6135555f,
-        -0.37347138f, -0.125129f, -0.34218895f, -0.21527533f, 0.0075202044f, -0.25095475f, 0.027887205f, 0.40794876f,
-        -0.01856686f, 0.9730754f, -0.37454087f, 0.2238488f, 0.15883456f, -0.9218905f, -0.054348443f, -0.85550946f,
-        0.19240062f, 0.42343697f, -0.47376415f, -0.10660475f, -0.06581433f, -0.60596055f, -0.69879925f, -0.5509063f,
-        -0.1537065f, 0.09773043f, 0.033314485f, -0.10622532f, 0.353321f, -0.8046328f, 0.6119514f, -0.15270746f,
-        -0.3482386f, 0.45426643f, -0.047986813f, -0.25782698f, -0.29100817f, 0.14326993f, -0.16749755f, -0.17358966f,
-        0.45463303f, 0.57261235f, 0.06490236f, 0.2637686f, -0.070439555f, 1.2664459f, 0.78312f, 0.62572914f,
-        0.4097031f, -0.37175557f, 0.4020521f, -0.7086411f, 0.30048612f, 0.29139858f, -0.22804488f, -0.1544968f,
-        0.39361757f, -0.188179f, -0.28244957f, -0.25356197f, 0.22111097f, -0.66758937f, 0.16032922f, -0.29308894f,
-        -0.02618089f, -0.798138f, 0.13856901f, 0.33851254f, 0.36119303f, 0.25123718f, 0.17846297f, 0.8063787f,
-        0.48637608f, -0.18971497f, 0.28298777f, -0.2023296f, -0.32262912f, -1.1719418f, -0.2034271f, -0.19974455f,
-        -0.19365452f, -0.07349027f, 0.72199315f, 0.21083748f, -0.17430599f, 0.61981076f, 0.28112906f, 0.5136462f,
-        -0.31682214f, 0.053973645f, 0.17509879f, -0.31072754f, 0.50164646f, -0.27924958f, -0.12542398f, 0.19509749f,
-        -0.0042332374f, 0.48848382f, 0.03691409f, 0.07245182f, -0.4189771f, 0.04497249f, 0.17731342f, 0.6022584f,
-        -0.19230226f, 0.2936491f, -0.09985262f, -0.20755823f, -0.0945477f, -0.50299007f, -0.33474827f, 0.40817988f,
-        -0.19410785f, 0.34593242f, -0.06188517f, 0.5688125f, -0.5051528f, -0.07766388f, 0.13091806f, -0.026128087f,
-        0.3021945f, 0.40105507f, 0.33205953f, 0.31728742f, 0.24259308f, -0.8556854f, 0.0076583945f, -0.42215768f,
-        0.36539596f, 0.30581135f, -0.36805928f, 0.115091816f, 0.8436475f, 0.11456744f, -0.18892454f, 0.4738158f,
-        -0.25251973f, 0.4201958f, 0.07456609f, 0.4149595f, 0.019285373f, -0.7198248f, 0.5932202f, 0.6712392f,
-        -0.08179877f, -0.098798215f, 0.23860578f, -0.6235107f, 0.28384185f, 0.30849054f, -0.3566744f, 0.2708994f,
-        0.21712139f, 0.5867848f, 0.11267482f, -0.39743966f, 0.08151968f, 0.07180122f, 0.27195248f, 0.69370925f,
-        0.28469974f, 0.50631875f, 0.115744f, -0.25160182f, 0.30320692f, 0.40978253f, -0.28261706f, 0.15617646f,
-        0.33090955f, -0.3275759f, -0.30601186f, 0.36156237f, -0.65371966f, -0.09860419f, 0.115541354f, 0.14314793f,
-        0.26273662f, -0.04517095f, 1.0926825f, -0.10878951f, -0.30192462f, -0.013041936f, 0.34837145f, 0.07524199f,
-        0.61866975f, -0.53492606f, 0.13824366f, -0.3269347f, 0.09555052f, 0.2769496f, -0.17653905f, 0.2016085f,
-        0.47471774f, 0.21872948f, 0.38631567f, -0.29738137f, -0.5855719f, -0.23628518f, -0.26077276f, -0.14241484f,
-        -0.11149267f, -0.085926495f, -0.31989262f, -0.7325256f, -0.0010852916f, -0.39335203f, -0.26141483f, 0.21456216f,
-        -0.14319949f, -0.2856466f, 0.27216187f, -0.22679293f, 0.40044996f, 0.4305489f, -0.055380926f, 0.27678537f,
-        -0.20579346f, -0.047903873f, -0.14431927f, -0.43007988f, 0.12002176f, -0.022390487f, 0.39895454f, -0.06109067f,
-        0.09305502f, -0.25092152f, 0.24184588f, 0.24648696f, 0.30741963f, -0.1707379f, 0.36993936f, -0.10606688f,
-        -0.05260682f, -0.08305532f, -0.08911628f, 0.06836656f, -0.3336828f, 0.510577f, -0.2100914f, -0.19789441f,
-        0.37557843f, 0.40448853f, -0.7251893f, 0.37447488f, -0.14864379f, -0.14271513f, -0.4170476f, 0.69720143f,
-        -0.5640505f, 0.4954393f, -0.39114827f, -0.041152976f, -0.15525684f, -0.3265581f, 0.7670593f, 0.26813918f,
-        0.3410826f, 1.2577177f, 0.24524724f, -0.22882164f, 0.11512611f, 0.34138772f, 0.2465023f, 0.24273692f,
-        0.47596404f, 0.26066425f, -0.212488f, -0.31987584f, -0.04747277f, 0.3759774f, -0.37652743f, 0.4120363f,
-        0.3290515f, 0.1969166f, 0.09203805f, -0.09796408f, 0.29637304f, -0.07029537f, 0.20130083f, 0.15807028f,
-        -0.026756456f, -0.10367101f, 0.7531221f, 0.44294012f, 0.106762126f, -0.6182627f, -0.21373075f, 0.55055046f,
-        0.1938616f, 0.23948294f, 0.3036605f, -0.17105216f, -0.18306828f, -0.32525256f, -0.016724646f, 0.4827087f,
-        0.16282876f, 0.3342541f, -0.2485559f, -0.037253026f, -0.27465683f, 0.01821778f, 0.29180923f, 0.4504311f,
-        -0.21823807f, -0.17005545f, -0.74551904f, -0.13682683f, -0.26954123f, -0.20225121f, -0.33318242f, 0.09886806f,
-        0.03844718f, 0.008624333f, -0.5124628f, 0.302242f, 0.3186295f, 0.57230735f, -0.29267448f, -0.008514766f,
-        -0.4096956f, -0.29217803f, 0.17795077f, 0.42570236f, -0.6148222f, 0.4634182f, -0.19202892f, -0.4280665f,
-        -0.2694126f, 0.170317f, -0.011393716f, -0.2443584f, 0.30768296f, -0.6079817f, 0.3916233f, -0.004211372f,
-        -0.41711703f, 0.44616553f, 0.5363904f, -0.08202023f, -0.15076853f, 0.3362013f, 0.42086896f, -0.11065508f,
-        0.22430101f, -0.04202742f, 0.5645059f, 0.022708785f, 0.28367352f, 0.3595768f, -0.06318522f, -0.33803555f,
-        0.19697173f, 0.10767239f, -0.43329605f, -0.021721656f, 0.372592f, 0.1585597f, 0.25610813f, 0.24117658f,
-        0.22556575f, 0.40705472f, 0.44334093f, -0.34487692f, 0.40895987f, 0.21241115f, -0.18207645f, 0.5469862f,
-        -0.09745109f, -0.34446087f, 0.59270054f, -0.38331082f, -0.28296483f, -0.040142704f, -0.42660975f, 0.11272769f,
-        -0.5078084f, -0.042589463f, 0.41599184f, -0.3438519f, -0.15351634f, -0.09029194f, 0.15819356f, 0.18510546f,
-        0.10681677f, -0.42392007f, 0.43520358f, -0.017167259f, -0.5095827f, 0.54096055f, 0.4506762f, 0.54392135f,
-        -0.3513207f, -0.04303469f, 0.21847875f, 0.0075704455f, -0.051353954f, 0.46413544f, 0.13523158f, -0.08259176f,
-        0.31136498f, -0.057382047f, -0.075274326f, 0.09571592f, -0.1299178f, -0.2875342f, -0.45040515f, 0.08971814f,
-        0.14160182f, -0.014532815f, -0.4186341f, -0.014094364f, 0.017814573f, -0.048514646f, -0.2706125f, 0.1399321f,
-        0.03307226f, -0.038742345f, -0.21739647f, 0.043963306f, 0.19964994f, 0.20205946f, -0.014410738f, -0.3673209f,
-        -0.16809696f, -0.29294512f, -0.101956986f, -0.07284337f, 0.011036872f, 0.79419607f, 0.17511173f, 0.17475347f,
-        -0.27998856f, 0.37052712f, -0.28487274f, 0.2791974f, 0.2591754f, -0.2525704f, 0.21788342f, -0.25502694f,
-        -0.22758648f, -0.20003647f, -0.19171456f, -0.22996671f, 0.80918896f, 0.18028943f, -0.12365587f, -0.49795634f,
-        0.13268007f, 0.105602466f, -0.54384416f, -0.44713968f, 0.24254483f, -0.03496276f, -0.18627803f, 0.32323712f,
-        -0.38429862f, 0.39168692f, 0.11759824f, 0.03714836f, 0.23069683f, 0.24813057f, 0.08804434f, 0.36303288f,
-        -0.6097536f, -0.21984726f, -0.29686114f, 0.25029445f, 0.3742373f, -0.017285619f, -0.059837952f, -0.16274998f,
-        0.31966043f, -0.026462408f, 0.012815413f, 0.0855913f, -0.07017381f, 0.012005101f, -0.11060315f, 0.2631715f,
-        0.3241814f, 0.047349945f, -0.21698068f, -0.08897424f, -0.12237199f, 0.13860117f, 0.036257215f, -0.30823866f,
-        0.23708124f, 0.35153213f, 0.11821115f, 0.032799635f, 0.42990348f, -0.5523183f, -0.18957148f, -0.093469165f,
-        0.16702992f, -0.028108574f, 0.062744096f, -0.08165716f, 0.27795923f, 0.25672576f, 0.25801694f, 0.1590483f,
-        0.1622482f, 0.23744597f, 0.37946817f, -0.2853273f, -0.11992175f, -0.094041504f, -0.064184025f, -0.11055252f,
-        -0.18001547f, -0.54967076f, -0.21527164f, -0.018102983f, -0.051001027f, -0.09163719f, 0.24410361f, -0.47409567f,
-        0.26961905f, 0.18256141f, -0.21559177f, 0.06814306f, -0.20058055f, -0.3716204f, -0.23151802f, 0.16287154f,
-        0.3463389f, 0.13217872f, 0.43778148f, 0.34641063f, -0.17148906f, -0.3540506f, 0.48689273f, 0.0896672f,
-        0.27596426f, -0.21238303f, 0.24973811f, -0.072596945f, 0.19979893f, -0.2055226f, 0.2404164f, -0.16945331f,
-        0.29989377f, 0.053078417f, -0.11338432f, 0.039312646f, -0.061676875f, 0.19850361f, 0.12645689f, 0.035592303f,
-        -0.0007675217f, -0.30929482f, -0.08911636f, 0.058095556f, -0.08774403f, 0.23436739f, 0.30450183f, 0.058057975f,
-        -0.07818046f, -0.2714329f, 0.07765092f, 0.45194414f, 0.089009166f, 0.5268133f, -0.011725805f, -0.015470864f,
-        0.1131483f, -0.061038997f, 0.18844378f, 0.40493858f, -0.0016038438f, 0.24882796f, -0.111240044f, 0.00088331936f,
-        -0.07859553f, -0.26083583f, 0.108937226f, 0.1070191f, -0.006910019f, -0.16877796f, -0.20917563f, 0.006575838f,
-        -0.17612423f, 0.3055616f, -0.004680678f, 0.06210342f, -0.0837435f, -0.14239119f, 0.078709394f, -0.173114f,
-        0.22140798f, 0.11560616f, 0.055206098f, 0.023155328f, 0.18274458f, 0.02294502f, -0.15368281f, 0.46354142f,
-        0.096536465f, 0.16672015f, -0.17245048f, -0.043148294f, 0.22637644f, 0.20018369f, 0.21323115f, -0.120450884f,
-        0.133315f, 0.3392972f, -0.13086082f, 0.17947142f, 0.21054192f, 0.108363226f, 0.09893796f, 0.11287551f,
-        0.0065552685f, 0.38122636f, -0.13896517f, 0.04415571f, -0.103868626f, 0.22202012f, 0.018511873f, -0.012372402f,
-        0.09571167f, 0.35014033f, 0.00014279339f, -0.18659681f, 0.17473137f, 0.14079924f, 0.3104082f, 0.043286715f,
-        0.068976596f, 0.06839761f, 0.26925713f, 0.1762417f, 0.20009585f, 0.21383785f, -0.044036645f, -0.056024484f,
-        0.1250164f, -0.17234026f, 0.035503972f, 0.06605514f, -0.16933814f, 0.0508506f, 0.13026616f, -0.3183118f,
-        0.0695437f, 0.0295568f, -0.19406088f, 0.309653f, 0.09877183f, 0.013105473f, 0.3196929f, 0.023717951f,
-        0.1575265f, 0.3878122f, -0.22163379f, -0.07311427f, -0.1700556f, 0.146256f, -0.09916799f, 0.2890794f,
-        -0.16354801f, -0.018128483f, -0.311619f, -0.13717057f, -0.11522777f, 0.30757073f, -0.058290634f, -0.15367292f,
-        0.19476302f, 0.049419317f, -0.026935678f, -0.12287466f, -0.011130183f, -0.17268008f, 0.027316747f, -0.13588402f,
-        -0.28712526f, 0.024146589f, -0.028440515f, 0.22073068f, 0.03139312f, 0.10026556f, 0.061329033f, 0.18797848f,
-        -0.015818996f, 0.03936819f, -0.13507794f, 0.0010123156f, -0.024227511f, -0.08296064f, 0.3711595f, 0.29705474f,
-        -0.0784318f, -0.12284496f, 0.10044177f, -0.293233f, 0.28142977f, 0.111546695f, -0.19869567f, 0.24713007f,
-        -0.26604214f, -0.13606569f, 0.056286804f, 0.2980081f, -0.28413087f, 0.079953045f, -0.25370517f, 0.094034225f,
-        -0.04153897f, 0.06279518f, 0.083999455f, 0.0014789972f, -0.060865913f, -0.2868581f, -0.16634008f, -0.077992834f,
-        0.22203432f, -0.13187589f, 0.15815662f, -0.23877734f, -0.1155436f, -0.024827616f, 0.2014024f, 0.2195991f,
-        -0.5445352f, 0.043599397f, -0.6005895f, 0.54144776f, 0.7495115f, -0.4141263f, 0.54747653f, -0.3635588f,
-        -0.68413365f, 0.7529524f, -0.6086892f, -0.29212123f, -0.96377915f, 0.4946587f, -0.5366855f, -0.41489124f,
-        0.37665066f, 0.56573373f, -0.55648726f, 0.46171153f, 0.80611426f, -0.96646804f, 0.30178452f, 0.8256725f,
-        0.59855473f, -0.59387577f, 0.121264495f, -0.4244719f, 0.5188018f, 0.333039f, -0.6325793f, 0.26316962f,
-        0.3806912f, 0.35931692f, -0.21528977f, -0.7104666f, 0.36025628f, -0.69605356f, 0.43038413f, -0.45643365f,
-        0.479813f, -0.3566042f, -0.7523875f, 0.7094414f, 0.33196393f, 0.40389138f, 0.6534069f, 0.43084762f,
-        0.73259777f, -0.24795277f, 0.5546126f, -0.3656541f, 0.8569383f, 0.25031838f, -0.5762478f, 0.3444377f,
-        0.28936628f, -0.07856307f, 0.43828946f, -0.37494197f, -0.65780604f, 0.8202007f, 0.15870716f, 0.31428066f,
-        0.08431746f, 0.09408241f, 0.072241835f, -0.18666123f, 0.14927211f, 0.25375468f, -0.037736643f, 0.21772714f,
-        -0.18715306f, -0.19218613f, -0.24120331f, -0.15434545f, -0.15633324f, -0.51560795f, 0.23693934f, 0.0719233f,
-        0.33134744f, -0.16458453f, 0.22465101f, -0.07801501f, -0.0010039255f, -0.003205742f, 0.14981794f, 0.07415285f,
-        -0.00598971f, -0.0362629f, -0.0724023f, -0.21101439f, -0.32194874f, 0.06382393f, 0.17754649f, 0.10604462f,
-        0.15960899f, -0.1615991f, 0.13584106f, 0.11862064f, -0.16997668f, -0.051205765f, -0.03195937f, 0.04365836f,
-        0.10374024f, 0.26512462f, -0.2777541f, 0.1486127f, -0.2162342f, -0.26619336f, -0.05850502f, -0.36812267f,
-        0.17263953f, -0.04889732f, 0.14536463f, -0.14698786f, 0.08682044f, 0.0037173731f, 0.2098933f, 0.26445132f,
-        -0.13788804f, -0.2022168f, -0.17288068f, -0.13180175f, 0.08890399f, -0.09688821f, -0.0047873f, -0.059665717f,
-        0.51753324f, 0.42215317f, -0.9062132f, -0.55944926f, -0.73370224f, 0.6590593f, 0.4691728f, 0.37814108f,
-        0.21254115f, 0.82140917f, -0.11402797f, -0.69805735f, 0.4372229f, 0.68424404f, -0.5373885f, 0.55661505f,
-        0.4656201f, -0.111400016f, 0.38578585f, 0.6326698f, -0.085968725f, -0.51465887f, 0.48351726f, 0.3268355f,
-        0.77702326f, -0.064815134f, 0.49607617f, 0.077244654f, -0.29309282f, -0.35005274f, -0.40529966f, 0.6036312f,
-        0.76798594f, -0.17406163f, 0.36612788f, -0.54812646f, -0.44398102f, 0.15790863f, 0.5851284f, -0.08000376f,
-        0.87843555f, 1.120357f, 0.50857747f, -0.5555062f, -0.9520692f, -0.110247314f, -0.5483441f, -0.7750878f,
-        -0.17143822f, -0.7142296f, -0.5966243f, -0.72024f, 0.15716153f, 0.6353948f, -0.669005f, 0.5929345f,
-        -0.3014379f, -0.644507f, 0.52933675f, -0.42242968f, -0.19429201f, 0.29919496f, 0.55620074f, 0.07383856f,
-        -0.24330896f, -0.07804116f, 0.114909545f, -0.19198076f, 0.25025472f, -0.15573213f, -0.09794281f, 0.06463403f,
-        0.16893062f, 0.19024569f, 0.0289491f, 0.062622376f, 0.023790004f, -0.08266363f, 0.16959721f, 0.27113366f,
-        -0.21306416f, -0.044932965f, 0.27826917f, 0.07971006f, 0.051719207f, -0.06939584f, 0.20400345f, 0.0058360584f,
-        -0.09837839f, -0.16780011f, 0.10702635f, 0.13621958f, 0.5606896f, 0.09066262f, 0.3050478f, 0.07666001f,
-        -0.14701642f, 0.03679384f, -0.22276038f, -0.2530477f, -0.027499385f, -0.0957675f, 0.36032197f, 0.19393285f,
-        -0.042823568f, -0.022036659f, -0.09850496f, 0.10934243f, -0.09279666f, 0.15972486f, -0.055313516f, -0.32987437f,
-        0.025922108f, -0.25893697f, -0.07370868f, 0.14461158f, 0.030988228f, 0.085805915f, 0.00679639f, -0.22611853f,
-        -0.32599112f, 0.033404242f, -0.16418703f, -0.15854418f, 0.036136903f, -0.13095085f, 0.2830823f, 0.1987806f,
-        -0.0835136f, -0.1405612f, 0.8279851f, 0.77697587f, -0.6784053f, 0.73986834f, -0.54225266f, -0.055197902f,
-        0.66192013f, 0.7307514f, 0.19339974f, 0.42911726f, -0.56250566f, -0.35992908f, 0.30307418f, 0.43418556f,
-        0.8780677f, -0.06613088f, -0.7615871f, 0.08868334f, 0.70255655f, -0.65539473f, -0.52913654f, 0.66126776f,
-        -0.18351889f, 0.13907517f, -0.24305f, -0.4867178f, -0.30104393f, -0.5539689f, -0.7477844f, 0.20925203f,
-        -0.63702935f, -0.6075357f, -0.5292016f, 0.46405283f, 0.14365216f, 0.34280726f, -0.3582544f, 0.042574253f,
-        -0.3206516f, -1.1733568f, 0.066852175f, 0.4373469f, -0.55459267f, 0.54212373f, -0.5143047f, -0.41560996f,
-        -0.15775675f, -0.41401032f, 0.49932268f, -0.39198282f, -0.5484289f, 0.5674549f, 0.3147384f, -0.17511965f,
-        -0.8900511f, 0.53240633f, -0.15491901f, 0.18923734f, -0.63474005f, 0.4154134f, 0.7665854f, -0.47890237f,
-        0.1366579f, 0.045256335f, 0.21049073f, -0.07984779f, -0.33174396f, 0.22802553f, 0.23116653f, 0.18057555f,
-        0.022552704f, -0.20484962f, -0.15477212f, 0.0070996364f, -0.06706688f, 0.017406775f, -0.2031234f, -0.0691057f,
-        -0.32621044f, 0.106457636f, -0.007816264f, 0.028580474f, -0.049237575f, -0.10499444f, 0.006919788f, -0.031344034f,
-        -0.25571832f, -0.32201856f, -0.07675355f, -0.19844247f, 0.068419725f, 0.04176384f, -0.17352638f, -0.10561081f,
-        -0.10962234f, 0.21936123f, -0.0039775087f, 0.04396471f, 0.08891091f, -0.16928054f, 0.03705477f, -0.1583356f,
-        -0.008119791f, -0.007686637f, -0.25059134f, -0.3124417f, -0.09987372f, 0.059962403f, -0.08707608f, -0.043269504f,
-        0.32828447f, -0.39955944f, 0.076678656f, -0.08783303f, -0.17192234f, 0.343386f, 0.19744152f, -0.15808229f,
-        -0.016090048f, 0.12951833f, 0.20059454f, -0.40203178f, -0.16008814f, 0.28587508f, -0.19584228f, -0.048106316f,
-        0.50560284f, -0.50963926f, -0.61388546f, 0.44523326f, 0.3455204f, 0.8828496f, -0.35248393f, 0.78679514f,
-        0.35461092f, -0.14954855f, -0.7476153f, 0.59362864f, -0.18674383f, 0.9548866f, -0.38681656f, -0.85266507f,
-        -0.27615395f, -0.1506188f, 0.09597249f, 0.34521005f, 0.4100286f, 0.8921675f, 0.19911261f, -0.2751235f,
-        0.11957387f, 0.4334341f, -0.2629245f, 0.14408842f, 0.07748509f, -0.48874393f, 0.4453046f, -0.81722206f,
-        -0.48517612f, 0.29192007f, -0.625772f, -0.36061913f, 0.47426748f, 0.48675674f, -0.23978297f, -0.063074894f,
-        -0.2264097f, -0.045686893f, -0.70488065f, 0.2139342f, 0.38825208f, -0.0934074f, 0.34221447f, -0.3269573f,
-        -0.4192415f, -0.6665766f, 0.17356472f, 0.16002584f, 0.9531224f, 0.5039019f, -0.00441874f, 0.6033683f,
-        -0.6370601f, -0.68481207f, -0.39237186f, 0.4925774f, -0.09768577f, 0.25495505f, 0.58902633f, -0.42588735f,
-        0.04077181f, -0.1619346f, 0.12774345f, -0.24746227f, -0.3131891f, 0.09812515f, 0.06328155f, -0.24488659f,
-        -0.1467223f, 0.15812843f, -0.098760314f, -0.2532075f, -0.063943f, -0.05228354f, 0.17983356f, 0.015997427f,
-        0.1627097f, -0.030810663f, -0.2266823f, -0.2566764f, -0.15570202f, -0.08237973f, -0.23960622f, 0.30515566f,
-        -0.0867847f, 0.30026504f, -0.09387174f, 0.027079392f, 0.20614614f, 0.4777469f, -7.9257145e-05f, -0.16937473f,
-        -0.09586594f, -0.15601118f, -0.18212837f, 0.18711312f, 0.19380057f, 0.012040058f, 0.03459777f, 0.05994938f,
-        -0.34466642f, -0.0989241f, 0.0988205f, 0.015481421f, 0.38697648f, -0.10039359f, 0.11209125f, -0.10973116f,
-        0.0797631f, -0.16855879f, -0.20666191f, -0.15047617f, 0.13123634f, -0.1422043f, 0.1724962f, -0.16416632f,
-        0.054734636f, -0.24525537f, 0.06773285f, -0.13756905f, 0.21608059f, -0.0143631715f, -0.039193947f, 0.18313754f,
-        -0.111894146f, -0.35527685f, -0.0973473f, 0.29079252f, 0.03655196f, 0.25553828f, -0.040747862f, 0.33345503f,
-        -0.22792771f, -0.11005202f, 0.28053474f, 0.09386237f, 0.30318967f, 0.100532405f, 0.013407627f, -0.04566554f,
-        0.24655932f, 0.124977976f, -0.16017333f, -0.06669108f, 0.25185058f, -0.015288048f, 0.04361429f, -0.15870255f,
-        0.122716956f, 0.2245116f, 0.07590607f, -0.015835518f, -0.02146553f, 0.2695358f, 0.3478991f, 0.06204222f,
-        -0.33439338f, -0.19275923f, 0.09301131f, -0.17044482f, -0.056015242f, -0.013574121f, -0.08084744f, -0.52771163f,
-        0.1802395f, 0.28657553f, 0.17956778f, 0.17921852f, -0.10163839f, -0.11434412f, 0.053647954f, 0.018975906f,
-        -0.13457438f, 0.07734363f, 0.23913726f, -0.055143647f, -0.0031768198f, -0.24959965f, 0.18334554f, -0.33270153f,
-        -0.09764493f, -0.12972823f, -0.07503406f, -0.2287023f, -0.059240934f, -0.14649245f, -0.115341f, 0.021589292f,
-        0.20073219f, 0.2625665f, 0.038206477f, -0.008159132f, 0.16558783f, -0.067840226f, 0.02897545f, -0.034776628f,
-        0.349366f, -0.15518819f, -0.025558032f, -0.06220125f, -0.14899172f, 0.13715824f, -0.16416837f, 0.28881356f,
-        0.13148408f, 0.06882338f, -0.12908724f, 0.39115f, -0.06752421f, 0.03586618f, 0.08970542f, 0.23843363f,
-        -0.004381699f, 0.22302471f, 0.033230394f, 0.21535368f, -0.018170658f, 0.15179807f, 0.0146034565f, 0.0473224f,
-        -0.112189285f, -0.121392615f, -0.08697232f, 0.047547396f, 0.13668807f, -0.111568145f, -0.256323f, 0.20635623f,
-        -0.06602697f, -0.24453467f, -0.0127360625f, 0.032212388f, -0.11207505f, 0.028674042f, -0.015956389f, 0.14523941f,
-        0.027182661f, 0.06652644f, -0.06337073f, 0.2302164f, 0.2628708f, 0.19438481f, 0.06857312f, 0.014296617f,
-        -0.12446754f, -0.21777733f, 0.21466218f, -0.057981025f, -0.03273594f, -0.15947056f, -0.20861928f, -0.5586273f,
-        -0.013147483f, -0.3801061f, 0.10843086f, 0.013647961f, 0.1966012f, 0.32209104f, -0.2632873f, -0.029170927f,
-        -0.2532744f, -0.16803835f, -0.12115291f, 0.027451685f, 0.25211227f, -0.11493519f, 0.18880762f, 0.26976568f,
-        0.15970439f, 0.065997556f, -0.054339755f, 0.02077556f, -0.055912383f, 0.35352612f, -0.20481187f, -0.120889135f,
-        -0.073363595f, 0.025364999f, 0.027825179f, -0.05264123f, 0.15749362f, 0.0995602f, 0.051244542f, -0.09723183f,
-        0.1376f, 0.041303925f, -0.10080101f, 0.08754726f, -0.038739685f, 0.20006318f, 0.36559507f, 0.13721725f,
-        -0.117239006f, -0.0943332f, -0.14366502f, -0.31902158f, -0.24203037f, -0.46212745f, -0.023012169f, 0.35766712f,
-        0.0012892566f, 0.31950524f, 0.17117001f, 0.033539742f, -0.08553083f, 0.051175404f, -0.010742847f, -0.08857965f,
-        0.19445744f, 0.20041968f, 0.41734594f, 0.008028571f, 0.104887344f, -0.0987415f, -0.02233058f, -0.2248268f,
+    const float w[4608] = {
+        -0.11070968f, -0.14711547f, -0.27703953f, -0.15712301f, -0.13439202f, 0.06802267f, -0.19782378f, -0.09200846f,
+        0.010904435f, 0.11637499f, -0.088054724f, 0.0034699554f, 0.07749221f, 0.26142842f, 0.07698011f, 0.20873922f,
+        0.07196591f, 0.124299675f, 0.023425825f, -0.21273568f, 0.38620144f, -0.31840414f, 0.0150791155f, -0.0017413014f,
+        -0.07993101f, -0.023898775f, -0.019800473f, 0.17194952f, 0.14400312f, -0.09369818f, 0.14177985f, -0.049343694f,
+        0.2435725f, 0.0139383655f, 0.13526696f, 0.18431157f, -0.09482094f, 0.061635975f, 0.24714926f, 0.060425505f,
+        0.02672232f, -0.080753684f, -0.14240886f, 0.046673547f, 0.3085767f, 0.06772469f, 0.19018684f, 0.024720782f,
+        0.08772043f, -0.086982f, 0.056287047f, 0.14594972f, -0.08141312f, -0.1698259f, 0.14479819f, -0.06332943f,
+        0.023021083f, 0.18988612f, -0.10779873f, 0.23731871f, -0.13084626f, -0.1252222f, -0.3198032f, -0.03995304f,
+        -0.0113022225f, -0.28315073f, -0.14421335f, 0.19794542f, -0.25480053f, -0.029767552f, 0.40731582f, 0.0688515f,
+        0.14880303f, -0.11006579f, 0.14014982f, 0.13217562f, 0.035696216f, 0.047397092f, -0.19683684f, -0.06877505f,
+        0.0033335132f, -0.1231857f, 0.05456939f, -0.20471883f, -0.11500628f, 0.14354065f, -0.024951221f, -0.0005483224f,
+        0.0775896f, 0.3599616f, -0.19158687f, 0.17525445f, 0.16088904f, -0.073743634f, -0.00017976343f, 0.27658582f,
+        -0.08470476f, 0.0655867f, 0.111732155f, -0.3489431f, 0.09402775f, 0.08808801f, -0.1069347f, -0.21752197f,
+        -0.15923351f, -0.14907512f, 0.022921387f, 0.13395646f, -0.17917284f, 0.17031491f, -0.1423379f, 0.2955275f,
+        0.11980078f, -0.1412151f, 0.18294345f, 0.14931057f, 0.07084719f, -0.12516621f, 0.0018568949f, -0.028201902f,
+        0.17632122f, 0.3497384f, -0.045475233f, -0.16056329f, 0.16039029f, 0.1950528f, -0.004621968f, -0.041125696f,
+        -0.09555016f, 0.19119504f, 0.04849179f, 0.10857103f, -0.13999574f, 0.053296197f, -0.051152665f, -0.06193176f,
+        -0.19581406f, 0.19171269f, 0.0802405f, -0.13441604f, -0.09437787f, -0.13058108f, -0.03224625f, -0.2453699f,
+        -0.13650109f, -0.30917606f, -0.11689287f, 0.20080948f, 0.21303348f, -0.27515006f, 0.021283256f, -0.0711831f,
+        0.24538873f, -0.2301936f, 0.023166433f, -0.19046344f, 0.1786424f, 0.19244775f, -0.06237722f, -0.05666401f,
+        -0.0478745f, 0.1520318f, 0.18388608f, -0.3472337f, -0.081604436f, -0.114694245f, 0.07736737f, -0.36956623f,
+        -0.07852335f, -0.018253477f, -0.07799717f, -0.091735415f, -0.14641117f, -0.06857381f, 0.0062688114f, 0.1167155f,
+        -0.3174282f, -0.04450311f, -0.07460726f, -0.18204044f, -0.033809084f, -0.2754774f, 0.23815055f, -0.11720195f,
+        -0.068567544f, 0.023542708f, 0.17406453f, -0.20077303f, -0.13902129f, -0.05252818f, -0.006118172f, -0.28629744f,
+        0.13693342f, 0.112083405f, -0.30398405f, 0.40814918f, 0.26463884f, 0.24289897f, -0.027748961f, 0.35978398f,
+        0.11659603f, -0.01058116f, 0.11036956f, 0.016307445f, 0.15123159f, 0.15222453f, 0.05438664f, 0.09726823f,
+        -0.365268f, -0.11830768f, 0.116512395f, 0.29028773f, 0.19420588f, -0.118020065f, -0.14785959f, 0.251804f,
+        0.09027777f, 0.07657258f, 0.092731886f, -0.13789095f, -0.13408896f, 0.18278454f, 0.16487327f, -0.09828346f,
+        0.044004723f, 0.15902343f, 0.082193755f, 0.05581338f, 0.096993096f, -0.1589894f, 0.05585601f, 0.031960923f,
+        -0.1401022f, 0.010226034f, 0.24156564f, 0.37666267f, -0.007286715f, 0.092331484f, -0.11297618f, 0.006578493f,
+        0.20780358f, 0.2323931f, -0.21919356f, 0.11719051f, 0.15504634f, 0.050826184f, 0.25461388f, 0.1660921f,
+        0.22910796f, 0.028202172f, -0.033137023f, 0.060803793f, 0.17897615f, 0.35434046f, -0.11321968f, -0.051888645f,
+        0.070220895f, 0.109341756f, -0.06658295f, 0.030738097f, -0.062642105f, 0.036024913f, -0.029680284f, 0.19403492f,
+        0.008827491f, -0.35262495f, -0.017104354f, -0.04267059f, 0.04020792f, -0.116991065f, -0.322933f, -0.2133653f,
+        -0.111093394f, 0.1717248f, -0.052928165f, -0.010841366f, 0.20174555f, -0.04034478f, 0.21310708f, 0.03706755f,
+        0.39521462f, 0.043894283f, 0.089845985f, 0.22005118f, 0.10535205f, 0.08310387f, -0.17832299f, -0.04980751f,
+        -0.43016702f, -0.104748815f, -0.096301846f, -0.06560631f, -0.075436935f, 0.04846898f, -0.03707569f, 0.13811913f,
+        0.3310797f, 0.32188973f, 0.038184136f, 0.079847276f, 0.10348809f, 0.032324526f, 0.12582746f, -0.15829922f,
+        0.34931085f, 0.02116475f, 0.018160647f, 0.0034933118f, -0.075748764f, 0.14762887f, 0.44539914f, -0.01410198f,
+        -0.039758272f, 0.049343944f, -0.14957698f, -0.072244704f, -0.06735252f, -0.13920942f, 0.036945593f, 0.22167371f,
+        -0.14946656f, 0.12251494f, -0.023317572f, 0.12583913f, 0.17539738f, 0.07436983f, -0.20297159f, 0.23738658f,
+        0.083600484f, 0.18520764f, -0.31279796f, 0.25875375f, -0.029700546f, 0.020233437f, 0.011600808f, 0.17201473f,
+        0.24443838f, -0.033064604f, 0.15182196f, -0.1965299f, -0.022180121f, 0.15440889f, -0.064665474f, -0.21434534f,
+        0.084700346f, -0.018409165f, -0.1315987f, -0.1503868f, 0.13494478f, 0.077619776f, 0.17385271f, -0.3078562f,
+        0.33193365f, 0.046495184f, -0.0050807362f, -0.17331247f, 0.07585551f, 0.1778197f, -0.31844813f, 0.28535026f,
+        0.12178394f, 0.09825828f, -0.26919228f, 0.16664359f, -0.06965322f, 0.29440704f, 0.21355017f, 0.062275942f,
+        0.010066194f, 0.15744902f, 0.026240934f, -0.07915713f, 0.09602628f, 0.074956425f, 0.2727017f, -0.03285366f,
+        0.26474386f, 0.080227345f, 0.054779686f, 0.0028666365f, 0.05627947f, -0.034616582f, 0.31590584f, 0.081774704f,
+        0.017871797f, -0.11774672f, 0.10659189f, -0.080748655f, 0.20577443f, 0.061967637f, 0.09988426f, -0.06818675f,
+        0.035972867f, 0.07970381f, 0.098439604f, 0.16239855f, 0.36708683f, 0.25421247f, -0.15969987f, 0.035714407f,
+        0.01614533f, -0.030567236f, -0.13494658f, 0.18705975f, -0.022499837f, 0.037124645f, 0.1485697f, -0.02321167f,
+        0.22181658f, -0.4784539f, -0.12245071f, 0.09119468f, 0.21516839f, -0.028627107f, 0.07069189f, -0.08241288f,
+        0.03579457f, -0.26886162f, -0.057061117f, -0.2953138f, -0.25237808f, -0.04194941f, 0.0537427f, -0.10943278f,
+        -0.025602201f, -0.07541022f, -0.19387943f, 0.16183633f, -0.0040819803f, -0.17221789f, 0.04914662f, -0.043883756f,
+        0.10245447f, 0.014723457f, -0.13708517f, 0.35112962f, 0.28553256f, 0.4132123f, -0.26931307f, 0.26111686f,
+        0.15242848f, -0.045309823f, -0.115886614f, 0.13160075f, -0.018509267f, -0.074230105f, 0.009221784f, -0.10738409f,
+        0.2502032f, 0.2447274f, -0.18350904f, -0.18500641f, 0.08974794f, 0.14717744f, 0.06626091f, -0.04299144f,
+        0.09909951f, 0.08772612f, 0.24661005f, -0.20159924f, 0.09866515f, 0.06856208f, -0.043617144f, 0.21083523f,
+        -0.11226515f, 0.0055573825f, 0.25470206f, 0.076419085f, 0.13845657f, -0.00026406342f, 0.20486307f, 0.25485042f,
+        0.08993939f, -0.1879929f, 0.038957607f, 0.047513455f, 0.2849166f, -0.3094197f, 0.126268f, 0.12293014f,
+        0.162591f, -0.025624743f, 0.15942328f, -0.1808161f, 0.067861035f, 0.37000537f, -0.01573979f, 0.18226139f,
+        0.0064779706f, 0.28912407f, -0.041784737f, -0.33494815f, 0.25199696f, -0.020099036f, -0.32666677f, -0.23144941f,
+        0.22264458f, -0.064868405f, 0.14058574f, -0.12354512f, 0.057989065f, 0.0017961609f, -0.06568729f, 0.072911724f,
+        0.07908445f, 0.09429791f, 0.12096679f, -0.38251257f, 0.16323858f, 0.13163747f, -0.020895185f, -0.055808194f,
+        -0.20170754f, -0.0067034513f, 0.03937748f, 0.14330488f, -0.03583667f, 0.06639272f, 0.23822747f, 0.098214984f,
+        -0.17580594f, -0.054582488f, 0.12206708f, -0.14926781f, 0.09230675f, -0.027369436f, 0.38625166f, -0.19416772f,
+        0.28215972f, 0.0482539f, -0.12829582f, 0.13325645f, 0.31611693f, -0.15243657f, -0.07538813f, 0.2371186f,
+        -0.07778489f, 0.075187474f, 0.0982224f, -0.1179585f, 0.07732528f, -0.033297975f, 0.037681907f, -0.38258645f,
+        -0.052500777f, -0.3268053f, -0.19146745f, 0.131314f, 0.10677168f, 0.19476858f, -0.23738052f, 0.17113711f,
+        -0.18586402f, 0.16253601f, 0.108880766f, -0.13415603f, -0.07866415f, -0.05943584f, -0.13927345f, 0.1458539f,
+        0.0017950502f, -0.0102601675f, -0.051468153f, 0.13282774f, -0.21181709f, -0.04448419f, -0.256277f, 0.1167799f,
+        0.17426307f, 0.11997961f, -0.016462903f, -0.016466266f, 0.3571847f, -0.028139282f, 0.1387965f, 0.14333522f,
+        -0.01721938f, -0.01490616f, 0.024321383f, 0.08424491f, 0.065338716f, -0.2449392f, 0.20504315f, -0.10778185f,
+        -0.12032409f, 0.20911139f, -0.09364269f, 0.052614003f, 0.41398075f, -0.09073285f, -0.072348885f, 0.19606099f,
+        -0.13176058f, 0.06438745f, 0.20420548f, 0.22225676f, 0.14434351f, 0.020565817f, -0.047655936f, 0.29470304f,
+        0.15971865f, 0.043125793f, -0.003766881f, 0.12969078f, -0.13669989f, 0.19889115f, -0.029604435f, 0.10543712f,
+        -0.122127004f, -0.13926005f, 0.37072504f, 0.11454568f, -0.004999288f, 0.2484094f, 0.03287641f, 0.1754596f,
+        0.258932f, 0.1596589f, 0.008434203f, -0.042447016f, -0.114384055f, 0.10097923f, 0.13324901f, 0.22278343f,
+        -0.3854584f, -0.062717125f, -0.028476175f, -0.018667249f, 0.080570854f, -0.27040976f, -0.014500507f, 0.1791174f,
+        0.13304329f, -0.02901692f, -0.306152f, 0.2771097f, -0.11640068f, 0.065189555f, 0.03384631f, -0.19878188f,
+        -0.07608631f, -0.14981513f, 0.08558631f, 0.06334163f, 0.02501948f, -0.10732945f, 0.0040689963f, 0.21458381f,
+        0.11046715f, 0.07556449f, -0.025929365f, -0.15337993f, 0.040300477f, 0.028710546f, -0.041360985f, -0.24193886f,
+        -0.14442074f, 0.048506312f, 0.16948466f, -0.12541775f, 0.030029397f, 0.06669752f, 0.1631411f, -0.06969072f,
+        -0.036857925f, -0.40952685f, -0.06462007f, 0.31385288f, 0.07008801f, 0.17213635f, 0.13978115f, 0.10878563f,
+        0.110899456f, -0.18936057f, 0.08037245f, -0.06173107f, 0.17799506f, 0.22200982f, 0.14288366f, 0.11154167f,
+        0.05703703f, -0.044946007f, 0.13958275f, -0.12777445f, 0.011870954f, -0.13935128f, 0.04635734f, 0.34570014f,
+        -0.07407458f, 0.34524098f, 0.1389307f, -0.21869072f, 0.05949235f, 0.093379766f, -0.0084511675f, -0.16998175f,
+        -0.32573673f, 0.3121203f, 0.35151207f, 0.10087445f, 0.013672073f, 0.35981572f, 0.02410729f, 0.035652f,
+        0.0015033301f, -0.3450217f, -0.30519074f, -0.07893534f, -0.20687853f, 0.0780676f, 0.20408458f, 0.04196048f,
+        0.06261491f, -0.06806326f, 0.081101395f, -0.14620127f, -0.05617f, 0.032529723f, 0.11698749f, -0.10323988f,
+        0.12278986f, -0.0512166f, 0.14251919f, 0.01595304f, -0.11420169f, -0.11807305f, -0.100892745f, -0.017174646f,
+        -0.19736256f, 0.18502438f, 0.08675455f, 0.37116557f, 0.08229356f, -0.0023801138f, 0.06631027f, 0.018598046f,
+        -0.009162651f, 0.21392636f, 0.06850149f, -0.016986748f, -0.09833135f, 0.37477005f, -0.044019625f, 0.024197891f,
+        0.12590289f, -0.0895443f, -0.096792415f, 0.15490508f, -0.11056858f, -0.051697843f, -0.27910134f, -0.038396914f,
+        -0.17398272f, 0.14339654f, -0.12131245f, 0.19098537f, -0.04020132f, 0.2697764f, 0.24766794f, -0.06189651f,
+        0.028933404f, -0.32781428f, -0.18497209f, 0.02811084f, -0.14063638f, -0.23103067f, 0.22617342f, -0.2323169f,
+        -0.030690888f, 0.10534861f, 0.22809526f, 0.0020752593f, 0.37818167f, 0.036180206f, 0.10365228f, -0.18527687f,
+        -0.12895371f, 0.11716549f, 0.11508912f, 0.08018693f, 0.0155335f, -0.058417603f, -0.096673444f, 0.07574328f,
+        0.014559895f, 0.31125966f, 0.2867606f, -0.008514331f, 9.77047e-05f, 0.121664055f, -0.3057529f, -0.195805f,
+        0.12789929f, -0.12504277f, -0.03950214f, 0.02415744f, -0.18713129f, -0.08770685f, 0.08498238f, 0.19145115f,
+        0.24748959f, 0.009884468f, -0.17803341f, -0.053524822f, -0.16468199f, 0.035780896f, -0.010240253f, -0.09125851f,
+        0.23658459f, -0.1511342f, 0.21479422f, -0.03648135f, -0.21135388f, -0.12599999f, -0.20921482f, 0.1416031f,
+        0.048841838f, 0.13579589f, -0.067017384f, 0.10623886f, -0.40838182f, -0.06264643f, 0.14768061f, 0.12994348f,
+        0.09568928f, -0.10134981f, -0.10063572f, -0.27994764f, -0.051797103f, 0.09079553f, -0.08151544f, -0.006892877f,
+        0.11310326f, -0.03257222f, -0.010862105f, -0.03155461f, -0.17522584f, -0.07062505f, 0.3328546f, -0.002581449f,
+        -0.023371544f, -0.087885216f, -0.18663993f, 0.24595252f, -0.15538421f, 0.25124067f, 0.13791607f, -0.05055404f,
+        -0.016130747f, 0.04321409f, -0.180124f, -0.12430146f, -0.0373331f, -0.033689015f, -0.09267333f, -0.013083156f,
+        0.18550457f, 0.07992597f, 0.19772872f, -0.12310878f, 0.09284503f, 0.17371897f, 0.5184502f, 0.080051616f,
+        -0.051306006f, -0.14183879f, 0.377029f, 0.038134072f, 0.14870068f, -0.069784656f, 0.17309476f, 0.020388914f,
+        0.26286033f, 0.07232441f, -0.016899534f, -0.0027924078f, 0.024747951f, 0.14747937f, -0.11919013f, -0.2215364f,
+        -0.0313799f, 0.26586735f, -0.112397365f, -0.03937635f, 0.2329878f, 0.0062300577f, -0.19697939f, 0.25598505f,
+        0.23674181f, -0.08714035f, 0.26086017f, -0.17280942f, -0.2664327f, 0.07409928f, -0.0418559f, 0.29822367f,
+        0.25119874f, 0.23765065f, 0.078700334f, -0.1971403f, -0.12733068f, 0.036707565f, -0.0695087f, 0.46954548f,
+        0.024223892f, 0.0752427f, 0.25109202f, 0.122235395f, -0.03176517f, -0.16428287f, 0.035512533f, 0.06704949f,
+        0.31240812f, -0.29807994f, 0.13438308f, -0.1355058f, -0.033918113f, 0.057506587f, 0.28184637f, 0.12293335f,
+        0.08059662f, 0.003322911f, 0.00840456f, 0.07742909f, 0.043558683f, 0.07864724f, -0.18414952f, -0.06793104f,
+        0.22515017f, -0.14618288f, -0.14127164f, 0.024103373f, 0.30775928f, 0.11208471f, 0.006346849f, -0.112437785f,
+        0.35774094f, -0.1114876f, 0.3156463f, -0.016264297f, -0.1318081f, 0.07503707f, -0.14162804f, -0.13218044f,
+        -0.15732536f, 0.18592833f, -0.22755618f, 0.28828034f, 0.06523371f, -0.073606916f, 0.01660331f, 0.2288801f,
+        -0.09239973f, 0.15672058f, 0.00091853173f, 0.33421952f, -0.13109225f, 0.1000744f, -0.05380122f, 0.011299723f,
+        0.20084578f, -0.07549909f, -0.11192245f, 0.073433965f, 0.34809154f, 0.22744411f, 0.036627468f, -0.06423902f,
+        -0.15944345f, -0.056950215f, 0.2601528f, 0.11754277f, 0.18303029f, 0.050078377f, 0.07130542f, 0.022907075f,
+        0.31039277f, -0.21839854f, -0.18883315f, -0.15180111f, 0.3777857f, -0.1593713f, -0.02412794f, -0.09441396f,
+        0.08555569f, 0.21714172f, -0.073192574f, -0.13609079f, 0.1496652f, 0.4509988f, -0.08950235f, 0.36202386f,
+        -0.08810306f, -0.04906834f, 0.091947414f, 0.08868784f, 0.123180024f, 0.119964376f, 0.009680876f, 0.19381544f,
+        -0.24507222f, 0.04346394f, -0.11695844f, 0.15355647f, 0.06359199f, 0.07479572f, -0.05640708f, -0.09333009f,
+        -0.06730266f, 0.24090454f, 0.25440443f, -0.0010067825f, -0.04762488f, 0.143479f, 0.08203836f, 0.034584284f,
+        -0.3535607f, -0.06656512f, 0.14705774f, -0.059561428f, -0.112779275f, -0.20737916f, 0.0151818795f, -0.19563177f,
+        -0.07327179f, -0.0025151002f, -0.051728718f, -0.001242322f, 0.06467392f, -0.01027691f, 0.012205504f, 0.011551836f,
+        0.1863379f, -0.21011846f, -0.08813679f, -0.012336438f, 0.15693997f, 0.05754436f, 0.5862526f, 0.33349663f,
+        -0.014967059f, -0.018297868f, 0.10447789f, 0.10952924f, -0.31519946f, -0.044698536f, 0.21860518f, -0.1679386f,
+        -0.011061178f, -0.16628703f, -0.06113275f, -0.09063207f, -0.045197126f, 0.35870054f, -0.3853177f, 0.0096711945f,
+        -0.09276901f, 0.04646844f, 0.2338709f, -0.08154347f, 0.061360788f, 0.08275534f, -0.20389141f, 0.15729307f,
+        -0.00711735f, 0.04014266f, -0.05079014f, -0.059511743f, 0.10242495f, -0.0455681f, 0.052476488f, 0.056445457f,
+        0.1287813f, 0.02674721f, -0.010354948f, 0.08398801f, 0.18657169f, 0.022524418f, -0.063457325f, -0.30015767f,
+        0.054357544f, -0.0067671575f, -0.04908234f, -0.2621845f, -0.045374263f, 0.2102803f, -0.010495049f, -0.03212977f,
+        0.47398517f, -0.08426313f, -0.3487939f, 0.15570782f, -0.3177986f, -0.13581362f, 0.16564567f, -0.29896247f,
+        0.0125878295f, 0.20095514f, 0.043717388f, -0.008807243f, -0.014452283f, 0.050886903f, -0.081258945f, -0.10476273f,
+        -0.080061406f, -0.07986319f, 0.27307615f, -0.06692861f, -0.1119921f, 0.196633f, 0.10938632f, -0.15732577f,
+        0.19633898f, -0.16873735f, 0.045037046f, -0.15431626f, -0.3085788f, 0.060349155f, -0.22097702f, -0.20001629f,
+        0.115561135f, -0.11876814f, -0.03977633f, 0.17331557f, 0.02305418f, 0.008318144f, -0.21459793f, 0.23703872f,
+        -0.06688082f, 0.0133383395f, 0.043794084f, -0.04805666f, 0.026833981f, -0.003597734f, 0.03517159f, -0.17339997f,
+        -0.17436537f, 0.1376996f, -0.040564306f, -0.04400723f, -0.05923577f, 0.22921093f, 0.21403612f, -0.06379648f,
+        0.040486556f, -0.009179604f, 0.17907736f, -0.020199994f, 0.084549464f, -0.2046486f, -0.36921704f, -0.12726337f,
+        0.11143903f, -0.010902851f, 0.10899114f, 0.19599326f, 0.07323652f, -0.069454685f, -0.016471189f, 0.060172617f,
+        0.1891746f, 0.033080842f, 0.17408073f, 0.10565602f, 0.01618372f, 0.38483867f, -0.12599288f, -0.07815784f,
+        -0.10506801f, 0.096902184f, 0.030639458f, -0.12233736f, -0.01988324f, 0.0048141032f, 0.2236571f, 0.16119961f,
+        -0.25233725f, 0.013736432f, 0.3553216f, -0.0139174815f, -0.24099113f, 0.3368678f, 0.05242814f, -0.0146388365f,
+        0.07685586f, 0.091728866f, -0.25309128f, -0.07397287f, -0.22683306f, 0.23159188f, 0.018117439f, 0.13169923f,
+        -0.03582717f, 0.020126216f, 0.02631298f, -0.11579487f, -0.039820656f, 0.062272858f, 0.21154648f, -0.2558f,
+        -0.19917712f, -0.42610377f, 0.28331375f, 0.06117274f, 0.08725187f, -0.11444584f, -0.0040928232f, 0.1313974f,
+        0.016866622f, 0.11175459f, 0.057159267f, 0.0077107875f, -0.05904711f, -0.0076570874f, 0.3077854f, -0.030340558f,
+        0.074618205f, 0.10513072f, 0.16937411f, 0.30921653f, -0.017795194f, -0.15680525f, 0.047212232f, 0.0019851786f,
+        -0.06651519f, -0.10554079f, 0.108223535f, 0.3148835f, -0.09408065f, 0.06633486f, 0.009594355f, 0.18104416f,
+        -0.044101518f, -0.18596876f, 0.14814839f, 0.3933387f, 0.06870155f, 0.030871231f, 0.05779722f, 0.05723829f,
+        -0.021081276f, 0.1728223f, -0.3520002f, -0.15284126f, -0.052468967f, -0.14145948f, -0.06854258f, 0.2006319f,
+        0.0472865f, -0.03020712f, 0.017311765f, 0.1942316f, -0.1330359f, 0.023180824f, 0.37103957f, 0.2395807f,
+        0.15265878f, -0.06824213f, -0.0030555057f, -0.15624037f, 0.24730198f, 0.1684842f, 0.0051579857f, 0.2929822f,
+        0.16645908f, 0.12202682f, -0.04187605f, 0.24199197f, -0.17177765f, 0.25979337f, -0.009412578f, -0.08698844f,
+        -0.14773408f, 0.13973133f, -0.010693069f, -0.039407212f, -0.121968664f, -0.070162766f, 0.187025f, 0.10987361f,
+        0.21045694f, -0.097438455f, 0.20378485f, -0.18770947f, -0.028155107f, -0.1621318f, -0.26702935f, 0.007878137f,
+        0.16667794f, 0.0064721648f, 0.21456712f, 0.08403615f, 0.03412082f, 0.18779603f, 0.17895405f, 0.026189474f,
+        0.12129375f, 0.10243224f, 0.17424548f, 0.21037167f, 0.18739465f, -0.31843874f, -0.080301285f, -0.28138572f,
+        -0.109531984f, 0.29024637f, -0.23979159f, 0.19235282f, 0.19282424f, -0.017140735f, 0.10189999f, 0.11613439f,
+        -0.16626002f, 0.030896293f, 0.23034225f, -0.081721805f, -0.20234907f, -0.08628154f, -0.062027313f, 0.07959003f,
+        0.11466878f, 0.12895769f, 0.06576491f, -0.0033998042f, -0.12343949f, 0.082492135f, 0.097618766f, -0.45171294f,
+        -0.08615253f, 0.26410928f, -0.15080231f, -0.0024219984f, 0.024540339f, -0.15237476f, 0.1625847f, 0.056228973f,
+        0.11275914f, 0.16250192f, 0.25745285f, 0.14155865f, 0.17291822f, 0.24923186f, 0.1915198f, -0.11038656f,
+        -0.011746326f, -0.13787645f, 0.04195748f, 0.011743363f, 0.15983382f, 0.033877842f, -0.21434002f, -0.15259235f,
+        0.061929997f, -0.0044599622f, 0.30265915f, -0.24592504f, 0.22297633f, -0.06684562f, -0.15421432f, -0.18073134f,
+        -0.02676585f, 0.24676052f, 0.13747455f, -0.21643849f, -0.2858087f, 0.049358733f, -0.065293185f, 0.02542554f,
+        0.19556718f, 0.10154063f, 0.025225969f, -0.025760125f, -0.09871968f, -0.11395814f, 0.1946251f, 0.096856214f,
+        -0.0983647f, 0.07931244f, -0.14051856f, -0.035830554f, 0.22628869f, -0.10348973f, -0.023321634f, 0.23484576f,
+        -0.07578751f, 0.26541996f, -0.17603907f, 0.1700466f, 0.13496779f, 0.3941847f, -0.0538174f, 0.06938729f,
+        -0.17218421f, 0.16612808f, -0.19082908f, 0.042740844f, -0.07207978f, -0.14782505f, -0.2820143f, -0.02930599f,
+        -0.16857249f, 0.026832746f, -0.065909475f, 0.05409893f, 0.0067303567f, 0.013476695f, -0.30352163f, -0.056261107f,
+        -0.007765239f, -0.38768646f, 0.081969745f, 0.22858186f, 0.19978341f, 0.028109718f, 0.065909825f, -0.10209299f,
+        0.17085847f, 0.12889665f, 0.074111864f, -0.07198728f, -0.068111055f, 0.0074895103f, 0.10210461f, 0.04384464f,
+        -0.11897295f, -0.025308881f, -0.12696724f, -0.061470065f, -0.06500661f, 0.031820368f, -0.02636992f, 0.008079986f,
+        0.23500073f, 0.0951151f, 0.03697332f, -0.048634686f, 0.106428415f, 0.16995028f, 0.035571072f, -0.07957702f,
+        -0.016643971f, -0.12760803f, 0.2187464f, -0.07621912f, 0.15170266f, 0.042280056f, 0.10281173f, -0.101235755f,
+        0.15087835f, -0.057858836f, 0.009802997f, -0.14375056f, 0.27442542f, 0.10927303f, -0.05979606f, -0.07441521f,
+        0.22859749f, -0.46306503f, -0.31855127f, -0.0950319f, -0.38366896f, 0.1952862f, 0.19564384f, 0.0013943441f,
+        0.008687849f, 0.055377267f, 0.37108532f, 0.46530414f, 0.115041345f, 0.12454401f, -0.0063380203f, 0.055549204f,
+        -0.24189422f, -0.10372502f, -0.11421737f, -0.06951177f, -0.0919338f, 0.17479406f, -0.08091341f, -0.17942056f,
+        0.45721883f, 0.09114193f, 0.1882643f, 0.3375329f, -0.084440395f, -0.08667217f, -0.09775243f, -0.30026966f,
+        0.19624652f, -0.32358512f, 0.13936242f, 0.15574323f, 0.006184682f, -0.04181775f, -0.12806025f, 0.056591187f,
+        -0.0064924704f, -0.09870124f, 0.044984605f, -0.18172553f, -0.045001112f, -0.20035619f, 0.0027149774f, 0.120769575f,
+        0.016330184f, -0.09811932f, 0.1964895f, 0.123361826f, -0.2628023f, 0.20814687f, 0.043048117f, 0.07046225f,
+        0.16776104f, 0.17034183f, 0.15594438f, 0.32049996f, 0.1297006f, -0.15718211f, 0.14528161f, 0.06681325f,
+        -0.070914455f, 0.071288764f, -0.14720397f, -0.12406392f, -0.037584364f, 0.009058157f, -0.063433535f, 0.03858771f,
+        0.048626244f, 0.008676682f, 0.14742298f, -0.10875251f, 0.30747646f, -0.07514028f, 0.01914897f, 0.11808331f,
+        -0.1691761f, 0.055168044f, -0.1998397f, -0.08069252f, 0.0039288723f, -0.17701094f, -0.11609247f, -0.21973717f,
+        0.06944781f, -0.010241068f, -0.053828415f, 0.11464922f, -0.10438763f, -0.041732036f, -0.010594357f, -0.046764173f,
+        -0.15205324f, -0.037144564f, 0.28403658f, 0.20748296f, 0.2246735f, 0.20090291f, 0.024243819f, -0.025680283f,
+        0.06059788f, 0.118540175f, -0.11744913f, 0.07029219f, 0.070976004f, 0.3836477f, 0.17977689f, -0.05516804f,
+        -0.11148734f, 0.18451214f, -0.17493512f, -0.094611645f, -0.05498003f, 0.090295404f, 0.15294848f, 0.15462074f,
+        -0.16053456f, 0.25252053f, 0.2286574f, -0.18035477f, -0.24262233f, 0.037026696f, -0.17538078f, -0.053127773f,
+        -0.10093269f, 0.020517208f, 0.20304047f, 0.1716412f, -0.063068174f, 0.30181533f, -0.20303617f, -0.23306744f,
+        0.30389202f, -0.04404816f, 0.09022672f, 0.25727612f, -0.20148866f, 0.11389171f, -0.17029895f, 0.3475021f,
+        -0.23385341f, 0.038240574f, 0.0008131312f, 0.23131804f, -0.19454725f, -0.21245824f, -0.04274465f, 0.14108391f,
+        -0.06047638f, 0.19079025f, 0.046256956f, 0.18729556f, 0.1625312f, 0.16545676f, -0.1670001f, 0.14868559f,
+        0.04630554f, 0.28483114f, 0.11622084f, -0.10172735f, 0.078885905f, 0.09895985f, 0.22777669f, -0.25735673f,
+        0.11967413f, 0.34504485f, 0.055222906f, -0.13613792f, 0.07195276f, -0.067711346f, -0.12674034f, 0.058638055f,
+        0.2012259f, -0.13379759f, -0.10889048f, -0.028370481f, 0.1698106f, -0.0860327f, 0.13180816f, -0.117665805f,
+        -0.2360331f, 0.120797746f, 0.1196544f, 0.09788156f, 0.3352601f, -0.31453222f, -0.15527995f, -0.09337359f,
+        -0.27333486f, -0.18152554f, -0.46581498f, 0.18886125f, 0.1203503f, -0.011069153f, 0.015967762f, -0.21215056f,
+        0.02478417f, -0.021385068f, 0.028911637f, -0.25593954f, -0.025200404f, -0.0017980003f, 0.07538437f, 0.08415034f,
+        0.06323416f, -0.13181952f, 0.2561891f, 0.047114562f, -0.1987028f, 0.0075099343f, 0.2534193f, -0.1222698f,
+        0.05158501f, 0.029608477f, 0.31071964f, 0.0018293851f, -0.24285634f, -0.01677893f, 0.028825434f, 0.32262576f,
+        -0.09453687f, 0.10764115f, 0.1358229f, -0.07748601f, 0.06624695f, 0.06441119f, -0.20957956f, 0.2628163f,
+        0.06398812f, -0.2047851f, 0.019228917f, -0.43108243f, 0.056926884f, -0.26735517f, 0.028619254f, -0.07278344f,
+        -0.2044558f, -0.0012215947f, 0.091617115f, -0.14859396f, 0.30251688f, 0.11765544f, 0.11309354f, 0.012557542f,
+        -0.17660688f, -0.15254088f, 0.13589722f, 0.19263363f, -0.06998119f, -0.113488086f, 0.26697817f, -0.29415554f,
+        -0.05454712f, 0.19309686f, 0.35083497f, 0.030596578f, 0.027477888f, 0.17159022f, 0.035102952f, -0.22664052f,
+        -0.07362673f, 0.08116095f, -0.112013154f, 0.18771307f, -0.08425415f, -0.0063786875f, 0.042332873f, -0.03035795f,
+        0.030511515f, -0.16924526f, 0.064510465f, -0.28795585f, -0.19163638f, -0.12802671f, -0.024757046f, 0.037641633f,
+        0.24833986f, 0.094034344f, -0.1547892f, 0.0072215106f, -0.08327319f, -0.14334019f, 0.14171004f, -0.013953731f,
+        -0.029302454f, 0.15292975f, 0.053435218f, -0.20727888f, 0.37555972f, 0.14123864f, -0.03880866f, 0.1848067f,
+        0.0072912965f, 0.048481986f, 0.2077394f, -0.25707975f, -0.036329884f, 0.13102147f, -0.14293942f, 0.2462121f,
+        0.027057689f, -0.024768416f, -0.022546468f, 0.08953415f, -0.05865314f, -0.36996523f, -0.1700541f, 0.14983694f,
+        0.18932334f, -0.027132118f, 0.21148087f, -0.08791916f, 0.062085688f, 0.08063036f, -0.018478846f, 0.343601f,
+        0.24348457f, -0.06163603f, 0.057307955f, 0.10129975f, 0.2031107f, 0.2041196f, -0.009650112f, 0.20398393f,
+        0.19370839f, 0.1898603f, 0.030526288f, -0.05070206f, 0.015345529f, -0.002478165f, -0.040363465f, -0.5371024f,
+        0.03483721f, -0.013256079f, 0.2485177f, -0.011373306f, 0.18099716f, -0.090876974f, -0.0752342f, 0.27474126f,
+        0.20142889f, -0.060565364f, 0.07740437f, -0.25127542f, -0.0478628f, 0.062649965f, 0.096580595f, -0.10312273f,
+        -0.0015085115f, 0.3930752f, 0.29443443f, 0.22602148f, -0.027297832f, -0.08556943f, 0.2141262f, 0.19552554f,
+        0.24093552f, 0.13199712f, -0.008988053f, -0.11310075f, 0.115832515f, 0.17507447f, 0.19190268f, -0.01710138f,
+        0.24494742f, 0.2952804f, 0.25052294f, 0.2744709f, 0.30797648f, 0.24790716f, 0.07958727f, -0.2540349f,
+        0.10814986f, -0.14593822f, -0.012802476f, 0.20487376f, -0.10475598f, -0.058022924f, -0.090839416f, 0.056793783f,
+        0.03140283f, -0.21591084f, 0.0802161f, 0.046042148f, 0.10337828f, 0.19584678f, -0.04072941f, 0.044772845f,
+        -0.0066231196f, 0.14438291f, 0.10067138f, -0.10020967f, -0.17246701f, -0.40291062f, 0.09271006f, 0.09466223f,
+        -0.25458086f, 0.1329465f, 0.3814741f, 0.06231448f, -0.029572697f, -0.10002371f, -0.034717258f, -0.14037709f,
+        0.06917519f, 0.041060492f, 0.0491946f, -0.1958237f, 0.2180461f, 0.1140918f, -0.074080445f, -0.117198884f,
+        -0.1186069f, -0.09954863f, -0.2640545f, 0.033750042f, -0.011699416f, 0.25575158f, 0.092845246f, 0.030806104f,
+        -0.20030269f, 0.17881548f, 0.058520246f, 0.08992889f, -0.26540357f, -0.09008856f, 0.052371383f, -0.107056655f,
+        0.10041451f, -2.033373e-05f, 0.24393125f, 0.15599999f, -0.032282814f, 0.1165012f, -0.18225662f, 0.15196367f,
+        -0.27810436f, -0.0492202f, 0.0037979893f, 0.11356823f, 0.1514258f, 0.107424274f, -0.12117678f, -0.08826411f,
+        -0.010962475f, 0.3509673f, 0.015516772f, -0.04222107f, 0.07705213f, 0.33159304f, 0.27669483f, 0.1508096f,
+        0.05930478f, 0.22314061f, -0.009397562f, 0.1260863f, -0.015875105f, 0.13118234f, 0.0020007938f, -0.10030091f,
+        0.44574425f, 0.2576722f, 0.0112447245f, -0.16959165f, -0.06931245f, -0.041217085f, -0.0037985747f, 0.29643267f,
+        -0.086653635f, 0.1155664f, 0.2579333f, 0.045920838f, 0.39106858f, -0.049245257f, 0.30790806f, -0.05672025f,
+        0.11865331f, 0.0862971f, -0.1508858f, -0.026921473f, -0.06605314f, 0.32738787f, -0.031874172f, -0.019269962f,
+        -0.16552714f, 0.05550616f, 0.07594338f, -0.14854003f, -0.012403526f, -0.03767146f, 0.35011292f, -0.0947531f,
+        -0.19949292f, 0.068084076f, 0.14852932f, -0.25937888f, -0.12657732f, 0.12184807f, 0.32174188f, 0.19312629f,
+        0.09068954f, -0.010615832f, -0.16399862f, 0.15247136f, 0.16156998f, -0.10930271f, 0.039548405f, 0.38997167f,
+        -0.0698194f, -0.113521926f, -0.0029750778f, 0.08092224f, 0.051696926f, 0.14072366f, 0.27501804f, -0.21097688f,
+        0.09710714f, -0.01889849f, 0.011861966f, 0.06359045f, 0.011720451f, 0.0953024f, -0.15244453f, 0.050486192f,
+        0.15030493f, -0.24872652f, -0.049529206f, -0.1289303f, 0.07431063f, 0.001545057f, -0.05530776f, -0.16014649f,
+        0.0005546924f, 0.06896266f, 0.02650226f, 0.08905314f, 0.08275073f, 0.34618694f, -0.101962306f, -0.17475463f,
+        0.0129145f, -0.0025119206f, 0.037006035f, 0.11346809f, 0.055293f, 0.15990472f, -0.20886119f, 0.25608578f,
+        -0.027053533f, -0.10601765f, -0.099637344f, 0.13061915f, 0.041176938f, -0.14336304f, -0.20264353f, -0.25474584f,
+        -0.12983276f, -0.2219994f, 0.041679837f, 0.18586858f, 0.43780324f, 0.07624476f, 0.08498404f, 0.28454456f,
+        -0.12799916f, -0.12467718f, 0.06073582f, -0.11229777f, -0.27433643f, 0.015487801f, 0.24204414f, 0.32691005f,
+        -0.019591117f, -0.24175106f, -0.25877148f, -0.020994352f, 0.12790774f, -0.19310962f, 0.19539094f, -0.04719756f,
+        -0.009463391f, -0.09900685f, 0.10499798f, -0.22601853f, -0.23768522f, 0.08314616f, 0.07901812f, 0.09715951f,
+        -0.0719495f, 0.16346821f, -0.058179397f, -0.009329157f, 0.20483506f, 0.12501532f, 0.36653486f, 0.12467936f,
+        0.2704722f, -0.14140448f, 0.015688473f, -0.15562236f, -0.0013753152f, -0.09562531f, -0.10783309f, 0.4151709f,
+        0.2211207f, 0.057925772f, -0.1638675f, 0.044244368f, 0.19356546f, -0.083580375f, 0.23286027f, -0.19454494f,
+        0.04994757f, -0.19246887f, 0.31933683f, 0.05086703f, 0.099451475f, -0.24718377f, 0.05487644f, 0.36319828f,
+        -0.097621284f, -0.043984592f, -0.06410367f, 0.12651016f, 0.027809797f, 0.120878816f, 0.06683235f, 0.1957237f,
+        -0.18207984f, 0.052013215f, 0.2439176f, 0.15012674f, -0.17902662f, 0.22341065f, 0.1585098f, 0.06891647f,
+        -0.20648944f, -0.044045888f, -0.18028773f, -0.11665054f, -0.038005322f, -0.004559361f, 0.18342982f, -0.20272832f,
+        0.40356824f, 0.07344066f, 0.19819713f, 0.13468601f, -0.24175541f, 0.05928059f, 0.034091823f, 0.009337956f,
+        0.19437689f, 0.12635754f, 0.24034798f, 0.070914656f, -0.07027861f, -0.23769133f, 0.048180632f, -0.19980295f,
+        -0.1723179f, -0.15481946f, -0.2493979f, 0.07988641f, 0.035821848f, 0.09582959f, 0.16331877f, -0.07674839f,
+        0.28216422f, -0.106032796f, 0.18211316f, -0.051047035f, -0.23979892f, -0.18094052f, 0.059869617f, 0.299085f,
+        0.21898785f, -0.23410818f, -0.0031743373f, 0.06556812f, 0.07352452f, -0.022409864f, 0.06653723f, 0.039537735f,
+        0.06936863f, 0.20468254f, -0.04607029f, -0.1317622f, 0.017861163f, -0.13514465f, 0.13254873f, 0.3446491f,
+        -0.19709325f, 0.066747956f, 0.20524588f, 0.3956966f, 0.045095988f, -0.053431742f, -0.30506852f, 0.0840476f,
+        0.17202102f, -0.05766224f, -0.038012948f, -0.29785907f, -0.11318732f, -0.13147016f, 0.16492337f, 0.05086995f,
+        0.093325935f, 0.12561405f, 0.056033783f, 0.157786f, -0.07256172f, -0.24668679f, 0.08231096f, 0.025537891f,
+        0.19667125f, 0.004897866f, -0.090818815f, 0.16784011f, -0.20042841f, 0.105987355f, -0.11598276f, 0.31111154f,
+        0.1938879f, 0.102191836f, -0.18850246f, -0.06585548f, 0.13823181f, 0.03834047f, 0.21633081f, 0.11684719f,
+        -0.07026222f, 0.048090562f, -0.044872116f, -0.006895182f, 0.0363463f, 0.07743242f, -0.41169485f, 0.23066247f,
+        -0.08825239f, -0.08535653f, -0.16510215f, 0.12746847f, -0.23921351f, 0.15839882f, -0.17108575f, 0.28864232f,
+        0.015049329f, -0.07251348f, -0.3564298f, -0.095154904f, -0.07645045f, 0.22189811f, 0.21651988f, -0.25215563f,
+        -0.08811955f, 0.13034548f, 0.044019334f, 0.09528078f, 0.13196407f, -0.027600244f, 0.1167845f, -0.17001952f,
+        -0.07243751f, 0.04614723f, -0.13869986f, -0.41993737f, -0.03158335f, 0.05930285f, -0.20136698f, 0.005761233f,
+        0.13269824f, 0.033548594f, -0.010373507f, 0.03839086f, -0.07164737f, -0.103084646f, -0.07014248f, -0.0410139f,
+        0.08173533f, 0.2395281f, -0.11953064f, -0.03112574f, 0.30791435f, -0.08610136f, 0.26752567f, 0.17561829f,
+        0.044109475f, 0.24222714f, -0.04945667f, 0.40243727f, -0.02033577f, 0.14939126f, 0.1827857f, -0.3475122f,
+        0.034408484f, 0.18618625f, 0.004868148f, -0.08951269f, 0.057708666f, -0.04778301f, 0.07336074f, 0.030684883f,
+        0.23809688f, 0.06836597f, 0.0762668f, 0.020535f, 0.3436643f, -0.13335976f, -0.061208036f, 0.041903853f,
+        0.015500881f, 0.54096043f, -0.062020674f, 0.16377619f, 0.028311381f, 0.09131147f, -0.10792708f, 0.1136727f,
+        -0.14814772f, -0.20617731f, 0.053516153f, -0.1957338f, 0.046303954f, 0.083819166f, 0.24638674f, -0.010931864f,
+        0.00018912918f, 0.07859047f, -0.13970369f, -0.06674125f, -0.11629313f, 0.20173386f, -0.15403442f, 0.0032413416f,
+        -0.06844425f, -0.14981896f, -0.16106904f, 0.19671087f, 0.11933133f, 0.34245893f, -0.13606912f, -0.1244415f,
+        -0.013986912f, 0.22388288f, -0.057199992f, -0.30641222f, -0.03887844f, -0.015780207f, 0.12315988f, 0.14464769f,
+        -0.27442577f, -0.2166015f, -0.13993189f, -0.12904349f, -0.33627057f, 0.47690007f, -0.090231374f, 0.025913483f,
+        0.10599287f, -0.02291091f, -0.25189847f, 0.1732587f, -0.017013578f, 0.34846675f, -0.0050353166f, 0.01882374f,
+        0.22808322f, 0.10618502f, -0.09370763f, -0.024329325f, -0.1724609f, -0.094465755f, -0.23111089f, 0.0737854f,
+        0.25866085f, 0.20688227f, 0.25002965f, 0.06709753f, -0.042911064f, 0.16777454f, 0.073089555f, 0.06725843f,
+        0.035078242f, 0.20545194f, -0.028482758f, 0.1575528f, 0.09070675f, -0.011776656f, 0.04066996f, -0.026226433f,
+        -0.06477985f, -0.116088904f, 0.029169902f, 0.13464466f, -0.1456342f, -0.20749062f, -0.08890455f, 0.10587123f,
+        -0.08201641f, 0.18022086f, 0.012506798f, -0.016670812f, 0.008489456f, 0.20492752f, -0.14839743f, -0.04334738f,
+        -0.0062287143f, 0.08320653f, -0.38941172f, -0.090790674f, -0.02614694f, -0.13474865f, 0.049169347f, 0.053972498f,
+        -0.30520427f, -0.1742106f, 0.2756191f, 0.31688723f, 0.11928265f, -0.10820558f, -0.08475313f, -0.010169044f,
+        -0.17619804f, 0.31565872f, 0.00068682665f, -0.14774631f, -0.088022925f, -0.21595569f, 0.010963462f, 0.035103247f,
+        -0.17350116f, -0.009457733f, -0.21548478f, -0.10303174f, 0.044667203f, 0.025463508f, 0.014773891f, -0.28321934f,
+        0.054309282f, -0.25808135f, 0.0080130445f, -0.06767521f, -0.03770208f, -0.17940882f, 0.09734653f, 0.1060116f,
+        0.08563865f, -0.16135643f, 0.21709876f, 0.18624716f, -0.07054198f, 0.26205853f, -0.10165566f, -0.12060936f,
+        0.06718296f, -0.07037115f, 0.16862568f, -0.29919007f, -0.03990382f, -0.092797175f, -0.11597804f, -0.11011864f,
+        -0.008989229f, 0.044450253f, 0.09770402f, -0.043077074f, -0.00091972883f, 0.08002891f, 0.23548995f, -0.22329502f,
+        0.12041277f, -0.10110902f, -0.07219082f, 0.10048049f, -0.071867876f, 0.35277075f, -0.25408423f, 0.07670753f,
+        -0.07382741f, 0.08980004f, -0.13921078f, -0.06792579f, 0.0317901f, 0.14485483f, 0.09734028f, -0.1134889f,
+        -0.13374355f, 0.006130861f, 0.059182785f, 0.1409093f, 0.0029446704f, 0.12567717f, 0.2876139f, -0.09447648f,
+        0.2797732f, 0.15475021f, 0.115028135f, -0.26204792f, 0.15957336f, -0.2345455f, 0.1082155f, 0.16162772f,
+        0.10174886f, -0.3338532f, 0.053424332f, 0.29302222f, -0.08956761f, -0.018370025f, 0.215059f, 0.059335966f,
+        0.1060796f, -0.011159963f, 0.015369001f, 0.11419385f, -0.23636855f, 0.17362918f, -0.07037259f, 0.015897648f,
+        -0.23265412f, -0.10535232f, 0.27715084f, -0.1706844f, 0.13499664f, 0.27682045f, 0.04899169f, -0.055860005f,
+        -0.007110988f, -0.090396926f, -0.32879287f, 0.1991603f, 0.123961f, 0.2983685f, 0.28545797f, -0.033871524f,
+        0.15102287f, -0.08122444f, -0.06609829f, 0.094732985f, 0.092293166f, -0.12733315f, -0.09125368f, 0.004377204f,
+        0.18914726f, 0.19059636f, 0.06593681f, -0.1415707f, -0.18475087f, 0.119704664f, -0.23396188f, 0.004462386f,
+        0.07979123f, -0.10531769f, -0.15667991f, 0.17488898f, -0.007862503f, -0.28465888f, 0.09655408f, -0.0806324f,
+        -0.24974401f, -0.059759498f, -0.16201282f, -0.07647644f, 0.19548196f, -0.07262102f, -0.3424521f, -0.16618969f,
+        -0.2297933f, 0.21131924f, -0.14348449f, 0.043935012f, 0.09180135f, 0.04566797f, 0.040678713f, 0.020165568f,
+        0.24173598f, -0.06229153f, -0.019661026f, 0.31284887f, 0.20441881f, 0.085897446f, -0.34882382f, 0.19617379f,
+        -0.19295739f, -0.027966388f, 0.3343825f, -0.06444904f, -0.0015914533f, -0.032816928f, -0.021557698f, 0.06602817f,
+        0.22692804f, -0.08476738f, 0.10545795f, 0.09414901f, 0.043115135f, 0.20944934f, -0.17546463f, 0.1310276f,
+        0.029270088f, 0.27856058f, -0.14073151f, -0.089260004f, -0.009555816f, 0.07898259f, -0.048238937f, -0.12939379f,
+        0.15862848f, -0.0054912493f, -0.02058957f, 0.058105752f, -0.23022173f, -0.16773914f, -0.2454646f, 0.19969302f,
+        0.09815259f, 0.23039767f, -0.14466597f, 0.14030929f, 0.01149296f, -0.3015487f, -0.040063333f, -0.053333987f,
+        -0.04278078f, 0.20621243f, -0.21719067f, -0.07365972f, -0.1819915f, 0.18172261f, 0.2193647f, 0.061649613f,
+        0.041225553f, -0.03830447f, 0.056997307f, -0.21749656f, 0.3763378f, 0.21428983f, 0.07128048f, 0.25924876f,
+        0.007321276f, -0.044898074f, -0.07731809f, -0.05683776f, -0.18815379f, -0.124778934f, 0.20256414f, 0.13921589f,
+        -0.124232545f, -0.18067746f, -0.14078756f, -0.12686472f, 0.18625641f, 0.41605794f, 0.11394965f, 0.38781524f,
+        -0.106960066f, 0.22254f, -0.13134272f, -0.08160736f, 0.22544895f, 0.01685208f, -0.22998366f, 0.06783726f,
+        -0.067739934f, 0.16583076f, -0.025174038f, -0.080859326f, -0.102598526f, -0.36631346f, -0.012552649f, -0.28237736f,
+        -0.10907816f, 0.08082015f, 0.1622178f, -0.34676513f, 0.20055468f, 0.25964814f, 0.19141944f, -0.08934567f,
+        -0.09092783f, -0.36099365f, 0.16190593f, -0.009288851f, -0.06338346f, -0.10506414f, -0.16524902f, -0.29970536f,
+        0.09282974f, 0.16482043f, 0.11336585f, -0.1642312f, 0.31778863f, 0.021331394f, -0.1294161f, 0.206172f,
+        0.06285167f, -0.06000506f, -0.3475076f, -0.12209f, 0.2484655f, 0.13406941f, 0.041083198f, -0.039641533f,
+        0.10862393f, 0.05060043f, 0.0070130457f, 0.17126648f, 0.00965961f, 0.16226804f, 0.3277436f, 0.05703395f,
+        0.14795679f, -0.020904567f, 0.041402955f, -0.14920399f, -0.05497444f, 0.12694792f, -0.058897447f, 0.27272347f,
+        0.10282457f, 0.20909235f, -0.19604851f, -0.04875113f, -0.07840638f, 0.019527003f, 0.06917435f, 0.10348374f,
+        0.042821597f, 0.13147156f, -0.019270426f, 0.2533681f, -0.014651835f, -0.21531665f, 0.03084541f, 0.014678833f,
+        -0.1994277f, 0.024043785f, -0.0039238776f, -0.26775315f, 0.0627648f, -0.24765398f, -0.07531593f, -0.12958612f,
+        -0.012590958f, -0.135041f, 0.25609547f, -0.14244118f, 0.22479825f, 0.02484876f, -0.052825104f, -0.041763864f,
+        -0.2994346f, -0.14181925f, -0.16048676f, -0.19755886f, 0.056750998f, -0.14349218f, 0.22776918f, -0.018568318f,
+        -0.06871735f, 0.04962089f, -0.0017912546f, 0.29887828f, -0.084878735f, 0.19947295f, -0.046663944f, -0.07505735f,
+        0.0055462276f, -0.1964628f, 0.06574678f, -0.20132625f, 0.14297345f, 0.196011f, 0.10593447f, -0.13583031f,
+        0.13697273f, -0.07436103f, -0.14086373f, 0.16445896f, 0.2665952f, -0.0057823015f, 0.14789669f, 0.05900972f,
+        0.07312237f, 0.03958659f, 0.068658784f, -0.14438076f, -0.26274312f, 0.084010586f, -0.13597062f, 0.13000187f,
+        0.18600276f, 0.14911093f, 0.017699609f, -0.11112541f, 0.021413976f, -0.04374759f, -0.055315215f, -0.16949253f,
+        0.08332262f, 0.119696096f, 0.16521013f, 0.08467741f, -0.024361374f, -0.2076623f, 0.15446788f, 0.002049441f,
+        -0.13147938f, 0.11768214f, -0.13011251f, -0.13221721f, 0.29823187f, 0.0923769f, 0.062181234f, 0.04258945f,
+        0.089802705f, -0.030102286f, 0.12437839f, 0.15352768f, -0.03885961f, 0.1628779f, -0.08917996f, -0.14914164f,
+        0.32751727f, -0.025215322f, 0.20737548f, -0.07191083f, 0.15586983f, 0.25807178f, 0.15528168f, -0.20305163f,
+        -0.015490242f, 0.17818311f, 0.12094665f, 0.3506444f, 0.13091148f, 0.38138035f, 0.25827408f, 0.18341467f,
+        -0.002274673f, 0.07948237f, 0.16544333f, 0.3312191f, -0.25560305f, 0.18003424f, 0.016088787f, 0.13238202f,
+        0.2382205f, -0.39351347f, 0.25541922f, -0.14058968f, 0.027999893f, 0.24555834f, 0.286958f, 0.07916235f,
+        0.19031957f, -0.10536573f, 0.025393978f, -0.31211403f, 0.3036993f, -0.0029705302f, 0.28528118f, 0.25560066f,
+        0.18230897f, 0.31340355f, -0.08153521f, 0.025261637f, -0.02229111f, 0.21858698f, -0.13021411f, 0.002138479f,
+        -0.119073294f, -0.26441234f, 0.11571336f, -0.01156862f, 0.19491953f, 0.02348577f, 0.20166557f, -0.11012732f,
+        -0.2599271f, 0.22003223f, -0.22713885f, -0.13306092f, -0.12054273f, -0.020104637f, 0.26189446f, -0.00024078535f,
+        0.07753342f, -0.026569478f, 0.08367167f, -0.21052502f, 0.27937856f, -0.16864973f, -0.08977302f, -0.020755125f,
+        -0.016368395f, 0.42941463f, 0.060695667f, -0.06823882f, 0.15366589f, -0.17901427f, -0.03810835f, 0.09393256f,
+        0.13168238f, 0.010385221f, 0.04052577f, -0.25643966f, -0.27049664f, 0.047299117f, 0.091796175f, -0.032588564f,
+        0.027295418f, -0.08420016f, -0.23508394f, 0.086852446f, -0.18058491f, -0.21481621f, 0.25774828f, -0.059111062f,
+        -0.068030305f, 0.046867922f, 0.20467652f, -0.24055077f, -0.018380426f, 0.24984728f, 0.16178316f, -0.07285138f,
+        -0.030829953f, 0.04300325f, -0.16990137f, 0.047872573f, 0.2421639f, -0.06702274f, -0.15837544f, -0.029958718f,
+        -0.2510628f, -0.21408434f, 0.13995966f, -0.062223062f, 0.1650794f, 0.23170659f, -0.09644861f, 0.10922412f,
+        -0.16335994f, 0.034032255f, 0.13010602f, -0.2195619f, 0.306809f, 0.27023438f, 0.01772339f, 0.10809099f,
+        -0.004697864f, 0.22728851f, -0.12800787f, 0.11489266f, 0.10393294f, 0.008698199f, 0.024394928f, 0.3317331f,
+        0.33716792f, 0.0048050713f, -0.19129142f, 0.22842689f, -0.0033308999f, -0.047327787f, -0.13786812f, -0.14761081f,
+        -0.21855132f, -0.1726772f, -0.14559872f, 0.11469717f, 0.07071444f, 0.047562074f, -0.030080104f, -0.17744717f,
+        -0.06480502f, 0.08018596f, 0.20877415f, -0.031288065f, 0.2851274f, -0.004044565f, 0.054117054f, 0.0961165f,
+        0.05261475f, 0.030845381f, -0.21288309f, 0.105354585f, 0.05318574f, 0.31438264f, -0.076753445f, 0.07961686f,
+        0.2143417f, 0.06339548f, 0.15548302f, 0.19167857f, 0.26528728f, -0.015686335f, -0.07334777f, -0.08020569f,
+        0.19507582f, 0.03667121f, -0.04172232f, 0.14804968f, -0.08601826f, 0.22575252f, -0.14867432f, 0.17354788f,
+        -0.038732562f, 0.12807001f, 0.072321825f, -0.20675026f, 0.18348001f, 0.015576703f, -0.04709423f, 0.047154516f,
+        0.03699137f, 0.02563567f, 0.20294443f, 0.038004853f, -0.047017377f, -0.022542084f, -0.2510973f, -0.14170413f,
+        0.12655783f, 0.112354904f, -0.21714705f, -0.00939555f, -0.055797875f, 0.052131757f, 0.05434584f, -0.06402349f,
+        0.05878188f, 0.11471596f, 0.12849163f, -0.08037283f, -0.21533743f, -0.0084547885f, -0.083859526f, 0.021720748f,
+        0.07133551f, 0.38737556f, 0.11522779f, 0.039595537f, -0.6166797f, 0.03737605f, -0.027658498f, 0.22264838f,
+        -0.055549346f, 0.100716464f, -0.3761756f, -0.20468958f, 0.24332434f, -0.28278157f, -0.18225475f, -0.17501843f,
+        -0.18296888f, -0.0387397f, -0.07976204f, 0.08178538f, 0.1466731f, -0.1517344f, -0.100366764f, 0.03069413f,
+        0.132086f, -0.16408703f, -0.07253902f, -0.1275404f, -0.2777511f, -0.02328651f, -0.09005589f, 0.21874765f,
+        -0.027262919f, -0.043145847f, -0.056273628f, -0.07261441f, -0.081807f, -0.061012246f, 0.02548336f, 0.16617641f,
+        -0.0166081f, 0.0595631f, 0.106026165f, 0.2875935f, 0.19790912f, 0.1309601f, -0.010141232f, -0.33649805f,
+        -0.050022725f, 0.1637891f, -0.057699107f, -0.08615008f, -0.08624848f, -0.1042446f, -0.15744466f, -0.17072585f,
+        0.0036870183f, -0.15219022f, -0.09476969f, -0.00326192f, 0.03717621f, 0.31537855f, 0.12486165f, -0.15201792f,
+        0.17414358f, 0.16505852f, 0.09330408f, 0.15546428f, 0.04636551f, 0.19362743f, 0.326734f, -0.23065768f,
+        0.18510732f, 0.12997466f, -0.30066845f, 0.12942603f, -0.008611501f, 0.27017635f, 0.17263506f, -0.043037042f,
+        -0.002709073f, 0.093285024f, -0.03272489f, -0.20517014f, 0.098170325f, -0.25086704f, 0.18557207f, -0.019602625f,
+        -0.0771318f, 0.10961434f, 0.062842876f, 0.19102438f, -0.08680925f, 0.16807587f, 0.08897965f, -0.33875933f,
+        -0.04928478f, 0.021710826f, -0.18224698f, 0.12771694f, 0.038421117f, -0.09103129f, 0.103374355f, 0.14240931f,
+        0.31374902f, 0.12484822f, 0.12618953f, 0.054867357f, 0.048684865f, -0.22242004f, 0.103068344f, 0.22677094f,
+        -0.120202035f, 0.11889567f, 0.010948986f, 0.09362786f, -0.054391842f, -0.1275419f, 0.04392102f, 0.050211325f,
+        0.027974429f, -0.19343512f, 0.14656585f, 0.2718956f, 0.06310871f, -0.15990582f, -0.083461575f, 0.39092633f,
+        -0.0008432819f, 0.16372263f, 0.27943602f, 0.329285f, 0.04660745f, -0.182807f, 0.29103208f, 0.057251904f,
+        0.015580184f, -0.30786034f, 0.07034359f, 0.09144196f, -0.06599934f, -0.042576004f, -0.2327472f, 0.116517566f,
+        -0.12945779f, 0.012633549f, -0.13198407f, 0.030976996f, -0.10281567f, -0.4186582f, -0.032272108f, 0.1204754f,
+        -0.099076346f, -0.19742319f, 0.08050828f, -0.057936404f, -0.07601912f, 0.11455408f, 0.22289942f, 0.07615253f,
+        0.0008647743f, 0.09854774f, -0.070489906f, 0.22000232f, 0.28534535f, -0.003056637f, 0.0989156f, -0.13662782f,
+        -0.142046f, 0.025641536f, 0.008546301f, 0.18196352f, 0.0021577552f, 0.034248482f, 0.043140713f, 0.24632007f,
+        -0.2235017f, -0.015500154f, -0.028504683f, 0.28475833f, 0.097519584f, -0.39641082f, 0.21956412f, -0.14921202f,
+        -0.05351986f, -0.03743462f, 0.018346502f, -0.19602613f, -0.31546134f, 0.027463319f, -0.18754125f, 0.33847958f,
+        0.098297514f, -0.0017678495f, -0.071037754f, -0.41510355f, -0.26643932f, 0.26277918f, -0.11366183f, -0.22443822f,
+        0.12240283f, 0.24941802f, 0.10283813f, 0.015499896f, 0.064448036f, 0.112774074f, 0.14218792f, 0.17434025f,
+        -0.1593556f, -0.15022019f, 0.298046f, -0.04433526f, -0.15532883f, 0.114924535f, -0.09045809f, -0.18946134f,
+        -0.10444652f, -0.25047252f, 0.11839483f, -0.08796498f, -0.06772774f, -0.046733994f, -0.19176663f, -0.13618706f,
+        0.09320744f, 0.067045316f, -0.06642765f, 0.2989087f, -0.12231798f, 0.06747922f, 0.06779223f, 0.1992028f,
+        0.007883772f, -0.057360034f, 0.059706856f, 0.12847252f, -0.060614027f, -0.024677642f, -0.24874648f, 0.17401169f,
+        0.0070919045f, -0.29727125f, 0.045015812f, 0.013097314f, 0.291692f, -0.12153964f, 0.19157957f, 0.03111786f,
+        -0.00727465f, -0.27453452f, 0.00078806555f, -0.2206005f, 0.15381825f, 0.207788f, -0.15535064f, 0.025371315f,
+        0.2511612f, -0.1563902f, 0.14159141f, 0.054094378f, -0.097658835f, -0.034563262f, 0.11273082f, 0.029864643f,
+        -0.16620027f, -0.05573076f, 0.014499243f, -0.014189095f, -0.06767949f, -0.27021703f, 0.00792392f, 0.26112208f,
+        0.19863653f, -0.33875692f, 0.20857522f, 0.14115705f, 0.21963644f, -0.11339962f, -0.07122037f, 0.12872583f,
+        0.31738007f, -0.049658082f, 0.1630412f, 0.3059868f, 0.04731125f, 0.14234088f, -0.39405033f, -0.15901388f,
+        0.14213206f, -0.039059393f, 0.33643427f, -0.038971476f, 0.0016908774f, -0.009510114f, 0.16584061f, -0.10822868f,
+        0.09690171f, 0.046287496f, -0.08520044f, 0.0161687f, 0.1886341f, -0.025154963f, 0.22420646f, 0.16301498f,
+        0.029014494f, 0.105375506f, -0.1114364f, -0.038986653f, 0.19978963f, 0.006692956f, -0.08213385f, -0.028313577f,
+        -0.05008597f, -0.21878432f, 0.3224969f, -0.06643288f, -0.02749339f, 0.16414668f, 0.14853123f, 0.17823654f,
+        -0.13651206f, -0.12427081f, 0.148584f, 0.15896569f, -0.05006513f, 0.29317418f, 0.040237725f, -0.2426133f,
+        -0.105335735f, -0.043347396f, -0.039795928f, 0.25804794f, 0.09550332f, 0.06770605f, 0.38444573f, -0.19876115f,
+        0.13677189f, 0.06638508f, 0.21709721f, -0.019666221f, 0.056332756f, -0.09472555f, 0.2161407f, 0.12099247f,
+        0.1628128f, -0.009104154f, -0.11693244f, -0.014466025f, 0.14476757f, 0.29317942f, -0.06674937f, 0.033960044f,
+        0.24114996f, -0.017464558f, -0.2694236f, 0.2031715f, 0.10106974f, 0.03087175f, 0.06551408f, -0.41184396f,
+        0.2456858f, 0.30597514f, -0.08090826f, 0.1311483f, -0.026748495f, -0.103620894f, 0.07317701f, -0.0014655013f,
+        0.3645477f, 0.26688796f, 0.32017446f, -0.060154065f, 0.13432348f, 0.043278888f, 0.20450586f, -0.06494251f,
+        -0.15713409f, -0.090819106f, 0.0036657874f, -0.15947798f, 0.38813132f, 0.11914006f, 0.04924032f, -0.011516199f,
+        -0.19302145f, 0.11992626f, -0.18016231f, -0.057137247f, -0.001974595f, 0.05157104f, 0.030127926f, -0.13324751f,
+        0.26314607f, -0.25022453f, 0.030860396f, 0.085133344f, 0.23716296f, -0.33834302f, -0.09503761f, -0.025742088f,
+        -0.10227633f, -0.26254302f, 0.15407255f, 0.19005172f, 0.029526606f, -0.08854337f, 0.19386962f, 0.08952759f,
+        -0.05534825f, 0.012023122f, 0.045764863f, 0.02169137f, 0.3227852f, 0.01566218f, 0.06498646f, 0.004436599f,
+        -0.10871943f, 0.05844397f, 0.14024349f, 0.016354408f, 0.07896284f, -0.10372236f, -0.079559766f, 0.21583635f,
+        0.42057353f, -0.034945447f, 0.1892583f, -0.060555592f, -0.13872382f, 0.14489213f, -0.34904253f, -0.04719738f,
+        0.057614744f, 0.0042110165f, -0.06676827f, 0.2055768f, -0.12124983f, -0.077068955f, -0.09734335f, 0.057524405f,
+        -0.05962645f, -0.19184306f, 0.039841853f, -0.35854647f, 0.19154398f, 0.018567348f, 0.0742665f, -0.017986894f,
+        -0.09057841f, -0.034936577f, -0.08890323f, 0.0725158f, 0.11723117f, -0.02551021f, -0.29113707f, 0.3918529f,
+        0.1380869f, 0.055235412f, 0.0023182267f, 0.14165008f, 0.059411515f, -0.15677658f, 0.29165685f, -0.13182619f,
+        0.31652105f, -0.3173472f, 0.061230894f, 0.101797245f, 0.06870178f, -0.1452187f, 0.029499846f, -0.23501578f,
+        -0.07141013f, -0.09369597f, -0.057674725f, -0.19452567f, 0.1560452f, -0.060341552f, 0.14684743f, 0.06723104f,
+        0.025910432f, -0.102553464f, -0.09957316f, -0.033096354f, -0.14819373f, 0.12862352f, 0.094237074f, 0.037232596f,
+        0.21015891f, -0.082685485f, -0.059728447f, 0.21130271f, 0.19356501f, 0.028942743f, 0.322006f, -0.0313963f,
+        0.09260564f, 0.012157321f, -0.52421767f, 0.08868925f, -0.08338307f, -0.20520468f, 0.11366596f, -0.16586792f,
+        0.031007314f, 0.1534969f, -0.017732253f, 0.08873597f, -0.18303291f, -0.191799f, 0.07509538f, -0.12888512f,
+        0.19025438f, 0.17195593f, -0.26123795f, 0.07052641f, 0.20464382f, 0.24551983f, 0.10141605f, 0.051832262f,
+        0.2231746f, 0.16465755f, -0.1547961f, 0.10559155f, 0.0551369f, -0.16804221f, -0.030386988f, -0.09881429f,
+        0.18472889f, -0.13788277f, -0.18819818f, 0.15012175f, -0.088941135f, -0.045157492f, -0.022940902f, -0.15723933f,
+        -0.24637324f, 0.26670763f, -0.24046643f, 0.33888867f, -0.0822129f, 0.21124995f, -0.08037737f, -0.08432298f,
+        -0.030108081f, -0.058690406f, 0.1309247f, -0.06194816f, 0.4471099f, 0.01497738f, 0.10964736f, 0.022528334f,
+        0.08751277f, -0.076567896f, -0.064225584f, -0.030077422f, 0.12041745f, 0.32553145f, -0.09188652f, 0.052156918f,
+        0.032431107f, -0.28580672f, 0.22128867f, -0.04634951f, 0.43935913f, 0.021734055f, 0.0113445325f, 0.14105432f,
+        -0.13109447f, 0.22639833f, -0.112218246f, 0.05715627f, -0.15187111f, -0.09712621f, -0.039339982f, 0.0066667614f,
+        0.034025326f, 0.25473818f, -0.140363f, 0.04175893f, 0.052028608f, -0.309583f, 0.19618517f, -0.23628595f,
+        -0.27928647f, -0.14685446f, -0.12508506f, 0.1449431f, 0.14759894f, -0.021831376f, -0.2648318f, 0.09665934f,
+        -0.04934357f, 0.16669287f, 0.21781893f, 0.20649564f, -0.11604691f, 0.14629641f, 0.37930888f, -0.060210854f,
+        -0.095641606f, -0.06686889f, -0.25480357f, -0.040859126f, 0.012022487f, 0.13042119f, 0.13960572f, -0.031925723f,
+        0.2699007f, -0.09075217f, -0.23678973f, -0.112109564f, -0.16211829f, -0.097250715f, 0.30075294f, 0.31585887f,
+        -0.20515001f, 0.08253446f, -0.21969096f, -0.0042334506f, 0.22288124f, 0.4060977f, -0.03183382f, 0.20349379f,
+        0.28446004f, 0.008964444f, 0.09867414f, 0.06818314f, -0.04011998f, -0.066605836f, -0.062405102f, -0.11159734f,
+        0.16537876f, -0.026830563f, 0.15122804f, 0.20121574f, 0.08157269f, -0.25669724f, 0.24407718f, 0.10005268f,
+        0.16541822f, -0.06789101f, 0.13918857f, 0.014676771f, -0.008612163f, -0.07584969f, -0.04574536f, -0.15558507f,
+        0.09289433f, -0.17859457f, -0.083417855f, -0.029196747f, 0.04636012f, 0.15898772f, -0.06362514f, 0.08925443f,
+        -0.35625282f, -0.014481038f, 0.2639712f, -0.0023567004f, -0.35515514f, 0.06215963f, 0.016282925f, 0.023383593f,
+        0.17664629f, -0.109796375f, 0.049474884f, 0.31310156f, -0.11049913f, 0.027487023f, 0.17344531f, -0.06752095f,
+        -0.099691674f, -0.018898835f, 0.38392985f, 0.11078733f, -0.03229749f, 0.20091204f, 0.41040093f, 0.015090974f,
+        0.27010074f, 0.027399374f, -0.14810018f, 0.09749223f, -0.0414611f, -0.10413719f, 0.11494192f, -0.09067045f,
+        0.14205861f, 0.2837009f, -0.12266865f, 0.028435046f, -0.021229362f, 0.1463603f, 0.21407324f, 0.1703246f,
+        0.14904463f, 0.07695834f, -0.17328872f, 0.004488708f, -0.0056354236f, 0.15524201f, -0.05159555f, -0.31579474f,
+        0.2480962f, 0.31581587f, -0.104846954f, -0.10382695f, 0.07615412f, -0.016604364f, -0.12179492f, -0.18142647f,
+        0.2674731f, -0.011696245f, 0.24725811f, -0.17897789f, -0.064313315f, 0.3614716f, 0.07093824f, -0.29770413f,
+        -0.0636613f, -0.24831088f, -0.14970137f, 0.20893088f, 0.19587323f, 0.11660452f, 0.09302687f, 0.060486145f,
+        -0.0027848291f, 0.12587442f, -0.003288092f, 0.051654097f, 0.23039393f, 0.03440109f, 0.17942175f, -0.038511004f,
+        0.064046144f, 0.09310698f, -0.30257866f, 0.045232475f, 0.004583017f, 0.016368084f, 0.18585932f, -0.08832446f,
+        -0.012787939f, 0.051650293f, -0.41471124f, 0.19072452f, 0.014559975f, 0.26058057f, -0.13406037f, -0.27398098f,
+        -0.06275643f, 0.071467884f, 0.13385668f, 0.20694791f, 0.09024349f, 0.07746733f, -0.1140306f, 0.17005515f,
+        0.018944839f, -0.031831298f, -0.062391497f, -0.09996647f, 0.105113074f, 0.133803f, 0.1267212f, -0.00827769f,
+        0.015427897f, 0.18039595f, 0.27233678f, 0.030086484f, -0.14582539f, 0.21922603f, -0.030933749f, -0.17861271f,
+        0.32125697f, 0.09513744f, 0.10910319f, 0.050716218f, 0.070637524f, 0.22498086f, -0.32422835f, -0.12253962f,
+        0.1728875f, -0.05416013f, 0.042388003f, -0.039550796f, -0.012458998f, 0.062426914f, -0.13061598f, -0.060613252f,
+        0.18274426f, -0.047536448f, 0.04617378f, -0.28074992f, -0.017247515f, -0.02409343f, -0.31323677f, -0.22764009f,
+        0.09444319f, -0.040114205f, 0.11756217f, 0.0034104497f, 0.1148803f, 0.21639228f, 0.028391575f, -0.059356775f,
+        -0.02501428f, 0.05957422f, 0.3450412f, 0.08824704f, -0.031226754f, 0.1355209f, 0.14301233f, 0.07631799f,
+        -0.15391497f, 0.11513811f, 0.46131003f, 0.0073188846f, -0.01979365f, -0.18382207f, -0.026725149f, 0.035667636f,
+        0.21472459f, -0.17232996f, 0.006927081f, 0.23283145f, 0.07397968f, -0.037336625f, -0.0863281f, -0.17375126f,
+        0.05029462f, 0.20190193f, -0.37097436f, 0.035588752f, 0.007903016f, 0.10402733f, 0.14752254f, 0.02882756f,
+        0.18589069f, 0.06496345f, -0.2888367f, -0.006848679f, 0.28847805f, -0.1732553f, 0.06428367f, -0.050681606f,
+        0.2098442f, -0.070996f, -0.249373f, -0.14007664f, -0.13893484f, 0.09343431f, 0.37533942f, 0.043603033f,
+        -0.012110592f, -0.08198985f, 0.037329853f, -0.06470555f, 0.055497847f, 0.08472777f, -0.23502932f, 0.06710191f,
+        -0.012260081f, -0.05748176f, 0.120445296f, 0.091719344f, 0.08538697f, -0.11262749f, 0.26511455f, 0.013980859f,
+        -0.13084656f, -0.24564698f, -0.18499027f, 0.030095663f, 0.007797947f, -0.16431469f, -0.026555032f, -0.06986783f,
+        0.043709368f, 0.04044805f, 0.14442469f, 0.18974812f, 0.024744589f, 0.006278502f, -0.0032275012f, -0.010611992f,
+        -0.28431338f, 0.005548112f, 0.0073384494f, 0.25066486f, 0.004591253f, 0.08623442f, 0.25218105f, 0.093997166f,
+        -0.4692842f, 0.075014435f, 0.022096317f, -0.21825896f, -0.033104915f, 0.28239238f, 0.078697816f, 0.15076518f,
+        -0.06468245f, -0.21846864f, -0.113847874f, -0.50342816f, 0.13223778f, -0.09345129f, 0.06906679f, 0.15587707f,
+        0.09956762f, 0.21376084f, 0.12205871f, 0.122289315f, 0.25416476f, -0.11594143f, 0.06402919f, 0.12205432f,
+        -0.10297053f, -0.18301395f, -0.060366176f, 0.15836145f, -0.087939724f, -0.07091635f, 0.161862f, -0.086984366f,
+        0.24904148f, -0.06503814f, 0.071632154f, 0.07918327f, -0.24692969f, 0.10677029f, 0.11633786f, -0.06286839f,
+        -0.113766454f, 0.19922505f, 0.040097535f, 0.19994855f, -0.060766447f, -0.053305704f, 0.04317204f, -0.04786286f,
+        -0.1792276f, -0.2761669f, 0.1934853f, 0.077784896f, 0.16972302f, 0.3206559f, 0.0060721585f, -0.07228757f,
+        -0.1090946f, -0.065089114f, 0.08543855f, -0.008930546f, -0.08000523f, -0.0038281814f, 0.08911858f, 0.08544225f,
+        -0.043603912f, 0.40176812f, -0.15586773f, -0.22685935f, 0.108239934f, -0.16879912f, 0.14609915f, 0.4170409f,
+        -0.09217633f, 0.14143082f, -0.17272528f, -0.11719762f, 0.023642743f, -0.1191122f, 0.08660663f, 0.12855898f,
+        -0.090508886f, 0.18092507f, 0.23520948f, -0.16681361f, -0.16927712f, 0.15449487f, -0.038275916f, -0.012101923f,
+        0.28222868f, 0.31549838f, 0.20015034f, 0.08420256f, 0.17128977f, 0.2544994f, -0.073130935f, 0.204738f,
+        0.12518118f, -0.15020946f, -0.3669672f, 0.024866955f, 0.16286895f, 0.3919326f, 0.18576306f, 0.20992315f,
+        -0.16423272f, -0.19134024f, 0.12790929f, 0.2200141f, -0.022259519f, -0.068490736f, -0.26414704f, -0.041759137f,
+        -0.057679374f, 0.032864593f, -0.056133647f, 0.3373038f, 0.31240445f, -0.029115882f, 0.109057926f, 0.036809273f,
+        -0.13686235f, 0.014846648f, 0.10800281f, -0.008520506f, -0.021125527f, 0.11176391f, 0.11028969f, -0.08281588f,
+        0.13460691f, 0.06273751f, 0.00892526f, 0.1329471f, 0.23206474f, 0.06754413f, 0.13801865f, 0.1044202f,
+        -0.24736054f, 0.047380563f, -0.2586022f, 0.02604299f, 0.15778308f, 0.075759456f, -0.12506163f, 0.094704054f,
+        -0.12369697f, -0.50778645f, 0.06453472f, 0.12923007f, 0.03263735f, 0.24523737f, 0.042478427f, 0.010512021f,
+        -0.14908974f, -0.024842404f, 0.23255306f, -0.23443416f, 0.14767073f, 0.27465916f, 0.29071108f, -0.11152819f,
+        -0.3144154f, -0.23873389f, 0.04355207f, -0.10445198f, 0.083661616f, -0.075417295f, 0.0088446075f, 0.0054575764f,
+        -0.14240347f, 0.13732769f, 0.25574842f, -0.13297026f, 0.13901363f, -0.008067106f, 0.081216656f, -0.2127f,
+        0.031213718f, 0.15811297f, 0.31845438f, 0.12462499f, -0.04551753f, -0.028663643f, 0.13783602f, 0.18415608f,
+        -0.058239006f, 0.066879384f, -0.16718775f, -0.013841682f, -0.14973553f, 0.09737987f, -0.092082396f, 0.31444767f,
+        -0.09323604f, 0.030924357f, 0.03464325f, 0.189996f, 0.055597007f, -0.21033874f, -0.010539203f, -0.037810832f,
+        -0.020200958f, -0.06452399f, -0.2607911f, 0.11470725f, -0.09856466f, 0.063386515f, -0.17736633f, -0.14912021f,
+        -0.10146124f, -0.0053844946f, 0.040146094f, -0.04666614f, 0.18181157f, 0.13623679f, 0.05941092f, -0.035824385f,
+        0.11985238f, 0.06816856f, -0.06527635f, 0.027873116f, 0.2699461f, -0.19392318f, 0.09209762f, 0.3788768f,
+        0.13107459f, 0.029357295f, 0.14613394f, 0.095037654f, -0.20210506f, -0.16711086f, 0.045041144f, 0.14367943f,
+        0.17606635f, 0.31648523f, -0.007187743f, -0.32325694f, 0.18968393f, -0.2361628f, -0.14591746f, 0.170936f,
+        0.24981692f, -0.14896652f, 0.05634832f, -0.04848767f, 0.17233962f, -0.23730084f, 0.12778915f, 0.085641466f,
+        -0.16199498f, 0.17729951f, -0.02108242f, 0.14340813f, -0.06243967f, 0.27996707f, 0.001018749f, -0.06299893f,
+        0.068952434f, 0.13089097f, 0.1077551f, 0.016839992f, -0.14689423f, 0.24340825f, 0.3804403f, 0.2252272f,
+        -0.27327442f, 0.2840793f, -0.054413497f, -0.052356333f, -0.09071349f, 0.2023041f, 0.04403183f, -0.19394913f,
+        0.128449f, 0.17313278f, 0.041327514f, 0.19503713f, -0.05113356f, -0.06658178f, 0.31360307f, -0.40434054f,
+        0.14267339f, 0.12261804f, 0.22184163f, 0.19493532f, 0.2517519f, 0.18585418f, 0.107248336f, -0.14009094f,
+        -0.21017472f, -0.06411323f, 0.1634232f, 0.25296974f, -0.18473157f, 0.011370335f, -0.12900046f, 0.05158083f,
+        -0.1040234f, -0.15003666f, 0.12237823f, -0.1267341f, 0.25683665f, -0.0372286f, 0.24582061f, -0.027489701f,
+        -0.064916864f, -0.16059804f, -0.07243735f, 0.17036845f, 0.02165685f, 0.14855917f, -0.21992293f, -0.23788735f,
+        0.20685148f, -0.19158183f, -0.021986045f, -0.27640536f, 0.13338685f, 0.026380654f, 0.07625379f, 0.004880252f,
+        -0.060709238f, 0.049716495f, -0.21976483f, -0.018497493f, -0.22397083f, 0.08562033f, -0.05727456f, -0.06102469f,
+        -0.12517203f, 0.15624328f, 0.0008157167f, -0.12141634f, 0.1597999f, 0.06764673f, 0.17114924f, 0.06645043f,
+        -0.06787394f, 0.096795544f, 0.06045912f, 0.16990204f, -0.013181957f, 0.0073520266f, 0.09766299f, -0.021459391f,
+        -0.34609798f, 0.14857176f, 0.15226303f, -0.035381954f, -0.18776336f, -0.3545931f, -0.121919684f, -0.18214701f,
+        0.097502396f, 0.20050785f, 0.24567957f, 0.10148265f, -0.06024594f, -0.12893082f, -0.13859203f, -0.09341168f,
+        -0.019487035f, -0.12447499f, 0.008733558f, 0.2946122f, 0.14597508f, 0.074021034f, -0.050122906f, -0.1007738f,
+        0.13340937f, 0.30304664f, -0.036053766f, 0.15551817f, 0.15326265f, -0.43196008f, 0.04373421f, 0.21991016f,
+        0.016534058f, 0.13594764f, 0.27157325f, 0.08078198f, 0.21676748f, 0.004993489f, 0.03927729f, -0.064316384f,
+        0.11120999f, 0.16869523f, 0.15270539f, 0.1701722f, -0.16970862f, -0.040594067f, -0.04950415f, 0.04326438f,
+        0.031032441f, 0.18194784f, -0.2782799f, -0.07387128f, 0.14929277f, -0.2938854f, -0.03921251f, -0.06772793f,
+        0.21755299f, 0.046758503f, 0.014080719f, -0.21691592f, -0.02886388f, 0.07920283f, -0.14439419f, 0.217067f,
+        0.08083936f, -0.09129746f, 0.058042698f, 0.066943854f, 0.14431758f, 0.21333744f, 0.13663687f, 0.021542212f,
+        0.28567404f, 0.42000586f, 0.15220858f, 0.0035086102f, -0.06685737f, -0.009366746f, 0.07928895f, -0.21172772f,
+        -0.07135258f, -0.0065843384f, -0.10393746f, 0.04772073f, -0.21924436f, 0.17434733f, 0.10420865f, -0.022113763f,
+        -0.0028842739f, -0.24919845f, -0.11496742f, 0.20081984f, -0.20499645f, -0.09406434f, 0.06165407f, 0.17145853f,
+        0.44905844f, 0.21693234f, -0.18280187f, -0.1618254f, 0.15615296f, -0.14140004f, -0.3164772f, -0.11742379f,
+        -0.22362834f, -0.09715465f, 0.31103346f, 0.0784992f, 0.018457694f, -0.12438093f, 0.17086351f, -0.09016753f,
+        -0.14299573f, -0.16360113f, -0.098300934f, -0.18523993f, -0.17219535f, 0.065665886f, 0.08645409f, -0.107846126f,
+        0.11843755f, 0.016329128f, 0.3340141f, -0.1245833f, -0.06695507f, -0.15129066f, -0.00029075058f, -0.068187386f,
+        -0.017521791f, 0.10744815f, -0.14750728f, -0.06628091f, -0.1462116f, -0.008412822f, 0.10738726f, 0.11295289f,
+        -0.10452893f, -0.019931724f, -0.0062505025f, -0.3623187f, 0.107588805f, 0.26832154f, 0.07569672f, 0.08301562f,
+        0.222518f, 0.08930431f, -0.018199803f, 0.03357702f, -0.18360166f, 0.14708194f, 0.05287129f, 0.07356939f,
+        -0.09315662f, 0.21980178f, 0.11995962f, -0.045353673f, 0.1763508f, -0.08996451f, -0.06492028f, 0.12843242f,
+        0.11603436f, 0.13934411f, -0.22021475f, -0.21564269f, 0.31701267f, -0.13415521f, 0.24105683f, 0.20479049f,
+        -0.05601586f, -0.29346982f, -0.22375691f, 0.24156073f, -0.2628588f, 0.32488585f, 0.26791093f, 0.23695289f,
+        -0.055327218f, 0.113113336f, -0.017933374f, 0.07274069f, -0.44072783f, -0.08171075f, 0.1314332f, 0.14805773f,
+        0.076592304f, 0.16720608f, 0.005529468f, 0.20974746f, 0.044061977f, 0.18301938f, -0.14293428f, 0.14445382f,
+        -0.18918128f, 0.06341295f, 0.057591695f, 0.15658215f, -0.008315613f, -0.21231057f, -0.048945807f, -0.047921628f,
+        -0.038038727f, -0.3293849f, 0.017351646f, 0.05705389f, 0.097375445f, 0.12290764f, 0.17988743f, 0.1896404f,
+        0.10598436f, 0.15171413f, -0.03394084f, 0.2655853f, 0.11060153f, 0.11516936f, -0.32099572f, 0.0044892184f,
+        -0.10078128f, 0.21418318f, -0.104579754f, 0.18253884f, -0.12764049f, 0.18591224f, 0.0070296135f, 0.10700087f,
+        0.32530153f, -0.16444048f, -0.09074246f, 0.17581192f, -0.17880237f, 0.052280135f, 0.017896771f, 0.027548196f,
+        -0.46911496f, -0.107964724f, 0.0089105265f, 0.046338003f, -0.040933702f, 0.15475866f, 0.11468769f, 0.038755804f,
+        0.092687935f, -0.260158f, 0.030725094f, -0.057260238f, 0.22053729f, -0.12411082f, 0.17616239f, 0.111865476f,
+        -0.25996685f, 0.13020992f, -0.2867726f, -0.0017164792f, 0.052078087f, -0.21608672f, -0.11801018f, -0.28117228f,
+        0.10910638f, 0.074173145f, -0.030745374f, 0.39532205f, -0.02706687f, -0.05435988f, -0.0023540533f, 0.02101294f,
+        -0.17039578f, 0.10376342f, 0.06329731f, -0.10385941f, -0.09215566f, -0.046327043f, -0.030953122f, 0.09253548f,
+        0.08876572f, -0.0030417019f, 0.06530124f, -0.26870465f, 0.15112981f, 0.21895306f, -0.06588307f, 0.023547368f,
+        0.020670375f, 0.24186969f, 0.25169325f, 0.30846846f, 0.06732283f, 0.08910655f, 0.34866008f, -0.28636545f,
+        0.23096183f, -0.029013576f, -0.021233177f, 0.25337663f, 0.20164001f, 7.284175e-05f, -0.07655787f, -0.20720953f,
+        -0.14423129f, 0.038326308f, 0.13177696f, 0.093999036f, 0.002254987f, 0.08771658f, -0.047450926f, -0.046660263f,
+        0.113006584f, -0.14330809f, -0.011883152f, 0.036515582f, 0.21429415f, 0.029934533f, 0.038890462f, 0.014348468f,
+        -0.20174623f, 0.1657324f, 0.009822683f, 0.18333597f, -0.50433457f, -0.1317939f, 0.04693155f, 0.042663135f,
+        -0.014377682f, 0.071371436f, 0.27076977f, -0.1449912f, 0.20710768f, 0.021179948f, -0.012405131f, -0.029276403f,
+        0.07405296f, -0.1255676f, 0.18983038f, 0.020005856f, -0.12790428f, -0.02843834f, -0.17926525f, -0.028746529f,
+        -0.26285875f, 0.069025025f, -0.015778745f, -0.17461058f, -0.11963025f, 0.20311145f, 0.08968072f, -0.017325236f,
+        -0.21774243f, 0.12768142f, -0.36218727f, 0.038700387f, 0.20439783f, 0.09796152f, -0.26972148f, 0.09866363f,
+        -0.07525751f, 0.0104368115f, -0.16848318f, 0.051834963f, 0.23041795f, -0.047356915f, -0.029308984f, 0.23042794f,
+        -0.11444663f, 0.36483115f, -0.029870067f, 0.17751816f, -0.15761878f, 0.13167545f, 0.35291064f, 0.0573064f,
     };
-    for (int i = 0; i < 2752; ++i) t31_[i] = w[i];
+    for (int i = 0; i < 4608; ++i) t31_[i] = w[i];
   }
 
   void load_t32_() {
-    const float w[4096] = {
-        -0.09355334f, 0.40906236f, -0.3705896f, 0.15598783f, -0.21625689f, 0.32285225f, -0.27575773f, 0.23150326f,
-        -0.392393f, -0.08541323f, 0.11836601f, 0.46392795f, -0.13152157f, -0.15133718f, -0.037261836f, -0.34692103f,
-        0.2348522f, -0.12674737f, 0.006861925f, -0.03467207f, 0.30550534f, -0.14917141f, -0.13091476f, 0.1677301f,
-        -0.13264696f, 0.06883683f, -0.17123134f, -0.6499835f, -0.27908987f, -0.337743f, 0.14423145f, -0.3594429f,
-        -0.37224787f, -0.100838125f, 0.18235284f, -0.15565954f, -0.24513124f, 0.073447555f, 0.0562119f, -0.10045415f,
-        -0.34291595f, 0.07952938f, -0.03856773f, -0.04296739f, -0.08393832f, -0.107320465f, 0.07594881f, -0.13791768f,
-        -0.23098654f, -0.35100123f, -0.13780124f, -0.14818037f, -0.19311298f, 0.33567786f, 0.21819137f, -0.38143593f,
-        -0.1752534f, -0.47749525f, -0.12358182f, 0.037333813f, 0.049042024f, 0.036277283f, 0.25888085f, 0.2721392f,
-        -0.043072633f, -0.34873143f, 0.07424165f, 0.20290637f, -0.056030072f, -0.07004878f, -0.15290688f, 0.15844458f,
-        -0.2523852f, 0.056602463f, 0.07798203f, -0.30959514f, -0.28477728f, 0.16145341f, 0.136627f, 0.2483153f,
-        -0.2295757f, 0.12977798f, -0.013197563f, -0.024646021f, 0.03297348f, -0.054306865f, -0.104019f, -0.2663932f,
-        -0.15358318f, 0.023908656f, -0.3041696f, -0.22586219f, -0.109101236f, -0.19459051f, -0.015850022f, 0.10880136f,
-        0.06252727f, -0.4825394f, -0.16343439f, -0.26945007f, 0.058766067f, -0.115941845f, -0.2057528f, 0.30324537f,
-        -0.2820148f, -0.040701814f, 0.1215915f, -0.09762473f, 0.32198712f, 0.6204504f, 0.06715798f, -0.005246882f,
-        -0.08260995f, 0.18793184f, 0.035612717f, -0.3669942f, 0.15183118f, -0.0348082f, -0.046058763f, -0.07463761f,
-        -0.111562565f, -0.3304847f, 0.0060742483f, -0.12156346f, -0.5332081f, 0.35899696f, 0.3155298f, 0.34281066f,
-        -0.22614466f, 0.15819384f, -0.3442709f, -0.067328826f, -0.36586004f, 0.09670163f, -0.011601576f, 0.09625921f,
-        -0.328648f, 0.036143664f, -0.19824897f, -0.16000059f, 0.04175375f, 0.05700376f, 0.559271f, 0.11354302f,
-        0.70533705f, 0.33029038f, 0.31054807f, -0.1710889f, -0.13160026f, 0.06169507f, -0.078410015f, -0.30929232f,
-        0.5639206f, -0.06313853f, -0.24953954f, 0.33270898f, 0.076342024f, 0.13966787f, -0.25757492f, -0.047143415f,
-        0.37560296f, 0.124649115f, 0.13764694f, 0.09573946f, 0.08620383f, 0.08489146f, -0.24349612f, 0.054946937f,
-        -0.23479511f, -0.21569939f, -0.16704881f, 0.26780102f, 0.38450816f, 0.03381436f, 0.011245385f, -0.064807415f,
-        -0.077304274f, 0.42941895f, -0.32279083f, 0.10722448f, -0.48772854f, -0.12297202f, -0.05619292f, 0.021812683f,
-        -0.11877962f, 0.36061713f, 0.41878936f, 0.08120026f, 0.22596341f, 0.047802176f, 0.27694333f, 0.23119216f,
-        0.15829535f, -0.08770548f, 0.25131056f, -0.116600856f, 0.05703261f, -0.16634496f, -0.08794751f, 0.3523494f,
-        -0.0821853f, -0.14632809f, 0.37237367f, 0.5239739f, -0.123993546f, -0.37186474f, 0.088227235f, -0.059947006f,
-        0.060955193f, -0.33220723f, -0.061782405f, -0.07077155f, -0.070786566f, -0.48874977f, 0.09411847f, 0.059359025f,
-        0.3817375f, -0.15169926f, 0.015981855f, -0.16114476f, -0.480853f, -0.08534825f, -0.53277856f, 0.2818502f,
-        0.3209538f, 0.09250653f, -0.030455908f, 0.11495825f, -0.009588489f, 0.27098688f, -0.009847645f, -0.09206361f,
-        -0.08975227f, 0.0014224991f, -0.06776645f, -0.03630085f, 0.17843609f, -0.4032511f, -0.08691912f, -0.053011768f,
-        0.011976421f, -0.17861526f, 0.17714313f, -0.17362417f, -0.3884344f, 0.07614834f, 0.24604402f, 0.18764548f,
-        -0.4223644f, 0.082991414f, -0.017362751f, -0.1649438f, -0.29006132f, -0.3958363f, 0.40997076f, 0.15592124f,
-        -0.24015497f, 0.10405768f, -0.34982032f, -0.058877487f, -0.13303302f, 0.08285411f, 0.007785267f, 0.47614667f,
-        0.08517534f, 0.1331784f, -0.040523138f, 0.023070496f, -0.011617142f, -0.15106742f, 0.08910028f, 0.0030608366f,
-        -0.0736436f, 0.059113752f, -0.12098087f, 0.26908603f, -0.3707633f, 0.1972329f, -0.062129498f, 0.1586305f,
-        -0.20562135f, 0.06831115f, 0.017380033f, -0.4850884f, 0.1773061f, -0.0769175f, 0.40618685f, 0.46861145f,
-        0.3738979f, 0.26943374f, 0.016074304f, -0.022075059f, 0.39651272f, 0.0013059827f, -0.024605991f, -0.2021058f,
-        0.17784424f, 0.123086266f, -0.019353874f, 0.027282199f, 0.1447344f, -0.35132197f, 0.009484858f, -0.17203085f,
-        0.22985265f, -0.24198325f, -0.05984148f, -0.05601507f, 0.28547895f, -0.14218278f, 0.37049705f, 0.57079333f,
-        0.12322394f, -0.19181135f, 0.5544722f, -0.18361142f, -0.32354236f, -0.04720887f, 0.4686435f, 0.20551522f,
-        0.44612768f, 0.24014996f, -0.2044728f, -0.027119493f, -0.26822525f, 0.27199394f, -0.19503231f, 0.06863706f,
-        -0.18239729f, 0.13783485f, 0.12274057f, 0.11483672f, 0.16261141f, -0.25240156f, -0.2616916f, 0.14376147f,
-        0.10287169f, 0.034685865f, 0.26449305f, 0.4273544f, 0.11841696f, 0.5584554f, -0.07763935f, -0.13985679f,
-        0.19800223f, 0.09480142f, -0.20966524f, -0.0264424f, -0.08723568f, -0.18098366f, 0.13590771f, -0.17410432f,
-        -0.01863464f, -0.52112883f, -0.08788747f, -0.22514802f, -0.2944635f, 0.14364162f, -0.3043351f, -0.018897595f,
-        -0.07625524f, 0.011060922f, -0.047367893f, 0.5672033f, -0.0038669107f, -0.21467856f, 0.13451485f, 0.18333168f,
-        -0.0739762f, -0.37672493f, 0.29111943f, -0.1165998f, -0.41158104f, 0.3237f, 0.17117277f, -0.1124941f,
-        0.016655406f, 0.15372255f, -0.05860027f, -0.17005451f, -0.47488374f, -0.30832836f, -0.067753375f, 0.388307f,
-        0.26191863f, -0.20562288f, 0.044158418f, 0.1815021f, 0.37672403f, -0.24880227f, 0.5314259f, 0.08414257f,
-        0.36149687f, 0.1612835f, -0.13749154f, -0.2222254f, -0.10264265f, 0.16642095f, 0.0895631f, -0.013661835f,
-        0.23553197f, 0.20413378f, 0.15912552f, 0.021641742f, -0.04776603f, -0.47445077f, 0.019983869f, -0.15367585f,
-        -0.036507986f, 0.3864493f, 0.27223966f, -0.22007632f, 0.10146435f, 0.41306353f, 0.21490487f, 0.043400228f,
-        -0.51104707f, -0.18963127f, -0.11813863f, -0.14652263f, 0.054780833f, 0.0598495f, -0.29261082f, -0.1956258f,
-        0.25422576f, -0.027593287f, 0.21250445f, -0.13286404f, 0.25201485f, 0.20128286f, 0.18740779f, -0.15983535f,
-        0.17755695f, 0.7172007f, 0.28208667f, -0.07228744f, 0.23216762f, -0.17496584f, -0.006860794f, -0.01518282f,
-        0.0022504926f, -0.23443018f, -0.0445261f, -0.20896465f, 0.21387646f, -0.19421914f, -0.4968423f, -0.17310227f,
-        0.09382572f, -0.39357984f, 0.3365485f, 0.23344176f, -0.3180361f, 0.3557062f, -0.003718949f, 0.13811013f,
-        -0.069756575f, 0.40300378f, -0.5184445f, -0.101804025f, 0.14987679f, -0.24921034f, -0.08197356f, -0.32542622f,
-        -0.35673177f, 0.31169552f, 0.32338282f, 0.027963405f, 0.019199053f, 0.15177853f, -0.057677954f, 0.06029932f,
-        -0.2623764f, -0.33483624f, 0.054256678f, -0.1497237f, -0.3573889f, -0.18736209f, 0.06494223f, -0.39839435f,
-        -0.032828357f, 0.3561498f, 0.22696543f, 0.07788675f, -0.25784463f, -0.06722129f, -0.2112055f, 0.063402146f,
-        -0.30137238f, -0.07391599f, -0.19752292f, 0.24588276f, -0.11590644f, -0.0476349f, -0.05641619f, 0.1798347f,
-        -0.27244484f, -0.017839974f, -0.2967202f, 0.03723064f, -0.039968036f, 0.1400862f, -0.25871396f, 0.016052064f,
-        -0.08104544f, 0.14683297f, -0.45199603f, 0.0446669f, -0.25410044f, 0.18848197f, -0.04709145f, 0.063990615f,
-        0.35891408f, 0.329132f, 0.09407515f, 0.45841712f, -0.2178879f, 0.05746491f, 0.07204574f, 0.16668656f,
-        -0.1412736f, -0.048627023f, 0.16294596f, 0.04580879f, 0.6118433f, 0.2276163f, -0.30609575f, 0.3615801f,
-        0.07449868f, -0.083780706f, 0.027204117f, 0.0282424f, 0.30946976f, 0.1606779f, 0.10294579f, -0.21179451f,
-        0.39194086f, 0.107251875f, 0.20127738f, 0.050422266f, -0.06123263f, 0.4455781f, 0.025220428f, -0.02789687f,
-        0.032008357f, 0.3410485f, -0.02479593f, -0.10304719f, -0.01392396f, -0.100817166f, -0.07607614f, -0.021948721f,
-        0.0063557057f, 0.27692258f, 0.19960879f, 0.16452825f, 0.08984768f, -0.032443777f, -0.2705417f, 0.037461955f,
-        -0.1242886f, -0.16198915f, -0.32836396f, 0.07998504f, 0.28824505f, 0.52131385f, -0.030020168f, 0.13089943f,
-        -0.22705477f, 0.4274992f, -0.010668631f, 0.22100116f, 0.042391445f, -0.0071247555f, -0.27840707f, -7.452864e-05f,
-        0.08348946f, 0.07160046f, 0.4486212f, 0.43734202f, 0.102374926f, -0.27916482f, 0.19937205f, 0.084655814f,
-        0.071783885f, 0.005383834f, 0.012158636f, 0.16601461f, -0.08106724f, 0.079926796f, -0.052009106f, 0.2702582f,
-        0.029362718f, -0.07522519f, 0.19640943f, -0.26357073f, -0.16977675f, 0.040998194f, -0.13200405f, 0.39236185f,
-        -0.24252321f, -0.3103317f, -0.049427833f, 0.042715784f, 0.363637f, -0.03330301f, 0.1974159f, -0.20825598f,
-        -0.050429184f, -0.09584869f, -0.32006243f, -0.21977684f, 0.20592985f, 0.48227498f, -0.14136547f, -0.028525f,
-        -0.27030787f, -0.5342845f, 0.036150984f, 0.03933835f, 0.28807342f, 0.3098389f, -0.02056505f, 0.3748976f,
-        -0.057778575f, 0.36839536f, -0.0014211506f, -0.41768232f, 0.07843682f, -0.10322513f, 0.08581356f, 0.05782048f,
-        -0.03092172f, 0.307052f, -0.2159771f, 0.16282132f, 0.08139703f, 0.06764947f, 0.13314632f, 0.6259011f,
-        0.05656646f, 0.11464637f, -0.05837422f, -0.28756818f, 0.059476066f, -0.053074684f, -0.15706813f, -0.18816732f,
-        0.015242654f, 0.04939717f, 0.0870701f, -0.25068104f, 0.20839855f, 0.22079784f, 0.08912306f, -0.6404507f,
-        -0.17499526f, 0.47417083f, -0.13952357f, -0.3840152f, 0.41928056f, 0.095137976f, 0.07104594f, -0.11252586f,
-        0.03073496f, -0.06100846f, 0.43863487f, 0.16214734f, 0.125389f, 0.020519711f, -0.28736407f, -0.10459787f,
-        0.12133171f, -0.2393847f, -0.17812695f, -0.09335415f, -0.2299581f, 0.13169737f, 0.058771584f, 0.18519583f,
-        -0.0984586f, 0.0034825038f, -0.0954746f, 0.28237683f, -0.034243368f, 0.3152132f, 0.22008434f, 0.036966998f,
-        -0.0049910317f, 0.5701975f, -0.25460646f, 0.452552f, 0.027763251f, -0.042474486f, -0.14695147f, 0.23496687f,
-        -0.117299944f, 0.48537707f, -0.12249894f, -0.024099795f, 0.38668424f, 0.1782936f, -0.16199136f, 0.050052393f,
-        0.045863993f, 0.39489824f, 0.23857583f, 0.0050619897f, -0.33196393f, 0.46853957f, 0.06081226f, 0.28449988f,
-        -0.063450284f, -0.30624533f, 0.220569f, 0.33434373f, 0.20476866f, -0.26220623f, 0.019184632f, -0.14301059f,
-        -0.31095377f, 0.16870531f, -0.25170672f, 0.06699741f, 0.1957426f, 0.051674396f, 0.13357231f, -0.064163275f,
-        0.13949576f, 0.08784899f, -0.18689214f, 0.22869325f, -0.14857745f, 0.06298712f, -0.09981466f, 0.2546999f,
-        0.008048702f, -0.02246438f, 0.27250353f, 0.07336251f, -0.0028862734f, -0.05194443f, 0.10706454f, -0.043514356f,
-        -0.15765387f, -0.14478017f, 0.2012075f, -0.22236302f, -0.14526655f, -0.44158423f, 0.06316793f, 0.13143991f,
-        -0.1413209f, 0.1440647f, 0.52195066f, 0.010742478f, 0.0691198f, 0.013393223f, 0.117451176f, 0.35972252f,
-        -0.19321883f, -0.36485627f, 0.06785982f, 0.39793584f, 0.18590288f, -0.167957f, 0.085217476f, 0.039343707f,
-        0.0628192f, -0.06340046f, -0.0103025315f, -0.28485775f, -0.0030784102f, 0.31523496f, 0.011064061f, -0.22796148f,
-        -0.14395347f, 0.46748766f, 0.2513802f, 0.030368231f, 0.12136457f, 0.13861185f, 0.1217944f, -0.08443599f,
-        0.37010443f, -0.18403287f, -0.27366552f, 0.37321624f, 0.17431143f, 0.20265882f, 0.08205871f, 0.047541495f,
-        0.1709914f, 0.4077834f, -0.057986774f, -0.19699496f, 0.107558355f, -0.32356656f, -0.012796986f, -0.023419555f,
-        -0.04735439f, -0.20575827f, -0.22096498f, 0.17048316f, -0.21473153f, -0.08530286f, -0.36973128f, 0.0749269f,
-        -0.10564871f, -0.19765043f, 0.13084528f, 0.07874788f, 0.052061323f, 0.03071673f, 0.21433789f, -0.08022275f,
-        -0.19108333f, -0.06541345f, -0.042750053f, -0.009951753f, 0.15064615f, 0.0630782f, 0.25184068f, -0.23798278f,
-        -0.29885224f, -0.085957475f, -0.43708944f, 0.671553f, -0.25943258f, -0.06985513f, 0.03637847f, -0.17318453f,
-        -0.32259956f, -0.104024105f, 0.25117725f, 0.022828182f, -0.09688527f, 0.00095731864f, -0.34638354f, 0.018491298f,
-        0.02981276f, -0.11712745f, 0.12179218f, -0.077818066f, -0.23222345f, -0.12148722f, -0.020932896f, 0.101536065f,
-        0.14246051f, 0.35631752f, 0.050505117f, 0.086923055f, -0.4355446f, -0.44500282f, 0.10682039f, -0.27505168f,
-        -0.21943632f, 0.13213305f, -0.25606748f, -0.39104536f, 0.242089f, -0.59214604f, 0.5467285f, -0.077855654f,
-        -0.063888475f, 0.053364802f, -0.41192275f, 0.048611846f, 0.2999575f, -0.0024877174f, -0.07477891f, 0.019681761f,
-        -0.15051109f, 0.47794247f, -0.062262323f, 0.3829716f, -0.005701637f, 0.03068256f, -0.276428f, 0.007568727f,
-        -0.092093855f, -0.28503805f, 0.034978922f, -0.29104403f, 0.061106045f, 0.009915273f, -0.29320344f, 0.12801729f,
-        0.3879112f, 0.100018986f, -0.16356312f, -0.18486257f, -0.4101933f, -0.0041262405f, -0.026658138f, 0.12510097f,
-        -0.21017866f, 0.0039762207f, -0.044308692f, -0.06786253f, -0.033952f, 0.021607844f, 0.42852828f, -0.23176995f,
-        -0.12838498f, -0.23166405f, 0.095530294f, -0.1302821f, 0.18688911f, 0.15157932f, -0.14701778f, -0.073604174f,
-        0.05962115f, -0.14614539f, -0.17547251f, -0.22475919f, 0.24956195f, 0.07486354f, -0.466973f, 0.054266647f,
-        0.24923983f, -0.09896981f, 0.033918884f, 0.174469f, 0.06172792f, -0.20165111f, -0.5236209f, 0.1069609f,
-        0.21767727f, -0.41472912f, 0.14754778f, -0.033195f, 0.27372044f, -0.26919112f, -0.14127265f, 0.0019135637f,
-        0.14445692f, 0.26328632f, 0.15130213f, 0.03139368f, 0.25888887f, -0.27555466f, 0.11542668f, 0.24003427f,
-        -0.0035841297f, 0.19553046f, -0.21924308f, 0.102738686f, -0.3263335f, 0.055673234f, -0.042426363f, 0.00493227f,
-        -0.01960242f, -0.16223457f, 0.020434061f, 0.23225974f, -0.13903935f, -0.6759225f, 0.08028271f, 0.009863253f,
-        0.090137f, 0.014124022f, -0.017478548f, 0.11501141f, 0.18537262f, -0.064689815f, 0.049858022f, -0.16112585f,
-        0.04914819f, 0.06230399f, -0.06480334f, -0.37897703f, -0.056409277f, 0.21289107f, 0.29212743f, 0.18407698f,
-        -0.06739588f, -0.0067285597f, -0.15530476f, 0.18797629f, 0.17115393f, -0.059699148f, -0.0014421536f, -0.1683618f,
-        0.2853485f, -0.054910347f, 0.4091675f, 0.08894558f, -0.15613273f, -0.17817588f, -0.39967397f, -0.7777053f,
-        0.4366458f, -0.5049779f, 0.061925735f, -0.11177038f, -0.15887946f, 0.07311919f, 0.080384396f, 0.28764564f,
-        -0.4080609f, -0.081829324f, 0.2883339f, 0.06902108f, 0.18363199f, -0.1861869f, 0.12487044f, 0.011302342f,
-        -0.123673715f, 0.1341271f, 0.13178374f, -0.15251476f, -0.48985872f, 0.30732056f, 0.14395024f, -0.18660313f,
-        0.046689954f, 0.17395508f, 0.29249188f, 0.42319316f, 0.17094682f, -0.13289215f, -0.014367321f, -0.085987926f,
-        0.34474075f, 0.2722351f, -0.11739505f, 0.26419592f, 0.10624191f, -0.039560687f, 0.06969142f, -0.19640827f,
-        -0.1774552f, 0.46645176f, 0.2543554f, -0.19255216f, -0.118768156f, -0.16303569f, 0.00048889004f, 0.2282738f,
-        0.15190671f, 0.15907751f, -0.07607095f, -0.37366095f, -0.14312634f, -0.20580074f, -0.44283038f, -0.008596038f,
-        0.03603029f, -0.017043304f, 0.3393554f, 0.24079366f, 0.2038695f, 0.055218473f, -0.03743268f, 0.3343107f,
-        -0.22630727f, 0.14595653f, 0.07116346f, 0.15575181f, -0.2300144f, 0.19871709f, 0.028895253f, 0.2312299f,
-        -0.24572603f, -0.25557747f, 0.21689618f, -0.19636762f, -0.07255217f, -0.10913381f, 0.026758168f, 0.052715003f,
-        -0.23256166f, 0.24067387f, 0.19274147f, 0.27188867f, -0.27008712f, 0.11144625f, -0.015295325f, 0.16622454f,
-        -0.037637305f, 0.09157319f, -0.16930616f, -0.15709145f, 0.29821634f, 0.17674658f, -0.4298645f, 0.19151288f,
-        -0.20497426f, -0.2592576f, 0.049943537f, -0.088165425f, 0.1803028f, -0.14723372f, -0.27815488f, 0.06728169f,
-        -0.21676663f, -0.20320717f, 0.30796206f, -0.11990222f, -0.29647395f, 0.30469134f, 0.31495905f, 0.18576881f,
-        -0.17503808f, 0.07531649f, -0.22051938f, -0.05982194f, -0.69915634f, 0.09961092f, -0.019414423f, -0.12198319f,
-        0.104612365f, -0.47975183f, -0.33454707f, -0.3755612f, 0.10763665f, -0.008409662f, -0.26295632f, -0.24916793f,
-        -0.25005773f, -0.060181584f, 0.100852095f, -0.13747245f, 0.33843344f, 0.30258286f, -0.22701265f, 0.0915819f,
-        0.21627842f, -0.19109747f, 0.18887302f, 0.06783335f, 0.3587407f, -0.38769603f, -0.042542055f, -0.09200524f,
-        0.18881276f, -0.12253072f, -0.09500311f, 0.0883378f, -0.056896996f, -0.5570207f, 0.035612524f, 0.2105496f,
-        -0.0022624042f, 0.012004166f, 0.253215f, -0.11146583f, -0.16084577f, -0.06497838f, -0.11478276f, 0.0030624077f,
-        -0.29164463f, -0.11369137f, -0.20851839f, 0.07994381f, -0.19659191f, 0.027573008f, -0.49339134f, 0.13755028f,
-        0.2713925f, 0.25228614f, -0.21343605f, -0.18980503f, 0.09106268f, 0.17548281f, 0.2531279f, 0.20269574f,
-        0.009045645f, 0.19201107f, -0.45400605f, -0.22774784f, 0.12379015f, 0.15069461f, -0.22829725f, -0.081852905f,
-        -0.13158785f, 0.36222532f, -0.50695926f, 0.2610831f, -0.24509202f, -0.27290183f, 0.072242334f, -0.2161501f,
-        0.2679843f, -0.37697387f, -0.17582017f, -0.16441089f, -0.11182173f, -0.036163803f, -0.16570379f, -0.08788019f,
-        0.27714974f, 0.09885665f, 0.067811005f, 0.5161544f, -0.15662555f, -0.3586847f, 0.03733166f, 0.15624051f,
-        -0.14553559f, -0.12832093f, -0.3167484f, 0.028935464f, 0.044607326f, 0.03491146f, 0.103689715f, -0.1464873f,
-        0.123234086f, 0.024751158f, -0.2501213f, -0.11548482f, 0.03501756f, 0.17072621f, 0.35272136f, -0.4224251f,
-        0.02340106f, -0.25148314f, 0.45210025f, 0.037511148f, -0.17428109f, -0.08194282f, -0.021514421f, -0.22552149f,
-        -0.021208256f, 0.1267939f, 0.06943163f, -0.2490653f, 0.32653108f, -0.3180761f, 0.22363141f, 0.20377703f,
-        0.32681456f, -0.083118685f, 0.4971895f, -0.08806634f, 0.52610886f, -0.0966296f, -0.25594524f, 0.039106492f,
-        0.023884108f, 0.29366356f, 0.28482637f, -0.0867362f, 0.1726081f, 0.374776f, 0.37334353f, -0.11650229f,
-        -0.527005f, 0.049002398f, -0.101096235f, 0.225251f, -0.0064853583f, -0.039810296f, 0.13888043f, -0.020385493f,
-        0.07979143f, -0.08628649f, 0.18190998f, -0.0320019f, 0.15129718f, 0.26261547f, 0.012318212f, -0.13323715f,
-        -0.07392291f, -0.13141713f, 0.3577024f, 0.28809077f, -0.0666173f, -0.31062204f, 0.28170723f, 0.25771213f,
-        0.44369394f, 0.07232167f, -0.05182933f, -0.39589593f, 0.15798706f, 0.10625539f, -0.1327988f, -0.036702175f,
-        -0.21230105f, -0.12059659f, 0.29373443f, -0.07353994f, 0.15931639f, -0.15677238f, 0.039166912f, 0.44888216f,
-        -0.24233736f, -0.25745323f, 0.37033078f, 0.31601223f, -0.44222674f, -0.24057974f, -0.09237341f, -0.106662385f,
-        0.03204251f, 0.023401167f, 0.05549351f, 0.10188702f, -0.018352713f, -0.06093193f, -0.11969495f, -0.023846671f,
-        -0.13530195f, 0.32246792f, 0.01074127f, 0.25128022f, 0.09675585f, -0.056288917f, 0.03197011f, 0.2104856f,
-        -0.25688604f, -0.075219415f, 0.14689668f, -0.13345727f, -0.09062239f, -0.20368035f, -0.09712655f, 0.02276586f,
-        0.020848712f, -0.2506136f, -0.117441826f, -0.19798918f, 0.34842563f, -0.6130591f, -0.036604047f, -0.1305325f,
-        0.14411958f, -0.41407433f, -0.19239591f, -0.30271196f, -0.05051827f, -0.005037355f, 0.19352333f, -0.09204264f,
-        0.04939533f, 0.34493235f, 0.35624224f, -0.123910315f, -0.17518725f, -0.06224617f, 0.030775936f, 0.010519208f,
-        0.3845409f, -0.3404976f, 0.32060122f, -0.069075055f, 0.22161907f, 0.69327605f, 0.25540859f, -0.06664714f,
-        -0.39834684f, -0.28362697f, -0.76723886f, 0.42546892f, -0.2614005f, -0.014862248f, -0.058221925f, 0.06586079f,
-        0.44354722f, -0.27343413f, -0.37929863f, 0.13026026f, 0.9687277f, -0.35436377f, 0.013748154f, -0.05137455f,
-        -0.40382215f, 0.43449503f, 0.18484865f, -0.3462313f, -0.09951955f, 0.14965986f, 0.060596026f, 0.4324154f,
-        0.033128034f, 0.2285622f, 0.5297385f, 0.20111163f, 0.3300858f, 0.12883319f, -0.22120357f, 0.08064256f,
-        -0.23794253f, 0.032016035f, -0.30064902f, -0.62318593f, -0.46787712f, -0.046671137f, 0.9033062f, -0.31083456f,
-        0.10453677f, 0.04256384f, 0.9638193f, 0.059090115f, 0.45813507f, 0.74483424f, 0.92215997f, -0.62584114f,
-        -0.35021853f, -0.70553285f, -0.045063943f, 0.10744451f, 0.37948835f, 0.35391164f, -0.120037146f, -0.17684294f,
-        -0.031058284f, -0.2900255f, 0.013285365f, -0.18669838f, 0.21669644f, -0.1799302f, 0.016959118f, 0.4077584f,
-        0.16119878f, 0.29403552f, -0.3751346f, -0.06426827f, -0.058107242f, 0.16432981f, -0.20071332f, 0.1598f,
-        0.09683464f, 0.54836154f, 0.1397253f, 0.13637185f, 0.14722222f, -0.02639074f, -0.48531654f, 0.08310442f,
-        0.06711353f, -0.10903925f, -0.060892165f, -0.12400807f, 0.061625443f, -0.0102880495f, 0.1417386f, 0.20192337f,
-        -0.4404226f, 0.4123417f, -0.2134124f, -0.09290997f, 0.20386057f, 0.11876128f, 0.02058117f, 0.06937584f,
-        -0.35722038f, 0.036118094f, -0.047586896f, -0.048239917f, -0.22913764f, 0.23585102f, -0.0077030603f, -0.21603438f,
-        -0.085970104f, -0.2942337f, 0.2243751f, -0.23022929f, 0.23280165f, -0.18179452f, 0.11087747f, 0.20201048f,
-        0.043543614f, 0.11338638f, -0.0811476f, -0.0106795635f, 0.27887312f, -0.100979686f, -0.11591484f, 0.10309962f,
-        0.23962562f, -0.15941434f, 0.42612308f, 0.18195318f, 0.6739504f, 0.010194581f, 0.1535296f, 0.39211005f,
-        -0.20623738f, -0.31711346f, -0.36791882f, -0.36445206f, -0.019127205f, 0.6209088f, -0.23888953f, 0.3285413f,
-        0.09849566f, 0.13587855f, 0.36013559f, -0.3254204f, -0.17125076f, -0.057958163f, -0.044045813f, 0.06704867f,
-        0.3364301f, -0.3787143f, 0.338778f, 0.2581263f, -0.021873478f, 0.080729246f, 0.0064274953f, 0.015389938f,
-        0.20405573f, -0.447305f, -0.26609427f, 0.5410949f, 0.29785964f, 0.25845322f, 0.22408813f, 0.013981452f,
-        -0.14795157f, -0.20626874f, 0.25834292f, -0.40791404f, 0.22545227f, 0.19996163f, 0.04437185f, 0.09203102f,
-        0.25258312f, 0.6592484f, -0.16864376f, -0.040282905f, -0.46808994f, 0.06565154f, -0.20069414f, 0.16773643f,
-        -0.19772582f, -0.0047371816f, 0.01894276f, 0.31995806f, -0.05698809f, 0.32644626f, -0.2824283f, -0.038184322f,
-        -0.16309169f, 0.25817162f, 0.25532556f, -0.05487864f, -0.15037566f, -0.34817043f, 0.07822901f, -0.32931644f,
-        0.77726525f, 0.5489885f, -0.03095053f, -0.12899433f, -0.044188105f, 0.02186568f, -0.18111125f, 0.015084471f,
-        0.24752413f, 0.17445065f, 0.32844445f, -0.107483014f, 0.15828988f, 0.20170176f, 0.1672537f, -0.3254092f,
-        0.0631813f, 0.07033911f, -0.046116427f, -0.21202548f, 0.25841296f, 0.22829637f, 0.38923064f, 0.20546898f,
-        -0.5640625f, 0.4936601f, -0.06927994f, 0.20569068f, -0.2128561f, -0.0692066f, 0.14689045f, 0.091098934f,
-        0.10150257f, -0.028305495f, 0.5064306f, 0.48608232f, -0.1935251f, -0.033272877f, -0.2122518f, 0.014053495f,
-        0.3211915f, -0.20818034f, -0.08303855f, -0.25733736f, 0.19206141f, -0.23007652f, 0.18532528f, 0.1408948f,
-        0.31894043f, -0.04099996f, 0.16377585f, -0.45727205f, -0.08066703f, 0.008870585f, -0.07835087f, 0.30746546f,
-        0.33439824f, 0.28595272f, 0.038918674f, 0.13756654f, 0.22147052f, 0.02574529f, 0.29165325f, 0.024341736f,
-        -0.17675936f, 0.13815151f, -0.31539106f, -0.17736861f, 0.310393f, -0.36716542f, -0.19554502f, -0.39218077f,
-        -0.24779153f, 0.09098157f, -0.7320995f, -0.0017257475f, 0.2950935f, 0.15134364f, -0.10321081f, -0.3638961f,
-        -0.0930892f, -0.2105412f, -0.24385577f, -0.06261481f, -0.18258663f, -0.20921966f, -0.24841419f, -0.121924035f,
-        -0.24290176f, 0.039702613f, -0.03239749f, 0.37937453f, 0.06143034f, -0.23198897f, 0.31804138f, -0.12596147f,
-        0.38410732f, -0.027485874f, -0.07105763f, 0.12504657f, 0.17643102f, 0.13622639f, -0.030873097f, -0.011339416f,
-        -0.2794131f, 0.14240453f, 0.12960452f, 0.1497105f, -0.15361005f, 0.20675665f, -0.19151606f, -0.22292566f,
-        -0.004839953f, 0.39003322f, -0.095765285f, 0.29458317f, -0.026372662f, 0.07704136f, 0.07421521f, -0.34445348f,
-        -0.3923222f, -0.2285389f, -0.19423723f, 0.25524098f, -0.009711875f, 0.23215595f, 0.110573135f, 0.15577692f,
-        -0.074022464f, -0.2881545f, 0.19487408f, 0.12063327f, -0.0071276547f, 0.3656093f, 0.27775344f, 0.52735716f,
-        0.17237544f, 0.1681127f, 0.09654325f, 0.37316588f, -0.31198767f, -0.1109942f, -0.12943347f, -0.047680456f,
-        0.079033665f, 0.183024f, -0.23559839f, -0.4687149f, -0.17067324f, -0.23241547f, 0.4579468f, -0.14661522f,
-        0.21286672f, -0.34073344f, -0.10346101f, -0.12658203f, -0.11864426f, 0.09931176f, 0.27462184f, 0.721261f,
-        0.01618162f, -0.14539127f, 0.024743993f, -0.17613927f, 0.044997726f, -0.113854736f, 0.08101565f, -0.061336085f,
-        0.24003623f, 0.15438119f, -0.12946226f, -0.42130816f, 0.012584137f, -0.28211713f, 0.29572263f, -0.3924439f,
-        0.031580646f, 0.27069294f, -0.001977057f, -0.14313051f, -0.44318366f, -0.32317445f, 0.29697523f, 0.509948f,
-        0.31267804f, -0.2821915f, 0.2120254f, 0.017240217f, -0.16915247f, 0.06104433f, 0.3113253f, -0.3667309f,
-        0.018053912f, -0.006896136f, 0.14039895f, 0.11816437f, -0.016239552f, -0.24613515f, -0.41140702f, 0.08788612f,
-        -0.25062042f, 0.2138594f, -0.37670553f, 0.23176983f, 0.24968529f, 0.19199507f, -0.13805616f, 0.07039879f,
-        0.022752412f, -0.2652512f, -0.20000926f, -0.013352064f, 0.0666967f, -0.049516935f, 0.27901274f, -0.13895941f,
-        0.27989757f, -0.13231477f, -0.19961548f, 0.2696237f, -0.062334534f, -0.20953816f, -0.2526543f, -0.13591309f,
-        -0.023151245f, 0.47131875f, -0.037976675f, -0.0628625f, 0.0051393225f, 0.10314886f, 0.3419972f, -0.08412658f,
-        0.09899153f, 0.2995263f, 0.14237529f, 0.36883593f, -0.02656086f, 0.41217074f, 0.0030882054f, -0.5597222f,
-        -0.23014967f, -0.14040716f, 0.20369583f, 0.17273745f, 0.3034203f, 0.40905076f, 0.15318947f, -0.47294593f,
-        0.11288822f, -0.09492264f, -0.006941322f, 0.065016605f, -0.14444186f, -0.11620321f, -0.4499731f, 0.101540305f,
-        0.22210895f, 0.015257086f, 0.08252107f, -0.12953041f, 0.2822441f, -0.15210074f, 0.31470346f, -0.29444438f,
-        0.058595877f, 0.044635884f, -0.1321189f, 0.1505288f, -0.09242668f, 0.03203929f, -0.102414645f, 0.2495033f,
-        -0.009823295f, 0.5776896f, -0.15038145f, -0.29748276f, 0.2330072f, 0.13022363f, -0.0851653f, 0.45365298f,
-        -0.15988053f, 0.39810812f, 0.36646354f, 0.15261768f, 0.24025531f, -0.0009370909f, 0.117170475f, -0.22884572f,
-        -0.36774713f, -0.15376545f, -0.17443101f, 0.1924991f, -0.19798368f, -0.10356051f, 0.19587627f, -0.07141956f,
-        0.1658364f, -0.20435356f, -0.22912873f, 0.011922645f, 0.216174f, -0.03952123f, -0.218945f, -0.065696225f,
-        0.51119983f, -0.07125079f, 0.19446805f, -0.35909075f, 0.048410498f, -0.17048565f, 0.10499765f, 0.17608131f,
-        0.010900371f, 0.261647f, -0.12910369f, -0.28848714f, -0.22429197f, 0.038161512f, 0.13089803f, -0.04012868f,
-        -0.074666694f, 0.25111464f, -0.081547074f, 0.090317324f, -0.47322536f, -0.122593045f, 0.40261123f, 0.35019886f,
-        -0.019125145f, -0.048470505f, -0.018151132f, -0.28554282f, 0.003813006f, -0.16004457f, 0.1074001f, 0.18924946f,
-        0.20264867f, 0.24017844f, 0.15348156f, -0.22243999f, 0.30288583f, 0.1452073f, -0.08035296f, 0.050085027f,
-        0.034713976f, 0.031587664f, -0.12880696f, 0.17620112f, 0.15622821f, -0.07882316f, 0.10003877f, -0.08622414f,
-        0.18164513f, -0.1551442f, -0.30198583f, -0.055198155f, -0.15744103f, 0.09140117f, -0.18414499f, -0.109611675f,
-        0.35841882f, -0.31036106f, 0.05953741f, -0.19197847f, 0.22672385f, -0.6717098f, -0.44655922f, 0.21924339f,
-        0.0817943f, -0.0905703f, 0.08439081f, -0.5591561f, 0.13958828f, -0.097236924f, -0.24523161f, 0.3582666f,
-        -0.12747276f, 0.34134477f, -0.014200789f, -0.36182705f, -0.09406341f, 0.0027152456f, -0.08284992f, 0.15450184f,
-        0.4062304f, 0.3430585f, 0.08532136f, 0.38567695f, 0.24796225f, -0.14965652f, 0.12991422f, 0.0033187317f,
-        -0.2692672f, -0.25765932f, 0.04092885f, 0.08386168f, -0.034404736f, 0.12671359f, -0.04498779f, -0.2195057f,
-        0.0044283425f, 0.18739028f, -0.29049128f, -0.2308749f, -0.42099285f, -0.37548494f, 0.45942062f, 0.0065404857f,
-        0.12460797f, 0.2903601f, 0.083577394f, -0.17687966f, 0.23915973f, -0.40443334f, -0.100993186f, -0.0013174916f,
-        0.01704719f, 0.11017287f, 0.029528836f, 0.008640255f, 0.23733428f, 0.13533656f, 0.3485007f, 0.40929464f,
-        -0.11850842f, -0.1071345f, -0.014256376f, 0.27873844f, 0.250209f, 0.25862253f, 0.102413714f, 0.12288459f,
-        0.0073576574f, 0.0651867f, 0.029552689f, -0.07196639f, 0.16476795f, 0.13266702f, -0.193322f, 0.24532661f,
-        0.31923193f, 0.08783918f, 0.17033283f, -0.12847239f, -0.016479272f, 0.22033747f, 0.1779031f, -0.22720541f,
-        0.25455964f, -0.026266506f, 0.14106965f, -0.02034141f, 0.048686016f, -0.043678846f, 0.25512758f, -0.17250857f,
-        0.27920264f, 0.09516701f, -0.094923824f, 0.13816404f, 0.014254715f, -0.21583176f, -0.44605178f, -0.051934075f,
-        0.389964f, -0.03708014f, 0.015655793f, 0.42203268f, 0.058677338f, 0.32096797f, 0.06606615f, -0.33850613f,
-        -0.19453536f, -0.17094469f, -0.1292068f, -0.30544323f, -0.31070143f, 0.22454542f, 0.030619929f, 0.18126152f,
-        0.28098425f, -0.07598992f, 0.43598378f, -0.15479267f, 0.0849284f, 0.5020816f, 0.3001449f, 0.17819127f,
-        0.43072447f, -0.07419383f, -0.15921097f, -0.14345352f, -0.124546126f, 0.21105611f, -0.1825681f, 0.17213947f,
-        0.04259144f, 0.092288576f, 0.037684616f, 0.026235057f, -0.10208874f, -0.12683539f, -0.2264251f, -0.41078305f,
-        -0.12879759f, -0.3304338f, 0.041076116f, 0.510933f, -0.16617143f, -0.35546836f, -0.17536756f, 0.4821135f,
-        0.24961746f, -0.012334663f, -0.3797081f, -0.34480694f, -0.35161275f, 0.1377681f, 0.2058861f, -0.011170152f,
-        0.22161528f, 0.063710906f, -0.12007737f, 0.45356625f, -0.078471355f, 0.26996484f, 0.12511876f, -0.08584673f,
-        -0.06700057f, -0.171661f, 0.18869096f, 0.042131234f, 0.14833201f, -0.3000763f, 0.5118168f, 0.05630416f,
-        -0.2609924f, 0.29983893f, -0.39485046f, 0.00027156487f, 0.20715787f, 0.08972989f, -0.079012424f, 0.33018804f,
-        -0.03367901f, -0.053780604f, -0.08943356f, -0.13963708f, -0.062473197f, 0.32204854f, -0.44326374f, 0.23404996f,
-        0.2440386f, 0.12707403f, -0.16185772f, 0.35379964f, 0.05746189f, -0.13989101f, -0.15279026f, 0.11223771f,
-        0.1062781f, -0.089727044f, -0.34176365f, -0.46384516f, 0.29010367f, 0.2767567f, 0.024487626f, 0.4915578f,
-        0.036781963f, -0.050973337f, -0.0741366f, 0.122880444f, 0.080792576f, -0.08139065f, 0.20847371f, -0.043035295f,
-        0.38592523f, 0.13682392f, 0.3595698f, 0.054547474f, 0.11504486f, 0.17149794f, 0.15456139f, -0.20881315f,
-        0.029620051f, 0.0027615426f, -0.22930944f, -0.44462827f, -0.23473021f, 0.09292032f, 0.03638878f, 0.115911454f,
-        -0.1178556f, -0.31765693f, 0.16337486f, 0.29392833f, 0.07062974f, 0.1664314f, -0.17050087f, 0.26117486f,
-        -0.10522064f, 0.24790853f, -0.24654104f, 0.05610519f, -0.34069693f, -0.61721563f, 0.010834291f, -0.3852797f,
-        0.3804481f, 0.07738811f, -0.037938576f, 0.1086282f, 0.02106545f, 0.055062715f, 0.17851214f, -0.02799071f,
-        0.027270887f, -0.17924896f, 0.5920341f, 0.40510708f, 0.18228121f, -0.03863754f, -0.3191066f, 0.15477376f,
-        0.26168627f, 0.055222206f, 0.43298844f, 0.1317287f, -0.17937003f, -0.23761933f, -0.08141243f, -0.37101927f,
-        -0.2601874f, -0.026492884f, -0.43591192f, -0.13664371f, -0.09776722f, -0.2144772f, -0.3242414f, -0.3427503f,
-        0.15723498f, 0.41812435f, 0.047718745f, 0.002984648f, 0.115420565f, 0.21643825f, 0.70691353f, 0.21949662f,
-        0.0669969f, 0.092742555f, 0.49470332f, 0.14305632f, 0.10996755f, 0.44516143f, 0.05125784f, 0.09373446f,
-        0.34613517f, 0.20545751f, -0.4227284f, 0.16331229f, 0.26104465f, -0.23045284f, 0.16897842f, -0.04922726f,
-        -0.097320996f, -0.23722933f, -0.035105933f, -0.47678962f, -0.035191577f, 0.14078279f, 0.108004585f, 0.19085741f,
-        0.3699136f, 0.5123838f, 0.25522503f, 0.14637668f, -0.09411143f, -0.17613144f, -0.5104661f, 0.10777206f,
-        0.18290085f, 0.33708888f, -0.13365245f, -0.0043953466f, 0.16376163f, 0.20125927f, -0.07917587f, -0.20375578f,
-        0.09361404f, 0.39095664f, 0.29884925f, 0.07322425f, -0.61882573f, -0.05445845f, 0.1465239f, 0.010950969f,
-        0.09414166f, 0.2592285f, 0.058102198f, 0.047250442f, 0.18563646f, 0.048096336f, -0.029084679f, -0.016035762f,
-        -0.024243059f, 0.0029723335f, -0.12503476f, -0.2267673f, 0.52667445f, -0.049554452f, -0.08180878f, -0.14623788f,
-        -0.17433693f, -0.32846627f, 0.11531036f, -0.01361138f, 0.021680837f, -0.0047369036f, -0.16335899f, -0.1772259f,
-        -0.033426665f, -0.004628882f, -0.18234943f, 0.3189006f, 0.31375957f, 0.035947f, -0.41099975f, -0.0065326896f,
-        0.2303973f, 0.18683733f, -0.23395394f, 0.2849906f, -0.06188689f, 0.0052300715f, -0.1057511f, 0.41420522f,
-        0.39631966f, -0.04677564f, -0.3322793f, 0.11060788f, -0.13161081f, -0.17187497f, 0.15706423f, -0.13071497f,
-        -0.20238326f, 0.07983789f, -0.14863953f, 0.27978006f, -0.12190506f, 0.22553408f, -0.36084685f, 0.28982005f,
-        -0.42146268f, -0.02446624f, 0.5410747f, 0.20390147f, 0.2751947f, 0.1340955f, 0.2413629f, 0.00012889405f,
-        0.0826836f, -0.25587884f, 0.18560416f, 0.18620186f, 0.46702528f, 0.38721302f, -0.23319557f, 0.1345602f,
-        0.075591266f, -0.27865306f, -0.09883343f, 0.12742549f, 0.33607665f, -0.2203526f, -0.037171453f, -0.026658455f,
-        0.15480542f, -0.08733801f, -0.0519204f, 0.14313655f, -0.19049953f, 0.13209192f, -0.19336796f, -0.19364183f,
-        -0.05172603f, -0.34397826f, 0.22294042f, 0.1553781f, -0.0012781634f, -0.13204123f, 0.34733218f, 0.34115812f,
-        0.22709532f, 0.08463781f, 0.14919281f, 0.062216878f, 0.4090653f, -0.2796022f, 0.02158104f, -0.11632747f,
-        0.10757404f, 0.07595635f, -0.08245763f, 0.05234613f, 0.25285965f, -0.23861738f, -0.14354838f, -0.34116903f,
-        0.24909398f, -0.0891794f, 0.19820812f, -0.4038862f, 0.3711708f, 0.31967252f, -0.027645962f, 0.07838207f,
-        -0.19388314f, -0.12851174f, -0.051727816f, 0.031106804f, 0.28193557f, 0.37123203f, 0.14992742f, 0.46989214f,
-        0.019544922f, -0.026744915f, -0.36463222f, 0.30562982f, 0.07060344f, 0.51436466f, 0.41385618f, -0.089308105f,
-        -0.17700478f, 0.11691079f, 0.11258252f, 0.19783363f, 0.22783606f, 0.015813485f, 0.0053171744f, -0.41826606f,
-        -0.17607984f, -0.1521012f, -0.092898026f, -0.09079083f, 0.4016986f, 0.41924018f, 0.0568193f, -0.19920841f,
-        0.5102339f, 0.5140707f, -0.21811976f, 0.24278216f, -0.14187966f, -0.034368575f, -0.053699337f, -0.3037384f,
-        0.116667226f, 0.34379292f, 0.06905625f, 0.03204378f, -0.12435787f, 0.2877179f, -0.13503893f, 0.08264215f,
-        -0.27119243f, 0.24940677f, -0.15975854f, 0.28337595f, -0.17774265f, -0.038097408f, 0.20500624f, 0.24162681f,
-        -0.26937413f, -0.21616702f, 0.106535114f, -0.04444463f, -0.14017393f, 0.45555973f, 0.38130733f, -0.048004333f,
-        0.055419713f, 0.10248495f, -0.3086168f, 0.05520186f, 0.058117002f, 0.48570928f, 0.13876206f, 0.14995772f,
-        0.40873316f, 0.0028558495f, -0.077364445f, -0.33733892f, 0.14980702f, 0.18466608f, 0.2558032f, -0.1115767f,
-        0.34188154f, -0.06451436f, 0.19994526f, -0.047036298f, -0.28175715f, 0.42823964f, 0.13945639f, 0.30215496f,
-        -0.017162258f, 0.10124236f, -0.11087226f, 0.21490504f, -0.045342285f, -0.33261427f, -0.34638244f, -0.20646062f,
-        -0.1876246f, -0.025773808f, 0.058620486f, -0.06810102f, 0.18542641f, 0.05627356f, -0.27950102f, -0.2202918f,
-        -0.2578561f, -0.4671029f, 0.097189f, -0.028428016f, -0.16532405f, -0.29280394f, 0.089676574f, 0.09972788f,
-        -0.07281201f, 0.051785357f, -0.26997814f, 0.17172194f, 0.31743473f, -0.04275611f, -0.12633717f, 0.3596309f,
-        0.15822026f, 0.23381999f, 0.053170253f, 0.20973775f, 0.15872344f, -0.08992357f, 0.38298443f, 0.0040752487f,
-        0.11325432f, -0.12455846f, -0.1679948f, 0.071870655f, -0.2343331f, 0.08682516f, 0.21403082f, -0.5254257f,
-        0.114777304f, 0.1215713f, -0.12521051f, 0.2683364f, -0.11944346f, 0.30993935f, -0.29130062f, 0.0134529285f,
-        -0.059534304f, 0.04015211f, -0.21759911f, 0.42403156f, -0.10542779f, -0.104531705f, -0.18742737f, -0.038427915f,
-        0.12831718f, -0.14832735f, 0.1994467f, 0.04173481f, 0.115337126f, -0.0706056f, -0.07731411f, -0.22430392f,
-        0.288249f, 0.0043642074f, 0.308706f, -0.05171451f, -0.064454414f, 0.15629154f, -0.26687202f, 0.13201258f,
-        -0.15692188f, -0.16775647f, -0.05704036f, -0.055493142f, 0.33943328f, -0.016913977f, -0.3628025f, 0.29612496f,
-        -0.06727448f, 0.00077060185f, 0.08215557f, -0.077628024f, -0.36240295f, 0.011228573f, 0.51678115f, -0.044061515f,
-        -0.19951655f, 0.18385397f, 0.003626342f, 0.013410204f, -0.028880652f, -0.17217919f, 0.11016787f, -0.041727792f,
-        0.28205377f, 0.27978277f, 0.005846131f, 0.19708379f, 0.03538758f, 0.20261998f, 0.19542292f, -0.118169874f,
-        0.29216003f, -0.56492347f, -0.28240076f, -0.26201633f, 0.053957354f, -0.02890361f, 0.28475043f, -0.16868058f,
-        0.12143887f, -0.1262374f, 0.25633302f, 0.051360197f, -0.49231502f, 0.22994006f, 0.10945607f, 0.37250578f,
-        0.09805429f, -0.1875057f, 0.08026168f, 0.31721503f, -0.12932636f, -0.16098134f, -0.15606038f, -0.20592679f,
-        -0.6522697f, -0.054723594f, -0.28258288f, -0.016668098f, -0.112577446f, 0.010173046f, 0.09054249f, -0.26757777f,
-        -0.07037311f, -0.3087974f, -0.47397208f, -0.13298704f, 0.12568255f, -0.016831972f, 0.3225778f, -0.18990374f,
-        -0.051770594f, 0.117910355f, 0.7329737f, 0.044082522f, 0.088443056f, 0.072609216f, -0.03561464f, 0.04273634f,
-        0.2597854f, 0.24567635f, -0.043113805f, -0.10643424f, -0.086354814f, -0.22532038f, -0.11933948f, 0.00035659462f,
-        -0.0013580816f, 0.07000248f, -0.110616274f, 0.43692523f, -0.17626977f, -0.031567354f, 0.09352113f, 0.29935548f,
-        -0.8714709f, 0.7936678f, -0.10921875f, -0.19515127f, -0.6858367f, 0.30608264f, -0.7773327f, 0.68116766f,
-        -0.80757105f, -0.25709477f, 0.56233394f, 1.095764f, -0.6967864f, -0.85766965f, 0.48567533f, -0.8534279f,
-        -0.64562666f, -0.45909017f, 0.20281471f, -0.5518012f, -0.91481894f, 0.5367914f, 0.010478462f, -0.06441631f,
-        -0.14488555f, 0.015830817f, -0.61552453f, -0.8212745f, -1.0071633f, -0.08390314f, -0.5875096f, -0.054969538f,
-        -0.55394405f, -0.04665403f, -0.41092837f, -0.42269292f, 0.083228536f, -0.50155354f, -0.15386334f, 0.65498227f,
-        -1.1973916f, -0.91825575f, -0.53778726f, 0.22818363f, -0.0003492534f, -0.55288815f, -0.35204098f, 0.13880548f,
-        0.06327022f, -0.7441842f, 0.045524187f, -0.93958473f, -0.16999863f, -0.16816749f, 0.5795807f, 0.5233887f,
-        -0.1618751f, -0.10074862f, -0.67287725f, -0.6860974f, 0.18766408f, -1.3025066f, 0.5990014f, -0.89017004f,
-        0.2427081f, 0.118909895f, 0.25498226f, -0.09685785f, 0.17727534f, 0.5680162f, 0.37452132f, 0.045917198f,
-        -0.17803696f, 0.18958429f, 0.1717036f, -0.13619234f, -0.13963372f, 0.2452624f, 0.15695627f, 0.5903833f,
-        0.39091757f, -0.20523402f, 0.2479047f, 0.060212232f, 0.04943715f, 0.11788471f, 0.13628682f, -0.0739887f,
-        0.20666426f, 0.39081788f, 0.26389372f, 0.4780186f, 0.018281173f, -0.12934612f, -0.029380139f, -0.24304478f,
-        -0.23964384f, -0.20529424f, 0.19083194f, -0.50055385f, 0.01190221f, 0.42676023f, 0.18729839f, 0.271125f,
-        -0.10522774f, 0.2672598f, 0.35672927f, 0.27781436f, -0.007863413f, 0.44777232f, 0.38517857f, -0.40048823f,
-        0.01488559f, 0.41301575f, -0.069973975f, 0.09054466f, -0.34447762f, 0.14556128f, 0.28402016f, -0.5743852f,
-        -0.090460464f, -0.05906611f, 0.0957003f, 0.09615384f, -0.20657817f, -0.28212887f, 0.162004f, -0.25687414f,
-        -0.1766311f, -0.0467857f, -0.30131397f, 0.101807006f, -0.048342627f, -0.28405192f, -0.033314947f, 0.45766637f,
-        0.16057862f, -0.061955452f, 0.13665351f, 0.36040837f, 0.16316304f, -0.052563082f, 0.18711786f, 0.050445966f,
-        -0.34288523f, 0.010755279f, 0.057910755f, -0.22455344f, -0.25464818f, -0.14923225f, -0.091371015f, -0.035351504f,
-        0.014695356f, -0.032043926f, 0.20020445f, 0.2677426f, 0.34930262f, 0.24405152f, 0.03457828f, 0.08600114f,
-        0.20464109f, -0.07671604f, 0.18031268f, 0.46542928f, 0.5226102f, 0.055463042f, -0.07272851f, 0.32274356f,
-        0.034719203f, -0.15639114f, 0.06923044f, 0.24067788f, 0.32541734f, 0.16865559f, -0.021865796f, -0.35207033f,
-        0.24817015f, -0.16436206f, 0.050256964f, 0.08787089f, -0.1353941f, 0.0858272f, -0.06731508f, 0.15025127f,
-        -0.16279021f, -0.10302407f, 0.14900519f, 0.09814161f, -0.18355696f, -0.21373798f, 0.07435594f, -0.024877816f,
-        -0.31572047f, -0.040540744f, -0.022290738f, 0.023091583f, -0.08125336f, -0.40833268f, -0.072861485f, -0.11596292f,
-        -0.06250018f, -0.07827319f, -0.25182176f, 0.476721f, 0.13333309f, 0.014588314f, 0.44726324f, 0.020178188f,
-        -0.22700295f, -0.112704314f, -0.30529812f, 0.4893756f, -0.26931444f, 0.019415349f, -0.106444106f, 0.0024460244f,
-        -0.4511898f, -0.16511106f, -0.11036713f, -0.13228057f, 0.14218065f, -0.20183462f, 0.04843225f, 0.622623f,
-        0.20215419f, 0.16620675f, 0.069094025f, 0.27719602f, -0.0808228f, -0.18875429f, 0.12667271f, -0.21610522f,
-        0.2783542f, 0.46304676f, -0.08723605f, 0.3099274f, 0.28746915f, 0.032228578f, 0.24910416f, 0.08445059f,
-        0.053167738f, -0.18985914f, 0.16298404f, -0.19087917f, 0.43720797f, -0.22276561f, -0.08031376f, 0.3514821f,
-        0.17266442f, -0.34606105f, 0.34609386f, -0.10283747f, 0.032647073f, 0.23212482f, -0.16752782f, -0.3352243f,
-        0.08942944f, -0.16147292f, 0.048329793f, 0.18522675f, 0.4325f, 0.07367233f, 0.13007055f, 0.06175106f,
-        -0.1769665f, 0.17706382f, 0.45534393f, 0.40753546f, 0.2380969f, 0.18607287f, -0.47966647f, 0.24374598f,
-        0.41107732f, -0.05281061f, 0.11755759f, 0.044736885f, 0.4329081f, -0.12037551f, 0.17584594f, -0.19664386f,
-        -0.1228082f, -0.26291332f, 0.16537099f, 0.43402335f, -0.15698108f, 0.30192962f, -0.10751648f, 0.031036979f,
-        0.40528387f, -0.021683589f, 0.2843713f, 0.04163938f, 0.30460948f, 0.47298902f, 0.15381928f, 0.050090436f,
-        0.121468626f, -0.38886234f, -0.1563091f, -0.31810388f, 0.12802893f, 0.06132944f, 0.072383106f, 0.09638608f,
-        0.16726749f, 0.25307393f, 0.13394025f, -0.0062692724f, 0.09766848f, 0.27628744f, -0.24574187f, 0.23502883f,
-        0.1730687f, -0.30227712f, 0.23501876f, 0.1376465f, 0.105434805f, -0.17642048f, -0.2575119f, -0.10697523f,
-        -0.15804806f, 0.054772995f, -0.24820766f, -0.63968986f, -0.21004179f, 0.07561694f, 0.020571481f, 0.12626958f,
-        -0.010647264f, 0.012126352f, 0.36157757f, -0.19318092f, -0.040438924f, -0.010475786f, 0.37104356f, 0.06049355f,
-        0.040253572f, -0.33346793f, -0.16869497f, -0.17298274f, 0.023232676f, -0.1836771f, 0.10132357f, 0.068653286f,
-        -0.062040478f, 0.005245208f, 0.2203281f, -0.3586319f, -0.003244737f, 0.56630665f, 0.22937043f, 0.6071935f,
-        -0.38494173f, -0.02801594f, 0.18803738f, 0.10612536f, -0.16362014f, 0.08588701f, -0.1807191f, 0.053846654f,
-        0.23042965f, 0.143995f, -0.17532496f, -8.7796434e-05f, -0.031287737f, -0.14114006f, 0.19123855f, 0.23761873f,
-        0.08319565f, -0.20100695f, 0.27391806f, -0.42426744f, -0.018608723f, -0.107470155f, -0.03291867f, -0.10142161f,
-        0.30200815f, -0.15724413f, 0.25716826f, 0.009617983f, 0.19112118f, -0.296271f, 0.19298626f, -0.1606588f,
-        -0.25167674f, -0.34008014f, -0.18990234f, -0.2278592f, 0.35713294f, -0.17638853f, -0.09214409f, 0.057912562f,
-        -0.1892345f, -0.37530273f, -0.33614585f, 0.012987292f, -0.17195222f, 0.15012182f, 0.15196219f, 0.49803564f,
-        -0.10197969f, 0.2730466f, -0.19788757f, 0.17268948f, 0.013037803f, -0.4130536f, 0.1648712f, -0.17553967f,
-        -0.20249885f, 0.0998539f, 0.12832992f, -0.28078204f, 0.6608922f, -0.18110244f, -0.06269455f, 0.30522078f,
-        0.25010684f, 0.2175933f, 0.40435347f, -0.14142556f, 0.18944065f, -0.09961951f, -0.06216541f, -0.22598517f,
-        0.4619507f, -0.10446061f, 0.11103864f, -0.46284628f, 0.1760357f, 0.11120679f, 0.47315136f, -0.058889095f,
-        0.4880438f, 0.06704248f, 0.35112724f, 0.17081146f, -0.15693894f, -0.05426999f, -0.014204318f, -0.18414888f,
-        -0.17656186f, -0.21300523f, -0.032886524f, 0.13746965f, -0.0006695798f, 0.26486453f, 0.3620084f, -0.032560438f,
-        0.29210946f, -0.05782932f, -0.07610116f, -0.30412096f, 0.173559f, -0.48451048f, 0.30569023f, -0.42286617f,
-        0.21089894f, -0.23683313f, 0.18026383f, -0.121324986f, -0.09219669f, -0.04487128f, 0.03041516f, 0.18562116f,
-        0.35482928f, -0.119671136f, -0.45831007f, -0.35071495f, -0.028489737f, -0.03345929f, -0.09993789f, -0.24546184f,
-        -0.16624424f, 0.23477726f, 0.49924192f, 0.19508566f, 0.12373316f, 0.22422126f, 0.0993517f, -0.11769551f,
-        -0.48291874f, -0.0938889f, 0.46412498f, 0.33974007f, -0.10722464f, -0.043479536f, -0.19296563f, -0.36537427f,
-        0.15042716f, 0.032013882f, -0.16762361f, -0.5111786f, -0.3625729f, 0.38368848f, 0.3596452f, -0.30662686f,
-        -0.17470543f, 0.17647327f, 0.11766738f, 0.0866959f, 0.30777478f, -0.1910473f, 0.11351165f, 0.40938553f,
-        -0.16854984f, -0.10391989f, 0.22815628f, -0.03800558f, -0.12049462f, -0.36078656f, 0.022334218f, -0.29859102f,
-        -0.15818371f, -0.037721764f, 0.0092004975f, -0.3034625f, 0.15673883f, -0.30299035f, 0.31010234f, -0.42254725f,
-        -0.17125374f, -0.24622855f, -0.5011009f, -0.16179131f, -0.0023396937f, 0.2829437f, 0.1483973f, 0.027768254f,
-        0.032706834f, 0.5507989f, -0.29301992f, 0.24979125f, -0.25891113f, -0.17186068f, 0.14097306f, 0.36238053f,
-        -0.08983609f, -0.1951874f, 0.03191164f, 0.20573501f, -0.08248275f, 0.20802638f, -0.27615082f, 0.007927136f,
-        0.16623875f, -0.13216749f, -0.30126056f, -0.1388885f, 0.3451668f, -0.19316055f, 0.08478827f, 0.16817279f,
-        0.3390999f, 0.005920305f, -0.032612074f, -0.09996642f, 0.10738194f, 0.15424609f, 0.15355824f, -0.30025113f,
-        -0.2801153f, 0.14949147f, -0.017221982f, 0.3047068f, -0.014888705f, 0.3691046f, 0.027772533f, -0.21089423f,
-        0.052613333f, -0.29431552f, 0.03181557f, 0.07914424f, -0.04317075f, 0.435224f, 0.346366f, 0.07417831f,
-        -0.35283983f, 0.14699301f, 0.07136465f, -0.07546016f, 0.24195339f, 0.017906727f, -0.2477678f, 0.4837287f,
-        -0.04499407f, -0.27786532f, 0.094896354f, 0.07092759f, -0.27711985f, -0.29933137f, -0.22700962f, -0.10582203f,
-        0.059024725f, -0.18180457f, 0.005113181f, 0.20194256f, -0.13954386f, 0.174106f, -0.34965667f, -0.11822211f,
-        -0.16381723f, -0.097958945f, 0.10846879f, -0.056428466f, 0.1403834f, 0.51044154f, -0.07846232f, 0.11851462f,
-        0.5630158f, 0.26415306f, 0.1419414f, 0.32871196f, 0.31389937f, 0.07434275f, 0.25253385f, -0.06595397f,
-        0.013832125f, 0.13497096f, 0.072478555f, -0.41183805f, 0.30716416f, -0.26132283f, 0.26591492f, 0.016472692f,
-        -0.15969433f, -0.066539936f, 0.37737066f, -0.1545334f, 0.39996514f, 0.112623f, -0.0014664875f, -0.13638116f,
-        -0.30098185f, -0.0791657f, -0.046861965f, -0.12543677f, -0.2757197f, -0.12642719f, -0.15768307f, 0.059168212f,
-        -0.21013531f, 0.057313498f, 0.10366317f, 0.14083746f, -0.20188086f, -0.10206236f, -0.08906677f, 0.2856393f,
-        -0.20017694f, 0.3284213f, 0.09816563f, 0.037690148f, 0.031340066f, -0.037393596f, 0.26470634f, -0.12111257f,
-        -0.18373513f, 0.06600053f, 0.04870193f, 0.08690786f, -0.31071755f, 0.07446458f, -0.07695306f, -0.19425797f,
-        0.07075341f, -0.09016446f, -0.14580517f, -0.029404683f, 0.2538924f, 0.116726816f, -0.11619191f, 0.15907933f,
-        0.4629899f, 0.07357047f, 0.07307442f, 0.0003173594f, -0.14074054f, -0.21853742f, 0.04528086f, -0.21265875f,
-        0.55876076f, 0.1755628f, -0.19968571f, 0.26857886f, -0.4605544f, 0.16220163f, -0.04430318f, -0.023529166f,
-        -0.06151497f, -0.0026722436f, -0.14252046f, -0.15841681f, -0.018962484f, 0.15700024f, 0.5115243f, 0.13763984f,
-        0.3274476f, -0.0441582f, -0.009932977f, 0.084059305f, 0.22982559f, -0.04052721f, -0.051920924f, 0.19555403f,
-        0.5954025f, -0.18526271f, 0.40544719f, 0.10730493f, 0.41110134f, -0.40035474f, 0.10681714f, 0.17528933f,
-        -0.07661573f, -0.036443666f, -0.10931082f, 0.057858624f, 0.12154119f, -0.15048894f, 0.10296563f, -0.25519422f,
-        -0.2336299f, 0.42540282f, 0.08135479f, 0.124041915f, -0.115268186f, -0.02281936f, 0.10059842f, -0.3263829f,
-        -0.5577378f, -0.59296006f, -0.22917345f, -0.023542674f, 0.005288515f, -0.26921618f, 0.41386613f, -0.15013424f,
-        0.0029597317f, -0.002584417f, -0.53037345f, 0.13075916f, 0.05992641f, -0.36564514f, -0.19273624f, -0.16770814f,
-        -0.25830585f, 0.10528171f, 0.481007f, -0.22489873f, -0.032085024f, -0.12845328f, -0.107888795f, 0.24107988f,
-        -0.22762527f, -0.44291365f, -0.05457615f, -0.08565603f, 0.41458148f, -0.40026587f, -0.10000815f, -0.3047468f,
-        0.31813416f, -0.16488843f, -0.47057074f, -0.35078484f, -0.2462815f, 0.040082768f, 0.0019957263f, -0.1819433f,
-        0.5782995f, -0.5186255f, 0.74091667f, 0.17516586f, 0.48044598f, -0.46284643f, 0.6194472f, 0.5577633f,
-        0.84619933f, -0.45874062f, 0.36861214f, -0.56139094f, -0.25756502f, -0.09104396f, -0.3090655f, -0.03602068f,
-        0.025434667f, 0.75004953f, 0.51232153f, -0.27568468f, -0.25531754f, -0.12014021f, -0.011405456f, 0.1305816f,
-        -0.40729f, -0.72854394f, -0.37374806f, -0.19862224f, -0.17242503f, -0.25995126f, -0.18357837f, 0.15815541f,
-        -0.47339764f, -0.6548403f, -0.4762294f, 0.6331143f, 0.15791869f, 0.09365885f, 0.07959892f, -0.1709088f,
-        0.060797583f, -0.47566313f, 0.76358783f, 0.060062133f, 0.34970942f, 0.17651096f, -0.6938615f, 0.16168626f,
-        0.46495146f, -0.009971931f, 0.08202285f, -0.05182242f, 0.53474265f, -0.12965402f, -0.7666558f, 0.5021328f,
-        0.29336333f, 0.21512355f, -0.20427053f, 0.051836558f, -0.38790506f, -0.16018057f, -0.9512171f, -0.18602143f,
-        -0.0731751f, 0.17863478f, -0.30080816f, 0.28447822f, 0.20645177f, 0.1821995f, -0.532343f, -0.023148455f,
-        -0.34762967f, -0.27048022f, 0.003199327f, -0.12435907f, -0.23782341f, -0.16359909f, 0.010797889f, 0.083106875f,
-        -0.52232844f, 0.2337428f, 0.22931103f, 0.12623855f, -0.08208028f, 0.08893274f, -0.030520245f, 0.13850799f,
-        0.29312167f, -0.10947832f, -0.1393469f, 0.376945f, -0.37316757f, -0.16653785f, -0.17162018f, 0.21287917f,
-        0.3789613f, 0.3618642f, -0.0988767f, 0.23201136f, 0.33091912f, 0.08967028f, -0.044390842f, 0.21189882f,
-        0.15519446f, -0.12956876f, -0.18523096f, 0.18684888f, 0.50006753f, -0.13171975f, -0.02507224f, -0.031770613f,
-        0.1077911f, 0.18102694f, -0.35649538f, 0.043269515f, 0.00012560801f, 0.28816485f, 0.33257034f, 0.10582142f,
-        -0.09845136f, 0.076165564f, 0.07195407f, 0.37051347f, 0.22841674f, -0.33332953f, 0.1609595f, 0.25992364f,
-        0.31080908f, 0.13321175f, 0.16286579f, -0.15651374f, 0.21615967f, -0.23752412f, 0.26237854f, 0.17010391f,
-        0.22910304f, 0.13338016f, 0.049966753f, -0.21156119f, 0.3631438f, 0.10090139f, -0.38206694f, 0.16456589f,
-        0.100278735f, 0.09169475f, -0.07399725f, 0.040943157f, -0.035890102f, -0.056819737f, -0.004490014f, 0.1403263f,
-        -0.38537768f, -0.2791282f, -0.083484344f, 0.40055177f, -0.043723978f, -0.1664832f, -0.2833017f, -0.2870664f,
-        -0.13145813f, -0.026757948f, -0.073691875f, 0.383229f, -0.26932508f, -0.08598475f, -0.4516108f, -0.027921971f,
-        0.19391388f, 0.45082882f, 0.39940184f, -0.31840572f, 0.16490825f, 0.17018093f, -0.15052842f, -0.1472573f,
-        0.38157946f, 0.23669554f, 0.24202976f, -0.14376329f, 0.122947596f, -0.10831823f, -0.104916714f, 0.0662035f,
-        0.65282005f, 0.085141756f, -0.050773304f, -0.008225873f, -0.18045484f, 0.1898307f, -0.32540107f, -0.16566116f,
-        -0.12126482f, 0.021986533f, -0.10979871f, -0.3452773f, -0.43051058f, -0.14201173f, 0.122177415f, -0.30851424f,
-        -0.112591945f, 0.2906863f, -0.05115539f, -0.0073709833f, 0.18266824f, 0.36289117f, 0.026876034f, -0.12257115f,
-        0.008523647f, -0.18128966f, -0.10918292f, -0.029831948f, -0.35394353f, -0.22281416f, -0.31788725f, -0.19798785f,
-        0.341105f, 0.3595755f, 0.31778613f, 0.22480077f, 0.12799796f, -0.030007426f, 0.012091214f, 0.040463325f,
-        0.023900097f, -0.027637612f, -0.060361873f, -0.07518212f, -0.24896781f, 0.23108427f, 0.061934754f, -0.17543408f,
-        0.4365838f, 0.08578983f, 0.3168896f, 0.22539294f, 0.096929334f, 0.0662342f, -0.114212684f, 0.11981189f,
-        0.32199785f, 0.04895015f, 0.24081075f, 0.34519812f, 0.6806447f, -0.21833366f, -0.016975002f, -0.10628924f,
-        0.3238526f, 0.03745168f, 0.48976648f, 0.02960842f, 0.0515986f, -0.14826769f, 0.41010058f, -0.18047392f,
-        -0.031318575f, 0.1389612f, -0.25221813f, 0.047072973f, 0.018501133f, 0.020944225f, 0.03482793f, -0.26708704f,
-        0.24998869f, -0.22200355f, -0.22995852f, -0.17238173f, 0.14045708f, -0.020158468f, -0.21309674f, -0.37039706f,
-        -0.25935978f, -0.11466448f, 0.10865048f, -0.24229796f, -0.20435964f, 0.13340898f, 0.24109925f, 0.05217743f,
-        0.4171985f, -0.21680194f, 0.1291311f, 0.24514532f, 0.32135606f, 0.079497196f, -0.41216135f, 0.2962286f,
-        0.20169167f, 0.14019896f, 0.14741059f, 0.09770497f, -0.25142226f, 0.084350616f, -0.0026273695f, -0.08089841f,
-        -0.0087177865f, -0.39931878f, -0.13756712f, -0.12574716f, 0.12557386f, 0.34280705f, -0.2870267f, -0.17764318f,
-        -0.55223787f, 0.08129323f, -0.086628936f, 0.1821425f, -0.13331771f, -0.13671803f, -0.24443913f, 0.39120954f,
-        0.013036096f, 0.2775524f, 0.03241648f, -0.25557625f, 0.4730899f, -0.17530161f, -0.037058327f, -0.5838577f,
-        -0.13936594f, 0.29521966f, -0.04373907f, 0.4025858f, -0.18618347f, -0.13476817f, -0.022214146f, -0.18181571f,
-        0.27962327f, 0.2780842f, 0.3369764f, -0.33150956f, 0.16055502f, 0.52537304f, 0.25921136f, -0.053171214f,
-        0.015022556f, 0.3198013f, 0.46536f, 0.20628558f, -0.06962696f, 0.053971857f, -0.16311449f, -0.014297147f,
-        -0.11173802f, 0.09933672f, 0.23191562f, 0.2598452f, -0.1556986f, -0.01633784f, 0.04932018f, 0.04633524f,
-        -0.09726381f, 0.174718f, 0.0063930247f, 0.1627652f, 0.3589929f, 0.29647115f, -0.15153977f, -0.20616655f,
-        0.19968574f, -0.10080503f, 0.02149216f, 0.011622475f, -0.13122799f, 0.36934975f, -0.10530447f, -0.019966602f,
-        0.04614195f, -0.07166503f, 0.06461587f, -0.113649875f, 0.0028462035f, -0.38428444f, -0.17738837f, 0.050458122f,
-        -0.27641013f, 0.34088877f, 0.0592593f, -0.449938f, 0.2547416f, 0.2121295f, 0.040628318f, 0.096926436f,
-        0.53431505f, 0.3244636f, -0.017155387f, -0.07281192f, -0.18062541f, -0.008948624f, -0.24921066f, 0.065647356f,
-        -0.26153588f, -0.017763428f, 0.24620493f, 0.297221f, -0.08492547f, 0.032164134f, -0.115053594f, -0.2537574f,
-        0.3276481f, -0.116207145f, 0.10831962f, -0.31778148f, 0.106637344f, 0.33735886f, -0.2553097f, 0.15055539f,
-        0.2685028f, 0.5246407f, 0.09200061f, -0.19157998f, -0.059535578f, 0.22421189f, 0.17569256f, 0.08402902f,
-        0.28057832f, 0.41614553f, 0.42728177f, -0.18887322f, 0.048569493f, 0.06125475f, -0.003164137f, 0.40643018f,
-        0.114536464f, 0.050002165f, -0.26670563f, 0.037163842f, 0.17476168f, -0.18114589f, 0.004221781f, -0.21599638f,
-        -0.14815605f, -0.06304841f, 0.26085275f, -0.22355586f, -0.44159383f, -0.17673066f, 0.06408149f, 0.15661821f,
-        -0.12445628f, -0.03166464f, 0.04255466f, 0.16698079f, 0.093799405f, -0.22187921f, 0.21453685f, -0.08131346f,
-        -0.43708625f, 0.3541782f, -0.1861459f, 0.107020654f, -0.005088878f, -0.2272189f, -0.11448916f, -0.12108761f,
-        0.117135644f, 0.12971042f, -0.15182836f, -0.28475228f, 0.056063596f, 0.03135184f, 0.19983414f, -0.088052586f,
-        -0.14797454f, -0.17692205f, -0.054318935f, 0.4648823f, 0.020369794f, 0.050944477f, -0.05319341f, -0.07168123f,
-        0.098871045f, -0.07648244f, -0.57415026f, 0.054142367f, -0.07265718f, -0.054736182f, 0.26779297f, 0.044769276f,
-        0.30859804f, -0.33142608f, 0.13506788f, -0.27839857f, -0.19925812f, -0.14423873f, -0.03816239f, -0.14566703f,
-        -0.05044401f, 0.44846013f, -0.0848974f, 0.59526f, -0.051783755f, -0.20479962f, 0.117122374f, -0.14772944f,
-        0.42997998f, -0.3022507f, -0.13523927f, 0.46123424f, 0.24099877f, 0.084642954f, -0.14493653f, -0.019941658f,
-        0.12412054f, 0.13507073f, -0.20788528f, 0.4781267f, -0.25492993f, 0.21684979f, 0.37897465f, 0.07985854f,
-        0.23642583f, -0.21163732f, 0.5173684f, 0.40890008f, 0.1948695f, 0.04021747f, 0.10889084f, 0.29056793f,
-        0.5107956f, -0.0019723894f, -0.28031793f, 0.099880666f, 0.008923004f, -0.23646893f, -0.047725175f, 0.17372306f,
-        0.089575514f, 0.53847927f, 0.31117156f, -0.07126419f, -0.010853787f, 0.28655896f, -0.14833836f, -0.4591196f,
-        -0.17003636f, 0.070065334f, 0.31714818f, -0.17814426f, -0.13015075f, 0.036240026f, 0.0957024f, 0.31990105f,
-        -0.04518934f, 0.14255816f, -0.23855928f, 0.20601268f, 0.14833541f, 0.62456757f, -0.032741774f, 0.097285956f,
-        -0.1411524f, 0.055831462f, -0.19007383f, -0.53810257f, 0.23329274f, 0.2432382f, -0.15194723f, -0.1813901f,
-        -0.019697957f, -0.23976122f, -0.19337292f, 0.11031884f, 0.0457652f, -0.07455555f, -0.006591173f, -0.12142798f,
-        0.17709792f, -0.13849294f, -0.15490492f, 0.18022051f, 0.18077978f, 0.2638171f, -0.27572078f, 0.46674025f,
-        0.024373101f, 0.14046554f, 0.15763071f, 0.24693553f, 0.26624995f, -0.018716257f, -0.05099312f, 0.21897426f,
-        0.23864213f, -0.24910903f, 0.15256703f, 0.1514866f, 0.36616227f, -0.74257225f, -0.29671836f, -0.23144549f,
-        0.098054394f, 0.07902348f, 0.076697476f, -0.14121489f, 0.062893555f, 0.12026239f, -0.12297897f, 0.04891888f,
-        -0.18797033f, 0.134425f, 0.20435415f, -0.12463511f, -0.3275254f, 0.124923505f, 0.17047517f, 0.10131636f,
-        -0.12817843f, 0.6616253f, -0.07583319f, -0.037038133f, 0.055013392f, 0.08156801f, -0.18693903f, 0.022166193f,
-        -0.32068568f, -0.32926512f, -0.057261497f, 0.32121557f, -0.38802665f, 0.25088453f, -0.62161344f, 0.33080566f,
-        -0.06437783f, -0.20371957f, -0.0075774495f, -0.04957256f, 0.16254584f, -0.43030918f, 0.15112795f, -0.08660176f,
-        -0.04392351f, -0.043091577f, -0.008089612f, -0.0727407f, -0.009885091f, 0.19544975f, -0.58923507f, 0.10577444f,
-        0.002016472f, -0.042119678f, 0.24359335f, 0.1251554f, 0.5586705f, 0.25611913f, 0.014778762f, 0.19488822f,
-        0.20460002f, 0.079791516f, 0.0019372884f, 0.11891651f, -0.20782728f, 0.27128875f, 0.18875334f, 0.22538674f,
-        0.13537684f, 0.104450345f, -0.07271908f, 0.29753736f, 0.15982799f, 0.009251888f, -0.2088395f, 0.10345647f,
-        0.050678525f, 0.21446691f, 0.05787667f, 0.06570909f, 0.1280346f, 0.1309492f, 0.40959907f, 0.10104631f,
-        0.18121609f, -0.14370984f, 0.39006358f, 0.19475085f, -0.042028718f, 0.18546532f, -0.36119783f, 0.09070209f,
-        0.35729286f, 0.222837f, 0.43767908f, 0.22184964f, 0.061487347f, 0.2995713f, -0.29270303f, 0.025762636f,
-        -0.1702656f, 0.014109534f, -0.047971193f, 0.24869595f, 0.13376117f, -0.078951865f, -0.2124624f, 0.098431654f,
-        0.118818454f, 0.2143492f, 0.3311354f, 0.021357771f, -0.06292264f, -0.040723328f, 0.101225466f, 0.3357911f,
+    const float w[3328] = {
+        0.1153187f, 0.02469393f, 0.33561152f, -0.21335217f, -0.2296268f, -0.19334051f, 0.13559957f, 0.031431913f,
+        0.07675102f, 0.09778716f, -0.13859986f, -0.035103753f, 0.09563695f, 0.13595526f, 0.15040262f, -0.018829256f,
+        -0.25779027f, 0.004047055f, -0.1409659f, 0.26990178f, 0.29978222f, -0.038313862f, 0.018428167f, 0.014613454f,
+        0.021101927f, 0.07843002f, 0.081870474f, 0.13090639f, 0.045480307f, 0.2769863f, -0.09788888f, -0.1323055f,
+        0.05340361f, 0.27002496f, 0.057228535f, -0.25434962f, -0.15936805f, -0.03244963f, 0.11338403f, 0.07390905f,
+        -0.18619224f, -0.15626521f, 0.3596233f, 0.24176654f, -0.029367687f, 0.060690716f, 0.18337508f, 0.0058439993f,
+        0.17471795f, -0.026328264f, 0.19904101f, -0.28463066f, 0.06914682f, -0.2060372f, -0.14468709f, -0.11340282f,
+        0.30701897f, 0.087765865f, -0.05865174f, -0.028847896f, 0.17978343f, 0.18292743f, -0.42305836f, -0.078318186f,
+        -0.08338224f, 0.27810308f, 0.06604809f, -0.03015744f, 0.33520716f, -0.11596577f, 0.09373844f, 0.30584896f,
+        0.13927668f, -0.16616988f, 0.19949576f, -0.20438802f, 0.35059085f, -0.19094199f, 0.13234118f, 0.21857285f,
+        0.19439237f, 0.14675024f, 0.07097712f, -0.15703839f, 0.0886055f, 0.15216196f, 0.20602642f, -0.061773576f,
+        0.14771569f, -0.20065218f, -0.13543041f, -0.14529197f, -0.13848303f, 0.11216282f, 0.0055173333f, -0.17441037f,
+        -0.070624486f, -0.13658716f, -0.16771676f, -0.09283545f, -0.15555604f, -0.34136227f, -0.40490994f, 0.24549228f,
+        0.096381634f, 0.1512531f, 0.21311347f, -0.035634443f, 0.10124252f, 0.071365975f, -0.28217694f, 0.17629783f,
+        0.04635676f, 0.09883711f, 0.139988f, 0.022409776f, -0.12339976f, -0.16475667f, 0.26250872f, -0.0101845935f,
+        -0.08099108f, -0.21044758f, -0.08728713f, -0.34405422f, 0.039362904f, 0.07831964f, -0.14059639f, -0.14520694f,
+        0.15855293f, -0.18755028f, -0.18637162f, -0.061990995f, 0.14351627f, -0.0561739f, -0.17790169f, -0.15338941f,
+        -0.030342167f, -0.0003339523f, 0.09027841f, -0.42599f, 0.10298122f, 0.30028632f, 0.19820045f, 0.20218194f,
+        -0.023768757f, 0.039136115f, -0.44135094f, -0.18961553f, -0.19116355f, 0.33708417f, -0.11232187f, 0.05717475f,
+        -0.020166138f, 0.09596466f, 0.12166094f, 0.051150285f, -0.1559143f, -0.14302649f, -0.20504458f, -0.09386696f,
+        0.09670744f, 0.14285184f, 0.10491127f, 0.19088326f, 0.19290575f, -0.11720139f, 0.014622837f, -0.13003312f,
+        -0.17774485f, 0.21524906f, 0.07400739f, -0.20547852f, -0.1381615f, 0.3333262f, 0.054052968f, -0.13523723f,
+        0.1654474f, -0.4074414f, 0.22947039f, 0.34338933f, -0.093824424f, -0.09668407f, 0.14248121f, 0.0018354564f,
+        0.1959871f, 0.1395169f, 0.10408415f, 1.3207278e-05f, 0.16560426f, 0.091770224f, 0.17131878f, -0.0038798158f,
+        0.100200884f, -0.17317818f, -0.15803897f, -0.17400663f, -0.2304197f, -0.036071315f, -0.091540955f, 0.059662376f,
+        0.08826861f, -0.11509447f, -0.043669466f, 0.09938942f, -0.24000308f, 0.020085923f, 0.3398071f, -0.0034171052f,
+        0.0034268773f, 0.12085976f, -0.13548657f, -0.12489192f, -0.03144414f, -0.08527982f, 0.32065096f, 0.2230547f,
+        0.12684385f, 0.16451506f, 0.26543745f, -0.28528365f, -0.09024661f, -0.21395873f, 0.14785595f, -0.10041846f,
+        0.016219104f, 0.052667897f, -0.039970465f, 0.07748209f, -0.02647386f, 0.16412084f, 0.20082927f, 0.37556356f,
+        0.021288246f, 0.20044012f, 0.05744125f, -0.18551713f, 0.1262795f, -0.12832826f, -0.020998929f, 0.18527037f,
+        -0.18898639f, 0.32206994f, -0.06561399f, -0.3057261f, -0.017089643f, 0.04414752f, 0.37408376f, 0.15836352f,
+        0.25019792f, 0.31283727f, -0.09782625f, 0.050474893f, -0.112473786f, 0.17418714f, 0.28117058f, -0.21632077f,
+        0.020480234f, 0.0044641956f, -0.08499007f, 0.21916394f, -0.0429278f, -0.22695825f, 0.18384221f, 0.013713631f,
+        -0.03350954f, 0.15237589f, -0.0616492f, -0.038402952f, -0.042538263f, 0.14182614f, 0.16630572f, -0.16829656f,
+        -0.083993085f, -0.065819964f, 0.19770014f, 0.03028137f, 0.1950158f, 0.1916054f, 0.14620936f, 0.109594345f,
+        -0.26960447f, 0.2597382f, 0.27066475f, 0.1943477f, -0.009052963f, 0.10346496f, -0.21862277f, 0.25303596f,
+        -0.015355214f, 0.08484727f, 0.05027167f, -0.13759708f, 0.21782506f, -0.22438392f, 0.11211074f, -0.020419195f,
+        0.22022542f, 0.3482862f, 0.17085055f, -0.31001654f, 0.43479744f, 0.28611478f, -0.09755525f, -0.20875682f,
+        -0.16678528f, 0.20165315f, -0.20199195f, 0.09857363f, 0.15419377f, 0.1913995f, 0.24041991f, 0.22266552f,
+        0.15669237f, -0.32166615f, 0.3391663f, 0.09957154f, 0.07243847f, -0.08353207f, -0.24426284f, -0.0052765813f,
+        0.008140417f, 0.001520219f, -0.09168628f, 0.1596783f, 0.240325f, -0.06538232f, -0.11086164f, 0.069675036f,
+        0.23404233f, 0.40923727f, 0.068763286f, 0.29805574f, 0.24734813f, 0.3059352f, 0.08860802f, 0.028867124f,
+        -0.01249202f, -0.012036845f, -0.05054426f, 0.050570343f, 0.2619495f, 0.08515887f, 0.3613697f, 0.01837184f,
+        -0.014947727f, 0.029191982f, -0.22151035f, -0.053909328f, 0.04404829f, 0.330895f, -0.16001022f, 0.24717607f,
+        -0.1698561f, -0.07827921f, 0.24414682f, -0.062245015f, 0.26102254f, -0.026052283f, 0.19187677f, 0.15931803f,
+        -0.22645044f, -0.1279363f, -0.13449883f, -0.015203943f, -0.0011856161f, -0.13224605f, -0.29626548f, 0.19895078f,
+        -0.18479565f, -0.13916506f, -0.27201805f, -0.09979218f, -0.19909492f, -0.15101321f, -0.03427924f, -0.021115497f,
+        0.21283057f, 0.042267017f, 0.11129358f, 0.07778106f, 0.24402277f, 0.028465457f, 0.4244684f, 0.25577712f,
+        0.27971113f, -0.14332004f, 0.14924373f, 0.116483755f, 0.4902853f, -0.037859403f, 0.46844268f, -0.06855707f,
+        0.26105f, 0.029633569f, 0.074756734f, -0.085816614f, -0.12479894f, -0.0967422f, 0.061134823f, -0.14357175f,
+        -0.078695185f, 0.16544873f, 0.19739889f, -0.13129066f, -0.012265534f, 0.02766696f, 0.12749426f, -0.102465875f,
+        -0.050758597f, 0.3724569f, -0.08799989f, 0.2146259f, -0.13550507f, -0.20394285f, -0.18612066f, -0.2139636f,
+        0.057151623f, -0.23587193f, -0.14526273f, -0.00085102045f, 0.01917785f, 0.015576845f, 0.25789282f, -0.22282855f,
+        -0.1880351f, 0.14789487f, 0.06874088f, 0.13494267f, -0.064944446f, -0.013192003f, 0.1756088f, -0.12110383f,
+        -0.0034591171f, 0.30010355f, 0.118124336f, -0.13410988f, 0.20408277f, -0.1112627f, -0.0670656f, -0.013253995f,
+        0.22915299f, -0.08209752f, -0.1576541f, -0.22477432f, 0.11908508f, -0.04396573f, 0.3930435f, 0.24878153f,
+        -0.011944377f, 0.23794292f, -0.055674214f, 0.13768792f, 0.059311233f, 0.036106773f, 0.15565391f, -0.005017799f,
+        -0.13668962f, -0.15153916f, 0.04212207f, -0.22112101f, -0.053323273f, 0.07041948f, 0.3184743f, -0.033549402f,
+        0.13827552f, -0.04460993f, 0.08788667f, 0.32205462f, 0.049937934f, -0.08098611f, 0.032125365f, 0.11974607f,
+        -0.037755076f, 0.04912254f, 0.11044279f, 0.052182786f, -0.00834663f, -0.111382045f, 0.08735555f, 0.06261462f,
+        0.34925267f, 0.13185275f, -0.07863415f, 0.05924549f, 0.4782609f, -0.030180885f, -0.2156462f, -0.047788627f,
+        -0.017505916f, -0.14109921f, 0.13589841f, 0.31751484f, 0.09651334f, -0.17943451f, -0.019463954f, 0.040268596f,
+        -0.15152206f, 0.33828366f, 0.11963772f, 0.1509704f, -0.32020706f, 0.17363906f, -0.30754465f, 0.1864805f,
+        0.0056692315f, 0.038400806f, 0.24048989f, 0.21900776f, 0.3513836f, 0.28715158f, 0.30720648f, 0.013696945f,
+        -0.24167162f, 0.08318222f, -0.17623952f, -0.010050686f, -0.07168313f, 0.24200095f, 0.060298868f, -0.2238854f,
+        0.30763763f, -0.06601756f, -0.34920472f, 0.0749835f, -0.0060645416f, -0.2629488f, 0.27998325f, 0.16131781f,
+        -0.08427933f, -0.49148694f, 0.21171448f, -0.12892067f, 0.15620793f, 0.0824443f, 0.23161742f, 0.27487147f,
+        0.2063052f, 0.1375888f, -0.07323882f, -0.09147079f, -0.23964553f, 0.29331094f, 0.19328763f, 0.077397995f,
+        0.080178194f, 0.29663947f, 0.44424674f, -0.0016062458f, -0.18960638f, 0.33816186f, -0.111095466f, -0.14994337f,
+        -0.03000435f, -0.044306725f, 0.11264779f, 0.07060013f, 0.2518627f, 0.0743758f, 0.14312328f, 0.14937292f,
+        0.14720905f, -0.121637166f, 0.38307723f, -0.4892562f, 0.33496168f, -0.08357978f, 0.11330365f, 0.15652202f,
+        -0.38636905f, -0.17357436f, 0.06246486f, 0.29171005f, 0.10337737f, 0.24481124f, 0.26179498f, 0.4294418f,
+        -0.09070254f, 0.012852451f, -0.055995073f, 0.23128945f, -0.21606585f, -0.009850362f, 0.09688429f, 0.16987336f,
+        0.068766154f, 0.036010075f, 0.25527215f, -0.06402743f, -0.09570205f, -0.22375499f, 0.2297597f, 0.17342813f,
+        -0.09613759f, -0.16118121f, -0.08597409f, 0.3157535f, -0.1008805f, 0.17861708f, -0.10437647f, -0.009258773f,
+        -0.45817503f, -0.107689306f, -0.05232217f, -0.24207005f, 0.3629605f, -0.06190035f, -0.15557407f, -0.14232162f,
+        -0.14941993f, -0.13355719f, -0.444296f, -0.049255103f, 0.08240036f, 0.046396814f, 0.13696776f, -0.07688709f,
+        0.21131577f, -0.033235285f, 0.23974511f, -0.4627436f, 0.09573506f, -0.045210272f, 0.019783104f, 0.23153172f,
+        0.20842764f, -0.16020739f, -0.0064981077f, 0.099846594f, 0.1796087f, -0.18304247f, -0.22657835f, -0.14856459f,
+        -0.036370218f, -0.016622325f, -0.18594068f, 0.18967977f, 0.07243f, 0.029296543f, 0.1684803f, 0.17435506f,
+        -0.18762404f, -0.10522429f, -0.053246513f, 0.30231214f, -0.3125004f, -0.15297696f, 0.15686983f, -0.37652013f,
+        -0.08281685f, 0.5699674f, 0.1876069f, 0.016820483f, -0.019192275f, -0.079660885f, -0.09686736f, 0.4685342f,
+        0.046558227f, -0.5272637f, -0.061991237f, -0.4678364f, -0.38716027f, 0.10319367f, -0.17335182f, 0.13794492f,
+        -0.08013565f, 0.022662405f, 0.3082508f, 0.019386703f, 0.54603565f, 0.23206799f, -0.06933238f, -0.06415167f,
+        -0.23346877f, -0.49344206f, -0.52895546f, 0.15820116f, -0.30318636f, 0.11624065f, 0.185217f, 0.25968617f,
+        -0.13381043f, -0.19281924f, 0.076804705f, 0.49064666f, -0.4414905f, -0.08758076f, -0.57868713f, -0.41040444f,
+        0.25814143f, 0.2543746f, 0.36646095f, -0.20617665f, -0.37835798f, 0.14094627f, 0.16396411f, 0.049991667f,
+        -0.15252966f, 0.2837079f, 0.3231063f, -0.017877752f, -0.02608075f, 0.26652893f, -0.44737905f, 0.1839137f,
+        0.0048158574f, -0.20949318f, 0.058501765f, -0.19906566f, 0.088108435f, -0.07921283f, 0.22952853f, 0.052856795f,
+        -0.05905891f, 0.3332211f, -0.34245753f, -0.44290563f, 0.34042403f, -0.013905576f, -0.20662256f, -0.23046364f,
+        0.299795f, 0.33065134f, 0.09761284f, 0.55932045f, -0.22778693f, 0.27244338f, -0.15834309f, -0.36231408f,
+        0.51542896f, 0.13967697f, -0.30572814f, -0.22604749f, -0.2740033f, -0.2703133f, -0.1951428f, -0.440337f,
+        -0.32644698f, 0.21692991f, 0.014280634f, 0.0765713f, -0.20382592f, 0.424968f, 0.28632632f, -0.059345882f,
+        0.19007239f, -0.18959408f, -0.06682364f, -0.55718833f, -0.49542096f, -0.19378479f, 0.35620278f, 0.0688874f,
+        0.2173263f, 0.205114f, -0.54798824f, -0.32652473f, -0.59434307f, 0.4609596f, 0.12181891f, 0.58788306f,
+        0.293774f, 0.27979773f, 0.18579365f, 0.06778795f, 0.32080176f, -0.40593374f, 0.043841165f, 0.111867055f,
+        0.28492948f, -0.18400833f, 0.10606404f, -0.28571406f, 0.5398567f, 0.06862508f, 0.19476637f, -0.10020922f,
+        0.14677571f, 0.027676707f, -0.21476416f, -0.018831786f, 0.017261747f, 0.34536418f, -0.17819834f, -0.32643235f,
+        -0.01877645f, -0.18737586f, 0.37530214f, 0.44850072f, -0.3716404f, -0.17803307f, 0.28690353f, 0.12376861f,
+        0.2718306f, 0.093997635f, 0.11668236f, -0.6454358f, 0.019371467f, 0.3265246f, 0.41895977f, -0.4911032f,
+        0.48238412f, 0.13755141f, -0.44247732f, 0.1983712f, 0.36930913f, -0.16816106f, -0.028745875f, -0.17520776f,
+        -0.28622055f, -0.24008797f, -0.23807143f, -0.08704939f, 0.51765287f, 0.035844225f, 0.16825525f, -0.15872954f,
+        -0.09199386f, -0.39110482f, 0.15748118f, 0.036432598f, 0.18147103f, -0.25521982f, 0.4085998f, 0.14282672f,
+        -0.3034397f, -0.08413943f, 0.121867806f, -0.17251137f, 0.020772206f, -0.033911403f, -0.2558847f, -0.33810994f,
+        0.23910373f, 0.4146265f, -0.011306313f, 0.4449153f, 0.19442165f, -0.26815096f, -0.020086564f, -0.0012746878f,
+        0.2566039f, 0.3814642f, -0.012309108f, -0.34581277f, 0.050653968f, 0.34468585f, 0.5967132f, -0.24181508f,
+        0.44968817f, 0.32213327f, -0.15686196f, -0.1848751f, 0.1514035f, 0.050728578f, 0.08065633f, -0.59146315f,
+        -0.15206823f, -0.0774461f, -0.20580839f, 0.23973341f, -0.14773782f, -0.08034128f, 0.5120911f, -0.1583081f,
+        0.06283531f, 0.04803108f, 0.20897086f, 0.1744816f, -0.30251008f, -0.0737936f, 0.10621908f, -0.059858773f,
+        0.30070478f, 0.37014696f, 0.41311517f, 0.34914544f, -0.056069214f, 0.019595725f, -0.44423085f, 0.37365052f,
+        -0.17431322f, -0.49768594f, -0.30621243f, -0.2440783f, 0.033357073f, 0.40233245f, -0.32980728f, 0.37297058f,
+        0.00512002f, 0.40701103f, -0.18378004f, -0.35866314f, -0.18249759f, 0.20644431f, -0.22481917f, -0.31859753f,
+        0.1078013f, -0.28635347f, -0.24644868f, 0.44512916f, 0.0019454948f, -0.1891827f, -0.47384524f, -0.21362126f,
+        0.047944564f, -0.19300637f, -0.5034583f, 0.17787711f, -0.07262505f, -0.35196316f, 0.1701749f, -0.07184176f,
+        -0.14097512f, -0.27406242f, -0.22900555f, 0.060115036f, 0.18782867f, -0.10417593f, -0.42194292f, -0.002226717f,
+        0.22483145f, -0.12715466f, -0.12869315f, 0.396822f, -0.4054019f, -0.30501747f, 0.46478325f, -0.26076227f,
+        -0.296832f, -0.19644079f, -0.18544239f, -0.743506f, 0.19991109f, -0.081019916f, -0.39520606f, -0.15269127f,
+        -0.15618534f, 0.36153722f, -0.23019269f, -0.19378732f, 0.2808225f, 0.2428372f, -0.19175808f, 0.47909912f,
+        -0.38868302f, -0.20844665f, 0.23096044f, -0.0095749255f, 0.072198756f, -0.41729304f, -0.20178658f, -0.19929932f,
+        -0.027490145f, -0.19235659f, -0.12532373f, 0.010269786f, -0.15524364f, 0.21202795f, 0.21990222f, 0.19833785f,
+        0.07321486f, 0.15795283f, 0.06778618f, -0.57215345f, 0.24653831f, 0.0008320915f, -0.4663311f, 0.08934985f,
+        0.2047491f, -0.14394955f, 0.15774758f, -0.048293214f, -0.5080109f, 0.021835208f, 0.42758465f, -0.46187764f,
+        -0.16485614f, -0.06913732f, -0.2834022f, 0.40848818f, -0.1732347f, -0.20686148f, -0.0960614f, 0.12526274f,
+        -0.19051097f, -0.0023255204f, -0.24614716f, 0.472904f, 0.5993806f, -0.31236535f, -0.1989775f, 0.26371723f,
+        -0.37332672f, 0.05090514f, 0.0514965f, -0.13335484f, -0.3620658f, -0.23889698f, -0.19742037f, 0.08496697f,
+        -0.33683383f, 0.15933181f, 0.1023938f, 0.22086993f, -0.33358318f, 0.34596616f, 0.13689305f, -0.06786147f,
+        -0.27322048f, 0.15420377f, -0.12022056f, 0.11940539f, -0.19614677f, 0.010037452f, 0.54251057f, -0.19669497f,
+        -0.17982024f, -0.16450776f, 0.1190011f, -0.038021065f, 0.50351113f, -0.39918098f, 0.3897796f, -0.07676585f,
+        -0.43064898f, -0.41213354f, -0.0908813f, -0.26739803f, 0.32081616f, 0.27044114f, 0.4489033f, 0.38824427f,
+        -0.35458627f, -0.37398317f, -0.18183266f, -0.10500797f, -0.3230796f, -0.16792682f, -0.16465184f, -0.30872536f,
+        -0.16819146f, -0.32768306f, -0.1573356f, -0.40627697f, -0.28161716f, 0.018038046f, -0.27473378f, 0.09133506f,
+        -0.015474977f, -0.18440934f, 0.14756897f, -0.14149234f, 0.085519046f, 0.13212267f, -0.41988125f, 0.29582462f,
+        0.6922772f, -0.5418882f, 0.40120727f, -0.26985013f, 0.12809151f, 0.5982975f, 0.27690762f, 0.066551626f,
+        -0.39935517f, -0.18377808f, 0.23827507f, -0.22689673f, 0.049127094f, 0.33728826f, -0.13353758f, 0.5843031f,
+        0.022040337f, 0.1759756f, 0.10207667f, 0.18992157f, 0.19199169f, 0.3200523f, -0.29968324f, -0.12649329f,
+        -0.0284927f, -0.055260163f, -0.27908564f, 0.09888079f, 0.0016972685f, -0.121132724f, -0.027205462f, 0.2217277f,
+        0.2590382f, -0.3683855f, -0.08097961f, -0.15159479f, 0.21456495f, 0.47566015f, -0.1596144f, -0.3681484f,
+        -0.01994391f, -0.34414667f, 0.24048568f, -0.1729691f, -0.29187366f, -0.23552279f, 0.118383475f, 0.23192076f,
+        0.43410861f, -0.09824775f, 0.29154435f, -0.11383168f, 0.17351152f, 0.3699222f, -0.123384655f, -0.41067624f,
+        -0.4055534f, -0.30027068f, 0.29788965f, 0.15452398f, -0.3186621f, 0.46354026f, 0.19546816f, 0.5520553f,
+        -0.5039603f, 0.23039849f, 0.22737557f, 0.07510421f, 0.4130875f, -0.27762455f, 0.101136655f, -0.09103649f,
+        0.11808253f, -0.52315944f, -0.15782207f, 0.06530932f, 0.17321463f, -0.28923026f, -0.19159405f, -0.27779022f,
+        0.45824006f, 0.120370805f, -0.09477769f, -0.57418436f, 0.05847275f, -0.17182866f, -0.16853896f, -0.031721484f,
+        0.12178147f, -0.4472603f, -0.39360705f, 0.25235924f, 0.093852095f, 0.23070699f, 0.11762647f, -0.4761704f,
+        -0.0045924233f, -0.18291456f, 0.24637063f, 0.16228475f, -0.045194216f, 0.0007883841f, 0.041950393f, 0.17116526f,
+        0.4205931f, -0.24807236f, 0.14202432f, -0.00059801654f, -0.23218551f, -0.065484814f, -0.16894655f, 0.2964963f,
+        0.18273683f, 0.031384688f, -0.118998304f, 0.123317055f, 0.112172395f, -0.20046517f, -0.15269959f, 0.23525056f,
+        0.008044682f, 0.17574976f, 0.17161012f, -0.31725731f, -0.059390735f, 0.32571396f, 0.018715935f, -0.0019892375f,
+        -0.06869323f, -0.120028116f, 0.34007314f, -0.163689f, -0.17767377f, -0.030566659f, -0.2104558f, -0.18847841f,
+        0.0070350016f, 0.08521646f, -0.042138137f, -0.012477469f, 0.28821993f, 0.08777622f, 0.10411041f, -0.05677811f,
+        -0.27960277f, -0.20233947f, 0.13702926f, 0.11345512f, 0.05147742f, 0.40799543f, -0.13199304f, 0.0044010514f,
+        0.10913692f, 0.23891722f, 0.03717728f, -0.18634813f, 0.2003307f, -0.19110334f, 0.14012682f, 0.121751525f,
+        -0.10096495f, 0.06710636f, -0.2692952f, -0.032433905f, -0.024234645f, 0.40636766f, 0.122113384f, -0.008273131f,
+        0.09527878f, 0.07294317f, 0.2933924f, -0.16265953f, -0.29016128f, -0.08798908f, -0.14029957f, -0.17280762f,
+        -0.37187475f, 0.19299917f, -0.2539611f, 0.041286997f, 0.21544163f, 0.24160965f, 0.15819423f, -0.1687811f,
+        0.08763629f, 0.12628156f, -0.095100865f, -0.10609081f, -0.4046381f, 0.14793228f, 0.18168004f, -0.11937106f,
+        -0.04533209f, -0.15753733f, 0.06391913f, -0.23696044f, -0.13794321f, 0.15143216f, 0.01971958f, -0.0062112166f,
+        -0.07053679f, -0.40429875f, 0.13458857f, 0.24096683f, 0.17098661f, 0.095949374f, -0.012636096f, 0.13852638f,
+        -0.059069004f, -0.07298874f, 0.030900668f, 0.19224416f, 0.14202233f, 0.13695832f, 0.15166537f, 0.25786406f,
+        -0.16182329f, -0.15240987f, 0.2994234f, 0.21910255f, -0.22188388f, 0.10532129f, -0.047539834f, -0.064886704f,
+        -0.22118635f, 0.08681492f, 0.0035635394f, 0.15906821f, 0.03027532f, 0.13308193f, -0.028325396f, -0.16069764f,
+        -0.21670559f, 0.15432902f, 0.037818324f, 0.068243615f, -0.004368586f, -0.025449367f, -0.087959126f, -0.07208476f,
+        0.2270092f, 0.14060529f, -0.23561548f, -0.04695351f, -0.14323768f, -0.06898915f, 0.28269312f, 0.1265089f,
+        -0.049878836f, -0.05897693f, 0.021775197f, -0.13037184f, 0.17183986f, 0.07619407f, 0.2087949f, 0.198125f,
+        0.050950605f, -0.019213647f, 0.16726956f, 0.06855261f, 0.105220884f, -0.28225538f, -0.02363733f, -0.5126846f,
+        0.24102992f, 0.07055828f, 0.25850245f, 0.052108634f, -0.13536485f, 0.20590353f, 0.26345435f, 0.20262273f,
+        0.00790002f, 0.31065017f, 0.019625861f, -0.04803145f, 0.1967848f, -0.4712167f, 0.17734073f, 0.15559135f,
+        0.4016496f, 0.17744213f, 0.262191f, -0.12668708f, 0.1584789f, -0.22292237f, 0.094383106f, -0.081561364f,
+        0.22790489f, 0.24720672f, 0.39209858f, 0.21913177f, -0.067179896f, 0.26260987f, 0.039387908f, -0.4857731f,
+        -0.2023503f, 0.17133588f, -0.015724644f, 0.13849607f, 0.004368397f, 0.086872004f, 0.1920622f, 0.2388661f,
+        -0.002945128f, -0.11741761f, -0.2539839f, -0.10488669f, -0.32818165f, 0.06552519f, -0.38633513f, 0.07648732f,
+        -0.022874458f, 0.0989337f, 0.02888709f, -0.05135805f, 0.20585361f, 0.27379608f, -0.025577325f, -0.060932077f,
+        -0.034126848f, -0.09890046f, -0.017157672f, -0.17666335f, 0.1906328f, 0.21680205f, -0.3782522f, 0.20897534f,
+        -0.2823816f, 0.18291688f, 0.32984757f, 0.19391012f, -0.03301378f, -0.45284128f, -0.09387291f, 0.07947263f,
+        0.08787406f, 0.18885627f, -0.13945587f, 0.17869934f, 0.109515384f, 0.104507275f, 0.35925478f, 0.04333212f,
+        0.036421433f, -0.14152668f, -0.05180316f, 0.070039794f, -0.32119054f, -0.09331552f, -0.06755259f, 0.14106771f,
+        0.16193981f, -0.29925933f, 0.06544283f, -0.061624963f, -0.14230499f, 0.48779127f, 0.006028216f, -0.1146722f,
+        -0.2705564f, 0.23898534f, -0.3121542f, 0.067616716f, 0.091382384f, 0.09109858f, -0.0009243901f, 0.1341489f,
+        -0.07761445f, 0.19835238f, -0.012600013f, 0.014446267f, 0.05058221f, -0.08201028f, 0.09885629f, -0.2613383f,
+        0.22657147f, 0.4369058f, -0.09250627f, -0.11464083f, 0.034611117f, 0.05694661f, -0.21772236f, 0.30667746f,
+        -0.18910931f, 0.07787823f, -0.2118149f, 0.08970318f, -0.15455078f, 0.24113703f, -0.27551803f, 0.3485608f,
+        0.18774584f, 0.3102963f, 0.08225541f, -0.36501977f, -0.14236782f, 0.108015776f, 0.22602034f, 0.12602162f,
+        -0.106639676f, 0.05848012f, 0.13096415f, 0.027875643f, -0.16294691f, -0.053320054f, -0.39661887f, 0.20622803f,
+        -0.14195037f, 0.045457512f, 0.13139126f, -0.24620908f, 0.32307938f, 0.21586297f, 0.0019817823f, -0.023794219f,
+        0.1497471f, -0.3563396f, -0.30017662f, 0.12625958f, 0.16296537f, -0.027101325f, -0.23757586f, -0.19068876f,
+        0.05590416f, -0.33114374f, -0.006163931f, 0.0494301f, 0.23361087f, 0.120368496f, -0.082078226f, -0.2513198f,
+        -0.016325425f, 0.016759725f, 0.45998758f, 0.43898526f, -0.12999855f, 0.037395515f, 0.09135881f, 0.13304137f,
+        0.08177176f, -0.037245028f, 0.040470492f, -0.18467389f, 0.15717147f, 0.05071008f, -0.041011952f, -0.11847915f,
+        -0.12251875f, -0.0840391f, 0.23708858f, 0.34416693f, -0.19500002f, -0.15244697f, 0.02767299f, 0.15650284f,
+        -0.24415442f, -0.050785072f, 0.15513796f, -0.12632191f, 0.06988304f, -0.15910137f, 0.12849325f, 0.12782857f,
+        0.15613185f, -0.0446595f, 0.4182764f, 0.06731666f, 0.016877772f, 0.079283856f, -0.17037046f, 0.27720815f,
+        0.3725849f, -0.28672972f, 0.27198142f, -0.21944371f, -0.40983325f, 0.048214275f, 0.0024438312f, -0.008734464f,
+        -0.1880958f, 0.16978332f, -0.011319033f, 0.26122648f, 0.032763764f, 0.15213828f, 0.27733126f, 0.040171027f,
+        0.2106246f, -0.01772875f, -0.22995019f, -0.11472122f, 0.096527725f, 0.26080108f, -0.09622842f, -0.014468421f,
+        0.32614577f, 0.07869151f, -0.016675746f, -0.25007623f, -0.44916728f, -0.1513068f, 0.29254568f, 0.12932624f,
+        -0.4455452f, -0.33062586f, -0.15094027f, 0.22847265f, -0.23890474f, -0.048408337f, 0.15616891f, -0.09028131f,
+        -0.0077641797f, 0.25207248f, -0.22641414f, -0.031910654f, -0.2295927f, -0.23285516f, 0.10872699f, 0.4631618f,
+        -0.19257699f, -0.04728194f, 0.17965277f, 0.14953922f, -0.08310575f, 0.0928198f, 0.39074335f, 0.17430036f,
+        -0.18278816f, -0.2676194f, -0.20697801f, -0.11110333f, -0.065750346f, 0.23875077f, -0.23598838f, -0.065568104f,
+        0.06038237f, -0.019365203f, 0.11636213f, 0.027839722f, -0.1359551f, -0.14985834f, -0.031641494f, -0.05731598f,
+        -0.0050996803f, 0.2538507f, 0.016681988f, 0.23091166f, 0.23169836f, -0.349335f, -0.001789602f, -0.23997194f,
+        -0.09876515f, -0.027054636f, -0.16769361f, 0.17888919f, -0.0530196f, -0.20158628f, 0.157626f, -0.20271565f,
+        0.03711742f, 0.06704752f, -0.23274486f, 0.08767769f, 0.059909355f, -0.045426983f, -0.09462112f, -0.0051007136f,
+        -0.08066106f, -0.21697244f, -0.2490525f, -0.48857555f, -0.25122976f, -0.14602284f, 0.06894056f, 0.11002109f,
+        -0.27263832f, -0.018940153f, -0.059943683f, 0.22352119f, 0.08568939f, 0.36732566f, -0.23708692f, -0.033129226f,
+        -0.2405301f, 0.0038241607f, 0.025501432f, -0.2479769f, -0.07042279f, 0.26972952f, -0.15072446f, -0.43279135f,
+        -0.13718541f, -0.05208967f, -0.10837775f, -0.2160854f, 0.19322559f, 0.0069881715f, -0.17207208f, -0.30218387f,
+        -0.04322904f, -0.06656676f, 0.17884895f, -0.04074393f, -0.07555543f, 0.2191475f, -0.10427534f, -0.08571841f,
+        0.09822227f, -0.08808893f, -0.08891622f, -0.267537f, 0.076767586f, -0.004401021f, -0.030269256f, 0.093497254f,
+        0.018749487f, -0.027271627f, 0.44472018f, 0.34796414f, -0.15201864f, -0.15254083f, 0.25290433f, -0.32432547f,
+        -0.20579238f, -0.0920311f, -0.06305298f, -0.19227426f, 0.028788645f, -0.34628645f, 0.02675856f, 0.15135106f,
+        -0.06721665f, -0.060443986f, -0.30513066f, 0.25177437f, 0.022612901f, -0.10932217f, -0.16215906f, -0.09214244f,
+        0.0050784703f, 0.105487674f, -0.039515868f, -0.24823433f, 0.0882242f, 0.14947589f, -0.25761548f, -0.12577164f,
+        0.25842217f, 0.19732872f, 0.06782898f, 0.23485295f, 0.08638051f, -0.08696348f, 0.056169413f, 0.05453104f,
+        0.07979972f, -0.43541554f, 0.10503644f, -0.1723099f, -0.42374948f, 0.11723607f, 0.15974268f, 0.038009863f,
+        0.20836304f, 0.06926435f, 0.3318278f, -0.082472816f, 0.051631f, -0.3843064f, -0.10721832f, -0.05772215f,
+        -0.34741727f, -0.31724906f, 0.22725683f, 0.23969106f, 0.16924293f, 0.094656914f, 0.19760428f, 0.4195348f,
+        -0.18499085f, -0.10894615f, -0.0042561986f, 0.020684764f, 0.11716499f, -0.051008917f, -0.08391351f, -0.13055128f,
+        0.004145392f, -0.091572404f, -0.40890598f, 0.12397694f, -0.12677273f, -0.34327927f, 0.16889018f, -0.35517585f,
+        0.25833228f, 0.15225486f, 0.2039623f, 0.19634439f, 0.09747956f, -0.19428298f, -0.10690477f, 0.4034273f,
+        -0.15137526f, 0.15259744f, 0.20609923f, -0.15947658f, 0.070270255f, -0.01328981f, 0.11101481f, -0.11587359f,
+        -0.20417456f, 0.16703558f, 0.22115804f, 0.07801813f, -0.04748692f, 0.040405653f, -0.1054675f, 0.094910584f,
+        0.3447662f, -0.051162563f, 0.062269714f, -0.057078503f, 0.12991178f, 0.26603416f, 0.23826948f, -0.23043096f,
+        -0.24100181f, 0.074823916f, 0.2644145f, 0.079151236f, -0.30453032f, 0.19197711f, 0.24142617f, 0.09469668f,
+        0.0005995817f, -0.17052476f, -0.13546811f, -0.032210812f, 0.21018809f, 0.13499454f, 0.014780102f, -0.3176409f,
+        -0.11896074f, 0.1939657f, 0.27721888f, -0.10289726f, -0.060945086f, 0.12680507f, 0.04929532f, 0.28118232f,
+        0.033866853f, -0.0845944f, 0.0777143f, 0.0024403797f, -0.105055965f, -0.1524842f, -0.12609364f, 0.033434957f,
+        -0.08973731f, 0.24669191f, -0.04210862f, 0.09297493f, 0.07436651f, 0.12822428f, 0.0485037f, -0.3356805f,
+        0.14294337f, 0.31172878f, 0.43429422f, -0.15060648f, -0.086212106f, 0.12318472f, 0.13481466f, 0.05375825f,
+        0.3926548f, -0.15351675f, -0.18992881f, -0.1335016f, -0.007959711f, -0.02495097f, -0.13454382f, 0.17024349f,
+        0.0018530842f, 0.29626656f, 0.017653992f, -0.170667f, -0.07257434f, 0.07180583f, 0.017472237f, -0.7622059f,
+        -0.101895906f, -0.37594664f, 0.1656928f, 0.0018008132f, 0.051553577f, 0.15140812f, -0.05733753f, -0.16087171f,
+        -0.13798803f, 0.00977287f, 0.28678223f, 0.10082956f, 0.039032746f, -0.08987434f, -0.19322412f, 0.0006497987f,
+        -0.04131704f, 0.24368413f, 0.07697738f, 0.1662688f, -0.21770953f, 0.112199605f, -0.007766913f, -0.17060487f,
+        0.08250989f, 0.5105467f, -0.1514829f, 0.034194358f, -0.009348186f, 0.04484407f, 0.05688793f, -0.25562385f,
+        -0.075941436f, 0.052464183f, 0.026611833f, -0.027016452f, 0.13324074f, 0.11907939f, -0.028973086f, -0.14340341f,
+        0.31499237f, -0.39508778f, 0.24474381f, 0.3071748f, 0.21265985f, -0.2212755f, -0.099440925f, 0.24891621f,
+        0.13304806f, 0.14716843f, -0.23673657f, 0.008326092f, 0.25807333f, 0.2573923f, 0.39853027f, 0.036399685f,
+        0.27627102f, 0.12983617f, 0.18521182f, -0.16391715f, -0.19183281f, 0.09914772f, 0.142067f, -0.0012379285f,
+        0.040045198f, -0.0653037f, -0.041452028f, 0.23800063f, -0.0615174f, 0.20583744f, 0.03224341f, 0.35572094f,
+        0.30288953f, 0.17195334f, -0.297823f, 0.06384962f, -0.2853056f, 0.13998096f, 0.3033436f, -0.019481596f,
+        0.09071872f, -0.21577542f, -0.059051745f, -0.28327832f, 0.053516008f, 0.3737223f, -0.122065924f, 0.11201107f,
+        -0.08516122f, 0.057663273f, 0.12072535f, 0.026643967f, 0.10554778f, -0.03403849f, 0.21143745f, -0.020165227f,
+        0.26007605f, -0.29520935f, -0.065481625f, 0.06317577f, 0.3357463f, -0.022779906f, 0.33476648f, 0.03610001f,
+        -0.113865f, -0.31343085f, 0.13890989f, -0.2379116f, 0.36667532f, 0.25577933f, -0.0071503324f, 0.05037825f,
+        0.0019147269f, 0.1067715f, -0.03481564f, -0.03119733f, 0.124345645f, 0.19813068f, 0.16067119f, -0.08154209f,
+        0.22549677f, 0.045468222f, -0.0107944105f, -0.15684567f, 0.15141019f, 0.17583749f, 0.16794145f, -0.112938754f,
+        0.111503445f, 0.01063509f, 0.15351786f, -0.19557424f, 0.21565646f, 0.15522765f, 0.107514165f, 0.2537202f,
+        -0.14675084f, 0.13728747f, -0.32317913f, 0.05628042f, -0.03577983f, -0.012924321f, 0.3261317f, -0.2290284f,
+        0.5465677f, 0.073328756f, 0.19645844f, 0.20689355f, 0.18499702f, -0.16774209f, -0.31427184f, -0.20582496f,
+        0.026608063f, 0.14598534f, 0.12500472f, 0.08018409f, -0.03636556f, -0.011955142f, -0.4318778f, -0.07186447f,
+        0.04151553f, 0.32925493f, 0.0229755f, 0.09168572f, 0.22356826f, 0.15022068f, 0.094844654f, 0.12075241f,
+        0.13927631f, 0.3392514f, 0.14780626f, 0.02989016f, 0.18141115f, 0.1433499f, -0.13870363f, 0.45067856f,
+        -0.10159279f, 0.13936162f, 0.2016673f, 0.043677434f, 0.10638528f, 0.35368493f, -0.02496657f, 0.16195899f,
+        0.17215677f, 0.22383112f, 0.081717014f, -0.051421735f, 0.009156958f, -0.09842358f, 0.16540523f, 0.07648263f,
+        0.0064358916f, 0.3114232f, 0.12874621f, 0.08703991f, 0.12019698f, 0.029130207f, 0.27655286f, -0.14464076f,
+        -0.10964988f, 0.3436358f, -0.05938065f, 0.044900745f, -0.29861215f, 0.075498216f, 0.13123739f, -0.17553765f,
+        -0.1619598f, 0.5102523f, 0.4137074f, -0.17277333f, 0.30306658f, -0.17244327f, -0.19973028f, -0.044938054f,
+        0.049255162f, -0.33616924f, -0.28889793f, -0.11348059f, -0.3068331f, 0.12754269f, -0.010600715f, 0.13200054f,
+        -0.4640692f, 0.40095782f, 0.40136683f, 0.09798549f, 0.24778223f, -0.11034828f, 0.2048962f, 0.1668964f,
+        -0.25133198f, -0.2284297f, 0.084268585f, 0.106064655f, -0.16136509f, 0.26982084f, -0.14575419f, 0.13110025f,
+        -0.31689537f, 0.049045768f, -0.19108345f, 0.16293176f, -0.038105916f, -0.6007026f, 0.04482425f, 0.10839434f,
+        0.17844647f, 0.009480522f, 0.2425715f, -0.370587f, -0.04620545f, 0.11818295f, 0.09846817f, 0.15882736f,
+        -0.13761091f, -0.017135033f, 0.16372168f, -0.15955849f, 0.34728816f, 0.17308474f, -0.56165874f, -0.055013094f,
+        -0.21348514f, -0.09089458f, 0.042698227f, -0.2323388f, -0.2408958f, -0.116682924f, -0.08818292f, 0.14956938f,
+        0.21915324f, -0.15512437f, -0.054855768f, -0.029825354f, -0.0011786735f, 0.1539905f, 0.15122695f, -0.24019386f,
+        0.24867386f, 0.19273075f, 0.23562545f, -0.20585214f, -0.10078198f, 0.29524672f, 0.04480988f, -0.32827473f,
+        0.080295175f, 0.08394695f, 0.29604855f, -0.34194037f, -0.09276356f, 0.051932424f, 0.119736865f, -0.1300228f,
+        -0.09858736f, 0.056249704f, 0.06214446f, -0.15525308f, 0.16149178f, 0.16529827f, 0.08709782f, 0.021255717f,
+        0.07624382f, 0.25847024f, 0.1450405f, 0.26081812f, -0.13572025f, -0.19223484f, 0.0075849257f, -0.06219044f,
+        -0.076985985f, -0.06388288f, 0.01792967f, 0.10093294f, 0.09462482f, -0.27576846f, -0.26797485f, -0.28726938f,
+        -0.16717923f, -0.11877892f, 0.43857428f, 0.09707624f, 0.023268849f, -0.30357206f, 0.010472901f, 0.15476047f,
+        -0.007309262f, -0.24396151f, 0.38447002f, -0.26424915f, 0.14066847f, 0.09177672f, 0.3448936f, -0.30388826f,
+        0.41904184f, -0.34592336f, -0.09989893f, -0.64164525f, 0.27125704f, 0.42709595f, -0.08925754f, -0.478691f,
+        0.0712111f, -0.17051205f, 0.41980982f, -0.006861122f, 0.025304293f, -0.35554487f, 0.046056405f, 0.30938533f,
+        -0.12100871f, 0.19841133f, -0.2624308f, -0.23710793f, -0.050119944f, 0.29153547f, 0.3841634f, -0.17109434f,
+        -0.17303027f, 0.03984625f, -0.1485277f, 0.20259547f, -0.3755767f, 0.1286613f, -0.27322695f, -0.058925256f,
+        -0.20569669f, -0.18443793f, -0.3799312f, -0.19605409f, 0.23748405f, -0.23137206f, -0.052984815f, 0.03990944f,
+        0.06383136f, -0.09835421f, 0.018236885f, 0.12831111f, -0.47364163f, -0.4752508f, 0.23122191f, 0.20819569f,
+        -0.24164894f, 0.2735648f, 0.30949005f, -0.16237926f, -0.39461327f, 0.22427998f, -0.31384444f, 0.0875072f,
+        -0.13660213f, -0.34294635f, -0.25731298f, -0.1375168f, -0.09627193f, -0.079629086f, 0.43306977f, -0.020166771f,
+        0.120173f, 0.11446885f, -0.010944543f, 0.21153113f, 0.02541184f, 0.27669433f, 0.2950227f, 0.07080317f,
+        0.11832171f, 0.5226902f, -0.21641657f, 0.32587874f, -0.22645585f, 0.06889449f, 0.02394768f, 0.26315117f,
+        0.10421373f, -0.05777319f, 0.1226295f, 0.16610518f, 0.13847652f, 0.0032382794f, 0.14864157f, 0.10667904f,
+        0.07290213f, -0.10047755f, -0.08081496f, 0.077887684f, -0.1255174f, -0.01481531f, -0.20585942f, -0.31689546f,
+        -0.1707926f, 0.020062068f, -0.081192814f, 0.030392144f, 0.1926434f, 0.012258168f, -0.28164074f, -0.05611384f,
+        0.07126976f, 0.004908298f, -0.08361918f, -0.013038243f, -0.04898298f, -0.14915209f, -0.18441455f, 0.08614853f,
+        -0.25274393f, -0.13686028f, -0.27342886f, -0.033654254f, -0.19322492f, -0.13994244f, -0.14236061f, 0.012651673f,
+        0.17899075f, 0.02356947f, 0.2442205f, 0.45899895f, -0.1865296f, -0.0037190213f, -0.3193181f, -0.08849081f,
+        0.338189f, -0.023653291f, 0.08619188f, 0.23363496f, 0.14904614f, -0.073228434f, 0.34499028f, -0.12645845f,
+        0.34318513f, -0.36665937f, 0.033972565f, 0.1446293f, 0.59185266f, -0.2304195f, 0.2870564f, 0.42361823f,
+        0.14588015f, -0.11884927f, -0.07094366f, 0.13262008f, -0.2631122f, -0.16239095f, 0.3254118f, -0.34658965f,
+        -0.32123342f, -0.3389891f, -0.067048915f, -0.14082123f, 0.25267667f, 0.5322167f, -0.3184118f, -0.11008923f,
+        -0.15473999f, 0.4146965f, -0.032056518f, -0.029631931f, -0.0757395f, 0.5747172f, 0.27229553f, 0.14496896f,
+        -0.19895378f, -0.17064099f, 0.31036088f, 0.19687074f, 0.13734126f, -0.25379482f, 0.0066292835f, 0.09852589f,
+        -0.15600614f, -0.48545405f, -0.18388791f, 0.32282224f, -0.16136019f, -0.032780748f, 0.053529594f, -0.4553124f,
+        0.130326f, -0.029965471f, -0.25479633f, 0.12050675f, 0.15358545f, -0.12887777f, -0.38955203f, 0.10445545f,
+        -0.18474436f, -0.14617996f, 0.06630045f, -0.17705584f, 0.087591305f, 0.08935583f, -0.3156917f, -0.06597814f,
+        -0.094059356f, 0.14217384f, -0.33010545f, -0.22271743f, 0.24105275f, -0.20734045f, -0.00024133285f, -0.0095824655f,
+        -0.18797077f, 0.2708518f, 0.124080814f, -0.13198699f, 0.32264996f, 0.25843015f, 0.25895584f, -0.081104025f,
+        0.037328657f, 0.19722793f, -0.2809173f, 0.030360207f, -0.08679308f, 0.11725268f, -0.06534502f, -0.09469213f,
+        -0.018579058f, 0.11965256f, 0.3423759f, 0.09406696f, -0.08735151f, 0.04538949f, -0.089290254f, -0.17530851f,
+        0.010183268f, 0.17492843f, -0.13055336f, -0.20814851f, -0.23797418f, 0.079340264f, -0.092998475f, 0.0417193f,
+        -0.0705996f, -0.2734761f, -0.27252755f, 0.050660077f, -0.07735306f, -0.17661947f, 0.06902209f, 0.32760566f,
+        -0.5734436f, 0.06818251f, -0.11522539f, -0.17279866f, -0.062449403f, 0.0894836f, 0.096199766f, -0.12064047f,
+        0.0047558523f, -0.31991062f, -0.3781477f, 0.21793316f, 0.07441399f, 0.06694865f, -0.028068095f, 0.055191614f,
+        -0.17072399f, -0.23770021f, -0.20193595f, -0.255937f, 0.2389859f, -0.3709665f, -0.31660283f, 0.30545512f,
+        0.18650581f, 0.44241774f, -0.21365798f, -0.14143948f, -0.07557205f, -0.5692557f, -0.21618377f, 0.14373711f,
+        0.09901742f, -0.47167745f, 0.07525756f, -0.049371075f, 0.21449101f, 0.053918898f, 0.37538868f, 0.09856689f,
+        -0.19011945f, -0.19093668f, 0.3493012f, 0.3919225f, 0.2375423f, 0.19558522f, -0.22267675f, 0.53049254f,
+        0.5697123f, -0.12107921f, -0.07512673f, -0.17522363f, 0.06768482f, 0.26504588f, -0.11611759f, -0.114069596f,
+        -0.40434384f, -0.097864196f, -0.11454708f, 0.043564823f, 0.27569798f, -0.11955842f, 0.039079677f, 0.19726616f,
+        0.14042552f, 0.1872438f, -0.025897516f, -0.23717928f, -0.27438763f, 0.18869123f, 0.11890103f, 0.035092283f,
+        -0.14129086f, -0.12578999f, -0.3010742f, 0.030488007f, 0.28553003f, -0.35427758f, 0.11974727f, 0.04509638f,
+        0.11042085f, 0.25238168f, -0.14004573f, 0.22064562f, 0.060283016f, -0.1712658f, -0.009257471f, 0.03634703f,
+        -0.30058682f, 0.22912037f, -0.12743153f, -0.1627913f, 0.024968594f, 0.13292384f, 0.013572689f, -0.019088771f,
+        0.30994537f, -0.14486808f, 0.16429187f, -0.29689172f, -0.06502849f, -0.1722435f, 0.34218937f, -0.05425081f,
+        -0.07560105f, 0.114617534f, -0.23761927f, -0.040523972f, -0.36165467f, 0.16678426f, -0.32733327f, -0.030612689f,
+        0.08932191f, -0.048135776f, 0.24767837f, -0.028481696f, -0.0359865f, 0.1615856f, 0.14349107f, 0.103451885f,
+        -0.029412502f, -0.16100092f, 0.2438955f, -0.035733532f, -0.023122387f, -0.09375406f, 0.2636572f, 0.030952444f,
+        -0.103566304f, -0.24810871f, 0.13430494f, 0.21862602f, -0.08595496f, 0.089426115f, -0.15782426f, 0.21634825f,
+        0.20304148f, 0.010189832f, -0.17496471f, -0.115841836f, 0.08148813f, 0.1769837f, -0.18344477f, 0.14382951f,
+        -0.2664213f, 0.110304326f, 0.3468604f, 0.14488533f, -0.23322335f, 0.08709642f, 0.03446039f, 0.17965823f,
+        -0.3035201f, 0.10782565f, -0.18156385f, -0.045725726f, -0.24146923f, -0.08809641f, 0.15181881f, 0.16746484f,
+        0.30558014f, -0.19414985f, 0.20346172f, -0.123588875f, 0.13603738f, 0.3132005f, -0.25461915f, -0.016981903f,
+        0.19251943f, 0.0019354769f, 0.29207653f, 0.12528542f, -0.14242361f, -0.03834279f, -0.32477707f, 0.031849355f,
+        -0.026932089f, -0.10552952f, 0.12481942f, -0.4244506f, 0.20042898f, -0.010582819f, 0.3231598f, -0.018617023f,
+        -0.029252058f, 0.037372172f, -0.051935006f, 0.30581313f, 0.06965732f, 0.14599575f, 0.0077257296f, -0.04941205f,
+        0.14838287f, -0.14672157f, 0.057598066f, 0.11198857f, 0.10778122f, 0.14796406f, 0.14692995f, 0.11023677f,
+        -0.0772251f, -0.15754922f, 0.07130554f, 0.031077286f, -0.17900522f, -0.08433234f, -0.046589367f, 0.068857916f,
+        0.14749195f, 0.16647907f, -0.12198414f, -0.08312913f, 0.3310741f, 0.17169186f, -0.15876287f, 0.04177005f,
+        0.16750738f, 0.058814812f, -0.015840035f, 0.03130319f, 0.49336568f, -0.27356607f, -0.058961976f, -0.09522269f,
+        0.2701682f, -0.0218994f, 0.014300799f, 0.13349953f, -0.18303739f, -0.2798959f, -0.009524284f, 0.08506155f,
+        0.08152919f, 0.108977f, -0.06547534f, -0.010288056f, -0.13334492f, -0.16200237f, 0.12158173f, -0.19305299f,
+        -0.059393484f, -0.32007357f, -0.5801746f, -0.18051055f, 0.14940245f, -0.23242421f, -0.025100205f, 0.1331167f,
+        0.08055603f, -0.19518808f, 0.28513488f, 0.10844461f, 0.24123168f, 0.13319656f, 0.039663374f, -0.15344352f,
+        -0.03768603f, 0.41187307f, 0.005056592f, -0.15121466f, -0.099741064f, 0.18720433f, -0.008904436f, 0.4638128f,
+        0.08280973f, 0.19809085f, -0.07853802f, 0.35385326f, -0.1806479f, 0.12702762f, 0.0013162259f, 0.18949404f,
+        0.09331904f, -0.10826347f, 0.25425693f, -0.20322886f, -0.04368276f, -0.12564942f, -0.17756043f, -0.098870285f,
+        0.030562276f, 0.15721932f, 0.29961017f, 0.118116476f, 0.00459631f, -0.20916277f, 0.0053365603f, -0.17244892f,
+        0.02824012f, -0.057344344f, 0.028549945f, 0.090347275f, 0.16887435f, -0.0002543287f, -0.13161042f, -0.25436392f,
+        -0.27079797f, -0.38082373f, 0.26418555f, -0.47799107f, -0.10506019f, 0.09640106f, -0.095587194f, -0.12125603f,
+        0.086227566f, -0.075796925f, 0.022919234f, -0.14331216f, -0.07923673f, -0.015462234f, -0.06329231f, 0.11697391f,
+        0.086586565f, -0.09916272f, 0.14100713f, -0.2298731f, -0.19534752f, 0.021863632f, 0.06352466f, 0.076120034f,
+        -0.1204587f, 0.5192855f, -0.061030958f, 0.44624704f, -0.20010668f, -0.2763094f, 0.23265934f, -0.27059245f,
+        -0.35639527f, 0.12535037f, 0.36803097f, 0.66077507f, 0.56977534f, -0.15431556f, 0.13423079f, 0.24911332f,
+        -0.2900793f, -0.4734594f, -0.29548815f, -0.3061388f, -0.5752672f, 0.15891202f, -0.34186545f, 0.43940637f,
+        -0.40338057f, 0.44414026f, 0.40906948f, 0.5218718f, 0.15999462f, 0.2903357f, 0.47100747f, 0.013323719f,
+        -0.49184522f, -0.77151823f, -0.18018638f, 0.19207053f, -0.5429753f, 0.4331598f, 0.44584855f, 0.3547857f,
+        -0.2875689f, -0.12029601f, 0.47703564f, 0.1271123f, -0.23276298f, -0.6787084f, -0.074580036f, -0.43192393f,
+        0.23173831f, 0.032856707f, 0.38750693f, -0.117800556f, -0.61926436f, -0.13466276f, 0.3998949f, -0.19254993f,
+        -0.6870409f, 0.46853545f, 0.31249362f, -0.115743734f, 0.3415433f, 0.3887049f, -0.6336259f, 0.3488195f,
+        0.5382216f, -0.55166346f, -0.1401696f, -0.05402498f, -0.49907777f, 0.3201293f, 0.51646125f, 0.64780986f,
+        -0.60488653f, 0.42035958f, -0.4322343f, -0.17555398f, 0.586368f, 0.51207256f, -0.08069972f, -0.49936348f,
+        0.4167406f, 0.31934395f, 0.5196059f, 0.18380651f, -0.08302858f, 0.2576808f, -0.7277396f, -0.51523644f,
+        0.26608822f, 0.2483972f, -0.8093253f, -0.52569544f, -0.61226547f, -0.46750873f, -0.4752432f, -0.46579108f,
+        -0.7772813f, 0.5714164f, -0.21690047f, 0.5627444f, -0.64381695f, 0.42485082f, 0.33244392f, 0.006714679f,
+        -0.08407287f, -0.6224767f, -0.3761431f, -0.11481997f, -0.0024844927f, -0.13352937f, 0.31972107f, 0.30028826f,
+        0.16967969f, 0.53808445f, -0.15850441f, -0.3931514f, -0.35736585f, 0.38084096f, 0.5879979f, 0.41152406f,
+        0.3177731f, 0.31118056f, 0.43090534f, -0.059912268f, 0.64146763f, -0.46994972f, 0.27765808f, 0.29557267f,
+        0.13783358f, -0.15695934f, -0.18234606f, -0.43258217f, 0.42053217f, -0.52334553f, 0.3635937f, -0.17373052f,
+        0.4852381f, -0.50746775f, -0.4948508f, -0.244243f, -0.35339224f, 0.4880342f, -0.33847964f, -0.29881802f,
+        0.6487786f, 0.12156249f, 0.35441816f, 0.28316772f, -0.17245185f, -0.67182064f, 0.48695022f, 0.15188208f,
+        0.07160838f, 0.37425223f, -0.4967847f, -0.11780955f, 0.12738413f, 0.48891398f, 0.06294221f, -0.5660176f,
+        0.27418393f, 0.43048927f, -0.5072972f, 0.2200459f, 0.41378057f, 0.36300817f, -0.33857453f, -0.29949823f,
+        -0.275855f, -0.5119497f, -0.44828424f, -0.37969205f, 0.26985717f, -0.5015662f, 0.31036586f, 0.06110948f,
+        -0.3376624f, -0.522896f, 0.53116626f, 0.57782155f, 0.4814411f, -0.65286523f, 0.67794156f, 0.49238753f,
+        -0.220374f, -0.43947592f, 0.26364186f, 0.0016335499f, -0.31849116f, 0.41406667f, -0.666577f, -0.25003752f,
+        0.46390817f, 0.48507988f, -0.058252852f, 0.6157057f, 0.44609338f, -0.4286919f, 0.5057898f, -0.107759446f,
+        0.37897816f, 0.49969786f, -0.78482807f, -0.42504925f, -0.11588966f, 0.46917382f, 0.23847295f, -0.39971918f,
+        0.09663339f, 0.26217878f, -0.44832328f, -0.3575377f, 0.61069685f, 0.45708847f, 0.34351447f, -0.40695554f,
+        -0.4760559f, -0.42652842f, 0.12489333f, 0.06477783f, -0.28501362f, -0.51210946f, 0.26297528f, -0.17673425f,
+        -0.17950855f, -0.061817285f, 0.640886f, -0.32839903f, -0.37559667f, -0.18326496f, -0.4149438f, 0.18042292f,
+        0.5880722f, 0.41247702f, 0.27179697f, 0.42134607f, -0.36771226f, -0.33398008f, -0.28047374f, 0.4544555f,
+        -0.16522658f, -0.43479934f, 0.012481066f, -0.31949508f, -0.83627874f, 0.18655339f, -0.3477057f, 0.3676851f,
+        -0.631572f, 0.3275287f, -0.46427393f, -0.37420815f, -0.4630381f, -0.19801694f, -0.088829026f, -0.7042161f,
+        0.5456518f, -0.34826398f, 0.0912804f, 0.3959067f, -0.44767568f, -0.37490386f, -0.38888162f, -0.40551603f,
+        0.3765139f, -0.2714171f, -0.45091853f, 0.3774912f, 0.44386768f, -0.60163695f, 0.03456794f, -0.44175184f,
+        -0.42129076f, -0.34888726f, -0.351698f, -0.5352769f, 0.12653056f, -0.5228516f, 0.08307384f, 0.16617487f,
+        0.40126732f, -0.44391826f, -0.464759f, 0.4562798f, -0.33396986f, -0.27728418f, 0.34671944f, -0.6110677f,
+        -0.41989106f, -0.38557622f, 0.3822122f, -0.3765579f, 0.4291658f, -0.25313663f, -0.67063105f, -0.543332f,
+        -0.34924757f, 0.51906866f, 0.35170138f, -0.49074218f, 0.30902606f, 0.33816305f, -0.47881433f, 0.40360448f,
+        -0.6198368f, -0.30196404f, 0.37310517f, 0.3993164f, 0.46235633f, -0.104846455f, -0.58014023f, -0.3725965f,
+        -0.5110851f, -0.38595173f, -0.5021901f, 0.70631415f, -0.10776776f, 0.3855359f, 0.5192159f, -0.29108796f,
+        0.30506846f, 0.56883913f, -0.021155894f, -0.40265438f, 0.43543938f, 0.10399508f, -0.53224766f, 0.49639288f,
+        0.5078372f, -0.5563147f, 0.39732593f, 0.3824793f, -0.58401674f, 0.12293926f, 0.40370536f, -0.15581134f,
+        -0.5776705f, -0.19730449f, -0.3143808f, 0.1984f, -0.54362005f, -0.2957324f, 0.16031463f, 0.31386375f,
+        0.002828614f, 0.55891436f, -0.7283226f, 0.2500002f, 0.5656773f, -0.31949756f, -0.13750932f, 0.49960592f,
+        -0.50520796f, 0.3059306f, -0.07491533f, -0.6026278f, -0.50398004f, -0.3540093f, -0.4222307f, -0.3817906f,
+        -0.5044519f, 0.76985765f, -0.52711993f, 0.40896153f, -0.37245458f, 0.515281f, 0.39126647f, 0.2711171f,
+        0.40225935f, 0.55600286f, -0.28422529f, 0.3161831f, -0.4725184f, -0.24479315f, 0.18624358f, -0.29255563f,
+        0.30194777f, -0.15671827f, 0.36313605f, 0.6209108f, 0.43993908f, -0.2921032f, 0.15340443f, -0.64248616f,
+        -0.36267355f, -0.23513694f, 0.031505514f, -0.19536737f, 0.360616f, 0.60553765f, 0.4806616f, 0.65741587f,
+        -0.29677862f, -0.030008262f, -0.4437562f, -0.6348035f, -0.73082966f, -0.46346077f, -0.30607978f, -0.14231393f,
+        -0.17086668f, -0.025437308f, 0.07133444f, -0.31437793f, -0.3380811f, -0.31104073f, -0.37337568f, 0.6832018f,
+        0.52365386f, 0.28090173f, -0.4415461f, -0.2963842f, -0.06640852f, -0.47995117f, -0.16991466f, 0.3745005f,
+        0.26391408f, -0.2586918f, 0.52433044f, -0.0041043456f, 0.38871247f, 0.34355056f, 0.80643356f, 0.5889335f,
+        -0.28795502f, -0.3625746f, 0.47114617f, -0.28215125f, 0.5494808f, 0.14220768f, -0.57611465f, 0.3029018f,
+        0.3642403f, -0.0034262377f, 0.5347055f, 0.36535266f, 0.33206618f, 0.3037802f, -0.5137476f, -0.43657035f,
+        0.0048861643f, -0.22994447f, -0.25218526f, 0.46170995f, 0.14943533f, -0.55900633f, -0.018444153f, 0.5277107f,
+        -0.3661612f, -0.20225167f, -0.430614f, -0.46869394f, 0.2927664f, 0.7007607f, -0.21178263f, -0.33224842f,
+        -0.07812243f, -0.381124f, 0.24534589f, -0.3762969f, -0.005926325f, -0.47041532f, 0.17516543f, 0.40476024f,
+        0.32394847f, -0.5832306f, 0.46287397f, 0.40519732f, 0.35270464f, -0.18636331f, 0.25795904f, -0.6337021f,
+        -0.6014846f, -0.3333057f, 0.5467638f, 0.3271662f, -0.5000313f, 0.2730131f, 0.14523816f, 0.13988684f,
+        -0.49315968f, 0.09845295f, 0.67967504f, -0.18896851f, 0.15344279f, -0.36804953f, -0.66686016f, 0.0035889766f,
+        0.5085787f, -0.34424964f, -0.27043465f, 0.5083503f, 0.46060893f, -0.1328374f, -0.3355579f, -0.6728963f,
+        0.26036093f, 0.19208094f, -0.48526287f, -0.28024736f, 0.5732596f, -0.69655937f, -0.5622916f, -0.3157983f,
+        0.4225008f, -0.16305648f, -0.5403571f, 0.5344345f, -0.5801354f, 0.37045625f, 0.4293537f, -0.27754235f,
+        0.36947894f, -0.7898913f, 0.074237645f, 0.47704712f, 0.06803698f, -0.5041579f, -0.5254664f, 0.27811494f,
+        -0.15478036f, 0.1394671f, 0.49733275f, 0.34952837f, -0.74970865f, 0.42023343f, -0.43742728f, 0.17005716f,
+        0.21782301f, 0.34828615f, -0.86606055f, 0.75586957f, 0.12590444f, 0.34317693f, 0.46685168f, -0.7054054f,
+        -0.41708902f, -0.6424567f, 0.47711003f, 0.30061346f, 0.24421231f, 0.699799f, -0.033545345f, -0.66774374f,
+        0.88347834f, 0.2009858f, -0.3967228f, 0.67316306f, 0.6777483f, -0.64614f, 0.31152332f, -0.03938944f,
+        0.35531792f, 0.6053052f, -0.36789456f, -0.35092613f, -0.7437804f, -0.2919488f, -0.7190635f, -0.6256681f,
+        0.4728508f, 0.72576195f, -0.42401183f, 0.43733668f, 0.63789785f, 0.45788527f, -0.17670418f, 0.5534203f,
+        0.3276896f, 0.7735631f, 0.43397093f, -0.6620868f, 0.36277556f, -0.6661194f, 0.13214199f, 0.27814722f,
     };
-    for (int i = 0; i < 4096; ++i) t32_[i] = w[i];
+    for (int i = 0; i < 3328; ++i) t32_[i] = w[i];
   }
 
   void load_t33_() {
-    const float w[576] = {
-        -0.009340145f, -0.059456203f, 0.21332851f, 0.3049319f, 0.11745412f, -0.27446747f, -0.06892912f, -0.21495749f,
-        -0.24267402f, -0.13280584f, -0.20945823f, -0.14092712f, 0.037958086f, 0.1337395f, 0.10200208f, -0.016051292f,
-        0.2353205f, -0.06537244f, 0.16755109f, 0.006612386f, 0.13784753f, -0.010448564f, 0.0028914628f, -0.1866404f,
-        0.0389086f, -0.10663297f, -0.09717841f, -0.07842604f, 0.0481884f, 0.14669327f, -0.34308136f, 0.25502127f,
-        -0.27645054f, 0.068904325f, -0.10368508f, -0.0013385033f, 0.20913228f, 0.15886341f, -0.0088071115f, 0.034748137f,
-        0.016621687f, -0.1062387f, -0.06537048f, -0.43733957f, -0.0016278602f, -0.29676008f, -0.18964627f, 0.108460754f,
-        0.016246114f, 0.12577578f, 0.19859375f, 0.12705f, -0.20278214f, -0.00997624f, 0.027997777f, 0.07325254f,
-        0.16079731f, 0.26158682f, -0.12153423f, -0.20593028f, -0.26286697f, -0.23268937f, 0.027983664f, 0.13146302f,
-        -0.023730487f, -0.1128177f, -0.27615586f, 0.106520765f, 0.012600943f, 0.16426267f, 0.0010178227f, -0.081051975f,
-        0.07831857f, 0.21297073f, 0.026058273f, -0.030531239f, -0.2784526f, -0.3157653f, 0.032512646f, 0.14888506f,
-        -0.026179431f, -0.14354484f, -0.085973956f, 0.17378953f, 0.059003226f, -0.19769536f, -0.15753163f, -0.04628331f,
-        0.2114394f, 0.023824552f, -0.067603126f, -0.029891323f, -0.025077287f, 0.094149426f, 0.014961246f, 0.10428869f,
-        -0.046385683f, 0.15411219f, -0.2765127f, 0.055895504f, -0.16113056f, -0.12855007f, 0.0045674024f, 0.048211142f,
-        0.122740835f, 0.09728151f, -0.018314468f, -0.08519264f, -0.28796956f, 0.030394576f, -0.055252317f, 0.21083939f,
-        0.08537262f, -0.27537394f, 0.1887059f, 0.13710846f, -0.10476166f, 0.046667393f, 0.17777568f, 0.07930999f,
-        -0.0048176497f, -0.07648479f, 0.035390615f, -0.5511717f, -0.1324728f, 0.11983056f, 0.00806881f, -0.020484457f,
-        -0.045318987f, -0.11470231f, -0.11502799f, 0.102595896f, -0.079165414f, 0.12023859f, 0.11071602f, 0.1579773f,
-        0.10874431f, 0.11205436f, -0.09171734f, -0.18676141f, 0.17221454f, -0.2155562f, -0.20645407f, 0.0040693916f,
-        0.16606861f, -0.33464926f, 0.24774751f, 0.17484576f, -0.1383586f, 0.13269103f, -0.27449802f, -0.032028697f,
-        -0.10944912f, 0.084082074f, 0.17659734f, 0.13033086f, -0.1864638f, 0.0034653677f, -0.25199947f, -0.050702233f,
-        -0.08634426f, 0.081917875f, 0.100799784f, -0.089895435f, 0.16315341f, -0.22284637f, 0.11244636f, 0.010253789f,
-        -0.24949892f, 0.1884276f, -0.07661093f, -0.04132341f, 0.09681434f, 0.08712641f, -0.10113917f, -0.16792317f,
-        0.09983416f, 0.1339934f, -0.12159503f, 0.006799662f, -0.15361476f, -0.18231004f, 0.1760909f, 0.16252695f,
-        0.0014083836f, -0.092841946f, 0.06867641f, -0.058472633f, 0.0022500986f, -0.22479747f, -0.009427926f, 0.018157149f,
-        -0.09405052f, 0.072652616f, 0.01135076f, 0.058812443f, 0.12777029f, 0.0190751f, -0.010919474f, -0.0010724075f,
-        -0.0026488022f, -0.00022805374f, -0.008422912f, -0.001027645f, 0.014353861f, -0.00045754714f, -0.009317325f, -0.02862043f,
-        0.0696972f, -0.05099202f, -0.044798635f, 0.023080083f, -0.043871604f, -0.066064924f, -0.019407993f, -0.039608277f,
-        -0.36535987f, -0.14023654f, 0.033513132f, -0.010774735f, 0.18369032f, 0.09216363f, -0.170671f, 0.13719115f,
-        0.08849443f, -0.081226096f, -0.5554285f, 0.1491265f, 0.07136816f, -0.17586154f, 0.22539906f, -0.028043067f,
-        0.17827319f, 0.065480225f, 0.17726931f, -0.24864066f, -0.019765213f, 0.11766064f, 0.09918046f, -0.17590134f,
-        -0.12037433f, -0.046310186f, 0.065261096f, -0.15527187f, 0.26995075f, -0.0063618906f, 0.2694512f, 0.1783826f,
-        -0.17306697f, -0.3396956f, -0.11458167f, -0.14221084f, 0.16658543f, 0.07557809f, -0.15748066f, -0.014039332f,
-        -0.099551834f, -0.045032695f, -0.21464679f, 0.017530488f, 0.13801326f, 0.2157151f, -0.27150866f, -0.10873079f,
-        0.2514533f, 0.060378376f, -0.12401862f, -0.17513803f, 0.11660561f, -0.14242525f, 0.10268782f, -0.08780915f,
-        0.16049124f, -0.29073516f, -0.33280697f, -0.033666212f, 0.19489618f, 0.079350956f, -0.04370511f, 0.21809013f,
-        -0.1675152f, -0.43658158f, 0.001334656f, 0.029059367f, -0.09438784f, 0.16635583f, 0.06595172f, 0.07310129f,
-        -0.19157793f, 0.29607576f, -0.33399868f, -0.14200826f, 0.21705449f, 0.16032429f, 0.061169583f, -0.24835078f,
-        0.020777749f, 0.08838072f, -0.26541978f, -0.15227664f, -0.08551724f, 0.112672016f, -0.2408872f, 0.16988291f,
-        0.18110886f, 0.01780722f, 0.04258458f, -0.34800628f, -0.27994725f, 0.19060187f, 0.072305545f, 0.15918098f,
-        0.0310817f, -0.052013278f, 0.0054296385f, 0.06921722f, 0.09957957f, -0.10950178f, 0.07271569f, 0.105326965f,
-        -0.2791671f, 0.10087378f, -0.08670606f, -0.033808924f, 0.19089055f, 0.046436023f, -0.2817942f, -0.1710692f,
-        0.19537544f, 0.02521664f, 0.035183232f, -0.14112467f, 0.041359644f, 0.12471614f, -0.14754792f, 0.15580097f,
-        -0.07768476f, 0.14482953f, 0.02339517f, -0.30162144f, -0.12479531f, -0.04178069f, -0.0051899757f, -0.0043211053f,
-        0.013854066f, 0.0052752616f, -0.014982016f, -0.0057964716f, -0.024035184f, -0.006769959f, -0.017445529f, -0.027212111f,
-        -0.13607661f, 0.11233422f, -0.17994061f, 0.16515599f, 0.11879231f, -0.13171372f, -0.012307449f, 0.048868984f,
-        -0.027147211f, 0.29064232f, -0.26101062f, 0.12865463f, -0.2526736f, 0.02825529f, -0.037478935f, 0.07631228f,
-        0.04571509f, -0.25081506f, 0.18791679f, 0.08117369f, 0.095061764f, -0.40461043f, 0.12221854f, 0.23075652f,
-        -0.017314406f, -0.01817495f, 0.047154967f, 0.15407614f, 0.12691982f, 0.095744334f, -0.15520905f, 0.016430588f,
-        -0.1605544f, -0.0088187605f, -0.1657304f, -0.20722152f, 0.05226637f, 0.048698682f, -0.10904211f, -0.08016212f,
-        0.058429454f, 0.041128095f, 0.27839258f, -0.017548164f, 0.091144815f, 0.19725192f, -0.11356575f, -0.07051667f,
-        0.08901666f, 0.11792252f, -0.18775792f, -0.115984835f, -0.09717239f, 0.07181155f, 0.027882602f, 0.13486066f,
-        0.019055048f, -0.1070637f, -0.58061033f, -0.24989994f, 0.025419023f, 0.2696263f, -0.05852357f, -0.21718888f,
-        -0.064256504f, 0.2569151f, -0.06515286f, 0.1387469f, 0.056777325f, -0.4230456f, 0.21892202f, 0.13983078f,
-        -0.018959668f, -0.15951367f, 0.03754401f, -0.16225821f, -0.026955172f, -0.12263303f, 0.071750335f, -0.08537149f,
-        0.22172533f, 0.11693004f, -0.107805386f, -0.09119403f, -0.3127889f, 0.096039236f, -0.12214199f, 0.048294853f,
-        -0.018029166f, 0.041213427f, 0.063582f, 0.04513366f, 0.15455972f, 0.03208335f, -0.023542523f, -0.33251593f,
-        -0.24236777f, 0.08202977f, 0.1253377f, -0.23753187f, -0.05509993f, 0.2398087f, -0.09532878f, -0.023699429f,
-        0.1289114f, -0.1514451f, -0.05521168f, -0.14685853f, 0.17025854f, -0.022326034f, 0.19085927f, -0.005990849f,
-        -0.34924698f, 0.0109559065f, -0.012241626f, 0.15866965f, 0.07306502f, 0.10833234f, -0.1284013f, 0.011444767f,
-        -0.45055094f, -0.098591395f, 0.2766826f, 0.034684107f, -0.055133827f, -0.38687816f, 0.093919136f, 0.059779584f,
-        0.1068409f, 0.057075996f, 0.05941698f, 0.18808614f, -0.2624619f, 0.004661026f, -0.12504646f, -0.43541187f,
-        0.12321571f, -0.070695356f, -0.029712083f, 0.2443312f, 0.15476663f, -0.16685244f, 0.024289364f, 0.08488528f,
-        0.031667627f, -0.27546838f, -0.020119991f, 0.12317075f, -0.19111346f, -0.0151772f, 0.31201535f, -0.060506098f,
-        0.05545522f, 0.012532251f, 0.07931663f, -0.070369616f, -0.1295546f, -0.09513227f, 0.03238198f, 0.08250041f,
-        -0.028682558f, -0.17373666f, 0.12925537f, 0.14099197f, -0.14564012f, 0.097860955f, -0.094604716f, -0.17625983f,
-        0.21406673f, 0.00024335126f, 0.034915734f, 0.15194261f, -0.51599026f, 0.13736257f, -0.156002f, 0.14975902f,
-        -0.22287159f, 0.25232422f, 0.03603524f, -0.27693486f, 0.18594624f, 0.030496137f, 0.20128216f, 0.06411718f,
-        0.09717349f, 0.009614192f, -0.3249595f, -0.034485333f, 0.07447351f, -0.3280767f, -0.101387136f, 0.121502586f,
-        0.27040586f, -0.39487273f, 0.022865633f, 0.033884887f, 0.17885682f, -0.0035559942f, 0.042935792f, 0.17452537f,
-        -0.19068962f, -0.030358149f, -0.3188713f, 0.21319343f, -0.1554854f, 0.1052365f, -0.120103866f, -0.002823547f,
-        -0.08996884f, -0.2018968f, -0.054087445f, 0.26503062f, 0.0317589f, -0.08672006f, 0.10545496f, 0.12434972f,
-        -0.04728353f, 0.12697932f, -0.6600229f, 0.21987464f, 0.024285723f, 0.003275629f, 0.022864195f, 0.020979976f,
+    const float w[4096] = {
+        0.05457218f, -0.2917653f, 0.21733576f, -0.35850507f, -0.06256128f, 0.28047284f, -0.13511354f, -0.15901902f,
+        -0.1331907f, -0.5026334f, -0.16696878f, -0.1185773f, -0.14413637f, -0.22310266f, -0.3096233f, 0.0155969085f,
+        0.058549277f, -0.098823376f, -0.15630509f, -0.036094468f, 0.11288476f, -0.22711599f, -0.18239395f, 0.21123403f,
+        0.16238864f, 0.020203779f, 0.0116057135f, 0.12072479f, 0.0029147915f, -0.41910425f, -0.17325342f, -0.27798465f,
+        -0.10033953f, 0.13805857f, -0.049602784f, 0.34118134f, -0.0035928083f, -0.15728427f, 0.03688446f, -0.32336447f,
+        0.15919979f, 0.04024131f, 0.1810304f, -0.031200804f, 0.18624233f, 0.16532096f, -0.10768953f, 0.1773818f,
+        0.12907021f, -0.28465757f, 0.14156769f, 0.3605004f, 0.23874982f, 0.16886447f, 0.044178177f, -0.11500407f,
+        -0.0040823533f, 0.4327205f, -0.39550775f, -0.1273586f, 0.3352204f, 0.23766194f, 0.12277498f, 0.45915827f,
+        -0.16610742f, -0.16297095f, 0.2850514f, -0.017831445f, -0.047956515f, -0.17383984f, 0.17532237f, 0.17265539f,
+        -0.17570955f, -0.115426034f, 0.078850895f, 0.21445037f, -0.09030122f, 0.34910604f, 0.26211578f, -0.14764775f,
+        0.031685892f, -0.35170078f, 0.0878355f, -0.38934729f, -0.01708903f, 0.061328426f, -0.17681974f, 0.067361124f,
+        0.16604893f, -0.08716009f, 0.26621377f, 0.4341086f, 0.11507136f, 0.039331213f, -0.2927374f, 0.21439347f,
+        0.06529824f, -0.20508526f, 0.20309202f, 0.11942844f, -0.0806139f, 0.19652487f, -0.19186702f, -0.19980189f,
+        0.2894222f, -0.018715553f, -0.4924519f, 0.14011724f, 0.34367886f, 0.12853365f, 0.48539022f, -0.29329997f,
+        0.029021045f, 0.43578705f, -0.34695232f, 0.2185855f, 0.049019568f, 0.23507906f, -0.2296918f, 0.061277907f,
+        0.28478014f, 0.2343576f, 0.08817659f, 0.21550323f, 0.5506232f, 0.110551886f, -0.15175714f, 0.023586556f,
+        0.19060066f, -0.07923807f, -0.06665302f, -0.057746608f, -0.09380247f, -0.21072191f, 0.32709423f, -0.18998921f,
+        -0.23910019f, 0.12975295f, 0.038331788f, 0.09769434f, -0.08256214f, -0.14786239f, 0.10944372f, 0.26395476f,
+        0.06790955f, 0.1545294f, -0.029681126f, -0.05450241f, -0.23540734f, -0.24844222f, -0.30960718f, -0.156548f,
+        -0.095392205f, 0.12915394f, 0.29542586f, 0.045052756f, -0.035904225f, -0.021035781f, -0.06177367f, 0.36490938f,
+        -0.21266563f, 0.11857674f, -0.25759178f, -0.085662924f, -0.14765961f, -0.0086065605f, 0.044508565f, 0.17491947f,
+        0.2773656f, 0.05552329f, 0.17574435f, 0.09174418f, 0.106585f, 0.071298294f, -0.1570085f, 0.36610043f,
+        -0.0440664f, 0.38250113f, 0.016978852f, 0.32761252f, -0.22835645f, -0.15717283f, 0.16416515f, 0.114698194f,
+        -0.035840657f, -0.036744673f, -0.21841906f, 0.02784954f, -0.06973994f, -0.12516142f, 0.14506418f, 0.20339063f,
+        0.048694447f, -0.08588677f, 0.015467051f, -0.53120387f, 0.32555154f, 0.18054111f, 0.47497398f, -0.06599818f,
+        -0.19082278f, -0.1341951f, -0.33599365f, -0.06409762f, -0.60328645f, 0.3260806f, 0.36040232f, 0.19699748f,
+        -0.12082331f, 0.035950515f, 0.07040633f, 0.20771684f, 0.041781377f, -0.094630085f, -0.23801786f, 0.27908105f,
+        0.118665494f, -0.09791248f, -0.005251709f, -0.08123418f, -0.009568704f, -0.17656027f, 0.054804754f, 0.10785088f,
+        0.27799287f, -0.034836397f, -0.27050027f, 0.20770085f, 0.29681814f, 0.13418911f, -0.4272124f, 0.28487408f,
+        -0.1833942f, -0.34217885f, -0.1205826f, -0.013568523f, 0.57548803f, 0.12905176f, 0.13729009f, -0.1940467f,
+        -0.075756356f, -0.11953764f, 0.32837313f, -0.2902547f, 0.20653869f, -0.041107226f, 0.38847572f, -0.23275645f,
+        0.047903556f, 0.07850277f, -0.39607027f, 0.26564777f, 0.31202984f, -0.0870139f, -0.44235507f, -0.02771824f,
+        -0.09197263f, 0.1388678f, 0.006659763f, 0.30483717f, -0.042098537f, 0.13707153f, -0.21006605f, 0.013631453f,
+        0.36434883f, -0.06316605f, 0.23163468f, 0.109614536f, 0.36226103f, 0.117806025f, 0.26226437f, 0.1284288f,
+        -0.109151915f, -0.16995208f, 0.21255413f, 0.14638394f, 0.0099134445f, -0.14316526f, 0.10201761f, -0.0055014635f,
+        0.14969948f, -0.035275098f, 0.16631533f, -0.1508051f, 0.12020474f, -0.002012271f, 0.08944097f, 0.09566927f,
+        -0.24113332f, 0.08320495f, 0.047172926f, -0.06162956f, 0.29974082f, 0.6620654f, 0.14761312f, 0.048113625f,
+        0.436306f, 0.030090783f, -0.24097757f, 0.1503902f, 0.07407174f, -0.16975826f, 0.054552924f, 0.5028478f,
+        0.13713329f, 0.003371263f, -0.10941259f, -0.09861593f, 0.22595137f, -0.22077271f, 0.0034290296f, 0.09859369f,
+        -0.09518323f, 0.35396573f, -0.15118428f, -0.21793643f, 0.020750415f, 0.09911328f, -0.06568425f, 0.06735685f,
+        0.11473216f, 0.43806943f, 0.05295684f, 0.48733953f, -0.042409267f, -0.0603714f, -0.14433275f, 0.14300449f,
+        0.11587562f, 0.1777307f, 0.025232263f, -0.044704232f, 0.20443013f, -0.12254489f, 0.047570422f, -0.51092046f,
+        -0.05053346f, -0.030905226f, -0.38058528f, 0.25901002f, -0.39163086f, 0.025885416f, 0.1776848f, -0.10728187f,
+        -0.23139274f, 0.48540822f, 0.08364109f, -0.011322039f, -0.052698787f, 0.26864305f, 0.15040651f, -0.120604806f,
+        0.3028017f, 0.009605209f, -0.2927079f, 0.029008208f, 0.07273838f, -0.20866859f, 0.06986108f, 0.11095988f,
+        0.05540174f, -0.2172279f, -0.3746197f, -0.36683497f, -0.2499044f, 0.44829887f, 0.43379235f, 0.28344235f,
+        0.012173927f, 0.3468579f, -0.07004198f, -0.11658347f, -0.25109944f, -0.04426741f, -0.12512098f, -0.24884231f,
+        -0.25858295f, -0.04744269f, -0.07663033f, -0.19197068f, -0.4916564f, -0.20623602f, 0.3741968f, -0.16310407f,
+        0.2234766f, -0.0039351857f, -0.18823986f, -0.46938655f, 0.13093534f, -0.065283686f, 0.06944156f, 0.62347907f,
+        -0.080766685f, -0.23721766f, 0.151185f, 0.29118264f, 0.0065672747f, -0.05472984f, -0.12069166f, 0.033502247f,
+        -0.20419824f, -0.069470845f, 0.2136792f, 0.12584814f, -0.19420974f, -0.13813646f, 0.45443454f, 0.09555922f,
+        0.14462289f, -0.16455124f, 0.32466608f, -0.22311758f, 0.24377494f, -0.108282045f, 0.07091271f, 0.5909424f,
+        0.34457654f, -0.3265542f, 0.12483405f, -0.15868895f, 0.10967804f, -0.06390812f, -0.21024099f, -0.14805773f,
+        -0.34249514f, -0.13094087f, 0.042813092f, 0.017482884f, -0.42946592f, -0.32019216f, 0.008378041f, 0.38681433f,
+        -0.13253284f, 0.265324f, 0.22194955f, -0.19550979f, -0.0135812815f, 0.11181238f, -0.2235339f, -0.14789905f,
+        -0.3452732f, -0.07650519f, -0.22694835f, 0.40380058f, 0.026532453f, -0.41622728f, -0.06248437f, 0.10190087f,
+        0.3482436f, 0.084781244f, -0.14886421f, 0.1166876f, 0.08254624f, 0.06206718f, -0.2572956f, -0.23198716f,
+        0.29528975f, 0.06179374f, -0.26934427f, 0.16282302f, 0.025009323f, -0.16584519f, -0.05781015f, 0.4181339f,
+        0.471571f, 0.03701066f, -0.1371991f, -0.005702944f, -0.19359033f, 0.19380262f, 0.10268259f, -0.25782531f,
+        -0.26863003f, 0.23808469f, -0.23596387f, -0.2521466f, -0.11412153f, 0.2650008f, -0.033059284f, 0.08301854f,
+        -0.14947905f, -0.055701487f, -0.050794896f, 0.10023446f, -0.30223122f, 0.15804537f, -0.027047707f, 0.17608534f,
+        -0.39804265f, 0.11335146f, -0.37465143f, -0.018388009f, -0.15686838f, -0.13461562f, 0.021036083f, 0.30672097f,
+        0.08114309f, 0.060998462f, -0.11560983f, -0.070012376f, 0.1421926f, 0.20315969f, 0.018746449f, 0.06814817f,
+        -0.13013431f, 0.39541388f, 0.3423429f, 0.35289198f, 0.20912014f, 0.13947865f, 0.068690024f, 0.022568187f,
+        0.028759321f, 0.088992864f, 0.17799363f, 0.046592593f, 0.113322444f, -0.17732775f, 0.3592036f, 0.009001402f,
+        0.19706847f, -0.11104481f, 0.11691399f, 0.49624646f, 0.09794755f, 0.16853824f, -0.03460182f, 0.2840336f,
+        -0.07975131f, -0.2092705f, -0.016454682f, -0.20538384f, -0.068069324f, -0.26937398f, -0.07742785f, 0.19548638f,
+        0.34370705f, 0.07295928f, 0.20061752f, -0.03888092f, -0.2894592f, -0.10342633f, -0.13069892f, -0.16751459f,
+        -0.38318846f, 0.025320683f, 0.28643128f, 0.417107f, -0.036590308f, 0.2261196f, -0.18246105f, 0.152933f,
+        0.17486586f, -0.039259f, -0.010265162f, -0.06219131f, -0.19728327f, 0.09453837f, 0.34156048f, -0.11527049f,
+        0.2819997f, -0.5455453f, 0.25499442f, 0.20079544f, -0.034119505f, 0.13853739f, 0.12056181f, 0.39712042f,
+        -0.053385936f, -0.32454792f, 0.32967764f, -0.33660513f, -0.025322722f, 0.25189134f, 0.21100932f, 0.30952448f,
+        -0.04645897f, -0.3733147f, -0.03431605f, -0.16487955f, 0.08417731f, 0.50252765f, -0.11199823f, -0.02901608f,
+        -0.342952f, -0.14014529f, 0.3355523f, 0.14288189f, -0.14361341f, -0.15482417f, -0.016309597f, 0.007122407f,
+        -0.27514887f, -0.36597955f, 0.21796736f, 0.2723147f, -0.17116429f, 0.016259847f, -0.20189738f, -0.24377461f,
+        -0.086548224f, 0.05710976f, 0.113059305f, 0.22357379f, 0.09608204f, 0.31761128f, -0.053698435f, 0.18033084f,
+        0.20646313f, -0.37935334f, 0.06840185f, 0.17253515f, 0.09836441f, -0.168743f, -0.09444768f, 0.37521642f,
+        -0.39817896f, 0.34740198f, -0.041758668f, 0.106229655f, 0.27750728f, 0.30606273f, -0.28588825f, -0.15648909f,
+        -0.20345047f, 0.077234276f, 0.42405236f, -0.16373868f, 0.30775705f, -0.18414325f, -0.0043440857f, 0.03599817f,
+        -0.114145175f, 0.24912007f, -0.06677123f, 0.026338406f, 0.17346795f, -0.27884173f, -0.43374723f, -0.015384189f,
+        -0.18923688f, -0.096593626f, 0.4881288f, 0.26388475f, 0.038450103f, -0.018055763f, -0.2405737f, -0.044001345f,
+        0.45957008f, 0.08576577f, -0.054715075f, 0.041602194f, 0.0628116f, -0.1851954f, 0.17472139f, -0.37397f,
+        0.06797753f, -0.040928178f, -0.16036603f, -0.06438018f, 0.1462387f, 0.3348252f, -0.10515409f, -0.0090568485f,
+        -0.2982509f, 0.41453484f, -0.02104838f, 0.14793904f, 0.21748964f, -0.0772425f, 0.0687244f, 0.5759628f,
+        -0.1368882f, 0.4598095f, 0.0025629946f, -0.12233047f, -0.2870471f, 0.21398796f, 0.084533855f, 0.32241145f,
+        0.06825773f, 0.014840155f, 0.31728458f, 0.038078155f, -0.24568439f, 0.31503054f, 0.009808067f, -0.14547575f,
+        -0.05952321f, -0.030312726f, 0.09980146f, -0.049218964f, -0.023618694f, 0.027882418f, -0.26174253f, -0.13036782f,
+        0.6469339f, -0.029736081f, -0.30497792f, -0.076566644f, -0.083072f, 0.5145275f, 0.037192475f, -0.15176299f,
+        -0.09044821f, 0.079965375f, 0.11279136f, 0.14002109f, 0.22377317f, -0.0041340827f, 0.16300873f, -0.045570567f,
+        -0.35934258f, 0.2627439f, -0.12437828f, -0.035837807f, -0.05512977f, 0.060874444f, -0.116860166f, -0.12360608f,
+        0.29623857f, 0.06905224f, -0.04154638f, -0.03634032f, 0.16345404f, -0.033619847f, -0.29194078f, -0.2968479f,
+        0.21213737f, -0.17562604f, -0.21280506f, -0.26653776f, -0.0791557f, 0.12840615f, -0.17255637f, 0.27958375f,
+        0.41362616f, 0.02957994f, 0.09629436f, -0.043343555f, 0.022666227f, 0.27864546f, -0.09611018f, -0.4057189f,
+        0.14568189f, 0.23895432f, 0.26667827f, -0.10017601f, 0.24893004f, 0.29017133f, 0.040505517f, 0.041170783f,
+        -0.016713742f, -0.4013413f, -0.15318117f, -0.37194562f, 0.14173023f, 0.114098325f, 0.14696497f, 0.46014893f,
+        0.33555347f, -0.10703686f, -0.05509888f, 0.04802777f, 0.087872915f, 0.20197554f, 0.34516013f, 0.13471125f,
+        -0.25184467f, 0.12320585f, 0.040510915f, -0.08659614f, 0.26414427f, 0.11995875f, 0.23232478f, 0.509239f,
+        -0.11407585f, -0.20943315f, 0.06781321f, -0.48471913f, -0.3445327f, 0.11490624f, 0.22448333f, 0.013353031f,
+        -0.34813565f, 0.5721968f, 0.083074294f, 0.08151621f, -0.19744694f, 0.2121884f, -0.010795514f, -0.06509652f,
+        0.14887126f, -0.13236186f, 0.24823223f, 0.12552233f, 0.18218909f, -0.11726325f, -0.09073121f, -0.103892446f,
+        0.11611134f, 0.049054973f, 0.08904393f, -0.094169706f, 0.31576917f, -0.40080747f, -0.35172182f, 0.15645514f,
+        -0.5077596f, 0.52065545f, 0.025405316f, -0.08022135f, 0.026257385f, -0.06348509f, -0.15892234f, 0.16970259f,
+        -0.3684041f, 0.14715357f, 0.30519167f, 0.21640992f, -0.22996868f, 0.31271297f, 0.14036061f, 0.32013437f,
+        0.06836529f, 0.17798658f, -0.33737555f, -0.20223457f, 0.34256402f, -0.17611566f, 0.1837178f, 0.08567066f,
+        -0.15718673f, -0.27206442f, -0.1026466f, -0.6709468f, -0.012699925f, -0.2658674f, -0.046473887f, 0.09403938f,
+        0.019211387f, -0.42069623f, 0.32112923f, -0.28673255f, 0.22041643f, -0.19997221f, -0.030946283f, 0.22012407f,
+        -0.42949688f, 0.028988367f, 0.34956676f, 0.07990384f, -0.037263926f, -0.041203998f, -0.066266954f, 0.30971143f,
+        -0.16492413f, 0.39985237f, 0.074768916f, 0.04921268f, 0.08460347f, -0.13740392f, -0.25955948f, -0.15517507f,
+        0.15301193f, -0.06659269f, -0.21061288f, 0.11784724f, -0.34870896f, 0.35936144f, 0.43078712f, 0.11020374f,
+        -0.07138082f, 0.15958972f, -0.2634257f, 0.08349362f, -0.11542965f, -0.2163522f, -0.23581631f, 0.1307985f,
+        0.12102249f, -0.15796046f, -0.1916898f, 0.10540945f, 0.37376466f, -0.00079703506f, -0.10744201f, 0.21370783f,
+        0.29791304f, 0.056773975f, -0.030869942f, 0.30049434f, -0.076017894f, 0.0028136317f, 0.30715623f, -0.21669117f,
+        0.01128012f, -0.15167825f, 0.31940812f, 0.15882945f, -0.4114851f, 0.03217047f, 0.101032466f, -0.02131352f,
+        0.05263462f, -0.03762734f, -0.00214434f, -0.104551814f, -0.19957134f, 0.2534436f, 0.122094326f, -0.2528306f,
+        0.21664001f, -0.19256628f, 0.34960148f, -0.36786947f, -0.114569865f, 0.020904228f, 0.067927964f, 0.3754358f,
+        0.11086265f, -0.003551015f, 0.10427852f, -0.1324987f, 0.02643347f, 0.22674301f, -0.063622996f, 0.0140094f,
+        -0.23079012f, 0.22430861f, -0.27011836f, 0.13239907f, -0.0887519f, -0.024928704f, 0.08439236f, -0.26408267f,
+        0.04907661f, 0.09060767f, 0.006726052f, -0.55233574f, -0.14750788f, 0.2675893f, -0.28617698f, -0.29097125f,
+        -0.04044982f, 0.0990364f, -0.036741685f, 0.014202576f, 0.022076217f, -0.15592764f, 0.43111637f, 0.32867032f,
+        -0.036300983f, 0.13780765f, 0.08648269f, -0.0831294f, 0.3344829f, 0.30267522f, -0.0257808f, 0.017126445f,
+        -0.26832047f, 0.3586794f, 0.26850662f, -0.09974662f, 0.13927908f, 0.01184774f, 0.2103579f, 0.15602583f,
+        0.33242896f, 0.064356625f, -0.054917198f, 0.023161475f, -0.1061709f, -0.6481718f, 0.4692758f, -0.26123884f,
+        0.0076711867f, -0.031093156f, -0.0001873888f, -0.02947929f, 0.17244528f, 0.17382407f, -0.38477454f, 0.108363f,
+        0.25360662f, 0.092735656f, 0.19423483f, -0.24586241f, -0.06315797f, 0.033773154f, 0.029459797f, 0.020863235f,
+        0.2799645f, -0.055500843f, -0.19524218f, 0.114044115f, 0.03983525f, -0.17035635f, 0.12925893f, 0.2458502f,
+        0.3744455f, 0.36870193f, 0.4412553f, -0.10917647f, -0.15363356f, 0.11127467f, 0.124219574f, -0.029027916f,
+        -0.18518318f, 0.12703845f, -0.25942332f, 0.08137675f, -0.012202942f, -0.063078575f, -0.31265903f, -0.25655532f,
+        0.033185255f, 0.2811325f, 0.070557415f, 0.0033770767f, -0.07606282f, -0.14372379f, -0.32168382f, -0.34262428f,
+        -0.35674128f, -0.14842644f, -0.24770543f, -0.28118905f, -0.45169365f, 0.09885903f, -0.10895438f, 0.006069724f,
+        0.21481277f, 0.072250254f, 0.21646133f, -0.032546278f, 0.0073108748f, 0.34120607f, -0.03966187f, 0.2377824f,
+        -0.11574018f, 0.08201339f, -0.09104026f, 0.20171186f, 0.11358525f, 0.22083938f, -0.20982185f, 0.013704652f,
+        0.41319415f, -0.080237426f, -0.023266038f, -0.2524868f, -0.105654076f, -0.09383659f, -0.16573615f, -0.101024196f,
+        0.30408996f, 0.17715341f, -0.18351933f, 0.3110294f, 0.057558592f, 0.1553581f, 0.131956f, 0.1653761f,
+        -0.21608713f, -0.09787816f, 0.18851419f, 0.36118954f, -0.4127804f, 0.079379745f, 0.053724788f, 0.30393097f,
+        0.1627431f, 0.23723033f, 0.29776302f, 0.21226405f, -0.09666781f, -0.08124094f, -0.21500914f, -0.051465202f,
+        -0.08746025f, -0.08429341f, -0.1664451f, 0.049330194f, 0.26202095f, -0.2556748f, 0.14651723f, -0.051249977f,
+        -0.23303483f, -0.122240156f, -0.4947322f, 0.12474407f, 0.06725983f, -0.18710992f, 0.1246926f, -0.35223538f,
+        -0.26300913f, -0.28838658f, 0.026394157f, 0.06425945f, -0.20372002f, -0.10000208f, -0.3821164f, 0.19892249f,
+        0.02923033f, -0.13298164f, 0.2701262f, 0.3140467f, -0.25477353f, 0.13971025f, 0.20784381f, -0.039009318f,
+        0.04265161f, 0.22891067f, -0.08094144f, -0.34856397f, 0.0012834355f, -0.10822432f, 0.11720959f, -0.22049546f,
+        0.106902905f, 0.22732179f, -0.17448658f, -0.21001811f, -0.001148999f, 0.31977972f, 0.15585506f, 0.068984084f,
+        -0.16234735f, 0.07649606f, -0.18631811f, 0.15661462f, -0.2756541f, -0.15171123f, 0.011944878f, -0.074762136f,
+        -0.41936207f, 0.07148963f, 0.095268294f, 0.38475117f, 0.44226718f, 0.17718846f, -0.15143536f, 0.0089985635f,
+        -0.14137664f, 0.072438985f, -0.036261916f, 0.12453871f, -0.09334628f, 0.12271847f, -0.22040541f, 0.45197502f,
+        -0.47545734f, -0.2885947f, 0.15451738f, 0.071813494f, -0.21594013f, -0.108842865f, -0.20791449f, 0.40227154f,
+        -0.040333994f, 0.30513692f, -0.23510255f, -0.020582143f, 0.26060453f, -0.27006167f, 0.10398038f, -0.008018016f,
+        -0.19022991f, 0.10619307f, -0.17262712f, 0.3238226f, -0.15394187f, -0.08724448f, 0.33505565f, -0.061165076f,
+        0.22513339f, 0.36723775f, 0.13270172f, -0.36533153f, 0.08898784f, -0.01905682f, -0.20563003f, -0.1394567f,
+        -0.11807547f, 0.0077858716f, 0.20824926f, -0.30747205f, 0.010549295f, -0.046752747f, 0.064373754f, 0.04066173f,
+        -0.3602909f, -0.12608996f, 0.20598537f, 0.115977176f, -0.015964061f, -0.4804912f, 0.017019883f, -0.087730385f,
+        0.41263416f, -0.003628083f, -0.27534086f, 0.4546073f, -0.23708248f, -0.11774854f, -0.123644516f, 0.116819575f,
+        -0.4089698f, -0.18168394f, -0.32119355f, -0.25617778f, -0.17272311f, -0.35391083f, 0.30228946f, -0.101193324f,
+        0.044154566f, 0.050924666f, 0.30914113f, -0.03526161f, -0.18632689f, 0.015524027f, -0.056940153f, -0.11730772f,
+        0.15554401f, -0.2018024f, -0.26807582f, 0.2399542f, 0.06569018f, -0.30368343f, -0.38307124f, 0.093164966f,
+        -0.05893661f, 0.2074354f, -0.00516863f, -0.020514317f, 0.11911654f, 0.22082724f, 0.15355523f, -0.20098244f,
+        0.005538828f, 0.20446326f, 0.13269521f, 0.04642435f, -0.07672881f, -0.22778882f, -0.040132184f, -0.29616088f,
+        0.44694403f, 0.3194808f, -0.09187789f, -0.2547889f, 0.07751903f, 0.30976516f, 0.44182226f, 0.11336874f,
+        -0.1677641f, -0.15480365f, 0.04877063f, 0.31090125f, -0.20729183f, -0.0027642085f, -0.39269963f, 0.21842772f,
+        0.34913924f, -0.031476505f, -0.25601512f, 0.0940189f, -0.3614183f, -0.123573735f, 0.015566941f, 0.38426572f,
+        0.25647157f, 0.095575824f, 0.18297884f, -0.37554377f, -0.3018762f, 0.04444652f, -0.29740402f, 0.16714813f,
+        0.29176143f, 0.18341595f, -0.17934412f, -0.11013753f, 0.06282017f, 0.044013448f, -0.06396982f, 0.26815408f,
+        -0.23301014f, 0.3780865f, 0.18106554f, -0.20000674f, -0.035118397f, 0.3770881f, -0.4309706f, 0.037150115f,
+        0.08701297f, 0.027808316f, -0.09109802f, -0.10722198f, -0.15081303f, -0.1216995f, -0.080126114f, -0.10752678f,
+        -0.18743119f, -0.16031998f, 0.24632126f, -0.4356979f, -0.073820844f, -0.2606543f, 0.20314877f, -0.14214142f,
+        -0.12079664f, -0.033664655f, -0.16080512f, -0.0134189315f, 0.17726354f, -0.10687885f, 0.0822452f, 0.37719744f,
+        0.23075838f, -0.059689194f, 0.10897257f, -0.04752222f, -0.15421945f, 0.083471216f, 0.2822085f, -0.30640545f,
+        0.32268968f, -0.2369044f, 0.043786738f, 0.24199487f, 0.14553206f, -0.16536616f, 0.23145773f, -0.020378308f,
+        0.19100834f, 0.346143f, 0.100743905f, -0.14481984f, 0.26481706f, 0.040269054f, -0.2166666f, 0.2314099f,
+        -0.12887943f, -0.40307498f, 0.46913326f, -0.27412218f, 0.22041857f, 0.21869333f, -0.44107178f, -0.10174145f,
+        -0.40523392f, -0.2062006f, 0.056708008f, 0.0045826077f, -0.2586947f, -0.12982352f, 0.23015313f, 0.07062671f,
+        -0.14994662f, -0.101399355f, 0.29465252f, 0.19209649f, -0.22284433f, 0.3020704f, -0.10454214f, -0.1729327f,
+        -0.09694716f, 0.019644823f, -0.13849755f, 0.033754114f, 0.062005326f, -0.2198428f, 0.3529596f, 0.051514987f,
+        0.34704012f, 0.22800195f, -0.02090491f, 0.2203915f, 0.43839175f, -0.09589081f, -0.060455322f, 0.38521096f,
+        0.28678077f, 0.21198167f, -0.009937324f, -0.09934037f, -0.19916444f, 0.057670582f, 0.05397174f, 0.06352514f,
+        -0.23202075f, 0.3232601f, -0.0596184f, -0.053410232f, 0.020020429f, 0.09727205f, 0.3080685f, -0.119041674f,
+        -0.026560558f, 0.055631123f, 0.18730403f, 0.50876117f, 0.03878688f, -0.0013609143f, 0.038633436f, -0.09955416f,
+        0.17270464f, 0.23553616f, 0.24225016f, -0.0057799583f, -0.56510365f, 0.13389182f, 0.2273444f, -0.19425093f,
+        0.13983211f, 0.06294202f, 0.006035936f, 0.15574066f, 0.18121928f, 0.29746026f, -0.08698937f, 0.3776101f,
+        -0.21146525f, -0.23035493f, 0.08657505f, -0.14282663f, 0.12013428f, -0.1340482f, -0.31015468f, 0.2212631f,
+        -0.049835756f, 0.12870458f, -0.20298828f, 0.08105651f, 0.13347803f, -0.46613264f, -0.19181171f, -0.18367676f,
+        0.15635519f, -0.31789622f, 0.2265353f, -0.05679488f, -0.14875263f, 0.4708374f, 0.042138003f, 0.069867924f,
+        0.15677676f, -0.19807938f, 0.31178135f, -0.034313884f, -0.0074004345f, -0.3761402f, 0.12663846f, -0.10273013f,
+        -0.4332428f, -0.3295898f, -0.022505816f, 0.3372699f, -0.19573657f, -0.23476288f, 0.07197354f, -0.01107538f,
+        0.035225008f, 0.09690027f, -0.009604801f, -0.18781582f, 0.04381924f, 0.13502158f, 0.19895372f, -0.010329076f,
+        0.28564095f, -0.18218388f, -0.06715839f, 0.23967887f, 0.26026994f, 0.043284632f, 0.39398327f, -0.19752412f,
+        0.21234713f, -0.22674985f, -0.05896797f, -0.1005813f, 0.34445208f, -0.016176628f, 0.19604462f, -0.3453353f,
+        0.011139782f, 0.5147569f, 0.08443298f, 0.06414263f, 0.39939678f, -0.4598492f, 0.16002162f, -0.345713f,
+        0.0014843055f, -0.292068f, -0.28779098f, -0.056943204f, 0.14793031f, 0.38808215f, 0.11465848f, 0.45087332f,
+        -0.19720426f, -0.22856008f, -0.06466363f, 0.19457968f, 0.10540935f, 0.042065516f, -0.20018536f, -0.3899204f,
+        0.13550813f, -0.07840969f, -0.2953865f, 0.19552192f, -0.12029372f, -0.20219114f, 0.29478744f, -0.3968884f,
+        -0.033051673f, -0.018777004f, -0.1223482f, -0.073692426f, -0.5019952f, -0.012119949f, -0.22402321f, 0.13397624f,
+        0.09243008f, -0.25127554f, 0.17008097f, -0.16284928f, 0.10178834f, 0.06215218f, 0.2174915f, -0.045146335f,
+        0.11572523f, -0.09460076f, -0.07774847f, 0.072502874f, 0.22052233f, -0.41347808f, 0.059017017f, -0.16357839f,
+        0.06063266f, 0.039589055f, 0.06571773f, -0.19672082f, -0.08796273f, 0.14548343f, -0.22653553f, 0.4653808f,
+        0.20279123f, 0.28610048f, -0.1063049f, 0.09713569f, 0.18507564f, 0.39787903f, 0.19094208f, -0.25877845f,
+        0.08565201f, 0.25644976f, -0.2317768f, -0.2103772f, 0.16622813f, 0.06597144f, 0.30542183f, 0.060701318f,
+        -0.2815429f, -0.7313812f, 0.011021375f, -0.09495852f, 0.3347351f, -0.17818412f, 0.05386076f, -0.19770457f,
+        0.0708981f, -0.2094462f, -0.0012480608f, -0.020380698f, 0.07673474f, -0.041554283f, -0.34058446f, -0.018407637f,
+        0.19816042f, 0.15212098f, 0.12930311f, -0.41112924f, -0.021176402f, 0.3215576f, -0.25285202f, 0.2536983f,
+        -0.29318923f, -0.13627906f, -0.0072951736f, -0.22954148f, -0.076692134f, 0.116336785f, 0.14068186f, 0.28802216f,
+        -0.5963173f, 0.10249277f, 0.30099633f, 0.09467013f, -0.1511119f, -0.3074483f, -0.33251143f, 0.14009018f,
+        0.16221206f, -0.11072772f, -0.09269033f, -0.11154975f, 0.15626097f, 0.030368123f, -0.13761403f, -0.108904235f,
+        0.2124787f, 0.2070393f, 0.18798405f, 0.1219312f, 0.5238071f, -0.2006154f, 0.58119875f, -0.1437308f,
+        -0.27376652f, 0.07477864f, 0.21646072f, 0.050307374f, 0.0019977093f, 0.21055517f, -0.26927444f, 0.4200611f,
+        0.0553293f, 0.0099482685f, 0.04505622f, 0.31972188f, -0.3062013f, -0.078112446f, 0.12550747f, 0.28637072f,
+        0.1821848f, 0.29515272f, -0.15611592f, -0.050734956f, 0.13570052f, -0.09824892f, -0.10866097f, 0.15364602f,
+        -0.33868617f, 0.09678348f, -0.26300654f, -0.11047091f, -0.26382455f, 0.33339265f, -0.06384367f, -0.093557864f,
+        0.05420247f, -0.23906812f, -0.09114844f, -0.1005294f, -0.040971816f, -0.3443665f, 0.028535618f, 0.09070744f,
+        -0.19116908f, 0.2113694f, 0.22453783f, -0.0715931f, -0.27336898f, 0.39135572f, 0.2989894f, 0.04002339f,
+        -0.28312778f, -0.1679593f, -0.02007806f, -0.03225016f, 0.28622082f, -0.13813354f, 0.28610954f, -0.2791163f,
+        -0.34304035f, 0.07966016f, 0.07797937f, -0.27966866f, 0.41790277f, 0.41362983f, -0.2481885f, 0.09468277f,
+        0.13232237f, -0.34729943f, 0.08644032f, -0.056571227f, -0.07653285f, -0.11170753f, 0.050995644f, 0.32127735f,
+        0.09193891f, 0.07411698f, -0.08689888f, -0.38624838f, 0.08133594f, -0.15684852f, 0.05978921f, 0.6509227f,
+        -0.047434576f, -0.072884485f, 0.069751926f, -0.23806229f, 0.19258833f, 0.27096686f, 0.2644338f, 0.16164282f,
+        0.14520721f, 0.11766259f, -0.07179221f, 0.109775886f, 0.21531859f, -0.10482913f, -0.147369f, -0.28043008f,
+        -0.061887927f, -0.06525775f, -0.08907474f, 0.3267152f, -0.32195634f, 0.05167737f, -0.033805992f, -0.054778855f,
+        -0.1392794f, 0.30148098f, 0.1635031f, 0.28576887f, -0.06559901f, 0.17708857f, 0.092459776f, -0.3188898f,
+        -0.31473494f, -0.077265985f, 0.091601916f, 0.20611419f, 0.3306619f, 0.1391581f, 0.23327021f, 0.024825089f,
+        0.16495663f, 0.104705915f, 0.030655606f, -0.39269173f, -0.37605774f, 0.07279908f, -0.22628987f, 0.23449938f,
+        0.04014326f, -0.08238228f, 0.053156596f, -0.19024391f, -0.07238638f, -0.02691042f, 0.03127635f, 0.221158f,
+        0.12336281f, 0.1990115f, 0.15011637f, 0.3682424f, -0.10939563f, -0.4049247f, -0.04212151f, -0.12529236f,
+        0.25910008f, 0.007465465f, -0.032397427f, 0.20720617f, 0.22260149f, -0.17502098f, -0.0904873f, -0.15232407f,
+        0.09375608f, -0.017432008f, 0.09106525f, -0.23862432f, 0.036727004f, -0.05173527f, 0.005376303f, -0.3445151f,
+        0.38728243f, 0.023250965f, -0.017168934f, -0.1326227f, -0.10415377f, 0.36638567f, -0.15706013f, -0.2959205f,
+        -0.30769098f, 0.10171592f, 0.1313946f, 0.099049225f, 0.006427502f, 0.27104288f, 0.03555088f, 0.30221707f,
+        0.122369885f, -0.37943405f, 0.18754436f, 0.37197757f, -0.13070269f, 0.034078084f, 0.03672688f, 0.16986631f,
+        0.33484045f, 0.068113744f, 0.25444978f, -0.0015191331f, 0.31690946f, -0.14498381f, -0.090189174f, -0.33786532f,
+        0.083563864f, 0.22594486f, -0.025676986f, -0.10500507f, 0.2280379f, 0.16128545f, 0.038541995f, 0.24539702f,
+        -0.35829857f, 0.16871847f, 0.15859477f, 0.13238646f, -0.1340541f, 0.04173096f, 0.6024557f, -0.1877733f,
+        0.049240764f, -0.26362327f, -0.14900397f, 0.07544694f, 0.24155098f, 0.2129373f, 0.10827403f, -0.16642796f,
+        -0.25118512f, -0.03847598f, -0.17618875f, -0.086106256f, -0.22421606f, 0.097119056f, -0.06292565f, 0.01774815f,
+        0.32396886f, 0.252831f, 0.118325755f, 0.27215838f, -0.21208109f, 0.07742368f, 0.29117325f, -0.24393673f,
+        -0.44670272f, 0.04017083f, 0.23736651f, 0.020093534f, 0.04568337f, 0.43081534f, 0.043014895f, -0.14247073f,
+        0.22578368f, 0.10974605f, 0.26417872f, -0.1309934f, 0.018156976f, -0.30780962f, 0.27557215f, -0.080178104f,
+        -0.29186565f, 0.18683626f, 0.21048602f, -0.082906775f, 0.10499795f, 0.10207077f, 0.05382645f, 0.3338449f,
+        -0.100738294f, 0.02115927f, 0.17997919f, -0.29470518f, -0.24580666f, -0.15219513f, 0.27181935f, -0.34972703f,
+        0.06696345f, 0.036220104f, 0.26629135f, -0.41797048f, -0.46031636f, 0.06575041f, 0.024354618f, 0.21979284f,
+        -0.031004073f, -0.40270647f, 0.35572425f, 0.3212306f, -0.16770484f, 0.21750651f, 0.14041044f, 0.43827817f,
+        -0.046520833f, -0.04984613f, -0.43972734f, -0.18154602f, -0.3425292f, -0.2586317f, -0.31766626f, -0.06745891f,
+        0.21585387f, -0.2668853f, -0.15148044f, -0.060570665f, 0.025598174f, -0.4102467f, 0.26332068f, 0.2319959f,
+        0.033868145f, 0.2160755f, 0.06844777f, 0.14385764f, 0.29373854f, 0.15462822f, 0.21199793f, 0.13847384f,
+        -0.102671005f, -0.049424186f, -0.085581824f, -0.27032655f, 0.31883132f, 0.012052196f, 0.042842697f, 0.31832093f,
+        -0.030868692f, 0.017410627f, 0.19252777f, -0.25732023f, 0.25403768f, -0.16711892f, -0.24055503f, 0.15427986f,
+        0.17016776f, 0.031161241f, -0.06919409f, 0.020962525f, 0.21442078f, 0.13773668f, -0.031410072f, -0.069509454f,
+        0.05864598f, -0.032259583f, 0.39079034f, 0.11365297f, -0.062140368f, 0.16976555f, -0.086034715f, -0.121753655f,
+        -0.07765938f, -0.058984958f, 0.43392858f, 0.03533227f, -0.025401652f, 0.19487092f, 0.4797542f, -0.105330475f,
+        0.2427488f, 0.4625977f, 0.12793596f, 0.10266372f, 0.1620452f, 0.044553176f, 0.6578725f, -0.14772679f,
+        0.03955035f, -0.20527503f, -0.088530645f, -0.23675328f, 0.2148187f, 0.07962978f, -0.18397881f, 0.04454867f,
+        -0.09889087f, 0.28279644f, 0.062613666f, -0.29193276f, -0.13237092f, 0.035846926f, 0.059619762f, 0.010396872f,
+        -0.049625903f, 0.351744f, 0.15495025f, 0.33679187f, 0.21573047f, -0.30558097f, 0.025075734f, -0.058286197f,
+        0.24872777f, -0.19853878f, -0.26631036f, 0.26369035f, -0.014252292f, 0.2221456f, 0.4443307f, -0.046182003f,
+        0.2244602f, -0.12949434f, 0.042787563f, 0.23272808f, 0.26246718f, 0.33177543f, 0.46955737f, 0.16686502f,
+        -0.27253062f, 0.016236877f, -0.1276046f, 0.28451613f, -0.056729224f, 0.10055066f, 0.044725068f, 0.02710073f,
+        -0.07127048f, 0.19430938f, -0.31070358f, -0.28212652f, 0.05923312f, -0.06339334f, 0.25195163f, 0.13269264f,
+        -0.22387032f, 0.3101992f, -0.26043403f, -0.07391712f, -0.023124956f, -0.21133675f, -0.016640006f, -0.16902976f,
+        0.4190122f, -0.12410486f, 0.15278494f, -0.12671755f, 0.043313995f, 0.2697822f, 0.12760355f, -0.15067479f,
+        -0.038048223f, 0.22223842f, -0.0068588164f, 0.13009772f, 0.1968796f, -0.12794897f, 0.121115826f, -0.36937276f,
+        0.42673066f, 0.17948477f, 0.24159579f, 0.14208318f, 0.072933994f, -0.114010654f, -0.34514663f, 0.10605355f,
+        -0.3447347f, -0.089300334f, 0.21742392f, 0.09153376f, -0.06820422f, 0.19626883f, 0.030194638f, -0.3437045f,
+        -0.026909264f, -0.0680278f, -0.1106218f, 0.1651835f, -0.49084663f, 0.12893239f, 0.40138113f, 0.28913727f,
+        -0.15362215f, -0.31491065f, -0.2683119f, -0.19808581f, 0.15091711f, 0.156617f, 0.20341413f, -0.4099999f,
+        -0.23900814f, -0.39266062f, 0.017370256f, 0.37958577f, 0.09374569f, -0.27444676f, -0.028207492f, 0.32856658f,
+        0.07251444f, -0.350858f, -0.05259268f, 0.17868845f, 0.1923772f, 0.12674218f, 0.24856287f, -0.42081738f,
+        -0.094574586f, -0.049040962f, 0.24988016f, 0.3726413f, 0.041841585f, -0.048184626f, 0.014395057f, -0.2526028f,
+        -0.2226886f, -0.33490095f, -0.4278266f, -0.09251728f, 0.08064782f, -0.04587485f, -0.104628526f, -0.20599777f,
+        0.28092045f, 0.07955636f, -0.15178f, 0.019212224f, -0.032568138f, -0.028753424f, -0.3698369f, 0.46762198f,
+        -0.4869126f, -0.22517811f, -0.4156115f, -0.15517955f, -0.1557461f, 0.022486651f, 0.24565652f, 0.104600176f,
+        -0.08994915f, 0.16579072f, 0.14358434f, 0.04779567f, 0.26288906f, -0.14177251f, 0.043532453f, -0.045929145f,
+        0.16888501f, 0.6085376f, -0.10285385f, -0.22912823f, -0.18529251f, 0.074131146f, 0.4253613f, -0.03640778f,
+        0.0707152f, 0.32925624f, -0.085128866f, -0.23764594f, 0.018095871f, -0.0839223f, -0.12342131f, 0.014795235f,
+        0.1182927f, -0.031450924f, 0.12513132f, -0.093231186f, -0.14503828f, 0.037502322f, -0.0818879f, 0.06533046f,
+        -0.2900176f, 0.30285227f, 0.26622054f, -0.11018067f, 0.03460784f, -0.15102755f, 0.20245448f, 0.13809194f,
+        0.3156077f, 0.1542516f, 0.28577816f, 0.32469746f, 0.3234397f, 0.25722015f, 0.08485544f, 0.36898383f,
+        -0.08465835f, 0.44063255f, 0.16581133f, -0.13780567f, -0.11985897f, 0.24098982f, -0.0489919f, 0.18102175f,
+        -0.04657766f, -0.3504368f, -0.021694196f, 0.16844788f, -0.035215434f, -0.17527549f, 0.03332528f, 0.25950423f,
+        0.098589025f, -0.031996287f, -0.17331687f, -0.10624696f, -0.34755522f, 0.25848886f, 0.23189916f, 0.044710256f,
+        0.109863386f, 0.07270525f, 0.08391347f, 0.30284995f, 0.035714008f, 0.01833329f, -0.055188388f, 0.018382372f,
+        0.05722015f, 0.27127224f, -0.3448168f, -0.3812739f, 0.16722901f, -0.023796238f, -0.07082798f, 0.016911408f,
+        0.23834077f, 0.44717932f, 0.25272664f, 0.4012396f, -0.13515106f, -0.21810117f, -0.33485037f, -0.23622707f,
+        0.06885751f, 0.0893135f, 0.060929585f, 0.34753448f, -0.1952793f, 0.3778691f, -0.17194688f, 0.18787482f,
+        -0.117365256f, 0.110330194f, -0.09366515f, -0.3817312f, -0.081144646f, 0.22611131f, -0.28616425f, 0.22251832f,
+        -0.08092048f, -0.0948068f, 0.06844055f, 0.056208972f, -0.4441477f, -0.15724266f, 0.21872757f, 0.1482668f,
+        -0.5070745f, 0.32371372f, -0.02360901f, -0.010764763f, 0.011408156f, 0.37898535f, 0.26455578f, -0.3544948f,
+        -0.3540071f, 0.018012295f, -0.07945793f, -0.17145963f, 0.33646062f, 0.06461206f, -0.014029873f, -0.16597778f,
+        0.20011644f, 0.10535129f, -0.2721795f, -0.020966351f, -0.33190566f, 0.09867543f, -0.11252081f, -0.14890872f,
+        0.12362904f, -0.041685842f, 0.23186651f, 0.3910397f, 0.06375666f, 0.14674461f, -0.18090416f, 0.21410732f,
+        -0.18025155f, -0.09361082f, 0.007881635f, 0.08682005f, 0.23239312f, -0.02450031f, -0.0542835f, -0.021533554f,
+        -0.31951916f, -0.12375691f, 0.08729604f, 0.12903056f, -0.25254774f, 0.22746849f, -0.18298964f, 0.11078454f,
+        0.06002579f, 0.083831154f, -0.28417274f, 0.072348796f, 0.009594958f, 0.11817734f, 0.06533184f, -0.16545156f,
+        0.32989907f, 0.36077145f, -0.2434097f, -0.16598618f, 0.11465794f, 0.25891188f, 0.15517682f, -0.17379428f,
+        0.20295389f, 0.0020570795f, 0.13093609f, 0.030445505f, 0.02631633f, -0.24022715f, -0.059200983f, 0.14475575f,
+        -0.057293404f, 0.13315824f, 0.1538496f, -0.10951281f, -0.11905167f, -0.4368759f, 0.3272171f, 0.16172944f,
+        0.15052758f, -0.066357315f, 0.14580086f, 0.08931341f, 0.28756323f, -0.1252625f, 0.08955668f, -0.023805983f,
+        -0.27162933f, -0.24516733f, 0.41234958f, 0.22472377f, 0.30878356f, 0.19370586f, 0.10604095f, 0.26054928f,
+        0.060159385f, 0.03435354f, -0.038165234f, 0.24631701f, 0.25694543f, -0.111918904f, -0.043545566f, 0.11332162f,
+        -0.106637366f, -0.10279019f, 0.62187594f, -0.20316674f, -0.2712636f, 0.3686806f, 0.114270516f, 0.11809837f,
+        0.21855068f, -0.085669346f, 0.046652302f, 0.32723495f, 0.07391378f, -0.095870055f, 0.20365125f, 0.5303927f,
+        -0.0062094196f, 0.10945147f, -0.03982981f, -0.013005754f, 0.13415721f, -0.2891736f, 0.021225521f, 0.41995755f,
+        -0.027409403f, 0.2605693f, -0.01935536f, 0.34444496f, 0.03868946f, 0.20138542f, 0.25451568f, 0.2400059f,
+        -0.23162396f, -0.32714382f, 0.0981015f, 0.031620815f, 0.11989607f, 0.23810893f, -0.152417f, 0.25902623f,
+        0.14170961f, 0.030372623f, 0.013276281f, 0.30657753f, 0.49003786f, -0.33384967f, 0.103211224f, 0.027783565f,
+        -0.16721247f, -0.12919119f, -0.08628178f, 0.3408326f, 0.007191121f, 0.12610339f, 0.08496703f, -0.11514205f,
+        -0.3383532f, 0.028123682f, -0.20196174f, -0.14234184f, 0.1853859f, -0.012099238f, -0.12412651f, 0.29696143f,
+        -0.2467064f, -0.22836226f, -0.2528342f, 0.15710792f, 0.27606365f, -0.17632215f, 0.1841203f, 0.12652574f,
+        0.029233044f, 0.08730278f, 0.044435866f, -0.22491473f, -0.037140973f, -0.09418586f, -0.21959798f, 0.08057896f,
+        -0.06381166f, -0.029453943f, 0.35983425f, 0.20603569f, -0.20846958f, -0.36902103f, -0.012406931f, -0.20983478f,
+        0.007757753f, 0.047649868f, -0.18212323f, 0.029738618f, 0.27901763f, 0.21568605f, -0.007660405f, 0.03967511f,
+        -0.5537395f, 0.23144624f, -0.14384606f, -0.23104706f, -0.28062004f, 0.71567553f, 0.34880033f, 0.30592754f,
+        0.09911195f, 0.12300993f, 0.15177369f, -0.16615307f, 0.42070386f, -0.109077446f, 0.030013118f, 0.000115274896f,
+        -0.13635325f, -0.18917847f, -0.20330878f, 0.12060687f, 0.15873882f, -0.49605325f, 0.22606032f, 0.34571612f,
+        -0.34419948f, 0.39676955f, 0.15545404f, -0.20153035f, 0.23067226f, -0.0040473854f, -0.22903201f, 0.0232481f,
+        -0.02598699f, 0.023296019f, 0.20881599f, 0.012388221f, -0.078911394f, -0.24701482f, 0.023113564f, -0.21345013f,
+        0.17822538f, 0.35665023f, 0.27284297f, -0.1992594f, 0.12709846f, 0.10409133f, -0.17158332f, -0.07203732f,
+        0.20348316f, -0.1098348f, 0.23374122f, 0.14046372f, -0.047775745f, -0.053253833f, -0.14320713f, -0.30528626f,
+        0.0052314634f, 0.21116689f, 0.22214226f, -0.03922553f, -0.1564773f, -0.0042400905f, 0.16683595f, 0.087422796f,
+        0.3138511f, 0.16442598f, 0.023192799f, -0.09574943f, 0.3657919f, 0.28180024f, -0.23185305f, 0.02643457f,
+        0.08542106f, 0.12020312f, -0.026841268f, -0.10780146f, 0.23118751f, -0.008223999f, 0.12101665f, 0.35844252f,
+        0.016537087f, 0.23717952f, 0.077193275f, 0.22394389f, 0.4479369f, -0.095487185f, 0.17799775f, -0.08226762f,
+        -0.097845905f, 0.25018686f, 0.062329113f, -0.030556226f, -0.041992724f, -0.12789187f, -0.22387633f, -0.13127181f,
+        -0.070252754f, -0.33169025f, 0.0078042676f, 0.44433382f, 0.2950429f, -0.01007568f, 0.213449f, -0.0039778952f,
+        0.20125009f, 0.18190548f, 0.020891584f, 0.038927544f, -0.32473385f, 0.03030455f, -0.53723353f, 0.242511f,
+        -0.38065618f, 0.14880708f, 0.008578944f, 0.13646974f, -0.1570132f, -0.058010764f, 0.44951656f, 0.08566873f,
+        -0.4775095f, -0.11443868f, -0.036974445f, -0.06828265f, -0.0008801617f, -0.06486407f, -0.38184705f, 0.47485274f,
+        0.4877455f, 0.25413597f, -0.06949462f, -7.683522e-05f, -0.01709625f, -0.25879115f, 0.37568834f, -0.012209249f,
+        0.19097063f, 0.094412036f, -0.33824527f, -0.0964761f, -0.0017725409f, -0.006116419f, 0.07956658f, 0.20463654f,
+        -0.20940349f, 0.35084742f, -0.12888788f, 0.08538503f, -0.028912796f, 0.10298851f, 0.0039669755f, -0.03496937f,
+        0.020340618f, -0.005118868f, 0.21527681f, 0.1653922f, 0.21382537f, -0.014332073f, 0.18065025f, -0.315526f,
+        0.19418278f, 0.1364207f, 0.14402954f, 0.1707112f, 0.08028787f, -0.34353337f, -0.17963143f, 0.5533382f,
+        0.1222514f, -0.1491556f, -0.19964127f, 0.39559093f, -0.0027261646f, -0.08212778f, -0.008328175f, 0.042823087f,
+        0.04727368f, -0.2551643f, -0.038327873f, 0.19466795f, -0.1493334f, 0.037494034f, -0.08485672f, -0.1419143f,
+        0.22649422f, 0.02141072f, 0.041890383f, -0.28027382f, -0.17244253f, 0.11554137f, -0.23000047f, -0.08825552f,
+        -0.06698504f, -0.31759033f, -0.12808539f, 0.19465001f, -0.19095494f, -0.24257602f, 0.22850679f, -0.13304523f,
+        -0.014846298f, -0.025215873f, -0.19092837f, 0.5510976f, -0.19236428f, 0.44145218f, -0.03279271f, -0.06337108f,
+        0.121077485f, 0.03688653f, 0.3435397f, -0.4063756f, 0.5717581f, -0.12221646f, 0.14912552f, -0.34890896f,
+        0.21413141f, 0.055001628f, 0.34427887f, -0.117276736f, 0.18373248f, -0.10700868f, 0.21958466f, 0.21141994f,
+        0.24542366f, 0.09036093f, 0.013442461f, 0.20171498f, 0.08278727f, 0.19228716f, -0.12507127f, 0.14455274f,
+        0.35553724f, -0.26832595f, -0.19974332f, -0.041582845f, 0.12390835f, 0.13073246f, 0.22813207f, 0.19286685f,
+        0.18295756f, 0.27637205f, 0.39138204f, -0.052662533f, -0.3291981f, 0.03898392f, 0.059758257f, -0.05972811f,
+        0.1704639f, -0.09677955f, 0.32853246f, -0.07551015f, 0.012972132f, 0.16924284f, -0.40534762f, -0.0618938f,
+        0.09259376f, -0.3062509f, -0.15199223f, 0.020337868f, 0.29106274f, 0.1007615f, -0.33330506f, 0.1764977f,
+        -0.11382953f, -0.053524837f, 0.09680527f, 0.21185401f, 0.36142397f, -0.22951958f, -0.3042841f, -0.10506917f,
+        -0.19916111f, -0.06053766f, -0.30283126f, -0.07026192f, 0.23428516f, -0.26675066f, 0.31201404f, 0.07902926f,
+        -0.058990445f, 0.021803921f, -0.14448826f, -0.19980775f, 0.04914922f, 0.19143355f, 0.19285326f, -0.3169078f,
+        0.099641666f, -0.34801883f, -0.06577082f, 0.060405064f, -0.33713788f, -0.23132513f, -0.2857018f, 0.19896679f,
+        0.030712498f, -0.0046703434f, 0.26419815f, -0.21710128f, -0.106861815f, 0.36400878f, 0.19014388f, 0.0976577f,
+        0.26603964f, 0.28204864f, 0.38992986f, 0.48766842f, 0.54039395f, 0.0113362335f, 0.2336255f, -0.17546582f,
+        -0.03747199f, 0.05779378f, 0.045586027f, 0.13012236f, 0.09206451f, 0.096831135f, 0.15373373f, 0.18047592f,
+        0.01925701f, 0.1834262f, 0.08323449f, -0.17340736f, -0.15073606f, -0.0979977f, -0.074653834f, 0.108169936f,
+        0.10978356f, 0.17552431f, -0.009783312f, 0.21144545f, -0.0908728f, 0.1955206f, -0.12909764f, -0.042305376f,
+        0.20014168f, 0.188807f, -0.20688428f, -0.16884269f, 0.23794363f, 0.13257222f, 0.026633391f, -0.50715196f,
+        -0.11282101f, 0.50405484f, -0.0016128285f, 0.13858911f, 0.06163163f, 0.48456994f, 0.21697266f, -0.010540442f,
+        0.24812528f, 0.3101042f, -0.07917858f, 0.13042995f, 0.009154877f, -0.1238493f, 0.10495022f, 0.15711f,
+        -0.016016496f, 0.17044672f, 0.056287624f, 0.15287033f, -0.05008881f, 0.16461876f, 0.068818726f, -0.12900959f,
+        0.038045343f, 0.2852906f, 0.15800828f, -0.1825452f, 0.044562817f, 0.20930076f, 0.02076744f, 0.121057644f,
+        0.23159045f, 0.5515462f, -0.34075472f, 0.3262069f, 0.11855289f, 0.024752794f, 0.07848056f, 0.30630103f,
+        0.056470342f, 0.10820597f, 0.6278345f, 0.17993475f, -0.07477354f, 0.035371628f, -0.10437259f, 0.08794769f,
+        -0.049229182f, -0.2555006f, 0.24935417f, -0.18287389f, 0.2024327f, 0.063938074f, -0.027158566f, -0.36937594f,
+        -0.037540298f, 0.11718392f, 0.03798976f, -0.017237032f, -0.39599922f, -0.17984869f, 0.50395006f, -0.043897845f,
+        0.2137916f, -0.12992622f, 0.1599434f, 0.07647667f, -0.11201148f, -0.30126044f, 0.092065014f, 0.05663207f,
+        -0.3472249f, -0.12957376f, 0.060664f, 0.2120853f, -0.3615795f, -0.109424636f, -0.07649417f, 0.17509437f,
+        0.15821141f, 0.32164553f, 0.21188757f, 0.17381792f, 0.20752192f, -0.4262792f, 0.10908446f, -0.3110948f,
+        0.14167888f, 0.14525287f, -0.0032521111f, -0.063353784f, 0.14895222f, 0.105872706f, 0.23148446f, 0.049005896f,
+        0.38620606f, -0.21575536f, -0.28168622f, 0.21174917f, -0.13284409f, -0.13983203f, 0.0040685534f, -0.35736635f,
+        -0.21406291f, -0.41724658f, -0.19829826f, -0.015813649f, 0.090798415f, -0.18744712f, -0.067936845f, -0.24337387f,
+        -0.20956348f, 0.093569316f, 0.21244328f, 0.008906113f, -0.079635374f, 0.058958586f, 0.38229495f, -0.3147766f,
+        0.058395505f, -0.22275662f, -0.17670977f, -0.33526883f, -0.064485095f, 0.013380636f, -0.22840095f, -0.21523204f,
+        0.2121915f, 0.0099293655f, 0.54469836f, 0.15506431f, 0.2539418f, -0.1418985f, 0.08115034f, 0.03439169f,
+        0.07692834f, -0.054137375f, 0.42873213f, -0.13531533f, 0.15575966f, -0.085441574f, 0.11025171f, 0.3484903f,
+        -0.21603954f, -0.22421631f, -0.051041577f, -0.087535985f, 0.014013675f, -0.28184378f, 0.07409699f, -0.00743259f,
+        0.06525055f, -0.13907161f, -0.10762338f, 0.30925086f, 0.045060925f, 0.34222904f, 0.12813582f, -0.059004325f,
+        -0.00577895f, 0.10193392f, -0.039330374f, 0.26537853f, -0.12648472f, -0.0032432277f, 0.041321356f, 0.14995876f,
+        -0.3076217f, 0.005268819f, 0.06894765f, -0.025192592f, 0.4568691f, 0.47835597f, 0.022912337f, -0.28416023f,
+        0.19036974f, -0.024972424f, 0.18927006f, 0.17241149f, 0.007192633f, 0.054148074f, 0.4583407f, 0.12360574f,
+        -0.09556346f, 0.2605009f, 0.36403394f, -0.020248588f, -0.16299511f, -0.047930416f, -0.23900257f, 0.048734505f,
+        0.22696695f, -0.19860178f, -0.28660282f, 0.114498965f, -0.30663335f, 0.3293643f, 0.09258205f, 0.036146443f,
+        0.019547924f, 0.31189036f, -0.2528654f, -0.033190854f, 0.1111838f, 0.24910364f, 0.18977252f, 0.54060495f,
+        0.3369098f, -0.40453738f, 0.020814091f, 0.064667806f, 0.18389276f, -0.7295698f, 0.25599056f, -0.023687642f,
+        -0.06985811f, -0.053087953f, 0.42998144f, 0.07576866f, -0.062546134f, 0.1846424f, -0.07999243f, 0.37123773f,
+        0.26578635f, -0.11742517f, 0.15487142f, -0.050126977f, 0.24327399f, -0.116906844f, 0.4426577f, -0.032043703f,
+        0.13107193f, -0.29622144f, -0.13331622f, -0.079428345f, 0.12034888f, -0.014995452f, -0.032882378f, -0.09945294f,
+        0.07455428f, -0.16866848f, -0.027566541f, 0.11210998f, 0.10587331f, -0.0526674f, -0.37152764f, -0.19938795f,
+        -0.3265615f, 0.21025929f, -0.14500822f, 0.32406983f, 0.2880062f, 0.06996684f, 0.33657777f, -0.073217206f,
+        0.03245238f, -0.08338296f, 0.35978496f, 0.012797617f, 0.023771107f, -0.2173889f, 0.29461548f, -0.05471459f,
+        -0.13429469f, 0.54780453f, 0.08279165f, 0.12725441f, -0.103678085f, 0.0842821f, 0.17769265f, 0.04055568f,
+        -0.5002252f, -0.013644351f, 0.11519707f, 0.019485455f, -0.12943493f, -0.056953784f, 0.054245673f, 0.2621183f,
+        -0.054859787f, 0.22634393f, 0.019929465f, 0.25360245f, 0.23432383f, -0.46019801f, -0.26451606f, -0.34991124f,
+        -0.09698213f, 0.31159222f, 0.100069016f, 0.17246671f, -0.107323065f, 0.09167052f, -0.030676693f, 0.25077042f,
+        -0.2133617f, 0.20169261f, -0.36358953f, -0.0018734696f, 0.31836158f, 0.08695207f, -0.044784702f, 0.0218528f,
+        -0.19276257f, 0.08216563f, -0.05616289f, -0.030883936f, 0.12431366f, 0.17407005f, -0.086782455f, 0.16713887f,
+        0.18102543f, -0.020587485f, -0.1985627f, 0.10955927f, 0.0002617416f, 0.17105564f, -0.1895429f, 0.42954716f,
+        -0.17590147f, 0.17259957f, 0.1924757f, -0.23299867f, -0.15684238f, 0.08479897f, -0.13288464f, -0.21538271f,
+        0.055812716f, 0.2830696f, 0.42427325f, 0.3997871f, 0.051365916f, -0.025230044f, -0.1604995f, -0.08939357f,
+        0.22066385f, 0.22817107f, 0.024758462f, 0.14007084f, 0.21383464f, 0.18045491f, -0.07283503f, -0.121854626f,
+        -0.38931194f, -0.1435948f, -0.3432073f, -0.1363464f, -0.102564275f, -0.041429553f, -0.050422505f, -0.29213867f,
+        -0.0047221063f, -0.2012349f, 0.17443478f, 0.51003146f, 0.009856502f, 0.87453485f, 0.14243095f, -0.0126921525f,
+        -0.259004f, 0.25134328f, -0.008980612f, -0.14396359f, 0.042365003f, 0.08664095f, -0.064883105f, 0.20146556f,
+        -0.22886315f, 0.3566213f, -0.20730628f, 0.1893528f, -0.15462556f, 0.045684308f, 0.0924971f, 0.0106202895f,
+        0.1290521f, 0.21332157f, 0.32821134f, 0.106678635f, 0.08842947f, 0.11841819f, -0.11413637f, 0.19519702f,
+        0.053466808f, 0.055289973f, 2.4628798e-05f, -0.1657307f, -0.13634087f, 0.10857706f, -0.16130504f, -0.062429987f,
+        0.20026222f, 0.31612363f, 0.38941988f, -0.1308458f, -0.058168374f, -0.20935822f, 0.23561148f, -0.033565268f,
+        0.10269332f, 0.17800066f, -0.31649065f, 0.21652843f, -0.07347945f, -0.16674511f, 0.029090367f, 0.06555751f,
+        0.13426216f, -0.025448553f, 0.3286663f, -0.19662859f, -0.075573236f, -0.1464259f, 0.1255231f, 0.18920253f,
+        -0.08967493f, 0.21340129f, 0.04105329f, 0.454013f, 0.24615568f, -0.3728183f, 0.17146952f, 0.08981082f,
+        0.41863593f, -0.40877908f, 0.25258195f, 0.09033958f, 0.030948194f, 0.3470652f, -0.38291454f, 0.2925058f,
+        0.11810211f, -0.19708379f, 0.3515006f, -0.23951522f, 0.1129747f, -0.17563085f, -0.5673217f, 0.07985432f,
+        0.032748185f, -0.64241076f, 0.22626515f, 0.0119821755f, -0.03790544f, -0.24516784f, 0.07965653f, -0.17488271f,
+        0.1497008f, 0.06358873f, -0.16955134f, -0.036314305f, -0.20777242f, 0.23707972f, 0.10923517f, 0.16823886f,
+        0.0666605f, 0.035368044f, 0.10968463f, -0.0053938343f, -0.042038236f, 0.15492183f, 0.25537863f, -0.028145175f,
+        0.24719965f, 0.04549316f, -0.28656077f, 0.21446553f, 0.074549675f, -0.05110064f, 0.36760503f, -0.31510246f,
+        -0.100144945f, 0.06925485f, 0.27569115f, -0.020742903f, -0.21369597f, 0.13758846f, 0.10703774f, -0.1079196f,
+        -0.025891121f, 0.0535011f, -0.29246563f, -0.2660959f, 0.22873648f, -0.20775658f, 0.544723f, -0.12196579f,
+        0.15533115f, 0.12413484f, -0.4003118f, 0.16638409f, -0.13669759f, -0.16475464f, -0.15301332f, 0.045989882f,
+        -0.33750454f, -0.09826977f, 0.36496457f, 0.3279576f, 0.1689641f, 0.2601239f, 0.36672163f, -0.03658903f,
+        0.05286049f, -0.19638239f, 0.31778482f, 0.2787277f, -0.0972808f, -0.06918534f, -0.113850586f, 0.13334425f,
+        0.029039914f, -0.12724704f, -0.22776137f, -0.06733236f, 0.121718995f, 0.12458283f, 0.16142265f, 0.17700073f,
+        0.08021678f, 0.0330783f, -0.01103662f, 0.18170719f, -0.031952303f, -0.0117535675f, -0.059778463f, -0.15548334f,
+        0.26136756f, 0.04235368f, -0.17634098f, 0.18606775f, 0.47148618f, -0.1481342f, -0.24722871f, -0.268098f,
+        0.19137636f, 0.25802442f, -0.38901764f, 0.17638691f, 0.14353006f, 0.34793735f, -0.27760193f, -0.20049559f,
+        -0.34826478f, 0.19790997f, -0.3532269f, 0.10252649f, 0.2579078f, 0.06952725f, -0.40504372f, 0.07422115f,
+        0.30450827f, -0.16596273f, 0.19639543f, -0.24019691f, -0.3000583f, -0.2503258f, 0.075887635f, -0.31098858f,
+        -0.28410742f, -0.23211804f, 0.15718019f, -0.17289513f, -0.20103677f, -0.19581993f, 0.1368968f, 0.00015174043f,
+        0.0011881895f, -0.31803808f, 0.14284408f, 0.1570854f, -0.21390174f, -0.06360283f, -0.06087615f, 0.28809518f,
+        -0.20809476f, 0.08912041f, -0.05708654f, 0.09796323f, 0.18348274f, -0.47862345f, 0.26574185f, 0.10769882f,
+        -0.117964275f, -0.10087072f, 0.10658137f, -0.037724346f, -0.38955858f, 0.1710598f, -0.008065744f, -0.020941958f,
+        0.12949626f, -0.15540144f, -0.20050065f, -0.075660385f, -0.0016553996f, 0.077582315f, 0.23985521f, 0.30658653f,
+        -0.05614607f, -0.31432688f, -0.0786142f, -0.17228493f, -0.43080625f, -0.10328539f, -0.22370848f, -0.11416282f,
+        0.26263043f, -0.30029467f, -0.22665648f, 0.0034843602f, -0.09475288f, 0.31022897f, -0.108546026f, -0.12840638f,
+        -0.16612104f, -0.02805119f, 0.002459879f, -0.09992987f, 0.055486932f, 0.06484355f, 0.37237123f, 0.036296282f,
+        0.14866923f, -0.08408966f, 0.13278948f, 0.087902315f, 0.06609057f, 0.1944898f, -0.17512852f, 0.19300078f,
+        0.06420033f, 0.34636903f, -0.43025565f, 0.49597913f, 0.13735226f, 0.043507647f, -0.5703526f, -0.139174f,
+        -0.10255362f, 0.12111541f, 0.1328898f, -0.1836875f, 0.25324172f, 0.021523947f, 0.43949017f, -0.37433442f,
+        -0.17282517f, 0.020144718f, 0.14193986f, 0.24437302f, 0.10213137f, 0.0018314179f, 0.25565425f, 0.021521425f,
+        0.08026903f, -0.22289486f, -0.009650592f, -0.011868163f, -0.4893036f, -0.2822204f, -0.020202016f, -0.124163985f,
+        0.08672431f, 0.02241504f, -0.28125283f, -0.02865421f, 0.109797634f, -0.3371374f, 0.09449649f, 0.01661358f,
+        -0.29753083f, 0.3089979f, 0.40681833f, 0.07147358f, 0.29161242f, -0.034149718f, 0.26910892f, -0.36739063f,
+        -0.08064588f, 0.17049111f, 0.66973245f, -0.24415821f, 0.13033824f, 0.17666557f, -0.11284736f, -0.33078775f,
+        -0.044580474f, 0.14352037f, 0.5280434f, 0.007707145f, 0.047191616f, 0.22831829f, 0.22785404f, -0.10296209f,
+        0.047407735f, 0.10692736f, 0.14416206f, 0.06427872f, -0.09389709f, 0.18782416f, -0.13684203f, 0.16234566f,
+        -0.08853542f, -0.19199933f, -0.0010295494f, -0.16123272f, -0.31988996f, 0.42378524f, -0.3439644f, -0.011710701f,
+        0.27679974f, -0.20608635f, -0.2951222f, 0.080520645f, 0.16485335f, 0.068475306f, 0.18834819f, -0.23416421f,
+        -0.041538995f, -0.21695402f, 0.053254172f, -0.121122494f, -0.1445049f, 0.17733148f, 0.0480231f, -0.08312513f,
+        0.01881489f, 0.17549692f, -0.07821621f, 0.07963331f, -0.51044816f, -0.19966547f, -0.20653102f, 0.11331861f,
+        -0.16461308f, 0.08473552f, 0.41167715f, 0.2351194f, -0.02264906f, 0.0005657035f, 0.19393642f, 0.28531066f,
+        0.08078172f, -0.14905329f, 0.00016067381f, -0.08383406f, 0.40807596f, -0.14585711f, 0.13634828f, -0.062897f,
+        0.3148579f, -0.18446958f, 0.05949218f, -0.04889999f, -0.37289968f, -0.033935193f, 0.45460728f, 0.2038683f,
+        0.16657443f, 0.13781604f, -0.12622301f, 0.3818832f, -0.09118936f, -0.10767588f, 0.10421941f, 0.19175108f,
+        0.21302874f, -0.0041612247f, 0.36956853f, 0.15980166f, 0.19969764f, 0.4667066f, 0.11119421f, 0.45852572f,
+        -0.05659822f, 0.17316347f, -0.28886667f, -0.02287845f, 0.033160068f, -0.14048886f, 0.14057066f, -0.11687586f,
+        0.13163276f, -0.23156738f, 0.15056486f, 0.118509814f, -0.26693317f, 0.09015537f, 0.23101106f, 0.20791562f,
+        0.16365181f, -0.04457311f, -0.2196037f, 0.16778868f, 0.04209239f, 0.3090502f, -0.12030547f, 0.13784927f,
+        -0.022633273f, 0.1365511f, -0.08596548f, 0.41793993f, -0.15809311f, 0.044400454f, 0.14624172f, -0.17494921f,
+        0.040006064f, 0.37262815f, -0.1544871f, 0.15276313f, -0.2331296f, 0.06207284f, 0.10244014f, -0.34155735f,
+        0.053840607f, 0.2730668f, -0.15567978f, -0.36668035f, -0.21477626f, -0.23452345f, 0.2083802f, 0.101265885f,
+        0.3288686f, 0.24993351f, 0.29145977f, -0.036980808f, -0.13214208f, -0.036428403f, 0.012945958f, 0.316554f,
+        0.101463675f, 0.09834621f, -0.007628806f, -0.15213832f, 0.50675005f, -0.073664404f, -0.09670285f, -0.19314191f,
+        0.20869544f, 0.035718646f, 0.33094218f, -0.113944404f, 0.011340372f, -0.0061640805f, 0.02291572f, 0.058765218f,
+        -0.09808992f, -0.20753883f, 0.28989637f, 0.05885925f, 0.06579764f, 0.3033035f, -0.015341144f, 0.1214154f,
+        -0.38794476f, -0.34762216f, 0.4191479f, 0.3024524f, -0.18762487f, -0.09043656f, 0.06746501f, 0.012316966f,
+        -0.06903443f, -0.29859418f, -0.054157704f, 0.14285545f, 0.31113085f, -0.08258096f, -0.22613415f, 0.16012545f,
+        -0.3785088f, -0.050334867f, 0.18066825f, -0.13353543f, 0.43063793f, -0.12184717f, 0.1341255f, -0.076990195f,
+        0.095973484f, 0.096888274f, -0.6158195f, 0.04197698f, 0.011838381f, 0.17815211f, -0.127855f, 0.16501951f,
+        -0.21800536f, 0.33659303f, -0.021982249f, 0.16530105f, 0.23188885f, -0.061509978f, -0.16530697f, 0.20273183f,
+        -0.12821402f, 0.20764402f, -0.06542428f, -0.13189563f, 0.13193296f, 0.59410906f, -0.12475032f, -0.06229323f,
+        0.08525717f, -0.16352989f, 0.039887633f, 0.32269165f, 0.30967212f, 0.005237101f, -0.22174978f, -0.55223924f,
+        -0.18698554f, 0.1249818f, 0.039878655f, 0.010478327f, -0.17091365f, -0.22094014f, 0.13686152f, -0.21069552f,
+        0.23641215f, -0.22053172f, -0.046730023f, 0.07457792f, 0.16738766f, -0.031929772f, -0.2567013f, 0.03981635f,
+        0.049176544f, -0.05405045f, 0.21881938f, 0.13032103f, 0.36831272f, 0.16475764f, 0.074879654f, -0.26103148f,
+        -0.15322623f, 0.33126935f, -0.07259052f, 0.07787344f, 0.55684793f, 0.21786855f, 0.41124144f, -0.051727265f,
+        0.02474453f, 0.42269263f, 0.2147655f, 0.24164052f, -0.13444142f, -0.17057711f, -0.2613149f, -0.06362108f,
+        0.18485487f, 0.049624324f, 0.014655821f, 0.14082402f, 0.042118926f, 0.015838629f, -0.2997264f, 0.08473134f,
+        0.1288442f, -0.18765478f, -0.27881363f, 0.09298878f, 0.022161495f, 0.042951457f, -0.16072465f, 0.5907755f,
+        0.19014327f, 0.085926354f, -0.22115585f, 0.50874835f, 0.058424108f, -0.3364919f, 0.012364702f, -0.08912614f,
+        0.23827517f, 0.05903267f, -0.20439543f, 0.2690705f, 0.028889026f, -0.18595125f, -0.12841761f, 0.04177878f,
+        0.24546278f, -0.16805534f, -0.028746916f, 0.038360428f, 0.17315002f, 0.16620025f, 0.096328914f, 0.015741538f,
+        0.2705319f, 0.20306063f, -0.34224474f, 0.31840098f, -0.20092262f, 0.10345791f, 0.21733604f, 0.29972968f,
+        0.007854533f, -0.22235464f, -0.21795817f, -0.29096693f, -0.15838273f, 0.11986364f, 0.028117776f, 0.2307098f,
+        -0.08939509f, -0.19082344f, 0.4466843f, -0.24873026f, 0.17017356f, -0.14590989f, -0.004092322f, -0.20358218f,
+        0.2148524f, 0.1725471f, -0.013320981f, -0.39045173f, 0.1928786f, 0.5135506f, 0.24430983f, 0.06488031f,
+        0.1276525f, -0.041367084f, -0.040093884f, 0.49293384f, -0.3956608f, -0.114998244f, 0.1383427f, 0.115247875f,
+        0.19332467f, -0.32640025f, 0.07445488f, -0.26388568f, -0.08332543f, -0.12272539f, -0.15884407f, -0.18747833f,
+        -0.20533364f, -0.14055139f, -0.21139187f, -0.017276302f, 0.11359164f, 0.19502087f, -0.11430902f, 0.16031066f,
+        -0.04244048f, -0.16969132f, -0.38029414f, -0.21819472f, 0.10605879f, -0.17862836f, 0.10708708f, -0.05289073f,
+        0.22003584f, -0.4783498f, -0.16002667f, 0.015923453f, -0.010974162f, 0.31673154f, 0.38821453f, -0.25403243f,
+        -0.26211125f, 0.23883283f, -0.0285138f, -0.11461973f, 0.12900186f, 0.28813744f, -0.088906586f, -0.22113977f,
+        0.05799416f, -0.10217015f, -0.40386733f, -0.10219314f, 0.22245112f, -0.3784227f, 0.12049118f, 0.0423388f,
+        0.23271984f, 0.20258904f, 0.025030257f, 0.22277722f, 0.036600575f, -0.049850114f, -0.1045085f, 0.23050147f,
+        -0.23527658f, 0.04104898f, 0.4662534f, -0.16087425f, -0.2300949f, 0.21065292f, 0.14718759f, 0.3770278f,
+        0.44447097f, 0.024346462f, 0.0139364f, 0.4483775f, -0.027534053f, 0.12312792f, 0.04990479f, 0.1924211f,
+        0.21677013f, -0.10645647f, -0.13471611f, 0.035120085f, 0.1981115f, 0.07368417f, 0.18602309f, 0.3386068f,
+        -0.23799805f, 0.19387814f, 0.33209535f, -0.15509516f, 0.2648617f, 0.09253052f, 0.42297533f, -0.19236904f,
+        0.252103f, 0.24564968f, 0.1228767f, 0.082260296f, 0.28725082f, 0.14797512f, -0.2088769f, 0.10508176f,
+        0.4448474f, 0.061297216f, 0.20088688f, 0.14691924f, -0.09909535f, -0.16420585f, 0.032089096f, -0.0046789884f,
+        0.37880296f, 0.13648805f, 0.3164825f, -0.08463569f, -0.25047216f, -0.19562732f, 0.016756583f, 0.15642561f,
+        0.11436595f, -0.29875726f, 0.05951996f, -0.11494267f, 0.16304493f, -0.048547443f, 0.19485271f, 0.08807626f,
+        -0.07532006f, -0.35949922f, 0.12985435f, 0.19373065f, -0.36096773f, 0.00974565f, 0.17270103f, 0.061534386f,
+        -0.44974208f, -0.19805308f, -0.20901203f, -0.17731692f, 0.42221656f, 0.19694927f, -0.23276982f, 0.03313173f,
+        0.08102953f, 0.50970864f, -0.37110105f, 0.016803864f, 0.020746404f, -0.16871944f, -0.20388816f, -0.07199942f,
+        0.06090568f, 0.18742618f, -0.22585848f, 0.26694223f, -0.07658088f, 0.14802377f, 0.01914385f, 0.00015410926f,
+        0.16965227f, -0.35351664f, 0.04256712f, 0.2811562f, -0.059199065f, -0.045610514f, -0.13827886f, -0.0094924625f,
+        -0.42299125f, 0.08563193f, -0.4019707f, 0.19172454f, -0.5354553f, -0.36219427f, 0.1017926f, -0.19784866f,
+        -0.27344197f, 0.22970276f, -0.11099911f, -0.2801546f, 0.041823663f, -0.2558231f, 0.17273542f, -0.16463691f,
+        0.039453432f, 0.47760314f, -0.12704387f, -0.043816615f, -0.18664569f, 0.1766998f, 0.034210708f, -0.18781732f,
+        0.41970786f, 0.23267426f, 0.12146792f, -0.12959026f, -0.06639841f, -0.26195058f, 0.14801417f, 0.07552936f,
+        -0.22537735f, 0.07069946f, -0.0037901169f, -0.114448465f, -0.0066770534f, 0.4047726f, -0.013225374f, 0.18473753f,
+        0.13100332f, 0.1463259f, 0.17384945f, -0.20952176f, 0.035940617f, -0.09839099f, -0.122704506f, 0.09991266f,
+        -0.008268851f, 0.06292469f, -0.16279823f, -0.4747099f, 0.22239947f, -0.100752726f, 0.00063637487f, -0.16743627f,
+        0.17402373f, 0.08075533f, -0.14699735f, 0.2228297f, -0.21513462f, 0.16393389f, 0.019005181f, -0.1638376f,
+        -0.05281883f, -0.3220436f, -0.14810824f, 0.048323948f, -0.19269867f, 0.5698978f, 0.39939383f, 0.15004526f,
+        -0.29642168f, 0.19068125f, 0.025699848f, -0.25461152f, 0.07491906f, 0.040132027f, 0.033522345f, 0.08007217f,
+        -0.11547056f, -0.11150567f, 0.24046701f, 0.4885547f, 0.07319176f, 0.061261766f, 0.043118857f, 0.13556509f,
+        -0.35996345f, 0.12549676f, -0.019361412f, -0.3612205f, -0.17065525f, 0.44441897f, -0.29514536f, 0.18743366f,
+        -0.2994145f, -0.01970898f, 0.08829692f, 0.1641578f, -0.59678227f, -0.20971045f, -0.17027847f, -0.22670174f,
     };
-    for (int i = 0; i < 576; ++i) t33_[i] = w[i];
+    for (int i = 0; i < 4096; ++i) t33_[i] = w[i];
   }
 
   void load_t34_() {
+    const float w[576] = {
+        -0.09921167f, -0.0330075f, -0.060741626f, 0.044609427f, 0.1328835f, -0.03761379f, 0.10828557f, -0.040072028f,
+        -0.027522346f, -0.018448483f, -0.15848704f, -0.053145755f, -0.104680605f, 0.016861042f, -0.006775029f, 0.10864002f,
+        0.13167672f, 0.01565932f, 0.10495921f, -0.070587255f, -0.06945986f, 0.0056995815f, -0.09863463f, 0.070454344f,
+        -0.07496311f, 0.0694703f, 0.002655417f, -0.06905322f, -0.12234183f, -0.023470733f, -0.13084246f, 0.10662294f,
+        0.1020751f, 0.08826403f, 0.06166726f, -0.09141967f, 0.016125942f, -0.02949609f, -0.16366602f, -0.026791926f,
+        0.20199428f, -0.10517157f, 0.10982407f, -0.123667724f, -0.013562774f, 0.12555988f, -0.09742115f, -0.12479992f,
+        0.074565604f, -0.099085644f, -0.14084552f, -0.108027816f, 0.13969082f, 0.1640129f, 0.039372668f, -0.080654174f,
+        0.03126169f, 0.04216896f, 0.09556465f, -0.010275151f, -0.023538137f, -0.08108629f, -0.052727826f, 0.123682015f,
+        0.104597196f, -0.051353876f, 0.08365684f, -0.058589935f, -0.10829296f, 0.00868716f, 0.07220296f, -0.20739414f,
+        -0.058266398f, -0.052647304f, 0.08216723f, -0.078896575f, -0.046085782f, 0.05418447f, 0.056885283f, 0.025176683f,
+        -0.0141747175f, -0.11789042f, -0.12656108f, -0.02387227f, -0.058911547f, 0.084691145f, -0.07513684f, 0.13329713f,
+        0.1695332f, -0.08392435f, 0.048158333f, -0.077873275f, 0.029243857f, 0.120847285f, -0.04601077f, -0.036464736f,
+        0.049355045f, -0.024015632f, -0.07213385f, -0.08977524f, -0.09560062f, -0.010290976f, 0.14030024f, -0.19004601f,
+        0.1488605f, -0.0046665394f, -0.0056469548f, 0.052228443f, -0.033431824f, -0.14757587f, 0.08641488f, -0.11915559f,
+        -0.068808176f, 0.11139726f, 0.06166846f, 0.11794865f, -0.13861015f, -0.135729f, -0.097732626f, -0.019809872f,
+        0.07336539f, 0.14639258f, 0.006208462f, -0.058341578f, -0.0040566167f, -0.0975081f, 0.1715001f, -0.1586236f,
+        -0.06462527f, 0.007924275f, 0.03768944f, -0.046823665f, -0.06715377f, 0.10331957f, -0.10563411f, -0.15789488f,
+        0.111667186f, 0.12802796f, 0.1339877f, 0.06105269f, -0.04816549f, -0.00093825324f, -0.14196266f, -0.03871543f,
+        -0.0544562f, -0.08966251f, -0.16790618f, -0.14382571f, 0.14005464f, 0.16195029f, 0.12850183f, -0.13275008f,
+        -0.16651498f, 0.08561985f, 0.011816449f, 0.13678361f, -0.16002686f, 0.03480091f, -0.096415125f, 0.020966308f,
+        0.012292455f, -0.10415897f, 0.17332065f, -0.03712175f, 0.09733293f, 0.16696219f, -0.121089466f, -0.05933857f,
+        -0.17049904f, -0.17553928f, 0.09309534f, -0.014983722f, 0.104335055f, 0.024978228f, -0.057508558f, -0.039170463f,
+        -0.052344088f, 0.07452281f, 0.015449636f, -0.04740816f, 0.13259238f, -0.12899116f, 0.121466026f, -0.078013375f,
+        0.0020658148f, -0.0012613094f, -0.048121646f, -0.110053524f, -0.009860581f, 0.05521224f, 0.14606403f, -0.14282496f,
+        -0.13894226f, -0.11348446f, -0.02621374f, 0.019555237f, 0.024392953f, 0.17040281f, -0.09435331f, 0.18584336f,
+        0.11957632f, -0.13860835f, -0.15667322f, 0.097349614f, 0.15935916f, -0.12700382f, -0.21736652f, 0.012883511f,
+        -0.09822736f, 0.024138935f, 0.14825486f, 0.013993294f, -0.10938838f, -0.11262197f, 0.15359604f, -0.10272854f,
+        0.03077352f, -0.13059713f, 0.086029686f, 0.09741291f, 0.10062114f, -0.07702295f, -0.047749616f, 0.05820034f,
+        -0.08679951f, -0.06829764f, 0.08192318f, 0.006301232f, -0.0802372f, -0.14502183f, 0.06981037f, -0.05151312f,
+        0.08296231f, 0.08117858f, 0.068597525f, 0.008100363f, 0.13566966f, 0.011921344f, -0.04772351f, -0.08812519f,
+        -0.09943278f, 0.095872425f, -0.14265858f, -0.0046628676f, -0.00020267982f, -0.00058439135f, 0.0006715885f, 0.00087963155f,
+        0.00091701426f, 0.005308406f, 0.0011237875f, -0.007016355f, 0.120924614f, 0.1213826f, 0.032316495f, 0.03500624f,
+        -0.12476777f, 0.029183662f, -0.08188582f, -0.12812345f, -0.0654464f, 0.15689512f, 0.11046727f, -0.0978527f,
+        -0.15503381f, -0.16224557f, 0.0893775f, 0.19289696f, -0.13425611f, -0.20132782f, -0.08329541f, 0.016361356f,
+        -0.12338916f, -0.05496453f, -0.049503442f, -0.045839876f, 0.108387776f, 0.040713884f, 0.16322514f, 0.12977053f,
+        -0.108442605f, -0.07606531f, -0.016124438f, -0.028003411f, -0.004963089f, 0.12686843f, -0.06558199f, -0.09217765f,
+        0.09680308f, 0.11187724f, 0.01150035f, 0.08300653f, -0.036971416f, -0.1437548f, -0.1257391f, 0.055658337f,
+        0.031246956f, 0.017748743f, 0.048476644f, -0.101266496f, -0.07992533f, -0.15209414f, 0.12190805f, -0.1623402f,
+        0.1247081f, 0.13873737f, 0.02334927f, -0.08656262f, 0.114659145f, -0.061161395f, 0.0834392f, 0.013144967f,
+        0.011030964f, -0.018871758f, -0.111022756f, 0.038302f, -0.049523838f, -0.07732877f, 0.10489516f, 0.025433734f,
+        0.08038447f, -0.043351028f, -0.10553775f, -0.03852063f, 0.03093343f, 0.028525673f, -0.07411676f, 0.02270367f,
+        0.109277025f, -0.1462097f, 0.15337338f, -0.085798025f, -0.13509035f, -0.115500405f, -0.15809894f, 0.123544924f,
+        0.12475542f, -0.14973393f, 0.13253237f, -0.09039258f, -0.08521228f, 0.18447176f, -0.12287553f, 0.06639319f,
+        0.07773912f, -0.10292398f, -0.10828292f, 0.09215276f, -0.066279456f, 0.063022226f, 0.10961597f, 0.066638604f,
+        0.06275314f, -0.045977682f, 0.0708961f, -0.13957778f, -0.122176185f, -0.068992086f, 0.11785378f, 0.088335894f,
+        0.0042101555f, -0.16545998f, -0.062009357f, -0.099946715f, -0.02938622f, 0.19637227f, -0.14290649f, 0.09589422f,
+        0.024538875f, -0.0050291545f, 0.16258612f, -0.14087678f, 0.06586695f, -0.08810114f, 0.07933853f, -0.08241529f,
+        0.037020873f, -0.01922249f, 0.046529163f, -0.040554073f, 0.12423567f, -0.16373025f, 0.12311478f, -0.093654014f,
+        -0.15373711f, 0.078905985f, 0.14995818f, 0.03392713f, 0.04283529f, 0.11785391f, -0.036161907f, -0.08714044f,
+        -0.11321178f, 0.040602356f, -0.12841073f, 0.15023993f, 0.10730122f, -0.07595648f, -0.12089901f, 0.07633967f,
+        0.08358658f, 0.0024714742f, 0.0021642216f, -0.09870334f, 0.027835108f, 0.07148534f, -0.009724248f, -0.14447574f,
+        -0.09947035f, 0.08895598f, 0.04599082f, -0.121060714f, 0.11279298f, 0.044309665f, 0.020773694f, -0.09710527f,
+        0.017902298f, 0.039017674f, 0.04759306f, -0.03424851f, 0.054290384f, 0.046720203f, -0.06999934f, -0.057878166f,
+        0.08472775f, 0.08412603f, -0.11208635f, -0.13027382f, -0.09048607f, 0.07724662f, 0.028248355f, 0.12055543f,
+        -0.16762684f, -0.03971893f, 0.069773465f, 0.022024332f, 0.114447385f, 0.05145779f, -0.06308353f, 0.07556599f,
+        -0.026960788f, 0.05208859f, 0.031526424f, -0.12769178f, 0.068187766f, -0.10853857f, -0.014582085f, 0.12119243f,
+        0.07608347f, -0.05668531f, -0.13170995f, 0.11164558f, -0.14960453f, 0.13608393f, 0.15190081f, -0.103725746f,
+        -0.038813636f, -0.033384472f, 0.006193948f, -0.18075171f, -0.06607281f, 0.09747423f, 0.11396069f, 0.05616452f,
+        -0.017807968f, -0.13897991f, 0.15504904f, -0.1250965f, -0.14441785f, -0.0179189f, -0.107980825f, 0.15610333f,
+        -0.002178838f, -0.08406956f, -0.009328607f, -0.09708698f, 0.17063054f, 0.13268964f, 0.13707197f, 0.024641719f,
+        -0.0036922563f, -0.1092946f, 0.058506206f, -0.05602292f, -0.16196248f, -0.019059682f, -0.042635113f, -0.03183626f,
+        -0.038450498f, 0.079003476f, 0.11702733f, -0.021891847f, -0.06381331f, -0.03510226f, -0.009484012f, -0.04113753f,
+        0.10086036f, 0.1208818f, -0.11299455f, 0.071299575f, 0.072155625f, -0.07645123f, -0.1248487f, -0.061623365f,
+        0.10335283f, -0.13366184f, -0.12656198f, -0.05517235f, -0.07262299f, 0.16423799f, -0.16006368f, -0.0027005938f,
+        0.13635765f, -0.11418784f, 0.09962146f, -0.09411746f, 0.12942798f, -0.07249238f, 0.08111783f, -0.074643455f,
+        -0.04457277f, 0.08126489f, -0.13489845f, -0.06770357f, -0.07645172f, -0.04706999f, 0.026658963f, 0.05518282f,
+        0.12393593f, 0.02550506f, 0.11259348f, 0.0873028f, 0.0733413f, -0.0870893f, 0.10189431f, -0.1367777f,
+        -0.052056883f, 0.089233175f, -0.12336231f, 0.09180919f, 0.0522989f, 0.034393653f, -0.013863577f, 0.104053125f,
+        0.020109637f, 0.020546274f, -0.11573208f, -0.065828316f, -0.040009513f, -0.0503462f, -0.1034739f, -0.040987633f,
+        -0.014235102f, 0.084094144f, 0.085471086f, -0.047341887f, -0.016523495f, 0.042879935f, -0.055455204f, 0.064941175f,
+        0.12675333f, -0.14681788f, -0.07753481f, 0.10124345f, 0.012083444f, -0.05767719f, -0.082135595f, -0.09718911f,
+        0.067970656f, 0.019653326f, 0.038514525f, 0.0808126f, -0.01070896f, -0.04478774f, 0.02153656f, -0.03360304f,
+    };
+    for (int i = 0; i < 576; ++i) t34_[i] = w[i];
+  }
+
+  void load_t35_() {
     const float w[768] = {
         0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f,
         1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f,
@@ -6704,10 +7082,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 768; ++i) t34_[i] = w[i];
+    for (int i = 0; i < 768; ++i) t35_[i] = w[i];
   }
 
-  void load_t35_() {
+  void load_t36_() {
     const float w[480] = {
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.125f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
@@ -6770,10 +7148,10 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.25f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.25f,
     };
-    for (int i = 0; i < 480; ++i) t35_[i] = w[i];
+    for (int i = 0; i < 480; ++i) t36_[i] = w[i];
   }
 
-  void load_t36_() {
+  void load_t37_() {
     const float w[1280] = {
         0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, 1.0f,
         1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
@@ -6936,56 +7314,56 @@ struct PLAYER_NAME : public Player {
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
     };
-    for (int i = 0; i < 1280; ++i) t36_[i] = w[i];
+    for (int i = 0; i < 1280; ++i) t37_[i] = w[i];
   }
 
-  void load_t37_() {
+  void load_t38_() {
     const long long w[1] = {
         4LL,
     };
-    for (int i = 0; i < 1; ++i) t37_[i] = w[i];
-  }
-
-  void load_t39_() {
-    const long long w[1] = {
-        0LL,
-    };
-    for (int i = 0; i < 1; ++i) t39_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t38_[i] = w[i];
   }
 
   void load_t40_() {
     const long long w[1] = {
-        1LL,
+        0LL,
     };
     for (int i = 0; i < 1; ++i) t40_[i] = w[i];
   }
 
-  void load_t46_() {
+  void load_t41_() {
+    const long long w[1] = {
+        1LL,
+    };
+    for (int i = 0; i < 1; ++i) t41_[i] = w[i];
+  }
+
+  void load_t47_() {
     const long long w[1] = {
         2LL,
     };
-    for (int i = 0; i < 1; ++i) t46_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t47_[i] = w[i];
   }
 
-  void load_t53_() {
+  void load_t54_() {
     const long long w[1] = {
         3LL,
     };
-    for (int i = 0; i < 1; ++i) t53_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t54_[i] = w[i];
   }
 
-  void load_t56_() {
+  void load_t57_() {
     const long long w[1] = {
         5LL,
     };
-    for (int i = 0; i < 1; ++i) t56_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t57_[i] = w[i];
   }
 
-  void load_t59_() {
+  void load_t60_() {
     const long long w[1] = {
         6LL,
     };
-    for (int i = 0; i < 1; ++i) t59_[i] = w[i];
+    for (int i = 0; i < 1; ++i) t60_[i] = w[i];
   }
 };
 
