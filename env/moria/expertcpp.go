@@ -47,34 +47,11 @@ const expertCC = `
         in_expert_[id * 9 + 8] = 1;
       }
 
-    vector<int> type(3600), owner(3600), turns(3600), cid(3600);
-    vector<char> treasure(3600);
-    for (int i = 0; i < 60; ++i)
-      for (int j = 0; j < 60; ++j) {
-        const Cell c = cell(i, j);
-        const int idx = i * 60 + j;
-        type[idx] = c.type;
-        owner[idx] = c.owner;
-        turns[idx] = c.turns;
-        cid[idx] = c.id;
-        treasure[idx] = c.treasure;
-      }
-
-    // Balin.markDanger.
-    vector<char> lethal(3600, 0), troll_adj(3600, 0);
-    const int bd[5] = {8, 0, 2, 4, 6};
-    for (int k = 0; k < 5; ++k) {
-      const int ci = b.i + (bd[k] == 8 ? 0 : DI[bd[k]]), cj = b.j + (bd[k] == 8 ? 0 : DJ[bd[k]]);
-      if (ci < 0 || ci >= 60 || cj < 0 || cj >= 60) continue;
-      for (int i = max(ci - 1, 0); i <= min(ci + 1, 59); ++i)
-        for (int j = max(cj - 1, 0); j <= min(cj + 1, 59); ++j) lethal[i * 60 + j] = 1;
-    }
-    const vector<int> tr = trolls();
-    for (size_t k = 0; k < tr.size(); ++k) {
-      const Pos p = all[tr[k]].pos;
-      for (int i = max(p.i - 1, 0); i <= min(p.i + 1, 59); ++i)
-        for (int j = max(p.j - 1, 0); j <= min(p.j + 1, 59); ++j) troll_adj[i * 60 + j] = 1;
-    }
+    // The board, and Balin.markDanger (bl_board).
+    BlBoard g;
+    bl_board(g, all, b);
+    const vector<int>&type = g.type, &owner = g.owner, &turns = g.turns, &cid = g.cid;
+    const vector<char>&treasure = g.treasure, &lethal = g.lethal, &troll_adj = g.troll_adj;
 
     // Balin.flee: the dwarves, then the wizards (orthogonal steps only).
     vector<char> busy(all.size(), 0), taken(3600, 0);

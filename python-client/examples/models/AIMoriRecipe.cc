@@ -563,6 +563,45 @@ struct PLAYER_NAME : public Player {
     return 8;
   }
 
+  // BlBoard is the board as Balin reads it, once a round: each cell's
+  // type, owner, turns, unit id and treasure, and Balin.markDanger's two
+  // maps (where the Balrog at b may kill, and next to a troll). The targets
+  // tensor and the expert tensor both start from it.
+  struct BlBoard {
+    vector<int> type, owner, turns, cid;
+    vector<char> treasure, lethal, troll_adj;
+  };
+
+  void bl_board(BlBoard& g, const vector<Unit>& all, Pos b) {
+    const int DI[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    const int DJ[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+    g.type.assign(3600, 0), g.owner.assign(3600, 0), g.turns.assign(3600, 0), g.cid.assign(3600, 0);
+    g.treasure.assign(3600, 0), g.lethal.assign(3600, 0), g.troll_adj.assign(3600, 0);
+    for (int i = 0; i < 60; ++i)
+      for (int j = 0; j < 60; ++j) {
+        const Cell c = cell(i, j);
+        const int idx = i * 60 + j;
+        g.type[idx] = c.type;
+        g.owner[idx] = c.owner;
+        g.turns[idx] = c.turns;
+        g.cid[idx] = c.id;
+        g.treasure[idx] = c.treasure;
+      }
+    const int bd[5] = {8, 0, 2, 4, 6};
+    for (int k = 0; k < 5; ++k) {
+      const int ci = b.i + (bd[k] == 8 ? 0 : DI[bd[k]]), cj = b.j + (bd[k] == 8 ? 0 : DJ[bd[k]]);
+      if (ci < 0 || ci >= 60 || cj < 0 || cj >= 60) continue;
+      for (int i = max(ci - 1, 0); i <= min(ci + 1, 59); ++i)
+        for (int j = max(cj - 1, 0); j <= min(cj + 1, 59); ++j) g.lethal[i * 60 + j] = 1;
+    }
+    const vector<int> tr = trolls();
+    for (size_t k = 0; k < tr.size(); ++k) {
+      const Pos p = all[tr[k]].pos;
+      for (int i = max(p.i - 1, 0); i <= min(p.i + 1, 59); ++i)
+        for (int j = max(p.j - 1, 0); j <= min(p.j + 1, 59); ++j) g.troll_adj[i * 60 + j] = 1;
+    }
+  }
+
   // tg_targets writes the targets tensor: per unit slot of mine, for
   // Balin's assigned target (dwarves), the nearest target of any kind
   // (dwarves) and the wizards' way to the dwarves, the steps along it and
@@ -578,35 +617,11 @@ struct PLAYER_NAME : public Player {
     if (dw.empty() && wz.empty()) return;
     const int left = nb_rounds() - round() - 1;
 
-    // The board, once.
-    vector<int> type(3600), owner(3600), turns(3600), cid(3600);
-    vector<char> treasure(3600);
-    for (int i = 0; i < 60; ++i)
-      for (int j = 0; j < 60; ++j) {
-        const Cell c = cell(i, j);
-        const int idx = i * 60 + j;
-        type[idx] = c.type;
-        owner[idx] = c.owner;
-        turns[idx] = c.turns;
-        cid[idx] = c.id;
-        treasure[idx] = c.treasure;
-      }
-
-    // Balin.markDanger: where the Balrog may kill, and next to trolls.
-    vector<char> lethal(3600, 0), troll_adj(3600, 0);
-    const int bd[5] = {8, 0, 2, 4, 6};
-    for (int k = 0; k < 5; ++k) {
-      const int ci = b.i + (bd[k] == 8 ? 0 : DI[bd[k]]), cj = b.j + (bd[k] == 8 ? 0 : DJ[bd[k]]);
-      if (ci < 0 || ci >= 60 || cj < 0 || cj >= 60) continue;
-      for (int i = max(ci - 1, 0); i <= min(ci + 1, 59); ++i)
-        for (int j = max(cj - 1, 0); j <= min(cj + 1, 59); ++j) lethal[i * 60 + j] = 1;
-    }
-    const vector<int> tr = trolls();
-    for (size_t k = 0; k < tr.size(); ++k) {
-      const Pos p = all[tr[k]].pos;
-      for (int i = max(p.i - 1, 0); i <= min(p.i + 1, 59); ++i)
-        for (int j = max(p.j - 1, 0); j <= min(p.j + 1, 59); ++j) troll_adj[i * 60 + j] = 1;
-    }
+    // The board, once, and Balin.markDanger (bl_board).
+    BlBoard g;
+    bl_board(g, all, b);
+    const vector<int>&type = g.type, &owner = g.owner, &turns = g.turns, &cid = g.cid;
+    const vector<char>&treasure = g.treasure, &lethal = g.lethal, &troll_adj = g.troll_adj;
 
     // Balin.flee (the dwarves; the wizards flee after them and change
     // nothing below): a dwarf in danger with a free cell to flee to is busy.
@@ -839,34 +854,11 @@ struct PLAYER_NAME : public Player {
         in_expert_[id * 9 + 8] = 1;
       }
 
-    vector<int> type(3600), owner(3600), turns(3600), cid(3600);
-    vector<char> treasure(3600);
-    for (int i = 0; i < 60; ++i)
-      for (int j = 0; j < 60; ++j) {
-        const Cell c = cell(i, j);
-        const int idx = i * 60 + j;
-        type[idx] = c.type;
-        owner[idx] = c.owner;
-        turns[idx] = c.turns;
-        cid[idx] = c.id;
-        treasure[idx] = c.treasure;
-      }
-
-    // Balin.markDanger.
-    vector<char> lethal(3600, 0), troll_adj(3600, 0);
-    const int bd[5] = {8, 0, 2, 4, 6};
-    for (int k = 0; k < 5; ++k) {
-      const int ci = b.i + (bd[k] == 8 ? 0 : DI[bd[k]]), cj = b.j + (bd[k] == 8 ? 0 : DJ[bd[k]]);
-      if (ci < 0 || ci >= 60 || cj < 0 || cj >= 60) continue;
-      for (int i = max(ci - 1, 0); i <= min(ci + 1, 59); ++i)
-        for (int j = max(cj - 1, 0); j <= min(cj + 1, 59); ++j) lethal[i * 60 + j] = 1;
-    }
-    const vector<int> tr = trolls();
-    for (size_t k = 0; k < tr.size(); ++k) {
-      const Pos p = all[tr[k]].pos;
-      for (int i = max(p.i - 1, 0); i <= min(p.i + 1, 59); ++i)
-        for (int j = max(p.j - 1, 0); j <= min(p.j + 1, 59); ++j) troll_adj[i * 60 + j] = 1;
-    }
+    // The board, and Balin.markDanger (bl_board).
+    BlBoard g;
+    bl_board(g, all, b);
+    const vector<int>&type = g.type, &owner = g.owner, &turns = g.turns, &cid = g.cid;
+    const vector<char>&treasure = g.treasure, &lethal = g.lethal, &troll_adj = g.troll_adj;
 
     // Balin.flee: the dwarves, then the wizards (orthogonal steps only).
     vector<char> busy(all.size(), 0), taken(3600, 0);
