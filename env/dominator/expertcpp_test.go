@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"jgym/course/coursetest"
@@ -120,24 +119,6 @@ func (e *expertSpy) PlaySeat(s *State, me int, o *Orders) {
 	e.PolicyBot.PlaySeat(s, me, o)
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // playMatch plays a match and returns its trace and the number of orders
 // the given seats gave.
 func playMatch(t *testing.T, cfg Config, seed int, names [NumPlayers]string, bots [NumPlayers]Bot, seats []int) ([]byte, int) {
@@ -200,9 +181,10 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr syncBuffer
+	// Each process keeps its own stderr (a shared writer would receive
+	// the two processes' pipes in chunks that can split lines).
 	opts := cppOpts()
-	opts.Stderr = &stderr
+	opts.StderrLimit = 16 << 20
 	compiled(t, src) // compiles once
 	v, _ := compileCache.Load(src)
 	prog := cppbot.NewProgram(v.(*compileResult).exe, src, testKit(t), opts)
@@ -246,25 +228,28 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 		}
 		want, orders := playMatch(t, cfg, g.seed, names, gob, g.seats)
 		got, _ := playMatch(t, cfg, g.seed, names, cpp, g.seats)
+		lines := 0
 		for _, b := range bots {
 			b.Close() // waits for the last of its stderr
-		}
-		lines := 0
-		for _, line := range strings.Split(stderr.String(), "\n") {
-			f := strings.Fields(line)
-			if len(f) != 4 || f[0] != "jgym-expert" {
-				continue
+			out, total := b.Process().Stderr()
+			if int64(len(out)) != total {
+				t.Fatalf("seed %d: the player wrote %d bytes to stderr, more than the %d kept", g.seed, total, len(out))
 			}
-			lines++
-			key := f[1] + " " + f[2]
-			if w := goExpert[key]; f[3] != w {
-				t.Fatalf("seed %d, seat and round %s: the C++ expert tensor\n%s\nthe Go encoder's\n%s", g.seed, key, f[3], w)
+			for _, line := range strings.Split(string(out), "\n") {
+				f := strings.Fields(line)
+				if len(f) != 4 || f[0] != "jgym-expert" {
+					continue
+				}
+				lines++
+				key := f[1] + " " + f[2]
+				if w := goExpert[key]; f[3] != w {
+					t.Fatalf("seed %d, seat and round %s: the C++ expert tensor\n%s\nthe Go encoder's\n%s", g.seed, key, f[3], w)
+				}
 			}
 		}
 		if lines != len(g.seats)*cfg.NbRounds {
 			t.Fatalf("seed %d: %d expert tensors dumped, want %d", g.seed, lines, len(g.seats)*cfg.NbRounds)
 		}
-		stderr.Reset()
 		clear(goExpert)
 		if !bytes.Equal(want, got) {
 			t.Errorf("seed %d, seats %v: the exported player's trace differs from the policy bot's: %s", g.seed, g.seats, coursetest.FirstDiff(want, got))
@@ -276,13 +261,6 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 		t.Logf("seed %d, seats %v (Khan in seat %d, %ss): %d rounds, %d orders, traces and tensors equal",
 			g.seed, g.seats, khanSeat, g.other, cfg.NbRounds, orders)
 	}
-}
-
-// Reset empties the buffer.
-func (s *syncBuffer) Reset() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.b.Reset()
 }
 
 // testdata/tiny_expert.onnx is the expert test model of the default
