@@ -289,17 +289,7 @@ func (ob *Observer) Mask(s *State, me int, dst []byte) {
 			step = 2 // orthogonal steps only
 		}
 		for d := Bottom; d < None; d += step {
-			t := u.Pos.Add(d)
-			if !t.OnBoard() {
-				continue
-			}
-			c := &s.Cells[t.Index()]
-			if c.ID >= 0 {
-				v := &s.Units[c.ID]
-				row[d] = b2u(u.Type == Dwarf && v.Player != u.Player && v.Type != Balrog)
-				continue
-			}
-			row[d] = b2u(c.Type != Granite && (c.Type != Rock || u.Type == Dwarf))
+			row[d] = b2u(canEnter(s, u, u.Pos.Add(d)))
 		}
 	}
 }
@@ -318,8 +308,13 @@ func CanMove(s *State, u *Unit, d Dir) bool {
 	if !d.Valid() || u.Health <= 0 || (u.Type != Dwarf && u.Type != Wizard) || (u.Type == Wizard && d.Diagonal()) {
 		return false
 	}
-	t := u.Pos.Add(d)
-	if !t.OnBoard() {
+	return canEnter(s, u, u.Pos.Add(d))
+}
+
+// canEnter is CanMove's rule for the target cell t of a live dwarf or
+// wizard u (a wizard's move orthogonal), shared with Mask.
+func canEnter(s *State, u *Unit, t Pos) bool {
+	if uint(t.I) >= Rows || uint(t.J) >= Cols { // t.OnBoard(), cheaper to inline
 		return false
 	}
 	c := &s.Cells[t.Index()]
@@ -327,13 +322,7 @@ func CanMove(s *State, u *Unit, d Dir) bool {
 		v := &s.Units[c.ID]
 		return u.Type == Dwarf && v.Player != u.Player && v.Type != Balrog
 	}
-	switch c.Type {
-	case Granite:
-		return false
-	case Rock:
-		return u.Type == Dwarf
-	}
-	return true
+	return c.Type != Granite && (c.Type != Rock || u.Type == Dwarf)
 }
 
 // specFor returns the spaces of a configuration.
