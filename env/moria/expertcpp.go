@@ -47,9 +47,8 @@ const expertCC = `
         in_expert_[id * 9 + 8] = 1;
       }
 
-    // The board, and Balin.markDanger (bl_board).
-    BlBoard g;
-    bl_board(g, all, b);
+    // The board, and Balin.markDanger (bl_board, shared with the targets encoder).
+    const BlBoard& g = bl_board_now(all, b);
     const vector<int>&type = g.type, &owner = g.owner, &turns = g.turns, &cid = g.cid;
     const vector<char>&treasure = g.treasure, &lethal = g.lethal, &troll_adj = g.troll_adj;
 

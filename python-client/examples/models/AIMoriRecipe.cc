@@ -572,6 +572,16 @@ struct PLAYER_NAME : public Player {
     vector<char> treasure, lethal, troll_adj;
   };
 
+  // bl_board_now is bl_board of this round, made once whichever of the
+  // two encoders asks first (all and b: the units and the Balrog's cell
+  // of this round).
+  BlBoard bl_;
+  int bl_round_ = -1;
+  const BlBoard& bl_board_now(const vector<Unit>& all, Pos b) {
+    if (bl_round_ != round()) bl_board(bl_, all, b), bl_round_ = round();
+    return bl_;
+  }
+
   void bl_board(BlBoard& g, const vector<Unit>& all, Pos b) {
     const int DI[8] = {1, 1, 0, -1, -1, -1, 0, 1};
     const int DJ[8] = {0, 1, 1, 1, 0, -1, -1, -1};
@@ -618,8 +628,7 @@ struct PLAYER_NAME : public Player {
     const int left = nb_rounds() - round() - 1;
 
     // The board, once, and Balin.markDanger (bl_board).
-    BlBoard g;
-    bl_board(g, all, b);
+    const BlBoard& g = bl_board_now(all, b);
     const vector<int>&type = g.type, &owner = g.owner, &turns = g.turns, &cid = g.cid;
     const vector<char>&treasure = g.treasure, &lethal = g.lethal, &troll_adj = g.troll_adj;
 
@@ -854,9 +863,8 @@ struct PLAYER_NAME : public Player {
         in_expert_[id * 9 + 8] = 1;
       }
 
-    // The board, and Balin.markDanger (bl_board).
-    BlBoard g;
-    bl_board(g, all, b);
+    // The board, and Balin.markDanger (bl_board, shared with the targets encoder).
+    const BlBoard& g = bl_board_now(all, b);
     const vector<int>&type = g.type, &owner = g.owner, &turns = g.turns, &cid = g.cid;
     const vector<char>&treasure = g.treasure, &lethal = g.lethal, &troll_adj = g.troll_adj;
 
