@@ -8,12 +8,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"jgym/course/coursetest"
 	"jgym/cppbot"
 	"jgym/cppexport"
+	"jgym/game/gametest"
 	"jgym/internal/race"
 	"jgym/policy"
 )
@@ -228,25 +228,11 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 		}
 		want, orders := playMatch(t, cfg, g.seed, names, gob, g.seats)
 		got, _ := playMatch(t, cfg, g.seed, names, cpp, g.seats)
-		lines := 0
+		var procs []*cppbot.Process
 		for _, b := range bots {
-			b.Close() // waits for the last of its stderr
-			out, total := b.Process().Stderr()
-			if int64(len(out)) != total {
-				t.Fatalf("seed %d: the player wrote %d bytes to stderr, more than the %d kept", g.seed, total, len(out))
-			}
-			for _, line := range strings.Split(string(out), "\n") {
-				f := strings.Fields(line)
-				if len(f) != 4 || f[0] != "jgym-expert" {
-					continue
-				}
-				lines++
-				key := f[1] + " " + f[2]
-				if w := goExpert[key]; f[3] != w {
-					t.Fatalf("seed %d, seat and round %s: the C++ expert tensor\n%s\nthe Go encoder's\n%s", g.seed, key, f[3], w)
-				}
-			}
+			procs = append(procs, b.Process())
 		}
+		lines := gametest.ExpertDumps(t, g.seed, procs, goExpert)
 		if lines != len(g.seats)*cfg.NbRounds {
 			t.Fatalf("seed %d: %d expert tensors dumped, want %d", g.seed, lines, len(g.seats)*cfg.NbRounds)
 		}

@@ -7,12 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"slices"
-	"strings"
 	"testing"
 
 	"jgym/course/coursetest"
 	"jgym/cppbot"
 	"jgym/cppexport"
+	"jgym/game/gametest"
 	"jgym/internal/race"
 	"jgym/policy"
 )
@@ -114,13 +114,6 @@ func (e *expertSpy) PlaySeat(s *State, me int, o *Orders) {
 	e.PolicyBot.PlaySeat(s, me, o)
 }
 
-// Reset empties the buffer.
-func (s *syncBuffer) Reset() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.b.Reset()
-}
-
 // The exported player of a model that takes the expert tensor carries the
 // C++ twin of Balin's decision (expertCC), and only such a player does:
 // it plays the same games as the Go policy bot, trace for trace, in two
@@ -156,16 +149,10 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 	if bytes.Contains(plain, []byte("encode_expert")) || bytes.Contains(plain, []byte("in_expert_")) {
 		t.Error("the exported player of a model without expert has its code")
 	}
-	// One program per seat of the player, each with its own stderr: two
-	// processes writing long lines to one writer may interleave the
-	// pieces of their lines.
-	var stderr [2]syncBuffer
-	var progs [2]*cppbot.Program
-	for k := range progs {
-		opts := cppOpts()
-		opts.Stderr = &stderr[k]
-		progs[k] = compiled(t, src, opts)
-	}
+	// Each process keeps its own stderr (gametest.ExpertDumps).
+	opts := cppOpts()
+	opts.StderrLimit = 16 << 20
+	prog := compiled(t, src, opts)
 	// The other seats: Balin in the first free one (it captures most of
 	// the player's units within 100 rounds), then Demos or DummyClones;
 	// in the last two games no Balin, and the player, which plays
@@ -205,35 +192,23 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 			balinSeat = -1
 		}
 		var bots []*CppBot
-		for k, p := range g.seats {
+		for _, p := range g.seats {
 			names[p] = "Expert"
-			b := Def.NewCppBot(progs[k], p, g.seed)
+			b := Def.NewCppBot(prog, p, g.seed)
 			bots = append(bots, b)
 			cpp[p] = b
 			gob[p] = &expertSpy{PolicyBot: Def.NewPolicyBot(m, p), me: p, seen: goExpert}
 		}
 		want, orders := playCounting(t, cfg, g.seed, names, gob, g.seats)
 		got, _ := playCounting(t, cfg, g.seed, names, cpp, g.seats)
+		var procs []*cppbot.Process
 		for _, b := range bots {
-			b.Close() // waits for the last of its stderr
+			procs = append(procs, b.Process())
 		}
-		lines := 0
-		for _, line := range strings.Split(stderr[0].String()+stderr[1].String(), "\n") {
-			f := strings.Fields(line)
-			if len(f) != 4 || f[0] != "jgym-expert" {
-				continue
-			}
-			lines++
-			key := f[1] + " " + f[2]
-			if w := goExpert[key]; f[3] != w {
-				t.Fatalf("seed %d, seat and round %s: the C++ expert tensor\n%s\nthe Go encoder's\n%s", g.seed, key, f[3], w)
-			}
-		}
+		lines := gametest.ExpertDumps(t, g.seed, procs, goExpert)
 		if lines != len(g.seats)*cfg.NbRounds {
 			t.Fatalf("seed %d: %d expert tensors dumped, want %d", g.seed, lines, len(g.seats)*cfg.NbRounds)
 		}
-		stderr[0].Reset()
-		stderr[1].Reset()
 		clear(goExpert)
 		if !bytes.Equal(want, got) {
 			t.Errorf("seed %d, seats %v: the exported player's trace differs from the policy bot's: %s", g.seed, g.seats, coursetest.FirstDiff(want, got))

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"jgym/course/coursetest"
+	"jgym/cppbot"
+	"jgym/game/gametest"
 	"jgym/internal/race"
 	"jgym/policy"
 )
@@ -126,9 +128,9 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 	if code, _ := os.ReadFile(plain); bytes.Contains(code, []byte("encode_expert")) || bytes.Contains(code, []byte("in_expert_")) {
 		t.Error("the exported player of a model without expert has its code")
 	}
-	var stderr syncBuffer
+	// Each process keeps its own stderr (gametest.ExpertDumps).
 	opts := cppOpts()
-	opts.Stderr = &stderr
+	opts.StderrLimit = 16 << 20
 	prog := compiledWith(t, src, opts)
 	games := []struct {
 		seed  int
@@ -156,25 +158,14 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 		}
 		want, orders := playCounting(t, cfg, g.seed, names, gob, g.seats)
 		got, _ := playCounting(t, cfg, g.seed, names, cpp, g.seats)
+		var procs []*cppbot.Process
 		for _, p := range g.seats {
-			cpp[p].(*CppBot).Close() // waits for the last of its stderr
+			procs = append(procs, cpp[p].(*CppBot).Process())
 		}
-		lines := 0
-		for _, line := range strings.Split(stderr.String(), "\n") {
-			f := strings.Fields(line)
-			if len(f) != 4 || f[0] != "jgym-expert" {
-				continue
-			}
-			lines++
-			key := f[1] + " " + f[2]
-			if w := goExpert[key]; f[3] != w {
-				t.Fatalf("seed %d, seat and round %s: the C++ expert tensor\n%s\nthe Go encoder's\n%s", g.seed, key, f[3], w)
-			}
-		}
+		lines := gametest.ExpertDumps(t, g.seed, procs, goExpert)
 		if lines != len(g.seats)*cfg.NbRounds {
 			t.Fatalf("seed %d: %d expert tensors dumped, want %d", g.seed, lines, len(g.seats)*cfg.NbRounds)
 		}
-		stderr.Reset()
 		clear(goExpert)
 		if !bytes.Equal(want, got) {
 			t.Errorf("seed %d, seats %v: the exported player's trace differs from the policy bot's: %s", g.seed, g.seats, coursetest.FirstDiff(want, got))
@@ -188,13 +179,6 @@ func TestCppExportExpertPlaysAsPolicyBot(t *testing.T) {
 	if strings.Contains(string(code), "JGYM_SKIP_EXPERT") {
 		t.Error("the player skips the tensor it takes")
 	}
-}
-
-// Reset empties the buffer.
-func (s *syncBuffer) Reset() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.b.Reset()
 }
 
 // testdata/tiny_expert.onnx is the expert test model (60 slots), for the
