@@ -44,6 +44,15 @@ type SearchOptions struct {
 	// each get every other direction, dropped included, as
 	// alternatives (Candidates then only bounds screening).
 	Sweep int
+	// Verify, if positive, is the number of fresh rollouts (seeds the
+	// search has not used this round) that the chosen alternative and the
+	// strong bot's orders play again before the alternative is played: it
+	// must beat the orders in at least three quarters of them, and on
+	// their mean. Picking the best of several alternatives that each beat
+	// the orders in a few rollouts mostly picks luck (a move that changes
+	// nothing that matters beats them in both of two rollouts one time in
+	// four); fresh rollouts are free of that selection.
+	Verify int
 }
 
 // ScreenHorizon is the horizon of a screening rollout (SearchOptions.Screen).
@@ -106,8 +115,9 @@ type SearchBot[C Config, G, S any, D Dir] struct {
 	played  []int // per candidate: rollouts played
 	units   []int
 	// Stats, for measurements: alternatives evaluated by rollouts, rounds
-	// where one was played, rollout rounds played, alternatives screened.
-	Tried, Changed, RolloutRounds, Screened int
+	// where one was played, rollout rounds played, alternatives screened,
+	// verification rollouts (pairs) played.
+	Tried, Changed, RolloutRounds, Screened, Verified int
 }
 
 var _ MatchBot[nopConfig, int, int, int8] = (*SearchBot[nopConfig, int, int, int8])(nil)
@@ -206,6 +216,16 @@ func (b *SearchBot[C, G, S, D]) PlayMatch(m *Match[C, G, S, D], me int, o *Order
 	for i, v := range b.values {
 		if i > 0 && b.better[i] == b.opts.Rollouts && v > b.values[best] {
 			best = i
+		}
+	}
+	if best != 0 && b.opts.Verify > 0 {
+		ok, err := b.verify(m, me, best)
+		if err != nil {
+			b.err = err
+			return
+		}
+		if !ok {
+			best = 0
 		}
 	}
 	if best != 0 {
@@ -369,6 +389,37 @@ func (b *SearchBot[C, G, S, D]) evaluate(m *Match[C, G, S, D], me int) error {
 		}
 	}
 	return nil
+}
+
+// verify plays candidate i and the strong bot's orders (candidate 0) in
+// Verify fresh rollouts, paired by seed, and reports whether i beat them
+// in at least three quarters of the rollouts and on the mean. It stops
+// as soon as i can no longer reach three quarters.
+func (b *SearchBot[C, G, S, D]) verify(m *Match[C, G, S, D], me, i int) (bool, error) {
+	n := b.opts.Verify
+	need := n - n/4
+	round := m.Round()
+	wins, lost := 0, 0
+	var sum float64
+	for r := range n {
+		rs := b.rolloutSeed(round, b.opts.Rollouts+r)
+		v0, err := b.rollout(m, me, b.cands[0], rs, b.opts.Horizon)
+		if err != nil {
+			return false, err
+		}
+		v, err := b.rollout(m, me, b.cands[i], rs, b.opts.Horizon)
+		if err != nil {
+			return false, err
+		}
+		b.Verified++
+		sum += v - v0
+		if v > v0 {
+			wins++
+		} else if lost++; n-lost < need {
+			return false, nil
+		}
+	}
+	return wins >= need && sum > 0, nil
 }
 
 // rollout plays candidate c in a copy of m whose generator is reseeded

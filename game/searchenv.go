@@ -26,16 +26,16 @@ func init() {
 	DefaultSearch = o
 }
 
-// ParseSearchOptions reads "K,R,H[,S[,U]]": 0 to 64 candidates, 1 to 64
+// ParseSearchOptions reads "K,R,H[,S[,U[,V]]]": 0 to 64 candidates, 1 to 64
 // rollouts, a horizon of 1 to 1000 rounds, 0 to 256 alternatives
-// screened, 0 to 64 units swept.
+// screened, 0 to 64 units swept, 0 to 64 verifying rollouts.
 func ParseSearchOptions(v string) (SearchOptions, error) {
 	f := strings.Split(v, ",")
-	if len(f) < 3 || len(f) > 5 {
-		return SearchOptions{}, fmt.Errorf("want K,R,H[,S[,U]] (candidates, rollouts, horizon, screened, units swept)")
+	if len(f) < 3 || len(f) > 6 {
+		return SearchOptions{}, fmt.Errorf("want K,R,H[,S[,U[,V]]] (candidates, rollouts, horizon, screened, units swept, verifying rollouts)")
 	}
-	var n [5]int
-	limits := [5][2]int{{0, 64}, {1, 64}, {1, 1000}, {0, 256}, {0, 64}}
+	var n [6]int
+	limits := [6][2]int{{0, 64}, {1, 64}, {1, 1000}, {0, 256}, {0, 64}, {0, 64}}
 	for i, s := range f {
 		x, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || x < limits[i][0] || x > limits[i][1] {
@@ -43,5 +43,5 @@ func ParseSearchOptions(v string) (SearchOptions, error) {
 		}
 		n[i] = x
 	}
-	return SearchOptions{Candidates: n[0], Rollouts: n[1], Horizon: n[2], Screen: n[3], Sweep: n[4]}, nil
+	return SearchOptions{Candidates: n[0], Rollouts: n[1], Horizon: n[2], Screen: n[3], Sweep: n[4], Verify: n[5]}, nil
 }

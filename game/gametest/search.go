@@ -9,9 +9,9 @@ import (
 )
 
 // searchOptions are small searches, for tests: random alternatives
-// screened, and a sweep of two units.
+// screened and verified, and a sweep of two units.
 var searchOptions = []game.SearchOptions{
-	{Candidates: 2, Rollouts: 2, Horizon: 3, Screen: 5},
+	{Candidates: 2, Rollouts: 2, Horizon: 3, Screen: 5, Verify: 4},
 	{Rollouts: 2, Horizon: 3, Sweep: 2},
 }
 
@@ -97,6 +97,14 @@ func testSearchWith[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.D
 		}
 		if err := sb.Err(); err != nil {
 			t.Fatal(err)
+		}
+		// An alternative is played only after its fresh rollouts, when
+		// the options ask for them.
+		if so.Verify > 0 && sb.Changed > 0 && sb.Verified == 0 {
+			t.Errorf("the search bot changed the orders in %d rounds without verifying them", sb.Changed)
+		}
+		if so.Verify == 0 && sb.Verified > 0 {
+			t.Errorf("the search bot played %d verifying rollouts, none asked", sb.Verified)
 		}
 		traces[run] = buf.Bytes()
 	}
