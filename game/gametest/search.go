@@ -98,10 +98,10 @@ func testSearchWith[C game.Config, G, S any, D game.Dir](t *testing.T, d *game.D
 		if err := sb.Err(); err != nil {
 			t.Fatal(err)
 		}
-		// An alternative is played only after its fresh rollouts, when
-		// the options ask for them.
-		if so.Verify > 0 && sb.Changed > 0 && sb.Verified == 0 {
-			t.Errorf("the search bot changed the orders in %d rounds without verifying them", sb.Changed)
+		// An alternative is played only after all its fresh rollouts,
+		// when the options ask for them.
+		if sb.Verified < sb.Changed*so.Verify {
+			t.Errorf("the search bot changed the orders in %d rounds after %d verifying rollouts, want %d a change", sb.Changed, sb.Verified, so.Verify)
 		}
 		if so.Verify == 0 && sb.Verified > 0 {
 			t.Errorf("the search bot played %d verifying rollouts, none asked", sb.Verified)
