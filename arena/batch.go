@@ -41,6 +41,12 @@ type Batch struct {
 	// Progress, if not nil, shows a progress bar on a terminal, or one
 	// line at the end otherwise.
 	Progress io.Writer
+	// Done, if not nil, holds results known already (a Journal's), by
+	// game index: Play returns them without playing those games.
+	Done map[int]Result
+	// OnResult, if not nil, gets each game played as it ends, one call
+	// at a time (a Journal's Add); an error stops the batch as a game's.
+	OnResult func(Result) error
 }
 
 // NewBatch resolves the players' names with g.NewPlayer, their files
@@ -86,7 +92,15 @@ func (b *Batch) Play(ctx context.Context, games []Seating) ([]Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	results := make([]Result, len(games))
-	bar := newProgress(b.Progress, len(games))
+	todo := make([]int, 0, len(games))
+	for i, g := range games {
+		if r, ok := b.Done[i]; ok && r.Seed == g.Seed && r.Seats == g.Seats {
+			results[i] = r
+			continue
+		}
+		todo = append(todo, i)
+	}
+	bar := newProgress(b.Progress, len(todo))
 	jobs := make(chan int)
 	var (
 		wg       sync.WaitGroup
@@ -102,6 +116,11 @@ func (b *Batch) Play(ctx context.Context, games []Seating) ([]Result, error) {
 					continue // stopped: start no other game
 				}
 				r, err := b.playOne(ctx, i, games[i])
+				if err == nil && b.OnResult != nil {
+					mu.Lock()
+					err = b.OnResult(r)
+					mu.Unlock()
+				}
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
@@ -117,7 +136,7 @@ func (b *Batch) Play(ctx context.Context, games []Seating) ([]Result, error) {
 		}()
 	}
 feed:
-	for i := range games {
+	for _, i := range todo {
 		select {
 		case jobs <- i:
 		case <-ctx.Done():

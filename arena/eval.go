@@ -38,7 +38,10 @@ type EvalReport struct {
 	PerSeat   []EvalSeat `json:"per_seat"`
 	Workers   int        `json:"workers"`
 	Seconds   float64    `json:"elapsed_seconds"`
-	Results   []EvalGame `json:"results"`
+	// Resumed counts the games read from a journal (jgym eval --journal),
+	// not played by this run: Seconds is the others'.
+	Resumed int        `json:"resumed,omitempty"`
+	Results []EvalGame `json:"results"`
 }
 
 // EvalIntervals describes the intervals of an EvalReport.

@@ -2,20 +2,23 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strings"
 	"time"
 
 	"jgym/arena"
+	"jgym/game"
 )
 
 func init() {
 	register(&command{
 		name:  "eval",
-		usage: "[--game NAME] BOT [--opponents Demo,Demo,Demo] [-n 200] [--seed0 1] [-i CONFIG] [-j WORKERS] [--json] [--trace-dir DIR]",
+		usage: "[--game NAME] BOT [--opponents Demo,Demo,Demo] [-n 200] [--seed0 1] [-i CONFIG] [-j WORKERS] [--json] [--trace-dir DIR] [--journal FILE]",
 		short: "measure a bot against fixed opponents: win rate, mean and median score, rank, with 95% confidence intervals",
 		run:   runEval,
 	})
@@ -32,6 +35,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	workers := fs.Int("j", runtime.GOMAXPROCS(0), "games played in parallel; the results do not depend on it")
 	asJSON := fs.Bool("json", false, "print the report as JSON, with every game's scores")
 	traceDir := fs.String("trace-dir", "", "write each game's .res trace into this directory")
+	journal := fs.String("journal", "", "append each game's result to FILE as it ends (JSON lines); run the same command again to play only the games FILE lacks")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -66,12 +70,28 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer b.Close()
 	b.Workers, b.TraceDir, b.Progress = *workers, *traceDir, stderr
+	games := arena.EvalSchedule(*n, *seed0)
+	if *journal != "" {
+		h, err := journalHeader(g, b, *cfgPath)
+		if err != nil {
+			return err
+		}
+		j, done, err := arena.OpenJournal(*journal, h, games)
+		if err != nil {
+			return err
+		}
+		defer j.Close()
+		b.Done, b.OnResult = done, j.Add
+		if len(done) > 0 {
+			fmt.Fprintf(stderr, "%s: %d of the %d games done already, playing the other %d\n", *journal, len(done), len(games), len(games)-len(done))
+		}
+	}
 	start := time.Now()
-	results, err := b.Play(ctx, arena.EvalSchedule(*n, *seed0))
+	results, err := b.Play(ctx, games)
 	if err != nil {
 		return err
 	}
-	rep := arena.EvalReport{Bot: pos[0], Opponents: opps, Config: "default", Seed0: *seed0, Workers: *workers}
+	rep := arena.EvalReport{Bot: pos[0], Opponents: opps, Config: "default", Seed0: *seed0, Workers: *workers, Resumed: len(b.Done)}
 	if *cfgPath != "" {
 		rep.Config = *cfgPath
 	}
@@ -84,6 +104,42 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	printEval(stdout, &rep)
 	return nil
+}
+
+// journalHeader is what an eval's journal records of its games: the game,
+// the players, the configuration's digest, the digests of the files the
+// players' names load and JGYM_SEARCH (the search bot's sizes). It does
+// not know the jgym build: after rebuilding jgym with other bots, start
+// another file (docs/cli.md).
+func journalHeader(g arena.Game, b *arena.Batch, cfgPath string) (arena.JournalHeader, error) {
+	h := arena.JournalHeader{Game: g.Name(), Config: "default", Extra: map[string]string{}}
+	digest := func(path string) (string, error) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("sha256:%x", sha256.Sum256(data)), nil
+	}
+	if cfgPath != "" {
+		d, err := digest(cfgPath)
+		if err != nil {
+			return h, fmt.Errorf("config: %w", err)
+		}
+		h.Config = d
+	}
+	for _, p := range b.Players {
+		name := p.Name()
+		h.Players = append(h.Players, name)
+		if _, path, ok := strings.Cut(name, ":"); ok {
+			if d, err := digest(path); err == nil {
+				h.Extra[name] = d
+			}
+		}
+	}
+	if v := os.Getenv(game.SearchEnv); v != "" {
+		h.Extra[game.SearchEnv] = v
+	}
+	return h, nil
 }
 
 // printEval prints the report as text.
@@ -121,5 +177,14 @@ func printEval(w io.Writer, r *arena.EvalReport) {
 		per = 1000 * r.Seconds / float64(r.Games)
 	}
 	line("intervals", r.Intervals, "")
+	if r.Resumed > 0 {
+		per = 0
+		if played := r.Games - r.Resumed; played > 0 {
+			per = 1000 * r.Seconds / float64(played)
+		}
+		fmt.Fprintf(w, "  time          %.2fs wall for the %d games played now, %.1f ms per game, %d workers (%d games from the journal)\n",
+			r.Seconds, r.Games-r.Resumed, per, r.Workers, r.Resumed)
+		return
+	}
 	fmt.Fprintf(w, "  time          %.2fs wall, %.1f ms per game, %d workers\n", r.Seconds, per, r.Workers)
 }

@@ -135,3 +135,42 @@ func TestEvalUsageErrors(t *testing.T) {
 		t.Errorf("unknown bot: exit %d, %q", code, errOut)
 	}
 }
+
+// TestEvalJournal: a journal written by a shorter run gives a longer one
+// the games it shares, and the report is the one-run report; a journal of
+// other players or other search sizes is refused.
+func TestEvalJournal(t *testing.T) {
+	dir := t.TempDir()
+	journal := filepath.Join(dir, "eval.jsonl")
+	want := evalJSON(t, "Demo", "--opponents", "Null", "-n", "6", "--seed0", "3")
+	evalJSON(t, "Demo", "--opponents", "Null", "-n", "4", "--seed0", "3", "--journal", journal)
+	code, out, errOut := evalRun("eval", "--json", "Demo", "--opponents", "Null", "-n", "6", "--seed0", "3", "--journal", journal, "-j", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "4 of the 6 games done already, playing the other 2") || !strings.Contains(errOut, "2/2 games") {
+		t.Errorf("stderr does not say the journal's games were reused: %q", errOut)
+	}
+	var got arena.EvalReport
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Resumed != 4 {
+		t.Errorf("resumed %d games, want 4", got.Resumed)
+	}
+	got.Seconds, got.Workers, got.Resumed = 0, 0, 0
+	ja, _ := json.Marshal(got)
+	jb, _ := json.Marshal(want)
+	if !bytes.Equal(ja, jb) {
+		t.Errorf("the resumed report differs from one run's:\n%s\n%s", ja, jb)
+	}
+	code, _, errOut = evalRun("eval", "Demo", "--opponents", "Demo", "-n", "6", "--seed0", "3", "--journal", journal)
+	if code == 0 || !strings.Contains(errOut, "another players") {
+		t.Errorf("a journal of other opponents: exit %d, %q", code, errOut)
+	}
+	t.Setenv("JGYM_SEARCH", "4,2,8")
+	code, _, errOut = evalRun("eval", "Demo", "--opponents", "Null", "-n", "6", "--seed0", "3", "--journal", journal)
+	if code == 0 || !strings.Contains(errOut, "another JGYM_SEARCH") {
+		t.Errorf("a journal of other search sizes: exit %d, %q", code, errOut)
+	}
+}
