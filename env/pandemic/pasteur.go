@@ -38,6 +38,7 @@ type Pasteur struct {
 	claimed            []uint32            // per cell: stamp of the round it is claimed
 	stamp              uint32
 	huntDist, maskDist []int16
+	huntAll            bool // huntDist is the whole field this round (huntFieldAll)
 	free               []int
 	maskTaken          []bool
 	pairs              []pasteurPair
@@ -127,7 +128,10 @@ func (b *Pasteur) Play(s *State, o *Orders) {
 		}
 		return x.J - y.J
 	})
-	b.maskDist = b.m.field(s, b.masks, b.maskDist)
+	// maskDist is read at a unit's cell for a mask within
+	// pasteurMaskRange steps, then for its steps towards it (cells
+	// nearer): a search to that range gives every value read.
+	b.maskDist = b.m.fieldWithin(s, b.masks, b.maskDist, pasteurMaskRange)
 	b.pairs = b.pairs[:0]
 	for _, id := range b.free {
 		u := &s.Units[id]
@@ -267,7 +271,10 @@ func unitsNeeded(count *[NumPlayers]int16, owner, me int) int {
 	return strongest
 }
 
-// huntField computes the distance to the nearest enemy unit.
+// huntField computes the distance to the nearest enemy unit, within
+// pasteurChase steps: what a unit with a target reads (whether to chase,
+// then its steps to cells nearer). A unit without one hunts from any
+// distance: order asks huntFieldAll for the whole field first.
 func (b *Pasteur) huntField(s *State) {
 	b.srcs = b.srcs[:0]
 	for id := range s.Units {
@@ -275,7 +282,17 @@ func (b *Pasteur) huntField(s *State) {
 			b.srcs = append(b.srcs, u.Pos)
 		}
 	}
-	b.huntDist = b.m.field(s, b.srcs, b.huntDist)
+	b.huntDist = b.m.fieldWithin(s, b.srcs, b.huntDist, pasteurChase)
+	b.huntAll = false
+}
+
+// huntFieldAll makes huntDist the whole field (the same values within
+// pasteurChase steps), once a round.
+func (b *Pasteur) huntFieldAll(s *State) {
+	if !b.huntAll {
+		b.huntDist = b.m.field(s, b.srcs, b.huntDist)
+		b.huntAll = true
+	}
 }
 
 // order gives the command of one unit.
@@ -295,8 +312,11 @@ func (b *Pasteur) order(s *State, o *Orders, id int) {
 	if stay {
 		return
 	}
-	field := b.huntDist
 	chase := b.huntDist[here] >= 0 && b.huntDist[here] <= pasteurChase
+	if t < 0 && !chase {
+		b.huntFieldAll(s)
+	}
+	field := b.huntDist
 	if t >= 0 && !chase {
 		switch c, p, _ := b.kind(s, t); {
 		case c >= 0:

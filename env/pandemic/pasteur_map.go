@@ -1,35 +1,115 @@
 package pandemic
 
-import "math"
+import (
+	"math"
+	"slices"
+	"sync"
+)
 
 // pasteurMap is what Pasteur computes once per game: walking distances to
-// every city and every path, and a scratch breadth-first search.
+// every city and every path (shared, pasteurFieldsOf), and a scratch
+// breadth-first search.
 type pasteurMap struct {
 	rows, cols int
-	cities     [][]Pos // the map it was computed for
-	cityDist   [][]int16
-	pathDist   [][]int16
-	queue      []int32
+	*pasteurFields
+	queue []int32
 }
 
-// newPasteurMap computes the distance fields of a state's map: for each
-// city and each path, the number of steps from every cell to the nearest
-// of its cells, walking through non-wall cells; -1 where unreachable.
+// pasteurFields are the distance fields of one map, read-only once made:
+// for each city and each path, the number of steps from every cell to the
+// nearest of its cells, walking through non-wall cells; -1 where
+// unreachable.
+type pasteurFields struct {
+	rows     int
+	types    []CellType // the map they were made for, rows x len/rows
+	cities   [][]Pos
+	paths    [][]Pos
+	cityDist [][]int16
+	pathDist [][]int16
+}
+
+// pasteurMaps keeps the fields of the maps Pasteurs played on last, most
+// recent first: the four seats of a game, and the fresh Pasteurs the Search
+// bot seats in each of its rollouts (a few thousand a game), make the
+// fields of one map, which cost some twenty whole searches.
+var pasteurMaps struct {
+	sync.Mutex
+	kept []*pasteurFields
+}
+
+// pasteurMapsKept bounds pasteurMaps (about 200 KB a map of the default
+// configuration).
+const pasteurMapsKept = 16
+
+// newPasteurMap returns the distance fields of a state's map and a
+// scratch search.
 func newPasteurMap(s *State) *pasteurMap {
-	m := &pasteurMap{rows: s.Rows, cols: s.Cols, cities: s.Cities}
+	m := &pasteurMap{rows: s.Rows, cols: s.Cols}
+	m.pasteurFields = m.fieldsOf(s)
+	return m
+}
+
+// fieldsOf returns the fields of s's map: kept ones if a Pasteur made them
+// for the same map, else new ones, then kept.
+func (m *pasteurMap) fieldsOf(s *State) *pasteurFields {
+	pasteurMaps.Lock()
+	for i, f := range pasteurMaps.kept {
+		if f.of(s) {
+			copy(pasteurMaps.kept[1:i+1], pasteurMaps.kept[:i])
+			pasteurMaps.kept[0] = f
+			pasteurMaps.Unlock()
+			return f
+		}
+	}
+	pasteurMaps.Unlock()
+	f := &pasteurFields{rows: s.Rows, types: slices.Clone(s.Types)}
 	for _, c := range s.Cities {
-		m.cityDist = append(m.cityDist, m.field(s, c, nil))
+		f.cities = append(f.cities, slices.Clone(c))
+		f.cityDist = append(f.cityDist, m.field(s, c, nil))
 	}
 	for _, p := range s.Paths {
-		m.pathDist = append(m.pathDist, m.field(s, p.Cells, nil))
+		f.paths = append(f.paths, slices.Clone(p.Cells))
+		f.pathDist = append(f.pathDist, m.field(s, p.Cells, nil))
 	}
-	return m
+	pasteurMaps.Lock()
+	if len(pasteurMaps.kept) < pasteurMapsKept {
+		pasteurMaps.kept = append(pasteurMaps.kept, nil)
+	}
+	copy(pasteurMaps.kept[1:], pasteurMaps.kept)
+	pasteurMaps.kept[0] = f
+	pasteurMaps.Unlock()
+	return f
+}
+
+// of reports whether f are the fields of s's map: the same cells (walls
+// and the rest, rows and columns with them), cities and paths.
+func (f *pasteurFields) of(s *State) bool {
+	if f.rows != s.Rows || len(f.cities) != len(s.Cities) || len(f.paths) != len(s.Paths) || !slices.Equal(f.types, s.Types) {
+		return false
+	}
+	for i, c := range s.Cities {
+		if !slices.Equal(f.cities[i], c) {
+			return false
+		}
+	}
+	for i, p := range s.Paths {
+		if !slices.Equal(f.paths[i], p.Cells) {
+			return false
+		}
+	}
+	return true
 }
 
 // field returns the walking distance from every cell to the nearest source
 // (multi-source breadth-first search through non-wall cells), into dst if
 // it is large enough.
 func (m *pasteurMap) field(s *State, srcs []Pos, dst []int16) []int16 {
+	return m.fieldWithin(s, srcs, dst, math.MaxInt16)
+}
+
+// fieldWithin is field for the cells within limit steps of a source: the
+// others are -1, as if unreachable (the search stops there).
+func (m *pasteurMap) fieldWithin(s *State, srcs []Pos, dst []int16, limit int16) []int16 {
 	n := m.rows * m.cols
 	if len(dst) < n {
 		dst = make([]int16, n)
@@ -49,7 +129,7 @@ func (m *pasteurMap) field(s *State, srcs []Pos, dst []int16) []int16 {
 	cols := int32(m.cols)
 	for h := 0; h < len(q); h++ {
 		idx := q[h]
-		if dst[idx] == math.MaxInt16 {
+		if dst[idx] >= limit {
 			break // farther cells stay unreachable (-1)
 		}
 		d := dst[idx] + 1

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -233,5 +234,48 @@ func TestPasteurPlaysEdgeConfigs(t *testing.T) {
 			}
 			t.Logf("scores %v", m.Scores())
 		})
+	}
+}
+
+// TestPasteurMapsKept: the Pasteurs of a map share one set of distance
+// fields, the same as a Pasteur's own search of that map gives, and a
+// map of another seed or size gets its own.
+func TestPasteurMapsKept(t *testing.T) {
+	own := func(s *State) *pasteurFields { // the fields searched anew, kept nowhere
+		m := &pasteurMap{rows: s.Rows, cols: s.Cols}
+		f := &pasteurFields{}
+		for _, c := range s.Cities {
+			f.cityDist = append(f.cityDist, m.field(s, c, nil))
+		}
+		for _, p := range s.Paths {
+			f.pathDist = append(f.pathDist, m.field(s, p.Cells, nil))
+		}
+		return f
+	}
+	small := DefaultConfig()
+	small.Rows, small.Cols = 50, 50
+	var seen []*pasteurFields
+	for _, c := range []struct {
+		cfg  Config
+		seed int
+	}{{DefaultConfig(), 1}, {DefaultConfig(), 2}, {small, 1}} {
+		g, err := New(c.cfg, c.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cp State
+		cp.CopyFrom(&g.State)
+		a, b := newPasteurMap(&g.State), newPasteurMap(&cp)
+		if a.pasteurFields != b.pasteurFields {
+			t.Errorf("seed %d, %dx%d: two Pasteurs of one map made their fields twice", c.seed, c.cfg.Rows, c.cfg.Cols)
+		}
+		want := own(&g.State)
+		if !slices.EqualFunc(a.cityDist, want.cityDist, slices.Equal) || !slices.EqualFunc(a.pathDist, want.pathDist, slices.Equal) {
+			t.Errorf("seed %d, %dx%d: the kept fields differ from the map's own", c.seed, c.cfg.Rows, c.cfg.Cols)
+		}
+		if slices.Contains(seen, a.pasteurFields) {
+			t.Errorf("seed %d, %dx%d: given the fields of another map", c.seed, c.cfg.Rows, c.cfg.Cols)
+		}
+		seen = append(seen, a.pasteurFields)
 	}
 }
