@@ -1,6 +1,9 @@
 package pandemic
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Pasteur is jgym's strong scripted Pandemic bot, the baseline a learner
 // has to beat (docs/rules/pandemic.md, "Bots"). It plays for the
@@ -37,7 +40,7 @@ type Pasteur struct {
 	target             []int               // per unit id: -1, else a target index
 	claimed            []uint32            // per cell: stamp of the round it is claimed
 	stamp              uint32
-	huntDist, maskDist []int16
+	huntDist, maskDist pasteurDist
 	huntAll            bool // huntDist is the whole field this round (huntFieldAll)
 	free               []int
 	maskTaken          []bool
@@ -131,7 +134,7 @@ func (b *Pasteur) Play(s *State, o *Orders) {
 	// maskDist is read at a unit's cell for a mask within
 	// pasteurMaskRange steps, then for its steps towards it (cells
 	// nearer): a search to that range gives every value read.
-	b.maskDist = b.m.fieldWithin(s, b.masks, b.maskDist, pasteurMaskRange)
+	b.m.fieldWithin(s, b.masks, &b.maskDist, pasteurMaskRange)
 	b.pairs = b.pairs[:0]
 	for _, id := range b.free {
 		u := &s.Units[id]
@@ -155,7 +158,7 @@ func (b *Pasteur) Play(s *State, o *Orders) {
 			}
 		}
 		if !u.Mask {
-			if d := b.maskDist[idx]; d >= 0 && int(d) <= pasteurMaskRange {
+			if d := b.maskDist.d[idx]; d >= 0 && int(d) <= pasteurMaskRange {
 				for k, p := range b.masks {
 					if Manhattan(p, u.Pos) <= pasteurMaskRange {
 						b.pairs = append(b.pairs, pasteurPair{int(d) + 3, id, nc + np + k})
@@ -282,7 +285,7 @@ func (b *Pasteur) huntField(s *State) {
 			b.srcs = append(b.srcs, u.Pos)
 		}
 	}
-	b.huntDist = b.m.fieldWithin(s, b.srcs, b.huntDist, pasteurChase)
+	b.m.fieldWithin(s, b.srcs, &b.huntDist, pasteurChase)
 	b.huntAll = false
 }
 
@@ -290,7 +293,7 @@ func (b *Pasteur) huntField(s *State) {
 // pasteurChase steps), once a round.
 func (b *Pasteur) huntFieldAll(s *State) {
 	if !b.huntAll {
-		b.huntDist = b.m.field(s, b.srcs, b.huntDist)
+		b.m.fieldWithin(s, b.srcs, &b.huntDist, math.MaxInt16)
 		b.huntAll = true
 	}
 }
@@ -312,11 +315,11 @@ func (b *Pasteur) order(s *State, o *Orders, id int) {
 	if stay {
 		return
 	}
-	chase := b.huntDist[here] >= 0 && b.huntDist[here] <= pasteurChase
+	chase := b.huntDist.d[here] >= 0 && b.huntDist.d[here] <= pasteurChase
 	if t < 0 && !chase {
 		b.huntFieldAll(s)
 	}
-	field := b.huntDist
+	field := b.huntDist.d
 	if t >= 0 && !chase {
 		switch c, p, _ := b.kind(s, t); {
 		case c >= 0:
@@ -324,7 +327,7 @@ func (b *Pasteur) order(s *State, o *Orders, id int) {
 		case p >= 0:
 			field = b.m.pathDist[p]
 		default:
-			field = b.maskDist
+			field = b.maskDist.d
 		}
 	}
 	if d, ok := b.step(s, here, field); ok {

@@ -104,12 +104,6 @@ func (f *pasteurFields) of(s *State) bool {
 // (multi-source breadth-first search through non-wall cells), into dst if
 // it is large enough.
 func (m *pasteurMap) field(s *State, srcs []Pos, dst []int16) []int16 {
-	return m.fieldWithin(s, srcs, dst, math.MaxInt16)
-}
-
-// fieldWithin is field for the cells within limit steps of a source: the
-// others are -1, as if unreachable (the search stops there).
-func (m *pasteurMap) fieldWithin(s *State, srcs []Pos, dst []int16, limit int16) []int16 {
 	n := m.rows * m.cols
 	if len(dst) < n {
 		dst = make([]int16, n)
@@ -118,6 +112,46 @@ func (m *pasteurMap) fieldWithin(s *State, srcs []Pos, dst []int16, limit int16)
 	for i := range dst {
 		dst[i] = -1
 	}
+	m.search(s, srcs, dst, math.MaxInt16)
+	return dst
+}
+
+// A pasteurDist is a distance field searched again every round, with the
+// cells its last search set when they were few, so that the next search
+// clears only those.
+type pasteurDist struct {
+	d   []int16
+	set []int32 // the cells the last search set, if few
+	few bool    // set holds every cell of d that is not -1
+}
+
+// fieldWithin makes f the field of srcs for the cells within limit steps
+// of a source (math.MaxInt16: every cell), the others -1, as if
+// unreachable (the search stops there).
+func (m *pasteurMap) fieldWithin(s *State, srcs []Pos, f *pasteurDist, limit int16) {
+	n := m.rows * m.cols
+	switch {
+	case len(f.d) != n || !f.few:
+		if len(f.d) != n {
+			f.d = make([]int16, n)
+		}
+		for i := range f.d {
+			f.d[i] = -1
+		}
+	default:
+		for _, idx := range f.set {
+			f.d[idx] = -1
+		}
+	}
+	q := m.search(s, srcs, f.d, limit)
+	if f.few = len(q) <= n/8; f.few {
+		f.set = append(f.set[:0], q...)
+	}
+}
+
+// search is the breadth-first search of field and fieldWithin into dst,
+// -1 at every cell, up to limit: it returns the cells it set, in order.
+func (m *pasteurMap) search(s *State, srcs []Pos, dst []int16, limit int16) []int32 {
 	q := m.queue[:0]
 	for _, p := range srcs {
 		idx := int32(s.Idx(p))
@@ -154,5 +188,5 @@ func (m *pasteurMap) fieldWithin(s *State, srcs []Pos, dst []int16, limit int16)
 		}
 	}
 	m.queue = q
-	return dst
+	return q
 }
