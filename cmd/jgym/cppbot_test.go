@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -124,5 +125,22 @@ func TestCppOptions(t *testing.T) {
 		if opts.RoundTimeout != tc.timeout || (opts.Stderr != nil) != tc.stderr {
 			t.Errorf("%v: got %+v", tc.env, opts)
 		}
+	}
+}
+
+// The commands' C++ bots wait 10 s a round unless JGYM_CPP_TIMEOUT says
+// otherwise; jgym serve reads the environment as it is (cppbot's 1 s).
+func TestCliRoundTimeout(t *testing.T) {
+	t.Setenv("JGYM_CPP_TIMEOUT", "")
+	opts, err := cppOptions(cliGetenv, io.Discard)
+	if err != nil || opts.RoundTimeout != 10*time.Second {
+		t.Errorf("unset: %v, %v; want 10s", opts.RoundTimeout, err)
+	}
+	if opts, err := cppOptions(os.Getenv, io.Discard); err != nil || opts.RoundTimeout != 0 {
+		t.Errorf("jgym serve's options, unset: %v, %v; want cppbot's default (0)", opts.RoundTimeout, err)
+	}
+	t.Setenv("JGYM_CPP_TIMEOUT", "300ms")
+	if opts, err := cppOptions(cliGetenv, io.Discard); err != nil || opts.RoundTimeout != 300*time.Millisecond {
+		t.Errorf("300ms: %v, %v", opts.RoundTimeout, err)
 	}
 }

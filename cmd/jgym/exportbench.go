@@ -26,22 +26,6 @@ const maxBenchSeeds = 50
 const sheetLimits = "the course's rule sheets say that a player's CPU time and memory are limited; " +
 	"only Pandemic's gives a figure, 1 s of CPU for the whole match; none limits the source size"
 
-// exportRoundTimeout is the wall time the player of --check and --bench
-// may take per round unless JGYM_CPP_TIMEOUT says otherwise: longer than
-// a match's default (1 s), since these games measure CPU time and
-// decisions, and a busy machine must not fail them.
-const exportRoundTimeout = "10s"
-
-// exportGetenv is os.Getenv with exportRoundTimeout for an unset
-// JGYM_CPP_TIMEOUT.
-func exportGetenv(key string) string {
-	v := os.Getenv(key)
-	if key == "JGYM_CPP_TIMEOUT" && v == "" {
-		return exportRoundTimeout
-	}
-	return v
-}
-
 // programLoader is a Loader that remembers the last C++ program it
 // compiled, to read what its bots used.
 type programLoader struct {

@@ -122,7 +122,7 @@ func runExportCpp(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 
 	start := time.Now()
-	loader := &programLoader{Loader: newPathLoader(exportGetenv, stderr)}
+	loader := &programLoader{Loader: newPathLoader(cliGetenv, stderr)}
 	cpp, err := g.NewPlayer("cpp:"+*out, loader)
 	if err != nil {
 		return err

@@ -26,7 +26,7 @@ import (
 //	cpp:PATH     a C++ bot written for the course kit, compiled with jgym's
 //	             kit of the game (docs/cpp-bots.md). Environment variables:
 //
-//	JGYM_CPP_TIMEOUT  wall time a bot may take per round (default 1s)
+//	JGYM_CPP_TIMEOUT  wall time a bot may take per round (default 10s; jgym serve 1s)
 //	JGYM_CPP_STDERR   1: copy the bots' stderr (warnings, debug) to jgym's
 //	JGYM_CPP_CACHE    compile cache (default $XDG_CACHE_HOME/jgym/cpp)
 //	CXX               C++ compiler (default g++)
@@ -57,7 +57,28 @@ func (l *pathLoader) Describe() string {
 }
 
 // cliLoader loads the files of the commands' seats.
-var cliLoader = newPathLoader(os.Getenv, os.Stderr)
+var cliLoader = newPathLoader(cliGetenv, os.Stderr)
+
+// cliRoundTimeout is the wall time a C++ bot of the commands you run
+// yourself (match, eval, tournament, bench, export-cpp) may take per round
+// unless JGYM_CPP_TIMEOUT says otherwise. The timeout finds a bot that
+// hangs; it is not the course's limit, which is CPU time per match
+// (export-cpp --bench measures it). A busy machine can leave a bot that
+// needs a few ms a round off the CPU for over a second (a docs run of
+// jgym eval failed so, beside two training processes): those games must
+// not fail. jgym serve keeps cppbot.DefaultRoundTimeout (1 s), since its
+// bots hold a session's seats.
+const cliRoundTimeout = "10s"
+
+// cliGetenv is os.Getenv with cliRoundTimeout for an unset
+// JGYM_CPP_TIMEOUT.
+func cliGetenv(key string) string {
+	v := os.Getenv(key)
+	if key == "JGYM_CPP_TIMEOUT" && v == "" {
+		return cliRoundTimeout
+	}
+	return v
+}
 
 func newPathLoader(getenv func(string) string, stderr io.Writer) *pathLoader {
 	return &pathLoader{getenv: getenv, stderr: stderr, models: map[policyKey]*policy.Model{}}
